@@ -1,0 +1,277 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "ws-cli"
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <json-glib/json-glib.h>
+
+#include "ws-cli.h"
+#include "ws-format.h"
+#include "ws-report.h"
+
+/* The event kinds `info` counts, in the order it prints them. */
+static const char *const event_kinds[] = {
+  "kernels",     "memcpy",      "memset",     "cuda-api",   "nvtx",
+  "nvtx-ranges", "nvtx-marks",  "nvtx-other", "gpu-memory", "gpu-metrics",
+};
+
+static const char *
+kind_label (const char *kind)
+{
+  if (g_strcmp0 (kind, "nsys-sqlite") == 0)
+    return _("Nsight Systems SQLite export");
+  return kind;
+}
+
+static char *
+gpu_line (const WsGpu *gpu)
+{
+  g_autofree char *memory = g_format_size_full ((guint64) MAX (gpu->memory_bytes, 0),
+                                                G_FORMAT_SIZE_IEC_UNITS);
+
+  /* TRANSLATORS: GPU 0: NVIDIA H100 80GB HBM3 (sm_90, 132 SMs, 79.2 GiB, bus 0000:00:06.0) */
+  return g_strdup_printf (_("GPU %d: %s (sm_%d%d, %d SMs, %s, bus %s)"), gpu->id,
+                          gpu->name != NULL ? gpu->name : _("unnamed"), gpu->cc_major,
+                          gpu->cc_minor, gpu->sm_count, memory,
+                          gpu->bus_location != NULL ? gpu->bus_location : "?");
+}
+
+/* GPUs named in TARGET_INFO_GPU, or else the device ids the events use. */
+static GArray *
+devices_seen (const WsRun *run)
+{
+  GArray *ids = g_array_new (FALSE, FALSE, sizeof (gint32));
+
+  for (guint i = 0; i < run->streams->len; i++)
+    {
+      gint32 device = g_array_index (run->streams, WsStream, i).device_id;
+      gboolean seen = FALSE;
+
+      for (guint j = 0; j < ids->len; j++)
+        seen |= g_array_index (ids, gint32, j) == device;
+      if (!seen)
+        g_array_append_val (ids, device);
+    }
+  g_array_sort (ids, compare_ints);
+  return ids;
+}
+
+static int
+compare_gpus (gconstpointer a, gconstpointer b)
+{
+  const WsGpu *x = a, *y = b;
+
+  return (x->id > y->id) - (x->id < y->id);
+}
+
+static int
+compare_ints (gconstpointer a, gconstpointer b)
+{
+  const gint32 *x = a, *y = b;
+
+  return (*x > *y) - (*x < *y);
+}
+
+static void
+print_text (const WsRun *run, const char *path)
+{
+  const WsProvenance *prov = &run->prov;
+  g_autoptr (GString) out = g_string_new (NULL);
+  g_autoptr (GArray) devices = devices_seen (run);
+  g_autofree char *span = ws_format_duration ((double) (run->end_time - run->origin));
+
+  g_string_append_printf (out, "%-16s%s\n", _("File:"), path);
+  g_string_append_printf (out, "%-16s%s\n", _("Kind:"), kind_label (prov->kind));
+  if (prov->nsys_version != NULL)
+    g_string_append_printf (out, "%-16s%s (%s %s, %s)\n", _("nsys version:"), prov->nsys_version,
+                            _("schema"), prov->schema_version != NULL ? prov->schema_version : "?",
+                            prov->metadata_table);
+  else
+    g_string_append_printf (out, "%-16s%s\n", _("nsys version:"),
+                            _("unknown: the file has no metadata table (nsys 2021.2 or older)"));
+  if (prov->export_time != NULL)
+    g_string_append_printf (out, "%-16s%s\n", _("Exported:"), prov->export_time);
+  if (prov->host != NULL)
+    g_string_append_printf (out, "%-16s%s\n", _("Host:"), prov->host);
+  if (prov->driver_version != NULL)
+    g_string_append_printf (out, "%-16s%s\n", _("Driver:"), prov->driver_version);
+
+  g_array_sort (prov->gpus, compare_gpus);
+  if (prov->gpus->len > 0)
+    {
+      g_string_append_printf (out, "%-16s%u\n", _("GPUs:"), prov->gpus->len);
+      for (guint i = 0; i < prov->gpus->len; i++)
+        {
+          g_autofree char *line = gpu_line (&g_array_index (prov->gpus, WsGpu, i));
+
+          g_string_append_printf (out, "  %s\n", line);
+        }
+    }
+  else
+    {
+      g_string_append_printf (out, "%-16s", _("GPUs:"));
+      g_string_append_printf (out, _("%u device(s) used by the events, names not recorded (ids"),
+                              devices->len);
+      for (guint i = 0; i < devices->len; i++)
+        g_string_append_printf (out, " %d", g_array_index (devices, gint32, i));
+      g_string_append (out, ")\n");
+    }
+
+  for (guint i = 0; i < prov->processes->len; i++)
+    {
+      const WsProcess *process = &g_array_index (prov->processes, WsProcess, i);
+
+      g_string_append_printf (out, "%-16s%s (pid %u)\n", i == 0 ? _("Processes:") : "",
+                              process->name != NULL ? process->name : "?", process->pid);
+    }
+  g_string_append_printf (out, "%-16s%s\n", _("Time span:"), span);
+
+  g_string_append_printf (out, "\n%-14s %12s  %s\n", _("Events"), _("rows"), _("source table"));
+  for (gsize i = 0; i < G_N_ELEMENTS (event_kinds); i++)
+    {
+      const WsSourceCount *source = ws_run_source_count (run, event_kinds[i]);
+      g_autoptr (GString) rows = g_string_new (NULL);
+
+      if (source == NULL)
+        continue;
+      ws_format_int (rows, source->rows, TRUE);
+      g_string_append_printf (out, "  %-12s %12s  %s\n", source->what, rows->str, source->table);
+    }
+  if (!run->has_kernel_table)
+    g_string_append_printf (out, "  %s\n", _("(no CUDA kernel data)"));
+
+  for (guint i = 0; i < prov->warnings->len; i++)
+    g_string_append_printf (out, "%s %s\n", _("Warning:"),
+                            (const char *) g_ptr_array_index (prov->warnings, i));
+
+  g_print ("%s", out->str);
+}
+
+static void
+print_json (const WsRun *run, const char *path)
+{
+  const WsProvenance *prov = &run->prov;
+  g_autoptr (JsonBuilder) builder = json_builder_new ();
+  g_autoptr (JsonGenerator) generator = json_generator_new ();
+  g_autoptr (JsonNode) root = NULL;
+  g_autofree char *text = NULL;
+
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "file");
+  json_builder_add_string_value (builder, path);
+  json_builder_set_member_name (builder, "kind");
+  json_builder_add_string_value (builder, prov->kind);
+  json_builder_set_member_name (builder, "nsys_version");
+  json_builder_add_string_value (builder, prov->nsys_version);
+  json_builder_set_member_name (builder, "schema_version");
+  json_builder_add_string_value (builder, prov->schema_version);
+  json_builder_set_member_name (builder, "metadata_table");
+  json_builder_add_string_value (builder, prov->metadata_table);
+  json_builder_set_member_name (builder, "gpus");
+  json_builder_begin_array (builder);
+  for (guint i = 0; i < prov->gpus->len; i++)
+    {
+      const WsGpu *gpu = &g_array_index (prov->gpus, WsGpu, i);
+      g_autofree char *cc = g_strdup_printf ("%d.%d", gpu->cc_major, gpu->cc_minor);
+
+      json_builder_begin_object (builder);
+      json_builder_set_member_name (builder, "id");
+      json_builder_add_int_value (builder, gpu->id);
+      json_builder_set_member_name (builder, "name");
+      json_builder_add_string_value (builder, gpu->name);
+      json_builder_set_member_name (builder, "sm_count");
+      json_builder_add_int_value (builder, gpu->sm_count);
+      json_builder_set_member_name (builder, "compute_capability");
+      json_builder_add_string_value (builder, cc);
+      json_builder_end_object (builder);
+    }
+  json_builder_end_array (builder);
+  json_builder_set_member_name (builder, "origin_ns");
+  json_builder_add_int_value (builder, run->origin);
+  json_builder_set_member_name (builder, "end_ns");
+  json_builder_add_int_value (builder, run->end_time);
+  json_builder_set_member_name (builder, "events");
+  json_builder_begin_object (builder);
+  for (guint i = 0; i < run->sources->len; i++)
+    {
+      const WsSourceCount *source = &g_array_index (run->sources, WsSourceCount, i);
+
+      json_builder_set_member_name (builder, source->what);
+      json_builder_begin_object (builder);
+      json_builder_set_member_name (builder, "table");
+      json_builder_add_string_value (builder, source->table);
+      json_builder_set_member_name (builder, "rows");
+      json_builder_add_int_value (builder, source->rows);
+      json_builder_end_object (builder);
+    }
+  json_builder_end_object (builder);
+  json_builder_set_member_name (builder, "loaded");
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "kernels");
+  json_builder_add_int_value (builder, (gint64) run->kernels.n);
+  json_builder_set_member_name (builder, "memory_operations");
+  json_builder_add_int_value (builder, (gint64) run->memops.n);
+  json_builder_set_member_name (builder, "cuda_api");
+  json_builder_add_int_value (builder, (gint64) run->api.n);
+  json_builder_set_member_name (builder, "nvtx_ranges");
+  json_builder_add_int_value (builder, (gint64) run->nvtx.n);
+  json_builder_set_member_name (builder, "nvtx_marks");
+  json_builder_add_int_value (builder, (gint64) run->marks.n);
+  json_builder_set_member_name (builder, "gpu_memory_events");
+  json_builder_add_int_value (builder, (gint64) run->mem_usage.n);
+  json_builder_set_member_name (builder, "gpu_metric_samples");
+  json_builder_add_int_value (builder, (gint64) run->metric_samples.n);
+  json_builder_set_member_name (builder, "bytes");
+  json_builder_add_int_value (builder, (gint64) ws_run_memory (run));
+  json_builder_end_object (builder);
+  json_builder_set_member_name (builder, "warnings");
+  json_builder_begin_array (builder);
+  for (guint i = 0; i < prov->warnings->len; i++)
+    json_builder_add_string_value (builder, g_ptr_array_index (prov->warnings, i));
+  json_builder_end_array (builder);
+  json_builder_end_object (builder);
+
+  root = json_builder_get_root (builder);
+  json_generator_set_root (generator, root);
+  json_generator_set_pretty (generator, TRUE);
+  text = json_generator_to_data (generator, NULL);
+  g_print ("%s\n", text);
+}
+
+int
+ws_cli_info (int argc, char **argv)
+{
+  g_autofree char *format_str = NULL;
+  GOptionEntry entries[] = {
+    { "format", 'f', 0, G_OPTION_ARG_STRING, &format_str,
+      N_("Output format: table (default) or json"), "FORMAT" },
+    { NULL },
+  };
+  g_autoptr (GOptionContext) context = g_option_context_new (_("FILE — describe a run"));
+  g_autoptr (GError) error = NULL;
+  g_autoptr (WsRun) run = NULL;
+  WsOutputFormat format = WS_FORMAT_TABLE;
+
+  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  g_option_context_set_summary (context,
+                                _("Prints the kind of file, the nsys and schema versions, the GPUs, "
+                                  "and how many rows each kind of event has."));
+  if (!ws_cli_parse (context, &argc, &argv, 1, 1))
+    return WS_EXIT_BAD_INPUT;
+  if (format_str != NULL && (!ws_output_format_from_string (format_str, &format)
+                             || (format != WS_FORMAT_TABLE && format != WS_FORMAT_JSON)))
+    {
+      g_printerr (_("warpscope-cli: info: unknown format “%s” (table or json)\n"), format_str);
+      return WS_EXIT_BAD_INPUT;
+    }
+
+  run = ws_cli_load (argv + 1, WS_LOAD_ALL, &error);
+  if (run == NULL)
+    return ws_cli_fail (error);
+
+  if (format == WS_FORMAT_JSON)
+    print_json (run, argv[1]);
+  else
+    print_text (run, argv[1]);
+  return WS_EXIT_OK;
+}

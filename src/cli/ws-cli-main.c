@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "ws-cli"
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <locale.h>
+#include <string.h>
+
+#include "ws-cli.h"
+
+typedef struct
+{
+  const char *name;
+  WsCliCommand run;
+  const char *summary;
+} Command;
+
+static const Command commands[] = {
+  { "info", ws_cli_info, N_("Describe a run: file kind, versions, GPUs, event counts") },
+  { "stats", ws_cli_stats, N_("Summaries as nsys stats prints them (kernels, NVTX, API, memory)") },
+};
+
+static void
+print_usage (void)
+{
+  g_print ("%s\n  warpscope-cli COMMAND [OPTION…] FILE…\n\n", _("Usage:"));
+  g_print ("%s\n", _("Everything the Warpscope window computes or draws, for terminals, GPU servers and CI."));
+  g_print ("\n%s\n", _("Commands:"));
+  for (gsize i = 0; i < G_N_ELEMENTS (commands); i++)
+    g_print ("  %-10s %s\n", commands[i].name, _(commands[i].summary));
+  g_print ("\n%s\n", _("Run “warpscope-cli COMMAND --help” for the options of a command."));
+  g_print ("%s\n", _("Exit status: 0 success, 1 a step failed, 2 bad input."));
+}
+
+int
+main (int argc, char **argv)
+{
+  const char *localedir = g_getenv ("WARPSCOPE_LOCALEDIR");
+
+  setlocale (LC_ALL, "");
+  bindtextdomain (GETTEXT_PACKAGE, localedir != NULL ? localedir : LOCALEDIR);
+  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
+  textdomain (GETTEXT_PACKAGE);
+  g_set_prgname ("warpscope-cli");
+
+  if (argc < 2 || g_str_equal (argv[1], "--help") || g_str_equal (argv[1], "-h")
+      || g_str_equal (argv[1], "help"))
+    {
+      print_usage ();
+      return argc < 2 ? WS_EXIT_BAD_INPUT : WS_EXIT_OK;
+    }
+  if (g_str_equal (argv[1], "--version"))
+    {
+      g_print ("warpscope-cli %s\n", PACKAGE_VERSION);
+      return WS_EXIT_OK;
+    }
+
+  for (gsize i = 0; i < G_N_ELEMENTS (commands); i++)
+    if (g_str_equal (argv[1], commands[i].name))
+      {
+        /* The subcommand sees itself as argv[0]. */
+        g_autofree char *prgname = g_strdup_printf ("warpscope-cli %s", commands[i].name);
+
+        argv[1] = prgname;
+        return commands[i].run (argc - 1, argv + 1);
+      }
+
+  g_printerr (_("warpscope-cli: unknown command “%s”\n"), argv[1]);
+  g_printerr (_("Try “warpscope-cli --help”.\n"));
+  return WS_EXIT_BAD_INPUT;
+}

@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <glib.h>
+
+#include "ws-load-options.h"
+#include "ws-run.h"
+
+G_BEGIN_DECLS
+
+/* Exit statuses of warpscope-cli. */
+enum
+{
+  WS_EXIT_OK = 0,
+  WS_EXIT_FAILED = 1,    /* the work ran and something failed (a capture step, …) */
+  WS_EXIT_BAD_INPUT = 2, /* bad arguments, or a file that cannot be read */
+};
+
+typedef int (*WsCliCommand) (int argc, char **argv);
+
+int ws_cli_info (int argc, char **argv);
+int ws_cli_stats (int argc, char **argv);
+
+gboolean ws_cli_parse (GOptionContext *context, int *argc, char ***argv, int min_args, int max_args);
+int ws_cli_fail (GError *error);
+WsRun *ws_cli_load (char **paths, WsLoadFlags flags, GError **error);
+gboolean ws_cli_write (const char *path, const char *data, gsize len, GError **error);
+
+G_END_DECLS

@@ -1,0 +1,195 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "ws-format"
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "ws-format.h"
+
+static void
+append_grouped (GString *out, const char *digits, gsize len, gboolean grouping)
+{
+  for (gsize i = 0; i < len; i++)
+    {
+      if (grouping && i > 0 && (len - i) % 3 == 0)
+        g_string_append_c (out, ',');
+      g_string_append_c (out, digits[i]);
+    }
+}
+
+/* Formats @value with @decimals digits, rounding half away from zero on the
+ * exact binary value, as `nsys stats` does: 309437 / 4 = 77359.25 is exactly
+ * representable and gives 77359.3 (printf's round-half-even gives 77359.2),
+ * while 52041.35 is stored as 52041.34999… and gives 52041.3.
+ * The exact expansion is printed first (glibc prints it exactly), then
+ * rounded as decimal digits. */
+void
+ws_format_fixed (GString *out, double value, int decimals, gboolean grouping)
+{
+  char buf[G_ASCII_DTOSTR_BUF_SIZE + 400];
+  char format[16];
+  char *digits;
+  char *point;
+  gsize int_len;
+  gboolean negative;
+  gboolean all_zero = TRUE;
+
+  g_return_if_fail (decimals >= 0 && decimals <= 9);
+
+  if (!isfinite (value))
+    {
+      g_string_append (out, isnan (value) ? "nan" : value > 0 ? "inf" : "-inf");
+      return;
+    }
+
+  negative = signbit (value) != 0;
+  g_snprintf (format, sizeof format, "%%.%df", decimals + 60);
+  g_ascii_formatd (buf, sizeof buf, format, fabs (value));
+
+  point = strchr (buf, '.');
+  g_assert (point != NULL);
+  int_len = point - buf;
+  /* Move the fraction digits up to the point: buf becomes all digits. */
+  memmove (point, point + 1, strlen (point + 1) + 1);
+  digits = buf;
+
+  {
+    gsize keep = int_len + decimals;
+
+    if (digits[keep] >= '5')
+      {
+        gssize i = (gssize) keep - 1;
+
+        while (i >= 0 && digits[i] == '9')
+          digits[i--] = '0';
+        if (i >= 0)
+          digits[i]++;
+        else
+          {
+            memmove (digits + 1, digits, keep);
+            digits[0] = '1';
+            int_len++;
+            keep++;
+          }
+      }
+    digits[keep] = '\0';
+
+    for (gsize i = 0; i < keep; i++)
+      if (digits[i] != '0')
+        all_zero = FALSE;
+  }
+
+  if (negative && !all_zero)
+    g_string_append_c (out, '-');
+  append_grouped (out, digits, int_len, grouping);
+  if (decimals > 0)
+    {
+      g_string_append_c (out, '.');
+      g_string_append_len (out, digits + int_len, decimals);
+    }
+}
+
+void
+ws_format_int (GString *out, gint64 value, gboolean grouping)
+{
+  char buf[32];
+  const char *digits = buf;
+
+  g_snprintf (buf, sizeof buf, "%" G_GINT64_FORMAT, value);
+  if (buf[0] == '-')
+    {
+      g_string_append_c (out, '-');
+      digits++;
+    }
+  append_grouped (out, digits, strlen (digits), grouping);
+}
+
+/**
+ * ws_format_fixed_string:
+ *
+ * Returns: (transfer full): ws_format_fixed() as a new string, without grouping.
+ */
+char *
+ws_format_fixed_string (double value, int decimals)
+{
+  GString *out = g_string_new (NULL);
+
+  ws_format_fixed (out, value, decimals, FALSE);
+  return g_string_free (out, FALSE);
+}
+
+/**
+ * ws_format_duration:
+ *
+ * Returns: (transfer full): a duration for people: "812 ns", "3.42 µs",
+ * "1.36 ms", "2.71 s", with three significant digits.
+ */
+char *
+ws_format_duration (double ns)
+{
+  static const struct
+  {
+    double scale;
+    const char *unit;
+  } units[] = { { 1e9, "s" }, { 1e6, "ms" }, { 1e3, "µs" }, { 1, "ns" } };
+  double magnitude = fabs (ns);
+
+  for (gsize i = 0; i < G_N_ELEMENTS (units); i++)
+    if (magnitude >= units[i].scale || units[i].scale == 1)
+      {
+        double v = ns / units[i].scale;
+        int decimals = fabs (v) >= 100 || units[i].scale == 1 ? 0 : fabs (v) >= 10 ? 1 : 2;
+        g_autofree char *num = ws_format_fixed_string (v, decimals);
+
+        return g_strdup_printf ("%s %s", num, units[i].unit);
+      }
+  g_assert_not_reached ();
+}
+
+/**
+ * ws_format_bytes:
+ *
+ * Returns: (transfer full): a size in decimal units ("4.10 kB", "67.1 MB").
+ */
+char *
+ws_format_bytes (double bytes)
+{
+  static const struct
+  {
+    double scale;
+    const char *unit;
+  } units[] = { { 1e12, "TB" }, { 1e9, "GB" }, { 1e6, "MB" }, { 1e3, "kB" }, { 1, "B" } };
+
+  for (gsize i = 0; i < G_N_ELEMENTS (units); i++)
+    if (fabs (bytes) >= units[i].scale || units[i].scale == 1)
+      {
+        double v = bytes / units[i].scale;
+        int decimals = units[i].scale == 1 || fabs (v) >= 100 ? 0 : fabs (v) >= 10 ? 1 : 2;
+        g_autofree char *num = ws_format_fixed_string (v, decimals);
+
+        return g_strdup_printf ("%s %s", num, units[i].unit);
+      }
+  g_assert_not_reached ();
+}
+
+/* RFC 4180, quoting only where needed, as `nsys stats` writes. */
+void
+ws_csv_append_field (GString *out, const char *field)
+{
+  if (field == NULL)
+    return;
+  if (strpbrk (field, ",\"\r\n") == NULL)
+    {
+      g_string_append (out, field);
+      return;
+    }
+  g_string_append_c (out, '"');
+  for (const char *p = field; *p != '\0'; p++)
+    {
+      if (*p == '"')
+        g_string_append_c (out, '"');
+      g_string_append_c (out, *p);
+    }
+  g_string_append_c (out, '"');
+}

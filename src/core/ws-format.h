@@ -1,0 +1,15 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+void ws_format_fixed (GString *out, double value, int decimals, gboolean grouping);
+void ws_format_int (GString *out, gint64 value, gboolean grouping);
+char *ws_format_fixed_string (double value, int decimals);
+char *ws_format_duration (double ns);
+char *ws_format_bytes (double bytes);
+void ws_csv_append_field (GString *out, const char *field);
+
+G_END_DECLS

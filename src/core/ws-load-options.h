@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+/* Which parts of a run to load.  The viewer loads everything; `stats`
+ * loads only what its report needs, so it stays as fast as SQLite. */
+typedef enum
+{
+  WS_LOAD_KERNELS = 1 << 0,
+  WS_LOAD_MEMOPS = 1 << 1,
+  WS_LOAD_API = 1 << 2,
+  WS_LOAD_NVTX = 1 << 3,
+  WS_LOAD_MEM_USAGE = 1 << 4,
+  WS_LOAD_GPU_METRICS = 1 << 5,
+  WS_LOAD_ALL = 0x3f,
+} WsLoadFlags;
+
+/* Progress of a load: @fraction in [0, 1], @what names the table being read.
+ * Called on the loading thread by the synchronous readers; the async API
+ * delivers it on the caller's main context. */
+typedef void (*WsProgressFunc) (double fraction, const char *what, gpointer user_data);
+
+G_END_DECLS

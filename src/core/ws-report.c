@@ -1,0 +1,263 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "ws-report"
+#include "config.h"
+
+#include <string.h>
+
+#include "ws-format.h"
+#include "ws-report.h"
+
+gboolean
+ws_output_format_from_string (const char *str, WsOutputFormat *format)
+{
+  if (g_strcmp0 (str, "table") == 0)
+    *format = WS_FORMAT_TABLE;
+  else if (g_strcmp0 (str, "csv") == 0)
+    *format = WS_FORMAT_CSV;
+  else if (g_strcmp0 (str, "md") == 0 || g_strcmp0 (str, "markdown") == 0)
+    *format = WS_FORMAT_MARKDOWN;
+  else if (g_strcmp0 (str, "json") == 0)
+    *format = WS_FORMAT_JSON;
+  else
+    return FALSE;
+  return TRUE;
+}
+
+static const char *const time_headers[][10] = {
+  [WS_REPORT_KERN_SUM] = { "Time (%)", "Total Time (ns)", "Instances", "Avg (ns)", "Med (ns)",
+                           "Min (ns)", "Max (ns)", "StdDev (ns)", "Name", NULL },
+  [WS_REPORT_NVTX_SUM] = { "Time (%)", "Total Time (ns)", "Instances", "Avg (ns)", "Med (ns)",
+                           "Min (ns)", "Max (ns)", "StdDev (ns)", "Style", "Range" },
+  [WS_REPORT_API_SUM] = { "Time (%)", "Total Time (ns)", "Num Calls", "Avg (ns)", "Med (ns)",
+                          "Min (ns)", "Max (ns)", "StdDev (ns)", "Name", NULL },
+  [WS_REPORT_MEM_TIME_SUM] = { "Time (%)", "Total Time (ns)", "Count", "Avg (ns)", "Med (ns)",
+                               "Min (ns)", "Max (ns)", "StdDev (ns)", "Operation", NULL },
+  [WS_REPORT_MEM_SIZE_SUM] = { "Total (MB)", "Count", "Avg (MB)", "Med (MB)", "Min (MB)",
+                               "Max (MB)", "StdDev (MB)", "Operation", NULL },
+};
+
+static char *
+fixed (double value, int decimals, gboolean grouping)
+{
+  GString *out = g_string_new (NULL);
+
+  ws_format_fixed (out, value, decimals, grouping);
+  return g_string_free (out, FALSE);
+}
+
+static char *
+integer (gint64 value, gboolean grouping)
+{
+  GString *out = g_string_new (NULL);
+
+  ws_format_int (out, value, grouping);
+  return g_string_free (out, FALSE);
+}
+
+/**
+ * ws_report_table_new:
+ * @grouping: thousands separators (the console form)
+ *
+ * Returns: (transfer full): the cells of @summary as nsys prints them.
+ */
+WsReportTable *
+ws_report_table_new (const WsSummary *summary, gboolean grouping)
+{
+  WsReportTable *self = g_new0 (WsReportTable, 1);
+  const char *const *headers = time_headers[summary->kind];
+
+  self->headers = headers;
+  while (self->n_columns < 10 && headers[self->n_columns] != NULL)
+    {
+      const char *h = headers[self->n_columns];
+
+      self->numeric[self->n_columns] = !g_str_equal (h, "Name") && !g_str_equal (h, "Style")
+                                       && !g_str_equal (h, "Range") && !g_str_equal (h, "Operation");
+      self->n_columns++;
+    }
+  self->cells = g_ptr_array_new_with_free_func (g_free);
+
+  for (guint i = 0; i < summary->rows->len; i++)
+    {
+      const WsSummaryRow *row = &g_array_index (summary->rows, WsSummaryRow, i);
+      GPtrArray *c = self->cells;
+
+      if (summary->kind == WS_REPORT_MEM_SIZE_SUM)
+        {
+          /* MB = bytes / 10^6, three decimals. */
+          g_ptr_array_add (c, fixed ((double) row->total / 1e6, 3, grouping));
+          g_ptr_array_add (c, integer (row->count, grouping));
+          g_ptr_array_add (c, fixed (row->avg / 1e6, 3, grouping));
+          g_ptr_array_add (c, fixed (row->med / 1e6, 3, grouping));
+          g_ptr_array_add (c, fixed ((double) row->min / 1e6, 3, grouping));
+          g_ptr_array_add (c, fixed ((double) row->max / 1e6, 3, grouping));
+          g_ptr_array_add (c, fixed (row->stddev / 1e6, 3, grouping));
+          g_ptr_array_add (c, g_strdup (row->name));
+          continue;
+        }
+
+      g_ptr_array_add (c, fixed (row->percent, 1, grouping));
+      g_ptr_array_add (c, integer (row->total, grouping));
+      g_ptr_array_add (c, integer (row->count, grouping));
+      g_ptr_array_add (c, fixed (row->avg, 1, grouping));
+      g_ptr_array_add (c, fixed (row->med, 1, grouping));
+      g_ptr_array_add (c, integer (row->min, grouping));
+      g_ptr_array_add (c, integer (row->max, grouping));
+      g_ptr_array_add (c, fixed (row->stddev, 1, grouping));
+      if (summary->kind == WS_REPORT_NVTX_SUM)
+        g_ptr_array_add (c, g_strdup (row->style != NULL ? row->style : ""));
+      g_ptr_array_add (c, g_strdup (row->name));
+    }
+  return self;
+}
+
+void
+ws_report_table_free (WsReportTable *self)
+{
+  if (self == NULL)
+    return;
+  g_clear_pointer (&self->cells, g_ptr_array_unref);
+  g_free (self);
+}
+
+guint
+ws_report_table_n_rows (const WsReportTable *self)
+{
+  return self->n_columns > 0 ? self->cells->len / self->n_columns : 0;
+}
+
+const char *
+ws_report_table_cell (const WsReportTable *self, guint row, guint column)
+{
+  return g_ptr_array_index (self->cells, row * self->n_columns + column);
+}
+
+static void
+append_padded (GString *out, const char *text, gsize width, int align)
+{
+  gsize len = g_utf8_strlen (text, -1);
+  gsize pad = width > len ? width - len : 0;
+  gsize left = align > 0 ? pad : align == 0 ? pad / 2 : 0;
+
+  for (gsize i = 0; i < left; i++)
+    g_string_append_c (out, ' ');
+  g_string_append (out, text);
+  for (gsize i = left; i < pad; i++)
+    g_string_append_c (out, ' ');
+}
+
+static void
+append_markdown_cell (GString *out, const char *text)
+{
+  for (const char *p = text; *p != '\0'; p++)
+    {
+      if (*p == '|' || *p == '\\' || *p == '*' || *p == '_' || *p == '<' || *p == '>')
+        g_string_append_c (out, '\\');
+      g_string_append_c (out, *p);
+    }
+}
+
+/* Writes rows of cells as CSV, as nsys's aligned console table (centred
+ * headers, numbers right, text left, two spaces between), or Markdown. */
+void
+ws_report_write_table (guint n_columns,
+                       const char *const *headers,
+                       const gboolean *numeric,
+                       GPtrArray *cells,
+                       WsOutputFormat format,
+                       GString *out)
+{
+  guint n_rows = n_columns > 0 ? cells->len / n_columns : 0;
+  g_autofree gsize *width = g_new0 (gsize, n_columns);
+
+  switch (format)
+    {
+    case WS_FORMAT_CSV:
+      for (guint c = 0; c < n_columns; c++)
+        {
+          if (c > 0)
+            g_string_append_c (out, ',');
+          ws_csv_append_field (out, headers[c]);
+        }
+      g_string_append_c (out, '\n');
+      for (guint r = 0; r < n_rows; r++)
+        {
+          for (guint c = 0; c < n_columns; c++)
+            {
+              if (c > 0)
+                g_string_append_c (out, ',');
+              ws_csv_append_field (out, g_ptr_array_index (cells, r * n_columns + c));
+            }
+          g_string_append_c (out, '\n');
+        }
+      return;
+
+    case WS_FORMAT_MARKDOWN:
+      g_string_append (out, "|");
+      for (guint c = 0; c < n_columns; c++)
+        {
+          g_string_append_c (out, ' ');
+          append_markdown_cell (out, headers[c]);
+          g_string_append (out, " |");
+        }
+      g_string_append (out, "\n|");
+      for (guint c = 0; c < n_columns; c++)
+        g_string_append (out, numeric[c] ? " ---: |" : " :--- |");
+      g_string_append_c (out, '\n');
+      for (guint r = 0; r < n_rows; r++)
+        {
+          g_string_append (out, "|");
+          for (guint c = 0; c < n_columns; c++)
+            {
+              g_string_append_c (out, ' ');
+              append_markdown_cell (out, g_ptr_array_index (cells, r * n_columns + c));
+              g_string_append (out, " |");
+            }
+          g_string_append_c (out, '\n');
+        }
+      return;
+
+    case WS_FORMAT_TABLE:
+    case WS_FORMAT_JSON:
+    default:
+      for (guint c = 0; c < n_columns; c++)
+        width[c] = g_utf8_strlen (headers[c], -1);
+      for (guint i = 0; i < cells->len; i++)
+        width[i % n_columns] = MAX (width[i % n_columns],
+                                    (gsize) g_utf8_strlen (g_ptr_array_index (cells, i), -1));
+
+      for (guint c = 0; c < n_columns; c++)
+        {
+          g_string_append (out, c == 0 ? " " : "  ");
+          append_padded (out, headers[c], width[c], 0);
+        }
+      g_string_append_c (out, '\n');
+      for (guint c = 0; c < n_columns; c++)
+        {
+          g_string_append (out, c == 0 ? " " : "  ");
+          for (gsize i = 0; i < width[c]; i++)
+            g_string_append_c (out, '-');
+        }
+      g_string_append_c (out, '\n');
+      for (guint r = 0; r < n_rows; r++)
+        {
+          for (guint c = 0; c < n_columns; c++)
+            {
+              g_string_append (out, c == 0 ? " " : "  ");
+              append_padded (out, g_ptr_array_index (cells, r * n_columns + c), width[c],
+                             numeric[c] ? 1 : -1);
+            }
+          g_string_append_c (out, '\n');
+        }
+      return;
+    }
+}
+
+void
+ws_report_write (const WsSummary *summary, WsOutputFormat format, GString *out)
+{
+  g_autoptr (WsReportTable) table = ws_report_table_new (summary, format != WS_FORMAT_CSV);
+
+  ws_report_write_table (table->n_columns, table->headers, table->numeric, table->cells, format,
+                         out);
+}
