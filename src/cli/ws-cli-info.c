@@ -36,6 +36,14 @@ gpu_line (const WsGpu *gpu)
                           gpu->bus_location != NULL ? gpu->bus_location : "?");
 }
 
+static int
+compare_ints (gconstpointer a, gconstpointer b)
+{
+  const gint32 *x = a, *y = b;
+
+  return (*x > *y) - (*x < *y);
+}
+
 /* GPUs named in TARGET_INFO_GPU, or else the device ids the events use. */
 static GArray *
 devices_seen (const WsRun *run)
@@ -62,14 +70,6 @@ compare_gpus (gconstpointer a, gconstpointer b)
   const WsGpu *x = a, *y = b;
 
   return (x->id > y->id) - (x->id < y->id);
-}
-
-static int
-compare_ints (gconstpointer a, gconstpointer b)
-{
-  const gint32 *x = a, *y = b;
-
-  return (*x > *y) - (*x < *y);
 }
 
 static void
