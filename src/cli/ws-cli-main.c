@@ -18,6 +18,7 @@ typedef struct
 static const Command commands[] = {
   { "info", ws_cli_info, N_("Describe a run: file kind, versions, GPUs, event counts") },
   { "stats", ws_cli_stats, N_("Summaries as nsys stats prints them (kernels, NVTX, API, memory)") },
+  { "render", ws_cli_render, N_("Draw a chart to a PNG, SVG or PDF file") },
 };
 
 static void

@@ -5,6 +5,7 @@
 #include "ws-error.h"
 #include "ws-nsys-reader.h"
 #include "ws-run-loader.h"
+#include "ws-stats.h"
 
 /**
  * ws_run_load:
@@ -127,6 +128,8 @@ load_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *can
 
   run = ws_run_load ((const char *const *) load->paths, load->flags, cancellable,
                      load->relay != NULL ? relay_progress : NULL, load->relay, &error);
+  if (run != NULL)
+    ws_run_compute_summaries (run);
   if (run == NULL)
     g_task_return_error (task, error);
   else

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "ws-run.h"
+#include "ws-stats.h"
 
 static void
 gpu_clear (gpointer data)
@@ -152,6 +153,9 @@ ws_run_free (WsRun *self)
 
   g_free (self->metric_samples.time);
   g_free (self->metric_samples.value);
+
+  for (guint i = 0; i < WS_RUN_N_SUMMARIES; i++)
+    g_clear_pointer (&self->summaries[i], ws_summary_unref);
 
   g_clear_pointer (&self->streams, g_array_unref);
   g_clear_pointer (&self->threads, g_array_unref);

@@ -19,6 +19,10 @@ G_BEGIN_DECLS
 typedef struct _WsRun WsRun;
 typedef struct _WsNcuResults WsNcuResults;
 typedef struct _WsCsvSummaries WsCsvSummaries;
+typedef struct _WsSummary WsSummary;
+
+/* The number of nsys stats reports (WsReportKind in ws-stats.h). */
+#define WS_RUN_N_SUMMARIES 5
 
 typedef enum
 {
@@ -249,6 +253,8 @@ struct _WsRun
   gboolean has_nvtx_table;
   gboolean has_runtime_table;
   gboolean has_memory_tables;
+
+  WsSummary *summaries[WS_RUN_N_SUMMARIES]; /* derived at load; see ws_run_get_summary() */
 
   WsNcuResults *ncu;              /* profiled launches from ncu CSVs, or NULL */
   WsCsvSummaries *csv_summaries;  /* `nsys stats` CSVs opened without an export, or NULL */

@@ -7,6 +7,8 @@
 
 #include "ws-stats.h"
 
+G_STATIC_ASSERT (WS_N_REPORTS == WS_RUN_N_SUMMARIES);
+
 static const char *const report_names[WS_N_REPORTS] = {
   "cuda_gpu_kern_sum", "nvtx_sum", "cuda_api_sum", "cuda_gpu_mem_time_sum", "cuda_gpu_mem_size_sum",
 };
@@ -91,16 +93,33 @@ ws_summary_new (WsReportKind kind)
 {
   WsSummary *self = g_new0 (WsSummary, 1);
 
+  g_atomic_ref_count_init (&self->ref_count);
   self->kind = kind;
   self->rows = g_array_new (FALSE, TRUE, sizeof (WsSummaryRow));
   g_array_set_clear_func (self->rows, summary_row_clear);
   return self;
 }
 
-void
-ws_summary_free (WsSummary *self)
+/**
+ * ws_summary_ref:
+ *
+ * Returns: (transfer full): @self
+ */
+WsSummary *
+ws_summary_ref (WsSummary *self)
 {
-  if (self == NULL)
+  g_return_val_if_fail (self != NULL, NULL);
+
+  g_atomic_ref_count_inc (&self->ref_count);
+  return self;
+}
+
+void
+ws_summary_unref (WsSummary *self)
+{
+  g_return_if_fail (self != NULL);
+
+  if (!g_atomic_ref_count_dec (&self->ref_count))
     return;
   g_clear_pointer (&self->rows, g_array_unref);
   g_free (self);
@@ -565,4 +584,28 @@ ws_summary_find (const WsSummary *self, const char *name)
         return row;
     }
   return NULL;
+}
+
+/* Computes the five summaries once, on the loading thread, before the run
+ * is shared: a run is immutable once it reaches a window. */
+void
+ws_run_compute_summaries (WsRun *run)
+{
+  for (guint kind = 0; kind < WS_N_REPORTS; kind++)
+    if (run->summaries[kind] == NULL && ws_report_has_data (run, kind))
+      run->summaries[kind] = ws_summary_compute (run, kind, WS_NAME_DEMANGLED);
+}
+
+/**
+ * ws_run_get_summary:
+ *
+ * Returns: (transfer none) (nullable): the summary computed at load, with
+ * demangled kernel names; %NULL when the run has no such data.
+ */
+WsSummary *
+ws_run_get_summary (const WsRun *run, WsReportKind kind)
+{
+  g_return_val_if_fail (kind < WS_N_REPORTS, NULL);
+
+  return run->summaries[kind];
 }

@@ -34,13 +34,14 @@ typedef struct
   double percent;   /* share of the sum of all totals */
 } WsSummaryRow;
 
-typedef struct
+struct _WsSummary
 {
+  gatomicrefcount ref_count;
   WsReportKind kind;
   WsNameForm name_form;
   GArray *rows;      /* WsSummaryRow, sorted by total, largest first */
   gint64 grand_total;
-} WsSummary;
+};
 
 /* Per-group statistics over a partitioned value buffer. */
 typedef struct
@@ -54,13 +55,17 @@ typedef struct
   double stddev;
 } WsGroupStats;
 
+void ws_run_compute_summaries (WsRun *run);
+WsSummary *ws_run_get_summary (const WsRun *run, WsReportKind kind);
+
 const char *ws_report_kind_to_string (WsReportKind kind);
 gboolean ws_report_kind_from_string (const char *str, WsReportKind *kind);
 gboolean ws_report_has_data (const WsRun *run, WsReportKind kind);
 const char *ws_report_missing_data (WsReportKind kind);
 
 WsSummary *ws_summary_new (WsReportKind kind);
-void ws_summary_free (WsSummary *self);
+WsSummary *ws_summary_ref (WsSummary *self);
+void ws_summary_unref (WsSummary *self);
 WsSummary *ws_summary_compute (const WsRun *run, WsReportKind kind, WsNameForm form);
 WsSummary *ws_summary_compute_kernels_in (const WsRun *run,
                                           WsNameForm form,
@@ -73,6 +78,6 @@ void ws_summary_finish (WsSummary *self);
 void ws_group_stats (gint64 *values, gsize n, WsGroupStats *out);
 char *ws_api_base_name (const char *name);
 
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (WsSummary, ws_summary_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (WsSummary, ws_summary_unref)
 
 G_END_DECLS

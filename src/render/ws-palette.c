@@ -31,6 +31,7 @@ ws_palette_init_light (WsPalette *palette)
   palette->faster = rgb (0x26a269);
   palette->slower = rgb (0xc01c28);
   palette->dark = FALSE;
+  g_strlcpy (palette->font, "Sans 10", sizeof palette->font);
 }
 
 void
@@ -51,6 +52,7 @@ ws_palette_init_dark (WsPalette *palette)
   palette->faster = rgb (0x57e389);
   palette->slower = rgb (0xf66151);
   palette->dark = TRUE;
+  g_strlcpy (palette->font, "Sans 10", sizeof palette->font);
 }
 
 WsColor
@@ -68,4 +70,16 @@ ws_color_mix (WsColor a, WsColor b, double t)
                 a.a + (b.a - a.a) * t };
 
   return c;
+}
+
+void
+ws_color_set (cairo_t *cr, WsColor color)
+{
+  cairo_set_source_rgba (cr, color.r, color.g, color.b, color.a);
+}
+
+void
+ws_color_set_alpha (cairo_t *cr, WsColor color, double alpha)
+{
+  cairo_set_source_rgba (cr, color.r, color.g, color.b, color.a * alpha);
 }

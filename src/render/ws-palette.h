@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #pragma once
 
+#include <cairo.h>
 #include <glib.h>
 
 G_BEGIN_DECLS
@@ -29,11 +30,14 @@ typedef struct
   WsColor faster;     /* comparison */
   WsColor slower;
   gboolean dark;
+  char font[64];      /* Pango font description, e.g. "Cantarell 11" */
 } WsPalette;
 
 void ws_palette_init_light (WsPalette *palette);
 void ws_palette_init_dark (WsPalette *palette);
 WsColor ws_color_from_argb (guint32 argb);
 WsColor ws_color_mix (WsColor a, WsColor b, double t);
+void ws_color_set (cairo_t *cr, WsColor color);
+void ws_color_set_alpha (cairo_t *cr, WsColor color, double alpha);
 
 G_END_DECLS

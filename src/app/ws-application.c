@@ -1,0 +1,223 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "ws-application"
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "ws-application.h"
+#include "ws-window.h"
+
+struct _WsApplication
+{
+  GtkApplication parent_instance;
+};
+
+G_DEFINE_FINAL_TYPE (WsApplication, ws_application, GTK_TYPE_APPLICATION)
+
+#define DEMO_NAME "h100_probe.sqlite"
+
+/**
+ * ws_application_demo_path:
+ *
+ * The bundled demo capture: WARPSCOPE_DEMO when set, the installed copy, or
+ * the one in the source tree for uninstalled runs.
+ *
+ * Returns: (transfer full): its path
+ */
+char *
+ws_application_demo_path (void)
+{
+  const char *env = g_getenv ("WARPSCOPE_DEMO");
+  g_autofree char *installed = g_build_filename (PKGDATADIR, "demo", DEMO_NAME, NULL);
+
+  if (env != NULL)
+    return g_strdup (env);
+  if (g_file_test (installed, G_FILE_TEST_EXISTS))
+    return g_steal_pointer (&installed);
+  return g_build_filename (SOURCE_DIR, "data", "demo", DEMO_NAME, NULL);
+}
+
+static WsWindow *
+empty_window (WsApplication *self)
+{
+  GList *windows = gtk_application_get_windows (GTK_APPLICATION (self));
+
+  /* Reuse a window that shows nothing yet; otherwise a new one per run. */
+  for (GList *l = windows; l != NULL; l = l->next)
+    if (WS_IS_WINDOW (l->data) && ws_window_get_run (l->data) == NULL
+        && !ws_window_is_loading (l->data))
+      return l->data;
+  return ws_window_new (GTK_APPLICATION (self));
+}
+
+static void
+ws_application_activate (GApplication *app)
+{
+  GtkWindow *window = gtk_application_get_active_window (GTK_APPLICATION (app));
+
+  if (window == NULL)
+    window = GTK_WINDOW (ws_window_new (GTK_APPLICATION (app)));
+  gtk_window_present (window);
+}
+
+static void
+ws_application_open (GApplication *app, GFile **files, int n_files, const char *hint)
+{
+  WsApplication *self = WS_APPLICATION (app);
+
+  /* One window per run: each file opens its own window. */
+  for (int i = 0; i < n_files; i++)
+    {
+      g_autofree char *path = g_file_get_path (files[i]);
+      const char *paths[] = { path, NULL };
+      WsWindow *window;
+
+      if (path == NULL)
+        continue;
+      window = empty_window (self);
+      ws_window_load (window, paths);
+      gtk_window_present (GTK_WINDOW (window));
+    }
+}
+
+static void
+open_response_cb (GtkNativeDialog *dialog, int response, gpointer data)
+{
+  WsApplication *self = data;
+
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr (GSList) files = gtk_file_chooser_get_files (GTK_FILE_CHOOSER (dialog));
+      g_autoptr (GPtrArray) array = g_ptr_array_new ();
+
+      for (GSList *l = files; l != NULL; l = l->next)
+        g_ptr_array_add (array, l->data);
+      if (array->len > 0)
+        g_application_open (G_APPLICATION (self), (GFile **) array->pdata, (int) array->len, "");
+      g_slist_free_full (g_steal_pointer (&files), g_object_unref);
+    }
+  g_object_unref (dialog);
+}
+
+static void
+open_action (GSimpleAction *action, GVariant *param, gpointer data)
+{
+  WsApplication *self = data;
+  GtkWindow *parent = gtk_application_get_active_window (GTK_APPLICATION (self));
+  GtkFileChooserNative *dialog;
+  GtkFileFilter *filter;
+
+  dialog = gtk_file_chooser_native_new (_("Open a Run"), parent, GTK_FILE_CHOOSER_ACTION_OPEN,
+                                        _("_Open"), _("_Cancel"));
+  gtk_file_chooser_set_select_multiple (GTK_FILE_CHOOSER (dialog), TRUE);
+
+  filter = gtk_file_filter_new ();
+  gtk_file_filter_set_name (filter, _("Nsight exports and CSVs"));
+  gtk_file_filter_add_pattern (filter, "*.sqlite");
+  gtk_file_filter_add_pattern (filter, "*.csv");
+  gtk_file_filter_add_pattern (filter, "*.log");
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (dialog), filter);
+  filter = gtk_file_filter_new ();
+  gtk_file_filter_set_name (filter, _("All files"));
+  gtk_file_filter_add_pattern (filter, "*");
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (dialog), filter);
+
+  g_signal_connect (dialog, "response", G_CALLBACK (open_response_cb), self);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
+}
+
+static void
+open_demo_action (GSimpleAction *action, GVariant *param, gpointer data)
+{
+  WsApplication *self = data;
+  g_autofree char *path = ws_application_demo_path ();
+  g_autoptr (GFile) file = g_file_new_for_path (path);
+
+  g_application_open (G_APPLICATION (self), &file, 1, "");
+}
+
+static void
+new_window_action (GSimpleAction *action, GVariant *param, gpointer data)
+{
+  gtk_window_present (GTK_WINDOW (ws_window_new (GTK_APPLICATION (data))));
+}
+
+static void
+about_action (GSimpleAction *action, GVariant *param, gpointer data)
+{
+  WsApplication *self = data;
+  static const char *authors[] = { "The Warpscope developers", NULL };
+
+  gtk_show_about_dialog (gtk_application_get_active_window (GTK_APPLICATION (self)),
+                         "program-name", _("Warpscope"),
+                         "logo-icon-name", APP_ID,
+                         "version", PACKAGE_VERSION,
+                         "comments", _("See where your GPU time goes: Nsight Systems and Nsight Compute results, drawn and compared."),
+                         "license-type", GTK_LICENSE_GPL_3_0,
+                         "authors", authors,
+                         "translator-credits", _("translator-credits"),
+                         "website", "https://warpscope.org",
+                         NULL);
+}
+
+static void
+quit_action (GSimpleAction *action, GVariant *param, gpointer data)
+{
+  g_application_quit (G_APPLICATION (data));
+}
+
+static const GActionEntry app_actions[] = {
+  { "open", open_action },
+  { "open-demo", open_demo_action },
+  { "new-window", new_window_action },
+  { "about", about_action },
+  { "quit", quit_action },
+};
+
+static void
+ws_application_startup (GApplication *app)
+{
+  static const char *open_accels[] = { "<Control>o", NULL };
+  static const char *quit_accels[] = { "<Control>q", NULL };
+  static const char *new_accels[] = { "<Control>n", NULL };
+  static const char *close_accels[] = { "<Control>w", NULL };
+  g_autoptr (GtkCssProvider) css = gtk_css_provider_new ();
+
+  G_APPLICATION_CLASS (ws_application_parent_class)->startup (app);
+
+  g_action_map_add_action_entries (G_ACTION_MAP (app), app_actions, G_N_ELEMENTS (app_actions), app);
+  gtk_application_set_accels_for_action (GTK_APPLICATION (app), "app.open", open_accels);
+  gtk_application_set_accels_for_action (GTK_APPLICATION (app), "app.quit", quit_accels);
+  gtk_application_set_accels_for_action (GTK_APPLICATION (app), "app.new-window", new_accels);
+  gtk_application_set_accels_for_action (GTK_APPLICATION (app), "win.close", close_accels);
+
+  gtk_css_provider_load_from_resource (css, "/org/warpscope/Warpscope/ui/style.css");
+  gtk_style_context_add_provider_for_screen (gdk_screen_get_default (), GTK_STYLE_PROVIDER (css),
+                                             GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
+  gtk_window_set_default_icon_name (APP_ID);
+}
+
+static void
+ws_application_class_init (WsApplicationClass *klass)
+{
+  GApplicationClass *app_class = G_APPLICATION_CLASS (klass);
+
+  app_class->startup = ws_application_startup;
+  app_class->activate = ws_application_activate;
+  app_class->open = ws_application_open;
+}
+
+static void
+ws_application_init (WsApplication *self)
+{
+}
+
+WsApplication *
+ws_application_new (GApplicationFlags flags)
+{
+  return g_object_new (WS_TYPE_APPLICATION,
+                       "application-id", APP_ID,
+                       "flags", flags | G_APPLICATION_HANDLES_OPEN,
+                       "resource-base-path", "/org/warpscope/Warpscope",
+                       NULL);
+}

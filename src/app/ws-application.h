@@ -1,0 +1,15 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <gtk/gtk.h>
+
+G_BEGIN_DECLS
+
+#define WS_TYPE_APPLICATION (ws_application_get_type ())
+
+G_DECLARE_FINAL_TYPE (WsApplication, ws_application, WS, APPLICATION, GtkApplication)
+
+WsApplication *ws_application_new (GApplicationFlags flags);
+char *ws_application_demo_path (void);
+
+G_END_DECLS

@@ -1,0 +1,167 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "ws-kernels-page"
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "ws-format.h"
+#include "ws-kernels-page.h"
+#include "ws-stats.h"
+
+struct _WsKernelsPage
+{
+  GtkBox parent_instance;
+
+  WsRun *run;
+
+  /* Template widgets */
+  GtkSearchEntry *filter_entry;
+  GtkComboBoxText *sort_combo;
+  GtkSpinButton *top_n_spin;
+  GtkLabel *summary_label;
+  WsBarsView *bars_view;
+  GtkLabel *details_label;
+};
+
+G_DEFINE_FINAL_TYPE (WsKernelsPage, ws_kernels_page, GTK_TYPE_BOX)
+
+static void
+filter_changed_cb (WsKernelsPage *self, GtkSearchEntry *entry)
+{
+  ws_bars_view_set_filter (self->bars_view, gtk_entry_get_text (GTK_ENTRY (entry)));
+}
+
+static void
+sort_changed_cb (WsKernelsPage *self, GtkComboBox *combo)
+{
+  const char *id = gtk_combo_box_get_active_id (combo);
+  WsBarsSort sort = WS_BARS_SORT_TOTAL;
+
+  if (g_strcmp0 (id, "avg") == 0)
+    sort = WS_BARS_SORT_AVG;
+  else if (g_strcmp0 (id, "instances") == 0)
+    sort = WS_BARS_SORT_INSTANCES;
+  else if (g_strcmp0 (id, "name") == 0)
+    sort = WS_BARS_SORT_NAME;
+  ws_bars_view_set_sort (self->bars_view, sort);
+}
+
+static void
+top_n_changed_cb (WsKernelsPage *self, GtkSpinButton *spin)
+{
+  ws_bars_view_set_top_n (self->bars_view, (guint) gtk_spin_button_get_value_as_int (spin));
+}
+
+static void
+kernel_selected_cb (WsKernelsPage *self, const char *name, WsBarsView *view)
+{
+  const WsBarsModel *model = ws_bars_view_get_model (view);
+  const WsBar *bar = ws_bars_model_get (model, (guint) MAX (ws_bars_view_get_selected (view), 0));
+  g_autofree char *total = NULL, *avg = NULL, *med = NULL, *min = NULL, *max = NULL, *sd = NULL;
+  g_autofree char *text = NULL;
+
+  if (bar == NULL || ws_bars_view_get_selected (view) < 0)
+    {
+      gtk_label_set_text (self->details_label, _("Select a kernel to see its details."));
+      return;
+    }
+
+  total = ws_format_duration ((double) bar->total);
+  avg = ws_format_duration (bar->avg);
+  med = ws_format_duration (bar->med);
+  min = ws_format_duration ((double) bar->min);
+  max = ws_format_duration ((double) bar->max);
+  sd = ws_format_duration (bar->stddev);
+  text = g_strdup_printf ("%s\n\n%s: %s\n%s: %" G_GINT64_FORMAT "\n%s: %s\n%s: %s\n%s: %s\n%s: %s\n%s: %s",
+                          bar->name, _("Total"), total, _("Instances"), bar->count, _("Average"), avg,
+                          _("Median"), med, _("Minimum"), min, _("Maximum"), max,
+                          _("Standard deviation"), sd);
+  gtk_label_set_text (self->details_label, text);
+}
+
+static void
+ws_kernels_page_dispose (GObject *object)
+{
+  WsKernelsPage *self = WS_KERNELS_PAGE (object);
+
+  g_clear_pointer (&self->run, ws_run_unref);
+
+  G_OBJECT_CLASS (ws_kernels_page_parent_class)->dispose (object);
+}
+
+static void
+ws_kernels_page_class_init (WsKernelsPageClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = ws_kernels_page_dispose;
+
+  g_type_ensure (WS_TYPE_BARS_VIEW);
+  gtk_widget_class_set_template_from_resource (widget_class,
+                                               "/org/warpscope/Warpscope/ui/ws-kernels-page.ui");
+  gtk_widget_class_bind_template_child (widget_class, WsKernelsPage, filter_entry);
+  gtk_widget_class_bind_template_child (widget_class, WsKernelsPage, sort_combo);
+  gtk_widget_class_bind_template_child (widget_class, WsKernelsPage, top_n_spin);
+  gtk_widget_class_bind_template_child (widget_class, WsKernelsPage, summary_label);
+  gtk_widget_class_bind_template_child (widget_class, WsKernelsPage, bars_view);
+  gtk_widget_class_bind_template_child (widget_class, WsKernelsPage, details_label);
+  gtk_widget_class_bind_template_callback (widget_class, filter_changed_cb);
+  gtk_widget_class_bind_template_callback (widget_class, sort_changed_cb);
+  gtk_widget_class_bind_template_callback (widget_class, top_n_changed_cb);
+  gtk_widget_class_bind_template_callback (widget_class, kernel_selected_cb);
+}
+
+static void
+ws_kernels_page_init (WsKernelsPage *self)
+{
+  gtk_widget_init_template (GTK_WIDGET (self));
+}
+
+void
+ws_kernels_page_set_run (WsKernelsPage *self, WsRun *run)
+{
+  WsSummary *summary;
+  g_autofree char *total = NULL;
+  g_autofree char *text = NULL;
+
+  g_return_if_fail (WS_IS_KERNELS_PAGE (self));
+
+  if (run != NULL)
+    ws_run_ref (run);
+  g_clear_pointer (&self->run, ws_run_unref);
+  self->run = run;
+
+  summary = run != NULL ? ws_run_get_summary (run, WS_REPORT_KERN_SUM) : NULL;
+  ws_bars_view_set_summary (self->bars_view, summary);
+
+  if (summary == NULL)
+    {
+      gtk_label_set_text (self->summary_label,
+                          run != NULL ? _("This run has no CUDA kernel data.") : "");
+      return;
+    }
+  total = ws_format_duration ((double) summary->grand_total);
+  text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u kernel, %" G_GSIZE_FORMAT " launches, %s of GPU time",
+                                       "%u kernels, %" G_GSIZE_FORMAT " launches, %s of GPU time",
+                                       summary->rows->len),
+                          summary->rows->len, run->kernels.n, total);
+  gtk_label_set_text (self->summary_label, text);
+}
+
+/**
+ * ws_kernels_page_get_bars_view:
+ *
+ * Returns: (transfer none): the bars
+ */
+WsBarsView *
+ws_kernels_page_get_bars_view (WsKernelsPage *self)
+{
+  return self->bars_view;
+}
+
+const char *
+ws_kernels_page_get_details_text (WsKernelsPage *self)
+{
+  return gtk_label_get_text (self->details_label);
+}

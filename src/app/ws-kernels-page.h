@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "ws-bars-view.h"
+#include "ws-run.h"
+
+G_BEGIN_DECLS
+
+#define WS_TYPE_KERNELS_PAGE (ws_kernels_page_get_type ())
+
+G_DECLARE_FINAL_TYPE (WsKernelsPage, ws_kernels_page, WS, KERNELS_PAGE, GtkBox)
+
+void ws_kernels_page_set_run (WsKernelsPage *self, WsRun *run);
+WsBarsView *ws_kernels_page_get_bars_view (WsKernelsPage *self);
+const char *ws_kernels_page_get_details_text (WsKernelsPage *self);
+
+G_END_DECLS

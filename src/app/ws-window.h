@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "ws-run.h"
+
+G_BEGIN_DECLS
+
+#define WS_TYPE_WINDOW (ws_window_get_type ())
+
+G_DECLARE_FINAL_TYPE (WsWindow, ws_window, WS, WINDOW, GtkApplicationWindow)
+
+WsWindow *ws_window_new (GtkApplication *application);
+void ws_window_load (WsWindow *self, const char *const *paths);
+gboolean ws_window_is_loading (WsWindow *self);
+WsRun *ws_window_get_run (WsWindow *self);
+const char *ws_window_get_page (WsWindow *self);
+const char *ws_window_get_error (WsWindow *self);
+GtkWidget *ws_window_get_kernels_page (WsWindow *self);
+
+G_END_DECLS

@@ -1,0 +1,483 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "ws-bars"
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <math.h>
+#include <string.h>
+
+#include "ws-bars-chart.h"
+#include "ws-format.h"
+#include "ws-kernel-name.h"
+#include "ws-text.h"
+
+#define LABEL_CHARS 90
+
+static void
+bar_clear (gpointer data)
+{
+  WsBar *bar = data;
+
+  g_free (bar->label);
+  g_free (bar->name);
+}
+
+double
+ws_bar_value (const WsBar *bar, WsBarsSort sort)
+{
+  switch (sort)
+    {
+    case WS_BARS_SORT_AVG:
+      return bar->avg;
+    case WS_BARS_SORT_INSTANCES:
+      return (double) bar->count;
+    case WS_BARS_SORT_TOTAL:
+    case WS_BARS_SORT_NAME:
+    default:
+      return (double) bar->total;
+    }
+}
+
+static int
+compare_bars (gconstpointer a, gconstpointer b, gpointer data)
+{
+  const WsBar *x = a, *y = b;
+  WsBarsSort sort_key = GPOINTER_TO_INT (data);
+  double vx, vy;
+
+  if (sort_key == WS_BARS_SORT_NAME)
+    return g_utf8_collate (x->label, y->label);
+  vx = ws_bar_value (x, sort_key);
+  vy = ws_bar_value (y, sort_key);
+  if (vx != vy)
+    return vx > vy ? -1 : 1;
+  return g_strcmp0 (x->name, y->name);
+}
+
+static gboolean
+matches (const char *name, const char *filter_folded)
+{
+  g_autofree char *folded = NULL;
+
+  if (filter_folded == NULL || filter_folded[0] == '\0')
+    return TRUE;
+  folded = g_utf8_casefold (name, -1);
+  return strstr (folded, filter_folded) != NULL;
+}
+
+/**
+ * ws_bars_model_new:
+ * @top_n: bars to show before folding the rest into "others"; 0 for all
+ * @filter: (nullable): keep kernels whose name contains it (case-insensitive)
+ * @verdict_func: (nullable): the bottleneck verdict of a kernel, for colours
+ *
+ * Returns: (transfer full): the bars of @summary (a kernel summary).
+ */
+WsBarsModel *
+ws_bars_model_new (const WsSummary *summary,
+                   guint top_n,
+                   WsBarsSort sort,
+                   const char *filter,
+                   WsVerdictFunc verdict_func,
+                   gpointer verdict_data)
+{
+  WsBarsModel *self = g_new0 (WsBarsModel, 1);
+  g_autofree char *filter_folded = filter != NULL ? g_utf8_casefold (filter, -1) : NULL;
+  g_autoptr (GArray) all = g_array_new (FALSE, TRUE, sizeof (WsBar));
+
+  self->sort = sort;
+  self->bars = g_array_new (FALSE, TRUE, sizeof (WsBar));
+  g_array_set_clear_func (self->bars, bar_clear);
+  g_array_set_clear_func (all, bar_clear);
+
+  for (guint i = 0; summary != NULL && i < summary->rows->len; i++)
+    {
+      const WsSummaryRow *row = &g_array_index (summary->rows, WsSummaryRow, i);
+      WsBar bar = { 0 };
+
+      if (!matches (row->name, filter_folded))
+        continue;
+      bar.name = g_strdup (row->name);
+      bar.label = ws_kernel_name_shorten (row->name, LABEL_CHARS);
+      bar.name_id = row->name_id;
+      bar.count = row->count;
+      bar.total = row->total;
+      bar.min = row->min;
+      bar.max = row->max;
+      bar.avg = row->avg;
+      bar.med = row->med;
+      bar.stddev = row->stddev;
+      bar.share = row->percent;
+      bar.verdict = verdict_func != NULL ? verdict_func (row->name, verdict_data) : WS_VERDICT_NONE;
+      if (bar.verdict != WS_VERDICT_NONE)
+        self->has_verdicts = TRUE;
+      g_array_append_val (all, bar);
+    }
+  self->n_kernels = all->len;
+
+  g_array_sort_with_data (all, compare_bars, GINT_TO_POINTER (sort));
+
+  for (guint i = 0; i < all->len; i++)
+    {
+      WsBar *bar = &g_array_index (all, WsBar, i);
+
+      if (top_n == 0 || i < top_n || all->len == top_n + 1)
+        {
+          g_array_append_val (self->bars, *bar);
+          memset (bar, 0, sizeof *bar);
+          continue;
+        }
+      /* Fold the rest into one "others" bar. */
+      if (i == top_n)
+        {
+          WsBar other = { 0 };
+
+          other.is_other = TRUE;
+          other.name_id = WS_STRING_NONE;
+          other.verdict = WS_VERDICT_NONE;
+          other.min = G_MAXINT64;
+          g_array_append_val (self->bars, other);
+        }
+      {
+        WsBar *other = &g_array_index (self->bars, WsBar, self->bars->len - 1);
+
+        other->n_folded++;
+        other->count += bar->count;
+        other->total += bar->total;
+        other->share += bar->share;
+        other->min = MIN (other->min, bar->min);
+        other->max = MAX (other->max, bar->max);
+      }
+    }
+  if (self->bars->len > 0)
+    {
+      WsBar *last = &g_array_index (self->bars, WsBar, self->bars->len - 1);
+
+      if (last->is_other)
+        {
+          last->avg = last->count > 0 ? (double) last->total / (double) last->count : 0;
+          last->med = last->avg;
+          last->name = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u other kernel",
+                                                     "%u other kernels", last->n_folded),
+                                        last->n_folded);
+          last->label = g_strdup (last->name);
+        }
+    }
+
+  /* Instantiations of one template fold to the same label: show those whole
+   * (the chart ellipsizes them in the middle) so that the bars differ. */
+  {
+    g_autoptr (GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
+    g_autoptr (GHashTable) twice = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+
+    for (guint i = 0; i < self->bars->len; i++)
+      {
+        WsBar *bar = &g_array_index (self->bars, WsBar, i);
+
+        if (!g_hash_table_add (seen, bar->label))
+          g_hash_table_add (twice, g_strdup (bar->label));
+      }
+    g_hash_table_remove_all (seen);
+    for (guint i = 0; i < self->bars->len; i++)
+      {
+        WsBar *bar = &g_array_index (self->bars, WsBar, i);
+
+        if (!bar->is_other && g_hash_table_contains (twice, bar->label))
+          {
+            g_free (bar->label);
+            bar->label = ws_kernel_name_shorten (bar->name, 0);
+          }
+      }
+  }
+
+  for (guint i = 0; i < self->bars->len; i++)
+    self->max_value = MAX (self->max_value, ws_bar_value (&g_array_index (self->bars, WsBar, i), sort));
+  return self;
+}
+
+void
+ws_bars_model_free (WsBarsModel *self)
+{
+  if (self == NULL)
+    return;
+  g_clear_pointer (&self->bars, g_array_unref);
+  g_free (self);
+}
+
+/**
+ * ws_bars_model_get:
+ *
+ * Returns: (transfer none) (nullable): bar @index
+ */
+const WsBar *
+ws_bars_model_get (const WsBarsModel *self, guint index)
+{
+  if (self == NULL || index >= self->bars->len)
+    return NULL;
+  return &g_array_index (self->bars, WsBar, index);
+}
+
+const char *
+ws_verdict_label (WsVerdict verdict)
+{
+  switch (verdict)
+    {
+    case WS_VERDICT_COMPUTE:
+      return _("Compute");
+    case WS_VERDICT_MEMORY:
+      return _("Memory");
+    case WS_VERDICT_LATENCY:
+      return _("Memory/Latency");
+    case WS_VERDICT_MIXED:
+      return _("Mixed");
+    case WS_VERDICT_UNKNOWN:
+      return _("Unknown");
+    case WS_VERDICT_NONE:
+    case WS_N_VERDICTS:
+    default:
+      return _("Not profiled");
+    }
+}
+
+WsColor
+ws_verdict_color (const WsPalette *palette, WsVerdict verdict)
+{
+  switch (verdict)
+    {
+    case WS_VERDICT_COMPUTE:
+      return palette->compute;
+    case WS_VERDICT_MEMORY:
+      return palette->memory;
+    case WS_VERDICT_LATENCY:
+      return palette->latency;
+    case WS_VERDICT_MIXED:
+      return palette->mixed;
+    case WS_VERDICT_UNKNOWN:
+      return palette->unknown;
+    case WS_VERDICT_NONE:
+    case WS_N_VERDICTS:
+    default:
+      return palette->bar;
+    }
+}
+
+/* Geometry shared by drawing and hit testing. */
+typedef struct
+{
+  double pad;
+  double line;      /* text line height */
+  double top;       /* y of the first row */
+  double row;       /* row height */
+  double bar_h;
+  double bar_x;
+  double bar_w;     /* the width of the largest bar */
+  double value_w;   /* room for the value label */
+} Layout;
+
+static char *
+value_label (const WsBar *bar, WsBarsSort sort)
+{
+  g_autofree char *total = ws_format_duration ((double) bar->total);
+  g_autofree char *avg = ws_format_duration (bar->avg);
+  g_autofree char *share = ws_format_fixed_string (bar->share, 1);
+
+  switch (sort)
+    {
+    case WS_BARS_SORT_AVG:
+      /* TRANSLATORS: average duration · share of GPU time · instances */
+      return g_strdup_printf (_("avg %s · %s%% · %" G_GINT64_FORMAT "×"), avg, share, bar->count);
+    case WS_BARS_SORT_INSTANCES:
+      return g_strdup_printf (_("%" G_GINT64_FORMAT "× · %s · %s%%"), bar->count, total, share);
+    case WS_BARS_SORT_TOTAL:
+    case WS_BARS_SORT_NAME:
+    default:
+      return g_strdup_printf (_("%s · %s%% · %" G_GINT64_FORMAT "×"), total, share, bar->count);
+    }
+}
+
+static void
+compute_layout (cairo_t *cr,
+                double width,
+                const WsBarsModel *model,
+                const WsBarsState *state,
+                const WsPalette *palette,
+                Layout *l)
+{
+  g_autoptr (PangoLayout) small = ws_text_layout (cr, palette, 0.9, FALSE);
+  g_autoptr (PangoLayout) text = ws_text_layout (cr, palette, 1.0, FALSE);
+
+  l->line = ws_text_line_height (text);
+  l->pad = round (l->line * 0.8);
+  l->bar_h = round (l->line * 0.85);
+  l->row = l->line + 3 + l->bar_h + round (l->pad * 0.7);
+  l->top = l->pad;
+  if (state != NULL && state->title != NULL)
+    l->top += round (l->line * 1.3) + l->pad * 0.5;
+  if (model->has_verdicts)
+    l->top += l->line + l->pad * 0.5;
+
+  l->value_w = 0;
+  for (guint i = 0; i < model->bars->len; i++)
+    {
+      g_autofree char *label = value_label (&g_array_index (model->bars, WsBar, i), model->sort);
+      double w;
+
+      ws_text_size (small, label, &w, NULL);
+      l->value_w = MAX (l->value_w, w + 10);
+    }
+  l->bar_x = l->pad;
+  l->bar_w = MAX (40, width - 2 * l->pad - l->value_w);
+}
+
+double
+ws_bars_chart_natural_height (cairo_t *cr,
+                              const WsBarsModel *model,
+                              const WsBarsState *state,
+                              const WsPalette *palette)
+{
+  Layout l;
+
+  compute_layout (cr, 600, model, state, palette, &l);
+  return l.top + MAX (model->bars->len, 1) * l.row + l.pad;
+}
+
+static void
+draw_legend (cairo_t *cr, PangoLayout *small, const WsPalette *palette, double x, double y, double line)
+{
+  for (int v = WS_VERDICT_COMPUTE; v < WS_N_VERDICTS; v++)
+    {
+      double sw = round (line * 0.7);
+
+      ws_color_set (cr, ws_verdict_color (palette, (WsVerdict) v));
+      cairo_rectangle (cr, x, y + (line - sw) / 2, sw, sw);
+      cairo_fill (cr);
+      ws_color_set (cr, palette->dim);
+      x += sw + 4 + ws_text_draw (cr, small, ws_verdict_label ((WsVerdict) v), x + sw + 4, y, 0, WS_ALIGN_LEFT);
+      x += line;
+    }
+  ws_color_set (cr, palette->bar);
+}
+
+/* Draws the chart in (0, 0, @width, @height): a title, a legend of verdict
+ * colours when the run has ncu data, then one row per bar: the kernel's
+ * name, and below it a bar as long as its value, labelled with total time,
+ * share and instances. */
+void
+ws_bars_chart_draw (cairo_t *cr,
+                    double width,
+                    double height,
+                    const WsBarsModel *model,
+                    const WsBarsState *state,
+                    const WsPalette *palette)
+{
+  g_autoptr (PangoLayout) text = ws_text_layout (cr, palette, 1.0, FALSE);
+  g_autoptr (PangoLayout) small = ws_text_layout (cr, palette, 0.9, FALSE);
+  Layout l;
+
+  compute_layout (cr, width, model, state, palette, &l);
+
+  cairo_save (cr);
+  ws_color_set (cr, palette->background);
+  cairo_rectangle (cr, 0, 0, width, height);
+  cairo_fill (cr);
+
+  {
+    double y = l.pad;
+
+    if (state != NULL && state->title != NULL)
+      {
+        g_autoptr (PangoLayout) title = ws_text_layout (cr, palette, 1.15, TRUE);
+
+        ws_color_set (cr, palette->foreground);
+        ws_text_draw (cr, title, state->title, l.pad, y, width - 2 * l.pad, WS_ALIGN_LEFT);
+        y += round (l.line * 1.3) + l.pad * 0.5;
+      }
+    if (model->has_verdicts)
+      draw_legend (cr, small, palette, l.pad, y, l.line);
+  }
+
+  if (model->bars->len == 0)
+    {
+      ws_color_set (cr, palette->dim);
+      ws_text_draw (cr, text, _("No kernels match."), l.pad, l.top, width - 2 * l.pad, WS_ALIGN_LEFT);
+      cairo_restore (cr);
+      return;
+    }
+
+  for (guint i = 0; i < model->bars->len; i++)
+    {
+      const WsBar *bar = &g_array_index (model->bars, WsBar, i);
+      double y = l.top + i * l.row;
+      double value = ws_bar_value (bar, model->sort);
+      double w = model->max_value > 0 ? value / model->max_value * l.bar_w : 0;
+      g_autofree char *label = value_label (bar, model->sort);
+      WsColor color = bar->is_other ? palette->bar_other : ws_verdict_color (palette, bar->verdict);
+
+      if (state != NULL && ((int) i == state->selected || (int) i == state->hover))
+        {
+          ws_color_set_alpha (cr, palette->accent, (int) i == state->selected ? 0.16 : 0.07);
+          cairo_rectangle (cr, l.pad / 2, y - l.pad * 0.35, width - l.pad, l.row);
+          cairo_fill (cr);
+        }
+
+      ws_color_set (cr, bar->is_other ? palette->dim : palette->foreground);
+      ws_text_draw (cr, text, bar->label, l.bar_x, y, width - 2 * l.pad, WS_ALIGN_LEFT);
+
+      /* Bars end on whole pixels so that their length reads exactly. */
+      ws_color_set (cr, color);
+      cairo_rectangle (cr, l.bar_x, y + l.line + 3, MAX (round (w), value > 0 ? 1 : 0), l.bar_h);
+      cairo_fill (cr);
+
+      ws_color_set (cr, palette->dim);
+      ws_text_draw (cr, small, label, l.bar_x + round (w) + 6, y + l.line + 3 + (l.bar_h - l.line * 0.9) / 2,
+                    0, WS_ALIGN_LEFT);
+    }
+  cairo_restore (cr);
+}
+
+/* The bar under (@x, @y), or -1. */
+int
+ws_bars_chart_hit (cairo_t *cr,
+                   double width,
+                   const WsBarsModel *model,
+                   const WsBarsState *state,
+                   const WsPalette *palette,
+                   double x,
+                   double y)
+{
+  Layout l;
+  double row;
+
+  compute_layout (cr, width, model, state, palette, &l);
+  if (y < l.top - l.pad * 0.35 || x < 0 || x > width)
+    return -1;
+  row = floor ((y - l.top + l.pad * 0.35) / l.row);
+  if (row < 0 || row >= model->bars->len)
+    return -1;
+  return (int) row;
+}
+
+/* Where bar @index is drawn: for tests and tooltips. */
+gboolean
+ws_bars_chart_bar_rect (cairo_t *cr,
+                        double width,
+                        const WsBarsModel *model,
+                        const WsBarsState *state,
+                        const WsPalette *palette,
+                        guint index,
+                        cairo_rectangle_t *rect)
+{
+  const WsBar *bar = ws_bars_model_get (model, index);
+  Layout l;
+  double value;
+
+  if (bar == NULL)
+    return FALSE;
+  compute_layout (cr, width, model, state, palette, &l);
+  value = ws_bar_value (bar, model->sort);
+  rect->x = l.bar_x;
+  rect->y = l.top + index * l.row + l.line + 3;
+  rect->width = model->max_value > 0 ? round (value / model->max_value * l.bar_w) : 0;
+  rect->height = l.bar_h;
+  return TRUE;
+}

@@ -1,0 +1,94 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "ws-text"
+#include "config.h"
+
+#include "ws-text.h"
+
+/**
+ * ws_text_layout:
+ * @scale: relative to the palette's font size (0.85 for small print)
+ *
+ * Returns: (transfer full): a layout in the chart font.
+ */
+PangoLayout *
+ws_text_layout (cairo_t *cr, const WsPalette *palette, double scale, gboolean bold)
+{
+  PangoLayout *layout = pango_cairo_create_layout (cr);
+  PangoFontDescription *desc = pango_font_description_from_string (palette->font[0] != '\0' ? palette->font : "Sans 10");
+
+  if (scale != 1.0)
+    {
+      double size = pango_font_description_get_size (desc);
+
+      if (size <= 0)
+        size = 10 * PANGO_SCALE;
+      if (pango_font_description_get_size_is_absolute (desc))
+        pango_font_description_set_absolute_size (desc, size * scale);
+      else
+        pango_font_description_set_size (desc, (int) (size * scale));
+    }
+  if (bold)
+    pango_font_description_set_weight (desc, PANGO_WEIGHT_BOLD);
+  pango_layout_set_font_description (layout, desc);
+  pango_font_description_free (desc);
+  return layout;
+}
+
+void
+ws_text_size (PangoLayout *layout, const char *text, double *width, double *height)
+{
+  int w, h;
+
+  pango_layout_set_width (layout, -1);
+  pango_layout_set_text (layout, text, -1);
+  pango_layout_get_pixel_size (layout, &w, &h);
+  if (width != NULL)
+    *width = w;
+  if (height != NULL)
+    *height = h;
+}
+
+double
+ws_text_line_height (PangoLayout *layout)
+{
+  double h;
+
+  ws_text_size (layout, "Ag漢", NULL, &h);
+  return h;
+}
+
+/* Draws one line of @text with its top at @y, ellipsized in the middle to
+ * @max_width (when > 0).  Returns the width drawn. */
+double
+ws_text_draw (cairo_t *cr,
+              PangoLayout *layout,
+              const char *text,
+              double x,
+              double y,
+              double max_width,
+              WsAlign align)
+{
+  int w, h;
+
+  pango_layout_set_text (layout, text, -1);
+  pango_layout_set_single_paragraph_mode (layout, TRUE);
+  if (max_width > 0)
+    {
+      pango_layout_set_width (layout, (int) (max_width * PANGO_SCALE));
+      pango_layout_set_ellipsize (layout, PANGO_ELLIPSIZE_MIDDLE);
+    }
+  else
+    {
+      pango_layout_set_width (layout, -1);
+      pango_layout_set_ellipsize (layout, PANGO_ELLIPSIZE_NONE);
+    }
+  pango_layout_get_pixel_size (layout, &w, &h);
+
+  if (align == WS_ALIGN_RIGHT)
+    x -= w;
+  else if (align == WS_ALIGN_CENTER)
+    x -= w / 2.0;
+  cairo_move_to (cr, x, y);
+  pango_cairo_show_layout (cr, layout);
+  return w;
+}

@@ -1,0 +1,264 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <glib/gstdio.h>
+#include <sqlite3.h>
+#include <string.h>
+
+#include "ws-test-util.h"
+
+static char *tmpdir;
+
+static char *
+tmp_path (const char *name)
+{
+  return g_build_filename (tmpdir, name, NULL);
+}
+
+static void
+write_file (const char *path, const void *data, gsize len)
+{
+  g_autoptr (GError) error = NULL;
+
+  g_file_set_contents (path, data, len, &error);
+  g_assert_no_error (error);
+}
+
+static char *
+probe_bytes (gsize *len)
+{
+  g_autofree char *probe = ws_test_data ("nsys", "v2025.3_h100_probe.sqlite", NULL);
+  char *contents = NULL;
+
+  g_assert_true (g_file_get_contents (probe, &contents, len, NULL));
+  return contents;
+}
+
+/* Runs each command on @path: it must end with status 2 and one line on
+ * stderr that names the file and contains @reason. */
+static void
+assert_bad_input (const char *path, const char *reason)
+{
+  static const char *const commands[][3] = {
+    { "info", NULL, NULL },
+    { "stats", NULL, NULL },
+    { "stats", "--format", "csv" },
+  };
+
+  for (gsize i = 0; i < G_N_ELEMENTS (commands); i++)
+    {
+      const char *argv[] = { ws_test_cli (), commands[i][0], path, NULL, NULL, NULL };
+      g_autofree char *out = NULL, *err = NULL;
+
+      if (commands[i][1] != NULL)
+        {
+          argv[2] = commands[i][1];
+          argv[3] = commands[i][2];
+          argv[4] = path;
+        }
+      g_assert_cmpint (ws_test_run (argv, &out, &err), ==, 2);
+      g_assert_cmpstr (out, ==, "");
+      g_test_message ("%s", err);
+      g_assert_nonnull (strstr (err, path));
+      g_assert_nonnull (strstr (err, reason));
+      /* One line: its only newline is the last character. */
+      g_assert_true (strchr (err, '\n') == err + strlen (err) - 1);
+    }
+}
+
+static void
+test_missing_file (void)
+{
+  g_autofree char *path = tmp_path ("does-not-exist.sqlite");
+
+  assert_bad_input (path, "No such file");
+}
+
+static void
+test_empty_file (void)
+{
+  g_autofree char *path = tmp_path ("empty.sqlite");
+
+  write_file (path, "", 0);
+  assert_bad_input (path, "the file is empty");
+}
+
+static void
+test_text_file (void)
+{
+  g_autofree char *path = tmp_path ("notes.sqlite");
+  const char *text = "Time (%),Total Time (ns),Instances\n33.3,1358714,3\n";
+
+  write_file (path, text, strlen (text));
+  assert_bad_input (path, "not an SQLite database (it is a text file)");
+}
+
+static void
+test_binary_garbage (void)
+{
+  g_autofree char *path = tmp_path ("garbage.sqlite");
+  guint8 bytes[4096];
+
+  for (gsize i = 0; i < sizeof bytes; i++)
+    bytes[i] = (guint8) (i * 131 + 7);
+  bytes[0] = 0;
+  write_file (path, bytes, sizeof bytes);
+  assert_bad_input (path, "not an SQLite database");
+}
+
+static void
+test_truncated (void)
+{
+  gsize len;
+  g_autofree char *contents = probe_bytes (&len);
+  g_autofree char *at_page = tmp_path ("cut-at-page.sqlite");
+  g_autofree char *mid_page = tmp_path ("cut-mid-page.sqlite");
+  g_autofree char *header = tmp_path ("cut-in-header.sqlite");
+
+  write_file (at_page, contents, 1 << 20);
+  assert_bad_input (at_page, "truncated: the header says");
+  write_file (mid_page, contents, 1000000);
+  assert_bad_input (mid_page, "truncated");
+  write_file (header, contents, 50);
+  assert_bad_input (header, "truncated SQLite file (50 bytes");
+}
+
+static void
+test_corrupt_pages (void)
+{
+  gsize len;
+  g_autofree char *contents = probe_bytes (&len);
+  g_autofree char *path = tmp_path ("corrupt.sqlite");
+
+  /* Keep the header page (the schema); overwrite every other page. */
+  memset (contents + 4096, 0xA5, len - 4096);
+  write_file (path, contents, len);
+  assert_bad_input (path, "corrupt");
+}
+
+static void
+test_corrupt_header (void)
+{
+  gsize len;
+  g_autofree char *contents = probe_bytes (&len);
+  g_autofree char *path = tmp_path ("bad-page-size.sqlite");
+
+  contents[16] = 0x03;
+  contents[17] = 0x00;
+  write_file (path, contents, len);
+  assert_bad_input (path, "corrupt SQLite header (page size 768)");
+}
+
+static void
+test_not_an_export (void)
+{
+  g_autofree char *path = tmp_path ("other.sqlite");
+  sqlite3 *db = NULL;
+
+  g_assert_cmpint (sqlite3_open (path, &db), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_exec (db, "CREATE TABLE recipes (name TEXT); INSERT INTO recipes VALUES ('soup');",
+                                 NULL, NULL, NULL), ==, SQLITE_OK);
+  sqlite3_close (db);
+  assert_bad_input (path, "an SQLite database, but not an Nsight Systems export");
+}
+
+/* A table of the right name without the columns we need. */
+static void
+test_wrong_columns (void)
+{
+  g_autofree char *path = tmp_path ("wrong-columns.sqlite");
+  sqlite3 *db = NULL;
+
+  g_assert_cmpint (sqlite3_open (path, &db), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_exec (db,
+                                 "CREATE TABLE StringIds (id INTEGER, value TEXT);"
+                                 "CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL (begin INTEGER, finish INTEGER);"
+                                 "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (1, 2);",
+                                 NULL, NULL, NULL), ==, SQLITE_OK);
+  sqlite3_close (db);
+  assert_bad_input (path, "table CUPTI_ACTIVITY_KIND_KERNEL has no start or end column");
+}
+
+/* A valid export without kernels is not bad input: the kernel report says
+ * it has no kernel data, as nsys stats does, and the others work. */
+static void
+test_export_without_kernels (void)
+{
+  g_autofree char *fixture = ws_test_data ("nsys", "v2025.3_h100_probe.sqlite", NULL);
+  g_autofree char *copy = ws_test_copy_to_tmp (fixture, "nvtx-only.sqlite");
+  const char *kern[] = { ws_test_cli (), "stats", copy, NULL };
+  const char *kern_csv[] = { ws_test_cli (), "stats", "--format", "csv", copy, NULL };
+  const char *nvtx[] = { ws_test_cli (), "stats", "--report", "nvtx_sum", "--format", "csv", copy, NULL };
+  const char *info[] = { ws_test_cli (), "info", copy, NULL };
+  g_autofree char *out = NULL, *err = NULL;
+  sqlite3 *db = NULL;
+
+  g_assert_cmpint (sqlite3_open (copy, &db), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_exec (db, "DROP TABLE CUPTI_ACTIVITY_KIND_KERNEL", NULL, NULL, NULL), ==, SQLITE_OK);
+  sqlite3_close (db);
+
+  g_assert_cmpint (ws_test_run (kern, &out, &err), ==, 0);
+  g_assert_nonnull (strstr (out, "does not contain CUDA kernel data"));
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+
+  g_assert_cmpint (ws_test_run (kern_csv, &out, &err), ==, 0);
+  g_assert_cmpstr (out, ==, "");
+  g_assert_nonnull (strstr (err, "does not contain CUDA kernel data"));
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+
+  g_assert_cmpint (ws_test_run (nvtx, &out, &err), ==, 0);
+  g_assert_true (g_str_has_prefix (out, "Time (%),Total Time (ns),Instances"));
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+
+  g_assert_cmpint (ws_test_run (info, &out, &err), ==, 0);
+  g_assert_nonnull (strstr (out, "no CUDA kernel data"));
+}
+
+static void
+test_usage_errors (void)
+{
+  const char *no_file[] = { ws_test_cli (), "stats", NULL };
+  const char *bad_report[] = { ws_test_cli (), "stats", "--report", "gpu_everything", "x.sqlite", NULL };
+  const char *bad_command[] = { ws_test_cli (), "frobnicate", NULL };
+  g_autofree char *out = NULL, *err = NULL;
+
+  g_assert_cmpint (ws_test_run (no_file, &out, &err), ==, 2);
+  g_assert_nonnull (strstr (err, "missing file"));
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+  g_assert_cmpint (ws_test_run (bad_report, &out, &err), ==, 2);
+  g_assert_nonnull (strstr (err, "gpu_everything"));
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+  g_assert_cmpint (ws_test_run (bad_command, &out, &err), ==, 2);
+  g_assert_nonnull (strstr (err, "frobnicate"));
+}
+
+int
+main (int argc, char **argv)
+{
+  int status;
+
+  g_test_init (&argc, &argv, NULL);
+  tmpdir = ws_test_tmpdir ();
+
+  g_test_add_func ("/bad-input/missing-file", test_missing_file);
+  g_test_add_func ("/bad-input/empty-file", test_empty_file);
+  g_test_add_func ("/bad-input/text-file-named-sqlite", test_text_file);
+  g_test_add_func ("/bad-input/binary-garbage", test_binary_garbage);
+  g_test_add_func ("/bad-input/truncated", test_truncated);
+  g_test_add_func ("/bad-input/corrupt-pages", test_corrupt_pages);
+  g_test_add_func ("/bad-input/corrupt-header", test_corrupt_header);
+  g_test_add_func ("/bad-input/sqlite-but-not-an-export", test_not_an_export);
+  g_test_add_func ("/bad-input/required-columns-missing", test_wrong_columns);
+  g_test_add_func ("/bad-input/export-without-kernels-is-fine", test_export_without_kernels);
+  g_test_add_func ("/bad-input/usage-errors", test_usage_errors);
+
+  status = g_test_run ();
+  ws_test_rmtree (tmpdir);
+  g_free (tmpdir);
+  return status;
+}

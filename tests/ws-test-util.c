@@ -1,0 +1,159 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <gio/gio.h>
+#include <sqlite3.h>
+#include <glib/gstdio.h>
+#include <stdarg.h>
+
+#include "ws-test-util.h"
+
+/* A file under tests/data: the copies of ../shared/fixtures the tests read. */
+char *
+ws_test_data (const char *first, ...)
+{
+  g_autoptr (GPtrArray) parts = g_ptr_array_new ();
+  const char *srcdir = g_getenv ("G_TEST_SRCDIR");
+  va_list args;
+
+  g_ptr_array_add (parts, (gpointer) (srcdir != NULL ? srcdir : SOURCE_DIR "/tests"));
+  g_ptr_array_add (parts, (gpointer) "data");
+  va_start (args, first);
+  for (const char *p = first; p != NULL; p = va_arg (args, const char *))
+    g_ptr_array_add (parts, (gpointer) p);
+  va_end (args);
+  g_ptr_array_add (parts, NULL);
+  return g_build_filenamev ((char **) parts->pdata);
+}
+
+const char *
+ws_test_cli (void)
+{
+  const char *cli = g_getenv ("WARPSCOPE_CLI");
+
+  g_assert_nonnull (cli);
+  return cli;
+}
+
+/* Runs a real subprocess; returns its exit status (-1 if it died of a signal). */
+int
+ws_test_run (const char *const *argv, char **out, char **err)
+{
+  g_autoptr (GError) error = NULL;
+  int wait_status = 0;
+
+  g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, out, err, &wait_status,
+                &error);
+  g_assert_no_error (error);
+  if (WIFSIGNALED (wait_status))
+    return -1;
+  return WEXITSTATUS (wait_status);
+}
+
+/* SELECT count(*) through SQLite itself: ground truth that is not our reader. */
+gint64
+ws_test_sqlite_count (const char *path, const char *table)
+{
+  g_autofree char *sql = g_strdup_printf ("SELECT count(*) FROM \"%s\"", table);
+  g_autofree char *text = ws_test_sqlite_text (path, sql);
+
+  return text != NULL ? g_ascii_strtoll (text, NULL, 10) : -1;
+}
+
+char *
+ws_test_sqlite_text (const char *path, const char *sql)
+{
+  sqlite3 *db = NULL;
+  sqlite3_stmt *stmt = NULL;
+  char *result = NULL;
+
+  g_assert_cmpint (sqlite3_open_v2 (path, &db, SQLITE_OPEN_READONLY, NULL), ==, SQLITE_OK);
+  if (sqlite3_prepare_v2 (db, sql, -1, &stmt, NULL) == SQLITE_OK && sqlite3_step (stmt) == SQLITE_ROW)
+    result = g_strdup ((const char *) sqlite3_column_text (stmt, 0));
+  sqlite3_finalize (stmt);
+  sqlite3_close (db);
+  return result;
+}
+
+char *
+ws_test_tmpdir (void)
+{
+  g_autoptr (GError) error = NULL;
+  char *dir = g_dir_make_tmp ("warpscope-test-XXXXXX", &error);
+
+  g_assert_no_error (error);
+  return dir;
+}
+
+void
+ws_test_rmtree (const char *dir)
+{
+  g_autoptr (GDir) d = g_dir_open (dir, 0, NULL);
+  const char *name;
+
+  if (d == NULL)
+    {
+      g_unlink (dir);
+      return;
+    }
+  while ((name = g_dir_read_name (d)) != NULL)
+    {
+      g_autofree char *path = g_build_filename (dir, name, NULL);
+
+      if (g_file_test (path, G_FILE_TEST_IS_DIR) && !g_file_test (path, G_FILE_TEST_IS_SYMLINK))
+        ws_test_rmtree (path);
+      else
+        g_unlink (path);
+    }
+  g_rmdir (dir);
+}
+
+/* Copies @path into a new temporary folder as @name; the copy is writable. */
+char *
+ws_test_copy_to_tmp (const char *path, const char *name)
+{
+  g_autofree char *dir = ws_test_tmpdir ();
+  g_autofree char *contents = NULL;
+  g_autoptr (GError) error = NULL;
+  char *copy = g_build_filename (dir, name, NULL);
+  gsize len;
+
+  g_file_get_contents (path, &contents, &len, &error);
+  g_assert_no_error (error);
+  g_file_set_contents (copy, contents, len, &error);
+  g_assert_no_error (error);
+  return copy;
+}
+
+char *
+ws_test_file_sha256 (const char *path)
+{
+  g_autofree char *contents = NULL;
+  g_autoptr (GError) error = NULL;
+  gsize len;
+
+  g_file_get_contents (path, &contents, &len, &error);
+  g_assert_no_error (error);
+  return g_compute_checksum_for_data (G_CHECKSUM_SHA256, (const guchar *) contents, len);
+}
+
+static int
+compare_strings (gconstpointer a, gconstpointer b)
+{
+  return g_strcmp0 (*(char **) a, *(char **) b);
+}
+
+/* The names in @dir, sorted. */
+GPtrArray *
+ws_test_list_dir (const char *dir)
+{
+  g_autoptr (GDir) d = g_dir_open (dir, 0, NULL);
+  GPtrArray *names = g_ptr_array_new_with_free_func (g_free);
+  const char *name;
+
+  g_assert_nonnull (d);
+  while ((name = g_dir_read_name (d)) != NULL)
+    g_ptr_array_add (names, g_strdup (name));
+  g_ptr_array_sort (names, compare_strings);
+  return names;
+}

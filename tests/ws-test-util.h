@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+char *ws_test_data (const char *first, ...) G_GNUC_NULL_TERMINATED;
+const char *ws_test_cli (void);
+int ws_test_run (const char *const *argv, char **out, char **err);
+gint64 ws_test_sqlite_count (const char *path, const char *table);
+char *ws_test_sqlite_text (const char *path, const char *sql);
+char *ws_test_copy_to_tmp (const char *path, const char *name);
+char *ws_test_tmpdir (void);
+void ws_test_rmtree (const char *dir);
+char *ws_test_file_sha256 (const char *path);
+GPtrArray *ws_test_list_dir (const char *dir);
+
+G_END_DECLS
