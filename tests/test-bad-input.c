@@ -156,8 +156,10 @@ test_not_an_export (void)
   sqlite3 *db = NULL;
 
   g_assert_cmpint (sqlite3_open (path, &db), ==, SQLITE_OK);
-  g_assert_cmpint (sqlite3_exec (db, "CREATE TABLE recipes (name TEXT); INSERT INTO recipes VALUES ('soup');",
-                                 NULL, NULL, NULL), ==, SQLITE_OK);
+  g_assert_cmpint (
+    sqlite3_exec (db, "CREATE TABLE recipes (name TEXT); INSERT INTO recipes VALUES ('soup');",
+                  NULL, NULL, NULL),
+    ==, SQLITE_OK);
   sqlite3_close (db);
   assert_bad_input (path, "an SQLite database, but not an Nsight Systems export");
 }
@@ -170,11 +172,13 @@ test_wrong_columns (void)
   sqlite3 *db = NULL;
 
   g_assert_cmpint (sqlite3_open (path, &db), ==, SQLITE_OK);
-  g_assert_cmpint (sqlite3_exec (db,
-                                 "CREATE TABLE StringIds (id INTEGER, value TEXT);"
-                                 "CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL (begin INTEGER, finish INTEGER);"
-                                 "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (1, 2);",
-                                 NULL, NULL, NULL), ==, SQLITE_OK);
+  g_assert_cmpint (
+    sqlite3_exec (db,
+                  "CREATE TABLE StringIds (id INTEGER, value TEXT);"
+                  "CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL (begin INTEGER, finish INTEGER);"
+                  "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (1, 2);",
+                  NULL, NULL, NULL),
+    ==, SQLITE_OK);
   sqlite3_close (db);
   assert_bad_input (path, "table CUPTI_ACTIVITY_KIND_KERNEL has no start or end column");
 }
@@ -188,13 +192,15 @@ test_export_without_kernels (void)
   g_autofree char *copy = ws_test_copy_to_tmp (fixture, "nvtx-only.sqlite");
   const char *kern[] = { ws_test_cli (), "stats", copy, NULL };
   const char *kern_csv[] = { ws_test_cli (), "stats", "--format", "csv", copy, NULL };
-  const char *nvtx[] = { ws_test_cli (), "stats", "--report", "nvtx_sum", "--format", "csv", copy, NULL };
+  const char *nvtx[] = { ws_test_cli (), "stats", "--report", "nvtx_sum",
+                         "--format",     "csv",   copy,       NULL };
   const char *info[] = { ws_test_cli (), "info", copy, NULL };
   g_autofree char *out = NULL, *err = NULL;
   sqlite3 *db = NULL;
 
   g_assert_cmpint (sqlite3_open (copy, &db), ==, SQLITE_OK);
-  g_assert_cmpint (sqlite3_exec (db, "DROP TABLE CUPTI_ACTIVITY_KIND_KERNEL", NULL, NULL, NULL), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_exec (db, "DROP TABLE CUPTI_ACTIVITY_KIND_KERNEL", NULL, NULL, NULL), ==,
+                   SQLITE_OK);
   sqlite3_close (db);
 
   g_assert_cmpint (ws_test_run (kern, &out, &err), ==, 0);
@@ -221,7 +227,8 @@ static void
 test_usage_errors (void)
 {
   const char *no_file[] = { ws_test_cli (), "stats", NULL };
-  const char *bad_report[] = { ws_test_cli (), "stats", "--report", "gpu_everything", "x.sqlite", NULL };
+  const char *bad_report[] = { ws_test_cli (),   "stats",    "--report",
+                               "gpu_everything", "x.sqlite", NULL };
   const char *bad_command[] = { ws_test_cli (), "frobnicate", NULL };
   g_autofree char *out = NULL, *err = NULL;
 

@@ -13,18 +13,12 @@
 #include "ws-test-util.h"
 
 static const char *const fixtures[] = {
-  "v2021.2_mordred.sqlite",
-  "v2022.2_pipit_saxpy_mpi.sqlite",
-  "v2022.4_rodinia_gaussian.sqlite",
-  "v2024.5_pipit_cloverleaf_4gpu.sqlite",
-  "v2025.3_h100_probe.sqlite",
-  "v2025.3_h100_torch_train.sqlite",
-  "v2025.3_h100_train_bf16.sqlite",
-  "v2025.3_h100_train_fp32.sqlite",
-  "v2026.1_nsysai_mock.sqlite",
-  "v2026.2_nsysai_h100_2gpu.sqlite",
-  "v2026.2_nsysai_mfu_after.sqlite",
-  "v2026.2_nsysai_mfu_before.sqlite",
+  "v2021.2_mordred.sqlite",          "v2022.2_pipit_saxpy_mpi.sqlite",
+  "v2022.4_rodinia_gaussian.sqlite", "v2024.5_pipit_cloverleaf_4gpu.sqlite",
+  "v2025.3_h100_probe.sqlite",       "v2025.3_h100_torch_train.sqlite",
+  "v2025.3_h100_train_bf16.sqlite",  "v2025.3_h100_train_fp32.sqlite",
+  "v2026.1_nsysai_mock.sqlite",      "v2026.2_nsysai_h100_2gpu.sqlite",
+  "v2026.2_nsysai_mfu_after.sqlite", "v2026.2_nsysai_mfu_before.sqlite",
 };
 
 static WsRun *
@@ -43,7 +37,8 @@ static gint64
 count_or_zero (const char *path, const char *table)
 {
   g_autofree char *exists = NULL;
-  g_autofree char *sql = g_strdup_printf ("SELECT name FROM sqlite_master WHERE type='table' AND name='%s'", table);
+  g_autofree char *sql =
+    g_strdup_printf ("SELECT name FROM sqlite_master WHERE type='table' AND name='%s'", table);
 
   exists = ws_test_sqlite_text (path, sql);
   return exists != NULL ? ws_test_sqlite_count (path, table) : 0;
@@ -63,16 +58,19 @@ test_every_fixture_loads (void)
       g_test_message ("%s", fixtures[i]);
       g_assert_cmpint (run->kernels.n, ==, count_or_zero (path, "CUPTI_ACTIVITY_KIND_KERNEL"));
       g_assert_cmpint (run->memops.n, ==,
-                       count_or_zero (path, "CUPTI_ACTIVITY_KIND_MEMCPY")
-                         + count_or_zero (path, "CUPTI_ACTIVITY_KIND_MEMSET"));
+                       count_or_zero (path, "CUPTI_ACTIVITY_KIND_MEMCPY") +
+                         count_or_zero (path, "CUPTI_ACTIVITY_KIND_MEMSET"));
       g_assert_cmpint (run->api.n, ==, count_or_zero (path, "CUPTI_ACTIVITY_KIND_RUNTIME"));
       g_assert_cmpint (run->mem_usage.n, ==, count_or_zero (path, "CUDA_GPU_MEMORY_USAGE_EVENTS"));
       g_assert_cmpint (run->metric_samples.n, ==, count_or_zero (path, "GPU_METRICS"));
 
       if (count_or_zero (path, "NVTX_EVENTS") > 0)
         {
-          g_autofree char *r = ws_test_sqlite_text (path, "SELECT count(*) FROM NVTX_EVENTS WHERE eventType IN (59, 60, 70, 71) AND end IS NOT NULL");
-          g_autofree char *m = ws_test_sqlite_text (path, "SELECT count(*) FROM NVTX_EVENTS WHERE eventType IN (34, 65)");
+          g_autofree char *r =
+            ws_test_sqlite_text (path, "SELECT count(*) FROM NVTX_EVENTS WHERE eventType IN (59, "
+                                       "60, 70, 71) AND end IS NOT NULL");
+          g_autofree char *m = ws_test_sqlite_text (
+            path, "SELECT count(*) FROM NVTX_EVENTS WHERE eventType IN (34, 65)");
 
           ranges = g_ascii_strtoll (r, NULL, 10);
           marks = g_ascii_strtoll (m, NULL, 10);
@@ -130,12 +128,12 @@ test_kernel_names_by_version (void)
   g_autoptr (WsRun) old = load_fixture ("v2021.2_mordred.sqlite");
   g_autoptr (WsRun) pipit = load_fixture ("v2022.2_pipit_saxpy_mpi.sqlite");
   g_autofree char *path = ws_test_data ("nsys", "v2022.2_pipit_saxpy_mpi.sqlite", NULL);
-  g_autofree char *mangled = ws_test_sqlite_text (path,
-                                                  "SELECT s.value FROM CUPTI_ACTIVITY_KIND_KERNEL k "
-                                                  "JOIN StringIds s ON s.id = k.mangledName ORDER BY k.start LIMIT 1");
-  g_autofree char *demangled = ws_test_sqlite_text (path,
-                                                    "SELECT s.value FROM CUPTI_ACTIVITY_KIND_KERNEL k "
-                                                    "JOIN StringIds s ON s.id = k.demangledName ORDER BY k.start LIMIT 1");
+  g_autofree char *mangled =
+    ws_test_sqlite_text (path, "SELECT s.value FROM CUPTI_ACTIVITY_KIND_KERNEL k "
+                               "JOIN StringIds s ON s.id = k.mangledName ORDER BY k.start LIMIT 1");
+  g_autofree char *demangled = ws_test_sqlite_text (
+    path, "SELECT s.value FROM CUPTI_ACTIVITY_KIND_KERNEL k "
+          "JOIN StringIds s ON s.id = k.demangledName ORDER BY k.start LIMIT 1");
 
   for (gsize i = 0; i < old->kernels.n; i++)
     g_assert_cmpuint (old->kernels.mangled[i], ==, WS_STRING_NONE);
@@ -211,7 +209,8 @@ test_nvtx_probe (void)
 static void
 test_nvtx_depth_matches_sql (void)
 {
-  static const char *const names[] = { "v2025.3_h100_probe.sqlite", "v2025.3_h100_train_fp32.sqlite" };
+  static const char *const names[] = { "v2025.3_h100_probe.sqlite",
+                                       "v2025.3_h100_train_fp32.sqlite" };
 
   for (gsize f = 0; f < G_N_ELEMENTS (names); f++)
     {
@@ -221,11 +220,12 @@ test_nvtx_depth_matches_sql (void)
       for (gsize i = 0; i < run->nvtx.n; i++)
         {
           g_autofree char *sql = g_strdup_printf (
-            "SELECT count(*) FROM NVTX_EVENTS p WHERE p.eventType = 59 AND p.globalTid = %" G_GINT64_FORMAT
-            " AND p.start <= %" G_GINT64_FORMAT " AND p.end >= %" G_GINT64_FORMAT
-            " AND NOT (p.start = %" G_GINT64_FORMAT " AND p.end = %" G_GINT64_FORMAT ")",
-            ws_run_thread (run, run->nvtx.thread[i])->global_tid, run->nvtx.start[i], run->nvtx.end[i],
-            run->nvtx.start[i], run->nvtx.end[i]);
+            "SELECT count(*) FROM NVTX_EVENTS p WHERE p.eventType = 59 AND p.globalTid = "
+            "%" G_GINT64_FORMAT " AND p.start <= %" G_GINT64_FORMAT
+            " AND p.end >= %" G_GINT64_FORMAT " AND NOT (p.start = %" G_GINT64_FORMAT
+            " AND p.end = %" G_GINT64_FORMAT ")",
+            ws_run_thread (run, run->nvtx.thread[i])->global_tid, run->nvtx.start[i],
+            run->nvtx.end[i], run->nvtx.start[i], run->nvtx.end[i]);
           g_autofree char *enclosing = ws_test_sqlite_text (path, sql);
 
           g_assert_cmpint (run->nvtx.depth[i], ==, g_ascii_strtoll (enclosing, NULL, 10));
@@ -249,7 +249,8 @@ test_nvtx_depth_matches_pushpop_trace (void)
 
   g_assert_true (g_file_get_contents (path, &contents, NULL, NULL));
   lines = g_strsplit (contents, "\n", -1);
-  g_assert_true (g_str_has_prefix (lines[0], "Start (ns),End (ns),Duration (ns),DurChild (ns),DurNonChild (ns),Name,PID,TID,Lvl"));
+  g_assert_true (g_str_has_prefix (
+    lines[0], "Start (ns),End (ns),Duration (ns),DurChild (ns),DurNonChild (ns),Name,PID,TID,Lvl"));
   for (guint i = 1; lines[i] != NULL && lines[i][0] != '\0'; i++)
     {
       g_auto (GStrv) f = g_strsplit (lines[i], ",", -1);
@@ -315,7 +316,8 @@ test_thread_names (void)
       const WsThread *thread = ws_run_thread (run, i);
 
       g_assert_cmpuint (thread->pid, ==, 3180);
-      if (thread->name != WS_STRING_NONE && g_str_equal (ws_run_string (run, thread->name), "probe"))
+      if (thread->name != WS_STRING_NONE &&
+          g_str_equal (ws_run_string (run, thread->name), "probe"))
         named = TRUE;
     }
   g_assert_true (named);
@@ -335,7 +337,8 @@ test_streams_and_configs (void)
 
         g_assert_cmpuint (config->grid[0], ==, 64);
         g_assert_cmpuint (config->block[0], ==, 256);
-        g_assert_cmpint (ws_run_kernel_stream (run, i)->stream_id, ==, 13 + (int) imbalanced_streams);
+        g_assert_cmpint (ws_run_kernel_stream (run, i)->stream_id, ==,
+                         13 + (int) imbalanced_streams);
         imbalanced_streams++;
       }
   g_assert_cmpuint (imbalanced_streams, ==, 4);
@@ -349,11 +352,13 @@ test_no_kernels_is_not_an_error (void)
   g_autoptr (GError) error = NULL;
   g_autoptr (WsRun) run = NULL;
   g_autofree char *dropped = NULL;
-  g_autofree char *sql = g_strdup_printf ("sqlite3 %s 'DROP TABLE CUPTI_ACTIVITY_KIND_KERNEL'", copy);
+  g_autofree char *sql =
+    g_strdup_printf ("sqlite3 %s 'DROP TABLE CUPTI_ACTIVITY_KIND_KERNEL'", copy);
 
   g_assert_true (g_spawn_command_line_sync (sql, NULL, NULL, NULL, &error));
   g_assert_no_error (error);
-  dropped = ws_test_sqlite_text (copy, "SELECT count(*) FROM sqlite_master WHERE name = 'CUPTI_ACTIVITY_KIND_KERNEL'");
+  dropped = ws_test_sqlite_text (
+    copy, "SELECT count(*) FROM sqlite_master WHERE name = 'CUPTI_ACTIVITY_KIND_KERNEL'");
   g_assert_cmpstr (dropped, ==, "0");
 
   run = ws_nsys_reader_load (copy, WS_LOAD_ALL, NULL, NULL, NULL, &error);
@@ -388,7 +393,8 @@ test_progress_reaches_one (void)
   g_autofree char *path = ws_test_data ("nsys", "v2025.3_h100_probe.sqlite", NULL);
   g_autoptr (GError) error = NULL;
   Progress progress = { 0, 0 };
-  g_autoptr (WsRun) run = ws_nsys_reader_load (path, WS_LOAD_ALL, NULL, record_progress, &progress, &error);
+  g_autoptr (WsRun) run =
+    ws_nsys_reader_load (path, WS_LOAD_ALL, NULL, record_progress, &progress, &error);
 
   g_assert_no_error (error);
   g_assert_cmpuint (progress.calls, >=, 10);
@@ -423,7 +429,8 @@ test_cancel_midway (void)
   g_autofree char *path = ws_test_data ("nsys", "v2025.3_h100_probe.sqlite", NULL);
   g_autoptr (GCancellable) cancellable = g_cancellable_new ();
   g_autoptr (GError) error = NULL;
-  g_autoptr (WsRun) run = ws_nsys_reader_load (path, WS_LOAD_ALL, cancellable, cancel_at_half, cancellable, &error);
+  g_autoptr (WsRun) run =
+    ws_nsys_reader_load (path, WS_LOAD_ALL, cancellable, cancel_at_half, cancellable, &error);
 
   g_assert_null (run);
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
@@ -502,7 +509,8 @@ test_read_only (void)
   g_assert_cmpstr (before, ==, after);
   g_assert_cmpuint (listing_before->len, ==, listing_after->len);
   for (guint i = 0; i < listing_after->len; i++)
-    g_assert_cmpstr (g_ptr_array_index (listing_before, i), ==, g_ptr_array_index (listing_after, i));
+    g_assert_cmpstr (g_ptr_array_index (listing_before, i), ==,
+                     g_ptr_array_index (listing_after, i));
 }
 
 int
@@ -517,7 +525,8 @@ main (int argc, char **argv)
   g_test_add_func ("/nsys-sqlite/nvtx/names-from-text-id-and-domains", test_nvtx_names_and_domains);
   g_test_add_func ("/nsys-sqlite/nvtx/probe-colours-marks-depth", test_nvtx_probe);
   g_test_add_func ("/nsys-sqlite/nvtx/depth-equals-enclosing-ranges", test_nvtx_depth_matches_sql);
-  g_test_add_func ("/nsys-sqlite/nvtx/depth-equals-pushpop-trace-level", test_nvtx_depth_matches_pushpop_trace);
+  g_test_add_func ("/nsys-sqlite/nvtx/depth-equals-pushpop-trace-level",
+                   test_nvtx_depth_matches_pushpop_trace);
   g_test_add_func ("/nsys-sqlite/gpu-metrics-and-memory-usage", test_gpu_metrics_and_memory);
   g_test_add_func ("/nsys-sqlite/threads/names", test_thread_names);
   g_test_add_func ("/nsys-sqlite/no-kernel-table/loads", test_no_kernels_is_not_an_error);

@@ -22,11 +22,15 @@ static const GroundTruth truths[] = {
   { "v2025.3_h100_probe.sqlite", "v2025.3_h100_probe_cuda_gpu_kern_sum.csv", WS_REPORT_KERN_SUM },
   { "v2025.3_h100_probe.sqlite", "v2025.3_h100_probe_nvtx_sum.csv", WS_REPORT_NVTX_SUM },
   { "v2025.3_h100_probe.sqlite", "v2025.3_h100_probe_cuda_api_sum.csv", WS_REPORT_API_SUM },
-  { "v2025.3_h100_probe.sqlite", "v2025.3_h100_probe_cuda_gpu_mem_time_sum.csv", WS_REPORT_MEM_TIME_SUM },
-  { "v2025.3_h100_probe.sqlite", "v2025.3_h100_probe_cuda_gpu_mem_size_sum.csv", WS_REPORT_MEM_SIZE_SUM },
-  { "v2025.3_h100_train_fp32.sqlite", "v2025.3_h100_train_fp32_cuda_gpu_kern_sum.csv", WS_REPORT_KERN_SUM },
+  { "v2025.3_h100_probe.sqlite", "v2025.3_h100_probe_cuda_gpu_mem_time_sum.csv",
+    WS_REPORT_MEM_TIME_SUM },
+  { "v2025.3_h100_probe.sqlite", "v2025.3_h100_probe_cuda_gpu_mem_size_sum.csv",
+    WS_REPORT_MEM_SIZE_SUM },
+  { "v2025.3_h100_train_fp32.sqlite", "v2025.3_h100_train_fp32_cuda_gpu_kern_sum.csv",
+    WS_REPORT_KERN_SUM },
   { "v2025.3_h100_train_fp32.sqlite", "v2025.3_h100_train_fp32_nvtx_sum.csv", WS_REPORT_NVTX_SUM },
-  { "v2025.3_h100_train_bf16.sqlite", "v2025.3_h100_train_bf16_cuda_gpu_kern_sum.csv", WS_REPORT_KERN_SUM },
+  { "v2025.3_h100_train_bf16.sqlite", "v2025.3_h100_train_bf16_cuda_gpu_kern_sum.csv",
+    WS_REPORT_KERN_SUM },
   { "v2025.3_h100_train_bf16.sqlite", "v2025.3_h100_train_bf16_nvtx_sum.csv", WS_REPORT_NVTX_SUM },
 };
 
@@ -53,7 +57,9 @@ assert_same_report (const char *ours, const char *theirs, WsReportKind kind)
   g_assert_cmpuint (na, ==, nb);
   g_assert_cmpstr (a[0], ==, b[0]);
   for (guint i = 1; i < nb; i++)
-    g_hash_table_insert (remaining, b[i], GUINT_TO_POINTER (GPOINTER_TO_UINT (g_hash_table_lookup (remaining, b[i])) + 1));
+    g_hash_table_insert (
+      remaining, b[i],
+      GUINT_TO_POINTER (GPOINTER_TO_UINT (g_hash_table_lookup (remaining, b[i])) + 1));
   for (guint i = 1; i < na; i++)
     {
       guint left = GPOINTER_TO_UINT (g_hash_table_lookup (remaining, a[i]));
@@ -96,8 +102,10 @@ test_cli_csv_equals_nsys_stats (void)
     {
       g_autofree char *sqlite = ws_test_data ("nsys", truths[i].sqlite, NULL);
       g_autofree char *csv = ws_test_data ("nsys-stats", truths[i].csv, NULL);
-      const char *argv[] = { ws_test_cli (), "stats", "--report", ws_report_kind_to_string (truths[i].kind),
-                             "--format", "csv", sqlite, NULL };
+      const char *argv[] = { ws_test_cli (), "stats",
+                             "--report",     ws_report_kind_to_string (truths[i].kind),
+                             "--format",     "csv",
+                             sqlite,         NULL };
       g_autofree char *out = NULL, *err = NULL, *expected = NULL;
 
       g_assert_cmpint (ws_test_run (argv, &out, &err), ==, 0);
@@ -113,7 +121,8 @@ static void
 test_table_equals_nsys_console (void)
 {
   g_autofree char *sqlite = ws_test_data ("nsys", "v2025.3_h100_probe.sqlite", NULL);
-  g_autofree char *console = ws_test_data ("nsys-stats", "v2025.3_h100_probe_cuda_gpu_kern_sum_console.txt", NULL);
+  g_autofree char *console =
+    ws_test_data ("nsys-stats", "v2025.3_h100_probe_cuda_gpu_kern_sum_console.txt", NULL);
   const char *argv[] = { ws_test_cli (), "stats", sqlite, NULL };
   g_autofree char *out = NULL, *err = NULL, *expected = NULL;
   const char *from;
@@ -139,10 +148,10 @@ test_rounding_rule (void)
     { 1040827.0 / 20, 1, "52041.3" }, /* 52041.34999… in binary */
     { 0.05, 1, "0.1" },               /* 0.05000000000000000277 */
     { 0.25, 1, "0.3" },
-    { 0.35, 1, "0.3" },               /* 0.34999999999999997780 */
+    { 0.35, 1, "0.3" }, /* 0.34999999999999997780 */
     { 2.5, 0, "3" },
-    { 99.95, 1, "100.0" },            /* 99.9500000000000028 carries */
-    { 0.0045, 3, "0.004" },           /* 0.00449999999999999966: below the half */
+    { 99.95, 1, "100.0" },  /* 99.9500000000000028 carries */
+    { 0.0045, 3, "0.004" }, /* 0.00449999999999999966: below the half */
     { -1.25, 1, "-1.3" },
     { 0.0, 1, "0.0" },
     { 1e15 + 0.5, 0, "1000000000000001" },
@@ -206,7 +215,8 @@ test_llmperf_derived_columns (void)
           gint64 total = g_ascii_strtoll (fields[1], NULL, 10);
           gint64 instances = g_ascii_strtoll (fields[2], NULL, 10);
           g_autofree char *avg = ws_format_fixed_string ((double) total / (double) instances, 1);
-          g_autofree char *percent = ws_format_fixed_string ((double) total / (double) grand * 100.0, 1);
+          g_autofree char *percent =
+            ws_format_fixed_string ((double) total / (double) grand * 100.0, 1);
 
           g_assert_cmpstr (avg, ==, fields[3]);
           g_assert_cmpstr (percent, ==, fields[0]);
@@ -266,7 +276,8 @@ test_kernels_in_range (void)
   g_autoptr (GError) error = NULL;
   g_autoptr (WsRun) run = ws_nsys_reader_load (sqlite, WS_LOAD_ALL, NULL, NULL, NULL, &error);
   /* The "负载不均衡" range: 456394443 to 456603892 holds the four imbalanced kernels. */
-  g_autoptr (WsSummary) summary = ws_summary_compute_kernels_in (run, WS_NAME_DEMANGLED, 456394443, 456603892);
+  g_autoptr (WsSummary) summary =
+    ws_summary_compute_kernels_in (run, WS_NAME_DEMANGLED, 456394443, 456603892);
   const WsSummaryRow *row;
 
   g_assert_no_error (error);
@@ -287,7 +298,8 @@ main (int argc, char **argv)
   g_test_add_func ("/stats/cli/table-equals-nsys-console", test_table_equals_nsys_console);
   g_test_add_func ("/stats/format/rounding-half-away-on-exact-value", test_rounding_rule);
   g_test_add_func ("/stats/format/thousands-separators", test_thousands_separators);
-  g_test_add_func ("/stats/llmperf/avg-and-share-reproduce-nsys-text", test_llmperf_derived_columns);
+  g_test_add_func ("/stats/llmperf/avg-and-share-reproduce-nsys-text",
+                   test_llmperf_derived_columns);
   g_test_add_func ("/stats/cuda-api/version-suffix-rule", test_api_base_names);
   g_test_add_func ("/stats/groups/median-and-sample-stddev", test_group_stats);
   g_test_add_func ("/stats/kernels/in-time-range", test_kernels_in_range);

@@ -68,7 +68,8 @@ ws_test_sqlite_text (const char *path, const char *sql)
   char *result = NULL;
 
   g_assert_cmpint (sqlite3_open_v2 (path, &db, SQLITE_OPEN_READONLY, NULL), ==, SQLITE_OK);
-  if (sqlite3_prepare_v2 (db, sql, -1, &stmt, NULL) == SQLITE_OK && sqlite3_step (stmt) == SQLITE_ROW)
+  if (sqlite3_prepare_v2 (db, sql, -1, &stmt, NULL) == SQLITE_OK &&
+      sqlite3_step (stmt) == SQLITE_ROW)
     result = g_strdup ((const char *) sqlite3_column_text (stmt, 0));
   sqlite3_finalize (stmt);
   sqlite3_close (db);

@@ -17,7 +17,7 @@ main (int argc, char **argv)
   bindtextdomain (GETTEXT_PACKAGE, localedir != NULL ? localedir : LOCALEDIR);
   bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
   textdomain (GETTEXT_PACKAGE);
-  g_set_application_name (_("Warpscope"));
+  g_set_application_name (_ ("Warpscope"));
 
   app = ws_application_new (G_APPLICATION_DEFAULT_FLAGS);
   return g_application_run (G_APPLICATION (app), argc, argv);

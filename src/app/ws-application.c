@@ -44,8 +44,8 @@ empty_window (WsApplication *self)
 
   /* Reuse a window that shows nothing yet; otherwise a new one per run. */
   for (GList *l = windows; l != NULL; l = l->next)
-    if (WS_IS_WINDOW (l->data) && ws_window_get_run (l->data) == NULL
-        && !ws_window_is_loading (l->data))
+    if (WS_IS_WINDOW (l->data) && ws_window_get_run (l->data) == NULL &&
+        !ws_window_is_loading (l->data))
       return l->data;
   return ws_window_new (GTK_APPLICATION (self));
 }
@@ -107,18 +107,18 @@ open_action (GSimpleAction *action, GVariant *param, gpointer data)
   GtkFileChooserNative *dialog;
   GtkFileFilter *filter;
 
-  dialog = gtk_file_chooser_native_new (_("Open a Run"), parent, GTK_FILE_CHOOSER_ACTION_OPEN,
-                                        _("_Open"), _("_Cancel"));
+  dialog = gtk_file_chooser_native_new (_ ("Open a Run"), parent, GTK_FILE_CHOOSER_ACTION_OPEN,
+                                        _ ("_Open"), _ ("_Cancel"));
   gtk_file_chooser_set_select_multiple (GTK_FILE_CHOOSER (dialog), TRUE);
 
   filter = gtk_file_filter_new ();
-  gtk_file_filter_set_name (filter, _("Nsight exports and CSVs"));
+  gtk_file_filter_set_name (filter, _ ("Nsight exports and CSVs"));
   gtk_file_filter_add_pattern (filter, "*.sqlite");
   gtk_file_filter_add_pattern (filter, "*.csv");
   gtk_file_filter_add_pattern (filter, "*.log");
   gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (dialog), filter);
   filter = gtk_file_filter_new ();
-  gtk_file_filter_set_name (filter, _("All files"));
+  gtk_file_filter_set_name (filter, _ ("All files"));
   gtk_file_filter_add_pattern (filter, "*");
   gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (dialog), filter);
 
@@ -148,16 +148,13 @@ about_action (GSimpleAction *action, GVariant *param, gpointer data)
   WsApplication *self = data;
   static const char *authors[] = { "The Warpscope developers", NULL };
 
-  gtk_show_about_dialog (gtk_application_get_active_window (GTK_APPLICATION (self)),
-                         "program-name", _("Warpscope"),
-                         "logo-icon-name", APP_ID,
-                         "version", PACKAGE_VERSION,
-                         "comments", _("See where your GPU time goes: Nsight Systems and Nsight Compute results, drawn and compared."),
-                         "license-type", GTK_LICENSE_GPL_3_0,
-                         "authors", authors,
-                         "translator-credits", _("translator-credits"),
-                         "website", "https://warpscope.org",
-                         NULL);
+  gtk_show_about_dialog (
+    gtk_application_get_active_window (GTK_APPLICATION (self)), "program-name", _ ("Warpscope"),
+    "logo-icon-name", APP_ID, "version", PACKAGE_VERSION, "comments",
+    _ ("See where your GPU time goes: Nsight Systems and Nsight Compute results, drawn and "
+       "compared."),
+    "license-type", GTK_LICENSE_GPL_3_0, "authors", authors, "translator-credits",
+    _ ("translator-credits"), "website", "https://warpscope.org", NULL);
 }
 
 static void
@@ -167,11 +164,8 @@ quit_action (GSimpleAction *action, GVariant *param, gpointer data)
 }
 
 static const GActionEntry app_actions[] = {
-  { "open", open_action },
-  { "open-demo", open_demo_action },
-  { "new-window", new_window_action },
-  { "about", about_action },
-  { "quit", quit_action },
+  { "open", open_action },   { "open-demo", open_demo_action }, { "new-window", new_window_action },
+  { "about", about_action }, { "quit", quit_action },
 };
 
 static void
@@ -185,7 +179,8 @@ ws_application_startup (GApplication *app)
 
   G_APPLICATION_CLASS (ws_application_parent_class)->startup (app);
 
-  g_action_map_add_action_entries (G_ACTION_MAP (app), app_actions, G_N_ELEMENTS (app_actions), app);
+  g_action_map_add_action_entries (G_ACTION_MAP (app), app_actions, G_N_ELEMENTS (app_actions),
+                                   app);
   gtk_application_set_accels_for_action (GTK_APPLICATION (app), "app.open", open_accels);
   gtk_application_set_accels_for_action (GTK_APPLICATION (app), "app.quit", quit_accels);
   gtk_application_set_accels_for_action (GTK_APPLICATION (app), "app.new-window", new_accels);
@@ -215,9 +210,7 @@ ws_application_init (WsApplication *self)
 WsApplication *
 ws_application_new (GApplicationFlags flags)
 {
-  return g_object_new (WS_TYPE_APPLICATION,
-                       "application-id", APP_ID,
-                       "flags", flags | G_APPLICATION_HANDLES_OPEN,
-                       "resource-base-path", "/org/warpscope/Warpscope",
-                       NULL);
+  return g_object_new (WS_TYPE_APPLICATION, "application-id", APP_ID, "flags",
+                       flags | G_APPLICATION_HANDLES_OPEN, "resource-base-path",
+                       "/org/warpscope/Warpscope", NULL);
 }

@@ -62,7 +62,7 @@ kernel_selected_cb (WsKernelsPage *self, const char *name, WsBarsView *view)
 
   if (bar == NULL || ws_bars_view_get_selected (view) < 0)
     {
-      gtk_label_set_text (self->details_label, _("Select a kernel to see its details."));
+      gtk_label_set_text (self->details_label, _ ("Select a kernel to see its details."));
       return;
     }
 
@@ -72,10 +72,10 @@ kernel_selected_cb (WsKernelsPage *self, const char *name, WsBarsView *view)
   min = ws_format_duration ((double) bar->min);
   max = ws_format_duration ((double) bar->max);
   sd = ws_format_duration (bar->stddev);
-  text = g_strdup_printf ("%s\n\n%s: %s\n%s: %" G_GINT64_FORMAT "\n%s: %s\n%s: %s\n%s: %s\n%s: %s\n%s: %s",
-                          bar->name, _("Total"), total, _("Instances"), bar->count, _("Average"), avg,
-                          _("Median"), med, _("Minimum"), min, _("Maximum"), max,
-                          _("Standard deviation"), sd);
+  text = g_strdup_printf (
+    "%s\n\n%s: %s\n%s: %" G_GINT64_FORMAT "\n%s: %s\n%s: %s\n%s: %s\n%s: %s\n%s: %s", bar->name,
+    _ ("Total"), total, _ ("Instances"), bar->count, _ ("Average"), avg, _ ("Median"), med,
+    _ ("Minimum"), min, _ ("Maximum"), max, _ ("Standard deviation"), sd);
   gtk_label_set_text (self->details_label, text);
 }
 
@@ -123,6 +123,7 @@ ws_kernels_page_set_run (WsKernelsPage *self, WsRun *run)
 {
   WsSummary *summary;
   g_autofree char *total = NULL;
+  g_autofree char *launches = NULL;
   g_autofree char *text = NULL;
 
   g_return_if_fail (WS_IS_KERNELS_PAGE (self));
@@ -138,14 +139,15 @@ ws_kernels_page_set_run (WsKernelsPage *self, WsRun *run)
   if (summary == NULL)
     {
       gtk_label_set_text (self->summary_label,
-                          run != NULL ? _("This run has no CUDA kernel data.") : "");
+                          run != NULL ? _ ("This run has no CUDA kernel data.") : "");
       return;
     }
   total = ws_format_duration ((double) summary->grand_total);
-  text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u kernel, %" G_GSIZE_FORMAT " launches, %s of GPU time",
-                                       "%u kernels, %" G_GSIZE_FORMAT " launches, %s of GPU time",
-                                       summary->rows->len),
-                          summary->rows->len, run->kernels.n, total);
+  launches = g_strdup_printf ("%" G_GSIZE_FORMAT, run->kernels.n);
+  text =
+    g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u kernel, %s launches, %s of GPU time",
+                                  "%u kernels, %s launches, %s of GPU time", summary->rows->len),
+                     summary->rows->len, launches, total);
   gtk_label_set_text (self->summary_label, text);
 }
 

@@ -59,9 +59,9 @@ set_title_for (WsWindow *self)
 
   if (self->paths == NULL || self->paths[0] == NULL)
     {
-      gtk_header_bar_set_title (self->header_bar, _("Warpscope"));
+      gtk_header_bar_set_title (self->header_bar, _ ("Warpscope"));
       gtk_header_bar_set_subtitle (self->header_bar, NULL);
-      gtk_window_set_title (GTK_WINDOW (self), _("Warpscope"));
+      gtk_window_set_title (GTK_WINDOW (self), _ ("Warpscope"));
       return;
     }
   title = g_path_get_basename (self->paths[0]);
@@ -74,7 +74,7 @@ static void
 load_progress (double fraction, const char *what, gpointer data)
 {
   WsWindow *self = data;
-  g_autofree char *text = g_strdup_printf (_("Reading %s — %.0f%%"), what, fraction * 100);
+  g_autofree char *text = g_strdup_printf (_ ("Reading %s — %.0f%%"), what, fraction * 100);
 
   gtk_progress_bar_set_fraction (self->progress_bar, fraction);
   gtk_progress_bar_set_text (self->progress_bar, text);
@@ -160,7 +160,7 @@ ws_window_load (WsWindow *self, const char *const *paths)
   name = g_path_get_basename (paths[0]);
   gtk_label_set_text (self->loading_label, name);
   gtk_progress_bar_set_fraction (self->progress_bar, 0);
-  gtk_progress_bar_set_text (self->progress_bar, _("Opening…"));
+  gtk_progress_bar_set_text (self->progress_bar, _ ("Opening…"));
   gtk_stack_set_visible_child_name (self->stack, "loading");
 
   {
@@ -183,13 +183,8 @@ cancel_load_action (GSimpleAction *action, GVariant *param, gpointer data)
 }
 
 static void
-drag_data_received_cb (WsWindow *self,
-                       GdkDragContext *context,
-                       int x,
-                       int y,
-                       GtkSelectionData *selection,
-                       guint info,
-                       guint time)
+drag_data_received_cb (WsWindow *self, GdkDragContext *context, int x, int y,
+                       GtkSelectionData *selection, guint info, guint time)
 {
   g_auto (GStrv) uris = gtk_selection_data_get_uris (selection);
   g_autoptr (GPtrArray) paths = g_ptr_array_new_with_free_func (g_free);
@@ -249,12 +244,13 @@ ws_window_class_init (WsWindowClass *klass)
    * WsWindow::load-finished:
    * @success: whether a run was loaded
    */
-  signals[LOAD_FINISHED] = g_signal_new ("load-finished", G_TYPE_FROM_CLASS (klass),
-                                         G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL, G_TYPE_NONE, 1,
-                                         G_TYPE_BOOLEAN);
+  signals[LOAD_FINISHED] =
+    g_signal_new ("load-finished", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL,
+                  NULL, G_TYPE_NONE, 1, G_TYPE_BOOLEAN);
 
   g_type_ensure (WS_TYPE_KERNELS_PAGE);
-  gtk_widget_class_set_template_from_resource (widget_class, "/org/warpscope/Warpscope/ui/ws-window.ui");
+  gtk_widget_class_set_template_from_resource (widget_class,
+                                               "/org/warpscope/Warpscope/ui/ws-window.ui");
   gtk_widget_class_bind_template_child (widget_class, WsWindow, header_bar);
   gtk_widget_class_bind_template_child (widget_class, WsWindow, info_bar);
   gtk_widget_class_bind_template_child (widget_class, WsWindow, info_label);
@@ -275,7 +271,8 @@ ws_window_init (WsWindow *self)
   static const GtkTargetEntry targets[] = { { (char *) "text/uri-list", 0, 0 } };
 
   gtk_widget_init_template (GTK_WIDGET (self));
-  g_action_map_add_action_entries (G_ACTION_MAP (self), win_actions, G_N_ELEMENTS (win_actions), self);
+  g_action_map_add_action_entries (G_ACTION_MAP (self), win_actions, G_N_ELEMENTS (win_actions),
+                                   self);
 
   gtk_drag_dest_set (GTK_WIDGET (self), GTK_DEST_DEFAULT_ALL, targets, G_N_ELEMENTS (targets),
                      GDK_ACTION_COPY);

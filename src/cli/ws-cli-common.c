@@ -21,17 +21,17 @@ ws_cli_parse (GOptionContext *context, int *argc, char ***argv, int min_args, in
   if (!g_option_context_parse (context, argc, argv, &error))
     {
       g_printerr ("warpscope-cli: %s\n", error->message);
-      g_printerr (_("Try “%s --help”.\n"), (*argv)[0]);
+      g_printerr (_ ("Try “%s --help”.\n"), (*argv)[0]);
       return FALSE;
     }
   n_files = *argc - 1;
   if (n_files < min_args || (max_args >= 0 && n_files > max_args))
     {
       if (n_files < min_args)
-        g_printerr (_("%s: missing file argument\n"), (*argv)[0]);
+        g_printerr (_ ("%s: missing file argument\n"), (*argv)[0]);
       else
-        g_printerr (_("%s: too many arguments\n"), (*argv)[0]);
-      g_printerr (_("Try “%s --help”.\n"), (*argv)[0]);
+        g_printerr (_ ("%s: too many arguments\n"), (*argv)[0]);
+      g_printerr (_ ("Try “%s --help”.\n"), (*argv)[0]);
       return FALSE;
     }
   return TRUE;
@@ -69,7 +69,7 @@ ws_cli_write (const char *path, const char *data, gsize len, GError **error)
     {
       if (fwrite (data, 1, len, stdout) != len || fflush (stdout) != 0)
         {
-          g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, _("cannot write to standard output"));
+          g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, _ ("cannot write to standard output"));
           return FALSE;
         }
       return TRUE;

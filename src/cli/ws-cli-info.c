@@ -11,27 +11,27 @@
 
 /* The event kinds `info` counts, in the order it prints them. */
 static const char *const event_kinds[] = {
-  "kernels",     "memcpy",      "memset",     "cuda-api",   "nvtx",
-  "nvtx-ranges", "nvtx-marks",  "nvtx-other", "gpu-memory", "gpu-metrics",
+  "kernels",     "memcpy",     "memset",     "cuda-api",   "nvtx",
+  "nvtx-ranges", "nvtx-marks", "nvtx-other", "gpu-memory", "gpu-metrics",
 };
 
 static const char *
 kind_label (const char *kind)
 {
   if (g_strcmp0 (kind, "nsys-sqlite") == 0)
-    return _("Nsight Systems SQLite export");
+    return _ ("Nsight Systems SQLite export");
   return kind;
 }
 
 static char *
 gpu_line (const WsGpu *gpu)
 {
-  g_autofree char *memory = g_format_size_full ((guint64) MAX (gpu->memory_bytes, 0),
-                                                G_FORMAT_SIZE_IEC_UNITS);
+  g_autofree char *memory =
+    g_format_size_full ((guint64) MAX (gpu->memory_bytes, 0), G_FORMAT_SIZE_IEC_UNITS);
 
   /* TRANSLATORS: GPU 0: NVIDIA H100 80GB HBM3 (sm_90, 132 SMs, 79.2 GiB, bus 0000:00:06.0) */
-  return g_strdup_printf (_("GPU %d: %s (sm_%d%d, %d SMs, %s, bus %s)"), gpu->id,
-                          gpu->name != NULL ? gpu->name : _("unnamed"), gpu->cc_major,
+  return g_strdup_printf (_ ("GPU %d: %s (sm_%d%d, %d SMs, %s, bus %s)"), gpu->id,
+                          gpu->name != NULL ? gpu->name : _ ("unnamed"), gpu->cc_major,
                           gpu->cc_minor, gpu->sm_count, memory,
                           gpu->bus_location != NULL ? gpu->bus_location : "?");
 }
@@ -80,26 +80,26 @@ print_text (const WsRun *run, const char *path)
   g_autoptr (GArray) devices = devices_seen (run);
   g_autofree char *span = ws_format_duration ((double) (run->end_time - run->origin));
 
-  g_string_append_printf (out, "%-16s%s\n", _("File:"), path);
-  g_string_append_printf (out, "%-16s%s\n", _("Kind:"), kind_label (prov->kind));
+  g_string_append_printf (out, "%-16s%s\n", _ ("File:"), path);
+  g_string_append_printf (out, "%-16s%s\n", _ ("Kind:"), kind_label (prov->kind));
   if (prov->nsys_version != NULL)
-    g_string_append_printf (out, "%-16s%s (%s %s, %s)\n", _("nsys version:"), prov->nsys_version,
-                            _("schema"), prov->schema_version != NULL ? prov->schema_version : "?",
+    g_string_append_printf (out, "%-16s%s (%s %s, %s)\n", _ ("nsys version:"), prov->nsys_version,
+                            _ ("schema"), prov->schema_version != NULL ? prov->schema_version : "?",
                             prov->metadata_table);
   else
-    g_string_append_printf (out, "%-16s%s\n", _("nsys version:"),
-                            _("unknown: the file has no metadata table (nsys 2021.2 or older)"));
+    g_string_append_printf (out, "%-16s%s\n", _ ("nsys version:"),
+                            _ ("unknown: the file has no metadata table (nsys 2021.2 or older)"));
   if (prov->export_time != NULL)
-    g_string_append_printf (out, "%-16s%s\n", _("Exported:"), prov->export_time);
+    g_string_append_printf (out, "%-16s%s\n", _ ("Exported:"), prov->export_time);
   if (prov->host != NULL)
-    g_string_append_printf (out, "%-16s%s\n", _("Host:"), prov->host);
+    g_string_append_printf (out, "%-16s%s\n", _ ("Host:"), prov->host);
   if (prov->driver_version != NULL)
-    g_string_append_printf (out, "%-16s%s\n", _("Driver:"), prov->driver_version);
+    g_string_append_printf (out, "%-16s%s\n", _ ("Driver:"), prov->driver_version);
 
   g_array_sort (prov->gpus, compare_gpus);
   if (prov->gpus->len > 0)
     {
-      g_string_append_printf (out, "%-16s%u\n", _("GPUs:"), prov->gpus->len);
+      g_string_append_printf (out, "%-16s%u\n", _ ("GPUs:"), prov->gpus->len);
       for (guint i = 0; i < prov->gpus->len; i++)
         {
           g_autofree char *line = gpu_line (&g_array_index (prov->gpus, WsGpu, i));
@@ -109,8 +109,8 @@ print_text (const WsRun *run, const char *path)
     }
   else
     {
-      g_string_append_printf (out, "%-16s", _("GPUs:"));
-      g_string_append_printf (out, _("%u device(s) used by the events, names not recorded (ids"),
+      g_string_append_printf (out, "%-16s", _ ("GPUs:"));
+      g_string_append_printf (out, _ ("%u device(s) used by the events, names not recorded (ids"),
                               devices->len);
       for (guint i = 0; i < devices->len; i++)
         g_string_append_printf (out, " %d", g_array_index (devices, gint32, i));
@@ -121,12 +121,12 @@ print_text (const WsRun *run, const char *path)
     {
       const WsProcess *process = &g_array_index (prov->processes, WsProcess, i);
 
-      g_string_append_printf (out, "%-16s%s (pid %u)\n", i == 0 ? _("Processes:") : "",
+      g_string_append_printf (out, "%-16s%s (pid %u)\n", i == 0 ? _ ("Processes:") : "",
                               process->name != NULL ? process->name : "?", process->pid);
     }
-  g_string_append_printf (out, "%-16s%s\n", _("Time span:"), span);
+  g_string_append_printf (out, "%-16s%s\n", _ ("Time span:"), span);
 
-  g_string_append_printf (out, "\n%-14s %12s  %s\n", _("Events"), _("rows"), _("source table"));
+  g_string_append_printf (out, "\n%-14s %12s  %s\n", _ ("Events"), _ ("rows"), _ ("source table"));
   for (gsize i = 0; i < G_N_ELEMENTS (event_kinds); i++)
     {
       const WsSourceCount *source = ws_run_source_count (run, event_kinds[i]);
@@ -138,10 +138,10 @@ print_text (const WsRun *run, const char *path)
       g_string_append_printf (out, "  %-12s %12s  %s\n", source->what, rows->str, source->table);
     }
   if (!run->has_kernel_table)
-    g_string_append_printf (out, "  %s\n", _("(no CUDA kernel data)"));
+    g_string_append_printf (out, "  %s\n", _ ("(no CUDA kernel data)"));
 
   for (guint i = 0; i < prov->warnings->len; i++)
-    g_string_append_printf (out, "%s %s\n", _("Warning:"),
+    g_string_append_printf (out, "%s %s\n", _ ("Warning:"),
                             (const char *) g_ptr_array_index (prov->warnings, i));
 
   g_print ("%s", out->str);
@@ -244,24 +244,24 @@ ws_cli_info (int argc, char **argv)
   g_autofree char *format_str = NULL;
   GOptionEntry entries[] = {
     { "format", 'f', 0, G_OPTION_ARG_STRING, &format_str,
-      N_("Output format: table (default) or json"), "FORMAT" },
+      N_ ("Output format: table (default) or json"), "FORMAT" },
     { NULL },
   };
-  g_autoptr (GOptionContext) context = g_option_context_new (_("FILE — describe a run"));
+  g_autoptr (GOptionContext) context = g_option_context_new (_ ("FILE — describe a run"));
   g_autoptr (GError) error = NULL;
   g_autoptr (WsRun) run = NULL;
   WsOutputFormat format = WS_FORMAT_TABLE;
 
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
-  g_option_context_set_summary (context,
-                                _("Prints the kind of file, the nsys and schema versions, the GPUs, "
-                                  "and how many rows each kind of event has."));
+  g_option_context_set_summary (
+    context, _ ("Prints the kind of file, the nsys and schema versions, the GPUs, "
+                "and how many rows each kind of event has."));
   if (!ws_cli_parse (context, &argc, &argv, 1, 1))
     return WS_EXIT_BAD_INPUT;
-  if (format_str != NULL && (!ws_output_format_from_string (format_str, &format)
-                             || (format != WS_FORMAT_TABLE && format != WS_FORMAT_JSON)))
+  if (format_str != NULL && (!ws_output_format_from_string (format_str, &format) ||
+                             (format != WS_FORMAT_TABLE && format != WS_FORMAT_JSON)))
     {
-      g_printerr (_("warpscope-cli: info: unknown format “%s” (table or json)\n"), format_str);
+      g_printerr (_ ("warpscope-cli: info: unknown format “%s” (table or json)\n"), format_str);
       return WS_EXIT_BAD_INPUT;
     }
 

@@ -16,21 +16,24 @@ typedef struct
 } Command;
 
 static const Command commands[] = {
-  { "info", ws_cli_info, N_("Describe a run: file kind, versions, GPUs, event counts") },
-  { "stats", ws_cli_stats, N_("Summaries as nsys stats prints them (kernels, NVTX, API, memory)") },
-  { "render", ws_cli_render, N_("Draw a chart to a PNG, SVG or PDF file") },
+  { "info", ws_cli_info, N_ ("Describe a run: file kind, versions, GPUs, event counts") },
+  { "stats", ws_cli_stats,
+    N_ ("Summaries as nsys stats prints them (kernels, NVTX, API, memory)") },
+  { "render", ws_cli_render, N_ ("Draw a chart to a PNG, SVG or PDF file") },
 };
 
 static void
 print_usage (void)
 {
-  g_print ("%s\n  warpscope-cli COMMAND [OPTION…] FILE…\n\n", _("Usage:"));
-  g_print ("%s\n", _("Everything the Warpscope window computes or draws, for terminals, GPU servers and CI."));
-  g_print ("\n%s\n", _("Commands:"));
+  g_print ("%s\n  warpscope-cli COMMAND [OPTION…] FILE…\n\n", _ ("Usage:"));
+  g_print (
+    "%s\n",
+    _ ("Everything the Warpscope window computes or draws, for terminals, GPU servers and CI."));
+  g_print ("\n%s\n", _ ("Commands:"));
   for (gsize i = 0; i < G_N_ELEMENTS (commands); i++)
-    g_print ("  %-10s %s\n", commands[i].name, _(commands[i].summary));
-  g_print ("\n%s\n", _("Run “warpscope-cli COMMAND --help” for the options of a command."));
-  g_print ("%s\n", _("Exit status: 0 success, 1 a step failed, 2 bad input."));
+    g_print ("  %-10s %s\n", commands[i].name, _ (commands[i].summary));
+  g_print ("\n%s\n", _ ("Run “warpscope-cli COMMAND --help” for the options of a command."));
+  g_print ("%s\n", _ ("Exit status: 0 success, 1 a step failed, 2 bad input."));
 }
 
 int
@@ -44,8 +47,8 @@ main (int argc, char **argv)
   textdomain (GETTEXT_PACKAGE);
   g_set_prgname ("warpscope-cli");
 
-  if (argc < 2 || g_str_equal (argv[1], "--help") || g_str_equal (argv[1], "-h")
-      || g_str_equal (argv[1], "help"))
+  if (argc < 2 || g_str_equal (argv[1], "--help") || g_str_equal (argv[1], "-h") ||
+      g_str_equal (argv[1], "help"))
     {
       print_usage ();
       return argc < 2 ? WS_EXIT_BAD_INPUT : WS_EXIT_OK;
@@ -66,7 +69,7 @@ main (int argc, char **argv)
         return commands[i].run (argc - 1, argv + 1);
       }
 
-  g_printerr (_("warpscope-cli: unknown command “%s”\n"), argv[1]);
-  g_printerr (_("Try “warpscope-cli --help”.\n"));
+  g_printerr (_ ("warpscope-cli: unknown command “%s”\n"), argv[1]);
+  g_printerr (_ ("Try “warpscope-cli --help”.\n"));
   return WS_EXIT_BAD_INPUT;
 }

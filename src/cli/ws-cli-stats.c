@@ -9,11 +9,11 @@
 #include "ws-stats.h"
 
 static const char *const report_titles[WS_N_REPORTS] = {
-  N_("CUDA GPU Kernel Summary"),
-  N_("NVTX Range Summary"),
-  N_("CUDA API Summary"),
-  N_("CUDA GPU MemOps Summary (by Time)"),
-  N_("CUDA GPU MemOps Summary (by Size)"),
+  N_ ("CUDA GPU Kernel Summary"),
+  N_ ("NVTX Range Summary"),
+  N_ ("CUDA API Summary"),
+  N_ ("CUDA GPU MemOps Summary (by Time)"),
+  N_ ("CUDA GPU MemOps Summary (by Size)"),
 };
 
 static WsLoadFlags
@@ -21,18 +21,18 @@ flags_for (WsReportKind kind)
 {
   switch (kind)
     {
-    case WS_REPORT_KERN_SUM:
-      return WS_LOAD_KERNELS;
-    case WS_REPORT_NVTX_SUM:
-      return WS_LOAD_NVTX;
-    case WS_REPORT_API_SUM:
-      return WS_LOAD_API;
-    case WS_REPORT_MEM_TIME_SUM:
-    case WS_REPORT_MEM_SIZE_SUM:
-      return WS_LOAD_MEMOPS;
-    case WS_N_REPORTS:
-    default:
-      return WS_LOAD_ALL;
+      case WS_REPORT_KERN_SUM:
+        return WS_LOAD_KERNELS;
+      case WS_REPORT_NVTX_SUM:
+        return WS_LOAD_NVTX;
+      case WS_REPORT_API_SUM:
+        return WS_LOAD_API;
+      case WS_REPORT_MEM_TIME_SUM:
+      case WS_REPORT_MEM_SIZE_SUM:
+        return WS_LOAD_MEMOPS;
+      case WS_N_REPORTS:
+      default:
+        return WS_LOAD_ALL;
     }
 }
 
@@ -44,17 +44,18 @@ ws_cli_stats (int argc, char **argv)
   g_autofree char *name_str = NULL;
   GOptionEntry entries[] = {
     { "report", 'r', 0, G_OPTION_ARG_STRING, &report_str,
-      N_("Reports, comma-separated: cuda_gpu_kern_sum (default), nvtx_sum, cuda_api_sum, "
-         "cuda_gpu_mem_time_sum, cuda_gpu_mem_size_sum"),
+      N_ ("Reports, comma-separated: cuda_gpu_kern_sum (default), nvtx_sum, cuda_api_sum, "
+          "cuda_gpu_mem_time_sum, cuda_gpu_mem_size_sum"),
       "REPORT" },
     { "format", 'f', 0, G_OPTION_ARG_STRING, &format_str,
-      N_("Output format: table (default, as the nsys console), csv (as nsys --format csv) or md"),
+      N_ ("Output format: table (default, as the nsys console), csv (as nsys --format csv) or md"),
       "FORMAT" },
     { "name", 'n', 0, G_OPTION_ARG_STRING, &name_str,
-      N_("Kernel names: demangled (default), short or mangled"), "FORM" },
+      N_ ("Kernel names: demangled (default), short or mangled"), "FORM" },
     { NULL },
   };
-  g_autoptr (GOptionContext) context = g_option_context_new (_("FILE.sqlite — summaries as nsys stats prints them"));
+  g_autoptr (GOptionContext) context =
+    g_option_context_new (_ ("FILE.sqlite — summaries as nsys stats prints them"));
   g_autoptr (GError) error = NULL;
   g_autoptr (WsRun) run = NULL;
   g_auto (GStrv) reports = NULL;
@@ -65,10 +66,10 @@ ws_cli_stats (int argc, char **argv)
   WsLoadFlags flags = 0;
 
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
-  g_option_context_set_summary (context,
-                                _("Computes the reports of “nsys stats” from an Nsight Systems SQLite "
-                                  "export, with the same definitions and numbers. With --format csv "
-                                  "the output equals nsys stats --format csv."));
+  g_option_context_set_summary (
+    context, _ ("Computes the reports of “nsys stats” from an Nsight Systems SQLite "
+                "export, with the same definitions and numbers. With --format csv "
+                "the output equals nsys stats --format csv."));
   if (!ws_cli_parse (context, &argc, &argv, 1, 1))
     return WS_EXIT_BAD_INPUT;
 
@@ -79,22 +80,23 @@ ws_cli_stats (int argc, char **argv)
 
       if (!ws_report_kind_from_string (g_strstrip (reports[i]), &kind))
         {
-          g_printerr (_("warpscope-cli: stats: unknown report “%s”\n"), reports[i]);
+          g_printerr (_ ("warpscope-cli: stats: unknown report “%s”\n"), reports[i]);
           return WS_EXIT_BAD_INPUT;
         }
       g_array_append_val (kinds, kind);
       flags |= flags_for (kind);
     }
-  if (format_str != NULL && (!ws_output_format_from_string (format_str, &format)
-                             || format == WS_FORMAT_JSON))
+  if (format_str != NULL &&
+      (!ws_output_format_from_string (format_str, &format) || format == WS_FORMAT_JSON))
     {
-      g_printerr (_("warpscope-cli: stats: unknown format “%s” (table, csv or md)\n"), format_str);
+      g_printerr (_ ("warpscope-cli: stats: unknown format “%s” (table, csv or md)\n"), format_str);
       return WS_EXIT_BAD_INPUT;
     }
   if (name_str != NULL && !ws_name_form_from_string (name_str, &form))
     {
-      g_printerr (_("warpscope-cli: stats: unknown name form “%s” (demangled, short or mangled)\n"),
-                  name_str);
+      g_printerr (
+        _ ("warpscope-cli: stats: unknown name form “%s” (demangled, short or mangled)\n"),
+        name_str);
       return WS_EXIT_BAD_INPUT;
     }
 
@@ -110,7 +112,7 @@ ws_cli_stats (int argc, char **argv)
       if (i > 0)
         g_string_append_c (out, '\n');
       if (format == WS_FORMAT_TABLE)
-        g_string_append_printf (out, " ** %s (%s):\n\n", _(report_titles[kind]),
+        g_string_append_printf (out, " ** %s (%s):\n\n", _ (report_titles[kind]),
                                 ws_report_kind_to_string (kind));
 
       if (!ws_report_has_data (run, kind))

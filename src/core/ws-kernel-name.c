@@ -35,8 +35,8 @@ is_operator_char (const char *name, gsize i)
         continue;
       at = i - back - len;
       /* "operator" as a whole word: apply_operator(int) is a plain call. */
-      if (strncmp (name + at, op, len) == 0
-          && (at == 0 || !(g_ascii_isalnum (name[at - 1]) || name[at - 1] == '_')))
+      if (strncmp (name + at, op, len) == 0 &&
+          (at == 0 || !(g_ascii_isalnum (name[at - 1]) || name[at - 1] == '_')))
         return TRUE;
     }
   return FALSE;
@@ -224,7 +224,8 @@ ws_kernel_name_shorten (const char *name, guint max_chars)
   ws_kernel_name_split (name, &parts);
   out = g_string_new (parts.function[0] != '\0' ? parts.function : name);
 
-  if (max_chars > 0 && (guint) g_utf8_strlen (out->str, -1) > max_chars && strchr (out->str, '<') != NULL)
+  if (max_chars > 0 && (guint) g_utf8_strlen (out->str, -1) > max_chars &&
+      strchr (out->str, '<') != NULL)
     {
       GString *folded = g_string_new (NULL);
       int depth = 0;

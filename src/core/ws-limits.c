@@ -32,10 +32,7 @@ ws_limits_memory_budget (void)
 /* Refuses, with a message that says why, a table whose rows would not fit:
  * no allocation is ever sized by a number a hostile file chose. */
 gboolean
-ws_limits_check_rows (const char *path,
-                      const char *table,
-                      gint64 rows,
-                      gsize bytes_per_row,
+ws_limits_check_rows (const char *path, const char *table, gint64 rows, gsize bytes_per_row,
                       GError **error)
 {
   guint64 budget = ws_limits_memory_budget ();

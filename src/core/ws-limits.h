@@ -5,11 +5,8 @@
 
 G_BEGIN_DECLS
 
-gboolean ws_limits_check_rows (const char *path,
-                               const char *table,
-                               gint64 rows,
-                               gsize bytes_per_row,
-                               GError **error);
+gboolean ws_limits_check_rows (const char *path, const char *table, gint64 rows,
+                               gsize bytes_per_row, GError **error);
 guint64 ws_limits_memory_budget (void);
 
 /* Times beyond ±2^62 ns (146 years) are clamped, so that differences of two

@@ -74,8 +74,8 @@ stream_hash (gconstpointer key)
 {
   const WsStream *s = key;
 
-  return (guint) (s->global_pid ^ (s->global_pid >> 32)) * 31u + (guint) s->device_id * 131u
-         + (guint) s->context_id * 17u + (guint) s->stream_id;
+  return (guint) (s->global_pid ^ (s->global_pid >> 32)) * 31u + (guint) s->device_id * 131u +
+         (guint) s->context_id * 17u + (guint) s->stream_id;
 }
 
 static gboolean
@@ -83,8 +83,8 @@ stream_equal (gconstpointer a, gconstpointer b)
 {
   const WsStream *x = a, *y = b;
 
-  return x->global_pid == y->global_pid && x->device_id == y->device_id
-         && x->context_id == y->context_id && x->stream_id == y->stream_id;
+  return x->global_pid == y->global_pid && x->device_id == y->device_id &&
+         x->context_id == y->context_id && x->stream_id == y->stream_id;
 }
 
 static guint
@@ -129,7 +129,7 @@ map_string_id (Reader *r, gint64 file_id)
 
   if (r->string_map != NULL)
     return file_id >= 0 && (guint64) file_id < r->string_map_len ? r->string_map[file_id]
-                                                                  : WS_STRING_NONE;
+                                                                 : WS_STRING_NONE;
   if (r->string_sparse == NULL)
     return WS_STRING_NONE;
   found = g_hash_table_lookup (r->string_sparse, &file_id);
@@ -208,8 +208,8 @@ stream_for (Reader *r, gint64 global_pid, gint32 device, gint32 context, gint32 
   gpointer found;
 
   /* Consecutive events are mostly on one stream: try the last one first. */
-  if (r->last_stream < r->run->streams->len
-      && stream_equal (&key, &g_array_index (r->run->streams, WsStream, r->last_stream)))
+  if (r->last_stream < r->run->streams->len &&
+      stream_equal (&key, &g_array_index (r->run->streams, WsStream, r->last_stream)))
     return r->last_stream;
 
   found = g_hash_table_lookup (r->stream_index, &key);
@@ -228,8 +228,8 @@ config_for (Reader *r, const WsLaunchConfig *key)
 {
   gpointer found;
 
-  if (r->last_config < r->run->configs->len
-      && config_equal (key, &g_array_index (r->run->configs, WsLaunchConfig, r->last_config)))
+  if (r->last_config < r->run->configs->len &&
+      config_equal (key, &g_array_index (r->run->configs, WsLaunchConfig, r->last_config)))
     return r->last_config;
 
   found = g_hash_table_lookup (r->config_index, key);
@@ -265,14 +265,8 @@ domain_for (Reader *r, gint64 domain_id)
 /* Runs @sql over @table and calls @func for each row, with cancellation,
  * progress, and at most @max_rows rows (the count taken before). */
 static gboolean
-read_rows (Reader *r,
-           const char *table,
-           const char *sql,
-           gint64 max_rows,
-           RowFunc func,
-           gpointer data,
-           gsize *n_read,
-           GError **error)
+read_rows (Reader *r, const char *table, const char *sql, gint64 max_rows, RowFunc func,
+           gpointer data, gsize *n_read, GError **error)
 {
   g_autoptr (sqlite3_stmt) stmt = NULL;
   GError *local_error = NULL;
@@ -338,8 +332,8 @@ load_strings (Reader *r, GError **error)
   char *sql;
   gboolean ok;
 
-  if (!ws_sqlite_count (r->sql, table, &count, error)
-      || !ws_limits_check_rows (r->sql->path, table, count, 64, error))
+  if (!ws_sqlite_count (r->sql, table, &count, error) ||
+      !ws_limits_check_rows (r->sql->path, table, count, 64, error))
     return FALSE;
 
   load.ids = ids = g_new (gint64, MAX (count, 1));
@@ -390,11 +384,11 @@ load_thread_names (Reader *r, GError **error)
   char *sql;
   gboolean ok;
 
-  if (table == NULL || !ws_sqlite_has_column (r->sql, table, "nameId")
-      || !ws_sqlite_has_column (r->sql, table, "globalTid"))
+  if (table == NULL || !ws_sqlite_has_column (r->sql, table, "nameId") ||
+      !ws_sqlite_has_column (r->sql, table, "globalTid"))
     return TRUE;
-  if (!ws_sqlite_count (r->sql, table, &count, error)
-      || !ws_limits_check_rows (r->sql->path, table, count, 64, error))
+  if (!ws_sqlite_count (r->sql, table, &count, error) ||
+      !ws_limits_check_rows (r->sql->path, table, count, 64, error))
     return FALSE;
   sql = sqlite3_mprintf ("SELECT nameId, globalTid FROM \"%w\"", table);
   ok = read_rows (r, table, sql, count, thread_name_row, NULL, NULL, error);
@@ -421,8 +415,8 @@ load_metadata (Reader *r)
       g_autoptr (sqlite3_stmt) stmt = NULL;
       char *sql;
 
-      if (table == NULL || !ws_sqlite_has_column (r->sql, table, "name")
-          || !ws_sqlite_has_column (r->sql, table, "value"))
+      if (table == NULL || !ws_sqlite_has_column (r->sql, table, "name") ||
+          !ws_sqlite_has_column (r->sql, table, "value"))
         continue;
 
       prov->metadata_table = g_strdup (table);
@@ -495,8 +489,8 @@ load_system (Reader *r)
   const char *session = ws_sqlite_find_table (r->sql, "TARGET_INFO_SESSION_START_TIME");
   WsProvenance *prov = &r->run->prov;
 
-  if (table != NULL && ws_sqlite_has_column (r->sql, table, "name")
-      && ws_sqlite_has_column (r->sql, table, "value"))
+  if (table != NULL && ws_sqlite_has_column (r->sql, table, "name") &&
+      ws_sqlite_has_column (r->sql, table, "value"))
     {
       g_autoptr (sqlite3_stmt) stmt = NULL;
       char *sql = sqlite3_mprintf ("SELECT name, value FROM \"%w\" LIMIT 4096", table);
@@ -548,8 +542,8 @@ load_processes (Reader *r)
     g_hash_table_add (wanted,
                       GUINT_TO_POINTER (g_array_index (r->run->threads, WsThread, i).pid + 1));
 
-  if (table == NULL || !ws_sqlite_has_column (r->sql, table, "pid")
-      || !ws_sqlite_has_column (r->sql, table, "name"))
+  if (table == NULL || !ws_sqlite_has_column (r->sql, table, "pid") ||
+      !ws_sqlite_has_column (r->sql, table, "name"))
     return;
 
   sql = sqlite3_mprintf ("SELECT pid, name FROM \"%w\" LIMIT 100000", table);
@@ -572,7 +566,8 @@ load_processes (Reader *r)
 /* Sorts every column of a table by (start, later end first) if it is not
  * already: exports are nearly always in order, so this is a check. */
 static void
-sort_table (gint64 *start, gint64 *end, gsize n, gpointer *columns, const gsize *sizes, gsize n_cols)
+sort_table (gint64 *start, gint64 *end, gsize n, gpointer *columns, const gsize *sizes,
+            gsize n_cols)
 {
   g_autofree guint32 *order = NULL;
 
@@ -618,18 +613,28 @@ load_kernels (Reader *r, const char *table, gint64 count, GError **error)
 {
   WsKernels *k = &r->run->kernels;
   static const char *const optional[][2] = {
-    { "mangledName", "NULL" },     { "globalPid", "0" },  { "deviceId", "0" },
-    { "contextId", "0" },          { "streamId", "0" },   { "correlationId", "0" },
-    { "gridX", "0" },              { "gridY", "0" },      { "gridZ", "0" },
-    { "blockX", "0" },             { "blockY", "0" },     { "blockZ", "0" },
-    { "registersPerThread", "0" }, { "staticSharedMemory", "0" },
+    { "mangledName", "NULL" },
+    { "globalPid", "0" },
+    { "deviceId", "0" },
+    { "contextId", "0" },
+    { "streamId", "0" },
+    { "correlationId", "0" },
+    { "gridX", "0" },
+    { "gridY", "0" },
+    { "gridZ", "0" },
+    { "blockX", "0" },
+    { "blockY", "0" },
+    { "blockZ", "0" },
+    { "registersPerThread", "0" },
+    { "staticSharedMemory", "0" },
     { "dynamicSharedMemory", "0" },
   };
   g_autoptr (GString) sql = g_string_new ("SELECT start, end, ");
   const char *demangled;
   gsize n = 0;
 
-  if (!ws_sqlite_has_column (r->sql, table, "start") || !ws_sqlite_has_column (r->sql, table, "end"))
+  if (!ws_sqlite_has_column (r->sql, table, "start") ||
+      !ws_sqlite_has_column (r->sql, table, "end"))
     {
       g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_SCHEMA,
                    "%s: table %s has no start or end column", r->sql->path, table);
@@ -668,7 +673,7 @@ load_kernels (Reader *r, const char *table, gint64 count, GError **error)
   k->n = n;
 
   {
-    gpointer columns[] = { k->demangled, k->short_name, k->mangled,
+    gpointer columns[] = { k->demangled, k->short_name,  k->mangled,
                            k->stream,    k->correlation, k->config };
     const gsize sizes[] = { 4, 4, 4, 4, 4, 4 };
 
@@ -745,14 +750,14 @@ load_memops (Reader *r, const char *memcpy_table, gint64 n_memcpy, const char *m
              gint64 n_memset, GError **error)
 {
   static const char *const memcpy_cols[][2] = {
-    { "start", "0" },    { "end", "0" },       { "bytes", "0" },     { "copyKind", "0" },
-    { "srcKind", "255" }, { "dstKind", "255" }, { "globalPid", "0" }, { "deviceId", "0" },
+    { "start", "0" },     { "end", "0" },       { "bytes", "0" },         { "copyKind", "0" },
+    { "srcKind", "255" }, { "dstKind", "255" }, { "globalPid", "0" },     { "deviceId", "0" },
     { "contextId", "0" }, { "streamId", "0" },  { "correlationId", "0" },
   };
   static const char *const memset_cols[][2] = {
-    { "start", "0" },     { "end", "0" },      { "bytes", "0" },   { "memKind", "255" },
-    { "globalPid", "0" }, { "deviceId", "0" }, { "contextId", "0" }, { "streamId", "0" },
-    { "correlationId", "0" },
+    { "start", "0" },     { "end", "0" },       { "bytes", "0" },
+    { "memKind", "255" }, { "globalPid", "0" }, { "deviceId", "0" },
+    { "contextId", "0" }, { "streamId", "0" },  { "correlationId", "0" },
   };
   static const char *const required[] = { "start", "end", "bytes", NULL };
   WsMemops *m = &r->run->memops;
@@ -819,8 +824,8 @@ static gboolean
 load_api (Reader *r, const char *table, gint64 count, GError **error)
 {
   static const char *const cols[][2] = {
-    { "start", "0" },         { "end", "0" },         { "nameId", "NULL" },
-    { "globalTid", "0" },     { "correlationId", "0" }, { "returnValue", "0" },
+    { "start", "0" },     { "end", "0" },           { "nameId", "NULL" },
+    { "globalTid", "0" }, { "correlationId", "0" }, { "returnValue", "0" },
   };
   static const char *const required[] = { "start", "end", "nameId", NULL };
   WsApiCalls *a = &r->run->api;
@@ -872,59 +877,62 @@ nvtx_row (Reader *r, sqlite3_stmt *stmt, gsize row, gpointer data)
 
   switch (type)
     {
-    case NVTX_PUSH_POP:
-    case NVTX_START_END:
-    case NVTXT_PUSH_POP:
-    case NVTXT_START_END:
-      if (sqlite3_column_type (stmt, 1) != SQLITE_NULL)
-        {
-          gsize i = ranges->n++;
+      case NVTX_PUSH_POP:
+      case NVTX_START_END:
+      case NVTXT_PUSH_POP:
+      case NVTXT_START_END:
+        if (sqlite3_column_type (stmt, 1) != SQLITE_NULL)
+          {
+            gsize i = ranges->n++;
 
-          column_times (r, stmt, 0, &ranges->start[i], &ranges->end[i]);
-          ranges->name[i] = name != WS_STRING_NONE ? name : ws_string_table_intern (r->run->strings, "");
-          ranges->thread[i] = thread_for (r, global_tid);
-          ranges->color[i] = (guint32) sqlite3_column_int64 (stmt, 6);
-          ranges->domain[i] = domain_for (r, sqlite3_column_int64 (stmt, 7));
-          ranges->style[i] = (type == NVTX_START_END || type == NVTXT_START_END) ? WS_NVTX_START_END
-                                                                                 : WS_NVTX_PUSH_POP;
-          return TRUE;
-        }
-      load->other++;
-      return TRUE;
-
-    case NVTX_MARK:
-    case NVTXT_MARK:
-      {
-        gsize i = marks->n++;
-
-        marks->time[i] = ws_clamp_time (sqlite3_column_int64 (stmt, 0));
-        marks->name[i] = name != WS_STRING_NONE ? name : ws_string_table_intern (r->run->strings, "");
-        marks->thread[i] = thread_for (r, global_tid);
-        marks->color[i] = (guint32) sqlite3_column_int64 (stmt, 6);
-        marks->domain[i] = domain_for (r, sqlite3_column_int64 (stmt, 7));
-        return TRUE;
-      }
-
-    case NVTX_DOMAIN_CREATE:
-      {
-        guint16 domain = domain_for (r, sqlite3_column_int64 (stmt, 7));
-
-        if (domain != 0 && name != WS_STRING_NONE)
-          g_array_index (r->run->domains, WsNvtxDomain, domain).name = name;
+            column_times (r, stmt, 0, &ranges->start[i], &ranges->end[i]);
+            ranges->name[i] =
+              name != WS_STRING_NONE ? name : ws_string_table_intern (r->run->strings, "");
+            ranges->thread[i] = thread_for (r, global_tid);
+            ranges->color[i] = (guint32) sqlite3_column_int64 (stmt, 6);
+            ranges->domain[i] = domain_for (r, sqlite3_column_int64 (stmt, 7));
+            ranges->style[i] = (type == NVTX_START_END || type == NVTXT_START_END)
+                                 ? WS_NVTX_START_END
+                                 : WS_NVTX_PUSH_POP;
+            return TRUE;
+          }
         load->other++;
         return TRUE;
-      }
 
-    case NVTX_THREAD:
-      if (name != WS_STRING_NONE)
-        g_hash_table_insert (load->nvtx_thread_names, g_memdup2 (&global_tid, sizeof global_tid),
-                             GUINT_TO_POINTER (name + 1));
-      load->other++;
-      return TRUE;
+      case NVTX_MARK:
+      case NVTXT_MARK:
+        {
+          gsize i = marks->n++;
 
-    default:
-      load->other++;
-      return TRUE;
+          marks->time[i] = ws_clamp_time (sqlite3_column_int64 (stmt, 0));
+          marks->name[i] =
+            name != WS_STRING_NONE ? name : ws_string_table_intern (r->run->strings, "");
+          marks->thread[i] = thread_for (r, global_tid);
+          marks->color[i] = (guint32) sqlite3_column_int64 (stmt, 6);
+          marks->domain[i] = domain_for (r, sqlite3_column_int64 (stmt, 7));
+          return TRUE;
+        }
+
+      case NVTX_DOMAIN_CREATE:
+        {
+          guint16 domain = domain_for (r, sqlite3_column_int64 (stmt, 7));
+
+          if (domain != 0 && name != WS_STRING_NONE)
+            g_array_index (r->run->domains, WsNvtxDomain, domain).name = name;
+          load->other++;
+          return TRUE;
+        }
+
+      case NVTX_THREAD:
+        if (name != WS_STRING_NONE)
+          g_hash_table_insert (load->nvtx_thread_names, g_memdup2 (&global_tid, sizeof global_tid),
+                               GUINT_TO_POINTER (name + 1));
+        load->other++;
+        return TRUE;
+
+      default:
+        load->other++;
+        return TRUE;
     }
 }
 
@@ -932,13 +940,14 @@ static gboolean
 load_nvtx (Reader *r, const char *table, gint64 count, GError **error)
 {
   static const char *const cols[][2] = {
-    { "start", "0" },     { "end", "NULL" }, { "eventType", "0" }, { "text", "NULL" },
-    { "textId", "NULL" }, { "globalTid", "0" }, { "color", "0" },  { "domainId", "0" },
+    { "start", "0" },     { "end", "NULL" },    { "eventType", "0" }, { "text", "NULL" },
+    { "textId", "NULL" }, { "globalTid", "0" }, { "color", "0" },     { "domainId", "0" },
   };
   static const char *const required[] = { "start", "end", "eventType", NULL };
   WsNvtxRanges *ranges = &r->run->nvtx;
   WsNvtxMarks *marks = &r->run->marks;
-  g_autoptr (GHashTable) thread_names = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  g_autoptr (GHashTable) thread_names =
+    g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
   NvtxLoad load = { 0, thread_names };
   g_autofree char *sql = NULL;
   GHashTableIter iter;
@@ -979,7 +988,8 @@ load_nvtx (Reader *r, const char *table, gint64 count, GError **error)
   marks->domain = g_renew (guint16, marks->domain, MAX (marks->n, 1));
 
   {
-    gpointer columns[] = { ranges->name, ranges->thread, ranges->color, ranges->domain, ranges->style };
+    gpointer columns[] = { ranges->name, ranges->thread, ranges->color, ranges->domain,
+                           ranges->style };
     const gsize sizes[] = { 4, 4, 4, 2, 1 };
     gpointer mark_columns[] = { marks->name, marks->thread, marks->color, marks->domain };
     const gsize mark_sizes[] = { 4, 4, 4, 2 };
@@ -989,8 +999,8 @@ load_nvtx (Reader *r, const char *table, gint64 count, GError **error)
   }
 
   ranges->depth = g_new (guint16, MAX (ranges->n, 1));
-  ws_nvtx_assign_depth (ranges->start, ranges->end, ranges->thread, ranges->n,
-                        r->run->threads->len, ranges->depth);
+  ws_nvtx_assign_depth (ranges->start, ranges->end, ranges->thread, ranges->n, r->run->threads->len,
+                        ranges->depth);
 
   /* NvtxThread events name threads (e.g. "MPI Rank 0") that ThreadNames may not. */
   g_hash_table_iter_init (&iter, thread_names);
@@ -1000,7 +1010,8 @@ load_nvtx (Reader *r, const char *table, gint64 count, GError **error)
 
       if (found != NULL)
         {
-          WsThread *thread = &g_array_index (r->run->threads, WsThread, GPOINTER_TO_UINT (found) - 1);
+          WsThread *thread =
+            &g_array_index (r->run->threads, WsThread, GPOINTER_TO_UINT (found) - 1);
 
           if (thread->name == WS_STRING_NONE)
             thread->name = GPOINTER_TO_UINT (value) - 1;
@@ -1030,8 +1041,8 @@ static gboolean
 load_mem_usage (Reader *r, const char *table, gint64 count, GError **error)
 {
   static const char *const cols[][2] = {
-    { "start", "0" }, { "bytes", "0" }, { "memoryOperationType", "0" }, { "deviceId", "0" },
-    { "memKind", "255" },
+    { "start", "0" },    { "bytes", "0" },     { "memoryOperationType", "0" },
+    { "deviceId", "0" }, { "memKind", "255" },
   };
   static const char *const required[] = { "start", "bytes", NULL };
   WsMemUsage *u = &r->run->mem_usage;
@@ -1109,7 +1120,10 @@ static gboolean
 load_gpu_metrics (Reader *r, const char *table, gint64 count, GError **error)
 {
   static const char *const cols[][2] = {
-    { "timestamp", "0" }, { "typeId", "0" }, { "metricId", "0" }, { "value", "0" },
+    { "timestamp", "0" },
+    { "typeId", "0" },
+    { "metricId", "0" },
+    { "value", "0" },
   };
   static const char *const required[] = { "timestamp", "metricId", "value", NULL };
   const char *names_table = ws_sqlite_find_table (r->sql, "TARGET_INFO_GPU_METRICS");
@@ -1129,14 +1143,15 @@ load_gpu_metrics (Reader *r, const char *table, gint64 count, GError **error)
   if (names_table != NULL && ws_sqlite_has_column (r->sql, names_table, "metricName"))
     {
       g_autoptr (sqlite3_stmt) stmt = NULL;
-      char *names_sql = sqlite3_mprintf ("SELECT typeId, metricId, metricName FROM \"%w\" LIMIT 4096",
-                                         names_table);
+      char *names_sql =
+        sqlite3_mprintf ("SELECT typeId, metricId, metricName FROM \"%w\" LIMIT 4096", names_table);
 
       stmt = ws_sqlite_prepare (r->sql, names_sql, NULL);
       sqlite3_free (names_sql);
       while (stmt != NULL && sqlite3_step (stmt) == SQLITE_ROW)
         {
-          guint32 index = metric_for (r, &load, sqlite3_column_int64 (stmt, 0), column_u32 (stmt, 1));
+          guint32 index =
+            metric_for (r, &load, sqlite3_column_int64 (stmt, 0), column_u32 (stmt, 1));
 
           g_array_index (r->run->metrics, WsGpuMetric, index).name = column_text (r, stmt, 2);
         }
@@ -1195,11 +1210,11 @@ load_gpu_metrics (Reader *r, const char *table, gint64 count, GError **error)
 
 typedef struct
 {
-  const char *what;     /* the name `info` prints */
-  const char *table;    /* as nsys names it */
+  const char *what;  /* the name `info` prints */
+  const char *table; /* as nsys names it */
   WsLoadFlags flag;
-  gsize bytes_per_row;  /* what loading a row costs us, for the memory bound */
-  const char *found;    /* the table's name in this file, or NULL */
+  gsize bytes_per_row; /* what loading a row costs us, for the memory bound */
+  const char *found;   /* the table's name in this file, or NULL */
   gint64 rows;
 } TablePlan;
 
@@ -1207,8 +1222,13 @@ gboolean
 ws_nsys_reader_sniff (const char *path, GError **error)
 {
   static const char *const markers[] = {
-    "CUPTI_ACTIVITY_KIND_KERNEL", "NVTX_EVENTS", "CUPTI_ACTIVITY_KIND_RUNTIME", "META_DATA_EXPORT",
-    "EXPORT_META_DATA", "TARGET_INFO_SESSION_START_TIME", "OSRT_API",
+    "CUPTI_ACTIVITY_KIND_KERNEL",
+    "NVTX_EVENTS",
+    "CUPTI_ACTIVITY_KIND_RUNTIME",
+    "META_DATA_EXPORT",
+    "EXPORT_META_DATA",
+    "TARGET_INFO_SESSION_START_TIME",
+    "OSRT_API",
   };
   g_autoptr (WsSqlite) sql = ws_sqlite_open (path, NULL, error);
 
@@ -1238,12 +1258,8 @@ ws_nsys_reader_sniff (const char *path, GError **error)
  * Returns: (transfer full): the run, or %NULL with @error set.
  */
 WsRun *
-ws_nsys_reader_load (const char *path,
-                     WsLoadFlags flags,
-                     GCancellable *cancellable,
-                     WsProgressFunc progress,
-                     gpointer progress_data,
-                     GError **error)
+ws_nsys_reader_load (const char *path, WsLoadFlags flags, GCancellable *cancellable,
+                     WsProgressFunc progress, gpointer progress_data, GError **error)
 {
   TablePlan plan[] = {
     { "kernels", "CUPTI_ACTIVITY_KIND_KERNEL", WS_LOAD_KERNELS, 48 },
@@ -1254,7 +1270,16 @@ ws_nsys_reader_load (const char *path,
     { "gpu-memory", "CUDA_GPU_MEMORY_USAGE_EVENTS", WS_LOAD_MEM_USAGE, 24 },
     { "gpu-metrics", "GPU_METRICS", WS_LOAD_GPU_METRICS, 44 },
   };
-  enum { P_KERNEL, P_MEMCPY, P_MEMSET, P_RUNTIME, P_NVTX, P_MEM_USAGE, P_METRICS };
+  enum
+  {
+    P_KERNEL,
+    P_MEMCPY,
+    P_MEMSET,
+    P_RUNTIME,
+    P_NVTX,
+    P_MEM_USAGE,
+    P_METRICS
+  };
   g_autoptr (WsRun) run = NULL;
   g_autoptr (WsSqlite) sql = NULL;
   Reader r = { 0 };
@@ -1323,24 +1348,24 @@ ws_nsys_reader_load (const char *path,
     goto out;
   r.rows_done = 0;
 
-  if ((flags & WS_LOAD_KERNELS) && plan[P_KERNEL].found != NULL
-      && !load_kernels (&r, plan[P_KERNEL].found, plan[P_KERNEL].rows, error))
+  if ((flags & WS_LOAD_KERNELS) && plan[P_KERNEL].found != NULL &&
+      !load_kernels (&r, plan[P_KERNEL].found, plan[P_KERNEL].rows, error))
     goto out;
-  if ((flags & WS_LOAD_MEMOPS) && run->has_memory_tables
-      && !load_memops (&r, plan[P_MEMCPY].found, plan[P_MEMCPY].rows, plan[P_MEMSET].found,
-                       plan[P_MEMSET].rows, error))
+  if ((flags & WS_LOAD_MEMOPS) && run->has_memory_tables &&
+      !load_memops (&r, plan[P_MEMCPY].found, plan[P_MEMCPY].rows, plan[P_MEMSET].found,
+                    plan[P_MEMSET].rows, error))
     goto out;
-  if ((flags & WS_LOAD_API) && plan[P_RUNTIME].found != NULL
-      && !load_api (&r, plan[P_RUNTIME].found, plan[P_RUNTIME].rows, error))
+  if ((flags & WS_LOAD_API) && plan[P_RUNTIME].found != NULL &&
+      !load_api (&r, plan[P_RUNTIME].found, plan[P_RUNTIME].rows, error))
     goto out;
-  if ((flags & WS_LOAD_NVTX) && plan[P_NVTX].found != NULL
-      && !load_nvtx (&r, plan[P_NVTX].found, plan[P_NVTX].rows, error))
+  if ((flags & WS_LOAD_NVTX) && plan[P_NVTX].found != NULL &&
+      !load_nvtx (&r, plan[P_NVTX].found, plan[P_NVTX].rows, error))
     goto out;
-  if ((flags & WS_LOAD_MEM_USAGE) && plan[P_MEM_USAGE].found != NULL
-      && !load_mem_usage (&r, plan[P_MEM_USAGE].found, plan[P_MEM_USAGE].rows, error))
+  if ((flags & WS_LOAD_MEM_USAGE) && plan[P_MEM_USAGE].found != NULL &&
+      !load_mem_usage (&r, plan[P_MEM_USAGE].found, plan[P_MEM_USAGE].rows, error))
     goto out;
-  if ((flags & WS_LOAD_GPU_METRICS) && plan[P_METRICS].found != NULL
-      && !load_gpu_metrics (&r, plan[P_METRICS].found, plan[P_METRICS].rows, error))
+  if ((flags & WS_LOAD_GPU_METRICS) && plan[P_METRICS].found != NULL &&
+      !load_gpu_metrics (&r, plan[P_METRICS].found, plan[P_METRICS].rows, error))
     goto out;
 
   for (gsize i = 0; i < G_N_ELEMENTS (plan); i++)
@@ -1351,8 +1376,9 @@ ws_nsys_reader_load (const char *path,
   load_system (&r);
   load_processes (&r);
   if (r.n_reversed > 0)
-    ws_run_add_warning (run, "%" G_GINT64_FORMAT " events end before they start; their end was set to their start",
-                        r.n_reversed);
+    ws_run_add_warning (
+      run, "%" G_GINT64_FORMAT " events end before they start; their end was set to their start",
+      r.n_reversed);
   ws_run_finish (run);
   ok = TRUE;
 

@@ -10,11 +10,7 @@ G_BEGIN_DECLS
 
 gboolean ws_nsys_reader_sniff (const char *path, GError **error);
 
-WsRun *ws_nsys_reader_load (const char *path,
-                            WsLoadFlags flags,
-                            GCancellable *cancellable,
-                            WsProgressFunc progress,
-                            gpointer progress_data,
-                            GError **error);
+WsRun *ws_nsys_reader_load (const char *path, WsLoadFlags flags, GCancellable *cancellable,
+                            WsProgressFunc progress, gpointer progress_data, GError **error);
 
 G_END_DECLS

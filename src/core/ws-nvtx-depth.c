@@ -10,12 +10,8 @@
  * range still open at a child's start encloses it and holds a lower row.
  * Start/end ranges may overlap freely; they get the first free row. */
 void
-ws_nvtx_assign_depth (const gint64 *start,
-                      const gint64 *end,
-                      const guint32 *thread,
-                      gsize n,
-                      guint n_threads,
-                      guint16 *depth)
+ws_nvtx_assign_depth (const gint64 *start, const gint64 *end, const guint32 *thread, gsize n,
+                      guint n_threads, guint16 *depth)
 {
   g_autofree GArray **rows = g_new0 (GArray *, n_threads + 1);
 

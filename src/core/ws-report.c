@@ -71,8 +71,8 @@ ws_report_table_new (const WsSummary *summary, gboolean grouping)
     {
       const char *h = headers[self->n_columns];
 
-      self->numeric[self->n_columns] = !g_str_equal (h, "Name") && !g_str_equal (h, "Style")
-                                       && !g_str_equal (h, "Range") && !g_str_equal (h, "Operation");
+      self->numeric[self->n_columns] = !g_str_equal (h, "Name") && !g_str_equal (h, "Style") &&
+                                       !g_str_equal (h, "Range") && !g_str_equal (h, "Operation");
       self->n_columns++;
     }
   self->cells = g_ptr_array_new_with_free_func (g_free);
@@ -160,96 +160,92 @@ append_markdown_cell (GString *out, const char *text)
 /* Writes rows of cells as CSV, as nsys's aligned console table (centred
  * headers, numbers right, text left, two spaces between), or Markdown. */
 void
-ws_report_write_table (guint n_columns,
-                       const char *const *headers,
-                       const gboolean *numeric,
-                       GPtrArray *cells,
-                       WsOutputFormat format,
-                       GString *out)
+ws_report_write_table (guint n_columns, const char *const *headers, const gboolean *numeric,
+                       GPtrArray *cells, WsOutputFormat format, GString *out)
 {
   guint n_rows = n_columns > 0 ? cells->len / n_columns : 0;
   g_autofree gsize *width = g_new0 (gsize, n_columns);
 
   switch (format)
     {
-    case WS_FORMAT_CSV:
-      for (guint c = 0; c < n_columns; c++)
-        {
-          if (c > 0)
-            g_string_append_c (out, ',');
-          ws_csv_append_field (out, headers[c]);
-        }
-      g_string_append_c (out, '\n');
-      for (guint r = 0; r < n_rows; r++)
-        {
-          for (guint c = 0; c < n_columns; c++)
-            {
-              if (c > 0)
-                g_string_append_c (out, ',');
-              ws_csv_append_field (out, g_ptr_array_index (cells, r * n_columns + c));
-            }
-          g_string_append_c (out, '\n');
-        }
-      return;
+      case WS_FORMAT_CSV:
+        for (guint c = 0; c < n_columns; c++)
+          {
+            if (c > 0)
+              g_string_append_c (out, ',');
+            ws_csv_append_field (out, headers[c]);
+          }
+        g_string_append_c (out, '\n');
+        for (guint r = 0; r < n_rows; r++)
+          {
+            for (guint c = 0; c < n_columns; c++)
+              {
+                if (c > 0)
+                  g_string_append_c (out, ',');
+                ws_csv_append_field (out, g_ptr_array_index (cells, r * n_columns + c));
+              }
+            g_string_append_c (out, '\n');
+          }
+        return;
 
-    case WS_FORMAT_MARKDOWN:
-      g_string_append (out, "|");
-      for (guint c = 0; c < n_columns; c++)
-        {
-          g_string_append_c (out, ' ');
-          append_markdown_cell (out, headers[c]);
-          g_string_append (out, " |");
-        }
-      g_string_append (out, "\n|");
-      for (guint c = 0; c < n_columns; c++)
-        g_string_append (out, numeric[c] ? " ---: |" : " :--- |");
-      g_string_append_c (out, '\n');
-      for (guint r = 0; r < n_rows; r++)
-        {
-          g_string_append (out, "|");
-          for (guint c = 0; c < n_columns; c++)
-            {
-              g_string_append_c (out, ' ');
-              append_markdown_cell (out, g_ptr_array_index (cells, r * n_columns + c));
-              g_string_append (out, " |");
-            }
-          g_string_append_c (out, '\n');
-        }
-      return;
+      case WS_FORMAT_MARKDOWN:
+        g_string_append (out, "|");
+        for (guint c = 0; c < n_columns; c++)
+          {
+            g_string_append_c (out, ' ');
+            append_markdown_cell (out, headers[c]);
+            g_string_append (out, " |");
+          }
+        g_string_append (out, "\n|");
+        for (guint c = 0; c < n_columns; c++)
+          g_string_append (out, numeric[c] ? " ---: |" : " :--- |");
+        g_string_append_c (out, '\n');
+        for (guint r = 0; r < n_rows; r++)
+          {
+            g_string_append (out, "|");
+            for (guint c = 0; c < n_columns; c++)
+              {
+                g_string_append_c (out, ' ');
+                append_markdown_cell (out, g_ptr_array_index (cells, r * n_columns + c));
+                g_string_append (out, " |");
+              }
+            g_string_append_c (out, '\n');
+          }
+        return;
 
-    case WS_FORMAT_TABLE:
-    case WS_FORMAT_JSON:
-    default:
-      for (guint c = 0; c < n_columns; c++)
-        width[c] = g_utf8_strlen (headers[c], -1);
-      for (guint i = 0; i < cells->len; i++)
-        width[i % n_columns] = MAX (width[i % n_columns],
-                                    (gsize) g_utf8_strlen (g_ptr_array_index (cells, i), -1));
+      case WS_FORMAT_TABLE:
+      case WS_FORMAT_JSON:
+      default:
+        for (guint c = 0; c < n_columns; c++)
+          width[c] = g_utf8_strlen (headers[c], -1);
+        for (guint i = 0; i < cells->len; i++)
+          width[i % n_columns] =
+            MAX (width[i % n_columns], (gsize) g_utf8_strlen (g_ptr_array_index (cells, i), -1));
 
-      for (guint c = 0; c < n_columns; c++)
-        {
-          g_string_append (out, c == 0 ? " " : "  ");
-          append_padded (out, headers[c], width[c], 0);
-        }
-      g_string_append_c (out, '\n');
-      for (guint c = 0; c < n_columns; c++)
-        {
-          g_string_append (out, c == 0 ? " " : "  ");
-          for (gsize i = 0; i < width[c]; i++)
-            g_string_append_c (out, '-');
-        }
-      g_string_append_c (out, '\n');
-      for (guint r = 0; r < n_rows; r++)
-        {
-          for (guint c = 0; c < n_columns; c++)
-            {
-              g_string_append (out, c == 0 ? " " : "  ");
-              append_padded (out, g_ptr_array_index (cells, r * n_columns + c), width[c],
-                             numeric[c] ? 1 : -1);
-            }
-          g_string_append_c (out, '\n');
-        }
-      return;
+        for (guint c = 0; c < n_columns; c++)
+          {
+            g_string_append (out, c == 0 ? " " : "  ");
+            append_padded (out, headers[c], width[c], 0);
+          }
+        g_string_append_c (out, '\n');
+        for (guint c = 0; c < n_columns; c++)
+          {
+            g_string_append (out, c == 0 ? " " : "  ");
+            for (gsize i = 0; i < width[c]; i++)
+              g_string_append_c (out, '-');
+          }
+        g_string_append_c (out, '\n');
+        for (guint r = 0; r < n_rows; r++)
+          {
+            for (guint c = 0; c < n_columns; c++)
+              {
+                g_string_append (out, c == 0 ? " " : "  ");
+                append_padded (out, g_ptr_array_index (cells, r * n_columns + c), width[c],
+                               numeric[c] ? 1 : -1);
+              }
+            g_string_append_c (out, '\n');
+          }
+        return;
     }
 }
 

@@ -22,8 +22,8 @@ typedef struct
 {
   guint n_columns;
   const char *const *headers;
-  GPtrArray *cells;        /* char *, row-major, n_columns per row */
-  gboolean numeric[10];    /* per column: right-aligned */
+  GPtrArray *cells;     /* char *, row-major, n_columns per row */
+  gboolean numeric[10]; /* per column: right-aligned */
 } WsReportTable;
 
 WsReportTable *ws_report_table_new (const WsSummary *summary, gboolean grouping);
@@ -32,12 +32,8 @@ guint ws_report_table_n_rows (const WsReportTable *self);
 const char *ws_report_table_cell (const WsReportTable *self, guint row, guint column);
 
 void ws_report_write (const WsSummary *summary, WsOutputFormat format, GString *out);
-void ws_report_write_table (guint n_columns,
-                            const char *const *headers,
-                            const gboolean *numeric,
-                            GPtrArray *cells,
-                            WsOutputFormat format,
-                            GString *out);
+void ws_report_write_table (guint n_columns, const char *const *headers, const gboolean *numeric,
+                            GPtrArray *cells, WsOutputFormat format, GString *out);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (WsReportTable, ws_report_table_free)
 

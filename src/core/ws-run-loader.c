@@ -16,12 +16,8 @@
  * Returns: (transfer full): the run, or %NULL with @error set.
  */
 WsRun *
-ws_run_load (const char *const *paths,
-             WsLoadFlags flags,
-             GCancellable *cancellable,
-             WsProgressFunc progress,
-             gpointer progress_data,
-             GError **error)
+ws_run_load (const char *const *paths, WsLoadFlags flags, GCancellable *cancellable,
+             WsProgressFunc progress, gpointer progress_data, GError **error)
 {
   g_return_val_if_fail (paths != NULL && paths[0] != NULL, NULL);
 
@@ -144,14 +140,9 @@ load_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *can
  * Loads a run on a worker thread.  The run is immutable when it arrives.
  */
 void
-ws_run_load_async (const char *const *paths,
-                   WsLoadFlags flags,
-                   GCancellable *cancellable,
-                   WsProgressFunc progress,
-                   gpointer progress_data,
-                   GDestroyNotify progress_notify,
-                   GAsyncReadyCallback callback,
-                   gpointer user_data)
+ws_run_load_async (const char *const *paths, WsLoadFlags flags, GCancellable *cancellable,
+                   WsProgressFunc progress, gpointer progress_data, GDestroyNotify progress_notify,
+                   GAsyncReadyCallback callback, gpointer user_data)
 {
   g_autoptr (GTask) task = NULL;
   LoadData *load;

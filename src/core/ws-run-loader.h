@@ -8,20 +8,12 @@
 
 G_BEGIN_DECLS
 
-WsRun *ws_run_load (const char *const *paths,
-                    WsLoadFlags flags,
-                    GCancellable *cancellable,
-                    WsProgressFunc progress,
-                    gpointer progress_data,
-                    GError **error);
+WsRun *ws_run_load (const char *const *paths, WsLoadFlags flags, GCancellable *cancellable,
+                    WsProgressFunc progress, gpointer progress_data, GError **error);
 
-void ws_run_load_async (const char *const *paths,
-                        WsLoadFlags flags,
-                        GCancellable *cancellable,
-                        WsProgressFunc progress,
-                        gpointer progress_data,
-                        GDestroyNotify progress_notify,
-                        GAsyncReadyCallback callback,
+void ws_run_load_async (const char *const *paths, WsLoadFlags flags, GCancellable *cancellable,
+                        WsProgressFunc progress, gpointer progress_data,
+                        GDestroyNotify progress_notify, GAsyncReadyCallback callback,
                         gpointer user_data);
 WsRun *ws_run_load_finish (GAsyncResult *result, GError **error);
 

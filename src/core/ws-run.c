@@ -198,17 +198,17 @@ ws_run_kernel_name_id (const WsRun *self, gsize i, WsNameForm form)
 
   switch (form)
     {
-    case WS_NAME_SHORT:
-      return self->kernels.short_name[i];
-    case WS_NAME_MANGLED:
-      /* Exports before 2022.1 have no mangled names: nsys falls back to the
+      case WS_NAME_SHORT:
+        return self->kernels.short_name[i];
+      case WS_NAME_MANGLED:
+        /* Exports before 2022.1 have no mangled names: nsys falls back to the
        * demangled one, and so do we. */
-      if (self->kernels.mangled[i] != WS_STRING_NONE)
-        return self->kernels.mangled[i];
-      return self->kernels.demangled[i];
-    case WS_NAME_DEMANGLED:
-    default:
-      return self->kernels.demangled[i];
+        if (self->kernels.mangled[i] != WS_STRING_NONE)
+          return self->kernels.mangled[i];
+        return self->kernels.demangled[i];
+      case WS_NAME_DEMANGLED:
+      default:
+        return self->kernels.demangled[i];
     }
 }
 
@@ -271,8 +271,8 @@ ws_run_display_name (const WsRun *self)
 gsize
 ws_run_n_events (const WsRun *self)
 {
-  return self->kernels.n + self->memops.n + self->api.n + self->nvtx.n + self->marks.n
-         + self->mem_usage.n + self->metric_samples.n;
+  return self->kernels.n + self->memops.n + self->api.n + self->nvtx.n + self->marks.n +
+         self->mem_usage.n + self->metric_samples.n;
 }
 
 /* The bytes the run's own arrays hold: what the benchmark divides by events. */
@@ -367,9 +367,20 @@ const char *
 ws_memop_kind_label (guint kind)
 {
   static const char *const labels[] = {
-    "Unknown", "Host-to-Device", "Device-to-Host", "Host-to-Array", "Array-to-Host",
-    "Array-to-Array", "Array-to-Device", "Device-to-Array", "Device-to-Device", "Host-to-Host",
-    "Peer-to-Peer", "Unified Host-to-Device", "Unified Device-to-Host", "Unified Device-to-Device",
+    "Unknown",
+    "Host-to-Device",
+    "Device-to-Host",
+    "Host-to-Array",
+    "Array-to-Host",
+    "Array-to-Array",
+    "Array-to-Device",
+    "Device-to-Array",
+    "Device-to-Device",
+    "Host-to-Host",
+    "Peer-to-Peer",
+    "Unified Host-to-Device",
+    "Unified Device-to-Host",
+    "Unified Device-to-Device",
   };
 
   if (kind == WS_MEMOP_MEMSET)
@@ -383,7 +394,8 @@ const char *
 ws_mem_kind_label (guint kind)
 {
   static const char *const labels[] = {
-    "Pageable", "Pinned", "Device", "Array", "Managed", "Device Static", "Managed Static", "Unknown",
+    "Pageable", "Pinned",        "Device",         "Array",
+    "Managed",  "Device Static", "Managed Static", "Unknown",
   };
 
   if (kind < G_N_ELEMENTS (labels))
@@ -396,13 +408,13 @@ ws_name_form_to_string (WsNameForm form)
 {
   switch (form)
     {
-    case WS_NAME_SHORT:
-      return "short";
-    case WS_NAME_MANGLED:
-      return "mangled";
-    case WS_NAME_DEMANGLED:
-    default:
-      return "demangled";
+      case WS_NAME_SHORT:
+        return "short";
+      case WS_NAME_MANGLED:
+        return "mangled";
+      case WS_NAME_DEMANGLED:
+      default:
+        return "demangled";
     }
 }
 

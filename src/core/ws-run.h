@@ -115,9 +115,9 @@ typedef struct
 {
   gint64 type_id; /* which GPU (metrics source) */
   guint32 metric_id;
-  guint32 name;   /* string id: "SMs Active [Throughput %]", ... */
-  gsize first;    /* index of its first sample in WsMetricSamples */
-  gsize n;        /* number of its samples, sorted by time */
+  guint32 name; /* string id: "SMs Active [Throughput %]", ... */
+  gsize first;  /* index of its first sample in WsMetricSamples */
+  gsize n;      /* number of its samples, sorted by time */
 } WsGpuMetric;
 
 /* A source table and how many rows it had: what `info` prints. */
@@ -171,11 +171,11 @@ typedef struct
   gint64 *start; /* ns, sorted ascending */
   gint64 *end;
   guint32 *name;
-  guint32 *thread;  /* the thread that opened the range */
-  guint32 *color;   /* ARGB, 0 when the range has none */
-  guint16 *domain;  /* index into WsRun.domains */
-  guint16 *depth;   /* row within its thread, assigned at load */
-  guint8 *style;    /* WsNvtxStyle */
+  guint32 *thread; /* the thread that opened the range */
+  guint32 *color;  /* ARGB, 0 when the range has none */
+  guint16 *domain; /* index into WsRun.domains */
+  guint16 *depth;  /* row within its thread, assigned at load */
+  guint8 *style;   /* WsNvtxStyle */
 } WsNvtxRanges;
 
 typedef struct
@@ -206,22 +206,22 @@ typedef struct
 
 typedef struct
 {
-  GPtrArray *files;      /* char *: every file this run was read from */
-  char *kind;            /* "nsys-sqlite", "nsys-stats-csv", "ncu-csv", "capture-folder" */
-  char *product;         /* "NVIDIA Nsight Systems", or NULL */
-  char *nsys_version;    /* "2025.3.2.0", or NULL when the file has no metadata */
-  char *schema_version;  /* "3.20.3", or NULL */
-  char *metadata_table;  /* "META_DATA_EXPORT", "EXPORT_META_DATA" or NULL */
-  char *export_time;     /* as written by nsys, or NULL */
+  GPtrArray *files;     /* char *: every file this run was read from */
+  char *kind;           /* "nsys-sqlite", "nsys-stats-csv", "ncu-csv", "capture-folder" */
+  char *product;        /* "NVIDIA Nsight Systems", or NULL */
+  char *nsys_version;   /* "2025.3.2.0", or NULL when the file has no metadata */
+  char *schema_version; /* "3.20.3", or NULL */
+  char *metadata_table; /* "META_DATA_EXPORT", "EXPORT_META_DATA" or NULL */
+  char *export_time;    /* as written by nsys, or NULL */
   char *host;
   char *driver_version;
   char *os;
   gint64 session_start_utc_ns; /* 0 when unknown */
-  GArray *gpus;          /* WsGpu */
-  GArray *processes;     /* WsProcess: the processes that used CUDA or NVTX */
-  GPtrArray *warnings;   /* char *: what was odd but not fatal */
-  char *capture_command; /* from a capture folder's run.json, or NULL */
-  char **capture_env;    /* NULL-terminated, or NULL */
+  GArray *gpus;                /* WsGpu */
+  GArray *processes;           /* WsProcess: the processes that used CUDA or NVTX */
+  GPtrArray *warnings;         /* char *: what was odd but not fatal */
+  char *capture_command;       /* from a capture folder's run.json, or NULL */
+  char **capture_env;          /* NULL-terminated, or NULL */
 } WsProvenance;
 
 struct _WsRun
@@ -256,8 +256,8 @@ struct _WsRun
 
   WsSummary *summaries[WS_RUN_N_SUMMARIES]; /* derived at load; see ws_run_get_summary() */
 
-  WsNcuResults *ncu;              /* profiled launches from ncu CSVs, or NULL */
-  WsCsvSummaries *csv_summaries;  /* `nsys stats` CSVs opened without an export, or NULL */
+  WsNcuResults *ncu;             /* profiled launches from ncu CSVs, or NULL */
+  WsCsvSummaries *csv_summaries; /* `nsys stats` CSVs opened without an export, or NULL */
 };
 
 WsRun *ws_run_new (void);

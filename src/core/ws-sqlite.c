@@ -117,8 +117,8 @@ ws_sqlite_check_header (const char *path, GError **error)
 
   /* The in-header page count is valid only when its change counter matches. */
   pages = read_be32 (header + 28);
-  if (pages > 0 && read_be32 (header + 24) == read_be32 (header + 92)
-      && (guint64) pages * page_size > (guint64) st.st_size)
+  if (pages > 0 && read_be32 (header + 24) == read_be32 (header + 92) &&
+      (guint64) pages * page_size > (guint64) st.st_size)
     {
       g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_TRUNCATED,
                    "%s: truncated: the header says %u pages (%" G_GUINT64_FORMAT
@@ -142,57 +142,58 @@ void
 ws_sqlite_set_error (WsSqlite *self, int rc, const char *table, GError **error)
 {
   const char *msg = self->db != NULL ? sqlite3_errmsg (self->db) : sqlite3_errstr (rc);
-  g_autofree char *where = table != NULL ? g_strdup_printf (" while reading %s", table) : g_strdup ("");
+  g_autofree char *where =
+    table != NULL ? g_strdup_printf (" while reading %s", table) : g_strdup ("");
 
   switch (rc & 0xff)
     {
-    case SQLITE_INTERRUPT:
-      if (g_cancellable_is_cancelled (self->cancellable))
-        {
-          g_set_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED, "%s: loading was cancelled",
-                       self->path);
-          return;
-        }
-      g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_FAILED, "%s: interrupted%s", self->path,
-                   where);
-      return;
-    case SQLITE_CORRUPT:
-      g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_CORRUPT,
-                   "%s: the database is corrupt (%s)%s", self->path, msg, where);
-      return;
-    case SQLITE_NOTADB:
-      g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_NOT_SQLITE,
-                   "%s: not an SQLite database (%s)", self->path, msg);
-      return;
-    case SQLITE_NOMEM:
-    case SQLITE_TOOBIG:
-      g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_TOO_LARGE, "%s: out of memory%s",
-                   self->path, where);
-      return;
-    case SQLITE_IOERR:
-      if (rc == SQLITE_IOERR_SHORT_READ)
-        g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_TRUNCATED,
-                     "%s: truncated (a page ends early)%s", self->path, where);
-      else
-        g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_FAILED, "%s: read error (%s)%s",
-                     self->path, msg, where);
-      return;
-    case SQLITE_CANTOPEN:
-      g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_NOT_FOUND, "%s: cannot open (%s)",
-                   self->path, msg);
-      return;
-    case SQLITE_ERROR:
-      if (strstr (msg, "malformed") != NULL)
+      case SQLITE_INTERRUPT:
+        if (g_cancellable_is_cancelled (self->cancellable))
+          {
+            g_set_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED, "%s: loading was cancelled",
+                         self->path);
+            return;
+          }
+        g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_FAILED, "%s: interrupted%s",
+                     self->path, where);
+        return;
+      case SQLITE_CORRUPT:
         g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_CORRUPT,
                      "%s: the database is corrupt (%s)%s", self->path, msg, where);
-      else
-        g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_SCHEMA, "%s: %s%s", self->path, msg,
-                     where);
-      return;
-    default:
-      g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_FAILED, "%s: SQLite error (%s)%s",
-                   self->path, msg, where);
-      return;
+        return;
+      case SQLITE_NOTADB:
+        g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_NOT_SQLITE,
+                     "%s: not an SQLite database (%s)", self->path, msg);
+        return;
+      case SQLITE_NOMEM:
+      case SQLITE_TOOBIG:
+        g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_TOO_LARGE, "%s: out of memory%s",
+                     self->path, where);
+        return;
+      case SQLITE_IOERR:
+        if (rc == SQLITE_IOERR_SHORT_READ)
+          g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_TRUNCATED,
+                       "%s: truncated (a page ends early)%s", self->path, where);
+        else
+          g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_FAILED, "%s: read error (%s)%s",
+                       self->path, msg, where);
+        return;
+      case SQLITE_CANTOPEN:
+        g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_NOT_FOUND, "%s: cannot open (%s)",
+                     self->path, msg);
+        return;
+      case SQLITE_ERROR:
+        if (strstr (msg, "malformed") != NULL)
+          g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_CORRUPT,
+                       "%s: the database is corrupt (%s)%s", self->path, msg, where);
+        else
+          g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_SCHEMA, "%s: %s%s", self->path, msg,
+                       where);
+        return;
+      default:
+        g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_FAILED, "%s: SQLite error (%s)%s",
+                     self->path, msg, where);
+        return;
     }
 }
 
@@ -216,9 +217,8 @@ list_tables (WsSqlite *self, GError **error)
   g_autoptr (sqlite3_stmt) stmt = NULL;
   int rc;
 
-  stmt = ws_sqlite_prepare (self,
-                            "SELECT type, name FROM sqlite_master WHERE type IN ('table', 'view')",
-                            error);
+  stmt = ws_sqlite_prepare (
+    self, "SELECT type, name FROM sqlite_master WHERE type IN ('table', 'view')", error);
   if (stmt == NULL)
     return FALSE;
 
@@ -338,8 +338,8 @@ ws_sqlite_find_table (WsSqlite *self, const char *name)
     {
       const char *candidate = key;
 
-      if (strncmp (candidate, name, len) == 0 && is_version_suffix (candidate + len)
-          && (best == NULL || strcmp (candidate, best) > 0))
+      if (strncmp (candidate, name, len) == 0 && is_version_suffix (candidate + len) &&
+          (best == NULL || strcmp (candidate, best) > 0))
         best = candidate;
     }
   return best;

@@ -13,8 +13,8 @@ typedef struct
 {
   char *path;
   sqlite3 *db;
-  GHashTable *tables;  /* table name -> GHashTable set of column names (lazy) */
-  GHashTable *views;   /* names of views: never read as tables */
+  GHashTable *tables; /* table name -> GHashTable set of column names (lazy) */
+  GHashTable *views;  /* names of views: never read as tables */
   GCancellable *cancellable;
 } WsSqlite;
 
@@ -24,7 +24,8 @@ void ws_sqlite_close (WsSqlite *self);
 
 const char *ws_sqlite_find_table (WsSqlite *self, const char *name);
 gboolean ws_sqlite_has_column (WsSqlite *self, const char *table, const char *column);
-char *ws_sqlite_column_or (WsSqlite *self, const char *table, const char *column, const char *fallback);
+char *ws_sqlite_column_or (WsSqlite *self, const char *table, const char *column,
+                           const char *fallback);
 gboolean ws_sqlite_count (WsSqlite *self, const char *table, gint64 *rows, GError **error);
 sqlite3_stmt *ws_sqlite_prepare (WsSqlite *self, const char *sql, GError **error);
 gboolean ws_sqlite_step (WsSqlite *self, sqlite3_stmt *stmt, const char *table, GError **error);

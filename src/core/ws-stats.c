@@ -38,18 +38,18 @@ ws_report_has_data (const WsRun *run, WsReportKind kind)
 {
   switch (kind)
     {
-    case WS_REPORT_KERN_SUM:
-      return run->kernels.n > 0;
-    case WS_REPORT_NVTX_SUM:
-      return run->nvtx.n > 0;
-    case WS_REPORT_API_SUM:
-      return run->api.n > 0;
-    case WS_REPORT_MEM_TIME_SUM:
-    case WS_REPORT_MEM_SIZE_SUM:
-      return run->memops.n > 0;
-    case WS_N_REPORTS:
-    default:
-      return FALSE;
+      case WS_REPORT_KERN_SUM:
+        return run->kernels.n > 0;
+      case WS_REPORT_NVTX_SUM:
+        return run->nvtx.n > 0;
+      case WS_REPORT_API_SUM:
+        return run->api.n > 0;
+      case WS_REPORT_MEM_TIME_SUM:
+      case WS_REPORT_MEM_SIZE_SUM:
+        return run->memops.n > 0;
+      case WS_N_REPORTS:
+      default:
+        return FALSE;
     }
 }
 
@@ -59,18 +59,18 @@ ws_report_missing_data (WsReportKind kind)
 {
   switch (kind)
     {
-    case WS_REPORT_KERN_SUM:
-      return "CUDA kernel data";
-    case WS_REPORT_NVTX_SUM:
-      return "NV Tools Extension (NVTX) data";
-    case WS_REPORT_API_SUM:
-      return "CUDA trace data";
-    case WS_REPORT_MEM_TIME_SUM:
-    case WS_REPORT_MEM_SIZE_SUM:
-      return "GPU memory data";
-    case WS_N_REPORTS:
-    default:
-      return "data";
+      case WS_REPORT_KERN_SUM:
+        return "CUDA kernel data";
+      case WS_REPORT_NVTX_SUM:
+        return "NV Tools Extension (NVTX) data";
+      case WS_REPORT_API_SUM:
+        return "CUDA trace data";
+      case WS_REPORT_MEM_TIME_SUM:
+      case WS_REPORT_MEM_SIZE_SUM:
+        return "GPU memory data";
+      case WS_N_REPORTS:
+      default:
+        return "data";
     }
 }
 
@@ -272,14 +272,8 @@ ws_summary_finish (WsSummary *self)
 typedef gint64 (*ValueFunc) (gconstpointer data, gsize i);
 
 static void
-summarise_groups (WsSummary *summary,
-                  const guint32 *group,
-                  gsize n,
-                  guint n_groups,
-                  ValueFunc value,
-                  gconstpointer data,
-                  char **names,
-                  char **styles,
+summarise_groups (WsSummary *summary, const guint32 *group, gsize n, guint n_groups,
+                  ValueFunc value, gconstpointer data, char **names, char **styles,
                   const guint32 *name_ids)
 {
   g_autofree gsize *offset = g_new0 (gsize, n_groups + 1);
@@ -367,9 +361,9 @@ ws_api_base_name (const char *name)
 {
   gsize len = strlen (name);
 
-  if (len > 6 && name[len - 6] == '_' && name[len - 5] == 'v' && g_ascii_isdigit (name[len - 4])
-      && g_ascii_isdigit (name[len - 3]) && g_ascii_isdigit (name[len - 2])
-      && g_ascii_isdigit (name[len - 1]))
+  if (len > 6 && name[len - 6] == '_' && name[len - 5] == 'v' && g_ascii_isdigit (name[len - 4]) &&
+      g_ascii_isdigit (name[len - 3]) && g_ascii_isdigit (name[len - 2]) &&
+      g_ascii_isdigit (name[len - 1]))
     return g_strndup (name, len - 6);
   return g_strdup (name);
 }
@@ -438,18 +432,18 @@ summarise_nvtx (const WsRun *run)
   for (gsize i = 0; i < run->nvtx.n; i++)
     {
       /* name (32 bits), domain (16), style (1): one key per Range and Style. */
-      gint64 key = ((gint64) run->nvtx.name[i] << 17) | ((gint64) run->nvtx.domain[i] << 1)
-                   | (run->nvtx.style[i] & 1);
+      gint64 key = ((gint64) run->nvtx.name[i] << 17) | ((gint64) run->nvtx.domain[i] << 1) |
+                   (run->nvtx.style[i] & 1);
       gpointer found = g_hash_table_lookup (groups, &key);
 
       if (found == NULL)
         {
           found = GUINT_TO_POINTER (names->len + 1);
-          g_ptr_array_add (names, g_strdup_printf ("%s:%s",
-                                                   ws_run_nvtx_domain_name (run, run->nvtx.domain[i]),
-                                                   ws_run_string (run, run->nvtx.name[i])));
-          g_ptr_array_add (styles, g_strdup (run->nvtx.style[i] == WS_NVTX_START_END ? "StartEnd"
-                                                                                      : "PushPop"));
+          g_ptr_array_add (
+            names, g_strdup_printf ("%s:%s", ws_run_nvtx_domain_name (run, run->nvtx.domain[i]),
+                                    ws_run_string (run, run->nvtx.name[i])));
+          g_ptr_array_add (
+            styles, g_strdup (run->nvtx.style[i] == WS_NVTX_START_END ? "StartEnd" : "PushPop"));
           g_hash_table_insert (groups, g_memdup2 (&key, sizeof key), found);
         }
       group[i] = GPOINTER_TO_UINT (found) - 1;
@@ -495,7 +489,8 @@ summarise_memops (const WsRun *run, WsReportKind kind)
           if (kind_i == WS_MEMOP_MEMSET)
             g_ptr_array_add (names, g_strdup ("[CUDA memset]"));
           else
-            g_ptr_array_add (names, g_strdup_printf ("[CUDA memcpy %s]", ws_memop_kind_label (kind_i)));
+            g_ptr_array_add (names,
+                             g_strdup_printf ("[CUDA memcpy %s]", ws_memop_kind_label (kind_i)));
         }
       group[i] = group_of_kind[kind_i];
     }
@@ -519,18 +514,18 @@ ws_summary_compute (const WsRun *run, WsReportKind kind, WsNameForm form)
 
   switch (kind)
     {
-    case WS_REPORT_KERN_SUM:
-      return summarise_kernels (run, form, 0, run->kernels.n);
-    case WS_REPORT_NVTX_SUM:
-      return summarise_nvtx (run);
-    case WS_REPORT_API_SUM:
-      return summarise_api (run);
-    case WS_REPORT_MEM_TIME_SUM:
-    case WS_REPORT_MEM_SIZE_SUM:
-      return summarise_memops (run, kind);
-    case WS_N_REPORTS:
-    default:
-      g_return_val_if_reached (NULL);
+      case WS_REPORT_KERN_SUM:
+        return summarise_kernels (run, form, 0, run->kernels.n);
+      case WS_REPORT_NVTX_SUM:
+        return summarise_nvtx (run);
+      case WS_REPORT_API_SUM:
+        return summarise_api (run);
+      case WS_REPORT_MEM_TIME_SUM:
+      case WS_REPORT_MEM_SIZE_SUM:
+        return summarise_memops (run, kind);
+      case WS_N_REPORTS:
+      default:
+        g_return_val_if_reached (NULL);
     }
 }
 

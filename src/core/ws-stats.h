@@ -21,17 +21,17 @@ typedef enum
 
 typedef struct
 {
-  char *name;       /* Name, Range ("domain:name") or Operation */
-  char *style;      /* "PushPop" or "StartEnd" for NVTX ranges, else NULL */
-  guint32 name_id;  /* kernels: the name's string id in the run; else WS_STRING_NONE */
+  char *name;      /* Name, Range ("domain:name") or Operation */
+  char *style;     /* "PushPop" or "StartEnd" for NVTX ranges, else NULL */
+  guint32 name_id; /* kernels: the name's string id in the run; else WS_STRING_NONE */
   gint64 count;
-  gint64 total;     /* ns; bytes in the size report */
+  gint64 total; /* ns; bytes in the size report */
   gint64 min;
   gint64 max;
   double avg;
   double med;
-  double stddev;    /* sample standard deviation (n - 1); 0 for one instance */
-  double percent;   /* share of the sum of all totals */
+  double stddev;  /* sample standard deviation (n - 1); 0 for one instance */
+  double percent; /* share of the sum of all totals */
 } WsSummaryRow;
 
 struct _WsSummary
@@ -39,7 +39,7 @@ struct _WsSummary
   gatomicrefcount ref_count;
   WsReportKind kind;
   WsNameForm name_form;
-  GArray *rows;      /* WsSummaryRow, sorted by total, largest first */
+  GArray *rows; /* WsSummaryRow, sorted by total, largest first */
   gint64 grand_total;
 };
 
@@ -67,9 +67,7 @@ WsSummary *ws_summary_new (WsReportKind kind);
 WsSummary *ws_summary_ref (WsSummary *self);
 void ws_summary_unref (WsSummary *self);
 WsSummary *ws_summary_compute (const WsRun *run, WsReportKind kind, WsNameForm form);
-WsSummary *ws_summary_compute_kernels_in (const WsRun *run,
-                                          WsNameForm form,
-                                          gint64 from,
+WsSummary *ws_summary_compute_kernels_in (const WsRun *run, WsNameForm form, gint64 from,
                                           gint64 to);
 const WsSummaryRow *ws_summary_find (const WsSummary *self, const char *name);
 void ws_summary_sort (WsSummary *self);

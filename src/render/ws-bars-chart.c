@@ -27,14 +27,14 @@ ws_bar_value (const WsBar *bar, WsBarsSort sort)
 {
   switch (sort)
     {
-    case WS_BARS_SORT_AVG:
-      return bar->avg;
-    case WS_BARS_SORT_INSTANCES:
-      return (double) bar->count;
-    case WS_BARS_SORT_TOTAL:
-    case WS_BARS_SORT_NAME:
-    default:
-      return (double) bar->total;
+      case WS_BARS_SORT_AVG:
+        return bar->avg;
+      case WS_BARS_SORT_INSTANCES:
+        return (double) bar->count;
+      case WS_BARS_SORT_TOTAL:
+      case WS_BARS_SORT_NAME:
+      default:
+        return (double) bar->total;
     }
 }
 
@@ -74,12 +74,8 @@ matches (const char *name, const char *filter_folded)
  * Returns: (transfer full): the bars of @summary (a kernel summary).
  */
 WsBarsModel *
-ws_bars_model_new (const WsSummary *summary,
-                   guint top_n,
-                   WsBarsSort sort,
-                   const char *filter,
-                   WsVerdictFunc verdict_func,
-                   gpointer verdict_data)
+ws_bars_model_new (const WsSummary *summary, guint top_n, WsBarsSort sort, const char *filter,
+                   WsVerdictFunc verdict_func, gpointer verdict_data)
 {
   WsBarsModel *self = g_new0 (WsBarsModel, 1);
   g_autofree char *filter_folded = filter != NULL ? g_utf8_casefold (filter, -1) : NULL;
@@ -157,9 +153,9 @@ ws_bars_model_new (const WsSummary *summary,
         {
           last->avg = last->count > 0 ? (double) last->total / (double) last->count : 0;
           last->med = last->avg;
-          last->name = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u other kernel",
-                                                     "%u other kernels", last->n_folded),
-                                        last->n_folded);
+          last->name = g_strdup_printf (
+            g_dngettext (GETTEXT_PACKAGE, "%u other kernel", "%u other kernels", last->n_folded),
+            last->n_folded);
           last->label = g_strdup (last->name);
         }
     }
@@ -191,7 +187,8 @@ ws_bars_model_new (const WsSummary *summary,
   }
 
   for (guint i = 0; i < self->bars->len; i++)
-    self->max_value = MAX (self->max_value, ws_bar_value (&g_array_index (self->bars, WsBar, i), sort));
+    self->max_value =
+      MAX (self->max_value, ws_bar_value (&g_array_index (self->bars, WsBar, i), sort));
   return self;
 }
 
@@ -222,20 +219,20 @@ ws_verdict_label (WsVerdict verdict)
 {
   switch (verdict)
     {
-    case WS_VERDICT_COMPUTE:
-      return _("Compute");
-    case WS_VERDICT_MEMORY:
-      return _("Memory");
-    case WS_VERDICT_LATENCY:
-      return _("Memory/Latency");
-    case WS_VERDICT_MIXED:
-      return _("Mixed");
-    case WS_VERDICT_UNKNOWN:
-      return _("Unknown");
-    case WS_VERDICT_NONE:
-    case WS_N_VERDICTS:
-    default:
-      return _("Not profiled");
+      case WS_VERDICT_COMPUTE:
+        return _ ("Compute");
+      case WS_VERDICT_MEMORY:
+        return _ ("Memory");
+      case WS_VERDICT_LATENCY:
+        return _ ("Memory/Latency");
+      case WS_VERDICT_MIXED:
+        return _ ("Mixed");
+      case WS_VERDICT_UNKNOWN:
+        return _ ("Unknown");
+      case WS_VERDICT_NONE:
+      case WS_N_VERDICTS:
+      default:
+        return _ ("Not profiled");
     }
 }
 
@@ -244,20 +241,20 @@ ws_verdict_color (const WsPalette *palette, WsVerdict verdict)
 {
   switch (verdict)
     {
-    case WS_VERDICT_COMPUTE:
-      return palette->compute;
-    case WS_VERDICT_MEMORY:
-      return palette->memory;
-    case WS_VERDICT_LATENCY:
-      return palette->latency;
-    case WS_VERDICT_MIXED:
-      return palette->mixed;
-    case WS_VERDICT_UNKNOWN:
-      return palette->unknown;
-    case WS_VERDICT_NONE:
-    case WS_N_VERDICTS:
-    default:
-      return palette->bar;
+      case WS_VERDICT_COMPUTE:
+        return palette->compute;
+      case WS_VERDICT_MEMORY:
+        return palette->memory;
+      case WS_VERDICT_LATENCY:
+        return palette->latency;
+      case WS_VERDICT_MIXED:
+        return palette->mixed;
+      case WS_VERDICT_UNKNOWN:
+        return palette->unknown;
+      case WS_VERDICT_NONE:
+      case WS_N_VERDICTS:
+      default:
+        return palette->bar;
     }
 }
 
@@ -265,13 +262,13 @@ ws_verdict_color (const WsPalette *palette, WsVerdict verdict)
 typedef struct
 {
   double pad;
-  double line;      /* text line height */
-  double top;       /* y of the first row */
-  double row;       /* row height */
+  double line; /* text line height */
+  double top;  /* y of the first row */
+  double row;  /* row height */
   double bar_h;
   double bar_x;
-  double bar_w;     /* the width of the largest bar */
-  double value_w;   /* room for the value label */
+  double bar_w;   /* the width of the largest bar */
+  double value_w; /* room for the value label */
 } Layout;
 
 static char *
@@ -280,28 +277,27 @@ value_label (const WsBar *bar, WsBarsSort sort)
   g_autofree char *total = ws_format_duration ((double) bar->total);
   g_autofree char *avg = ws_format_duration (bar->avg);
   g_autofree char *share = ws_format_fixed_string (bar->share, 1);
+  g_autofree char *count = g_strdup_printf ("%" G_GINT64_FORMAT, bar->count);
 
   switch (sort)
     {
-    case WS_BARS_SORT_AVG:
-      /* TRANSLATORS: average duration · share of GPU time · instances */
-      return g_strdup_printf (_("avg %s · %s%% · %" G_GINT64_FORMAT "×"), avg, share, bar->count);
-    case WS_BARS_SORT_INSTANCES:
-      return g_strdup_printf (_("%" G_GINT64_FORMAT "× · %s · %s%%"), bar->count, total, share);
-    case WS_BARS_SORT_TOTAL:
-    case WS_BARS_SORT_NAME:
-    default:
-      return g_strdup_printf (_("%s · %s%% · %" G_GINT64_FORMAT "×"), total, share, bar->count);
+      case WS_BARS_SORT_AVG:
+        /* TRANSLATORS: average duration · share of GPU time · instances */
+        return g_strdup_printf (_ ("avg %s · %s%% · %s×"), avg, share, count);
+      case WS_BARS_SORT_INSTANCES:
+        /* TRANSLATORS: instances · total duration · share of GPU time */
+        return g_strdup_printf (_ ("%s× · %s · %s%%"), count, total, share);
+      case WS_BARS_SORT_TOTAL:
+      case WS_BARS_SORT_NAME:
+      default:
+        /* TRANSLATORS: total duration · share of GPU time · instances */
+        return g_strdup_printf (_ ("%s · %s%% · %s×"), total, share, count);
     }
 }
 
 static void
-compute_layout (cairo_t *cr,
-                double width,
-                const WsBarsModel *model,
-                const WsBarsState *state,
-                const WsPalette *palette,
-                Layout *l)
+compute_layout (cairo_t *cr, double width, const WsBarsModel *model, const WsBarsState *state,
+                const WsPalette *palette, Layout *l)
 {
   g_autoptr (PangoLayout) small = ws_text_layout (cr, palette, 0.9, FALSE);
   g_autoptr (PangoLayout) text = ws_text_layout (cr, palette, 1.0, FALSE);
@@ -330,9 +326,7 @@ compute_layout (cairo_t *cr,
 }
 
 double
-ws_bars_chart_natural_height (cairo_t *cr,
-                              const WsBarsModel *model,
-                              const WsBarsState *state,
+ws_bars_chart_natural_height (cairo_t *cr, const WsBarsModel *model, const WsBarsState *state,
                               const WsPalette *palette)
 {
   Layout l;
@@ -342,7 +336,8 @@ ws_bars_chart_natural_height (cairo_t *cr,
 }
 
 static void
-draw_legend (cairo_t *cr, PangoLayout *small, const WsPalette *palette, double x, double y, double line)
+draw_legend (cairo_t *cr, PangoLayout *small, const WsPalette *palette, double x, double y,
+             double line)
 {
   for (int v = WS_VERDICT_COMPUTE; v < WS_N_VERDICTS; v++)
     {
@@ -352,7 +347,9 @@ draw_legend (cairo_t *cr, PangoLayout *small, const WsPalette *palette, double x
       cairo_rectangle (cr, x, y + (line - sw) / 2, sw, sw);
       cairo_fill (cr);
       ws_color_set (cr, palette->dim);
-      x += sw + 4 + ws_text_draw (cr, small, ws_verdict_label ((WsVerdict) v), x + sw + 4, y, 0, WS_ALIGN_LEFT);
+      x +=
+        sw + 4 +
+        ws_text_draw (cr, small, ws_verdict_label ((WsVerdict) v), x + sw + 4, y, 0, WS_ALIGN_LEFT);
       x += line;
     }
   ws_color_set (cr, palette->bar);
@@ -363,12 +360,8 @@ draw_legend (cairo_t *cr, PangoLayout *small, const WsPalette *palette, double x
  * name, and below it a bar as long as its value, labelled with total time,
  * share and instances. */
 void
-ws_bars_chart_draw (cairo_t *cr,
-                    double width,
-                    double height,
-                    const WsBarsModel *model,
-                    const WsBarsState *state,
-                    const WsPalette *palette)
+ws_bars_chart_draw (cairo_t *cr, double width, double height, const WsBarsModel *model,
+                    const WsBarsState *state, const WsPalette *palette)
 {
   g_autoptr (PangoLayout) text = ws_text_layout (cr, palette, 1.0, FALSE);
   g_autoptr (PangoLayout) small = ws_text_layout (cr, palette, 0.9, FALSE);
@@ -399,7 +392,8 @@ ws_bars_chart_draw (cairo_t *cr,
   if (model->bars->len == 0)
     {
       ws_color_set (cr, palette->dim);
-      ws_text_draw (cr, text, _("No kernels match."), l.pad, l.top, width - 2 * l.pad, WS_ALIGN_LEFT);
+      ws_text_draw (cr, text, _ ("No kernels match."), l.pad, l.top, width - 2 * l.pad,
+                    WS_ALIGN_LEFT);
       cairo_restore (cr);
       return;
     }
@@ -429,21 +423,16 @@ ws_bars_chart_draw (cairo_t *cr,
       cairo_fill (cr);
 
       ws_color_set (cr, palette->dim);
-      ws_text_draw (cr, small, label, l.bar_x + round (w) + 6, y + l.line + 3 + (l.bar_h - l.line * 0.9) / 2,
-                    0, WS_ALIGN_LEFT);
+      ws_text_draw (cr, small, label, l.bar_x + round (w) + 6,
+                    y + l.line + 3 + (l.bar_h - l.line * 0.9) / 2, 0, WS_ALIGN_LEFT);
     }
   cairo_restore (cr);
 }
 
 /* The bar under (@x, @y), or -1. */
 int
-ws_bars_chart_hit (cairo_t *cr,
-                   double width,
-                   const WsBarsModel *model,
-                   const WsBarsState *state,
-                   const WsPalette *palette,
-                   double x,
-                   double y)
+ws_bars_chart_hit (cairo_t *cr, double width, const WsBarsModel *model, const WsBarsState *state,
+                   const WsPalette *palette, double x, double y)
 {
   Layout l;
   double row;
@@ -459,12 +448,8 @@ ws_bars_chart_hit (cairo_t *cr,
 
 /* Where bar @index is drawn: for tests and tooltips. */
 gboolean
-ws_bars_chart_bar_rect (cairo_t *cr,
-                        double width,
-                        const WsBarsModel *model,
-                        const WsBarsState *state,
-                        const WsPalette *palette,
-                        guint index,
+ws_bars_chart_bar_rect (cairo_t *cr, double width, const WsBarsModel *model,
+                        const WsBarsState *state, const WsPalette *palette, guint index,
                         cairo_rectangle_t *rect)
 {
   const WsBar *bar = ws_bars_model_get (model, index);

@@ -7,7 +7,8 @@
 static WsColor
 rgb (guint32 hex)
 {
-  WsColor c = { ((hex >> 16) & 0xff) / 255.0, ((hex >> 8) & 0xff) / 255.0, (hex & 0xff) / 255.0, 1.0 };
+  WsColor c = { ((hex >> 16) & 0xff) / 255.0, ((hex >> 8) & 0xff) / 255.0, (hex & 0xff) / 255.0,
+                1.0 };
 
   return c;
 }

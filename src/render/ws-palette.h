@@ -17,20 +17,20 @@ typedef struct
 {
   WsColor background;
   WsColor foreground;
-  WsColor dim;        /* secondary text, axes */
+  WsColor dim; /* secondary text, axes */
   WsColor grid;
-  WsColor accent;     /* selection */
-  WsColor bar;        /* bars without a verdict */
-  WsColor bar_other;  /* the folded "others" bar */
-  WsColor compute;    /* verdict colours */
+  WsColor accent;    /* selection */
+  WsColor bar;       /* bars without a verdict */
+  WsColor bar_other; /* the folded "others" bar */
+  WsColor compute;   /* verdict colours */
   WsColor memory;
   WsColor latency;
   WsColor mixed;
   WsColor unknown;
-  WsColor faster;     /* comparison */
+  WsColor faster; /* comparison */
   WsColor slower;
   gboolean dark;
-  char font[64];      /* Pango font description, e.g. "Cantarell 11" */
+  char font[64]; /* Pango font description, e.g. "Cantarell 11" */
 } WsPalette;
 
 void ws_palette_init_light (WsPalette *palette);

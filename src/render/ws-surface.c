@@ -43,12 +43,8 @@ ws_measure_context (void)
  * the window uses, on another surface.  The file is written next to @path
  * and renamed into place, so a failed export never leaves half a file. */
 gboolean
-ws_render_to_file (const char *path,
-                   double width,
-                   double height,
-                   WsDrawFunc draw,
-                   gpointer user_data,
-                   GError **error)
+ws_render_to_file (const char *path, double width, double height, WsDrawFunc draw,
+                   gpointer user_data, GError **error)
 {
   g_autofree char *tmp = g_strdup_printf ("%s.part", path);
   const char *kind;
@@ -59,13 +55,13 @@ ws_render_to_file (const char *path,
   if (!ws_surface_kind_for_path (path, &kind))
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
-                   _("%s: unknown image type (use .png, .svg or .pdf)"), path);
+                   _ ("%s: unknown image type (use .png, .svg or .pdf)"), path);
       return FALSE;
     }
   if (width < 1 || height < 1 || width > 32768 || height > 32768)
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
-                   _("%s: size %.0f×%.0f is out of range (1–32768)"), path, width, height);
+                   _ ("%s: size %.0f×%.0f is out of range (1–32768)"), path, width, height);
       return FALSE;
     }
 
@@ -92,8 +88,8 @@ ws_render_to_file (const char *path,
   if (status != CAIRO_STATUS_SUCCESS)
     {
       g_unlink (tmp);
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, _("%s: cannot write the image (%s)"), path,
-                   cairo_status_to_string (status));
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, _ ("%s: cannot write the image (%s)"),
+                   path, cairo_status_to_string (status));
       return FALSE;
     }
   if (g_rename (tmp, path) != 0)

@@ -14,7 +14,8 @@ PangoLayout *
 ws_text_layout (cairo_t *cr, const WsPalette *palette, double scale, gboolean bold)
 {
   PangoLayout *layout = pango_cairo_create_layout (cr);
-  PangoFontDescription *desc = pango_font_description_from_string (palette->font[0] != '\0' ? palette->font : "Sans 10");
+  PangoFontDescription *desc =
+    pango_font_description_from_string (palette->font[0] != '\0' ? palette->font : "Sans 10");
 
   if (scale != 1.0)
     {
@@ -60,13 +61,8 @@ ws_text_line_height (PangoLayout *layout)
 /* Draws one line of @text with its top at @y, ellipsized in the middle to
  * @max_width (when > 0).  Returns the width drawn. */
 double
-ws_text_draw (cairo_t *cr,
-              PangoLayout *layout,
-              const char *text,
-              double x,
-              double y,
-              double max_width,
-              WsAlign align)
+ws_text_draw (cairo_t *cr, PangoLayout *layout, const char *text, double x, double y,
+              double max_width, WsAlign align)
 {
   int w, h;
 

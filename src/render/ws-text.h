@@ -17,13 +17,8 @@ typedef enum
 
 PangoLayout *ws_text_layout (cairo_t *cr, const WsPalette *palette, double scale, gboolean bold);
 void ws_text_size (PangoLayout *layout, const char *text, double *width, double *height);
-double ws_text_draw (cairo_t *cr,
-                     PangoLayout *layout,
-                     const char *text,
-                     double x,
-                     double y,
-                     double max_width,
-                     WsAlign align);
+double ws_text_draw (cairo_t *cr, PangoLayout *layout, const char *text, double x, double y,
+                     double max_width, WsAlign align);
 double ws_text_line_height (PangoLayout *layout);
 
 G_END_DECLS

@@ -88,7 +88,8 @@ ws_bars_view_draw (GtkWidget *widget, cairo_t *cr)
 
   ws_widget_palette (widget, &palette);
   ws_bars_chart_draw (cr, gtk_widget_get_allocated_width (widget),
-                      gtk_widget_get_allocated_height (widget), self->model, &self->state, &palette);
+                      gtk_widget_get_allocated_height (widget), self->model, &self->state,
+                      &palette);
   return TRUE;
 }
 
@@ -157,14 +158,14 @@ ws_bars_view_key_press (GtkWidget *widget, GdkEventKey *event)
     return GDK_EVENT_PROPAGATE;
   switch (event->keyval)
     {
-    case GDK_KEY_Down:
-      ws_bars_view_select (self, MIN (self->state.selected + 1, n - 1));
-      return GDK_EVENT_STOP;
-    case GDK_KEY_Up:
-      ws_bars_view_select (self, MAX (self->state.selected - 1, 0));
-      return GDK_EVENT_STOP;
-    default:
-      return GDK_EVENT_PROPAGATE;
+      case GDK_KEY_Down:
+        ws_bars_view_select (self, MIN (self->state.selected + 1, n - 1));
+        return GDK_EVENT_STOP;
+      case GDK_KEY_Up:
+        ws_bars_view_select (self, MAX (self->state.selected - 1, 0));
+        return GDK_EVENT_STOP;
+      default:
+        return GDK_EVENT_PROPAGATE;
     }
 }
 
@@ -188,10 +189,11 @@ ws_bars_view_query_tooltip (GtkWidget *widget, int x, int y, gboolean keyboard, 
   sd = ws_format_duration (bar->stddev);
   share = ws_format_fixed_string (bar->share, 1);
   escaped = g_markup_escape_text (bar->name, -1);
-  markup = g_strdup_printf ("<b>%s</b>\n%s %s (%s%%)   %s %" G_GINT64_FORMAT "\n"
-                            "%s %s   %s %s\n%s %s   %s %s   %s %s",
-                            escaped, _("Total"), total, share, _("Instances"), bar->count, _("Avg"),
-                            avg, _("Med"), med, _("Min"), min, _("Max"), max, _("StdDev"), sd);
+  markup =
+    g_strdup_printf ("<b>%s</b>\n%s %s (%s%%)   %s %" G_GINT64_FORMAT "\n"
+                     "%s %s   %s %s\n%s %s   %s %s   %s %s",
+                     escaped, _ ("Total"), total, share, _ ("Instances"), bar->count, _ ("Avg"),
+                     avg, _ ("Med"), med, _ ("Min"), min, _ ("Max"), max, _ ("StdDev"), sd);
   gtk_tooltip_set_markup (tooltip, markup);
   return TRUE;
 }
@@ -224,14 +226,14 @@ ws_bars_view_get_property (GObject *object, guint prop_id, GValue *value, GParam
 
   switch (prop_id)
     {
-    case PROP_TOP_N:
-      g_value_set_uint (value, self->top_n);
-      break;
-    case PROP_FILTER:
-      g_value_set_string (value, self->filter);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      case PROP_TOP_N:
+        g_value_set_uint (value, self->top_n);
+        break;
+      case PROP_FILTER:
+        g_value_set_string (value, self->filter);
+        break;
+      default:
+        G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
 }
 
@@ -242,14 +244,14 @@ ws_bars_view_set_property (GObject *object, guint prop_id, const GValue *value, 
 
   switch (prop_id)
     {
-    case PROP_TOP_N:
-      ws_bars_view_set_top_n (self, g_value_get_uint (value));
-      break;
-    case PROP_FILTER:
-      ws_bars_view_set_filter (self, g_value_get_string (value));
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      case PROP_TOP_N:
+        ws_bars_view_set_top_n (self, g_value_get_uint (value));
+        break;
+      case PROP_FILTER:
+        ws_bars_view_set_filter (self, g_value_get_string (value));
+        break;
+      default:
+        G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
 }
 
@@ -271,21 +273,21 @@ ws_bars_view_class_init (WsBarsViewClass *klass)
   widget_class->query_tooltip = ws_bars_view_query_tooltip;
   widget_class->style_updated = ws_bars_view_style_updated;
 
-  properties[PROP_TOP_N] = g_param_spec_uint ("top-n", NULL, NULL, 0, 10000, 15,
-                                              G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY
-                                                | G_PARAM_STATIC_STRINGS);
-  properties[PROP_FILTER] = g_param_spec_string ("filter", NULL, NULL, NULL,
-                                                 G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY
-                                                   | G_PARAM_STATIC_STRINGS);
+  properties[PROP_TOP_N] =
+    g_param_spec_uint ("top-n", NULL, NULL, 0, 10000, 15,
+                       G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_FILTER] =
+    g_param_spec_string ("filter", NULL, NULL, NULL,
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   /**
    * WsBarsView::kernel-selected:
    * @name: (nullable): the full kernel name, or %NULL when nothing is selected
    */
-  signals[KERNEL_SELECTED] = g_signal_new ("kernel-selected", G_TYPE_FROM_CLASS (klass),
-                                           G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL, G_TYPE_NONE, 1,
-                                           G_TYPE_STRING);
+  signals[KERNEL_SELECTED] =
+    g_signal_new ("kernel-selected", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL,
+                  NULL, G_TYPE_NONE, 1, G_TYPE_STRING);
 
   gtk_widget_class_set_css_name (widget_class, "wsbarsview");
 }
@@ -299,8 +301,8 @@ ws_bars_view_init (WsBarsView *self)
   self->model = ws_bars_model_new (NULL, self->top_n, self->sort, NULL, NULL, NULL);
   gtk_widget_set_can_focus (GTK_WIDGET (self), TRUE);
   gtk_widget_set_has_tooltip (GTK_WIDGET (self), TRUE);
-  gtk_widget_add_events (GTK_WIDGET (self), GDK_POINTER_MOTION_MASK | GDK_BUTTON_PRESS_MASK
-                                              | GDK_LEAVE_NOTIFY_MASK | GDK_KEY_PRESS_MASK);
+  gtk_widget_add_events (GTK_WIDGET (self), GDK_POINTER_MOTION_MASK | GDK_BUTTON_PRESS_MASK |
+                                              GDK_LEAVE_NOTIFY_MASK | GDK_KEY_PRESS_MASK);
 }
 
 GtkWidget *
@@ -372,7 +374,8 @@ ws_bars_view_set_filter (WsBarsView *self, const char *filter)
  * @func: (nullable): colours bars by the kernel's bottleneck verdict
  */
 void
-ws_bars_view_set_verdict_func (WsBarsView *self, WsVerdictFunc func, gpointer data, GDestroyNotify notify)
+ws_bars_view_set_verdict_func (WsBarsView *self, WsVerdictFunc func, gpointer data,
+                               GDestroyNotify notify)
 {
   g_return_if_fail (WS_IS_BARS_VIEW (self));
 

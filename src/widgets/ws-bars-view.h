@@ -18,9 +18,7 @@ void ws_bars_view_set_top_n (WsBarsView *self, guint top_n);
 guint ws_bars_view_get_top_n (WsBarsView *self);
 void ws_bars_view_set_sort (WsBarsView *self, WsBarsSort sort);
 void ws_bars_view_set_filter (WsBarsView *self, const char *filter);
-void ws_bars_view_set_verdict_func (WsBarsView *self,
-                                    WsVerdictFunc func,
-                                    gpointer data,
+void ws_bars_view_set_verdict_func (WsBarsView *self, WsVerdictFunc func, gpointer data,
                                     GDestroyNotify notify);
 const WsBarsModel *ws_bars_view_get_model (WsBarsView *self);
 int ws_bars_view_get_selected (WsBarsView *self);

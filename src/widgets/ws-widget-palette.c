@@ -57,7 +57,8 @@ ws_widget_measure_context (GtkWidget *widget)
 {
   cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 1, 1);
   cairo_t *cr = cairo_create (surface);
-  const cairo_font_options_t *options = gdk_screen_get_font_options (gtk_widget_get_screen (widget));
+  const cairo_font_options_t *options =
+    gdk_screen_get_font_options (gtk_widget_get_screen (widget));
 
   if (options != NULL)
     cairo_set_font_options (cr, options);
