@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-3.0-or-later
 #
-# gen-export.sh N OUT.sqlite — write a synthetic Nsight Systems SQLite export
+# gen-export.sh N OUT.sqlite - write a synthetic Nsight Systems SQLite export
 # with exactly N kernels, for the load and stats benchmarks (bench/run.sh).
 #
 # The file has the real schema of a real export (the H100 probe fixture, nsys
@@ -30,7 +30,7 @@
 #
 # Environment:
 #   BENCH_FIXTURE  the export to replicate
-#                  (default /work/shared/fixtures/nsys/v2025.3_h100_probe.sqlite)
+#                  (default tests/data/nsys/v2025.3_h100_probe.sqlite in this tree)
 #   NVTX_DIVISOR   kernels per NVTX range (default 10)
 #
 # The file is written next to OUT and renamed into place when complete, so an
@@ -53,7 +53,7 @@ case "$n" in
 esac
 [ "$n" -ge 1 ] || usage
 
-fixture="${BENCH_FIXTURE:-/work/shared/fixtures/nsys/v2025.3_h100_probe.sqlite}"
+fixture="${BENCH_FIXTURE:-$(cd "$(dirname "$0")/.." && pwd)/tests/data/nsys/v2025.3_h100_probe.sqlite}"
 nvtx_divisor="${NVTX_DIVISOR:-10}"
 case "$nvtx_divisor" in
   '' | *[!0-9]* | 0) echo "$0: NVTX_DIVISOR must be a positive integer" >&2; exit 2 ;;
@@ -62,8 +62,14 @@ esac
 command -v sqlite3 >/dev/null 2>&1 || { echo "$0: the sqlite3 command-line tool is needed" >&2; exit 1; }
 [ -r "$fixture" ] || { echo "$0: cannot read the fixture $fixture (set BENCH_FIXTURE)" >&2; exit 1; }
 
-# Read-only and immutable, as the reader opens it: the fixture is never written.
-src_uri="file:${fixture}?mode=ro&immutable=1"
+# A read-only, immutable SQLite URI for a path (as the reader opens files):
+# '%', '?', '#' and "'" are percent-encoded, so it also fits in a SQL string.
+ro_uri ()
+{
+  printf 'file:%s?mode=ro&immutable=1' "$(printf '%s' "$1" | sed "s/%/%25/g; s/?/%3f/g; s/#/%23/g; s/'/%27/g")"
+}
+
+src_uri=$(ro_uri "$fixture")
 
 # SELECT list copying every column of TABLE from alias A, with the named
 # columns replaced by expressions ("col=expr" arguments).  Built from the
@@ -184,7 +190,7 @@ t1=$(date +%s.%N)
 mv -f -- "$tmp" "$out"
 trap - EXIT
 
-counts=$(sqlite3 "file:${out}?mode=ro&immutable=1" \
+counts=$(sqlite3 "$(ro_uri "$out")" \
   "SELECT (SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL) || ' kernels, '
        || (SELECT count(*) FROM CUPTI_ACTIVITY_KIND_RUNTIME) || ' runtime rows, '
        || (SELECT count(*) FROM NVTX_EVENTS WHERE end IS NOT NULL) || ' NVTX ranges, '

@@ -115,6 +115,51 @@ test_cli_csv_equals_nsys_stats (void)
     }
 }
 
+/* --name short and mangled group by other columns: totals and instances per
+ * name equal SQLite's own GROUP BY over that column. */
+static void
+test_name_forms_equal_sql_group_by (void)
+{
+  static const char *const files[] = { "v2025.3_h100_train_bf16.sqlite",
+                                       "v2022.2_pipit_saxpy_mpi.sqlite" };
+  static const char *const forms[][2] = { { "short", "shortName" },
+                                          { "mangled", "mangledName" },
+                                          { "demangled", "demangledName" } };
+
+  for (gsize f = 0; f < G_N_ELEMENTS (files); f++)
+    for (gsize m = 0; m < G_N_ELEMENTS (forms); m++)
+      {
+        g_autofree char *sqlite = ws_test_data ("nsys", files[f], NULL);
+        const char *argv[] = { ws_test_cli (), "stats", "--name", forms[m][0],
+                               "--format",     "csv",   sqlite,   NULL };
+        g_autofree char *out = NULL, *err = NULL;
+        g_auto (GStrv) lines = NULL;
+        guint rows = 0;
+
+        g_assert_cmpint (ws_test_run (argv, &out, &err), ==, 0);
+        lines = g_strsplit (out, "\n", -1);
+        for (guint i = 1; lines[i] != NULL && lines[i][0] != '\0'; i++)
+          {
+            g_auto (GStrv) fields = g_strsplit (lines[i], ",", 9);
+            g_autofree char *name = g_str_has_prefix (fields[8], "\"")
+                                      ? g_strndup (fields[8] + 1, strlen (fields[8]) - 2)
+                                      : g_strdup (fields[8]);
+            g_auto (GStrv) quoted = g_strsplit (name, "'", -1);
+            g_autofree char *escaped = g_strjoinv ("''", quoted);
+            g_autofree char *sql = g_strdup_printf (
+              "SELECT count(*) || ',' || sum(k.end - k.start) FROM CUPTI_ACTIVITY_KIND_KERNEL k "
+              "JOIN StringIds s ON s.id = k.%s WHERE s.value = '%s'",
+              forms[m][1], escaped);
+            g_autofree char *expected = ws_test_sqlite_text (sqlite, sql);
+            g_autofree char *ours = g_strdup_printf ("%s,%s", fields[2], fields[1]);
+
+            g_assert_cmpstr (ours, ==, expected);
+            rows++;
+          }
+        g_assert_cmpuint (rows, >, 0);
+      }
+}
+
 /* --format table is nsys's console table: compared with the console output
  * kept in the fixtures, from the report's title on. */
 static void
@@ -296,6 +341,7 @@ main (int argc, char **argv)
   g_test_add_func ("/stats/reports/equal-nsys-stats-csv", test_reports_equal_nsys_stats);
   g_test_add_func ("/stats/cli/csv-equals-nsys-stats", test_cli_csv_equals_nsys_stats);
   g_test_add_func ("/stats/cli/table-equals-nsys-console", test_table_equals_nsys_console);
+  g_test_add_func ("/stats/cli/name-forms-equal-sql-group-by", test_name_forms_equal_sql_group_by);
   g_test_add_func ("/stats/format/rounding-half-away-on-exact-value", test_rounding_rule);
   g_test_add_func ("/stats/format/thousands-separators", test_thousands_separators);
   g_test_add_func ("/stats/llmperf/avg-and-share-reproduce-nsys-text",

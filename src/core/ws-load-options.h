@@ -16,6 +16,13 @@ typedef enum
   WS_LOAD_MEM_USAGE = 1 << 4,
   WS_LOAD_GPU_METRICS = 1 << 5,
   WS_LOAD_ALL = 0x3f,
+
+  /* Read only the columns the summaries need: start, end and one kernel
+   * name form for kernels, start, end and name for API calls.  Streams,
+   * launch configurations and correlation ids stay NULL. */
+  WS_LOAD_LEAN = 1 << 8,
+  WS_LOAD_NAME_SHORT = 1 << 9,   /* with LEAN: the short kernel names */
+  WS_LOAD_NAME_MANGLED = 1 << 10, /* with LEAN: the mangled kernel names */
 } WsLoadFlags;
 
 /* Progress of a load: @fraction in [0, 1], @what names the table being read.

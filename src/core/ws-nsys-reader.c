@@ -608,6 +608,63 @@ kernel_row (Reader *r, sqlite3_stmt *stmt, gsize i, gpointer data)
   return TRUE;
 }
 
+typedef struct
+{
+  guint32 *names;
+} LeanKernels;
+
+static gboolean
+kernel_row_lean (Reader *r, sqlite3_stmt *stmt, gsize i, gpointer data)
+{
+  LeanKernels *lean = data;
+  WsKernels *k = &r->run->kernels;
+
+  column_times (r, stmt, 0, &k->start[i], &k->end[i]);
+  lean->names[i] = column_string (r, stmt, 2);
+  return TRUE;
+}
+
+/* Start, end and the one name form the summary groups by: a third of the
+ * columns, and the bulk of what `stats` costs. */
+static gboolean
+load_kernels_lean (Reader *r, const char *table, gint64 count, const char *demangled,
+                   GError **error)
+{
+  WsKernels *k = &r->run->kernels;
+  const char *column = demangled;
+  guint32 **target = &k->demangled;
+  LeanKernels lean;
+  g_autofree char *sql = NULL;
+  gsize n = 0;
+
+  if ((r->flags & WS_LOAD_NAME_SHORT) && ws_sqlite_has_column (r->sql, table, "shortName"))
+    {
+      column = "shortName";
+      target = &k->short_name;
+    }
+  else if ((r->flags & WS_LOAD_NAME_MANGLED) && ws_sqlite_has_column (r->sql, table, "mangledName"))
+    {
+      column = "mangledName";
+      target = &k->mangled;
+    }
+
+  k->start = g_new (gint64, count);
+  k->end = g_new (gint64, count);
+  lean.names = *target = g_new (guint32, count);
+  sql = g_strdup_printf ("SELECT start, end, \"%s\" FROM \"%s\"", column, table);
+  if (!read_rows (r, table, sql, count, kernel_row_lean, &lean, &n, error))
+    return FALSE;
+  k->n = n;
+
+  {
+    gpointer columns[] = { lean.names };
+    const gsize sizes[] = { 4 };
+
+    sort_table (k->start, k->end, n, columns, sizes, 1);
+  }
+  return TRUE;
+}
+
 static gboolean
 load_kernels (Reader *r, const char *table, gint64 count, GError **error)
 {
@@ -649,6 +706,9 @@ load_kernels (Reader *r, const char *table, gint64 count, GError **error)
                    "%s: table %s has no demangledName or shortName column", r->sql->path, table);
       return FALSE;
     }
+  if (r->flags & WS_LOAD_LEAN)
+    return load_kernels_lean (r, table, count, demangled, error);
+
   g_string_append_printf (sql, "\"%s\", ", demangled);
   g_string_append (sql, ws_sqlite_has_column (r->sql, table, "shortName") ? "shortName" : "NULL");
   for (gsize c = 0; c < G_N_ELEMENTS (optional); c++)
@@ -821,6 +881,16 @@ api_row (Reader *r, sqlite3_stmt *stmt, gsize i, gpointer data)
 }
 
 static gboolean
+api_row_lean (Reader *r, sqlite3_stmt *stmt, gsize i, gpointer data)
+{
+  WsApiCalls *a = &r->run->api;
+
+  column_times (r, stmt, 0, &a->start[i], &a->end[i]);
+  a->name[i] = column_string (r, stmt, 2);
+  return TRUE;
+}
+
+static gboolean
 load_api (Reader *r, const char *table, gint64 count, GError **error)
 {
   static const char *const cols[][2] = {
@@ -838,6 +908,23 @@ load_api (Reader *r, const char *table, gint64 count, GError **error)
   a->start = g_new (gint64, count);
   a->end = g_new (gint64, count);
   a->name = g_new (guint32, count);
+  if (r->flags & WS_LOAD_LEAN)
+    {
+      char *lean_sql = sqlite3_mprintf ("SELECT start, end, nameId FROM \"%w\"", table);
+      gboolean ok = read_rows (r, table, lean_sql, count, api_row_lean, NULL, &n, error);
+
+      sqlite3_free (lean_sql);
+      if (!ok)
+        return FALSE;
+      a->n = n;
+      {
+        gpointer columns[] = { a->name };
+        const gsize sizes[] = { 4 };
+
+        sort_table (a->start, a->end, n, columns, sizes, 1);
+      }
+      return TRUE;
+    }
   a->thread = g_new (guint32, count);
   a->correlation = g_new (guint32, count);
   a->return_value = g_new (gint32, count);
@@ -1318,6 +1405,12 @@ ws_nsys_reader_load (const char *path, WsLoadFlags flags, GCancellable *cancella
       plan[i].found = ws_sqlite_find_table (sql, plan[i].table);
       if (plan[i].found == NULL)
         continue;
+      /* A lean load counts only what it reads: count(*) is a full scan. */
+      if ((flags & WS_LOAD_LEAN) && !(plan[i].flag & flags))
+        {
+          plan[i].rows = -1;
+          continue;
+        }
       if (!ws_sqlite_count (sql, plan[i].found, &plan[i].rows, error))
         goto out;
       if (plan[i].flag & flags)
@@ -1369,7 +1462,7 @@ ws_nsys_reader_load (const char *path, WsLoadFlags flags, GCancellable *cancella
     goto out;
 
   for (gsize i = 0; i < G_N_ELEMENTS (plan); i++)
-    if (plan[i].found != NULL)
+    if (plan[i].found != NULL && plan[i].rows >= 0)
       ws_run_add_source (run, plan[i].what, plan[i].found, plan[i].rows);
 
   load_gpus (&r);

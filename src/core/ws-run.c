@@ -223,6 +223,8 @@ ws_run_kernel_stream (const WsRun *self, gsize i)
 {
   g_return_val_if_fail (i < self->kernels.n, NULL);
 
+  if (self->kernels.stream == NULL)
+    return NULL;
   return &g_array_index (self->streams, WsStream, self->kernels.stream[i]);
 }
 
@@ -231,6 +233,8 @@ ws_run_kernel_config (const WsRun *self, gsize i)
 {
   g_return_val_if_fail (i < self->kernels.n, NULL);
 
+  if (self->kernels.config == NULL)
+    return NULL;
   return &g_array_index (self->configs, WsLaunchConfig, self->kernels.config[i]);
 }
 
@@ -281,9 +285,11 @@ ws_run_memory (const WsRun *self)
 {
   gsize total = 0;
 
-  total += self->kernels.n * (2 * sizeof (gint64) + 6 * sizeof (guint32));
+  total += self->kernels.n *
+           (2 * sizeof (gint64) + (self->kernels.stream != NULL ? 6 : 1) * sizeof (guint32));
   total += self->memops.n * (2 * sizeof (gint64) + sizeof (guint64) + 3 + 2 * sizeof (guint32));
-  total += self->api.n * (2 * sizeof (gint64) + 4 * sizeof (guint32));
+  total +=
+    self->api.n * (2 * sizeof (gint64) + (self->api.thread != NULL ? 4 : 1) * sizeof (guint32));
   total += self->nvtx.n * (2 * sizeof (gint64) + 3 * sizeof (guint32) + 2 * sizeof (guint16) + 1);
   total += self->marks.n * (sizeof (gint64) + 3 * sizeof (guint32) + sizeof (guint16));
   total += self->mem_usage.n * (2 * sizeof (gint64) + sizeof (gint32) + 1);

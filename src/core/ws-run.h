@@ -128,6 +128,8 @@ typedef struct
   gint64 rows;      /* SELECT count(*) */
 } WsSourceCount;
 
+/* After a WS_LOAD_LEAN load only start, end and one of the name arrays are
+ * set; the other arrays are NULL. */
 typedef struct
 {
   gsize n;
