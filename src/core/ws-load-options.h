@@ -21,7 +21,7 @@ typedef enum
    * name form for kernels, start, end and name for API calls.  Streams,
    * launch configurations and correlation ids stay NULL. */
   WS_LOAD_LEAN = 1 << 8,
-  WS_LOAD_NAME_SHORT = 1 << 9,   /* with LEAN: the short kernel names */
+  WS_LOAD_NAME_SHORT = 1 << 9,    /* with LEAN: the short kernel names */
   WS_LOAD_NAME_MANGLED = 1 << 10, /* with LEAN: the mangled kernel names */
 } WsLoadFlags;
 
