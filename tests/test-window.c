@@ -54,7 +54,7 @@ test_opens_export (void)
   const WsBarsModel *model = ws_bars_view_get_model (bars);
 
   g_assert_true (gtk_widget_get_visible (GTK_WIDGET (window)));
-  g_assert_cmpstr (ws_window_get_page (window), ==, "run");
+  g_assert_cmpstr (ws_window_get_page (window), ==, "kernels");
   g_assert_null (ws_window_get_error (window));
   g_assert_cmpuint (ws_window_get_run (window)->kernels.n, ==, 336);
   g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (window)), ==, "v2025.3_h100_probe.sqlite");
@@ -81,7 +81,7 @@ test_broken_file_shows_info_bar (void)
 
   g_assert_true (g_file_set_contents (path, "not a database\n", -1, NULL));
   window = open_through_application (path);
-  g_assert_cmpstr (ws_window_get_page (window), ==, "empty");
+  g_assert_cmpstr (ws_window_get_page (window), ==, "welcome");
   g_assert_nonnull (ws_window_get_error (window));
   g_assert_nonnull (strstr (ws_window_get_error (window), path));
   g_assert_nonnull (strstr (ws_window_get_error (window), "not an SQLite database"));

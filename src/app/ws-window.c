@@ -17,11 +17,14 @@ struct _WsWindow
   char **paths;
   char *error_text;
 
+  GtkWidget *view_switcher; /* the header bar's title while views show */
+
   /* Template widgets */
   GtkHeaderBar *header_bar;
   GtkInfoBar *info_bar;
   GtkLabel *info_label;
-  GtkStack *stack;
+  GtkStack *main_stack;
+  GtkStack *view_stack;
   GtkLabel *loading_label;
   GtkProgressBar *progress_bar;
   WsKernelsPage *kernels_page;
@@ -50,6 +53,38 @@ static void
 info_bar_response_cb (WsWindow *self, int response, GtkInfoBar *info_bar)
 {
   gtk_info_bar_set_revealed (info_bar, FALSE);
+}
+
+static void
+show_views_or_welcome (WsWindow *self)
+{
+  gboolean capture =
+    g_strcmp0 (gtk_stack_get_visible_child_name (self->view_stack), "capture") == 0;
+
+  gtk_stack_set_visible_child_name (self->main_stack,
+                                    self->run != NULL || capture ? "views" : "welcome");
+}
+
+/* The page switcher takes the title's place while the views show. */
+static void
+main_stack_changed_cb (WsWindow *self, GParamSpec *pspec, GtkStack *stack)
+{
+  gboolean views = g_strcmp0 (gtk_stack_get_visible_child_name (stack), "views") == 0;
+
+  gtk_header_bar_set_custom_title (self->header_bar, views ? self->view_switcher : NULL);
+}
+
+static void
+show_page_action (GSimpleAction *action, GVariant *param, gpointer data)
+{
+  WsWindow *self = data;
+  const char *page = g_variant_get_string (param, NULL);
+
+  if (gtk_stack_get_child_by_name (self->view_stack, page) == NULL)
+    return;
+  gtk_stack_set_visible_child_name (self->view_stack, page);
+  if (self->cancellable == NULL)
+    gtk_stack_set_visible_child_name (self->main_stack, "views");
 }
 
 static void
@@ -112,7 +147,7 @@ load_finished (GObject *source, GAsyncResult *result, gpointer data)
   if (run == NULL && g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     {
       /* Cancelled by the user: not an error to show. */
-      gtk_stack_set_visible_child_name (self->stack, self->run != NULL ? "run" : "empty");
+      show_views_or_welcome (self);
       g_signal_emit (self, signals[LOAD_FINISHED], 0, FALSE);
       return;
     }
@@ -120,7 +155,7 @@ load_finished (GObject *source, GAsyncResult *result, gpointer data)
   if (run == NULL)
     {
       show_error (self, error->message);
-      gtk_stack_set_visible_child_name (self->stack, self->run != NULL ? "run" : "empty");
+      show_views_or_welcome (self);
       g_signal_emit (self, signals[LOAD_FINISHED], 0, FALSE);
       return;
     }
@@ -128,7 +163,7 @@ load_finished (GObject *source, GAsyncResult *result, gpointer data)
   g_clear_pointer (&self->run, ws_run_unref);
   self->run = g_steal_pointer (&run);
   ws_kernels_page_set_run (self->kernels_page, self->run);
-  gtk_stack_set_visible_child_name (self->stack, "run");
+  gtk_stack_set_visible_child_name (self->main_stack, "views");
   g_signal_emit (self, signals[LOAD_FINISHED], 0, TRUE);
 }
 
@@ -161,7 +196,7 @@ ws_window_load (WsWindow *self, const char *const *paths)
   gtk_label_set_text (self->loading_label, name);
   gtk_progress_bar_set_fraction (self->progress_bar, 0);
   gtk_progress_bar_set_text (self->progress_bar, _ ("Opening…"));
-  gtk_stack_set_visible_child_name (self->stack, "loading");
+  gtk_stack_set_visible_child_name (self->main_stack, "loading");
 
   {
     LoadData *load = g_new0 (LoadData, 1);
@@ -216,6 +251,7 @@ ws_window_dispose (GObject *object)
     g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
   g_clear_pointer (&self->run, ws_run_unref);
+  g_clear_object (&self->view_switcher);
 
   G_OBJECT_CLASS (ws_window_parent_class)->dispose (object);
 }
@@ -254,15 +290,18 @@ ws_window_class_init (WsWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, WsWindow, header_bar);
   gtk_widget_class_bind_template_child (widget_class, WsWindow, info_bar);
   gtk_widget_class_bind_template_child (widget_class, WsWindow, info_label);
-  gtk_widget_class_bind_template_child (widget_class, WsWindow, stack);
+  gtk_widget_class_bind_template_child (widget_class, WsWindow, main_stack);
+  gtk_widget_class_bind_template_child (widget_class, WsWindow, view_stack);
   gtk_widget_class_bind_template_child (widget_class, WsWindow, loading_label);
   gtk_widget_class_bind_template_child (widget_class, WsWindow, progress_bar);
   gtk_widget_class_bind_template_child (widget_class, WsWindow, kernels_page);
   gtk_widget_class_bind_template_callback (widget_class, info_bar_response_cb);
+  gtk_widget_class_bind_template_callback (widget_class, main_stack_changed_cb);
 }
 
 static const GActionEntry win_actions[] = {
   { "cancel-load", cancel_load_action },
+  { "show-page", show_page_action, "s" },
 };
 
 static void
@@ -271,13 +310,16 @@ ws_window_init (WsWindow *self)
   static const GtkTargetEntry targets[] = { { (char *) "text/uri-list", 0, 0 } };
 
   gtk_widget_init_template (GTK_WIDGET (self));
+  self->view_switcher = g_object_ref_sink (gtk_stack_switcher_new ());
+  gtk_stack_switcher_set_stack (GTK_STACK_SWITCHER (self->view_switcher), self->view_stack);
+  gtk_widget_show (self->view_switcher);
   g_action_map_add_action_entries (G_ACTION_MAP (self), win_actions, G_N_ELEMENTS (win_actions),
                                    self);
 
   gtk_drag_dest_set (GTK_WIDGET (self), GTK_DEST_DEFAULT_ALL, targets, G_N_ELEMENTS (targets),
                      GDK_ACTION_COPY);
   g_signal_connect (self, "drag-data-received", G_CALLBACK (drag_data_received_cb), NULL);
-  gtk_stack_set_visible_child_name (self->stack, "empty");
+  gtk_stack_set_visible_child_name (self->main_stack, "welcome");
 }
 
 WsWindow *
@@ -303,10 +345,26 @@ ws_window_get_run (WsWindow *self)
   return self->run;
 }
 
+/* "welcome", "loading", or the name of the view on show ("kernels", …). */
 const char *
 ws_window_get_page (WsWindow *self)
 {
-  return gtk_stack_get_visible_child_name (self->stack);
+  const char *main = gtk_stack_get_visible_child_name (self->main_stack);
+
+  if (g_strcmp0 (main, "views") == 0)
+    return gtk_stack_get_visible_child_name (self->view_stack);
+  return main;
+}
+
+/**
+ * ws_window_get_view:
+ *
+ * Returns: (transfer none) (nullable): the page widget named @name
+ */
+GtkWidget *
+ws_window_get_view (WsWindow *self, const char *name)
+{
+  return gtk_stack_get_child_by_name (self->view_stack, name);
 }
 
 /**

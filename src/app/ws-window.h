@@ -18,5 +18,6 @@ WsRun *ws_window_get_run (WsWindow *self);
 const char *ws_window_get_page (WsWindow *self);
 const char *ws_window_get_error (WsWindow *self);
 GtkWidget *ws_window_get_kernels_page (WsWindow *self);
+GtkWidget *ws_window_get_view (WsWindow *self, const char *name);
 
 G_END_DECLS
