@@ -87,10 +87,21 @@ static void
 test_text_file (void)
 {
   g_autofree char *path = tmp_path ("notes.sqlite");
-  const char *text = "Time (%),Total Time (ns),Instances\n33.3,1358714,3\n";
+  const char *text = "Notes on the profile of 2026-11-20\nThe GEMM is slow.\n";
 
   write_file (path, text, strlen (text));
   assert_bad_input (path, "not an SQLite database (it is a text file)");
+}
+
+/* Text that is none of the kinds we read, under a name that says nothing. */
+static void
+test_unknown_text (void)
+{
+  g_autofree char *path = tmp_path ("results.txt");
+  const char *text = "kernel,time\ngemm,12\n";
+
+  write_file (path, text, strlen (text));
+  assert_bad_input (path, "not a file Warpscope reads");
 }
 
 static void
@@ -256,6 +267,7 @@ main (int argc, char **argv)
   g_test_add_func ("/bad-input/empty-file", test_empty_file);
   g_test_add_func ("/bad-input/text-file-named-sqlite", test_text_file);
   g_test_add_func ("/bad-input/binary-garbage", test_binary_garbage);
+  g_test_add_func ("/bad-input/unknown-text", test_unknown_text);
   g_test_add_func ("/bad-input/truncated", test_truncated);
   g_test_add_func ("/bad-input/corrupt-pages", test_corrupt_pages);
   g_test_add_func ("/bad-input/corrupt-header", test_corrupt_header);

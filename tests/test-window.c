@@ -7,6 +7,7 @@
 #include "ws-application.h"
 #include "ws-bars-view.h"
 #include "ws-kernels-page.h"
+#include "ws-summaries-page.h"
 #include "ws-test-util.h"
 #include "ws-window.h"
 
@@ -28,13 +29,15 @@ wait_for_load (WsWindow *window)
 }
 
 static WsWindow *
-open_through_application (const char *path)
+open_files (const char *const *paths)
 {
-  g_autoptr (GFile) file = g_file_new_for_path (path);
+  g_autoptr (GPtrArray) files = g_ptr_array_new_with_free_func (g_object_unref);
   GList *before = g_list_copy (gtk_application_get_windows (GTK_APPLICATION (app)));
   WsWindow *opened = NULL;
 
-  g_application_open (G_APPLICATION (app), &file, 1, "");
+  for (guint i = 0; paths[i] != NULL; i++)
+    g_ptr_array_add (files, g_file_new_for_path (paths[i]));
+  g_application_open (G_APPLICATION (app), (GFile **) files->pdata, (int) files->len, "");
   for (GList *l = gtk_application_get_windows (GTK_APPLICATION (app)); l != NULL; l = l->next)
     if (WS_IS_WINDOW (l->data) && ws_window_is_loading (l->data))
       opened = l->data;
@@ -42,6 +45,36 @@ open_through_application (const char *path)
   g_assert_nonnull (opened);
   wait_for_load (opened);
   return opened;
+}
+
+static WsWindow *
+open_through_application (const char *path)
+{
+  const char *paths[] = { path, NULL };
+
+  return open_files (paths);
+}
+
+static guint
+table_rows (WsWindow *window, WsReportKind kind)
+{
+  WsSummariesPage *page = WS_SUMMARIES_PAGE (ws_window_get_view (window, "summaries"));
+
+  return (guint) gtk_tree_model_iter_n_children (
+    gtk_tree_view_get_model (ws_summaries_page_get_view (page, kind)), NULL);
+}
+
+static guint
+csv_rows (const char *name)
+{
+  g_autofree char *path = ws_test_data ("nsys-stats", name, NULL);
+  g_autofree char *contents = NULL;
+  guint lines = 0;
+
+  g_assert_true (g_file_get_contents (path, &contents, NULL, NULL));
+  for (const char *p = contents; *p != '\0'; p++)
+    lines += *p == '\n';
+  return lines - 1;
 }
 
 static void
@@ -64,12 +97,131 @@ test_opens_export (void)
   g_assert_cmpstr (ws_bars_model_get (model, 0)->name, ==, "barrier_heavy(float *, int)");
   g_assert_cmpint (ws_bars_model_get (model, 0)->total, ==, 1358714);
 
+  /* The summary tables have the rows of nsys stats. */
+  g_assert_cmpuint (table_rows (window, WS_REPORT_KERN_SUM), ==,
+                    csv_rows ("v2025.3_h100_probe_cuda_gpu_kern_sum.csv"));
+  g_assert_cmpuint (table_rows (window, WS_REPORT_NVTX_SUM), ==,
+                    csv_rows ("v2025.3_h100_probe_nvtx_sum.csv"));
+  g_assert_cmpuint (table_rows (window, WS_REPORT_API_SUM), ==,
+                    csv_rows ("v2025.3_h100_probe_cuda_api_sum.csv"));
+  g_assert_cmpuint (table_rows (window, WS_REPORT_MEM_TIME_SUM), ==,
+                    csv_rows ("v2025.3_h100_probe_cuda_gpu_mem_time_sum.csv"));
+  g_assert_cmpuint (table_rows (window, WS_REPORT_MEM_SIZE_SUM), ==,
+                    csv_rows ("v2025.3_h100_probe_cuda_gpu_mem_size_sum.csv"));
+
+  /* The imbalanced kernel: 4 launches of grid 64, block 256 (probe.cu). */
+  ws_bars_view_select (bars, 5);
+  {
+    g_autofree char *details = ws_kernels_page_get_details_text (page);
+
+    g_assert_nonnull (strstr (details, "imbalanced(float *, int, int)"));
+    g_assert_nonnull (
+      strstr (details, "grid 64×1×1, block 256×1×1, 16 registers, 0 B shared — 4×"));
+  }
+
   /* Selecting a kernel shows its details. */
   ws_bars_view_select (bars, 3);
-  g_assert_nonnull (strstr (ws_kernels_page_get_details_text (page), "tiny(float *)"));
-  g_assert_nonnull (strstr (ws_kernels_page_get_details_text (page), "320"));
+  {
+    g_autofree char *details = ws_kernels_page_get_details_text (page);
+
+    g_assert_nonnull (strstr (details, "tiny(float *)"));
+    g_assert_nonnull (strstr (details, "320"));
+  }
 
   gtk_widget_destroy (GTK_WIDGET (window));
+}
+
+/* nsys stats CSVs alone: bars and tables from the files' numbers. */
+static void
+test_opens_stats_csvs (void)
+{
+  g_autofree char *kern =
+    ws_test_data ("nsys-stats", "v2025.3_h100_train_bf16_cuda_gpu_kern_sum.csv", NULL);
+  g_autofree char *nvtx = ws_test_data ("nsys-stats", "v2025.3_h100_train_bf16_nvtx_sum.csv", NULL);
+  const char *paths[] = { kern, nvtx, NULL };
+  WsWindow *window = open_files (paths);
+  WsKernelsPage *page = WS_KERNELS_PAGE (ws_window_get_kernels_page (window));
+  const WsBarsModel *model = ws_bars_view_get_model (ws_kernels_page_get_bars_view (page));
+
+  g_assert_cmpstr (ws_window_get_page (window), ==, "kernels");
+  g_assert_cmpuint (model->n_kernels, ==,
+                    csv_rows ("v2025.3_h100_train_bf16_cuda_gpu_kern_sum.csv"));
+  g_assert_cmpuint (table_rows (window, WS_REPORT_NVTX_SUM), ==,
+                    csv_rows ("v2025.3_h100_train_bf16_nvtx_sum.csv"));
+  g_assert_cmpuint (table_rows (window, WS_REPORT_API_SUM), ==, 0);
+  ws_bars_view_select (ws_kernels_page_get_bars_view (page), 0);
+  {
+    g_autofree char *details = ws_kernels_page_get_details_text (page);
+
+    g_assert_nonnull (strstr (details, "nvjet_sm90_tst_256x128_64x4_1x2_h_bz_coopA_bias_TNT"));
+    g_assert_nonnull (strstr (details, "Only the summary is known"));
+  }
+  gtk_widget_destroy (GTK_WIDGET (window));
+}
+
+/* A capture folder: the export inside it. */
+static void
+test_opens_capture_folder (void)
+{
+  g_autofree char *dir = ws_test_tmpdir ();
+  g_autofree char *nsys_dir = g_build_filename (dir, "probe", "nsys", NULL);
+  g_autofree char *target = g_build_filename (dir, "probe", NULL);
+  g_autofree char *fixture = ws_test_data ("nsys", "v2025.3_h100_probe.sqlite", NULL);
+  g_autofree char *copy = g_build_filename (nsys_dir, "probe.sqlite", NULL);
+  g_autofree char *contents = NULL;
+  gsize len;
+  WsWindow *window;
+
+  g_assert_cmpint (g_mkdir_with_parents (nsys_dir, 0755), ==, 0);
+  g_assert_true (g_file_get_contents (fixture, &contents, &len, NULL));
+  g_assert_true (g_file_set_contents (copy, contents, len, NULL));
+  window = open_through_application (target);
+  g_assert_cmpstr (ws_window_get_page (window), ==, "kernels");
+  g_assert_cmpstr (ws_window_get_run (window)->prov.kind, ==, "capture-folder");
+  g_assert_cmpuint (ws_window_get_run (window)->kernels.n, ==, 336);
+  gtk_widget_destroy (GTK_WIDGET (window));
+  ws_test_rmtree (dir);
+}
+
+/* The chart exports are images of the right kind with the bars in them. */
+static void
+test_export_chart (void)
+{
+  g_autofree char *path = ws_test_data ("nsys", "v2025.3_h100_probe.sqlite", NULL);
+  g_autofree char *dir = ws_test_tmpdir ();
+  static const struct
+  {
+    const char *name;
+    const char *magic;
+  } kinds[] = { { "k.png", "\x89PNG" }, { "k.svg", "<?xml" }, { "k.pdf", "%PDF" } };
+  WsWindow *window = open_through_application (path);
+
+  for (gsize i = 0; i < G_N_ELEMENTS (kinds); i++)
+    {
+      g_autofree char *out = g_build_filename (dir, kinds[i].name, NULL);
+      g_autofree char *contents = NULL;
+      g_autoptr (GError) error = NULL;
+
+      g_assert_true (ws_window_export_chart (window, out, &error));
+      g_assert_no_error (error);
+      g_assert_true (g_file_get_contents (out, &contents, NULL, NULL));
+      g_assert_true (g_str_has_prefix (contents, kinds[i].magic));
+    }
+  {
+    g_autofree char *svg = g_build_filename (dir, "k.svg", NULL);
+    g_autofree char *contents = NULL;
+
+    /* Text is drawn as glyphs, so count the bars: six fills in the bar colour (#3584e4). */
+    g_assert_true (g_file_get_contents (svg, &contents, NULL, NULL));
+    guint bars = 0;
+
+    for (const char *p = contents;
+         (p = strstr (p, "fill:rgb(20.784314%,51.764706%,89.411765%)")) != NULL; p++)
+      bars++;
+    g_assert_cmpuint (bars, ==, 6);
+  }
+  gtk_widget_destroy (GTK_WIDGET (window));
+  ws_test_rmtree (dir);
 }
 
 static void
@@ -126,6 +278,9 @@ main (int argc, char **argv)
 
   g_test_add_func ("/window/open/nsys-export-shows-bars", test_opens_export);
   g_test_add_func ("/window/open/broken-file-shows-info-bar", test_broken_file_shows_info_bar);
+  g_test_add_func ("/window/open/nsys-stats-csvs", test_opens_stats_csvs);
+  g_test_add_func ("/window/open/capture-folder", test_opens_capture_folder);
+  g_test_add_func ("/window/export/chart-png-svg-pdf", test_export_chart);
   g_test_add_func ("/window/close-while-loading", test_close_while_loading);
 
   status = g_test_run ();

@@ -5,11 +5,16 @@
 #include <glib/gi18n.h>
 
 #include "ws-application.h"
+#include "ws-input.h"
+#include "ws-settings.h"
 #include "ws-window.h"
 
 struct _WsApplication
 {
   GtkApplication parent_instance;
+
+  GSettings *settings; /* NULL when no schema is installed */
+  GMenu *recent_menu;
 };
 
 G_DEFINE_FINAL_TYPE (WsApplication, ws_application, GTK_TYPE_APPLICATION)
@@ -60,22 +65,33 @@ ws_application_activate (GApplication *app)
   gtk_window_present (window);
 }
 
+/* Files opened together are grouped into runs (ws_input_group_runs): an
+ * export with the CSVs that belong to it is one run, one window. */
 static void
 ws_application_open (GApplication *app, GFile **files, int n_files, const char *hint)
 {
   WsApplication *self = WS_APPLICATION (app);
+  g_autoptr (GPtrArray) paths = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GPtrArray) runs = NULL;
 
-  /* One window per run: each file opens its own window. */
   for (int i = 0; i < n_files; i++)
     {
-      g_autofree char *path = g_file_get_path (files[i]);
-      const char *paths[] = { path, NULL };
-      WsWindow *window;
+      char *path = g_file_get_path (files[i]);
 
-      if (path == NULL)
-        continue;
-      window = empty_window (self);
-      ws_window_load (window, paths);
+      if (path != NULL)
+        g_ptr_array_add (paths, path);
+    }
+  if (paths->len == 0)
+    return;
+  g_ptr_array_add (paths, NULL);
+
+  runs = ws_input_group_runs ((const char *const *) paths->pdata);
+  for (guint r = 0; r < runs->len; r++)
+    {
+      GPtrArray *run = g_ptr_array_index (runs, r);
+      WsWindow *window = empty_window (self);
+
+      ws_window_load (window, (const char *const *) run->pdata);
       gtk_window_present (GTK_WINDOW (window));
     }
 }
@@ -163,9 +179,15 @@ quit_action (GSimpleAction *action, GVariant *param, gpointer data)
   g_application_quit (G_APPLICATION (data));
 }
 
+static void open_recent_action (GSimpleAction *action, GVariant *param, gpointer data);
+
 static const GActionEntry app_actions[] = {
-  { "open", open_action },   { "open-demo", open_demo_action }, { "new-window", new_window_action },
-  { "about", about_action }, { "quit", quit_action },
+  { "open", open_action },
+  { "open-demo", open_demo_action },
+  { "new-window", new_window_action },
+  { "about", about_action },
+  { "quit", quit_action },
+  { "open-recent", open_recent_action, "s" },
 };
 
 static void
@@ -192,10 +214,101 @@ ws_application_startup (GApplication *app)
   gtk_window_set_default_icon_name (APP_ID);
 }
 
+#define MAX_RECENT 12
+
+/* The Recent menu: one item per run (its files joined by newlines in
+ * GSettings), labelled with the first file's name. */
+static void
+rebuild_recent_menu (WsApplication *self)
+{
+  g_auto (GStrv) entries =
+    self->settings != NULL ? g_settings_get_strv (self->settings, "recent-runs") : NULL;
+
+  g_menu_remove_all (self->recent_menu);
+  for (guint i = 0; entries != NULL && entries[i] != NULL; i++)
+    {
+      g_auto (GStrv) paths = g_strsplit (entries[i], "\n", -1);
+      g_autofree char *base = g_path_get_basename (paths[0]);
+      g_autofree char *label =
+        g_strv_length (paths) > 1
+          ? g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s and %u more file",
+                                          "%s and %u more files", g_strv_length (paths) - 1),
+                             base, g_strv_length (paths) - 1)
+          : g_strdup (base);
+      g_autoptr (GMenuItem) item = g_menu_item_new (label, NULL);
+
+      g_menu_item_set_action_and_target_value (item, "app.open-recent",
+                                               g_variant_new_string (entries[i]));
+      g_menu_append_item (self->recent_menu, item);
+    }
+  if (g_menu_model_get_n_items (G_MENU_MODEL (self->recent_menu)) == 0)
+    {
+      g_autoptr (GMenuItem) item = g_menu_item_new (_ ("No recent runs"), "app.no-recent");
+
+      g_menu_append_item (self->recent_menu, item);
+    }
+}
+
+/**
+ * ws_application_get_recent_menu:
+ *
+ * Returns: (transfer none): the Recent menu every window shows
+ */
+GMenuModel *
+ws_application_get_recent_menu (WsApplication *self)
+{
+  return G_MENU_MODEL (self->recent_menu);
+}
+
+/* Remembers the files of a run that loaded, for the Recent menu and for
+ * GTK's recent files. */
+void
+ws_application_note_recent (WsApplication *self, const char *const *paths)
+{
+  g_autofree char *entry = NULL;
+  GtkRecentManager *manager = gtk_recent_manager_get_default ();
+
+  if (paths == NULL || paths[0] == NULL)
+    return;
+  for (guint i = 0; paths[i] != NULL; i++)
+    {
+      g_autofree char *uri = g_filename_to_uri (paths[i], NULL, NULL);
+
+      if (uri != NULL)
+        gtk_recent_manager_add_item (manager, uri);
+    }
+  entry = g_strjoinv ("\n", (char **) paths);
+  ws_settings_add_recent (self->settings, "recent-runs", entry, MAX_RECENT);
+  rebuild_recent_menu (self);
+}
+
+static void
+open_recent_action (GSimpleAction *action, GVariant *param, gpointer data)
+{
+  WsApplication *self = data;
+  g_auto (GStrv) paths = g_strsplit (g_variant_get_string (param, NULL), "\n", -1);
+  WsWindow *window = empty_window (self);
+
+  ws_window_load (window, (const char *const *) paths);
+  gtk_window_present (GTK_WINDOW (window));
+}
+
+static void
+ws_application_dispose (GObject *object)
+{
+  WsApplication *self = WS_APPLICATION (object);
+
+  g_clear_object (&self->settings);
+  g_clear_object (&self->recent_menu);
+  G_OBJECT_CLASS (ws_application_parent_class)->dispose (object);
+}
+
 static void
 ws_application_class_init (WsApplicationClass *klass)
 {
   GApplicationClass *app_class = G_APPLICATION_CLASS (klass);
+
+  G_OBJECT_CLASS (klass)->dispose = ws_application_dispose;
 
   app_class->startup = ws_application_startup;
   app_class->activate = ws_application_activate;
@@ -205,6 +318,9 @@ ws_application_class_init (WsApplicationClass *klass)
 static void
 ws_application_init (WsApplication *self)
 {
+  self->settings = ws_settings_new ();
+  self->recent_menu = g_menu_new ();
+  rebuild_recent_menu (self);
 }
 
 WsApplication *

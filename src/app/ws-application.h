@@ -11,5 +11,7 @@ G_DECLARE_FINAL_TYPE (WsApplication, ws_application, WS, APPLICATION, GtkApplica
 
 WsApplication *ws_application_new (GApplicationFlags flags);
 char *ws_application_demo_path (void);
+GMenuModel *ws_application_get_recent_menu (WsApplication *self);
+void ws_application_note_recent (WsApplication *self, const char *const *paths);
 
 G_END_DECLS

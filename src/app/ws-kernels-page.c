@@ -5,6 +5,7 @@
 #include <glib/gi18n.h>
 
 #include "ws-format.h"
+#include "ws-kernel-details.h"
 #include "ws-kernels-page.h"
 #include "ws-stats.h"
 
@@ -20,7 +21,7 @@ struct _WsKernelsPage
   GtkSpinButton *top_n_spin;
   GtkLabel *summary_label;
   WsBarsView *bars_view;
-  GtkLabel *details_label;
+  WsKernelDetails *details;
 };
 
 G_DEFINE_FINAL_TYPE (WsKernelsPage, ws_kernels_page, GTK_TYPE_BOX)
@@ -55,28 +56,11 @@ top_n_changed_cb (WsKernelsPage *self, GtkSpinButton *spin)
 static void
 kernel_selected_cb (WsKernelsPage *self, const char *name, WsBarsView *view)
 {
-  const WsBarsModel *model = ws_bars_view_get_model (view);
-  const WsBar *bar = ws_bars_model_get (model, (guint) MAX (ws_bars_view_get_selected (view), 0));
-  g_autofree char *total = NULL, *avg = NULL, *med = NULL, *min = NULL, *max = NULL, *sd = NULL;
-  g_autofree char *text = NULL;
+  int selected = ws_bars_view_get_selected (view);
+  const WsBar *bar =
+    selected >= 0 ? ws_bars_model_get (ws_bars_view_get_model (view), (guint) selected) : NULL;
 
-  if (bar == NULL || ws_bars_view_get_selected (view) < 0)
-    {
-      gtk_label_set_text (self->details_label, _ ("Select a kernel to see its details."));
-      return;
-    }
-
-  total = ws_format_duration ((double) bar->total);
-  avg = ws_format_duration (bar->avg);
-  med = ws_format_duration (bar->med);
-  min = ws_format_duration ((double) bar->min);
-  max = ws_format_duration ((double) bar->max);
-  sd = ws_format_duration (bar->stddev);
-  text = g_strdup_printf (
-    "%s\n\n%s: %s\n%s: %" G_GINT64_FORMAT "\n%s: %s\n%s: %s\n%s: %s\n%s: %s\n%s: %s", bar->name,
-    _ ("Total"), total, _ ("Instances"), bar->count, _ ("Average"), avg, _ ("Median"), med,
-    _ ("Minimum"), min, _ ("Maximum"), max, _ ("Standard deviation"), sd);
-  gtk_label_set_text (self->details_label, text);
+  ws_kernel_details_show (self->details, self->run, bar != NULL && !bar->is_other ? bar : NULL);
 }
 
 static void
@@ -98,6 +82,7 @@ ws_kernels_page_class_init (WsKernelsPageClass *klass)
   object_class->dispose = ws_kernels_page_dispose;
 
   g_type_ensure (WS_TYPE_BARS_VIEW);
+  g_type_ensure (WS_TYPE_KERNEL_DETAILS);
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/org/warpscope/Warpscope/ui/ws-kernels-page.ui");
   gtk_widget_class_bind_template_child (widget_class, WsKernelsPage, filter_entry);
@@ -105,7 +90,7 @@ ws_kernels_page_class_init (WsKernelsPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, WsKernelsPage, top_n_spin);
   gtk_widget_class_bind_template_child (widget_class, WsKernelsPage, summary_label);
   gtk_widget_class_bind_template_child (widget_class, WsKernelsPage, bars_view);
-  gtk_widget_class_bind_template_child (widget_class, WsKernelsPage, details_label);
+  gtk_widget_class_bind_template_child (widget_class, WsKernelsPage, details);
   gtk_widget_class_bind_template_callback (widget_class, filter_changed_cb);
   gtk_widget_class_bind_template_callback (widget_class, sort_changed_cb);
   gtk_widget_class_bind_template_callback (widget_class, top_n_changed_cb);
@@ -135,6 +120,7 @@ ws_kernels_page_set_run (WsKernelsPage *self, WsRun *run)
 
   summary = run != NULL ? ws_run_get_summary (run, WS_REPORT_KERN_SUM) : NULL;
   ws_bars_view_set_summary (self->bars_view, summary);
+  ws_kernel_details_show (self->details, run, NULL);
 
   if (summary == NULL)
     {
@@ -162,8 +148,24 @@ ws_kernels_page_get_bars_view (WsKernelsPage *self)
   return self->bars_view;
 }
 
-const char *
+/**
+ * ws_kernels_page_get_details_text:
+ *
+ * Returns: (transfer full): the details panel as text
+ */
+char *
 ws_kernels_page_get_details_text (WsKernelsPage *self)
 {
-  return gtk_label_get_text (self->details_label);
+  return ws_kernel_details_get_text (self->details);
+}
+
+/**
+ * ws_kernels_page_get_details:
+ *
+ * Returns: (transfer none): the details panel
+ */
+WsKernelDetails *
+ws_kernels_page_get_details (WsKernelsPage *self)
+{
+  return self->details;
 }

@@ -4,6 +4,7 @@
 #include <gtk/gtk.h>
 
 #include "ws-bars-view.h"
+#include "ws-kernel-details.h"
 #include "ws-run.h"
 
 G_BEGIN_DECLS
@@ -14,6 +15,7 @@ G_DECLARE_FINAL_TYPE (WsKernelsPage, ws_kernels_page, WS, KERNELS_PAGE, GtkBox)
 
 void ws_kernels_page_set_run (WsKernelsPage *self, WsRun *run);
 WsBarsView *ws_kernels_page_get_bars_view (WsKernelsPage *self);
-const char *ws_kernels_page_get_details_text (WsKernelsPage *self);
+char *ws_kernels_page_get_details_text (WsKernelsPage *self);
+WsKernelDetails *ws_kernels_page_get_details (WsKernelsPage *self);
 
 G_END_DECLS

@@ -3,8 +3,15 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <math.h>
 
+#include "ws-application.h"
+#include "ws-bars-chart.h"
 #include "ws-kernels-page.h"
+#include "ws-markdown-report.h"
+#include "ws-report.h"
+#include "ws-surface.h"
+#include "ws-summaries-page.h"
 #include "ws-run-loader.h"
 #include "ws-window.h"
 
@@ -21,6 +28,7 @@ struct _WsWindow
 
   /* Template widgets */
   GtkHeaderBar *header_bar;
+  GtkMenuButton *recent_button;
   GtkInfoBar *info_bar;
   GtkLabel *info_label;
   GtkStack *main_stack;
@@ -28,6 +36,7 @@ struct _WsWindow
   GtkLabel *loading_label;
   GtkProgressBar *progress_bar;
   WsKernelsPage *kernels_page;
+  WsSummariesPage *summaries_page;
 };
 
 G_DEFINE_FINAL_TYPE (WsWindow, ws_window, GTK_TYPE_APPLICATION_WINDOW)
@@ -39,6 +48,8 @@ enum
 };
 
 static guint signals[N_SIGNALS];
+
+static void update_actions (WsWindow *self);
 
 static void
 show_error (WsWindow *self, const char *message)
@@ -162,7 +173,12 @@ load_finished (GObject *source, GAsyncResult *result, gpointer data)
 
   g_clear_pointer (&self->run, ws_run_unref);
   self->run = g_steal_pointer (&run);
+  update_actions (self);
+  if (WS_IS_APPLICATION (gtk_window_get_application (GTK_WINDOW (self))))
+    ws_application_note_recent (WS_APPLICATION (gtk_window_get_application (GTK_WINDOW (self))),
+                                (const char *const *) self->paths);
   ws_kernels_page_set_run (self->kernels_page, self->run);
+  ws_summaries_page_set_run (self->summaries_page, self->run);
   gtk_stack_set_visible_child_name (self->main_stack, "views");
   g_signal_emit (self, signals[LOAD_FINISHED], 0, TRUE);
 }
@@ -206,6 +222,152 @@ ws_window_load (WsWindow *self, const char *const *paths)
     ws_run_load_async (paths, WS_LOAD_ALL, self->cancellable, load_progress, g_object_ref (self),
                        g_object_unref, load_finished, load);
   }
+}
+
+static void
+update_actions (WsWindow *self)
+{
+  static const char *const needs_run[] = { "export-chart", "export-csv", "export-markdown" };
+
+  for (gsize i = 0; i < G_N_ELEMENTS (needs_run); i++)
+    {
+      GAction *action = g_action_map_lookup_action (G_ACTION_MAP (self), needs_run[i]);
+
+      if (action != NULL)
+        g_simple_action_set_enabled (G_SIMPLE_ACTION (action), self->run != NULL);
+    }
+}
+
+typedef struct
+{
+  const WsBarsModel *model;
+  WsBarsState state;
+  WsPalette palette;
+} ChartExport;
+
+static void
+draw_chart_export (cairo_t *cr, double width, double height, gpointer data)
+{
+  ChartExport *chart = data;
+
+  ws_bars_chart_draw (cr, width, height, chart->model, &chart->state, &chart->palette);
+}
+
+/**
+ * ws_window_export_chart:
+ *
+ * Draws the kernel bars as on show (filter, sort, top N) into @path (PNG,
+ * SVG or PDF by its extension), with the same function the view draws
+ * with, in the light palette that documents use.
+ */
+gboolean
+ws_window_export_chart (WsWindow *self, const char *path, GError **error)
+{
+  WsBarsView *bars = ws_kernels_page_get_bars_view (self->kernels_page);
+  g_autofree char *title =
+    g_strdup_printf (_ ("GPU time by kernel — %s"), ws_run_display_name (self->run));
+  ChartExport chart = { ws_bars_view_get_model (bars) };
+  cairo_t *cr;
+  double height;
+
+  g_return_val_if_fail (self->run != NULL, FALSE);
+
+  chart.state.hover = chart.state.selected = -1;
+  chart.state.title = title;
+  ws_palette_init_light (&chart.palette);
+  cr = ws_measure_context ();
+  height = ceil (ws_bars_chart_natural_height (cr, chart.model, &chart.state, &chart.palette));
+  cairo_destroy (cr);
+  return ws_render_to_file (path, 1200, height, draw_chart_export, &chart, error);
+}
+
+typedef enum
+{
+  EXPORT_CHART,
+  EXPORT_CSV,
+  EXPORT_MARKDOWN,
+} ExportKind;
+
+typedef struct
+{
+  WsWindow *window;
+  ExportKind kind;
+} ExportRequest;
+
+static void
+export_response_cb (GtkNativeDialog *dialog, int response, gpointer data)
+{
+  ExportRequest *request = data;
+  WsWindow *self = request->window;
+  g_autoptr (GError) error = NULL;
+
+  if (response == GTK_RESPONSE_ACCEPT && self->run != NULL)
+    {
+      g_autofree char *path = gtk_file_chooser_get_filename (GTK_FILE_CHOOSER (dialog));
+
+      switch (request->kind)
+        {
+          case EXPORT_CHART:
+            ws_window_export_chart (self, path, &error);
+            break;
+          case EXPORT_CSV:
+            {
+              g_autoptr (GPtrArray) written =
+                ws_report_write_csv_dir (self->run, path, NULL, &error);
+            }
+            break;
+          case EXPORT_MARKDOWN:
+          default:
+            ws_markdown_report_write (self->run, path, NULL, &error);
+            break;
+        }
+      if (error != NULL)
+        show_error (self, error->message);
+    }
+  g_object_unref (dialog);
+  g_object_unref (request->window);
+  g_free (request);
+}
+
+static void
+export_action (GSimpleAction *action, GVariant *param, gpointer data)
+{
+  WsWindow *self = data;
+  const char *name = g_action_get_name (G_ACTION (action));
+  ExportRequest *request = g_new0 (ExportRequest, 1);
+  g_autofree char *base = self->run != NULL ? ws_report_base_name (self->run) : g_strdup ("run");
+  g_autofree char *suggested = NULL;
+  GtkFileChooserNative *dialog;
+
+  request->window = g_object_ref (self);
+  if (g_str_equal (name, "export-chart"))
+    {
+      request->kind = EXPORT_CHART;
+      suggested = g_strdup_printf ("%s_kernels.png", base);
+      dialog =
+        gtk_file_chooser_native_new (_ ("Export the Chart"), GTK_WINDOW (self),
+                                     GTK_FILE_CHOOSER_ACTION_SAVE, _ ("_Export"), _ ("_Cancel"));
+    }
+  else if (g_str_equal (name, "export-csv"))
+    {
+      request->kind = EXPORT_CSV;
+      dialog = gtk_file_chooser_native_new (
+        _ ("Export the Summaries as CSV into a Folder"), GTK_WINDOW (self),
+        GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER, _ ("_Export"), _ ("_Cancel"));
+    }
+  else
+    {
+      request->kind = EXPORT_MARKDOWN;
+      suggested = g_strdup_printf ("summary_%s.md", base);
+      dialog =
+        gtk_file_chooser_native_new (_ ("Export a Markdown Report"), GTK_WINDOW (self),
+                                     GTK_FILE_CHOOSER_ACTION_SAVE, _ ("_Export"), _ ("_Cancel"));
+    }
+  gtk_file_chooser_set_do_overwrite_confirmation (GTK_FILE_CHOOSER (dialog), TRUE);
+  if (suggested != NULL)
+    gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (dialog), suggested);
+  g_signal_connect (dialog, "response", G_CALLBACK (export_response_cb), request);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
 }
 
 static void
@@ -285,9 +447,11 @@ ws_window_class_init (WsWindowClass *klass)
                   NULL, G_TYPE_NONE, 1, G_TYPE_BOOLEAN);
 
   g_type_ensure (WS_TYPE_KERNELS_PAGE);
+  g_type_ensure (WS_TYPE_SUMMARIES_PAGE);
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/org/warpscope/Warpscope/ui/ws-window.ui");
   gtk_widget_class_bind_template_child (widget_class, WsWindow, header_bar);
+  gtk_widget_class_bind_template_child (widget_class, WsWindow, recent_button);
   gtk_widget_class_bind_template_child (widget_class, WsWindow, info_bar);
   gtk_widget_class_bind_template_child (widget_class, WsWindow, info_label);
   gtk_widget_class_bind_template_child (widget_class, WsWindow, main_stack);
@@ -295,13 +459,15 @@ ws_window_class_init (WsWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, WsWindow, loading_label);
   gtk_widget_class_bind_template_child (widget_class, WsWindow, progress_bar);
   gtk_widget_class_bind_template_child (widget_class, WsWindow, kernels_page);
+  gtk_widget_class_bind_template_child (widget_class, WsWindow, summaries_page);
   gtk_widget_class_bind_template_callback (widget_class, info_bar_response_cb);
   gtk_widget_class_bind_template_callback (widget_class, main_stack_changed_cb);
 }
 
 static const GActionEntry win_actions[] = {
-  { "cancel-load", cancel_load_action },
-  { "show-page", show_page_action, "s" },
+  { "cancel-load", cancel_load_action }, { "show-page", show_page_action, "s" },
+  { "export-chart", export_action },     { "export-csv", export_action },
+  { "export-markdown", export_action },
 };
 
 static void
@@ -320,12 +486,18 @@ ws_window_init (WsWindow *self)
                      GDK_ACTION_COPY);
   g_signal_connect (self, "drag-data-received", G_CALLBACK (drag_data_received_cb), NULL);
   gtk_stack_set_visible_child_name (self->main_stack, "welcome");
+  update_actions (self);
 }
 
 WsWindow *
 ws_window_new (GtkApplication *application)
 {
-  return g_object_new (WS_TYPE_WINDOW, "application", application, NULL);
+  WsWindow *self = g_object_new (WS_TYPE_WINDOW, "application", application, NULL);
+
+  if (WS_IS_APPLICATION (application))
+    gtk_menu_button_set_menu_model (self->recent_button,
+                                    ws_application_get_recent_menu (WS_APPLICATION (application)));
+  return self;
 }
 
 gboolean

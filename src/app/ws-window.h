@@ -19,5 +19,6 @@ const char *ws_window_get_page (WsWindow *self);
 const char *ws_window_get_error (WsWindow *self);
 GtkWidget *ws_window_get_kernels_page (WsWindow *self);
 GtkWidget *ws_window_get_view (WsWindow *self, const char *name);
+gboolean ws_window_export_chart (WsWindow *self, const char *path, GError **error);
 
 G_END_DECLS

@@ -109,6 +109,14 @@ ws_cli_stats (int argc, char **argv)
   run = ws_cli_load (argv + 1, flags, &error);
   if (run == NULL)
     return ws_cli_fail (error);
+  /* Without --report, a stats CSV prints its own report. */
+  if (report_str == NULL && !ws_report_has_data (run, WS_REPORT_KERN_SUM))
+    for (guint kind = 0; kind < WS_N_REPORTS; kind++)
+      if (run->summaries[kind] != NULL)
+        {
+          g_array_index (kinds, WsReportKind, 0) = (WsReportKind) kind;
+          break;
+        }
 
   for (guint i = 0; i < kinds->len; i++)
     {
@@ -134,7 +142,7 @@ ws_cli_stats (int argc, char **argv)
           continue;
         }
 
-      summary = ws_summary_compute (run, kind, form);
+      summary = ws_run_summary (run, kind, form);
       ws_report_write (summary, format, out);
       /* The nsys console form ends each report with a blank line. */
       if (format == WS_FORMAT_TABLE)

@@ -2,6 +2,8 @@
 #define G_LOG_DOMAIN "ws-report"
 #include "config.h"
 
+#include <errno.h>
+#include <glib/gstdio.h>
 #include <string.h>
 
 #include "ws-format.h"
@@ -256,4 +258,66 @@ ws_report_write (const WsSummary *summary, WsOutputFormat format, GString *out)
 
   ws_report_write_table (table->n_columns, table->headers, table->numeric, table->cells, format,
                          out);
+}
+
+/**
+ * ws_report_base_name:
+ *
+ * Returns: (transfer full): the run's first file name without its
+ * extension: the `<base>` of nsys's `<base>_<report>.csv`.
+ */
+char *
+ws_report_base_name (const WsRun *run)
+{
+  g_autofree char *base = g_strdup (ws_run_display_name (run));
+  char *dot = strrchr (base, '.');
+
+  if (dot != NULL && dot != base)
+    *dot = '\0';
+  if (base[0] == '\0')
+    return g_strdup ("run");
+  return g_steal_pointer (&base);
+}
+
+/**
+ * ws_report_write_csv_dir:
+ * @base: (nullable): the file name prefix; the run's base name by default
+ *
+ * Writes each report the run has as `<base>_<report>.csv` in @dir, exactly
+ * as `nsys stats --format csv --output <dir>/<base>` names and writes them.
+ *
+ * Returns: (transfer full) (element-type filename): the files written, or
+ * %NULL with @error set.
+ */
+GPtrArray *
+ws_report_write_csv_dir (const WsRun *run, const char *dir, const char *base, GError **error)
+{
+  g_autoptr (GPtrArray) written = g_ptr_array_new_with_free_func (g_free);
+  g_autofree char *prefix = base != NULL ? g_strdup (base) : ws_report_base_name (run);
+
+  if (g_mkdir_with_parents (dir, 0755) != 0)
+    {
+      int saved = errno;
+
+      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved), "%s: %s", dir, g_strerror (saved));
+      return NULL;
+    }
+  for (guint kind = 0; kind < WS_N_REPORTS; kind++)
+    {
+      g_autoptr (WsSummary) summary = ws_run_summary (run, kind, WS_NAME_DEMANGLED);
+      g_autoptr (GString) out = NULL;
+      g_autofree char *name = NULL;
+      char *path;
+
+      if (summary == NULL)
+        continue;
+      out = g_string_new (NULL);
+      ws_report_write (summary, WS_FORMAT_CSV, out);
+      name = g_strdup_printf ("%s_%s.csv", prefix, ws_report_kind_to_string (kind));
+      path = g_build_filename (dir, name, NULL);
+      g_ptr_array_add (written, path);
+      if (!g_file_set_contents (path, out->str, out->len, error))
+        return NULL;
+    }
+  return g_steal_pointer (&written);
 }

@@ -3,6 +3,7 @@
 
 #include <glib.h>
 
+#include "ws-run.h"
 #include "ws-stats.h"
 
 G_BEGIN_DECLS
@@ -34,6 +35,9 @@ const char *ws_report_table_cell (const WsReportTable *self, guint row, guint co
 void ws_report_write (const WsSummary *summary, WsOutputFormat format, GString *out);
 void ws_report_write_table (guint n_columns, const char *const *headers, const gboolean *numeric,
                             GPtrArray *cells, WsOutputFormat format, GString *out);
+
+GPtrArray *ws_report_write_csv_dir (const WsRun *run, const char *dir, const char *base, GError **error);
+char *ws_report_base_name (const WsRun *run);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (WsReportTable, ws_report_table_free)
 

@@ -2,16 +2,127 @@
 #define G_LOG_DOMAIN "ws-loader"
 #include "config.h"
 
+#include <json-glib/json-glib.h>
+
 #include "ws-error.h"
+#include "ws-input.h"
 #include "ws-nsys-reader.h"
+#include "ws-nsys-stats-reader.h"
 #include "ws-run-loader.h"
 #include "ws-stats.h"
 
+/* Until the ncu reader lands (issue 3), ncu files are listed, not read. */
+static gboolean
+ws_run_load_ncu (WsRun *run, const char *path, GError **error)
+{
+  ws_run_add_warning (run, "%s: ncu CSV files are not read yet", path);
+  return TRUE;
+}
+
+static void
+read_manifest (WsRun *run, const char *run_json)
+{
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  JsonObject *root;
+  JsonNode *target;
+
+  if (!json_parser_load_from_file (parser, run_json, NULL) ||
+      !JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
+    {
+      ws_run_add_warning (run, "%s: not a readable capture manifest", run_json);
+      return;
+    }
+  root = json_node_get_object (json_parser_get_root (parser));
+  target = json_object_get_member (root, "target");
+  if (target != NULL && JSON_NODE_HOLDS_OBJECT (target))
+    {
+      JsonNode *cmd = json_object_get_member (json_node_get_object (target), "cmd");
+
+      if (cmd != NULL && JSON_NODE_HOLDS_VALUE (cmd) &&
+          json_node_get_value_type (cmd) == G_TYPE_STRING)
+        run->prov.capture_command = g_strdup (json_node_get_string (cmd));
+    }
+  g_ptr_array_add (run->prov.files, g_strdup (run_json));
+}
+
+static WsInputKind
+classify (const char *path, GError **error)
+{
+  WsInputKind kind = ws_input_detect (path, error);
+
+  switch (kind)
+    {
+      case WS_INPUT_NSYS_REPORT:
+        g_set_error (
+          error, WS_READER_ERROR, WS_READER_ERROR_FORMAT,
+          "%s: an Nsight Systems report; export it to SQLite first: nsys export --type sqlite %s",
+          path, path);
+        return WS_INPUT_UNKNOWN;
+      case WS_INPUT_NCU_REPORT:
+        g_set_error (
+          error, WS_READER_ERROR, WS_READER_ERROR_FORMAT,
+          "%s: an Nsight Compute report; export it to CSV first: ncu --import %s --csv --page raw",
+          path, path);
+        return WS_INPUT_UNKNOWN;
+      case WS_INPUT_UNKNOWN:
+      case WS_INPUT_FOLDER:
+      case WS_INPUT_NSYS_SQLITE:
+      case WS_INPUT_NSYS_STATS_CSV:
+      case WS_INPUT_NCU_CSV:
+      default:
+        return kind;
+    }
+}
+
+static gboolean
+run_has_events (const WsRun *run, WsReportKind kind)
+{
+  switch (kind)
+    {
+      case WS_REPORT_KERN_SUM:
+        return run->kernels.n > 0;
+      case WS_REPORT_NVTX_SUM:
+        return run->nvtx.n > 0;
+      case WS_REPORT_API_SUM:
+        return run->api.n > 0;
+      case WS_REPORT_MEM_TIME_SUM:
+      case WS_REPORT_MEM_SIZE_SUM:
+        return run->memops.n > 0;
+      case WS_N_REPORTS:
+      default:
+        return FALSE;
+    }
+}
+
+static gboolean
+attach_stats (WsRun *run, const char *path, GError **error)
+{
+  g_autoptr (WsSummary) summary = ws_nsys_stats_read (path, error);
+
+  if (summary == NULL)
+    return FALSE;
+  g_ptr_array_add (run->prov.files, g_strdup (path));
+  /* The export's own events win over a CSV of the same report. */
+  if (run_has_events (run, summary->kind))
+    return TRUE;
+  if (run->summaries[summary->kind] != NULL)
+    {
+      ws_run_add_warning (run, "%s: a second %s report; the first one is used", path,
+                          ws_report_kind_to_string (summary->kind));
+      return TRUE;
+    }
+  run->summaries[summary->kind] = g_steal_pointer (&summary);
+  return TRUE;
+}
+
 /**
  * ws_run_load:
- * @paths: (array zero-terminated=1): the files of one run
+ * @paths: (array zero-terminated=1): the files of one run: at most one nsys
+ *   export, `nsys stats` CSVs, ncu CSVs, or a capture folder
  *
- * Loads a run synchronously, on the calling thread.
+ * Loads a run synchronously, on the calling thread.  The nsys export gives
+ * the events; a stats CSV gives its summary where the export has no such
+ * events (or there is no export).
  *
  * Returns: (transfer full): the run, or %NULL with @error set.
  */
@@ -19,9 +130,90 @@ WsRun *
 ws_run_load (const char *const *paths, WsLoadFlags flags, GCancellable *cancellable,
              WsProgressFunc progress, gpointer progress_data, GError **error)
 {
+  g_autoptr (GPtrArray) files = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GArray) kinds = g_array_new (FALSE, FALSE, sizeof (WsInputKind));
+  g_autofree char *run_json = NULL;
+  g_autoptr (WsRun) run = NULL;
+  const char *export = NULL;
+  gboolean from_folder = FALSE;
+
   g_return_val_if_fail (paths != NULL && paths[0] != NULL, NULL);
 
-  return ws_nsys_reader_load (paths[0], flags, cancellable, progress, progress_data, error);
+  for (guint i = 0; paths[i] != NULL; i++)
+    {
+      WsInputKind kind = classify (paths[i], error);
+
+      if (kind == WS_INPUT_UNKNOWN)
+        return NULL;
+      if (kind == WS_INPUT_FOLDER)
+        {
+          from_folder = TRUE;
+          if (!ws_input_expand_folder (paths[i], files, run_json == NULL ? &run_json : NULL, error))
+            return NULL;
+        }
+      else
+        g_ptr_array_add (files, g_strdup (paths[i]));
+    }
+
+  for (guint i = 0; i < files->len; i++)
+    {
+      const char *path = g_ptr_array_index (files, i);
+      WsInputKind kind = classify (path, error);
+
+      if (kind == WS_INPUT_UNKNOWN)
+        return NULL;
+      if (kind == WS_INPUT_NSYS_SQLITE)
+        {
+          if (export != NULL)
+            {
+              g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_FORMAT,
+                           "%s: a run holds one nsys export, and %s is another; open it in a "
+                           "window of its own",
+                           path, export);
+              return NULL;
+            }
+          export = path;
+        }
+      g_array_append_val (kinds, kind);
+    }
+
+  if (export != NULL)
+    {
+      run = ws_nsys_reader_load (export, flags, cancellable, progress, progress_data, error);
+      if (run == NULL)
+        return NULL;
+    }
+  else
+    {
+      run = ws_run_new ();
+      run->prov.kind = g_strdup (ws_input_kind_to_string (g_array_index (kinds, WsInputKind, 0)));
+    }
+  if (from_folder)
+    {
+      g_free (run->prov.kind);
+      run->prov.kind = g_strdup ("capture-folder");
+    }
+
+  for (guint i = 0; i < files->len; i++)
+    {
+      const char *path = g_ptr_array_index (files, i);
+      WsInputKind kind = g_array_index (kinds, WsInputKind, i);
+
+      if (g_cancellable_set_error_if_cancelled (cancellable, error))
+        return NULL;
+      if (kind == WS_INPUT_NSYS_STATS_CSV && !attach_stats (run, path, error))
+        return NULL;
+      if (kind == WS_INPUT_NCU_CSV)
+        {
+          g_ptr_array_add (run->prov.files, g_strdup (path));
+          if (!ws_run_load_ncu (run, path, error))
+            return NULL;
+        }
+    }
+
+  if (run_json != NULL)
+    read_manifest (run, run_json);
+  return g_steal_pointer (&run);
 }
 
 /* Progress crosses from the worker to the caller's main context through a

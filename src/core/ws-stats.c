@@ -36,6 +36,8 @@ ws_report_kind_from_string (const char *str, WsReportKind *kind)
 gboolean
 ws_report_has_data (const WsRun *run, WsReportKind kind)
 {
+  if (kind < WS_N_REPORTS && run->summaries[kind] != NULL)
+    return TRUE;
   switch (kind)
     {
       case WS_REPORT_KERN_SUM:
@@ -589,6 +591,31 @@ ws_run_compute_summaries (WsRun *run)
   for (guint kind = 0; kind < WS_N_REPORTS; kind++)
     if (run->summaries[kind] == NULL && ws_report_has_data (run, kind))
       run->summaries[kind] = ws_summary_compute (run, kind, WS_NAME_DEMANGLED);
+}
+
+/**
+ * ws_run_summary:
+ *
+ * The summary @kind with kernel names in @form: the one computed at load or
+ * read from a stats CSV, or computed now from the events.
+ *
+ * Returns: (transfer full) (nullable): the summary, or %NULL when the run
+ * has no such data.
+ */
+WsSummary *
+ws_run_summary (const WsRun *run, WsReportKind kind, WsNameForm form)
+{
+  gboolean events;
+
+  g_return_val_if_fail (kind < WS_N_REPORTS, NULL);
+
+  events = kind == WS_REPORT_KERN_SUM ? run->kernels.n > 0 : FALSE;
+  if (run->summaries[kind] != NULL &&
+      (form == WS_NAME_DEMANGLED || kind != WS_REPORT_KERN_SUM || !events))
+    return ws_summary_ref (run->summaries[kind]);
+  if (!ws_report_has_data (run, kind))
+    return NULL;
+  return ws_summary_compute (run, kind, form);
 }
 
 /**

@@ -57,6 +57,7 @@ typedef struct
 
 void ws_run_compute_summaries (WsRun *run);
 WsSummary *ws_run_get_summary (const WsRun *run, WsReportKind kind);
+WsSummary *ws_run_summary (const WsRun *run, WsReportKind kind, WsNameForm form);
 
 const char *ws_report_kind_to_string (WsReportKind kind);
 gboolean ws_report_kind_from_string (const char *str, WsReportKind *kind);

@@ -1,0 +1,214 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "ws-kernel-details"
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "ws-format.h"
+#include "ws-histogram-view.h"
+#include "ws-kernel-details.h"
+#include "ws-kernel-instances.h"
+
+struct _WsKernelDetails
+{
+  GtkBox parent_instance;
+
+  /* Template widgets */
+  GtkLabel *empty_label;
+  GtkWidget *content;
+  GtkLabel *name_label;
+  GtkLabel *share_label;
+  GtkGrid *stats_grid;
+  GtkWidget *configs_title;
+  GtkLabel *configs_label;
+  GtkWidget *histogram_title;
+  WsHistogramView *histogram_view;
+  GtkBox *gauges_box;
+  GtkLabel *gauges_label;
+};
+
+G_DEFINE_FINAL_TYPE (WsKernelDetails, ws_kernel_details, GTK_TYPE_BOX)
+
+static void
+ws_kernel_details_class_init (WsKernelDetailsClass *klass)
+{
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  g_type_ensure (WS_TYPE_HISTOGRAM_VIEW);
+  gtk_widget_class_set_template_from_resource (widget_class,
+                                               "/org/warpscope/Warpscope/ui/ws-kernel-details.ui");
+  gtk_widget_class_bind_template_child (widget_class, WsKernelDetails, empty_label);
+  gtk_widget_class_bind_template_child (widget_class, WsKernelDetails, content);
+  gtk_widget_class_bind_template_child (widget_class, WsKernelDetails, name_label);
+  gtk_widget_class_bind_template_child (widget_class, WsKernelDetails, share_label);
+  gtk_widget_class_bind_template_child (widget_class, WsKernelDetails, stats_grid);
+  gtk_widget_class_bind_template_child (widget_class, WsKernelDetails, configs_title);
+  gtk_widget_class_bind_template_child (widget_class, WsKernelDetails, configs_label);
+  gtk_widget_class_bind_template_child (widget_class, WsKernelDetails, histogram_title);
+  gtk_widget_class_bind_template_child (widget_class, WsKernelDetails, histogram_view);
+  gtk_widget_class_bind_template_child (widget_class, WsKernelDetails, gauges_box);
+  gtk_widget_class_bind_template_child (widget_class, WsKernelDetails, gauges_label);
+}
+
+static void
+ws_kernel_details_init (WsKernelDetails *self)
+{
+  gtk_widget_init_template (GTK_WIDGET (self));
+}
+
+static void
+stat_row (WsKernelDetails *self, int row, const char *label, const char *value)
+{
+  GtkWidget *name = gtk_label_new (label);
+  GtkWidget *text = gtk_label_new (value);
+
+  gtk_label_set_xalign (GTK_LABEL (name), 0);
+  gtk_label_set_xalign (GTK_LABEL (text), 1);
+  gtk_label_set_selectable (GTK_LABEL (text), TRUE);
+  gtk_style_context_add_class (gtk_widget_get_style_context (name), "ws-dim");
+  gtk_widget_set_hexpand (text, TRUE);
+  gtk_grid_attach (self->stats_grid, name, 0, row, 1, 1);
+  gtk_grid_attach (self->stats_grid, text, 1, row, 1, 1);
+  gtk_widget_show (name);
+  gtk_widget_show (text);
+}
+
+static void
+show_instances (WsKernelDetails *self, WsRun *run, const WsBar *bar)
+{
+  g_autoptr (GArray) instances = NULL;
+  g_autoptr (GArray) uses = NULL;
+  g_autoptr (GString) configs = g_string_new (NULL);
+  g_autofree gint64 *durations = NULL;
+  gsize n = 0;
+  gboolean events = run != NULL && run->kernels.n > 0 && bar->name_id != WS_STRING_NONE;
+
+  gtk_widget_set_visible (self->configs_title, events);
+  gtk_widget_set_visible (GTK_WIDGET (self->configs_label), TRUE);
+  gtk_widget_set_visible (self->histogram_title, events);
+  gtk_widget_set_visible (GTK_WIDGET (self->histogram_view), events);
+  if (!events)
+    {
+      gtk_label_set_text (
+        self->configs_label,
+        _ ("Only the summary is known for this run (an nsys stats CSV): open its SQLite "
+           "export to see launch configurations and the distribution of durations."));
+      ws_histogram_view_set_histogram (self->histogram_view, NULL);
+      return;
+    }
+
+  instances = ws_kernel_instances (run, bar->name_id, WS_NAME_DEMANGLED);
+  uses = ws_kernel_config_uses (run, instances);
+  for (guint i = 0; i < uses->len; i++)
+    {
+      const WsConfigUse *use = &g_array_index (uses, WsConfigUse, i);
+      const WsLaunchConfig *config = &g_array_index (run->configs, WsLaunchConfig, use->config);
+      g_autofree char *described = ws_launch_config_describe (config);
+      g_autofree char *time = ws_format_duration ((double) use->total);
+      g_autofree char *count = g_strdup_printf ("%" G_GSIZE_FORMAT, use->count);
+
+      if (i > 0)
+        g_string_append_c (configs, '\n');
+      /* TRANSLATORS: a launch configuration, how many launches used it, their time */
+      g_string_append_printf (configs, _ ("%s — %s×, %s"), described, count, time);
+    }
+  gtk_label_set_text (self->configs_label, configs->str);
+
+  durations = ws_kernel_durations (run, instances, &n);
+  ws_histogram_view_set_histogram (self->histogram_view, ws_histogram_new (durations, n, 40));
+}
+
+/**
+ * ws_kernel_details_show:
+ * @run: (nullable): the run the kernel belongs to
+ * @bar: (nullable): the kernel, or %NULL to show nothing
+ *
+ * Shows the statistics of a kernel, its launch configurations with counts,
+ * the distribution of its durations, and room for its gauges.
+ */
+void
+ws_kernel_details_show (WsKernelDetails *self, WsRun *run, const WsBar *bar)
+{
+  g_autofree char *share = NULL, *total = NULL, *avg = NULL, *med = NULL;
+  g_autofree char *min = NULL, *max = NULL, *sd = NULL, *count = NULL, *subtitle = NULL;
+  GList *children;
+
+  g_return_if_fail (WS_IS_KERNEL_DETAILS (self));
+
+  gtk_widget_set_visible (GTK_WIDGET (self->empty_label), bar == NULL);
+  gtk_widget_set_visible (self->content, bar != NULL);
+  if (bar == NULL)
+    return;
+
+  gtk_label_set_text (self->name_label, bar->name);
+  share = ws_format_fixed_string (bar->share, 1);
+  count = g_strdup_printf ("%" G_GINT64_FORMAT, bar->count);
+  /* TRANSLATORS: "320 launches · 8.0% of the GPU time in kernels" */
+  subtitle = g_strdup_printf (_ ("%s launches · %s%% of the GPU time in kernels"), count, share);
+  gtk_label_set_text (self->share_label, subtitle);
+
+  children = gtk_container_get_children (GTK_CONTAINER (self->stats_grid));
+  for (GList *l = children; l != NULL; l = l->next)
+    gtk_widget_destroy (l->data);
+  g_list_free (children);
+
+  total = ws_format_duration ((double) bar->total);
+  avg = ws_format_duration (bar->avg);
+  med = ws_format_duration (bar->med);
+  min = ws_format_duration ((double) bar->min);
+  max = ws_format_duration ((double) bar->max);
+  sd = ws_format_duration (bar->stddev);
+  stat_row (self, 0, _ ("Total"), total);
+  stat_row (self, 1, _ ("Average"), avg);
+  stat_row (self, 2, _ ("Median"), med);
+  stat_row (self, 3, _ ("Minimum"), min);
+  stat_row (self, 4, _ ("Maximum"), max);
+  stat_row (self, 5, _ ("Standard deviation"), sd);
+
+  show_instances (self, run, bar);
+  gtk_label_set_text (
+    self->gauges_label,
+    _ ("No Nsight Compute data for this kernel. Open its ncu CSV together with the "
+       "export, or capture it with the launcher, to see its gauges."));
+}
+
+/**
+ * ws_kernel_details_get_text:
+ *
+ * Returns: (transfer full): what the panel says, as text: for tests and
+ * for copying.
+ */
+char *
+ws_kernel_details_get_text (WsKernelDetails *self)
+{
+  g_autoptr (GString) text = g_string_new (NULL);
+
+  if (!gtk_widget_get_visible (self->content))
+    return g_strdup (gtk_label_get_text (self->empty_label));
+
+  g_string_append_printf (text, "%s\n%s\n", gtk_label_get_text (self->name_label),
+                          gtk_label_get_text (self->share_label));
+  for (int row = 0;; row++)
+    {
+      GtkWidget *name = gtk_grid_get_child_at (self->stats_grid, 0, row);
+      GtkWidget *value = gtk_grid_get_child_at (self->stats_grid, 1, row);
+
+      if (name == NULL || value == NULL)
+        break;
+      g_string_append_printf (text, "%s: %s\n", gtk_label_get_text (GTK_LABEL (name)),
+                              gtk_label_get_text (GTK_LABEL (value)));
+    }
+  g_string_append_printf (text, "\n%s\n", gtk_label_get_text (self->configs_label));
+  return g_string_free (g_steal_pointer (&text), FALSE);
+}
+
+/**
+ * ws_kernel_details_get_gauges_box:
+ *
+ * Returns: (transfer none): where the kernel's gauges go
+ */
+GtkBox *
+ws_kernel_details_get_gauges_box (WsKernelDetails *self)
+{
+  return self->gauges_box;
+}

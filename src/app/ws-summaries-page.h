@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "ws-run.h"
+#include "ws-stats.h"
+
+G_BEGIN_DECLS
+
+#define WS_TYPE_SUMMARIES_PAGE (ws_summaries_page_get_type ())
+
+G_DECLARE_FINAL_TYPE (WsSummariesPage, ws_summaries_page, WS, SUMMARIES_PAGE, GtkBox)
+
+void ws_summaries_page_set_run (WsSummariesPage *self, WsRun *run);
+GtkTreeView *ws_summaries_page_get_view (WsSummariesPage *self, WsReportKind kind);
+void ws_summaries_page_show (WsSummariesPage *self, WsReportKind kind);
+char *ws_summaries_page_copy_csv (WsSummariesPage *self);
+
+G_END_DECLS

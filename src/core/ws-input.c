@@ -1,0 +1,311 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "ws-input"
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <glib/gstdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ws-error.h"
+#include "ws-input.h"
+#include "ws-ncu-sniff.h"
+#include "ws-nsys-stats-reader.h"
+
+#define HEAD_BYTES 8192
+
+const char *
+ws_input_kind_to_string (WsInputKind kind)
+{
+  switch (kind)
+    {
+      case WS_INPUT_FOLDER:
+        return "capture-folder";
+      case WS_INPUT_NSYS_SQLITE:
+        return "nsys-sqlite";
+      case WS_INPUT_NSYS_STATS_CSV:
+        return "nsys-stats-csv";
+      case WS_INPUT_NCU_CSV:
+        return "ncu-csv";
+      case WS_INPUT_NSYS_REPORT:
+        return "nsys-rep";
+      case WS_INPUT_NCU_REPORT:
+        return "ncu-rep";
+      case WS_INPUT_UNKNOWN:
+      default:
+        return "unknown";
+    }
+}
+
+static gboolean
+has_suffix_ci (const char *path, const char *suffix)
+{
+  g_autofree char *lower = g_ascii_strdown (path, -1);
+
+  return g_str_has_suffix (lower, suffix);
+}
+
+/**
+ * ws_input_detect:
+ *
+ * Tells what @path holds from its first bytes.  A file that is none of the
+ * kinds Warpscope reads gets an error naming it and what was expected.
+ */
+WsInputKind
+ws_input_detect (const char *path, GError **error)
+{
+  char head[HEAD_BYTES];
+  GStatBuf st;
+  gssize got;
+  int fd;
+
+  if (g_stat (path, &st) != 0)
+    {
+      int saved = errno;
+
+      g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_NOT_FOUND, "%s: %s", path,
+                   g_strerror (saved));
+      return WS_INPUT_UNKNOWN;
+    }
+  if (S_ISDIR (st.st_mode))
+    return WS_INPUT_FOLDER;
+  if (has_suffix_ci (path, ".nsys-rep") || has_suffix_ci (path, ".qdrep"))
+    return WS_INPUT_NSYS_REPORT;
+  if (has_suffix_ci (path, ".ncu-rep"))
+    return WS_INPUT_NCU_REPORT;
+  if (st.st_size == 0)
+    {
+      g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_EMPTY, "%s: the file is empty (0 bytes)",
+                   path);
+      return WS_INPUT_UNKNOWN;
+    }
+
+  fd = g_open (path, O_RDONLY | O_CLOEXEC, 0);
+  if (fd < 0)
+    {
+      int saved = errno;
+
+      g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_NOT_FOUND, "%s: %s", path,
+                   g_strerror (saved));
+      return WS_INPUT_UNKNOWN;
+    }
+  got = read (fd, head, sizeof head);
+  close (fd);
+  if (got <= 0)
+    {
+      g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_FAILED, "%s: cannot be read", path);
+      return WS_INPUT_UNKNOWN;
+    }
+
+  /* An SQLite file: the nsys reader says whether it is an export. */
+  if (got >= 15 && memcmp (head, "SQLite format 3", 15) == 0)
+    return WS_INPUT_NSYS_SQLITE;
+  if (ws_nsys_stats_sniff (head, (gsize) got))
+    return WS_INPUT_NSYS_STATS_CSV;
+  if (ws_ncu_sniff (head, (gsize) got))
+    return WS_INPUT_NCU_CSV;
+  if (has_suffix_ci (path, ".sqlite") || has_suffix_ci (path, ".sqlite3") ||
+      has_suffix_ci (path, ".db"))
+    return WS_INPUT_NSYS_SQLITE; /* let the SQLite reader say what is wrong */
+
+  g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_FORMAT,
+               "%s: not a file Warpscope reads (expected an nsys SQLite export, an nsys stats "
+               "or ncu CSV file, or a capture folder)",
+               path);
+  return WS_INPUT_UNKNOWN;
+}
+
+static int
+compare_paths (gconstpointer a, gconstpointer b)
+{
+  return g_strcmp0 (*(char **) a, *(char **) b);
+}
+
+static void
+scan (const char *folder, int depth, GPtrArray *files, char **run_json)
+{
+  g_autoptr (GDir) dir = g_dir_open (folder, 0, NULL);
+  const char *name;
+
+  if (dir == NULL)
+    return;
+  while ((name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *path = g_build_filename (folder, name, NULL);
+
+      if (name[0] == '.')
+        continue;
+      if (g_file_test (path, G_FILE_TEST_IS_DIR))
+        {
+          if (depth > 0 && !g_file_test (path, G_FILE_TEST_IS_SYMLINK))
+            scan (path, depth - 1, files, run_json);
+          continue;
+        }
+      if (g_str_equal (name, "run.json"))
+        {
+          if (run_json != NULL && *run_json == NULL)
+            *run_json = g_strdup (path);
+          continue;
+        }
+      if (has_suffix_ci (name, ".sqlite") || has_suffix_ci (name, ".csv") ||
+          has_suffix_ci (name, ".log") || has_suffix_ci (name, ".txt"))
+        g_ptr_array_add (files, g_steal_pointer (&path));
+    }
+}
+
+/**
+ * ws_input_expand_folder:
+ * @files: (element-type filename): gets the files of the run in @folder
+ * @run_json: (out) (optional): the capture's manifest, when there is one
+ *
+ * A capture folder made by the launcher (`NAME/{nsys,ncu}/…` with a
+ * run.json), or any folder with an export and CSVs side by side.  A group
+ * folder of several captures is refused with a message listing them.
+ */
+gboolean
+ws_input_expand_folder (const char *folder, GPtrArray *files, char **run_json, GError **error)
+{
+  g_autoptr (GPtrArray) found = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GPtrArray) kept = g_ptr_array_new_with_free_func (g_free);
+  guint exports = 0;
+
+  scan (folder, 2, found, run_json);
+  g_ptr_array_sort (found, compare_paths);
+
+  for (guint i = 0; i < found->len; i++)
+    {
+      const char *path = g_ptr_array_index (found, i);
+      WsInputKind kind = ws_input_detect (path, NULL);
+
+      if (kind == WS_INPUT_NSYS_SQLITE || kind == WS_INPUT_NSYS_STATS_CSV ||
+          kind == WS_INPUT_NCU_CSV)
+        {
+          exports += kind == WS_INPUT_NSYS_SQLITE;
+          g_ptr_array_add (kept, g_strdup (path));
+        }
+    }
+
+  if (kept->len == 0)
+    {
+      g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_NO_DATA,
+                   "%s: the folder holds no nsys export and no nsys stats or ncu CSV file", folder);
+      return FALSE;
+    }
+  if (exports > 1)
+    {
+      g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_FORMAT,
+                   "%s: the folder holds %u nsys exports; open the folder of one capture", folder,
+                   exports);
+      return FALSE;
+    }
+  for (guint i = 0; i < kept->len; i++)
+    g_ptr_array_add (files, g_strdup (g_ptr_array_index (kept, i)));
+  return TRUE;
+}
+
+static char *
+stem (const char *path)
+{
+  g_autofree char *base = g_path_get_basename (path);
+  char *dot = strrchr (base, '.');
+
+  if (dot != NULL)
+    *dot = '\0';
+  return g_steal_pointer (&base);
+}
+
+static gsize
+common_prefix (const char *a, const char *b)
+{
+  gsize n = 0;
+
+  while (a[n] != '\0' && a[n] == b[n])
+    n++;
+  return n;
+}
+
+/**
+ * ws_input_group_runs:
+ *
+ * Splits the files of one "open" into runs: each nsys export and each
+ * folder is a run of its own; a CSV joins the export in its folder whose
+ * name shares the longest prefix with it; CSVs with no export to join form
+ * one run together.  With at most one export and no folder, all the files
+ * are one run.
+ *
+ * Returns: (transfer full) (element-type GStrv): the runs, each a
+ * NULL-terminated array of paths.
+ */
+GPtrArray *
+ws_input_group_runs (const char *const *paths)
+{
+  GPtrArray *runs = g_ptr_array_new_with_free_func ((GDestroyNotify) g_ptr_array_unref);
+  g_autoptr (GPtrArray) anchors = g_ptr_array_new (); /* the export of each run, or NULL */
+  g_autoptr (GPtrArray) loose = g_ptr_array_new ();
+  GPtrArray *leftover = NULL;
+
+  for (guint i = 0; paths[i] != NULL; i++)
+    {
+      WsInputKind kind = ws_input_detect (paths[i], NULL);
+
+      if (kind == WS_INPUT_FOLDER || kind == WS_INPUT_NSYS_SQLITE || kind == WS_INPUT_NSYS_REPORT ||
+          kind == WS_INPUT_NCU_REPORT || kind == WS_INPUT_UNKNOWN)
+        {
+          GPtrArray *run = g_ptr_array_new_with_free_func (g_free);
+
+          g_ptr_array_add (run, g_strdup (paths[i]));
+          g_ptr_array_add (runs, run);
+          g_ptr_array_add (anchors, kind == WS_INPUT_NSYS_SQLITE ? (gpointer) paths[i] : NULL);
+        }
+      else
+        g_ptr_array_add (loose, (gpointer) paths[i]);
+    }
+
+  for (guint i = 0; i < loose->len; i++)
+    {
+      const char *csv = g_ptr_array_index (loose, i);
+      g_autofree char *csv_dir = g_path_get_dirname (csv);
+      g_autofree char *csv_stem = stem (csv);
+      GPtrArray *best = NULL;
+      gsize best_len = 0;
+      guint n_exports = 0;
+
+      for (guint r = 0; r < runs->len; r++)
+        if (g_ptr_array_index (anchors, r) != NULL)
+          n_exports++;
+      for (guint r = 0; r < runs->len; r++)
+        {
+          const char *anchor = g_ptr_array_index (anchors, r);
+          g_autofree char *dir = NULL;
+          g_autofree char *anchor_stem = NULL;
+          gsize len;
+
+          if (anchor == NULL)
+            continue;
+          dir = g_path_get_dirname (anchor);
+          anchor_stem = stem (anchor);
+          len = common_prefix (anchor_stem, csv_stem) + (g_str_equal (dir, csv_dir) ? 1000 : 0);
+          if (n_exports == 1 || len > best_len)
+            {
+              best = g_ptr_array_index (runs, r);
+              best_len = len;
+            }
+        }
+      if (best == NULL)
+        {
+          if (leftover == NULL)
+            {
+              leftover = g_ptr_array_new_with_free_func (g_free);
+              g_ptr_array_add (runs, leftover);
+              g_ptr_array_add (anchors, NULL);
+            }
+          best = leftover;
+        }
+      g_ptr_array_add (best, g_strdup (csv));
+    }
+
+  for (guint r = 0; r < runs->len; r++)
+    g_ptr_array_add (g_ptr_array_index (runs, r), NULL);
+  return runs;
+}

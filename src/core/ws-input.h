@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+/* What a file given to Warpscope is, by its content (and for the binary
+ * Nsight reports, by its name). */
+typedef enum
+{
+  WS_INPUT_UNKNOWN,
+  WS_INPUT_FOLDER,
+  WS_INPUT_NSYS_SQLITE,
+  WS_INPUT_NSYS_STATS_CSV,
+  WS_INPUT_NCU_CSV,
+  WS_INPUT_NSYS_REPORT, /* .nsys-rep / .qdrep: needs `nsys export` */
+  WS_INPUT_NCU_REPORT,  /* .ncu-rep: needs `ncu --import` */
+} WsInputKind;
+
+WsInputKind ws_input_detect (const char *path, GError **error);
+const char *ws_input_kind_to_string (WsInputKind kind);
+gboolean ws_input_expand_folder (const char *folder, GPtrArray *files, char **run_json,
+                                 GError **error);
+GPtrArray *ws_input_group_runs (const char *const *paths);
+
+G_END_DECLS

@@ -1,0 +1,234 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "ws-markdown"
+#include "config.h"
+
+#include <errno.h>
+#include <glib/gi18n.h>
+#include <glib/gstdio.h>
+#include <math.h>
+#include <string.h>
+
+#include "ws-bars-chart.h"
+#include "ws-format.h"
+#include "ws-kernel-name.h"
+#include "ws-markdown-report.h"
+#include "ws-report.h"
+#include "ws-surface.h"
+
+typedef struct
+{
+  WsBarsModel *model;
+  WsBarsState state;
+  WsPalette palette;
+} BarsFigure;
+
+static void
+draw_bars (cairo_t *cr, double width, double height, gpointer data)
+{
+  BarsFigure *figure = data;
+
+  ws_bars_chart_draw (cr, width, height, figure->model, &figure->state, &figure->palette);
+}
+
+/* Markdown text in a table cell: pipes and the characters that would start
+ * emphasis are escaped. */
+static void
+append_cell (GString *out, const char *text)
+{
+  for (const char *p = text; *p != '\0'; p++)
+    {
+      if (strchr ("|\\*_<>[]`", *p) != NULL)
+        g_string_append_c (out, '\\');
+      g_string_append_c (out, *p == '\n' ? ' ' : *p);
+    }
+}
+
+static void
+append_provenance (GString *out, const WsRun *run)
+{
+  const WsProvenance *prov = &run->prov;
+
+  g_string_append_printf (out, "- %s ", _ ("Files:"));
+  for (guint i = 0; i < prov->files->len; i++)
+    {
+      g_autofree char *base = g_path_get_basename (g_ptr_array_index (prov->files, i));
+
+      g_string_append_printf (out, "%s`%s`", i > 0 ? ", " : "", base);
+    }
+  g_string_append_c (out, '\n');
+  if (prov->nsys_version != NULL)
+    g_string_append_printf (out, "- %s %s (%s %s)\n", _ ("Nsight Systems"), prov->nsys_version,
+                            _ ("schema"),
+                            prov->schema_version != NULL ? prov->schema_version : "?");
+  for (guint i = 0; i < prov->gpus->len; i++)
+    {
+      const WsGpu *gpu = &g_array_index (prov->gpus, WsGpu, i);
+
+      g_string_append_printf (out, "- GPU %d: %s (sm_%d%d, %d SMs)\n", gpu->id,
+                              gpu->name != NULL ? gpu->name : "?", gpu->cc_major, gpu->cc_minor,
+                              gpu->sm_count);
+    }
+  if (prov->host != NULL)
+    g_string_append_printf (out, "- %s %s\n", _ ("Host:"), prov->host);
+  if (prov->capture_command != NULL)
+    g_string_append_printf (out, "- %s `%s`\n", _ ("Command:"), prov->capture_command);
+}
+
+static void
+append_totals (GString *out, const WsRun *run)
+{
+  static const struct
+  {
+    WsReportKind kind;
+    const char *label;
+  } parts[] = {
+    { WS_REPORT_KERN_SUM, N_ ("GPU time in kernels") },
+    { WS_REPORT_MEM_TIME_SUM, N_ ("GPU time in memory operations") },
+    { WS_REPORT_API_SUM, N_ ("CPU time in CUDA API calls") },
+  };
+
+  for (gsize i = 0; i < G_N_ELEMENTS (parts); i++)
+    {
+      g_autoptr (WsSummary) summary = ws_run_summary (run, parts[i].kind, WS_NAME_DEMANGLED);
+      g_autofree char *total = NULL;
+      gint64 count = 0;
+
+      if (summary == NULL)
+        continue;
+      for (guint r = 0; r < summary->rows->len; r++)
+        count += g_array_index (summary->rows, WsSummaryRow, r).count;
+      total = ws_format_duration ((double) summary->grand_total);
+      g_string_append_printf (out, "- %s: **%s** (%" G_GINT64_FORMAT " %s, %u %s)\n",
+                              _ (parts[i].label), total, count, _ ("calls or launches"),
+                              summary->rows->len, _ ("names"));
+    }
+}
+
+static void
+append_top_kernels (GString *out, const WsRun *run, const WsBarsModel *model)
+{
+  g_string_append_printf (out, "| # | %s | %s | %s | %s | %s | %s | %s | %s |\n", _ ("Kernel"),
+                          _ ("Total"), _ ("Share"), _ ("Instances"), _ ("Avg"), _ ("Med"),
+                          _ ("Min"), _ ("Max"));
+  g_string_append (out, "|---:|:---|---:|---:|---:|---:|---:|---:|---:|\n");
+  for (guint i = 0; i < model->bars->len; i++)
+    {
+      const WsBar *bar = ws_bars_model_get (model, i);
+      g_autofree char *total = ws_format_duration ((double) bar->total);
+      g_autofree char *avg = ws_format_duration (bar->avg);
+      g_autofree char *med = ws_format_duration (bar->med);
+      g_autofree char *min = ws_format_duration ((double) bar->min);
+      g_autofree char *max = ws_format_duration ((double) bar->max);
+      g_autofree char *share = ws_format_fixed_string (bar->share, 1);
+
+      if (bar->is_other)
+        continue;
+      g_string_append_printf (out, "| %u | ", i + 1);
+      append_cell (out, bar->label);
+      g_string_append_printf (out, " | %s | %s%% | %" G_GINT64_FORMAT " | %s | %s | %s | %s |\n",
+                              total, share, bar->count, avg, med, min, max);
+    }
+}
+
+static void
+append_summary_table (GString *out, const WsRun *run, WsReportKind kind, const char *title,
+                      guint top)
+{
+  g_autoptr (WsSummary) summary = ws_run_summary (run, kind, WS_NAME_DEMANGLED);
+  g_autoptr (WsSummary) shown = NULL;
+
+  if (summary == NULL)
+    return;
+  shown = ws_summary_new (kind);
+  for (guint i = 0; i < summary->rows->len && i < top; i++)
+    {
+      WsSummaryRow row = g_array_index (summary->rows, WsSummaryRow, i);
+
+      row.name = g_strdup (row.name);
+      row.style = g_strdup (row.style);
+      g_array_append_val (shown->rows, row);
+    }
+  g_string_append_printf (out, "\n## %s\n\n", title);
+  ws_report_write (shown, WS_FORMAT_MARKDOWN, out);
+  if (summary->rows->len > top)
+    g_string_append_printf (out, "\n%s\n", _ ("(The CSV export has every row.)"));
+}
+
+/**
+ * ws_markdown_report_write:
+ *
+ * Writes a Markdown report of @run to @path, with the kernel bars as a PNG
+ * in `figs/` beside it: what the command-line workflow's `summary_*.md` and
+ * figs/ PNGs gave — the top kernels, NVTX ranges, CUDA API calls and
+ * memory operations, the gauges and verdicts when the run has ncu data,
+ * and the findings when there are any.
+ */
+gboolean
+ws_markdown_report_write (const WsRun *run, const char *path, const WsMarkdownOptions *options,
+                          GError **error)
+{
+  g_autoptr (GString) out = g_string_new (NULL);
+  g_autofree char *dir = g_path_get_dirname (path);
+  g_autofree char *figs = g_build_filename (dir, "figs", NULL);
+  g_autofree char *base = ws_report_base_name (run);
+  g_autofree char *figure_name = g_strdup_printf ("%s_kernels.png", base);
+  g_autofree char *figure_path = g_build_filename (figs, figure_name, NULL);
+  g_autofree char *title =
+    g_strdup_printf (_ ("GPU time by kernel — %s"), ws_run_display_name (run));
+  g_autoptr (WsSummary) kernels = ws_run_summary (run, WS_REPORT_KERN_SUM, WS_NAME_DEMANGLED);
+  guint top = options != NULL && options->top_n > 0 ? options->top_n : 15;
+  BarsFigure figure = { 0 };
+
+  g_string_append_printf (out, "# %s — %s\n\n", _ ("Warpscope report"), ws_run_display_name (run));
+  append_provenance (out, run);
+  append_totals (out, run);
+
+  if (kernels != NULL)
+    {
+      cairo_t *cr = ws_measure_context ();
+      double height;
+
+      figure.model = ws_bars_model_new (kernels, top, WS_BARS_SORT_TOTAL, NULL,
+                                        options != NULL ? options->verdict_func : NULL,
+                                        options != NULL ? options->verdict_data : NULL);
+      figure.state.hover = figure.state.selected = -1;
+      figure.state.title = title;
+      ws_palette_init_light (&figure.palette);
+      height =
+        ceil (ws_bars_chart_natural_height (cr, figure.model, &figure.state, &figure.palette));
+      cairo_destroy (cr);
+
+      if (g_mkdir_with_parents (figs, 0755) != 0)
+        {
+          int saved = errno;
+
+          g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved), "%s: %s", figs,
+                       g_strerror (saved));
+          ws_bars_model_free (figure.model);
+          return FALSE;
+        }
+      if (!ws_render_to_file (figure_path, 1200, height, draw_bars, &figure, error))
+        {
+          ws_bars_model_free (figure.model);
+          return FALSE;
+        }
+
+      g_string_append_printf (out, "\n## %s\n\n![%s](figs/%s)\n\n", _ ("GPU time by kernel"), title,
+                              figure_name);
+      append_top_kernels (out, run, figure.model);
+      ws_bars_model_free (figure.model);
+    }
+  else
+    g_string_append_printf (out, "\n%s\n", _ ("This run has no CUDA kernel data."));
+
+  if (options != NULL && options->extra_sections != NULL)
+    options->extra_sections (run, out, options->extra_data);
+
+  append_summary_table (out, run, WS_REPORT_NVTX_SUM, _ ("NVTX ranges"), top);
+  append_summary_table (out, run, WS_REPORT_API_SUM, _ ("CUDA API calls"), top);
+  append_summary_table (out, run, WS_REPORT_MEM_TIME_SUM, _ ("Memory operations by time"), top);
+  append_summary_table (out, run, WS_REPORT_MEM_SIZE_SUM, _ ("Memory operations by size"), top);
+
+  g_string_append_printf (out, "\n---\n%s %s\n", _ ("Made with Warpscope"), PACKAGE_VERSION);
+  return g_file_set_contents (path, out->str, out->len, error);
+}
