@@ -181,6 +181,7 @@ quit_action (GSimpleAction *action, GVariant *param, gpointer data)
 
 static void open_recent_action (GSimpleAction *action, GVariant *param, gpointer data);
 
+/* clang-format off */
 static const GActionEntry app_actions[] = {
   { "open", open_action },
   { "open-demo", open_demo_action },
@@ -189,6 +190,7 @@ static const GActionEntry app_actions[] = {
   { "quit", quit_action },
   { "open-recent", open_recent_action, "s" },
 };
+/* clang-format on */
 
 static void
 ws_application_startup (GApplication *app)
@@ -197,6 +199,9 @@ ws_application_startup (GApplication *app)
   static const char *quit_accels[] = { "<Control>q", NULL };
   static const char *new_accels[] = { "<Control>n", NULL };
   static const char *close_accels[] = { "<Control>w", NULL };
+  static const char *find_accels[] = { "<Control>f", NULL };
+  static const char *const pages[] = { "kernels", "timeline", "summaries",
+                                       "gauges",  "findings", "capture" };
   g_autoptr (GtkCssProvider) css = gtk_css_provider_new ();
 
   G_APPLICATION_CLASS (ws_application_parent_class)->startup (app);
@@ -207,6 +212,15 @@ ws_application_startup (GApplication *app)
   gtk_application_set_accels_for_action (GTK_APPLICATION (app), "app.quit", quit_accels);
   gtk_application_set_accels_for_action (GTK_APPLICATION (app), "app.new-window", new_accels);
   gtk_application_set_accels_for_action (GTK_APPLICATION (app), "win.close", close_accels);
+  gtk_application_set_accels_for_action (GTK_APPLICATION (app), "win.find", find_accels);
+  for (gsize i = 0; i < G_N_ELEMENTS (pages); i++)
+    {
+      g_autofree char *detailed = g_strdup_printf ("win.show-page('%s')", pages[i]);
+      g_autofree char *accel = g_strdup_printf ("<Alt>%" G_GSIZE_FORMAT, i + 1);
+      const char *accels[] = { accel, NULL };
+
+      gtk_application_set_accels_for_action (GTK_APPLICATION (app), detailed, accels);
+    }
 
   gtk_css_provider_load_from_resource (css, "/org/warpscope/Warpscope/ui/style.css");
   gtk_style_context_add_provider_for_screen (gdk_screen_get_default (), GTK_STYLE_PROVIDER (css),

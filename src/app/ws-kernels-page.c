@@ -169,3 +169,9 @@ ws_kernels_page_get_details (WsKernelsPage *self)
 {
   return self->details;
 }
+
+void
+ws_kernels_page_focus_filter (WsKernelsPage *self)
+{
+  gtk_widget_grab_focus (GTK_WIDGET (self->filter_entry));
+}

@@ -17,5 +17,6 @@ void ws_kernels_page_set_run (WsKernelsPage *self, WsRun *run);
 WsBarsView *ws_kernels_page_get_bars_view (WsKernelsPage *self);
 char *ws_kernels_page_get_details_text (WsKernelsPage *self);
 WsKernelDetails *ws_kernels_page_get_details (WsKernelsPage *self);
+void ws_kernels_page_focus_filter (WsKernelsPage *self);
 
 G_END_DECLS

@@ -371,6 +371,32 @@ export_action (GSimpleAction *action, GVariant *param, gpointer data)
 }
 
 static void
+close_action (GSimpleAction *action, GVariant *param, gpointer data)
+{
+  gtk_window_close (GTK_WINDOW (data));
+}
+
+/* Ctrl+F: the filter or search entry of the page on show. */
+static void
+find_action (GSimpleAction *action, GVariant *param, gpointer data)
+{
+  WsWindow *self = data;
+  const char *page = ws_window_get_page (self);
+
+  if (g_strcmp0 (page, "kernels") == 0)
+    ws_kernels_page_focus_filter (self->kernels_page);
+  else
+    {
+      GtkWidget *view = ws_window_get_view (self, page);
+
+      GActionGroup *group = view != NULL ? gtk_widget_get_action_group (view, "page") : NULL;
+
+      if (group != NULL && g_action_group_has_action (group, "find"))
+        g_action_group_activate_action (group, "find", NULL);
+    }
+}
+
+static void
 cancel_load_action (GSimpleAction *action, GVariant *param, gpointer data)
 {
   WsWindow *self = data;
@@ -464,11 +490,17 @@ ws_window_class_init (WsWindowClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, main_stack_changed_cb);
 }
 
+/* clang-format off */
 static const GActionEntry win_actions[] = {
-  { "cancel-load", cancel_load_action }, { "show-page", show_page_action, "s" },
-  { "export-chart", export_action },     { "export-csv", export_action },
+  { "cancel-load", cancel_load_action },
+  { "show-page", show_page_action, "s" },
+  { "close", close_action },
+  { "find", find_action },
+  { "export-chart", export_action },
+  { "export-csv", export_action },
   { "export-markdown", export_action },
 };
+/* clang-format on */
 
 static void
 ws_window_init (WsWindow *self)

@@ -51,6 +51,19 @@ ws_histogram_chart_draw (cairo_t *cr, double width, double height, const WsHisto
   ws_color_set (cr, palette->dim);
   lo = ws_format_duration (histogram->lo);
   hi = ws_format_duration (histogram->hi);
+  /* Close edges read the same at three digits: show whole nanoseconds. */
+  if (g_strcmp0 (lo, hi) == 0)
+    {
+      g_autoptr (GString) a = g_string_new (NULL);
+      g_autoptr (GString) b = g_string_new (NULL);
+
+      ws_format_int (a, (gint64) llround (histogram->lo), TRUE);
+      ws_format_int (b, (gint64) llround (histogram->hi), TRUE);
+      g_free (lo);
+      g_free (hi);
+      lo = g_strdup_printf ("%s ns", a->str);
+      hi = g_strdup_printf ("%s ns", b->str);
+    }
   ws_text_draw (cr, small, lo, left, top + plot_h + 4, 0, WS_ALIGN_LEFT);
   ws_text_draw (cr, small, hi, left + plot_w, top + plot_h + 4, 0, WS_ALIGN_RIGHT);
   scale = histogram->log_scale ? g_strdup (_ ("log scale")) : g_strdup ("");
