@@ -15,12 +15,14 @@ typedef struct
   const char *summary;
 } Command;
 
+/* clang-format off */
 static const Command commands[] = {
-  { "info", ws_cli_info, N_ ("Describe a run: file kind, versions, GPUs, event counts") },
-  { "stats", ws_cli_stats,
-    N_ ("Summaries as nsys stats prints them (kernels, NVTX, API, memory)") },
-  { "render", ws_cli_render, N_ ("Draw a chart to a PNG, SVG or PDF file") },
+  { "info", ws_cli_info, N_("Describe a run: file kind, versions, GPUs, event counts") },
+  { "stats", ws_cli_stats, N_("Summaries as nsys stats prints them (kernels, NVTX, API, memory)") },
+  { "render", ws_cli_render, N_("Draw a chart to a PNG, SVG or PDF file") },
+  { "compare", ws_cli_compare, N_("Compare two runs kernel by kernel") },
 };
+/* clang-format on */
 
 static void
 print_usage (void)

@@ -18,7 +18,25 @@ is_close (char c)
   return c == '>' || c == ')' || c == ']';
 }
 
-/* "operator<", "operator()" and "->" must not count as brackets. */
+/* The length of the operator symbol of "operator" at @at: "()", "[]",
+ * or up to three of <>=!+-*%/&|^~, ("operator<<=", "operator->"). */
+static gsize
+operator_token (const char *name, gsize at)
+{
+  const char *p = name + at + strlen ("operator");
+  gsize len = 0;
+
+  while (*p == ' ')
+    p++, len++;
+  if ((p[0] == '(' && p[1] == ')') || (p[0] == '[' && p[1] == ']'))
+    return len + 2;
+  while (len < 4 && *p != '\0' && strchr ("<>=!+-*%/&|^~,", *p) != NULL)
+    p++, len++;
+  return len;
+}
+
+/* "operator<", "operator()" and "->" must not count as brackets: whether
+ * name[i] belongs to such a symbol. */
 static gboolean
 is_operator_char (const char *name, gsize i)
 {
@@ -27,7 +45,7 @@ is_operator_char (const char *name, gsize i)
 
   if (name[i] == '>' && i > 0 && name[i - 1] == '-')
     return TRUE;
-  for (gsize back = 0; back < 3 && back <= i; back++)
+  for (gsize back = 0; back < 5 && back <= i; back++)
     {
       gsize at;
 
@@ -36,7 +54,8 @@ is_operator_char (const char *name, gsize i)
       at = i - back - len;
       /* "operator" as a whole word: apply_operator(int) is a plain call. */
       if (strncmp (name + at, op, len) == 0 &&
-          (at == 0 || !(g_ascii_isalnum (name[at - 1]) || name[at - 1] == '_')))
+          (at == 0 || !(g_ascii_isalnum (name[at - 1]) || name[at - 1] == '_')) &&
+          back < operator_token (name, at))
         return TRUE;
     }
   return FALSE;

@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <glib.h>
+
+#include "ws-run.h"
+
+G_BEGIN_DECLS
+
+/* How kernels of two runs are matched: by the full demangled name, by the
+ * function's short name (no namespace, no templates, no parameters), or by
+ * a normalised name that keeps the namespace but drops return type,
+ * template arguments and parameter lists (instantiations of one template
+ * are one kernel). */
+typedef enum
+{
+  WS_MATCH_DEMANGLED,
+  WS_MATCH_SHORT,
+  WS_MATCH_NORMALIZED,
+} WsMatchBy;
+
+typedef enum
+{
+  WS_PRESENT_BOTH,
+  WS_PRESENT_ONLY_BEFORE,
+  WS_PRESENT_ONLY_AFTER,
+} WsPresence;
+
+/* One kernel (or NVTX range) before and after. */
+typedef struct
+{
+  char *key;           /* the matched name, in the chosen form */
+  char *name;          /* a full name, for tooltips */
+  char *style;         /* NVTX ranges: PushPop / StartEnd */
+  gint64 before_total; /* ns */
+  gint64 after_total;
+  gint64 before_count;
+  gint64 after_count;
+  double before_avg;
+  double after_avg;
+  gint64 delta;           /* after - before, ns */
+  double ratio;           /* after / before; NAN when before is 0 */
+  double share_of_change; /* delta / the total change of all rows */
+  guint n_before_names;   /* how many names of the run fold into the key */
+  guint n_after_names;
+  WsPresence presence;
+} WsDelta;
+
+/* A figure of the whole run, before and after; NAN where unknown. */
+typedef struct
+{
+  double before;
+  double after;
+} WsPair;
+
+typedef struct _WsComparison WsComparison;
+
+struct _WsComparison
+{
+  gatomicrefcount ref_count;
+  WsRun *before;
+  WsRun *after;
+  WsMatchBy by;
+
+  GArray *kernels; /* WsDelta, by |delta| largest first */
+  GArray *ranges;  /* WsDelta of NVTX ranges, by |delta| largest first */
+
+  WsPair gpu_time;   /* ns of kernels */
+  WsPair launches;   /* kernel launches */
+  WsPair n_kernels;  /* distinct kernel names (in the chosen form) */
+  WsPair busy_share; /* % of the run's span with a kernel or copy on a GPU */
+  WsPair memop_time; /* ns of memory operations */
+  WsPair api_time;   /* ns of CUDA API calls */
+  WsPair span;       /* ns from the first to the last event */
+};
+
+const char *ws_match_by_to_string (WsMatchBy by);
+gboolean ws_match_by_from_string (const char *str, WsMatchBy *by);
+const char *ws_presence_to_string (WsPresence presence);
+char *ws_comparison_key (const char *name, WsMatchBy by);
+
+WsComparison *ws_comparison_new (WsRun *before, WsRun *after, WsMatchBy by);
+WsComparison *ws_comparison_ref (WsComparison *self);
+void ws_comparison_unref (WsComparison *self);
+const WsDelta *ws_comparison_find (const WsComparison *self, const char *key);
+char *ws_comparison_headline (const WsComparison *self);
+double ws_run_gpu_busy_share (const WsRun *run);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (WsComparison, ws_comparison_unref)
+
+G_END_DECLS
