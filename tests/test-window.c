@@ -6,6 +6,7 @@
 
 #include "ws-application.h"
 #include "ws-bars-view.h"
+#include "ws-compare-window.h"
 #include "ws-kernels-page.h"
 #include "ws-summaries-page.h"
 #include "ws-test-util.h"
@@ -225,6 +226,60 @@ test_export_chart (void)
 }
 
 static void
+wait_for_compare (WsCompareWindow *window)
+{
+  gint64 deadline = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
+
+  while (ws_compare_window_is_loading (window))
+    {
+      g_main_context_iteration (NULL, FALSE);
+      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
+    }
+  while (g_main_context_pending (NULL))
+    g_main_context_iteration (NULL, FALSE);
+}
+
+/* A comparison window, as "Compare…" and --compare open it. */
+static void
+test_compare_window (void)
+{
+  g_autofree char *fp32 = ws_test_data ("nsys", "v2025.3_h100_train_fp32.sqlite", NULL);
+  g_autofree char *bf16 = ws_test_data ("nsys", "v2025.3_h100_train_bf16.sqlite", NULL);
+  g_autofree char *dir = ws_test_tmpdir ();
+  g_autofree char *csv = g_build_filename (dir, "compare.csv", NULL);
+  g_autofree char *written = NULL, *cli_out = NULL, *cli_err = NULL;
+  const char *argv[] = { ws_test_cli (), "compare", "--format", "csv", fp32, bf16, NULL };
+  WsCompareWindow *window = ws_application_compare (app, fp32, bf16);
+  WsComparison *cmp;
+
+  wait_for_compare (window);
+  cmp = ws_compare_window_get_comparison (window);
+  g_assert_nonnull (cmp);
+  /* 17 kernels only before, 20 only after, 6 in both (SQL over the exports). */
+  g_assert_cmpuint (cmp->kernels->len, ==, 43);
+  g_assert_cmpint (gtk_tree_model_iter_n_children (
+                     gtk_tree_view_get_model (ws_compare_window_get_table (window)), NULL),
+                   ==, 43);
+  g_assert_true (
+    g_str_has_prefix (ws_compare_window_get_headline (window), "after is 8.6× faster on the GPU"));
+
+  /* The export is what the CLI prints. */
+  g_assert_true (ws_compare_window_export_csv (window, csv, NULL));
+  g_assert_true (g_file_get_contents (csv, &written, NULL, NULL));
+  g_assert_cmpint (ws_test_run (argv, &cli_out, &cli_err), ==, 0);
+  g_assert_cmpstr (written, ==, cli_out);
+
+  ws_compare_window_set_match (window, WS_MATCH_NORMALIZED);
+  g_assert_cmpuint (ws_compare_window_get_comparison (window)->kernels->len, <, 43);
+  ws_compare_window_swap (window);
+  g_assert_true (
+    g_str_has_prefix (ws_compare_window_get_headline (window), "after is 8.6× slower on the GPU"));
+
+  gtk_widget_destroy (GTK_WIDGET (window));
+  ws_test_rmtree (dir);
+}
+
+static void
 test_broken_file_shows_info_bar (void)
 {
   g_autofree char *dir = ws_test_tmpdir ();
@@ -281,6 +336,7 @@ main (int argc, char **argv)
   g_test_add_func ("/window/open/nsys-stats-csvs", test_opens_stats_csvs);
   g_test_add_func ("/window/open/capture-folder", test_opens_capture_folder);
   g_test_add_func ("/window/export/chart-png-svg-pdf", test_export_chart);
+  g_test_add_func ("/window/compare/opens-and-matches", test_compare_window);
   g_test_add_func ("/window/close-while-loading", test_close_while_loading);
 
   status = g_test_run ();

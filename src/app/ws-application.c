@@ -5,6 +5,8 @@
 #include <glib/gi18n.h>
 
 #include "ws-application.h"
+#include "ws-compare-dialog.h"
+#include "ws-compare-window.h"
 #include "ws-input.h"
 #include "ws-settings.h"
 #include "ws-window.h"
@@ -180,6 +182,8 @@ quit_action (GSimpleAction *action, GVariant *param, gpointer data)
 }
 
 static void open_recent_action (GSimpleAction *action, GVariant *param, gpointer data);
+static void compare_action (GSimpleAction *action, GVariant *param, gpointer data);
+static void compare_files_action (GSimpleAction *action, GVariant *param, gpointer data);
 
 /* clang-format off */
 static const GActionEntry app_actions[] = {
@@ -189,6 +193,8 @@ static const GActionEntry app_actions[] = {
   { "about", about_action },
   { "quit", quit_action },
   { "open-recent", open_recent_action, "s" },
+  { "compare", compare_action },
+  { "compare-files", compare_files_action, "(ss)" },
 };
 /* clang-format on */
 
@@ -307,6 +313,98 @@ open_recent_action (GSimpleAction *action, GVariant *param, gpointer data)
   gtk_window_present (GTK_WINDOW (window));
 }
 
+/**
+ * ws_application_compare:
+ *
+ * Opens a comparison window for BEFORE and AFTER (each a file or folder)
+ * and remembers the pair.
+ */
+WsCompareWindow *
+ws_application_compare (WsApplication *self, const char *before, const char *after)
+{
+  WsCompareWindow *window = ws_compare_window_new (GTK_APPLICATION (self));
+  const char *b[] = { before, NULL };
+  const char *a[] = { after, NULL };
+  g_autofree char *entry = g_strdup_printf ("%s\n%s", before, after);
+
+  ws_compare_window_load (window, b, a);
+  ws_settings_add_recent (self->settings, "recent-comparisons", entry, MAX_RECENT);
+  gtk_window_present (GTK_WINDOW (window));
+  return window;
+}
+
+static void
+compare_files_action (GSimpleAction *action, GVariant *param, gpointer data)
+{
+  const char *before, *after;
+
+  g_variant_get (param, "(&s&s)", &before, &after);
+  ws_application_compare (WS_APPLICATION (data), before, after);
+}
+
+static void
+compare_response_cb (GtkDialog *dialog, int response, gpointer data)
+{
+  WsApplication *self = data;
+
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autofree char *before = ws_compare_dialog_get_path (WS_COMPARE_DIALOG (dialog), FALSE);
+      g_autofree char *after = ws_compare_dialog_get_path (WS_COMPARE_DIALOG (dialog), TRUE);
+
+      ws_application_compare (self, before, after);
+    }
+  gtk_widget_destroy (GTK_WIDGET (dialog));
+}
+
+/* "Compare…": the window's own run is offered as BEFORE. */
+static void
+compare_action (GSimpleAction *action, GVariant *param, gpointer data)
+{
+  WsApplication *self = data;
+  GtkWindow *parent = gtk_application_get_active_window (GTK_APPLICATION (self));
+  WsRun *run = WS_IS_WINDOW (parent) ? ws_window_get_run (WS_WINDOW (parent)) : NULL;
+  const char *before =
+    run != NULL && run->prov.files->len > 0 ? g_ptr_array_index (run->prov.files, 0) : NULL;
+  WsCompareDialog *dialog = ws_compare_dialog_new (parent, before);
+
+  g_signal_connect (dialog, "response", G_CALLBACK (compare_response_cb), self);
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
+/* `warpscope --compare BEFORE AFTER`: sent as an action, so that a running
+ * instance opens the comparison. */
+static int
+ws_application_handle_local_options (GApplication *app, GVariantDict *options)
+{
+  g_auto (GStrv) files = NULL;
+  g_autoptr (GError) error = NULL;
+
+  if (!g_variant_dict_contains (options, "compare"))
+    return -1;
+  if (!g_variant_dict_lookup (options, G_OPTION_REMAINING, "^aay", &files) ||
+      g_strv_length (files) != 2)
+    {
+      g_printerr (_ ("warpscope: --compare takes two runs: warpscope --compare BEFORE AFTER\n"));
+      return 2;
+    }
+  if (!g_application_register (app, NULL, &error))
+    {
+      g_printerr ("warpscope: %s\n", error->message);
+      return 1;
+    }
+  {
+    g_autoptr (GFile) before = g_file_new_for_commandline_arg (files[0]);
+    g_autoptr (GFile) after = g_file_new_for_commandline_arg (files[1]);
+    g_autofree char *b = g_file_get_path (before);
+    g_autofree char *a = g_file_get_path (after);
+
+    g_action_group_activate_action (G_ACTION_GROUP (app), "compare-files",
+                                    g_variant_new ("(ss)", b, a));
+  }
+  return 0;
+}
+
 static void
 ws_application_dispose (GObject *object)
 {
@@ -323,6 +421,7 @@ ws_application_class_init (WsApplicationClass *klass)
   GApplicationClass *app_class = G_APPLICATION_CLASS (klass);
 
   G_OBJECT_CLASS (klass)->dispose = ws_application_dispose;
+  app_class->handle_local_options = ws_application_handle_local_options;
 
   app_class->startup = ws_application_startup;
   app_class->activate = ws_application_activate;
@@ -332,6 +431,14 @@ ws_application_class_init (WsApplicationClass *klass)
 static void
 ws_application_init (WsApplication *self)
 {
+  const GOptionEntry options[] = {
+    { "compare", 0, 0, G_OPTION_ARG_NONE, NULL,
+      N_ ("Compare two runs: warpscope --compare BEFORE AFTER"), NULL },
+    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, NULL, NULL, N_ ("FILE…") },
+    { NULL },
+  };
+
+  g_application_add_main_option_entries (G_APPLICATION (self), options);
   self->settings = ws_settings_new ();
   self->recent_menu = g_menu_new ();
   rebuild_recent_menu (self);

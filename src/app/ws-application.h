@@ -3,6 +3,8 @@
 
 #include <gtk/gtk.h>
 
+#include "ws-compare-window.h"
+
 G_BEGIN_DECLS
 
 #define WS_TYPE_APPLICATION (ws_application_get_type ())
@@ -13,5 +15,7 @@ WsApplication *ws_application_new (GApplicationFlags flags);
 char *ws_application_demo_path (void);
 GMenuModel *ws_application_get_recent_menu (WsApplication *self);
 void ws_application_note_recent (WsApplication *self, const char *const *paths);
+WsCompareWindow *ws_application_compare (WsApplication *self, const char *before,
+                                         const char *after);
 
 G_END_DECLS

@@ -7,6 +7,7 @@
 
 #include "ws-application.h"
 #include "ws-bars-chart.h"
+#include "ws-compare-window.h"
 #include "ws-kernels-page.h"
 #include "ws-markdown-report.h"
 #include "ws-report.h"
@@ -425,7 +426,18 @@ drag_data_received_cb (WsWindow *self, GdkDragContext *context, int x, int y,
       return;
     }
   g_ptr_array_add (paths, NULL);
-  ws_window_load (self, (const char *const *) paths->pdata);
+  /* A second run dropped on a window that shows one: compare them. */
+  if (self->run != NULL && self->cancellable == NULL && self->paths != NULL)
+    {
+      WsCompareWindow *compare =
+        ws_compare_window_new (gtk_window_get_application (GTK_WINDOW (self)));
+
+      ws_compare_window_load (compare, (const char *const *) self->paths,
+                              (const char *const *) paths->pdata);
+      gtk_window_present (GTK_WINDOW (compare));
+    }
+  else
+    ws_window_load (self, (const char *const *) paths->pdata);
   gtk_drag_finish (context, TRUE, FALSE, time);
 }
 

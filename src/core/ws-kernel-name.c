@@ -293,3 +293,35 @@ ws_kernel_name_shorten (const char *name, guint max_chars)
   ws_kernel_name_parts_clear (&parts);
   return g_string_free (out, FALSE);
 }
+
+/**
+ * ws_kernel_name_labels:
+ * @names: (array length=n): full kernel names
+ *
+ * Chart labels for @names: each shortened to @max_chars, except that
+ * names whose short labels would collide (instantiations of one template)
+ * keep their template arguments, so that no two rows read the same.
+ *
+ * Returns: (transfer full) (array zero-terminated=1): the labels
+ */
+char **
+ws_kernel_name_labels (const char *const *names, guint n, guint max_chars)
+{
+  char **labels = g_new0 (char *, n + 1);
+  g_autoptr (GHashTable) counts = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+
+  for (guint i = 0; i < n; i++)
+    {
+      labels[i] = ws_kernel_name_shorten (names[i], max_chars);
+      g_hash_table_insert (
+        counts, g_strdup (labels[i]),
+        GUINT_TO_POINTER (GPOINTER_TO_UINT (g_hash_table_lookup (counts, labels[i])) + 1));
+    }
+  for (guint i = 0; i < n; i++)
+    if (GPOINTER_TO_UINT (g_hash_table_lookup (counts, labels[i])) > 1)
+      {
+        g_free (labels[i]);
+        labels[i] = ws_kernel_name_shorten (names[i], 0);
+      }
+  return labels;
+}

@@ -22,5 +22,6 @@ void ws_kernel_name_parts_clear (WsKernelNameParts *parts);
 char *ws_kernel_name_shorten (const char *name, guint max_chars);
 char *ws_kernel_name_normalize (const char *name);
 char *ws_kernel_name_simplify (const char *name);
+char **ws_kernel_name_labels (const char *const *names, guint n, guint max_chars);
 
 G_END_DECLS

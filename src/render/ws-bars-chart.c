@@ -160,29 +160,23 @@ ws_bars_model_new (const WsSummary *summary, guint top_n, WsBarsSort sort, const
         }
     }
 
-  /* Instantiations of one template fold to the same label: show those whole
-   * (the chart ellipsizes them in the middle) so that the bars differ. */
+  /* Instantiations of one template fold to the same label: keep their
+   * arguments (the chart ellipsizes them in the middle) so the bars differ. */
   {
-    g_autoptr (GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
-    g_autoptr (GHashTable) twice = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+    g_autofree const char **names = g_new0 (const char *, self->bars->len + 1);
+    g_auto (GStrv) labels = NULL;
 
+    for (guint i = 0; i < self->bars->len; i++)
+      names[i] = g_array_index (self->bars, WsBar, i).name;
+    labels = ws_kernel_name_labels (names, self->bars->len, LABEL_CHARS);
     for (guint i = 0; i < self->bars->len; i++)
       {
         WsBar *bar = &g_array_index (self->bars, WsBar, i);
 
-        if (!g_hash_table_add (seen, bar->label))
-          g_hash_table_add (twice, g_strdup (bar->label));
-      }
-    g_hash_table_remove_all (seen);
-    for (guint i = 0; i < self->bars->len; i++)
-      {
-        WsBar *bar = &g_array_index (self->bars, WsBar, i);
-
-        if (!bar->is_other && g_hash_table_contains (twice, bar->label))
-          {
-            g_free (bar->label);
-            bar->label = ws_kernel_name_shorten (bar->name, 0);
-          }
+        if (bar->is_other)
+          continue;
+        g_free (bar->label);
+        bar->label = g_steal_pointer (&labels[i]);
       }
   }
 

@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "ws-comparison.h"
+
+G_BEGIN_DECLS
+
+#define WS_TYPE_COMPARE_WINDOW (ws_compare_window_get_type ())
+
+G_DECLARE_FINAL_TYPE (WsCompareWindow, ws_compare_window, WS, COMPARE_WINDOW, GtkApplicationWindow)
+
+WsCompareWindow *ws_compare_window_new (GtkApplication *application);
+void ws_compare_window_load (WsCompareWindow *self, const char *const *before,
+                             const char *const *after);
+void ws_compare_window_set_runs (WsCompareWindow *self, WsRun *before, WsRun *after);
+WsComparison *ws_compare_window_get_comparison (WsCompareWindow *self);
+gboolean ws_compare_window_is_loading (WsCompareWindow *self);
+const char *ws_compare_window_get_headline (WsCompareWindow *self);
+void ws_compare_window_set_match (WsCompareWindow *self, WsMatchBy by);
+void ws_compare_window_swap (WsCompareWindow *self);
+GtkTreeView *ws_compare_window_get_table (WsCompareWindow *self);
+gboolean ws_compare_window_export_chart (WsCompareWindow *self, const char *path, GError **error);
+gboolean ws_compare_window_export_csv (WsCompareWindow *self, const char *path, GError **error);
+
+G_END_DECLS
