@@ -111,7 +111,7 @@ fill_figures (WsCompareWindow *self)
     { _ ("GPU time in kernels"), &self->cmp->gpu_time, TRUE, 0 },
     { _ ("Kernel launches"), &self->cmp->launches, FALSE, 0 },
     { _ ("Distinct kernels"), &self->cmp->n_kernels, FALSE, 0 },
-    { _ ("GPU busy (% of the run)"), &self->cmp->busy_share, FALSE, 1 },
+    { _ ("GPU busy (percent of the run)"), &self->cmp->busy_share, FALSE, 1 },
     { _ ("Memory operations"), &self->cmp->memop_time, TRUE, 0 },
     { _ ("CUDA API calls"), &self->cmp->api_time, TRUE, 0 },
   };

@@ -39,7 +39,7 @@ write_figures (const WsComparison *cmp, GString *out, gboolean markdown)
     { N_ ("GPU time in kernels"), G_STRUCT_OFFSET (WsComparison, gpu_time), TRUE },
     { N_ ("Kernel launches"), G_STRUCT_OFFSET (WsComparison, launches), FALSE },
     { N_ ("Distinct kernels"), G_STRUCT_OFFSET (WsComparison, n_kernels), FALSE },
-    { N_ ("GPU busy (% of the run)"), G_STRUCT_OFFSET (WsComparison, busy_share), FALSE },
+    { N_ ("GPU busy (percent of the run)"), G_STRUCT_OFFSET (WsComparison, busy_share), FALSE },
     { N_ ("Memory operations"), G_STRUCT_OFFSET (WsComparison, memop_time), TRUE },
     { N_ ("CUDA API calls"), G_STRUCT_OFFSET (WsComparison, api_time), TRUE },
   };
