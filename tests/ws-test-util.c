@@ -5,6 +5,7 @@
 #include <sqlite3.h>
 #include <glib/gstdio.h>
 #include <stdarg.h>
+#include <string.h>
 
 #include "ws-test-util.h"
 
@@ -48,6 +49,97 @@ ws_test_run (const char *const *argv, char **out, char **err)
   if (WIFSIGNALED (wait_status))
     return -1;
   return WEXITSTATUS (wait_status);
+}
+
+typedef struct
+{
+  GMainLoop *loop;
+  gboolean timed_out;
+  GSubprocess *process;
+  GBytes *out;
+  GBytes *err;
+} Bounded;
+
+static gboolean
+kill_on_timeout (gpointer data)
+{
+  Bounded *bounded = data;
+
+  bounded->timed_out = TRUE;
+  g_subprocess_force_exit (bounded->process);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+communicated (GObject *source, GAsyncResult *result, gpointer data)
+{
+  Bounded *bounded = data;
+
+  g_subprocess_communicate_finish (G_SUBPROCESS (source), result, &bounded->out, &bounded->err,
+                                   NULL);
+  g_main_loop_quit (bounded->loop);
+}
+
+static char *
+bytes_to_string (GBytes *bytes)
+{
+  gsize len = 0;
+  const char *data = bytes != NULL ? g_bytes_get_data (bytes, &len) : NULL;
+
+  return len > 0 ? g_strndup (data, len) : g_strdup ("");
+}
+
+/* Runs a real subprocess with a time bound, telling an exit from a signal
+ * from a timeout. */
+void
+ws_test_run_bounded (const char *const *argv, guint timeout_s, WsTestRun *result)
+{
+  g_autoptr (GMainContext) context = g_main_context_new ();
+  g_autoptr (GError) error = NULL;
+  Bounded bounded = { 0 };
+  GSource *timeout;
+  gint64 started = g_get_monotonic_time ();
+
+  memset (result, 0, sizeof *result);
+  g_main_context_push_thread_default (context);
+  bounded.loop = g_main_loop_new (context, FALSE);
+  bounded.process = g_subprocess_newv (
+    argv, G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE, &error);
+  g_assert_no_error (error);
+
+  timeout = g_timeout_source_new_seconds (timeout_s);
+  g_source_set_callback (timeout, kill_on_timeout, &bounded, NULL);
+  g_source_attach (timeout, context);
+  g_subprocess_communicate_async (bounded.process, NULL, NULL, communicated, &bounded);
+  g_main_loop_run (bounded.loop);
+  g_subprocess_wait (bounded.process, NULL, NULL);
+  g_source_destroy (timeout);
+  g_source_unref (timeout);
+
+  result->timed_out = bounded.timed_out;
+  result->seconds = (double) (g_get_monotonic_time () - started) / G_USEC_PER_SEC;
+  if (g_subprocess_get_if_signaled (bounded.process))
+    {
+      result->status = -1;
+      result->signal = g_subprocess_get_term_sig (bounded.process);
+    }
+  else
+    result->status = g_subprocess_get_exit_status (bounded.process);
+
+  result->out = bytes_to_string (bounded.out);
+  result->err = bytes_to_string (bounded.err);
+  g_clear_pointer (&bounded.out, g_bytes_unref);
+  g_clear_pointer (&bounded.err, g_bytes_unref);
+  g_main_loop_unref (bounded.loop);
+  g_object_unref (bounded.process);
+  g_main_context_pop_thread_default (context);
+}
+
+void
+ws_test_run_clear (WsTestRun *result)
+{
+  g_clear_pointer (&result->out, g_free);
+  g_clear_pointer (&result->err, g_free);
 }
 
 /* SELECT count(*) through SQLite itself: ground truth that is not our reader. */

@@ -8,6 +8,19 @@ G_BEGIN_DECLS
 char *ws_test_data (const char *first, ...) G_GNUC_NULL_TERMINATED;
 const char *ws_test_cli (void);
 int ws_test_run (const char *const *argv, char **out, char **err);
+
+typedef struct
+{
+  int status;         /* exit status, or -1 */
+  int signal;         /* the signal that ended it, or 0 */
+  gboolean timed_out; /* killed after the time bound */
+  char *out;
+  char *err;
+  double seconds;
+} WsTestRun;
+
+void ws_test_run_bounded (const char *const *argv, guint timeout_s, WsTestRun *result);
+void ws_test_run_clear (WsTestRun *result);
 gint64 ws_test_sqlite_count (const char *path, const char *table);
 char *ws_test_sqlite_text (const char *path, const char *sql);
 char *ws_test_copy_to_tmp (const char *path, const char *name);

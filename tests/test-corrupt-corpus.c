@@ -1,0 +1,98 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <string.h>
+
+#include "corrupt-corpus.h"
+#include "ws-test-util.h"
+
+#define TIME_BOUND_S 60
+
+/* The commands run over every file of the corpus. */
+static const char *const commands[][6] = {
+  { "info", NULL },
+  { "stats", "--report",
+    "cuda_gpu_kern_sum,nvtx_sum,cuda_api_sum,cuda_gpu_mem_time_sum,cuda_gpu_mem_size_sum", NULL },
+  { "stats", "--format", "csv", NULL },
+  { "render", "--view", "bars", "-o", NULL },
+};
+
+static char *corpus_dir;
+
+/* Every file, every command: exit status 0 or 2 within the time bound; on
+ * 2, one line that names the file; never a signal, never a sanitizer
+ * report. */
+static void
+test_corpus (void)
+{
+  g_autofree char *probe = ws_test_data ("nsys", "v2025.3_h100_probe.sqlite", NULL);
+  g_autofree char *mordred = ws_test_data ("nsys", "v2021.2_mordred.sqlite", NULL);
+  g_autofree char *mock = ws_test_data ("nsys", "v2026.1_nsysai_mock.sqlite", NULL);
+  g_autofree char *pipit = ws_test_data ("nsys", "v2022.2_pipit_saxpy_mpi.sqlite", NULL);
+  g_autofree char *kern =
+    ws_test_data ("nsys-stats", "v2025.3_h100_probe_cuda_gpu_kern_sum.csv", NULL);
+  g_autofree char *nvtx = ws_test_data ("nsys-stats", "v2025.3_h100_probe_nvtx_sum.csv", NULL);
+  g_autofree char *console =
+    ws_test_data ("nsys-stats", "v2025.3_h100_probe_cuda_gpu_kern_sum_console.txt", NULL);
+  const char *fixtures[] = { probe, mordred, mock, pipit, kern, nvtx, console, NULL };
+  g_autofree char *image = g_build_filename (corpus_dir, "out.png", NULL);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GPtrArray) files = ws_corrupt_corpus_generate (fixtures, probe, corpus_dir, &error);
+  guint runs = 0, refused = 0, loaded = 0;
+
+  g_assert_no_error (error);
+  g_assert_cmpuint (files->len, >, 70);
+
+  for (guint f = 0; f < files->len; f++)
+    for (gsize c = 0; c < G_N_ELEMENTS (commands); c++)
+      {
+        const char *path = g_ptr_array_index (files, f);
+        g_autoptr (GPtrArray) argv = g_ptr_array_new ();
+        WsTestRun run;
+
+        g_ptr_array_add (argv, (gpointer) ws_test_cli ());
+        for (guint k = 0; commands[c][k] != NULL; k++)
+          g_ptr_array_add (argv, (gpointer) commands[c][k]);
+        if (g_str_equal (commands[c][0], "render"))
+          g_ptr_array_add (argv, image);
+        g_ptr_array_add (argv, (gpointer) path);
+        g_ptr_array_add (argv, NULL);
+
+        ws_test_run_bounded ((const char *const *) argv->pdata, TIME_BOUND_S, &run);
+        if (run.timed_out || run.signal != 0 || (run.status != 0 && run.status != 2) ||
+            strstr (run.err, "Sanitizer") != NULL || strstr (run.err, "runtime error:") != NULL)
+          g_error ("%s %s: status %d, signal %d, timed out %d, stderr: %.2000s", commands[c][0],
+                   path, run.status, run.signal, run.timed_out, run.err);
+        if (run.status == 2)
+          {
+            /* One line, naming the file. */
+            g_assert_nonnull (strstr (run.err, path));
+            g_assert_true (strchr (run.err, '\n') == run.err + strlen (run.err) - 1);
+            refused++;
+          }
+        else
+          loaded++;
+        runs++;
+        ws_test_run_clear (&run);
+      }
+  g_test_message ("%u files, %u runs: %u refused with a message, %u loaded", files->len, runs,
+                  refused, loaded);
+  g_assert_cmpuint (refused, >, 0);
+  g_assert_cmpuint (loaded, >, 0);
+}
+
+int
+main (int argc, char **argv)
+{
+  int status;
+
+  g_test_init (&argc, &argv, NULL);
+  corpus_dir = ws_test_tmpdir ();
+
+  g_test_add_func ("/corrupt-corpus/every-command-ends-cleanly", test_corpus);
+
+  status = g_test_run ();
+  ws_test_rmtree (corpus_dir);
+  g_free (corpus_dir);
+  return status;
+}
