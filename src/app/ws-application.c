@@ -8,6 +8,7 @@
 #include "ws-compare-dialog.h"
 #include "ws-compare-window.h"
 #include "ws-input.h"
+#include "ws-preferences-window.h"
 #include "ws-settings.h"
 #include "ws-window.h"
 
@@ -44,6 +45,49 @@ ws_application_demo_path (void)
   return g_build_filename (SOURCE_DIR, "data", "demo", DEMO_NAME, NULL);
 }
 
+/* WARPSCOPE_EXIT_AFTER_LOAD: print what a window loaded and quit, so
+ * that tests (and scripts) can drive the real binary end to end. */
+static void
+report_and_quit (WsApplication *self, const char *what)
+{
+  if (g_getenv ("WARPSCOPE_EXIT_AFTER_LOAD") == NULL)
+    return;
+  g_print ("%s\n", what);
+  g_application_quit (G_APPLICATION (self));
+}
+
+static void
+window_loaded_cb (WsWindow *window, gboolean success, WsApplication *self)
+{
+  WsRun *run = ws_window_get_run (window);
+  g_autofree char *line = g_strdup_printf (
+    "loaded %s page=%s kernels=%" G_GSIZE_FORMAT " error=%s", success ? "yes" : "no",
+    ws_window_get_page (window), run != NULL ? run->kernels.n : 0,
+    ws_window_get_error (window) != NULL ? ws_window_get_error (window) : "");
+
+  report_and_quit (self, line);
+}
+
+static void
+compare_ready_cb (WsCompareWindow *window, gboolean success, WsApplication *self)
+{
+  WsComparison *cmp = ws_compare_window_get_comparison (window);
+  g_autofree char *line =
+    g_strdup_printf ("compared %s kernels=%u headline=%s", success ? "yes" : "no",
+                     cmp != NULL ? cmp->kernels->len : 0, ws_compare_window_get_headline (window));
+
+  report_and_quit (self, line);
+}
+
+static WsWindow *
+new_window (WsApplication *self)
+{
+  WsWindow *window = ws_window_new (GTK_APPLICATION (self));
+
+  g_signal_connect_object (window, "load-finished", G_CALLBACK (window_loaded_cb), self, 0);
+  return window;
+}
+
 static WsWindow *
 empty_window (WsApplication *self)
 {
@@ -54,7 +98,7 @@ empty_window (WsApplication *self)
     if (WS_IS_WINDOW (l->data) && ws_window_get_run (l->data) == NULL &&
         !ws_window_is_loading (l->data))
       return l->data;
-  return ws_window_new (GTK_APPLICATION (self));
+  return new_window (self);
 }
 
 static void
@@ -63,7 +107,7 @@ ws_application_activate (GApplication *app)
   GtkWindow *window = gtk_application_get_active_window (GTK_APPLICATION (app));
 
   if (window == NULL)
-    window = GTK_WINDOW (ws_window_new (GTK_APPLICATION (app)));
+    window = GTK_WINDOW (new_window (WS_APPLICATION (app)));
   gtk_window_present (window);
 }
 
@@ -157,7 +201,7 @@ open_demo_action (GSimpleAction *action, GVariant *param, gpointer data)
 static void
 new_window_action (GSimpleAction *action, GVariant *param, gpointer data)
 {
-  gtk_window_present (GTK_WINDOW (ws_window_new (GTK_APPLICATION (data))));
+  gtk_window_present (GTK_WINDOW (new_window (WS_APPLICATION (data))));
 }
 
 static void
@@ -183,6 +227,7 @@ quit_action (GSimpleAction *action, GVariant *param, gpointer data)
 
 static void open_recent_action (GSimpleAction *action, GVariant *param, gpointer data);
 static void compare_action (GSimpleAction *action, GVariant *param, gpointer data);
+static void preferences_action (GSimpleAction *action, GVariant *param, gpointer data);
 static void compare_files_action (GSimpleAction *action, GVariant *param, gpointer data);
 
 /* clang-format off */
@@ -194,6 +239,7 @@ static const GActionEntry app_actions[] = {
   { "quit", quit_action },
   { "open-recent", open_recent_action, "s" },
   { "compare", compare_action },
+  { "preferences", preferences_action },
   { "compare-files", compare_files_action, "(ss)" },
 };
 /* clang-format on */
@@ -206,6 +252,7 @@ ws_application_startup (GApplication *app)
   static const char *new_accels[] = { "<Control>n", NULL };
   static const char *close_accels[] = { "<Control>w", NULL };
   static const char *find_accels[] = { "<Control>f", NULL };
+  static const char *prefs_accels[] = { "<Control>comma", NULL };
   static const char *const pages[] = { "kernels", "timeline", "summaries",
                                        "gauges",  "findings", "capture" };
   g_autoptr (GtkCssProvider) css = gtk_css_provider_new ();
@@ -219,6 +266,7 @@ ws_application_startup (GApplication *app)
   gtk_application_set_accels_for_action (GTK_APPLICATION (app), "app.new-window", new_accels);
   gtk_application_set_accels_for_action (GTK_APPLICATION (app), "win.close", close_accels);
   gtk_application_set_accels_for_action (GTK_APPLICATION (app), "win.find", find_accels);
+  gtk_application_set_accels_for_action (GTK_APPLICATION (app), "app.preferences", prefs_accels);
   for (gsize i = 0; i < G_N_ELEMENTS (pages); i++)
     {
       g_autofree char *detailed = g_strdup_printf ("win.show-page('%s')", pages[i]);
@@ -232,6 +280,9 @@ ws_application_startup (GApplication *app)
   gtk_style_context_add_provider_for_screen (gdk_screen_get_default (), GTK_STYLE_PROVIDER (css),
                                              GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
   gtk_window_set_default_icon_name (APP_ID);
+  /* Uninstalled runs find the icons in the source tree. */
+  if (!gtk_icon_theme_has_icon (gtk_icon_theme_get_default (), APP_ID))
+    gtk_icon_theme_append_search_path (gtk_icon_theme_get_default (), SOURCE_DIR "/data/icons");
 }
 
 #define MAX_RECENT 12
@@ -313,6 +364,29 @@ open_recent_action (GSimpleAction *action, GVariant *param, gpointer data)
   gtk_window_present (GTK_WINDOW (window));
 }
 
+static void
+preferences_action (GSimpleAction *action, GVariant *param, gpointer data)
+{
+  WsApplication *self = data;
+  WsPreferencesWindow *window = ws_preferences_window_new (
+    gtk_application_get_active_window (GTK_APPLICATION (self)), self->settings);
+
+  g_signal_connect (window, "response", G_CALLBACK (gtk_widget_destroy), NULL);
+  gtk_window_present (GTK_WINDOW (window));
+}
+
+/**
+ * ws_application_get_settings:
+ *
+ * Returns: (transfer none) (nullable): the app's settings; %NULL when no
+ * schema is installed
+ */
+GSettings *
+ws_application_get_settings (WsApplication *self)
+{
+  return self->settings;
+}
+
 /**
  * ws_application_compare:
  *
@@ -324,6 +398,8 @@ ws_application_compare (WsApplication *self, const char *before, const char *aft
 {
   WsCompareWindow *window = ws_compare_window_new (GTK_APPLICATION (self));
   const char *b[] = { before, NULL };
+
+  g_signal_connect_object (window, "ready", G_CALLBACK (compare_ready_cb), self, 0);
   const char *a[] = { after, NULL };
   g_autofree char *entry = g_strdup_printf ("%s\n%s", before, after);
 
@@ -379,29 +455,46 @@ ws_application_handle_local_options (GApplication *app, GVariantDict *options)
 {
   g_auto (GStrv) files = NULL;
   g_autoptr (GError) error = NULL;
+  gboolean compare = g_variant_dict_contains (options, "compare");
+  guint n;
 
-  if (!g_variant_dict_contains (options, "compare"))
-    return -1;
-  if (!g_variant_dict_lookup (options, G_OPTION_REMAINING, "^aay", &files) ||
-      g_strv_length (files) != 2)
+  /* With G_OPTION_REMAINING among our options, GApplication leaves the
+   * file arguments to us: open them (or compare them) here. */
+  g_variant_dict_lookup (options, G_OPTION_REMAINING, "^aay", &files);
+  n = files != NULL ? g_strv_length (files) : 0;
+  if (compare && n != 2)
     {
       g_printerr (_ ("warpscope: --compare takes two runs: warpscope --compare BEFORE AFTER\n"));
       return 2;
     }
+  if (n == 0)
+    return -1;
   if (!g_application_register (app, NULL, &error))
     {
       g_printerr ("warpscope: %s\n", error->message);
       return 1;
     }
-  {
-    g_autoptr (GFile) before = g_file_new_for_commandline_arg (files[0]);
-    g_autoptr (GFile) after = g_file_new_for_commandline_arg (files[1]);
-    g_autofree char *b = g_file_get_path (before);
-    g_autofree char *a = g_file_get_path (after);
+  if (compare)
+    {
+      g_autoptr (GFile) before = g_file_new_for_commandline_arg (files[0]);
+      g_autoptr (GFile) after = g_file_new_for_commandline_arg (files[1]);
+      g_autofree char *b = g_file_get_path (before);
+      g_autofree char *a = g_file_get_path (after);
 
-    g_action_group_activate_action (G_ACTION_GROUP (app), "compare-files",
-                                    g_variant_new ("(ss)", b, a));
-  }
+      g_action_group_activate_action (G_ACTION_GROUP (app), "compare-files",
+                                      g_variant_new ("(ss)", b, a));
+    }
+  else
+    {
+      g_autoptr (GPtrArray) gfiles = g_ptr_array_new_with_free_func (g_object_unref);
+
+      for (guint i = 0; i < n; i++)
+        g_ptr_array_add (gfiles, g_file_new_for_commandline_arg (files[i]));
+      g_application_open (app, (GFile **) gfiles->pdata, (int) gfiles->len, "");
+    }
+  /* A primary instance runs its main loop for the windows just opened. */
+  if (!g_application_get_is_remote (app))
+    return -1;
   return 0;
 }
 

@@ -15,6 +15,7 @@ WsApplication *ws_application_new (GApplicationFlags flags);
 char *ws_application_demo_path (void);
 GMenuModel *ws_application_get_recent_menu (WsApplication *self);
 void ws_application_note_recent (WsApplication *self, const char *const *paths);
+GSettings *ws_application_get_settings (WsApplication *self);
 WsCompareWindow *ws_application_compare (WsApplication *self, const char *before,
                                          const char *after);
 

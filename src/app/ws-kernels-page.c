@@ -14,6 +14,8 @@ struct _WsKernelsPage
   GtkBox parent_instance;
 
   WsRun *run;
+  WsNameForm name_form;
+  WsSummary *summary; /* in name_form */
 
   /* Template widgets */
   GtkSearchEntry *filter_entry;
@@ -69,6 +71,7 @@ ws_kernels_page_dispose (GObject *object)
   WsKernelsPage *self = WS_KERNELS_PAGE (object);
 
   g_clear_pointer (&self->run, ws_run_unref);
+  g_clear_pointer (&self->summary, ws_summary_unref);
 
   G_OBJECT_CLASS (ws_kernels_page_parent_class)->dispose (object);
 }
@@ -118,7 +121,9 @@ ws_kernels_page_set_run (WsKernelsPage *self, WsRun *run)
   g_clear_pointer (&self->run, ws_run_unref);
   self->run = run;
 
-  summary = run != NULL ? ws_run_get_summary (run, WS_REPORT_KERN_SUM) : NULL;
+  g_clear_pointer (&self->summary, ws_summary_unref);
+  self->summary = summary =
+    run != NULL ? ws_run_summary (run, WS_REPORT_KERN_SUM, self->name_form) : NULL;
   ws_bars_view_set_summary (self->bars_view, summary);
   ws_kernel_details_show (self->details, run, NULL);
 
@@ -174,4 +179,33 @@ void
 ws_kernels_page_focus_filter (WsKernelsPage *self)
 {
   gtk_widget_grab_focus (GTK_WIDGET (self->filter_entry));
+}
+
+/* Demangled, short or mangled names in the bars (the "name-form" setting). */
+void
+ws_kernels_page_set_name_form (WsKernelsPage *self, WsNameForm form)
+{
+  g_autoptr (WsRun) run = NULL;
+
+  g_return_if_fail (WS_IS_KERNELS_PAGE (self));
+
+  if (self->name_form == form)
+    return;
+  self->name_form = form;
+  if (self->run != NULL)
+    {
+      run = ws_run_ref (self->run);
+      ws_kernels_page_set_run (self, run);
+    }
+}
+
+/**
+ * ws_kernels_page_get_top_n_spin:
+ *
+ * Returns: (transfer none): the Top spin button, for binding to settings
+ */
+GtkSpinButton *
+ws_kernels_page_get_top_n_spin (WsKernelsPage *self)
+{
+  return self->top_n_spin;
 }

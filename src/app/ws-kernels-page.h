@@ -18,5 +18,7 @@ WsBarsView *ws_kernels_page_get_bars_view (WsKernelsPage *self);
 char *ws_kernels_page_get_details_text (WsKernelsPage *self);
 WsKernelDetails *ws_kernels_page_get_details (WsKernelsPage *self);
 void ws_kernels_page_focus_filter (WsKernelsPage *self);
+void ws_kernels_page_set_name_form (WsKernelsPage *self, WsNameForm form);
+GtkSpinButton *ws_kernels_page_get_top_n_spin (WsKernelsPage *self);
 
 G_END_DECLS

@@ -26,6 +26,7 @@ struct _WsWindow
   char *error_text;
 
   GtkWidget *view_switcher; /* the header bar's title while views show */
+  GSettings *settings;      /* NULL without an installed schema */
 
   /* Template widgets */
   GtkHeaderBar *header_bar;
@@ -452,6 +453,7 @@ ws_window_dispose (GObject *object)
   g_clear_object (&self->cancellable);
   g_clear_pointer (&self->run, ws_run_unref);
   g_clear_object (&self->view_switcher);
+  g_clear_object (&self->settings);
 
   G_OBJECT_CLASS (ws_window_parent_class)->dispose (object);
 }
@@ -533,14 +535,58 @@ ws_window_init (WsWindow *self)
   update_actions (self);
 }
 
+static void
+name_form_changed_cb (WsWindow *self, const char *key, GSettings *settings)
+{
+  ws_kernels_page_set_name_form (self->kernels_page,
+                                 (WsNameForm) g_settings_get_enum (settings, "name-form"));
+}
+
+/* Remembers the size of the last window closed, for the next one. */
+static gboolean
+delete_event_cb (WsWindow *self, GdkEvent *event, gpointer data)
+{
+  GSettings *settings = self->settings;
+  int width, height;
+
+  if (settings == NULL)
+    return GDK_EVENT_PROPAGATE;
+  gtk_window_get_size (GTK_WINDOW (self), &width, &height);
+  g_settings_set_boolean (settings, "window-maximized",
+                          gtk_window_is_maximized (GTK_WINDOW (self)));
+  if (!gtk_window_is_maximized (GTK_WINDOW (self)))
+    {
+      g_settings_set_int (settings, "window-width", width);
+      g_settings_set_int (settings, "window-height", height);
+    }
+  return GDK_EVENT_PROPAGATE;
+}
+
 WsWindow *
 ws_window_new (GtkApplication *application)
 {
   WsWindow *self = g_object_new (WS_TYPE_WINDOW, "application", application, NULL);
+  GSettings *settings = WS_IS_APPLICATION (application)
+                          ? ws_application_get_settings (WS_APPLICATION (application))
+                          : NULL;
 
   if (WS_IS_APPLICATION (application))
     gtk_menu_button_set_menu_model (self->recent_button,
                                     ws_application_get_recent_menu (WS_APPLICATION (application)));
+  if (settings != NULL)
+    {
+      self->settings = g_object_ref (settings);
+      gtk_window_set_default_size (GTK_WINDOW (self), g_settings_get_int (settings, "window-width"),
+                                   g_settings_get_int (settings, "window-height"));
+      if (g_settings_get_boolean (settings, "window-maximized"))
+        gtk_window_maximize (GTK_WINDOW (self));
+      g_settings_bind (settings, "top-n", ws_kernels_page_get_top_n_spin (self->kernels_page),
+                       "value", G_SETTINGS_BIND_DEFAULT);
+      g_signal_connect_object (settings, "changed::name-form", G_CALLBACK (name_form_changed_cb),
+                               self, G_CONNECT_SWAPPED);
+      name_form_changed_cb (self, "name-form", settings);
+      g_signal_connect (self, "delete-event", G_CALLBACK (delete_event_cb), NULL);
+    }
   return self;
 }
 

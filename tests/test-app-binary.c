@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <string.h>
+
+#include "ws-test-util.h"
+
+/* The real `warpscope` binary, as a user or the file manager starts it;
+ * WARPSCOPE_EXIT_AFTER_LOAD makes it print what it loaded and quit. */
+static void
+run_app (const char *const *args, WsTestRun *run)
+{
+  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
+
+  g_ptr_array_add (argv, (gpointer) g_getenv ("WARPSCOPE_APP"));
+  for (guint i = 0; args[i] != NULL; i++)
+    g_ptr_array_add (argv, (gpointer) args[i]);
+  g_ptr_array_add (argv, NULL);
+  g_setenv ("WARPSCOPE_EXIT_AFTER_LOAD", "1", TRUE);
+  ws_test_run_bounded ((const char *const *) argv->pdata, 60, run);
+  g_assert_false (run->timed_out);
+  g_assert_cmpint (run->signal, ==, 0);
+}
+
+static void
+test_opens_file_argument (void)
+{
+  g_autofree char *probe = ws_test_data ("nsys", "v2025.3_h100_probe.sqlite", NULL);
+  const char *args[] = { probe, NULL };
+  WsTestRun run;
+
+  run_app (args, &run);
+  g_assert_cmpint (run.status, ==, 0);
+  g_assert_cmpstr (run.out, ==, "loaded yes page=kernels kernels=336 error=\n");
+  ws_test_run_clear (&run);
+}
+
+static void
+test_compare_option (void)
+{
+  g_autofree char *a = ws_test_data ("nsys", "v2025.3_h100_train_fp32.sqlite", NULL);
+  g_autofree char *b = ws_test_data ("nsys", "v2025.3_h100_train_bf16.sqlite", NULL);
+  const char *args[] = { "--compare", a, b, NULL };
+  const char *wrong[] = { "--compare", a, NULL };
+  WsTestRun run;
+
+  run_app (args, &run);
+  g_assert_cmpint (run.status, ==, 0);
+  g_assert_true (
+    g_str_has_prefix (run.out, "compared yes kernels=43 headline=after is 8.6× faster on the GPU"));
+  ws_test_run_clear (&run);
+
+  run_app (wrong, &run);
+  g_assert_cmpint (run.status, ==, 2);
+  g_assert_nonnull (strstr (run.err, "--compare takes two runs"));
+  ws_test_run_clear (&run);
+}
+
+static void
+test_bad_file_argument (void)
+{
+  g_autofree char *dir = ws_test_tmpdir ();
+  g_autofree char *path = g_build_filename (dir, "notes.txt", NULL);
+  const char *args[] = { path, NULL };
+  WsTestRun run;
+
+  g_assert_true (g_file_set_contents (path, "not a profile\n", -1, NULL));
+  run_app (args, &run);
+  g_assert_cmpint (run.status, ==, 0);
+  g_assert_true (g_str_has_prefix (run.out, "loaded no page=welcome kernels=0 error="));
+  g_assert_nonnull (strstr (run.out, path));
+  ws_test_run_clear (&run);
+  ws_test_rmtree (dir);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/app-binary/opens-file-argument", test_opens_file_argument);
+  g_test_add_func ("/app-binary/compare-option", test_compare_option);
+  g_test_add_func ("/app-binary/bad-file-argument", test_bad_file_argument);
+
+  return g_test_run ();
+}
