@@ -3,7 +3,10 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <string.h>
 
+#include "ws-chrome-trace.h"
+#include "ws-findings-page.h"
 #include "ws-kernels-page.h"
 #include "ws-run-loader.h"
 #include "ws-window.h"
@@ -28,6 +31,7 @@ struct _WsWindow
   GtkLabel *loading_label;
   GtkProgressBar *progress_bar;
   WsKernelsPage *kernels_page;
+  WsFindingsPage *findings_page;
 };
 
 G_DEFINE_FINAL_TYPE (WsWindow, ws_window, GTK_TYPE_APPLICATION_WINDOW)
@@ -163,6 +167,10 @@ load_finished (GObject *source, GAsyncResult *result, gpointer data)
   g_clear_pointer (&self->run, ws_run_unref);
   self->run = g_steal_pointer (&run);
   ws_kernels_page_set_run (self->kernels_page, self->run);
+  ws_findings_page_set_run (self->findings_page, self->run);
+  g_simple_action_set_enabled (
+    G_SIMPLE_ACTION (g_action_map_lookup_action (G_ACTION_MAP (self), "export-chrome-trace")),
+    TRUE);
   gtk_stack_set_visible_child_name (self->main_stack, "views");
   g_signal_emit (self, signals[LOAD_FINISHED], 0, TRUE);
 }
@@ -285,6 +293,7 @@ ws_window_class_init (WsWindowClass *klass)
                   NULL, G_TYPE_NONE, 1, G_TYPE_BOOLEAN);
 
   g_type_ensure (WS_TYPE_KERNELS_PAGE);
+  g_type_ensure (WS_TYPE_FINDINGS_PAGE);
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/org/warpscope/Warpscope/ui/ws-window.ui");
   gtk_widget_class_bind_template_child (widget_class, WsWindow, header_bar);
@@ -295,13 +304,77 @@ ws_window_class_init (WsWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, WsWindow, loading_label);
   gtk_widget_class_bind_template_child (widget_class, WsWindow, progress_bar);
   gtk_widget_class_bind_template_child (widget_class, WsWindow, kernels_page);
+  gtk_widget_class_bind_template_child (widget_class, WsWindow, findings_page);
   gtk_widget_class_bind_template_callback (widget_class, info_bar_response_cb);
   gtk_widget_class_bind_template_callback (widget_class, main_stack_changed_cb);
+}
+
+static void
+export_finished (GObject *source, GAsyncResult *result, gpointer data)
+{
+  g_autoptr (WsWindow) self = data;
+  g_autoptr (GError) error = NULL;
+
+  if (!ws_chrome_trace_write_file_finish (result, &error) &&
+      !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    show_error (self, error->message);
+}
+
+/**
+ * ws_window_export_chrome_trace:
+ *
+ * Writes the run on show as a Chrome trace to @path (gzip-compressed for
+ * ".gz") on a worker thread; a failure shows in the info bar.
+ */
+void
+ws_window_export_chrome_trace (WsWindow *self, const char *path)
+{
+  g_return_if_fail (WS_IS_WINDOW (self));
+  g_return_if_fail (path != NULL);
+
+  if (self->run == NULL)
+    return;
+  ws_chrome_trace_write_file_async (self->run, path, NULL, export_finished, g_object_ref (self));
+}
+
+static void
+export_chrome_trace_action (GSimpleAction *action, GVariant *param, gpointer data)
+{
+  WsWindow *self = data;
+  g_autoptr (GtkFileChooserNative) chooser = NULL;
+  GtkFileFilter *filter = gtk_file_filter_new ();
+  g_autofree char *base = NULL, *name = NULL;
+  char *dot;
+
+  if (self->run == NULL)
+    return;
+  chooser = gtk_file_chooser_native_new (_ ("Export Chrome Trace"), GTK_WINDOW (self),
+                                         GTK_FILE_CHOOSER_ACTION_SAVE, _ ("_Export"), NULL);
+  gtk_file_chooser_set_do_overwrite_confirmation (GTK_FILE_CHOOSER (chooser), TRUE);
+  gtk_file_filter_set_name (filter, _ ("Chrome trace (.json, .json.gz)"));
+  gtk_file_filter_add_pattern (filter, "*.json");
+  gtk_file_filter_add_pattern (filter, "*.json.gz");
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), filter);
+  base = g_strdup (ws_run_display_name (self->run));
+  dot = strrchr (base, '.');
+  if (dot != NULL && dot != base)
+    *dot = '\0';
+  name = g_strconcat (base, ".json", NULL);
+  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (chooser), name);
+
+  if (gtk_native_dialog_run (GTK_NATIVE_DIALOG (chooser)) == GTK_RESPONSE_ACCEPT)
+    {
+      g_autofree char *path = gtk_file_chooser_get_filename (GTK_FILE_CHOOSER (chooser));
+
+      if (path != NULL)
+        ws_window_export_chrome_trace (self, path);
+    }
 }
 
 static const GActionEntry win_actions[] = {
   { "cancel-load", cancel_load_action },
   { "show-page", show_page_action, "s" },
+  { "export-chrome-trace", export_chrome_trace_action },
 };
 
 static void
@@ -315,6 +388,9 @@ ws_window_init (WsWindow *self)
   gtk_widget_show (self->view_switcher);
   g_action_map_add_action_entries (G_ACTION_MAP (self), win_actions, G_N_ELEMENTS (win_actions),
                                    self);
+  g_simple_action_set_enabled (
+    G_SIMPLE_ACTION (g_action_map_lookup_action (G_ACTION_MAP (self), "export-chrome-trace")),
+    FALSE);
 
   gtk_drag_dest_set (GTK_WIDGET (self), GTK_DEST_DEFAULT_ALL, targets, G_N_ELEMENTS (targets),
                      GDK_ACTION_COPY);

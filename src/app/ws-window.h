@@ -19,5 +19,6 @@ const char *ws_window_get_page (WsWindow *self);
 const char *ws_window_get_error (WsWindow *self);
 GtkWidget *ws_window_get_kernels_page (WsWindow *self);
 GtkWidget *ws_window_get_view (WsWindow *self, const char *name);
+void ws_window_export_chrome_trace (WsWindow *self, const char *path);
 
 G_END_DECLS
