@@ -494,6 +494,19 @@ collect_text (GtkWidget *widget, gpointer data)
       if (label[0] != '\0')
         g_string_append_printf (text, "%s%s", text->len > 0 ? "\n" : "", label);
     }
+  else if (GTK_IS_GRID (widget))
+    {
+      /* Row by row, as it reads; a container lists a grid's children in
+       * no such order. */
+      for (int row = 0; gtk_grid_get_child_at (GTK_GRID (widget), 0, row) != NULL; row++)
+        for (int column = 0; column < 3; column++)
+          {
+            GtkWidget *child = gtk_grid_get_child_at (GTK_GRID (widget), column, row);
+
+            if (child != NULL)
+              collect_text (child, data);
+          }
+    }
   else if (GTK_IS_CONTAINER (widget))
     gtk_container_foreach (GTK_CONTAINER (widget), collect_text, text);
 }
