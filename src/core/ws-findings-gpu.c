@@ -59,6 +59,7 @@ ws_findings_check_launch (WsCtx *ctx, GPtrArray *findings)
   gint64 window_total = 0, busy_total = 0, tiny_time = 0;
   guint tiny = 0, kernels = 0, most = 0;
   gboolean any = FALSE;
+  double busy_pct;
 
   if (run->kernels.stream == NULL)
     return;
@@ -86,8 +87,7 @@ ws_findings_check_launch (WsCtx *ctx, GPtrArray *findings)
       const WsItem *first = &g_array_index (items, WsItem, group->first);
       gint64 from = group->start, to = group->end, window, busy_ns;
       guint in_window;
-      double tiny_share, busy_pct;
-      WsSeverity severity;
+      double tiny_share, group_busy;
 
       if (group->n < LAUNCH_MIN_TINY)
         continue;
@@ -106,14 +106,10 @@ ws_findings_check_launch (WsCtx *ctx, GPtrArray *findings)
           ctx->index,
           g_array_index (run->streams, WsStream, run->kernels.stream[first->event]).pid),
         from, to);
-      busy_pct = 100.0 * (double) busy_ns / (double) window;
-      if (tiny_share < 50 || busy_pct >= 80)
+      group_busy = 100.0 * (double) busy_ns / (double) window;
+      if (tiny_share < 50 || group_busy >= 80)
         continue;
-      severity = busy_pct < 25   ? WS_SEVERITY_SEVERE
-                 : busy_pct < 50 ? WS_SEVERITY_MEDIUM
-                                 : WS_SEVERITY_MINOR;
 
-      finding->severity = any ? MAX (finding->severity, severity) : severity;
       any = TRUE;
       tiny += group->n;
       kernels += in_window;
@@ -148,12 +144,17 @@ ws_findings_check_launch (WsCtx *ctx, GPtrArray *findings)
   if (!any)
     return;
 
+  /* Over all the loops raised, as the summary says it. */
+  busy_pct = 100.0 * (double) busy_total / (double) window_total;
+  finding->severity = busy_pct < 25   ? WS_SEVERITY_SEVERE
+                      : busy_pct < 50 ? WS_SEVERITY_MEDIUM
+                                      : WS_SEVERITY_MINOR;
   finding->cost = window_total - busy_total;
   finding->title = g_strdup (_ ("Kernels too short for their launch cost"));
   count_str = ws_findings_count_string (tiny);
   median_str = ws_format_duration ((double) ws_findings_median (durations));
   share_str = ws_findings_percent_string (100.0 * tiny / kernels);
-  busy_str = ws_findings_percent_string (100.0 * (double) busy_total / (double) window_total);
+  busy_str = ws_findings_percent_string (busy_pct);
   rate_str = ws_findings_count_string (tiny * 1e9 / (double) window_total);
   if (call_durations->len > 0)
     {
@@ -173,7 +174,8 @@ ws_findings_check_launch (WsCtx *ctx, GPtrArray *findings)
   finding->rule = g_strdup (
     _ ("Raised for at least 20 kernels shorter than 5 µs or than their launch call, in a loop "
        "where they are at least half of the kernels and the GPU is busy less than 80% of the "
-       "time: below 25% busy severe, below 50% medium, else minor."));
+       "time; over those loops, the GPU busy below 25% is severe, below 50% medium, else "
+       "minor."));
   finding->fix = g_strdup (_ ("Give each launch more work (fuse kernels, larger batches) or "
                               "capture the sequence in a CUDA graph, so that launch cost no "
                               "longer paces the GPU."));
