@@ -501,7 +501,8 @@ ws_chrome_trace_write (const WsRun *run, GOutputStream *out, GCancellable *cance
 
   /* The lean load keeps no streams, threads or correlation ids. */
   if ((run->kernels.n > 0 && run->kernels.stream == NULL) ||
-      (run->api.n > 0 && run->api.thread == NULL))
+      (run->memops.n > 0 && run->memops.stream == NULL) ||
+      (run->api.n > 0 && run->api.thread == NULL) || (run->nvtx.n > 0 && run->nvtx.thread == NULL))
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
                    "%s: the run was loaded without streams and threads", ws_run_display_name (run));
