@@ -4,10 +4,13 @@
 
 #include <glib/gi18n.h>
 #include <math.h>
+#include <string.h>
 
 #include "ws-application.h"
 #include "ws-bars-chart.h"
 #include "ws-compare-window.h"
+#include "ws-chrome-trace.h"
+#include "ws-findings-page.h"
 #include "ws-kernels-page.h"
 #include "ws-markdown-report.h"
 #include "ws-report.h"
@@ -39,6 +42,7 @@ struct _WsWindow
   GtkProgressBar *progress_bar;
   WsKernelsPage *kernels_page;
   WsSummariesPage *summaries_page;
+  WsFindingsPage *findings_page;
 };
 
 G_DEFINE_FINAL_TYPE (WsWindow, ws_window, GTK_TYPE_APPLICATION_WINDOW)
@@ -181,6 +185,7 @@ load_finished (GObject *source, GAsyncResult *result, gpointer data)
                                 (const char *const *) self->paths);
   ws_kernels_page_set_run (self->kernels_page, self->run);
   ws_summaries_page_set_run (self->summaries_page, self->run);
+  ws_findings_page_set_run (self->findings_page, self->run);
   gtk_stack_set_visible_child_name (self->main_stack, "views");
   g_signal_emit (self, signals[LOAD_FINISHED], 0, TRUE);
 }
@@ -229,7 +234,8 @@ ws_window_load (WsWindow *self, const char *const *paths)
 static void
 update_actions (WsWindow *self)
 {
-  static const char *const needs_run[] = { "export-chart", "export-csv", "export-markdown" };
+  static const char *const needs_run[] = { "export-chart", "export-csv", "export-markdown",
+                                           "export-chrome-trace" };
 
   for (gsize i = 0; i < G_N_ELEMENTS (needs_run); i++)
     {
@@ -488,6 +494,7 @@ ws_window_class_init (WsWindowClass *klass)
 
   g_type_ensure (WS_TYPE_KERNELS_PAGE);
   g_type_ensure (WS_TYPE_SUMMARIES_PAGE);
+  g_type_ensure (WS_TYPE_FINDINGS_PAGE);
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/org/warpscope/Warpscope/ui/ws-window.ui");
   gtk_widget_class_bind_template_child (widget_class, WsWindow, header_bar);
@@ -500,8 +507,71 @@ ws_window_class_init (WsWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, WsWindow, progress_bar);
   gtk_widget_class_bind_template_child (widget_class, WsWindow, kernels_page);
   gtk_widget_class_bind_template_child (widget_class, WsWindow, summaries_page);
+  gtk_widget_class_bind_template_child (widget_class, WsWindow, findings_page);
   gtk_widget_class_bind_template_callback (widget_class, info_bar_response_cb);
   gtk_widget_class_bind_template_callback (widget_class, main_stack_changed_cb);
+}
+
+static void
+export_finished (GObject *source, GAsyncResult *result, gpointer data)
+{
+  g_autoptr (WsWindow) self = data;
+  g_autoptr (GError) error = NULL;
+
+  if (!ws_chrome_trace_write_file_finish (result, &error) &&
+      !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    show_error (self, error->message);
+}
+
+/**
+ * ws_window_export_chrome_trace:
+ *
+ * Writes the run on show as a Chrome trace to @path (gzip-compressed for
+ * ".gz") on a worker thread; a failure shows in the info bar.
+ */
+void
+ws_window_export_chrome_trace (WsWindow *self, const char *path)
+{
+  g_return_if_fail (WS_IS_WINDOW (self));
+  g_return_if_fail (path != NULL);
+
+  if (self->run == NULL)
+    return;
+  ws_chrome_trace_write_file_async (self->run, path, NULL, export_finished, g_object_ref (self));
+}
+
+static void
+export_chrome_trace_action (GSimpleAction *action, GVariant *param, gpointer data)
+{
+  WsWindow *self = data;
+  g_autoptr (GtkFileChooserNative) chooser = NULL;
+  GtkFileFilter *filter = gtk_file_filter_new ();
+  g_autofree char *base = NULL, *name = NULL;
+  char *dot;
+
+  if (self->run == NULL)
+    return;
+  chooser = gtk_file_chooser_native_new (_ ("Export Chrome Trace"), GTK_WINDOW (self),
+                                         GTK_FILE_CHOOSER_ACTION_SAVE, _ ("_Export"), NULL);
+  gtk_file_chooser_set_do_overwrite_confirmation (GTK_FILE_CHOOSER (chooser), TRUE);
+  gtk_file_filter_set_name (filter, _ ("Chrome trace (.json, .json.gz)"));
+  gtk_file_filter_add_pattern (filter, "*.json");
+  gtk_file_filter_add_pattern (filter, "*.json.gz");
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), filter);
+  base = g_strdup (ws_run_display_name (self->run));
+  dot = strrchr (base, '.');
+  if (dot != NULL && dot != base)
+    *dot = '\0';
+  name = g_strconcat (base, ".json", NULL);
+  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (chooser), name);
+
+  if (gtk_native_dialog_run (GTK_NATIVE_DIALOG (chooser)) == GTK_RESPONSE_ACCEPT)
+    {
+      g_autofree char *path = gtk_file_chooser_get_filename (GTK_FILE_CHOOSER (chooser));
+
+      if (path != NULL)
+        ws_window_export_chrome_trace (self, path);
+    }
 }
 
 /* clang-format off */
@@ -513,6 +583,7 @@ static const GActionEntry win_actions[] = {
   { "export-chart", export_action },
   { "export-csv", export_action },
   { "export-markdown", export_action },
+  { "export-chrome-trace", export_chrome_trace_action },
 };
 /* clang-format on */
 

@@ -20,5 +20,6 @@ const char *ws_window_get_error (WsWindow *self);
 GtkWidget *ws_window_get_kernels_page (WsWindow *self);
 GtkWidget *ws_window_get_view (WsWindow *self, const char *name);
 gboolean ws_window_export_chart (WsWindow *self, const char *path, GError **error);
+void ws_window_export_chrome_trace (WsWindow *self, const char *path);
 
 G_END_DECLS

@@ -21,6 +21,8 @@ static const Command commands[] = {
   { "stats", ws_cli_stats, N_("Summaries as nsys stats prints them (kernels, NVTX, API, memory)") },
   { "render", ws_cli_render, N_("Draw a chart to a PNG, SVG or PDF file") },
   { "compare", ws_cli_compare, N_("Compare two runs kernel by kernel") },
+  { "diagnose", ws_cli_diagnose, N_("Findings: allocation in loops, small transfers, syncs, launch overhead, …") },
+  { "export", ws_cli_export, N_("Write a run in another format (Chrome trace JSON)") },
 };
 /* clang-format on */
 

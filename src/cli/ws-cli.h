@@ -22,6 +22,8 @@ int ws_cli_info (int argc, char **argv);
 int ws_cli_stats (int argc, char **argv);
 int ws_cli_render (int argc, char **argv);
 int ws_cli_compare (int argc, char **argv);
+int ws_cli_diagnose (int argc, char **argv);
+int ws_cli_export (int argc, char **argv);
 
 gboolean ws_cli_parse (GOptionContext *context, int *argc, char ***argv, int min_args,
                        int max_args);

@@ -1,0 +1,80 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "ws-cli"
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "ws-chrome-trace.h"
+#include "ws-cli.h"
+
+/* Each export format: the option that names its output, and how to write
+ * it.  A format is one option entry and one row in exporters[]. */
+typedef gboolean (*ExportFunc) (const WsRun *run, const char *path, GError **error);
+
+typedef struct
+{
+  char **path; /* set by the option; NULL when the format was not asked for */
+  ExportFunc write;
+} Exporter;
+
+static gboolean
+export_chrome_trace (const WsRun *run, const char *path, GError **error)
+{
+  return ws_chrome_trace_write_file (run, path, NULL, error);
+}
+
+int
+ws_cli_export (int argc, char **argv)
+{
+  g_autofree char *chrome_trace = NULL;
+  GOptionEntry entries[] = {
+    { "chrome-trace", 0, 0, G_OPTION_ARG_FILENAME, &chrome_trace,
+      N_ ("Write a Chrome trace (Perfetto, chrome://tracing); gzip-compressed when OUT ends in "
+          ".gz"),
+      "OUT.json" },
+    { NULL },
+  };
+  const Exporter exporters[] = {
+    { &chrome_trace, export_chrome_trace },
+  };
+  g_autoptr (GOptionContext) context =
+    g_option_context_new (_ ("FILE.sqlite — write a run in other formats"));
+  g_autoptr (GError) error = NULL;
+  g_autoptr (WsRun) run = NULL;
+  gboolean asked = FALSE;
+  int status = WS_EXIT_OK;
+
+  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  g_option_context_set_summary (
+    context, _ ("Writes the run in each format asked for. Every file is written beside its "
+                "final name and renamed when complete, so that a failed export leaves nothing "
+                "half-written."));
+  if (!ws_cli_parse (context, &argc, &argv, 1, 1))
+    return WS_EXIT_BAD_INPUT;
+  for (gsize i = 0; i < G_N_ELEMENTS (exporters); i++)
+    asked |= *exporters[i].path != NULL;
+  if (!asked)
+    {
+      g_printerr (_ ("%s: nothing to export: give --chrome-trace OUT.json\n"), argv[0]);
+      g_printerr (_ ("Try “%s --help”.\n"), argv[0]);
+      return WS_EXIT_BAD_INPUT;
+    }
+
+  run = ws_cli_load (argv + 1, WS_LOAD_ALL, &error);
+  if (run == NULL)
+    return ws_cli_fail (error);
+
+  for (gsize i = 0; i < G_N_ELEMENTS (exporters); i++)
+    {
+      g_autoptr (GError) write_error = NULL;
+
+      if (*exporters[i].path == NULL)
+        continue;
+      if (!exporters[i].write (run, *exporters[i].path, &write_error))
+        {
+          g_printerr ("warpscope-cli: %s\n", write_error->message);
+          status = WS_EXIT_FAILED;
+        }
+    }
+  return status;
+}

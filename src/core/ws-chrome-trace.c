@@ -1,0 +1,635 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "ws-chrome-trace"
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <gio/gunixoutputstream.h>
+#include <glib/gstdio.h>
+#include <json-glib/json-glib.h>
+
+#include "ws-chrome-trace.h"
+#include "ws-launch-index.h"
+#include "ws-stats.h"
+
+/* Bytes buffered before a write: few system calls, little memory. */
+#define FLUSH_BYTES (256 * 1024)
+#define CANCEL_CHECK_EVENTS 4096
+
+typedef struct
+{
+  const WsRun *run;
+  GOutputStream *out;
+  GCancellable *cancellable;
+  JsonGenerator *generator;
+  GString *buffer;
+  GHashTable *api_names; /* name id + 1 → char *, without the version suffix */
+  gboolean first;
+  guint since_check;
+  gboolean several_processes;
+  gint64 next_flow_id;
+} Writer;
+
+static gboolean
+writer_flush (Writer *w, GError **error)
+{
+  if (w->buffer->len > 0 && !g_output_stream_write_all (w->out, w->buffer->str, w->buffer->len,
+                                                        NULL, w->cancellable, error))
+    return FALSE;
+  g_string_truncate (w->buffer, 0);
+  return TRUE;
+}
+
+static gboolean
+writer_write (Writer *w, const char *text, GError **error)
+{
+  g_string_append (w->buffer, text);
+  return w->buffer->len < FLUSH_BYTES || writer_flush (w, error);
+}
+
+/* Serialises @event (taken) through json-glib, so that every name is
+ * escaped by the library, and appends it to the array of events. */
+static gboolean
+writer_emit (Writer *w, JsonObject *event, GError **error)
+{
+  g_autoptr (JsonNode) node = json_node_init_object (json_node_alloc (), event);
+
+  json_object_unref (event);
+  if (!w->first)
+    g_string_append (w->buffer, ",\n");
+  w->first = FALSE;
+  json_generator_set_root (w->generator, node);
+  json_generator_to_gstring (w->generator, w->buffer);
+
+  if (++w->since_check >= CANCEL_CHECK_EVENTS)
+    {
+      w->since_check = 0;
+      if (g_cancellable_set_error_if_cancelled (w->cancellable, error))
+        return FALSE;
+    }
+  return w->buffer->len < FLUSH_BYTES || writer_flush (w, error);
+}
+
+static JsonObject *
+event_new (const char *ph, const char *cat, const char *name, gint64 pid, gint64 tid)
+{
+  JsonObject *event = json_object_new ();
+
+  json_object_set_string_member (event, "name", name);
+  if (cat != NULL)
+    json_object_set_string_member (event, "cat", cat);
+  json_object_set_string_member (event, "ph", ph);
+  json_object_set_int_member (event, "pid", pid);
+  json_object_set_int_member (event, "tid", tid);
+  return event;
+}
+
+/* µs from the run's origin, exact to the ns. */
+static double
+micros (const Writer *w, gint64 ns)
+{
+  return (double) (ns - w->run->origin) / 1000.0;
+}
+
+static void
+set_span (Writer *w, JsonObject *event, gint64 start, gint64 end)
+{
+  json_object_set_double_member (event, "ts", micros (w, start));
+  json_object_set_double_member (event, "dur", (double) (end - start) / 1000.0);
+}
+
+static gboolean
+emit_metadata (Writer *w, const char *what, gint64 pid, gint64 tid, const char *name,
+               gint64 sort_index, GError **error)
+{
+  JsonObject *event = event_new ("M", NULL, what, pid, tid);
+  JsonObject *args = json_object_new ();
+
+  if (name != NULL)
+    json_object_set_string_member (args, "name", name);
+  else
+    json_object_set_int_member (args, "sort_index", sort_index);
+  json_object_set_object_member (event, "args", args);
+  return writer_emit (w, event, error);
+}
+
+static const WsStream *
+stream_at (const WsRun *run, guint32 index)
+{
+  return &g_array_index (run->streams, WsStream, index);
+}
+
+static gint64
+gpu_pid (const WsStream *stream)
+{
+  return WS_CHROME_TRACE_GPU_BASE + stream->device_id;
+}
+
+static gint64
+stream_tid (guint32 index)
+{
+  return WS_CHROME_TRACE_GPU_BASE + index;
+}
+
+static const WsThread *
+thread_at (const WsRun *run, guint32 index)
+{
+  return &g_array_index (run->threads, WsThread, index);
+}
+
+static const char *
+process_name (const WsRun *run, guint32 pid)
+{
+  for (guint i = 0; i < run->prov.processes->len; i++)
+    {
+      const WsProcess *process = &g_array_index (run->prov.processes, WsProcess, i);
+
+      if (process->pid == pid && process->name != NULL)
+        return process->name;
+    }
+  return NULL;
+}
+
+static const char *
+gpu_name (const WsRun *run, gint32 device)
+{
+  for (guint i = 0; i < run->prov.gpus->len; i++)
+    {
+      const WsGpu *gpu = &g_array_index (run->prov.gpus, WsGpu, i);
+
+      if (gpu->id == device && gpu->name != NULL)
+        return gpu->name;
+    }
+  return NULL;
+}
+
+/* Names for every process, thread, GPU and stream, and the order to show
+ * them in: CPU processes first, then the GPUs. */
+static gboolean
+write_metadata (Writer *w, GError **error)
+{
+  const WsRun *run = w->run;
+  g_autoptr (GHashTable) pids = g_hash_table_new (g_direct_hash, g_direct_equal);
+  g_autoptr (GHashTable) named = g_hash_table_new (g_direct_hash, g_direct_equal);
+  g_autoptr (GHashTable) shared = g_hash_table_new (g_direct_hash, g_direct_equal);
+  g_autoptr (GHashTable) device_pids = g_hash_table_new (g_direct_hash, g_direct_equal);
+  gint64 order = 0;
+
+  for (guint t = 0; t < run->threads->len; t++)
+    {
+      const WsThread *thread = thread_at (run, t);
+      const char *name = ws_run_string (run, thread->name);
+      g_autofree char *fallback = NULL;
+
+      if (g_hash_table_add (pids, GUINT_TO_POINTER (thread->pid + 1)))
+        {
+          const char *pname = process_name (run, thread->pid);
+          g_autofree char *label = pname != NULL
+                                     ? g_strdup_printf ("%s (pid %u)", pname, thread->pid)
+                                     : g_strdup_printf ("Process %u", thread->pid);
+
+          if (!emit_metadata (w, "process_name", thread->pid, 0, label, 0, error) ||
+              !emit_metadata (w, "process_sort_index", thread->pid, 0, NULL, order++, error))
+            return FALSE;
+        }
+      if (name[0] == '\0')
+        name = fallback = g_strdup_printf ("Thread %u", thread->tid);
+      if (!emit_metadata (w, "thread_name", thread->pid, thread->tid, name, 0, error) ||
+          !emit_metadata (w, "thread_sort_index", thread->pid, thread->tid, NULL,
+                          thread->tid == thread->pid ? 0 : thread->tid, error))
+        return FALSE;
+    }
+  w->several_processes = g_hash_table_size (pids) > 1;
+
+  for (guint s = 0; s < run->streams->len; s++)
+    {
+      const WsStream *stream = stream_at (run, s);
+      gpointer device_key = GINT_TO_POINTER (stream->device_id + 1);
+      gpointer other = g_hash_table_lookup (device_pids, device_key);
+
+      /* A device shared by several processes: streams say whose they are. */
+      if (other != NULL && GPOINTER_TO_UINT (other) != stream->pid + 1)
+        g_hash_table_add (shared, device_key);
+      g_hash_table_insert (device_pids, device_key, GUINT_TO_POINTER (stream->pid + 1));
+    }
+
+  for (guint s = 0; s < run->streams->len; s++)
+    {
+      const WsStream *stream = stream_at (run, s);
+      g_autofree char *name = NULL;
+
+      if (g_hash_table_add (named, GINT_TO_POINTER (stream->device_id + 1)))
+        {
+          const char *gname = gpu_name (run, stream->device_id);
+          g_autofree char *label = gname != NULL
+                                     ? g_strdup_printf ("GPU %d: %s", stream->device_id, gname)
+                                     : g_strdup_printf ("GPU %d", stream->device_id);
+
+          if (!emit_metadata (w, "process_name", gpu_pid (stream), 0, label, 0, error) ||
+              !emit_metadata (w, "process_sort_index", gpu_pid (stream), 0, NULL,
+                              1000 + stream->device_id, error))
+            return FALSE;
+        }
+      if (g_hash_table_contains (shared, GINT_TO_POINTER (stream->device_id + 1)))
+        name = g_strdup_printf ("Stream %d (pid %u)", stream->stream_id, stream->pid);
+      else
+        name = g_strdup_printf ("Stream %d", stream->stream_id);
+      if (!emit_metadata (w, "thread_name", gpu_pid (stream), stream_tid (s), name, 0, error) ||
+          !emit_metadata (w, "thread_sort_index", gpu_pid (stream), stream_tid (s), NULL,
+                          stream->stream_id, error))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+static JsonArray *
+triple (const guint32 v[3])
+{
+  JsonArray *array = json_array_sized_new (3);
+
+  for (int i = 0; i < 3; i++)
+    json_array_add_int_element (array, v[i]);
+  return array;
+}
+
+static gboolean
+write_kernels (Writer *w, GError **error)
+{
+  const WsRun *run = w->run;
+
+  for (gsize k = 0; k < run->kernels.n; k++)
+    {
+      const WsStream *stream = stream_at (run, run->kernels.stream[k]);
+      const WsLaunchConfig *config = ws_run_kernel_config (run, k);
+      JsonObject *event = event_new ("X", "kernel", ws_run_kernel_name (run, k, WS_NAME_DEMANGLED),
+                                     gpu_pid (stream), stream_tid (run->kernels.stream[k]));
+      JsonObject *args = json_object_new ();
+
+      set_span (w, event, run->kernels.start[k], run->kernels.end[k]);
+      if (config != NULL)
+        {
+          json_object_set_array_member (args, "grid", triple (config->grid));
+          json_object_set_array_member (args, "block", triple (config->block));
+          json_object_set_int_member (args, "registers_per_thread", config->registers);
+          json_object_set_int_member (args, "static_shared_memory", config->static_smem);
+          json_object_set_int_member (args, "dynamic_shared_memory", config->dynamic_smem);
+        }
+      json_object_set_int_member (args, "correlation_id", run->kernels.correlation[k]);
+      json_object_set_int_member (args, "device", stream->device_id);
+      json_object_set_int_member (args, "stream", stream->stream_id);
+      json_object_set_object_member (event, "args", args);
+      if (!writer_emit (w, event, error))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+write_memops (Writer *w, GError **error)
+{
+  const WsRun *run = w->run;
+
+  for (gsize m = 0; m < run->memops.n; m++)
+    {
+      const WsStream *stream = stream_at (run, run->memops.stream[m]);
+      gboolean memset = run->memops.kind[m] == WS_MEMOP_MEMSET;
+      const char *kind = ws_memop_kind_label (run->memops.kind[m]);
+      g_autofree char *name =
+        memset ? g_strdup ("[CUDA memset]") : g_strdup_printf ("[CUDA memcpy %s]", kind);
+      JsonObject *event =
+        event_new ("X", "memory", name, gpu_pid (stream), stream_tid (run->memops.stream[m]));
+      JsonObject *args = json_object_new ();
+
+      set_span (w, event, run->memops.start[m], run->memops.end[m]);
+      json_object_set_int_member (args, "bytes", (gint64) run->memops.bytes[m]);
+      json_object_set_string_member (args, "kind", kind);
+      json_object_set_int_member (args, "correlation_id", run->memops.correlation[m]);
+      json_object_set_int_member (args, "device", stream->device_id);
+      json_object_set_int_member (args, "stream", stream->stream_id);
+      json_object_set_object_member (event, "args", args);
+      if (!writer_emit (w, event, error))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+static const char *
+api_name (Writer *w, guint32 id)
+{
+  gpointer key = GUINT_TO_POINTER (id + 1);
+  char *name = g_hash_table_lookup (w->api_names, key);
+
+  if (name == NULL)
+    {
+      name = ws_api_base_name (ws_run_string (w->run, id));
+      g_hash_table_insert (w->api_names, key, name);
+    }
+  return name;
+}
+
+static gboolean
+write_api (Writer *w, GError **error)
+{
+  const WsRun *run = w->run;
+
+  for (gsize i = 0; i < run->api.n; i++)
+    {
+      const WsThread *thread = thread_at (run, run->api.thread[i]);
+      JsonObject *event =
+        event_new ("X", "cuda_api", api_name (w, run->api.name[i]), thread->pid, thread->tid);
+      JsonObject *args = json_object_new ();
+
+      set_span (w, event, run->api.start[i], run->api.end[i]);
+      json_object_set_int_member (args, "correlation_id", run->api.correlation[i]);
+      json_object_set_int_member (args, "return_value", run->api.return_value[i]);
+      json_object_set_object_member (event, "args", args);
+      if (!writer_emit (w, event, error))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+write_nvtx (Writer *w, GError **error)
+{
+  const WsRun *run = w->run;
+
+  for (gsize i = 0; i < run->nvtx.n; i++)
+    {
+      const WsThread *thread = thread_at (run, run->nvtx.thread[i]);
+      const char *domain = ws_run_nvtx_domain_name (run, run->nvtx.domain[i]);
+      JsonObject *event =
+        event_new ("X", "nvtx", ws_run_string (run, run->nvtx.name[i]), thread->pid, thread->tid);
+      JsonObject *args = json_object_new ();
+
+      set_span (w, event, run->nvtx.start[i], run->nvtx.end[i]);
+      if (domain[0] != '\0')
+        json_object_set_string_member (args, "domain", domain);
+      if (run->nvtx.color[i] != 0)
+        {
+          g_autofree char *color = g_strdup_printf ("#%06x", run->nvtx.color[i] & 0xFFFFFF);
+
+          json_object_set_string_member (args, "color", color);
+        }
+      json_object_set_string_member (
+        args, "style", run->nvtx.style[i] == WS_NVTX_START_END ? "StartEnd" : "PushPop");
+      json_object_set_object_member (event, "args", args);
+      if (!writer_emit (w, event, error))
+        return FALSE;
+    }
+
+  for (gsize i = 0; i < run->marks.n; i++)
+    {
+      const WsThread *thread = thread_at (run, run->marks.thread[i]);
+      JsonObject *event = event_new ("i", "nvtx_mark", ws_run_string (run, run->marks.name[i]),
+                                     thread->pid, thread->tid);
+
+      json_object_set_double_member (event, "ts", micros (w, run->marks.time[i]));
+      json_object_set_string_member (event, "s", "t");
+      if (!writer_emit (w, event, error))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* An arrow from the launch call to the GPU work: "s" inside the call, "f"
+ * inside the kernel, each at the middle so that it binds to that slice. */
+static gboolean
+write_flow (Writer *w, gsize api, gint64 start, gint64 end, const WsStream *stream,
+            guint32 stream_index, guint32 correlation, GError **error)
+{
+  const WsRun *run = w->run;
+  const WsThread *thread = thread_at (run, run->api.thread[api]);
+  /* Correlation ids repeat across processes; then the flows are numbered. */
+  gint64 id = w->several_processes ? ++w->next_flow_id : correlation;
+  JsonObject *begin = event_new ("s", "launch", "launch", thread->pid, thread->tid);
+  JsonObject *finish =
+    event_new ("f", "launch", "launch", gpu_pid (stream), stream_tid (stream_index));
+
+  json_object_set_int_member (begin, "id", id);
+  json_object_set_double_member (
+    begin, "ts", micros (w, run->api.start[api] + (run->api.end[api] - run->api.start[api]) / 2));
+  json_object_set_int_member (finish, "id", id);
+  json_object_set_string_member (finish, "bp", "e");
+  json_object_set_double_member (finish, "ts", micros (w, start + (end - start) / 2));
+  return writer_emit (w, begin, error) && writer_emit (w, finish, error);
+}
+
+static gboolean
+write_flows (Writer *w, GError **error)
+{
+  const WsRun *run = w->run;
+  g_autoptr (WsLaunchIndex) launches = ws_launch_index_new (run);
+
+  for (gsize k = 0; k < run->kernels.n; k++)
+    {
+      gssize api = ws_launch_index_kernel (launches, k);
+
+      if (api >= 0 && !write_flow (w, api, run->kernels.start[k], run->kernels.end[k],
+                                   stream_at (run, run->kernels.stream[k]), run->kernels.stream[k],
+                                   run->kernels.correlation[k], error))
+        return FALSE;
+    }
+  for (gsize m = 0; m < run->memops.n; m++)
+    {
+      gssize api = ws_launch_index_memop (launches, m);
+
+      if (api >= 0 && !write_flow (w, api, run->memops.start[m], run->memops.end[m],
+                                   stream_at (run, run->memops.stream[m]), run->memops.stream[m],
+                                   run->memops.correlation[m], error))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+static char *
+header (const WsRun *run)
+{
+  g_autoptr (JsonBuilder) builder = json_builder_new ();
+  g_autoptr (JsonGenerator) generator = json_generator_new ();
+  g_autoptr (JsonNode) root = NULL;
+
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "source");
+  json_builder_add_string_value (builder, ws_run_display_name (run));
+  json_builder_set_member_name (builder, "producer");
+  json_builder_add_string_value (builder, "Warpscope " PACKAGE_VERSION);
+  json_builder_set_member_name (builder, "origin_ns");
+  json_builder_add_int_value (builder, run->origin);
+  if (run->prov.nsys_version != NULL)
+    {
+      json_builder_set_member_name (builder, "nsys_version");
+      json_builder_add_string_value (builder, run->prov.nsys_version);
+    }
+  if (run->prov.session_start_utc_ns != 0)
+    {
+      json_builder_set_member_name (builder, "session_start_utc_ns");
+      json_builder_add_int_value (builder, run->prov.session_start_utc_ns);
+    }
+  json_builder_end_object (builder);
+  root = json_builder_get_root (builder);
+  json_generator_set_root (generator, root);
+  return json_generator_to_data (generator, NULL);
+}
+
+/**
+ * ws_chrome_trace_write:
+ * @out: where the JSON goes; not closed
+ *
+ * Writes @run as `{"traceEvents":[…]}`: one complete ("X") event per
+ * kernel, memory operation, CUDA API call and NVTX range, with times in µs
+ * from the run's origin; metadata naming processes, threads, GPUs and
+ * streams; flows from each launch to its GPU work.  Events are written one
+ * at a time, so memory does not grow with the run.
+ *
+ * Returns: %FALSE with @error set when writing failed or was cancelled
+ */
+gboolean
+ws_chrome_trace_write (const WsRun *run, GOutputStream *out, GCancellable *cancellable,
+                       GError **error)
+{
+  g_autoptr (JsonGenerator) generator = json_generator_new ();
+  g_autoptr (GString) buffer = g_string_sized_new (FLUSH_BYTES + 4096);
+  g_autoptr (GHashTable) api_names =
+    g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, g_free);
+  g_autofree char *other = header (run);
+  g_autofree char *opening = NULL;
+  Writer w = { run, out, cancellable, generator, buffer, api_names, TRUE, 0, FALSE, 0 };
+
+  g_return_val_if_fail (run != NULL, FALSE);
+  g_return_val_if_fail (G_IS_OUTPUT_STREAM (out), FALSE);
+
+  /* The lean load keeps no streams, threads or correlation ids. */
+  if ((run->kernels.n > 0 && run->kernels.stream == NULL) ||
+      (run->memops.n > 0 && run->memops.stream == NULL) ||
+      (run->api.n > 0 && run->api.thread == NULL) || (run->nvtx.n > 0 && run->nvtx.thread == NULL))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                   "%s: the run was loaded without streams and threads", ws_run_display_name (run));
+      return FALSE;
+    }
+
+  opening =
+    g_strdup_printf ("{\"displayTimeUnit\":\"ns\",\"otherData\":%s,\"traceEvents\":[\n", other);
+  return writer_write (&w, opening, error) && write_metadata (&w, error) &&
+         write_kernels (&w, error) && write_memops (&w, error) && write_api (&w, error) &&
+         write_nvtx (&w, error) && write_flows (&w, error) && writer_write (&w, "\n]}\n", error) &&
+         writer_flush (&w, error);
+}
+
+/**
+ * ws_chrome_trace_write_file:
+ *
+ * Writes the trace to @path, gzip-compressed when @path ends in ".gz".  The
+ * trace goes to a temporary file beside @path that replaces it only once
+ * complete: a failed or cancelled export leaves no half file.
+ */
+gboolean
+ws_chrome_trace_write_file (const WsRun *run, const char *path, GCancellable *cancellable,
+                            GError **error)
+{
+  g_autofree char *dir = NULL, *base = NULL, *tmp = NULL;
+  g_autoptr (GOutputStream) file = NULL;
+  g_autoptr (GOutputStream) out = NULL;
+  g_autoptr (GError) local = NULL;
+  int fd;
+
+  g_return_val_if_fail (run != NULL, FALSE);
+  g_return_val_if_fail (path != NULL, FALSE);
+
+  dir = g_path_get_dirname (path);
+  base = g_path_get_basename (path);
+  tmp = g_strdup_printf ("%s%c.%s.XXXXXX", dir, G_DIR_SEPARATOR, base);
+  fd = g_mkstemp_full (tmp, O_WRONLY, 0666);
+  if (fd < 0)
+    {
+      int saved = errno;
+
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved), "%s: %s", path,
+                   g_strerror (saved));
+      return FALSE;
+    }
+
+  file = g_unix_output_stream_new (fd, TRUE);
+  if (g_str_has_suffix (path, ".gz"))
+    {
+      g_autoptr (GZlibCompressor) gzip = g_zlib_compressor_new (G_ZLIB_COMPRESSOR_FORMAT_GZIP, -1);
+
+      out = g_converter_output_stream_new (file, G_CONVERTER (gzip));
+    }
+  else
+    out = g_object_ref (file);
+
+  if (!ws_chrome_trace_write (run, out, cancellable, &local) ||
+      !g_output_stream_close (out, cancellable, &local))
+    {
+      g_output_stream_close (out, NULL, NULL);
+      g_unlink (tmp);
+      g_propagate_prefixed_error (error, g_steal_pointer (&local), "%s: ", path);
+      return FALSE;
+    }
+  if (g_rename (tmp, path) != 0)
+    {
+      int saved = errno;
+
+      g_unlink (tmp);
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved), "%s: %s", path,
+                   g_strerror (saved));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+typedef struct
+{
+  WsRun *run;
+  char *path;
+} WriteData;
+
+static void
+write_data_free (WriteData *data)
+{
+  ws_run_unref (data->run);
+  g_free (data->path);
+  g_free (data);
+}
+
+static void
+write_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *cancellable)
+{
+  WriteData *data = task_data;
+  GError *error = NULL;
+
+  if (ws_chrome_trace_write_file (data->run, data->path, cancellable, &error))
+    g_task_return_boolean (task, TRUE);
+  else
+    g_task_return_error (task, error);
+}
+
+/* ws_chrome_trace_write_file() on a worker thread; the run is kept alive
+ * until it is done. */
+void
+ws_chrome_trace_write_file_async (WsRun *run, const char *path, GCancellable *cancellable,
+                                  GAsyncReadyCallback callback, gpointer user_data)
+{
+  g_autoptr (GTask) task = g_task_new (NULL, cancellable, callback, user_data);
+  WriteData *data = g_new0 (WriteData, 1);
+
+  g_return_if_fail (run != NULL && path != NULL);
+
+  data->run = ws_run_ref (run);
+  data->path = g_strdup (path);
+  g_task_set_source_tag (task, ws_chrome_trace_write_file_async);
+  g_task_set_task_data (task, data, (GDestroyNotify) write_data_free);
+  g_task_run_in_thread (task, write_thread);
+}
+
+gboolean
+ws_chrome_trace_write_file_finish (GAsyncResult *result, GError **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, NULL), FALSE);
+  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == ws_chrome_trace_write_file_async,
+                        FALSE);
+
+  return g_task_propagate_boolean (G_TASK (result), error);
+}

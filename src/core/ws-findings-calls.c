@@ -1,0 +1,674 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "ws-findings"
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "ws-findings-private.h"
+#include "ws-format.h"
+
+/* The checks on CUDA API calls: allocation in loops, small transfers and
+ * over-synchronisation.  Thresholds: FORMATS.md, "Diagnostic checks";
+ * definitions: docs/NOTES.md, "Findings". */
+
+#define ALLOC_MIN_CALLS 10
+#define ALLOC_MIN_CYCLES 5
+#define SMALL_COPY_BYTES 1000000 /* 1 MB, as nsys counts MB */
+#define SMALL_MIN_COPIES 10
+#define SYNC_MIN_CALLS 10
+
+/* The loop that sets a finding's severity and that its summary describes:
+ * the most severe, and among those the one with the most time at stake. */
+typedef struct
+{
+  gboolean any;
+  WsSeverity severity;
+  gint64 cost;
+  guint32 thread;
+  gint64 start;
+  gint64 time; /* ns in the calls that make the problem */
+  gint64 span; /* ns of the loop */
+  double share;
+  double rate;
+} Worst;
+
+static void
+offer_worst (Worst *worst, WsSeverity severity, gint64 cost, const WsGroup *group, gint64 time,
+             gint64 span, double share, double rate)
+{
+  if (worst->any &&
+      (severity < worst->severity || (severity == worst->severity && cost <= worst->cost)))
+    return;
+  worst->any = TRUE;
+  worst->severity = severity;
+  worst->cost = cost;
+  worst->thread = group->thread;
+  worst->start = group->start;
+  worst->time = time;
+  worst->span = span;
+  worst->share = share;
+  worst->rate = rate;
+}
+
+static gint64
+duration (const gint64 *start, const gint64 *end, gsize i)
+{
+  return end[i] - start[i];
+}
+
+/* Bytes that GPU memory grew by during [@from, @to]: what an allocation
+ * call allocated, from CUDA_GPU_MEMORY_USAGE_EVENTS. */
+/* Copies that cross between host and device, or between devices: the
+ * ones whose per-copy cost the guides warn about.  Copies inside one
+ * device cost a launch, like a kernel. */
+static gboolean
+crosses_host (guint kind)
+{
+  switch (kind)
+    {
+      case WS_MEMOP_HTOD:
+      case WS_MEMOP_DTOH:
+      case WS_MEMOP_HTOA:
+      case WS_MEMOP_ATOH:
+      case WS_MEMOP_PTOP:
+      case WS_MEMOP_UVM_HTOD:
+      case WS_MEMOP_UVM_DTOH:
+        return TRUE;
+      default:
+        return FALSE;
+    }
+}
+
+static gint64
+bytes_allocated (const WsRun *run, gint64 from, gint64 to)
+{
+  const WsMemUsage *usage = &run->mem_usage;
+  gsize lo = 0, hi = usage->n;
+  gint64 bytes = 0;
+
+  while (lo < hi)
+    {
+      gsize mid = lo + (hi - lo) / 2;
+
+      if (usage->time[mid] < from)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  for (gsize i = lo; i < usage->n && usage->time[i] <= to; i++)
+    if (usage->bytes[i] > 0)
+      bytes += usage->bytes[i];
+  return bytes;
+}
+
+static char *
+context_note (WsCtx *ctx, gssize api)
+{
+  const WsRun *run = ctx->run;
+  g_autofree char *time =
+    ws_format_duration ((double) duration (run->api.start, run->api.end, api));
+
+  /* TRANSLATORS: "The first cudaMalloc (110 ms) is not counted: …" */
+  return g_strdup_printf (_ ("The first %s (%s) is not counted: it carries the creation of the "
+                             "CUDA context."),
+                          ws_run_index_api_name (ctx->index, api), time);
+}
+
+void
+ws_findings_check_alloc (WsCtx *ctx, GPtrArray *findings)
+{
+  const WsRun *run = ctx->run;
+  g_autoptr (GArray) items = g_array_new (FALSE, FALSE, sizeof (WsItem));
+  g_autoptr (GArray) groups = NULL;
+  g_autoptr (GArray) sizes = g_array_new (FALSE, FALSE, sizeof (gint64));
+  g_autoptr (WsFinding) finding = ws_finding_new (WS_FINDING_ALLOC_IN_LOOP);
+  g_autoptr (WsNvtxCollector) nvtx = ws_nvtx_collector_new (ctx);
+  g_autoptr (GHashTable) names = ws_findings_names_new ();
+  g_autofree char *place = NULL, *loops_str = NULL, *rate_str = NULL, *share_str = NULL;
+  g_autofree char *time_str = NULL, *span_str = NULL, *breakdown = NULL;
+  gssize context_call = -1;
+  gint64 time = 0, span = 0, bytes = 0, cycles_span = 0;
+  guint loops = 0, calls = 0, all_cycles = 0;
+  Worst worst = { 0 };
+  double rate, share;
+
+  if (run->api.thread == NULL)
+    return;
+
+  for (gsize i = 0; i < run->api.n; i++)
+    {
+      WsItem item = { run->api.thread[i], (guint32) i, run->api.start[i], run->api.end[i] };
+
+      if (!(ws_run_index_api_class (ctx->index, i) & (WS_API_CLASS_ALLOC | WS_API_CLASS_FREE)))
+        continue;
+      if (ws_run_index_context_call (ctx->index, ws_run_index_api_pid (ctx->index, i)) ==
+          (gssize) i)
+        {
+          context_call = (gssize) i;
+          continue;
+        }
+      g_array_append_val (items, item);
+    }
+
+  groups = ws_findings_group (ctx, items);
+  for (guint g = 0; g < groups->len; g++)
+    {
+      const WsGroup *group = &g_array_index (groups, WsGroup, g);
+      const WsItem *first = &g_array_index (items, WsItem, group->first);
+      gint64 group_time = 0, group_span = MAX (group->end - group->start, 1);
+      guint cycles = 0;
+      gboolean freed = FALSE, launched = FALSE;
+      gint64 previous_alloc = -1, cycles_from = 0, cycles_to = 0;
+      WsSeverity severity;
+
+      if (group->n < ALLOC_MIN_CALLS)
+        continue;
+      /* A loop frees and allocates again, with the work it serves in
+       * between: set-up allocations that stay (a caching allocator warming
+       * up) or a block of allocations without GPU work are no loop. */
+      for (guint j = 0; j < group->n; j++)
+        {
+          guint api_class = ws_run_index_api_class (ctx->index, first[j].event);
+
+          if (j > 0 && ws_run_index_count_launches (ctx->index, group->thread, first[j - 1].end,
+                                                    first[j].start, FALSE) > 0)
+            launched = TRUE;
+          if (api_class & WS_API_CLASS_FREE)
+            freed = TRUE;
+          else
+            {
+              if (freed && launched && previous_alloc >= 0)
+                {
+                  if (cycles++ == 0)
+                    cycles_from = previous_alloc;
+                  cycles_to = first[j].end;
+                }
+              previous_alloc = first[j].start;
+              freed = launched = FALSE;
+            }
+        }
+      if (cycles < ALLOC_MIN_CYCLES)
+        continue;
+
+      for (guint j = 0; j < group->n; j++)
+        group_time += first[j].end - first[j].start;
+      /* The rate of the loop itself: a free and an allocation per cycle,
+       * over the cycles; set-up and tear-down bursts do not count. */
+      rate = 2.0 * cycles * 1e9 / (double) MAX (cycles_to - cycles_from, 1);
+      share = 100.0 * (double) group_time / (double) group_span;
+      if (rate > 100 || share > 30)
+        severity = WS_SEVERITY_SEVERE;
+      else if (share >= 10)
+        severity = WS_SEVERITY_MEDIUM;
+      else if (share >= 5)
+        severity = WS_SEVERITY_MINOR;
+      else
+        continue;
+
+      offer_worst (&worst, severity, group_time, group, group_time, group_span, share, rate);
+      loops++;
+      calls += group->n;
+      all_cycles += cycles;
+      cycles_span += MAX (cycles_to - cycles_from, 1);
+      time += group_time;
+      span += group_span;
+      ws_finding_add_range (finding, group->start, group->end);
+      for (guint j = 0; j < group->n; j++)
+        {
+          gsize api = first[j].event;
+
+          ws_findings_add_api (finding, (gssize) api);
+          ws_findings_count_name (names, ws_run_index_api_name (ctx->index, api));
+          ws_nvtx_collector_add (nvtx, first[j].thread, first[j].start,
+                                 first[j].end - first[j].start);
+          if (ws_run_index_api_class (ctx->index, api) & WS_API_CLASS_ALLOC)
+            {
+              gint64 size = bytes_allocated (run, first[j].start, first[j].end);
+
+              if (size > 0)
+                {
+                  bytes += size;
+                  g_array_append_val (sizes, size);
+                }
+            }
+        }
+    }
+  if (!worst.any)
+    return;
+
+  rate = 2.0 * all_cycles * 1e9 / (double) cycles_span;
+  share = 100.0 * (double) time / (double) span;
+  finding->severity = worst.severity;
+  finding->cost = time;
+  finding->title = g_strdup (_ ("Memory allocation inside a loop"));
+  place = ws_findings_place (ctx, worst.thread, worst.start);
+  breakdown = ws_findings_names_string (names);
+  loops_str = ws_findings_count_string (loops);
+  rate_str = ws_findings_count_string (worst.rate);
+  share_str = ws_findings_percent_string (worst.share);
+  time_str = ws_format_duration ((double) worst.time);
+  span_str = ws_format_duration ((double) worst.span);
+  if (loops == 1)
+    finding->summary =
+      /* TRANSLATORS: "20 cudaMalloc, 20 cudaFree inside “loop”: 18,677 calls per second, 74.2% of the loop's time (1.59 ms of 2.14 ms)." */
+      g_strdup_printf (_ ("%s inside %s: %s calls per second, %s of the loop's time (%s of %s)."),
+                       breakdown, place, rate_str, share_str, time_str, span_str);
+  else
+    finding->summary = g_strdup_printf (
+      _ ("%s in %s loops; the worst, inside %s, makes %s calls per second and takes %s of its "
+         "time (%s of %s)."),
+      breakdown, loops_str, place, rate_str, share_str, time_str, span_str);
+  finding->rule = g_strdup_printf (
+    _ ("Severe above 100 allocation calls per second (a free and an allocation per cycle) or 30%% "
+       "of the loop's time, medium from 10%%, minor from 5%%; not raised below that. A loop: at "
+       "least 10 allocation calls on one thread, less than 1 s apart, that free and allocate "
+       "again at least 5 times with GPU work in between."));
+  finding->fix = g_strdup (_ ("Allocate once before the loop and reuse the buffers, or use a "
+                              "caching allocator or cudaMallocAsync with a memory pool."));
+
+  ws_finding_add_evidence (finding, "calls", _ ("Allocation calls in loops"), WS_UNIT_COUNT, calls);
+  ws_findings_add_name_evidence (finding, names);
+  ws_finding_add_evidence (finding, "loops", _ ("Loops"), WS_UNIT_COUNT, loops);
+  ws_finding_add_evidence (finding, "cycles", _ ("Free-and-allocate-again cycles"), WS_UNIT_COUNT,
+                           all_cycles);
+  ws_finding_add_evidence (finding, "time_ns", _ ("Time in these calls"), WS_UNIT_NS, time);
+  ws_finding_add_evidence (finding, "span_ns", _ ("Duration of the loops"), WS_UNIT_NS, span);
+  ws_finding_add_evidence (finding, "time_share_pct", _ ("Share of the loops' time"),
+                           WS_UNIT_PERCENT, share);
+  ws_finding_add_evidence (finding, "rate_per_s", _ ("Calls per second in the cycles"),
+                           WS_UNIT_PER_SECOND, rate);
+  if (loops > 1)
+    {
+      ws_finding_add_evidence (finding, "worst_time_share_pct", _ ("Share in the worst loop"),
+                               WS_UNIT_PERCENT, worst.share);
+      ws_finding_add_evidence (finding, "worst_rate_per_s",
+                               _ ("Calls per second in the worst loop"), WS_UNIT_PER_SECOND,
+                               worst.rate);
+    }
+  if (sizes->len > 0)
+    {
+      ws_finding_add_evidence (finding, "bytes_allocated", _ ("Bytes allocated"), WS_UNIT_BYTES,
+                               bytes);
+      ws_finding_add_evidence (finding, "median_allocation_bytes", _ ("Median allocation"),
+                               WS_UNIT_BYTES, ws_findings_median (sizes));
+    }
+  if (context_call >= 0)
+    {
+      g_autofree char *note = context_note (ctx, context_call);
+
+      ws_finding_add_note (finding, note);
+      ws_finding_add_evidence (finding, "context_creation_ns", _ ("Context creation (not counted)"),
+                               WS_UNIT_NS, duration (run->api.start, run->api.end, context_call));
+    }
+  ws_nvtx_collector_finish (nvtx, finding);
+  g_ptr_array_add (findings, g_steal_pointer (&finding));
+}
+
+void
+ws_findings_check_transfers (WsCtx *ctx, GPtrArray *findings)
+{
+  const WsRun *run = ctx->run;
+  g_autoptr (GArray) items = g_array_new (FALSE, FALSE, sizeof (WsItem));
+  g_autoptr (GArray) groups = NULL;
+  g_autoptr (GArray) sizes = g_array_new (FALSE, FALSE, sizeof (gint64));
+  g_autoptr (WsFinding) finding = ws_finding_new (WS_FINDING_SMALL_TRANSFERS);
+  g_autoptr (WsNvtxCollector) nvtx = ws_nvtx_collector_new (ctx);
+  g_autoptr (GHashTable) kinds = ws_findings_names_new ();
+  g_autofree char *place = NULL, *breakdown = NULL, *count_str = NULL, *median_str = NULL;
+  g_autofree char *rate_str = NULL, *share_str = NULL, *bw_str = NULL, *large_str = NULL;
+  g_autofree char *loops_str = NULL, *where = NULL;
+  gint64 call_time = 0, gpu_time = 0, span = 0, bytes = 0;
+  gint64 large_bytes = 0, large_time = 0;
+  guint copies = 0, loops = 0;
+  Worst worst = { 0 };
+  double rate, share;
+
+  if (run->memops.kind == NULL || run->memops.bytes == NULL)
+    return;
+
+  for (gsize m = 0; m < run->memops.n; m++)
+    {
+      gssize api;
+      WsItem item = { G_MAXUINT32, (guint32) m, run->memops.start[m], run->memops.end[m] };
+
+      if (!crosses_host (run->memops.kind[m]))
+        continue;
+      if (run->memops.bytes[m] >= SMALL_COPY_BYTES)
+        {
+          large_bytes += (gint64) run->memops.bytes[m];
+          large_time += duration (run->memops.start, run->memops.end, m);
+          continue;
+        }
+      api = ws_run_index_memop_launch (ctx->index, m);
+      if (api >= 0 && run->api.thread != NULL)
+        {
+          item.thread = run->api.thread[api];
+          item.start = run->api.start[api];
+          item.end = run->api.end[api];
+        }
+      g_array_append_val (items, item);
+    }
+
+  groups = ws_findings_group (ctx, items);
+  for (guint g = 0; g < groups->len; g++)
+    {
+      const WsGroup *group = &g_array_index (groups, WsGroup, g);
+      const WsItem *first = &g_array_index (items, WsItem, group->first);
+      gint64 group_time = 0, group_span = MAX (group->end - group->start, 1);
+      WsSeverity severity;
+
+      rate = group->n * 1e9 / (double) group_span;
+      if (group->n < SMALL_MIN_COPIES || rate <= 10)
+        continue;
+      for (guint j = 0; j < group->n; j++)
+        group_time += first[j].end - first[j].start;
+      share = 100.0 * (double) group_time / (double) group_span;
+      severity = share > 30    ? WS_SEVERITY_SEVERE
+                 : share >= 10 ? WS_SEVERITY_MEDIUM
+                               : WS_SEVERITY_MINOR;
+
+      offer_worst (&worst, severity, group_time, group, group_time, group_span, share, rate);
+      loops++;
+      copies += group->n;
+      call_time += group_time;
+      span += group_span;
+      ws_finding_add_range (finding, group->start, group->end);
+      for (guint j = 0; j < group->n; j++)
+        {
+          guint32 m = first[j].event;
+          gint64 size = (gint64) run->memops.bytes[m];
+
+          g_array_append_val (finding->memops, m);
+          ws_findings_add_api (finding, ws_run_index_memop_launch (ctx->index, m));
+          ws_findings_count_name (kinds, ws_memop_kind_label (run->memops.kind[m]));
+          ws_nvtx_collector_add (nvtx, first[j].thread, first[j].start,
+                                 first[j].end - first[j].start);
+          bytes += size;
+          gpu_time += duration (run->memops.start, run->memops.end, m);
+          g_array_append_val (sizes, size);
+        }
+    }
+  if (!worst.any)
+    return;
+
+  rate = copies * 1e9 / (double) span;
+  share = 100.0 * (double) call_time / (double) span;
+  finding->severity = worst.severity;
+  finding->cost = call_time;
+  place = ws_findings_place (ctx, worst.thread, worst.start);
+  finding->title = g_strdup (_ ("Many small memory transfers"));
+  breakdown = ws_findings_names_string (kinds);
+  count_str = ws_findings_count_string (copies);
+  {
+    WsEvidence median = { NULL, NULL, WS_UNIT_BYTES, (double) ws_findings_median (sizes), NULL };
+
+    median_str = ws_evidence_format_value (&median);
+  }
+  rate_str = ws_findings_count_string (worst.rate);
+  share_str = ws_findings_percent_string (worst.share);
+  loops_str = ws_findings_count_string (loops);
+  {
+    g_autofree char *bw = ws_format_bytes (bytes * 1e9 / (double) MAX (gpu_time, 1));
+
+    bw_str = g_strdup_printf ("%s/s", bw);
+  }
+  if (loops == 1)
+    /* TRANSLATORS: "inside “x”: 88,664 per second, 73.1% of that time in the copy calls" */
+    where = g_strdup_printf (_ ("inside %s: %s per second, %s of that time in the copy calls"),
+                             place, rate_str, share_str);
+  else
+    /* TRANSLATORS: "in 3 loops; in the worst, inside “x”: 88,664 per second, …" */
+    where = g_strdup_printf (
+      _ ("in %s loops; in the worst, inside %s: %s per second, %s of its time in the copy calls"),
+      loops_str, place, rate_str, share_str);
+  if (large_time > 0)
+    {
+      g_autofree char *bw = ws_format_bytes (large_bytes * 1e9 / (double) large_time);
+
+      large_str = g_strdup_printf ("%s/s", bw);
+      /* TRANSLATORS: "100 copies under 1 MB (50 Host-to-Device, 50 Device-to-Host; median 4,096 B) inside “x”: …; they reach 3.41 GB/s where this run's larger copies reach 12.2 GB/s." */
+      finding->summary = g_strdup_printf (
+        _ ("%s copies under 1 MB (%s; median %s) %s; they reach %s where this run's larger copies "
+           "reach %s."),
+        count_str, breakdown, median_str, where, bw_str, large_str);
+    }
+  else
+    finding->summary =
+      g_strdup_printf (_ ("%s copies under 1 MB (%s; median %s) %s; they reach %s."), count_str,
+                       breakdown, median_str, where, bw_str);
+  finding->rule = g_strdup_printf (
+    _ ("Raised for at least 10 copies under 1 MB between host and device (or peers) at more than "
+       "10 per second; severe when the copy calls take more than 30%% of that time, medium from "
+       "10%%, minor below."));
+  finding->fix = g_strdup (_ ("Batch small copies into one larger copy or keep the data on the "
+                              "GPU; use pinned memory and cudaMemcpyAsync so that copies overlap "
+                              "with work."));
+
+  ws_finding_add_evidence (finding, "copies", _ ("Copies under 1 MB"), WS_UNIT_COUNT, copies);
+  ws_findings_add_name_evidence (finding, kinds);
+  ws_finding_add_evidence (finding, "bytes", _ ("Bytes copied"), WS_UNIT_BYTES, bytes);
+  ws_finding_add_evidence (finding, "median_bytes", _ ("Median copy size"), WS_UNIT_BYTES,
+                           ws_findings_median (sizes));
+  ws_finding_add_evidence (finding, "call_time_ns", _ ("Time in the copy calls"), WS_UNIT_NS,
+                           call_time);
+  ws_finding_add_evidence (finding, "gpu_time_ns", _ ("GPU time of the copies"), WS_UNIT_NS,
+                           gpu_time);
+  ws_finding_add_evidence (finding, "span_ns", _ ("Duration of the loops"), WS_UNIT_NS, span);
+  ws_finding_add_evidence (finding, "time_share_pct", _ ("Share of that time in copy calls"),
+                           WS_UNIT_PERCENT, share);
+  ws_finding_add_evidence (finding, "rate_per_s", _ ("Copies per second"), WS_UNIT_PER_SECOND,
+                           rate);
+  if (loops > 1)
+    {
+      ws_finding_add_evidence (finding, "loops", _ ("Loops"), WS_UNIT_COUNT, loops);
+      ws_finding_add_evidence (finding, "worst_time_share_pct", _ ("Share in the worst loop"),
+                               WS_UNIT_PERCENT, worst.share);
+    }
+  ws_finding_add_evidence (finding, "bandwidth_bytes_per_s", _ ("Achieved bandwidth"),
+                           WS_UNIT_BYTES_PER_SECOND, bytes * 1e9 / (double) MAX (gpu_time, 1));
+  if (large_time > 0)
+    ws_finding_add_evidence (finding, "large_copy_bandwidth_bytes_per_s",
+                             _ ("Bandwidth of copies of 1 MB and more"), WS_UNIT_BYTES_PER_SECOND,
+                             large_bytes * 1e9 / (double) large_time);
+  ws_nvtx_collector_finish (nvtx, finding);
+  g_ptr_array_add (findings, g_steal_pointer (&finding));
+}
+
+/* The ns of [@from, @to) that the GPU sat idle in the gaps that follow the
+ * syncs of @items: each gap counted once. */
+static gint64
+idle_after_syncs (const WsBusy *busy, const WsItem *items, guint n, gint64 from, gint64 to)
+{
+  gint64 idle = 0, last_gap = G_MININT64;
+
+  for (guint j = 0; j < n; j++)
+    {
+      gint64 gap_start, gap_end;
+
+      if (!ws_busy_gap_at (busy, items[j].end, &gap_start, &gap_end) || gap_start == last_gap)
+        continue;
+      last_gap = gap_start;
+      gap_start = MAX (gap_start, from);
+      gap_end = MIN (gap_end, to);
+      if (gap_end > gap_start)
+        idle += gap_end - gap_start;
+    }
+  return idle;
+}
+
+void
+ws_findings_check_sync (WsCtx *ctx, GPtrArray *findings)
+{
+  const WsRun *run = ctx->run;
+  g_autoptr (GArray) items = g_array_new (FALSE, FALSE, sizeof (WsItem));
+  g_autoptr (GArray) groups = NULL;
+  g_autoptr (WsFinding) finding = ws_finding_new (WS_FINDING_OVER_SYNC);
+  g_autoptr (WsNvtxCollector) nvtx = ws_nvtx_collector_new (ctx);
+  g_autoptr (GHashTable) names = ws_findings_names_new ();
+  g_autofree gssize *last_sync = NULL;
+  g_autofree char *place = NULL, *breakdown = NULL, *per_launch = NULL, *share_str = NULL;
+  g_autofree char *idle_str = NULL, *span_str = NULL, *loops_str = NULL;
+  gint64 sync_time = 0, span = 0, idle = 0;
+  guint syncs = 0, syncs_in_window = 0, launches = 0, at_end = 0, loops = 0;
+  gssize context_call = -1;
+  Worst worst = { 0 };
+  double share;
+
+  if (run->api.thread == NULL)
+    return;
+
+  /* The last sync of each thread waits for the end of the work, as does a
+   * sync after which its process launches no more kernels. */
+  last_sync = g_new (gssize, MAX (run->threads->len, 1));
+  for (guint t = 0; t < run->threads->len; t++)
+    last_sync[t] = -1;
+  for (gsize i = 0; i < run->api.n; i++)
+    if (ws_run_index_api_class (ctx->index, i) & WS_API_CLASS_SYNC)
+      last_sync[run->api.thread[i]] = (gssize) i;
+
+  for (gsize i = 0; i < run->api.n; i++)
+    {
+      guint32 pid = ws_run_index_api_pid (ctx->index, i);
+      WsItem item = { run->api.thread[i], (guint32) i, run->api.start[i], run->api.end[i] };
+
+      if (!(ws_run_index_api_class (ctx->index, i) & WS_API_CLASS_SYNC))
+        continue;
+      if (ws_run_index_context_call (ctx->index, pid) == (gssize) i)
+        {
+          context_call = (gssize) i;
+          continue;
+        }
+      if (last_sync[run->api.thread[i]] == (gssize) i ||
+          run->api.start[i] > ws_run_index_last_kernel_launch (ctx->index, pid))
+        {
+          at_end++;
+          continue;
+        }
+      g_array_append_val (items, item);
+    }
+
+  groups = ws_findings_group (ctx, items);
+  for (guint g = 0; g < groups->len; g++)
+    {
+      const WsGroup *group = &g_array_index (groups, WsGroup, g);
+      const WsItem *first = &g_array_index (items, WsItem, group->first);
+      gint64 group_time = 0, group_idle, from, to;
+      const WsBusy *busy;
+      WsSeverity severity;
+
+      if (group->n < SYNC_MIN_CALLS)
+        continue;
+      /* From the first sync's return to the last's: the first may wait
+       * for work queued before the loop, which is no idle time. */
+      from = first[0].end;
+      to = MAX (group->end, from + 1);
+      busy =
+        ws_run_index_process_busy (ctx->index, ws_run_index_api_pid (ctx->index, first->event));
+      group_idle = idle_after_syncs (busy, first, group->n, from, to);
+      share = 100.0 * (double) group_idle / (double) (to - from);
+      if (share > 30)
+        severity = WS_SEVERITY_SEVERE;
+      else if (share >= 10)
+        severity = WS_SEVERITY_MEDIUM;
+      else if (share >= 5)
+        severity = WS_SEVERITY_MINOR;
+      else
+        continue;
+
+      for (guint j = 0; j < group->n; j++)
+        group_time += first[j].end - first[j].start;
+      offer_worst (&worst, severity, group_idle, group, group_idle, to - from, share, 0);
+      loops++;
+      syncs += group->n;
+      sync_time += group_time;
+      span += to - from;
+      idle += group_idle;
+      launches += ws_run_index_count_launches (ctx->index, group->thread, from, to, TRUE);
+      syncs_in_window += group->n - 1;
+      ws_finding_add_range (finding, group->start, group->end);
+      for (guint j = 0; j < group->n; j++)
+        {
+          ws_findings_add_api (finding, first[j].event);
+          ws_findings_count_name (names, ws_run_index_api_name (ctx->index, first[j].event));
+          ws_nvtx_collector_add (nvtx, first[j].thread, first[j].start,
+                                 first[j].end - first[j].start);
+        }
+    }
+  if (!worst.any)
+    return;
+
+  share = 100.0 * (double) idle / (double) span;
+  finding->cost = idle;
+  finding->severity = worst.severity;
+  finding->title = g_strdup (_ ("Too many synchronisations"));
+  place = ws_findings_place (ctx, worst.thread, worst.start);
+  breakdown = ws_findings_names_string (names);
+  per_launch = ws_format_fixed_string ((double) syncs_in_window / MAX (launches, 1), 2);
+  share_str = ws_findings_percent_string (worst.share);
+  idle_str = ws_format_duration ((double) worst.time);
+  span_str = ws_format_duration ((double) worst.span);
+  loops_str = ws_findings_count_string (loops);
+  if (loops == 1)
+    /* TRANSLATORS: "30 cudaDeviceSynchronize inside “x”, 1.00 per kernel launch: the GPU sits idle 90.0% of that time right after them (260 µs of 289 µs)." */
+    finding->summary =
+      g_strdup_printf (_ ("%s inside %s, %s per kernel launch: the GPU sits idle "
+                          "%s of that time right after them (%s of %s)."),
+                       breakdown, place, per_launch, share_str, idle_str, span_str);
+  else
+    finding->summary = g_strdup_printf (
+      _ ("%s in %s loops, %s per kernel launch; in the worst, inside %s, the GPU sits idle %s of "
+         "the time right after them (%s of %s)."),
+      breakdown, loops_str, per_launch, place, share_str, idle_str, span_str);
+  finding->rule = g_strdup_printf (_ (
+    "Share of the loop's time that the GPU sits idle right after the synchronisations: above "
+    "30%% severe, 10–30%% medium, 5–10%% minor, measured from the first synchronisation's return "
+    "to the last's; needs at least 10 synchronisations on one thread, less than 1 s apart."));
+  finding->fix =
+    g_strdup (_ ("Synchronise only where the host needs the results: work on one stream runs in "
+                 "order without it; between streams use events (cudaStreamWaitEvent)."));
+  if (at_end > 0)
+    {
+      g_autofree char *note = g_strdup_printf (
+        g_dngettext (GETTEXT_PACKAGE,
+                     "%u synchronisation at the end of the program (after the last kernel "
+                     "launch, or the last of its thread) is not counted.",
+                     "%u synchronisations at the end of the program (after the last kernel "
+                     "launch, or the last of their thread) are not counted.",
+                     at_end),
+        at_end);
+
+      ws_finding_add_note (finding, note);
+    }
+  if (context_call >= 0)
+    {
+      g_autofree char *note = context_note (ctx, context_call);
+
+      ws_finding_add_note (finding, note);
+    }
+
+  ws_finding_add_evidence (finding, "syncs", _ ("Synchronisations in loops"), WS_UNIT_COUNT, syncs);
+  ws_findings_add_name_evidence (finding, names);
+  ws_finding_add_evidence (finding, "kernel_launches", _ ("Kernel launches in that time"),
+                           WS_UNIT_COUNT, launches);
+  ws_finding_add_evidence (finding, "syncs_per_launch", _ ("Synchronisations per launch"),
+                           WS_UNIT_RATIO, (double) syncs_in_window / MAX (launches, 1));
+  ws_finding_add_evidence (finding, "sync_time_ns", _ ("Time in the synchronisations"), WS_UNIT_NS,
+                           sync_time);
+  ws_finding_add_evidence (finding, "span_ns", _ ("From the first sync's return to the last's"),
+                           WS_UNIT_NS, span);
+  ws_finding_add_evidence (finding, "gpu_idle_after_ns", _ ("GPU idle right after"), WS_UNIT_NS,
+                           idle);
+  ws_finding_add_evidence (finding, "gpu_idle_after_pct", _ ("Share of the time the GPU idles"),
+                           WS_UNIT_PERCENT, share);
+  if (loops > 1)
+    {
+      ws_finding_add_evidence (finding, "loops", _ ("Loops"), WS_UNIT_COUNT, loops);
+      ws_finding_add_evidence (finding, "worst_gpu_idle_after_pct",
+                               _ ("Share the GPU idles in the worst loop"), WS_UNIT_PERCENT,
+                               worst.share);
+    }
+  ws_finding_add_evidence (finding, "excluded_at_end",
+                           _ ("At the end of the program (not counted)"), WS_UNIT_COUNT, at_end);
+  ws_nvtx_collector_finish (nvtx, finding);
+  g_ptr_array_add (findings, g_steal_pointer (&finding));
+}

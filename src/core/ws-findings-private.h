@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <glib.h>
+
+#include "ws-findings.h"
+#include "ws-run-index.h"
+
+G_BEGIN_DECLS
+
+/* Shared by the checks of ws-findings-*.c; not part of the core's API. */
+
+typedef struct
+{
+  const WsRun *run;
+  WsRunIndex *index;
+  GHashTable *loop_keys;     /* NVTX name id + 1 → loop key */
+  GHashTable *stripped_keys; /* name without digits → loop key */
+} WsCtx;
+
+/* An event to group into loops: a CUDA API call, or a GPU event placed at
+ * the call that launched it. */
+typedef struct
+{
+  guint32 thread; /* index into run->threads; G_MAXUINT32 when no call is known */
+  guint32 event;  /* index into the check's table */
+  gint64 start;   /* ns: the call's time, or the GPU event's */
+  gint64 end;
+} WsItem;
+
+typedef struct
+{
+  guint first; /* index of the first WsItem, after ws_findings_group() sorted them */
+  guint n;
+  guint32 thread;
+  gint64 start; /* ns */
+  gint64 end;
+} WsGroup;
+
+typedef struct
+{
+  WsCtx *ctx;
+  GHashTable *entries; /* guint64 (depth, domain, name) → WsFindingNvtx * */
+  GHashTable *seen;    /* range index + 1: instances already counted */
+  GPtrArray *list;     /* WsFindingNvtx *, owned until finished */
+} WsNvtxCollector;
+
+GArray *ws_findings_group (WsCtx *ctx, GArray *items);
+
+WsNvtxCollector *ws_nvtx_collector_new (WsCtx *ctx);
+void ws_nvtx_collector_free (WsNvtxCollector *self);
+void ws_nvtx_collector_add (WsNvtxCollector *self, guint32 thread, gint64 time, gint64 duration);
+void ws_nvtx_collector_finish (WsNvtxCollector *self, WsFinding *finding);
+
+char *ws_findings_place (WsCtx *ctx, guint32 thread, gint64 time);
+char *ws_findings_count_string (double value);
+char *ws_findings_percent_string (double value);
+GHashTable *ws_findings_names_new (void);
+char *ws_findings_names_string (GHashTable *names);
+void ws_findings_add_name_evidence (WsFinding *finding, GHashTable *names);
+void ws_findings_count_name (GHashTable *names, const char *name);
+gint64 ws_findings_median (GArray *values);
+void ws_findings_add_api (WsFinding *finding, gssize api);
+
+void ws_findings_check_alloc (WsCtx *ctx, GPtrArray *findings);
+void ws_findings_check_transfers (WsCtx *ctx, GPtrArray *findings);
+void ws_findings_check_sync (WsCtx *ctx, GPtrArray *findings);
+void ws_findings_check_launch (WsCtx *ctx, GPtrArray *findings);
+void ws_findings_check_imbalance (WsCtx *ctx, GPtrArray *findings);
+void ws_findings_check_idle (WsCtx *ctx, GPtrArray *findings);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (WsNvtxCollector, ws_nvtx_collector_free)
+
+G_END_DECLS

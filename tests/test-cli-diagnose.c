@@ -1,0 +1,250 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <json-glib/json-glib.h>
+#include <string.h>
+
+#include "ws-test-util.h"
+
+#define PROBE "v2025.3_h100_probe.sqlite"
+
+static JsonObject *
+finding_of (JsonArray *findings, const char *id)
+{
+  for (guint i = 0; i < json_array_get_length (findings); i++)
+    {
+      JsonObject *finding = json_array_get_object_element (findings, i);
+
+      if (g_strcmp0 (json_object_get_string_member (finding, "id"), id) == 0)
+        return finding;
+    }
+  g_error ("no finding “%s”", id);
+  return NULL;
+}
+
+/* `diagnose --format json`: {"findings":[{"id", "severity", "title",
+ * "summary", "evidence", "ranges"}, …]} with the probe's six findings. */
+static void
+test_diagnose_json (void)
+{
+  g_autofree char *path = ws_test_data ("nsys", PROBE, NULL);
+  const char *argv[] = { ws_test_cli (), "diagnose", "--format", "json", path, NULL };
+  g_autofree char *out = NULL, *err = NULL;
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  g_autoptr (GError) error = NULL;
+  JsonArray *findings;
+  JsonObject *alloc, *imbalance;
+  static const char *const severities[] = { "severe", "medium", "minor" };
+  guint last = 0;
+
+  g_assert_cmpint (ws_test_run (argv, &out, &err), ==, 0);
+  json_parser_load_from_data (parser, out, -1, &error);
+  g_assert_no_error (error);
+  findings =
+    json_object_get_array_member (json_node_get_object (json_parser_get_root (parser)), "findings");
+  g_assert_cmpuint (json_array_get_length (findings), ==, 6);
+
+  for (guint i = 0; i < json_array_get_length (findings); i++)
+    {
+      JsonObject *finding = json_array_get_object_element (findings, i);
+      JsonArray *ranges = json_object_get_array_member (finding, "ranges");
+      const char *severity = json_object_get_string_member (finding, "severity");
+      guint rank = G_N_ELEMENTS (severities);
+
+      for (guint r = 0; r < G_N_ELEMENTS (severities); r++)
+        if (g_strcmp0 (severity, severities[r]) == 0)
+          rank = r;
+      /* A known severity, most severe first. */
+      g_assert_cmpuint (rank, <, G_N_ELEMENTS (severities));
+      g_assert_cmpuint (rank, >=, last);
+      last = rank;
+      g_assert_nonnull (json_object_get_string_member (finding, "title"));
+      g_assert_nonnull (json_object_get_string_member (finding, "summary"));
+      g_assert_true (JSON_NODE_HOLDS_OBJECT (json_object_get_member (finding, "evidence")));
+      g_assert_cmpuint (json_array_get_length (ranges), >, 0);
+      for (guint r = 0; r < json_array_get_length (ranges); r++)
+        {
+          JsonArray *pair = json_array_get_array_element (ranges, r);
+
+          g_assert_cmpuint (json_array_get_length (pair), ==, 2);
+          g_assert_cmpint (json_array_get_int_element (pair, 0), <=,
+                           json_array_get_int_element (pair, 1));
+        }
+    }
+
+  /* The numbers of probe.cu, as test-findings checks them against SQL. */
+  alloc = json_object_get_object_member (finding_of (findings, "alloc-in-loop"), "evidence");
+  g_assert_cmpint (json_object_get_int_member (alloc, "cudaMalloc"), ==, 20);
+  g_assert_cmpint (json_object_get_int_member (alloc, "cudaFree"), ==, 20);
+  imbalance = json_object_get_object_member (finding_of (findings, "load-imbalance"), "evidence");
+  g_assert_cmpint (json_object_get_int_member (imbalance, "shortest_ns"), ==, 6016);
+  g_assert_cmpint (json_object_get_int_member (imbalance, "longest_ns"), ==, 37601);
+  g_assert_cmpstr (json_object_get_string_member (finding_of (findings, "gpu-idle"), "severity"),
+                   ==, "minor");
+  g_assert_cmpstr (
+    json_object_get_string_member (finding_of (findings, "small-transfers"), "severity"), ==,
+    "severe");
+}
+
+/* A run without findings prints an empty list and exits 0. */
+static void
+test_diagnose_clean_run (void)
+{
+  g_autofree char *path = ws_test_data ("nsys", "v2022.4_rodinia_gaussian.sqlite", NULL);
+  const char *json_argv[] = { ws_test_cli (), "diagnose", "--format", "json", path, NULL };
+  const char *text_argv[] = { ws_test_cli (), "diagnose", path, NULL };
+  g_autofree char *out = NULL, *err = NULL, *text = NULL, *text_err = NULL;
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  g_autoptr (GError) error = NULL;
+
+  g_assert_cmpint (ws_test_run (json_argv, &out, &err), ==, 0);
+  json_parser_load_from_data (parser, out, -1, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (
+                      json_node_get_object (json_parser_get_root (parser)), "findings")),
+                    ==, 0);
+  g_assert_cmpint (ws_test_run (text_argv, &text, &text_err), ==, 0);
+  g_assert_nonnull (strstr (text, "No findings"));
+}
+
+static void
+test_diagnose_text_and_markdown (void)
+{
+  g_autofree char *path = ws_test_data ("nsys", PROBE, NULL);
+  const char *text_argv[] = { ws_test_cli (), "diagnose", path, NULL };
+  const char *md_argv[] = { ws_test_cli (), "diagnose", "--format", "md", path, NULL };
+  g_autofree char *text = NULL, *md = NULL, *err = NULL, *md_err = NULL;
+
+  g_assert_cmpint (ws_test_run (text_argv, &text, &err), ==, 0);
+  g_assert_nonnull (strstr (text, "[Severe] Memory allocation inside a loop (alloc-in-loop)"));
+  g_assert_nonnull (strstr (text, "频繁内存分配示例"));
+  g_assert_nonnull (strstr (text, "Usual fix:"));
+  g_assert_cmpint (ws_test_run (md_argv, &md, &md_err), ==, 0);
+  g_assert_nonnull (strstr (md, "### Severe: Memory allocation inside a loop"));
+  g_assert_nonnull (strstr (md, "| cudaMalloc | 20 |"));
+  g_assert_nonnull (strstr (md, "### Minor: The GPU sits idle"));
+}
+
+static void
+test_diagnose_bad_input (void)
+{
+  g_autofree char *dir = ws_test_tmpdir ();
+  g_autofree char *bad = g_build_filename (dir, "bad.sqlite", NULL);
+  g_autofree char *probe = ws_test_data ("nsys", PROBE, NULL);
+  const char *bad_argv[] = { ws_test_cli (), "diagnose", bad, NULL };
+  const char *format_argv[] = { ws_test_cli (), "diagnose", "--format", "csv", probe, NULL };
+  const char *none_argv[] = { ws_test_cli (), "diagnose", NULL };
+  g_autofree char *out = NULL, *err = NULL;
+
+  g_assert_true (g_file_set_contents (bad, "not a database\n", -1, NULL));
+  g_assert_cmpint (ws_test_run (bad_argv, &out, &err), ==, 2);
+  g_assert_nonnull (strstr (err, bad));
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+  g_assert_cmpint (ws_test_run (format_argv, &out, &err), ==, 2);
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+  g_assert_cmpint (ws_test_run (none_argv, &out, &err), ==, 2);
+  ws_test_rmtree (dir);
+}
+
+/* `export --chrome-trace OUT.json` and `OUT.json.gz`: a trace with one
+ * kernel event per kernel row. */
+static void
+test_export_chrome_trace (void)
+{
+  g_autofree char *source = ws_test_data ("nsys", PROBE, NULL);
+  g_autofree char *dir = ws_test_tmpdir ();
+  g_autofree char *json = g_build_filename (dir, "probe.json", NULL);
+  g_autofree char *gz = g_build_filename (dir, "probe.json.gz", NULL);
+  const char *argv[] = { ws_test_cli (), "export", "--chrome-trace", json, source, NULL };
+  const char *gz_argv[] = { ws_test_cli (), "export", "--chrome-trace", gz, source, NULL };
+  g_autofree char *out = NULL, *err = NULL, *gz_out = NULL, *gz_err = NULL;
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GPtrArray) names = NULL;
+  JsonArray *events;
+  guint kernels = 0;
+  guchar magic[2] = { 0 };
+  g_autofree char *gz_data = NULL;
+  gsize gz_len = 0;
+
+  g_assert_cmpint (ws_test_run (argv, &out, &err), ==, 0);
+  g_assert_cmpstr (err, ==, "");
+  json_parser_load_from_file (parser, json, &error);
+  g_assert_no_error (error);
+  events = json_object_get_array_member (json_node_get_object (json_parser_get_root (parser)),
+                                         "traceEvents");
+  for (guint i = 0; i < json_array_get_length (events); i++)
+    if (g_strcmp0 (json_object_get_string_member_with_default (
+                     json_array_get_object_element (events, i), "cat", ""),
+                   "kernel") == 0)
+      kernels++;
+  g_assert_cmpuint (kernels, ==, ws_test_sqlite_count (source, "CUPTI_ACTIVITY_KIND_KERNEL"));
+
+  g_assert_cmpint (ws_test_run (gz_argv, &gz_out, &gz_err), ==, 0);
+  g_assert_true (g_file_get_contents (gz, &gz_data, &gz_len, NULL));
+  g_assert_cmpuint (gz_len, >, 2);
+  memcpy (magic, gz_data, 2);
+  /* The gzip magic number. */
+  g_assert_cmpuint (magic[0], ==, 0x1f);
+  g_assert_cmpuint (magic[1], ==, 0x8b);
+
+  /* Nothing else was left in the folder. */
+  names = ws_test_list_dir (dir);
+  g_assert_cmpuint (names->len, ==, 2);
+  ws_test_rmtree (dir);
+}
+
+static void
+test_export_failures (void)
+{
+  g_autofree char *source = ws_test_data ("nsys", PROBE, NULL);
+  g_autofree char *dir = ws_test_tmpdir ();
+  g_autofree char *bad = g_build_filename (dir, "bad.sqlite", NULL);
+  g_autofree char *out_path = g_build_filename (dir, "out.json", NULL);
+  g_autofree char *unwritable = g_build_filename (dir, "missing", "out.json", NULL);
+  const char *nothing_argv[] = { ws_test_cli (), "export", source, NULL };
+  const char *bad_argv[] = { ws_test_cli (), "export", "--chrome-trace", out_path, bad, NULL };
+  const char *write_argv[] = {
+    ws_test_cli (), "export", "--chrome-trace", unwritable, source, NULL
+  };
+  g_autofree char *out = NULL, *err = NULL;
+  g_autoptr (GPtrArray) names = NULL;
+
+  /* No format asked for: bad input. */
+  g_assert_cmpint (ws_test_run (nothing_argv, &out, &err), ==, 2);
+  g_assert_nonnull (strstr (err, "--chrome-trace"));
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+
+  /* An input that is no export: bad input, and no output file. */
+  g_assert_true (g_file_set_contents (bad, "not a database\n", -1, NULL));
+  g_assert_cmpint (ws_test_run (bad_argv, &out, &err), ==, 2);
+  g_assert_false (g_file_test (out_path, G_FILE_TEST_EXISTS));
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+
+  /* An output that cannot be written: the step failed, and says where. */
+  g_assert_cmpint (ws_test_run (write_argv, &out, &err), ==, 1);
+  g_assert_nonnull (strstr (err, unwritable));
+  names = ws_test_list_dir (dir);
+  g_assert_cmpuint (names->len, ==, 1);
+  g_assert_cmpstr (g_ptr_array_index (names, 0), ==, "bad.sqlite");
+  ws_test_rmtree (dir);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/cli/diagnose/json", test_diagnose_json);
+  g_test_add_func ("/cli/diagnose/clean-run-prints-no-findings", test_diagnose_clean_run);
+  g_test_add_func ("/cli/diagnose/text-and-markdown", test_diagnose_text_and_markdown);
+  g_test_add_func ("/cli/diagnose/bad-input", test_diagnose_bad_input);
+  g_test_add_func ("/cli/export/chrome-trace", test_export_chrome_trace);
+  g_test_add_func ("/cli/export/failures", test_export_failures);
+
+  return g_test_run ();
+}
