@@ -237,7 +237,7 @@ test_overview (void)
   g_assert_cmpuint (ws_gauges_overview_launch (by_tensor, 1), ==, 4);
   g_assert_cmpint (ws_gauges_overview_row_of (by_tensor, 1), ==, 2);
 
-  height = ceil (ws_gauges_overview_natural_height (mcr, overview, &palette));
+  height = ceil (ws_gauges_overview_natural_height (mcr, WIDTH, overview, &palette));
   surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, WIDTH, (int) height);
   cr = cairo_create (surface);
   ws_gauges_overview_draw (cr, WIDTH, height, overview, NULL, &palette);

@@ -140,7 +140,8 @@ render_gauges (WsRun *run, const RenderOptions *options, GError **error)
     {
       cairo_t *cr = ws_measure_context ();
 
-      height = ceil (ws_gauges_overview_natural_height (cr, gauges.overview, &gauges.palette));
+      height = ceil (
+        ws_gauges_overview_natural_height (cr, options->width, gauges.overview, &gauges.palette));
       cairo_destroy (cr);
     }
   else if (height <= 0)

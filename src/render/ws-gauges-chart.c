@@ -458,9 +458,18 @@ draw_arc_gauge (cairo_t *cr, const PanelLayout *l, const WsGauge *gauge, WsGauge
       const char *caption = gauge->absent != NULL ? gauge->absent : gauge->collect;
       double w = l->cell_w - 6;
 
+      double inner = 2 * g.radius - g.thickness - 4;
+      int nw, nh;
+
+      /* In the arc's hollow, on two lines when one is too narrow. */
       ws_color_set (cr, palette->dim);
-      ws_text_draw (cr, note, centre, g.cx, g.cy - ws_text_line_height (note) / 2,
-                    2 * g.radius - g.thickness, WS_ALIGN_CENTER);
+      pango_layout_set_text (note, centre, -1);
+      pango_layout_set_width (note, (int) (MAX (inner, 10) * PANGO_SCALE));
+      pango_layout_set_wrap (note, PANGO_WRAP_WORD);
+      pango_layout_set_alignment (note, PANGO_ALIGN_CENTER);
+      pango_layout_get_pixel_size (note, &nw, &nh);
+      cairo_move_to (cr, g.cx - MAX (inner, 10) / 2, g.cy - nh / 2.0);
+      pango_cairo_show_layout (cr, note);
       /* The section that would collect it, on up to two lines. */
       pango_layout_set_alignment (small, PANGO_ALIGN_CENTER);
       pango_layout_set_height (small, -2);

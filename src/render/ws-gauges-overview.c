@@ -133,7 +133,8 @@ typedef struct
   double line;
   double small_line;
   double header_h;
-  double top; /* the first row */
+  gboolean two_lines; /* narrow: the mini gauges go under the kernel's name */
+  double top;         /* the first row */
   double row_h;
   double id_x, id_w;
   double kernel_x, kernel_w;
@@ -142,6 +143,9 @@ typedef struct
   double gauges_x, gauge_w;
   guint name_chars; /* the characters of a kernel name that fit */
 } Layout;
+
+/* Below this width the gauges get their own line in each row. */
+#define TWO_LINES_BELOW 900
 
 static void
 compute_layout (cairo_t *cr, double width, const WsGaugesOverview *self, const WsPalette *palette,
@@ -156,9 +160,10 @@ compute_layout (cairo_t *cr, double width, const WsGaugesOverview *self, const W
   l->line = ws_text_line_height (text);
   l->small_line = ws_text_line_height (small);
   l->pad = round (l->line * 0.6);
-  l->header_h = l->small_line + 6;
+  l->two_lines = width < TWO_LINES_BELOW;
+  l->header_h = (l->two_lines ? 2 : 1) * (l->small_line + 3) + 3;
   l->top = l->pad + l->header_h;
-  l->row_h = round (l->line * 1.8);
+  l->row_h = round (l->line * (l->two_lines ? 3.0 : 1.8));
 
   ws_text_size (text, n > 10 ? (n > 100 ? "9999" : "999") : "99", &l->id_w, NULL);
   l->id_w += 8;
@@ -174,9 +179,17 @@ compute_layout (cairo_t *cr, double width, const WsGaugesOverview *self, const W
 
   fixed = 2 * l->pad + l->id_w + l->duration_w + l->verdict_w;
   rest = MAX (0, width - fixed);
-  /* The gauges share what the kernel name leaves them, within bounds. */
-  l->gauge_w = floor (CLAMP ((rest - 280) / WS_GAUGES_N_MINI, 36, l->line * 4));
-  l->kernel_w = MAX (80, rest - l->gauge_w * WS_GAUGES_N_MINI);
+  if (l->two_lines)
+    {
+      l->kernel_w = MAX (80, rest);
+      l->gauge_w = floor (MAX (30, (width - 2 * l->pad - l->id_w) / WS_GAUGES_N_MINI));
+    }
+  else
+    {
+      /* The gauges share what the kernel name leaves them, within bounds. */
+      l->gauge_w = floor (CLAMP ((rest - 280) / WS_GAUGES_N_MINI, 36, l->line * 4));
+      l->kernel_w = MAX (80, rest - l->gauge_w * WS_GAUGES_N_MINI);
+    }
 
   /* Names are shortened to fit by folding template arguments first. */
   ws_text_size (text, "abcdefghijklmnopqrstuvwxyz_::<>", &w, NULL);
@@ -186,7 +199,7 @@ compute_layout (cairo_t *cr, double width, const WsGaugesOverview *self, const W
   l->kernel_x = l->id_x + l->id_w;
   l->duration_x = l->kernel_x + l->kernel_w;
   l->verdict_x = l->duration_x + l->duration_w;
-  l->gauges_x = l->verdict_x + l->verdict_w;
+  l->gauges_x = l->two_lines ? l->kernel_x : l->verdict_x + l->verdict_w;
 }
 
 /* The kernel's name in @max_chars: templates folded, and when that is not
@@ -217,13 +230,14 @@ row_name (const char *kernel, guint max_chars)
   return ws_kernel_name_shorten (start, max_chars);
 }
 
+/* The height that shows every row at @width. */
 double
-ws_gauges_overview_natural_height (cairo_t *cr, const WsGaugesOverview *self,
+ws_gauges_overview_natural_height (cairo_t *cr, double width, const WsGaugesOverview *self,
                                    const WsPalette *palette)
 {
   Layout l;
 
-  compute_layout (cr, 800, self, palette, &l);
+  compute_layout (cr, width, self, palette, &l);
   return l.top + MAX (ws_gauges_overview_n_rows (self), 1) * l.row_h + l.pad;
 }
 
@@ -275,7 +289,8 @@ draw_header (cairo_t *cr, const Layout *l, const WsGaugesOverview *self, const W
                                  : g_strdup (ws_gauge_label (kind));
 
       ws_text_draw (cr, self->sort == (int) kind ? bold : small, label,
-                    l->gauges_x + c * l->gauge_w + 2, y, l->gauge_w - 4, WS_ALIGN_LEFT);
+                    l->gauges_x + c * l->gauge_w + 2, l->two_lines ? y + l->small_line + 3 : y,
+                    l->gauge_w - 4, WS_ALIGN_LEFT);
     }
   ws_color_set (cr, palette->grid);
   cairo_rectangle (cr, l->pad, l->top - 2, l->gauges_x + WS_GAUGES_N_MINI * l->gauge_w - l->pad, 1);
