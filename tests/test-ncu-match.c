@@ -177,6 +177,11 @@ test_verdict_for_bars (void)
   g_assert_cmpint (
     ws_ncu_results_verdict_for (run->ncu, "stream_copy(const float4 *, float4 *, int)"), ==,
     WS_VERDICT_MEMORY);
+  /* barrier_heavy's launches 3 and 7 both took "561.312000" us: the first
+   * of equals is shown; fma_heavy's 0 ("381.792000") outlasts 4 ("381.664000"). */
+  g_assert_cmpint (ws_ncu_results_launch_for (run->ncu, "barrier_heavy(float *, int)"), ==, 3);
+  g_assert_cmpint (ws_ncu_results_launch_for (run->ncu, "fma_heavy(float *, int, int)"), ==, 0);
+  g_assert_cmpint (ws_ncu_results_launch_for (run->ncu, "tiny(float *)"), ==, -1);
   /* tiny(float *) runs in the export but was not profiled. */
   g_assert_cmpint (ws_ncu_results_verdict_for (run->ncu, "tiny(float *)"), ==, WS_VERDICT_NONE);
 }

@@ -345,38 +345,54 @@ ws_ncu_results_unmatched (const WsNcuResults *results)
 }
 
 /**
- * ws_ncu_results_verdict_for:
+ * ws_ncu_results_launch_for:
  * @nsys_name: a kernel's demangled name in the nsys run
  *
- * The verdict of the longest profiled launch of that kernel, for colouring
- * the kernel bars; without an nsys match, ncu's own name is compared.
+ * The longest profiled launch of that kernel: the one whose gauges a
+ * kernel's details show.  Without an nsys match, ncu's own name is compared.
  *
- * Returns: the verdict, or %WS_VERDICT_NONE when no launch of it was profiled
+ * Returns: the launch's index, or -1 when no launch of it was profiled
  */
-WsVerdict
-ws_ncu_results_verdict_for (const WsNcuResults *results, const char *nsys_name)
+int
+ws_ncu_results_launch_for (const WsNcuResults *results, const char *nsys_name)
 {
-  WsVerdict verdict = WS_VERDICT_NONE;
+  int found = -1;
   double longest = -1;
 
-  g_return_val_if_fail (results != NULL && nsys_name != NULL, WS_VERDICT_NONE);
+  g_return_val_if_fail (results != NULL && nsys_name != NULL, -1);
 
   for (guint i = 0; i < results->launches->len; i++)
     {
       const char *name = results->match != NULL
                            ? results->match[i].nsys_name
                            : g_array_index (results->launches, WsNcuLaunch, i).kernel;
-      const WsGauges *gauges = ws_ncu_results_gauges (results, i);
-      const WsGauge *duration = &gauges->gauge[WS_GAUGE_DURATION];
+      const WsGauge *duration = &ws_ncu_results_gauges (results, i)->gauge[WS_GAUGE_DURATION];
       double d = duration->collected ? duration->value : 0;
 
       if (name != NULL && g_str_equal (name, nsys_name) && d > longest)
         {
           longest = d;
-          verdict = gauges->verdict;
+          found = (int) i;
         }
     }
-  return verdict;
+  return found;
+}
+
+/**
+ * ws_ncu_results_verdict_for:
+ * @nsys_name: a kernel's demangled name in the nsys run
+ *
+ * The verdict of the kernel's longest profiled launch, for colouring the
+ * kernel bars.
+ *
+ * Returns: the verdict, or %WS_VERDICT_NONE when no launch of it was profiled
+ */
+WsVerdict
+ws_ncu_results_verdict_for (const WsNcuResults *results, const char *nsys_name)
+{
+  int launch = ws_ncu_results_launch_for (results, nsys_name);
+
+  return launch >= 0 ? ws_ncu_results_gauges (results, (guint) launch)->verdict : WS_VERDICT_NONE;
 }
 
 /**

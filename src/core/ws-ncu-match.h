@@ -12,6 +12,7 @@ char *ws_ncu_match_key (const char *kernel_name);
 char *ws_ncu_match_base (const char *kernel_name);
 void ws_ncu_results_match_run (WsNcuResults *results, const WsRun *run);
 GArray *ws_ncu_results_unmatched (const WsNcuResults *results);
+int ws_ncu_results_launch_for (const WsNcuResults *results, const char *nsys_name);
 WsVerdict ws_ncu_results_verdict_for (const WsNcuResults *results, const char *nsys_name);
 
 /* A run and its ncu results: done on the loading thread, before the run
