@@ -677,13 +677,11 @@ ws_ncu_results_finish (WsNcuResults *self)
   for (guint i = 0; i < self->metrics->len; i++)
     {
       WsNcuMetric *metric = g_ptr_array_index (self->metrics, i);
-      gsize old = metric->n_alloc;
 
+      /* Launches after the last that had this metric read as NaN. */
       grow (metric, n);
       metric->n_alloc = n;
       metric->values = g_renew (double, metric->values, MAX (n, 1));
-      for (gsize j = old; j < n; j++)
-        metric->values[j] = NAN;
       if (metric->text != NULL)
         metric->text = g_renew (const char *, metric->text, MAX (n, 1));
       if (metric->units != NULL)
