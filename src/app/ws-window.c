@@ -11,6 +11,7 @@
 #include "ws-compare-window.h"
 #include "ws-chrome-trace.h"
 #include "ws-findings-page.h"
+#include "ws-gauges-page.h"
 #include "ws-kernels-page.h"
 #include "ws-markdown-report.h"
 #include "ws-report.h"
@@ -43,6 +44,7 @@ struct _WsWindow
   WsKernelsPage *kernels_page;
   WsSummariesPage *summaries_page;
   WsFindingsPage *findings_page;
+  WsGaugesPage *gauges_page;
 };
 
 G_DEFINE_FINAL_TYPE (WsWindow, ws_window, GTK_TYPE_APPLICATION_WINDOW)
@@ -186,6 +188,7 @@ load_finished (GObject *source, GAsyncResult *result, gpointer data)
   ws_kernels_page_set_run (self->kernels_page, self->run);
   ws_summaries_page_set_run (self->summaries_page, self->run);
   ws_findings_page_set_run (self->findings_page, self->run);
+  ws_gauges_page_set_run (self->gauges_page, self->run);
   gtk_stack_set_visible_child_name (self->main_stack, "views");
   g_signal_emit (self, signals[LOAD_FINISHED], 0, TRUE);
 }
@@ -495,6 +498,7 @@ ws_window_class_init (WsWindowClass *klass)
   g_type_ensure (WS_TYPE_KERNELS_PAGE);
   g_type_ensure (WS_TYPE_SUMMARIES_PAGE);
   g_type_ensure (WS_TYPE_FINDINGS_PAGE);
+  g_type_ensure (WS_TYPE_GAUGES_PAGE);
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/org/warpscope/Warpscope/ui/ws-window.ui");
   gtk_widget_class_bind_template_child (widget_class, WsWindow, header_bar);
@@ -508,6 +512,7 @@ ws_window_class_init (WsWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, WsWindow, kernels_page);
   gtk_widget_class_bind_template_child (widget_class, WsWindow, summaries_page);
   gtk_widget_class_bind_template_child (widget_class, WsWindow, findings_page);
+  gtk_widget_class_bind_template_child (widget_class, WsWindow, gauges_page);
   gtk_widget_class_bind_template_callback (widget_class, info_bar_response_cb);
   gtk_widget_class_bind_template_callback (widget_class, main_stack_changed_cb);
 }

@@ -8,8 +8,24 @@
 #include "ws-bars-chart.h"
 #include "ws-cli.h"
 #include "ws-compare-chart.h"
+#include "ws-gauges-overview.h"
+#include "ws-ncu-match.h"
 #include "ws-run-loader.h"
 #include "ws-surface.h"
+
+/* What the views of `render` share from the command line. */
+typedef struct
+{
+  const char *output;
+  double width;
+  double height; /* 0: the view's natural height */
+  gboolean dark;
+  guint top;
+  int kernel;      /* gauges: the launch to draw, or -1 for the overview */
+  int sort;        /* gauges: the overview's order */
+  WsMatchBy by;    /* compare: how kernels of the two runs are matched */
+  gboolean ranges; /* compare: NVTX ranges instead of kernels */
+} RenderOptions;
 
 typedef struct
 {
@@ -45,19 +61,27 @@ parse_size (const char *str, double *width, double *height)
   return TRUE;
 }
 
-static int
-render_bars (WsRun *run, const char *output, double width, double height, guint top, gboolean dark,
-             GError **error)
+static WsVerdict
+bars_verdict (const char *kernel_name, gpointer data)
 {
+  return ws_ncu_results_verdict_for (data, kernel_name);
+}
+
+static gboolean
+render_bars (WsRun *run, const RenderOptions *options, GError **error)
+{
+  double height = options->height;
   g_autoptr (WsSummary) summary = ws_summary_compute (run, WS_REPORT_KERN_SUM, WS_NAME_DEMANGLED);
   g_autofree char *title =
     g_strdup_printf (_ ("GPU time by kernel — %s"), ws_run_display_name (run));
   BarsDraw bars = { 0 };
+  gboolean ok;
 
-  bars.model = ws_bars_model_new (summary, top, WS_BARS_SORT_TOTAL, NULL, NULL, NULL);
+  bars.model = ws_bars_model_new (summary, options->top, WS_BARS_SORT_TOTAL, NULL,
+                                  run->ncu != NULL ? bars_verdict : NULL, run->ncu);
   bars.state.hover = bars.state.selected = -1;
   bars.state.title = title;
-  if (dark)
+  if (options->dark)
     ws_palette_init_dark (&bars.palette);
   else
     ws_palette_init_light (&bars.palette);
@@ -69,13 +93,66 @@ render_bars (WsRun *run, const char *output, double width, double height, guint 
       height = ceil (ws_bars_chart_natural_height (cr, bars.model, &bars.state, &bars.palette));
       cairo_destroy (cr);
     }
-  if (!ws_render_to_file (output, width, height, draw_bars, &bars, error))
-    {
-      ws_bars_model_free (bars.model);
-      return WS_EXIT_FAILED;
-    }
+  ok = ws_render_to_file (options->output, options->width, height, draw_bars, &bars, error);
   ws_bars_model_free (bars.model);
-  return WS_EXIT_OK;
+  return ok;
+}
+
+typedef struct
+{
+  WsNcuResults *results;
+  WsGaugesOverview *overview;
+  int kernel;
+  WsPalette palette;
+} GaugesDraw;
+
+static void
+draw_gauges (cairo_t *cr, double width, double height, gpointer data)
+{
+  GaugesDraw *gauges = data;
+
+  if (gauges->kernel >= 0)
+    ws_gauges_panel_draw (cr, width, height, gauges->results, (guint) gauges->kernel, NULL,
+                          &gauges->palette);
+  else
+    ws_gauges_overview_draw (cr, width, height, gauges->overview, NULL, &gauges->palette);
+}
+
+static gboolean
+render_gauges (WsRun *run, const RenderOptions *options, GError **error)
+{
+  GaugesDraw gauges = { 0 };
+  double height = options->height;
+  gboolean ok;
+
+  if (options->kernel >= 0 && (guint) options->kernel >= ws_ncu_results_n_launches (run->ncu))
+    {
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                   _ ("--kernel %d: the files hold launches 0 to %u"), options->kernel,
+                   ws_ncu_results_n_launches (run->ncu) - 1);
+      return FALSE;
+    }
+  gauges.results = run->ncu;
+  gauges.kernel = options->kernel;
+  gauges.overview = ws_gauges_overview_new (run->ncu, options->sort);
+  if (options->dark)
+    ws_palette_init_dark (&gauges.palette);
+  else
+    ws_palette_init_light (&gauges.palette);
+
+  if (height <= 0 && options->kernel < 0)
+    {
+      cairo_t *cr = ws_measure_context ();
+
+      height = ceil (
+        ws_gauges_overview_natural_height (cr, options->width, gauges.overview, &gauges.palette));
+      cairo_destroy (cr);
+    }
+  else if (height <= 0)
+    height = round (options->width * 0.62);
+  ok = ws_render_to_file (options->output, options->width, height, draw_gauges, &gauges, error);
+  ws_gauges_overview_free (gauges.overview);
+  return ok;
 }
 
 typedef struct
@@ -94,35 +171,26 @@ draw_compare (cairo_t *cr, double width, double height, gpointer data)
 }
 
 /* Two runs, each loaded on its own: BEFORE and AFTER. */
-static int
-render_compare (char **paths, const char *output, double width, double height, guint top,
-                gboolean dark, gboolean ranges, WsMatchBy by, GError **error)
+static gboolean
+render_compare (WsRun *before, WsRun *after, const RenderOptions *options, GError **error)
 {
-  const char *b[] = { paths[0], NULL };
-  const char *a[] = { paths[1], NULL };
-  g_autoptr (WsRun) before = ws_run_load (b, WS_LOAD_ALL, NULL, NULL, NULL, error);
-  g_autoptr (WsRun) after = NULL;
   g_autoptr (WsComparison) cmp = NULL;
   g_autofree char *title = NULL;
   CompareDraw compare = { 0 };
+  double height = options->height;
 
-  if (before == NULL)
-    return WS_EXIT_BAD_INPUT;
-  after = ws_run_load (a, WS_LOAD_ALL, NULL, NULL, NULL, error);
-  if (after == NULL)
-    return WS_EXIT_BAD_INPUT;
   ws_run_compute_summaries (before);
   ws_run_compute_summaries (after);
-  cmp = ws_comparison_new (before, after, by);
+  cmp = ws_comparison_new (before, after, options->by);
   title =
     g_strdup_printf (_ ("%s → %s"), ws_run_display_name (before), ws_run_display_name (after));
 
   compare.cmp = cmp;
   compare.state.hover = compare.state.selected = -1;
-  compare.state.top_n = top;
+  compare.state.top_n = options->top;
   compare.state.title = title;
-  compare.state.ranges = ranges;
-  if (dark)
+  compare.state.ranges = options->ranges;
+  if (options->dark)
     ws_palette_init_dark (&compare.palette);
   else
     ws_palette_init_light (&compare.palette);
@@ -133,28 +201,55 @@ render_compare (char **paths, const char *output, double width, double height, g
       height = ceil (ws_compare_chart_natural_height (cr, cmp, &compare.state, &compare.palette));
       cairo_destroy (cr);
     }
-  return ws_render_to_file (output, width, height, draw_compare, &compare, error) ? WS_EXIT_OK
-                                                                                  : WS_EXIT_FAILED;
+  return ws_render_to_file (options->output, options->width, height, draw_compare, &compare, error);
 }
+
+/* The views `render` draws: one line each. A view draws one run (render)
+ * or two, BEFORE and AFTER, each loaded on its own (render_pair). */
+typedef struct
+{
+  const char *name;
+  gboolean needs_ncu; /* reads ncu CSVs (and an nsys export, when given) */
+  gboolean ranges;
+  gboolean (*render) (WsRun *run, const RenderOptions *options, GError **error);
+  gboolean (*render_pair) (WsRun *before, WsRun *after, const RenderOptions *options,
+                           GError **error);
+} View;
+
+static const View views[] = {
+  { "bars", FALSE, FALSE, render_bars, NULL },
+  { "gauges", TRUE, FALSE, render_gauges, NULL },
+  { "compare", FALSE, FALSE, NULL, render_compare },
+  { "compare-nvtx", FALSE, TRUE, NULL, render_compare },
+};
 
 int
 ws_cli_render (int argc, char **argv)
 {
-  g_autofree char *view = NULL;
+  g_autofree char *view_str = NULL;
   g_autofree char *output = NULL;
   g_autofree char *size = NULL;
   g_autofree char *theme = NULL;
+  g_autofree char *sort_str = NULL;
   g_autofree char *by_str = NULL;
   int top = 15;
-  WsMatchBy by = WS_MATCH_DEMANGLED;
+  int kernel = -1;
   GOptionEntry entries[] = {
-    { "view", 'v', 0, G_OPTION_ARG_STRING, &view,
-      N_ ("What to draw: bars (default); compare or compare-nvtx (two files: BEFORE AFTER)"),
+    { "view", 'v', 0, G_OPTION_ARG_STRING, &view_str,
+      N_ ("What to draw: bars (default), gauges of ncu results, compare or compare-nvtx "
+          "(two files: BEFORE AFTER)"),
       "VIEW" },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, N_ ("Image to write: .png, .svg or .pdf"),
       "OUT" },
     { "top", 't', 0, G_OPTION_ARG_INT, &top,
       N_ ("Bars before the rest is folded into “others” (default 15, 0 for all)"), "N" },
+    { "kernel", 'k', 0, G_OPTION_ARG_INT, &kernel,
+      N_ ("Gauges: the panel of launch ID (as `gauges` numbers them); the overview without it"),
+      "ID" },
+    { "sort", 0, 0, G_OPTION_ARG_STRING, &sort_str,
+      N_ ("Gauges overview order: duration (default), id, sm, memory, dram, tensor, fp32, l1, "
+          "l2 or occupancy"),
+      "KEY" },
     { "size", 's', 0, G_OPTION_ARG_STRING, &size,
       N_ ("Image size in pixels (default 1200 wide, height to fit)"), "WxH" },
     { "theme", 0, 0, G_OPTION_ARG_STRING, &theme, N_ ("Colours: light (default) or dark"),
@@ -168,9 +263,9 @@ ws_cli_render (int argc, char **argv)
     g_option_context_new (_ ("FILE… — draw a chart to an image"));
   g_autoptr (GError) error = NULL;
   g_autoptr (WsRun) run = NULL;
-  double width = 1200, height = 0;
-  gboolean dark = FALSE;
-  int status;
+  g_autoptr (WsRun) after = NULL;
+  RenderOptions options = { 0 };
+  const View *view = NULL;
 
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
   g_option_context_set_summary (context,
@@ -183,7 +278,12 @@ ws_cli_render (int argc, char **argv)
       g_printerr (_ ("%s: --output is required\n"), argv[0]);
       return WS_EXIT_BAD_INPUT;
     }
-  if (!parse_size (size, &width, &height))
+  options.output = output;
+  options.width = 1200;
+  options.kernel = kernel;
+  options.sort = WS_GAUGE_DURATION;
+  options.by = WS_MATCH_DEMANGLED;
+  if (!parse_size (size, &options.width, &options.height))
     {
       g_printerr (_ ("%s: --size must be WIDTHxHEIGHT, e.g. 1600x900\n"), argv[0]);
       return WS_EXIT_BAD_INPUT;
@@ -193,48 +293,72 @@ ws_cli_render (int argc, char **argv)
       g_printerr (_ ("%s: --top must be 0 or more\n"), argv[0]);
       return WS_EXIT_BAD_INPUT;
     }
+  options.top = (guint) top;
+  if (kernel < -1)
+    {
+      g_printerr (_ ("%s: --kernel must be 0 or more\n"), argv[0]);
+      return WS_EXIT_BAD_INPUT;
+    }
+  if (sort_str != NULL && !ws_gauges_sort_from_string (sort_str, &options.sort))
+    {
+      g_printerr (_ ("%s: unknown --sort “%s”\n"), argv[0], sort_str);
+      return WS_EXIT_BAD_INPUT;
+    }
+  if (by_str != NULL && !ws_match_by_from_string (by_str, &options.by))
+    {
+      g_printerr (_ ("%s: --by must be demangled, short or normalized\n"), argv[0]);
+      return WS_EXIT_BAD_INPUT;
+    }
   if (theme != NULL)
     {
       if (g_str_equal (theme, "dark"))
-        dark = TRUE;
+        options.dark = TRUE;
       else if (!g_str_equal (theme, "light"))
         {
           g_printerr (_ ("%s: --theme must be light or dark\n"), argv[0]);
           return WS_EXIT_BAD_INPUT;
         }
     }
-  if (by_str != NULL && !ws_match_by_from_string (by_str, &by))
+  for (gsize i = 0; i < G_N_ELEMENTS (views); i++)
+    if (g_strcmp0 (view_str != NULL ? view_str : "bars", views[i].name) == 0)
+      view = &views[i];
+  if (view == NULL)
     {
-      g_printerr (_ ("%s: --by must be demangled, short or normalized\n"), argv[0]);
+      g_printerr (_ ("%s: unknown view “%s”\n"), argv[0], view_str);
       return WS_EXIT_BAD_INPUT;
     }
 
-  if (view != NULL && (g_str_equal (view, "compare") || g_str_equal (view, "compare-nvtx")))
+  options.ranges = view->ranges;
+
+  if (view->render_pair != NULL)
     {
+      const char *before_paths[] = { argv[1], NULL };
+      const char *after_paths[] = { argv[2], NULL };
+
       if (argc != 3)
         {
           g_printerr (_ ("%s: the compare views take two files, BEFORE and AFTER\n"), argv[0]);
           return WS_EXIT_BAD_INPUT;
         }
-      status = render_compare (argv + 1, output, width, height, (guint) top, dark,
-                               g_str_equal (view, "compare-nvtx"), by, &error);
-    }
-  else if (view == NULL || g_str_equal (view, "bars"))
-    {
-      run = ws_cli_load (argv + 1, WS_LOAD_ALL, &error);
-      if (run == NULL)
+      run = ws_run_load (before_paths, WS_LOAD_ALL, NULL, NULL, NULL, &error);
+      if (run != NULL)
+        after = ws_run_load (after_paths, WS_LOAD_ALL, NULL, NULL, NULL, &error);
+      if (after == NULL)
         return ws_cli_fail (error);
-      status = render_bars (run, output, width, height, (guint) top, dark, &error);
     }
+  else if (view->needs_ncu)
+    run = ws_cli_load_ncu (argv + 1, &error);
   else
-    {
-      g_printerr (_ ("%s: unknown view “%s”\n"), argv[0], view);
-      return WS_EXIT_BAD_INPUT;
-    }
-
-  if (status == WS_EXIT_BAD_INPUT)
+    run = ws_cli_load (argv + 1, WS_LOAD_ALL, &error);
+  if (run == NULL)
     return ws_cli_fail (error);
-  if (status != WS_EXIT_OK)
-    g_printerr ("warpscope-cli: %s\n", error->message);
-  return status;
+
+  if (view->render_pair != NULL ? !view->render_pair (run, after, &options, &error)
+                                : !view->render (run, &options, &error))
+    {
+      g_printerr ("warpscope-cli: %s\n", error->message);
+      return g_error_matches (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE) ? WS_EXIT_BAD_INPUT
+                                                                               : WS_EXIT_FAILED;
+    }
+  return WS_EXIT_OK;
 }

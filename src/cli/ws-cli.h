@@ -24,11 +24,13 @@ int ws_cli_render (int argc, char **argv);
 int ws_cli_compare (int argc, char **argv);
 int ws_cli_diagnose (int argc, char **argv);
 int ws_cli_export (int argc, char **argv);
+int ws_cli_gauges (int argc, char **argv);
 
 gboolean ws_cli_parse (GOptionContext *context, int *argc, char ***argv, int min_args,
                        int max_args);
 int ws_cli_fail (GError *error);
 WsRun *ws_cli_load (char **paths, WsLoadFlags flags, GError **error);
+WsRun *ws_cli_load_ncu (char **paths, GError **error);
 gboolean ws_cli_write (const char *path, const char *data, gsize len, GError **error);
 
 G_END_DECLS

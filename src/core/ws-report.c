@@ -299,7 +299,8 @@ ws_report_write_csv_dir (const WsRun *run, const char *dir, const char *base, GE
     {
       int saved = errno;
 
-      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved), "%s: %s", dir, g_strerror (saved));
+      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved), "%s: %s", dir,
+                   g_strerror (saved));
       return NULL;
     }
   for (guint kind = 0; kind < WS_N_REPORTS; kind++)

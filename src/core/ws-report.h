@@ -36,7 +36,8 @@ void ws_report_write (const WsSummary *summary, WsOutputFormat format, GString *
 void ws_report_write_table (guint n_columns, const char *const *headers, const gboolean *numeric,
                             GPtrArray *cells, WsOutputFormat format, GString *out);
 
-GPtrArray *ws_report_write_csv_dir (const WsRun *run, const char *dir, const char *base, GError **error);
+GPtrArray *ws_report_write_csv_dir (const WsRun *run, const char *dir, const char *base,
+                                    GError **error);
 char *ws_report_base_name (const WsRun *run);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (WsReportTable, ws_report_table_free)

@@ -4,6 +4,7 @@
 
 #include <string.h>
 
+#include "ws-ncu-results.h"
 #include "ws-run.h"
 #include "ws-stats.h"
 
@@ -156,6 +157,7 @@ ws_run_free (WsRun *self)
 
   for (guint i = 0; i < WS_RUN_N_SUMMARIES; i++)
     g_clear_pointer (&self->summaries[i], ws_summary_unref);
+  g_clear_pointer (&self->ncu, ws_ncu_results_unref);
 
   g_clear_pointer (&self->streams, g_array_unref);
   g_clear_pointer (&self->threads, g_array_unref);

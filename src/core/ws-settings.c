@@ -23,8 +23,8 @@ ws_settings_new (void)
     schema = g_settings_schema_source_lookup (source, APP_ID, TRUE);
   if (schema == NULL)
     {
-      g_autoptr (GSettingsSchemaSource) build = g_settings_schema_source_new_from_directory (
-        BUILD_SCHEMA_DIR, source, FALSE, NULL);
+      g_autoptr (GSettingsSchemaSource) build =
+        g_settings_schema_source_new_from_directory (BUILD_SCHEMA_DIR, source, FALSE, NULL);
 
       if (build != NULL)
         schema = g_settings_schema_source_lookup (build, APP_ID, FALSE);

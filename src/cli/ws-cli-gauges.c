@@ -1,0 +1,348 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "ws-cli"
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <json-glib/json-glib.h>
+#include <math.h>
+
+#include "ws-bars-chart.h"
+#include "ws-cli.h"
+#include "ws-format.h"
+#include "ws-kernel-name.h"
+#include "ws-ncu-match.h"
+#include "ws-report.h"
+
+/* A number for scripts: as precise as ncu wrote it (six decimals at most),
+ * without trailing zeros: "381792", "97.828073". */
+static char *
+number (double value)
+{
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+  char *end;
+
+  g_ascii_formatd (buf, sizeof buf, "%.6f", value);
+  end = buf + strlen (buf) - 1;
+  while (end > buf && *end == '0')
+    *end-- = '\0';
+  if (*end == '.')
+    *end = '\0';
+  if (g_str_equal (buf, "-0"))
+    return g_strdup ("0");
+  return g_strdup (buf);
+}
+
+static void
+write_csv (const WsNcuResults *ncu, GString *out)
+{
+  g_string_append (out, "id,kernel");
+  for (int k = 0; k < WS_N_GAUGES; k++)
+    g_string_append_printf (out, ",%s", ws_gauge_csv_column ((WsGaugeKind) k));
+  g_string_append (out, ",verdict,verdict_reason\n");
+
+  for (guint i = 0; i < ws_ncu_results_n_launches (ncu); i++)
+    {
+      const WsNcuLaunch *launch = ws_ncu_results_launch (ncu, i);
+      const WsGauges *gauges = ws_ncu_results_gauges (ncu, i);
+
+      g_string_append_printf (out, "%u,", i);
+      ws_csv_append_field (out, launch->kernel);
+      for (int k = 0; k < WS_N_GAUGES; k++)
+        {
+          const WsGauge *gauge = &gauges->gauge[k];
+
+          g_string_append_c (out, ',');
+          if (gauge->collected)
+            {
+              g_autofree char *num = number (gauge->value);
+
+              g_string_append (out, num);
+            }
+        }
+      g_string_append_c (out, ',');
+      ws_csv_append_field (out, ws_verdict_id (gauges->verdict));
+      g_string_append_c (out, ',');
+      ws_csv_append_field (out, gauges->verdict_reason);
+      g_string_append_c (out, '\n');
+    }
+}
+
+static void
+write_table (const WsRun *run, GString *out)
+{
+  const WsNcuResults *ncu = run->ncu;
+  static const int shown[] = { WS_GAUGE_DURATION,
+                               WS_GAUGE_SM,
+                               WS_GAUGE_MEMORY,
+                               WS_GAUGE_DRAM,
+                               WS_GAUGE_TENSOR,
+                               WS_GAUGE_FP32,
+                               WS_GAUGE_L1_HIT,
+                               WS_GAUGE_L2_HIT,
+                               WS_GAUGE_OCCUPANCY,
+                               WS_GAUGE_STALL_BARRIER,
+                               WS_GAUGE_STALL_SHORT_SCOREBOARD,
+                               WS_GAUGE_STALL_LONG_SCOREBOARD };
+  guint n_columns = 2 + G_N_ELEMENTS (shown) + 1;
+  g_autofree const char **headers = g_new0 (const char *, n_columns);
+  g_autofree gboolean *numeric = g_new0 (gboolean, n_columns);
+  g_autoptr (GPtrArray) cells = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GHashTable) missing = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr (GArray) unmatched = ws_ncu_results_unmatched (ncu);
+
+  headers[0] = _ ("ID");
+  headers[1] = _ ("Kernel");
+  numeric[0] = TRUE;
+  for (gsize c = 0; c < G_N_ELEMENTS (shown); c++)
+    {
+      headers[2 + c] = ws_gauge_label ((WsGaugeKind) shown[c]);
+      numeric[2 + c] = TRUE;
+    }
+  headers[n_columns - 1] = _ ("Verdict");
+
+  for (guint i = 0; i < ws_ncu_results_n_launches (ncu); i++)
+    {
+      const WsGauges *gauges = ws_ncu_results_gauges (ncu, i);
+
+      g_ptr_array_add (cells, g_strdup_printf ("%u", i));
+      g_ptr_array_add (cells, ws_kernel_name_shorten (ws_ncu_results_launch (ncu, i)->kernel, 40));
+      for (gsize c = 0; c < G_N_ELEMENTS (shown); c++)
+        {
+          const WsGauge *gauge = &gauges->gauge[shown[c]];
+          char *value = ws_gauge_format_value (gauge);
+
+          if (value == NULL)
+            {
+              value = g_strdup ("-");
+              g_hash_table_add (missing, (gpointer) ws_gauge_label ((WsGaugeKind) shown[c]));
+            }
+          g_ptr_array_add (cells, value);
+        }
+      g_ptr_array_add (cells, g_strdup (ws_verdict_label (gauges->verdict)));
+    }
+  ws_report_write_table (n_columns, headers, numeric, cells, WS_FORMAT_TABLE, out);
+
+  g_string_append_c (out, '\n');
+  for (guint i = 0; i < ws_ncu_results_n_launches (ncu); i++)
+    {
+      const WsGauges *gauges = ws_ncu_results_gauges (ncu, i);
+
+      /* TRANSLATORS: "3  Compute: SM 87.65% ≥ 60% and DRAM 5.92% < 40%; SOL: High throughput: …" */
+      g_string_append_printf (out, _ ("%u  %s: %s; speed of light: %s (%s)\n"), i,
+                              ws_verdict_label (gauges->verdict), gauges->verdict_reason,
+                              ws_sol_verdict_label (gauges->sol), gauges->sol_reason);
+    }
+  if (g_hash_table_size (missing) > 0)
+    g_string_append_printf (out, "\n%s\n",
+                            _ ("“-”: not collected; `--format json` says what would collect it."));
+  if (unmatched->len > 0)
+    {
+      g_string_append_printf (out, "\n%s\n",
+                              _ ("Profiled launches that match no kernel of the nsys run:"));
+      for (guint j = 0; j < unmatched->len; j++)
+        {
+          guint i = g_array_index (unmatched, guint, j);
+
+          g_string_append_printf (out, "  %u  %s (%s)\n", i, ws_ncu_results_launch (ncu, i)->kernel,
+                                  ws_ncu_results_match (ncu, i)->why);
+        }
+    }
+}
+
+static const char *
+match_id (WsNcuMatchKind kind)
+{
+  switch (kind)
+    {
+      case WS_NCU_MATCH_EXACT:
+        return "exact";
+      case WS_NCU_MATCH_NORMALIZED:
+        return "normalized";
+      case WS_NCU_MATCH_BASE:
+        return "base-name";
+      case WS_NCU_MATCH_UNMATCHED:
+        return "unmatched";
+      case WS_NCU_MATCH_NONE:
+      default:
+        return NULL;
+    }
+}
+
+static void
+add_string (JsonBuilder *builder, const char *member, const char *value)
+{
+  json_builder_set_member_name (builder, member);
+  if (value != NULL)
+    json_builder_add_string_value (builder, value);
+  else
+    json_builder_add_null_value (builder);
+}
+
+static void
+add_number (JsonBuilder *builder, const char *member, double value)
+{
+  json_builder_set_member_name (builder, member);
+  if (isnan (value))
+    json_builder_add_null_value (builder);
+  else
+    json_builder_add_double_value (builder, value);
+}
+
+static void
+add_gauge (JsonBuilder *builder, const WsGauge *gauge, WsGaugeKind kind)
+{
+  json_builder_set_member_name (builder, ws_gauge_csv_column (kind));
+  json_builder_begin_object (builder);
+  add_number (builder, "value", gauge->collected ? gauge->value : NAN);
+  add_string (builder, "unit", gauge->unit);
+  add_string (builder, "metric", gauge->metric);
+  if (gauge->column != NULL)
+    add_string (builder, "details_name", gauge->column);
+  if (!gauge->collected)
+    {
+      add_string (builder, "collect", gauge->collect);
+      if (gauge->absent != NULL)
+        add_string (builder, "absent", gauge->absent);
+    }
+  json_builder_end_object (builder);
+}
+
+static void
+write_json (const WsRun *run, GString *out)
+{
+  const WsNcuResults *ncu = run->ncu;
+  g_autoptr (JsonBuilder) builder = json_builder_new ();
+  g_autoptr (JsonGenerator) generator = json_generator_new ();
+  g_autoptr (JsonNode) root = NULL;
+  g_autoptr (GArray) unmatched = ws_ncu_results_unmatched (ncu);
+  g_autofree char *text = NULL;
+
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "files");
+  json_builder_begin_array (builder);
+  for (guint i = 0; i < ncu->files->len; i++)
+    json_builder_add_string_value (builder, g_ptr_array_index (ncu->files, i));
+  json_builder_end_array (builder);
+
+  json_builder_set_member_name (builder, "launches");
+  json_builder_begin_array (builder);
+  for (guint i = 0; i < ws_ncu_results_n_launches (ncu); i++)
+    {
+      const WsNcuLaunch *launch = ws_ncu_results_launch (ncu, i);
+      const WsGauges *gauges = ws_ncu_results_gauges (ncu, i);
+      const WsNcuMatch *match = ws_ncu_results_match (ncu, i);
+      g_autofree char *nvtx = ws_ncu_launch_nvtx_path (launch);
+
+      json_builder_begin_object (builder);
+      json_builder_set_member_name (builder, "id");
+      json_builder_add_int_value (builder, i);
+      json_builder_set_member_name (builder, "ncu_id");
+      json_builder_add_int_value (builder, launch->id);
+      add_string (builder, "kernel", launch->kernel);
+      add_string (builder, "file", g_ptr_array_index (ncu->files, launch->file));
+      add_string (builder, "process", launch->process);
+      json_builder_set_member_name (builder, "pid");
+      json_builder_add_int_value (builder, launch->pid);
+      json_builder_set_member_name (builder, "device");
+      json_builder_add_int_value (builder, launch->device);
+      add_string (builder, "cc", launch->cc);
+      add_string (builder, "grid", launch->grid);
+      add_string (builder, "block", launch->block);
+      add_string (builder, "nvtx", nvtx);
+      json_builder_set_member_name (builder, "gauges");
+      json_builder_begin_object (builder);
+      for (int k = 0; k < WS_N_GAUGES; k++)
+        add_gauge (builder, &gauges->gauge[k], (WsGaugeKind) k);
+      json_builder_end_object (builder);
+      add_number (builder, "warp_cycles_per_issue", gauges->issue_cycles);
+      add_number (builder, "waves_per_sm", gauges->waves);
+      add_string (builder, "verdict", ws_verdict_id (gauges->verdict));
+      add_string (builder, "verdict_reason", gauges->verdict_reason);
+      add_string (builder, "sol_verdict", ws_sol_verdict_id (gauges->sol));
+      add_string (builder, "sol_reason", gauges->sol_reason);
+      if (match != NULL)
+        {
+          add_string (builder, "match", match_id (match->kind));
+          add_string (builder, "nsys_kernel", match->nsys_name);
+          if (match->why != NULL)
+            add_string (builder, "unmatched_because", match->why);
+        }
+      json_builder_end_object (builder);
+    }
+  json_builder_end_array (builder);
+
+  if (ncu->match != NULL)
+    {
+      json_builder_set_member_name (builder, "unmatched");
+      json_builder_begin_array (builder);
+      for (guint j = 0; j < unmatched->len; j++)
+        json_builder_add_int_value (builder, g_array_index (unmatched, guint, j));
+      json_builder_end_array (builder);
+    }
+  json_builder_end_object (builder);
+
+  root = json_builder_get_root (builder);
+  json_generator_set_root (generator, root);
+  json_generator_set_pretty (generator, TRUE);
+  text = json_generator_to_data (generator, NULL);
+  g_string_append (out, text);
+  g_string_append_c (out, '\n');
+}
+
+int
+ws_cli_gauges (int argc, char **argv)
+{
+  g_autofree char *format_str = NULL;
+  GOptionEntry entries[] = {
+    { "format", 'f', 0, G_OPTION_ARG_STRING, &format_str,
+      N_ ("Output format: table (default), csv or json"), "FORMAT" },
+    { NULL },
+  };
+  g_autoptr (GOptionContext) context =
+    g_option_context_new (_ ("FILE… — the gauges and verdict of each profiled kernel"));
+  g_autoptr (GError) error = NULL;
+  g_autoptr (WsRun) run = NULL;
+  g_autoptr (GString) out = g_string_new (NULL);
+  WsOutputFormat format = WS_FORMAT_TABLE;
+
+  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  g_option_context_set_summary (
+    context, _ ("Reads Nsight Compute CSV exports (raw or details page, or a capture folder) and "
+                "prints, per profiled launch, the gauges SM, Memory, DRAM, Tensor, FP32, L1 and "
+                "L2 hit, occupancy and warp stalls, with the bottleneck verdict and its reason. "
+                "An nsys SQLite export given too is matched to the ncu kernels. "
+                "IDs count the launches of all files in order (ncu's ID for one file)."));
+  if (!ws_cli_parse (context, &argc, &argv, 1, -1))
+    return WS_EXIT_BAD_INPUT;
+  if (format_str != NULL &&
+      (!ws_output_format_from_string (format_str, &format) || format == WS_FORMAT_MARKDOWN))
+    {
+      g_printerr (_ ("%s: --format must be table, csv or json\n"), argv[0]);
+      return WS_EXIT_BAD_INPUT;
+    }
+
+  run = ws_cli_load_ncu (argv + 1, &error);
+  if (run == NULL)
+    return ws_cli_fail (error);
+
+  switch (format)
+    {
+      case WS_FORMAT_CSV:
+        write_csv (run->ncu, out);
+        break;
+      case WS_FORMAT_JSON:
+        write_json (run, out);
+        break;
+      case WS_FORMAT_TABLE:
+      case WS_FORMAT_MARKDOWN:
+      default:
+        write_table (run, out);
+        break;
+    }
+  if (!ws_cli_write (NULL, out->str, out->len, &error))
+    {
+      g_printerr ("warpscope-cli: %s\n", error->message);
+      return WS_EXIT_FAILED;
+    }
+  return WS_EXIT_OK;
+}

@@ -1,0 +1,256 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <gtk/gtk.h>
+#include <string.h>
+
+#include "ws-application.h"
+#include "ws-gauges-page.h"
+#include "ws-ncu-match.h"
+#include "ws-ncu-reader.h"
+#include "ws-run-loader.h"
+#include "ws-test-util.h"
+#include "ws-window.h"
+
+static WsApplication *app;
+
+static void
+flush_events (void)
+{
+  while (g_main_context_pending (NULL))
+    g_main_context_iteration (NULL, FALSE);
+}
+
+static WsNcuResults *
+load_ncu (const char *name)
+{
+  g_autofree char *path = ws_test_data ("ncu", name, NULL);
+  g_autoptr (GError) error = NULL;
+  WsNcuResults *results = ws_ncu_reader_load_file (path, &error);
+
+  g_assert_no_error (error);
+  return results;
+}
+
+static WsRun *
+load_nsys (const char *name)
+{
+  g_autofree char *path = ws_test_data ("nsys", name, NULL);
+  const char *paths[] = { path, NULL };
+  g_autoptr (GError) error = NULL;
+  WsRun *run = ws_run_load (paths, WS_LOAD_ALL, NULL, NULL, NULL, &error);
+
+  g_assert_no_error (error);
+  return run;
+}
+
+/* A real window holding the page, shown and laid out. */
+static GtkWidget *
+show_page (WsRun *run, WsGaugesPage **page)
+{
+  GtkWidget *window = gtk_window_new (GTK_WINDOW_TOPLEVEL);
+  gint64 deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+
+  *page = g_object_new (WS_TYPE_GAUGES_PAGE, "visible", TRUE, NULL);
+  gtk_window_set_default_size (GTK_WINDOW (window), 1200, 760);
+  gtk_container_add (GTK_CONTAINER (window), GTK_WIDGET (*page));
+  ws_gauges_page_set_run (*page, run);
+  gtk_widget_show (window);
+  while (gtk_widget_get_allocated_width (GTK_WIDGET (ws_gauges_page_get_overview (*page))) < 100)
+    {
+      g_main_context_iteration (NULL, FALSE);
+      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
+    }
+  flush_events ();
+  return window;
+}
+
+/* Clicks the middle of overview row @row, as a pointer would. */
+static void
+click_row (WsGaugesView *view, guint row)
+{
+  GtkWidget *widget = GTK_WIDGET (view);
+  GdkSeat *seat = gdk_display_get_default_seat (gtk_widget_get_display (widget));
+  GdkRectangle rect;
+  GdkEvent *event;
+
+  g_assert_true (ws_gauges_view_get_row_rect (view, row, &rect));
+  event = gdk_event_new (GDK_BUTTON_PRESS);
+  event->button.window = g_object_ref (gtk_widget_get_window (widget));
+  event->button.x = rect.x + rect.width / 3.0;
+  event->button.y = rect.y + rect.height / 2.0;
+  event->button.button = GDK_BUTTON_PRIMARY;
+  event->button.time = GDK_CURRENT_TIME;
+  gdk_event_set_device (event, gdk_seat_get_pointer (seat));
+  gtk_widget_event (widget, event);
+  gdk_event_free (event);
+  flush_events ();
+}
+
+/* ncu results alone: eight rows, the longest launch selected; a click on
+ * stream_copy's row shows its verdict, memory-bound. */
+static void
+test_ncu_only (void)
+{
+  g_autoptr (WsNcuResults) ncu = load_ncu ("h100_probe_full_raw.csv");
+  g_autoptr (WsRun) run = ws_run_new_from_ncu (ncu);
+  WsGaugesPage *page;
+  GtkWidget *window = show_page (run, &page);
+  WsGaugesView *overview = ws_gauges_page_get_overview (page);
+  WsGaugesView *panel = ws_gauges_page_get_panel (page);
+  const WsGaugesOverview *rows = ws_gauges_view_get_overview (overview);
+  guint longest = 0;
+  int row;
+
+  g_assert_false (ws_gauges_page_is_empty (page));
+  g_assert_cmpuint (ws_gauges_view_get_n_rows (overview), ==, 8);
+
+  /* Sorted by duration: the first row is the longest launch, and it is selected. */
+  for (guint i = 1; i < 8; i++)
+    if (ws_ncu_results_gauges (ncu, i)->gauge[WS_GAUGE_DURATION].value >
+        ws_ncu_results_gauges (ncu, longest)->gauge[WS_GAUGE_DURATION].value)
+      longest = i;
+  g_assert_cmpuint (ws_gauges_overview_launch (rows, 0), ==, longest);
+  g_assert_cmpint (ws_gauges_view_get_launch (panel), ==, (int) longest);
+  g_assert_true (g_str_has_prefix (ws_gauges_page_get_details_text (page),
+                                   "barrier_heavy(float *, int)\nCompute: SM 87.65% ≥ 60%"));
+
+  /* stream_copy (launch 1): DRAM 75.023901, SM 5.485787 in the CSV. */
+  row = ws_gauges_overview_row_of (rows, 1);
+  g_assert_cmpint (row, >=, 0);
+  click_row (overview, (guint) row);
+  g_assert_cmpint (ws_gauges_view_get_launch (overview), ==, 1);
+  g_assert_cmpint (ws_gauges_view_get_launch (panel), ==, 1);
+  g_assert_true (
+    g_str_has_prefix (ws_gauges_page_get_details_text (page),
+                      "stream_copy(const float4 *, float4 *, int)\nMemory: DRAM 75.02% ≥ 60% and "
+                      "SM 5.49% < 40%\nSpeed of light: Memory-dominated"));
+
+  gtk_widget_destroy (window);
+}
+
+static void
+test_sort_combo (void)
+{
+  g_autoptr (WsNcuResults) ncu = load_ncu ("h100_train_bf16_sections_raw.csv");
+  g_autoptr (WsRun) run = ws_run_new_from_ncu (ncu);
+  WsGaugesPage *page;
+  GtkWidget *window = show_page (run, &page);
+  WsGaugesView *overview = ws_gauges_page_get_overview (page);
+  GtkWidget *combo = NULL;
+  GList *children = NULL;
+
+  /* The toolbar's combo, found as a user would: the only one on the page. */
+  children = gtk_container_get_children (GTK_CONTAINER (page));
+  for (GList *l = children; l != NULL; l = l->next)
+    {
+      GtkWidget *stack_child = gtk_stack_get_child_by_name (GTK_STACK (l->data), "gauges");
+      GList *rows = gtk_container_get_children (GTK_CONTAINER (stack_child));
+      GList *tools = gtk_container_get_children (GTK_CONTAINER (rows->data));
+
+      for (GList *t = tools; t != NULL; t = t->next)
+        if (GTK_IS_COMBO_BOX (t->data))
+          combo = t->data;
+      g_list_free (tools);
+      g_list_free (rows);
+    }
+  g_list_free (children);
+  g_assert_nonnull (combo);
+
+  gtk_combo_box_set_active_id (GTK_COMBO_BOX (combo), "tensor");
+  flush_events ();
+  g_assert_cmpint (ws_gauges_view_get_sort (overview), ==, WS_GAUGE_TENSOR);
+  /* Tensor pipe: "95.913926" (13) leads. */
+  g_assert_cmpuint (ws_gauges_overview_launch (ws_gauges_view_get_overview (overview), 0), ==, 13);
+  gtk_widget_destroy (window);
+}
+
+/* ncu results of another program on an nsys run: all fourteen rows stay,
+ * and the page lists them as not matched. */
+static void
+test_unmatched_listed (void)
+{
+  g_autoptr (WsRun) run = load_nsys ("v2025.3_h100_probe.sqlite");
+  g_autoptr (WsNcuResults) ncu = load_ncu ("h100_train_bf16_sections_raw.csv");
+  WsGaugesPage *page;
+  GtkWidget *window;
+  const char *text;
+
+  ws_run_attach_ncu (run, ncu);
+  window = show_page (run, &page);
+  g_assert_cmpuint (ws_gauges_view_get_n_rows (ws_gauges_page_get_overview (page)), ==, 14);
+  text = ws_gauges_page_get_unmatched_text (page);
+  g_assert_true (
+    g_str_has_prefix (text, "14 profiled launches match no kernel of the nsys run:\n0  "));
+  g_assert_nonnull (strstr (text, "\n1  nvjet_sm90_tst_256x128_64x4_1x2_h_bz_coopA_bias_TNT"));
+  g_assert_nonnull (strstr (ws_gauges_page_get_details_text (page),
+                            "Matches no kernel of the nsys run (no nsys kernel has this name)"));
+  gtk_widget_destroy (window);
+}
+
+static void
+test_matched_to_nsys (void)
+{
+  g_autoptr (WsRun) run = load_nsys ("v2025.3_h100_probe.sqlite");
+  g_autoptr (WsNcuResults) ncu = load_ncu ("h100_probe_full_raw.csv");
+  WsGaugesPage *page;
+  GtkWidget *window;
+
+  ws_run_attach_ncu (run, ncu);
+  window = show_page (run, &page);
+  ws_gauges_view_select_launch (ws_gauges_page_get_overview (page), 0);
+  flush_events ();
+  g_assert_nonnull (strstr (ws_gauges_page_get_details_text (page),
+                            "nsys kernel: fma_heavy(float *, int, int) (by the same name)"));
+  g_assert_cmpstr (ws_gauges_page_get_unmatched_text (page), ==, "");
+  gtk_widget_destroy (window);
+}
+
+/* The window's Gauges page, for an nsys export without ncu results, says
+ * how to get them. */
+static void
+test_window_empty_state (void)
+{
+  g_autofree char *path = ws_test_data ("nsys", "v2025.3_h100_probe.sqlite", NULL);
+  WsWindow *window = ws_window_new (GTK_APPLICATION (app));
+  const char *paths[] = { path, NULL };
+  gint64 deadline = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
+  GtkWidget *page;
+
+  ws_window_load (window, paths);
+  while (ws_window_is_loading (window))
+    {
+      g_main_context_iteration (NULL, FALSE);
+      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
+    }
+  page = ws_window_get_view (window, "gauges");
+  g_assert_true (WS_IS_GAUGES_PAGE (page));
+  g_assert_true (ws_gauges_page_is_empty (WS_GAUGES_PAGE (page)));
+  g_assert_cmpuint (ws_gauges_view_get_n_rows (ws_gauges_page_get_overview (WS_GAUGES_PAGE (page))),
+                    ==, 0);
+  gtk_widget_destroy (GTK_WIDGET (window));
+}
+
+int
+main (int argc, char **argv)
+{
+  g_autoptr (GError) error = NULL;
+  int status;
+
+  gtk_test_init (&argc, &argv, NULL);
+  app = ws_application_new (G_APPLICATION_NON_UNIQUE);
+  g_application_register (G_APPLICATION (app), NULL, &error);
+  g_assert_no_error (error);
+  g_application_hold (G_APPLICATION (app));
+
+  g_test_add_func ("/gauges-page/ncu-only/rows-and-selected-verdict", test_ncu_only);
+  g_test_add_func ("/gauges-page/sort-combo", test_sort_combo);
+  g_test_add_func ("/gauges-page/nsys/unmatched-listed", test_unmatched_listed);
+  g_test_add_func ("/gauges-page/nsys/matched-name-shown", test_matched_to_nsys);
+  g_test_add_func ("/gauges-page/window/empty-state", test_window_empty_state);
+
+  status = g_test_run ();
+  g_application_release (G_APPLICATION (app));
+  g_object_unref (app);
+  return status;
+}
