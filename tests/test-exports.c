@@ -92,6 +92,53 @@ test_markdown_report (void)
   ws_test_rmtree (dir);
 }
 
+/* `warpscope-cli export --markdown --csv-dir` of an export with its ncu
+ * CSV: the CSVs equal nsys stats', the report has the gauges figure, the
+ * verdict of each profiled launch with the CSV's numbers (launch 2,
+ * strided_read: DRAM "83.222345", SM "7.028654") and the findings. */
+static void
+test_cli_export_with_ncu (void)
+{
+  g_autofree char *nsys = ws_test_data ("nsys", "v2025.3_h100_probe.sqlite", NULL);
+  g_autofree char *ncu = ws_test_data ("ncu", "h100_probe_full_raw.csv", NULL);
+  g_autofree char *dir = ws_test_tmpdir ();
+  g_autofree char *md = g_build_filename (dir, "report.md", NULL);
+  g_autofree char *csv = g_build_filename (dir, "csv", NULL);
+  g_autofree char *kern = g_build_filename (csv, "v2025.3_h100_probe_cuda_gpu_kern_sum.csv", NULL);
+  g_autofree char *truth =
+    ws_test_data ("nsys-stats", "v2025.3_h100_probe_cuda_gpu_kern_sum.csv", NULL);
+  g_autofree char *gauges_png =
+    g_build_filename (dir, "figs", "v2025.3_h100_probe_gauges.png", NULL);
+  const char *argv[] = { ws_test_cli (), "export", "--markdown", md, "--csv-dir", csv,
+                         nsys,           ncu,      NULL };
+  const char *nothing[] = { ws_test_cli (), "export", nsys, NULL };
+  g_autofree char *out = NULL, *err = NULL, *text = NULL, *ours = NULL, *theirs = NULL,
+                  *image = NULL;
+  gsize len;
+
+  g_assert_cmpint (ws_test_run (argv, &out, &err), ==, 0);
+  g_assert_true (g_file_get_contents (md, &text, NULL, NULL));
+  g_assert_true (g_file_get_contents (kern, &ours, NULL, NULL));
+  g_assert_true (g_file_get_contents (truth, &theirs, NULL, NULL));
+  assert_same_lines (ours, theirs);
+  g_assert_true (g_file_get_contents (gauges_png, &image, &len, NULL));
+  g_assert_true (len > 1000 && memcmp (image, "\x89PNG", 4) == 0);
+
+  g_assert_nonnull (strstr (text, "## Gauges and bottleneck verdicts"));
+  g_assert_nonnull (strstr (text, "(figs/v2025.3_h100_probe_gauges.png)"));
+  g_assert_nonnull (strstr (text, "- 2  Memory: DRAM 83.22% ≥ 60% and SM 7.03% < 40%"));
+  g_assert_nonnull (strstr (text, "| 2 | strided\\_read | 409 µs | 7.0% |"));
+  g_assert_nonnull (strstr (text, "## Findings"));
+  g_assert_nonnull (strstr (text, "### Severe: Memory allocation inside a loop"));
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+
+  /* Nothing asked for: a usage error. */
+  g_assert_cmpint (ws_test_run (nothing, &out, &err), ==, 2);
+  g_assert_nonnull (strstr (err, "--markdown OUT.md"));
+  ws_test_rmtree (dir);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -99,6 +146,7 @@ main (int argc, char **argv)
 
   g_test_add_func ("/exports/csv-dir-equals-nsys-stats", test_csv_dir);
   g_test_add_func ("/exports/markdown-report", test_markdown_report);
+  g_test_add_func ("/exports/cli-markdown-and-csv-with-ncu", test_cli_export_with_ncu);
 
   return g_test_run ();
 }

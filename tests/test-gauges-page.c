@@ -6,6 +6,7 @@
 
 #include "ws-application.h"
 #include "ws-gauges-page.h"
+#include "ws-kernels-page.h"
 #include "ws-ncu-match.h"
 #include "ws-ncu-reader.h"
 #include "ws-run-loader.h"
@@ -231,6 +232,64 @@ test_window_empty_state (void)
   gtk_widget_destroy (GTK_WIDGET (window));
 }
 
+/* The window opens an export with its ncu CSV: the kernel bars take the
+ * verdict colours, and a kernel's details show the gauges of its longest
+ * profiled launch.  strided_read's longest is launch 2 (409.152 us), DRAM
+ * "83.222345", SM "7.028654" in the CSV; tiny(float *) was not profiled. */
+static void
+test_window_kernels_verdicts (void)
+{
+  g_autofree char *nsys = ws_test_data ("nsys", "v2025.3_h100_probe.sqlite", NULL);
+  g_autofree char *ncu = ws_test_data ("ncu", "h100_probe_full_raw.csv", NULL);
+  WsWindow *window = ws_window_new (GTK_APPLICATION (app));
+  const char *paths[] = { nsys, ncu, NULL };
+  gint64 deadline = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
+  WsKernelsPage *page;
+  WsBarsView *bars;
+  const WsBarsModel *model;
+  int strided = -1, tiny = -1;
+
+  ws_window_load (window, paths);
+  while (ws_window_is_loading (window))
+    {
+      g_main_context_iteration (NULL, FALSE);
+      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
+    }
+  page = WS_KERNELS_PAGE (ws_window_get_kernels_page (window));
+  bars = ws_kernels_page_get_bars_view (page);
+  model = ws_bars_view_get_model (bars);
+  g_assert_true (model->has_verdicts);
+  for (guint i = 0; i < model->bars->len; i++)
+    {
+      const WsBar *bar = ws_bars_model_get (model, i);
+
+      if (g_str_has_prefix (bar->name, "strided_read"))
+        strided = (int) i;
+      if (g_str_has_prefix (bar->name, "tiny"))
+        tiny = (int) i;
+    }
+  g_assert_cmpint (strided, >=, 0);
+  g_assert_cmpint (tiny, >=, 0);
+  g_assert_cmpint (ws_bars_model_get (model, (guint) strided)->verdict, ==, WS_VERDICT_MEMORY);
+  g_assert_cmpint (ws_bars_model_get (model, (guint) tiny)->verdict, ==, WS_VERDICT_NONE);
+
+  ws_bars_view_select (bars, strided);
+  flush_events ();
+  {
+    g_autofree char *details = ws_kernels_page_get_details_text (page);
+
+    g_assert_nonnull (strstr (details, "Memory: DRAM 83.22% ≥ 60% and SM 7.03%"));
+  }
+  ws_bars_view_select (bars, tiny);
+  flush_events ();
+  {
+    g_autofree char *details = ws_kernels_page_get_details_text (page);
+
+    g_assert_nonnull (strstr (details, "Nsight Compute did not profile this kernel"));
+  }
+  gtk_widget_destroy (GTK_WIDGET (window));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -248,6 +307,7 @@ main (int argc, char **argv)
   g_test_add_func ("/gauges-page/nsys/unmatched-listed", test_unmatched_listed);
   g_test_add_func ("/gauges-page/nsys/matched-name-shown", test_matched_to_nsys);
   g_test_add_func ("/gauges-page/window/empty-state", test_window_empty_state);
+  g_test_add_func ("/gauges-page/window/kernel-verdicts-and-details", test_window_kernels_verdicts);
 
   status = g_test_run ();
   g_application_release (G_APPLICATION (app));

@@ -213,6 +213,94 @@ test_run_from_ncu (void)
                    WS_VERDICT_COMPUTE);
 }
 
+/* Bars in short names: several kernels fold into one short name and the
+ * longest profiled launch of them stands for it.  From the CSV: the
+ * vectorized_elementwise_kernel launches are 2 (54.880 us, GELU), 8
+ * (2.368, fill), 10 (129.792, mul) and 12 (62.784, bf16 copy); the
+ * bias_TNT GEMM ran as 1 (405.536) and 4 (403.584). */
+static void
+test_launches_by_short_name (void)
+{
+  g_autoptr (WsRun) run =
+    load_run ("v2025.3_h100_train_bf16.sqlite", "h100_train_bf16_sections_raw.csv");
+  g_autoptr (GHashTable) by_short = ws_ncu_results_launches_by_name (run->ncu, run, WS_NAME_SHORT);
+  g_autoptr (GHashTable) by_demangled =
+    ws_ncu_results_launches_by_name (run->ncu, run, WS_NAME_DEMANGLED);
+
+  g_assert_cmpint (
+    GPOINTER_TO_INT (g_hash_table_lookup (by_short, "vectorized_elementwise_kernel")) - 1, ==, 10);
+  g_assert_cmpint (GPOINTER_TO_INT (g_hash_table_lookup (
+                     by_short, "nvjet_sm90_tst_256x128_64x4_1x2_h_bz_coopA_bias_TNT")) -
+                     1,
+                   ==, 1);
+  /* Kernels that ran but were not profiled have no entry. */
+  g_assert_null (g_hash_table_lookup (by_short, "layer_norm_grad_input_kernel_vectorized"));
+  /* Demangled: each of the fourteen launches is its own kernel but the GEMM. */
+  g_assert_cmpuint (g_hash_table_size (by_demangled), ==, 13);
+  g_assert_cmpint (GPOINTER_TO_INT (g_hash_table_lookup (
+                     by_demangled, "void at::native::vectorized_elementwise_kernel<(int)4, "
+                                   "at::native::FillFunctor<float>, std::array<char *, "
+                                   "(unsigned long)1>>(int, T2, T3)")) -
+                     1,
+                   ==, 8);
+}
+
+/* The loader reads the ncu CSVs given with an export and matches them. */
+static void
+test_loader_attaches (void)
+{
+  g_autofree char *nsys = ws_test_data ("nsys", "v2025.3_h100_probe.sqlite", NULL);
+  g_autofree char *ncu = ws_test_data ("ncu", "h100_probe_full_raw.csv", NULL);
+  const char *paths[] = { ncu, nsys, NULL };
+  g_autoptr (GError) error = NULL;
+  g_autoptr (WsRun) run = ws_run_load (paths, WS_LOAD_ALL, NULL, NULL, NULL, &error);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (run->ncu);
+  g_assert_cmpuint (ws_ncu_results_n_launches (run->ncu), ==, 8);
+  g_assert_cmpstr (run->prov.kind, ==, "nsys-sqlite");
+  g_assert_cmpint (ws_ncu_results_match (run->ncu, 2)->kind, ==, WS_NCU_MATCH_EXACT);
+  g_assert_cmpstr (ws_ncu_results_match (run->ncu, 2)->nsys_name, ==,
+                   "strided_read(const float *, float *, int, int)");
+  /* The file is listed once. */
+  g_assert_cmpuint (run->prov.files->len, ==, 2);
+}
+
+/* An export of only ncu's errors: named on its own it is an error naming
+ * it; brought along by a folder it is skipped with a warning. */
+static void
+test_loader_errors_only (void)
+{
+  g_autofree char *bad = ws_test_data ("ncu", "rtx5090_llmperf_raw_errors_only.csv", NULL);
+  g_autofree char *good = ws_test_data ("ncu", "h100_probe_full_raw.csv", NULL);
+  g_autofree char *dir = ws_test_tmpdir ();
+  g_autofree char *bad_copy = g_build_filename (dir, "a_ncu_raw.csv", NULL);
+  g_autofree char *good_copy = g_build_filename (dir, "b_ncu_raw.csv", NULL);
+  g_autofree char *data = NULL;
+  const char *alone[] = { bad, NULL };
+  const char *folder[] = { dir, NULL };
+  g_autoptr (GError) error = NULL;
+  g_autoptr (WsRun) failed = ws_run_load (alone, WS_LOAD_ALL, NULL, NULL, NULL, &error);
+  g_autoptr (WsRun) run = NULL;
+
+  g_assert_null (failed);
+  g_assert_nonnull (error);
+  g_assert_nonnull (strstr (error->message, "rtx5090_llmperf_raw_errors_only.csv"));
+  g_clear_error (&error);
+
+  g_assert_true (g_file_get_contents (bad, &data, NULL, NULL));
+  g_assert_true (g_file_set_contents (bad_copy, data, -1, NULL));
+  g_clear_pointer (&data, g_free);
+  g_assert_true (g_file_get_contents (good, &data, NULL, NULL));
+  g_assert_true (g_file_set_contents (good_copy, data, -1, NULL));
+  run = ws_run_load (folder, WS_LOAD_ALL, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (ws_ncu_results_n_launches (run->ncu), ==, 8);
+  g_assert_cmpuint (run->prov.warnings->len, ==, 1);
+  g_assert_nonnull (strstr (g_ptr_array_index (run->prov.warnings, 0), "a_ncu_raw.csv"));
+  ws_test_rmtree (dir);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -223,6 +311,9 @@ main (int argc, char **argv)
   g_test_add_func ("/ncu-match/other-program/unmatched-listed", test_unmatched_listed);
   g_test_add_func ("/ncu-match/probe/verdict-for-bars", test_verdict_for_bars);
   g_test_add_func ("/ncu-match/run-from-ncu", test_run_from_ncu);
+  g_test_add_func ("/ncu-match/short-names/longest-launch", test_launches_by_short_name);
+  g_test_add_func ("/ncu-match/loader/attaches", test_loader_attaches);
+  g_test_add_func ("/ncu-match/loader/errors-only", test_loader_errors_only);
 
   return g_test_run ();
 }

@@ -5,6 +5,7 @@
 #include <glib/gi18n.h>
 
 #include "ws-format.h"
+#include "ws-gauges-view.h"
 #include "ws-histogram-view.h"
 #include "ws-kernel-details.h"
 #include "ws-kernel-instances.h"
@@ -25,6 +26,7 @@ struct _WsKernelDetails
   WsHistogramView *histogram_view;
   GtkBox *gauges_box;
   GtkLabel *gauges_label;
+  WsGaugesView *gauges_view; /* the panel of the kernel's longest profiled launch */
 };
 
 G_DEFINE_FINAL_TYPE (WsKernelDetails, ws_kernel_details, GTK_TYPE_BOX)
@@ -54,6 +56,8 @@ static void
 ws_kernel_details_init (WsKernelDetails *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
+  self->gauges_view = WS_GAUGES_VIEW (ws_gauges_view_new (TRUE));
+  gtk_box_pack_start (self->gauges_box, GTK_WIDGET (self->gauges_view), FALSE, FALSE, 0);
 }
 
 static void
@@ -118,16 +122,49 @@ show_instances (WsKernelDetails *self, WsRun *run, const WsBar *bar)
   ws_histogram_view_set_histogram (self->histogram_view, ws_histogram_new (durations, n, 40));
 }
 
+static void
+show_gauges (WsKernelDetails *self, WsRun *run, int launch)
+{
+  WsNcuResults *ncu = run != NULL ? run->ncu : NULL;
+  g_autofree char *text = NULL;
+
+  if (ncu == NULL || launch < 0 || (guint) launch >= ws_ncu_results_n_launches (ncu))
+    {
+      ws_gauges_view_set_results (self->gauges_view, NULL);
+      gtk_widget_set_visible (GTK_WIDGET (self->gauges_view), FALSE);
+      gtk_widget_set_visible (GTK_WIDGET (self->gauges_label), TRUE);
+      gtk_label_set_text (
+        self->gauges_label,
+        ncu == NULL ? _ ("No Nsight Compute data for this kernel. Open its ncu CSV together with "
+                         "the export, or capture it with the launcher, to see its gauges.")
+                    : _ ("Nsight Compute did not profile this kernel: its ncu CSVs hold other "
+                         "kernels (see the Gauges page)."));
+      return;
+    }
+  ws_gauges_view_set_results (self->gauges_view, ncu);
+  ws_gauges_view_select_launch (self->gauges_view, launch);
+  gtk_widget_set_visible (GTK_WIDGET (self->gauges_view), TRUE);
+  /* The panel states the verdict; the label keeps it for get_text (). */
+  gtk_widget_set_visible (GTK_WIDGET (self->gauges_label), FALSE);
+  /* TRANSLATORS: "Memory-bound: DRAM 86.2% ≥ 60% and SM 12.0% < 60%" */
+  text =
+    g_strdup_printf (_ ("%s: %s"), ws_verdict_label (ws_ncu_results_gauges (ncu, launch)->verdict),
+                     ws_ncu_results_gauges (ncu, launch)->verdict_reason);
+  gtk_label_set_text (self->gauges_label, text);
+}
+
 /**
  * ws_kernel_details_show:
  * @run: (nullable): the run the kernel belongs to
  * @bar: (nullable): the kernel, or %NULL to show nothing
+ * @launch: the kernel's longest launch in @run's ncu results, or -1
  *
  * Shows the statistics of a kernel, its launch configurations with counts,
- * the distribution of its durations, and room for its gauges.
+ * the distribution of its durations, and the gauges and verdict of its
+ * profiled launch, or how to get them.
  */
 void
-ws_kernel_details_show (WsKernelDetails *self, WsRun *run, const WsBar *bar)
+ws_kernel_details_show (WsKernelDetails *self, WsRun *run, const WsBar *bar, int launch)
 {
   g_autofree char *share = NULL, *total = NULL, *avg = NULL, *med = NULL;
   g_autofree char *min = NULL, *max = NULL, *sd = NULL, *count = NULL, *subtitle = NULL;
@@ -166,10 +203,7 @@ ws_kernel_details_show (WsKernelDetails *self, WsRun *run, const WsBar *bar)
   stat_row (self, 5, _ ("Standard deviation"), sd);
 
   show_instances (self, run, bar);
-  gtk_label_set_text (
-    self->gauges_label,
-    _ ("No Nsight Compute data for this kernel. Open its ncu CSV together with the "
-       "export, or capture it with the launcher, to see its gauges."));
+  show_gauges (self, run, launch);
 }
 
 /**
@@ -199,6 +233,7 @@ ws_kernel_details_get_text (WsKernelDetails *self)
                               gtk_label_get_text (GTK_LABEL (value)));
     }
   g_string_append_printf (text, "\n%s\n", gtk_label_get_text (self->configs_label));
+  g_string_append_printf (text, "\n%s\n", gtk_label_get_text (self->gauges_label));
   return g_string_free (g_steal_pointer (&text), FALSE);
 }
 

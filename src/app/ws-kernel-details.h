@@ -12,7 +12,7 @@ G_BEGIN_DECLS
 
 G_DECLARE_FINAL_TYPE (WsKernelDetails, ws_kernel_details, WS, KERNEL_DETAILS, GtkBox)
 
-void ws_kernel_details_show (WsKernelDetails *self, WsRun *run, const WsBar *bar);
+void ws_kernel_details_show (WsKernelDetails *self, WsRun *run, const WsBar *bar, int launch);
 char *ws_kernel_details_get_text (WsKernelDetails *self);
 GtkBox *ws_kernel_details_get_gauges_box (WsKernelDetails *self);
 

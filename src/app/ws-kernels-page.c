@@ -7,6 +7,7 @@
 #include "ws-format.h"
 #include "ws-kernel-details.h"
 #include "ws-kernels-page.h"
+#include "ws-ncu-match.h"
 #include "ws-stats.h"
 
 struct _WsKernelsPage
@@ -15,7 +16,8 @@ struct _WsKernelsPage
 
   WsRun *run;
   WsNameForm name_form;
-  WsSummary *summary; /* in name_form */
+  WsSummary *summary;   /* in name_form */
+  GHashTable *launches; /* kernel name in name_form → its profiled launch + 1, or NULL */
 
   /* Template widgets */
   GtkSearchEntry *filter_entry;
@@ -55,6 +57,26 @@ top_n_changed_cb (WsKernelsPage *self, GtkSpinButton *spin)
   ws_bars_view_set_top_n (self->bars_view, (guint) gtk_spin_button_get_value_as_int (spin));
 }
 
+/* The kernel's longest launch that Nsight Compute profiled, or -1. */
+static int
+profiled_launch (WsKernelsPage *self, const char *name)
+{
+  gpointer found = self->launches != NULL ? g_hash_table_lookup (self->launches, name) : NULL;
+
+  return GPOINTER_TO_INT (found) - 1;
+}
+
+static WsVerdict
+bar_verdict (const char *name, gpointer data)
+{
+  WsKernelsPage *self = data;
+  int launch = profiled_launch (self, name);
+
+  return launch >= 0 && self->run != NULL
+           ? ws_ncu_results_gauges (self->run->ncu, (guint) launch)->verdict
+           : WS_VERDICT_NONE;
+}
+
 static void
 kernel_selected_cb (WsKernelsPage *self, const char *name, WsBarsView *view)
 {
@@ -62,7 +84,10 @@ kernel_selected_cb (WsKernelsPage *self, const char *name, WsBarsView *view)
   const WsBar *bar =
     selected >= 0 ? ws_bars_model_get (ws_bars_view_get_model (view), (guint) selected) : NULL;
 
-  ws_kernel_details_show (self->details, self->run, bar != NULL && !bar->is_other ? bar : NULL);
+  if (bar != NULL && bar->is_other)
+    bar = NULL;
+  ws_kernel_details_show (self->details, self->run, bar,
+                          bar != NULL ? profiled_launch (self, bar->name) : -1);
 }
 
 static void
@@ -72,6 +97,7 @@ ws_kernels_page_dispose (GObject *object)
 
   g_clear_pointer (&self->run, ws_run_unref);
   g_clear_pointer (&self->summary, ws_summary_unref);
+  g_clear_pointer (&self->launches, g_hash_table_unref);
 
   G_OBJECT_CLASS (ws_kernels_page_parent_class)->dispose (object);
 }
@@ -122,10 +148,16 @@ ws_kernels_page_set_run (WsKernelsPage *self, WsRun *run)
   self->run = run;
 
   g_clear_pointer (&self->summary, ws_summary_unref);
+  g_clear_pointer (&self->launches, g_hash_table_unref);
+  if (run != NULL && run->ncu != NULL)
+    self->launches = ws_ncu_results_launches_by_name (run->ncu, run, self->name_form);
+  /* Colours by verdict first, so that the bars are built once. */
+  ws_bars_view_set_verdict_func (self->bars_view, self->launches != NULL ? bar_verdict : NULL, self,
+                                 NULL);
   self->summary = summary =
     run != NULL ? ws_run_summary (run, WS_REPORT_KERN_SUM, self->name_form) : NULL;
   ws_bars_view_set_summary (self->bars_view, summary);
-  ws_kernel_details_show (self->details, run, NULL);
+  ws_kernel_details_show (self->details, run, NULL, -1);
 
   if (summary == NULL)
     {

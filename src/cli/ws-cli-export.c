@@ -6,6 +6,8 @@
 
 #include "ws-chrome-trace.h"
 #include "ws-cli.h"
+#include "ws-markdown-report.h"
+#include "ws-report.h"
 
 /* Each export format: the option that names its output, and how to write
  * it.  A format is one option entry and one row in exporters[]. */
@@ -23,22 +25,47 @@ export_chrome_trace (const WsRun *run, const char *path, GError **error)
   return ws_chrome_trace_write_file (run, path, NULL, error);
 }
 
+static gboolean
+export_markdown (const WsRun *run, const char *path, GError **error)
+{
+  return ws_markdown_report_write (run, path, NULL, error);
+}
+
+static gboolean
+export_csv_dir (const WsRun *run, const char *path, GError **error)
+{
+  g_autoptr (GPtrArray) written = ws_report_write_csv_dir (run, path, NULL, error);
+
+  return written != NULL;
+}
+
 int
 ws_cli_export (int argc, char **argv)
 {
   g_autofree char *chrome_trace = NULL;
+  g_autofree char *markdown = NULL;
+  g_autofree char *csv_dir = NULL;
   GOptionEntry entries[] = {
     { "chrome-trace", 0, 0, G_OPTION_ARG_FILENAME, &chrome_trace,
       N_ ("Write a Chrome trace (Perfetto, chrome://tracing); gzip-compressed when OUT ends in "
           ".gz"),
       "OUT.json" },
+    { "markdown", 0, 0, G_OPTION_ARG_FILENAME, &markdown,
+      N_ ("Write a Markdown report, its charts as PNGs in figs/ beside it: top kernels, gauges "
+          "and verdicts, findings, NVTX, API and memory summaries"),
+      "OUT.md" },
+    { "csv-dir", 0, 0, G_OPTION_ARG_FILENAME, &csv_dir,
+      N_ ("Write each summary as an nsys stats CSV (NAME_cuda_gpu_kern_sum.csv, …) into DIR"),
+      "DIR" },
     { NULL },
   };
   const Exporter exporters[] = {
     { &chrome_trace, export_chrome_trace },
+    { &markdown, export_markdown },
+    { &csv_dir, export_csv_dir },
   };
   g_autoptr (GOptionContext) context =
-    g_option_context_new (_ ("FILE.sqlite — write a run in other formats"));
+    g_option_context_new (_ ("FILE… — write a run in other formats"));
   g_autoptr (GError) error = NULL;
   g_autoptr (WsRun) run = NULL;
   gboolean asked = FALSE;
@@ -49,13 +76,15 @@ ws_cli_export (int argc, char **argv)
     context, _ ("Writes the run in each format asked for. Every file is written beside its "
                 "final name and renamed when complete, so that a failed export leaves nothing "
                 "half-written."));
-  if (!ws_cli_parse (context, &argc, &argv, 1, 1))
+  if (!ws_cli_parse (context, &argc, &argv, 1, -1))
     return WS_EXIT_BAD_INPUT;
   for (gsize i = 0; i < G_N_ELEMENTS (exporters); i++)
     asked |= *exporters[i].path != NULL;
   if (!asked)
     {
-      g_printerr (_ ("%s: nothing to export: give --chrome-trace OUT.json\n"), argv[0]);
+      g_printerr (_ ("%s: nothing to export: give --chrome-trace OUT.json, --markdown OUT.md or "
+                     "--csv-dir DIR\n"),
+                  argv[0]);
       g_printerr (_ ("Try “%s --help”.\n"), argv[0]);
       return WS_EXIT_BAD_INPUT;
     }

@@ -7,6 +7,7 @@
 
 #include "ws-finding.h"
 #include "ws-format.h"
+#include "ws-report.h"
 
 G_DEFINE_BOXED_TYPE (WsFinding, ws_finding, ws_finding_ref, ws_finding_unref)
 
@@ -385,20 +386,6 @@ ws_findings_to_json (GPtrArray *findings, gint64 origin)
   return json_builder_get_root (builder);
 }
 
-static void
-append_markdown_cell (GString *out, const char *text)
-{
-  for (const char *p = text; *p != '\0'; p++)
-    {
-      if (*p == '|')
-        g_string_append (out, "\\|");
-      else if (*p == '\n')
-        g_string_append_c (out, ' ');
-      else
-        g_string_append_c (out, *p);
-    }
-}
-
 static const char *
 nvtx_display_name (const WsFindingNvtx *nvtx)
 {
@@ -432,9 +419,9 @@ ws_findings_write_markdown (GPtrArray *findings, GString *out)
           g_autofree char *value = ws_evidence_format_value (evidence);
 
           g_string_append (out, "| ");
-          append_markdown_cell (out, evidence->label);
+          ws_markdown_append_cell (out, evidence->label);
           g_string_append (out, " | ");
-          append_markdown_cell (out, value);
+          ws_markdown_append_cell (out, value);
           g_string_append (out, " |\n");
         }
       g_string_append_c (out, '\n');

@@ -10,7 +10,7 @@
 
 #include "ws-error.h"
 #include "ws-input.h"
-#include "ws-ncu-sniff.h"
+#include "ws-ncu-reader.h"
 #include "ws-nsys-stats-reader.h"
 
 #define HEAD_BYTES 8192
@@ -103,7 +103,7 @@ ws_input_detect (const char *path, GError **error)
     return WS_INPUT_NSYS_SQLITE;
   if (ws_nsys_stats_sniff (head, (gsize) got))
     return WS_INPUT_NSYS_STATS_CSV;
-  if (ws_ncu_sniff (head, (gsize) got))
+  if (ws_ncu_reader_sniff (head, (gsize) got))
     return WS_INPUT_NCU_CSV;
   if (has_suffix_ci (path, ".sqlite") || has_suffix_ci (path, ".sqlite3") ||
       has_suffix_ci (path, ".db"))
@@ -170,7 +170,7 @@ ws_input_expand_folder (const char *folder, GPtrArray *files, char **run_json, G
   g_autoptr (GPtrArray) kept = g_ptr_array_new_with_free_func (g_free);
   guint exports = 0;
 
-  scan (folder, 2, found, run_json);
+  scan (folder, 3, found, run_json);
   g_ptr_array_sort (found, compare_paths);
 
   for (guint i = 0; i < found->len; i++)

@@ -475,3 +475,63 @@ ws_run_new_from_ncu (WsNcuResults *ncu)
   ws_run_finish (run);
   return run;
 }
+
+/**
+ * ws_ncu_results_launches_by_name:
+ * @run: the nsys run the results are attached to
+ * @form: the name form the kernel bars show
+ *
+ * The longest profiled launch of each kernel of @run, keyed by the
+ * kernel's name in @form: the launch whose gauges and verdict stand for
+ * the kernel.  Where several kernels share one short name, the longest
+ * launch of them all.
+ *
+ * Returns: (transfer full): name → GINT_TO_POINTER (launch + 1); empty
+ * when nothing matched
+ */
+GHashTable *
+ws_ncu_results_launches_by_name (const WsNcuResults *results, const WsRun *run, WsNameForm form)
+{
+  g_autoptr (GHashTable) form_of = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr (GHashTable) longest = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, g_free);
+  g_autoptr (GHashTable) seen = g_hash_table_new (NULL, NULL);
+  GHashTable *launches = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+
+  g_return_val_if_fail (results != NULL && run != NULL, launches);
+
+  /* The demangled name of each distinct kernel, to its name in @form. */
+  for (gsize i = 0; run->kernels.demangled != NULL && i < run->kernels.n; i++)
+    {
+      guint32 id = run->kernels.demangled[i];
+
+      if (g_hash_table_contains (seen, GUINT_TO_POINTER (id)))
+        continue;
+      g_hash_table_add (seen, GUINT_TO_POINTER (id));
+      g_hash_table_insert (form_of, (gpointer) ws_run_string (run, id),
+                           (gpointer) ws_run_kernel_name (run, i, form));
+    }
+
+  for (guint i = 0; i < results->launches->len; i++)
+    {
+      const char *nsys_name = results->match != NULL ? results->match[i].nsys_name : NULL;
+      const char *name = nsys_name != NULL ? g_hash_table_lookup (form_of, nsys_name) : NULL;
+      const WsGauges *gauges = ws_ncu_results_gauges (results, i);
+      const WsGauge *duration = &gauges->gauge[WS_GAUGE_DURATION];
+      double d = duration->collected ? duration->value : 0;
+      double *best;
+
+      if (name == NULL)
+        continue;
+      best = g_hash_table_lookup (longest, name);
+      if (best != NULL && *best >= d)
+        continue;
+      if (best == NULL)
+        {
+          best = g_new (double, 1);
+          g_hash_table_insert (longest, (gpointer) name, best);
+        }
+      *best = d;
+      g_hash_table_insert (launches, g_strdup (name), GINT_TO_POINTER (i + 1));
+    }
+  return launches;
+}

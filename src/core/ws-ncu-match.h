@@ -14,6 +14,8 @@ void ws_ncu_results_match_run (WsNcuResults *results, const WsRun *run);
 GArray *ws_ncu_results_unmatched (const WsNcuResults *results);
 int ws_ncu_results_launch_for (const WsNcuResults *results, const char *nsys_name);
 WsVerdict ws_ncu_results_verdict_for (const WsNcuResults *results, const char *nsys_name);
+GHashTable *ws_ncu_results_launches_by_name (const WsNcuResults *results, const WsRun *run,
+                                             WsNameForm form);
 
 /* A run and its ncu results: done on the loading thread, before the run
  * is shared. */

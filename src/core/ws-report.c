@@ -148,14 +148,21 @@ append_padded (GString *out, const char *text, gsize width, int align)
     g_string_append_c (out, ' ');
 }
 
-static void
-append_markdown_cell (GString *out, const char *text)
+/**
+ * ws_markdown_append_cell:
+ *
+ * Appends @text as the inside of a Markdown table cell: pipes and the
+ * characters that would start emphasis, HTML, links or code are escaped,
+ * and line breaks become spaces.
+ */
+void
+ws_markdown_append_cell (GString *out, const char *text)
 {
   for (const char *p = text; *p != '\0'; p++)
     {
-      if (*p == '|' || *p == '\\' || *p == '*' || *p == '_' || *p == '<' || *p == '>')
+      if (strchr ("|\\*_<>[]`", *p) != NULL)
         g_string_append_c (out, '\\');
-      g_string_append_c (out, *p);
+      g_string_append_c (out, *p == '\n' ? ' ' : *p);
     }
 }
 
@@ -195,7 +202,7 @@ ws_report_write_table (guint n_columns, const char *const *headers, const gboole
         for (guint c = 0; c < n_columns; c++)
           {
             g_string_append_c (out, ' ');
-            append_markdown_cell (out, headers[c]);
+            ws_markdown_append_cell (out, headers[c]);
             g_string_append (out, " |");
           }
         g_string_append (out, "\n|");
@@ -208,7 +215,7 @@ ws_report_write_table (guint n_columns, const char *const *headers, const gboole
             for (guint c = 0; c < n_columns; c++)
               {
                 g_string_append_c (out, ' ');
-                append_markdown_cell (out, g_ptr_array_index (cells, r * n_columns + c));
+                ws_markdown_append_cell (out, g_ptr_array_index (cells, r * n_columns + c));
                 g_string_append (out, " |");
               }
             g_string_append_c (out, '\n');

@@ -33,6 +33,7 @@ guint ws_report_table_n_rows (const WsReportTable *self);
 const char *ws_report_table_cell (const WsReportTable *self, guint row, guint column);
 
 void ws_report_write (const WsSummary *summary, WsOutputFormat format, GString *out);
+void ws_markdown_append_cell (GString *out, const char *text);
 void ws_report_write_table (guint n_columns, const char *const *headers, const gboolean *numeric,
                             GPtrArray *cells, WsOutputFormat format, GString *out);
 

@@ -6,17 +6,57 @@
 
 #include "ws-error.h"
 #include "ws-input.h"
+#include "ws-ncu-match.h"
+#include "ws-ncu-reader.h"
 #include "ws-nsys-reader.h"
 #include "ws-nsys-stats-reader.h"
 #include "ws-run-loader.h"
 #include "ws-stats.h"
 
-/* Until the ncu reader lands (issue 3), ncu files are listed, not read. */
-static gboolean
-ws_run_load_ncu (WsRun *run, const char *path, GError **error)
+/* The ncu CSVs of a run, read together (a raw and a details export of one
+ * report give each launch once).  A file named on its own must read; one a
+ * folder brought along that holds only ncu's error messages is left out
+ * with a warning, so that the rest of the capture still opens. */
+static WsNcuResults *
+load_ncu (GPtrArray *paths, GArray *from_folder, GPtrArray *warnings, GCancellable *cancellable,
+          GError **error)
 {
-  ws_run_add_warning (run, "%s: ncu CSV files are not read yet", path);
-  return TRUE;
+  g_autoptr (GPtrArray) kept = NULL;
+  g_autoptr (GError) first_error = NULL;
+  WsNcuResults *results;
+
+  g_ptr_array_add (paths, NULL);
+  results = ws_ncu_reader_load ((const char *const *) paths->pdata, cancellable, &first_error);
+  g_ptr_array_remove_index (paths, paths->len - 1);
+  if (results != NULL)
+    return results;
+
+  kept = g_ptr_array_new ();
+  for (guint i = 0; i < paths->len; i++)
+    {
+      const char *path = g_ptr_array_index (paths, i);
+      g_autoptr (GError) file_error = NULL;
+      g_autoptr (WsNcuResults) probe = NULL;
+
+      if (!g_array_index (from_folder, gboolean, i))
+        {
+          g_ptr_array_add (kept, (gpointer) path);
+          continue;
+        }
+      probe = ws_ncu_reader_load_file (path, &file_error);
+      if (probe != NULL)
+        g_ptr_array_add (kept, (gpointer) path);
+      else
+        g_ptr_array_add (warnings, g_strdup_printf ("skipped %s", file_error->message));
+    }
+  if (kept->len == paths->len || kept->len == 0)
+    {
+      /* Nothing to leave out, or nothing left: the first error stands. */
+      g_propagate_error (error, g_steal_pointer (&first_error));
+      return NULL;
+    }
+  g_ptr_array_add (kept, NULL);
+  return ws_ncu_reader_load ((const char *const *) kept->pdata, cancellable, error);
 }
 
 static void
@@ -122,7 +162,8 @@ attach_stats (WsRun *run, const char *path, GError **error)
  *
  * Loads a run synchronously, on the calling thread.  The nsys export gives
  * the events; a stats CSV gives its summary where the export has no such
- * events (or there is no export).
+ * events (or there is no export); the ncu CSVs give the profiled launches,
+ * matched to the export's kernels when there is one.
  *
  * Returns: (transfer full): the run, or %NULL with @error set.
  */
@@ -132,6 +173,11 @@ ws_run_load (const char *const *paths, WsLoadFlags flags, GCancellable *cancella
 {
   g_autoptr (GPtrArray) files = g_ptr_array_new_with_free_func (g_free);
   g_autoptr (GArray) kinds = g_array_new (FALSE, FALSE, sizeof (WsInputKind));
+  g_autoptr (GArray) in_folder = g_array_new (FALSE, FALSE, sizeof (gboolean));
+  g_autoptr (GPtrArray) ncu_paths = g_ptr_array_new ();
+  g_autoptr (GArray) ncu_in_folder = g_array_new (FALSE, FALSE, sizeof (gboolean));
+  g_autoptr (GPtrArray) ncu_warnings = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (WsNcuResults) ncu = NULL;
   g_autofree char *run_json = NULL;
   g_autoptr (WsRun) run = NULL;
   const char *export = NULL;
@@ -147,12 +193,21 @@ ws_run_load (const char *const *paths, WsLoadFlags flags, GCancellable *cancella
         return NULL;
       if (kind == WS_INPUT_FOLDER)
         {
+          gboolean yes = TRUE;
+
           from_folder = TRUE;
           if (!ws_input_expand_folder (paths[i], files, run_json == NULL ? &run_json : NULL, error))
             return NULL;
+          while (in_folder->len < files->len)
+            g_array_append_val (in_folder, yes);
         }
       else
-        g_ptr_array_add (files, g_strdup (paths[i]));
+        {
+          gboolean no = FALSE;
+
+          g_ptr_array_add (files, g_strdup (paths[i]));
+          g_array_append_val (in_folder, no);
+        }
     }
 
   for (guint i = 0; i < files->len; i++)
@@ -174,20 +229,37 @@ ws_run_load (const char *const *paths, WsLoadFlags flags, GCancellable *cancella
             }
           export = path;
         }
+      if (kind == WS_INPUT_NCU_CSV)
+        {
+          g_ptr_array_add (ncu_paths, (gpointer) path);
+          g_array_append_val (ncu_in_folder, g_array_index (in_folder, gboolean, i));
+        }
       g_array_append_val (kinds, kind);
     }
 
+  if (ncu_paths->len > 0)
+    {
+      ncu = load_ncu (ncu_paths, ncu_in_folder, ncu_warnings, cancellable, error);
+      if (ncu == NULL)
+        return NULL;
+    }
   if (export != NULL)
     {
       run = ws_nsys_reader_load (export, flags, cancellable, progress, progress_data, error);
       if (run == NULL)
         return NULL;
+      if (ncu != NULL)
+        ws_run_attach_ncu (run, ncu);
     }
+  else if (ncu != NULL)
+    run = ws_run_new_from_ncu (ncu);
   else
     {
       run = ws_run_new ();
       run->prov.kind = g_strdup (ws_input_kind_to_string (g_array_index (kinds, WsInputKind, 0)));
     }
+  for (guint i = 0; i < ncu_warnings->len; i++)
+    ws_run_add_warning (run, "%s", (const char *) g_ptr_array_index (ncu_warnings, i));
   if (from_folder)
     {
       g_free (run->prov.kind);
@@ -203,12 +275,6 @@ ws_run_load (const char *const *paths, WsLoadFlags flags, GCancellable *cancella
         return NULL;
       if (kind == WS_INPUT_NSYS_STATS_CSV && !attach_stats (run, path, error))
         return NULL;
-      if (kind == WS_INPUT_NCU_CSV)
-        {
-          g_ptr_array_add (run->prov.files, g_strdup (path));
-          if (!ws_run_load_ncu (run, path, error))
-            return NULL;
-        }
     }
 
   if (run_json != NULL)

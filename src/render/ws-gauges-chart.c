@@ -309,11 +309,21 @@ draw_arc_gauge (cairo_t *cr, const PanelLayout *l, const WsGauge *gauge, WsGauge
     {
       g_autofree char *text = ws_gauge_format_value (gauge);
       g_autofree char *caption = metric_caption (gauge);
-      double vh = ws_text_line_height (value);
+      double inner = 2 * g.radius - g.thickness;
+      double vw, vh;
+
+      /* A small arc shrinks its value to fit rather than cut it. */
+      ws_text_size (value, text, &vw, NULL);
+      if (vw > inner && vw > 0)
+        {
+          g_clear_object (&value);
+          value =
+            ws_text_layout (cr, palette, MAX (0.6, MAX (1.0, l->radius / 40) * inner / vw), TRUE);
+        }
+      vh = ws_text_line_height (value);
 
       ws_color_set (cr, palette->foreground);
-      ws_text_draw (cr, value, text, g.cx, g.cy - vh / 2, 2 * g.radius - g.thickness,
-                    WS_ALIGN_CENTER);
+      ws_text_draw (cr, value, text, g.cx, g.cy - vh / 2, inner, WS_ALIGN_CENTER);
       ws_color_set (cr, palette->dim);
       ws_text_draw (cr, small, caption, g.cx, caption_y, l->cell_w - 6, WS_ALIGN_CENTER);
     }

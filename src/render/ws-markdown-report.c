@@ -9,9 +9,13 @@
 #include <string.h>
 
 #include "ws-bars-chart.h"
+#include "ws-findings.h"
 #include "ws-format.h"
+#include "ws-gauges-overview.h"
+#include "ws-gauges-report.h"
 #include "ws-kernel-name.h"
 #include "ws-markdown-report.h"
+#include "ws-ncu-match.h"
 #include "ws-report.h"
 #include "ws-surface.h"
 
@@ -30,17 +34,77 @@ draw_bars (cairo_t *cr, double width, double height, gpointer data)
   ws_bars_chart_draw (cr, width, height, figure->model, &figure->state, &figure->palette);
 }
 
-/* Markdown text in a table cell: pipes and the characters that would start
- * emphasis are escaped. */
-static void
-append_cell (GString *out, const char *text)
+typedef struct
 {
-  for (const char *p = text; *p != '\0'; p++)
-    {
-      if (strchr ("|\\*_<>[]`", *p) != NULL)
-        g_string_append_c (out, '\\');
-      g_string_append_c (out, *p == '\n' ? ' ' : *p);
-    }
+  WsGaugesOverview *overview;
+  WsPalette palette;
+} GaugesFigure;
+
+static void
+draw_gauges (cairo_t *cr, double width, double height, gpointer data)
+{
+  GaugesFigure *figure = data;
+
+  ws_gauges_overview_draw (cr, width, height, figure->overview, NULL, &figure->palette);
+}
+
+static WsVerdict
+ncu_verdict (const char *kernel_name, gpointer data)
+{
+  return ws_ncu_results_verdict_for (data, kernel_name);
+}
+
+/* The gauges overview of every profiled launch as figs/BASE_gauges.png,
+ * then the table of gauges and the verdicts with their reasons. */
+static gboolean
+append_gauges (GString *out, const WsRun *run, const char *figs, const char *base, GError **error)
+{
+  g_autofree char *name = g_strdup_printf ("%s_gauges.png", base);
+  g_autofree char *path = g_build_filename (figs, name, NULL);
+  GaugesFigure figure = { 0 };
+  cairo_t *cr = ws_measure_context ();
+  double height;
+  gboolean ok;
+
+  figure.overview = ws_gauges_overview_new (run->ncu, WS_GAUGE_DURATION);
+  ws_palette_init_light (&figure.palette);
+  height = ceil (ws_gauges_overview_natural_height (cr, 1200, figure.overview, &figure.palette));
+  cairo_destroy (cr);
+  ok = ws_render_to_file (path, 1200, height, draw_gauges, &figure, error);
+  ws_gauges_overview_free (figure.overview);
+  if (!ok)
+    return FALSE;
+
+  g_string_append_printf (out, "\n## %s\n\n![%s](figs/%s)\n\n",
+                          _ ("Gauges and bottleneck verdicts"),
+                          _ ("Gauges of each profiled launch"), name);
+  ws_gauges_report_write (run->ncu, WS_FORMAT_MARKDOWN, out);
+  return TRUE;
+}
+
+static void
+append_findings (GString *out, const WsRun *run)
+{
+  g_autoptr (GPtrArray) findings = NULL;
+
+  if (run->kernels.n == 0 && run->api.n == 0 && run->memops.n == 0)
+    return; /* a run without events (CSVs only): no check can run */
+  findings = ws_findings_compute (run);
+  g_string_append_printf (out, "\n## %s\n\n", _ ("Findings"));
+  ws_findings_write_markdown (findings, out);
+}
+
+static gboolean
+make_folder (const char *folder, GError **error)
+{
+  int saved;
+
+  if (g_mkdir_with_parents (folder, 0755) == 0)
+    return TRUE;
+  saved = errno;
+  g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved), "%s: %s", folder,
+               g_strerror (saved));
+  return FALSE;
 }
 
 static void
@@ -124,7 +188,7 @@ append_top_kernels (GString *out, const WsRun *run, const WsBarsModel *model)
       if (bar->is_other)
         continue;
       g_string_append_printf (out, "| %u | ", i + 1);
-      append_cell (out, bar->label);
+      ws_markdown_append_cell (out, bar->label);
       g_string_append_printf (out, " | %s | %s%% | %" G_GINT64_FORMAT " | %s | %s | %s | %s |\n",
                               total, share, bar->count, avg, med, min, max);
     }
@@ -189,8 +253,7 @@ ws_markdown_report_write (const WsRun *run, const char *path, const WsMarkdownOp
       double height;
 
       figure.model = ws_bars_model_new (kernels, top, WS_BARS_SORT_TOTAL, NULL,
-                                        options != NULL ? options->verdict_func : NULL,
-                                        options != NULL ? options->verdict_data : NULL);
+                                        run->ncu != NULL ? ncu_verdict : NULL, run->ncu);
       figure.state.hover = figure.state.selected = -1;
       figure.state.title = title;
       ws_palette_init_light (&figure.palette);
@@ -198,16 +261,8 @@ ws_markdown_report_write (const WsRun *run, const char *path, const WsMarkdownOp
         ceil (ws_bars_chart_natural_height (cr, figure.model, &figure.state, &figure.palette));
       cairo_destroy (cr);
 
-      if (g_mkdir_with_parents (figs, 0755) != 0)
-        {
-          int saved = errno;
-
-          g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved), "%s: %s", figs,
-                       g_strerror (saved));
-          ws_bars_model_free (figure.model);
-          return FALSE;
-        }
-      if (!ws_render_to_file (figure_path, 1200, height, draw_bars, &figure, error))
+      if (!make_folder (figs, error) ||
+          !ws_render_to_file (figure_path, 1200, height, draw_bars, &figure, error))
         {
           ws_bars_model_free (figure.model);
           return FALSE;
@@ -221,8 +276,10 @@ ws_markdown_report_write (const WsRun *run, const char *path, const WsMarkdownOp
   else
     g_string_append_printf (out, "\n%s\n", _ ("This run has no CUDA kernel data."));
 
-  if (options != NULL && options->extra_sections != NULL)
-    options->extra_sections (run, out, options->extra_data);
+  if (run->ncu != NULL &&
+      (!make_folder (figs, error) || !append_gauges (out, run, figs, base, error)))
+    return FALSE;
+  append_findings (out, run);
 
   append_summary_table (out, run, WS_REPORT_NVTX_SUM, _ ("NVTX ranges"), top);
   append_summary_table (out, run, WS_REPORT_API_SUM, _ ("CUDA API calls"), top);

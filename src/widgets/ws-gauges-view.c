@@ -77,7 +77,8 @@ ws_gauges_view_get_preferred_height_for_width (GtkWidget *widget, int width, int
 
   if (self->panel)
     {
-      *minimum = *natural = 420;
+      /* Narrow (a side panel): taller, so that the arcs take two rows of three. */
+      *minimum = *natural = width < 560 ? 600 : 420;
       return;
     }
   cr = ws_widget_measure_context (widget);

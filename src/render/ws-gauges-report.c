@@ -1,0 +1,102 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "ws-gauges"
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "ws-bars-chart.h"
+#include "ws-gauges-report.h"
+#include "ws-kernel-name.h"
+#include "ws-ncu-match.h"
+
+/**
+ * ws_gauges_report_write:
+ * @format: %WS_FORMAT_TABLE for terminals, %WS_FORMAT_MARKDOWN for reports
+ *
+ * The gauges of each profiled launch as a table, then each launch's
+ * verdict with its reason, what was not collected, and the launches that
+ * match no kernel of the nsys run.
+ */
+void
+ws_gauges_report_write (const WsNcuResults *ncu, WsOutputFormat format, GString *out)
+{
+  static const int shown[] = { WS_GAUGE_DURATION,
+                               WS_GAUGE_SM,
+                               WS_GAUGE_MEMORY,
+                               WS_GAUGE_DRAM,
+                               WS_GAUGE_TENSOR,
+                               WS_GAUGE_FP32,
+                               WS_GAUGE_L1_HIT,
+                               WS_GAUGE_L2_HIT,
+                               WS_GAUGE_OCCUPANCY,
+                               WS_GAUGE_STALL_BARRIER,
+                               WS_GAUGE_STALL_SHORT_SCOREBOARD,
+                               WS_GAUGE_STALL_LONG_SCOREBOARD };
+  guint n_columns = 2 + G_N_ELEMENTS (shown) + 1;
+  g_autofree const char **headers = g_new0 (const char *, n_columns);
+  g_autofree gboolean *numeric = g_new0 (gboolean, n_columns);
+  g_autoptr (GPtrArray) cells = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GHashTable) missing = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr (GArray) unmatched = ws_ncu_results_unmatched (ncu);
+
+  headers[0] = _ ("ID");
+  headers[1] = _ ("Kernel");
+  numeric[0] = TRUE;
+  for (gsize c = 0; c < G_N_ELEMENTS (shown); c++)
+    {
+      headers[2 + c] = ws_gauge_label ((WsGaugeKind) shown[c]);
+      numeric[2 + c] = TRUE;
+    }
+  headers[n_columns - 1] = _ ("Verdict");
+
+  for (guint i = 0; i < ws_ncu_results_n_launches (ncu); i++)
+    {
+      const WsGauges *gauges = ws_ncu_results_gauges (ncu, i);
+
+      g_ptr_array_add (cells, g_strdup_printf ("%u", i));
+      g_ptr_array_add (cells, ws_kernel_name_shorten (ws_ncu_results_launch (ncu, i)->kernel, 40));
+      for (gsize c = 0; c < G_N_ELEMENTS (shown); c++)
+        {
+          const WsGauge *gauge = &gauges->gauge[shown[c]];
+          char *value = ws_gauge_format_value (gauge);
+
+          if (value == NULL)
+            {
+              value = g_strdup ("-");
+              g_hash_table_add (missing, (gpointer) ws_gauge_label ((WsGaugeKind) shown[c]));
+            }
+          g_ptr_array_add (cells, value);
+        }
+      g_ptr_array_add (cells, g_strdup (ws_verdict_label (gauges->verdict)));
+    }
+  ws_report_write_table (n_columns, headers, numeric, cells, format, out);
+
+  g_string_append_c (out, '\n');
+  for (guint i = 0; i < ws_ncu_results_n_launches (ncu); i++)
+    {
+      const WsGauges *gauges = ws_ncu_results_gauges (ncu, i);
+
+      if (format == WS_FORMAT_MARKDOWN)
+        g_string_append (out, "- ");
+      /* TRANSLATORS: "3  Compute: SM 87.65% ≥ 60% and DRAM 5.92% < 40%; SOL: High throughput: …" */
+      g_string_append_printf (out, _ ("%u  %s: %s; speed of light: %s (%s)\n"), i,
+                              ws_verdict_label (gauges->verdict), gauges->verdict_reason,
+                              ws_sol_verdict_label (gauges->sol), gauges->sol_reason);
+    }
+  if (g_hash_table_size (missing) > 0)
+    g_string_append_printf (out, "\n%s\n",
+                            _ ("“-”: not collected; `--format json` says what would collect it."));
+  if (unmatched->len > 0)
+    {
+      g_string_append_printf (out, "\n%s\n",
+                              _ ("Profiled launches that match no kernel of the nsys run:"));
+      for (guint j = 0; j < unmatched->len; j++)
+        {
+          guint i = g_array_index (unmatched, guint, j);
+
+          g_string_append_printf (
+            out, format == WS_FORMAT_MARKDOWN ? "- %u  %s (%s)\n" : "  %u  %s (%s)\n", i,
+            ws_ncu_results_launch (ncu, i)->kernel, ws_ncu_results_match (ncu, i)->why);
+        }
+    }
+}

@@ -1,0 +1,13 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <glib.h>
+
+#include "ws-ncu-results.h"
+#include "ws-report.h"
+
+G_BEGIN_DECLS
+
+void ws_gauges_report_write (const WsNcuResults *ncu, WsOutputFormat format, GString *out);
+
+G_END_DECLS
