@@ -226,6 +226,39 @@ derive_text_cases (const char *probe, const char *dir, GPtrArray *made, GError *
                    made, error))
     return FALSE;
 
+  /* ncu exports: a raw header of 10^6 metric columns, a cell of 100 MB,
+   * a header without its units row, and a units row without launches. */
+  {
+    static const char *const lead = "\"ID\",\"Process ID\",\"Process Name\",\"Host Name\","
+                                    "\"Kernel Name\",\"Context\",\"Stream\",\"Device\",\"CC\"";
+    g_autoptr (GString) ncu_wide = g_string_new (lead);
+    g_autoptr (GString) ncu_long = g_string_sized_new (100 * 1024 * 1024 + 256);
+    g_autofree char *headless = g_strdup_printf ("%s,\"gpu__time_duration.sum\"\n"
+                                                 "\"0\",\"1\",\"p\",\"h\",\"k\",\"1\",\"7\","
+                                                 "\"0\",\"9.0\",\"12.5\"\n",
+                                                 lead);
+    g_autofree char *no_launch =
+      g_strdup_printf ("%s,\"gpu__time_duration.sum\"\n"
+                       "\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"us\"\n",
+                       lead);
+
+    for (int i = 0; i < 1000000; i++)
+      g_string_append_printf (ncu_wide, ",\"m%d.sum\"", i);
+    g_string_append (ncu_wide, "\n\"0\",\"1\"\n");
+    g_string_append_printf (ncu_long, "%s,\"gpu__time_duration.sum\"\n\"0\",\"1\",\"p\",\"h\",\"",
+                            lead);
+    while (ncu_long->len < 100 * 1024 * 1024)
+      g_string_append (ncu_long, "kernel_name_kernel_name_kernel_");
+    g_string_append (ncu_long, "\",\"1\",\"7\",\"0\",\"9.0\",\"1.0\"\n");
+    if (!write_file (dir, "million-columns_ncu_raw.csv", ncu_wide->str, ncu_wide->len, made,
+                     error) ||
+        !write_file (dir, "hundred-mb-cell_ncu_raw.csv", ncu_long->str, ncu_long->len, made,
+                     error) ||
+        !write_file (dir, "no-units-row_ncu_raw.csv", headless, strlen (headless), made, error) ||
+        !write_file (dir, "units-only_ncu_raw.csv", no_launch, strlen (no_launch), made, error))
+      return FALSE;
+  }
+
   {
     const char *unterminated =
       "Time (%),Total Time (ns),Instances,Avg (ns),Med (ns),Min (ns),Max (ns),StdDev (ns),Name\n"

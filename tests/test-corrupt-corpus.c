@@ -15,6 +15,8 @@ static const char *const commands[][6] = {
     "cuda_gpu_kern_sum,nvtx_sum,cuda_api_sum,cuda_gpu_mem_time_sum,cuda_gpu_mem_size_sum", NULL },
   { "stats", "--format", "csv", NULL },
   { "render", "--view", "bars", "-o", NULL },
+  { "gauges", "--format", "json", NULL },
+  { "diagnose", "--format", "json", NULL },
 };
 
 static char *corpus_dir;
@@ -34,7 +36,14 @@ test_corpus (void)
   g_autofree char *nvtx = ws_test_data ("nsys-stats", "v2025.3_h100_probe_nvtx_sum.csv", NULL);
   g_autofree char *console =
     ws_test_data ("nsys-stats", "v2025.3_h100_probe_cuda_gpu_kern_sum_console.txt", NULL);
-  const char *fixtures[] = { probe, mordred, mock, pipit, kern, nvtx, console, NULL };
+  g_autofree char *ncu_raw = ws_test_data ("ncu", "h100_probe_full_raw.csv", NULL);
+  g_autofree char *ncu_details = ws_test_data ("ncu", "h100_probe_full_details.csv", NULL);
+  g_autofree char *ncu_2019 = ws_test_data ("ncu", "gtx1080_microgpusim_raw_2019.csv", NULL);
+  g_autofree char *ncu_log =
+    ws_test_data ("ncu", "b200_superbench_cublaslt_full_details.log", NULL);
+  g_autofree char *ncu_errors = ws_test_data ("ncu", "rtx5090_llmperf_raw_errors_only.csv", NULL);
+  const char *fixtures[] = { probe,   mordred,     mock,     pipit,   kern,       nvtx, console,
+                             ncu_raw, ncu_details, ncu_2019, ncu_log, ncu_errors, NULL };
   g_autofree char *image = g_build_filename (corpus_dir, "out.png", NULL);
   g_autoptr (GError) error = NULL;
   g_autoptr (GPtrArray) files = ws_corrupt_corpus_generate (fixtures, probe, corpus_dir, &error);
@@ -66,8 +75,10 @@ test_corpus (void)
         if (run.status == 2)
           {
             /* One line, naming the file. */
-            g_assert_nonnull (strstr (run.err, path));
-            g_assert_true (strchr (run.err, '\n') == run.err + strlen (run.err) - 1);
+            if (strstr (run.err, path) == NULL ||
+                strchr (run.err, '\n') != run.err + strlen (run.err) - 1)
+              g_error ("%s %s: not one line naming the file: %.2000s", commands[c][0], path,
+                       run.err);
             refused++;
           }
         else

@@ -100,13 +100,13 @@ ws_cli_load_ncu (char **paths, GError **error)
 
   if (run == NULL)
     return NULL;
-  for (guint i = 0; i < run->prov.warnings->len; i++)
-    g_printerr ("warpscope-cli: %s\n", (const char *) g_ptr_array_index (run->prov.warnings, i));
   if (run->ncu == NULL)
     {
       g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_NO_DATA,
                    _ ("%s: no Nsight Compute CSV export found"), paths[0]);
       return NULL;
     }
+  for (guint i = 0; i < run->prov.warnings->len; i++)
+    g_printerr ("warpscope-cli: %s\n", (const char *) g_ptr_array_index (run->prov.warnings, i));
   return g_steal_pointer (&run);
 }
