@@ -29,6 +29,14 @@ seed () { # target dir files...
 seed fuzz-csv "$root"/tests/data/nsys-stats/*.csv "$root"/tests/data/ncu/*.csv "$root"/tests/data/targets/*.tsv
 seed fuzz-nsys-stats "$root"/tests/data/nsys-stats/*
 seed fuzz-nsys-sqlite "$root"/tests/data/nsys/v2026.1_nsysai_mock.sqlite "$root"/tests/data/nsys/v2021.2_mordred.sqlite
+# ncu exports are wide (2,000 metric columns) and long: seeds keep the
+# first columns of the first launches, so that an input runs in microseconds.
+mkdir -p "$work/corpus/fuzz-ncu"
+for f in "$root"/tests/data/ncu/*; do
+  b=$(basename "$f")
+  (head -n 4 "$f" | cut -d, -f1-48 >"$work/corpus/fuzz-ncu/narrow-$b") || true
+  (head -n 120 "$f" | head -c 32768 >"$work/corpus/fuzz-ncu/head-$b") || true
+done
 for extra in "$root"/fuzz/fuzz-*.c; do
   t=$(basename "$extra" .c)
   [ -d "$work/corpus/$t" ] || seed "$t" "$root"/tests/data/*/*.csv
