@@ -7,7 +7,10 @@
 #include "ws-application.h"
 #include "ws-bars-view.h"
 #include "ws-compare-window.h"
+#include "ws-gauges-page.h"
+#include "ws-gauges-view.h"
 #include "ws-kernels-page.h"
+#include "ws-ncu-match.h"
 #include "ws-summaries-page.h"
 #include "ws-test-util.h"
 #include "ws-window.h"
@@ -160,7 +163,7 @@ test_opens_stats_csvs (void)
   gtk_widget_destroy (GTK_WIDGET (window));
 }
 
-/* A capture folder: the export inside it. */
+/* A capture folder: the export and the ncu CSV inside it. */
 static void
 test_opens_capture_folder (void)
 {
@@ -169,19 +172,47 @@ test_opens_capture_folder (void)
   g_autofree char *target = g_build_filename (dir, "probe", NULL);
   g_autofree char *fixture = ws_test_data ("nsys", "v2025.3_h100_probe.sqlite", NULL);
   g_autofree char *copy = g_build_filename (nsys_dir, "probe.sqlite", NULL);
+  g_autofree char *ncu_dir = g_build_filename (dir, "probe", "ncu", NULL);
+  g_autofree char *ncu_fixture = ws_test_data ("ncu", "h100_probe_full_raw.csv", NULL);
+  g_autofree char *ncu_copy = g_build_filename (ncu_dir, "probe_ncu_raw.csv", NULL);
   g_autofree char *contents = NULL;
   gsize len;
   WsWindow *window;
 
   g_assert_cmpint (g_mkdir_with_parents (nsys_dir, 0755), ==, 0);
+  g_assert_cmpint (g_mkdir_with_parents (ncu_dir, 0755), ==, 0);
   g_assert_true (g_file_get_contents (fixture, &contents, &len, NULL));
   g_assert_true (g_file_set_contents (copy, contents, len, NULL));
+  g_clear_pointer (&contents, g_free);
+  g_assert_true (g_file_get_contents (ncu_fixture, &contents, &len, NULL));
+  g_assert_true (g_file_set_contents (ncu_copy, contents, len, NULL));
   window = open_through_application (target);
   g_assert_cmpstr (ws_window_get_page (window), ==, "kernels");
   g_assert_cmpstr (ws_window_get_run (window)->prov.kind, ==, "capture-folder");
   g_assert_cmpuint (ws_window_get_run (window)->kernels.n, ==, 336);
+  /* The ncu CSV's eight profiled launches, matched to the export. */
+  g_assert_nonnull (ws_window_get_run (window)->ncu);
+  g_assert_cmpuint (ws_ncu_results_n_launches (ws_window_get_run (window)->ncu), ==, 8);
+  g_assert_cmpstr (ws_ncu_results_match (ws_window_get_run (window)->ncu, 0)->nsys_name, ==,
+                   "fma_heavy(float *, int, int)");
   gtk_widget_destroy (GTK_WIDGET (window));
   ws_test_rmtree (dir);
+}
+
+/* ncu CSVs alone: the window opens on their gauges. */
+static void
+test_opens_ncu_csv (void)
+{
+  g_autofree char *path = ws_test_data ("ncu", "h100_probe_full_details.csv", NULL);
+  WsWindow *window = open_through_application (path);
+  WsGaugesPage *page = WS_GAUGES_PAGE (ws_window_get_view (window, "gauges"));
+
+  g_assert_cmpstr (ws_window_get_page (window), ==, "gauges");
+  g_assert_cmpstr (ws_window_get_run (window)->prov.kind, ==, "ncu-csv");
+  g_assert_false (ws_gauges_page_is_empty (page));
+  /* The details page holds the same eight launches as the raw one. */
+  g_assert_cmpuint (ws_gauges_view_get_n_rows (ws_gauges_page_get_overview (page)), ==, 8);
+  gtk_widget_destroy (GTK_WIDGET (window));
 }
 
 /* The chart exports are images of the right kind with the bars in them. */
@@ -335,6 +366,7 @@ main (int argc, char **argv)
   g_test_add_func ("/window/open/broken-file-shows-info-bar", test_broken_file_shows_info_bar);
   g_test_add_func ("/window/open/nsys-stats-csvs", test_opens_stats_csvs);
   g_test_add_func ("/window/open/capture-folder", test_opens_capture_folder);
+  g_test_add_func ("/window/open/ncu-csv-shows-gauges", test_opens_ncu_csv);
   g_test_add_func ("/window/export/chart-png-svg-pdf", test_export_chart);
   g_test_add_func ("/window/compare/opens-and-matches", test_compare_window);
   g_test_add_func ("/window/close-while-loading", test_close_while_loading);

@@ -189,6 +189,9 @@ load_finished (GObject *source, GAsyncResult *result, gpointer data)
   ws_summaries_page_set_run (self->summaries_page, self->run);
   ws_findings_page_set_run (self->findings_page, self->run);
   ws_gauges_page_set_run (self->gauges_page, self->run);
+  /* ncu CSVs alone: their gauges are what there is to see. */
+  if (self->run->kernels.n == 0 && self->run->ncu != NULL)
+    gtk_stack_set_visible_child_name (self->view_stack, "gauges");
   gtk_stack_set_visible_child_name (self->main_stack, "views");
   g_signal_emit (self, signals[LOAD_FINISHED], 0, TRUE);
 }
