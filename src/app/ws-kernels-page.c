@@ -162,7 +162,10 @@ ws_kernels_page_set_run (WsKernelsPage *self, WsRun *run)
   if (summary == NULL)
     {
       gtk_label_set_text (self->summary_label,
-                          run != NULL ? _ ("This run has no CUDA kernel data.") : "");
+                          run == NULL        ? ""
+                          : run->ncu != NULL ? _ ("No nsys kernel data: the Gauges page shows the "
+                                                  "kernels Nsight Compute profiled.")
+                                             : _ ("This run has no CUDA kernel data."));
       return;
     }
   total = ws_format_duration ((double) summary->grand_total);

@@ -329,21 +329,50 @@ ws_bars_chart_natural_height (cairo_t *cr, const WsBarsModel *model, const WsBar
   return l.top + MAX (model->bars->len, 1) * l.row + l.pad;
 }
 
+/* Kernels that ran but were not profiled, among coloured ones: a pale
+ * tint of the plain bar colour, so that they read as "no verdict" and not
+ * as another verdict. */
+#define WS_NOT_PROFILED_ALPHA 0.35
+
 static void
-draw_legend (cairo_t *cr, PangoLayout *small, const WsPalette *palette, double x, double y,
-             double line)
+bar_color_set (cairo_t *cr, const WsPalette *palette, const WsBarsModel *model, const WsBar *bar)
 {
-  for (int v = WS_VERDICT_COMPUTE; v < WS_N_VERDICTS; v++)
+  if (bar->is_other)
+    ws_color_set (cr, palette->bar_other);
+  else if (model->has_verdicts && bar->verdict == WS_VERDICT_NONE)
+    ws_color_set_alpha (cr, palette->bar, WS_NOT_PROFILED_ALPHA);
+  else
+    ws_color_set (cr, ws_verdict_color (palette, bar->verdict));
+}
+
+static void
+draw_legend (cairo_t *cr, PangoLayout *small, const WsPalette *palette, const WsBarsModel *model,
+             double x, double y, double line)
+{
+  gboolean unprofiled = FALSE;
+
+  for (guint i = 0; i < model->bars->len; i++)
     {
+      const WsBar *bar = &g_array_index (model->bars, WsBar, i);
+
+      unprofiled |= !bar->is_other && bar->verdict == WS_VERDICT_NONE;
+    }
+  for (int v = WS_VERDICT_COMPUTE; v <= WS_N_VERDICTS; v++)
+    {
+      WsVerdict verdict = v < WS_N_VERDICTS ? (WsVerdict) v : WS_VERDICT_NONE;
       double sw = round (line * 0.7);
 
-      ws_color_set (cr, ws_verdict_color (palette, (WsVerdict) v));
+      if (verdict == WS_VERDICT_NONE && !unprofiled)
+        break;
+      if (verdict == WS_VERDICT_NONE)
+        ws_color_set_alpha (cr, palette->bar, WS_NOT_PROFILED_ALPHA);
+      else
+        ws_color_set (cr, ws_verdict_color (palette, verdict));
       cairo_rectangle (cr, x, y + (line - sw) / 2, sw, sw);
       cairo_fill (cr);
       ws_color_set (cr, palette->dim);
-      x +=
-        sw + 4 +
-        ws_text_draw (cr, small, ws_verdict_label ((WsVerdict) v), x + sw + 4, y, 0, WS_ALIGN_LEFT);
+      x += sw + 4 +
+           ws_text_draw (cr, small, ws_verdict_label (verdict), x + sw + 4, y, 0, WS_ALIGN_LEFT);
       x += line;
     }
   ws_color_set (cr, palette->bar);
@@ -380,7 +409,7 @@ ws_bars_chart_draw (cairo_t *cr, double width, double height, const WsBarsModel 
         y += round (l.line * 1.3) + l.pad * 0.5;
       }
     if (model->has_verdicts)
-      draw_legend (cr, small, palette, l.pad, y, l.line);
+      draw_legend (cr, small, palette, model, l.pad, y, l.line);
   }
 
   if (model->bars->len == 0)
@@ -399,7 +428,6 @@ ws_bars_chart_draw (cairo_t *cr, double width, double height, const WsBarsModel 
       double value = ws_bar_value (bar, model->sort);
       double w = model->max_value > 0 ? value / model->max_value * l.bar_w : 0;
       g_autofree char *label = value_label (bar, model->sort);
-      WsColor color = bar->is_other ? palette->bar_other : ws_verdict_color (palette, bar->verdict);
 
       if (state != NULL && ((int) i == state->selected || (int) i == state->hover))
         {
@@ -412,7 +440,7 @@ ws_bars_chart_draw (cairo_t *cr, double width, double height, const WsBarsModel 
       ws_text_draw (cr, text, bar->label, l.bar_x, y, width - 2 * l.pad, WS_ALIGN_LEFT);
 
       /* Bars end on whole pixels so that their length reads exactly. */
-      ws_color_set (cr, color);
+      bar_color_set (cr, palette, model, bar);
       cairo_rectangle (cr, l.bar_x, y + l.line + 3, MAX (round (w), value > 0 ? 1 : 0), l.bar_h);
       cairo_fill (cr);
 
