@@ -3,10 +3,10 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
-#include <locale.h>
 #include <string.h>
 
 #include "ws-cli.h"
+#include "ws-uninstalled.h"
 
 typedef struct
 {
@@ -44,12 +44,8 @@ print_usage (void)
 int
 main (int argc, char **argv)
 {
-  const char *localedir = g_getenv ("WARPSCOPE_LOCALEDIR");
 
-  setlocale (LC_ALL, "");
-  bindtextdomain (GETTEXT_PACKAGE, localedir != NULL ? localedir : LOCALEDIR);
-  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
-  textdomain (GETTEXT_PACKAGE);
+  ws_i18n_init ();
   g_set_prgname ("warpscope-cli");
 
   if (argc < 2 || g_str_equal (argv[1], "--help") || g_str_equal (argv[1], "-h") ||

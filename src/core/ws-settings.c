@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include "ws-settings.h"
+#include "ws-uninstalled.h"
 
 /**
  * ws_settings_new:
@@ -19,7 +20,9 @@ ws_settings_new (void)
   GSettingsSchemaSource *source = g_settings_schema_source_get_default ();
   g_autoptr (GSettingsSchema) schema = NULL;
 
-  if (source != NULL)
+  /* Uninstalled, the build's schema matches the code; an installed one may
+   * be older and lack keys, which GSettings punishes with an abort. */
+  if (source != NULL && !ws_running_uninstalled ())
     schema = g_settings_schema_source_lookup (source, APP_ID, TRUE);
   if (schema == NULL)
     {
@@ -29,6 +32,8 @@ ws_settings_new (void)
       if (build != NULL)
         schema = g_settings_schema_source_lookup (build, APP_ID, FALSE);
     }
+  if (schema == NULL && source != NULL)
+    schema = g_settings_schema_source_lookup (source, APP_ID, TRUE);
   if (schema == NULL)
     return NULL;
   return g_settings_new_full (schema, NULL, NULL);

@@ -214,19 +214,19 @@ ws_verdict_label (WsVerdict verdict)
   switch (verdict)
     {
       case WS_VERDICT_COMPUTE:
-        return _ ("Compute");
+        return C_ ("verdict", "Compute");
       case WS_VERDICT_MEMORY:
-        return _ ("Memory");
+        return C_ ("verdict", "Memory");
       case WS_VERDICT_LATENCY:
-        return _ ("Memory/Latency");
+        return C_ ("verdict", "Memory/Latency");
       case WS_VERDICT_MIXED:
-        return _ ("Mixed");
+        return C_ ("verdict", "Mixed");
       case WS_VERDICT_UNKNOWN:
-        return _ ("Unknown");
+        return C_ ("verdict", "Unknown");
       case WS_VERDICT_NONE:
       case WS_N_VERDICTS:
       default:
-        return _ ("Not profiled");
+        return C_ ("verdict", "Not profiled");
     }
 }
 
