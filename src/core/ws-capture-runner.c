@@ -1,0 +1,1924 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "ws-capture-runner"
+#include "config.h"
+
+#include <errno.h>
+#include <glib/gstdio.h>
+#include <json-glib/json-glib.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "ws-atomic-file.h"
+#include "ws-capture-runner.h"
+#include "ws-capture-tools.h"
+#include "ws-error.h"
+
+/* Runs the targets one after the other, each through the six steps, on the
+ * main context of the caller: every wait is asynchronous (GSubprocess),
+ * so a window stays responsive and a command line program needs only a
+ * main loop.  Each command runs in a process group of its own; when it
+ * ends, or when the run is cancelled, whatever is left of its group gets
+ * SIGTERM and, after the grace period, SIGKILL. */
+
+#define REAP_INTERVAL_MS 50
+#define GIVE_UP_AFTER_KILL_US (2 * G_USEC_PER_SEC)
+#define DRAIN_MS 2000
+
+typedef struct
+{
+  gint64 started; /* µs since the epoch; 0: never ran */
+  gint64 finished;
+  int exit_status; /* -1: ended by a signal, or did not start */
+  char *message;   /* why it failed; NULL when it did not */
+} CommandResult;
+
+typedef struct
+{
+  guint row;
+  guint line;
+  char *name;
+  char *cmd;
+  char *workdir_cell;
+  char *workdir;
+  char *envs;
+  char *folder_name;
+  char *dir;
+  WsCapturePlan *plan;
+  WsCaptureStepState states[WS_CAPTURE_N_STEPS + 1];
+  char *messages[WS_CAPTURE_N_STEPS + 1];
+  gint64 step_started[WS_CAPTURE_N_STEPS + 1];
+  gint64 step_finished[WS_CAPTURE_N_STEPS + 1];
+  GArray *results[WS_CAPTURE_N_STEPS + 1]; /* of CommandResult, as plan->steps[i] */
+  gint64 started;
+  gint64 finished;
+  gboolean finished_ok;
+} Target;
+
+struct _WsCaptureRunner
+{
+  GObject parent_instance;
+
+  WsCaptureSettings *settings;
+  char *targets_file;
+  char *base_dir;
+  char **base_env;
+  guint grace_ms;
+  GPtrArray *targets; /* of Target */
+
+  /* Fixed at start */
+  char *out_dir;
+  char *group;
+  char *group_dir;
+  char *log_path;
+  FILE *log;
+  char *nsys;
+  char *ncu;
+  char *nsys_version;
+  char *ncu_version;
+  GPtrArray *gpus;
+  GMainContext *context;
+  GTask *task;
+  GCancellable *cancellable;
+  gulong cancel_id;
+  gboolean cancelled;
+
+  /* Progress */
+  guint current; /* the target running */
+  gboolean in_target;
+  guint step;
+  guint command;
+  guint n_failed;
+  double fraction;
+
+  /* The command running */
+  GSubprocess *process;
+  GPid pgid;
+  guint serial; /* tells callbacks of an earlier command from this one's */
+  gboolean exited;
+  int exit_status;
+  guint open_streams;
+  gboolean group_gone;
+  gint64 term_sent; /* monotonic µs; 0: not yet */
+  gint64 kill_sent;
+  GSource *reap_source;
+  GSource *drain_source;
+  GCancellable *io_cancellable;
+  char *problem_line; /* the last line that looked like an error */
+  gboolean no_kernels_profiled;
+};
+
+G_DEFINE_FINAL_TYPE (WsCaptureRunner, ws_capture_runner, G_TYPE_OBJECT)
+
+enum
+{
+  PROP_0,
+  PROP_FRACTION,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+enum
+{
+  LOG,
+  STEP_CHANGED,
+  TARGET_FINISHED,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
+
+static void run_step (WsCaptureRunner *self);
+static void start_target (WsCaptureRunner *self);
+
+static void
+target_free (Target *target)
+{
+  g_free (target->name);
+  g_free (target->cmd);
+  g_free (target->workdir_cell);
+  g_free (target->workdir);
+  g_free (target->envs);
+  g_free (target->folder_name);
+  g_free (target->dir);
+  g_clear_pointer (&target->plan, ws_capture_plan_free);
+  for (guint i = 0; i <= WS_CAPTURE_N_STEPS; i++)
+    {
+      g_free (target->messages[i]);
+      if (target->results[i] != NULL)
+        {
+          for (guint j = 0; j < target->results[i]->len; j++)
+            g_free (g_array_index (target->results[i], CommandResult, j).message);
+          g_array_unref (target->results[i]);
+        }
+    }
+  g_free (target);
+}
+
+const char *
+ws_capture_step_state_nick (WsCaptureStepState state)
+{
+  switch (state)
+    {
+      case WS_CAPTURE_STEP_WAITING:
+        return "waiting";
+      case WS_CAPTURE_STEP_RUNNING:
+        return "running";
+      case WS_CAPTURE_STEP_DONE:
+        return "done";
+      case WS_CAPTURE_STEP_FAILED:
+        return "failed";
+      case WS_CAPTURE_STEP_SKIPPED:
+        return "skipped";
+      default:
+        g_return_val_if_reached (NULL);
+    }
+}
+
+/**
+ * ws_capture_step_line:
+ * @detail: (nullable): what the step does, or why it failed
+ *
+ * The `[STEP x/6]` line of the existing workflow, with its words as it
+ * wrote them (开始 start, 完成 done, 失败 failed; 跳过 skipped is ours), so
+ * that scripts reading the log keep working.  Not translated: the window
+ * translates its own copy.
+ *
+ * Returns: (transfer full): the line, without a line end
+ */
+char *
+ws_capture_step_line (guint step, WsCaptureStepState state, const char *name, const char *detail)
+{
+  const char *word;
+
+  switch (state)
+    {
+      case WS_CAPTURE_STEP_RUNNING:
+        word = "开始";
+        break;
+      case WS_CAPTURE_STEP_DONE:
+        word = "完成";
+        break;
+      case WS_CAPTURE_STEP_FAILED:
+        word = "失败";
+        break;
+      case WS_CAPTURE_STEP_SKIPPED:
+        word = "跳过";
+        break;
+      case WS_CAPTURE_STEP_WAITING:
+      default:
+        g_return_val_if_reached (NULL);
+    }
+  if (detail != NULL && detail[0] != '\0')
+    return g_strdup_printf ("[STEP %u/%d] %s %s: %s", step, WS_CAPTURE_N_STEPS, word, name, detail);
+  return g_strdup_printf ("[STEP %u/%d] %s %s", step, WS_CAPTURE_N_STEPS, word, name);
+}
+
+static void
+clear_source (GSource **source)
+{
+  if (*source == NULL)
+    return;
+  g_source_destroy (*source);
+  g_clear_pointer (source, g_source_unref);
+}
+
+static void
+ws_capture_runner_dispose (GObject *object)
+{
+  WsCaptureRunner *self = WS_CAPTURE_RUNNER (object);
+
+  /* Nothing outlives the runner: no time for a grace period here. */
+  if (self->process != NULL && self->pgid > 1)
+    {
+      kill (-self->pgid, SIGTERM);
+      kill (-self->pgid, SIGKILL);
+    }
+  clear_source (&self->reap_source);
+  clear_source (&self->drain_source);
+  if (self->io_cancellable != NULL)
+    g_cancellable_cancel (self->io_cancellable);
+  g_clear_object (&self->io_cancellable);
+  g_clear_object (&self->process);
+
+  G_OBJECT_CLASS (ws_capture_runner_parent_class)->dispose (object);
+}
+
+static void
+ws_capture_runner_finalize (GObject *object)
+{
+  WsCaptureRunner *self = WS_CAPTURE_RUNNER (object);
+
+  g_clear_pointer (&self->settings, ws_capture_settings_free);
+  g_free (self->targets_file);
+  g_free (self->base_dir);
+  g_strfreev (self->base_env);
+  g_ptr_array_unref (self->targets);
+  g_free (self->out_dir);
+  g_free (self->group);
+  g_free (self->group_dir);
+  g_free (self->log_path);
+  if (self->log != NULL)
+    fclose (self->log);
+  g_free (self->nsys);
+  g_free (self->ncu);
+  g_free (self->nsys_version);
+  g_free (self->ncu_version);
+  g_clear_pointer (&self->gpus, g_ptr_array_unref);
+  g_clear_pointer (&self->context, g_main_context_unref);
+  g_free (self->problem_line);
+
+  G_OBJECT_CLASS (ws_capture_runner_parent_class)->finalize (object);
+}
+
+static void
+ws_capture_runner_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
+{
+  WsCaptureRunner *self = WS_CAPTURE_RUNNER (object);
+
+  switch (prop_id)
+    {
+      case PROP_FRACTION:
+        g_value_set_double (value, self->fraction);
+        break;
+      default:
+        G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+ws_capture_runner_class_init (WsCaptureRunnerClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->dispose = ws_capture_runner_dispose;
+  object_class->finalize = ws_capture_runner_finalize;
+  object_class->get_property = ws_capture_runner_get_property;
+
+  properties[PROP_FRACTION] =
+    g_param_spec_double ("fraction", NULL, NULL, 0, 1, 0,
+                         G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  /**
+   * WsCaptureRunner::log:
+   * @target: the target's index, or G_MAXUINT for the run as a whole
+   * @step: 1 to 6, or 0 outside the steps
+   * @kind: a #WsCaptureLogKind
+   * @line: the line as the log file gets it
+   *
+   * One line of the log, as it comes.
+   */
+  signals[LOG] =
+    g_signal_new ("log", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 4, G_TYPE_UINT, G_TYPE_UINT, G_TYPE_UINT, G_TYPE_STRING);
+
+  /**
+   * WsCaptureRunner::step-changed:
+   * @state: a #WsCaptureStepState
+   * @detail: (nullable): what the step does, or why it failed or was skipped
+   */
+  signals[STEP_CHANGED] =
+    g_signal_new ("step-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 4, G_TYPE_UINT, G_TYPE_UINT, G_TYPE_UINT, G_TYPE_STRING);
+
+  /**
+   * WsCaptureRunner::target-finished:
+   * @success: whether every step succeeded
+   * @dir: (nullable): the target's capture folder
+   */
+  signals[TARGET_FINISHED] =
+    g_signal_new ("target-finished", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL,
+                  NULL, G_TYPE_NONE, 3, G_TYPE_UINT, G_TYPE_BOOLEAN, G_TYPE_STRING);
+}
+
+static void
+ws_capture_runner_init (WsCaptureRunner *self)
+{
+  self->targets = g_ptr_array_new_with_free_func ((GDestroyNotify) target_free);
+  self->grace_ms = WS_CAPTURE_GRACE_MS;
+}
+
+/**
+ * ws_capture_runner_new:
+ * @rows: (array length=n_rows): the rows of @list to capture, in order
+ * @settings: copied
+ * @base_dir: the folder a relative OUT_DIR or GLOBAL_LOG starts from
+ *
+ * Copies what it needs of @list: editing the list during a run changes
+ * nothing of the run.
+ *
+ * Returns: (transfer full): a runner, ready for ws_capture_runner_run_async()
+ */
+WsCaptureRunner *
+ws_capture_runner_new (WsTargetList *list, const guint *rows, guint n_rows,
+                       const WsCaptureSettings *settings, const char *base_dir)
+{
+  WsCaptureRunner *self;
+  guint n;
+
+  g_return_val_if_fail (WS_IS_TARGET_LIST (list), NULL);
+  g_return_val_if_fail (rows != NULL || n_rows == 0, NULL);
+  g_return_val_if_fail (settings != NULL && base_dir != NULL, NULL);
+
+  self = g_object_new (WS_TYPE_CAPTURE_RUNNER, NULL);
+  self->settings = ws_capture_settings_copy (settings);
+  self->targets_file = g_strdup (ws_target_list_get_path (list));
+  self->base_dir = g_strdup (base_dir);
+  n = ws_target_list_get_n_targets (list);
+  for (guint i = 0; i < n_rows; i++)
+    {
+      Target *target;
+
+      g_return_val_if_fail (rows[i] < n, self);
+      target = g_new0 (Target, 1);
+      target->row = rows[i];
+      target->line = ws_target_list_get_line (list, rows[i]);
+      target->name = g_strdup (ws_target_list_get (list, rows[i], WS_TARGET_NAME));
+      target->cmd = g_strdup (ws_target_list_get (list, rows[i], WS_TARGET_CMD));
+      target->workdir_cell = g_strdup (ws_target_list_get (list, rows[i], WS_TARGET_WORKDIR));
+      target->workdir = ws_target_list_resolve_workdir (list, rows[i]);
+      target->envs = g_strdup (ws_target_list_get (list, rows[i], WS_TARGET_ENVS));
+      g_ptr_array_add (self->targets, target);
+    }
+  return self;
+}
+
+/* Milliseconds between SIGTERM and SIGKILL; tests shorten it. */
+void
+ws_capture_runner_set_grace (WsCaptureRunner *self, guint grace_ms)
+{
+  g_return_if_fail (WS_IS_CAPTURE_RUNNER (self));
+  self->grace_ms = grace_ms;
+}
+
+/* The environment the programs start from; this process's by default. */
+void
+ws_capture_runner_set_environ (WsCaptureRunner *self, const char *const *envp)
+{
+  g_return_if_fail (WS_IS_CAPTURE_RUNNER (self));
+  g_strfreev (self->base_env);
+  self->base_env = g_strdupv ((char **) envp);
+}
+
+static Target *
+current (WsCaptureRunner *self)
+{
+  return g_ptr_array_index (self->targets, self->current);
+}
+
+static char *
+now_iso8601 (gint64 usec)
+{
+  g_autoptr (GDateTime) utc = g_date_time_new_from_unix_utc (usec / G_USEC_PER_SEC);
+  g_autoptr (GDateTime) local = utc != NULL ? g_date_time_to_local (utc) : NULL;
+
+  return local != NULL ? g_date_time_format_iso8601 (local) : g_strdup ("");
+}
+
+static void
+log_line (WsCaptureRunner *self, guint target, guint step, WsCaptureLogKind kind, const char *line)
+{
+  if (self->log != NULL)
+    {
+      fputs (line, self->log);
+      fputc ('\n', self->log);
+      fflush (self->log);
+    }
+  g_signal_emit (self, signals[LOG], 0, target, step, (guint) kind, line);
+}
+
+static void G_GNUC_PRINTF (3, 4)
+  log_info (WsCaptureRunner *self, guint step, const char *format, ...)
+{
+  g_autofree char *line = NULL;
+  va_list args;
+
+  va_start (args, format);
+  line = g_strdup_vprintf (format, args);
+  va_end (args);
+  log_line (self, self->in_target ? self->current : G_MAXUINT, step, WS_CAPTURE_LOG_INFO, line);
+}
+
+static void
+update_fraction (WsCaptureRunner *self)
+{
+  double units = (double) self->targets->len * WS_CAPTURE_N_STEPS;
+  double done = 0;
+  double fraction;
+
+  for (guint i = 0; i < self->targets->len; i++)
+    {
+      Target *target = g_ptr_array_index (self->targets, i);
+
+      for (guint s = 1; s <= WS_CAPTURE_N_STEPS; s++)
+        if (target->states[s] >= WS_CAPTURE_STEP_DONE)
+          done += 1;
+        else if (target->states[s] == WS_CAPTURE_STEP_RUNNING && target->plan != NULL &&
+                 target->plan->steps[s]->len > 0 && i == self->current && s == self->step)
+          done += (double) self->command / target->plan->steps[s]->len;
+    }
+  fraction = units > 0 ? CLAMP (done / units, 0, 1) : 1;
+  if (fraction != self->fraction)
+    {
+      self->fraction = fraction;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_FRACTION]);
+    }
+}
+
+static void
+set_state (WsCaptureRunner *self, guint t, guint step, WsCaptureStepState state, const char *detail)
+{
+  Target *target = g_ptr_array_index (self->targets, t);
+
+  target->states[step] = state;
+  g_free (target->messages[step]);
+  target->messages[step] = g_strdup (detail);
+  if (state == WS_CAPTURE_STEP_RUNNING)
+    target->step_started[step] = g_get_real_time ();
+  else if (state != WS_CAPTURE_STEP_WAITING && target->step_started[step] != 0)
+    target->step_finished[step] = g_get_real_time ();
+
+  if (state != WS_CAPTURE_STEP_WAITING)
+    {
+      g_autofree char *line = ws_capture_step_line (step, state, target->name, detail);
+
+      log_line (self, t, step, WS_CAPTURE_LOG_STEP, line);
+    }
+  g_signal_emit (self, signals[STEP_CHANGED], 0, t, step, (guint) state, detail);
+  update_fraction (self);
+}
+
+/* Quotes a command line as a shell would need it: for the log, so that a
+ * user can paste it into a terminal. */
+static char *
+quote_argv (char **argv)
+{
+  GString *out = g_string_new (NULL);
+
+  for (guint i = 0; argv[i] != NULL; i++)
+    {
+      gboolean plain = argv[i][0] != '\0';
+
+      for (const char *p = argv[i]; *p != '\0' && plain; p++)
+        plain = g_ascii_isalnum (*p) || strchr ("-_./=:,@%+", *p) != NULL;
+      if (i > 0)
+        g_string_append_c (out, ' ');
+      if (plain)
+        g_string_append (out, argv[i]);
+      else
+        {
+          g_autofree char *quoted = g_shell_quote (argv[i]);
+
+          g_string_append (out, quoted);
+        }
+    }
+  return g_string_free (out, FALSE);
+}
+
+/* ---- run.json ---------------------------------------------------------- */
+
+static void
+add_time (JsonBuilder *builder, const char *name, gint64 usec)
+{
+  json_builder_set_member_name (builder, name);
+  if (usec == 0)
+    json_builder_add_null_value (builder);
+  else
+    {
+      g_autofree char *text = now_iso8601 (usec);
+
+      json_builder_add_string_value (builder, text);
+    }
+}
+
+static void
+add_string (JsonBuilder *builder, const char *name, const char *value)
+{
+  json_builder_set_member_name (builder, name);
+  if (value != NULL)
+    json_builder_add_string_value (builder, value);
+  else
+    json_builder_add_null_value (builder);
+}
+
+static void
+add_strv (JsonBuilder *builder, const char *name, char **values)
+{
+  json_builder_set_member_name (builder, name);
+  json_builder_begin_array (builder);
+  for (guint i = 0; values != NULL && values[i] != NULL; i++)
+    json_builder_add_string_value (builder, values[i]);
+  json_builder_end_array (builder);
+}
+
+/* Paths inside the capture folder are written relative to it, so that the
+ * folder can be moved or copied to another machine whole. */
+static char *
+relative (Target *target, const char *path)
+{
+  gsize n = strlen (target->dir);
+
+  if (path != NULL && g_str_has_prefix (path, target->dir) && path[n] == '/')
+    return g_strdup (path + n + 1);
+  return g_strdup (path);
+}
+
+static void
+add_tool (JsonBuilder *builder, const char *name, const char *path, const char *version)
+{
+  json_builder_set_member_name (builder, name);
+  json_builder_begin_object (builder);
+  add_string (builder, "path", path);
+  add_string (builder, "version", version);
+  json_builder_end_object (builder);
+}
+
+static const char *
+target_status (WsCaptureRunner *self, Target *target)
+{
+  if (target->finished == 0)
+    return "running";
+  if (target->finished_ok)
+    return "done";
+  for (guint s = 1; s <= WS_CAPTURE_N_STEPS; s++)
+    if (target->states[s] == WS_CAPTURE_STEP_FAILED && self->cancelled &&
+        g_strcmp0 (target->messages[s], "cancelled") == 0)
+      return "cancelled";
+  return "failed";
+}
+
+static void
+add_steps (JsonBuilder *builder, Target *target)
+{
+  json_builder_set_member_name (builder, "steps");
+  json_builder_begin_array (builder);
+  for (guint s = 1; s <= WS_CAPTURE_N_STEPS; s++)
+    {
+      GPtrArray *commands = target->plan != NULL ? target->plan->steps[s] : NULL;
+
+      json_builder_begin_object (builder);
+      json_builder_set_member_name (builder, "step");
+      json_builder_add_int_value (builder, s);
+      add_string (builder, "name", ws_capture_step_title (s));
+      add_string (builder, "state", ws_capture_step_state_nick (target->states[s]));
+      add_string (builder, "message", target->messages[s]);
+      add_time (builder, "started", target->step_started[s]);
+      add_time (builder, "finished", target->step_finished[s]);
+      json_builder_set_member_name (builder, "commands");
+      json_builder_begin_array (builder);
+      for (guint c = 0; commands != NULL && c < commands->len; c++)
+        {
+          const WsCaptureCommand *command = g_ptr_array_index (commands, c);
+          const CommandResult *result = target->results[s] != NULL && c < target->results[s]->len
+                                          ? &g_array_index (target->results[s], CommandResult, c)
+                                          : NULL;
+          g_autofree char *stdout_path = relative (target, command->stdout_path);
+
+          json_builder_begin_object (builder);
+          add_strv (builder, "argv", command->argv);
+          add_string (builder, "cwd", command->cwd);
+          add_strv (builder, "env", command->env_added);
+          add_string (builder, "stdout", stdout_path);
+          add_string (builder, "kernel", command->kernel);
+          add_time (builder, "started", result != NULL ? result->started : 0);
+          add_time (builder, "finished", result != NULL ? result->finished : 0);
+          json_builder_set_member_name (builder, "exit_status");
+          if (result != NULL && result->started != 0 && result->exit_status >= 0)
+            json_builder_add_int_value (builder, result->exit_status);
+          else
+            json_builder_add_null_value (builder);
+          add_string (builder, "message", result != NULL ? result->message : NULL);
+          json_builder_end_object (builder);
+        }
+      json_builder_end_array (builder);
+      json_builder_end_object (builder);
+    }
+  json_builder_end_array (builder);
+}
+
+static void
+add_outputs (JsonBuilder *builder, Target *target)
+{
+  WsCapturePlan *plan = target->plan;
+  g_autofree char *rep = NULL, *sqlite = NULL, *csv = NULL;
+  GPtrArray *exports;
+
+  json_builder_set_member_name (builder, "outputs");
+  json_builder_begin_object (builder);
+  if (plan != NULL)
+    {
+      g_autofree char *rep_path = g_strconcat (plan->nsys_base, ".nsys-rep", NULL);
+      g_autofree char *sqlite_path = g_strconcat (plan->nsys_base, ".sqlite", NULL);
+
+      rep = relative (target, rep_path);
+      sqlite = relative (target, sqlite_path);
+      csv = relative (target, plan->kern_sum_csv);
+    }
+  add_string (builder, "nsys_rep", rep);
+  add_string (builder, "sqlite", sqlite);
+  add_string (builder, "kern_sum_csv", csv);
+  json_builder_set_member_name (builder, "ncu");
+  json_builder_begin_array (builder);
+  exports = plan != NULL ? plan->steps[WS_CAPTURE_STEP_NCU_EXPORT] : NULL;
+  for (guint i = 0; exports != NULL && i < exports->len; i++)
+    {
+      const WsCaptureCommand *command = g_ptr_array_index (exports, i);
+      g_autofree char *report = relative (target, command->argv[2]);
+      g_autofree char *raw = relative (target, command->stdout_path);
+
+      json_builder_begin_object (builder);
+      add_string (builder, "kernel", command->kernel);
+      add_string (builder, "report", report);
+      add_string (builder, "raw_csv", raw);
+      json_builder_end_object (builder);
+    }
+  json_builder_end_array (builder);
+  json_builder_end_object (builder);
+}
+
+static void
+write_manifest (WsCaptureRunner *self, Target *target)
+{
+  g_autoptr (JsonBuilder) builder = json_builder_new ();
+  g_autoptr (JsonGenerator) generator = json_generator_new ();
+  g_autoptr (JsonNode) root = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *path = NULL;
+  g_autofree char *text = NULL;
+  gsize len;
+
+  if (target->dir == NULL || !g_file_test (target->dir, G_FILE_TEST_IS_DIR))
+    return;
+
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "warpscope");
+  json_builder_begin_object (builder);
+  add_string (builder, "version", PACKAGE_VERSION);
+  json_builder_set_member_name (builder, "manifest");
+  json_builder_add_int_value (builder, 1);
+  json_builder_end_object (builder);
+
+  json_builder_set_member_name (builder, "target");
+  json_builder_begin_object (builder);
+  add_string (builder, "name", target->name);
+  add_string (builder, "cmd", target->cmd);
+  add_string (builder, "workdir", target->workdir_cell);
+  add_string (builder, "envs", target->envs);
+  add_string (builder, "workdir_resolved", target->workdir);
+  add_string (builder, "targets_file", self->targets_file);
+  json_builder_set_member_name (builder, "line");
+  json_builder_add_int_value (builder, target->line);
+  json_builder_end_object (builder);
+
+  add_string (builder, "folder", target->folder_name);
+  add_string (builder, "group", self->group);
+  add_string (builder, "status", target_status (self, target));
+  add_time (builder, "started", target->started);
+  add_time (builder, "finished", target->finished);
+  add_string (builder, "host", g_get_host_name ());
+
+  json_builder_set_member_name (builder, "tools");
+  json_builder_begin_object (builder);
+  add_tool (builder, "nsys", self->nsys, self->nsys_version);
+  add_tool (builder, "ncu", self->ncu, self->ncu_version);
+  json_builder_end_object (builder);
+
+  json_builder_set_member_name (builder, "gpus");
+  json_builder_begin_array (builder);
+  for (guint i = 0; self->gpus != NULL && i < self->gpus->len; i++)
+    json_builder_add_string_value (builder, g_ptr_array_index (self->gpus, i));
+  json_builder_end_array (builder);
+
+  json_builder_set_member_name (builder, "settings");
+  json_builder_begin_object (builder);
+  ws_capture_settings_to_json (self->settings, builder);
+  json_builder_end_object (builder);
+
+  json_builder_set_member_name (builder, "kernels");
+  json_builder_begin_array (builder);
+  for (guint i = 0;
+       target->plan != NULL && target->plan->kernels != NULL && i < target->plan->kernels->len; i++)
+    {
+      const WsCaptureKernel *kernel = g_ptr_array_index (target->plan->kernels, i);
+
+      json_builder_begin_object (builder);
+      add_string (builder, "name", kernel->name);
+      add_string (builder, "file", kernel->file);
+      json_builder_set_member_name (builder, "total_ns");
+      json_builder_add_int_value (builder, kernel->total);
+      json_builder_end_object (builder);
+    }
+  json_builder_end_array (builder);
+
+  add_steps (builder, target);
+  add_outputs (builder, target);
+  json_builder_end_object (builder);
+
+  root = json_builder_get_root (builder);
+  json_generator_set_root (generator, root);
+  json_generator_set_pretty (generator, TRUE);
+  text = json_generator_to_data (generator, &len);
+  path = g_build_filename (target->dir, "run.json", NULL);
+  if (!ws_atomic_file_save (path, text, len, WS_ATOMIC_FILE_DEFAULT, &error))
+    log_info (self, 0, "warning: %s", error->message);
+}
+
+/* ---- finishing --------------------------------------------------------- */
+
+static void
+disconnect_cancellable (WsCaptureRunner *self)
+{
+  if (self->cancellable != NULL && self->cancel_id != 0)
+    g_cancellable_disconnect (self->cancellable, self->cancel_id);
+  self->cancel_id = 0;
+  g_clear_object (&self->cancellable);
+}
+
+static void
+finish_run (WsCaptureRunner *self)
+{
+  g_autoptr (GTask) task = g_steal_pointer (&self->task);
+  guint n_done = self->targets->len - self->n_failed;
+
+  self->current = self->targets->len;
+  update_fraction (self);
+  if (self->cancelled)
+    log_info (self, 0, "== cancelled: %u of %u targets done ==", n_done, self->targets->len);
+  else
+    log_info (self, 0, "== finished: %u of %u targets done, %u failed ==", n_done,
+              self->targets->len, self->n_failed);
+  if (self->log != NULL)
+    {
+      fclose (self->log);
+      self->log = NULL;
+    }
+  disconnect_cancellable (self);
+
+  if (self->cancelled)
+    g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_CANCELLED, "the capture was cancelled");
+  else
+    g_task_return_boolean (task, TRUE);
+}
+
+/* After a cancel: the targets not started are skipped, and count as
+ * failed. */
+static void
+skip_rest (WsCaptureRunner *self)
+{
+  for (guint t = self->current; t < self->targets->len; t++)
+    {
+      for (guint s = 1; s <= WS_CAPTURE_N_STEPS; s++)
+        set_state (self, t, s, WS_CAPTURE_STEP_SKIPPED, "cancelled");
+      self->n_failed++;
+    }
+  self->current = self->targets->len;
+}
+
+static void
+finish_target (WsCaptureRunner *self)
+{
+  Target *target = current (self);
+  gboolean ok = TRUE;
+
+  for (guint s = 1; s <= WS_CAPTURE_N_STEPS; s++)
+    ok = ok && target->states[s] == WS_CAPTURE_STEP_DONE;
+  target->finished_ok = ok;
+  target->finished = g_get_real_time ();
+  if (!ok)
+    self->n_failed++;
+  write_manifest (self, target);
+  log_info (self, 0, "== %s %s: %s ==", target->name, ok ? "done" : "failed",
+            target->dir != NULL ? target->dir : "(no folder)");
+  g_signal_emit (self, signals[TARGET_FINISHED], 0, self->current, ok, target->dir);
+  self->in_target = FALSE;
+
+  self->current++;
+  if (self->cancelled)
+    skip_rest (self);
+  if (self->current >= self->targets->len)
+    finish_run (self);
+  else
+    start_target (self);
+}
+
+static gboolean
+run_step_idle (gpointer data)
+{
+  run_step (data);
+  return G_SOURCE_REMOVE;
+}
+
+/* The next step runs from the main loop, not from inside this one's
+ * callback: no recursion however many targets fail at once. */
+static void
+next_step (WsCaptureRunner *self)
+{
+  GSource *source = g_idle_source_new ();
+
+  self->step++;
+  g_source_set_callback (source, run_step_idle, g_object_ref (self), g_object_unref);
+  g_source_attach (source, self->context);
+  g_source_unref (source);
+}
+
+static void
+step_finished (WsCaptureRunner *self, gboolean ok, const char *detail)
+{
+  Target *target = current (self);
+  guint step = self->step;
+  gboolean go_on;
+
+  set_state (self, self->current, step, ok ? WS_CAPTURE_STEP_DONE : WS_CAPTURE_STEP_FAILED, detail);
+
+  /* Without kernels there is nothing for ncu, whatever the settings say. */
+  go_on = ok || (self->settings->continue_on_error && !self->cancelled &&
+                 step != WS_CAPTURE_STEP_PREPARE && step != WS_CAPTURE_STEP_TOP_KERNELS);
+  if (self->cancelled && step < WS_CAPTURE_N_STEPS)
+    go_on = FALSE;
+
+  if (target->plan != NULL)
+    write_manifest (self, target);
+  if (go_on && step < WS_CAPTURE_N_STEPS)
+    {
+      next_step (self);
+      return;
+    }
+  for (guint s = step + 1; s <= WS_CAPTURE_N_STEPS; s++)
+    set_state (self, self->current, s, WS_CAPTURE_STEP_SKIPPED,
+               self->cancelled ? "cancelled" : "an earlier step failed");
+  finish_target (self);
+}
+
+/* ---- commands ---------------------------------------------------------- */
+
+static void run_command (WsCaptureRunner *self);
+
+static CommandResult *
+result_of (WsCaptureRunner *self)
+{
+  Target *target = current (self);
+
+  return &g_array_index (target->results[self->step], CommandResult, self->command);
+}
+
+static void
+clear_process (WsCaptureRunner *self)
+{
+  clear_source (&self->reap_source);
+  clear_source (&self->drain_source);
+  if (self->io_cancellable != NULL)
+    g_cancellable_cancel (self->io_cancellable);
+  g_clear_object (&self->io_cancellable);
+  g_clear_object (&self->process);
+  self->pgid = 0;
+  self->serial++;
+}
+
+/* Whether a file the step must leave is there, and why not. */
+static char *
+check_output (WsCaptureRunner *self, const char *path)
+{
+  GStatBuf st;
+
+  if (g_stat (path, &st) == 0 && S_ISREG (st.st_mode) && st.st_size > 0)
+    return NULL;
+  if (g_str_has_suffix (path, ".nsys-rep"))
+    {
+      g_autofree char *base = g_strndup (path, strlen (path) - strlen (".nsys-rep"));
+      g_autofree char *qdstrm = g_strconcat (base, ".qdstrm", NULL);
+
+      if (g_file_test (qdstrm, G_FILE_TEST_EXISTS))
+        return g_strdup_printf ("nsys wrote %s but no report: it could not import the capture "
+                                "(QdstrmImporter missing or failing)",
+                                qdstrm);
+    }
+  if (g_str_has_suffix (path, ".ncu-rep") && self->no_kernels_profiled)
+    return g_strdup_printf ("ncu profiled no kernel (no launch matched the regex): no %s", path);
+  if (g_stat (path, &st) == 0 && st.st_size == 0)
+    return g_strdup_printf ("%s is empty", path);
+  return g_strdup_printf ("%s was not written", path);
+}
+
+static void
+command_finished (WsCaptureRunner *self)
+{
+  Target *target = current (self);
+  const WsCaptureCommand *command =
+    g_ptr_array_index (target->plan->steps[self->step], self->command);
+  CommandResult *result = result_of (self);
+  GPtrArray *commands = target->plan->steps[self->step];
+  gboolean failed_before = FALSE;
+
+  result->finished = g_get_real_time ();
+  result->exit_status = self->exit_status;
+  if (self->cancelled)
+    result->message = g_strdup ("cancelled");
+  else if (self->exit_status != 0)
+    {
+      g_autofree char *status = self->exit_status < 0
+                                  ? g_strdup ("ended by a signal")
+                                  : g_strdup_printf ("exit status %d", self->exit_status);
+
+      result->message = self->problem_line != NULL
+                          ? g_strdup_printf ("%s: %s", status, self->problem_line)
+                          : g_steal_pointer (&status);
+    }
+  else
+    for (guint i = 0; command->outputs != NULL && command->outputs[i] != NULL; i++)
+      if ((result->message = check_output (self, command->outputs[i])) != NULL)
+        break;
+  clear_process (self);
+
+  for (guint c = 0; c < self->command; c++)
+    failed_before |= g_array_index (target->results[self->step], CommandResult, c).message != NULL;
+
+  if (result->message != NULL && (self->cancelled || !self->settings->continue_on_error))
+    {
+      g_autofree char *detail = commands->len > 1 && !self->cancelled
+                                  ? g_strdup_printf ("%s (%s)", result->message, command->kernel)
+                                  : g_strdup (result->message);
+
+      step_finished (self, FALSE, detail);
+      return;
+    }
+  if (result->message != NULL)
+    log_info (self, self->step, "%s: %s", command->kernel != NULL ? command->kernel : target->name,
+              result->message);
+
+  self->command++;
+  update_fraction (self);
+  if (self->command < commands->len)
+    {
+      run_command (self);
+      return;
+    }
+  if (result->message != NULL || failed_before)
+    {
+      guint n_failed = 0;
+
+      for (guint c = 0; c < commands->len; c++)
+        n_failed += g_array_index (target->results[self->step], CommandResult, c).message != NULL;
+      if (commands->len == 1)
+        step_finished (self, FALSE, result->message);
+      else
+        {
+          g_autofree char *detail =
+            g_strdup_printf ("%u of %u commands failed", n_failed, commands->len);
+
+          step_finished (self, FALSE, detail);
+        }
+      return;
+    }
+  step_finished (self, TRUE, ws_capture_step_title (self->step));
+}
+
+static void
+maybe_command_done (WsCaptureRunner *self)
+{
+  if (self->exited && self->group_gone && self->open_streams == 0)
+    command_finished (self);
+}
+
+/* Sources of the runner run on its context; they do not hold a
+ * reference: dispose destroys them. */
+static GSource *
+add_timeout (WsCaptureRunner *self, guint ms, GSourceFunc func)
+{
+  GSource *source = g_timeout_source_new (ms);
+
+  g_source_set_callback (source, func, self, NULL);
+  g_source_attach (source, self->context);
+  return source;
+}
+
+static gboolean
+drain_timeout_cb (gpointer data)
+{
+  WsCaptureRunner *self = data;
+
+  /* A process that left the group still holds a pipe: stop reading. */
+  g_clear_pointer (&self->drain_source, g_source_unref);
+  if (self->io_cancellable != NULL)
+    g_cancellable_cancel (self->io_cancellable);
+  return G_SOURCE_REMOVE;
+}
+
+/* One look at the command's process group: TRUE once it is gone (or only
+ * zombies are left that init has not reaped after SIGKILL); otherwise
+ * sends SIGTERM, and SIGKILL once the grace period is over. */
+static gboolean
+group_step (WsCaptureRunner *self)
+{
+  gint64 now = g_get_monotonic_time ();
+
+  if (!ws_capture_group_alive (self->pgid) ||
+      (self->kill_sent != 0 && now - self->kill_sent > GIVE_UP_AFTER_KILL_US))
+    return TRUE;
+  if (self->term_sent == 0)
+    {
+      kill (-self->pgid, SIGTERM);
+      self->term_sent = now;
+    }
+  else if (self->kill_sent == 0 && now - self->term_sent >= (gint64) self->grace_ms * 1000)
+    {
+      kill (-self->pgid, SIGKILL);
+      self->kill_sent = now;
+    }
+  return FALSE;
+}
+
+static void
+group_gone (WsCaptureRunner *self)
+{
+  self->group_gone = TRUE;
+  if (self->exited && self->open_streams > 0 && self->drain_source == NULL)
+    self->drain_source = add_timeout (self, DRAIN_MS, drain_timeout_cb);
+  maybe_command_done (self);
+}
+
+static gboolean
+reap_cb (gpointer data)
+{
+  WsCaptureRunner *self = data;
+
+  if (!group_step (self))
+    return G_SOURCE_CONTINUE;
+  g_clear_pointer (&self->reap_source, g_source_unref);
+  group_gone (self);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+start_reaping (WsCaptureRunner *self)
+{
+  if (self->reap_source == NULL)
+    self->reap_source = add_timeout (self, REAP_INTERVAL_MS, reap_cb);
+}
+
+typedef struct
+{
+  WsCaptureRunner *runner;
+  GDataInputStream *stream;
+  WsCaptureLogKind kind;
+  guint serial;
+} Reader;
+
+static void
+reader_free (Reader *reader)
+{
+  g_object_unref (reader->runner);
+  g_object_unref (reader->stream);
+  g_free (reader);
+}
+
+static gboolean
+looks_like_problem (const char *line)
+{
+  g_autofree char *lower = g_ascii_strdown (line, -1);
+
+  return g_str_has_prefix (line, "==ERROR==") || strstr (lower, "error") != NULL ||
+         strstr (lower, "failed") != NULL || strstr (lower, "unable to") != NULL;
+}
+
+static void read_next (Reader *reader);
+
+static void
+line_cb (GObject *source, GAsyncResult *result, gpointer data)
+{
+  Reader *reader = data;
+  WsCaptureRunner *self = reader->runner;
+  g_autoptr (GError) error = NULL;
+  gsize len = 0;
+  g_autofree char *raw =
+    g_data_input_stream_read_line_finish (G_DATA_INPUT_STREAM (source), result, &len, &error);
+
+  if (reader->serial != self->serial)
+    {
+      reader_free (reader);
+      return;
+    }
+  if (raw == NULL)
+    {
+      reader_free (reader);
+      self->open_streams--;
+      maybe_command_done (self);
+      return;
+    }
+  {
+    g_autofree char *line = g_utf8_make_valid (raw, (gssize) len);
+
+    if (g_str_has_prefix (line, "==ERROR==") ||
+        (looks_like_problem (line) &&
+         (self->problem_line == NULL || !g_str_has_prefix (self->problem_line, "==ERROR=="))))
+      {
+        g_free (self->problem_line);
+        self->problem_line = g_strdup (line);
+      }
+    if (strstr (line, "No kernels were profiled") != NULL)
+      self->no_kernels_profiled = TRUE;
+    log_line (self, self->current, self->step, reader->kind, line);
+  }
+  read_next (reader);
+}
+
+static void
+read_next (Reader *reader)
+{
+  g_data_input_stream_read_line_async (reader->stream, G_PRIORITY_DEFAULT,
+                                       reader->runner->io_cancellable, line_cb, reader);
+}
+
+static void
+start_reader (WsCaptureRunner *self, GInputStream *pipe, WsCaptureLogKind kind)
+{
+  Reader *reader = g_new0 (Reader, 1);
+
+  reader->runner = g_object_ref (self);
+  reader->stream = g_data_input_stream_new (pipe);
+  /* nsys and ncu draw progress with a bare CR: each update is a line. */
+  g_data_input_stream_set_newline_type (reader->stream, G_DATA_STREAM_NEWLINE_TYPE_ANY);
+  reader->kind = kind;
+  reader->serial = self->serial;
+  self->open_streams++;
+  read_next (reader);
+}
+
+typedef struct
+{
+  WsCaptureRunner *runner;
+  guint serial;
+} WaitData;
+
+static void
+wait_cb (GObject *source, GAsyncResult *result, gpointer data)
+{
+  WaitData *wait = data;
+  WsCaptureRunner *self = wait->runner;
+  GSubprocess *process = G_SUBPROCESS (source);
+
+  g_subprocess_wait_finish (process, result, NULL);
+  if (wait->serial == self->serial)
+    {
+      self->exited = TRUE;
+      self->exit_status =
+        g_subprocess_get_if_exited (process) ? g_subprocess_get_exit_status (process) : -1;
+      /* What the command left running in its group goes now. */
+      if (group_step (self))
+        {
+          clear_source (&self->reap_source);
+          group_gone (self);
+        }
+      else
+        start_reaping (self);
+    }
+  g_object_unref (wait->runner);
+  g_free (wait);
+}
+
+static void
+run_command (WsCaptureRunner *self)
+{
+  Target *target = current (self);
+  const WsCaptureCommand *command =
+    g_ptr_array_index (target->plan->steps[self->step], self->command);
+  CommandResult *result = result_of (self);
+  g_autoptr (GSubprocessLauncher) launcher = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *line = NULL;
+  g_autofree char *quoted = quote_argv (command->argv);
+  GSubprocessFlags flags = G_SUBPROCESS_FLAGS_STDERR_PIPE;
+  WaitData *wait;
+
+  if (self->cancelled)
+    {
+      self->exit_status = -1;
+      command_finished (self);
+      return;
+    }
+
+  line = g_strdup_printf ("$ %s", quoted);
+  log_line (self, self->current, self->step, WS_CAPTURE_LOG_COMMAND, line);
+
+  if (command->stdout_path == NULL)
+    flags |= G_SUBPROCESS_FLAGS_STDOUT_PIPE;
+  launcher = g_subprocess_launcher_new (flags);
+  g_subprocess_launcher_set_environ (launcher, command->envp);
+  g_subprocess_launcher_set_cwd (launcher, command->cwd);
+  if (command->stdout_path != NULL)
+    g_subprocess_launcher_set_stdout_file_path (launcher, command->stdout_path);
+  g_subprocess_launcher_set_child_setup (launcher, ws_capture_child_setup, NULL, NULL);
+
+  g_clear_pointer (&self->problem_line, g_free);
+  self->no_kernels_profiled = FALSE;
+  self->exited = FALSE;
+  self->group_gone = FALSE;
+  self->term_sent = 0;
+  self->kill_sent = 0;
+  self->open_streams = 0;
+  self->serial++;
+  self->io_cancellable = g_cancellable_new ();
+  result->started = g_get_real_time ();
+  result->exit_status = -1;
+
+  self->process =
+    g_subprocess_launcher_spawnv (launcher, (const char *const *) command->argv, &error);
+  if (self->process == NULL)
+    {
+      result->finished = g_get_real_time ();
+      result->message = g_strdup_printf ("cannot run %s: %s", command->argv[0], error->message);
+      g_clear_object (&self->io_cancellable);
+      if (self->settings->continue_on_error && !self->cancelled &&
+          self->command + 1 < target->plan->steps[self->step]->len)
+        {
+          log_info (self, self->step, "%s", result->message);
+          self->command++;
+          run_command (self);
+        }
+      else
+        step_finished (self, FALSE, result->message);
+      return;
+    }
+  self->pgid = (GPid) g_ascii_strtoll (g_subprocess_get_identifier (self->process), NULL, 10);
+
+  if (command->stdout_path == NULL)
+    start_reader (self, g_subprocess_get_stdout_pipe (self->process), WS_CAPTURE_LOG_STDOUT);
+  start_reader (self, g_subprocess_get_stderr_pipe (self->process), WS_CAPTURE_LOG_STDERR);
+
+  wait = g_new0 (WaitData, 1);
+  wait->runner = g_object_ref (self);
+  wait->serial = self->serial;
+  g_subprocess_wait_async (self->process, NULL, wait_cb, wait);
+}
+
+/* ---- steps ------------------------------------------------------------- */
+
+static gboolean
+prepare (WsCaptureRunner *self, Target *target, GError **error)
+{
+  const WsCaptureTarget row = {
+    .name = target->name,
+    .cmd = target->cmd,
+    .workdir = target->workdir,
+    .envs = target->envs,
+  };
+
+  target->dir = g_build_filename (self->group_dir, target->folder_name, NULL);
+  /* Not -p: an existing folder is an earlier run, never overwritten. */
+  if (g_mkdir (target->dir, 0777) != 0)
+    {
+      int saved = errno;
+
+      g_set_error (error, WS_CAPTURE_ERROR, WS_CAPTURE_ERROR_IO, "%s: %s", target->dir,
+                   saved == EEXIST ? "exists already (an earlier run)" : g_strerror (saved));
+      g_clear_pointer (&target->dir, g_free);
+      return FALSE;
+    }
+  target->plan =
+    ws_capture_plan_new (&row, target->folder_name, self->group_dir, self->settings, self->nsys,
+                         self->ncu, (const char *const *) self->base_env, error);
+  if (target->plan == NULL)
+    return FALSE;
+  for (guint s = 1; s <= WS_CAPTURE_N_STEPS; s++)
+    target->results[s] = g_array_new (FALSE, TRUE, sizeof (CommandResult));
+  if (g_mkdir (target->plan->nsys_dir, 0777) != 0 || g_mkdir (target->plan->ncu_dir, 0777) != 0)
+    {
+      int saved = errno;
+
+      g_set_error (error, WS_CAPTURE_ERROR, WS_CAPTURE_ERROR_IO, "%s: %s", target->dir,
+                   g_strerror (saved));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+pick_kernels (WsCaptureRunner *self, Target *target, GError **error)
+{
+  GPtrArray *kernels =
+    ws_capture_read_top_kernels (target->plan->kern_sum_csv, self->settings->topn, error);
+
+  if (kernels == NULL)
+    return FALSE;
+  ws_capture_plan_set_kernels (target->plan, kernels);
+  for (guint i = 0; i < kernels->len; i++)
+    {
+      const WsCaptureKernel *kernel = g_ptr_array_index (kernels, i);
+
+      log_info (self, WS_CAPTURE_STEP_TOP_KERNELS, "  %u. %s (%" G_GINT64_FORMAT " ns) → %s", i + 1,
+                kernel->name, kernel->total, kernel->file);
+    }
+  return TRUE;
+}
+
+static void
+run_step (WsCaptureRunner *self)
+{
+  Target *target = current (self);
+  guint step = self->step;
+  g_autoptr (GError) error = NULL;
+  gboolean ok;
+
+  if (self->cancelled)
+    {
+      set_state (self, self->current, step, WS_CAPTURE_STEP_FAILED, "cancelled");
+      for (guint s = step + 1; s <= WS_CAPTURE_N_STEPS; s++)
+        set_state (self, self->current, s, WS_CAPTURE_STEP_SKIPPED, "cancelled");
+      finish_target (self);
+      return;
+    }
+
+  set_state (self, self->current, step, WS_CAPTURE_STEP_RUNNING, ws_capture_step_title (step));
+  switch (step)
+    {
+      case WS_CAPTURE_STEP_PREPARE:
+        ok = prepare (self, target, &error);
+        if (ok)
+          write_manifest (self, target);
+        step_finished (self, ok, ok ? target->dir : error->message);
+        return;
+
+      case WS_CAPTURE_STEP_TOP_KERNELS:
+        ok = pick_kernels (self, target, &error);
+        if (ok)
+          {
+            g_autofree char *detail = g_strdup_printf ("%u kernels", target->plan->kernels->len);
+
+            step_finished (self, TRUE, detail);
+          }
+        else
+          step_finished (self, FALSE, error->message);
+        return;
+
+      default:
+        g_array_set_size (target->results[step], target->plan->steps[step]->len);
+        self->command = 0;
+        if (target->plan->steps[step]->len == 0)
+          {
+            step_finished (self, FALSE, "nothing to run");
+            return;
+          }
+        run_command (self);
+    }
+}
+
+static void
+start_target (WsCaptureRunner *self)
+{
+  Target *target = current (self);
+
+  target->started = g_get_real_time ();
+  self->in_target = TRUE;
+  log_info (self, 0, "== %s (%u/%u): %s ==", target->name, self->current + 1, self->targets->len,
+            target->cmd);
+  self->step = WS_CAPTURE_STEP_PREPARE;
+  run_step (self);
+}
+
+/* ---- start ------------------------------------------------------------- */
+
+static void
+cancel_now (WsCaptureRunner *self)
+{
+  if (self->cancelled || self->task == NULL)
+    return;
+  self->cancelled = TRUE;
+  log_info (self, self->step, "cancelling: SIGTERM to the running command's process group");
+  if (self->process != NULL && self->pgid > 1)
+    {
+      kill (-self->pgid, SIGTERM);
+      self->term_sent = g_get_monotonic_time ();
+      start_reaping (self);
+    }
+}
+
+static gboolean
+cancel_idle (gpointer data)
+{
+  cancel_now (data);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+cancelled_cb (GCancellable *cancellable, gpointer data)
+{
+  WsCaptureRunner *self = data;
+
+  /* May come from another thread: act on the runner's own context. */
+  g_main_context_invoke_full (self->context, G_PRIORITY_HIGH, cancel_idle, g_object_ref (self),
+                              g_object_unref);
+}
+
+typedef struct
+{
+  char *nsys;
+  char *ncu;
+  char *nsys_version;
+  char *ncu_version;
+  GPtrArray *gpus;
+  GPtrArray *sets;
+  GPtrArray *sections;
+  GPtrArray *warnings;
+} Probe;
+
+static void
+probe_free (Probe *probe)
+{
+  g_free (probe->nsys);
+  g_free (probe->ncu);
+  g_free (probe->nsys_version);
+  g_free (probe->ncu_version);
+  g_clear_pointer (&probe->gpus, g_ptr_array_unref);
+  g_clear_pointer (&probe->sets, g_ptr_array_unref);
+  g_clear_pointer (&probe->sections, g_ptr_array_unref);
+  g_clear_pointer (&probe->warnings, g_ptr_array_unref);
+  g_free (probe);
+}
+
+/* On a worker thread: what run.json records about the machine, and what
+ * ncu offers, before anything runs. */
+static void
+probe_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
+{
+  Probe *probe = data;
+  g_autoptr (GError) error = NULL;
+
+  probe->warnings = g_ptr_array_new_with_free_func (g_free);
+  probe->nsys_version = ws_capture_tools_version (probe->nsys, &error);
+  if (probe->nsys_version == NULL)
+    g_ptr_array_add (probe->warnings, g_strdup (error->message));
+  g_clear_error (&error);
+  probe->ncu_version = ws_capture_tools_version (probe->ncu, &error);
+  if (probe->ncu_version == NULL)
+    g_ptr_array_add (probe->warnings, g_strdup (error->message));
+  g_clear_error (&error);
+  probe->sets = ws_capture_tools_list (probe->ncu, "sets", NULL);
+  probe->sections = ws_capture_tools_list (probe->ncu, "sections", NULL);
+  probe->gpus = ws_capture_tools_query_gpus ();
+  g_task_return_boolean (task, TRUE);
+}
+
+static gboolean
+list_has (GPtrArray *list, const char *id)
+{
+  for (guint i = 0; list != NULL && i < list->len; i++)
+    if (g_str_equal (g_ptr_array_index (list, i), id))
+      return TRUE;
+  return FALSE;
+}
+
+/* FORMATS.md: `--set speed-of-light` no longer exists; what ncu does not
+ * offer is replaced (sets) or dropped (sections) with a warning, rather
+ * than failing every ncu run. */
+static void
+fit_ncu_choices (WsCaptureRunner *self, Probe *probe)
+{
+  WsCaptureSettings *settings = self->settings;
+
+  if (settings->ncu_sections != NULL && probe->sections != NULL)
+    {
+      g_auto (GStrv) wanted = g_strsplit (settings->ncu_sections, ",", -1);
+      g_autoptr (GPtrArray) kept = g_ptr_array_new ();
+
+      for (guint i = 0; wanted[i] != NULL; i++)
+        {
+          const char *section = g_strstrip (wanted[i]);
+
+          if (section[0] == '\0')
+            continue;
+          if (list_has (probe->sections, section))
+            g_ptr_array_add (kept, (gpointer) section);
+          else
+            log_info (self, 0, "warning: ncu has no section “%s” (ncu --list-sections); left out",
+                      section);
+        }
+      g_ptr_array_add (kept, NULL);
+      g_free (settings->ncu_sections);
+      settings->ncu_sections = kept->len > 1 ? g_strjoinv (",", (char **) kept->pdata) : NULL;
+    }
+  if (settings->ncu_sections == NULL && probe->sets != NULL &&
+      !list_has (probe->sets, settings->ncu_set))
+    {
+      const char *fallback =
+        list_has (probe->sets, "basic") ? "basic" : g_ptr_array_index (probe->sets, 0);
+
+      log_info (self, 0, "warning: ncu has no set “%s” (ncu --list-sets); using “%s”",
+                settings->ncu_set, fallback);
+      g_free (settings->ncu_set);
+      settings->ncu_set = g_strdup (fallback);
+    }
+}
+
+static void
+probe_done (GObject *source, GAsyncResult *result, gpointer data)
+{
+  WsCaptureRunner *self = WS_CAPTURE_RUNNER (source);
+  Probe *probe = g_task_get_task_data (G_TASK (result));
+
+  self->nsys_version = g_strdup (probe->nsys_version);
+  self->ncu_version = g_strdup (probe->ncu_version);
+  self->gpus = g_ptr_array_ref (probe->gpus);
+  log_info (self, 0, "nsys %s: %s", self->nsys_version != NULL ? self->nsys_version : "?",
+            self->nsys);
+  log_info (self, 0, "ncu %s: %s", self->ncu_version != NULL ? self->ncu_version : "?", self->ncu);
+  for (guint i = 0; i < probe->gpus->len; i++)
+    log_info (self, 0, "GPU %u: %s", i, (char *) g_ptr_array_index (probe->gpus, i));
+  for (guint i = 0; i < probe->warnings->len; i++)
+    log_info (self, 0, "warning: %s", (char *) g_ptr_array_index (probe->warnings, i));
+  fit_ncu_choices (self, probe);
+
+  if (self->cancelled)
+    skip_rest (self);
+  if (self->current >= self->targets->len)
+    finish_run (self);
+  else
+    start_target (self);
+}
+
+static char *
+absolute_from (const char *base, const char *path)
+{
+  g_autoptr (GFile) file = g_path_is_absolute (path) ? g_file_new_for_path (path)
+                                                     : g_file_new_build_filename (base, path, NULL);
+
+  return g_file_get_path (file);
+}
+
+/* The group folder: the targets file's name (`targets` for targets.tsv),
+ * or, when a target's folder exists there already, the same with the date
+ * and time: an earlier run is never overwritten. */
+static gboolean
+choose_group (WsCaptureRunner *self, GError **error)
+{
+  g_autofree char *base = NULL;
+  g_autofree char *safe = NULL;
+  g_autoptr (GDateTime) now = g_date_time_new_now_local ();
+  g_autofree char *stamp = g_date_time_format (now, "%Y%m%d-%H%M%S");
+
+  if (self->settings->group != NULL)
+    base = g_strdup (self->settings->group);
+  else if (self->targets_file != NULL)
+    {
+      char *dot;
+
+      base = g_path_get_basename (self->targets_file);
+      dot = strrchr (base, '.');
+      if (dot != NULL && dot != base)
+        *dot = '\0';
+    }
+  else
+    base = g_strdup ("capture");
+  safe = ws_capture_safe_name (base);
+
+  for (guint attempt = 0; attempt < 1000; attempt++)
+    {
+      g_autofree char *name = attempt == 0   ? g_strdup (safe)
+                              : attempt == 1 ? g_strdup_printf ("%s-%s", safe, stamp)
+                                             : g_strdup_printf ("%s-%s-%u", safe, stamp, attempt);
+      g_autofree char *dir = g_build_filename (self->out_dir, name, NULL);
+      gboolean taken = FALSE;
+
+      for (guint t = 0; t < self->targets->len && !taken; t++)
+        {
+          Target *target = g_ptr_array_index (self->targets, t);
+          g_autofree char *folder = g_build_filename (dir, target->folder_name, NULL);
+
+          taken = g_file_test (folder, G_FILE_TEST_EXISTS);
+        }
+      if (taken)
+        continue;
+      if (g_mkdir_with_parents (dir, 0777) != 0)
+        {
+          int saved = errno;
+
+          g_set_error (error, WS_CAPTURE_ERROR, WS_CAPTURE_ERROR_IO, "%s: %s", dir,
+                       g_strerror (saved));
+          return FALSE;
+        }
+      self->group = g_steal_pointer (&name);
+      self->group_dir = g_steal_pointer (&dir);
+      return TRUE;
+    }
+  g_set_error (error, WS_CAPTURE_ERROR, WS_CAPTURE_ERROR_IO, "%s: no free folder name for %s",
+               self->out_dir, safe);
+  return FALSE;
+}
+
+static gboolean
+check_targets (WsCaptureRunner *self, GError **error)
+{
+  g_autoptr (GHashTable) names = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr (GHashTable) used = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+
+  for (guint t = 0; t < self->targets->len; t++)
+    {
+      Target *target = g_ptr_array_index (self->targets, t);
+      g_autoptr (GError) local = NULL;
+      g_auto (GStrv) envs = NULL;
+      g_autofree char *safe = NULL;
+      const char *where = self->targets_file != NULL ? self->targets_file : "targets";
+
+      g_autofree char *trimmed = g_strstrip (g_strdup (target->name));
+
+      if (trimmed[0] == '\0' || ws_target_value_is_empty (target->cmd))
+        {
+          g_set_error (error, WS_CAPTURE_ERROR, WS_CAPTURE_ERROR_INVALID,
+                       "%s:%u: a target needs a NAME and a CMD", where, target->line);
+          return FALSE;
+        }
+      if (!g_hash_table_add (names, target->name))
+        {
+          g_set_error (error, WS_CAPTURE_ERROR, WS_CAPTURE_ERROR_INVALID,
+                       "%s:%u: NAME “%s” is used twice", where, target->line, target->name);
+          return FALSE;
+        }
+      envs = ws_target_envs_parse (target->envs, &local);
+      if (envs == NULL)
+        {
+          g_set_error (error, WS_CAPTURE_ERROR, WS_CAPTURE_ERROR_INVALID, "%s:%u: ENVS of “%s”: %s",
+                       where, target->line, target->name, local->message);
+          return FALSE;
+        }
+      if (!g_file_test (target->workdir, G_FILE_TEST_IS_DIR))
+        {
+          g_set_error (error, WS_CAPTURE_ERROR, WS_CAPTURE_ERROR_INVALID,
+                       "%s:%u: WORKDIR of “%s”: %s: no such folder", where, target->line,
+                       target->name, target->workdir);
+          return FALSE;
+        }
+      safe = ws_capture_safe_name (target->name);
+      target->folder_name = ws_capture_unique_name (used, safe);
+    }
+  return TRUE;
+}
+
+/**
+ * ws_capture_runner_run_async:
+ *
+ * Checks the targets and settings, finds nsys and ncu, creates the group
+ * folder and the log, then runs each target through the six steps.
+ * Cancelling @cancellable stops the command running (its whole process
+ * group) and skips the rest; the run finishes once no process of it is
+ * left.
+ */
+void
+ws_capture_runner_run_async (WsCaptureRunner *self, GCancellable *cancellable,
+                             GAsyncReadyCallback callback, gpointer user_data)
+{
+  g_autoptr (GTask) task = NULL;
+  g_autoptr (GTask) probe_task = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *out = NULL;
+  Probe *probe;
+
+  g_return_if_fail (WS_IS_CAPTURE_RUNNER (self));
+  g_return_if_fail (self->task == NULL && self->context == NULL);
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, ws_capture_runner_run_async);
+  self->context = g_main_context_ref_thread_default ();
+  if (self->base_env == NULL)
+    self->base_env = g_get_environ ();
+
+  if (!ws_capture_settings_validate (self->settings, &error) || !check_targets (self, &error))
+    {
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+  self->nsys = ws_capture_tools_resolve ("nsys", self->settings->nsys_path, &error);
+  if (self->nsys == NULL)
+    {
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+  self->ncu = ws_capture_tools_resolve ("ncu", self->settings->ncu_path, &error);
+  if (self->ncu == NULL)
+    {
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+
+  self->out_dir = absolute_from (self->base_dir, self->settings->output_dir);
+  if (!choose_group (self, &error))
+    {
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+  self->log_path = self->settings->global_log != NULL
+                     ? absolute_from (self->base_dir, self->settings->global_log)
+                     : g_build_filename (self->group_dir, "capture.log", NULL);
+  /* GLOBAL_LOG is rewritten each run, as the workflow did. */
+  self->log = g_fopen (self->log_path, "we");
+  if (self->log == NULL)
+    {
+      int saved = errno;
+
+      g_task_return_new_error (task, WS_CAPTURE_ERROR, WS_CAPTURE_ERROR_IO, "%s: %s",
+                               self->log_path, g_strerror (saved));
+      return;
+    }
+
+  self->task = g_steal_pointer (&task);
+  if (cancellable != NULL)
+    {
+      self->cancellable = g_object_ref (cancellable);
+      self->cancel_id = g_cancellable_connect (cancellable, G_CALLBACK (cancelled_cb), self, NULL);
+    }
+
+  {
+    g_autofree char *started = now_iso8601 (g_get_real_time ());
+
+    log_info (self, 0, "== warpscope capture %s: %u targets → %s ==", started, self->targets->len,
+              self->group_dir);
+  }
+  if (self->targets_file != NULL)
+    log_info (self, 0, "targets: %s", self->targets_file);
+
+  probe = g_new0 (Probe, 1);
+  probe->nsys = g_strdup (self->nsys);
+  probe->ncu = g_strdup (self->ncu);
+  probe_task = g_task_new (self, NULL, probe_done, NULL);
+  g_task_set_source_tag (probe_task, probe_thread);
+  g_task_set_task_data (probe_task, probe, (GDestroyNotify) probe_free);
+  g_task_run_in_thread (probe_task, probe_thread);
+}
+
+/**
+ * ws_capture_runner_run_finish:
+ *
+ * Returns: %TRUE when the run went through (ws_capture_runner_get_n_failed()
+ *   says whether each target succeeded); %FALSE with @error when it could
+ *   not start (WS_CAPTURE_ERROR) or was cancelled (G_IO_ERROR_CANCELLED)
+ */
+gboolean
+ws_capture_runner_run_finish (WsCaptureRunner *self, GAsyncResult *result, GError **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+guint
+ws_capture_runner_get_n_targets (WsCaptureRunner *self)
+{
+  g_return_val_if_fail (WS_IS_CAPTURE_RUNNER (self), 0);
+  return self->targets->len;
+}
+
+const char *
+ws_capture_runner_get_target_name (WsCaptureRunner *self, guint target)
+{
+  g_return_val_if_fail (WS_IS_CAPTURE_RUNNER (self), NULL);
+  g_return_val_if_fail (target < self->targets->len, NULL);
+  return ((Target *) g_ptr_array_index (self->targets, target))->name;
+}
+
+/**
+ * ws_capture_runner_get_target_dir:
+ *
+ * Returns: (transfer none) (nullable): the target's capture folder, once
+ *   step 1 made it
+ */
+const char *
+ws_capture_runner_get_target_dir (WsCaptureRunner *self, guint target)
+{
+  g_return_val_if_fail (WS_IS_CAPTURE_RUNNER (self), NULL);
+  g_return_val_if_fail (target < self->targets->len, NULL);
+  return ((Target *) g_ptr_array_index (self->targets, target))->dir;
+}
+
+WsCaptureStepState
+ws_capture_runner_get_step_state (WsCaptureRunner *self, guint target, guint step)
+{
+  g_return_val_if_fail (WS_IS_CAPTURE_RUNNER (self), WS_CAPTURE_STEP_WAITING);
+  g_return_val_if_fail (target < self->targets->len, WS_CAPTURE_STEP_WAITING);
+  g_return_val_if_fail (step >= 1 && step <= WS_CAPTURE_N_STEPS, WS_CAPTURE_STEP_WAITING);
+  return ((Target *) g_ptr_array_index (self->targets, target))->states[step];
+}
+
+/**
+ * ws_capture_runner_get_step_message:
+ *
+ * Returns: (transfer none) (nullable): what the step did, or why it failed
+ */
+const char *
+ws_capture_runner_get_step_message (WsCaptureRunner *self, guint target, guint step)
+{
+  g_return_val_if_fail (WS_IS_CAPTURE_RUNNER (self), NULL);
+  g_return_val_if_fail (target < self->targets->len, NULL);
+  g_return_val_if_fail (step >= 1 && step <= WS_CAPTURE_N_STEPS, NULL);
+  return ((Target *) g_ptr_array_index (self->targets, target))->messages[step];
+}
+
+gboolean
+ws_capture_runner_get_target_succeeded (WsCaptureRunner *self, guint target)
+{
+  g_return_val_if_fail (WS_IS_CAPTURE_RUNNER (self), FALSE);
+  g_return_val_if_fail (target < self->targets->len, FALSE);
+  return ((Target *) g_ptr_array_index (self->targets, target))->finished_ok;
+}
+
+guint
+ws_capture_runner_get_n_failed (WsCaptureRunner *self)
+{
+  g_return_val_if_fail (WS_IS_CAPTURE_RUNNER (self), 0);
+  return self->n_failed;
+}
+
+double
+ws_capture_runner_get_fraction (WsCaptureRunner *self)
+{
+  g_return_val_if_fail (WS_IS_CAPTURE_RUNNER (self), 0);
+  return self->fraction;
+}
+
+/**
+ * ws_capture_runner_get_group_dir:
+ *
+ * Returns: (transfer none) (nullable): OUT/<group>, once the run started
+ */
+const char *
+ws_capture_runner_get_group_dir (WsCaptureRunner *self)
+{
+  g_return_val_if_fail (WS_IS_CAPTURE_RUNNER (self), NULL);
+  return self->group_dir;
+}
+
+/**
+ * ws_capture_runner_get_log_path:
+ *
+ * Returns: (transfer none) (nullable): the log file, once the run started
+ */
+const char *
+ws_capture_runner_get_log_path (WsCaptureRunner *self)
+{
+  g_return_val_if_fail (WS_IS_CAPTURE_RUNNER (self), NULL);
+  return self->log_path;
+}
+
+/**
+ * ws_capture_runner_kill:
+ *
+ * Kills the running command's process group at once, without a grace
+ * period, and cancels the run: for a program about to exit, which has no
+ * time left to wait.
+ */
+void
+ws_capture_runner_kill (WsCaptureRunner *self)
+{
+  g_return_if_fail (WS_IS_CAPTURE_RUNNER (self));
+
+  cancel_now (self);
+  if (self->process != NULL && self->pgid > 1)
+    {
+      kill (-self->pgid, SIGKILL);
+      self->kill_sent = g_get_monotonic_time ();
+    }
+}
+
+gboolean
+ws_capture_runner_is_running (WsCaptureRunner *self)
+{
+  g_return_val_if_fail (WS_IS_CAPTURE_RUNNER (self), FALSE);
+  return self->task != NULL;
+}

@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <gio/gio.h>
+
+G_BEGIN_DECLS
+
+char *ws_capture_tools_find (const char *name);
+char *ws_capture_tools_find_in (const char *name, const char *path_env, const char *root);
+char *ws_capture_tools_resolve (const char *name, const char *configured, GError **error);
+
+gboolean ws_capture_tools_run (const char *const *argv, guint timeout_s, char **out, char **err,
+                               int *exit_status, GError **error);
+char *ws_capture_tools_version (const char *path, GError **error);
+GPtrArray *ws_capture_tools_list (const char *ncu, const char *what, GError **error);
+GPtrArray *ws_capture_tools_query_gpus (void);
+
+void ws_capture_child_setup (gpointer data);
+gboolean ws_capture_group_alive (GPid pgid);
+
+G_END_DECLS
