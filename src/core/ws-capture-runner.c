@@ -941,6 +941,28 @@ check_output (WsCaptureRunner *self, const char *path)
   return g_strdup_printf ("%s was not written", path);
 }
 
+/* The first line of a failed command's redirected output that is an
+ * error: ncu's --import may print its errors where the CSV would go. */
+static char *
+problem_in_file (const char *path)
+{
+  g_autofree char *contents = NULL;
+  g_auto (GStrv) lines = NULL;
+  gsize len = 0;
+
+  if (path == NULL || !g_file_get_contents (path, &contents, &len, NULL) || len > 1024 * 1024)
+    return NULL;
+  lines = g_strsplit (contents, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      const char *line = g_strstrip (lines[i]);
+
+      if (g_str_has_prefix (line, "==ERROR==") || g_str_has_prefix (line, "ERROR"))
+        return g_utf8_make_valid (line, -1);
+    }
+  return NULL;
+}
+
 static void
 command_finished (WsCaptureRunner *self)
 {
@@ -961,6 +983,8 @@ command_finished (WsCaptureRunner *self)
                                   ? g_strdup ("ended by a signal")
                                   : g_strdup_printf ("exit status %d", self->exit_status);
 
+      if (self->problem_line == NULL)
+        self->problem_line = problem_in_file (command->stdout_path);
       result->message = self->problem_line != NULL
                           ? g_strdup_printf ("%s: %s", status, self->problem_line)
                           : g_steal_pointer (&status);
@@ -1149,9 +1173,10 @@ line_cb (GObject *source, GAsyncResult *result, gpointer data)
   {
     g_autofree char *line = g_utf8_make_valid (raw, (gssize) len);
 
-    if (g_str_has_prefix (line, "==ERROR==") ||
-        (looks_like_problem (line) &&
-         (self->problem_line == NULL || !g_str_has_prefix (self->problem_line, "==ERROR=="))))
+    /* The first ==ERROR== line names the cause; without one, the last
+     * line that looks like a problem. */
+    if (looks_like_problem (line) &&
+        (self->problem_line == NULL || !g_str_has_prefix (self->problem_line, "==ERROR==")))
       {
         g_free (self->problem_line);
         self->problem_line = g_strdup (line);
