@@ -15,15 +15,15 @@
 
 typedef struct
 {
-  char *dir;          /* holds targets.tsv; the output goes to dir/out */
+  char *dir; /* holds targets.tsv; the output goes to dir/out */
   char *targets;
   WsTargetList *list;
   WsCaptureSettings *settings;
   WsCaptureRunner *runner;
   GCancellable *cancellable;
-  GPtrArray *log;     /* every line, as the runner reported it */
-  char *cancel_on;    /* the start of a line that cancels the run when it comes */
-  char *touch_on;     /* a line that makes touch_path appear when it comes */
+  GPtrArray *log;  /* every line, as the runner reported it */
+  char *cancel_on; /* the start of a line that cancels the run when it comes */
+  char *touch_on;  /* a line that makes touch_path appear when it comes */
   char *touch_path;
   gboolean done;
   gboolean ok;
@@ -103,8 +103,7 @@ capture_run (Capture *capture)
   for (guint i = 0; i < n; i++)
     rows[i] = i;
   g_clear_object (&capture->runner);
-  capture->runner = ws_capture_runner_new (capture->list, rows, n, capture->settings,
-                                           capture->dir);
+  capture->runner = ws_capture_runner_new (capture->list, rows, n, capture->settings, capture->dir);
   ws_capture_runner_set_grace (capture->runner, 500);
   g_signal_connect (capture->runner, "log", G_CALLBACK (log_cb), capture);
   capture->done = FALSE;
@@ -117,8 +116,7 @@ capture_run (Capture *capture)
     }
 }
 
-static char *
-out_path (Capture *capture, const char *first, ...) G_GNUC_NULL_TERMINATED;
+static char *out_path (Capture *capture, const char *first, ...) G_GNUC_NULL_TERMINATED;
 
 static char *
 out_path (Capture *capture, const char *first, ...)
@@ -201,8 +199,8 @@ test_two_targets (void)
   g_autofree char *greeting_path = g_build_filename (capture->dir, "greeting.txt", NULL);
   g_autofree char *greeting = NULL;
   g_autofree char *log_text = NULL;
-  g_autofree char *kern_sum = ws_test_data ("nsys-stats",
-                                            "v2025.3_h100_probe_cuda_gpu_kern_sum.csv", NULL);
+  g_autofree char *kern_sum =
+    ws_test_data ("nsys-stats", "v2025.3_h100_probe_cuda_gpu_kern_sum.csv", NULL);
   g_autofree char *sqlite = ws_test_data ("nsys", "v2025.3_h100_probe.sqlite", NULL);
   g_autofree char *raw = ws_test_data ("ncu", "h100_probe_full_raw_base_units.csv", NULL);
   g_autofree char *group = NULL;
@@ -257,17 +255,17 @@ test_two_targets (void)
 
       manifest = read_manifest (dir, parser);
       g_assert_cmpstr (json_object_get_string_member (manifest, "status"), ==, "done");
-      g_assert_cmpstr (json_object_get_string_member (
-                         json_object_get_object_member (manifest, "target"), "name"),
-                       ==, names[t]);
-      g_assert_cmpint (json_object_get_int_member (
-                         json_object_get_object_member (manifest, "target"), "line"),
-                       ==, t == 0 ? 2 : 4);
-      g_assert_cmpstr (json_object_get_string_member (
-                         json_object_get_object_member (
-                           json_object_get_object_member (manifest, "tools"), "ncu"),
-                         "version"),
-                       ==, "2025.3.1.0");
+      g_assert_cmpstr (
+        json_object_get_string_member (json_object_get_object_member (manifest, "target"), "name"),
+        ==, names[t]);
+      g_assert_cmpint (
+        json_object_get_int_member (json_object_get_object_member (manifest, "target"), "line"), ==,
+        t == 0 ? 2 : 4);
+      g_assert_cmpstr (
+        json_object_get_string_member (
+          json_object_get_object_member (json_object_get_object_member (manifest, "tools"), "ncu"),
+          "version"),
+        ==, "2025.3.1.0");
       g_assert_cmpuint (json_array_get_length (json_object_get_array_member (manifest, "kernels")),
                         ==, 6);
       for (guint s = 1; s <= WS_CAPTURE_N_STEPS; s++)
@@ -285,8 +283,7 @@ test_two_targets (void)
         JsonArray *argv = json_object_get_array_member (command, "argv");
         JsonArray *env = json_object_get_array_member (command, "env");
 
-        g_assert_cmpstr (json_array_get_string_element (argv, 0), ==,
-                         capture->settings->nsys_path);
+        g_assert_cmpstr (json_array_get_string_element (argv, 0), ==, capture->settings->nsys_path);
         g_assert_cmpstr (json_array_get_string_element (argv, 1), ==, "profile");
         g_assert_cmpint (json_object_get_int_member (command, "exit_status"), ==, 0);
         if (t == 0)
@@ -295,12 +292,12 @@ test_two_targets (void)
             g_assert_cmpstr (json_array_get_string_element (env, 0), ==, "WS_GREETING=world");
           }
       }
-      ncu_outputs = json_object_get_array_member (json_object_get_object_member (manifest, "outputs"),
-                                                  "ncu");
+      ncu_outputs =
+        json_object_get_array_member (json_object_get_object_member (manifest, "outputs"), "ncu");
       g_assert_cmpuint (json_array_get_length (ncu_outputs), ==, 6);
-      g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (ncu_outputs, 0),
-                                                      "raw_csv"),
-                       ==, "ncu/barrier_heavy_ncu_raw.csv");
+      g_assert_cmpstr (
+        json_object_get_string_member (json_array_get_object_element (ncu_outputs, 0), "raw_csv"),
+        ==, "ncu/barrier_heavy_ncu_raw.csv");
     }
 
   /* The program ran in its WORKDIR with its ENVS. */
@@ -325,7 +322,8 @@ test_two_targets (void)
     if (g_str_has_prefix (log_lines[i], "[STEP "))
       {
         g_assert_cmpuint (next_step, <, expected_steps->len);
-        g_assert_true (g_str_has_prefix (log_lines[i], g_ptr_array_index (expected_steps, next_step)));
+        g_assert_true (
+          g_str_has_prefix (log_lines[i], g_ptr_array_index (expected_steps, next_step)));
         next_step++;
       }
   g_assert_cmpuint (next_step, ==, expected_steps->len);
@@ -409,9 +407,9 @@ test_failure_modes (void)
 
       manifest = read_manifest (ws_capture_runner_get_target_dir (capture->runner, t), parser);
       g_assert_cmpstr (json_object_get_string_member (manifest, "status"), ==, "failed");
-      g_assert_cmpstr (json_object_get_string_member (manifest_step (manifest, f->failed_step),
-                                                      "state"),
-                       ==, "failed");
+      g_assert_cmpstr (
+        json_object_get_string_member (manifest_step (manifest, f->failed_step), "state"), ==,
+        "failed");
     }
   g_assert_true (ws_capture_runner_get_target_succeeded (capture->runner, 7));
 }
@@ -521,9 +519,10 @@ test_cancel_hanging_tool (void)
 {
   g_autofree char *dir = ws_test_tmpdir ();
   g_autofree char *pids_path = g_build_filename (dir, "pids", NULL);
-  g_autofree char *text = g_strdup_printf (
-    "ncu_hangs\techo $$ >> %s; echo \"running $WS_NCU_MODE\"\t-\tWS_NCU_MODE=hang,WS_STANDIN_PIDS=%s\n",
-    pids_path, pids_path);
+  g_autofree char *text =
+    g_strdup_printf ("ncu_hangs\techo $$ >> %s; echo \"running "
+                     "$WS_NCU_MODE\"\t-\tWS_NCU_MODE=hang,WS_STANDIN_PIDS=%s\n",
+                     pids_path, pids_path);
   g_autoptr (Capture) capture = capture_new (text);
   g_autoptr (GArray) pids = NULL;
 
@@ -547,8 +546,8 @@ test_leftovers_killed (void)
 {
   g_autofree char *dir = ws_test_tmpdir ();
   g_autofree char *pids_path = g_build_filename (dir, "pids", NULL);
-  g_autofree char *text = g_strdup_printf (
-    "leaves_child\tsleep 300 > /dev/null 2>&1 & echo $! >> %s\t-\t-\n", pids_path);
+  g_autofree char *text =
+    g_strdup_printf ("leaves_child\tsleep 300 > /dev/null 2>&1 & echo $! >> %s\t-\t-\n", pids_path);
   g_autoptr (Capture) capture = capture_new (text);
   g_autoptr (GArray) pids = NULL;
 
@@ -569,8 +568,8 @@ static void
 test_safety (void)
 {
   g_autofree char *marker = g_strdup_printf ("/tmp/pwned-%08x", g_random_int ());
-  g_autofree char *text = g_strdup_printf ("../../etc\techo \"$A\" > a.txt\t-\tA=$(touch %s)\n",
-                                           marker);
+  g_autofree char *text =
+    g_strdup_printf ("../../etc\techo \"$A\" > a.txt\t-\tA=$(touch %s)\n", marker);
   g_autoptr (Capture) capture = capture_new (text);
   g_autofree char *a_path = g_build_filename (capture->dir, "a.txt", NULL);
   g_autofree char *a_text = NULL;

@@ -20,6 +20,9 @@ static const Command commands[] = {
   { "stats", ws_cli_stats,
     N_ ("Summaries as nsys stats prints them (kernels, NVTX, API, memory)") },
   { "render", ws_cli_render, N_ ("Draw a chart to a PNG, SVG or PDF file") },
+  { "capture", ws_cli_capture, N_ ("Capture the targets of a targets.tsv file with nsys and ncu") },
+  { "doctor", ws_cli_doctor,
+    N_ ("Check this machine before a capture, with the fix for each problem") },
 };
 
 static void

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <glib.h>
+#include <stdio.h>
 
 #include "ws-load-options.h"
 #include "ws-run.h"
@@ -21,11 +22,14 @@ typedef int (*WsCliCommand) (int argc, char **argv);
 int ws_cli_info (int argc, char **argv);
 int ws_cli_stats (int argc, char **argv);
 int ws_cli_render (int argc, char **argv);
+int ws_cli_capture (int argc, char **argv);
+int ws_cli_doctor (int argc, char **argv);
 
 gboolean ws_cli_parse (GOptionContext *context, int *argc, char ***argv, int min_args,
                        int max_args);
 int ws_cli_fail (GError *error);
 WsRun *ws_cli_load (char **paths, WsLoadFlags flags, GError **error);
 gboolean ws_cli_write (const char *path, const char *data, gsize len, GError **error);
+void ws_cli_print_doctor (GPtrArray *checks, gboolean problems_only, FILE *out);
 
 G_END_DECLS

@@ -1263,7 +1263,24 @@ run_command (WsCaptureRunner *self)
       return;
     }
 
-  line = g_strdup_printf ("$ %s", quoted);
+  /* As a shell line that redoes it: folder, added variables, command. */
+  {
+    GString *text = g_string_new ("$ cd ");
+    g_autofree char *cwd = g_shell_quote (command->cwd);
+
+    g_string_append (text, cwd);
+    g_string_append (text, " &&");
+    for (guint i = 0; command->env_added != NULL && command->env_added[i] != NULL; i++)
+      {
+        const char *eq = strchr (command->env_added[i], '=');
+        g_autofree char *value = g_shell_quote (eq + 1);
+
+        g_string_append_printf (text, " %.*s=%s", (int) (eq - command->env_added[i]),
+                                command->env_added[i], value);
+      }
+    g_string_append_printf (text, " %s", quoted);
+    line = g_string_free (text, FALSE);
+  }
   log_line (self, self->current, self->step, WS_CAPTURE_LOG_COMMAND, line);
 
   if (command->stdout_path == NULL)
