@@ -4,6 +4,7 @@
 
 #include <glib/gi18n.h>
 
+#include "ws-capture-page.h"
 #include "ws-kernels-page.h"
 #include "ws-run-loader.h"
 #include "ws-window.h"
@@ -285,6 +286,7 @@ ws_window_class_init (WsWindowClass *klass)
                   NULL, G_TYPE_NONE, 1, G_TYPE_BOOLEAN);
 
   g_type_ensure (WS_TYPE_KERNELS_PAGE);
+  g_type_ensure (WS_TYPE_CAPTURE_PAGE);
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/org/warpscope/Warpscope/ui/ws-window.ui");
   gtk_widget_class_bind_template_child (widget_class, WsWindow, header_bar);

@@ -78,6 +78,26 @@ ws_capture_step_title (WsCaptureStepKind step)
   return titles[step];
 }
 
+const char *
+ws_capture_step_state_nick (WsCaptureStepState state)
+{
+  switch (state)
+    {
+      case WS_CAPTURE_STEP_WAITING:
+        return "waiting";
+      case WS_CAPTURE_STEP_RUNNING:
+        return "running";
+      case WS_CAPTURE_STEP_DONE:
+        return "done";
+      case WS_CAPTURE_STEP_FAILED:
+        return "failed";
+      case WS_CAPTURE_STEP_SKIPPED:
+        return "skipped";
+      default:
+        g_return_val_if_reached (NULL);
+    }
+}
+
 /**
  * ws_capture_safe_name:
  *

@@ -21,6 +21,15 @@ typedef enum
 
 #define WS_CAPTURE_N_STEPS 6
 
+typedef enum
+{
+  WS_CAPTURE_STEP_WAITING,
+  WS_CAPTURE_STEP_RUNNING,
+  WS_CAPTURE_STEP_DONE,
+  WS_CAPTURE_STEP_FAILED,
+  WS_CAPTURE_STEP_SKIPPED,
+} WsCaptureStepState;
+
 /* One program to run. */
 typedef struct
 {
@@ -82,6 +91,7 @@ char *ws_capture_kernel_regex (GPtrArray *kernels, guint first, guint n);
 char *ws_capture_safe_name (const char *name);
 char *ws_capture_unique_name (GHashTable *used, const char *name);
 const char *ws_capture_step_title (WsCaptureStepKind step);
+const char *ws_capture_step_state_nick (WsCaptureStepState state);
 
 void ws_capture_command_free (WsCaptureCommand *command);
 void ws_capture_kernel_free (WsCaptureKernel *kernel);

@@ -5,11 +5,12 @@
 #include <errno.h>
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
-#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "ws-atomic-file.h"
+#include "ws-capture-manifest.h"
+#include "ws-capture-process.h"
 #include "ws-capture-runner.h"
 #include "ws-capture-tools.h"
 #include "ws-error.h"
@@ -21,40 +22,6 @@
  * ends, or when the run is cancelled, whatever is left of its group gets
  * SIGTERM and, after the grace period, SIGKILL. */
 
-#define REAP_INTERVAL_MS 50
-#define GIVE_UP_AFTER_KILL_US (2 * G_USEC_PER_SEC)
-#define DRAIN_MS 2000
-
-typedef struct
-{
-  gint64 started; /* µs since the epoch; 0: never ran */
-  gint64 finished;
-  int exit_status; /* -1: ended by a signal, or did not start */
-  char *message;   /* why it failed; NULL when it did not */
-} CommandResult;
-
-typedef struct
-{
-  guint row;
-  guint line;
-  char *name;
-  char *cmd;
-  char *workdir_cell;
-  char *workdir;
-  char *envs;
-  char *folder_name;
-  char *dir;
-  WsCapturePlan *plan;
-  WsCaptureStepState states[WS_CAPTURE_N_STEPS + 1];
-  char *messages[WS_CAPTURE_N_STEPS + 1];
-  gint64 step_started[WS_CAPTURE_N_STEPS + 1];
-  gint64 step_finished[WS_CAPTURE_N_STEPS + 1];
-  GArray *results[WS_CAPTURE_N_STEPS + 1]; /* of CommandResult, as plan->steps[i] */
-  gint64 started;
-  gint64 finished;
-  gboolean finished_ok;
-} Target;
-
 struct _WsCaptureRunner
 {
   GObject parent_instance;
@@ -64,7 +31,7 @@ struct _WsCaptureRunner
   char *base_dir;
   char **base_env;
   guint grace_ms;
-  GPtrArray *targets; /* of Target */
+  GPtrArray *targets; /* of WsCaptureTargetRun */
 
   /* Fixed at start */
   char *out_dir;
@@ -92,18 +59,8 @@ struct _WsCaptureRunner
   double fraction;
 
   /* The command running */
-  GSubprocess *process;
-  GPid pgid;
-  guint serial; /* tells callbacks of an earlier command from this one's */
-  gboolean exited;
-  int exit_status;
-  guint open_streams;
-  gboolean group_gone;
-  gint64 term_sent; /* monotonic µs; 0: not yet */
-  gint64 kill_sent;
-  GSource *reap_source;
-  GSource *drain_source;
-  GCancellable *io_cancellable;
+  WsCaptureProcess *process;
+  int exit_status;    /* -1: ended by a signal, or did not start */
   char *problem_line; /* the last line that looked like an error */
   gboolean no_kernels_profiled;
 };
@@ -131,50 +88,6 @@ static guint signals[N_SIGNALS];
 
 static void run_step (WsCaptureRunner *self);
 static void start_target (WsCaptureRunner *self);
-
-static void
-target_free (Target *target)
-{
-  g_free (target->name);
-  g_free (target->cmd);
-  g_free (target->workdir_cell);
-  g_free (target->workdir);
-  g_free (target->envs);
-  g_free (target->folder_name);
-  g_free (target->dir);
-  g_clear_pointer (&target->plan, ws_capture_plan_free);
-  for (guint i = 0; i <= WS_CAPTURE_N_STEPS; i++)
-    {
-      g_free (target->messages[i]);
-      if (target->results[i] != NULL)
-        {
-          for (guint j = 0; j < target->results[i]->len; j++)
-            g_free (g_array_index (target->results[i], CommandResult, j).message);
-          g_array_unref (target->results[i]);
-        }
-    }
-  g_free (target);
-}
-
-const char *
-ws_capture_step_state_nick (WsCaptureStepState state)
-{
-  switch (state)
-    {
-      case WS_CAPTURE_STEP_WAITING:
-        return "waiting";
-      case WS_CAPTURE_STEP_RUNNING:
-        return "running";
-      case WS_CAPTURE_STEP_DONE:
-        return "done";
-      case WS_CAPTURE_STEP_FAILED:
-        return "failed";
-      case WS_CAPTURE_STEP_SKIPPED:
-        return "skipped";
-      default:
-        g_return_val_if_reached (NULL);
-    }
-}
 
 /**
  * ws_capture_step_line:
@@ -216,30 +129,16 @@ ws_capture_step_line (guint step, WsCaptureStepState state, const char *name, co
 }
 
 static void
-clear_source (GSource **source)
-{
-  if (*source == NULL)
-    return;
-  g_source_destroy (*source);
-  g_clear_pointer (source, g_source_unref);
-}
-
-static void
 ws_capture_runner_dispose (GObject *object)
 {
   WsCaptureRunner *self = WS_CAPTURE_RUNNER (object);
 
   /* Nothing outlives the runner: no time for a grace period here. */
-  if (self->process != NULL && self->pgid > 1)
+  if (self->process != NULL)
     {
-      kill (-self->pgid, SIGTERM);
-      kill (-self->pgid, SIGKILL);
+      g_signal_handlers_disconnect_by_data (self->process, self);
+      ws_capture_process_kill (self->process);
     }
-  clear_source (&self->reap_source);
-  clear_source (&self->drain_source);
-  if (self->io_cancellable != NULL)
-    g_cancellable_cancel (self->io_cancellable);
-  g_clear_object (&self->io_cancellable);
   g_clear_object (&self->process);
 
   G_OBJECT_CLASS (ws_capture_runner_parent_class)->dispose (object);
@@ -336,7 +235,7 @@ ws_capture_runner_class_init (WsCaptureRunnerClass *klass)
 static void
 ws_capture_runner_init (WsCaptureRunner *self)
 {
-  self->targets = g_ptr_array_new_with_free_func ((GDestroyNotify) target_free);
+  self->targets = g_ptr_array_new_with_free_func ((GDestroyNotify) ws_capture_target_run_free);
   self->grace_ms = WS_CAPTURE_GRACE_MS;
 }
 
@@ -369,10 +268,10 @@ ws_capture_runner_new (WsTargetList *list, const guint *rows, guint n_rows,
   n = ws_target_list_get_n_targets (list);
   for (guint i = 0; i < n_rows; i++)
     {
-      Target *target;
+      WsCaptureTargetRun *target;
 
       g_return_val_if_fail (rows[i] < n, self);
-      target = g_new0 (Target, 1);
+      target = g_new0 (WsCaptureTargetRun, 1);
       target->row = rows[i];
       target->line = ws_target_list_get_line (list, rows[i]);
       target->name = g_strdup (ws_target_list_get (list, rows[i], WS_TARGET_NAME));
@@ -402,19 +301,10 @@ ws_capture_runner_set_environ (WsCaptureRunner *self, const char *const *envp)
   self->base_env = g_strdupv ((char **) envp);
 }
 
-static Target *
+static WsCaptureTargetRun *
 current (WsCaptureRunner *self)
 {
   return g_ptr_array_index (self->targets, self->current);
-}
-
-static char *
-now_iso8601 (gint64 usec)
-{
-  g_autoptr (GDateTime) utc = g_date_time_new_from_unix_utc (usec / G_USEC_PER_SEC);
-  g_autoptr (GDateTime) local = utc != NULL ? g_date_time_to_local (utc) : NULL;
-
-  return local != NULL ? g_date_time_format_iso8601 (local) : g_strdup ("");
 }
 
 static void
@@ -450,7 +340,7 @@ update_fraction (WsCaptureRunner *self)
 
   for (guint i = 0; i < self->targets->len; i++)
     {
-      Target *target = g_ptr_array_index (self->targets, i);
+      WsCaptureTargetRun *target = g_ptr_array_index (self->targets, i);
 
       for (guint s = 1; s <= WS_CAPTURE_N_STEPS; s++)
         if (target->states[s] >= WS_CAPTURE_STEP_DONE)
@@ -470,7 +360,7 @@ update_fraction (WsCaptureRunner *self)
 static void
 set_state (WsCaptureRunner *self, guint t, guint step, WsCaptureStepState state, const char *detail)
 {
-  Target *target = g_ptr_array_index (self->targets, t);
+  WsCaptureTargetRun *target = g_ptr_array_index (self->targets, t);
 
   target->states[step] = state;
   g_free (target->messages[step]);
@@ -517,66 +407,8 @@ quote_argv (char **argv)
   return g_string_free (out, FALSE);
 }
 
-/* ---- run.json ---------------------------------------------------------- */
-
-static void
-add_time (JsonBuilder *builder, const char *name, gint64 usec)
-{
-  json_builder_set_member_name (builder, name);
-  if (usec == 0)
-    json_builder_add_null_value (builder);
-  else
-    {
-      g_autofree char *text = now_iso8601 (usec);
-
-      json_builder_add_string_value (builder, text);
-    }
-}
-
-static void
-add_string (JsonBuilder *builder, const char *name, const char *value)
-{
-  json_builder_set_member_name (builder, name);
-  if (value != NULL)
-    json_builder_add_string_value (builder, value);
-  else
-    json_builder_add_null_value (builder);
-}
-
-static void
-add_strv (JsonBuilder *builder, const char *name, char **values)
-{
-  json_builder_set_member_name (builder, name);
-  json_builder_begin_array (builder);
-  for (guint i = 0; values != NULL && values[i] != NULL; i++)
-    json_builder_add_string_value (builder, values[i]);
-  json_builder_end_array (builder);
-}
-
-/* Paths inside the capture folder are written relative to it, so that the
- * folder can be moved or copied to another machine whole. */
-static char *
-relative (Target *target, const char *path)
-{
-  gsize n = strlen (target->dir);
-
-  if (path != NULL && g_str_has_prefix (path, target->dir) && path[n] == '/')
-    return g_strdup (path + n + 1);
-  return g_strdup (path);
-}
-
-static void
-add_tool (JsonBuilder *builder, const char *name, const char *path, const char *version)
-{
-  json_builder_set_member_name (builder, name);
-  json_builder_begin_object (builder);
-  add_string (builder, "path", path);
-  add_string (builder, "version", version);
-  json_builder_end_object (builder);
-}
-
 static const char *
-target_status (WsCaptureRunner *self, Target *target)
+target_status (WsCaptureRunner *self, WsCaptureTargetRun *target)
 {
   if (target->finished == 0)
     return "running";
@@ -590,178 +422,21 @@ target_status (WsCaptureRunner *self, Target *target)
 }
 
 static void
-add_steps (JsonBuilder *builder, Target *target)
+write_manifest (WsCaptureRunner *self, WsCaptureTargetRun *target)
 {
-  json_builder_set_member_name (builder, "steps");
-  json_builder_begin_array (builder);
-  for (guint s = 1; s <= WS_CAPTURE_N_STEPS; s++)
-    {
-      GPtrArray *commands = target->plan != NULL ? target->plan->steps[s] : NULL;
-
-      json_builder_begin_object (builder);
-      json_builder_set_member_name (builder, "step");
-      json_builder_add_int_value (builder, s);
-      add_string (builder, "name", ws_capture_step_title (s));
-      add_string (builder, "state", ws_capture_step_state_nick (target->states[s]));
-      add_string (builder, "message", target->messages[s]);
-      add_time (builder, "started", target->step_started[s]);
-      add_time (builder, "finished", target->step_finished[s]);
-      json_builder_set_member_name (builder, "commands");
-      json_builder_begin_array (builder);
-      for (guint c = 0; commands != NULL && c < commands->len; c++)
-        {
-          const WsCaptureCommand *command = g_ptr_array_index (commands, c);
-          const CommandResult *result = target->results[s] != NULL && c < target->results[s]->len
-                                          ? &g_array_index (target->results[s], CommandResult, c)
-                                          : NULL;
-          g_autofree char *stdout_path = relative (target, command->stdout_path);
-
-          json_builder_begin_object (builder);
-          add_strv (builder, "argv", command->argv);
-          add_string (builder, "cwd", command->cwd);
-          add_strv (builder, "env", command->env_added);
-          add_string (builder, "stdout", stdout_path);
-          add_string (builder, "kernel", command->kernel);
-          add_time (builder, "started", result != NULL ? result->started : 0);
-          add_time (builder, "finished", result != NULL ? result->finished : 0);
-          json_builder_set_member_name (builder, "exit_status");
-          if (result != NULL && result->started != 0 && result->exit_status >= 0)
-            json_builder_add_int_value (builder, result->exit_status);
-          else
-            json_builder_add_null_value (builder);
-          add_string (builder, "message", result != NULL ? result->message : NULL);
-          json_builder_end_object (builder);
-        }
-      json_builder_end_array (builder);
-      json_builder_end_object (builder);
-    }
-  json_builder_end_array (builder);
-}
-
-static void
-add_outputs (JsonBuilder *builder, Target *target)
-{
-  WsCapturePlan *plan = target->plan;
-  g_autofree char *rep = NULL, *sqlite = NULL, *csv = NULL;
-  GPtrArray *exports;
-
-  json_builder_set_member_name (builder, "outputs");
-  json_builder_begin_object (builder);
-  if (plan != NULL)
-    {
-      g_autofree char *rep_path = g_strconcat (plan->nsys_base, ".nsys-rep", NULL);
-      g_autofree char *sqlite_path = g_strconcat (plan->nsys_base, ".sqlite", NULL);
-
-      rep = relative (target, rep_path);
-      sqlite = relative (target, sqlite_path);
-      csv = relative (target, plan->kern_sum_csv);
-    }
-  add_string (builder, "nsys_rep", rep);
-  add_string (builder, "sqlite", sqlite);
-  add_string (builder, "kern_sum_csv", csv);
-  json_builder_set_member_name (builder, "ncu");
-  json_builder_begin_array (builder);
-  exports = plan != NULL ? plan->steps[WS_CAPTURE_STEP_NCU_EXPORT] : NULL;
-  for (guint i = 0; exports != NULL && i < exports->len; i++)
-    {
-      const WsCaptureCommand *command = g_ptr_array_index (exports, i);
-      g_autofree char *report = relative (target, command->argv[2]);
-      g_autofree char *raw = relative (target, command->stdout_path);
-
-      json_builder_begin_object (builder);
-      add_string (builder, "kernel", command->kernel);
-      add_string (builder, "report", report);
-      add_string (builder, "raw_csv", raw);
-      json_builder_end_object (builder);
-    }
-  json_builder_end_array (builder);
-  json_builder_end_object (builder);
-}
-
-static void
-write_manifest (WsCaptureRunner *self, Target *target)
-{
-  g_autoptr (JsonBuilder) builder = json_builder_new ();
-  g_autoptr (JsonGenerator) generator = json_generator_new ();
-  g_autoptr (JsonNode) root = NULL;
+  const WsCaptureRunInfo info = {
+    .targets_file = self->targets_file,
+    .group = self->group,
+    .nsys = self->nsys,
+    .nsys_version = self->nsys_version,
+    .ncu = self->ncu,
+    .ncu_version = self->ncu_version,
+    .gpus = self->gpus,
+    .settings = self->settings,
+  };
   g_autoptr (GError) error = NULL;
-  g_autofree char *path = NULL;
-  g_autofree char *text = NULL;
-  gsize len;
 
-  if (target->dir == NULL || !g_file_test (target->dir, G_FILE_TEST_IS_DIR))
-    return;
-
-  json_builder_begin_object (builder);
-  json_builder_set_member_name (builder, "warpscope");
-  json_builder_begin_object (builder);
-  add_string (builder, "version", PACKAGE_VERSION);
-  json_builder_set_member_name (builder, "manifest");
-  json_builder_add_int_value (builder, 1);
-  json_builder_end_object (builder);
-
-  json_builder_set_member_name (builder, "target");
-  json_builder_begin_object (builder);
-  add_string (builder, "name", target->name);
-  add_string (builder, "cmd", target->cmd);
-  add_string (builder, "workdir", target->workdir_cell);
-  add_string (builder, "envs", target->envs);
-  add_string (builder, "workdir_resolved", target->workdir);
-  add_string (builder, "targets_file", self->targets_file);
-  json_builder_set_member_name (builder, "line");
-  json_builder_add_int_value (builder, target->line);
-  json_builder_end_object (builder);
-
-  add_string (builder, "folder", target->folder_name);
-  add_string (builder, "group", self->group);
-  add_string (builder, "status", target_status (self, target));
-  add_time (builder, "started", target->started);
-  add_time (builder, "finished", target->finished);
-  add_string (builder, "host", g_get_host_name ());
-
-  json_builder_set_member_name (builder, "tools");
-  json_builder_begin_object (builder);
-  add_tool (builder, "nsys", self->nsys, self->nsys_version);
-  add_tool (builder, "ncu", self->ncu, self->ncu_version);
-  json_builder_end_object (builder);
-
-  json_builder_set_member_name (builder, "gpus");
-  json_builder_begin_array (builder);
-  for (guint i = 0; self->gpus != NULL && i < self->gpus->len; i++)
-    json_builder_add_string_value (builder, g_ptr_array_index (self->gpus, i));
-  json_builder_end_array (builder);
-
-  json_builder_set_member_name (builder, "settings");
-  json_builder_begin_object (builder);
-  ws_capture_settings_to_json (self->settings, builder);
-  json_builder_end_object (builder);
-
-  json_builder_set_member_name (builder, "kernels");
-  json_builder_begin_array (builder);
-  for (guint i = 0;
-       target->plan != NULL && target->plan->kernels != NULL && i < target->plan->kernels->len; i++)
-    {
-      const WsCaptureKernel *kernel = g_ptr_array_index (target->plan->kernels, i);
-
-      json_builder_begin_object (builder);
-      add_string (builder, "name", kernel->name);
-      add_string (builder, "file", kernel->file);
-      json_builder_set_member_name (builder, "total_ns");
-      json_builder_add_int_value (builder, kernel->total);
-      json_builder_end_object (builder);
-    }
-  json_builder_end_array (builder);
-
-  add_steps (builder, target);
-  add_outputs (builder, target);
-  json_builder_end_object (builder);
-
-  root = json_builder_get_root (builder);
-  json_generator_set_root (generator, root);
-  json_generator_set_pretty (generator, TRUE);
-  text = json_generator_to_data (generator, &len);
-  path = g_build_filename (target->dir, "run.json", NULL);
-  if (!ws_atomic_file_save (path, text, len, WS_ATOMIC_FILE_DEFAULT, &error))
+  if (!ws_capture_manifest_write (target, target_status (self, target), &info, &error))
     log_info (self, 0, "warning: %s", error->message);
 }
 
@@ -819,7 +494,7 @@ skip_rest (WsCaptureRunner *self)
 static void
 finish_target (WsCaptureRunner *self)
 {
-  Target *target = current (self);
+  WsCaptureTargetRun *target = current (self);
   gboolean ok = TRUE;
 
   for (guint s = 1; s <= WS_CAPTURE_N_STEPS; s++)
@@ -866,7 +541,7 @@ next_step (WsCaptureRunner *self)
 static void
 step_finished (WsCaptureRunner *self, gboolean ok, const char *detail)
 {
-  Target *target = current (self);
+  WsCaptureTargetRun *target = current (self);
   guint step = self->step;
   gboolean go_on;
 
@@ -895,25 +570,12 @@ step_finished (WsCaptureRunner *self, gboolean ok, const char *detail)
 
 static void run_command (WsCaptureRunner *self);
 
-static CommandResult *
+static WsCaptureCommandResult *
 result_of (WsCaptureRunner *self)
 {
-  Target *target = current (self);
+  WsCaptureTargetRun *target = current (self);
 
-  return &g_array_index (target->results[self->step], CommandResult, self->command);
-}
-
-static void
-clear_process (WsCaptureRunner *self)
-{
-  clear_source (&self->reap_source);
-  clear_source (&self->drain_source);
-  if (self->io_cancellable != NULL)
-    g_cancellable_cancel (self->io_cancellable);
-  g_clear_object (&self->io_cancellable);
-  g_clear_object (&self->process);
-  self->pgid = 0;
-  self->serial++;
+  return &g_array_index (target->results[self->step], WsCaptureCommandResult, self->command);
 }
 
 /* Whether a file the step must leave is there, and why not. */
@@ -966,10 +628,10 @@ problem_in_file (const char *path)
 static void
 command_finished (WsCaptureRunner *self)
 {
-  Target *target = current (self);
+  WsCaptureTargetRun *target = current (self);
   const WsCaptureCommand *command =
     g_ptr_array_index (target->plan->steps[self->step], self->command);
-  CommandResult *result = result_of (self);
+  WsCaptureCommandResult *result = result_of (self);
   GPtrArray *commands = target->plan->steps[self->step];
   gboolean failed_before = FALSE;
 
@@ -993,10 +655,10 @@ command_finished (WsCaptureRunner *self)
     for (guint i = 0; command->outputs != NULL && command->outputs[i] != NULL; i++)
       if ((result->message = check_output (self, command->outputs[i])) != NULL)
         break;
-  clear_process (self);
 
   for (guint c = 0; c < self->command; c++)
-    failed_before |= g_array_index (target->results[self->step], CommandResult, c).message != NULL;
+    failed_before |=
+      g_array_index (target->results[self->step], WsCaptureCommandResult, c).message != NULL;
 
   if (result->message != NULL && (self->cancelled || !self->settings->continue_on_error))
     {
@@ -1023,7 +685,8 @@ command_finished (WsCaptureRunner *self)
       guint n_failed = 0;
 
       for (guint c = 0; c < commands->len; c++)
-        n_failed += g_array_index (target->results[self->step], CommandResult, c).message != NULL;
+        n_failed +=
+          g_array_index (target->results[self->step], WsCaptureCommandResult, c).message != NULL;
       if (commands->len == 1)
         step_finished (self, FALSE, result->message);
       else
@@ -1038,105 +701,6 @@ command_finished (WsCaptureRunner *self)
   step_finished (self, TRUE, ws_capture_step_title (self->step));
 }
 
-static void
-maybe_command_done (WsCaptureRunner *self)
-{
-  if (self->exited && self->group_gone && self->open_streams == 0)
-    command_finished (self);
-}
-
-/* Sources of the runner run on its context; they do not hold a
- * reference: dispose destroys them. */
-static GSource *
-add_timeout (WsCaptureRunner *self, guint ms, GSourceFunc func)
-{
-  GSource *source = g_timeout_source_new (ms);
-
-  g_source_set_callback (source, func, self, NULL);
-  g_source_attach (source, self->context);
-  return source;
-}
-
-static gboolean
-drain_timeout_cb (gpointer data)
-{
-  WsCaptureRunner *self = data;
-
-  /* A process that left the group still holds a pipe: stop reading. */
-  g_clear_pointer (&self->drain_source, g_source_unref);
-  if (self->io_cancellable != NULL)
-    g_cancellable_cancel (self->io_cancellable);
-  return G_SOURCE_REMOVE;
-}
-
-/* One look at the command's process group: TRUE once it is gone (or only
- * zombies are left that init has not reaped after SIGKILL); otherwise
- * sends SIGTERM, and SIGKILL once the grace period is over. */
-static gboolean
-group_step (WsCaptureRunner *self)
-{
-  gint64 now = g_get_monotonic_time ();
-
-  if (!ws_capture_group_alive (self->pgid) ||
-      (self->kill_sent != 0 && now - self->kill_sent > GIVE_UP_AFTER_KILL_US))
-    return TRUE;
-  if (self->term_sent == 0)
-    {
-      kill (-self->pgid, SIGTERM);
-      self->term_sent = now;
-    }
-  else if (self->kill_sent == 0 && now - self->term_sent >= (gint64) self->grace_ms * 1000)
-    {
-      kill (-self->pgid, SIGKILL);
-      self->kill_sent = now;
-    }
-  return FALSE;
-}
-
-static void
-group_gone (WsCaptureRunner *self)
-{
-  self->group_gone = TRUE;
-  if (self->exited && self->open_streams > 0 && self->drain_source == NULL)
-    self->drain_source = add_timeout (self, DRAIN_MS, drain_timeout_cb);
-  maybe_command_done (self);
-}
-
-static gboolean
-reap_cb (gpointer data)
-{
-  WsCaptureRunner *self = data;
-
-  if (!group_step (self))
-    return G_SOURCE_CONTINUE;
-  g_clear_pointer (&self->reap_source, g_source_unref);
-  group_gone (self);
-  return G_SOURCE_REMOVE;
-}
-
-static void
-start_reaping (WsCaptureRunner *self)
-{
-  if (self->reap_source == NULL)
-    self->reap_source = add_timeout (self, REAP_INTERVAL_MS, reap_cb);
-}
-
-typedef struct
-{
-  WsCaptureRunner *runner;
-  GDataInputStream *stream;
-  WsCaptureLogKind kind;
-  guint serial;
-} Reader;
-
-static void
-reader_free (Reader *reader)
-{
-  g_object_unref (reader->runner);
-  g_object_unref (reader->stream);
-  g_free (reader);
-}
-
 static gboolean
 looks_like_problem (const char *line)
 {
@@ -1146,198 +710,102 @@ looks_like_problem (const char *line)
          strstr (lower, "failed") != NULL || strstr (lower, "unable to") != NULL;
 }
 
-static void read_next (Reader *reader);
+static void
+process_line_cb (WsCaptureProcess *process, gboolean is_stderr, const char *line, gpointer data)
+{
+  WsCaptureRunner *self = data;
+
+  /* The first ==ERROR== line names the cause; without one, the last line
+   * that looks like a problem. */
+  if (looks_like_problem (line) &&
+      (self->problem_line == NULL || !g_str_has_prefix (self->problem_line, "==ERROR==")))
+    {
+      g_free (self->problem_line);
+      self->problem_line = g_strdup (line);
+    }
+  if (strstr (line, "No kernels were profiled") != NULL)
+    self->no_kernels_profiled = TRUE;
+  log_line (self, self->current, self->step,
+            is_stderr ? WS_CAPTURE_LOG_STDERR : WS_CAPTURE_LOG_STDOUT, line);
+}
 
 static void
-line_cb (GObject *source, GAsyncResult *result, gpointer data)
+process_done_cb (GObject *source, GAsyncResult *result, gpointer data)
 {
-  Reader *reader = data;
-  WsCaptureRunner *self = reader->runner;
+  g_autoptr (WsCaptureRunner) self = data;
+  g_autoptr (WsCaptureProcess) process = NULL;
   g_autoptr (GError) error = NULL;
-  gsize len = 0;
-  g_autofree char *raw =
-    g_data_input_stream_read_line_finish (G_DATA_INPUT_STREAM (source), result, &len, &error);
+  int status = -1;
 
-  if (reader->serial != self->serial)
+  /* A process the runner let go of (dispose) is not its business. */
+  if (self->process != WS_CAPTURE_PROCESS (source))
+    return;
+  process = g_steal_pointer (&self->process);
+  g_signal_handlers_disconnect_by_data (process, self);
+  if (!ws_capture_process_run_finish (process, result, &status, &error))
     {
-      reader_free (reader);
-      return;
+      g_free (self->problem_line);
+      self->problem_line = g_strdup (error->message);
+      status = -1;
     }
-  if (raw == NULL)
-    {
-      reader_free (reader);
-      self->open_streams--;
-      maybe_command_done (self);
-      return;
-    }
-  {
-    g_autofree char *line = g_utf8_make_valid (raw, (gssize) len);
-
-    /* The first ==ERROR== line names the cause; without one, the last
-     * line that looks like a problem. */
-    if (looks_like_problem (line) &&
-        (self->problem_line == NULL || !g_str_has_prefix (self->problem_line, "==ERROR==")))
-      {
-        g_free (self->problem_line);
-        self->problem_line = g_strdup (line);
-      }
-    if (strstr (line, "No kernels were profiled") != NULL)
-      self->no_kernels_profiled = TRUE;
-    log_line (self, self->current, self->step, reader->kind, line);
-  }
-  read_next (reader);
+  self->exit_status = status;
+  command_finished (self);
 }
 
-static void
-read_next (Reader *reader)
+static char *
+command_line (const WsCaptureCommand *command)
 {
-  g_data_input_stream_read_line_async (reader->stream, G_PRIORITY_DEFAULT,
-                                       reader->runner->io_cancellable, line_cb, reader);
-}
+  /* As a shell line that redoes it: folder, added variables, command. */
+  g_autofree char *quoted = quote_argv (command->argv);
+  g_autofree char *cwd = g_shell_quote (command->cwd);
+  GString *text = g_string_new ("$ cd ");
 
-static void
-start_reader (WsCaptureRunner *self, GInputStream *pipe, WsCaptureLogKind kind)
-{
-  Reader *reader = g_new0 (Reader, 1);
-
-  reader->runner = g_object_ref (self);
-  reader->stream = g_data_input_stream_new (pipe);
-  /* nsys and ncu draw progress with a bare CR: each update is a line. */
-  g_data_input_stream_set_newline_type (reader->stream, G_DATA_STREAM_NEWLINE_TYPE_ANY);
-  reader->kind = kind;
-  reader->serial = self->serial;
-  self->open_streams++;
-  read_next (reader);
-}
-
-typedef struct
-{
-  WsCaptureRunner *runner;
-  guint serial;
-} WaitData;
-
-static void
-wait_cb (GObject *source, GAsyncResult *result, gpointer data)
-{
-  WaitData *wait = data;
-  WsCaptureRunner *self = wait->runner;
-  GSubprocess *process = G_SUBPROCESS (source);
-
-  g_subprocess_wait_finish (process, result, NULL);
-  if (wait->serial == self->serial)
+  g_string_append (text, cwd);
+  g_string_append (text, " &&");
+  for (guint i = 0; command->env_added != NULL && command->env_added[i] != NULL; i++)
     {
-      self->exited = TRUE;
-      self->exit_status =
-        g_subprocess_get_if_exited (process) ? g_subprocess_get_exit_status (process) : -1;
-      /* What the command left running in its group goes now. */
-      if (group_step (self))
-        {
-          clear_source (&self->reap_source);
-          group_gone (self);
-        }
-      else
-        start_reaping (self);
+      const char *eq = strchr (command->env_added[i], '=');
+      g_autofree char *value = g_shell_quote (eq + 1);
+
+      g_string_append_printf (text, " %.*s=%s", (int) (eq - command->env_added[i]),
+                              command->env_added[i], value);
     }
-  g_object_unref (wait->runner);
-  g_free (wait);
+  g_string_append_printf (text, " %s", quoted);
+  return g_string_free (text, FALSE);
 }
 
 static void
 run_command (WsCaptureRunner *self)
 {
-  Target *target = current (self);
+  WsCaptureTargetRun *target = current (self);
   const WsCaptureCommand *command =
     g_ptr_array_index (target->plan->steps[self->step], self->command);
-  CommandResult *result = result_of (self);
-  g_autoptr (GSubprocessLauncher) launcher = NULL;
-  g_autoptr (GError) error = NULL;
+  WsCaptureCommandResult *result = result_of (self);
   g_autofree char *line = NULL;
-  g_autofree char *quoted = quote_argv (command->argv);
-  GSubprocessFlags flags = G_SUBPROCESS_FLAGS_STDERR_PIPE;
-  WaitData *wait;
 
+  g_clear_pointer (&self->problem_line, g_free);
+  self->no_kernels_profiled = FALSE;
+  self->exit_status = -1;
   if (self->cancelled)
     {
-      self->exit_status = -1;
       command_finished (self);
       return;
     }
 
-  /* As a shell line that redoes it: folder, added variables, command. */
-  {
-    GString *text = g_string_new ("$ cd ");
-    g_autofree char *cwd = g_shell_quote (command->cwd);
-
-    g_string_append (text, cwd);
-    g_string_append (text, " &&");
-    for (guint i = 0; command->env_added != NULL && command->env_added[i] != NULL; i++)
-      {
-        const char *eq = strchr (command->env_added[i], '=');
-        g_autofree char *value = g_shell_quote (eq + 1);
-
-        g_string_append_printf (text, " %.*s=%s", (int) (eq - command->env_added[i]),
-                                command->env_added[i], value);
-      }
-    g_string_append_printf (text, " %s", quoted);
-    line = g_string_free (text, FALSE);
-  }
+  line = command_line (command);
   log_line (self, self->current, self->step, WS_CAPTURE_LOG_COMMAND, line);
-
-  if (command->stdout_path == NULL)
-    flags |= G_SUBPROCESS_FLAGS_STDOUT_PIPE;
-  launcher = g_subprocess_launcher_new (flags);
-  g_subprocess_launcher_set_environ (launcher, command->envp);
-  g_subprocess_launcher_set_cwd (launcher, command->cwd);
-  if (command->stdout_path != NULL)
-    g_subprocess_launcher_set_stdout_file_path (launcher, command->stdout_path);
-  g_subprocess_launcher_set_child_setup (launcher, ws_capture_child_setup, NULL, NULL);
-
-  g_clear_pointer (&self->problem_line, g_free);
-  self->no_kernels_profiled = FALSE;
-  self->exited = FALSE;
-  self->group_gone = FALSE;
-  self->term_sent = 0;
-  self->kill_sent = 0;
-  self->open_streams = 0;
-  self->serial++;
-  self->io_cancellable = g_cancellable_new ();
   result->started = g_get_real_time ();
   result->exit_status = -1;
-
-  self->process =
-    g_subprocess_launcher_spawnv (launcher, (const char *const *) command->argv, &error);
-  if (self->process == NULL)
-    {
-      result->finished = g_get_real_time ();
-      result->message = g_strdup_printf ("cannot run %s: %s", command->argv[0], error->message);
-      g_clear_object (&self->io_cancellable);
-      if (self->settings->continue_on_error && !self->cancelled &&
-          self->command + 1 < target->plan->steps[self->step]->len)
-        {
-          log_info (self, self->step, "%s", result->message);
-          self->command++;
-          run_command (self);
-        }
-      else
-        step_finished (self, FALSE, result->message);
-      return;
-    }
-  self->pgid = (GPid) g_ascii_strtoll (g_subprocess_get_identifier (self->process), NULL, 10);
-
-  if (command->stdout_path == NULL)
-    start_reader (self, g_subprocess_get_stdout_pipe (self->process), WS_CAPTURE_LOG_STDOUT);
-  start_reader (self, g_subprocess_get_stderr_pipe (self->process), WS_CAPTURE_LOG_STDERR);
-
-  wait = g_new0 (WaitData, 1);
-  wait->runner = g_object_ref (self);
-  wait->serial = self->serial;
-  g_subprocess_wait_async (self->process, NULL, wait_cb, wait);
+  self->process = ws_capture_process_new (command->argv, command->cwd, command->envp,
+                                          command->stdout_path, self->grace_ms);
+  g_signal_connect (self->process, "line", G_CALLBACK (process_line_cb), self);
+  ws_capture_process_run_async (self->process, process_done_cb, g_object_ref (self));
 }
 
 /* ---- steps ------------------------------------------------------------- */
 
 static gboolean
-prepare (WsCaptureRunner *self, Target *target, GError **error)
+prepare (WsCaptureRunner *self, WsCaptureTargetRun *target, GError **error)
 {
   const WsCaptureTarget row = {
     .name = target->name,
@@ -1363,7 +831,7 @@ prepare (WsCaptureRunner *self, Target *target, GError **error)
   if (target->plan == NULL)
     return FALSE;
   for (guint s = 1; s <= WS_CAPTURE_N_STEPS; s++)
-    target->results[s] = g_array_new (FALSE, TRUE, sizeof (CommandResult));
+    target->results[s] = g_array_new (FALSE, TRUE, sizeof (WsCaptureCommandResult));
   if (g_mkdir (target->plan->nsys_dir, 0777) != 0 || g_mkdir (target->plan->ncu_dir, 0777) != 0)
     {
       int saved = errno;
@@ -1376,7 +844,7 @@ prepare (WsCaptureRunner *self, Target *target, GError **error)
 }
 
 static gboolean
-pick_kernels (WsCaptureRunner *self, Target *target, GError **error)
+pick_kernels (WsCaptureRunner *self, WsCaptureTargetRun *target, GError **error)
 {
   GPtrArray *kernels =
     ws_capture_read_top_kernels (target->plan->kern_sum_csv, self->settings->topn, error);
@@ -1397,7 +865,7 @@ pick_kernels (WsCaptureRunner *self, Target *target, GError **error)
 static void
 run_step (WsCaptureRunner *self)
 {
-  Target *target = current (self);
+  WsCaptureTargetRun *target = current (self);
   guint step = self->step;
   g_autoptr (GError) error = NULL;
   gboolean ok;
@@ -1448,7 +916,7 @@ run_step (WsCaptureRunner *self)
 static void
 start_target (WsCaptureRunner *self)
 {
-  Target *target = current (self);
+  WsCaptureTargetRun *target = current (self);
 
   target->started = g_get_real_time ();
   self->in_target = TRUE;
@@ -1467,12 +935,8 @@ cancel_now (WsCaptureRunner *self)
     return;
   self->cancelled = TRUE;
   log_info (self, self->step, "cancelling: SIGTERM to the running command's process group");
-  if (self->process != NULL && self->pgid > 1)
-    {
-      kill (-self->pgid, SIGTERM);
-      self->term_sent = g_get_monotonic_time ();
-      start_reaping (self);
-    }
+  if (self->process != NULL)
+    ws_capture_process_terminate (self->process);
 }
 
 static gboolean
@@ -1663,7 +1127,7 @@ choose_group (WsCaptureRunner *self, GError **error)
 
       for (guint t = 0; t < self->targets->len && !taken; t++)
         {
-          Target *target = g_ptr_array_index (self->targets, t);
+          WsCaptureTargetRun *target = g_ptr_array_index (self->targets, t);
           g_autofree char *folder = g_build_filename (dir, target->folder_name, NULL);
 
           taken = g_file_test (folder, G_FILE_TEST_EXISTS);
@@ -1695,7 +1159,7 @@ check_targets (WsCaptureRunner *self, GError **error)
 
   for (guint t = 0; t < self->targets->len; t++)
     {
-      Target *target = g_ptr_array_index (self->targets, t);
+      WsCaptureTargetRun *target = g_ptr_array_index (self->targets, t);
       g_autoptr (GError) local = NULL;
       g_auto (GStrv) envs = NULL;
       g_autofree char *safe = NULL;
@@ -1809,7 +1273,7 @@ ws_capture_runner_run_async (WsCaptureRunner *self, GCancellable *cancellable,
     }
 
   {
-    g_autofree char *started = now_iso8601 (g_get_real_time ());
+    g_autofree char *started = ws_capture_manifest_time (g_get_real_time ());
 
     log_info (self, 0, "== warpscope capture %s: %u targets → %s ==", started, self->targets->len,
               self->group_dir);
@@ -1852,7 +1316,7 @@ ws_capture_runner_get_target_name (WsCaptureRunner *self, guint target)
 {
   g_return_val_if_fail (WS_IS_CAPTURE_RUNNER (self), NULL);
   g_return_val_if_fail (target < self->targets->len, NULL);
-  return ((Target *) g_ptr_array_index (self->targets, target))->name;
+  return ((WsCaptureTargetRun *) g_ptr_array_index (self->targets, target))->name;
 }
 
 /**
@@ -1866,7 +1330,7 @@ ws_capture_runner_get_target_dir (WsCaptureRunner *self, guint target)
 {
   g_return_val_if_fail (WS_IS_CAPTURE_RUNNER (self), NULL);
   g_return_val_if_fail (target < self->targets->len, NULL);
-  return ((Target *) g_ptr_array_index (self->targets, target))->dir;
+  return ((WsCaptureTargetRun *) g_ptr_array_index (self->targets, target))->dir;
 }
 
 WsCaptureStepState
@@ -1875,7 +1339,7 @@ ws_capture_runner_get_step_state (WsCaptureRunner *self, guint target, guint ste
   g_return_val_if_fail (WS_IS_CAPTURE_RUNNER (self), WS_CAPTURE_STEP_WAITING);
   g_return_val_if_fail (target < self->targets->len, WS_CAPTURE_STEP_WAITING);
   g_return_val_if_fail (step >= 1 && step <= WS_CAPTURE_N_STEPS, WS_CAPTURE_STEP_WAITING);
-  return ((Target *) g_ptr_array_index (self->targets, target))->states[step];
+  return ((WsCaptureTargetRun *) g_ptr_array_index (self->targets, target))->states[step];
 }
 
 /**
@@ -1889,7 +1353,7 @@ ws_capture_runner_get_step_message (WsCaptureRunner *self, guint target, guint s
   g_return_val_if_fail (WS_IS_CAPTURE_RUNNER (self), NULL);
   g_return_val_if_fail (target < self->targets->len, NULL);
   g_return_val_if_fail (step >= 1 && step <= WS_CAPTURE_N_STEPS, NULL);
-  return ((Target *) g_ptr_array_index (self->targets, target))->messages[step];
+  return ((WsCaptureTargetRun *) g_ptr_array_index (self->targets, target))->messages[step];
 }
 
 gboolean
@@ -1897,7 +1361,7 @@ ws_capture_runner_get_target_succeeded (WsCaptureRunner *self, guint target)
 {
   g_return_val_if_fail (WS_IS_CAPTURE_RUNNER (self), FALSE);
   g_return_val_if_fail (target < self->targets->len, FALSE);
-  return ((Target *) g_ptr_array_index (self->targets, target))->finished_ok;
+  return ((WsCaptureTargetRun *) g_ptr_array_index (self->targets, target))->finished_ok;
 }
 
 guint
@@ -1951,11 +1415,8 @@ ws_capture_runner_kill (WsCaptureRunner *self)
   g_return_if_fail (WS_IS_CAPTURE_RUNNER (self));
 
   cancel_now (self);
-  if (self->process != NULL && self->pgid > 1)
-    {
-      kill (-self->pgid, SIGKILL);
-      self->kill_sent = g_get_monotonic_time ();
-    }
+  if (self->process != NULL)
+    ws_capture_process_kill (self->process);
 }
 
 gboolean

@@ -9,15 +9,6 @@
 
 G_BEGIN_DECLS
 
-typedef enum
-{
-  WS_CAPTURE_STEP_WAITING,
-  WS_CAPTURE_STEP_RUNNING,
-  WS_CAPTURE_STEP_DONE,
-  WS_CAPTURE_STEP_FAILED,
-  WS_CAPTURE_STEP_SKIPPED,
-} WsCaptureStepState;
-
 /* What a line of the log is. */
 typedef enum
 {
@@ -59,6 +50,5 @@ void ws_capture_runner_kill (WsCaptureRunner *self);
 
 char *ws_capture_step_line (guint step, WsCaptureStepState state, const char *name,
                             const char *detail);
-const char *ws_capture_step_state_nick (WsCaptureStepState state);
 
 G_END_DECLS
