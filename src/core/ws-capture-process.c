@@ -2,16 +2,25 @@
 #define G_LOG_DOMAIN "ws-capture-process"
 #include "config.h"
 
+#include <errno.h>
+#include <fcntl.h>
+#include <gio/gunixinputstream.h>
 #include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "ws-capture-process.h"
 #include "ws-capture-tools.h"
 
-/* One command of a capture: a GSubprocess in a process group of its own,
- * its output as lines as they come, and an end that is reported only once
+/* One command of a capture: a child in a process group of its own, its
+ * output as lines as they come, and an end that is reported only once
  * nothing of the group is left.  When the command exits, whatever it left
  * running in its group gets SIGTERM and, after the grace period,
- * SIGKILL; terminating it does the same at once. */
+ * SIGKILL; terminating it does the same at once.
+ *
+ * g_spawn rather than GSubprocess: the group is named by the child's pid,
+ * which must stay known after the child is reaped, and GSubprocess
+ * forgets it (its identifier becomes NULL) as soon as the child exits. */
 
 #define REAP_INTERVAL_MS 50
 /* After SIGKILL only zombies that init has not reaped can remain. */
@@ -31,7 +40,7 @@ struct _WsCaptureProcess
 
   GTask *task;
   GMainContext *context;
-  GSubprocess *process;
+  gboolean started;
   GPid pgid;
   GCancellable *io_cancellable;
   gboolean exited;
@@ -69,14 +78,13 @@ ws_capture_process_dispose (GObject *object)
   WsCaptureProcess *self = WS_CAPTURE_PROCESS (object);
 
   /* Nothing outlives its process object. */
-  if (self->process != NULL && !self->group_gone && self->pgid > 1)
+  if (self->started && !self->group_gone && self->pgid > 1)
     kill (-self->pgid, SIGKILL);
   clear_source (&self->reap_source);
   clear_source (&self->drain_source);
   if (self->io_cancellable != NULL)
     g_cancellable_cancel (self->io_cancellable);
   g_clear_object (&self->io_cancellable);
-  g_clear_object (&self->process);
   g_clear_object (&self->task);
 
   G_OBJECT_CLASS (ws_capture_process_parent_class)->dispose (object);
@@ -284,6 +292,7 @@ start_reader (WsCaptureProcess *self, GInputStream *pipe, gboolean is_stderr)
 
   reader->process = g_object_ref (self);
   reader->stream = g_data_input_stream_new (pipe);
+  g_object_unref (pipe);
   /* nsys and ncu draw progress with a bare CR: each update is a line. */
   g_data_input_stream_set_newline_type (reader->stream, G_DATA_STREAM_NEWLINE_TYPE_ANY);
   reader->is_stderr = is_stderr;
@@ -292,15 +301,13 @@ start_reader (WsCaptureProcess *self, GInputStream *pipe, gboolean is_stderr)
 }
 
 static void
-wait_cb (GObject *source, GAsyncResult *result, gpointer data)
+child_exited_cb (GPid pid, int wait_status, gpointer data)
 {
-  g_autoptr (WsCaptureProcess) self = data;
-  GSubprocess *process = G_SUBPROCESS (source);
+  WsCaptureProcess *self = data;
 
-  g_subprocess_wait_finish (process, result, NULL);
+  g_spawn_close_pid (pid);
   self->exited = TRUE;
-  self->exit_status =
-    g_subprocess_get_if_exited (process) ? g_subprocess_get_exit_status (process) : -1;
+  self->exit_status = WIFEXITED (wait_status) ? WEXITSTATUS (wait_status) : -1;
   /* What the command left running in its group goes now. */
   if (group_step (self))
     {
@@ -322,29 +329,43 @@ void
 ws_capture_process_run_async (WsCaptureProcess *self, GAsyncReadyCallback callback,
                               gpointer user_data)
 {
-  g_autoptr (GSubprocessLauncher) launcher = NULL;
   g_autoptr (GError) error = NULL;
-  GSubprocessFlags flags = G_SUBPROCESS_FLAGS_STDERR_PIPE;
+  g_autoptr (GSource) watch = NULL;
+  int out_file = -1;
+  int stdout_pipe = -1;
+  int stderr_pipe = -1;
+  GPid pid = 0;
+  gboolean spawned;
 
   g_return_if_fail (WS_IS_CAPTURE_PROCESS (self));
-  g_return_if_fail (self->task == NULL && self->process == NULL);
+  g_return_if_fail (self->task == NULL && !self->started);
 
   self->task = g_task_new (self, NULL, callback, user_data);
   g_task_set_source_tag (self->task, ws_capture_process_run_async);
   self->context = g_main_context_ref_thread_default ();
 
-  if (self->stdout_path == NULL)
-    flags |= G_SUBPROCESS_FLAGS_STDOUT_PIPE;
-  launcher = g_subprocess_launcher_new (flags);
-  g_subprocess_launcher_set_environ (launcher, self->envp);
-  if (self->cwd != NULL)
-    g_subprocess_launcher_set_cwd (launcher, self->cwd);
   if (self->stdout_path != NULL)
-    g_subprocess_launcher_set_stdout_file_path (launcher, self->stdout_path);
-  g_subprocess_launcher_set_child_setup (launcher, ws_capture_child_setup, NULL, NULL);
+    {
+      out_file = open (self->stdout_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+      if (out_file < 0)
+        {
+          int saved = errno;
+          g_autoptr (GTask) task = g_steal_pointer (&self->task);
 
-  self->process = g_subprocess_launcher_spawnv (launcher, (const char *const *) self->argv, &error);
-  if (self->process == NULL)
+          self->group_gone = TRUE;
+          g_task_return_new_error (task, G_IO_ERROR, g_io_error_from_errno (saved), "%s: %s",
+                                   self->stdout_path, g_strerror (saved));
+          return;
+        }
+    }
+  spawned = g_spawn_async_with_pipes_and_fds (
+    self->cwd, (const char *const *) self->argv, (const char *const *) self->envp,
+    G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDIN_FROM_DEV_NULL, ws_capture_child_setup, NULL, -1,
+    out_file, -1, NULL, NULL, 0, &pid, NULL, out_file < 0 ? &stdout_pipe : NULL, &stderr_pipe,
+    &error);
+  if (out_file >= 0)
+    close (out_file);
+  if (!spawned)
     {
       g_autoptr (GTask) task = g_steal_pointer (&self->task);
 
@@ -353,12 +374,17 @@ ws_capture_process_run_async (WsCaptureProcess *self, GAsyncReadyCallback callba
                                error->message);
       return;
     }
-  self->pgid = (GPid) g_ascii_strtoll (g_subprocess_get_identifier (self->process), NULL, 10);
+  self->started = TRUE;
+  self->pgid = pid;
   self->io_cancellable = g_cancellable_new ();
-  if (self->stdout_path == NULL)
-    start_reader (self, g_subprocess_get_stdout_pipe (self->process), FALSE);
-  start_reader (self, g_subprocess_get_stderr_pipe (self->process), TRUE);
-  g_subprocess_wait_async (self->process, NULL, wait_cb, g_object_ref (self));
+  if (stdout_pipe >= 0)
+    start_reader (self, g_unix_input_stream_new (stdout_pipe, TRUE), FALSE);
+  start_reader (self, g_unix_input_stream_new (stderr_pipe, TRUE), TRUE);
+
+  watch = g_child_watch_source_new (pid);
+  g_source_set_callback (watch, (GSourceFunc) (void (*) (void)) child_exited_cb,
+                         g_object_ref (self), g_object_unref);
+  g_source_attach (watch, self->context);
 }
 
 /**
@@ -388,7 +414,7 @@ ws_capture_process_terminate (WsCaptureProcess *self)
 {
   g_return_if_fail (WS_IS_CAPTURE_PROCESS (self));
 
-  if (self->process == NULL || self->group_gone || self->term_sent != 0)
+  if (!self->started || self->group_gone || self->term_sent != 0)
     return;
   kill (-self->pgid, SIGTERM);
   self->term_sent = g_get_monotonic_time ();
@@ -401,7 +427,7 @@ ws_capture_process_kill (WsCaptureProcess *self)
 {
   g_return_if_fail (WS_IS_CAPTURE_PROCESS (self));
 
-  if (self->process == NULL || self->group_gone)
+  if (!self->started || self->group_gone)
     return;
   kill (-self->pgid, SIGKILL);
   if (self->term_sent == 0)

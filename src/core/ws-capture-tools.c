@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "ws-capture-process.h"
 #include "ws-capture-tools.h"
 #include "ws-error.h"
 
@@ -251,58 +252,43 @@ ws_capture_tools_resolve (const char *name, const char *configured, GError **err
 
 typedef struct
 {
-  GBytes *out;
-  GBytes *err;
-  GError *error;
+  GString *out;
+  GString *err;
   gboolean done;
+  gboolean ran;
   gboolean timed_out;
-  GPid pgid;
-  GCancellable *cancellable;
-  GSource *late; /* stops reading after a timeout */
+  int exit_status;
+  GError *error;
 } RunData;
 
 static void
-communicate_cb (GObject *source, GAsyncResult *result, gpointer data)
+run_line_cb (WsCaptureProcess *process, gboolean is_stderr, const char *line, gpointer data)
+{
+  RunData *run = data;
+  GString *text = is_stderr ? run->err : run->out;
+
+  g_string_append (text, line);
+  g_string_append_c (text, '\n');
+}
+
+static void
+run_done_cb (GObject *source, GAsyncResult *result, gpointer data)
 {
   RunData *run = data;
 
-  g_subprocess_communicate_finish (G_SUBPROCESS (source), result, &run->out, &run->err,
-                                   &run->error);
+  run->ran = ws_capture_process_run_finish (WS_CAPTURE_PROCESS (source), result, &run->exit_status,
+                                            &run->error);
   run->done = TRUE;
 }
 
 static gboolean
-cancel_cb (gpointer data)
+run_timeout_cb (gpointer data)
 {
-  RunData *run = data;
-
-  g_cancellable_cancel (run->cancellable);
-  return G_SOURCE_REMOVE;
-}
-
-static gboolean
-timeout_cb (gpointer data)
-{
-  RunData *run = data;
-  g_autoptr (GSource) late = g_timeout_source_new_seconds (2);
+  RunData *run = g_object_get_data (G_OBJECT (data), "ws-run");
 
   run->timed_out = TRUE;
-  kill (-run->pgid, SIGKILL);
-  /* Something that left the group may still hold the pipes: stop reading
-   * them soon after. */
-  g_source_set_callback (late, cancel_cb, run, NULL);
-  g_source_attach (late, g_main_context_get_thread_default ());
-  run->late = g_steal_pointer (&late);
+  ws_capture_process_kill (data);
   return G_SOURCE_REMOVE;
-}
-
-static char *
-bytes_to_text (GBytes *bytes)
-{
-  gsize len = 0;
-  const char *data = bytes != NULL ? g_bytes_get_data (bytes, &len) : NULL;
-
-  return data != NULL ? g_utf8_make_valid (data, (gssize) len) : g_strdup ("");
 }
 
 /**
@@ -321,63 +307,42 @@ ws_capture_tools_run (const char *const *argv, guint timeout_s, char **out, char
                       int *exit_status, GError **error)
 {
   g_autoptr (GMainContext) context = g_main_context_new ();
-  g_autoptr (GSubprocessLauncher) launcher = NULL;
-  g_autoptr (GSubprocess) process = NULL;
-  g_autoptr (GCancellable) cancellable = g_cancellable_new ();
+  g_autoptr (WsCaptureProcess) process = NULL;
   g_autoptr (GSource) timeout = NULL;
-  RunData run = { 0 };
-  gboolean ok = TRUE;
+  g_auto (GStrv) env = g_get_environ ();
+  RunData run = { g_string_new (NULL), g_string_new (NULL), FALSE, FALSE, FALSE, -1, NULL };
+  gboolean ok;
 
   g_return_val_if_fail (argv != NULL && argv[0] != NULL, FALSE);
 
-  launcher =
-    g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE);
-  g_subprocess_launcher_set_child_setup (launcher, ws_capture_child_setup, NULL, NULL);
-  process = g_subprocess_launcher_spawnv (launcher, argv, error);
-  if (process == NULL)
-    return FALSE;
-  run.pgid = (GPid) g_ascii_strtoll (g_subprocess_get_identifier (process), NULL, 10);
-  run.cancellable = cancellable;
-
   g_main_context_push_thread_default (context);
-  g_subprocess_communicate_async (process, NULL, cancellable, communicate_cb, &run);
+  process = ws_capture_process_new ((char **) argv, NULL, env, NULL, 0);
+  g_object_set_data (G_OBJECT (process), "ws-run", &run);
+  g_signal_connect (process, "line", G_CALLBACK (run_line_cb), &run);
+  ws_capture_process_run_async (process, run_done_cb, &run);
   timeout = g_timeout_source_new_seconds (timeout_s);
-  g_source_set_callback (timeout, timeout_cb, &run, NULL);
+  g_source_set_callback (timeout, run_timeout_cb, process, NULL);
   g_source_attach (timeout, context);
   while (!run.done)
     g_main_context_iteration (context, TRUE);
   g_source_destroy (timeout);
-  if (run.late != NULL)
-    {
-      g_source_destroy (run.late);
-      g_source_unref (run.late);
-    }
   g_main_context_pop_thread_default (context);
 
+  ok = run.ran && !run.timed_out;
   if (run.timed_out)
-    {
-      g_clear_error (&run.error);
-      g_set_error (error, WS_CAPTURE_ERROR, WS_CAPTURE_ERROR_TIMEOUT, "%s: no answer within %u s",
-                   argv[0], timeout_s);
-      ok = FALSE;
-    }
-  else if (run.error != NULL)
-    {
-      g_propagate_error (error, g_steal_pointer (&run.error));
-      ok = FALSE;
-    }
-  else
-    {
-      if (out != NULL)
-        *out = bytes_to_text (run.out);
-      if (err != NULL)
-        *err = bytes_to_text (run.err);
-      if (exit_status != NULL)
-        *exit_status =
-          g_subprocess_get_if_exited (process) ? g_subprocess_get_exit_status (process) : -1;
-    }
-  g_clear_pointer (&run.out, g_bytes_unref);
-  g_clear_pointer (&run.err, g_bytes_unref);
+    g_set_error (error, WS_CAPTURE_ERROR, WS_CAPTURE_ERROR_TIMEOUT, "%s: no answer within %u s",
+                 argv[0], timeout_s);
+  else if (!run.ran)
+    g_propagate_error (error, g_steal_pointer (&run.error));
+  g_clear_error (&run.error);
+  if (ok && out != NULL)
+    *out = g_strdup (run.out->str);
+  if (ok && err != NULL)
+    *err = g_strdup (run.err->str);
+  if (ok && exit_status != NULL)
+    *exit_status = run.exit_status;
+  g_string_free (run.out, TRUE);
+  g_string_free (run.err, TRUE);
   return ok;
 }
 
