@@ -116,6 +116,7 @@ typedef struct
   char *nsys;
   char *ncu;
   GPtrArray *sets;
+  GPtrArray *sections;
 } Probe;
 
 static void
@@ -126,6 +127,7 @@ probe_free (Probe *probe)
   g_free (probe->nsys);
   g_free (probe->ncu);
   g_clear_pointer (&probe->sets, g_ptr_array_unref);
+  g_clear_pointer (&probe->sections, g_ptr_array_unref);
   g_free (probe);
 }
 
@@ -139,7 +141,10 @@ probe_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancell
   probe->nsys = ws_capture_tools_resolve ("nsys", probe->nsys_configured, NULL);
   probe->ncu = ws_capture_tools_resolve ("ncu", probe->ncu_configured, NULL);
   if (probe->ncu != NULL)
-    probe->sets = ws_capture_tools_list (probe->ncu, "sets", NULL);
+    {
+      probe->sets = ws_capture_tools_list (probe->ncu, "sets", NULL);
+      probe->sections = ws_capture_tools_list (probe->ncu, "sections", NULL);
+    }
   g_task_return_boolean (task, TRUE);
 }
 
@@ -165,6 +170,17 @@ probed_cb (GObject *source, GAsyncResult *result, gpointer data)
   show_found (self->ncu_entry, probe->ncu);
   if (probe->sets != NULL)
     fill_sets (self, probe->sets);
+  if (probe->sections != NULL)
+    {
+      g_autoptr (GString) list = g_string_new (NULL);
+      g_autofree char *tooltip = NULL;
+
+      for (guint i = 0; i < probe->sections->len; i++)
+        g_string_append_printf (list, "%s%s", i > 0 ? ", " : "",
+                                (char *) g_ptr_array_index (probe->sections, i));
+      tooltip = g_strdup_printf (_ ("NCU_SECTIONS: the sections this ncu offers: %s"), list->str);
+      gtk_widget_set_tooltip_text (GTK_WIDGET (self->sections_entry), tooltip);
+    }
 }
 
 static void
