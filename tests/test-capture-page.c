@@ -9,6 +9,7 @@
 #include "ws-capture-page.h"
 #include "ws-capture-settings-dialog.h"
 #include "ws-capture-settings.h"
+#include "ws-target-autosave.h"
 #include "ws-test-util.h"
 #include "ws-window.h"
 
@@ -220,7 +221,7 @@ test_autosave_restore (void)
 {
   g_autofree char *dir = ws_test_tmpdir ();
   g_autofree char *path = g_build_filename (dir, "targets.tsv", NULL);
-  g_autofree char *autosave = ws_capture_page_autosave_path (path);
+  g_autofree char *autosave = ws_target_autosave_path (path);
   g_autoptr (GError) error = NULL;
   WsCapturePage *page;
   WsWindow *window = capture_window (&page);
@@ -262,7 +263,7 @@ test_close_asks (void)
 {
   g_autofree char *dir = ws_test_tmpdir ();
   g_autofree char *path = g_build_filename (dir, "targets.tsv", NULL);
-  g_autofree char *autosave = ws_capture_page_autosave_path (path);
+  g_autofree char *autosave = ws_target_autosave_path (path);
   g_autoptr (GError) error = NULL;
   WsCapturePage *page;
   WsWindow *window = capture_window (&page);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "ws-error.h"
+#include "ws-target-autosave.h"
 #include "ws-target-list.h"
 #include "ws-test-util.h"
 
@@ -328,9 +329,60 @@ test_not_text (void)
   ws_test_rmtree (dir);
 }
 
+/* Unsaved edits kept beside nothing the user owns: found again while they
+ * differ from the file, gone once they do not. */
+static void
+test_autosave (void)
+{
+  g_autofree char *fixture = ws_test_data ("targets", "header_basic.tsv", NULL);
+  g_autofree char *path = ws_test_copy_to_tmp (fixture, "targets.tsv");
+  g_autofree char *dir = g_path_get_dirname (path);
+  g_autofree char *autosave = ws_target_autosave_path (path);
+  g_autofree char *untitled = ws_target_autosave_path (NULL);
+  g_autofree char *state =
+    g_build_filename (g_get_user_state_dir (), "warpscope", "autosave", NULL);
+  g_autofree char *found = NULL;
+  g_autofree char *edited = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (WsTargetList) list = ws_target_list_new_from_file (path, &error);
+  g_autoptr (WsTargetList) reopened = NULL;
+  gsize len = 0;
+  gint64 mtime = 0;
+
+  g_assert_true (g_str_has_prefix (autosave, state));
+  g_assert_cmpstr (autosave, !=, untitled);
+  g_assert_null (ws_target_autosave_find (list, NULL, NULL));
+
+  ws_target_list_set (list, 0, WS_TARGET_CMD, "python infer.py --bs 16");
+  g_assert_true (ws_target_autosave_write (list, &error));
+  g_assert_no_error (error);
+  edited = ws_target_list_to_data (list, NULL);
+
+  /* The file on disk is unchanged: the edits are found for it. */
+  reopened = ws_target_list_new_from_file (path, &error);
+  found = ws_target_autosave_find (reopened, &len, &mtime);
+  g_assert_cmpstr (found, ==, edited);
+  g_assert_cmpuint (len, ==, strlen (edited));
+  g_assert_cmpint (mtime, >, 0);
+
+  /* Saved: the autosave equals the file, holds nothing, and goes. */
+  g_assert_true (ws_target_list_save (list, path, &error));
+  g_object_unref (reopened);
+  reopened = ws_target_list_new_from_file (path, &error);
+  g_assert_null (ws_target_autosave_find (reopened, NULL, NULL));
+  g_assert_false (g_file_test (autosave, G_FILE_TEST_EXISTS));
+  ws_test_rmtree (dir);
+}
+
 int
 main (int argc, char **argv)
 {
+  g_autofree char *state = NULL;
+  int status;
+
+  /* Autosaves of these tests go to a folder of their own. */
+  state = ws_test_tmpdir ();
+  g_setenv ("XDG_STATE_HOME", state, TRUE);
   g_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/targets/round-trip/every-fixture-byte-for-byte", test_round_trip);
@@ -344,6 +396,9 @@ main (int argc, char **argv)
   g_test_add_func ("/targets/edit/append-after-unterminated-line",
                    test_append_after_unterminated_line);
   g_test_add_func ("/targets/read/not-text", test_not_text);
+  g_test_add_func ("/targets/autosave/found-until-saved", test_autosave);
 
-  return g_test_run ();
+  status = g_test_run ();
+  ws_test_rmtree (state);
+  return status;
 }

@@ -6,11 +6,12 @@
 #include <glib/gstdio.h>
 #include <string.h>
 
-#include "ws-atomic-file.h"
 #include "ws-capture-page.h"
 #include "ws-capture-settings-dialog.h"
 #include "ws-capture-settings.h"
+#include "ws-doctor-view.h"
 #include "ws-doctor.h"
+#include "ws-target-autosave.h"
 
 /* The launcher's page: a targets file in the editor, the capture panel
  * below it, the doctor and the settings.  Unsaved edits go to an
@@ -82,61 +83,24 @@ window_of (WsCapturePage *self)
   return GTK_IS_WINDOW (toplevel) ? GTK_WINDOW (toplevel) : NULL;
 }
 
-/**
- * ws_capture_page_autosave_path:
- * @targets_path: (nullable): the targets file; %NULL for one not saved yet
- *
- * Returns: (transfer full): where unsaved edits of that file are kept:
- *   `$XDG_STATE_HOME/warpscope/autosave/<sha1 of the path>.tsv`
- */
-char *
-ws_capture_page_autosave_path (const char *targets_path)
-{
-  g_autofree char *absolute = NULL;
-  g_autofree char *hash = NULL;
-  g_autofree char *name = NULL;
-
-  if (targets_path != NULL)
-    {
-      g_autoptr (GFile) file = g_file_new_for_path (targets_path);
-
-      absolute = g_file_get_path (file);
-    }
-  hash =
-    g_compute_checksum_for_string (G_CHECKSUM_SHA1, absolute != NULL ? absolute : "untitled", -1);
-  name = g_strconcat (hash, ".tsv", NULL);
-  return g_build_filename (g_get_user_state_dir (), "warpscope", "autosave", name, NULL);
-}
-
 static void
 remove_autosave (WsCapturePage *self)
 {
-  g_autofree char *path = ws_capture_page_autosave_path (
-    self->list != NULL ? ws_target_list_get_path (self->list) : NULL);
-
-  g_unlink (path);
+  ws_target_autosave_remove (self->list != NULL ? ws_target_list_get_path (self->list) : NULL);
 }
 
 /* Writes the unsaved edits where a crash cannot take them. */
 void
 ws_capture_page_autosave_now (WsCapturePage *self)
 {
-  g_autofree char *path = NULL;
-  g_autofree char *dir = NULL;
-  g_autofree char *data = NULL;
   g_autoptr (GError) error = NULL;
-  gsize len;
 
   g_return_if_fail (WS_IS_CAPTURE_PAGE (self));
 
   g_clear_handle_id (&self->autosave_id, g_source_remove);
   if (self->list == NULL || !ws_target_list_get_modified (self->list))
     return;
-  path = ws_capture_page_autosave_path (ws_target_list_get_path (self->list));
-  dir = g_path_get_dirname (path);
-  g_mkdir_with_parents (dir, 0700);
-  data = ws_target_list_to_data (self->list, &len);
-  if (!ws_atomic_file_save (path, data, len, WS_ATOMIC_FILE_DEFAULT, &error))
+  if (!ws_target_autosave_write (self->list, &error))
     g_warning ("autosave: %s", error->message);
 }
 
@@ -252,27 +216,20 @@ restore_response_cb (GtkDialog *dialog, int response, gpointer data)
 static void
 offer_autosave (WsCapturePage *self, const char *path)
 {
-  g_autofree char *autosave = ws_capture_page_autosave_path (path);
-  g_autofree char *saved = NULL;
-  g_autofree char *current = NULL;
   g_autofree char *when = NULL;
   g_autofree char *secondary = NULL;
-  gsize saved_len = 0, current_len = 0;
-  GStatBuf st;
+  g_autofree char *saved = NULL;
+  gint64 mtime = 0;
+  gsize len = 0;
   Restore *restore;
   GtkDialog *dialog;
 
-  if (!g_file_get_contents (autosave, &saved, &saved_len, NULL))
+  saved = ws_target_autosave_find (self->list, &len, &mtime);
+  if (saved == NULL)
     return;
-  current = ws_target_list_to_data (self->list, &current_len);
-  if (current_len == saved_len && memcmp (current, saved, saved_len) == 0)
+  if (mtime != 0)
     {
-      g_unlink (autosave);
-      return;
-    }
-  if (g_stat (autosave, &st) == 0)
-    {
-      g_autoptr (GDateTime) time = g_date_time_new_from_unix_local (st.st_mtime);
+      g_autoptr (GDateTime) time = g_date_time_new_from_unix_local (mtime);
 
       when = g_date_time_format (time, "%Y-%m-%d %H:%M");
     }
@@ -288,7 +245,7 @@ offer_autosave (WsCapturePage *self, const char *path)
   restore->page = g_object_ref (self);
   restore->path = g_strdup (path);
   restore->data = g_steal_pointer (&saved);
-  restore->len = saved_len;
+  restore->len = len;
   g_signal_connect (dialog, "response", G_CALLBACK (restore_response_cb), restore);
   gtk_widget_show (GTK_WIDGET (dialog));
 }
@@ -323,16 +280,17 @@ ws_capture_page_open (WsCapturePage *self, const char *path, GError **error)
 gboolean
 ws_capture_page_save_as (WsCapturePage *self, const char *path, GError **error)
 {
-  g_autofree char *old_autosave = NULL;
+  g_autofree char *old_path = NULL;
 
   g_return_val_if_fail (WS_IS_CAPTURE_PAGE (self), FALSE);
   g_return_val_if_fail (path != NULL, FALSE);
 
-  old_autosave = ws_capture_page_autosave_path (ws_target_list_get_path (self->list));
+  /* Saved under a new name: the old name's autosave goes too. */
+  old_path = g_strdup (ws_target_list_get_path (self->list));
   if (!ws_target_list_save (self->list, path, error))
     return FALSE;
   g_clear_handle_id (&self->autosave_id, g_source_remove);
-  g_unlink (old_autosave);
+  ws_target_autosave_remove (old_path);
   remove_autosave (self);
   if (self->settings != NULL)
     g_settings_set_string (self->settings, "last-targets-file", path);
@@ -480,67 +438,13 @@ output_dir (WsCapturePage *self, const WsCaptureSettings *settings)
   return g_file_get_path (file);
 }
 
-static const char *
-level_icon (WsDoctorLevel level)
-{
-  switch (level)
-    {
-      case WS_DOCTOR_OK:
-        return "emblem-ok-symbolic";
-      case WS_DOCTOR_WARNING:
-        return "dialog-warning-symbolic";
-      case WS_DOCTOR_ERROR:
-      default:
-        return "dialog-error-symbolic";
-    }
-}
-
-/* The doctor's checks, each with its fix, selectable for copying. */
-static GtkWidget *
-checks_view (GPtrArray *checks)
-{
-  GtkWidget *grid = gtk_grid_new ();
-  int top = 0;
-
-  gtk_grid_set_row_spacing (GTK_GRID (grid), 6);
-  gtk_grid_set_column_spacing (GTK_GRID (grid), 12);
-  for (guint i = 0; i < checks->len; i++)
-    {
-      const WsDoctorCheck *check = g_ptr_array_index (checks, i);
-      GtkWidget *icon =
-        gtk_image_new_from_icon_name (level_icon (check->level), GTK_ICON_SIZE_BUTTON);
-      GtkWidget *summary = gtk_label_new (check->summary);
-
-      gtk_widget_set_valign (icon, GTK_ALIGN_START);
-      gtk_label_set_xalign (GTK_LABEL (summary), 0);
-      gtk_label_set_line_wrap (GTK_LABEL (summary), TRUE);
-      gtk_label_set_max_width_chars (GTK_LABEL (summary), 70);
-      gtk_label_set_selectable (GTK_LABEL (summary), TRUE);
-      gtk_grid_attach (GTK_GRID (grid), icon, 0, top, 1, 1);
-      gtk_grid_attach (GTK_GRID (grid), summary, 1, top++, 1, 1);
-      if (check->fix != NULL)
-        {
-          GtkWidget *fix = gtk_label_new (check->fix);
-
-          gtk_label_set_xalign (GTK_LABEL (fix), 0);
-          gtk_label_set_selectable (GTK_LABEL (fix), TRUE);
-          gtk_label_set_line_wrap (GTK_LABEL (fix), TRUE);
-          gtk_label_set_max_width_chars (GTK_LABEL (fix), 70);
-          gtk_style_context_add_class (gtk_widget_get_style_context (fix), "monospace");
-          gtk_grid_attach (GTK_GRID (grid), fix, 1, top++, 1, 1);
-        }
-    }
-  gtk_widget_show_all (grid);
-  return grid;
-}
-
 static GtkDialog *
 doctor_dialog (WsCapturePage *self, GPtrArray *checks, const char *title)
 {
   GtkDialog *dialog = ask (self, title, NULL);
   GtkWidget *area = gtk_message_dialog_get_message_area (GTK_MESSAGE_DIALOG (dialog));
 
-  gtk_container_add (GTK_CONTAINER (area), checks_view (checks));
+  gtk_container_add (GTK_CONTAINER (area), ws_doctor_view_new (checks));
   return dialog;
 }
 

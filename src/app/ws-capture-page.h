@@ -22,7 +22,6 @@ gboolean ws_capture_page_open (WsCapturePage *self, const char *path, GError **e
 gboolean ws_capture_page_save (WsCapturePage *self, GError **error);
 gboolean ws_capture_page_save_as (WsCapturePage *self, const char *path, GError **error);
 void ws_capture_page_autosave_now (WsCapturePage *self);
-char *ws_capture_page_autosave_path (const char *targets_path);
 
 WsTargetList *ws_capture_page_get_list (WsCapturePage *self);
 WsTargetsEditor *ws_capture_page_get_editor (WsCapturePage *self);

@@ -2,6 +2,7 @@
 #define G_LOG_DOMAIN "ws-capture-plan"
 #include "config.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <string.h>
 
@@ -631,4 +632,60 @@ ws_capture_read_top_kernels (const char *csv_path, guint n, GError **error)
       kernel->file = ws_capture_unique_name (used, base);
     }
   return g_steal_pointer (&kernels);
+}
+
+/**
+ * ws_capture_choose_group:
+ * @out_dir: the absolute output folder
+ * @name: the group's name: the targets file's name (`targets` for
+ *   targets.tsv) or the one asked for; made safe here
+ * @folders: the target folders the run will create in the group
+ * @group: (out) (transfer full): the group's name
+ * @group_dir: (out) (transfer full): OUT/<group>, created
+ *
+ * An earlier run is never overwritten: when one of @folders exists in
+ * OUT/<name> already, the group is `<name>-YYYYmmdd-HHMMSS` (then `-2`, …).
+ */
+gboolean
+ws_capture_choose_group (const char *out_dir, const char *name, const char *const *folders,
+                         char **group, char **group_dir, GError **error)
+{
+  g_autofree char *safe = ws_capture_safe_name (name);
+  g_autoptr (GDateTime) now = g_date_time_new_now_local ();
+  g_autofree char *stamp = g_date_time_format (now, "%Y%m%d-%H%M%S");
+
+  g_return_val_if_fail (out_dir != NULL && name != NULL && folders != NULL, FALSE);
+
+  for (guint attempt = 0; attempt < 1000; attempt++)
+    {
+      g_autofree char *candidate = attempt == 0 ? g_strdup (safe)
+                                   : attempt == 1
+                                     ? g_strdup_printf ("%s-%s", safe, stamp)
+                                     : g_strdup_printf ("%s-%s-%u", safe, stamp, attempt);
+      g_autofree char *dir = g_build_filename (out_dir, candidate, NULL);
+      gboolean taken = FALSE;
+
+      for (guint i = 0; folders[i] != NULL && !taken; i++)
+        {
+          g_autofree char *folder = g_build_filename (dir, folders[i], NULL);
+
+          taken = g_file_test (folder, G_FILE_TEST_EXISTS);
+        }
+      if (taken)
+        continue;
+      if (g_mkdir_with_parents (dir, 0777) != 0)
+        {
+          int saved = errno;
+
+          g_set_error (error, WS_CAPTURE_ERROR, WS_CAPTURE_ERROR_IO, "%s: %s", dir,
+                       g_strerror (saved));
+          return FALSE;
+        }
+      *group = g_steal_pointer (&candidate);
+      *group_dir = g_steal_pointer (&dir);
+      return TRUE;
+    }
+  g_set_error (error, WS_CAPTURE_ERROR, WS_CAPTURE_ERROR_IO, "%s: no free folder name for %s",
+               out_dir, safe);
+  return FALSE;
 }

@@ -90,6 +90,8 @@ GPtrArray *ws_capture_read_top_kernels (const char *csv_path, guint n, GError **
 char *ws_capture_kernel_regex (GPtrArray *kernels, guint first, guint n);
 char *ws_capture_safe_name (const char *name);
 char *ws_capture_unique_name (GHashTable *used, const char *name);
+gboolean ws_capture_choose_group (const char *out_dir, const char *name, const char *const *folders,
+                                  char **group, char **group_dir, GError **error);
 const char *ws_capture_step_title (WsCaptureStepKind step);
 const char *ws_capture_step_state_nick (WsCaptureStepState state);
 

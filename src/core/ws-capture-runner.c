@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "ws-atomic-file.h"
+#include "ws-capture-log.h"
 #include "ws-capture-manifest.h"
 #include "ws-capture-process.h"
 #include "ws-capture-runner.h"
@@ -88,45 +89,6 @@ static guint signals[N_SIGNALS];
 
 static void run_step (WsCaptureRunner *self);
 static void start_target (WsCaptureRunner *self);
-
-/**
- * ws_capture_step_line:
- * @detail: (nullable): what the step does, or why it failed
- *
- * The `[STEP x/6]` line of the existing workflow, with its words as it
- * wrote them (开始 start, 完成 done, 失败 failed; 跳过 skipped is ours), so
- * that scripts reading the log keep working.  Not translated: the window
- * translates its own copy.
- *
- * Returns: (transfer full): the line, without a line end
- */
-char *
-ws_capture_step_line (guint step, WsCaptureStepState state, const char *name, const char *detail)
-{
-  const char *word;
-
-  switch (state)
-    {
-      case WS_CAPTURE_STEP_RUNNING:
-        word = "开始";
-        break;
-      case WS_CAPTURE_STEP_DONE:
-        word = "完成";
-        break;
-      case WS_CAPTURE_STEP_FAILED:
-        word = "失败";
-        break;
-      case WS_CAPTURE_STEP_SKIPPED:
-        word = "跳过";
-        break;
-      case WS_CAPTURE_STEP_WAITING:
-      default:
-        g_return_val_if_reached (NULL);
-    }
-  if (detail != NULL && detail[0] != '\0')
-    return g_strdup_printf ("[STEP %u/%d] %s %s: %s", step, WS_CAPTURE_N_STEPS, word, name, detail);
-  return g_strdup_printf ("[STEP %u/%d] %s %s", step, WS_CAPTURE_N_STEPS, word, name);
-}
 
 static void
 ws_capture_runner_dispose (GObject *object)
@@ -380,33 +342,6 @@ set_state (WsCaptureRunner *self, guint t, guint step, WsCaptureStepState state,
   update_fraction (self);
 }
 
-/* Quotes a command line as a shell would need it: for the log, so that a
- * user can paste it into a terminal. */
-static char *
-quote_argv (char **argv)
-{
-  GString *out = g_string_new (NULL);
-
-  for (guint i = 0; argv[i] != NULL; i++)
-    {
-      gboolean plain = argv[i][0] != '\0';
-
-      for (const char *p = argv[i]; *p != '\0' && plain; p++)
-        plain = g_ascii_isalnum (*p) || strchr ("-_./=:,@%+", *p) != NULL;
-      if (i > 0)
-        g_string_append_c (out, ' ');
-      if (plain)
-        g_string_append (out, argv[i]);
-      else
-        {
-          g_autofree char *quoted = g_shell_quote (argv[i]);
-
-          g_string_append (out, quoted);
-        }
-    }
-  return g_string_free (out, FALSE);
-}
-
 static const char *
 target_status (WsCaptureRunner *self, WsCaptureTargetRun *target)
 {
@@ -578,53 +513,6 @@ result_of (WsCaptureRunner *self)
   return &g_array_index (target->results[self->step], WsCaptureCommandResult, self->command);
 }
 
-/* Whether a file the step must leave is there, and why not. */
-static char *
-check_output (WsCaptureRunner *self, const char *path)
-{
-  GStatBuf st;
-
-  if (g_stat (path, &st) == 0 && S_ISREG (st.st_mode) && st.st_size > 0)
-    return NULL;
-  if (g_str_has_suffix (path, ".nsys-rep"))
-    {
-      g_autofree char *base = g_strndup (path, strlen (path) - strlen (".nsys-rep"));
-      g_autofree char *qdstrm = g_strconcat (base, ".qdstrm", NULL);
-
-      if (g_file_test (qdstrm, G_FILE_TEST_EXISTS))
-        return g_strdup_printf ("nsys wrote %s but no report: it could not import the capture "
-                                "(QdstrmImporter missing or failing)",
-                                qdstrm);
-    }
-  if (g_str_has_suffix (path, ".ncu-rep") && self->no_kernels_profiled)
-    return g_strdup_printf ("ncu profiled no kernel (no launch matched the regex): no %s", path);
-  if (g_stat (path, &st) == 0 && st.st_size == 0)
-    return g_strdup_printf ("%s is empty", path);
-  return g_strdup_printf ("%s was not written", path);
-}
-
-/* The first line of a failed command's redirected output that is an
- * error: ncu's --import may print its errors where the CSV would go. */
-static char *
-problem_in_file (const char *path)
-{
-  g_autofree char *contents = NULL;
-  g_auto (GStrv) lines = NULL;
-  gsize len = 0;
-
-  if (path == NULL || !g_file_get_contents (path, &contents, &len, NULL) || len > 1024 * 1024)
-    return NULL;
-  lines = g_strsplit (contents, "\n", -1);
-  for (guint i = 0; lines[i] != NULL; i++)
-    {
-      const char *line = g_strstrip (lines[i]);
-
-      if (g_str_has_prefix (line, "==ERROR==") || g_str_has_prefix (line, "ERROR"))
-        return g_utf8_make_valid (line, -1);
-    }
-  return NULL;
-}
-
 static void
 command_finished (WsCaptureRunner *self)
 {
@@ -646,14 +534,15 @@ command_finished (WsCaptureRunner *self)
                                   : g_strdup_printf ("exit status %d", self->exit_status);
 
       if (self->problem_line == NULL)
-        self->problem_line = problem_in_file (command->stdout_path);
+        self->problem_line = ws_capture_problem_in_file (command->stdout_path);
       result->message = self->problem_line != NULL
                           ? g_strdup_printf ("%s: %s", status, self->problem_line)
                           : g_steal_pointer (&status);
     }
   else
     for (guint i = 0; command->outputs != NULL && command->outputs[i] != NULL; i++)
-      if ((result->message = check_output (self, command->outputs[i])) != NULL)
+      if ((result->message =
+             ws_capture_check_output (command->outputs[i], self->no_kernels_profiled)) != NULL)
         break;
 
   for (guint c = 0; c < self->command; c++)
@@ -701,15 +590,6 @@ command_finished (WsCaptureRunner *self)
   step_finished (self, TRUE, ws_capture_step_title (self->step));
 }
 
-static gboolean
-looks_like_problem (const char *line)
-{
-  g_autofree char *lower = g_ascii_strdown (line, -1);
-
-  return g_str_has_prefix (line, "==ERROR==") || strstr (lower, "error") != NULL ||
-         strstr (lower, "failed") != NULL || strstr (lower, "unable to") != NULL;
-}
-
 static void
 process_line_cb (WsCaptureProcess *process, gboolean is_stderr, const char *line, gpointer data)
 {
@@ -717,7 +597,7 @@ process_line_cb (WsCaptureProcess *process, gboolean is_stderr, const char *line
 
   /* The first ==ERROR== line names the cause; without one, the last line
    * that looks like a problem. */
-  if (looks_like_problem (line) &&
+  if (ws_capture_line_is_problem (line) &&
       (self->problem_line == NULL || !g_str_has_prefix (self->problem_line, "==ERROR==")))
     {
       g_free (self->problem_line);
@@ -752,28 +632,6 @@ process_done_cb (GObject *source, GAsyncResult *result, gpointer data)
   command_finished (self);
 }
 
-static char *
-command_line (const WsCaptureCommand *command)
-{
-  /* As a shell line that redoes it: folder, added variables, command. */
-  g_autofree char *quoted = quote_argv (command->argv);
-  g_autofree char *cwd = g_shell_quote (command->cwd);
-  GString *text = g_string_new ("$ cd ");
-
-  g_string_append (text, cwd);
-  g_string_append (text, " &&");
-  for (guint i = 0; command->env_added != NULL && command->env_added[i] != NULL; i++)
-    {
-      const char *eq = strchr (command->env_added[i], '=');
-      g_autofree char *value = g_shell_quote (eq + 1);
-
-      g_string_append_printf (text, " %.*s=%s", (int) (eq - command->env_added[i]),
-                              command->env_added[i], value);
-    }
-  g_string_append_printf (text, " %s", quoted);
-  return g_string_free (text, FALSE);
-}
-
 static void
 run_command (WsCaptureRunner *self)
 {
@@ -792,7 +650,7 @@ run_command (WsCaptureRunner *self)
       return;
     }
 
-  line = command_line (command);
+  line = ws_capture_command_line (command);
   log_line (self, self->current, self->step, WS_CAPTURE_LOG_COMMAND, line);
   result->started = g_get_real_time ();
   result->exit_status = -1;
@@ -956,55 +814,6 @@ cancelled_cb (GCancellable *cancellable, gpointer data)
                               g_object_unref);
 }
 
-typedef struct
-{
-  char *nsys;
-  char *ncu;
-  char *nsys_version;
-  char *ncu_version;
-  GPtrArray *gpus;
-  GPtrArray *sets;
-  GPtrArray *sections;
-  GPtrArray *warnings;
-} Probe;
-
-static void
-probe_free (Probe *probe)
-{
-  g_free (probe->nsys);
-  g_free (probe->ncu);
-  g_free (probe->nsys_version);
-  g_free (probe->ncu_version);
-  g_clear_pointer (&probe->gpus, g_ptr_array_unref);
-  g_clear_pointer (&probe->sets, g_ptr_array_unref);
-  g_clear_pointer (&probe->sections, g_ptr_array_unref);
-  g_clear_pointer (&probe->warnings, g_ptr_array_unref);
-  g_free (probe);
-}
-
-/* On a worker thread: what run.json records about the machine, and what
- * ncu offers, before anything runs. */
-static void
-probe_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
-{
-  Probe *probe = data;
-  g_autoptr (GError) error = NULL;
-
-  probe->warnings = g_ptr_array_new_with_free_func (g_free);
-  probe->nsys_version = ws_capture_tools_version (probe->nsys, &error);
-  if (probe->nsys_version == NULL)
-    g_ptr_array_add (probe->warnings, g_strdup (error->message));
-  g_clear_error (&error);
-  probe->ncu_version = ws_capture_tools_version (probe->ncu, &error);
-  if (probe->ncu_version == NULL)
-    g_ptr_array_add (probe->warnings, g_strdup (error->message));
-  g_clear_error (&error);
-  probe->sets = ws_capture_tools_list (probe->ncu, "sets", NULL);
-  probe->sections = ws_capture_tools_list (probe->ncu, "sections", NULL);
-  probe->gpus = ws_capture_tools_query_gpus ();
-  g_task_return_boolean (task, TRUE);
-}
-
 static gboolean
 list_has (GPtrArray *list, const char *id)
 {
@@ -1018,7 +827,7 @@ list_has (GPtrArray *list, const char *id)
  * offer is replaced (sets) or dropped (sections) with a warning, rather
  * than failing every ncu run. */
 static void
-fit_ncu_choices (WsCaptureRunner *self, Probe *probe)
+fit_ncu_choices (WsCaptureRunner *self, const WsCaptureToolsInfo *probe)
 {
   WsCaptureSettings *settings = self->settings;
 
@@ -1059,20 +868,20 @@ fit_ncu_choices (WsCaptureRunner *self, Probe *probe)
 static void
 probe_done (GObject *source, GAsyncResult *result, gpointer data)
 {
-  WsCaptureRunner *self = WS_CAPTURE_RUNNER (source);
-  Probe *probe = g_task_get_task_data (G_TASK (result));
+  g_autoptr (WsCaptureRunner) self = data;
+  g_autoptr (WsCaptureToolsInfo) info = ws_capture_tools_probe_finish (result, NULL);
 
-  self->nsys_version = g_strdup (probe->nsys_version);
-  self->ncu_version = g_strdup (probe->ncu_version);
-  self->gpus = g_ptr_array_ref (probe->gpus);
+  self->nsys_version = g_strdup (info->nsys_version);
+  self->ncu_version = g_strdup (info->ncu_version);
+  self->gpus = g_ptr_array_ref (info->gpus);
   log_info (self, 0, "nsys %s: %s", self->nsys_version != NULL ? self->nsys_version : "?",
             self->nsys);
   log_info (self, 0, "ncu %s: %s", self->ncu_version != NULL ? self->ncu_version : "?", self->ncu);
-  for (guint i = 0; i < probe->gpus->len; i++)
-    log_info (self, 0, "GPU %u: %s", i, (char *) g_ptr_array_index (probe->gpus, i));
-  for (guint i = 0; i < probe->warnings->len; i++)
-    log_info (self, 0, "warning: %s", (char *) g_ptr_array_index (probe->warnings, i));
-  fit_ncu_choices (self, probe);
+  for (guint i = 0; i < info->gpus->len; i++)
+    log_info (self, 0, "GPU %u: %s", i, (char *) g_ptr_array_index (info->gpus, i));
+  for (guint i = 0; i < info->warnings->len; i++)
+    log_info (self, 0, "warning: %s", (char *) g_ptr_array_index (info->warnings, i));
+  fit_ncu_choices (self, info);
 
   if (self->cancelled)
     skip_rest (self);
@@ -1091,16 +900,12 @@ absolute_from (const char *base, const char *path)
   return g_file_get_path (file);
 }
 
-/* The group folder: the targets file's name (`targets` for targets.tsv),
- * or, when a target's folder exists there already, the same with the date
- * and time: an earlier run is never overwritten. */
 static gboolean
 choose_group (WsCaptureRunner *self, GError **error)
 {
+  g_autoptr (GStrvBuilder) folders = g_strv_builder_new ();
+  g_auto (GStrv) names = NULL;
   g_autofree char *base = NULL;
-  g_autofree char *safe = NULL;
-  g_autoptr (GDateTime) now = g_date_time_new_now_local ();
-  g_autofree char *stamp = g_date_time_format (now, "%Y%m%d-%H%M%S");
 
   if (self->settings->group != NULL)
     base = g_strdup (self->settings->group);
@@ -1115,40 +920,12 @@ choose_group (WsCaptureRunner *self, GError **error)
     }
   else
     base = g_strdup ("capture");
-  safe = ws_capture_safe_name (base);
-
-  for (guint attempt = 0; attempt < 1000; attempt++)
-    {
-      g_autofree char *name = attempt == 0   ? g_strdup (safe)
-                              : attempt == 1 ? g_strdup_printf ("%s-%s", safe, stamp)
-                                             : g_strdup_printf ("%s-%s-%u", safe, stamp, attempt);
-      g_autofree char *dir = g_build_filename (self->out_dir, name, NULL);
-      gboolean taken = FALSE;
-
-      for (guint t = 0; t < self->targets->len && !taken; t++)
-        {
-          WsCaptureTargetRun *target = g_ptr_array_index (self->targets, t);
-          g_autofree char *folder = g_build_filename (dir, target->folder_name, NULL);
-
-          taken = g_file_test (folder, G_FILE_TEST_EXISTS);
-        }
-      if (taken)
-        continue;
-      if (g_mkdir_with_parents (dir, 0777) != 0)
-        {
-          int saved = errno;
-
-          g_set_error (error, WS_CAPTURE_ERROR, WS_CAPTURE_ERROR_IO, "%s: %s", dir,
-                       g_strerror (saved));
-          return FALSE;
-        }
-      self->group = g_steal_pointer (&name);
-      self->group_dir = g_steal_pointer (&dir);
-      return TRUE;
-    }
-  g_set_error (error, WS_CAPTURE_ERROR, WS_CAPTURE_ERROR_IO, "%s: no free folder name for %s",
-               self->out_dir, safe);
-  return FALSE;
+  for (guint t = 0; t < self->targets->len; t++)
+    g_strv_builder_add (folders,
+                        ((WsCaptureTargetRun *) g_ptr_array_index (self->targets, t))->folder_name);
+  names = g_strv_builder_end (folders);
+  return ws_capture_choose_group (self->out_dir, base, (const char *const *) names, &self->group,
+                                  &self->group_dir, error);
 }
 
 static gboolean
@@ -1213,10 +990,8 @@ ws_capture_runner_run_async (WsCaptureRunner *self, GCancellable *cancellable,
                              GAsyncReadyCallback callback, gpointer user_data)
 {
   g_autoptr (GTask) task = NULL;
-  g_autoptr (GTask) probe_task = NULL;
   g_autoptr (GError) error = NULL;
   g_autofree char *out = NULL;
-  Probe *probe;
 
   g_return_if_fail (WS_IS_CAPTURE_RUNNER (self));
   g_return_if_fail (self->task == NULL && self->context == NULL);
@@ -1281,13 +1056,7 @@ ws_capture_runner_run_async (WsCaptureRunner *self, GCancellable *cancellable,
   if (self->targets_file != NULL)
     log_info (self, 0, "targets: %s", self->targets_file);
 
-  probe = g_new0 (Probe, 1);
-  probe->nsys = g_strdup (self->nsys);
-  probe->ncu = g_strdup (self->ncu);
-  probe_task = g_task_new (self, NULL, probe_done, NULL);
-  g_task_set_source_tag (probe_task, probe_thread);
-  g_task_set_task_data (probe_task, probe, (GDestroyNotify) probe_free);
-  g_task_run_in_thread (probe_task, probe_thread);
+  ws_capture_tools_probe_async (self->nsys, self->ncu, NULL, probe_done, g_object_ref (self));
 }
 
 /**

@@ -3,6 +3,7 @@
 
 #include <gio/gio.h>
 
+#include "ws-capture-log.h"
 #include "ws-capture-plan.h"
 #include "ws-capture-settings.h"
 #include "ws-target-list.h"
@@ -47,8 +48,5 @@ const char *ws_capture_runner_get_group_dir (WsCaptureRunner *self);
 const char *ws_capture_runner_get_log_path (WsCaptureRunner *self);
 gboolean ws_capture_runner_is_running (WsCaptureRunner *self);
 void ws_capture_runner_kill (WsCaptureRunner *self);
-
-char *ws_capture_step_line (guint step, WsCaptureStepState state, const char *name,
-                            const char *detail);
 
 G_END_DECLS

@@ -469,3 +469,72 @@ ws_capture_tools_query_gpus (void)
       g_ptr_array_add (gpus, g_strdup (lines[i]));
   return gpus;
 }
+
+void
+ws_capture_tools_info_free (WsCaptureToolsInfo *info)
+{
+  if (info == NULL)
+    return;
+  g_free (info->nsys_version);
+  g_free (info->ncu_version);
+  g_clear_pointer (&info->gpus, g_ptr_array_unref);
+  g_clear_pointer (&info->sets, g_ptr_array_unref);
+  g_clear_pointer (&info->sections, g_ptr_array_unref);
+  g_clear_pointer (&info->warnings, g_ptr_array_unref);
+  g_free (info);
+}
+
+static void
+probe_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
+{
+  char **tools = data;
+  WsCaptureToolsInfo *info = g_new0 (WsCaptureToolsInfo, 1);
+  g_autoptr (GError) error = NULL;
+
+  info->warnings = g_ptr_array_new_with_free_func (g_free);
+  info->nsys_version = ws_capture_tools_version (tools[0], &error);
+  if (info->nsys_version == NULL)
+    g_ptr_array_add (info->warnings, g_strdup (error->message));
+  g_clear_error (&error);
+  info->ncu_version = ws_capture_tools_version (tools[1], &error);
+  if (info->ncu_version == NULL)
+    g_ptr_array_add (info->warnings, g_strdup (error->message));
+  info->sets = ws_capture_tools_list (tools[1], "sets", NULL);
+  info->sections = ws_capture_tools_list (tools[1], "sections", NULL);
+  info->gpus = ws_capture_tools_query_gpus ();
+  g_task_return_pointer (task, info, (GDestroyNotify) ws_capture_tools_info_free);
+}
+
+/**
+ * ws_capture_tools_probe_async:
+ *
+ * Asks nsys and ncu their versions, ncu its sets and sections, and
+ * nvidia-smi the GPUs, on a worker thread.
+ */
+void
+ws_capture_tools_probe_async (const char *nsys, const char *ncu, GCancellable *cancellable,
+                              GAsyncReadyCallback callback, gpointer user_data)
+{
+  g_autoptr (GTask) task = g_task_new (NULL, cancellable, callback, user_data);
+  char **tools = g_new0 (char *, 3);
+
+  g_return_if_fail (nsys != NULL && ncu != NULL);
+
+  tools[0] = g_strdup (nsys);
+  tools[1] = g_strdup (ncu);
+  g_task_set_source_tag (task, ws_capture_tools_probe_async);
+  g_task_set_task_data (task, tools, (GDestroyNotify) g_strfreev);
+  g_task_run_in_thread (task, probe_thread);
+}
+
+/**
+ * ws_capture_tools_probe_finish:
+ *
+ * Returns: (transfer full): what the tools said; %NULL only when cancelled
+ */
+WsCaptureToolsInfo *
+ws_capture_tools_probe_finish (GAsyncResult *result, GError **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, NULL), NULL);
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
