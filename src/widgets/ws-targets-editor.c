@@ -5,6 +5,7 @@
 #include <glib/gi18n.h>
 
 #include "ws-targets-editor.h"
+#include "ws-widget-palette.h"
 
 /* The rows of a targets file as an editable list.  The WsTargetList is the
  * model: every edit goes to it (so that comments and line ends survive),
@@ -41,6 +42,7 @@ struct _WsTargetsEditor
   GtkWidget *folder_button;
   GtkLabel *status_label;
   guint n_problems;
+  GdkRGBA error_color; /* of cells with a problem */
 };
 
 G_DEFINE_FINAL_TYPE (WsTargetsEditor, ws_targets_editor, GTK_TYPE_BOX)
@@ -288,13 +290,19 @@ text_cell_data (GtkTreeViewColumn *tree_column, GtkCellRenderer *renderer, GtkTr
   WsTargetsEditor *self = data;
   WsTargetColumn column = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (renderer), "ws-column"));
   g_autofree char *problem = NULL;
-  GdkRGBA error_color = { 0.75, 0.11, 0.16, 1 };
-  GtkStyleContext *context = gtk_widget_get_style_context (GTK_WIDGET (self->view));
-
   gtk_tree_model_get (model, iter, COL_PROBLEM_NAME + column, &problem, -1);
-  gtk_style_context_lookup_color (context, "error_color", &error_color);
-  g_object_set (renderer, "foreground-rgba", &error_color, "foreground-set", problem != NULL,
+  g_object_set (renderer, "foreground-rgba", &self->error_color, "foreground-set", problem != NULL,
                 "underline", problem != NULL ? PANGO_UNDERLINE_ERROR : PANGO_UNDERLINE_NONE, NULL);
+}
+
+/* The comparison's "slower" red: readable on light and dark themes. */
+static void
+style_updated_cb (WsTargetsEditor *self)
+{
+  WsPalette palette;
+
+  ws_widget_palette (GTK_WIDGET (self->view), &palette);
+  self->error_color = (GdkRGBA){ palette.slower.r, palette.slower.g, palette.slower.b, 1 };
 }
 
 static GtkTreeViewColumn *
@@ -580,6 +588,9 @@ ws_targets_editor_init (WsTargetsEditor *self)
   self->view = GTK_TREE_VIEW (gtk_tree_view_new_with_model (GTK_TREE_MODEL (self->store)));
   gtk_tree_view_set_grid_lines (self->view, GTK_TREE_VIEW_GRID_LINES_HORIZONTAL);
   gtk_widget_set_has_tooltip (GTK_WIDGET (self->view), TRUE);
+  style_updated_cb (self);
+  g_signal_connect_object (self->view, "style-updated", G_CALLBACK (style_updated_cb), self,
+                           G_CONNECT_SWAPPED);
   g_signal_connect_object (self->view, "query-tooltip", G_CALLBACK (query_tooltip_cb), self,
                            G_CONNECT_SWAPPED);
   g_signal_connect_object (self->view, "button-press-event", G_CALLBACK (button_press_cb), self,
