@@ -17,11 +17,10 @@
 #include "ws-error.h"
 
 /* Runs the targets one after the other, each through the six steps, on the
- * main context of the caller: every wait is asynchronous (GSubprocess),
- * so a window stays responsive and a command line program needs only a
- * main loop.  Each command runs in a process group of its own; when it
- * ends, or when the run is cancelled, whatever is left of its group gets
- * SIGTERM and, after the grace period, SIGKILL. */
+ * main context of the caller: every wait is asynchronous, so a window
+ * stays responsive and a command line program needs only a main loop.
+ * Each command is a WsCaptureProcess: a process group of its own, ended
+ * whole when it exits or when the run is cancelled. */
 
 struct _WsCaptureRunner
 {
