@@ -261,6 +261,22 @@ bind (WsCaptureSettingsDialog *self)
                      G_SETTINGS_BIND_DEFAULT);
 }
 
+/* Without a schema, the dialog shows what a run uses: the defaults. */
+static void
+show_defaults (WsCaptureSettingsDialog *self)
+{
+  g_autoptr (WsCaptureSettings) defaults = ws_capture_settings_new ();
+
+  gtk_entry_set_text (self->output_entry, defaults->output_dir);
+  gtk_entry_set_text (self->trace_entry, defaults->nsys_trace);
+  gtk_spin_button_set_value (self->topn_spin, defaults->topn);
+  gtk_entry_set_text (GTK_ENTRY (gtk_bin_get_child (GTK_BIN (self->set_combo))), defaults->ncu_set);
+  gtk_switch_set_active (self->multi_run_switch, defaults->ncu_multi_run);
+  gtk_combo_box_set_active_id (GTK_COMBO_BOX (self->cache_combo), defaults->cache_control);
+  gtk_combo_box_set_active_id (GTK_COMBO_BOX (self->clock_combo), defaults->clock_control);
+  gtk_switch_set_active (self->continue_switch, defaults->continue_on_error);
+}
+
 static void
 ws_capture_settings_dialog_dispose (GObject *object)
 {
@@ -345,7 +361,10 @@ ws_capture_settings_dialog_new (GtkWindow *parent, GSettings *settings)
       bind (self);
     }
   else
-    gtk_widget_set_sensitive (GTK_WIDGET (self->grid), FALSE);
+    {
+      show_defaults (self);
+      gtk_widget_set_sensitive (GTK_WIDGET (self->grid), FALSE);
+    }
   show_overrides (self);
   probe_tools (self);
   return self;
