@@ -4,6 +4,7 @@
 #include <gio/gio.h>
 #include <sqlite3.h>
 #include <glib/gstdio.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <string.h>
 
@@ -249,4 +250,51 @@ ws_test_list_dir (const char *dir)
     g_ptr_array_add (names, g_strdup (name));
   g_ptr_array_sort (names, compare_strings);
   return names;
+}
+
+/* tests/stand-ins: the nsys and ncu stand-ins. */
+char *
+ws_test_stand_ins (void)
+{
+  const char *srcdir = g_getenv ("G_TEST_SRCDIR");
+
+  return g_build_filename (srcdir != NULL ? srcdir : SOURCE_DIR "/tests", "stand-ins", NULL);
+}
+
+/* Puts the stand-ins first on PATH, for this process and its children. */
+void
+ws_test_use_stand_ins (void)
+{
+  g_autofree char *dir = ws_test_stand_ins ();
+  g_autofree char *path = g_strconcat (dir, ":", g_getenv ("PATH"), NULL);
+
+  g_setenv ("PATH", path, TRUE);
+}
+
+/* Whether @pid is a live process: a zombie (ended, not yet reaped by its
+ * parent, init in a container) runs nothing and does not count. */
+gboolean
+ws_test_process_alive (GPid pid)
+{
+  g_autofree char *stat_path = g_strdup_printf ("/proc/%d/stat", (int) pid);
+  g_autofree char *stat = NULL;
+  const char *paren;
+
+  if (kill (pid, 0) != 0)
+    return FALSE;
+  if (!g_file_get_contents (stat_path, &stat, NULL, NULL))
+    return FALSE;
+  paren = strrchr (stat, ')');
+  return paren == NULL || paren[1] != ' ' || (paren[2] != 'Z' && paren[2] != 'X');
+}
+
+/* The file's contents, or NULL when it cannot be read. */
+char *
+ws_test_read (const char *path)
+{
+  char *contents = NULL;
+
+  if (!g_file_get_contents (path, &contents, NULL, NULL))
+    return NULL;
+  return contents;
 }

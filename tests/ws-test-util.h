@@ -28,5 +28,9 @@ char *ws_test_tmpdir (void);
 void ws_test_rmtree (const char *dir);
 char *ws_test_file_sha256 (const char *path);
 GPtrArray *ws_test_list_dir (const char *dir);
+char *ws_test_stand_ins (void);
+void ws_test_use_stand_ins (void);
+gboolean ws_test_process_alive (GPid pid);
+char *ws_test_read (const char *path);
 
 G_END_DECLS

@@ -12,6 +12,7 @@
 #include "ws-chrome-trace.h"
 #include "ws-findings-page.h"
 #include "ws-gauges-page.h"
+#include "ws-capture-page.h"
 #include "ws-kernels-page.h"
 #include "ws-markdown-report.h"
 #include "ws-report.h"
@@ -502,6 +503,7 @@ ws_window_class_init (WsWindowClass *klass)
   g_type_ensure (WS_TYPE_SUMMARIES_PAGE);
   g_type_ensure (WS_TYPE_FINDINGS_PAGE);
   g_type_ensure (WS_TYPE_GAUGES_PAGE);
+  g_type_ensure (WS_TYPE_CAPTURE_PAGE);
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/org/warpscope/Warpscope/ui/ws-window.ui");
   gtk_widget_class_bind_template_child (widget_class, WsWindow, header_bar);

@@ -24,6 +24,8 @@ static const Command commands[] = {
   { "compare", ws_cli_compare, N_("Compare two runs kernel by kernel") },
   { "diagnose", ws_cli_diagnose, N_("Findings: allocation in loops, small transfers, syncs, launch overhead, …") },
   { "export", ws_cli_export, N_("Write a run in another format (Chrome trace JSON)") },
+  { "capture", ws_cli_capture, N_("Capture the targets of a targets.tsv file with nsys and ncu") },
+  { "doctor", ws_cli_doctor, N_("Check this machine before a capture, with the fix for each problem") },
 };
 /* clang-format on */
 

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <glib.h>
+#include <stdio.h>
 
 #include "ws-load-options.h"
 #include "ws-run.h"
@@ -25,6 +26,8 @@ int ws_cli_compare (int argc, char **argv);
 int ws_cli_diagnose (int argc, char **argv);
 int ws_cli_export (int argc, char **argv);
 int ws_cli_gauges (int argc, char **argv);
+int ws_cli_capture (int argc, char **argv);
+int ws_cli_doctor (int argc, char **argv);
 
 gboolean ws_cli_parse (GOptionContext *context, int *argc, char ***argv, int min_args,
                        int max_args);
@@ -32,5 +35,6 @@ int ws_cli_fail (GError *error);
 WsRun *ws_cli_load (char **paths, WsLoadFlags flags, GError **error);
 WsRun *ws_cli_load_ncu (char **paths, GError **error);
 gboolean ws_cli_write (const char *path, const char *data, gsize len, GError **error);
+void ws_cli_print_doctor (GPtrArray *checks, gboolean problems_only, FILE *out);
 
 G_END_DECLS

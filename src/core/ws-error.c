@@ -5,3 +5,4 @@
 #include "ws-error.h"
 
 G_DEFINE_QUARK (ws - reader - error - quark, ws_reader_error)
+G_DEFINE_QUARK (ws - capture - error - quark, ws_capture_error)

@@ -25,4 +25,18 @@ typedef enum
 
 GQuark ws_reader_error_quark (void);
 
+/* Errors of the launcher: targets files, settings, capture runs. */
+#define WS_CAPTURE_ERROR (ws_capture_error_quark ())
+
+typedef enum
+{
+  WS_CAPTURE_ERROR_INVALID,      /* a targets row or a setting is not valid */
+  WS_CAPTURE_ERROR_TOOL_MISSING, /* nsys or ncu cannot be found or run */
+  WS_CAPTURE_ERROR_IO,           /* a folder or file cannot be created or written */
+  WS_CAPTURE_ERROR_STEP_FAILED,  /* a capture step failed */
+  WS_CAPTURE_ERROR_TIMEOUT,      /* a tool did not answer in time */
+} WsCaptureError;
+
+GQuark ws_capture_error_quark (void);
+
 G_END_DECLS

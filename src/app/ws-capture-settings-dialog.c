@@ -1,0 +1,385 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "ws-capture-settings-dialog"
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "ws-capture-settings-dialog.h"
+#include "ws-capture-settings.h"
+#include "ws-capture-tools.h"
+
+/* The capture settings, bound to GSettings: a change is kept at once. */
+
+struct _WsCaptureSettingsDialog
+{
+  GtkDialog parent_instance;
+
+  GSettings *settings;
+  GCancellable *cancellable;
+
+  /* Template widgets */
+  GtkGrid *grid;
+  GtkEntry *nsys_entry;
+  GtkEntry *ncu_entry;
+  GtkEntry *output_entry;
+  GtkEntry *log_entry;
+  GtkEntry *range_entry;
+  GtkEntry *trace_entry;
+  GtkSpinButton *duration_spin;
+  GtkSpinButton *topn_spin;
+  GtkComboBoxText *set_combo;
+  GtkEntry *sections_entry;
+  GtkSpinButton *launch_count_spin;
+  GtkSwitch *multi_run_switch;
+  GtkComboBoxText *cache_combo;
+  GtkComboBoxText *clock_combo;
+  GtkSwitch *continue_switch;
+  GtkLabel *note_label;
+};
+
+G_DEFINE_FINAL_TYPE (WsCaptureSettingsDialog, ws_capture_settings_dialog, GTK_TYPE_DIALOG)
+
+/* FORMATS.md's sets of current ncu versions, offered until ncu says. */
+static const char *const known_sets[] = { "basic",      "detailed", "full", "nvlink",
+                                          "pmsampling", "roofline", NULL };
+
+static void
+choose_response_cb (GtkNativeDialog *dialog, int response, gpointer data)
+{
+  GtkEntry *entry = data;
+
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autofree char *path = gtk_file_chooser_get_filename (GTK_FILE_CHOOSER (dialog));
+
+      if (path != NULL)
+        gtk_entry_set_text (entry, path);
+    }
+  g_object_unref (entry);
+  g_object_unref (dialog);
+}
+
+static void
+choose (WsCaptureSettingsDialog *self, GtkEntry *entry, const char *title,
+        GtkFileChooserAction action)
+{
+  GtkFileChooserNative *dialog =
+    gtk_file_chooser_native_new (title, GTK_WINDOW (self), action, _ ("_Select"), _ ("_Cancel"));
+  const char *current = gtk_entry_get_text (entry);
+
+  if (current[0] == '/')
+    gtk_file_chooser_set_filename (GTK_FILE_CHOOSER (dialog), current);
+  g_signal_connect (dialog, "response", G_CALLBACK (choose_response_cb), g_object_ref (entry));
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
+}
+
+static void
+choose_nsys_cb (WsCaptureSettingsDialog *self)
+{
+  choose (self, self->nsys_entry, _ ("Choose nsys"), GTK_FILE_CHOOSER_ACTION_OPEN);
+}
+
+static void
+choose_ncu_cb (WsCaptureSettingsDialog *self)
+{
+  choose (self, self->ncu_entry, _ ("Choose ncu"), GTK_FILE_CHOOSER_ACTION_OPEN);
+}
+
+static void
+choose_output_cb (WsCaptureSettingsDialog *self)
+{
+  choose (self, self->output_entry, _ ("Choose the Output Folder"),
+          GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER);
+}
+
+static void
+fill_sets (WsCaptureSettingsDialog *self, GPtrArray *sets)
+{
+  GtkEntry *entry = GTK_ENTRY (gtk_bin_get_child (GTK_BIN (self->set_combo)));
+  g_autofree char *current = g_strdup (gtk_entry_get_text (entry));
+
+  gtk_combo_box_text_remove_all (self->set_combo);
+  if (sets != NULL)
+    for (guint i = 0; i < sets->len; i++)
+      gtk_combo_box_text_append (self->set_combo, g_ptr_array_index (sets, i),
+                                 g_ptr_array_index (sets, i));
+  else
+    for (guint i = 0; known_sets[i] != NULL; i++)
+      gtk_combo_box_text_append (self->set_combo, known_sets[i], known_sets[i]);
+  gtk_entry_set_text (entry, current);
+}
+
+typedef struct
+{
+  char *nsys_configured;
+  char *ncu_configured;
+  char *nsys;
+  char *ncu;
+  GPtrArray *sets;
+  GPtrArray *sections;
+} Probe;
+
+static void
+probe_free (Probe *probe)
+{
+  g_free (probe->nsys_configured);
+  g_free (probe->ncu_configured);
+  g_free (probe->nsys);
+  g_free (probe->ncu);
+  g_clear_pointer (&probe->sets, g_ptr_array_unref);
+  g_clear_pointer (&probe->sections, g_ptr_array_unref);
+  g_free (probe);
+}
+
+/* Where nsys and ncu are found, and the sets ncu offers: on a worker
+ * thread, ncu takes a while to answer. */
+static void
+probe_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
+{
+  Probe *probe = data;
+
+  probe->nsys = ws_capture_tools_resolve ("nsys", probe->nsys_configured, NULL);
+  probe->ncu = ws_capture_tools_resolve ("ncu", probe->ncu_configured, NULL);
+  if (probe->ncu != NULL)
+    {
+      probe->sets = ws_capture_tools_list (probe->ncu, "sets", NULL);
+      probe->sections = ws_capture_tools_list (probe->ncu, "sections", NULL);
+    }
+  g_task_return_boolean (task, TRUE);
+}
+
+static void
+show_found (GtkEntry *entry, const char *found)
+{
+  g_autofree char *text = found != NULL ? g_strdup_printf (_ ("found: %s"), found)
+                                        : g_strdup (_ ("not found: choose it"));
+
+  gtk_entry_set_placeholder_text (entry, text);
+}
+
+static void
+probed_cb (GObject *source, GAsyncResult *result, gpointer data)
+{
+  WsCaptureSettingsDialog *self = WS_CAPTURE_SETTINGS_DIALOG (source);
+  Probe *probe = g_task_get_task_data (G_TASK (result));
+
+  /* Closed meanwhile: its widgets are gone. */
+  if (g_cancellable_is_cancelled (g_task_get_cancellable (G_TASK (result))))
+    return;
+  show_found (self->nsys_entry, probe->nsys);
+  show_found (self->ncu_entry, probe->ncu);
+  if (probe->sets != NULL)
+    fill_sets (self, probe->sets);
+  if (probe->sections != NULL)
+    {
+      g_autoptr (GString) list = g_string_new (NULL);
+      g_autofree char *tooltip = NULL;
+
+      for (guint i = 0; i < probe->sections->len; i++)
+        g_string_append_printf (list, "%s%s", i > 0 ? ", " : "",
+                                (char *) g_ptr_array_index (probe->sections, i));
+      tooltip = g_strdup_printf (_ ("NCU_SECTIONS: the sections this ncu offers: %s"), list->str);
+      gtk_widget_set_tooltip_text (GTK_WIDGET (self->sections_entry), tooltip);
+    }
+}
+
+static void
+probe_tools (WsCaptureSettingsDialog *self)
+{
+  g_autoptr (GTask) task = g_task_new (self, self->cancellable, probed_cb, NULL);
+  Probe *probe = g_new0 (Probe, 1);
+
+  probe->nsys_configured = g_strdup (gtk_entry_get_text (self->nsys_entry));
+  probe->ncu_configured = g_strdup (gtk_entry_get_text (self->ncu_entry));
+  g_task_set_source_tag (task, probe_tools);
+  g_task_set_task_data (task, probe, (GDestroyNotify) probe_free);
+  g_task_run_in_thread (task, probe_thread);
+}
+
+static void
+show_overrides (WsCaptureSettingsDialog *self)
+{
+  g_autoptr (GPtrArray) names = g_ptr_array_new ();
+  g_autofree char *list = NULL;
+  g_autofree char *text = NULL;
+
+  if (self->settings == NULL)
+    {
+      gtk_label_set_text (self->note_label,
+                          _ ("These settings cannot be kept: the schema org.warpscope.Warpscope "
+                             "is not installed. Install Warpscope, or point GSETTINGS_SCHEMA_DIR "
+                             "at the build’s data folder."));
+      gtk_widget_show (GTK_WIDGET (self->note_label));
+      return;
+    }
+  for (guint i = 0; ws_capture_settings_env_names[i] != NULL; i++)
+    {
+      const char *value = g_getenv (ws_capture_settings_env_names[i]);
+
+      if (value != NULL && value[0] != '\0')
+        g_ptr_array_add (names, (gpointer) ws_capture_settings_env_names[i]);
+    }
+  if (names->len == 0)
+    return;
+  g_ptr_array_add (names, NULL);
+  list = g_strjoinv (", ", (char **) names->pdata);
+  text = g_strdup_printf (_ ("Set in Warpscope’s environment, these variables override the "
+                             "settings here: %s."),
+                          list);
+  gtk_label_set_text (self->note_label, text);
+  gtk_widget_show (GTK_WIDGET (self->note_label));
+}
+
+static void
+bind (WsCaptureSettingsDialog *self)
+{
+  struct
+  {
+    const char *key;
+    gpointer widget;
+    const char *property;
+  } bindings[] = {
+    { "nsys-path", self->nsys_entry, "text" },
+    { "ncu-path", self->ncu_entry, "text" },
+    { "output-dir", self->output_entry, "text" },
+    { "global-log", self->log_entry, "text" },
+    { "capture-range", self->range_entry, "text" },
+    { "nsys-trace", self->trace_entry, "text" },
+    { "nsys-duration", self->duration_spin, "value" },
+    { "capture-topn", self->topn_spin, "value" },
+    { "ncu-set", gtk_bin_get_child (GTK_BIN (self->set_combo)), "text" },
+    { "ncu-sections", self->sections_entry, "text" },
+    { "ncu-launch-count", self->launch_count_spin, "value" },
+    { "ncu-multi-run", self->multi_run_switch, "active" },
+    { "cache-control", self->cache_combo, "active-id" },
+    { "clock-control", self->clock_combo, "active-id" },
+    { "continue-on-error", self->continue_switch, "active" },
+  };
+
+  for (gsize i = 0; i < G_N_ELEMENTS (bindings); i++)
+    g_settings_bind (self->settings, bindings[i].key, bindings[i].widget, bindings[i].property,
+                     G_SETTINGS_BIND_DEFAULT);
+}
+
+/* Without a schema, the dialog shows what a run uses: the defaults. */
+static void
+show_defaults (WsCaptureSettingsDialog *self)
+{
+  g_autoptr (WsCaptureSettings) defaults = ws_capture_settings_new ();
+
+  gtk_entry_set_text (self->output_entry, defaults->output_dir);
+  gtk_entry_set_text (self->trace_entry, defaults->nsys_trace);
+  gtk_spin_button_set_value (self->topn_spin, defaults->topn);
+  gtk_entry_set_text (GTK_ENTRY (gtk_bin_get_child (GTK_BIN (self->set_combo))), defaults->ncu_set);
+  gtk_switch_set_active (self->multi_run_switch, defaults->ncu_multi_run);
+  gtk_combo_box_set_active_id (GTK_COMBO_BOX (self->cache_combo), defaults->cache_control);
+  gtk_combo_box_set_active_id (GTK_COMBO_BOX (self->clock_combo), defaults->clock_control);
+  gtk_switch_set_active (self->continue_switch, defaults->continue_on_error);
+}
+
+static void
+ws_capture_settings_dialog_dispose (GObject *object)
+{
+  WsCaptureSettingsDialog *self = WS_CAPTURE_SETTINGS_DIALOG (object);
+
+  if (self->cancellable != NULL)
+    g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->cancellable);
+  g_clear_object (&self->settings);
+
+  G_OBJECT_CLASS (ws_capture_settings_dialog_parent_class)->dispose (object);
+}
+
+static void
+ws_capture_settings_dialog_class_init (WsCaptureSettingsDialogClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = ws_capture_settings_dialog_dispose;
+
+  gtk_widget_class_set_template_from_resource (
+    widget_class, "/org/warpscope/Warpscope/ui/ws-capture-settings-dialog.ui");
+  gtk_widget_class_bind_template_child (widget_class, WsCaptureSettingsDialog, grid);
+  gtk_widget_class_bind_template_child (widget_class, WsCaptureSettingsDialog, nsys_entry);
+  gtk_widget_class_bind_template_child (widget_class, WsCaptureSettingsDialog, ncu_entry);
+  gtk_widget_class_bind_template_child (widget_class, WsCaptureSettingsDialog, output_entry);
+  gtk_widget_class_bind_template_child (widget_class, WsCaptureSettingsDialog, log_entry);
+  gtk_widget_class_bind_template_child (widget_class, WsCaptureSettingsDialog, range_entry);
+  gtk_widget_class_bind_template_child (widget_class, WsCaptureSettingsDialog, trace_entry);
+  gtk_widget_class_bind_template_child (widget_class, WsCaptureSettingsDialog, duration_spin);
+  gtk_widget_class_bind_template_child (widget_class, WsCaptureSettingsDialog, topn_spin);
+  gtk_widget_class_bind_template_child (widget_class, WsCaptureSettingsDialog, set_combo);
+  gtk_widget_class_bind_template_child (widget_class, WsCaptureSettingsDialog, sections_entry);
+  gtk_widget_class_bind_template_child (widget_class, WsCaptureSettingsDialog, launch_count_spin);
+  gtk_widget_class_bind_template_child (widget_class, WsCaptureSettingsDialog, multi_run_switch);
+  gtk_widget_class_bind_template_child (widget_class, WsCaptureSettingsDialog, cache_combo);
+  gtk_widget_class_bind_template_child (widget_class, WsCaptureSettingsDialog, clock_combo);
+  gtk_widget_class_bind_template_child (widget_class, WsCaptureSettingsDialog, continue_switch);
+  gtk_widget_class_bind_template_child (widget_class, WsCaptureSettingsDialog, note_label);
+  gtk_widget_class_bind_template_callback (widget_class, choose_nsys_cb);
+  gtk_widget_class_bind_template_callback (widget_class, choose_ncu_cb);
+  gtk_widget_class_bind_template_callback (widget_class, choose_output_cb);
+}
+
+static void
+indent_right_column (GtkWidget *child, gpointer data)
+{
+  int left = 0;
+
+  gtk_container_child_get (GTK_CONTAINER (data), child, "left-attach", &left, NULL);
+  if (left == 3)
+    gtk_widget_set_margin_start (child, 24);
+}
+
+static void
+ws_capture_settings_dialog_init (WsCaptureSettingsDialog *self)
+{
+  gtk_widget_init_template (GTK_WIDGET (self));
+  /* Two columns of settings, so that the dialog fits a laptop's screen. */
+  gtk_container_foreach (GTK_CONTAINER (self->grid), indent_right_column, self->grid);
+  self->cancellable = g_cancellable_new ();
+  fill_sets (self, NULL);
+}
+
+/**
+ * ws_capture_settings_dialog_new:
+ * @settings: (nullable): the application's settings; %NULL when the schema
+ *   is not installed, which the dialog says
+ *
+ * Returns: (transfer full): the dialog, not shown yet
+ */
+WsCaptureSettingsDialog *
+ws_capture_settings_dialog_new (GtkWindow *parent, GSettings *settings)
+{
+  WsCaptureSettingsDialog *self = g_object_new (WS_TYPE_CAPTURE_SETTINGS_DIALOG, "transient-for",
+                                                parent, "use-header-bar", 1, NULL);
+
+  if (settings != NULL)
+    {
+      self->settings = g_object_ref (settings);
+      bind (self);
+    }
+  else
+    {
+      show_defaults (self);
+      gtk_widget_set_sensitive (GTK_WIDGET (self->grid), FALSE);
+    }
+  show_overrides (self);
+  probe_tools (self);
+  return self;
+}
+
+/**
+ * ws_capture_settings_dialog_get_widget:
+ * @name: a template child's name: "topn_spin", "set_combo", …
+ *
+ * Returns: (transfer none) (nullable): the widget, for tests
+ */
+GtkWidget *
+ws_capture_settings_dialog_get_widget (WsCaptureSettingsDialog *self, const char *name)
+{
+  g_return_val_if_fail (WS_IS_CAPTURE_SETTINGS_DIALOG (self), NULL);
+  return GTK_WIDGET (
+    gtk_widget_get_template_child (GTK_WIDGET (self), WS_TYPE_CAPTURE_SETTINGS_DIALOG, name));
+}

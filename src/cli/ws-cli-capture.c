@@ -1,0 +1,322 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "ws-cli"
+#include "config.h"
+
+#include <glib-unix.h>
+#include <glib/gi18n.h>
+#include <signal.h>
+#include <stdio.h>
+
+#include "ws-capture-runner.h"
+#include "ws-cli.h"
+#include "ws-doctor.h"
+#include "ws-error.h"
+
+typedef struct
+{
+  GMainLoop *loop;
+  WsCaptureRunner *runner;
+  GCancellable *cancellable;
+  gboolean ok;
+  GError *error;
+  guint interrupts;
+} CaptureRun;
+
+static void
+replace_string (char **field, const char *value)
+{
+  g_free (*field);
+  *field = g_strdup (value);
+}
+
+/* Every line of the log, as it comes: the [STEP x/6] lines and the tools'
+ * own output, exactly as the log file gets them. */
+static void
+log_cb (WsCaptureRunner *runner, guint target, guint step, guint kind, const char *line,
+        gpointer data)
+{
+  fputs (line, stdout);
+  fputc ('\n', stdout);
+  fflush (stdout);
+}
+
+static void
+finished_cb (GObject *source, GAsyncResult *result, gpointer data)
+{
+  CaptureRun *run = data;
+
+  run->ok = ws_capture_runner_run_finish (WS_CAPTURE_RUNNER (source), result, &run->error);
+  g_main_loop_quit (run->loop);
+}
+
+/* The tools run in process groups of their own, out of the terminal's
+ * reach: Ctrl+C comes here and cancels them (a second one kills them). */
+static gboolean
+interrupt_cb (gpointer data)
+{
+  CaptureRun *run = data;
+
+  if (run->interrupts++ == 0)
+    {
+      g_printerr ("%s\n", _ ("warpscope-cli: cancelling the capture…"));
+      g_cancellable_cancel (run->cancellable);
+    }
+  else
+    ws_capture_runner_kill (run->runner);
+  return G_SOURCE_CONTINUE;
+}
+
+static gboolean
+select_rows (WsTargetList *list, const char *only, GArray *rows)
+{
+  guint n = ws_target_list_get_n_targets (list);
+
+  if (only == NULL)
+    {
+      for (guint i = 0; i < n; i++)
+        g_array_append_val (rows, i);
+      return TRUE;
+    }
+  {
+    g_auto (GStrv) names = g_strsplit (only, ",", -1);
+
+    for (guint i = 0; names[i] != NULL; i++)
+      {
+        const char *name = g_strstrip (names[i]);
+        int row;
+
+        if (name[0] == '\0')
+          continue;
+        row = ws_target_list_find (list, name);
+        if (row < 0)
+          {
+            g_printerr (_ ("warpscope-cli: %s: no target named “%s”\n"),
+                        ws_target_list_get_path (list), name);
+            return FALSE;
+          }
+        g_array_append_val (rows, row);
+      }
+  }
+  return TRUE;
+}
+
+static gboolean
+check_rows (WsTargetList *list, GArray *rows)
+{
+  gboolean ok = TRUE;
+
+  for (guint i = 0; i < rows->len; i++)
+    {
+      g_autoptr (GPtrArray) problems =
+        ws_target_list_validate_row (list, g_array_index (rows, guint, i));
+
+      for (guint p = 0; p < problems->len; p++)
+        {
+          g_autofree char *line =
+            ws_target_list_format_problem (list, g_ptr_array_index (problems, p));
+
+          g_printerr ("warpscope-cli: %s\n", line);
+          ok = FALSE;
+        }
+    }
+  return ok;
+}
+
+static void
+print_summary (WsCaptureRunner *runner)
+{
+  for (guint t = 0; t < ws_capture_runner_get_n_targets (runner); t++)
+    {
+      const char *name = ws_capture_runner_get_target_name (runner, t);
+      const char *dir = ws_capture_runner_get_target_dir (runner, t);
+
+      if (ws_capture_runner_get_target_succeeded (runner, t))
+        {
+          g_print (_ ("%s: done: %s\n"), name, dir);
+          continue;
+        }
+      for (guint s = 1; s <= WS_CAPTURE_N_STEPS; s++)
+        if (ws_capture_runner_get_step_state (runner, t, s) == WS_CAPTURE_STEP_FAILED)
+          {
+            g_autofree char *step = g_strdup_printf ("%u/%d", s, WS_CAPTURE_N_STEPS);
+
+            g_print (_ ("%s: failed at step %s: %s\n"), name, step,
+                     ws_capture_runner_get_step_message (runner, t, s));
+            break;
+          }
+        else if (s == WS_CAPTURE_N_STEPS)
+          g_print (_ ("%s: not run\n"), name);
+    }
+}
+
+int
+ws_cli_capture (int argc, char **argv)
+{
+  g_autofree char *targets = NULL;
+  g_autofree char *out = NULL;
+  g_autofree char *only = NULL;
+  g_autofree char *nsys = NULL;
+  g_autofree char *ncu = NULL;
+  g_autofree char *nvtx_range = NULL;
+  g_autofree char *ncu_set = NULL;
+  g_autofree char *ncu_sections = NULL;
+  g_autofree char *group = NULL;
+  g_autofree char *log = NULL;
+  int topn = -1;
+  int launch_count = -1;
+  gboolean continue_on_error = FALSE;
+  gboolean single_ncu_run = FALSE;
+  GOptionEntry entries[] = {
+    { "targets", 't', 0, G_OPTION_ARG_FILENAME, &targets,
+      N_ ("The targets file (default: TARGETS_TSV)"), "FILE.tsv" },
+    { "out", 'o', 0, G_OPTION_ARG_FILENAME, &out, N_ ("Output folder (default: OUT_DIR, or ./out)"),
+      "DIR" },
+    { "only", 0, 0, G_OPTION_ARG_STRING, &only, N_ ("Capture only these targets"), "NAME,…" },
+    { "topn", 'n', 0, G_OPTION_ARG_INT, &topn,
+      N_ ("Kernels profiled with ncu per target (default: TOPN, or 10)"), "N" },
+    { "nsys", 0, 0, G_OPTION_ARG_FILENAME, &nsys, N_ ("The nsys to run"), "PATH" },
+    { "ncu", 0, 0, G_OPTION_ARG_FILENAME, &ncu, N_ ("The ncu to run"), "PATH" },
+    { "nvtx-range", 0, 0, G_OPTION_ARG_STRING, &nvtx_range,
+      N_ ("Capture only this NVTX range (default: NVTX_NAME)"), "RANGE@DOMAIN" },
+    { "ncu-set", 0, 0, G_OPTION_ARG_STRING, &ncu_set, N_ ("ncu --set (default: NCU_SET, or full)"),
+      "SET" },
+    { "ncu-sections", 0, 0, G_OPTION_ARG_STRING, &ncu_sections,
+      N_ ("ncu --section list instead of a set (default: NCU_SECTIONS)"), "A,B" },
+    { "launch-count", 0, 0, G_OPTION_ARG_INT, &launch_count,
+      N_ ("Launches of each kernel that ncu profiles, 0 for all (default: NCU_LAUNCH_COUNT)"),
+      "N" },
+    { "single-ncu-run", 0, 0, G_OPTION_ARG_NONE, &single_ncu_run,
+      N_ ("One ncu run for all the top kernels (NCU_MULTI_RUN=0)"), NULL },
+    { "continue-on-error", 0, 0, G_OPTION_ARG_NONE, &continue_on_error,
+      N_ ("Go on with a target's next steps after a failed one"), NULL },
+    { "group", 'g', 0, G_OPTION_ARG_STRING, &group,
+      N_ ("Group folder in the output folder (default: the targets file's name)"), "NAME" },
+    { "log", 0, 0, G_OPTION_ARG_FILENAME, &log,
+      N_ ("One log for the whole run (default: GLOBAL_LOG, or capture.log in the group)"), "FILE" },
+    { NULL },
+  };
+  g_autoptr (GOptionContext) context =
+    g_option_context_new (_ ("— capture targets with nsys and ncu"));
+  g_autoptr (WsCaptureSettings) settings = ws_capture_settings_new ();
+  g_autoptr (WsTargetList) list = NULL;
+  g_autoptr (GArray) rows = g_array_new (FALSE, FALSE, sizeof (guint));
+  g_autoptr (GError) error = NULL;
+  g_auto (GStrv) env = g_get_environ ();
+  g_autoptr (GPtrArray) checks = NULL;
+  g_autofree char *cwd = g_get_current_dir ();
+  g_autofree char *out_dir = NULL;
+  CaptureRun run = { 0 };
+  guint sigint, sigterm, sighup;
+
+  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  g_option_context_set_summary (
+    context,
+    _ ("Runs the six steps of the capture workflow for each target of a targets.tsv file: "
+       "nsys over the whole program, its kernel summary, then ncu over the top-N kernels, into "
+       "OUT/<group>/<NAME>/{nsys,ncu} with a run.json manifest. Prints the [STEP x/6] lines "
+       "and the tools' output as they come. The workflow's environment variables (OUT_DIR, "
+       "TOPN, NVTX_NAME, NCU_SET, …) are read; options override them. Exit status: 0 every "
+       "target succeeded, 1 one failed (or Ctrl+C), 2 bad input."));
+  if (!ws_cli_parse (context, &argc, &argv, 0, 0))
+    return WS_EXIT_BAD_INPUT;
+  if (!ws_capture_settings_apply_environment (settings, (const char *const *) env, NULL, &error))
+    return ws_cli_fail (error);
+
+  if (targets != NULL)
+    replace_string (&settings->targets_file, targets);
+  if (out != NULL)
+    replace_string (&settings->output_dir, out);
+  if (nsys != NULL)
+    replace_string (&settings->nsys_path, nsys);
+  if (ncu != NULL)
+    replace_string (&settings->ncu_path, ncu);
+  if (nvtx_range != NULL)
+    replace_string (&settings->nvtx_range, nvtx_range[0] != '\0' ? nvtx_range : NULL);
+  if (ncu_set != NULL)
+    replace_string (&settings->ncu_set, ncu_set);
+  if (ncu_sections != NULL)
+    replace_string (&settings->ncu_sections, ncu_sections[0] != '\0' ? ncu_sections : NULL);
+  if (group != NULL)
+    replace_string (&settings->group, group);
+  if (log != NULL)
+    replace_string (&settings->global_log, log);
+  if (topn == 0 || topn < -1 || launch_count < -1)
+    {
+      g_printerr (_ ("%s: --topn must be 1 or more, --launch-count 0 or more\n"), argv[0]);
+      return WS_EXIT_BAD_INPUT;
+    }
+  if (topn > 0)
+    settings->topn = (guint) topn;
+  if (launch_count >= 0)
+    settings->ncu_launch_count = (guint) launch_count;
+  if (single_ncu_run)
+    settings->ncu_multi_run = FALSE;
+  if (continue_on_error)
+    settings->continue_on_error = TRUE;
+  if (!ws_capture_settings_validate (settings, &error))
+    return ws_cli_fail (error);
+
+  if (settings->targets_file == NULL)
+    {
+      g_printerr (_ ("%s: which targets? Give --targets FILE.tsv (or set TARGETS_TSV)\n"), argv[0]);
+      return WS_EXIT_BAD_INPUT;
+    }
+  list = ws_target_list_new_from_file (settings->targets_file, &error);
+  if (list == NULL)
+    return ws_cli_fail (error);
+  if (!select_rows (list, only, rows))
+    return WS_EXIT_BAD_INPUT;
+  if (rows->len == 0)
+    {
+      g_printerr (_ ("warpscope-cli: %s: no targets\n"), settings->targets_file);
+      return WS_EXIT_BAD_INPUT;
+    }
+  if (!check_rows (list, rows))
+    return WS_EXIT_BAD_INPUT;
+
+  /* The machine's problems first: a long run that fails at its end for a
+   * permission is worse than a warning now. */
+  {
+    g_autoptr (GFile) file = g_file_new_for_commandline_arg (settings->output_dir);
+
+    out_dir = g_file_get_path (file);
+  }
+  checks = ws_doctor_run (settings, out_dir, NULL);
+  ws_cli_print_doctor (checks, TRUE, stderr);
+
+  run.loop = g_main_loop_new (NULL, FALSE);
+  run.cancellable = g_cancellable_new ();
+  run.runner = ws_capture_runner_new (list, (const guint *) rows->data, rows->len, settings, cwd);
+  g_signal_connect (run.runner, "log", G_CALLBACK (log_cb), NULL);
+  sigint = g_unix_signal_add (SIGINT, interrupt_cb, &run);
+  sigterm = g_unix_signal_add (SIGTERM, interrupt_cb, &run);
+  sighup = g_unix_signal_add (SIGHUP, interrupt_cb, &run);
+  ws_capture_runner_run_async (run.runner, run.cancellable, finished_cb, &run);
+  g_main_loop_run (run.loop);
+  g_source_remove (sigint);
+  g_source_remove (sigterm);
+  g_source_remove (sighup);
+
+  {
+    int status;
+
+    if (!run.ok && g_error_matches (run.error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+      {
+        print_summary (run.runner);
+        g_printerr ("warpscope-cli: %s\n", _ ("the capture was cancelled"));
+        status = WS_EXIT_FAILED;
+      }
+    else if (!run.ok)
+      status = ws_cli_fail (run.error);
+    else
+      {
+        print_summary (run.runner);
+        status = ws_capture_runner_get_n_failed (run.runner) > 0 ? WS_EXIT_FAILED : WS_EXIT_OK;
+      }
+    g_clear_error (&run.error);
+    g_clear_object (&run.runner);
+    g_clear_object (&run.cancellable);
+    g_main_loop_unref (run.loop);
+    return status;
+  }
+}

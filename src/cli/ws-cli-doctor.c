@@ -1,0 +1,105 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "ws-cli"
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "ws-capture-settings.h"
+#include "ws-cli.h"
+#include "ws-doctor.h"
+
+static void
+replace_string (char **field, const char *value)
+{
+  g_free (*field);
+  *field = g_strdup (value);
+}
+
+/* One line per check, then its fix indented; the same text the window's
+ * Doctor shows. */
+void
+ws_cli_print_doctor (GPtrArray *checks, gboolean problems_only, FILE *out)
+{
+  for (guint i = 0; i < checks->len; i++)
+    {
+      const WsDoctorCheck *check = g_ptr_array_index (checks, i);
+      g_auto (GStrv) fix = NULL;
+      const char *mark;
+
+      if (problems_only && check->level == WS_DOCTOR_OK)
+        continue;
+      switch (check->level)
+        {
+          case WS_DOCTOR_OK:
+            mark = _ ("ok");
+            break;
+          case WS_DOCTOR_WARNING:
+            mark = _ ("warning");
+            break;
+          case WS_DOCTOR_ERROR:
+          default:
+            mark = _ ("error");
+            break;
+        }
+      fprintf (out, "[%s] %s\n", mark, check->summary);
+      if (check->fix == NULL)
+        continue;
+      fix = g_strsplit (check->fix, "\n", -1);
+      fprintf (out, "    %s\n", _ ("fix:"));
+      for (guint l = 0; fix[l] != NULL; l++)
+        fprintf (out, "      %s\n", fix[l]);
+    }
+  fflush (out);
+}
+
+int
+ws_cli_doctor (int argc, char **argv)
+{
+  g_autofree char *out = NULL;
+  g_autofree char *nsys = NULL;
+  g_autofree char *ncu = NULL;
+  g_autofree char *ncu_set = NULL;
+  g_autofree char *proc_root = NULL;
+  GOptionEntry entries[] = {
+    { "out", 'o', 0, G_OPTION_ARG_FILENAME, &out,
+      N_ ("Output folder whose free space to check (default OUT_DIR or ./out)"), "DIR" },
+    { "nsys", 0, 0, G_OPTION_ARG_FILENAME, &nsys, N_ ("The nsys to check"), "PATH" },
+    { "ncu", 0, 0, G_OPTION_ARG_FILENAME, &ncu, N_ ("The ncu to check"), "PATH" },
+    { "ncu-set", 0, 0, G_OPTION_ARG_STRING, &ncu_set, N_ ("The ncu set to look for"), "SET" },
+    /* For tests: a folder standing in for /proc. */
+    { "proc-root", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_FILENAME, &proc_root, NULL, NULL },
+    { NULL },
+  };
+  g_autoptr (GOptionContext) context =
+    g_option_context_new (_ ("— check this machine before a capture"));
+  g_autoptr (WsCaptureSettings) settings = ws_capture_settings_new ();
+  g_autoptr (GError) error = NULL;
+  g_auto (GStrv) env = g_get_environ ();
+  g_autoptr (GPtrArray) checks = NULL;
+  g_autoptr (GFile) out_file = NULL;
+  g_autofree char *out_path = NULL;
+
+  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  g_option_context_set_summary (
+    context, _ ("Checks nsys and ncu and their versions, the ncu set, kernel.perf_event_paranoid, "
+                "the permission to read GPU counters, the GPUs and the free disk space, and says "
+                "how to fix each problem. Exit status 1 when a capture would fail."));
+  if (!ws_cli_parse (context, &argc, &argv, 0, 0))
+    return WS_EXIT_BAD_INPUT;
+  if (!ws_capture_settings_apply_environment (settings, (const char *const *) env, NULL, &error))
+    return ws_cli_fail (error);
+  if (out != NULL)
+    replace_string (&settings->output_dir, out);
+  if (nsys != NULL)
+    replace_string (&settings->nsys_path, nsys);
+  if (ncu != NULL)
+    replace_string (&settings->ncu_path, ncu);
+  if (ncu_set != NULL)
+    replace_string (&settings->ncu_set, ncu_set);
+
+  out_file = g_file_new_for_commandline_arg (settings->output_dir);
+  out_path = g_file_get_path (out_file);
+  checks = ws_doctor_run (settings, out_path, proc_root);
+  ws_cli_print_doctor (checks, FALSE, stdout);
+  return ws_doctor_worst (checks) == WS_DOCTOR_ERROR ? WS_EXIT_FAILED : WS_EXIT_OK;
+}

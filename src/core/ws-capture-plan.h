@@ -1,0 +1,103 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <glib.h>
+
+#include "ws-capture-settings.h"
+
+G_BEGIN_DECLS
+
+/* The six steps of the existing workflow (FORMATS.md), numbered as the
+ * `[STEP x/6]` lines number them. */
+typedef enum
+{
+  WS_CAPTURE_STEP_PREPARE = 1, /* create OUT/<group>/<NAME>/{nsys,ncu} */
+  WS_CAPTURE_STEP_NSYS_PROFILE,
+  WS_CAPTURE_STEP_NSYS_STATS,
+  WS_CAPTURE_STEP_TOP_KERNELS, /* read the kernel summary, pick the top N */
+  WS_CAPTURE_STEP_NCU_PROFILE,
+  WS_CAPTURE_STEP_NCU_EXPORT,
+} WsCaptureStepKind;
+
+#define WS_CAPTURE_N_STEPS 6
+
+typedef enum
+{
+  WS_CAPTURE_STEP_WAITING,
+  WS_CAPTURE_STEP_RUNNING,
+  WS_CAPTURE_STEP_DONE,
+  WS_CAPTURE_STEP_FAILED,
+  WS_CAPTURE_STEP_SKIPPED,
+} WsCaptureStepState;
+
+/* One program to run. */
+typedef struct
+{
+  char **argv;
+  char *cwd;
+  char **envp;       /* the whole environment of the child */
+  char **env_added;  /* what the plan added to it (ENVS, …), NAME=VALUE */
+  char *stdout_path; /* NULL: standard output is streamed as lines */
+  char **outputs;    /* files that must exist once it succeeded */
+  char *kernel;      /* steps 5 and 6: the kernel(s) it is about */
+} WsCaptureCommand;
+
+/* A target's row, its WORKDIR already resolved to an absolute folder. */
+typedef struct
+{
+  const char *name;
+  const char *cmd;
+  const char *workdir;
+  const char *envs;
+} WsCaptureTarget;
+
+/* A kernel picked by step 4. */
+typedef struct
+{
+  char *name;   /* as the kernel summary names it (demangled) */
+  char *file;   /* the base of its report files, unique in the target */
+  gint64 total; /* ns, from the summary */
+} WsCaptureKernel;
+
+typedef struct
+{
+  char *name;        /* NAME as written */
+  char *folder_name; /* its safe folder name, unique in the group */
+  char *dir;         /* OUT/<group>/<folder_name> */
+  char *nsys_dir;
+  char *ncu_dir;
+  char *nsys_base; /* nsys_dir/<folder_name>: nsys adds .nsys-rep, .sqlite, … */
+  char *kern_sum_csv;
+  WsCaptureSettings *settings;
+  char *nsys; /* the programs */
+  char *ncu;
+  char *workdir;
+  char **target_argv; /* bash -lc CMD */
+  char **envp;
+  char **env_added;
+  GPtrArray *steps[WS_CAPTURE_N_STEPS + 1]; /* [1..6] of WsCaptureCommand */
+  GPtrArray *kernels;                       /* of WsCaptureKernel, after step 4 */
+} WsCapturePlan;
+
+WsCapturePlan *ws_capture_plan_new (const WsCaptureTarget *target, const char *folder_name,
+                                    const char *group_dir, const WsCaptureSettings *settings,
+                                    const char *nsys, const char *ncu, const char *const *base_env,
+                                    GError **error);
+void ws_capture_plan_free (WsCapturePlan *plan);
+void ws_capture_plan_set_kernels (WsCapturePlan *plan, GPtrArray *kernels);
+
+GPtrArray *ws_capture_read_top_kernels (const char *csv_path, guint n, GError **error);
+char *ws_capture_kernel_regex (GPtrArray *kernels, guint first, guint n);
+char *ws_capture_safe_name (const char *name);
+char *ws_capture_unique_name (GHashTable *used, const char *name);
+gboolean ws_capture_choose_group (const char *out_dir, const char *name, const char *const *folders,
+                                  char **group, char **group_dir, GError **error);
+const char *ws_capture_step_title (WsCaptureStepKind step);
+const char *ws_capture_step_state_nick (WsCaptureStepState state);
+
+void ws_capture_command_free (WsCaptureCommand *command);
+void ws_capture_kernel_free (WsCaptureKernel *kernel);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (WsCapturePlan, ws_capture_plan_free)
+
+G_END_DECLS

@@ -1,0 +1,1195 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "ws-capture-runner"
+#include "config.h"
+
+#include <errno.h>
+#include <glib/gstdio.h>
+#include <json-glib/json-glib.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "ws-atomic-file.h"
+#include "ws-capture-log.h"
+#include "ws-capture-manifest.h"
+#include "ws-capture-process.h"
+#include "ws-capture-runner.h"
+#include "ws-capture-tools.h"
+#include "ws-error.h"
+
+/* Runs the targets one after the other, each through the six steps, on the
+ * main context of the caller: every wait is asynchronous, so a window
+ * stays responsive and a command line program needs only a main loop.
+ * Each command is a WsCaptureProcess: a process group of its own, ended
+ * whole when it exits or when the run is cancelled. */
+
+struct _WsCaptureRunner
+{
+  GObject parent_instance;
+
+  WsCaptureSettings *settings;
+  char *targets_file;
+  char *base_dir;
+  char **base_env;
+  guint grace_ms;
+  GPtrArray *targets; /* of WsCaptureTargetRun */
+
+  /* Fixed at start */
+  char *out_dir;
+  char *group;
+  char *group_dir;
+  char *log_path;
+  FILE *log;
+  char *nsys;
+  char *ncu;
+  char *nsys_version;
+  char *ncu_version;
+  GPtrArray *gpus;
+  GMainContext *context;
+  GTask *task;
+  GCancellable *cancellable;
+  gulong cancel_id;
+  gboolean cancelled;
+
+  /* Progress */
+  guint current; /* the target running */
+  gboolean in_target;
+  guint step;
+  guint command;
+  guint n_failed;
+  double fraction;
+
+  /* The command running */
+  WsCaptureProcess *process;
+  int exit_status;    /* -1: ended by a signal, or did not start */
+  char *problem_line; /* the last line that looked like an error */
+  gboolean no_kernels_profiled;
+};
+
+G_DEFINE_FINAL_TYPE (WsCaptureRunner, ws_capture_runner, G_TYPE_OBJECT)
+
+enum
+{
+  PROP_0,
+  PROP_FRACTION,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+enum
+{
+  LOG,
+  STEP_CHANGED,
+  TARGET_FINISHED,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
+
+static void run_step (WsCaptureRunner *self);
+static void start_target (WsCaptureRunner *self);
+
+static void
+ws_capture_runner_dispose (GObject *object)
+{
+  WsCaptureRunner *self = WS_CAPTURE_RUNNER (object);
+
+  /* Nothing outlives the runner: no time for a grace period here. */
+  if (self->process != NULL)
+    {
+      g_signal_handlers_disconnect_by_data (self->process, self);
+      ws_capture_process_kill (self->process);
+    }
+  g_clear_object (&self->process);
+
+  G_OBJECT_CLASS (ws_capture_runner_parent_class)->dispose (object);
+}
+
+static void
+ws_capture_runner_finalize (GObject *object)
+{
+  WsCaptureRunner *self = WS_CAPTURE_RUNNER (object);
+
+  g_clear_pointer (&self->settings, ws_capture_settings_free);
+  g_free (self->targets_file);
+  g_free (self->base_dir);
+  g_strfreev (self->base_env);
+  g_ptr_array_unref (self->targets);
+  g_free (self->out_dir);
+  g_free (self->group);
+  g_free (self->group_dir);
+  g_free (self->log_path);
+  if (self->log != NULL)
+    fclose (self->log);
+  g_free (self->nsys);
+  g_free (self->ncu);
+  g_free (self->nsys_version);
+  g_free (self->ncu_version);
+  g_clear_pointer (&self->gpus, g_ptr_array_unref);
+  g_clear_pointer (&self->context, g_main_context_unref);
+  g_free (self->problem_line);
+
+  G_OBJECT_CLASS (ws_capture_runner_parent_class)->finalize (object);
+}
+
+static void
+ws_capture_runner_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
+{
+  WsCaptureRunner *self = WS_CAPTURE_RUNNER (object);
+
+  switch (prop_id)
+    {
+      case PROP_FRACTION:
+        g_value_set_double (value, self->fraction);
+        break;
+      default:
+        G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+ws_capture_runner_class_init (WsCaptureRunnerClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->dispose = ws_capture_runner_dispose;
+  object_class->finalize = ws_capture_runner_finalize;
+  object_class->get_property = ws_capture_runner_get_property;
+
+  properties[PROP_FRACTION] =
+    g_param_spec_double ("fraction", NULL, NULL, 0, 1, 0,
+                         G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  /**
+   * WsCaptureRunner::log:
+   * @target: the target's index, or G_MAXUINT for the run as a whole
+   * @step: 1 to 6, or 0 outside the steps
+   * @kind: a #WsCaptureLogKind
+   * @line: the line as the log file gets it
+   *
+   * One line of the log, as it comes.
+   */
+  signals[LOG] =
+    g_signal_new ("log", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 4, G_TYPE_UINT, G_TYPE_UINT, G_TYPE_UINT, G_TYPE_STRING);
+
+  /**
+   * WsCaptureRunner::step-changed:
+   * @state: a #WsCaptureStepState
+   * @detail: (nullable): what the step does, or why it failed or was skipped
+   */
+  signals[STEP_CHANGED] =
+    g_signal_new ("step-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 4, G_TYPE_UINT, G_TYPE_UINT, G_TYPE_UINT, G_TYPE_STRING);
+
+  /**
+   * WsCaptureRunner::target-finished:
+   * @success: whether every step succeeded
+   * @dir: (nullable): the target's capture folder
+   */
+  signals[TARGET_FINISHED] =
+    g_signal_new ("target-finished", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL,
+                  NULL, G_TYPE_NONE, 3, G_TYPE_UINT, G_TYPE_BOOLEAN, G_TYPE_STRING);
+}
+
+static void
+ws_capture_runner_init (WsCaptureRunner *self)
+{
+  self->targets = g_ptr_array_new_with_free_func ((GDestroyNotify) ws_capture_target_run_free);
+  self->grace_ms = WS_CAPTURE_GRACE_MS;
+}
+
+/**
+ * ws_capture_runner_new:
+ * @rows: (array length=n_rows): the rows of @list to capture, in order
+ * @settings: copied
+ * @base_dir: the folder a relative OUT_DIR or GLOBAL_LOG starts from
+ *
+ * Copies what it needs of @list: editing the list during a run changes
+ * nothing of the run.
+ *
+ * Returns: (transfer full): a runner, ready for ws_capture_runner_run_async()
+ */
+WsCaptureRunner *
+ws_capture_runner_new (WsTargetList *list, const guint *rows, guint n_rows,
+                       const WsCaptureSettings *settings, const char *base_dir)
+{
+  WsCaptureRunner *self;
+  guint n;
+
+  g_return_val_if_fail (WS_IS_TARGET_LIST (list), NULL);
+  g_return_val_if_fail (rows != NULL || n_rows == 0, NULL);
+  g_return_val_if_fail (settings != NULL && base_dir != NULL, NULL);
+
+  self = g_object_new (WS_TYPE_CAPTURE_RUNNER, NULL);
+  self->settings = ws_capture_settings_copy (settings);
+  self->targets_file = g_strdup (ws_target_list_get_path (list));
+  self->base_dir = g_strdup (base_dir);
+  n = ws_target_list_get_n_targets (list);
+  for (guint i = 0; i < n_rows; i++)
+    {
+      WsCaptureTargetRun *target;
+
+      g_return_val_if_fail (rows[i] < n, self);
+      target = g_new0 (WsCaptureTargetRun, 1);
+      target->row = rows[i];
+      target->line = ws_target_list_get_line (list, rows[i]);
+      target->name = g_strdup (ws_target_list_get (list, rows[i], WS_TARGET_NAME));
+      target->cmd = g_strdup (ws_target_list_get (list, rows[i], WS_TARGET_CMD));
+      target->workdir_cell = g_strdup (ws_target_list_get (list, rows[i], WS_TARGET_WORKDIR));
+      target->workdir = ws_target_list_resolve_workdir (list, rows[i]);
+      target->envs = g_strdup (ws_target_list_get (list, rows[i], WS_TARGET_ENVS));
+      g_ptr_array_add (self->targets, target);
+    }
+  return self;
+}
+
+/* Milliseconds between SIGTERM and SIGKILL; tests shorten it. */
+void
+ws_capture_runner_set_grace (WsCaptureRunner *self, guint grace_ms)
+{
+  g_return_if_fail (WS_IS_CAPTURE_RUNNER (self));
+  self->grace_ms = grace_ms;
+}
+
+/* The environment the programs start from; this process's by default. */
+void
+ws_capture_runner_set_environ (WsCaptureRunner *self, const char *const *envp)
+{
+  g_return_if_fail (WS_IS_CAPTURE_RUNNER (self));
+  g_strfreev (self->base_env);
+  self->base_env = g_strdupv ((char **) envp);
+}
+
+static WsCaptureTargetRun *
+current (WsCaptureRunner *self)
+{
+  return g_ptr_array_index (self->targets, self->current);
+}
+
+static void
+log_line (WsCaptureRunner *self, guint target, guint step, WsCaptureLogKind kind, const char *line)
+{
+  if (self->log != NULL)
+    {
+      fputs (line, self->log);
+      fputc ('\n', self->log);
+      fflush (self->log);
+    }
+  g_signal_emit (self, signals[LOG], 0, target, step, (guint) kind, line);
+}
+
+static void G_GNUC_PRINTF (3, 4)
+  log_info (WsCaptureRunner *self, guint step, const char *format, ...)
+{
+  g_autofree char *line = NULL;
+  va_list args;
+
+  va_start (args, format);
+  line = g_strdup_vprintf (format, args);
+  va_end (args);
+  log_line (self, self->in_target ? self->current : G_MAXUINT, step, WS_CAPTURE_LOG_INFO, line);
+}
+
+static void
+update_fraction (WsCaptureRunner *self)
+{
+  double units = (double) self->targets->len * WS_CAPTURE_N_STEPS;
+  double done = 0;
+  double fraction;
+
+  for (guint i = 0; i < self->targets->len; i++)
+    {
+      WsCaptureTargetRun *target = g_ptr_array_index (self->targets, i);
+
+      for (guint s = 1; s <= WS_CAPTURE_N_STEPS; s++)
+        if (target->states[s] >= WS_CAPTURE_STEP_DONE)
+          done += 1;
+        else if (target->states[s] == WS_CAPTURE_STEP_RUNNING && target->plan != NULL &&
+                 target->plan->steps[s]->len > 0 && i == self->current && s == self->step)
+          done += (double) self->command / target->plan->steps[s]->len;
+    }
+  fraction = units > 0 ? CLAMP (done / units, 0, 1) : 1;
+  if (fraction != self->fraction)
+    {
+      self->fraction = fraction;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_FRACTION]);
+    }
+}
+
+static void
+set_state (WsCaptureRunner *self, guint t, guint step, WsCaptureStepState state, const char *detail)
+{
+  WsCaptureTargetRun *target = g_ptr_array_index (self->targets, t);
+
+  target->states[step] = state;
+  g_free (target->messages[step]);
+  target->messages[step] = g_strdup (detail);
+  if (state == WS_CAPTURE_STEP_RUNNING)
+    target->step_started[step] = g_get_real_time ();
+  else if (state != WS_CAPTURE_STEP_WAITING && target->step_started[step] != 0)
+    target->step_finished[step] = g_get_real_time ();
+
+  if (state != WS_CAPTURE_STEP_WAITING)
+    {
+      g_autofree char *line = ws_capture_step_line (step, state, target->name, detail);
+
+      log_line (self, t, step, WS_CAPTURE_LOG_STEP, line);
+    }
+  g_signal_emit (self, signals[STEP_CHANGED], 0, t, step, (guint) state, detail);
+  update_fraction (self);
+}
+
+static const char *
+target_status (WsCaptureRunner *self, WsCaptureTargetRun *target)
+{
+  if (target->finished == 0)
+    return "running";
+  if (target->finished_ok)
+    return "done";
+  for (guint s = 1; s <= WS_CAPTURE_N_STEPS; s++)
+    if (target->states[s] == WS_CAPTURE_STEP_FAILED && self->cancelled &&
+        g_strcmp0 (target->messages[s], "cancelled") == 0)
+      return "cancelled";
+  return "failed";
+}
+
+static void
+write_manifest (WsCaptureRunner *self, WsCaptureTargetRun *target)
+{
+  const WsCaptureRunInfo info = {
+    .targets_file = self->targets_file,
+    .group = self->group,
+    .nsys = self->nsys,
+    .nsys_version = self->nsys_version,
+    .ncu = self->ncu,
+    .ncu_version = self->ncu_version,
+    .gpus = self->gpus,
+    .settings = self->settings,
+  };
+  g_autoptr (GError) error = NULL;
+
+  if (!ws_capture_manifest_write (target, target_status (self, target), &info, &error))
+    log_info (self, 0, "warning: %s", error->message);
+}
+
+/* ---- finishing --------------------------------------------------------- */
+
+static void
+disconnect_cancellable (WsCaptureRunner *self)
+{
+  if (self->cancellable != NULL && self->cancel_id != 0)
+    g_cancellable_disconnect (self->cancellable, self->cancel_id);
+  self->cancel_id = 0;
+  g_clear_object (&self->cancellable);
+}
+
+static void
+finish_run (WsCaptureRunner *self)
+{
+  g_autoptr (GTask) task = g_steal_pointer (&self->task);
+  guint n_done = self->targets->len - self->n_failed;
+
+  self->current = self->targets->len;
+  update_fraction (self);
+  if (self->cancelled)
+    log_info (self, 0, "== cancelled: %u of %u targets done ==", n_done, self->targets->len);
+  else
+    log_info (self, 0, "== finished: %u of %u targets done, %u failed ==", n_done,
+              self->targets->len, self->n_failed);
+  if (self->log != NULL)
+    {
+      fclose (self->log);
+      self->log = NULL;
+    }
+  disconnect_cancellable (self);
+
+  if (self->cancelled)
+    g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_CANCELLED, "the capture was cancelled");
+  else
+    g_task_return_boolean (task, TRUE);
+}
+
+/* After a cancel: the targets not started are skipped, and count as
+ * failed. */
+static void
+skip_rest (WsCaptureRunner *self)
+{
+  for (guint t = self->current; t < self->targets->len; t++)
+    {
+      for (guint s = 1; s <= WS_CAPTURE_N_STEPS; s++)
+        set_state (self, t, s, WS_CAPTURE_STEP_SKIPPED, "cancelled");
+      self->n_failed++;
+    }
+  self->current = self->targets->len;
+}
+
+static void
+finish_target (WsCaptureRunner *self)
+{
+  WsCaptureTargetRun *target = current (self);
+  gboolean ok = TRUE;
+
+  for (guint s = 1; s <= WS_CAPTURE_N_STEPS; s++)
+    ok = ok && target->states[s] == WS_CAPTURE_STEP_DONE;
+  target->finished_ok = ok;
+  target->finished = g_get_real_time ();
+  if (!ok)
+    self->n_failed++;
+  write_manifest (self, target);
+  log_info (self, 0, "== %s %s: %s ==", target->name, ok ? "done" : "failed",
+            target->dir != NULL ? target->dir : "(no folder)");
+  g_signal_emit (self, signals[TARGET_FINISHED], 0, self->current, ok, target->dir);
+  self->in_target = FALSE;
+
+  self->current++;
+  if (self->cancelled)
+    skip_rest (self);
+  if (self->current >= self->targets->len)
+    finish_run (self);
+  else
+    start_target (self);
+}
+
+static gboolean
+run_step_idle (gpointer data)
+{
+  run_step (data);
+  return G_SOURCE_REMOVE;
+}
+
+/* The next step runs from the main loop, not from inside this one's
+ * callback: no recursion however many targets fail at once. */
+static void
+next_step (WsCaptureRunner *self)
+{
+  GSource *source = g_idle_source_new ();
+
+  self->step++;
+  g_source_set_callback (source, run_step_idle, g_object_ref (self), g_object_unref);
+  g_source_attach (source, self->context);
+  g_source_unref (source);
+}
+
+static void
+step_finished (WsCaptureRunner *self, gboolean ok, const char *detail)
+{
+  WsCaptureTargetRun *target = current (self);
+  guint step = self->step;
+  gboolean go_on;
+
+  set_state (self, self->current, step, ok ? WS_CAPTURE_STEP_DONE : WS_CAPTURE_STEP_FAILED, detail);
+
+  /* Without kernels there is nothing for ncu, whatever the settings say. */
+  go_on = ok || (self->settings->continue_on_error && !self->cancelled &&
+                 step != WS_CAPTURE_STEP_PREPARE && step != WS_CAPTURE_STEP_TOP_KERNELS);
+  if (self->cancelled && step < WS_CAPTURE_N_STEPS)
+    go_on = FALSE;
+
+  if (target->plan != NULL)
+    write_manifest (self, target);
+  if (go_on && step < WS_CAPTURE_N_STEPS)
+    {
+      next_step (self);
+      return;
+    }
+  for (guint s = step + 1; s <= WS_CAPTURE_N_STEPS; s++)
+    set_state (self, self->current, s, WS_CAPTURE_STEP_SKIPPED,
+               self->cancelled ? "cancelled" : "an earlier step failed");
+  finish_target (self);
+}
+
+/* ---- commands ---------------------------------------------------------- */
+
+static void run_command (WsCaptureRunner *self);
+
+static WsCaptureCommandResult *
+result_of (WsCaptureRunner *self)
+{
+  WsCaptureTargetRun *target = current (self);
+
+  return &g_array_index (target->results[self->step], WsCaptureCommandResult, self->command);
+}
+
+static void
+command_finished (WsCaptureRunner *self)
+{
+  WsCaptureTargetRun *target = current (self);
+  const WsCaptureCommand *command =
+    g_ptr_array_index (target->plan->steps[self->step], self->command);
+  WsCaptureCommandResult *result = result_of (self);
+  GPtrArray *commands = target->plan->steps[self->step];
+  gboolean failed_before = FALSE;
+
+  result->finished = g_get_real_time ();
+  result->exit_status = self->exit_status;
+  if (self->cancelled)
+    result->message = g_strdup ("cancelled");
+  else if (self->exit_status != 0)
+    {
+      g_autofree char *status = self->exit_status < 0
+                                  ? g_strdup ("ended by a signal")
+                                  : g_strdup_printf ("exit status %d", self->exit_status);
+
+      if (self->problem_line == NULL)
+        self->problem_line = ws_capture_problem_in_file (command->stdout_path);
+      result->message = self->problem_line != NULL
+                          ? g_strdup_printf ("%s: %s", status, self->problem_line)
+                          : g_steal_pointer (&status);
+    }
+  else
+    for (guint i = 0; command->outputs != NULL && command->outputs[i] != NULL; i++)
+      if ((result->message =
+             ws_capture_check_output (command->outputs[i], self->no_kernels_profiled)) != NULL)
+        break;
+
+  for (guint c = 0; c < self->command; c++)
+    failed_before |=
+      g_array_index (target->results[self->step], WsCaptureCommandResult, c).message != NULL;
+
+  if (result->message != NULL && (self->cancelled || !self->settings->continue_on_error))
+    {
+      g_autofree char *detail = commands->len > 1 && !self->cancelled
+                                  ? g_strdup_printf ("%s (%s)", result->message, command->kernel)
+                                  : g_strdup (result->message);
+
+      step_finished (self, FALSE, detail);
+      return;
+    }
+  if (result->message != NULL)
+    log_info (self, self->step, "%s: %s", command->kernel != NULL ? command->kernel : target->name,
+              result->message);
+
+  self->command++;
+  update_fraction (self);
+  if (self->command < commands->len)
+    {
+      run_command (self);
+      return;
+    }
+  if (result->message != NULL || failed_before)
+    {
+      guint n_failed = 0;
+
+      for (guint c = 0; c < commands->len; c++)
+        n_failed +=
+          g_array_index (target->results[self->step], WsCaptureCommandResult, c).message != NULL;
+      if (commands->len == 1)
+        step_finished (self, FALSE, result->message);
+      else
+        {
+          g_autofree char *detail =
+            g_strdup_printf ("%u of %u commands failed", n_failed, commands->len);
+
+          step_finished (self, FALSE, detail);
+        }
+      return;
+    }
+  step_finished (self, TRUE, ws_capture_step_title (self->step));
+}
+
+static void
+process_line_cb (WsCaptureProcess *process, gboolean is_stderr, const char *line, gpointer data)
+{
+  WsCaptureRunner *self = data;
+
+  /* The first ==ERROR== line names the cause; without one, the last line
+   * that looks like a problem. */
+  if (ws_capture_line_is_problem (line) &&
+      (self->problem_line == NULL || !g_str_has_prefix (self->problem_line, "==ERROR==")))
+    {
+      g_free (self->problem_line);
+      self->problem_line = g_strdup (line);
+    }
+  if (strstr (line, "No kernels were profiled") != NULL)
+    self->no_kernels_profiled = TRUE;
+  log_line (self, self->current, self->step,
+            is_stderr ? WS_CAPTURE_LOG_STDERR : WS_CAPTURE_LOG_STDOUT, line);
+}
+
+static void
+process_done_cb (GObject *source, GAsyncResult *result, gpointer data)
+{
+  g_autoptr (WsCaptureRunner) self = data;
+  g_autoptr (WsCaptureProcess) process = NULL;
+  g_autoptr (GError) error = NULL;
+  int status = -1;
+
+  /* A process the runner let go of (dispose) is not its business. */
+  if (self->process != WS_CAPTURE_PROCESS (source))
+    return;
+  process = g_steal_pointer (&self->process);
+  g_signal_handlers_disconnect_by_data (process, self);
+  if (!ws_capture_process_run_finish (process, result, &status, &error))
+    {
+      g_free (self->problem_line);
+      self->problem_line = g_strdup (error->message);
+      status = -1;
+    }
+  self->exit_status = status;
+  command_finished (self);
+}
+
+static void
+run_command (WsCaptureRunner *self)
+{
+  WsCaptureTargetRun *target = current (self);
+  const WsCaptureCommand *command =
+    g_ptr_array_index (target->plan->steps[self->step], self->command);
+  WsCaptureCommandResult *result = result_of (self);
+  g_autofree char *line = NULL;
+
+  g_clear_pointer (&self->problem_line, g_free);
+  self->no_kernels_profiled = FALSE;
+  self->exit_status = -1;
+  if (self->cancelled)
+    {
+      command_finished (self);
+      return;
+    }
+
+  line = ws_capture_command_line (command);
+  log_line (self, self->current, self->step, WS_CAPTURE_LOG_COMMAND, line);
+  result->started = g_get_real_time ();
+  result->exit_status = -1;
+  self->process = ws_capture_process_new (command->argv, command->cwd, command->envp,
+                                          command->stdout_path, self->grace_ms);
+  g_signal_connect (self->process, "line", G_CALLBACK (process_line_cb), self);
+  ws_capture_process_run_async (self->process, process_done_cb, g_object_ref (self));
+}
+
+/* ---- steps ------------------------------------------------------------- */
+
+static gboolean
+prepare (WsCaptureRunner *self, WsCaptureTargetRun *target, GError **error)
+{
+  const WsCaptureTarget row = {
+    .name = target->name,
+    .cmd = target->cmd,
+    .workdir = target->workdir,
+    .envs = target->envs,
+  };
+
+  target->dir = g_build_filename (self->group_dir, target->folder_name, NULL);
+  /* Not -p: an existing folder is an earlier run, never overwritten. */
+  if (g_mkdir (target->dir, 0777) != 0)
+    {
+      int saved = errno;
+
+      g_set_error (error, WS_CAPTURE_ERROR, WS_CAPTURE_ERROR_IO, "%s: %s", target->dir,
+                   saved == EEXIST ? "exists already (an earlier run)" : g_strerror (saved));
+      g_clear_pointer (&target->dir, g_free);
+      return FALSE;
+    }
+  target->plan =
+    ws_capture_plan_new (&row, target->folder_name, self->group_dir, self->settings, self->nsys,
+                         self->ncu, (const char *const *) self->base_env, error);
+  if (target->plan == NULL)
+    return FALSE;
+  for (guint s = 1; s <= WS_CAPTURE_N_STEPS; s++)
+    target->results[s] = g_array_new (FALSE, TRUE, sizeof (WsCaptureCommandResult));
+  if (g_mkdir (target->plan->nsys_dir, 0777) != 0 || g_mkdir (target->plan->ncu_dir, 0777) != 0)
+    {
+      int saved = errno;
+
+      g_set_error (error, WS_CAPTURE_ERROR, WS_CAPTURE_ERROR_IO, "%s: %s", target->dir,
+                   g_strerror (saved));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+pick_kernels (WsCaptureRunner *self, WsCaptureTargetRun *target, GError **error)
+{
+  GPtrArray *kernels =
+    ws_capture_read_top_kernels (target->plan->kern_sum_csv, self->settings->topn, error);
+
+  if (kernels == NULL)
+    return FALSE;
+  ws_capture_plan_set_kernels (target->plan, kernels);
+  for (guint i = 0; i < kernels->len; i++)
+    {
+      const WsCaptureKernel *kernel = g_ptr_array_index (kernels, i);
+
+      log_info (self, WS_CAPTURE_STEP_TOP_KERNELS, "  %u. %s (%" G_GINT64_FORMAT " ns) → %s", i + 1,
+                kernel->name, kernel->total, kernel->file);
+    }
+  return TRUE;
+}
+
+static void
+run_step (WsCaptureRunner *self)
+{
+  WsCaptureTargetRun *target = current (self);
+  guint step = self->step;
+  g_autoptr (GError) error = NULL;
+  gboolean ok;
+
+  if (self->cancelled)
+    {
+      set_state (self, self->current, step, WS_CAPTURE_STEP_FAILED, "cancelled");
+      for (guint s = step + 1; s <= WS_CAPTURE_N_STEPS; s++)
+        set_state (self, self->current, s, WS_CAPTURE_STEP_SKIPPED, "cancelled");
+      finish_target (self);
+      return;
+    }
+
+  set_state (self, self->current, step, WS_CAPTURE_STEP_RUNNING, ws_capture_step_title (step));
+  switch (step)
+    {
+      case WS_CAPTURE_STEP_PREPARE:
+        ok = prepare (self, target, &error);
+        if (ok)
+          write_manifest (self, target);
+        step_finished (self, ok, ok ? target->dir : error->message);
+        return;
+
+      case WS_CAPTURE_STEP_TOP_KERNELS:
+        ok = pick_kernels (self, target, &error);
+        if (ok)
+          {
+            g_autofree char *detail = g_strdup_printf ("%u kernels", target->plan->kernels->len);
+
+            step_finished (self, TRUE, detail);
+          }
+        else
+          step_finished (self, FALSE, error->message);
+        return;
+
+      default:
+        g_array_set_size (target->results[step], target->plan->steps[step]->len);
+        self->command = 0;
+        if (target->plan->steps[step]->len == 0)
+          {
+            step_finished (self, FALSE, "nothing to run");
+            return;
+          }
+        run_command (self);
+    }
+}
+
+static void
+start_target (WsCaptureRunner *self)
+{
+  WsCaptureTargetRun *target = current (self);
+
+  target->started = g_get_real_time ();
+  self->in_target = TRUE;
+  log_info (self, 0, "== %s (%u/%u): %s ==", target->name, self->current + 1, self->targets->len,
+            target->cmd);
+  self->step = WS_CAPTURE_STEP_PREPARE;
+  run_step (self);
+}
+
+/* ---- start ------------------------------------------------------------- */
+
+static void
+cancel_now (WsCaptureRunner *self)
+{
+  if (self->cancelled || self->task == NULL)
+    return;
+  self->cancelled = TRUE;
+  log_info (self, self->step, "cancelling: SIGTERM to the running command's process group");
+  if (self->process != NULL)
+    ws_capture_process_terminate (self->process);
+}
+
+static gboolean
+cancel_idle (gpointer data)
+{
+  cancel_now (data);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+cancelled_cb (GCancellable *cancellable, gpointer data)
+{
+  WsCaptureRunner *self = data;
+
+  /* May come from another thread: act on the runner's own context. */
+  g_main_context_invoke_full (self->context, G_PRIORITY_HIGH, cancel_idle, g_object_ref (self),
+                              g_object_unref);
+}
+
+static gboolean
+list_has (GPtrArray *list, const char *id)
+{
+  for (guint i = 0; list != NULL && i < list->len; i++)
+    if (g_str_equal (g_ptr_array_index (list, i), id))
+      return TRUE;
+  return FALSE;
+}
+
+/* FORMATS.md: `--set speed-of-light` no longer exists; what ncu does not
+ * offer is replaced (sets) or dropped (sections) with a warning, rather
+ * than failing every ncu run. */
+static void
+fit_ncu_choices (WsCaptureRunner *self, const WsCaptureToolsInfo *probe)
+{
+  WsCaptureSettings *settings = self->settings;
+
+  if (settings->ncu_sections != NULL && probe->sections != NULL)
+    {
+      g_auto (GStrv) wanted = g_strsplit (settings->ncu_sections, ",", -1);
+      g_autoptr (GPtrArray) kept = g_ptr_array_new ();
+
+      for (guint i = 0; wanted[i] != NULL; i++)
+        {
+          const char *section = g_strstrip (wanted[i]);
+
+          if (section[0] == '\0')
+            continue;
+          if (list_has (probe->sections, section))
+            g_ptr_array_add (kept, (gpointer) section);
+          else
+            log_info (self, 0, "warning: ncu has no section “%s” (ncu --list-sections); left out",
+                      section);
+        }
+      g_ptr_array_add (kept, NULL);
+      g_free (settings->ncu_sections);
+      settings->ncu_sections = kept->len > 1 ? g_strjoinv (",", (char **) kept->pdata) : NULL;
+    }
+  if (settings->ncu_sections == NULL && probe->sets != NULL &&
+      !list_has (probe->sets, settings->ncu_set))
+    {
+      const char *fallback =
+        list_has (probe->sets, "basic") ? "basic" : g_ptr_array_index (probe->sets, 0);
+
+      log_info (self, 0, "warning: ncu has no set “%s” (ncu --list-sets); using “%s”",
+                settings->ncu_set, fallback);
+      g_free (settings->ncu_set);
+      settings->ncu_set = g_strdup (fallback);
+    }
+}
+
+static void
+probe_done (GObject *source, GAsyncResult *result, gpointer data)
+{
+  g_autoptr (WsCaptureRunner) self = data;
+  g_autoptr (WsCaptureToolsInfo) info = ws_capture_tools_probe_finish (result, NULL);
+
+  self->nsys_version = g_strdup (info->nsys_version);
+  self->ncu_version = g_strdup (info->ncu_version);
+  self->gpus = g_ptr_array_ref (info->gpus);
+  log_info (self, 0, "nsys %s: %s", self->nsys_version != NULL ? self->nsys_version : "?",
+            self->nsys);
+  log_info (self, 0, "ncu %s: %s", self->ncu_version != NULL ? self->ncu_version : "?", self->ncu);
+  for (guint i = 0; i < info->gpus->len; i++)
+    log_info (self, 0, "GPU %u: %s", i, (char *) g_ptr_array_index (info->gpus, i));
+  for (guint i = 0; i < info->warnings->len; i++)
+    log_info (self, 0, "warning: %s", (char *) g_ptr_array_index (info->warnings, i));
+  fit_ncu_choices (self, info);
+
+  if (self->cancelled)
+    skip_rest (self);
+  if (self->current >= self->targets->len)
+    finish_run (self);
+  else
+    start_target (self);
+}
+
+static char *
+absolute_from (const char *base, const char *path)
+{
+  g_autoptr (GFile) file = g_path_is_absolute (path) ? g_file_new_for_path (path)
+                                                     : g_file_new_build_filename (base, path, NULL);
+
+  return g_file_get_path (file);
+}
+
+static gboolean
+choose_group (WsCaptureRunner *self, GError **error)
+{
+  g_autoptr (GStrvBuilder) folders = g_strv_builder_new ();
+  g_auto (GStrv) names = NULL;
+  g_autofree char *base = NULL;
+
+  if (self->settings->group != NULL)
+    base = g_strdup (self->settings->group);
+  else if (self->targets_file != NULL)
+    {
+      char *dot;
+
+      base = g_path_get_basename (self->targets_file);
+      dot = strrchr (base, '.');
+      if (dot != NULL && dot != base)
+        *dot = '\0';
+    }
+  else
+    base = g_strdup ("capture");
+  for (guint t = 0; t < self->targets->len; t++)
+    g_strv_builder_add (folders,
+                        ((WsCaptureTargetRun *) g_ptr_array_index (self->targets, t))->folder_name);
+  names = g_strv_builder_end (folders);
+  return ws_capture_choose_group (self->out_dir, base, (const char *const *) names, &self->group,
+                                  &self->group_dir, error);
+}
+
+static gboolean
+check_targets (WsCaptureRunner *self, GError **error)
+{
+  g_autoptr (GHashTable) names = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr (GHashTable) used = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+
+  for (guint t = 0; t < self->targets->len; t++)
+    {
+      WsCaptureTargetRun *target = g_ptr_array_index (self->targets, t);
+      g_autoptr (GError) local = NULL;
+      g_auto (GStrv) envs = NULL;
+      g_autofree char *safe = NULL;
+      const char *where = self->targets_file != NULL ? self->targets_file : "targets";
+
+      g_autofree char *trimmed = g_strstrip (g_strdup (target->name));
+
+      if (trimmed[0] == '\0' || ws_target_value_is_empty (target->cmd))
+        {
+          g_set_error (error, WS_CAPTURE_ERROR, WS_CAPTURE_ERROR_INVALID,
+                       "%s:%u: a target needs a NAME and a CMD", where, target->line);
+          return FALSE;
+        }
+      if (!g_hash_table_add (names, target->name))
+        {
+          g_set_error (error, WS_CAPTURE_ERROR, WS_CAPTURE_ERROR_INVALID,
+                       "%s:%u: NAME “%s” is used twice", where, target->line, target->name);
+          return FALSE;
+        }
+      envs = ws_target_envs_parse (target->envs, &local);
+      if (envs == NULL)
+        {
+          g_set_error (error, WS_CAPTURE_ERROR, WS_CAPTURE_ERROR_INVALID, "%s:%u: ENVS of “%s”: %s",
+                       where, target->line, target->name, local->message);
+          return FALSE;
+        }
+      if (!g_file_test (target->workdir, G_FILE_TEST_IS_DIR))
+        {
+          g_set_error (error, WS_CAPTURE_ERROR, WS_CAPTURE_ERROR_INVALID,
+                       "%s:%u: WORKDIR of “%s”: %s: no such folder", where, target->line,
+                       target->name, target->workdir);
+          return FALSE;
+        }
+      safe = ws_capture_safe_name (target->name);
+      target->folder_name = ws_capture_unique_name (used, safe);
+    }
+  return TRUE;
+}
+
+/**
+ * ws_capture_runner_run_async:
+ *
+ * Checks the targets and settings, finds nsys and ncu, creates the group
+ * folder and the log, then runs each target through the six steps.
+ * Cancelling @cancellable stops the command running (its whole process
+ * group) and skips the rest; the run finishes once no process of it is
+ * left.
+ */
+void
+ws_capture_runner_run_async (WsCaptureRunner *self, GCancellable *cancellable,
+                             GAsyncReadyCallback callback, gpointer user_data)
+{
+  g_autoptr (GTask) task = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *out = NULL;
+
+  g_return_if_fail (WS_IS_CAPTURE_RUNNER (self));
+  g_return_if_fail (self->task == NULL && self->context == NULL);
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, ws_capture_runner_run_async);
+  self->context = g_main_context_ref_thread_default ();
+  if (self->base_env == NULL)
+    self->base_env = g_get_environ ();
+
+  if (!ws_capture_settings_validate (self->settings, &error) || !check_targets (self, &error))
+    {
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+  self->nsys = ws_capture_tools_resolve ("nsys", self->settings->nsys_path, &error);
+  if (self->nsys == NULL)
+    {
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+  self->ncu = ws_capture_tools_resolve ("ncu", self->settings->ncu_path, &error);
+  if (self->ncu == NULL)
+    {
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+
+  self->out_dir = absolute_from (self->base_dir, self->settings->output_dir);
+  if (!choose_group (self, &error))
+    {
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+  self->log_path = self->settings->global_log != NULL
+                     ? absolute_from (self->base_dir, self->settings->global_log)
+                     : g_build_filename (self->group_dir, "capture.log", NULL);
+  /* GLOBAL_LOG is rewritten each run, as the workflow did. */
+  self->log = g_fopen (self->log_path, "we");
+  if (self->log == NULL)
+    {
+      int saved = errno;
+
+      g_task_return_new_error (task, WS_CAPTURE_ERROR, WS_CAPTURE_ERROR_IO, "%s: %s",
+                               self->log_path, g_strerror (saved));
+      return;
+    }
+
+  self->task = g_steal_pointer (&task);
+  if (cancellable != NULL)
+    {
+      self->cancellable = g_object_ref (cancellable);
+      self->cancel_id = g_cancellable_connect (cancellable, G_CALLBACK (cancelled_cb), self, NULL);
+    }
+
+  {
+    g_autofree char *started = ws_capture_manifest_time (g_get_real_time ());
+
+    log_info (self, 0, "== warpscope capture %s: %u targets → %s ==", started, self->targets->len,
+              self->group_dir);
+  }
+  if (self->targets_file != NULL)
+    log_info (self, 0, "targets: %s", self->targets_file);
+
+  ws_capture_tools_probe_async (self->nsys, self->ncu, NULL, probe_done, g_object_ref (self));
+}
+
+/**
+ * ws_capture_runner_run_finish:
+ *
+ * Returns: %TRUE when the run went through (ws_capture_runner_get_n_failed()
+ *   says whether each target succeeded); %FALSE with @error when it could
+ *   not start (WS_CAPTURE_ERROR) or was cancelled (G_IO_ERROR_CANCELLED)
+ */
+gboolean
+ws_capture_runner_run_finish (WsCaptureRunner *self, GAsyncResult *result, GError **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+guint
+ws_capture_runner_get_n_targets (WsCaptureRunner *self)
+{
+  g_return_val_if_fail (WS_IS_CAPTURE_RUNNER (self), 0);
+  return self->targets->len;
+}
+
+const char *
+ws_capture_runner_get_target_name (WsCaptureRunner *self, guint target)
+{
+  g_return_val_if_fail (WS_IS_CAPTURE_RUNNER (self), NULL);
+  g_return_val_if_fail (target < self->targets->len, NULL);
+  return ((WsCaptureTargetRun *) g_ptr_array_index (self->targets, target))->name;
+}
+
+/**
+ * ws_capture_runner_get_target_dir:
+ *
+ * Returns: (transfer none) (nullable): the target's capture folder, once
+ *   step 1 made it
+ */
+const char *
+ws_capture_runner_get_target_dir (WsCaptureRunner *self, guint target)
+{
+  g_return_val_if_fail (WS_IS_CAPTURE_RUNNER (self), NULL);
+  g_return_val_if_fail (target < self->targets->len, NULL);
+  return ((WsCaptureTargetRun *) g_ptr_array_index (self->targets, target))->dir;
+}
+
+WsCaptureStepState
+ws_capture_runner_get_step_state (WsCaptureRunner *self, guint target, guint step)
+{
+  g_return_val_if_fail (WS_IS_CAPTURE_RUNNER (self), WS_CAPTURE_STEP_WAITING);
+  g_return_val_if_fail (target < self->targets->len, WS_CAPTURE_STEP_WAITING);
+  g_return_val_if_fail (step >= 1 && step <= WS_CAPTURE_N_STEPS, WS_CAPTURE_STEP_WAITING);
+  return ((WsCaptureTargetRun *) g_ptr_array_index (self->targets, target))->states[step];
+}
+
+/**
+ * ws_capture_runner_get_step_message:
+ *
+ * Returns: (transfer none) (nullable): what the step did, or why it failed
+ */
+const char *
+ws_capture_runner_get_step_message (WsCaptureRunner *self, guint target, guint step)
+{
+  g_return_val_if_fail (WS_IS_CAPTURE_RUNNER (self), NULL);
+  g_return_val_if_fail (target < self->targets->len, NULL);
+  g_return_val_if_fail (step >= 1 && step <= WS_CAPTURE_N_STEPS, NULL);
+  return ((WsCaptureTargetRun *) g_ptr_array_index (self->targets, target))->messages[step];
+}
+
+gboolean
+ws_capture_runner_get_target_succeeded (WsCaptureRunner *self, guint target)
+{
+  g_return_val_if_fail (WS_IS_CAPTURE_RUNNER (self), FALSE);
+  g_return_val_if_fail (target < self->targets->len, FALSE);
+  return ((WsCaptureTargetRun *) g_ptr_array_index (self->targets, target))->finished_ok;
+}
+
+guint
+ws_capture_runner_get_n_failed (WsCaptureRunner *self)
+{
+  g_return_val_if_fail (WS_IS_CAPTURE_RUNNER (self), 0);
+  return self->n_failed;
+}
+
+double
+ws_capture_runner_get_fraction (WsCaptureRunner *self)
+{
+  g_return_val_if_fail (WS_IS_CAPTURE_RUNNER (self), 0);
+  return self->fraction;
+}
+
+/**
+ * ws_capture_runner_get_group_dir:
+ *
+ * Returns: (transfer none) (nullable): OUT/<group>, once the run started
+ */
+const char *
+ws_capture_runner_get_group_dir (WsCaptureRunner *self)
+{
+  g_return_val_if_fail (WS_IS_CAPTURE_RUNNER (self), NULL);
+  return self->group_dir;
+}
+
+/**
+ * ws_capture_runner_get_log_path:
+ *
+ * Returns: (transfer none) (nullable): the log file, once the run started
+ */
+const char *
+ws_capture_runner_get_log_path (WsCaptureRunner *self)
+{
+  g_return_val_if_fail (WS_IS_CAPTURE_RUNNER (self), NULL);
+  return self->log_path;
+}
+
+/**
+ * ws_capture_runner_kill:
+ *
+ * Kills the running command's process group at once, without a grace
+ * period, and cancels the run: for a program about to exit, which has no
+ * time left to wait.
+ */
+void
+ws_capture_runner_kill (WsCaptureRunner *self)
+{
+  g_return_if_fail (WS_IS_CAPTURE_RUNNER (self));
+
+  cancel_now (self);
+  if (self->process != NULL)
+    ws_capture_process_kill (self->process);
+}
+
+gboolean
+ws_capture_runner_is_running (WsCaptureRunner *self)
+{
+  g_return_val_if_fail (WS_IS_CAPTURE_RUNNER (self), FALSE);
+  return self->task != NULL;
+}

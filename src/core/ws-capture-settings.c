@@ -1,0 +1,456 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "ws-capture-settings"
+#include "config.h"
+
+#include <string.h>
+
+#include "ws-capture-settings.h"
+#include "ws-error.h"
+
+const char *const ws_capture_settings_env_names[] = {
+  "OUT_DIR",       "GLOBAL_LOG",    "TARGETS_TSV",       "TOPN",
+  "CAPTURE_RANGE", "NVTX_NAME",     "NSYS_TRACE",        "NSYS_DURATION",
+  "NCU_SET",       "NCU_SECTIONS",  "NCU_MULTI_RUN",     "NCU_LAUNCH_COUNT",
+  "CACHE_CONTROL", "CLOCK_CONTROL", "CONTINUE_ON_ERROR", NULL,
+};
+
+/**
+ * ws_capture_settings_new:
+ *
+ * Returns: (transfer full): the defaults of the command-line workflow,
+ *   equal to those of the GSettings schema
+ */
+WsCaptureSettings *
+ws_capture_settings_new (void)
+{
+  WsCaptureSettings *self = g_new0 (WsCaptureSettings, 1);
+
+  self->output_dir = g_strdup ("./out");
+  self->topn = 10;
+  self->nsys_trace = g_strdup ("cuda,nvtx,osrt");
+  self->ncu_set = g_strdup ("full");
+  self->ncu_multi_run = TRUE;
+  self->cache_control = g_strdup ("all");
+  self->clock_control = g_strdup ("base");
+  return self;
+}
+
+/**
+ * ws_capture_settings_copy:
+ *
+ * Returns: (transfer full): a deep copy
+ */
+WsCaptureSettings *
+ws_capture_settings_copy (const WsCaptureSettings *self)
+{
+  WsCaptureSettings *copy;
+
+  g_return_val_if_fail (self != NULL, NULL);
+
+  copy = g_memdup2 (self, sizeof *self);
+  copy->nsys_path = g_strdup (self->nsys_path);
+  copy->ncu_path = g_strdup (self->ncu_path);
+  copy->output_dir = g_strdup (self->output_dir);
+  copy->global_log = g_strdup (self->global_log);
+  copy->targets_file = g_strdup (self->targets_file);
+  copy->group = g_strdup (self->group);
+  copy->nvtx_range = g_strdup (self->nvtx_range);
+  copy->nsys_trace = g_strdup (self->nsys_trace);
+  copy->ncu_set = g_strdup (self->ncu_set);
+  copy->ncu_sections = g_strdup (self->ncu_sections);
+  copy->cache_control = g_strdup (self->cache_control);
+  copy->clock_control = g_strdup (self->clock_control);
+  return copy;
+}
+
+void
+ws_capture_settings_free (WsCaptureSettings *self)
+{
+  if (self == NULL)
+    return;
+  g_free (self->nsys_path);
+  g_free (self->ncu_path);
+  g_free (self->output_dir);
+  g_free (self->global_log);
+  g_free (self->targets_file);
+  g_free (self->group);
+  g_free (self->nvtx_range);
+  g_free (self->nsys_trace);
+  g_free (self->ncu_set);
+  g_free (self->ncu_sections);
+  g_free (self->cache_control);
+  g_free (self->clock_control);
+  g_free (self);
+}
+
+static void
+set_string (char **field, const char *value)
+{
+  g_free (*field);
+  *field = value != NULL && value[0] != '\0' ? g_strdup (value) : NULL;
+}
+
+/**
+ * ws_capture_settings_open_gsettings:
+ *
+ * Returns: (transfer full) (nullable): the application's settings, or
+ *   %NULL when the schema is not installed (an uninstalled build, a
+ *   server with the command line only): g_settings_new() would abort
+ */
+GSettings *
+ws_capture_settings_open_gsettings (void)
+{
+  GSettingsSchemaSource *source = g_settings_schema_source_get_default ();
+  g_autoptr (GSettingsSchema) schema = NULL;
+
+  if (source == NULL)
+    return NULL;
+  schema = g_settings_schema_source_lookup (source, APP_ID, TRUE);
+  if (schema == NULL)
+    return NULL;
+  return g_settings_new_full (schema, NULL, NULL);
+}
+
+/* Fills the settings from the schema org.warpscope.Warpscope. */
+void
+ws_capture_settings_load (WsCaptureSettings *self, GSettings *settings)
+{
+  g_autofree char *nsys = NULL, *ncu = NULL, *out = NULL, *log = NULL, *range = NULL;
+  g_autofree char *trace = NULL, *set = NULL, *sections = NULL, *cache = NULL, *clock = NULL;
+
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (G_IS_SETTINGS (settings));
+
+  nsys = g_settings_get_string (settings, "nsys-path");
+  ncu = g_settings_get_string (settings, "ncu-path");
+  out = g_settings_get_string (settings, "output-dir");
+  log = g_settings_get_string (settings, "global-log");
+  range = g_settings_get_string (settings, "capture-range");
+  trace = g_settings_get_string (settings, "nsys-trace");
+  set = g_settings_get_string (settings, "ncu-set");
+  sections = g_settings_get_string (settings, "ncu-sections");
+  cache = g_settings_get_string (settings, "cache-control");
+  clock = g_settings_get_string (settings, "clock-control");
+
+  set_string (&self->nsys_path, nsys);
+  set_string (&self->ncu_path, ncu);
+  set_string (&self->output_dir, out[0] != '\0' ? out : "./out");
+  set_string (&self->global_log, log);
+  set_string (&self->nvtx_range, range);
+  set_string (&self->nsys_trace, trace);
+  set_string (&self->ncu_set, set);
+  set_string (&self->ncu_sections, sections);
+  set_string (&self->cache_control, cache);
+  set_string (&self->clock_control, clock);
+  self->topn = g_settings_get_uint (settings, "capture-topn");
+  self->nsys_duration = g_settings_get_uint (settings, "nsys-duration");
+  self->ncu_multi_run = g_settings_get_boolean (settings, "ncu-multi-run");
+  self->ncu_launch_count = g_settings_get_uint (settings, "ncu-launch-count");
+  self->continue_on_error = g_settings_get_boolean (settings, "continue-on-error");
+}
+
+static gboolean
+parse_bool (const char *name, const char *value, gboolean *out, GError **error)
+{
+  static const char *const yes[] = { "1", "true", "yes", "on", NULL };
+  static const char *const no[] = { "0", "false", "no", "off", "", NULL };
+
+  for (guint i = 0; yes[i] != NULL; i++)
+    if (g_ascii_strcasecmp (value, yes[i]) == 0)
+      {
+        *out = TRUE;
+        return TRUE;
+      }
+  for (guint i = 0; no[i] != NULL; i++)
+    if (g_ascii_strcasecmp (value, no[i]) == 0)
+      {
+        *out = FALSE;
+        return TRUE;
+      }
+  g_set_error (error, WS_CAPTURE_ERROR, WS_CAPTURE_ERROR_INVALID,
+               "%s=%s: expected 1 or 0 (true/false, yes/no)", name, value);
+  return FALSE;
+}
+
+static gboolean
+parse_uint (const char *name, const char *value, guint min, guint *out, GError **error)
+{
+  guint64 v;
+
+  if (!g_ascii_string_to_unsigned (value, 10, min, G_MAXINT, &v, NULL))
+    {
+      g_set_error (error, WS_CAPTURE_ERROR, WS_CAPTURE_ERROR_INVALID,
+                   "%s=%s: expected a whole number of at least %u", name, value, min);
+      return FALSE;
+    }
+  *out = (guint) v;
+  return TRUE;
+}
+
+static gboolean
+parse_choice (const char *name, const char *value, const char *a, const char *b, char **out,
+              GError **error)
+{
+  if (!g_str_equal (value, a) && !g_str_equal (value, b))
+    {
+      g_set_error (error, WS_CAPTURE_ERROR, WS_CAPTURE_ERROR_INVALID, "%s=%s: expected %s or %s",
+                   name, value, a, b);
+      return FALSE;
+    }
+  set_string (out, value);
+  return TRUE;
+}
+
+/**
+ * ws_capture_settings_apply_environment:
+ * @envp: (nullable): the environment, as g_get_environ() gives it
+ * @applied: (nullable) (element-type utf8): receives the names of the
+ *   variables that were set and applied
+ *
+ * Lets the workflow's variables override the settings, as the shell
+ * pipeline read them.  `CAPTURE_RANGE=none` clears the NVTX range;
+ * `CAPTURE_RANGE=nvtx` needs `NVTX_NAME`; `NVTX_NAME` alone also selects
+ * the range.  An empty variable counts as unset.
+ *
+ * Returns: %FALSE with @error naming the variable when a value is not valid
+ */
+gboolean
+ws_capture_settings_apply_environment (WsCaptureSettings *self, const char *const *envp,
+                                       GPtrArray *applied, GError **error)
+{
+  const char *value;
+  const char *range_mode;
+
+  g_return_val_if_fail (self != NULL, FALSE);
+
+#define GET(name)                                                                                  \
+  (value = g_environ_getenv ((char **) envp, name), value != NULL && value[0] != '\0')
+#define APPLIED(name)                                                                              \
+  G_STMT_START                                                                                     \
+  {                                                                                                \
+    if (applied != NULL)                                                                           \
+      g_ptr_array_add (applied, g_strdup (name));                                                  \
+  }                                                                                                \
+  G_STMT_END
+
+  if (GET ("OUT_DIR"))
+    {
+      set_string (&self->output_dir, value);
+      APPLIED ("OUT_DIR");
+    }
+  if (GET ("GLOBAL_LOG"))
+    {
+      set_string (&self->global_log, value);
+      APPLIED ("GLOBAL_LOG");
+    }
+  if (GET ("TARGETS_TSV"))
+    {
+      set_string (&self->targets_file, value);
+      APPLIED ("TARGETS_TSV");
+    }
+  if (GET ("TOPN"))
+    {
+      if (!parse_uint ("TOPN", value, 1, &self->topn, error))
+        return FALSE;
+      APPLIED ("TOPN");
+    }
+  range_mode = GET ("CAPTURE_RANGE") ? value : NULL;
+  if (GET ("NVTX_NAME"))
+    {
+      if (range_mode == NULL || g_str_equal (range_mode, "nvtx"))
+        set_string (&self->nvtx_range, value);
+      APPLIED ("NVTX_NAME");
+    }
+  if (range_mode != NULL)
+    {
+      if (g_str_equal (range_mode, "none"))
+        set_string (&self->nvtx_range, NULL);
+      else if (!g_str_equal (range_mode, "nvtx"))
+        {
+          g_set_error (error, WS_CAPTURE_ERROR, WS_CAPTURE_ERROR_INVALID,
+                       "CAPTURE_RANGE=%s: expected none or nvtx", range_mode);
+          return FALSE;
+        }
+      else if (self->nvtx_range == NULL)
+        {
+          g_set_error_literal (error, WS_CAPTURE_ERROR, WS_CAPTURE_ERROR_INVALID,
+                               "CAPTURE_RANGE=nvtx needs NVTX_NAME=range@domain");
+          return FALSE;
+        }
+      APPLIED ("CAPTURE_RANGE");
+    }
+  if (GET ("NSYS_TRACE"))
+    {
+      set_string (&self->nsys_trace, value);
+      APPLIED ("NSYS_TRACE");
+    }
+  if (GET ("NSYS_DURATION"))
+    {
+      if (!parse_uint ("NSYS_DURATION", value, 0, &self->nsys_duration, error))
+        return FALSE;
+      APPLIED ("NSYS_DURATION");
+    }
+  if (GET ("NCU_SET"))
+    {
+      set_string (&self->ncu_set, value);
+      APPLIED ("NCU_SET");
+    }
+  if (GET ("NCU_SECTIONS"))
+    {
+      set_string (&self->ncu_sections, value);
+      APPLIED ("NCU_SECTIONS");
+    }
+  if (GET ("NCU_MULTI_RUN"))
+    {
+      if (!parse_bool ("NCU_MULTI_RUN", value, &self->ncu_multi_run, error))
+        return FALSE;
+      APPLIED ("NCU_MULTI_RUN");
+    }
+  if (GET ("NCU_LAUNCH_COUNT"))
+    {
+      if (!parse_uint ("NCU_LAUNCH_COUNT", value, 0, &self->ncu_launch_count, error))
+        return FALSE;
+      APPLIED ("NCU_LAUNCH_COUNT");
+    }
+  if (GET ("CACHE_CONTROL"))
+    {
+      if (!parse_choice ("CACHE_CONTROL", value, "all", "none", &self->cache_control, error))
+        return FALSE;
+      APPLIED ("CACHE_CONTROL");
+    }
+  if (GET ("CLOCK_CONTROL"))
+    {
+      if (!parse_choice ("CLOCK_CONTROL", value, "base", "none", &self->clock_control, error))
+        return FALSE;
+      APPLIED ("CLOCK_CONTROL");
+    }
+  if (GET ("CONTINUE_ON_ERROR"))
+    {
+      if (!parse_bool ("CONTINUE_ON_ERROR", value, &self->continue_on_error, error))
+        return FALSE;
+      APPLIED ("CONTINUE_ON_ERROR");
+    }
+#undef GET
+#undef APPLIED
+  return TRUE;
+}
+
+static gboolean
+is_option_word (const char *value)
+{
+  /* These end up as single arguments of nsys or ncu: no spaces, no option
+   * smuggled in through a leading dash. */
+  if (value == NULL || value[0] == '\0' || value[0] == '-')
+    return FALSE;
+  for (const char *p = value; *p != '\0'; p++)
+    if (g_ascii_isspace (*p))
+      return FALSE;
+  return TRUE;
+}
+
+/* Checks what the runner would otherwise pass on to the tools blindly. */
+gboolean
+ws_capture_settings_validate (const WsCaptureSettings *self, GError **error)
+{
+  g_return_val_if_fail (self != NULL, FALSE);
+
+  if (self->output_dir == NULL || self->output_dir[0] == '\0')
+    {
+      g_set_error_literal (error, WS_CAPTURE_ERROR, WS_CAPTURE_ERROR_INVALID,
+                           "the output folder (OUT_DIR) is empty");
+      return FALSE;
+    }
+  if (self->topn < 1)
+    {
+      g_set_error_literal (error, WS_CAPTURE_ERROR, WS_CAPTURE_ERROR_INVALID,
+                           "TOPN must be at least 1");
+      return FALSE;
+    }
+  if (self->nvtx_range != NULL && strpbrk (self->nvtx_range, "\r\n") != NULL)
+    {
+      g_set_error (error, WS_CAPTURE_ERROR, WS_CAPTURE_ERROR_INVALID,
+                   "NVTX_NAME=%s: expected range@domain", self->nvtx_range);
+      return FALSE;
+    }
+  if (!is_option_word (self->nsys_trace))
+    {
+      g_set_error (error, WS_CAPTURE_ERROR, WS_CAPTURE_ERROR_INVALID,
+                   "NSYS_TRACE=%s: expected a list such as cuda,nvtx,osrt",
+                   self->nsys_trace != NULL ? self->nsys_trace : "");
+      return FALSE;
+    }
+  if (self->ncu_sections == NULL && !is_option_word (self->ncu_set))
+    {
+      g_set_error (error, WS_CAPTURE_ERROR, WS_CAPTURE_ERROR_INVALID,
+                   "NCU_SET=%s: expected a set name such as basic or full",
+                   self->ncu_set != NULL ? self->ncu_set : "");
+      return FALSE;
+    }
+  if (self->ncu_sections != NULL)
+    {
+      g_auto (GStrv) sections = g_strsplit (self->ncu_sections, ",", -1);
+
+      for (guint i = 0; sections[i] != NULL; i++)
+        if (!is_option_word (g_strstrip (sections[i])))
+          {
+            g_set_error (error, WS_CAPTURE_ERROR, WS_CAPTURE_ERROR_INVALID,
+                         "NCU_SECTIONS=%s: expected section names separated by commas",
+                         self->ncu_sections);
+            return FALSE;
+          }
+    }
+  if (g_strcmp0 (self->cache_control, "all") != 0 && g_strcmp0 (self->cache_control, "none") != 0)
+    {
+      g_set_error (error, WS_CAPTURE_ERROR, WS_CAPTURE_ERROR_INVALID,
+                   "CACHE_CONTROL=%s: expected all or none",
+                   self->cache_control != NULL ? self->cache_control : "");
+      return FALSE;
+    }
+  if (g_strcmp0 (self->clock_control, "base") != 0 && g_strcmp0 (self->clock_control, "none") != 0)
+    {
+      g_set_error (error, WS_CAPTURE_ERROR, WS_CAPTURE_ERROR_INVALID,
+                   "CLOCK_CONTROL=%s: expected base or none",
+                   self->clock_control != NULL ? self->clock_control : "");
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static void
+add_string (JsonBuilder *builder, const char *name, const char *value)
+{
+  json_builder_set_member_name (builder, name);
+  if (value != NULL)
+    json_builder_add_string_value (builder, value);
+  else
+    json_builder_add_null_value (builder);
+}
+
+/* Adds the settings as members of the object being built, under the
+ * names of the workflow's variables. */
+void
+ws_capture_settings_to_json (const WsCaptureSettings *self, JsonBuilder *builder)
+{
+  g_return_if_fail (self != NULL);
+
+  add_string (builder, "OUT_DIR", self->output_dir);
+  add_string (builder, "GLOBAL_LOG", self->global_log);
+  add_string (builder, "TARGETS_TSV", self->targets_file);
+  json_builder_set_member_name (builder, "TOPN");
+  json_builder_add_int_value (builder, self->topn);
+  add_string (builder, "CAPTURE_RANGE", self->nvtx_range != NULL ? "nvtx" : "none");
+  add_string (builder, "NVTX_NAME", self->nvtx_range);
+  add_string (builder, "NSYS_TRACE", self->nsys_trace);
+  json_builder_set_member_name (builder, "NSYS_DURATION");
+  json_builder_add_int_value (builder, self->nsys_duration);
+  add_string (builder, "NCU_SET", self->ncu_set);
+  add_string (builder, "NCU_SECTIONS", self->ncu_sections);
+  json_builder_set_member_name (builder, "NCU_MULTI_RUN");
+  json_builder_add_boolean_value (builder, self->ncu_multi_run);
+  json_builder_set_member_name (builder, "NCU_LAUNCH_COUNT");
+  json_builder_add_int_value (builder, self->ncu_launch_count);
+  add_string (builder, "CACHE_CONTROL", self->cache_control);
+  add_string (builder, "CLOCK_CONTROL", self->clock_control);
+  json_builder_set_member_name (builder, "CONTINUE_ON_ERROR");
+  json_builder_add_boolean_value (builder, self->continue_on_error);
+}

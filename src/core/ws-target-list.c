@@ -1,0 +1,953 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "ws-target-list"
+#include "config.h"
+
+#include <string.h>
+
+#include "ws-atomic-file.h"
+#include "ws-error.h"
+#include "ws-target-list.h"
+
+/* A targets file is kept as its lines, so that writing back a file that
+ * was not edited gives the same bytes, and edits leave comments, blank
+ * lines, the header and the line endings where they were.  A row that was
+ * not edited is written from its original text. */
+
+typedef enum
+{
+  LINE_OTHER,  /* a comment or a blank line */
+  LINE_HEADER, /* the header row */
+  LINE_ROW,    /* a target */
+} LineKind;
+
+typedef struct
+{
+  LineKind kind;
+  char *text;      /* as read, without its line end; NULL for rows made here */
+  const char *eol; /* "\n", "\r\n", or "" for a last line without one */
+  char *fields[WS_TARGET_N_COLUMNS];
+  guint n_columns; /* TAB-separated columns as read */
+  gboolean edited; /* written from fields, not from text */
+} Line;
+
+struct _WsTargetList
+{
+  GObject parent_instance;
+
+  char *path;
+  GPtrArray *lines; /* of Line */
+  gboolean bom;
+  const char *eol; /* for new lines: the file's own */
+  gboolean modified;
+};
+
+G_DEFINE_FINAL_TYPE (WsTargetList, ws_target_list, G_TYPE_OBJECT)
+
+enum
+{
+  PROP_0,
+  PROP_PATH,
+  PROP_MODIFIED,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+enum
+{
+  CHANGED,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
+
+static const char *const column_names[WS_TARGET_N_COLUMNS] = { "NAME", "CMD", "WORKDIR", "ENVS" };
+static const char *const legacy_names[WS_TARGET_N_COLUMNS] = { "id", "cmd", "workdir", "env" };
+
+static void
+line_free (Line *line)
+{
+  g_free (line->text);
+  for (guint i = 0; i < WS_TARGET_N_COLUMNS; i++)
+    g_free (line->fields[i]);
+  g_free (line);
+}
+
+void
+ws_target_problem_free (WsTargetProblem *problem)
+{
+  if (problem == NULL)
+    return;
+  g_free (problem->message);
+  g_free (problem);
+}
+
+const char *
+ws_target_column_name (WsTargetColumn column)
+{
+  g_return_val_if_fail (column < WS_TARGET_N_COLUMNS, NULL);
+  return column_names[column];
+}
+
+/* FORMATS.md: WORKDIR or ENVS may be empty or `-`. */
+gboolean
+ws_target_value_is_empty (const char *value)
+{
+  if (value == NULL)
+    return TRUE;
+  while (g_ascii_isspace (*value))
+    value++;
+  return value[0] == '\0' || (value[0] == '-' && value[1] == '\0');
+}
+
+static void
+ws_target_list_finalize (GObject *object)
+{
+  WsTargetList *self = WS_TARGET_LIST (object);
+
+  g_free (self->path);
+  g_ptr_array_unref (self->lines);
+
+  G_OBJECT_CLASS (ws_target_list_parent_class)->finalize (object);
+}
+
+static void
+ws_target_list_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
+{
+  WsTargetList *self = WS_TARGET_LIST (object);
+
+  switch (prop_id)
+    {
+      case PROP_PATH:
+        g_value_set_string (value, self->path);
+        break;
+      case PROP_MODIFIED:
+        g_value_set_boolean (value, self->modified);
+        break;
+      default:
+        G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+ws_target_list_class_init (WsTargetListClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->finalize = ws_target_list_finalize;
+  object_class->get_property = ws_target_list_get_property;
+
+  properties[PROP_PATH] =
+    g_param_spec_string ("path", NULL, NULL, NULL, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+  properties[PROP_MODIFIED] =
+    g_param_spec_boolean ("modified", NULL, NULL, FALSE,
+                          G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  /**
+   * WsTargetList::changed:
+   *
+   * A row was edited, added, removed or moved.
+   */
+  signals[CHANGED] = g_signal_new ("changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL,
+                                   NULL, NULL, G_TYPE_NONE, 0);
+}
+
+static void
+ws_target_list_init (WsTargetList *self)
+{
+  self->lines = g_ptr_array_new_with_free_func ((GDestroyNotify) line_free);
+  self->eol = "\n";
+}
+
+static void
+changed (WsTargetList *self)
+{
+  if (!self->modified)
+    {
+      self->modified = TRUE;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MODIFIED]);
+    }
+  g_signal_emit (self, signals[CHANGED], 0);
+}
+
+static gboolean
+is_comment_or_blank (const char *text)
+{
+  while (*text == ' ' || *text == '\t')
+    text++;
+  return *text == '\0' || *text == '#' || (*text == '\r' && text[1] == '\0');
+}
+
+static gboolean
+fields_match (char *const *fields, guint n, const char *const *names)
+{
+  if (n != WS_TARGET_N_COLUMNS)
+    return FALSE;
+  for (guint i = 0; i < n; i++)
+    {
+      g_autofree char *field = g_strstrip (g_strdup (fields[i]));
+
+      if (g_ascii_strcasecmp (field, names[i]) != 0)
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* Splits a row on TAB.  Targets files are not quoted CSV: a `"` in CMD is
+ * the shell's, so a plain split is the faithful reading.  Columns beyond
+ * the fourth stay in ENVS (TABs included) so that nothing is lost, and
+ * validation reports them. */
+static void
+split_row (Line *line, const char *text)
+{
+  g_auto (GStrv) parts = g_strsplit (text, "\t", -1);
+  guint n = g_strv_length (parts);
+
+  line->n_columns = n;
+  for (guint i = 0; i < WS_TARGET_N_COLUMNS; i++)
+    {
+      if (i == WS_TARGET_ENVS && n > WS_TARGET_N_COLUMNS)
+        line->fields[i] = g_strjoinv ("\t", parts + i);
+      else
+        line->fields[i] = g_strdup (i < n ? parts[i] : "");
+    }
+}
+
+/**
+ * ws_target_list_new:
+ *
+ * Returns: (transfer full): an empty list with the header
+ * `NAME CMD WORKDIR ENVS` and LF line ends
+ */
+WsTargetList *
+ws_target_list_new (void)
+{
+  WsTargetList *self = g_object_new (WS_TYPE_TARGET_LIST, NULL);
+  Line *header = g_new0 (Line, 1);
+
+  header->kind = LINE_HEADER;
+  header->text = g_strdup ("NAME\tCMD\tWORKDIR\tENVS");
+  split_row (header, header->text);
+  header->eol = "\n";
+  g_ptr_array_add (self->lines, header);
+  return self;
+}
+
+/**
+ * ws_target_list_new_from_data:
+ * @path: (nullable): the file it came from: for messages, and relative
+ *   WORKDIRs are relative to its folder
+ *
+ * Reads any text: a line that is neither a comment, a blank line nor the
+ * header is a row, and what is wrong with a row is for
+ * ws_target_list_validate() to say.
+ *
+ * Returns: (transfer full): the list
+ */
+WsTargetList *
+ws_target_list_new_from_data (const char *data, gsize len, const char *path)
+{
+  WsTargetList *self = g_object_new (WS_TYPE_TARGET_LIST, NULL);
+  const char *p = data;
+  const char *end = data + len;
+  gboolean seen_content = FALSE;
+  gboolean eol_known = FALSE;
+
+  g_return_val_if_fail (data != NULL || len == 0, NULL);
+
+  self->path = g_strdup (path);
+  if (len >= 3 && memcmp (data, "\xEF\xBB\xBF", 3) == 0)
+    {
+      self->bom = TRUE;
+      p += 3;
+    }
+
+  while (p < end)
+    {
+      const char *nl = memchr (p, '\n', end - p);
+      const char *text_end = nl != NULL ? nl : end;
+      Line *line = g_new0 (Line, 1);
+
+      if (nl != NULL && nl > p && nl[-1] == '\r')
+        {
+          text_end = nl - 1;
+          line->eol = "\r\n";
+        }
+      else
+        line->eol = nl != NULL ? "\n" : "";
+      if (!eol_known && nl != NULL)
+        {
+          self->eol = line->eol;
+          eol_known = TRUE;
+        }
+      line->text = g_strndup (p, text_end - p);
+      p = nl != NULL ? nl + 1 : end;
+
+      if (is_comment_or_blank (line->text))
+        line->kind = LINE_OTHER;
+      else
+        {
+          line->kind = LINE_ROW;
+          split_row (line, line->text);
+          if (!seen_content && (fields_match (line->fields, line->n_columns, column_names) ||
+                                fields_match (line->fields, line->n_columns, legacy_names)))
+            line->kind = LINE_HEADER;
+          seen_content = TRUE;
+        }
+      g_ptr_array_add (self->lines, line);
+    }
+  return self;
+}
+
+/**
+ * ws_target_list_new_from_file:
+ *
+ * Returns: (transfer full): the list, or %NULL with @error set when the
+ *   file cannot be read or is not text
+ */
+WsTargetList *
+ws_target_list_new_from_file (const char *path, GError **error)
+{
+  g_autofree char *contents = NULL;
+  gsize len;
+
+  g_return_val_if_fail (path != NULL, NULL);
+
+  if (!g_file_get_contents (path, &contents, &len, error))
+    return NULL;
+  if (!g_utf8_validate_len (contents, len, NULL) || memchr (contents, '\0', len) != NULL)
+    {
+      g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_FORMAT,
+                   "%s: not a targets file (not UTF-8 text)", path);
+      return NULL;
+    }
+  return ws_target_list_new_from_data (contents, len, path);
+}
+
+static void
+append_line (GString *out, const Line *line)
+{
+  if (line->kind == LINE_ROW && (line->edited || line->text == NULL))
+    {
+      for (guint i = 0; i < WS_TARGET_N_COLUMNS; i++)
+        {
+          if (i > 0)
+            g_string_append_c (out, '\t');
+          g_string_append (out, line->fields[i]);
+        }
+    }
+  else
+    g_string_append (out, line->text);
+  g_string_append (out, line->eol);
+}
+
+/**
+ * ws_target_list_to_data:
+ *
+ * Returns: (transfer full): the file's bytes, equal to what was read for
+ *   every line that was not edited
+ */
+char *
+ws_target_list_to_data (WsTargetList *self, gsize *len)
+{
+  GString *out = g_string_new (self->bom ? "\xEF\xBB\xBF" : "");
+
+  g_return_val_if_fail (WS_IS_TARGET_LIST (self), NULL);
+
+  for (guint i = 0; i < self->lines->len; i++)
+    append_line (out, g_ptr_array_index (self->lines, i));
+  if (len != NULL)
+    *len = out->len;
+  return g_string_free (out, FALSE);
+}
+
+/**
+ * ws_target_list_save:
+ *
+ * Writes the list to @path atomically, keeping the previous version as
+ * `PATH~`; the list then refers to @path and is not modified.
+ */
+gboolean
+ws_target_list_save (WsTargetList *self, const char *path, GError **error)
+{
+  g_autofree char *data = NULL;
+  gsize len;
+
+  g_return_val_if_fail (WS_IS_TARGET_LIST (self), FALSE);
+  g_return_val_if_fail (path != NULL, FALSE);
+
+  data = ws_target_list_to_data (self, &len);
+  if (!ws_atomic_file_save (path, data, len, WS_ATOMIC_FILE_BACKUP, error))
+    return FALSE;
+  ws_target_list_set_path (self, path);
+  ws_target_list_set_modified (self, FALSE);
+  return TRUE;
+}
+
+/**
+ * ws_target_list_get_path:
+ *
+ * Returns: (transfer none) (nullable): the file the list was read from or
+ *   saved to
+ */
+const char *
+ws_target_list_get_path (WsTargetList *self)
+{
+  g_return_val_if_fail (WS_IS_TARGET_LIST (self), NULL);
+  return self->path;
+}
+
+void
+ws_target_list_set_path (WsTargetList *self, const char *path)
+{
+  g_return_if_fail (WS_IS_TARGET_LIST (self));
+
+  if (g_strcmp0 (self->path, path) == 0)
+    return;
+  g_free (self->path);
+  self->path = g_strdup (path);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PATH]);
+}
+
+/**
+ * ws_target_list_get_base_dir:
+ *
+ * Returns: (transfer full): the absolute folder relative WORKDIRs start
+ *   from: the file's folder, or the current folder for a list not saved yet
+ */
+char *
+ws_target_list_get_base_dir (WsTargetList *self)
+{
+  g_autofree char *dir = NULL;
+  g_autoptr (GFile) file = NULL;
+
+  g_return_val_if_fail (WS_IS_TARGET_LIST (self), NULL);
+
+  if (self->path == NULL)
+    return g_get_current_dir ();
+  dir = g_path_get_dirname (self->path);
+  file = g_file_new_for_path (dir);
+  return g_file_get_path (file);
+}
+
+WsTargetsHeader
+ws_target_list_get_header (WsTargetList *self)
+{
+  g_return_val_if_fail (WS_IS_TARGET_LIST (self), WS_TARGETS_HEADER_NONE);
+
+  for (guint i = 0; i < self->lines->len; i++)
+    {
+      const Line *line = g_ptr_array_index (self->lines, i);
+
+      if (line->kind == LINE_HEADER)
+        return fields_match (line->fields, line->n_columns, legacy_names)
+                 ? WS_TARGETS_HEADER_LEGACY
+                 : WS_TARGETS_HEADER_NAME_CMD;
+    }
+  return WS_TARGETS_HEADER_NONE;
+}
+
+gboolean
+ws_target_list_get_crlf (WsTargetList *self)
+{
+  g_return_val_if_fail (WS_IS_TARGET_LIST (self), FALSE);
+  return g_str_equal (self->eol, "\r\n");
+}
+
+gboolean
+ws_target_list_get_modified (WsTargetList *self)
+{
+  g_return_val_if_fail (WS_IS_TARGET_LIST (self), FALSE);
+  return self->modified;
+}
+
+void
+ws_target_list_set_modified (WsTargetList *self, gboolean modified)
+{
+  g_return_if_fail (WS_IS_TARGET_LIST (self));
+
+  modified = !!modified;
+  if (self->modified == modified)
+    return;
+  self->modified = modified;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MODIFIED]);
+}
+
+/* The index in lines of the row-th target, or lines->len. */
+static guint
+row_line (WsTargetList *self, guint row)
+{
+  guint seen = 0;
+
+  for (guint i = 0; i < self->lines->len; i++)
+    {
+      const Line *line = g_ptr_array_index (self->lines, i);
+
+      if (line->kind == LINE_ROW && seen++ == row)
+        return i;
+    }
+  return self->lines->len;
+}
+
+static Line *
+get_row (WsTargetList *self, guint row)
+{
+  guint i = row_line (self, row);
+
+  return i < self->lines->len ? g_ptr_array_index (self->lines, i) : NULL;
+}
+
+guint
+ws_target_list_get_n_targets (WsTargetList *self)
+{
+  guint n = 0;
+
+  g_return_val_if_fail (WS_IS_TARGET_LIST (self), 0);
+
+  for (guint i = 0; i < self->lines->len; i++)
+    if (((Line *) g_ptr_array_index (self->lines, i))->kind == LINE_ROW)
+      n++;
+  return n;
+}
+
+/**
+ * ws_target_list_get:
+ *
+ * Returns: (transfer none): the cell's text as written, `-` included
+ */
+const char *
+ws_target_list_get (WsTargetList *self, guint row, WsTargetColumn column)
+{
+  Line *line;
+
+  g_return_val_if_fail (WS_IS_TARGET_LIST (self), NULL);
+  g_return_val_if_fail (column < WS_TARGET_N_COLUMNS, NULL);
+
+  line = get_row (self, row);
+  g_return_val_if_fail (line != NULL, NULL);
+  return line->fields[column];
+}
+
+/* The 1-based line of the row in the file as it would be written now. */
+guint
+ws_target_list_get_line (WsTargetList *self, guint row)
+{
+  g_return_val_if_fail (WS_IS_TARGET_LIST (self), 0);
+  return row_line (self, row) + 1;
+}
+
+/* The row whose NAME is @name, or -1. */
+int
+ws_target_list_find (WsTargetList *self, const char *name)
+{
+  guint n;
+
+  g_return_val_if_fail (WS_IS_TARGET_LIST (self), -1);
+
+  n = ws_target_list_get_n_targets (self);
+  for (guint row = 0; row < n; row++)
+    if (g_strcmp0 (ws_target_list_get (self, row, WS_TARGET_NAME), name) == 0)
+      return (int) row;
+  return -1;
+}
+
+/* A cell cannot hold a TAB or a line break: they would change the file's
+ * columns or rows. */
+static char *
+clean_value (const char *value)
+{
+  char *clean = g_strdup (value != NULL ? value : "");
+
+  g_strdelimit (clean, "\t\r\n", ' ');
+  return clean;
+}
+
+void
+ws_target_list_set (WsTargetList *self, guint row, WsTargetColumn column, const char *value)
+{
+  g_autofree char *clean = NULL;
+  Line *line;
+
+  g_return_if_fail (WS_IS_TARGET_LIST (self));
+  g_return_if_fail (column < WS_TARGET_N_COLUMNS);
+
+  line = get_row (self, row);
+  g_return_if_fail (line != NULL);
+
+  clean = clean_value (value);
+  if (g_str_equal (line->fields[column], clean))
+    return;
+  g_free (line->fields[column]);
+  line->fields[column] = g_steal_pointer (&clean);
+  line->edited = TRUE;
+  changed (self);
+}
+
+/* New lines end as the file's lines do; a last line without an end gets
+ * one first, so that the new row starts on its own line. */
+static void
+prepare_insert_at (WsTargetList *self, guint index)
+{
+  if (index == self->lines->len && index > 0)
+    {
+      Line *last = g_ptr_array_index (self->lines, index - 1);
+
+      if (last->eol[0] == '\0')
+        last->eol = self->eol;
+    }
+}
+
+/**
+ * ws_target_list_insert:
+ * @position: the index the new row gets; the number of targets to append
+ * @fields: (array fixed-size=4) (nullable): NAME, CMD, WORKDIR, ENVS
+ *
+ * The row goes right after the row before it, so that a comment above the
+ * row at @position stays above that row.
+ *
+ * Returns: the new row's index
+ */
+guint
+ws_target_list_insert (WsTargetList *self, guint position, const char *const *fields)
+{
+  guint n, index;
+  Line *line;
+
+  g_return_val_if_fail (WS_IS_TARGET_LIST (self), 0);
+
+  n = ws_target_list_get_n_targets (self);
+  position = MIN (position, n);
+  if (position == 0)
+    index = n > 0 ? row_line (self, 0) : self->lines->len;
+  else
+    index = row_line (self, position - 1) + 1;
+
+  prepare_insert_at (self, index);
+  line = g_new0 (Line, 1);
+  line->kind = LINE_ROW;
+  line->eol = self->eol;
+  line->n_columns = WS_TARGET_N_COLUMNS;
+  line->edited = TRUE;
+  for (guint i = 0; i < WS_TARGET_N_COLUMNS; i++)
+    line->fields[i] = clean_value (fields != NULL ? fields[i] : "");
+  g_ptr_array_insert (self->lines, (int) index, line);
+  changed (self);
+  return position;
+}
+
+void
+ws_target_list_remove (WsTargetList *self, guint row)
+{
+  guint index;
+
+  g_return_if_fail (WS_IS_TARGET_LIST (self));
+
+  index = row_line (self, row);
+  g_return_if_fail (index < self->lines->len);
+  g_ptr_array_remove_index (self->lines, index);
+  changed (self);
+}
+
+/**
+ * ws_target_list_duplicate:
+ *
+ * Inserts a copy of @row after it, named `NAME_copy` (or `NAME_copy2`, …)
+ * so that names stay unique.
+ *
+ * Returns: the copy's index
+ */
+guint
+ws_target_list_duplicate (WsTargetList *self, guint row)
+{
+  const char *fields[WS_TARGET_N_COLUMNS];
+  g_autofree char *name = NULL;
+  Line *line;
+
+  g_return_val_if_fail (WS_IS_TARGET_LIST (self), 0);
+
+  line = get_row (self, row);
+  g_return_val_if_fail (line != NULL, 0);
+
+  name = g_strconcat (line->fields[WS_TARGET_NAME], "_copy", NULL);
+  for (guint i = 2; ws_target_list_find (self, name) >= 0; i++)
+    {
+      g_free (name);
+      name = g_strdup_printf ("%s_copy%u", line->fields[WS_TARGET_NAME], i);
+    }
+  for (guint i = 0; i < WS_TARGET_N_COLUMNS; i++)
+    fields[i] = line->fields[i];
+  fields[WS_TARGET_NAME] = name;
+  return ws_target_list_insert (self, row + 1, fields);
+}
+
+/**
+ * ws_target_list_move:
+ * @delta: -1 for up, 1 for down
+ *
+ * Swaps the row with its neighbour.  The lines stay where they are and
+ * exchange their rows: comments keep their places in the file.
+ *
+ * Returns: %FALSE when there is no neighbour that way
+ */
+gboolean
+ws_target_list_move (WsTargetList *self, guint row, int delta)
+{
+  gint64 other = (gint64) row + delta;
+  guint a, b;
+  Line tmp;
+  Line *la, *lb;
+
+  g_return_val_if_fail (WS_IS_TARGET_LIST (self), FALSE);
+
+  if (delta == 0 || other < 0 || other >= ws_target_list_get_n_targets (self) ||
+      row >= ws_target_list_get_n_targets (self))
+    return FALSE;
+  a = row_line (self, row);
+  b = row_line (self, (guint) other);
+  la = g_ptr_array_index (self->lines, a);
+  lb = g_ptr_array_index (self->lines, b);
+
+  /* Each line keeps its own line end. */
+  tmp = *la;
+  memcpy (la->fields, lb->fields, sizeof la->fields);
+  memcpy (lb->fields, tmp.fields, sizeof lb->fields);
+  la->text = lb->text;
+  lb->text = tmp.text;
+  la->n_columns = lb->n_columns;
+  lb->n_columns = tmp.n_columns;
+  la->edited = lb->edited;
+  lb->edited = tmp.edited;
+  changed (self);
+  return TRUE;
+}
+
+static void
+add_problem (GPtrArray *problems, guint row, WsTargetColumn column, char *message)
+{
+  WsTargetProblem *problem = g_new0 (WsTargetProblem, 1);
+
+  problem->row = row;
+  problem->column = column;
+  problem->message = message;
+  g_ptr_array_add (problems, problem);
+}
+
+static gboolean
+valid_env_name (const char *name)
+{
+  if (!g_ascii_isalpha (name[0]) && name[0] != '_')
+    return FALSE;
+  for (const char *p = name + 1; *p != '\0'; p++)
+    if (!g_ascii_isalnum (*p) && *p != '_')
+      return FALSE;
+  return TRUE;
+}
+
+/**
+ * ws_target_envs_parse:
+ * @envs: an ENVS cell: `A=1,B=2`, empty or `-`
+ *
+ * Splits ENVS into variables.  Each pair is `NAME=VALUE` with NAME a shell
+ * variable name; the value is everything after the first `=` (`A=1=2`
+ * gives A the value `1=2`) and is never interpreted: it reaches the
+ * program through the environment, not through a shell.  Spaces around a
+ * pair are dropped.
+ *
+ * Returns: (transfer full): `NAME=VALUE` strings (possibly none), or %NULL
+ *   with @error set naming the pair that is wrong
+ */
+char **
+ws_target_envs_parse (const char *envs, GError **error)
+{
+  g_autoptr (GStrvBuilder) builder = g_strv_builder_new ();
+  g_autoptr (GPtrArray) problems = g_ptr_array_new_with_free_func (g_free);
+  g_auto (GStrv) pairs = NULL;
+
+  if (ws_target_value_is_empty (envs))
+    return g_strv_builder_end (builder);
+
+  /* Every wrong pair is named, not only the first. */
+  pairs = g_strsplit (envs, ",", -1);
+  for (guint i = 0; pairs[i] != NULL; i++)
+    {
+      g_autofree char *pair = g_strstrip (g_strdup (pairs[i]));
+      const char *eq = strchr (pair, '=');
+      g_autofree char *name = NULL;
+
+      if (pair[0] == '\0')
+        g_ptr_array_add (problems, g_strdup_printf ("pair %u is empty", i + 1));
+      else if (eq == NULL)
+        g_ptr_array_add (problems, g_strdup_printf ("“%s” is not NAME=VALUE", pair));
+      else if (eq == pair)
+        g_ptr_array_add (problems, g_strdup_printf ("“%s” has no variable name before “=”", pair));
+      else if (!valid_env_name (name = g_strndup (pair, eq - pair)))
+        g_ptr_array_add (problems,
+                         g_strdup_printf ("“%s” is not a variable name (letters, digits and _, "
+                                          "not first a digit)",
+                                          name));
+      else
+        g_strv_builder_add (builder, pair);
+    }
+  if (problems->len > 0)
+    {
+      g_ptr_array_add (problems, NULL);
+      g_autofree char *message = g_strjoinv ("; ", (char **) problems->pdata);
+
+      g_set_error (error, WS_CAPTURE_ERROR, WS_CAPTURE_ERROR_INVALID,
+                   "%s (pairs are NAME=VALUE, separated by commas)", message);
+      return NULL;
+    }
+  return g_strv_builder_end (builder);
+}
+
+/**
+ * ws_target_list_resolve_workdir:
+ *
+ * Returns: (transfer full): the absolute folder the row's CMD runs in:
+ *   WORKDIR relative to the targets file's folder (`~/` is the home
+ *   folder), or that folder itself when WORKDIR is empty or `-`
+ */
+char *
+ws_target_list_resolve_workdir (WsTargetList *self, guint row)
+{
+  g_autofree char *base = NULL;
+  g_autofree char *workdir = NULL;
+  g_autoptr (GFile) file = NULL;
+  const char *value;
+
+  g_return_val_if_fail (WS_IS_TARGET_LIST (self), NULL);
+
+  base = ws_target_list_get_base_dir (self);
+  value = ws_target_list_get (self, row, WS_TARGET_WORKDIR);
+  if (ws_target_value_is_empty (value))
+    return g_steal_pointer (&base);
+  workdir = g_strstrip (g_strdup (value));
+  if (g_str_equal (workdir, "~") || g_str_has_prefix (workdir, "~/"))
+    {
+      g_autofree char *rest = g_strdup (workdir + 1);
+
+      g_free (workdir);
+      workdir = g_strconcat (g_get_home_dir (), rest, NULL);
+    }
+  file = g_path_is_absolute (workdir) ? g_file_new_for_path (workdir)
+                                      : g_file_new_build_filename (base, workdir, NULL);
+  return g_file_get_path (file);
+}
+
+static void
+validate_row (WsTargetList *self, guint row, guint n, GPtrArray *problems)
+{
+  const Line *line = get_row (self, row);
+  g_autoptr (GError) error = NULL;
+  g_auto (GStrv) envs = NULL;
+  g_autofree char *trimmed = NULL;
+  const char *name;
+
+  g_assert (line != NULL);
+  name = line->fields[WS_TARGET_NAME];
+  trimmed = g_strstrip (g_strdup (name));
+
+  if (trimmed[0] == '\0')
+    add_problem (problems, row, WS_TARGET_NAME, g_strdup ("empty: every target needs a name"));
+  else
+    for (guint other = 0; other < n; other++)
+      if (other != row && g_str_equal (ws_target_list_get (self, other, WS_TARGET_NAME), name))
+        {
+          add_problem (problems, row, WS_TARGET_NAME,
+                       g_strdup_printf ("“%s” is also the name on line %u: names must be unique",
+                                        name, ws_target_list_get_line (self, other)));
+          break;
+        }
+
+  if (ws_target_value_is_empty (line->fields[WS_TARGET_CMD]))
+    add_problem (problems, row, WS_TARGET_CMD, g_strdup ("empty: nothing to run"));
+
+  if (!ws_target_value_is_empty (line->fields[WS_TARGET_WORKDIR]))
+    {
+      g_autofree char *dir = ws_target_list_resolve_workdir (self, row);
+
+      if (!g_file_test (dir, G_FILE_TEST_IS_DIR))
+        add_problem (problems, row, WS_TARGET_WORKDIR, g_strdup_printf ("%s: no such folder", dir));
+    }
+
+  if (line->n_columns > WS_TARGET_N_COLUMNS)
+    add_problem (problems, row, WS_TARGET_ENVS,
+                 g_strdup_printf ("the line has %u TAB-separated columns; a row has 4 (NAME, "
+                                  "CMD, WORKDIR, ENVS)",
+                                  line->n_columns));
+  else
+    {
+      envs = ws_target_envs_parse (line->fields[WS_TARGET_ENVS], &error);
+      if (envs == NULL)
+        add_problem (problems, row, WS_TARGET_ENVS, g_strdup (error->message));
+    }
+}
+
+/**
+ * ws_target_list_validate_row:
+ *
+ * Returns: (transfer full) (element-type WsTargetProblem): what is wrong
+ *   with the row's cells, in column order; empty when nothing is
+ */
+GPtrArray *
+ws_target_list_validate_row (WsTargetList *self, guint row)
+{
+  GPtrArray *problems = g_ptr_array_new_with_free_func ((GDestroyNotify) ws_target_problem_free);
+  guint n;
+
+  g_return_val_if_fail (WS_IS_TARGET_LIST (self), problems);
+
+  n = ws_target_list_get_n_targets (self);
+  g_return_val_if_fail (row < n, problems);
+  validate_row (self, row, n, problems);
+  return problems;
+}
+
+/**
+ * ws_target_list_validate:
+ *
+ * Checks every row: NAME not empty and unique, CMD not empty, WORKDIR an
+ * existing folder (relative to the file's folder), ENVS of the form
+ * `A=1,B=2`.
+ *
+ * Returns: (transfer full) (element-type WsTargetProblem): the problems, by
+ *   row then column
+ */
+GPtrArray *
+ws_target_list_validate (WsTargetList *self)
+{
+  GPtrArray *problems = g_ptr_array_new_with_free_func ((GDestroyNotify) ws_target_problem_free);
+  guint n;
+
+  g_return_val_if_fail (WS_IS_TARGET_LIST (self), problems);
+
+  n = ws_target_list_get_n_targets (self);
+  for (guint row = 0; row < n; row++)
+    validate_row (self, row, n, problems);
+  return problems;
+}
+
+/**
+ * ws_target_list_format_problem:
+ *
+ * Returns: (transfer full): one line naming the file, the line, the column
+ *   and the target: `targets.tsv:3: CMD of “missing_cmd”: empty: …`
+ */
+char *
+ws_target_list_format_problem (WsTargetList *self, const WsTargetProblem *problem)
+{
+  const char *name;
+
+  g_return_val_if_fail (WS_IS_TARGET_LIST (self), NULL);
+  g_return_val_if_fail (problem != NULL, NULL);
+
+  name = ws_target_list_get (self, problem->row, WS_TARGET_NAME);
+  if (name == NULL || name[0] == '\0')
+    return g_strdup_printf ("%s:%u: %s: %s", self->path != NULL ? self->path : "targets.tsv",
+                            ws_target_list_get_line (self, problem->row),
+                            column_names[problem->column], problem->message);
+  return g_strdup_printf ("%s:%u: %s of “%s”: %s", self->path != NULL ? self->path : "targets.tsv",
+                          ws_target_list_get_line (self, problem->row),
+                          column_names[problem->column], name, problem->message);
+}

@@ -1,0 +1,434 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <glib/gstdio.h>
+#include <gtk/gtk.h>
+#include <string.h>
+
+#include "ws-application.h"
+#include "ws-capture-page.h"
+#include "ws-capture-settings-dialog.h"
+#include "ws-capture-settings.h"
+#include "ws-target-autosave.h"
+#include "ws-test-util.h"
+#include "ws-window.h"
+
+/* The Capture page in a real window under Xvfb, driven as a user would:
+ * cells edited through GTK's own cell editing, buttons clicked, questions
+ * answered; the capture runs through the stand-ins. */
+
+static WsApplication *app;
+
+static void
+iterate (void)
+{
+  while (g_main_context_pending (NULL))
+    g_main_context_iteration (NULL, FALSE);
+}
+
+/* Runs the main loop until *flag is set, or fails after 60 s. */
+static void
+wait_for (gboolean *flag)
+{
+  gint64 deadline = g_get_monotonic_time () + 60 * G_USEC_PER_SEC;
+
+  while (!*flag)
+    {
+      g_main_context_iteration (NULL, TRUE);
+      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
+    }
+  iterate ();
+}
+
+static WsWindow *
+capture_window (WsCapturePage **page)
+{
+  WsWindow *window = ws_window_new (GTK_APPLICATION (app));
+
+  gtk_window_present (GTK_WINDOW (window));
+  g_action_group_activate_action (G_ACTION_GROUP (window), "show-page",
+                                  g_variant_new_string ("capture"));
+  iterate ();
+  g_assert_cmpstr (ws_window_get_page (window), ==, "capture");
+  *page = WS_CAPTURE_PAGE (ws_window_get_view (window, "capture"));
+  g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (*page)));
+  return window;
+}
+
+typedef struct
+{
+  const char *tooltip;
+  GtkWidget *found;
+} Search;
+
+static void
+find_by_tooltip (GtkWidget *widget, gpointer data)
+{
+  Search *search = data;
+  g_autofree char *tooltip = gtk_widget_get_tooltip_text (widget);
+
+  if (search->found != NULL)
+    return;
+  if (GTK_IS_BUTTON (widget) && g_strcmp0 (tooltip, search->tooltip) == 0)
+    search->found = widget;
+  else if (GTK_IS_CONTAINER (widget))
+    gtk_container_forall (GTK_CONTAINER (widget), find_by_tooltip, search);
+}
+
+static GtkWidget *
+button_with_tooltip (GtkWidget *root, const char *tooltip)
+{
+  Search search = { tooltip, NULL };
+
+  find_by_tooltip (root, &search);
+  g_assert_nonnull (search.found);
+  return search.found;
+}
+
+/* Types into the cell being edited and presses Enter, through the entry
+ * GTK put into the tree view. */
+static void
+type_into_cell (WsWindow *window, const char *text)
+{
+  GtkWidget *focus;
+
+  iterate ();
+  focus = gtk_window_get_focus (GTK_WINDOW (window));
+  g_assert_true (GTK_IS_ENTRY (focus));
+  gtk_entry_set_text (GTK_ENTRY (focus), text);
+  gtk_widget_activate (focus);
+  iterate ();
+}
+
+static void
+edit_cell (WsWindow *window, WsCapturePage *page, guint row, WsTargetColumn column,
+           const char *text)
+{
+  ws_targets_editor_edit (ws_capture_page_get_editor (page), row, column);
+  type_into_cell (window, text);
+}
+
+static void
+finished_cb (WsCapturePanel *panel, gboolean success, gpointer data)
+{
+  gboolean *flags = data;
+
+  flags[0] = TRUE;
+  flags[1] = success;
+}
+
+static void
+open_results_cb (WsCapturePage *page, const char *dir, gpointer data)
+{
+  g_free (*(char **) data);
+  *(char **) data = g_strdup (dir);
+}
+
+/* Edit rows, save, capture two targets through the stand-ins, see every
+ * step done, and open a target's results with one click. */
+static void
+test_edit_save_run (void)
+{
+  g_autofree char *dir = ws_test_tmpdir ();
+  g_autofree char *path = g_build_filename (dir, "targets.tsv", NULL);
+  g_autofree char *backup = g_strconcat (path, "~", NULL);
+  const char *original =
+    "# my targets\nNAME\tCMD\tWORKDIR\tENVS\nalpha\techo alpha says $W\t-\tW=hi\n";
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GSettings) settings = ws_capture_settings_open_gsettings ();
+  g_autofree char *saved = NULL;
+  g_autofree char *log = NULL;
+  g_autofree char *opened = NULL;
+  g_autofree char *expected_dir = g_build_filename (dir, "out", "targets", "alpha", NULL);
+  g_autofree char *problem = NULL;
+  WsCapturePage *page;
+  WsWindow *window = capture_window (&page);
+  WsCapturePanel *panel = ws_capture_page_get_panel (page);
+  WsTargetsEditor *editor = ws_capture_page_get_editor (page);
+  gboolean finished[2] = { FALSE, FALSE };
+
+  g_assert_true (g_file_set_contents (path, original, -1, NULL));
+  g_assert_true (ws_capture_page_open (page, path, &error));
+  g_assert_no_error (error);
+  g_assert_null (ws_capture_page_get_prompt (page));
+
+  /* Add a row: its CMD is empty, and the editor says so in the cell. */
+  gtk_button_clicked (GTK_BUTTON (button_with_tooltip (GTK_WIDGET (editor), "Add a target")));
+  type_into_cell (window, "beta");
+  g_assert_cmpuint (ws_targets_editor_get_n_problems (editor), ==, 1);
+  problem = ws_targets_editor_get_problem (editor, 1, WS_TARGET_CMD);
+  g_assert_nonnull (problem);
+  g_assert_true (g_str_has_prefix (problem, "empty"));
+  edit_cell (window, page, 1, WS_TARGET_CMD, "echo beta runs");
+  g_assert_cmpuint (ws_targets_editor_get_n_problems (editor), ==, 0);
+  g_assert_true (ws_target_list_get_modified (ws_capture_page_get_list (page)));
+
+  /* Save: the comment and the header stay; the old file is the backup. */
+  g_assert_true (ws_capture_page_save (page, &error));
+  g_assert_no_error (error);
+  saved = ws_test_read (path);
+  g_assert_cmpstr (saved, ==,
+                   "# my targets\nNAME\tCMD\tWORKDIR\tENVS\nalpha\techo alpha says $W\t-\tW=hi\n"
+                   "beta\techo beta runs\t-\t-\n");
+  g_free (saved);
+  saved = ws_test_read (backup);
+  g_assert_cmpstr (saved, ==, original);
+
+  /* Run both through the stand-ins (two kernels each, for speed). */
+  g_settings_set_uint (settings, "capture-topn", 2);
+  g_signal_connect (panel, "finished", G_CALLBACK (finished_cb), finished);
+  g_signal_connect (page, "open-results", G_CALLBACK (open_results_cb), &opened);
+  gtk_button_clicked (GTK_BUTTON (ws_capture_panel_get_run_button (panel)));
+  wait_for (&finished[0]);
+  g_assert_true (finished[1]);
+
+  for (guint t = 0; t < 2; t++)
+    for (guint s = 1; s <= 6; s++)
+      g_assert_cmpint (ws_capture_panel_get_step_state (panel, t, s), ==, WS_CAPTURE_STEP_DONE);
+  g_assert_cmpfloat (ws_capture_panel_get_fraction (panel), ==, 1.0);
+  log = ws_capture_panel_get_log (panel);
+  g_assert_nonnull (strstr (log, "[STEP 1/6] started alpha: prepare folders\n"));
+  g_assert_nonnull (strstr (log, "[STEP 6/6] done beta: ncu export\n"));
+  g_assert_nonnull (strstr (log, "\nalpha says hi\n"));
+  g_assert_nonnull (strstr (log, "\nbeta runs\n"));
+  /* The window shows its own words; the log file keeps the workflow's. */
+  g_assert_null (strstr (log, "开始"));
+
+  g_assert_true (gtk_widget_get_sensitive (ws_capture_panel_get_open_button (panel, 0)));
+  gtk_button_clicked (GTK_BUTTON (ws_capture_panel_get_open_button (panel, 0)));
+  g_assert_cmpstr (opened, ==, expected_dir);
+  {
+    g_autofree char *manifest = g_build_filename (expected_dir, "run.json", NULL);
+
+    g_assert_true (g_file_test (manifest, G_FILE_TEST_IS_REGULAR));
+  }
+
+  g_settings_reset (settings, "capture-topn");
+  gtk_widget_destroy (GTK_WIDGET (window));
+  ws_test_rmtree (dir);
+}
+
+static void
+destroyed_cb (GtkWidget *widget, gpointer data)
+{
+  *(gboolean *) data = TRUE;
+}
+
+/* Unsaved edits survive the window (a crash does the same to the
+ * autosave): opening the file again offers them back. */
+static void
+test_autosave_restore (void)
+{
+  g_autofree char *dir = ws_test_tmpdir ();
+  g_autofree char *path = g_build_filename (dir, "targets.tsv", NULL);
+  g_autofree char *autosave = ws_target_autosave_path (path);
+  g_autoptr (GError) error = NULL;
+  WsCapturePage *page;
+  WsWindow *window = capture_window (&page);
+  GtkDialog *prompt;
+
+  g_assert_true (g_file_set_contents (path, "one\ttrue\t-\t-\n", -1, NULL));
+  g_assert_true (ws_capture_page_open (page, path, &error));
+  edit_cell (window, page, 0, WS_TARGET_CMD, "echo edited");
+  ws_capture_page_autosave_now (page);
+  g_assert_true (g_file_test (autosave, G_FILE_TEST_IS_REGULAR));
+  /* Gone without a word, as after a crash. */
+  gtk_widget_destroy (GTK_WIDGET (window));
+  iterate ();
+
+  window = capture_window (&page);
+  g_assert_true (ws_capture_page_open (page, path, &error));
+  prompt = ws_capture_page_get_prompt (page);
+  g_assert_nonnull (prompt);
+  gtk_dialog_response (prompt, GTK_RESPONSE_ACCEPT);
+  iterate ();
+  g_assert_null (ws_capture_page_get_prompt (page));
+  g_assert_cmpstr (ws_target_list_get (ws_capture_page_get_list (page), 0, WS_TARGET_CMD), ==,
+                   "echo edited");
+  g_assert_true (ws_target_list_get_modified (ws_capture_page_get_list (page)));
+
+  /* Saved: the autosave goes, and nothing is offered any more. */
+  g_assert_true (ws_capture_page_save (page, &error));
+  g_assert_false (g_file_test (autosave, G_FILE_TEST_EXISTS));
+  g_assert_true (ws_capture_page_open (page, path, &error));
+  g_assert_null (ws_capture_page_get_prompt (page));
+  gtk_widget_destroy (GTK_WIDGET (window));
+  ws_test_rmtree (dir);
+}
+
+/* Closing the window with unsaved edits asks; Cancel keeps it open,
+ * “Close without Saving” closes it and drops the autosave. */
+static void
+test_close_asks (void)
+{
+  g_autofree char *dir = ws_test_tmpdir ();
+  g_autofree char *path = g_build_filename (dir, "targets.tsv", NULL);
+  g_autofree char *autosave = ws_target_autosave_path (path);
+  g_autoptr (GError) error = NULL;
+  WsCapturePage *page;
+  WsWindow *window = capture_window (&page);
+  gboolean destroyed = FALSE;
+  GtkDialog *prompt;
+
+  g_signal_connect (window, "destroy", G_CALLBACK (destroyed_cb), &destroyed);
+  g_assert_true (g_file_set_contents (path, "one\ttrue\t-\t-\n", -1, NULL));
+  g_assert_true (ws_capture_page_open (page, path, &error));
+  edit_cell (window, page, 0, WS_TARGET_NAME, "renamed");
+  ws_capture_page_autosave_now (page);
+
+  gtk_window_close (GTK_WINDOW (window));
+  iterate ();
+  g_assert_false (destroyed);
+  prompt = ws_capture_page_get_prompt (page);
+  g_assert_nonnull (prompt);
+  gtk_dialog_response (prompt, GTK_RESPONSE_CANCEL);
+  iterate ();
+  g_assert_false (destroyed);
+  g_assert_true (ws_target_list_get_modified (ws_capture_page_get_list (page)));
+
+  gtk_window_close (GTK_WINDOW (window));
+  iterate ();
+  prompt = ws_capture_page_get_prompt (page);
+  g_assert_nonnull (prompt);
+  gtk_dialog_response (prompt, GTK_RESPONSE_REJECT);
+  iterate ();
+  g_assert_true (destroyed);
+  g_assert_false (g_file_test (autosave, G_FILE_TEST_EXISTS));
+  {
+    g_autofree char *contents = ws_test_read (path);
+
+    g_assert_cmpstr (contents, ==, "one\ttrue\t-\t-\n");
+  }
+  ws_test_rmtree (dir);
+}
+
+static void
+started_cb (WsCaptureRunner *runner, guint target, guint step, guint kind, const char *line,
+            gpointer data)
+{
+  if (g_str_equal (line, "started"))
+    *(gboolean *) data = TRUE;
+}
+
+/* Cancel in the window stops the tool and everything it started. */
+static void
+test_cancel (void)
+{
+  g_autofree char *dir = ws_test_tmpdir ();
+  g_autofree char *path = g_build_filename (dir, "targets.tsv", NULL);
+  g_autofree char *pids_path = g_build_filename (dir, "pids", NULL);
+  g_autofree char *text = g_strdup_printf (
+    "waits\techo $$ >> pids; (trap '' TERM; exec sleep 300) & echo $! >> pids; echo started; "
+    "wait\t-\tWS_STANDIN_PIDS=%s\n",
+    pids_path);
+  g_autoptr (GError) error = NULL;
+  g_autofree char *pids = NULL;
+  g_auto (GStrv) lines = NULL;
+  WsCapturePage *page;
+  WsWindow *window = capture_window (&page);
+  WsCapturePanel *panel = ws_capture_page_get_panel (page);
+  gboolean finished[2] = { FALSE, FALSE };
+  gboolean started = FALSE;
+  gint64 deadline = g_get_monotonic_time () + 60 * G_USEC_PER_SEC;
+
+  g_assert_true (g_file_set_contents (path, text, -1, NULL));
+  g_assert_true (ws_capture_page_open (page, path, &error));
+  g_signal_connect (panel, "finished", G_CALLBACK (finished_cb), finished);
+  gtk_button_clicked (GTK_BUTTON (ws_capture_panel_get_run_button (panel)));
+  while (ws_capture_panel_get_runner (panel) == NULL)
+    {
+      g_main_context_iteration (NULL, TRUE);
+      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
+    }
+  g_signal_connect (ws_capture_panel_get_runner (panel), "log", G_CALLBACK (started_cb), &started);
+  wait_for (&started);
+  g_assert_true (gtk_widget_get_sensitive (ws_capture_panel_get_cancel_button (panel)));
+  gtk_button_clicked (GTK_BUTTON (ws_capture_panel_get_cancel_button (panel)));
+  wait_for (&finished[0]);
+  g_assert_false (finished[1]);
+  g_assert_cmpint (ws_capture_panel_get_step_state (panel, 0, 2), ==, WS_CAPTURE_STEP_FAILED);
+  g_assert_cmpint (ws_capture_panel_get_step_state (panel, 0, 3), ==, WS_CAPTURE_STEP_SKIPPED);
+
+  pids = ws_test_read (pids_path);
+  lines = g_strsplit (pids, "\n", -1);
+  g_assert_cmpuint (g_strv_length (lines), ==, 4);
+  for (guint i = 0; lines[i] != NULL; i++)
+    if (lines[i][0] != '\0')
+      g_assert_false (ws_test_process_alive ((GPid) g_ascii_strtoll (lines[i], NULL, 10)));
+  gtk_widget_destroy (GTK_WIDGET (window));
+  ws_test_rmtree (dir);
+}
+
+/* The settings dialog writes GSettings as it is changed, and offers the
+ * sets the (stand-in) ncu lists. */
+static void
+test_settings_dialog (void)
+{
+  g_autoptr (GSettings) settings = ws_capture_settings_open_gsettings ();
+  WsCaptureSettingsDialog *dialog = ws_capture_settings_dialog_new (NULL, settings);
+  GtkSpinButton *topn =
+    GTK_SPIN_BUTTON (ws_capture_settings_dialog_get_widget (dialog, "topn_spin"));
+  GtkComboBox *clock =
+    GTK_COMBO_BOX (ws_capture_settings_dialog_get_widget (dialog, "clock_combo"));
+  GtkSwitch *multi =
+    GTK_SWITCH (ws_capture_settings_dialog_get_widget (dialog, "multi_run_switch"));
+  GtkComboBox *sets = GTK_COMBO_BOX (ws_capture_settings_dialog_get_widget (dialog, "set_combo"));
+  GtkEntry *set_entry = GTK_ENTRY (gtk_bin_get_child (GTK_BIN (sets)));
+  g_autofree char *clock_value = NULL;
+  g_autofree char *set_value = NULL;
+
+  gtk_widget_show (GTK_WIDGET (dialog));
+  iterate ();
+  g_assert_cmpint (gtk_spin_button_get_value_as_int (topn), ==, 10);
+  g_assert_cmpstr (gtk_entry_get_text (set_entry), ==, "full");
+
+  gtk_spin_button_set_value (topn, 5);
+  gtk_combo_box_set_active_id (clock, "none");
+  gtk_switch_set_active (multi, FALSE);
+  gtk_entry_set_text (set_entry, "detailed");
+  g_assert_cmpuint (g_settings_get_uint (settings, "capture-topn"), ==, 5);
+  clock_value = g_settings_get_string (settings, "clock-control");
+  g_assert_cmpstr (clock_value, ==, "none");
+  g_assert_false (g_settings_get_boolean (settings, "ncu-multi-run"));
+  set_value = g_settings_get_string (settings, "ncu-set");
+  g_assert_cmpstr (set_value, ==, "detailed");
+
+  /* The sets of current ncu versions (the same six whether FORMATS.md's
+   * list or ncu 2025.3.1's answer fills it). */
+  g_assert_cmpint (gtk_tree_model_iter_n_children (gtk_combo_box_get_model (sets), NULL), ==, 6);
+
+  gtk_widget_destroy (GTK_WIDGET (dialog));
+  g_settings_reset (settings, "capture-topn");
+  g_settings_reset (settings, "clock-control");
+  g_settings_reset (settings, "ncu-multi-run");
+  g_settings_reset (settings, "ncu-set");
+}
+
+int
+main (int argc, char **argv)
+{
+  g_autofree char *state = ws_test_tmpdir ();
+  g_autoptr (GError) error = NULL;
+  int status;
+
+  /* Before GLib reads them: autosaves go to a folder of the test's own. */
+  g_setenv ("XDG_STATE_HOME", state, TRUE);
+  ws_test_use_stand_ins ();
+  gtk_test_init (&argc, &argv, NULL);
+  app = ws_application_new (G_APPLICATION_NON_UNIQUE);
+  g_application_register (G_APPLICATION (app), NULL, &error);
+  g_assert_no_error (error);
+  g_application_hold (G_APPLICATION (app));
+
+  g_test_add_func ("/capture-page/edit-save-run-open", test_edit_save_run);
+  g_test_add_func ("/capture-page/autosave-restored", test_autosave_restore);
+  g_test_add_func ("/capture-page/close-asks", test_close_asks);
+  g_test_add_func ("/capture-page/cancel-ends-every-process", test_cancel);
+  g_test_add_func ("/capture-page/settings-dialog", test_settings_dialog);
+
+  status = g_test_run ();
+  g_application_release (G_APPLICATION (app));
+  g_object_unref (app);
+  ws_test_rmtree (state);
+  return status;
+}

@@ -1,0 +1,610 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <glib/gstdio.h>
+#include <string.h>
+
+#include "ws-capture-plan.h"
+#include "ws-capture-settings.h"
+#include "ws-capture-tools.h"
+#include "ws-error.h"
+#include "ws-test-util.h"
+
+static const char *const base_env[] = { "PATH=/usr/bin:/bin", "HOME=/home/u", NULL };
+
+static void
+assert_argv (char **argv, const char *const *expected)
+{
+  g_autofree char *got = g_strjoinv ("\n", argv);
+  g_autofree char *want = g_strjoinv ("\n", (char **) expected);
+
+  g_assert_cmpstr (got, ==, want);
+}
+
+static WsCapturePlan *
+make_plan (const WsCaptureSettings *settings, const char *envs)
+{
+  const WsCaptureTarget target = {
+    .name = "bert inf",
+    .cmd = "python infer.py --bs 8 | tee log.txt",
+    .workdir = "/work/models",
+    .envs = envs,
+  };
+  g_autoptr (GError) error = NULL;
+  WsCapturePlan *plan = ws_capture_plan_new (&target, "bert_inf", "/out/targets", settings,
+                                             "/opt/nsys", "/opt/ncu", base_env, &error);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (plan);
+  return plan;
+}
+
+/* The command lines of FORMATS.md's steps 2 and 3, written out by hand. */
+static void
+test_nsys_steps (void)
+{
+  g_autoptr (WsCaptureSettings) settings = ws_capture_settings_new ();
+  g_autoptr (WsCapturePlan) plan = NULL;
+  const WsCaptureCommand *profile, *stats;
+  const char *const profile_argv[] = {
+    "/opt/nsys",
+    "profile",
+    "--force-overwrite=true",
+    "--trace=cuda,nvtx",
+    "--sample=none",
+    "--capture-range=nvtx",
+    "--nvtx-capture=训练 step@probe",
+    "--capture-range-end=stop",
+    "--duration=30",
+    "--output",
+    "/out/targets/bert_inf/nsys/bert_inf",
+    "bash",
+    "-lc",
+    "python infer.py --bs 8 | tee log.txt",
+    NULL,
+  };
+  const char *const stats_argv[] = {
+    "/opt/nsys",
+    "stats",
+    "--report",
+    "cuda_gpu_kern_sum",
+    "--format",
+    "csv",
+    "--force-export=true",
+    "--force-overwrite=true",
+    "--output",
+    "/out/targets/bert_inf/nsys/bert_inf",
+    "/out/targets/bert_inf/nsys/bert_inf.nsys-rep",
+    NULL,
+  };
+
+  g_free (settings->nsys_trace);
+  settings->nsys_trace = g_strdup ("cuda,nvtx");
+  settings->nvtx_range = g_strdup ("训练 step@probe");
+  settings->nsys_duration = 30;
+  plan = make_plan (settings, "CUDA_VISIBLE_DEVICES=0, A=1=2");
+
+  g_assert_cmpstr (plan->dir, ==, "/out/targets/bert_inf");
+  g_assert_cmpuint (plan->steps[WS_CAPTURE_STEP_PREPARE]->len, ==, 0);
+  g_assert_cmpuint (plan->steps[WS_CAPTURE_STEP_NSYS_PROFILE]->len, ==, 1);
+  profile = g_ptr_array_index (plan->steps[WS_CAPTURE_STEP_NSYS_PROFILE], 0);
+  assert_argv (profile->argv, profile_argv);
+  g_assert_cmpstr (profile->cwd, ==, "/work/models");
+  g_assert_cmpstr (profile->outputs[0], ==, "/out/targets/bert_inf/nsys/bert_inf.nsys-rep");
+  g_assert_null (profile->stdout_path);
+
+  /* ENVS go to the environment, PATH stays, nothing is spliced into CMD. */
+  g_assert_cmpstr (g_environ_getenv (profile->envp, "CUDA_VISIBLE_DEVICES"), ==, "0");
+  g_assert_cmpstr (g_environ_getenv (profile->envp, "A"), ==, "1=2");
+  g_assert_cmpstr (g_environ_getenv (profile->envp, "PATH"), ==, "/usr/bin:/bin");
+  g_assert_cmpstr (g_environ_getenv (profile->envp, "NSYS_NVTX_PROFILER_REGISTER_ONLY"), ==, "0");
+  g_assert_cmpuint (g_strv_length (profile->env_added), ==, 3);
+
+  stats = g_ptr_array_index (plan->steps[WS_CAPTURE_STEP_NSYS_STATS], 0);
+  assert_argv (stats->argv, stats_argv);
+  g_assert_cmpstr (stats->outputs[0], ==, "/out/targets/bert_inf/nsys/bert_inf.sqlite");
+  g_assert_cmpstr (plan->kern_sum_csv, ==,
+                   "/out/targets/bert_inf/nsys/bert_inf_cuda_gpu_kern_sum.csv");
+}
+
+/* Without a range or a duration those options are absent, and an empty
+ * ENVS adds nothing to the environment. */
+static void
+test_nsys_defaults (void)
+{
+  g_autoptr (WsCaptureSettings) settings = ws_capture_settings_new ();
+  g_autoptr (WsCapturePlan) plan = make_plan (settings, "-");
+  const WsCaptureCommand *profile = g_ptr_array_index (plan->steps[2], 0);
+  const char *const expected[] = {
+    "/opt/nsys",
+    "profile",
+    "--force-overwrite=true",
+    "--trace=cuda,nvtx,osrt",
+    "--sample=none",
+    "--output",
+    "/out/targets/bert_inf/nsys/bert_inf",
+    "bash",
+    "-lc",
+    "python infer.py --bs 8 | tee log.txt",
+    NULL,
+  };
+
+  assert_argv (profile->argv, expected);
+  assert_argv (profile->envp, base_env);
+  g_assert_cmpuint (g_strv_length (profile->env_added), ==, 0);
+}
+
+static GPtrArray *
+real_top (guint n)
+{
+  g_autofree char *csv =
+    ws_test_data ("nsys-stats", "v2025.3_h100_probe_cuda_gpu_kern_sum.csv", NULL);
+  g_autoptr (GError) error = NULL;
+  GPtrArray *kernels = ws_capture_read_top_kernels (csv, n, &error);
+
+  g_assert_no_error (error);
+  return kernels;
+}
+
+/* Steps 5 and 6, one ncu run per kernel: the kernels are those of the real
+ * kernel summary, largest total first. */
+static void
+test_ncu_multi_run (void)
+{
+  g_autoptr (WsCaptureSettings) settings = ws_capture_settings_new ();
+  g_autoptr (WsCapturePlan) plan = make_plan (settings, "A=1");
+  const WsCaptureCommand *profile, *export;
+  const char *const profile_argv[] = {
+    "/opt/ncu",
+    "-f",
+    "-o",
+    "/out/targets/bert_inf/ncu/barrier_heavy",
+    "--kernel-name-base",
+    "demangled",
+    "--kernel-name",
+    "regex:barrier_heavy\\(float \\*, int\\)",
+    "--set",
+    "full",
+    "--cache-control",
+    "all",
+    "--clock-control",
+    "base",
+    "--target-processes",
+    "all",
+    "bash",
+    "-lc",
+    "python infer.py --bs 8 | tee log.txt",
+    NULL,
+  };
+  const char *const export_argv[] = {
+    "/opt/ncu",      "--import", "/out/targets/bert_inf/ncu/strided_read.ncu-rep",
+    "--csv",         "--page",   "raw",
+    "--print-units", "base",     NULL,
+  };
+
+  ws_capture_plan_set_kernels (plan, real_top (2));
+  g_assert_cmpuint (plan->steps[WS_CAPTURE_STEP_NCU_PROFILE]->len, ==, 2);
+  g_assert_cmpuint (plan->steps[WS_CAPTURE_STEP_NCU_EXPORT]->len, ==, 2);
+  profile = g_ptr_array_index (plan->steps[WS_CAPTURE_STEP_NCU_PROFILE], 0);
+  assert_argv (profile->argv, profile_argv);
+  g_assert_cmpstr (profile->cwd, ==, "/work/models");
+  g_assert_cmpstr (profile->outputs[0], ==, "/out/targets/bert_inf/ncu/barrier_heavy.ncu-rep");
+  g_assert_cmpstr (g_environ_getenv (profile->envp, "A"), ==, "1");
+
+  export = g_ptr_array_index (plan->steps[WS_CAPTURE_STEP_NCU_EXPORT], 1);
+  assert_argv (export->argv, export_argv);
+  g_assert_cmpstr (export->stdout_path, ==, "/out/targets/bert_inf/ncu/strided_read_ncu_raw.csv");
+  g_assert_cmpstr (export->kernel, ==, "strided_read(const float *, float *, int, int)");
+}
+
+/* One combined ncu run (NCU_MULTI_RUN=0) with sections instead of a set,
+ * a launch count and the NVTX range. */
+static void
+test_ncu_single_run (void)
+{
+  g_autoptr (WsCaptureSettings) settings = ws_capture_settings_new ();
+  g_autoptr (WsCapturePlan) plan = NULL;
+  const WsCaptureCommand *profile, *export;
+  const char *const profile_argv[] = {
+    "/opt/ncu",
+    "-f",
+    "-o",
+    "/out/targets/bert_inf/ncu/bert_inf",
+    "--kernel-name-base",
+    "demangled",
+    "--kernel-name",
+    "regex:(barrier_heavy\\(float \\*, int\\)|strided_read\\(const float \\*, float \\*, int, "
+    "int\\))",
+    "--launch-count",
+    "2",
+    "--section",
+    "SpeedOfLight",
+    "--section",
+    "WarpStateStats",
+    "--cache-control",
+    "none",
+    "--clock-control",
+    "none",
+    "--target-processes",
+    "all",
+    "--nvtx",
+    "bash",
+    "-lc",
+    "python infer.py --bs 8 | tee log.txt",
+    NULL,
+  };
+
+  settings->ncu_multi_run = FALSE;
+  settings->ncu_sections = g_strdup ("SpeedOfLight, WarpStateStats");
+  settings->ncu_launch_count = 2;
+  settings->nvtx_range = g_strdup ("step@probe");
+  g_free (settings->cache_control);
+  settings->cache_control = g_strdup ("none");
+  g_free (settings->clock_control);
+  settings->clock_control = g_strdup ("none");
+  plan = make_plan (settings, NULL);
+  ws_capture_plan_set_kernels (plan, real_top (2));
+
+  g_assert_cmpuint (plan->steps[WS_CAPTURE_STEP_NCU_PROFILE]->len, ==, 1);
+  profile = g_ptr_array_index (plan->steps[WS_CAPTURE_STEP_NCU_PROFILE], 0);
+  assert_argv (profile->argv, profile_argv);
+  export = g_ptr_array_index (plan->steps[WS_CAPTURE_STEP_NCU_EXPORT], 0);
+  g_assert_cmpstr (export->stdout_path, ==, "/out/targets/bert_inf/ncu/bert_inf_ncu_raw.csv");
+}
+
+/* The kernels of the real summary by total time (its rows, which nsys
+ * sorts by total), and a regex that an independent engine (PCRE, through
+ * GRegex) finds in each kernel's own name and in no other. */
+static void
+test_top_kernels (void)
+{
+  g_autoptr (GPtrArray) all = real_top (10);
+  g_autoptr (GPtrArray) three = real_top (3);
+  const char *const names[] = {
+    "barrier_heavy(float *, int)",
+    "strided_read(const float *, float *, int, int)",
+    "fma_heavy(float *, int, int)",
+    "tiny(float *)",
+    "stream_copy(const float4 *, float4 *, int)",
+    "imbalanced(float *, int, int)",
+  };
+  const gint64 totals[] = { 1358714, 1243736, 924306, 327111, 151811, 73698 };
+  const char *const files[] = { "barrier_heavy", "strided_read", "fma_heavy",
+                                "tiny",          "stream_copy",  "imbalanced" };
+
+  g_assert_cmpuint (all->len, ==, 6);
+  g_assert_cmpuint (three->len, ==, 3);
+  for (guint i = 0; i < all->len; i++)
+    {
+      const WsCaptureKernel *kernel = g_ptr_array_index (all, i);
+      g_autofree char *arg = ws_capture_kernel_regex (all, i, 1);
+      g_autoptr (GRegex) regex = NULL;
+      g_autoptr (GError) error = NULL;
+
+      g_assert_cmpstr (kernel->name, ==, names[i]);
+      g_assert_cmpint (kernel->total, ==, totals[i]);
+      g_assert_cmpstr (kernel->file, ==, files[i]);
+
+      g_assert_true (g_str_has_prefix (arg, "regex:"));
+      regex = g_regex_new (arg + strlen ("regex:"), 0, 0, &error);
+      g_assert_no_error (error);
+      for (guint j = 0; j < G_N_ELEMENTS (names); j++)
+        g_assert_cmpint (g_regex_match (regex, names[j], 0, NULL), ==, i == j);
+    }
+
+  {
+    g_autofree char *arg = ws_capture_kernel_regex (all, 0, 3);
+    g_autoptr (GRegex) regex = g_regex_new (arg + strlen ("regex:"), 0, 0, NULL);
+
+    for (guint j = 0; j < G_N_ELEMENTS (names); j++)
+      g_assert_cmpint (g_regex_match (regex, names[j], 0, NULL), ==, j < 3);
+  }
+}
+
+/* A summary with its header only, or none at all: step 4 fails and says
+ * which file. */
+static void
+test_top_kernels_missing (void)
+{
+  g_autofree char *dir = ws_test_tmpdir ();
+  g_autofree char *empty = g_build_filename (dir, "x_cuda_gpu_kern_sum.csv", NULL);
+  g_autofree char *missing = g_build_filename (dir, "y_cuda_gpu_kern_sum.csv", NULL);
+  g_autofree char *csv =
+    ws_test_data ("nsys-stats", "v2025.3_h100_probe_cuda_gpu_kern_sum.csv", NULL);
+  g_autofree char *contents = NULL;
+  g_autoptr (GError) error = NULL;
+  GPtrArray *kernels;
+
+  g_assert_true (g_file_get_contents (csv, &contents, NULL, NULL));
+  *strchr (contents, '\n') = '\0';
+  g_assert_true (g_file_set_contents (empty, contents, -1, NULL));
+
+  kernels = ws_capture_read_top_kernels (empty, 10, &error);
+  g_assert_null (kernels);
+  g_assert_error (error, WS_CAPTURE_ERROR, WS_CAPTURE_ERROR_STEP_FAILED);
+  g_assert_true (g_str_has_prefix (error->message, empty));
+  g_assert_nonnull (strstr (error->message, "lists no kernels"));
+  g_clear_error (&error);
+
+  kernels = ws_capture_read_top_kernels (missing, 10, &error);
+  g_assert_null (kernels);
+  g_assert_true (g_str_has_prefix (error->message, missing));
+  ws_test_rmtree (dir);
+}
+
+/* Template and overloaded kernels get short file names, unique. */
+static void
+test_kernel_file_names (void)
+{
+  g_autofree char *dir = ws_test_tmpdir ();
+  g_autofree char *csv = g_build_filename (dir, "k_cuda_gpu_kern_sum.csv", NULL);
+  g_autoptr (GPtrArray) kernels = NULL;
+  g_autoptr (GError) error = NULL;
+  const char *text =
+    "Time (%),Total Time (ns),Instances,Avg (ns),Med (ns),Min (ns),Max (ns),StdDev (ns),Name\n"
+    "50.0,300,1,300.0,300.0,300,300,0.0,\"void at::native::vectorized_elementwise_kernel<4, "
+    "at::native::FillFunctor<float>, std::array<char *, 1>>(int, T2, T3)\"\n"
+    "30.0,200,1,200.0,200.0,200,200,0.0,\"gemm(float *, int)\"\n"
+    "20.0,100,1,100.0,100.0,100,100,0.0,\"gemm(double *, int)\"\n";
+
+  g_assert_true (g_file_set_contents (csv, text, -1, NULL));
+  kernels = ws_capture_read_top_kernels (csv, 10, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (kernels->len, ==, 3);
+  g_assert_cmpstr (((WsCaptureKernel *) kernels->pdata[0])->file, ==,
+                   "vectorized_elementwise_kernel");
+  g_assert_cmpstr (((WsCaptureKernel *) kernels->pdata[1])->file, ==, "gemm");
+  g_assert_cmpstr (((WsCaptureKernel *) kernels->pdata[2])->file, ==, "gemm_2");
+  ws_test_rmtree (dir);
+}
+
+/* NAMEs become one path component under the output folder, whatever they
+ * hold, and stay unique in a group. */
+static void
+test_safe_names (void)
+{
+  const char *const hostile[] = { "../../etc", "..",      ".",    "",         "/",
+                                  "a/../../b", ".hidden", "x\ny", "柴犬推理", "a b:c*?" };
+  g_autoptr (GHashTable) used = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autofree char *first = NULL, *second = NULL, *chinese = NULL, *other = NULL, *plain = NULL;
+  g_autofree char *long_name = g_strnfill (300, 'x');
+  g_autofree char *long_safe = ws_capture_safe_name (long_name);
+
+  for (gsize i = 0; i < G_N_ELEMENTS (hostile); i++)
+    {
+      g_autofree char *safe = ws_capture_safe_name (hostile[i]);
+      g_autofree char *joined = g_build_filename ("/out/group", safe, NULL);
+      g_autoptr (GFile) file = g_file_new_for_path (joined);
+      g_autoptr (GFile) out = g_file_new_for_path ("/out/group");
+      g_autoptr (GFile) parent = g_file_get_parent (file);
+
+      g_test_message ("%s → %s", hostile[i], safe);
+      g_assert_cmpuint (strlen (safe), >, 0);
+      g_assert_null (strchr (safe, '/'));
+      g_assert_null (strstr (safe, ".."));
+      g_assert_cmpint (safe[0], !=, '.');
+      g_assert_true (g_file_equal (parent, out));
+      for (const char *p = safe; *p != '\0'; p++)
+        g_assert_true (g_ascii_isalnum (*p) || strchr ("._-", *p) != NULL);
+    }
+
+  /* One underscore per character, as FORMATS.md's rule says. */
+  chinese = ws_capture_safe_name ("柴犬推理");
+  g_assert_cmpstr (chinese, ==, "____");
+  plain = ws_capture_safe_name ("resnet-50_v1.5");
+  g_assert_cmpstr (plain, ==, "resnet-50_v1.5");
+  g_assert_cmpuint (strlen (long_safe), <=, 80);
+
+  first = ws_capture_unique_name (used, chinese);
+  other = ws_capture_safe_name ("猫猫推理");
+  second = ws_capture_unique_name (used, other);
+  g_assert_cmpstr (first, ==, "____");
+  g_assert_cmpstr (second, ==, "_____2");
+}
+
+static void
+test_settings_environment (void)
+{
+  g_autoptr (WsCaptureSettings) settings = ws_capture_settings_new ();
+  g_autoptr (GPtrArray) applied = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GError) error = NULL;
+  const char *const env[] = {
+    "OUT_DIR=/data/out",     "TOPN=3",
+    "CAPTURE_RANGE=nvtx",    "NVTX_NAME=train@app",
+    "NSYS_DURATION=20",      "NCU_SET=detailed",
+    "NCU_MULTI_RUN=0",       "NCU_LAUNCH_COUNT=1",
+    "CACHE_CONTROL=none",    "CLOCK_CONTROL=none",
+    "CONTINUE_ON_ERROR=yes", "GLOBAL_LOG=/tmp/l",
+    "NSYS_TRACE=",           NULL,
+  };
+  const char *const bad_topn[] = { "TOPN=ten", NULL };
+  const char *const bad_range[] = { "CAPTURE_RANGE=nvtx", NULL };
+  const char *const none_range[] = { "CAPTURE_RANGE=none", "NVTX_NAME=x@y", NULL };
+
+  g_assert_true (ws_capture_settings_apply_environment (settings, env, applied, &error));
+  g_assert_no_error (error);
+  g_assert_cmpstr (settings->output_dir, ==, "/data/out");
+  g_assert_cmpuint (settings->topn, ==, 3);
+  g_assert_cmpstr (settings->nvtx_range, ==, "train@app");
+  g_assert_cmpuint (settings->nsys_duration, ==, 20);
+  g_assert_cmpstr (settings->ncu_set, ==, "detailed");
+  g_assert_false (settings->ncu_multi_run);
+  g_assert_cmpuint (settings->ncu_launch_count, ==, 1);
+  g_assert_cmpstr (settings->cache_control, ==, "none");
+  g_assert_cmpstr (settings->clock_control, ==, "none");
+  g_assert_true (settings->continue_on_error);
+  g_assert_cmpstr (settings->global_log, ==, "/tmp/l");
+  /* An empty variable counts as unset. */
+  g_assert_cmpstr (settings->nsys_trace, ==, "cuda,nvtx,osrt");
+  g_assert_cmpuint (applied->len, ==, 12);
+  g_assert_true (ws_capture_settings_validate (settings, &error));
+
+  g_assert_false (ws_capture_settings_apply_environment (settings, bad_topn, NULL, &error));
+  g_assert_error (error, WS_CAPTURE_ERROR, WS_CAPTURE_ERROR_INVALID);
+  g_assert_true (g_str_has_prefix (error->message, "TOPN=ten"));
+  g_clear_error (&error);
+
+  g_clear_pointer (&settings->nvtx_range, g_free);
+  g_assert_false (ws_capture_settings_apply_environment (settings, bad_range, NULL, &error));
+  g_assert_nonnull (strstr (error->message, "NVTX_NAME"));
+  g_clear_error (&error);
+
+  settings->nvtx_range = g_strdup ("a@b");
+  g_assert_true (ws_capture_settings_apply_environment (settings, none_range, NULL, &error));
+  g_assert_null (settings->nvtx_range);
+}
+
+/* GSettings (memory backend in tests) first, then the environment. */
+static void
+test_settings_gsettings (void)
+{
+  g_autoptr (GSettings) gsettings = ws_capture_settings_open_gsettings ();
+  g_autoptr (WsCaptureSettings) settings = ws_capture_settings_new ();
+  g_autoptr (WsCaptureSettings) defaults = ws_capture_settings_new ();
+  g_autoptr (GError) error = NULL;
+  const char *const env[] = { "TOPN=7", NULL };
+
+  g_assert_nonnull (gsettings);
+  /* The schema's defaults are the struct's. */
+  ws_capture_settings_load (settings, gsettings);
+  g_assert_cmpstr (settings->output_dir, ==, defaults->output_dir);
+  g_assert_cmpuint (settings->topn, ==, defaults->topn);
+  g_assert_cmpstr (settings->ncu_set, ==, defaults->ncu_set);
+  g_assert_cmpstr (settings->nsys_trace, ==, defaults->nsys_trace);
+  g_assert_true (settings->ncu_multi_run == defaults->ncu_multi_run);
+  g_assert_null (settings->nvtx_range);
+
+  g_settings_set_uint (gsettings, "capture-topn", 4);
+  g_settings_set_string (gsettings, "capture-range", "step@app");
+  g_settings_set_string (gsettings, "ncu-set", "basic");
+  ws_capture_settings_load (settings, gsettings);
+  g_assert_cmpuint (settings->topn, ==, 4);
+  g_assert_cmpstr (settings->nvtx_range, ==, "step@app");
+  g_assert_cmpstr (settings->ncu_set, ==, "basic");
+  g_assert_true (ws_capture_settings_apply_environment (settings, env, NULL, &error));
+  g_assert_cmpuint (settings->topn, ==, 7);
+  g_settings_reset (gsettings, "capture-topn");
+  g_settings_reset (gsettings, "capture-range");
+  g_settings_reset (gsettings, "ncu-set");
+}
+
+static void
+touch_program (const char *root, const char *relative)
+{
+  g_autofree char *path = g_build_filename (root, relative, NULL);
+  g_autofree char *dir = g_path_get_dirname (path);
+
+  g_assert_cmpint (g_mkdir_with_parents (dir, 0755), ==, 0);
+  g_assert_true (g_file_set_contents (path, "#!/bin/sh\n", -1, NULL));
+  g_assert_cmpint (g_chmod (path, 0755), ==, 0);
+}
+
+/* PATH first, then /usr/local/cuda, then the install folders, newest
+ * version first (2025.10 is newer than 2025.9). */
+static void
+test_tools_find (void)
+{
+  g_autofree char *root = ws_test_tmpdir ();
+  g_autofree char *bin = g_build_filename (root, "bin", NULL);
+  g_autofree char *found = NULL;
+  g_autofree char *expected = NULL;
+
+  touch_program (root, "opt/nvidia/nsight-systems/2025.9.1/bin/nsys");
+  touch_program (root, "opt/nvidia/nsight-systems/2025.10.1/bin/nsys");
+  touch_program (root, "opt/nvidia/nsight-systems-2023.4.1/bin/nsys");
+  touch_program (root, "opt/nvidia/nsight-compute/2024.1.0/ncu");
+  touch_program (root, "opt/nvidia/nsight-compute/2025.3.1/ncu");
+  touch_program (root, "usr/local/cuda-12.4/bin/ncu");
+  touch_program (root, "usr/local/cuda-12.10/bin/ncu");
+
+  found = ws_capture_tools_find_in ("nsys", "/nonexistent", root);
+  expected = g_build_filename (root, "opt/nvidia/nsight-systems/2025.10.1/bin/nsys", NULL);
+  g_assert_cmpstr (found, ==, expected);
+  g_free (found);
+  g_free (expected);
+
+  found = ws_capture_tools_find_in ("ncu", "/nonexistent", root);
+  expected = g_build_filename (root, "usr/local/cuda-12.10/bin/ncu", NULL);
+  g_assert_cmpstr (found, ==, expected);
+  g_free (found);
+  g_free (expected);
+
+  touch_program (root, "usr/local/cuda/bin/ncu");
+  found = ws_capture_tools_find_in ("ncu", "/nonexistent", root);
+  expected = g_build_filename (root, "usr/local/cuda/bin/ncu", NULL);
+  g_assert_cmpstr (found, ==, expected);
+  g_free (found);
+  g_free (expected);
+
+  touch_program (root, "bin/ncu");
+  found = ws_capture_tools_find_in ("ncu", bin, root);
+  expected = g_build_filename (bin, "ncu", NULL);
+  g_assert_cmpstr (found, ==, expected);
+  g_free (found);
+
+  found = ws_capture_tools_find_in ("nsys", NULL, "/nonexistent-root");
+  g_assert_null (found);
+  ws_test_rmtree (root);
+}
+
+/* What the real ncu 2025.3.1 listed (tests/data/tools), read through the
+ * stand-in; the versions as the real tools printed them. */
+static void
+test_tools_lists (void)
+{
+  g_autofree char *stand_ins = ws_test_stand_ins ();
+  g_autofree char *ncu = g_build_filename (stand_ins, "ncu", NULL);
+  g_autofree char *nsys = g_build_filename (stand_ins, "nsys", NULL);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GPtrArray) sets = ws_capture_tools_list (ncu, "sets", &error);
+  g_autoptr (GPtrArray) sections = ws_capture_tools_list (ncu, "sections", &error);
+  g_autofree char *ncu_version = ws_capture_tools_version (ncu, &error);
+  g_autofree char *nsys_version = ws_capture_tools_version (nsys, &error);
+  const char *const expected_sets[] = { "basic",  "detailed",   "full",
+                                        "nvlink", "pmsampling", "roofline" };
+
+  g_assert_no_error (error);
+  g_assert_cmpuint (sets->len, ==, G_N_ELEMENTS (expected_sets));
+  for (guint i = 0; i < sets->len; i++)
+    g_assert_cmpstr (g_ptr_array_index (sets, i), ==, expected_sets[i]);
+  g_assert_cmpuint (sections->len, ==, 24);
+  g_assert_cmpstr (g_ptr_array_index (sections, 0), ==, "C2CLink");
+  g_assert_cmpstr (g_ptr_array_index (sections, 23), ==, "WorkloadDistribution");
+  g_assert_cmpstr (ncu_version, ==, "2025.3.1.0");
+  g_assert_cmpstr (nsys_version, ==, "2025.3.1.0");
+}
+
+/* A tool that does not answer is killed with its process group. */
+static void
+test_tools_timeout (void)
+{
+  const char *argv[] = { "/bin/sh", "-c", "sleep 30 & sleep 30", NULL };
+  g_autoptr (GError) error = NULL;
+  gint64 start = g_get_monotonic_time ();
+
+  g_assert_false (ws_capture_tools_run (argv, 1, NULL, NULL, NULL, &error));
+  g_assert_error (error, WS_CAPTURE_ERROR, WS_CAPTURE_ERROR_TIMEOUT);
+  g_test_message ("returned after %.1f s", (g_get_monotonic_time () - start) / 1e6);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/capture-plan/nsys/command-lines", test_nsys_steps);
+  g_test_add_func ("/capture-plan/nsys/defaults", test_nsys_defaults);
+  g_test_add_func ("/capture-plan/ncu/one-run-per-kernel", test_ncu_multi_run);
+  g_test_add_func ("/capture-plan/ncu/one-combined-run", test_ncu_single_run);
+  g_test_add_func ("/capture-plan/top-kernels/real-summary-and-regex", test_top_kernels);
+  g_test_add_func ("/capture-plan/top-kernels/empty-or-missing", test_top_kernels_missing);
+  g_test_add_func ("/capture-plan/top-kernels/file-names", test_kernel_file_names);
+  g_test_add_func ("/capture-plan/safe-names", test_safe_names);
+  g_test_add_func ("/capture-settings/environment", test_settings_environment);
+  g_test_add_func ("/capture-settings/gsettings-then-environment", test_settings_gsettings);
+  g_test_add_func ("/capture-tools/find", test_tools_find);
+  g_test_add_func ("/capture-tools/real-lists-and-versions", test_tools_lists);
+  g_test_add_func ("/capture-tools/timeout-kills-group", test_tools_timeout);
+
+  return g_test_run ();
+}
