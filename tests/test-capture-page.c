@@ -202,6 +202,27 @@ test_edit_save_run (void)
 
     g_assert_true (g_file_test (manifest, G_FILE_TEST_IS_REGULAR));
   }
+  /* The click opened the capture in a window of its own: the stand-in's
+   * export (the probe's, 336 kernels) with its ncu CSVs. */
+  {
+    WsWindow *results = NULL;
+    gint64 deadline = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
+
+    for (GList *l = gtk_application_get_windows (GTK_APPLICATION (app)); l != NULL; l = l->next)
+      if (WS_IS_WINDOW (l->data) && l->data != (gpointer) window)
+        results = l->data;
+    g_assert_nonnull (results);
+    while (ws_window_is_loading (results))
+      {
+        g_main_context_iteration (NULL, FALSE);
+        g_assert_cmpint (g_get_monotonic_time (), <, deadline);
+      }
+    g_assert_nonnull (ws_window_get_run (results));
+    g_assert_cmpstr (ws_window_get_run (results)->prov.kind, ==, "capture-folder");
+    g_assert_cmpuint (ws_window_get_run (results)->kernels.n, >, 0);
+    g_assert_nonnull (ws_window_get_run (results)->ncu);
+    gtk_widget_destroy (GTK_WIDGET (results));
+  }
 
   g_settings_reset (settings, "capture-topn");
   gtk_widget_destroy (GTK_WIDGET (window));

@@ -93,10 +93,12 @@ empty_window (WsApplication *self)
 {
   GList *windows = gtk_application_get_windows (GTK_APPLICATION (self));
 
-  /* Reuse a window that shows nothing yet; otherwise a new one per run. */
+  /* Reuse a window that shows nothing yet, but not one whose launcher is
+   * in use; otherwise a new one per run. */
   for (GList *l = windows; l != NULL; l = l->next)
     if (WS_IS_WINDOW (l->data) && ws_window_get_run (l->data) == NULL &&
-        !ws_window_is_loading (l->data))
+        !ws_window_is_loading (l->data) &&
+        g_strcmp0 (ws_window_get_page (l->data), "capture") != 0)
       return l->data;
   return new_window (self);
 }

@@ -94,6 +94,18 @@ main_stack_changed_cb (WsWindow *self, GParamSpec *pspec, GtkStack *stack)
   gtk_header_bar_set_custom_title (self->header_bar, views ? self->view_switcher : NULL);
 }
 
+/* A finished capture's folder opens in a window of its own, through the
+ * application, as a double-click on it would; the launcher stays here. */
+static void
+capture_open_results_cb (WsWindow *self, const char *dir, WsCapturePage *page)
+{
+  GApplication *app = G_APPLICATION (gtk_window_get_application (GTK_WINDOW (self)));
+  g_autoptr (GFile) folder = g_file_new_for_path (dir);
+
+  if (app != NULL)
+    g_application_open (app, &folder, 1, "");
+}
+
 static void
 show_page_action (GSimpleAction *action, GVariant *param, gpointer data)
 {
@@ -520,6 +532,7 @@ ws_window_class_init (WsWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, WsWindow, gauges_page);
   gtk_widget_class_bind_template_callback (widget_class, info_bar_response_cb);
   gtk_widget_class_bind_template_callback (widget_class, main_stack_changed_cb);
+  gtk_widget_class_bind_template_callback (widget_class, capture_open_results_cb);
 }
 
 static void
