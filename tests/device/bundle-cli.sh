@@ -29,10 +29,13 @@ cp "$build/src/cli/warpscope-cli" "$bundle/"
 ldd "$build/src/cli/warpscope-cli" | awk '/=> \//{print $3}' |
   grep -vE '/(libc|libm|libpthread|libdl|librt|libresolv)\.so|ld-linux' |
   while read -r lib; do cp -L "$lib" "$bundle/lib/"; done
-libdw=$(ldconfig -p | awk '/libdw\.so\.1 .*x86-64/{print $NF; exit}')
-if [ -n "$libdw" ]; then
-  cp -L "$libdw" "$bundle/nsys-lib/"
-else
-  echo "no libdw.so.1 here (apt-get install libdw1): nsys-lib left empty" >&2
-fi
+# libdw needs libelf, which those machines may lack too.
+for name in libdw.so.1 libelf.so.1; do
+  lib=$(ldconfig -p | awk -v n="$name" '$1 == n && /x86-64/ {print $NF; exit}')
+  if [ -n "$lib" ]; then
+    cp -L "$lib" "$bundle/nsys-lib/"
+  else
+    echo "no $name here (apt-get install libdw1 libelf1): not in nsys-lib" >&2
+  fi
+done
 du -sh "$bundle"

@@ -19,7 +19,8 @@
 #
 # It compiles probe.cu with `nvcc -lineinfo`, writes a one-row targets.tsv,
 # runs `warpscope-cli doctor` and `capture`, then prints the output tree,
-# the run.json manifest and `warpscope-cli info` of the SQLite export.
+# the run.json manifest, `warpscope-cli info` and `stats` of the SQLite
+# export, and `gauges` and `diagnose` of the capture folder.
 # Exit status: that of `warpscope-cli capture`.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -92,5 +93,22 @@ for db in out/*/*/nsys/*.sqlite; do
   [ -f "$db" ] || continue
   echo "== warpscope-cli info $db"
   "$cli" info "$db"
+  echo "== warpscope-cli stats $db"
+  "$cli" stats "$db"
+  truth=${db%.sqlite}_cuda_gpu_kern_sum.csv
+  if [ -f "$truth" ]; then
+    # Rows of equal totals may come in another order: compare sorted lines.
+    echo "== warpscope-cli stats --format csv against nsys stats: $truth"
+    if diff <("$cli" stats --format csv "$db" | sort) <(sort "$truth"); then
+      echo "identical"
+    fi
+  fi
+done
+for capture in out/*/*/; do
+  [ -d "$capture/ncu" ] || continue
+  echo "== warpscope-cli gauges $capture"
+  "$cli" gauges "$capture"
+  echo "== warpscope-cli diagnose $capture"
+  "$cli" diagnose "$capture"
 done
 exit $status
