@@ -97,8 +97,7 @@ empty_window (WsApplication *self)
    * in use; otherwise a new one per run. */
   for (GList *l = windows; l != NULL; l = l->next)
     if (WS_IS_WINDOW (l->data) && ws_window_get_run (l->data) == NULL &&
-        !ws_window_is_loading (l->data) &&
-        g_strcmp0 (ws_window_get_page (l->data), "capture") != 0)
+        !ws_window_is_loading (l->data) && g_strcmp0 (ws_window_get_page (l->data), "capture") != 0)
       return l->data;
   return new_window (self);
 }
