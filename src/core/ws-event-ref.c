@@ -2,6 +2,8 @@
 #define G_LOG_DOMAIN "ws-event-ref"
 #include "config.h"
 
+#include <string.h>
+
 #include "ws-event-ref.h"
 
 /* Whether @ref names a row that exists in @run. */
@@ -76,4 +78,22 @@ ws_event_thread (const WsRun *run, WsEventRef ref)
       default:
         return G_MAXUINT32;
     }
+}
+
+/* From the API's name: launches, synchronisations (the calls that make the
+ * CPU wait), memory management and copies, the rest. */
+WsApiClass
+ws_api_class (const char *name)
+{
+  if (name == NULL)
+    return WS_API_OTHER;
+  if (strstr (name, "Synchronize") != NULL || strstr (name, "WaitEvent") != NULL)
+    return WS_API_SYNC;
+  if (strstr (name, "Launch") != NULL)
+    return WS_API_LAUNCH;
+  if (strstr (name, "Malloc") != NULL || strstr (name, "Free") != NULL ||
+      strstr (name, "Memcpy") != NULL || strstr (name, "Memset") != NULL ||
+      strstr (name, "MemAlloc") != NULL || strstr (name, "cuMem") != NULL)
+    return WS_API_MEMORY;
+  return WS_API_OTHER;
 }

@@ -85,7 +85,17 @@ ws_event_end (const WsRun *run, WsEventRef ref)
     }
 }
 
+/* What kind of work a CUDA API call is, for its colour. */
+typedef enum
+{
+  WS_API_OTHER,
+  WS_API_LAUNCH,
+  WS_API_SYNC,
+  WS_API_MEMORY,
+} WsApiClass;
+
 gboolean ws_event_ref_is_valid (const WsRun *run, WsEventRef ref);
+WsApiClass ws_api_class (const char *name);
 guint32 ws_event_name_id (const WsRun *run, WsEventRef ref, WsNameForm form);
 guint32 ws_event_thread (const WsRun *run, WsEventRef ref);
 

@@ -14,6 +14,7 @@ struct _WsLanes
   guint32 *stream_lane; /* per run->streams: lane index or WS_LANE_NONE */
   guint32 *thread_nvtx; /* per run->threads */
   guint32 *thread_api;  /* per run->threads */
+  guint8 *api_classes;  /* while building: per string id, see ws_track_finish () */
 };
 
 /* The metrics that get a lane, in this order, by the start of their name
@@ -98,11 +99,11 @@ split_add (Split *split, guint key, WsEventRef ref)
 
 /* Hands the events of @key to a new track. */
 static void
-split_take (Split *split, guint key, WsTrack *track, const WsRun *run)
+split_take (Split *split, guint key, WsTrack *track, const WsLanes *lanes)
 {
   ws_track_init (track, split->events[key], split->count[key]);
   split->events[key] = NULL;
-  ws_track_finish (track, run);
+  ws_track_finish (track, lanes->run, lanes->api_classes);
 }
 
 static int
@@ -212,7 +213,7 @@ build_nvtx_rows (const WsRun *run, guint *n_rows)
   for (guint t = 0; t < n_threads; t++)
     {
       for (guint d = 0; d < n_rows[t]; d++)
-        ws_track_finish (&rows[t][d], run);
+        ws_track_finish (&rows[t][d], run, NULL);
       g_free (count[t]);
       g_free (fill[t]);
     }
@@ -424,7 +425,7 @@ build_gpu_lanes (WsLanes *self, Split *streams)
           lane.stream = key->index;
           lane.n_tracks = 1;
           lane.tracks = g_new0 (WsTrack, 1);
-          split_take (streams, key->index, &lane.tracks[0], run);
+          split_take (streams, key->index, &lane.tracks[0], self);
           self->stream_lane[key->index] = self->lanes->len;
           add_lane (self, &lane);
         }
@@ -486,8 +487,8 @@ build_thread_lanes (WsLanes *self, Split *api, Split *marks, WsTrack **nvtx, con
           lane.tracks = nvtx[t] != NULL ? nvtx[t] : g_new0 (WsTrack, 1);
           nvtx[t] = NULL;
           if (n_rows[t] == 0)
-            ws_track_finish (&lane.tracks[0], run);
-          split_take (marks, t, &lane.marks, run);
+            ws_track_finish (&lane.tracks[0], run, NULL);
+          split_take (marks, t, &lane.marks, self);
           self->thread_nvtx[t] = self->lanes->len;
           add_lane (self, &lane);
         }
@@ -500,7 +501,7 @@ build_thread_lanes (WsLanes *self, Split *api, Split *marks, WsTrack **nvtx, con
           lane.thread = t;
           lane.n_tracks = 1;
           lane.tracks = g_new0 (WsTrack, 1);
-          split_take (api, t, &lane.tracks[0], run);
+          split_take (api, t, &lane.tracks[0], self);
           self->thread_api[t] = self->lanes->len;
           add_lane (self, &lane);
         }
@@ -540,6 +541,7 @@ ws_lanes_new (WsRun *run)
   memset (self->thread_nvtx, 0xff, (n_threads + 1) * sizeof (guint32));
   memset (self->thread_api, 0xff, (n_threads + 1) * sizeof (guint32));
 
+  self->api_classes = g_new0 (guint8, ws_string_table_size (run->strings) + 1);
   build_streams (self, &streams);
   build_by_thread (&api, n_threads, run->api.thread, run->api.n, WS_EVENT_API);
   build_by_thread (&marks, n_threads, run->marks.thread, run->marks.n, WS_EVENT_MARK);
@@ -558,6 +560,7 @@ ws_lanes_new (WsRun *run)
       }
   g_free (nvtx);
   g_free (n_rows);
+  g_clear_pointer (&self->api_classes, g_free);
   split_clear (&streams);
   split_clear (&api);
   split_clear (&marks);

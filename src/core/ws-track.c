@@ -7,7 +7,7 @@
 /* Events scanned one by one, at most, where a stretch of time has more
  * events than this: the ones near its edges are the only ones that can
  * cross them in a lane whose events do not overlap. */
-#define EDGE_SCAN 64
+#define EDGE_SCAN 4
 
 /* Takes ownership of @events (g_malloc'ed, sorted by start). */
 void
@@ -18,9 +18,69 @@ ws_track_init (WsTrack *self, WsEventRef *events, gsize n)
   self->n = n;
 }
 
-/* Computes the block summaries once the events are in place. */
+static guint8
+nvtx_style (WsTrack *self, guint32 color, guint32 name)
+{
+  guint32 argb = 0xff000000u | (color & 0xffffff);
+
+  if (color != 0)
+    {
+      for (guint c = 0; c < self->n_colors; c++)
+        if (self->colors[c] == argb)
+          return WS_TRACK_STYLE_COLOR | c;
+      if (self->n_colors < WS_TRACK_STYLE_COLOR)
+        {
+          self->colors = g_renew (guint32, self->colors, self->n_colors + 1);
+          self->colors[self->n_colors] = argb;
+          return WS_TRACK_STYLE_COLOR | self->n_colors++;
+        }
+    }
+  return (name * 2654435761u) >> 25;
+}
+
+/* The style byte: kernels, a hash of the name (string id); memory
+ * operations, their WsMemopKind; API calls, their WsApiClass; NVTX ranges
+ * and marks, WS_TRACK_STYLE_COLOR and a colour index, or a hash of the name. */
+static guint8
+style_of (WsTrack *self, const WsRun *run, WsEventRef event, guint8 *api_classes)
+{
+  gsize i = ws_event_ref_index (event);
+
+  switch (ws_event_ref_kind (event))
+    {
+      case WS_EVENT_KERNEL:
+        return (run->kernels.demangled[i] * 2654435761u) >> 24;
+      case WS_EVENT_MEMOP:
+        return run->memops.kind[i];
+      case WS_EVENT_API:
+        {
+          guint32 name = run->api.name[i];
+
+          if (api_classes == NULL || name >= ws_string_table_size (run->strings))
+            return ws_api_class (ws_run_string (run, name));
+          /* Cached per name, biased by one: 0 is "not yet". */
+          if (api_classes[name] == 0)
+            api_classes[name] = 1 + ws_api_class (ws_run_string (run, name));
+          return api_classes[name] - 1;
+        }
+      case WS_EVENT_NVTX:
+        return nvtx_style (self, run->nvtx.color[i], run->nvtx.name[i]);
+      case WS_EVENT_MARK:
+      default:
+        return nvtx_style (self, run->marks.color[i], run->marks.name[i]);
+    }
+}
+
+/**
+ * ws_track_finish:
+ * @api_classes: (nullable): per string id of the run, zeroed at first: a
+ *   cache of API calls' classes, shared by the tracks of one run
+ *
+ * Copies the events' times and styles next to them and computes the block
+ * summaries, once the events are in place.
+ */
 void
-ws_track_finish (WsTrack *self, const WsRun *run)
+ws_track_finish (WsTrack *self, const WsRun *run, guint8 *api_classes)
 {
   gint64 latest = G_MININT64;
   gint64 busy = 0;
@@ -29,39 +89,109 @@ ws_track_finish (WsTrack *self, const WsRun *run)
   self->block_start = g_new (gint64, MAX (self->n_blocks, 1));
   self->block_end = g_new (gint64, MAX (self->n_blocks, 1));
   self->block_busy = g_new (gint64, self->n_blocks + 1);
+  self->start_delta = g_new (guint32, MAX (self->n, 1));
+  self->duration = g_new (guint32, MAX (self->n, 1));
+  self->style = g_new (guint8, MAX (self->n, 1));
 
   for (gsize b = 0; b < self->n_blocks; b++)
     {
       gsize lo = b * WS_TRACK_BLOCK, hi = MIN (lo + WS_TRACK_BLOCK, self->n);
+      gint64 first = ws_event_start (run, self->events[lo]);
 
-      self->block_start[b] = ws_track_start (self, run, lo);
+      self->block_start[b] = first;
       self->block_busy[b] = busy;
       for (gsize i = lo; i < hi; i++)
         {
-          gint64 s = ws_track_start (self, run, i), e = ws_track_end (self, run, i);
+          WsEventRef event = self->events[i];
+          gint64 s = ws_event_start (run, event), e = ws_event_end (run, event);
+          guint64 delta = (guint64) (s - first), duration = (guint64) (e - s);
 
+          self->start_delta[i] = delta < WS_TRACK_FAR ? (guint32) delta : WS_TRACK_FAR;
+          self->duration[i] = duration < WS_TRACK_FAR ? (guint32) duration : WS_TRACK_FAR;
+          self->style[i] = style_of (self, run, event, api_classes);
           latest = MAX (latest, e);
           busy += e - s;
         }
       self->block_end[b] = latest;
     }
   self->block_busy[self->n_blocks] = busy;
+
+  self->n_super = (self->n_blocks + WS_TRACK_SUPER - 1) / WS_TRACK_SUPER;
+  self->super_start = g_new (gint64, MAX (self->n_super, 1));
+  for (gsize s = 0; s < self->n_super; s++)
+    self->super_start[s] = self->block_start[s * WS_TRACK_SUPER];
 }
 
 void
 ws_track_clear (WsTrack *self)
 {
   g_clear_pointer (&self->events, g_free);
+  g_clear_pointer (&self->start_delta, g_free);
+  g_clear_pointer (&self->duration, g_free);
+  g_clear_pointer (&self->style, g_free);
+  g_clear_pointer (&self->colors, g_free);
   g_clear_pointer (&self->block_start, g_free);
   g_clear_pointer (&self->block_end, g_free);
   g_clear_pointer (&self->block_busy, g_free);
-  self->n = self->n_blocks = 0;
+  g_clear_pointer (&self->super_start, g_free);
+  self->n = self->n_blocks = self->n_super = 0;
+  self->n_colors = 0;
 }
 
 gsize
 ws_track_memory (const WsTrack *self)
 {
-  return self->n * sizeof (WsEventRef) + self->n_blocks * 3 * sizeof (gint64) + sizeof (gint64);
+  return self->n * (sizeof (WsEventRef) + 2 * sizeof (guint32) + sizeof (guint8)) +
+         self->n_colors * sizeof (guint32) + self->n_blocks * 3 * sizeof (gint64) +
+         sizeof (gint64) + self->n_super * sizeof (gint64);
+}
+
+/* The first index in [@lo, @hi) of sorted @values at or above @time, or @hi. */
+static gsize
+search (const gint64 *values, gsize lo, gsize hi, gint64 time)
+{
+  while (lo < hi)
+    {
+      gsize mid = lo + (hi - lo) / 2;
+
+      if (values[mid] < time)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
+/**
+ * ws_track_lower_block:
+ * @from_block: where to start looking
+ *
+ * Returns: the first block at or after @from_block whose first event starts
+ * at or after @time, or the number of blocks.  Gallops over the
+ * super-blocks, then searches the 32 blocks of one.
+ */
+gsize
+ws_track_lower_block (const WsTrack *self, gint64 time, gsize from_block)
+{
+  gsize s0, lo, hi, step = 1;
+
+  if (from_block >= self->n_blocks)
+    return self->n_blocks;
+  /* Super-block hi is the first after s0 that starts at or after @time. */
+  s0 = from_block / WS_TRACK_SUPER;
+  lo = s0;
+  hi = s0 + 1;
+  while (hi < self->n_super && self->super_start[hi] < time)
+    {
+      lo = hi;
+      step *= 2;
+      hi = s0 + step;
+    }
+  hi = MIN (hi, self->n_super);
+  hi = search (self->super_start, lo + 1, hi, time);
+  /* The answer is in super-block hi - 1, or is hi's first block. */
+  return search (self->block_start, MAX (from_block, (hi - 1) * WS_TRACK_SUPER),
+                 MIN (hi * WS_TRACK_SUPER, self->n_blocks), time);
 }
 
 /**
@@ -69,43 +199,31 @@ ws_track_memory (const WsTrack *self)
  * @from: where to start looking: the answer is at or after it
  *
  * Returns: the first event at or after @from that starts at or after @time,
- * or the number of events.  Gallops from @from over the block starts, so a
- * sweep from left to right costs the log of each step, not of the track.
+ * or the number of events.  Gallops from @from, so a sweep from left to
+ * right costs the log of each step, not of the track.
  */
 gsize
 ws_track_lower_bound (const WsTrack *self, const WsRun *run, gint64 time, gsize from)
 {
-  gsize b, lo, hi, step, stop;
+  gsize b, lo, hi;
 
   if (from >= self->n)
     return self->n;
-  b = from / WS_TRACK_BLOCK;
-  /* Block hi is the first after b whose first event starts at or after
-   * @time (n_blocks if none); the answer lies in block hi - 1, or is hi's first. */
-  lo = b;
-  hi = b + 1;
-  step = 1;
-  while (hi < self->n_blocks && self->block_start[hi] < time)
-    {
-      lo = hi;
-      step *= 2;
-      hi = b + step;
-    }
-  hi = MIN (hi, self->n_blocks);
-  while (hi - lo > 1)
+  /* Blocks after from's that start before @time hold only earlier events:
+   * the answer is in the block before block b, or is b's first event. */
+  b = ws_track_lower_block (self, time, from / WS_TRACK_BLOCK + 1);
+  lo = MAX (from, (b - 1) * WS_TRACK_BLOCK);
+  hi = MIN (b * WS_TRACK_BLOCK, self->n);
+  while (lo < hi)
     {
       gsize mid = lo + (hi - lo) / 2;
 
-      if (self->block_start[mid] < time)
-        lo = mid;
+      if (ws_track_start (self, run, mid) < time)
+        lo = mid + 1;
       else
         hi = mid;
     }
-  stop = MIN (hi * WS_TRACK_BLOCK, self->n);
-  for (gsize i = MAX (from, lo * WS_TRACK_BLOCK); i < stop; i++)
-    if (ws_track_start (self, run, i) >= time)
-      return i;
-  return stop;
+  return lo;
 }
 
 /**
@@ -156,19 +274,26 @@ direct_busy (const WsTrack *self, const WsRun *run, gsize from, gsize to, gint64
   return sum;
 }
 
+/* The summed duration of the events before @i, from the nearer block
+ * boundary: at most half a block of events is read. */
+static gint64
+busy_before (const WsTrack *self, const WsRun *run, gsize i)
+{
+  gsize b = i / WS_TRACK_BLOCK, lo = b * WS_TRACK_BLOCK;
+  gsize hi = MIN (lo + WS_TRACK_BLOCK, self->n);
+
+  if (i - lo <= hi - i || b + 1 > self->n_blocks)
+    return self->block_busy[b] + direct_busy (self, run, lo, i, G_MININT64, G_MAXINT64);
+  return self->block_busy[b + 1] - direct_busy (self, run, i, hi, G_MININT64, G_MAXINT64);
+}
+
 /* The summed duration of events [from, to), unclipped. */
 static gint64
 durations (const WsTrack *self, const WsRun *run, gsize from, gsize to)
 {
-  gsize b0 = (from + WS_TRACK_BLOCK - 1) / WS_TRACK_BLOCK, b1 = to / WS_TRACK_BLOCK;
-  gint64 sum = 0;
-
-  if (b0 >= b1)
+  if (to - from <= WS_TRACK_BLOCK)
     return direct_busy (self, run, from, to, G_MININT64, G_MAXINT64);
-  sum = self->block_busy[b1] - self->block_busy[b0];
-  sum += direct_busy (self, run, from, b0 * WS_TRACK_BLOCK, G_MININT64, G_MAXINT64);
-  sum += direct_busy (self, run, b1 * WS_TRACK_BLOCK, to, G_MININT64, G_MAXINT64);
-  return sum;
+  return busy_before (self, run, to) - busy_before (self, run, from);
 }
 
 /**
@@ -194,9 +319,12 @@ ws_track_busy (const WsTrack *self, const WsRun *run, gsize from, gsize to, gint
   if (to - from <= 2 * EDGE_SCAN)
     return direct_busy (self, run, from, to, t0, t1);
 
-  /* [from, mid) start before t0: only their ends can reach into [t0, t1). */
-  mid = ws_track_lower_bound (self, run, t0, from);
-  mid = MIN (mid, to);
+  /* [from, mid) start before t0: only their ends can reach into [t0, t1).
+   * A sweep of columns mostly asks from an event that starts inside. */
+  if (ws_track_start (self, run, from) >= t0)
+    mid = from;
+  else
+    mid = MIN (ws_track_lower_bound (self, run, t0, from), to);
   sum = direct_busy (self, run, mid > from + EDGE_SCAN ? mid - EDGE_SCAN : from, mid, t0, t1);
 
   /* [mid, to) start inside: whole durations, less what the last ones
