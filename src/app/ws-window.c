@@ -6,6 +6,7 @@
 
 #include "ws-kernels-page.h"
 #include "ws-run-loader.h"
+#include "ws-timeline-page.h"
 #include "ws-window.h"
 
 struct _WsWindow
@@ -28,6 +29,7 @@ struct _WsWindow
   GtkLabel *loading_label;
   GtkProgressBar *progress_bar;
   WsKernelsPage *kernels_page;
+  WsTimelinePage *timeline_page;
 };
 
 G_DEFINE_FINAL_TYPE (WsWindow, ws_window, GTK_TYPE_APPLICATION_WINDOW)
@@ -163,6 +165,7 @@ load_finished (GObject *source, GAsyncResult *result, gpointer data)
   g_clear_pointer (&self->run, ws_run_unref);
   self->run = g_steal_pointer (&run);
   ws_kernels_page_set_run (self->kernels_page, self->run);
+  ws_timeline_page_set_run (self->timeline_page, self->run);
   gtk_stack_set_visible_child_name (self->main_stack, "views");
   g_signal_emit (self, signals[LOAD_FINISHED], 0, TRUE);
 }
@@ -285,6 +288,7 @@ ws_window_class_init (WsWindowClass *klass)
                   NULL, G_TYPE_NONE, 1, G_TYPE_BOOLEAN);
 
   g_type_ensure (WS_TYPE_KERNELS_PAGE);
+  g_type_ensure (WS_TYPE_TIMELINE_PAGE);
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/org/warpscope/Warpscope/ui/ws-window.ui");
   gtk_widget_class_bind_template_child (widget_class, WsWindow, header_bar);
@@ -295,6 +299,7 @@ ws_window_class_init (WsWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, WsWindow, loading_label);
   gtk_widget_class_bind_template_child (widget_class, WsWindow, progress_bar);
   gtk_widget_class_bind_template_child (widget_class, WsWindow, kernels_page);
+  gtk_widget_class_bind_template_child (widget_class, WsWindow, timeline_page);
   gtk_widget_class_bind_template_callback (widget_class, info_bar_response_cb);
   gtk_widget_class_bind_template_callback (widget_class, main_stack_changed_cb);
 }

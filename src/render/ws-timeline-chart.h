@@ -88,9 +88,6 @@ gboolean ws_timeline_chart_event_rect (WsTimelineChart *self, double width, doub
                                        const WsPalette *palette, WsEventRef event,
                                        cairo_rectangle_t *rect);
 
-char *ws_timeline_lane_title (const WsLanes *lanes, guint32 lane, char **subtitle);
-char *ws_timeline_event_label (const WsRun *run, WsEventRef event, WsNameForm form);
-
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (WsTimelineChart, ws_timeline_chart_free)
 
 G_END_DECLS

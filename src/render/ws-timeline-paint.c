@@ -9,6 +9,7 @@
 #include "ws-kernel-name.h"
 #include "ws-timeline-chart.h"
 #include "ws-timeline-paint.h"
+#include "ws-timeline-text.h"
 
 /* Buckets of rectangles, one per colour: cairo fills each in one go. */
 #define N_BUCKETS 1024
