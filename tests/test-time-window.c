@@ -3,6 +3,7 @@
 
 #include <math.h>
 
+#include "ws-time-ticks.h"
 #include "ws-time-window.h"
 
 /* A run from 10^15 ns (a session clock some days in) lasting 135 ms, seen
@@ -165,6 +166,49 @@ test_changed_only_on_change (void)
   g_assert_cmpuint (changes, ==, 2);
 }
 
+/* Ticks: the least 1-2-5 step that leaves the spacing asked for, labels in
+ * one unit with the decimals the step needs. */
+static void
+test_ticks_adapt (void)
+{
+  WsTimeTicks ticks;
+  g_autofree char *a = NULL, *b = NULL, *c = NULL, *d = NULL, *base = NULL;
+
+  /* The fit of the 135 ms run: 141.75 ms over 1000 px, 100 px apart at
+   * least: 14.175 ms, so 20 ms steps, labelled in ms. */
+  ws_time_ticks_choose (&ticks, -3375000, 138375000, 1000, 100);
+  g_assert_cmpfloat (ticks.step, ==, 20e6);
+  g_assert_cmpfloat (ticks.minor, ==, 20e6 / 4);
+  g_assert_cmpfloat (ticks.first, ==, 0);
+  a = ws_time_ticks_label (&ticks, 40e6);
+  g_assert_cmpstr (a, ==, "40 ms");
+  g_assert_null (ws_time_ticks_base_label (&ticks));
+
+  /* 5 ms over 1000 px: 0.5 ms steps, one decimal. */
+  ws_time_ticks_choose (&ticks, 0, 5e6, 1000, 100);
+  g_assert_cmpfloat (ticks.step, ==, 5e5);
+  b = ws_time_ticks_label (&ticks, 1.5e6);
+  g_assert_cmpstr (b, ==, "1.5 ms");
+
+  /* 1 µs at 1.2 s over 1000 px: 100 ns steps would need 8 digits in
+   * seconds, so labels count from 1.20000 s, a multiple of 10 µs (the
+   * least power of ten above twice the span). */
+  ws_time_ticks_choose (&ticks, 1.2e9, 1.2e9 + 1000, 1000, 100);
+  g_assert_cmpfloat (ticks.step, ==, 100);
+  g_assert_true (ticks.relative);
+  g_assert_cmpfloat (ticks.base, ==, 1.2e9);
+  c = ws_time_ticks_label (&ticks, 1.2e9 + 500);
+  g_assert_cmpstr (c, ==, "+0.5 µs");
+  base = ws_time_ticks_base_label (&ticks);
+  g_assert_cmpstr (base, ==, "1.20000 s");
+
+  /* Never below a nanosecond. */
+  ws_time_ticks_choose (&ticks, 0, 2, 1000, 100);
+  g_assert_cmpfloat (ticks.step, ==, 1);
+  d = ws_time_ticks_label (&ticks, 1);
+  g_assert_cmpstr (d, ==, "1 ns");
+}
+
 int
 main (int argc, char **argv)
 {
@@ -177,5 +221,6 @@ main (int argc, char **argv)
   g_test_add_func ("/time-window/pan/clamps", test_pan_clamps);
   g_test_add_func ("/time-window/conversions/round-trip", test_conversions_round_trip);
   g_test_add_func ("/time-window/changed/only-on-change", test_changed_only_on_change);
+  g_test_add_func ("/time-window/ticks/adapt-to-zoom", test_ticks_adapt);
   return g_test_run ();
 }
