@@ -510,8 +510,10 @@ set_accels (GtkApplication *app)
     gtk_application_set_accels_for_action (app, accels[i].action, accels[i].accels);
 }
 
+/* The window gets its application after its template (this page) is built:
+ * the accelerators are set once the page is realized. */
 static void
-hierarchy_changed_cb (WsTimelinePage *self, GtkWidget *previous)
+realize_cb (WsTimelinePage *self)
 {
   GtkWidget *toplevel = gtk_widget_get_toplevel (GTK_WIDGET (self));
   GtkApplication *app =
@@ -696,7 +698,7 @@ ws_timeline_page_init (WsTimelinePage *self)
                             ws_timeline_view_get_vadjustment (self->timeline_view));
   g_signal_connect_object (ws_timeline_view_get_window (self->timeline_view), "changed",
                            G_CALLBACK (window_changed_cb), self, G_CONNECT_SWAPPED);
-  g_signal_connect (self, "hierarchy-changed", G_CALLBACK (hierarchy_changed_cb), NULL);
+  g_signal_connect (self, "realize", G_CALLBACK (realize_cb), NULL);
 
   self->actions = g_simple_action_group_new ();
   g_action_map_add_action_entries (G_ACTION_MAP (self->actions), page_actions,

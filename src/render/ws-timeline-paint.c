@@ -620,7 +620,10 @@ ws_timeline_paint_track (WsTimelinePaint *self, const WsTrack *track, double y, 
                         : 1.0;
             }
           level = (guint) CLAMP (cover * (N_LEVELS - 1) + 0.5, 0, N_LEVELS - 1);
-          argb = track_argb (self, track, i);
+          /* The column takes the colour of the longer of its first and
+           * last events: what most of it shows, without reading them all. */
+          argb = track_argb (self, track,
+                             j - 1 > i && track->duration[j - 1] > track->duration[i] ? j - 1 : i);
           /* The faintest shade stays visible: an event is never lost. */
           argb = (argb & 0xffffff) |
                  ((guint32) (255 * (0.35 + 0.65 * level / (N_LEVELS - 1)) + 0.5) << 24);
