@@ -5,6 +5,7 @@
 #include <gio/gio.h>
 #include <glib/gi18n.h>
 #include <math.h>
+#include <time.h>
 
 #include "ws-bars-chart.h"
 #include "ws-cli.h"
@@ -138,6 +139,33 @@ compare_doubles (gconstpointer a, gconstpointer b)
  * log-uniform between the whole run and 100 µs, centred at a uniformly
  * random time) or, with @fixed, at the range given; prints the median and
  * 95th percentile of one redraw. */
+/* ms of CPU time this thread has used. */
+static double
+thread_cpu_ms (void)
+{
+  struct timespec ts;
+
+  clock_gettime (CLOCK_THREAD_CPUTIME_ID, &ts);
+  return (double) ts.tv_sec * 1e3 + (double) ts.tv_nsec / 1e6;
+}
+
+/* "median=… p95=…" of @ms, sorted in place, with @prefix before each key. */
+static char *
+percentiles (double *ms, int n, const char *prefix)
+{
+  g_autofree char *median = NULL, *p95 = NULL;
+
+  qsort (ms, (gsize) n, sizeof (double), compare_doubles);
+  median = ws_format_fixed_string (n % 2 ? ms[n / 2] : (ms[n / 2 - 1] + ms[n / 2]) / 2, 2);
+  p95 = ws_format_fixed_string (ms[(int) ceil (0.95 * n) - 1], 2);
+  return g_strdup_printf ("%smedian=%s %sp95=%s", prefix, median, prefix, p95);
+}
+
+/* Redraws @repeat times onto an image, at random zoom levels (spans
+ * log-uniform between the whole run and 100 µs, centred at a uniformly
+ * random time) or, with @fixed, at the range given; prints the median and
+ * 95th percentile of one redraw in wall time, then in CPU time (on a busy
+ * machine the two differ by what other processes took). */
 static void
 time_redraws (TimelineDraw *timeline, double width, double height, int repeat, gboolean fixed)
 {
@@ -146,15 +174,17 @@ time_redraws (TimelineDraw *timeline, double width, double height, int repeat, g
   cairo_t *cr = cairo_create (surface);
   g_autoptr (GRand) rand = g_rand_new_with_seed (20240605);
   g_autofree double *ms = g_new (double, repeat);
+  g_autofree double *cpu = g_new (double, repeat);
   double max_span = ws_time_window_get_max_span (timeline->window);
   double least = MIN (100000.0, max_span);
   double duration = (double) (ws_time_window_get_end_time (timeline->window) -
                               ws_time_window_get_origin (timeline->window));
-  g_autofree char *median = NULL, *p95 = NULL;
+  g_autofree char *wall = NULL, *used = NULL;
 
   for (int i = 0; i < repeat; i++)
     {
       gint64 t0;
+      double c0;
 
       if (!fixed)
         {
@@ -164,18 +194,18 @@ time_redraws (TimelineDraw *timeline, double width, double height, int repeat, g
           ws_time_window_set_view (timeline->window, mid - span / 2, mid + span / 2);
         }
       t0 = g_get_monotonic_time ();
+      c0 = thread_cpu_ms ();
       draw_timeline (cr, width, height, timeline);
       cairo_surface_flush (surface);
+      cpu[i] = thread_cpu_ms () - c0;
       ms[i] = (double) (g_get_monotonic_time () - t0) / 1000.0;
     }
   cairo_destroy (cr);
   cairo_surface_destroy (surface);
 
-  qsort (ms, (gsize) repeat, sizeof (double), compare_doubles);
-  median = ws_format_fixed_string (
-    repeat % 2 ? ms[repeat / 2] : (ms[repeat / 2 - 1] + ms[repeat / 2]) / 2, 2);
-  p95 = ws_format_fixed_string (ms[(int) ceil (0.95 * repeat) - 1], 2);
-  g_print ("render_ms median=%s p95=%s\n", median, p95);
+  wall = percentiles (ms, repeat, "");
+  used = percentiles (cpu, repeat, "cpu_");
+  g_print ("render_ms %s %s\n", wall, used);
 }
 
 /* @range: already checked by parse_range() */
