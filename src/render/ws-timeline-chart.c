@@ -10,64 +10,8 @@
 #include "ws-stats.h"
 #include "ws-time-ticks.h"
 #include "ws-timeline-chart.h"
-#include "ws-timeline-paint.h"
+#include "ws-timeline-chart-private.h"
 #include "ws-timeline-text.h"
-
-/* Geometry from the font: recomputed when the font changes. */
-typedef struct
-{
-  char font[64];
-  double line; /* px: a line of lane text */
-  double header_w;
-  double overview_h;
-  double ruler_h;
-  double top_h; /* overview + ruler */
-  double row_h; /* an NVTX row, an API lane */
-  double stream_h;
-  double group_h;
-  double metric_h;
-  double memory_h;
-  double collapsed_h;
-  double indent; /* lanes under a group */
-  double expander_w;
-} Geometry;
-
-typedef struct
-{
-  double scroll_y;
-  double height;
-  double width;
-  guint32 flags_hash;
-  char font[64];
-  WsColor foreground;
-  WsColor background;
-} HeaderKey;
-
-typedef struct
-{
-  double width;
-  double height;
-  char font[64];
-  WsColor background;
-} OverviewKey;
-
-struct _WsTimelineChart
-{
-  WsLanes *lanes;
-  WsRun *run;
-  WsNvtxProjection *projection;
-  WsTimelinePaint *paint;
-
-  Geometry geometry;
-  double *lane_y; /* content px, per lane */
-  double *lane_h; /* 0 when hidden */
-  double content_h;
-
-  cairo_surface_t *header_cache;
-  HeaderKey header_key;
-  cairo_surface_t *overview_cache;
-  OverviewKey overview_key;
-};
 
 /**
  * ws_timeline_chart_new:
@@ -136,10 +80,10 @@ ws_timeline_state_init (WsTimelineState *state)
   state->name_form = WS_NAME_SHORT;
 }
 
-static const Geometry *
-geometry (WsTimelineChart *self, const WsPalette *palette)
+const WsTimelineGeometry *
+ws_timeline_chart_geometry (WsTimelineChart *self, const WsPalette *palette)
 {
-  Geometry *g = &self->geometry;
+  WsTimelineGeometry *g = &self->geometry;
   double line;
 
   if (g->line > 0 && g_str_equal (g->font, palette->font))
@@ -165,23 +109,23 @@ geometry (WsTimelineChart *self, const WsPalette *palette)
 double
 ws_timeline_chart_header_width (WsTimelineChart *self, const WsPalette *palette)
 {
-  return geometry (self, palette)->header_w;
+  return ws_timeline_chart_geometry (self, palette)->header_w;
 }
 
 double
 ws_timeline_chart_top_height (WsTimelineChart *self, const WsPalette *palette)
 {
-  return geometry (self, palette)->top_h;
+  return ws_timeline_chart_geometry (self, palette)->top_h;
 }
 
-static guint8
-flags_of (const WsTimelineState *state, guint32 lane)
+guint8
+ws_timeline_chart_lane_flags (const WsTimelineState *state, guint32 lane)
 {
   return state != NULL && state->lane_flags != NULL ? state->lane_flags[lane] : 0;
 }
 
 static double
-expanded_height (const Geometry *g, const WsLane *lane)
+expanded_height (const WsTimelineGeometry *g, const WsLane *lane)
 {
   switch (lane->kind)
     {
@@ -206,18 +150,18 @@ expanded_height (const Geometry *g, const WsLane *lane)
 static void
 layout (WsTimelineChart *self, const WsTimelineState *state, const WsPalette *palette)
 {
-  const Geometry *g = geometry (self, palette);
+  const WsTimelineGeometry *g = ws_timeline_chart_geometry (self, palette);
   guint n = ws_lanes_get_n_lanes (self->lanes);
   double y = 0;
 
   for (guint l = 0; l < n; l++)
     {
       const WsLane *lane = ws_lanes_get_lane (self->lanes, l);
-      guint8 flags = flags_of (state, l);
+      guint8 flags = ws_timeline_chart_lane_flags (state, l);
       double h;
 
-      if (lane->group != WS_LANE_NONE &&
-          (flags_of (state, lane->group) & (WS_LANE_FLAG_HIDDEN | WS_LANE_FLAG_COLLAPSED)))
+      if (lane->group != WS_LANE_NONE && (ws_timeline_chart_lane_flags (state, lane->group) &
+                                          (WS_LANE_FLAG_HIDDEN | WS_LANE_FLAG_COLLAPSED)))
         flags |= WS_LANE_FLAG_HIDDEN;
       if (flags & WS_LANE_FLAG_HIDDEN)
         h = 0;
@@ -242,8 +186,8 @@ ws_timeline_chart_content_height (WsTimelineChart *self, const WsTimelineState *
 
 /* ---- drawing ---------------------------------------------------------- */
 
-static gboolean
-can_cache (cairo_t *cr)
+gboolean
+ws_timeline_chart_can_cache (cairo_t *cr)
 {
   switch (cairo_surface_get_type (cairo_get_target (cr)))
     {
@@ -258,14 +202,14 @@ can_cache (cairo_t *cr)
     }
 }
 
-static gboolean
-same_color (WsColor a, WsColor b)
+gboolean
+ws_timeline_chart_same_color (WsColor a, WsColor b)
 {
   return a.r == b.r && a.g == b.g && a.b == b.b && a.a == b.a;
 }
 
-static guint32
-flags_hash (WsTimelineChart *self, const WsTimelineState *state)
+guint32
+ws_timeline_chart_flags_hash (WsTimelineChart *self, const WsTimelineState *state)
 {
   guint32 h = 2166136261u;
   guint n = ws_lanes_get_n_lanes (self->lanes);
@@ -279,7 +223,7 @@ static void
 frame_for (WsTimelineChart *self, WsPaintFrame *f, cairo_t *cr, double width, WsTimeWindow *window,
            const WsTimelineState *state, const WsPalette *palette)
 {
-  const Geometry *g = geometry (self, palette);
+  const WsTimelineGeometry *g = ws_timeline_chart_geometry (self, palette);
 
   *f = (WsPaintFrame){ 0 };
   f->cr = cr;
@@ -297,8 +241,8 @@ frame_for (WsTimelineChart *self, WsPaintFrame *f, cairo_t *cr, double width, Ws
 }
 
 /* The first lane whose band reaches below content y @y. */
-static guint
-first_lane_below (WsTimelineChart *self, double y)
+guint
+ws_timeline_chart_first_lane_below (WsTimelineChart *self, double y)
 {
   guint lo = 0, hi = ws_lanes_get_n_lanes (self->lanes);
 
@@ -332,7 +276,7 @@ static void
 draw_lane_content (WsTimelineChart *self, const WsLane *lane, double y, double h,
                    gboolean collapsed, const WsPalette *palette)
 {
-  const Geometry *g = &self->geometry;
+  const WsTimelineGeometry *g = &self->geometry;
   double pad = collapsed ? 1 : 2;
 
   switch (lane->kind)
@@ -369,7 +313,7 @@ static void
 draw_lanes (WsTimelineChart *self, cairo_t *cr, double width, double height, const WsPaintFrame *f,
             const WsTimeTicks *ticks, const WsTimelineState *state, const WsPalette *palette)
 {
-  const Geometry *g = &self->geometry;
+  const WsTimelineGeometry *g = &self->geometry;
   guint n = ws_lanes_get_n_lanes (self->lanes);
   double top = g->top_h;
 
@@ -379,7 +323,7 @@ draw_lanes (WsTimelineChart *self, cairo_t *cr, double width, double height, con
   draw_grid (cr, ticks, f, top, height - top, palette);
 
   ws_timeline_paint_begin (self->paint, f);
-  for (guint l = first_lane_below (self, state->scroll_y); l < n; l++)
+  for (guint l = ws_timeline_chart_first_lane_below (self, state->scroll_y); l < n; l++)
     {
       const WsLane *lane = ws_lanes_get_lane (self->lanes, l);
       double y = top + self->lane_y[l] - state->scroll_y;
@@ -396,7 +340,7 @@ draw_lanes (WsTimelineChart *self, cairo_t *cr, double width, double height, con
           cairo_fill (cr);
         }
       draw_lane_content (self, lane, y, h,
-                         (flags_of (state, l) & WS_LANE_FLAG_COLLAPSED) != 0 &&
+                         (ws_timeline_chart_lane_flags (state, l) & WS_LANE_FLAG_COLLAPSED) != 0 &&
                            lane->kind != WS_LANE_GROUP,
                          palette);
       ws_color_set (cr, palette->grid);
@@ -405,336 +349,6 @@ draw_lanes (WsTimelineChart *self, cairo_t *cr, double width, double height, con
     }
   ws_timeline_paint_end (self->paint);
   cairo_restore (cr);
-}
-
-static void
-draw_expander (cairo_t *cr, double x, double y, double size, gboolean open,
-               const WsPalette *palette)
-{
-  double c = size / 2, r = size * 0.28;
-
-  ws_color_set (cr, palette->dim);
-  if (open)
-    {
-      cairo_move_to (cr, x + c - r, y + c - r * 0.6);
-      cairo_line_to (cr, x + c + r, y + c - r * 0.6);
-      cairo_line_to (cr, x + c, y + c + r * 0.8);
-    }
-  else
-    {
-      cairo_move_to (cr, x + c - r * 0.6, y + c - r);
-      cairo_line_to (cr, x + c - r * 0.6, y + c + r);
-      cairo_line_to (cr, x + c + r * 0.8, y + c);
-    }
-  cairo_close_path (cr);
-  cairo_fill (cr);
-}
-
-/* The lane names, in a column of @width × @height from the top of the lanes. */
-static void
-draw_headers (WsTimelineChart *self, cairo_t *cr, double width, double height,
-              const WsTimelineState *state, const WsPalette *palette)
-{
-  const Geometry *g = &self->geometry;
-  guint n = ws_lanes_get_n_lanes (self->lanes);
-  g_autoptr (PangoLayout) bold = ws_timeline_paint_layout (self->paint, palette, 0.9, TRUE);
-  g_autoptr (PangoLayout) text = ws_timeline_paint_layout (self->paint, palette, 0.9, FALSE);
-  g_autoptr (PangoLayout) small = ws_timeline_paint_layout (self->paint, palette, 0.8, FALSE);
-
-  pango_layout_set_ellipsize (bold, PANGO_ELLIPSIZE_END);
-  pango_layout_set_ellipsize (text, PANGO_ELLIPSIZE_END);
-  pango_layout_set_ellipsize (small, PANGO_ELLIPSIZE_END);
-
-  ws_color_set (cr, palette->background);
-  cairo_paint (cr);
-  for (guint l = first_lane_below (self, state->scroll_y); l < n; l++)
-    {
-      const WsLane *lane = ws_lanes_get_lane (self->lanes, l);
-      double y = self->lane_y[l] - state->scroll_y;
-      double h = self->lane_h[l];
-      double x = lane->kind == WS_LANE_GROUP ? 4 : 4 + g->indent;
-      gboolean collapsed = (flags_of (state, l) & WS_LANE_FLAG_COLLAPSED) != 0;
-      g_autofree char *subtitle = NULL;
-      g_autofree char *title = NULL;
-      PangoLayout *title_layout = lane->kind == WS_LANE_GROUP ? bold : text;
-      int tw, th;
-      double avail;
-
-      if (y >= height)
-        break;
-      if (h <= 0)
-        continue;
-      if (lane->kind == WS_LANE_GROUP)
-        {
-          ws_color_set_alpha (cr, palette->foreground, 0.05);
-          cairo_rectangle (cr, 0, y, width, h);
-          cairo_fill (cr);
-        }
-      ws_color_set (cr, palette->grid);
-      cairo_rectangle (cr, 0, y + h, width, 1);
-      cairo_fill (cr);
-
-      draw_expander (cr, x, y + (MIN (h, g->row_h) - g->expander_w) / 2, g->expander_w, !collapsed,
-                     palette);
-      if (collapsed && lane->kind != WS_LANE_GROUP)
-        continue;
-      x += g->expander_w + 2;
-      avail = width - x - 6;
-      title = ws_timeline_lane_title (self->lanes, l, &subtitle);
-
-      pango_layout_set_width (title_layout, (int) (avail * PANGO_SCALE));
-      pango_layout_set_text (title_layout, title, -1);
-      pango_layout_get_pixel_size (title_layout, &tw, &th);
-      ws_color_set (cr, palette->foreground);
-      /* Two lines where there is room, else the subtitle after the title. */
-      if (subtitle != NULL && h >= 2 * th + 2)
-        {
-          cairo_move_to (cr, x, y + 1);
-          pango_cairo_show_layout (cr, title_layout);
-          pango_layout_set_width (small, (int) (avail * PANGO_SCALE));
-          pango_layout_set_text (small, subtitle, -1);
-          ws_color_set (cr, palette->dim);
-          cairo_move_to (cr, x, y + 1 + th);
-          pango_cairo_show_layout (cr, small);
-        }
-      else
-        {
-          double ty = y + floor ((MIN (h, g->row_h * 1.2) - th) / 2);
-
-          cairo_move_to (cr, x, ty);
-          pango_cairo_show_layout (cr, title_layout);
-          if (subtitle != NULL && tw + 12 < avail)
-            {
-              int sw, sh;
-
-              pango_layout_set_width (small, (int) ((avail - tw - 8) * PANGO_SCALE));
-              pango_layout_set_text (small, subtitle, -1);
-              pango_layout_get_pixel_size (small, &sw, &sh);
-              ws_color_set (cr, palette->dim);
-              cairo_move_to (cr, x + tw + 8, ty + (th - sh) / 2.0 + 1);
-              pango_cairo_show_layout (cr, small);
-            }
-        }
-    }
-  /* The edge between names and events. */
-  ws_color_set (cr, palette->grid);
-  cairo_rectangle (cr, width - 1, 0, 1, height);
-  cairo_fill (cr);
-}
-
-static void
-draw_headers_cached (WsTimelineChart *self, cairo_t *cr, double width, double height,
-                     const WsTimelineState *state, const WsPalette *palette)
-{
-  const Geometry *g = &self->geometry;
-  double h = MAX (height - g->top_h, 1);
-  HeaderKey key = { 0 };
-
-  key.scroll_y = state->scroll_y;
-  key.height = h;
-  key.width = g->header_w;
-  key.flags_hash = flags_hash (self, state);
-  g_strlcpy (key.font, palette->font, sizeof key.font);
-  key.foreground = palette->foreground;
-  key.background = palette->background;
-
-  cairo_save (cr);
-  cairo_rectangle (cr, 0, g->top_h, g->header_w, h);
-  cairo_clip (cr);
-  cairo_translate (cr, 0, g->top_h);
-  if (!can_cache (cr))
-    {
-      draw_headers (self, cr, g->header_w, h, state, palette);
-      cairo_restore (cr);
-      return;
-    }
-  if (self->header_cache == NULL || key.scroll_y != self->header_key.scroll_y ||
-      key.height != self->header_key.height || key.width != self->header_key.width ||
-      key.flags_hash != self->header_key.flags_hash ||
-      !g_str_equal (key.font, self->header_key.font) ||
-      !same_color (key.foreground, self->header_key.foreground) ||
-      !same_color (key.background, self->header_key.background))
-    {
-      cairo_t *hcr;
-
-      g_clear_pointer (&self->header_cache, cairo_surface_destroy);
-      self->header_cache = cairo_surface_create_similar (
-        cairo_get_target (cr), CAIRO_CONTENT_COLOR_ALPHA, (int) ceil (g->header_w), (int) ceil (h));
-      hcr = cairo_create (self->header_cache);
-      draw_headers (self, hcr, g->header_w, h, state, palette);
-      cairo_destroy (hcr);
-      self->header_key = key;
-    }
-  cairo_set_source_surface (cr, self->header_cache, 0, 0);
-  cairo_paint (cr);
-  cairo_restore (cr);
-}
-
-static void
-draw_ruler (WsTimelineChart *self, cairo_t *cr, const WsPaintFrame *f, const WsTimeTicks *ticks,
-            const WsPalette *palette)
-{
-  const Geometry *g = &self->geometry;
-  g_autoptr (PangoLayout) small = ws_timeline_paint_layout (self->paint, palette, 0.8, FALSE);
-  double y = g->overview_h, h = g->ruler_h;
-  double view_end = f->view_start + f->width * f->ns_per_px;
-  g_autofree char *base = ws_time_ticks_base_label (ticks);
-
-  cairo_save (cr);
-  cairo_rectangle (cr, f->x0, y, f->width, h);
-  cairo_clip (cr);
-  ws_color_set (cr, palette->dim);
-  for (double t = ceil (f->view_start / ticks->minor) * ticks->minor; t <= view_end;
-       t += ticks->minor)
-    {
-      double x = round ((t - f->view_start) / f->ns_per_px);
-
-      cairo_rectangle (cr, f->x0 + x, y + h - 4, 1, 4);
-    }
-  cairo_fill (cr);
-  for (double t = ticks->first; t <= view_end; t += ticks->step)
-    {
-      double x = round ((t - f->view_start) / f->ns_per_px);
-      g_autofree char *label = ws_time_ticks_label (ticks, t);
-      int lw, lh;
-
-      ws_color_set (cr, palette->dim);
-      cairo_rectangle (cr, f->x0 + x, y + h / 2, 1, h / 2);
-      cairo_fill (cr);
-      pango_layout_set_text (small, label, -1);
-      pango_layout_get_pixel_size (small, &lw, &lh);
-      ws_color_set (cr, palette->foreground);
-      cairo_move_to (cr, f->x0 + x + 3, y + 1);
-      pango_cairo_show_layout (cr, small);
-    }
-  cairo_restore (cr);
-
-  ws_color_set (cr, palette->grid);
-  cairo_rectangle (cr, 0, y + h - 1, f->x0 + f->width, 1);
-  cairo_fill (cr);
-
-  /* The corner: how much time is in view, and what labels count from. */
-  {
-    g_autofree char *span = ws_format_duration (f->width * f->ns_per_px);
-    g_autofree char *text = NULL;
-
-    if (base != NULL)
-      /* TRANSLATORS: the ruler's labels count from this time ("1.234567 s +") */
-      text = g_strdup_printf (_ ("%s +"), base);
-    else
-      /* TRANSLATORS: %s is the duration the timeline shows ("141 ms") */
-      text = g_strdup_printf (_ ("%s in view"), span);
-    pango_layout_set_width (small, (int) ((f->x0 - 12) * PANGO_SCALE));
-    pango_layout_set_ellipsize (small, PANGO_ELLIPSIZE_START);
-    pango_layout_set_alignment (small, PANGO_ALIGN_RIGHT);
-    pango_layout_set_text (small, text, -1);
-    ws_color_set (cr, palette->dim);
-    cairo_move_to (cr, 6, y + 1);
-    pango_cairo_show_layout (cr, small);
-  }
-}
-
-/* The x of @offset (ns from the origin) in the overview, which always
- * shows the whole run as "fit" would. */
-static void
-overview_mapping (WsTimeWindow *window, double width, double *start, double *ns_per_px)
-{
-  double max_span = ws_time_window_get_max_span (window);
-  double duration =
-    (double) (ws_time_window_get_end_time (window) - ws_time_window_get_origin (window));
-
-  *start = -(max_span - duration) / 2;
-  *ns_per_px = max_span / MAX (width, 1);
-}
-
-static void
-draw_overview_activity (WsTimelineChart *self, cairo_t *cr, const WsPaintFrame *base,
-                        WsTimeWindow *window, const WsPalette *palette)
-{
-  const Geometry *g = &self->geometry;
-  g_autoptr (GPtrArray) tracks = g_ptr_array_new ();
-  WsPaintFrame f = *base;
-
-  for (guint l = 0; l < ws_lanes_get_n_lanes (self->lanes); l++)
-    {
-      const WsLane *lane = ws_lanes_get_lane (self->lanes, l);
-
-      if (lane->kind == WS_LANE_STREAM)
-        g_ptr_array_add (tracks, (gpointer) &lane->tracks[0]);
-    }
-  f.cr = cr;
-  f.x0 = 0;
-  f.search = NULL;
-  f.nvtx_focus = G_MAXSIZE;
-  overview_mapping (window, f.width, &f.view_start, &f.ns_per_px);
-
-  ws_color_set (cr, palette->background);
-  cairo_paint (cr);
-  ws_timeline_paint_begin (self->paint, &f);
-  ws_timeline_paint_activity (self->paint, (const WsTrack *const *) tracks->pdata, tracks->len, 3,
-                              g->overview_h - 6, ws_timeline_paint_kernel_color (palette));
-  ws_timeline_paint_end (self->paint);
-}
-
-static void
-draw_overview (WsTimelineChart *self, cairo_t *cr, const WsPaintFrame *f, WsTimeWindow *window,
-               const WsPalette *palette)
-{
-  const Geometry *g = &self->geometry;
-  OverviewKey key = { 0 };
-  double start, npp, x0, x1;
-
-  key.width = f->width;
-  key.height = g->overview_h;
-  g_strlcpy (key.font, palette->font, sizeof key.font);
-  key.background = palette->background;
-
-  cairo_save (cr);
-  cairo_rectangle (cr, f->x0, 0, f->width, g->overview_h);
-  cairo_clip (cr);
-  cairo_translate (cr, f->x0, 0);
-  if (!can_cache (cr))
-    draw_overview_activity (self, cr, f, window, palette);
-  else
-    {
-      if (self->overview_cache == NULL || key.width != self->overview_key.width ||
-          key.height != self->overview_key.height ||
-          !g_str_equal (key.font, self->overview_key.font) ||
-          !same_color (key.background, self->overview_key.background))
-        {
-          cairo_t *ocr;
-
-          g_clear_pointer (&self->overview_cache, cairo_surface_destroy);
-          self->overview_cache =
-            cairo_surface_create_similar (cairo_get_target (cr), CAIRO_CONTENT_COLOR_ALPHA,
-                                          (int) ceil (f->width), (int) ceil (g->overview_h));
-          ocr = cairo_create (self->overview_cache);
-          draw_overview_activity (self, ocr, f, window, palette);
-          cairo_destroy (ocr);
-          self->overview_key = key;
-        }
-      cairo_set_source_surface (cr, self->overview_cache, 0, 0);
-      cairo_paint (cr);
-    }
-
-  /* The view's box; what is outside it is shaded. */
-  overview_mapping (window, f->width, &start, &npp);
-  x0 = round ((ws_time_window_get_start (window) - start) / npp);
-  x1 = round ((ws_time_window_get_end (window) - start) / npp);
-  x1 = MAX (x1, x0 + 2);
-  ws_color_set_alpha (cr, palette->background, 0.55);
-  cairo_rectangle (cr, 0, 0, x0, g->overview_h);
-  cairo_rectangle (cr, x1, 0, f->width - x1, g->overview_h);
-  cairo_fill (cr);
-  ws_color_set (cr, palette->accent);
-  cairo_set_line_width (cr, 1.5);
-  cairo_rectangle (cr, x0 + 0.75, 1.25, x1 - x0 - 1.5, g->overview_h - 2.5);
-  cairo_stroke (cr);
-  cairo_restore (cr);
-
-  ws_color_set (cr, palette->grid);
-  cairo_rectangle (cr, 0, g->overview_h - 1, f->x0 + f->width, 1);
-  cairo_fill (cr);
 }
 
 static void
@@ -769,9 +383,9 @@ ws_timeline_chart_draw_base (WsTimelineChart *self, cairo_t *cr, double width, d
   ws_color_set (cr, palette->background);
   cairo_paint (cr);
   draw_lanes (self, cr, width, height, &f, &ticks, state, palette);
-  draw_headers_cached (self, cr, width, height, state, palette);
-  draw_overview (self, cr, &f, window, palette);
-  draw_ruler (self, cr, &f, &ticks, palette);
+  ws_timeline_chart_draw_headers_cached (self, cr, width, height, state, palette);
+  ws_timeline_chart_draw_overview (self, cr, &f, window, palette);
+  ws_timeline_chart_draw_ruler (self, cr, &f, &ticks, palette);
   cairo_restore (cr);
 }
 
@@ -781,7 +395,7 @@ ws_timeline_chart_lane_rect (WsTimelineChart *self, double width, double height,
                              const WsTimelineState *state, const WsPalette *palette, guint32 lane,
                              guint row, cairo_rectangle_t *rect)
 {
-  const Geometry *g = geometry (self, palette);
+  const WsTimelineGeometry *g = ws_timeline_chart_geometry (self, palette);
   const WsLane *l = ws_lanes_get_lane (self->lanes, lane);
   double y, h;
 
@@ -792,7 +406,8 @@ ws_timeline_chart_lane_rect (WsTimelineChart *self, double width, double height,
     return FALSE;
   y = g->top_h + self->lane_y[lane] - state->scroll_y;
   h = self->lane_h[lane];
-  if ((flags_of (state, lane) & WS_LANE_FLAG_COLLAPSED) && l->kind != WS_LANE_GROUP)
+  if ((ws_timeline_chart_lane_flags (state, lane) & WS_LANE_FLAG_COLLAPSED) &&
+      l->kind != WS_LANE_GROUP)
     {
       y += 1;
       h -= 2;
@@ -870,7 +485,7 @@ ws_timeline_chart_draw_overlay (WsTimelineChart *self, cairo_t *cr, double width
                                 WsTimeWindow *window, const WsTimelineState *state,
                                 const WsPalette *palette)
 {
-  const Geometry *g = geometry (self, palette);
+  const WsTimelineGeometry *g = ws_timeline_chart_geometry (self, palette);
   double x0 = g->header_w, w = MAX (width - g->header_w, 1);
   cairo_rectangle_t r;
 
@@ -944,7 +559,7 @@ ws_timeline_chart_draw (WsTimelineChart *self, cairo_t *cr, double width, double
 static guint32
 lane_at (WsTimelineChart *self, double content_y)
 {
-  guint l = first_lane_below (self, content_y);
+  guint l = ws_timeline_chart_first_lane_below (self, content_y);
 
   if (l < ws_lanes_get_n_lanes (self->lanes) && self->lane_h[l] > 0 &&
       self->lane_y[l] <= content_y && content_y < self->lane_y[l] + self->lane_h[l])
@@ -965,7 +580,7 @@ ws_timeline_chart_hit (WsTimelineChart *self, double width, double height, WsTim
                        const WsTimelineState *state, const WsPalette *palette, double x, double y,
                        WsTimelineHit *hit)
 {
-  const Geometry *g = geometry (self, palette);
+  const WsTimelineGeometry *g = ws_timeline_chart_geometry (self, palette);
   double content_y;
 
   g_return_if_fail (self != NULL && state != NULL && hit != NULL);
@@ -999,7 +614,7 @@ ws_timeline_chart_hit (WsTimelineChart *self, double width, double height, WsTim
     {
       double start, npp;
 
-      overview_mapping (window, width - g->header_w, &start, &npp);
+      ws_timeline_chart_overview_mapping (window, width - g->header_w, &start, &npp);
       hit->area = WS_TIMELINE_AREA_OVERVIEW;
       hit->time =
         ws_time_window_get_origin (window) + (gint64) floor (start + (x - g->header_w) * npp);
@@ -1017,7 +632,8 @@ ws_timeline_chart_hit (WsTimelineChart *self, double width, double height, WsTim
   if (hit->lane != WS_LANE_NONE)
     {
       const WsLane *lane = ws_lanes_get_lane (self->lanes, hit->lane);
-      gboolean collapsed = (flags_of (state, hit->lane) & WS_LANE_FLAG_COLLAPSED) != 0;
+      gboolean collapsed =
+        (ws_timeline_chart_lane_flags (state, hit->lane) & WS_LANE_FLAG_COLLAPSED) != 0;
       double in_lane = content_y - self->lane_y[hit->lane];
       gint64 tolerance = (gint64) ceil (3 * ws_time_window_get_ns_per_px (window));
       const WsTrack *track = NULL;

@@ -6,6 +6,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "ws-event-search.h"
 #include "ws-timeline-text.h"
 #include "ws-timeline-view.h"
 #include "ws-widget-palette.h"
@@ -36,8 +37,7 @@ struct _WsTimelineView
   WsTimelineState state;
   guint8 *lane_flags;
 
-  guint8 *search;    /* bitset over string ids */
-  GPtrArray *folded; /* casefolded strings, made at the first search */
+  WsEventSearch *search;
 
   /* The base picture (everything but what follows the pointer), redrawn
    * only when what it shows changes: hovering costs a copy. */
@@ -615,27 +615,6 @@ ws_timeline_view_go_end (WsTimelineView *self)
 
 /* ---- search ----------------------------------------------------------- */
 
-static gboolean
-matches (WsTimelineView *self, const WsRun *run, WsEventRef event)
-{
-  guint32 id;
-
-  if (self->search == NULL)
-    return FALSE;
-#define BIT(id)                                                                                    \
-  ((id) != WS_STRING_NONE && (id) / 8 < self->state.search_len &&                                  \
-   (self->search[(id) / 8] >> ((id) % 8)) & 1)
-  if (ws_event_ref_kind (event) == WS_EVENT_KERNEL)
-    {
-      gsize i = ws_event_ref_index (event);
-
-      return BIT (run->kernels.demangled[i]) || BIT (run->kernels.short_name[i]);
-    }
-  id = ws_event_name_id (run, event, WS_NAME_DEMANGLED);
-  return BIT (id);
-#undef BIT
-}
-
 /**
  * ws_timeline_view_set_search:
  * @text: (nullable): part of a name, any case; %NULL or "" ends the search
@@ -648,139 +627,16 @@ matches (WsTimelineView *self, const WsRun *run, WsEventRef event)
 guint
 ws_timeline_view_set_search (WsTimelineView *self, const char *text)
 {
-  const WsRun *run;
-  g_autofree char *needle = NULL;
-  guint n_strings, count = 0;
-  gboolean any = FALSE;
+  guint count;
 
   g_return_val_if_fail (WS_IS_TIMELINE_VIEW (self), 0);
 
-  g_clear_pointer (&self->search, g_free);
-  self->state.search = NULL;
-  self->state.search_len = 0;
+  if (self->search == NULL)
+    return 0;
+  count = ws_event_search_set_text (self->search, text);
+  self->state.search = ws_event_search_get_bits (self->search, &self->state.search_len);
   invalidate (self);
-  if (self->lanes == NULL || text == NULL || text[0] == '\0')
-    return 0;
-
-  run = ws_lanes_get_run (self->lanes);
-  n_strings = ws_string_table_size (run->strings);
-  if (self->folded == NULL)
-    {
-      self->folded = g_ptr_array_new_full (n_strings, g_free);
-      for (guint id = 0; id < n_strings; id++)
-        {
-          const char *str = ws_string_table_get (run->strings, id);
-
-          g_ptr_array_add (self->folded, str != NULL ? g_utf8_casefold (str, -1) : NULL);
-        }
-    }
-  needle = g_utf8_casefold (text, -1);
-  self->search = g_new0 (guint8, n_strings / 8 + 1);
-  self->state.search_len = n_strings / 8 + 1;
-  for (guint id = 0; id < n_strings; id++)
-    {
-      const char *str = g_ptr_array_index (self->folded, id);
-
-      if (str != NULL && strstr (str, needle) != NULL)
-        {
-          self->search[id / 8] |= 1 << (id % 8);
-          any = TRUE;
-        }
-    }
-  self->state.search = self->search;
-  if (!any)
-    return 0;
-
-  for (gsize i = 0; i < run->kernels.n; i++)
-    count += matches (self, run, ws_event_ref (WS_EVENT_KERNEL, i));
-  for (gsize i = 0; i < run->nvtx.n; i++)
-    count += matches (self, run, ws_event_ref (WS_EVENT_NVTX, i));
-  for (gsize i = 0; i < run->marks.n; i++)
-    count += matches (self, run, ws_event_ref (WS_EVENT_MARK, i));
-  for (gsize i = 0; i < run->api.n; i++)
-    count += matches (self, run, ws_event_ref (WS_EVENT_API, i));
   return count;
-}
-
-/* The first row of a table at or after @time. */
-static gsize
-first_at (const gint64 *start, gsize n, gint64 time)
-{
-  gsize lo = 0, hi = n;
-
-  while (lo < hi)
-    {
-      gsize mid = lo + (hi - lo) / 2;
-
-      if (start[mid] < time)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-  return lo;
-}
-
-/* Orders events by start, then by table and row, so that every event has
- * one next and one previous. */
-static int
-compare_at (const WsRun *run, WsEventRef a, WsEventRef b)
-{
-  gint64 sa = ws_event_start (run, a), sb = ws_event_start (run, b);
-
-  if (sa != sb)
-    return sa < sb ? -1 : 1;
-  return (a > b) - (a < b);
-}
-
-/* The nearest match after (or before) @from in one table. */
-static WsEventRef
-find_in (WsTimelineView *self, const WsRun *run, WsEventKind kind, const gint64 *start, gsize n,
-         WsEventRef from, gboolean backwards)
-{
-  gint64 t = ws_event_start (run, from);
-  gsize i = first_at (start, n, t);
-
-  if (!backwards)
-    {
-      for (; i < n; i++)
-        {
-          WsEventRef event = ws_event_ref (kind, i);
-
-          if (compare_at (run, event, from) > 0 && matches (self, run, event))
-            return event;
-        }
-      return WS_EVENT_NONE;
-    }
-  /* Events starting at t may sort before @from: look from the end of them. */
-  while (i < n && start[i] == t)
-    i++;
-  while (i-- > 0)
-    {
-      WsEventRef event = ws_event_ref (kind, i);
-
-      if (compare_at (run, event, from) < 0 && matches (self, run, event))
-        return event;
-    }
-  return WS_EVENT_NONE;
-}
-
-static WsEventRef
-find_from (WsTimelineView *self, const WsRun *run, WsEventRef from, gboolean backwards)
-{
-  WsEventRef found[4];
-  WsEventRef best = WS_EVENT_NONE;
-
-  found[0] =
-    find_in (self, run, WS_EVENT_KERNEL, run->kernels.start, run->kernels.n, from, backwards);
-  found[1] = find_in (self, run, WS_EVENT_NVTX, run->nvtx.start, run->nvtx.n, from, backwards);
-  found[2] = find_in (self, run, WS_EVENT_MARK, run->marks.time, run->marks.n, from, backwards);
-  found[3] = find_in (self, run, WS_EVENT_API, run->api.start, run->api.n, from, backwards);
-  for (guint k = 0; k < G_N_ELEMENTS (found); k++)
-    if (found[k] != WS_EVENT_NONE &&
-        (best == WS_EVENT_NONE ||
-         (backwards ? compare_at (run, found[k], best) > 0 : compare_at (run, found[k], best) < 0)))
-      best = found[k];
-  return best;
 }
 
 /**
@@ -803,49 +659,26 @@ ws_timeline_view_find (WsTimelineView *self, gboolean backwards)
   if (self->lanes == NULL || self->search == NULL)
     return FALSE;
   run = ws_lanes_get_run (self->lanes);
-  if (from == WS_EVENT_NONE || !ws_event_ref_is_valid (run, from))
+  /* Without a selection, the API call at the middle of the view stands for
+   * "here". */
+  if (from == WS_EVENT_NONE && run->api.n > 0)
     {
-      /* An API call at the middle of the view stands for "here". */
-      from = WS_EVENT_NONE;
-      if (run->api.n > 0)
-        from = ws_event_ref (
-          WS_EVENT_API,
-          MIN (first_at (run->api.start, run->api.n,
-                         ws_time_window_x_to_time (self->window,
-                                                   ws_time_window_get_width (self->window) / 2)),
-               run->api.n - 1));
-      else if (run->kernels.n > 0)
-        from = ws_event_ref (WS_EVENT_KERNEL, 0);
-      else if (run->nvtx.n > 0)
-        from = ws_event_ref (WS_EVENT_NVTX, 0);
-      if (from == WS_EVENT_NONE)
-        return FALSE;
-    }
-  found = find_from (self, run, from, backwards);
-  if (found == WS_EVENT_NONE)
-    {
-      /* Wrap around: from before the first event, or after the last. */
-      WsEventRef edge = WS_EVENT_NONE;
-      WsEventRef candidates[] = {
-        run->kernels.n > 0 ? ws_event_ref (WS_EVENT_KERNEL, backwards ? run->kernels.n - 1 : 0)
-                           : WS_EVENT_NONE,
-        run->nvtx.n > 0 ? ws_event_ref (WS_EVENT_NVTX, backwards ? run->nvtx.n - 1 : 0)
-                        : WS_EVENT_NONE,
-        run->api.n > 0 ? ws_event_ref (WS_EVENT_API, backwards ? run->api.n - 1 : 0)
-                       : WS_EVENT_NONE,
-        run->marks.n > 0 ? ws_event_ref (WS_EVENT_MARK, backwards ? run->marks.n - 1 : 0)
-                         : WS_EVENT_NONE,
-      };
+      gint64 mid =
+        ws_time_window_x_to_time (self->window, ws_time_window_get_width (self->window) / 2);
+      gsize lo = 0, hi = run->api.n;
 
-      for (guint k = 0; k < G_N_ELEMENTS (candidates); k++)
-        if (candidates[k] != WS_EVENT_NONE &&
-            (edge == WS_EVENT_NONE || (backwards ? compare_at (run, candidates[k], edge) > 0
-                                                 : compare_at (run, candidates[k], edge) < 0)))
-          edge = candidates[k];
-      if (edge == WS_EVENT_NONE)
-        return FALSE;
-      found = matches (self, run, edge) ? edge : find_from (self, run, edge, backwards);
+      while (lo < hi)
+        {
+          gsize m = lo + (hi - lo) / 2;
+
+          if (run->api.start[m] < mid)
+            lo = m + 1;
+          else
+            hi = m;
+        }
+      from = ws_event_ref (WS_EVENT_API, MIN (lo, run->api.n - 1));
     }
+  found = ws_event_search_find (self->search, from, backwards);
   if (found == WS_EVENT_NONE)
     return FALSE;
   ws_timeline_view_select (self, found);
@@ -1117,8 +950,7 @@ ws_timeline_view_finalize (GObject *object)
   WsTimelineView *self = WS_TIMELINE_VIEW (object);
 
   g_free (self->lane_flags);
-  g_free (self->search);
-  g_clear_pointer (&self->folded, g_ptr_array_unref);
+  g_clear_pointer (&self->search, ws_event_search_free);
 
   G_OBJECT_CLASS (ws_timeline_view_parent_class)->finalize (object);
 }
@@ -1213,8 +1045,7 @@ ws_timeline_view_set_lanes (WsTimelineView *self, WsLanes *lanes)
   g_clear_pointer (&self->chart, ws_timeline_chart_free);
   g_clear_pointer (&self->projection, ws_nvtx_projection_unref);
   g_clear_pointer (&self->lane_flags, g_free);
-  g_clear_pointer (&self->search, g_free);
-  g_clear_pointer (&self->folded, g_ptr_array_unref);
+  g_clear_pointer (&self->search, ws_event_search_free);
   self->lanes = lanes;
   ws_timeline_state_init (&self->state);
   if (lanes != NULL)
@@ -1222,6 +1053,7 @@ ws_timeline_view_set_lanes (WsTimelineView *self, WsLanes *lanes)
       const WsRun *run = ws_lanes_get_run (lanes);
 
       self->chart = ws_timeline_chart_new (lanes);
+      self->search = ws_event_search_new (ws_lanes_get_run (lanes));
       self->lane_flags = g_new0 (guint8, ws_lanes_get_n_lanes (lanes) + 1);
       self->state.lane_flags = self->lane_flags;
       ws_time_window_set_bounds (self->window, run->origin, run->end_time);
