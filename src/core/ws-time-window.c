@@ -50,6 +50,11 @@ ws_time_window_init (WsTimeWindow *self)
   self->end = ws_time_window_get_max_span (self);
 }
 
+/**
+ * ws_time_window_new:
+ *
+ * Returns: (transfer full): a window on an empty run, 1000 px wide
+ */
 WsTimeWindow *
 ws_time_window_new (void)
 {

@@ -178,7 +178,12 @@ ws_timeline_event_label (const WsRun *run, WsEventRef event, WsNameForm form)
     }
 }
 
-/* "130.234567 ms": a time from the run's origin, to the nanosecond. */
+/**
+ * ws_timeline_format_time:
+ *
+ * Returns: (transfer full): @time from the run's origin, to the
+ * nanosecond: "130.234567 ms", "52.123456789 s".
+ */
 char *
 ws_timeline_format_time (const WsRun *run, gint64 time)
 {
