@@ -17,7 +17,8 @@
 #                   times and styles, block summaries) hold per event
 #   first frame     wall time from starting `render --repeat 1` (load the
 #                   export, build the lanes, draw one frame) against
-#                   `warpscope-cli info` (load only), median of BENCH_RUNS
+#                   `warpscope-cli info` (load only), median of BENCH_RUNS;
+#                   with the time the lanes and the first draw took in it
 #
 # Goals: median <= 8 ms and p95 <= 16 ms at 10^7; <= 16 bytes per event;
 # first frame <= 1.2 x load.  Results on stdout as a Markdown table;
@@ -147,7 +148,7 @@ for n in "$@"; do
   ensure_file "$n"
   fit_med=FAIL fit_p95=FAIL rnd_med=FAIL rnd_p95=FAIL bytes=FAIL events=FAIL
   fit_cpu=FAIL rnd_cpu=FAIL
-  load=FAIL first=FAIL ratio=FAIL
+  load=FAIL first=FAIL ratio=FAIL build=FAIL draw=FAIL
 
   if wall "$cli" render --view timeline --repeat "$repeat" --range fit --size "$size" "$file" >/dev/null; then
     fit_med=$(field median "$work/out"); fit_p95=$(field p95 "$work/out")
@@ -168,13 +169,14 @@ for n in "$@"; do
 
   # Warm-up runs, then alternate the two commands so that both see the
   # same machine.
-  loads="" firsts=""
+  loads="" firsts="" builds="" draws=""
   if wall "$cli" info "$file" >/dev/null && \
      wall "$cli" render --view timeline --repeat 1 --range fit --size "$size" "$file" >/dev/null; then
     for i in $(seq "$runs"); do
       l=$(wall "$cli" info "$file") || { failed=1; break; }
       f=$(wall "$cli" render --view timeline --repeat 1 --range fit --size "$size" "$file") || { failed=1; break; }
       loads="$loads $l"; firsts="$firsts $f"
+      builds="$builds $(field build_ms "$work/out")"; draws="$draws $(field median "$work/out")"
     done
     if [ -n "$loads" ]; then
       # shellcheck disable=SC2086
@@ -182,7 +184,12 @@ for n in "$@"; do
       # shellcheck disable=SC2086
       first=$(median $firsts)
       ratio=$(awk -v a="$first" -v b="$load" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }')
+      # shellcheck disable=SC2086
+      build=$(median $builds)
+      # shellcheck disable=SC2086
+      draw=$(median $draws)
       echo "  load (info): $load s (runs:$loads); first frame: $first s (runs:$firsts); ratio $ratio" >&2
+      echo "  of which lanes $build ms (runs:$builds), first draw $draw ms (runs:$draws)" >&2
     fi
   else
     failed=1
@@ -195,12 +202,12 @@ for n in "$@"; do
   fi
   [ "$bytes" = FAIL ] || goals="$goals bytes $(verdict "$bytes" 16),"
   [ "$ratio" = FAIL ] || goals="$goals first frame $(verdict "$ratio" 1.2)"
-  rows="$rows| $n | $events | $fit_med | $fit_p95 | $fit_cpu | $rnd_med | $rnd_p95 | $rnd_cpu | $bytes | $load | $first | $ratio | ${goals%,} |
+  rows="$rows| $n | $events | $fit_med | $fit_p95 | $fit_cpu | $rnd_med | $rnd_p95 | $rnd_cpu | $bytes | $load | $first | $build | $draw | $ratio | ${goals%,} |
 "
 done
 
-echo "| N kernels | events in lanes | zoom-out median ms | zoom-out p95 ms | zoom-out CPU median / p95 ms | random median ms | random p95 ms | random CPU median / p95 ms | bytes/event | load s | first frame s | first/load | goals |"
-echo "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"
+echo "| N kernels | events in lanes | zoom-out median ms | zoom-out p95 ms | zoom-out CPU median / p95 ms | random median ms | random p95 ms | random CPU median / p95 ms | bytes/event | load s | first frame s | of which lanes ms | of which first draw ms | first/load | goals |"
+echo "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"
 printf '%s' "$rows"
 echo
 echo "Goals: at 10^7 kernels, median <= 8 ms and p95 <= 16 ms; <= 16 bytes per event;" \
