@@ -19,6 +19,7 @@
 #include "ws-surface.h"
 #include "ws-summaries-page.h"
 #include "ws-run-loader.h"
+#include "ws-timeline-page.h"
 #include "ws-window.h"
 
 struct _WsWindow
@@ -46,6 +47,7 @@ struct _WsWindow
   WsSummariesPage *summaries_page;
   WsFindingsPage *findings_page;
   WsGaugesPage *gauges_page;
+  WsTimelinePage *timeline_page;
 };
 
 G_DEFINE_FINAL_TYPE (WsWindow, ws_window, GTK_TYPE_APPLICATION_WINDOW)
@@ -205,6 +207,7 @@ load_finished (GObject *source, GAsyncResult *result, gpointer data)
   /* ncu CSVs alone: their gauges are what there is to see. */
   if (self->run->kernels.n == 0 && self->run->ncu != NULL)
     gtk_stack_set_visible_child_name (self->view_stack, "gauges");
+  ws_timeline_page_set_run (self->timeline_page, self->run);
   gtk_stack_set_visible_child_name (self->main_stack, "views");
   g_signal_emit (self, signals[LOAD_FINISHED], 0, TRUE);
 }
@@ -516,6 +519,7 @@ ws_window_class_init (WsWindowClass *klass)
   g_type_ensure (WS_TYPE_FINDINGS_PAGE);
   g_type_ensure (WS_TYPE_GAUGES_PAGE);
   g_type_ensure (WS_TYPE_CAPTURE_PAGE);
+  g_type_ensure (WS_TYPE_TIMELINE_PAGE);
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/org/warpscope/Warpscope/ui/ws-window.ui");
   gtk_widget_class_bind_template_child (widget_class, WsWindow, header_bar);
@@ -530,6 +534,7 @@ ws_window_class_init (WsWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, WsWindow, summaries_page);
   gtk_widget_class_bind_template_child (widget_class, WsWindow, findings_page);
   gtk_widget_class_bind_template_child (widget_class, WsWindow, gauges_page);
+  gtk_widget_class_bind_template_child (widget_class, WsWindow, timeline_page);
   gtk_widget_class_bind_template_callback (widget_class, info_bar_response_cb);
   gtk_widget_class_bind_template_callback (widget_class, main_stack_changed_cb);
   gtk_widget_class_bind_template_callback (widget_class, capture_open_results_cb);

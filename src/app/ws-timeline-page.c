@@ -1,0 +1,755 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "ws-timeline-page"
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "ws-format.h"
+#include "ws-stats.h"
+#include "ws-timeline-page.h"
+#include "ws-timeline-text.h"
+
+enum
+{
+  COL_NAME,
+  COL_TIME,
+  COL_COUNT,
+  COL_EXTRA,
+  COL_NAME_ID,
+  COL_SORT,
+};
+
+struct _WsTimelinePage
+{
+  GtkBox parent_instance;
+
+  WsRun *run;
+  WsLanes *lanes;
+  WsNvtxProjection *projection;
+  GCancellable *cancellable;
+  GSimpleActionGroup *actions;
+  GPtrArray *lane_checks; /* GtkCheckButton per lane */
+  gboolean updating_checks;
+
+  /* Template widgets */
+  GtkSearchEntry *search_entry;
+  GtkLabel *match_label;
+  GtkLabel *range_label;
+  GtkBox *lanes_box;
+  GtkStack *view_stack;
+  GtkSpinner *spinner;
+  GtkLabel *status_label;
+  WsTimelineView *timeline_view;
+  GtkScrollbar *vscrollbar;
+  GtkLabel *side_title;
+  GtkLabel *details_label;
+  GtkTreeView *side_tree;
+  GtkListStore *side_store;
+  GtkTreeViewColumn *name_column;
+  GtkTreeViewColumn *time_column;
+  GtkTreeViewColumn *count_column;
+  GtkTreeViewColumn *extra_column;
+};
+
+G_DEFINE_FINAL_TYPE (WsTimelinePage, ws_timeline_page, GTK_TYPE_BOX)
+
+static char *
+count_text (gint64 n)
+{
+  GString *out = g_string_new (NULL);
+
+  ws_format_int (out, n, TRUE);
+  return g_string_free (out, FALSE);
+}
+
+/* ---- the side panel --------------------------------------------------- */
+
+static void
+set_columns (WsTimelinePage *self, const char *name, const char *time, const char *count,
+             const char *extra)
+{
+  gtk_tree_view_column_set_title (self->name_column, name);
+  gtk_tree_view_column_set_title (self->time_column, time);
+  gtk_tree_view_column_set_title (self->count_column, count);
+  gtk_tree_view_column_set_title (self->extra_column, extra);
+}
+
+static void
+add_row (WsTimelinePage *self, const char *name, gint64 time, gint64 count, const char *extra,
+         guint32 name_id)
+{
+  g_autofree char *t = ws_format_duration ((double) time);
+  g_autofree char *c = count_text (count);
+  GtkTreeIter iter;
+
+  gtk_list_store_insert_with_values (self->side_store, &iter, -1, COL_NAME, name, COL_TIME, t,
+                                     COL_COUNT, c, COL_EXTRA, extra, COL_NAME_ID, name_id, COL_SORT,
+                                     time, -1);
+}
+
+/* Nothing selected: GPU time per NVTX range name. */
+static void
+show_nvtx_summary (WsTimelinePage *self)
+{
+  g_autoptr (GArray) rows = NULL;
+
+  gtk_list_store_clear (self->side_store);
+  gtk_label_set_text (self->side_title, _ ("GPU time by NVTX range"));
+  set_columns (self, _ ("Range"), _ ("GPU time"), _ ("Kernels"), _ ("Ranges"));
+  if (self->run == NULL || self->run->nvtx.n == 0)
+    {
+      gtk_label_set_text (self->details_label,
+                          _ ("Select an event for its details, or drag on the ruler to sum up the "
+                             "kernels of a stretch of time."));
+      gtk_widget_hide (GTK_WIDGET (self->side_tree));
+      return;
+    }
+  if (self->projection == NULL)
+    {
+      gtk_label_set_text (self->details_label, _ ("Matching kernels to their NVTX ranges…"));
+      gtk_widget_hide (GTK_WIDGET (self->side_tree));
+      return;
+    }
+  gtk_label_set_text (self->details_label,
+                      _ ("Kernels launched inside each range (on its thread, matched by "
+                         "correlation id). Activate a row to select its first range; select a "
+                         "range in the timeline to highlight its kernels."));
+  rows = ws_nvtx_projection_summary (self->projection);
+  for (guint i = 0; i < rows->len; i++)
+    {
+      const WsNvtxGpuRow *row = &g_array_index (rows, WsNvtxGpuRow, i);
+      g_autofree char *ranges = count_text (row->ranges);
+      const char *name = row->name[0] == ':' ? row->name + 1 : row->name;
+
+      add_row (self, name, row->gpu_time, row->kernels, ranges, row->name_id);
+    }
+  gtk_widget_show (GTK_WIDGET (self->side_tree));
+}
+
+typedef struct
+{
+  guint32 name;
+  gint64 time;
+  gint64 count;
+} KernelGroup;
+
+static int
+compare_groups (gconstpointer a, gconstpointer b)
+{
+  const KernelGroup *x = a, *y = b;
+
+  return x->time != y->time ? (x->time > y->time ? -1 : 1) : 0;
+}
+
+/* The kernels launched inside NVTX range @r, by name. */
+static void
+list_range_kernels (WsTimelinePage *self, gsize r)
+{
+  g_autoptr (GArray) kernels = ws_nvtx_projection_kernels (self->projection, r);
+  g_autoptr (GArray) groups = g_array_new (FALSE, FALSE, sizeof (KernelGroup));
+  g_autoptr (GHashTable) index = g_hash_table_new (NULL, NULL);
+
+  for (guint i = 0; i < kernels->len; i++)
+    {
+      guint32 k = g_array_index (kernels, guint32, i);
+      guint32 name = self->run->kernels.demangled[k];
+      gpointer found = g_hash_table_lookup (index, GUINT_TO_POINTER (name + 1));
+      KernelGroup *group;
+
+      if (found == NULL)
+        {
+          KernelGroup fresh = { name, 0, 0 };
+
+          g_array_append_val (groups, fresh);
+          found = GUINT_TO_POINTER (groups->len);
+          g_hash_table_insert (index, GUINT_TO_POINTER (name + 1), found);
+        }
+      group = &g_array_index (groups, KernelGroup, GPOINTER_TO_UINT (found) - 1);
+      group->time += self->run->kernels.end[k] - self->run->kernels.start[k];
+      group->count++;
+    }
+  g_array_sort (groups, compare_groups);
+  set_columns (self, _ ("Kernel launched inside"), _ ("GPU time"), _ ("Instances"), "");
+  for (guint i = 0; i < groups->len; i++)
+    {
+      const KernelGroup *g = &g_array_index (groups, KernelGroup, i);
+
+      add_row (self, ws_run_string (self->run, g->name), g->time, g->count, "", g->name);
+    }
+  gtk_widget_set_visible (GTK_WIDGET (self->side_tree), groups->len > 0);
+}
+
+static void
+show_event (WsTimelinePage *self, WsEventRef event)
+{
+  g_autofree char *markup = ws_timeline_event_markup (self->lanes, self->projection, event);
+
+  gtk_list_store_clear (self->side_store);
+  gtk_label_set_text (self->side_title, _ ("Selected"));
+  gtk_label_set_markup (self->details_label, markup);
+  if (ws_event_ref_kind (event) == WS_EVENT_NVTX && self->projection != NULL)
+    list_range_kernels (self, ws_event_ref_index (event));
+  else
+    gtk_widget_hide (GTK_WIDGET (self->side_tree));
+}
+
+/* A stretch of time from the ruler: the kernel summary of what starts in it. */
+static void
+show_range (WsTimelinePage *self, gint64 start, gint64 end)
+{
+  g_autoptr (WsSummary) summary =
+    ws_summary_compute_kernels_in (self->run, WS_NAME_DEMANGLED, start, end);
+  g_autofree char *from = ws_timeline_format_time (self->run, start);
+  g_autofree char *to = ws_timeline_format_time (self->run, end);
+  g_autofree char *span = ws_format_duration ((double) (end - start));
+  g_autofree char *title = NULL;
+  g_autofree char *total = ws_format_duration ((double) summary->grand_total);
+  gint64 launches = 0;
+  g_autofree char *count = NULL;
+  g_autofree char *text = NULL;
+
+  for (guint i = 0; i < summary->rows->len; i++)
+    launches += g_array_index (summary->rows, WsSummaryRow, i).count;
+  count = count_text (launches);
+  /* TRANSLATORS: a stretch of time: its start, end and length */
+  title = g_strdup_printf (_ ("From %s to %s (%s)"), from, to, span);
+  /* TRANSLATORS: "%s kernels" then an amount of time */
+  text = g_strdup_printf (_ ("%s kernels start in this range, %s of GPU time."), count, total);
+  gtk_label_set_text (self->side_title, title);
+  gtk_label_set_text (self->details_label, text);
+
+  gtk_list_store_clear (self->side_store);
+  set_columns (self, _ ("Kernel"), _ ("Total"), _ ("Instances"), _ ("Average"));
+  for (guint i = 0; i < summary->rows->len; i++)
+    {
+      const WsSummaryRow *row = &g_array_index (summary->rows, WsSummaryRow, i);
+      g_autofree char *avg = ws_format_duration (row->avg);
+
+      add_row (self, row->name, row->total, row->count, avg, row->name_id);
+    }
+  gtk_widget_set_visible (GTK_WIDGET (self->side_tree), summary->rows->len > 0);
+}
+
+static void
+event_selected_cb (WsTimelinePage *self, guint event, WsTimelineView *view)
+{
+  gint64 start, end;
+
+  if (self->lanes == NULL)
+    return;
+  if (event != WS_EVENT_NONE)
+    show_event (self, event);
+  else if (ws_timeline_view_get_range (view, &start, &end))
+    show_range (self, start, end);
+  else
+    show_nvtx_summary (self);
+}
+
+static void
+range_selected_cb (WsTimelinePage *self, gint64 start, gint64 end, WsTimelineView *view)
+{
+  WsEventRef selected = ws_timeline_view_get_selected (view);
+
+  if (self->run == NULL)
+    return;
+  if (end > start)
+    show_range (self, start, end);
+  else if (selected != WS_EVENT_NONE)
+    show_event (self, selected);
+  else
+    show_nvtx_summary (self);
+}
+
+static void
+side_row_activated_cb (WsTimelinePage *self, GtkTreePath *path, GtkTreeViewColumn *column,
+                       GtkTreeView *tree)
+{
+  GtkTreeIter iter;
+  guint name_id;
+  const WsNvtxRanges *nv;
+
+  if (self->run == NULL ||
+      !gtk_tree_model_get_iter (GTK_TREE_MODEL (self->side_store), &iter, path))
+    return;
+  gtk_tree_model_get (GTK_TREE_MODEL (self->side_store), &iter, COL_NAME_ID, &name_id, -1);
+  /* In the NVTX list: select the first range of that name. */
+  nv = &self->run->nvtx;
+  if (ws_timeline_view_get_selected (self->timeline_view) != WS_EVENT_NONE ||
+      ws_timeline_view_get_range (self->timeline_view, NULL, NULL))
+    return;
+  for (gsize r = 0; r < nv->n; r++)
+    if (nv->name[r] == name_id)
+      {
+        WsEventRef event = ws_event_ref (WS_EVENT_NVTX, r);
+
+        ws_timeline_view_select (self->timeline_view, event);
+        ws_timeline_view_reveal (self->timeline_view, event);
+        return;
+      }
+}
+
+/* ---- the toolbar ------------------------------------------------------ */
+
+static void
+update_range_label (WsTimelinePage *self)
+{
+  WsTimeWindow *window = ws_timeline_view_get_window (self->timeline_view);
+  g_autofree char *from = NULL, *to = NULL, *span = NULL, *text = NULL;
+  gint64 start, end;
+
+  if (self->run == NULL || self->lanes == NULL)
+    {
+      gtk_label_set_text (self->range_label, "");
+      return;
+    }
+  ws_time_window_get_range (window, &start, &end);
+  from = ws_timeline_format_time (self->run, start);
+  to = ws_timeline_format_time (self->run, end);
+  span = ws_format_duration (ws_time_window_get_span (window));
+  /* TRANSLATORS: the time in view: start – end (length) */
+  text = g_strdup_printf (_ ("%s – %s (%s)"), from, to, span);
+  gtk_label_set_text (self->range_label, text);
+}
+
+static void
+window_changed_cb (WsTimelinePage *self, WsTimeWindow *window)
+{
+  update_range_label (self);
+}
+
+static void
+search_changed_cb (WsTimelinePage *self, GtkSearchEntry *entry)
+{
+  const char *text = gtk_entry_get_text (GTK_ENTRY (entry));
+  guint n = ws_timeline_view_set_search (self->timeline_view, text);
+  g_autofree char *count = count_text (n);
+  g_autofree char *label = NULL;
+
+  if (text[0] == '\0')
+    label = g_strdup ("");
+  else if (n == 0)
+    label = g_strdup (_ ("No match"));
+  else
+    label = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s match", "%s matches", n), count);
+  gtk_label_set_text (self->match_label, label);
+}
+
+static void
+search_activate_cb (WsTimelinePage *self, GtkSearchEntry *entry)
+{
+  ws_timeline_view_find (self->timeline_view, FALSE);
+}
+
+static void
+lane_check_toggled_cb (GtkToggleButton *check, WsTimelinePage *self)
+{
+  guint32 lane = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (check), "lane"));
+  guint8 flags = ws_timeline_view_get_lane_flags (self->timeline_view, lane);
+
+  if (self->updating_checks)
+    return;
+  if (gtk_toggle_button_get_active (check))
+    flags &= ~WS_LANE_FLAG_HIDDEN;
+  else
+    flags |= WS_LANE_FLAG_HIDDEN;
+  ws_timeline_view_set_lane_flags (self->timeline_view, lane, flags);
+}
+
+static void
+lanes_changed_cb (WsTimelinePage *self, WsTimelineView *view)
+{
+  self->updating_checks = TRUE;
+  for (guint l = 0; self->lane_checks != NULL && l < self->lane_checks->len; l++)
+    gtk_toggle_button_set_active (
+      g_ptr_array_index (self->lane_checks, l),
+      !(ws_timeline_view_get_lane_flags (view, l) & WS_LANE_FLAG_HIDDEN));
+  self->updating_checks = FALSE;
+}
+
+static void
+build_lane_checks (WsTimelinePage *self)
+{
+  g_autoptr (GList) children = gtk_container_get_children (GTK_CONTAINER (self->lanes_box));
+
+  for (GList *l = children; l != NULL; l = l->next)
+    gtk_widget_destroy (l->data);
+  g_clear_pointer (&self->lane_checks, g_ptr_array_unref);
+  if (self->lanes == NULL)
+    return;
+  self->lane_checks = g_ptr_array_new ();
+  for (guint l = 0; l < ws_lanes_get_n_lanes (self->lanes); l++)
+    {
+      const WsLane *lane = ws_lanes_get_lane (self->lanes, l);
+      g_autofree char *subtitle = NULL;
+      g_autofree char *title = ws_timeline_lane_title (self->lanes, l, &subtitle);
+      g_autofree char *text =
+        subtitle != NULL ? g_strdup_printf ("%s — %s", title, subtitle) : g_strdup (title);
+      GtkWidget *check = gtk_check_button_new_with_label (text);
+
+      if (lane->kind != WS_LANE_GROUP)
+        gtk_widget_set_margin_start (check, 18);
+      gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (check), TRUE);
+      g_object_set_data (G_OBJECT (check), "lane", GUINT_TO_POINTER (l));
+      g_signal_connect_object (check, "toggled", G_CALLBACK (lane_check_toggled_cb), self, 0);
+      gtk_widget_show (check);
+      gtk_container_add (GTK_CONTAINER (self->lanes_box), check);
+      g_ptr_array_add (self->lane_checks, check);
+    }
+}
+
+/* ---- actions ---------------------------------------------------------- */
+
+static void
+zoom_in_action (GSimpleAction *action, GVariant *param, gpointer data)
+{
+  ws_timeline_view_zoom (WS_TIMELINE_PAGE (data)->timeline_view, 1.5);
+}
+
+static void
+zoom_out_action (GSimpleAction *action, GVariant *param, gpointer data)
+{
+  ws_timeline_view_zoom (WS_TIMELINE_PAGE (data)->timeline_view, 1 / 1.5);
+}
+
+static void
+zoom_fit_action (GSimpleAction *action, GVariant *param, gpointer data)
+{
+  ws_timeline_view_zoom_fit (WS_TIMELINE_PAGE (data)->timeline_view);
+}
+
+static void
+zoom_selection_action (GSimpleAction *action, GVariant *param, gpointer data)
+{
+  ws_timeline_view_zoom_selection (WS_TIMELINE_PAGE (data)->timeline_view);
+}
+
+static void
+pan_left_action (GSimpleAction *action, GVariant *param, gpointer data)
+{
+  ws_timeline_view_pan (WS_TIMELINE_PAGE (data)->timeline_view, -0.15);
+}
+
+static void
+pan_right_action (GSimpleAction *action, GVariant *param, gpointer data)
+{
+  ws_timeline_view_pan (WS_TIMELINE_PAGE (data)->timeline_view, 0.15);
+}
+
+static void
+go_start_action (GSimpleAction *action, GVariant *param, gpointer data)
+{
+  ws_timeline_view_go_home (WS_TIMELINE_PAGE (data)->timeline_view);
+}
+
+static void
+go_end_action (GSimpleAction *action, GVariant *param, gpointer data)
+{
+  ws_timeline_view_go_end (WS_TIMELINE_PAGE (data)->timeline_view);
+}
+
+static void
+find_action (GSimpleAction *action, GVariant *param, gpointer data)
+{
+  gtk_widget_grab_focus (GTK_WIDGET (WS_TIMELINE_PAGE (data)->search_entry));
+}
+
+static void
+find_next_action (GSimpleAction *action, GVariant *param, gpointer data)
+{
+  ws_timeline_view_find (WS_TIMELINE_PAGE (data)->timeline_view, FALSE);
+}
+
+static void
+find_previous_action (GSimpleAction *action, GVariant *param, gpointer data)
+{
+  ws_timeline_view_find (WS_TIMELINE_PAGE (data)->timeline_view, TRUE);
+}
+
+static void
+show_all_lanes_action (GSimpleAction *action, GVariant *param, gpointer data)
+{
+  ws_timeline_view_show_all_lanes (WS_TIMELINE_PAGE (data)->timeline_view);
+}
+
+static const GActionEntry page_actions[] = {
+  { "zoom-in", zoom_in_action },
+  { "zoom-out", zoom_out_action },
+  { "zoom-fit", zoom_fit_action },
+  { "zoom-selection", zoom_selection_action },
+  { "pan-left", pan_left_action },
+  { "pan-right", pan_right_action },
+  { "go-start", go_start_action },
+  { "go-end", go_end_action },
+  { "find", find_action },
+  { "find-next", find_next_action },
+  { "find-previous", find_previous_action },
+  { "show-all-lanes", show_all_lanes_action },
+};
+
+/* The accelerators of the timeline's actions; they act while the focus
+ * is inside the page.  The view itself takes the plain keys (W, A, S, D,
+ * +, -, Home, End) so that they never reach the search entry. */
+static void
+set_accels (GtkApplication *app)
+{
+  static const struct
+  {
+    const char *action;
+    const char *accels[4];
+  } accels[] = {
+    { "timeline.zoom-in", { "<Control>plus", "<Control>equal", "<Control>KP_Add", NULL } },
+    { "timeline.zoom-out", { "<Control>minus", "<Control>KP_Subtract", NULL } },
+    { "timeline.zoom-fit", { "<Control>0", NULL } },
+    { "timeline.zoom-selection", { "<Control>Return", NULL } },
+    { "timeline.find", { "<Control>f", NULL } },
+    { "timeline.find-next", { "<Control>g", "F3", NULL } },
+    { "timeline.find-previous", { "<Shift><Control>g", "<Shift>F3", NULL } },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (accels); i++)
+    gtk_application_set_accels_for_action (app, accels[i].action, accels[i].accels);
+}
+
+/* The window gets its application after its template (this page) is built:
+ * the accelerators are set once the page is realized. */
+static void
+realize_cb (WsTimelinePage *self)
+{
+  GtkWidget *toplevel = gtk_widget_get_toplevel (GTK_WIDGET (self));
+  GtkApplication *app =
+    GTK_IS_WINDOW (toplevel) ? gtk_window_get_application (GTK_WINDOW (toplevel)) : NULL;
+
+  if (app != NULL)
+    set_accels (app);
+}
+
+/* ---- loading ---------------------------------------------------------- */
+
+static void
+build_lanes_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
+{
+  g_task_return_pointer (task, ws_lanes_new (data), (GDestroyNotify) ws_lanes_unref);
+}
+
+static void
+build_projection_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
+{
+  g_task_return_pointer (task, ws_nvtx_projection_new (data),
+                         (GDestroyNotify) ws_nvtx_projection_unref);
+}
+
+static void
+projection_ready (GObject *source, GAsyncResult *result, gpointer data)
+{
+  WsTimelinePage *self = WS_TIMELINE_PAGE (source);
+  g_autoptr (WsNvtxProjection) projection = g_task_propagate_pointer (G_TASK (result), NULL);
+  GCancellable *cancellable = g_task_get_cancellable (G_TASK (result));
+  WsEventRef selected;
+
+  if (projection == NULL || g_cancellable_is_cancelled (cancellable))
+    return;
+  self->projection = g_steal_pointer (&projection);
+  ws_timeline_view_set_projection (self->timeline_view, self->projection);
+  selected = ws_timeline_view_get_selected (self->timeline_view);
+  event_selected_cb (self, selected, self->timeline_view);
+}
+
+static void
+lanes_ready (GObject *source, GAsyncResult *result, gpointer data)
+{
+  WsTimelinePage *self = WS_TIMELINE_PAGE (source);
+  g_autoptr (WsLanes) lanes = g_task_propagate_pointer (G_TASK (result), NULL);
+  GCancellable *cancellable = g_task_get_cancellable (G_TASK (result));
+  GTask *task;
+
+  if (lanes == NULL || g_cancellable_is_cancelled (cancellable))
+    return;
+  self->lanes = ws_lanes_ref (lanes);
+  gtk_spinner_stop (self->spinner);
+  if (ws_lanes_get_n_lanes (lanes) == 0)
+    {
+      gtk_label_set_text (self->status_label, _ ("This run has no events to show on a timeline."));
+      return;
+    }
+  ws_timeline_view_set_lanes (self->timeline_view, lanes);
+  build_lane_checks (self);
+  gtk_stack_set_visible_child_name (self->view_stack, "timeline");
+  update_range_label (self);
+  show_nvtx_summary (self);
+
+  task = g_task_new (self, cancellable, projection_ready, NULL);
+  g_task_set_source_tag (task, lanes_ready);
+  g_task_set_task_data (task, ws_lanes_ref (lanes), (GDestroyNotify) ws_lanes_unref);
+  g_task_run_in_thread (task, build_projection_thread);
+  g_object_unref (task);
+}
+
+/**
+ * ws_timeline_page_set_run:
+ * @run: (nullable): the run to show
+ *
+ * Sorts the run's events into lanes on a worker thread, then shows them;
+ * the NVTX projection follows on another.
+ */
+void
+ws_timeline_page_set_run (WsTimelinePage *self, WsRun *run)
+{
+  GTask *task;
+
+  g_return_if_fail (WS_IS_TIMELINE_PAGE (self));
+
+  if (self->cancellable != NULL)
+    g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->cancellable);
+  g_clear_pointer (&self->projection, ws_nvtx_projection_unref);
+  g_clear_pointer (&self->lanes, ws_lanes_unref);
+  if (run != NULL)
+    ws_run_ref (run);
+  g_clear_pointer (&self->run, ws_run_unref);
+  self->run = run;
+
+  ws_timeline_view_set_lanes (self->timeline_view, NULL);
+  build_lane_checks (self);
+  gtk_entry_set_text (GTK_ENTRY (self->search_entry), "");
+  gtk_list_store_clear (self->side_store);
+  gtk_label_set_text (self->side_title, "");
+  gtk_label_set_text (self->details_label, "");
+  gtk_widget_hide (GTK_WIDGET (self->side_tree));
+  update_range_label (self);
+  gtk_stack_set_visible_child_name (self->view_stack, "status");
+  if (run == NULL)
+    {
+      gtk_spinner_stop (self->spinner);
+      gtk_label_set_text (self->status_label, "");
+      return;
+    }
+  gtk_label_set_text (self->status_label, _ ("Preparing the timeline…"));
+  gtk_spinner_start (self->spinner);
+
+  self->cancellable = g_cancellable_new ();
+  task = g_task_new (self, self->cancellable, lanes_ready, NULL);
+  g_task_set_source_tag (task, ws_timeline_page_set_run);
+  g_task_set_task_data (task, ws_run_ref (run), (GDestroyNotify) ws_run_unref);
+  g_task_run_in_thread (task, build_lanes_thread);
+  g_object_unref (task);
+}
+
+/* ---- life ------------------------------------------------------------- */
+
+static void
+ws_timeline_page_dispose (GObject *object)
+{
+  WsTimelinePage *self = WS_TIMELINE_PAGE (object);
+
+  if (self->cancellable != NULL)
+    g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->cancellable);
+  g_clear_pointer (&self->projection, ws_nvtx_projection_unref);
+  g_clear_pointer (&self->lanes, ws_lanes_unref);
+  g_clear_pointer (&self->run, ws_run_unref);
+  g_clear_pointer (&self->lane_checks, g_ptr_array_unref);
+  g_clear_object (&self->actions);
+
+  G_OBJECT_CLASS (ws_timeline_page_parent_class)->dispose (object);
+}
+
+static void
+ws_timeline_page_class_init (WsTimelinePageClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = ws_timeline_page_dispose;
+
+  g_type_ensure (WS_TYPE_TIMELINE_VIEW);
+  gtk_widget_class_set_template_from_resource (widget_class,
+                                               "/org/warpscope/Warpscope/ui/ws-timeline-page.ui");
+  gtk_widget_class_bind_template_child (widget_class, WsTimelinePage, search_entry);
+  gtk_widget_class_bind_template_child (widget_class, WsTimelinePage, match_label);
+  gtk_widget_class_bind_template_child (widget_class, WsTimelinePage, range_label);
+  gtk_widget_class_bind_template_child (widget_class, WsTimelinePage, lanes_box);
+  gtk_widget_class_bind_template_child (widget_class, WsTimelinePage, view_stack);
+  gtk_widget_class_bind_template_child (widget_class, WsTimelinePage, spinner);
+  gtk_widget_class_bind_template_child (widget_class, WsTimelinePage, status_label);
+  gtk_widget_class_bind_template_child (widget_class, WsTimelinePage, timeline_view);
+  gtk_widget_class_bind_template_child (widget_class, WsTimelinePage, vscrollbar);
+  gtk_widget_class_bind_template_child (widget_class, WsTimelinePage, side_title);
+  gtk_widget_class_bind_template_child (widget_class, WsTimelinePage, details_label);
+  gtk_widget_class_bind_template_child (widget_class, WsTimelinePage, side_tree);
+  gtk_widget_class_bind_template_child (widget_class, WsTimelinePage, side_store);
+  gtk_widget_class_bind_template_child (widget_class, WsTimelinePage, name_column);
+  gtk_widget_class_bind_template_child (widget_class, WsTimelinePage, time_column);
+  gtk_widget_class_bind_template_child (widget_class, WsTimelinePage, count_column);
+  gtk_widget_class_bind_template_child (widget_class, WsTimelinePage, extra_column);
+  gtk_widget_class_bind_template_callback (widget_class, search_changed_cb);
+  gtk_widget_class_bind_template_callback (widget_class, search_activate_cb);
+  gtk_widget_class_bind_template_callback (widget_class, event_selected_cb);
+  gtk_widget_class_bind_template_callback (widget_class, range_selected_cb);
+  gtk_widget_class_bind_template_callback (widget_class, lanes_changed_cb);
+  gtk_widget_class_bind_template_callback (widget_class, side_row_activated_cb);
+}
+
+static void
+ws_timeline_page_init (WsTimelinePage *self)
+{
+  gtk_widget_init_template (GTK_WIDGET (self));
+
+  gtk_range_set_adjustment (GTK_RANGE (self->vscrollbar),
+                            ws_timeline_view_get_vadjustment (self->timeline_view));
+  g_signal_connect_object (ws_timeline_view_get_window (self->timeline_view), "changed",
+                           G_CALLBACK (window_changed_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect (self, "realize", G_CALLBACK (realize_cb), NULL);
+
+  self->actions = g_simple_action_group_new ();
+  g_action_map_add_action_entries (G_ACTION_MAP (self->actions), page_actions,
+                                   G_N_ELEMENTS (page_actions), self);
+  gtk_widget_insert_action_group (GTK_WIDGET (self), "timeline", G_ACTION_GROUP (self->actions));
+  gtk_stack_set_visible_child_name (self->view_stack, "status");
+}
+
+/**
+ * ws_timeline_page_get_view:
+ *
+ * Returns: (transfer none): the timeline
+ */
+WsTimelineView *
+ws_timeline_page_get_view (WsTimelinePage *self)
+{
+  return self->timeline_view;
+}
+
+/* Whether the lanes are built and shown. */
+gboolean
+ws_timeline_page_is_ready (WsTimelinePage *self)
+{
+  return self->lanes != NULL;
+}
+
+gboolean
+ws_timeline_page_has_projection (WsTimelinePage *self)
+{
+  return self->projection != NULL;
+}
+
+const char *
+ws_timeline_page_get_side_title (WsTimelinePage *self)
+{
+  return gtk_label_get_text (self->side_title);
+}
+
+const char *
+ws_timeline_page_get_details_text (WsTimelinePage *self)
+{
+  return gtk_label_get_text (self->details_label);
+}
+
+/**
+ * ws_timeline_page_get_side_model:
+ *
+ * Returns: (transfer none): the side panel's list (name, time, count, …)
+ */
+GtkTreeModel *
+ws_timeline_page_get_side_model (WsTimelinePage *self)
+{
+  return GTK_TREE_MODEL (self->side_store);
+}

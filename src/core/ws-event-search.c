@@ -1,0 +1,264 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "ws-event-search"
+#include "config.h"
+
+#include <string.h>
+
+#include "ws-event-search.h"
+
+struct _WsEventSearch
+{
+  WsRun *run;
+  GPtrArray *folded; /* per string id: the case-folded string, made at the first search */
+  guint8 *bits;      /* per string id: whether it matches; NULL when nothing is searched */
+  guint len;         /* bytes in @bits */
+};
+
+/**
+ * ws_event_search_new:
+ *
+ * Returns: (transfer full): a search of @run's events, matching nothing yet
+ */
+WsEventSearch *
+ws_event_search_new (WsRun *run)
+{
+  WsEventSearch *self;
+
+  g_return_val_if_fail (run != NULL, NULL);
+
+  self = g_new0 (WsEventSearch, 1);
+  self->run = ws_run_ref (run);
+  return self;
+}
+
+void
+ws_event_search_free (WsEventSearch *self)
+{
+  if (self == NULL)
+    return;
+  g_clear_pointer (&self->folded, g_ptr_array_unref);
+  g_free (self->bits);
+  ws_run_unref (self->run);
+  g_free (self);
+}
+
+static inline gboolean
+bit (const WsEventSearch *self, guint32 id)
+{
+  return id != WS_STRING_NONE && id / 8 < self->len && (self->bits[id / 8] >> (id % 8)) & 1;
+}
+
+/* Whether @event's name contains the text searched for. */
+gboolean
+ws_event_search_matches (WsEventSearch *self, WsEventRef event)
+{
+  const WsRun *run = self->run;
+
+  if (self->bits == NULL || !ws_event_ref_is_valid (run, event))
+    return FALSE;
+  if (ws_event_ref_kind (event) == WS_EVENT_KERNEL)
+    {
+      gsize i = ws_event_ref_index (event);
+
+      return bit (self, run->kernels.demangled[i]) ||
+             (run->kernels.short_name != NULL && bit (self, run->kernels.short_name[i]));
+    }
+  return bit (self, ws_event_name_id (run, event, WS_NAME_DEMANGLED));
+}
+
+/**
+ * ws_event_search_set_text:
+ * @text: (nullable): part of a name, in any case; %NULL or "" ends the search
+ *
+ * Returns: how many events match
+ */
+guint
+ws_event_search_set_text (WsEventSearch *self, const char *text)
+{
+  const WsRun *run = self->run;
+  g_autofree char *needle = NULL;
+  guint n_strings = ws_string_table_size (run->strings);
+  gboolean any = FALSE;
+  guint count = 0;
+
+  g_clear_pointer (&self->bits, g_free);
+  self->len = 0;
+  if (text == NULL || text[0] == '\0')
+    return 0;
+
+  if (self->folded == NULL)
+    {
+      self->folded = g_ptr_array_new_full (n_strings, g_free);
+      for (guint id = 0; id < n_strings; id++)
+        {
+          const char *str = ws_string_table_get (run->strings, id);
+
+          g_ptr_array_add (self->folded, str != NULL ? g_utf8_casefold (str, -1) : NULL);
+        }
+    }
+  needle = g_utf8_casefold (text, -1);
+  self->len = n_strings / 8 + 1;
+  self->bits = g_new0 (guint8, self->len);
+  for (guint id = 0; id < n_strings; id++)
+    {
+      const char *str = g_ptr_array_index (self->folded, id);
+
+      if (str != NULL && strstr (str, needle) != NULL)
+        {
+          self->bits[id / 8] |= 1 << (id % 8);
+          any = TRUE;
+        }
+    }
+  if (!any)
+    return 0;
+
+  for (gsize i = 0; i < run->kernels.n; i++)
+    count += ws_event_search_matches (self, ws_event_ref (WS_EVENT_KERNEL, i));
+  for (gsize i = 0; i < run->nvtx.n; i++)
+    count += ws_event_search_matches (self, ws_event_ref (WS_EVENT_NVTX, i));
+  for (gsize i = 0; i < run->marks.n; i++)
+    count += ws_event_search_matches (self, ws_event_ref (WS_EVENT_MARK, i));
+  for (gsize i = 0; i < run->api.n; i++)
+    count += ws_event_search_matches (self, ws_event_ref (WS_EVENT_API, i));
+  return count;
+}
+
+/**
+ * ws_event_search_get_bits:
+ * @len: (out): bytes in the bitset
+ *
+ * Returns: (transfer none) (nullable): one bit per string id, set where the
+ * name matches; %NULL when nothing is searched
+ */
+const guint8 *
+ws_event_search_get_bits (WsEventSearch *self, guint *len)
+{
+  if (len != NULL)
+    *len = self->len;
+  return self->bits;
+}
+
+/* The first row of a table at or after @time. */
+static gsize
+first_at (const gint64 *start, gsize n, gint64 time)
+{
+  gsize lo = 0, hi = n;
+
+  while (lo < hi)
+    {
+      gsize mid = lo + (hi - lo) / 2;
+
+      if (start[mid] < time)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
+/* Events in order of start, then of table and row: each has one next. */
+static int
+compare_at (const WsRun *run, WsEventRef a, WsEventRef b)
+{
+  gint64 sa = ws_event_start (run, a), sb = ws_event_start (run, b);
+
+  if (sa != sb)
+    return sa < sb ? -1 : 1;
+  return (a > b) - (a < b);
+}
+
+/* The nearest match after (or before) @from in one table. */
+static WsEventRef
+find_in (WsEventSearch *self, WsEventKind kind, const gint64 *start, gsize n, WsEventRef from,
+         gboolean backwards)
+{
+  const WsRun *run = self->run;
+  gint64 t = ws_event_start (run, from);
+  gsize i = first_at (start, n, t);
+
+  if (!backwards)
+    {
+      for (; i < n; i++)
+        {
+          WsEventRef event = ws_event_ref (kind, i);
+
+          if (compare_at (run, event, from) > 0 && ws_event_search_matches (self, event))
+            return event;
+        }
+      return WS_EVENT_NONE;
+    }
+  /* Events starting at t may sort before @from: look from the last of them. */
+  while (i < n && start[i] == t)
+    i++;
+  while (i-- > 0)
+    {
+      WsEventRef event = ws_event_ref (kind, i);
+
+      if (compare_at (run, event, from) < 0 && ws_event_search_matches (self, event))
+        return event;
+    }
+  return WS_EVENT_NONE;
+}
+
+static WsEventRef
+nearest (const WsRun *run, const WsEventRef *candidates, guint n, gboolean backwards)
+{
+  WsEventRef best = WS_EVENT_NONE;
+
+  for (guint k = 0; k < n; k++)
+    if (candidates[k] != WS_EVENT_NONE &&
+        (best == WS_EVENT_NONE || (backwards ? compare_at (run, candidates[k], best) > 0
+                                             : compare_at (run, candidates[k], best) < 0)))
+      best = candidates[k];
+  return best;
+}
+
+static WsEventRef
+find_from (WsEventSearch *self, WsEventRef from, gboolean backwards)
+{
+  const WsRun *run = self->run;
+  WsEventRef found[] = {
+    find_in (self, WS_EVENT_KERNEL, run->kernels.start, run->kernels.n, from, backwards),
+    find_in (self, WS_EVENT_NVTX, run->nvtx.start, run->nvtx.n, from, backwards),
+    find_in (self, WS_EVENT_MARK, run->marks.time, run->marks.n, from, backwards),
+    find_in (self, WS_EVENT_API, run->api.start, run->api.n, from, backwards),
+  };
+
+  return nearest (run, found, G_N_ELEMENTS (found), backwards);
+}
+
+/**
+ * ws_event_search_find:
+ * @from: where to look from, or WS_EVENT_NONE for the start (or the end)
+ * @backwards: the previous match instead of the next
+ *
+ * Returns: the next (or previous) match in order of start, wrapping around
+ * at the end; WS_EVENT_NONE if nothing matches.
+ */
+WsEventRef
+ws_event_search_find (WsEventSearch *self, WsEventRef from, gboolean backwards)
+{
+  const WsRun *run = self->run;
+  WsEventRef found = WS_EVENT_NONE;
+  WsEventRef edges[] = {
+    run->kernels.n > 0 ? ws_event_ref (WS_EVENT_KERNEL, backwards ? run->kernels.n - 1 : 0)
+                       : WS_EVENT_NONE,
+    run->nvtx.n > 0 ? ws_event_ref (WS_EVENT_NVTX, backwards ? run->nvtx.n - 1 : 0) : WS_EVENT_NONE,
+    run->api.n > 0 ? ws_event_ref (WS_EVENT_API, backwards ? run->api.n - 1 : 0) : WS_EVENT_NONE,
+    run->marks.n > 0 ? ws_event_ref (WS_EVENT_MARK, backwards ? run->marks.n - 1 : 0)
+                     : WS_EVENT_NONE,
+  };
+  WsEventRef edge;
+
+  if (self->bits == NULL)
+    return WS_EVENT_NONE;
+  if (ws_event_ref_is_valid (run, from))
+    found = find_from (self, from, backwards);
+  if (found != WS_EVENT_NONE)
+    return found;
+  /* Wrap around: from the first event of the run (or the last). */
+  edge = nearest (run, edges, G_N_ELEMENTS (edges), backwards);
+  if (edge == WS_EVENT_NONE)
+    return WS_EVENT_NONE;
+  return ws_event_search_matches (self, edge) ? edge : find_from (self, edge, backwards);
+}

@@ -1,0 +1,763 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "ws-lanes"
+#include "config.h"
+
+#include <string.h>
+
+#include "ws-lanes.h"
+
+struct _WsLanes
+{
+  gatomicrefcount ref_count;
+  WsRun *run;
+  GArray *lanes;        /* WsLane, in display order */
+  guint32 *stream_lane; /* per run->streams: lane index or WS_LANE_NONE */
+  guint32 *thread_nvtx; /* per run->threads */
+  guint32 *thread_api;  /* per run->threads */
+  guint8 *api_classes;  /* while building: per string id, see ws_track_finish () */
+};
+
+/* The metrics that get a lane, in this order, by the start of their name
+ * in TARGET_INFO_GPU_METRICS; the others are left out. */
+static const char *const shown_metrics[] = {
+  "SMs Active",           "SM Issue",           "Tensor Active",      "DRAM Read Bandwidth",
+  "DRAM Write Bandwidth", "PCIe RX Throughput", "PCIe TX Throughput",
+};
+
+static inline gboolean
+key_le (gint64 s0, gint64 e0, gint64 s1, gint64 e1)
+{
+  return s0 < s1 || (s0 == s1 && e0 >= e1);
+}
+
+static void
+lane_clear (gpointer data)
+{
+  WsLane *lane = data;
+
+  for (guint r = 0; r < lane->n_tracks; r++)
+    ws_track_clear (&lane->tracks[r]);
+  g_free (lane->tracks);
+  ws_track_clear (&lane->marks);
+  ws_series_clear (&lane->series);
+}
+
+static WsLane
+lane_new (WsLaneKind kind)
+{
+  WsLane lane = { 0 };
+
+  lane.kind = kind;
+  lane.group = WS_LANE_NONE;
+  lane.device = -1;
+  lane.stream = lane.thread = lane.metric = G_MAXUINT32;
+  return lane;
+}
+
+/* Events of one kind split by a key (stream or thread), each part keeping
+ * the table's order. */
+typedef struct
+{
+  guint n_keys;
+  gsize *count;
+  gsize *fill;
+  WsEventRef **events;
+} Split;
+
+static void
+split_init (Split *split, guint n_keys)
+{
+  split->n_keys = n_keys;
+  split->count = g_new0 (gsize, n_keys + 1);
+  split->fill = g_new0 (gsize, n_keys + 1);
+  split->events = g_new0 (WsEventRef *, n_keys + 1);
+}
+
+static void
+split_alloc (Split *split)
+{
+  for (guint k = 0; k < split->n_keys; k++)
+    if (split->count[k] > 0)
+      split->events[k] = g_new (WsEventRef, split->count[k]);
+}
+
+static void
+split_clear (Split *split)
+{
+  for (guint k = 0; k < split->n_keys; k++)
+    g_free (split->events[k]);
+  g_free (split->count);
+  g_free (split->fill);
+  g_free (split->events);
+}
+
+static inline void
+split_add (Split *split, guint key, WsEventRef ref)
+{
+  split->events[key][split->fill[key]++] = ref;
+}
+
+/* Hands the events of @key to a new track. */
+static void
+split_take (Split *split, guint key, WsTrack *track, const WsLanes *lanes)
+{
+  ws_track_init (track, split->events[key], split->count[key]);
+  split->events[key] = NULL;
+  ws_track_finish (track, lanes->run, lanes->api_classes);
+}
+
+static int
+compare_i32 (gconstpointer a, gconstpointer b)
+{
+  gint32 x = *(const gint32 *) a, y = *(const gint32 *) b;
+
+  return (x > y) - (x < y);
+}
+
+static void
+add_lane (WsLanes *self, WsLane *lane)
+{
+  g_array_append_val (self->lanes, *lane);
+}
+
+/* GPU streams: kernels and memory operations merged in start order. */
+static void
+build_streams (WsLanes *self, Split *streams)
+{
+  const WsRun *run = self->run;
+  const WsKernels *k = &run->kernels;
+  const WsMemops *m = &run->memops;
+  gsize nk = k->stream != NULL ? MIN (k->n, WS_EVENT_INDEX_MAX) : 0;
+  gsize nm = m->stream != NULL ? MIN (m->n, WS_EVENT_INDEX_MAX) : 0;
+  gsize i = 0, j = 0;
+
+  split_init (streams, run->streams->len);
+  for (gsize x = 0; x < nk; x++)
+    if (k->stream[x] < streams->n_keys)
+      streams->count[k->stream[x]]++;
+  for (gsize x = 0; x < nm; x++)
+    if (m->stream[x] < streams->n_keys)
+      streams->count[m->stream[x]]++;
+  split_alloc (streams);
+
+  while (i < nk || j < nm)
+    {
+      if (j == nm || (i < nk && key_le (k->start[i], k->end[i], m->start[j], m->end[j])))
+        {
+          if (k->stream[i] < streams->n_keys)
+            split_add (streams, k->stream[i], ws_event_ref (WS_EVENT_KERNEL, i));
+          i++;
+        }
+      else
+        {
+          if (m->stream[j] < streams->n_keys)
+            split_add (streams, m->stream[j], ws_event_ref (WS_EVENT_MEMOP, j));
+          j++;
+        }
+    }
+}
+
+static void
+build_by_thread (Split *split, guint n_threads, const guint32 *thread, gsize n, WsEventKind kind)
+{
+  split_init (split, n_threads);
+  if (thread == NULL)
+    return;
+  n = MIN (n, WS_EVENT_INDEX_MAX);
+  for (gsize x = 0; x < n; x++)
+    if (thread[x] < n_threads)
+      split->count[thread[x]]++;
+  split_alloc (split);
+  for (gsize x = 0; x < n; x++)
+    if (thread[x] < n_threads)
+      split_add (split, thread[x], ws_event_ref (kind, x));
+}
+
+/* NVTX ranges of each thread, one track per depth. */
+static WsTrack **
+build_nvtx_rows (const WsRun *run, guint *n_rows)
+{
+  const WsNvtxRanges *nv = &run->nvtx;
+  guint n_threads = run->threads->len;
+  gsize n = MIN (nv->n, WS_EVENT_INDEX_MAX);
+  WsTrack **rows = g_new0 (WsTrack *, n_threads + 1);
+  gsize **count = g_new0 (gsize *, n_threads + 1);
+  gsize **fill = g_new0 (gsize *, n_threads + 1);
+
+  for (gsize x = 0; x < n; x++)
+    if (nv->thread[x] < n_threads)
+      n_rows[nv->thread[x]] = MAX (n_rows[nv->thread[x]], (guint) nv->depth[x] + 1);
+  for (guint t = 0; t < n_threads; t++)
+    if (n_rows[t] > 0)
+      {
+        count[t] = g_new0 (gsize, n_rows[t]);
+        fill[t] = g_new0 (gsize, n_rows[t]);
+      }
+  for (gsize x = 0; x < n; x++)
+    if (nv->thread[x] < n_threads)
+      count[nv->thread[x]][nv->depth[x]]++;
+  for (guint t = 0; t < n_threads; t++)
+    if (n_rows[t] > 0)
+      {
+        rows[t] = g_new0 (WsTrack, n_rows[t]);
+        for (guint d = 0; d < n_rows[t]; d++)
+          ws_track_init (&rows[t][d], g_new (WsEventRef, MAX (count[t][d], 1)), count[t][d]);
+      }
+  for (gsize x = 0; x < n; x++)
+    {
+      guint32 t = nv->thread[x];
+
+      if (t < n_threads)
+        rows[t][nv->depth[x]].events[fill[t][nv->depth[x]]++] = ws_event_ref (WS_EVENT_NVTX, x);
+    }
+  for (guint t = 0; t < n_threads; t++)
+    {
+      for (guint d = 0; d < n_rows[t]; d++)
+        ws_track_finish (&rows[t][d], run, NULL);
+      g_free (count[t]);
+      g_free (fill[t]);
+    }
+  g_free (count);
+  g_free (fill);
+  return rows;
+}
+
+static const char *
+metric_name (const WsRun *run, const WsGpuMetric *metric)
+{
+  const char *name = ws_run_string (run, metric->name);
+
+  return name != NULL ? name : "";
+}
+
+/* Which of shown_metrics @metric is, or -1. */
+static int
+shown_metric_rank (const WsRun *run, const WsGpuMetric *metric)
+{
+  const char *name = metric_name (run, metric);
+
+  for (guint i = 0; i < G_N_ELEMENTS (shown_metrics); i++)
+    if (g_str_has_prefix (name, shown_metrics[i]))
+      return (int) i;
+  return -1;
+}
+
+static void
+add_metric_lanes (WsLanes *self, gint64 type_id, gint32 device, guint32 group)
+{
+  const WsRun *run = self->run;
+
+  for (guint rank = 0; rank < G_N_ELEMENTS (shown_metrics); rank++)
+    for (guint m = 0; m < run->metrics->len; m++)
+      {
+        const WsGpuMetric *metric = &g_array_index (run->metrics, WsGpuMetric, m);
+        WsLane lane;
+
+        if (metric->type_id != type_id || metric->n == 0 ||
+            shown_metric_rank (run, metric) != (int) rank)
+          continue;
+        lane = lane_new (WS_LANE_METRIC);
+        lane.group = group;
+        lane.device = device;
+        lane.metric = m;
+        lane.percent = strstr (metric_name (run, metric), "%]") != NULL;
+        ws_series_init (&lane.series, run->metric_samples.time + metric->first,
+                        run->metric_samples.value + metric->first, metric->n);
+        add_lane (self, &lane);
+      }
+}
+
+/* The memory in use on @device: the running sum of allocations and frees,
+ * raised so that it never goes below zero (a capture that starts after
+ * some allocations sees their frees first). */
+static gboolean
+add_memory_lane (WsLanes *self, gint32 device, guint32 group)
+{
+  const WsMemUsage *u = &self->run->mem_usage;
+  gsize n = 0, x = 0;
+  gint64 running = 0, lowest = 0;
+  gint64 *time;
+  float *value;
+  WsLane lane;
+
+  for (gsize i = 0; i < u->n; i++)
+    if (u->device == NULL || u->device[i] == device)
+      n++;
+  if (n == 0)
+    return FALSE;
+  time = g_new (gint64, n);
+  value = g_new (float, n);
+  for (gsize i = 0; i < u->n; i++)
+    if (u->device == NULL || u->device[i] == device)
+      {
+        running += u->bytes[i];
+        lowest = MIN (lowest, running);
+        time[x++] = u->time[i];
+      }
+  running = 0;
+  x = 0;
+  for (gsize i = 0; i < u->n; i++)
+    if (u->device == NULL || u->device[i] == device)
+      {
+        running += u->bytes[i];
+        value[x++] = (float) (running - lowest);
+      }
+
+  lane = lane_new (WS_LANE_MEMORY);
+  lane.group = group;
+  lane.device = device;
+  ws_series_init_owned (&lane.series, time, value, n);
+  add_lane (self, &lane);
+  return TRUE;
+}
+
+typedef struct
+{
+  guint32 pid;
+  gint32 stream_id;
+  guint32 index;
+} StreamKey;
+
+static int
+compare_stream_keys (gconstpointer a, gconstpointer b)
+{
+  const StreamKey *x = a, *y = b;
+
+  if (x->pid != y->pid)
+    return x->pid < y->pid ? -1 : 1;
+  if (x->stream_id != y->stream_id)
+    return x->stream_id < y->stream_id ? -1 : 1;
+  return (x->index > y->index) - (x->index < y->index);
+}
+
+typedef struct
+{
+  guint32 pid;
+  guint32 is_main; /* 0 for the main thread (tid == pid), so that it sorts first */
+  guint32 tid;
+  guint32 index;
+} ThreadKey;
+
+static int
+compare_thread_keys (gconstpointer a, gconstpointer b)
+{
+  const ThreadKey *x = a, *y = b;
+
+  if (x->pid != y->pid)
+    return x->pid < y->pid ? -1 : 1;
+  if (x->is_main != y->is_main)
+    return x->is_main < y->is_main ? -1 : 1;
+  if (x->tid != y->tid)
+    return x->tid < y->tid ? -1 : 1;
+  return (x->index > y->index) - (x->index < y->index);
+}
+
+static void
+build_gpu_lanes (WsLanes *self, Split *streams)
+{
+  const WsRun *run = self->run;
+  g_autoptr (GArray) devices = g_array_new (FALSE, FALSE, sizeof (gint32));
+  g_autoptr (GArray) sources = g_array_new (FALSE, FALSE, sizeof (gint64));
+  g_autoptr (GArray) keys = g_array_new (FALSE, FALSE, sizeof (StreamKey));
+  gboolean sources_match;
+
+  /* The devices: those of the streams with events, and those with memory usage. */
+  for (guint s = 0; s < streams->n_keys; s++)
+    if (streams->count[s] > 0)
+      {
+        const WsStream *stream = &g_array_index (run->streams, WsStream, s);
+        StreamKey key = { stream->pid, stream->stream_id, s };
+
+        g_array_append_val (devices, stream->device_id);
+        g_array_append_val (keys, key);
+      }
+  for (gsize i = 0; i < run->mem_usage.n && run->mem_usage.device != NULL; i++)
+    if (i == 0 || run->mem_usage.device[i] != run->mem_usage.device[i - 1])
+      g_array_append_val (devices, run->mem_usage.device[i]);
+  g_array_sort (devices, compare_i32);
+  for (guint i = 1; i < devices->len;)
+    if (g_array_index (devices, gint32, i) == g_array_index (devices, gint32, i - 1))
+      g_array_remove_index (devices, i);
+    else
+      i++;
+  g_array_sort (keys, compare_stream_keys);
+
+  /* Metric sources (GPUs) in the order of the capture: matched to devices
+   * by order when there are as many; otherwise each gets its own group. */
+  for (guint m = 0; m < run->metrics->len; m++)
+    {
+      const WsGpuMetric *metric = &g_array_index (run->metrics, WsGpuMetric, m);
+      gboolean seen = FALSE;
+
+      if (shown_metric_rank (run, metric) < 0 || metric->n == 0)
+        continue;
+      for (guint i = 0; i < sources->len; i++)
+        seen = seen || g_array_index (sources, gint64, i) == metric->type_id;
+      if (!seen)
+        g_array_append_val (sources, metric->type_id);
+    }
+  sources_match = sources->len == devices->len;
+
+  for (guint d = 0; d < devices->len; d++)
+    {
+      gint32 device = g_array_index (devices, gint32, d);
+      WsLane group = lane_new (WS_LANE_GROUP);
+      guint32 group_index = self->lanes->len;
+
+      group.group_kind = WS_GROUP_GPU;
+      group.device = device;
+      add_lane (self, &group);
+      if (sources_match)
+        add_metric_lanes (self, g_array_index (sources, gint64, d), device, group_index);
+      add_memory_lane (self, device, group_index);
+      for (guint k = 0; k < keys->len; k++)
+        {
+          const StreamKey *key = &g_array_index (keys, StreamKey, k);
+          const WsStream *stream = &g_array_index (run->streams, WsStream, key->index);
+          WsLane lane;
+
+          if (stream->device_id != device)
+            continue;
+          lane = lane_new (WS_LANE_STREAM);
+          lane.group = group_index;
+          lane.device = device;
+          lane.pid = stream->pid;
+          lane.stream = key->index;
+          lane.n_tracks = 1;
+          lane.tracks = g_new0 (WsTrack, 1);
+          split_take (streams, key->index, &lane.tracks[0], self);
+          self->stream_lane[key->index] = self->lanes->len;
+          add_lane (self, &lane);
+        }
+    }
+
+  if (!sources_match)
+    for (guint s = 0; s < sources->len; s++)
+      {
+        WsLane group = lane_new (WS_LANE_GROUP);
+        guint32 group_index = self->lanes->len;
+
+        group.group_kind = WS_GROUP_GPU;
+        add_lane (self, &group);
+        add_metric_lanes (self, g_array_index (sources, gint64, s), -1, group_index);
+      }
+}
+
+static void
+build_thread_lanes (WsLanes *self, Split *api, Split *marks, WsTrack **nvtx, const guint *n_rows)
+{
+  const WsRun *run = self->run;
+  g_autoptr (GArray) keys = g_array_new (FALSE, FALSE, sizeof (ThreadKey));
+  guint32 current_pid = G_MAXUINT32;
+  guint32 group_index = WS_LANE_NONE;
+
+  for (guint t = 0; t < run->threads->len; t++)
+    if (api->count[t] > 0 || marks->count[t] > 0 || n_rows[t] > 0)
+      {
+        const WsThread *thread = &g_array_index (run->threads, WsThread, t);
+        ThreadKey key = { thread->pid, thread->tid != thread->pid, thread->tid, t };
+
+        g_array_append_val (keys, key);
+      }
+  g_array_sort (keys, compare_thread_keys);
+
+  for (guint k = 0; k < keys->len; k++)
+    {
+      const ThreadKey *key = &g_array_index (keys, ThreadKey, k);
+      guint32 t = key->index;
+
+      if (key->pid != current_pid || group_index == WS_LANE_NONE)
+        {
+          WsLane group = lane_new (WS_LANE_GROUP);
+
+          group.group_kind = WS_GROUP_PROCESS;
+          group.pid = key->pid;
+          group_index = self->lanes->len;
+          current_pid = key->pid;
+          add_lane (self, &group);
+        }
+      if (n_rows[t] > 0 || marks->count[t] > 0)
+        {
+          WsLane lane = lane_new (WS_LANE_NVTX);
+
+          lane.group = group_index;
+          lane.pid = key->pid;
+          lane.thread = t;
+          lane.n_tracks = MAX (n_rows[t], 1);
+          lane.tracks = nvtx[t] != NULL ? nvtx[t] : g_new0 (WsTrack, 1);
+          nvtx[t] = NULL;
+          if (n_rows[t] == 0)
+            ws_track_finish (&lane.tracks[0], run, NULL);
+          split_take (marks, t, &lane.marks, self);
+          self->thread_nvtx[t] = self->lanes->len;
+          add_lane (self, &lane);
+        }
+      if (api->count[t] > 0)
+        {
+          WsLane lane = lane_new (WS_LANE_API);
+
+          lane.group = group_index;
+          lane.pid = key->pid;
+          lane.thread = t;
+          lane.n_tracks = 1;
+          lane.tracks = g_new0 (WsTrack, 1);
+          split_take (api, t, &lane.tracks[0], self);
+          self->thread_api[t] = self->lanes->len;
+          add_lane (self, &lane);
+        }
+    }
+}
+
+/**
+ * ws_lanes_new:
+ * @run: a run loaded whole (not lean)
+ *
+ * Sorts the run's events into lanes.  Linear in the number of events; safe
+ * to call on a worker thread.
+ *
+ * Returns: (transfer full): the lanes
+ */
+WsLanes *
+ws_lanes_new (WsRun *run)
+{
+  WsLanes *self;
+  Split streams, api, marks;
+  WsTrack **nvtx;
+  guint *n_rows;
+  guint n_threads;
+
+  g_return_val_if_fail (run != NULL, NULL);
+
+  self = g_new0 (WsLanes, 1);
+  g_atomic_ref_count_init (&self->ref_count);
+  self->run = ws_run_ref (run);
+  self->lanes = g_array_new (FALSE, TRUE, sizeof (WsLane));
+  g_array_set_clear_func (self->lanes, lane_clear);
+  n_threads = run->threads->len;
+  self->stream_lane = g_new (guint32, run->streams->len + 1);
+  self->thread_nvtx = g_new (guint32, n_threads + 1);
+  self->thread_api = g_new (guint32, n_threads + 1);
+  memset (self->stream_lane, 0xff, (run->streams->len + 1) * sizeof (guint32));
+  memset (self->thread_nvtx, 0xff, (n_threads + 1) * sizeof (guint32));
+  memset (self->thread_api, 0xff, (n_threads + 1) * sizeof (guint32));
+
+  self->api_classes = g_new0 (guint8, ws_string_table_size (run->strings) + 1);
+  build_streams (self, &streams);
+  build_by_thread (&api, n_threads, run->api.thread, run->api.n, WS_EVENT_API);
+  build_by_thread (&marks, n_threads, run->marks.thread, run->marks.n, WS_EVENT_MARK);
+  n_rows = g_new0 (guint, n_threads + 1);
+  nvtx = build_nvtx_rows (run, n_rows);
+
+  build_gpu_lanes (self, &streams);
+  build_thread_lanes (self, &api, &marks, nvtx, n_rows);
+
+  for (guint t = 0; t < n_threads; t++)
+    if (nvtx[t] != NULL)
+      {
+        for (guint d = 0; d < n_rows[t]; d++)
+          ws_track_clear (&nvtx[t][d]);
+        g_free (nvtx[t]);
+      }
+  g_free (nvtx);
+  g_free (n_rows);
+  g_clear_pointer (&self->api_classes, g_free);
+  split_clear (&streams);
+  split_clear (&api);
+  split_clear (&marks);
+  return self;
+}
+
+/**
+ * ws_lanes_ref:
+ *
+ * Returns: (transfer full): @self
+ */
+WsLanes *
+ws_lanes_ref (WsLanes *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+
+  g_atomic_ref_count_inc (&self->ref_count);
+  return self;
+}
+
+void
+ws_lanes_unref (WsLanes *self)
+{
+  if (self == NULL || !g_atomic_ref_count_dec (&self->ref_count))
+    return;
+  g_array_unref (self->lanes);
+  g_free (self->stream_lane);
+  g_free (self->thread_nvtx);
+  g_free (self->thread_api);
+  ws_run_unref (self->run);
+  g_free (self);
+}
+
+/**
+ * ws_lanes_get_run:
+ *
+ * Returns: (transfer none): the run the lanes show
+ */
+WsRun *
+ws_lanes_get_run (const WsLanes *self)
+{
+  return self->run;
+}
+
+guint
+ws_lanes_get_n_lanes (const WsLanes *self)
+{
+  return self->lanes->len;
+}
+
+/**
+ * ws_lanes_get_lane:
+ *
+ * Returns: (transfer none) (nullable): lane @index
+ */
+const WsLane *
+ws_lanes_get_lane (const WsLanes *self, guint index)
+{
+  if (index >= self->lanes->len)
+    return NULL;
+  return &g_array_index (self->lanes, WsLane, index);
+}
+
+/* The lane of a stream (index into run->streams), or WS_LANE_NONE. */
+guint32
+ws_lanes_find_stream_lane (const WsLanes *self, guint32 stream)
+{
+  if (stream >= self->run->streams->len)
+    return WS_LANE_NONE;
+  return self->stream_lane[stream];
+}
+
+/* A thread's NVTX or CUDA API lane, or WS_LANE_NONE. */
+guint32
+ws_lanes_find_thread_lane (const WsLanes *self, guint32 thread, WsLaneKind kind)
+{
+  if (thread >= self->run->threads->len)
+    return WS_LANE_NONE;
+  if (kind == WS_LANE_NVTX)
+    return self->thread_nvtx[thread];
+  if (kind == WS_LANE_API)
+    return self->thread_api[thread];
+  return WS_LANE_NONE;
+}
+
+/**
+ * ws_lanes_find_event:
+ * @row: (out) (optional): the row within the lane; G_MAXUINT for NVTX marks
+ *
+ * Returns: the lane that shows @ref, or WS_LANE_NONE.
+ */
+guint32
+ws_lanes_find_event (const WsLanes *self, WsEventRef ref, guint *row)
+{
+  const WsRun *run = self->run;
+  gsize i = ws_event_ref_index (ref);
+  guint r = 0;
+  guint32 lane = WS_LANE_NONE;
+
+  if (!ws_event_ref_is_valid (run, ref))
+    return WS_LANE_NONE;
+  switch (ws_event_ref_kind (ref))
+    {
+      case WS_EVENT_KERNEL:
+        if (run->kernels.stream != NULL)
+          lane = ws_lanes_find_stream_lane (self, run->kernels.stream[i]);
+        break;
+      case WS_EVENT_MEMOP:
+        if (run->memops.stream != NULL)
+          lane = ws_lanes_find_stream_lane (self, run->memops.stream[i]);
+        break;
+      case WS_EVENT_API:
+        lane = ws_lanes_find_thread_lane (self, run->api.thread[i], WS_LANE_API);
+        break;
+      case WS_EVENT_NVTX:
+        lane = ws_lanes_find_thread_lane (self, run->nvtx.thread[i], WS_LANE_NVTX);
+        r = run->nvtx.depth[i];
+        break;
+      case WS_EVENT_MARK:
+        lane = ws_lanes_find_thread_lane (self, run->marks.thread[i], WS_LANE_NVTX);
+        r = G_MAXUINT;
+        break;
+      default:
+        break;
+    }
+  if (row != NULL)
+    *row = r;
+  return lane;
+}
+
+/* The events the lanes index (tracks and series samples). */
+gsize
+ws_lanes_n_events (const WsLanes *self)
+{
+  gsize n = 0;
+
+  for (guint l = 0; l < self->lanes->len; l++)
+    {
+      const WsLane *lane = &g_array_index (self->lanes, WsLane, l);
+
+      for (guint r = 0; r < lane->n_tracks; r++)
+        n += lane->tracks[r].n;
+      n += lane->marks.n + lane->series.n;
+    }
+  return n;
+}
+
+/* Bytes the lanes hold beyond the run. */
+gsize
+ws_lanes_memory (const WsLanes *self)
+{
+  gsize bytes = sizeof *self + self->lanes->len * sizeof (WsLane);
+
+  bytes += (self->run->streams->len + 1 + 2 * (self->run->threads->len + 1)) * sizeof (guint32);
+  for (guint l = 0; l < self->lanes->len; l++)
+    {
+      const WsLane *lane = &g_array_index (self->lanes, WsLane, l);
+
+      for (guint r = 0; r < lane->n_tracks; r++)
+        bytes += sizeof (WsTrack) + ws_track_memory (&lane->tracks[r]);
+      bytes += ws_track_memory (&lane->marks) + ws_series_memory (&lane->series);
+    }
+  return bytes;
+}
+
+/**
+ * ws_lanes_nvtx_enclosing:
+ * @thread: index into run->threads
+ *
+ * The NVTX ranges of @thread open at @time (start <= time <= end),
+ * outermost first: the NVTX path of whatever the thread did then.
+ *
+ * Returns: (transfer full) (element-type guint32): NVTX range indices
+ */
+GArray *
+ws_lanes_nvtx_enclosing (const WsLanes *self, guint32 thread, gint64 time)
+{
+  GArray *path = g_array_new (FALSE, FALSE, sizeof (guint32));
+  guint32 l = ws_lanes_find_thread_lane (self, thread, WS_LANE_NVTX);
+  const WsLane *lane = ws_lanes_get_lane (self, l);
+
+  if (lane == NULL)
+    return path;
+  for (guint r = 0; r < lane->n_tracks; r++)
+    {
+      const WsTrack *track = &lane->tracks[r];
+      gsize after =
+        ws_track_lower_bound (track, self->run, time == G_MAXINT64 ? time : time + 1, 0);
+
+      /* Rows hold ranges that do not overlap (but for the shared last one):
+       * the one that can hold @time started last before it. */
+      if (after > 0 && ws_track_end (track, self->run, after - 1) >= time)
+        {
+          guint32 index = (guint32) ws_event_ref_index (track->events[after - 1]);
+
+          g_array_append_val (path, index);
+        }
+    }
+  return path;
+}

@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <glib.h>
+
+#include "ws-run.h"
+#include "ws-series.h"
+#include "ws-track.h"
+
+G_BEGIN_DECLS
+
+#define WS_LANE_NONE G_MAXUINT32
+
+typedef enum
+{
+  WS_LANE_GROUP,  /* a heading over the lanes of one GPU or one process */
+  WS_LANE_STREAM, /* kernels and memory operations of one GPU stream */
+  WS_LANE_NVTX,   /* NVTX ranges of one thread, one row per depth, marks as ticks */
+  WS_LANE_API,    /* CUDA API calls of one thread */
+  WS_LANE_METRIC, /* one GPU metric (GPU_METRICS), as an area chart */
+  WS_LANE_MEMORY, /* GPU memory in use on one device */
+} WsLaneKind;
+
+typedef enum
+{
+  WS_GROUP_GPU,
+  WS_GROUP_PROCESS,
+} WsGroupKind;
+
+typedef struct
+{
+  WsLaneKind kind;
+  guint32 group; /* index of the group lane it belongs to; WS_LANE_NONE for groups */
+  WsGroupKind group_kind;
+  gint32 device;    /* GPU groups, stream, metric and memory lanes; -1 if unknown */
+  guint32 pid;      /* process groups and thread lanes; stream lanes: the stream's */
+  guint32 stream;   /* WS_LANE_STREAM: index into run->streams */
+  guint32 thread;   /* WS_LANE_NVTX, WS_LANE_API: index into run->threads */
+  guint32 metric;   /* WS_LANE_METRIC: index into run->metrics */
+  guint n_tracks;   /* rows: 1, or the deepest NVTX row + 1 */
+  WsTrack *tracks;  /* row 0 first (NVTX depth 0) */
+  WsTrack marks;    /* WS_LANE_NVTX: the thread's NVTX marks */
+  WsSeries series;  /* WS_LANE_METRIC (values as exported), WS_LANE_MEMORY (bytes) */
+  gboolean percent; /* WS_LANE_METRIC: values are % (0–100) */
+} WsLane;
+
+/* The lanes of a run's timeline, in display order: per GPU (its metrics,
+ * its memory, then its streams), then per process (per thread: NVTX, CUDA
+ * API).  Immutable once built; it refers to the run's arrays and holds a
+ * reference to the run. */
+typedef struct _WsLanes WsLanes;
+
+WsLanes *ws_lanes_new (WsRun *run);
+WsLanes *ws_lanes_ref (WsLanes *self);
+void ws_lanes_unref (WsLanes *self);
+
+WsRun *ws_lanes_get_run (const WsLanes *self);
+guint ws_lanes_get_n_lanes (const WsLanes *self);
+const WsLane *ws_lanes_get_lane (const WsLanes *self, guint index);
+guint32 ws_lanes_find_stream_lane (const WsLanes *self, guint32 stream);
+guint32 ws_lanes_find_thread_lane (const WsLanes *self, guint32 thread, WsLaneKind kind);
+guint32 ws_lanes_find_event (const WsLanes *self, WsEventRef ref, guint *row);
+gsize ws_lanes_n_events (const WsLanes *self);
+gsize ws_lanes_memory (const WsLanes *self);
+GArray *ws_lanes_nvtx_enclosing (const WsLanes *self, guint32 thread, gint64 time);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (WsLanes, ws_lanes_unref)
+
+G_END_DECLS

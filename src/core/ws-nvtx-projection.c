@@ -1,0 +1,471 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "ws-nvtx-projection"
+#include "config.h"
+
+#include <string.h>
+
+#include "ws-nvtx-projection.h"
+
+#define NO_LAUNCH G_MAXUINT32
+
+struct _WsNvtxProjection
+{
+  gatomicrefcount ref_count;
+  WsLanes *lanes;
+  WsRun *run;
+  guint32 *launch;    /* per kernel: the API call that launched it, or NO_LAUNCH */
+  gsize n_launched;   /* kernels whose launch was found */
+  gint64 *gpu_time;   /* per NVTX range: ns */
+  guint32 *n_kernels; /* per NVTX range */
+};
+
+/* Stable LSD radix sort of (key, value) pairs, 16 bits at a time; a pass
+ * whose digit is the same for every key is skipped. */
+static void
+radix_sort (guint64 *keys, guint32 *values, gsize n)
+{
+  g_autofree guint64 *k2 = g_new (guint64, MAX (n, 1));
+  g_autofree guint32 *v2 = g_new (guint32, MAX (n, 1));
+  g_autofree gsize *count = g_new (gsize, 65536);
+  guint64 *src_k = keys, *dst_k = k2;
+  guint32 *src_v = values, *dst_v = v2;
+
+  for (guint shift = 0; shift < 64; shift += 16)
+    {
+      gsize sum = 0;
+      gboolean one_digit = FALSE;
+
+      memset (count, 0, 65536 * sizeof (gsize));
+      for (gsize i = 0; i < n; i++)
+        count[(src_k[i] >> shift) & 0xffff]++;
+      for (guint d = 0; d < 65536; d++)
+        {
+          gsize c = count[d];
+
+          one_digit = one_digit || c == n;
+          count[d] = sum;
+          sum += c;
+        }
+      if (one_digit)
+        continue;
+      for (gsize i = 0; i < n; i++)
+        {
+          gsize to = count[(src_k[i] >> shift) & 0xffff]++;
+
+          dst_k[to] = src_k[i];
+          dst_v[to] = src_v[i];
+        }
+      {
+        guint64 *tk = src_k;
+        guint32 *tv = src_v;
+
+        src_k = dst_k;
+        dst_k = tk;
+        src_v = dst_v;
+        dst_v = tv;
+      }
+    }
+  if (src_k != keys)
+    {
+      memcpy (keys, src_k, n * sizeof (guint64));
+      memcpy (values, src_v, n * sizeof (guint32));
+    }
+}
+
+/* Where @key is in sorted @keys, searching outwards from @hint (kernels
+ * come nearly in launch order, so the next one is close to the last). */
+static gssize
+find_key (const guint64 *keys, gsize n, guint64 key, gsize hint)
+{
+  gsize lo, hi, step = 1;
+
+  if (n == 0)
+    return -1;
+  hint = MIN (hint, n - 1);
+  if (keys[hint] < key)
+    {
+      lo = hint;
+      while (lo + step < n && keys[lo + step] < key)
+        {
+          lo += step;
+          step *= 2;
+        }
+      hi = MIN (lo + step, n - 1) + 1;
+    }
+  else
+    {
+      hi = hint + 1;
+      while (hi > step && keys[hi - 1 - step] >= key)
+        {
+          hi -= step;
+          step *= 2;
+        }
+      lo = hi > step ? hi - 1 - step : 0;
+    }
+  /* The first index in [lo, hi) whose key is >= @key. */
+  while (lo < hi)
+    {
+      gsize mid = lo + (hi - lo) / 2;
+
+      if (keys[mid] < key)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo < n && keys[lo] == key ? (gssize) lo : -1;
+}
+
+static inline guint32
+thread_pid (const WsRun *run, guint32 thread)
+{
+  return thread < run->threads->len ? g_array_index (run->threads, WsThread, thread).pid : 0;
+}
+
+/* Each kernel's launch: the API call of the same process with its
+ * correlation id.  Returns the keys' buffers for reuse. */
+static void
+match_launches (WsNvtxProjection *self, guint64 *keys, guint32 *api_of)
+{
+  const WsRun *run = self->run;
+  const WsApiCalls *api = &run->api;
+  const WsKernels *k = &run->kernels;
+  gsize n = api->n, hint = 0;
+  gboolean sorted = TRUE;
+
+  for (gsize a = 0; a < n; a++)
+    {
+      keys[a] = ((guint64) thread_pid (run, api->thread[a]) << 32) | api->correlation[a];
+      api_of[a] = (guint32) a;
+      sorted = sorted && (a == 0 || keys[a - 1] <= keys[a]);
+    }
+  if (!sorted)
+    radix_sort (keys, api_of, n);
+
+  for (gsize i = 0; i < k->n; i++)
+    {
+      guint32 pid = k->stream[i] < run->streams->len
+                      ? g_array_index (run->streams, WsStream, k->stream[i]).pid
+                      : 0;
+      gssize at = find_key (keys, n, ((guint64) pid << 32) | k->correlation[i], hint);
+
+      self->launch[i] = at >= 0 ? api_of[at] : NO_LAUNCH;
+      if (at >= 0)
+        {
+          self->n_launched++;
+          hint = (gsize) at;
+        }
+    }
+}
+
+static inline gint64
+prefix_at (const WsTrack *track, const gint64 *time, gsize i, gint64 total)
+{
+  return i < track->n ? time[ws_event_ref_index (track->events[i])] : total;
+}
+
+static inline guint32
+count_at (const WsTrack *track, const guint32 *count, gsize i, guint32 total)
+{
+  return i < track->n ? count[ws_event_ref_index (track->events[i])] : total;
+}
+
+/* GPU time and kernels per range: per API call first, then running sums
+ * along each thread's calls, so that a range's share is the difference
+ * of two sums found by binary search. */
+static void
+project_ranges (WsNvtxProjection *self, gint64 *api_time, guint32 *api_count)
+{
+  const WsRun *run = self->run;
+  const WsNvtxRanges *nv = &run->nvtx;
+  guint n_threads = run->threads->len;
+  g_autofree gint64 *total_time = g_new0 (gint64, n_threads + 1);
+  g_autofree guint32 *total_count = g_new0 (guint32, n_threads + 1);
+
+  memset (api_time, 0, run->api.n * sizeof (gint64));
+  memset (api_count, 0, run->api.n * sizeof (guint32));
+  for (gsize i = 0; i < run->kernels.n; i++)
+    if (self->launch[i] != NO_LAUNCH)
+      {
+        api_time[self->launch[i]] += run->kernels.end[i] - run->kernels.start[i];
+        api_count[self->launch[i]]++;
+      }
+
+  /* In place: each call's entry becomes the sum over the calls before it. */
+  for (guint t = 0; t < n_threads; t++)
+    {
+      const WsLane *lane =
+        ws_lanes_get_lane (self->lanes, ws_lanes_find_thread_lane (self->lanes, t, WS_LANE_API));
+      gint64 time = 0;
+      guint32 count = 0;
+
+      if (lane == NULL)
+        continue;
+      for (gsize i = 0; i < lane->tracks[0].n; i++)
+        {
+          gsize a = ws_event_ref_index (lane->tracks[0].events[i]);
+          gint64 at = api_time[a];
+          guint32 ac = api_count[a];
+
+          api_time[a] = time;
+          api_count[a] = count;
+          time += at;
+          count += ac;
+        }
+      total_time[t] = time;
+      total_count[t] = count;
+    }
+
+  for (gsize r = 0; r < nv->n; r++)
+    {
+      guint32 t = nv->thread[r];
+      const WsLane *lane =
+        ws_lanes_get_lane (self->lanes, ws_lanes_find_thread_lane (self->lanes, t, WS_LANE_API));
+      const WsTrack *track;
+      gsize lo, hi;
+
+      if (lane == NULL)
+        continue;
+      track = &lane->tracks[0];
+      lo = ws_track_lower_bound (track, run, nv->start[r], 0);
+      hi = ws_track_lower_bound (track, run, nv->end[r] == G_MAXINT64 ? nv->end[r] : nv->end[r] + 1,
+                                 lo);
+      self->gpu_time[r] = prefix_at (track, api_time, hi, total_time[t]) -
+                          prefix_at (track, api_time, lo, total_time[t]);
+      self->n_kernels[r] = count_at (track, api_count, hi, total_count[t]) -
+                           count_at (track, api_count, lo, total_count[t]);
+    }
+}
+
+/**
+ * ws_nvtx_projection_new:
+ * @lanes: the run's lanes (their per-thread API tracks are used)
+ *
+ * Matches every kernel to its launch and sums, per NVTX range, the kernels
+ * launched inside it.  O(n log n) at worst; safe on a worker thread.
+ *
+ * Returns: (transfer full): the projection
+ */
+WsNvtxProjection *
+ws_nvtx_projection_new (WsLanes *lanes)
+{
+  WsNvtxProjection *self;
+  const WsRun *run;
+
+  g_return_val_if_fail (lanes != NULL, NULL);
+
+  self = g_new0 (WsNvtxProjection, 1);
+  g_atomic_ref_count_init (&self->ref_count);
+  self->lanes = ws_lanes_ref (lanes);
+  self->run = ws_lanes_get_run (lanes);
+  run = self->run;
+  self->launch = g_new (guint32, MAX (run->kernels.n, 1));
+  self->gpu_time = g_new0 (gint64, MAX (run->nvtx.n, 1));
+  self->n_kernels = g_new0 (guint32, MAX (run->nvtx.n, 1));
+  memset (self->launch, 0xff, MAX (run->kernels.n, 1) * sizeof (guint32));
+
+  if (run->api.correlation != NULL && run->api.thread != NULL && run->kernels.correlation != NULL &&
+      run->kernels.stream != NULL && run->api.n > 0 && run->kernels.n > 0)
+    {
+      /* One pair of buffers: (key, call) to match launches, then (time,
+       * count) per call. */
+      g_autofree guint64 *wide = g_new (guint64, run->api.n);
+      g_autofree guint32 *narrow = g_new (guint32, run->api.n);
+
+      match_launches (self, wide, narrow);
+      project_ranges (self, (gint64 *) wide, narrow);
+    }
+  return self;
+}
+
+/**
+ * ws_nvtx_projection_ref:
+ *
+ * Returns: (transfer full): @self
+ */
+WsNvtxProjection *
+ws_nvtx_projection_ref (WsNvtxProjection *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+
+  g_atomic_ref_count_inc (&self->ref_count);
+  return self;
+}
+
+void
+ws_nvtx_projection_unref (WsNvtxProjection *self)
+{
+  if (self == NULL || !g_atomic_ref_count_dec (&self->ref_count))
+    return;
+  g_free (self->launch);
+  g_free (self->gpu_time);
+  g_free (self->n_kernels);
+  ws_lanes_unref (self->lanes);
+  g_free (self);
+}
+
+/* The API call (index into run->api) that launched @kernel, or G_MAXUINT32. */
+guint32
+ws_nvtx_projection_launch (const WsNvtxProjection *self, gsize kernel)
+{
+  g_return_val_if_fail (self != NULL, NO_LAUNCH);
+
+  return kernel < self->run->kernels.n ? self->launch[kernel] : NO_LAUNCH;
+}
+
+/* How many kernels were matched to their launch. */
+gsize
+ws_nvtx_projection_n_launched (const WsNvtxProjection *self)
+{
+  return self->n_launched;
+}
+
+/* ns: the summed duration of the kernels launched inside NVTX range @range. */
+gint64
+ws_nvtx_projection_gpu_time (const WsNvtxProjection *self, gsize range)
+{
+  g_return_val_if_fail (self != NULL, 0);
+
+  return range < self->run->nvtx.n ? self->gpu_time[range] : 0;
+}
+
+guint32
+ws_nvtx_projection_n_kernels (const WsNvtxProjection *self, gsize range)
+{
+  g_return_val_if_fail (self != NULL, 0);
+
+  return range < self->run->nvtx.n ? self->n_kernels[range] : 0;
+}
+
+/* Whether @kernel was launched inside NVTX range @range. */
+gboolean
+ws_nvtx_projection_contains (const WsNvtxProjection *self, gsize range, gsize kernel)
+{
+  const WsRun *run = self->run;
+  guint32 a;
+
+  if (range >= run->nvtx.n || kernel >= run->kernels.n)
+    return FALSE;
+  a = self->launch[kernel];
+  return a != NO_LAUNCH && run->api.thread[a] == run->nvtx.thread[range] &&
+         run->api.start[a] >= run->nvtx.start[range] && run->api.start[a] <= run->nvtx.end[range];
+}
+
+static gsize
+first_kernel_from (const WsRun *run, gint64 time)
+{
+  gsize lo = 0, hi = run->kernels.n;
+
+  while (lo < hi)
+    {
+      gsize mid = lo + (hi - lo) / 2;
+
+      if (run->kernels.start[mid] < time)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
+/**
+ * ws_nvtx_projection_kernels:
+ *
+ * Returns: (transfer full) (element-type guint32): the kernels launched
+ * inside NVTX range @range, in start order.
+ */
+GArray *
+ws_nvtx_projection_kernels (const WsNvtxProjection *self, gsize range)
+{
+  const WsRun *run = self->run;
+  GArray *kernels = g_array_new (FALSE, FALSE, sizeof (guint32));
+  guint32 want = ws_nvtx_projection_n_kernels (self, range);
+
+  if (want == 0)
+    return kernels;
+  /* A kernel starts after its launch, so after the range's start; stop
+   * once all of them are found. */
+  for (gsize i = first_kernel_from (run, run->nvtx.start[range]);
+       i < run->kernels.n && kernels->len < want; i++)
+    if (ws_nvtx_projection_contains (self, range, i))
+      {
+        guint32 k = (guint32) i;
+
+        g_array_append_val (kernels, k);
+      }
+  return kernels;
+}
+
+static void
+row_clear (gpointer data)
+{
+  WsNvtxGpuRow *row = data;
+
+  g_free (row->name);
+}
+
+static int
+compare_rows (gconstpointer a, gconstpointer b)
+{
+  const WsNvtxGpuRow *x = a, *y = b;
+
+  if (x->gpu_time != y->gpu_time)
+    return x->gpu_time > y->gpu_time ? -1 : 1;
+  if (x->range_time != y->range_time)
+    return x->range_time > y->range_time ? -1 : 1;
+  return g_strcmp0 (x->name, y->name);
+}
+
+/**
+ * ws_nvtx_projection_summary:
+ *
+ * Per range name (and domain and style, as nvtx_sum groups them): the
+ * instances, their own time, and the GPU time and kernels launched inside.
+ *
+ * Returns: (transfer full) (element-type WsNvtxGpuRow): rows, most GPU time first
+ */
+GArray *
+ws_nvtx_projection_summary (const WsNvtxProjection *self)
+{
+  const WsRun *run = self->run;
+  const WsNvtxRanges *nv = &run->nvtx;
+  GArray *rows = g_array_new (FALSE, TRUE, sizeof (WsNvtxGpuRow));
+  g_autoptr (GHashTable) index = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+
+  g_array_set_clear_func (rows, row_clear);
+  for (gsize r = 0; r < nv->n; r++)
+    {
+      gint64 key =
+        ((gint64) nv->name[r] << 17) | ((gint64) nv->domain[r] << 1) | (nv->style[r] & 1);
+      gpointer found = g_hash_table_lookup (index, &key);
+      WsNvtxGpuRow *row;
+
+      if (found == NULL)
+        {
+          WsNvtxGpuRow fresh = { 0 };
+
+          fresh.name = g_strdup_printf ("%s:%s", ws_run_nvtx_domain_name (run, nv->domain[r]),
+                                        ws_run_string (run, nv->name[r]));
+          fresh.style = nv->style[r] == WS_NVTX_START_END ? "StartEnd" : "PushPop";
+          fresh.name_id = nv->name[r];
+          fresh.domain = nv->domain[r];
+          g_array_append_val (rows, fresh);
+          found = GUINT_TO_POINTER (rows->len);
+          g_hash_table_insert (index, g_memdup2 (&key, sizeof key), found);
+        }
+      row = &g_array_index (rows, WsNvtxGpuRow, GPOINTER_TO_UINT (found) - 1);
+      row->ranges++;
+      row->range_time += nv->end[r] - nv->start[r];
+      row->gpu_time += self->gpu_time[r];
+      row->kernels += self->n_kernels[r];
+    }
+  g_array_sort (rows, compare_rows);
+  return rows;
+}
+
+/* Bytes the projection holds. */
+gsize
+ws_nvtx_projection_memory (const WsNvtxProjection *self)
+{
+  return sizeof *self + self->run->kernels.n * sizeof (guint32) +
+         self->run->nvtx.n * (sizeof (gint64) + sizeof (guint32));
+}

@@ -1,0 +1,1138 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "ws-timeline-view"
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <math.h>
+#include <string.h>
+
+#include "ws-event-search.h"
+#include "ws-timeline-text.h"
+#include "ws-timeline-view.h"
+#include "ws-widget-palette.h"
+
+/* One notch of the wheel or one key press zooms by this much. */
+#define ZOOM_STEP 1.5
+#define WHEEL_ZOOM 1.25
+/* A press that moves less than this is a click, not a drag. */
+#define CLICK_SLOP 3
+
+typedef enum
+{
+  DRAG_NONE,
+  DRAG_PAN,
+  DRAG_RANGE,
+  DRAG_OVERVIEW,
+} DragKind;
+
+struct _WsTimelineView
+{
+  GtkDrawingArea parent_instance;
+
+  WsLanes *lanes;
+  WsNvtxProjection *projection;
+  WsTimelineChart *chart;
+  WsTimeWindow *window;
+  GtkAdjustment *vadjustment;
+  WsTimelineState state;
+  guint8 *lane_flags;
+
+  WsEventSearch *search;
+
+  /* The base picture (everything but what follows the pointer), redrawn
+   * only when what it shows changes: hovering costs a copy. */
+  cairo_surface_t *base;
+  gboolean base_valid;
+  int base_width;
+  int base_height;
+
+  DragKind drag;
+  double press_x, press_y;
+  double last_x, last_y;
+  gboolean moved;
+  gint64 anchor;
+  double pointer_x; /* < 0 when outside */
+};
+
+G_DEFINE_FINAL_TYPE (WsTimelineView, ws_timeline_view, GTK_TYPE_DRAWING_AREA)
+
+enum
+{
+  EVENT_SELECTED,
+  RANGE_SELECTED,
+  LANES_CHANGED,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
+
+static void
+invalidate (WsTimelineView *self)
+{
+  self->base_valid = FALSE;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+static void
+palette_of (WsTimelineView *self, WsPalette *palette)
+{
+  ws_widget_palette (GTK_WIDGET (self), palette);
+}
+
+static double
+header_width (WsTimelineView *self)
+{
+  WsPalette palette;
+
+  if (self->chart == NULL)
+    return 0;
+  palette_of (self, &palette);
+  return ws_timeline_chart_header_width (self->chart, &palette);
+}
+
+static void
+update_geometry (WsTimelineView *self)
+{
+  GtkWidget *widget = GTK_WIDGET (self);
+  int width = gtk_widget_get_allocated_width (widget);
+  int height = gtk_widget_get_allocated_height (widget);
+  WsPalette palette;
+  double top, content;
+
+  if (self->chart == NULL)
+    {
+      gtk_adjustment_configure (self->vadjustment, 0, 0, 0, 1, 1, 0);
+      return;
+    }
+  palette_of (self, &palette);
+  ws_time_window_set_width (
+    self->window, MAX (width - ws_timeline_chart_header_width (self->chart, &palette), 1));
+  top = ws_timeline_chart_top_height (self->chart, &palette);
+  content = ws_timeline_chart_content_height (self->chart, &self->state, &palette);
+  gtk_adjustment_configure (
+    self->vadjustment,
+    CLAMP (gtk_adjustment_get_value (self->vadjustment), 0, MAX (content - (height - top), 0)), 0,
+    content, 20, MAX (height - top, 1) * 0.9, MAX (height - top, 1));
+}
+
+static void
+window_changed_cb (WsTimelineView *self, WsTimeWindow *window)
+{
+  invalidate (self);
+}
+
+static void
+vadjustment_changed_cb (WsTimelineView *self, GtkAdjustment *adjustment)
+{
+  double value = gtk_adjustment_get_value (adjustment);
+
+  if (value == self->state.scroll_y)
+    return;
+  self->state.scroll_y = value;
+  invalidate (self);
+}
+
+static gboolean
+ws_timeline_view_draw (GtkWidget *widget, cairo_t *cr)
+{
+  WsTimelineView *self = WS_TIMELINE_VIEW (widget);
+  int width = gtk_widget_get_allocated_width (widget);
+  int height = gtk_widget_get_allocated_height (widget);
+  WsPalette palette;
+
+  palette_of (self, &palette);
+  if (self->chart == NULL)
+    {
+      ws_color_set (cr, palette.background);
+      cairo_paint (cr);
+      return TRUE;
+    }
+
+  if (self->base == NULL || self->base_width != width || self->base_height != height)
+    {
+      g_clear_pointer (&self->base, cairo_surface_destroy);
+      self->base = gdk_window_create_similar_surface (
+        gtk_widget_get_window (widget), CAIRO_CONTENT_COLOR, MAX (width, 1), MAX (height, 1));
+      self->base_width = width;
+      self->base_height = height;
+      self->base_valid = FALSE;
+    }
+  if (!self->base_valid)
+    {
+      cairo_t *bcr = cairo_create (self->base);
+
+      ws_timeline_chart_draw_base (self->chart, bcr, width, height, self->window, &self->state,
+                                   &palette);
+      cairo_destroy (bcr);
+      self->base_valid = TRUE;
+    }
+  cairo_set_source_surface (cr, self->base, 0, 0);
+  cairo_paint (cr);
+  ws_timeline_chart_draw_overlay (self->chart, cr, width, height, self->window, &self->state,
+                                  &palette);
+  return TRUE;
+}
+
+static void
+ws_timeline_view_size_allocate (GtkWidget *widget, GtkAllocation *allocation)
+{
+  GTK_WIDGET_CLASS (ws_timeline_view_parent_class)->size_allocate (widget, allocation);
+  update_geometry (WS_TIMELINE_VIEW (widget));
+}
+
+static void
+ws_timeline_view_style_updated (GtkWidget *widget)
+{
+  GTK_WIDGET_CLASS (ws_timeline_view_parent_class)->style_updated (widget);
+  update_geometry (WS_TIMELINE_VIEW (widget));
+  invalidate (WS_TIMELINE_VIEW (widget));
+}
+
+/* ---- what is where ---------------------------------------------------- */
+
+void
+ws_timeline_view_hit (WsTimelineView *self, double x, double y, WsTimelineHit *hit)
+{
+  WsPalette palette;
+
+  g_return_if_fail (WS_IS_TIMELINE_VIEW (self));
+
+  if (self->chart == NULL)
+    {
+      *hit = (WsTimelineHit){ WS_TIMELINE_AREA_NONE, WS_LANE_NONE, 0, WS_EVENT_NONE, 0, FALSE };
+      return;
+    }
+  palette_of (self, &palette);
+  ws_timeline_chart_hit (self->chart, gtk_widget_get_allocated_width (GTK_WIDGET (self)),
+                         gtk_widget_get_allocated_height (GTK_WIDGET (self)), self->window,
+                         &self->state, &palette, x, y, hit);
+}
+
+/* Where @event is drawn now, in widget coordinates. */
+gboolean
+ws_timeline_view_event_rect (WsTimelineView *self, WsEventRef event, cairo_rectangle_t *rect)
+{
+  WsPalette palette;
+
+  g_return_val_if_fail (WS_IS_TIMELINE_VIEW (self), FALSE);
+
+  if (self->chart == NULL)
+    return FALSE;
+  palette_of (self, &palette);
+  return ws_timeline_chart_event_rect (self->chart,
+                                       gtk_widget_get_allocated_width (GTK_WIDGET (self)),
+                                       gtk_widget_get_allocated_height (GTK_WIDGET (self)),
+                                       self->window, &self->state, &palette, event, rect);
+}
+
+gboolean
+ws_timeline_view_lane_rect (WsTimelineView *self, guint32 lane, cairo_rectangle_t *rect)
+{
+  WsPalette palette;
+
+  g_return_val_if_fail (WS_IS_TIMELINE_VIEW (self), FALSE);
+
+  if (self->chart == NULL)
+    return FALSE;
+  palette_of (self, &palette);
+  return ws_timeline_chart_lane_rect (
+    self->chart, gtk_widget_get_allocated_width (GTK_WIDGET (self)),
+    gtk_widget_get_allocated_height (GTK_WIDGET (self)), &self->state, &palette, lane, 0, rect);
+}
+
+/**
+ * ws_timeline_view_tooltip_markup:
+ *
+ * Returns: (transfer full) (nullable): what the tooltip at (@x, @y) says
+ */
+char *
+ws_timeline_view_tooltip_markup (WsTimelineView *self, double x, double y)
+{
+  WsTimelineHit hit;
+
+  ws_timeline_view_hit (self, x, y, &hit);
+  if (hit.event != WS_EVENT_NONE)
+    return ws_timeline_event_markup (self->lanes, self->projection, hit.event);
+  if (hit.area == WS_TIMELINE_AREA_LANE && hit.lane != WS_LANE_NONE)
+    return ws_timeline_lane_value_markup (self->lanes, hit.lane, hit.time);
+  if (hit.area == WS_TIMELINE_AREA_HEADER && hit.lane != WS_LANE_NONE)
+    {
+      g_autofree char *subtitle = NULL;
+      g_autofree char *title = ws_timeline_lane_title (self->lanes, hit.lane, &subtitle);
+      g_autofree char *a = g_markup_escape_text (title, -1);
+      g_autofree char *b = g_markup_escape_text (subtitle != NULL ? subtitle : "", -1);
+
+      return g_strdup_printf ("<b>%s</b>%s%s\n<span alpha=\"70%%\">%s</span>", a,
+                              subtitle != NULL ? "\n" : "", b,
+                              _ ("Click to collapse or expand; right-click for more"));
+    }
+  return NULL;
+}
+
+static gboolean
+ws_timeline_view_query_tooltip (GtkWidget *widget, int x, int y, gboolean keyboard,
+                                GtkTooltip *tooltip)
+{
+  g_autofree char *markup = ws_timeline_view_tooltip_markup (WS_TIMELINE_VIEW (widget), x, y);
+
+  if (markup == NULL)
+    return FALSE;
+  gtk_tooltip_set_markup (tooltip, markup);
+  return TRUE;
+}
+
+/* ---- lanes ------------------------------------------------------------ */
+
+guint8
+ws_timeline_view_get_lane_flags (WsTimelineView *self, guint32 lane)
+{
+  g_return_val_if_fail (WS_IS_TIMELINE_VIEW (self), 0);
+
+  if (self->lanes == NULL || lane >= ws_lanes_get_n_lanes (self->lanes))
+    return 0;
+  return self->lane_flags[lane];
+}
+
+/* @flags: WsLaneFlags */
+void
+ws_timeline_view_set_lane_flags (WsTimelineView *self, guint32 lane, guint8 flags)
+{
+  g_return_if_fail (WS_IS_TIMELINE_VIEW (self));
+
+  if (self->lanes == NULL || lane >= ws_lanes_get_n_lanes (self->lanes) ||
+      self->lane_flags[lane] == flags)
+    return;
+  self->lane_flags[lane] = flags;
+  update_geometry (self);
+  invalidate (self);
+  g_signal_emit (self, signals[LANES_CHANGED], 0);
+}
+
+void
+ws_timeline_view_show_all_lanes (WsTimelineView *self)
+{
+  g_return_if_fail (WS_IS_TIMELINE_VIEW (self));
+
+  if (self->lanes == NULL)
+    return;
+  memset (self->lane_flags, 0, ws_lanes_get_n_lanes (self->lanes));
+  update_geometry (self);
+  invalidate (self);
+  g_signal_emit (self, signals[LANES_CHANGED], 0);
+}
+
+static void
+toggle_collapsed (WsTimelineView *self, guint32 lane)
+{
+  ws_timeline_view_set_lane_flags (
+    self, lane, ws_timeline_view_get_lane_flags (self, lane) ^ WS_LANE_FLAG_COLLAPSED);
+}
+
+typedef struct
+{
+  WsTimelineView *view;
+  guint32 lane;
+} MenuTarget;
+
+static void
+menu_collapse_cb (GtkMenuItem *item, MenuTarget *target)
+{
+  toggle_collapsed (target->view, target->lane);
+}
+
+static void
+menu_hide_cb (GtkMenuItem *item, MenuTarget *target)
+{
+  ws_timeline_view_set_lane_flags (target->view, target->lane,
+                                   ws_timeline_view_get_lane_flags (target->view, target->lane) |
+                                     WS_LANE_FLAG_HIDDEN);
+}
+
+static void
+menu_show_all_cb (GtkMenuItem *item, MenuTarget *target)
+{
+  ws_timeline_view_show_all_lanes (target->view);
+}
+
+static void
+popup_lane_menu (WsTimelineView *self, guint32 lane, const GdkEvent *event)
+{
+  GtkWidget *menu = gtk_menu_new ();
+  MenuTarget *target = g_new0 (MenuTarget, 1);
+  gboolean collapsed = (ws_timeline_view_get_lane_flags (self, lane) & WS_LANE_FLAG_COLLAPSED) != 0;
+  GtkWidget *item;
+
+  target->view = self;
+  target->lane = lane;
+  g_object_set_data_full (G_OBJECT (menu), "target", target, g_free);
+
+  item = gtk_menu_item_new_with_mnemonic (collapsed ? _ ("_Expand") : _ ("_Collapse"));
+  g_signal_connect (item, "activate", G_CALLBACK (menu_collapse_cb), target);
+  gtk_menu_shell_append (GTK_MENU_SHELL (menu), item);
+  item = gtk_menu_item_new_with_mnemonic (_ ("_Hide Lane"));
+  g_signal_connect (item, "activate", G_CALLBACK (menu_hide_cb), target);
+  gtk_menu_shell_append (GTK_MENU_SHELL (menu), item);
+  gtk_menu_shell_append (GTK_MENU_SHELL (menu), gtk_separator_menu_item_new ());
+  item = gtk_menu_item_new_with_mnemonic (_ ("_Show All Lanes"));
+  g_signal_connect (item, "activate", G_CALLBACK (menu_show_all_cb), target);
+  gtk_menu_shell_append (GTK_MENU_SHELL (menu), item);
+  gtk_widget_show_all (menu);
+  gtk_menu_attach_to_widget (GTK_MENU (menu), GTK_WIDGET (self), NULL);
+  g_signal_connect (menu, "deactivate", G_CALLBACK (gtk_widget_destroy), NULL);
+  gtk_menu_popup_at_pointer (GTK_MENU (menu), event);
+}
+
+/* ---- selection -------------------------------------------------------- */
+
+static void
+set_hover (WsTimelineView *self, WsEventRef event, double cursor_x)
+{
+  if (event == self->state.hover && cursor_x == self->state.cursor_x)
+    return;
+  if (event != self->state.hover)
+    gtk_widget_trigger_tooltip_query (GTK_WIDGET (self));
+  self->state.hover = event;
+  self->state.cursor_x = cursor_x;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+WsEventRef
+ws_timeline_view_get_hover (WsTimelineView *self)
+{
+  g_return_val_if_fail (WS_IS_TIMELINE_VIEW (self), WS_EVENT_NONE);
+
+  return self->state.hover;
+}
+
+WsEventRef
+ws_timeline_view_get_selected (WsTimelineView *self)
+{
+  g_return_val_if_fail (WS_IS_TIMELINE_VIEW (self), WS_EVENT_NONE);
+
+  return self->state.selected;
+}
+
+/* The NVTX range whose kernels are highlighted, or G_MAXSIZE. */
+gsize
+ws_timeline_view_get_nvtx_focus (WsTimelineView *self)
+{
+  g_return_val_if_fail (WS_IS_TIMELINE_VIEW (self), G_MAXSIZE);
+
+  return self->state.nvtx_focus;
+}
+
+/**
+ * ws_timeline_view_select:
+ * @event: what to select, or WS_EVENT_NONE
+ *
+ * Selects @event and emits ::event-selected.  Selecting an NVTX range
+ * highlights the kernels launched inside it.
+ */
+void
+ws_timeline_view_select (WsTimelineView *self, WsEventRef event)
+{
+  gsize focus;
+
+  g_return_if_fail (WS_IS_TIMELINE_VIEW (self));
+
+  if (self->lanes == NULL || !ws_event_ref_is_valid (ws_lanes_get_run (self->lanes), event))
+    event = WS_EVENT_NONE;
+  if (event == self->state.selected)
+    return;
+  self->state.selected = event;
+  focus = event != WS_EVENT_NONE && ws_event_ref_kind (event) == WS_EVENT_NVTX
+            ? ws_event_ref_index (event)
+            : G_MAXSIZE;
+  if (focus != self->state.nvtx_focus)
+    {
+      self->state.nvtx_focus = focus;
+      invalidate (self);
+    }
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+  g_signal_emit (self, signals[EVENT_SELECTED], 0, (guint) event);
+}
+
+gboolean
+ws_timeline_view_get_range (WsTimelineView *self, gint64 *start, gint64 *end)
+{
+  g_return_val_if_fail (WS_IS_TIMELINE_VIEW (self), FALSE);
+
+  if (start != NULL)
+    *start = self->state.range_start;
+  if (end != NULL)
+    *end = self->state.range_end;
+  return self->state.range_end > self->state.range_start;
+}
+
+/* Selects [@start, @end) (absolute ns); an empty range clears it. */
+void
+ws_timeline_view_set_range (WsTimelineView *self, gint64 start, gint64 end)
+{
+  g_return_if_fail (WS_IS_TIMELINE_VIEW (self));
+
+  if (end <= start)
+    start = end = 0;
+  if (start == self->state.range_start && end == self->state.range_end)
+    return;
+  self->state.range_start = start;
+  self->state.range_end = end;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+  g_signal_emit (self, signals[RANGE_SELECTED], 0, start, end);
+}
+
+/**
+ * ws_timeline_view_reveal:
+ *
+ * Brings @event into view: shows its lane, pans (or zooms out, if it is
+ * wider than the view) and scrolls to it.
+ */
+void
+ws_timeline_view_reveal (WsTimelineView *self, WsEventRef event)
+{
+  const WsRun *run;
+  cairo_rectangle_t rect;
+  guint32 lane;
+  gint64 s, e;
+  double span, top, height;
+  WsPalette palette;
+
+  g_return_if_fail (WS_IS_TIMELINE_VIEW (self));
+
+  if (self->lanes == NULL || !ws_event_ref_is_valid (ws_lanes_get_run (self->lanes), event))
+    return;
+  run = ws_lanes_get_run (self->lanes);
+  lane = ws_lanes_find_event (self->lanes, event, NULL);
+  if (lane != WS_LANE_NONE)
+    {
+      const WsLane *l = ws_lanes_get_lane (self->lanes, lane);
+
+      ws_timeline_view_set_lane_flags (
+        self, lane, ws_timeline_view_get_lane_flags (self, lane) & ~WS_LANE_FLAG_HIDDEN);
+      if (l->group != WS_LANE_NONE)
+        ws_timeline_view_set_lane_flags (self, l->group, 0);
+    }
+
+  s = ws_event_start (run, event);
+  e = ws_event_end (run, event);
+  span = ws_time_window_get_span (self->window);
+  if ((double) (e - s) > span * 0.8)
+    ws_time_window_zoom_to (self->window, s - (e - s) / 10, e + (e - s) / 10 + 1);
+  else if (ws_time_window_time_to_x (self->window, s) < 0 ||
+           ws_time_window_time_to_x (self->window, e) > ws_time_window_get_width (self->window))
+    {
+      double mid = ((double) (s - run->origin) + (double) (e - run->origin)) / 2;
+
+      ws_time_window_set_view (self->window, mid - span / 2, mid + span / 2);
+    }
+
+  palette_of (self, &palette);
+  top = ws_timeline_chart_top_height (self->chart, &palette);
+  height = gtk_widget_get_allocated_height (GTK_WIDGET (self));
+  if (ws_timeline_view_event_rect (self, event, &rect) &&
+      (rect.y < top || rect.y + rect.height > height))
+    gtk_adjustment_set_value (self->vadjustment,
+                              self->state.scroll_y + rect.y - top - (height - top) / 3);
+}
+
+/* ---- navigation ------------------------------------------------------- */
+
+/* The x on the time axis to zoom at: the pointer's if over the lanes. */
+static double
+zoom_anchor (WsTimelineView *self)
+{
+  double header = header_width (self);
+
+  if (self->pointer_x >= header)
+    return self->pointer_x - header;
+  return ws_time_window_get_width (self->window) / 2;
+}
+
+/* Zooms in (@factor > 1) or out at the pointer, or at the middle. */
+void
+ws_timeline_view_zoom (WsTimelineView *self, double factor)
+{
+  g_return_if_fail (WS_IS_TIMELINE_VIEW (self));
+
+  ws_time_window_zoom_at (self->window, factor, zoom_anchor (self));
+}
+
+/* Pans by @fraction of the view: positive shows later times. */
+void
+ws_timeline_view_pan (WsTimelineView *self, double fraction)
+{
+  g_return_if_fail (WS_IS_TIMELINE_VIEW (self));
+
+  ws_time_window_pan (self->window, fraction * ws_time_window_get_width (self->window));
+}
+
+void
+ws_timeline_view_zoom_fit (WsTimelineView *self)
+{
+  g_return_if_fail (WS_IS_TIMELINE_VIEW (self));
+
+  ws_time_window_fit (self->window);
+}
+
+/* Zooms to the selected time range, else to the selected event.  Returns
+ * %FALSE if nothing is selected. */
+gboolean
+ws_timeline_view_zoom_selection (WsTimelineView *self)
+{
+  const WsRun *run;
+  gint64 s, e;
+
+  g_return_val_if_fail (WS_IS_TIMELINE_VIEW (self), FALSE);
+
+  if (ws_timeline_view_get_range (self, &s, &e))
+    {
+      ws_time_window_zoom_to (self->window, s, e);
+      return TRUE;
+    }
+  if (self->lanes == NULL || self->state.selected == WS_EVENT_NONE)
+    return FALSE;
+  run = ws_lanes_get_run (self->lanes);
+  s = ws_event_start (run, self->state.selected);
+  e = ws_event_end (run, self->state.selected);
+  ws_time_window_zoom_to (self->window, s - (e - s) / 10 - 1, e + (e - s) / 10 + 1);
+  return TRUE;
+}
+
+void
+ws_timeline_view_go_home (WsTimelineView *self)
+{
+  g_return_if_fail (WS_IS_TIMELINE_VIEW (self));
+
+  ws_time_window_go_home (self->window);
+}
+
+void
+ws_timeline_view_go_end (WsTimelineView *self)
+{
+  g_return_if_fail (WS_IS_TIMELINE_VIEW (self));
+
+  ws_time_window_go_end (self->window);
+}
+
+/* ---- search ----------------------------------------------------------- */
+
+/**
+ * ws_timeline_view_set_search:
+ * @text: (nullable): part of a name, any case; %NULL or "" ends the search
+ *
+ * Highlights every kernel, NVTX range or mark and API call whose name
+ * contains @text, dimming the rest.
+ *
+ * Returns: how many events match
+ */
+guint
+ws_timeline_view_set_search (WsTimelineView *self, const char *text)
+{
+  guint count;
+
+  g_return_val_if_fail (WS_IS_TIMELINE_VIEW (self), 0);
+
+  if (self->search == NULL)
+    return 0;
+  count = ws_event_search_set_text (self->search, text);
+  self->state.search = ws_event_search_get_bits (self->search, &self->state.search_len);
+  invalidate (self);
+  return count;
+}
+
+/**
+ * ws_timeline_view_find:
+ * @backwards: find the previous match instead of the next
+ *
+ * Selects and reveals the next match of the search after the selected
+ * event (or the middle of the view), wrapping around at the end.
+ *
+ * Returns: %FALSE if nothing matches
+ */
+gboolean
+ws_timeline_view_find (WsTimelineView *self, gboolean backwards)
+{
+  const WsRun *run;
+  WsEventRef from = self->state.selected, found;
+
+  g_return_val_if_fail (WS_IS_TIMELINE_VIEW (self), FALSE);
+
+  if (self->lanes == NULL || self->search == NULL)
+    return FALSE;
+  run = ws_lanes_get_run (self->lanes);
+  /* Without a selection, the API call at the middle of the view stands for
+   * "here". */
+  if (from == WS_EVENT_NONE && run->api.n > 0)
+    {
+      gint64 mid =
+        ws_time_window_x_to_time (self->window, ws_time_window_get_width (self->window) / 2);
+      gsize lo = 0, hi = run->api.n;
+
+      while (lo < hi)
+        {
+          gsize m = lo + (hi - lo) / 2;
+
+          if (run->api.start[m] < mid)
+            lo = m + 1;
+          else
+            hi = m;
+        }
+      from = ws_event_ref (WS_EVENT_API, MIN (lo, run->api.n - 1));
+    }
+  found = ws_event_search_find (self->search, from, backwards);
+  if (found == WS_EVENT_NONE)
+    return FALSE;
+  ws_timeline_view_select (self, found);
+  ws_timeline_view_reveal (self, found);
+  return TRUE;
+}
+
+/* ---- input ------------------------------------------------------------ */
+
+static gboolean
+ws_timeline_view_button_press (GtkWidget *widget, GdkEventButton *event)
+{
+  WsTimelineView *self = WS_TIMELINE_VIEW (widget);
+  WsTimelineHit hit;
+
+  if (self->chart == NULL || event->type != GDK_BUTTON_PRESS)
+    return GDK_EVENT_PROPAGATE;
+  gtk_widget_grab_focus (widget);
+  ws_timeline_view_hit (self, event->x, event->y, &hit);
+
+  if (event->button == GDK_BUTTON_SECONDARY)
+    {
+      if (hit.lane != WS_LANE_NONE)
+        popup_lane_menu (self, hit.lane, (GdkEvent *) event);
+      return GDK_EVENT_STOP;
+    }
+  if (event->button != GDK_BUTTON_PRIMARY)
+    return GDK_EVENT_PROPAGATE;
+
+  self->press_x = self->last_x = event->x;
+  self->press_y = self->last_y = event->y;
+  self->moved = FALSE;
+  switch (hit.area)
+    {
+      case WS_TIMELINE_AREA_OVERVIEW:
+        {
+          double span = ws_time_window_get_span (self->window);
+          double at = (double) (hit.time - ws_time_window_get_origin (self->window));
+
+          self->drag = DRAG_OVERVIEW;
+          ws_time_window_set_view (self->window, at - span / 2, at + span / 2);
+        }
+        break;
+      case WS_TIMELINE_AREA_RULER:
+        self->drag = DRAG_RANGE;
+        self->anchor = hit.time;
+        break;
+      case WS_TIMELINE_AREA_HEADER:
+        if (hit.lane != WS_LANE_NONE)
+          toggle_collapsed (self, hit.lane);
+        self->drag = DRAG_NONE;
+        break;
+      case WS_TIMELINE_AREA_LANE:
+      case WS_TIMELINE_AREA_CORNER:
+      case WS_TIMELINE_AREA_NONE:
+      default:
+        self->drag = DRAG_PAN;
+        break;
+    }
+  return GDK_EVENT_STOP;
+}
+
+static gboolean
+ws_timeline_view_motion_notify (GtkWidget *widget, GdkEventMotion *event)
+{
+  WsTimelineView *self = WS_TIMELINE_VIEW (widget);
+  WsTimelineHit hit;
+
+  self->pointer_x = event->x;
+  if (self->chart == NULL)
+    return GDK_EVENT_PROPAGATE;
+  if (fabs (event->x - self->press_x) > CLICK_SLOP || fabs (event->y - self->press_y) > CLICK_SLOP)
+    self->moved = TRUE;
+
+  switch (self->drag)
+    {
+      case DRAG_PAN:
+        ws_time_window_pan (self->window, self->last_x - event->x);
+        gtk_adjustment_set_value (self->vadjustment, gtk_adjustment_get_value (self->vadjustment) +
+                                                       self->last_y - event->y);
+        break;
+      case DRAG_RANGE:
+        {
+          gint64 t = ws_time_window_x_to_time (self->window, event->x - header_width (self));
+
+          if (self->moved)
+            ws_timeline_view_set_range (self, MIN (self->anchor, t), MAX (self->anchor, t));
+        }
+        break;
+      case DRAG_OVERVIEW:
+        ws_timeline_view_hit (self, MAX (event->x, header_width (self)), 1, &hit);
+        {
+          double span = ws_time_window_get_span (self->window);
+          double at = (double) (hit.time - ws_time_window_get_origin (self->window));
+
+          ws_time_window_set_view (self->window, at - span / 2, at + span / 2);
+        }
+        break;
+      case DRAG_NONE:
+      default:
+        ws_timeline_view_hit (self, event->x, event->y, &hit);
+        set_hover (
+          self, hit.event,
+          hit.area == WS_TIMELINE_AREA_LANE || hit.area == WS_TIMELINE_AREA_RULER ? event->x : -1);
+        break;
+    }
+  self->last_x = event->x;
+  self->last_y = event->y;
+  return GDK_EVENT_STOP;
+}
+
+static gboolean
+ws_timeline_view_button_release (GtkWidget *widget, GdkEventButton *event)
+{
+  WsTimelineView *self = WS_TIMELINE_VIEW (widget);
+  DragKind drag = self->drag;
+  WsTimelineHit hit;
+
+  if (event->button != GDK_BUTTON_PRIMARY)
+    return GDK_EVENT_PROPAGATE;
+  self->drag = DRAG_NONE;
+  if (drag == DRAG_PAN && !self->moved)
+    {
+      ws_timeline_view_hit (self, event->x, event->y, &hit);
+      ws_timeline_view_select (self, hit.event);
+    }
+  else if (drag == DRAG_RANGE && !self->moved)
+    ws_timeline_view_set_range (self, 0, 0);
+  return GDK_EVENT_STOP;
+}
+
+static gboolean
+ws_timeline_view_leave_notify (GtkWidget *widget, GdkEventCrossing *event)
+{
+  WsTimelineView *self = WS_TIMELINE_VIEW (widget);
+
+  self->pointer_x = -1;
+  set_hover (self, WS_EVENT_NONE, -1);
+  return GDK_EVENT_PROPAGATE;
+}
+
+static gboolean
+ws_timeline_view_scroll (GtkWidget *widget, GdkEventScroll *event)
+{
+  WsTimelineView *self = WS_TIMELINE_VIEW (widget);
+  double dx = 0, dy = 0;
+
+  if (self->chart == NULL)
+    return GDK_EVENT_PROPAGATE;
+  self->pointer_x = event->x;
+  switch (event->direction)
+    {
+      case GDK_SCROLL_UP:
+        dy = -1;
+        break;
+      case GDK_SCROLL_DOWN:
+        dy = 1;
+        break;
+      case GDK_SCROLL_LEFT:
+        dx = -1;
+        break;
+      case GDK_SCROLL_RIGHT:
+        dx = 1;
+        break;
+      case GDK_SCROLL_SMOOTH:
+      default:
+        gdk_event_get_scroll_deltas ((GdkEvent *) event, &dx, &dy);
+        break;
+    }
+  if (event->state & GDK_CONTROL_MASK)
+    ws_timeline_view_zoom (self, pow (WHEEL_ZOOM, -dy));
+  else if (event->state & GDK_SHIFT_MASK)
+    ws_time_window_pan (self->window, (dy + dx) * 80);
+  else
+    {
+      if (dx != 0)
+        ws_time_window_pan (self->window, dx * 80);
+      if (dy != 0)
+        gtk_adjustment_set_value (self->vadjustment,
+                                  gtk_adjustment_get_value (self->vadjustment) + dy * 60);
+    }
+  return GDK_EVENT_STOP;
+}
+
+static gboolean
+ws_timeline_view_key_press (GtkWidget *widget, GdkEventKey *event)
+{
+  WsTimelineView *self = WS_TIMELINE_VIEW (widget);
+
+  if (self->chart == NULL ||
+      (event->state & (GDK_CONTROL_MASK | GDK_MOD1_MASK | GDK_SUPER_MASK)) != 0)
+    return GDK_EVENT_PROPAGATE;
+  switch (event->keyval)
+    {
+      case GDK_KEY_w:
+      case GDK_KEY_W:
+      case GDK_KEY_plus:
+      case GDK_KEY_equal:
+      case GDK_KEY_KP_Add:
+        ws_timeline_view_zoom (self, ZOOM_STEP);
+        return GDK_EVENT_STOP;
+      case GDK_KEY_s:
+      case GDK_KEY_S:
+      case GDK_KEY_minus:
+      case GDK_KEY_KP_Subtract:
+        ws_timeline_view_zoom (self, 1 / ZOOM_STEP);
+        return GDK_EVENT_STOP;
+      case GDK_KEY_a:
+      case GDK_KEY_A:
+      case GDK_KEY_Left:
+        ws_timeline_view_pan (self, -0.15);
+        return GDK_EVENT_STOP;
+      case GDK_KEY_d:
+      case GDK_KEY_D:
+      case GDK_KEY_Right:
+        ws_timeline_view_pan (self, 0.15);
+        return GDK_EVENT_STOP;
+      case GDK_KEY_Home:
+        ws_timeline_view_go_home (self);
+        return GDK_EVENT_STOP;
+      case GDK_KEY_End:
+        ws_timeline_view_go_end (self);
+        return GDK_EVENT_STOP;
+      case GDK_KEY_Up:
+        gtk_adjustment_set_value (self->vadjustment,
+                                  gtk_adjustment_get_value (self->vadjustment) - 40);
+        return GDK_EVENT_STOP;
+      case GDK_KEY_Down:
+        gtk_adjustment_set_value (self->vadjustment,
+                                  gtk_adjustment_get_value (self->vadjustment) + 40);
+        return GDK_EVENT_STOP;
+      case GDK_KEY_f:
+      case GDK_KEY_F:
+        ws_timeline_view_zoom_selection (self);
+        return GDK_EVENT_STOP;
+      case GDK_KEY_0:
+      case GDK_KEY_KP_0:
+        ws_timeline_view_zoom_fit (self);
+        return GDK_EVENT_STOP;
+      case GDK_KEY_Escape:
+        ws_timeline_view_select (self, WS_EVENT_NONE);
+        ws_timeline_view_set_range (self, 0, 0);
+        return GDK_EVENT_STOP;
+      default:
+        return GDK_EVENT_PROPAGATE;
+    }
+}
+
+/* ---- life ------------------------------------------------------------- */
+
+static void
+ws_timeline_view_dispose (GObject *object)
+{
+  WsTimelineView *self = WS_TIMELINE_VIEW (object);
+
+  g_clear_pointer (&self->base, cairo_surface_destroy);
+  g_clear_pointer (&self->chart, ws_timeline_chart_free);
+  g_clear_pointer (&self->lanes, ws_lanes_unref);
+  g_clear_pointer (&self->projection, ws_nvtx_projection_unref);
+  g_clear_object (&self->window);
+  g_clear_object (&self->vadjustment);
+
+  G_OBJECT_CLASS (ws_timeline_view_parent_class)->dispose (object);
+}
+
+static void
+ws_timeline_view_finalize (GObject *object)
+{
+  WsTimelineView *self = WS_TIMELINE_VIEW (object);
+
+  g_free (self->lane_flags);
+  g_clear_pointer (&self->search, ws_event_search_free);
+
+  G_OBJECT_CLASS (ws_timeline_view_parent_class)->finalize (object);
+}
+
+static void
+ws_timeline_view_class_init (WsTimelineViewClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = ws_timeline_view_dispose;
+  object_class->finalize = ws_timeline_view_finalize;
+
+  widget_class->draw = ws_timeline_view_draw;
+  widget_class->size_allocate = ws_timeline_view_size_allocate;
+  widget_class->style_updated = ws_timeline_view_style_updated;
+  widget_class->button_press_event = ws_timeline_view_button_press;
+  widget_class->button_release_event = ws_timeline_view_button_release;
+  widget_class->motion_notify_event = ws_timeline_view_motion_notify;
+  widget_class->leave_notify_event = ws_timeline_view_leave_notify;
+  widget_class->scroll_event = ws_timeline_view_scroll;
+  widget_class->key_press_event = ws_timeline_view_key_press;
+  widget_class->query_tooltip = ws_timeline_view_query_tooltip;
+
+  /**
+   * WsTimelineView::event-selected:
+   * @event: the WsEventRef selected, or WS_EVENT_NONE
+   */
+  signals[EVENT_SELECTED] =
+    g_signal_new ("event-selected", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL,
+                  NULL, G_TYPE_NONE, 1, G_TYPE_UINT);
+  /**
+   * WsTimelineView::range-selected:
+   * @start: ns, absolute
+   * @end: ns; equal to @start when the range was cleared
+   */
+  signals[RANGE_SELECTED] =
+    g_signal_new ("range-selected", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL,
+                  NULL, G_TYPE_NONE, 2, G_TYPE_INT64, G_TYPE_INT64);
+  /**
+   * WsTimelineView::lanes-changed:
+   *
+   * A lane was hidden, shown, collapsed or expanded.
+   */
+  signals[LANES_CHANGED] = g_signal_new ("lanes-changed", G_TYPE_FROM_CLASS (klass),
+                                         G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+
+  gtk_widget_class_set_css_name (widget_class, "wstimelineview");
+}
+
+static void
+ws_timeline_view_init (WsTimelineView *self)
+{
+  ws_timeline_state_init (&self->state);
+  self->pointer_x = -1;
+  self->window = ws_time_window_new ();
+  self->vadjustment = g_object_ref_sink (gtk_adjustment_new (0, 0, 0, 20, 100, 0));
+  g_signal_connect_object (self->window, "changed", G_CALLBACK (window_changed_cb), self,
+                           G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->vadjustment, "value-changed", G_CALLBACK (vadjustment_changed_cb),
+                           self, G_CONNECT_SWAPPED);
+  gtk_widget_set_can_focus (GTK_WIDGET (self), TRUE);
+  gtk_widget_set_has_tooltip (GTK_WIDGET (self), TRUE);
+  gtk_widget_add_events (GTK_WIDGET (self), GDK_POINTER_MOTION_MASK | GDK_BUTTON_PRESS_MASK |
+                                              GDK_BUTTON_RELEASE_MASK | GDK_LEAVE_NOTIFY_MASK |
+                                              GDK_SCROLL_MASK | GDK_SMOOTH_SCROLL_MASK |
+                                              GDK_KEY_PRESS_MASK);
+}
+
+GtkWidget *
+ws_timeline_view_new (void)
+{
+  return g_object_new (WS_TYPE_TIMELINE_VIEW, NULL);
+}
+
+/**
+ * ws_timeline_view_set_lanes:
+ * @lanes: (nullable): what to show
+ *
+ * Shows @lanes, all of the run, nothing selected.
+ */
+void
+ws_timeline_view_set_lanes (WsTimelineView *self, WsLanes *lanes)
+{
+  g_return_if_fail (WS_IS_TIMELINE_VIEW (self));
+
+  if (lanes == self->lanes)
+    return;
+  if (lanes != NULL)
+    ws_lanes_ref (lanes);
+  g_clear_pointer (&self->lanes, ws_lanes_unref);
+  g_clear_pointer (&self->chart, ws_timeline_chart_free);
+  g_clear_pointer (&self->projection, ws_nvtx_projection_unref);
+  g_clear_pointer (&self->lane_flags, g_free);
+  g_clear_pointer (&self->search, ws_event_search_free);
+  self->lanes = lanes;
+  ws_timeline_state_init (&self->state);
+  if (lanes != NULL)
+    {
+      const WsRun *run = ws_lanes_get_run (lanes);
+
+      self->chart = ws_timeline_chart_new (lanes);
+      self->search = ws_event_search_new (ws_lanes_get_run (lanes));
+      self->lane_flags = g_new0 (guint8, ws_lanes_get_n_lanes (lanes) + 1);
+      self->state.lane_flags = self->lane_flags;
+      ws_time_window_set_bounds (self->window, run->origin, run->end_time);
+    }
+  gtk_adjustment_set_value (self->vadjustment, 0);
+  update_geometry (self);
+  invalidate (self);
+  g_signal_emit (self, signals[LANES_CHANGED], 0);
+}
+
+/**
+ * ws_timeline_view_get_lanes:
+ *
+ * Returns: (transfer none) (nullable): the lanes shown
+ */
+WsLanes *
+ws_timeline_view_get_lanes (WsTimelineView *self)
+{
+  g_return_val_if_fail (WS_IS_TIMELINE_VIEW (self), NULL);
+
+  return self->lanes;
+}
+
+/**
+ * ws_timeline_view_set_projection:
+ * @projection: (nullable): the NVTX projection of the lanes' run
+ *
+ * With it, selecting an NVTX range highlights its kernels, and tooltips
+ * give kernels' NVTX paths.
+ */
+void
+ws_timeline_view_set_projection (WsTimelineView *self, WsNvtxProjection *projection)
+{
+  g_return_if_fail (WS_IS_TIMELINE_VIEW (self));
+
+  if (projection != NULL)
+    ws_nvtx_projection_ref (projection);
+  g_clear_pointer (&self->projection, ws_nvtx_projection_unref);
+  self->projection = projection;
+  if (self->chart != NULL)
+    ws_timeline_chart_set_projection (self->chart, projection);
+  invalidate (self);
+}
+
+/**
+ * ws_timeline_view_get_projection:
+ *
+ * Returns: (transfer none) (nullable): the NVTX projection, once set
+ */
+WsNvtxProjection *
+ws_timeline_view_get_projection (WsTimelineView *self)
+{
+  g_return_val_if_fail (WS_IS_TIMELINE_VIEW (self), NULL);
+
+  return self->projection;
+}
+
+/**
+ * ws_timeline_view_get_window:
+ *
+ * Returns: (transfer none): the zoom and pan state the view draws
+ */
+WsTimeWindow *
+ws_timeline_view_get_window (WsTimelineView *self)
+{
+  g_return_val_if_fail (WS_IS_TIMELINE_VIEW (self), NULL);
+
+  return self->window;
+}
+
+/**
+ * ws_timeline_view_get_vadjustment:
+ *
+ * Returns: (transfer none): the vertical scroll of the lanes, for a scrollbar
+ */
+GtkAdjustment *
+ws_timeline_view_get_vadjustment (WsTimelineView *self)
+{
+  g_return_val_if_fail (WS_IS_TIMELINE_VIEW (self), NULL);
+
+  return self->vadjustment;
+}

@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "ws-lanes.h"
+#include "ws-nvtx-projection.h"
+#include "ws-time-window.h"
+#include "ws-timeline-chart.h"
+
+G_BEGIN_DECLS
+
+#define WS_TYPE_TIMELINE_VIEW (ws_timeline_view_get_type ())
+
+G_DECLARE_FINAL_TYPE (WsTimelineView, ws_timeline_view, WS, TIMELINE_VIEW, GtkDrawingArea)
+
+GtkWidget *ws_timeline_view_new (void);
+void ws_timeline_view_set_lanes (WsTimelineView *self, WsLanes *lanes);
+WsLanes *ws_timeline_view_get_lanes (WsTimelineView *self);
+void ws_timeline_view_set_projection (WsTimelineView *self, WsNvtxProjection *projection);
+WsNvtxProjection *ws_timeline_view_get_projection (WsTimelineView *self);
+WsTimeWindow *ws_timeline_view_get_window (WsTimelineView *self);
+GtkAdjustment *ws_timeline_view_get_vadjustment (WsTimelineView *self);
+
+WsEventRef ws_timeline_view_get_selected (WsTimelineView *self);
+void ws_timeline_view_select (WsTimelineView *self, WsEventRef event);
+WsEventRef ws_timeline_view_get_hover (WsTimelineView *self);
+gboolean ws_timeline_view_get_range (WsTimelineView *self, gint64 *start, gint64 *end);
+void ws_timeline_view_set_range (WsTimelineView *self, gint64 start, gint64 end);
+void ws_timeline_view_reveal (WsTimelineView *self, WsEventRef event);
+gsize ws_timeline_view_get_nvtx_focus (WsTimelineView *self);
+
+void ws_timeline_view_zoom (WsTimelineView *self, double factor);
+void ws_timeline_view_pan (WsTimelineView *self, double fraction);
+void ws_timeline_view_zoom_fit (WsTimelineView *self);
+gboolean ws_timeline_view_zoom_selection (WsTimelineView *self);
+void ws_timeline_view_go_home (WsTimelineView *self);
+void ws_timeline_view_go_end (WsTimelineView *self);
+
+guint ws_timeline_view_set_search (WsTimelineView *self, const char *text);
+gboolean ws_timeline_view_find (WsTimelineView *self, gboolean backwards);
+
+guint8 ws_timeline_view_get_lane_flags (WsTimelineView *self, guint32 lane);
+void ws_timeline_view_set_lane_flags (WsTimelineView *self, guint32 lane, guint8 flags);
+void ws_timeline_view_show_all_lanes (WsTimelineView *self);
+
+void ws_timeline_view_hit (WsTimelineView *self, double x, double y, WsTimelineHit *hit);
+gboolean ws_timeline_view_event_rect (WsTimelineView *self, WsEventRef event,
+                                      cairo_rectangle_t *rect);
+gboolean ws_timeline_view_lane_rect (WsTimelineView *self, guint32 lane, cairo_rectangle_t *rect);
+char *ws_timeline_view_tooltip_markup (WsTimelineView *self, double x, double y);
+
+G_END_DECLS

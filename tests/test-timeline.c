@@ -1,0 +1,538 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <gtk/gtk.h>
+#include <string.h>
+
+#include "ws-application.h"
+#include "ws-stats.h"
+#include "ws-test-util.h"
+#include "ws-timeline-page.h"
+#include "ws-window.h"
+
+#define PROBE "v2025.3_h100_probe.sqlite"
+
+static WsApplication *app;
+
+typedef struct
+{
+  WsWindow *window;
+  WsTimelinePage *page;
+  WsTimelineView *view;
+  WsTimeWindow *time;
+  const WsRun *run;
+  double header;
+  guint selected_signals;
+  WsEventRef last_selected;
+} Fixture;
+
+static void
+iterate (void)
+{
+  while (g_main_context_pending (NULL))
+    g_main_context_iteration (NULL, FALSE);
+}
+
+/* Runs the main loop until @done says so, or fails after 30 s. */
+static void
+wait_until (gboolean (*done) (Fixture *), Fixture *f)
+{
+  gint64 deadline = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
+
+  while (!done (f))
+    {
+      g_main_context_iteration (NULL, FALSE);
+      g_usleep (1000);
+      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
+    }
+  iterate ();
+}
+
+static gboolean
+loaded (Fixture *f)
+{
+  return !ws_window_is_loading (f->window);
+}
+
+static gboolean
+ready (Fixture *f)
+{
+  return ws_timeline_page_is_ready (f->page) && ws_timeline_page_has_projection (f->page) &&
+         gtk_widget_get_allocated_width (GTK_WIDGET (f->view)) > 600 &&
+         gtk_widget_get_window (GTK_WIDGET (f->view)) != NULL;
+}
+
+static void
+selected_cb (WsTimelineView *view, guint event, Fixture *f)
+{
+  f->selected_signals++;
+  f->last_selected = event;
+}
+
+static void
+fixture_set_up (Fixture *f, gconstpointer data)
+{
+  g_autofree char *path = ws_test_data ("nsys", PROBE, NULL);
+  g_autoptr (GFile) file = g_file_new_for_path (path);
+  WsPalette palette;
+
+  memset (f, 0, sizeof *f);
+  g_application_open (G_APPLICATION (app), &file, 1, "");
+  for (GList *l = gtk_application_get_windows (GTK_APPLICATION (app)); l != NULL; l = l->next)
+    if (WS_IS_WINDOW (l->data) && ws_window_is_loading (l->data))
+      f->window = l->data;
+  g_assert_nonnull (f->window);
+  wait_until (loaded, f);
+  g_action_group_activate_action (G_ACTION_GROUP (f->window), "show-page",
+                                  g_variant_new_string ("timeline"));
+  f->page = WS_TIMELINE_PAGE (ws_window_get_view (f->window, "timeline"));
+  f->view = ws_timeline_page_get_view (f->page);
+  wait_until (ready, f);
+  g_assert_cmpstr (ws_window_get_page (f->window), ==, "timeline");
+  f->time = ws_timeline_view_get_window (f->view);
+  f->run = ws_window_get_run (f->window);
+  ws_palette_init_light (&palette);
+  f->header =
+    gtk_widget_get_allocated_width (GTK_WIDGET (f->view)) - ws_time_window_get_width (f->time);
+  g_signal_connect (f->view, "event-selected", G_CALLBACK (selected_cb), f);
+}
+
+static void
+fixture_tear_down (Fixture *f, gconstpointer data)
+{
+  g_signal_handlers_disconnect_by_data (f->view, f);
+  gtk_widget_destroy (GTK_WIDGET (f->window));
+  iterate ();
+}
+
+/* ---- synthesized input ------------------------------------------------- */
+
+static GdkEvent *
+new_event (Fixture *f, GdkEventType type)
+{
+  GdkEvent *event = gdk_event_new (type);
+  GdkSeat *seat = gdk_display_get_default_seat (gtk_widget_get_display (GTK_WIDGET (f->view)));
+
+  event->any.window = g_object_ref (gtk_widget_get_window (GTK_WIDGET (f->view)));
+  event->any.send_event = TRUE;
+  gdk_event_set_device (event, gdk_seat_get_pointer (seat));
+  return event;
+}
+
+static void
+send (Fixture *f, GdkEvent *event)
+{
+  gtk_widget_event (GTK_WIDGET (f->view), event);
+  gdk_event_free (event);
+  iterate ();
+}
+
+static void
+button (Fixture *f, GdkEventType type, double x, double y)
+{
+  GdkEvent *event = new_event (f, type);
+
+  event->button.x = x;
+  event->button.y = y;
+  event->button.button = GDK_BUTTON_PRIMARY;
+  event->button.time = GDK_CURRENT_TIME;
+  send (f, event);
+}
+
+static void
+motion (Fixture *f, double x, double y, GdkModifierType state)
+{
+  GdkEvent *event = new_event (f, GDK_MOTION_NOTIFY);
+
+  event->motion.x = x;
+  event->motion.y = y;
+  event->motion.state = state;
+  event->motion.time = GDK_CURRENT_TIME;
+  send (f, event);
+}
+
+static void
+click (Fixture *f, double x, double y)
+{
+  motion (f, x, y, 0);
+  button (f, GDK_BUTTON_PRESS, x, y);
+  button (f, GDK_BUTTON_RELEASE, x, y);
+}
+
+static void
+drag (Fixture *f, double x0, double y0, double x1, double y1)
+{
+  motion (f, x0, y0, 0);
+  button (f, GDK_BUTTON_PRESS, x0, y0);
+  motion (f, (x0 + x1) / 2, (y0 + y1) / 2, GDK_BUTTON1_MASK);
+  motion (f, x1, y1, GDK_BUTTON1_MASK);
+  button (f, GDK_BUTTON_RELEASE, x1, y1);
+}
+
+static void
+key (Fixture *f, guint keyval)
+{
+  GdkEvent *event = new_event (f, GDK_KEY_PRESS);
+
+  event->key.keyval = keyval;
+  event->key.time = GDK_CURRENT_TIME;
+  send (f, event);
+}
+
+static void
+scroll (Fixture *f, double x, double y, GdkScrollDirection direction, GdkModifierType state)
+{
+  GdkEvent *event = new_event (f, GDK_SCROLL);
+
+  event->scroll.x = x;
+  event->scroll.y = y;
+  event->scroll.direction = direction;
+  event->scroll.state = state;
+  event->scroll.time = GDK_CURRENT_TIME;
+  send (f, event);
+}
+
+static gssize
+kernel_by_correlation (const WsRun *run, guint32 correlation)
+{
+  for (gsize k = 0; k < run->kernels.n; k++)
+    if (run->kernels.correlation[k] == correlation)
+      return (gssize) k;
+  return -1;
+}
+
+static gssize
+range_named (const WsRun *run, const char *name)
+{
+  for (gsize r = 0; r < run->nvtx.n; r++)
+    if (g_str_equal (ws_run_string (run, run->nvtx.name[r]), name))
+      return (gssize) r;
+  return -1;
+}
+
+/* A point inside the lanes, below the ruler, for zooming and dragging. */
+static void
+lanes_point (Fixture *f, double *x, double *y)
+{
+  cairo_rectangle_t rect;
+
+  g_assert_true (ws_timeline_view_lane_rect (f->view, 9, &rect));
+  *x = f->header + 300.5;
+  *y = rect.y + rect.height / 2;
+}
+
+/* ---- tests ------------------------------------------------------------- */
+
+/* Ctrl+wheel zooms at the pointer: the time under it stays under it. */
+static void
+test_wheel_zoom_keeps_point (Fixture *f, gconstpointer data)
+{
+  double x, y, before, span;
+
+  lanes_point (f, &x, &y);
+  before = ws_time_window_x_to_offset (f->time, x - f->header);
+  span = ws_time_window_get_span (f->time);
+  scroll (f, x, y, GDK_SCROLL_UP, GDK_CONTROL_MASK);
+  g_assert_cmpfloat_with_epsilon (ws_time_window_get_span (f->time), span / 1.25, 1e-3);
+  g_assert_cmpfloat_with_epsilon (ws_time_window_x_to_offset (f->time, x - f->header), before,
+                                  1e-3);
+  scroll (f, x, y, GDK_SCROLL_UP, GDK_CONTROL_MASK);
+  scroll (f, x, y, GDK_SCROLL_DOWN, GDK_CONTROL_MASK);
+  g_assert_cmpfloat_with_epsilon (ws_time_window_get_span (f->time), span / 1.25, 1e-3);
+  g_assert_cmpfloat_with_epsilon (ws_time_window_x_to_offset (f->time, x - f->header), before,
+                                  1e-3);
+}
+
+/* W/S zoom, A/D pan by 15 % of the view, Home/End go to the ends, 0 fits. */
+static void
+test_keys (Fixture *f, gconstpointer data)
+{
+  double span, start;
+
+  ws_time_window_zoom_to (f->time, f->run->origin + 110000000, f->run->origin + 120000000);
+  span = ws_time_window_get_span (f->time);
+  start = ws_time_window_get_start (f->time);
+  key (f, GDK_KEY_w);
+  g_assert_cmpfloat_with_epsilon (ws_time_window_get_span (f->time), span / 1.5, 1e-3);
+  key (f, GDK_KEY_s);
+  g_assert_cmpfloat_with_epsilon (ws_time_window_get_span (f->time), span, 1e-3);
+  g_assert_cmpfloat_with_epsilon (ws_time_window_get_start (f->time), start, 1e-3);
+  key (f, GDK_KEY_d);
+  g_assert_cmpfloat_with_epsilon (ws_time_window_get_start (f->time), start + 0.15 * span, 1e-3);
+  key (f, GDK_KEY_a);
+  g_assert_cmpfloat_with_epsilon (ws_time_window_get_start (f->time), start, 1e-3);
+  key (f, GDK_KEY_End);
+  /* The run and 2.5 % of it after its end (half the 5 % of "fit"). */
+  g_assert_cmpfloat_with_epsilon (ws_time_window_get_end (f->time),
+                                  (double) (f->run->end_time - f->run->origin) * 1.025, 1);
+  key (f, GDK_KEY_Home);
+  g_assert_cmpfloat (ws_time_window_get_start (f->time), <, 0);
+  key (f, GDK_KEY_0);
+  g_assert_true (ws_time_window_is_fit (f->time));
+}
+
+/* Dragging the lanes pans by the distance dragged, and selects nothing. */
+static void
+test_drag_pans (Fixture *f, gconstpointer data)
+{
+  double x, y, start, npp;
+
+  ws_time_window_zoom_to (f->time, f->run->origin + 110000000, f->run->origin + 120000000);
+  start = ws_time_window_get_start (f->time);
+  npp = ws_time_window_get_ns_per_px (f->time);
+  lanes_point (f, &x, &y);
+  drag (f, x, y, x - 100, y);
+  g_assert_cmpfloat_with_epsilon (ws_time_window_get_start (f->time), start + 100 * npp, 1e-3);
+  g_assert_cmpuint (f->selected_signals, ==, 0);
+  g_assert_cmpuint (ws_timeline_view_get_selected (f->view), ==, WS_EVENT_NONE);
+}
+
+/* Hovering a kernel names it, its launch's NVTX path, grid and block. */
+static void
+test_hover_tooltip (Fixture *f, gconstpointer data)
+{
+  gssize k = kernel_by_correlation (f->run, 458);
+  WsEventRef event = ws_event_ref (WS_EVENT_KERNEL, (gsize) k);
+  cairo_rectangle_t rect;
+  g_autofree char *markup = NULL;
+
+  ws_time_window_zoom_to (f->time, 452306116, 453306116);
+  g_assert_true (ws_timeline_view_event_rect (f->view, event, &rect));
+  motion (f, rect.x + rect.width / 2, rect.y + rect.height / 2, 0);
+  g_assert_cmpuint (ws_timeline_view_get_hover (f->view), ==, event);
+  markup =
+    ws_timeline_view_tooltip_markup (f->view, rect.x + rect.width / 2, rect.y + rect.height / 2);
+  g_assert_nonnull (strstr (markup, "barrier_heavy(float *, int)"));
+  /* Its launch (correlation 458) ran inside "compute" and the first
+   * "barrier_heavy" range in it (test-nvtx-projection has the SQL). */
+  g_assert_nonnull (strstr (markup, "compute › barrier_heavy"));
+  g_assert_nonnull (strstr (markup, "Grid"));
+  g_assert_nonnull (strstr (markup, "453 µs (453,000 ns)"));
+
+  /* Moving away from every event clears the hover. */
+  motion (f, rect.x + rect.width / 2, 2, 0);
+  g_assert_cmpuint (ws_timeline_view_get_hover (f->view), ==, WS_EVENT_NONE);
+}
+
+/* A click selects what is under it and shows its details; a click on
+ * nothing clears the selection. */
+static void
+test_click_selects (Fixture *f, gconstpointer data)
+{
+  gssize k = kernel_by_correlation (f->run, 458);
+  WsEventRef event = ws_event_ref (WS_EVENT_KERNEL, (gsize) k);
+  cairo_rectangle_t rect;
+
+  ws_time_window_zoom_to (f->time, 452306116, 453306116);
+  g_assert_true (ws_timeline_view_event_rect (f->view, event, &rect));
+  click (f, rect.x + 100, rect.y + rect.height / 2);
+  g_assert_cmpuint (ws_timeline_view_get_selected (f->view), ==, event);
+  g_assert_cmpuint (f->selected_signals, ==, 1);
+  g_assert_cmpuint (f->last_selected, ==, event);
+  g_assert_cmpstr (ws_timeline_page_get_side_title (f->page), ==, "Selected");
+  g_assert_nonnull (strstr (ws_timeline_page_get_details_text (f->page), "barrier_heavy"));
+  g_assert_nonnull (strstr (ws_timeline_page_get_details_text (f->page), "Registers per thread"));
+
+  /* A millisecond where the GPU and the CPU did nothing. */
+  ws_time_window_zoom_to (f->time, 452306116 - 100000000, 452306116 - 99000000);
+  click (f, f->header + 500, rect.y + rect.height / 2);
+  g_assert_cmpuint (ws_timeline_view_get_selected (f->view), ==, WS_EVENT_NONE);
+  g_assert_cmpuint (f->selected_signals, ==, 2);
+}
+
+/* Selecting "负载不均衡" highlights its 4 imbalanced kernels (one per
+ * stream 13–16) and lists them: test-nvtx-projection has the SQL. */
+static void
+test_nvtx_selection_projects (Fixture *f, gconstpointer data)
+{
+  gssize r = range_named (f->run, "负载不均衡");
+  WsEventRef event = ws_event_ref (WS_EVENT_NVTX, (gsize) r);
+  GtkTreeModel *model = ws_timeline_page_get_side_model (f->page);
+  cairo_rectangle_t rect;
+  GtkTreeIter iter;
+  g_autofree char *name = NULL, *count = NULL;
+
+  g_assert_cmpint (r, >=, 0);
+  ws_time_window_zoom_to (f->time, f->run->nvtx.start[r] - 10000, f->run->nvtx.end[r] + 10000);
+  g_assert_true (ws_timeline_view_event_rect (f->view, event, &rect));
+  click (f, rect.x + 20, rect.y + rect.height / 2);
+  g_assert_cmpuint (ws_timeline_view_get_selected (f->view), ==, event);
+  g_assert_cmpuint (ws_timeline_view_get_nvtx_focus (f->view), ==, (gsize) r);
+  g_assert_nonnull (
+    strstr (ws_timeline_page_get_details_text (f->page), "Kernels launched inside  4"));
+
+  g_assert_true (gtk_tree_model_get_iter_first (model, &iter));
+  gtk_tree_model_get (model, &iter, 0, &name, 2, &count, -1);
+  g_assert_cmpstr (name, ==, "imbalanced(float *, int, int)");
+  g_assert_cmpstr (count, ==, "4");
+  g_assert_false (gtk_tree_model_iter_next (model, &iter));
+}
+
+/* Dragging on the ruler selects a stretch of time and sums up its kernels
+ * as ws_summary_compute_kernels_in() does. */
+static void
+test_ruler_range (Fixture *f, gconstpointer data)
+{
+  GtkTreeModel *model = ws_timeline_page_get_side_model (f->page);
+  g_autoptr (WsSummary) summary = NULL;
+  gint64 start, end, want_start, want_end;
+  GtkTreeIter iter;
+  guint rows = 0;
+  double y = 60; /* in the ruler: below the overview */
+  cairo_rectangle_t lane;
+
+  ws_time_window_zoom_to (f->time, 451400000, 452700000);
+  g_assert_true (ws_timeline_view_lane_rect (f->view, 0, &lane));
+  y = lane.y - 8;
+  want_start = ws_time_window_x_to_time (f->time, 100);
+  want_end = ws_time_window_x_to_time (f->time, 600);
+  drag (f, f->header + 100, y, f->header + 600, y);
+  g_assert_true (ws_timeline_view_get_range (f->view, &start, &end));
+  g_assert_cmpint (start, ==, want_start);
+  g_assert_cmpint (end, ==, want_end);
+  g_assert_true (g_str_has_prefix (ws_timeline_page_get_side_title (f->page), "From "));
+
+  summary = ws_summary_compute_kernels_in (f->run, WS_NAME_DEMANGLED, start, end);
+  g_assert_cmpuint (summary->rows->len, >, 0);
+  for (gboolean ok = gtk_tree_model_get_iter_first (model, &iter); ok;
+       ok = gtk_tree_model_iter_next (model, &iter))
+    {
+      const WsSummaryRow *row = &g_array_index (summary->rows, WsSummaryRow, rows);
+      g_autofree char *name = NULL, *count = NULL;
+      g_autofree char *want = g_strdup_printf ("%" G_GINT64_FORMAT, row->count);
+
+      gtk_tree_model_get (model, &iter, 0, &name, 2, &count, -1);
+      g_assert_cmpstr (name, ==, row->name);
+      g_assert_cmpstr (count, ==, want);
+      rows++;
+    }
+  g_assert_cmpuint (rows, ==, summary->rows->len);
+
+  /* Zoom to selection shows exactly the range. */
+  g_assert_true (ws_timeline_view_zoom_selection (f->view));
+  g_assert_cmpfloat_with_epsilon (ws_time_window_get_start (f->time),
+                                  (double) (start - f->run->origin), 1e-3);
+  /* A click on the ruler clears it. */
+  click (f, f->header + 300, y);
+  g_assert_false (ws_timeline_view_get_range (f->view, NULL, NULL));
+}
+
+/* Search by name: every instance counts; next and previous walk them. */
+static void
+test_search (Fixture *f, gconstpointer data)
+{
+  g_autofree char *path = ws_test_data ("nsys", PROBE, NULL);
+  /* SQLite's LIKE ignores ASCII case, as the search does. */
+  g_autofree char *sql = ws_test_sqlite_text (
+    path, "SELECT (SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN StringIds d ON d.id = "
+          "k.demangledName JOIN StringIds s ON s.id = k.shortName WHERE d.value LIKE '%tiny%' OR "
+          "s.value LIKE '%tiny%') + (SELECT count(*) FROM NVTX_EVENTS WHERE text LIKE '%tiny%') + "
+          "(SELECT count(*) FROM CUPTI_ACTIVITY_KIND_RUNTIME r JOIN StringIds n ON n.id = "
+          "r.nameId WHERE n.value LIKE '%tiny%')");
+  WsEventRef first, second;
+
+  g_assert_cmpuint (ws_timeline_view_set_search (f->view, "TINY"), ==,
+                    g_ascii_strtoull (sql, NULL, 10));
+  g_assert_cmpuint (ws_timeline_view_set_search (f->view, "TINY"), ==, 320);
+
+  g_assert_true (ws_timeline_view_find (f->view, FALSE));
+  first = ws_timeline_view_get_selected (f->view);
+  g_assert_cmpint (ws_event_ref_kind (first), ==, WS_EVENT_KERNEL);
+  g_assert_cmpstr (ws_run_kernel_name (f->run, ws_event_ref_index (first), WS_NAME_SHORT), ==,
+                   "tiny");
+  g_assert_true (ws_timeline_view_find (f->view, FALSE));
+  second = ws_timeline_view_get_selected (f->view);
+  g_assert_cmpint (ws_event_start (f->run, second), >, ws_event_start (f->run, first));
+  /* Revealed: it is on screen. */
+  {
+    double x = ws_time_window_time_to_x (f->time, ws_event_start (f->run, second));
+
+    g_assert_cmpfloat (x, >=, 0);
+    g_assert_cmpfloat (x, <=, ws_time_window_get_width (f->time));
+  }
+  g_assert_true (ws_timeline_view_find (f->view, TRUE));
+  g_assert_cmpuint (ws_timeline_view_get_selected (f->view), ==, first);
+
+  g_assert_cmpuint (ws_timeline_view_set_search (f->view, "no such kernel"), ==, 0);
+  g_assert_false (ws_timeline_view_find (f->view, FALSE));
+}
+
+static void
+count_cb (WsTimelineView *view, guint *count)
+{
+  (*count)++;
+}
+
+/* A click on a lane's name collapses it to a strip; hiding removes it. */
+static void
+test_lanes_collapse_and_hide (Fixture *f, gconstpointer data)
+{
+  cairo_rectangle_t before, collapsed, next;
+  guint lanes_changed = 0;
+  gulong handler =
+    g_signal_connect (f->view, "lanes-changed", G_CALLBACK (count_cb), &lanes_changed);
+
+  g_assert_true (ws_timeline_view_lane_rect (f->view, 9, &before));
+  click (f, 40, before.y + before.height / 2);
+  g_assert_cmpuint (ws_timeline_view_get_lane_flags (f->view, 9), ==, WS_LANE_FLAG_COLLAPSED);
+  g_assert_true (ws_timeline_view_lane_rect (f->view, 9, &collapsed));
+  g_assert_cmpfloat (collapsed.height, <, before.height / 2);
+  click (f, 40, collapsed.y + collapsed.height / 2);
+  g_assert_cmpuint (ws_timeline_view_get_lane_flags (f->view, 9), ==, 0);
+
+  ws_timeline_view_set_lane_flags (f->view, 9, WS_LANE_FLAG_HIDDEN);
+  g_assert_false (ws_timeline_view_lane_rect (f->view, 9, &collapsed));
+  g_assert_true (ws_timeline_view_lane_rect (f->view, 10, &next));
+  g_assert_cmpfloat_with_epsilon (next.y, before.y, 1.5);
+  g_action_group_activate_action (gtk_widget_get_action_group (GTK_WIDGET (f->page), "timeline"),
+                                  "show-all-lanes", NULL);
+  iterate ();
+  g_assert_cmpuint (ws_timeline_view_get_lane_flags (f->view, 9), ==, 0);
+  g_assert_cmpuint (lanes_changed, ==, 4);
+  g_signal_handler_disconnect (f->view, handler);
+}
+
+/* The page's actions drive the same window. */
+static void
+test_actions (Fixture *f, gconstpointer data)
+{
+  GActionGroup *group = gtk_widget_get_action_group (GTK_WIDGET (f->page), "timeline");
+  double span = ws_time_window_get_span (f->time);
+
+  g_assert_nonnull (group);
+  g_action_group_activate_action (group, "zoom-in", NULL);
+  g_assert_cmpfloat_with_epsilon (ws_time_window_get_span (f->time), span / 1.5, 1e-3);
+  g_action_group_activate_action (group, "zoom-fit", NULL);
+  g_assert_true (ws_time_window_is_fit (f->time));
+}
+
+int
+main (int argc, char **argv)
+{
+  g_autoptr (GError) error = NULL;
+  int status;
+
+  gtk_test_init (&argc, &argv, NULL);
+  app = ws_application_new (G_APPLICATION_NON_UNIQUE);
+  g_application_register (G_APPLICATION (app), NULL, &error);
+  g_assert_no_error (error);
+  g_application_hold (G_APPLICATION (app));
+
+#define ADD(path, func) g_test_add (path, Fixture, NULL, fixture_set_up, func, fixture_tear_down)
+  ADD ("/timeline/zoom/wheel-keeps-point-under-pointer", test_wheel_zoom_keeps_point);
+  ADD ("/timeline/navigation/keys", test_keys);
+  ADD ("/timeline/navigation/drag-pans", test_drag_pans);
+  ADD ("/timeline/hover/tooltip-names-kernel-and-nvtx-path", test_hover_tooltip);
+  ADD ("/timeline/select/click-shows-details", test_click_selects);
+  ADD ("/timeline/select/nvtx-range-highlights-its-kernels", test_nvtx_selection_projects);
+  ADD ("/timeline/ruler/drag-sums-up-range", test_ruler_range);
+  ADD ("/timeline/search/counts-and-walks-matches", test_search);
+  ADD ("/timeline/lanes/collapse-and-hide", test_lanes_collapse_and_hide);
+  ADD ("/timeline/actions/zoom", test_actions);
+#undef ADD
+
+  status = g_test_run ();
+  g_application_release (G_APPLICATION (app));
+  g_object_unref (app);
+  return status;
+}
