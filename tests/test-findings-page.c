@@ -9,6 +9,7 @@
 #include "ws-findings-page.h"
 #include "ws-findings.h"
 #include "ws-test-util.h"
+#include "ws-timeline-page.h"
 #include "ws-window.h"
 
 static WsApplication *app;
@@ -53,6 +54,12 @@ open_window (const char *path)
   g_assert_nonnull (opened);
   iterate_until (window_loaded, opened);
   return opened;
+}
+
+static gboolean
+timeline_ready (gpointer data)
+{
+  return ws_timeline_page_is_ready (data);
 }
 
 static WsFindingsPage *
@@ -149,6 +156,32 @@ test_lists_probe_findings (void)
   g_assert_cmpstr (activated->id, ==, WS_FINDING_ALLOC_IN_LOOP);
   g_assert_cmpuint (activated->ranges->len, ==, 1);
   g_assert_cmpint (g_array_index (activated->ranges, WsTimeRange, 0).start, ==, 437613602);
+
+  /* The window shows it on the timeline: the loop's stretch marked on the
+   * ruler and in view, its 40 allocation calls highlighted. */
+  g_assert_cmpstr (ws_window_get_page (window), ==, "timeline");
+  {
+    WsTimelinePage *timeline = WS_TIMELINE_PAGE (ws_window_get_view (window, "timeline"));
+    WsTimelineView *view = ws_timeline_page_get_view (timeline);
+    gint64 start = 0, end = 0;
+    GHashTable *highlight;
+
+    iterate_until (timeline_ready, timeline);
+    highlight = ws_timeline_view_get_highlight (view);
+    g_assert_nonnull (highlight);
+    g_assert_cmpuint (g_hash_table_size (highlight), ==, 40);
+    for (guint i = 0; i < activated->api->len; i++)
+      g_assert_true (g_hash_table_contains (
+        highlight, GUINT_TO_POINTER (
+                     ws_event_ref (WS_EVENT_API, g_array_index (activated->api, guint32, i)) + 1)));
+    g_assert_true (ws_timeline_view_get_range (view, &start, &end));
+    g_assert_cmpint (start, ==, 437613602);
+    g_assert_cmpint (end, ==, 439755212);
+    ws_time_window_get_range (ws_timeline_view_get_window (view), &start, &end);
+    g_assert_cmpint (start, <=, 437613602);
+    g_assert_cmpint (end, >=, 439755212);
+    g_assert_cmpint (end - start, <, 4000000);
+  }
 
   gtk_widget_destroy (GTK_WIDGET (window));
 }

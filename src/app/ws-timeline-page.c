@@ -30,6 +30,7 @@ struct _WsTimelinePage
   GSimpleActionGroup *actions;
   GPtrArray *lane_checks; /* GtkCheckButton per lane */
   gboolean updating_checks;
+  WsFinding *pending_finding; /* to show once the lanes are ready */
 
   /* Template widgets */
   GtkSearchEntry *search_entry;
@@ -576,6 +577,12 @@ lanes_ready (GObject *source, GAsyncResult *result, gpointer data)
   gtk_stack_set_visible_child_name (self->view_stack, "timeline");
   update_range_label (self);
   show_nvtx_summary (self);
+  if (self->pending_finding != NULL)
+    {
+      g_autoptr (WsFinding) finding = g_steal_pointer (&self->pending_finding);
+
+      ws_timeline_page_show_finding (self, finding);
+    }
 
   task = g_task_new (self, cancellable, projection_ready, NULL);
   g_task_set_source_tag (task, lanes_ready);
@@ -603,6 +610,8 @@ ws_timeline_page_set_run (WsTimelinePage *self, WsRun *run)
   g_clear_object (&self->cancellable);
   g_clear_pointer (&self->projection, ws_nvtx_projection_unref);
   g_clear_pointer (&self->lanes, ws_lanes_unref);
+  g_clear_pointer (&self->pending_finding, ws_finding_unref);
+  ws_timeline_view_set_highlight (self->timeline_view, NULL);
   if (run != NULL)
     ws_run_ref (run);
   g_clear_pointer (&self->run, ws_run_unref);
@@ -634,6 +643,52 @@ ws_timeline_page_set_run (WsTimelinePage *self, WsRun *run)
   g_object_unref (task);
 }
 
+static void
+add_events (GHashTable *set, WsEventKind kind, const GArray *indices)
+{
+  for (guint i = 0; indices != NULL && i < indices->len; i++)
+    g_hash_table_add (
+      set, GUINT_TO_POINTER (ws_event_ref (kind, g_array_index (indices, guint32, i)) + 1));
+}
+
+/**
+ * ws_timeline_page_show_finding:
+ *
+ * Zooms to the finding's most important stretch of time, marks it on the
+ * ruler, and highlights its events (the others are dimmed until Escape).
+ * Before the lanes are ready, does so once they are.
+ */
+void
+ws_timeline_page_show_finding (WsTimelinePage *self, WsFinding *finding)
+{
+  g_autoptr (GHashTable) events = NULL;
+
+  g_return_if_fail (WS_IS_TIMELINE_PAGE (self));
+  g_return_if_fail (finding != NULL);
+
+  if (self->lanes == NULL)
+    {
+      g_clear_pointer (&self->pending_finding, ws_finding_unref);
+      self->pending_finding = ws_finding_ref (finding);
+      return;
+    }
+  events = g_hash_table_new (NULL, NULL);
+  add_events (events, WS_EVENT_KERNEL, finding->kernels);
+  add_events (events, WS_EVENT_MEMOP, finding->memops);
+  add_events (events, WS_EVENT_API, finding->api);
+  ws_timeline_view_set_highlight (self->timeline_view,
+                                  g_hash_table_size (events) > 0 ? events : NULL);
+  if (finding->ranges != NULL && finding->ranges->len > 0)
+    {
+      const WsTimeRange *range = &g_array_index (finding->ranges, WsTimeRange, 0);
+      gint64 margin = MAX ((range->end - range->start) / 20, 1000);
+
+      ws_time_window_zoom_to (ws_timeline_view_get_window (self->timeline_view),
+                              range->start - margin, range->end + margin);
+      ws_timeline_view_set_range (self->timeline_view, range->start, range->end);
+    }
+}
+
 /* ---- life ------------------------------------------------------------- */
 
 static void
@@ -647,6 +702,7 @@ ws_timeline_page_dispose (GObject *object)
   g_clear_pointer (&self->projection, ws_nvtx_projection_unref);
   g_clear_pointer (&self->lanes, ws_lanes_unref);
   g_clear_pointer (&self->run, ws_run_unref);
+  g_clear_pointer (&self->pending_finding, ws_finding_unref);
   g_clear_pointer (&self->lane_checks, g_ptr_array_unref);
   g_clear_object (&self->actions);
 

@@ -3,6 +3,7 @@
 
 #include <gtk/gtk.h>
 
+#include "ws-finding.h"
 #include "ws-run.h"
 #include "ws-timeline-view.h"
 
@@ -13,6 +14,7 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (WsTimelinePage, ws_timeline_page, WS, TIMELINE_PAGE, GtkBox)
 
 void ws_timeline_page_set_run (WsTimelinePage *self, WsRun *run);
+void ws_timeline_page_show_finding (WsTimelinePage *self, WsFinding *finding);
 WsTimelineView *ws_timeline_page_get_view (WsTimelinePage *self);
 gboolean ws_timeline_page_is_ready (WsTimelinePage *self);
 gboolean ws_timeline_page_has_projection (WsTimelinePage *self);

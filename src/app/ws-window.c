@@ -108,6 +108,15 @@ capture_open_results_cb (WsWindow *self, const char *dir, WsCapturePage *page)
     g_application_open (app, &folder, 1, "");
 }
 
+/* "Show in Timeline": the timeline zooms to the finding and highlights its
+ * events. */
+static void
+finding_activated_cb (WsWindow *self, WsFinding *finding, WsFindingsPage *page)
+{
+  gtk_stack_set_visible_child_name (self->view_stack, "timeline");
+  ws_timeline_page_show_finding (self->timeline_page, finding);
+}
+
 static void
 show_page_action (GSimpleAction *action, GVariant *param, gpointer data)
 {
@@ -538,6 +547,7 @@ ws_window_class_init (WsWindowClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, info_bar_response_cb);
   gtk_widget_class_bind_template_callback (widget_class, main_stack_changed_cb);
   gtk_widget_class_bind_template_callback (widget_class, capture_open_results_cb);
+  gtk_widget_class_bind_template_callback (widget_class, finding_activated_cb);
 }
 
 static void

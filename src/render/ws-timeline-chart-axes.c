@@ -270,6 +270,7 @@ draw_overview_activity (WsTimelineChart *self, cairo_t *cr, const WsPaintFrame *
   f.x0 = 0;
   f.search = NULL;
   f.nvtx_focus = G_MAXSIZE;
+  f.highlight = NULL;
   ws_timeline_chart_overview_mapping (window, f.width, &f.view_start, &f.ns_per_px);
 
   ws_color_set (cr, palette->background);

@@ -232,6 +232,7 @@ frame_for (WsTimelineChart *self, WsPaintFrame *f, cairo_t *cr, double width, Ws
   f->search = state->search;
   f->search_len = state->search_len;
   f->nvtx_focus = self->projection != NULL ? state->nvtx_focus : G_MAXSIZE;
+  f->highlight = state->highlight;
   f->name_form = state->name_form;
   f->x0 = g->header_w;
   f->width = MAX (width - g->header_w, 1);

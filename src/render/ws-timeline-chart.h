@@ -36,11 +36,12 @@ typedef struct
   WsEventRef selected;
   gint64 range_start; /* ns: a selected stretch of time; none when range_end <= range_start */
   gint64 range_end;
-  const guint8 *search; /* bitset over string ids: names that match a search, or NULL */
-  guint search_len;     /* bytes in @search */
-  gsize nvtx_focus;     /* an NVTX range whose kernels to highlight, or G_MAXSIZE */
-  double cursor_x;      /* px: a line following the pointer, or < 0 */
-  WsNameForm name_form; /* how kernels are labelled */
+  const guint8 *search;  /* bitset over string ids: names that match a search, or NULL */
+  guint search_len;      /* bytes in @search */
+  gsize nvtx_focus;      /* an NVTX range whose kernels to highlight, or G_MAXSIZE */
+  GHashTable *highlight; /* WsEventRef + 1 of events to show, the rest dimmed; or NULL */
+  double cursor_x;       /* px: a line following the pointer, or < 0 */
+  WsNameForm name_form;  /* how kernels are labelled */
 } WsTimelineState;
 
 typedef struct

@@ -323,7 +323,8 @@ name_matches (const WsPaintFrame *f, guint32 id)
   return id != WS_STRING_NONE && id / 8 < f->search_len && (f->search[id / 8] >> (id % 8)) & 1;
 }
 
-/* Whether @event is among what a search or an NVTX focus points at. */
+/* Whether @event is among what a search, an NVTX focus or a highlight
+ * (a finding's events) points at. */
 static gboolean
 in_focus (WsTimelinePaint *self, WsEventRef event)
 {
@@ -332,6 +333,8 @@ in_focus (WsTimelinePaint *self, WsEventRef event)
   gsize i = ws_event_ref_index (event);
   WsEventKind kind = ws_event_ref_kind (event);
 
+  if (f->highlight != NULL && g_hash_table_contains (f->highlight, GUINT_TO_POINTER (event + 1)))
+    return TRUE;
   if (f->search != NULL)
     {
       if (kind == WS_EVENT_KERNEL)
@@ -496,7 +499,8 @@ void
 ws_timeline_paint_begin (WsTimelinePaint *self, const WsPaintFrame *frame)
 {
   self->frame = *frame;
-  self->focus = frame->search != NULL || frame->nvtx_focus < self->run->nvtx.n;
+  self->focus =
+    frame->search != NULL || frame->nvtx_focus < self->run->nvtx.n || frame->highlight != NULL;
   update_font (self, frame->palette);
   init_colors (&self->colors, frame->palette);
 }

@@ -24,7 +24,8 @@ typedef struct
   WsNvtxProjection *projection; /* nullable */
   const guint8 *search;         /* bitset over string ids, or NULL */
   guint search_len;
-  gsize nvtx_focus; /* G_MAXSIZE for none */
+  gsize nvtx_focus;      /* G_MAXSIZE for none */
+  GHashTable *highlight; /* WsEventRef + 1 of events to show, or NULL */
   WsNameForm name_form;
   double x0;    /* px: the left of the time axis */
   double width; /* px of the time axis */

@@ -127,7 +127,7 @@ ws_timeline_lane_title (const WsLanes *lanes, guint32 index, char **subtitle)
         break;
       case WS_LANE_METRIC:
         title = metric_title (run, lane);
-        sub = g_strdup (lane->percent ? _ ("% of peak") : NULL);
+        sub = lane->percent ? g_strdup_printf (_ ("%% of peak")) : NULL;
         break;
       case WS_LANE_MEMORY:
         {

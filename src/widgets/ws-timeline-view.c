@@ -481,6 +481,35 @@ ws_timeline_view_set_range (WsTimelineView *self, gint64 start, gint64 end)
 }
 
 /**
+ * ws_timeline_view_set_highlight:
+ * @events: (nullable): WsEventRef + 1 as GUINT_TO_POINTER, the events to
+ *   show (the others are dimmed), or %NULL to show all alike
+ *
+ * Points at a set of events: a finding's evidence.
+ */
+void
+ws_timeline_view_set_highlight (WsTimelineView *self, GHashTable *events)
+{
+  g_return_if_fail (WS_IS_TIMELINE_VIEW (self));
+
+  if (events == self->state.highlight)
+    return;
+  if (events != NULL)
+    g_hash_table_ref (events);
+  g_clear_pointer (&self->state.highlight, g_hash_table_unref);
+  self->state.highlight = events;
+  invalidate (self);
+}
+
+GHashTable *
+ws_timeline_view_get_highlight (WsTimelineView *self)
+{
+  g_return_val_if_fail (WS_IS_TIMELINE_VIEW (self), NULL);
+
+  return self->state.highlight;
+}
+
+/**
  * ws_timeline_view_reveal:
  *
  * Brings @event into view: shows its lane, pans (or zooms out, if it is
@@ -921,6 +950,7 @@ ws_timeline_view_key_press (GtkWidget *widget, GdkEventKey *event)
       case GDK_KEY_Escape:
         ws_timeline_view_select (self, WS_EVENT_NONE);
         ws_timeline_view_set_range (self, 0, 0);
+        ws_timeline_view_set_highlight (self, NULL);
         return GDK_EVENT_STOP;
       default:
         return GDK_EVENT_PROPAGATE;
@@ -938,6 +968,7 @@ ws_timeline_view_dispose (GObject *object)
   g_clear_pointer (&self->chart, ws_timeline_chart_free);
   g_clear_pointer (&self->lanes, ws_lanes_unref);
   g_clear_pointer (&self->projection, ws_nvtx_projection_unref);
+  g_clear_pointer (&self->state.highlight, g_hash_table_unref);
   g_clear_object (&self->window);
   g_clear_object (&self->vadjustment);
 

@@ -28,6 +28,8 @@ WsEventRef ws_timeline_view_get_hover (WsTimelineView *self);
 gboolean ws_timeline_view_get_range (WsTimelineView *self, gint64 *start, gint64 *end);
 void ws_timeline_view_set_range (WsTimelineView *self, gint64 start, gint64 end);
 void ws_timeline_view_reveal (WsTimelineView *self, WsEventRef event);
+void ws_timeline_view_set_highlight (WsTimelineView *self, GHashTable *events);
+GHashTable *ws_timeline_view_get_highlight (WsTimelineView *self);
 gsize ws_timeline_view_get_nvtx_focus (WsTimelineView *self);
 
 void ws_timeline_view_zoom (WsTimelineView *self, double factor);
