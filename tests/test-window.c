@@ -350,6 +350,87 @@ test_close_while_loading (void)
     g_main_context_iteration (NULL, FALSE);
 }
 
+/* Every key the Keyboard Shortcuts window shows, as "key:mods". */
+static GHashTable *
+overlay_accels (const char *text)
+{
+  GHashTable *set = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  const char *tag = "<property name=\"accelerator\">";
+
+  for (const char *p = strstr (text, tag); p != NULL; p = strstr (p, tag))
+    {
+      g_autofree char *value = NULL;
+      g_auto (GStrv) parts = NULL;
+      const char *end;
+
+      p += strlen (tag);
+      end = strchr (p, '<');
+      g_assert_nonnull (end);
+      value = g_strndup (p, end - p);
+      {
+        g_autoptr (GString) plain = g_string_new (value);
+
+        g_string_replace (plain, "&lt;", "<", 0);
+        g_string_replace (plain, "&gt;", ">", 0);
+        parts = g_strsplit (plain->str, " ", -1);
+      }
+      for (guint i = 0; parts[i] != NULL; i++)
+        {
+          guint key;
+          GdkModifierType mods;
+
+          gtk_accelerator_parse (parts[i], &key, &mods);
+          if (key != 0)
+            g_hash_table_add (set, g_strdup_printf ("%u:%u", key, (guint) mods));
+        }
+    }
+  return set;
+}
+
+/* The Keyboard Shortcuts window lists every accelerator the application
+ * sets (the first of each action's; the Alt+1…6 pages as one range), the
+ * timeline's too once a window is shown. */
+static void
+test_shortcuts_listed (void)
+{
+  g_autoptr (GBytes) overlay = g_resources_lookup_data (
+    "/org/warpscope/Warpscope/gtk/help-overlay.ui", G_RESOURCE_LOOKUP_FLAGS_NONE, NULL);
+  const char *text = g_bytes_get_data (overlay, NULL);
+  g_autoptr (GHashTable) listed = overlay_accels (text);
+  WsWindow *window = ws_window_new (GTK_APPLICATION (app));
+  g_auto (GStrv) actions = NULL;
+  guint checked = 0;
+
+  gtk_widget_show (GTK_WIDGET (window));
+  g_action_group_activate_action (G_ACTION_GROUP (window), "show-page",
+                                  g_variant_new_string ("timeline"));
+  while (g_main_context_pending (NULL))
+    g_main_context_iteration (NULL, FALSE);
+  actions = gtk_application_list_action_descriptions (GTK_APPLICATION (app));
+  for (guint i = 0; actions[i] != NULL; i++)
+    {
+      g_auto (GStrv) accels =
+        gtk_application_get_accels_for_action (GTK_APPLICATION (app), actions[i]);
+      g_autofree char *key_mods = NULL;
+      guint key;
+      GdkModifierType mods;
+
+      if (accels[0] == NULL || g_str_has_prefix (actions[i], "win.show-page"))
+        continue;
+      gtk_accelerator_parse (accels[0], &key, &mods);
+      key_mods = g_strdup_printf ("%u:%u", key, (guint) mods);
+      g_test_message ("%s: %s", actions[i], accels[0]);
+      if (!g_hash_table_contains (listed, key_mods))
+        g_error ("%s (%s) is not in the Keyboard Shortcuts window", actions[i], accels[0]);
+      checked++;
+    }
+  g_assert_nonnull (strstr (text, "&lt;Alt&gt;1...6"));
+  /* app.open, new-window, quit, preferences, win.close, win.find and the
+   * timeline's seven. */
+  g_assert_cmpuint (checked, >=, 12);
+  gtk_widget_destroy (GTK_WIDGET (window));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -370,6 +451,7 @@ main (int argc, char **argv)
   g_test_add_func ("/window/export/chart-png-svg-pdf", test_export_chart);
   g_test_add_func ("/window/compare/opens-and-matches", test_compare_window);
   g_test_add_func ("/window/close-while-loading", test_close_while_loading);
+  g_test_add_func ("/window/help/shortcuts-listed", test_shortcuts_listed);
 
   status = g_test_run ();
   g_application_release (G_APPLICATION (app));
