@@ -10,6 +10,7 @@
 #include "ws-gauges-page.h"
 #include "ws-gauges-view.h"
 #include "ws-kernels-page.h"
+#include "ws-preferences-window.h"
 #include "ws-ncu-match.h"
 #include "ws-summaries-page.h"
 #include "ws-test-util.h"
@@ -431,6 +432,35 @@ test_shortcuts_listed (void)
   gtk_widget_destroy (GTK_WIDGET (window));
 }
 
+/* Preferences: the tool paths and the output folder are the settings'
+ * keys; the recent runs are counted and cleared. */
+static void
+test_preferences (void)
+{
+  g_autoptr (GSettings) settings = g_object_ref (ws_application_get_settings (app));
+  WsPreferencesWindow *prefs = ws_preferences_window_new (NULL, settings);
+  const char *recent[] = { "/data/a.sqlite", "/data/b.sqlite", NULL };
+  g_autofree char *nsys = NULL;
+
+  gtk_entry_set_text (ws_preferences_window_get_entry (prefs, "nsys-path"), "/opt/nsys/bin/nsys");
+  nsys = g_settings_get_string (settings, "nsys-path");
+  g_assert_cmpstr (nsys, ==, "/opt/nsys/bin/nsys");
+  g_settings_set_strv (settings, "recent-runs", recent);
+  g_settings_set_strv (settings, "recent-comparisons", NULL);
+  g_assert_cmpstr (ws_preferences_window_get_recent_text (prefs), ==,
+                   "2 runs and 0 comparisons in the Open Recent menu");
+  gtk_button_clicked (ws_preferences_window_get_clear_button (prefs));
+  {
+    g_auto (GStrv) left = g_settings_get_strv (settings, "recent-runs");
+
+    g_assert_cmpuint (g_strv_length (left), ==, 0);
+  }
+  g_assert_false (
+    gtk_widget_get_sensitive (GTK_WIDGET (ws_preferences_window_get_clear_button (prefs))));
+  g_settings_reset (settings, "nsys-path");
+  gtk_widget_destroy (GTK_WIDGET (prefs));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -452,6 +482,7 @@ main (int argc, char **argv)
   g_test_add_func ("/window/compare/opens-and-matches", test_compare_window);
   g_test_add_func ("/window/close-while-loading", test_close_while_loading);
   g_test_add_func ("/window/help/shortcuts-listed", test_shortcuts_listed);
+  g_test_add_func ("/window/preferences/tools-and-recent", test_preferences);
 
   status = g_test_run ();
   g_application_release (G_APPLICATION (app));

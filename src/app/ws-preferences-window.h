@@ -10,6 +10,8 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (WsPreferencesWindow, ws_preferences_window, WS, PREFERENCES_WINDOW, GtkDialog)
 
 WsPreferencesWindow *ws_preferences_window_new (GtkWindow *parent, GSettings *settings);
-GtkGrid *ws_preferences_window_get_grid (WsPreferencesWindow *self);
+GtkEntry *ws_preferences_window_get_entry (WsPreferencesWindow *self, const char *key);
+const char *ws_preferences_window_get_recent_text (WsPreferencesWindow *self);
+GtkButton *ws_preferences_window_get_clear_button (WsPreferencesWindow *self);
 
 G_END_DECLS
