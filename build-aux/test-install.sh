@@ -20,6 +20,10 @@ expected=(
   share/glib-2.0/schemas/org.warpscope.Warpscope.gschema.xml
   share/icons/hicolor/scalable/apps/org.warpscope.Warpscope.svg
   share/icons/hicolor/symbolic/apps/org.warpscope.Warpscope-symbolic.svg
+  share/icons/hicolor/scalable/actions/ws-capture-symbolic.svg
+  share/icons/hicolor/scalable/actions/ws-compare-symbolic.svg
+  share/icons/hicolor/scalable/actions/ws-doctor-symbolic.svg
+  share/icons/hicolor/scalable/actions/ws-timeline-symbolic.svg
   share/locale/zh_CN/LC_MESSAGES/warpscope.mo
   share/warpscope/demo/h100_probe.sqlite
   share/man/man1/warpscope-cli.1

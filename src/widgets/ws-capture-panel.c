@@ -816,6 +816,9 @@ ws_capture_panel_init (WsCapturePanel *self)
   gtk_widget_set_valign (GTK_WIDGET (self->progress), GTK_ALIGN_CENTER);
   gtk_container_add (GTK_CONTAINER (controls), GTK_WIDGET (self->progress));
   self->run_button = gtk_button_new_with_mnemonic (_ ("_Run"));
+  gtk_button_set_image (GTK_BUTTON (self->run_button),
+                        gtk_image_new_from_icon_name ("ws-capture-symbolic", GTK_ICON_SIZE_BUTTON));
+  gtk_button_set_always_show_image (GTK_BUTTON (self->run_button), TRUE);
   gtk_style_context_add_class (gtk_widget_get_style_context (self->run_button),
                                GTK_STYLE_CLASS_SUGGESTED_ACTION);
   gtk_widget_set_tooltip_text (self->run_button, _ ("Capture the checked targets"));
