@@ -73,8 +73,9 @@ compare_ready_cb (WsCompareWindow *window, gboolean success, WsApplication *self
 {
   WsComparison *cmp = ws_compare_window_get_comparison (window);
   g_autofree char *line =
-    g_strdup_printf ("compared %s kernels=%u headline=%s", success ? "yes" : "no",
-                     cmp != NULL ? cmp->kernels->len : 0, ws_compare_window_get_headline (window));
+    g_strdup_printf ("compared %s kernels=%u headline=%s profiled=%u", success ? "yes" : "no",
+                     cmp != NULL ? cmp->kernels->len : 0, ws_compare_window_get_headline (window),
+                     cmp != NULL ? cmp->n_profiled : 0);
 
   report_and_quit (self, line);
 }

@@ -239,32 +239,44 @@ ws_compare_gauges_page_get_selected_key (WsCompareGaugesPage *self)
   return row != NULL ? g_object_get_data (G_OBJECT (row), "key") : NULL;
 }
 
+static void
+collect_text (GtkWidget *widget, GString *out)
+{
+  if (GTK_IS_LABEL (widget))
+    {
+      if (out->len > 0)
+        g_string_append_c (out, '\n');
+      g_string_append (out, gtk_label_get_text (GTK_LABEL (widget)));
+    }
+  else if (GTK_IS_CONTAINER (widget))
+    {
+      g_autoptr (GList) children = gtk_container_get_children (GTK_CONTAINER (widget));
+
+      for (GList *l = children; l != NULL; l = l->next)
+        collect_text (l->data, out);
+    }
+}
+
 /**
  * ws_compare_gauges_page_get_row_text:
  *
- * Returns: (transfer full) (nullable): the lines of row @index as shown
+ * Returns: (transfer full) (nullable): the labels of row @index, one a
+ * line, in the order shown
  */
 char *
 ws_compare_gauges_page_get_row_text (WsCompareGaugesPage *self, guint index)
 {
   GtkListBoxRow *row;
-  g_autoptr (GList) lines = NULL;
-  GString *text;
+  GString *out;
 
   g_return_val_if_fail (WS_IS_COMPARE_GAUGES_PAGE (self), NULL);
 
   row = gtk_list_box_get_row_at_index (self->list, (int) index);
   if (row == NULL)
     return NULL;
-  lines = gtk_container_get_children (GTK_CONTAINER (gtk_bin_get_child (GTK_BIN (row))));
-  text = g_string_new (NULL);
-  for (GList *l = lines; l != NULL; l = l->next)
-    {
-      if (text->len > 0)
-        g_string_append_c (text, '\n');
-      g_string_append (text, gtk_label_get_text (l->data));
-    }
-  return g_string_free (text, FALSE);
+  out = g_string_new (NULL);
+  collect_text (GTK_WIDGET (row), out);
+  return g_string_free (out, FALSE);
 }
 
 /**
