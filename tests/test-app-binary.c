@@ -18,6 +18,8 @@ run_app (const char *const *args, WsTestRun *run)
   g_ptr_array_add (argv, NULL);
   g_setenv ("WARPSCOPE_EXIT_AFTER_LOAD", "1", TRUE);
   ws_test_run_bounded ((const char *const *) argv->pdata, 60, run);
+  if (run->status != 0)
+    g_test_message ("exit status %d: %s", run->status, run->err);
   g_assert_false (run->timed_out);
   g_assert_cmpint (run->signal, ==, 0);
 }

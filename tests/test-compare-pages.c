@@ -7,7 +7,9 @@
 
 #include "ws-application.h"
 #include "ws-compare-window.h"
+#include "ws-compare-gauges.h"
 #include "ws-findings-diff.h"
+#include "ws-surface.h"
 #include "ws-test-util.h"
 
 #define LAYER_NORM "at::native::<unnamed>::vectorized_layer_norm_kernel"
@@ -180,6 +182,27 @@ test_gauges_tab (void)
   /* sm__throughput.avg.pct_of_peak_sustained_elapsed "72.752171" */
   g_assert_cmpfloat (fabs (fill_end - (g.track.x + g.track.width * 0.72752171)), <=, 1.0);
   cairo_surface_destroy (surface);
+
+  /* Export ▸ Chart as Image on this tab: every kernel's gauges, stacked. */
+  {
+    g_autofree char *dir = ws_test_tmpdir ();
+    g_autofree char *png = g_build_filename (dir, "gauges.png", NULL);
+    WsPalette light;
+    cairo_t *measure = ws_measure_context ();
+    double expected;
+
+    ws_palette_init_light (&light);
+    expected = ceil (ws_compare_gauges_all_natural_height (
+      measure, 1200, ws_compare_window_get_comparison (window),
+      gtk_window_get_title (GTK_WINDOW (window)), &light));
+    cairo_destroy (measure);
+    g_assert_true (ws_compare_window_export_chart (window, png, NULL));
+    surface = cairo_image_surface_create_from_png (png);
+    g_assert_cmpint (cairo_image_surface_get_width (surface), ==, 1200);
+    g_assert_cmpint (cairo_image_surface_get_height (surface), ==, (int) expected);
+    cairo_surface_destroy (surface);
+    ws_test_rmtree (dir);
+  }
 
   /* The table names the verdict change too. */
   g_assert_true (verdict_column (window, LAYER_NORM, &verdict));

@@ -141,23 +141,34 @@ ws_gauge_format_change (const WsGauge *before, const WsGauge *after)
   return g_strdup_printf ("%s → %s (%s)", b, a, delta);
 }
 
+/* A side's verdict; "Not profiled" where the kernel ran but ncu did not
+ * profile it, "—" where the kernel is not in that run at all. */
+static const char *
+verdict_or_absent (const WsGauges *gauges, gboolean present)
+{
+  if (gauges != NULL)
+    return ws_verdict_label (gauges->verdict);
+  return present ? ws_verdict_label (WS_VERDICT_NONE) : "—";
+}
+
 /**
  * ws_verdict_change_text:
  *
- * Returns: (transfer full): "Memory → Compute", or "Memory (unchanged)"
+ * Returns: (transfer full): "Memory → Compute", "Memory (unchanged)", or
+ * "— → Compute" for a kernel new after
  */
 char *
 ws_verdict_change_text (const WsComparison *cmp, const WsDelta *delta)
 {
   const WsGauges *b = side (cmp, delta, FALSE);
   const WsGauges *a = side (cmp, delta, TRUE);
-  WsVerdict vb = b != NULL ? b->verdict : WS_VERDICT_NONE;
-  WsVerdict va = a != NULL ? a->verdict : WS_VERDICT_NONE;
 
-  if (vb == va && b != NULL)
+  if (b != NULL && a != NULL && b->verdict == a->verdict)
     /* TRANSLATORS: a verdict that did not change: "Memory (unchanged)" */
-    return g_strdup_printf (_ ("%s (unchanged)"), ws_verdict_label (va));
-  return g_strdup_printf ("%s → %s", ws_verdict_label (vb), ws_verdict_label (va));
+    return g_strdup_printf (_ ("%s (unchanged)"), ws_verdict_label (a->verdict));
+  return g_strdup_printf ("%s → %s",
+                          verdict_or_absent (b, delta->presence != WS_PRESENT_ONLY_AFTER),
+                          verdict_or_absent (a, delta->presence != WS_PRESENT_ONLY_BEFORE));
 }
 
 /**
@@ -174,8 +185,8 @@ ws_compare_gauges_empty_text (const WsComparison *cmp)
 
   if (!before && !after)
     return g_strdup (_ ("Neither run has Nsight Compute data. Open each side with its ncu CSV "
-                        "export (ncu --import REPORT.ncu-rep --csv --page raw): a capture folder, "
-                        "or the export and the CSV as one side, “run.sqlite,run_ncu_raw.csv”."));
+                        "export: a capture folder, or the export and the CSV as one side, "
+                        "“run.sqlite,run_ncu_raw.csv”."));
   if (!before)
     return g_strdup (_ ("The run before has no Nsight Compute data. Open it with its ncu CSV "
                         "export: a capture folder, or the export and the CSV as one side, "
