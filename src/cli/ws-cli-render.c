@@ -369,7 +369,9 @@ ws_cli_render (int argc, char **argv)
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
   g_option_context_set_summary (context,
                                 _ ("Draws what the window shows, with the same drawing code, "
-                                   "into a PNG, SVG or PDF file."));
+                                   "into a PNG, SVG or PDF file. The compare views take BEFORE "
+                                   "and AFTER, each one run: a file, a folder, or the files of "
+                                   "one run joined by commas (run.sqlite,run_ncu_raw.csv)."));
   if (!ws_cli_parse (context, &argc, &argv, 1, -1))
     return WS_EXIT_BAD_INPUT;
   if (output == NULL)
