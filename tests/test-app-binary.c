@@ -18,6 +18,8 @@ run_app (const char *const *args, WsTestRun *run)
   g_ptr_array_add (argv, NULL);
   g_setenv ("WARPSCOPE_EXIT_AFTER_LOAD", "1", TRUE);
   ws_test_run_bounded ((const char *const *) argv->pdata, 60, run);
+  if (run->status != 0)
+    g_test_message ("exit status %d: %s", run->status, run->err);
   g_assert_false (run->timed_out);
   g_assert_cmpint (run->signal, ==, 0);
 }
@@ -56,6 +58,34 @@ test_compare_option (void)
   ws_test_run_clear (&run);
 }
 
+/* Each side as "export,ncu.csv": both runs carry their ncu results; six
+ * kernels are profiled under one demangled name on both sides (Fill<float>,
+ * softmax forward and backward, Mul, the MeanOps reduce, the BUnary
+ * elementwise kernel: the kernel names of the two CSVs side by side). */
+static void
+test_compare_with_ncu_lists (void)
+{
+  g_autofree char *a = ws_test_data ("nsys", "v2025.3_h100_train_fp32.sqlite", NULL);
+  g_autofree char *b = ws_test_data ("nsys", "v2025.3_h100_train_bf16.sqlite", NULL);
+  g_autofree char *a_ncu = ws_test_data ("ncu", "h100_train_fp32_sections_raw.csv", NULL);
+  g_autofree char *b_ncu = ws_test_data ("ncu", "h100_train_bf16_sections_raw.csv", NULL);
+  g_autofree char *before = g_strdup_printf ("%s,%s", a, a_ncu);
+  g_autofree char *after = g_strdup_printf ("%s,%s", b, b_ncu);
+  const char *args[] = { "--compare", before, after, NULL };
+  const char *plain[] = { "--compare", a, b, NULL };
+  WsTestRun run;
+
+  run_app (args, &run);
+  g_assert_cmpint (run.status, ==, 0);
+  g_assert_true (g_str_has_prefix (run.out, "compared yes kernels=43 headline="));
+  g_assert_true (g_str_has_suffix (run.out, " profiled=6\n"));
+  ws_test_run_clear (&run);
+
+  run_app (plain, &run);
+  g_assert_true (g_str_has_suffix (run.out, " profiled=0\n"));
+  ws_test_run_clear (&run);
+}
+
 static void
 test_bad_file_argument (void)
 {
@@ -80,6 +110,7 @@ main (int argc, char **argv)
 
   g_test_add_func ("/app-binary/opens-file-argument", test_opens_file_argument);
   g_test_add_func ("/app-binary/compare-option", test_compare_option);
+  g_test_add_func ("/app-binary/compare-option-with-ncu-lists", test_compare_with_ncu_lists);
   g_test_add_func ("/app-binary/bad-file-argument", test_bad_file_argument);
 
   return g_test_run ();

@@ -73,8 +73,9 @@ compare_ready_cb (WsCompareWindow *window, gboolean success, WsApplication *self
 {
   WsComparison *cmp = ws_compare_window_get_comparison (window);
   g_autofree char *line =
-    g_strdup_printf ("compared %s kernels=%u headline=%s", success ? "yes" : "no",
-                     cmp != NULL ? cmp->kernels->len : 0, ws_compare_window_get_headline (window));
+    g_strdup_printf ("compared %s kernels=%u headline=%s profiled=%u", success ? "yes" : "no",
+                     cmp != NULL ? cmp->kernels->len : 0, ws_compare_window_get_headline (window),
+                     cmp != NULL ? cmp->n_profiled : 0);
 
   report_and_quit (self, line);
 }
@@ -391,20 +392,20 @@ ws_application_get_settings (WsApplication *self)
 /**
  * ws_application_compare:
  *
- * Opens a comparison window for BEFORE and AFTER (each a file or folder)
- * and remembers the pair.
+ * Opens a comparison window for BEFORE and AFTER (each a file, a folder, or
+ * the files of one run joined by commas: "run.sqlite,run_ncu_raw.csv") and
+ * remembers the pair.
  */
 WsCompareWindow *
 ws_application_compare (WsApplication *self, const char *before, const char *after)
 {
   WsCompareWindow *window = ws_compare_window_new (GTK_APPLICATION (self));
-  const char *b[] = { before, NULL };
-
-  g_signal_connect_object (window, "ready", G_CALLBACK (compare_ready_cb), self, 0);
-  const char *a[] = { after, NULL };
+  g_auto (GStrv) b = ws_input_split_side (before);
+  g_auto (GStrv) a = ws_input_split_side (after);
   g_autofree char *entry = g_strdup_printf ("%s\n%s", before, after);
 
-  ws_compare_window_load (window, b, a);
+  g_signal_connect_object (window, "ready", G_CALLBACK (compare_ready_cb), self, 0);
+  ws_compare_window_load (window, (const char *const *) b, (const char *const *) a);
   ws_settings_add_recent (self->settings, "recent-comparisons", entry, MAX_RECENT);
   gtk_window_present (GTK_WINDOW (window));
   return window;
@@ -449,6 +450,25 @@ compare_action (GSimpleAction *action, GVariant *param, gpointer data)
   gtk_window_present (GTK_WINDOW (dialog));
 }
 
+/* One side of --compare with every path made absolute, for an instance
+ * that runs in another folder: a file, a folder, or files joined by commas. */
+static char *
+absolute_side (const char *arg)
+{
+  g_auto (GStrv) parts = ws_input_split_side (arg);
+  g_autoptr (GPtrArray) paths = g_ptr_array_new_with_free_func (g_free);
+
+  for (guint i = 0; parts[i] != NULL; i++)
+    {
+      g_autoptr (GFile) file = g_file_new_for_commandline_arg (parts[i]);
+      char *path = g_file_get_path (file);
+
+      g_ptr_array_add (paths, path != NULL ? path : g_strdup (parts[i]));
+    }
+  g_ptr_array_add (paths, NULL);
+  return g_strjoinv (",", (char **) paths->pdata);
+}
+
 /* `warpscope --compare BEFORE AFTER`: sent as an action, so that a running
  * instance opens the comparison. */
 static int
@@ -477,10 +497,8 @@ ws_application_handle_local_options (GApplication *app, GVariantDict *options)
     }
   if (compare)
     {
-      g_autoptr (GFile) before = g_file_new_for_commandline_arg (files[0]);
-      g_autoptr (GFile) after = g_file_new_for_commandline_arg (files[1]);
-      g_autofree char *b = g_file_get_path (before);
-      g_autofree char *a = g_file_get_path (after);
+      g_autofree char *b = absolute_side (files[0]);
+      g_autofree char *a = absolute_side (files[1]);
 
       g_action_group_activate_action (G_ACTION_GROUP (app), "compare-files",
                                       g_variant_new ("(ss)", b, a));
@@ -527,7 +545,9 @@ ws_application_init (WsApplication *self)
 {
   const GOptionEntry options[] = {
     { "compare", 0, 0, G_OPTION_ARG_NONE, NULL,
-      N_ ("Compare two runs: warpscope --compare BEFORE AFTER"), NULL },
+      N_ ("Compare two runs: warpscope --compare BEFORE AFTER (each a file, a folder, or the "
+          "files of one run joined by commas)"),
+      NULL },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, NULL, NULL, N_ ("FILE…") },
     { NULL },
   };

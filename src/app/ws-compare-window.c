@@ -5,6 +5,9 @@
 #include <glib/gi18n.h>
 #include <math.h>
 
+#include "ws-compare-findings-page.h"
+#include "ws-compare-gauges-page.h"
+#include "ws-compare-gauges.h"
 #include "ws-compare-view.h"
 #include "ws-compare-window.h"
 #include "ws-format.h"
@@ -37,6 +40,10 @@ struct _WsCompareWindow
   WsCompareView *kernels_view;
   WsCompareView *ranges_view;
   GtkTreeView *table;
+  WsCompareGaugesPage *gauges_page;
+  WsCompareFindingsPage *findings_page;
+
+  GtkTreeViewColumn *verdict_column;
 };
 
 G_DEFINE_FINAL_TYPE (WsCompareWindow, ws_compare_window, GTK_TYPE_APPLICATION_WINDOW)
@@ -62,6 +69,7 @@ enum
   COL_BEFORE_AVG,
   COL_AFTER_AVG,
   COL_SHARE,
+  COL_VERDICT,
   N_COLUMNS
 };
 
@@ -140,20 +148,28 @@ fill_figures (WsCompareWindow *self)
 static void
 fill_table (WsCompareWindow *self)
 {
-  GtkListStore *store = gtk_list_store_new (
-    N_COLUMNS, G_TYPE_STRING, G_TYPE_STRING, G_TYPE_INT64, G_TYPE_INT64, G_TYPE_INT64,
-    G_TYPE_DOUBLE, G_TYPE_INT64, G_TYPE_INT64, G_TYPE_DOUBLE, G_TYPE_DOUBLE, G_TYPE_DOUBLE);
+  GtkListStore *store =
+    gtk_list_store_new (N_COLUMNS, G_TYPE_STRING, G_TYPE_STRING, G_TYPE_INT64, G_TYPE_INT64,
+                        G_TYPE_INT64, G_TYPE_DOUBLE, G_TYPE_INT64, G_TYPE_INT64, G_TYPE_DOUBLE,
+                        G_TYPE_DOUBLE, G_TYPE_DOUBLE, G_TYPE_STRING);
+  /* The verdict change, where both runs have ncu data to give one. */
+  gboolean verdicts = self->cmp->before->ncu != NULL && self->cmp->after->ncu != NULL;
 
   for (guint i = 0; i < self->cmp->kernels->len; i++)
     {
       const WsDelta *d = &g_array_index (self->cmp->kernels, WsDelta, i);
+      g_autofree char *verdict = NULL;
 
+      if (verdicts && (d->before_launch >= 0 || d->after_launch >= 0))
+        verdict = ws_verdict_change_text (self->cmp, d);
       gtk_list_store_insert_with_values (
         store, NULL, -1, COL_KERNEL, d->key, COL_STATUS, ws_presence_to_string (d->presence),
         COL_BEFORE, d->before_total, COL_AFTER, d->after_total, COL_DELTA, d->delta, COL_RATIO,
         d->ratio, COL_BEFORE_N, d->before_count, COL_AFTER_N, d->after_count, COL_BEFORE_AVG,
-        d->before_avg, COL_AFTER_AVG, d->after_avg, COL_SHARE, 100.0 * d->share_of_change, -1);
+        d->before_avg, COL_AFTER_AVG, d->after_avg, COL_SHARE, 100.0 * d->share_of_change,
+        COL_VERDICT, verdict, -1);
     }
+  gtk_tree_view_column_set_visible (self->verdict_column, verdicts);
   gtk_tree_view_set_model (self->table, GTK_TREE_MODEL (store));
   g_object_unref (store);
 }
@@ -187,6 +203,7 @@ build_table_columns (WsCompareWindow *self)
   } columns[] = {
     { _ ("Kernel"), COL_KERNEL },
     { _ ("Status"), COL_STATUS },
+    { _ ("Verdict"), COL_VERDICT },
     { _ ("Before (ns)"), COL_BEFORE },
     { _ ("After (ns)"), COL_AFTER },
     { _ ("Δ (ns)"), COL_DELTA },
@@ -203,7 +220,8 @@ build_table_columns (WsCompareWindow *self)
       GtkCellRenderer *cell = gtk_cell_renderer_text_new ();
       GtkTreeViewColumn *column;
 
-      if (columns[i].column == COL_KERNEL || columns[i].column == COL_STATUS)
+      if (columns[i].column == COL_KERNEL || columns[i].column == COL_STATUS ||
+          columns[i].column == COL_VERDICT)
         {
           column = gtk_tree_view_column_new_with_attributes (columns[i].title, cell, "text",
                                                              columns[i].column, NULL);
@@ -227,6 +245,8 @@ build_table_columns (WsCompareWindow *self)
         }
       gtk_tree_view_column_set_sort_column_id (column, columns[i].column);
       gtk_tree_view_append_column (self->table, column);
+      if (columns[i].column == COL_VERDICT)
+        self->verdict_column = column;
     }
 }
 
@@ -252,6 +272,8 @@ rebuild (WsCompareWindow *self)
   fill_table (self);
   ws_compare_view_set_comparison (self->kernels_view, self->cmp);
   ws_compare_view_set_comparison (self->ranges_view, self->cmp);
+  ws_compare_gauges_page_set_comparison (self->gauges_page, self->cmp);
+  ws_compare_findings_page_set_runs (self->findings_page, self->runs[0], self->runs[1]);
   gtk_stack_set_visible_child_name (self->main_stack, "content");
 }
 
@@ -372,6 +394,7 @@ typedef struct
   WsComparison *cmp;
   WsCompareState state;
   WsPalette palette;
+  gboolean gauges; /* the gauges of every kernel profiled on both sides */
 } ChartExport;
 
 static void
@@ -379,10 +402,14 @@ draw_export (cairo_t *cr, double width, double height, gpointer data)
 {
   ChartExport *chart = data;
 
-  ws_compare_chart_draw (cr, width, height, chart->cmp, &chart->state, &chart->palette);
+  if (chart->gauges)
+    ws_compare_gauges_draw_all (cr, width, height, chart->cmp, chart->state.title, &chart->palette);
+  else
+    ws_compare_chart_draw (cr, width, height, chart->cmp, &chart->state, &chart->palette);
 }
 
-/* The chart of the page on show (kernels or NVTX ranges) as an image. */
+/* The chart of the page on show as an image: kernels, NVTX ranges, or the
+ * gauges of every kernel profiled on both sides. */
 gboolean
 ws_compare_window_export_chart (WsCompareWindow *self, const char *path, GError **error)
 {
@@ -398,9 +425,14 @@ ws_compare_window_export_chart (WsCompareWindow *self, const char *path, GError 
   chart.state.top_n = 30;
   chart.state.title = title;
   chart.state.ranges = g_strcmp0 (gtk_stack_get_visible_child_name (self->view_stack), "nvtx") == 0;
+  chart.gauges = g_strcmp0 (gtk_stack_get_visible_child_name (self->view_stack), "gauges") == 0;
   ws_palette_init_light (&chart.palette);
   cr = ws_measure_context ();
-  height = ceil (ws_compare_chart_natural_height (cr, self->cmp, &chart.state, &chart.palette));
+  if (chart.gauges)
+    height = ceil (ws_compare_gauges_all_natural_height (cr, 1200, self->cmp, chart.state.title,
+                                                         &chart.palette));
+  else
+    height = ceil (ws_compare_chart_natural_height (cr, self->cmp, &chart.state, &chart.palette));
   cairo_destroy (cr);
   return ws_render_to_file (path, 1200, height, draw_export, &chart, error);
 }
@@ -519,6 +551,8 @@ ws_compare_window_class_init (WsCompareWindowClass *klass)
                                  NULL, NULL, G_TYPE_NONE, 1, G_TYPE_BOOLEAN);
 
   g_type_ensure (WS_TYPE_COMPARE_VIEW);
+  g_type_ensure (WS_TYPE_COMPARE_GAUGES_PAGE);
+  g_type_ensure (WS_TYPE_COMPARE_FINDINGS_PAGE);
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/org/warpscope/Warpscope/ui/ws-compare-window.ui");
   gtk_widget_class_bind_template_child (widget_class, WsCompareWindow, header_bar);
@@ -533,6 +567,8 @@ ws_compare_window_class_init (WsCompareWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, WsCompareWindow, kernels_view);
   gtk_widget_class_bind_template_child (widget_class, WsCompareWindow, ranges_view);
   gtk_widget_class_bind_template_child (widget_class, WsCompareWindow, table);
+  gtk_widget_class_bind_template_child (widget_class, WsCompareWindow, gauges_page);
+  gtk_widget_class_bind_template_child (widget_class, WsCompareWindow, findings_page);
   gtk_widget_class_bind_template_callback (widget_class, info_bar_response_cb);
   gtk_widget_class_bind_template_callback (widget_class, match_changed_cb);
 }
@@ -597,4 +633,33 @@ GtkTreeView *
 ws_compare_window_get_table (WsCompareWindow *self)
 {
   return self->table;
+}
+
+/**
+ * ws_compare_window_get_gauges_page:
+ *
+ * Returns: (transfer none): the Gauges tab
+ */
+WsCompareGaugesPage *
+ws_compare_window_get_gauges_page (WsCompareWindow *self)
+{
+  return self->gauges_page;
+}
+
+/**
+ * ws_compare_window_get_findings_page:
+ *
+ * Returns: (transfer none): the Findings tab
+ */
+WsCompareFindingsPage *
+ws_compare_window_get_findings_page (WsCompareWindow *self)
+{
+  return self->findings_page;
+}
+
+/* Shows tab @name: "kernels", "table", "nvtx", "gauges" or "findings". */
+void
+ws_compare_window_show_view (WsCompareWindow *self, const char *name)
+{
+  gtk_stack_set_visible_child_name (self->view_stack, name);
 }

@@ -3,6 +3,8 @@
 
 #include <gtk/gtk.h>
 
+#include "ws-compare-findings-page.h"
+#include "ws-compare-gauges-page.h"
 #include "ws-comparison.h"
 
 G_BEGIN_DECLS
@@ -23,5 +25,8 @@ void ws_compare_window_swap (WsCompareWindow *self);
 GtkTreeView *ws_compare_window_get_table (WsCompareWindow *self);
 gboolean ws_compare_window_export_chart (WsCompareWindow *self, const char *path, GError **error);
 gboolean ws_compare_window_export_csv (WsCompareWindow *self, const char *path, GError **error);
+WsCompareGaugesPage *ws_compare_window_get_gauges_page (WsCompareWindow *self);
+WsCompareFindingsPage *ws_compare_window_get_findings_page (WsCompareWindow *self);
+void ws_compare_window_show_view (WsCompareWindow *self, const char *name);
 
 G_END_DECLS

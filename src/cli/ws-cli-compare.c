@@ -5,9 +5,14 @@
 #include <glib/gi18n.h>
 #include <math.h>
 
+#include "ws-bars-chart.h"
 #include "ws-cli.h"
+#include "ws-compare-gauges.h"
 #include "ws-comparison.h"
+#include "ws-findings-diff.h"
+#include "ws-findings.h"
 #include "ws-format.h"
+#include "ws-input.h"
 #include "ws-report.h"
 #include "ws-run-loader.h"
 #include "ws-stats.h"
@@ -72,6 +77,92 @@ write_figures (const WsComparison *cmp, GString *out, gboolean markdown)
     }
 }
 
+/* Each kernel profiled on both sides: its verdict change with both
+ * reasons, then every gauge before → after (Δ). */
+static void
+write_gauges (const WsComparison *cmp, GString *out, gboolean markdown)
+{
+  if (cmp->n_profiled == 0)
+    return;
+  if (markdown)
+    g_string_append_printf (out, "\n## %s\n", _ ("Gauges before and after"));
+  else
+    g_string_append_printf (out, "\n%s\n", _ ("Gauges before and after"));
+  for (guint i = 0; i < cmp->kernels->len; i++)
+    {
+      const WsDelta *d = &g_array_index (cmp->kernels, WsDelta, i);
+      const WsGauges *b = ws_comparison_gauges (cmp, d, FALSE);
+      const WsGauges *a = ws_comparison_gauges (cmp, d, TRUE);
+      g_autofree char *verdict = NULL;
+
+      if (!ws_delta_profiled_both (d))
+        continue;
+      verdict = ws_verdict_change_text (cmp, d);
+      if (markdown)
+        {
+          g_string_append_printf (out, "\n### `%s`\n\n**%s** %s\n\n", d->key, _ ("Verdict:"),
+                                  verdict);
+          g_string_append_printf (out, "- %s %s\n- %s %s\n\n", _ ("Before:"), b->verdict_reason,
+                                  _ ("After:"), a->verdict_reason);
+          g_string_append_printf (out, "| %s | %s | %s | %s |\n|:---|---:|---:|---:|\n",
+                                  _ ("Gauge"), _ ("Before"), _ ("After"), _ ("Δ"));
+        }
+      else
+        {
+          g_string_append_printf (out, "\n%s\n", d->key);
+          g_string_append_printf (out, "  %-18s %s\n", _ ("Verdict"), verdict);
+          g_string_append_printf (out, "    %s %s\n    %s %s\n", _ ("before:"), b->verdict_reason,
+                                  _ ("after:"), a->verdict_reason);
+        }
+      for (int g = 0; g < WS_N_GAUGES; g++)
+        {
+          WsGaugeKind kind = ws_compare_gauges_rows[g];
+          const char *label = ws_gauge_label (kind);
+          int pad = 18 - (int) g_utf8_strlen (label, -1);
+
+          if (markdown)
+            {
+              g_autofree char *bv = ws_gauge_format_value (&b->gauge[kind]);
+              g_autofree char *av = ws_gauge_format_value (&a->gauge[kind]);
+              g_autofree char *dv = ws_gauge_format_delta (&b->gauge[kind], &a->gauge[kind]);
+
+              g_string_append_printf (out, "| %s | %s | %s | %s |\n", label, bv != NULL ? bv : "—",
+                                      av != NULL ? av : "—", dv != NULL ? dv : "");
+            }
+          else
+            {
+              g_autofree char *change = ws_gauge_format_change (&b->gauge[kind], &a->gauge[kind]);
+              g_autofree char *missing = ws_gauge_not_collected_text (&a->gauge[kind]);
+
+              g_string_append_printf (out, "  %s%*s %s\n", label, MAX (pad, 0), "",
+                                      change != NULL ? change : missing);
+            }
+        }
+    }
+}
+
+/* The findings diff: what was fixed, what appeared, what changed severity. */
+static void
+write_findings (const WsComparison *cmp, GString *out, gboolean markdown)
+{
+  g_autoptr (GPtrArray) before = ws_findings_compute (cmp->before);
+  g_autoptr (GPtrArray) after = ws_findings_compute (cmp->after);
+  g_autoptr (GArray) diff = ws_findings_diff (before, after);
+
+  if (diff->len == 0)
+    return;
+  if (markdown)
+    {
+      g_string_append_printf (out, "\n## %s\n\n", _ ("Findings"));
+      ws_findings_diff_write_markdown (diff, out);
+    }
+  else
+    {
+      g_string_append_printf (out, "\n%s\n", _ ("Findings"));
+      ws_findings_diff_write_text (diff, out);
+    }
+}
+
 int
 ws_cli_compare (int argc, char **argv)
 {
@@ -105,7 +196,9 @@ ws_cli_compare (int argc, char **argv)
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
   g_option_context_set_summary (
     context, _ ("BEFORE and AFTER are anything the viewer opens: an nsys export, "
-                "stats CSVs in a folder, or a capture folder."));
+                "stats CSVs in a folder, or a capture folder; several files of one run are "
+                "joined by commas (run.sqlite,run_ncu_raw.csv). The table and Markdown formats "
+                "add the gauges of kernels profiled on both sides and the findings diff."));
   if (!ws_cli_parse (context, &argc, &argv, 2, 2))
     return WS_EXIT_BAD_INPUT;
   if (by_str != NULL && !ws_match_by_from_string (by_str, &by))
@@ -121,13 +214,13 @@ ws_cli_compare (int argc, char **argv)
     }
 
   {
-    const char *b[] = { argv[1], NULL };
-    const char *a[] = { argv[2], NULL };
+    g_auto (GStrv) b = ws_input_split_side (argv[1]);
+    g_auto (GStrv) a = ws_input_split_side (argv[2]);
 
-    before = ws_run_load (b, WS_LOAD_ALL, NULL, NULL, NULL, &error);
+    before = ws_run_load ((const char *const *) b, WS_LOAD_ALL, NULL, NULL, NULL, &error);
     if (before == NULL)
       return ws_cli_fail (error);
-    after = ws_run_load (a, WS_LOAD_ALL, NULL, NULL, NULL, &error);
+    after = ws_run_load ((const char *const *) a, WS_LOAD_ALL, NULL, NULL, NULL, &error);
     if (after == NULL)
       return ws_cli_fail (error);
   }
@@ -173,6 +266,8 @@ ws_cli_compare (int argc, char **argv)
           g_string_append_c (out, '\n');
         }
       ws_report_write_table (G_N_ELEMENTS (headers), headers, numeric, cells, format, out);
+      write_gauges (cmp, out, format == WS_FORMAT_MARKDOWN);
+      write_findings (cmp, out, format == WS_FORMAT_MARKDOWN);
     }
 
   if (!ws_cli_write (NULL, out->str, out->len, &error))

@@ -6,12 +6,15 @@
 #include <glib/gi18n.h>
 #include <math.h>
 #include <time.h>
+#include <string.h>
 
 #include "ws-bars-chart.h"
 #include "ws-cli.h"
 #include "ws-compare-chart.h"
 #include "ws-format.h"
+#include "ws-compare-gauges.h"
 #include "ws-gauges-overview.h"
+#include "ws-input.h"
 #include "ws-ncu-match.h"
 #include "ws-run-loader.h"
 #include "ws-surface.h"
@@ -26,6 +29,7 @@ typedef struct
   gboolean dark;
   guint top;
   int kernel;        /* gauges: the launch to draw, or -1 for the overview */
+  const char *key;   /* compare-gauges: the kernel to draw, or NULL for all */
   int sort;          /* gauges: the overview's order */
   WsMatchBy by;      /* compare: how kernels of the two runs are matched */
   gboolean ranges;   /* compare: NVTX ranges instead of kernels */
@@ -383,6 +387,98 @@ render_compare (WsRun *before, WsRun *after, const RenderOptions *options, GErro
   return ws_render_to_file (options->output, options->width, height, draw_compare, &compare, error);
 }
 
+typedef struct
+{
+  WsComparison *cmp;
+  const WsDelta *delta; /* one kernel, or NULL for all those profiled on both sides */
+  const char *title;
+  WsPalette palette;
+} CompareGaugesDraw;
+
+static void
+draw_compare_gauges (cairo_t *cr, double width, double height, gpointer data)
+{
+  CompareGaugesDraw *draw = data;
+
+  if (draw->delta != NULL)
+    ws_compare_gauges_draw (cr, width, height, draw->cmp, draw->delta, NULL, &draw->palette);
+  else
+    ws_compare_gauges_draw_all (cr, width, height, draw->cmp, draw->title, &draw->palette);
+}
+
+/* --kernel KEY: the kernel matched under KEY, or else the only kernel
+ * profiled on both sides whose key contains it. */
+static const WsDelta *
+find_profiled (const WsComparison *cmp, const char *key, GError **error)
+{
+  const WsDelta *found = ws_comparison_find (cmp, key);
+  guint n = 0;
+
+  if (found != NULL && ws_delta_profiled_both (found))
+    return found;
+  found = NULL;
+  for (guint i = 0; i < cmp->kernels->len; i++)
+    {
+      const WsDelta *d = &g_array_index (cmp->kernels, WsDelta, i);
+
+      if (ws_delta_profiled_both (d) && strstr (d->key, key) != NULL)
+        {
+          found = d;
+          n++;
+        }
+    }
+  if (n == 1)
+    return found;
+  if (n == 0)
+    g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                 _ ("--kernel “%s”: no kernel profiled on both sides has that name "
+                    "(warpscope-cli compare lists the kernels with their gauges)"),
+                 key);
+  else
+    g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                 _ ("--kernel “%s”: several kernels profiled on both sides have names that "
+                    "hold it; give the whole name"),
+                 key);
+  return NULL;
+}
+
+/* The gauges of kernels profiled on both sides: one with --kernel, or all
+ * of them stacked. */
+static gboolean
+render_compare_gauges (WsRun *before, WsRun *after, const RenderOptions *options, GError **error)
+{
+  g_autoptr (WsComparison) cmp = NULL;
+  g_autofree char *title = NULL;
+  CompareGaugesDraw draw = { 0 };
+  double height = options->height;
+  cairo_t *cr;
+
+  ws_run_compute_summaries (before);
+  ws_run_compute_summaries (after);
+  cmp = ws_comparison_new (before, after, options->by);
+  if (options->key != NULL && (draw.delta = find_profiled (cmp, options->key, error)) == NULL)
+    return FALSE;
+  title =
+    g_strdup_printf (_ ("%s → %s"), ws_run_display_name (before), ws_run_display_name (after));
+  draw.cmp = cmp;
+  draw.title = title;
+  if (options->dark)
+    ws_palette_init_dark (&draw.palette);
+  else
+    ws_palette_init_light (&draw.palette);
+  if (height <= 0)
+    {
+      cr = ws_measure_context ();
+      height =
+        draw.delta != NULL
+          ? ws_compare_gauges_natural_height (cr, options->width, cmp, draw.delta, &draw.palette)
+          : ws_compare_gauges_all_natural_height (cr, options->width, cmp, title, &draw.palette);
+      cairo_destroy (cr);
+    }
+  return ws_render_to_file (options->output, options->width, ceil (height), draw_compare_gauges,
+                            &draw, error);
+}
+
 /* The views `render` draws: one line each. A view draws one run (render)
  * or two, BEFORE and AFTER, each loaded on its own (render_pair). */
 typedef struct
@@ -401,6 +497,7 @@ static const View views[] = {
   { "compare", FALSE, FALSE, NULL, render_compare },
   { "compare-nvtx", FALSE, TRUE, NULL, render_compare },
   { "timeline", FALSE, FALSE, render_timeline, NULL },
+  { "compare-gauges", FALSE, FALSE, NULL, render_compare_gauges },
 };
 
 int
@@ -414,20 +511,22 @@ ws_cli_render (int argc, char **argv)
   g_autofree char *by_str = NULL;
   g_autofree char *range = NULL;
   int repeat = 0;
+  g_autofree char *kernel_str = NULL;
   int top = 15;
-  int kernel = -1;
+  gint64 kernel = -1;
   GOptionEntry entries[] = {
     { "view", 'v', 0, G_OPTION_ARG_STRING, &view_str,
-      N_ ("What to draw: bars (default), timeline, gauges of ncu results, compare or "
-          "compare-nvtx (two files: BEFORE AFTER)"),
+      N_ ("What to draw: bars (default), timeline, gauges of ncu results, compare, "
+          "compare-nvtx or compare-gauges (two runs: BEFORE AFTER)"),
       "VIEW" },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, N_ ("Image to write: .png, .svg or .pdf"),
       "OUT" },
     { "top", 't', 0, G_OPTION_ARG_INT, &top,
       N_ ("Bars before the rest is folded into “others” (default 15, 0 for all)"), "N" },
-    { "kernel", 'k', 0, G_OPTION_ARG_INT, &kernel,
-      N_ ("Gauges: the panel of launch ID (as `gauges` numbers them); the overview without it"),
-      "ID" },
+    { "kernel", 'k', 0, G_OPTION_ARG_STRING, &kernel_str,
+      N_ ("Gauges: the panel of launch ID (as `gauges` numbers them), the overview without it; "
+          "compare-gauges: the kernel KEY (its name as compare prints it), all without it"),
+      "ID|KEY" },
     { "sort", 0, 0, G_OPTION_ARG_STRING, &sort_str,
       N_ ("Gauges overview order: duration (default), id, sm, memory, dram, tensor, fp32, l1, "
           "l2 or occupancy"),
@@ -459,7 +558,9 @@ ws_cli_render (int argc, char **argv)
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
   g_option_context_set_summary (context,
                                 _ ("Draws what the window shows, with the same drawing code, "
-                                   "into a PNG, SVG or PDF file."));
+                                   "into a PNG, SVG or PDF file. The compare views take BEFORE "
+                                   "and AFTER, each one run: a file, a folder, or the files of "
+                                   "one run joined by commas (run.sqlite,run_ncu_raw.csv)."));
   if (!ws_cli_parse (context, &argc, &argv, 1, -1))
     return WS_EXIT_BAD_INPUT;
   if (output == NULL && repeat <= 0)
@@ -472,7 +573,6 @@ ws_cli_render (int argc, char **argv)
   options.sized = size != NULL;
   options.range = range;
   options.repeat = repeat;
-  options.kernel = kernel;
   options.sort = WS_GAUGE_DURATION;
   options.by = WS_MATCH_DEMANGLED;
   if (!parse_size (size, &options.width, &options.height))
@@ -486,11 +586,23 @@ ws_cli_render (int argc, char **argv)
       return WS_EXIT_BAD_INPUT;
     }
   options.top = (guint) top;
-  if (kernel < -1)
+  for (gsize i = 0; i < G_N_ELEMENTS (views); i++)
+    if (g_strcmp0 (view_str != NULL ? view_str : "bars", views[i].name) == 0)
+      view = &views[i];
+  if (view == NULL)
+    {
+      g_printerr (_ ("%s: unknown view “%s”\n"), argv[0], view_str);
+      return WS_EXIT_BAD_INPUT;
+    }
+  if (kernel_str != NULL && view->render_pair == render_compare_gauges)
+    options.key = kernel_str;
+  else if (kernel_str != NULL &&
+           !g_ascii_string_to_signed (kernel_str, 10, 0, G_MAXINT, &kernel, NULL))
     {
       g_printerr (_ ("%s: --kernel must be 0 or more\n"), argv[0]);
       return WS_EXIT_BAD_INPUT;
     }
+  options.kernel = (int) kernel;
   if (sort_str != NULL && !ws_gauges_sort_from_string (sort_str, &options.sort))
     {
       g_printerr (_ ("%s: unknown --sort “%s”\n"), argv[0], sort_str);
@@ -511,15 +623,6 @@ ws_cli_render (int argc, char **argv)
           return WS_EXIT_BAD_INPUT;
         }
     }
-  for (gsize i = 0; i < G_N_ELEMENTS (views); i++)
-    if (g_strcmp0 (view_str != NULL ? view_str : "bars", views[i].name) == 0)
-      view = &views[i];
-  if (view == NULL)
-    {
-      g_printerr (_ ("%s: unknown view “%s”\n"), argv[0], view_str);
-      return WS_EXIT_BAD_INPUT;
-    }
-
   if (repeat < 0 || (repeat > 0 && !g_str_equal (view->name, "timeline")))
     {
       g_printerr (_ ("%s: --repeat takes a positive count, with --view timeline\n"), argv[0]);
@@ -540,17 +643,21 @@ ws_cli_render (int argc, char **argv)
 
   if (view->render_pair != NULL)
     {
-      const char *before_paths[] = { argv[1], NULL };
-      const char *after_paths[] = { argv[2], NULL };
+      g_auto (GStrv) before_paths = NULL;
+      g_auto (GStrv) after_paths = NULL;
 
       if (argc != 3)
         {
-          g_printerr (_ ("%s: the compare views take two files, BEFORE and AFTER\n"), argv[0]);
+          g_printerr (_ ("%s: the compare views take two runs, BEFORE and AFTER\n"), argv[0]);
           return WS_EXIT_BAD_INPUT;
         }
-      run = ws_run_load (before_paths, WS_LOAD_ALL, NULL, NULL, NULL, &error);
+      /* Each side is one run: a file, a folder, or files joined by commas. */
+      before_paths = ws_input_split_side (argv[1]);
+      after_paths = ws_input_split_side (argv[2]);
+      run = ws_run_load ((const char *const *) before_paths, WS_LOAD_ALL, NULL, NULL, NULL, &error);
       if (run != NULL)
-        after = ws_run_load (after_paths, WS_LOAD_ALL, NULL, NULL, NULL, &error);
+        after =
+          ws_run_load ((const char *const *) after_paths, WS_LOAD_ALL, NULL, NULL, NULL, &error);
       if (after == NULL)
         return ws_cli_fail (error);
     }

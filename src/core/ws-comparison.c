@@ -9,6 +9,7 @@
 #include "ws-comparison.h"
 #include "ws-format.h"
 #include "ws-kernel-name.h"
+#include "ws-ncu-results.h"
 #include "ws-stats.h"
 
 const char *
@@ -191,6 +192,7 @@ pair_up (const WsSummary *before, const WsSummary *after, WsMatchBy by, gboolean
       WsDelta d = { 0 };
       const char *sep = nvtx ? strchr (key, '\x1f') : NULL;
 
+      d.before_launch = d.after_launch = -1;
       d.key = sep != NULL ? g_strndup (key, sep - (const char *) key) : g_strdup (key);
       d.name = g_strdup (x->name);
       d.style = g_strdup (x->style);
@@ -217,6 +219,7 @@ pair_up (const WsSummary *before, const WsSummary *after, WsMatchBy by, gboolean
 
       if (g_hash_table_contains (a, key))
         continue;
+      d.before_launch = d.after_launch = -1;
       d.key = sep != NULL ? g_strndup (key, sep - (const char *) key) : g_strdup (key);
       d.name = g_strdup (y->name);
       d.style = g_strdup (y->style);
@@ -245,6 +248,61 @@ pair_up (const WsSummary *before, const WsSummary *after, WsMatchBy by, gboolean
     }
   g_array_sort (deltas, compare_deltas);
   return deltas;
+}
+
+/* The longest profiled launch of each key: the launch whose gauges stand
+ * for the kernel, as the kernel bars of one run take it.  A launch goes
+ * by the nsys kernel it was matched to; without an nsys match (ncu CSVs
+ * alone) by ncu's own name; an unmatched launch has no key. */
+static GHashTable *
+longest_launches (const WsRun *run, WsMatchBy by)
+{
+  GHashTable *longest = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  const WsNcuResults *ncu = run->ncu;
+  g_autofree double *best = NULL;
+
+  if (ncu == NULL)
+    return longest;
+  best = g_new (double, ws_ncu_results_n_launches (ncu));
+  for (guint i = 0; i < ws_ncu_results_n_launches (ncu); i++)
+    {
+      const WsNcuMatch *match = ws_ncu_results_match (ncu, i);
+      const char *name = match != NULL ? match->nsys_name : ws_ncu_results_launch (ncu, i)->kernel;
+      const WsGauge *duration = &ws_ncu_results_gauges (ncu, i)->gauge[WS_GAUGE_DURATION];
+      double d = duration->collected ? duration->value : 0;
+      g_autofree char *key = NULL;
+      gpointer found;
+
+      if (name == NULL)
+        continue;
+      key = ws_comparison_key (name, by);
+      best[i] = d;
+      /* Ties keep the first launch, so the choice does not depend on hashing. */
+      if (g_hash_table_lookup_extended (longest, key, NULL, &found) &&
+          best[GPOINTER_TO_UINT (found)] >= d)
+        continue;
+      g_hash_table_insert (longest, g_steal_pointer (&key), GUINT_TO_POINTER (i));
+    }
+  return longest;
+}
+
+static void
+attach_launches (WsComparison *self)
+{
+  g_autoptr (GHashTable) before = longest_launches (self->before, self->by);
+  g_autoptr (GHashTable) after = longest_launches (self->after, self->by);
+
+  for (guint i = 0; i < self->kernels->len; i++)
+    {
+      WsDelta *d = &g_array_index (self->kernels, WsDelta, i);
+      gpointer launch;
+
+      if (g_hash_table_lookup_extended (before, d->key, NULL, &launch))
+        d->before_launch = (int) GPOINTER_TO_UINT (launch);
+      if (g_hash_table_lookup_extended (after, d->key, NULL, &launch))
+        d->after_launch = (int) GPOINTER_TO_UINT (launch);
+      self->n_profiled += ws_delta_profiled_both (d);
+    }
 }
 
 typedef struct
@@ -356,6 +414,7 @@ ws_comparison_new (WsRun *before, WsRun *after, WsMatchBy by)
   self->by = by;
   self->kernels = pair_up (kb, ka, by, FALSE);
   self->ranges = pair_up (nb, na, WS_MATCH_DEMANGLED, TRUE);
+  attach_launches (self);
 
   self->gpu_time = (WsPair){ summary_total (before, WS_REPORT_KERN_SUM),
                              summary_total (after, WS_REPORT_KERN_SUM) };
@@ -424,6 +483,35 @@ ws_comparison_find (const WsComparison *self, const char *key)
         return d;
     }
   return NULL;
+}
+
+/**
+ * ws_comparison_gauges:
+ * @after: the run after; otherwise the run before
+ *
+ * Returns: (transfer none) (nullable): the gauges of @delta's longest
+ * profiled launch on that side, or %NULL when none was profiled
+ */
+const WsGauges *
+ws_comparison_gauges (const WsComparison *self, const WsDelta *delta, gboolean after)
+{
+  const WsRun *run;
+  int launch;
+
+  g_return_val_if_fail (self != NULL && delta != NULL, NULL);
+
+  run = after ? self->after : self->before;
+  launch = after ? delta->after_launch : delta->before_launch;
+  if (launch < 0 || run->ncu == NULL)
+    return NULL;
+  return ws_ncu_results_gauges (run->ncu, (guint) launch);
+}
+
+/* Whether both sides profiled the kernel: its gauges compare. */
+gboolean
+ws_delta_profiled_both (const WsDelta *delta)
+{
+  return delta->before_launch >= 0 && delta->after_launch >= 0;
 }
 
 /**

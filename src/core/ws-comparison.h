@@ -3,6 +3,7 @@
 
 #include <glib.h>
 
+#include "ws-gauges.h"
 #include "ws-run.h"
 
 G_BEGIN_DECLS
@@ -44,6 +45,10 @@ typedef struct
   guint n_before_names;   /* how many names of the run fold into the key */
   guint n_after_names;
   WsPresence presence;
+  /* Kernels: the longest launch Nsight Compute profiled under the key, an
+   * index into before->ncu / after->ncu; -1 when none (and for ranges). */
+  int before_launch;
+  int after_launch;
 } WsDelta;
 
 /* A figure of the whole run, before and after; NAN where unknown. */
@@ -72,6 +77,7 @@ struct _WsComparison
   WsPair memop_time; /* ns of memory operations */
   WsPair api_time;   /* ns of CUDA API calls */
   WsPair span;       /* ns from the first to the last event */
+  guint n_profiled;  /* kernels with a profiled launch on both sides */
 };
 
 const char *ws_match_by_to_string (WsMatchBy by);
@@ -85,6 +91,9 @@ void ws_comparison_unref (WsComparison *self);
 const WsDelta *ws_comparison_find (const WsComparison *self, const char *key);
 char *ws_comparison_headline (const WsComparison *self);
 double ws_run_gpu_busy_share (const WsRun *run);
+const WsGauges *ws_comparison_gauges (const WsComparison *self, const WsDelta *delta,
+                                      gboolean after);
+gboolean ws_delta_profiled_both (const WsDelta *delta);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (WsComparison, ws_comparison_unref)
 

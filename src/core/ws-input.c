@@ -309,3 +309,39 @@ ws_input_group_runs (const char *const *paths)
     g_ptr_array_add (g_ptr_array_index (runs, r), NULL);
   return runs;
 }
+
+/**
+ * ws_input_split_side:
+ * @arg: one side of a comparison as given: a file, a folder, or files
+ *   joined by commas ("run.sqlite,run_ncu_raw.csv")
+ *
+ * The files of one run.  A path that exists is taken whole, so that a file
+ * whose name holds a comma still opens; otherwise @arg is split at its
+ * commas (empty parts dropped), and the loader reports any part that does
+ * not exist.
+ *
+ * Returns: (transfer full) (array zero-terminated=1): the paths
+ */
+char **
+ws_input_split_side (const char *arg)
+{
+  g_auto (GStrv) parts = NULL;
+  g_autoptr (GPtrArray) paths = g_ptr_array_new_with_free_func (g_free);
+
+  g_return_val_if_fail (arg != NULL, NULL);
+
+  if (g_file_test (arg, G_FILE_TEST_EXISTS) || strchr (arg, ',') == NULL)
+    {
+      char *whole[] = { (char *) arg, NULL };
+
+      return g_strdupv (whole);
+    }
+  parts = g_strsplit (arg, ",", -1);
+  for (guint i = 0; parts[i] != NULL; i++)
+    if (parts[i][0] != '\0')
+      g_ptr_array_add (paths, g_strdup (parts[i]));
+  if (paths->len == 0)
+    g_ptr_array_add (paths, g_strdup (arg));
+  g_ptr_array_add (paths, NULL);
+  return (char **) g_ptr_array_free (g_steal_pointer (&paths), FALSE);
+}

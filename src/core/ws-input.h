@@ -23,5 +23,6 @@ const char *ws_input_kind_to_string (WsInputKind kind);
 gboolean ws_input_expand_folder (const char *folder, GPtrArray *files, char **run_json,
                                  GError **error);
 GPtrArray *ws_input_group_runs (const char *const *paths);
+char **ws_input_split_side (const char *arg);
 
 G_END_DECLS

@@ -1,0 +1,336 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <gtk/gtk.h>
+#include <math.h>
+#include <string.h>
+
+#include "ws-application.h"
+#include "ws-compare-window.h"
+#include "ws-compare-gauges.h"
+#include "ws-findings-diff.h"
+#include "ws-surface.h"
+#include "ws-test-util.h"
+
+#define LAYER_NORM "at::native::<unnamed>::vectorized_layer_norm_kernel"
+
+static WsApplication *app;
+
+/* Runs the main loop until @done says so, or fails after 30 s. */
+static void
+iterate_until (gboolean (*done) (gpointer), gpointer data)
+{
+  gint64 deadline = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
+
+  while (!done (data))
+    {
+      g_main_context_iteration (NULL, FALSE);
+      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
+    }
+  while (g_main_context_pending (NULL))
+    g_main_context_iteration (NULL, FALSE);
+}
+
+static gboolean
+compared (gpointer window)
+{
+  return !ws_compare_window_is_loading (window) &&
+         !ws_compare_findings_page_is_busy (ws_compare_window_get_findings_page (window));
+}
+
+/* The window is mapped and the view has its size. */
+static gboolean
+allocated (gpointer widget)
+{
+  return gtk_widget_get_mapped (widget) && gtk_widget_get_allocated_width (widget) > 1;
+}
+
+static char *
+side (const char *nsys, const char *ncu)
+{
+  g_autofree char *a = ws_test_data ("nsys", nsys, NULL);
+  g_autofree char *b = ncu != NULL ? ws_test_data ("ncu", ncu, NULL) : NULL;
+
+  return b != NULL ? g_strdup_printf ("%s,%s", a, b) : g_steal_pointer (&a);
+}
+
+/* Opens a comparison as "Compare…" and --compare do, and waits for both
+ * runs and both runs' findings. */
+static WsCompareWindow *
+compare (const char *before, const char *after)
+{
+  WsCompareWindow *window = ws_application_compare (app, before, after);
+
+  iterate_until (compared, window);
+  g_assert_nonnull (ws_compare_window_get_comparison (window));
+  return window;
+}
+
+static int
+find_row (WsCompareGaugesPage *page, const char *needle)
+{
+  for (guint i = 0; i < ws_compare_gauges_page_get_n_kernels (page); i++)
+    {
+      g_autofree char *text = ws_compare_gauges_page_get_row_text (page, i);
+
+      if (strstr (text, needle) != NULL)
+        return (int) i;
+    }
+  return -1;
+}
+
+static gboolean
+is_color (cairo_surface_t *surface, int x, int y, WsColor c)
+{
+  const guint8 *px =
+    cairo_image_surface_get_data (surface) + y * cairo_image_surface_get_stride (surface) + x * 4;
+
+  return abs (px[2] - (int) round (c.r * 255)) <= 1 && abs (px[1] - (int) round (c.g * 255)) <= 1 &&
+         abs (px[0] - (int) round (c.b * 255)) <= 1;
+}
+
+/* The Table's "Verdict" column: its visibility, and the text of @key. */
+static gboolean
+verdict_column (WsCompareWindow *window, const char *key, char **text)
+{
+  GtkTreeView *table = ws_compare_window_get_table (window);
+  GtkTreeModel *model = gtk_tree_view_get_model (table);
+  int last = gtk_tree_model_get_n_columns (model) - 1;
+  gboolean visible = FALSE;
+  GtkTreeIter iter;
+
+  for (guint i = 0; i < gtk_tree_view_get_n_columns (table); i++)
+    {
+      GtkTreeViewColumn *column = gtk_tree_view_get_column (table, (int) i);
+
+      if (g_strcmp0 (gtk_tree_view_column_get_title (column), "Verdict") == 0)
+        visible = gtk_tree_view_column_get_visible (column);
+    }
+  *text = NULL;
+  if (gtk_tree_model_get_iter_first (model, &iter))
+    do
+      {
+        g_autofree char *kernel = NULL;
+
+        gtk_tree_model_get (model, &iter, 0, &kernel, -1);
+        if (g_strcmp0 (kernel, key) == 0)
+          gtk_tree_model_get (model, &iter, last, text, -1);
+      }
+    while (*text == NULL && gtk_tree_model_iter_next (model, &iter));
+  return visible;
+}
+
+/* fp32 → bf16, each side with its ncu CSV: the Gauges tab lists the
+ * kernels profiled on both sides with their verdicts (hand-checked in
+ * test-compare-ncu.c from the CSV cells: the layer norm goes from Memory
+ * to Memory/Latency), and draws the selected one's gauges, the SM bar
+ * ending at 72.752171% of its track. */
+static void
+test_gauges_tab (void)
+{
+  g_autofree char *before =
+    side ("v2025.3_h100_train_fp32.sqlite", "h100_train_fp32_sections_raw.csv");
+  g_autofree char *after =
+    side ("v2025.3_h100_train_bf16.sqlite", "h100_train_bf16_sections_raw.csv");
+  WsCompareWindow *window = compare (before, after);
+  WsCompareGaugesPage *page = ws_compare_window_get_gauges_page (window);
+  WsCompareGaugesView *view = ws_compare_gauges_page_get_view (page);
+  g_autofree char *text = NULL, *verdict = NULL;
+  WsCompareGaugeGeometry g;
+  cairo_surface_t *surface;
+  cairo_t *cr;
+  int row, fill_end = -1, width, height;
+
+  /* Demangled names: six kernels under one name on both sides. */
+  g_assert_false (ws_compare_gauges_page_is_empty (page));
+  g_assert_cmpuint (ws_compare_gauges_page_get_n_kernels (page), ==, 6);
+  g_assert_cmpint (find_row (page, "vectorized_layer_norm_kernel"), ==, -1);
+
+  ws_compare_window_set_match (window, WS_MATCH_NORMALIZED);
+  g_assert_cmpuint (ws_compare_gauges_page_get_n_kernels (page), ==, 7);
+  row = find_row (page, "vectorized_layer_norm_kernel");
+  g_assert_cmpint (row, >=, 0);
+  text = ws_compare_gauges_page_get_row_text (page, (guint) row);
+  g_test_message ("%s", text);
+  g_assert_nonnull (strstr (text, "\nMemory\n→\nMemory/Latency\n"));
+  /* gpu__time_duration.sum "0.133824" ms → "66.624000" us */
+  g_assert_true (g_str_has_suffix (text, "\n134 µs → 66.6 µs (−67.2 µs, 0.50×)"));
+  g_clear_pointer (&text, g_free);
+  text = ws_compare_gauges_page_get_row_text (page, (guint) find_row (page, "reduce_kernel"));
+  g_assert_nonnull (strstr (text, "\nMemory\n(unchanged)\n"));
+
+  ws_compare_gauges_page_select (page, (guint) row);
+  g_assert_cmpstr (ws_compare_gauges_page_get_selected_key (page), ==, LAYER_NORM);
+  g_assert_cmpstr (ws_compare_gauges_view_get_delta (view)->key, ==, LAYER_NORM);
+
+  /* The view as the window draws it. */
+  ws_compare_window_show_view (window, "gauges");
+  iterate_until (allocated, view);
+  width = gtk_widget_get_allocated_width (GTK_WIDGET (view));
+  height = gtk_widget_get_allocated_height (GTK_WIDGET (view));
+  g_assert_cmpint (width, >, 400);
+  g_assert_true (ws_compare_gauges_view_get_geometry (view, WS_GAUGE_SM, &g));
+  g_assert_cmpfloat (g.track.y + g.track.height, <, height);
+  surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, width, height);
+  cr = cairo_create (surface);
+  gtk_widget_draw (GTK_WIDGET (view), cr);
+  cairo_destroy (cr);
+  cairo_surface_flush (surface);
+  for (int x = (int) g.track.x; x < (int) (g.track.x + g.track.width); x++)
+    if (is_color (surface, x, (int) (g.track.y + g.track.height / 2), g.fill))
+      fill_end = x + 1;
+  /* sm__throughput.avg.pct_of_peak_sustained_elapsed "72.752171" */
+  g_assert_cmpfloat (fabs (fill_end - (g.track.x + g.track.width * 0.72752171)), <=, 1.0);
+  cairo_surface_destroy (surface);
+
+  /* Export ▸ Chart as Image on this tab: every kernel's gauges, stacked. */
+  {
+    g_autofree char *dir = ws_test_tmpdir ();
+    g_autofree char *png = g_build_filename (dir, "gauges.png", NULL);
+    WsPalette light;
+    cairo_t *measure = ws_measure_context ();
+    double expected;
+
+    ws_palette_init_light (&light);
+    expected = ceil (ws_compare_gauges_all_natural_height (
+      measure, 1200, ws_compare_window_get_comparison (window),
+      gtk_window_get_title (GTK_WINDOW (window)), &light));
+    cairo_destroy (measure);
+    g_assert_true (ws_compare_window_export_chart (window, png, NULL));
+    surface = cairo_image_surface_create_from_png (png);
+    g_assert_cmpint (cairo_image_surface_get_width (surface), ==, 1200);
+    g_assert_cmpint (cairo_image_surface_get_height (surface), ==, (int) expected);
+    cairo_surface_destroy (surface);
+    ws_test_rmtree (dir);
+  }
+
+  /* The table names the verdict change too. */
+  g_assert_true (verdict_column (window, LAYER_NORM, &verdict));
+  g_assert_cmpstr (verdict, ==, "Memory → Memory/Latency");
+
+  /* Findings: both runs only leave the GPU idle, severe on both sides. */
+  g_assert_cmpuint (
+    ws_compare_findings_page_get_n_rows (ws_compare_window_get_findings_page (window)), ==, 1);
+  g_clear_pointer (&text, g_free);
+  text = ws_compare_findings_page_get_row_text (ws_compare_window_get_findings_page (window), 0);
+  g_assert_true (g_str_has_prefix (text, "Unchanged\nThe GPU sits idle (gpu-idle)\n"));
+
+  gtk_widget_destroy (GTK_WIDGET (window));
+}
+
+/* A side without ncu data: the Gauges tab says which, and how to add it;
+ * the table has no Verdict column. */
+static void
+test_gauges_empty_state (void)
+{
+  g_autofree char *before = side ("v2025.3_h100_train_fp32.sqlite", NULL);
+  g_autofree char *after =
+    side ("v2025.3_h100_train_bf16.sqlite", "h100_train_bf16_sections_raw.csv");
+  WsCompareWindow *window = compare (before, after);
+  WsCompareGaugesPage *page = ws_compare_window_get_gauges_page (window);
+  g_autofree char *verdict = NULL;
+
+  g_assert_true (ws_compare_gauges_page_is_empty (page));
+  g_assert_cmpuint (ws_compare_gauges_page_get_n_kernels (page), ==, 0);
+  g_assert_true (g_str_has_prefix (ws_compare_gauges_page_get_empty_text (page),
+                                   "The run before has no Nsight Compute data."));
+  g_assert_nonnull (strstr (ws_compare_gauges_page_get_empty_text (page), ".sqlite,"));
+  g_assert_false (verdict_column (window, LAYER_NORM, &verdict));
+
+  /* Swapped, it is the run after that lacks them. */
+  ws_compare_window_swap (window);
+  g_assert_true (g_str_has_prefix (ws_compare_gauges_page_get_empty_text (page),
+                                   "The run after has no Nsight Compute data."));
+  gtk_widget_destroy (GTK_WIDGET (window));
+}
+
+/* The probe before, the bf16 training run after: five checks fixed and
+ * the GPU idle time worse, minor → severe (each hand-checked against SQL
+ * in test-compare-ncu.c); swapped, five appeared and one got better,
+ * without computing anything again. */
+static void
+test_findings_tab (void)
+{
+  g_autofree char *before = side ("v2025.3_h100_probe.sqlite", NULL);
+  g_autofree char *after = side ("v2025.3_h100_train_bf16.sqlite", NULL);
+  WsCompareWindow *window = compare (before, after);
+  WsCompareFindingsPage *page = ws_compare_window_get_findings_page (window);
+  g_autofree char *first = NULL, *last = NULL;
+
+  g_assert_cmpuint (ws_compare_findings_page_get_n_rows (page), ==, 6);
+  first = ws_compare_findings_page_get_row_text (page, 0);
+  g_test_message ("%s", first);
+  /* 4,563,700 of 25,291,332 ns idle is 18.0%; 3,509,646,384 of
+   * 3,536,087,144 ns is 99.3% (SQL in test-compare-ncu.c). */
+  g_assert_true (g_str_has_prefix (first, "Worse\nThe GPU sits idle (gpu-idle)\nBefore:\nMinor\n→\n"
+                                          "After:\nSevere\n"));
+  g_assert_nonnull (strstr (first, "\nBefore: GPU 0 is idle 18.0% of the time"));
+  g_assert_nonnull (strstr (first, "\nAfter: GPU 0 is idle 99.3% of the time"));
+  for (guint i = 1; i < 6; i++)
+    {
+      g_autofree char *text = ws_compare_findings_page_get_row_text (page, i);
+
+      g_assert_true (g_str_has_prefix (text, "Fixed\n"));
+      g_assert_nonnull (strstr (text, "\nSevere\n→\nAfter:\nnot raised\nBefore: "));
+    }
+  /* Neither run has ncu data. */
+  g_assert_true (ws_compare_gauges_page_is_empty (ws_compare_window_get_gauges_page (window)));
+  g_assert_true (g_str_has_prefix (
+    ws_compare_gauges_page_get_empty_text (ws_compare_window_get_gauges_page (window)),
+    "Neither run has Nsight Compute data."));
+
+  ws_compare_window_swap (window);
+  g_assert_false (ws_compare_findings_page_is_busy (page));
+  for (guint i = 0; i < 5; i++)
+    g_assert_cmpint (
+      g_array_index (ws_compare_findings_page_get_diff (page), WsFindingChange, i).change, ==,
+      WS_FINDING_APPEARED);
+  last = ws_compare_findings_page_get_row_text (page, 5);
+  g_assert_true (
+    g_str_has_prefix (last, "Better\nThe GPU sits idle (gpu-idle)\nBefore:\nSevere\n"));
+  gtk_widget_destroy (GTK_WIDGET (window));
+}
+
+/* Closing the window while both runs' findings are computed: nothing
+ * crashes when the workers finish. */
+static void
+test_close_while_computing (void)
+{
+  g_autofree char *before = side ("v2025.3_h100_probe.sqlite", NULL);
+  g_autofree char *after = side ("v2025.3_h100_train_bf16.sqlite", NULL);
+  WsCompareWindow *window = ws_application_compare (app, before, after);
+  gint64 deadline = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
+
+  while (ws_compare_window_is_loading (window))
+    {
+      g_main_context_iteration (NULL, FALSE);
+      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
+    }
+  gtk_widget_destroy (GTK_WIDGET (window));
+  g_usleep (G_USEC_PER_SEC / 2);
+  while (g_main_context_pending (NULL))
+    g_main_context_iteration (NULL, FALSE);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_autoptr (GError) error = NULL;
+  int status;
+
+  gtk_test_init (&argc, &argv, NULL);
+  app = ws_application_new (G_APPLICATION_NON_UNIQUE);
+  g_application_register (G_APPLICATION (app), NULL, &error);
+  g_assert_no_error (error);
+  g_application_hold (G_APPLICATION (app));
+
+  g_test_add_func ("/compare-pages/gauges/ncu-on-both-sides", test_gauges_tab);
+  g_test_add_func ("/compare-pages/gauges/empty-state-names-the-side", test_gauges_empty_state);
+  g_test_add_func ("/compare-pages/findings/fixed-and-worse", test_findings_tab);
+  g_test_add_func ("/compare-pages/findings/close-while-computing", test_close_while_computing);
+
+  status = g_test_run ();
+  g_application_release (G_APPLICATION (app));
+  g_object_unref (app);
+  return status;
+}
