@@ -311,6 +311,83 @@ test_compare_window (void)
   ws_test_rmtree (dir);
 }
 
+static gboolean
+timelines_ready (WsCompareTimelines *timelines)
+{
+  gint64 deadline = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
+
+  while (!ws_compare_timelines_is_ready (timelines))
+    {
+      g_main_context_iteration (NULL, FALSE);
+      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
+    }
+  while (g_main_context_pending (NULL))
+    g_main_context_iteration (NULL, FALSE);
+  return TRUE;
+}
+
+/* x of an absolute time in one of the stacked timelines. */
+static double
+x_of (WsCompareTimelines *timelines, gboolean after, gint64 time)
+{
+  return ws_time_window_time_to_x (
+    ws_timeline_view_get_window (ws_compare_timelines_get_view (timelines, after)), time);
+}
+
+/* The stacked timelines put "step 3" of fp32 (starts at 6,542,959,714 ns)
+ * over "step 3" of bf16 (6,658,745,480 ns), and the third "forward"
+ * (6,541,740,733 and 6,657,474,364: SQL over the exports) over the third;
+ * zooming one zooms the other around the same point. */
+static void
+test_compare_timelines (void)
+{
+  g_autofree char *fp32 = ws_test_data ("nsys", "v2025.3_h100_train_fp32.sqlite", NULL);
+  g_autofree char *bf16 = ws_test_data ("nsys", "v2025.3_h100_train_bf16.sqlite", NULL);
+  WsCompareWindow *window = ws_application_compare (app, fp32, bf16);
+  WsCompareTimelines *timelines;
+  WsTimeWindow *before, *after;
+
+  wait_for_compare (window);
+  ws_compare_window_show_view (window, "timelines");
+  timelines = ws_compare_window_get_timelines (window);
+  timelines_ready (timelines);
+  before = ws_timeline_view_get_window (ws_compare_timelines_get_view (timelines, FALSE));
+  after = ws_timeline_view_get_window (ws_compare_timelines_get_view (timelines, TRUE));
+  gtk_window_present (GTK_WINDOW (window));
+  {
+    gint64 deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+
+    while (ws_time_window_get_width (before) < 100 || ws_time_window_get_width (after) < 100)
+      {
+        g_main_context_iteration (NULL, FALSE);
+        g_assert_cmpint (g_get_monotonic_time (), <, deadline);
+      }
+  }
+
+  g_assert_true (ws_compare_timelines_align (timelines, "step 3", 1));
+  g_assert_cmpfloat_with_epsilon (x_of (timelines, FALSE, 6542959714),
+                                  x_of (timelines, TRUE, 6658745480), 0.5);
+  /* The longer step (1,181,054 ns, bf16: 6,659,926,534 − 6,658,745,480) fills the view but a tenth on each side. */
+  g_assert_cmpfloat_with_epsilon (ws_time_window_get_span (before), 1181054 * 1.2, 1);
+  g_assert_cmpfloat_with_epsilon (ws_time_window_get_span (after), 1181054 * 1.2, 1);
+
+  ws_timeline_view_zoom (ws_compare_timelines_get_view (timelines, TRUE), 4);
+  g_assert_cmpfloat_with_epsilon (ws_time_window_get_span (before), ws_time_window_get_span (after),
+                                  1e-6);
+  g_assert_cmpfloat (ws_time_window_get_span (before), <, 1181054 * 1.2 / 2);
+  g_assert_cmpfloat_with_epsilon (x_of (timelines, FALSE, 6542959714),
+                                  x_of (timelines, TRUE, 6658745480), 0.5);
+
+  /* As the NVTX summary names it, in the default domain. */
+  g_assert_true (ws_compare_timelines_align (timelines, ":forward", 3));
+  g_assert_cmpfloat_with_epsilon (x_of (timelines, FALSE, 6541740733),
+                                  x_of (timelines, TRUE, 6657474364), 0.5);
+  /* A range one run lacks: both start at their beginnings, and it says so. */
+  g_assert_false (ws_compare_timelines_align (timelines, "no such range", 1));
+  g_assert_nonnull (strstr (ws_compare_timelines_get_status (timelines), "Not in both runs"));
+  gtk_widget_destroy (GTK_WIDGET (window));
+}
+
 static void
 test_broken_file_shows_info_bar (void)
 {
@@ -480,6 +557,7 @@ main (int argc, char **argv)
   g_test_add_func ("/window/open/ncu-csv-shows-gauges", test_opens_ncu_csv);
   g_test_add_func ("/window/export/chart-png-svg-pdf", test_export_chart);
   g_test_add_func ("/window/compare/opens-and-matches", test_compare_window);
+  g_test_add_func ("/window/compare/timelines-aligned", test_compare_timelines);
   g_test_add_func ("/window/close-while-loading", test_close_while_loading);
   g_test_add_func ("/window/help/shortcuts-listed", test_shortcuts_listed);
   g_test_add_func ("/window/preferences/tools-and-recent", test_preferences);

@@ -8,6 +8,7 @@
 #include "ws-compare-findings-page.h"
 #include "ws-compare-gauges-page.h"
 #include "ws-compare-gauges.h"
+#include "ws-compare-timelines.h"
 #include "ws-compare-view.h"
 #include "ws-compare-window.h"
 #include "ws-format.h"
@@ -42,6 +43,7 @@ struct _WsCompareWindow
   GtkTreeView *table;
   WsCompareGaugesPage *gauges_page;
   WsCompareFindingsPage *findings_page;
+  WsCompareTimelines *timelines;
 
   GtkTreeViewColumn *verdict_column;
 };
@@ -274,6 +276,7 @@ rebuild (WsCompareWindow *self)
   ws_compare_view_set_comparison (self->ranges_view, self->cmp);
   ws_compare_gauges_page_set_comparison (self->gauges_page, self->cmp);
   ws_compare_findings_page_set_runs (self->findings_page, self->runs[0], self->runs[1]);
+  ws_compare_timelines_set_comparison (self->timelines, self->cmp);
   gtk_stack_set_visible_child_name (self->main_stack, "content");
 }
 
@@ -553,6 +556,7 @@ ws_compare_window_class_init (WsCompareWindowClass *klass)
   g_type_ensure (WS_TYPE_COMPARE_VIEW);
   g_type_ensure (WS_TYPE_COMPARE_GAUGES_PAGE);
   g_type_ensure (WS_TYPE_COMPARE_FINDINGS_PAGE);
+  g_type_ensure (WS_TYPE_COMPARE_TIMELINES);
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/org/warpscope/Warpscope/ui/ws-compare-window.ui");
   gtk_widget_class_bind_template_child (widget_class, WsCompareWindow, header_bar);
@@ -569,6 +573,7 @@ ws_compare_window_class_init (WsCompareWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, WsCompareWindow, table);
   gtk_widget_class_bind_template_child (widget_class, WsCompareWindow, gauges_page);
   gtk_widget_class_bind_template_child (widget_class, WsCompareWindow, findings_page);
+  gtk_widget_class_bind_template_child (widget_class, WsCompareWindow, timelines);
   gtk_widget_class_bind_template_callback (widget_class, info_bar_response_cb);
   gtk_widget_class_bind_template_callback (widget_class, match_changed_cb);
 }
@@ -662,4 +667,17 @@ void
 ws_compare_window_show_view (WsCompareWindow *self, const char *name)
 {
   gtk_stack_set_visible_child_name (self->view_stack, name);
+}
+
+/**
+ * ws_compare_window_get_timelines:
+ *
+ * Returns: (transfer none): the Timelines tab
+ */
+WsCompareTimelines *
+ws_compare_window_get_timelines (WsCompareWindow *self)
+{
+  g_return_val_if_fail (WS_IS_COMPARE_WINDOW (self), NULL);
+
+  return self->timelines;
 }

@@ -5,6 +5,7 @@
 
 #include "ws-compare-findings-page.h"
 #include "ws-compare-gauges-page.h"
+#include "ws-compare-timelines.h"
 #include "ws-comparison.h"
 
 G_BEGIN_DECLS
@@ -28,5 +29,7 @@ gboolean ws_compare_window_export_csv (WsCompareWindow *self, const char *path, 
 WsCompareGaugesPage *ws_compare_window_get_gauges_page (WsCompareWindow *self);
 WsCompareFindingsPage *ws_compare_window_get_findings_page (WsCompareWindow *self);
 void ws_compare_window_show_view (WsCompareWindow *self, const char *name);
+
+WsCompareTimelines *ws_compare_window_get_timelines (WsCompareWindow *self);
 
 G_END_DECLS

@@ -567,3 +567,46 @@ ws_comparison_headline (const WsComparison *self)
   return g_strdup_printf (_ ("after is %s× slower on the GPU: +%s, %s%% of it in %s"), factor,
                           change, share, who);
 }
+
+/**
+ * ws_run_nvtx_instance:
+ * @range: an NVTX range as `nvtx_sum` names it, "DOMAIN:NAME" (":NAME" in
+ *   the default domain), or a bare NAME in any domain
+ * @n: which instance, from 0, in the order they start
+ *
+ * Where the @n-th instance of the NVTX range is: what two runs are aligned
+ * on ("step 3" with "step 3", or the third "forward" with the third).
+ *
+ * Returns: whether there is one
+ */
+gboolean
+ws_run_nvtx_instance (const WsRun *run, const char *range, guint n, gint64 *start, gint64 *end)
+{
+  const char *colon;
+  g_autofree char *domain = NULL;
+  const char *name = range;
+  guint seen = 0;
+
+  g_return_val_if_fail (run != NULL && range != NULL, FALSE);
+
+  colon = strchr (range, ':');
+  if (colon != NULL)
+    {
+      domain = g_strndup (range, colon - range);
+      name = colon + 1;
+    }
+  /* The ranges are sorted by start. */
+  for (gsize i = 0; run->nvtx.name != NULL && i < run->nvtx.n; i++)
+    if (g_strcmp0 (ws_run_string (run, run->nvtx.name[i]), name) == 0 &&
+        (domain == NULL ||
+         g_strcmp0 (ws_run_nvtx_domain_name (run, run->nvtx.domain[i]), domain) == 0) &&
+        seen++ == n)
+      {
+        if (start != NULL)
+          *start = run->nvtx.start[i];
+        if (end != NULL)
+          *end = run->nvtx.end[i];
+        return TRUE;
+      }
+  return FALSE;
+}

@@ -91,6 +91,8 @@ void ws_comparison_unref (WsComparison *self);
 const WsDelta *ws_comparison_find (const WsComparison *self, const char *key);
 char *ws_comparison_headline (const WsComparison *self);
 double ws_run_gpu_busy_share (const WsRun *run);
+gboolean ws_run_nvtx_instance (const WsRun *run, const char *name, guint n, gint64 *start,
+                               gint64 *end);
 const WsGauges *ws_comparison_gauges (const WsComparison *self, const WsDelta *delta,
                                       gboolean after);
 gboolean ws_delta_profiled_both (const WsDelta *delta);
