@@ -107,6 +107,94 @@ test_gauges_and_verdicts (void)
   g_assert_cmpint (strided->verdict, ==, WS_VERDICT_MEMORY);
 }
 
+/* "path sha256" of every file below @dir, sorted: what must not change. */
+static void
+snapshot_into (const char *dir, const char *rel, GPtrArray *lines)
+{
+  g_autoptr (GDir) d = g_dir_open (dir, 0, NULL);
+  const char *name;
+
+  g_assert_nonnull (d);
+  while ((name = g_dir_read_name (d)) != NULL)
+    {
+      g_autofree char *path = g_build_filename (dir, name, NULL);
+      g_autofree char *sub = rel != NULL ? g_build_filename (rel, name, NULL) : g_strdup (name);
+
+      if (g_file_test (path, G_FILE_TEST_IS_DIR))
+        snapshot_into (path, sub, lines);
+      else
+        {
+          g_autofree char *sum = ws_test_file_sha256 (path);
+
+          g_ptr_array_add (lines, g_strdup_printf ("%s %s", sub, sum));
+        }
+    }
+}
+
+static char *
+snapshot (const char *dir)
+{
+  g_autoptr (GPtrArray) lines = g_ptr_array_new_with_free_func (g_free);
+
+  snapshot_into (dir, NULL, lines);
+  g_ptr_array_sort (lines, compare_lines);
+  g_ptr_array_add (lines, NULL);
+  return g_strjoinv ("\n", (char **) lines->pdata);
+}
+
+static void
+run_ok (const char *const *argv)
+{
+  g_autofree char *out = NULL, *err = NULL;
+
+  g_assert_cmpint (ws_test_run (argv, &out, &err), ==, 0);
+}
+
+/* Opening a capture folder, in the loader and with every reading command
+ * of the CLI, writes nothing in it: the same files with the same bytes,
+ * and it works with the folder read-only. */
+static void
+test_folder_read_only (void)
+{
+  g_autofree char *src = ws_test_data ("capture-h200", "probe", NULL);
+  g_autofree char *tmp = ws_test_tmpdir ();
+  g_autofree char *dir = g_build_filename (tmp, "probe", NULL);
+  g_autofree char *db = g_build_filename (dir, "nsys", "probe.sqlite", NULL);
+  g_autofree char *cp = g_find_program_in_path ("cp");
+  g_autofree char *chmod = g_find_program_in_path ("chmod");
+  const char *copy[] = { cp, "-R", src, dir, NULL };
+  const char *lock[] = { chmod, "-R", "a-w", dir, NULL };
+  const char *unlock[] = { chmod, "-R", "u+w", dir, NULL };
+  const char *paths[] = { dir, NULL };
+  const char *info[] = { ws_test_cli (), "info", dir, NULL };
+  const char *stats[] = {
+    ws_test_cli (), "stats", "--report", "cuda_gpu_kern_sum,nvtx_sum", db, NULL
+  };
+  const char *gauges[] = { ws_test_cli (), "gauges", "--format", "json", dir, NULL };
+  const char *diagnose[] = { ws_test_cli (), "diagnose", dir, NULL };
+  g_autofree char *before = NULL, *after = NULL;
+  g_autoptr (GError) error = NULL;
+
+  run_ok (copy);
+  run_ok (lock);
+  before = snapshot (dir);
+  {
+    g_autoptr (WsRun) run = ws_run_load (paths, WS_LOAD_ALL, NULL, NULL, NULL, &error);
+
+    g_assert_no_error (error);
+    ws_run_compute_summaries (run);
+    g_assert_nonnull (run->ncu);
+  }
+  run_ok (info);
+  run_ok (stats);
+  run_ok (gauges);
+  run_ok (diagnose);
+  after = snapshot (dir);
+  g_assert_cmpstr (before, ==, after);
+  run_ok (unlock);
+  ws_test_rmtree (tmp);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -115,6 +203,7 @@ main (int argc, char **argv)
   g_test_add_func ("/real-capture/h200/folder-is-one-run", test_folder_is_one_run);
   g_test_add_func ("/real-capture/h200/stats-equal-nsys-stats", test_stats_equal_nsys_stats);
   g_test_add_func ("/real-capture/h200/gauges-and-verdicts", test_gauges_and_verdicts);
+  g_test_add_func ("/real-capture/h200/folder-stays-read-only", test_folder_read_only);
 
   return g_test_run ();
 }
