@@ -318,7 +318,7 @@ draw_arc_gauge (cairo_t *cr, const PanelLayout *l, const WsGauge *gauge, WsGauge
         {
           g_clear_object (&value);
           value =
-            ws_text_layout (cr, palette, MAX (0.6, MAX (1.0, l->radius / 40) * inner / vw), TRUE);
+            ws_text_layout (cr, palette, MAX (0.5, MAX (1.0, l->radius / 40) * inner / vw), TRUE);
         }
       vh = ws_text_line_height (value);
 

@@ -78,7 +78,7 @@ ws_gauges_view_get_preferred_height_for_width (GtkWidget *widget, int width, int
   if (self->panel)
     {
       /* Narrow (a side panel): taller, so that the arcs take two rows of three. */
-      *minimum = *natural = width < 560 ? 600 : 420;
+      *minimum = *natural = width < 560 ? 680 : 420;
       return;
     }
   cr = ws_widget_measure_context (widget);
