@@ -23,7 +23,7 @@ static const Command commands[] = {
   { "render", ws_cli_render, N_("Draw a chart to a PNG, SVG or PDF file") },
   { "compare", ws_cli_compare, N_("Compare two runs kernel by kernel") },
   { "diagnose", ws_cli_diagnose, N_("Findings: allocation in loops, small transfers, syncs, launch overhead, …") },
-  { "export", ws_cli_export, N_("Write a run in another format (Chrome trace JSON)") },
+  { "export", ws_cli_export, N_("Write a run as a Chrome trace, a Markdown report or nsys stats CSVs") },
   { "capture", ws_cli_capture, N_("Capture the targets of a targets.tsv file with nsys and ncu") },
   { "doctor", ws_cli_doctor, N_("Check this machine before a capture, with the fix for each problem") },
 };
