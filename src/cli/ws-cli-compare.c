@@ -121,13 +121,13 @@ ws_cli_compare (int argc, char **argv)
     }
 
   {
-    const char *b[] = { argv[1], NULL };
-    const char *a[] = { argv[2], NULL };
+    char *b[] = { argv[1], NULL };
+    char *a[] = { argv[2], NULL };
 
-    before = ws_run_load (b, WS_LOAD_ALL, NULL, NULL, NULL, &error);
+    before = ws_cli_load (b, WS_LOAD_ALL, &error);
     if (before == NULL)
       return ws_cli_fail (error);
-    after = ws_run_load (a, WS_LOAD_ALL, NULL, NULL, NULL, &error);
+    after = ws_cli_load (a, WS_LOAD_ALL, &error);
     if (after == NULL)
       return ws_cli_fail (error);
   }

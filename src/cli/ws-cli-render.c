@@ -540,17 +540,17 @@ ws_cli_render (int argc, char **argv)
 
   if (view->render_pair != NULL)
     {
-      const char *before_paths[] = { argv[1], NULL };
-      const char *after_paths[] = { argv[2], NULL };
+      char *before_paths[] = { argv[1], NULL };
+      char *after_paths[] = { argv[2], NULL };
 
       if (argc != 3)
         {
           g_printerr (_ ("%s: the compare views take two files, BEFORE and AFTER\n"), argv[0]);
           return WS_EXIT_BAD_INPUT;
         }
-      run = ws_run_load (before_paths, WS_LOAD_ALL, NULL, NULL, NULL, &error);
+      run = ws_cli_load (before_paths, WS_LOAD_ALL, &error);
       if (run != NULL)
-        after = ws_run_load (after_paths, WS_LOAD_ALL, NULL, NULL, NULL, &error);
+        after = ws_cli_load (after_paths, WS_LOAD_ALL, &error);
       if (after == NULL)
         return ws_cli_fail (error);
     }
