@@ -8,6 +8,7 @@
 #include <signal.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include <utime.h>
 
 #include "ws-capture-tools.h"
@@ -534,6 +535,62 @@ test_cli_interrupt_leaves_nothing (Fixture *f, gconstpointer data)
   }
 }
 
+/* When warpscope-cli dies (SIGKILL: nothing of it can run), the tool it
+ * started dies with it; the stand-in's own `sleep`, a grandchild, is not
+ * the tool and is ended here. */
+static void
+test_tool_dies_with_program (Fixture *f, gconstpointer data)
+{
+  g_autofree char *stand_ins = ws_test_stand_ins ();
+  g_autofree char *path = g_strconcat (stand_ins, ":", g_getenv ("PATH"), NULL);
+  const char *argv[] = { ws_test_cli (), "info", f->nsys, NULL };
+  g_auto (GStrv) env = g_get_environ ();
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GSubprocess) cli = NULL;
+  g_autoptr (GSubprocessLauncher) launcher =
+    g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDERR_SILENCE);
+  gint64 deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+  GPid tool;
+
+  env = g_environ_setenv (env, "PATH", path, TRUE);
+  env = g_environ_setenv (env, "XDG_CACHE_HOME", cache_home, TRUE);
+  env = g_environ_setenv (env, "WS_NSYS_MODE", "hang", TRUE);
+  g_subprocess_launcher_set_environ (launcher, env);
+  cli = g_subprocess_launcher_spawnv (launcher, argv, &error);
+  g_assert_no_error (error);
+  tool = wait_for_tool (f);
+  g_assert_true (ws_test_process_alive (tool));
+  g_subprocess_force_exit (cli);
+  g_subprocess_wait (cli, NULL, NULL);
+  while (ws_test_process_alive (tool))
+    {
+      g_usleep (10000);
+      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
+    }
+  kill (-tool, SIGKILL);
+}
+
+/* The next conversion removes the temporary folder of a program that
+ * died (named after its pid), and leaves those of live ones alone. */
+static void
+test_abandoned_folder_removed (Fixture *f, gconstpointer data)
+{
+  /* Above any pid_max Linux allows (2^22). */
+  g_autofree char *dead = g_build_filename (converted_dir, ".convert-2147483600-abcdef", NULL);
+  g_autofree char *dead_file = g_build_filename (dead, "probe.sqlite", NULL);
+  g_autofree char *live_name = g_strdup_printf (".convert-%d-abcdef", (int) getpid ());
+  g_autofree char *live = g_build_filename (converted_dir, live_name, NULL);
+  const char *args[] = { "info", f->nsys, NULL };
+
+  g_assert_cmpint (g_mkdir_with_parents (dead, 0700), ==, 0);
+  g_assert_cmpint (g_mkdir_with_parents (live, 0700), ==, 0);
+  g_assert_true (g_file_set_contents (dead_file, "half an export", -1, NULL));
+  g_assert_cmpint (run_cli (args, NULL, NULL, NULL), ==, 0);
+  g_assert_false (g_file_test (dead, G_FILE_TEST_EXISTS));
+  g_assert_true (g_file_test (live, G_FILE_TEST_IS_DIR));
+  g_rmdir (live);
+}
+
 typedef struct
 {
   char *name;
@@ -766,6 +823,8 @@ main (int argc, char **argv)
   ADD ("/report-convert/cache/reused-until-report-changes", test_cache_reused);
   ADD ("/report-convert/cancel/leaves-no-process-no-file", test_cancel_leaves_nothing);
   ADD ("/report-convert/cancel/cli-interrupt-leaves-nothing", test_cli_interrupt_leaves_nothing);
+  ADD ("/report-convert/cancel/tool-dies-with-program", test_tool_dies_with_program);
+  ADD ("/report-convert/cache/abandoned-folder-removed", test_abandoned_folder_removed);
   ADD ("/report-convert/user-folder/unchanged", test_user_folder_unchanged);
   ADD ("/report-convert/folder/exports-win-no-tool-runs", test_folder_with_exports_runs_no_tool);
   ADD ("/report-convert/folder/reports-alone-convert", test_folder_of_reports_converts);

@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -23,7 +24,9 @@
  * never beside the report, under a name made from the report's path, size
  * and modification time: an unchanged report opens again at once, a
  * changed one is converted again.  The tool writes into a temporary
- * folder that is renamed into place only when it succeeded. */
+ * folder whose output is renamed into place only when it succeeded; the
+ * tool dies with the program, and a folder left by a program that died is
+ * removed by the next conversion. */
 
 /* Between SIGTERM and SIGKILL when a conversion is cancelled. */
 #define GRACE_MS 2000
@@ -45,11 +48,21 @@ typedef struct
 } Tool;
 
 static const Tool nsys_tool = {
-  0,        "nsys", "Nsight Systems", "https://developer.nvidia.com/nsight-systems", "nsys export",
-  ".sqlite"
+  .slot = 0,
+  .tool = "nsys",
+  .product = "Nsight Systems",
+  .url = "https://developer.nvidia.com/nsight-systems",
+  .command = "nsys export",
+  .extension = ".sqlite",
 };
+
 static const Tool ncu_tool = {
-  1, "ncu", "Nsight Compute", "https://developer.nvidia.com/nsight-compute", "ncu --import", ".csv"
+  .slot = 1,
+  .tool = "ncu",
+  .product = "Nsight Compute",
+  .url = "https://developer.nvidia.com/nsight-compute",
+  .command = "ncu --import",
+  .extension = ".csv",
 };
 
 /* The tool paths of the window's settings; the command line sets none, so
@@ -316,6 +329,31 @@ remove_tree (const char *path)
   g_rmdir (path);
 }
 
+/* The temporary folders of conversions whose program died: they are
+ * named after its pid (`.convert-PID-XXXXXX`). */
+static void
+remove_abandoned (const char *dir_path)
+{
+  g_autoptr (GDir) dir = g_dir_open (dir_path, 0, NULL);
+  const char *name;
+
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *path = NULL;
+      char *end = NULL;
+      gint64 pid;
+
+      if (!g_str_has_prefix (name, ".convert-"))
+        continue;
+      pid = g_ascii_strtoll (name + strlen (".convert-"), &end, 10);
+      if (end == NULL || *end != '-' || pid <= 1 || pid == getpid () ||
+          kill ((pid_t) pid, 0) == 0 || errno != ESRCH)
+        continue;
+      path = g_build_filename (dir_path, name, NULL);
+      remove_tree (path);
+    }
+}
+
 /* Conversions of the same report made before it changed. */
 static void
 remove_older (const char *final, const char *prefix, const char *extension)
@@ -416,6 +454,7 @@ run_tool (Conversion *conversion, char **argv, const char *cwd, const char *stdo
 
   g_main_context_push_thread_default (context);
   process = ws_capture_process_new (argv, cwd, env, stdout_path, GRACE_MS);
+  ws_capture_process_set_tied (process, TRUE);
   g_signal_connect (process, "line", G_CALLBACK (line_cb), conversion);
   ws_capture_process_run_async (process, done_cb, conversion);
   if (cancellable != NULL)
@@ -642,7 +681,12 @@ ws_report_convert (const char *report, WsInputKind kind, GCancellable *cancellab
                    g_strerror (saved));
       return NULL;
     }
-  tmp_dir = g_build_filename (dir, ".convert-XXXXXX", NULL);
+  remove_abandoned (dir);
+  {
+    g_autofree char *name = g_strdup_printf (".convert-%d-XXXXXX", (int) getpid ());
+
+    tmp_dir = g_build_filename (dir, name, NULL);
+  }
   if (g_mkdtemp_full (tmp_dir, 0700) == NULL)
     {
       int saved = errno;
