@@ -183,7 +183,19 @@ test_missing_tool_then_settings (void)
             "page's settings, or export it yourself: nsys export --type sqlite --output "));
   opened_clear (&opened);
 
+  /* A path in the settings that is no program is named as such. */
   g_assert_nonnull (settings);
+  g_settings_set_string (settings, "nsys-path", "/nonexistent/nsys");
+  opened = open_report (report);
+  g_assert_nonnull (ws_window_get_error (opened.window));
+  g_assert_nonnull (
+    strstr (ws_window_get_error (opened.window),
+            ": an Nsight Systems report, and the nsys set in the Capture page's settings, "
+            "/nonexistent/nsys, is not a program: install Nsight Systems "
+            "(https://developer.nvidia.com/nsight-systems) or correct its path, or export it "
+            "yourself: nsys export --type sqlite --output "));
+  opened_clear (&opened);
+
   g_settings_set_string (settings, "nsys-path", nsys);
   opened = open_report (report);
   g_assert_null (ws_window_get_error (opened.window));
