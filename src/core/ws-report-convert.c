@@ -435,10 +435,28 @@ done_cb (GObject *source, GAsyncResult *result, gpointer data)
 }
 
 static gboolean
-cancelled_cb (GCancellable *cancellable, gpointer data)
+terminate_cb (gpointer data)
 {
   ws_capture_process_terminate (data);
   return G_SOURCE_REMOVE;
+}
+
+typedef struct
+{
+  GMainContext *context; /* the converting thread's */
+  WsCaptureProcess *process;
+} Canceller;
+
+/* On the thread that cancels: the process belongs to the converting
+ * thread's loop.  (A GCancellableSource would do, but GLib 2.74 can leak
+ * one destroyed while another thread cancels.) */
+static void
+cancelled_cb (GCancellable *cancellable, gpointer data)
+{
+  Canceller *canceller = data;
+
+  g_main_context_invoke_full (canceller->context, G_PRIORITY_DEFAULT, terminate_cb,
+                              g_object_ref (canceller->process), g_object_unref);
 }
 
 /* Runs the tool to its end, or until @cancellable fires: then its whole
@@ -449,25 +467,22 @@ run_tool (Conversion *conversion, char **argv, const char *cwd, const char *stdo
 {
   g_autoptr (GMainContext) context = g_main_context_new ();
   g_autoptr (WsCaptureProcess) process = NULL;
-  g_autoptr (GSource) cancel_source = NULL;
   g_auto (GStrv) env = g_get_environ ();
+  Canceller canceller;
+  gulong cancelled = 0;
 
   g_main_context_push_thread_default (context);
   process = ws_capture_process_new (argv, cwd, env, stdout_path, GRACE_MS);
   ws_capture_process_set_tied (process, TRUE);
   g_signal_connect (process, "line", G_CALLBACK (line_cb), conversion);
   ws_capture_process_run_async (process, done_cb, conversion);
+  canceller.context = context;
+  canceller.process = process;
   if (cancellable != NULL)
-    {
-      cancel_source = g_cancellable_source_new (cancellable);
-      g_source_set_callback (cancel_source, (GSourceFunc) (void (*) (void)) cancelled_cb, process,
-                             NULL);
-      g_source_attach (cancel_source, context);
-    }
+    cancelled = g_cancellable_connect (cancellable, G_CALLBACK (cancelled_cb), &canceller, NULL);
   while (!conversion->done)
     g_main_context_iteration (context, TRUE);
-  if (cancel_source != NULL)
-    g_source_destroy (cancel_source);
+  g_cancellable_disconnect (cancellable, cancelled);
   g_signal_handlers_disconnect_by_data (process, conversion);
   g_main_context_pop_thread_default (context);
 }
