@@ -87,12 +87,6 @@ read_manifest (WsRun *run, const char *run_json)
   g_ptr_array_add (run->prov.files, g_strdup (run_json));
 }
 
-static WsInputKind
-classify (const char *path, GError **error)
-{
-  return ws_input_detect (path, error);
-}
-
 static gboolean
 is_report (WsInputKind kind)
 {
@@ -273,7 +267,7 @@ ws_run_load (const char *const *paths, WsLoadFlags flags, GCancellable *cancella
 
   for (guint i = 0; paths[i] != NULL; i++)
     {
-      WsInputKind kind = classify (paths[i], error);
+      WsInputKind kind = ws_input_detect (paths[i], error);
 
       if (kind == WS_INPUT_UNKNOWN)
         return NULL;
@@ -298,7 +292,7 @@ ws_run_load (const char *const *paths, WsLoadFlags flags, GCancellable *cancella
 
   for (guint i = 0; i < files->len; i++)
     {
-      WsInputKind kind = classify (g_ptr_array_index (files, i), error);
+      WsInputKind kind = ws_input_detect (g_ptr_array_index (files, i), error);
 
       if (kind == WS_INPUT_UNKNOWN)
         return NULL;
