@@ -42,8 +42,15 @@ test_corpus (void)
   g_autofree char *ncu_log =
     ws_test_data ("ncu", "b200_superbench_cublaslt_full_details.log", NULL);
   g_autofree char *ncu_errors = ws_test_data ("ncu", "rtx5090_llmperf_raw_errors_only.csv", NULL);
-  const char *fixtures[] = { probe,   mordred,     mock,     pipit,   kern,       nvtx, console,
-                             ncu_raw, ncu_details, ncu_2019, ncu_log, ncu_errors, NULL };
+  /* Damaged reports go through the nsys and ncu stand-ins, which replay
+   * the real tools' errors. */
+  g_autofree char *nsys_report =
+    ws_test_data ("capture-h200", "probe", "nsys", "probe.nsys-rep", NULL);
+  g_autofree char *ncu_report =
+    ws_test_data ("capture-h200", "probe", "ncu", "strided_read.ncu-rep", NULL);
+  const char *fixtures[] = { probe,   mordred,    mock,        pipit,       kern,
+                             nvtx,    console,    ncu_raw,     ncu_details, ncu_2019,
+                             ncu_log, ncu_errors, nsys_report, ncu_report,  NULL };
   g_autofree char *image = g_build_filename (corpus_dir, "out.png", NULL);
   g_autoptr (GError) error = NULL;
   g_autoptr (GPtrArray) files = ws_corrupt_corpus_generate (fixtures, probe, corpus_dir, &error);
@@ -99,6 +106,13 @@ main (int argc, char **argv)
 
   g_test_init (&argc, &argv, NULL);
   corpus_dir = ws_test_tmpdir ();
+  /* Conversions of the damaged reports stay in the corpus's folder. */
+  {
+    g_autofree char *cache = g_build_filename (corpus_dir, "cache", NULL);
+
+    g_setenv ("XDG_CACHE_HOME", cache, TRUE);
+  }
+  ws_test_use_stand_ins ();
 
   g_test_add_func ("/corrupt-corpus/every-command-ends-cleanly", test_corpus);
 

@@ -9,6 +9,7 @@
 #include "ws-compare-window.h"
 #include "ws-input.h"
 #include "ws-preferences-window.h"
+#include "ws-report-convert.h"
 #include "ws-settings.h"
 #include "ws-window.h"
 
@@ -176,10 +177,13 @@ open_action (GSimpleAction *action, GVariant *param, gpointer data)
   gtk_file_chooser_set_select_multiple (GTK_FILE_CHOOSER (dialog), TRUE);
 
   filter = gtk_file_filter_new ();
-  gtk_file_filter_set_name (filter, _ ("Nsight exports and CSVs"));
+  gtk_file_filter_set_name (filter, _ ("Nsight reports, exports and CSVs"));
   gtk_file_filter_add_pattern (filter, "*.sqlite");
   gtk_file_filter_add_pattern (filter, "*.csv");
   gtk_file_filter_add_pattern (filter, "*.log");
+  gtk_file_filter_add_pattern (filter, "*.nsys-rep");
+  gtk_file_filter_add_pattern (filter, "*.qdrep");
+  gtk_file_filter_add_pattern (filter, "*.ncu-rep");
   gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (dialog), filter);
   filter = gtk_file_filter_new ();
   gtk_file_filter_set_name (filter, _ ("All files"));
@@ -540,6 +544,16 @@ ws_application_class_init (WsApplicationClass *klass)
   app_class->open = ws_application_open;
 }
 
+/* Reports are converted with the tools the launcher uses. */
+static void
+tool_paths_changed_cb (WsApplication *self)
+{
+  g_autofree char *nsys = g_settings_get_string (self->settings, "nsys-path");
+  g_autofree char *ncu = g_settings_get_string (self->settings, "ncu-path");
+
+  ws_report_convert_set_tools (nsys, ncu);
+}
+
 static void
 ws_application_init (WsApplication *self)
 {
@@ -554,6 +568,14 @@ ws_application_init (WsApplication *self)
 
   g_application_add_main_option_entries (G_APPLICATION (self), options);
   self->settings = ws_settings_new ();
+  if (self->settings != NULL)
+    {
+      g_signal_connect_object (self->settings, "changed::nsys-path",
+                               G_CALLBACK (tool_paths_changed_cb), self, G_CONNECT_SWAPPED);
+      g_signal_connect_object (self->settings, "changed::ncu-path",
+                               G_CALLBACK (tool_paths_changed_cb), self, G_CONNECT_SWAPPED);
+      tool_paths_changed_cb (self);
+    }
   self->recent_menu = g_menu_new ();
   rebuild_recent_menu (self);
 }

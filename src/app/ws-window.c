@@ -152,7 +152,8 @@ static void
 load_progress (double fraction, const char *what, gpointer data)
 {
   WsWindow *self = data;
-  g_autofree char *text = g_strdup_printf (_ ("Reading %s — %.0f%%"), what, fraction * 100);
+  /* TRANSLATORS: what is being done (Reading TABLE, Converting FILE…), then a percentage */
+  g_autofree char *text = g_strdup_printf (_ ("%s — %.0f%%"), what, fraction * 100);
 
   gtk_progress_bar_set_fraction (self->progress_bar, fraction);
   gtk_progress_bar_set_text (self->progress_bar, text);

@@ -4,7 +4,9 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <glib-unix.h>
 #include <glib/gi18n.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -55,15 +57,78 @@ ws_cli_fail (GError *error)
   return WS_EXIT_BAD_INPUT;
 }
 
+typedef struct
+{
+  char **paths;
+  WsLoadFlags flags;
+  GCancellable *cancellable;
+  GMainContext *context;
+  gboolean show_progress;
+  gboolean done; /* atomic */
+  WsRun *run;
+  GError *error;
+} CliLoad;
+
+/* On a terminal, one line that the next update overwrites. */
+static void
+print_progress (double fraction, const char *what, gpointer data)
+{
+  g_printerr ("\r\033[K%s %.0f%%", what, fraction * 100);
+}
+
+static gpointer
+load_thread (gpointer data)
+{
+  CliLoad *load = data;
+
+  load->run = ws_run_load ((const char *const *) load->paths, load->flags, load->cancellable,
+                           load->show_progress ? print_progress : NULL, NULL, &load->error);
+  g_atomic_int_set (&load->done, TRUE);
+  g_main_context_wakeup (load->context);
+  return NULL;
+}
+
+static gboolean
+interrupt_cb (gpointer data)
+{
+  g_cancellable_cancel (data);
+  return G_SOURCE_CONTINUE;
+}
+
 /**
  * ws_cli_load:
+ *
+ * Loads on a worker thread while this one waits for SIGINT, SIGTERM and
+ * SIGHUP: converting a report runs nsys or ncu in a process group of its
+ * own, which the terminal's Ctrl+C does not reach, so the signal cancels
+ * the load, which ends the tool and removes what it wrote.  On a terminal,
+ * the progress shows on standard error.
  *
  * Returns: (transfer full): the run of @paths, or %NULL with @error set.
  */
 WsRun *
 ws_cli_load (char **paths, WsLoadFlags flags, GError **error)
 {
-  return ws_run_load ((const char *const *) paths, flags, NULL, NULL, NULL, error);
+  g_autoptr (GCancellable) cancellable = g_cancellable_new ();
+  CliLoad load = { paths, flags, cancellable, g_main_context_default (), isatty (STDERR_FILENO),
+                   FALSE, NULL,  NULL };
+  guint signals[] = {
+    g_unix_signal_add (SIGINT, interrupt_cb, cancellable),
+    g_unix_signal_add (SIGTERM, interrupt_cb, cancellable),
+    g_unix_signal_add (SIGHUP, interrupt_cb, cancellable),
+  };
+  GThread *thread = g_thread_new ("ws-cli-load", load_thread, &load);
+
+  while (!g_atomic_int_get (&load.done))
+    g_main_context_iteration (load.context, TRUE);
+  g_thread_join (thread);
+  for (gsize i = 0; i < G_N_ELEMENTS (signals); i++)
+    g_source_remove (signals[i]);
+  if (load.show_progress)
+    g_printerr ("\r\033[K");
+  if (load.run == NULL)
+    g_propagate_error (error, load.error);
+  return load.run;
 }
 
 /* Writes @data to @path, or to standard output when @path is NULL or "-". */

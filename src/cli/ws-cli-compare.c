@@ -217,10 +217,10 @@ ws_cli_compare (int argc, char **argv)
     g_auto (GStrv) b = ws_input_split_side (argv[1]);
     g_auto (GStrv) a = ws_input_split_side (argv[2]);
 
-    before = ws_run_load ((const char *const *) b, WS_LOAD_ALL, NULL, NULL, NULL, &error);
+    before = ws_cli_load (b, WS_LOAD_ALL, &error);
     if (before == NULL)
       return ws_cli_fail (error);
-    after = ws_run_load ((const char *const *) a, WS_LOAD_ALL, NULL, NULL, NULL, &error);
+    after = ws_cli_load (a, WS_LOAD_ALL, &error);
     if (after == NULL)
       return ws_cli_fail (error);
   }

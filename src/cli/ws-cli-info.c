@@ -20,6 +20,10 @@ kind_label (const char *kind)
 {
   if (g_strcmp0 (kind, "nsys-sqlite") == 0)
     return _ ("Nsight Systems SQLite export");
+  if (g_strcmp0 (kind, "nsys-rep") == 0)
+    return _ ("Nsight Systems report, read through its SQLite export (nsys export)");
+  if (g_strcmp0 (kind, "ncu-rep") == 0)
+    return _ ("Nsight Compute report, read through its raw CSV page (ncu --import)");
   return kind;
 }
 

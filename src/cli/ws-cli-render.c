@@ -654,10 +654,9 @@ ws_cli_render (int argc, char **argv)
       /* Each side is one run: a file, a folder, or files joined by commas. */
       before_paths = ws_input_split_side (argv[1]);
       after_paths = ws_input_split_side (argv[2]);
-      run = ws_run_load ((const char *const *) before_paths, WS_LOAD_ALL, NULL, NULL, NULL, &error);
+      run = ws_cli_load (before_paths, WS_LOAD_ALL, &error);
       if (run != NULL)
-        after =
-          ws_run_load ((const char *const *) after_paths, WS_LOAD_ALL, NULL, NULL, NULL, &error);
+        after = ws_cli_load (after_paths, WS_LOAD_ALL, &error);
       if (after == NULL)
         return ws_cli_fail (error);
     }

@@ -37,6 +37,7 @@ struct _WsCaptureProcess
   char **envp;
   char *stdout_path;
   guint grace_ms;
+  gboolean tied;
 
   GTask *task;
   GMainContext *context;
@@ -150,6 +151,22 @@ ws_capture_process_new (char **argv, const char *cwd, char **envp, const char *s
   self->stdout_path = g_strdup (stdout_path);
   self->grace_ms = grace_ms;
   return self;
+}
+
+/**
+ * ws_capture_process_set_tied:
+ *
+ * Makes the command die with the program: for a command started by a
+ * thread that waits for its end (a report's conversion), so that the
+ * thread ends only with the program.  Call before running it.
+ */
+void
+ws_capture_process_set_tied (WsCaptureProcess *self, gboolean tied)
+{
+  g_return_if_fail (WS_IS_CAPTURE_PROCESS (self));
+  g_return_if_fail (!self->started);
+
+  self->tied = tied;
 }
 
 static void
@@ -360,8 +377,9 @@ ws_capture_process_run_async (WsCaptureProcess *self, GAsyncReadyCallback callba
     }
   spawned = g_spawn_async_with_pipes_and_fds (
     self->cwd, (const char *const *) self->argv, (const char *const *) self->envp,
-    G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDIN_FROM_DEV_NULL, ws_capture_child_setup, NULL, -1,
-    out_file, -1, NULL, NULL, 0, &pid, NULL, out_file < 0 ? &stdout_pipe : NULL, &stderr_pipe,
+    G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDIN_FROM_DEV_NULL,
+    self->tied ? ws_capture_child_setup_tied : ws_capture_child_setup, GINT_TO_POINTER (getpid ()),
+    -1, out_file, -1, NULL, NULL, 0, &pid, NULL, out_file < 0 ? &stdout_pipe : NULL, &stderr_pipe,
     &error);
   if (out_file >= 0)
     close (out_file);

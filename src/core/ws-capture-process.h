@@ -10,6 +10,7 @@ G_DECLARE_FINAL_TYPE (WsCaptureProcess, ws_capture_process, WS, CAPTURE_PROCESS,
 
 WsCaptureProcess *ws_capture_process_new (char **argv, const char *cwd, char **envp,
                                           const char *stdout_path, guint grace_ms);
+void ws_capture_process_set_tied (WsCaptureProcess *self, gboolean tied);
 void ws_capture_process_run_async (WsCaptureProcess *self, GAsyncReadyCallback callback,
                                    gpointer user_data);
 gboolean ws_capture_process_run_finish (WsCaptureProcess *self, GAsyncResult *result,

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <unistd.h>
 
 #include "ws-capture-process.h"
@@ -18,6 +19,19 @@ void
 ws_capture_child_setup (gpointer data)
 {
   setpgid (0, 0);
+}
+
+/* The same, for a command that must not outlive the program: SIGKILL when
+ * the thread that started it ends, which for a thread that waits for the
+ * command is when the program dies.  @data is the program's pid, to see
+ * whether it died before the request was made. */
+void
+ws_capture_child_setup_tied (gpointer data)
+{
+  setpgid (0, 0);
+  prctl (PR_SET_PDEATHSIG, SIGKILL);
+  if (getppid () != (pid_t) GPOINTER_TO_INT (data))
+    _exit (127);
 }
 
 /* Whether any process of the group is still there (zombies included). */

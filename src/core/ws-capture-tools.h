@@ -33,6 +33,7 @@ WsCaptureToolsInfo *ws_capture_tools_probe_finish (GAsyncResult *result, GError 
 void ws_capture_tools_info_free (WsCaptureToolsInfo *info);
 
 void ws_capture_child_setup (gpointer data);
+void ws_capture_child_setup_tied (gpointer data);
 gboolean ws_capture_group_alive (GPid pgid);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (WsCaptureToolsInfo, ws_capture_tools_info_free)

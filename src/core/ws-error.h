@@ -21,6 +21,8 @@ typedef enum
   WS_READER_ERROR_NO_DATA,    /* well formed, but holds nothing to show (e.g. ncu error only) */
   WS_READER_ERROR_TOO_LARGE,  /* over a stated resource bound */
   WS_READER_ERROR_FAILED,     /* anything else SQLite or the system reported */
+  WS_READER_ERROR_NO_TOOL,    /* a report needs nsys or ncu, which is not installed */
+  WS_READER_ERROR_CONVERT,    /* nsys export or ncu --import failed on a report */
 } WsReaderError;
 
 GQuark ws_reader_error_quark (void);

@@ -122,8 +122,15 @@ compare_paths (gconstpointer a, gconstpointer b)
   return g_strcmp0 (*(char **) a, *(char **) b);
 }
 
+static gboolean
+is_report_name (const char *name)
+{
+  return has_suffix_ci (name, ".nsys-rep") || has_suffix_ci (name, ".qdrep") ||
+         has_suffix_ci (name, ".ncu-rep");
+}
+
 static void
-scan (const char *folder, int depth, GPtrArray *files, char **run_json)
+scan (const char *folder, int depth, GPtrArray *files, GPtrArray *reports, char **run_json)
 {
   g_autoptr (GDir) dir = g_dir_open (folder, 0, NULL);
   const char *name;
@@ -139,7 +146,7 @@ scan (const char *folder, int depth, GPtrArray *files, char **run_json)
       if (g_file_test (path, G_FILE_TEST_IS_DIR))
         {
           if (depth > 0 && !g_file_test (path, G_FILE_TEST_IS_SYMLINK))
-            scan (path, depth - 1, files, run_json);
+            scan (path, depth - 1, files, reports, run_json);
           continue;
         }
       if (g_str_equal (name, "run.json"))
@@ -151,6 +158,8 @@ scan (const char *folder, int depth, GPtrArray *files, char **run_json)
       if (has_suffix_ci (name, ".sqlite") || has_suffix_ci (name, ".csv") ||
           has_suffix_ci (name, ".log") || has_suffix_ci (name, ".txt"))
         g_ptr_array_add (files, g_steal_pointer (&path));
+      else if (is_report_name (name))
+        g_ptr_array_add (reports, g_steal_pointer (&path));
     }
 }
 
@@ -162,16 +171,24 @@ scan (const char *folder, int depth, GPtrArray *files, char **run_json)
  * A capture folder made by the launcher (`NAME/{nsys,ncu}/…` with a
  * run.json), or any folder with an export and CSVs side by side.  A group
  * folder of several captures is refused with a message listing them.
+ *
+ * Nsight reports are taken only in place of what their conversion gives:
+ * the `.nsys-rep` when the folder holds no nsys SQLite export, the
+ * `.ncu-rep` files when it holds no ncu CSV.  A capture keeps its reports
+ * beside their exports, which win, so that opening it runs no tool.
  */
 gboolean
 ws_input_expand_folder (const char *folder, GPtrArray *files, char **run_json, GError **error)
 {
   g_autoptr (GPtrArray) found = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GPtrArray) reports = g_ptr_array_new_with_free_func (g_free);
   g_autoptr (GPtrArray) kept = g_ptr_array_new_with_free_func (g_free);
   guint exports = 0;
+  guint ncu_csvs = 0;
 
-  scan (folder, 3, found, run_json);
+  scan (folder, 3, found, reports, run_json);
   g_ptr_array_sort (found, compare_paths);
+  g_ptr_array_sort (reports, compare_paths);
 
   for (guint i = 0; i < found->len; i++)
     {
@@ -182,21 +199,35 @@ ws_input_expand_folder (const char *folder, GPtrArray *files, char **run_json, G
           kind == WS_INPUT_NCU_CSV)
         {
           exports += kind == WS_INPUT_NSYS_SQLITE;
+          ncu_csvs += kind == WS_INPUT_NCU_CSV;
           g_ptr_array_add (kept, g_strdup (path));
         }
     }
+  for (guint i = 0; i < reports->len; i++)
+    {
+      const char *path = g_ptr_array_index (reports, i);
+      gboolean is_nsys = !has_suffix_ci (path, ".ncu-rep");
+
+      if (is_nsys ? exports == 0 : ncu_csvs == 0)
+        g_ptr_array_add (kept, g_strdup (path));
+    }
+  if (exports == 0)
+    for (guint i = 0; i < reports->len; i++)
+      exports += !has_suffix_ci (g_ptr_array_index (reports, i), ".ncu-rep");
 
   if (kept->len == 0)
     {
       g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_NO_DATA,
-                   "%s: the folder holds no nsys export and no nsys stats or ncu CSV file", folder);
+                   "%s: the folder holds no nsys export, nsys stats CSV, ncu CSV or Nsight report",
+                   folder);
       return FALSE;
     }
   if (exports > 1)
     {
-      g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_FORMAT,
-                   "%s: the folder holds %u nsys exports; open the folder of one capture", folder,
-                   exports);
+      g_set_error (
+        error, WS_READER_ERROR, WS_READER_ERROR_FORMAT,
+        "%s: the folder holds %u nsys exports or reports; open the folder of one capture", folder,
+        exports);
       return FALSE;
     }
   for (guint i = 0; i < kept->len; i++)
@@ -225,14 +256,38 @@ common_prefix (const char *a, const char *b)
   return n;
 }
 
+/* Whether @report's own export (`X.sqlite` for `X.nsys-rep`) is among
+ * @paths: a capture keeps both, and the export is what to read. */
+static gboolean
+has_own_export (const char *report, const char *const *paths)
+{
+  g_autofree char *dir = g_path_get_dirname (report);
+  g_autofree char *report_stem = stem (report);
+
+  for (guint i = 0; paths[i] != NULL; i++)
+    {
+      g_autofree char *other_dir = NULL;
+      g_autofree char *other_stem = NULL;
+
+      if (!has_suffix_ci (paths[i], ".sqlite"))
+        continue;
+      other_dir = g_path_get_dirname (paths[i]);
+      other_stem = stem (paths[i]);
+      if (g_str_equal (dir, other_dir) && g_str_equal (report_stem, other_stem))
+        return TRUE;
+    }
+  return FALSE;
+}
+
 /**
  * ws_input_group_runs:
  *
- * Splits the files of one "open" into runs: each nsys export and each
- * folder is a run of its own; a CSV joins the export in its folder whose
- * name shares the longest prefix with it; CSVs with no export to join form
- * one run together.  With at most one export and no folder, all the files
- * are one run.
+ * Splits the files of one "open" into runs: each nsys export (or report)
+ * and each folder is a run of its own; a CSV or an ncu report joins the
+ * export in its folder whose name shares the longest prefix with it; CSVs
+ * with no export to join form one run together.  With at most one export
+ * and no folder, all the files are one run.  An nsys report opened with
+ * its own export is left out: the export is read.
  *
  * Returns: (transfer full) (element-type GStrv): the runs, each a
  * NULL-terminated array of paths.
@@ -249,14 +304,17 @@ ws_input_group_runs (const char *const *paths)
     {
       WsInputKind kind = ws_input_detect (paths[i], NULL);
 
+      if (kind == WS_INPUT_NSYS_REPORT && has_own_export (paths[i], paths))
+        continue;
       if (kind == WS_INPUT_FOLDER || kind == WS_INPUT_NSYS_SQLITE || kind == WS_INPUT_NSYS_REPORT ||
-          kind == WS_INPUT_NCU_REPORT || kind == WS_INPUT_UNKNOWN)
+          kind == WS_INPUT_UNKNOWN)
         {
           GPtrArray *run = g_ptr_array_new_with_free_func (g_free);
+          gboolean anchor = kind == WS_INPUT_NSYS_SQLITE || kind == WS_INPUT_NSYS_REPORT;
 
           g_ptr_array_add (run, g_strdup (paths[i]));
           g_ptr_array_add (runs, run);
-          g_ptr_array_add (anchors, kind == WS_INPUT_NSYS_SQLITE ? (gpointer) paths[i] : NULL);
+          g_ptr_array_add (anchors, anchor ? (gpointer) paths[i] : NULL);
         }
       else
         g_ptr_array_add (loose, (gpointer) paths[i]);

@@ -2,6 +2,7 @@
 #define G_LOG_DOMAIN "ws-loader"
 #include "config.h"
 
+#include <glib/gi18n.h>
 #include <json-glib/json-glib.h>
 
 #include "ws-error.h"
@@ -10,6 +11,7 @@
 #include "ws-ncu-reader.h"
 #include "ws-nsys-reader.h"
 #include "ws-nsys-stats-reader.h"
+#include "ws-report-convert.h"
 #include "ws-run-loader.h"
 #include "ws-stats.h"
 
@@ -85,33 +87,102 @@ read_manifest (WsRun *run, const char *run_json)
   g_ptr_array_add (run->prov.files, g_strdup (run_json));
 }
 
-static WsInputKind
-classify (const char *path, GError **error)
+static gboolean
+is_report (WsInputKind kind)
 {
-  WsInputKind kind = ws_input_detect (path, error);
+  return kind == WS_INPUT_NSYS_REPORT || kind == WS_INPUT_NCU_REPORT;
+}
 
-  switch (kind)
+/* The readers name the table they read; people read a phrase. */
+typedef struct
+{
+  WsProgressFunc func;
+  gpointer data;
+} ReadingProgress;
+
+static void
+reading_progress (double fraction, const char *what, gpointer data)
+{
+  ReadingProgress *reading = data;
+  g_autofree char *phrase = g_strdup_printf (_ ("Reading %s"), what);
+
+  reading->func (fraction, phrase, reading->data);
+}
+
+/* Converts the reports among @files in place: each becomes the file its
+ * tool wrote, and @reports maps that file back to the report.  A report
+ * that a folder brought along and that fails to convert is left out with
+ * a warning when it is an ncu report (the run stands without it), as a
+ * CSV of only ncu errors is. */
+static gboolean
+convert_reports (GPtrArray *files, GArray *kinds, GArray *in_folder, GHashTable *reports,
+                 GPtrArray *warnings, GCancellable *cancellable, WsProgressFunc progress,
+                 gpointer progress_data, GError **error)
+{
+  g_autoptr (GError) first_skipped = NULL;
+
+  for (guint i = 0; i < files->len;)
     {
-      case WS_INPUT_NSYS_REPORT:
-        g_set_error (
-          error, WS_READER_ERROR, WS_READER_ERROR_FORMAT,
-          "%s: an Nsight Systems report; export it to SQLite first: nsys export --type sqlite %s",
-          path, path);
-        return WS_INPUT_UNKNOWN;
-      case WS_INPUT_NCU_REPORT:
-        g_set_error (
-          error, WS_READER_ERROR, WS_READER_ERROR_FORMAT,
-          "%s: an Nsight Compute report; export it to CSV first: ncu --import %s --csv --page raw",
-          path, path);
-        return WS_INPUT_UNKNOWN;
-      case WS_INPUT_UNKNOWN:
-      case WS_INPUT_FOLDER:
-      case WS_INPUT_NSYS_SQLITE:
-      case WS_INPUT_NSYS_STATS_CSV:
-      case WS_INPUT_NCU_CSV:
-      default:
-        return kind;
+      const char *path = g_ptr_array_index (files, i);
+      WsInputKind kind = g_array_index (kinds, WsInputKind, i);
+      g_autoptr (GError) local = NULL;
+      char *converted;
+
+      if (!is_report (kind))
+        {
+          i++;
+          continue;
+        }
+      converted = ws_report_convert (path, kind, cancellable, progress, progress_data, &local);
+      if (converted == NULL)
+        {
+          if (kind == WS_INPUT_NCU_REPORT && g_array_index (in_folder, gboolean, i) &&
+              !g_error_matches (local, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+            {
+              g_ptr_array_add (warnings, g_strdup_printf ("skipped %s", local->message));
+              if (first_skipped == NULL)
+                first_skipped = g_steal_pointer (&local);
+              g_ptr_array_remove_index (files, i);
+              g_array_remove_index (kinds, i);
+              g_array_remove_index (in_folder, i);
+              continue;
+            }
+          g_propagate_error (error, g_steal_pointer (&local));
+          return FALSE;
+        }
+      g_hash_table_insert (reports, g_strdup (converted), g_strdup (path));
+      g_ptr_array_index (files, i) = converted;
+      g_free ((char *) path);
+      g_array_index (kinds, WsInputKind, i) =
+        kind == WS_INPUT_NSYS_REPORT ? WS_INPUT_NSYS_SQLITE : WS_INPUT_NCU_CSV;
+      i++;
     }
+  if (files->len == 0)
+    {
+      /* Nothing left: the first failure stands. */
+      g_propagate_error (error, g_steal_pointer (&first_skipped));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* A message about a converted file names the report first: that is the
+ * file the user opened. */
+static void
+name_report (GHashTable *reports, GError *error)
+{
+  GHashTableIter iter;
+  gpointer converted, report;
+
+  if (error == NULL)
+    return;
+  g_hash_table_iter_init (&iter, reports);
+  while (g_hash_table_iter_next (&iter, &converted, &report))
+    if (g_str_has_prefix (error->message, converted))
+      {
+        g_prefix_error (&error, "%s: ", (const char *) report);
+        return;
+      }
 }
 
 static gboolean
@@ -158,10 +229,15 @@ attach_stats (WsRun *run, const char *path, GError **error)
 /**
  * ws_run_load:
  * @paths: (array zero-terminated=1): the files of one run: at most one nsys
- *   export, `nsys stats` CSVs, ncu CSVs, or a capture folder
+ *   export or report, `nsys stats` CSVs, ncu CSVs or reports, or a capture
+ *   folder
+ * @progress: (nullable): gets a phrase to show ("Reading
+ *   CUPTI_ACTIVITY_KIND_KERNEL", "Converting probe.nsys-rep with nsys
+ *   export…") and the fraction of that step done
  *
- * Loads a run synchronously, on the calling thread.  The nsys export gives
- * the events; a stats CSV gives its summary where the export has no such
+ * Loads a run synchronously, on the calling thread.  Nsight reports are
+ * converted first (ws_report_convert()).  The nsys export gives the
+ * events; a stats CSV gives its summary where the export has no such
  * events (or there is no export); the ncu CSVs give the profiled launches,
  * matched to the export's kernels when there is one.
  *
@@ -177,17 +253,21 @@ ws_run_load (const char *const *paths, WsLoadFlags flags, GCancellable *cancella
   g_autoptr (GPtrArray) ncu_paths = g_ptr_array_new ();
   g_autoptr (GArray) ncu_in_folder = g_array_new (FALSE, FALSE, sizeof (gboolean));
   g_autoptr (GPtrArray) ncu_warnings = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GHashTable) reports = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   g_autoptr (WsNcuResults) ncu = NULL;
+  g_autoptr (GError) local = NULL;
   g_autofree char *run_json = NULL;
   g_autoptr (WsRun) run = NULL;
+  ReadingProgress reading = { progress, progress_data };
   const char *export = NULL;
+  WsInputKind first_kind;
   gboolean from_folder = FALSE;
 
   g_return_val_if_fail (paths != NULL && paths[0] != NULL, NULL);
 
   for (guint i = 0; paths[i] != NULL; i++)
     {
-      WsInputKind kind = classify (paths[i], error);
+      WsInputKind kind = ws_input_detect (paths[i], error);
 
       if (kind == WS_INPUT_UNKNOWN)
         return NULL;
@@ -212,19 +292,33 @@ ws_run_load (const char *const *paths, WsLoadFlags flags, GCancellable *cancella
 
   for (guint i = 0; i < files->len; i++)
     {
-      const char *path = g_ptr_array_index (files, i);
-      WsInputKind kind = classify (path, error);
+      WsInputKind kind = ws_input_detect (g_ptr_array_index (files, i), error);
 
       if (kind == WS_INPUT_UNKNOWN)
         return NULL;
+      g_array_append_val (kinds, kind);
+    }
+  first_kind = g_array_index (kinds, WsInputKind, 0);
+  if (!convert_reports (files, kinds, in_folder, reports, ncu_warnings, cancellable, progress,
+                        progress_data, error))
+    return NULL;
+
+  for (guint i = 0; i < files->len; i++)
+    {
+      const char *path = g_ptr_array_index (files, i);
+      WsInputKind kind = g_array_index (kinds, WsInputKind, i);
+
       if (kind == WS_INPUT_NSYS_SQLITE)
         {
           if (export != NULL)
             {
+              const char *report = g_hash_table_lookup (reports, path);
+              const char *other = g_hash_table_lookup (reports, export);
+
               g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_FORMAT,
                            "%s: a run holds one nsys export, and %s is another; open it in a "
                            "window of its own",
-                           path, export);
+                           report != NULL ? report : path, other != NULL ? other : export);
               return NULL;
             }
           export = path;
@@ -234,20 +328,28 @@ ws_run_load (const char *const *paths, WsLoadFlags flags, GCancellable *cancella
           g_ptr_array_add (ncu_paths, (gpointer) path);
           g_array_append_val (ncu_in_folder, g_array_index (in_folder, gboolean, i));
         }
-      g_array_append_val (kinds, kind);
     }
 
   if (ncu_paths->len > 0)
     {
-      ncu = load_ncu (ncu_paths, ncu_in_folder, ncu_warnings, cancellable, error);
+      ncu = load_ncu (ncu_paths, ncu_in_folder, ncu_warnings, cancellable, &local);
       if (ncu == NULL)
-        return NULL;
+        {
+          name_report (reports, local);
+          g_propagate_error (error, g_steal_pointer (&local));
+          return NULL;
+        }
     }
   if (export != NULL)
     {
-      run = ws_nsys_reader_load (export, flags, cancellable, progress, progress_data, error);
+      run = ws_nsys_reader_load (export, flags, cancellable,
+                                 progress != NULL ? reading_progress : NULL, &reading, &local);
       if (run == NULL)
-        return NULL;
+        {
+          name_report (reports, local);
+          g_propagate_error (error, g_steal_pointer (&local));
+          return NULL;
+        }
       if (ncu != NULL)
         ws_run_attach_ncu (run, ncu);
     }
@@ -265,6 +367,21 @@ ws_run_load (const char *const *paths, WsLoadFlags flags, GCancellable *cancella
       g_free (run->prov.kind);
       run->prov.kind = g_strdup ("capture-folder");
     }
+  else if (is_report (first_kind))
+    {
+      /* The run is that of the report the user opened, read through its
+       * conversion. */
+      g_free (run->prov.kind);
+      run->prov.kind = g_strdup (ws_input_kind_to_string (first_kind));
+    }
+  {
+    GHashTableIter iter;
+    gpointer report;
+
+    g_hash_table_iter_init (&iter, reports);
+    while (g_hash_table_iter_next (&iter, NULL, &report))
+      g_ptr_array_add (run->prov.files, g_strdup (report));
+  }
 
   for (guint i = 0; i < files->len; i++)
     {
@@ -283,11 +400,14 @@ ws_run_load (const char *const *paths, WsLoadFlags flags, GCancellable *cancella
 }
 
 /* Progress crosses from the worker to the caller's main context through a
- * relay that outlives both; deliveries after the task finished are dropped. */
+ * relay that outlives both; deliveries after the task finished or was
+ * cancelled are dropped (a window that cancels as it goes must not hear
+ * of the load again). */
 typedef struct
 {
   gatomicrefcount ref_count;
   GMainContext *context;
+  GCancellable *cancellable;
   WsProgressFunc func;
   gpointer data;
   GDestroyNotify notify;
@@ -316,6 +436,7 @@ relay_unref (ProgressRelay *relay)
   if (relay->notify != NULL)
     relay->notify (relay->data);
   g_main_context_unref (relay->context);
+  g_clear_object (&relay->cancellable);
   g_free (relay);
 }
 
@@ -334,7 +455,8 @@ deliver_progress (gpointer data)
 {
   ProgressEvent *event = data;
 
-  if (!g_atomic_int_get (&event->relay->finished))
+  if (!g_atomic_int_get (&event->relay->finished) &&
+      !g_cancellable_is_cancelled (event->relay->cancellable))
     event->relay->func (event->fraction, event->what, event->relay->data);
   return G_SOURCE_REMOVE;
 }
@@ -344,12 +466,18 @@ relay_progress (double fraction, const char *what, gpointer data)
 {
   ProgressRelay *relay = data;
   ProgressEvent *event = g_new0 (ProgressEvent, 1);
+  g_autoptr (GSource) source = NULL;
 
   event->relay = relay_ref (relay);
   event->fraction = fraction;
   event->what = g_strdup (what);
-  g_main_context_invoke_full (relay->context, G_PRIORITY_DEFAULT, deliver_progress, event,
-                              progress_event_free);
+  /* Always through the caller's loop: g_main_context_invoke() would call
+   * it right here, on the worker, whenever the worker's thread-default
+   * context is the caller's and nobody iterates it at that moment. */
+  source = g_idle_source_new ();
+  g_source_set_priority (source, G_PRIORITY_DEFAULT);
+  g_source_set_callback (source, deliver_progress, event, progress_event_free);
+  g_source_attach (source, relay->context);
 }
 
 typedef struct
@@ -415,6 +543,7 @@ ws_run_load_async (const char *const *paths, WsLoadFlags flags, GCancellable *ca
       load->relay = g_new0 (ProgressRelay, 1);
       g_atomic_ref_count_init (&load->relay->ref_count);
       load->relay->context = g_main_context_ref_thread_default ();
+      load->relay->cancellable = cancellable != NULL ? g_object_ref (cancellable) : NULL;
       load->relay->func = progress;
       load->relay->data = progress_data;
       load->relay->notify = progress_notify;
