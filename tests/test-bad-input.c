@@ -255,6 +255,23 @@ test_usage_errors (void)
   g_assert_nonnull (strstr (err, "frobnicate"));
 }
 
+/* A file whose events would not fit in the memory a load may use is
+ * refused before anything is allocated: with a budget of 4 KiB, the probe's
+ * 336 kernels (SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL) need more. */
+static void
+test_memory_bound (void)
+{
+  g_autofree char *path = tmp_path ("probe.sqlite");
+  g_autofree char *contents = NULL;
+  gsize len;
+
+  contents = probe_bytes (&len);
+  write_file (path, contents, len);
+  g_setenv ("WARPSCOPE_MEMORY_LIMIT", "4096", TRUE);
+  assert_bad_input (path, "more than the");
+  g_unsetenv ("WARPSCOPE_MEMORY_LIMIT");
+}
+
 int
 main (int argc, char **argv)
 {
@@ -275,6 +292,7 @@ main (int argc, char **argv)
   g_test_add_func ("/bad-input/required-columns-missing", test_wrong_columns);
   g_test_add_func ("/bad-input/export-without-kernels-is-fine", test_export_without_kernels);
   g_test_add_func ("/bad-input/usage-errors", test_usage_errors);
+  g_test_add_func ("/bad-input/resources/refused-beyond-memory-bound", test_memory_bound);
 
   status = g_test_run ();
   ws_test_rmtree (tmpdir);
