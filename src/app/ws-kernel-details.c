@@ -57,6 +57,8 @@ ws_kernel_details_init (WsKernelDetails *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
   self->gauges_view = WS_GAUGES_VIEW (ws_gauges_view_new (TRUE));
+  /* In the scrolled side panel: room for two rows of three arcs. */
+  ws_gauges_view_set_min_height (self->gauges_view, 680);
   gtk_box_pack_start (self->gauges_box, GTK_WIDGET (self->gauges_view), FALSE, FALSE, 0);
 }
 

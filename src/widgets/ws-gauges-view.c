@@ -23,6 +23,7 @@ struct _WsGaugesView
   int sort;
   int launch;      /* the selected (overview) or drawn (panel) launch, or -1 */
   int hover_gauge; /* panel: WsGaugeKind under the pointer, or -1 */
+  int min_height;  /* panel: at least this tall (px), or 0 */
 };
 
 G_DEFINE_FINAL_TYPE (WsGaugesView, ws_gauges_view, GTK_TYPE_DRAWING_AREA)
@@ -47,7 +48,7 @@ static void
 update_size (WsGaugesView *self)
 {
   if (self->panel)
-    gtk_widget_set_size_request (GTK_WIDGET (self), 360, 420);
+    gtk_widget_set_size_request (GTK_WIDGET (self), 360, MAX (420, self->min_height));
   gtk_widget_queue_resize (GTK_WIDGET (self));
 }
 
@@ -77,8 +78,10 @@ ws_gauges_view_get_preferred_height_for_width (GtkWidget *widget, int width, int
 
   if (self->panel)
     {
-      /* Narrow (a side panel): taller, so that the arcs take two rows of three. */
-      *minimum = *natural = width < 560 ? 680 : 420;
+      /* Narrow (a side panel): taller at best, so that the arcs take two
+       * rows of three; at least what one row needs. */
+      *minimum = 420;
+      *natural = width < 560 ? 680 : 420;
       return;
     }
   cr = ws_widget_measure_context (widget);
@@ -477,4 +480,19 @@ ws_gauges_view_get_row_rect (WsGaugesView *self, guint row, GdkRectangle *rect)
   if (found)
     *rect = (GdkRectangle){ (int) r.x, (int) r.y, (int) r.width, (int) r.height };
   return found;
+}
+
+/**
+ * ws_gauges_view_set_min_height:
+ *
+ * A panel in a scrolled side panel can afford to be tall: two rows of
+ * three arcs need about 680 px when the panel is narrow.
+ */
+void
+ws_gauges_view_set_min_height (WsGaugesView *self, int height)
+{
+  g_return_if_fail (WS_IS_GAUGES_VIEW (self));
+
+  self->min_height = height;
+  update_size (self);
 }

@@ -20,5 +20,6 @@ const WsGaugesOverview *ws_gauges_view_get_overview (WsGaugesView *self);
 void ws_gauges_view_select_launch (WsGaugesView *self, int launch);
 int ws_gauges_view_get_launch (WsGaugesView *self);
 gboolean ws_gauges_view_get_row_rect (WsGaugesView *self, guint row, GdkRectangle *rect);
+void ws_gauges_view_set_min_height (WsGaugesView *self, int height);
 
 G_END_DECLS
