@@ -48,6 +48,9 @@ if [ ${#targets[@]} -eq 0 ]; then
   mapfile -t targets < <(find "$build/fuzz" -maxdepth 1 -type f -executable -name 'fuzz-*' -printf '%f\n' | sort)
 fi
 
+# A sanitizer's report stops the target and leaves the input in artifacts/.
+export ASAN_OPTIONS=${ASAN_OPTIONS:-abort_on_error=1}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:abort_on_error=1:print_stacktrace=1}
 for t in "${targets[@]}"; do
   mkdir -p "$root/fuzz/artifacts/$t"
   max_len=1048576

@@ -58,6 +58,15 @@ test_corpus (void)
 
   g_assert_no_error (error);
   g_assert_cmpuint (files->len, >, 70);
+  /* What fuzzing found, as it was found. */
+  {
+    g_autofree char *found = ws_test_data ("fuzz-regressions", NULL);
+    g_autoptr (GPtrArray) names = ws_test_list_dir (found);
+
+    for (guint i = 0; i < names->len; i++)
+      if (!g_str_has_suffix (g_ptr_array_index (names, i), ".md"))
+        g_ptr_array_add (files, g_build_filename (found, g_ptr_array_index (names, i), NULL));
+  }
 
   for (guint f = 0; f < files->len; f++)
     for (gsize c = 0; c < G_N_ELEMENTS (commands); c++)

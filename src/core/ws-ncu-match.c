@@ -442,7 +442,8 @@ add_gpu (WsRun *run, const WsNcuResults *ncu, guint index)
   gpu.name = g_strdup (ws_ncu_results_text (ncu, index, "device__attribute_display_name"));
   if (launch->cc != NULL)
     sscanf (launch->cc, "%d.%d", &gpu.cc_major, &gpu.cc_minor);
-  if (ws_ncu_results_value (ncu, index, "device__attribute_multiprocessor_count", &sms, NULL))
+  if (ws_ncu_results_value (ncu, index, "device__attribute_multiprocessor_count", &sms, NULL) &&
+      sms >= 0 && sms <= 1e6)
     gpu.sm_count = (gint) sms;
   g_array_append_val (run->prov.gpus, gpu);
 }
