@@ -275,11 +275,14 @@ add_row (Parse *p, GPtrArray *fields, guint line, GError **error)
 
       switch (p->cols[c].role)
         {
+          /* A header may name a column twice ("Range" and "Name"): the last wins. */
           case COL_NAME:
+            g_free (row.name);
             row.name = g_strdup (cell);
             has[COL_NAME] = TRUE;
             continue;
           case COL_STYLE:
+            g_free (row.style);
             row.style = g_strdup (cell);
             continue;
           case COL_OTHER:
