@@ -248,28 +248,6 @@ sol_text (const WsGauges *before, const WsGauges *after)
                           ws_sol_verdict_label (after->sol));
 }
 
-static double
-wrapped_height (PangoLayout *layout, const char *text, double width)
-{
-  int w, h;
-
-  pango_layout_set_text (layout, text, -1);
-  pango_layout_set_width (layout, (int) (MAX (width, 20) * PANGO_SCALE));
-  pango_layout_set_wrap (layout, PANGO_WRAP_WORD_CHAR);
-  pango_layout_set_ellipsize (layout, PANGO_ELLIPSIZE_NONE);
-  pango_layout_get_pixel_size (layout, &w, &h);
-  return h;
-}
-
-static void
-draw_wrapped (cairo_t *cr, PangoLayout *layout, const char *text, double x, double y, double width)
-{
-  wrapped_height (layout, text, width);
-  cairo_move_to (cr, x, y);
-  pango_cairo_show_layout (cr, layout);
-  pango_layout_set_width (layout, -1);
-}
-
 static const char *
 heading_text (int group)
 {
@@ -306,7 +284,7 @@ compute_layout (cairo_t *cr, double width, const WsComparison *cmp, const WsDelt
     {
       g_autofree char *reason = reason_text (s == 0 ? b : a, s == 1);
 
-      l->reason_h[s] = wrapped_height (text, reason, width - 2 * l->pad);
+      l->reason_h[s] = ws_text_wrapped_height (text, reason, width - 2 * l->pad);
       y += l->reason_h[s];
     }
   y += round (l->pad * 0.3);
@@ -451,25 +429,7 @@ track_tints (cairo_t *cr, const WsCompareGaugeGeometry *g, WsGaugeKind kind,
       cairo_fill (cr);
       return;
     }
-  {
-    double low_end, high_start;
-    double edges[4];
-
-    ws_gauge_band_edges (kind, &low_end, &high_start);
-    edges[0] = 0;
-    edges[1] = low_end;
-    edges[2] = high_start;
-    edges[3] = 100;
-    for (int band = 0; band < 3; band++)
-      {
-        double x0 = t->x + round (edges[band] / 100 * t->width);
-        double x1 = t->x + round (edges[band + 1] / 100 * t->width);
-
-        ws_color_set (cr, ws_gauge_band_tint (palette, (WsGaugeBand) band));
-        cairo_rectangle (cr, x0, t->y, x1 - x0, t->height);
-        cairo_fill (cr);
-      }
-  }
+  ws_gauge_draw_band_tints (cr, kind, t->x, t->y, t->width, t->height, palette);
 }
 
 /* The value before: a tick across the track, two pixels wide, reaching
@@ -621,7 +581,7 @@ draw_empty (cairo_t *cr, double width, double height, const char *text, const Ws
   cairo_rectangle (cr, 0, 0, width, height);
   cairo_fill (cr);
   ws_color_set (cr, palette->dim);
-  h = wrapped_height (layout, text, width - 40);
+  h = ws_text_wrapped_height (layout, text, width - 40);
   pango_layout_set_alignment (layout, PANGO_ALIGN_CENTER);
   cairo_move_to (cr, 20, MAX (10, (height - h) / 2));
   pango_cairo_show_layout (cr, layout);
@@ -698,7 +658,7 @@ ws_compare_gauges_draw (cairo_t *cr, double width, double height, const WsCompar
         g_autofree char *reason = reason_text (s == 0 ? b : a, s == 1);
 
         ws_color_set (cr, palette->foreground);
-        draw_wrapped (cr, text, reason, l.pad, y, width - 2 * l.pad);
+        ws_text_draw_wrapped (cr, text, reason, l.pad, y, width - 2 * l.pad);
         y += l.reason_h[s];
       }
     ws_color_set (cr, palette->dim);

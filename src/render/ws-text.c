@@ -88,3 +88,33 @@ ws_text_draw (cairo_t *cr, PangoLayout *layout, const char *text, double x, doub
   pango_cairo_show_layout (cr, layout);
   return w;
 }
+
+/* Sets @text in @layout wrapped at words (or characters) to @width, at
+ * least 20, unellipsized; the layout keeps that width, to be drawn as it
+ * was measured.  Returns its height. */
+double
+ws_text_wrapped_height (PangoLayout *layout, const char *text, double width)
+{
+  int w, h;
+
+  pango_layout_set_text (layout, text, -1);
+  pango_layout_set_width (layout, (int) (MAX (width, 20) * PANGO_SCALE));
+  pango_layout_set_wrap (layout, PANGO_WRAP_WORD_CHAR);
+  pango_layout_set_ellipsize (layout, PANGO_ELLIPSIZE_NONE);
+  pango_layout_get_pixel_size (layout, &w, &h);
+  return h;
+}
+
+/* Draws @text wrapped to @width with its top left at (@x, @y), and leaves
+ * @layout unwrapped.  Returns the height drawn. */
+double
+ws_text_draw_wrapped (cairo_t *cr, PangoLayout *layout, const char *text, double x, double y,
+                      double width)
+{
+  double h = ws_text_wrapped_height (layout, text, width);
+
+  cairo_move_to (cr, x, y);
+  pango_cairo_show_layout (cr, layout);
+  pango_layout_set_width (layout, -1);
+  return h;
+}

@@ -20,5 +20,8 @@ void ws_text_size (PangoLayout *layout, const char *text, double *width, double 
 double ws_text_draw (cairo_t *cr, PangoLayout *layout, const char *text, double x, double y,
                      double max_width, WsAlign align);
 double ws_text_line_height (PangoLayout *layout);
+double ws_text_wrapped_height (PangoLayout *layout, const char *text, double width);
+double ws_text_draw_wrapped (cairo_t *cr, PangoLayout *layout, const char *text, double x, double y,
+                             double width);
 
 G_END_DECLS
