@@ -137,32 +137,6 @@ thread_at (const WsRun *run, guint32 index)
   return &g_array_index (run->threads, WsThread, index);
 }
 
-static const char *
-process_name (const WsRun *run, guint32 pid)
-{
-  for (guint i = 0; i < run->prov.processes->len; i++)
-    {
-      const WsProcess *process = &g_array_index (run->prov.processes, WsProcess, i);
-
-      if (process->pid == pid && process->name != NULL)
-        return process->name;
-    }
-  return NULL;
-}
-
-static const char *
-gpu_name (const WsRun *run, gint32 device)
-{
-  for (guint i = 0; i < run->prov.gpus->len; i++)
-    {
-      const WsGpu *gpu = &g_array_index (run->prov.gpus, WsGpu, i);
-
-      if (gpu->id == device && gpu->name != NULL)
-        return gpu->name;
-    }
-  return NULL;
-}
-
 /* Names for every process, thread, GPU and stream, and the order to show
  * them in: CPU processes first, then the GPUs. */
 static gboolean
@@ -183,7 +157,7 @@ write_metadata (Writer *w, GError **error)
 
       if (g_hash_table_add (pids, GUINT_TO_POINTER (thread->pid + 1)))
         {
-          const char *pname = process_name (run, thread->pid);
+          const char *pname = ws_run_process_name (run, thread->pid);
           g_autofree char *label = pname != NULL
                                      ? g_strdup_printf ("%s (pid %u)", pname, thread->pid)
                                      : g_strdup_printf ("Process %u", thread->pid);
@@ -220,7 +194,7 @@ write_metadata (Writer *w, GError **error)
 
       if (g_hash_table_add (named, GINT_TO_POINTER (stream->device_id + 1)))
         {
-          const char *gname = gpu_name (run, stream->device_id);
+          const char *gname = ws_run_gpu_name (run, stream->device_id);
           g_autofree char *label = gname != NULL
                                      ? g_strdup_printf ("GPU %d: %s", stream->device_id, gname)
                                      : g_strdup_printf ("GPU %d", stream->device_id);
