@@ -14,24 +14,11 @@
 #include "ws-ncu-results.h"
 #include "ws-text.h"
 
-const WsGaugeKind ws_compare_gauges_rows[WS_N_GAUGES] = {
-  WS_GAUGE_DURATION,
-  WS_GAUGE_SM,
-  WS_GAUGE_MEMORY,
-  WS_GAUGE_DRAM,
-  WS_GAUGE_TENSOR,
-  WS_GAUGE_FP32,
-  WS_GAUGE_L1_HIT,
-  WS_GAUGE_L2_HIT,
-  WS_GAUGE_OCCUPANCY,
-  WS_GAUGE_STALL_BARRIER,
-  WS_GAUGE_STALL_SHORT_SCOREBOARD,
-  WS_GAUGE_STALL_LONG_SCOREBOARD,
-};
-
-/* Rows that open a group under a heading: percentages, then stalls. */
-#define FIRST_PERCENT_ROW 1
-#define FIRST_STALL_ROW 9
+/* A row per gauge, top to bottom in the order of WsGaugeKind (row i
+ * shows kind i).  These open a group under a heading: percentages, then
+ * stalls. */
+#define FIRST_PERCENT_ROW WS_GAUGE_SM
+#define FIRST_STALL_ROW WS_GAUGE_STALL_BARRIER
 
 /* The tick of the value before reaches this far beyond the track. */
 #define TICK_OVERHANG 4
@@ -298,13 +285,13 @@ compute_layout (cairo_t *cr, double width, const WsComparison *cmp, const WsDelt
     {
       double w;
 
-      ws_text_size (text, ws_gauge_label (ws_compare_gauges_rows[i]), &w, NULL);
+      ws_text_size (text, ws_gauge_label ((WsGaugeKind) i), &w, NULL);
       l->label_w = MAX (l->label_w, w);
     }
   l->label_w += round (l->pad);
   for (int i = 0; i < WS_N_GAUGES; i++)
     {
-      WsGaugeKind kind = ws_compare_gauges_rows[i];
+      WsGaugeKind kind = (WsGaugeKind) i;
       g_autofree char *change = ws_gauge_format_change (&b->gauge[kind], &a->gauge[kind]);
       double w = 0;
 
@@ -330,15 +317,6 @@ compute_layout (cairo_t *cr, double width, const WsComparison *cmp, const WsDelt
       y += l->row_h;
     }
   l->height = y + l->pad;
-}
-
-static int
-row_of (WsGaugeKind kind)
-{
-  for (int i = 0; i < WS_N_GAUGES; i++)
-    if (ws_compare_gauges_rows[i] == kind)
-      return i;
-  g_assert_not_reached ();
 }
 
 /* The value at the track's right end: 100% for percentages; for the
@@ -392,7 +370,7 @@ static void
 row_geometry (const Layout *l, const WsGauges *b, const WsGauges *a, int row,
               const WsPalette *palette, WsCompareGaugeGeometry *g)
 {
-  WsGaugeKind kind = ws_compare_gauges_rows[row];
+  WsGaugeKind kind = (WsGaugeKind) row;
   const WsGauge *before = &b->gauge[kind], *after = &a->gauge[kind];
   double scale = row_scale (b, a, kind);
 
@@ -453,7 +431,7 @@ static void
 draw_row (cairo_t *cr, const Layout *l, const WsGauges *b, const WsGauges *a, int row,
           gboolean hover, const WsPalette *palette)
 {
-  WsGaugeKind kind = ws_compare_gauges_rows[row];
+  WsGaugeKind kind = (WsGaugeKind) row;
   g_autoptr (PangoLayout) text = ws_text_layout (cr, palette, 1.0, FALSE);
   g_autoptr (PangoLayout) small = ws_text_layout (cr, palette, 0.9, FALSE);
   g_autofree char *change = ws_gauge_format_change (&b->gauge[kind], &a->gauge[kind]);
@@ -675,7 +653,7 @@ ws_compare_gauges_draw (cairo_t *cr, double width, double height, const WsCompar
                     WS_ALIGN_LEFT);
   }
   for (int i = 0; i < WS_N_GAUGES; i++)
-    draw_row (cr, &l, b, a, i, hover == (int) ws_compare_gauges_rows[i], palette);
+    draw_row (cr, &l, b, a, i, hover == i, palette);
   cairo_restore (cr);
 }
 
@@ -698,8 +676,7 @@ ws_compare_gauges_geometry (cairo_t *cr, double width, const WsComparison *cmp,
   if (!ws_delta_profiled_both (delta))
     return FALSE;
   compute_layout (cr, width, cmp, delta, palette, &l);
-  row_geometry (&l, side (cmp, delta, FALSE), side (cmp, delta, TRUE), row_of (kind), palette,
-                geometry);
+  row_geometry (&l, side (cmp, delta, FALSE), side (cmp, delta, TRUE), kind, palette, geometry);
   return TRUE;
 }
 
@@ -717,7 +694,7 @@ ws_compare_gauges_hit (cairo_t *cr, double width, const WsComparison *cmp, const
     return -1;
   for (int i = 0; i < WS_N_GAUGES; i++)
     if (y >= l.row_y[i] && y < l.row_y[i] + l.row_h)
-      return ws_compare_gauges_rows[i];
+      return i;
   return -1;
 }
 
