@@ -5,6 +5,31 @@
 #include "ws-text.h"
 
 /**
+ * ws_text_font:
+ * @scale: relative to the palette's font size (0.85 for small print)
+ *
+ * Returns: (transfer full): the chart font: the palette's, 10 pt when it
+ *   names no size, times @scale
+ */
+PangoFontDescription *
+ws_text_font (const WsPalette *palette, double scale, gboolean bold)
+{
+  PangoFontDescription *desc =
+    pango_font_description_from_string (palette->font[0] != '\0' ? palette->font : "Sans 10");
+  double size = pango_font_description_get_size (desc);
+
+  if (size <= 0)
+    size = 10 * PANGO_SCALE;
+  if (pango_font_description_get_size_is_absolute (desc))
+    pango_font_description_set_absolute_size (desc, size * scale);
+  else
+    pango_font_description_set_size (desc, (int) (size * scale));
+  if (bold)
+    pango_font_description_set_weight (desc, PANGO_WEIGHT_BOLD);
+  return desc;
+}
+
+/**
  * ws_text_layout:
  * @scale: relative to the palette's font size (0.85 for small print)
  *
@@ -14,22 +39,8 @@ PangoLayout *
 ws_text_layout (cairo_t *cr, const WsPalette *palette, double scale, gboolean bold)
 {
   PangoLayout *layout = pango_cairo_create_layout (cr);
-  PangoFontDescription *desc =
-    pango_font_description_from_string (palette->font[0] != '\0' ? palette->font : "Sans 10");
+  PangoFontDescription *desc = ws_text_font (palette, scale, bold);
 
-  if (scale != 1.0)
-    {
-      double size = pango_font_description_get_size (desc);
-
-      if (size <= 0)
-        size = 10 * PANGO_SCALE;
-      if (pango_font_description_get_size_is_absolute (desc))
-        pango_font_description_set_absolute_size (desc, size * scale);
-      else
-        pango_font_description_set_size (desc, (int) (size * scale));
-    }
-  if (bold)
-    pango_font_description_set_weight (desc, PANGO_WEIGHT_BOLD);
   pango_layout_set_font_description (layout, desc);
   pango_font_description_free (desc);
   return layout;

@@ -15,6 +15,7 @@ typedef enum
   WS_ALIGN_RIGHT,
 } WsAlign;
 
+PangoFontDescription *ws_text_font (const WsPalette *palette, double scale, gboolean bold);
 PangoLayout *ws_text_layout (cairo_t *cr, const WsPalette *palette, double scale, gboolean bold);
 void ws_text_size (PangoLayout *layout, const char *text, double *width, double *height);
 double ws_text_draw (cairo_t *cr, PangoLayout *layout, const char *text, double x, double y,
