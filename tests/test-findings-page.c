@@ -2,7 +2,6 @@
 #include "config.h"
 
 #include <gtk/gtk.h>
-#include <json-glib/json-glib.h>
 #include <string.h>
 
 #include "ws-application.h"
@@ -181,25 +180,13 @@ test_export_chrome_trace (void)
   g_autofree char *out = g_build_filename (dir, "probe.json", NULL);
   WsWindow *window = ws_test_gui_open_and_load (path);
   GAction *action = g_action_map_lookup_action (G_ACTION_MAP (window), "export-chrome-trace");
-  g_autoptr (JsonParser) parser = json_parser_new ();
-  g_autoptr (GError) error = NULL;
-  JsonArray *events;
-  guint kernels = 0;
 
   g_assert_nonnull (action);
   g_assert_true (g_action_get_enabled (action));
   ws_window_export_chrome_trace (window, out);
   ws_test_gui_iterate_until (file_exists, out);
-  json_parser_load_from_file (parser, out, &error);
-  g_assert_no_error (error);
-  events = json_object_get_array_member (json_node_get_object (json_parser_get_root (parser)),
-                                         "traceEvents");
-  for (guint i = 0; i < json_array_get_length (events); i++)
-    if (g_strcmp0 (json_object_get_string_member_with_default (
-                     json_array_get_object_element (events, i), "cat", ""),
-                   "kernel") == 0)
-      kernels++;
-  g_assert_cmpuint (kernels, ==, ws_test_sqlite_count (path, "CUPTI_ACTIVITY_KIND_KERNEL"));
+  g_assert_cmpuint (ws_test_trace_count (out, "kernel"), ==,
+                    ws_test_sqlite_count (path, "CUPTI_ACTIVITY_KIND_KERNEL"));
   g_assert_null (ws_window_get_error (window));
   gtk_widget_destroy (GTK_WIDGET (window));
   ws_test_rmtree (dir);

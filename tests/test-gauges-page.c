@@ -11,33 +11,11 @@
 #include "ws-ncu-reader.h"
 #include "ws-run-loader.h"
 #include "ws-test-gui.h"
+#include "ws-test-load.h"
 #include "ws-test-util.h"
 #include "ws-window.h"
 
 static WsApplication *app;
-
-static WsNcuResults *
-load_ncu (const char *name)
-{
-  g_autofree char *path = ws_test_data ("ncu", name, NULL);
-  g_autoptr (GError) error = NULL;
-  WsNcuResults *results = ws_ncu_reader_load_file (path, &error);
-
-  g_assert_no_error (error);
-  return results;
-}
-
-static WsRun *
-load_nsys (const char *name)
-{
-  g_autofree char *path = ws_test_data ("nsys", name, NULL);
-  const char *paths[] = { path, NULL };
-  g_autoptr (GError) error = NULL;
-  WsRun *run = ws_run_load (paths, WS_LOAD_ALL, NULL, NULL, NULL, &error);
-
-  g_assert_no_error (error);
-  return run;
-}
 
 static gboolean
 laid_out (gpointer page)
@@ -87,7 +65,7 @@ click_row (WsGaugesView *view, guint row)
 static void
 test_ncu_only (void)
 {
-  g_autoptr (WsNcuResults) ncu = load_ncu ("h100_probe_full_raw.csv");
+  g_autoptr (WsNcuResults) ncu = ws_test_load_ncu ("h100_probe_full_raw.csv");
   g_autoptr (WsRun) run = ws_run_new_from_ncu (ncu);
   WsGaugesPage *page;
   GtkWidget *window = show_page (run, &page);
@@ -127,7 +105,7 @@ test_ncu_only (void)
 static void
 test_sort_combo (void)
 {
-  g_autoptr (WsNcuResults) ncu = load_ncu ("h100_train_bf16_sections_raw.csv");
+  g_autoptr (WsNcuResults) ncu = ws_test_load_ncu ("h100_train_bf16_sections_raw.csv");
   g_autoptr (WsRun) run = ws_run_new_from_ncu (ncu);
   WsGaugesPage *page;
   GtkWidget *window = show_page (run, &page);
@@ -165,8 +143,8 @@ test_sort_combo (void)
 static void
 test_unmatched_listed (void)
 {
-  g_autoptr (WsRun) run = load_nsys ("v2025.3_h100_probe.sqlite");
-  g_autoptr (WsNcuResults) ncu = load_ncu ("h100_train_bf16_sections_raw.csv");
+  g_autoptr (WsRun) run = ws_test_load_nsys ("v2025.3_h100_probe.sqlite");
+  g_autoptr (WsNcuResults) ncu = ws_test_load_ncu ("h100_train_bf16_sections_raw.csv");
   WsGaugesPage *page;
   GtkWidget *window;
   const char *text;
@@ -186,8 +164,8 @@ test_unmatched_listed (void)
 static void
 test_matched_to_nsys (void)
 {
-  g_autoptr (WsRun) run = load_nsys ("v2025.3_h100_probe.sqlite");
-  g_autoptr (WsNcuResults) ncu = load_ncu ("h100_probe_full_raw.csv");
+  g_autoptr (WsRun) run = ws_test_load_nsys ("v2025.3_h100_probe.sqlite");
+  g_autoptr (WsNcuResults) ncu = ws_test_load_ncu ("h100_probe_full_raw.csv");
   WsGaugesPage *page;
   GtkWidget *window;
 

@@ -195,33 +195,6 @@ test_missing_tool_then_settings (void)
   ws_test_rmtree (dir);
 }
 
-/* Whether a process of the group still runs (see test-report-convert.c). */
-static gboolean
-group_alive (GPid pgid)
-{
-  g_autoptr (GDir) proc = g_dir_open ("/proc", 0, NULL);
-  const char *name;
-
-  while (proc != NULL && (name = g_dir_read_name (proc)) != NULL)
-    {
-      g_autofree char *path = g_build_filename ("/proc", name, "stat", NULL);
-      g_autofree char *stat = NULL;
-      g_auto (GStrv) fields = NULL;
-      const char *paren;
-
-      if (!g_ascii_isdigit (name[0]) || !g_file_get_contents (path, &stat, NULL, NULL))
-        continue;
-      paren = strrchr (stat, ')');
-      if (paren == NULL)
-        continue;
-      fields = g_strsplit (paren + 2, " ", 4);
-      if (g_strv_length (fields) >= 3 && g_ascii_strtoll (fields[2], NULL, 10) == pgid &&
-          fields[0][0] != 'Z' && fields[0][0] != 'X')
-        return TRUE;
-    }
-  return FALSE;
-}
-
 /* Closing the window while nsys export hangs ends the tool and everything
  * it started, and leaves nothing in the cache. */
 static void
@@ -248,9 +221,9 @@ test_close_while_converting (void)
       g_assert_cmpint (g_get_monotonic_time (), <, deadline);
     }
   tool = (GPid) g_ascii_strtoll (logged, NULL, 10);
-  g_assert_true (group_alive (tool));
+  g_assert_true (ws_test_group_alive (tool));
   gtk_widget_destroy (GTK_WIDGET (window));
-  while (group_alive (tool))
+  while (ws_test_group_alive (tool))
     {
       g_main_context_iteration (NULL, FALSE);
       g_usleep (10000);

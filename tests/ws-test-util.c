@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <gio/gio.h>
+#include <json-glib/json-glib.h>
 #include <sqlite3.h>
 #include <glib/gstdio.h>
 #include <signal.h>
@@ -286,6 +287,58 @@ ws_test_process_alive (GPid pid)
     return FALSE;
   paren = strrchr (stat, ')');
   return paren == NULL || paren[1] != ' ' || (paren[2] != 'Z' && paren[2] != 'X');
+}
+
+/* Whether a process of group @pgid still runs: /proc/PID/stat gives each
+ * process's group (field 5) and state (field 3); a zombie that init has
+ * not reaped yet runs nothing. */
+gboolean
+ws_test_group_alive (GPid pgid)
+{
+  g_autoptr (GDir) proc = g_dir_open ("/proc", 0, NULL);
+  const char *name;
+
+  g_assert_nonnull (proc);
+  while ((name = g_dir_read_name (proc)) != NULL)
+    {
+      g_autofree char *path = g_build_filename ("/proc", name, "stat", NULL);
+      g_autofree char *stat = NULL;
+      g_auto (GStrv) fields = NULL;
+      const char *paren;
+
+      if (!g_ascii_isdigit (name[0]) || !g_file_get_contents (path, &stat, NULL, NULL))
+        continue;
+      paren = strrchr (stat, ')');
+      if (paren == NULL)
+        continue;
+      /* After the name: state, ppid, pgrp, … */
+      fields = g_strsplit (paren + 2, " ", 4);
+      if (g_strv_length (fields) >= 3 && g_ascii_strtoll (fields[2], NULL, 10) == pgid &&
+          fields[0][0] != 'Z' && fields[0][0] != 'X')
+        return TRUE;
+    }
+  return FALSE;
+}
+
+/* The events of category @category in the Chrome trace at @path. */
+guint
+ws_test_trace_count (const char *path, const char *category)
+{
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  g_autoptr (GError) error = NULL;
+  JsonArray *events;
+  guint n = 0;
+
+  json_parser_load_from_file (parser, path, &error);
+  g_assert_no_error (error);
+  events = json_object_get_array_member (json_node_get_object (json_parser_get_root (parser)),
+                                         "traceEvents");
+  for (guint i = 0; i < json_array_get_length (events); i++)
+    if (g_strcmp0 (json_object_get_string_member_with_default (
+                     json_array_get_object_element (events, i), "cat", ""),
+                   category) == 0)
+      n++;
+  return n;
 }
 
 /* The file's contents, or NULL when it cannot be read. */

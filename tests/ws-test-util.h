@@ -31,6 +31,8 @@ GPtrArray *ws_test_list_dir (const char *dir);
 char *ws_test_stand_ins (void);
 void ws_test_use_stand_ins (void);
 gboolean ws_test_process_alive (GPid pid);
+gboolean ws_test_group_alive (GPid pgid);
+guint ws_test_trace_count (const char *path, const char *category);
 char *ws_test_read (const char *path);
 
 G_END_DECLS
