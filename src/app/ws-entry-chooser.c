@@ -4,8 +4,9 @@
 
 #include "ws-entry-chooser.h"
 
-/* The "Choose…" buttons beside the path entries of Preferences and of the
- * capture settings: a file chooser whose answer fills the entry. */
+/* The "Choose…" buttons beside the path entries of Preferences, of the
+ * capture settings and of the Compare dialog: a file chooser whose answer
+ * fills the entry. */
 
 static void
 response_cb (GtkNativeDialog *dialog, int response, gpointer data)
