@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <glib-unix.h>
 #include <glib/gi18n.h>
+#include <json-glib/json-glib.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -174,6 +175,24 @@ ws_cli_load_ncu (char **paths, GError **error)
   for (guint i = 0; i < run->prov.warnings->len; i++)
     g_printerr ("warpscope-cli: %s\n", (const char *) g_ptr_array_index (run->prov.warnings, i));
   return g_steal_pointer (&run);
+}
+
+/**
+ * ws_cli_json_text:
+ *
+ * Returns: (transfer full): @root as `--format json` prints it: indented,
+ * with a line end
+ */
+char *
+ws_cli_json_text (JsonNode *root)
+{
+  g_autoptr (JsonGenerator) generator = json_generator_new ();
+  g_autofree char *text = NULL;
+
+  json_generator_set_root (generator, root);
+  json_generator_set_pretty (generator, TRUE);
+  text = json_generator_to_data (generator, NULL);
+  return g_strconcat (text, "\n", NULL);
 }
 
 /* Replaces the setting *@field by an option's @value. */
