@@ -11,22 +11,34 @@
 
 #include "ws-test-util.h"
 
+/* @dir/@sub/@first/…: the path of @first and the names after it in
+ * @args, up to NULL, under @dir/@sub. */
+char *
+ws_test_build_path_valist (const char *dir, const char *sub, const char *first, va_list args)
+{
+  g_autoptr (GPtrArray) parts = g_ptr_array_new ();
+
+  g_ptr_array_add (parts, (gpointer) dir);
+  g_ptr_array_add (parts, (gpointer) sub);
+  for (const char *p = first; p != NULL; p = va_arg (args, const char *))
+    g_ptr_array_add (parts, (gpointer) p);
+  g_ptr_array_add (parts, NULL);
+  return g_build_filenamev ((char **) parts->pdata);
+}
+
 /* A file under tests/data: the copies of ../shared/fixtures the tests read. */
 char *
 ws_test_data (const char *first, ...)
 {
-  g_autoptr (GPtrArray) parts = g_ptr_array_new ();
   const char *srcdir = g_getenv ("G_TEST_SRCDIR");
   va_list args;
+  char *path;
 
-  g_ptr_array_add (parts, (gpointer) (srcdir != NULL ? srcdir : SOURCE_DIR "/tests"));
-  g_ptr_array_add (parts, (gpointer) "data");
   va_start (args, first);
-  for (const char *p = first; p != NULL; p = va_arg (args, const char *))
-    g_ptr_array_add (parts, (gpointer) p);
+  path =
+    ws_test_build_path_valist (srcdir != NULL ? srcdir : SOURCE_DIR "/tests", "data", first, args);
   va_end (args);
-  g_ptr_array_add (parts, NULL);
-  return g_build_filenamev ((char **) parts->pdata);
+  return path;
 }
 
 const char *

@@ -2,9 +2,11 @@
 #pragma once
 
 #include <glib.h>
+#include <stdarg.h>
 
 G_BEGIN_DECLS
 
+char *ws_test_build_path_valist (const char *dir, const char *sub, const char *first, va_list args);
 char *ws_test_data (const char *first, ...) G_GNUC_NULL_TERMINATED;
 const char *ws_test_cli (void);
 int ws_test_run (const char *const *argv, char **out, char **err);
