@@ -11,6 +11,7 @@
 #include "ws-findings-diff.h"
 #include "ws-surface.h"
 #include "ws-test-gui.h"
+#include "ws-test-pixels.h"
 #include "ws-test-util.h"
 
 #define LAYER_NORM "at::native::<unnamed>::vectorized_layer_norm_kernel"
@@ -69,16 +70,6 @@ find_row (WsCompareGaugesPage *page, const char *needle)
         return (int) i;
     }
   return -1;
-}
-
-static gboolean
-is_color (cairo_surface_t *surface, int x, int y, WsColor c)
-{
-  const guint8 *px =
-    cairo_image_surface_get_data (surface) + y * cairo_image_surface_get_stride (surface) + x * 4;
-
-  return abs (px[2] - (int) round (c.r * 255)) <= 1 && abs (px[1] - (int) round (c.g * 255)) <= 1 &&
-         abs (px[0] - (int) round (c.b * 255)) <= 1;
 }
 
 /* The Table's "Verdict" column: its visibility, and the text of @key. */
@@ -169,7 +160,7 @@ test_gauges_tab (void)
   cairo_destroy (cr);
   cairo_surface_flush (surface);
   for (int x = (int) g.track.x; x < (int) (g.track.x + g.track.width); x++)
-    if (is_color (surface, x, (int) (g.track.y + g.track.height / 2), g.fill))
+    if (ws_test_pixel_is_color (surface, x, (int) (g.track.y + g.track.height / 2), g.fill))
       fill_end = x + 1;
   /* sm__throughput.avg.pct_of_peak_sustained_elapsed "72.752171" */
   g_assert_cmpfloat (fabs (fill_end - (g.track.x + g.track.width * 0.72752171)), <=, 1.0);

@@ -7,6 +7,7 @@
 #include "ws-application.h"
 #include "ws-stats.h"
 #include "ws-test-gui.h"
+#include "ws-test-load.h"
 #include "ws-test-util.h"
 #include "ws-timeline-page.h"
 #include "ws-window.h"
@@ -162,15 +163,6 @@ scroll (Fixture *f, double x, double y, GdkScrollDirection direction, GdkModifie
 }
 
 static gssize
-kernel_by_correlation (const WsRun *run, guint32 correlation)
-{
-  for (gsize k = 0; k < run->kernels.n; k++)
-    if (run->kernels.correlation[k] == correlation)
-      return (gssize) k;
-  return -1;
-}
-
-static gssize
 range_named (const WsRun *run, const char *name)
 {
   for (gsize r = 0; r < run->nvtx.n; r++)
@@ -260,7 +252,7 @@ test_drag_pans (Fixture *f, gconstpointer data)
 static void
 test_hover_tooltip (Fixture *f, gconstpointer data)
 {
-  gssize k = kernel_by_correlation (f->run, 458);
+  gssize k = ws_test_kernel_by_correlation (f->run, 458);
   WsEventRef event = ws_event_ref (WS_EVENT_KERNEL, (gsize) k);
   cairo_rectangle_t rect;
   g_autofree char *markup = NULL;
@@ -288,7 +280,7 @@ test_hover_tooltip (Fixture *f, gconstpointer data)
 static void
 test_click_selects (Fixture *f, gconstpointer data)
 {
-  gssize k = kernel_by_correlation (f->run, 458);
+  gssize k = ws_test_kernel_by_correlation (f->run, 458);
   WsEventRef event = ws_event_ref (WS_EVENT_KERNEL, (gsize) k);
   cairo_rectangle_t rect;
 

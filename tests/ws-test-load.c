@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* The test fixtures of tests/data, loaded as the program loads them; a
- * fixture that does not load fails the test. */
+/* The test fixtures of tests/data, loaded as the program loads them (a
+ * fixture that does not load fails the test), and events found in them. */
 #include "config.h"
 
 #include "ws-ncu-reader.h"
@@ -55,4 +55,14 @@ ws_test_load_ncu (const char *name)
   g_assert_no_error (error);
   g_assert_nonnull (results);
   return results;
+}
+
+/* The kernel launched by the call of @correlation, or -1. */
+gssize
+ws_test_kernel_by_correlation (const WsRun *run, guint32 correlation)
+{
+  for (gsize k = 0; k < run->kernels.n; k++)
+    if (run->kernels.correlation[k] == correlation)
+      return (gssize) k;
+  return -1;
 }
