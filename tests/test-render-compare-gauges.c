@@ -10,6 +10,7 @@
 #include "ws-stats.h"
 #include "ws-surface.h"
 #include "ws-test-pixels.h"
+#include "ws-test-load.h"
 #include "ws-test-util.h"
 #include "ws-text.h"
 
@@ -20,10 +21,8 @@ static WsRun *
 load (const char *nsys, const char *ncu)
 {
   const char *paths[] = { nsys, ncu, NULL };
-  g_autoptr (GError) error = NULL;
-  WsRun *run = ws_run_load (paths, WS_LOAD_ALL, NULL, NULL, NULL, &error);
+  WsRun *run = ws_test_load_paths (paths);
 
-  g_assert_no_error (error);
   ws_run_compute_summaries (run);
   return run;
 }

@@ -21,6 +21,23 @@ ws_test_load_nsys (const char *name)
 }
 
 /**
+ * ws_test_load_paths:
+ * @paths: (array zero-terminated=1): the files of one run
+ *
+ * Returns: (transfer full): the run of @paths, everything loaded
+ */
+WsRun *
+ws_test_load_paths (const char *const *paths)
+{
+  g_autoptr (GError) error = NULL;
+  WsRun *run = ws_run_load (paths, WS_LOAD_ALL, NULL, NULL, NULL, &error);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (run);
+  return run;
+}
+
+/**
  * ws_test_load_nsys_ncu:
  * @ncu: (nullable): a CSV of tests/data/ncu to load with it
  *
@@ -32,12 +49,8 @@ ws_test_load_nsys_ncu (const char *nsys, const char *ncu)
   g_autofree char *nsys_path = ws_test_data ("nsys", nsys, NULL);
   g_autofree char *ncu_path = ncu != NULL ? ws_test_data ("ncu", ncu, NULL) : NULL;
   const char *paths[] = { nsys_path, ncu_path, NULL };
-  g_autoptr (GError) error = NULL;
-  WsRun *run = ws_run_load (paths, WS_LOAD_ALL, NULL, NULL, NULL, &error);
 
-  g_assert_no_error (error);
-  g_assert_nonnull (run);
-  return run;
+  return ws_test_load_paths (paths);
 }
 
 /**

@@ -6,6 +6,7 @@
 
 G_BEGIN_DECLS
 
+WsRun *ws_test_load_paths (const char *const *paths);
 WsRun *ws_test_load_nsys (const char *name);
 WsRun *ws_test_load_nsys_ncu (const char *nsys, const char *ncu);
 WsNcuResults *ws_test_load_ncu (const char *name);
