@@ -38,30 +38,12 @@ set -o pipefail
 bench_dir=$(cd -- "$(dirname -- "$0")" && pwd)
 src_root=$(cd -- "$bench_dir/.." && pwd)
 
-usage ()
-{
-  echo "usage: $0 [-B BUILDDIR] [N...]   (N = kernels, e.g. 100000 1000000)" >&2
-  exit 2
-}
-
-build_dir=""
-while [ "$#" -gt 0 ]; do
-  case "$1" in
-    -B) [ "$#" -ge 2 ] || usage; build_dir="$2"; shift 2 ;;
-    --build-dir=*) build_dir="${1#*=}"; shift ;;
-    -h | --help) sed -n '4,33p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-    --) shift; break ;;
-    -*) usage ;;
-    *) break ;;
-  esac
-done
-[ "$#" -gt 0 ] || set -- 100000 1000000 10000000
-for n in "$@"; do
-  case "$n" in
-    '' | *[!0-9]*) usage ;;
-  esac
-  [ "$n" -ge 1 ] || usage
-done
+usage_example="100000 1000000"
+# shellcheck source=bench/lib.sh
+. "$bench_dir/lib.sh"
+bench_parse_args 4,33 "$@"
+[ "${#ns[@]}" -gt 0 ] || ns=(100000 1000000 10000000)
+set -- "${ns[@]}"
 
 cache_dir="${BENCH_DIR:-/tmp/warpscope-bench}"
 runs="${BENCH_RUNS:-3}"
@@ -75,23 +57,7 @@ fi
 
 command -v sqlite3 >/dev/null 2>&1 || { echo "$0: the sqlite3 command-line tool is needed" >&2; exit 1; }
 
-# The CLI.
-if [ -n "${WARPSCOPE_CLI:-}" ]; then
-  cli="$WARPSCOPE_CLI"
-elif [ -n "$build_dir" ]; then
-  case "$build_dir" in
-    /*) ;;
-    *) build_dir="$PWD/$build_dir" ;;
-  esac
-  if [ ! -f "$build_dir/build.ninja" ]; then
-    echo "Setting up $build_dir (meson, -Dgui=disabled)" >&2
-    meson setup "$build_dir" "$src_root" -Dgui=disabled >&2
-  fi
-  ninja -C "$build_dir" src/cli/warpscope-cli >&2
-  cli="$build_dir/src/cli/warpscope-cli"
-else
-  cli="$src_root/build/src/cli/warpscope-cli"
-fi
+bench_find_cli
 if [ ! -x "$cli" ]; then
   echo "$0: no warpscope-cli at $cli; build one (meson setup build -Dgui=disabled &&" \
        "ninja -C build), or pass -B BUILDDIR, or set WARPSCOPE_CLI" >&2
@@ -151,12 +117,6 @@ print("%.4f %d %d" % (wall, usage.ru_maxrss, code))
     [ -n "${status:-}" ] || { m_wall=0; m_rss=0; status=127; }
   fi
   return "$status"
-}
-
-median ()
-{
-  printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 }
-    END { if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
 }
 
 # bench_cmd NAME OUTFILE CMD... - one warm-up run (its output kept in
@@ -257,10 +217,7 @@ SQL
 }
 
 # ensure_file N - the cached export with N kernels (generated when missing),
-# in $file.  The name carries a checksum of the generator (its comments
-# aside) and its settings, so a changed generator never reuses a stale file.
-gen_key=$( { grep -v '^[[:space:]]*#' "$bench_dir/gen-export.sh"
-             echo "${BENCH_FIXTURE:-default} ${NVTX_DIVISOR:-10}"; } | cksum | cut -d ' ' -f 1)
+# in $file.
 ensure_file ()
 {
   file="$cache_dir/nsys-synth-$1-$gen_key.sqlite"

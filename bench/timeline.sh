@@ -31,30 +31,12 @@ set -o pipefail
 bench_dir=$(cd -- "$(dirname -- "$0")" && pwd)
 src_root=$(cd -- "$bench_dir/.." && pwd)
 
-usage ()
-{
-  echo "usage: $0 [-B BUILDDIR] [N...]   (N = kernels, e.g. 1000000 10000000)" >&2
-  exit 2
-}
-
-build_dir=""
-while [ "$#" -gt 0 ]; do
-  case "$1" in
-    -B) [ "$#" -ge 2 ] || usage; build_dir="$2"; shift 2 ;;
-    --build-dir=*) build_dir="${1#*=}"; shift ;;
-    -h | --help) sed -n '4,25p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-    --) shift; break ;;
-    -*) usage ;;
-    *) break ;;
-  esac
-done
-[ "$#" -gt 0 ] || set -- 1000000 10000000
-for n in "$@"; do
-  case "$n" in
-    '' | *[!0-9]*) usage ;;
-  esac
-  [ "$n" -ge 1 ] || usage
-done
+usage_example="1000000 10000000"
+# shellcheck source=bench/lib.sh
+. "$bench_dir/lib.sh"
+bench_parse_args 4,25 "$@"
+[ "${#ns[@]}" -gt 0 ] || ns=(1000000 10000000)
+set -- "${ns[@]}"
 
 cache_dir="${BENCH_DIR:-/tmp/warpscope-bench}"
 runs="${BENCH_RUNS:-3}"
@@ -65,22 +47,7 @@ esac
 repeat=50
 size=1920x1080
 
-if [ -n "${WARPSCOPE_CLI:-}" ]; then
-  cli="$WARPSCOPE_CLI"
-elif [ -n "$build_dir" ]; then
-  case "$build_dir" in
-    /*) ;;
-    *) build_dir="$PWD/$build_dir" ;;
-  esac
-  if [ ! -f "$build_dir/build.ninja" ]; then
-    echo "Setting up $build_dir (meson, -Dgui=disabled)" >&2
-    meson setup "$build_dir" "$src_root" -Dgui=disabled >&2
-  fi
-  ninja -C "$build_dir" src/cli/warpscope-cli >&2
-  cli="$build_dir/src/cli/warpscope-cli"
-else
-  cli="$src_root/build/src/cli/warpscope-cli"
-fi
+bench_find_cli
 if [ ! -x "$cli" ]; then
   echo "$0: no warpscope-cli at $cli; build one, pass -B BUILDDIR, or set WARPSCOPE_CLI" >&2
   exit 1
@@ -91,8 +58,6 @@ trap 'rm -rf -- "$work"' EXIT
 failed=0
 
 # The same cache of generated files as bench/run.sh (same names, same key).
-gen_key=$( { grep -v '^[[:space:]]*#' "$bench_dir/gen-export.sh"
-             echo "${BENCH_FIXTURE:-default} ${NVTX_DIVISOR:-10}"; } | cksum | cut -d ' ' -f 1)
 ensure_file ()
 {
   file="$cache_dir/nsys-synth-$1-$gen_key.sqlite"
@@ -102,12 +67,6 @@ ensure_file ()
     mkdir -p "$cache_dir"
     "$bench_dir/gen-export.sh" "$1" "$file"
   fi
-}
-
-median ()
-{
-  printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 }
-    END { if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
 }
 
 # wall CMD... - runs CMD (stdout to $work/out, stderr to $work/err) and

@@ -10,6 +10,7 @@
 #include "ws-capture-settings-dialog.h"
 #include "ws-capture-settings.h"
 #include "ws-target-autosave.h"
+#include "ws-test-gui.h"
 #include "ws-test-util.h"
 #include "ws-window.h"
 
@@ -18,13 +19,6 @@
  * answered; the capture runs through the stand-ins. */
 
 static WsApplication *app;
-
-static void
-iterate (void)
-{
-  while (g_main_context_pending (NULL))
-    g_main_context_iteration (NULL, FALSE);
-}
 
 /* Runs the main loop until *flag is set, or fails after 60 s. */
 static void
@@ -37,7 +31,7 @@ wait_for (gboolean *flag)
       g_main_context_iteration (NULL, TRUE);
       g_assert_cmpint (g_get_monotonic_time (), <, deadline);
     }
-  iterate ();
+  ws_test_gui_flush ();
 }
 
 static WsWindow *
@@ -48,7 +42,7 @@ capture_window (WsCapturePage **page)
   gtk_window_present (GTK_WINDOW (window));
   g_action_group_activate_action (G_ACTION_GROUP (window), "show-page",
                                   g_variant_new_string ("capture"));
-  iterate ();
+  ws_test_gui_flush ();
   g_assert_cmpstr (ws_window_get_page (window), ==, "capture");
   *page = WS_CAPTURE_PAGE (ws_window_get_view (window, "capture"));
   g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (*page)));
@@ -92,12 +86,12 @@ type_into_cell (WsWindow *window, const char *text)
 {
   GtkWidget *focus;
 
-  iterate ();
+  ws_test_gui_flush ();
   focus = gtk_window_get_focus (GTK_WINDOW (window));
   g_assert_true (GTK_IS_ENTRY (focus));
   gtk_entry_set_text (GTK_ENTRY (focus), text);
   gtk_widget_activate (focus);
-  iterate ();
+  ws_test_gui_flush ();
 }
 
 static void
@@ -206,17 +200,12 @@ test_edit_save_run (void)
    * export (the probe's, 336 kernels) with its ncu CSVs. */
   {
     WsWindow *results = NULL;
-    gint64 deadline = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
 
     for (GList *l = gtk_application_get_windows (GTK_APPLICATION (app)); l != NULL; l = l->next)
       if (WS_IS_WINDOW (l->data) && l->data != (gpointer) window)
         results = l->data;
     g_assert_nonnull (results);
-    while (ws_window_is_loading (results))
-      {
-        g_main_context_iteration (NULL, FALSE);
-        g_assert_cmpint (g_get_monotonic_time (), <, deadline);
-      }
+    ws_test_gui_wait_for_load (results);
     g_assert_nonnull (ws_window_get_run (results));
     g_assert_cmpstr (ws_window_get_run (results)->prov.kind, ==, "capture-folder");
     g_assert_cmpuint (ws_window_get_run (results)->kernels.n, >, 0);
@@ -255,14 +244,14 @@ test_autosave_restore (void)
   g_assert_true (g_file_test (autosave, G_FILE_TEST_IS_REGULAR));
   /* Gone without a word, as after a crash. */
   gtk_widget_destroy (GTK_WIDGET (window));
-  iterate ();
+  ws_test_gui_flush ();
 
   window = capture_window (&page);
   g_assert_true (ws_capture_page_open (page, path, &error));
   prompt = ws_capture_page_get_prompt (page);
   g_assert_nonnull (prompt);
   gtk_dialog_response (prompt, GTK_RESPONSE_ACCEPT);
-  iterate ();
+  ws_test_gui_flush ();
   g_assert_null (ws_capture_page_get_prompt (page));
   g_assert_cmpstr (ws_target_list_get (ws_capture_page_get_list (page), 0, WS_TARGET_CMD), ==,
                    "echo edited");
@@ -298,21 +287,21 @@ test_close_asks (void)
   ws_capture_page_autosave_now (page);
 
   gtk_window_close (GTK_WINDOW (window));
-  iterate ();
+  ws_test_gui_flush ();
   g_assert_false (destroyed);
   prompt = ws_capture_page_get_prompt (page);
   g_assert_nonnull (prompt);
   gtk_dialog_response (prompt, GTK_RESPONSE_CANCEL);
-  iterate ();
+  ws_test_gui_flush ();
   g_assert_false (destroyed);
   g_assert_true (ws_target_list_get_modified (ws_capture_page_get_list (page)));
 
   gtk_window_close (GTK_WINDOW (window));
-  iterate ();
+  ws_test_gui_flush ();
   prompt = ws_capture_page_get_prompt (page);
   g_assert_nonnull (prompt);
   gtk_dialog_response (prompt, GTK_RESPONSE_REJECT);
-  iterate ();
+  ws_test_gui_flush ();
   g_assert_true (destroyed);
   g_assert_false (g_file_test (autosave, G_FILE_TEST_EXISTS));
   {
@@ -399,7 +388,7 @@ test_settings_dialog (void)
   g_autofree char *set_value = NULL;
 
   gtk_widget_show (GTK_WIDGET (dialog));
-  iterate ();
+  ws_test_gui_flush ();
   g_assert_cmpint (gtk_spin_button_get_value_as_int (topn), ==, 10);
   g_assert_cmpstr (gtk_entry_get_text (set_entry), ==, "full");
 
@@ -429,17 +418,12 @@ int
 main (int argc, char **argv)
 {
   g_autofree char *state = ws_test_tmpdir ();
-  g_autoptr (GError) error = NULL;
   int status;
 
   /* Before GLib reads them: autosaves go to a folder of the test's own. */
   g_setenv ("XDG_STATE_HOME", state, TRUE);
   ws_test_use_stand_ins ();
-  gtk_test_init (&argc, &argv, NULL);
-  app = ws_application_new (G_APPLICATION_NON_UNIQUE);
-  g_application_register (G_APPLICATION (app), NULL, &error);
-  g_assert_no_error (error);
-  g_application_hold (G_APPLICATION (app));
+  app = ws_test_gui_init (&argc, &argv);
 
   g_test_add_func ("/capture-page/edit-save-run-open", test_edit_save_run);
   g_test_add_func ("/capture-page/autosave-restored", test_autosave_restore);
@@ -447,9 +431,7 @@ main (int argc, char **argv)
   g_test_add_func ("/capture-page/cancel-ends-every-process", test_cancel);
   g_test_add_func ("/capture-page/settings-dialog", test_settings_dialog);
 
-  status = g_test_run ();
-  g_application_release (G_APPLICATION (app));
-  g_object_unref (app);
+  status = ws_test_gui_run ();
   ws_test_rmtree (state);
   return status;
 }

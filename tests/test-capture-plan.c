@@ -499,6 +499,17 @@ touch_program (const char *root, const char *relative)
   g_assert_cmpint (g_chmod (path, 0755), ==, 0);
 }
 
+/* Looking for @tool on @path under @root finds @expected_dir/@expected. */
+static void
+assert_finds (const char *tool, const char *path, const char *root, const char *expected_dir,
+              const char *expected)
+{
+  g_autofree char *found = ws_capture_tools_find_in (tool, path, root);
+  g_autofree char *expected_path = g_build_filename (expected_dir, expected, NULL);
+
+  g_assert_cmpstr (found, ==, expected_path);
+}
+
 /* PATH first, then /usr/local/cuda, then the install folders, newest
  * version first (2025.10 is newer than 2025.9). */
 static void
@@ -507,7 +518,6 @@ test_tools_find (void)
   g_autofree char *root = ws_test_tmpdir ();
   g_autofree char *bin = g_build_filename (root, "bin", NULL);
   g_autofree char *found = NULL;
-  g_autofree char *expected = NULL;
 
   touch_program (root, "opt/nvidia/nsight-systems/2025.9.1/bin/nsys");
   touch_program (root, "opt/nvidia/nsight-systems/2025.10.1/bin/nsys");
@@ -517,30 +527,14 @@ test_tools_find (void)
   touch_program (root, "usr/local/cuda-12.4/bin/ncu");
   touch_program (root, "usr/local/cuda-12.10/bin/ncu");
 
-  found = ws_capture_tools_find_in ("nsys", "/nonexistent", root);
-  expected = g_build_filename (root, "opt/nvidia/nsight-systems/2025.10.1/bin/nsys", NULL);
-  g_assert_cmpstr (found, ==, expected);
-  g_free (found);
-  g_free (expected);
-
-  found = ws_capture_tools_find_in ("ncu", "/nonexistent", root);
-  expected = g_build_filename (root, "usr/local/cuda-12.10/bin/ncu", NULL);
-  g_assert_cmpstr (found, ==, expected);
-  g_free (found);
-  g_free (expected);
+  assert_finds ("nsys", "/nonexistent", root, root, "opt/nvidia/nsight-systems/2025.10.1/bin/nsys");
+  assert_finds ("ncu", "/nonexistent", root, root, "usr/local/cuda-12.10/bin/ncu");
 
   touch_program (root, "usr/local/cuda/bin/ncu");
-  found = ws_capture_tools_find_in ("ncu", "/nonexistent", root);
-  expected = g_build_filename (root, "usr/local/cuda/bin/ncu", NULL);
-  g_assert_cmpstr (found, ==, expected);
-  g_free (found);
-  g_free (expected);
+  assert_finds ("ncu", "/nonexistent", root, root, "usr/local/cuda/bin/ncu");
 
   touch_program (root, "bin/ncu");
-  found = ws_capture_tools_find_in ("ncu", bin, root);
-  expected = g_build_filename (bin, "ncu", NULL);
-  g_assert_cmpstr (found, ==, expected);
-  g_free (found);
+  assert_finds ("ncu", bin, root, bin, "ncu");
 
   found = ws_capture_tools_find_in ("nsys", NULL, "/nonexistent-root");
   g_assert_null (found);

@@ -121,17 +121,13 @@ static char *out_path (Capture *capture, const char *first, ...) G_GNUC_NULL_TER
 static char *
 out_path (Capture *capture, const char *first, ...)
 {
-  g_autoptr (GPtrArray) parts = g_ptr_array_new ();
   va_list args;
+  char *path;
 
-  g_ptr_array_add (parts, capture->dir);
-  g_ptr_array_add (parts, (gpointer) "out");
   va_start (args, first);
-  for (const char *p = first; p != NULL; p = va_arg (args, const char *))
-    g_ptr_array_add (parts, (gpointer) p);
+  path = ws_test_build_path_valist (capture->dir, "out", first, args);
   va_end (args);
-  g_ptr_array_add (parts, NULL);
-  return g_build_filenamev ((char **) parts->pdata);
+  return path;
 }
 
 static JsonObject *

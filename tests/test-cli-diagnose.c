@@ -160,27 +160,15 @@ test_export_chrome_trace (void)
   const char *argv[] = { ws_test_cli (), "export", "--chrome-trace", json, source, NULL };
   const char *gz_argv[] = { ws_test_cli (), "export", "--chrome-trace", gz, source, NULL };
   g_autofree char *out = NULL, *err = NULL, *gz_out = NULL, *gz_err = NULL;
-  g_autoptr (JsonParser) parser = json_parser_new ();
-  g_autoptr (GError) error = NULL;
   g_autoptr (GPtrArray) names = NULL;
-  JsonArray *events;
-  guint kernels = 0;
   guchar magic[2] = { 0 };
   g_autofree char *gz_data = NULL;
   gsize gz_len = 0;
 
   g_assert_cmpint (ws_test_run (argv, &out, &err), ==, 0);
   g_assert_cmpstr (err, ==, "");
-  json_parser_load_from_file (parser, json, &error);
-  g_assert_no_error (error);
-  events = json_object_get_array_member (json_node_get_object (json_parser_get_root (parser)),
-                                         "traceEvents");
-  for (guint i = 0; i < json_array_get_length (events); i++)
-    if (g_strcmp0 (json_object_get_string_member_with_default (
-                     json_array_get_object_element (events, i), "cat", ""),
-                   "kernel") == 0)
-      kernels++;
-  g_assert_cmpuint (kernels, ==, ws_test_sqlite_count (source, "CUPTI_ACTIVITY_KIND_KERNEL"));
+  g_assert_cmpuint (ws_test_trace_count (json, "kernel"), ==,
+                    ws_test_sqlite_count (source, "CUPTI_ACTIVITY_KIND_KERNEL"));
 
   g_assert_cmpint (ws_test_run (gz_argv, &gz_out, &gz_err), ==, 0);
   g_assert_true (g_file_get_contents (gz, &gz_data, &gz_len, NULL));

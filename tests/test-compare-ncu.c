@@ -10,6 +10,7 @@
 #include "ws-input.h"
 #include "ws-run-loader.h"
 #include "ws-stats.h"
+#include "ws-test-load.h"
 #include "ws-test-util.h"
 
 #define FP32 "v2025.3_h100_train_fp32.sqlite"
@@ -22,13 +23,8 @@
 static WsRun *
 load (const char *nsys, const char *ncu)
 {
-  g_autofree char *a = ws_test_data ("nsys", nsys, NULL);
-  g_autofree char *b = ncu != NULL ? ws_test_data ("ncu", ncu, NULL) : NULL;
-  const char *paths[] = { a, b, NULL };
-  g_autoptr (GError) error = NULL;
-  WsRun *run = ws_run_load (paths, WS_LOAD_ALL, NULL, NULL, NULL, &error);
+  WsRun *run = ws_test_load_nsys_ncu (nsys, ncu);
 
-  g_assert_no_error (error);
   ws_run_compute_summaries (run);
   return run;
 }

@@ -10,31 +10,24 @@
 #include "ws-compare-gauges.h"
 #include "ws-findings-diff.h"
 #include "ws-surface.h"
+#include "ws-test-gui.h"
+#include "ws-test-pixels.h"
 #include "ws-test-util.h"
 
 #define LAYER_NORM "at::native::<unnamed>::vectorized_layer_norm_kernel"
 
 static WsApplication *app;
 
-/* Runs the main loop until @done says so, or fails after 30 s. */
-static void
-iterate_until (gboolean (*done) (gpointer), gpointer data)
+static gboolean
+loaded (gpointer window)
 {
-  gint64 deadline = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
-
-  while (!done (data))
-    {
-      g_main_context_iteration (NULL, FALSE);
-      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
-    }
-  while (g_main_context_pending (NULL))
-    g_main_context_iteration (NULL, FALSE);
+  return !ws_compare_window_is_loading (window);
 }
 
 static gboolean
 compared (gpointer window)
 {
-  return !ws_compare_window_is_loading (window) &&
+  return loaded (window) &&
          !ws_compare_findings_page_is_busy (ws_compare_window_get_findings_page (window));
 }
 
@@ -61,7 +54,7 @@ compare (const char *before, const char *after)
 {
   WsCompareWindow *window = ws_application_compare (app, before, after);
 
-  iterate_until (compared, window);
+  ws_test_gui_iterate_until (compared, window);
   g_assert_nonnull (ws_compare_window_get_comparison (window));
   return window;
 }
@@ -77,16 +70,6 @@ find_row (WsCompareGaugesPage *page, const char *needle)
         return (int) i;
     }
   return -1;
-}
-
-static gboolean
-is_color (cairo_surface_t *surface, int x, int y, WsColor c)
-{
-  const guint8 *px =
-    cairo_image_surface_get_data (surface) + y * cairo_image_surface_get_stride (surface) + x * 4;
-
-  return abs (px[2] - (int) round (c.r * 255)) <= 1 && abs (px[1] - (int) round (c.g * 255)) <= 1 &&
-         abs (px[0] - (int) round (c.b * 255)) <= 1;
 }
 
 /* The Table's "Verdict" column: its visibility, and the text of @key. */
@@ -165,7 +148,7 @@ test_gauges_tab (void)
 
   /* The view as the window draws it. */
   ws_compare_window_show_view (window, "gauges");
-  iterate_until (allocated, view);
+  ws_test_gui_iterate_until (allocated, view);
   width = gtk_widget_get_allocated_width (GTK_WIDGET (view));
   height = gtk_widget_get_allocated_height (GTK_WIDGET (view));
   g_assert_cmpint (width, >, 400);
@@ -177,7 +160,7 @@ test_gauges_tab (void)
   cairo_destroy (cr);
   cairo_surface_flush (surface);
   for (int x = (int) g.track.x; x < (int) (g.track.x + g.track.width); x++)
-    if (is_color (surface, x, (int) (g.track.y + g.track.height / 2), g.fill))
+    if (ws_test_pixel_is_color (surface, x, (int) (g.track.y + g.track.height / 2), g.fill))
       fill_end = x + 1;
   /* sm__throughput.avg.pct_of_peak_sustained_elapsed "72.752171" */
   g_assert_cmpfloat (fabs (fill_end - (g.track.x + g.track.width * 0.72752171)), <=, 1.0);
@@ -299,38 +282,22 @@ test_close_while_computing (void)
   g_autofree char *before = side ("v2025.3_h100_probe.sqlite", NULL);
   g_autofree char *after = side ("v2025.3_h100_train_bf16.sqlite", NULL);
   WsCompareWindow *window = ws_application_compare (app, before, after);
-  gint64 deadline = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
 
-  while (ws_compare_window_is_loading (window))
-    {
-      g_main_context_iteration (NULL, FALSE);
-      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
-    }
+  ws_test_gui_iterate_until (loaded, window);
   gtk_widget_destroy (GTK_WIDGET (window));
   g_usleep (G_USEC_PER_SEC / 2);
-  while (g_main_context_pending (NULL))
-    g_main_context_iteration (NULL, FALSE);
+  ws_test_gui_flush ();
 }
 
 int
 main (int argc, char **argv)
 {
-  g_autoptr (GError) error = NULL;
-  int status;
-
-  gtk_test_init (&argc, &argv, NULL);
-  app = ws_application_new (G_APPLICATION_NON_UNIQUE);
-  g_application_register (G_APPLICATION (app), NULL, &error);
-  g_assert_no_error (error);
-  g_application_hold (G_APPLICATION (app));
+  app = ws_test_gui_init (&argc, &argv);
 
   g_test_add_func ("/compare-pages/gauges/ncu-on-both-sides", test_gauges_tab);
   g_test_add_func ("/compare-pages/gauges/empty-state-names-the-side", test_gauges_empty_state);
   g_test_add_func ("/compare-pages/findings/fixed-and-worse", test_findings_tab);
   g_test_add_func ("/compare-pages/findings/close-while-computing", test_close_while_computing);
 
-  status = g_test_run ();
-  g_application_release (G_APPLICATION (app));
-  g_object_unref (app);
-  return status;
+  return ws_test_gui_run ();
 }

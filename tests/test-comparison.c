@@ -7,17 +7,14 @@
 #include "ws-comparison.h"
 #include "ws-run-loader.h"
 #include "ws-stats.h"
+#include "ws-test-load.h"
 #include "ws-test-util.h"
 
 static WsRun *
 load (const char *name)
 {
-  g_autofree char *path = ws_test_data ("nsys", name, NULL);
-  const char *paths[] = { path, NULL };
-  g_autoptr (GError) error = NULL;
-  WsRun *run = ws_run_load (paths, WS_LOAD_ALL, NULL, NULL, NULL, &error);
+  WsRun *run = ws_test_load_nsys (name);
 
-  g_assert_no_error (error);
   ws_run_compute_summaries (run);
   return run;
 }

@@ -3,21 +3,10 @@
 
 #include "ws-event-search.h"
 #include "ws-run-loader.h"
+#include "ws-test-load.h"
 #include "ws-test-util.h"
 
 #define PROBE "v2025.3_h100_probe.sqlite"
-
-static WsRun *
-load_probe (void)
-{
-  g_autofree char *path = ws_test_data ("nsys", PROBE, NULL);
-  g_autoptr (GError) error = NULL;
-  const char *paths[] = { path, NULL };
-  WsRun *run = ws_run_load (paths, WS_LOAD_ALL, NULL, NULL, NULL, &error);
-
-  g_assert_no_error (error);
-  return run;
-}
 
 static gint64
 sql (const char *query)
@@ -33,7 +22,7 @@ sql (const char *query)
 static void
 test_counts_match_sql (void)
 {
-  g_autoptr (WsRun) run = load_probe ();
+  g_autoptr (WsRun) run = ws_test_load_nsys (PROBE);
   g_autoptr (WsEventSearch) search = ws_event_search_new (run);
 
   g_assert_cmpuint (ws_event_search_set_text (search, "TINY"), ==,
@@ -54,7 +43,7 @@ test_counts_match_sql (void)
 static void
 test_find_walks_and_wraps (void)
 {
-  g_autoptr (WsRun) run = load_probe ();
+  g_autoptr (WsRun) run = ws_test_load_nsys (PROBE);
   g_autoptr (WsEventSearch) search = ws_event_search_new (run);
   WsEventRef first, last, event;
   guint steps = 0;

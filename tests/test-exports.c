@@ -7,19 +7,8 @@
 #include "ws-nsys-reader.h"
 #include "ws-report.h"
 #include "ws-run-loader.h"
+#include "ws-test-load.h"
 #include "ws-test-util.h"
-
-static WsRun *
-load_probe (void)
-{
-  g_autofree char *path = ws_test_data ("nsys", "v2025.3_h100_probe.sqlite", NULL);
-  const char *paths[] = { path, NULL };
-  g_autoptr (GError) error = NULL;
-  WsRun *run = ws_run_load (paths, WS_LOAD_ALL, NULL, NULL, NULL, &error);
-
-  g_assert_no_error (error);
-  return run;
-}
 
 static void
 assert_same_lines (const char *a_text, const char *b_text)
@@ -37,7 +26,7 @@ assert_same_lines (const char *a_text, const char *b_text)
 static void
 test_csv_dir (void)
 {
-  g_autoptr (WsRun) run = load_probe ();
+  g_autoptr (WsRun) run = ws_test_load_nsys ("v2025.3_h100_probe.sqlite");
   g_autofree char *dir = ws_test_tmpdir ();
   g_autoptr (GError) error = NULL;
   g_autoptr (GPtrArray) written = ws_report_write_csv_dir (run, dir, "v2025.3_h100_probe", &error);
@@ -64,7 +53,7 @@ test_csv_dir (void)
 static void
 test_markdown_report (void)
 {
-  g_autoptr (WsRun) run = load_probe ();
+  g_autoptr (WsRun) run = ws_test_load_nsys ("v2025.3_h100_probe.sqlite");
   g_autofree char *dir = ws_test_tmpdir ();
   g_autofree char *md = g_build_filename (dir, "summary_probe.md", NULL);
   g_autofree char *png = g_build_filename (dir, "figs", "v2025.3_h100_probe_kernels.png", NULL);

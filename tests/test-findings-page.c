@@ -2,58 +2,22 @@
 #include "config.h"
 
 #include <gtk/gtk.h>
-#include <json-glib/json-glib.h>
 #include <string.h>
 
 #include "ws-application.h"
 #include "ws-findings-page.h"
 #include "ws-findings.h"
+#include "ws-test-gui.h"
 #include "ws-test-util.h"
 #include "ws-timeline-page.h"
 #include "ws-window.h"
 
 static WsApplication *app;
 
-/* Runs the main loop until @done says so, or fails after 30 s. */
-static void
-iterate_until (gboolean (*done) (gpointer), gpointer data)
-{
-  gint64 deadline = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
-
-  while (!done (data))
-    {
-      g_main_context_iteration (NULL, FALSE);
-      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
-    }
-  while (g_main_context_pending (NULL))
-    g_main_context_iteration (NULL, FALSE);
-}
-
-static gboolean
-window_loaded (gpointer window)
-{
-  return !ws_window_is_loading (window);
-}
-
 static gboolean
 page_ready (gpointer page)
 {
   return !ws_findings_page_is_busy (page);
-}
-
-static WsWindow *
-open_window (const char *path)
-{
-  g_autoptr (GFile) file = g_file_new_for_path (path);
-  WsWindow *opened = NULL;
-
-  g_application_open (G_APPLICATION (app), &file, 1, "");
-  for (GList *l = gtk_application_get_windows (GTK_APPLICATION (app)); l != NULL; l = l->next)
-    if (WS_IS_WINDOW (l->data) && ws_window_is_loading (l->data))
-      opened = l->data;
-  g_assert_nonnull (opened);
-  iterate_until (window_loaded, opened);
-  return opened;
 }
 
 static gboolean
@@ -70,7 +34,7 @@ show_findings (WsWindow *window)
   g_action_group_activate_action (G_ACTION_GROUP (window), "show-page",
                                   g_variant_new_string ("findings"));
   g_assert_cmpstr (ws_window_get_page (window), ==, "findings");
-  iterate_until (page_ready, page);
+  ws_test_gui_iterate_until (page_ready, page);
   return page;
 }
 
@@ -101,7 +65,7 @@ static void
 test_lists_probe_findings (void)
 {
   g_autofree char *path = ws_test_data ("nsys", "v2025.3_h100_probe.sqlite", NULL);
-  WsWindow *window = open_window (path);
+  WsWindow *window = ws_test_gui_open_and_load (path);
   WsFindingsPage *page = show_findings (window);
   GPtrArray *findings = ws_findings_page_get_findings (page);
   g_autoptr (WsFinding) activated = NULL;
@@ -166,7 +130,7 @@ test_lists_probe_findings (void)
     gint64 start = 0, end = 0;
     GHashTable *highlight;
 
-    iterate_until (timeline_ready, timeline);
+    ws_test_gui_iterate_until (timeline_ready, timeline);
     highlight = ws_timeline_view_get_highlight (view);
     g_assert_nonnull (highlight);
     g_assert_cmpuint (g_hash_table_size (highlight), ==, 40);
@@ -191,7 +155,7 @@ static void
 test_clean_run_shows_none (void)
 {
   g_autofree char *path = ws_test_data ("nsys", "v2022.4_rodinia_gaussian.sqlite", NULL);
-  WsWindow *window = open_window (path);
+  WsWindow *window = ws_test_gui_open_and_load (path);
   WsFindingsPage *page = show_findings (window);
 
   g_assert_nonnull (ws_findings_page_get_findings (page));
@@ -214,27 +178,15 @@ test_export_chrome_trace (void)
   g_autofree char *path = ws_test_data ("nsys", "v2025.3_h100_probe.sqlite", NULL);
   g_autofree char *dir = ws_test_tmpdir ();
   g_autofree char *out = g_build_filename (dir, "probe.json", NULL);
-  WsWindow *window = open_window (path);
+  WsWindow *window = ws_test_gui_open_and_load (path);
   GAction *action = g_action_map_lookup_action (G_ACTION_MAP (window), "export-chrome-trace");
-  g_autoptr (JsonParser) parser = json_parser_new ();
-  g_autoptr (GError) error = NULL;
-  JsonArray *events;
-  guint kernels = 0;
 
   g_assert_nonnull (action);
   g_assert_true (g_action_get_enabled (action));
   ws_window_export_chrome_trace (window, out);
-  iterate_until (file_exists, out);
-  json_parser_load_from_file (parser, out, &error);
-  g_assert_no_error (error);
-  events = json_object_get_array_member (json_node_get_object (json_parser_get_root (parser)),
-                                         "traceEvents");
-  for (guint i = 0; i < json_array_get_length (events); i++)
-    if (g_strcmp0 (json_object_get_string_member_with_default (
-                     json_array_get_object_element (events, i), "cat", ""),
-                   "kernel") == 0)
-      kernels++;
-  g_assert_cmpuint (kernels, ==, ws_test_sqlite_count (path, "CUPTI_ACTIVITY_KIND_KERNEL"));
+  ws_test_gui_iterate_until (file_exists, out);
+  g_assert_cmpuint (ws_test_trace_count (out, "kernel"), ==,
+                    ws_test_sqlite_count (path, "CUPTI_ACTIVITY_KIND_KERNEL"));
   g_assert_null (ws_window_get_error (window));
   gtk_widget_destroy (GTK_WIDGET (window));
   ws_test_rmtree (dir);
@@ -255,22 +207,12 @@ test_export_disabled_without_run (void)
 int
 main (int argc, char **argv)
 {
-  g_autoptr (GError) error = NULL;
-  int status;
-
-  gtk_test_init (&argc, &argv, NULL);
-  app = ws_application_new (G_APPLICATION_NON_UNIQUE);
-  g_application_register (G_APPLICATION (app), NULL, &error);
-  g_assert_no_error (error);
-  g_application_hold (G_APPLICATION (app));
+  app = ws_test_gui_init (&argc, &argv);
 
   g_test_add_func ("/findings-page/probe/most-severe-first", test_lists_probe_findings);
   g_test_add_func ("/findings-page/clean-run-shows-none", test_clean_run_shows_none);
   g_test_add_func ("/findings-page/export/chrome-trace", test_export_chrome_trace);
   g_test_add_func ("/findings-page/export/disabled-without-run", test_export_disabled_without_run);
 
-  status = g_test_run ();
-  g_application_release (G_APPLICATION (app));
-  g_object_unref (app);
-  return status;
+  return ws_test_gui_run ();
 }

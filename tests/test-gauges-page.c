@@ -10,39 +10,17 @@
 #include "ws-ncu-match.h"
 #include "ws-ncu-reader.h"
 #include "ws-run-loader.h"
+#include "ws-test-gui.h"
+#include "ws-test-load.h"
 #include "ws-test-util.h"
 #include "ws-window.h"
 
 static WsApplication *app;
 
-static void
-flush_events (void)
+static gboolean
+laid_out (gpointer page)
 {
-  while (g_main_context_pending (NULL))
-    g_main_context_iteration (NULL, FALSE);
-}
-
-static WsNcuResults *
-load_ncu (const char *name)
-{
-  g_autofree char *path = ws_test_data ("ncu", name, NULL);
-  g_autoptr (GError) error = NULL;
-  WsNcuResults *results = ws_ncu_reader_load_file (path, &error);
-
-  g_assert_no_error (error);
-  return results;
-}
-
-static WsRun *
-load_nsys (const char *name)
-{
-  g_autofree char *path = ws_test_data ("nsys", name, NULL);
-  const char *paths[] = { path, NULL };
-  g_autoptr (GError) error = NULL;
-  WsRun *run = ws_run_load (paths, WS_LOAD_ALL, NULL, NULL, NULL, &error);
-
-  g_assert_no_error (error);
-  return run;
+  return gtk_widget_get_allocated_width (GTK_WIDGET (ws_gauges_page_get_overview (page))) >= 100;
 }
 
 /* A real window holding the page, shown and laid out. */
@@ -50,19 +28,13 @@ static GtkWidget *
 show_page (WsRun *run, WsGaugesPage **page)
 {
   GtkWidget *window = gtk_window_new (GTK_WINDOW_TOPLEVEL);
-  gint64 deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
 
   *page = g_object_new (WS_TYPE_GAUGES_PAGE, "visible", TRUE, NULL);
   gtk_window_set_default_size (GTK_WINDOW (window), 1200, 760);
   gtk_container_add (GTK_CONTAINER (window), GTK_WIDGET (*page));
   ws_gauges_page_set_run (*page, run);
   gtk_widget_show (window);
-  while (gtk_widget_get_allocated_width (GTK_WIDGET (ws_gauges_page_get_overview (*page))) < 100)
-    {
-      g_main_context_iteration (NULL, FALSE);
-      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
-    }
-  flush_events ();
+  ws_test_gui_iterate_until (laid_out, *page);
   return window;
 }
 
@@ -85,7 +57,7 @@ click_row (WsGaugesView *view, guint row)
   gdk_event_set_device (event, gdk_seat_get_pointer (seat));
   gtk_widget_event (widget, event);
   gdk_event_free (event);
-  flush_events ();
+  ws_test_gui_flush ();
 }
 
 /* ncu results alone: eight rows, the longest launch selected; a click on
@@ -93,7 +65,7 @@ click_row (WsGaugesView *view, guint row)
 static void
 test_ncu_only (void)
 {
-  g_autoptr (WsNcuResults) ncu = load_ncu ("h100_probe_full_raw.csv");
+  g_autoptr (WsNcuResults) ncu = ws_test_load_ncu ("h100_probe_full_raw.csv");
   g_autoptr (WsRun) run = ws_run_new_from_ncu (ncu);
   WsGaugesPage *page;
   GtkWidget *window = show_page (run, &page);
@@ -133,7 +105,7 @@ test_ncu_only (void)
 static void
 test_sort_combo (void)
 {
-  g_autoptr (WsNcuResults) ncu = load_ncu ("h100_train_bf16_sections_raw.csv");
+  g_autoptr (WsNcuResults) ncu = ws_test_load_ncu ("h100_train_bf16_sections_raw.csv");
   g_autoptr (WsRun) run = ws_run_new_from_ncu (ncu);
   WsGaugesPage *page;
   GtkWidget *window = show_page (run, &page);
@@ -159,7 +131,7 @@ test_sort_combo (void)
   g_assert_nonnull (combo);
 
   gtk_combo_box_set_active_id (GTK_COMBO_BOX (combo), "tensor");
-  flush_events ();
+  ws_test_gui_flush ();
   g_assert_cmpint (ws_gauges_view_get_sort (overview), ==, WS_GAUGE_TENSOR);
   /* Tensor pipe: "95.913926" (13) leads. */
   g_assert_cmpuint (ws_gauges_overview_launch (ws_gauges_view_get_overview (overview), 0), ==, 13);
@@ -171,8 +143,8 @@ test_sort_combo (void)
 static void
 test_unmatched_listed (void)
 {
-  g_autoptr (WsRun) run = load_nsys ("v2025.3_h100_probe.sqlite");
-  g_autoptr (WsNcuResults) ncu = load_ncu ("h100_train_bf16_sections_raw.csv");
+  g_autoptr (WsRun) run = ws_test_load_nsys ("v2025.3_h100_probe.sqlite");
+  g_autoptr (WsNcuResults) ncu = ws_test_load_ncu ("h100_train_bf16_sections_raw.csv");
   WsGaugesPage *page;
   GtkWidget *window;
   const char *text;
@@ -192,15 +164,15 @@ test_unmatched_listed (void)
 static void
 test_matched_to_nsys (void)
 {
-  g_autoptr (WsRun) run = load_nsys ("v2025.3_h100_probe.sqlite");
-  g_autoptr (WsNcuResults) ncu = load_ncu ("h100_probe_full_raw.csv");
+  g_autoptr (WsRun) run = ws_test_load_nsys ("v2025.3_h100_probe.sqlite");
+  g_autoptr (WsNcuResults) ncu = ws_test_load_ncu ("h100_probe_full_raw.csv");
   WsGaugesPage *page;
   GtkWidget *window;
 
   ws_run_attach_ncu (run, ncu);
   window = show_page (run, &page);
   ws_gauges_view_select_launch (ws_gauges_page_get_overview (page), 0);
-  flush_events ();
+  ws_test_gui_flush ();
   g_assert_nonnull (strstr (ws_gauges_page_get_details_text (page),
                             "nsys kernel: fma_heavy(float *, int, int) (by the same name)"));
   g_assert_cmpstr (ws_gauges_page_get_unmatched_text (page), ==, "");
@@ -215,15 +187,10 @@ test_window_empty_state (void)
   g_autofree char *path = ws_test_data ("nsys", "v2025.3_h100_probe.sqlite", NULL);
   WsWindow *window = ws_window_new (GTK_APPLICATION (app));
   const char *paths[] = { path, NULL };
-  gint64 deadline = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
   GtkWidget *page;
 
   ws_window_load (window, paths);
-  while (ws_window_is_loading (window))
-    {
-      g_main_context_iteration (NULL, FALSE);
-      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
-    }
+  ws_test_gui_wait_for_load (window);
   page = ws_window_get_view (window, "gauges");
   g_assert_true (WS_IS_GAUGES_PAGE (page));
   g_assert_true (ws_gauges_page_is_empty (WS_GAUGES_PAGE (page)));
@@ -243,18 +210,13 @@ test_window_kernels_verdicts (void)
   g_autofree char *ncu = ws_test_data ("ncu", "h100_probe_full_raw.csv", NULL);
   WsWindow *window = ws_window_new (GTK_APPLICATION (app));
   const char *paths[] = { nsys, ncu, NULL };
-  gint64 deadline = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
   WsKernelsPage *page;
   WsBarsView *bars;
   const WsBarsModel *model;
   int strided = -1, tiny = -1;
 
   ws_window_load (window, paths);
-  while (ws_window_is_loading (window))
-    {
-      g_main_context_iteration (NULL, FALSE);
-      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
-    }
+  ws_test_gui_wait_for_load (window);
   page = WS_KERNELS_PAGE (ws_window_get_kernels_page (window));
   bars = ws_kernels_page_get_bars_view (page);
   model = ws_bars_view_get_model (bars);
@@ -274,14 +236,14 @@ test_window_kernels_verdicts (void)
   g_assert_cmpint (ws_bars_model_get (model, (guint) tiny)->verdict, ==, WS_VERDICT_NONE);
 
   ws_bars_view_select (bars, strided);
-  flush_events ();
+  ws_test_gui_flush ();
   {
     g_autofree char *details = ws_kernels_page_get_details_text (page);
 
     g_assert_nonnull (strstr (details, "Memory: DRAM 83.22% ≥ 60% and SM 7.03%"));
   }
   ws_bars_view_select (bars, tiny);
-  flush_events ();
+  ws_test_gui_flush ();
   {
     g_autofree char *details = ws_kernels_page_get_details_text (page);
 
@@ -293,14 +255,7 @@ test_window_kernels_verdicts (void)
 int
 main (int argc, char **argv)
 {
-  g_autoptr (GError) error = NULL;
-  int status;
-
-  gtk_test_init (&argc, &argv, NULL);
-  app = ws_application_new (G_APPLICATION_NON_UNIQUE);
-  g_application_register (G_APPLICATION (app), NULL, &error);
-  g_assert_no_error (error);
-  g_application_hold (G_APPLICATION (app));
+  app = ws_test_gui_init (&argc, &argv);
 
   g_test_add_func ("/gauges-page/ncu-only/rows-and-selected-verdict", test_ncu_only);
   g_test_add_func ("/gauges-page/sort-combo", test_sort_combo);
@@ -309,8 +264,5 @@ main (int argc, char **argv)
   g_test_add_func ("/gauges-page/window/empty-state", test_window_empty_state);
   g_test_add_func ("/gauges-page/window/kernel-verdicts-and-details", test_window_kernels_verdicts);
 
-  status = g_test_run ();
-  g_application_release (G_APPLICATION (app));
-  g_object_unref (app);
-  return status;
+  return ws_test_gui_run ();
 }

@@ -5,19 +5,8 @@
 
 #include "ws-lanes.h"
 #include "ws-run-loader.h"
+#include "ws-test-load.h"
 #include "ws-test-util.h"
-
-static WsRun *
-load (const char *name)
-{
-  g_autofree char *path = ws_test_data ("nsys", name, NULL);
-  g_autoptr (GError) error = NULL;
-  const char *paths[] = { path, NULL };
-  WsRun *run = ws_run_load (paths, WS_LOAD_ALL, NULL, NULL, NULL, &error);
-
-  g_assert_no_error (error);
-  return run;
-}
 
 static gint64
 sql_int (const char *name, const char *sql)
@@ -63,7 +52,7 @@ lane_of_stream (const WsRun *run, const WsLanes *lanes, gint32 stream_id)
 static void
 test_probe_lane_order (void)
 {
-  g_autoptr (WsRun) run = load (PROBE);
+  g_autoptr (WsRun) run = ws_test_load_nsys (PROBE);
   g_autoptr (WsLanes) lanes = ws_lanes_new (run);
   static const WsLaneKind kinds[] = {
     WS_LANE_GROUP,  WS_LANE_METRIC, WS_LANE_METRIC, WS_LANE_METRIC, WS_LANE_METRIC, WS_LANE_METRIC,
@@ -121,7 +110,7 @@ test_probe_lane_order (void)
 static void
 test_probe_stream_lanes (void)
 {
-  g_autoptr (WsRun) run = load (PROBE);
+  g_autoptr (WsRun) run = ws_test_load_nsys (PROBE);
   g_autoptr (WsLanes) lanes = ws_lanes_new (run);
   const WsLane *lane7 = lane_of_stream (run, lanes, 7);
   const WsTrack *track = &lane7->tracks[0];
@@ -184,7 +173,7 @@ test_probe_stream_lanes (void)
 static void
 test_probe_nvtx_rows (void)
 {
-  g_autoptr (WsRun) run = load (PROBE);
+  g_autoptr (WsRun) run = ws_test_load_nsys (PROBE);
   g_autoptr (WsLanes) lanes = ws_lanes_new (run);
   const WsLane *nvtx = ws_lanes_get_lane (lanes, 15);
   const WsLane *api = ws_lanes_get_lane (lanes, 16);
@@ -235,7 +224,7 @@ test_probe_nvtx_rows (void)
 static void
 test_probe_memory_lane (void)
 {
-  g_autoptr (WsRun) run = load (PROBE);
+  g_autoptr (WsRun) run = ws_test_load_nsys (PROBE);
   g_autoptr (WsLanes) lanes = ws_lanes_new (run);
   const WsLane *memory = ws_lanes_get_lane (lanes, 8);
   gint64 peak = sql_int (PROBE, "SELECT max(s) FROM (SELECT sum(CASE memoryOperationType WHEN 0 "
@@ -255,7 +244,7 @@ test_probe_memory_lane (void)
 static void
 test_two_gpus (void)
 {
-  g_autoptr (WsRun) run = load ("v2026.2_nsysai_h100_2gpu.sqlite");
+  g_autoptr (WsRun) run = ws_test_load_nsys ("v2026.2_nsysai_h100_2gpu.sqlite");
   g_autoptr (WsLanes) lanes = ws_lanes_new (run);
   /* By SQL: per process, kernels + memcpy + memset on its one stream, and
    * NVTX ranges per nesting depth (as above, over eventType 59 and 60). */
@@ -326,7 +315,7 @@ test_every_event_once (void)
 
   for (guint f = 0; f < G_N_ELEMENTS (files); f++)
     {
-      g_autoptr (WsRun) run = load (files[f]);
+      g_autoptr (WsRun) run = ws_test_load_nsys (files[f]);
       g_autoptr (WsLanes) lanes = ws_lanes_new (run);
       gsize counts[5] = { 0 };
       gsize tracked = 0;

@@ -6,18 +6,8 @@
 #include <string.h>
 
 #include "ws-ncu-reader.h"
+#include "ws-test-load.h"
 #include "ws-test-util.h"
-
-static WsNcuResults *
-load (const char *name)
-{
-  g_autofree char *path = ws_test_data ("ncu", name, NULL);
-  g_autoptr (GError) error = NULL;
-  WsNcuResults *results = ws_ncu_reader_load_file (path, &error);
-
-  g_assert_no_error (error);
-  return results;
-}
 
 static const WsGauge *
 gauge (const WsNcuResults *r, guint launch, WsGaugeKind kind)
@@ -32,7 +22,7 @@ gauge (const WsNcuResults *r, guint launch, WsGaugeKind kind)
 static void
 test_tensor_reads_pipe_cycles (void)
 {
-  g_autoptr (WsNcuResults) r = load ("h100_train_bf16_sections_raw.csv");
+  g_autoptr (WsNcuResults) r = ws_test_load_ncu ("h100_train_bf16_sections_raw.csv");
   const WsGauge *tensor = gauge (r, 1, WS_GAUGE_TENSOR);
 
   g_assert_cmpstr (ws_ncu_results_launch (r, 1)->kernel, ==,
@@ -60,7 +50,7 @@ test_tensor_reads_pipe_cycles (void)
 static void
 test_probe_verdicts (void)
 {
-  g_autoptr (WsNcuResults) r = load ("h100_probe_full_raw.csv");
+  g_autoptr (WsNcuResults) r = ws_test_load_ncu ("h100_probe_full_raw.csv");
   static const struct
   {
     const char *kernel;
@@ -123,7 +113,7 @@ test_probe_verdicts (void)
 static void
 test_details_page (void)
 {
-  g_autoptr (WsNcuResults) r = load ("h100_probe_full_details.csv");
+  g_autoptr (WsNcuResults) r = ws_test_load_ncu ("h100_probe_full_details.csv");
   const WsGauge *duration = gauge (r, 0, WS_GAUGE_DURATION);
   const WsGauge *tensor = gauge (r, 0, WS_GAUGE_TENSOR);
   const WsGauge *stall = gauge (r, 0, WS_GAUGE_STALL_BARRIER);
@@ -151,7 +141,7 @@ test_details_page (void)
 static void
 test_not_collected (void)
 {
-  g_autoptr (WsNcuResults) r = load ("h100_probe_instances_values.csv");
+  g_autoptr (WsNcuResults) r = ws_test_load_ncu ("h100_probe_instances_values.csv");
   const WsGauges *g = ws_ncu_results_gauges (r, 0);
   g_autofree char *dram = ws_gauge_not_collected_text (&g->gauge[WS_GAUGE_DRAM]);
   g_autofree char *l1 = ws_gauge_not_collected_text (&g->gauge[WS_GAUGE_L1_HIT]);
@@ -183,7 +173,7 @@ test_not_collected (void)
 static void
 test_latency_and_small_grid (void)
 {
-  g_autoptr (WsNcuResults) r = load ("h100_torch_nvtx_sections_raw.csv");
+  g_autoptr (WsNcuResults) r = ws_test_load_ncu ("h100_torch_nvtx_sections_raw.csv");
   const WsGauges *gelu = ws_ncu_results_gauges (r, 2);
   const WsGauges *fill = ws_ncu_results_gauges (r, 8);
 
@@ -206,7 +196,7 @@ test_latency_and_small_grid (void)
 static void
 test_mixed (void)
 {
-  g_autoptr (WsNcuResults) r = load ("b200_superbench_cublaslt_full_details.log");
+  g_autoptr (WsNcuResults) r = ws_test_load_ncu ("b200_superbench_cublaslt_full_details.log");
   const WsGauges *g = ws_ncu_results_gauges (r, 0);
 
   g_assert_cmpint (g->verdict, ==, WS_VERDICT_MIXED);
@@ -225,7 +215,7 @@ test_mixed (void)
 static void
 test_pascal_legacy (void)
 {
-  g_autoptr (WsNcuResults) r = load ("gtx1080_microgpusim_raw_2019.csv");
+  g_autoptr (WsNcuResults) r = ws_test_load_ncu ("gtx1080_microgpusim_raw_2019.csv");
   const WsGauges *g = ws_ncu_results_gauges (r, 0);
   g_autofree char *tensor = ws_gauge_not_collected_text (&g->gauge[WS_GAUGE_TENSOR]);
 

@@ -7,19 +7,8 @@
 
 #include "ws-error.h"
 #include "ws-ncu-reader.h"
+#include "ws-test-load.h"
 #include "ws-test-util.h"
-
-static WsNcuResults *
-load (const char *name)
-{
-  g_autofree char *path = ws_test_data ("ncu", name, NULL);
-  g_autoptr (GError) error = NULL;
-  WsNcuResults *results = ws_ncu_reader_load_file (path, &error);
-
-  g_assert_no_error (error);
-  g_assert_nonnull (results);
-  return results;
-}
 
 /* The value of a raw metric, read from a raw column or a details row. */
 static double
@@ -49,7 +38,7 @@ details_value (const WsNcuResults *results, guint launch, const char *section, c
 static void
 test_probe_raw_auto_units (void)
 {
-  g_autoptr (WsNcuResults) r = load ("h100_probe_full_raw.csv");
+  g_autoptr (WsNcuResults) r = ws_test_load_ncu ("h100_probe_full_raw.csv");
   const WsNcuMetric *m;
 
   g_assert_cmpuint (ws_ncu_results_n_launches (r), ==, 8);
@@ -96,7 +85,7 @@ test_probe_raw_auto_units (void)
 static void
 test_probe_raw_base_units (void)
 {
-  g_autoptr (WsNcuResults) r = load ("h100_probe_full_raw_base_units.csv");
+  g_autoptr (WsNcuResults) r = ws_test_load_ncu ("h100_probe_full_raw_base_units.csv");
 
   /* "381,792" ns */
   g_assert_cmpfloat_with_epsilon (value (r, 0, "gpu__time_duration.sum"), 381792, 1e-9);
@@ -122,8 +111,8 @@ tolerance (double scale, int decimals)
 static guint
 compare_files (const char *auto_name, const char *base_name, int decimals)
 {
-  g_autoptr (WsNcuResults) a = load (auto_name);
-  g_autoptr (WsNcuResults) b = load (base_name);
+  g_autoptr (WsNcuResults) a = ws_test_load_ncu (auto_name);
+  g_autoptr (WsNcuResults) b = ws_test_load_ncu (base_name);
   guint compared = 0;
 
   g_assert_cmpuint (ws_ncu_results_n_launches (a), ==, ws_ncu_results_n_launches (b));
@@ -183,8 +172,8 @@ test_details_units_agree (void)
 static void
 test_probe_details (void)
 {
-  g_autoptr (WsNcuResults) r = load ("h100_probe_full_details.csv");
-  g_autoptr (WsNcuResults) base = load ("h100_probe_full_details_base_units.csv");
+  g_autoptr (WsNcuResults) r = ws_test_load_ncu ("h100_probe_full_details.csv");
+  g_autoptr (WsNcuResults) base = ws_test_load_ncu ("h100_probe_full_details_base_units.csv");
   const WsNcuMetric *policy;
 
   g_assert_cmpuint (ws_ncu_results_n_launches (r), ==, 8);
@@ -228,8 +217,8 @@ test_probe_details (void)
 static void
 test_details_aliases_equal_raw (void)
 {
-  g_autoptr (WsNcuResults) details = load ("h100_probe_full_details_base_units.csv");
-  g_autoptr (WsNcuResults) raw = load ("h100_probe_full_raw_base_units.csv");
+  g_autoptr (WsNcuResults) details = ws_test_load_ncu ("h100_probe_full_details_base_units.csv");
+  g_autoptr (WsNcuResults) raw = ws_test_load_ncu ("h100_probe_full_raw_base_units.csv");
   guint checked = 0;
 
   for (guint i = 0; i < details->metrics->len; i++)
@@ -258,7 +247,7 @@ test_details_aliases_equal_raw (void)
 static void
 test_instances_values (void)
 {
-  g_autoptr (WsNcuResults) r = load ("h100_probe_instances_values.csv");
+  g_autoptr (WsNcuResults) r = ws_test_load_ncu ("h100_probe_instances_values.csv");
 
   g_assert_cmpuint (ws_ncu_results_n_launches (r), ==, 8);
   /* "18,549 (0; 0; …; 1,267; …)": the aggregate comes first. */
@@ -274,8 +263,8 @@ test_instances_values (void)
 static void
 test_torch_nvtx (void)
 {
-  g_autoptr (WsNcuResults) r = load ("h100_torch_nvtx_sections_raw.csv");
-  g_autoptr (WsNcuResults) d = load ("h100_torch_nvtx_sections_details.csv");
+  g_autoptr (WsNcuResults) r = ws_test_load_ncu ("h100_torch_nvtx_sections_raw.csv");
+  g_autoptr (WsNcuResults) d = ws_test_load_ncu ("h100_torch_nvtx_sections_details.csv");
   g_autofree char *path0 = NULL;
   g_autofree char *path1 = NULL;
   g_autofree char *path8 = NULL;
@@ -313,8 +302,8 @@ test_torch_nvtx (void)
 static void
 test_train_pair (void)
 {
-  g_autoptr (WsNcuResults) bf16 = load ("h100_train_bf16_sections_raw.csv");
-  g_autoptr (WsNcuResults) fp32 = load ("h100_train_fp32_sections_raw.csv");
+  g_autoptr (WsNcuResults) bf16 = ws_test_load_ncu ("h100_train_bf16_sections_raw.csv");
+  g_autoptr (WsNcuResults) fp32 = ws_test_load_ncu ("h100_train_fp32_sections_raw.csv");
 
   g_assert_cmpuint (ws_ncu_results_n_launches (bf16), ==, 14);
   g_assert_cmpuint (ws_ncu_results_n_launches (fp32), ==, 14);
@@ -347,7 +336,7 @@ test_rtx5090_details (void)
 
   for (gsize i = 0; i < G_N_ELEMENTS (files); i++)
     {
-      g_autoptr (WsNcuResults) r = load (files[i]);
+      g_autoptr (WsNcuResults) r = ws_test_load_ncu (files[i]);
       double v;
 
       g_assert_cmpuint (ws_ncu_results_n_launches (r), ==, 1);
@@ -361,7 +350,7 @@ test_rtx5090_details (void)
       g_assert_false (ws_ncu_results_value (r, 0, "flop_count_sp.sum", &v, NULL));
     }
   {
-    g_autoptr (WsNcuResults) r = load ("rtx5090_llmperf_kernel_0001_details.csv");
+    g_autoptr (WsNcuResults) r = ws_test_load_ncu ("rtx5090_llmperf_kernel_0001_details.csv");
 
     /* "13,485" cycle: thousands separator in a quoted value */
     g_assert_cmpfloat_with_epsilon (details_value (r, 0, SOL, "Elapsed Cycles"), 13485, 1e-9);
@@ -370,8 +359,8 @@ test_rtx5090_details (void)
     g_assert_cmpuint (r->rules->len, ==, 4);
   }
   {
-    g_autoptr (WsNcuResults) d = load ("rtx5090_llmperf_kernel_0002_details.csv");
-    g_autoptr (WsNcuResults) m = load ("rtx5090_llmperf_kernel_0002_metrics.csv");
+    g_autoptr (WsNcuResults) d = ws_test_load_ncu ("rtx5090_llmperf_kernel_0002_details.csv");
+    g_autoptr (WsNcuResults) m = ws_test_load_ncu ("rtx5090_llmperf_kernel_0002_metrics.csv");
 
     /* "17.57" Mbyte, "18.34" us, "5.30" %, "54.36" % */
     g_assert_cmpfloat_with_epsilon (value (d, 0, "dram__bytes_read.sum"), 17570000, 1e-6);
@@ -387,7 +376,7 @@ test_rtx5090_details (void)
 static void
 test_b200_live_log (void)
 {
-  g_autoptr (WsNcuResults) r = load ("b200_superbench_cublaslt_full_details.log");
+  g_autoptr (WsNcuResults) r = ws_test_load_ncu ("b200_superbench_cublaslt_full_details.log");
 
   /* Three lines (==PROF== and the program's own output) come before the table. */
   g_assert_cmpuint (ws_ncu_results_n_launches (r), ==, 1);
@@ -406,8 +395,8 @@ test_b200_live_log (void)
 static void
 test_gtx1080_2019 (void)
 {
-  g_autoptr (WsNcuResults) r = load ("gtx1080_microgpusim_raw_2019.csv");
-  g_autoptr (WsNcuResults) txt = load ("gtx1080_microgpusim_raw_2019.txt");
+  g_autoptr (WsNcuResults) r = ws_test_load_ncu ("gtx1080_microgpusim_raw_2019.csv");
+  g_autoptr (WsNcuResults) txt = ws_test_load_ncu ("gtx1080_microgpusim_raw_2019.txt");
   const WsNcuLaunch *launch = ws_ncu_results_launch (r, 0);
 
   g_assert_cmpuint (ws_ncu_results_n_launches (r), ==, 3);
@@ -445,7 +434,7 @@ test_gtx1080_2019 (void)
 static void
 test_pm_sampling_columns (void)
 {
-  g_autoptr (WsNcuResults) r = load ("h100_probe_full_raw.csv");
+  g_autoptr (WsNcuResults) r = ws_test_load_ncu ("h100_probe_full_raw.csv");
   const WsNcuMetric *pm =
     ws_ncu_results_find_metric (r, "TPC.TriageCompute.sm__inst_executed_pipe_fma_realtime.avg."
                                    "pct_of_peak_sustained_elapsed");
@@ -464,7 +453,7 @@ test_pm_sampling_columns (void)
 static void
 test_compact (void)
 {
-  g_autoptr (WsNcuResults) r = load ("h100_probe_full_raw.csv");
+  g_autoptr (WsNcuResults) r = ws_test_load_ncu ("h100_probe_full_raw.csv");
 
   /* 2,238 columns less the 11 leading ones */
   g_assert_cmpuint (r->metrics->len, ==, 2227);

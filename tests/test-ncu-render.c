@@ -9,21 +9,11 @@
 #include "ws-gauges-overview.h"
 #include "ws-ncu-reader.h"
 #include "ws-surface.h"
+#include "ws-test-load.h"
 #include "ws-test-util.h"
 
 #define WIDTH 1200
 #define HEIGHT 760
-
-static WsNcuResults *
-load (const char *name)
-{
-  g_autofree char *path = ws_test_data ("ncu", name, NULL);
-  g_autoptr (GError) error = NULL;
-  WsNcuResults *results = ws_ncu_reader_load_file (path, &error);
-
-  g_assert_no_error (error);
-  return results;
-}
 
 static WsColor
 pixel (cairo_surface_t *surface, double x, double y)
@@ -93,7 +83,7 @@ measure_bar (cairo_surface_t *surface, const WsGaugeGeometry *g, WsColor fill)
 static void
 test_panel_png_tensor_arc (void)
 {
-  g_autoptr (WsNcuResults) r = load ("h100_train_bf16_sections_raw.csv");
+  g_autoptr (WsNcuResults) r = ws_test_load_ncu ("h100_train_bf16_sections_raw.csv");
   g_autofree char *csv = ws_test_data ("ncu", "h100_train_bf16_sections_raw.csv", NULL);
   g_autofree char *dir = ws_test_tmpdir ();
   g_autofree char *png = g_build_filename (dir, "panel.png", NULL);
@@ -145,7 +135,7 @@ draw_panel (const WsNcuResults *r, guint launch, const WsPalette *palette)
 static void
 test_panel_bars_both_themes (void)
 {
-  g_autoptr (WsNcuResults) r = load ("h100_train_bf16_sections_raw.csv");
+  g_autoptr (WsNcuResults) r = ws_test_load_ncu ("h100_train_bf16_sections_raw.csv");
 
   for (int dark = 0; dark <= 1; dark++)
     {
@@ -181,7 +171,7 @@ test_panel_bars_both_themes (void)
 static void
 test_not_collected_is_not_zero (void)
 {
-  g_autoptr (WsNcuResults) r = load ("h100_probe_full_details.csv");
+  g_autoptr (WsNcuResults) r = ws_test_load_ncu ("h100_probe_full_details.csv");
   WsPalette palette;
   cairo_surface_t *surface;
   cairo_t *cr = ws_measure_context ();
@@ -218,7 +208,7 @@ test_not_collected_is_not_zero (void)
 static void
 test_overview (void)
 {
-  g_autoptr (WsNcuResults) r = load ("h100_train_bf16_sections_raw.csv");
+  g_autoptr (WsNcuResults) r = ws_test_load_ncu ("h100_train_bf16_sections_raw.csv");
   g_autoptr (WsGaugesOverview) overview = ws_gauges_overview_new (r, WS_GAUGE_DURATION);
   g_autoptr (WsGaugesOverview) by_tensor = ws_gauges_overview_new (r, WS_GAUGE_TENSOR);
   cairo_t *mcr = ws_measure_context ();

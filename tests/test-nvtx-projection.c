@@ -5,21 +5,10 @@
 
 #include "ws-nvtx-projection.h"
 #include "ws-run-loader.h"
+#include "ws-test-load.h"
 #include "ws-test-util.h"
 
 #define PROBE "v2025.3_h100_probe.sqlite"
-
-static WsRun *
-load (const char *name)
-{
-  g_autofree char *path = ws_test_data ("nsys", name, NULL);
-  g_autoptr (GError) error = NULL;
-  const char *paths[] = { path, NULL };
-  WsRun *run = ws_run_load (paths, WS_LOAD_ALL, NULL, NULL, NULL, &error);
-
-  g_assert_no_error (error);
-  return run;
-}
 
 static gssize
 find_range (const WsRun *run, const char *name, guint nth)
@@ -98,7 +87,7 @@ static const struct
 static void
 test_probe_hand_computed (void)
 {
-  g_autoptr (WsRun) run = load (PROBE);
+  g_autoptr (WsRun) run = ws_test_load_nsys (PROBE);
   g_autoptr (WsLanes) lanes = ws_lanes_new (run);
   g_autoptr (WsNvtxProjection) projection = ws_nvtx_projection_new (lanes);
 
@@ -139,7 +128,7 @@ test_probe_hand_computed (void)
 static void
 test_probe_matches_sql (void)
 {
-  g_autoptr (WsRun) run = load (PROBE);
+  g_autoptr (WsRun) run = ws_test_load_nsys (PROBE);
   g_autoptr (WsLanes) lanes = ws_lanes_new (run);
   g_autoptr (WsNvtxProjection) projection = ws_nvtx_projection_new (lanes);
   g_autofree char *path = ws_test_data ("nsys", PROBE, NULL);
@@ -168,7 +157,7 @@ test_probe_matches_sql (void)
 static void
 test_probe_summary (void)
 {
-  g_autoptr (WsRun) run = load (PROBE);
+  g_autoptr (WsRun) run = ws_test_load_nsys (PROBE);
   g_autoptr (WsLanes) lanes = ws_lanes_new (run);
   g_autoptr (WsNvtxProjection) projection = ws_nvtx_projection_new (lanes);
   g_autoptr (GArray) rows = ws_nvtx_projection_summary (projection);
@@ -205,7 +194,7 @@ test_probe_summary (void)
 static void
 test_two_processes (void)
 {
-  g_autoptr (WsRun) run = load ("v2026.2_nsysai_h100_2gpu.sqlite");
+  g_autoptr (WsRun) run = ws_test_load_nsys ("v2026.2_nsysai_h100_2gpu.sqlite");
   g_autoptr (WsLanes) lanes = ws_lanes_new (run);
   g_autoptr (WsNvtxProjection) projection = ws_nvtx_projection_new (lanes);
   g_autofree char *path = ws_test_data ("nsys", "v2026.2_nsysai_h100_2gpu.sqlite", NULL);

@@ -5,15 +5,8 @@
 
 #include "ws-bars-chart.h"
 #include "ws-nsys-stats-reader.h"
+#include "ws-test-pixels.h"
 #include "ws-test-util.h"
-
-static gboolean
-is_color (const guint8 *px, WsColor c)
-{
-  /* ARGB32 in native (little) endian: B, G, R, A. */
-  return abs (px[2] - (int) round (c.r * 255)) <= 1 && abs (px[1] - (int) round (c.g * 255)) <= 1 &&
-         abs (px[0] - (int) round (c.b * 255)) <= 1;
-}
 
 /* Draws the probe's kernels and measures each bar in the pixels: the lengths
  * are proportional to the totals of the ground-truth CSV (within a pixel). */
@@ -56,7 +49,7 @@ test_bar_lengths_proportional (void)
       g_assert_true (ws_bars_chart_bar_rect (cr, width, model, &state, &palette, i, &rect));
       y = (int) (rect.y + rect.height / 2);
       for (x = 0; x < width; x++)
-        if (is_color (data + y * stride + x * 4, palette.bar))
+        if (ws_test_argb_is_color (data + y * stride + x * 4, palette.bar))
           run++;
       lengths[i] = run;
       g_assert_cmpint (run, >, 0);

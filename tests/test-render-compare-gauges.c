@@ -9,6 +9,8 @@
 #include "ws-run-loader.h"
 #include "ws-stats.h"
 #include "ws-surface.h"
+#include "ws-test-pixels.h"
+#include "ws-test-load.h"
 #include "ws-test-util.h"
 #include "ws-text.h"
 
@@ -19,10 +21,8 @@ static WsRun *
 load (const char *nsys, const char *ncu)
 {
   const char *paths[] = { nsys, ncu, NULL };
-  g_autoptr (GError) error = NULL;
-  WsRun *run = ws_run_load (paths, WS_LOAD_ALL, NULL, NULL, NULL, &error);
+  WsRun *run = ws_test_load_paths (paths);
 
-  g_assert_no_error (error);
   ws_run_compute_summaries (run);
   return run;
 }
@@ -50,17 +50,6 @@ files_clear (Files *f)
   g_free (f->bf16_ncu);
 }
 
-static gboolean
-is_color (cairo_surface_t *surface, int x, int y, WsColor c)
-{
-  const guint8 *px =
-    cairo_image_surface_get_data (surface) + y * cairo_image_surface_get_stride (surface) + x * 4;
-
-  /* Native-endian ARGB32 / RGB24: B, G, R, A. */
-  return abs (px[2] - (int) round (c.r * 255)) <= 1 && abs (px[1] - (int) round (c.g * 255)) <= 1 &&
-         abs (px[0] - (int) round (c.b * 255)) <= 1;
-}
-
 /* The x just past the last pixel of the track's middle row in the fill
  * colour (the tick may cut the fill; its end is what counts). */
 static int
@@ -70,7 +59,7 @@ measure_fill_end (cairo_surface_t *surface, const WsCompareGaugeGeometry *g)
   int end = (int) g->track.x;
 
   for (int x = (int) g->track.x; x < (int) (g->track.x + g->track.width); x++)
-    if (is_color (surface, x, y, g->fill))
+    if (ws_test_pixel_is_color (surface, x, y, g->fill))
       end = x + 1;
   return end;
 }
@@ -84,7 +73,7 @@ measure_tick (cairo_surface_t *surface, const WsCompareGaugeGeometry *g)
   int first = -1, last = -1;
 
   for (int x = (int) g->track.x - 4; x < (int) (g->track.x + g->track.width + 4); x++)
-    if (is_color (surface, x, y, g->marker))
+    if (ws_test_pixel_is_color (surface, x, y, g->marker))
       {
         if (first < 0)
           first = x;
@@ -147,14 +136,16 @@ check_rows (cairo_surface_t *surface, const WsComparison *cmp, const WsDelta *d,
     WsCompareGaugeGeometry g;
 
     ws_compare_gauges_geometry (cr, WIDTH, cmp, d, palette, WS_GAUGE_DURATION, &g);
-    g_assert_true (is_color (surface, (int) g.track.x + 2, (int) (g.track.y + g.track.height / 2),
-                             palette->faster));
+    g_assert_true (ws_test_pixel_is_color (
+      surface, (int) g.track.x + 2, (int) (g.track.y + g.track.height / 2), palette->faster));
     ws_compare_gauges_geometry (cr, WIDTH, cmp, d, palette, WS_GAUGE_SM, &g);
-    g_assert_true (is_color (surface, (int) g.track.x + 2, (int) (g.track.y + g.track.height / 2),
-                             ws_gauge_band_color (palette, WS_GAUGE_BAND_HIGH)));
+    g_assert_true (ws_test_pixel_is_color (surface, (int) g.track.x + 2,
+                                           (int) (g.track.y + g.track.height / 2),
+                                           ws_gauge_band_color (palette, WS_GAUGE_BAND_HIGH)));
     ws_compare_gauges_geometry (cr, WIDTH, cmp, d, palette, WS_GAUGE_L2_HIT, &g);
-    g_assert_true (is_color (surface, (int) g.track.x + 2, (int) (g.track.y + g.track.height / 2),
-                             ws_gauge_band_color (palette, WS_GAUGE_BAND_LOW)));
+    g_assert_true (ws_test_pixel_is_color (surface, (int) g.track.x + 2,
+                                           (int) (g.track.y + g.track.height / 2),
+                                           ws_gauge_band_color (palette, WS_GAUGE_BAND_LOW)));
   }
   cairo_destroy (cr);
 }
@@ -305,7 +296,7 @@ test_stacked_cjk_title (void)
   cairo_surface_flush (surface);
   for (int y = 8; y < (int) (pad + round (ws_text_line_height (text) * 1.4)); y++)
     for (int x = 0; x < WIDTH; x++)
-      if (!is_color (surface, x, y, palette.background))
+      if (!ws_test_pixel_is_color (surface, x, y, palette.background))
         ink_right = MAX (ink_right, x);
   g_test_message ("title ink ends at %d; Pango: %.0f wide after %.0f of padding", ink_right,
                   title_w, pad);

@@ -6,26 +6,17 @@
 #include "ws-compare-chart.h"
 #include "ws-run-loader.h"
 #include "ws-stats.h"
+#include "ws-test-load.h"
+#include "ws-test-pixels.h"
 #include "ws-test-util.h"
 
 static WsRun *
 load (const char *name)
 {
-  g_autofree char *path = ws_test_data ("nsys", name, NULL);
-  const char *paths[] = { path, NULL };
-  g_autoptr (GError) error = NULL;
-  WsRun *run = ws_run_load (paths, WS_LOAD_ALL, NULL, NULL, NULL, &error);
+  WsRun *run = ws_test_load_nsys (name);
 
-  g_assert_no_error (error);
   ws_run_compute_summaries (run);
   return run;
-}
-
-static gboolean
-is_color (const guint8 *px, WsColor c)
-{
-  return abs (px[2] - (int) round (c.r * 255)) <= 1 && abs (px[1] - (int) round (c.g * 255)) <= 1 &&
-         abs (px[0] - (int) round (c.b * 255)) <= 1;
 }
 
 /* The diverging bars, measured in the pixels: faster kernels go left of
@@ -64,9 +55,9 @@ test_diverging_bars (void)
         {
           const guint8 *px = data + y * stride + x * 4;
 
-          if (is_color (px, palette.faster))
+          if (ws_test_argb_is_color (px, palette.faster))
             left++, first = MIN (first, x), last = MAX (last, x);
-          else if (is_color (px, palette.slower))
+          else if (ws_test_argb_is_color (px, palette.slower))
             right++, first = MIN (first, x), last = MAX (last, x);
         }
       if (llabs (d->delta) < 1000)

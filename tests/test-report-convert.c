@@ -399,37 +399,6 @@ wait_for_tool (Fixture *f)
   return 0;
 }
 
-/* Whether a process of the tool's group still runs: /proc/PID/stat
- * gives each process's group (field 5) and state (field 3); a zombie that
- * init has not reaped yet runs nothing. */
-static gboolean
-group_alive (GPid pgid)
-{
-  g_autoptr (GDir) proc = g_dir_open ("/proc", 0, NULL);
-  const char *name;
-
-  g_assert_nonnull (proc);
-  while ((name = g_dir_read_name (proc)) != NULL)
-    {
-      g_autofree char *path = g_build_filename ("/proc", name, "stat", NULL);
-      g_autofree char *stat = NULL;
-      g_auto (GStrv) fields = NULL;
-      const char *paren;
-
-      if (!g_ascii_isdigit (name[0]) || !g_file_get_contents (path, &stat, NULL, NULL))
-        continue;
-      paren = strrchr (stat, ')');
-      if (paren == NULL)
-        continue;
-      /* After the name: state, ppid, pgrp, … */
-      fields = g_strsplit (paren + 2, " ", 4);
-      if (g_strv_length (fields) >= 3 && g_ascii_strtoll (fields[2], NULL, 10) == pgid &&
-          fields[0][0] != 'Z' && fields[0][0] != 'X')
-        return TRUE;
-    }
-  return FALSE;
-}
-
 typedef struct
 {
   gboolean done;
@@ -479,7 +448,7 @@ test_cancel_leaves_nothing (Fixture *f, gconstpointer data)
   g_assert_cmpuint (load.phrases->len, >=, 1);
   g_assert_cmpstr (g_ptr_array_index (load.phrases, 0), ==,
                    "Converting probe.nsys-rep with nsys export…");
-  g_assert_true (group_alive (tool));
+  g_assert_true (ws_test_group_alive (tool));
   g_cancellable_cancel (cancellable);
   while (!load.done)
     {
@@ -488,7 +457,7 @@ test_cancel_leaves_nothing (Fixture *f, gconstpointer data)
     }
   g_assert_error (load.error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
   g_assert_null (load.run);
-  g_assert_false (group_alive (tool));
+  g_assert_false (ws_test_group_alive (tool));
   {
     g_autoptr (GPtrArray) entries = cache_entries ();
 
@@ -521,13 +490,13 @@ test_cli_interrupt_leaves_nothing (Fixture *f, gconstpointer data)
   cli = g_subprocess_launcher_spawnv (launcher, argv, &error);
   g_assert_no_error (error);
   tool = wait_for_tool (f);
-  g_assert_true (group_alive (tool));
+  g_assert_true (ws_test_group_alive (tool));
   g_subprocess_send_signal (cli, SIGINT);
   g_subprocess_communicate_utf8 (cli, NULL, NULL, NULL, &err, &error);
   g_assert_no_error (error);
   g_assert_true (g_subprocess_get_if_exited (cli));
   g_assert_cmpint (g_subprocess_get_exit_status (cli), ==, 1);
-  g_assert_false (group_alive (tool));
+  g_assert_false (ws_test_group_alive (tool));
   {
     g_autoptr (GPtrArray) entries = cache_entries ();
 

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "ws-run-loader.h"
+#include "ws-test-load.h"
 #include "ws-test-util.h"
 #include "ws-timeline-chart.h"
 
@@ -101,15 +102,6 @@ pixel (Fixture *f, int x, int y)
   return *(const guint32 *) (data + y * stride + x * 4) & 0xffffff;
 }
 
-static gssize
-kernel_by_correlation (const WsRun *run, guint32 correlation)
-{
-  for (gsize k = 0; k < run->kernels.n; k++)
-    if (run->kernels.correlation[k] == correlation)
-      return (gssize) k;
-  return -1;
-}
-
 static guint32
 stream_lane (Fixture *f, gint32 stream_id)
 {
@@ -134,7 +126,7 @@ stream_lane (Fixture *f, gint32 stream_id)
 static void
 test_kernel_at_expected_columns (Fixture *f, gconstpointer data)
 {
-  gssize k = kernel_by_correlation (f->run, 458);
+  gssize k = ws_test_kernel_by_correlation (f->run, 458);
   WsEventRef event = ws_event_ref (WS_EVENT_KERNEL, (gsize) k);
   guint32 lane = stream_lane (f, 7);
   const guint32 background = 0xffffff; /* the light palette's */

@@ -6,6 +6,8 @@
 
 #include "ws-application.h"
 #include "ws-stats.h"
+#include "ws-test-gui.h"
+#include "ws-test-load.h"
 #include "ws-test-util.h"
 #include "ws-timeline-page.h"
 #include "ws-window.h"
@@ -26,37 +28,11 @@ typedef struct
   WsEventRef last_selected;
 } Fixture;
 
-static void
-iterate (void)
-{
-  while (g_main_context_pending (NULL))
-    g_main_context_iteration (NULL, FALSE);
-}
-
-/* Runs the main loop until @done says so, or fails after 30 s. */
-static void
-wait_until (gboolean (*done) (Fixture *), Fixture *f)
-{
-  gint64 deadline = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
-
-  while (!done (f))
-    {
-      g_main_context_iteration (NULL, FALSE);
-      g_usleep (1000);
-      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
-    }
-  iterate ();
-}
-
 static gboolean
-loaded (Fixture *f)
+ready (gpointer data)
 {
-  return !ws_window_is_loading (f->window);
-}
+  Fixture *f = data;
 
-static gboolean
-ready (Fixture *f)
-{
   return ws_timeline_page_is_ready (f->page) && ws_timeline_page_has_projection (f->page) &&
          gtk_widget_get_allocated_width (GTK_WIDGET (f->view)) > 600 &&
          gtk_widget_get_window (GTK_WIDGET (f->view)) != NULL;
@@ -73,21 +49,15 @@ static void
 fixture_set_up (Fixture *f, gconstpointer data)
 {
   g_autofree char *path = ws_test_data ("nsys", PROBE, NULL);
-  g_autoptr (GFile) file = g_file_new_for_path (path);
   WsPalette palette;
 
   memset (f, 0, sizeof *f);
-  g_application_open (G_APPLICATION (app), &file, 1, "");
-  for (GList *l = gtk_application_get_windows (GTK_APPLICATION (app)); l != NULL; l = l->next)
-    if (WS_IS_WINDOW (l->data) && ws_window_is_loading (l->data))
-      f->window = l->data;
-  g_assert_nonnull (f->window);
-  wait_until (loaded, f);
+  f->window = ws_test_gui_open_and_load (path);
   g_action_group_activate_action (G_ACTION_GROUP (f->window), "show-page",
                                   g_variant_new_string ("timeline"));
   f->page = WS_TIMELINE_PAGE (ws_window_get_view (f->window, "timeline"));
   f->view = ws_timeline_page_get_view (f->page);
-  wait_until (ready, f);
+  ws_test_gui_iterate_until (ready, f);
   g_assert_cmpstr (ws_window_get_page (f->window), ==, "timeline");
   f->time = ws_timeline_view_get_window (f->view);
   f->run = ws_window_get_run (f->window);
@@ -102,7 +72,7 @@ fixture_tear_down (Fixture *f, gconstpointer data)
 {
   g_signal_handlers_disconnect_by_data (f->view, f);
   gtk_widget_destroy (GTK_WIDGET (f->window));
-  iterate ();
+  ws_test_gui_flush ();
 }
 
 /* ---- synthesized input ------------------------------------------------- */
@@ -124,7 +94,7 @@ send (Fixture *f, GdkEvent *event)
 {
   gtk_widget_event (GTK_WIDGET (f->view), event);
   gdk_event_free (event);
-  iterate ();
+  ws_test_gui_flush ();
 }
 
 static void
@@ -190,15 +160,6 @@ scroll (Fixture *f, double x, double y, GdkScrollDirection direction, GdkModifie
   event->scroll.state = state;
   event->scroll.time = GDK_CURRENT_TIME;
   send (f, event);
-}
-
-static gssize
-kernel_by_correlation (const WsRun *run, guint32 correlation)
-{
-  for (gsize k = 0; k < run->kernels.n; k++)
-    if (run->kernels.correlation[k] == correlation)
-      return (gssize) k;
-  return -1;
 }
 
 static gssize
@@ -291,7 +252,7 @@ test_drag_pans (Fixture *f, gconstpointer data)
 static void
 test_hover_tooltip (Fixture *f, gconstpointer data)
 {
-  gssize k = kernel_by_correlation (f->run, 458);
+  gssize k = ws_test_kernel_by_correlation (f->run, 458);
   WsEventRef event = ws_event_ref (WS_EVENT_KERNEL, (gsize) k);
   cairo_rectangle_t rect;
   g_autofree char *markup = NULL;
@@ -319,7 +280,7 @@ test_hover_tooltip (Fixture *f, gconstpointer data)
 static void
 test_click_selects (Fixture *f, gconstpointer data)
 {
-  gssize k = kernel_by_correlation (f->run, 458);
+  gssize k = ws_test_kernel_by_correlation (f->run, 458);
   WsEventRef event = ws_event_ref (WS_EVENT_KERNEL, (gsize) k);
   cairo_rectangle_t rect;
 
@@ -486,7 +447,7 @@ test_lanes_collapse_and_hide (Fixture *f, gconstpointer data)
   g_assert_cmpfloat_with_epsilon (next.y, before.y, 1.5);
   g_action_group_activate_action (gtk_widget_get_action_group (GTK_WIDGET (f->page), "timeline"),
                                   "show-all-lanes", NULL);
-  iterate ();
+  ws_test_gui_flush ();
   g_assert_cmpuint (ws_timeline_view_get_lane_flags (f->view, 9), ==, 0);
   g_assert_cmpuint (lanes_changed, ==, 4);
   g_signal_handler_disconnect (f->view, handler);
@@ -509,14 +470,7 @@ test_actions (Fixture *f, gconstpointer data)
 int
 main (int argc, char **argv)
 {
-  g_autoptr (GError) error = NULL;
-  int status;
-
-  gtk_test_init (&argc, &argv, NULL);
-  app = ws_application_new (G_APPLICATION_NON_UNIQUE);
-  g_application_register (G_APPLICATION (app), NULL, &error);
-  g_assert_no_error (error);
-  g_application_hold (G_APPLICATION (app));
+  app = ws_test_gui_init (&argc, &argv);
 
 #define ADD(path, func) g_test_add (path, Fixture, NULL, fixture_set_up, func, fixture_tear_down)
   ADD ("/timeline/zoom/wheel-keeps-point-under-pointer", test_wheel_zoom_keeps_point);
@@ -531,8 +485,5 @@ main (int argc, char **argv)
   ADD ("/timeline/actions/zoom", test_actions);
 #undef ADD
 
-  status = g_test_run ();
-  g_application_release (G_APPLICATION (app));
-  g_object_unref (app);
-  return status;
+  return ws_test_gui_run ();
 }

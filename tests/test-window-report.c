@@ -10,6 +10,7 @@
 #include "ws-application.h"
 #include "ws-capture-tools.h"
 #include "ws-ncu-match.h"
+#include "ws-test-gui.h"
 #include "ws-test-util.h"
 #include "ws-window.h"
 
@@ -50,26 +51,14 @@ find_progress_bar (GtkWidget *widget, gpointer data)
 static Opened
 open_report (const char *path)
 {
-  g_autoptr (GFile) file = g_file_new_for_path (path);
-  Opened opened = { NULL, g_ptr_array_new_with_free_func (g_free) };
+  const char *paths[] = { path, NULL };
+  Opened opened = { ws_test_gui_open (paths), g_ptr_array_new_with_free_func (g_free) };
   GtkProgressBar *bar = NULL;
-  gint64 deadline = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
 
-  g_application_open (G_APPLICATION (app), &file, 1, "");
-  for (GList *l = gtk_application_get_windows (GTK_APPLICATION (app)); l != NULL; l = l->next)
-    if (WS_IS_WINDOW (l->data) && ws_window_is_loading (l->data))
-      opened.window = l->data;
-  g_assert_nonnull (opened.window);
   find_progress_bar (GTK_WIDGET (opened.window), &bar);
   g_assert_nonnull (bar);
   g_signal_connect (bar, "notify::text", G_CALLBACK (progress_text_cb), &opened);
-  while (ws_window_is_loading (opened.window))
-    {
-      g_main_context_iteration (NULL, FALSE);
-      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
-    }
-  while (g_main_context_pending (NULL))
-    g_main_context_iteration (NULL, FALSE);
+  ws_test_gui_wait_for_load (opened.window);
   g_signal_handlers_disconnect_by_data (bar, &opened);
   return opened;
 }
@@ -206,33 +195,6 @@ test_missing_tool_then_settings (void)
   ws_test_rmtree (dir);
 }
 
-/* Whether a process of the group still runs (see test-report-convert.c). */
-static gboolean
-group_alive (GPid pgid)
-{
-  g_autoptr (GDir) proc = g_dir_open ("/proc", 0, NULL);
-  const char *name;
-
-  while (proc != NULL && (name = g_dir_read_name (proc)) != NULL)
-    {
-      g_autofree char *path = g_build_filename ("/proc", name, "stat", NULL);
-      g_autofree char *stat = NULL;
-      g_auto (GStrv) fields = NULL;
-      const char *paren;
-
-      if (!g_ascii_isdigit (name[0]) || !g_file_get_contents (path, &stat, NULL, NULL))
-        continue;
-      paren = strrchr (stat, ')');
-      if (paren == NULL)
-        continue;
-      fields = g_strsplit (paren + 2, " ", 4);
-      if (g_strv_length (fields) >= 3 && g_ascii_strtoll (fields[2], NULL, 10) == pgid &&
-          fields[0][0] != 'Z' && fields[0][0] != 'X')
-        return TRUE;
-    }
-  return FALSE;
-}
-
 /* Closing the window while nsys export hangs ends the tool and everything
  * it started, and leaves nothing in the cache. */
 static void
@@ -241,20 +203,16 @@ test_close_while_converting (void)
   g_autofree char *dir = ws_test_tmpdir ();
   g_autofree char *report = copy_report (dir, "nsys", "probe.nsys-rep");
   g_autofree char *pids = g_build_filename (dir, "pids", NULL);
-  g_autoptr (GFile) file = g_file_new_for_path (report);
+  const char *paths[] = { report, NULL };
   gint64 deadline = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
   g_autofree char *logged = NULL;
-  WsWindow *window = NULL;
+  WsWindow *window;
   GPid tool;
 
   clear_cache ();
   g_setenv ("WS_NSYS_MODE", "hang", TRUE);
   g_setenv ("WS_STANDIN_PIDS", pids, TRUE);
-  g_application_open (G_APPLICATION (app), &file, 1, "");
-  for (GList *l = gtk_application_get_windows (GTK_APPLICATION (app)); l != NULL; l = l->next)
-    if (WS_IS_WINDOW (l->data) && ws_window_is_loading (l->data))
-      window = l->data;
-  g_assert_nonnull (window);
+  window = ws_test_gui_open (paths);
   while ((logged = ws_test_read (pids)) == NULL || strchr (logged, '\n') == NULL)
     {
       g_clear_pointer (&logged, g_free);
@@ -263,9 +221,9 @@ test_close_while_converting (void)
       g_assert_cmpint (g_get_monotonic_time (), <, deadline);
     }
   tool = (GPid) g_ascii_strtoll (logged, NULL, 10);
-  g_assert_true (group_alive (tool));
+  g_assert_true (ws_test_group_alive (tool));
   gtk_widget_destroy (GTK_WIDGET (window));
-  while (group_alive (tool))
+  while (ws_test_group_alive (tool))
     {
       g_main_context_iteration (NULL, FALSE);
       g_usleep (10000);
@@ -284,15 +242,13 @@ test_close_while_converting (void)
     }
   g_setenv ("WS_NSYS_MODE", "", TRUE);
   g_setenv ("WS_STANDIN_PIDS", "", TRUE);
-  while (g_main_context_pending (NULL))
-    g_main_context_iteration (NULL, FALSE);
+  ws_test_gui_flush ();
   ws_test_rmtree (dir);
 }
 
 int
 main (int argc, char **argv)
 {
-  g_autoptr (GError) error = NULL;
   g_autofree char *stand_ins = NULL;
   int status;
 
@@ -305,11 +261,7 @@ main (int argc, char **argv)
   stand_in_path = g_strconcat (stand_ins, ":", bare_path, NULL);
   g_setenv ("PATH", stand_in_path, TRUE);
 
-  gtk_test_init (&argc, &argv, NULL);
-  app = ws_application_new (G_APPLICATION_NON_UNIQUE);
-  g_application_register (G_APPLICATION (app), NULL, &error);
-  g_assert_no_error (error);
-  g_application_hold (G_APPLICATION (app));
+  app = ws_test_gui_init (&argc, &argv);
 
   g_test_add_func ("/window-report/open/nsys-report-converts-with-progress",
                    test_opens_nsys_report);
@@ -319,9 +271,7 @@ main (int argc, char **argv)
   g_test_add_func ("/window-report/close-while-converting-leaves-nothing",
                    test_close_while_converting);
 
-  status = g_test_run ();
-  g_application_release (G_APPLICATION (app));
-  g_object_unref (app);
+  status = ws_test_gui_run ();
   ws_test_rmtree (cache_home);
   g_free (cache_home);
   g_free (converted_dir);

@@ -13,52 +13,11 @@
 #include "ws-preferences-window.h"
 #include "ws-ncu-match.h"
 #include "ws-summaries-page.h"
+#include "ws-test-gui.h"
 #include "ws-test-util.h"
 #include "ws-window.h"
 
 static WsApplication *app;
-
-/* Runs the main loop until @window has finished loading, or fails after 30 s. */
-static void
-wait_for_load (WsWindow *window)
-{
-  gint64 deadline = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
-
-  while (ws_window_is_loading (window))
-    {
-      g_main_context_iteration (NULL, FALSE);
-      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
-    }
-  while (g_main_context_pending (NULL))
-    g_main_context_iteration (NULL, FALSE);
-}
-
-static WsWindow *
-open_files (const char *const *paths)
-{
-  g_autoptr (GPtrArray) files = g_ptr_array_new_with_free_func (g_object_unref);
-  GList *before = g_list_copy (gtk_application_get_windows (GTK_APPLICATION (app)));
-  WsWindow *opened = NULL;
-
-  for (guint i = 0; paths[i] != NULL; i++)
-    g_ptr_array_add (files, g_file_new_for_path (paths[i]));
-  g_application_open (G_APPLICATION (app), (GFile **) files->pdata, (int) files->len, "");
-  for (GList *l = gtk_application_get_windows (GTK_APPLICATION (app)); l != NULL; l = l->next)
-    if (WS_IS_WINDOW (l->data) && ws_window_is_loading (l->data))
-      opened = l->data;
-  g_list_free (before);
-  g_assert_nonnull (opened);
-  wait_for_load (opened);
-  return opened;
-}
-
-static WsWindow *
-open_through_application (const char *path)
-{
-  const char *paths[] = { path, NULL };
-
-  return open_files (paths);
-}
 
 static guint
 table_rows (WsWindow *window, WsReportKind kind)
@@ -86,7 +45,7 @@ static void
 test_opens_export (void)
 {
   g_autofree char *path = ws_test_data ("nsys", "v2025.3_h100_probe.sqlite", NULL);
-  WsWindow *window = open_through_application (path);
+  WsWindow *window = ws_test_gui_open_and_load (path);
   WsKernelsPage *page = WS_KERNELS_PAGE (ws_window_get_kernels_page (window));
   WsBarsView *bars = ws_kernels_page_get_bars_view (page);
   const WsBarsModel *model = ws_bars_view_get_model (bars);
@@ -144,7 +103,7 @@ test_opens_stats_csvs (void)
     ws_test_data ("nsys-stats", "v2025.3_h100_train_bf16_cuda_gpu_kern_sum.csv", NULL);
   g_autofree char *nvtx = ws_test_data ("nsys-stats", "v2025.3_h100_train_bf16_nvtx_sum.csv", NULL);
   const char *paths[] = { kern, nvtx, NULL };
-  WsWindow *window = open_files (paths);
+  WsWindow *window = ws_test_gui_wait_for_load (ws_test_gui_open (paths));
   WsKernelsPage *page = WS_KERNELS_PAGE (ws_window_get_kernels_page (window));
   const WsBarsModel *model = ws_bars_view_get_model (ws_kernels_page_get_bars_view (page));
 
@@ -187,7 +146,7 @@ test_opens_capture_folder (void)
   g_clear_pointer (&contents, g_free);
   g_assert_true (g_file_get_contents (ncu_fixture, &contents, &len, NULL));
   g_assert_true (g_file_set_contents (ncu_copy, contents, len, NULL));
-  window = open_through_application (target);
+  window = ws_test_gui_open_and_load (target);
   g_assert_cmpstr (ws_window_get_page (window), ==, "kernels");
   g_assert_cmpstr (ws_window_get_run (window)->prov.kind, ==, "capture-folder");
   g_assert_cmpuint (ws_window_get_run (window)->kernels.n, ==, 336);
@@ -205,7 +164,7 @@ static void
 test_opens_ncu_csv (void)
 {
   g_autofree char *path = ws_test_data ("ncu", "h100_probe_full_details.csv", NULL);
-  WsWindow *window = open_through_application (path);
+  WsWindow *window = ws_test_gui_open_and_load (path);
   WsGaugesPage *page = WS_GAUGES_PAGE (ws_window_get_view (window, "gauges"));
 
   g_assert_cmpstr (ws_window_get_page (window), ==, "gauges");
@@ -227,7 +186,7 @@ test_export_chart (void)
     const char *name;
     const char *magic;
   } kinds[] = { { "k.png", "\x89PNG" }, { "k.svg", "<?xml" }, { "k.pdf", "%PDF" } };
-  WsWindow *window = open_through_application (path);
+  WsWindow *window = ws_test_gui_open_and_load (path);
 
   for (gsize i = 0; i < G_N_ELEMENTS (kinds); i++)
     {
@@ -257,18 +216,10 @@ test_export_chart (void)
   ws_test_rmtree (dir);
 }
 
-static void
-wait_for_compare (WsCompareWindow *window)
+static gboolean
+compared (gpointer window)
 {
-  gint64 deadline = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
-
-  while (ws_compare_window_is_loading (window))
-    {
-      g_main_context_iteration (NULL, FALSE);
-      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
-    }
-  while (g_main_context_pending (NULL))
-    g_main_context_iteration (NULL, FALSE);
+  return !ws_compare_window_is_loading (window);
 }
 
 /* A comparison window, as "Compare…" and --compare open it. */
@@ -284,7 +235,7 @@ test_compare_window (void)
   WsCompareWindow *window = ws_application_compare (app, fp32, bf16);
   WsComparison *cmp;
 
-  wait_for_compare (window);
+  ws_test_gui_iterate_until (compared, window);
   cmp = ws_compare_window_get_comparison (window);
   g_assert_nonnull (cmp);
   /* 17 kernels only before, 20 only after, 6 in both (SQL over the exports). */
@@ -312,17 +263,19 @@ test_compare_window (void)
 }
 
 static gboolean
-timelines_ready (WsCompareTimelines *timelines)
+timelines_ready (gpointer timelines)
 {
-  gint64 deadline = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
+  return ws_compare_timelines_is_ready (timelines);
+}
 
-  while (!ws_compare_timelines_is_ready (timelines))
-    {
-      g_main_context_iteration (NULL, FALSE);
-      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
-    }
-  while (g_main_context_pending (NULL))
-    g_main_context_iteration (NULL, FALSE);
+/* Both views have their width. */
+static gboolean
+timelines_sized (gpointer timelines)
+{
+  for (int after = 0; after < 2; after++)
+    if (ws_time_window_get_width (
+          ws_timeline_view_get_window (ws_compare_timelines_get_view (timelines, after))) < 100)
+      return FALSE;
   return TRUE;
 }
 
@@ -347,22 +300,14 @@ test_compare_timelines (void)
   WsCompareTimelines *timelines;
   WsTimeWindow *before, *after;
 
-  wait_for_compare (window);
+  ws_test_gui_iterate_until (compared, window);
   ws_compare_window_show_view (window, "timelines");
   timelines = ws_compare_window_get_timelines (window);
-  timelines_ready (timelines);
+  ws_test_gui_iterate_until (timelines_ready, timelines);
   before = ws_timeline_view_get_window (ws_compare_timelines_get_view (timelines, FALSE));
   after = ws_timeline_view_get_window (ws_compare_timelines_get_view (timelines, TRUE));
   gtk_window_present (GTK_WINDOW (window));
-  {
-    gint64 deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
-
-    while (ws_time_window_get_width (before) < 100 || ws_time_window_get_width (after) < 100)
-      {
-        g_main_context_iteration (NULL, FALSE);
-        g_assert_cmpint (g_get_monotonic_time (), <, deadline);
-      }
-  }
+  ws_test_gui_iterate_until (timelines_sized, timelines);
 
   g_assert_true (ws_compare_timelines_align (timelines, "step 3", 1));
   g_assert_cmpfloat_with_epsilon (x_of (timelines, FALSE, 6542959714),
@@ -396,7 +341,7 @@ test_broken_file_shows_info_bar (void)
   WsWindow *window;
 
   g_assert_true (g_file_set_contents (path, "not a database\n", -1, NULL));
-  window = open_through_application (path);
+  window = ws_test_gui_open_and_load (path);
   g_assert_cmpstr (ws_window_get_page (window), ==, "welcome");
   g_assert_nonnull (ws_window_get_error (window));
   g_assert_nonnull (strstr (ws_window_get_error (window), path));
@@ -410,22 +355,17 @@ static void
 test_close_while_loading (void)
 {
   g_autofree char *path = ws_test_data ("nsys", "v2026.2_nsysai_mfu_before.sqlite", NULL);
-  g_autoptr (GFile) file = g_file_new_for_path (path);
+  const char *paths[] = { path, NULL };
   gint64 deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
-  WsWindow *window = NULL;
+  WsWindow *window;
 
-  g_application_open (G_APPLICATION (app), &file, 1, "");
-  for (GList *l = gtk_application_get_windows (GTK_APPLICATION (app)); l != NULL; l = l->next)
-    if (WS_IS_WINDOW (l->data) && ws_window_is_loading (l->data))
-      window = l->data;
-  g_assert_nonnull (window);
+  window = ws_test_gui_open (paths);
   gtk_widget_destroy (GTK_WIDGET (window));
   /* Let the worker finish and its callback run against the closed window. */
   while (g_get_monotonic_time () < deadline && g_main_context_iteration (NULL, FALSE))
     ;
   g_usleep (G_USEC_PER_SEC / 2);
-  while (g_main_context_pending (NULL))
-    g_main_context_iteration (NULL, FALSE);
+  ws_test_gui_flush ();
 }
 
 /* Every key the Keyboard Shortcuts window shows, as "key:mods". */
@@ -482,8 +422,7 @@ test_shortcuts_listed (void)
   gtk_widget_show (GTK_WIDGET (window));
   g_action_group_activate_action (G_ACTION_GROUP (window), "show-page",
                                   g_variant_new_string ("timeline"));
-  while (g_main_context_pending (NULL))
-    g_main_context_iteration (NULL, FALSE);
+  ws_test_gui_flush ();
   actions = gtk_application_list_action_descriptions (GTK_APPLICATION (app));
   for (guint i = 0; actions[i] != NULL; i++)
     {
@@ -541,14 +480,7 @@ test_preferences (void)
 int
 main (int argc, char **argv)
 {
-  g_autoptr (GError) error = NULL;
-  int status;
-
-  gtk_test_init (&argc, &argv, NULL);
-  app = ws_application_new (G_APPLICATION_NON_UNIQUE);
-  g_application_register (G_APPLICATION (app), NULL, &error);
-  g_assert_no_error (error);
-  g_application_hold (G_APPLICATION (app));
+  app = ws_test_gui_init (&argc, &argv);
 
   g_test_add_func ("/window/open/nsys-export-shows-bars", test_opens_export);
   g_test_add_func ("/window/open/broken-file-shows-info-bar", test_broken_file_shows_info_bar);
@@ -562,8 +494,5 @@ main (int argc, char **argv)
   g_test_add_func ("/window/help/shortcuts-listed", test_shortcuts_listed);
   g_test_add_func ("/window/preferences/tools-and-recent", test_preferences);
 
-  status = g_test_run ();
-  g_application_release (G_APPLICATION (app));
-  g_object_unref (app);
-  return status;
+  return ws_test_gui_run ();
 }

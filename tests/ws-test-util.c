@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <gio/gio.h>
+#include <json-glib/json-glib.h>
 #include <sqlite3.h>
 #include <glib/gstdio.h>
 #include <signal.h>
@@ -10,22 +11,34 @@
 
 #include "ws-test-util.h"
 
+/* @dir/@sub/@first/…: the path of @first and the names after it in
+ * @args, up to NULL, under @dir/@sub. */
+char *
+ws_test_build_path_valist (const char *dir, const char *sub, const char *first, va_list args)
+{
+  g_autoptr (GPtrArray) parts = g_ptr_array_new ();
+
+  g_ptr_array_add (parts, (gpointer) dir);
+  g_ptr_array_add (parts, (gpointer) sub);
+  for (const char *p = first; p != NULL; p = va_arg (args, const char *))
+    g_ptr_array_add (parts, (gpointer) p);
+  g_ptr_array_add (parts, NULL);
+  return g_build_filenamev ((char **) parts->pdata);
+}
+
 /* A file under tests/data: the copies of ../shared/fixtures the tests read. */
 char *
 ws_test_data (const char *first, ...)
 {
-  g_autoptr (GPtrArray) parts = g_ptr_array_new ();
   const char *srcdir = g_getenv ("G_TEST_SRCDIR");
   va_list args;
+  char *path;
 
-  g_ptr_array_add (parts, (gpointer) (srcdir != NULL ? srcdir : SOURCE_DIR "/tests"));
-  g_ptr_array_add (parts, (gpointer) "data");
   va_start (args, first);
-  for (const char *p = first; p != NULL; p = va_arg (args, const char *))
-    g_ptr_array_add (parts, (gpointer) p);
+  path =
+    ws_test_build_path_valist (srcdir != NULL ? srcdir : SOURCE_DIR "/tests", "data", first, args);
   va_end (args);
-  g_ptr_array_add (parts, NULL);
-  return g_build_filenamev ((char **) parts->pdata);
+  return path;
 }
 
 const char *
@@ -286,6 +299,58 @@ ws_test_process_alive (GPid pid)
     return FALSE;
   paren = strrchr (stat, ')');
   return paren == NULL || paren[1] != ' ' || (paren[2] != 'Z' && paren[2] != 'X');
+}
+
+/* Whether a process of group @pgid still runs: /proc/PID/stat gives each
+ * process's group (field 5) and state (field 3); a zombie that init has
+ * not reaped yet runs nothing. */
+gboolean
+ws_test_group_alive (GPid pgid)
+{
+  g_autoptr (GDir) proc = g_dir_open ("/proc", 0, NULL);
+  const char *name;
+
+  g_assert_nonnull (proc);
+  while ((name = g_dir_read_name (proc)) != NULL)
+    {
+      g_autofree char *path = g_build_filename ("/proc", name, "stat", NULL);
+      g_autofree char *stat = NULL;
+      g_auto (GStrv) fields = NULL;
+      const char *paren;
+
+      if (!g_ascii_isdigit (name[0]) || !g_file_get_contents (path, &stat, NULL, NULL))
+        continue;
+      paren = strrchr (stat, ')');
+      if (paren == NULL)
+        continue;
+      /* After the name: state, ppid, pgrp, … */
+      fields = g_strsplit (paren + 2, " ", 4);
+      if (g_strv_length (fields) >= 3 && g_ascii_strtoll (fields[2], NULL, 10) == pgid &&
+          fields[0][0] != 'Z' && fields[0][0] != 'X')
+        return TRUE;
+    }
+  return FALSE;
+}
+
+/* The events of category @category in the Chrome trace at @path. */
+guint
+ws_test_trace_count (const char *path, const char *category)
+{
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  g_autoptr (GError) error = NULL;
+  JsonArray *events;
+  guint n = 0;
+
+  json_parser_load_from_file (parser, path, &error);
+  g_assert_no_error (error);
+  events = json_object_get_array_member (json_node_get_object (json_parser_get_root (parser)),
+                                         "traceEvents");
+  for (guint i = 0; i < json_array_get_length (events); i++)
+    if (g_strcmp0 (json_object_get_string_member_with_default (
+                     json_array_get_object_element (events, i), "cat", ""),
+                   category) == 0)
+      n++;
+  return n;
 }
 
 /* The file's contents, or NULL when it cannot be read. */

@@ -2,9 +2,11 @@
 #pragma once
 
 #include <glib.h>
+#include <stdarg.h>
 
 G_BEGIN_DECLS
 
+char *ws_test_build_path_valist (const char *dir, const char *sub, const char *first, va_list args);
 char *ws_test_data (const char *first, ...) G_GNUC_NULL_TERMINATED;
 const char *ws_test_cli (void);
 int ws_test_run (const char *const *argv, char **out, char **err);
@@ -31,6 +33,8 @@ GPtrArray *ws_test_list_dir (const char *dir);
 char *ws_test_stand_ins (void);
 void ws_test_use_stand_ins (void);
 gboolean ws_test_process_alive (GPid pid);
+gboolean ws_test_group_alive (GPid pgid);
+guint ws_test_trace_count (const char *path, const char *category);
 char *ws_test_read (const char *path);
 
 G_END_DECLS

@@ -7,6 +7,7 @@
 #include "ws-capture-settings-dialog.h"
 #include "ws-capture-settings.h"
 #include "ws-capture-tools.h"
+#include "ws-entry-chooser.h"
 
 /* The capture settings, bound to GSettings: a change is kept at once. */
 
@@ -44,22 +45,6 @@ static const char *const known_sets[] = { "basic",      "detailed", "full", "nvl
                                           "pmsampling", "roofline", NULL };
 
 static void
-choose_response_cb (GtkNativeDialog *dialog, int response, gpointer data)
-{
-  GtkEntry *entry = data;
-
-  if (response == GTK_RESPONSE_ACCEPT)
-    {
-      g_autofree char *path = gtk_file_chooser_get_filename (GTK_FILE_CHOOSER (dialog));
-
-      if (path != NULL)
-        gtk_entry_set_text (entry, path);
-    }
-  g_object_unref (entry);
-  g_object_unref (dialog);
-}
-
-static void
 choose (WsCaptureSettingsDialog *self, GtkEntry *entry, const char *title,
         GtkFileChooserAction action)
 {
@@ -69,8 +54,7 @@ choose (WsCaptureSettingsDialog *self, GtkEntry *entry, const char *title,
 
   if (current[0] == '/')
     gtk_file_chooser_set_filename (GTK_FILE_CHOOSER (dialog), current);
-  g_signal_connect (dialog, "response", G_CALLBACK (choose_response_cb), g_object_ref (entry));
-  gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
+  ws_entry_chooser_show (dialog, entry);
 }
 
 static void

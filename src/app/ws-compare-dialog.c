@@ -5,6 +5,7 @@
 #include <glib/gi18n.h>
 
 #include "ws-compare-dialog.h"
+#include "ws-entry-chooser.h"
 
 /* Chooses BEFORE and AFTER: each a file (an export, a CSV) or a folder (a
  * capture), typed or chosen. */
@@ -26,28 +27,6 @@ update_response (WsCompareDialog *self)
   gtk_dialog_set_response_sensitive (GTK_DIALOG (self), GTK_RESPONSE_ACCEPT, ready);
 }
 
-typedef struct
-{
-  WsCompareDialog *dialog;
-  GtkEntry *entry;
-} Choose;
-
-static void
-chosen_cb (GtkNativeDialog *chooser, int response, gpointer data)
-{
-  Choose *choose = data;
-
-  if (response == GTK_RESPONSE_ACCEPT)
-    {
-      g_autofree char *path = gtk_file_chooser_get_filename (GTK_FILE_CHOOSER (chooser));
-
-      if (path != NULL)
-        gtk_entry_set_text (choose->entry, path);
-    }
-  g_object_unref (chooser);
-  g_free (choose);
-}
-
 static void
 choose (WsCompareDialog *self, GtkEntry *entry, gboolean folder)
 {
@@ -55,12 +34,8 @@ choose (WsCompareDialog *self, GtkEntry *entry, gboolean folder)
     folder ? _ ("Choose a Capture Folder") : _ ("Choose a Run"), GTK_WINDOW (self),
     folder ? GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER : GTK_FILE_CHOOSER_ACTION_OPEN, _ ("_Choose"),
     _ ("_Cancel"));
-  Choose *data = g_new0 (Choose, 1);
 
-  data->dialog = self;
-  data->entry = entry;
-  g_signal_connect (chooser, "response", G_CALLBACK (chosen_cb), data);
-  gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
+  ws_entry_chooser_show (chooser, entry);
 }
 
 static void

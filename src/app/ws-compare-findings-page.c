@@ -7,6 +7,7 @@
 #include "ws-compare-findings-page.h"
 #include "ws-findings-diff.h"
 #include "ws-findings.h"
+#include "ws-list-box.h"
 
 /* The Findings tab of a comparison: each check raised on either side,
  * with what became of it (fixed, appeared, better, worse, unchanged), its
@@ -126,15 +127,6 @@ row_new (const WsFindingChange *change)
   return row;
 }
 
-static void
-clear_list (WsCompareFindingsPage *self)
-{
-  g_autoptr (GList) children = gtk_container_get_children (GTK_CONTAINER (self->list));
-
-  for (GList *l = children; l != NULL; l = l->next)
-    gtk_widget_destroy (l->data);
-}
-
 /* "Fixed 5 · Worse 1": how many checks changed each way. */
 static char *
 summary_text (GArray *diff)
@@ -160,7 +152,7 @@ show_diff (WsCompareFindingsPage *self)
 {
   g_autofree char *summary = NULL;
 
-  clear_list (self);
+  ws_list_box_clear (self->list);
   gtk_spinner_stop (self->spinner);
   g_clear_pointer (&self->diff, g_array_unref);
   if (self->findings[0] == NULL || self->findings[1] == NULL)
@@ -255,7 +247,7 @@ ws_compare_findings_page_set_runs (WsCompareFindingsPage *self, WsRun *before, W
     }
 
   self->cancellable = g_cancellable_new ();
-  clear_list (self);
+  ws_list_box_clear (self->list);
   gtk_stack_set_visible_child_name (self->stack, "busy");
   gtk_spinner_start (self->spinner);
   for (guint s = 0; s < 2; s++)
@@ -297,30 +289,9 @@ ws_compare_findings_page_get_diff (WsCompareFindingsPage *self)
 guint
 ws_compare_findings_page_get_n_rows (WsCompareFindingsPage *self)
 {
-  g_autoptr (GList) children = NULL;
-
   g_return_val_if_fail (WS_IS_COMPARE_FINDINGS_PAGE (self), 0);
 
-  children = gtk_container_get_children (GTK_CONTAINER (self->list));
-  return g_list_length (children);
-}
-
-static void
-collect_text (GtkWidget *widget, GString *out)
-{
-  if (GTK_IS_LABEL (widget))
-    {
-      if (out->len > 0)
-        g_string_append_c (out, '\n');
-      g_string_append (out, gtk_label_get_text (GTK_LABEL (widget)));
-    }
-  else if (GTK_IS_CONTAINER (widget))
-    {
-      g_autoptr (GList) children = gtk_container_get_children (GTK_CONTAINER (widget));
-
-      for (GList *l = children; l != NULL; l = l->next)
-        collect_text (l->data, out);
-    }
+  return ws_list_box_get_n_rows (self->list);
 }
 
 /**
@@ -332,17 +303,9 @@ collect_text (GtkWidget *widget, GString *out)
 char *
 ws_compare_findings_page_get_row_text (WsCompareFindingsPage *self, guint index)
 {
-  GtkListBoxRow *row;
-  GString *out;
-
   g_return_val_if_fail (WS_IS_COMPARE_FINDINGS_PAGE (self), NULL);
 
-  row = gtk_list_box_get_row_at_index (self->list, (int) index);
-  if (row == NULL)
-    return NULL;
-  out = g_string_new (NULL);
-  collect_text (GTK_WIDGET (row), out);
-  return g_string_free (out, FALSE);
+  return ws_list_box_get_row_text (self->list, index);
 }
 
 static void

@@ -7,6 +7,7 @@
 #include "ws-bars-chart.h"
 #include "ws-compare-gauges-page.h"
 #include "ws-kernel-name.h"
+#include "ws-list-box.h"
 
 /* The Gauges tab of a comparison: the kernels profiled on both sides, each
  * with its verdict before → after, beside the gauges of the one selected;
@@ -111,15 +112,6 @@ row_selected_cb (WsCompareGaugesPage *self, GtkListBoxRow *row, GtkListBox *list
   ws_compare_gauges_view_set_kernel (self->view, self->cmp, key);
 }
 
-static void
-clear_list (WsCompareGaugesPage *self)
-{
-  g_autoptr (GList) children = gtk_container_get_children (GTK_CONTAINER (self->list));
-
-  for (GList *l = children; l != NULL; l = l->next)
-    gtk_widget_destroy (l->data);
-}
-
 /**
  * ws_compare_gauges_page_set_comparison:
  * @cmp: (nullable): the comparison
@@ -144,7 +136,7 @@ ws_compare_gauges_page_set_comparison (WsCompareGaugesPage *self, WsComparison *
     ws_comparison_ref (cmp);
   g_clear_pointer (&self->cmp, ws_comparison_unref);
   self->cmp = cmp;
-  clear_list (self);
+  ws_list_box_clear (self->list);
   ws_compare_gauges_view_set_kernel (self->view, NULL, NULL);
 
   if (cmp == NULL || cmp->n_profiled == 0)
@@ -207,12 +199,9 @@ ws_compare_gauges_page_get_empty_text (WsCompareGaugesPage *self)
 guint
 ws_compare_gauges_page_get_n_kernels (WsCompareGaugesPage *self)
 {
-  g_autoptr (GList) children = NULL;
-
   g_return_val_if_fail (WS_IS_COMPARE_GAUGES_PAGE (self), 0);
 
-  children = gtk_container_get_children (GTK_CONTAINER (self->list));
-  return g_list_length (children);
+  return ws_list_box_get_n_rows (self->list);
 }
 
 void
@@ -239,24 +228,6 @@ ws_compare_gauges_page_get_selected_key (WsCompareGaugesPage *self)
   return row != NULL ? g_object_get_data (G_OBJECT (row), "key") : NULL;
 }
 
-static void
-collect_text (GtkWidget *widget, GString *out)
-{
-  if (GTK_IS_LABEL (widget))
-    {
-      if (out->len > 0)
-        g_string_append_c (out, '\n');
-      g_string_append (out, gtk_label_get_text (GTK_LABEL (widget)));
-    }
-  else if (GTK_IS_CONTAINER (widget))
-    {
-      g_autoptr (GList) children = gtk_container_get_children (GTK_CONTAINER (widget));
-
-      for (GList *l = children; l != NULL; l = l->next)
-        collect_text (l->data, out);
-    }
-}
-
 /**
  * ws_compare_gauges_page_get_row_text:
  *
@@ -266,17 +237,9 @@ collect_text (GtkWidget *widget, GString *out)
 char *
 ws_compare_gauges_page_get_row_text (WsCompareGaugesPage *self, guint index)
 {
-  GtkListBoxRow *row;
-  GString *out;
-
   g_return_val_if_fail (WS_IS_COMPARE_GAUGES_PAGE (self), NULL);
 
-  row = gtk_list_box_get_row_at_index (self->list, (int) index);
-  if (row == NULL)
-    return NULL;
-  out = g_string_new (NULL);
-  collect_text (GTK_WIDGET (row), out);
-  return g_string_free (out, FALSE);
+  return ws_list_box_get_row_text (self->list, index);
 }
 
 /**

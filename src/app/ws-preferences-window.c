@@ -5,6 +5,7 @@
 #include <glib/gi18n.h>
 
 #include "ws-capture-tools.h"
+#include "ws-entry-chooser.h"
 #include "ws-preferences-window.h"
 
 /* Edits the settings of org.warpscope.Warpscope; every control is bound to
@@ -70,22 +71,6 @@ clear_recent_clicked_cb (WsPreferencesWindow *self)
 }
 
 static void
-choose_response_cb (GtkNativeDialog *dialog, int response, gpointer data)
-{
-  GtkEntry *entry = data;
-
-  if (response == GTK_RESPONSE_ACCEPT)
-    {
-      g_autofree char *path = gtk_file_chooser_get_filename (GTK_FILE_CHOOSER (dialog));
-
-      if (path != NULL)
-        gtk_entry_set_text (entry, path);
-    }
-  g_object_unref (dialog);
-  g_object_unref (entry);
-}
-
-static void
 choose_clicked_cb (WsPreferencesWindow *self, GtkButton *button)
 {
   gboolean folder = button == self->output_button;
@@ -103,8 +88,7 @@ choose_clicked_cb (WsPreferencesWindow *self, GtkButton *button)
 
   if (current[0] != '\0')
     gtk_file_chooser_set_filename (GTK_FILE_CHOOSER (dialog), current);
-  g_signal_connect (dialog, "response", G_CALLBACK (choose_response_cb), g_object_ref (entry));
-  gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
+  ws_entry_chooser_show (dialog, entry);
 }
 
 /* An empty path means "found on PATH": say where, or that it is not. */

@@ -278,21 +278,6 @@ update_actions (WsWindow *self)
     }
 }
 
-typedef struct
-{
-  const WsBarsModel *model;
-  WsBarsState state;
-  WsPalette palette;
-} ChartExport;
-
-static void
-draw_chart_export (cairo_t *cr, double width, double height, gpointer data)
-{
-  ChartExport *chart = data;
-
-  ws_bars_chart_draw (cr, width, height, chart->model, &chart->state, &chart->palette);
-}
-
 /**
  * ws_window_export_chart:
  *
@@ -306,19 +291,13 @@ ws_window_export_chart (WsWindow *self, const char *path, GError **error)
   WsBarsView *bars = ws_kernels_page_get_bars_view (self->kernels_page);
   g_autofree char *title =
     g_strdup_printf (_ ("GPU time by kernel — %s"), ws_run_display_name (self->run));
-  ChartExport chart = { ws_bars_view_get_model (bars) };
-  cairo_t *cr;
-  double height;
+  WsPalette palette;
 
   g_return_val_if_fail (self->run != NULL, FALSE);
 
-  chart.state.hover = chart.state.selected = -1;
-  chart.state.title = title;
-  ws_palette_init_light (&chart.palette);
-  cr = ws_measure_context ();
-  height = ceil (ws_bars_chart_natural_height (cr, chart.model, &chart.state, &chart.palette));
-  cairo_destroy (cr);
-  return ws_render_to_file (path, 1200, height, draw_chart_export, &chart, error);
+  ws_palette_init_light (&palette);
+  return ws_bars_chart_render_to_file (path, 1200, 0, ws_bars_view_get_model (bars), title,
+                                       &palette, error);
 }
 
 typedef enum

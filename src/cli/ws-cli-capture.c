@@ -22,13 +22,6 @@ typedef struct
   guint interrupts;
 } CaptureRun;
 
-static void
-replace_string (char **field, const char *value)
-{
-  g_free (*field);
-  *field = g_strdup (value);
-}
-
 /* Every line of the log, as it comes: the [STEP x/6] lines and the tools'
  * own output, exactly as the log file gets them. */
 static void
@@ -197,11 +190,10 @@ ws_cli_capture (int argc, char **argv)
   };
   g_autoptr (GOptionContext) context =
     g_option_context_new (_ ("— capture targets with nsys and ncu"));
-  g_autoptr (WsCaptureSettings) settings = ws_capture_settings_new ();
+  g_autoptr (WsCaptureSettings) settings = NULL;
   g_autoptr (WsTargetList) list = NULL;
   g_autoptr (GArray) rows = g_array_new (FALSE, FALSE, sizeof (guint));
   g_autoptr (GError) error = NULL;
-  g_auto (GStrv) env = g_get_environ ();
   g_autoptr (GPtrArray) checks = NULL;
   g_autofree char *cwd = g_get_current_dir ();
   g_autofree char *out_dir = NULL;
@@ -219,27 +211,20 @@ ws_cli_capture (int argc, char **argv)
        "target succeeded, 1 one failed (or Ctrl+C), 2 bad input."));
   if (!ws_cli_parse (context, &argc, &argv, 0, 0))
     return WS_EXIT_BAD_INPUT;
-  if (!ws_capture_settings_apply_environment (settings, (const char *const *) env, NULL, &error))
+  settings = ws_cli_capture_settings (out, nsys, ncu, ncu_set, &error);
+  if (settings == NULL)
     return ws_cli_fail (error);
 
   if (targets != NULL)
-    replace_string (&settings->targets_file, targets);
-  if (out != NULL)
-    replace_string (&settings->output_dir, out);
-  if (nsys != NULL)
-    replace_string (&settings->nsys_path, nsys);
-  if (ncu != NULL)
-    replace_string (&settings->ncu_path, ncu);
+    ws_cli_replace_string (&settings->targets_file, targets);
   if (nvtx_range != NULL)
-    replace_string (&settings->nvtx_range, nvtx_range[0] != '\0' ? nvtx_range : NULL);
-  if (ncu_set != NULL)
-    replace_string (&settings->ncu_set, ncu_set);
+    ws_cli_replace_string (&settings->nvtx_range, nvtx_range[0] != '\0' ? nvtx_range : NULL);
   if (ncu_sections != NULL)
-    replace_string (&settings->ncu_sections, ncu_sections[0] != '\0' ? ncu_sections : NULL);
+    ws_cli_replace_string (&settings->ncu_sections, ncu_sections[0] != '\0' ? ncu_sections : NULL);
   if (group != NULL)
-    replace_string (&settings->group, group);
+    ws_cli_replace_string (&settings->group, group);
   if (log != NULL)
-    replace_string (&settings->global_log, log);
+    ws_cli_replace_string (&settings->global_log, log);
   if (topn == 0 || topn < -1 || launch_count < -1)
     {
       g_printerr (_ ("%s: --topn must be 1 or more, --launch-count 0 or more\n"), argv[0]);

@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <glib-unix.h>
 #include <glib/gi18n.h>
+#include <json-glib/json-glib.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -174,4 +175,63 @@ ws_cli_load_ncu (char **paths, GError **error)
   for (guint i = 0; i < run->prov.warnings->len; i++)
     g_printerr ("warpscope-cli: %s\n", (const char *) g_ptr_array_index (run->prov.warnings, i));
   return g_steal_pointer (&run);
+}
+
+/**
+ * ws_cli_json_text:
+ *
+ * Returns: (transfer full): @root as `--format json` prints it: indented,
+ * with a line end
+ */
+char *
+ws_cli_json_text (JsonNode *root)
+{
+  g_autoptr (JsonGenerator) generator = json_generator_new ();
+  g_autofree char *text = NULL;
+
+  json_generator_set_root (generator, root);
+  json_generator_set_pretty (generator, TRUE);
+  text = json_generator_to_data (generator, NULL);
+  return g_strconcat (text, "\n", NULL);
+}
+
+/* Replaces the setting *@field by an option's @value. */
+void
+ws_cli_replace_string (char **field, const char *value)
+{
+  g_free (*field);
+  *field = g_strdup (value);
+}
+
+/**
+ * ws_cli_capture_settings:
+ * @out: (nullable): --out
+ * @nsys: (nullable): --nsys
+ * @ncu: (nullable): --ncu
+ * @ncu_set: (nullable): --ncu-set
+ *
+ * The settings of a capture (and of the doctor, which checks for one):
+ * the workflow's environment variables, which the options given override.
+ *
+ * Returns: (transfer full): the settings, or %NULL with @error set when a
+ *   variable is wrong
+ */
+WsCaptureSettings *
+ws_cli_capture_settings (const char *out, const char *nsys, const char *ncu, const char *ncu_set,
+                         GError **error)
+{
+  g_autoptr (WsCaptureSettings) settings = ws_capture_settings_new ();
+  g_auto (GStrv) env = g_get_environ ();
+
+  if (!ws_capture_settings_apply_environment (settings, (const char *const *) env, NULL, error))
+    return NULL;
+  if (out != NULL)
+    ws_cli_replace_string (&settings->output_dir, out);
+  if (nsys != NULL)
+    ws_cli_replace_string (&settings->nsys_path, nsys);
+  if (ncu != NULL)
+    ws_cli_replace_string (&settings->ncu_path, ncu);
+  if (ncu_set != NULL)
+    ws_cli_replace_string (&settings->ncu_set, ncu_set);
+  return g_steal_pointer (&settings);
 }

@@ -116,7 +116,7 @@ write_gauges (const WsComparison *cmp, GString *out, gboolean markdown)
         }
       for (int g = 0; g < WS_N_GAUGES; g++)
         {
-          WsGaugeKind kind = ws_compare_gauges_rows[g];
+          WsGaugeKind kind = (WsGaugeKind) g;
           const char *label = ws_gauge_label (kind);
           int pad = 18 - (int) g_utf8_strlen (label, -1);
 

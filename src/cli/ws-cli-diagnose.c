@@ -13,13 +13,8 @@ static char *
 findings_json (GPtrArray *findings, const WsRun *run)
 {
   g_autoptr (JsonNode) root = ws_findings_to_json (findings, run->origin);
-  g_autoptr (JsonGenerator) generator = json_generator_new ();
-  g_autofree char *text = NULL;
 
-  json_generator_set_root (generator, root);
-  json_generator_set_pretty (generator, TRUE);
-  text = json_generator_to_data (generator, NULL);
-  return g_strconcat (text, "\n", NULL);
+  return ws_cli_json_text (root);
 }
 
 int

@@ -8,13 +8,6 @@
 #include "ws-cli.h"
 #include "ws-doctor.h"
 
-static void
-replace_string (char **field, const char *value)
-{
-  g_free (*field);
-  *field = g_strdup (value);
-}
-
 /* One line per check, then its fix indented; the same text the window's
  * Doctor shows. */
 void
@@ -72,9 +65,8 @@ ws_cli_doctor (int argc, char **argv)
   };
   g_autoptr (GOptionContext) context =
     g_option_context_new (_ ("— check this machine before a capture"));
-  g_autoptr (WsCaptureSettings) settings = ws_capture_settings_new ();
+  g_autoptr (WsCaptureSettings) settings = NULL;
   g_autoptr (GError) error = NULL;
-  g_auto (GStrv) env = g_get_environ ();
   g_autoptr (GPtrArray) checks = NULL;
   g_autoptr (GFile) out_file = NULL;
   g_autofree char *out_path = NULL;
@@ -86,16 +78,9 @@ ws_cli_doctor (int argc, char **argv)
                 "how to fix each problem. Exit status 1 when a capture would fail."));
   if (!ws_cli_parse (context, &argc, &argv, 0, 0))
     return WS_EXIT_BAD_INPUT;
-  if (!ws_capture_settings_apply_environment (settings, (const char *const *) env, NULL, &error))
+  settings = ws_cli_capture_settings (out, nsys, ncu, ncu_set, &error);
+  if (settings == NULL)
     return ws_cli_fail (error);
-  if (out != NULL)
-    replace_string (&settings->output_dir, out);
-  if (nsys != NULL)
-    replace_string (&settings->nsys_path, nsys);
-  if (ncu != NULL)
-    replace_string (&settings->ncu_path, ncu);
-  if (ncu_set != NULL)
-    replace_string (&settings->ncu_set, ncu_set);
 
   out_file = g_file_new_for_commandline_arg (settings->output_dir);
   out_path = g_file_get_path (out_file);

@@ -131,7 +131,6 @@ write_json (const WsRun *run, GString *out)
 {
   const WsNcuResults *ncu = run->ncu;
   g_autoptr (JsonBuilder) builder = json_builder_new ();
-  g_autoptr (JsonGenerator) generator = json_generator_new ();
   g_autoptr (JsonNode) root = NULL;
   g_autoptr (GArray) unmatched = ws_ncu_results_unmatched (ncu);
   g_autofree char *text = NULL;
@@ -201,11 +200,8 @@ write_json (const WsRun *run, GString *out)
   json_builder_end_object (builder);
 
   root = json_builder_get_root (builder);
-  json_generator_set_root (generator, root);
-  json_generator_set_pretty (generator, TRUE);
-  text = json_generator_to_data (generator, NULL);
+  text = ws_cli_json_text (root);
   g_string_append (out, text);
-  g_string_append_c (out, '\n');
 }
 
 int

@@ -156,7 +156,6 @@ print_json (const WsRun *run, const char *path)
 {
   const WsProvenance *prov = &run->prov;
   g_autoptr (JsonBuilder) builder = json_builder_new ();
-  g_autoptr (JsonGenerator) generator = json_generator_new ();
   g_autoptr (JsonNode) root = NULL;
   g_autofree char *text = NULL;
 
@@ -236,10 +235,8 @@ print_json (const WsRun *run, const char *path)
   json_builder_end_object (builder);
 
   root = json_builder_get_root (builder);
-  json_generator_set_root (generator, root);
-  json_generator_set_pretty (generator, TRUE);
-  text = json_generator_to_data (generator, NULL);
-  g_print ("%s\n", text);
+  text = ws_cli_json_text (root);
+  g_print ("%s", text);
 }
 
 int

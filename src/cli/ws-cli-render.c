@@ -38,21 +38,6 @@ typedef struct
   int repeat;        /* timeline: redraws to time */
 } RenderOptions;
 
-typedef struct
-{
-  WsBarsModel *model;
-  WsBarsState state;
-  WsPalette palette;
-} BarsDraw;
-
-static void
-draw_bars (cairo_t *cr, double width, double height, gpointer data)
-{
-  BarsDraw *bars = data;
-
-  ws_bars_chart_draw (cr, width, height, bars->model, &bars->state, &bars->palette);
-}
-
 static gboolean
 parse_size (const char *str, double *width, double *height)
 {
@@ -81,32 +66,20 @@ bars_verdict (const char *kernel_name, gpointer data)
 static gboolean
 render_bars (WsRun *run, const RenderOptions *options, GError **error)
 {
-  double height = options->height;
   g_autoptr (WsSummary) summary = ws_summary_compute (run, WS_REPORT_KERN_SUM, WS_NAME_DEMANGLED);
   g_autofree char *title =
     g_strdup_printf (_ ("GPU time by kernel — %s"), ws_run_display_name (run));
-  BarsDraw bars = { 0 };
-  gboolean ok;
+  g_autoptr (WsBarsModel) model =
+    ws_bars_model_new (summary, options->top, WS_BARS_SORT_TOTAL, NULL,
+                       run->ncu != NULL ? bars_verdict : NULL, run->ncu);
+  WsPalette palette;
 
-  bars.model = ws_bars_model_new (summary, options->top, WS_BARS_SORT_TOTAL, NULL,
-                                  run->ncu != NULL ? bars_verdict : NULL, run->ncu);
-  bars.state.hover = bars.state.selected = -1;
-  bars.state.title = title;
   if (options->dark)
-    ws_palette_init_dark (&bars.palette);
+    ws_palette_init_dark (&palette);
   else
-    ws_palette_init_light (&bars.palette);
-
-  if (height <= 0)
-    {
-      cairo_t *cr = ws_measure_context ();
-
-      height = ceil (ws_bars_chart_natural_height (cr, bars.model, &bars.state, &bars.palette));
-      cairo_destroy (cr);
-    }
-  ok = ws_render_to_file (options->output, options->width, height, draw_bars, &bars, error);
-  ws_bars_model_free (bars.model);
-  return ok;
+    ws_palette_init_light (&palette);
+  return ws_bars_chart_render_to_file (options->output, options->width, options->height, model,
+                                       title, &palette, error);
 }
 
 typedef struct

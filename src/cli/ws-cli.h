@@ -2,8 +2,10 @@
 #pragma once
 
 #include <glib.h>
+#include <json-glib/json-glib.h>
 #include <stdio.h>
 
+#include "ws-capture-settings.h"
 #include "ws-load-options.h"
 #include "ws-run.h"
 
@@ -36,5 +38,9 @@ WsRun *ws_cli_load (char **paths, WsLoadFlags flags, GError **error);
 WsRun *ws_cli_load_ncu (char **paths, GError **error);
 gboolean ws_cli_write (const char *path, const char *data, gsize len, GError **error);
 void ws_cli_print_doctor (GPtrArray *checks, gboolean problems_only, FILE *out);
+char *ws_cli_json_text (JsonNode *root);
+void ws_cli_replace_string (char **field, const char *value);
+WsCaptureSettings *ws_cli_capture_settings (const char *out, const char *nsys, const char *ncu,
+                                            const char *ncu_set, GError **error);
 
 G_END_DECLS

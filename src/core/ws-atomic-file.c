@@ -172,3 +172,27 @@ ws_atomic_file_save (const char *path, const char *data, gsize len, WsAtomicFile
   fsync_dir (dir);
   return TRUE;
 }
+
+/**
+ * ws_atomic_file_commit:
+ * @tmp: a complete file written beside @path
+ *
+ * Renames @tmp to @path; when that fails, removes @tmp, so that nothing
+ * half-done is left either way.
+ */
+gboolean
+ws_atomic_file_commit (const char *tmp, const char *path, GError **error)
+{
+  g_return_val_if_fail (tmp != NULL && path != NULL, FALSE);
+
+  if (g_rename (tmp, path) != 0)
+    {
+      int saved = errno;
+
+      g_unlink (tmp);
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved), "%s: %s", path,
+                   g_strerror (saved));
+      return FALSE;
+    }
+  return TRUE;
+}

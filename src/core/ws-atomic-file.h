@@ -13,5 +13,6 @@ typedef enum
 
 gboolean ws_atomic_file_save (const char *path, const char *data, gsize len,
                               WsAtomicFileFlags flags, GError **error);
+gboolean ws_atomic_file_commit (const char *tmp, const char *path, GError **error);
 
 G_END_DECLS

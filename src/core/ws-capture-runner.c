@@ -425,6 +425,19 @@ skip_rest (WsCaptureRunner *self)
   self->current = self->targets->len;
 }
 
+/* Starts the target at self->current, or ends the run when none is left
+ * or it was cancelled. */
+static void
+next_target (WsCaptureRunner *self)
+{
+  if (self->cancelled)
+    skip_rest (self);
+  if (self->current >= self->targets->len)
+    finish_run (self);
+  else
+    start_target (self);
+}
+
 static void
 finish_target (WsCaptureRunner *self)
 {
@@ -444,12 +457,7 @@ finish_target (WsCaptureRunner *self)
   self->in_target = FALSE;
 
   self->current++;
-  if (self->cancelled)
-    skip_rest (self);
-  if (self->current >= self->targets->len)
-    finish_run (self);
-  else
-    start_target (self);
+  next_target (self);
 }
 
 static gboolean
@@ -504,6 +512,12 @@ step_finished (WsCaptureRunner *self, gboolean ok, const char *detail)
 
 static void run_command (WsCaptureRunner *self);
 
+static const WsCaptureCommand *
+command_of (WsCaptureRunner *self)
+{
+  return g_ptr_array_index (current (self)->plan->steps[self->step], self->command);
+}
+
 static WsCaptureCommandResult *
 result_of (WsCaptureRunner *self)
 {
@@ -516,8 +530,7 @@ static void
 command_finished (WsCaptureRunner *self)
 {
   WsCaptureTargetRun *target = current (self);
-  const WsCaptureCommand *command =
-    g_ptr_array_index (target->plan->steps[self->step], self->command);
+  const WsCaptureCommand *command = command_of (self);
   WsCaptureCommandResult *result = result_of (self);
   GPtrArray *commands = target->plan->steps[self->step];
   gboolean failed_before = FALSE;
@@ -634,9 +647,7 @@ process_done_cb (GObject *source, GAsyncResult *result, gpointer data)
 static void
 run_command (WsCaptureRunner *self)
 {
-  WsCaptureTargetRun *target = current (self);
-  const WsCaptureCommand *command =
-    g_ptr_array_index (target->plan->steps[self->step], self->command);
+  const WsCaptureCommand *command = command_of (self);
   WsCaptureCommandResult *result = result_of (self);
   g_autofree char *line = NULL;
 
@@ -882,12 +893,7 @@ probe_done (GObject *source, GAsyncResult *result, gpointer data)
     log_info (self, 0, "warning: %s", (char *) g_ptr_array_index (info->warnings, i));
   fit_ncu_choices (self, info);
 
-  if (self->cancelled)
-    skip_rest (self);
-  if (self->current >= self->targets->len)
-    finish_run (self);
-  else
-    start_target (self);
+  next_target (self);
 }
 
 static char *

@@ -8,6 +8,7 @@
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
 
+#include "ws-atomic-file.h"
 #include "ws-chrome-trace.h"
 #include "ws-launch-index.h"
 #include "ws-stats.h"
@@ -98,6 +99,25 @@ set_span (Writer *w, JsonObject *event, gint64 start, gint64 end)
   json_object_set_double_member (event, "dur", (double) (end - start) / 1000.0);
 }
 
+/* @event with its @args (both taken). */
+static gboolean
+emit_with_args (Writer *w, JsonObject *event, JsonObject *args, GError **error)
+{
+  json_object_set_object_member (event, "args", args);
+  return writer_emit (w, event, error);
+}
+
+/* A kernel or memory operation: @args, then where it ran. */
+static gboolean
+emit_gpu_work (Writer *w, JsonObject *event, JsonObject *args, guint32 correlation,
+               const WsStream *stream, GError **error)
+{
+  json_object_set_int_member (args, "correlation_id", correlation);
+  json_object_set_int_member (args, "device", stream->device_id);
+  json_object_set_int_member (args, "stream", stream->stream_id);
+  return emit_with_args (w, event, args, error);
+}
+
 static gboolean
 emit_metadata (Writer *w, const char *what, gint64 pid, gint64 tid, const char *name,
                gint64 sort_index, GError **error)
@@ -109,8 +129,7 @@ emit_metadata (Writer *w, const char *what, gint64 pid, gint64 tid, const char *
     json_object_set_string_member (args, "name", name);
   else
     json_object_set_int_member (args, "sort_index", sort_index);
-  json_object_set_object_member (event, "args", args);
-  return writer_emit (w, event, error);
+  return emit_with_args (w, event, args, error);
 }
 
 static const WsStream *
@@ -137,32 +156,6 @@ thread_at (const WsRun *run, guint32 index)
   return &g_array_index (run->threads, WsThread, index);
 }
 
-static const char *
-process_name (const WsRun *run, guint32 pid)
-{
-  for (guint i = 0; i < run->prov.processes->len; i++)
-    {
-      const WsProcess *process = &g_array_index (run->prov.processes, WsProcess, i);
-
-      if (process->pid == pid && process->name != NULL)
-        return process->name;
-    }
-  return NULL;
-}
-
-static const char *
-gpu_name (const WsRun *run, gint32 device)
-{
-  for (guint i = 0; i < run->prov.gpus->len; i++)
-    {
-      const WsGpu *gpu = &g_array_index (run->prov.gpus, WsGpu, i);
-
-      if (gpu->id == device && gpu->name != NULL)
-        return gpu->name;
-    }
-  return NULL;
-}
-
 /* Names for every process, thread, GPU and stream, and the order to show
  * them in: CPU processes first, then the GPUs. */
 static gboolean
@@ -183,7 +176,7 @@ write_metadata (Writer *w, GError **error)
 
       if (g_hash_table_add (pids, GUINT_TO_POINTER (thread->pid + 1)))
         {
-          const char *pname = process_name (run, thread->pid);
+          const char *pname = ws_run_process_name (run, thread->pid);
           g_autofree char *label = pname != NULL
                                      ? g_strdup_printf ("%s (pid %u)", pname, thread->pid)
                                      : g_strdup_printf ("Process %u", thread->pid);
@@ -220,7 +213,7 @@ write_metadata (Writer *w, GError **error)
 
       if (g_hash_table_add (named, GINT_TO_POINTER (stream->device_id + 1)))
         {
-          const char *gname = gpu_name (run, stream->device_id);
+          const char *gname = ws_run_gpu_name (run, stream->device_id);
           g_autofree char *label = gname != NULL
                                      ? g_strdup_printf ("GPU %d: %s", stream->device_id, gname)
                                      : g_strdup_printf ("GPU %d", stream->device_id);
@@ -274,11 +267,7 @@ write_kernels (Writer *w, GError **error)
           json_object_set_int_member (args, "static_shared_memory", config->static_smem);
           json_object_set_int_member (args, "dynamic_shared_memory", config->dynamic_smem);
         }
-      json_object_set_int_member (args, "correlation_id", run->kernels.correlation[k]);
-      json_object_set_int_member (args, "device", stream->device_id);
-      json_object_set_int_member (args, "stream", stream->stream_id);
-      json_object_set_object_member (event, "args", args);
-      if (!writer_emit (w, event, error))
+      if (!emit_gpu_work (w, event, args, run->kernels.correlation[k], stream, error))
         return FALSE;
     }
   return TRUE;
@@ -303,11 +292,7 @@ write_memops (Writer *w, GError **error)
       set_span (w, event, run->memops.start[m], run->memops.end[m]);
       json_object_set_int_member (args, "bytes", (gint64) run->memops.bytes[m]);
       json_object_set_string_member (args, "kind", kind);
-      json_object_set_int_member (args, "correlation_id", run->memops.correlation[m]);
-      json_object_set_int_member (args, "device", stream->device_id);
-      json_object_set_int_member (args, "stream", stream->stream_id);
-      json_object_set_object_member (event, "args", args);
-      if (!writer_emit (w, event, error))
+      if (!emit_gpu_work (w, event, args, run->memops.correlation[m], stream, error))
         return FALSE;
     }
   return TRUE;
@@ -342,8 +327,7 @@ write_api (Writer *w, GError **error)
       set_span (w, event, run->api.start[i], run->api.end[i]);
       json_object_set_int_member (args, "correlation_id", run->api.correlation[i]);
       json_object_set_int_member (args, "return_value", run->api.return_value[i]);
-      json_object_set_object_member (event, "args", args);
-      if (!writer_emit (w, event, error))
+      if (!emit_with_args (w, event, args, error))
         return FALSE;
     }
   return TRUE;
@@ -373,8 +357,7 @@ write_nvtx (Writer *w, GError **error)
         }
       json_object_set_string_member (
         args, "style", run->nvtx.style[i] == WS_NVTX_START_END ? "StartEnd" : "PushPop");
-      json_object_set_object_member (event, "args", args);
-      if (!writer_emit (w, event, error))
+      if (!emit_with_args (w, event, args, error))
         return FALSE;
     }
 
@@ -568,16 +551,7 @@ ws_chrome_trace_write_file (const WsRun *run, const char *path, GCancellable *ca
       g_propagate_prefixed_error (error, g_steal_pointer (&local), "%s: ", path);
       return FALSE;
     }
-  if (g_rename (tmp, path) != 0)
-    {
-      int saved = errno;
-
-      g_unlink (tmp);
-      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved), "%s: %s", path,
-                   g_strerror (saved));
-      return FALSE;
-    }
-  return TRUE;
+  return ws_atomic_file_commit (tmp, path, error);
 }
 
 typedef struct

@@ -2,15 +2,13 @@
 #define G_LOG_DOMAIN "ws-csv"
 #include "config.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <glib/gstdio.h>
 #include <math.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "ws-csv.h"
 #include "ws-error.h"
+#include "ws-file.h"
 
 struct _WsCsvReader
 {
@@ -229,14 +227,8 @@ ws_csv_load_file (const char *path, gsize max_bytes, char **contents, gsize *len
 {
   GStatBuf st;
 
-  if (g_stat (path, &st) != 0)
-    {
-      int saved = errno;
-
-      g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_NOT_FOUND, "%s: %s", path,
-                   g_strerror (saved));
-      return FALSE;
-    }
+  if (!ws_file_stat (path, &st, error))
+    return FALSE;
   if (S_ISDIR (st.st_mode))
     {
       g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_FORMAT, "%s: a folder, not a file",
@@ -252,12 +244,8 @@ ws_csv_load_file (const char *path, gsize max_bytes, char **contents, gsize *len
                    "%s: %s is larger than the %s a text file may have", path, size, limit);
       return FALSE;
     }
-  if (st.st_size == 0)
-    {
-      g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_EMPTY, "%s: the file is empty (0 bytes)",
-                   path);
-      return FALSE;
-    }
+  if (!ws_file_check_not_empty (path, &st, error))
+    return FALSE;
   if (!g_file_get_contents (path, contents, len, NULL))
     {
       g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_NOT_FOUND, "%s: cannot be read", path);

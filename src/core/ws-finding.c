@@ -392,6 +392,23 @@ nvtx_display_name (const WsFindingNvtx *nvtx)
   return nvtx->name[0] != '\0' ? nvtx->name : _ ("(unnamed)");
 }
 
+/* "3 events, 1.20 ms": what the finding found inside an NVTX range. */
+static char *
+nvtx_events_text (const WsFindingNvtx *nvtx)
+{
+  g_autofree char *time = ws_format_duration ((double) nvtx->event_time);
+
+  return g_strdup_printf (
+    g_dngettext (GETTEXT_PACKAGE, "%u event, %s", "%u events, %s", nvtx->events), nvtx->events,
+    time);
+}
+
+static void
+append_no_findings (GString *out)
+{
+  g_string_append_printf (out, "%s\n", _ ("No findings: none of the checks applies to this run."));
+}
+
 /* One section per finding: what the window's Findings page shows, for
  * reports and `diagnose --format md`. */
 void
@@ -401,8 +418,7 @@ ws_findings_write_markdown (GPtrArray *findings, GString *out)
 
   if (findings->len == 0)
     {
-      g_string_append_printf (out, "%s\n",
-                              _ ("No findings: none of the checks applies to this run."));
+      append_no_findings (out);
       return;
     }
   for (guint i = 0; i < findings->len; i++)
@@ -431,14 +447,10 @@ ws_findings_write_markdown (GPtrArray *findings, GString *out)
           for (guint n = 0; n < finding->nvtx->len; n++)
             {
               const WsFindingNvtx *nvtx = g_ptr_array_index (finding->nvtx, n);
-              g_autofree char *time = ws_format_duration ((double) nvtx->event_time);
+              g_autofree char *events = nvtx_events_text (nvtx);
 
-              g_string_append_printf (out, "%*s- “%s”: ", (int) MIN (nvtx->depth, 8) * 2, "",
-                                      nvtx_display_name (nvtx));
-              g_string_append_printf (
-                out, g_dngettext (GETTEXT_PACKAGE, "%u event, %s", "%u events, %s", nvtx->events),
-                nvtx->events, time);
-              g_string_append_c (out, '\n');
+              g_string_append_printf (out, "%*s- “%s”: %s\n", (int) MIN (nvtx->depth, 8) * 2, "",
+                                      nvtx_display_name (nvtx), events);
             }
           g_string_append_c (out, '\n');
         }
@@ -458,8 +470,7 @@ ws_findings_write_text (GPtrArray *findings, GString *out)
 
   if (findings->len == 0)
     {
-      g_string_append_printf (out, "%s\n",
-                              _ ("No findings: none of the checks applies to this run."));
+      append_no_findings (out);
       return;
     }
   for (guint i = 0; i < findings->len; i++)
@@ -489,14 +500,11 @@ ws_findings_write_text (GPtrArray *findings, GString *out)
       for (guint n = 0; n < finding->nvtx->len; n++)
         {
           const WsFindingNvtx *nvtx = g_ptr_array_index (finding->nvtx, n);
-          g_autofree char *time = ws_format_duration ((double) nvtx->event_time);
+          g_autofree char *events = nvtx_events_text (nvtx);
 
-          g_string_append_printf (out, "  %s %*s“%s”: ", n == 0 ? _ ("NVTX:") : "     ",
-                                  (int) MIN (nvtx->depth, 8) * 2, "", nvtx_display_name (nvtx));
-          g_string_append_printf (
-            out, g_dngettext (GETTEXT_PACKAGE, "%u event, %s", "%u events, %s", nvtx->events),
-            nvtx->events, time);
-          g_string_append_c (out, '\n');
+          g_string_append_printf (out, "  %s %*s“%s”: %s\n", n == 0 ? _ ("NVTX:") : "     ",
+                                  (int) MIN (nvtx->depth, 8) * 2, "", nvtx_display_name (nvtx),
+                                  events);
         }
       for (guint n = 0; n < finding->notes->len; n++)
         g_string_append_printf (out, "  %s %s\n", _ ("Note:"),

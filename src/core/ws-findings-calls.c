@@ -56,6 +56,33 @@ duration (const gint64 *start, const gint64 *end, gsize i)
   return end[i] - start[i];
 }
 
+/* The time @n items take together. */
+static gint64
+items_time (const WsItem *items, guint n)
+{
+  gint64 time = 0;
+
+  for (guint j = 0; j < n; j++)
+    time += items[j].end - items[j].start;
+  return time;
+}
+
+/* A loop whose calls take @share % of its time: severe above 30%, medium
+ * from 10%, minor from 5%; FALSE below that. */
+static gboolean
+share_severity (double share, WsSeverity *severity)
+{
+  if (share > 30)
+    *severity = WS_SEVERITY_SEVERE;
+  else if (share >= 10)
+    *severity = WS_SEVERITY_MEDIUM;
+  else if (share >= 5)
+    *severity = WS_SEVERITY_MINOR;
+  else
+    return FALSE;
+  return TRUE;
+}
+
 /* Bytes that GPU memory grew by during [@from, @to]: what an allocation
  * call allocated, from CUDA_GPU_MEMORY_USAGE_EVENTS. */
 /* Copies that cross between host and device, or between devices: the
@@ -155,7 +182,7 @@ ws_findings_check_alloc (WsCtx *ctx, GPtrArray *findings)
     {
       const WsGroup *group = &g_array_index (groups, WsGroup, g);
       const WsItem *first = &g_array_index (items, WsItem, group->first);
-      gint64 group_time = 0, group_span = MAX (group->end - group->start, 1);
+      gint64 group_time, group_span = MAX (group->end - group->start, 1);
       guint cycles = 0;
       gboolean freed = FALSE, launched = FALSE;
       gint64 previous_alloc = -1, cycles_from = 0, cycles_to = 0;
@@ -190,19 +217,14 @@ ws_findings_check_alloc (WsCtx *ctx, GPtrArray *findings)
       if (cycles < ALLOC_MIN_CYCLES)
         continue;
 
-      for (guint j = 0; j < group->n; j++)
-        group_time += first[j].end - first[j].start;
+      group_time = items_time (first, group->n);
       /* The rate of the loop itself: a free and an allocation per cycle,
        * over the cycles; set-up and tear-down bursts do not count. */
       rate = 2.0 * cycles * 1e9 / (double) MAX (cycles_to - cycles_from, 1);
       share = 100.0 * (double) group_time / (double) group_span;
-      if (rate > 100 || share > 30)
+      if (rate > 100)
         severity = WS_SEVERITY_SEVERE;
-      else if (share >= 10)
-        severity = WS_SEVERITY_MEDIUM;
-      else if (share >= 5)
-        severity = WS_SEVERITY_MINOR;
-      else
+      else if (!share_severity (share, &severity))
         continue;
 
       offer_worst (&worst, severity, group_time, group, group_time, group_span, share, rate);
@@ -354,18 +376,17 @@ ws_findings_check_transfers (WsCtx *ctx, GPtrArray *findings)
     {
       const WsGroup *group = &g_array_index (groups, WsGroup, g);
       const WsItem *first = &g_array_index (items, WsItem, group->first);
-      gint64 group_time = 0, group_span = MAX (group->end - group->start, 1);
+      gint64 group_time, group_span = MAX (group->end - group->start, 1);
       WsSeverity severity;
 
       rate = group->n * 1e9 / (double) group_span;
       if (group->n < SMALL_MIN_COPIES || rate <= 10)
         continue;
-      for (guint j = 0; j < group->n; j++)
-        group_time += first[j].end - first[j].start;
+      group_time = items_time (first, group->n);
       share = 100.0 * (double) group_time / (double) group_span;
-      severity = share > 30    ? WS_SEVERITY_SEVERE
-                 : share >= 10 ? WS_SEVERITY_MEDIUM
-                               : WS_SEVERITY_MINOR;
+      /* Frequent copies are a finding at any share. */
+      if (!share_severity (share, &severity))
+        severity = WS_SEVERITY_MINOR;
 
       offer_worst (&worst, severity, group_time, group, group_time, group_span, share, rate);
       loops++;
@@ -552,7 +573,7 @@ ws_findings_check_sync (WsCtx *ctx, GPtrArray *findings)
     {
       const WsGroup *group = &g_array_index (groups, WsGroup, g);
       const WsItem *first = &g_array_index (items, WsItem, group->first);
-      gint64 group_time = 0, group_idle, from, to;
+      gint64 group_idle, from, to;
       const WsBusy *busy;
       WsSeverity severity;
 
@@ -566,21 +587,13 @@ ws_findings_check_sync (WsCtx *ctx, GPtrArray *findings)
         ws_run_index_process_busy (ctx->index, ws_run_index_api_pid (ctx->index, first->event));
       group_idle = idle_after_syncs (busy, first, group->n, from, to);
       share = 100.0 * (double) group_idle / (double) (to - from);
-      if (share > 30)
-        severity = WS_SEVERITY_SEVERE;
-      else if (share >= 10)
-        severity = WS_SEVERITY_MEDIUM;
-      else if (share >= 5)
-        severity = WS_SEVERITY_MINOR;
-      else
+      if (!share_severity (share, &severity))
         continue;
 
-      for (guint j = 0; j < group->n; j++)
-        group_time += first[j].end - first[j].start;
       offer_worst (&worst, severity, group_idle, group, group_idle, to - from, share, 0);
       loops++;
       syncs += group->n;
-      sync_time += group_time;
+      sync_time += items_time (first, group->n);
       span += to - from;
       idle += group_idle;
       launches += ws_run_index_count_launches (ctx->index, group->thread, from, to, TRUE);

@@ -2,13 +2,11 @@
 #define G_LOG_DOMAIN "ws-input"
 #include "config.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <glib/gstdio.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "ws-error.h"
+#include "ws-file.h"
 #include "ws-input.h"
 #include "ws-ncu-reader.h"
 #include "ws-nsys-stats-reader.h"
@@ -58,45 +56,21 @@ ws_input_detect (const char *path, GError **error)
   char head[HEAD_BYTES];
   GStatBuf st;
   gssize got;
-  int fd;
 
-  if (g_stat (path, &st) != 0)
-    {
-      int saved = errno;
-
-      g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_NOT_FOUND, "%s: %s", path,
-                   g_strerror (saved));
-      return WS_INPUT_UNKNOWN;
-    }
+  if (!ws_file_stat (path, &st, error))
+    return WS_INPUT_UNKNOWN;
   if (S_ISDIR (st.st_mode))
     return WS_INPUT_FOLDER;
   if (has_suffix_ci (path, ".nsys-rep") || has_suffix_ci (path, ".qdrep"))
     return WS_INPUT_NSYS_REPORT;
   if (has_suffix_ci (path, ".ncu-rep"))
     return WS_INPUT_NCU_REPORT;
-  if (st.st_size == 0)
-    {
-      g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_EMPTY, "%s: the file is empty (0 bytes)",
-                   path);
-      return WS_INPUT_UNKNOWN;
-    }
+  if (!ws_file_check_not_empty (path, &st, error))
+    return WS_INPUT_UNKNOWN;
 
-  fd = g_open (path, O_RDONLY | O_CLOEXEC, 0);
-  if (fd < 0)
-    {
-      int saved = errno;
-
-      g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_NOT_FOUND, "%s: %s", path,
-                   g_strerror (saved));
-      return WS_INPUT_UNKNOWN;
-    }
-  got = read (fd, head, sizeof head);
-  close (fd);
-  if (got <= 0)
-    {
-      g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_FAILED, "%s: cannot be read", path);
-      return WS_INPUT_UNKNOWN;
-    }
+  got = ws_file_read_head (path, head, sizeof head, error);
+  if (got < 0)
+    return WS_INPUT_UNKNOWN;
 
   /* An SQLite file: the nsys reader says whether it is an export. */
   if (got >= 15 && memcmp (head, "SQLite format 3", 15) == 0)

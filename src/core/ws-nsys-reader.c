@@ -396,6 +396,34 @@ load_thread_names (Reader *r, GError **error)
   return ok;
 }
 
+typedef void (*NameValueFunc) (WsProvenance *prov, const char *name, const char *value);
+
+/* Calls @func for each row of @table's name and value columns where both
+ * are set, @limit appended to the SELECT.  Returns FALSE when @table is
+ * missing or lacks those columns. */
+static gboolean
+read_name_values (Reader *r, const char *table, const char *limit, NameValueFunc func)
+{
+  g_autoptr (sqlite3_stmt) stmt = NULL;
+  char *sql;
+
+  if (table == NULL || !ws_sqlite_has_column (r->sql, table, "name") ||
+      !ws_sqlite_has_column (r->sql, table, "value"))
+    return FALSE;
+  sql = sqlite3_mprintf ("SELECT name, value FROM \"%w\"%s", table, limit);
+  stmt = ws_sqlite_prepare (r->sql, sql, NULL);
+  sqlite3_free (sql);
+  while (stmt != NULL && sqlite3_step (stmt) == SQLITE_ROW)
+    {
+      const char *name = (const char *) sqlite3_column_text (stmt, 0);
+      const char *value = (const char *) sqlite3_column_text (stmt, 1);
+
+      if (name != NULL && value != NULL)
+        func (&r->run->prov, name, value);
+    }
+  return TRUE;
+}
+
 static void
 set_str (char **dest, const char *value)
 {
@@ -404,42 +432,32 @@ set_str (char **dest, const char *value)
 }
 
 static void
+metadata_value (WsProvenance *prov, const char *name, const char *value)
+{
+  if (g_str_equal (name, "EXPORT_PRODUCT_NAME"))
+    set_str (&prov->product, value);
+  else if (g_str_equal (name, "EXPORT_PRODUCT_VERSION"))
+    set_str (&prov->nsys_version, value);
+  else if (g_str_equal (name, "EXPORT_SCHEMA_VERSION"))
+    set_str (&prov->schema_version, value);
+  else if (g_str_equal (name, "EXPORT_TIME_UTC"))
+    set_str (&prov->export_time, value);
+}
+
+static void
 load_metadata (Reader *r)
 {
   static const char *const names[] = { "META_DATA_EXPORT", "EXPORT_META_DATA" };
-  WsProvenance *prov = &r->run->prov;
 
   for (gsize i = 0; i < G_N_ELEMENTS (names); i++)
     {
       const char *table = ws_sqlite_find_table (r->sql, names[i]);
-      g_autoptr (sqlite3_stmt) stmt = NULL;
-      char *sql;
 
-      if (table == NULL || !ws_sqlite_has_column (r->sql, table, "name") ||
-          !ws_sqlite_has_column (r->sql, table, "value"))
-        continue;
-
-      prov->metadata_table = g_strdup (table);
-      sql = sqlite3_mprintf ("SELECT name, value FROM \"%w\"", table);
-      stmt = ws_sqlite_prepare (r->sql, sql, NULL);
-      sqlite3_free (sql);
-      while (stmt != NULL && sqlite3_step (stmt) == SQLITE_ROW)
+      if (read_name_values (r, table, "", metadata_value))
         {
-          const char *name = (const char *) sqlite3_column_text (stmt, 0);
-          const char *value = (const char *) sqlite3_column_text (stmt, 1);
-
-          if (name == NULL || value == NULL)
-            continue;
-          if (g_str_equal (name, "EXPORT_PRODUCT_NAME"))
-            set_str (&prov->product, value);
-          else if (g_str_equal (name, "EXPORT_PRODUCT_VERSION"))
-            set_str (&prov->nsys_version, value);
-          else if (g_str_equal (name, "EXPORT_SCHEMA_VERSION"))
-            set_str (&prov->schema_version, value);
-          else if (g_str_equal (name, "EXPORT_TIME_UTC"))
-            set_str (&prov->export_time, value);
+          r->run->prov.metadata_table = g_strdup (table);
+          break;
         }
-      break;
     }
 }
 
@@ -483,35 +501,24 @@ load_gpus (Reader *r)
 }
 
 static void
+system_value (WsProvenance *prov, const char *name, const char *value)
+{
+  if (g_str_equal (name, "Hostname") && prov->host == NULL)
+    prov->host = g_strdup (value);
+  else if (g_str_equal (name, "NvDriverVersion") && prov->driver_version == NULL)
+    prov->driver_version = g_strdup (value);
+  else if (g_str_equal (name, "OsDescription") && prov->os == NULL)
+    prov->os = g_strdup (value);
+}
+
+static void
 load_system (Reader *r)
 {
-  const char *table = ws_sqlite_find_table (r->sql, "TARGET_INFO_SYSTEM_ENV");
   const char *session = ws_sqlite_find_table (r->sql, "TARGET_INFO_SESSION_START_TIME");
   WsProvenance *prov = &r->run->prov;
 
-  if (table != NULL && ws_sqlite_has_column (r->sql, table, "name") &&
-      ws_sqlite_has_column (r->sql, table, "value"))
-    {
-      g_autoptr (sqlite3_stmt) stmt = NULL;
-      char *sql = sqlite3_mprintf ("SELECT name, value FROM \"%w\" LIMIT 4096", table);
-
-      stmt = ws_sqlite_prepare (r->sql, sql, NULL);
-      sqlite3_free (sql);
-      while (stmt != NULL && sqlite3_step (stmt) == SQLITE_ROW)
-        {
-          const char *name = (const char *) sqlite3_column_text (stmt, 0);
-          const char *value = (const char *) sqlite3_column_text (stmt, 1);
-
-          if (name == NULL || value == NULL)
-            continue;
-          if (g_str_equal (name, "Hostname") && prov->host == NULL)
-            prov->host = g_strdup (value);
-          else if (g_str_equal (name, "NvDriverVersion") && prov->driver_version == NULL)
-            prov->driver_version = g_strdup (value);
-          else if (g_str_equal (name, "OsDescription") && prov->os == NULL)
-            prov->os = g_strdup (value);
-        }
-    }
+  read_name_values (r, ws_sqlite_find_table (r->sql, "TARGET_INFO_SYSTEM_ENV"), " LIMIT 4096",
+                    system_value);
 
   if (session != NULL && ws_sqlite_has_column (r->sql, session, "utcEpochNs"))
     {
@@ -792,6 +799,17 @@ build_select (WsSqlite *sql, const char *table, const char *const (*cols)[2], gs
   return g_string_free (g_steal_pointer (&str), FALSE);
 }
 
+/* Reads @cols (name and default of each) of every row of @table through
+ * @func, as read_rows() does. */
+static gboolean
+read_table (Reader *r, const char *table, const char *const (*cols)[2], gsize n_cols,
+            gint64 max_rows, RowFunc func, gpointer data, gsize *n_read, GError **error)
+{
+  g_autofree char *sql = build_select (r->sql, table, cols, n_cols);
+
+  return read_rows (r, table, sql, max_rows, func, data, n_read, error);
+}
+
 static gboolean
 require_columns (Reader *r, const char *table, const char *const *columns, GError **error)
 {
@@ -820,10 +838,20 @@ load_memops (Reader *r, const char *memcpy_table, gint64 n_memcpy, const char *m
     { "contextId", "0" }, { "streamId", "0" },  { "correlationId", "0" },
   };
   static const char *const required[] = { "start", "end", "bytes", NULL };
+  const struct
+  {
+    const char *table;
+    gint64 rows;
+    const char *const (*cols)[2];
+    gsize n_cols;
+    RowFunc func;
+  } parts[] = {
+    { memcpy_table, n_memcpy, memcpy_cols, G_N_ELEMENTS (memcpy_cols), memcpy_row },
+    { memset_table, n_memset, memset_cols, G_N_ELEMENTS (memset_cols), memset_row },
+  };
   WsMemops *m = &r->run->memops;
   gsize total = (gsize) (n_memcpy + n_memset);
   gsize offset = 0;
-  gsize n = 0;
 
   m->start = g_new (gint64, total);
   m->end = g_new (gint64, total);
@@ -834,25 +862,16 @@ load_memops (Reader *r, const char *memcpy_table, gint64 n_memcpy, const char *m
   m->stream = g_new (guint32, total);
   m->correlation = g_new (guint32, total);
 
-  if (memcpy_table != NULL)
+  /* The copies first, then the sets, one after the other in the arrays. */
+  for (gsize p = 0; p < G_N_ELEMENTS (parts); p++)
     {
-      g_autofree char *sql = NULL;
+      gsize n = 0;
 
-      if (!require_columns (r, memcpy_table, required, error))
-        return FALSE;
-      sql = build_select (r->sql, memcpy_table, memcpy_cols, G_N_ELEMENTS (memcpy_cols));
-      if (!read_rows (r, memcpy_table, sql, n_memcpy, memcpy_row, &offset, &n, error))
-        return FALSE;
-      offset += n;
-    }
-  if (memset_table != NULL)
-    {
-      g_autofree char *sql = NULL;
-
-      if (!require_columns (r, memset_table, required, error))
-        return FALSE;
-      sql = build_select (r->sql, memset_table, memset_cols, G_N_ELEMENTS (memset_cols));
-      if (!read_rows (r, memset_table, sql, n_memset, memset_row, &offset, &n, error))
+      if (parts[p].table == NULL)
+        continue;
+      if (!require_columns (r, parts[p].table, required, error) ||
+          !read_table (r, parts[p].table, parts[p].cols, parts[p].n_cols, parts[p].rows,
+                       parts[p].func, &offset, &n, error))
         return FALSE;
       offset += n;
     }
@@ -868,25 +887,24 @@ load_memops (Reader *r, const char *memcpy_table, gint64 n_memcpy, const char *m
 }
 
 static gboolean
-api_row (Reader *r, sqlite3_stmt *stmt, gsize i, gpointer data)
-{
-  WsApiCalls *a = &r->run->api;
-
-  column_times (r, stmt, 0, &a->start[i], &a->end[i]);
-  a->name[i] = column_string (r, stmt, 2);
-  a->thread[i] = thread_for (r, sqlite3_column_int64 (stmt, 3));
-  a->correlation[i] = column_u32 (stmt, 4);
-  a->return_value[i] = column_i32 (stmt, 5);
-  return TRUE;
-}
-
-static gboolean
 api_row_lean (Reader *r, sqlite3_stmt *stmt, gsize i, gpointer data)
 {
   WsApiCalls *a = &r->run->api;
 
   column_times (r, stmt, 0, &a->start[i], &a->end[i]);
   a->name[i] = column_string (r, stmt, 2);
+  return TRUE;
+}
+
+static gboolean
+api_row (Reader *r, sqlite3_stmt *stmt, gsize i, gpointer data)
+{
+  WsApiCalls *a = &r->run->api;
+
+  api_row_lean (r, stmt, i, data);
+  a->thread[i] = thread_for (r, sqlite3_column_int64 (stmt, 3));
+  a->correlation[i] = column_u32 (stmt, 4);
+  a->return_value[i] = column_i32 (stmt, 5);
   return TRUE;
 }
 
@@ -899,7 +917,6 @@ load_api (Reader *r, const char *table, gint64 count, GError **error)
   };
   static const char *const required[] = { "start", "end", "nameId", NULL };
   WsApiCalls *a = &r->run->api;
-  g_autofree char *sql = NULL;
   gsize n = 0;
 
   if (!require_columns (r, table, required, error))
@@ -929,8 +946,7 @@ load_api (Reader *r, const char *table, gint64 count, GError **error)
   a->correlation = g_new (guint32, count);
   a->return_value = g_new (gint32, count);
 
-  sql = build_select (r->sql, table, cols, G_N_ELEMENTS (cols));
-  if (!read_rows (r, table, sql, count, api_row, NULL, &n, error))
+  if (!read_table (r, table, cols, G_N_ELEMENTS (cols), count, api_row, NULL, &n, error))
     return FALSE;
   a->n = n;
 
@@ -1036,7 +1052,6 @@ load_nvtx (Reader *r, const char *table, gint64 count, GError **error)
   g_autoptr (GHashTable) thread_names =
     g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
   NvtxLoad load = { 0, thread_names };
-  g_autofree char *sql = NULL;
   GHashTableIter iter;
   gpointer key, value;
 
@@ -1057,8 +1072,7 @@ load_nvtx (Reader *r, const char *table, gint64 count, GError **error)
   marks->color = g_new (guint32, count);
   marks->domain = g_new (guint16, count);
 
-  sql = build_select (r->sql, table, cols, G_N_ELEMENTS (cols));
-  if (!read_rows (r, table, sql, count, nvtx_row, &load, NULL, error))
+  if (!read_table (r, table, cols, G_N_ELEMENTS (cols), count, nvtx_row, &load, NULL, error))
     return FALSE;
 
   ranges->start = g_renew (gint64, ranges->start, MAX (ranges->n, 1));
@@ -1133,7 +1147,6 @@ load_mem_usage (Reader *r, const char *table, gint64 count, GError **error)
   };
   static const char *const required[] = { "start", "bytes", NULL };
   WsMemUsage *u = &r->run->mem_usage;
-  g_autofree char *sql = NULL;
   gsize n = 0;
 
   if (!require_columns (r, table, required, error))
@@ -1144,8 +1157,7 @@ load_mem_usage (Reader *r, const char *table, gint64 count, GError **error)
   u->device = g_new (gint32, count);
   u->mem_kind = g_new (guint8, count);
 
-  sql = build_select (r->sql, table, cols, G_N_ELEMENTS (cols));
-  if (!read_rows (r, table, sql, count, mem_usage_row, NULL, &n, error))
+  if (!read_table (r, table, cols, G_N_ELEMENTS (cols), count, mem_usage_row, NULL, &n, error))
     return FALSE;
   u->n = n;
 
@@ -1220,7 +1232,6 @@ load_gpu_metrics (Reader *r, const char *table, gint64 count, GError **error)
   g_autofree float *value = NULL;
   g_autofree gsize *fill = NULL;
   MetricLoad load = { NULL, G_MAXUINT32 };
-  g_autofree char *sql = NULL;
   gsize n = 0;
 
   if (!require_columns (r, table, required, error))
@@ -1248,8 +1259,7 @@ load_gpu_metrics (Reader *r, const char *table, gint64 count, GError **error)
   s->value = g_new (float, count);
   load.metric = metric = g_new (guint32, count);
 
-  sql = build_select (r->sql, table, cols, G_N_ELEMENTS (cols));
-  if (!read_rows (r, table, sql, count, metric_row, &load, &n, error))
+  if (!read_table (r, table, cols, G_N_ELEMENTS (cols), count, metric_row, &load, &n, error))
     return FALSE;
   s->n = n;
 

@@ -16,6 +16,7 @@
 #include "ws-capture-process.h"
 #include "ws-capture-tools.h"
 #include "ws-error.h"
+#include "ws-file.h"
 #include "ws-report-convert.h"
 
 /* Nsight reports are binary files that only NVIDIA's tools read: opening
@@ -173,22 +174,8 @@ name_prefix (const char *report, const char *absolute)
   return g_strdup_printf ("%s-%.8s-", stem, hash);
 }
 
-static gboolean
-stat_report (const char *report, struct stat *st, GError **error)
-{
-  if (stat (report, st) != 0)
-    {
-      int saved = errno;
-
-      g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_NOT_FOUND, "%s: %s", report,
-                   g_strerror (saved));
-      return FALSE;
-    }
-  return TRUE;
-}
-
 static char *
-cache_path_for (const char *report, const Tool *tool, const struct stat *st)
+cache_path_for (const char *report, const Tool *tool, const GStatBuf *st)
 {
   g_autofree char *absolute = absolute_path (report);
   g_autofree char *prefix = name_prefix (report, absolute);
@@ -218,12 +205,12 @@ char *
 ws_report_convert_cache_path (const char *report, WsInputKind kind, GError **error)
 {
   const Tool *tool = tool_for (kind);
-  struct stat st;
+  GStatBuf st;
 
   g_return_val_if_fail (report != NULL, NULL);
   g_return_val_if_fail (tool != NULL, NULL);
 
-  if (!stat_report (report, &st, error))
+  if (!ws_file_stat (report, &st, error))
     return NULL;
   return cache_path_for (report, tool, &st);
 }
@@ -659,14 +646,14 @@ ws_report_convert (const char *report, WsInputKind kind, GCancellable *cancellab
   g_autofree char *dir = NULL;
   g_autofree char *tmp_dir = NULL;
   gboolean converted;
-  struct stat st;
+  GStatBuf st;
 
   g_return_val_if_fail (report != NULL, NULL);
   g_return_val_if_fail (tool != NULL, NULL);
 
   if (g_cancellable_set_error_if_cancelled (cancellable, error))
     return NULL;
-  if (!stat_report (report, &st, error))
+  if (!ws_file_stat (report, &st, error))
     return NULL;
   if (S_ISDIR (st.st_mode))
     {

@@ -186,26 +186,6 @@ name_report (GHashTable *reports, GError *error)
 }
 
 static gboolean
-run_has_events (const WsRun *run, WsReportKind kind)
-{
-  switch (kind)
-    {
-      case WS_REPORT_KERN_SUM:
-        return run->kernels.n > 0;
-      case WS_REPORT_NVTX_SUM:
-        return run->nvtx.n > 0;
-      case WS_REPORT_API_SUM:
-        return run->api.n > 0;
-      case WS_REPORT_MEM_TIME_SUM:
-      case WS_REPORT_MEM_SIZE_SUM:
-        return run->memops.n > 0;
-      case WS_N_REPORTS:
-      default:
-        return FALSE;
-    }
-}
-
-static gboolean
 attach_stats (WsRun *run, const char *path, GError **error)
 {
   g_autoptr (WsSummary) summary = ws_nsys_stats_read (path, error);
@@ -214,7 +194,7 @@ attach_stats (WsRun *run, const char *path, GError **error)
     return FALSE;
   g_ptr_array_add (run->prov.files, g_strdup (path));
   /* The export's own events win over a CSV of the same report. */
-  if (run_has_events (run, summary->kind))
+  if (ws_report_has_events (run, summary->kind))
     return TRUE;
   if (run->summaries[summary->kind] != NULL)
     {

@@ -248,6 +248,44 @@ ws_run_thread (const WsRun *self, guint32 index)
   return &g_array_index (self->threads, WsThread, index);
 }
 
+/**
+ * ws_run_process_name:
+ *
+ * Returns: (transfer none) (nullable): the name of process @pid, when the
+ * capture named it
+ */
+const char *
+ws_run_process_name (const WsRun *self, guint32 pid)
+{
+  for (guint i = 0; i < self->prov.processes->len; i++)
+    {
+      const WsProcess *process = &g_array_index (self->prov.processes, WsProcess, i);
+
+      if (process->pid == pid && process->name != NULL)
+        return process->name;
+    }
+  return NULL;
+}
+
+/**
+ * ws_run_gpu_name:
+ *
+ * Returns: (transfer none) (nullable): the name of GPU @device, when the
+ * capture named it
+ */
+const char *
+ws_run_gpu_name (const WsRun *self, gint32 device)
+{
+  for (guint i = 0; i < self->prov.gpus->len; i++)
+    {
+      const WsGpu *gpu = &g_array_index (self->prov.gpus, WsGpu, i);
+
+      if (gpu->id == device && gpu->name != NULL)
+        return gpu->name;
+    }
+  return NULL;
+}
+
 const char *
 ws_run_nvtx_domain_name (const WsRun *self, guint16 domain)
 {

@@ -272,6 +272,8 @@ const char *ws_run_kernel_name (const WsRun *self, gsize i, WsNameForm form);
 const WsStream *ws_run_kernel_stream (const WsRun *self, gsize i);
 const WsLaunchConfig *ws_run_kernel_config (const WsRun *self, gsize i);
 const WsThread *ws_run_thread (const WsRun *self, guint32 index);
+const char *ws_run_process_name (const WsRun *self, guint32 pid);
+const char *ws_run_gpu_name (const WsRun *self, gint32 device);
 const char *ws_run_nvtx_domain_name (const WsRun *self, guint16 domain);
 const char *ws_run_display_name (const WsRun *self);
 gsize ws_run_n_events (const WsRun *self);

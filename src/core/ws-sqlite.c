@@ -2,13 +2,11 @@
 #define G_LOG_DOMAIN "ws-sqlite"
 #include "config.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <glib/gstdio.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "ws-error.h"
+#include "ws-file.h"
 #include "ws-sqlite.h"
 
 #define SQLITE_MAGIC "SQLite format 3"
@@ -39,45 +37,21 @@ ws_sqlite_check_header (const char *path, GError **error)
   gssize got;
   guint32 page_size;
   guint32 pages;
-  int fd;
 
-  if (g_stat (path, &st) != 0)
-    {
-      int saved = errno;
-
-      g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_NOT_FOUND, "%s: %s", path,
-                   g_strerror (saved));
-      return FALSE;
-    }
+  if (!ws_file_stat (path, &st, error))
+    return FALSE;
   if (S_ISDIR (st.st_mode))
     {
       g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_FORMAT,
                    "%s: a folder, not an Nsight Systems export", path);
       return FALSE;
     }
-  if (st.st_size == 0)
-    {
-      g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_EMPTY, "%s: the file is empty (0 bytes)",
-                   path);
-      return FALSE;
-    }
+  if (!ws_file_check_not_empty (path, &st, error))
+    return FALSE;
 
-  fd = g_open (path, O_RDONLY | O_CLOEXEC, 0);
-  if (fd < 0)
-    {
-      int saved = errno;
-
-      g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_NOT_FOUND, "%s: %s", path,
-                   g_strerror (saved));
-      return FALSE;
-    }
-  got = read (fd, header, sizeof header);
-  close (fd);
+  got = ws_file_read_head (path, header, sizeof header, error);
   if (got < 0)
-    {
-      g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_FAILED, "%s: cannot be read", path);
-      return FALSE;
-    }
+    return FALSE;
 
   if (memcmp (header, SQLITE_MAGIC, MIN ((gsize) got, sizeof SQLITE_MAGIC)) != 0)
     {

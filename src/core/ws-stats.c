@@ -33,11 +33,10 @@ ws_report_kind_from_string (const char *str, WsReportKind *kind)
   return FALSE;
 }
 
+/* Whether the run holds the events that report @kind summarises. */
 gboolean
-ws_report_has_data (const WsRun *run, WsReportKind kind)
+ws_report_has_events (const WsRun *run, WsReportKind kind)
 {
-  if (kind < WS_N_REPORTS && run->summaries[kind] != NULL)
-    return TRUE;
   switch (kind)
     {
       case WS_REPORT_KERN_SUM:
@@ -53,6 +52,16 @@ ws_report_has_data (const WsRun *run, WsReportKind kind)
       default:
         return FALSE;
     }
+}
+
+/* Whether report @kind has something to show: its events, or a summary
+ * read from a CSV. */
+gboolean
+ws_report_has_data (const WsRun *run, WsReportKind kind)
+{
+  if (kind < WS_N_REPORTS && run->summaries[kind] != NULL)
+    return TRUE;
+  return ws_report_has_events (run, kind);
 }
 
 /* What `nsys stats` says when a report has nothing to summarise. */

@@ -61,6 +61,7 @@ WsSummary *ws_run_summary (const WsRun *run, WsReportKind kind, WsNameForm form)
 
 const char *ws_report_kind_to_string (WsReportKind kind);
 gboolean ws_report_kind_from_string (const char *str, WsReportKind *kind);
+gboolean ws_report_has_events (const WsRun *run, WsReportKind kind);
 gboolean ws_report_has_data (const WsRun *run, WsReportKind kind);
 const char *ws_report_missing_data (WsReportKind kind);
 

@@ -9,6 +9,7 @@
 #include "ws-bars-chart.h"
 #include "ws-format.h"
 #include "ws-kernel-name.h"
+#include "ws-surface.h"
 #include "ws-text.h"
 
 #define LABEL_CHARS 90
@@ -487,4 +488,46 @@ ws_bars_chart_bar_rect (cairo_t *cr, double width, const WsBarsModel *model,
   rect->width = model->max_value > 0 ? round (value / model->max_value * l.bar_w) : 0;
   rect->height = l.bar_h;
   return TRUE;
+}
+
+typedef struct
+{
+  const WsBarsModel *model;
+  WsBarsState state;
+  const WsPalette *palette;
+} Figure;
+
+static void
+draw_figure (cairo_t *cr, double width, double height, gpointer data)
+{
+  Figure *figure = data;
+
+  ws_bars_chart_draw (cr, width, height, figure->model, &figure->state, figure->palette);
+}
+
+/**
+ * ws_bars_chart_render_to_file:
+ * @height: the image's height, or 0 for the chart's natural height
+ * @title: (nullable): drawn above the bars
+ *
+ * Draws @model, nothing hovered or selected, into @path (PNG, SVG or PDF
+ * by its extension): the chart of exports, reports and `render`.
+ */
+gboolean
+ws_bars_chart_render_to_file (const char *path, double width, double height,
+                              const WsBarsModel *model, const char *title, const WsPalette *palette,
+                              GError **error)
+{
+  Figure figure = { model, { -1, -1, title }, palette };
+
+  g_return_val_if_fail (path != NULL && model != NULL && palette != NULL, FALSE);
+
+  if (height <= 0)
+    {
+      cairo_t *cr = ws_measure_context ();
+
+      height = ceil (ws_bars_chart_natural_height (cr, model, &figure.state, palette));
+      cairo_destroy (cr);
+    }
+  return ws_render_to_file (path, width, height, draw_figure, &figure, error);
 }

@@ -72,6 +72,10 @@ gboolean ws_bars_chart_bar_rect (cairo_t *cr, double width, const WsBarsModel *m
                                  const WsBarsState *state, const WsPalette *palette, guint index,
                                  cairo_rectangle_t *rect);
 
+gboolean ws_bars_chart_render_to_file (const char *path, double width, double height,
+                                       const WsBarsModel *model, const char *title,
+                                       const WsPalette *palette, GError **error);
+
 WsColor ws_verdict_color (const WsPalette *palette, WsVerdict verdict);
 const char *ws_verdict_label (WsVerdict verdict);
 

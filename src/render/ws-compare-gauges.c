@@ -14,24 +14,11 @@
 #include "ws-ncu-results.h"
 #include "ws-text.h"
 
-const WsGaugeKind ws_compare_gauges_rows[WS_N_GAUGES] = {
-  WS_GAUGE_DURATION,
-  WS_GAUGE_SM,
-  WS_GAUGE_MEMORY,
-  WS_GAUGE_DRAM,
-  WS_GAUGE_TENSOR,
-  WS_GAUGE_FP32,
-  WS_GAUGE_L1_HIT,
-  WS_GAUGE_L2_HIT,
-  WS_GAUGE_OCCUPANCY,
-  WS_GAUGE_STALL_BARRIER,
-  WS_GAUGE_STALL_SHORT_SCOREBOARD,
-  WS_GAUGE_STALL_LONG_SCOREBOARD,
-};
-
-/* Rows that open a group under a heading: percentages, then stalls. */
-#define FIRST_PERCENT_ROW 1
-#define FIRST_STALL_ROW 9
+/* A row per gauge, top to bottom in the order of WsGaugeKind (row i
+ * shows kind i).  These open a group under a heading: percentages, then
+ * stalls. */
+#define FIRST_PERCENT_ROW WS_GAUGE_SM
+#define FIRST_STALL_ROW WS_GAUGE_STALL_BARRIER
 
 /* The tick of the value before reaches this far beyond the track. */
 #define TICK_OVERHANG 4
@@ -248,28 +235,6 @@ sol_text (const WsGauges *before, const WsGauges *after)
                           ws_sol_verdict_label (after->sol));
 }
 
-static double
-wrapped_height (PangoLayout *layout, const char *text, double width)
-{
-  int w, h;
-
-  pango_layout_set_text (layout, text, -1);
-  pango_layout_set_width (layout, (int) (MAX (width, 20) * PANGO_SCALE));
-  pango_layout_set_wrap (layout, PANGO_WRAP_WORD_CHAR);
-  pango_layout_set_ellipsize (layout, PANGO_ELLIPSIZE_NONE);
-  pango_layout_get_pixel_size (layout, &w, &h);
-  return h;
-}
-
-static void
-draw_wrapped (cairo_t *cr, PangoLayout *layout, const char *text, double x, double y, double width)
-{
-  wrapped_height (layout, text, width);
-  cairo_move_to (cr, x, y);
-  pango_cairo_show_layout (cr, layout);
-  pango_layout_set_width (layout, -1);
-}
-
 static const char *
 heading_text (int group)
 {
@@ -306,7 +271,7 @@ compute_layout (cairo_t *cr, double width, const WsComparison *cmp, const WsDelt
     {
       g_autofree char *reason = reason_text (s == 0 ? b : a, s == 1);
 
-      l->reason_h[s] = wrapped_height (text, reason, width - 2 * l->pad);
+      l->reason_h[s] = ws_text_wrapped_height (text, reason, width - 2 * l->pad);
       y += l->reason_h[s];
     }
   y += round (l->pad * 0.3);
@@ -320,13 +285,13 @@ compute_layout (cairo_t *cr, double width, const WsComparison *cmp, const WsDelt
     {
       double w;
 
-      ws_text_size (text, ws_gauge_label (ws_compare_gauges_rows[i]), &w, NULL);
+      ws_text_size (text, ws_gauge_label ((WsGaugeKind) i), &w, NULL);
       l->label_w = MAX (l->label_w, w);
     }
   l->label_w += round (l->pad);
   for (int i = 0; i < WS_N_GAUGES; i++)
     {
-      WsGaugeKind kind = ws_compare_gauges_rows[i];
+      WsGaugeKind kind = (WsGaugeKind) i;
       g_autofree char *change = ws_gauge_format_change (&b->gauge[kind], &a->gauge[kind]);
       double w = 0;
 
@@ -352,15 +317,6 @@ compute_layout (cairo_t *cr, double width, const WsComparison *cmp, const WsDelt
       y += l->row_h;
     }
   l->height = y + l->pad;
-}
-
-static int
-row_of (WsGaugeKind kind)
-{
-  for (int i = 0; i < WS_N_GAUGES; i++)
-    if (ws_compare_gauges_rows[i] == kind)
-      return i;
-  g_assert_not_reached ();
 }
 
 /* The value at the track's right end: 100% for percentages; for the
@@ -414,7 +370,7 @@ static void
 row_geometry (const Layout *l, const WsGauges *b, const WsGauges *a, int row,
               const WsPalette *palette, WsCompareGaugeGeometry *g)
 {
-  WsGaugeKind kind = ws_compare_gauges_rows[row];
+  WsGaugeKind kind = (WsGaugeKind) row;
   const WsGauge *before = &b->gauge[kind], *after = &a->gauge[kind];
   double scale = row_scale (b, a, kind);
 
@@ -451,25 +407,7 @@ track_tints (cairo_t *cr, const WsCompareGaugeGeometry *g, WsGaugeKind kind,
       cairo_fill (cr);
       return;
     }
-  {
-    double low_end, high_start;
-    double edges[4];
-
-    ws_gauge_band_edges (kind, &low_end, &high_start);
-    edges[0] = 0;
-    edges[1] = low_end;
-    edges[2] = high_start;
-    edges[3] = 100;
-    for (int band = 0; band < 3; band++)
-      {
-        double x0 = t->x + round (edges[band] / 100 * t->width);
-        double x1 = t->x + round (edges[band + 1] / 100 * t->width);
-
-        ws_color_set (cr, ws_gauge_band_tint (palette, (WsGaugeBand) band));
-        cairo_rectangle (cr, x0, t->y, x1 - x0, t->height);
-        cairo_fill (cr);
-      }
-  }
+  ws_gauge_draw_band_tints (cr, kind, t->x, t->y, t->width, t->height, palette);
 }
 
 /* The value before: a tick across the track, two pixels wide, reaching
@@ -493,7 +431,7 @@ static void
 draw_row (cairo_t *cr, const Layout *l, const WsGauges *b, const WsGauges *a, int row,
           gboolean hover, const WsPalette *palette)
 {
-  WsGaugeKind kind = ws_compare_gauges_rows[row];
+  WsGaugeKind kind = (WsGaugeKind) row;
   g_autoptr (PangoLayout) text = ws_text_layout (cr, palette, 1.0, FALSE);
   g_autoptr (PangoLayout) small = ws_text_layout (cr, palette, 0.9, FALSE);
   g_autofree char *change = ws_gauge_format_change (&b->gauge[kind], &a->gauge[kind]);
@@ -621,7 +559,7 @@ draw_empty (cairo_t *cr, double width, double height, const char *text, const Ws
   cairo_rectangle (cr, 0, 0, width, height);
   cairo_fill (cr);
   ws_color_set (cr, palette->dim);
-  h = wrapped_height (layout, text, width - 40);
+  h = ws_text_wrapped_height (layout, text, width - 40);
   pango_layout_set_alignment (layout, PANGO_ALIGN_CENTER);
   cairo_move_to (cr, 20, MAX (10, (height - h) / 2));
   pango_cairo_show_layout (cr, layout);
@@ -698,7 +636,7 @@ ws_compare_gauges_draw (cairo_t *cr, double width, double height, const WsCompar
         g_autofree char *reason = reason_text (s == 0 ? b : a, s == 1);
 
         ws_color_set (cr, palette->foreground);
-        draw_wrapped (cr, text, reason, l.pad, y, width - 2 * l.pad);
+        ws_text_draw_wrapped (cr, text, reason, l.pad, y, width - 2 * l.pad);
         y += l.reason_h[s];
       }
     ws_color_set (cr, palette->dim);
@@ -715,7 +653,7 @@ ws_compare_gauges_draw (cairo_t *cr, double width, double height, const WsCompar
                     WS_ALIGN_LEFT);
   }
   for (int i = 0; i < WS_N_GAUGES; i++)
-    draw_row (cr, &l, b, a, i, hover == (int) ws_compare_gauges_rows[i], palette);
+    draw_row (cr, &l, b, a, i, hover == i, palette);
   cairo_restore (cr);
 }
 
@@ -738,8 +676,7 @@ ws_compare_gauges_geometry (cairo_t *cr, double width, const WsComparison *cmp,
   if (!ws_delta_profiled_both (delta))
     return FALSE;
   compute_layout (cr, width, cmp, delta, palette, &l);
-  row_geometry (&l, side (cmp, delta, FALSE), side (cmp, delta, TRUE), row_of (kind), palette,
-                geometry);
+  row_geometry (&l, side (cmp, delta, FALSE), side (cmp, delta, TRUE), kind, palette, geometry);
   return TRUE;
 }
 
@@ -757,7 +694,7 @@ ws_compare_gauges_hit (cairo_t *cr, double width, const WsComparison *cmp, const
     return -1;
   for (int i = 0; i < WS_N_GAUGES; i++)
     if (y >= l.row_y[i] && y < l.row_y[i] + l.row_h)
-      return ws_compare_gauges_rows[i];
+      return i;
   return -1;
 }
 

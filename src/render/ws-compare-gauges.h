@@ -32,9 +32,6 @@ typedef struct
   WsColor marker;
 } WsCompareGaugeGeometry;
 
-/* The rows, top to bottom. */
-extern const WsGaugeKind ws_compare_gauges_rows[WS_N_GAUGES];
-
 double ws_compare_gauges_natural_height (cairo_t *cr, double width, const WsComparison *cmp,
                                          const WsDelta *delta, const WsPalette *palette);
 void ws_compare_gauges_draw (cairo_t *cr, double width, double height, const WsComparison *cmp,

@@ -33,6 +33,16 @@ ws_gauge_band_edges (WsGaugeKind kind, double *low_end, double *high_start)
     }
 }
 
+/* The bands' bounds in percent: 0, the low band's end, the high band's
+ * start, 100. */
+void
+ws_gauge_band_bounds (WsGaugeKind kind, double bounds[4])
+{
+  bounds[0] = 0;
+  ws_gauge_band_edges (kind, &bounds[1], &bounds[2]);
+  bounds[3] = 100;
+}
+
 WsGaugeBand
 ws_gauge_band (WsGaugeKind kind, double value)
 {
@@ -91,19 +101,37 @@ ws_gauge_hatch (cairo_t *cr, const WsPalette *palette)
   cairo_surface_destroy (tile);
 }
 
+/* The tints of @kind's bands across the track (x, y, width, height),
+ * their edges on whole pixels. */
+void
+ws_gauge_draw_band_tints (cairo_t *cr, WsGaugeKind kind, double x, double y, double width,
+                          double height, const WsPalette *palette)
+{
+  double bounds[4];
+
+  ws_gauge_band_bounds (kind, bounds);
+  for (int b = 0; b < 3; b++)
+    {
+      double x0 = x + round (bounds[b] / 100 * width);
+      double x1 = x + round (bounds[b + 1] / 100 * width);
+
+      ws_color_set (cr, ws_gauge_band_tint (palette, (WsGaugeBand) b));
+      cairo_rectangle (cr, x0, y, x1 - x0, height);
+      cairo_fill (cr);
+    }
+}
+
 /* A bar gauge in (x, y, width, height): band tints, the fill on whole
  * pixels, or a hatch when the gauge was not collected. */
 void
 ws_gauge_draw_bar (cairo_t *cr, const WsGauge *gauge, WsGaugeKind kind, double x, double y,
                    double width, double height, const WsPalette *palette, WsGaugeGeometry *geometry)
 {
-  double low_end, high_start;
   double fraction = ws_gauge_fraction (gauge);
   double fill_w = isnan (fraction) ? 0 : round (fraction * width);
   WsColor fill = ws_gauge_band_color (palette, gauge->collected ? ws_gauge_band (kind, gauge->value)
                                                                 : WS_GAUGE_BAND_LOW);
 
-  ws_gauge_band_edges (kind, &low_end, &high_start);
   cairo_save (cr);
   if (!gauge->collected)
     {
@@ -113,17 +141,7 @@ ws_gauge_draw_bar (cairo_t *cr, const WsGauge *gauge, WsGaugeKind kind, double x
     }
   else
     {
-      double edges[] = { 0, low_end, high_start, 100 };
-
-      for (int b = 0; b < 3; b++)
-        {
-          double x0 = x + round (edges[b] / 100 * width);
-          double x1 = x + round (edges[b + 1] / 100 * width);
-
-          ws_color_set (cr, ws_gauge_band_tint (palette, (WsGaugeBand) b));
-          cairo_rectangle (cr, x0, y, x1 - x0, height);
-          cairo_fill (cr);
-        }
+      ws_gauge_draw_band_tints (cr, kind, x, y, width, height, palette);
       ws_color_set (cr, fill);
       cairo_rectangle (cr, x, y, fill_w, height);
       cairo_fill (cr);

@@ -33,10 +33,13 @@ typedef struct
 } WsGaugeGeometry;
 
 void ws_gauge_band_edges (WsGaugeKind kind, double *low_end, double *high_start);
+void ws_gauge_band_bounds (WsGaugeKind kind, double bounds[4]);
 WsGaugeBand ws_gauge_band (WsGaugeKind kind, double value);
 WsColor ws_gauge_band_color (const WsPalette *palette, WsGaugeBand band);
 WsColor ws_gauge_band_tint (const WsPalette *palette, WsGaugeBand band);
 void ws_gauge_hatch (cairo_t *cr, const WsPalette *palette);
+void ws_gauge_draw_band_tints (cairo_t *cr, WsGaugeKind kind, double x, double y, double width,
+                               double height, const WsPalette *palette);
 void ws_gauge_draw_bar (cairo_t *cr, const WsGauge *gauge, WsGaugeKind kind, double x, double y,
                         double width, double height, const WsPalette *palette,
                         WsGaugeGeometry *geometry);

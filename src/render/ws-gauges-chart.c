@@ -61,30 +61,6 @@ sol_text (const WsGauges *gauges)
                           gauges->sol_reason);
 }
 
-static double
-wrapped_height (PangoLayout *layout, const char *text, double width)
-{
-  int w, h;
-
-  pango_layout_set_text (layout, text, -1);
-  pango_layout_set_width (layout, (int) (MAX (width, 20) * PANGO_SCALE));
-  pango_layout_set_wrap (layout, PANGO_WRAP_WORD_CHAR);
-  pango_layout_set_ellipsize (layout, PANGO_ELLIPSIZE_NONE);
-  pango_layout_get_pixel_size (layout, &w, &h);
-  return h;
-}
-
-static double
-draw_wrapped (cairo_t *cr, PangoLayout *layout, const char *text, double x, double y, double width)
-{
-  double h = wrapped_height (layout, text, width);
-
-  cairo_move_to (cr, x, y);
-  pango_cairo_show_layout (cr, layout);
-  pango_layout_set_width (layout, -1);
-  return h;
-}
-
 static void
 compute_layout (cairo_t *cr, double width, double height, const WsNcuResults *results, guint launch,
                 const WsPalette *palette, PanelLayout *l)
@@ -116,10 +92,10 @@ compute_layout (cairo_t *cr, double width, double height, const WsNcuResults *re
   l->chip_h = round (l->line * 1.35);
   l->reason_x = l->pad + l->chip_w + round (l->pad * 0.6);
   l->reason_w = MAX (60, width - l->reason_x - l->pad);
-  l->reason_h = wrapped_height (text, gauges->verdict_reason, l->reason_w);
+  l->reason_h = ws_text_wrapped_height (text, gauges->verdict_reason, l->reason_w);
   y += MAX (l->chip_h, l->reason_h) + round (l->pad * 0.4);
   l->sol_y = y;
-  l->sol_h = wrapped_height (small, sol, MAX (60, width - 2 * l->pad));
+  l->sol_h = ws_text_wrapped_height (small, sol, MAX (60, width - 2 * l->pad));
   y += l->sol_h + l->pad;
 
   /* Bars: Memory and Occupancy beside the three stalls when there is room. */
@@ -267,14 +243,9 @@ draw_arc_gauge (cairo_t *cr, const PanelLayout *l, const WsGauge *gauge, WsGauge
     }
   else
     {
-      double low_end, high_start;
       double edges[4];
 
-      ws_gauge_band_edges (kind, &low_end, &high_start);
-      edges[0] = 0;
-      edges[1] = low_end;
-      edges[2] = high_start;
-      edges[3] = 100;
+      ws_gauge_band_bounds (kind, edges);
       for (int b = 0; b < 3; b++)
         {
           ws_color_set (cr, ws_gauge_band_tint (palette, (WsGaugeBand) b));
@@ -590,10 +561,10 @@ ws_gauges_panel_draw (cairo_t *cr, double width, double height, const WsNcuResul
                   l.verdict_y + (l.chip_h - l.line) / 2, 0, WS_ALIGN_CENTER);
 
     ws_color_set (cr, palette->foreground);
-    draw_wrapped (cr, text, gauges->verdict_reason, l.reason_x,
-                  l.verdict_y + MAX (0, (l.chip_h - l.reason_h) / 2), l.reason_w);
+    ws_text_draw_wrapped (cr, text, gauges->verdict_reason, l.reason_x,
+                          l.verdict_y + MAX (0, (l.chip_h - l.reason_h) / 2), l.reason_w);
     ws_color_set (cr, palette->dim);
-    draw_wrapped (cr, small, sol, l.pad, l.sol_y, width - 2 * l.pad);
+    ws_text_draw_wrapped (cr, small, sol, l.pad, l.sol_y, width - 2 * l.pad);
   }
 
   for (int i = 0; i < WS_GAUGES_N_ARCS; i++)

@@ -20,19 +20,8 @@
 void
 ws_gauges_report_write (const WsNcuResults *ncu, WsOutputFormat format, GString *out)
 {
-  static const int shown[] = { WS_GAUGE_DURATION,
-                               WS_GAUGE_SM,
-                               WS_GAUGE_MEMORY,
-                               WS_GAUGE_DRAM,
-                               WS_GAUGE_TENSOR,
-                               WS_GAUGE_FP32,
-                               WS_GAUGE_L1_HIT,
-                               WS_GAUGE_L2_HIT,
-                               WS_GAUGE_OCCUPANCY,
-                               WS_GAUGE_STALL_BARRIER,
-                               WS_GAUGE_STALL_SHORT_SCOREBOARD,
-                               WS_GAUGE_STALL_LONG_SCOREBOARD };
-  guint n_columns = 2 + G_N_ELEMENTS (shown) + 1;
+  /* A column per gauge, in the order of WsGaugeKind. */
+  guint n_columns = 2 + WS_N_GAUGES + 1;
   g_autofree const char **headers = g_new0 (const char *, n_columns);
   g_autofree gboolean *numeric = g_new0 (gboolean, n_columns);
   g_autoptr (GPtrArray) cells = g_ptr_array_new_with_free_func (g_free);
@@ -42,10 +31,10 @@ ws_gauges_report_write (const WsNcuResults *ncu, WsOutputFormat format, GString 
   headers[0] = _ ("ID");
   headers[1] = _ ("Kernel");
   numeric[0] = TRUE;
-  for (gsize c = 0; c < G_N_ELEMENTS (shown); c++)
+  for (int kind = 0; kind < WS_N_GAUGES; kind++)
     {
-      headers[2 + c] = ws_gauge_label ((WsGaugeKind) shown[c]);
-      numeric[2 + c] = TRUE;
+      headers[2 + kind] = ws_gauge_label ((WsGaugeKind) kind);
+      numeric[2 + kind] = TRUE;
     }
   headers[n_columns - 1] = _ ("Verdict");
 
@@ -55,15 +44,15 @@ ws_gauges_report_write (const WsNcuResults *ncu, WsOutputFormat format, GString 
 
       g_ptr_array_add (cells, g_strdup_printf ("%u", i));
       g_ptr_array_add (cells, ws_kernel_name_shorten (ws_ncu_results_launch (ncu, i)->kernel, 40));
-      for (gsize c = 0; c < G_N_ELEMENTS (shown); c++)
+      for (int kind = 0; kind < WS_N_GAUGES; kind++)
         {
-          const WsGauge *gauge = &gauges->gauge[shown[c]];
+          const WsGauge *gauge = &gauges->gauge[kind];
           char *value = ws_gauge_format_value (gauge);
 
           if (value == NULL)
             {
               value = g_strdup ("-");
-              g_hash_table_add (missing, (gpointer) ws_gauge_label ((WsGaugeKind) shown[c]));
+              g_hash_table_add (missing, (gpointer) ws_gauge_label ((WsGaugeKind) kind));
             }
           g_ptr_array_add (cells, value);
         }

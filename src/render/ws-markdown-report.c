@@ -21,21 +21,6 @@
 
 typedef struct
 {
-  WsBarsModel *model;
-  WsBarsState state;
-  WsPalette palette;
-} BarsFigure;
-
-static void
-draw_bars (cairo_t *cr, double width, double height, gpointer data)
-{
-  BarsFigure *figure = data;
-
-  ws_bars_chart_draw (cr, width, height, figure->model, &figure->state, &figure->palette);
-}
-
-typedef struct
-{
   WsGaugesOverview *overview;
   WsPalette palette;
 } GaugesFigure;
@@ -241,7 +226,6 @@ ws_markdown_report_write (const WsRun *run, const char *path, const WsMarkdownOp
     g_strdup_printf (_ ("GPU time by kernel — %s"), ws_run_display_name (run));
   g_autoptr (WsSummary) kernels = ws_run_summary (run, WS_REPORT_KERN_SUM, WS_NAME_DEMANGLED);
   guint top = options != NULL && options->top_n > 0 ? options->top_n : 15;
-  BarsFigure figure = { 0 };
 
   g_string_append_printf (out, "# %s — %s\n\n", _ ("Warpscope report"), ws_run_display_name (run));
   append_provenance (out, run);
@@ -249,29 +233,18 @@ ws_markdown_report_write (const WsRun *run, const char *path, const WsMarkdownOp
 
   if (kernels != NULL)
     {
-      cairo_t *cr = ws_measure_context ();
-      double height;
+      g_autoptr (WsBarsModel) model = ws_bars_model_new (
+        kernels, top, WS_BARS_SORT_TOTAL, NULL, run->ncu != NULL ? ncu_verdict : NULL, run->ncu);
+      WsPalette palette;
 
-      figure.model = ws_bars_model_new (kernels, top, WS_BARS_SORT_TOTAL, NULL,
-                                        run->ncu != NULL ? ncu_verdict : NULL, run->ncu);
-      figure.state.hover = figure.state.selected = -1;
-      figure.state.title = title;
-      ws_palette_init_light (&figure.palette);
-      height =
-        ceil (ws_bars_chart_natural_height (cr, figure.model, &figure.state, &figure.palette));
-      cairo_destroy (cr);
-
+      ws_palette_init_light (&palette);
       if (!make_folder (figs, error) ||
-          !ws_render_to_file (figure_path, 1200, height, draw_bars, &figure, error))
-        {
-          ws_bars_model_free (figure.model);
-          return FALSE;
-        }
+          !ws_bars_chart_render_to_file (figure_path, 1200, 0, model, title, &palette, error))
+        return FALSE;
 
       g_string_append_printf (out, "\n## %s\n\n![%s](figs/%s)\n\n", _ ("GPU time by kernel"), title,
                               figure_name);
-      append_top_kernels (out, run, figure.model);
-      ws_bars_model_free (figure.model);
+      append_top_kernels (out, run, model);
     }
   else
     g_string_append_printf (out, "\n%s\n", _ ("This run has no CUDA kernel data."));

@@ -5,10 +5,10 @@
 #include <cairo-pdf.h>
 #include <cairo-svg.h>
 #include <gio/gio.h>
-#include <errno.h>
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
 
+#include "ws-atomic-file.h"
 #include "ws-surface.h"
 
 /* The output kind from the file name: "png", "svg" or "pdf". */
@@ -92,14 +92,5 @@ ws_render_to_file (const char *path, double width, double height, WsDrawFunc dra
                    path, cairo_status_to_string (status));
       return FALSE;
     }
-  if (g_rename (tmp, path) != 0)
-    {
-      int saved = errno;
-
-      g_unlink (tmp);
-      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved), "%s: %s", path,
-                   g_strerror (saved));
-      return FALSE;
-    }
-  return TRUE;
+  return ws_atomic_file_commit (tmp, path, error);
 }

@@ -5,6 +5,31 @@
 #include "ws-text.h"
 
 /**
+ * ws_text_font:
+ * @scale: relative to the palette's font size (0.85 for small print)
+ *
+ * Returns: (transfer full): the chart font: the palette's, 10 pt when it
+ *   names no size, times @scale
+ */
+PangoFontDescription *
+ws_text_font (const WsPalette *palette, double scale, gboolean bold)
+{
+  PangoFontDescription *desc =
+    pango_font_description_from_string (palette->font[0] != '\0' ? palette->font : "Sans 10");
+  double size = pango_font_description_get_size (desc);
+
+  if (size <= 0)
+    size = 10 * PANGO_SCALE;
+  if (pango_font_description_get_size_is_absolute (desc))
+    pango_font_description_set_absolute_size (desc, size * scale);
+  else
+    pango_font_description_set_size (desc, (int) (size * scale));
+  if (bold)
+    pango_font_description_set_weight (desc, PANGO_WEIGHT_BOLD);
+  return desc;
+}
+
+/**
  * ws_text_layout:
  * @scale: relative to the palette's font size (0.85 for small print)
  *
@@ -14,22 +39,8 @@ PangoLayout *
 ws_text_layout (cairo_t *cr, const WsPalette *palette, double scale, gboolean bold)
 {
   PangoLayout *layout = pango_cairo_create_layout (cr);
-  PangoFontDescription *desc =
-    pango_font_description_from_string (palette->font[0] != '\0' ? palette->font : "Sans 10");
+  PangoFontDescription *desc = ws_text_font (palette, scale, bold);
 
-  if (scale != 1.0)
-    {
-      double size = pango_font_description_get_size (desc);
-
-      if (size <= 0)
-        size = 10 * PANGO_SCALE;
-      if (pango_font_description_get_size_is_absolute (desc))
-        pango_font_description_set_absolute_size (desc, size * scale);
-      else
-        pango_font_description_set_size (desc, (int) (size * scale));
-    }
-  if (bold)
-    pango_font_description_set_weight (desc, PANGO_WEIGHT_BOLD);
   pango_layout_set_font_description (layout, desc);
   pango_font_description_free (desc);
   return layout;
@@ -87,4 +98,34 @@ ws_text_draw (cairo_t *cr, PangoLayout *layout, const char *text, double x, doub
   cairo_move_to (cr, x, y);
   pango_cairo_show_layout (cr, layout);
   return w;
+}
+
+/* Sets @text in @layout wrapped at words (or characters) to @width, at
+ * least 20, unellipsized; the layout keeps that width, to be drawn as it
+ * was measured.  Returns its height. */
+double
+ws_text_wrapped_height (PangoLayout *layout, const char *text, double width)
+{
+  int w, h;
+
+  pango_layout_set_text (layout, text, -1);
+  pango_layout_set_width (layout, (int) (MAX (width, 20) * PANGO_SCALE));
+  pango_layout_set_wrap (layout, PANGO_WRAP_WORD_CHAR);
+  pango_layout_set_ellipsize (layout, PANGO_ELLIPSIZE_NONE);
+  pango_layout_get_pixel_size (layout, &w, &h);
+  return h;
+}
+
+/* Draws @text wrapped to @width with its top left at (@x, @y), and leaves
+ * @layout unwrapped.  Returns the height drawn. */
+double
+ws_text_draw_wrapped (cairo_t *cr, PangoLayout *layout, const char *text, double x, double y,
+                      double width)
+{
+  double h = ws_text_wrapped_height (layout, text, width);
+
+  cairo_move_to (cr, x, y);
+  pango_cairo_show_layout (cr, layout);
+  pango_layout_set_width (layout, -1);
+  return h;
 }

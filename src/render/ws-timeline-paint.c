@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "ws-kernel-name.h"
+#include "ws-text.h"
 #include "ws-timeline-chart.h"
 #include "ws-timeline-paint.h"
 #include "ws-timeline-text.h"
@@ -119,18 +120,8 @@ ws_timeline_paint_layout (WsTimelinePaint *self, const WsPalette *palette, doubl
                           gboolean bold)
 {
   PangoLayout *layout = pango_layout_new (self->pango);
-  PangoFontDescription *desc =
-    pango_font_description_from_string (palette->font[0] != '\0' ? palette->font : "Sans 10");
-  double size = pango_font_description_get_size (desc);
+  PangoFontDescription *desc = ws_text_font (palette, scale, bold);
 
-  if (size <= 0)
-    size = 10 * PANGO_SCALE;
-  if (pango_font_description_get_size_is_absolute (desc))
-    pango_font_description_set_absolute_size (desc, size * scale);
-  else
-    pango_font_description_set_size (desc, (int) (size * scale));
-  if (bold)
-    pango_font_description_set_weight (desc, PANGO_WEIGHT_BOLD);
   pango_layout_set_font_description (layout, desc);
   pango_layout_set_single_paragraph_mode (layout, TRUE);
   pango_font_description_free (desc);

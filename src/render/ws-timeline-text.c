@@ -17,32 +17,6 @@ thread_name (const WsRun *run, guint32 thread)
   return t != NULL && t->name != WS_STRING_NONE ? ws_run_string (run, t->name) : NULL;
 }
 
-static const char *
-process_name (const WsRun *run, guint32 pid)
-{
-  for (guint i = 0; i < run->prov.processes->len; i++)
-    {
-      const WsProcess *p = &g_array_index (run->prov.processes, WsProcess, i);
-
-      if (p->pid == pid && p->name != NULL)
-        return p->name;
-    }
-  return NULL;
-}
-
-static const char *
-gpu_name (const WsRun *run, gint32 device)
-{
-  for (guint i = 0; i < run->prov.gpus->len; i++)
-    {
-      const WsGpu *gpu = &g_array_index (run->prov.gpus, WsGpu, i);
-
-      if (gpu->id == device && gpu->name != NULL)
-        return gpu->name;
-    }
-  return NULL;
-}
-
 /* "SMs Active" from "SMs Active [Throughput %]". */
 static char *
 metric_title (const WsRun *run, const WsLane *lane)
@@ -93,12 +67,12 @@ ws_timeline_lane_title (const WsLanes *lanes, guint32 index, char **subtitle)
 
             /* TRANSLATORS: %s is a GPU's number */
             title = lane->device >= 0 ? g_strdup_printf (_ ("GPU %s"), id) : g_strdup (_ ("GPU"));
-            sub = g_strdup (gpu_name (run, lane->device));
+            sub = g_strdup (ws_run_gpu_name (run, lane->device));
           }
         else
           {
             g_autofree char *pid = g_strdup_printf ("%u", lane->pid);
-            const char *name = process_name (run, lane->pid);
+            const char *name = ws_run_process_name (run, lane->pid);
 
             /* TRANSLATORS: %s is a process id */
             title = g_strdup_printf (_ ("Process %s"), pid);

@@ -1,0 +1,123 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* What the GUI tests share: the application they run in, and the main
+ * loop run until what they wait for has happened. */
+#include "config.h"
+
+#include "ws-test-gui.h"
+
+static WsApplication *app;
+
+/**
+ * ws_test_gui_init:
+ *
+ * Initialises GTK for a test and makes the application its windows belong
+ * to: registered, as its own instance, and held so that it outlives them.
+ *
+ * Returns: (transfer none): the application
+ */
+WsApplication *
+ws_test_gui_init (int *argc, char ***argv)
+{
+  g_autoptr (GError) error = NULL;
+
+  gtk_test_init (argc, argv, NULL);
+  app = ws_application_new (G_APPLICATION_NON_UNIQUE);
+  g_application_register (G_APPLICATION (app), NULL, &error);
+  g_assert_no_error (error);
+  g_application_hold (G_APPLICATION (app));
+  return app;
+}
+
+/* Runs the tests, then lets the application go. */
+int
+ws_test_gui_run (void)
+{
+  int status = g_test_run ();
+
+  g_application_release (G_APPLICATION (app));
+  g_clear_object (&app);
+  return status;
+}
+
+/* Dispatches what is pending: events, idle callbacks, redraws. */
+void
+ws_test_gui_flush (void)
+{
+  while (g_main_context_pending (NULL))
+    g_main_context_iteration (NULL, FALSE);
+}
+
+/* Runs the main loop until @done says so, or fails after 30 s. */
+void
+ws_test_gui_iterate_until (gboolean (*done) (gpointer), gpointer data)
+{
+  gint64 deadline = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
+
+  while (!done (data))
+    {
+      /* Nothing to dispatch: leave the CPU to the workers meanwhile. */
+      if (!g_main_context_iteration (NULL, FALSE))
+        g_usleep (1000);
+      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
+    }
+  ws_test_gui_flush ();
+}
+
+/**
+ * ws_test_gui_open:
+ * @paths: (array zero-terminated=1): the files
+ *
+ * Opens @paths through the application, as a double-click does.
+ *
+ * Returns: (transfer none): the window that opened them, still loading
+ */
+WsWindow *
+ws_test_gui_open (const char *const *paths)
+{
+  g_autoptr (GPtrArray) files = g_ptr_array_new_with_free_func (g_object_unref);
+  WsWindow *opened = NULL;
+
+  for (guint i = 0; paths[i] != NULL; i++)
+    g_ptr_array_add (files, g_file_new_for_path (paths[i]));
+  g_application_open (G_APPLICATION (app), (GFile **) files->pdata, (int) files->len, "");
+  for (GList *l = gtk_application_get_windows (GTK_APPLICATION (app)); l != NULL; l = l->next)
+    if (WS_IS_WINDOW (l->data) && ws_window_is_loading (l->data))
+      opened = l->data;
+  g_assert_nonnull (opened);
+  return opened;
+}
+
+static gboolean
+loaded (gpointer window)
+{
+  return !ws_window_is_loading (window);
+}
+
+/**
+ * ws_test_gui_wait_for_load:
+ *
+ * Runs the main loop until @window has finished loading, or fails after
+ * 30 s.
+ *
+ * Returns: (transfer none): @window
+ */
+WsWindow *
+ws_test_gui_wait_for_load (WsWindow *window)
+{
+  ws_test_gui_iterate_until (loaded, window);
+  return window;
+}
+
+/**
+ * ws_test_gui_open_and_load:
+ *
+ * Returns: (transfer none): the window that opened @path through the
+ * application, once it has loaded it
+ */
+WsWindow *
+ws_test_gui_open_and_load (const char *path)
+{
+  const char *paths[] = { path, NULL };
+
+  return ws_test_gui_wait_for_load (ws_test_gui_open (paths));
+}
