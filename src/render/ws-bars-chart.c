@@ -174,10 +174,13 @@ ws_bars_model_new (const WsSummary *summary, guint top_n, WsBarsSort sort, const
       {
         WsBar *bar = &g_array_index (self->bars, WsBar, i);
 
+        /* Swapped, not stolen: a NULL in the middle would end the vector
+         * early for g_strfreev () and leak the labels after it. */
         if (bar->is_other)
           continue;
         g_free (bar->label);
-        bar->label = g_steal_pointer (&labels[i]);
+        bar->label = labels[i];
+        labels[i] = g_strdup ("");
       }
   }
 

@@ -598,7 +598,8 @@ ws_timeline_paint_track (WsTimelinePaint *self, const WsTrack *track, double y, 
               /* Whole blocks start in this column: count them by block,
                * without reading their events (off by a block at most, a
                * fraction of what the column holds). */
-              j = next_block * WS_TRACK_BLOCK;
+              /* The last block may be partial: never past the last event. */
+              j = MIN (next_block * WS_TRACK_BLOCK, track->n);
               cover = (double) (track->block_busy[next_block] - track->block_busy[b]) /
                       (double) (t1 - t0);
             }
