@@ -174,8 +174,7 @@ parse_int (const char *cell, gint64 fallback)
   double v;
 
   /* Beyond ±2^62 (a hostile "1e30") a cast would be undefined. */
-  if (cell == NULL || !ws_csv_parse_number (cell, &v) || v != floor (v) ||
-      fabs (v) > 4.6e18)
+  if (cell == NULL || !ws_csv_parse_number (cell, &v) || v != floor (v) || fabs (v) > 4.6e18)
     return fallback;
   return (gint64) v;
 }
