@@ -16,7 +16,6 @@ run_app (const char *const *args, WsTestRun *run)
   for (guint i = 0; args[i] != NULL; i++)
     g_ptr_array_add (argv, (gpointer) args[i]);
   g_ptr_array_add (argv, NULL);
-  g_setenv ("WARPSCOPE_EXIT_AFTER_LOAD", "1", TRUE);
   ws_test_run_bounded ((const char *const *) argv->pdata, 60, run);
   if (run->status != 0)
     g_test_message ("exit status %d: %s", run->status, run->err);
@@ -106,6 +105,8 @@ test_bad_file_argument (void)
 int
 main (int argc, char **argv)
 {
+  /* Before any thread exists: every child inherits it. */
+  g_setenv ("WARPSCOPE_EXIT_AFTER_LOAD", "1", TRUE);
   g_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/app-binary/opens-file-argument", test_opens_file_argument);
