@@ -1,0 +1,279 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "ws-nsys"
+#include "config.h"
+
+#include <string.h>
+
+#include "ws-limits.h"
+#include "ws-nsys-reader-private.h"
+#include "ws-sqlite.h"
+
+/* The strings and thread names that the event tables refer to, and what the
+ * export says about its capture: metadata, GPUs, system, processes. */
+
+typedef struct
+{
+  gint64 *ids;
+  guint32 *ours;
+  gint64 max_id;
+} StringLoad;
+
+static gboolean
+string_row (WsNsysReader *r, sqlite3_stmt *stmt, gsize row, gpointer data)
+{
+  StringLoad *load = data;
+  const char *value = (const char *) sqlite3_column_text (stmt, 1);
+
+  load->ids[row] = sqlite3_column_int64 (stmt, 0);
+  load->ours[row] = ws_string_table_intern (r->run->strings, value != NULL ? value : "");
+  load->max_id = MAX (load->max_id, load->ids[row]);
+  return TRUE;
+}
+
+gboolean
+ws_nsys_load_strings (WsNsysReader *r, GError **error)
+{
+  const char *table = ws_sqlite_find_table (r->sql, "StringIds");
+  g_autofree gint64 *ids = NULL;
+  g_autofree guint32 *ours = NULL;
+  StringLoad load = { 0 };
+  gint64 count;
+  gsize n = 0;
+  char *sql;
+  gboolean ok;
+
+  if (!ws_sqlite_count (r->sql, table, &count, error) ||
+      !ws_limits_check_rows (r->sql->path, table, count, 64, error))
+    return FALSE;
+
+  load.ids = ids = g_new (gint64, MAX (count, 1));
+  load.ours = ours = g_new (guint32, MAX (count, 1));
+  load.max_id = -1;
+  sql = sqlite3_mprintf ("SELECT id, value FROM \"%w\"", table);
+  ok = ws_nsys_read_rows (r, table, sql, count, string_row, &load, &n, error);
+  sqlite3_free (sql);
+  if (!ok)
+    return FALSE;
+
+  if (load.max_id < (gint64) (2 * n + 65536))
+    {
+      r->string_map_len = (gsize) (load.max_id + 1);
+      r->string_map = g_new (guint32, MAX (r->string_map_len, 1));
+      memset (r->string_map, 0xff, sizeof (guint32) * r->string_map_len);
+      for (gsize i = 0; i < n; i++)
+        if (ids[i] >= 0)
+          r->string_map[ids[i]] = ours[i];
+    }
+  else
+    {
+      r->string_sparse = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+      for (gsize i = 0; i < n; i++)
+        g_hash_table_insert (r->string_sparse, g_memdup2 (&ids[i], sizeof ids[i]),
+                             GUINT_TO_POINTER (ours[i] + 1));
+    }
+  return TRUE;
+}
+
+static gboolean
+thread_name_row (WsNsysReader *r, sqlite3_stmt *stmt, gsize row, gpointer data)
+{
+  gint64 tid = sqlite3_column_int64 (stmt, 1);
+  guint32 name = ws_nsys_column_string (r, stmt, 0);
+
+  if (name != WS_STRING_NONE)
+    g_hash_table_insert (r->thread_names, g_memdup2 (&tid, sizeof tid),
+                         GUINT_TO_POINTER (name + 1));
+  return TRUE;
+}
+
+gboolean
+ws_nsys_load_thread_names (WsNsysReader *r, GError **error)
+{
+  const char *table = ws_sqlite_find_table (r->sql, "ThreadNames");
+  gint64 count;
+  char *sql;
+  gboolean ok;
+
+  if (table == NULL || !ws_sqlite_has_column (r->sql, table, "nameId") ||
+      !ws_sqlite_has_column (r->sql, table, "globalTid"))
+    return TRUE;
+  if (!ws_sqlite_count (r->sql, table, &count, error) ||
+      !ws_limits_check_rows (r->sql->path, table, count, 64, error))
+    return FALSE;
+  sql = sqlite3_mprintf ("SELECT nameId, globalTid FROM \"%w\"", table);
+  ok = ws_nsys_read_rows (r, table, sql, count, thread_name_row, NULL, NULL, error);
+  sqlite3_free (sql);
+  return ok;
+}
+
+typedef void (*NameValueFunc) (WsProvenance *prov, const char *name, const char *value);
+
+/* Calls @func for each row of @table's name and value columns where both
+ * are set, @limit appended to the SELECT.  Returns FALSE when @table is
+ * missing or lacks those columns. */
+static gboolean
+read_name_values (WsNsysReader *r, const char *table, const char *limit, NameValueFunc func)
+{
+  g_autoptr (sqlite3_stmt) stmt = NULL;
+  char *sql;
+
+  if (table == NULL || !ws_sqlite_has_column (r->sql, table, "name") ||
+      !ws_sqlite_has_column (r->sql, table, "value"))
+    return FALSE;
+  sql = sqlite3_mprintf ("SELECT name, value FROM \"%w\"%s", table, limit);
+  stmt = ws_sqlite_prepare (r->sql, sql, NULL);
+  sqlite3_free (sql);
+  while (stmt != NULL && sqlite3_step (stmt) == SQLITE_ROW)
+    {
+      const char *name = (const char *) sqlite3_column_text (stmt, 0);
+      const char *value = (const char *) sqlite3_column_text (stmt, 1);
+
+      if (name != NULL && value != NULL)
+        func (&r->run->prov, name, value);
+    }
+  return TRUE;
+}
+
+static void
+set_str (char **dest, const char *value)
+{
+  g_free (*dest);
+  *dest = g_strdup (value);
+}
+
+static void
+metadata_value (WsProvenance *prov, const char *name, const char *value)
+{
+  if (g_str_equal (name, "EXPORT_PRODUCT_NAME"))
+    set_str (&prov->product, value);
+  else if (g_str_equal (name, "EXPORT_PRODUCT_VERSION"))
+    set_str (&prov->nsys_version, value);
+  else if (g_str_equal (name, "EXPORT_SCHEMA_VERSION"))
+    set_str (&prov->schema_version, value);
+  else if (g_str_equal (name, "EXPORT_TIME_UTC"))
+    set_str (&prov->export_time, value);
+}
+
+void
+ws_nsys_load_metadata (WsNsysReader *r)
+{
+  static const char *const names[] = { "META_DATA_EXPORT", "EXPORT_META_DATA" };
+
+  for (gsize i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      const char *table = ws_sqlite_find_table (r->sql, names[i]);
+
+      if (read_name_values (r, table, "", metadata_value))
+        {
+          r->run->prov.metadata_table = g_strdup (table);
+          break;
+        }
+    }
+}
+
+void
+ws_nsys_load_gpus (WsNsysReader *r)
+{
+  const char *table = ws_sqlite_find_table (r->sql, "TARGET_INFO_GPU");
+  g_autoptr (sqlite3_stmt) stmt = NULL;
+  g_autofree char *id = NULL, *name = NULL, *bus = NULL, *chip = NULL, *sms = NULL;
+  g_autofree char *major = NULL, *minor = NULL, *memory = NULL;
+  char *sql;
+
+  if (table == NULL)
+    return;
+  id = ws_sqlite_column_or (r->sql, table, "id", "0");
+  name = ws_sqlite_column_or (r->sql, table, "name", "NULL");
+  bus = ws_sqlite_column_or (r->sql, table, "busLocation", "NULL");
+  chip = ws_sqlite_column_or (r->sql, table, "chipName", "NULL");
+  sms = ws_sqlite_column_or (r->sql, table, "smCount", "0");
+  major = ws_sqlite_column_or (r->sql, table, "computeMajor", "0");
+  minor = ws_sqlite_column_or (r->sql, table, "computeMinor", "0");
+  memory = ws_sqlite_column_or (r->sql, table, "totalMemory", "0");
+  sql = sqlite3_mprintf ("SELECT %s, %s, %s, %s, %s, %s, %s, %s FROM \"%w\" LIMIT 1024", id, name,
+                         bus, chip, sms, major, minor, memory, table);
+  stmt = ws_sqlite_prepare (r->sql, sql, NULL);
+  sqlite3_free (sql);
+  while (stmt != NULL && sqlite3_step (stmt) == SQLITE_ROW)
+    {
+      WsGpu gpu = { 0 };
+
+      gpu.id = ws_nsys_column_i32 (stmt, 0);
+      gpu.name = g_strdup ((const char *) sqlite3_column_text (stmt, 1));
+      gpu.bus_location = g_strdup ((const char *) sqlite3_column_text (stmt, 2));
+      gpu.chip = g_strdup ((const char *) sqlite3_column_text (stmt, 3));
+      gpu.sm_count = ws_nsys_column_i32 (stmt, 4);
+      gpu.cc_major = ws_nsys_column_i32 (stmt, 5);
+      gpu.cc_minor = ws_nsys_column_i32 (stmt, 6);
+      gpu.memory_bytes = sqlite3_column_int64 (stmt, 7);
+      g_array_append_val (r->run->prov.gpus, gpu);
+    }
+}
+
+static void
+system_value (WsProvenance *prov, const char *name, const char *value)
+{
+  if (g_str_equal (name, "Hostname") && prov->host == NULL)
+    prov->host = g_strdup (value);
+  else if (g_str_equal (name, "NvDriverVersion") && prov->driver_version == NULL)
+    prov->driver_version = g_strdup (value);
+  else if (g_str_equal (name, "OsDescription") && prov->os == NULL)
+    prov->os = g_strdup (value);
+}
+
+void
+ws_nsys_load_system (WsNsysReader *r)
+{
+  const char *session = ws_sqlite_find_table (r->sql, "TARGET_INFO_SESSION_START_TIME");
+  WsProvenance *prov = &r->run->prov;
+
+  read_name_values (r, ws_sqlite_find_table (r->sql, "TARGET_INFO_SYSTEM_ENV"), " LIMIT 4096",
+                    system_value);
+
+  if (session != NULL && ws_sqlite_has_column (r->sql, session, "utcEpochNs"))
+    {
+      g_autoptr (sqlite3_stmt) stmt = NULL;
+      char *sql = sqlite3_mprintf ("SELECT utcEpochNs FROM \"%w\" LIMIT 1", session);
+
+      stmt = ws_sqlite_prepare (r->sql, sql, NULL);
+      sqlite3_free (sql);
+      if (stmt != NULL && sqlite3_step (stmt) == SQLITE_ROW)
+        prov->session_start_utc_ns = sqlite3_column_int64 (stmt, 0);
+    }
+}
+
+void
+ws_nsys_load_processes (WsNsysReader *r)
+{
+  const char *table = ws_sqlite_find_table (r->sql, "PROCESSES");
+  g_autoptr (GHashTable) wanted = g_hash_table_new (g_direct_hash, g_direct_equal);
+  g_autoptr (sqlite3_stmt) stmt = NULL;
+  char *sql;
+
+  /* Only the processes that show up in the events: a capture's PROCESSES
+   * table also lists every kernel thread of the machine. */
+  for (guint i = 0; i < r->run->streams->len; i++)
+    g_hash_table_add (wanted,
+                      GUINT_TO_POINTER (g_array_index (r->run->streams, WsStream, i).pid + 1));
+  for (guint i = 0; i < r->run->threads->len; i++)
+    g_hash_table_add (wanted,
+                      GUINT_TO_POINTER (g_array_index (r->run->threads, WsThread, i).pid + 1));
+
+  if (table == NULL || !ws_sqlite_has_column (r->sql, table, "pid") ||
+      !ws_sqlite_has_column (r->sql, table, "name"))
+    return;
+
+  sql = sqlite3_mprintf ("SELECT pid, name FROM \"%w\" LIMIT 100000", table);
+  stmt = ws_sqlite_prepare (r->sql, sql, NULL);
+  sqlite3_free (sql);
+  while (stmt != NULL && sqlite3_step (stmt) == SQLITE_ROW)
+    {
+      WsProcess process;
+
+      process.pid = ws_nsys_column_u32 (stmt, 0);
+      if (!g_hash_table_remove (wanted, GUINT_TO_POINTER (process.pid + 1)))
+        continue;
+      process.name = g_strdup ((const char *) sqlite3_column_text (stmt, 1));
+      g_array_append_val (r->run->prov.processes, process);
+    }
+}

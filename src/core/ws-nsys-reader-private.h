@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <gio/gio.h>
+
+#include "ws-load-options.h"
+#include "ws-run.h"
+#include "ws-sqlite.h"
+
+G_BEGIN_DECLS
+
+/* Shared by ws-nsys-reader.c (the machinery and the whole-file load),
+ * ws-nsys-provenance.c and ws-nsys-events.c; not part of the core's API. */
+
+typedef struct
+{
+  WsSqlite *sql;
+  WsRun *run;
+  WsLoadFlags flags;
+  WsProgressFunc progress;
+  gpointer progress_data;
+  gint64 rows_total;
+  gint64 rows_done;
+  double last_fraction;
+
+  /* StringIds id -> our id: an array when the ids are dense, as in every
+   * real export, a hash table otherwise. */
+  guint32 *string_map;
+  gsize string_map_len;
+  GHashTable *string_sparse;
+
+  GHashTable *thread_names; /* gint64 globalTid -> string id + 1 */
+  GHashTable *thread_index; /* gint64 globalTid -> index + 1 */
+  GHashTable *stream_index; /* WsStream * -> index + 1 */
+  GHashTable *config_index; /* WsLaunchConfig * -> index + 1 */
+  GHashTable *domain_index; /* gint64 domainId -> index + 1 */
+  guint32 last_stream;
+  guint32 last_config;
+  gint64 n_reversed;
+} WsNsysReader;
+
+/* Fills row @row from @stmt; FALSE skips the row (it is not counted). */
+typedef gboolean (*WsNsysRowFunc) (WsNsysReader *r, sqlite3_stmt *stmt, gsize row, gpointer data);
+
+/* ws-nsys-reader.c */
+guint32 ws_nsys_column_string (WsNsysReader *r, sqlite3_stmt *stmt, int col);
+guint32 ws_nsys_column_text (WsNsysReader *r, sqlite3_stmt *stmt, int col);
+gint32 ws_nsys_column_i32 (sqlite3_stmt *stmt, int col);
+guint32 ws_nsys_column_u32 (sqlite3_stmt *stmt, int col);
+
+guint32 ws_nsys_thread_for (WsNsysReader *r, gint64 global_tid);
+guint32 ws_nsys_stream_for (WsNsysReader *r, gint64 global_pid, gint32 device, gint32 context,
+                            gint32 stream_id);
+guint32 ws_nsys_config_for (WsNsysReader *r, const WsLaunchConfig *key);
+guint16 ws_nsys_domain_for (WsNsysReader *r, gint64 domain_id);
+
+gboolean ws_nsys_read_rows (WsNsysReader *r, const char *table, const char *sql, gint64 max_rows,
+                            WsNsysRowFunc func, gpointer data, gsize *n_read, GError **error);
+
+/* ws-nsys-provenance.c */
+void ws_nsys_load_metadata (WsNsysReader *r);
+gboolean ws_nsys_load_strings (WsNsysReader *r, GError **error);
+gboolean ws_nsys_load_thread_names (WsNsysReader *r, GError **error);
+void ws_nsys_load_gpus (WsNsysReader *r);
+void ws_nsys_load_system (WsNsysReader *r);
+void ws_nsys_load_processes (WsNsysReader *r);
+
+/* ws-nsys-events.c */
+gboolean ws_nsys_load_kernels (WsNsysReader *r, const char *table, gint64 count, GError **error);
+gboolean ws_nsys_load_memops (WsNsysReader *r, const char *memcpy_table, gint64 n_memcpy,
+                              const char *memset_table, gint64 n_memset, GError **error);
+gboolean ws_nsys_load_api (WsNsysReader *r, const char *table, gint64 count, GError **error);
+gboolean ws_nsys_load_nvtx (WsNsysReader *r, const char *table, gint64 count, GError **error);
+gboolean ws_nsys_load_mem_usage (WsNsysReader *r, const char *table, gint64 count, GError **error);
+gboolean ws_nsys_load_gpu_metrics (WsNsysReader *r, const char *table, gint64 count,
+                                   GError **error);
+
+G_END_DECLS
