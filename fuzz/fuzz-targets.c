@@ -8,6 +8,7 @@
 
 #include "ws-capture-plan.h"
 #include "ws-target-list.h"
+#include "ws-target-validate.h"
 
 int LLVMFuzzerTestOneInput (const guint8 *data, size_t size);
 

@@ -7,6 +7,7 @@
 #include "ws-error.h"
 #include "ws-target-autosave.h"
 #include "ws-target-list.h"
+#include "ws-target-validate.h"
 #include "ws-test-util.h"
 
 static const char *const fixtures[] = {

@@ -12,6 +12,7 @@
 #include "ws-doctor-view.h"
 #include "ws-doctor.h"
 #include "ws-target-autosave.h"
+#include "ws-target-validate.h"
 
 /* The launcher's page: a targets file in the editor, the capture panel
  * below it, the doctor and the settings.  Unsaved edits go to an

@@ -11,6 +11,7 @@
 #include "ws-cli.h"
 #include "ws-doctor.h"
 #include "ws-error.h"
+#include "ws-target-validate.h"
 
 typedef struct
 {

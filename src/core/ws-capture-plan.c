@@ -10,7 +10,7 @@
 #include "ws-csv.h"
 #include "ws-error.h"
 #include "ws-kernel-name.h"
-#include "ws-target-list.h"
+#include "ws-target-validate.h"
 
 /* Folder and file names made from NAMEs and kernel names stay below this,
  * well under NAME_MAX with the suffixes added to them. */

@@ -23,14 +23,6 @@ typedef enum
   WS_TARGETS_HEADER_LEGACY,   /* id cmd workdir env */
 } WsTargetsHeader;
 
-/* One problem of one cell, for the editor and for messages. */
-typedef struct
-{
-  guint row;             /* index among the targets */
-  WsTargetColumn column; /* the cell it is about */
-  char *message;         /* one line, without the file name */
-} WsTargetProblem;
-
 #define WS_TYPE_TARGET_LIST (ws_target_list_get_type ())
 G_DECLARE_FINAL_TYPE (WsTargetList, ws_target_list, WS, TARGET_LIST, GObject)
 
@@ -52,6 +44,7 @@ void ws_target_list_set_modified (WsTargetList *self, gboolean modified);
 guint ws_target_list_get_n_targets (WsTargetList *self);
 const char *ws_target_list_get (WsTargetList *self, guint row, WsTargetColumn column);
 guint ws_target_list_get_line (WsTargetList *self, guint row);
+guint ws_target_list_get_n_columns (WsTargetList *self, guint row);
 int ws_target_list_find (WsTargetList *self, const char *name);
 void ws_target_list_set (WsTargetList *self, guint row, WsTargetColumn column, const char *value);
 guint ws_target_list_insert (WsTargetList *self, guint position, const char *const *fields);
@@ -59,15 +52,7 @@ void ws_target_list_remove (WsTargetList *self, guint row);
 guint ws_target_list_duplicate (WsTargetList *self, guint row);
 gboolean ws_target_list_move (WsTargetList *self, guint row, int delta);
 
-GPtrArray *ws_target_list_validate (WsTargetList *self);
-GPtrArray *ws_target_list_validate_row (WsTargetList *self, guint row);
-char *ws_target_list_format_problem (WsTargetList *self, const WsTargetProblem *problem);
-char *ws_target_list_resolve_workdir (WsTargetList *self, guint row);
-
 const char *ws_target_column_name (WsTargetColumn column);
 gboolean ws_target_value_is_empty (const char *value);
-char **ws_target_envs_parse (const char *envs, GError **error);
-
-void ws_target_problem_free (WsTargetProblem *problem);
 
 G_END_DECLS

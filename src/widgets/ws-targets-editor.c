@@ -4,6 +4,7 @@
 
 #include <glib/gi18n.h>
 
+#include "ws-target-validate.h"
 #include "ws-targets-editor.h"
 #include "ws-widget-palette.h"
 
