@@ -568,6 +568,57 @@ test_tools_lists (void)
   g_assert_cmpstr (nsys_version, ==, "2025.3.1.0");
 }
 
+/* What ncu 2025.3.1 offers (tests/data/tools, through the stand-in):
+ * `speed-of-light` is no longer a set and `basic` is; SpeedOfLight and
+ * WarpStateStats are sections, NoSuchSection is not. */
+static void
+test_settings_fit_ncu (void)
+{
+  g_autofree char *stand_ins = ws_test_stand_ins ();
+  g_autofree char *ncu = g_build_filename (stand_ins, "ncu", NULL);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GPtrArray) sets = ws_capture_tools_list (ncu, "sets", &error);
+  g_autoptr (GPtrArray) sections = ws_capture_tools_list (ncu, "sections", &error);
+  g_autoptr (WsCaptureSettings) settings = ws_capture_settings_new ();
+  g_autoptr (GPtrArray) warnings = g_ptr_array_new_with_free_func (g_free);
+
+  g_assert_no_error (error);
+
+  /* Tools that did not say what they offer: nothing is changed. */
+  g_free (settings->ncu_set);
+  settings->ncu_set = g_strdup ("speed-of-light");
+  ws_capture_settings_fit_ncu (settings, NULL, NULL, warnings);
+  g_assert_cmpstr (settings->ncu_set, ==, "speed-of-light");
+  g_assert_cmpuint (warnings->len, ==, 0);
+
+  ws_capture_settings_fit_ncu (settings, sets, sections, warnings);
+  g_assert_cmpstr (settings->ncu_set, ==, "basic");
+  g_assert_cmpuint (warnings->len, ==, 1);
+  g_assert_cmpstr (g_ptr_array_index (warnings, 0), ==,
+                   "ncu has no set “speed-of-light” (ncu --list-sets); using “basic”");
+
+  /* Sections replace the set: only the unknown one is left out. */
+  g_ptr_array_set_size (warnings, 0);
+  g_free (settings->ncu_set);
+  settings->ncu_set = g_strdup ("speed-of-light");
+  settings->ncu_sections = g_strdup ("SpeedOfLight, NoSuchSection ,WarpStateStats");
+  ws_capture_settings_fit_ncu (settings, sets, sections, warnings);
+  g_assert_cmpstr (settings->ncu_sections, ==, "SpeedOfLight,WarpStateStats");
+  g_assert_cmpstr (settings->ncu_set, ==, "speed-of-light");
+  g_assert_cmpuint (warnings->len, ==, 1);
+  g_assert_cmpstr (g_ptr_array_index (warnings, 0), ==,
+                   "ncu has no section “NoSuchSection” (ncu --list-sections); left out");
+
+  /* No section left: back to the set, which must then exist. */
+  g_ptr_array_set_size (warnings, 0);
+  g_free (settings->ncu_sections);
+  settings->ncu_sections = g_strdup ("NoSuchSection");
+  ws_capture_settings_fit_ncu (settings, sets, sections, warnings);
+  g_assert_null (settings->ncu_sections);
+  g_assert_cmpstr (settings->ncu_set, ==, "basic");
+  g_assert_cmpuint (warnings->len, ==, 2);
+}
+
 /* A tool that does not answer is killed with its process group. */
 static void
 test_tools_timeout (void)
@@ -596,6 +647,7 @@ main (int argc, char **argv)
   g_test_add_func ("/capture-plan/safe-names", test_safe_names);
   g_test_add_func ("/capture-settings/environment", test_settings_environment);
   g_test_add_func ("/capture-settings/gsettings-then-environment", test_settings_gsettings);
+  g_test_add_func ("/capture-settings/ncu-choices-fit-what-ncu-offers", test_settings_fit_ncu);
   g_test_add_func ("/capture-tools/find", test_tools_find);
   g_test_add_func ("/capture-tools/real-lists-and-versions", test_tools_lists);
   g_test_add_func ("/capture-tools/timeout-kills-group", test_tools_timeout);

@@ -113,6 +113,34 @@ ws_capture_line_is_problem (const char *line)
          strstr (lower, "failed") != NULL || strstr (lower, "unable to") != NULL;
 }
 
+/* Takes in a line of a running command's output. */
+void
+ws_capture_output_watch_line (WsCaptureOutputWatch *watch, const char *line)
+{
+  g_return_if_fail (watch != NULL && line != NULL);
+
+  /* The first ==ERROR== line names the cause; without one, the last line
+   * that looks like a problem. */
+  if (ws_capture_line_is_problem (line) &&
+      (watch->problem_line == NULL || !g_str_has_prefix (watch->problem_line, "==ERROR==")))
+    {
+      g_free (watch->problem_line);
+      watch->problem_line = g_strdup (line);
+    }
+  if (strstr (line, "No kernels were profiled") != NULL)
+    watch->no_kernels_profiled = TRUE;
+}
+
+/* Forgets what the last command said, for the next one. */
+void
+ws_capture_output_watch_clear (WsCaptureOutputWatch *watch)
+{
+  g_return_if_fail (watch != NULL);
+
+  g_clear_pointer (&watch->problem_line, g_free);
+  watch->no_kernels_profiled = FALSE;
+}
+
 /**
  * ws_capture_check_output:
  * @no_kernels_profiled: ncu said "No kernels were profiled"
@@ -162,6 +190,47 @@ ws_capture_problem_in_file (const char *path)
 
       if (g_str_has_prefix (line, "==ERROR==") || g_str_has_prefix (line, "ERROR"))
         return g_utf8_make_valid (line, -1);
+    }
+  return NULL;
+}
+
+/**
+ * ws_capture_command_problem:
+ * @exit_status: -1: ended by a signal, or did not start
+ * @problem_line: (nullable): the line of its output that best says why it
+ *   failed
+ * @no_kernels_profiled: ncu said "No kernels were profiled"
+ *
+ * Judges a finished command: it failed when it did not exit with 0, or
+ * when a file it must leave is missing or empty.
+ *
+ * Returns: (transfer full) (nullable): why the command failed, or %NULL
+ *   when it succeeded
+ */
+char *
+ws_capture_command_problem (const WsCaptureCommand *command, int exit_status,
+                            const char *problem_line, gboolean no_kernels_profiled)
+{
+  g_return_val_if_fail (command != NULL, NULL);
+
+  if (exit_status != 0)
+    {
+      g_autofree char *status = exit_status < 0 ? g_strdup ("ended by a signal")
+                                                : g_strdup_printf ("exit status %d", exit_status);
+      g_autofree char *in_file =
+        problem_line == NULL ? ws_capture_problem_in_file (command->stdout_path) : NULL;
+
+      if (problem_line == NULL)
+        problem_line = in_file;
+      return problem_line != NULL ? g_strdup_printf ("%s: %s", status, problem_line)
+                                  : g_steal_pointer (&status);
+    }
+  for (guint i = 0; command->outputs != NULL && command->outputs[i] != NULL; i++)
+    {
+      char *message = ws_capture_check_output (command->outputs[i], no_kernels_profiled);
+
+      if (message != NULL)
+        return message;
     }
   return NULL;
 }

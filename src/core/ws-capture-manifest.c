@@ -25,33 +25,6 @@ ws_capture_manifest_time (gint64 usec)
   return local != NULL ? g_date_time_format_iso8601 (local) : g_strdup ("");
 }
 
-/* Frees a target's run and its plan. */
-void
-ws_capture_target_run_free (WsCaptureTargetRun *target)
-{
-  if (target == NULL)
-    return;
-  g_free (target->name);
-  g_free (target->cmd);
-  g_free (target->workdir_cell);
-  g_free (target->workdir);
-  g_free (target->envs);
-  g_free (target->folder_name);
-  g_free (target->dir);
-  g_clear_pointer (&target->plan, ws_capture_plan_free);
-  for (guint i = 0; i <= WS_CAPTURE_N_STEPS; i++)
-    {
-      g_free (target->messages[i]);
-      if (target->results[i] != NULL)
-        {
-          for (guint j = 0; j < target->results[i]->len; j++)
-            g_free (g_array_index (target->results[i], WsCaptureCommandResult, j).message);
-          g_array_unref (target->results[i]);
-        }
-    }
-  g_free (target);
-}
-
 static void
 add_time (JsonBuilder *builder, const char *name, gint64 usec)
 {

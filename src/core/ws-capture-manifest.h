@@ -3,42 +3,10 @@
 
 #include <glib.h>
 
-#include "ws-capture-plan.h"
 #include "ws-capture-settings.h"
+#include "ws-capture-target-run.h"
 
 G_BEGIN_DECLS
-
-/* What became of one command of a plan. */
-typedef struct
-{
-  gint64 started; /* µs since the epoch; 0: never ran */
-  gint64 finished;
-  int exit_status; /* -1: ended by a signal, or did not start */
-  char *message;   /* why it failed; NULL when it did not */
-} WsCaptureCommandResult;
-
-/* One target of a capture run: its row, its plan, and what each step did. */
-typedef struct
-{
-  guint row;
-  guint line; /* in the targets file */
-  char *name;
-  char *cmd;
-  char *workdir_cell; /* WORKDIR as written */
-  char *workdir;      /* resolved */
-  char *envs;
-  char *folder_name;
-  char *dir; /* OUT/<group>/<folder_name>, once step 1 made it */
-  WsCapturePlan *plan;
-  WsCaptureStepState states[WS_CAPTURE_N_STEPS + 1];
-  char *messages[WS_CAPTURE_N_STEPS + 1];
-  gint64 step_started[WS_CAPTURE_N_STEPS + 1]; /* µs since the epoch */
-  gint64 step_finished[WS_CAPTURE_N_STEPS + 1];
-  GArray *results[WS_CAPTURE_N_STEPS + 1]; /* of WsCaptureCommandResult, as plan->steps[i] */
-  gint64 started;
-  gint64 finished;
-  gboolean finished_ok;
-} WsCaptureTargetRun;
 
 /* What the manifest says about the run as a whole. */
 typedef struct
@@ -56,6 +24,5 @@ typedef struct
 gboolean ws_capture_manifest_write (const WsCaptureTargetRun *target, const char *status,
                                     const WsCaptureRunInfo *info, GError **error);
 char *ws_capture_manifest_time (gint64 usec);
-void ws_capture_target_run_free (WsCaptureTargetRun *target);
 
 G_END_DECLS

@@ -635,6 +635,28 @@ ws_capture_read_top_kernels (const char *csv_path, guint n, GError **error)
 }
 
 /**
+ * ws_capture_plan_pick_kernels:
+ *
+ * Step 4: picks the top TOPN kernels of the kernel summary that step 3
+ * wrote, and fills steps 5 and 6 for them.
+ *
+ * Returns: %FALSE with @error set when the summary gives no kernel
+ */
+gboolean
+ws_capture_plan_pick_kernels (WsCapturePlan *plan, GError **error)
+{
+  GPtrArray *kernels;
+
+  g_return_val_if_fail (plan != NULL, FALSE);
+
+  kernels = ws_capture_read_top_kernels (plan->kern_sum_csv, plan->settings->topn, error);
+  if (kernels == NULL)
+    return FALSE;
+  ws_capture_plan_set_kernels (plan, kernels);
+  return TRUE;
+}
+
+/**
  * ws_capture_choose_group:
  * @out_dir: the absolute output folder
  * @name: the group's name: the targets file's name (`targets` for

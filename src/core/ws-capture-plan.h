@@ -85,6 +85,7 @@ WsCapturePlan *ws_capture_plan_new (const WsCaptureTarget *target, const char *f
                                     GError **error);
 void ws_capture_plan_free (WsCapturePlan *plan);
 void ws_capture_plan_set_kernels (WsCapturePlan *plan, GPtrArray *kernels);
+gboolean ws_capture_plan_pick_kernels (WsCapturePlan *plan, GError **error);
 
 GPtrArray *ws_capture_read_top_kernels (const char *csv_path, guint n, GError **error);
 char *ws_capture_kernel_regex (GPtrArray *kernels, guint first, guint n);

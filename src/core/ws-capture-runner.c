@@ -4,13 +4,11 @@
 
 #include <errno.h>
 #include <glib/gstdio.h>
-#include <json-glib/json-glib.h>
 #include <stdio.h>
-#include <string.h>
 
-#include "ws-atomic-file.h"
 #include "ws-capture-log.h"
 #include "ws-capture-manifest.h"
+#include "ws-capture-prepare.h"
 #include "ws-capture-process.h"
 #include "ws-capture-runner.h"
 #include "ws-capture-tools.h"
@@ -35,13 +33,8 @@ struct _WsCaptureRunner
   GPtrArray *targets; /* of WsCaptureTargetRun */
 
   /* Fixed at start */
-  char *out_dir;
-  char *group;
-  char *group_dir;
-  char *log_path;
+  WsCaptureRunSetup setup;
   FILE *log;
-  char *nsys;
-  char *ncu;
   char *nsys_version;
   char *ncu_version;
   GPtrArray *gpus;
@@ -61,9 +54,8 @@ struct _WsCaptureRunner
 
   /* The command running */
   WsCaptureProcess *process;
-  int exit_status;    /* -1: ended by a signal, or did not start */
-  char *problem_line; /* the last line that looked like an error */
-  gboolean no_kernels_profiled;
+  int exit_status; /* -1: ended by a signal, or did not start */
+  WsCaptureOutputWatch output;
 };
 
 G_DEFINE_FINAL_TYPE (WsCaptureRunner, ws_capture_runner, G_TYPE_OBJECT)
@@ -116,19 +108,14 @@ ws_capture_runner_finalize (GObject *object)
   g_free (self->base_dir);
   g_strfreev (self->base_env);
   g_ptr_array_unref (self->targets);
-  g_free (self->out_dir);
-  g_free (self->group);
-  g_free (self->group_dir);
-  g_free (self->log_path);
+  ws_capture_run_setup_clear (&self->setup);
   if (self->log != NULL)
     fclose (self->log);
-  g_free (self->nsys);
-  g_free (self->ncu);
   g_free (self->nsys_version);
   g_free (self->ncu_version);
   g_clear_pointer (&self->gpus, g_ptr_array_unref);
   g_clear_pointer (&self->context, g_main_context_unref);
-  g_free (self->problem_line);
+  ws_capture_output_watch_clear (&self->output);
 
   G_OBJECT_CLASS (ws_capture_runner_parent_class)->finalize (object);
 }
@@ -230,18 +217,8 @@ ws_capture_runner_new (WsTargetList *list, const guint *rows, guint n_rows,
   n = ws_target_list_get_n_targets (list);
   for (guint i = 0; i < n_rows; i++)
     {
-      WsCaptureTargetRun *target;
-
       g_return_val_if_fail (rows[i] < n, self);
-      target = g_new0 (WsCaptureTargetRun, 1);
-      target->row = rows[i];
-      target->line = ws_target_list_get_line (list, rows[i]);
-      target->name = g_strdup (ws_target_list_get (list, rows[i], WS_TARGET_NAME));
-      target->cmd = g_strdup (ws_target_list_get (list, rows[i], WS_TARGET_CMD));
-      target->workdir_cell = g_strdup (ws_target_list_get (list, rows[i], WS_TARGET_WORKDIR));
-      target->workdir = ws_target_list_resolve_workdir (list, rows[i]);
-      target->envs = g_strdup (ws_target_list_get (list, rows[i], WS_TARGET_ENVS));
-      g_ptr_array_add (self->targets, target);
+      g_ptr_array_add (self->targets, ws_capture_target_run_new (list, rows[i]));
     }
   return self;
 }
@@ -301,16 +278,8 @@ update_fraction (WsCaptureRunner *self)
   double fraction;
 
   for (guint i = 0; i < self->targets->len; i++)
-    {
-      WsCaptureTargetRun *target = g_ptr_array_index (self->targets, i);
-
-      for (guint s = 1; s <= WS_CAPTURE_N_STEPS; s++)
-        if (target->states[s] >= WS_CAPTURE_STEP_DONE)
-          done += 1;
-        else if (target->states[s] == WS_CAPTURE_STEP_RUNNING && target->plan != NULL &&
-                 target->plan->steps[s]->len > 0 && i == self->current && s == self->step)
-          done += (double) self->command / target->plan->steps[s]->len;
-    }
+    done += ws_capture_target_run_steps_done (g_ptr_array_index (self->targets, i),
+                                              i == self->current ? self->step : 0, self->command);
   fraction = units > 0 ? CLAMP (done / units, 0, 1) : 1;
   if (fraction != self->fraction)
     {
@@ -324,14 +293,7 @@ set_state (WsCaptureRunner *self, guint t, guint step, WsCaptureStepState state,
 {
   WsCaptureTargetRun *target = g_ptr_array_index (self->targets, t);
 
-  target->states[step] = state;
-  g_free (target->messages[step]);
-  target->messages[step] = g_strdup (detail);
-  if (state == WS_CAPTURE_STEP_RUNNING)
-    target->step_started[step] = g_get_real_time ();
-  else if (state != WS_CAPTURE_STEP_WAITING && target->step_started[step] != 0)
-    target->step_finished[step] = g_get_real_time ();
-
+  ws_capture_target_run_set_state (target, step, state, detail);
   if (state != WS_CAPTURE_STEP_WAITING)
     {
       g_autofree char *line = ws_capture_step_line (step, state, target->name, detail);
@@ -342,36 +304,23 @@ set_state (WsCaptureRunner *self, guint t, guint step, WsCaptureStepState state,
   update_fraction (self);
 }
 
-static const char *
-target_status (WsCaptureRunner *self, WsCaptureTargetRun *target)
-{
-  if (target->finished == 0)
-    return "running";
-  if (target->finished_ok)
-    return "done";
-  for (guint s = 1; s <= WS_CAPTURE_N_STEPS; s++)
-    if (target->states[s] == WS_CAPTURE_STEP_FAILED && self->cancelled &&
-        g_strcmp0 (target->messages[s], "cancelled") == 0)
-      return "cancelled";
-  return "failed";
-}
-
 static void
 write_manifest (WsCaptureRunner *self, WsCaptureTargetRun *target)
 {
   const WsCaptureRunInfo info = {
     .targets_file = self->targets_file,
-    .group = self->group,
-    .nsys = self->nsys,
+    .group = self->setup.group,
+    .nsys = self->setup.nsys,
     .nsys_version = self->nsys_version,
-    .ncu = self->ncu,
+    .ncu = self->setup.ncu,
     .ncu_version = self->ncu_version,
     .gpus = self->gpus,
     .settings = self->settings,
   };
   g_autoptr (GError) error = NULL;
 
-  if (!ws_capture_manifest_write (target, target_status (self, target), &info, &error))
+  if (!ws_capture_manifest_write (target, ws_capture_target_run_status (target, self->cancelled),
+                                  &info, &error))
     log_info (self, 0, "warning: %s", error->message);
 }
 
@@ -534,33 +483,14 @@ command_finished (WsCaptureRunner *self)
   const WsCaptureCommand *command = command_of (self);
   WsCaptureCommandResult *result = result_of (self);
   GPtrArray *commands = target->plan->steps[self->step];
-  gboolean failed_before = FALSE;
+  guint n_failed;
 
   result->finished = g_get_real_time ();
   result->exit_status = self->exit_status;
-  if (self->cancelled)
-    result->message = g_strdup ("cancelled");
-  else if (self->exit_status != 0)
-    {
-      g_autofree char *status = self->exit_status < 0
-                                  ? g_strdup ("ended by a signal")
-                                  : g_strdup_printf ("exit status %d", self->exit_status);
-
-      if (self->problem_line == NULL)
-        self->problem_line = ws_capture_problem_in_file (command->stdout_path);
-      result->message = self->problem_line != NULL
-                          ? g_strdup_printf ("%s: %s", status, self->problem_line)
-                          : g_steal_pointer (&status);
-    }
-  else
-    for (guint i = 0; command->outputs != NULL && command->outputs[i] != NULL; i++)
-      if ((result->message =
-             ws_capture_check_output (command->outputs[i], self->no_kernels_profiled)) != NULL)
-        break;
-
-  for (guint c = 0; c < self->command; c++)
-    failed_before |=
-      g_array_index (target->results[self->step], WsCaptureCommandResult, c).message != NULL;
+  result->message = self->cancelled ? g_strdup ("cancelled")
+                                    : ws_capture_command_problem (command, self->exit_status,
+                                                                  self->output.problem_line,
+                                                                  self->output.no_kernels_profiled);
 
   if (result->message != NULL && (self->cancelled || !self->settings->continue_on_error))
     {
@@ -582,13 +512,9 @@ command_finished (WsCaptureRunner *self)
       run_command (self);
       return;
     }
-  if (result->message != NULL || failed_before)
+  n_failed = ws_capture_target_run_n_failed (target, self->step, commands->len);
+  if (n_failed > 0)
     {
-      guint n_failed = 0;
-
-      for (guint c = 0; c < commands->len; c++)
-        n_failed +=
-          g_array_index (target->results[self->step], WsCaptureCommandResult, c).message != NULL;
       if (commands->len == 1)
         step_finished (self, FALSE, result->message);
       else
@@ -608,16 +534,7 @@ process_line_cb (WsCaptureProcess *process, gboolean is_stderr, const char *line
 {
   WsCaptureRunner *self = data;
 
-  /* The first ==ERROR== line names the cause; without one, the last line
-   * that looks like a problem. */
-  if (ws_capture_line_is_problem (line) &&
-      (self->problem_line == NULL || !g_str_has_prefix (self->problem_line, "==ERROR==")))
-    {
-      g_free (self->problem_line);
-      self->problem_line = g_strdup (line);
-    }
-  if (strstr (line, "No kernels were profiled") != NULL)
-    self->no_kernels_profiled = TRUE;
+  ws_capture_output_watch_line (&self->output, line);
   log_line (self, self->current, self->step,
             is_stderr ? WS_CAPTURE_LOG_STDERR : WS_CAPTURE_LOG_STDOUT, line);
 }
@@ -637,8 +554,8 @@ process_done_cb (GObject *source, GAsyncResult *result, gpointer data)
   g_signal_handlers_disconnect_by_data (process, self);
   if (!ws_capture_process_run_finish (process, result, &status, &error))
     {
-      g_free (self->problem_line);
-      self->problem_line = g_strdup (error->message);
+      g_free (self->output.problem_line);
+      self->output.problem_line = g_strdup (error->message);
       status = -1;
     }
   self->exit_status = status;
@@ -652,8 +569,7 @@ run_command (WsCaptureRunner *self)
   WsCaptureCommandResult *result = result_of (self);
   g_autofree char *line = NULL;
 
-  g_clear_pointer (&self->problem_line, g_free);
-  self->no_kernels_profiled = FALSE;
+  ws_capture_output_watch_clear (&self->output);
   self->exit_status = -1;
   if (self->cancelled)
     {
@@ -672,64 +588,6 @@ run_command (WsCaptureRunner *self)
 }
 
 /* ---- steps ------------------------------------------------------------- */
-
-static gboolean
-prepare (WsCaptureRunner *self, WsCaptureTargetRun *target, GError **error)
-{
-  const WsCaptureTarget row = {
-    .name = target->name,
-    .cmd = target->cmd,
-    .workdir = target->workdir,
-    .envs = target->envs,
-  };
-
-  target->dir = g_build_filename (self->group_dir, target->folder_name, NULL);
-  /* Not -p: an existing folder is an earlier run, never overwritten. */
-  if (g_mkdir (target->dir, 0777) != 0)
-    {
-      int saved = errno;
-
-      g_set_error (error, WS_CAPTURE_ERROR, WS_CAPTURE_ERROR_IO, "%s: %s", target->dir,
-                   saved == EEXIST ? "exists already (an earlier run)" : g_strerror (saved));
-      g_clear_pointer (&target->dir, g_free);
-      return FALSE;
-    }
-  target->plan =
-    ws_capture_plan_new (&row, target->folder_name, self->group_dir, self->settings, self->nsys,
-                         self->ncu, (const char *const *) self->base_env, error);
-  if (target->plan == NULL)
-    return FALSE;
-  for (guint s = 1; s <= WS_CAPTURE_N_STEPS; s++)
-    target->results[s] = g_array_new (FALSE, TRUE, sizeof (WsCaptureCommandResult));
-  if (g_mkdir (target->plan->nsys_dir, 0777) != 0 || g_mkdir (target->plan->ncu_dir, 0777) != 0)
-    {
-      int saved = errno;
-
-      g_set_error (error, WS_CAPTURE_ERROR, WS_CAPTURE_ERROR_IO, "%s: %s", target->dir,
-                   g_strerror (saved));
-      return FALSE;
-    }
-  return TRUE;
-}
-
-static gboolean
-pick_kernels (WsCaptureRunner *self, WsCaptureTargetRun *target, GError **error)
-{
-  GPtrArray *kernels =
-    ws_capture_read_top_kernels (target->plan->kern_sum_csv, self->settings->topn, error);
-
-  if (kernels == NULL)
-    return FALSE;
-  ws_capture_plan_set_kernels (target->plan, kernels);
-  for (guint i = 0; i < kernels->len; i++)
-    {
-      const WsCaptureKernel *kernel = g_ptr_array_index (kernels, i);
-
-      log_info (self, WS_CAPTURE_STEP_TOP_KERNELS, "  %u. %s (%" G_GINT64_FORMAT " ns) → %s", i + 1,
-                kernel->name, kernel->total, kernel->file);
-    }
-  return TRUE;
-}
 
 static void
 run_step (WsCaptureRunner *self)
@@ -752,18 +610,28 @@ run_step (WsCaptureRunner *self)
   switch (step)
     {
       case WS_CAPTURE_STEP_PREPARE:
-        ok = prepare (self, target, &error);
+        ok = ws_capture_prepare_target (target, self->setup.group_dir, self->settings,
+                                        self->setup.nsys, self->setup.ncu,
+                                        (const char *const *) self->base_env, &error);
         if (ok)
           write_manifest (self, target);
         step_finished (self, ok, ok ? target->dir : error->message);
         return;
 
       case WS_CAPTURE_STEP_TOP_KERNELS:
-        ok = pick_kernels (self, target, &error);
+        ok = ws_capture_plan_pick_kernels (target->plan, &error);
         if (ok)
           {
-            g_autofree char *detail = g_strdup_printf ("%u kernels", target->plan->kernels->len);
+            GPtrArray *kernels = target->plan->kernels;
+            g_autofree char *detail = g_strdup_printf ("%u kernels", kernels->len);
 
+            for (guint i = 0; i < kernels->len; i++)
+              {
+                const WsCaptureKernel *kernel = g_ptr_array_index (kernels, i);
+
+                log_info (self, step, "  %u. %s (%" G_GINT64_FORMAT " ns) → %s", i + 1,
+                          kernel->name, kernel->total, kernel->file);
+              }
             step_finished (self, TRUE, detail);
           }
         else
@@ -825,161 +693,29 @@ cancelled_cb (GCancellable *cancellable, gpointer data)
                               g_object_unref);
 }
 
-static gboolean
-list_has (GPtrArray *list, const char *id)
-{
-  for (guint i = 0; list != NULL && i < list->len; i++)
-    if (g_str_equal (g_ptr_array_index (list, i), id))
-      return TRUE;
-  return FALSE;
-}
-
-/* FORMATS.md: `--set speed-of-light` no longer exists; what ncu does not
- * offer is replaced (sets) or dropped (sections) with a warning, rather
- * than failing every ncu run. */
-static void
-fit_ncu_choices (WsCaptureRunner *self, const WsCaptureToolsInfo *probe)
-{
-  WsCaptureSettings *settings = self->settings;
-
-  if (settings->ncu_sections != NULL && probe->sections != NULL)
-    {
-      g_auto (GStrv) wanted = g_strsplit (settings->ncu_sections, ",", -1);
-      g_autoptr (GPtrArray) kept = g_ptr_array_new ();
-
-      for (guint i = 0; wanted[i] != NULL; i++)
-        {
-          const char *section = g_strstrip (wanted[i]);
-
-          if (section[0] == '\0')
-            continue;
-          if (list_has (probe->sections, section))
-            g_ptr_array_add (kept, (gpointer) section);
-          else
-            log_info (self, 0, "warning: ncu has no section “%s” (ncu --list-sections); left out",
-                      section);
-        }
-      g_ptr_array_add (kept, NULL);
-      g_free (settings->ncu_sections);
-      settings->ncu_sections = kept->len > 1 ? g_strjoinv (",", (char **) kept->pdata) : NULL;
-    }
-  if (settings->ncu_sections == NULL && probe->sets != NULL &&
-      !list_has (probe->sets, settings->ncu_set))
-    {
-      const char *fallback =
-        list_has (probe->sets, "basic") ? "basic" : g_ptr_array_index (probe->sets, 0);
-
-      log_info (self, 0, "warning: ncu has no set “%s” (ncu --list-sets); using “%s”",
-                settings->ncu_set, fallback);
-      g_free (settings->ncu_set);
-      settings->ncu_set = g_strdup (fallback);
-    }
-}
-
 static void
 probe_done (GObject *source, GAsyncResult *result, gpointer data)
 {
   g_autoptr (WsCaptureRunner) self = data;
   g_autoptr (WsCaptureToolsInfo) info = ws_capture_tools_probe_finish (result, NULL);
+  g_autoptr (GPtrArray) fitted = g_ptr_array_new_with_free_func (g_free);
 
   self->nsys_version = g_strdup (info->nsys_version);
   self->ncu_version = g_strdup (info->ncu_version);
   self->gpus = g_ptr_array_ref (info->gpus);
   log_info (self, 0, "nsys %s: %s", self->nsys_version != NULL ? self->nsys_version : "?",
-            self->nsys);
-  log_info (self, 0, "ncu %s: %s", self->ncu_version != NULL ? self->ncu_version : "?", self->ncu);
+            self->setup.nsys);
+  log_info (self, 0, "ncu %s: %s", self->ncu_version != NULL ? self->ncu_version : "?",
+            self->setup.ncu);
   for (guint i = 0; i < info->gpus->len; i++)
     log_info (self, 0, "GPU %u: %s", i, (char *) g_ptr_array_index (info->gpus, i));
   for (guint i = 0; i < info->warnings->len; i++)
     log_info (self, 0, "warning: %s", (char *) g_ptr_array_index (info->warnings, i));
-  fit_ncu_choices (self, info);
+  ws_capture_settings_fit_ncu (self->settings, info->sets, info->sections, fitted);
+  for (guint i = 0; i < fitted->len; i++)
+    log_info (self, 0, "warning: %s", (char *) g_ptr_array_index (fitted, i));
 
   next_target (self);
-}
-
-static char *
-absolute_from (const char *base, const char *path)
-{
-  g_autoptr (GFile) file = g_path_is_absolute (path) ? g_file_new_for_path (path)
-                                                     : g_file_new_build_filename (base, path, NULL);
-
-  return g_file_get_path (file);
-}
-
-static gboolean
-choose_group (WsCaptureRunner *self, GError **error)
-{
-  g_autoptr (GStrvBuilder) folders = g_strv_builder_new ();
-  g_auto (GStrv) names = NULL;
-  g_autofree char *base = NULL;
-
-  if (self->settings->group != NULL)
-    base = g_strdup (self->settings->group);
-  else if (self->targets_file != NULL)
-    {
-      char *dot;
-
-      base = g_path_get_basename (self->targets_file);
-      dot = strrchr (base, '.');
-      if (dot != NULL && dot != base)
-        *dot = '\0';
-    }
-  else
-    base = g_strdup ("capture");
-  for (guint t = 0; t < self->targets->len; t++)
-    g_strv_builder_add (folders,
-                        ((WsCaptureTargetRun *) g_ptr_array_index (self->targets, t))->folder_name);
-  names = g_strv_builder_end (folders);
-  return ws_capture_choose_group (self->out_dir, base, (const char *const *) names, &self->group,
-                                  &self->group_dir, error);
-}
-
-static gboolean
-check_targets (WsCaptureRunner *self, GError **error)
-{
-  g_autoptr (GHashTable) names = g_hash_table_new (g_str_hash, g_str_equal);
-  g_autoptr (GHashTable) used = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-
-  for (guint t = 0; t < self->targets->len; t++)
-    {
-      WsCaptureTargetRun *target = g_ptr_array_index (self->targets, t);
-      g_autoptr (GError) local = NULL;
-      g_auto (GStrv) envs = NULL;
-      g_autofree char *safe = NULL;
-      const char *where = self->targets_file != NULL ? self->targets_file : "targets";
-
-      g_autofree char *trimmed = g_strstrip (g_strdup (target->name));
-
-      if (trimmed[0] == '\0' || ws_target_value_is_empty (target->cmd))
-        {
-          g_set_error (error, WS_CAPTURE_ERROR, WS_CAPTURE_ERROR_INVALID,
-                       "%s:%u: a target needs a NAME and a CMD", where, target->line);
-          return FALSE;
-        }
-      if (!g_hash_table_add (names, target->name))
-        {
-          g_set_error (error, WS_CAPTURE_ERROR, WS_CAPTURE_ERROR_INVALID,
-                       "%s:%u: NAME “%s” is used twice", where, target->line, target->name);
-          return FALSE;
-        }
-      envs = ws_target_envs_parse (target->envs, &local);
-      if (envs == NULL)
-        {
-          g_set_error (error, WS_CAPTURE_ERROR, WS_CAPTURE_ERROR_INVALID, "%s:%u: ENVS of “%s”: %s",
-                       where, target->line, target->name, local->message);
-          return FALSE;
-        }
-      if (!g_file_test (target->workdir, G_FILE_TEST_IS_DIR))
-        {
-          g_set_error (error, WS_CAPTURE_ERROR, WS_CAPTURE_ERROR_INVALID,
-                       "%s:%u: WORKDIR of “%s”: %s: no such folder", where, target->line,
-                       target->name, target->workdir);
-          return FALSE;
-        }
-      safe = ws_capture_safe_name (target->name);
-      target->folder_name = ws_capture_unique_name (used, safe);
-    }
-  return TRUE;
 }
 
 /**
@@ -997,7 +733,6 @@ ws_capture_runner_run_async (WsCaptureRunner *self, GCancellable *cancellable,
 {
   g_autoptr (GTask) task = NULL;
   g_autoptr (GError) error = NULL;
-  g_autofree char *out = NULL;
 
   g_return_if_fail (WS_IS_CAPTURE_RUNNER (self));
   g_return_if_fail (self->task == NULL && self->context == NULL);
@@ -1008,41 +743,20 @@ ws_capture_runner_run_async (WsCaptureRunner *self, GCancellable *cancellable,
   if (self->base_env == NULL)
     self->base_env = g_get_environ ();
 
-  if (!ws_capture_settings_validate (self->settings, &error) || !check_targets (self, &error))
+  if (!ws_capture_prepare_run (&self->setup, self->settings, self->targets, self->targets_file,
+                               self->base_dir, &error))
     {
       g_task_return_error (task, g_steal_pointer (&error));
       return;
     }
-  self->nsys = ws_capture_tools_resolve ("nsys", self->settings->nsys_path, &error);
-  if (self->nsys == NULL)
-    {
-      g_task_return_error (task, g_steal_pointer (&error));
-      return;
-    }
-  self->ncu = ws_capture_tools_resolve ("ncu", self->settings->ncu_path, &error);
-  if (self->ncu == NULL)
-    {
-      g_task_return_error (task, g_steal_pointer (&error));
-      return;
-    }
-
-  self->out_dir = absolute_from (self->base_dir, self->settings->output_dir);
-  if (!choose_group (self, &error))
-    {
-      g_task_return_error (task, g_steal_pointer (&error));
-      return;
-    }
-  self->log_path = self->settings->global_log != NULL
-                     ? absolute_from (self->base_dir, self->settings->global_log)
-                     : g_build_filename (self->group_dir, "capture.log", NULL);
   /* GLOBAL_LOG is rewritten each run, as the workflow did. */
-  self->log = g_fopen (self->log_path, "we");
+  self->log = g_fopen (self->setup.log_path, "we");
   if (self->log == NULL)
     {
       int saved = errno;
 
       g_task_return_new_error (task, WS_CAPTURE_ERROR, WS_CAPTURE_ERROR_IO, "%s: %s",
-                               self->log_path, g_strerror (saved));
+                               self->setup.log_path, g_strerror (saved));
       return;
     }
 
@@ -1057,12 +771,13 @@ ws_capture_runner_run_async (WsCaptureRunner *self, GCancellable *cancellable,
     g_autofree char *started = ws_capture_manifest_time (g_get_real_time ());
 
     log_info (self, 0, "== warpscope capture %s: %u targets → %s ==", started, self->targets->len,
-              self->group_dir);
+              self->setup.group_dir);
   }
   if (self->targets_file != NULL)
     log_info (self, 0, "targets: %s", self->targets_file);
 
-  ws_capture_tools_probe_async (self->nsys, self->ncu, NULL, probe_done, g_object_ref (self));
+  ws_capture_tools_probe_async (self->setup.nsys, self->setup.ncu, NULL, probe_done,
+                                g_object_ref (self));
 }
 
 /**
@@ -1162,7 +877,7 @@ const char *
 ws_capture_runner_get_group_dir (WsCaptureRunner *self)
 {
   g_return_val_if_fail (WS_IS_CAPTURE_RUNNER (self), NULL);
-  return self->group_dir;
+  return self->setup.group_dir;
 }
 
 /**
@@ -1174,7 +889,7 @@ const char *
 ws_capture_runner_get_log_path (WsCaptureRunner *self)
 {
   g_return_val_if_fail (WS_IS_CAPTURE_RUNNER (self), NULL);
-  return self->log_path;
+  return self->setup.log_path;
 }
 
 /**

@@ -416,6 +416,68 @@ ws_capture_settings_validate (const WsCaptureSettings *self, GError **error)
   return TRUE;
 }
 
+static gboolean
+list_has (GPtrArray *list, const char *id)
+{
+  for (guint i = 0; list != NULL && i < list->len; i++)
+    if (g_str_equal (g_ptr_array_index (list, i), id))
+      return TRUE;
+  return FALSE;
+}
+
+/**
+ * ws_capture_settings_fit_ncu:
+ * @sets: (element-type utf8) (nullable): what `ncu --list-sets` offers;
+ *   %NULL: unknown, the set is kept
+ * @sections: (element-type utf8) (nullable): what `ncu --list-sections`
+ *   offers; %NULL: unknown, the sections are kept
+ * @warnings: (element-type utf8): gets a line for each choice changed
+ *
+ * FORMATS.md: `--set speed-of-light` no longer exists; what ncu does not
+ * offer is replaced (sets) or dropped (sections) with a warning, rather
+ * than failing every ncu run.
+ */
+void
+ws_capture_settings_fit_ncu (WsCaptureSettings *self, GPtrArray *sets, GPtrArray *sections,
+                             GPtrArray *warnings)
+{
+  g_return_if_fail (self != NULL && warnings != NULL);
+
+  if (self->ncu_sections != NULL && sections != NULL)
+    {
+      g_auto (GStrv) wanted = g_strsplit (self->ncu_sections, ",", -1);
+      g_autoptr (GPtrArray) kept = g_ptr_array_new ();
+
+      for (guint i = 0; wanted[i] != NULL; i++)
+        {
+          const char *section = g_strstrip (wanted[i]);
+
+          if (section[0] == '\0')
+            continue;
+          if (list_has (sections, section))
+            g_ptr_array_add (kept, (gpointer) section);
+          else
+            g_ptr_array_add (warnings,
+                             g_strdup_printf ("ncu has no section “%s” (ncu --list-sections); "
+                                              "left out",
+                                              section));
+        }
+      g_ptr_array_add (kept, NULL);
+      g_free (self->ncu_sections);
+      self->ncu_sections = kept->len > 1 ? g_strjoinv (",", (char **) kept->pdata) : NULL;
+    }
+  if (self->ncu_sections == NULL && sets != NULL && !list_has (sets, self->ncu_set))
+    {
+      const char *fallback = list_has (sets, "basic") ? "basic" : g_ptr_array_index (sets, 0);
+
+      g_ptr_array_add (warnings,
+                       g_strdup_printf ("ncu has no set “%s” (ncu --list-sets); using “%s”",
+                                        self->ncu_set, fallback));
+      g_free (self->ncu_set);
+      self->ncu_set = g_strdup (fallback);
+    }
+}
+
 static void
 add_string (JsonBuilder *builder, const char *name, const char *value)
 {

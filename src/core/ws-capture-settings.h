@@ -42,6 +42,8 @@ void ws_capture_settings_load (WsCaptureSettings *self, GSettings *settings);
 gboolean ws_capture_settings_apply_environment (WsCaptureSettings *self, const char *const *envp,
                                                 GPtrArray *applied, GError **error);
 gboolean ws_capture_settings_validate (const WsCaptureSettings *self, GError **error);
+void ws_capture_settings_fit_ncu (WsCaptureSettings *self, GPtrArray *sets, GPtrArray *sections,
+                                  GPtrArray *warnings);
 void ws_capture_settings_to_json (const WsCaptureSettings *self, JsonBuilder *builder);
 GSettings *ws_capture_settings_open_gsettings (void);
 
