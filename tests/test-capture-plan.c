@@ -591,6 +591,19 @@ test_settings_fit_ncu (void)
   g_assert_cmpstr (settings->ncu_set, ==, "speed-of-light");
   g_assert_cmpuint (warnings->len, ==, 0);
 
+  /* Nor with empty lists (a tool that printed no set): there is no first
+   * set to fall back to. */
+  {
+    g_autoptr (GPtrArray) none = g_ptr_array_new ();
+
+    settings->ncu_sections = g_strdup ("SpeedOfLight");
+    ws_capture_settings_fit_ncu (settings, none, none, warnings);
+    g_assert_cmpstr (settings->ncu_set, ==, "speed-of-light");
+    g_assert_cmpstr (settings->ncu_sections, ==, "SpeedOfLight");
+    g_assert_cmpuint (warnings->len, ==, 0);
+    g_clear_pointer (&settings->ncu_sections, g_free);
+  }
+
   ws_capture_settings_fit_ncu (settings, sets, sections, warnings);
   g_assert_cmpstr (settings->ncu_set, ==, "basic");
   g_assert_cmpuint (warnings->len, ==, 1);

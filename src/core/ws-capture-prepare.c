@@ -10,7 +10,7 @@
 #include "ws-capture-prepare.h"
 #include "ws-capture-tools.h"
 #include "ws-error.h"
-#include "ws-target-list.h"
+#include "ws-target-validate.h"
 
 /* What a capture run checks and creates before a target's commands run:
  * the settings and targets checked, the tools found, the group folder,

@@ -13,7 +13,6 @@
 #include "ws-capture-runner.h"
 #include "ws-capture-tools.h"
 #include "ws-error.h"
-#include "ws-target-validate.h"
 
 /* Runs the targets one after the other, each through the six steps, on the
  * main context of the caller: every wait is asynchronous, so a window

@@ -428,9 +428,9 @@ list_has (GPtrArray *list, const char *id)
 /**
  * ws_capture_settings_fit_ncu:
  * @sets: (element-type utf8) (nullable): what `ncu --list-sets` offers;
- *   %NULL: unknown, the set is kept
+ *   %NULL or empty: unknown, the set is kept
  * @sections: (element-type utf8) (nullable): what `ncu --list-sections`
- *   offers; %NULL: unknown, the sections are kept
+ *   offers; %NULL or empty: unknown, the sections are kept
  * @warnings: (element-type utf8): gets a line for each choice changed
  *
  * FORMATS.md: `--set speed-of-light` no longer exists; what ncu does not
@@ -443,7 +443,7 @@ ws_capture_settings_fit_ncu (WsCaptureSettings *self, GPtrArray *sets, GPtrArray
 {
   g_return_if_fail (self != NULL && warnings != NULL);
 
-  if (self->ncu_sections != NULL && sections != NULL)
+  if (self->ncu_sections != NULL && sections != NULL && sections->len > 0)
     {
       g_auto (GStrv) wanted = g_strsplit (self->ncu_sections, ",", -1);
       g_autoptr (GPtrArray) kept = g_ptr_array_new ();
@@ -466,7 +466,8 @@ ws_capture_settings_fit_ncu (WsCaptureSettings *self, GPtrArray *sets, GPtrArray
       g_free (self->ncu_sections);
       self->ncu_sections = kept->len > 1 ? g_strjoinv (",", (char **) kept->pdata) : NULL;
     }
-  if (self->ncu_sections == NULL && sets != NULL && !list_has (sets, self->ncu_set))
+  if (self->ncu_sections == NULL && sets != NULL && sets->len > 0 &&
+      !list_has (sets, self->ncu_set))
     {
       const char *fallback = list_has (sets, "basic") ? "basic" : g_ptr_array_index (sets, 0);
 

@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include "ws-capture-target-run.h"
+#include "ws-target-validate.h"
 
 /* One target of a capture run: what it copied of its row, and what
  * became of each of its steps and commands. */
