@@ -9,6 +9,7 @@
 #include "ws-test-gui.h"
 #include "ws-test-load.h"
 #include "ws-test-util.h"
+#include "ws-timeline-input.h"
 #include "ws-timeline-page.h"
 #include "ws-window.h"
 
@@ -453,6 +454,148 @@ test_lanes_collapse_and_hide (Fixture *f, gconstpointer data)
   g_signal_handler_disconnect (f->view, handler);
 }
 
+/* A right click at (@x, @y): the menu it pops up, if any. */
+static GtkMenu *
+context_menu (Fixture *f, double x, double y)
+{
+  GdkEvent *event = new_event (f, GDK_BUTTON_PRESS);
+  GList *menus;
+
+  event->button.x = x;
+  event->button.y = y;
+  event->button.button = GDK_BUTTON_SECONDARY;
+  event->button.time = GDK_CURRENT_TIME;
+  send (f, event);
+  menus = gtk_menu_get_for_attach_widget (GTK_WIDGET (f->view));
+  g_assert_cmpuint (g_list_length (menus), <=, 1);
+  return menus != NULL ? GTK_MENU (menus->data) : NULL;
+}
+
+/* Activates the item of @menu labelled @label, then closes @menu. */
+static void
+activate_item (GtkMenu *menu, const char *label)
+{
+  g_autoptr (GList) items = gtk_container_get_children (GTK_CONTAINER (menu));
+  gboolean found = FALSE;
+
+  for (GList *l = items; l != NULL; l = l->next)
+    if (!GTK_IS_SEPARATOR_MENU_ITEM (l->data) &&
+        g_strcmp0 (gtk_menu_item_get_label (l->data), label) == 0)
+      {
+        gtk_menu_item_activate (l->data);
+        found = TRUE;
+      }
+  g_assert_true (found);
+  gtk_menu_shell_deactivate (GTK_MENU_SHELL (menu));
+  ws_test_gui_flush ();
+}
+
+/* A right click on a lane offers to collapse (then expand) it, to hide it
+ * and to show all lanes again; elsewhere it offers nothing. */
+static void
+test_lane_menu (Fixture *f, gconstpointer data)
+{
+  cairo_rectangle_t rect;
+  GtkMenu *menu;
+
+  g_assert_true (ws_timeline_view_lane_rect (f->view, 9, &rect));
+  menu = context_menu (f, 40, rect.y + rect.height / 2);
+  g_assert_nonnull (menu);
+  activate_item (menu, "_Collapse");
+  g_assert_cmpuint (ws_timeline_view_get_lane_flags (f->view, 9), ==, WS_LANE_FLAG_COLLAPSED);
+  /* Closing the menu destroys it. */
+  g_assert_null (gtk_menu_get_for_attach_widget (GTK_WIDGET (f->view)));
+
+  g_assert_true (ws_timeline_view_lane_rect (f->view, 9, &rect));
+  activate_item (context_menu (f, 40, rect.y + rect.height / 2), "_Hide Lane");
+  g_assert_cmpuint (ws_timeline_view_get_lane_flags (f->view, 9), ==,
+                    WS_LANE_FLAG_COLLAPSED | WS_LANE_FLAG_HIDDEN);
+
+  g_assert_true (ws_timeline_view_lane_rect (f->view, 10, &rect));
+  menu = context_menu (f, f->header + 300.5, rect.y + rect.height / 2);
+  activate_item (menu, "_Show All Lanes");
+  g_assert_cmpuint (ws_timeline_view_get_lane_flags (f->view, 9), ==, 0);
+
+  g_assert_true (ws_timeline_view_lane_rect (f->view, 9, &rect));
+  activate_item (context_menu (f, 40, rect.y + rect.height / 2), "_Collapse");
+  g_assert_true (ws_timeline_view_lane_rect (f->view, 9, &rect));
+  activate_item (context_menu (f, 40, rect.y + rect.height / 2), "_Expand");
+  g_assert_cmpuint (ws_timeline_view_get_lane_flags (f->view, 9), ==, 0);
+
+  /* The ruler (below the overview, as test_ruler_range has it) is no lane. */
+  g_assert_null (context_menu (f, f->header + 300.5, 60));
+}
+
+/* The keys the shortcuts window lists for a focused timeline do what it
+ * says, Shift or not; the others (Ctrl+plus, F3…) are left to the window. */
+static void
+test_key_map_matches_shortcuts (void)
+{
+  /* Titles and keys as data/gtk/help-overlay.ui writes them. */
+  static const struct
+  {
+    const char *title;
+    WsTimelineKey keys[2];
+  } documented[] = {
+    { "Zoom in, zoom out (timeline focused)",
+      { WS_TIMELINE_KEY_ZOOM_IN, WS_TIMELINE_KEY_ZOOM_OUT } },
+    { "Pan left, right (timeline focused)",
+      { WS_TIMELINE_KEY_PAN_LEFT, WS_TIMELINE_KEY_PAN_RIGHT } },
+    { "Go to the start, the end", { WS_TIMELINE_KEY_HOME, WS_TIMELINE_KEY_END } },
+    { "Zoom to the selection (timeline focused)", { WS_TIMELINE_KEY_ZOOM_SELECTION } },
+    { "Show the whole run (timeline focused)", { WS_TIMELINE_KEY_ZOOM_FIT } },
+    { "Clear the selection and the highlight", { WS_TIMELINE_KEY_CLEAR } },
+  };
+  g_autoptr (GtkBuilder) builder =
+    gtk_builder_new_from_resource ("/org/warpscope/Warpscope/gtk/help-overlay.ui");
+  g_autoptr (GSList) objects = gtk_builder_get_objects (builder);
+  guint titles = 0, keys = 0, others = 0;
+
+  for (GSList *l = objects; l != NULL; l = l->next)
+    {
+      g_autofree char *accelerator = NULL;
+      g_autofree char *title = NULL;
+      g_auto (GStrv) accels = NULL;
+      gssize row = -1;
+
+      if (!GTK_IS_SHORTCUTS_SHORTCUT (l->data))
+        continue;
+      g_object_get (l->data, "accelerator", &accelerator, "title", &title, NULL);
+      for (gsize i = 0; i < G_N_ELEMENTS (documented); i++)
+        if (g_str_equal (title, documented[i].title))
+          row = (gssize) i;
+      titles += row >= 0;
+      accels = g_strsplit (accelerator, " ", -1);
+      for (guint k = 0; accels[k] != NULL; k++)
+        {
+          guint keyval;
+          GdkModifierType mods;
+
+          gtk_accelerator_parse (accels[k], &keyval, &mods);
+          if (keyval == 0)
+            continue;
+          if (row < 0)
+            {
+              g_assert_cmpint (ws_timeline_input_key (keyval, mods), ==, WS_TIMELINE_KEY_NONE);
+              others++;
+              continue;
+            }
+          g_assert_cmpuint (k, <, G_N_ELEMENTS (documented[row].keys));
+          g_assert_cmpint (documented[row].keys[k], !=, WS_TIMELINE_KEY_NONE);
+          g_assert_cmpint (ws_timeline_input_key (keyval, mods), ==, documented[row].keys[k]);
+          g_assert_cmpint (
+            ws_timeline_input_key (gdk_keyval_to_upper (keyval), mods | GDK_SHIFT_MASK), ==,
+            documented[row].keys[k]);
+          keys++;
+        }
+    }
+  g_assert_cmpuint (titles, ==, G_N_ELEMENTS (documented));
+  /* w s a d Home End f 0 Escape */
+  g_assert_cmpuint (keys, ==, 9);
+  g_assert_cmpuint (others, >, 0);
+  gtk_widget_destroy (GTK_WIDGET (gtk_builder_get_object (builder, "help_overlay")));
+}
+
 /* The page's actions drive the same window. */
 static void
 test_actions (Fixture *f, gconstpointer data)
@@ -482,8 +625,10 @@ main (int argc, char **argv)
   ADD ("/timeline/ruler/drag-sums-up-range", test_ruler_range);
   ADD ("/timeline/search/counts-and-walks-matches", test_search);
   ADD ("/timeline/lanes/collapse-and-hide", test_lanes_collapse_and_hide);
+  ADD ("/timeline/lanes/menu-collapses-hides-shows-all", test_lane_menu);
   ADD ("/timeline/actions/zoom", test_actions);
 #undef ADD
+  g_test_add_func ("/timeline/keys/match-shortcuts-window", test_key_map_matches_shortcuts);
 
   return ws_test_gui_run ();
 }

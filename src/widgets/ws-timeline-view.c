@@ -3,56 +3,11 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
-#include <math.h>
 #include <string.h>
 
-#include "ws-event-search.h"
 #include "ws-timeline-text.h"
-#include "ws-timeline-view.h"
+#include "ws-timeline-view-private.h"
 #include "ws-widget-palette.h"
-
-/* One notch of the wheel or one key press zooms by this much. */
-#define ZOOM_STEP 1.5
-#define WHEEL_ZOOM 1.25
-/* A press that moves less than this is a click, not a drag. */
-#define CLICK_SLOP 3
-
-typedef enum
-{
-  DRAG_NONE,
-  DRAG_PAN,
-  DRAG_RANGE,
-  DRAG_OVERVIEW,
-} DragKind;
-
-struct _WsTimelineView
-{
-  GtkDrawingArea parent_instance;
-
-  WsLanes *lanes;
-  WsNvtxProjection *projection;
-  WsTimelineChart *chart;
-  WsTimeWindow *window;
-  GtkAdjustment *vadjustment;
-  WsTimelineState state;
-  guint8 *lane_flags;
-
-  WsEventSearch *search;
-
-  /* The base picture (everything but what follows the pointer), redrawn
-   * only when what it shows changes: hovering costs a copy. */
-  cairo_surface_t *base;
-  gboolean base_valid;
-  int base_width;
-  int base_height;
-
-  DragKind drag;
-  double press_x, press_y;
-  double last_x, last_y;
-  gboolean moved;
-  gint64 anchor;
-  double pointer_x; /* < 0 when outside */
-};
 
 G_DEFINE_FINAL_TYPE (WsTimelineView, ws_timeline_view, GTK_TYPE_DRAWING_AREA)
 
@@ -66,8 +21,9 @@ enum
 
 static guint signals[N_SIGNALS];
 
-static void
-invalidate (WsTimelineView *self)
+/* The base picture shows something else now. */
+void
+ws_timeline_view_invalidate (WsTimelineView *self)
 {
   self->base_valid = FALSE;
   gtk_widget_queue_draw (GTK_WIDGET (self));
@@ -79,10 +35,13 @@ palette_of (WsTimelineView *self, WsPalette *palette)
   ws_widget_palette (GTK_WIDGET (self), palette);
 }
 
-static double
-header_width (WsTimelineView *self)
+/* px: the lane names left of the time axis */
+double
+ws_timeline_view_get_header_width (WsTimelineView *self)
 {
   WsPalette palette;
+
+  g_return_val_if_fail (WS_IS_TIMELINE_VIEW (self), 0);
 
   if (self->chart == NULL)
     return 0;
@@ -118,7 +77,7 @@ update_geometry (WsTimelineView *self)
 static void
 window_changed_cb (WsTimelineView *self, WsTimeWindow *window)
 {
-  invalidate (self);
+  ws_timeline_view_invalidate (self);
 }
 
 static void
@@ -129,7 +88,7 @@ vadjustment_changed_cb (WsTimelineView *self, GtkAdjustment *adjustment)
   if (value == self->state.scroll_y)
     return;
   self->state.scroll_y = value;
-  invalidate (self);
+  ws_timeline_view_invalidate (self);
 }
 
 static gboolean
@@ -185,7 +144,7 @@ ws_timeline_view_style_updated (GtkWidget *widget)
 {
   GTK_WIDGET_CLASS (ws_timeline_view_parent_class)->style_updated (widget);
   update_geometry (WS_TIMELINE_VIEW (widget));
-  invalidate (WS_TIMELINE_VIEW (widget));
+  ws_timeline_view_invalidate (WS_TIMELINE_VIEW (widget));
 }
 
 /* ---- what is where ---------------------------------------------------- */
@@ -304,7 +263,7 @@ ws_timeline_view_set_lane_flags (WsTimelineView *self, guint32 lane, guint8 flag
     return;
   self->lane_flags[lane] = flags;
   update_geometry (self);
-  invalidate (self);
+  ws_timeline_view_invalidate (self);
   g_signal_emit (self, signals[LANES_CHANGED], 0);
 }
 
@@ -317,76 +276,28 @@ ws_timeline_view_show_all_lanes (WsTimelineView *self)
     return;
   memset (self->lane_flags, 0, ws_lanes_get_n_lanes (self->lanes));
   update_geometry (self);
-  invalidate (self);
+  ws_timeline_view_invalidate (self);
   g_signal_emit (self, signals[LANES_CHANGED], 0);
 }
 
-static void
-toggle_collapsed (WsTimelineView *self, guint32 lane)
+void
+ws_timeline_view_toggle_collapsed (WsTimelineView *self, guint32 lane)
 {
+  g_return_if_fail (WS_IS_TIMELINE_VIEW (self));
+
   ws_timeline_view_set_lane_flags (
     self, lane, ws_timeline_view_get_lane_flags (self, lane) ^ WS_LANE_FLAG_COLLAPSED);
 }
 
-typedef struct
-{
-  WsTimelineView *view;
-  guint32 lane;
-} MenuTarget;
-
-static void
-menu_collapse_cb (GtkMenuItem *item, MenuTarget *target)
-{
-  toggle_collapsed (target->view, target->lane);
-}
-
-static void
-menu_hide_cb (GtkMenuItem *item, MenuTarget *target)
-{
-  ws_timeline_view_set_lane_flags (target->view, target->lane,
-                                   ws_timeline_view_get_lane_flags (target->view, target->lane) |
-                                     WS_LANE_FLAG_HIDDEN);
-}
-
-static void
-menu_show_all_cb (GtkMenuItem *item, MenuTarget *target)
-{
-  ws_timeline_view_show_all_lanes (target->view);
-}
-
-static void
-popup_lane_menu (WsTimelineView *self, guint32 lane, const GdkEvent *event)
-{
-  GtkWidget *menu = gtk_menu_new ();
-  MenuTarget *target = g_new0 (MenuTarget, 1);
-  gboolean collapsed = (ws_timeline_view_get_lane_flags (self, lane) & WS_LANE_FLAG_COLLAPSED) != 0;
-  GtkWidget *item;
-
-  target->view = self;
-  target->lane = lane;
-  g_object_set_data_full (G_OBJECT (menu), "target", target, g_free);
-
-  item = gtk_menu_item_new_with_mnemonic (collapsed ? _ ("_Expand") : _ ("_Collapse"));
-  g_signal_connect (item, "activate", G_CALLBACK (menu_collapse_cb), target);
-  gtk_menu_shell_append (GTK_MENU_SHELL (menu), item);
-  item = gtk_menu_item_new_with_mnemonic (_ ("_Hide Lane"));
-  g_signal_connect (item, "activate", G_CALLBACK (menu_hide_cb), target);
-  gtk_menu_shell_append (GTK_MENU_SHELL (menu), item);
-  gtk_menu_shell_append (GTK_MENU_SHELL (menu), gtk_separator_menu_item_new ());
-  item = gtk_menu_item_new_with_mnemonic (_ ("_Show All Lanes"));
-  g_signal_connect (item, "activate", G_CALLBACK (menu_show_all_cb), target);
-  gtk_menu_shell_append (GTK_MENU_SHELL (menu), item);
-  gtk_widget_show_all (menu);
-  gtk_menu_attach_to_widget (GTK_MENU (menu), GTK_WIDGET (self), NULL);
-  g_signal_connect (menu, "deactivate", G_CALLBACK (gtk_widget_destroy), NULL);
-  gtk_menu_popup_at_pointer (GTK_MENU (menu), event);
-}
-
 /* ---- selection -------------------------------------------------------- */
 
-static void
-set_hover (WsTimelineView *self, WsEventRef event, double cursor_x)
+/* What the pointer is over: @event, and the time cursor at @cursor_x px
+ * (< 0 for none). */
+void
+ws_timeline_view_set_hover (WsTimelineView *self, WsEventRef event, double cursor_x)
 {
+  g_return_if_fail (WS_IS_TIMELINE_VIEW (self));
+
   if (event == self->state.hover && cursor_x == self->state.cursor_x)
     return;
   if (event != self->state.hover)
@@ -446,7 +357,7 @@ ws_timeline_view_select (WsTimelineView *self, WsEventRef event)
   if (focus != self->state.nvtx_focus)
     {
       self->state.nvtx_focus = focus;
-      invalidate (self);
+      ws_timeline_view_invalidate (self);
     }
   gtk_widget_queue_draw (GTK_WIDGET (self));
   g_signal_emit (self, signals[EVENT_SELECTED], 0, (guint) event);
@@ -498,7 +409,7 @@ ws_timeline_view_set_highlight (WsTimelineView *self, GHashTable *events)
     g_hash_table_ref (events);
   g_clear_pointer (&self->state.highlight, g_hash_table_unref);
   self->state.highlight = events;
-  invalidate (self);
+  ws_timeline_view_invalidate (self);
 }
 
 GHashTable *
@@ -509,452 +420,42 @@ ws_timeline_view_get_highlight (WsTimelineView *self)
   return self->state.highlight;
 }
 
-/**
- * ws_timeline_view_reveal:
- *
- * Brings @event into view: shows its lane, pans (or zooms out, if it is
- * wider than the view) and scrolls to it.
- */
-void
-ws_timeline_view_reveal (WsTimelineView *self, WsEventRef event)
-{
-  const WsRun *run;
-  cairo_rectangle_t rect;
-  guint32 lane;
-  gint64 s, e;
-  double span, top, height;
-  WsPalette palette;
-
-  g_return_if_fail (WS_IS_TIMELINE_VIEW (self));
-
-  if (self->lanes == NULL || !ws_event_ref_is_valid (ws_lanes_get_run (self->lanes), event))
-    return;
-  run = ws_lanes_get_run (self->lanes);
-  lane = ws_lanes_find_event (self->lanes, event, NULL);
-  if (lane != WS_LANE_NONE)
-    {
-      const WsLane *l = ws_lanes_get_lane (self->lanes, lane);
-
-      ws_timeline_view_set_lane_flags (
-        self, lane, ws_timeline_view_get_lane_flags (self, lane) & ~WS_LANE_FLAG_HIDDEN);
-      if (l->group != WS_LANE_NONE)
-        ws_timeline_view_set_lane_flags (self, l->group, 0);
-    }
-
-  s = ws_event_start (run, event);
-  e = ws_event_end (run, event);
-  span = ws_time_window_get_span (self->window);
-  if ((double) (e - s) > span * 0.8)
-    ws_time_window_zoom_to (self->window, s - (e - s) / 10, e + (e - s) / 10 + 1);
-  else if (ws_time_window_time_to_x (self->window, s) < 0 ||
-           ws_time_window_time_to_x (self->window, e) > ws_time_window_get_width (self->window))
-    {
-      double mid = ((double) (s - run->origin) + (double) (e - run->origin)) / 2;
-
-      ws_time_window_set_view (self->window, mid - span / 2, mid + span / 2);
-    }
-
-  palette_of (self, &palette);
-  top = ws_timeline_chart_top_height (self->chart, &palette);
-  height = gtk_widget_get_allocated_height (GTK_WIDGET (self));
-  if (ws_timeline_view_event_rect (self, event, &rect) &&
-      (rect.y < top || rect.y + rect.height > height))
-    gtk_adjustment_set_value (self->vadjustment,
-                              self->state.scroll_y + rect.y - top - (height - top) / 3);
-}
-
-/* ---- navigation ------------------------------------------------------- */
-
-/* The x on the time axis to zoom at: the pointer's if over the lanes. */
-static double
-zoom_anchor (WsTimelineView *self)
-{
-  double header = header_width (self);
-
-  if (self->pointer_x >= header)
-    return self->pointer_x - header;
-  return ws_time_window_get_width (self->window) / 2;
-}
-
-/* Zooms in (@factor > 1) or out at the pointer, or at the middle. */
-void
-ws_timeline_view_zoom (WsTimelineView *self, double factor)
-{
-  g_return_if_fail (WS_IS_TIMELINE_VIEW (self));
-
-  ws_time_window_zoom_at (self->window, factor, zoom_anchor (self));
-}
-
-/* Pans by @fraction of the view: positive shows later times. */
-void
-ws_timeline_view_pan (WsTimelineView *self, double fraction)
-{
-  g_return_if_fail (WS_IS_TIMELINE_VIEW (self));
-
-  ws_time_window_pan (self->window, fraction * ws_time_window_get_width (self->window));
-}
-
-void
-ws_timeline_view_zoom_fit (WsTimelineView *self)
-{
-  g_return_if_fail (WS_IS_TIMELINE_VIEW (self));
-
-  ws_time_window_fit (self->window);
-}
-
-/* Zooms to the selected time range, else to the selected event.  Returns
- * %FALSE if nothing is selected. */
-gboolean
-ws_timeline_view_zoom_selection (WsTimelineView *self)
-{
-  const WsRun *run;
-  gint64 s, e;
-
-  g_return_val_if_fail (WS_IS_TIMELINE_VIEW (self), FALSE);
-
-  if (ws_timeline_view_get_range (self, &s, &e))
-    {
-      ws_time_window_zoom_to (self->window, s, e);
-      return TRUE;
-    }
-  if (self->lanes == NULL || self->state.selected == WS_EVENT_NONE)
-    return FALSE;
-  run = ws_lanes_get_run (self->lanes);
-  s = ws_event_start (run, self->state.selected);
-  e = ws_event_end (run, self->state.selected);
-  ws_time_window_zoom_to (self->window, s - (e - s) / 10 - 1, e + (e - s) / 10 + 1);
-  return TRUE;
-}
-
-void
-ws_timeline_view_go_home (WsTimelineView *self)
-{
-  g_return_if_fail (WS_IS_TIMELINE_VIEW (self));
-
-  ws_time_window_go_home (self->window);
-}
-
-void
-ws_timeline_view_go_end (WsTimelineView *self)
-{
-  g_return_if_fail (WS_IS_TIMELINE_VIEW (self));
-
-  ws_time_window_go_end (self->window);
-}
-
-/* ---- search ----------------------------------------------------------- */
-
-/**
- * ws_timeline_view_set_search:
- * @text: (nullable): part of a name, any case; %NULL or "" ends the search
- *
- * Highlights every kernel, NVTX range or mark and API call whose name
- * contains @text, dimming the rest.
- *
- * Returns: how many events match
- */
-guint
-ws_timeline_view_set_search (WsTimelineView *self, const char *text)
-{
-  guint count;
-
-  g_return_val_if_fail (WS_IS_TIMELINE_VIEW (self), 0);
-
-  if (self->search == NULL)
-    return 0;
-  count = ws_event_search_set_text (self->search, text);
-  self->state.search = ws_event_search_get_bits (self->search, &self->state.search_len);
-  invalidate (self);
-  return count;
-}
-
-/**
- * ws_timeline_view_find:
- * @backwards: find the previous match instead of the next
- *
- * Selects and reveals the next match of the search after the selected
- * event (or the middle of the view), wrapping around at the end.
- *
- * Returns: %FALSE if nothing matches
- */
-gboolean
-ws_timeline_view_find (WsTimelineView *self, gboolean backwards)
-{
-  const WsRun *run;
-  WsEventRef from = self->state.selected, found;
-
-  g_return_val_if_fail (WS_IS_TIMELINE_VIEW (self), FALSE);
-
-  if (self->lanes == NULL || self->search == NULL)
-    return FALSE;
-  run = ws_lanes_get_run (self->lanes);
-  /* Without a selection, the API call at the middle of the view stands for
-   * "here". */
-  if (from == WS_EVENT_NONE && run->api.n > 0)
-    {
-      gint64 mid =
-        ws_time_window_x_to_time (self->window, ws_time_window_get_width (self->window) / 2);
-      gsize lo = 0, hi = run->api.n;
-
-      while (lo < hi)
-        {
-          gsize m = lo + (hi - lo) / 2;
-
-          if (run->api.start[m] < mid)
-            lo = m + 1;
-          else
-            hi = m;
-        }
-      from = ws_event_ref (WS_EVENT_API, MIN (lo, run->api.n - 1));
-    }
-  found = ws_event_search_find (self->search, from, backwards);
-  if (found == WS_EVENT_NONE)
-    return FALSE;
-  ws_timeline_view_select (self, found);
-  ws_timeline_view_reveal (self, found);
-  return TRUE;
-}
-
-/* ---- input ------------------------------------------------------------ */
+/* ---- input, handled by ws-timeline-input.c ---------------------------- */
 
 static gboolean
 ws_timeline_view_button_press (GtkWidget *widget, GdkEventButton *event)
 {
-  WsTimelineView *self = WS_TIMELINE_VIEW (widget);
-  WsTimelineHit hit;
-
-  if (self->chart == NULL || event->type != GDK_BUTTON_PRESS)
-    return GDK_EVENT_PROPAGATE;
-  gtk_widget_grab_focus (widget);
-  ws_timeline_view_hit (self, event->x, event->y, &hit);
-
-  if (event->button == GDK_BUTTON_SECONDARY)
-    {
-      if (hit.lane != WS_LANE_NONE)
-        popup_lane_menu (self, hit.lane, (GdkEvent *) event);
-      return GDK_EVENT_STOP;
-    }
-  if (event->button != GDK_BUTTON_PRIMARY)
-    return GDK_EVENT_PROPAGATE;
-
-  self->press_x = self->last_x = event->x;
-  self->press_y = self->last_y = event->y;
-  self->moved = FALSE;
-  switch (hit.area)
-    {
-      case WS_TIMELINE_AREA_OVERVIEW:
-        {
-          double span = ws_time_window_get_span (self->window);
-          double at = (double) (hit.time - ws_time_window_get_origin (self->window));
-
-          self->drag = DRAG_OVERVIEW;
-          ws_time_window_set_view (self->window, at - span / 2, at + span / 2);
-        }
-        break;
-      case WS_TIMELINE_AREA_RULER:
-        self->drag = DRAG_RANGE;
-        self->anchor = hit.time;
-        break;
-      case WS_TIMELINE_AREA_HEADER:
-        if (hit.lane != WS_LANE_NONE)
-          toggle_collapsed (self, hit.lane);
-        self->drag = DRAG_NONE;
-        break;
-      case WS_TIMELINE_AREA_LANE:
-      case WS_TIMELINE_AREA_CORNER:
-      case WS_TIMELINE_AREA_NONE:
-      default:
-        self->drag = DRAG_PAN;
-        break;
-    }
-  return GDK_EVENT_STOP;
+  return ws_timeline_input_button_press (&WS_TIMELINE_VIEW (widget)->input, event);
 }
 
 static gboolean
 ws_timeline_view_motion_notify (GtkWidget *widget, GdkEventMotion *event)
 {
-  WsTimelineView *self = WS_TIMELINE_VIEW (widget);
-  WsTimelineHit hit;
-
-  self->pointer_x = event->x;
-  if (self->chart == NULL)
-    return GDK_EVENT_PROPAGATE;
-  if (fabs (event->x - self->press_x) > CLICK_SLOP || fabs (event->y - self->press_y) > CLICK_SLOP)
-    self->moved = TRUE;
-
-  switch (self->drag)
-    {
-      case DRAG_PAN:
-        ws_time_window_pan (self->window, self->last_x - event->x);
-        gtk_adjustment_set_value (self->vadjustment, gtk_adjustment_get_value (self->vadjustment) +
-                                                       self->last_y - event->y);
-        break;
-      case DRAG_RANGE:
-        {
-          gint64 t = ws_time_window_x_to_time (self->window, event->x - header_width (self));
-
-          if (self->moved)
-            ws_timeline_view_set_range (self, MIN (self->anchor, t), MAX (self->anchor, t));
-        }
-        break;
-      case DRAG_OVERVIEW:
-        ws_timeline_view_hit (self, MAX (event->x, header_width (self)), 1, &hit);
-        {
-          double span = ws_time_window_get_span (self->window);
-          double at = (double) (hit.time - ws_time_window_get_origin (self->window));
-
-          ws_time_window_set_view (self->window, at - span / 2, at + span / 2);
-        }
-        break;
-      case DRAG_NONE:
-      default:
-        ws_timeline_view_hit (self, event->x, event->y, &hit);
-        set_hover (
-          self, hit.event,
-          hit.area == WS_TIMELINE_AREA_LANE || hit.area == WS_TIMELINE_AREA_RULER ? event->x : -1);
-        break;
-    }
-  self->last_x = event->x;
-  self->last_y = event->y;
-  return GDK_EVENT_STOP;
+  return ws_timeline_input_motion_notify (&WS_TIMELINE_VIEW (widget)->input, event);
 }
 
 static gboolean
 ws_timeline_view_button_release (GtkWidget *widget, GdkEventButton *event)
 {
-  WsTimelineView *self = WS_TIMELINE_VIEW (widget);
-  DragKind drag = self->drag;
-  WsTimelineHit hit;
-
-  if (event->button != GDK_BUTTON_PRIMARY)
-    return GDK_EVENT_PROPAGATE;
-  self->drag = DRAG_NONE;
-  if (drag == DRAG_PAN && !self->moved)
-    {
-      ws_timeline_view_hit (self, event->x, event->y, &hit);
-      ws_timeline_view_select (self, hit.event);
-    }
-  else if (drag == DRAG_RANGE && !self->moved)
-    ws_timeline_view_set_range (self, 0, 0);
-  return GDK_EVENT_STOP;
+  return ws_timeline_input_button_release (&WS_TIMELINE_VIEW (widget)->input, event);
 }
 
 static gboolean
 ws_timeline_view_leave_notify (GtkWidget *widget, GdkEventCrossing *event)
 {
-  WsTimelineView *self = WS_TIMELINE_VIEW (widget);
-
-  self->pointer_x = -1;
-  set_hover (self, WS_EVENT_NONE, -1);
-  return GDK_EVENT_PROPAGATE;
+  return ws_timeline_input_leave_notify (&WS_TIMELINE_VIEW (widget)->input, event);
 }
 
 static gboolean
 ws_timeline_view_scroll (GtkWidget *widget, GdkEventScroll *event)
 {
-  WsTimelineView *self = WS_TIMELINE_VIEW (widget);
-  double dx = 0, dy = 0;
-
-  if (self->chart == NULL)
-    return GDK_EVENT_PROPAGATE;
-  self->pointer_x = event->x;
-  switch (event->direction)
-    {
-      case GDK_SCROLL_UP:
-        dy = -1;
-        break;
-      case GDK_SCROLL_DOWN:
-        dy = 1;
-        break;
-      case GDK_SCROLL_LEFT:
-        dx = -1;
-        break;
-      case GDK_SCROLL_RIGHT:
-        dx = 1;
-        break;
-      case GDK_SCROLL_SMOOTH:
-      default:
-        gdk_event_get_scroll_deltas ((GdkEvent *) event, &dx, &dy);
-        break;
-    }
-  if (event->state & GDK_CONTROL_MASK)
-    ws_timeline_view_zoom (self, pow (WHEEL_ZOOM, -dy));
-  else if (event->state & GDK_SHIFT_MASK)
-    ws_time_window_pan (self->window, (dy + dx) * 80);
-  else
-    {
-      if (dx != 0)
-        ws_time_window_pan (self->window, dx * 80);
-      if (dy != 0)
-        gtk_adjustment_set_value (self->vadjustment,
-                                  gtk_adjustment_get_value (self->vadjustment) + dy * 60);
-    }
-  return GDK_EVENT_STOP;
+  return ws_timeline_input_scroll (&WS_TIMELINE_VIEW (widget)->input, event);
 }
 
 static gboolean
 ws_timeline_view_key_press (GtkWidget *widget, GdkEventKey *event)
 {
-  WsTimelineView *self = WS_TIMELINE_VIEW (widget);
-
-  if (self->chart == NULL ||
-      (event->state & (GDK_CONTROL_MASK | GDK_MOD1_MASK | GDK_SUPER_MASK)) != 0)
-    return GDK_EVENT_PROPAGATE;
-  switch (event->keyval)
-    {
-      case GDK_KEY_w:
-      case GDK_KEY_W:
-      case GDK_KEY_plus:
-      case GDK_KEY_equal:
-      case GDK_KEY_KP_Add:
-        ws_timeline_view_zoom (self, ZOOM_STEP);
-        return GDK_EVENT_STOP;
-      case GDK_KEY_s:
-      case GDK_KEY_S:
-      case GDK_KEY_minus:
-      case GDK_KEY_KP_Subtract:
-        ws_timeline_view_zoom (self, 1 / ZOOM_STEP);
-        return GDK_EVENT_STOP;
-      case GDK_KEY_a:
-      case GDK_KEY_A:
-      case GDK_KEY_Left:
-        ws_timeline_view_pan (self, -0.15);
-        return GDK_EVENT_STOP;
-      case GDK_KEY_d:
-      case GDK_KEY_D:
-      case GDK_KEY_Right:
-        ws_timeline_view_pan (self, 0.15);
-        return GDK_EVENT_STOP;
-      case GDK_KEY_Home:
-        ws_timeline_view_go_home (self);
-        return GDK_EVENT_STOP;
-      case GDK_KEY_End:
-        ws_timeline_view_go_end (self);
-        return GDK_EVENT_STOP;
-      case GDK_KEY_Up:
-        gtk_adjustment_set_value (self->vadjustment,
-                                  gtk_adjustment_get_value (self->vadjustment) - 40);
-        return GDK_EVENT_STOP;
-      case GDK_KEY_Down:
-        gtk_adjustment_set_value (self->vadjustment,
-                                  gtk_adjustment_get_value (self->vadjustment) + 40);
-        return GDK_EVENT_STOP;
-      case GDK_KEY_f:
-      case GDK_KEY_F:
-        ws_timeline_view_zoom_selection (self);
-        return GDK_EVENT_STOP;
-      case GDK_KEY_0:
-      case GDK_KEY_KP_0:
-        ws_timeline_view_zoom_fit (self);
-        return GDK_EVENT_STOP;
-      case GDK_KEY_Escape:
-        ws_timeline_view_select (self, WS_EVENT_NONE);
-        ws_timeline_view_set_range (self, 0, 0);
-        ws_timeline_view_set_highlight (self, NULL);
-        return GDK_EVENT_STOP;
-      default:
-        return GDK_EVENT_PROPAGATE;
-    }
+  return ws_timeline_input_key_press (&WS_TIMELINE_VIEW (widget)->input, event);
 }
 
 /* ---- life ------------------------------------------------------------- */
@@ -1036,7 +537,7 @@ static void
 ws_timeline_view_init (WsTimelineView *self)
 {
   ws_timeline_state_init (&self->state);
-  self->pointer_x = -1;
+  ws_timeline_input_init (&self->input, self);
   self->window = ws_time_window_new ();
   self->vadjustment = g_object_ref_sink (gtk_adjustment_new (0, 0, 0, 20, 100, 0));
   g_signal_connect_object (self->window, "changed", G_CALLBACK (window_changed_cb), self,
@@ -1091,7 +592,7 @@ ws_timeline_view_set_lanes (WsTimelineView *self, WsLanes *lanes)
     }
   gtk_adjustment_set_value (self->vadjustment, 0);
   update_geometry (self);
-  invalidate (self);
+  ws_timeline_view_invalidate (self);
   g_signal_emit (self, signals[LANES_CHANGED], 0);
 }
 
@@ -1126,7 +627,7 @@ ws_timeline_view_set_projection (WsTimelineView *self, WsNvtxProjection *project
   self->projection = projection;
   if (self->chart != NULL)
     ws_timeline_chart_set_projection (self->chart, projection);
-  invalidate (self);
+  ws_timeline_view_invalidate (self);
 }
 
 /**

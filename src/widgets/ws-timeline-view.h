@@ -25,6 +25,7 @@ GtkAdjustment *ws_timeline_view_get_vadjustment (WsTimelineView *self);
 WsEventRef ws_timeline_view_get_selected (WsTimelineView *self);
 void ws_timeline_view_select (WsTimelineView *self, WsEventRef event);
 WsEventRef ws_timeline_view_get_hover (WsTimelineView *self);
+void ws_timeline_view_set_hover (WsTimelineView *self, WsEventRef event, double cursor_x);
 gboolean ws_timeline_view_get_range (WsTimelineView *self, gint64 *start, gint64 *end);
 void ws_timeline_view_set_range (WsTimelineView *self, gint64 start, gint64 end);
 void ws_timeline_view_reveal (WsTimelineView *self, WsEventRef event);
@@ -45,7 +46,9 @@ gboolean ws_timeline_view_find (WsTimelineView *self, gboolean backwards);
 guint8 ws_timeline_view_get_lane_flags (WsTimelineView *self, guint32 lane);
 void ws_timeline_view_set_lane_flags (WsTimelineView *self, guint32 lane, guint8 flags);
 void ws_timeline_view_show_all_lanes (WsTimelineView *self);
+void ws_timeline_view_toggle_collapsed (WsTimelineView *self, guint32 lane);
 
+double ws_timeline_view_get_header_width (WsTimelineView *self);
 void ws_timeline_view_hit (WsTimelineView *self, double x, double y, WsTimelineHit *hit);
 gboolean ws_timeline_view_event_rect (WsTimelineView *self, WsEventRef event,
                                       cairo_rectangle_t *rect);
