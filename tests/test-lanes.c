@@ -5,6 +5,7 @@
 
 #include "ws-lanes.h"
 #include "ws-run-loader.h"
+#include "ws-sort.h"
 #include "ws-test-load.h"
 #include "ws-test-util.h"
 
@@ -352,11 +353,32 @@ test_every_event_once (void)
     }
 }
 
+/* The one search every time column uses: the first index at or above a
+ * value, within a range; ties go to the first equal value. */
+static void
+test_lower_bound (void)
+{
+  const gint64 t[] = { 10, 20, 20, 20, 35, 50 };
+
+  g_assert_cmpuint (ws_sort_lower_bound (t, 0, 6, 5), ==, 0);
+  g_assert_cmpuint (ws_sort_lower_bound (t, 0, 6, 10), ==, 0);
+  g_assert_cmpuint (ws_sort_lower_bound (t, 0, 6, 11), ==, 1);
+  g_assert_cmpuint (ws_sort_lower_bound (t, 0, 6, 20), ==, 1);
+  g_assert_cmpuint (ws_sort_lower_bound (t, 0, 6, 21), ==, 4);
+  g_assert_cmpuint (ws_sort_lower_bound (t, 0, 6, 51), ==, 6);
+  /* Within [2, 5): never below lo, at most hi. */
+  g_assert_cmpuint (ws_sort_lower_bound (t, 2, 5, 0), ==, 2);
+  g_assert_cmpuint (ws_sort_lower_bound (t, 2, 5, 36), ==, 5);
+  g_assert_cmpuint (ws_sort_lower_bound (t, 3, 3, 20), ==, 3);
+  g_assert_cmpuint (ws_sort_lower_bound (NULL, 0, 0, 7), ==, 0);
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
 
+  g_test_add_func ("/lanes/sort/lower-bound", test_lower_bound);
   g_test_add_func ("/lanes/probe/order", test_probe_lane_order);
   g_test_add_func ("/lanes/probe/streams-match-sql", test_probe_stream_lanes);
   g_test_add_func ("/lanes/probe/nvtx-rows-are-depths", test_probe_nvtx_rows);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "ws-event-search.h"
+#include "ws-sort.h"
 
 struct _WsEventSearch
 {
@@ -139,23 +140,6 @@ ws_event_search_get_bits (WsEventSearch *self, guint *len)
 }
 
 /* The first row of a table at or after @time. */
-static gsize
-first_at (const gint64 *start, gsize n, gint64 time)
-{
-  gsize lo = 0, hi = n;
-
-  while (lo < hi)
-    {
-      gsize mid = lo + (hi - lo) / 2;
-
-      if (start[mid] < time)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-  return lo;
-}
-
 /* Events in order of start, then of table and row: each has one next. */
 static int
 compare_at (const WsRun *run, WsEventRef a, WsEventRef b)
@@ -174,7 +158,7 @@ find_in (WsEventSearch *self, WsEventKind kind, const gint64 *start, gsize n, Ws
 {
   const WsRun *run = self->run;
   gint64 t = ws_event_start (run, from);
-  gsize i = first_at (start, n, t);
+  gsize i = ws_sort_lower_bound (start, 0, n, t);
 
   if (!backwards)
     {

@@ -6,6 +6,7 @@
 
 #include "ws-findings-private.h"
 #include "ws-format.h"
+#include "ws-sort.h"
 
 /* The checks on CUDA API calls: allocation in loops, small transfers and
  * over-synchronisation.  Thresholds: FORMATS.md, "Diagnostic checks";
@@ -110,19 +111,10 @@ static gint64
 bytes_allocated (const WsRun *run, gint64 from, gint64 to)
 {
   const WsMemUsage *usage = &run->mem_usage;
-  gsize lo = 0, hi = usage->n;
   gint64 bytes = 0;
 
-  while (lo < hi)
-    {
-      gsize mid = lo + (hi - lo) / 2;
-
-      if (usage->time[mid] < from)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-  for (gsize i = lo; i < usage->n && usage->time[i] <= to; i++)
+  for (gsize i = ws_sort_lower_bound (usage->time, 0, usage->n, from);
+       i < usage->n && usage->time[i] <= to; i++)
     if (usage->bytes[i] > 0)
       bytes += usage->bytes[i];
   return bytes;

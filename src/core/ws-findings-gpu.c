@@ -7,6 +7,7 @@
 
 #include "ws-findings-private.h"
 #include "ws-format.h"
+#include "ws-sort.h"
 
 /* The checks on GPU activity: launch overhead, load imbalance and idle
  * time.  Definitions: docs/NOTES.md, "Findings". */
@@ -25,23 +26,6 @@ static gint32
 stream_device (const WsRun *run, guint32 stream)
 {
   return g_array_index (run->streams, WsStream, stream).device_id;
-}
-
-static gsize
-lower_bound (const gint64 *times, gsize n, gint64 t)
-{
-  gsize lo = 0, hi = n;
-
-  while (lo < hi)
-    {
-      gsize mid = lo + (hi - lo) / 2;
-
-      if (times[mid] < t)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-  return lo;
 }
 
 void
@@ -97,8 +81,8 @@ ws_findings_check_launch (WsCtx *ctx, GPtrArray *findings)
       if (group->thread != G_MAXUINT32)
         in_window = ws_run_index_count_launches (ctx->index, group->thread, from, to, TRUE);
       else
-        in_window = (guint) (lower_bound (run->kernels.start, run->kernels.n, to) -
-                             lower_bound (run->kernels.start, run->kernels.n, from));
+        in_window = (guint) (ws_sort_lower_bound (run->kernels.start, 0, run->kernels.n, to) -
+                             ws_sort_lower_bound (run->kernels.start, 0, run->kernels.n, from));
       in_window = MAX (in_window, group->n);
       tiny_share = 100.0 * group->n / in_window;
       busy_ns = ws_busy_between (
@@ -493,7 +477,7 @@ add_gpu_event_at (WsCtx *ctx, WsFinding *finding, gint32 device, gint64 t, gbool
         continue;
       if (starting)
         {
-          for (i = lower_bound (start, n, t); i < n && start[i] == t; i++)
+          for (i = ws_sort_lower_bound (start, 0, n, t); i < n && start[i] == t; i++)
             if (stream_device (run, stream[i]) == device)
               break;
           if (i >= n || start[i] != t)
@@ -501,7 +485,7 @@ add_gpu_event_at (WsCtx *ctx, WsFinding *finding, gint32 device, gint64 t, gbool
         }
       else
         {
-          gsize stop = lower_bound (start, n, t + 1);
+          gsize stop = ws_sort_lower_bound (start, 0, n, t + 1);
           gsize floor = stop > GAP_SEARCH_BACK ? stop - GAP_SEARCH_BACK : 0;
 
           for (i = stop; i-- > floor;)

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "ws-nvtx-projection.h"
+#include "ws-sort.h"
 
 #define NO_LAUNCH G_MAXUINT32
 
@@ -353,18 +354,7 @@ ws_nvtx_projection_contains (const WsNvtxProjection *self, gsize range, gsize ke
 static gsize
 first_kernel_from (const WsRun *run, gint64 time)
 {
-  gsize lo = 0, hi = run->kernels.n;
-
-  while (lo < hi)
-    {
-      gsize mid = lo + (hi - lo) / 2;
-
-      if (run->kernels.start[mid] < time)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-  return lo;
+  return ws_sort_lower_bound (run->kernels.start, 0, run->kernels.n, time);
 }
 
 /**

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "ws-run-index.h"
+#include "ws-sort.h"
 #include "ws-stats.h"
 
 /* Per API call flags, beyond the WsApiClass bits. */
@@ -511,18 +512,7 @@ ws_run_index_launches_kernel (const WsRunIndex *self, gsize api)
 static gsize
 lower_bound (const GArray *times, gint64 t)
 {
-  gsize lo = 0, hi = times->len;
-
-  while (lo < hi)
-    {
-      gsize mid = lo + (hi - lo) / 2;
-
-      if (g_array_index (times, gint64, mid) < t)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-  return lo;
+  return ws_sort_lower_bound ((const gint64 *) (gconstpointer) times->data, 0, times->len, t);
 }
 
 /* Calls of @thread that launched GPU work (only kernels with

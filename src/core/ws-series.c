@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include "ws-series.h"
+#include "ws-sort.h"
 
 static void
 summarize_blocks (WsSeries *self)
@@ -85,16 +86,7 @@ ws_series_lower_bound (const WsSeries *self, gint64 time, gsize from)
       step *= 2;
     }
   hi = MIN (lo + step + 1, self->n);
-  while (lo < hi)
-    {
-      gsize mid = lo + (hi - lo) / 2;
-
-      if (self->time[mid] < time)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-  return lo;
+  return ws_sort_lower_bound (self->time, lo, hi, time);
 }
 
 /**

@@ -114,3 +114,20 @@ ws_sort_apply (gpointer column, gsize element_size, const guint32 *order, gsize 
   for (gsize i = 0; i < n; i++)
     memcpy (dest + i * element_size, copy + (gsize) order[i] * element_size, element_size);
 }
+
+/* The first index in [@lo, @hi) of ascending @values at or above @value,
+ * or @hi: every time column of a run is searched this way. */
+gsize
+ws_sort_lower_bound (const gint64 *values, gsize lo, gsize hi, gint64 value)
+{
+  while (lo < hi)
+    {
+      gsize mid = lo + (hi - lo) / 2;
+
+      if (values[mid] < value)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo;
+}

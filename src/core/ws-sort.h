@@ -10,5 +10,6 @@ G_BEGIN_DECLS
 gboolean ws_sort_is_ordered (const gint64 *start, const gint64 *end, gsize n);
 guint32 *ws_sort_order (const gint64 *start, const gint64 *end, gsize n);
 void ws_sort_apply (gpointer column, gsize element_size, const guint32 *order, gsize n);
+gsize ws_sort_lower_bound (const gint64 *values, gsize lo, gsize hi, gint64 value);
 
 G_END_DECLS

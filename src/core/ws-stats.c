@@ -5,6 +5,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "ws-sort.h"
 #include "ws-stats.h"
 
 G_STATIC_ASSERT (WS_N_REPORTS == WS_RUN_N_SUMMARIES);
@@ -540,23 +541,6 @@ ws_summary_compute (const WsRun *run, WsReportKind kind, WsNameForm form)
     }
 }
 
-static gsize
-lower_bound (const gint64 *values, gsize n, gint64 key)
-{
-  gsize lo = 0, hi = n;
-
-  while (lo < hi)
-    {
-      gsize mid = lo + (hi - lo) / 2;
-
-      if (values[mid] < key)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-  return lo;
-}
-
 /**
  * ws_summary_compute_kernels_in:
  *
@@ -568,8 +552,8 @@ lower_bound (const gint64 *values, gsize n, gint64 key)
 WsSummary *
 ws_summary_compute_kernels_in (const WsRun *run, WsNameForm form, gint64 from, gint64 to)
 {
-  gsize first = lower_bound (run->kernels.start, run->kernels.n, from);
-  gsize last = lower_bound (run->kernels.start, run->kernels.n, to);
+  gsize first = ws_sort_lower_bound (run->kernels.start, 0, run->kernels.n, from);
+  gsize last = ws_sort_lower_bound (run->kernels.start, 0, run->kernels.n, to);
 
   return summarise_kernels (run, form, first, MAX (first, last));
 }

@@ -2,6 +2,7 @@
 #define G_LOG_DOMAIN "ws-track"
 #include "config.h"
 
+#include "ws-sort.h"
 #include "ws-track.h"
 
 /* Events scanned one by one, at most, where a stretch of time has more
@@ -146,22 +147,6 @@ ws_track_memory (const WsTrack *self)
          sizeof (gint64) + self->n_super * sizeof (gint64);
 }
 
-/* The first index in [@lo, @hi) of sorted @values at or above @time, or @hi. */
-static gsize
-search (const gint64 *values, gsize lo, gsize hi, gint64 time)
-{
-  while (lo < hi)
-    {
-      gsize mid = lo + (hi - lo) / 2;
-
-      if (values[mid] < time)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-  return lo;
-}
-
 /**
  * ws_track_lower_block:
  * @from_block: where to start looking
@@ -188,10 +173,10 @@ ws_track_lower_block (const WsTrack *self, gint64 time, gsize from_block)
       hi = s0 + step;
     }
   hi = MIN (hi, self->n_super);
-  hi = search (self->super_start, lo + 1, hi, time);
+  hi = ws_sort_lower_bound (self->super_start, lo + 1, hi, time);
   /* The answer is in super-block hi - 1, or is hi's first block. */
-  return search (self->block_start, MAX (from_block, (hi - 1) * WS_TRACK_SUPER),
-                 MIN (hi * WS_TRACK_SUPER, self->n_blocks), time);
+  return ws_sort_lower_bound (self->block_start, MAX (from_block, (hi - 1) * WS_TRACK_SUPER),
+                              MIN (hi * WS_TRACK_SUPER, self->n_blocks), time);
 }
 
 /**

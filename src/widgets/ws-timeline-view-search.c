@@ -2,6 +2,7 @@
 #define G_LOG_DOMAIN "ws-timeline-view"
 #include "config.h"
 
+#include "ws-sort.h"
 #include "ws-timeline-view-private.h"
 
 /**
@@ -54,17 +55,8 @@ ws_timeline_view_find (WsTimelineView *self, gboolean backwards)
     {
       gint64 mid =
         ws_time_window_x_to_time (self->window, ws_time_window_get_width (self->window) / 2);
-      gsize lo = 0, hi = run->api.n;
+      gsize lo = ws_sort_lower_bound (run->api.start, 0, run->api.n, mid);
 
-      while (lo < hi)
-        {
-          gsize m = lo + (hi - lo) / 2;
-
-          if (run->api.start[m] < mid)
-            lo = m + 1;
-          else
-            hi = m;
-        }
       from = ws_event_ref (WS_EVENT_API, MIN (lo, run->api.n - 1));
     }
   found = ws_event_search_find (self->search, from, backwards);
