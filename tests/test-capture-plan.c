@@ -550,10 +550,10 @@ test_tools_lists (void)
   g_autofree char *ncu = g_build_filename (stand_ins, "ncu", NULL);
   g_autofree char *nsys = g_build_filename (stand_ins, "nsys", NULL);
   g_autoptr (GError) error = NULL;
-  g_autoptr (GPtrArray) sets = ws_capture_tools_list (ncu, "sets", &error);
-  g_autoptr (GPtrArray) sections = ws_capture_tools_list (ncu, "sections", &error);
-  g_autofree char *ncu_version = ws_capture_tools_version (ncu, &error);
-  g_autofree char *nsys_version = ws_capture_tools_version (nsys, &error);
+  g_autoptr (GPtrArray) sets = ws_capture_tools_list (ncu, "sets", NULL, &error);
+  g_autoptr (GPtrArray) sections = ws_capture_tools_list (ncu, "sections", NULL, &error);
+  g_autofree char *ncu_version = ws_capture_tools_version (ncu, NULL, &error);
+  g_autofree char *nsys_version = ws_capture_tools_version (nsys, NULL, &error);
   const char *const expected_sets[] = { "basic",  "detailed",   "full",
                                         "nvlink", "pmsampling", "roofline" };
 
@@ -577,8 +577,8 @@ test_settings_fit_ncu (void)
   g_autofree char *stand_ins = ws_test_stand_ins ();
   g_autofree char *ncu = g_build_filename (stand_ins, "ncu", NULL);
   g_autoptr (GError) error = NULL;
-  g_autoptr (GPtrArray) sets = ws_capture_tools_list (ncu, "sets", &error);
-  g_autoptr (GPtrArray) sections = ws_capture_tools_list (ncu, "sections", &error);
+  g_autoptr (GPtrArray) sets = ws_capture_tools_list (ncu, "sets", NULL, &error);
+  g_autoptr (GPtrArray) sections = ws_capture_tools_list (ncu, "sections", NULL, &error);
   g_autoptr (WsCaptureSettings) settings = ws_capture_settings_new ();
   g_autoptr (GPtrArray) warnings = g_ptr_array_new_with_free_func (g_free);
 
@@ -640,7 +640,7 @@ test_tools_timeout (void)
   g_autoptr (GError) error = NULL;
   gint64 start = g_get_monotonic_time ();
 
-  g_assert_false (ws_capture_tools_run (argv, 1, NULL, NULL, NULL, &error));
+  g_assert_false (ws_capture_tools_run (argv, 1, NULL, NULL, NULL, NULL, &error));
   g_assert_error (error, WS_CAPTURE_ERROR, WS_CAPTURE_ERROR_TIMEOUT);
   g_test_message ("returned after %.1f s", (g_get_monotonic_time () - start) / 1e6);
 }

@@ -25,6 +25,7 @@ typedef struct
   char *cancel_on; /* the start of a line that cancels the run when it comes */
   char *touch_on;  /* a line that makes touch_path appear when it comes */
   char *touch_path;
+  char *cancel_when_written; /* a file whose first line cancels the run (polled) */
   gboolean done;
   gboolean ok;
   GError *error;
@@ -45,6 +46,7 @@ capture_free (Capture *capture)
   g_free (capture->cancel_on);
   g_free (capture->touch_on);
   g_free (capture->touch_path);
+  g_free (capture->cancel_when_written);
   g_free (capture);
 }
 
@@ -535,6 +537,57 @@ test_cancel_hanging_tool (void)
   ws_test_rmtree (dir);
 }
 
+static gboolean
+cancel_when_started (gpointer data)
+{
+  Capture *capture = data;
+  g_autofree char *text = ws_test_read (capture->cancel_when_written);
+
+  if (text != NULL && text[0] != '\0')
+    g_cancellable_cancel (capture->cancellable);
+  return G_SOURCE_CONTINUE;
+}
+
+/* nsys never answers its --version: cancelling while the runner asks the
+ * tools kills it, and the run ends cancelled at once, not after the 30 s
+ * a tool is given to answer. */
+static void
+test_cancel_while_probing (void)
+{
+  g_autofree char *dir = ws_test_tmpdir ();
+  g_autofree char *pids_path = g_build_filename (dir, "pids", NULL);
+  g_autofree char *hung = g_build_filename (dir, "nsys", NULL);
+  g_autofree char *script =
+    g_strdup_printf ("#!/bin/sh\necho $$ >> '%s'\nexec sleep 300\n", pids_path);
+  g_autoptr (Capture) capture = capture_new ("probe\ttrue\t-\t-\n");
+  g_autoptr (GArray) pids = NULL;
+  gint64 started;
+  guint poll;
+
+  capture->cancel_when_written = g_strdup (pids_path);
+  g_assert_true (g_file_set_contents (hung, script, -1, NULL));
+  g_assert_cmpint (g_chmod (hung, 0755), ==, 0);
+  g_free (capture->settings->nsys_path);
+  capture->settings->nsys_path = g_strdup (hung);
+  /* Cancelled once nsys runs. */
+  poll = g_timeout_add (10, cancel_when_started, capture);
+  started = g_get_monotonic_time ();
+  capture_run (capture);
+  g_source_remove (poll);
+  g_test_message ("the run ended %.2f s after it started",
+                  (double) (g_get_monotonic_time () - started) / G_USEC_PER_SEC);
+  g_assert_cmpint (g_get_monotonic_time () - started, <, 10 * G_USEC_PER_SEC);
+  g_assert_false (capture->ok);
+  g_assert_error (capture->error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  for (guint s = 1; s <= WS_CAPTURE_N_STEPS; s++)
+    g_assert_cmpint (ws_capture_runner_get_step_state (capture->runner, 0, s), ==,
+                     WS_CAPTURE_STEP_SKIPPED);
+  pids = read_pids (pids_path);
+  g_assert_cmpuint (pids->len, ==, 1);
+  assert_all_gone (pids);
+  ws_test_rmtree (dir);
+}
+
 /* A program that leaves a child running behind it: the child goes when
  * the step ends, not when the capture does. */
 static void
@@ -732,6 +785,7 @@ main (int argc, char **argv)
   g_test_add_func ("/capture-runner/failures/continue-on-error", test_continue_on_error);
   g_test_add_func ("/capture-runner/cancel/leaves-no-process", test_cancel_leaves_nothing);
   g_test_add_func ("/capture-runner/cancel/hanging-tool", test_cancel_hanging_tool);
+  g_test_add_func ("/capture-runner/cancel/while-asking-the-tools", test_cancel_while_probing);
   g_test_add_func ("/capture-runner/cleanup/leftover-children-killed", test_leftovers_killed);
   g_test_add_func ("/capture-runner/safety/envs-literal-and-name-contained", test_safety);
   g_test_add_func ("/capture-runner/output/earlier-runs-never-overwritten", test_never_overwrites);

@@ -126,8 +126,8 @@ probe_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancell
   probe->ncu = ws_capture_tools_resolve ("ncu", probe->ncu_configured, NULL);
   if (probe->ncu != NULL)
     {
-      probe->sets = ws_capture_tools_list (probe->ncu, "sets", NULL);
-      probe->sections = ws_capture_tools_list (probe->ncu, "sections", NULL);
+      probe->sets = ws_capture_tools_list (probe->ncu, "sets", cancellable, NULL);
+      probe->sections = ws_capture_tools_list (probe->ncu, "sections", cancellable, NULL);
     }
   g_task_return_boolean (task, TRUE);
 }

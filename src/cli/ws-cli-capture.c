@@ -267,7 +267,7 @@ ws_cli_capture (int argc, char **argv)
 
     out_dir = g_file_get_path (file);
   }
-  checks = ws_doctor_run (settings, out_dir, NULL);
+  checks = ws_doctor_run (settings, out_dir, NULL, NULL, NULL);
   ws_cli_print_doctor (checks, TRUE, stderr);
 
   run.loop = g_main_loop_new (NULL, FALSE);

@@ -84,7 +84,7 @@ ws_cli_doctor (int argc, char **argv)
 
   out_file = g_file_new_for_commandline_arg (settings->output_dir);
   out_path = g_file_get_path (out_file);
-  checks = ws_doctor_run (settings, out_path, proc_root);
+  checks = ws_doctor_run (settings, out_path, proc_root, NULL, NULL);
   ws_cli_print_doctor (checks, FALSE, stdout);
   return ws_doctor_worst (checks) == WS_DOCTOR_ERROR ? WS_EXIT_FAILED : WS_EXIT_OK;
 }

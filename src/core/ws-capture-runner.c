@@ -699,6 +699,13 @@ probe_done (GObject *source, GAsyncResult *result, gpointer data)
   g_autoptr (WsCaptureToolsInfo) info = ws_capture_tools_probe_finish (result, NULL);
   g_autoptr (GPtrArray) fitted = g_ptr_array_new_with_free_func (g_free);
 
+  /* Cancelled while the tools were asked (the tool was killed). */
+  if (info == NULL)
+    {
+      cancel_now (self);
+      next_target (self);
+      return;
+    }
   self->nsys_version = g_strdup (info->nsys_version);
   self->ncu_version = g_strdup (info->ncu_version);
   self->gpus = g_ptr_array_ref (info->gpus);
@@ -775,7 +782,7 @@ ws_capture_runner_run_async (WsCaptureRunner *self, GCancellable *cancellable,
   if (self->targets_file != NULL)
     log_info (self, 0, "targets: %s", self->targets_file);
 
-  ws_capture_tools_probe_async (self->setup.nsys, self->setup.ncu, NULL, probe_done,
+  ws_capture_tools_probe_async (self->setup.nsys, self->setup.ncu, self->cancellable, probe_done,
                                 g_object_ref (self));
 }
 

@@ -271,6 +271,7 @@ typedef struct
   gboolean done;
   gboolean ran;
   gboolean timed_out;
+  gboolean cancelled;
   int exit_status;
   GError *error;
 } RunData;
@@ -305,6 +306,18 @@ run_timeout_cb (gpointer data)
   return G_SOURCE_REMOVE;
 }
 
+/* Cancelled (from any thread): the command's group is killed from the
+ * thread that runs it, whose context this source is attached to. */
+static gboolean
+run_cancelled_cb (GCancellable *cancellable, gpointer data)
+{
+  RunData *run = g_object_get_data (G_OBJECT (data), "ws-run");
+
+  run->cancelled = TRUE;
+  ws_capture_process_kill (data);
+  return G_SOURCE_REMOVE;
+}
+
 /**
  * ws_capture_tools_run:
  * @out: (out) (optional): standard output, as valid UTF-8
@@ -312,22 +325,30 @@ run_timeout_cb (gpointer data)
  * @exit_status: (out) (optional): the exit status, -1 for a signal
  *
  * Runs a short command (a version query, a list) in a process group of its
- * own, waiting at most @timeout_s seconds; a command still running then
- * is killed with its group.  Blocks the calling thread: call it from a
- * worker thread in a window.
+ * own, waiting at most @timeout_s seconds; a command still running then,
+ * or when @cancellable is cancelled, is killed with its group.  Blocks the
+ * calling thread: call it from a worker thread in a window.
  */
 gboolean
-ws_capture_tools_run (const char *const *argv, guint timeout_s, char **out, char **err,
-                      int *exit_status, GError **error)
+ws_capture_tools_run (const char *const *argv, guint timeout_s, GCancellable *cancellable,
+                      char **out, char **err, int *exit_status, GError **error)
 {
   g_autoptr (GMainContext) context = g_main_context_new ();
   g_autoptr (WsCaptureProcess) process = NULL;
   g_autoptr (GSource) timeout = NULL;
+  g_autoptr (GSource) cancel = NULL;
   g_auto (GStrv) env = g_get_environ ();
-  RunData run = { g_string_new (NULL), g_string_new (NULL), FALSE, FALSE, FALSE, -1, NULL };
+  RunData run = { g_string_new (NULL), g_string_new (NULL), FALSE, FALSE, FALSE, FALSE, -1, NULL };
   gboolean ok;
 
   g_return_val_if_fail (argv != NULL && argv[0] != NULL, FALSE);
+
+  if (g_cancellable_set_error_if_cancelled (cancellable, error))
+    {
+      g_string_free (run.out, TRUE);
+      g_string_free (run.err, TRUE);
+      return FALSE;
+    }
 
   g_main_context_push_thread_default (context);
   process = ws_capture_process_new ((char **) argv, NULL, env, NULL, 0);
@@ -337,13 +358,23 @@ ws_capture_tools_run (const char *const *argv, guint timeout_s, char **out, char
   timeout = g_timeout_source_new_seconds (timeout_s);
   g_source_set_callback (timeout, run_timeout_cb, process, NULL);
   g_source_attach (timeout, context);
+  if (cancellable != NULL)
+    {
+      cancel = g_cancellable_source_new (cancellable);
+      g_source_set_callback (cancel, G_SOURCE_FUNC (run_cancelled_cb), process, NULL);
+      g_source_attach (cancel, context);
+    }
   while (!run.done)
     g_main_context_iteration (context, TRUE);
   g_source_destroy (timeout);
+  if (cancel != NULL)
+    g_source_destroy (cancel);
   g_main_context_pop_thread_default (context);
 
-  ok = run.ran && !run.timed_out;
-  if (run.timed_out)
+  ok = run.ran && !run.timed_out && !run.cancelled;
+  if (run.cancelled)
+    g_set_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED, "%s: cancelled", argv[0]);
+  else if (run.timed_out)
     g_set_error (error, WS_CAPTURE_ERROR, WS_CAPTURE_ERROR_TIMEOUT, "%s: no answer within %u s",
                  argv[0], timeout_s);
   else if (!run.ran)
@@ -371,7 +402,7 @@ ws_capture_tools_run (const char *const *argv, guint timeout_s, char **out, char
  *   @error set when the program does not run or says no version
  */
 char *
-ws_capture_tools_version (const char *path, GError **error)
+ws_capture_tools_version (const char *path, GCancellable *cancellable, GError **error)
 {
   const char *argv[] = { path, "--version", NULL };
   g_autofree char *out = NULL, *err = NULL;
@@ -380,7 +411,7 @@ ws_capture_tools_version (const char *path, GError **error)
 
   g_return_val_if_fail (path != NULL, NULL);
 
-  if (!ws_capture_tools_run (argv, 30, &out, &err, &status, error))
+  if (!ws_capture_tools_run (argv, 30, cancellable, &out, &err, &status, error))
     return NULL;
   lines = g_strsplit (out, "\n", -1);
   for (guint i = 0; lines[i] != NULL; i++)
@@ -410,7 +441,7 @@ ws_capture_tools_version (const char *path, GError **error)
  *   order, or %NULL with @error set
  */
 GPtrArray *
-ws_capture_tools_list (const char *ncu, const char *what, GError **error)
+ws_capture_tools_list (const char *ncu, const char *what, GCancellable *cancellable, GError **error)
 {
   g_autofree char *option = g_strconcat ("--list-", what, NULL);
   const char *argv[] = { ncu, option, NULL };
@@ -423,7 +454,7 @@ ws_capture_tools_list (const char *ncu, const char *what, GError **error)
 
   g_return_val_if_fail (ncu != NULL && what != NULL, NULL);
 
-  if (!ws_capture_tools_run (argv, 30, &out, &err, &status, error))
+  if (!ws_capture_tools_run (argv, 30, cancellable, &out, &err, &status, error))
     return NULL;
   lines = g_strsplit (out, "\n", -1);
   for (guint i = 0; lines[i] != NULL; i++)
@@ -461,7 +492,7 @@ ws_capture_tools_list (const char *ncu, const char *what, GError **error)
  *   nvidia-smi lists; empty when there is no nvidia-smi or it fails
  */
 GPtrArray *
-ws_capture_tools_query_gpus (void)
+ws_capture_tools_query_gpus (GCancellable *cancellable)
 {
   GPtrArray *gpus = g_ptr_array_new_with_free_func (g_free);
   g_autofree char *smi = g_find_program_in_path ("nvidia-smi");
@@ -474,7 +505,7 @@ ws_capture_tools_query_gpus (void)
   {
     const char *argv[] = { smi, "--query-gpu=name,driver_version", "--format=csv,noheader", NULL };
 
-    if (!ws_capture_tools_run (argv, 30, &out, NULL, &status, NULL) || status != 0)
+    if (!ws_capture_tools_run (argv, 30, cancellable, &out, NULL, &status, NULL) || status != 0)
       return gpus;
   }
   lines = g_strsplit (out, "\n", -1);
@@ -502,28 +533,33 @@ static void
 probe_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
 {
   char **tools = data;
-  WsCaptureToolsInfo *info = g_new0 (WsCaptureToolsInfo, 1);
+  g_autoptr (WsCaptureToolsInfo) info = g_new0 (WsCaptureToolsInfo, 1);
   g_autoptr (GError) error = NULL;
 
   info->warnings = g_ptr_array_new_with_free_func (g_free);
-  info->nsys_version = ws_capture_tools_version (tools[0], &error);
+  info->nsys_version = ws_capture_tools_version (tools[0], cancellable, &error);
   if (info->nsys_version == NULL)
     g_ptr_array_add (info->warnings, g_strdup (error->message));
   g_clear_error (&error);
-  info->ncu_version = ws_capture_tools_version (tools[1], &error);
+  info->ncu_version = ws_capture_tools_version (tools[1], cancellable, &error);
   if (info->ncu_version == NULL)
     g_ptr_array_add (info->warnings, g_strdup (error->message));
-  info->sets = ws_capture_tools_list (tools[1], "sets", NULL);
-  info->sections = ws_capture_tools_list (tools[1], "sections", NULL);
-  info->gpus = ws_capture_tools_query_gpus ();
-  g_task_return_pointer (task, info, (GDestroyNotify) ws_capture_tools_info_free);
+  info->sets = ws_capture_tools_list (tools[1], "sets", cancellable, NULL);
+  info->sections = ws_capture_tools_list (tools[1], "sections", cancellable, NULL);
+  info->gpus = ws_capture_tools_query_gpus (cancellable);
+  /* Each question stopped at once: what was said is incomplete. */
+  if (g_task_return_error_if_cancelled (task))
+    return;
+  g_task_return_pointer (task, g_steal_pointer (&info),
+                         (GDestroyNotify) ws_capture_tools_info_free);
 }
 
 /**
  * ws_capture_tools_probe_async:
  *
  * Asks nsys and ncu their versions, ncu its sets and sections, and
- * nvidia-smi the GPUs, on a worker thread.
+ * nvidia-smi the GPUs, on a worker thread.  Cancelling @cancellable kills
+ * the tool asked and ends the probe with G_IO_ERROR_CANCELLED.
  */
 void
 ws_capture_tools_probe_async (const char *nsys, const char *ncu, GCancellable *cancellable,

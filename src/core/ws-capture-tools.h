@@ -9,11 +9,12 @@ char *ws_capture_tools_find (const char *name);
 char *ws_capture_tools_find_in (const char *name, const char *path_env, const char *root);
 char *ws_capture_tools_resolve (const char *name, const char *configured, GError **error);
 
-gboolean ws_capture_tools_run (const char *const *argv, guint timeout_s, char **out, char **err,
-                               int *exit_status, GError **error);
-char *ws_capture_tools_version (const char *path, GError **error);
-GPtrArray *ws_capture_tools_list (const char *ncu, const char *what, GError **error);
-GPtrArray *ws_capture_tools_query_gpus (void);
+gboolean ws_capture_tools_run (const char *const *argv, guint timeout_s, GCancellable *cancellable,
+                               char **out, char **err, int *exit_status, GError **error);
+char *ws_capture_tools_version (const char *path, GCancellable *cancellable, GError **error);
+GPtrArray *ws_capture_tools_list (const char *ncu, const char *what, GCancellable *cancellable,
+                                  GError **error);
+GPtrArray *ws_capture_tools_query_gpus (GCancellable *cancellable);
 
 /* What the tools say about themselves and the machine, for run.json and
  * for the choice of ncu set. */

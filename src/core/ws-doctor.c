@@ -56,7 +56,7 @@ add (GPtrArray *checks, const char *id, WsDoctorLevel level, char *summary, char
 
 /* nsys or ncu: found, and which version it says it is. */
 static char *
-check_tool (GPtrArray *checks, const char *name, const char *configured)
+check_tool (GPtrArray *checks, const char *name, const char *configured, GCancellable *cancellable)
 {
   g_autoptr (GError) error = NULL;
   g_autofree char *path = ws_capture_tools_resolve (name, configured, &error);
@@ -73,7 +73,7 @@ check_tool (GPtrArray *checks, const char *name, const char *configured)
                             "or give its path: Settings → ncu, or --ncu PATH.")));
       return NULL;
     }
-  version = ws_capture_tools_version (path, &error);
+  version = ws_capture_tools_version (path, cancellable, &error);
   if (version == NULL)
     {
       add (checks, name, WS_DOCTOR_ERROR, g_strdup (error->message),
@@ -111,11 +111,12 @@ join (GPtrArray *list)
 
 /* FORMATS.md: sets change between versions (`speed-of-light` is gone). */
 static void
-check_ncu_choices (GPtrArray *checks, const char *ncu, const WsCaptureSettings *settings)
+check_ncu_choices (GPtrArray *checks, const char *ncu, const WsCaptureSettings *settings,
+                   GCancellable *cancellable)
 {
   const char *what = settings->ncu_sections != NULL ? "sections" : "sets";
   g_autoptr (GError) error = NULL;
-  g_autoptr (GPtrArray) offered = ws_capture_tools_list (ncu, what, &error);
+  g_autoptr (GPtrArray) offered = ws_capture_tools_list (ncu, what, cancellable, &error);
   g_autoptr (GPtrArray) missing = g_ptr_array_new_with_free_func (g_free);
   g_autofree char *list = NULL;
 
@@ -242,9 +243,9 @@ check_counters (GPtrArray *checks, const char *proc_root)
 }
 
 static void
-check_gpus (GPtrArray *checks)
+check_gpus (GPtrArray *checks, GCancellable *cancellable)
 {
-  g_autoptr (GPtrArray) gpus = ws_capture_tools_query_gpus ();
+  g_autoptr (GPtrArray) gpus = ws_capture_tools_query_gpus (cancellable);
   g_autofree char *list = NULL;
 
   if (gpus->len == 0)
@@ -318,28 +319,38 @@ check_disk (GPtrArray *checks, const char *out_dir)
  * output folder.  Runs the tools: call it from a worker thread in a
  * window (ws_doctor_run_async()).
  *
- * Returns: (transfer full) (element-type WsDoctorCheck): the checks
+ * Cancelling @cancellable kills the tool being asked and skips the
+ * checks left.
+ *
+ * Returns: (transfer full) (element-type WsDoctorCheck): the checks, or
+ *   %NULL with @error set when cancelled
  */
 GPtrArray *
-ws_doctor_run (const WsCaptureSettings *settings, const char *out_dir, const char *proc_root)
+ws_doctor_run (const WsCaptureSettings *settings, const char *out_dir, const char *proc_root,
+               GCancellable *cancellable, GError **error)
 {
-  GPtrArray *checks = g_ptr_array_new_with_free_func ((GDestroyNotify) ws_doctor_check_free);
+  g_autoptr (GPtrArray) checks =
+    g_ptr_array_new_with_free_func ((GDestroyNotify) ws_doctor_check_free);
   g_autofree char *nsys = NULL;
   g_autofree char *ncu = NULL;
 
-  g_return_val_if_fail (settings != NULL && out_dir != NULL, checks);
+  g_return_val_if_fail (settings != NULL && out_dir != NULL, NULL);
 
   if (proc_root == NULL)
     proc_root = "/proc";
-  nsys = check_tool (checks, "nsys", settings->nsys_path);
-  ncu = check_tool (checks, "ncu", settings->ncu_path);
-  if (ncu != NULL)
-    check_ncu_choices (checks, ncu, settings);
+  nsys = check_tool (checks, "nsys", settings->nsys_path, cancellable);
+  if (!g_cancellable_is_cancelled (cancellable))
+    ncu = check_tool (checks, "ncu", settings->ncu_path, cancellable);
+  if (ncu != NULL && !g_cancellable_is_cancelled (cancellable))
+    check_ncu_choices (checks, ncu, settings, cancellable);
   check_paranoid (checks, proc_root);
   check_counters (checks, proc_root);
-  check_gpus (checks);
+  if (!g_cancellable_is_cancelled (cancellable))
+    check_gpus (checks, cancellable);
   check_disk (checks, out_dir);
-  return checks;
+  if (g_cancellable_set_error_if_cancelled (cancellable, error))
+    return NULL;
+  return g_steal_pointer (&checks);
 }
 
 typedef struct
@@ -362,9 +373,14 @@ static void
 doctor_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *cancellable)
 {
   DoctorData *data = task_data;
+  GError *error = NULL;
+  GPtrArray *checks =
+    ws_doctor_run (data->settings, data->out_dir, data->proc_root, cancellable, &error);
 
-  g_task_return_pointer (task, ws_doctor_run (data->settings, data->out_dir, data->proc_root),
-                         (GDestroyNotify) g_ptr_array_unref);
+  if (checks == NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, checks, (GDestroyNotify) g_ptr_array_unref);
 }
 
 void

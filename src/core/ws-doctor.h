@@ -24,7 +24,7 @@ typedef struct
 } WsDoctorCheck;
 
 GPtrArray *ws_doctor_run (const WsCaptureSettings *settings, const char *out_dir,
-                          const char *proc_root);
+                          const char *proc_root, GCancellable *cancellable, GError **error);
 void ws_doctor_run_async (const WsCaptureSettings *settings, const char *out_dir,
                           const char *proc_root, GCancellable *cancellable,
                           GAsyncReadyCallback callback, gpointer user_data);

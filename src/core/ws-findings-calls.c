@@ -157,6 +157,8 @@ ws_findings_check_alloc (WsCtx *ctx, GPtrArray *findings)
   for (gsize i = 0; i < run->api.n; i++)
     {
       WsItem item = { run->api.thread[i], (guint32) i, run->api.start[i], run->api.end[i] };
+      if (ws_findings_stop (ctx, i))
+        break;
 
       if (!(ws_run_index_api_class (ctx->index, i) & (WS_API_CLASS_ALLOC | WS_API_CLASS_FREE)))
         continue;
@@ -344,6 +346,8 @@ ws_findings_check_transfers (WsCtx *ctx, GPtrArray *findings)
     {
       gssize api;
       WsItem item = { G_MAXUINT32, (guint32) m, run->memops.start[m], run->memops.end[m] };
+      if (ws_findings_stop (ctx, m))
+        break;
 
       if (!crosses_host (run->memops.kind[m]))
         continue;
@@ -543,6 +547,8 @@ ws_findings_check_sync (WsCtx *ctx, GPtrArray *findings)
     {
       guint32 pid = ws_run_index_api_pid (ctx->index, i);
       WsItem item = { run->api.thread[i], (guint32) i, run->api.start[i], run->api.end[i] };
+      if (ws_findings_stop (ctx, i))
+        break;
 
       if (!(ws_run_index_api_class (ctx->index, i) & WS_API_CLASS_SYNC))
         continue;

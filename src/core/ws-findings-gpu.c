@@ -51,6 +51,8 @@ ws_findings_check_launch (WsCtx *ctx, GPtrArray *findings)
   for (gsize k = 0; k < run->kernels.n; k++)
     {
       gint64 dur = run->kernels.end[k] - run->kernels.start[k];
+      if (ws_findings_stop (ctx, k))
+        break;
       gssize api = ws_run_index_kernel_launch (ctx->index, k);
       WsItem item = { G_MAXUINT32, (guint32) k, run->kernels.start[k], run->kernels.end[k] };
 
@@ -352,6 +354,8 @@ ws_findings_check_imbalance (WsCtx *ctx, GPtrArray *findings)
   for (gsize k = 0; k < run->kernels.n; k++)
     {
       guint64 key = ((guint64) run->kernels.config[k] << 32) | run->kernels.demangled[k];
+      if (ws_findings_stop (ctx, k))
+        break;
       GArray *list = g_hash_table_lookup (by_work, &key);
       guint32 index = (guint32) k;
 

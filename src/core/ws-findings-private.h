@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #pragma once
 
-#include <glib.h>
+#include <gio/gio.h>
 
 #include "ws-findings.h"
 #include "ws-run-index.h"
@@ -16,7 +16,17 @@ typedef struct
   WsRunIndex *index;
   GHashTable *loop_keys;     /* NVTX name id + 1 → loop key */
   GHashTable *stripped_keys; /* name without digits → loop key */
+  GCancellable *cancellable; /* (nullable) */
 } WsCtx;
+
+/* Whether to stop: the checks' loops over every event ask every 2^16
+ * events and break out; ws_findings_compute_cancellable() then drops what
+ * they made. */
+static inline gboolean
+ws_findings_stop (const WsCtx *ctx, gsize i)
+{
+  return (i & 0xFFFF) == 0xFFFF && g_cancellable_is_cancelled (ctx->cancellable);
+}
 
 /* An event to group into loops: a CUDA API call, or a GPU event placed at
  * the call that launched it. */

@@ -409,24 +409,49 @@ sort_unique (GArray *indices)
 GPtrArray *
 ws_findings_compute (const WsRun *run)
 {
-  GPtrArray *findings = g_ptr_array_new_with_free_func ((GDestroyNotify) ws_finding_unref);
+  return ws_findings_compute_cancellable (run, NULL, NULL);
+}
+
+/**
+ * ws_findings_compute_cancellable:
+ *
+ * ws_findings_compute(), stopping soon after @cancellable is cancelled:
+ * before each check and every 2^16 events within one.
+ *
+ * Returns: (transfer full) (element-type WsFinding) (nullable): the
+ * findings, most severe first; %NULL with @error set when cancelled
+ */
+GPtrArray *
+ws_findings_compute_cancellable (const WsRun *run, GCancellable *cancellable, GError **error)
+{
+  static void (*const checks[]) (WsCtx *, GPtrArray *) = {
+    ws_findings_check_alloc,  ws_findings_check_transfers, ws_findings_check_sync,
+    ws_findings_check_launch, ws_findings_check_imbalance, ws_findings_check_idle,
+  };
+  g_autoptr (GPtrArray) findings =
+    g_ptr_array_new_with_free_func ((GDestroyNotify) ws_finding_unref);
   WsCtx ctx = { 0 };
+  gboolean cancelled = FALSE;
 
-  g_return_val_if_fail (run != NULL, findings);
+  g_return_val_if_fail (run != NULL, NULL);
 
+  if (g_cancellable_set_error_if_cancelled (cancellable, error))
+    return NULL;
   ctx.run = run;
+  ctx.cancellable = cancellable;
   ctx.index = ws_run_index_new (run);
   ctx.loop_keys = g_hash_table_new (g_direct_hash, g_direct_equal);
   ctx.stripped_keys = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
 
-  ws_findings_check_alloc (&ctx, findings);
-  ws_findings_check_transfers (&ctx, findings);
-  ws_findings_check_sync (&ctx, findings);
-  ws_findings_check_launch (&ctx, findings);
-  ws_findings_check_imbalance (&ctx, findings);
-  ws_findings_check_idle (&ctx, findings);
+  for (guint c = 0; c < G_N_ELEMENTS (checks) && !cancelled; c++)
+    {
+      cancelled = g_cancellable_is_cancelled (cancellable);
+      if (!cancelled)
+        checks[c](&ctx, findings);
+    }
+  cancelled = cancelled || g_cancellable_is_cancelled (cancellable);
 
-  for (guint i = 0; i < findings->len; i++)
+  for (guint i = 0; i < findings->len && !cancelled; i++)
     {
       WsFinding *finding = g_ptr_array_index (findings, i);
 
@@ -434,22 +459,36 @@ ws_findings_compute (const WsRun *run)
       sort_unique (finding->memops);
       sort_unique (finding->api);
     }
-  ws_findings_sort (findings);
+  if (!cancelled)
+    ws_findings_sort (findings);
 
   g_hash_table_unref (ctx.loop_keys);
   g_hash_table_unref (ctx.stripped_keys);
   ws_run_index_free (ctx.index);
-  return findings;
+  if (cancelled)
+    {
+      g_cancellable_set_error_if_cancelled (cancellable, error);
+      return NULL;
+    }
+  return g_steal_pointer (&findings);
 }
 
 static void
 compute_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *cancellable)
 {
-  g_task_return_pointer (task, ws_findings_compute (task_data), (GDestroyNotify) g_ptr_array_unref);
+  GError *error = NULL;
+  GPtrArray *findings = ws_findings_compute_cancellable (task_data, cancellable, &error);
+
+  if (findings == NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, findings, (GDestroyNotify) g_ptr_array_unref);
 }
 
 /* ws_findings_compute() on a worker thread; the run is kept alive until
- * it is done. */
+ * it is done.  Cancelled, the worker stops within a check's 2^16 events
+ * and the callback comes then, with G_IO_ERROR_CANCELLED: once it has come,
+ * the worker no longer reads the run. */
 void
 ws_findings_compute_async (WsRun *run, GCancellable *cancellable, GAsyncReadyCallback callback,
                            gpointer user_data)
@@ -460,7 +499,6 @@ ws_findings_compute_async (WsRun *run, GCancellable *cancellable, GAsyncReadyCal
 
   g_task_set_source_tag (task, ws_findings_compute_async);
   g_task_set_task_data (task, ws_run_ref (run), (GDestroyNotify) ws_run_unref);
-  g_task_set_return_on_cancel (task, TRUE);
   g_task_run_in_thread (task, compute_thread);
 }
 

@@ -19,6 +19,8 @@ G_BEGIN_DECLS
 #define WS_FINDING_GPU_IDLE "gpu-idle"
 
 GPtrArray *ws_findings_compute (const WsRun *run);
+GPtrArray *ws_findings_compute_cancellable (const WsRun *run, GCancellable *cancellable,
+                                            GError **error);
 void ws_findings_compute_async (WsRun *run, GCancellable *cancellable, GAsyncReadyCallback callback,
                                 gpointer user_data);
 GPtrArray *ws_findings_compute_finish (GAsyncResult *result, GError **error);

@@ -408,16 +408,30 @@ relay_ref (ProgressRelay *relay)
   return relay;
 }
 
+/* The last reference may go on any thread (GLib may drop the worker's
+ * reference to the task after the main loop's): it frees only what has no
+ * thread, never progress_data, which relay_release() let go already. */
 static void
 relay_unref (ProgressRelay *relay)
 {
   if (!g_atomic_ref_count_dec (&relay->ref_count))
     return;
-  if (relay->notify != NULL)
-    relay->notify (relay->data);
   g_main_context_unref (relay->context);
   g_clear_object (&relay->cancellable);
   g_free (relay);
+}
+
+/* On the caller's context, once the load has ended: no progress is
+ * delivered after this, and progress_data (a window) is let go here, on
+ * the thread that owns it. */
+static void
+relay_release (ProgressRelay *relay)
+{
+  g_atomic_int_set (&relay->finished, TRUE);
+  if (relay->notify != NULL)
+    relay->notify (relay->data);
+  relay->notify = NULL;
+  relay->data = NULL;
 }
 
 static void
@@ -474,11 +488,29 @@ load_data_free (gpointer data)
 
   g_strfreev (load->paths);
   if (load->relay != NULL)
-    {
-      g_atomic_int_set (&load->relay->finished, TRUE);
-      relay_unref (load->relay);
-    }
+    relay_unref (load->relay);
   g_free (load);
+}
+
+typedef struct
+{
+  ProgressRelay *relay;
+  GAsyncReadyCallback callback;
+  gpointer user_data;
+} LoadDone;
+
+/* The task's callback, on the caller's context: the progress data goes
+ * before the caller hears of the end. */
+static void
+load_done (GObject *source, GAsyncResult *result, gpointer data)
+{
+  LoadDone *done = data;
+
+  relay_release (done->relay);
+  if (done->callback != NULL)
+    done->callback (source, result, done->user_data);
+  relay_unref (done->relay);
+  g_free (done);
 }
 
 static void
@@ -501,7 +533,8 @@ load_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *can
 /**
  * ws_run_load_async:
  * @progress: (nullable): called on the caller's thread-default main context
- * @progress_notify: (nullable): frees @progress_data once no progress is pending
+ * @progress_notify: (nullable): frees @progress_data on the caller's context when the
+ *   load has ended, before @callback; no progress comes after it
  *
  * Loads a run on a worker thread.  The run is immutable when it arrives.
  */
@@ -531,7 +564,17 @@ ws_run_load_async (const char *const *paths, WsLoadFlags flags, GCancellable *ca
   else if (progress_notify != NULL)
     progress_notify (progress_data);
 
-  task = g_task_new (NULL, cancellable, callback, user_data);
+  if (load->relay != NULL)
+    {
+      LoadDone *done = g_new0 (LoadDone, 1);
+
+      done->relay = relay_ref (load->relay);
+      done->callback = callback;
+      done->user_data = user_data;
+      task = g_task_new (NULL, cancellable, load_done, done);
+    }
+  else
+    task = g_task_new (NULL, cancellable, callback, user_data);
   g_task_set_source_tag (task, ws_run_load_async);
   g_task_set_task_data (task, load, load_data_free);
   g_task_run_in_thread (task, load_thread);
