@@ -130,6 +130,7 @@ test_gauges_tab (void)
   g_assert_cmpint (find_row (page, "vectorized_layer_norm_kernel"), ==, -1);
 
   ws_compare_window_set_match (window, WS_MATCH_NORMALIZED);
+  ws_test_gui_iterate_until (compared, window);
   g_assert_cmpuint (ws_compare_gauges_page_get_n_kernels (page), ==, 7);
   row = find_row (page, "vectorized_layer_norm_kernel");
   g_assert_cmpint (row, >=, 0);
@@ -222,6 +223,7 @@ test_gauges_empty_state (void)
 
   /* Swapped, it is the run after that lacks them. */
   ws_compare_window_swap (window);
+  ws_test_gui_iterate_until (compared, window);
   g_assert_true (g_str_has_prefix (ws_compare_gauges_page_get_empty_text (page),
                                    "The run after has no Nsight Compute data."));
   gtk_widget_destroy (GTK_WIDGET (window));
@@ -263,6 +265,7 @@ test_findings_tab (void)
     "Neither run has Nsight Compute data."));
 
   ws_compare_window_swap (window);
+  ws_test_gui_iterate_until (compared, window);
   g_assert_false (ws_compare_findings_page_is_busy (page));
   for (guint i = 0; i < 5; i++)
     g_assert_cmpint (

@@ -237,6 +237,47 @@ test_cli_csv (void)
     "alignc4_execute_kernel__5x_cublas,64379009,0,-64379009,0.000,12,0,only_before"));
 }
 
+/* The GPU busy share is the union of the kernels' and memory operations'
+ * intervals (merged from the two sorted tables) over the run's span: the
+ * union computed by SQL's window functions is the truth. */
+static void
+test_busy_share_equals_sql (void)
+{
+  static const char *const files[] = { "v2025.3_h100_probe.sqlite",
+                                       "v2024.5_pipit_cloverleaf_4gpu.sqlite",
+                                       "v2025.3_h100_train_bf16.sqlite", "v2021.2_mordred.sqlite" };
+
+  for (guint f = 0; f < G_N_ELEMENTS (files); f++)
+    {
+      g_autofree char *path = ws_test_data ("nsys", files[f], NULL);
+      g_autoptr (WsRun) run = ws_test_load_nsys (files[f]);
+      g_autoptr (GString) events =
+        g_string_new ("SELECT start, end FROM CUPTI_ACTIVITY_KIND_KERNEL");
+      g_autofree char *sql = NULL, *busy = NULL;
+      double ours = ws_run_gpu_busy_share (run) * (double) (run->end_time - run->origin) / 100;
+
+      for (guint t = 0; t < 2; t++)
+        {
+          const char *table = t == 0 ? "CUPTI_ACTIVITY_KIND_MEMCPY" : "CUPTI_ACTIVITY_KIND_MEMSET";
+
+          if (ws_test_sqlite_count (path, table) >= 0)
+            g_string_append_printf (events, " UNION ALL SELECT start, end FROM %s", table);
+        }
+      sql = g_strdup_printf (
+        "WITH ev AS (%s), "
+        "o AS (SELECT start, end, MAX(end) OVER (ORDER BY start, end ROWS BETWEEN UNBOUNDED "
+        "PRECEDING AND 1 PRECEDING) AS prev FROM ev), "
+        "g AS (SELECT start, end, SUM(CASE WHEN prev IS NULL OR start > prev THEN 1 ELSE 0 END) "
+        "OVER (ORDER BY start, end) AS grp FROM o) "
+        "SELECT SUM(e - s) FROM (SELECT MIN(start) AS s, MAX(end) AS e FROM g GROUP BY grp)",
+        events->str);
+      busy = ws_test_sqlite_text (path, sql);
+      g_test_message ("%s: busy %s ns by SQL, %.0f ns (%.2f%%)", files[f], busy, ours,
+                      ws_run_gpu_busy_share (run));
+      g_assert_cmpfloat (fabs (ours - g_ascii_strtod (busy, NULL)), <, 1);
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -249,6 +290,7 @@ main (int argc, char **argv)
   g_test_add_func ("/comparison/mfu-pair", test_mfu_pair);
   g_test_add_func ("/comparison/headline", test_headline);
   g_test_add_func ("/comparison/cli-csv", test_cli_csv);
+  g_test_add_func ("/comparison/busy-share-equals-sql", test_busy_share_equals_sql);
 
   return g_test_run ();
 }

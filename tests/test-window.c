@@ -253,8 +253,10 @@ test_compare_window (void)
   g_assert_cmpstr (written, ==, cli_out);
 
   ws_compare_window_set_match (window, WS_MATCH_NORMALIZED);
+  ws_test_gui_iterate_until (compared, window);
   g_assert_cmpuint (ws_compare_window_get_comparison (window)->kernels->len, <, 43);
   ws_compare_window_swap (window);
+  ws_test_gui_iterate_until (compared, window);
   g_assert_true (
     g_str_has_prefix (ws_compare_window_get_headline (window), "after is 8.6× slower on the GPU"));
 

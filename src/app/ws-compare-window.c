@@ -27,6 +27,8 @@ struct _WsCompareWindow
   GCancellable *cancellable;
   guint pending;
   WsMatchBy by;
+  GCancellable *comparing; /* a comparison being built on a worker, or NULL */
+  gboolean ready_pending;  /* "ready" goes once the first comparison is shown */
 
   /* Template widgets */
   GtkHeaderBar *header_bar;
@@ -252,16 +254,15 @@ build_table_columns (WsCompareWindow *self)
     }
 }
 
+/* Shows @cmp, built on a worker. */
 static void
-rebuild (WsCompareWindow *self)
+show_comparison (WsCompareWindow *self, WsComparison *cmp)
 {
   g_autofree char *headline = NULL;
   g_autofree char *subtitle = NULL;
 
-  if (self->runs[0] == NULL || self->runs[1] == NULL)
-    return;
   g_clear_pointer (&self->cmp, ws_comparison_unref);
-  self->cmp = ws_comparison_new (self->runs[0], self->runs[1], self->by);
+  self->cmp = ws_comparison_ref (cmp);
 
   headline = ws_comparison_headline (self->cmp);
   gtk_label_set_text (self->headline_label, headline);
@@ -278,6 +279,74 @@ rebuild (WsCompareWindow *self)
   ws_compare_findings_page_set_runs (self->findings_page, self->runs[0], self->runs[1]);
   ws_compare_timelines_set_comparison (self->timelines, self->cmp);
   gtk_stack_set_visible_child_name (self->main_stack, "content");
+}
+
+typedef struct
+{
+  WsRun *before;
+  WsRun *after;
+  WsMatchBy by;
+} CompareData;
+
+static void
+compare_data_free (CompareData *data)
+{
+  ws_run_unref (data->before);
+  ws_run_unref (data->after);
+  g_free (data);
+}
+
+static void
+compare_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *cancellable)
+{
+  CompareData *data = task_data;
+
+  g_task_return_pointer (task, ws_comparison_new (data->before, data->after, data->by),
+                         (GDestroyNotify) ws_comparison_unref);
+}
+
+static void
+compared_cb (GObject *source, GAsyncResult *result, gpointer data)
+{
+  g_autoptr (WsCompareWindow) self = data;
+  g_autoptr (WsComparison) cmp = g_task_propagate_pointer (G_TASK (result), NULL);
+
+  /* Replaced by a newer one (another match, a swap) or closed. */
+  if (cmp == NULL || g_task_get_cancellable (G_TASK (result)) != self->comparing)
+    return;
+  g_clear_object (&self->comparing);
+  show_comparison (self, cmp);
+  if (self->ready_pending)
+    {
+      self->ready_pending = FALSE;
+      g_signal_emit (self, signals[READY], 0, TRUE);
+    }
+}
+
+/* Matching thousands of kernels by name sorts and hashes them all: on a
+ * worker, never on the main loop.  The comparison on show stays until the
+ * new one is ready. */
+static void
+rebuild (WsCompareWindow *self)
+{
+  g_autoptr (GTask) task = NULL;
+  CompareData *data;
+
+  if (self->comparing != NULL)
+    g_cancellable_cancel (self->comparing);
+  g_clear_object (&self->comparing);
+  if (self->runs[0] == NULL || self->runs[1] == NULL)
+    return;
+  self->comparing = g_cancellable_new ();
+  data = g_new0 (CompareData, 1);
+  data->before = ws_run_ref (self->runs[0]);
+  data->after = ws_run_ref (self->runs[1]);
+  data->by = self->by;
+  task = g_task_new (NULL, self->comparing, compared_cb, g_object_ref (self));
+  g_task_set_source_tag (task, rebuild);
+  g_task_set_task_data (task, data, (GDestroyNotify) compare_data_free);
+  g_task_set_return_on_cancel (task, TRUE);
+  g_task_run_in_thread (task, compare_thread);
 }
 
 static void
@@ -319,7 +388,11 @@ load_done (GObject *source, GAsyncResult *result, gpointer data)
         {
           g_clear_object (&self->cancellable);
           rebuild (self);
-          g_signal_emit (self, signals[READY], 0, self->cmp != NULL);
+          /* "ready" once the comparison is shown; at once when a side failed. */
+          if (self->comparing != NULL)
+            self->ready_pending = TRUE;
+          else
+            g_signal_emit (self, signals[READY], 0, FALSE);
         }
       else
         gtk_progress_bar_set_fraction (self->progress_bar, 0.5);
@@ -521,6 +594,9 @@ ws_compare_window_dispose (GObject *object)
   if (self->cancellable != NULL)
     g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
+  if (self->comparing != NULL)
+    g_cancellable_cancel (self->comparing);
+  g_clear_object (&self->comparing);
   g_clear_pointer (&self->cmp, ws_comparison_unref);
   g_clear_pointer (&self->runs[0], ws_run_unref);
   g_clear_pointer (&self->runs[1], ws_run_unref);
@@ -612,7 +688,7 @@ ws_compare_window_get_comparison (WsCompareWindow *self)
 gboolean
 ws_compare_window_is_loading (WsCompareWindow *self)
 {
-  return self->pending > 0 && self->cancellable != NULL;
+  return (self->pending > 0 && self->cancellable != NULL) || self->comparing != NULL;
 }
 
 const char *

@@ -16,8 +16,9 @@ struct _WsKernelsPage
 
   WsRun *run;
   WsNameForm name_form;
-  WsSummary *summary;   /* in name_form */
-  GHashTable *launches; /* kernel name in name_form → its profiled launch + 1, or NULL */
+  WsSummary *summary;     /* in name_form */
+  GHashTable *launches;   /* kernel name in name_form → its profiled launch + 1, or NULL */
+  GCancellable *grouping; /* kernels being grouped by another name form, or NULL */
 
   /* Template widgets */
   GtkSearchEntry *filter_entry;
@@ -95,6 +96,9 @@ ws_kernels_page_dispose (GObject *object)
 {
   WsKernelsPage *self = WS_KERNELS_PAGE (object);
 
+  if (self->grouping != NULL)
+    g_cancellable_cancel (self->grouping);
+  g_clear_object (&self->grouping);
   g_clear_pointer (&self->run, ws_run_unref);
   g_clear_pointer (&self->summary, ws_summary_unref);
   g_clear_pointer (&self->launches, g_hash_table_unref);
@@ -132,34 +136,52 @@ ws_kernels_page_init (WsKernelsPage *self)
   gtk_widget_init_template (GTK_WIDGET (self));
 }
 
-void
-ws_kernels_page_set_run (WsKernelsPage *self, WsRun *run)
+/* The kernel summary in the page's name form and the profiled launches by
+ * name: both take a pass over every kernel. */
+typedef struct
 {
   WsSummary *summary;
+  GHashTable *launches;
+} Grouped;
+
+static void
+grouped_free (Grouped *grouped)
+{
+  g_clear_pointer (&grouped->summary, ws_summary_unref);
+  g_clear_pointer (&grouped->launches, g_hash_table_unref);
+  g_free (grouped);
+}
+
+static Grouped *
+group (WsRun *run, WsNameForm form)
+{
+  Grouped *grouped = g_new0 (Grouped, 1);
+
+  if (run->ncu != NULL)
+    grouped->launches = ws_ncu_results_launches_by_name (run->ncu, run, form);
+  grouped->summary = ws_run_summary (run, WS_REPORT_KERN_SUM, form);
+  return grouped;
+}
+
+static void
+show_grouped (WsKernelsPage *self, Grouped *grouped)
+{
+  WsRun *run = self->run;
   g_autofree char *total = NULL;
   g_autofree char *launches = NULL;
   g_autofree char *text = NULL;
 
-  g_return_if_fail (WS_IS_KERNELS_PAGE (self));
-
-  if (run != NULL)
-    ws_run_ref (run);
-  g_clear_pointer (&self->run, ws_run_unref);
-  self->run = run;
-
   g_clear_pointer (&self->summary, ws_summary_unref);
   g_clear_pointer (&self->launches, g_hash_table_unref);
-  if (run != NULL && run->ncu != NULL)
-    self->launches = ws_ncu_results_launches_by_name (run->ncu, run, self->name_form);
+  self->launches = g_steal_pointer (&grouped->launches);
+  self->summary = g_steal_pointer (&grouped->summary);
   /* Colours by verdict first, so that the bars are built once. */
   ws_bars_view_set_verdict_func (self->bars_view, self->launches != NULL ? bar_verdict : NULL, self,
                                  NULL);
-  self->summary = summary =
-    run != NULL ? ws_run_summary (run, WS_REPORT_KERN_SUM, self->name_form) : NULL;
-  ws_bars_view_set_summary (self->bars_view, summary);
+  ws_bars_view_set_summary (self->bars_view, self->summary);
   ws_kernel_details_show (self->details, run, NULL, -1);
 
-  if (summary == NULL)
+  if (self->summary == NULL)
     {
       gtk_label_set_text (self->summary_label,
                           run == NULL        ? ""
@@ -168,13 +190,106 @@ ws_kernels_page_set_run (WsKernelsPage *self, WsRun *run)
                                              : _ ("This run has no CUDA kernel data."));
       return;
     }
-  total = ws_format_duration ((double) summary->grand_total);
+  total = ws_format_duration ((double) self->summary->grand_total);
   launches = g_strdup_printf ("%" G_GSIZE_FORMAT, run->kernels.n);
-  text =
-    g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u kernel, %s launches, %s of GPU time",
-                                  "%u kernels, %s launches, %s of GPU time", summary->rows->len),
-                     summary->rows->len, launches, total);
+  text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u kernel, %s launches, %s of GPU time",
+                                       "%u kernels, %s launches, %s of GPU time",
+                                       self->summary->rows->len),
+                          self->summary->rows->len, launches, total);
   gtk_label_set_text (self->summary_label, text);
+}
+
+typedef struct
+{
+  WsRun *run;
+  WsNameForm form;
+} GroupData;
+
+static void
+group_data_free (GroupData *data)
+{
+  ws_run_unref (data->run);
+  g_free (data);
+}
+
+static void
+group_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *cancellable)
+{
+  GroupData *data = task_data;
+
+  g_task_return_pointer (task, group (data->run, data->form), (GDestroyNotify) grouped_free);
+}
+
+static void
+grouped_cb (GObject *source, GAsyncResult *result, gpointer data)
+{
+  WsKernelsPage *self = WS_KERNELS_PAGE (source);
+  g_autoptr (GError) error = NULL;
+  Grouped *grouped = g_task_propagate_pointer (G_TASK (result), &error);
+
+  if (grouped != NULL && g_task_get_cancellable (G_TASK (result)) == self->grouping)
+    {
+      g_clear_object (&self->grouping);
+      show_grouped (self, grouped);
+    }
+  if (grouped != NULL)
+    grouped_free (grouped);
+}
+
+/* Grouping 10^6 kernels by name takes longer than an input may keep the
+ * main loop: it goes to a worker, and the bars stay as they are meanwhile. */
+static void
+regroup (WsKernelsPage *self)
+{
+  g_autoptr (GTask) task = NULL;
+  GroupData *data = g_new0 (GroupData, 1);
+
+  if (self->grouping != NULL)
+    g_cancellable_cancel (self->grouping);
+  g_clear_object (&self->grouping);
+  self->grouping = g_cancellable_new ();
+  gtk_label_set_text (self->summary_label, _ ("Grouping the kernels by name…"));
+  data->run = ws_run_ref (self->run);
+  data->form = self->name_form;
+  task = g_task_new (self, self->grouping, grouped_cb, NULL);
+  g_task_set_source_tag (task, regroup);
+  g_task_set_task_data (task, data, (GDestroyNotify) group_data_free);
+  g_task_set_return_on_cancel (task, TRUE);
+  g_task_run_in_thread (task, group_thread);
+}
+
+void
+ws_kernels_page_set_run (WsKernelsPage *self, WsRun *run)
+{
+  g_return_if_fail (WS_IS_KERNELS_PAGE (self));
+
+  if (run != NULL)
+    ws_run_ref (run);
+  g_clear_pointer (&self->run, ws_run_unref);
+  self->run = run;
+  if (self->grouping != NULL)
+    g_cancellable_cancel (self->grouping);
+  g_clear_object (&self->grouping);
+
+  /* Demangled names, when the run arrives: the summary computed at load. */
+  if (run == NULL || self->name_form == WS_NAME_DEMANGLED)
+    {
+      Grouped *grouped = run != NULL ? group (run, self->name_form) : g_new0 (Grouped, 1);
+
+      show_grouped (self, grouped);
+      grouped_free (grouped);
+    }
+  else
+    regroup (self);
+}
+
+/* Whether the kernels are being grouped by another name form on a worker. */
+gboolean
+ws_kernels_page_is_grouping (WsKernelsPage *self)
+{
+  g_return_val_if_fail (WS_IS_KERNELS_PAGE (self), FALSE);
+
+  return self->grouping != NULL;
 }
 
 /**
@@ -220,18 +335,13 @@ ws_kernels_page_focus_filter (WsKernelsPage *self)
 void
 ws_kernels_page_set_name_form (WsKernelsPage *self, WsNameForm form)
 {
-  g_autoptr (WsRun) run = NULL;
-
   g_return_if_fail (WS_IS_KERNELS_PAGE (self));
 
   if (self->name_form == form)
     return;
   self->name_form = form;
   if (self->run != NULL)
-    {
-      run = ws_run_ref (self->run);
-      ws_kernels_page_set_run (self, run);
-    }
+    regroup (self);
 }
 
 /**

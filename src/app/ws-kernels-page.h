@@ -14,6 +14,7 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (WsKernelsPage, ws_kernels_page, WS, KERNELS_PAGE, GtkBox)
 
 void ws_kernels_page_set_run (WsKernelsPage *self, WsRun *run);
+gboolean ws_kernels_page_is_grouping (WsKernelsPage *self);
 WsBarsView *ws_kernels_page_get_bars_view (WsKernelsPage *self);
 char *ws_kernels_page_get_details_text (WsKernelsPage *self);
 WsKernelDetails *ws_kernels_page_get_details (WsKernelsPage *self);

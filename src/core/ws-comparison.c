@@ -305,20 +305,6 @@ attach_launches (WsComparison *self)
     }
 }
 
-typedef struct
-{
-  gint64 start;
-  gint64 end;
-} Interval;
-
-static int
-compare_intervals (gconstpointer a, gconstpointer b)
-{
-  const Interval *x = a, *y = b;
-
-  return (x->start > y->start) - (x->start < y->start);
-}
-
 /**
  * ws_run_gpu_busy_share:
  *
@@ -330,37 +316,30 @@ compare_intervals (gconstpointer a, gconstpointer b)
 double
 ws_run_gpu_busy_share (const WsRun *run)
 {
-  g_autoptr (GArray) intervals = g_array_new (FALSE, FALSE, sizeof (Interval));
+  const WsKernels *k = &run->kernels;
+  const WsMemops *m = &run->memops;
   gint64 busy = 0, cur_start = 0, cur_end = G_MININT64;
+  gsize i = 0, j = 0;
 
-  if (run->end_time <= run->origin || (run->kernels.n == 0 && run->memops.n == 0))
+  if (run->end_time <= run->origin || (k->n == 0 && m->n == 0))
     return NAN;
-  for (gsize i = 0; i < run->kernels.n; i++)
+  /* Both tables are sorted by start at load: merge them, taking the
+   * earlier start next, and sum the union of the intervals. */
+  while (i < k->n || j < m->n)
     {
-      Interval v = { run->kernels.start[i], run->kernels.end[i] };
+      gboolean kernel = j >= m->n || (i < k->n && k->start[i] <= m->start[j]);
+      gint64 start = kernel ? k->start[i] : m->start[j];
+      gint64 end = kernel ? k->end[i++] : m->end[j++];
 
-      g_array_append_val (intervals, v);
-    }
-  for (gsize i = 0; i < run->memops.n; i++)
-    {
-      Interval v = { run->memops.start[i], run->memops.end[i] };
-
-      g_array_append_val (intervals, v);
-    }
-  g_array_sort (intervals, compare_intervals);
-  for (guint i = 0; i < intervals->len; i++)
-    {
-      Interval v = g_array_index (intervals, Interval, i);
-
-      if (v.start > cur_end)
+      if (start > cur_end)
         {
           if (cur_end > cur_start)
             busy += cur_end - cur_start;
-          cur_start = v.start;
-          cur_end = v.end;
+          cur_start = start;
+          cur_end = end;
         }
       else
-        cur_end = MAX (cur_end, v.end);
+        cur_end = MAX (cur_end, end);
     }
   if (cur_end > cur_start)
     busy += cur_end - cur_start;

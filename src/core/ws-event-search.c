@@ -13,7 +13,18 @@ struct _WsEventSearch
   GPtrArray *folded; /* per string id: the case-folded string, made at the first search */
   guint8 *bits;      /* per string id: whether it matches; NULL when nothing is searched */
   guint len;         /* bytes in @bits */
+  /* Counted once, at the first search, so that a keystroke costs a pass
+   * over the names, not over the events: */
+  guint *named;  /* per string id: the NVTX ranges, marks and API calls so named */
+  GArray *pairs; /* KernelNames: the kernels per (demangled, short) name */
 };
+
+typedef struct
+{
+  guint32 demangled;
+  guint32 short_name;
+  guint count;
+} KernelNames;
 
 /**
  * ws_event_search_new:
@@ -38,6 +49,8 @@ ws_event_search_free (WsEventSearch *self)
   if (self == NULL)
     return;
   g_clear_pointer (&self->folded, g_ptr_array_unref);
+  g_clear_pointer (&self->pairs, g_array_unref);
+  g_free (self->named);
   g_free (self->bits);
   ws_run_unref (self->run);
   g_free (self);
@@ -65,6 +78,57 @@ ws_event_search_matches (WsEventSearch *self, WsEventRef event)
              (run->kernels.short_name != NULL && bit (self, run->kernels.short_name[i]));
     }
   return bit (self, ws_event_name_id (run, event, WS_NAME_DEMANGLED));
+}
+
+/* How many events carry each name: one pass over the events. */
+static void
+count_names (WsEventSearch *self, guint n_strings)
+{
+  const WsRun *run = self->run;
+  g_autoptr (GHashTable) index = g_hash_table_new (g_int64_hash, g_int64_equal);
+  g_autoptr (GArray) keys = g_array_new (FALSE, FALSE, sizeof (gint64));
+  static const WsEventKind named_kinds[] = { WS_EVENT_NVTX, WS_EVENT_MARK, WS_EVENT_API };
+
+  self->named = g_new0 (guint, MAX (n_strings, 1));
+  for (guint k = 0; k < G_N_ELEMENTS (named_kinds); k++)
+    {
+      gsize n = named_kinds[k] == WS_EVENT_NVTX   ? run->nvtx.n
+                : named_kinds[k] == WS_EVENT_MARK ? run->marks.n
+                                                  : run->api.n;
+
+      for (gsize i = 0; i < n; i++)
+        {
+          guint32 id = ws_event_name_id (run, ws_event_ref (named_kinds[k], i), WS_NAME_DEMANGLED);
+
+          if (id < n_strings)
+            self->named[id]++;
+        }
+    }
+
+  /* A kernel matches by either name: counted once per pair of names. */
+  self->pairs = g_array_new (FALSE, FALSE, sizeof (KernelNames));
+  g_array_set_size (keys, run->kernels.n);
+  for (gsize i = 0; i < run->kernels.n; i++)
+    {
+      guint32 demangled =
+        run->kernels.demangled != NULL ? run->kernels.demangled[i] : WS_STRING_NONE;
+      guint32 short_name =
+        run->kernels.short_name != NULL ? run->kernels.short_name[i] : WS_STRING_NONE;
+      gint64 *key = &g_array_index (keys, gint64, i);
+      gpointer found;
+
+      *key = (gint64) (((guint64) demangled << 32) | short_name);
+      found = g_hash_table_lookup (index, key);
+      if (found == NULL)
+        {
+          KernelNames pair = { demangled, short_name, 0 };
+
+          g_array_append_val (self->pairs, pair);
+          found = GUINT_TO_POINTER (self->pairs->len);
+          g_hash_table_insert (index, key, found);
+        }
+      g_array_index (self->pairs, KernelNames, GPOINTER_TO_UINT (found) - 1).count++;
+    }
 }
 
 /**
@@ -113,14 +177,18 @@ ws_event_search_set_text (WsEventSearch *self, const char *text)
   if (!any)
     return 0;
 
-  for (gsize i = 0; i < run->kernels.n; i++)
-    count += ws_event_search_matches (self, ws_event_ref (WS_EVENT_KERNEL, i));
-  for (gsize i = 0; i < run->nvtx.n; i++)
-    count += ws_event_search_matches (self, ws_event_ref (WS_EVENT_NVTX, i));
-  for (gsize i = 0; i < run->marks.n; i++)
-    count += ws_event_search_matches (self, ws_event_ref (WS_EVENT_MARK, i));
-  for (gsize i = 0; i < run->api.n; i++)
-    count += ws_event_search_matches (self, ws_event_ref (WS_EVENT_API, i));
+  if (self->named == NULL)
+    count_names (self, n_strings);
+  for (guint i = 0; i < self->pairs->len; i++)
+    {
+      const KernelNames *pair = &g_array_index (self->pairs, KernelNames, i);
+
+      if (bit (self, pair->demangled) || bit (self, pair->short_name))
+        count += pair->count;
+    }
+  for (guint id = 0; id < n_strings; id++)
+    if (self->named[id] > 0 && bit (self, id))
+      count += self->named[id];
   return count;
 }
 
