@@ -373,6 +373,22 @@ test_lower_bound (void)
   g_assert_cmpuint (ws_sort_lower_bound (NULL, 0, 0, 7), ==, 0);
 }
 
+/* Event references hold 29 bits of index: past WS_EVENT_INDEX_MAX events of
+ * a kind the lanes stop, and say how many they left out.  Counted from the
+ * tables' sizes alone (no 2^29-event file is needed to check the sum). */
+static void
+test_left_out_counted (void)
+{
+  g_autoptr (WsRun) run = ws_run_new ();
+
+  g_assert_cmpuint (ws_lanes_count_left_out (run), ==, 0);
+  run->kernels.n = WS_EVENT_INDEX_MAX + 7;
+  run->api.n = WS_EVENT_INDEX_MAX;
+  run->nvtx.n = (gsize) WS_EVENT_INDEX_MAX * 2;
+  g_assert_cmpuint (ws_lanes_count_left_out (run), ==, 7 + (guint64) WS_EVENT_INDEX_MAX);
+  run->kernels.n = run->api.n = run->nvtx.n = 0;
+}
+
 int
 main (int argc, char **argv)
 {
@@ -385,5 +401,6 @@ main (int argc, char **argv)
   g_test_add_func ("/lanes/probe/memory-is-running-sum", test_probe_memory_lane);
   g_test_add_func ("/lanes/two-gpus/groups-per-device-and-process", test_two_gpus);
   g_test_add_func ("/lanes/fixtures/every-event-once", test_every_event_once);
+  g_test_add_func ("/lanes/limits/left-out-counted", test_left_out_counted);
   return g_test_run ();
 }

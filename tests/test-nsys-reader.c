@@ -5,7 +5,10 @@
 #include <glib/gstdio.h>
 #include <string.h>
 
+#include <sqlite3.h>
+
 #include "ws-error.h"
+#include "ws-limits.h"
 #include "ws-nsys-reader.h"
 #include "ws-nvtx-depth.h"
 #include "ws-run-loader.h"
@@ -513,6 +516,155 @@ test_read_only (void)
                      g_ptr_array_index (listing_after, i));
 }
 
+/* A writable copy of a fixture in a temporary folder, to change with SQL. */
+static char *
+fixture_copy (const char *name, const char *dir)
+{
+  g_autofree char *src = ws_test_data ("nsys", name, NULL);
+  g_autofree char *contents = NULL;
+  char *copy = g_build_filename (dir, name, NULL);
+  gsize len;
+
+  g_assert_true (g_file_get_contents (src, &contents, &len, NULL));
+  g_assert_true (g_file_set_contents (copy, contents, (gssize) len, NULL));
+  return copy;
+}
+
+static void
+sql_exec (const char *path, const char *sql)
+{
+  sqlite3 *db = NULL;
+  char *message = NULL;
+
+  g_assert_cmpint (sqlite3_open (path, &db), ==, SQLITE_OK);
+  if (sqlite3_exec (db, sql, NULL, NULL, &message) != SQLITE_OK)
+    g_error ("%s: %s", sql, message);
+  sqlite3_close (db);
+}
+
+/* GPU_METRICS rows cycle through the metrics.  With the probe's 138,204
+ * samples spread over 55,000 metrics (each metric id shifted by
+ * 1000 × (rowid % 5000)), far more than the 4,096 the reader used to stop
+ * at, dropping every sample after, every sample is read, each under its
+ * metric: as SQL counts. */
+static void
+test_gpu_metrics_thousands (void)
+{
+  g_autofree char *dir = ws_test_tmpdir ();
+  g_autofree char *path = fixture_copy ("v2025.3_h100_probe.sqlite", dir);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (WsRun) run = NULL;
+  g_autofree char *samples = NULL, *metrics = NULL, *busiest = NULL;
+  gint64 most = 0;
+
+  sql_exec (path, "UPDATE GPU_METRICS SET metricId = metricId + 1000 * (rowid % 5000)");
+  samples = ws_test_sqlite_text (path, "SELECT count(*) FROM GPU_METRICS");
+  metrics = ws_test_sqlite_text (
+    path, "SELECT count(*) FROM (SELECT DISTINCT typeId, metricId FROM GPU_METRICS)");
+  busiest = ws_test_sqlite_text (path, "SELECT max(n) FROM (SELECT count(*) AS n FROM GPU_METRICS "
+                                       "GROUP BY typeId, metricId)");
+  run = ws_nsys_reader_load (path, WS_LOAD_ALL, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_test_message ("SQL: %s samples of %s metrics; loaded %" G_GSIZE_FORMAT " samples of %u metrics",
+                  samples, metrics, run->metric_samples.n, run->metrics->len);
+  g_assert_cmpint ((gint64) run->metric_samples.n, ==, g_ascii_strtoll (samples, NULL, 10));
+  /* The probe's TARGET_INFO_GPU_METRICS names metrics no sample has now. */
+  g_assert_cmpuint (run->metrics->len, >=, g_ascii_strtoull (metrics, NULL, 10));
+  for (guint m = 0; m < run->metrics->len; m++)
+    most = MAX (most, (gint64) g_array_index (run->metrics, WsGpuMetric, m).n);
+  g_assert_cmpint (most, ==, g_ascii_strtoll (busiest, NULL, 10));
+  ws_test_rmtree (dir);
+}
+
+/* Some tools suffix table names with a version: _V10 is newer than _V9. */
+static void
+test_highest_table_version (void)
+{
+  g_autofree char *dir = ws_test_tmpdir ();
+  g_autofree char *path = fixture_copy ("v2021.2_mordred.sqlite", dir);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (WsRun) run = NULL;
+  g_autofree char *kernels = NULL;
+
+  sql_exec (path, "ALTER TABLE CUPTI_ACTIVITY_KIND_KERNEL RENAME TO CUPTI_ACTIVITY_KIND_KERNEL_V10;"
+                  "CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL_V9 AS "
+                  "SELECT * FROM CUPTI_ACTIVITY_KIND_KERNEL_V10 LIMIT 1;"
+                  "CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL_V2 AS "
+                  "SELECT * FROM CUPTI_ACTIVITY_KIND_KERNEL_V10 LIMIT 2");
+  kernels = ws_test_sqlite_text (path, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL_V10");
+  run = ws_nsys_reader_load (path, WS_LOAD_ALL, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint ((gint64) run->kernels.n, ==, g_ascii_strtoll (kernels, NULL, 10));
+  g_assert_cmpint ((gint64) run->kernels.n, >, 2);
+  ws_test_rmtree (dir);
+}
+
+/* The memory a load may use counts the scratch of sorting its largest
+ * table, not only the tables: with a budget of exactly what the probe's
+ * tables take (per-row costs of ws-nsys-reader.c times SQL's counts), it is
+ * refused; with the scratch of its largest table (24-byte items twice, a
+ * 4-byte order and an 8-byte column copy per row) added, it loads. */
+static void
+test_budget_counts_sort_scratch (void)
+{
+  g_autofree char *path = ws_test_data ("nsys", "v2025.3_h100_probe.sqlite", NULL);
+  static const struct
+  {
+    const char *table;
+    guint64 bytes;
+  } costs[] = {
+    { "CUPTI_ACTIVITY_KIND_KERNEL", 48 },
+    { "CUPTI_ACTIVITY_KIND_MEMCPY", 48 },
+    { "CUPTI_ACTIVITY_KIND_MEMSET", 48 },
+    { "CUPTI_ACTIVITY_KIND_RUNTIME", 40 },
+    { "NVTX_EVENTS", 80 },
+    { "CUDA_GPU_MEMORY_USAGE_EVENTS", 24 },
+    { "GPU_METRICS", 44 },
+  };
+  guint64 tables = 0, largest = 0;
+  g_autofree char *limit = NULL;
+
+  for (guint i = 0; i < G_N_ELEMENTS (costs); i++)
+    {
+      guint64 rows = (guint64) MAX (count_or_zero (path, costs[i].table), 0);
+
+      tables += rows * costs[i].bytes;
+      largest = MAX (largest, rows);
+    }
+  g_test_message ("tables %" G_GUINT64_FORMAT " bytes, largest %" G_GUINT64_FORMAT " rows", tables,
+                  largest);
+  for (int with_scratch = 0; with_scratch < 2; with_scratch++)
+    {
+      g_autoptr (GError) error = NULL;
+      g_autoptr (WsRun) run = NULL;
+
+      g_free (limit);
+      limit = g_strdup_printf ("%" G_GUINT64_FORMAT, tables + (with_scratch ? largest * 60 : 0));
+      g_setenv ("WARPSCOPE_MEMORY_LIMIT", limit, TRUE);
+      run = ws_nsys_reader_load (path, WS_LOAD_ALL, NULL, NULL, NULL, &error);
+      g_unsetenv ("WARPSCOPE_MEMORY_LIMIT");
+      if (with_scratch)
+        g_assert_no_error (error);
+      else
+        g_assert_error (error, WS_READER_ERROR, WS_READER_ERROR_TOO_LARGE);
+    }
+}
+
+/* A table of more than 2^32 rows is refused by its count, with a message
+ * that says so (event indices are 32-bit). */
+static void
+test_rows_beyond_32_bits (void)
+{
+  g_autoptr (GError) error = NULL;
+
+  g_assert_false (ws_limits_check_rows ("x.sqlite", "CUPTI_ACTIVITY_KIND_MEMCPY",
+                                        (gint64) G_MAXUINT32 + 1, 1, &error));
+  g_assert_error (error, WS_READER_ERROR, WS_READER_ERROR_TOO_LARGE);
+  g_assert_cmpstr (error->message, ==,
+                   "x.sqlite: CUPTI_ACTIVITY_KIND_MEMCPY has 4294967296 rows, more than the "
+                   "4294967295 a table may have");
+}
+
 int
 main (int argc, char **argv)
 {
@@ -528,6 +680,12 @@ main (int argc, char **argv)
   g_test_add_func ("/nsys-sqlite/nvtx/depth-equals-pushpop-trace-level",
                    test_nvtx_depth_matches_pushpop_trace);
   g_test_add_func ("/nsys-sqlite/gpu-metrics-and-memory-usage", test_gpu_metrics_and_memory);
+  g_test_add_func ("/nsys-sqlite/gpu-metrics/thousands-of-metrics-lose-nothing",
+                   test_gpu_metrics_thousands);
+  g_test_add_func ("/nsys-sqlite/tables/highest-version-suffix", test_highest_table_version);
+  g_test_add_func ("/nsys-sqlite/limits/budget-counts-sort-scratch",
+                   test_budget_counts_sort_scratch);
+  g_test_add_func ("/nsys-sqlite/limits/rows-beyond-32-bits", test_rows_beyond_32_bits);
   g_test_add_func ("/nsys-sqlite/threads/names", test_thread_names);
   g_test_add_func ("/nsys-sqlite/no-kernel-table/loads", test_no_kernels_is_not_an_error);
   g_test_add_func ("/nsys-sqlite/load/progress-reaches-one", test_progress_reaches_one);

@@ -34,6 +34,7 @@ struct _WsTimelinePage
   GtkSearchEntry *search_entry;
   GtkLabel *match_label;
   GtkLabel *range_label;
+  GtkLabel *left_out_label;
   GtkListStore *lanes_store; /* one row per lane: LANE_COL_* */
   GtkStack *view_stack;
   GtkSpinner *spinner;
@@ -553,6 +554,18 @@ projection_ready (GObject *source, GAsyncResult *result, gpointer data)
   event_selected_cb (self, selected, self->timeline_view);
 }
 
+/* Past 2^29 events of one kind the lanes stop (WS_EVENT_INDEX_MAX): said,
+ * never silent. */
+static void
+show_left_out (WsTimelinePage *self)
+{
+  g_autofree char *text = ws_timeline_left_out_text (self->run);
+
+  gtk_label_set_text (self->left_out_label, text != NULL ? text : "");
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->left_out_label), text);
+  gtk_widget_set_visible (GTK_WIDGET (self->left_out_label), text != NULL);
+}
+
 static void
 lanes_ready (GObject *source, GAsyncResult *result, gpointer data)
 {
@@ -572,6 +585,7 @@ lanes_ready (GObject *source, GAsyncResult *result, gpointer data)
     }
   ws_timeline_view_set_lanes (self->timeline_view, lanes);
   build_lane_list (self);
+  show_left_out (self);
   gtk_stack_set_visible_child_name (self->view_stack, "timeline");
   update_range_label (self);
   show_nvtx_summary (self);
@@ -726,6 +740,7 @@ ws_timeline_page_class_init (WsTimelinePageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, WsTimelinePage, view_stack);
   gtk_widget_class_bind_template_child (widget_class, WsTimelinePage, spinner);
   gtk_widget_class_bind_template_child (widget_class, WsTimelinePage, status_label);
+  gtk_widget_class_bind_template_child (widget_class, WsTimelinePage, left_out_label);
   gtk_widget_class_bind_template_child (widget_class, WsTimelinePage, timeline_view);
   gtk_widget_class_bind_template_child (widget_class, WsTimelinePage, vscrollbar);
   gtk_widget_class_bind_template_child (widget_class, WsTimelinePage, side_title);

@@ -19,6 +19,7 @@
 #include "ws-run-loader.h"
 #include "ws-surface.h"
 #include "ws-timeline-chart.h"
+#include "ws-timeline-text.h"
 
 /* What the views of `render` share from the command line. */
 typedef struct
@@ -277,6 +278,12 @@ render_timeline (WsRun *run, const RenderOptions *options, GError **error)
   double width = options->sized ? options->width : 1600;
   double height = options->height;
 
+  {
+    g_autofree char *left_out = ws_timeline_left_out_text (run);
+
+    if (left_out != NULL)
+      g_printerr ("warpscope-cli: %s\n", left_out);
+  }
   ws_timeline_state_init (&timeline.state);
   if (options->dark)
     ws_palette_init_dark (&timeline.palette);

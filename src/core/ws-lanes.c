@@ -517,6 +517,27 @@ build_thread_lanes (WsLanes *self, Split *api, Split *marks, WsTrack **nvtx, con
  *
  * Returns: (transfer full): the lanes
  */
+/**
+ * ws_lanes_count_left_out:
+ *
+ * Event references hold 29 bits of index: past WS_EVENT_INDEX_MAX events of
+ * one kind (kernels, memory operations, CUDA API calls, NVTX ranges, marks),
+ * the rest are not in the lanes.
+ *
+ * Returns: how many events of @run the lanes leave out, 0 almost always
+ */
+guint64
+ws_lanes_count_left_out (const WsRun *run)
+{
+  const gsize n[] = { run->kernels.n, run->memops.n, run->api.n, run->nvtx.n, run->marks.n };
+  guint64 left_out = 0;
+
+  for (guint i = 0; i < G_N_ELEMENTS (n); i++)
+    if (n[i] > WS_EVENT_INDEX_MAX)
+      left_out += n[i] - WS_EVENT_INDEX_MAX;
+  return left_out;
+}
+
 WsLanes *
 ws_lanes_new (WsRun *run)
 {

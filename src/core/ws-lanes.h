@@ -61,6 +61,7 @@ guint32 ws_lanes_find_stream_lane (const WsLanes *self, guint32 stream);
 guint32 ws_lanes_find_thread_lane (const WsLanes *self, guint32 thread, WsLaneKind kind);
 guint32 ws_lanes_find_event (const WsLanes *self, WsEventRef ref, guint *row);
 gsize ws_lanes_n_events (const WsLanes *self);
+guint64 ws_lanes_count_left_out (const WsRun *run);
 gsize ws_lanes_memory (const WsLanes *self);
 GArray *ws_lanes_nvtx_enclosing (const WsLanes *self, guint32 thread, gint64 time);
 

@@ -40,8 +40,15 @@ ws_limits_check_rows (const char *path, const char *table, gint64 rows, gsize by
 
   if (rows < 0)
     rows = 0;
+  if (rows > G_MAXUINT32)
+    {
+      g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_TOO_LARGE,
+                   "%s: %s has %" G_GINT64_FORMAT " rows, more than the %u a table may have", path,
+                   table, rows, G_MAXUINT32);
+      return FALSE;
+    }
   need = (guint64) rows * bytes_per_row;
-  if (rows > G_MAXUINT32 || need > budget)
+  if (need > budget)
     {
       g_autofree char *need_str = g_format_size (need);
       g_autofree char *budget_str = g_format_size (budget);

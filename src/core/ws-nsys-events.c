@@ -652,32 +652,48 @@ ws_nsys_load_mem_usage (WsNsysReader *r, const char *table, gint64 count, GError
 
 typedef struct
 {
-  guint32 *metric; /* per sample: index into run->metrics */
-  guint32 last;
+  gint64 type_id;
+  guint32 metric_id;
+} MetricKey;
+
+static guint
+metric_key_hash (gconstpointer key)
+{
+  const MetricKey *k = key;
+
+  return g_int64_hash (&k->type_id) * 31 + k->metric_id;
+}
+
+static gboolean
+metric_key_equal (gconstpointer a, gconstpointer b)
+{
+  const MetricKey *x = a, *y = b;
+
+  return x->type_id == y->type_id && x->metric_id == y->metric_id;
+}
+
+typedef struct
+{
+  guint32 *metric;   /* per sample: index into run->metrics */
+  GHashTable *index; /* MetricKey → index into run->metrics + 1 */
 } MetricLoad;
 
+/* Rows cycle through the metrics (each timestamp has a sample of each), so
+ * the lookup is a hash; every metric named gets its samples, however many
+ * there are (each costs one entry, and rows are counted and budgeted). */
 static guint32
 metric_for (WsNsysReader *r, MetricLoad *load, gint64 type_id, guint32 metric_id)
 {
   GArray *metrics = r->run->metrics;
+  MetricKey key = { type_id, metric_id };
+  gpointer found = g_hash_table_lookup (load->index, &key);
   WsGpuMetric metric = { type_id, metric_id, WS_STRING_NONE, 0, 0 };
 
-  if (load->last < metrics->len)
-    {
-      WsGpuMetric *last = &g_array_index (metrics, WsGpuMetric, load->last);
-
-      if (last->type_id == type_id && last->metric_id == metric_id)
-        return load->last;
-    }
-  for (guint i = 0; i < metrics->len; i++)
-    {
-      WsGpuMetric *m = &g_array_index (metrics, WsGpuMetric, i);
-
-      if (m->type_id == type_id && m->metric_id == metric_id)
-        return load->last = i;
-    }
+  if (found != NULL)
+    return GPOINTER_TO_UINT (found) - 1;
   g_array_append_val (metrics, metric);
-  return load->last = metrics->len - 1;
+  g_hash_table_insert (load->index, g_memdup2 (&key, sizeof key), GUINT_TO_POINTER (metrics->len));
+  return metrics->len - 1;
 }
 
 static gboolean
@@ -686,9 +702,6 @@ metric_row (WsNsysReader *r, sqlite3_stmt *stmt, gsize i, gpointer data)
   MetricLoad *load = data;
   WsMetricSamples *s = &r->run->metric_samples;
 
-  /* A hostile file could name endless metrics: a sane capture has < 100 per GPU. */
-  if (r->run->metrics->len >= 4096)
-    return FALSE;
   s->time[i] = ws_clamp_time (sqlite3_column_int64 (stmt, 0));
   load->metric[i] =
     metric_for (r, load, sqlite3_column_int64 (stmt, 1), ws_nsys_column_u32 (stmt, 2));
@@ -712,28 +725,31 @@ ws_nsys_load_gpu_metrics (WsNsysReader *r, const char *table, gint64 count, GErr
   g_autofree gint64 *time = NULL;
   g_autofree float *value = NULL;
   g_autofree gsize *fill = NULL;
-  MetricLoad load = { NULL, G_MAXUINT32 };
+  g_autoptr (GHashTable) metric_index =
+    g_hash_table_new_full (metric_key_hash, metric_key_equal, g_free, NULL);
+  MetricLoad load = { NULL, metric_index };
   gsize n = 0;
 
   if (!require_columns (r, table, required, error))
     return FALSE;
 
-  /* Names first, so that metrics come in the order the capture lists them. */
+  /* Names first, so that metrics come in the order the capture lists them.
+   * The table is not counted: a sane one has < 100 names per GPU, and a
+   * metric whose name is past the limit is still read, as "metric N". */
   if (names_table != NULL && ws_sqlite_has_column (r->sql, names_table, "metricName"))
     {
       g_autoptr (sqlite3_stmt) stmt = NULL;
-      char *names_sql =
-        sqlite3_mprintf ("SELECT typeId, metricId, metricName FROM \"%w\" LIMIT 4096", names_table);
+      char *names_sql = sqlite3_mprintf (
+        "SELECT typeId, metricId, metricName FROM \"%w\" LIMIT 65536", names_table);
 
       stmt = ws_sqlite_prepare (r->sql, names_sql, NULL);
       sqlite3_free (names_sql);
       while (stmt != NULL && sqlite3_step (stmt) == SQLITE_ROW)
         {
-          guint32 index =
+          guint32 m =
             metric_for (r, &load, sqlite3_column_int64 (stmt, 0), ws_nsys_column_u32 (stmt, 1));
 
-          g_array_index (r->run->metrics, WsGpuMetric, index).name =
-            ws_nsys_column_text (r, stmt, 2);
+          g_array_index (r->run->metrics, WsGpuMetric, m).name = ws_nsys_column_text (r, stmt, 2);
         }
     }
 

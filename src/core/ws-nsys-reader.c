@@ -8,6 +8,7 @@
 #include "ws-limits.h"
 #include "ws-nsys-reader-private.h"
 #include "ws-nsys-reader.h"
+#include "ws-sort.h"
 #include "ws-sqlite.h"
 
 #define TICK_ROWS 4096
@@ -371,6 +372,27 @@ ws_nsys_reader_load (const char *path, WsLoadFlags flags, GCancellable *cancella
       if (!ws_limits_check_rows (path, plan[i].found, plan[i].rows, plan[i].bytes_per_row, error))
         goto out;
     }
+  /* Memory operations are one table of the run: memcpy and memset together. */
+  if ((flags & WS_LOAD_MEMOPS) &&
+      MAX (plan[P_MEMCPY].rows, 0) + MAX (plan[P_MEMSET].rows, 0) > (gint64) G_MAXUINT32)
+    {
+      g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_TOO_LARGE,
+                   "%s: %" G_GINT64_FORMAT " memory operations (%s and %s), more than the %u "
+                   "a table may have",
+                   path, plan[P_MEMCPY].rows + plan[P_MEMSET].rows, plan[P_MEMCPY].found,
+                   plan[P_MEMSET].found, G_MAXUINT32);
+      goto out;
+    }
+  /* A table out of order is sorted at load, beside itself: the largest
+   * table's scratch counts too. */
+  {
+    gint64 largest = 0;
+
+    for (gsize i = 0; i < G_N_ELEMENTS (plan); i++)
+      if ((plan[i].flag & flags) && i != P_MEMSET)
+        largest = MAX (largest, plan[i].rows + (i == P_MEMCPY ? MAX (plan[P_MEMSET].rows, 0) : 0));
+    budget_need += ws_sort_scratch_bytes ((guint64) MAX (largest, 0));
+  }
   if (budget_need > ws_limits_memory_budget ())
     {
       g_autofree char *need = g_format_size (budget_need);

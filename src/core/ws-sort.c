@@ -73,7 +73,8 @@ merge_sort (SortItem *items, SortItem *tmp, gsize n)
  * @end: (nullable): the second key, or %NULL for events without an end
  *
  * Returns: (transfer full): the permutation that sorts the table: row k of
- * the sorted table is row order[k] of the input.
+ * the sorted table is row order[k] of the input.  Tables have at most
+ * G_MAXUINT32 rows (readers refuse more, ws_limits_check_rows()).
  */
 guint32 *
 ws_sort_order (const gint64 *start, const gint64 *end, gsize n)
@@ -98,6 +99,19 @@ ws_sort_order (const gint64 *start, const gint64 *end, gsize n)
   for (gsize i = 0; i < n; i++)
     order[i] = items[i].index;
   return order;
+}
+
+/**
+ * ws_sort_scratch_bytes:
+ *
+ * Returns: the memory that sorting a table of @n rows takes besides the
+ * table (ws_sort_order()'s two buffers and result, ws_sort_apply()'s copy
+ * of a column of up to 8 bytes), for the memory budget of a load
+ */
+guint64
+ws_sort_scratch_bytes (guint64 n)
+{
+  return n * (2 * sizeof (SortItem) + sizeof (guint32) + sizeof (gint64));
 }
 
 /* Rearranges one column of a table by @order, in place. */

@@ -9,6 +9,7 @@ G_BEGIN_DECLS
  * first, so that an enclosing range always comes before what it encloses. */
 gboolean ws_sort_is_ordered (const gint64 *start, const gint64 *end, gsize n);
 guint32 *ws_sort_order (const gint64 *start, const gint64 *end, gsize n);
+guint64 ws_sort_scratch_bytes (guint64 n);
 void ws_sort_apply (gpointer column, gsize element_size, const guint32 *order, gsize n);
 gsize ws_sort_lower_bound (const gint64 *values, gsize lo, gsize hi, gint64 value);
 

@@ -290,11 +290,23 @@ is_version_suffix (const char *suffix)
   return TRUE;
 }
 
+/* "_V10" is newer than "_V9": by number, then (leading zeros) by text. */
+static int
+compare_versions (const char *a, const char *b)
+{
+  guint64 x = g_ascii_strtoull (a + 2, NULL, 10), y = g_ascii_strtoull (b + 2, NULL, 10);
+
+  if (x != y)
+    return x > y ? 1 : -1;
+  return strcmp (a, b);
+}
+
 /**
  * ws_sqlite_find_table:
  *
  * Returns: (transfer none) (nullable): the name under which the file holds
- * @name: the name itself, or a `_Vn` suffixed variant, or %NULL.
+ * @name: the name itself, or the `_Vn` suffixed variant with the highest n,
+ * or %NULL.
  */
 const char *
 ws_sqlite_find_table (WsSqlite *self, const char *name)
@@ -313,7 +325,7 @@ ws_sqlite_find_table (WsSqlite *self, const char *name)
       const char *candidate = key;
 
       if (strncmp (candidate, name, len) == 0 && is_version_suffix (candidate + len) &&
-          (best == NULL || strcmp (candidate, best) > 0))
+          (best == NULL || compare_versions (candidate + len, best + len) > 0))
         best = candidate;
     }
   return best;

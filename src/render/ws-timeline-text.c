@@ -158,6 +158,30 @@ ws_timeline_event_label (const WsRun *run, WsEventRef event, WsNameForm form)
  * Returns: (transfer full): @time from the run's origin, to the
  * nanosecond: "130.234567 ms", "52.123456789 s".
  */
+/**
+ * ws_timeline_left_out_text:
+ *
+ * Returns: (transfer full) (nullable): what the timeline of @run leaves out
+ *   past WS_EVENT_INDEX_MAX events of one kind, in a sentence; %NULL when
+ *   it shows every event
+ */
+char *
+ws_timeline_left_out_text (const WsRun *run)
+{
+  guint64 left_out = ws_lanes_count_left_out (run);
+  g_autoptr (GString) count = g_string_new (NULL);
+  g_autoptr (GString) limit = g_string_new (NULL);
+
+  if (left_out == 0)
+    return NULL;
+  ws_format_int (count, (gint64) left_out, TRUE);
+  ws_format_int (limit, WS_EVENT_INDEX_MAX, TRUE);
+  /* TRANSLATORS: events not drawn, then how many of each kind are drawn */
+  return g_strdup_printf (_ ("%s events are not drawn: the timeline takes the first %s of each "
+                             "kind"),
+                          count->str, limit->str);
+}
+
 char *
 ws_timeline_format_time (const WsRun *run, gint64 time)
 {
