@@ -469,6 +469,51 @@ test_every_fixture_parses (void)
     }
 }
 
+/* Every "ts" and "dur" is µs with exactly three decimals, the ns exact in
+ * the text itself (not a double that rounds back to them): the first
+ * kernel's ts is its start from SQL minus the origin, as text. */
+static void
+test_times_are_exact_text (void)
+{
+  g_autofree char *sqlite = ws_test_data ("nsys", "v2025.3_h100_probe.sqlite", NULL);
+  g_autofree char *path = write_trace (sqlite, "probe.json");
+  g_autofree char *text = NULL;
+  g_autoptr (GRegex) any = g_regex_new ("\"(ts|dur)\":([^,}]*)", 0, 0, NULL);
+  g_autoptr (GRegex) exact = g_regex_new ("^-?[0-9]+\\.[0-9]{3}$", 0, 0, NULL);
+  g_autoptr (GMatchInfo) match = NULL;
+  g_autofree char *first = ws_test_sqlite_text (
+    sqlite, "SELECT start FROM CUPTI_ACTIVITY_KIND_KERNEL ORDER BY start LIMIT 1");
+  g_autofree char *origin = NULL, *expected = NULL;
+  gint64 ns;
+  guint times = 0, inexact = 0;
+
+  g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+  for (g_regex_match (any, text, 0, &match); g_match_info_matches (match);
+       g_match_info_next (match, NULL))
+    {
+      g_autofree char *value = g_match_info_fetch (match, 2);
+
+      times++;
+      if (!g_regex_match (exact, value, 0, NULL))
+        {
+          if (inexact++ < 3)
+            g_test_message ("not exact: %s", value);
+        }
+    }
+  g_test_message ("%u times, %u not µs with three decimals", times, inexact);
+  g_assert_cmpuint (times, >, 1000);
+  g_assert_cmpuint (inexact, ==, 0);
+
+  origin = g_strndup (strstr (text, "\"origin_ns\":") + strlen ("\"origin_ns\":"), 20);
+  ns = g_ascii_strtoll (first, NULL, 10) - g_ascii_strtoll (origin, NULL, 10);
+  expected = g_strdup_printf ("\"cat\":\"kernel\",\"ph\":\"X\",\"pid\":16777216,\"tid\":16777216,"
+                              "\"ts\":%" G_GINT64_FORMAT ".%03d,",
+                              ns / 1000, (int) (ns % 1000));
+  g_test_message ("first kernel: %s", expected);
+  g_assert_nonnull (strstr (text, expected));
+  remove_trace (path);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -484,6 +529,7 @@ main (int argc, char **argv)
   g_test_add_func ("/chrome-trace/names-are-escaped", test_names_are_escaped);
   g_test_add_func ("/chrome-trace/failed-export-leaves-no-file", test_failed_export_leaves_no_file);
   g_test_add_func ("/chrome-trace/every-fixture-parses", test_every_fixture_parses);
+  g_test_add_func ("/chrome-trace/probe/times-are-exact-text", test_times_are_exact_text);
 
   return g_test_run ();
 }

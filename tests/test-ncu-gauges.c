@@ -378,6 +378,75 @@ test_cli_folder_json (void)
   ws_test_rmtree (dir);
 }
 
+/* Every number the JSON outputs print is the shortest decimal that reads
+ * back to its double: one with 16 or 17 significant digits must need them
+ * (printf's %.15g of it reads back to another double), where json-glib
+ * printed 17 always (97.829999999999998).  And a gauge read from a cell
+ * prints as the cell: SM of launch 0 of the base-units export is "97.83". */
+static guint
+count_long_numbers (const char *json, guint *numbers)
+{
+  g_autoptr (GRegex) number = g_regex_new (" : (-?[0-9][0-9.eE+-]*)", 0, 0, NULL);
+  g_autoptr (GMatchInfo) match = NULL;
+  guint needless = 0;
+
+  for (g_regex_match (number, json, 0, &match); g_match_info_matches (match);
+       g_match_info_next (match, NULL))
+    {
+      g_autofree char *text = g_match_info_fetch (match, 1);
+      double value = g_ascii_strtod (text, NULL);
+      char shorter[64];
+      guint digits = 0;
+
+      (*numbers)++;
+      for (const char *p = text; *p != '\0' && *p != 'e' && *p != 'E'; p++)
+        digits += g_ascii_isdigit (*p);
+      g_ascii_formatd (shorter, sizeof shorter, "%.15g", value);
+      if (digits >= 16 && g_ascii_strtod (shorter, NULL) == value)
+        {
+          if (needless++ < 3)
+            g_test_message ("%s could be %s", text, shorter);
+        }
+    }
+  return needless;
+}
+
+static void
+test_cli_json_numbers_shortest (void)
+{
+  static const char *const files[] = { "h100_probe_full_raw_base_units.csv",
+                                       "h100_probe_full_raw.csv",
+                                       "h100_train_bf16_sections_raw.csv",
+                                       "h100_probe_full_details.csv",
+                                       "gtx1080_microgpusim_raw_2019.csv" };
+  guint needless = 0, numbers = 0;
+
+  for (guint f = 0; f < G_N_ELEMENTS (files); f++)
+    {
+      g_autofree char *path = ws_test_data ("ncu", files[f], NULL);
+      const char *argv[] = { ws_test_cli (), "gauges", "--format", "json", path, NULL };
+      g_autofree char *out = NULL, *err = NULL;
+
+      g_assert_cmpint (ws_test_run (argv, &out, &err), ==, 0);
+      needless += count_long_numbers (out, &numbers);
+      if (f == 0)
+        g_assert_nonnull (strstr (out, "\"sm_pct\" : {\n          \"value\" : 97.83,"));
+    }
+  {
+    g_autofree char *probe = ws_test_data ("nsys", "v2025.3_h100_probe.sqlite", NULL);
+    const char *info[] = { ws_test_cli (), "info", "--format", "json", probe, NULL };
+    const char *diagnose[] = { ws_test_cli (), "diagnose", "--format", "json", probe, NULL };
+    g_autofree char *out = NULL, *err = NULL, *out2 = NULL, *err2 = NULL;
+
+    g_assert_cmpint (ws_test_run (info, &out, &err), ==, 0);
+    g_assert_cmpint (ws_test_run (diagnose, &out2, &err2), ==, 0);
+    needless += count_long_numbers (out, &numbers) + count_long_numbers (out2, &numbers);
+  }
+  g_test_message ("%u numbers, %u with more digits than they need", numbers, needless);
+  g_assert_cmpuint (numbers, >, 500);
+  g_assert_cmpuint (needless, ==, 0);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -393,6 +462,7 @@ main (int argc, char **argv)
   g_test_add_func ("/ncu-gauges/cli/csv", test_cli_csv);
   g_test_add_func ("/ncu-gauges/cli/errors-only-export", test_cli_errors_only);
   g_test_add_func ("/ncu-gauges/cli/folder-json", test_cli_folder_json);
+  g_test_add_func ("/ncu-gauges/cli/json-numbers-shortest", test_cli_json_numbers_shortest);
 
   return g_test_run ();
 }

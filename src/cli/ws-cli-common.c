@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "ws-cli.h"
+#include "ws-json-text.h"
 #include "ws-error.h"
 #include "ws-ncu-match.h"
 #include "ws-ncu-reader.h"
@@ -177,22 +178,105 @@ ws_cli_load_ncu (char **paths, GError **error)
   return g_steal_pointer (&run);
 }
 
+static void
+write_indent (GString *out, guint depth)
+{
+  g_string_append_c (out, '\n');
+  for (guint i = 0; i < depth; i++)
+    g_string_append (out, "  ");
+}
+
+/* @node as indented JSON, as json-glib's generator lays it out, but with
+ * every double the shortest decimal that reads back to it
+ * (ws_json_append_double()) where json-glib prints 17 digits. */
+static void
+write_node (GString *out, JsonNode *node, guint depth)
+{
+  switch (JSON_NODE_TYPE (node))
+    {
+      case JSON_NODE_OBJECT:
+        {
+          JsonObject *object = json_node_get_object (node);
+          g_autoptr (GList) members = json_object_get_members (object);
+
+          if (members == NULL)
+            {
+              g_string_append (out, "{ }");
+              break;
+            }
+          g_string_append_c (out, '{');
+          for (GList *l = members; l != NULL; l = l->next)
+            {
+              write_indent (out, depth + 1);
+              ws_json_append_string (out, l->data);
+              g_string_append (out, " : ");
+              write_node (out, json_object_get_member (object, l->data), depth + 1);
+              if (l->next != NULL)
+                g_string_append_c (out, ',');
+            }
+          write_indent (out, depth);
+          g_string_append_c (out, '}');
+          break;
+        }
+      case JSON_NODE_ARRAY:
+        {
+          JsonArray *array = json_node_get_array (node);
+          guint n = json_array_get_length (array);
+
+          if (n == 0)
+            {
+              g_string_append (out, "[ ]");
+              break;
+            }
+          g_string_append_c (out, '[');
+          for (guint i = 0; i < n; i++)
+            {
+              write_indent (out, depth + 1);
+              write_node (out, json_array_get_element (array, i), depth + 1);
+              if (i + 1 < n)
+                g_string_append_c (out, ',');
+            }
+          write_indent (out, depth);
+          g_string_append_c (out, ']');
+          break;
+        }
+      case JSON_NODE_NULL:
+        g_string_append (out, "null");
+        break;
+      case JSON_NODE_VALUE:
+      default:
+        switch (json_node_get_value_type (node))
+          {
+            case G_TYPE_BOOLEAN:
+              g_string_append (out, json_node_get_boolean (node) ? "true" : "false");
+              break;
+            case G_TYPE_DOUBLE:
+            case G_TYPE_FLOAT:
+              ws_json_append_double (out, json_node_get_double (node));
+              break;
+            case G_TYPE_STRING:
+              ws_json_append_string (out, json_node_get_string (node));
+              break;
+            default:
+              g_string_append_printf (out, "%" G_GINT64_FORMAT, json_node_get_int (node));
+          }
+    }
+}
+
 /**
  * ws_cli_json_text:
  *
  * Returns: (transfer full): @root as `--format json` prints it: indented,
- * with a line end
+ * with a line end, numbers in their shortest exact form
  */
 char *
 ws_cli_json_text (JsonNode *root)
 {
-  g_autoptr (JsonGenerator) generator = json_generator_new ();
-  g_autofree char *text = NULL;
+  GString *out = g_string_new (NULL);
 
-  json_generator_set_root (generator, root);
-  json_generator_set_pretty (generator, TRUE);
-  text = json_generator_to_data (generator, NULL);
-  return g_strconcat (text, "\n", NULL);
+  write_node (out, root, 0);
+  g_string_append_c (out, '\n');
+  return g_string_free (out, FALSE);
 }
 
 /* Replaces the setting *@field by an option's @value. */

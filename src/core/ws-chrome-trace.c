@@ -10,6 +10,7 @@
 
 #include "ws-atomic-file.h"
 #include "ws-chrome-trace.h"
+#include "ws-json-text.h"
 #include "ws-launch-index.h"
 #include "ws-stats.h"
 
@@ -22,10 +23,11 @@ typedef struct
   const WsRun *run;
   GOutputStream *out;
   GCancellable *cancellable;
-  JsonGenerator *generator;
   GString *buffer;
   GHashTable *api_names; /* name id + 1 → char *, without the version suffix */
-  gboolean first;
+  gboolean first;        /* no event written yet */
+  gboolean first_arg;    /* within "args": no member yet */
+  gboolean in_args;
   guint since_check;
   gboolean several_processes;
   gint64 next_flow_id;
@@ -48,20 +50,92 @@ writer_write (Writer *w, const char *text, GError **error)
   return w->buffer->len < FLUSH_BYTES || writer_flush (w, error);
 }
 
-/* Serialises @event (taken) through json-glib, so that every name is
- * escaped by the library, and appends it to the array of events. */
-static gboolean
-writer_emit (Writer *w, JsonObject *event, GError **error)
+/* Events are written as text straight into the buffer, member by member
+ * (no tree of JSON nodes per event): names escaped by ws_json_append_string(),
+ * times exact to the ns as µs with three decimals. */
+static void
+event_begin (Writer *w, const char *ph, const char *cat, const char *name, gint64 pid, gint64 tid)
 {
-  g_autoptr (JsonNode) node = json_node_init_object (json_node_alloc (), event);
+  GString *b = w->buffer;
 
-  json_object_unref (event);
   if (!w->first)
-    g_string_append (w->buffer, ",\n");
+    g_string_append (b, ",\n");
   w->first = FALSE;
-  json_generator_set_root (w->generator, node);
-  json_generator_to_gstring (w->generator, w->buffer);
+  w->in_args = FALSE;
+  g_string_append (b, "{\"name\":");
+  ws_json_append_string (b, name);
+  if (cat != NULL)
+    {
+      g_string_append (b, ",\"cat\":");
+      ws_json_append_string (b, cat);
+    }
+  g_string_append_printf (
+    b, ",\"ph\":\"%s\",\"pid\":%" G_GINT64_FORMAT ",\"tid\":%" G_GINT64_FORMAT, ph, pid, tid);
+}
 
+static void
+member_name (Writer *w, const char *key)
+{
+  /* Every member but the first of "args" follows another. */
+  if (!w->in_args || !w->first_arg)
+    g_string_append_c (w->buffer, ',');
+  w->first_arg = FALSE;
+  ws_json_append_string (w->buffer, key);
+  g_string_append_c (w->buffer, ':');
+}
+
+static void
+member_int (Writer *w, const char *key, gint64 value)
+{
+  member_name (w, key);
+  g_string_append_printf (w->buffer, "%" G_GINT64_FORMAT, value);
+}
+
+static void
+member_string (Writer *w, const char *key, const char *value)
+{
+  member_name (w, key);
+  ws_json_append_string (w->buffer, value);
+}
+
+/* µs from the run's origin, exact to the ns. */
+static void
+member_time (Writer *w, const char *key, gint64 ns)
+{
+  member_name (w, key);
+  ws_json_append_micros (w->buffer, ns - w->run->origin);
+}
+
+static void
+member_span (Writer *w, gint64 start, gint64 end)
+{
+  member_time (w, "ts", start);
+  member_name (w, "dur");
+  ws_json_append_micros (w->buffer, end - start);
+}
+
+static void
+member_triple (Writer *w, const char *key, const guint32 v[3])
+{
+  member_name (w, key);
+  g_string_append_printf (w->buffer, "[%u,%u,%u]", v[0], v[1], v[2]);
+}
+
+static void
+args_begin (Writer *w)
+{
+  g_string_append (w->buffer, ",\"args\":{");
+  w->in_args = TRUE;
+  w->first_arg = TRUE;
+}
+
+/* Closes the event (and its args), checks for a cancel every few thousand
+ * events and writes the buffer out when full. */
+static gboolean
+event_end (Writer *w, GError **error)
+{
+  g_string_append (w->buffer, w->in_args ? "}}" : "}");
+  w->in_args = FALSE;
   if (++w->since_check >= CANCEL_CHECK_EVENTS)
     {
       w->since_check = 0;
@@ -71,65 +145,27 @@ writer_emit (Writer *w, JsonObject *event, GError **error)
   return w->buffer->len < FLUSH_BYTES || writer_flush (w, error);
 }
 
-static JsonObject *
-event_new (const char *ph, const char *cat, const char *name, gint64 pid, gint64 tid)
-{
-  JsonObject *event = json_object_new ();
-
-  json_object_set_string_member (event, "name", name);
-  if (cat != NULL)
-    json_object_set_string_member (event, "cat", cat);
-  json_object_set_string_member (event, "ph", ph);
-  json_object_set_int_member (event, "pid", pid);
-  json_object_set_int_member (event, "tid", tid);
-  return event;
-}
-
-/* µs from the run's origin, exact to the ns. */
-static double
-micros (const Writer *w, gint64 ns)
-{
-  return (double) (ns - w->run->origin) / 1000.0;
-}
-
-static void
-set_span (Writer *w, JsonObject *event, gint64 start, gint64 end)
-{
-  json_object_set_double_member (event, "ts", micros (w, start));
-  json_object_set_double_member (event, "dur", (double) (end - start) / 1000.0);
-}
-
-/* @event with its @args (both taken). */
+/* A kernel or memory operation: its args so far, then where it ran. */
 static gboolean
-emit_with_args (Writer *w, JsonObject *event, JsonObject *args, GError **error)
+end_gpu_work (Writer *w, guint32 correlation, const WsStream *stream, GError **error)
 {
-  json_object_set_object_member (event, "args", args);
-  return writer_emit (w, event, error);
-}
-
-/* A kernel or memory operation: @args, then where it ran. */
-static gboolean
-emit_gpu_work (Writer *w, JsonObject *event, JsonObject *args, guint32 correlation,
-               const WsStream *stream, GError **error)
-{
-  json_object_set_int_member (args, "correlation_id", correlation);
-  json_object_set_int_member (args, "device", stream->device_id);
-  json_object_set_int_member (args, "stream", stream->stream_id);
-  return emit_with_args (w, event, args, error);
+  member_int (w, "correlation_id", correlation);
+  member_int (w, "device", stream->device_id);
+  member_int (w, "stream", stream->stream_id);
+  return event_end (w, error);
 }
 
 static gboolean
 emit_metadata (Writer *w, const char *what, gint64 pid, gint64 tid, const char *name,
                gint64 sort_index, GError **error)
 {
-  JsonObject *event = event_new ("M", NULL, what, pid, tid);
-  JsonObject *args = json_object_new ();
-
+  event_begin (w, "M", NULL, what, pid, tid);
+  args_begin (w);
   if (name != NULL)
-    json_object_set_string_member (args, "name", name);
+    member_string (w, "name", name);
   else
-    json_object_set_int_member (args, "sort_index", sort_index);
-  return emit_with_args (w, event, args, error);
+    member_int (w, "sort_index", sort_index);
+  return event_end (w, error);
 }
 
 static const WsStream *
@@ -235,16 +271,6 @@ write_metadata (Writer *w, GError **error)
   return TRUE;
 }
 
-static JsonArray *
-triple (const guint32 v[3])
-{
-  JsonArray *array = json_array_sized_new (3);
-
-  for (int i = 0; i < 3; i++)
-    json_array_add_int_element (array, v[i]);
-  return array;
-}
-
 static gboolean
 write_kernels (Writer *w, GError **error)
 {
@@ -254,20 +280,20 @@ write_kernels (Writer *w, GError **error)
     {
       const WsStream *stream = stream_at (run, run->kernels.stream[k]);
       const WsLaunchConfig *config = ws_run_kernel_config (run, k);
-      JsonObject *event = event_new ("X", "kernel", ws_run_kernel_name (run, k, WS_NAME_DEMANGLED),
-                                     gpu_pid (stream), stream_tid (run->kernels.stream[k]));
-      JsonObject *args = json_object_new ();
 
-      set_span (w, event, run->kernels.start[k], run->kernels.end[k]);
+      event_begin (w, "X", "kernel", ws_run_kernel_name (run, k, WS_NAME_DEMANGLED),
+                   gpu_pid (stream), stream_tid (run->kernels.stream[k]));
+      member_span (w, run->kernels.start[k], run->kernels.end[k]);
+      args_begin (w);
       if (config != NULL)
         {
-          json_object_set_array_member (args, "grid", triple (config->grid));
-          json_object_set_array_member (args, "block", triple (config->block));
-          json_object_set_int_member (args, "registers_per_thread", config->registers);
-          json_object_set_int_member (args, "static_shared_memory", config->static_smem);
-          json_object_set_int_member (args, "dynamic_shared_memory", config->dynamic_smem);
+          member_triple (w, "grid", config->grid);
+          member_triple (w, "block", config->block);
+          member_int (w, "registers_per_thread", config->registers);
+          member_int (w, "static_shared_memory", config->static_smem);
+          member_int (w, "dynamic_shared_memory", config->dynamic_smem);
         }
-      if (!emit_gpu_work (w, event, args, run->kernels.correlation[k], stream, error))
+      if (!end_gpu_work (w, run->kernels.correlation[k], stream, error))
         return FALSE;
     }
   return TRUE;
@@ -285,14 +311,13 @@ write_memops (Writer *w, GError **error)
       const char *kind = ws_memop_kind_label (run->memops.kind[m]);
       g_autofree char *name =
         memset ? g_strdup ("[CUDA memset]") : g_strdup_printf ("[CUDA memcpy %s]", kind);
-      JsonObject *event =
-        event_new ("X", "memory", name, gpu_pid (stream), stream_tid (run->memops.stream[m]));
-      JsonObject *args = json_object_new ();
 
-      set_span (w, event, run->memops.start[m], run->memops.end[m]);
-      json_object_set_int_member (args, "bytes", (gint64) run->memops.bytes[m]);
-      json_object_set_string_member (args, "kind", kind);
-      if (!emit_gpu_work (w, event, args, run->memops.correlation[m], stream, error))
+      event_begin (w, "X", "memory", name, gpu_pid (stream), stream_tid (run->memops.stream[m]));
+      member_span (w, run->memops.start[m], run->memops.end[m]);
+      args_begin (w);
+      member_int (w, "bytes", (gint64) run->memops.bytes[m]);
+      member_string (w, "kind", kind);
+      if (!end_gpu_work (w, run->memops.correlation[m], stream, error))
         return FALSE;
     }
   return TRUE;
@@ -320,14 +345,13 @@ write_api (Writer *w, GError **error)
   for (gsize i = 0; i < run->api.n; i++)
     {
       const WsThread *thread = thread_at (run, run->api.thread[i]);
-      JsonObject *event =
-        event_new ("X", "cuda_api", api_name (w, run->api.name[i]), thread->pid, thread->tid);
-      JsonObject *args = json_object_new ();
 
-      set_span (w, event, run->api.start[i], run->api.end[i]);
-      json_object_set_int_member (args, "correlation_id", run->api.correlation[i]);
-      json_object_set_int_member (args, "return_value", run->api.return_value[i]);
-      if (!emit_with_args (w, event, args, error))
+      event_begin (w, "X", "cuda_api", api_name (w, run->api.name[i]), thread->pid, thread->tid);
+      member_span (w, run->api.start[i], run->api.end[i]);
+      args_begin (w);
+      member_int (w, "correlation_id", run->api.correlation[i]);
+      member_int (w, "return_value", run->api.return_value[i]);
+      if (!event_end (w, error))
         return FALSE;
     }
   return TRUE;
@@ -342,34 +366,33 @@ write_nvtx (Writer *w, GError **error)
     {
       const WsThread *thread = thread_at (run, run->nvtx.thread[i]);
       const char *domain = ws_run_nvtx_domain_name (run, run->nvtx.domain[i]);
-      JsonObject *event =
-        event_new ("X", "nvtx", ws_run_string (run, run->nvtx.name[i]), thread->pid, thread->tid);
-      JsonObject *args = json_object_new ();
 
-      set_span (w, event, run->nvtx.start[i], run->nvtx.end[i]);
+      event_begin (w, "X", "nvtx", ws_run_string (run, run->nvtx.name[i]), thread->pid,
+                   thread->tid);
+      member_span (w, run->nvtx.start[i], run->nvtx.end[i]);
+      args_begin (w);
       if (domain[0] != '\0')
-        json_object_set_string_member (args, "domain", domain);
+        member_string (w, "domain", domain);
       if (run->nvtx.color[i] != 0)
         {
           g_autofree char *color = g_strdup_printf ("#%06x", run->nvtx.color[i] & 0xFFFFFF);
 
-          json_object_set_string_member (args, "color", color);
+          member_string (w, "color", color);
         }
-      json_object_set_string_member (
-        args, "style", run->nvtx.style[i] == WS_NVTX_START_END ? "StartEnd" : "PushPop");
-      if (!emit_with_args (w, event, args, error))
+      member_string (w, "style", run->nvtx.style[i] == WS_NVTX_START_END ? "StartEnd" : "PushPop");
+      if (!event_end (w, error))
         return FALSE;
     }
 
   for (gsize i = 0; i < run->marks.n; i++)
     {
       const WsThread *thread = thread_at (run, run->marks.thread[i]);
-      JsonObject *event = event_new ("i", "nvtx_mark", ws_run_string (run, run->marks.name[i]),
-                                     thread->pid, thread->tid);
 
-      json_object_set_double_member (event, "ts", micros (w, run->marks.time[i]));
-      json_object_set_string_member (event, "s", "t");
-      if (!writer_emit (w, event, error))
+      event_begin (w, "i", "nvtx_mark", ws_run_string (run, run->marks.name[i]), thread->pid,
+                   thread->tid);
+      member_time (w, "ts", run->marks.time[i]);
+      member_string (w, "s", "t");
+      if (!event_end (w, error))
         return FALSE;
     }
   return TRUE;
@@ -385,17 +408,17 @@ write_flow (Writer *w, gsize api, gint64 start, gint64 end, const WsStream *stre
   const WsThread *thread = thread_at (run, run->api.thread[api]);
   /* Correlation ids repeat across processes; then the flows are numbered. */
   gint64 id = w->several_processes ? ++w->next_flow_id : correlation;
-  JsonObject *begin = event_new ("s", "launch", "launch", thread->pid, thread->tid);
-  JsonObject *finish =
-    event_new ("f", "launch", "launch", gpu_pid (stream), stream_tid (stream_index));
 
-  json_object_set_int_member (begin, "id", id);
-  json_object_set_double_member (
-    begin, "ts", micros (w, run->api.start[api] + (run->api.end[api] - run->api.start[api]) / 2));
-  json_object_set_int_member (finish, "id", id);
-  json_object_set_string_member (finish, "bp", "e");
-  json_object_set_double_member (finish, "ts", micros (w, start + (end - start) / 2));
-  return writer_emit (w, begin, error) && writer_emit (w, finish, error);
+  event_begin (w, "s", "launch", "launch", thread->pid, thread->tid);
+  member_int (w, "id", id);
+  member_time (w, "ts", run->api.start[api] + (run->api.end[api] - run->api.start[api]) / 2);
+  if (!event_end (w, error))
+    return FALSE;
+  event_begin (w, "f", "launch", "launch", gpu_pid (stream), stream_tid (stream_index));
+  member_int (w, "id", id);
+  member_string (w, "bp", "e");
+  member_time (w, "ts", start + (end - start) / 2);
+  return event_end (w, error);
 }
 
 static gboolean
@@ -471,13 +494,12 @@ gboolean
 ws_chrome_trace_write (const WsRun *run, GOutputStream *out, GCancellable *cancellable,
                        GError **error)
 {
-  g_autoptr (JsonGenerator) generator = json_generator_new ();
   g_autoptr (GString) buffer = g_string_sized_new (FLUSH_BYTES + 4096);
   g_autoptr (GHashTable) api_names =
     g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, g_free);
   g_autofree char *other = header (run);
   g_autofree char *opening = NULL;
-  Writer w = { run, out, cancellable, generator, buffer, api_names, TRUE, 0, FALSE, 0 };
+  Writer w = { run, out, cancellable, buffer, api_names, TRUE, FALSE, FALSE, 0, FALSE, 0 };
 
   g_return_val_if_fail (run != NULL, FALSE);
   g_return_val_if_fail (G_IS_OUTPUT_STREAM (out), FALSE);
