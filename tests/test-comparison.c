@@ -237,6 +237,114 @@ test_cli_csv (void)
     "alignc4_execute_kernel__5x_cublas,64379009,0,-64379009,0.000,12,0,only_before"));
 }
 
+/* The kernel table of `compare` (the section between its dashed rule and
+ * the blank line after) as lines, run with COLUMNS=@columns (NULL: unset). */
+static char *
+compare_output (const char *format, const char *columns)
+{
+  g_autofree char *a = ws_test_data ("nsys", "v2025.3_h100_train_fp32.sqlite", NULL);
+  g_autofree char *b = ws_test_data ("nsys", "v2025.3_h100_train_bf16.sqlite", NULL);
+  g_autofree char *env = g_find_program_in_path ("env");
+  g_autofree char *setting = g_strdup_printf ("COLUMNS=%s", columns);
+  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
+  g_autofree char *out = NULL, *err = NULL;
+
+  g_ptr_array_add (argv, env);
+  if (columns != NULL)
+    g_ptr_array_add (argv, setting);
+  else
+    {
+      g_ptr_array_add (argv, "-u");
+      g_ptr_array_add (argv, "COLUMNS");
+    }
+  g_ptr_array_add (argv, (gpointer) ws_test_cli ());
+  g_ptr_array_add (argv, "compare");
+  g_ptr_array_add (argv, "--format");
+  g_ptr_array_add (argv, (gpointer) format);
+  g_ptr_array_add (argv, a);
+  g_ptr_array_add (argv, b);
+  g_ptr_array_add (argv, NULL);
+  g_assert_cmpint (ws_test_run ((const char *const *) argv->pdata, &out, &err), ==, 0);
+  return g_steal_pointer (&out);
+}
+
+/* A terminal's table fits its width ($COLUMNS, else 120) by shortening the
+ * kernel names in the middle, keeping both ends: PyTorch's names made
+ * lines of 1,500 characters.  CSV and Markdown keep the full names: the
+ * longest name of the fp32 run, by SQL, is in both whole. */
+static void
+test_cli_table_fits_terminal (void)
+{
+  g_autofree char *fp32 = ws_test_data ("nsys", "v2025.3_h100_train_fp32.sqlite", NULL);
+  g_autofree char *longest = ws_test_sqlite_text (
+    fp32, "SELECT s.value FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN StringIds s ON s.id = "
+          "k.demangledName ORDER BY length(s.value) DESC LIMIT 1");
+  static const struct
+  {
+    const char *columns;
+    glong width;
+  } widths[] = { { NULL, 120 }, { "100", 100 }, { "200", 200 } };
+
+  g_test_message ("the longest name: %ld characters", g_utf8_strlen (longest, -1));
+  g_assert_cmpint (g_utf8_strlen (longest, -1), >, 300);
+  for (guint w = 0; w < G_N_ELEMENTS (widths); w++)
+    {
+      g_autofree char *out = compare_output ("table", widths[w].columns);
+      g_auto (GStrv) lines = g_strsplit (out, "\n", -1);
+      gboolean in_table = FALSE;
+      glong widest = 0;
+      guint rows = 0, shortened = 0;
+
+      for (guint i = 0; lines[i] != NULL; i++)
+        {
+          if (g_str_has_prefix (lines[i], " ---"))
+            {
+              in_table = TRUE;
+              widest = MAX (widest, g_utf8_strlen (lines[i], -1));
+              continue;
+            }
+          if (!in_table)
+            continue;
+          if (lines[i][0] == '\0')
+            break;
+          rows++;
+          widest = MAX (widest, g_utf8_strlen (lines[i], -1));
+          shortened += strstr (lines[i], "…") != NULL;
+        }
+      g_test_message ("COLUMNS=%s: %u rows, %u names shortened, widest line %ld",
+                      widths[w].columns != NULL ? widths[w].columns : "(unset)", rows, shortened,
+                      widest);
+      g_assert_cmpuint (rows, ==, 43);
+      g_assert_cmpint (widest, <=, widths[w].width);
+      g_assert_cmpuint (shortened, >, 0);
+      /* The removed fp32 GEMM: both ends of its name, the middle elided. */
+      {
+        const char *row = strstr (out, "\n sm80_xmma");
+        g_autofree char *line = row != NULL ? g_strndup (row + 1, strcspn (row + 1, "\n")) : NULL;
+
+        g_assert_nonnull (line);
+        g_assert_nonnull (strstr (line, "…"));
+        g_assert_nonnull (strstr (line, "5x_cublas "));
+      }
+      g_assert_null (strstr (out, longest));
+    }
+  {
+    g_autofree char *csv = compare_output ("csv", "80");
+    g_autofree char *md = compare_output ("md", "80");
+    g_autoptr (GString) escaped = g_string_new (NULL);
+
+    /* Markdown escapes what would start emphasis, HTML or code. */
+    for (const char *p = longest; *p != '\0'; p++)
+      {
+        if (strchr ("|\\*_<>[]`", *p) != NULL)
+          g_string_append_c (escaped, '\\');
+        g_string_append_c (escaped, *p);
+      }
+    g_assert_nonnull (strstr (csv, longest));
+    g_assert_nonnull (strstr (md, escaped->str));
+  }
+}
+
 /* The GPU busy share is the union of the kernels' and memory operations'
  * intervals (merged from the two sorted tables) over the run's span: the
  * union computed by SQL's window functions is the truth. */
@@ -291,6 +399,7 @@ main (int argc, char **argv)
   g_test_add_func ("/comparison/headline", test_headline);
   g_test_add_func ("/comparison/cli-csv", test_cli_csv);
   g_test_add_func ("/comparison/busy-share-equals-sql", test_busy_share_equals_sql);
+  g_test_add_func ("/comparison/cli-table-fits-terminal", test_cli_table_fits_terminal);
 
   return g_test_run ();
 }

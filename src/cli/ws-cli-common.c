@@ -264,6 +264,20 @@ write_node (GString *out, JsonNode *node, guint depth)
 }
 
 /**
+ * ws_cli_terminal_width:
+ *
+ * Returns: the width tables fit in: $COLUMNS, else 120
+ */
+guint
+ws_cli_terminal_width (void)
+{
+  const char *columns = g_getenv ("COLUMNS");
+  guint64 width = columns != NULL ? g_ascii_strtoull (columns, NULL, 10) : 0;
+
+  return width >= 20 && width <= 10000 ? (guint) width : 120;
+}
+
+/**
  * ws_cli_json_text:
  *
  * Returns: (transfer full): @root as `--format json` prints it: indented,

@@ -23,6 +23,31 @@ ratio_text (double ratio)
   return isnan (ratio) ? g_strdup ("") : ws_format_fixed_string (ratio, 3);
 }
 
+/* For people (table, Markdown): a removed kernel has no ratio, and the
+ * status says what became of the kernel; CSV keeps the machine's values. */
+static char *
+ratio_for_people (const WsDelta *d)
+{
+  return d->presence != WS_PRESENT_BOTH ? g_strdup ("—") : ratio_text (d->ratio);
+}
+
+static const char *
+status_for_people (WsPresence presence)
+{
+  switch (presence)
+    {
+      case WS_PRESENT_ONLY_BEFORE:
+        /* TRANSLATORS: a kernel of the run before that the run after lacks */
+        return _ ("removed");
+      case WS_PRESENT_ONLY_AFTER:
+        /* TRANSLATORS: a kernel that only the run after has */
+        return _ ("new");
+      case WS_PRESENT_BOTH:
+      default:
+        return "";
+    }
+}
+
 static char *
 integer (gint64 value, gboolean grouping)
 {
@@ -80,7 +105,7 @@ write_figures (const WsComparison *cmp, GString *out, gboolean markdown)
 /* Each kernel profiled on both sides: its verdict change with both
  * reasons, then every gauge before → after (Δ). */
 static void
-write_gauges (const WsComparison *cmp, GString *out, gboolean markdown)
+write_gauges (const WsComparison *cmp, GString *out, gboolean markdown, guint width)
 {
   if (cmp->n_profiled == 0)
     return;
@@ -109,7 +134,9 @@ write_gauges (const WsComparison *cmp, GString *out, gboolean markdown)
         }
       else
         {
-          g_string_append_printf (out, "\n%s\n", d->key);
+          g_autofree char *key = ws_format_ellipsize_middle (d->key, width);
+
+          g_string_append_printf (out, "\n%s\n", key);
           g_string_append_printf (out, "  %-18s %s\n", _ ("Verdict"), verdict);
           g_string_append_printf (out, "    %s %s\n    %s %s\n", _ ("before:"), b->verdict_reason,
                                   _ ("after:"), a->verdict_reason);
@@ -237,10 +264,11 @@ ws_cli_compare (int argc, char **argv)
       g_ptr_array_add (cells, integer (d->before_total, grouping));
       g_ptr_array_add (cells, integer (d->after_total, grouping));
       g_ptr_array_add (cells, integer (d->delta, grouping));
-      g_ptr_array_add (cells, ratio_text (d->ratio));
+      g_ptr_array_add (cells, grouping ? ratio_for_people (d) : ratio_text (d->ratio));
       g_ptr_array_add (cells, integer (d->before_count, grouping));
       g_ptr_array_add (cells, integer (d->after_count, grouping));
-      g_ptr_array_add (cells, g_strdup (ws_presence_to_string (d->presence)));
+      g_ptr_array_add (cells, grouping ? g_strdup (status_for_people (d->presence))
+                                       : g_strdup (ws_presence_to_string (d->presence)));
     }
 
   if (format == WS_FORMAT_CSV)
@@ -265,8 +293,11 @@ ws_cli_compare (int argc, char **argv)
           write_figures (cmp, out, FALSE);
           g_string_append_c (out, '\n');
         }
+      /* A terminal's width: the kernel names give way (Markdown keeps them). */
+      if (format == WS_FORMAT_TABLE)
+        ws_report_fit_width (G_N_ELEMENTS (headers), headers, cells, 0, ws_cli_terminal_width ());
       ws_report_write_table (G_N_ELEMENTS (headers), headers, numeric, cells, format, out);
-      write_gauges (cmp, out, format == WS_FORMAT_MARKDOWN);
+      write_gauges (cmp, out, format == WS_FORMAT_MARKDOWN, ws_cli_terminal_width ());
       write_findings (cmp, out, format == WS_FORMAT_MARKDOWN);
     }
 

@@ -251,7 +251,7 @@ ws_cli_gauges (int argc, char **argv)
       case WS_FORMAT_TABLE:
       case WS_FORMAT_MARKDOWN:
       default:
-        ws_gauges_report_write (run->ncu, WS_FORMAT_TABLE, out);
+        ws_gauges_report_write (run->ncu, WS_FORMAT_TABLE, ws_cli_terminal_width (), out);
         break;
     }
   if (!ws_cli_write (NULL, out->str, out->len, &error))

@@ -39,6 +39,7 @@ WsRun *ws_cli_load_ncu (char **paths, GError **error);
 gboolean ws_cli_write (const char *path, const char *data, gsize len, GError **error);
 void ws_cli_print_doctor (GPtrArray *checks, gboolean problems_only, FILE *out);
 char *ws_cli_json_text (JsonNode *root);
+guint ws_cli_terminal_width (void);
 void ws_cli_replace_string (char **field, const char *value);
 WsCaptureSettings *ws_cli_capture_settings (const char *out, const char *nsys, const char *ncu,
                                             const char *ncu_set, GError **error);

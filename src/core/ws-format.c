@@ -193,3 +193,28 @@ ws_csv_append_field (GString *out, const char *field)
     }
   g_string_append_c (out, '"');
 }
+
+/**
+ * ws_format_ellipsize_middle:
+ *
+ * Returns: (transfer full): @text in at most @max_chars characters (at
+ * least 3): the start and the end kept, "…" in the middle where it did not
+ * fit, since both ends of a kernel name tell kernels apart (the function
+ * and its parameters)
+ */
+char *
+ws_format_ellipsize_middle (const char *text, guint max_chars)
+{
+  glong len = g_utf8_strlen (text, -1);
+  glong head, tail;
+  const char *head_end, *tail_start;
+
+  max_chars = MAX (max_chars, 3);
+  if (len <= (glong) max_chars)
+    return g_strdup (text);
+  head = (max_chars - 1 + 1) / 2;
+  tail = (glong) max_chars - 1 - head;
+  head_end = g_utf8_offset_to_pointer (text, head);
+  tail_start = g_utf8_offset_to_pointer (text, len - tail);
+  return g_strdup_printf ("%.*s…%s", (int) (head_end - text), text, tail_start);
+}

@@ -11,5 +11,6 @@ char *ws_format_fixed_string (double value, int decimals);
 char *ws_format_duration (double ns);
 char *ws_format_bytes (double bytes);
 void ws_csv_append_field (GString *out, const char *field);
+char *ws_format_ellipsize_middle (const char *text, guint max_chars);
 
 G_END_DECLS

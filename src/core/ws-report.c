@@ -166,6 +166,46 @@ ws_markdown_append_cell (GString *out, const char *text)
     }
 }
 
+/**
+ * ws_report_fit_width:
+ * @column: the column of names, which gives way
+ *
+ * Shortens the names of @column in the middle (ws_format_ellipsize_middle())
+ * so that the aligned table of @cells is at most @max_width characters
+ * wide; names keep at least 16 characters, so a table whose other columns
+ * are wider than @max_width stays wider.  For terminals: CSV and Markdown
+ * keep full names.
+ */
+void
+ws_report_fit_width (guint n_columns, const char *const *headers, GPtrArray *cells, guint column,
+                     guint max_width)
+{
+  g_autofree gsize *width = g_new0 (gsize, n_columns);
+  gsize total = 1 + 2 * (n_columns - 1);
+  gsize target;
+
+  g_return_if_fail (column < n_columns);
+
+  for (guint c = 0; c < n_columns; c++)
+    width[c] = g_utf8_strlen (headers[c], -1);
+  for (guint i = 0; i < cells->len; i++)
+    width[i % n_columns] =
+      MAX (width[i % n_columns], (gsize) g_utf8_strlen (g_ptr_array_index (cells, i), -1));
+  for (guint c = 0; c < n_columns; c++)
+    total += width[c];
+  if (total <= max_width)
+    return;
+  target = MAX (16, (gssize) width[column] - (gssize) (total - max_width));
+  target = MAX (target, (gsize) g_utf8_strlen (headers[column], -1));
+  for (guint i = column; i < cells->len; i += n_columns)
+    {
+      char *shorter = ws_format_ellipsize_middle (g_ptr_array_index (cells, i), (guint) target);
+
+      g_free (g_ptr_array_index (cells, i));
+      g_ptr_array_index (cells, i) = shorter;
+    }
+}
+
 /* Writes rows of cells as CSV, as nsys's aligned console table (centred
  * headers, numbers right, text left, two spaces between), or Markdown. */
 void

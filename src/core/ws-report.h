@@ -36,6 +36,8 @@ void ws_report_write (const WsSummary *summary, WsOutputFormat format, GString *
 void ws_markdown_append_cell (GString *out, const char *text);
 void ws_report_write_table (guint n_columns, const char *const *headers, const gboolean *numeric,
                             GPtrArray *cells, WsOutputFormat format, GString *out);
+void ws_report_fit_width (guint n_columns, const char *const *headers, GPtrArray *cells,
+                          guint column, guint max_width);
 
 GPtrArray *ws_report_write_csv_dir (const WsRun *run, const char *dir, const char *base,
                                     GError **error);

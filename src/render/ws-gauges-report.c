@@ -12,13 +12,15 @@
 /**
  * ws_gauges_report_write:
  * @format: %WS_FORMAT_TABLE for terminals, %WS_FORMAT_MARKDOWN for reports
+ * @width: for a table, the terminal's width the kernel names give way to
+ *   (ws_report_fit_width()); Markdown keeps full names
  *
  * The gauges of each profiled launch as a table, then each launch's
  * verdict with its reason, what was not collected, and the launches that
  * match no kernel of the nsys run.
  */
 void
-ws_gauges_report_write (const WsNcuResults *ncu, WsOutputFormat format, GString *out)
+ws_gauges_report_write (const WsNcuResults *ncu, WsOutputFormat format, guint width, GString *out)
 {
   /* A column per gauge, in the order of WsGaugeKind. */
   guint n_columns = 2 + WS_N_GAUGES + 1;
@@ -43,7 +45,7 @@ ws_gauges_report_write (const WsNcuResults *ncu, WsOutputFormat format, GString 
       const WsGauges *gauges = ws_ncu_results_gauges (ncu, i);
 
       g_ptr_array_add (cells, g_strdup_printf ("%u", i));
-      g_ptr_array_add (cells, ws_kernel_name_shorten (ws_ncu_results_launch (ncu, i)->kernel, 40));
+      g_ptr_array_add (cells, g_strdup (ws_ncu_results_launch (ncu, i)->kernel));
       for (int kind = 0; kind < WS_N_GAUGES; kind++)
         {
           const WsGauge *gauge = &gauges->gauge[kind];
@@ -58,6 +60,8 @@ ws_gauges_report_write (const WsNcuResults *ncu, WsOutputFormat format, GString 
         }
       g_ptr_array_add (cells, g_strdup (ws_verdict_label (gauges->verdict)));
     }
+  if (format == WS_FORMAT_TABLE)
+    ws_report_fit_width (n_columns, headers, cells, 1, width);
   ws_report_write_table (n_columns, headers, numeric, cells, format, out);
 
   g_string_append_c (out, '\n');

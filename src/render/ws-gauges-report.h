@@ -8,6 +8,7 @@
 
 G_BEGIN_DECLS
 
-void ws_gauges_report_write (const WsNcuResults *ncu, WsOutputFormat format, GString *out);
+void ws_gauges_report_write (const WsNcuResults *ncu, WsOutputFormat format, guint width,
+                             GString *out);
 
 G_END_DECLS
