@@ -233,6 +233,78 @@ test_keys (Fixture *f, gconstpointer data)
   g_assert_true (ws_time_window_is_fit (f->time));
 }
 
+/* A key pressed on the window, as the X server would deliver it: the
+ * window's accelerators first, then the focus widget. */
+static void
+window_key (Fixture *f, guint keyval, GdkModifierType state)
+{
+  GtkWidget *top = GTK_WIDGET (f->window);
+  GdkKeymap *keymap = gdk_keymap_get_for_display (gtk_widget_get_display (top));
+  GdkEvent *event = gdk_event_new (GDK_KEY_PRESS);
+  GdkSeat *seat = gdk_display_get_default_seat (gtk_widget_get_display (top));
+  g_autofree GdkKeymapKey *keys = NULL;
+  int n_keys = 0;
+
+  g_assert_true (gdk_keymap_get_entries_for_keyval (keymap, keyval, &keys, &n_keys));
+  event->key.window = g_object_ref (gtk_widget_get_window (top));
+  event->key.send_event = TRUE;
+  event->key.time = GDK_CURRENT_TIME;
+  event->key.keyval = keyval;
+  event->key.state = state;
+  event->key.hardware_keycode = (guint16) keys[0].keycode;
+  event->key.group = (guint8) keys[0].group;
+  gdk_event_set_device (event, gdk_seat_get_keyboard (seat));
+  gtk_main_do_event (event);
+  gdk_event_free (event);
+  ws_test_gui_flush ();
+}
+
+/* Ctrl+F with the focus on the lanes goes to the search entry, and what is
+ * typed then is searched for, not taken as zoom keys (W zooms, S
+ * unzooms). */
+static void
+test_ctrl_f_focuses_search (Fixture *f, gconstpointer data)
+{
+  GtkEntry *search = GTK_ENTRY (
+    gtk_widget_get_template_child (GTK_WIDGET (f->page), WS_TYPE_TIMELINE_PAGE, "search_entry"));
+  double span;
+
+  gtk_window_present (GTK_WINDOW (f->window));
+  gtk_widget_grab_focus (GTK_WIDGET (f->view));
+  ws_test_gui_flush ();
+  g_assert_true (gtk_widget_has_focus (GTK_WIDGET (f->view)));
+  span = ws_time_window_get_span (f->time);
+  window_key (f, GDK_KEY_f, GDK_CONTROL_MASK);
+  g_test_message ("after Ctrl+F the focus is on %s",
+                  G_OBJECT_TYPE_NAME (gtk_window_get_focus (GTK_WINDOW (f->window))));
+  g_assert_true (gtk_widget_has_focus (GTK_WIDGET (search)));
+  window_key (f, GDK_KEY_w, 0);
+  window_key (f, GDK_KEY_s, 0);
+  g_assert_cmpstr (gtk_entry_get_text (search), ==, "ws");
+  g_assert_cmpfloat (ws_time_window_get_span (f->time), ==, span);
+}
+
+/* The toolbar's time in view: clamped to the run (a fitted view reaches
+ * 2.5% before its start, which printed "-0.590318 ms"), and only the
+ * decimals a thousandth of the span needs (it printed ns: "7.368123120 s").
+ * A view of 10 ms to 10.07 ms: a thousandth is 70 ns, 5 decimals of a ms. */
+static void
+test_range_label (Fixture *f, gconstpointer data)
+{
+  GtkLabel *label = GTK_LABEL (
+    gtk_widget_get_template_child (GTK_WIDGET (f->page), WS_TYPE_TIMELINE_PAGE, "range_label"));
+  g_autoptr (GRegex) fit = g_regex_new ("^0\\.0+ ms – [0-9]+\\.[0-9]{1,3} ms \\(", 0, 0, NULL);
+
+  ws_timeline_view_zoom_fit (f->view);
+  ws_test_gui_flush ();
+  g_test_message ("fit: %s", gtk_label_get_text (label));
+  g_assert_true (g_regex_match (fit, gtk_label_get_text (label), 0, NULL));
+  ws_time_window_zoom_to (f->time, f->run->origin + 10000000, f->run->origin + 10070000);
+  ws_test_gui_flush ();
+  g_test_message ("zoomed: %s", gtk_label_get_text (label));
+  g_assert_cmpstr (gtk_label_get_text (label), ==, "10.00000 ms – 10.07000 ms (70.0 µs)");
+}
+
 /* Dragging the lanes pans by the distance dragged, and selects nothing. */
 static void
 test_drag_pans (Fixture *f, gconstpointer data)
@@ -618,6 +690,8 @@ main (int argc, char **argv)
 #define ADD(path, func) g_test_add (path, Fixture, NULL, fixture_set_up, func, fixture_tear_down)
   ADD ("/timeline/zoom/wheel-keeps-point-under-pointer", test_wheel_zoom_keeps_point);
   ADD ("/timeline/navigation/keys", test_keys);
+  ADD ("/timeline/search/ctrl-f-focuses-search", test_ctrl_f_focuses_search);
+  ADD ("/timeline/toolbar/range-label-in-the-run-without-ns", test_range_label);
   ADD ("/timeline/navigation/drag-pans", test_drag_pans);
   ADD ("/timeline/hover/tooltip-names-kernel-and-nvtx-path", test_hover_tooltip);
   ADD ("/timeline/select/click-shows-details", test_click_selects);

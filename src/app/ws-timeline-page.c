@@ -294,7 +294,7 @@ static void
 update_range_label (WsTimelinePage *self)
 {
   WsTimeWindow *window = ws_timeline_view_get_window (self->timeline_view);
-  g_autofree char *from = NULL, *to = NULL, *span = NULL, *text = NULL;
+  g_autofree char *text = NULL;
   gint64 start, end;
 
   if (self->run == NULL || self->lanes == NULL)
@@ -303,11 +303,7 @@ update_range_label (WsTimelinePage *self)
       return;
     }
   ws_time_window_get_range (window, &start, &end);
-  from = ws_timeline_format_time (self->run, start);
-  to = ws_timeline_format_time (self->run, end);
-  span = ws_format_duration (ws_time_window_get_span (window));
-  /* TRANSLATORS: the time in view: start – end (length) */
-  text = g_strdup_printf (_ ("%s – %s (%s)"), from, to, span);
+  text = ws_timeline_format_range (self->run, start, end);
   gtk_label_set_text (self->range_label, text);
 }
 

@@ -407,11 +407,19 @@ find_action (GSimpleAction *action, GVariant *param, gpointer data)
   else
     {
       GtkWidget *view = ws_window_get_view (self, page);
+      /* A page's actions are "page.*", or named after it ("timeline.*"). */
+      const char *prefixes[] = { "page", page };
 
-      GActionGroup *group = view != NULL ? gtk_widget_get_action_group (view, "page") : NULL;
+      for (guint i = 0; view != NULL && i < G_N_ELEMENTS (prefixes); i++)
+        {
+          GActionGroup *group = gtk_widget_get_action_group (view, prefixes[i]);
 
-      if (group != NULL && g_action_group_has_action (group, "find"))
-        g_action_group_activate_action (group, "find", NULL);
+          if (group != NULL && g_action_group_has_action (group, "find"))
+            {
+              g_action_group_activate_action (group, "find", NULL);
+              break;
+            }
+        }
     }
 }
 

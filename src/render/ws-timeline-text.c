@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <math.h>
 #include <string.h>
 
 #include "ws-format.h"
@@ -180,6 +181,36 @@ ws_timeline_left_out_text (const WsRun *run)
   return g_strdup_printf (_ ("%s events are not drawn: the timeline takes the first %s of each "
                              "kind"),
                           count->str, limit->str);
+}
+
+/**
+ * ws_timeline_format_range:
+ *
+ * The stretch of the run in a view from @start to @end (ns of the
+ * session clock): both ends clamped to the run (a view may reach a little
+ * before its start and after its end), in seconds, milliseconds or
+ * microseconds by the larger, with as many decimals as a thousandth of the
+ * span needs, so that a zoomed-out view does not print nanoseconds:
+ * "0.000 s – 7.368 s (7.55 s)", "12.350 ms – 12.420 ms (70.0 µs)".
+ *
+ * Returns: (transfer full): the text
+ */
+char *
+ws_timeline_format_range (const WsRun *run, gint64 start, gint64 end)
+{
+  gint64 last = MAX (run->end_time - run->origin, 0);
+  gint64 from = CLAMP (start - run->origin, 0, last);
+  gint64 to = CLAMP (end - run->origin, from, last);
+  double unit = to >= 1000000000 ? 1e9 : to >= 1000000 ? 1e6 : 1e3;
+  const char *name = unit == 1e9 ? "s" : unit == 1e6 ? "ms" : "µs";
+  double step = MAX ((double) (end - start) / 1000.0, 1.0) / unit;
+  int decimals = CLAMP ((int) ceil (-log10 (step)), 0, unit == 1e9 ? 9 : unit == 1e6 ? 6 : 3);
+  g_autofree char *a = ws_format_fixed_string ((double) from / unit, decimals);
+  g_autofree char *b = ws_format_fixed_string ((double) to / unit, decimals);
+  g_autofree char *span = ws_format_duration ((double) (end - start));
+
+  /* TRANSLATORS: the time in view: start – end (length) */
+  return g_strdup_printf (_ ("%s %s – %s %s (%s)"), a, name, b, name, span);
 }
 
 char *

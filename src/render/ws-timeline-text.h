@@ -15,6 +15,7 @@ char *ws_timeline_event_markup (const WsLanes *lanes, WsNvtxProjection *projecti
 char *ws_timeline_nvtx_path (const WsLanes *lanes, WsNvtxProjection *projection, WsEventRef event);
 char *ws_timeline_lane_value_markup (const WsLanes *lanes, guint32 lane, gint64 time);
 char *ws_timeline_format_time (const WsRun *run, gint64 time);
+char *ws_timeline_format_range (const WsRun *run, gint64 start, gint64 end);
 char *ws_timeline_left_out_text (const WsRun *run);
 
 G_END_DECLS
