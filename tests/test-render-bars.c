@@ -111,6 +111,147 @@ test_sort_and_filter (void)
   g_assert_cmpuint (filtered->n_kernels, ==, 2);
 }
 
+/* WCAG 2's relative luminance and contrast ratio: what "readable" means
+ * for a graphic against its background (3:1 for non-text). */
+static double
+channel (double c)
+{
+  return c <= 0.03928 ? c / 12.92 : pow ((c + 0.055) / 1.055, 2.4);
+}
+
+static double
+luminance (const guint8 *px)
+{
+  /* Cairo's ARGB32 in memory on a little-endian machine: B, G, R, A. */
+  return 0.2126 * channel (px[2] / 255.0) + 0.7152 * channel (px[1] / 255.0) +
+         0.0722 * channel (px[0] / 255.0);
+}
+
+static double
+contrast (const guint8 *a, const guint8 *b)
+{
+  double la = luminance (a), lb = luminance (b);
+
+  return (MAX (la, lb) + 0.05) / (MIN (la, lb) + 0.05);
+}
+
+/* barrier_heavy profiled (Compute), fma_heavy Unknown, the rest not. */
+static WsVerdict
+some_verdicts (const char *name, gpointer data)
+{
+  if (g_str_has_prefix (name, "barrier_heavy"))
+    return WS_VERDICT_COMPUTE;
+  if (g_str_has_prefix (name, "fma_heavy"))
+    return WS_VERDICT_UNKNOWN;
+  return WS_VERDICT_NONE;
+}
+
+/* The middle pixel of bar @index, and the background beside the chart. */
+static void
+draw_with_verdicts (gboolean dark, guint top_n, cairo_surface_t **surface, WsBarsModel **model,
+                    WsPalette *palette)
+{
+  g_autofree char *csv =
+    ws_test_data ("nsys-stats", "v2025.3_h100_probe_cuda_gpu_kern_sum.csv", NULL);
+  g_autoptr (WsSummary) summary = ws_nsys_stats_read (csv, NULL);
+  WsBarsState state = { -1, -1, NULL };
+  cairo_t *cr;
+
+  if (dark)
+    ws_palette_init_dark (palette);
+  else
+    ws_palette_init_light (palette);
+  *model = ws_bars_model_new (summary, top_n, WS_BARS_SORT_TOTAL, NULL, some_verdicts, NULL);
+  g_assert_true ((*model)->has_verdicts);
+  *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 1000, 600);
+  cr = cairo_create (*surface);
+  ws_bars_chart_draw (cr, 1000, 600, *model, &state, palette);
+  cairo_destroy (cr);
+  cairo_surface_flush (*surface);
+}
+
+static const guint8 *
+bar_pixel (cairo_surface_t *surface, WsBarsModel *model, const WsPalette *palette, guint index,
+           double along)
+{
+  cairo_t *cr = cairo_create (surface);
+  WsBarsState state = { -1, -1, NULL };
+  cairo_rectangle_t rect;
+  int x, y;
+
+  g_assert_true (ws_bars_chart_bar_rect (cr, 1000, model, &state, palette, index, &rect));
+  cairo_destroy (cr);
+  x = (int) (rect.x + rect.width * along);
+  y = (int) (rect.y + rect.height / 2);
+  return cairo_image_surface_get_data (surface) + y * cairo_image_surface_get_stride (surface) +
+         x * 4;
+}
+
+/* A kernel that was not profiled is pale, yet readable in both themes: in
+ * the dark one its bar has at least WCAG's 3:1 against the background (a
+ * translucent blue over #242424 made it navy, about 1.8:1); in the light
+ * one it stays paler than the verdicts' colours. */
+static void
+test_not_profiled_readable (void)
+{
+  for (int dark = 0; dark < 2; dark++)
+    {
+      g_autoptr (WsBarsModel) model = NULL;
+      cairo_surface_t *surface = NULL;
+      WsPalette palette;
+      const guint8 *background, *profiled, *pale;
+      double pale_contrast, profiled_contrast;
+      guint none = 0;
+
+      draw_with_verdicts (dark, 15, &surface, &model, &palette);
+      background = cairo_image_surface_get_data (surface) + 2 * 4;
+      profiled = bar_pixel (surface, model, &palette, 0, 0.5);
+      while (ws_bars_model_get (model, none)->verdict != WS_VERDICT_NONE)
+        none++;
+      pale = bar_pixel (surface, model, &palette, none, 0.5);
+      pale_contrast = contrast (pale, background);
+      profiled_contrast = contrast (profiled, background);
+      g_test_message ("%s: not profiled %.2f:1, profiled %.2f:1 against the background",
+                      dark ? "dark" : "light", pale_contrast, profiled_contrast);
+      if (dark)
+        g_assert_cmpfloat (pale_contrast, >=, 3.0);
+      else
+        g_assert_cmpfloat (pale_contrast, >=, 1.4);
+      g_assert_cmpfloat (pale_contrast, <, profiled_contrast);
+      cairo_surface_destroy (surface);
+    }
+}
+
+/* The "others" bar is striped, never a flat colour of a verdict: it had the
+ * grey of Unknown. */
+static void
+test_others_not_a_verdict (void)
+{
+  for (int dark = 0; dark < 2; dark++)
+    {
+      g_autoptr (WsBarsModel) model = NULL;
+      cairo_surface_t *surface = NULL;
+      WsPalette palette;
+      g_autoptr (GHashTable) colours = g_hash_table_new (NULL, NULL);
+      guint unknown = 0;
+
+      draw_with_verdicts (dark, 2, &surface, &model, &palette);
+      g_assert_true (ws_bars_model_get (model, 2)->is_other);
+      for (double along = 0.02; along < 0.98; along += 0.01)
+        {
+          const guint8 *px = bar_pixel (surface, model, &palette, 2, along);
+
+          g_hash_table_add (colours, GUINT_TO_POINTER (*(const guint32 *) px));
+          unknown += ws_test_argb_is_color (px, palette.unknown);
+        }
+      g_test_message ("%s: the others bar has %u colours, %u pixels of Unknown's grey",
+                      dark ? "dark" : "light", g_hash_table_size (colours), unknown);
+      g_assert_cmpuint (g_hash_table_size (colours), >=, 2);
+      g_assert_cmpuint (unknown, ==, 0);
+      cairo_surface_destroy (surface);
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -118,6 +259,8 @@ main (int argc, char **argv)
 
   g_test_add_func ("/render/bars/lengths-proportional-to-totals", test_bar_lengths_proportional);
   g_test_add_func ("/render/bars/others-folds-the-rest", test_others_bar);
+  g_test_add_func ("/render/bars/not-profiled-readable-in-both-themes", test_not_profiled_readable);
+  g_test_add_func ("/render/bars/others-striped-not-a-verdict-colour", test_others_not_a_verdict);
   g_test_add_func ("/render/bars/sort-and-filter", test_sort_and_filter);
 
   return g_test_run ();

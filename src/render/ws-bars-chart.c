@@ -336,18 +336,45 @@ ws_bars_chart_natural_height (cairo_t *cr, const WsBarsModel *model, const WsBar
   return MIN (l.top + MAX (model->bars->len, 1) * l.row + l.pad, WS_CHART_MAX_HEIGHT);
 }
 
-/* Kernels that ran but were not profiled, among coloured ones: a pale
- * tint of the plain bar colour, so that they read as "no verdict" and not
- * as another verdict. */
-#define WS_NOT_PROFILED_ALPHA 0.35
+/* Kernels that ran but were not profiled, among coloured ones: the plain
+ * bar colour faded toward the background, so that they read as "no
+ * verdict" and not as another verdict.  Opaque, and faded less on a dark
+ * background, where a translucent blue turned navy on near-black. */
+WsColor
+ws_bars_not_profiled_color (const WsPalette *palette)
+{
+  return ws_color_mix (palette->bar, palette->background, palette->dark ? 0.3 : 0.65);
+}
+
+/* The folded "others" bar: stripes of the secondary text colour, so that it
+ * reads as many kernels together and never as a verdict (the grey of
+ * Unknown). */
+static void
+fill_others (cairo_t *cr, const WsPalette *palette, double x, double y, double w, double h)
+{
+  double step = 6;
+
+  cairo_save (cr);
+  cairo_rectangle (cr, x, y, w, h);
+  cairo_clip (cr);
+  ws_color_set (cr, ws_color_mix (palette->dim, palette->background, 0.75));
+  cairo_paint (cr);
+  ws_color_set (cr, palette->dim);
+  cairo_set_line_width (cr, 2);
+  for (double sx = x - h; sx < x + w; sx += step)
+    {
+      cairo_move_to (cr, sx, y + h);
+      cairo_line_to (cr, sx + h, y);
+    }
+  cairo_stroke (cr);
+  cairo_restore (cr);
+}
 
 static void
 bar_color_set (cairo_t *cr, const WsPalette *palette, const WsBarsModel *model, const WsBar *bar)
 {
-  if (bar->is_other)
-    ws_color_set (cr, palette->bar_other);
-  else if (model->has_verdicts && bar->verdict == WS_VERDICT_NONE)
-    ws_color_set_alpha (cr, palette->bar, WS_NOT_PROFILED_ALPHA);
+  if (model->has_verdicts && bar->verdict == WS_VERDICT_NONE)
+    ws_color_set (cr, ws_bars_not_profiled_color (palette));
   else
     ws_color_set (cr, ws_verdict_color (palette, bar->verdict));
 }
@@ -372,7 +399,7 @@ draw_legend (cairo_t *cr, PangoLayout *small, const WsPalette *palette, const Ws
       if (verdict == WS_VERDICT_NONE && !unprofiled)
         break;
       if (verdict == WS_VERDICT_NONE)
-        ws_color_set_alpha (cr, palette->bar, WS_NOT_PROFILED_ALPHA);
+        ws_color_set (cr, ws_bars_not_profiled_color (palette));
       else
         ws_color_set (cr, ws_verdict_color (palette, verdict));
       cairo_rectangle (cr, x, y + (line - sw) / 2, sw, sw);
@@ -447,9 +474,16 @@ ws_bars_chart_draw (cairo_t *cr, double width, double height, const WsBarsModel 
       ws_text_draw (cr, text, bar->label, l.bar_x, y, width - 2 * l.pad, WS_ALIGN_LEFT);
 
       /* Bars end on whole pixels so that their length reads exactly. */
-      bar_color_set (cr, palette, model, bar);
-      cairo_rectangle (cr, l.bar_x, y + l.line + 3, MAX (round (w), value > 0 ? 1 : 0), l.bar_h);
-      cairo_fill (cr);
+      if (bar->is_other)
+        fill_others (cr, palette, l.bar_x, y + l.line + 3, MAX (round (w), value > 0 ? 1 : 0),
+                     l.bar_h);
+      else
+        {
+          bar_color_set (cr, palette, model, bar);
+          cairo_rectangle (cr, l.bar_x, y + l.line + 3, MAX (round (w), value > 0 ? 1 : 0),
+                           l.bar_h);
+          cairo_fill (cr);
+        }
 
       ws_color_set (cr, palette->dim);
       ws_text_draw (cr, small, label, l.bar_x + round (w) + 6,

@@ -59,6 +59,7 @@ typedef struct
  * them stays within WS_CHART_MAX_HEIGHT. */
 #define WS_BARS_MAX_SHOWN 300
 
+WsColor ws_bars_not_profiled_color (const WsPalette *palette);
 WsBarsModel *ws_bars_model_new (const WsSummary *summary, guint top_n, WsBarsSort sort,
                                 const char *filter, WsVerdictFunc verdict_func,
                                 gpointer verdict_data);
