@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
+#include <glib/gi18n.h>
 #include <gtk/gtk.h>
+#include <locale.h>
+#include <math.h>
 #include <string.h>
 
 #include "ws-application.h"
@@ -246,6 +249,22 @@ test_compare_window (void)
   g_assert_true (
     g_str_has_prefix (ws_compare_window_get_headline (window), "after is 8.6× faster on the GPU"));
 
+  /* For people: a removed kernel reads "removed", with no ratio (it read
+   * "only_before" and 0.000); the first row, the removed fp32 GEMM. */
+  {
+    GtkTreeModel *model = gtk_tree_view_get_model (ws_compare_window_get_table (window));
+    GtkTreeIter iter;
+    g_autofree char *kernel = NULL, *status = NULL;
+    double ratio;
+
+    g_assert_true (gtk_tree_model_get_iter_first (model, &iter));
+    gtk_tree_model_get (model, &iter, 0, &kernel, 1, &status, 5, &ratio, -1);
+    g_test_message ("%s: status “%s”, ratio %g", kernel, status, ratio);
+    g_assert_true (g_str_has_prefix (kernel, "sm80_xmma_gemm_f32f32_f32f32_f32_tn_n"));
+    g_assert_cmpstr (status, ==, "removed");
+    g_assert_true (isnan (ratio));
+  }
+
   /* The export is what the CLI prints. */
   g_assert_true (ws_compare_window_export_csv (window, csv, NULL));
   g_assert_true (g_file_get_contents (csv, &written, NULL, NULL));
@@ -314,9 +333,44 @@ test_compare_timelines (void)
   g_assert_true (ws_compare_timelines_align (timelines, "step 3", 1));
   g_assert_cmpfloat_with_epsilon (x_of (timelines, FALSE, 6542959714),
                                   x_of (timelines, TRUE, 6658745480), 0.5);
+  /* Each ruler reads its own run's clock: at step 3, the time since the
+   * start of that run (the after side read the before run's clock). */
+  {
+    WsComparison *cmp = ws_compare_window_get_comparison (window);
+    double at_before = ws_time_window_clock_at_x (before, x_of (timelines, FALSE, 6542959714));
+    double at_after = ws_time_window_clock_at_x (after, x_of (timelines, TRUE, 6658745480));
+
+    g_test_message ("rulers at step 3: before %.0f ns (run start %" G_GINT64_FORMAT
+                    "), after %.0f ns (run start %" G_GINT64_FORMAT ")",
+                    at_before, cmp->before->origin, at_after, cmp->after->origin);
+    g_assert_cmpfloat_with_epsilon (at_before, 6542959714 - cmp->before->origin,
+                                    ws_time_window_get_ns_per_px (before));
+    g_assert_cmpfloat_with_epsilon (at_after, 6658745480 - cmp->after->origin,
+                                    ws_time_window_get_ns_per_px (after));
+  }
   /* The longer step (1,181,054 ns, bf16: 6,659,926,534 − 6,658,745,480) fills the view but a tenth on each side. */
   g_assert_cmpfloat_with_epsilon (ws_time_window_get_span (before), 1181054 * 1.2, 1);
   g_assert_cmpfloat_with_epsilon (ws_time_window_get_span (after), 1181054 * 1.2, 1);
+
+  /* One scale for both memory lanes, the higher peak of the two: SQL's
+   * running sum of CUDA_GPU_MEMORY_USAGE_EVENTS (allocations less frees),
+   * raised by its lowest point when that is below zero. */
+  {
+    const char *peak_sql =
+      "SELECT max(r) - min(0, min(r)) FROM (SELECT sum(CASE memoryOperationType WHEN 0 THEN "
+      "bytes ELSE -bytes END) OVER (ORDER BY start, rowid) AS r FROM "
+      "CUDA_GPU_MEMORY_USAGE_EVENTS)";
+    g_autofree char *peak_before = ws_test_sqlite_text (fp32, peak_sql);
+    g_autofree char *peak_after = ws_test_sqlite_text (bf16, peak_sql);
+    double top = MAX (g_ascii_strtod (peak_before, NULL), g_ascii_strtod (peak_after, NULL));
+
+    g_test_message ("memory peaks: before %s, after %s bytes", peak_before, peak_after);
+    /* The lanes keep their values as floats: equal within a float's 24 bits. */
+    for (int side = 0; side < 2; side++)
+      g_assert_cmpfloat_with_epsilon (
+        ws_timeline_view_get_memory_top (ws_compare_timelines_get_view (timelines, side)), top,
+        top * 1e-7);
+  }
 
   ws_timeline_view_zoom (ws_compare_timelines_get_view (timelines, TRUE), 4);
   g_assert_cmpfloat_with_epsilon (ws_time_window_get_span (before), ws_time_window_get_span (after),
@@ -479,6 +533,43 @@ test_preferences (void)
   gtk_widget_destroy (GTK_WIDGET (prefs));
 }
 
+/* In Chinese, the launch configurations of the selected kernel read in
+ * Chinese (they were always English).  In a child process, which switches
+ * to zh_CN and the build tree's translations before any window exists. */
+static void
+test_zh_cn_launch_configurations (void)
+{
+  if (g_test_subprocess ())
+    {
+      g_autofree char *path = ws_test_data ("nsys", "v2025.3_h100_probe.sqlite", NULL);
+      WsWindow *window;
+      WsKernelsPage *page;
+      g_autofree char *details = NULL;
+
+      g_setenv ("LANGUAGE", "zh_CN", TRUE);
+      if (setlocale (LC_ALL, "zh_CN.UTF-8") == NULL)
+        {
+          g_test_skip ("no zh_CN.UTF-8 locale");
+          return;
+        }
+      bindtextdomain (GETTEXT_PACKAGE, BUILD_LOCALEDIR);
+      bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
+      textdomain (GETTEXT_PACKAGE);
+      window = ws_test_gui_open_and_load (path);
+      page = WS_KERNELS_PAGE (ws_window_get_kernels_page (window));
+      /* The imbalanced kernel: 4 launches of grid 64, block 256 (probe.cu). */
+      ws_bars_view_select (ws_kernels_page_get_bars_view (page), 5);
+      details = ws_kernels_page_get_details_text (page);
+      g_printerr ("%s\n", details);
+      g_assert_nonnull (strstr (details, "网格 64×1×1，线程块 256×1×1，16 个寄存器，共享内存 0 B"));
+      g_assert_null (strstr (details, "registers"));
+      gtk_widget_destroy (GTK_WIDGET (window));
+      return;
+    }
+  g_test_trap_subprocess (NULL, 120 * G_USEC_PER_SEC, G_TEST_SUBPROCESS_INHERIT_STDERR);
+  g_test_trap_assert_passed ();
+}
+
 int
 main (int argc, char **argv)
 {
@@ -495,6 +586,8 @@ main (int argc, char **argv)
   g_test_add_func ("/window/close-while-loading", test_close_while_loading);
   g_test_add_func ("/window/help/shortcuts-listed", test_shortcuts_listed);
   g_test_add_func ("/window/preferences/tools-and-recent", test_preferences);
+  g_test_add_func ("/window/zh-cn/launch-configurations-in-chinese",
+                   test_zh_cn_launch_configurations);
 
   return ws_test_gui_run ();
 }

@@ -166,12 +166,13 @@ fill_table (WsCompareWindow *self)
 
       if (verdicts && (d->before_launch >= 0 || d->after_launch >= 0))
         verdict = ws_verdict_change_text (self->cmp, d);
+      /* A removed kernel has no ratio (0 would read as "infinitely faster"). */
       gtk_list_store_insert_with_values (
-        store, NULL, -1, COL_KERNEL, d->key, COL_STATUS, ws_presence_to_string (d->presence),
+        store, NULL, -1, COL_KERNEL, d->key, COL_STATUS, ws_presence_label (d->presence),
         COL_BEFORE, d->before_total, COL_AFTER, d->after_total, COL_DELTA, d->delta, COL_RATIO,
-        d->ratio, COL_BEFORE_N, d->before_count, COL_AFTER_N, d->after_count, COL_BEFORE_AVG,
-        d->before_avg, COL_AFTER_AVG, d->after_avg, COL_SHARE, 100.0 * d->share_of_change,
-        COL_VERDICT, verdict, -1);
+        d->presence == WS_PRESENT_BOTH ? d->ratio : NAN, COL_BEFORE_N, d->before_count, COL_AFTER_N,
+        d->after_count, COL_BEFORE_AVG, d->before_avg, COL_AFTER_AVG, d->after_avg, COL_SHARE,
+        100.0 * d->share_of_change, COL_VERDICT, verdict, -1);
     }
   gtk_tree_view_column_set_visible (self->verdict_column, verdicts);
   gtk_tree_view_set_model (self->table, GTK_TREE_MODEL (store));

@@ -31,23 +31,6 @@ ratio_for_people (const WsDelta *d)
   return d->presence != WS_PRESENT_BOTH ? g_strdup ("—") : ratio_text (d->ratio);
 }
 
-static const char *
-status_for_people (WsPresence presence)
-{
-  switch (presence)
-    {
-      case WS_PRESENT_ONLY_BEFORE:
-        /* TRANSLATORS: a kernel of the run before that the run after lacks */
-        return _ ("removed");
-      case WS_PRESENT_ONLY_AFTER:
-        /* TRANSLATORS: a kernel that only the run after has */
-        return _ ("new");
-      case WS_PRESENT_BOTH:
-      default:
-        return "";
-    }
-}
-
 static char *
 integer (gint64 value, gboolean grouping)
 {
@@ -267,7 +250,7 @@ ws_cli_compare (int argc, char **argv)
       g_ptr_array_add (cells, grouping ? ratio_for_people (d) : ratio_text (d->ratio));
       g_ptr_array_add (cells, integer (d->before_count, grouping));
       g_ptr_array_add (cells, integer (d->after_count, grouping));
-      g_ptr_array_add (cells, grouping ? g_strdup (status_for_people (d->presence))
+      g_ptr_array_add (cells, grouping ? g_strdup (ws_presence_label (d->presence))
                                        : g_strdup (ws_presence_to_string (d->presence)));
     }
 

@@ -83,6 +83,7 @@ struct _WsComparison
 const char *ws_match_by_to_string (WsMatchBy by);
 gboolean ws_match_by_from_string (const char *str, WsMatchBy *by);
 const char *ws_presence_to_string (WsPresence presence);
+const char *ws_presence_label (WsPresence presence);
 char *ws_comparison_key (const char *name, WsMatchBy by);
 
 WsComparison *ws_comparison_new (WsRun *before, WsRun *after, WsMatchBy by);

@@ -2,6 +2,7 @@
 #define G_LOG_DOMAIN "ws-kernel-instances"
 #include "config.h"
 
+#include <glib/gi18n.h>
 #include <math.h>
 
 #include "ws-kernel-instances.h"
@@ -99,10 +100,13 @@ ws_kernel_config_uses (const WsRun *run, GArray *instances)
 char *
 ws_launch_config_describe (const WsLaunchConfig *config)
 {
-  return g_strdup_printf ("grid %u×%u×%u, block %u×%u×%u, %u registers, %u B shared",
-                          config->grid[0], config->grid[1], config->grid[2], config->block[0],
-                          config->block[1], config->block[2], config->registers,
-                          config->static_smem + config->dynamic_smem);
+  /* TRANSLATORS: a kernel's launch configuration: grid and block sizes, the
+   * registers per thread, the bytes of shared memory */
+  return g_strdup_printf (
+    g_dngettext (GETTEXT_PACKAGE, "grid %u×%u×%u, block %u×%u×%u, %u register, %u B shared",
+                 "grid %u×%u×%u, block %u×%u×%u, %u registers, %u B shared", config->registers),
+    config->grid[0], config->grid[1], config->grid[2], config->block[0], config->block[1],
+    config->block[2], config->registers, config->static_smem + config->dynamic_smem);
 }
 
 /**

@@ -15,6 +15,7 @@ struct _WsTimeWindow
   GObject parent_instance;
 
   gint64 origin;   /* ns, absolute */
+  gint64 clock;    /* ns, absolute: what the ruler counts from (the run's origin) */
   gint64 duration; /* ns: end_time - origin */
   double width;    /* px of the time axis */
   double start;    /* ns relative to origin */
@@ -123,6 +124,7 @@ ws_time_window_set_bounds (WsTimeWindow *self, gint64 origin, gint64 end_time)
   g_return_if_fail (WS_IS_TIME_WINDOW (self));
 
   self->origin = origin;
+  self->clock = origin;
   self->duration = end_time > origin ? end_time - origin : 0;
   view_limits (self, &lo, &hi);
   self->start = lo;
@@ -136,6 +138,42 @@ ws_time_window_get_origin (WsTimeWindow *self)
   g_return_val_if_fail (WS_IS_TIME_WINDOW (self), 0);
 
   return self->origin;
+}
+
+/**
+ * ws_time_window_set_clock:
+ * @clock: ns, absolute: the time the ruler reads as 0
+ *
+ * The ruler counts from the bounds' origin, unless the bounds are not the
+ * run's (two timelines aligned on an instance of a range share shifted
+ * bounds): then from @clock, the run's own origin.  Set after the bounds.
+ */
+void
+ws_time_window_set_clock (WsTimeWindow *self, gint64 clock)
+{
+  g_return_if_fail (WS_IS_TIME_WINDOW (self));
+
+  if (self->clock == clock)
+    return;
+  self->clock = clock;
+  g_signal_emit (self, signals[CHANGED], 0);
+}
+
+/* ns to add to an offset from the origin to read the ruler's clock. */
+double
+ws_time_window_get_clock_shift (WsTimeWindow *self)
+{
+  g_return_val_if_fail (WS_IS_TIME_WINDOW (self), 0);
+
+  return (double) (self->origin - self->clock);
+}
+
+/* The ruler's reading (ns on the clock of ws_time_window_set_clock()) at
+ * @x px from the left of the time axis. */
+double
+ws_time_window_clock_at_x (WsTimeWindow *self, double x)
+{
+  return ws_time_window_x_to_offset (self, x) + ws_time_window_get_clock_shift (self);
 }
 
 gint64

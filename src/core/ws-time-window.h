@@ -19,6 +19,9 @@ WsTimeWindow *ws_time_window_new (void);
 
 void ws_time_window_set_bounds (WsTimeWindow *self, gint64 origin, gint64 end_time);
 gint64 ws_time_window_get_origin (WsTimeWindow *self);
+void ws_time_window_set_clock (WsTimeWindow *self, gint64 clock);
+double ws_time_window_get_clock_shift (WsTimeWindow *self);
+double ws_time_window_clock_at_x (WsTimeWindow *self, double x);
 gint64 ws_time_window_get_end_time (WsTimeWindow *self);
 void ws_time_window_set_width (WsTimeWindow *self, double width);
 double ws_time_window_get_width (WsTimeWindow *self);

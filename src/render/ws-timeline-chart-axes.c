@@ -180,24 +180,26 @@ ws_timeline_chart_draw_ruler (WsTimelineChart *self, cairo_t *cr, const WsPaintF
   const WsTimelineGeometry *g = &self->geometry;
   g_autoptr (PangoLayout) small = ws_timeline_paint_layout (self->paint, palette, 0.8, FALSE);
   double y = g->overview_h, h = g->ruler_h;
-  double view_end = f->view_start + f->width * f->ns_per_px;
+  /* The ruler reads its own clock: the run's, when the bounds are shifted. */
+  double clock_start = f->view_start + f->clock_shift;
+  double view_end = clock_start + f->width * f->ns_per_px;
   g_autofree char *base = ws_time_ticks_base_label (ticks);
 
   cairo_save (cr);
   cairo_rectangle (cr, f->x0, y, f->width, h);
   cairo_clip (cr);
   ws_color_set (cr, palette->dim);
-  for (double t = ceil (f->view_start / ticks->minor) * ticks->minor; t <= view_end;
+  for (double t = ceil (clock_start / ticks->minor) * ticks->minor; t <= view_end;
        t += ticks->minor)
     {
-      double x = round ((t - f->view_start) / f->ns_per_px);
+      double x = round ((t - clock_start) / f->ns_per_px);
 
       cairo_rectangle (cr, f->x0 + x, y + h - 4, 1, 4);
     }
   cairo_fill (cr);
   for (double t = ticks->first; t <= view_end; t += ticks->step)
     {
-      double x = round ((t - f->view_start) / f->ns_per_px);
+      double x = round ((t - clock_start) / f->ns_per_px);
       g_autofree char *label = ws_time_ticks_label (ticks, t);
       int lw, lh;
 

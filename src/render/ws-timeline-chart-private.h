@@ -55,6 +55,7 @@ struct _WsTimelineChart
   WsRun *run;
   WsNvtxProjection *projection;
   WsTimelinePaint *paint;
+  double memory_top; /* bytes at a memory lane's full height; 0: each lane's own peak */
 
   WsTimelineGeometry geometry;
   double *lane_y; /* content px, per lane */

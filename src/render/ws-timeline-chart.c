@@ -69,6 +69,43 @@ ws_timeline_chart_set_projection (WsTimelineChart *self, WsNvtxProjection *proje
   self->projection = projection;
 }
 
+/**
+ * ws_timeline_chart_set_memory_top:
+ * @top: bytes drawn at a memory lane's full height, or 0 for each lane's
+ *   own peak
+ *
+ * Two timelines side by side share one scale, so that 3.82 GB and 804 MB
+ * in use do not look alike.
+ */
+void
+ws_timeline_chart_set_memory_top (WsTimelineChart *self, double top)
+{
+  self->memory_top = MAX (top, 0);
+}
+
+double
+ws_timeline_chart_get_memory_top (WsTimelineChart *self)
+{
+  return self->memory_top;
+}
+
+/* The peak of the memory lanes: the scale ws_timeline_chart_set_memory_top()
+ * may share. */
+double
+ws_timeline_chart_memory_peak (WsTimelineChart *self)
+{
+  double peak = 0;
+
+  for (guint l = 0; l < ws_lanes_get_n_lanes (self->lanes); l++)
+    {
+      const WsLane *lane = ws_lanes_get_lane (self->lanes, l);
+
+      if (lane->kind == WS_LANE_MEMORY)
+        peak = MAX (peak, lane->series.max);
+    }
+  return peak;
+}
+
 void
 ws_timeline_state_init (WsTimelineState *state)
 {
@@ -238,6 +275,7 @@ frame_for (WsTimelineChart *self, WsPaintFrame *f, cairo_t *cr, double width, Ws
   f->width = MAX (width - g->header_w, 1);
   f->origin = ws_time_window_get_origin (window);
   f->view_start = ws_time_window_get_start (window);
+  f->clock_shift = ws_time_window_get_clock_shift (window);
   f->ns_per_px = ws_time_window_get_span (window) / f->width;
 }
 
@@ -264,9 +302,11 @@ draw_grid (cairo_t *cr, const WsTimeTicks *ticks, const WsPaintFrame *f, double 
            const WsPalette *palette)
 {
   ws_color_set_alpha (cr, palette->grid, 0.7);
-  for (double t = ticks->first; t <= f->view_start + f->width * f->ns_per_px; t += ticks->step)
+  /* Ticks are on the ruler's clock. */
+  for (double t = ticks->first; t <= f->view_start + f->clock_shift + f->width * f->ns_per_px;
+       t += ticks->step)
     {
-      double x = round ((t - f->view_start) / f->ns_per_px) + 0.5;
+      double x = round ((t - f->clock_shift - f->view_start) / f->ns_per_px) + 0.5;
 
       cairo_rectangle (cr, f->x0 + x - 0.5, y, 1, h);
     }
@@ -301,8 +341,9 @@ draw_lane_content (WsTimelineChart *self, const WsLane *lane, double y, double h
                                   palette->mixed);
         break;
       case WS_LANE_MEMORY:
-        ws_timeline_paint_series (self->paint, &lane->series, lane->series.max, y + pad,
-                                  h - 2 * pad, palette->latency);
+        ws_timeline_paint_series (self->paint, &lane->series,
+                                  self->memory_top > 0 ? self->memory_top : lane->series.max,
+                                  y + pad, h - 2 * pad, palette->latency);
         break;
       case WS_LANE_GROUP:
       default:
@@ -355,7 +396,8 @@ draw_lanes (WsTimelineChart *self, cairo_t *cr, double width, double height, con
 static void
 choose_ticks (WsTimelineChart *self, const WsPaintFrame *f, WsTimeTicks *ticks)
 {
-  ws_time_ticks_choose (ticks, f->view_start, f->view_start + f->width * f->ns_per_px, f->width,
+  ws_time_ticks_choose (ticks, f->view_start + f->clock_shift,
+                        f->view_start + f->clock_shift + f->width * f->ns_per_px, f->width,
                         self->geometry.line * 7);
 }
 

@@ -30,7 +30,8 @@ typedef struct
   double x0;    /* px: the left of the time axis */
   double width; /* px of the time axis */
   gint64 origin;
-  double view_start; /* ns from the origin at x0 */
+  double view_start;  /* ns from the origin at x0 */
+  double clock_shift; /* ns to add to an offset from the origin: the ruler's clock */
   double ns_per_px;
 } WsPaintFrame;
 

@@ -597,6 +597,46 @@ ws_timeline_view_set_lanes (WsTimelineView *self, WsLanes *lanes)
 }
 
 /**
+ * ws_timeline_view_set_memory_top:
+ * @top: bytes at a memory lane's full height; 0 for each lane's own peak
+ *
+ * Shares a scale with another view of another run (a comparison).
+ */
+void
+ws_timeline_view_set_memory_top (WsTimelineView *self, double top)
+{
+  g_return_if_fail (WS_IS_TIMELINE_VIEW (self));
+
+  if (self->chart == NULL)
+    return;
+  ws_timeline_chart_set_memory_top (self->chart, top);
+  ws_timeline_view_invalidate (self);
+}
+
+/* The bytes at a memory lane's full height: the shared scale, else the
+ * peak of this view's own memory lanes. */
+double
+ws_timeline_view_get_memory_top (WsTimelineView *self)
+{
+  g_return_val_if_fail (WS_IS_TIMELINE_VIEW (self), 0);
+
+  if (self->chart == NULL)
+    return 0;
+  return ws_timeline_chart_get_memory_top (self->chart) > 0
+           ? ws_timeline_chart_get_memory_top (self->chart)
+           : ws_timeline_chart_memory_peak (self->chart);
+}
+
+/* The peak of the memory lanes (bytes), or 0. */
+double
+ws_timeline_view_get_memory_peak (WsTimelineView *self)
+{
+  g_return_val_if_fail (WS_IS_TIMELINE_VIEW (self), 0);
+
+  return self->chart != NULL ? ws_timeline_chart_memory_peak (self->chart) : 0;
+}
+
+/**
  * ws_timeline_view_get_lanes:
  *
  * Returns: (transfer none) (nullable): the lanes shown

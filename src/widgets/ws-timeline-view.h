@@ -17,6 +17,9 @@ G_DECLARE_FINAL_TYPE (WsTimelineView, ws_timeline_view, WS, TIMELINE_VIEW, GtkDr
 GtkWidget *ws_timeline_view_new (void);
 void ws_timeline_view_set_lanes (WsTimelineView *self, WsLanes *lanes);
 WsLanes *ws_timeline_view_get_lanes (WsTimelineView *self);
+void ws_timeline_view_set_memory_top (WsTimelineView *self, double top);
+double ws_timeline_view_get_memory_peak (WsTimelineView *self);
+double ws_timeline_view_get_memory_top (WsTimelineView *self);
 void ws_timeline_view_set_projection (WsTimelineView *self, WsNvtxProjection *projection);
 WsNvtxProjection *ws_timeline_view_get_projection (WsTimelineView *self);
 WsTimeWindow *ws_timeline_view_get_window (WsTimelineView *self);
