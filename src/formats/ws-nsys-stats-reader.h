@@ -3,7 +3,7 @@
 
 #include <glib.h>
 
-#include "ws-stats.h"
+#include "ws-summary.h"
 
 G_BEGIN_DECLS
 

@@ -6,7 +6,6 @@
 
 #include "ws-ncu-results.h"
 #include "ws-run.h"
-#include "ws-stats.h"
 
 static void
 gpu_clear (gpointer data)
@@ -155,7 +154,7 @@ ws_run_free (WsRun *self)
   g_free (self->metric_samples.time);
   g_free (self->metric_samples.value);
 
-  for (guint i = 0; i < WS_RUN_N_SUMMARIES; i++)
+  for (guint i = 0; i < WS_N_REPORTS; i++)
     g_clear_pointer (&self->summaries[i], ws_summary_unref);
   g_clear_pointer (&self->ncu, ws_ncu_results_unref);
 
@@ -359,6 +358,51 @@ ws_run_source_count (const WsRun *self, const char *what)
   return NULL;
 }
 
+/**
+ * ws_run_get_summary:
+ *
+ * Returns: (transfer none) (nullable): the summary computed at load, with
+ * demangled kernel names; %NULL when the run has no such data.
+ */
+WsSummary *
+ws_run_get_summary (const WsRun *run, WsReportKind kind)
+{
+  g_return_val_if_fail (kind < WS_N_REPORTS, NULL);
+
+  return run->summaries[kind];
+}
+
+/* Whether the run holds the events that report @kind summarises. */
+gboolean
+ws_report_has_events (const WsRun *run, WsReportKind kind)
+{
+  switch (kind)
+    {
+      case WS_REPORT_KERN_SUM:
+        return run->kernels.n > 0;
+      case WS_REPORT_NVTX_SUM:
+        return run->nvtx.n > 0;
+      case WS_REPORT_API_SUM:
+        return run->api.n > 0;
+      case WS_REPORT_MEM_TIME_SUM:
+      case WS_REPORT_MEM_SIZE_SUM:
+        return run->memops.n > 0;
+      case WS_N_REPORTS:
+      default:
+        return FALSE;
+    }
+}
+
+/* Whether report @kind has something to show: its events, or a summary
+ * read from a CSV. */
+gboolean
+ws_report_has_data (const WsRun *run, WsReportKind kind)
+{
+  if (kind < WS_N_REPORTS && run->summaries[kind] != NULL)
+    return TRUE;
+  return ws_report_has_events (run, kind);
+}
+
 void
 ws_run_add_source (WsRun *self, const char *what, const char *table, gint64 rows)
 {
@@ -447,33 +491,4 @@ ws_mem_kind_label (guint kind)
   if (kind < G_N_ELEMENTS (labels))
     return labels[kind];
   return "Unknown";
-}
-
-const char *
-ws_name_form_to_string (WsNameForm form)
-{
-  switch (form)
-    {
-      case WS_NAME_SHORT:
-        return "short";
-      case WS_NAME_MANGLED:
-        return "mangled";
-      case WS_NAME_DEMANGLED:
-      default:
-        return "demangled";
-    }
-}
-
-gboolean
-ws_name_form_from_string (const char *str, WsNameForm *form)
-{
-  if (g_strcmp0 (str, "demangled") == 0)
-    *form = WS_NAME_DEMANGLED;
-  else if (g_strcmp0 (str, "short") == 0 || g_strcmp0 (str, "base") == 0)
-    *form = WS_NAME_SHORT;
-  else if (g_strcmp0 (str, "mangled") == 0)
-    *form = WS_NAME_MANGLED;
-  else
-    return FALSE;
-  return TRUE;
 }

@@ -4,6 +4,7 @@
 #include <glib.h>
 
 #include "ws-string-table.h"
+#include "ws-summary.h"
 
 G_BEGIN_DECLS
 
@@ -19,17 +20,6 @@ G_BEGIN_DECLS
 typedef struct _WsRun WsRun;
 typedef struct _WsNcuResults WsNcuResults;
 typedef struct _WsCsvSummaries WsCsvSummaries;
-typedef struct _WsSummary WsSummary;
-
-/* The number of nsys stats reports (WsReportKind in ws-stats.h). */
-#define WS_RUN_N_SUMMARIES 5
-
-typedef enum
-{
-  WS_NAME_DEMANGLED,
-  WS_NAME_SHORT,
-  WS_NAME_MANGLED,
-} WsNameForm;
 
 /* Memory operation kinds: the values of ENUM_CUDA_MEMCPY_OPER, plus memset. */
 typedef enum
@@ -256,7 +246,7 @@ struct _WsRun
   gboolean has_runtime_table;
   gboolean has_memory_tables;
 
-  WsSummary *summaries[WS_RUN_N_SUMMARIES]; /* derived at load; see ws_run_get_summary() */
+  WsSummary *summaries[WS_N_REPORTS]; /* derived at load; see ws_run_get_summary() */
 
   WsNcuResults *ncu;             /* profiled launches from ncu CSVs, or NULL */
   WsCsvSummaries *csv_summaries; /* `nsys stats` CSVs opened without an export, or NULL */
@@ -279,11 +269,12 @@ const char *ws_run_display_name (const WsRun *self);
 gsize ws_run_n_events (const WsRun *self);
 gsize ws_run_memory (const WsRun *self);
 const WsSourceCount *ws_run_source_count (const WsRun *self, const char *what);
+WsSummary *ws_run_get_summary (const WsRun *run, WsReportKind kind);
+gboolean ws_report_has_events (const WsRun *run, WsReportKind kind);
+gboolean ws_report_has_data (const WsRun *run, WsReportKind kind);
 
 const char *ws_memop_kind_label (guint kind);
 const char *ws_mem_kind_label (guint kind);
-const char *ws_name_form_to_string (WsNameForm form);
-gboolean ws_name_form_from_string (const char *str, WsNameForm *form);
 
 /* For readers: keeping a run consistent while it is built. */
 void ws_run_add_source (WsRun *self, const char *what, const char *table, gint64 rows);
