@@ -54,7 +54,6 @@ KNOWN = {
     ('src/analysis/ws-finding.c', 'ws-report.h'),
     ('src/analysis/ws-finding.h', 'json-glib/json-glib.h'),
     ('src/analysis/ws-findings-diff.c', 'ws-report.h'),
-    ('src/model/ws-ncu-results.h', 'ws-gauges.h'),
     ('src/tools/ws-report-convert.c', 'ws-capture-log.h'),
     ('src/tools/ws-report-convert.h', 'ws-input.h'),
     ('src/tools/ws-report-convert.h', 'ws-load-options.h'),

@@ -403,137 +403,22 @@ ws_gauges_compute (const WsNcuResults *results, guint launch, WsGauges *gauges)
   sol_verdict (gauges);
 }
 
+/**
+ * ws_gauges_compute_all:
+ *
+ * Gives each launch of @results its gauges and verdicts: done once, on the
+ * loading thread, after the reader finished the results and before they
+ * are shared.
+ */
 void
-ws_gauges_clear (WsGauges *gauges)
+ws_gauges_compute_all (WsNcuResults *results)
 {
-  g_clear_pointer (&gauges->verdict_reason, g_free);
-  g_clear_pointer (&gauges->sol_reason, g_free);
-}
+  guint n;
 
-const char *
-ws_gauge_label (WsGaugeKind kind)
-{
-  static const char *const labels[WS_N_GAUGES] = {
-    N_ ("Duration"),  N_ ("SM"),      N_ ("Memory"),           N_ ("DRAM"),
-    N_ ("Tensor"),    N_ ("FP32"),    N_ ("L1 hit"),           N_ ("L2 hit"),
-    N_ ("Occupancy"), N_ ("Barrier"), N_ ("Short scoreboard"), N_ ("Long scoreboard"),
-  };
+  g_return_if_fail (results != NULL && results->finished && results->gauges == NULL);
 
-  g_return_val_if_fail (kind < WS_N_GAUGES, "");
-  return _ (labels[kind]);
-}
-
-/* The column of `warpscope-cli gauges --format csv`. */
-const char *
-ws_gauge_csv_column (WsGaugeKind kind)
-{
-  static const char *const columns[WS_N_GAUGES] = {
-    "duration_ns",
-    "sm_pct",
-    "memory_pct",
-    "dram_pct",
-    "tensor_pct",
-    "fp32_pct",
-    "l1_hit_pct",
-    "l2_hit_pct",
-    "occupancy_pct",
-    "stall_barrier",
-    "stall_short_scoreboard",
-    "stall_long_scoreboard",
-  };
-
-  g_return_val_if_fail (kind < WS_N_GAUGES, "");
-  return columns[kind];
-}
-
-/* How full a % gauge is, in [0, 1]; NaN for gauges that are not % or not collected. */
-double
-ws_gauge_fraction (const WsGauge *gauge)
-{
-  if (!gauge->collected || !g_str_equal (gauge->unit, "%"))
-    return NAN;
-  return CLAMP (gauge->value / 100.0, 0.0, 1.0);
-}
-
-/**
- * ws_gauge_format_value:
- *
- * Returns: (transfer full) (nullable): the value for people ("97.8%",
- * "381.79 µs", "12.67"), or %NULL when not collected
- */
-char *
-ws_gauge_format_value (const WsGauge *gauge)
-{
-  if (!gauge->collected)
-    return NULL;
-  if (g_str_equal (gauge->unit, "ns"))
-    return ws_format_duration (gauge->value);
-  if (g_str_equal (gauge->unit, "%"))
-    {
-      g_autofree char *num = ws_format_fixed_string (gauge->value, 1);
-
-      return g_strdup_printf ("%s%%", num);
-    }
-  return ws_format_fixed_string (gauge->value, 2);
-}
-
-/**
- * ws_gauge_not_collected_text:
- *
- * Returns: (transfer full): what to show instead of a value: "not
- * collected (--section SpeedOfLight)", or why the GPU has no such thing
- */
-char *
-ws_gauge_not_collected_text (const WsGauge *gauge)
-{
-  if (gauge->absent != NULL)
-    return g_strdup (gauge->absent);
-  return g_strdup_printf (_ ("not collected (%s)"), gauge->collect);
-}
-
-/* A verdict for scripts: not translated. */
-const char *
-ws_verdict_id (WsVerdict verdict)
-{
-  switch (verdict)
-    {
-      case WS_VERDICT_COMPUTE:
-        return "Compute";
-      case WS_VERDICT_MEMORY:
-        return "Memory";
-      case WS_VERDICT_LATENCY:
-        return "Memory/Latency";
-      case WS_VERDICT_MIXED:
-        return "Mixed";
-      case WS_VERDICT_UNKNOWN:
-        return "Unknown";
-      case WS_VERDICT_NONE:
-      case WS_N_VERDICTS:
-      default:
-        return "";
-    }
-}
-
-const char *
-ws_sol_verdict_id (WsSolVerdict sol)
-{
-  static const char *const ids[WS_N_SOL_VERDICTS] = {
-    "unknown",           "high-throughput",  "latency",  "small-grid",
-    "compute-dominated", "memory-dominated", "balanced",
-  };
-
-  g_return_val_if_fail (sol < WS_N_SOL_VERDICTS, "");
-  return ids[sol];
-}
-
-const char *
-ws_sol_verdict_label (WsSolVerdict sol)
-{
-  static const char *const labels[WS_N_SOL_VERDICTS] = {
-    N_ ("Unknown"),           N_ ("High throughput"),  N_ ("Latency"),  N_ ("Small grid"),
-    N_ ("Compute-dominated"), N_ ("Memory-dominated"), N_ ("Balanced"),
-  };
-
-  g_return_val_if_fail (sol < WS_N_SOL_VERDICTS, "");
-  return _ (labels[sol]);
+  n = results->launches->len;
+  results->gauges = g_new0 (WsGauges, MAX (n, 1));
+  for (guint i = 0; i < n; i++)
+    ws_gauges_compute (results, i, &results->gauges[i]);
 }

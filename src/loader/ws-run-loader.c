@@ -6,6 +6,7 @@
 #include <json-glib/json-glib.h>
 
 #include "ws-error.h"
+#include "ws-gauges.h"
 #include "ws-input.h"
 #include "ws-ncu-match.h"
 #include "ws-ncu-reader.h"
@@ -16,9 +17,10 @@
 #include "ws-stats.h"
 
 /* The ncu CSVs of a run, read together (a raw and a details export of one
- * report give each launch once).  A file named on its own must read; one a
- * folder brought along that holds only ncu's error messages is left out
- * with a warning, so that the rest of the capture still opens. */
+ * report give each launch once), with the gauges of each launch.  A file
+ * named on its own must read; one a folder brought along that holds only
+ * ncu's error messages is left out with a warning, so that the rest of
+ * the capture still opens. */
 static WsNcuResults *
 load_ncu (GPtrArray *paths, GArray *from_folder, GPtrArray *warnings, GCancellable *cancellable,
           GError **error)
@@ -31,7 +33,10 @@ load_ncu (GPtrArray *paths, GArray *from_folder, GPtrArray *warnings, GCancellab
   results = ws_ncu_reader_load ((const char *const *) paths->pdata, cancellable, &first_error);
   g_ptr_array_remove_index (paths, paths->len - 1);
   if (results != NULL)
-    return results;
+    {
+      ws_gauges_compute_all (results);
+      return results;
+    }
 
   kept = g_ptr_array_new ();
   for (guint i = 0; i < paths->len; i++)
@@ -58,7 +63,10 @@ load_ncu (GPtrArray *paths, GArray *from_folder, GPtrArray *warnings, GCancellab
       return NULL;
     }
   g_ptr_array_add (kept, NULL);
-  return ws_ncu_reader_load ((const char *const *) kept->pdata, cancellable, error);
+  results = ws_ncu_reader_load ((const char *const *) kept->pdata, cancellable, error);
+  if (results != NULL)
+    ws_gauges_compute_all (results);
+  return results;
 }
 
 static void

@@ -104,13 +104,14 @@ ws_ncu_results_launch (const WsNcuResults *self, guint launch)
 /**
  * ws_ncu_results_gauges:
  *
- * Returns: (transfer none): the gauges and verdicts of @launch
+ * Returns: (transfer none): the gauges and verdicts of @launch, once
+ * ws_gauges_compute_all() computed them
  */
 const WsGauges *
 ws_ncu_results_gauges (const WsNcuResults *self, guint launch)
 {
   g_return_val_if_fail (self != NULL && launch < self->launches->len, NULL);
-  g_return_val_if_fail (self->finished, NULL);
+  g_return_val_if_fail (self->gauges != NULL, NULL);
 
   return &self->gauges[launch];
 }
@@ -666,7 +667,7 @@ ws_ncu_results_add_warning (WsNcuResults *self, const char *format, ...)
   va_end (args);
 }
 
-/* Gives every column exactly one value per launch and derives the gauges. */
+/* Gives every column exactly one value per launch. */
 void
 ws_ncu_results_finish (WsNcuResults *self)
 {
@@ -690,8 +691,5 @@ ws_ncu_results_finish (WsNcuResults *self)
         metric->unit = metric->base_unit = "";
     }
 
-  self->gauges = g_new0 (WsGauges, MAX (n, 1));
   self->finished = TRUE;
-  for (guint i = 0; i < n; i++)
-    ws_gauges_compute (self, i, &self->gauges[i]);
 }

@@ -3,14 +3,15 @@
 
 #include <glib.h>
 
-#include "ws-gauges.h"
+#include "ws-gauge.h"
 
 G_BEGIN_DECLS
 
 /* The launches that Nsight Compute profiled, read from its CSV exports.
- * Immutable once ws_ncu_reader_load() returned it (ws_run_attach_ncu()
- * adds the nsys match before the run is shared), ref-counted, shared by
- * reference between windows and threads.
+ * ws_ncu_reader_load() fills it; on the loading thread the analyses then
+ * add the gauges (ws_gauges_compute_all()) and the nsys match
+ * (ws_run_attach_ncu()), and from then on it is immutable, ref-counted,
+ * shared by reference between windows and threads.
  *
  * Metrics are columns: one array of values per metric, one value per
  * launch, so that a 2,000-metric raw page of 8 launches costs about
@@ -107,7 +108,7 @@ struct _WsNcuResults
   GArray *rules;       /* WsNcuRule */
   GPtrArray *warnings; /* char *: what was odd but not fatal */
 
-  WsGauges *gauges;  /* one per launch, computed by ws_ncu_results_finish() */
+  WsGauges *gauges;  /* one per launch: ws_gauges_compute_all() (analysis), or NULL */
   WsNcuMatch *match; /* one per launch once matched to an nsys run, or NULL */
   gboolean finished;
 };

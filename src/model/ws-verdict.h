@@ -18,4 +18,21 @@ typedef enum
   WS_N_VERDICTS,
 } WsVerdict;
 
+/* Nsight Compute's speed-of-light verdict (FORMATS.md). */
+typedef enum
+{
+  WS_SOL_UNKNOWN,
+  WS_SOL_HIGH_THROUGHPUT,
+  WS_SOL_LATENCY,
+  WS_SOL_SMALL_GRID,
+  WS_SOL_COMPUTE_DOMINATED,
+  WS_SOL_MEMORY_DOMINATED,
+  WS_SOL_BALANCED,
+  WS_N_SOL_VERDICTS,
+} WsSolVerdict;
+
+const char *ws_verdict_id (WsVerdict verdict);
+const char *ws_sol_verdict_id (WsSolVerdict sol);
+const char *ws_sol_verdict_label (WsSolVerdict sol);
+
 G_END_DECLS
