@@ -54,9 +54,6 @@ KNOWN = {
     ('src/analysis/ws-finding.c', 'ws-report.h'),
     ('src/analysis/ws-finding.h', 'json-glib/json-glib.h'),
     ('src/analysis/ws-findings-diff.c', 'ws-report.h'),
-    ('src/tools/ws-report-convert.c', 'ws-capture-log.h'),
-    ('src/tools/ws-report-convert.h', 'ws-input.h'),
-    ('src/tools/ws-report-convert.h', 'ws-load-options.h'),
 }
 
 INCLUDE = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]')

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "ws-capture-log.h"
+#include "ws-capture-process.h"
 
 /* The words of a capture's log, and what the tools' output says about why
  * a step failed. */
@@ -101,16 +102,6 @@ ws_capture_command_line (const WsCaptureCommand *command)
     }
   g_string_append_printf (text, " %s", quoted);
   return g_string_free (text, FALSE);
-}
-
-/* Whether a line of a tool's output reads like the cause of a failure. */
-gboolean
-ws_capture_line_is_problem (const char *line)
-{
-  g_autofree char *lower = g_ascii_strdown (line, -1);
-
-  return g_str_has_prefix (line, "==ERROR==") || strstr (lower, "error") != NULL ||
-         strstr (lower, "failed") != NULL || strstr (lower, "unable to") != NULL;
 }
 
 /* Takes in a line of a running command's output. */

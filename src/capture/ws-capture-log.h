@@ -17,7 +17,6 @@ typedef struct
 char *ws_capture_step_line (guint step, WsCaptureStepState state, const char *name,
                             const char *detail);
 char *ws_capture_command_line (const WsCaptureCommand *command);
-gboolean ws_capture_line_is_problem (const char *line);
 void ws_capture_output_watch_line (WsCaptureOutputWatch *watch, const char *line);
 void ws_capture_output_watch_clear (WsCaptureOutputWatch *watch);
 char *ws_capture_problem_in_file (const char *path);

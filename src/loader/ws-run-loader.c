@@ -141,7 +141,9 @@ convert_reports (GPtrArray *files, GArray *kinds, GArray *in_folder, GHashTable 
           i++;
           continue;
         }
-      converted = ws_report_convert (path, kind, cancellable, progress, progress_data, &local);
+      converted = ws_report_convert (
+        path, kind == WS_INPUT_NSYS_REPORT ? WS_REPORT_TOOL_NSYS : WS_REPORT_TOOL_NCU, cancellable,
+        progress, progress_data, &local);
       if (converted == NULL)
         {
           if (kind == WS_INPUT_NCU_REPORT && g_array_index (in_folder, gboolean, i) &&

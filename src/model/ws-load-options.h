@@ -3,6 +3,8 @@
 
 #include <glib.h>
 
+#include "ws-progress.h"
+
 G_BEGIN_DECLS
 
 /* Which parts of a run to load.  The viewer loads everything; `stats`
@@ -24,10 +26,5 @@ typedef enum
   WS_LOAD_NAME_SHORT = 1 << 9,    /* with LEAN: the short kernel names */
   WS_LOAD_NAME_MANGLED = 1 << 10, /* with LEAN: the mangled kernel names */
 } WsLoadFlags;
-
-/* Progress of a load: @fraction in [0, 1], @what names the table being read.
- * Called on the loading thread by the synchronous readers; the async API
- * delivers it on the caller's main context. */
-typedef void (*WsProgressFunc) (double fraction, const char *what, gpointer user_data);
 
 G_END_DECLS

@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <gio/gunixinputstream.h>
 #include <signal.h>
+#include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -452,4 +453,14 @@ ws_capture_process_kill (WsCaptureProcess *self)
     self->term_sent = g_get_monotonic_time ();
   self->kill_sent = g_get_monotonic_time ();
   start_reaping (self);
+}
+
+/* Whether a line of a tool's output reads like the cause of a failure. */
+gboolean
+ws_capture_line_is_problem (const char *line)
+{
+  g_autofree char *lower = g_ascii_strdown (line, -1);
+
+  return g_str_has_prefix (line, "==ERROR==") || strstr (lower, "error") != NULL ||
+         strstr (lower, "failed") != NULL || strstr (lower, "unable to") != NULL;
 }

@@ -18,4 +18,6 @@ gboolean ws_capture_process_run_finish (WsCaptureProcess *self, GAsyncResult *re
 void ws_capture_process_terminate (WsCaptureProcess *self);
 void ws_capture_process_kill (WsCaptureProcess *self);
 
+gboolean ws_capture_line_is_problem (const char *line);
+
 G_END_DECLS

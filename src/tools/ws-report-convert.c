@@ -12,7 +12,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "ws-capture-log.h"
 #include "ws-capture-process.h"
 #include "ws-capture-tools.h"
 #include "ws-error.h"
@@ -73,19 +72,14 @@ static char *configured[2];
 static gboolean has_settings;
 
 static const Tool *
-tool_for (WsInputKind kind)
+tool_for (WsReportTool kind)
 {
   switch (kind)
     {
-      case WS_INPUT_NSYS_REPORT:
+      case WS_REPORT_TOOL_NSYS:
         return &nsys_tool;
-      case WS_INPUT_NCU_REPORT:
+      case WS_REPORT_TOOL_NCU:
         return &ncu_tool;
-      case WS_INPUT_UNKNOWN:
-      case WS_INPUT_FOLDER:
-      case WS_INPUT_NSYS_SQLITE:
-      case WS_INPUT_NSYS_STATS_CSV:
-      case WS_INPUT_NCU_CSV:
       default:
         return NULL;
     }
@@ -195,14 +189,14 @@ cache_path_for (const char *report, const Tool *tool, const GStatBuf *st)
 
 /**
  * ws_report_convert_cache_path:
- * @kind: %WS_INPUT_NSYS_REPORT or %WS_INPUT_NCU_REPORT
+ * @kind: the tool that wrote @report
  *
  * Returns: (transfer full): where the conversion of @report as it is now
  *   goes (whether it exists or not), or %NULL with @error set when the
  *   report cannot be read
  */
 char *
-ws_report_convert_cache_path (const char *report, WsInputKind kind, GError **error)
+ws_report_convert_cache_path (const char *report, WsReportTool kind, GError **error)
 {
   const Tool *tool = tool_for (kind);
   GStatBuf st;
@@ -619,7 +613,7 @@ convert_into (const char *report, const Tool *tool, const char *tool_path, const
 
 /**
  * ws_report_convert:
- * @kind: %WS_INPUT_NSYS_REPORT or %WS_INPUT_NCU_REPORT
+ * @kind: the tool that wrote @report
  * @progress: (nullable): called on the calling thread with the tool's
  *   progress and a phrase that says what runs
  *
@@ -635,7 +629,7 @@ convert_into (const char *report, const Tool *tool, const char *tool_path, const
  *   %G_IO_ERROR_CANCELLED when cancelled
  */
 char *
-ws_report_convert (const char *report, WsInputKind kind, GCancellable *cancellable,
+ws_report_convert (const char *report, WsReportTool kind, GCancellable *cancellable,
                    WsProgressFunc progress, gpointer progress_data, GError **error)
 {
   const Tool *tool = tool_for (kind);
