@@ -48,14 +48,6 @@ OUTSIDE = [
     ('gdk/', 'GTK', {'widgets', 'app'}),
 ]
 
-# Edges of the old src/core that break the table, until the commits that
-# break them land: (file, header).  Each must still exist.
-KNOWN = {
-    ('src/analysis/ws-finding.c', 'ws-report.h'),
-    ('src/analysis/ws-finding.h', 'json-glib/json-glib.h'),
-    ('src/analysis/ws-findings-diff.c', 'ws-report.h'),
-}
-
 INCLUDE = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]')
 
 
@@ -103,7 +95,6 @@ def main():
                 owner.setdefault(name, lib)
 
     edges = 0
-    known = []
     for lib, path in sources:
         allowed = may_use(lib)
         rel = os.path.relpath(path, root)
@@ -114,9 +105,6 @@ def main():
                     continue
                 edges += 1
                 quote, header = m.groups()
-                if (rel, header) in KNOWN:
-                    known.append((rel, header))
-                    continue
                 where = '%s:%d: #include %s' % (rel, number,
                                                  '"%s"' % header if quote == '"' else '<%s>' % header)
                 if quote == '"':
@@ -135,15 +123,12 @@ def main():
                         problems.append('%s (%s): only %s may include it'
                                         % (where, what, ', '.join(sorted(libs))))
 
-    for rel, header in sorted(KNOWN - set(known)):
-        problems.append('%s: no longer includes %s: drop it from KNOWN' % (rel, header))
     for problem in problems:
         print(problem)
     if problems:
         print('%d include(s) break the layer table (docs/ARCHITECTURE.md)' % len(problems))
         return 1
-    print('%d includes in %d files follow the layer table (%d known exceptions)'
-          % (edges - len(known), len(sources), len(known)))
+    print('%d includes in %d files follow the layer table' % (edges, len(sources)))
     return 0
 
 

@@ -2,7 +2,6 @@
 #pragma once
 
 #include <glib-object.h>
-#include <json-glib/json-glib.h>
 
 G_BEGIN_DECLS
 
@@ -102,11 +101,6 @@ const WsFindingNvtx *ws_finding_find_nvtx (const WsFinding *self, const char *na
 const char *ws_severity_to_string (WsSeverity severity);
 const char *ws_severity_label (WsSeverity severity);
 char *ws_evidence_format_value (const WsEvidence *evidence);
-
-void ws_findings_sort (GPtrArray *findings);
-JsonNode *ws_findings_to_json (GPtrArray *findings, gint64 origin);
-void ws_findings_write_markdown (GPtrArray *findings, GString *out);
-void ws_findings_write_text (GPtrArray *findings, GString *out);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (WsFinding, ws_finding_unref)
 

@@ -5,7 +5,6 @@
 #include <glib/gi18n.h>
 
 #include "ws-findings-diff.h"
-#include "ws-report.h"
 
 static void
 change_clear (gpointer data)
@@ -176,70 +175,4 @@ ws_findings_diff_find (GArray *diff, const char *id)
         return change;
     }
   return NULL;
-}
-
-static const char *
-title_of (const WsFindingChange *change)
-{
-  return change->after != NULL ? change->after->title : change->before->title;
-}
-
-static const char *
-severity_of (const WsFinding *finding)
-{
-  return finding != NULL ? ws_severity_label (finding->severity) : "—";
-}
-
-/* "[Worse] GPU idle time (gpu-idle): Minor → Severe", then each side's
- * summary. */
-void
-ws_findings_diff_write_text (GArray *diff, GString *out)
-{
-  g_return_if_fail (diff != NULL && out != NULL);
-
-  for (guint i = 0; i < diff->len; i++)
-    {
-      const WsFindingChange *change = &g_array_index (diff, WsFindingChange, i);
-
-      g_string_append_printf (
-        out, "  [%s] %s (%s): %s → %s\n", ws_finding_change_label (change->change),
-        title_of (change), change->id, severity_of (change->before), severity_of (change->after));
-      if (change->before != NULL)
-        /* TRANSLATORS: a finding's summary in the run before */
-        g_string_append_printf (out, "    %s %s\n", _ ("before:"), change->before->summary);
-      if (change->after != NULL)
-        g_string_append_printf (out, "    %s %s\n", _ ("after:"), change->after->summary);
-    }
-}
-
-void
-ws_findings_diff_write_markdown (GArray *diff, GString *out)
-{
-  g_return_if_fail (diff != NULL && out != NULL);
-
-  g_string_append_printf (out, "| %s | %s | %s | %s |\n|:---|:---|:---|:---|\n", _ ("Check"),
-                          _ ("Change"), _ ("Before"), _ ("After"));
-  for (guint i = 0; i < diff->len; i++)
-    {
-      const WsFindingChange *change = &g_array_index (diff, WsFindingChange, i);
-
-      g_string_append (out, "| ");
-      ws_markdown_append_cell (out, title_of (change));
-      g_string_append_printf (out, " (`%s`) | %s | %s | %s |\n", change->id,
-                              ws_finding_change_label (change->change),
-                              severity_of (change->before), severity_of (change->after));
-    }
-  g_string_append_c (out, '\n');
-  for (guint i = 0; i < diff->len; i++)
-    {
-      const WsFindingChange *change = &g_array_index (diff, WsFindingChange, i);
-
-      g_string_append_printf (out, "- **%s** (%s)", title_of (change),
-                              ws_finding_change_label (change->change));
-      if (change->before != NULL)
-        g_string_append_printf (out, "\n  - %s %s", _ ("Before:"), change->before->summary);
-      if (change->after != NULL)
-        g_string_append_printf (out, "\n  - %s %s", _ ("After:"), change->after->summary);
-      g_string_append_c (out, '\n');
-    }
 }

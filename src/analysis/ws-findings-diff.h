@@ -31,7 +31,5 @@ GArray *ws_findings_diff (GPtrArray *before, GPtrArray *after);
 const char *ws_finding_change_to_string (WsFindingChangeKind change);
 const char *ws_finding_change_label (WsFindingChangeKind change);
 const WsFindingChange *ws_findings_diff_find (GArray *diff, const char *id);
-void ws_findings_diff_write_text (GArray *diff, GString *out);
-void ws_findings_diff_write_markdown (GArray *diff, GString *out);
 
 G_END_DECLS

@@ -397,6 +397,26 @@ sort_unique (GArray *indices)
   g_array_set_size (indices, out);
 }
 
+static int
+compare_findings (gconstpointer a, gconstpointer b)
+{
+  const WsFinding *x = *(WsFinding *const *) a;
+  const WsFinding *y = *(WsFinding *const *) b;
+
+  if (x->severity != y->severity)
+    return x->severity > y->severity ? -1 : 1;
+  if (x->cost != y->cost)
+    return x->cost > y->cost ? -1 : 1;
+  return g_strcmp0 (x->id, y->id);
+}
+
+/* Most severe first; among equals, the one with more time at stake. */
+void
+ws_findings_sort (GPtrArray *findings)
+{
+  g_ptr_array_sort (findings, compare_findings);
+}
+
 /**
  * ws_findings_compute:
  *

@@ -23,5 +23,6 @@ void ws_findings_compute_async (WsRun *run, GCancellable *cancellable, GAsyncRea
                                 gpointer user_data);
 GPtrArray *ws_findings_compute_finish (GAsyncResult *result, GError **error);
 WsFinding *ws_findings_find (GPtrArray *findings, const char *id);
+void ws_findings_sort (GPtrArray *findings);
 
 G_END_DECLS

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "ws-bars-chart.h"
+#include "ws-findings-output.h"
 #include "ws-findings.h"
 #include "ws-format.h"
 #include "ws-gauges-overview.h"
