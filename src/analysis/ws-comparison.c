@@ -368,7 +368,7 @@ ws_run_gpu_busy_share (const WsRun *run)
 }
 
 static double
-summary_total (const WsRun *run, WsReportKind kind)
+summary_total (const WsRun *run, WsSummaryKind kind)
 {
   g_autoptr (WsSummary) summary = ws_run_summary (run, kind, WS_NAME_DEMANGLED);
 
@@ -376,7 +376,7 @@ summary_total (const WsRun *run, WsReportKind kind)
 }
 
 static double
-summary_count (const WsRun *run, WsReportKind kind)
+summary_count (const WsRun *run, WsSummaryKind kind)
 {
   g_autoptr (WsSummary) summary = ws_run_summary (run, kind, WS_NAME_DEMANGLED);
   gint64 count = 0;
@@ -401,10 +401,10 @@ WsComparison *
 ws_comparison_new (WsRun *before, WsRun *after, WsMatchBy by)
 {
   WsComparison *self = g_new0 (WsComparison, 1);
-  g_autoptr (WsSummary) kb = ws_run_summary (before, WS_REPORT_KERN_SUM, WS_NAME_DEMANGLED);
-  g_autoptr (WsSummary) ka = ws_run_summary (after, WS_REPORT_KERN_SUM, WS_NAME_DEMANGLED);
-  g_autoptr (WsSummary) nb = ws_run_summary (before, WS_REPORT_NVTX_SUM, WS_NAME_DEMANGLED);
-  g_autoptr (WsSummary) na = ws_run_summary (after, WS_REPORT_NVTX_SUM, WS_NAME_DEMANGLED);
+  g_autoptr (WsSummary) kb = ws_run_summary (before, WS_SUMMARY_KERN_SUM, WS_NAME_DEMANGLED);
+  g_autoptr (WsSummary) ka = ws_run_summary (after, WS_SUMMARY_KERN_SUM, WS_NAME_DEMANGLED);
+  g_autoptr (WsSummary) nb = ws_run_summary (before, WS_SUMMARY_NVTX_SUM, WS_NAME_DEMANGLED);
+  g_autoptr (WsSummary) na = ws_run_summary (after, WS_SUMMARY_NVTX_SUM, WS_NAME_DEMANGLED);
 
   g_return_val_if_fail (before != NULL && after != NULL, NULL);
 
@@ -416,14 +416,14 @@ ws_comparison_new (WsRun *before, WsRun *after, WsMatchBy by)
   self->ranges = pair_up (nb, na, WS_MATCH_DEMANGLED, TRUE);
   attach_launches (self);
 
-  self->gpu_time = (WsPair){ summary_total (before, WS_REPORT_KERN_SUM),
-                             summary_total (after, WS_REPORT_KERN_SUM) };
-  self->launches = (WsPair){ summary_count (before, WS_REPORT_KERN_SUM),
-                             summary_count (after, WS_REPORT_KERN_SUM) };
-  self->memop_time = (WsPair){ summary_total (before, WS_REPORT_MEM_TIME_SUM),
-                               summary_total (after, WS_REPORT_MEM_TIME_SUM) };
-  self->api_time =
-    (WsPair){ summary_total (before, WS_REPORT_API_SUM), summary_total (after, WS_REPORT_API_SUM) };
+  self->gpu_time = (WsPair){ summary_total (before, WS_SUMMARY_KERN_SUM),
+                             summary_total (after, WS_SUMMARY_KERN_SUM) };
+  self->launches = (WsPair){ summary_count (before, WS_SUMMARY_KERN_SUM),
+                             summary_count (after, WS_SUMMARY_KERN_SUM) };
+  self->memop_time = (WsPair){ summary_total (before, WS_SUMMARY_MEM_TIME_SUM),
+                               summary_total (after, WS_SUMMARY_MEM_TIME_SUM) };
+  self->api_time = (WsPair){ summary_total (before, WS_SUMMARY_API_SUM),
+                             summary_total (after, WS_SUMMARY_API_SUM) };
   self->busy_share = (WsPair){ ws_run_gpu_busy_share (before), ws_run_gpu_busy_share (after) };
   self->span =
     (WsPair){ before->end_time > before->origin ? (double) (before->end_time - before->origin)

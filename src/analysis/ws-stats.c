@@ -166,7 +166,7 @@ kernel_duration (gconstpointer data, gsize i)
 static WsSummary *
 summarise_kernels (const WsRun *run, WsNameForm form, gsize first, gsize last)
 {
-  WsSummary *summary = ws_summary_new (WS_REPORT_KERN_SUM);
+  WsSummary *summary = ws_summary_new (WS_SUMMARY_KERN_SUM);
   guint n_strings = ws_string_table_size (run->strings);
   g_autofree guint32 *group_of_name = g_new (guint32, n_strings + 1);
   g_autofree guint32 *group = g_new (guint32, MAX (last - first, 1));
@@ -223,7 +223,7 @@ api_duration (gconstpointer data, gsize i)
 static WsSummary *
 summarise_api (const WsRun *run)
 {
-  WsSummary *summary = ws_summary_new (WS_REPORT_API_SUM);
+  WsSummary *summary = ws_summary_new (WS_SUMMARY_API_SUM);
   g_autoptr (GHashTable) by_name = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   g_autoptr (GHashTable) by_id = g_hash_table_new (g_direct_hash, g_direct_equal);
   g_autoptr (GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
@@ -267,7 +267,7 @@ nvtx_duration (gconstpointer data, gsize i)
 static WsSummary *
 summarise_nvtx (const WsRun *run)
 {
-  WsSummary *summary = ws_summary_new (WS_REPORT_NVTX_SUM);
+  WsSummary *summary = ws_summary_new (WS_SUMMARY_NVTX_SUM);
   g_autoptr (GHashTable) groups = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
   g_autoptr (GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
   g_autoptr (GPtrArray) styles = g_ptr_array_new_with_free_func (g_free);
@@ -315,7 +315,7 @@ memop_bytes (gconstpointer data, gsize i)
 }
 
 static WsSummary *
-summarise_memops (const WsRun *run, WsReportKind kind)
+summarise_memops (const WsRun *run, WsSummaryKind kind)
 {
   WsSummary *summary = ws_summary_new (kind);
   g_autofree guint32 *group = g_new (guint32, MAX (run->memops.n, 1));
@@ -340,34 +340,34 @@ summarise_memops (const WsRun *run, WsReportKind kind)
     }
 
   summarise_groups (summary, group, run->memops.n, names->len,
-                    kind == WS_REPORT_MEM_SIZE_SUM ? memop_bytes : memop_duration, &run->memops,
+                    kind == WS_SUMMARY_MEM_SIZE_SUM ? memop_bytes : memop_duration, &run->memops,
                     (char **) names->pdata, NULL, NULL);
   return summary;
 }
 
 /**
  * ws_summary_compute:
- * @form: the kernel name form (kernel report only)
+ * @form: the kernel name form (kernel summary only)
  *
- * Returns: (transfer full): the report @kind over the whole run.
+ * Returns: (transfer full): the summary @kind over the whole run.
  */
 WsSummary *
-ws_summary_compute (const WsRun *run, WsReportKind kind, WsNameForm form)
+ws_summary_compute (const WsRun *run, WsSummaryKind kind, WsNameForm form)
 {
   g_return_val_if_fail (run != NULL, NULL);
 
   switch (kind)
     {
-      case WS_REPORT_KERN_SUM:
+      case WS_SUMMARY_KERN_SUM:
         return summarise_kernels (run, form, 0, run->kernels.n);
-      case WS_REPORT_NVTX_SUM:
+      case WS_SUMMARY_NVTX_SUM:
         return summarise_nvtx (run);
-      case WS_REPORT_API_SUM:
+      case WS_SUMMARY_API_SUM:
         return summarise_api (run);
-      case WS_REPORT_MEM_TIME_SUM:
-      case WS_REPORT_MEM_SIZE_SUM:
+      case WS_SUMMARY_MEM_TIME_SUM:
+      case WS_SUMMARY_MEM_SIZE_SUM:
         return summarise_memops (run, kind);
-      case WS_N_REPORTS:
+      case WS_N_SUMMARY_KINDS:
       default:
         g_return_val_if_reached (NULL);
     }
@@ -395,8 +395,8 @@ ws_summary_compute_kernels_in (const WsRun *run, WsNameForm form, gint64 from, g
 void
 ws_run_compute_summaries (WsRun *run)
 {
-  for (guint kind = 0; kind < WS_N_REPORTS; kind++)
-    if (run->summaries[kind] == NULL && ws_report_has_data (run, kind))
+  for (guint kind = 0; kind < WS_N_SUMMARY_KINDS; kind++)
+    if (run->summaries[kind] == NULL && ws_run_has_summary_data (run, kind))
       run->summaries[kind] = ws_summary_compute (run, kind, WS_NAME_DEMANGLED);
 }
 
@@ -410,17 +410,17 @@ ws_run_compute_summaries (WsRun *run)
  * has no such data.
  */
 WsSummary *
-ws_run_summary (const WsRun *run, WsReportKind kind, WsNameForm form)
+ws_run_summary (const WsRun *run, WsSummaryKind kind, WsNameForm form)
 {
   gboolean events;
 
-  g_return_val_if_fail (kind < WS_N_REPORTS, NULL);
+  g_return_val_if_fail (kind < WS_N_SUMMARY_KINDS, NULL);
 
-  events = kind == WS_REPORT_KERN_SUM ? run->kernels.n > 0 : FALSE;
+  events = kind == WS_SUMMARY_KERN_SUM ? run->kernels.n > 0 : FALSE;
   if (run->summaries[kind] != NULL &&
-      (form == WS_NAME_DEMANGLED || kind != WS_REPORT_KERN_SUM || !events))
+      (form == WS_NAME_DEMANGLED || kind != WS_SUMMARY_KERN_SUM || !events))
     return ws_summary_ref (run->summaries[kind]);
-  if (!ws_report_has_data (run, kind))
+  if (!ws_run_has_summary_data (run, kind))
     return NULL;
   return ws_summary_compute (run, kind, form);
 }

@@ -20,8 +20,8 @@ typedef struct
 } WsGroupStats;
 
 void ws_run_compute_summaries (WsRun *run);
-WsSummary *ws_run_summary (const WsRun *run, WsReportKind kind, WsNameForm form);
-WsSummary *ws_summary_compute (const WsRun *run, WsReportKind kind, WsNameForm form);
+WsSummary *ws_run_summary (const WsRun *run, WsSummaryKind kind, WsNameForm form);
+WsSummary *ws_summary_compute (const WsRun *run, WsSummaryKind kind, WsNameForm form);
 WsSummary *ws_summary_compute_kernels_in (const WsRun *run, WsNameForm form, gint64 from,
                                           gint64 to);
 

@@ -26,16 +26,16 @@ ws_output_format_from_string (const char *str, WsOutputFormat *format)
 }
 
 static const char *const time_headers[][10] = {
-  [WS_REPORT_KERN_SUM] = { "Time (%)", "Total Time (ns)", "Instances", "Avg (ns)", "Med (ns)",
+  [WS_SUMMARY_KERN_SUM] = { "Time (%)", "Total Time (ns)", "Instances", "Avg (ns)", "Med (ns)",
+                            "Min (ns)", "Max (ns)", "StdDev (ns)", "Name", NULL },
+  [WS_SUMMARY_NVTX_SUM] = { "Time (%)", "Total Time (ns)", "Instances", "Avg (ns)", "Med (ns)",
+                            "Min (ns)", "Max (ns)", "StdDev (ns)", "Style", "Range" },
+  [WS_SUMMARY_API_SUM] = { "Time (%)", "Total Time (ns)", "Num Calls", "Avg (ns)", "Med (ns)",
                            "Min (ns)", "Max (ns)", "StdDev (ns)", "Name", NULL },
-  [WS_REPORT_NVTX_SUM] = { "Time (%)", "Total Time (ns)", "Instances", "Avg (ns)", "Med (ns)",
-                           "Min (ns)", "Max (ns)", "StdDev (ns)", "Style", "Range" },
-  [WS_REPORT_API_SUM] = { "Time (%)", "Total Time (ns)", "Num Calls", "Avg (ns)", "Med (ns)",
-                          "Min (ns)", "Max (ns)", "StdDev (ns)", "Name", NULL },
-  [WS_REPORT_MEM_TIME_SUM] = { "Time (%)", "Total Time (ns)", "Count", "Avg (ns)", "Med (ns)",
-                               "Min (ns)", "Max (ns)", "StdDev (ns)", "Operation", NULL },
-  [WS_REPORT_MEM_SIZE_SUM] = { "Total (MB)", "Count", "Avg (MB)", "Med (MB)", "Min (MB)",
-                               "Max (MB)", "StdDev (MB)", "Operation", NULL },
+  [WS_SUMMARY_MEM_TIME_SUM] = { "Time (%)", "Total Time (ns)", "Count", "Avg (ns)", "Med (ns)",
+                                "Min (ns)", "Max (ns)", "StdDev (ns)", "Operation", NULL },
+  [WS_SUMMARY_MEM_SIZE_SUM] = { "Total (MB)", "Count", "Avg (MB)", "Med (MB)", "Min (MB)",
+                                "Max (MB)", "StdDev (MB)", "Operation", NULL },
 };
 
 static char *
@@ -84,7 +84,7 @@ ws_report_table_new (const WsSummary *summary, gboolean grouping)
       const WsSummaryRow *row = &g_array_index (summary->rows, WsSummaryRow, i);
       GPtrArray *c = self->cells;
 
-      if (summary->kind == WS_REPORT_MEM_SIZE_SUM)
+      if (summary->kind == WS_SUMMARY_MEM_SIZE_SUM)
         {
           /* MB = bytes / 10^6, three decimals. */
           g_ptr_array_add (c, fixed ((double) row->total / 1e6, 3, grouping));
@@ -106,7 +106,7 @@ ws_report_table_new (const WsSummary *summary, gboolean grouping)
       g_ptr_array_add (c, integer (row->min, grouping));
       g_ptr_array_add (c, integer (row->max, grouping));
       g_ptr_array_add (c, fixed (row->stddev, 1, grouping));
-      if (summary->kind == WS_REPORT_NVTX_SUM)
+      if (summary->kind == WS_SUMMARY_NVTX_SUM)
         g_ptr_array_add (c, g_strdup (row->style != NULL ? row->style : ""));
       g_ptr_array_add (c, g_strdup (row->name));
     }
@@ -310,7 +310,7 @@ ws_report_write_csv_dir (const WsRun *run, const char *dir, const char *base, GE
                    g_strerror (saved));
       return NULL;
     }
-  for (guint kind = 0; kind < WS_N_REPORTS; kind++)
+  for (guint kind = 0; kind < WS_N_SUMMARY_KINDS; kind++)
     {
       g_autoptr (WsSummary) summary = ws_run_summary (run, kind, WS_NAME_DEMANGLED);
       g_autoptr (GString) out = NULL;
@@ -321,7 +321,7 @@ ws_report_write_csv_dir (const WsRun *run, const char *dir, const char *base, GE
         continue;
       out = g_string_new (NULL);
       ws_report_write (summary, WS_FORMAT_CSV, out);
-      name = g_strdup_printf ("%s_%s.csv", prefix, ws_report_kind_to_string (kind));
+      name = g_strdup_printf ("%s_%s.csv", prefix, ws_summary_kind_to_string (kind));
       path = g_build_filename (dir, name, NULL);
       g_ptr_array_add (written, path);
       if (!g_file_set_contents (path, out->str, out->len, error))

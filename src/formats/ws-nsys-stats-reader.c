@@ -85,25 +85,25 @@ classify (const char *header)
 
 /* The report a file holds: its name first (nsys writes <base>_<report>.csv),
  * then its columns. */
-static WsReportKind
+static WsSummaryKind
 report_kind (const char *path, const Column *cols, GPtrArray *headers)
 {
   static const struct
   {
     const char *suffix;
-    WsReportKind kind;
+    WsSummaryKind kind;
   } names[] = {
-    { "cuda_gpu_kern_sum", WS_REPORT_KERN_SUM },
-    { "gpukernsum", WS_REPORT_KERN_SUM },
-    { "nvtx_sum", WS_REPORT_NVTX_SUM },
-    { "nvtxsum", WS_REPORT_NVTX_SUM },
-    { "nvtxppsum", WS_REPORT_NVTX_SUM },
-    { "cuda_api_sum", WS_REPORT_API_SUM },
-    { "cudaapisum", WS_REPORT_API_SUM },
-    { "cuda_gpu_mem_time_sum", WS_REPORT_MEM_TIME_SUM },
-    { "gpumemtimesum", WS_REPORT_MEM_TIME_SUM },
-    { "cuda_gpu_mem_size_sum", WS_REPORT_MEM_SIZE_SUM },
-    { "gpumemsizesum", WS_REPORT_MEM_SIZE_SUM },
+    { "cuda_gpu_kern_sum", WS_SUMMARY_KERN_SUM },
+    { "gpukernsum", WS_SUMMARY_KERN_SUM },
+    { "nvtx_sum", WS_SUMMARY_NVTX_SUM },
+    { "nvtxsum", WS_SUMMARY_NVTX_SUM },
+    { "nvtxppsum", WS_SUMMARY_NVTX_SUM },
+    { "cuda_api_sum", WS_SUMMARY_API_SUM },
+    { "cudaapisum", WS_SUMMARY_API_SUM },
+    { "cuda_gpu_mem_time_sum", WS_SUMMARY_MEM_TIME_SUM },
+    { "gpumemtimesum", WS_SUMMARY_MEM_TIME_SUM },
+    { "cuda_gpu_mem_size_sum", WS_SUMMARY_MEM_SIZE_SUM },
+    { "gpumemsizesum", WS_SUMMARY_MEM_SIZE_SUM },
   };
   g_autofree char *base = g_path_get_basename (path);
   gboolean has_style = FALSE, has_operation = FALSE, has_mb = FALSE, num_calls = FALSE;
@@ -122,12 +122,12 @@ report_kind (const char *path, const Column *cols, GPtrArray *headers)
       num_calls |= strstr (h, "Num Calls") != NULL;
     }
   if (has_style)
-    return WS_REPORT_NVTX_SUM;
+    return WS_SUMMARY_NVTX_SUM;
   if (has_operation)
-    return has_mb ? WS_REPORT_MEM_SIZE_SUM : WS_REPORT_MEM_TIME_SUM;
+    return has_mb ? WS_SUMMARY_MEM_SIZE_SUM : WS_SUMMARY_MEM_TIME_SUM;
   if (num_calls)
-    return WS_REPORT_API_SUM;
-  return WS_REPORT_KERN_SUM;
+    return WS_SUMMARY_API_SUM;
+  return WS_SUMMARY_KERN_SUM;
 }
 
 /* A header line of a summary report, CSV or console. */

@@ -204,12 +204,12 @@ attach_stats (WsRun *run, const char *path, GError **error)
     return FALSE;
   g_ptr_array_add (run->prov.files, g_strdup (path));
   /* The export's own events win over a CSV of the same report. */
-  if (ws_report_has_events (run, summary->kind))
+  if (ws_run_has_summary_events (run, summary->kind))
     return TRUE;
   if (run->summaries[summary->kind] != NULL)
     {
       ws_run_add_warning (run, "%s: a second %s report; the first one is used", path,
-                          ws_report_kind_to_string (summary->kind));
+                          ws_summary_kind_to_string (summary->kind));
       return TRUE;
     }
   run->summaries[summary->kind] = g_steal_pointer (&summary);

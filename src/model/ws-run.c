@@ -154,7 +154,7 @@ ws_run_free (WsRun *self)
   g_free (self->metric_samples.time);
   g_free (self->metric_samples.value);
 
-  for (guint i = 0; i < WS_N_REPORTS; i++)
+  for (guint i = 0; i < WS_N_SUMMARY_KINDS; i++)
     g_clear_pointer (&self->summaries[i], ws_summary_unref);
   g_clear_pointer (&self->ncu, ws_ncu_results_unref);
 
@@ -365,42 +365,42 @@ ws_run_source_count (const WsRun *self, const char *what)
  * demangled kernel names; %NULL when the run has no such data.
  */
 WsSummary *
-ws_run_get_summary (const WsRun *run, WsReportKind kind)
+ws_run_get_summary (const WsRun *run, WsSummaryKind kind)
 {
-  g_return_val_if_fail (kind < WS_N_REPORTS, NULL);
+  g_return_val_if_fail (kind < WS_N_SUMMARY_KINDS, NULL);
 
   return run->summaries[kind];
 }
 
-/* Whether the run holds the events that report @kind summarises. */
+/* Whether the run holds the events that summary @kind adds up. */
 gboolean
-ws_report_has_events (const WsRun *run, WsReportKind kind)
+ws_run_has_summary_events (const WsRun *run, WsSummaryKind kind)
 {
   switch (kind)
     {
-      case WS_REPORT_KERN_SUM:
+      case WS_SUMMARY_KERN_SUM:
         return run->kernels.n > 0;
-      case WS_REPORT_NVTX_SUM:
+      case WS_SUMMARY_NVTX_SUM:
         return run->nvtx.n > 0;
-      case WS_REPORT_API_SUM:
+      case WS_SUMMARY_API_SUM:
         return run->api.n > 0;
-      case WS_REPORT_MEM_TIME_SUM:
-      case WS_REPORT_MEM_SIZE_SUM:
+      case WS_SUMMARY_MEM_TIME_SUM:
+      case WS_SUMMARY_MEM_SIZE_SUM:
         return run->memops.n > 0;
-      case WS_N_REPORTS:
+      case WS_N_SUMMARY_KINDS:
       default:
         return FALSE;
     }
 }
 
-/* Whether report @kind has something to show: its events, or a summary
+/* Whether summary @kind has something to show: its events, or a summary
  * read from a CSV. */
 gboolean
-ws_report_has_data (const WsRun *run, WsReportKind kind)
+ws_run_has_summary_data (const WsRun *run, WsSummaryKind kind)
 {
-  if (kind < WS_N_REPORTS && run->summaries[kind] != NULL)
+  if (kind < WS_N_SUMMARY_KINDS && run->summaries[kind] != NULL)
     return TRUE;
-  return ws_report_has_events (run, kind);
+  return ws_run_has_summary_events (run, kind);
 }
 
 void

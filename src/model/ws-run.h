@@ -246,7 +246,7 @@ struct _WsRun
   gboolean has_runtime_table;
   gboolean has_memory_tables;
 
-  WsSummary *summaries[WS_N_REPORTS]; /* derived at load; see ws_run_get_summary() */
+  WsSummary *summaries[WS_N_SUMMARY_KINDS]; /* derived at load; see ws_run_get_summary() */
 
   WsNcuResults *ncu;             /* profiled launches from ncu CSVs, or NULL */
   WsCsvSummaries *csv_summaries; /* `nsys stats` CSVs opened without an export, or NULL */
@@ -269,9 +269,9 @@ const char *ws_run_display_name (const WsRun *self);
 gsize ws_run_n_events (const WsRun *self);
 gsize ws_run_memory (const WsRun *self);
 const WsSourceCount *ws_run_source_count (const WsRun *self, const char *what);
-WsSummary *ws_run_get_summary (const WsRun *run, WsReportKind kind);
-gboolean ws_report_has_events (const WsRun *run, WsReportKind kind);
-gboolean ws_report_has_data (const WsRun *run, WsReportKind kind);
+WsSummary *ws_run_get_summary (const WsRun *run, WsSummaryKind kind);
+gboolean ws_run_has_summary_events (const WsRun *run, WsSummaryKind kind);
+gboolean ws_run_has_summary_data (const WsRun *run, WsSummaryKind kind);
 
 const char *ws_memop_kind_label (guint kind);
 const char *ws_mem_kind_label (guint kind);

@@ -4,46 +4,46 @@
 
 #include "ws-summary.h"
 
-static const char *const report_names[WS_N_REPORTS] = {
+static const char *const kind_names[WS_N_SUMMARY_KINDS] = {
   "cuda_gpu_kern_sum", "nvtx_sum", "cuda_api_sum", "cuda_gpu_mem_time_sum", "cuda_gpu_mem_size_sum",
 };
 
 const char *
-ws_report_kind_to_string (WsReportKind kind)
+ws_summary_kind_to_string (WsSummaryKind kind)
 {
-  g_return_val_if_fail (kind < WS_N_REPORTS, NULL);
+  g_return_val_if_fail (kind < WS_N_SUMMARY_KINDS, NULL);
 
-  return report_names[kind];
+  return kind_names[kind];
 }
 
 gboolean
-ws_report_kind_from_string (const char *str, WsReportKind *kind)
+ws_summary_kind_from_string (const char *str, WsSummaryKind *kind)
 {
-  for (guint i = 0; i < WS_N_REPORTS; i++)
-    if (g_strcmp0 (str, report_names[i]) == 0)
+  for (guint i = 0; i < WS_N_SUMMARY_KINDS; i++)
+    if (g_strcmp0 (str, kind_names[i]) == 0)
       {
-        *kind = (WsReportKind) i;
+        *kind = (WsSummaryKind) i;
         return TRUE;
       }
   return FALSE;
 }
 
-/* What `nsys stats` says when a report has nothing to summarise. */
+/* What `nsys stats` says when a summary has nothing to add up. */
 const char *
-ws_report_missing_data (WsReportKind kind)
+ws_summary_kind_missing_data (WsSummaryKind kind)
 {
   switch (kind)
     {
-      case WS_REPORT_KERN_SUM:
+      case WS_SUMMARY_KERN_SUM:
         return "CUDA kernel data";
-      case WS_REPORT_NVTX_SUM:
+      case WS_SUMMARY_NVTX_SUM:
         return "NV Tools Extension (NVTX) data";
-      case WS_REPORT_API_SUM:
+      case WS_SUMMARY_API_SUM:
         return "CUDA trace data";
-      case WS_REPORT_MEM_TIME_SUM:
-      case WS_REPORT_MEM_SIZE_SUM:
+      case WS_SUMMARY_MEM_TIME_SUM:
+      case WS_SUMMARY_MEM_SIZE_SUM:
         return "GPU memory data";
-      case WS_N_REPORTS:
+      case WS_N_SUMMARY_KINDS:
       default:
         return "data";
     }
@@ -64,7 +64,7 @@ summary_row_clear (gpointer data)
  * Returns: (transfer full): an empty summary of @kind.
  */
 WsSummary *
-ws_summary_new (WsReportKind kind)
+ws_summary_new (WsSummaryKind kind)
 {
   WsSummary *self = g_new0 (WsSummary, 1);
 

@@ -7,17 +7,17 @@
 
 G_BEGIN_DECLS
 
-/* The reports of `nsys stats` that Warpscope reproduces, with the same
- * definitions (FORMATS.md). */
+/* The summaries that Warpscope reproduces, with the same definitions as the
+ * `nsys stats` reports of these names (FORMATS.md). */
 typedef enum
 {
-  WS_REPORT_KERN_SUM,
-  WS_REPORT_NVTX_SUM,
-  WS_REPORT_API_SUM,
-  WS_REPORT_MEM_TIME_SUM,
-  WS_REPORT_MEM_SIZE_SUM,
-  WS_N_REPORTS,
-} WsReportKind;
+  WS_SUMMARY_KERN_SUM,
+  WS_SUMMARY_NVTX_SUM,
+  WS_SUMMARY_API_SUM,
+  WS_SUMMARY_MEM_TIME_SUM,
+  WS_SUMMARY_MEM_SIZE_SUM,
+  WS_N_SUMMARY_KINDS,
+} WsSummaryKind;
 
 typedef struct
 {
@@ -25,7 +25,7 @@ typedef struct
   char *style;     /* "PushPop" or "StartEnd" for NVTX ranges, else NULL */
   guint32 name_id; /* kernels: the name's string id in the run; else WS_STRING_NONE */
   gint64 count;
-  gint64 total; /* ns; bytes in the size report */
+  gint64 total; /* ns; bytes in the size summary */
   gint64 min;
   gint64 max;
   double avg;
@@ -41,17 +41,17 @@ typedef struct _WsSummary WsSummary;
 struct _WsSummary
 {
   gatomicrefcount ref_count;
-  WsReportKind kind;
+  WsSummaryKind kind;
   WsNameForm name_form;
   GArray *rows; /* WsSummaryRow, sorted by total, largest first */
   gint64 grand_total;
 };
 
-const char *ws_report_kind_to_string (WsReportKind kind);
-gboolean ws_report_kind_from_string (const char *str, WsReportKind *kind);
-const char *ws_report_missing_data (WsReportKind kind);
+const char *ws_summary_kind_to_string (WsSummaryKind kind);
+gboolean ws_summary_kind_from_string (const char *str, WsSummaryKind *kind);
+const char *ws_summary_kind_missing_data (WsSummaryKind kind);
 
-WsSummary *ws_summary_new (WsReportKind kind);
+WsSummary *ws_summary_new (WsSummaryKind kind);
 WsSummary *ws_summary_ref (WsSummary *self);
 void ws_summary_unref (WsSummary *self);
 const WsSummaryRow *ws_summary_find (const WsSummary *self, const char *name);
