@@ -15,39 +15,39 @@ typedef struct
 {
   const char *sqlite;
   const char *csv;
-  WsReportKind kind;
+  WsSummaryKind kind;
 } GroundTruth;
 
 static const GroundTruth truths[] = {
-  { "v2025.3_h100_probe.sqlite", "v2025.3_h100_probe_cuda_gpu_kern_sum.csv", WS_REPORT_KERN_SUM },
-  { "v2025.3_h100_probe.sqlite", "v2025.3_h100_probe_nvtx_sum.csv", WS_REPORT_NVTX_SUM },
-  { "v2025.3_h100_probe.sqlite", "v2025.3_h100_probe_cuda_api_sum.csv", WS_REPORT_API_SUM },
+  { "v2025.3_h100_probe.sqlite", "v2025.3_h100_probe_cuda_gpu_kern_sum.csv", WS_SUMMARY_KERN_SUM },
+  { "v2025.3_h100_probe.sqlite", "v2025.3_h100_probe_nvtx_sum.csv", WS_SUMMARY_NVTX_SUM },
+  { "v2025.3_h100_probe.sqlite", "v2025.3_h100_probe_cuda_api_sum.csv", WS_SUMMARY_API_SUM },
   { "v2025.3_h100_probe.sqlite", "v2025.3_h100_probe_cuda_gpu_mem_time_sum.csv",
-    WS_REPORT_MEM_TIME_SUM },
+    WS_SUMMARY_MEM_TIME_SUM },
   { "v2025.3_h100_probe.sqlite", "v2025.3_h100_probe_cuda_gpu_mem_size_sum.csv",
-    WS_REPORT_MEM_SIZE_SUM },
+    WS_SUMMARY_MEM_SIZE_SUM },
   { "v2025.3_h100_train_fp32.sqlite", "v2025.3_h100_train_fp32_cuda_gpu_kern_sum.csv",
-    WS_REPORT_KERN_SUM },
-  { "v2025.3_h100_train_fp32.sqlite", "v2025.3_h100_train_fp32_nvtx_sum.csv", WS_REPORT_NVTX_SUM },
+    WS_SUMMARY_KERN_SUM },
+  { "v2025.3_h100_train_fp32.sqlite", "v2025.3_h100_train_fp32_nvtx_sum.csv", WS_SUMMARY_NVTX_SUM },
   { "v2025.3_h100_train_bf16.sqlite", "v2025.3_h100_train_bf16_cuda_gpu_kern_sum.csv",
-    WS_REPORT_KERN_SUM },
-  { "v2025.3_h100_train_bf16.sqlite", "v2025.3_h100_train_bf16_nvtx_sum.csv", WS_REPORT_NVTX_SUM },
+    WS_SUMMARY_KERN_SUM },
+  { "v2025.3_h100_train_bf16.sqlite", "v2025.3_h100_train_bf16_nvtx_sum.csv", WS_SUMMARY_NVTX_SUM },
 };
 
 /* The leading "Total Time (ns)" (or Total (MB)) column of a report line. */
 static double
-line_total (const char *line, WsReportKind kind)
+line_total (const char *line, WsSummaryKind kind)
 {
   g_auto (GStrv) fields = g_strsplit (line, ",", 3);
 
-  return g_ascii_strtod (kind == WS_REPORT_MEM_SIZE_SUM ? fields[0] : fields[1], NULL);
+  return g_ascii_strtod (kind == WS_SUMMARY_MEM_SIZE_SUM ? fields[0] : fields[1], NULL);
 }
 
 /* Equal to the ground truth byte for byte, except that rows with equal
  * totals may come in another order: same header, same multiset of lines,
  * and totals in the same non-increasing order. */
 static void
-assert_same_report (const char *ours, const char *theirs, WsReportKind kind)
+assert_same_report (const char *ours, const char *theirs, WsSummaryKind kind)
 {
   g_auto (GStrv) a = g_strsplit (ours, "\n", -1);
   g_auto (GStrv) b = g_strsplit (theirs, "\n", -1);
@@ -103,7 +103,7 @@ test_cli_csv_equals_nsys_stats (void)
       g_autofree char *sqlite = ws_test_data ("nsys", truths[i].sqlite, NULL);
       g_autofree char *csv = ws_test_data ("nsys-stats", truths[i].csv, NULL);
       const char *argv[] = { ws_test_cli (), "stats",
-                             "--report",     ws_report_kind_to_string (truths[i].kind),
+                             "--report",     ws_summary_kind_to_string (truths[i].kind),
                              "--format",     "csv",
                              sqlite,         NULL };
       g_autofree char *out = NULL, *err = NULL, *expected = NULL;

@@ -159,7 +159,7 @@ group (WsRun *run, WsNameForm form)
 
   if (run->ncu != NULL)
     grouped->launches = ws_ncu_results_launches_by_name (run->ncu, run, form);
-  grouped->summary = ws_run_summary (run, WS_REPORT_KERN_SUM, form);
+  grouped->summary = ws_run_summary (run, WS_SUMMARY_KERN_SUM, form);
   return grouped;
 }
 

@@ -67,7 +67,7 @@ bars_verdict (const char *kernel_name, gpointer data)
 static gboolean
 render_bars (WsRun *run, const RenderOptions *options, GError **error)
 {
-  g_autoptr (WsSummary) summary = ws_summary_compute (run, WS_REPORT_KERN_SUM, WS_NAME_DEMANGLED);
+  g_autoptr (WsSummary) summary = ws_summary_compute (run, WS_SUMMARY_KERN_SUM, WS_NAME_DEMANGLED);
   g_autofree char *title =
     g_strdup_printf (_ ("GPU time by kernel — %s"), ws_run_display_name (run));
   g_autoptr (WsBarsModel) model =
