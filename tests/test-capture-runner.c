@@ -206,7 +206,7 @@ test_two_targets (void)
   g_auto (GStrv) log_lines = NULL;
   guint next_step = 0;
   const char *names[] = { "first", "second target" };
-  const char *folders[] = { "first", "second_target" };
+  const char *folders[] = { "first", "second target" };
 
   g_assert_cmpint (g_mkdir (sub, 0755), ==, 0);
   capture_run (capture);
@@ -656,7 +656,15 @@ test_safety (void)
 
     g_assert_true (g_file_equal (parent, out));
   }
-  g_assert_null (strstr (target_dir + strlen (group), ".."));
+  /* One component, neither "." nor "..": "../../etc" is "_._.._etc". */
+  {
+    g_autofree char *component = g_path_get_basename (target_dir);
+
+    g_assert_null (strchr (component, '/'));
+    g_assert_cmpstr (component, !=, "..");
+    g_assert_cmpstr (component, !=, ".");
+    g_assert_cmpint (component[0], !=, '.');
+  }
 }
 
 /* A second and a third run of the same targets go to new groups; the

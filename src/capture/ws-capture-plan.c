@@ -102,11 +102,12 @@ ws_capture_step_state_nick (WsCaptureStepState state)
 /**
  * ws_capture_safe_name:
  *
- * FORMATS.md's rule for folder names: each character other than
- * `[A-Za-z0-9._-]` becomes `_`.  A dot that starts the name or follows
- * another dot becomes `_` too, so that the result is never `.`, `..` or a
- * hidden folder; an empty name becomes `_`; long names are cut at
- * MAX_NAME_BYTES.
+ * A folder (or file) name for @name that is one path component: every
+ * printable character is kept ("GPT2训练" stays "GPT2训练"); `/`, control
+ * characters and bytes that are not UTF-8 become `_`, and so does a dot
+ * that starts the name, so that the result is never `.`, `..` or a hidden
+ * folder; an empty name becomes `_`; a long name is cut at MAX_NAME_BYTES,
+ * between characters.
  *
  * Returns: (transfer full): a name that is one path component
  */
@@ -117,17 +118,19 @@ ws_capture_safe_name (const char *name)
 
   g_return_val_if_fail (name != NULL, NULL);
 
-  for (const char *p = name; *p != '\0' && out->len < MAX_NAME_BYTES;)
+  for (const char *p = name; *p != '\0';)
     {
       gunichar c = g_utf8_get_char_validated (p, -1);
-      const char *next = c == (gunichar) -1 || c == (gunichar) -2 ? p + 1 : g_utf8_next_char (p);
+      gboolean valid = c != (gunichar) -1 && c != (gunichar) -2;
+      const char *next = valid ? g_utf8_next_char (p) : p + 1;
+      gsize len = valid ? (gsize) (next - p) : 1;
 
-      if (g_ascii_isalnum (*p) || *p == '_' || *p == '-')
-        g_string_append_c (out, *p);
-      else if (*p == '.' && out->len > 0 && out->str[out->len - 1] != '.')
-        g_string_append_c (out, '.');
-      else
+      if (out->len + len > MAX_NAME_BYTES)
+        break;
+      if (!valid || c == '/' || !g_unichar_isprint (c) || (c == '.' && out->len == 0))
         g_string_append_c (out, '_');
+      else
+        g_string_append_len (out, p, (gssize) len);
       p = next;
     }
   if (out->len == 0)
