@@ -688,6 +688,53 @@ test_folder_skips_bad_ncu_report (Fixture *f, gconstpointer data)
   g_assert_nonnull (strstr (g_ptr_array_index (run->prov.warnings, 0), "ncu --import failed"));
 }
 
+/* A capture folder of reports alone, opened where nsys and ncu are not on
+ * PATH: the tools its run.json names (here the stand-ins, as the capture
+ * ran them) convert them.  Before, nsys was "not found". */
+static void
+test_folder_uses_tools_of_run_json (Fixture *f, gconstpointer data)
+{
+  g_autofree char *stand_ins = ws_test_stand_ins ();
+  g_autofree char *nsys_tool = g_build_filename (stand_ins, "nsys", NULL);
+  g_autofree char *ncu_tool = g_build_filename (stand_ins, "ncu", NULL);
+  g_autofree char *manifest_src = ws_test_data ("capture-h200", "probe", "run.json", NULL);
+  g_autofree char *target = g_build_filename (f->dir, "capture", "probe", NULL);
+  g_autofree char *nsys_dir = g_build_filename (target, "nsys", NULL);
+  g_autofree char *ncu_dir = g_build_filename (target, "ncu", NULL);
+  g_autofree char *nsys_copy = g_build_filename (nsys_dir, "probe.nsys-rep", NULL);
+  g_autofree char *ncu_copy = g_build_filename (ncu_dir, "strided_read.ncu-rep", NULL);
+  g_autofree char *manifest = g_build_filename (target, "run.json", NULL);
+  g_autofree char *text = NULL, *out = NULL, *err = NULL, *calls = NULL;
+  g_autoptr (GString) edited = NULL;
+  g_autofree char *nsys_found = ws_capture_tools_find_in ("nsys", "/usr/bin:/bin", NULL);
+  const char *args[] = { "info", target, NULL };
+
+  if (nsys_found != NULL)
+    {
+      g_test_skip ("nsys is installed on this machine");
+      return;
+    }
+  g_assert_cmpint (g_mkdir_with_parents (nsys_dir, 0755), ==, 0);
+  g_assert_cmpint (g_mkdir_with_parents (ncu_dir, 0755), ==, 0);
+  copy_into (f->nsys, nsys_copy);
+  copy_into (f->ncu, ncu_copy);
+  /* The H200 capture's manifest, its tools where the stand-ins are. */
+  text = ws_test_read (manifest_src);
+  edited = g_string_new (text);
+  g_assert_cmpint (g_string_replace (edited, "\"/tmp/probe/nsys\"", "\"@NSYS@\"", 1), ==, 1);
+  g_assert_cmpint (g_string_replace (edited, "\"/usr/local/cuda/bin/ncu\"", "\"@NCU@\"", 0), >=, 1);
+  g_string_replace (edited, "@NSYS@", nsys_tool, 0);
+  g_string_replace (edited, "@NCU@", ncu_tool, 0);
+  g_assert_true (g_file_set_contents (manifest, edited->str, -1, NULL));
+
+  g_assert_cmpint (run_cli (args, "/usr/bin:/bin", &out, &err), ==, 0);
+  g_test_message ("%s", err);
+  g_assert_nonnull (strstr (out, "kernels               336"));
+  calls = ws_test_read (f->calls);
+  g_assert_nonnull (calls);
+  g_assert_nonnull (strstr (calls, "nsys export"));
+}
+
 typedef struct
 {
   GPtrArray *phrases; /* each phrase once, in order */
@@ -798,6 +845,7 @@ main (int argc, char **argv)
   ADD ("/report-convert/folder/exports-win-no-tool-runs", test_folder_with_exports_runs_no_tool);
   ADD ("/report-convert/folder/reports-alone-convert", test_folder_of_reports_converts);
   ADD ("/report-convert/folder/bad-ncu-report-skipped", test_folder_skips_bad_ncu_report);
+  ADD ("/report-convert/folder/tools-of-its-run-json", test_folder_uses_tools_of_run_json);
   ADD ("/report-convert/open/grouping", test_grouping);
 #undef ADD
 

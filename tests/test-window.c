@@ -3,6 +3,7 @@
 
 #include <glib/gi18n.h>
 #include <gtk/gtk.h>
+#include <json-glib/json-glib.h>
 #include <locale.h>
 #include <math.h>
 #include <string.h>
@@ -533,6 +534,53 @@ test_preferences (void)
   gtk_widget_destroy (GTK_WIDGET (prefs));
 }
 
+/* A capture folder says how it was made, before a kernel is selected: the
+ * target's row, the tools and GPUs, and every command the launcher ran, as
+ * its run.json has them (read here with json-glib). */
+static void
+test_capture_folder_says_how (void)
+{
+  g_autofree char *folder = ws_test_data ("capture-h200", "probe", NULL);
+  g_autofree char *manifest = ws_test_data ("capture-h200", "probe", "run.json", NULL);
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  g_autoptr (GError) error = NULL;
+  WsWindow *window = ws_test_gui_open_and_load (folder);
+  WsKernelsPage *page = WS_KERNELS_PAGE (ws_window_get_kernels_page (window));
+  g_autofree char *details = ws_kernels_page_get_details_text (page);
+  JsonObject *root, *target;
+  JsonArray *steps;
+  guint commands = 0;
+
+  g_test_message ("%s", details);
+  g_assert_true (json_parser_load_from_file (parser, manifest, &error));
+  g_assert_no_error (error);
+  root = json_node_get_object (json_parser_get_root (parser));
+  target = json_object_get_object_member (root, "target");
+  g_assert_nonnull (strstr (details, "How this run was made"));
+  g_assert_nonnull (strstr (details, json_object_get_string_member (target, "name")));
+  g_assert_nonnull (strstr (details, json_object_get_string_member (target, "cmd")));
+  g_assert_nonnull (strstr (
+    details, json_array_get_string_element (json_object_get_array_member (root, "gpus"), 0)));
+  g_assert_nonnull (strstr (details, "nsys 2025.3.1.0 (/tmp/probe/nsys)"));
+  g_assert_nonnull (strstr (details, "$ cd /tmp/probe && /tmp/probe/nsys profile "
+                                     "--force-overwrite=true --trace=cuda,nvtx,osrt --sample=none "
+                                     "--output /tmp/probe/out/targets/probe/nsys/probe bash -lc "
+                                     "./probe"));
+  steps = json_object_get_array_member (root, "steps");
+  for (guint i = 0; i < json_array_get_length (steps); i++)
+    commands += json_array_get_length (
+      json_object_get_array_member (json_array_get_object_element (steps, i), "commands"));
+  g_assert_cmpuint (commands, ==, 8);
+  {
+    guint lines = 0;
+
+    for (const char *p = strstr (details, "\n$ "); p != NULL; p = strstr (p + 1, "\n$ "))
+      lines++;
+    g_assert_cmpuint (lines, ==, commands);
+  }
+  gtk_widget_destroy (GTK_WIDGET (window));
+}
+
 /* In Chinese, the launch configurations of the selected kernel read in
  * Chinese (they were always English).  In a child process, which switches
  * to zh_CN and the build tree's translations before any window exists. */
@@ -579,6 +627,8 @@ main (int argc, char **argv)
   g_test_add_func ("/window/open/broken-file-shows-info-bar", test_broken_file_shows_info_bar);
   g_test_add_func ("/window/open/nsys-stats-csvs", test_opens_stats_csvs);
   g_test_add_func ("/window/open/capture-folder", test_opens_capture_folder);
+  g_test_add_func ("/window/open/capture-folder-says-how-it-was-made",
+                   test_capture_folder_says_how);
   g_test_add_func ("/window/open/ncu-csv-shows-gauges", test_opens_ncu_csv);
   g_test_add_func ("/window/export/chart-png-svg-pdf", test_export_chart);
   g_test_add_func ("/window/compare/opens-and-matches", test_compare_window);

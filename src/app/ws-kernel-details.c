@@ -20,6 +20,7 @@ struct _WsKernelDetails
 
   /* Template widgets */
   GtkLabel *empty_label;
+  GtkLabel *capture_label;
   GtkWidget *content;
   GtkLabel *name_label;
   GtkLabel *share_label;
@@ -44,6 +45,7 @@ ws_kernel_details_class_init (WsKernelDetailsClass *klass)
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/org/warpscope/Warpscope/ui/ws-kernel-details.ui");
   gtk_widget_class_bind_template_child (widget_class, WsKernelDetails, empty_label);
+  gtk_widget_class_bind_template_child (widget_class, WsKernelDetails, capture_label);
   gtk_widget_class_bind_template_child (widget_class, WsKernelDetails, content);
   gtk_widget_class_bind_template_child (widget_class, WsKernelDetails, name_label);
   gtk_widget_class_bind_template_child (widget_class, WsKernelDetails, share_label);
@@ -180,6 +182,73 @@ show_gauges (WsKernelDetails *self, WsRun *run, int launch)
   gtk_label_set_text (self->gauges_label, text);
 }
 
+static void
+append_field (GString *out, const char *label, const char *value)
+{
+  g_autofree char *escaped = g_markup_escape_text (value != NULL ? value : "", -1);
+
+  g_string_append_printf (out, "\n<span alpha=\"70%%\">%s</span>  %s", label, escaped);
+}
+
+/* How a capture folder's run was made, from its run.json: the target's row,
+ * each command the launcher ran, the tools and the GPUs. */
+static char *
+capture_markup (const WsCaptureRecord *record)
+{
+  GString *out = g_string_new (NULL);
+
+  g_string_append_printf (out, "<b>%s</b>", _ ("How this run was made"));
+  append_field (out, _ ("Target"), record->name);
+  append_field (out, _ ("Command"), record->cmd);
+  append_field (out, _ ("Folder"), record->workdir);
+  append_field (out, _ ("Environment"), record->envs);
+  if (record->targets_file != NULL)
+    {
+      /* TRANSLATORS: a targets file and the line of the target in it */
+      g_autofree char *where =
+        g_strdup_printf (_ ("%s, line %d"), record->targets_file, record->line);
+
+      append_field (out, _ ("Targets file"), where);
+    }
+  if (record->started != NULL)
+    {
+      /* TRANSLATORS: when the capture started, and how it ended ("done") */
+      g_autofree char *when = g_strdup_printf (_ ("%s (%s)"), record->started,
+                                               record->status != NULL ? record->status : "?");
+
+      append_field (out, _ ("Captured"), when);
+    }
+  if (record->nsys_path != NULL)
+    {
+      g_autofree char *tool =
+        g_strdup_printf ("nsys %s (%s)", record->nsys_version != NULL ? record->nsys_version : "?",
+                         record->nsys_path);
+
+      append_field (out, _ ("Tools"), tool);
+    }
+  if (record->ncu_path != NULL)
+    {
+      g_autofree char *tool = g_strdup_printf (
+        "ncu %s (%s)", record->ncu_version != NULL ? record->ncu_version : "?", record->ncu_path);
+
+      append_field (out, record->nsys_path != NULL ? "" : _ ("Tools"), tool);
+    }
+  for (guint i = 0; i < record->gpus->len; i++)
+    append_field (out, i == 0 ? _ ("GPUs") : "", g_ptr_array_index (record->gpus, i));
+  if (record->commands->len > 0)
+    {
+      g_string_append_printf (out, "\n\n<b>%s</b>", _ ("Commands"));
+      for (guint i = 0; i < record->commands->len; i++)
+        {
+          g_autofree char *escaped =
+            g_markup_escape_text (g_ptr_array_index (record->commands, i), -1);
+
+          g_string_append_printf (out, "\n<tt>%s</tt>", escaped);
+        }
+    }
+  return g_string_free (out, FALSE);
+}
+
 /**
  * ws_kernel_details_show:
  * @run: (nullable): the run the kernel belongs to
@@ -201,6 +270,15 @@ ws_kernel_details_show (WsKernelDetails *self, WsRun *run, const WsBar *bar, int
 
   gtk_widget_set_visible (GTK_WIDGET (self->empty_label), bar == NULL);
   gtk_widget_set_visible (self->content, bar != NULL);
+  /* Nothing selected: a capture folder says how it was made. */
+  gtk_widget_set_visible (GTK_WIDGET (self->capture_label),
+                          bar == NULL && run != NULL && run->prov.capture != NULL);
+  if (bar == NULL && run != NULL && run->prov.capture != NULL)
+    {
+      g_autofree char *markup = capture_markup (run->prov.capture);
+
+      gtk_label_set_markup (self->capture_label, markup);
+    }
   if (bar == NULL)
     return;
 
@@ -245,7 +323,10 @@ ws_kernel_details_get_text (WsKernelDetails *self)
   g_autoptr (GString) text = g_string_new (NULL);
 
   if (!gtk_widget_get_visible (self->content))
-    return g_strdup (gtk_label_get_text (self->empty_label));
+    return gtk_widget_get_visible (GTK_WIDGET (self->capture_label))
+             ? g_strdup_printf ("%s\n%s", gtk_label_get_text (self->empty_label),
+                                gtk_label_get_text (self->capture_label))
+             : g_strdup (gtk_label_get_text (self->empty_label));
 
   g_string_append_printf (text, "%s\n%s\n", gtk_label_get_text (self->name_label),
                           gtk_label_get_text (self->share_label));

@@ -3,7 +3,6 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
-#include <json-glib/json-glib.h>
 
 #include "ws-error.h"
 #include "ws-gauges.h"
@@ -13,6 +12,7 @@
 #include "ws-nsys-reader.h"
 #include "ws-nsys-stats-reader.h"
 #include "ws-report-convert.h"
+#include "ws-manifest-reader.h"
 #include "ws-run-loader.h"
 #include "ws-stats.h"
 
@@ -69,32 +69,6 @@ load_ncu (GPtrArray *paths, GArray *from_folder, GPtrArray *warnings, GCancellab
   return results;
 }
 
-static void
-read_manifest (WsRun *run, const char *run_json)
-{
-  g_autoptr (JsonParser) parser = json_parser_new ();
-  JsonObject *root;
-  JsonNode *target;
-
-  if (!json_parser_load_from_file (parser, run_json, NULL) ||
-      !JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
-    {
-      ws_run_add_warning (run, "%s: not a readable capture manifest", run_json);
-      return;
-    }
-  root = json_node_get_object (json_parser_get_root (parser));
-  target = json_object_get_member (root, "target");
-  if (target != NULL && JSON_NODE_HOLDS_OBJECT (target))
-    {
-      JsonNode *cmd = json_object_get_member (json_node_get_object (target), "cmd");
-
-      if (cmd != NULL && JSON_NODE_HOLDS_VALUE (cmd) &&
-          json_node_get_value_type (cmd) == G_TYPE_STRING)
-        run->prov.capture_command = g_strdup (json_node_get_string (cmd));
-    }
-  g_ptr_array_add (run->prov.files, g_strdup (run_json));
-}
-
 static gboolean
 is_report (WsInputKind kind)
 {
@@ -124,8 +98,8 @@ reading_progress (double fraction, const char *what, gpointer data)
  * CSV of only ncu errors is. */
 static gboolean
 convert_reports (GPtrArray *files, GArray *kinds, GArray *in_folder, GHashTable *reports,
-                 GPtrArray *warnings, GCancellable *cancellable, WsProgressFunc progress,
-                 gpointer progress_data, GError **error)
+                 const WsCaptureRecord *capture, GPtrArray *warnings, GCancellable *cancellable,
+                 WsProgressFunc progress, gpointer progress_data, GError **error)
 {
   g_autoptr (GError) first_skipped = NULL;
 
@@ -141,9 +115,13 @@ convert_reports (GPtrArray *files, GArray *kinds, GArray *in_folder, GHashTable 
           i++;
           continue;
         }
-      converted = ws_report_convert (
-        path, kind == WS_INPUT_NSYS_REPORT ? WS_REPORT_TOOL_NSYS : WS_REPORT_TOOL_NCU, cancellable,
-        progress, progress_data, &local);
+      /* A capture folder knows the tools that made it: the last resort. */
+      converted = ws_report_convert_with (
+        path, kind == WS_INPUT_NSYS_REPORT ? WS_REPORT_TOOL_NSYS : WS_REPORT_TOOL_NCU,
+        capture == NULL                ? NULL
+        : kind == WS_INPUT_NSYS_REPORT ? capture->nsys_path
+                                       : capture->ncu_path,
+        cancellable, progress, progress_data, &local);
       if (converted == NULL)
         {
           if (kind == WS_INPUT_NCU_REPORT && g_array_index (in_folder, gboolean, i) &&
@@ -247,6 +225,7 @@ ws_run_load (const char *const *paths, WsLoadFlags flags, GCancellable *cancella
   g_autoptr (WsNcuResults) ncu = NULL;
   g_autoptr (GError) local = NULL;
   g_autofree char *run_json = NULL;
+  g_autoptr (WsCaptureRecord) capture = NULL;
   g_autoptr (WsRun) run = NULL;
   ReadingProgress reading = { progress, progress_data };
   const char *export = NULL;
@@ -289,8 +268,17 @@ ws_run_load (const char *const *paths, WsLoadFlags flags, GCancellable *cancella
       g_array_append_val (kinds, kind);
     }
   first_kind = g_array_index (kinds, WsInputKind, 0);
-  if (!convert_reports (files, kinds, in_folder, reports, ncu_warnings, cancellable, progress,
-                        progress_data, error))
+  if (run_json != NULL)
+    {
+      capture = ws_manifest_read (run_json, &local);
+      if (capture == NULL)
+        {
+          g_ptr_array_add (ncu_warnings, g_strdup (local->message));
+          g_clear_error (&local);
+        }
+    }
+  if (!convert_reports (files, kinds, in_folder, reports, capture, ncu_warnings, cancellable,
+                        progress, progress_data, error))
     return NULL;
 
   for (guint i = 0; i < files->len; i++)
@@ -385,7 +373,12 @@ ws_run_load (const char *const *paths, WsLoadFlags flags, GCancellable *cancella
     }
 
   if (run_json != NULL)
-    read_manifest (run, run_json);
+    g_ptr_array_add (run->prov.files, g_strdup (run_json));
+  if (capture != NULL)
+    {
+      run->prov.capture_command = g_strdup (capture->cmd);
+      run->prov.capture = g_steal_pointer (&capture);
+    }
   return g_steal_pointer (&run);
 }
 

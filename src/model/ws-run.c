@@ -83,6 +83,27 @@ ws_run_ref (WsRun *self)
   return self;
 }
 
+void
+ws_capture_record_free (WsCaptureRecord *record)
+{
+  if (record == NULL)
+    return;
+  g_free (record->name);
+  g_free (record->cmd);
+  g_free (record->workdir);
+  g_free (record->envs);
+  g_free (record->targets_file);
+  g_free (record->status);
+  g_free (record->started);
+  g_clear_pointer (&record->commands, g_ptr_array_unref);
+  g_free (record->nsys_path);
+  g_free (record->nsys_version);
+  g_free (record->ncu_path);
+  g_free (record->ncu_version);
+  g_clear_pointer (&record->gpus, g_ptr_array_unref);
+  g_free (record);
+}
+
 static void
 provenance_clear (WsProvenance *prov)
 {
@@ -101,6 +122,7 @@ provenance_clear (WsProvenance *prov)
   g_clear_pointer (&prov->warnings, g_ptr_array_unref);
   g_clear_pointer (&prov->capture_command, g_free);
   g_clear_pointer (&prov->capture_env, g_strfreev);
+  g_clear_pointer (&prov->capture, ws_capture_record_free);
 }
 
 static void

@@ -207,6 +207,29 @@ typedef struct
   float *value;
 } WsMetricSamples;
 
+/* How a capture folder was made: its run.json, as Warpscope's launcher
+ * wrote it (WsProvenance.capture). */
+typedef struct
+{
+  char *name; /* the target's row */
+  char *cmd;
+  char *workdir;
+  char *envs;
+  char *targets_file;  /* where the row was, or NULL */
+  int line;            /* its line there, 0 when unknown */
+  char *status;        /* "done", "failed", "cancelled", … */
+  char *started;       /* ISO 8601, as written */
+  GPtrArray *commands; /* char *: each step's commands as shell lines, in order */
+  char *nsys_path;     /* the tools the capture ran, or NULL */
+  char *nsys_version;
+  char *ncu_path;
+  char *ncu_version;
+  GPtrArray *gpus; /* char *: "NVIDIA H200, 580.159.04" */
+} WsCaptureRecord;
+
+void ws_capture_record_free (WsCaptureRecord *record);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (WsCaptureRecord, ws_capture_record_free)
+
 typedef struct
 {
   GPtrArray *files;     /* char *: every file this run was read from */
@@ -225,6 +248,7 @@ typedef struct
   GPtrArray *warnings;         /* char *: what was odd but not fatal */
   char *capture_command;       /* from a capture folder's run.json, or NULL */
   char **capture_env;          /* NULL-terminated, or NULL */
+  WsCaptureRecord *capture;    /* a capture folder's run.json, or NULL */
 } WsProvenance;
 
 struct _WsRun

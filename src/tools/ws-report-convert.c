@@ -246,9 +246,11 @@ manual_command (const char *report, const Tool *tool)
   return g_strdup_printf ("ncu --import %s --csv --page raw --print-units base > %s", in, out);
 }
 
-/* The program to run, or %NULL with the message that says what to do. */
+/* The program to run, or %NULL with the message that says what to do:
+ * the one in the settings, else on PATH and in the usual folders, else
+ * @fallback (the one a capture folder's run.json names). */
 static char *
-find_tool (const char *report, const Tool *tool, GError **error)
+find_tool (const char *report, const Tool *tool, const char *fallback, GError **error)
 {
   g_autofree char *path = NULL;
   g_autofree char *manual = NULL;
@@ -263,6 +265,9 @@ find_tool (const char *report, const Tool *tool, GError **error)
   path = ws_capture_tools_resolve (tool->tool, setting, NULL);
   if (path != NULL)
     return g_steal_pointer (&path);
+  if (fallback != NULL && g_file_test (fallback, G_FILE_TEST_IS_EXECUTABLE) &&
+      !g_file_test (fallback, G_FILE_TEST_IS_DIR))
+    return g_strdup (fallback);
 
   manual = manual_command (report, tool);
   if (setting != NULL && setting[0] != '\0')
@@ -632,6 +637,21 @@ char *
 ws_report_convert (const char *report, WsReportTool kind, GCancellable *cancellable,
                    WsProgressFunc progress, gpointer progress_data, GError **error)
 {
+  return ws_report_convert_with (report, kind, NULL, cancellable, progress, progress_data, error);
+}
+
+/**
+ * ws_report_convert_with:
+ * @fallback: (nullable): the tool to run when neither the settings nor
+ *   PATH give one: the nsys or ncu a capture folder's run.json names
+ *
+ * ws_report_convert(), with a last tool to try.
+ */
+char *
+ws_report_convert_with (const char *report, WsReportTool kind, const char *fallback,
+                        GCancellable *cancellable, WsProgressFunc progress, gpointer progress_data,
+                        GError **error)
+{
   const Tool *tool = tool_for (kind);
   g_autofree char *final = NULL;
   g_autofree char *absolute = NULL;
@@ -665,7 +685,7 @@ ws_report_convert (const char *report, WsReportTool kind, GCancellable *cancella
   if (g_file_test (final, G_FILE_TEST_IS_REGULAR))
     return g_steal_pointer (&final);
 
-  tool_path = find_tool (report, tool, error);
+  tool_path = find_tool (report, tool, fallback, error);
   if (tool_path == NULL)
     return NULL;
   dir = ws_report_convert_cache_dir ();

@@ -19,5 +19,8 @@ char *ws_report_convert_cache_dir (void);
 char *ws_report_convert_cache_path (const char *report, WsReportTool kind, GError **error);
 char *ws_report_convert (const char *report, WsReportTool kind, GCancellable *cancellable,
                          WsProgressFunc progress, gpointer progress_data, GError **error);
+char *ws_report_convert_with (const char *report, WsReportTool kind, const char *fallback,
+                              GCancellable *cancellable, WsProgressFunc progress,
+                              gpointer progress_data, GError **error);
 
 G_END_DECLS
