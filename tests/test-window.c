@@ -250,7 +250,7 @@ test_compare_window (void)
   g_assert_true (
     g_str_has_prefix (ws_compare_window_get_headline (window), "after is 8.6× faster on the GPU"));
 
-  /* For people: a removed kernel reads "removed", with no ratio (it read
+  /* For people: a removed kernel reads "gone", with no ratio (it read
    * "only_before" and 0.000); the first row, the removed fp32 GEMM. */
   {
     GtkTreeModel *model = gtk_tree_view_get_model (ws_compare_window_get_table (window));
@@ -262,7 +262,7 @@ test_compare_window (void)
     gtk_tree_model_get (model, &iter, 0, &kernel, 1, &status, 5, &ratio, -1);
     g_test_message ("%s: status “%s”, ratio %g", kernel, status, ratio);
     g_assert_true (g_str_has_prefix (kernel, "sm80_xmma_gemm_f32f32_f32f32_f32_tn_n"));
-    g_assert_cmpstr (status, ==, "removed");
+    g_assert_cmpstr (status, ==, "gone");
     g_assert_true (isnan (ratio));
   }
 

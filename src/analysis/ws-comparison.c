@@ -497,8 +497,8 @@ ws_delta_profiled_both (const WsDelta *delta)
  * ws_presence_label:
  *
  * Returns: (transfer none): what became of a kernel, for people:
- *   "removed", "new", or "" when both runs have it (ws_presence_to_string()
- *   gives the CSV's words)
+ *   "gone", "new" (the words of the comparison's chart), or "" when both
+ *   runs have it (ws_presence_to_string() gives the CSV's words)
  */
 const char *
 ws_presence_label (WsPresence presence)
@@ -506,10 +506,8 @@ ws_presence_label (WsPresence presence)
   switch (presence)
     {
       case WS_PRESENT_ONLY_BEFORE:
-        /* TRANSLATORS: a kernel of the run before that the run after lacks */
-        return _ ("removed");
+        return _ ("gone");
       case WS_PRESENT_ONLY_AFTER:
-        /* TRANSLATORS: a kernel that only the run after has */
         return _ ("new");
       case WS_PRESENT_BOTH:
       default:
