@@ -171,8 +171,9 @@ fill_table (WsCompareWindow *self)
         store, NULL, -1, COL_KERNEL, d->key, COL_STATUS, ws_presence_label (d->presence),
         COL_BEFORE, d->before_total, COL_AFTER, d->after_total, COL_DELTA, d->delta, COL_RATIO,
         d->presence == WS_PRESENT_BOTH ? d->ratio : NAN, COL_BEFORE_N, d->before_count, COL_AFTER_N,
-        d->after_count, COL_BEFORE_AVG, d->before_avg, COL_AFTER_AVG, d->after_avg, COL_SHARE,
-        100.0 * d->share_of_change, COL_VERDICT, verdict, -1);
+        d->after_count, COL_BEFORE_AVG, d->before_count > 0 ? d->before_avg : NAN, COL_AFTER_AVG,
+        d->after_count > 0 ? d->after_avg : NAN, COL_SHARE, 100.0 * d->share_of_change, COL_VERDICT,
+        verdict, -1);
     }
   gtk_tree_view_column_set_visible (self->verdict_column, verdicts);
   gtk_tree_view_set_model (self->table, GTK_TREE_MODEL (store));
