@@ -6,69 +6,9 @@
 
 #include "ws-cli.h"
 #include "ws-error.h"
-#include "ws-format.h"
 #include "ws-lanes.h"
-#include "ws-range-bottleneck.h"
-#include "ws-report.h"
+#include "ws-range-bottleneck-report.h"
 #include "ws-why-json.h"
-
-static void
-write_csv (GArray *rows, GString *out)
-{
-  g_string_append (out, "range,gpu_ns");
-  for (int c = 0; c < WS_N_ROLLUP; c++)
-    g_string_append_printf (out, ",%s_ns", ws_rollup_class_id ((WsRollupClass) c));
-  g_string_append_c (out, '\n');
-  for (guint i = 0; i < rows->len; i++)
-    {
-      const WsRangeBottleneck *row = &g_array_index (rows, WsRangeBottleneck, i);
-
-      ws_csv_append_field (out, row->name);
-      g_string_append_printf (out, ",%" G_GINT64_FORMAT, row->gpu_ns);
-      for (int c = 0; c < WS_N_ROLLUP; c++)
-        g_string_append_printf (out, ",%" G_GINT64_FORMAT, row->ns[c]);
-      g_string_append_c (out, '\n');
-    }
-}
-
-static char *
-share (gint64 part, gint64 whole)
-{
-  g_autofree char *num = whole > 0 ? ws_format_fixed_string (100.0 * part / whole, 1) : NULL;
-
-  return num != NULL ? g_strdup_printf ("%s%%", num) : g_strdup ("");
-}
-
-static void
-write_table (GArray *rows, WsOutputFormat format, GString *out)
-{
-  const char *headers[WS_N_ROLLUP + 3];
-  gboolean numeric[WS_N_ROLLUP + 3] = { FALSE };
-  g_autoptr (GPtrArray) cells = g_ptr_array_new_with_free_func (g_free);
-
-  headers[0] = _ ("Range");
-  headers[1] = _ ("GPU time");
-  numeric[1] = TRUE;
-  for (int c = 0; c < WS_N_ROLLUP; c++)
-    {
-      headers[2 + c] = ws_rollup_class_label ((WsRollupClass) c);
-      numeric[2 + c] = TRUE;
-    }
-  headers[WS_N_ROLLUP + 2] = _ ("Bottleneck");
-  for (guint i = 0; i < rows->len; i++)
-    {
-      const WsRangeBottleneck *row = &g_array_index (rows, WsRangeBottleneck, i);
-
-      if (row->gpu_ns <= 0)
-        continue;
-      g_ptr_array_add (cells, g_strdup (row->name[0] == ':' ? row->name + 1 : row->name));
-      g_ptr_array_add (cells, ws_format_duration ((double) row->gpu_ns));
-      for (int c = 0; c < WS_N_ROLLUP; c++)
-        g_ptr_array_add (cells, share (row->ns[c], row->gpu_ns));
-      g_ptr_array_add (cells, ws_range_bottleneck_text (row));
-    }
-  ws_report_write_table (WS_N_ROLLUP + 3, headers, numeric, cells, format, out);
-}
 
 int
 ws_cli_rollup (int argc, char **argv)
@@ -123,9 +63,6 @@ ws_cli_rollup (int argc, char **argv)
   rows = ws_range_bottleneck_compute (run, projection);
   switch (format)
     {
-      case WS_FORMAT_CSV:
-        write_csv (rows, out);
-        break;
       case WS_FORMAT_JSON:
         {
           g_autoptr (JsonNode) root = ws_range_bottleneck_to_json (rows);
@@ -134,10 +71,11 @@ ws_cli_rollup (int argc, char **argv)
           g_string_append (out, text);
         }
         break;
+      case WS_FORMAT_CSV:
       case WS_FORMAT_TABLE:
       case WS_FORMAT_MARKDOWN:
       default:
-        write_table (rows, WS_FORMAT_TABLE, out);
+        ws_range_bottleneck_write (rows, format, 0, out);
         break;
     }
   if (!ws_cli_write (NULL, out->str, out->len, &error))

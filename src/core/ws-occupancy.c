@@ -95,6 +95,31 @@ describe (WsOccupancy *o)
   /* TRANSLATORS: "254 registers per thread: 2 blocks of 128 threads per SM, 12.5%" */
   o->text = pct != NULL ? g_strdup_printf (_ ("%s: %s, %s"), cause, blocks, pct)
                         : g_strdup_printf (_ ("%s: %s"), cause, blocks);
+  /* Other resources that allow no more blocks either. */
+  {
+    GString *others = g_string_new (NULL);
+    guint n = 0;
+
+    for (int i = 0; i < WS_N_OCC_LIMITS; i++)
+      if (i != o->limiter && (o->limiters & (1u << i)))
+        {
+          if (others->len > 0)
+            g_string_append (others, _ (" and "));
+          g_string_append (others, ws_occupancy_limit_label ((WsOccupancyLimit) i));
+          n++;
+        }
+    if (n > 0)
+      {
+        char *text = g_strdup_printf (
+          /* TRANSLATORS: "229 registers per thread: 1 block of 256 threads per SM, 12.5% (shared memory allows no more)" */
+          g_dngettext (GETTEXT_PACKAGE, "%s (%s allows no more)", "%s (%s allow no more)", n),
+          o->text, others->str);
+
+        g_free (o->text);
+        o->text = text;
+      }
+    g_string_free (others, TRUE);
+  }
 }
 
 /**
