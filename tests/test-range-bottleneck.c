@@ -5,7 +5,7 @@
 
 #include "ws-lanes.h"
 #include "ws-ncu-kernels.h"
-#include "ws-range-bottleneck.h"
+#include "ws-range-bottleneck-project.h"
 #include "ws-test-capture.h"
 #include "ws-test-load.h"
 #include "ws-test-util.h"
@@ -249,7 +249,7 @@ main (int argc, char **argv)
     run = ws_test_load_paths (paths);
     lanes = ws_lanes_new (run);
     projection = ws_nvtx_projection_new (lanes);
-    rows = ws_range_bottleneck_compute (run, projection);
+    rows = ws_range_bottleneck_project (run, projection);
   }
 
   g_test_add_func ("/range-bottleneck/gpt2/totals-equal-range-gpu-time",

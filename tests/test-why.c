@@ -6,6 +6,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "ws-gauges.h"
 #include "ws-ncu-reader.h"
 #include "ws-test-capture.h"
 #include "ws-test-load.h"
@@ -25,6 +26,7 @@ load_ncu_path (const char *path)
   WsNcuResults *results = ws_ncu_reader_load_file (path, &error);
 
   g_assert_no_error (error);
+  ws_gauges_compute_all (results);
   return results;
 }
 

@@ -7,6 +7,7 @@
 #include "ws-cli.h"
 #include "ws-error.h"
 #include "ws-lanes.h"
+#include "ws-range-bottleneck-project.h"
 #include "ws-range-bottleneck-report.h"
 #include "ws-why-json.h"
 
@@ -60,7 +61,7 @@ ws_cli_rollup (int argc, char **argv)
 
   lanes = ws_lanes_new (run);
   projection = ws_nvtx_projection_new (lanes);
-  rows = ws_range_bottleneck_compute (run, projection);
+  rows = ws_range_bottleneck_project (run, projection);
   switch (format)
     {
       case WS_FORMAT_JSON:

@@ -11,6 +11,7 @@
 #include "ws-markdown-why.h"
 #include "ws-memory-chart.h"
 #include "ws-ncu-match.h"
+#include "ws-range-bottleneck-project.h"
 #include "ws-range-bottleneck-report.h"
 #include "ws-report.h"
 #include "ws-roofline-chart.h"
@@ -175,7 +176,7 @@ append_rollup (GString *out, const WsRun *run, guint top)
     return;
   lanes = ws_lanes_new ((WsRun *) run);
   projection = ws_nvtx_projection_new (lanes);
-  rows = ws_range_bottleneck_compute (run, projection);
+  rows = ws_range_bottleneck_project (run, projection);
   g_string_append_printf (out, "\n### %s\n\n%s\n\n", _ ("Bottleneck by NVTX range"),
                           _ ("Each range's GPU time split by the bottleneck of its kernels (a "
                              "profiled launch stands for every launch of its kernel with the same "
