@@ -5,6 +5,8 @@
 #include <glib/gi18n.h>
 
 #include "ws-format.h"
+#include "ws-range-bottleneck-project.h"
+#include "ws-rollup-renderer.h"
 #include "ws-stats.h"
 #include "ws-timeline-page.h"
 #include "ws-timeline-text.h"
@@ -17,6 +19,8 @@ enum
   COL_EXTRA,
   COL_NAME_ID,
   COL_SORT,
+  COL_BOTTLENECK,       /* "61% memory-bound, 30% compute-bound, 9% not profiled" */
+  COL_BOTTLENECK_SHARE, /* then one share per WsRollupClass */
 };
 
 struct _WsTimelinePage
@@ -26,6 +30,8 @@ struct _WsTimelinePage
   WsRun *run;
   WsLanes *lanes;
   WsNvtxProjection *projection;
+  GHashTable *rollup; /* range name → WsRangeBottleneck *: each range's bottleneck, or NULL */
+  GArray *rollup_rows;
   GCancellable *cancellable;
   GSimpleActionGroup *actions;
   WsFinding *pending_finding; /* to show once the lanes are ready */
@@ -48,6 +54,7 @@ struct _WsTimelinePage
   GtkTreeViewColumn *time_column;
   GtkTreeViewColumn *count_column;
   GtkTreeViewColumn *extra_column;
+  GtkTreeViewColumn *bottleneck_column;
 };
 
 G_DEFINE_FINAL_TYPE (WsTimelinePage, ws_timeline_page, GTK_TYPE_BOX)
@@ -71,6 +78,7 @@ set_columns (WsTimelinePage *self, const char *name, const char *time, const cha
   gtk_tree_view_column_set_title (self->time_column, time);
   gtk_tree_view_column_set_title (self->count_column, count);
   gtk_tree_view_column_set_title (self->extra_column, extra);
+  gtk_tree_view_column_set_visible (self->bottleneck_column, FALSE);
 }
 
 static void
@@ -84,6 +92,27 @@ add_row (WsTimelinePage *self, const char *name, gint64 time, gint64 count, cons
   gtk_list_store_insert_with_values (self->side_store, &iter, -1, COL_NAME, name, COL_TIME, t,
                                      COL_COUNT, c, COL_EXTRA, extra, COL_NAME_ID, name_id, COL_SORT,
                                      time, -1);
+}
+
+/* The last row added gets the bottleneck of the range named @name. */
+static void
+set_bottleneck (WsTimelinePage *self, const char *name)
+{
+  const WsRangeBottleneck *row =
+    self->rollup != NULL ? g_hash_table_lookup (self->rollup, name) : NULL;
+  g_autofree char *text = NULL;
+  GtkTreeIter iter;
+  int n;
+
+  n = gtk_tree_model_iter_n_children (GTK_TREE_MODEL (self->side_store), NULL);
+  if (row == NULL || row->gpu_ns <= 0 || n == 0 ||
+      !gtk_tree_model_iter_nth_child (GTK_TREE_MODEL (self->side_store), &iter, NULL, n - 1))
+    return;
+  text = ws_range_bottleneck_text (row);
+  gtk_list_store_set (self->side_store, &iter, COL_BOTTLENECK, text, -1);
+  for (int c = 0; c < WS_N_ROLLUP; c++)
+    gtk_list_store_set (self->side_store, &iter, COL_BOTTLENECK_SHARE + c,
+                        (double) row->ns[c] / (double) row->gpu_ns, -1);
 }
 
 /* Nothing selected: GPU time per NVTX range name. */
@@ -121,7 +150,11 @@ show_nvtx_summary (WsTimelinePage *self)
       const char *name = row->name[0] == ':' ? row->name + 1 : row->name;
 
       add_row (self, name, row->gpu_time, row->kernels, ranges, row->name_id);
+      set_bottleneck (self, row->name);
     }
+  /* The bottleneck split means something only where kernels were profiled. */
+  gtk_tree_view_column_set_visible (self->bottleneck_column,
+                                    self->rollup != NULL && self->run->ncu != NULL);
   gtk_widget_show (GTK_WIDGET (self->side_tree));
 }
 
@@ -537,6 +570,71 @@ build_projection_thread (GTask *task, gpointer source, gpointer data, GCancellab
                          (GDestroyNotify) ws_nvtx_projection_unref);
 }
 
+typedef struct
+{
+  WsRun *run;
+  WsNvtxProjection *projection;
+} RollupData;
+
+static void
+rollup_data_free (RollupData *data)
+{
+  ws_run_unref (data->run);
+  ws_nvtx_projection_unref (data->projection);
+  g_free (data);
+}
+
+static void
+rollup_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *cancellable)
+{
+  RollupData *data = task_data;
+
+  g_task_return_pointer (task, ws_range_bottleneck_project (data->run, data->projection),
+                         (GDestroyNotify) g_array_unref);
+}
+
+static void
+rollup_ready (GObject *source, GAsyncResult *result, gpointer data)
+{
+  WsTimelinePage *self = WS_TIMELINE_PAGE (source);
+  g_autoptr (GArray) rows = g_task_propagate_pointer (G_TASK (result), NULL);
+  GCancellable *cancellable = g_task_get_cancellable (G_TASK (result));
+
+  if (rows == NULL || g_cancellable_is_cancelled (cancellable))
+    return;
+  g_clear_pointer (&self->rollup, g_hash_table_unref);
+  g_clear_pointer (&self->rollup_rows, g_array_unref);
+  self->rollup_rows = g_steal_pointer (&rows);
+  self->rollup = g_hash_table_new (g_str_hash, g_str_equal);
+  for (guint i = 0; i < self->rollup_rows->len; i++)
+    {
+      WsRangeBottleneck *row = &g_array_index (self->rollup_rows, WsRangeBottleneck, i);
+
+      g_hash_table_insert (self->rollup, row->name, row);
+    }
+  event_selected_cb (self, ws_timeline_view_get_selected (self->timeline_view),
+                     self->timeline_view);
+}
+
+/* Each range's GPU time by bottleneck, once its kernels are known: on a
+ * worker, as it works out why every profiled launch is slow. */
+static void
+compute_rollup (WsTimelinePage *self, GCancellable *cancellable)
+{
+  g_autoptr (GTask) task = NULL;
+  RollupData *data;
+
+  if (self->run == NULL || self->run->ncu == NULL || self->projection == NULL)
+    return;
+  data = g_new0 (RollupData, 1);
+  data->run = ws_run_ref (self->run);
+  data->projection = ws_nvtx_projection_ref (self->projection);
+  task = g_task_new (self, cancellable, rollup_ready, NULL);
+  g_task_set_source_tag (task, compute_rollup);
+  g_task_set_task_data (task, data, (GDestroyNotify) rollup_data_free);
+  g_task_run_in_thread (task, rollup_thread);
+}
+
 static void
 projection_ready (GObject *source, GAsyncResult *result, gpointer data)
 {
@@ -551,6 +649,7 @@ projection_ready (GObject *source, GAsyncResult *result, gpointer data)
   ws_timeline_view_set_projection (self->timeline_view, self->projection);
   selected = ws_timeline_view_get_selected (self->timeline_view);
   event_selected_cb (self, selected, self->timeline_view);
+  compute_rollup (self, cancellable);
 }
 
 static void
@@ -607,6 +706,8 @@ ws_timeline_page_set_run (WsTimelinePage *self, WsRun *run)
     g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
   g_clear_pointer (&self->projection, ws_nvtx_projection_unref);
+  g_clear_pointer (&self->rollup, g_hash_table_unref);
+  g_clear_pointer (&self->rollup_rows, g_array_unref);
   g_clear_pointer (&self->lanes, ws_lanes_unref);
   g_clear_pointer (&self->pending_finding, ws_finding_unref);
   ws_timeline_view_set_highlight (self->timeline_view, NULL);
@@ -698,6 +799,8 @@ ws_timeline_page_dispose (GObject *object)
     g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
   g_clear_pointer (&self->projection, ws_nvtx_projection_unref);
+  g_clear_pointer (&self->rollup, g_hash_table_unref);
+  g_clear_pointer (&self->rollup_rows, g_array_unref);
   g_clear_pointer (&self->lanes, ws_lanes_unref);
   g_clear_pointer (&self->run, ws_run_unref);
   g_clear_pointer (&self->pending_finding, ws_finding_unref);
@@ -715,6 +818,7 @@ ws_timeline_page_class_init (WsTimelinePageClass *klass)
   object_class->dispose = ws_timeline_page_dispose;
 
   g_type_ensure (WS_TYPE_TIMELINE_VIEW);
+  g_type_ensure (WS_TYPE_ROLLUP_RENDERER);
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/org/warpscope/Warpscope/ui/ws-timeline-page.ui");
   gtk_widget_class_bind_template_child (widget_class, WsTimelinePage, search_entry);
@@ -736,6 +840,7 @@ ws_timeline_page_class_init (WsTimelinePageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, WsTimelinePage, time_column);
   gtk_widget_class_bind_template_child (widget_class, WsTimelinePage, count_column);
   gtk_widget_class_bind_template_child (widget_class, WsTimelinePage, extra_column);
+  gtk_widget_class_bind_template_child (widget_class, WsTimelinePage, bottleneck_column);
   gtk_widget_class_bind_template_callback (widget_class, search_changed_cb);
   gtk_widget_class_bind_template_callback (widget_class, search_activate_cb);
   gtk_widget_class_bind_template_callback (widget_class, event_selected_cb);
@@ -808,4 +913,16 @@ GtkTreeModel *
 ws_timeline_page_get_side_model (WsTimelinePage *self)
 {
   return GTK_TREE_MODEL (self->side_store);
+}
+
+/**
+ * ws_timeline_page_get_rollup:
+ *
+ * Returns: (transfer none) (nullable) (element-type WsRangeBottleneck):
+ * each NVTX range's GPU time by bottleneck, once worked out
+ */
+GArray *
+ws_timeline_page_get_rollup (WsTimelinePage *self)
+{
+  return self->rollup_rows;
 }
