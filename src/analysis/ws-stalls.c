@@ -22,7 +22,7 @@ static const struct
     N_ ("warps/issue") },
   { WS_STALL_FORM_CYCLES, "smsp__warp_cycles_per_issue_stall_", "", N_ ("cycles/issue") },
   { WS_STALL_FORM_WARP_PCT, "smsp__warp_issue_stalled_", "_per_warp_active.pct",
-    N_ ("% of warps") },
+    N_ ("percent of warps") },
   { WS_STALL_FORM_SAMPLES, "smsp__pcsamp_warps_issue_stalled_", "", N_ ("samples") },
   { WS_STALL_FORM_SAMPLES, "smsp__pcsamp_warp_stall_", "", N_ ("samples") },
 };

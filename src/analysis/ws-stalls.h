@@ -33,7 +33,7 @@ typedef struct
 typedef struct
 {
   WsStallForm form;
-  const char *unit;    /* static: "warps/issue", "cycles/issue", "% of warps", "samples" */
+  const char *unit;    /* static: "warps/issue", "cycles/issue", "percent of warps", "samples" */
   const char *collect; /* static: what collects the missing ones */
   GArray *stalls;      /* WsStall: the collected ones, largest first, then those not collected */
   guint n_collected;

@@ -81,14 +81,6 @@ show_details (WsGaugesPage *self, int launch)
   text = g_string_new (info->kernel);
   g_string_append_printf (text, "\n%s: %s", ws_verdict_label (gauges->verdict),
                           gauges->verdict_reason);
-  if (self->why != NULL && self->why->launch == (guint) launch)
-    {
-      g_autofree char *headline = ws_bottleneck_headline (&self->why->bottleneck);
-
-      g_string_append_c (text, '\n');
-      /* TRANSLATORS: the sharper verdict beside the workflow's: "Bottleneck: Memory-bound: L1/shared memory 96.45% (see Why)" */
-      g_string_append_printf (text, _ ("Bottleneck: %s (see Why)"), headline);
-    }
   g_string_append_c (text, '\n');
   /* TRANSLATORS: "Speed of light: High throughput — SM 97.83% ≥ 80%" */
   g_string_append_printf (text, _ ("Speed of light: %s — %s"), ws_sol_verdict_label (gauges->sol),
@@ -113,6 +105,14 @@ show_details (WsGaugesPage *self, int launch)
   g_string_append_c (text, '\n');
   g_string_append_printf (text, _ ("From %s"),
                           (const char *) g_ptr_array_index (ncu->files, info->file));
+  if (self->why != NULL && self->why->launch == (guint) launch)
+    {
+      g_autofree char *headline = ws_bottleneck_headline (&self->why->bottleneck);
+
+      g_string_append_c (text, '\n');
+      /* TRANSLATORS: the sharper verdict beside the workflow's: "Bottleneck: Memory-bound: L1/shared memory 96.45% (see Why)" */
+      g_string_append_printf (text, _ ("Bottleneck: %s (see Why)"), headline);
+    }
   gtk_label_set_text (self->details_label, text->str);
   g_string_free (text, TRUE);
 }
