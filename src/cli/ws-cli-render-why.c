@@ -6,18 +6,16 @@
 #include <math.h>
 
 #include "ws-cli.h"
-#include "ws-memory-chart.h"
 #include "ws-ncu-results.h"
-#include "ws-roofline-chart.h"
-#include "ws-stalls-chart.h"
 #include "ws-surface.h"
+#include "ws-why-chart.h"
 
 /* `render --view roofline|stalls|memory`: why a kernel is slow, drawn by
  * the window's own charts. */
 
 typedef struct
 {
-  const char *view;
+  WsWhyChart chart;
   WsNcuResults *results;
   WsWhy *why;
   WsRooflineModel *roofline;
@@ -29,12 +27,7 @@ draw (cairo_t *cr, double width, double height, gpointer data)
 {
   WhyDraw *d = data;
 
-  if (d->roofline != NULL)
-    ws_roofline_chart_draw (cr, width, height, d->roofline, &d->palette);
-  else if (g_str_equal (d->view, "stalls"))
-    ws_stalls_chart_draw (cr, width, height, d->results, d->why, &d->palette);
-  else
-    ws_memory_chart_draw (cr, width, height, d->results, d->why, &d->palette);
+  ws_why_chart_draw (cr, width, height, d->chart, d->results, d->why, d->roofline, &d->palette);
 }
 
 /* The launch with the longest duration: the one the Gauges page shows first. */
@@ -59,6 +52,7 @@ longest_launch (const WsNcuResults *results)
 
 /**
  * ws_cli_render_why:
+ * @view: "roofline", "stalls" or "memory"
  * @kernel: the launch (as `gauges` numbers them), or -1: the longest for
  *   stalls and memory, every profiled kernel for the roofline
  * @height: 0 for the chart's natural height
@@ -67,7 +61,7 @@ gboolean
 ws_cli_render_why (WsRun *run, const char *view, const char *output, double width, double height,
                    gboolean dark, int kernel, GError **error)
 {
-  WhyDraw d = { view, run->ncu, NULL, NULL, { { 0 } } };
+  WhyDraw d = { WS_WHY_CHART_STALLS, run->ncu, NULL, NULL, { { 0 } } };
   guint n = ws_ncu_results_n_launches (run->ncu);
   gboolean ok;
 
@@ -81,22 +75,23 @@ ws_cli_render_why (WsRun *run, const char *view, const char *output, double widt
     ws_palette_init_dark (&d.palette);
   else
     ws_palette_init_light (&d.palette);
-  if (g_str_equal (view, "roofline") && kernel < 0)
+  d.chart = g_str_equal (view, "memory")   ? WS_WHY_CHART_MEMORY
+            : g_str_equal (view, "stalls") ? WS_WHY_CHART_STALLS
+            : kernel < 0                   ? WS_WHY_CHART_ROOFLINE_RUN
+                                           : WS_WHY_CHART_ROOFLINE;
+  if (d.chart == WS_WHY_CHART_ROOFLINE_RUN)
     d.roofline = ws_roofline_model_new_run (run);
   else
     {
       d.why = ws_why_compute (run->ncu, kernel >= 0 ? (guint) kernel : longest_launch (run->ncu));
-      if (g_str_equal (view, "roofline"))
+      if (d.chart == WS_WHY_CHART_ROOFLINE)
         d.roofline = ws_roofline_model_new_launch (run->ncu, d.why);
     }
   if (height <= 0)
     {
       cairo_t *cr = ws_measure_context ();
 
-      height = d.roofline != NULL ? round (width * 0.62)
-               : g_str_equal (view, "stalls")
-                 ? ws_stalls_chart_natural_height (cr, width, run->ncu, d.why, &d.palette)
-                 : ws_memory_chart_natural_height (cr, width, run->ncu, d.why, &d.palette);
+      height = ws_why_chart_natural_height (cr, width, d.chart, run->ncu, d.why, &d.palette);
       cairo_destroy (cr);
     }
   ok = ws_render_to_file (output, width, ceil (height), draw, &d, error);

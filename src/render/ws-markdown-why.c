@@ -9,14 +9,12 @@
 #include "ws-format.h"
 #include "ws-lanes.h"
 #include "ws-markdown-why.h"
-#include "ws-memory-chart.h"
 #include "ws-ncu-match.h"
 #include "ws-range-bottleneck-project.h"
 #include "ws-range-bottleneck-report.h"
 #include "ws-report.h"
-#include "ws-roofline-chart.h"
-#include "ws-stalls-chart.h"
 #include "ws-surface.h"
+#include "ws-why-chart.h"
 
 /* The report's "Why the kernels are slow": the run's roofline, then for
  * each profiled kernel (its longest launch) the sharper verdict,
@@ -30,7 +28,7 @@ typedef struct
   const WsNcuResults *results;
   const WsWhy *why;
   const WsRooflineModel *roofline;
-  const char *chart; /* "stalls", "roofline", "memory" */
+  WsWhyChart chart;
   WsPalette palette;
 } Figure;
 
@@ -39,12 +37,7 @@ draw (cairo_t *cr, double width, double height, gpointer data)
 {
   Figure *f = data;
 
-  if (f->roofline != NULL)
-    ws_roofline_chart_draw (cr, width, height, f->roofline, &f->palette);
-  else if (g_str_equal (f->chart, "stalls"))
-    ws_stalls_chart_draw (cr, width, height, f->results, f->why, &f->palette);
-  else
-    ws_memory_chart_draw (cr, width, height, f->results, f->why, &f->palette);
+  ws_why_chart_draw (cr, width, height, f->chart, f->results, f->why, f->roofline, &f->palette);
 }
 
 /* Renders one figure to figs/@name and links it. */
@@ -53,18 +46,11 @@ figure (GString *out, Figure *f, const char *figs, const char *name, const char 
         GError **error)
 {
   g_autofree char *path = g_build_filename (figs, name, NULL);
-  double height = round (FIGURE_WIDTH * 0.55);
+  cairo_t *cr = ws_measure_context ();
+  double height =
+    ws_why_chart_natural_height (cr, FIGURE_WIDTH, f->chart, f->results, f->why, &f->palette);
 
-  if (f->roofline == NULL)
-    {
-      cairo_t *cr = ws_measure_context ();
-
-      height =
-        g_str_equal (f->chart, "stalls")
-          ? ws_stalls_chart_natural_height (cr, FIGURE_WIDTH, f->results, f->why, &f->palette)
-          : ws_memory_chart_natural_height (cr, FIGURE_WIDTH, f->results, f->why, &f->palette);
-      cairo_destroy (cr);
-    }
+  cairo_destroy (cr);
   if (!ws_render_to_file (path, FIGURE_WIDTH, ceil (height), draw, f, error))
     return FALSE;
   g_string_append_printf (out, "![%s](figs/%s)\n\n", alt, name);
@@ -209,6 +195,7 @@ ws_markdown_why_append (GString *out, const WsRun *run, const char *figs, const 
     g_autofree char *name = g_strdup_printf ("%s_roofline.png", base);
 
     f.roofline = model;
+    f.chart = WS_WHY_CHART_ROOFLINE_RUN;
     if (!figure (out, &f, figs, name, _ ("Roofline of the profiled kernels"), error))
       return FALSE;
     f.roofline = NULL;
@@ -221,7 +208,13 @@ ws_markdown_why_append (GString *out, const WsRun *run, const char *figs, const 
       g_autoptr (WsWhy) why = ws_why_compute (ncu, launch);
       g_autoptr (WsRooflineModel) roofline = ws_roofline_model_new_launch (ncu, why);
       const char *kernel = ws_ncu_results_launch (ncu, launch)->kernel;
-      static const char *const charts[] = { "stalls", "roofline", "memory" };
+      static const struct
+      {
+        WsWhyChart chart;
+        const char *name;
+      } charts[] = { { WS_WHY_CHART_STALLS, "stalls" },
+                     { WS_WHY_CHART_ROOFLINE, "roofline" },
+                     { WS_WHY_CHART_MEMORY, "memory" } };
 
       g_string_append_printf (out, "### %u. ", k + 1);
       ws_markdown_append_cell (out, kernel != NULL ? kernel : "");
@@ -230,11 +223,12 @@ ws_markdown_why_append (GString *out, const WsRun *run, const char *figs, const 
       f.why = why;
       for (gsize c = 0; c < G_N_ELEMENTS (charts); c++)
         {
-          g_autofree char *name = g_strdup_printf ("%s_launch%u_%s.png", base, launch, charts[c]);
+          g_autofree char *name =
+            g_strdup_printf ("%s_launch%u_%s.png", base, launch, charts[c].name);
 
-          f.chart = charts[c];
-          f.roofline = g_str_equal (charts[c], "roofline") ? roofline : NULL;
-          if (!figure (out, &f, figs, name, charts[c], error))
+          f.chart = charts[c].chart;
+          f.roofline = charts[c].chart == WS_WHY_CHART_ROOFLINE ? roofline : NULL;
+          if (!figure (out, &f, figs, name, charts[c].name, error))
             return FALSE;
         }
     }

@@ -4,9 +4,6 @@
 
 #include <glib/gi18n.h>
 
-#include "ws-chart-title.h"
-#include "ws-memory-chart.h"
-#include "ws-stalls-chart.h"
 #include "ws-text.h"
 #include "ws-why-view.h"
 #include "ws-widget-palette.h"
@@ -61,10 +58,8 @@ ws_why_view_draw (GtkWidget *widget, cairo_t *cr)
     }
   else if (self->why == NULL)
     draw_empty (cr, width, _ ("Select a profiled kernel to see why it is slow."), &palette);
-  else if (self->chart == WS_WHY_CHART_STALLS)
-    ws_stalls_chart_draw (cr, width, height, self->results, self->why, &palette);
   else
-    ws_memory_chart_draw (cr, width, height, self->results, self->why, &palette);
+    ws_why_chart_draw (cr, width, height, self->chart, self->results, self->why, NULL, &palette);
   return TRUE;
 }
 
@@ -83,9 +78,7 @@ ws_why_view_get_preferred_height_for_width (GtkWidget *widget, int width, int *m
     {
       ws_widget_palette (widget, &palette);
       cr = ws_widget_measure_context (widget);
-      h = self->chart == WS_WHY_CHART_STALLS
-            ? ws_stalls_chart_natural_height (cr, width, self->results, self->why, &palette)
-            : ws_memory_chart_natural_height (cr, width, self->results, self->why, &palette);
+      h = ws_why_chart_natural_height (cr, width, self->chart, self->results, self->why, &palette);
       cairo_destroy (cr);
     }
   *minimum = *natural = (int) h;

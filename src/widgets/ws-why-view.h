@@ -3,20 +3,12 @@
 
 #include <gtk/gtk.h>
 
-#include "ws-roofline-chart.h"
-#include "ws-why.h"
+#include "ws-why-chart.h"
 
 G_BEGIN_DECLS
 
 /* A chart of why a kernel is slow: its stalls, its roofline, its memory
  * hierarchy, or the roofline of every profiled kernel of the run. */
-typedef enum
-{
-  WS_WHY_CHART_STALLS,
-  WS_WHY_CHART_ROOFLINE,
-  WS_WHY_CHART_MEMORY,
-  WS_WHY_CHART_ROOFLINE_RUN,
-} WsWhyChart;
 
 #define WS_TYPE_WHY_VIEW (ws_why_view_get_type ())
 G_DECLARE_FINAL_TYPE (WsWhyView, ws_why_view, WS, WHY_VIEW, GtkDrawingArea)
