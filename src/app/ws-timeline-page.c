@@ -612,8 +612,15 @@ rollup_ready (GObject *source, GAsyncResult *result, gpointer data)
 
       g_hash_table_insert (self->rollup, row->name, row);
     }
-  event_selected_cb (self, ws_timeline_view_get_selected (self->timeline_view),
-                     self->timeline_view);
+  /* Only the table of ranges shows it: leave an event's or a stretch's
+   * list as it is. */
+  {
+    gint64 start, end;
+
+    if (ws_timeline_view_get_selected (self->timeline_view) == WS_EVENT_NONE &&
+        !ws_timeline_view_get_range (self->timeline_view, &start, &end))
+      show_nvtx_summary (self);
+  }
 }
 
 /* Each range's GPU time by bottleneck, once its kernels are known: on a
