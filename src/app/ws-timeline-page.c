@@ -5,10 +5,10 @@
 #include <glib/gi18n.h>
 
 #include "ws-format.h"
-#include "ws-range-bottleneck-project.h"
 #include "ws-rollup-renderer.h"
 #include "ws-stats.h"
 #include "ws-timeline-page.h"
+#include "ws-timeline-rollup.h"
 #include "ws-timeline-text.h"
 
 enum
@@ -30,8 +30,7 @@ struct _WsTimelinePage
   WsRun *run;
   WsLanes *lanes;
   WsNvtxProjection *projection;
-  GHashTable *rollup; /* range name → WsRangeBottleneck *: each range's bottleneck, or NULL */
-  GArray *rollup_rows;
+  WsTimelineRollup *rollup; /* each range's bottleneck, or NULL */
   GCancellable *cancellable;
   GSimpleActionGroup *actions;
   WsFinding *pending_finding; /* to show once the lanes are ready */
@@ -98,21 +97,13 @@ add_row (WsTimelinePage *self, const char *name, gint64 time, gint64 count, cons
 static void
 set_bottleneck (WsTimelinePage *self, const char *name)
 {
-  const WsRangeBottleneck *row =
-    self->rollup != NULL ? g_hash_table_lookup (self->rollup, name) : NULL;
-  g_autofree char *text = NULL;
+  int n = gtk_tree_model_iter_n_children (GTK_TREE_MODEL (self->side_store), NULL);
   GtkTreeIter iter;
-  int n;
 
-  n = gtk_tree_model_iter_n_children (GTK_TREE_MODEL (self->side_store), NULL);
-  if (row == NULL || row->gpu_ns <= 0 || n == 0 ||
-      !gtk_tree_model_iter_nth_child (GTK_TREE_MODEL (self->side_store), &iter, NULL, n - 1))
-    return;
-  text = ws_range_bottleneck_text (row);
-  gtk_list_store_set (self->side_store, &iter, COL_BOTTLENECK, text, -1);
-  for (int c = 0; c < WS_N_ROLLUP; c++)
-    gtk_list_store_set (self->side_store, &iter, COL_BOTTLENECK_SHARE + c,
-                        (double) row->ns[c] / (double) row->gpu_ns, -1);
+  if (self->rollup != NULL && n > 0 &&
+      gtk_tree_model_iter_nth_child (GTK_TREE_MODEL (self->side_store), &iter, NULL, n - 1))
+    ws_timeline_rollup_fill (self->rollup, name, self->side_store, &iter, COL_BOTTLENECK,
+                             COL_BOTTLENECK_SHARE);
 }
 
 /* Nothing selected: GPU time per NVTX range name. */
@@ -570,76 +561,22 @@ build_projection_thread (GTask *task, gpointer source, gpointer data, GCancellab
                          (GDestroyNotify) ws_nvtx_projection_unref);
 }
 
-typedef struct
-{
-  WsRun *run;
-  WsNvtxProjection *projection;
-} RollupData;
-
-static void
-rollup_data_free (RollupData *data)
-{
-  ws_run_unref (data->run);
-  ws_nvtx_projection_unref (data->projection);
-  g_free (data);
-}
-
-static void
-rollup_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *cancellable)
-{
-  RollupData *data = task_data;
-
-  g_task_return_pointer (task, ws_range_bottleneck_project (data->run, data->projection),
-                         (GDestroyNotify) g_array_unref);
-}
-
 static void
 rollup_ready (GObject *source, GAsyncResult *result, gpointer data)
 {
-  WsTimelinePage *self = WS_TIMELINE_PAGE (source);
-  g_autoptr (GArray) rows = g_task_propagate_pointer (G_TASK (result), NULL);
-  GCancellable *cancellable = g_task_get_cancellable (G_TASK (result));
+  WsTimelinePage *self = data;
+  WsTimelineRollup *rollup = ws_timeline_rollup_finish (result);
+  gint64 start, end;
 
-  if (rows == NULL || g_cancellable_is_cancelled (cancellable))
+  if (rollup == NULL)
     return;
-  g_clear_pointer (&self->rollup, g_hash_table_unref);
-  g_clear_pointer (&self->rollup_rows, g_array_unref);
-  self->rollup_rows = g_steal_pointer (&rows);
-  self->rollup = g_hash_table_new (g_str_hash, g_str_equal);
-  for (guint i = 0; i < self->rollup_rows->len; i++)
-    {
-      WsRangeBottleneck *row = &g_array_index (self->rollup_rows, WsRangeBottleneck, i);
-
-      g_hash_table_insert (self->rollup, row->name, row);
-    }
+  g_clear_pointer (&self->rollup, ws_timeline_rollup_free);
+  self->rollup = rollup;
   /* Only the table of ranges shows it: leave an event's or a stretch's
    * list as it is. */
-  {
-    gint64 start, end;
-
-    if (ws_timeline_view_get_selected (self->timeline_view) == WS_EVENT_NONE &&
-        !ws_timeline_view_get_range (self->timeline_view, &start, &end))
-      show_nvtx_summary (self);
-  }
-}
-
-/* Each range's GPU time by bottleneck, once its kernels are known: on a
- * worker, as it works out why every profiled launch is slow. */
-static void
-compute_rollup (WsTimelinePage *self, GCancellable *cancellable)
-{
-  g_autoptr (GTask) task = NULL;
-  RollupData *data;
-
-  if (self->run == NULL || self->run->ncu == NULL || self->projection == NULL)
-    return;
-  data = g_new0 (RollupData, 1);
-  data->run = ws_run_ref (self->run);
-  data->projection = ws_nvtx_projection_ref (self->projection);
-  task = g_task_new (self, cancellable, rollup_ready, NULL);
-  g_task_set_source_tag (task, compute_rollup);
-  g_task_set_task_data (task, data, (GDestroyNotify) rollup_data_free);
-  g_task_run_in_thread (task, rollup_thread);
+  if (ws_timeline_view_get_selected (self->timeline_view) == WS_EVENT_NONE &&
+      !ws_timeline_view_get_range (self->timeline_view, &start, &end))
+    show_nvtx_summary (self);
 }
 
 static void
@@ -656,7 +593,10 @@ projection_ready (GObject *source, GAsyncResult *result, gpointer data)
   ws_timeline_view_set_projection (self->timeline_view, self->projection);
   selected = ws_timeline_view_get_selected (self->timeline_view);
   event_selected_cb (self, selected, self->timeline_view);
-  compute_rollup (self, cancellable);
+  /* Each range's bottleneck, where kernels were profiled; the page's
+   * cancellable stops it before the page goes. */
+  if (self->run->ncu != NULL)
+    ws_timeline_rollup_async (self->run, self->projection, cancellable, rollup_ready, self);
 }
 
 static void
@@ -713,8 +653,7 @@ ws_timeline_page_set_run (WsTimelinePage *self, WsRun *run)
     g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
   g_clear_pointer (&self->projection, ws_nvtx_projection_unref);
-  g_clear_pointer (&self->rollup, g_hash_table_unref);
-  g_clear_pointer (&self->rollup_rows, g_array_unref);
+  g_clear_pointer (&self->rollup, ws_timeline_rollup_free);
   g_clear_pointer (&self->lanes, ws_lanes_unref);
   g_clear_pointer (&self->pending_finding, ws_finding_unref);
   ws_timeline_view_set_highlight (self->timeline_view, NULL);
@@ -806,8 +745,7 @@ ws_timeline_page_dispose (GObject *object)
     g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
   g_clear_pointer (&self->projection, ws_nvtx_projection_unref);
-  g_clear_pointer (&self->rollup, g_hash_table_unref);
-  g_clear_pointer (&self->rollup_rows, g_array_unref);
+  g_clear_pointer (&self->rollup, ws_timeline_rollup_free);
   g_clear_pointer (&self->lanes, ws_lanes_unref);
   g_clear_pointer (&self->run, ws_run_unref);
   g_clear_pointer (&self->pending_finding, ws_finding_unref);
@@ -931,5 +869,5 @@ ws_timeline_page_get_side_model (WsTimelinePage *self)
 GArray *
 ws_timeline_page_get_rollup (WsTimelinePage *self)
 {
-  return self->rollup_rows;
+  return self->rollup != NULL ? ws_timeline_rollup_rows (self->rollup) : NULL;
 }
