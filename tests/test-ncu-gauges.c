@@ -398,9 +398,10 @@ count_long_numbers (const char *json, guint *numbers)
       char shorter[64];
       guint digits = 0;
 
+      /* Significant digits: leading zeros ("0.0188…") are not. */
       (*numbers)++;
       for (const char *p = text; *p != '\0' && *p != 'e' && *p != 'E'; p++)
-        digits += g_ascii_isdigit (*p);
+        digits += g_ascii_isdigit (*p) && (digits > 0 || *p != '0');
       g_ascii_formatd (shorter, sizeof shorter, "%.15g", value);
       if (digits >= 16 && g_ascii_strtod (shorter, NULL) == value)
         {
