@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
-#include <sqlite3.h>
 #include <string.h>
 
 #include "ws-findings-output.h"
@@ -472,18 +471,6 @@ test_bf16_training_only_gpu_idle (void)
   g_assert_cmpfloat (evidence (f, "largest_gap_ns"), ==, 3343026533);
 }
 
-static void
-exec_sql (const char *path, const char *sql)
-{
-  sqlite3 *db = NULL;
-  char *message = NULL;
-
-  g_assert_cmpint (sqlite3_open (path, &db), ==, SQLITE_OK);
-  if (sqlite3_exec (db, sql, NULL, NULL, &message) != SQLITE_OK)
-    g_error ("%s: %s", sql, message);
-  sqlite3_close (db);
-}
-
 /* The probe cut down to its "compute" phase: twelve large kernels queued
  * back to back on one stream, nothing else.  None of the six checks
  * applies; the memory-access check still sees strided_read's scattered
@@ -498,13 +485,14 @@ test_clean_run_raises_nothing (void)
   g_autoptr (GPtrArray) findings = NULL;
 
   /* "compute" runs from 451,471,271 to 451,628,130 on the main thread. */
-  exec_sql (copy, "DELETE FROM CUPTI_ACTIVITY_KIND_RUNTIME WHERE start < 451471271 OR "
-                  "start > 451628130;"
-                  "DELETE FROM CUPTI_ACTIVITY_KIND_KERNEL WHERE correlationId NOT IN "
-                  "(SELECT correlationId FROM CUPTI_ACTIVITY_KIND_RUNTIME);"
-                  "DELETE FROM CUPTI_ACTIVITY_KIND_MEMCPY;"
-                  "DELETE FROM CUDA_GPU_MEMORY_USAGE_EVENTS;"
-                  "DELETE FROM NVTX_EVENTS WHERE start < 451471271 OR start > 451628130;");
+  ws_test_sqlite_exec (copy,
+                       "DELETE FROM CUPTI_ACTIVITY_KIND_RUNTIME WHERE start < 451471271 OR "
+                       "start > 451628130;"
+                       "DELETE FROM CUPTI_ACTIVITY_KIND_KERNEL WHERE correlationId NOT IN "
+                       "(SELECT correlationId FROM CUPTI_ACTIVITY_KIND_RUNTIME);"
+                       "DELETE FROM CUPTI_ACTIVITY_KIND_MEMCPY;"
+                       "DELETE FROM CUDA_GPU_MEMORY_USAGE_EVENTS;"
+                       "DELETE FROM NVTX_EVENTS WHERE start < 451471271 OR start > 451628130;");
   run = load (copy);
   g_assert_cmpuint (run->kernels.n, ==, 12);
   findings = ws_findings_compute (run);
@@ -536,8 +524,8 @@ test_allocations_without_frees_are_no_loop (void)
   g_autoptr (WsRun) run = NULL;
   g_autoptr (GPtrArray) findings = NULL;
 
-  exec_sql (copy, "DELETE FROM CUPTI_ACTIVITY_KIND_RUNTIME WHERE nameId IN "
-                  "(SELECT id FROM StringIds WHERE value = 'cudaFree_v3020')");
+  ws_test_sqlite_exec (copy, "DELETE FROM CUPTI_ACTIVITY_KIND_RUNTIME WHERE nameId IN "
+                             "(SELECT id FROM StringIds WHERE value = 'cudaFree_v3020')");
   run = load (copy);
   findings = ws_findings_compute (run);
   g_assert_null (ws_findings_find (findings, WS_FINDING_ALLOC_IN_LOOP));

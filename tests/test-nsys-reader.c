@@ -5,7 +5,6 @@
 #include <glib/gstdio.h>
 #include <string.h>
 
-#include <sqlite3.h>
 
 #include "ws-error.h"
 #include "ws-limits.h"
@@ -516,32 +515,6 @@ test_read_only (void)
                      g_ptr_array_index (listing_after, i));
 }
 
-/* A writable copy of a fixture in a temporary folder, to change with SQL. */
-static char *
-fixture_copy (const char *name, const char *dir)
-{
-  g_autofree char *src = ws_test_data ("nsys", name, NULL);
-  g_autofree char *contents = NULL;
-  char *copy = g_build_filename (dir, name, NULL);
-  gsize len;
-
-  g_assert_true (g_file_get_contents (src, &contents, &len, NULL));
-  g_assert_true (g_file_set_contents (copy, contents, (gssize) len, NULL));
-  return copy;
-}
-
-static void
-sql_exec (const char *path, const char *sql)
-{
-  sqlite3 *db = NULL;
-  char *message = NULL;
-
-  g_assert_cmpint (sqlite3_open (path, &db), ==, SQLITE_OK);
-  if (sqlite3_exec (db, sql, NULL, NULL, &message) != SQLITE_OK)
-    g_error ("%s: %s", sql, message);
-  sqlite3_close (db);
-}
-
 /* GPU_METRICS rows cycle through the metrics.  With the probe's 138,204
  * samples spread over 55,000 metrics (each metric id shifted by
  * 1000 × (rowid % 5000)), far more than the 4,096 the reader used to stop
@@ -550,14 +523,15 @@ sql_exec (const char *path, const char *sql)
 static void
 test_gpu_metrics_thousands (void)
 {
-  g_autofree char *dir = ws_test_tmpdir ();
-  g_autofree char *path = fixture_copy ("v2025.3_h100_probe.sqlite", dir);
+  g_autofree char *source = ws_test_data ("nsys", "v2025.3_h100_probe.sqlite", NULL);
+  g_autofree char *path = ws_test_copy_to_tmp (source, "v2025.3_h100_probe.sqlite");
+  g_autofree char *dir = g_path_get_dirname (path);
   g_autoptr (GError) error = NULL;
   g_autoptr (WsRun) run = NULL;
   g_autofree char *samples = NULL, *metrics = NULL, *busiest = NULL;
   gint64 most = 0;
 
-  sql_exec (path, "UPDATE GPU_METRICS SET metricId = metricId + 1000 * (rowid % 5000)");
+  ws_test_sqlite_exec (path, "UPDATE GPU_METRICS SET metricId = metricId + 1000 * (rowid % 5000)");
   samples = ws_test_sqlite_text (path, "SELECT count(*) FROM GPU_METRICS");
   metrics = ws_test_sqlite_text (
     path, "SELECT count(*) FROM (SELECT DISTINCT typeId, metricId FROM GPU_METRICS)");
@@ -580,17 +554,19 @@ test_gpu_metrics_thousands (void)
 static void
 test_highest_table_version (void)
 {
-  g_autofree char *dir = ws_test_tmpdir ();
-  g_autofree char *path = fixture_copy ("v2021.2_mordred.sqlite", dir);
+  g_autofree char *source = ws_test_data ("nsys", "v2021.2_mordred.sqlite", NULL);
+  g_autofree char *path = ws_test_copy_to_tmp (source, "v2021.2_mordred.sqlite");
+  g_autofree char *dir = g_path_get_dirname (path);
   g_autoptr (GError) error = NULL;
   g_autoptr (WsRun) run = NULL;
   g_autofree char *kernels = NULL;
 
-  sql_exec (path, "ALTER TABLE CUPTI_ACTIVITY_KIND_KERNEL RENAME TO CUPTI_ACTIVITY_KIND_KERNEL_V10;"
-                  "CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL_V9 AS "
-                  "SELECT * FROM CUPTI_ACTIVITY_KIND_KERNEL_V10 LIMIT 1;"
-                  "CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL_V2 AS "
-                  "SELECT * FROM CUPTI_ACTIVITY_KIND_KERNEL_V10 LIMIT 2");
+  ws_test_sqlite_exec (
+    path, "ALTER TABLE CUPTI_ACTIVITY_KIND_KERNEL RENAME TO CUPTI_ACTIVITY_KIND_KERNEL_V10;"
+          "CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL_V9 AS "
+          "SELECT * FROM CUPTI_ACTIVITY_KIND_KERNEL_V10 LIMIT 1;"
+          "CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL_V2 AS "
+          "SELECT * FROM CUPTI_ACTIVITY_KIND_KERNEL_V10 LIMIT 2");
   kernels = ws_test_sqlite_text (path, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL_V10");
   run = ws_nsys_reader_load (path, WS_LOAD_ALL, NULL, NULL, NULL, &error);
   g_assert_no_error (error);

@@ -182,6 +182,20 @@ ws_test_sqlite_text (const char *path, const char *sql)
   return result;
 }
 
+/* Runs @sql on the file at @path (a writable copy), failing the test
+ * with SQLite's message when it does not run. */
+void
+ws_test_sqlite_exec (const char *path, const char *sql)
+{
+  sqlite3 *db = NULL;
+  char *message = NULL;
+
+  g_assert_cmpint (sqlite3_open (path, &db), ==, SQLITE_OK);
+  if (sqlite3_exec (db, sql, NULL, NULL, &message) != SQLITE_OK)
+    g_error ("%s: %s", sql, message);
+  sqlite3_close (db);
+}
+
 char *
 ws_test_tmpdir (void)
 {

@@ -25,6 +25,7 @@ void ws_test_run_bounded (const char *const *argv, guint timeout_s, WsTestRun *r
 void ws_test_run_clear (WsTestRun *result);
 gint64 ws_test_sqlite_count (const char *path, const char *table);
 char *ws_test_sqlite_text (const char *path, const char *sql);
+void ws_test_sqlite_exec (const char *path, const char *sql);
 char *ws_test_copy_to_tmp (const char *path, const char *name);
 char *ws_test_tmpdir (void);
 void ws_test_rmtree (const char *dir);

@@ -166,6 +166,20 @@ ws_markdown_append_cell (GString *out, const char *text)
     }
 }
 
+/* Each column's width in characters: its header's or its widest cell's. */
+static gsize *
+column_widths (guint n_columns, const char *const *headers, GPtrArray *cells)
+{
+  gsize *width = g_new0 (gsize, n_columns);
+
+  for (guint c = 0; c < n_columns; c++)
+    width[c] = g_utf8_strlen (headers[c], -1);
+  for (guint i = 0; i < cells->len; i++)
+    width[i % n_columns] =
+      MAX (width[i % n_columns], (gsize) g_utf8_strlen (g_ptr_array_index (cells, i), -1));
+  return width;
+}
+
 /**
  * ws_report_fit_width:
  * @column: the column of names, which gives way
@@ -180,17 +194,13 @@ void
 ws_report_fit_width (guint n_columns, const char *const *headers, GPtrArray *cells, guint column,
                      guint max_width)
 {
-  g_autofree gsize *width = g_new0 (gsize, n_columns);
+  g_autofree gsize *width = NULL;
   gsize total = 1 + 2 * (n_columns - 1);
   gsize target;
 
   g_return_if_fail (column < n_columns);
 
-  for (guint c = 0; c < n_columns; c++)
-    width[c] = g_utf8_strlen (headers[c], -1);
-  for (guint i = 0; i < cells->len; i++)
-    width[i % n_columns] =
-      MAX (width[i % n_columns], (gsize) g_utf8_strlen (g_ptr_array_index (cells, i), -1));
+  width = column_widths (n_columns, headers, cells);
   for (guint c = 0; c < n_columns; c++)
     total += width[c];
   if (total <= max_width)
@@ -213,7 +223,7 @@ ws_report_write_table (guint n_columns, const char *const *headers, const gboole
                        GPtrArray *cells, WsOutputFormat format, GString *out)
 {
   guint n_rows = n_columns > 0 ? cells->len / n_columns : 0;
-  g_autofree gsize *width = g_new0 (gsize, n_columns);
+  g_autofree gsize *width = NULL;
 
   switch (format)
     {
@@ -265,12 +275,7 @@ ws_report_write_table (guint n_columns, const char *const *headers, const gboole
       case WS_FORMAT_TABLE:
       case WS_FORMAT_JSON:
       default:
-        for (guint c = 0; c < n_columns; c++)
-          width[c] = g_utf8_strlen (headers[c], -1);
-        for (guint i = 0; i < cells->len; i++)
-          width[i % n_columns] =
-            MAX (width[i % n_columns], (gsize) g_utf8_strlen (g_ptr_array_index (cells, i), -1));
-
+        width = column_widths (n_columns, headers, cells);
         for (guint c = 0; c < n_columns; c++)
           {
             g_string_append (out, c == 0 ? " " : "  ");
