@@ -281,6 +281,10 @@ add_defaults (Matrix *m, const char *file)
     { "render", "-o", "bars.png", NULL },
     { "render", "--view", "timeline", "-o", "timeline.png", NULL },
     { "render", "--view", "gauges", "-o", "gauges.png", NULL },
+    { "render", "--view", "roofline", "-o", "roofline.png", NULL },
+    { "render", "--view", "stalls", "-o", "stalls.png", NULL },
+    { "render", "--view", "memory", "-o", "memory.png", NULL },
+    { "rollup", NULL },
     { "export", "--chrome-trace", "trace.json", NULL },
   };
 
@@ -306,7 +310,9 @@ add_each_value (Matrix *m, const char *file)
   static const char *const bys[] = { "demangled", "short", "normalized" };
   static const char *const sorts[] = { "duration", "id",   "sm", "memory", "dram",
                                        "tensor",   "fp32", "l1", "l2",     "occupancy" };
-  static const char *const views[] = { "bars", "timeline", "gauges" };
+  static const char *const views[] = {
+    "bars", "timeline", "gauges", "roofline", "stalls", "memory"
+  };
   static const char *const compare_views[] = { "compare", "compare-nvtx", "compare-gauges" };
 
   add_v (m, (const char *const[]){ "info", "--format", "table", NULL }, NULL, one);
@@ -328,6 +334,7 @@ add_each_value (Matrix *m, const char *file)
       static const char *const diagnose_formats[] = { "table", "json", "md" };
 
       add_v (m, (const char *const[]){ "gauges", "--format", gauge_formats[i], NULL }, NULL, one);
+      add_v (m, (const char *const[]){ "rollup", "--format", gauge_formats[i], NULL }, NULL, one);
       add_v (m, (const char *const[]){ "diagnose", "--format", diagnose_formats[i], NULL }, NULL,
              one);
     }
@@ -362,9 +369,17 @@ add_each_value (Matrix *m, const char *file)
            (const char *const[]){ "render", "--view", "gauges", "-o", "g.png", "--sort", sorts[s],
                                   NULL },
            NULL, one);
-  add_v (
-    m, (const char *const[]){ "render", "--view", "gauges", "-o", "g.png", "--kernel", "0", NULL },
-    NULL, one);
+  for (guint v = 2; v < G_N_ELEMENTS (views); v++)
+    {
+      add_v (
+        m,
+        (const char *const[]){ "render", "--view", views[v], "-o", "k.png", "--kernel", "0", NULL },
+        NULL, one);
+      add_v (m,
+             (const char *const[]){ "render", "--view", views[v], "-o", "k.png", "--kernel",
+                                    "99999", NULL },
+             NULL, one);
+    }
   for (guint v = 0; v < G_N_ELEMENTS (compare_views); v++)
     for (guint b = 0; b < G_N_ELEMENTS (bys); b++)
       add_v (m,
