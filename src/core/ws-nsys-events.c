@@ -41,9 +41,9 @@ column_times (WsNsysReader *r, sqlite3_stmt *stmt, int col, gint64 *start, gint6
 
 /* Sorts every column of a table by (start, later end first) if it is not
  * already: exports are nearly always in order, so this is a check. */
-static void
-sort_table (gint64 *start, gint64 *end, gsize n, gpointer *columns, const gsize *sizes,
-            gsize n_cols)
+void
+ws_nsys_sort_table (gint64 *start, gint64 *end, gsize n, gpointer *columns, const gsize *sizes,
+                    gsize n_cols)
 {
   g_autofree guint32 *order = NULL;
 
@@ -137,7 +137,7 @@ load_kernels_lean (WsNsysReader *r, const char *table, gint64 count, const char 
     gpointer columns[] = { lean.names };
     const gsize sizes[] = { 4 };
 
-    sort_table (k->start, k->end, n, columns, sizes, 1);
+    ws_nsys_sort_table (k->start, k->end, n, columns, sizes, 1);
   }
   return TRUE;
 }
@@ -214,7 +214,7 @@ ws_nsys_load_kernels (WsNsysReader *r, const char *table, gint64 count, GError *
                            k->stream,    k->correlation, k->config };
     const gsize sizes[] = { 4, 4, 4, 4, 4, 4 };
 
-    sort_table (k->start, k->end, n, columns, sizes, G_N_ELEMENTS (columns));
+    ws_nsys_sort_table (k->start, k->end, n, columns, sizes, G_N_ELEMENTS (columns));
   }
   return TRUE;
 }
@@ -353,7 +353,7 @@ ws_nsys_load_memops (WsNsysReader *r, const char *memcpy_table, gint64 n_memcpy,
     gpointer columns[] = { m->bytes, m->kind, m->src_kind, m->dst_kind, m->stream, m->correlation };
     const gsize sizes[] = { 8, 1, 1, 1, 4, 4 };
 
-    sort_table (m->start, m->end, m->n, columns, sizes, G_N_ELEMENTS (columns));
+    ws_nsys_sort_table (m->start, m->end, m->n, columns, sizes, G_N_ELEMENTS (columns));
   }
   return TRUE;
 }
@@ -410,7 +410,7 @@ ws_nsys_load_api (WsNsysReader *r, const char *table, gint64 count, GError **err
         gpointer columns[] = { a->name };
         const gsize sizes[] = { 4 };
 
-        sort_table (a->start, a->end, n, columns, sizes, 1);
+        ws_nsys_sort_table (a->start, a->end, n, columns, sizes, 1);
       }
       return TRUE;
     }
@@ -426,7 +426,7 @@ ws_nsys_load_api (WsNsysReader *r, const char *table, gint64 count, GError **err
     gpointer columns[] = { a->name, a->thread, a->correlation, a->return_value };
     const gsize sizes[] = { 4, 4, 4, 4 };
 
-    sort_table (a->start, a->end, n, columns, sizes, G_N_ELEMENTS (columns));
+    ws_nsys_sort_table (a->start, a->end, n, columns, sizes, G_N_ELEMENTS (columns));
   }
   return TRUE;
 }
@@ -567,8 +567,10 @@ ws_nsys_load_nvtx (WsNsysReader *r, const char *table, gint64 count, GError **er
     gpointer mark_columns[] = { marks->name, marks->thread, marks->color, marks->domain };
     const gsize mark_sizes[] = { 4, 4, 4, 2 };
 
-    sort_table (ranges->start, ranges->end, ranges->n, columns, sizes, G_N_ELEMENTS (columns));
-    sort_table (marks->time, NULL, marks->n, mark_columns, mark_sizes, G_N_ELEMENTS (mark_columns));
+    ws_nsys_sort_table (ranges->start, ranges->end, ranges->n, columns, sizes,
+                        G_N_ELEMENTS (columns));
+    ws_nsys_sort_table (marks->time, NULL, marks->n, mark_columns, mark_sizes,
+                        G_N_ELEMENTS (mark_columns));
   }
 
   ranges->depth = g_new (guint16, MAX (ranges->n, 1));
@@ -637,7 +639,7 @@ ws_nsys_load_mem_usage (WsNsysReader *r, const char *table, gint64 count, GError
     gpointer columns[] = { u->bytes, u->device, u->mem_kind };
     const gsize sizes[] = { 8, 4, 1 };
 
-    sort_table (u->time, NULL, n, columns, sizes, G_N_ELEMENTS (columns));
+    ws_nsys_sort_table (u->time, NULL, n, columns, sizes, G_N_ELEMENTS (columns));
   }
   return TRUE;
 }
@@ -772,7 +774,7 @@ ws_nsys_load_gpu_metrics (WsNsysReader *r, const char *table, gint64 count, GErr
       gpointer columns[] = { s->value + gm->first };
       const gsize sizes[] = { sizeof (float) };
 
-      sort_table (s->time + gm->first, NULL, gm->n, columns, sizes, 1);
+      ws_nsys_sort_table (s->time + gm->first, NULL, gm->n, columns, sizes, 1);
     }
   return TRUE;
 }

@@ -12,8 +12,8 @@
 
 #define TICK_ROWS 4096
 
-static void
-reader_clear (WsNsysReader *r)
+void
+ws_nsys_reader_clear (WsNsysReader *r)
 {
   g_clear_pointer (&r->string_map, g_free);
   g_clear_pointer (&r->string_sparse, g_hash_table_unref);
@@ -243,6 +243,24 @@ ws_nsys_read_rows (WsNsysReader *r, const char *table, const char *sql, gint64 m
   return tick (r, table, error);
 }
 
+void
+ws_nsys_reader_init (WsNsysReader *r, WsSqlite *sql, WsRun *run, WsLoadFlags flags,
+                     WsProgressFunc progress, gpointer progress_data)
+{
+  r->sql = sql;
+  r->run = run;
+  r->flags = flags;
+  r->progress = progress;
+  r->progress_data = progress_data;
+  r->last_stream = G_MAXUINT32;
+  r->last_config = G_MAXUINT32;
+  r->thread_names = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  r->thread_index = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  r->stream_index = g_hash_table_new_full (stream_hash, stream_equal, g_free, NULL);
+  r->config_index = g_hash_table_new_full (config_hash, config_equal, g_free, NULL);
+  r->domain_index = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+}
+
 /* ---- the whole file ---------------------------------------------------- */
 
 typedef struct
@@ -335,18 +353,7 @@ ws_nsys_reader_load (const char *path, WsLoadFlags flags, GCancellable *cancella
   g_ptr_array_add (run->prov.files, g_strdup (path));
   run->prov.kind = g_strdup ("nsys-sqlite");
 
-  r.sql = sql;
-  r.run = run;
-  r.flags = flags;
-  r.progress = progress;
-  r.progress_data = progress_data;
-  r.last_stream = G_MAXUINT32;
-  r.last_config = G_MAXUINT32;
-  r.thread_names = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
-  r.thread_index = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
-  r.stream_index = g_hash_table_new_full (stream_hash, stream_equal, g_free, NULL);
-  r.config_index = g_hash_table_new_full (config_hash, config_equal, g_free, NULL);
-  r.domain_index = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  ws_nsys_reader_init (&r, sql, run, flags, progress, progress_data);
 
   /* Count every table first: for progress, for exact allocations, and to
    * refuse up front what would not fit in memory. */
@@ -426,6 +433,6 @@ ws_nsys_reader_load (const char *path, WsLoadFlags flags, GCancellable *cancella
   ok = TRUE;
 
 out:
-  reader_clear (&r);
+  ws_nsys_reader_clear (&r);
   return ok ? g_steal_pointer (&run) : NULL;
 }

@@ -11,6 +11,7 @@
 #include "ws-ncu-reader.h"
 #include "ws-nsys-reader.h"
 #include "ws-nsys-stats-reader.h"
+#include "ws-nvprof-reader.h"
 #include "ws-report-convert.h"
 #include "ws-run-loader.h"
 #include "ws-stats.h"
@@ -240,6 +241,7 @@ ws_run_load (const char *const *paths, WsLoadFlags flags, GCancellable *cancella
   g_autoptr (WsRun) run = NULL;
   ReadingProgress reading = { progress, progress_data };
   const char *export = NULL;
+  WsInputKind export_kind = WS_INPUT_NSYS_SQLITE;
   WsInputKind first_kind;
   gboolean from_folder = FALSE;
 
@@ -288,7 +290,7 @@ ws_run_load (const char *const *paths, WsLoadFlags flags, GCancellable *cancella
       const char *path = g_ptr_array_index (files, i);
       WsInputKind kind = g_array_index (kinds, WsInputKind, i);
 
-      if (kind == WS_INPUT_NSYS_SQLITE)
+      if (kind == WS_INPUT_NSYS_SQLITE || kind == WS_INPUT_NVPROF_SQLITE)
         {
           if (export != NULL)
             {
@@ -302,6 +304,7 @@ ws_run_load (const char *const *paths, WsLoadFlags flags, GCancellable *cancella
               return NULL;
             }
           export = path;
+          export_kind = kind;
         }
       if (kind == WS_INPUT_NCU_CSV)
         {
@@ -322,8 +325,12 @@ ws_run_load (const char *const *paths, WsLoadFlags flags, GCancellable *cancella
     }
   if (export != NULL)
     {
-      run = ws_nsys_reader_load (export, flags, cancellable,
-                                 progress != NULL ? reading_progress : NULL, &reading, &local);
+      if (export_kind == WS_INPUT_NVPROF_SQLITE)
+        run = ws_nvprof_reader_load (export, flags, cancellable,
+                                     progress != NULL ? reading_progress : NULL, &reading, &local);
+      else
+        run = ws_nsys_reader_load (export, flags, cancellable,
+                                   progress != NULL ? reading_progress : NULL, &reading, &local);
       if (run == NULL)
         {
           name_report (reports, local);
