@@ -11,8 +11,8 @@
 
 /* The event kinds `info` counts, in the order it prints them. */
 static const char *const event_kinds[] = {
-  "kernels",     "memcpy",     "memset",     "cuda-api",   "driver-api",  "nvtx",
-  "nvtx-ranges", "nvtx-marks", "nvtx-other", "gpu-memory", "gpu-metrics", "metrics",
+  "kernels",    "memcpy",     "memset",     "cuda-api",    "driver-api", "nvtx",    "nvtx-ranges",
+  "nvtx-marks", "nvtx-other", "gpu-memory", "gpu-metrics", "os-runtime", "metrics",
 };
 
 static const char *

@@ -778,3 +778,51 @@ ws_nsys_load_gpu_metrics (WsNsysReader *r, const char *table, gint64 count, GErr
     }
   return TRUE;
 }
+
+static gboolean
+osrt_row (WsNsysReader *r, sqlite3_stmt *stmt, gsize i, gpointer data)
+{
+  WsOsrtCalls *o = &r->run->osrt;
+
+  column_times (r, stmt, 0, &o->start[i], &o->end[i]);
+  o->name[i] = ws_nsys_column_string (r, stmt, 2);
+  o->thread[i] = ws_nsys_thread_for (r, sqlite3_column_int64 (stmt, 3));
+  return TRUE;
+}
+
+/* OS runtime calls: the rows of event class 27 (TRACE_PROCESS_EVENT_OS_RUNTIME),
+ * as nsys's osrt_sum reads them; classes 31 and 32 are zero-length
+ * "[Unknown]" start and finish records of the tracer itself. */
+gboolean
+ws_nsys_load_osrt (WsNsysReader *r, const char *table, gint64 count, GError **error)
+{
+  static const char *const required[] = { "start", "end", "nameId", NULL };
+  WsOsrtCalls *o = &r->run->osrt;
+  g_autofree char *tid = NULL;
+  char *sql;
+  gsize n = 0;
+  gboolean ok;
+
+  if (!require_columns (r, table, required, error))
+    return FALSE;
+  tid = ws_sqlite_column_or (r->sql, table, "globalTid", "0");
+  sql = sqlite3_mprintf (
+    "SELECT start, end, nameId, %s FROM \"%w\"%s", tid, table,
+    ws_sqlite_has_column (r->sql, table, "eventClass") ? " WHERE eventClass = 27" : "");
+  o->start = g_new (gint64, MAX (count, 1));
+  o->end = g_new (gint64, MAX (count, 1));
+  o->name = g_new (guint32, MAX (count, 1));
+  o->thread = g_new (guint32, MAX (count, 1));
+  ok = ws_nsys_read_rows (r, table, sql, count, osrt_row, NULL, &n, error);
+  sqlite3_free (sql);
+  if (!ok)
+    return FALSE;
+  o->n = n;
+  {
+    gpointer columns[] = { o->name, o->thread };
+    const gsize sizes[] = { 4, 4 };
+
+    ws_nsys_sort_table (o->start, o->end, n, columns, sizes, G_N_ELEMENTS (columns));
+  }
+  return TRUE;
+}

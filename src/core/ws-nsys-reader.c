@@ -324,6 +324,7 @@ ws_nsys_reader_load (const char *path, WsLoadFlags flags, GCancellable *cancella
     { "nvtx", "NVTX_EVENTS", WS_LOAD_NVTX, 80 },
     { "gpu-memory", "CUDA_GPU_MEMORY_USAGE_EVENTS", WS_LOAD_MEM_USAGE, 24 },
     { "gpu-metrics", "GPU_METRICS", WS_LOAD_GPU_METRICS, 44 },
+    { "os-runtime", "OSRT_API", WS_LOAD_OSRT, 24 },
   };
   enum
   {
@@ -333,7 +334,8 @@ ws_nsys_reader_load (const char *path, WsLoadFlags flags, GCancellable *cancella
     P_RUNTIME,
     P_NVTX,
     P_MEM_USAGE,
-    P_METRICS
+    P_METRICS,
+    P_OSRT
   };
   g_autoptr (WsRun) run = NULL;
   g_autoptr (WsSqlite) sql = NULL;
@@ -392,6 +394,7 @@ ws_nsys_reader_load (const char *path, WsLoadFlags flags, GCancellable *cancella
   run->has_nvtx_table = plan[P_NVTX].found != NULL;
   run->has_runtime_table = plan[P_RUNTIME].found != NULL;
   run->has_memory_tables = plan[P_MEMCPY].found != NULL || plan[P_MEMSET].found != NULL;
+  run->has_osrt_table = plan[P_OSRT].found != NULL;
 
   ws_nsys_load_metadata (&r);
   if (!ws_nsys_load_strings (&r, error) || !ws_nsys_load_thread_names (&r, error))
@@ -416,6 +419,9 @@ ws_nsys_reader_load (const char *path, WsLoadFlags flags, GCancellable *cancella
     goto out;
   if ((flags & WS_LOAD_GPU_METRICS) && plan[P_METRICS].found != NULL &&
       !ws_nsys_load_gpu_metrics (&r, plan[P_METRICS].found, plan[P_METRICS].rows, error))
+    goto out;
+  if ((flags & WS_LOAD_OSRT) && plan[P_OSRT].found != NULL &&
+      !ws_nsys_load_osrt (&r, plan[P_OSRT].found, plan[P_OSRT].rows, error))
     goto out;
 
   for (gsize i = 0; i < G_N_ELEMENTS (plan); i++)

@@ -152,6 +152,10 @@ ws_run_free (WsRun *self)
   g_free (self->mem_usage.device);
   g_free (self->mem_usage.mem_kind);
 
+  g_free (self->osrt.start);
+  g_free (self->osrt.end);
+  g_free (self->osrt.name);
+  g_free (self->osrt.thread);
   g_free (self->metric_samples.time);
   g_free (self->metric_samples.value);
 
@@ -316,7 +320,7 @@ gsize
 ws_run_n_events (const WsRun *self)
 {
   return self->kernels.n + self->memops.n + self->api.n + self->nvtx.n + self->marks.n +
-         self->mem_usage.n + self->metric_samples.n;
+         self->osrt.n + self->mem_usage.n + self->metric_samples.n;
 }
 
 /* The bytes the run's own arrays hold: what the benchmark divides by events. */
@@ -332,6 +336,7 @@ ws_run_memory (const WsRun *self)
     self->api.n * (2 * sizeof (gint64) + (self->api.thread != NULL ? 4 : 1) * sizeof (guint32));
   total += self->nvtx.n * (2 * sizeof (gint64) + 3 * sizeof (guint32) + 2 * sizeof (guint16) + 1);
   total += self->marks.n * (sizeof (gint64) + 3 * sizeof (guint32) + sizeof (guint16));
+  total += self->osrt.n * (2 * sizeof (gint64) + 2 * sizeof (guint32));
   total += self->mem_usage.n * (2 * sizeof (gint64) + sizeof (gint32) + 1);
   total += self->metric_samples.n * (sizeof (gint64) + sizeof (float));
   total += self->streams->len * sizeof (WsStream);
@@ -401,6 +406,7 @@ ws_run_finish (WsRun *self)
   extend_bounds (&lo, &hi, self->api.start, self->api.end, self->api.n);
   extend_bounds (&lo, &hi, self->nvtx.start, self->nvtx.end, self->nvtx.n);
   extend_bounds (&lo, &hi, self->marks.time, NULL, self->marks.n);
+  extend_bounds (&lo, &hi, self->osrt.start, self->osrt.end, self->osrt.n);
   extend_bounds (&lo, &hi, self->mem_usage.time, NULL, self->mem_usage.n);
 
   if (lo > hi)

@@ -22,7 +22,7 @@ typedef struct _WsCsvSummaries WsCsvSummaries;
 typedef struct _WsSummary WsSummary;
 
 /* The number of nsys stats reports (WsReportKind in ws-stats.h). */
-#define WS_RUN_N_SUMMARIES 5
+#define WS_RUN_N_SUMMARIES 6
 
 typedef enum
 {
@@ -190,6 +190,17 @@ typedef struct
   guint16 *domain;
 } WsNvtxMarks;
 
+/* OS runtime library calls that nsys traced (OSRT_API, eventClass 27):
+ * poll, read, pthread_cond_wait, …  Where a gloo all-reduce waits. */
+typedef struct
+{
+  gsize n;
+  gint64 *start; /* ns, sorted ascending */
+  gint64 *end;
+  guint32 *name;   /* string id: "poll" */
+  guint32 *thread; /* index into WsRun.threads */
+} WsOsrtCalls;
+
 typedef struct
 {
   gsize n;
@@ -245,6 +256,7 @@ struct _WsRun
   WsApiCalls api;
   WsNvtxRanges nvtx;
   WsNvtxMarks marks;
+  WsOsrtCalls osrt;
   WsMemUsage mem_usage;
   WsMetricSamples metric_samples;
 
@@ -255,6 +267,7 @@ struct _WsRun
   gboolean has_nvtx_table;
   gboolean has_runtime_table;
   gboolean has_memory_tables;
+  gboolean has_osrt_table;
 
   WsSummary *summaries[WS_RUN_N_SUMMARIES]; /* derived at load; see ws_run_get_summary() */
 
