@@ -818,6 +818,14 @@ ws_nsys_load_osrt (WsNsysReader *r, const char *table, gint64 count, GError **er
   if (!ok)
     return FALSE;
   o->n = n;
+  /* The other event classes were counted, not read: progress goes on
+   * as if they had been. */
+  r->rows_done += count - (gint64) n;
+  if (r->progress != NULL && r->rows_total > 0 && count > (gint64) n)
+    {
+      r->last_fraction = MIN (1.0, (double) r->rows_done / (double) r->rows_total);
+      r->progress (r->last_fraction, table, r->progress_data);
+    }
   {
     gpointer columns[] = { o->name, o->thread };
     const gsize sizes[] = { 4, 4 };

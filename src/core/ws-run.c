@@ -406,7 +406,6 @@ ws_run_finish (WsRun *self)
   extend_bounds (&lo, &hi, self->api.start, self->api.end, self->api.n);
   extend_bounds (&lo, &hi, self->nvtx.start, self->nvtx.end, self->nvtx.n);
   extend_bounds (&lo, &hi, self->marks.time, NULL, self->marks.n);
-  extend_bounds (&lo, &hi, self->osrt.start, self->osrt.end, self->osrt.n);
   extend_bounds (&lo, &hi, self->mem_usage.time, NULL, self->mem_usage.n);
 
   if (lo > hi)
