@@ -14,8 +14,9 @@ G_BEGIN_DECLS
 
 typedef struct _WsCpuProfile WsCpuProfile;
 
-/* A function: its name and file.  Frames that differ only by line are one
- * function (the line of the first one met is kept). */
+/* A frame: a function's name, file and line, as the profilers write them
+ * (py-spy's `name (file:line)`).  The function table merges frames by name
+ * and file. */
 typedef struct
 {
   guint32 name; /* string id: "inCircleFast" */
@@ -25,8 +26,8 @@ typedef struct
 
 typedef struct
 {
-  guint32 name; /* string id: "MainThread", "Thread 0x16DF7B000", … */
-  gint64 tid;   /* -1 where unknown */
+  guint32 name;      /* string id: "MainThread", "Thread 0x16DF7B000", … */
+  gint64 tid;        /* -1 where unknown */
   gint64 global_tid; /* nsys globalTid, or -1 */
 } WsCpuThread;
 
@@ -45,36 +46,36 @@ struct _WsCpuProfile
   gatomicrefcount ref_count;
 
   WsStringTable *strings;
-  char *path;   /* the file read */
-  char *kind;   /* "py-spy", "speedscope-sampled", "speedscope-evented", "collapsed",
+  char *path;  /* the file read */
+  char *kind;  /* "py-spy", "speedscope-sampled", "speedscope-evented", "collapsed",
                    "cprofile", "nsys-cpu-samples" */
-  char *unit;   /* what weights count: "s", "ns" or "samples" */
-  char *title;  /* the profile's own name, or NULL */
+  char *unit;  /* what weights count: "s", "ns" or "samples" */
+  char *title; /* the profile's own name, or NULL */
 
   GArray *frames;  /* WsCpuFrame */
   GArray *threads; /* WsCpuThread */
 
   /* Distinct stacks: stack s is stack_frames[stack_first[s] .. + stack_depth[s]],
    * root first. */
-  GArray *stack_first; /* guint32 */
-  GArray *stack_depth; /* guint32 */
+  GArray *stack_first;  /* guint32 */
+  GArray *stack_depth;  /* guint32 */
   GArray *stack_frames; /* guint32: frame ids */
 
   /* Samples: a stack, its weight, its thread and, where known, its time. */
-  GArray *sample_stack;  /* guint32 */
-  GArray *sample_weight; /* double */
-  GArray *sample_thread; /* guint32 */
-  GArray *sample_time;   /* gint64 ns on the profile's clock; empty when no times */
+  GArray *sample_stack;    /* guint32 */
+  GArray *sample_weight;   /* double */
+  GArray *sample_thread;   /* guint32 */
+  GArray *sample_time;     /* gint64 ns on the profile's clock; empty when no times */
   gboolean times_absolute; /* sample times are on an nsys session clock */
 
-  GArray *functions;   /* WsCpuFunction: a flat profile (cProfile), or empty */
-  double flat_total;   /* cProfile's "in N seconds", or 0 */
-  gint64 flat_calls;   /* cProfile's "N function calls" */
+  GArray *functions; /* WsCpuFunction: a flat profile (cProfile), or empty */
+  double flat_total; /* cProfile's "in N seconds", or 0 */
+  gint64 flat_calls; /* cProfile's "N function calls" */
 
   GPtrArray *warnings; /* char * */
 
   /*< private >*/
-  GHashTable *frame_index; /* "name\x1ffile" → frame + 1 */
+  GHashTable *frame_index; /* "name\x1ffile\x1fline" → frame + 1 */
   GHashTable *stack_index; /* frames as bytes → stack + 1 */
 };
 

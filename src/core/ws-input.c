@@ -5,6 +5,7 @@
 #include <glib/gstdio.h>
 #include <string.h>
 
+#include "ws-cpu-reader.h"
 #include "ws-error.h"
 #include "ws-file.h"
 #include "ws-input.h"
@@ -33,6 +34,8 @@ ws_input_kind_to_string (WsInputKind kind)
         return "ncu-rep";
       case WS_INPUT_NVPROF_SQLITE:
         return "nvprof-sqlite";
+      case WS_INPUT_CPU_PROFILE:
+        return "cpu-profile";
       case WS_INPUT_UNKNOWN:
       default:
         return "unknown";
@@ -101,10 +104,21 @@ ws_input_detect (const char *path, GError **error)
     return WS_INPUT_NSYS_SQLITE; /* let the SQLite reader say what is wrong */
   if (ws_nvprof_reader_sniff_head (path, head, (gsize) got, error))
     return WS_INPUT_UNKNOWN;
+  {
+    GError *cpu_error = NULL;
+
+    if (ws_cpu_reader_sniff (path, head, (gsize) got, &cpu_error) != WS_CPU_FORMAT_NONE)
+      return WS_INPUT_CPU_PROFILE;
+    if (cpu_error != NULL)
+      {
+        g_propagate_error (error, cpu_error);
+        return WS_INPUT_UNKNOWN;
+      }
+  }
 
   g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_FORMAT,
                "%s: not a file Warpscope reads (expected an nsys SQLite export, an nvprof "
-               "export, an nsys stats or ncu CSV file, or a capture folder)",
+               "export, an nsys stats or ncu CSV file, a CPU profile, or a capture folder)",
                path);
   return WS_INPUT_UNKNOWN;
 }
@@ -150,7 +164,8 @@ scan (const char *folder, int depth, GPtrArray *files, GPtrArray *reports, char 
         }
       if (has_suffix_ci (name, ".sqlite") || has_suffix_ci (name, ".csv") ||
           has_suffix_ci (name, ".log") || has_suffix_ci (name, ".txt") ||
-          has_suffix_ci (name, ".nvvp") || has_suffix_ci (name, ".nvprof"))
+          has_suffix_ci (name, ".nvvp") || has_suffix_ci (name, ".nvprof") ||
+          has_suffix_ci (name, ".json"))
         g_ptr_array_add (files, g_steal_pointer (&path));
       else if (is_report_name (name))
         g_ptr_array_add (reports, g_steal_pointer (&path));
@@ -190,7 +205,8 @@ ws_input_expand_folder (const char *folder, GPtrArray *files, char **run_json, G
       WsInputKind kind = ws_input_detect (path, NULL);
 
       if (kind == WS_INPUT_NSYS_SQLITE || kind == WS_INPUT_NVPROF_SQLITE ||
-          kind == WS_INPUT_NSYS_STATS_CSV || kind == WS_INPUT_NCU_CSV)
+          kind == WS_INPUT_NSYS_STATS_CSV || kind == WS_INPUT_NCU_CSV ||
+          kind == WS_INPUT_CPU_PROFILE)
         {
           exports += ws_input_kind_is_export (kind);
           ncu_csvs += kind == WS_INPUT_NCU_CSV;

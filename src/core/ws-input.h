@@ -17,6 +17,7 @@ typedef enum
   WS_INPUT_NSYS_REPORT,   /* .nsys-rep / .qdrep: needs `nsys export` */
   WS_INPUT_NCU_REPORT,    /* .ncu-rep: needs `ncu --import` */
   WS_INPUT_NVPROF_SQLITE, /* an nvprof export (.nvvp, .nvprof, any name) */
+  WS_INPUT_CPU_PROFILE,   /* py-spy / speedscope JSON, collapsed stacks, cProfile text */
 } WsInputKind;
 
 WsInputKind ws_input_detect (const char *path, GError **error);

@@ -79,6 +79,10 @@ gboolean ws_nsys_load_memops (WsNsysReader *r, const char *memcpy_table, gint64 
 gboolean ws_nsys_load_api (WsNsysReader *r, const char *table, gint64 count, GError **error);
 gboolean ws_nsys_load_nvtx (WsNsysReader *r, const char *table, gint64 count, GError **error);
 gboolean ws_nsys_load_mem_usage (WsNsysReader *r, const char *table, gint64 count, GError **error);
+/* ws-nsys-cpu-samples.c */
+gboolean ws_nsys_load_cpu_samples (WsNsysReader *r, const char *events, const char *chains,
+                                   GError **error);
+
 gboolean ws_nsys_load_osrt (WsNsysReader *r, const char *table, gint64 count, GError **error);
 gboolean ws_nsys_load_gpu_metrics (WsNsysReader *r, const char *table, gint64 count,
                                    GError **error);

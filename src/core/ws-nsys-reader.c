@@ -423,6 +423,11 @@ ws_nsys_reader_load (const char *path, WsLoadFlags flags, GCancellable *cancella
   if ((flags & WS_LOAD_OSRT) && plan[P_OSRT].found != NULL &&
       !ws_nsys_load_osrt (&r, plan[P_OSRT].found, plan[P_OSRT].rows, error))
     goto out;
+  if ((flags & WS_LOAD_CPU_SAMPLES) && ws_sqlite_find_table (sql, "COMPOSITE_EVENTS") != NULL &&
+      ws_sqlite_find_table (sql, "SAMPLING_CALLCHAINS") != NULL &&
+      !ws_nsys_load_cpu_samples (&r, ws_sqlite_find_table (sql, "COMPOSITE_EVENTS"),
+                                 ws_sqlite_find_table (sql, "SAMPLING_CALLCHAINS"), error))
+    goto out;
 
   for (gsize i = 0; i < G_N_ELEMENTS (plan); i++)
     if (plan[i].found != NULL && plan[i].rows >= 0)

@@ -5,6 +5,7 @@
 #include <glib/gi18n.h>
 #include <json-glib/json-glib.h>
 
+#include "ws-cpu-reader.h"
 #include "ws-error.h"
 #include "ws-input.h"
 #include "ws-ncu-match.h"
@@ -379,6 +380,15 @@ ws_run_load (const char *const *paths, WsLoadFlags flags, GCancellable *cancella
         return NULL;
       if (kind == WS_INPUT_NSYS_STATS_CSV && !attach_stats (run, path, error))
         return NULL;
+      if (kind == WS_INPUT_CPU_PROFILE)
+        {
+          WsCpuProfile *profile = ws_cpu_reader_load (path, error);
+
+          if (profile == NULL)
+            return NULL;
+          g_ptr_array_add (run->cpu_profiles, profile);
+          g_ptr_array_add (run->prov.files, g_strdup (path));
+        }
     }
 
   if (run_json != NULL)

@@ -67,6 +67,7 @@ ws_run_new (void)
     g_array_append_val (self->domains, domain);
   }
 
+  self->cpu_profiles = g_ptr_array_new_with_free_func ((GDestroyNotify) ws_cpu_profile_unref);
   return self;
 }
 
@@ -152,6 +153,7 @@ ws_run_free (WsRun *self)
   g_free (self->mem_usage.device);
   g_free (self->mem_usage.mem_kind);
 
+  g_clear_pointer (&self->cpu_profiles, g_ptr_array_unref);
   g_free (self->osrt.start);
   g_free (self->osrt.end);
   g_free (self->osrt.name);

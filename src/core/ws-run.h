@@ -3,6 +3,7 @@
 
 #include <glib.h>
 
+#include "ws-cpu-profile.h"
 #include "ws-string-table.h"
 
 G_BEGIN_DECLS
@@ -270,6 +271,8 @@ struct _WsRun
   gboolean has_osrt_table;
 
   WsSummary *summaries[WS_RUN_N_SUMMARIES]; /* derived at load; see ws_run_get_summary() */
+
+  GPtrArray *cpu_profiles; /* WsCpuProfile *: nsys CPU samples, py-spy, cProfile, … */
 
   WsNcuResults *ncu;             /* profiled launches from ncu CSVs, or NULL */
   WsCsvSummaries *csv_summaries; /* `nsys stats` CSVs opened without an export, or NULL */
