@@ -19,7 +19,7 @@
 typedef struct
 {
   WsFlameGraph *graph;
-  WsFlameView view;
+  WsFlameState view;
   WsPalette palette;
   char *title;
 } FlameDraw;
@@ -127,7 +127,7 @@ ws_cli_flame_render (WsRun *run, guint profile_index, gint thread, gint64 from, 
     }
   profile = g_ptr_array_index (run->cpu_profiles, MIN (profile_index, run->cpu_profiles->len - 1));
   d.graph = ws_flame_graph_new (profile, thread, from, to);
-  ws_flame_view_init (&d.view);
+  ws_flame_state_init (&d.view);
   d.view.layout = (WsFlameLayout) layout;
   if (dark)
     ws_palette_init_dark (&d.palette);

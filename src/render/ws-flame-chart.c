@@ -15,7 +15,7 @@
  * than half a pixel are left out (their weight still widens the parent). */
 
 void
-ws_flame_view_init (WsFlameView *view)
+ws_flame_state_init (WsFlameState *view)
 {
   view->layout = WS_FLAME_LAYOUT_ICICLE;
   view->zoom = 0;
@@ -61,7 +61,7 @@ typedef gboolean (*VisitFunc) (guint32 node, double x, double y, double w, gpoin
 typedef struct
 {
   const WsFlameGraph *graph;
-  const WsFlameView *view;
+  const WsFlameState *view;
   double width;
   double height;
   double scale; /* px per unit of weight */
@@ -110,7 +110,7 @@ visit (const Geometry *g, VisitFunc func, gpointer data)
 }
 
 static void
-geometry_init (Geometry *g, const WsFlameGraph *graph, const WsFlameView *view, double width,
+geometry_init (Geometry *g, const WsFlameGraph *graph, const WsFlameState *view, double width,
                double height)
 {
   guint32 zoom = view->zoom < graph->nodes->len ? view->zoom : 0;
@@ -158,7 +158,7 @@ static gboolean
 draw_node (guint32 node, double x, double y, double w, gpointer data)
 {
   DrawData *d = data;
-  const WsFlameView *view = d->g->view;
+  const WsFlameState *view = d->g->view;
   const WsFlameNode *n = ws_flame_graph_node (d->g->graph, node);
   gboolean ancestor = n->depth < ws_flame_graph_node (d->g->graph, view->zoom)->depth;
   gboolean searching = view->matches != NULL;
@@ -197,7 +197,7 @@ draw_node (guint32 node, double x, double y, double w, gpointer data)
  */
 void
 ws_flame_chart_draw (cairo_t *cr, double width, double height, const WsFlameGraph *graph,
-                     const WsFlameView *view, const WsPalette *palette)
+                     const WsFlameState *view, const WsPalette *palette)
 {
   g_autoptr (PangoLayout) layout = ws_text_layout (cr, palette, 0.85, FALSE);
   g_autoptr (PangoLayout) header = ws_text_layout (cr, palette, 1.0, TRUE);
@@ -257,7 +257,7 @@ hit_node (guint32 node, double x, double y, double w, gpointer data)
  * Returns: the node drawn at (@x, @y), or WS_FLAME_NO_NODE.
  */
 guint32
-ws_flame_chart_node_at (const WsFlameGraph *graph, const WsFlameView *view, double width,
+ws_flame_chart_node_at (const WsFlameGraph *graph, const WsFlameState *view, double width,
                         double height, double x, double y)
 {
   HitData h = { x, y, WS_FLAME_NO_NODE };

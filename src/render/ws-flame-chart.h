@@ -23,16 +23,16 @@ typedef struct
   const gboolean *matches; /* one per node where a search matched, or NULL */
   double match_share;      /* the search's share of the samples, for the header */
   const char *title;       /* the header's first words, or NULL */
-} WsFlameView;
+} WsFlameState;
 
 #define WS_FLAME_ROW_HEIGHT 18.0
 #define WS_FLAME_HEADER_HEIGHT 28.0
 
-void ws_flame_view_init (WsFlameView *view);
+void ws_flame_state_init (WsFlameState *view);
 void ws_flame_chart_draw (cairo_t *cr, double width, double height, const WsFlameGraph *graph,
-                          const WsFlameView *view, const WsPalette *palette);
+                          const WsFlameState *view, const WsPalette *palette);
 double ws_flame_chart_natural_height (const WsFlameGraph *graph);
-guint32 ws_flame_chart_node_at (const WsFlameGraph *graph, const WsFlameView *view, double width,
+guint32 ws_flame_chart_node_at (const WsFlameGraph *graph, const WsFlameState *view, double width,
                                 double height, double x, double y);
 WsColor ws_flame_color (const WsFlameGraph *graph, guint32 node, const WsPalette *palette);
 
