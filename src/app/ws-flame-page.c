@@ -128,7 +128,6 @@ built_cb (GObject *source, GAsyncResult *result, gpointer data)
   ws_flame_view_set_graph (self->view, graph);
   update_share (self, ws_flame_view_set_search (
                         self->view, gtk_entry_get_text (GTK_ENTRY (self->search_entry))));
-  gtk_widget_set_visible (self->view_scroll, ws_cpu_profile_has_stacks (graph->profile));
   fill_table (self, graph);
   g_object_unref (self);
 }

@@ -26,7 +26,12 @@ G_DEFINE_FINAL_TYPE (WsFlameView, ws_flame_view, GTK_TYPE_DRAWING_AREA)
 static void
 update_size (WsFlameView *self)
 {
-  int height = self->graph != NULL ? (int) ws_flame_chart_natural_height (self->graph) : 60;
+  int height = 60;
+
+  if (self->graph != NULL)
+    height = (int) (ws_cpu_profile_has_stacks (self->graph->profile)
+                      ? ws_flame_chart_natural_height (self->graph)
+                      : ws_flame_functions_natural_height (self->graph, 40));
 
   gtk_widget_set_size_request (GTK_WIDGET (self), 200, height);
 }
@@ -46,14 +51,18 @@ ws_flame_view_draw (GtkWidget *widget, cairo_t *cr)
       cairo_paint (cr);
       return TRUE;
     }
-  ws_flame_chart_draw (cr, width, height, self->graph, &self->state, &palette);
+  /* A flat profile (cProfile) has no stacks: its functions as bars. */
+  if (!ws_cpu_profile_has_stacks (self->graph->profile))
+    ws_flame_functions_draw (cr, width, height, self->graph, 40, NULL, &palette);
+  else
+    ws_flame_chart_draw (cr, width, height, self->graph, &self->state, &palette);
   return TRUE;
 }
 
 static guint32
 node_at (WsFlameView *self, double x, double y)
 {
-  if (self->graph == NULL)
+  if (self->graph == NULL || !ws_cpu_profile_has_stacks (self->graph->profile))
     return WS_FLAME_NO_NODE;
   return ws_flame_chart_node_at (self->graph, &self->state,
                                  gtk_widget_get_allocated_width (GTK_WIDGET (self)),
