@@ -100,7 +100,8 @@ test_kernel_summary_matches_sql (void)
     {
       g_autofree char *path = ws_test_data ("nvprof", exports[i].file, NULL);
       g_autoptr (WsRun) run = load (exports[i].file);
-      g_autoptr (WsSummary) summary = ws_summary_compute (run, WS_REPORT_KERN_SUM, WS_NAME_MANGLED);
+      g_autoptr (WsSummary) summary =
+        ws_summary_compute (run, WS_SUMMARY_KERN_SUM, WS_NAME_MANGLED);
       sqlite3 *db = NULL;
       sqlite3_stmt *stmt = NULL;
       guint rows = 0;
@@ -137,8 +138,8 @@ test_demangled_names (void)
 {
   g_autoptr (WsRun) nccl = load ("nvvp_blinkplus_nccl_8xv100.nvvp");
   g_autoptr (WsRun) mx = load ("nvvp_ece408_mxnet_timeline.nvprof");
-  g_autoptr (WsSummary) by_name = ws_summary_compute (nccl, WS_REPORT_KERN_SUM, WS_NAME_DEMANGLED);
-  g_autoptr (WsSummary) by_short = ws_summary_compute (mx, WS_REPORT_KERN_SUM, WS_NAME_SHORT);
+  g_autoptr (WsSummary) by_name = ws_summary_compute (nccl, WS_SUMMARY_KERN_SUM, WS_NAME_DEMANGLED);
+  g_autoptr (WsSummary) by_short = ws_summary_compute (mx, WS_SUMMARY_KERN_SUM, WS_NAME_SHORT);
   g_autofree char *plain = ws_demangle ("volta_sgemm_128x64_tn");
 
   g_assert_nonnull (ws_summary_find (by_name, "ncclBroadcastRingLLKernel_copy_i8(ncclColl)"));
@@ -156,7 +157,7 @@ test_api_names (void)
 {
   g_autofree char *path = ws_test_data ("nvprof", "nvvp_blinkplus_nccl_8xv100.nvvp", NULL);
   g_autoptr (WsRun) run = load ("nvvp_blinkplus_nccl_8xv100.nvvp");
-  WsSummary *api = ws_run_get_summary (run, WS_REPORT_API_SUM);
+  WsSummary *api = ws_run_get_summary (run, WS_SUMMARY_API_SUM);
   const WsSummaryRow *malloc_row = ws_summary_find (api, "cudaMalloc");
 
   g_assert_nonnull (malloc_row);
@@ -172,7 +173,7 @@ test_nvtx_markers (void)
 {
   g_autofree char *path = ws_test_data ("nvprof", "nvvp_jetson_nano_tensorrt_yolo.nvvp", NULL);
   g_autoptr (WsRun) run = load ("nvvp_jetson_nano_tensorrt_yolo.nvvp");
-  WsSummary *nvtx = ws_run_get_summary (run, WS_REPORT_NVTX_SUM);
+  WsSummary *nvtx = ws_run_get_summary (run, WS_SUMMARY_NVTX_SUM);
   const WsSummaryRow *enqueue = ws_summary_find (nvtx, "TensorRT:ExecutionContext::enqueue");
   g_autofree char *expected =
     ws_test_sqlite_text (path, "SELECT e.timestamp - s.timestamp FROM CUPTI_ACTIVITY_KIND_MARKER s "
