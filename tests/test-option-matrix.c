@@ -285,6 +285,8 @@ add_defaults (Matrix *m, const char *file)
     { "render", "--view", "stalls", "-o", "stalls.png", NULL },
     { "render", "--view", "memory", "-o", "memory.png", NULL },
     { "rollup", NULL },
+    { "flame", NULL },
+    { "render", "--view", "flame", "-o", "flame.png", NULL },
     { "export", "--chrome-trace", "trace.json", NULL },
   };
 
@@ -304,15 +306,15 @@ add_each_value (Matrix *m, const char *file)
                                          "cuda_api_sum",
                                          "cuda_gpu_mem_time_sum",
                                          "cuda_gpu_mem_size_sum",
+                                         "osrt_sum",
                                          "cuda_gpu_kern_sum,nvtx_sum,cuda_api_sum,"
-                                         "cuda_gpu_mem_time_sum,cuda_gpu_mem_size_sum" };
+                                         "cuda_gpu_mem_time_sum,cuda_gpu_mem_size_sum,osrt_sum" };
   static const char *const forms[] = { "demangled", "short", "mangled" };
   static const char *const bys[] = { "demangled", "short", "normalized" };
   static const char *const sorts[] = { "duration", "id",   "sm", "memory", "dram",
                                        "tensor",   "fp32", "l1", "l2",     "occupancy" };
-  static const char *const views[] = {
-    "bars", "timeline", "gauges", "roofline", "stalls", "memory"
-  };
+  static const char *const views[] = { "bars",     "timeline", "flame", "gauges",
+                                       "roofline", "stalls",   "memory" };
   static const char *const compare_views[] = { "compare", "compare-nvtx", "compare-gauges" };
 
   add_v (m, (const char *const[]){ "info", "--format", "table", NULL }, NULL, one);
@@ -369,7 +371,7 @@ add_each_value (Matrix *m, const char *file)
            (const char *const[]){ "render", "--view", "gauges", "-o", "g.png", "--sort", sorts[s],
                                   NULL },
            NULL, one);
-  for (guint v = 2; v < G_N_ELEMENTS (views); v++)
+  for (guint v = 3; v < G_N_ELEMENTS (views); v++)
     {
       add_v (
         m,
@@ -395,14 +397,44 @@ add_each_value (Matrix *m, const char *file)
   add_v (m, (const char *const[]){ "export", "--csv-dir", "csv", NULL }, NULL, one);
 }
 
+/* Tier B for `flame`: each value of each option. */
+static void
+add_flame_values (Matrix *m, const char *file)
+{
+  const char *one[] = { file, NULL };
+  static const char *const options[][5] = {
+    { "--format", "collapsed", NULL },
+    { "--format", "svg", "-o", "f.svg", NULL },
+    { "--format", "png", "-o", "f.png", NULL },
+    { "--format", "pdf", "-o", "f.pdf", NULL },
+    { "--format", "png", NULL },
+    { "--layout", "icicle", "-o", "f.png", NULL },
+    { "--layout", "flame", "-o", "f.svg", NULL },
+    { "--theme", "dark", "-o", "f.png", NULL },
+    { "--search", "main", NULL },
+    { "--search", "", NULL },
+    { "--thread", "0", NULL },
+    { "--thread", "no such thread", NULL },
+    { "--range", "0:1000", NULL },
+    { "--range", "", NULL },
+    { "--profile", "1", NULL },
+    { "--width", "1", "-o", "f.png", NULL },
+    { "--width", "0", "-o", "f.png", NULL },
+  };
+
+  for (guint o = 0; o < G_N_ELEMENTS (options); o++)
+    add_v (m, (const char *const[]){ "flame", NULL }, options[o], one);
+}
+
 /* Tier C: the full products. */
 static void
 add_products (Matrix *m, const char *file)
 {
   const char *one[] = { file, NULL };
   const char *two[] = { file, file, NULL };
-  static const char *const reports[] = { "cuda_gpu_kern_sum", "nvtx_sum", "cuda_api_sum",
-                                         "cuda_gpu_mem_time_sum", "cuda_gpu_mem_size_sum" };
+  static const char *const reports[] = { "cuda_gpu_kern_sum",     "nvtx_sum",
+                                         "cuda_api_sum",          "cuda_gpu_mem_time_sum",
+                                         "cuda_gpu_mem_size_sum", "osrt_sum" };
   static const char *const formats[] = { "csv", "table", "md" };
   static const char *const forms[] = { "demangled", "short", "mangled" };
   static const char *const bys[] = { "demangled", "short", "normalized" };
@@ -480,12 +512,15 @@ test_matrix (void)
   g_autofree char *details = ws_test_data ("ncu", "h100_probe_full_details.csv", NULL);
   g_autofree char *kern_sum =
     ws_test_data ("nsys-stats", "v2025.3_h100_probe_cuda_gpu_kern_sum.csv", NULL);
-  const char *small[] = { mordred, probe, h200, ncu, details, kern_sum };
+  g_autofree char *nvprof = ws_test_data ("nvprof", "nvvp_tf_tutorial_mnist_titanx.nvvp", NULL);
+  g_autofree char *speedscope = ws_test_data ("cpu", "speedscope_pyinstrument_molehill.json", NULL);
+  const char *small[] = { mordred, probe, h200, ncu, details, kern_sum, nvprof };
   Matrix m = { 0 };
   guint by_status[3] = { 0, 0, 0 }, failures = 0;
   const Job *slowest = NULL;
   gint64 started = g_get_monotonic_time ();
-  static const char *const dirs[] = { "nsys", "ncu", "nsys-stats", "fuzz-regressions" };
+  static const char *const dirs[] = { "nsys", "ncu",   "nsys-stats", "fuzz-regressions",
+                                      "cpu",  "nvprof" };
 
   tmp = ws_test_tmpdir ();
   ws_test_use_stand_ins ();
@@ -508,6 +543,8 @@ test_matrix (void)
     add_defaults (&m, g_ptr_array_index (all, i));
   for (guint i = 0; i < G_N_ELEMENTS (small); i++)
     add_each_value (&m, small[i]);
+  add_flame_values (&m, probe);
+  add_flame_values (&m, speedscope);
   add_products (&m, mordred);
   add_products (&m, torch);
   add_capture (&m);
