@@ -3,8 +3,9 @@
  * items it has: rows that scroll by themselves, or a cap with "N more".
  * The inputs are real files grown in a temporary folder: an ncu export
  * whose launches are copied 3,000 times under 3,000 kernel names, a
- * targets file of 1,500 rows, and the probe's export with a process per
- * CUDA API call (1,700 lanes) and a launch configuration per kernel. */
+ * targets file of 1,500 rows, the probe's export with a process per
+ * CUDA API call (1,700 lanes) and a launch configuration per kernel, and
+ * collapsed stacks 3,000 frames deep (the flame graph's rows). */
 #include "config.h"
 
 #include <gtk/gtk.h>
@@ -16,6 +17,8 @@
 #include "ws-capture-page.h"
 #include "ws-compare-gauges-page.h"
 #include "ws-compare-gauges.h"
+#include "ws-flame-page.h"
+#include "ws-flame-view.h"
 #include "ws-ncu-results.h"
 #include "ws-surface.h"
 #include "ws-test-load.h"
@@ -29,6 +32,7 @@
 
 #define N_LAUNCHES 3000
 #define N_TARGETS 1500
+#define N_FRAMES 3000
 
 static WsApplication *app;
 static char *dir;
@@ -279,10 +283,84 @@ walk_targets (const char *targets)
   ws_test_gui_flush ();
 }
 
+/* Collapsed stacks (py-spy's and FlameGraph's text): a short stack, then
+ * one N_FRAMES deep, within the reader's 4,096 frames.  At 18 px a row the
+ * deep one alone would make a flame graph 54,000 px tall. */
+static char *
+deep_stacks (void)
+{
+  g_autoptr (GString) text = g_string_new ("main;short 3\nmain");
+  char *path = g_build_filename (dir, "deep.folded", NULL);
+
+  for (guint i = 0; i < N_FRAMES; i++)
+    g_string_append_printf (text, ";f%u", i);
+  g_string_append (text, " 5\n");
+  g_assert_true (g_file_set_contents (path, text->str, (gssize) text->len, NULL));
+  return path;
+}
+
+static gboolean
+has_graph (gpointer view)
+{
+  return ws_flame_view_get_graph (view) != NULL;
+}
+
+/* The deepest frame, found by following the first child down. */
+static guint32
+deepest_node (const WsFlameGraph *graph)
+{
+  guint32 node = 0;
+
+  while (ws_flame_graph_node (graph, node)->first_child != WS_FLAME_NO_NODE)
+    {
+      guint32 deeper = node;
+
+      for (guint32 c = ws_flame_graph_node (graph, node)->first_child; c != WS_FLAME_NO_NODE;
+           c = ws_flame_graph_node (graph, c)->next_sibling)
+        if (ws_flame_graph_node (graph, c)->first_child != WS_FLAME_NO_NODE || deeper == node)
+          deeper = c;
+      node = deeper;
+    }
+  return node;
+}
+
+static void
+walk_deep_stacks (const char *folded)
+{
+  WsWindow *window = ws_test_gui_open_and_load (folded);
+  GtkWidget *top = GTK_WIDGET (window);
+  WsFlamePage *page = WS_FLAME_PAGE (ws_window_get_view (window, "flame"));
+  WsFlameView *view = WS_FLAME_VIEW (ws_flame_page_get_view (page));
+  WsFlameGraph *graph;
+
+  gtk_window_resize (GTK_WINDOW (window), 1600, 1000);
+  show_page (window, "flame");
+  ws_test_gui_iterate_until (has_graph, view);
+  graph = ws_flame_view_get_graph (view);
+  g_assert_cmpuint (graph->max_depth, ==, N_FRAMES + 1);
+  ws_test_gui_assert_drawing (top, "deep stacks: flame graph");
+  g_assert_cmpint (gtk_widget_get_allocated_height (GTK_WIDGET (view)), <=, WS_CHART_MAX_HEIGHT);
+  /* Zoomed into the deepest frame, it is drawn: the rows follow the zoom. */
+  ws_flame_view_zoom (view, deepest_node (graph));
+  ws_test_gui_assert_drawing (top, "deep stacks: the deepest frame");
+  {
+    int height = gtk_widget_get_allocated_height (GTK_WIDGET (view));
+    guint32 found = WS_FLAME_NO_NODE;
+
+    for (int y = 0; y < height && found != deepest_node (graph); y += 6)
+      found =
+        ws_flame_chart_node_at (graph, &(WsFlameState){ .zoom = ws_flame_view_get_zoom (view) },
+                                gtk_widget_get_allocated_width (GTK_WIDGET (view)), height, 10, y);
+    g_assert_cmpuint (found, ==, deepest_node (graph));
+  }
+  gtk_widget_destroy (top);
+  ws_test_gui_flush ();
+}
+
 static void
 walk (void)
 {
-  g_autofree char *ncu = NULL, *export = NULL, *targets = NULL;
+  g_autofree char *ncu = NULL, *export = NULL, *targets = NULL, *folded = NULL;
 
   dir = ws_test_tmpdir ();
   ncu = many_launches ();
@@ -292,6 +370,8 @@ walk (void)
   walk_launches (ncu);
   walk_comparison (ncu);
   walk_targets (targets);
+  folded = deep_stacks ();
+  walk_deep_stacks (folded);
   ws_test_rmtree (dir);
   g_clear_pointer (&dir, g_free);
 }

@@ -8,11 +8,19 @@
 
 #include "ws-flame-chart.h"
 #include "ws-format.h"
+#include "ws-surface.h"
 #include "ws-text.h"
 
 /* A flame graph drawn from a WsFlameGraph: each node a box as wide as its
  * share of the zoomed node's weight, one row per depth.  Boxes narrower
- * than half a pixel are left out (their weight still widens the parent). */
+ * than half a pixel are left out (their weight still widens the parent).
+ * The drawing is at most WS_CHART_MAX_HEIGHT tall (about 880 rows): where
+ * the stacks are deeper, the rows shown follow the zoom (a few of the
+ * zoomed node's ancestors, then its subtree) and the header says which
+ * depths are shown. */
+
+/* Ancestors of the zoomed node kept above it when not every row fits. */
+#define KEPT_ANCESTORS 4
 
 void
 ws_flame_state_init (WsFlameState *view)
@@ -28,7 +36,8 @@ ws_flame_state_init (WsFlameState *view)
 double
 ws_flame_chart_natural_height (const WsFlameGraph *graph)
 {
-  return WS_FLAME_HEADER_HEIGHT + (graph->max_depth + 1) * WS_FLAME_ROW_HEIGHT + 4;
+  return MIN (WS_FLAME_HEADER_HEIGHT + (graph->max_depth + 1) * WS_FLAME_ROW_HEIGHT + 4,
+              WS_CHART_MAX_HEIGHT);
 }
 
 /* Warm colours, one per function name, stable across runs (the
@@ -64,15 +73,23 @@ typedef struct
   const WsFlameState *view;
   double width;
   double height;
-  double scale; /* px per unit of weight */
+  double scale;      /* px per unit of weight */
+  guint first_depth; /* the depth of the first row drawn */
+  guint n_rows;      /* rows drawn from there */
 } Geometry;
 
 static double
 row_y (const Geometry *g, guint depth)
 {
   if (g->view->layout == WS_FLAME_LAYOUT_FLAME)
-    return g->height - 4 - (depth + 1) * WS_FLAME_ROW_HEIGHT;
-  return WS_FLAME_HEADER_HEIGHT + depth * WS_FLAME_ROW_HEIGHT;
+    return g->height - 4 - (depth - g->first_depth + 1) * WS_FLAME_ROW_HEIGHT;
+  return WS_FLAME_HEADER_HEIGHT + (depth - g->first_depth) * WS_FLAME_ROW_HEIGHT;
+}
+
+static gboolean
+row_shown (const Geometry *g, guint depth)
+{
+  return depth >= g->first_depth && depth - g->first_depth < g->n_rows;
 }
 
 /* Visits the zoomed node's ancestors (full width) and its subtree. */
@@ -83,7 +100,7 @@ visit_subtree (const Geometry *g, guint32 node, double x, VisitFunc func, gpoint
   double w = n->total * g->scale;
   double cx = x;
 
-  if (w < 0.5)
+  if (w < 0.5 || !row_shown (g, n->depth))
     return FALSE;
   if (func (node, x, row_y (g, n->depth), w, data))
     return TRUE;
@@ -104,7 +121,8 @@ visit (const Geometry *g, VisitFunc func, gpointer data)
   const WsFlameNode *z = ws_flame_graph_node (g->graph, zoom);
 
   for (guint32 a = z->parent; a != WS_FLAME_NO_NODE; a = ws_flame_graph_node (g->graph, a)->parent)
-    if (func (a, 0, row_y (g, ws_flame_graph_node (g->graph, a)->depth), g->width, data))
+    if (row_shown (g, ws_flame_graph_node (g->graph, a)->depth) &&
+        func (a, 0, row_y (g, ws_flame_graph_node (g->graph, a)->depth), g->width, data))
       return TRUE;
   return visit_subtree (g, zoom, 0, func, data);
 }
@@ -114,13 +132,20 @@ geometry_init (Geometry *g, const WsFlameGraph *graph, const WsFlameState *view,
                double height)
 {
   guint32 zoom = view->zoom < graph->nodes->len ? view->zoom : 0;
-  double total = ws_flame_graph_node (graph, zoom)->total;
+  const WsFlameNode *z = ws_flame_graph_node (graph, zoom);
+  double total = z->total;
+  guint depths = graph->max_depth + 1;
 
   g->graph = graph;
   g->view = view;
   g->width = width;
   g->height = height;
   g->scale = total > 0 ? width / total : 0;
+  g->n_rows = (guint) MAX (1, floor ((height - WS_FLAME_HEADER_HEIGHT - 4) / WS_FLAME_ROW_HEIGHT));
+  g->first_depth = 0;
+  if (depths > g->n_rows)
+    g->first_depth =
+      MIN (z->depth > KEPT_ANCESTORS ? z->depth - KEPT_ANCESTORS : 0, depths - g->n_rows);
 }
 
 /* In a box: the name and the file's base name; hover shows the rest. */
@@ -205,9 +230,20 @@ ws_flame_chart_draw (cairo_t *cr, double width, double height, const WsFlameGrap
   g_autofree char *line = NULL;
   Geometry g;
   DrawData d;
+  double note_w = 0;
 
   ws_color_set (cr, palette->background);
   cairo_paint (cr);
+  geometry_init (&g, graph, view, width, height);
+  if (graph->total > 0 && graph->max_depth + 1 > g.n_rows)
+    {
+      g_autofree char *depths = g_strdup_printf (
+        _ ("depths %u–%u of %u: click a frame to go deeper"), g.first_depth,
+        MIN (g.first_depth + g.n_rows, graph->max_depth + 1) - 1, graph->max_depth);
+
+      ws_color_set (cr, palette->dim);
+      note_w = ws_text_draw (cr, layout, depths, width - 8, 7, width * 0.45, WS_ALIGN_RIGHT) + 16;
+    }
   if (view->matches != NULL)
     line = g_strdup_printf (_ ("%s — %s — matched %.1f%%"),
                             view->title != NULL ? view->title : _ ("Flame graph"), total,
@@ -216,7 +252,7 @@ ws_flame_chart_draw (cairo_t *cr, double width, double height, const WsFlameGrap
     line =
       g_strdup_printf (_ ("%s — %s"), view->title != NULL ? view->title : _ ("Flame graph"), total);
   ws_color_set (cr, palette->foreground);
-  ws_text_draw (cr, header, line, 8, 5, width - 16, WS_ALIGN_LEFT);
+  ws_text_draw (cr, header, line, 8, 5, width - 16 - note_w, WS_ALIGN_LEFT);
   if (graph->total <= 0)
     {
       ws_color_set (cr, palette->dim);
@@ -224,7 +260,6 @@ ws_flame_chart_draw (cairo_t *cr, double width, double height, const WsFlameGrap
                     width - 16, WS_ALIGN_LEFT);
       return;
     }
-  geometry_init (&g, graph, view, width, height);
   d.cr = cr;
   d.layout = layout;
   d.palette = palette;
