@@ -16,7 +16,9 @@
 #include "ws-bars-view.h"
 #include "ws-compare-window.h"
 #include "ws-findings-page.h"
+#include "ws-flame-page.h"
 #include "ws-gauges-page.h"
+#include "ws-gauges-view.h"
 #include "ws-kernels-page.h"
 #include "ws-nvtx-projection.h"
 #include "ws-summaries-page.h"
@@ -49,6 +51,18 @@ timeline_ready (gpointer page)
 {
   return ws_timeline_page_is_ready (page) && ws_timeline_page_has_projection (page) &&
          gtk_widget_get_mapped (GTK_WIDGET (ws_timeline_page_get_view (page)));
+}
+
+static gboolean
+grouped (gpointer page)
+{
+  return !ws_kernels_page_is_grouping (page);
+}
+
+static gboolean
+why_ready (gpointer page)
+{
+  return ws_gauges_page_get_why (page) != NULL;
 }
 
 static gboolean
@@ -98,6 +112,14 @@ walk_window (const char *folder)
   ws_bars_view_select (ws_kernels_page_get_bars_view (kernels), 0);
   gtk_spin_button_set_value (ws_kernels_page_get_top_n_spin (kernels), G_MAXINT);
   ws_test_gui_assert_drawing (top, "kernels, the most bars, the first selected");
+  for (WsNameForm form = WS_NAME_MANGLED + 1; form-- > 0;)
+    {
+      g_autofree char *step = g_strdup_printf ("kernels, name form %d", form);
+
+      ws_kernels_page_set_name_form (kernels, form);
+      ws_test_gui_iterate_until (grouped, kernels);
+      ws_test_gui_assert_drawing (top, step);
+    }
 
   show_page (window, "timeline");
   ws_test_gui_iterate_until (timeline_ready, timeline);
@@ -132,6 +154,20 @@ walk_window (const char *folder)
   show_page (window, "gauges");
   g_assert_false (ws_gauges_page_is_empty (gauges));
   ws_test_gui_assert_drawing (top, "gauges");
+  {
+    static const char *const tabs[] = { "why",    "stalls",       "roofline",
+                                        "memory", "roofline-all", "gauges" };
+
+    ws_gauges_view_select_launch (ws_gauges_page_get_overview (gauges), 0);
+    ws_test_gui_iterate_until (why_ready, gauges);
+    for (guint i = 0; i < G_N_ELEMENTS (tabs); i++)
+      {
+        g_autofree char *step = g_strdup_printf ("gauges, the first launch, %s", tabs[i]);
+
+        gtk_stack_set_visible_child_name (ws_gauges_page_get_why_stack (gauges), tabs[i]);
+        ws_test_gui_assert_drawing (top, step);
+      }
+  }
 
   show_page (window, "findings");
   ws_test_gui_iterate_until (findings_ready, findings);
@@ -142,6 +178,9 @@ walk_window (const char *folder)
       ws_findings_page_select (findings, i);
       ws_test_gui_assert_drawing (top, step);
     }
+
+  show_page (window, "flame");
+  ws_test_gui_assert_drawing (top, "flame");
 
   show_page (window, "capture");
   ws_test_gui_assert_drawing (top, "capture");
