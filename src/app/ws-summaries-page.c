@@ -353,7 +353,7 @@ ws_summaries_page_set_run (WsSummariesPage *self, WsRun *run)
   for (guint k = 0; k < WS_N_SUMMARY_KINDS; k++)
     {
       g_autoptr (WsSummary) summary =
-        run != NULL ? ws_run_summary (run, k, WS_NAME_DEMANGLED) : NULL;
+        run != NULL ? ws_stats_summary (run, k, WS_NAME_DEMANGLED) : NULL;
 
       fill_table (&self->tables[k], summary);
     }

@@ -225,8 +225,8 @@ ws_cli_compare (int argc, char **argv)
     if (after == NULL)
       return ws_cli_fail (error);
   }
-  ws_run_compute_summaries (before);
-  ws_run_compute_summaries (after);
+  ws_stats_compute_summaries (before);
+  ws_stats_compute_summaries (after);
   cmp = ws_comparison_new (before, after, by);
 
   for (guint i = 0; i < cmp->kernels->len; i++)

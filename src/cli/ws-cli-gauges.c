@@ -132,7 +132,7 @@ write_json (const WsRun *run, GString *out)
   const WsNcuResults *ncu = run->ncu;
   g_autoptr (JsonBuilder) builder = json_builder_new ();
   g_autoptr (JsonNode) root = NULL;
-  g_autoptr (GArray) unmatched = ws_ncu_results_unmatched (ncu);
+  g_autoptr (GArray) unmatched = ws_ncu_match_unmatched (ncu);
   g_autofree char *text = NULL;
 
   json_builder_begin_object (builder);

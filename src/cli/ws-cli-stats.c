@@ -142,7 +142,7 @@ ws_cli_stats (int argc, char **argv)
           continue;
         }
 
-      summary = ws_run_summary (run, kind, form);
+      summary = ws_stats_summary (run, kind, form);
       ws_report_write (summary, format, out);
       /* The nsys console form ends each report with a blank line. */
       if (format == WS_FORMAT_TABLE)

@@ -312,7 +312,7 @@ ws_report_write_csv_dir (const WsRun *run, const char *dir, const char *base, GE
     }
   for (guint kind = 0; kind < WS_N_SUMMARY_KINDS; kind++)
     {
-      g_autoptr (WsSummary) summary = ws_run_summary (run, kind, WS_NAME_DEMANGLED);
+      g_autoptr (WsSummary) summary = ws_stats_summary (run, kind, WS_NAME_DEMANGLED);
       g_autoptr (GString) out = NULL;
       g_autofree char *name = NULL;
       char *path;

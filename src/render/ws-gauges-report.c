@@ -26,7 +26,7 @@ ws_gauges_report_write (const WsNcuResults *ncu, WsOutputFormat format, GString 
   g_autofree gboolean *numeric = g_new0 (gboolean, n_columns);
   g_autoptr (GPtrArray) cells = g_ptr_array_new_with_free_func (g_free);
   g_autoptr (GHashTable) missing = g_hash_table_new (g_str_hash, g_str_equal);
-  g_autoptr (GArray) unmatched = ws_ncu_results_unmatched (ncu);
+  g_autoptr (GArray) unmatched = ws_ncu_match_unmatched (ncu);
 
   headers[0] = _ ("ID");
   headers[1] = _ ("Kernel");

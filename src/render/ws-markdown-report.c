@@ -37,7 +37,7 @@ draw_gauges (cairo_t *cr, double width, double height, gpointer data)
 static WsVerdict
 ncu_verdict (const char *kernel_name, gpointer data)
 {
-  return ws_ncu_results_verdict_for (data, kernel_name);
+  return ws_ncu_match_verdict_for (data, kernel_name);
 }
 
 /* The gauges overview of every profiled launch as figs/BASE_gauges.png,
@@ -139,7 +139,7 @@ append_totals (GString *out, const WsRun *run)
 
   for (gsize i = 0; i < G_N_ELEMENTS (parts); i++)
     {
-      g_autoptr (WsSummary) summary = ws_run_summary (run, parts[i].kind, WS_NAME_DEMANGLED);
+      g_autoptr (WsSummary) summary = ws_stats_summary (run, parts[i].kind, WS_NAME_DEMANGLED);
       g_autofree char *total = NULL;
       gint64 count = 0;
 
@@ -184,7 +184,7 @@ static void
 append_summary_table (GString *out, const WsRun *run, WsSummaryKind kind, const char *title,
                       guint top)
 {
-  g_autoptr (WsSummary) summary = ws_run_summary (run, kind, WS_NAME_DEMANGLED);
+  g_autoptr (WsSummary) summary = ws_stats_summary (run, kind, WS_NAME_DEMANGLED);
   g_autoptr (WsSummary) shown = NULL;
 
   if (summary == NULL)
@@ -225,7 +225,7 @@ ws_markdown_report_write (const WsRun *run, const char *path, const WsMarkdownOp
   g_autofree char *figure_path = g_build_filename (figs, figure_name, NULL);
   g_autofree char *title =
     g_strdup_printf (_ ("GPU time by kernel — %s"), ws_run_display_name (run));
-  g_autoptr (WsSummary) kernels = ws_run_summary (run, WS_SUMMARY_KERN_SUM, WS_NAME_DEMANGLED);
+  g_autoptr (WsSummary) kernels = ws_stats_summary (run, WS_SUMMARY_KERN_SUM, WS_NAME_DEMANGLED);
   guint top = options != NULL && options->top_n > 0 ? options->top_n : 15;
 
   g_string_append_printf (out, "# %s — %s\n\n", _ ("Warpscope report"), ws_run_display_name (run));
