@@ -5,8 +5,8 @@
 
 #include "ws-markdown-report.h"
 #include "ws-nsys-reader.h"
-#include "ws-report.h"
 #include "ws-run-loader.h"
+#include "ws-summary-writer.h"
 #include "ws-test-load.h"
 #include "ws-test-util.h"
 

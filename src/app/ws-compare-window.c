@@ -12,9 +12,9 @@
 #include "ws-compare-view.h"
 #include "ws-compare-window.h"
 #include "ws-format.h"
-#include "ws-report.h"
 #include "ws-run-loader.h"
 #include "ws-stats.h"
+#include "ws-summary-writer.h"
 #include "ws-surface.h"
 
 struct _WsCompareWindow

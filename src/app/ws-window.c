@@ -15,7 +15,7 @@
 #include "ws-capture-page.h"
 #include "ws-kernels-page.h"
 #include "ws-markdown-report.h"
-#include "ws-report.h"
+#include "ws-summary-writer.h"
 #include "ws-surface.h"
 #include "ws-summaries-page.h"
 #include "ws-run-loader.h"

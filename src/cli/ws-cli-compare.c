@@ -14,9 +14,9 @@
 #include "ws-findings.h"
 #include "ws-format.h"
 #include "ws-input.h"
-#include "ws-report.h"
 #include "ws-run-loader.h"
 #include "ws-stats.h"
+#include "ws-summary-writer.h"
 
 static char *
 ratio_text (double ratio)

@@ -7,7 +7,7 @@
 #include "ws-chrome-trace.h"
 #include "ws-cli.h"
 #include "ws-markdown-report.h"
-#include "ws-report.h"
+#include "ws-summary-writer.h"
 
 /* Each export format: the option that names its output, and how to write
  * it.  A format is one option entry and one row in exporters[]. */

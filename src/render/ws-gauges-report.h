@@ -4,7 +4,7 @@
 #include <glib.h>
 
 #include "ws-ncu-results.h"
-#include "ws-report.h"
+#include "ws-summary-writer.h"
 
 G_BEGIN_DECLS
 

@@ -17,7 +17,7 @@
 #include "ws-kernel-name.h"
 #include "ws-markdown-report.h"
 #include "ws-ncu-match.h"
-#include "ws-report.h"
+#include "ws-summary-writer.h"
 #include "ws-surface.h"
 
 typedef struct

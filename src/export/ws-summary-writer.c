@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "ws-format.h"
-#include "ws-report.h"
+#include "ws-summary-writer.h"
 
 gboolean
 ws_output_format_from_string (const char *str, WsOutputFormat *format)
