@@ -5,8 +5,8 @@
 
 #include "ws-markdown-report.h"
 #include "ws-nsys-reader.h"
-#include "ws-run-loader.h"
 #include "ws-summary-writer.h"
+#include "ws-run-loader.h"
 #include "ws-test-load.h"
 #include "ws-test-util.h"
 
@@ -29,7 +29,7 @@ test_csv_dir (void)
   g_autoptr (WsRun) run = ws_test_load_nsys ("v2025.3_h100_probe.sqlite");
   g_autofree char *dir = ws_test_tmpdir ();
   g_autoptr (GError) error = NULL;
-  g_autoptr (GPtrArray) written = ws_report_write_csv_dir (run, dir, "v2025.3_h100_probe", &error);
+  g_autoptr (GPtrArray) written = ws_summary_write_csv_dir (run, dir, "v2025.3_h100_probe", &error);
 
   g_assert_no_error (error);
   g_assert_cmpuint (written->len, ==, 5);

@@ -5,8 +5,8 @@
 
 #include "ws-format.h"
 #include "ws-nsys-reader.h"
-#include "ws-stats.h"
 #include "ws-summary-writer.h"
+#include "ws-stats.h"
 #include "ws-test-util.h"
 
 /* Every ground-truth CSV of `nsys stats --format csv` that has its export
@@ -89,7 +89,7 @@ test_reports_equal_nsys_stats (void)
       g_assert_no_error (error);
       g_assert_true (g_file_get_contents (csv, &expected, NULL, NULL));
       summary = ws_stats_compute (run, truths[i].kind, WS_NAME_DEMANGLED);
-      ws_report_write (summary, WS_FORMAT_CSV, out);
+      ws_summary_write (summary, WS_FORMAT_CSV, out);
       assert_same_report (out->str, expected, truths[i].kind);
     }
 }

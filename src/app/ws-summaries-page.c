@@ -5,8 +5,8 @@
 #include <glib/gi18n.h>
 
 #include "ws-format.h"
-#include "ws-summaries-page.h"
 #include "ws-summary-writer.h"
+#include "ws-summaries-page.h"
 
 /* The model of every table: numbers stay numbers (so that columns sort by
  * value), and cell functions format them as `nsys stats` prints them. */
@@ -237,7 +237,7 @@ ws_summaries_page_copy_csv (WsSummariesPage *self)
   rows = gtk_tree_selection_get_selected_rows (selection, NULL);
   if (rows == NULL)
     {
-      ws_report_write (table->summary, WS_FORMAT_CSV, out);
+      ws_summary_write (table->summary, WS_FORMAT_CSV, out);
       return g_string_free (g_steal_pointer (&out), FALSE);
     }
 
@@ -258,7 +258,7 @@ ws_summaries_page_copy_csv (WsSummariesPage *self)
       }
     }
   g_list_free_full (rows, (GDestroyNotify) gtk_tree_path_free);
-  ws_report_write (copy, WS_FORMAT_CSV, out);
+  ws_summary_write (copy, WS_FORMAT_CSV, out);
   return g_string_free (g_steal_pointer (&out), FALSE);
 }
 

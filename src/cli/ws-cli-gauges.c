@@ -12,7 +12,7 @@
 #include "ws-gauges-report.h"
 #include "ws-kernel-name.h"
 #include "ws-ncu-match.h"
-#include "ws-summary-writer.h"
+#include "ws-table-writer.h"
 
 /* A number for scripts: as precise as ncu wrote it (six decimals at most),
  * without trailing zeros: "381792", "97.828073". */

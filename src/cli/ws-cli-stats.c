@@ -5,8 +5,8 @@
 #include <glib/gi18n.h>
 
 #include "ws-cli.h"
-#include "ws-stats.h"
 #include "ws-summary-writer.h"
+#include "ws-stats.h"
 
 static const char *const report_titles[WS_N_SUMMARY_KINDS] = {
   N_ ("CUDA GPU Kernel Summary"),
@@ -143,7 +143,7 @@ ws_cli_stats (int argc, char **argv)
         }
 
       summary = ws_stats_summary (run, kind, form);
-      ws_report_write (summary, format, out);
+      ws_summary_write (summary, format, out);
       /* The nsys console form ends each report with a blank line. */
       if (format == WS_FORMAT_TABLE)
         g_string_append_c (out, '\n');

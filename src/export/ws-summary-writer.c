@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-#define G_LOG_DOMAIN "ws-report"
+#define G_LOG_DOMAIN "ws-summary-writer"
 #include "config.h"
 
 #include <errno.h>
@@ -8,22 +8,6 @@
 
 #include "ws-format.h"
 #include "ws-summary-writer.h"
-
-gboolean
-ws_output_format_from_string (const char *str, WsOutputFormat *format)
-{
-  if (g_strcmp0 (str, "table") == 0)
-    *format = WS_FORMAT_TABLE;
-  else if (g_strcmp0 (str, "csv") == 0)
-    *format = WS_FORMAT_CSV;
-  else if (g_strcmp0 (str, "md") == 0 || g_strcmp0 (str, "markdown") == 0)
-    *format = WS_FORMAT_MARKDOWN;
-  else if (g_strcmp0 (str, "json") == 0)
-    *format = WS_FORMAT_JSON;
-  else
-    return FALSE;
-  return TRUE;
-}
 
 static const char *const time_headers[][10] = {
   [WS_SUMMARY_KERN_SUM] = { "Time (%)", "Total Time (ns)", "Instances", "Avg (ns)", "Med (ns)",
@@ -57,15 +41,15 @@ integer (gint64 value, gboolean grouping)
 }
 
 /**
- * ws_report_table_new:
+ * ws_summary_table_new:
  * @grouping: thousands separators (the console form)
  *
  * Returns: (transfer full): the cells of @summary as nsys prints them.
  */
-WsReportTable *
-ws_report_table_new (const WsSummary *summary, gboolean grouping)
+WsSummaryTable *
+ws_summary_table_new (const WsSummary *summary, gboolean grouping)
 {
-  WsReportTable *self = g_new0 (WsReportTable, 1);
+  WsSummaryTable *self = g_new0 (WsSummaryTable, 1);
   const char *const *headers = time_headers[summary->kind];
 
   self->headers = headers;
@@ -114,7 +98,7 @@ ws_report_table_new (const WsSummary *summary, gboolean grouping)
 }
 
 void
-ws_report_table_free (WsReportTable *self)
+ws_summary_table_free (WsSummaryTable *self)
 {
   if (self == NULL)
     return;
@@ -123,158 +107,33 @@ ws_report_table_free (WsReportTable *self)
 }
 
 guint
-ws_report_table_n_rows (const WsReportTable *self)
+ws_summary_table_n_rows (const WsSummaryTable *self)
 {
   return self->n_columns > 0 ? self->cells->len / self->n_columns : 0;
 }
 
 const char *
-ws_report_table_cell (const WsReportTable *self, guint row, guint column)
+ws_summary_table_cell (const WsSummaryTable *self, guint row, guint column)
 {
   return g_ptr_array_index (self->cells, row * self->n_columns + column);
 }
 
-static void
-append_padded (GString *out, const char *text, gsize width, int align)
+void
+ws_summary_write (const WsSummary *summary, WsOutputFormat format, GString *out)
 {
-  gsize len = g_utf8_strlen (text, -1);
-  gsize pad = width > len ? width - len : 0;
-  gsize left = align > 0 ? pad : align == 0 ? pad / 2 : 0;
+  g_autoptr (WsSummaryTable) table = ws_summary_table_new (summary, format != WS_FORMAT_CSV);
 
-  for (gsize i = 0; i < left; i++)
-    g_string_append_c (out, ' ');
-  g_string_append (out, text);
-  for (gsize i = left; i < pad; i++)
-    g_string_append_c (out, ' ');
+  ws_table_write (table->n_columns, table->headers, table->numeric, table->cells, format, out);
 }
 
 /**
- * ws_markdown_append_cell:
- *
- * Appends @text as the inside of a Markdown table cell: pipes and the
- * characters that would start emphasis, HTML, links or code are escaped,
- * and line breaks become spaces.
- */
-void
-ws_markdown_append_cell (GString *out, const char *text)
-{
-  for (const char *p = text; *p != '\0'; p++)
-    {
-      if (strchr ("|\\*_<>[]`", *p) != NULL)
-        g_string_append_c (out, '\\');
-      g_string_append_c (out, *p == '\n' ? ' ' : *p);
-    }
-}
-
-/* Writes rows of cells as CSV, as nsys's aligned console table (centred
- * headers, numbers right, text left, two spaces between), or Markdown. */
-void
-ws_report_write_table (guint n_columns, const char *const *headers, const gboolean *numeric,
-                       GPtrArray *cells, WsOutputFormat format, GString *out)
-{
-  guint n_rows = n_columns > 0 ? cells->len / n_columns : 0;
-  g_autofree gsize *width = g_new0 (gsize, n_columns);
-
-  switch (format)
-    {
-      case WS_FORMAT_CSV:
-        for (guint c = 0; c < n_columns; c++)
-          {
-            if (c > 0)
-              g_string_append_c (out, ',');
-            ws_csv_append_field (out, headers[c]);
-          }
-        g_string_append_c (out, '\n');
-        for (guint r = 0; r < n_rows; r++)
-          {
-            for (guint c = 0; c < n_columns; c++)
-              {
-                if (c > 0)
-                  g_string_append_c (out, ',');
-                ws_csv_append_field (out, g_ptr_array_index (cells, r * n_columns + c));
-              }
-            g_string_append_c (out, '\n');
-          }
-        return;
-
-      case WS_FORMAT_MARKDOWN:
-        g_string_append (out, "|");
-        for (guint c = 0; c < n_columns; c++)
-          {
-            g_string_append_c (out, ' ');
-            ws_markdown_append_cell (out, headers[c]);
-            g_string_append (out, " |");
-          }
-        g_string_append (out, "\n|");
-        for (guint c = 0; c < n_columns; c++)
-          g_string_append (out, numeric[c] ? " ---: |" : " :--- |");
-        g_string_append_c (out, '\n');
-        for (guint r = 0; r < n_rows; r++)
-          {
-            g_string_append (out, "|");
-            for (guint c = 0; c < n_columns; c++)
-              {
-                g_string_append_c (out, ' ');
-                ws_markdown_append_cell (out, g_ptr_array_index (cells, r * n_columns + c));
-                g_string_append (out, " |");
-              }
-            g_string_append_c (out, '\n');
-          }
-        return;
-
-      case WS_FORMAT_TABLE:
-      case WS_FORMAT_JSON:
-      default:
-        for (guint c = 0; c < n_columns; c++)
-          width[c] = g_utf8_strlen (headers[c], -1);
-        for (guint i = 0; i < cells->len; i++)
-          width[i % n_columns] =
-            MAX (width[i % n_columns], (gsize) g_utf8_strlen (g_ptr_array_index (cells, i), -1));
-
-        for (guint c = 0; c < n_columns; c++)
-          {
-            g_string_append (out, c == 0 ? " " : "  ");
-            append_padded (out, headers[c], width[c], 0);
-          }
-        g_string_append_c (out, '\n');
-        for (guint c = 0; c < n_columns; c++)
-          {
-            g_string_append (out, c == 0 ? " " : "  ");
-            for (gsize i = 0; i < width[c]; i++)
-              g_string_append_c (out, '-');
-          }
-        g_string_append_c (out, '\n');
-        for (guint r = 0; r < n_rows; r++)
-          {
-            for (guint c = 0; c < n_columns; c++)
-              {
-                g_string_append (out, c == 0 ? " " : "  ");
-                append_padded (out, g_ptr_array_index (cells, r * n_columns + c), width[c],
-                               numeric[c] ? 1 : -1);
-              }
-            g_string_append_c (out, '\n');
-          }
-        return;
-    }
-}
-
-void
-ws_report_write (const WsSummary *summary, WsOutputFormat format, GString *out)
-{
-  g_autoptr (WsReportTable) table = ws_report_table_new (summary, format != WS_FORMAT_CSV);
-
-  ws_report_write_table (table->n_columns, table->headers, table->numeric, table->cells, format,
-                         out);
-}
-
-/**
- * ws_report_base_name:
+ * ws_summary_base_name:
  *
  * Returns: (transfer full): the run's first file name without its
  * extension: the `<base>` of nsys's `<base>_<report>.csv`.
  */
 char *
-ws_report_base_name (const WsRun *run)
+ws_summary_base_name (const WsRun *run)
 {
   g_autofree char *base = g_strdup (ws_run_display_name (run));
   char *dot = strrchr (base, '.');
@@ -287,20 +146,20 @@ ws_report_base_name (const WsRun *run)
 }
 
 /**
- * ws_report_write_csv_dir:
+ * ws_summary_write_csv_dir:
  * @base: (nullable): the file name prefix; the run's base name by default
  *
- * Writes each report the run has as `<base>_<report>.csv` in @dir, exactly
+ * Writes each summary the run has as `<base>_<report>.csv` in @dir, exactly
  * as `nsys stats --format csv --output <dir>/<base>` names and writes them.
  *
  * Returns: (transfer full) (element-type filename): the files written, or
  * %NULL with @error set.
  */
 GPtrArray *
-ws_report_write_csv_dir (const WsRun *run, const char *dir, const char *base, GError **error)
+ws_summary_write_csv_dir (const WsRun *run, const char *dir, const char *base, GError **error)
 {
   g_autoptr (GPtrArray) written = g_ptr_array_new_with_free_func (g_free);
-  g_autofree char *prefix = base != NULL ? g_strdup (base) : ws_report_base_name (run);
+  g_autofree char *prefix = base != NULL ? g_strdup (base) : ws_summary_base_name (run);
 
   if (g_mkdir_with_parents (dir, 0755) != 0)
     {
@@ -320,7 +179,7 @@ ws_report_write_csv_dir (const WsRun *run, const char *dir, const char *base, GE
       if (summary == NULL)
         continue;
       out = g_string_new (NULL);
-      ws_report_write (summary, WS_FORMAT_CSV, out);
+      ws_summary_write (summary, WS_FORMAT_CSV, out);
       name = g_strdup_printf ("%s_%s.csv", prefix, ws_summary_kind_to_string (kind));
       path = g_build_filename (dir, name, NULL);
       g_ptr_array_add (written, path);

@@ -58,7 +58,7 @@ ws_gauges_report_write (const WsNcuResults *ncu, WsOutputFormat format, GString 
         }
       g_ptr_array_add (cells, g_strdup (ws_verdict_label (gauges->verdict)));
     }
-  ws_report_write_table (n_columns, headers, numeric, cells, format, out);
+  ws_table_write (n_columns, headers, numeric, cells, format, out);
 
   g_string_append_c (out, '\n');
   for (guint i = 0; i < ws_ncu_results_n_launches (ncu); i++)

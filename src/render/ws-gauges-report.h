@@ -4,7 +4,7 @@
 #include <glib.h>
 
 #include "ws-ncu-results.h"
-#include "ws-summary-writer.h"
+#include "ws-table-writer.h"
 
 G_BEGIN_DECLS
 
