@@ -3,7 +3,7 @@
 
 #include <string.h>
 
-#include "ws-markdown-report.h"
+#include "ws-markdown-document.h"
 #include "ws-nsys-reader.h"
 #include "ws-summary-writer.h"
 #include "ws-run-loader.h"
@@ -61,7 +61,7 @@ test_markdown_report (void)
   g_autoptr (GError) error = NULL;
   gsize len;
 
-  g_assert_true (ws_markdown_report_write (run, md, NULL, &error));
+  g_assert_true (ws_markdown_document_write (run, md, NULL, &error));
   g_assert_no_error (error);
   g_assert_true (g_file_get_contents (md, &text, NULL, NULL));
   g_assert_true (g_file_get_contents (png, &image, &len, NULL));

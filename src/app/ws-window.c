@@ -14,7 +14,7 @@
 #include "ws-gauges-page.h"
 #include "ws-capture-page.h"
 #include "ws-kernels-page.h"
-#include "ws-markdown-report.h"
+#include "ws-markdown-document.h"
 #include "ws-summary-writer.h"
 #include "ws-surface.h"
 #include "ws-summaries-page.h"
@@ -337,7 +337,7 @@ export_response_cb (GtkNativeDialog *dialog, int response, gpointer data)
             break;
           case EXPORT_MARKDOWN:
           default:
-            ws_markdown_report_write (self->run, path, NULL, &error);
+            ws_markdown_document_write (self->run, path, NULL, &error);
             break;
         }
       if (error != NULL)

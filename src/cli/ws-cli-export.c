@@ -6,7 +6,7 @@
 
 #include "ws-chrome-trace.h"
 #include "ws-cli.h"
-#include "ws-markdown-report.h"
+#include "ws-markdown-document.h"
 #include "ws-summary-writer.h"
 
 /* Each export format: the option that names its output, and how to write
@@ -28,7 +28,7 @@ export_chrome_trace (const WsRun *run, const char *path, GError **error)
 static gboolean
 export_markdown (const WsRun *run, const char *path, GError **error)
 {
-  return ws_markdown_report_write (run, path, NULL, error);
+  return ws_markdown_document_write (run, path, NULL, error);
 }
 
 static gboolean

@@ -9,7 +9,7 @@
 #include "ws-bars-chart.h"
 #include "ws-cli.h"
 #include "ws-format.h"
-#include "ws-gauges-report.h"
+#include "ws-gauges-table.h"
 #include "ws-kernel-name.h"
 #include "ws-ncu-match.h"
 #include "ws-table-writer.h"
@@ -251,7 +251,7 @@ ws_cli_gauges (int argc, char **argv)
       case WS_FORMAT_TABLE:
       case WS_FORMAT_MARKDOWN:
       default:
-        ws_gauges_report_write (run->ncu, WS_FORMAT_TABLE, out);
+        ws_gauges_table_write (run->ncu, WS_FORMAT_TABLE, out);
         break;
     }
   if (!ws_cli_write (NULL, out->str, out->len, &error))

@@ -5,20 +5,20 @@
 #include <glib/gi18n.h>
 
 #include "ws-bars-chart.h"
-#include "ws-gauges-report.h"
+#include "ws-gauges-table.h"
 #include "ws-kernel-name.h"
 #include "ws-ncu-match.h"
 
 /**
- * ws_gauges_report_write:
- * @format: %WS_FORMAT_TABLE for terminals, %WS_FORMAT_MARKDOWN for reports
+ * ws_gauges_table_write:
+ * @format: %WS_FORMAT_TABLE for terminals, %WS_FORMAT_MARKDOWN for documents
  *
  * The gauges of each profiled launch as a table, then each launch's
  * verdict with its reason, what was not collected, and the launches that
  * match no kernel of the nsys run.
  */
 void
-ws_gauges_report_write (const WsNcuResults *ncu, WsOutputFormat format, GString *out)
+ws_gauges_table_write (const WsNcuResults *ncu, WsOutputFormat format, GString *out)
 {
   /* A column per gauge, in the order of WsGaugeKind. */
   guint n_columns = 2 + WS_N_GAUGES + 1;

@@ -13,9 +13,9 @@
 #include "ws-findings.h"
 #include "ws-format.h"
 #include "ws-gauges-overview.h"
-#include "ws-gauges-report.h"
+#include "ws-gauges-table.h"
 #include "ws-kernel-name.h"
-#include "ws-markdown-report.h"
+#include "ws-markdown-document.h"
 #include "ws-ncu-match.h"
 #include "ws-summary-writer.h"
 #include "ws-surface.h"
@@ -64,7 +64,7 @@ append_gauges (GString *out, const WsRun *run, const char *figs, const char *bas
   g_string_append_printf (out, "\n## %s\n\n![%s](figs/%s)\n\n",
                           _ ("Gauges and bottleneck verdicts"),
                           _ ("Gauges of each profiled launch"), name);
-  ws_gauges_report_write (run->ncu, WS_FORMAT_MARKDOWN, out);
+  ws_gauges_table_write (run->ncu, WS_FORMAT_MARKDOWN, out);
   return TRUE;
 }
 
@@ -205,17 +205,17 @@ append_summary_table (GString *out, const WsRun *run, WsSummaryKind kind, const 
 }
 
 /**
- * ws_markdown_report_write:
+ * ws_markdown_document_write:
  *
- * Writes a Markdown report of @run to @path, with the kernel bars as a PNG
+ * Writes a Markdown document of @run to @path, with the kernel bars as a PNG
  * in `figs/` beside it: what the command-line workflow's `summary_*.md` and
  * figs/ PNGs gave — the top kernels, NVTX ranges, CUDA API calls and
  * memory operations, the gauges and verdicts when the run has ncu data,
  * and the findings when there are any.
  */
 gboolean
-ws_markdown_report_write (const WsRun *run, const char *path, const WsMarkdownOptions *options,
-                          GError **error)
+ws_markdown_document_write (const WsRun *run, const char *path, const WsMarkdownOptions *options,
+                            GError **error)
 {
   g_autoptr (GString) out = g_string_new (NULL);
   g_autofree char *dir = g_path_get_dirname (path);
