@@ -6,9 +6,9 @@
 
 #include "ws-capture-plan.h"
 #include "ws-capture-settings.h"
-#include "ws-capture-tools.h"
 #include "ws-error.h"
 #include "ws-test-util.h"
+#include "ws-tool-query.h"
 
 static const char *const base_env[] = { "PATH=/usr/bin:/bin", "HOME=/home/u", NULL };
 

@@ -11,13 +11,13 @@
 #include <unistd.h>
 #include <utime.h>
 
-#include "ws-capture-tools.h"
 #include "ws-error.h"
 #include "ws-input.h"
 #include "ws-ncu-match.h"
 #include "ws-report-convert.h"
 #include "ws-run-loader.h"
 #include "ws-test-util.h"
+#include "ws-tool-query.h"
 
 /* This process's cache folder ($XDG_CACHE_HOME, read once by GLib), emptied
  * before each test; the CLI gets the same one. */

@@ -8,10 +8,10 @@
 #include <string.h>
 
 #include "ws-application.h"
-#include "ws-capture-tools.h"
 #include "ws-ncu-match.h"
 #include "ws-test-gui.h"
 #include "ws-test-util.h"
+#include "ws-tool-query.h"
 #include "ws-window.h"
 
 static WsApplication *app;

@@ -6,8 +6,8 @@
 
 #include "ws-capture-settings-dialog.h"
 #include "ws-capture-settings.h"
-#include "ws-capture-tools.h"
 #include "ws-entry-chooser.h"
+#include "ws-tool-query.h"
 
 /* The capture settings, bound to GSettings: a change is kept at once. */
 

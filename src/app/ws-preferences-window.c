@@ -4,9 +4,9 @@
 
 #include <glib/gi18n.h>
 
-#include "ws-capture-tools.h"
 #include "ws-entry-chooser.h"
 #include "ws-preferences-window.h"
+#include "ws-tool-query.h"
 
 /* Edits the settings of org.warpscope.Warpscope; every control is bound to
  * its key, so changes apply at once and survive a restart.  The tools and

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "ws-capture-log.h"
-#include "ws-capture-process.h"
+#include "ws-tool-process.h"
 
 /* The words of a capture's log, and what the tools' output says about why
  * a step failed. */

@@ -8,9 +8,9 @@
 #include <string.h>
 
 #include "ws-capture-prepare.h"
-#include "ws-capture-tools.h"
 #include "ws-error.h"
 #include "ws-target-validate.h"
+#include "ws-tool-query.h"
 
 /* What a capture run checks and creates before a target's commands run:
  * the settings and targets checked, the tools found, the group folder,

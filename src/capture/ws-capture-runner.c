@@ -9,10 +9,10 @@
 #include "ws-capture-log.h"
 #include "ws-capture-manifest.h"
 #include "ws-capture-prepare.h"
-#include "ws-capture-process.h"
 #include "ws-capture-runner.h"
-#include "ws-capture-tools.h"
 #include "ws-error.h"
+#include "ws-tool-process.h"
+#include "ws-tool-query.h"
 
 /* Runs the targets one after the other, each through the six steps, on the
  * main context of the caller: every wait is asynchronous, so a window

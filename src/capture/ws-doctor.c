@@ -7,8 +7,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "ws-capture-tools.h"
 #include "ws-doctor.h"
+#include "ws-tool-query.h"
 
 /* Below these, a capture is likely (warning) or certain (error) to fill
  * the disk: nsys reports of long programs take gigabytes. */

@@ -12,11 +12,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "ws-capture-process.h"
-#include "ws-capture-tools.h"
 #include "ws-error.h"
 #include "ws-file.h"
 #include "ws-report-convert.h"
+#include "ws-tool-process.h"
+#include "ws-tool-query.h"
 
 /* Nsight reports are binary files that only NVIDIA's tools read: opening
  * one runs `nsys export --type sqlite` or `ncu --import … --csv --page raw`

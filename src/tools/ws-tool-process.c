@@ -10,8 +10,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "ws-capture-process.h"
-#include "ws-capture-tools.h"
+#include "ws-tool-process.h"
+#include "ws-tool-query.h"
 
 /* One command of a capture: a child in a process group of its own, its
  * output as lines as they come, and an end that is reported only once

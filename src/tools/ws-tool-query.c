@@ -8,9 +8,9 @@
 #include <sys/prctl.h>
 #include <unistd.h>
 
-#include "ws-capture-process.h"
-#include "ws-capture-tools.h"
 #include "ws-error.h"
+#include "ws-tool-process.h"
+#include "ws-tool-query.h"
 
 /* Runs in the child between fork and exec: a process group of its own, so
  * that cancelling reaches everything the tool starts (nsys and ncu start
