@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "ws-doctor.h"
+#include "ws-tool-find.h"
 #include "ws-tool-query.h"
 
 /* Below these, a capture is likely (warning) or certain (error) to fill
@@ -59,7 +60,7 @@ static char *
 check_tool (GPtrArray *checks, const char *name, const char *configured)
 {
   g_autoptr (GError) error = NULL;
-  g_autofree char *path = ws_capture_tools_resolve (name, configured, &error);
+  g_autofree char *path = ws_tool_resolve (name, configured, &error);
   g_autofree char *version = NULL;
   gboolean nsys = g_str_equal (name, "nsys");
 
@@ -73,7 +74,7 @@ check_tool (GPtrArray *checks, const char *name, const char *configured)
                             "or give its path: Settings → ncu, or --ncu PATH.")));
       return NULL;
     }
-  version = ws_capture_tools_version (path, &error);
+  version = ws_tool_version (path, &error);
   if (version == NULL)
     {
       add (checks, name, WS_DOCTOR_ERROR, g_strdup (error->message),
@@ -115,7 +116,7 @@ check_ncu_choices (GPtrArray *checks, const char *ncu, const WsCaptureSettings *
 {
   const char *what = settings->ncu_sections != NULL ? "sections" : "sets";
   g_autoptr (GError) error = NULL;
-  g_autoptr (GPtrArray) offered = ws_capture_tools_list (ncu, what, &error);
+  g_autoptr (GPtrArray) offered = ws_tool_list (ncu, what, &error);
   g_autoptr (GPtrArray) missing = g_ptr_array_new_with_free_func (g_free);
   g_autofree char *list = NULL;
 
@@ -244,7 +245,7 @@ check_counters (GPtrArray *checks, const char *proc_root)
 static void
 check_gpus (GPtrArray *checks)
 {
-  g_autoptr (GPtrArray) gpus = ws_capture_tools_query_gpus ();
+  g_autoptr (GPtrArray) gpus = ws_tool_query_gpus ();
   g_autofree char *list = NULL;
 
   if (gpus->len == 0)

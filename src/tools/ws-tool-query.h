@@ -5,15 +5,11 @@
 
 G_BEGIN_DECLS
 
-char *ws_capture_tools_find (const char *name);
-char *ws_capture_tools_find_in (const char *name, const char *path_env, const char *root);
-char *ws_capture_tools_resolve (const char *name, const char *configured, GError **error);
-
-gboolean ws_capture_tools_run (const char *const *argv, guint timeout_s, char **out, char **err,
-                               int *exit_status, GError **error);
-char *ws_capture_tools_version (const char *path, GError **error);
-GPtrArray *ws_capture_tools_list (const char *ncu, const char *what, GError **error);
-GPtrArray *ws_capture_tools_query_gpus (void);
+gboolean ws_tool_run (const char *const *argv, guint timeout_s, char **out, char **err,
+                      int *exit_status, GError **error);
+char *ws_tool_version (const char *path, GError **error);
+GPtrArray *ws_tool_list (const char *ncu, const char *what, GError **error);
+GPtrArray *ws_tool_query_gpus (void);
 
 /* What the tools say about themselves and the machine, for run.json and
  * for the choice of ncu set. */
@@ -25,17 +21,13 @@ typedef struct
   GPtrArray *sets;     /* ncu --list-sets, or NULL */
   GPtrArray *sections; /* ncu --list-sections, or NULL */
   GPtrArray *warnings; /* why a version is missing */
-} WsCaptureToolsInfo;
+} WsToolInfo;
 
-void ws_capture_tools_probe_async (const char *nsys, const char *ncu, GCancellable *cancellable,
-                                   GAsyncReadyCallback callback, gpointer user_data);
-WsCaptureToolsInfo *ws_capture_tools_probe_finish (GAsyncResult *result, GError **error);
-void ws_capture_tools_info_free (WsCaptureToolsInfo *info);
+void ws_tool_probe_async (const char *nsys, const char *ncu, GCancellable *cancellable,
+                          GAsyncReadyCallback callback, gpointer user_data);
+WsToolInfo *ws_tool_probe_finish (GAsyncResult *result, GError **error);
+void ws_tool_info_free (WsToolInfo *info);
 
-void ws_capture_child_setup (gpointer data);
-void ws_capture_child_setup_tied (gpointer data);
-gboolean ws_capture_group_alive (GPid pgid);
-
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (WsCaptureToolsInfo, ws_capture_tools_info_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (WsToolInfo, ws_tool_info_free)
 
 G_END_DECLS
