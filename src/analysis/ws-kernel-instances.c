@@ -158,14 +158,3 @@ ws_histogram_free (WsHistogram *self)
   g_free (self->counts);
   g_free (self);
 }
-
-/* The left edge of bin @i (i == n_bins gives the right edge of the last). */
-double
-ws_histogram_edge (const WsHistogram *self, guint i)
-{
-  double t = (double) i / self->n_bins;
-
-  if (self->log_scale)
-    return exp (log (self->lo) + t * (log (self->hi) - log (self->lo)));
-  return self->lo + t * (self->hi - self->lo);
-}

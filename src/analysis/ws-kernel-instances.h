@@ -33,7 +33,6 @@ typedef struct
 
 WsHistogram *ws_histogram_new (const gint64 *values, gsize n, guint max_bins);
 void ws_histogram_free (WsHistogram *self);
-double ws_histogram_edge (const WsHistogram *self, guint i);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (WsHistogram, ws_histogram_free)
 

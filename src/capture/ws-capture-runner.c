@@ -230,15 +230,6 @@ ws_capture_runner_set_grace (WsCaptureRunner *self, guint grace_ms)
   self->grace_ms = grace_ms;
 }
 
-/* The environment the programs start from; this process's by default. */
-void
-ws_capture_runner_set_environ (WsCaptureRunner *self, const char *const *envp)
-{
-  g_return_if_fail (WS_IS_CAPTURE_RUNNER (self));
-  g_strfreev (self->base_env);
-  self->base_env = g_strdupv ((char **) envp);
-}
-
 static WsCaptureTargetRun *
 current (WsCaptureRunner *self)
 {

@@ -27,22 +27,6 @@ ws_doctor_check_free (WsDoctorCheck *check)
   g_free (check);
 }
 
-const char *
-ws_doctor_level_nick (WsDoctorLevel level)
-{
-  switch (level)
-    {
-      case WS_DOCTOR_OK:
-        return "ok";
-      case WS_DOCTOR_WARNING:
-        return "warning";
-      case WS_DOCTOR_ERROR:
-        return "error";
-      default:
-        g_return_val_if_reached (NULL);
-    }
-}
-
 static void
 add (GPtrArray *checks, const char *id, WsDoctorLevel level, char *summary, char *fix)
 {

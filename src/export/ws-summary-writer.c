@@ -106,18 +106,6 @@ ws_summary_table_free (WsSummaryTable *self)
   g_free (self);
 }
 
-guint
-ws_summary_table_n_rows (const WsSummaryTable *self)
-{
-  return self->n_columns > 0 ? self->cells->len / self->n_columns : 0;
-}
-
-const char *
-ws_summary_table_cell (const WsSummaryTable *self, guint row, guint column)
-{
-  return g_ptr_array_index (self->cells, row * self->n_columns + column);
-}
-
 void
 ws_summary_write (const WsSummary *summary, WsOutputFormat format, GString *out)
 {

@@ -20,8 +20,6 @@ typedef struct
 
 WsSummaryTable *ws_summary_table_new (const WsSummary *summary, gboolean grouping);
 void ws_summary_table_free (WsSummaryTable *self);
-guint ws_summary_table_n_rows (const WsSummaryTable *self);
-const char *ws_summary_table_cell (const WsSummaryTable *self, guint row, guint column);
 
 void ws_summary_write (const WsSummary *summary, WsOutputFormat format, GString *out);
 

@@ -312,13 +312,6 @@ ws_run_display_name (const WsRun *self)
   return slash != NULL && slash[1] != '\0' ? slash + 1 : path;
 }
 
-gsize
-ws_run_n_events (const WsRun *self)
-{
-  return self->kernels.n + self->memops.n + self->api.n + self->nvtx.n + self->marks.n +
-         self->mem_usage.n + self->metric_samples.n;
-}
-
 /* The bytes the run's own arrays hold: what the benchmark divides by events. */
 gsize
 ws_run_memory (const WsRun *self)

@@ -19,7 +19,6 @@ G_BEGIN_DECLS
 
 typedef struct _WsRun WsRun;
 typedef struct _WsNcuResults WsNcuResults;
-typedef struct _WsCsvSummaries WsCsvSummaries;
 
 /* Memory operation kinds: the values of ENUM_CUDA_MEMCPY_OPER, plus memset. */
 typedef enum
@@ -248,8 +247,7 @@ struct _WsRun
 
   WsSummary *summaries[WS_N_SUMMARY_KINDS]; /* derived at load; see ws_run_get_summary() */
 
-  WsNcuResults *ncu;             /* profiled launches from ncu CSVs, or NULL */
-  WsCsvSummaries *csv_summaries; /* `nsys stats` CSVs opened without an export, or NULL */
+  WsNcuResults *ncu; /* profiled launches from ncu CSVs, or NULL */
 };
 
 WsRun *ws_run_new (void);
@@ -266,7 +264,6 @@ const char *ws_run_process_name (const WsRun *self, guint32 pid);
 const char *ws_run_gpu_name (const WsRun *self, gint32 device);
 const char *ws_run_nvtx_domain_name (const WsRun *self, guint16 domain);
 const char *ws_run_display_name (const WsRun *self);
-gsize ws_run_n_events (const WsRun *self);
 gsize ws_run_memory (const WsRun *self);
 const WsSourceCount *ws_run_source_count (const WsRun *self, const char *what);
 WsSummary *ws_run_get_summary (const WsRun *run, WsSummaryKind kind);
