@@ -50,7 +50,7 @@ parse_size (const char *str, double *width, double *height)
   if (end == NULL || (*end != 'x' && *end != 'X'))
     return FALSE;
   h = g_ascii_strtoll (end + 1, &end, 10);
-  if (*end != '\0' || w < 1 || h < 0 || w > 32768 || h > 32768)
+  if (*end != '\0' || w < 1 || h < 0 || w > WS_SURFACE_MAX_EXTENT || h > WS_SURFACE_MAX_EXTENT)
     return FALSE;
   *width = (double) w;
   *height = (double) h;

@@ -109,6 +109,17 @@ ws_cli_stats (int argc, char **argv)
   run = ws_cli_load (argv + 1, flags, &error);
   if (run == NULL)
     return ws_cli_fail (error);
+  /* A form the export lacks (mangled names before nsys 2022.1): say so,
+   * then show the nearest, as nsys does. */
+  if (run->kernels.n > 0 && !ws_run_has_kernel_names (run, form))
+    {
+      WsNameForm nearest = ws_run_kernel_name_form (run, form);
+
+      /* TRANSLATORS: the export, the name form asked for, the form shown */
+      g_printerr (_ ("warpscope-cli: %s: the export has no %s kernel names; %s names are shown\n"),
+                  argv[1], ws_name_form_to_string (form), ws_name_form_to_string (nearest));
+      form = nearest;
+    }
   /* Without --report, a stats CSV prints its own report. */
   if (report_str == NULL && !ws_run_has_summary_data (run, WS_SUMMARY_KERN_SUM))
     for (guint kind = 0; kind < WS_N_SUMMARY_KINDS; kind++)

@@ -114,15 +114,18 @@ load_kernels_lean (WsNsysReader *r, const char *table, gint64 count, const char 
   g_autofree char *sql = NULL;
   gsize n = 0;
 
+  k->columns = WS_KERNEL_COL_DEMANGLED;
   if ((r->flags & WS_LOAD_NAME_SHORT) && ws_sqlite_has_column (r->sql, table, "shortName"))
     {
       column = "shortName";
       target = &k->short_name;
+      k->columns = WS_KERNEL_COL_SHORT;
     }
   else if ((r->flags & WS_LOAD_NAME_MANGLED) && ws_sqlite_has_column (r->sql, table, "mangledName"))
     {
       column = "mangledName";
       target = &k->mangled;
+      k->columns = WS_KERNEL_COL_MANGLED;
     }
 
   k->start = g_new (gint64, count);
@@ -186,6 +189,11 @@ ws_nsys_load_kernels (WsNsysReader *r, const char *table, gint64 count, GError *
   if (r->flags & WS_LOAD_LEAN)
     return load_kernels_lean (r, table, count, demangled, error);
 
+  k->columns = WS_KERNEL_COL_DEMANGLED | WS_KERNEL_COL_LAUNCH;
+  if (ws_sqlite_has_column (r->sql, table, "shortName"))
+    k->columns |= WS_KERNEL_COL_SHORT;
+  if (ws_sqlite_has_column (r->sql, table, "mangledName"))
+    k->columns |= WS_KERNEL_COL_MANGLED;
   g_string_append_printf (sql, "\"%s\", ", demangled);
   g_string_append (sql, ws_sqlite_has_column (r->sql, table, "shortName") ? "shortName" : "NULL");
   for (gsize c = 0; c < G_N_ELEMENTS (optional); c++)

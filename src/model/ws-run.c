@@ -193,25 +193,91 @@ ws_run_string (const WsRun *self, guint32 id)
   return str != NULL ? str : "";
 }
 
-guint32
-ws_run_kernel_name_id (const WsRun *self, gsize i, WsNameForm form)
+static guint
+name_column (WsNameForm form)
 {
-  g_return_val_if_fail (i < self->kernels.n, WS_STRING_NONE);
-
   switch (form)
     {
       case WS_NAME_SHORT:
-        return self->kernels.short_name[i];
+        return WS_KERNEL_COL_SHORT;
       case WS_NAME_MANGLED:
-        /* Exports before 2022.1 have no mangled names: nsys falls back to the
-       * demangled one, and so do we. */
-        if (self->kernels.mangled[i] != WS_STRING_NONE)
-          return self->kernels.mangled[i];
-        return self->kernels.demangled[i];
+        return WS_KERNEL_COL_MANGLED;
       case WS_NAME_DEMANGLED:
       default:
-        return self->kernels.demangled[i];
+        return WS_KERNEL_COL_DEMANGLED;
     }
+}
+
+/**
+ * ws_run_has_kernel_names:
+ *
+ * Returns: whether the run holds its kernels' names in @form, as the file
+ * has them (an export before nsys 2022.1 has no mangled names; a lean load
+ * reads one form)
+ */
+gboolean
+ws_run_has_kernel_names (const WsRun *self, WsNameForm form)
+{
+  g_return_val_if_fail (self != NULL, FALSE);
+
+  return (self->kernels.columns & name_column (form)) != 0;
+}
+
+/**
+ * ws_run_kernel_name_form:
+ *
+ * Returns: @form when the run holds kernel names in it, otherwise the
+ * nearest form it holds: demangled for mangled (as nsys falls back), then
+ * short, then mangled
+ */
+WsNameForm
+ws_run_kernel_name_form (const WsRun *self, WsNameForm form)
+{
+  static const WsNameForm nearest[] = { WS_NAME_DEMANGLED, WS_NAME_SHORT, WS_NAME_MANGLED };
+
+  g_return_val_if_fail (self != NULL, WS_NAME_DEMANGLED);
+
+  if (ws_run_has_kernel_names (self, form))
+    return form;
+  for (guint i = 0; i < G_N_ELEMENTS (nearest); i++)
+    if (ws_run_has_kernel_names (self, nearest[i]))
+      return nearest[i];
+  return WS_NAME_DEMANGLED;
+}
+
+static const guint32 *
+name_array (const WsKernels *k, WsNameForm form)
+{
+  switch (form)
+    {
+      case WS_NAME_SHORT:
+        return k->short_name;
+      case WS_NAME_MANGLED:
+        return k->mangled;
+      case WS_NAME_DEMANGLED:
+      default:
+        return k->demangled;
+    }
+}
+
+/* The name of kernel @i in @form, or in the nearest form the run holds
+ * (ws_run_kernel_name_form()); WS_STRING_NONE when it holds none. */
+guint32
+ws_run_kernel_name_id (const WsRun *self, gsize i, WsNameForm form)
+{
+  const guint32 *names;
+
+  g_return_val_if_fail (i < self->kernels.n, WS_STRING_NONE);
+
+  names = name_array (&self->kernels, ws_run_kernel_name_form (self, form));
+  if (names == NULL)
+    return WS_STRING_NONE;
+  /* A row without a mangled name (NULL in the file): nsys shows the
+   * demangled one, and so do we. */
+  if (names[i] == WS_STRING_NONE && names != self->kernels.demangled &&
+      self->kernels.demangled != NULL)
+    return self->kernels.demangled[i];
+  return names[i];
 }
 
 const char *

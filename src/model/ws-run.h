@@ -117,11 +117,22 @@ typedef struct
   gint64 rows;      /* SELECT count(*) */
 } WsSourceCount;
 
-/* After a WS_LOAD_LEAN load only start, end and one of the name arrays are
- * set; the other arrays are NULL. */
+/* The optional kernel columns a run holds (WsKernels.columns).  Exports
+ * before nsys 2022.1 have no mangledName, some tools' none of shortName;
+ * after a WS_LOAD_LEAN load only start, end and one of the name arrays are
+ * set, and the other arrays are NULL. */
+typedef enum
+{
+  WS_KERNEL_COL_DEMANGLED = 1 << 0, /* demangled: demangledName (or shortName alone) */
+  WS_KERNEL_COL_SHORT = 1 << 1,     /* short_name: shortName */
+  WS_KERNEL_COL_MANGLED = 1 << 2,   /* mangled: mangledName */
+  WS_KERNEL_COL_LAUNCH = 1 << 3,    /* stream, correlation and config */
+} WsKernelColumns;
+
 typedef struct
 {
   gsize n;
+  guint columns; /* WsKernelColumns */
   gint64 *start; /* ns, sorted ascending */
   gint64 *end;   /* ns */
   guint32 *demangled;
@@ -255,6 +266,8 @@ WsRun *ws_run_ref (WsRun *self);
 void ws_run_unref (WsRun *self);
 
 const char *ws_run_string (const WsRun *self, guint32 id);
+gboolean ws_run_has_kernel_names (const WsRun *self, WsNameForm form);
+WsNameForm ws_run_kernel_name_form (const WsRun *self, WsNameForm form);
 guint32 ws_run_kernel_name_id (const WsRun *self, gsize i, WsNameForm form);
 const char *ws_run_kernel_name (const WsRun *self, gsize i, WsNameForm form);
 const WsStream *ws_run_kernel_stream (const WsRun *self, gsize i);
