@@ -326,6 +326,21 @@ ws_kernel_name_labels (const char *const *names, guint n, guint max_chars)
   return labels;
 }
 
+const char *
+ws_name_form_to_string (WsNameForm form)
+{
+  switch (form)
+    {
+      case WS_NAME_SHORT:
+        return "short";
+      case WS_NAME_MANGLED:
+        return "mangled";
+      case WS_NAME_DEMANGLED:
+      default:
+        return "demangled";
+    }
+}
+
 gboolean
 ws_name_form_from_string (const char *str, WsNameForm *form)
 {
