@@ -4,7 +4,7 @@
 #include "config.h"
 
 #include "ws-nsys-stats-reader.h"
-#include "ws-summary-writer.h"
+#include "ws-summary-table.h"
 
 int LLVMFuzzerTestOneInput (const guint8 *data, size_t size);
 

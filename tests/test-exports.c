@@ -5,8 +5,8 @@
 
 #include "ws-markdown-document.h"
 #include "ws-nsys-reader.h"
-#include "ws-summary-writer.h"
 #include "ws-run-loader.h"
+#include "ws-summary-table.h"
 #include "ws-test-load.h"
 #include "ws-test-util.h"
 

@@ -6,8 +6,8 @@
 #include "ws-error.h"
 #include "ws-input.h"
 #include "ws-nsys-stats-reader.h"
-#include "ws-summary-writer.h"
 #include "ws-run-loader.h"
+#include "ws-summary-table.h"
 #include "ws-test-util.h"
 
 static const char *const csv_fixtures[] = {

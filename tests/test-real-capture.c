@@ -8,8 +8,8 @@
 #include <string.h>
 
 #include "ws-ncu-match.h"
-#include "ws-summary-writer.h"
 #include "ws-run-loader.h"
+#include "ws-summary-table.h"
 #include "ws-test-util.h"
 
 static WsRun *

@@ -5,8 +5,8 @@
 
 #include "ws-format.h"
 #include "ws-nsys-reader.h"
-#include "ws-summary-writer.h"
 #include "ws-stats.h"
+#include "ws-summary-table.h"
 #include "ws-test-util.h"
 
 /* Every ground-truth CSV of `nsys stats --format csv` that has its export

@@ -5,8 +5,8 @@
 #include <glib/gi18n.h>
 
 #include "ws-format.h"
-#include "ws-summary-writer.h"
 #include "ws-summaries-page.h"
+#include "ws-summary-table.h"
 
 /* The model of every table: numbers stay numbers (so that columns sort by
  * value), and cell functions format them as `nsys stats` prints them. */

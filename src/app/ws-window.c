@@ -15,7 +15,7 @@
 #include "ws-capture-page.h"
 #include "ws-kernels-page.h"
 #include "ws-markdown-document.h"
-#include "ws-summary-writer.h"
+#include "ws-summary-table.h"
 #include "ws-surface.h"
 #include "ws-summaries-page.h"
 #include "ws-run-loader.h"

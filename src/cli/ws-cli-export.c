@@ -7,7 +7,7 @@
 #include "ws-chrome-trace.h"
 #include "ws-cli.h"
 #include "ws-markdown-document.h"
-#include "ws-summary-writer.h"
+#include "ws-summary-table.h"
 
 /* Each export format: the option that names its output, and how to write
  * it.  A format is one option entry and one row in exporters[]. */

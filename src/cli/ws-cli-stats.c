@@ -5,8 +5,8 @@
 #include <glib/gi18n.h>
 
 #include "ws-cli.h"
-#include "ws-summary-writer.h"
 #include "ws-stats.h"
+#include "ws-summary-table.h"
 
 static const char *const report_titles[WS_N_SUMMARY_KINDS] = {
   N_ ("CUDA GPU Kernel Summary"),

@@ -17,7 +17,7 @@
 #include "ws-kernel-name.h"
 #include "ws-markdown-document.h"
 #include "ws-ncu-match.h"
-#include "ws-summary-writer.h"
+#include "ws-summary-table.h"
 #include "ws-surface.h"
 
 typedef struct

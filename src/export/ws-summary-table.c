@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "ws-format.h"
-#include "ws-summary-writer.h"
+#include "ws-summary-table.h"
 
 static const char *const time_headers[][10] = {
   [WS_SUMMARY_KERN_SUM] = { "Time (%)", "Total Time (ns)", "Instances", "Avg (ns)", "Med (ns)",
