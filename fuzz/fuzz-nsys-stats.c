@@ -22,9 +22,9 @@ LLVMFuzzerTestOneInput (const guint8 *data, size_t size)
     {
       g_autoptr (GString) out = g_string_new (NULL);
 
-      ws_summary_write (summary, WS_FORMAT_CSV, out);
-      ws_summary_write (summary, WS_FORMAT_TABLE, out);
-      ws_summary_write (summary, WS_FORMAT_MARKDOWN, out);
+      ws_summary_table_write (summary, WS_FORMAT_CSV, out);
+      ws_summary_table_write (summary, WS_FORMAT_TABLE, out);
+      ws_summary_table_write (summary, WS_FORMAT_MARKDOWN, out);
       ws_summary_unref (summary);
     }
   g_clear_error (&error);

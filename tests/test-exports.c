@@ -29,7 +29,8 @@ test_csv_dir (void)
   g_autoptr (WsRun) run = ws_test_load_nsys ("v2025.3_h100_probe.sqlite");
   g_autofree char *dir = ws_test_tmpdir ();
   g_autoptr (GError) error = NULL;
-  g_autoptr (GPtrArray) written = ws_summary_write_csv_dir (run, dir, "v2025.3_h100_probe", &error);
+  g_autoptr (GPtrArray) written =
+    ws_summary_table_write_csv_dir (run, dir, "v2025.3_h100_probe", &error);
 
   g_assert_no_error (error);
   g_assert_cmpuint (written->len, ==, 5);

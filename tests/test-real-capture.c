@@ -78,7 +78,7 @@ test_stats_equal_nsys_stats (void)
   g_auto (GStrv) a = NULL;
   g_auto (GStrv) b = NULL;
 
-  ws_summary_write (summary, WS_FORMAT_CSV, ours);
+  ws_summary_table_write (summary, WS_FORMAT_CSV, ours);
   g_assert_true (g_file_get_contents (truth_path, &truth, NULL, NULL));
   a = sorted_lines (ours->str);
   b = sorted_lines (truth);

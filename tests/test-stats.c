@@ -89,7 +89,7 @@ test_reports_equal_nsys_stats (void)
       g_assert_no_error (error);
       g_assert_true (g_file_get_contents (csv, &expected, NULL, NULL));
       summary = ws_stats_compute (run, truths[i].kind, WS_NAME_DEMANGLED);
-      ws_summary_write (summary, WS_FORMAT_CSV, out);
+      ws_summary_table_write (summary, WS_FORMAT_CSV, out);
       assert_same_report (out->str, expected, truths[i].kind);
     }
 }

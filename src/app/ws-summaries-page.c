@@ -237,7 +237,7 @@ ws_summaries_page_copy_csv (WsSummariesPage *self)
   rows = gtk_tree_selection_get_selected_rows (selection, NULL);
   if (rows == NULL)
     {
-      ws_summary_write (table->summary, WS_FORMAT_CSV, out);
+      ws_summary_table_write (table->summary, WS_FORMAT_CSV, out);
       return g_string_free (g_steal_pointer (&out), FALSE);
     }
 
@@ -258,7 +258,7 @@ ws_summaries_page_copy_csv (WsSummariesPage *self)
       }
     }
   g_list_free_full (rows, (GDestroyNotify) gtk_tree_path_free);
-  ws_summary_write (copy, WS_FORMAT_CSV, out);
+  ws_summary_table_write (copy, WS_FORMAT_CSV, out);
   return g_string_free (g_steal_pointer (&out), FALSE);
 }
 

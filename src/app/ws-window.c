@@ -332,7 +332,7 @@ export_response_cb (GtkNativeDialog *dialog, int response, gpointer data)
           case EXPORT_CSV:
             {
               g_autoptr (GPtrArray) written =
-                ws_summary_write_csv_dir (self->run, path, NULL, &error);
+                ws_summary_table_write_csv_dir (self->run, path, NULL, &error);
             }
             break;
           case EXPORT_MARKDOWN:
@@ -354,7 +354,8 @@ export_action (GSimpleAction *action, GVariant *param, gpointer data)
   WsWindow *self = data;
   const char *name = g_action_get_name (G_ACTION (action));
   ExportRequest *request = g_new0 (ExportRequest, 1);
-  g_autofree char *base = self->run != NULL ? ws_summary_base_name (self->run) : g_strdup ("run");
+  g_autofree char *base =
+    self->run != NULL ? ws_summary_table_base_name (self->run) : g_strdup ("run");
   g_autofree char *suggested = NULL;
   GtkFileChooserNative *dialog;
 

@@ -34,7 +34,7 @@ export_markdown (const WsRun *run, const char *path, GError **error)
 static gboolean
 export_csv_dir (const WsRun *run, const char *path, GError **error)
 {
-  g_autoptr (GPtrArray) written = ws_summary_write_csv_dir (run, path, NULL, error);
+  g_autoptr (GPtrArray) written = ws_summary_table_write_csv_dir (run, path, NULL, error);
 
   return written != NULL;
 }

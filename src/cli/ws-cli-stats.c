@@ -154,7 +154,7 @@ ws_cli_stats (int argc, char **argv)
         }
 
       summary = ws_stats_summary (run, kind, form);
-      ws_summary_write (summary, format, out);
+      ws_summary_table_write (summary, format, out);
       /* The nsys console form ends each report with a blank line. */
       if (format == WS_FORMAT_TABLE)
         g_string_append_c (out, '\n');

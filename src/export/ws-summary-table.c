@@ -107,7 +107,7 @@ ws_summary_table_free (WsSummaryTable *self)
 }
 
 void
-ws_summary_write (const WsSummary *summary, WsOutputFormat format, GString *out)
+ws_summary_table_write (const WsSummary *summary, WsOutputFormat format, GString *out)
 {
   g_autoptr (WsSummaryTable) table = ws_summary_table_new (summary, format != WS_FORMAT_CSV);
 
@@ -115,13 +115,13 @@ ws_summary_write (const WsSummary *summary, WsOutputFormat format, GString *out)
 }
 
 /**
- * ws_summary_base_name:
+ * ws_summary_table_base_name:
  *
  * Returns: (transfer full): the run's first file name without its
  * extension: the `<base>` of nsys's `<base>_<report>.csv`.
  */
 char *
-ws_summary_base_name (const WsRun *run)
+ws_summary_table_base_name (const WsRun *run)
 {
   g_autofree char *base = g_strdup (ws_run_display_name (run));
   char *dot = strrchr (base, '.');
@@ -134,7 +134,7 @@ ws_summary_base_name (const WsRun *run)
 }
 
 /**
- * ws_summary_write_csv_dir:
+ * ws_summary_table_write_csv_dir:
  * @base: (nullable): the file name prefix; the run's base name by default
  *
  * Writes each summary the run has as `<base>_<report>.csv` in @dir, exactly
@@ -144,10 +144,10 @@ ws_summary_base_name (const WsRun *run)
  * %NULL with @error set.
  */
 GPtrArray *
-ws_summary_write_csv_dir (const WsRun *run, const char *dir, const char *base, GError **error)
+ws_summary_table_write_csv_dir (const WsRun *run, const char *dir, const char *base, GError **error)
 {
   g_autoptr (GPtrArray) written = g_ptr_array_new_with_free_func (g_free);
-  g_autofree char *prefix = base != NULL ? g_strdup (base) : ws_summary_base_name (run);
+  g_autofree char *prefix = base != NULL ? g_strdup (base) : ws_summary_table_base_name (run);
 
   if (g_mkdir_with_parents (dir, 0755) != 0)
     {
@@ -167,7 +167,7 @@ ws_summary_write_csv_dir (const WsRun *run, const char *dir, const char *base, G
       if (summary == NULL)
         continue;
       out = g_string_new (NULL);
-      ws_summary_write (summary, WS_FORMAT_CSV, out);
+      ws_summary_table_write (summary, WS_FORMAT_CSV, out);
       name = g_strdup_printf ("%s_%s.csv", prefix, ws_summary_kind_to_string (kind));
       path = g_build_filename (dir, name, NULL);
       g_ptr_array_add (written, path);

@@ -21,11 +21,11 @@ typedef struct
 WsSummaryTable *ws_summary_table_new (const WsSummary *summary, gboolean grouping);
 void ws_summary_table_free (WsSummaryTable *self);
 
-void ws_summary_write (const WsSummary *summary, WsOutputFormat format, GString *out);
+void ws_summary_table_write (const WsSummary *summary, WsOutputFormat format, GString *out);
 
-GPtrArray *ws_summary_write_csv_dir (const WsRun *run, const char *dir, const char *base,
-                                     GError **error);
-char *ws_summary_base_name (const WsRun *run);
+GPtrArray *ws_summary_table_write_csv_dir (const WsRun *run, const char *dir, const char *base,
+                                           GError **error);
+char *ws_summary_table_base_name (const WsRun *run);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (WsSummaryTable, ws_summary_table_free)
 

@@ -619,6 +619,21 @@ ws_run_new_from_ncu (WsNcuResults *ncu)
   return run;
 }
 
+/**
+ * ws_launch_config_describe:
+ *
+ * Returns: (transfer full): "grid 64×1×1, block 256×1×1, 16 registers,
+ * 4096 B shared"
+ */
+char *
+ws_launch_config_describe (const WsLaunchConfig *config)
+{
+  return g_strdup_printf ("grid %u×%u×%u, block %u×%u×%u, %u registers, %u B shared",
+                          config->grid[0], config->grid[1], config->grid[2], config->block[0],
+                          config->block[1], config->block[2], config->registers,
+                          config->static_smem + config->dynamic_smem);
+}
+
 const char *
 ws_memop_kind_label (guint kind)
 {

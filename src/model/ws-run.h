@@ -286,6 +286,7 @@ gboolean ws_run_nvtx_instance (const WsRun *run, const char *name, guint n, gint
                                gint64 *end);
 WsRun *ws_run_new_from_ncu (WsNcuResults *ncu);
 
+char *ws_launch_config_describe (const WsLaunchConfig *config);
 const char *ws_memop_kind_label (guint kind);
 const char *ws_mem_kind_label (guint kind);
 

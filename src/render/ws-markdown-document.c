@@ -199,7 +199,7 @@ append_summary_table (GString *out, const WsRun *run, WsSummaryKind kind, const 
       g_array_append_val (shown->rows, row);
     }
   g_string_append_printf (out, "\n## %s\n\n", title);
-  ws_summary_write (shown, WS_FORMAT_MARKDOWN, out);
+  ws_summary_table_write (shown, WS_FORMAT_MARKDOWN, out);
   if (summary->rows->len > top)
     g_string_append_printf (out, "\n%s\n", _ ("(The CSV export has every row.)"));
 }
@@ -220,7 +220,7 @@ ws_markdown_document_write (const WsRun *run, const char *path, const WsMarkdown
   g_autoptr (GString) out = g_string_new (NULL);
   g_autofree char *dir = g_path_get_dirname (path);
   g_autofree char *figs = g_build_filename (dir, "figs", NULL);
-  g_autofree char *base = ws_summary_base_name (run);
+  g_autofree char *base = ws_summary_table_base_name (run);
   g_autofree char *figure_name = g_strdup_printf ("%s_kernels.png", base);
   g_autofree char *figure_path = g_build_filename (figs, figure_name, NULL);
   g_autofree char *title =
