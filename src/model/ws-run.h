@@ -3,6 +3,7 @@
 
 #include <glib.h>
 
+#include "ws-cpu-profile.h"
 #include "ws-string-table.h"
 #include "ws-summary.h"
 
@@ -190,6 +191,17 @@ typedef struct
   guint16 *domain;
 } WsNvtxMarks;
 
+/* OS runtime library calls that nsys traced (OSRT_API, eventClass 27):
+ * poll, read, pthread_cond_wait, …  Where a gloo all-reduce waits. */
+typedef struct
+{
+  gsize n;
+  gint64 *start; /* ns, sorted ascending */
+  gint64 *end;
+  guint32 *name;   /* string id: "poll" */
+  guint32 *thread; /* index into WsRun.threads */
+} WsOsrtCalls;
+
 typedef struct
 {
   gsize n;
@@ -245,6 +257,7 @@ struct _WsRun
   WsApiCalls api;
   WsNvtxRanges nvtx;
   WsNvtxMarks marks;
+  WsOsrtCalls osrt;
   WsMemUsage mem_usage;
   WsMetricSamples metric_samples;
 
@@ -255,10 +268,13 @@ struct _WsRun
   gboolean has_nvtx_table;
   gboolean has_runtime_table;
   gboolean has_memory_tables;
+  gboolean has_osrt_table;
 
   WsSummary *summaries[WS_N_SUMMARY_KINDS]; /* derived at load; see ws_run_get_summary() */
 
-  WsNcuResults *ncu; /* profiled launches from ncu CSVs, or NULL */
+  GPtrArray *cpu_profiles; /* WsCpuProfile *: nsys CPU samples, py-spy, cProfile, … */
+
+  WsNcuResults *ncu;             /* profiled launches from ncu CSVs, or NULL */
 };
 
 WsRun *ws_run_new (void);
