@@ -15,7 +15,7 @@ load (const char *name)
 {
   WsRun *run = ws_test_load_nsys (name);
 
-  ws_run_compute_summaries (run);
+  ws_stats_compute_summaries (run);
   return run;
 }
 
@@ -362,7 +362,8 @@ test_busy_share_equals_sql (void)
       g_autoptr (GString) events =
         g_string_new ("SELECT start, end FROM CUPTI_ACTIVITY_KIND_KERNEL");
       g_autofree char *sql = NULL, *busy = NULL;
-      double ours = ws_run_gpu_busy_share (run) * (double) (run->end_time - run->origin) / 100;
+      double ours =
+        ws_comparison_gpu_busy_share (run) * (double) (run->end_time - run->origin) / 100;
 
       for (guint t = 0; t < 2; t++)
         {
@@ -381,7 +382,7 @@ test_busy_share_equals_sql (void)
         events->str);
       busy = ws_test_sqlite_text (path, sql);
       g_test_message ("%s: busy %s ns by SQL, %.0f ns (%.2f%%)", files[f], busy, ours,
-                      ws_run_gpu_busy_share (run));
+                      ws_comparison_gpu_busy_share (run));
       g_assert_cmpfloat (fabs (ours - g_ascii_strtod (busy, NULL)), <, 1);
     }
 }

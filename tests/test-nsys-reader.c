@@ -5,7 +5,6 @@
 #include <glib/gstdio.h>
 #include <string.h>
 
-
 #include "ws-error.h"
 #include "ws-limits.h"
 #include "ws-nsys-reader.h"

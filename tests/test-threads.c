@@ -8,7 +8,7 @@
 #include <string.h>
 #include <sys/resource.h>
 
-#include "ws-capture-tools.h"
+#include "ws-tool-query.h"
 #include "ws-doctor.h"
 #include "ws-findings.h"
 #include "ws-run-loader.h"
@@ -215,7 +215,7 @@ probe_cb (GObject *source, GAsyncResult *result, gpointer data)
 {
   Async *a = data;
 
-  a->result = ws_capture_tools_probe_finish (result, &a->error);
+  a->result = ws_tool_probe_finish (result, &a->error);
   a->done = TRUE;
 }
 
@@ -274,7 +274,7 @@ test_probe_cancel_kills_tool (void)
   Async a = { 0 };
   double waited;
 
-  ws_capture_tools_probe_async (nsys, ncu, cancellable, probe_cb, &a);
+  ws_tool_probe_async (nsys, ncu, cancellable, probe_cb, &a);
   waited = cancel_when_asked (cancellable, pids, &a);
   g_test_message ("the probe answered %.2f s after the cancel", waited);
   g_assert_null (a.result);

@@ -158,8 +158,8 @@ group (WsRun *run, WsNameForm form)
   Grouped *grouped = g_new0 (Grouped, 1);
 
   if (run->ncu != NULL)
-    grouped->launches = ws_ncu_results_launches_by_name (run->ncu, run, form);
-  grouped->summary = ws_run_summary (run, WS_SUMMARY_KERN_SUM, form);
+    grouped->launches = ws_ncu_match_launches_by_name (run->ncu, run, form);
+  grouped->summary = ws_stats_summary (run, WS_SUMMARY_KERN_SUM, form);
   return grouped;
 }
 

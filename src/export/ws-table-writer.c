@@ -1,0 +1,194 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "ws-table-writer"
+#include "config.h"
+
+#include <string.h>
+
+#include "ws-format.h"
+#include "ws-table-writer.h"
+
+gboolean
+ws_output_format_from_string (const char *str, WsOutputFormat *format)
+{
+  if (g_strcmp0 (str, "table") == 0)
+    *format = WS_FORMAT_TABLE;
+  else if (g_strcmp0 (str, "csv") == 0)
+    *format = WS_FORMAT_CSV;
+  else if (g_strcmp0 (str, "md") == 0 || g_strcmp0 (str, "markdown") == 0)
+    *format = WS_FORMAT_MARKDOWN;
+  else if (g_strcmp0 (str, "json") == 0)
+    *format = WS_FORMAT_JSON;
+  else
+    return FALSE;
+  return TRUE;
+}
+
+static void
+append_padded (GString *out, const char *text, gsize width, int align)
+{
+  gsize len = g_utf8_strlen (text, -1);
+  gsize pad = width > len ? width - len : 0;
+  gsize left = align > 0 ? pad : align == 0 ? pad / 2 : 0;
+
+  for (gsize i = 0; i < left; i++)
+    g_string_append_c (out, ' ');
+  g_string_append (out, text);
+  for (gsize i = left; i < pad; i++)
+    g_string_append_c (out, ' ');
+}
+
+/**
+ * ws_markdown_append_cell:
+ *
+ * Appends @text as the inside of a Markdown table cell: pipes and the
+ * characters that would start emphasis, HTML, links or code are escaped,
+ * and line breaks become spaces.
+ */
+void
+ws_markdown_append_cell (GString *out, const char *text)
+{
+  for (const char *p = text; *p != '\0'; p++)
+    {
+      if (strchr ("|\\*_<>[]`", *p) != NULL)
+        g_string_append_c (out, '\\');
+      g_string_append_c (out, *p == '\n' ? ' ' : *p);
+    }
+}
+
+/* Each column's width in characters: its header's or its widest cell's. */
+static gsize *
+column_widths (guint n_columns, const char *const *headers, GPtrArray *cells)
+{
+  gsize *width = g_new0 (gsize, n_columns);
+
+  for (guint c = 0; c < n_columns; c++)
+    width[c] = g_utf8_strlen (headers[c], -1);
+  for (guint i = 0; i < cells->len; i++)
+    width[i % n_columns] =
+      MAX (width[i % n_columns], (gsize) g_utf8_strlen (g_ptr_array_index (cells, i), -1));
+  return width;
+}
+
+/**
+ * ws_table_fit_width:
+ * @column: the column of names, which gives way
+ *
+ * Shortens the names of @column in the middle (ws_format_ellipsize_middle())
+ * so that the aligned table of @cells is at most @max_width characters
+ * wide; names keep at least 16 characters, so a table whose other columns
+ * are wider than @max_width stays wider.  For terminals: CSV and Markdown
+ * keep full names.
+ */
+void
+ws_table_fit_width (guint n_columns, const char *const *headers, GPtrArray *cells, guint column,
+                    guint max_width)
+{
+  g_autofree gsize *width = NULL;
+  gsize total = 1 + 2 * (n_columns - 1);
+  gsize target;
+
+  g_return_if_fail (column < n_columns);
+
+  width = column_widths (n_columns, headers, cells);
+  for (guint c = 0; c < n_columns; c++)
+    total += width[c];
+  if (total <= max_width)
+    return;
+  target = MAX (16, (gssize) width[column] - (gssize) (total - max_width));
+  target = MAX (target, (gsize) g_utf8_strlen (headers[column], -1));
+  for (guint i = column; i < cells->len; i += n_columns)
+    {
+      char *shorter = ws_format_ellipsize_middle (g_ptr_array_index (cells, i), (guint) target);
+
+      g_free (g_ptr_array_index (cells, i));
+      g_ptr_array_index (cells, i) = shorter;
+    }
+}
+
+/* Writes rows of cells as CSV, as nsys's aligned console table (centred
+ * headers, numbers right, text left, two spaces between), or Markdown. */
+void
+ws_table_write (guint n_columns, const char *const *headers, const gboolean *numeric,
+                GPtrArray *cells, WsOutputFormat format, GString *out)
+{
+  guint n_rows = n_columns > 0 ? cells->len / n_columns : 0;
+  g_autofree gsize *width = NULL;
+
+  switch (format)
+    {
+      case WS_FORMAT_CSV:
+        for (guint c = 0; c < n_columns; c++)
+          {
+            if (c > 0)
+              g_string_append_c (out, ',');
+            ws_csv_append_field (out, headers[c]);
+          }
+        g_string_append_c (out, '\n');
+        for (guint r = 0; r < n_rows; r++)
+          {
+            for (guint c = 0; c < n_columns; c++)
+              {
+                if (c > 0)
+                  g_string_append_c (out, ',');
+                ws_csv_append_field (out, g_ptr_array_index (cells, r * n_columns + c));
+              }
+            g_string_append_c (out, '\n');
+          }
+        return;
+
+      case WS_FORMAT_MARKDOWN:
+        g_string_append (out, "|");
+        for (guint c = 0; c < n_columns; c++)
+          {
+            g_string_append_c (out, ' ');
+            ws_markdown_append_cell (out, headers[c]);
+            g_string_append (out, " |");
+          }
+        g_string_append (out, "\n|");
+        for (guint c = 0; c < n_columns; c++)
+          g_string_append (out, numeric[c] ? " ---: |" : " :--- |");
+        g_string_append_c (out, '\n');
+        for (guint r = 0; r < n_rows; r++)
+          {
+            g_string_append (out, "|");
+            for (guint c = 0; c < n_columns; c++)
+              {
+                g_string_append_c (out, ' ');
+                ws_markdown_append_cell (out, g_ptr_array_index (cells, r * n_columns + c));
+                g_string_append (out, " |");
+              }
+            g_string_append_c (out, '\n');
+          }
+        return;
+
+      case WS_FORMAT_TABLE:
+      case WS_FORMAT_JSON:
+      default:
+        width = column_widths (n_columns, headers, cells);
+
+        for (guint c = 0; c < n_columns; c++)
+          {
+            g_string_append (out, c == 0 ? " " : "  ");
+            append_padded (out, headers[c], width[c], 0);
+          }
+        g_string_append_c (out, '\n');
+        for (guint c = 0; c < n_columns; c++)
+          {
+            g_string_append (out, c == 0 ? " " : "  ");
+            for (gsize i = 0; i < width[c]; i++)
+              g_string_append_c (out, '-');
+          }
+        g_string_append_c (out, '\n');
+        for (guint r = 0; r < n_rows; r++)
+          {
+            for (guint c = 0; c < n_columns; c++)
+              {
+                g_string_append (out, c == 0 ? " " : "  ");
+                append_padded (out, g_ptr_array_index (cells, r * n_columns + c), width[c],
+                               numeric[c] ? 1 : -1);
+              }
+            g_string_append_c (out, '\n');
+          }
+        return;
+    }
+}
