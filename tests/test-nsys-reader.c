@@ -595,6 +595,7 @@ test_budget_counts_sort_scratch (void)
     { "NVTX_EVENTS", 80 },
     { "CUDA_GPU_MEMORY_USAGE_EVENTS", 24 },
     { "GPU_METRICS", 44 },
+    { "OSRT_API", 24 },
   };
   guint64 tables = 0, largest = 0;
   g_autofree char *limit = NULL;
