@@ -221,6 +221,45 @@ test_cli_csv (void)
   g_assert_true (found);
 }
 
+/* warpscope-cli rollup's table fits the terminal ($COLUMNS) by shortening
+ * the range names in the middle; CSV keeps them whole.  The longest range
+ * name, by SQL, is 91 characters ("autograd::engine::evaluate_function:
+ * ScaledDotProductCudnnAttentionBackward0, op_id = 10174"); the other
+ * columns take about 112, so at 200 the names give way. */
+static void
+test_cli_table_fits_terminal (void)
+{
+  g_autofree char *sqlite = g_build_filename (capture, "nsys", "GPT2__.sqlite", NULL);
+  g_autofree char *longest = ws_test_sqlite_text (
+    sqlite, "SELECT COALESCE(e.text, s.value) AS t FROM NVTX_EVENTS e LEFT JOIN StringIds s ON "
+            "s.id = e.textId WHERE e.eventType = 59 ORDER BY length(t) DESC, t LIMIT 1");
+  g_autofree char *env = g_find_program_in_path ("env");
+  const char *table_argv[] = { env, "COLUMNS=200", ws_test_cli (), "rollup", capture, NULL };
+  const char *csv_argv[] = { env,        "COLUMNS=200", ws_test_cli (), "rollup",
+                             "--format", "csv",         capture,        NULL };
+  g_autofree char *table = NULL, *csv = NULL;
+  g_auto (GStrv) lines = NULL;
+  glong widest = 0;
+  guint shortened = 0;
+
+  g_assert_cmpint (g_utf8_strlen (longest, -1), ==, 91);
+  g_assert_cmpint (ws_test_run (table_argv, &table, NULL), ==, 0);
+  g_assert_cmpint (ws_test_run (csv_argv, &csv, NULL), ==, 0);
+  lines = g_strsplit (table, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      widest = MAX (widest, g_utf8_strlen (lines[i], -1));
+      shortened += strstr (lines[i], "…") != NULL;
+    }
+  g_test_message ("COLUMNS=200: %u lines, %u names shortened, widest line %ld",
+                  g_strv_length (lines), shortened, widest);
+  g_assert_cmpint (widest, <=, 200);
+  g_assert_cmpuint (shortened, >, 0);
+  g_assert_null (strstr (table, longest));
+  g_assert_nonnull (strstr (table, "\n 训练步 1 "));
+  g_assert_nonnull (strstr (csv, longest));
+}
+
 /* An export without NVTX: one line naming the file, exit status 2. */
 static void
 test_cli_no_nvtx (void)
@@ -258,6 +297,7 @@ main (int argc, char **argv)
   g_test_add_func ("/range-bottleneck/gpt2/rows-against-sql", test_rows_against_sql);
   g_test_add_func ("/range-bottleneck/gpt2/configuration-must-match",
                    test_configuration_must_match);
+  g_test_add_func ("/range-bottleneck/cli/table-fits-terminal", test_cli_table_fits_terminal);
   g_test_add_func ("/range-bottleneck/cli/csv", test_cli_csv);
   g_test_add_func ("/range-bottleneck/cli/no-nvtx", test_cli_no_nvtx);
 

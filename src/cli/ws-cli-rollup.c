@@ -76,7 +76,7 @@ ws_cli_rollup (int argc, char **argv)
       case WS_FORMAT_TABLE:
       case WS_FORMAT_MARKDOWN:
       default:
-        ws_range_bottleneck_table_write (rows, format, 0, out);
+        ws_range_bottleneck_table_write (rows, format, 0, ws_cli_terminal_width (), out);
         break;
     }
   if (!ws_cli_write (NULL, out->str, out->len, &error))

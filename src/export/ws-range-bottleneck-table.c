@@ -38,6 +38,8 @@ share (gint64 part, gint64 whole)
  * ws_range_bottleneck_table_write:
  * @top: rows to write at most, 0 for all; ranges without GPU time are
  *   left out of the table and Markdown forms
+ * @width: for a table, the terminal's width the range names give way to
+ *   (ws_table_fit_width()), 0 for none; Markdown keeps full names
  *
  * Writes the roll-up as CSV (range,gpu_ns,compute_ns,memory_ns,
  * latency_ns,mixed_ns,unprofiled_ns: the range as nvtx_sum names it,
@@ -45,7 +47,8 @@ share (gint64 part, gint64 whole)
  * range's GPU time).
  */
 void
-ws_range_bottleneck_table_write (GArray *rows, WsOutputFormat format, guint top, GString *out)
+ws_range_bottleneck_table_write (GArray *rows, WsOutputFormat format, guint top, guint width,
+                                 GString *out)
 {
   const char *headers[WS_N_ROLLUP + 3];
   gboolean numeric[WS_N_ROLLUP + 3] = { FALSE };
@@ -79,5 +82,7 @@ ws_range_bottleneck_table_write (GArray *rows, WsOutputFormat format, guint top,
       g_ptr_array_add (cells, ws_range_bottleneck_text (row));
       n++;
     }
+  if (format == WS_FORMAT_TABLE && width > 0)
+    ws_table_fit_width (WS_N_ROLLUP + 3, headers, cells, 0, width);
   ws_table_write (WS_N_ROLLUP + 3, headers, numeric, cells, format, out);
 }

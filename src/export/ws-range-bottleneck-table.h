@@ -8,6 +8,7 @@
 
 G_BEGIN_DECLS
 
-void ws_range_bottleneck_table_write (GArray *rows, WsOutputFormat format, guint top, GString *out);
+void ws_range_bottleneck_table_write (GArray *rows, WsOutputFormat format, guint top, guint width,
+                                      GString *out);
 
 G_END_DECLS

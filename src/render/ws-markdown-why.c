@@ -167,7 +167,7 @@ append_rollup (GString *out, const WsRun *run, guint top)
                           _ ("Each range's GPU time split by the bottleneck of its kernels (a "
                              "profiled launch stands for every launch of its kernel with the same "
                              "grid and block)."));
-  ws_range_bottleneck_table_write (rows, WS_FORMAT_MARKDOWN, top, out);
+  ws_range_bottleneck_table_write (rows, WS_FORMAT_MARKDOWN, top, 0, out);
 }
 
 /**
