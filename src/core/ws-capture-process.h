@@ -11,11 +11,15 @@ G_DECLARE_FINAL_TYPE (WsCaptureProcess, ws_capture_process, WS, CAPTURE_PROCESS,
 WsCaptureProcess *ws_capture_process_new (char **argv, const char *cwd, char **envp,
                                           const char *stdout_path, guint grace_ms);
 void ws_capture_process_set_tied (WsCaptureProcess *self, gboolean tied);
+void ws_capture_process_set_hold_stdin (WsCaptureProcess *self, gboolean hold);
 void ws_capture_process_run_async (WsCaptureProcess *self, GAsyncReadyCallback callback,
                                    gpointer user_data);
 gboolean ws_capture_process_run_finish (WsCaptureProcess *self, GAsyncResult *result,
                                         int *exit_status, GError **error);
 void ws_capture_process_terminate (WsCaptureProcess *self);
 void ws_capture_process_kill (WsCaptureProcess *self);
+gboolean ws_capture_process_run_sync (WsCaptureProcess *self, guint timeout_s,
+                                      GCancellable *cancellable, char **out, char **err,
+                                      int *exit_status, GError **error);
 
 G_END_DECLS

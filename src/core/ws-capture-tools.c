@@ -264,47 +264,6 @@ ws_capture_tools_resolve (const char *name, const char *configured, GError **err
   return path;
 }
 
-typedef struct
-{
-  GString *out;
-  GString *err;
-  gboolean done;
-  gboolean ran;
-  gboolean timed_out;
-  int exit_status;
-  GError *error;
-} RunData;
-
-static void
-run_line_cb (WsCaptureProcess *process, gboolean is_stderr, const char *line, gpointer data)
-{
-  RunData *run = data;
-  GString *text = is_stderr ? run->err : run->out;
-
-  g_string_append (text, line);
-  g_string_append_c (text, '\n');
-}
-
-static void
-run_done_cb (GObject *source, GAsyncResult *result, gpointer data)
-{
-  RunData *run = data;
-
-  run->ran = ws_capture_process_run_finish (WS_CAPTURE_PROCESS (source), result, &run->exit_status,
-                                            &run->error);
-  run->done = TRUE;
-}
-
-static gboolean
-run_timeout_cb (gpointer data)
-{
-  RunData *run = g_object_get_data (G_OBJECT (data), "ws-run");
-
-  run->timed_out = TRUE;
-  ws_capture_process_kill (data);
-  return G_SOURCE_REMOVE;
-}
-
 /**
  * ws_capture_tools_run:
  * @out: (out) (optional): standard output, as valid UTF-8
@@ -320,44 +279,13 @@ gboolean
 ws_capture_tools_run (const char *const *argv, guint timeout_s, char **out, char **err,
                       int *exit_status, GError **error)
 {
-  g_autoptr (GMainContext) context = g_main_context_new ();
-  g_autoptr (WsCaptureProcess) process = NULL;
-  g_autoptr (GSource) timeout = NULL;
   g_auto (GStrv) env = g_get_environ ();
-  RunData run = { g_string_new (NULL), g_string_new (NULL), FALSE, FALSE, FALSE, -1, NULL };
-  gboolean ok;
+  g_autoptr (WsCaptureProcess) process = NULL;
 
   g_return_val_if_fail (argv != NULL && argv[0] != NULL, FALSE);
 
-  g_main_context_push_thread_default (context);
   process = ws_capture_process_new ((char **) argv, NULL, env, NULL, 0);
-  g_object_set_data (G_OBJECT (process), "ws-run", &run);
-  g_signal_connect (process, "line", G_CALLBACK (run_line_cb), &run);
-  ws_capture_process_run_async (process, run_done_cb, &run);
-  timeout = g_timeout_source_new_seconds (timeout_s);
-  g_source_set_callback (timeout, run_timeout_cb, process, NULL);
-  g_source_attach (timeout, context);
-  while (!run.done)
-    g_main_context_iteration (context, TRUE);
-  g_source_destroy (timeout);
-  g_main_context_pop_thread_default (context);
-
-  ok = run.ran && !run.timed_out;
-  if (run.timed_out)
-    g_set_error (error, WS_CAPTURE_ERROR, WS_CAPTURE_ERROR_TIMEOUT, "%s: no answer within %u s",
-                 argv[0], timeout_s);
-  else if (!run.ran)
-    g_propagate_error (error, g_steal_pointer (&run.error));
-  g_clear_error (&run.error);
-  if (ok && out != NULL)
-    *out = g_strdup (run.out->str);
-  if (ok && err != NULL)
-    *err = g_strdup (run.err->str);
-  if (ok && exit_status != NULL)
-    *exit_status = run.exit_status;
-  g_string_free (run.out, TRUE);
-  g_string_free (run.err, TRUE);
-  return ok;
+  return ws_capture_process_run_sync (process, timeout_s, NULL, out, err, exit_status, error);
 }
 
 /**
