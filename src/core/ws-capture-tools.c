@@ -11,6 +11,7 @@
 #include "ws-capture-process.h"
 #include "ws-capture-tools.h"
 #include "ws-error.h"
+#include "ws-ssh-connection.h"
 
 /* Runs in the child between fork and exec: a process group of its own, so
  * that cancelling reaches everything the tool starts (nsys and ncu start
@@ -156,6 +157,55 @@ best (GPtrArray *candidates)
   return g_strdup (((Candidate *) g_ptr_array_index (candidates, 0))->path);
 }
 
+/* The version in a candidate's path: what follows @prefix in the folder
+ * named after it (`cuda-12.4`, `nsight-systems-2023.4`), or the folder
+ * below it (`nsight-systems/2025.3.2/bin/nsys`). */
+static char *
+path_version (const char *path, const char *prefix)
+{
+  g_auto (GStrv) parts = g_strsplit (path, "/", -1);
+
+  for (guint i = 0; parts[i] != NULL; i++)
+    if (g_str_has_prefix (parts[i], prefix))
+      {
+        const char *version = parts[i] + strlen (prefix);
+
+        while (*version != '\0' && !g_ascii_isdigit (*version))
+          version++;
+        if (*version == '\0' && parts[i + 1] != NULL && g_ascii_isdigit (parts[i + 1][0]))
+          version = parts[i + 1];
+        return g_strdup (version);
+      }
+  return g_strdup ("");
+}
+
+/**
+ * ws_capture_tools_newest:
+ * @paths: (element-type utf8): candidates of one kind, found elsewhere
+ *   (on a host)
+ * @prefix: the install folders' prefix: "cuda-", "nsight-systems",
+ *   "nsight-compute"
+ *
+ * Returns: (transfer full) (nullable): the candidate of the newest
+ *   version, compared as ws_capture_tools_find_in() compares them
+ */
+char *
+ws_capture_tools_newest (GPtrArray *paths, const char *prefix)
+{
+  g_autoptr (GPtrArray) candidates =
+    g_ptr_array_new_with_free_func ((GDestroyNotify) candidate_free);
+
+  for (guint i = 0; i < paths->len; i++)
+    {
+      Candidate *candidate = g_new0 (Candidate, 1);
+
+      candidate->path = g_strdup (g_ptr_array_index (paths, i));
+      candidate->version = path_version (candidate->path, prefix);
+      g_ptr_array_add (candidates, candidate);
+    }
+  return best (candidates);
+}
+
 /**
  * ws_capture_tools_find_in:
  * @name: "nsys" or "ncu"
@@ -289,7 +339,29 @@ ws_capture_tools_run (const char *const *argv, guint timeout_s, char **out, char
 }
 
 /**
- * ws_capture_tools_version:
+ * ws_capture_tools_run_on:
+ * @ssh: (nullable): the host to run on; %NULL for this machine
+ *
+ * ws_capture_tools_run(), here or on a host.
+ */
+gboolean
+ws_capture_tools_run_on (WsSshConnection *ssh, const char *const *argv, guint timeout_s, char **out,
+                         char **err, int *exit_status, GError **error)
+{
+  if (ssh == NULL)
+    return ws_capture_tools_run (argv, timeout_s, out, err, exit_status, error);
+  return ws_ssh_connection_run (ssh, argv, NULL, timeout_s, NULL, out, err, exit_status, error);
+}
+
+char *
+ws_capture_tools_version (const char *path, GError **error)
+{
+  return ws_capture_tools_version_on (NULL, path, error);
+}
+
+/**
+ * ws_capture_tools_version_on:
+ * @ssh: (nullable): the host @path is on; %NULL for this machine
  *
  * Asks `PATH --version`: nsys prints "NVIDIA Nsight Systems version
  * 2025.3.1.0", ncu a banner whose last line is "Version 2025.3.1.0 (build
@@ -299,7 +371,7 @@ ws_capture_tools_run (const char *const *argv, guint timeout_s, char **out, char
  *   @error set when the program does not run or says no version
  */
 char *
-ws_capture_tools_version (const char *path, GError **error)
+ws_capture_tools_version_on (WsSshConnection *ssh, const char *path, GError **error)
 {
   const char *argv[] = { path, "--version", NULL };
   g_autofree char *out = NULL, *err = NULL;
@@ -308,7 +380,7 @@ ws_capture_tools_version (const char *path, GError **error)
 
   g_return_val_if_fail (path != NULL, NULL);
 
-  if (!ws_capture_tools_run (argv, 30, &out, &err, &status, error))
+  if (!ws_capture_tools_run_on (ssh, argv, 30, &out, &err, &status, error))
     return NULL;
   lines = g_strsplit (out, "\n", -1);
   for (guint i = 0; lines[i] != NULL; i++)
@@ -326,8 +398,15 @@ ws_capture_tools_version (const char *path, GError **error)
   return NULL;
 }
 
+GPtrArray *
+ws_capture_tools_list (const char *ncu, const char *what, GError **error)
+{
+  return ws_capture_tools_list_on (NULL, ncu, what, error);
+}
+
 /**
- * ws_capture_tools_list:
+ * ws_capture_tools_list_on:
+ * @ssh: (nullable): the host @ncu is on; %NULL for this machine
  * @what: "sets" or "sections"
  *
  * Reads the identifiers of `ncu --list-sets` or `ncu --list-sections`:
@@ -338,7 +417,7 @@ ws_capture_tools_version (const char *path, GError **error)
  *   order, or %NULL with @error set
  */
 GPtrArray *
-ws_capture_tools_list (const char *ncu, const char *what, GError **error)
+ws_capture_tools_list_on (WsSshConnection *ssh, const char *ncu, const char *what, GError **error)
 {
   g_autofree char *option = g_strconcat ("--list-", what, NULL);
   const char *argv[] = { ncu, option, NULL };
@@ -351,7 +430,7 @@ ws_capture_tools_list (const char *ncu, const char *what, GError **error)
 
   g_return_val_if_fail (ncu != NULL && what != NULL, NULL);
 
-  if (!ws_capture_tools_run (argv, 30, &out, &err, &status, error))
+  if (!ws_capture_tools_run_on (ssh, argv, 30, &out, &err, &status, error))
     return NULL;
   lines = g_strsplit (out, "\n", -1);
   for (guint i = 0; lines[i] != NULL; i++)
@@ -382,17 +461,25 @@ ws_capture_tools_list (const char *ncu, const char *what, GError **error)
   return g_steal_pointer (&ids);
 }
 
+GPtrArray *
+ws_capture_tools_query_gpus (void)
+{
+  return ws_capture_tools_query_gpus_on (NULL);
+}
+
 /**
- * ws_capture_tools_query_gpus:
+ * ws_capture_tools_query_gpus_on:
+ * @ssh: (nullable): the host to ask; %NULL for this machine
  *
  * Returns: (transfer full) (element-type utf8): "NAME, DRIVER" for each GPU
  *   nvidia-smi lists; empty when there is no nvidia-smi or it fails
  */
 GPtrArray *
-ws_capture_tools_query_gpus (void)
+ws_capture_tools_query_gpus_on (WsSshConnection *ssh)
 {
   GPtrArray *gpus = g_ptr_array_new_with_free_func (g_free);
-  g_autofree char *smi = g_find_program_in_path ("nvidia-smi");
+  g_autofree char *smi =
+    ssh == NULL ? g_find_program_in_path ("nvidia-smi") : g_strdup ("nvidia-smi");
   g_autofree char *out = NULL;
   g_auto (GStrv) lines = NULL;
   int status = -1;
@@ -402,7 +489,7 @@ ws_capture_tools_query_gpus (void)
   {
     const char *argv[] = { smi, "--query-gpu=name,driver_version", "--format=csv,noheader", NULL };
 
-    if (!ws_capture_tools_run (argv, 30, &out, NULL, &status, NULL) || status != 0)
+    if (!ws_capture_tools_run_on (ssh, argv, 30, &out, NULL, &status, NULL) || status != 0)
       return gpus;
   }
   lines = g_strsplit (out, "\n", -1);
@@ -426,25 +513,42 @@ ws_capture_tools_info_free (WsCaptureToolsInfo *info)
   g_free (info);
 }
 
-static void
-probe_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
+/**
+ * ws_capture_tools_probe:
+ * @ssh: (nullable): the host the tools are on; %NULL for this machine
+ *
+ * Asks nsys and ncu their versions, ncu its sets and sections, and
+ * nvidia-smi the GPUs.  Blocks: call it from a worker thread.
+ *
+ * Returns: (transfer full): what they said
+ */
+WsCaptureToolsInfo *
+ws_capture_tools_probe (WsSshConnection *ssh, const char *nsys, const char *ncu)
 {
-  char **tools = data;
   WsCaptureToolsInfo *info = g_new0 (WsCaptureToolsInfo, 1);
   g_autoptr (GError) error = NULL;
 
   info->warnings = g_ptr_array_new_with_free_func (g_free);
-  info->nsys_version = ws_capture_tools_version (tools[0], &error);
+  info->nsys_version = ws_capture_tools_version_on (ssh, nsys, &error);
   if (info->nsys_version == NULL)
     g_ptr_array_add (info->warnings, g_strdup (error->message));
   g_clear_error (&error);
-  info->ncu_version = ws_capture_tools_version (tools[1], &error);
+  info->ncu_version = ws_capture_tools_version_on (ssh, ncu, &error);
   if (info->ncu_version == NULL)
     g_ptr_array_add (info->warnings, g_strdup (error->message));
-  info->sets = ws_capture_tools_list (tools[1], "sets", NULL);
-  info->sections = ws_capture_tools_list (tools[1], "sections", NULL);
-  info->gpus = ws_capture_tools_query_gpus ();
-  g_task_return_pointer (task, info, (GDestroyNotify) ws_capture_tools_info_free);
+  info->sets = ws_capture_tools_list_on (ssh, ncu, "sets", NULL);
+  info->sections = ws_capture_tools_list_on (ssh, ncu, "sections", NULL);
+  info->gpus = ws_capture_tools_query_gpus_on (ssh);
+  return info;
+}
+
+static void
+probe_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
+{
+  char **tools = data;
+
+  g_task_return_pointer (task, ws_capture_tools_probe (NULL, tools[0], tools[1]),
+                         (GDestroyNotify) ws_capture_tools_info_free);
 }
 
 /**

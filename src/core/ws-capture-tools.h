@@ -3,17 +3,28 @@
 
 #include <gio/gio.h>
 
+#include "ws-ssh-connection.h"
+
 G_BEGIN_DECLS
 
 char *ws_capture_tools_find (const char *name);
 char *ws_capture_tools_find_in (const char *name, const char *path_env, const char *root);
 char *ws_capture_tools_resolve (const char *name, const char *configured, GError **error);
+char *ws_capture_tools_resolve_on (WsSshConnection *ssh, const char *name, const char *configured,
+                                   GError **error);
+char *ws_capture_tools_newest (GPtrArray *paths, const char *prefix);
 
 gboolean ws_capture_tools_run (const char *const *argv, guint timeout_s, char **out, char **err,
                                int *exit_status, GError **error);
+gboolean ws_capture_tools_run_on (WsSshConnection *ssh, const char *const *argv, guint timeout_s,
+                                  char **out, char **err, int *exit_status, GError **error);
 char *ws_capture_tools_version (const char *path, GError **error);
+char *ws_capture_tools_version_on (WsSshConnection *ssh, const char *path, GError **error);
 GPtrArray *ws_capture_tools_list (const char *ncu, const char *what, GError **error);
+GPtrArray *ws_capture_tools_list_on (WsSshConnection *ssh, const char *ncu, const char *what,
+                                     GError **error);
 GPtrArray *ws_capture_tools_query_gpus (void);
+GPtrArray *ws_capture_tools_query_gpus_on (WsSshConnection *ssh);
 
 /* What the tools say about themselves and the machine, for run.json and
  * for the choice of ncu set. */
@@ -27,6 +38,8 @@ typedef struct
   GPtrArray *warnings; /* why a version is missing */
 } WsCaptureToolsInfo;
 
+WsCaptureToolsInfo *ws_capture_tools_probe (WsSshConnection *ssh, const char *nsys,
+                                            const char *ncu);
 void ws_capture_tools_probe_async (const char *nsys, const char *ncu, GCancellable *cancellable,
                                    GAsyncReadyCallback callback, gpointer user_data);
 WsCaptureToolsInfo *ws_capture_tools_probe_finish (GAsyncResult *result, GError **error);
