@@ -335,15 +335,15 @@ ws_test_sshd_run (WsTestSshd *sshd, const char *remote_command, int *exit_status
 /**
  * ws_test_sshd_processes:
  *
- * Lists the processes of the host whose command line holds @marker, as
- * `ps` there shows them.
+ * Lists the processes of the host whose command line or environment holds
+ * @marker, as `ps` there shows them.
  *
- * Returns: (transfer full): the lines of `ps -eo pid=,args=`, or ""
+ * Returns: (transfer full): the lines of `ps -eww e -o pid=,args=`, or ""
  */
 char *
 ws_test_sshd_processes (WsTestSshd *sshd, const char *marker)
 {
-  g_autofree char *all = ws_test_sshd_run (sshd, "ps -eo pid=,args=", NULL);
+  g_autofree char *all = ws_test_sshd_run (sshd, "ps -eww e -o pid=,args=", NULL);
   g_auto (GStrv) lines = g_strsplit (all, "\n", -1);
   GString *out = g_string_new (NULL);
 
