@@ -8,7 +8,7 @@
 #include "ws-report.h"
 #include "ws-stats.h"
 
-static const char *const report_titles[WS_N_REPORTS] = {
+static const char *const report_titles[WS_N_SUMMARY_KINDS] = {
   N_ ("CUDA GPU Kernel Summary"),
   N_ ("NVTX Range Summary"),
   N_ ("CUDA API Summary"),
@@ -17,20 +17,20 @@ static const char *const report_titles[WS_N_REPORTS] = {
 };
 
 static WsLoadFlags
-flags_for (WsReportKind kind)
+flags_for (WsSummaryKind kind)
 {
   switch (kind)
     {
-      case WS_REPORT_KERN_SUM:
+      case WS_SUMMARY_KERN_SUM:
         return WS_LOAD_KERNELS;
-      case WS_REPORT_NVTX_SUM:
+      case WS_SUMMARY_NVTX_SUM:
         return WS_LOAD_NVTX;
-      case WS_REPORT_API_SUM:
+      case WS_SUMMARY_API_SUM:
         return WS_LOAD_API;
-      case WS_REPORT_MEM_TIME_SUM:
-      case WS_REPORT_MEM_SIZE_SUM:
+      case WS_SUMMARY_MEM_TIME_SUM:
+      case WS_SUMMARY_MEM_SIZE_SUM:
         return WS_LOAD_MEMOPS;
-      case WS_N_REPORTS:
+      case WS_N_SUMMARY_KINDS:
       default:
         return WS_LOAD_ALL;
     }
@@ -60,7 +60,7 @@ ws_cli_stats (int argc, char **argv)
   g_autoptr (WsRun) run = NULL;
   g_auto (GStrv) reports = NULL;
   g_autoptr (GString) out = g_string_new (NULL);
-  g_autoptr (GArray) kinds = g_array_new (FALSE, FALSE, sizeof (WsReportKind));
+  g_autoptr (GArray) kinds = g_array_new (FALSE, FALSE, sizeof (WsSummaryKind));
   WsOutputFormat format = WS_FORMAT_TABLE;
   WsNameForm form = WS_NAME_DEMANGLED;
   WsLoadFlags flags = 0;
@@ -76,9 +76,9 @@ ws_cli_stats (int argc, char **argv)
   reports = g_strsplit (report_str != NULL ? report_str : "cuda_gpu_kern_sum", ",", -1);
   for (guint i = 0; reports[i] != NULL; i++)
     {
-      WsReportKind kind;
+      WsSummaryKind kind;
 
-      if (!ws_report_kind_from_string (g_strstrip (reports[i]), &kind))
+      if (!ws_summary_kind_from_string (g_strstrip (reports[i]), &kind))
         {
           g_printerr (_ ("warpscope-cli: stats: unknown report “%s”\n"), reports[i]);
           return WS_EXIT_BAD_INPUT;
@@ -109,31 +109,42 @@ ws_cli_stats (int argc, char **argv)
   run = ws_cli_load (argv + 1, flags, &error);
   if (run == NULL)
     return ws_cli_fail (error);
+  /* A form the export lacks (mangled names before nsys 2022.1): say so,
+   * then show the nearest, as nsys does. */
+  if (run->kernels.n > 0 && !ws_run_has_kernel_names (run, form))
+    {
+      WsNameForm nearest = ws_run_kernel_name_form (run, form);
+
+      /* TRANSLATORS: the export, the name form asked for, the form shown */
+      g_printerr (_ ("warpscope-cli: %s: the export has no %s kernel names; %s names are shown\n"),
+                  argv[1], ws_name_form_to_string (form), ws_name_form_to_string (nearest));
+      form = nearest;
+    }
   /* Without --report, a stats CSV prints its own report. */
-  if (report_str == NULL && !ws_report_has_data (run, WS_REPORT_KERN_SUM))
-    for (guint kind = 0; kind < WS_N_REPORTS; kind++)
+  if (report_str == NULL && !ws_run_has_summary_data (run, WS_SUMMARY_KERN_SUM))
+    for (guint kind = 0; kind < WS_N_SUMMARY_KINDS; kind++)
       if (run->summaries[kind] != NULL)
         {
-          g_array_index (kinds, WsReportKind, 0) = (WsReportKind) kind;
+          g_array_index (kinds, WsSummaryKind, 0) = (WsSummaryKind) kind;
           break;
         }
 
   for (guint i = 0; i < kinds->len; i++)
     {
-      WsReportKind kind = g_array_index (kinds, WsReportKind, i);
+      WsSummaryKind kind = g_array_index (kinds, WsSummaryKind, i);
       g_autoptr (WsSummary) summary = NULL;
 
       if (i > 0)
         g_string_append_c (out, '\n');
       if (format == WS_FORMAT_TABLE)
         g_string_append_printf (out, " ** %s (%s):\n\n", _ (report_titles[kind]),
-                                ws_report_kind_to_string (kind));
+                                ws_summary_kind_to_string (kind));
 
-      if (!ws_report_has_data (run, kind))
+      if (!ws_run_has_summary_data (run, kind))
         {
           /* As nsys: not an error, the report has nothing to summarise. */
           g_autofree char *line = g_strdup_printf ("SKIPPED: %s does not contain %s.\n", argv[1],
-                                                   ws_report_missing_data (kind));
+                                                   ws_summary_kind_missing_data (kind));
 
           if (format == WS_FORMAT_CSV)
             g_printerr ("%s", line);
