@@ -121,6 +121,8 @@ add_remote (JsonBuilder *builder, const WsCaptureTargetRun *target, const WsCapt
       else
         json_builder_add_null_value (builder);
       add_string (builder, "sha256", file->sha256);
+      json_builder_set_member_name (builder, "resumed_from");
+      json_builder_add_int_value (builder, file->resumed_from);
       add_string (builder, "state", file->size < 0 ? "missing" : file->done ? "copied" : "partial");
       json_builder_end_object (builder);
     }
