@@ -26,6 +26,7 @@ static const Command commands[] = {
   { "export", ws_cli_export, N_("Write a run as a Chrome trace, a Markdown report or nsys stats CSVs") },
   { "capture", ws_cli_capture, N_("Capture the targets of a targets.tsv file with nsys and ncu") },
   { "doctor", ws_cli_doctor, N_("Check this machine before a capture, with the fix for each problem") },
+  { "fetch", ws_cli_fetch, N_("Copy what a capture on another machine left there") },
 };
 /* clang-format on */
 

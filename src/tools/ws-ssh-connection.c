@@ -207,6 +207,17 @@ ws_ssh_connection_argv (WsSshConnection *self, const char *remote_command)
   return g_strv_builder_end (argv);
 }
 
+/* The ssh program as a user types it: its name when PATH finds it. */
+static char *
+program_as_typed (WsSshConnection *self)
+{
+  g_autofree char *name = g_path_get_basename (self->ssh_argv[0]);
+  g_autofree char *found = g_find_program_in_path (name);
+
+  return g_strcmp0 (found, self->ssh_argv[0]) == 0 ? g_steal_pointer (&name)
+                                                   : g_strdup (self->ssh_argv[0]);
+}
+
 /**
  * ws_ssh_connection_verify_command:
  *
@@ -218,10 +229,13 @@ ws_ssh_connection_verify_command (WsSshConnection *self)
 {
   g_autoptr (GStrvBuilder) argv = g_strv_builder_new ();
   g_auto (GStrv) words = NULL;
+  g_autofree char *program = NULL;
 
   g_return_val_if_fail (WS_IS_SSH_CONNECTION (self), NULL);
 
-  g_strv_builder_addv (argv, (const char **) self->ssh_argv);
+  program = program_as_typed (self);
+  g_strv_builder_add (argv, program);
+  g_strv_builder_addv (argv, (const char **) self->ssh_argv + 1);
   add_host_options (self, argv);
   g_strv_builder_add_many (argv, self->host->destination, "true", NULL);
   words = g_strv_builder_end (argv);
@@ -243,7 +257,7 @@ ws_ssh_connection_display (WsSshConnection *self)
 
   g_return_val_if_fail (WS_IS_SSH_CONNECTION (self), NULL);
 
-  program = g_path_get_basename (self->ssh_argv[0]);
+  program = program_as_typed (self);
   g_strv_builder_add (argv, program);
   g_strv_builder_addv (argv, (const char **) self->ssh_argv + 1);
   add_host_options (self, argv);
