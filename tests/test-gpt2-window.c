@@ -121,7 +121,7 @@ walk_window (const char *folder)
   ws_test_gui_assert_drawing (top, "timeline, search");
 
   show_page (window, "summaries");
-  for (WsReportKind kind = 0; kind < WS_N_REPORTS; kind++)
+  for (WsSummaryKind kind = 0; kind < WS_N_SUMMARY_KINDS; kind++)
     {
       g_autofree char *step = g_strdup_printf ("summaries, report %d", kind);
 
