@@ -26,7 +26,11 @@ ws_cli_print_doctor (GPtrArray *checks, gboolean problems_only, FILE *out)
         continue;
       /* The checks of a host come under its name. */
       if (check->host != NULL && g_strcmp0 (check->host, heading) != 0)
-        fprintf (out, _ ("On %s:\n"), check->host);
+        {
+          g_autofree char *on = g_strdup_printf (_ ("On %s:"), check->host);
+
+          fprintf (out, "%s\n", on);
+        }
       heading = check->host;
       switch (check->level)
         {
