@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "ws-capture-log.h"
+#include "ws-ssh.h"
 #include "ws-capture-process.h"
 
 /* The words of a capture's log, and what the tools' output says about why
@@ -50,44 +51,18 @@ ws_capture_step_line (guint step, WsCaptureStepState state, const char *name, co
   return g_strdup_printf ("[STEP %u/%d] %s %s", step, WS_CAPTURE_N_STEPS, word, name);
 }
 
-/* Quotes a command line as a shell would need it: for the log, so that a
- * user can paste it into a terminal. */
-static char *
-quote_argv (char *const *argv)
-{
-  GString *out = g_string_new (NULL);
-
-  for (guint i = 0; argv[i] != NULL; i++)
-    {
-      gboolean plain = argv[i][0] != '\0';
-
-      for (const char *p = argv[i]; *p != '\0' && plain; p++)
-        plain = g_ascii_isalnum (*p) || strchr ("-_./=:,@%+", *p) != NULL;
-      if (i > 0)
-        g_string_append_c (out, ' ');
-      if (plain)
-        g_string_append (out, argv[i]);
-      else
-        {
-          g_autofree char *quoted = g_shell_quote (argv[i]);
-
-          g_string_append (out, quoted);
-        }
-    }
-  return g_string_free (out, FALSE);
-}
-
 /**
  * ws_capture_command_line:
  *
  * Returns: (transfer full): the command as a shell line that redoes it,
- *   for the log: `$ cd DIR && A='1' nsys profile …`
+ *   for the log: `$ cd DIR && A=1 nsys profile …`, each word quoted (by
+ *   ws_ssh_quote()) only where a shell needs it
  */
 char *
 ws_capture_command_line (const WsCaptureCommand *command)
 {
-  g_autofree char *quoted = quote_argv (command->argv);
-  g_autofree char *cwd = g_shell_quote (command->cwd);
+  g_autofree char *quoted = ws_ssh_join ((const char *const *) command->argv);
+  g_autofree char *cwd = ws_ssh_quote (command->cwd);
   GString *text = g_string_new ("$ cd ");
 
   g_string_append (text, cwd);
@@ -95,7 +70,7 @@ ws_capture_command_line (const WsCaptureCommand *command)
   for (guint i = 0; command->env_added != NULL && command->env_added[i] != NULL; i++)
     {
       const char *eq = strchr (command->env_added[i], '=');
-      g_autofree char *value = g_shell_quote (eq + 1);
+      g_autofree char *value = ws_ssh_quote (eq + 1);
 
       g_string_append_printf (text, " %.*s=%s", (int) (eq - command->env_added[i]),
                               command->env_added[i], value);
