@@ -102,8 +102,10 @@ selected_host (WsHostsEditor *self)
 static char *
 row_text (const WsSshHost *host)
 {
-  g_autofree char *where =
-    host->destination != NULL ? ws_ssh_host_describe (host) : g_strdup (_ ("no destination"));
+  g_autofree char *where = host->destination == NULL ? g_strdup (_ ("no destination"))
+                           : host->port != 0
+                             ? g_strdup_printf ("%s:%u", host->destination, host->port)
+                             : g_strdup (host->destination);
 
   return g_markup_printf_escaped ("<b>%s</b>\n<small>%s</small>",
                                   host->name != NULL ? host->name : _ ("(no name)"), where);
@@ -628,7 +630,7 @@ ws_hosts_editor_init (WsHostsEditor *self)
   gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (checks_scrolled), GTK_POLICY_NEVER,
                                   GTK_POLICY_AUTOMATIC);
   gtk_scrolled_window_set_propagate_natural_height (GTK_SCROLLED_WINDOW (checks_scrolled), TRUE);
-  gtk_scrolled_window_set_max_content_height (GTK_SCROLLED_WINDOW (checks_scrolled), 260);
+  gtk_scrolled_window_set_max_content_height (GTK_SCROLLED_WINDOW (checks_scrolled), 340);
   gtk_container_add (GTK_CONTAINER (checks_scrolled), self->checks_box);
   gtk_container_add (GTK_CONTAINER (right), checks_scrolled);
   gtk_widget_set_hexpand (right, TRUE);
