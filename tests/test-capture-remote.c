@@ -8,6 +8,7 @@
 #include "ws-capture-runner.h"
 #include "ws-error.h"
 #include "ws-ssh-host.h"
+#include "ws-test-capture.h"
 #include "ws-test-sshd.h"
 #include "ws-test-util.h"
 
@@ -19,42 +20,21 @@
 typedef struct
 {
   WsTestSshd *sshd;
-  char *dir;        /* targets.tsv; the output goes to dir/out */
-  char *remote_dir; /* the folder for captures on the host */
-  char *targets;
-  WsTargetList *list;
-  WsCaptureSettings *settings;
-  WsCaptureRunner *runner;
-  GCancellable *cancellable;
-  GPtrArray *log;
-  char *cancel_on; /* a line that starts so cancels the run */
-  char *look_for;  /* on cancel_on, the host's processes with this go to seen */
+  WsTestCapture *capture; /* the targets, the settings, the runner, its log */
+  char *remote_dir;       /* the folder for captures on the host */
+  char *look_for;         /* on cancel_on, the host's processes with this go to seen */
   char *seen;
   guint64 kill_after; /* bytes of a copy after which the server is killed */
-  guint64 transfer_done;
-  guint64 transfer_total;
   guint transfers;
-  gboolean done;
-  gboolean ok;
-  GError *error;
 } Remote;
 
 static void
 remote_free (Remote *remote)
 {
-  g_clear_object (&remote->runner);
-  g_clear_object (&remote->list);
-  g_clear_object (&remote->cancellable);
-  g_clear_pointer (&remote->settings, ws_capture_settings_free);
-  g_clear_pointer (&remote->log, g_ptr_array_unref);
-  g_clear_error (&remote->error);
+  ws_test_capture_free (remote->capture);
   ws_test_sshd_free (remote->sshd);
-  ws_test_rmtree (remote->dir);
   ws_test_rmtree (remote->remote_dir);
-  g_free (remote->dir);
   g_free (remote->remote_dir);
-  g_free (remote->targets);
-  g_free (remote->cancel_on);
   g_free (remote->look_for);
   g_free (remote->seen);
   g_free (remote);
@@ -62,130 +42,57 @@ remote_free (Remote *remote)
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (Remote, remote_free)
 
-/* @targets_text may name the server as HOST and the folders as REMOTE. */
-static Remote *
-remote_new (gboolean key_known, const char *targets_text)
-{
-  Remote *remote = g_new0 (Remote, 1);
-  g_autoptr (GError) error = NULL;
-  g_autoptr (GString) text = g_string_new (targets_text);
-
-  remote->sshd = ws_test_sshd_start (key_known);
-  remote->dir = ws_test_tmpdir ();
-  remote->remote_dir = ws_test_tmpdir ();
-  g_string_replace (text, "REMOTE", remote->remote_dir, 0);
-  {
-    g_autofree char *port = g_strdup_printf ("%u", remote->sshd->port);
-
-    g_string_replace (text, "PORT", port, 0);
-  }
-  remote->targets = g_build_filename (remote->dir, "targets.tsv", NULL);
-  g_assert_true (g_file_set_contents (remote->targets, text->str, -1, NULL));
-  remote->list = ws_target_list_new_from_file (remote->targets, &error);
-  g_assert_no_error (error);
-  remote->settings = ws_capture_settings_new ();
-  remote->settings->ssh_command = g_strdup (remote->sshd->ssh_command);
-  remote->settings->remote_dir = g_strdup (remote->remote_dir);
-  remote->cancellable = g_cancellable_new ();
-  remote->log = g_ptr_array_new_with_free_func (g_free);
-  return remote;
-}
-
 static void
-log_cb (WsCaptureRunner *runner, guint target, guint step, guint kind, const char *line,
-        gpointer data)
+cancel_cb (WsTestCapture *capture, const char *line)
 {
-  Remote *remote = data;
+  Remote *remote = capture->data;
 
-  g_ptr_array_add (remote->log, g_strdup (line));
-  g_test_message ("%s", line);
-  if (remote->cancel_on != NULL && g_str_has_prefix (line, remote->cancel_on))
+  /* The tool has just started its program: let them settle first. */
+  if (remote->look_for != NULL && remote->seen == NULL)
     {
-      /* The tool has just started its program: let them settle first. */
-      if (remote->look_for != NULL && remote->seen == NULL)
-        {
-          g_usleep (500 * 1000);
-          remote->seen = ws_test_sshd_processes (remote->sshd, remote->look_for);
-          g_test_message ("running there:\n%s", remote->seen);
-        }
-      g_cancellable_cancel (remote->cancellable);
+      g_usleep (500 * 1000);
+      remote->seen = ws_test_sshd_processes (remote->sshd, remote->look_for);
+      g_test_message ("running there:\n%s", remote->seen);
     }
 }
 
 static void
-transfer_cb (WsCaptureRunner *runner, guint target, guint64 done, guint64 total, const char *file,
-             gpointer data)
+transfer_cb (WsTestCapture *capture, guint64 done, guint64 total)
 {
-  Remote *remote = data;
+  Remote *remote = capture->data;
 
-  g_assert_cmpuint (done, <=, total);
-  remote->transfer_done = done;
-  remote->transfer_total = total;
   remote->transfers++;
   if (remote->kill_after > 0 && done >= remote->kill_after && remote->sshd->pid != 0)
     ws_test_sshd_kill (remote->sshd);
 }
 
-static void
-finished_cb (GObject *source, GAsyncResult *result, gpointer data)
+/* @targets_text may name the folder for captures there as REMOTE and the
+ * server's port as PORT. */
+static Remote *
+remote_new (gboolean key_known, const char *targets_text)
 {
-  Remote *remote = data;
+  Remote *remote = g_new0 (Remote, 1);
+  g_autoptr (GString) text = g_string_new (targets_text);
+  g_autofree char *port = NULL;
 
-  remote->ok = ws_capture_runner_run_finish (WS_CAPTURE_RUNNER (source), result, &remote->error);
-  remote->done = TRUE;
+  remote->sshd = ws_test_sshd_start (key_known);
+  remote->remote_dir = ws_test_tmpdir ();
+  port = g_strdup_printf ("%u", remote->sshd->port);
+  g_string_replace (text, "REMOTE", remote->remote_dir, 0);
+  g_string_replace (text, "PORT", port, 0);
+  remote->capture = ws_test_capture_new (text->str);
+  remote->capture->settings->ssh_command = g_strdup (remote->sshd->ssh_command);
+  remote->capture->settings->remote_dir = g_strdup (remote->remote_dir);
+  remote->capture->on_cancel = cancel_cb;
+  remote->capture->on_transfer = transfer_cb;
+  remote->capture->data = remote;
+  return remote;
 }
 
 static void
 remote_run (Remote *remote)
 {
-  guint n = ws_target_list_get_n_targets (remote->list);
-  g_autofree guint *rows = g_new0 (guint, MAX (n, 1));
-  gint64 deadline = g_get_monotonic_time () + 120 * G_USEC_PER_SEC;
-
-  for (guint i = 0; i < n; i++)
-    rows[i] = i;
-  g_clear_object (&remote->runner);
-  remote->runner = ws_capture_runner_new (remote->list, rows, n, remote->settings, remote->dir);
-  ws_capture_runner_set_grace (remote->runner, 500);
-  g_signal_connect (remote->runner, "log", G_CALLBACK (log_cb), remote);
-  g_signal_connect (remote->runner, "transfer", G_CALLBACK (transfer_cb), remote);
-  remote->done = FALSE;
-  g_clear_error (&remote->error);
-  ws_capture_runner_run_async (remote->runner, remote->cancellable, finished_cb, remote);
-  while (!remote->done)
-    {
-      g_main_context_iteration (NULL, TRUE);
-      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
-    }
-}
-
-static gboolean
-log_has_prefix (Remote *remote, const char *prefix)
-{
-  for (guint i = 0; i < remote->log->len; i++)
-    if (g_str_has_prefix (g_ptr_array_index (remote->log, i), prefix))
-      return TRUE;
-  return FALSE;
-}
-
-static JsonObject *
-read_manifest (const char *dir, JsonParser *parser)
-{
-  g_autofree char *path = g_build_filename (dir, "run.json", NULL);
-  g_autoptr (GError) error = NULL;
-
-  json_parser_load_from_file (parser, path, &error);
-  g_assert_no_error (error);
-  return json_node_get_object (json_parser_get_root (parser));
-}
-
-static void
-assert_same_file (const char *a, const char *b)
-{
-  g_autofree char *sum_a = ws_test_file_sha256 (a);
-  g_autofree char *sum_b = ws_test_file_sha256 (b);
-
-  g_assert_cmpstr (sum_a, ==, sum_b);
+  ws_test_capture_run (remote->capture, 120);
 }
 
 static const char *const kernel_files[] = { "barrier_heavy", "strided_read", "fma_heavy",
@@ -220,21 +127,21 @@ test_two_targets (void)
     g_autofree char *user =
       g_strdup_printf ("%s@127.0.0.1:%u", remote->sshd->user, remote->sshd->port);
 
-    ws_target_list_set (remote->list, 1, WS_TARGET_HOST, user);
+    ws_target_list_set (remote->capture->list, 1, WS_TARGET_HOST, user);
   }
-  g_ptr_array_add (remote->settings->hosts, ws_ssh_host_copy (gpu1));
+  g_ptr_array_add (remote->capture->settings->hosts, ws_ssh_host_copy (gpu1));
   remote_run (remote);
-  g_assert_no_error (remote->error);
-  g_assert_true (remote->ok);
-  g_assert_cmpuint (ws_capture_runner_get_n_failed (remote->runner), ==, 0);
-  g_assert_cmpfloat (ws_capture_runner_get_fraction (remote->runner), ==, 1.0);
+  g_assert_no_error (remote->capture->error);
+  g_assert_true (remote->capture->ok);
+  g_assert_cmpuint (ws_capture_runner_get_n_failed (remote->capture->runner), ==, 0);
+  g_assert_cmpfloat (ws_capture_runner_get_fraction (remote->capture->runner), ==, 1.0);
   g_assert_cmpuint (remote->transfers, >, 0);
 
   for (guint t = 0; t < 2; t++)
     {
-      const char *dir = ws_capture_runner_get_target_dir (remote->runner, t);
+      const char *dir = ws_capture_runner_get_target_dir (remote->capture->runner, t);
       g_autofree char *expected_dir =
-        g_build_filename (remote->dir, "out", "targets", folders[t], NULL);
+        g_build_filename (remote->capture->dir, "out", "targets", folders[t], NULL);
       g_autofree char *csv_name = g_strconcat (folders[t], "_cuda_gpu_kern_sum.csv", NULL);
       g_autofree char *sqlite_name = g_strconcat (folders[t], ".sqlite", NULL);
       g_autofree char *rep_name = g_strconcat (folders[t], ".nsys-rep", NULL);
@@ -249,10 +156,10 @@ test_two_targets (void)
 
       g_assert_cmpstr (dir, ==, expected_dir);
       for (guint s = 1; s <= WS_CAPTURE_N_STEPS; s++)
-        g_assert_cmpint (ws_capture_runner_get_step_state (remote->runner, t, s), ==,
+        g_assert_cmpint (ws_capture_runner_get_step_state (remote->capture->runner, t, s), ==,
                          WS_CAPTURE_STEP_DONE);
-      assert_same_file (csv, kern_sum);
-      assert_same_file (db, sqlite);
+      ws_test_assert_same_file (csv, kern_sum);
+      ws_test_assert_same_file (db, sqlite);
       g_assert_true (g_file_test (rep, G_FILE_TEST_IS_REGULAR));
       for (guint k = 0; k < G_N_ELEMENTS (kernel_files); k++)
         {
@@ -261,7 +168,7 @@ test_two_targets (void)
           g_autofree char *raw_csv = g_build_filename (dir, "ncu", raw_name, NULL);
           g_autofree char *report = g_build_filename (dir, "ncu", report_name, NULL);
 
-          assert_same_file (raw_csv, raw);
+          ws_test_assert_same_file (raw_csv, raw);
           g_assert_true (g_file_test (report, G_FILE_TEST_IS_REGULAR));
         }
       /* The files were made on the host, in its folder for captures. */
@@ -269,10 +176,10 @@ test_two_targets (void)
       {
         g_autofree char *there = g_build_filename (on_host, "nsys", sqlite_name, NULL);
 
-        assert_same_file (there, sqlite);
+        ws_test_assert_same_file (there, sqlite);
       }
 
-      manifest = read_manifest (dir, parser);
+      manifest = ws_test_read_manifest (dir, parser);
       g_assert_cmpstr (json_object_get_string_member (manifest, "status"), ==, "done");
       g_assert_cmpstr (
         json_object_get_string_member (json_object_get_object_member (manifest, "target"), "name"),
@@ -283,7 +190,8 @@ test_two_targets (void)
       g_assert_cmpstr (json_object_get_string_member (where, "workdir"), ==,
                        t == 0 ? remote->remote_dir : g_get_home_dir ());
       g_assert_cmpstr (json_object_get_string_member (where, "host"), ==,
-                       t == 0 ? "gpu1" : ws_target_list_get (remote->list, 1, WS_TARGET_HOST));
+                       t == 0 ? "gpu1"
+                              : ws_target_list_get (remote->capture->list, 1, WS_TARGET_HOST));
       g_assert_cmpint (json_object_get_int_member (where, "port"), ==, remote->sshd->port);
       /* The tools there, by their paths there: the stand-ins. */
       {
@@ -325,10 +233,10 @@ test_two_targets (void)
    * line by line into the log; the commands are logged as ssh lines. */
   greeting = ws_test_read (greeting_path);
   g_assert_cmpstr (greeting, ==, "hello world\n");
-  g_assert_true (log_has_prefix (remote, "out-line"));
-  g_assert_true (log_has_prefix (remote, "err-line"));
-  g_assert_true (log_has_prefix (remote, "[STEP 6/6] 完成 second target"));
-  g_assert_true (log_has_prefix (remote, "$ ssh -F "));
+  g_assert_true (ws_test_capture_log_has_prefix (remote->capture, "out-line"));
+  g_assert_true (ws_test_capture_log_has_prefix (remote->capture, "err-line"));
+  g_assert_true (ws_test_capture_log_has_prefix (remote->capture, "[STEP 6/6] 完成 second target"));
+  g_assert_true (ws_test_capture_log_has_prefix (remote->capture, "$ ssh -F "));
 }
 
 /* Cancel while ncu runs there (the stand-in hangs, with the program it
@@ -345,19 +253,20 @@ test_cancel_during_ncu (void)
   g_autoptr (Remote) remote = remote_new (TRUE, text);
   g_autofree char *left = NULL;
 
-  remote->settings->topn = 1;
-  remote->cancel_on = g_strdup ("==PROF== Connected to process");
+  remote->capture->settings->topn = 1;
+  remote->capture->cancel_on = g_strdup ("==PROF== Connected to process");
   remote->look_for = g_strdup (marker);
   remote_run (remote);
   /* While ncu ran, its processes were there to be seen. */
   g_assert_nonnull (strstr (remote->seen, "stand-ins/ncu"));
   g_assert_nonnull (strstr (remote->seen, "sleep 600"));
-  g_assert_error (remote->error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
-  g_assert_cmpint (ws_capture_runner_get_step_state (remote->runner, 0, 5), ==,
+  g_assert_error (remote->capture->error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  g_assert_cmpint (ws_capture_runner_get_step_state (remote->capture->runner, 0, 5), ==,
                    WS_CAPTURE_STEP_FAILED);
-  g_assert_cmpstr (ws_capture_runner_get_step_message (remote->runner, 0, 5), ==, "cancelled");
+  g_assert_cmpstr (ws_capture_runner_get_step_message (remote->capture->runner, 0, 5), ==,
+                   "cancelled");
   for (guint s = 1; s <= WS_CAPTURE_N_STEPS; s++)
-    g_assert_cmpint (ws_capture_runner_get_step_state (remote->runner, 1, s), ==,
+    g_assert_cmpint (ws_capture_runner_get_step_state (remote->capture->runner, 1, s), ==,
                      WS_CAPTURE_STEP_SKIPPED);
   left = ws_test_sshd_processes (remote->sshd, marker);
   g_assert_cmpstr (left, ==, "");
@@ -382,31 +291,31 @@ test_server_killed_mid_copy (void)
   JsonArray *files;
   GStatBuf st;
 
-  remote->settings->topn = 1;
-  remote->settings->transfer_limit = 1000;
+  remote->capture->settings->topn = 1;
+  remote->capture->settings->transfer_limit = 1000;
   remote->kill_after = 1000 * 1000;
   remote_run (remote);
-  g_assert_true (remote->ok);
-  g_assert_cmpuint (ws_capture_runner_get_n_failed (remote->runner), ==, 1);
-  g_assert_cmpint (ws_capture_runner_get_step_state (remote->runner, 0, 3), ==,
+  g_assert_true (remote->capture->ok);
+  g_assert_cmpuint (ws_capture_runner_get_n_failed (remote->capture->runner), ==, 1);
+  g_assert_cmpint (ws_capture_runner_get_step_state (remote->capture->runner, 0, 3), ==,
                    WS_CAPTURE_STEP_FAILED);
-  message = ws_capture_runner_get_step_message (remote->runner, 0, 3);
+  message = ws_capture_runner_get_step_message (remote->capture->runner, 0, 3);
   g_test_message ("%s", message);
   g_assert_true (g_str_has_prefix (message, "copying back: the connection to wstest was lost"));
   g_assert_nonnull (strstr (message, "1 of 2 files copied; one.sqlite: "));
   g_assert_nonnull (strstr (message, "(kept in one.sqlite.part)"));
 
-  dir = ws_capture_runner_get_target_dir (remote->runner, 0);
+  dir = ws_capture_runner_get_target_dir (remote->capture->runner, 0);
   csv = g_build_filename (dir, "nsys", "one_cuda_gpu_kern_sum.csv", NULL);
   part = g_build_filename (dir, "nsys", "one.sqlite.part", NULL);
   db = g_build_filename (dir, "nsys", "one.sqlite", NULL);
-  assert_same_file (csv, kern_sum);
+  ws_test_assert_same_file (csv, kern_sum);
   g_assert_false (g_file_test (db, G_FILE_TEST_EXISTS));
   g_assert_cmpint (g_stat (part, &st), ==, 0);
   g_assert_cmpint (st.st_size, >=, 1000 * 1000);
   g_assert_cmpint (st.st_size, <, 5115904);
 
-  manifest = read_manifest (dir, parser);
+  manifest = ws_test_read_manifest (dir, parser);
   g_assert_cmpstr (json_object_get_string_member (manifest, "status"), ==, "failed");
   files =
     json_object_get_array_member (json_object_get_object_member (manifest, "remote"), "files");
@@ -434,17 +343,17 @@ test_unknown_host_key (void)
   g_autofree char *on_host = g_build_filename (remote->remote_dir, "targets", NULL);
   const char *message;
 
-  remote->settings->topn = 1;
-  remote->settings->nsys_path = g_build_filename (stand_ins, "nsys", NULL);
-  remote->settings->ncu_path = g_build_filename (stand_ins, "ncu", NULL);
+  remote->capture->settings->topn = 1;
+  remote->capture->settings->nsys_path = g_build_filename (stand_ins, "nsys", NULL);
+  remote->capture->settings->ncu_path = g_build_filename (stand_ins, "ncu", NULL);
   remote_run (remote);
-  g_assert_true (remote->ok);
-  g_assert_cmpint (ws_capture_runner_get_step_state (remote->runner, 0, 1), ==,
+  g_assert_true (remote->capture->ok);
+  g_assert_cmpint (ws_capture_runner_get_step_state (remote->capture->runner, 0, 1), ==,
                    WS_CAPTURE_STEP_FAILED);
-  message = ws_capture_runner_get_step_message (remote->runner, 0, 1);
+  message = ws_capture_runner_get_step_message (remote->capture->runner, 0, 1);
   g_assert_true (g_str_has_prefix (message, "wstest: the host key is not known"));
   g_assert_nonnull (strstr (message, "wstest true"));
-  g_assert_true (ws_capture_runner_get_target_succeeded (remote->runner, 1));
+  g_assert_true (ws_capture_runner_get_target_succeeded (remote->capture->runner, 1));
   g_assert_false (g_file_test (on_host, G_FILE_TEST_EXISTS));
   known = ws_test_read (remote->sshd->known_hosts);
   g_assert_cmpstr (known, ==, "");
@@ -468,10 +377,10 @@ test_hostile_envs (void)
     "$(touch %s)|it's \"quoted\" `touch %s`|柴犬 ✓|x;touch %s|", marker, marker, marker);
 
   g_assert_cmpint (g_mkdir (odd, 0755), ==, 0);
-  remote->settings->topn = 1;
+  remote->capture->settings->topn = 1;
   remote_run (remote);
-  g_assert_true (remote->ok);
-  g_assert_cmpuint (ws_capture_runner_get_n_failed (remote->runner), ==, 0);
+  g_assert_true (remote->capture->ok);
+  g_assert_cmpuint (ws_capture_runner_get_n_failed (remote->capture->runner), ==, 0);
   env = ws_test_read (env_path);
   g_assert_cmpstr (env, ==, expected);
   g_assert_false (g_file_test (marker, G_FILE_TEST_EXISTS));
@@ -485,10 +394,10 @@ test_missing_workdir (void)
   const char *message;
 
   remote_run (remote);
-  g_assert_true (remote->ok);
-  g_assert_cmpint (ws_capture_runner_get_step_state (remote->runner, 0, 1), ==,
+  g_assert_true (remote->capture->ok);
+  g_assert_cmpint (ws_capture_runner_get_step_state (remote->capture->runner, 0, 1), ==,
                    WS_CAPTURE_STEP_FAILED);
-  message = ws_capture_runner_get_step_message (remote->runner, 0, 1);
+  message = ws_capture_runner_get_step_message (remote->capture->runner, 0, 1);
   g_test_message ("%s", message);
   g_assert_nonnull (strstr (message, "no-such-dir"));
 }

@@ -5,6 +5,7 @@
 #include <json-glib/json-glib.h>
 #include <string.h>
 
+#include "ws-test-capture.h"
 #include "ws-test-sshd.h"
 #include "ws-test-util.h"
 
@@ -72,26 +73,6 @@ run_cli (Cli *cli, WsTestRun *run, const char *first, ...)
   g_assert_false (run->timed_out);
 }
 
-static JsonObject *
-read_manifest (const char *dir, JsonParser *parser)
-{
-  g_autofree char *path = g_build_filename (dir, "run.json", NULL);
-  g_autoptr (GError) error = NULL;
-
-  json_parser_load_from_file (parser, path, &error);
-  g_assert_no_error (error);
-  return json_node_get_object (json_parser_get_root (parser));
-}
-
-static void
-assert_same_file (const char *a, const char *b)
-{
-  g_autofree char *sum_a = ws_test_file_sha256 (a);
-  g_autofree char *sum_b = ws_test_file_sha256 (b);
-
-  g_assert_cmpstr (sum_a, ==, sum_b);
-}
-
 /* capture --host sends every target there, WORKDIR included; with
  * --leave-reports the reports stay there, and fetch brings them, checked,
  * into the folder, which run.json then says. */
@@ -119,10 +100,10 @@ test_capture_host_then_fetch (void)
   /* WORKDIR `~` is the home folder there; the program's output comes. */
   g_assert_nonnull (strstr (run.out, ran_in));
   ws_test_run_clear (&run);
-  assert_same_file (db, sqlite);
+  ws_test_assert_same_file (db, sqlite);
   g_assert_false (g_file_test (rep, G_FILE_TEST_EXISTS));
   g_assert_false (g_file_test (ncu_rep, G_FILE_TEST_EXISTS));
-  remote = json_object_get_object_member (read_manifest (target, parser), "remote");
+  remote = json_object_get_object_member (ws_test_read_manifest (target, parser), "remote");
   g_assert_cmpstr (json_object_get_string_member (remote, "reports"), ==, "on host");
 
   run_cli (cli, &run, "fetch", target, NULL);
@@ -135,9 +116,9 @@ test_capture_host_then_fetch (void)
     g_autofree char *there =
       g_build_filename (cli->remote_dir, "targets", "on_host", "nsys", "on_host.nsys-rep", NULL);
 
-    assert_same_file (rep, there);
+    ws_test_assert_same_file (rep, there);
   }
-  remote = json_object_get_object_member (read_manifest (target, again), "remote");
+  remote = json_object_get_object_member (ws_test_read_manifest (target, again), "remote");
   g_assert_cmpstr (json_object_get_string_member (remote, "reports"), ==, "copied");
 
   /* Everything is here: nothing more to copy. */
@@ -218,10 +199,10 @@ test_fetch_resumes_a_cut_copy (void)
   run_cli (cli, &run, "fetch", target, NULL);
   g_assert_cmpint (run.status, ==, 0);
   ws_test_run_clear (&run);
-  assert_same_file (db, sqlite);
+  ws_test_assert_same_file (db, sqlite);
   g_assert_false (g_file_test (part, G_FILE_TEST_EXISTS));
   files = json_object_get_array_member (
-    json_object_get_object_member (read_manifest (target, parser), "remote"), "files");
+    json_object_get_object_member (ws_test_read_manifest (target, parser), "remote"), "files");
   for (guint i = 0; i < json_array_get_length (files); i++)
     {
       JsonObject *file = json_array_get_object_element (files, i);

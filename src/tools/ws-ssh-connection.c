@@ -207,15 +207,24 @@ ws_ssh_connection_argv (WsSshConnection *self, const char *remote_command)
   return g_strv_builder_end (argv);
 }
 
-/* The ssh program as a user types it: its name when PATH finds it. */
+/* The ssh command line that reaches the host as a user types it (ssh by
+ * its name when PATH finds it), with @last after the destination. */
 static char *
-program_as_typed (WsSshConnection *self)
+typed_command (WsSshConnection *self, const char *last)
 {
+  g_autoptr (GStrvBuilder) argv = g_strv_builder_new ();
+  g_auto (GStrv) words = NULL;
   g_autofree char *name = g_path_get_basename (self->ssh_argv[0]);
   g_autofree char *found = g_find_program_in_path (name);
 
-  return g_strcmp0 (found, self->ssh_argv[0]) == 0 ? g_steal_pointer (&name)
-                                                   : g_strdup (self->ssh_argv[0]);
+  g_strv_builder_add (argv, g_strcmp0 (found, self->ssh_argv[0]) == 0 ? name : self->ssh_argv[0]);
+  g_strv_builder_addv (argv, (const char **) self->ssh_argv + 1);
+  add_host_options (self, argv);
+  g_strv_builder_add (argv, self->host->destination);
+  if (last != NULL)
+    g_strv_builder_add (argv, last);
+  words = g_strv_builder_end (argv);
+  return ws_ssh_join ((const char *const *) words);
 }
 
 /**
@@ -227,19 +236,8 @@ program_as_typed (WsSshConnection *self)
 char *
 ws_ssh_connection_verify_command (WsSshConnection *self)
 {
-  g_autoptr (GStrvBuilder) argv = g_strv_builder_new ();
-  g_auto (GStrv) words = NULL;
-  g_autofree char *program = NULL;
-
   g_return_val_if_fail (WS_IS_SSH_CONNECTION (self), NULL);
-
-  program = program_as_typed (self);
-  g_strv_builder_add (argv, program);
-  g_strv_builder_addv (argv, (const char **) self->ssh_argv + 1);
-  add_host_options (self, argv);
-  g_strv_builder_add_many (argv, self->host->destination, "true", NULL);
-  words = g_strv_builder_end (argv);
-  return ws_ssh_join ((const char *const *) words);
+  return typed_command (self, "true");
 }
 
 /**
@@ -251,19 +249,8 @@ ws_ssh_connection_verify_command (WsSshConnection *self)
 char *
 ws_ssh_connection_display (WsSshConnection *self)
 {
-  g_autoptr (GStrvBuilder) argv = g_strv_builder_new ();
-  g_auto (GStrv) words = NULL;
-  g_autofree char *program = NULL;
-
   g_return_val_if_fail (WS_IS_SSH_CONNECTION (self), NULL);
-
-  program = program_as_typed (self);
-  g_strv_builder_add (argv, program);
-  g_strv_builder_addv (argv, (const char **) self->ssh_argv + 1);
-  add_host_options (self, argv);
-  g_strv_builder_add (argv, self->host->destination);
-  words = g_strv_builder_end (argv);
-  return ws_ssh_join ((const char *const *) words);
+  return typed_command (self, NULL);
 }
 
 static gboolean
