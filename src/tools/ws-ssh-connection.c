@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <glib-unix.h>
 #include <glib/gstdio.h>
 #include <signal.h>
 #include <string.h>
@@ -22,7 +23,11 @@
  * shares: one authentication, and commands start in milliseconds.  The
  * control socket lives in the user's runtime folder.  The master is a
  * child in a process group of its own; host keys are checked by ssh as
- * its configuration says, and BatchMode keeps it from ever asking. */
+ * its configuration says, and BatchMode keeps it from ever asking.  Its
+ * own session is `cat` there, reading an input this object holds: when
+ * this program ends, however, that input closes, the session ends, and
+ * the master leaves once the commands over it are done (they end for the
+ * same reason), so no connection outlives the program. */
 
 #define OPEN_TIMEOUT_US (90 * G_USEC_PER_SEC)
 #define POLL_US (50 * 1000)
@@ -40,7 +45,8 @@ struct _WsSshConnection
   char *log_path; /* the master's standard error */
 
   GMutex lock;
-  GPid master; /* 0: none */
+  GPid master;    /* 0: none */
+  int master_in; /* the write end of the master session's input; -1: none */
   gboolean open;
 };
 
@@ -55,6 +61,9 @@ stop_master (WsSshConnection *self, gboolean gently)
   pid = self->master;
   self->master = 0;
   self->open = FALSE;
+  if (self->master_in >= 0)
+    close (self->master_in);
+  self->master_in = -1;
   g_mutex_unlock (&self->lock);
   if (pid > 1)
     {
@@ -121,6 +130,7 @@ static void
 ws_ssh_connection_init (WsSshConnection *self)
 {
   g_mutex_init (&self->lock);
+  self->master_in = -1;
 }
 
 /**
@@ -305,6 +315,7 @@ ws_ssh_connection_open (WsSshConnection *self, GCancellable *cancellable, GError
   g_auto (GStrv) argv = NULL;
   g_autofree char *control = NULL;
   gint64 deadline = g_get_monotonic_time () + OPEN_TIMEOUT_US;
+  int in_pipe[2] = { -1, -1 };
   int log_fd;
   GPid pid = 0;
   gboolean spawned;
@@ -329,25 +340,32 @@ ws_ssh_connection_open (WsSshConnection *self, GCancellable *cancellable, GError
   g_strv_builder_addv (builder, (const char **) self->ssh_argv);
   g_strv_builder_add_many (builder, "-o", "BatchMode=yes", "-o", "ControlMaster=yes", "-o", control,
                            "-o", "ControlPersist=no", "-o", "ServerAliveInterval=15", "-o",
-                           "ServerAliveCountMax=4", "-N", NULL);
+                           "ServerAliveCountMax=4", "-T", NULL);
   add_host_options (self, builder);
-  g_strv_builder_add (builder, self->host->destination);
+  g_strv_builder_add_many (builder, self->host->destination, "exec cat >/dev/null", NULL);
   argv = g_strv_builder_end (builder);
 
+  if (!g_unix_open_pipe (in_pipe, FD_CLOEXEC, error))
+    {
+      close (log_fd);
+      return FALSE;
+    }
   spawned = g_spawn_async_with_pipes_and_fds (
     NULL, (const char *const *) argv, NULL,
-    G_SPAWN_SEARCH_PATH | G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDIN_FROM_DEV_NULL |
-      G_SPAWN_STDOUT_TO_DEV_NULL,
-    master_child_setup, NULL, -1, -1, log_fd, NULL, NULL, 0, &pid, NULL, NULL, NULL, error);
+    G_SPAWN_SEARCH_PATH | G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDOUT_TO_DEV_NULL,
+    master_child_setup, NULL, in_pipe[0], -1, log_fd, NULL, NULL, 0, &pid, NULL, NULL, NULL, error);
   close (log_fd);
+  close (in_pipe[0]);
   if (!spawned)
     {
+      close (in_pipe[1]);
       g_prefix_error (error, "%s: cannot run %s: ", ws_ssh_connection_get_name (self),
                       self->ssh_argv[0]);
       return FALSE;
     }
   g_mutex_lock (&self->lock);
   self->master = pid;
+  self->master_in = in_pipe[1];
   g_mutex_unlock (&self->lock);
 
   for (;;)
@@ -410,6 +428,9 @@ ws_ssh_connection_is_open (WsSshConnection *self)
     {
       self->master = 0;
       self->open = FALSE;
+      if (self->master_in >= 0)
+        close (self->master_in);
+      self->master_in = -1;
     }
   open = self->open;
   g_mutex_unlock (&self->lock);
