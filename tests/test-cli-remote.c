@@ -243,6 +243,89 @@ test_doctor_host (void)
   ws_test_run_clear (&run);
 }
 
+/* Processes here whose command line holds @text. */
+static guint
+local_processes (const char *text)
+{
+  g_autoptr (GDir) proc = g_dir_open ("/proc", 0, NULL);
+  const char *name;
+  guint n = 0;
+
+  while ((name = g_dir_read_name (proc)) != NULL)
+    {
+      g_autofree char *path = g_strdup_printf ("/proc/%s/cmdline", name);
+      g_autofree char *cmdline = NULL;
+      gsize len = 0;
+
+      if (!g_ascii_isdigit (name[0]) || !g_file_get_contents (path, &cmdline, &len, NULL))
+        continue;
+      for (gsize i = 0; i + 1 < len; i++)
+        if (cmdline[i] == '\0')
+          cmdline[i] = ' ';
+      n += strstr (cmdline, text) != NULL;
+    }
+  return n;
+}
+
+/* warpscope-cli dies (SIGKILL) while the program runs on the host:
+ * nothing of the run is left there, and its connection goes too, here
+ * (the ssh master) and there (sshd's session). */
+static void
+test_killed_leaves_nothing (void)
+{
+  g_autofree char *marker = g_strdup_printf ("WS_MARK=%08x", g_random_int ());
+  g_autofree char *text = g_strdup_printf ("long\tsleep 300\t-\t%s\n", marker);
+  g_autoptr (Cli) cli = cli_new (TRUE, text);
+  g_autofree char *ssh = g_strdup_printf ("WARPSCOPE_SSH=%s", cli->sshd->ssh_command);
+  const char *argv[] = { "env",
+                         "-C",
+                         cli->dir,
+                         ssh,
+                         ws_test_cli (),
+                         "capture",
+                         "--targets",
+                         cli->targets,
+                         "--host",
+                         cli->sshd->alias,
+                         "--remote-dir",
+                         cli->remote_dir,
+                         NULL };
+  g_autoptr (GSubprocess) capture = NULL;
+  g_autoptr (GError) error = NULL;
+  gint64 deadline = g_get_monotonic_time () + 60 * G_USEC_PER_SEC;
+
+  capture = g_subprocess_newv (argv, G_SUBPROCESS_FLAGS_STDOUT_SILENCE, &error);
+  g_assert_no_error (error);
+  for (;;)
+    {
+      g_autofree char *there = ws_test_sshd_processes (cli->sshd, marker);
+
+      if (strstr (there, "sleep 300") != NULL)
+        break;
+      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
+      g_usleep (100 * 1000);
+    }
+  g_assert_cmpuint (local_processes (cli->sshd->config), >, 0);
+  g_subprocess_force_exit (capture);
+  g_subprocess_wait (capture, NULL, NULL);
+
+  /* Within the wrapper's grace period and a margin. */
+  deadline = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
+  for (;;)
+    {
+      g_autofree char *there = ws_test_sshd_processes (cli->sshd, marker);
+      guint here = local_processes (cli->sshd->config);
+      guint sessions = ws_test_sshd_sessions (cli->sshd);
+
+      /* ps's own ssh is the one session then, and gone now. */
+      if (there[0] == '\0' && here == 0 && sessions == 0)
+        break;
+      if (g_get_monotonic_time () > deadline)
+        g_error ("left: %u here, %u sessions there, and\n%s", here, sessions, there);
+      g_usleep (200 * 1000);
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -251,6 +334,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cli-remote/capture/host-then-fetch-reports", test_capture_host_then_fetch);
   g_test_add_func ("/cli-remote/fetch/resumes-a-cut-copy", test_fetch_resumes_a_cut_copy);
   g_test_add_func ("/cli-remote/doctor/host", test_doctor_host);
+  g_test_add_func ("/cli-remote/crash/leaves-nothing-here-or-there", test_killed_leaves_nothing);
 
   return g_test_run ();
 }

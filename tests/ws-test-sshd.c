@@ -111,6 +111,14 @@ write_known_hosts (WsTestSshd *sshd, gboolean known)
   g_assert_true (g_file_set_contents (sshd->known_hosts, line, -1, NULL));
 }
 
+/* The server and its guard outlive a signal to the test's process group
+ * (meson's or timeout's on a timeout): sessions of their own. */
+static void
+guard_setup (gpointer data)
+{
+  setsid ();
+}
+
 static void
 start_guard (WsTestSshd *sshd)
 {
@@ -120,8 +128,9 @@ start_guard (WsTestSshd *sshd)
   int fds[2];
 
   g_assert_true (g_unix_open_pipe (fds, FD_CLOEXEC, &error));
-  g_spawn_async_with_pipes_and_fds (NULL, argv, NULL, G_SPAWN_DO_NOT_REAP_CHILD, NULL, NULL, fds[0],
-                                    -1, -1, NULL, NULL, 0, &sshd->guard, NULL, NULL, NULL, &error);
+  g_spawn_async_with_pipes_and_fds (NULL, argv, NULL, G_SPAWN_DO_NOT_REAP_CHILD, guard_setup, NULL,
+                                    fds[0], -1, -1, NULL, NULL, 0, &sshd->guard, NULL, NULL, NULL,
+                                    &error);
   g_assert_no_error (error);
   close (fds[0]);
   sshd->guard_fd = fds[1];
@@ -142,8 +151,8 @@ spawn_sshd (WsTestSshd *sshd)
   log_fd = g_open (sshd->log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
   g_assert_cmpint (log_fd, >=, 0);
   g_spawn_async_with_pipes_and_fds (
-    NULL, argv, NULL, G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDIN_FROM_DEV_NULL, NULL, NULL, -1,
-    log_fd, log_fd, NULL, NULL, 0, &sshd->pid, NULL, NULL, NULL, &error);
+    NULL, argv, NULL, G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDIN_FROM_DEV_NULL, guard_setup, NULL,
+    -1, log_fd, log_fd, NULL, NULL, 0, &sshd->pid, NULL, NULL, NULL, &error);
   close (log_fd);
   g_assert_no_error (error);
   start_guard (sshd);
@@ -330,6 +339,47 @@ ws_test_sshd_run (WsTestSshd *sshd, const char *remote_command, int *exit_status
   out = g_steal_pointer (&run.out);
   ws_test_run_clear (&run);
   return out;
+}
+
+static GPid
+parent_of (GPid pid)
+{
+  g_autofree char *path = g_strdup_printf ("/proc/%d/stat", (int) pid);
+  g_autofree char *stat = NULL;
+  const char *paren;
+
+  if (!g_file_get_contents (path, &stat, NULL, NULL) || (paren = strrchr (stat, ')')) == NULL)
+    return 0;
+  /* ") S PPID …" */
+  return (GPid) g_ascii_strtoll (paren + 4, NULL, 10);
+}
+
+/**
+ * ws_test_sshd_sessions:
+ *
+ * Returns: how many processes run under the server (its connections and
+ *   what they run), as /proc here says
+ */
+guint
+ws_test_sshd_sessions (WsTestSshd *sshd)
+{
+  g_autoptr (GDir) proc = g_dir_open ("/proc", 0, NULL);
+  const char *name;
+  guint n = 0;
+
+  g_assert_nonnull (proc);
+  while ((name = g_dir_read_name (proc)) != NULL)
+    {
+      GPid pid = (GPid) g_ascii_strtoll (name, NULL, 10);
+
+      for (GPid up = pid > 0 ? parent_of (pid) : 0; up > 1; up = parent_of (up))
+        if (up == sshd->pid)
+          {
+            n++;
+            break;
+          }
+    }
+  return n;
 }
 
 /**

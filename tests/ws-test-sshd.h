@@ -32,6 +32,7 @@ void ws_test_sshd_forget_key (WsTestSshd *sshd);
 void ws_test_sshd_change_key (WsTestSshd *sshd);
 char *ws_test_sshd_run (WsTestSshd *sshd, const char *remote_command, int *exit_status);
 char *ws_test_sshd_processes (WsTestSshd *sshd, const char *marker);
+guint ws_test_sshd_sessions (WsTestSshd *sshd);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (WsTestSshd, ws_test_sshd_free)
 
