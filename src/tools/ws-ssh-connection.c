@@ -45,7 +45,7 @@ struct _WsSshConnection
   char *log_path; /* the master's standard error */
 
   GMutex lock;
-  GPid master;    /* 0: none */
+  GPid master;   /* 0: none */
   int master_in; /* the write end of the master session's input; -1: none */
   gboolean open;
 };
