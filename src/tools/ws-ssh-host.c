@@ -165,7 +165,11 @@ ws_ssh_host_parse (const char *spec, GError **error)
                      spec);
       return NULL;
     }
-  return ws_ssh_host_new (g_strstrip (g_strdup (spec)), destination, (guint) port);
+  {
+    g_autofree char *name = g_strstrip (g_strdup (spec));
+
+    return ws_ssh_host_new (name, destination, (guint) port);
+  }
 }
 
 /**
