@@ -8,7 +8,7 @@
 #include "ws-capture-runner.h"
 #include "ws-error.h"
 #include "ws-ssh-host.h"
-#include "ws-test-capture.h"
+#include "ws-test-runner.h"
 #include "ws-test-sshd.h"
 #include "ws-test-util.h"
 

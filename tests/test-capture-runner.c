@@ -7,7 +7,7 @@
 
 #include "ws-capture-runner.h"
 #include "ws-error.h"
-#include "ws-test-capture.h"
+#include "ws-test-runner.h"
 #include "ws-test-util.h"
 
 /* Each test runs real captures through the runner: the target programs are

@@ -5,7 +5,7 @@
 #include <json-glib/json-glib.h>
 #include <string.h>
 
-#include "ws-test-capture.h"
+#include "ws-test-runner.h"
 #include "ws-test-sshd.h"
 #include "ws-test-util.h"
 
