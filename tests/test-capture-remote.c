@@ -188,7 +188,7 @@ test_two_targets (void)
       g_assert_nonnull (where);
       g_assert_cmpstr (json_object_get_string_member (where, "dir"), ==, on_host);
       g_assert_cmpstr (json_object_get_string_member (where, "workdir"), ==,
-                       t == 0 ? remote->remote_dir : g_get_home_dir ());
+                       t == 0 ? remote->remote_dir : remote->sshd->home);
       g_assert_cmpstr (json_object_get_string_member (where, "host"), ==,
                        t == 0 ? "gpu1"
                               : ws_target_list_get (remote->capture->list, 1, WS_TARGET_HOST));

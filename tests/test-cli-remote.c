@@ -86,12 +86,15 @@ test_capture_host_then_fetch (void)
   g_autofree char *ncu_rep = g_build_filename (target, "ncu", "barrier_heavy.ncu-rep", NULL);
   g_autofree char *db = g_build_filename (target, "nsys", "on_host.sqlite", NULL);
   g_autofree char *sqlite = ws_test_data ("nsys", "v2025.3_h100_probe.sqlite", NULL);
-  g_autofree char *ran_in = g_strdup_printf ("\nran in %s\n", g_get_home_dir ());
+  g_autofree char *ran_in = NULL;
   g_autoptr (JsonParser) parser = json_parser_new ();
   g_autoptr (JsonParser) again = json_parser_new ();
   JsonObject *remote;
   WsTestRun run = { 0 };
 
+  /* `~` is the host's home (the server's sessions have one of their own),
+   * not this one's. */
+  ran_in = g_strdup_printf ("\nran in %s\n", cli->sshd->home);
   run_cli (cli, &run, "capture", "--targets", cli->targets, "--host", cli->sshd->alias,
            "--remote-dir", cli->remote_dir, "--topn", "1", "--leave-reports", NULL);
   g_assert_cmpint (run.status, ==, 0);

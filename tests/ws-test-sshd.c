@@ -17,22 +17,26 @@
 
 /* Debian's sshd, started by the test as the user running it (root in CI),
  * with StrictModes off so that its files may live in /tmp.  Its sessions
- * get PATH with the nsys and ncu stand-ins first (SetEnv).  A guard
+ * get PATH with the nsys and ncu stand-ins first, and a HOME of their own
+ * (SetEnv): the user's shell startup files, which may take a lock that a
+ * killed session would leave behind (pyenv's rehash), stay out.  A guard
  * process holds a pipe from the test: when the test ends, normally or by
  * an abort, the pipe closes and the guard kills sshd and every process
  * under it (the sessions, which sshd puts in sessions of their own, and
- * what they run). */
+ * what they run): all stopped first, from the top, then all killed, so
+ * that none of them sees another die and tells the client, as none would
+ * on a host that crashes. */
 
 #define SSHD "/usr/sbin/sshd"
 
 static const char guard_script[] =
   "read -r _\n"
   "tree() {\n"
+  "  kill -STOP \"$1\" 2>/dev/null\n"
+  "  echo \"$1\"\n"
   "  for c in $(ps -eo pid=,ppid= | awk -v p=\"$1\" '$2 == p { print $1 }'); do tree \"$c\"; done\n"
-  "  kill -KILL \"$1\" 2>/dev/null\n"
   "}\n"
-  "kill -STOP \"$1\" 2>/dev/null\n"
-  "tree \"$1\"\n";
+  "for p in $(tree \"$1\"); do kill -KILL \"$p\" 2>/dev/null; done\n";
 
 static void
 keygen (const char *path)
@@ -203,10 +207,12 @@ ws_test_sshd_start (gboolean key_known)
   sshd->remote_path =
     g_strdup_printf ("%s:/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin", stand_ins);
   sshd->guard_fd = -1;
+  sshd->home = g_build_filename (sshd->dir, "home", NULL);
 
   host_key = g_build_filename (sshd->dir, "host_ed25519", NULL);
   client_key = g_build_filename (sshd->dir, "client_ed25519", NULL);
   client_pub = g_build_filename (sshd->dir, "client_ed25519.pub", NULL);
+  g_assert_cmpint (g_mkdir (sshd->home, 0700), ==, 0);
   keygen (host_key);
   keygen (client_key);
   g_assert_true (g_file_get_contents (client_pub, &pub, NULL, NULL));
@@ -223,9 +229,9 @@ ws_test_sshd_start (gboolean key_known)
                                  "KbdInteractiveAuthentication no\n"
                                  "PubkeyAuthentication yes\n"
                                  "PermitRootLogin prohibit-password\n"
-                                 "SetEnv PATH=%s\n"
+                                 "SetEnv PATH=%s HOME=%s\n"
                                  "LogLevel INFO\n",
-                                 sshd->port, host_key, sshd->dir, sshd->remote_path);
+                                 sshd->port, host_key, sshd->dir, sshd->remote_path, sshd->home);
   write_file (sshd->dir, "sshd_config", sshd_config);
   ssh_config = g_strdup_printf ("Host %s\n"
                                 "  HostName 127.0.0.1\n"
@@ -286,6 +292,7 @@ ws_test_sshd_free (WsTestSshd *sshd)
   g_free (sshd->ssh_command);
   g_free (sshd->log);
   g_free (sshd->remote_path);
+  g_free (sshd->home);
   g_free (sshd);
 }
 

@@ -19,6 +19,7 @@ typedef struct
   char *ssh_command; /* "ssh -F CONFIG": for WARPSCOPE_SSH or the setting */
   char *log;         /* sshd's own log */
   char *remote_path; /* PATH of the sessions: the stand-ins first */
+  char *home;        /* HOME of the sessions, in dir */
   GPid pid;          /* sshd, 0 when stopped */
   GPid guard;        /* kills sshd and its sessions when the test ends, however */
   int guard_fd;
