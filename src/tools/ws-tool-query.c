@@ -11,60 +11,7 @@
 #include "ws-error.h"
 #include "ws-tool-process.h"
 #include "ws-tool-query.h"
-
-typedef struct
-{
-  GString *out;
-  GString *err;
-  gboolean done;
-  gboolean ran;
-  gboolean timed_out;
-  gboolean cancelled;
-  int exit_status;
-  GError *error;
-} RunData;
-
-static void
-run_line_cb (WsToolProcess *process, gboolean is_stderr, const char *line, gpointer data)
-{
-  RunData *run = data;
-  GString *text = is_stderr ? run->err : run->out;
-
-  g_string_append (text, line);
-  g_string_append_c (text, '\n');
-}
-
-static void
-run_done_cb (GObject *source, GAsyncResult *result, gpointer data)
-{
-  RunData *run = data;
-
-  run->ran =
-    ws_tool_process_run_finish (WS_TOOL_PROCESS (source), result, &run->exit_status, &run->error);
-  run->done = TRUE;
-}
-
-static gboolean
-run_timeout_cb (gpointer data)
-{
-  RunData *run = g_object_get_data (G_OBJECT (data), "ws-run");
-
-  run->timed_out = TRUE;
-  ws_tool_process_kill (data);
-  return G_SOURCE_REMOVE;
-}
-
-/* Cancelled (from any thread): the command's group is killed from the
- * thread that runs it, whose context this source is attached to. */
-static gboolean
-run_cancelled_cb (GCancellable *cancellable, gpointer data)
-{
-  RunData *run = g_object_get_data (G_OBJECT (data), "ws-run");
-
-  run->cancelled = TRUE;
-  ws_tool_process_kill (data);
-  return G_SOURCE_REMOVE;
-}
+#include "ws-ssh-connection.h"
 
 /**
  * ws_tool_run:
@@ -74,73 +21,47 @@ run_cancelled_cb (GCancellable *cancellable, gpointer data)
  *
  * Runs a short command (a version query, a list) in a process group of its
  * own, waiting at most @timeout_s seconds; a command still running then,
- * or when @cancellable is cancelled, is killed with its group.  Blocks the
+ * or when @cancellable is cancelled, is stopped with its group.  Blocks the
  * calling thread: call it from a worker thread in a window.
  */
 gboolean
 ws_tool_run (const char *const *argv, guint timeout_s, GCancellable *cancellable, char **out,
              char **err, int *exit_status, GError **error)
 {
-  g_autoptr (GMainContext) context = g_main_context_new ();
-  g_autoptr (WsToolProcess) process = NULL;
-  g_autoptr (GSource) timeout = NULL;
-  g_autoptr (GSource) cancel = NULL;
   g_auto (GStrv) env = g_get_environ ();
-  RunData run = { g_string_new (NULL), g_string_new (NULL), FALSE, FALSE, FALSE, FALSE, -1, NULL };
-  gboolean ok;
+  g_autoptr (WsToolProcess) process = NULL;
 
   g_return_val_if_fail (argv != NULL && argv[0] != NULL, FALSE);
 
-  if (g_cancellable_set_error_if_cancelled (cancellable, error))
-    {
-      g_string_free (run.out, TRUE);
-      g_string_free (run.err, TRUE);
-      return FALSE;
-    }
-
-  g_main_context_push_thread_default (context);
   process = ws_tool_process_new ((char **) argv, NULL, env, NULL, 0);
-  g_object_set_data (G_OBJECT (process), "ws-run", &run);
-  g_signal_connect (process, "line", G_CALLBACK (run_line_cb), &run);
-  ws_tool_process_run_async (process, run_done_cb, &run);
-  timeout = g_timeout_source_new_seconds (timeout_s);
-  g_source_set_callback (timeout, run_timeout_cb, process, NULL);
-  g_source_attach (timeout, context);
-  if (cancellable != NULL)
-    {
-      cancel = g_cancellable_source_new (cancellable);
-      g_source_set_callback (cancel, G_SOURCE_FUNC (run_cancelled_cb), process, NULL);
-      g_source_attach (cancel, context);
-    }
-  while (!run.done)
-    g_main_context_iteration (context, TRUE);
-  g_source_destroy (timeout);
-  if (cancel != NULL)
-    g_source_destroy (cancel);
-  g_main_context_pop_thread_default (context);
-
-  ok = run.ran && !run.timed_out && !run.cancelled;
-  if (run.cancelled)
-    g_set_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED, "%s: cancelled", argv[0]);
-  else if (run.timed_out)
-    g_set_error (error, WS_CAPTURE_ERROR, WS_CAPTURE_ERROR_TIMEOUT, "%s: no answer within %u s",
-                 argv[0], timeout_s);
-  else if (!run.ran)
-    g_propagate_error (error, g_steal_pointer (&run.error));
-  g_clear_error (&run.error);
-  if (ok && out != NULL)
-    *out = g_strdup (run.out->str);
-  if (ok && err != NULL)
-    *err = g_strdup (run.err->str);
-  if (ok && exit_status != NULL)
-    *exit_status = run.exit_status;
-  g_string_free (run.out, TRUE);
-  g_string_free (run.err, TRUE);
-  return ok;
+  return ws_tool_process_run_sync (process, timeout_s, cancellable, out, err, exit_status, error);
 }
 
 /**
- * ws_tool_version:
+ * ws_tool_run_on:
+ * @ssh: (nullable): the host to run on; %NULL for this machine
+ *
+ * ws_tool_run(), here or on a host.
+ */
+gboolean
+ws_tool_run_on (WsSshConnection *ssh, const char *const *argv, guint timeout_s,
+                GCancellable *cancellable, char **out, char **err, int *exit_status, GError **error)
+{
+  if (ssh == NULL)
+    return ws_tool_run (argv, timeout_s, cancellable, out, err, exit_status, error);
+  return ws_ssh_connection_run (ssh, argv, NULL, timeout_s, cancellable, out, err, exit_status,
+                                error);
+}
+
+char *
+ws_tool_version (const char *path, GCancellable *cancellable, GError **error)
+{
+  return ws_tool_version_on (NULL, path, cancellable, error);
+}
+
+/**
+ * ws_tool_version_on:
+ * @ssh: (nullable): the host @path is on; %NULL for this machine
  *
  * Asks `PATH --version`: nsys prints "NVIDIA Nsight Systems version
  * 2025.3.1.0", ncu a banner whose last line is "Version 2025.3.1.0 (build
@@ -150,7 +71,8 @@ ws_tool_run (const char *const *argv, guint timeout_s, GCancellable *cancellable
  *   @error set when the program does not run or says no version
  */
 char *
-ws_tool_version (const char *path, GCancellable *cancellable, GError **error)
+ws_tool_version_on (WsSshConnection *ssh, const char *path, GCancellable *cancellable,
+                    GError **error)
 {
   const char *argv[] = { path, "--version", NULL };
   g_autofree char *out = NULL, *err = NULL;
@@ -159,7 +81,7 @@ ws_tool_version (const char *path, GCancellable *cancellable, GError **error)
 
   g_return_val_if_fail (path != NULL, NULL);
 
-  if (!ws_tool_run (argv, 30, cancellable, &out, &err, &status, error))
+  if (!ws_tool_run_on (ssh, argv, 30, cancellable, &out, &err, &status, error))
     return NULL;
   lines = g_strsplit (out, "\n", -1);
   for (guint i = 0; lines[i] != NULL; i++)
@@ -177,8 +99,15 @@ ws_tool_version (const char *path, GCancellable *cancellable, GError **error)
   return NULL;
 }
 
+GPtrArray *
+ws_tool_list (const char *ncu, const char *what, GCancellable *cancellable, GError **error)
+{
+  return ws_tool_list_on (NULL, ncu, what, cancellable, error);
+}
+
 /**
- * ws_tool_list:
+ * ws_tool_list_on:
+ * @ssh: (nullable): the host @ncu is on; %NULL for this machine
  * @what: "sets" or "sections"
  *
  * Reads the identifiers of `ncu --list-sets` or `ncu --list-sections`:
@@ -189,7 +118,8 @@ ws_tool_version (const char *path, GCancellable *cancellable, GError **error)
  *   order, or %NULL with @error set
  */
 GPtrArray *
-ws_tool_list (const char *ncu, const char *what, GCancellable *cancellable, GError **error)
+ws_tool_list_on (WsSshConnection *ssh, const char *ncu, const char *what, GCancellable *cancellable,
+                 GError **error)
 {
   g_autofree char *option = g_strconcat ("--list-", what, NULL);
   const char *argv[] = { ncu, option, NULL };
@@ -202,7 +132,7 @@ ws_tool_list (const char *ncu, const char *what, GCancellable *cancellable, GErr
 
   g_return_val_if_fail (ncu != NULL && what != NULL, NULL);
 
-  if (!ws_tool_run (argv, 30, cancellable, &out, &err, &status, error))
+  if (!ws_tool_run_on (ssh, argv, 30, cancellable, &out, &err, &status, error))
     return NULL;
   lines = g_strsplit (out, "\n", -1);
   for (guint i = 0; lines[i] != NULL; i++)
@@ -233,17 +163,25 @@ ws_tool_list (const char *ncu, const char *what, GCancellable *cancellable, GErr
   return g_steal_pointer (&ids);
 }
 
+GPtrArray *
+ws_tool_query_gpus (GCancellable *cancellable)
+{
+  return ws_tool_query_gpus_on (NULL, cancellable);
+}
+
 /**
- * ws_tool_query_gpus:
+ * ws_tool_query_gpus_on:
+ * @ssh: (nullable): the host to ask; %NULL for this machine
  *
  * Returns: (transfer full) (element-type utf8): "NAME, DRIVER" for each GPU
  *   nvidia-smi lists; empty when there is no nvidia-smi or it fails
  */
 GPtrArray *
-ws_tool_query_gpus (GCancellable *cancellable)
+ws_tool_query_gpus_on (WsSshConnection *ssh, GCancellable *cancellable)
 {
   GPtrArray *gpus = g_ptr_array_new_with_free_func (g_free);
-  g_autofree char *smi = g_find_program_in_path ("nvidia-smi");
+  g_autofree char *smi =
+    ssh == NULL ? g_find_program_in_path ("nvidia-smi") : g_strdup ("nvidia-smi");
   g_autofree char *out = NULL;
   g_auto (GStrv) lines = NULL;
   int status = -1;
@@ -253,7 +191,7 @@ ws_tool_query_gpus (GCancellable *cancellable)
   {
     const char *argv[] = { smi, "--query-gpu=name,driver_version", "--format=csv,noheader", NULL };
 
-    if (!ws_tool_run (argv, 30, cancellable, &out, NULL, &status, NULL) || status != 0)
+    if (!ws_tool_run_on (ssh, argv, 30, cancellable, &out, NULL, &status, NULL) || status != 0)
       return gpus;
   }
   lines = g_strsplit (out, "\n", -1);
@@ -277,24 +215,42 @@ ws_tool_info_free (WsToolInfo *info)
   g_free (info);
 }
 
+/**
+ * ws_tool_probe:
+ * @ssh: (nullable): the host the tools are on; %NULL for this machine
+ *
+ * Asks nsys and ncu their versions, ncu its sets and sections, and
+ * nvidia-smi the GPUs.  Blocks: call it from a worker thread.
+ *
+ * Returns: (transfer full): what they said
+ */
+WsToolInfo *
+ws_tool_probe (WsSshConnection *ssh, const char *nsys, const char *ncu, GCancellable *cancellable)
+{
+  WsToolInfo *info = g_new0 (WsToolInfo, 1);
+  g_autoptr (GError) error = NULL;
+
+  info->warnings = g_ptr_array_new_with_free_func (g_free);
+  info->nsys_version = ws_tool_version_on (ssh, nsys, cancellable, &error);
+  if (info->nsys_version == NULL)
+    g_ptr_array_add (info->warnings, g_strdup (error->message));
+  g_clear_error (&error);
+  info->ncu_version = ws_tool_version_on (ssh, ncu, cancellable, &error);
+  if (info->ncu_version == NULL)
+    g_ptr_array_add (info->warnings, g_strdup (error->message));
+  info->sets = ws_tool_list_on (ssh, ncu, "sets", cancellable, NULL);
+  info->sections = ws_tool_list_on (ssh, ncu, "sections", cancellable, NULL);
+  info->gpus = ws_tool_query_gpus_on (ssh, cancellable);
+  return info;
+}
+
 static void
 probe_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
 {
   char **tools = data;
-  g_autoptr (WsToolInfo) info = g_new0 (WsToolInfo, 1);
-  g_autoptr (GError) error = NULL;
 
-  info->warnings = g_ptr_array_new_with_free_func (g_free);
-  info->nsys_version = ws_tool_version (tools[0], cancellable, &error);
-  if (info->nsys_version == NULL)
-    g_ptr_array_add (info->warnings, g_strdup (error->message));
-  g_clear_error (&error);
-  info->ncu_version = ws_tool_version (tools[1], cancellable, &error);
-  if (info->ncu_version == NULL)
-    g_ptr_array_add (info->warnings, g_strdup (error->message));
-  info->sets = ws_tool_list (tools[1], "sets", cancellable, NULL);
-  info->sections = ws_tool_list (tools[1], "sections", cancellable, NULL);
-  info->gpus = ws_tool_query_gpus (cancellable);
+  g_autoptr (WsToolInfo) info = ws_tool_probe (NULL, tools[0], tools[1], cancellable);
+
   /* Each question stopped at once: what was said is incomplete. */
   if (g_task_return_error_if_cancelled (task))
     return;
@@ -305,8 +261,7 @@ probe_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancell
  * ws_tool_probe_async:
  *
  * Asks nsys and ncu their versions, ncu its sets and sections, and
- * nvidia-smi the GPUs, on a worker thread.  Cancelling @cancellable kills
- * the tool asked and ends the probe with G_IO_ERROR_CANCELLED.
+ * nvidia-smi the GPUs, on a worker thread.
  */
 void
 ws_tool_probe_async (const char *nsys, const char *ncu, GCancellable *cancellable,
