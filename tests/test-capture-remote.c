@@ -119,7 +119,7 @@ test_two_targets (void)
   g_autofree char *greeting = NULL;
   g_autoptr (WsSshHost) gpu1 =
     ws_ssh_host_new ("gpu1", remote->sshd->destination, remote->sshd->port);
-  const char *folders[] = { "first", "second_target" };
+  const char *folders[] = { "first", "second target" };
   const char *names[] = { "first", "second target" };
 
   /* The second target logs in as the user of the test. */
