@@ -51,7 +51,7 @@ ws_cli_stats (int argc, char **argv)
       N_ ("Output format: table (default, as the nsys console), csv (as nsys --format csv) or md"),
       "FORMAT" },
     { "name", 'n', 0, G_OPTION_ARG_STRING, &name_str,
-      N_ ("Kernel names: demangled (default), short or mangled"), "FORM" },
+      N_ ("Kernel names: demangled (default), short, mangled or display"), "FORM" },
     { NULL },
   };
   g_autoptr (GOptionContext) context =
@@ -95,7 +95,7 @@ ws_cli_stats (int argc, char **argv)
   if (name_str != NULL && !ws_name_form_from_string (name_str, &form))
     {
       g_printerr (
-        _ ("warpscope-cli: stats: unknown name form “%s” (demangled, short or mangled)\n"),
+        _ ("warpscope-cli: stats: unknown name form “%s” (demangled, short, mangled or display)\n"),
         name_str);
       return WS_EXIT_BAD_INPUT;
     }

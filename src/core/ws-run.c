@@ -4,6 +4,7 @@
 
 #include <string.h>
 
+#include "ws-kernel-display.h"
 #include "ws-ncu-results.h"
 #include "ws-run.h"
 #include "ws-stats.h"
@@ -158,6 +159,7 @@ ws_run_free (WsRun *self)
   for (guint i = 0; i < WS_RUN_N_SUMMARIES; i++)
     g_clear_pointer (&self->summaries[i], ws_summary_unref);
   g_clear_pointer (&self->ncu, ws_ncu_results_unref);
+  g_clear_pointer (&self->display_names, g_hash_table_unref);
 
   g_clear_pointer (&self->streams, g_array_unref);
   g_clear_pointer (&self->threads, g_array_unref);
@@ -208,10 +210,76 @@ ws_run_kernel_name_id (const WsRun *self, gsize i, WsNameForm form)
         if (self->kernels.mangled[i] != WS_STRING_NONE)
           return self->kernels.mangled[i];
         return self->kernels.demangled[i];
+      case WS_NAME_DISPLAY:
+        return ws_run_kernel_display_id (self, self->kernels.demangled[i]);
       case WS_NAME_DEMANGLED:
       default:
         return self->kernels.demangled[i];
     }
+}
+
+/**
+ * ws_run_kernel_display_id:
+ * @demangled: the string id of a kernel's demangled name
+ *
+ * Returns: the string id of the kernel's display name: short, readable
+ * and unique in the run; @demangled itself when the run has none
+ */
+guint32
+ws_run_kernel_display_id (const WsRun *self, guint32 demangled)
+{
+  gpointer found;
+
+  if (self->display_names == NULL)
+    return demangled;
+  found = g_hash_table_lookup (self->display_names, GUINT_TO_POINTER (demangled));
+  return found != NULL ? GPOINTER_TO_UINT (found) - 1 : demangled;
+}
+
+/**
+ * ws_run_kernel_display:
+ * @demangled: a kernel's demangled name
+ *
+ * Returns: (transfer none): the kernel's display name in this run, or
+ * @demangled when the run has no kernel of that name
+ */
+const char *
+ws_run_kernel_display (const WsRun *self, const char *demangled)
+{
+  guint32 id;
+
+  g_return_val_if_fail (demangled != NULL, "");
+
+  id = ws_string_table_lookup_id (self->strings, demangled);
+  if (id == WS_STRING_NONE || self->display_names == NULL ||
+      !g_hash_table_contains (self->display_names, GUINT_TO_POINTER (id)))
+    return demangled;
+  return ws_run_string (self, ws_run_kernel_display_id (self, id));
+}
+
+/* The display name of each distinct kernel, unique in the run. */
+static void
+compute_display_names (WsRun *self)
+{
+  g_autoptr (GHashTable) seen = g_hash_table_new (NULL, NULL);
+  g_autoptr (GArray) ids = g_array_new (FALSE, FALSE, sizeof (guint32));
+  g_autofree const char **names = NULL;
+  g_auto (GStrv) labels = NULL;
+
+  g_clear_pointer (&self->display_names, g_hash_table_unref);
+  if (self->kernels.n == 0 || self->kernels.demangled == NULL)
+    return;
+  for (gsize i = 0; i < self->kernels.n; i++)
+    if (g_hash_table_add (seen, GUINT_TO_POINTER (self->kernels.demangled[i] + 1)))
+      g_array_append_val (ids, self->kernels.demangled[i]);
+  names = g_new0 (const char *, ids->len + 1);
+  for (guint i = 0; i < ids->len; i++)
+    names[i] = ws_run_string (self, g_array_index (ids, guint32, i));
+  labels = ws_kernel_display_names (names, ids->len);
+  self->display_names = g_hash_table_new (NULL, NULL);
+  for (guint i = 0; i < ids->len; i++)
+    g_hash_table_insert (self->display_names, GUINT_TO_POINTER (g_array_index (ids, guint32, i)),
+                         GUINT_TO_POINTER (ws_string_table_intern (self->strings, labels[i]) + 1));
 }
 
 const char *
@@ -407,6 +475,7 @@ ws_run_finish (WsRun *self)
     lo = hi = 0;
   self->origin = lo;
   self->end_time = hi;
+  compute_display_names (self);
 }
 
 const char *
@@ -458,6 +527,8 @@ ws_name_form_to_string (WsNameForm form)
         return "short";
       case WS_NAME_MANGLED:
         return "mangled";
+      case WS_NAME_DISPLAY:
+        return "display";
       case WS_NAME_DEMANGLED:
       default:
         return "demangled";
@@ -473,6 +544,8 @@ ws_name_form_from_string (const char *str, WsNameForm *form)
     *form = WS_NAME_SHORT;
   else if (g_strcmp0 (str, "mangled") == 0)
     *form = WS_NAME_MANGLED;
+  else if (g_strcmp0 (str, "display") == 0)
+    *form = WS_NAME_DISPLAY;
   else
     return FALSE;
   return TRUE;

@@ -29,6 +29,7 @@ typedef enum
   WS_NAME_DEMANGLED,
   WS_NAME_SHORT,
   WS_NAME_MANGLED,
+  WS_NAME_DISPLAY, /* short, readable and unique in the run (ws-kernel-display.h) */
 } WsNameForm;
 
 /* Memory operation kinds: the values of ENUM_CUDA_MEMCPY_OPER, plus memset. */
@@ -257,6 +258,7 @@ struct _WsRun
   gboolean has_memory_tables;
 
   WsSummary *summaries[WS_RUN_N_SUMMARIES]; /* derived at load; see ws_run_get_summary() */
+  GHashTable *display_names; /* demangled name id → display name id, set by ws_run_finish() */
 
   WsNcuResults *ncu;             /* profiled launches from ncu CSVs, or NULL */
   WsCsvSummaries *csv_summaries; /* `nsys stats` CSVs opened without an export, or NULL */
@@ -276,6 +278,8 @@ const char *ws_run_process_name (const WsRun *self, guint32 pid);
 const char *ws_run_gpu_name (const WsRun *self, gint32 device);
 const char *ws_run_nvtx_domain_name (const WsRun *self, guint16 domain);
 const char *ws_run_display_name (const WsRun *self);
+guint32 ws_run_kernel_display_id (const WsRun *self, guint32 demangled);
+const char *ws_run_kernel_display (const WsRun *self, const char *demangled);
 gsize ws_run_n_events (const WsRun *self);
 gsize ws_run_memory (const WsRun *self);
 const WsSourceCount *ws_run_source_count (const WsRun *self, const char *what);
