@@ -30,6 +30,7 @@ int ws_cli_export (int argc, char **argv);
 int ws_cli_gauges (int argc, char **argv);
 int ws_cli_capture (int argc, char **argv);
 int ws_cli_doctor (int argc, char **argv);
+int ws_cli_steps (int argc, char **argv);
 
 gboolean ws_cli_parse (GOptionContext *context, int *argc, char ***argv, int min_args,
                        int max_args);
