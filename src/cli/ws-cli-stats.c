@@ -5,22 +5,93 @@
 #include <glib/gi18n.h>
 
 #include "ws-cli.h"
+#include "ws-nvtx-gpu.h"
+#include "ws-nvtx-report.h"
 #include "ws-report.h"
 #include "ws-stats.h"
 
-static const char *const report_titles[WS_N_REPORTS] = {
+/* Reports beyond the five summaries a run keeps: NVTX ranges on the GPU. */
+enum
+{
+  REPORT_NVTX_GPU_PROJ = WS_N_REPORTS,
+  REPORT_NVTX_KERN,
+};
+
+static const char *const report_titles[] = {
   N_ ("CUDA GPU Kernel Summary"),
   N_ ("NVTX Range Summary"),
   N_ ("CUDA API Summary"),
   N_ ("CUDA GPU MemOps Summary (by Time)"),
   N_ ("CUDA GPU MemOps Summary (by Size)"),
+  N_ ("NVTX GPU Projection Summary"),
+  N_ ("NVTX Range Kernel Summary"),
 };
 
+static const char *
+report_name (guint kind)
+{
+  if (kind == REPORT_NVTX_GPU_PROJ)
+    return "nvtx_gpu_proj_sum";
+  if (kind == REPORT_NVTX_KERN)
+    return "nvtx_kern_sum";
+  return ws_report_kind_to_string ((WsReportKind) kind);
+}
+
+/* What nsys says when a report's tables are missing, or NULL. */
+static const char *
+nvtx_gpu_missing (const WsRun *run, guint kind)
+{
+  if (!run->has_nvtx_table && run->nvtx.n == 0)
+    return "NV Tools Extension (NVTX) data";
+  if (kind == REPORT_NVTX_KERN && run->kernels.n == 0)
+    return "CUDA kernel data";
+  if (!run->has_runtime_table && run->api.n == 0)
+    return "CUDA API data";
+  return NULL;
+}
+
+static void
+write_nvtx_gpu_report (const WsRun *run, guint kind, WsNameForm form, WsOutputFormat format,
+                       const char *file, WsNvtxGpu **nvtx_gpu, GString *out)
+{
+  const char *missing = nvtx_gpu_missing (run, kind);
+
+  if (missing != NULL)
+    {
+      g_autofree char *line = g_strdup_printf ("SKIPPED: %s does not contain %s.\n", file, missing);
+
+      if (format == WS_FORMAT_CSV)
+        g_printerr ("%s", line);
+      else
+        g_string_append (out, line);
+      return;
+    }
+  if (*nvtx_gpu == NULL)
+    *nvtx_gpu = ws_nvtx_gpu_new (run);
+  if (kind == REPORT_NVTX_GPU_PROJ)
+    {
+      g_autoptr (GArray) rows = ws_nvtx_gpu_proj_sum (*nvtx_gpu);
+
+      ws_nvtx_proj_sum_write (rows, format, out);
+    }
+  else
+    {
+      g_autoptr (GArray) rows = ws_nvtx_kern_sum (*nvtx_gpu, form);
+
+      ws_nvtx_kern_sum_write (run, rows, format, out);
+    }
+  if (format == WS_FORMAT_TABLE)
+    g_string_append_c (out, '\n');
+}
+
 static WsLoadFlags
-flags_for (WsReportKind kind)
+flags_for (guint kind)
 {
   switch (kind)
     {
+      case REPORT_NVTX_GPU_PROJ:
+      case REPORT_NVTX_KERN:
+        return WS_LOAD_KERNELS | WS_LOAD_MEMOPS | WS_LOAD_API | WS_LOAD_NVTX;
       case WS_REPORT_KERN_SUM:
         return WS_LOAD_KERNELS;
       case WS_REPORT_NVTX_SUM:
@@ -30,7 +101,6 @@ flags_for (WsReportKind kind)
       case WS_REPORT_MEM_TIME_SUM:
       case WS_REPORT_MEM_SIZE_SUM:
         return WS_LOAD_MEMOPS;
-      case WS_N_REPORTS:
       default:
         return WS_LOAD_ALL;
     }
@@ -45,7 +115,7 @@ ws_cli_stats (int argc, char **argv)
   GOptionEntry entries[] = {
     { "report", 'r', 0, G_OPTION_ARG_STRING, &report_str,
       N_ ("Reports, comma-separated: cuda_gpu_kern_sum (default), nvtx_sum, cuda_api_sum, "
-          "cuda_gpu_mem_time_sum, cuda_gpu_mem_size_sum"),
+          "cuda_gpu_mem_time_sum, cuda_gpu_mem_size_sum, nvtx_gpu_proj_sum, nvtx_kern_sum"),
       "REPORT" },
     { "format", 'f', 0, G_OPTION_ARG_STRING, &format_str,
       N_ ("Output format: table (default, as the nsys console), csv (as nsys --format csv) or md"),
@@ -60,7 +130,9 @@ ws_cli_stats (int argc, char **argv)
   g_autoptr (WsRun) run = NULL;
   g_auto (GStrv) reports = NULL;
   g_autoptr (GString) out = g_string_new (NULL);
-  g_autoptr (GArray) kinds = g_array_new (FALSE, FALSE, sizeof (WsReportKind));
+  g_autoptr (GArray) kinds = g_array_new (FALSE, FALSE, sizeof (guint));
+  g_autoptr (WsNvtxGpu) nvtx_gpu = NULL;
+  gboolean lean = TRUE;
   WsOutputFormat format = WS_FORMAT_TABLE;
   WsNameForm form = WS_NAME_DEMANGLED;
   WsLoadFlags flags = 0;
@@ -76,15 +148,25 @@ ws_cli_stats (int argc, char **argv)
   reports = g_strsplit (report_str != NULL ? report_str : "cuda_gpu_kern_sum", ",", -1);
   for (guint i = 0; reports[i] != NULL; i++)
     {
-      WsReportKind kind;
+      WsReportKind summary_kind;
+      guint kind;
 
-      if (!ws_report_kind_from_string (g_strstrip (reports[i]), &kind))
+      if (ws_report_kind_from_string (g_strstrip (reports[i]), &summary_kind))
+        kind = summary_kind;
+      else if (g_str_equal (reports[i], "nvtx_gpu_proj_sum"))
+        kind = REPORT_NVTX_GPU_PROJ;
+      else if (g_str_equal (reports[i], "nvtx_kern_sum"))
+        kind = REPORT_NVTX_KERN;
+      else
         {
           g_printerr (_ ("warpscope-cli: stats: unknown report “%s”\n"), reports[i]);
           return WS_EXIT_BAD_INPUT;
         }
       g_array_append_val (kinds, kind);
       flags |= flags_for (kind);
+      /* Launches and threads tie ranges to kernels: every column is needed. */
+      if (kind >= WS_N_REPORTS)
+        lean = FALSE;
     }
   if (format_str != NULL &&
       (!ws_output_format_from_string (format_str, &format) || format == WS_FORMAT_JSON))
@@ -101,7 +183,8 @@ ws_cli_stats (int argc, char **argv)
     }
 
   /* Read only the columns the reports need: as fast as SQLite's own GROUP BY. */
-  flags |= WS_LOAD_LEAN;
+  if (lean)
+    flags |= WS_LOAD_LEAN;
   if (form == WS_NAME_SHORT)
     flags |= WS_LOAD_NAME_SHORT;
   else if (form == WS_NAME_MANGLED)
@@ -114,21 +197,26 @@ ws_cli_stats (int argc, char **argv)
     for (guint kind = 0; kind < WS_N_REPORTS; kind++)
       if (run->summaries[kind] != NULL)
         {
-          g_array_index (kinds, WsReportKind, 0) = (WsReportKind) kind;
+          g_array_index (kinds, guint, 0) = kind;
           break;
         }
 
   for (guint i = 0; i < kinds->len; i++)
     {
-      WsReportKind kind = g_array_index (kinds, WsReportKind, i);
+      guint kind = g_array_index (kinds, guint, i);
       g_autoptr (WsSummary) summary = NULL;
 
       if (i > 0)
         g_string_append_c (out, '\n');
       if (format == WS_FORMAT_TABLE)
         g_string_append_printf (out, " ** %s (%s):\n\n", _ (report_titles[kind]),
-                                ws_report_kind_to_string (kind));
+                                report_name (kind));
 
+      if (kind >= WS_N_REPORTS)
+        {
+          write_nvtx_gpu_report (run, kind, form, format, argv[1], &nvtx_gpu, out);
+          continue;
+        }
       if (!ws_report_has_data (run, kind))
         {
           /* As nsys: not an error, the report has nothing to summarise. */
