@@ -124,6 +124,37 @@ test_levels (void)
   g_assert_true (seen_step && seen_attention);
 }
 
+/* --group-ops: one row per PyTorch operator.  "aten::addmm" against SQL:
+ * its ranges are those named "aten::addmm, …" (seq and op_id vary). */
+static void
+test_group_ops (void)
+{
+  g_autofree char *out = NULL;
+  const char *argv[] = { ws_test_cli (), "stats", "--report", "nvtx_sum", "--group-ops",
+                         "--format",     "csv",   gpt2_db,    NULL };
+  const char *from = "FROM NVTX_EVENTS WHERE eventType = 59 AND text LIKE 'aten::addmm, %'";
+  g_autofree char *q_count = g_strdup_printf ("SELECT count(*) %s", from);
+  g_autofree char *q_total = g_strdup_printf ("SELECT sum(end - start) %s", from);
+  g_autofree char *expected =
+    g_strdup_printf (",%" G_GINT64_FORMAT ",%" G_GINT64_FORMAT ",", sql_int (gpt2_db, q_total),
+                     sql_int (gpt2_db, q_count));
+  g_auto (GStrv) lines = NULL;
+  guint found = 0;
+
+  g_assert_cmpint (ws_test_run (argv, &out, NULL), ==, 0);
+  lines = g_strsplit (out, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      g_assert_null (strstr (lines[i], "op_id = "));
+      if (g_str_has_suffix (lines[i], ",PushPop,:aten::addmm"))
+        {
+          g_assert_nonnull (strstr (lines[i], expected));
+          found++;
+        }
+    }
+  g_assert_cmpuint (found, ==, 1);
+}
+
 /* nsys counts a launch in a range only when the call lies wholly inside
  * it: a run made by hand, one thread, the range [100, 200) and three
  * launch calls, [110, 120) inside, [190, 210) across its end, [90, 105)
@@ -194,6 +225,7 @@ main (int argc, char **argv)
   g_test_add_func ("/nvtx-gpu/gpt2/busy-during-range-equals-sql", test_busy_during_range);
   g_test_add_func ("/nvtx-gpu/gpt2/levels-and-children", test_levels);
   g_test_add_func ("/nvtx-gpu/launch-call-wholly-inside", test_call_inside);
+  g_test_add_func ("/nvtx-gpu/gpt2/nvtx-sum-group-ops", test_group_ops);
   status = g_test_run ();
   ws_test_rmtree (gpt2_tmp);
   g_free (gpt2_tmp);

@@ -112,6 +112,7 @@ ws_cli_stats (int argc, char **argv)
   g_autofree char *report_str = NULL;
   g_autofree char *format_str = NULL;
   g_autofree char *name_str = NULL;
+  gboolean group_ops = FALSE;
   GOptionEntry entries[] = {
     { "report", 'r', 0, G_OPTION_ARG_STRING, &report_str,
       N_ ("Reports, comma-separated: cuda_gpu_kern_sum (default), nvtx_sum, cuda_api_sum, "
@@ -122,6 +123,10 @@ ws_cli_stats (int argc, char **argv)
       "FORMAT" },
     { "name", 'n', 0, G_OPTION_ARG_STRING, &name_str,
       N_ ("Kernel names: demangled (default), short, mangled or display"), "FORM" },
+    { "group-ops", 0, 0, G_OPTION_ARG_NONE, &group_ops,
+      N_ ("nvtx_sum: one row per PyTorch operator (“aten::addmm”) instead of one per op range "
+          "(“aten::addmm, seq = 6, op_id = 52”)"),
+      NULL },
     { NULL },
   };
   g_autoptr (GOptionContext) context =
@@ -230,7 +235,9 @@ ws_cli_stats (int argc, char **argv)
           continue;
         }
 
-      summary = ws_run_summary (run, kind, form);
+      summary = kind == WS_REPORT_NVTX_SUM && group_ops && ws_report_has_events (run, kind)
+                  ? ws_summary_compute_nvtx_ops (run)
+                  : ws_run_summary (run, kind, form);
       ws_report_write (summary, format, out);
       /* The nsys console form ends each report with a blank line. */
       if (format == WS_FORMAT_TABLE)

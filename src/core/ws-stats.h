@@ -69,6 +69,8 @@ WsSummary *ws_summary_new (WsReportKind kind);
 WsSummary *ws_summary_ref (WsSummary *self);
 void ws_summary_unref (WsSummary *self);
 WsSummary *ws_summary_compute (const WsRun *run, WsReportKind kind, WsNameForm form);
+WsSummary *ws_summary_compute_nvtx_ops (const WsRun *run);
+char *ws_nvtx_op_name (const char *name);
 WsSummary *ws_summary_compute_kernels_in (const WsRun *run, WsNameForm form, gint64 from,
                                           gint64 to);
 const WsSummaryRow *ws_summary_find (const WsSummary *self, const char *name);
