@@ -8,6 +8,7 @@
 #include "ws-capture-settings.h"
 #include "ws-load-options.h"
 #include "ws-run.h"
+#include "ws-steps.h"
 
 G_BEGIN_DECLS
 
@@ -37,6 +38,8 @@ gboolean ws_cli_parse (GOptionContext *context, int *argc, char ***argv, int min
 int ws_cli_fail (GError *error);
 WsRun *ws_cli_load (char **paths, WsLoadFlags flags, GError **error);
 WsRun *ws_cli_load_ncu (char **paths, GError **error);
+WsRun *ws_cli_steady (WsRun *run, WsSteps **steps);
+char *ws_cli_setup_line (WsRun *run, WsSteps *steps);
 gboolean ws_cli_write (const char *path, const char *data, gsize len, GError **error);
 void ws_cli_print_doctor (GPtrArray *checks, gboolean problems_only, FILE *out);
 char *ws_cli_json_text (JsonNode *root);

@@ -167,7 +167,11 @@ ws_run_free (WsRun *self)
   g_clear_pointer (&self->domains, g_array_unref);
   g_clear_pointer (&self->metrics, g_array_unref);
   g_clear_pointer (&self->sources, g_array_unref);
+  /* A slice borrows its run's strings. */
+  if (self->base != NULL)
+    self->strings = NULL;
   g_clear_pointer (&self->strings, ws_string_table_free);
+  g_clear_pointer (&self->base, ws_run_unref);
   provenance_clear (&self->prov);
   g_free (self);
 }
@@ -457,9 +461,18 @@ extend_bounds (gint64 *lo, gint64 *hi, const gint64 *start, const gint64 *end, g
     *hi = MAX (*hi, end != NULL ? end[i] : start[i]);
 }
 
-/* Computes the run's time bounds once every table is loaded and sorted. */
+/* Computes the run's time bounds once every table is loaded and sorted,
+ * and the display names of its kernels. */
 void
 ws_run_finish (WsRun *self)
+{
+  ws_run_update_bounds (self);
+  compute_display_names (self);
+}
+
+/* The run's origin and end from its tables. */
+void
+ws_run_update_bounds (WsRun *self)
 {
   gint64 lo = G_MAXINT64;
   gint64 hi = G_MININT64;
@@ -475,7 +488,6 @@ ws_run_finish (WsRun *self)
     lo = hi = 0;
   self->origin = lo;
   self->end_time = hi;
-  compute_display_names (self);
 }
 
 const char *

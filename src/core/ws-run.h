@@ -261,6 +261,7 @@ struct _WsRun
   GHashTable *display_names; /* demangled name id → display name id, set by ws_run_finish() */
 
   WsNcuResults *ncu;             /* profiled launches from ncu CSVs, or NULL */
+  WsRun *base;                   /* a slice (ws-run-slice.h): the run whose strings it shares */
   WsCsvSummaries *csv_summaries; /* `nsys stats` CSVs opened without an export, or NULL */
 };
 
@@ -293,6 +294,7 @@ gboolean ws_name_form_from_string (const char *str, WsNameForm *form);
 void ws_run_add_source (WsRun *self, const char *what, const char *table, gint64 rows);
 void ws_run_add_warning (WsRun *self, const char *format, ...) G_GNUC_PRINTF (2, 3);
 void ws_run_finish (WsRun *self);
+void ws_run_update_bounds (WsRun *self);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (WsRun, ws_run_unref)
 

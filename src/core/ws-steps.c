@@ -2,11 +2,15 @@
 #define G_LOG_DOMAIN "ws-steps"
 #include "config.h"
 
+#include <glib/gi18n.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "ws-format.h"
 #include "ws-launch-index.h"
+#include "ws-run-slice.h"
 #include "ws-sort.h"
+#include "ws-stats.h"
 #include "ws-steps.h"
 
 /* A step slower than this many times the median of its process's other
@@ -180,11 +184,88 @@ pattern_of (const char *name)
   return g_strdup_printf ("%.*sN", (int) len, name);
 }
 
+/* Where each kernel and memory operation was launched: its launch call's
+ * start, or its own start where the call is unknown. */
+static void
+launch_times (const WsRun *run, gint64 **kernels, gint64 **memops)
+{
+  g_autoptr (WsLaunchIndex) index = NULL;
+
+  if (run->api.n > 0 && run->api.correlation != NULL && run->kernels.correlation != NULL &&
+      run->kernels.stream != NULL)
+    index = ws_launch_index_new (run);
+  *kernels = g_new (gint64, MAX (run->kernels.n, 1));
+  *memops = g_new (gint64, MAX (run->memops.n, 1));
+  for (gsize k = 0; k < run->kernels.n; k++)
+    {
+      gssize a = index != NULL ? ws_launch_index_kernel (index, k) : -1;
+
+      (*kernels)[k] = a >= 0 ? run->api.start[a] : run->kernels.start[k];
+    }
+  for (gsize m = 0; m < run->memops.n; m++)
+    {
+      gssize a = index != NULL && run->memops.correlation != NULL && run->memops.stream != NULL
+                   ? ws_launch_index_memop (index, m)
+                   : -1;
+
+      (*memops)[m] = a >= 0 ? run->api.start[a] : run->memops.start[m];
+    }
+}
+
+/* Launches of one process sorted by time, with the running sum of their
+ * GPU time, so that a step's launches are two binary searches. */
+typedef struct
+{
+  GArray *times; /* gint64 */
+  GArray *sums;  /* gint64: the GPU time of the launches before each, then the total */
+} Launches;
+
+typedef struct
+{
+  gint64 time;
+  gint64 duration;
+} Launch;
+
+static int
+compare_launches (gconstpointer a, gconstpointer b)
+{
+  const Launch *x = a, *y = b;
+
+  return (x->time > y->time) - (x->time < y->time);
+}
+
+static void
+launches_init (Launches *self, GArray *list)
+{
+  gint64 sum = 0;
+
+  g_array_sort (list, compare_launches);
+  self->times = g_array_sized_new (FALSE, FALSE, sizeof (gint64), list->len);
+  self->sums = g_array_sized_new (FALSE, FALSE, sizeof (gint64), list->len + 1);
+  for (guint i = 0; i < list->len; i++)
+    {
+      const Launch *l = &g_array_index (list, Launch, i);
+
+      g_array_append_val (self->times, l->time);
+      g_array_append_val (self->sums, sum);
+      sum += l->duration;
+    }
+  g_array_append_val (self->sums, sum);
+}
+
+static void
+launches_clear (Launches *self)
+{
+  g_array_unref (self->times);
+  g_array_unref (self->sums);
+}
+
 typedef struct
 {
   WsBusyIndex *all;
   WsBusyIndex *kernels;
-  GArray *launches; /* gint64: launch times of the process's kernels, sorted */
+  Launches kernel_launches;
+  Launches memop_launches;
 } ProcessGpu;
 
 static void
@@ -194,65 +275,71 @@ process_gpu_free (gpointer data)
 
   ws_busy_index_free (p->all);
   ws_busy_index_free (p->kernels);
-  g_array_unref (p->launches);
+  launches_clear (&p->kernel_launches);
+  launches_clear (&p->memop_launches);
   g_free (p);
 }
 
-static int
-compare_i64 (gconstpointer a, gconstpointer b)
-{
-  gint64 x = *(const gint64 *) a, y = *(const gint64 *) b;
-
-  return (x > y) - (x < y);
-}
-
 static guint32
-kernel_pid (const WsRun *run, gsize k)
+stream_pid (const WsRun *run, const guint32 *streams, gsize i)
 {
   guint32 s;
 
-  if (run->kernels.stream == NULL)
+  if (streams == NULL)
     return 0;
-  s = run->kernels.stream[k];
+  s = streams[i];
   return s < run->streams->len ? g_array_index (run->streams, WsStream, s).pid : 0;
 }
 
+typedef struct
+{
+  gint64 *kernel_times;
+  gint64 *memop_times;
+} Times;
+
 /* The GPU side of one process, built when a step of it first needs it. */
 static ProcessGpu *
-process_gpu (GHashTable *cache, const WsRun *run, const WsLaunchIndex *launch_index, guint32 pid)
+process_gpu (GHashTable *cache, const WsRun *run, const Times *times, guint32 pid)
 {
   ProcessGpu *p = g_hash_table_lookup (cache, GUINT_TO_POINTER (pid));
+  g_autoptr (GArray) kernels = g_array_new (FALSE, FALSE, sizeof (Launch));
+  g_autoptr (GArray) memops = g_array_new (FALSE, FALSE, sizeof (Launch));
 
   if (p != NULL)
     return p;
   p = g_new0 (ProcessGpu, 1);
   p->all = ws_busy_index_new (run, pid, WS_BUSY_ALL);
   p->kernels = ws_busy_index_new (run, pid, WS_BUSY_KERNELS);
-  p->launches = g_array_new (FALSE, FALSE, sizeof (gint64));
   for (gsize k = 0; k < run->kernels.n; k++)
     {
-      gssize a;
-      gint64 at;
+      Launch l = { times->kernel_times[k], run->kernels.end[k] - run->kernels.start[k] };
 
-      if (run->kernels.stream != NULL && kernel_pid (run, k) != pid)
-        continue;
-      a = launch_index != NULL ? ws_launch_index_kernel (launch_index, k) : -1;
-      /* Without the launch call, the kernel's own start stands for it. */
-      at = a >= 0 ? run->api.start[a] : run->kernels.start[k];
-      g_array_append_val (p->launches, at);
+      if (run->kernels.stream == NULL || stream_pid (run, run->kernels.stream, k) == pid)
+        g_array_append_val (kernels, l);
     }
-  g_array_sort (p->launches, compare_i64);
+  for (gsize m = 0; m < run->memops.n; m++)
+    {
+      Launch l = { times->memop_times[m], run->memops.end[m] - run->memops.start[m] };
+
+      if (run->memops.stream == NULL || stream_pid (run, run->memops.stream, m) == pid)
+        g_array_append_val (memops, l);
+    }
+  launches_init (&p->kernel_launches, kernels);
+  launches_init (&p->memop_launches, memops);
   g_hash_table_insert (cache, GUINT_TO_POINTER (pid), p);
   return p;
 }
 
+/* How many launches of @l fall in [@from, @to], and their GPU time. */
 static guint64
-count_in (GArray *times, gint64 from, gint64 to)
+launches_in (const Launches *l, gint64 from, gint64 to, gint64 *gpu_time)
 {
-  const gint64 *t = (const gint64 *) times->data;
+  const gint64 *t = (const gint64 *) l->times->data;
+  gsize lo = ws_sort_lower_bound (t, 0, l->times->len, from);
+  gsize hi = ws_sort_lower_bound (t, lo, l->times->len, to + 1);
 
-  return ws_sort_lower_bound (t, 0, times->len, to + 1) -
-         ws_sort_lower_bound (t, 0, times->len, from);
+  *gpu_time = g_array_index (l->sums, gint64, hi) - g_array_index (l->sums, gint64, lo);
+  return hi - lo;
 }
 
 static int
@@ -343,6 +430,7 @@ compute_medians (WsSteps *self)
   MEDIAN_OF (memory);
   MEDIAN_OF (idle);
   MEDIAN_OF (launches);
+  MEDIAN_OF (gpu_launched);
 #undef MEDIAN_OF
 }
 
@@ -383,7 +471,7 @@ ws_steps_compute (const WsRun *run, const WsStepsOptions *options)
   WsSteps *self = g_new0 (WsSteps, 1);
   g_autoptr (GHashTable) names = g_hash_table_new_full (NULL, NULL, NULL, name_info_free);
   g_autoptr (GHashTable) gpus = g_hash_table_new_full (NULL, NULL, NULL, process_gpu_free);
-  g_autoptr (WsLaunchIndex) launch_index = NULL;
+  Times times = { NULL, NULL };
   g_autofree char *prefix = NULL;
   g_autofree char *range_name = NULL;
   guint16 domain = 0;
@@ -403,10 +491,7 @@ ws_steps_compute (const WsRun *run, const WsStepsOptions *options)
   else if (!detect (run, pid, names, &prefix, &domain))
     return self;
 
-  if (run->api.n > 0 && run->api.correlation != NULL && run->kernels.correlation != NULL &&
-      run->kernels.stream != NULL)
-    launch_index = ws_launch_index_new (run);
-
+  launch_times (run, &times.kernel_times, &times.memop_times);
   for (gsize r = 0; r < run->nvtx.n; r++)
     {
       WsStep step = { 0 };
@@ -424,14 +509,22 @@ ws_steps_compute (const WsRun *run, const WsStepsOptions *options)
       step.start = run->nvtx.start[r];
       step.end = run->nvtx.end[r];
       step.wall = step.end - step.start;
-      gpu = process_gpu (gpus, run, launch_index, step.pid);
+      gpu = process_gpu (gpus, run, &times, step.pid);
       step.gpu_busy = ws_busy_index_busy (gpu->all, step.start, step.end);
       step.kernel = ws_busy_index_busy (gpu->kernels, step.start, step.end);
       step.memory = step.gpu_busy - step.kernel;
       step.idle = step.wall - step.gpu_busy;
-      step.launches = count_in (gpu->launches, step.start, step.end);
+      {
+        gint64 kernel_time, memop_time;
+
+        step.launches = launches_in (&gpu->kernel_launches, step.start, step.end, &kernel_time);
+        launches_in (&gpu->memop_launches, step.start, step.end, &memop_time);
+        step.gpu_launched = kernel_time + memop_time;
+      }
       g_array_append_val (self->steps, step);
     }
+  g_free (times.kernel_times);
+  g_free (times.memop_times);
   if (self->steps->len == 0)
     return self;
 
@@ -481,48 +574,53 @@ ws_steps_has_steady_state (const WsSteps *self)
   return self != NULL && self->n_steady > 0 && self->n_warmup > 0;
 }
 
-static int
-compare_spans (gconstpointer a, gconstpointer b)
-{
-  const WsSpan *x = a, *y = b;
-
-  return (x->start > y->start) - (x->start < y->start);
-}
-
 /**
  * ws_steps_spans:
  * @warmup: the warm-up steps, or the steady ones
  *
- * Returns: (transfer full) (element-type WsSpan): the time the steps
- * cover, as sorted spans that do not overlap
+ * The time the steps cover: consecutive steps of the kind asked for make
+ * one span, from the first one's start to the last one's end, the gaps
+ * between them (the loop's own work) included.
+ *
+ * Returns: (transfer full) (element-type WsSpan): sorted spans that do not
+ * overlap
  */
 GArray *
 ws_steps_spans (const WsSteps *self, gboolean warmup)
 {
   GArray *spans = g_array_new (FALSE, FALSE, sizeof (WsSpan));
-  g_autoptr (GArray) all = g_array_new (FALSE, FALSE, sizeof (WsSpan));
+  gboolean open = FALSE;
 
+  /* Steps are in start order. */
   for (guint i = 0; i < self->steps->len; i++)
     {
       const WsStep *s = &g_array_index (self->steps, WsStep, i);
-      WsSpan span = { s->start, s->end };
 
-      if (s->warmup == warmup)
-        g_array_append_val (all, span);
-    }
-  g_array_sort (all, compare_spans);
-  for (guint i = 0; i < all->len; i++)
-    {
-      WsSpan span = g_array_index (all, WsSpan, i);
-
-      if (spans->len > 0 && span.start <= g_array_index (spans, WsSpan, spans->len - 1).end)
+      if (s->warmup != warmup)
+        {
+          open = FALSE;
+          continue;
+        }
+      if (open)
         {
           WsSpan *last = &g_array_index (spans, WsSpan, spans->len - 1);
 
-          last->end = MAX (last->end, span.end);
+          last->end = MAX (last->end, s->end);
           continue;
         }
-      g_array_append_val (spans, span);
+      if (spans->len > 0 && s->start <= g_array_index (spans, WsSpan, spans->len - 1).end)
+        {
+          WsSpan *last = &g_array_index (spans, WsSpan, spans->len - 1);
+
+          last->end = MAX (last->end, s->end);
+        }
+      else
+        {
+          WsSpan span = { s->start, s->end };
+
+          g_array_append_val (spans, span);
+        }
+      open = TRUE;
     }
   return spans;
 }
@@ -537,4 +635,117 @@ ws_steps_warmup_time (const WsSteps *self)
     if (g_array_index (self->steps, WsStep, i).warmup)
       total += g_array_index (self->steps, WsStep, i).wall;
   return total;
+}
+
+/**
+ * ws_steps_steady_run:
+ *
+ * The steady state of @run: the events that start in a steady step (on
+ * any thread or GPU), with their summaries.
+ *
+ * Returns: (transfer full) (nullable): the slice, or %NULL when the run
+ * has no steady steps
+ */
+WsRun *
+ws_steps_steady_run (const WsRun *run, const WsSteps *steps)
+{
+  g_autoptr (GArray) spans = NULL;
+  g_autofree gint64 *starts = NULL;
+  g_autofree gint64 *ends = NULL;
+  g_autofree gint64 *kernel_times = NULL;
+  g_autofree gint64 *memop_times = NULL;
+  WsRun *slice;
+
+  g_return_val_if_fail (run != NULL, NULL);
+
+  if (steps == NULL || steps->n_steady == 0)
+    return NULL;
+  spans = ws_steps_spans (steps, FALSE);
+  starts = g_new (gint64, spans->len);
+  ends = g_new (gint64, spans->len);
+  for (guint i = 0; i < spans->len; i++)
+    {
+      starts[i] = g_array_index (spans, WsSpan, i).start;
+      ends[i] = g_array_index (spans, WsSpan, i).end;
+    }
+  /* A kernel belongs to the step that launched it: the GPU may run it
+   * long after (a loop that never waits for its GPU). */
+  launch_times (run, &kernel_times, &memop_times);
+  slice = ws_run_slice (run, starts, ends, spans->len, kernel_times, memop_times);
+  ws_run_compute_summaries (slice);
+  return slice;
+}
+
+/**
+ * ws_steps_setup_run:
+ *
+ * What comes before the steady state: from the start of the run to the
+ * first steady step (the warm-up steps and the set-up before them).
+ *
+ * Returns: (transfer full) (nullable): that part of @run, or %NULL when the
+ * run has no steady steps
+ */
+WsRun *
+ws_steps_setup_run (const WsRun *run, const WsSteps *steps)
+{
+  g_autoptr (GArray) spans = NULL;
+  g_autofree gint64 *kernel_times = NULL;
+  g_autofree gint64 *memop_times = NULL;
+  gint64 start, end;
+  WsRun *slice;
+
+  if (steps == NULL || steps->n_steady == 0)
+    return NULL;
+  spans = ws_steps_spans (steps, FALSE);
+  start = run->origin;
+  end = g_array_index (spans, WsSpan, 0).start;
+  launch_times (run, &kernel_times, &memop_times);
+  slice = ws_run_slice (run, &start, &end, 1, kernel_times, memop_times);
+  ws_run_compute_summaries (slice);
+  return slice;
+}
+
+/* The first and last steady step, for sentences. */
+static void
+steady_bounds (const WsSteps *self, const WsStep **first, const WsStep **last)
+{
+  *first = *last = NULL;
+  for (guint i = 0; i < self->steps->len; i++)
+    {
+      const WsStep *s = &g_array_index (self->steps, WsStep, i);
+
+      if (s->warmup)
+        continue;
+      if (*first == NULL)
+        *first = s;
+      *last = s;
+    }
+}
+
+/**
+ * ws_steps_describe_steady:
+ *
+ * "steps 1–5 of “训练步 N” (5 of 6; 126 ms)": which steps the steady
+ * state holds.
+ *
+ * Returns: (transfer full): the phrase
+ */
+char *
+ws_steps_describe_steady (const WsSteps *self)
+{
+  const WsStep *first, *last;
+  g_autofree char *wall = NULL;
+  gint64 total = 0;
+
+  steady_bounds (self, &first, &last);
+  if (first == NULL)
+    return g_strdup ("");
+  for (guint i = 0; i < self->steps->len; i++)
+    if (!g_array_index (self->steps, WsStep, i).warmup)
+      total += g_array_index (self->steps, WsStep, i).wall;
+  wall = ws_format_duration ((double) total);
+  /* TRANSLATORS: "steps 1–5 of “step N” (5 of 6; 126 ms)": the first and last steady step,
+   * the step name with its counter as N, how many of all, their wall time */
+  return g_strdup_printf (_ ("steps %u–%u of “%s” (%u of %u; %s)"), first->number, last->number,
+                          self->pattern, self->n_steady, self->steps->len, wall);
 }

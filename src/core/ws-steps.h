@@ -36,8 +36,10 @@ typedef struct
   gint64 memory;    /* ns with a memory operation running and no kernel */
   gint64 idle;      /* ns with neither: wall − gpu_busy */
   guint64 launches; /* kernels whose launch call started in the step, any thread of the process */
-  gboolean warmup;  /* marked by the warm-up rule */
-  gboolean slow;    /* warm-up because it took over twice the median wall time */
+  gint64 gpu_launched; /* ns: the GPU time of the kernels and memory operations launched in the
+                        * step, wherever they ran: its GPU work when the GPU runs behind */
+  gboolean warmup;     /* marked by the warm-up rule */
+  gboolean slow;       /* warm-up because it took over twice the median wall time */
 } WsStep;
 
 /* Medians over the steady steps. */
@@ -49,6 +51,7 @@ typedef struct
   double memory;
   double idle;
   double launches;
+  double gpu_launched;
 } WsStepMedians;
 
 typedef struct
@@ -76,6 +79,9 @@ gboolean ws_steps_has_steady_state (const WsSteps *self);
 GArray *ws_steps_spans (const WsSteps *self, gboolean warmup);
 gint64 ws_steps_warmup_time (const WsSteps *self);
 char *ws_steps_counter_prefix (const char *name, guint *counter);
+WsRun *ws_steps_steady_run (const WsRun *run, const WsSteps *steps);
+WsRun *ws_steps_setup_run (const WsRun *run, const WsSteps *steps);
+char *ws_steps_describe_steady (const WsSteps *self);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (WsSteps, ws_steps_unref)
 
