@@ -308,6 +308,39 @@ test_launched_work (void)
   g_assert_nonnull (ws_run_get_summary (steady, WS_REPORT_KERN_SUM));
 }
 
+/* `stats --steady`: the kernel summary of steps 1-5 of the GPT-2
+ * capture.  Its largest GEMM ran once a step: five launches, their total
+ * from SQL over the launches whose call started in the steady span. */
+static void
+test_stats_steady (void)
+{
+  g_autofree char *tmp = NULL;
+  g_autofree char *dir = ws_test_unpack_gpt2 (&tmp);
+  g_autofree char *db = g_build_filename (dir, "nsys", "GPT2__.sqlite", NULL);
+  const char *argv[] = { ws_test_cli (), "stats", "--steady", "--format", "csv", db, NULL };
+  const char *paths[] = { db, NULL };
+  g_autoptr (WsRun) run = ws_test_load_paths (paths);
+  g_autoptr (WsSteps) steps = ws_steps_compute (run, NULL);
+  g_autoptr (GArray) spans = ws_steps_spans (steps, FALSE);
+  g_autofree char *out = NULL, *err = NULL;
+  g_autofree char *sql = g_strdup_printf (
+    "SELECT sum(k.end - k.start) FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN StringIds s"
+    " ON s.id = k.demangledName JOIN CUPTI_ACTIVITY_KIND_RUNTIME r"
+    " ON r.correlationId = k.correlationId AND (r.globalTid & -16777216) = k.globalPid"
+    " WHERE s.value LIKE '%%s1688gemm_bf16_128x128_tn_align1%%' AND r.start >= %" G_GINT64_FORMAT
+    " AND r.start < %" G_GINT64_FORMAT,
+    g_array_index (spans, WsSpan, 0).start, g_array_index (spans, WsSpan, 0).end);
+  g_autofree char *expected = g_strdup_printf (",%" G_GINT64_FORMAT ",5,", sql_int (db, sql));
+  g_auto (GStrv) lines = NULL;
+
+  g_assert_cmpint (ws_test_run (argv, &out, &err), ==, 0);
+  g_assert_true (g_str_has_prefix (err, "Steady state: steps 1–5 of “训练步 N”"));
+  lines = g_strsplit (out, "\n", -1);
+  g_assert_nonnull (strstr (lines[1], "s1688gemm_bf16_128x128_tn_align1"));
+  g_assert_nonnull (strstr (lines[1], expected));
+  ws_test_rmtree (tmp);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -318,5 +351,6 @@ main (int argc, char **argv)
   g_test_add_func ("/steps/ddp-rank/straggler", test_ddp_rank);
   g_test_add_func ("/steps/warmup-rule", test_warmup_rule);
   g_test_add_func ("/steps/fp32/launched-work-and-steady-slice", test_launched_work);
+  g_test_add_func ("/steps/gpt2/stats-steady", test_stats_steady);
   return g_test_run ();
 }

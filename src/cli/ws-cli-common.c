@@ -307,3 +307,36 @@ ws_cli_setup_line (WsRun *run, WsSteps *steps)
     steady, first, wall, span > 0 ? 100.0 * (double) busy / (double) span : 0.0,
     there->len > 0 ? _ ("; there: ") : "", there->str);
 }
+
+/**
+ * ws_cli_use_steady:
+ * @run: (inout) (transfer full): the run; replaced by its steady state
+ * @file: the file, for the message
+ *
+ * `--steady`: the command works on the steady state.  Says which steps it
+ * holds on standard error (standard output stays the command's own); a run
+ * without steps past its warm-up is an error.
+ *
+ * Returns: whether @run has a steady state
+ */
+gboolean
+ws_cli_use_steady (WsRun **run, const char *file)
+{
+  g_autoptr (WsSteps) steps = NULL;
+  WsRun *steady = ws_cli_steady (*run, &steps);
+  g_autofree char *which = NULL;
+
+  if (steps == NULL)
+    {
+      ws_run_unref (steady);
+      g_printerr (_ ("warpscope-cli: %s: --steady: no steady state: no NVTX ranges repeat with a "
+                     "counter past the warm-up (see warpscope-cli steps)\n"),
+                  file);
+      return FALSE;
+    }
+  which = ws_steps_describe_steady (steps);
+  g_printerr (_ ("Steady state: %s\n"), which);
+  ws_run_unref (*run);
+  *run = steady;
+  return TRUE;
+}

@@ -267,7 +267,12 @@ ws_cli_compare (int argc, char **argv)
       const WsDelta *d = &g_array_index (cmp->kernels, WsDelta, i);
       gboolean grouping = format != WS_FORMAT_CSV;
 
-      g_ptr_array_add (cells, g_strdup (d->key));
+      /* People read display names; scripts the key (the CSV). */
+      if (format != WS_FORMAT_CSV && by == WS_MATCH_DEMANGLED)
+        g_ptr_array_add (
+          cells, g_strdup (ws_run_kernel_display (d->after_count > 0 ? after : before, d->key)));
+      else
+        g_ptr_array_add (cells, g_strdup (d->key));
       g_ptr_array_add (cells, integer (d->before_total, grouping));
       g_ptr_array_add (cells, integer (d->after_total, grouping));
       g_ptr_array_add (cells, integer (d->delta, grouping));

@@ -113,6 +113,7 @@ ws_cli_stats (int argc, char **argv)
   g_autofree char *format_str = NULL;
   g_autofree char *name_str = NULL;
   gboolean group_ops = FALSE;
+  gboolean steady = FALSE;
   GOptionEntry entries[] = {
     { "report", 'r', 0, G_OPTION_ARG_STRING, &report_str,
       N_ ("Reports, comma-separated: cuda_gpu_kern_sum (default), nvtx_sum, cuda_api_sum, "
@@ -127,6 +128,8 @@ ws_cli_stats (int argc, char **argv)
       N_ ("nvtx_sum: one row per PyTorch operator (“aten::addmm”) instead of one per op range "
           "(“aten::addmm, seq = 6, op_id = 52”)"),
       NULL },
+    { "steady", 0, 0, G_OPTION_ARG_NONE, &steady,
+      N_ ("Only the steady state: the steps past the warm-up (see warpscope-cli steps)"), NULL },
     { NULL },
   };
   g_autoptr (GOptionContext) context =
@@ -188,6 +191,13 @@ ws_cli_stats (int argc, char **argv)
     }
 
   /* Read only the columns the reports need: as fast as SQLite's own GROUP BY. */
+  /* The steps are found in the NVTX ranges, and kernels placed by their
+   * launch calls. */
+  if (steady)
+    {
+      flags |= WS_LOAD_NVTX | WS_LOAD_API;
+      lean = FALSE;
+    }
   if (lean)
     flags |= WS_LOAD_LEAN;
   if (form == WS_NAME_SHORT)
@@ -197,6 +207,8 @@ ws_cli_stats (int argc, char **argv)
   run = ws_cli_load (argv + 1, flags, &error);
   if (run == NULL)
     return ws_cli_fail (error);
+  if (steady && !ws_cli_use_steady (&run, argv[1]))
+    return WS_EXIT_BAD_INPUT;
   /* Without --report, a stats CSV prints its own report. */
   if (report_str == NULL && !ws_report_has_data (run, WS_REPORT_KERN_SUM))
     for (guint kind = 0; kind < WS_N_REPORTS; kind++)
