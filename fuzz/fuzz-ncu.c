@@ -7,6 +7,7 @@
 #include <glib/gstdio.h>
 
 #include "fuzz-util.h"
+#include "ws-gauges.h"
 #include "ws-ncu-match.h"
 #include "ws-ncu-reader.h"
 
@@ -25,7 +26,10 @@ LLVMFuzzerTestOneInput (const guint8 *data, size_t size)
   results = ws_ncu_reader_load_file (path, &error);
   if (results != NULL)
     {
-      WsRun *run = ws_run_new_from_ncu (results);
+      WsRun *run;
+
+      ws_gauges_compute_all (results);
+      run = ws_run_new_from_ncu (results);
 
       for (guint i = 0; i < ws_ncu_results_n_launches (results); i++)
         ws_ncu_results_verdict_for (results, ws_ncu_results_launch (results, i)->kernel);

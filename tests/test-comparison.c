@@ -71,8 +71,8 @@ test_sides_equal_sql (void)
       sum_after += d->after_total;
     }
   /* The two runs' kernel time, as nsys stats sums it. */
-  g_assert_cmpint (sum_before, ==, ws_run_get_summary (before, WS_REPORT_KERN_SUM)->grand_total);
-  g_assert_cmpint (sum_after, ==, ws_run_get_summary (after, WS_REPORT_KERN_SUM)->grand_total);
+  g_assert_cmpint (sum_before, ==, ws_run_get_summary (before, WS_SUMMARY_KERN_SUM)->grand_total);
+  g_assert_cmpint (sum_after, ==, ws_run_get_summary (after, WS_SUMMARY_KERN_SUM)->grand_total);
   g_assert_cmpfloat (cmp->gpu_time.before, ==, (double) sum_before);
 }
 

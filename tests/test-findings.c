@@ -4,6 +4,7 @@
 #include <sqlite3.h>
 #include <string.h>
 
+#include "ws-findings-output.h"
 #include "ws-findings.h"
 #include "ws-nsys-reader.h"
 #include "ws-stats.h"

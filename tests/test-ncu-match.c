@@ -5,6 +5,7 @@
 
 #include <json-glib/json-glib.h>
 
+#include "ws-gauges.h"
 #include "ws-ncu-match.h"
 #include "ws-ncu-reader.h"
 #include "ws-run-loader.h"
@@ -22,6 +23,7 @@ load_run (const char *nsys, const char *ncu)
   g_autoptr (WsNcuResults) results = ws_ncu_reader_load_file (ncu_path, &error);
 
   g_assert_no_error (error);
+  ws_gauges_compute_all (results);
   ws_run_attach_ncu (run, results);
   return g_steal_pointer (&run);
 }
@@ -309,6 +311,8 @@ test_run_from_ncu (void)
   g_autoptr (WsNcuResults) results = ws_ncu_reader_load_file (path, &error);
   g_autoptr (WsRun) run = ws_run_new_from_ncu (results);
   const WsGpu *gpu;
+
+  ws_gauges_compute_all (results);
 
   g_assert_cmpstr (run->prov.kind, ==, "ncu-csv");
   g_assert_true (run->ncu == results);

@@ -366,7 +366,7 @@ test_no_kernels_is_not_an_error (void)
   g_assert_false (run->has_kernel_table);
   g_assert_cmpuint (run->kernels.n, ==, 0);
   g_assert_cmpuint (run->nvtx.n, ==, 146);
-  g_assert_false (ws_report_has_data (run, WS_REPORT_KERN_SUM));
+  g_assert_false (ws_run_has_summary_data (run, WS_SUMMARY_KERN_SUM));
 }
 
 typedef struct
@@ -477,8 +477,8 @@ test_async_load (void)
   g_assert_nonnull (load.run);
   g_assert_cmpuint (load.run->kernels.n, ==, 336);
   /* The summaries are derived on the worker, before the run is shared. */
-  g_assert_nonnull (ws_run_get_summary (load.run, WS_REPORT_KERN_SUM));
-  g_assert_nonnull (ws_run_get_summary (load.run, WS_REPORT_NVTX_SUM));
+  g_assert_nonnull (ws_run_get_summary (load.run, WS_SUMMARY_KERN_SUM));
+  g_assert_nonnull (ws_run_get_summary (load.run, WS_SUMMARY_NVTX_SUM));
   g_assert_cmpuint (load.progress_calls, >, 0);
   ws_run_unref (load.run);
   g_main_loop_unref (load.loop);

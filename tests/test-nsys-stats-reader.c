@@ -63,14 +63,14 @@ test_report_kinds (void)
   static const struct
   {
     const char *file;
-    WsReportKind kind;
+    WsSummaryKind kind;
     guint rows;
   } cases[] = {
-    { "v2025.3_h100_probe_cuda_gpu_kern_sum.csv", WS_REPORT_KERN_SUM, 6 },
-    { "v2025.3_h100_probe_nvtx_sum.csv", WS_REPORT_NVTX_SUM, 21 },
-    { "v2025.3_h100_probe_cuda_api_sum.csv", WS_REPORT_API_SUM, 10 },
-    { "v2025.3_h100_probe_cuda_gpu_mem_time_sum.csv", WS_REPORT_MEM_TIME_SUM, 2 },
-    { "v2025.3_h100_probe_cuda_gpu_mem_size_sum.csv", WS_REPORT_MEM_SIZE_SUM, 2 },
+    { "v2025.3_h100_probe_cuda_gpu_kern_sum.csv", WS_SUMMARY_KERN_SUM, 6 },
+    { "v2025.3_h100_probe_nvtx_sum.csv", WS_SUMMARY_NVTX_SUM, 21 },
+    { "v2025.3_h100_probe_cuda_api_sum.csv", WS_SUMMARY_API_SUM, 10 },
+    { "v2025.3_h100_probe_cuda_gpu_mem_time_sum.csv", WS_SUMMARY_MEM_TIME_SUM, 2 },
+    { "v2025.3_h100_probe_cuda_gpu_mem_size_sum.csv", WS_SUMMARY_MEM_SIZE_SUM, 2 },
   };
 
   for (gsize i = 0; i < G_N_ELEMENTS (cases); i++)
@@ -100,7 +100,7 @@ test_console_form (void)
   g_autoptr (GString) out = g_string_new (NULL);
 
   g_assert_no_error (error);
-  g_assert_cmpint (summary->kind, ==, WS_REPORT_KERN_SUM);
+  g_assert_cmpint (summary->kind, ==, WS_SUMMARY_KERN_SUM);
   ws_report_write (summary, WS_FORMAT_CSV, out);
   g_assert_true (g_file_get_contents (csv, &expected, NULL, NULL));
   g_assert_cmpstr (out->str, ==, expected);
@@ -146,7 +146,7 @@ test_older_headers (void)
 
       g_test_message ("form %" G_GSIZE_FORMAT, i);
       g_assert_no_error (error);
-      g_assert_cmpint (summary->kind, ==, WS_REPORT_KERN_SUM);
+      g_assert_cmpint (summary->kind, ==, WS_SUMMARY_KERN_SUM);
       g_assert_cmpuint (summary->rows->len, ==, 1);
       row = &g_array_index (summary->rows, WsSummaryRow, 0);
       g_assert_cmpstr (row->name, ==, "barrier_heavy(float *, int)");
@@ -227,11 +227,11 @@ test_run_from_csvs (void)
   g_assert_no_error (error);
   g_assert_cmpuint (run->kernels.n, ==, 0);
   g_assert_cmpstr (run->prov.kind, ==, "nsys-stats-csv");
-  summary = ws_run_get_summary (run, WS_REPORT_KERN_SUM);
+  summary = ws_run_get_summary (run, WS_SUMMARY_KERN_SUM);
   g_assert_nonnull (summary);
   g_assert_cmpint (summary->grand_total, ==, 1358714 + 1243736 + 924306 + 327111 + 151811 + 73698);
-  g_assert_nonnull (ws_run_get_summary (run, WS_REPORT_NVTX_SUM));
-  g_assert_null (ws_run_get_summary (run, WS_REPORT_API_SUM));
+  g_assert_nonnull (ws_run_get_summary (run, WS_SUMMARY_NVTX_SUM));
+  g_assert_null (ws_run_get_summary (run, WS_SUMMARY_API_SUM));
 }
 
 /* An export with a stats CSV beside it: the export's events win. */
@@ -247,7 +247,7 @@ test_export_wins_over_csv (void)
 
   g_assert_no_error (error);
   g_assert_cmpuint (run->kernels.n, ==, 229);
-  g_assert_null (ws_run_get_summary (run, WS_REPORT_KERN_SUM));
+  g_assert_null (ws_run_get_summary (run, WS_SUMMARY_KERN_SUM));
   g_assert_cmpuint (run->prov.files->len, ==, 2);
 }
 

@@ -70,7 +70,7 @@ static void
 test_stats_equal_nsys_stats (void)
 {
   g_autoptr (WsRun) run = load_capture ();
-  g_autoptr (WsSummary) summary = ws_run_summary (run, WS_REPORT_KERN_SUM, WS_NAME_DEMANGLED);
+  g_autoptr (WsSummary) summary = ws_run_summary (run, WS_SUMMARY_KERN_SUM, WS_NAME_DEMANGLED);
   g_autoptr (GString) ours = g_string_new (NULL);
   g_autofree char *truth_path =
     ws_test_data ("capture-h200", "probe", "nsys", "probe_cuda_gpu_kern_sum.csv", NULL);

@@ -155,7 +155,7 @@ test_nsys_info_equals_export (Fixture *f, gconstpointer data)
   g_autofree char *jout = NULL, *jtruth = NULL;
   g_autofree char *calls = NULL;
   g_autofree char *expected_call = NULL;
-  g_autofree char *cached = ws_report_convert_cache_path (f->nsys, WS_INPUT_NSYS_REPORT, NULL);
+  g_autofree char *cached = ws_report_convert_cache_path (f->nsys, WS_REPORT_TOOL_NSYS, NULL);
   g_autofree char *cached_name = g_path_get_basename (cached);
 
   g_assert_cmpint (run_cli (report_args, NULL, &out, &err), ==, 0);
@@ -351,7 +351,7 @@ test_cache_reused (Fixture *f, gconstpointer data)
 {
   const char *args[] = { "info", f->nsys, NULL };
   const char *ncu_args[] = { "gauges", f->ncu, NULL };
-  g_autofree char *first = ws_report_convert_cache_path (f->nsys, WS_INPUT_NSYS_REPORT, NULL);
+  g_autofree char *first = ws_report_convert_cache_path (f->nsys, WS_REPORT_TOOL_NSYS, NULL);
   g_autofree char *second = NULL;
   struct utimbuf later = { 1700000000, 1700000000 };
 
@@ -367,7 +367,7 @@ test_cache_reused (Fixture *f, gconstpointer data)
   g_assert_cmpuint (tool_calls (f), ==, 2);
 
   g_assert_cmpint (g_utime (f->nsys, &later), ==, 0);
-  second = ws_report_convert_cache_path (f->nsys, WS_INPUT_NSYS_REPORT, NULL);
+  second = ws_report_convert_cache_path (f->nsys, WS_REPORT_TOOL_NSYS, NULL);
   g_assert_cmpstr (first, !=, second);
   g_assert_cmpint (run_cli (args, NULL, NULL, NULL), ==, 0);
   g_assert_cmpuint (tool_calls (f), ==, 3);

@@ -15,39 +15,39 @@ typedef struct
 {
   const char *sqlite;
   const char *csv;
-  WsReportKind kind;
+  WsSummaryKind kind;
 } GroundTruth;
 
 static const GroundTruth truths[] = {
-  { "v2025.3_h100_probe.sqlite", "v2025.3_h100_probe_cuda_gpu_kern_sum.csv", WS_REPORT_KERN_SUM },
-  { "v2025.3_h100_probe.sqlite", "v2025.3_h100_probe_nvtx_sum.csv", WS_REPORT_NVTX_SUM },
-  { "v2025.3_h100_probe.sqlite", "v2025.3_h100_probe_cuda_api_sum.csv", WS_REPORT_API_SUM },
+  { "v2025.3_h100_probe.sqlite", "v2025.3_h100_probe_cuda_gpu_kern_sum.csv", WS_SUMMARY_KERN_SUM },
+  { "v2025.3_h100_probe.sqlite", "v2025.3_h100_probe_nvtx_sum.csv", WS_SUMMARY_NVTX_SUM },
+  { "v2025.3_h100_probe.sqlite", "v2025.3_h100_probe_cuda_api_sum.csv", WS_SUMMARY_API_SUM },
   { "v2025.3_h100_probe.sqlite", "v2025.3_h100_probe_cuda_gpu_mem_time_sum.csv",
-    WS_REPORT_MEM_TIME_SUM },
+    WS_SUMMARY_MEM_TIME_SUM },
   { "v2025.3_h100_probe.sqlite", "v2025.3_h100_probe_cuda_gpu_mem_size_sum.csv",
-    WS_REPORT_MEM_SIZE_SUM },
+    WS_SUMMARY_MEM_SIZE_SUM },
   { "v2025.3_h100_train_fp32.sqlite", "v2025.3_h100_train_fp32_cuda_gpu_kern_sum.csv",
-    WS_REPORT_KERN_SUM },
-  { "v2025.3_h100_train_fp32.sqlite", "v2025.3_h100_train_fp32_nvtx_sum.csv", WS_REPORT_NVTX_SUM },
+    WS_SUMMARY_KERN_SUM },
+  { "v2025.3_h100_train_fp32.sqlite", "v2025.3_h100_train_fp32_nvtx_sum.csv", WS_SUMMARY_NVTX_SUM },
   { "v2025.3_h100_train_bf16.sqlite", "v2025.3_h100_train_bf16_cuda_gpu_kern_sum.csv",
-    WS_REPORT_KERN_SUM },
-  { "v2025.3_h100_train_bf16.sqlite", "v2025.3_h100_train_bf16_nvtx_sum.csv", WS_REPORT_NVTX_SUM },
+    WS_SUMMARY_KERN_SUM },
+  { "v2025.3_h100_train_bf16.sqlite", "v2025.3_h100_train_bf16_nvtx_sum.csv", WS_SUMMARY_NVTX_SUM },
 };
 
 /* The leading "Total Time (ns)" (or Total (MB)) column of a report line. */
 static double
-line_total (const char *line, WsReportKind kind)
+line_total (const char *line, WsSummaryKind kind)
 {
   g_auto (GStrv) fields = g_strsplit (line, ",", 3);
 
-  return g_ascii_strtod (kind == WS_REPORT_MEM_SIZE_SUM ? fields[0] : fields[1], NULL);
+  return g_ascii_strtod (kind == WS_SUMMARY_MEM_SIZE_SUM ? fields[0] : fields[1], NULL);
 }
 
 /* Equal to the ground truth byte for byte, except that rows with equal
  * totals may come in another order: same header, same multiset of lines,
  * and totals in the same non-increasing order. */
 static void
-assert_same_report (const char *ours, const char *theirs, WsReportKind kind)
+assert_same_report (const char *ours, const char *theirs, WsSummaryKind kind)
 {
   g_auto (GStrv) a = g_strsplit (ours, "\n", -1);
   g_auto (GStrv) b = g_strsplit (theirs, "\n", -1);
@@ -103,7 +103,7 @@ test_cli_csv_equals_nsys_stats (void)
       g_autofree char *sqlite = ws_test_data ("nsys", truths[i].sqlite, NULL);
       g_autofree char *csv = ws_test_data ("nsys-stats", truths[i].csv, NULL);
       const char *argv[] = { ws_test_cli (), "stats",
-                             "--report",     ws_report_kind_to_string (truths[i].kind),
+                             "--report",     ws_summary_kind_to_string (truths[i].kind),
                              "--format",     "csv",
                              sqlite,         NULL };
       g_autofree char *out = NULL, *err = NULL, *expected = NULL;
@@ -158,6 +158,106 @@ test_name_forms_equal_sql_group_by (void)
           }
         g_assert_cmpuint (rows, >, 0);
       }
+}
+
+/* The 2021.2 export has no mangledName column.  Asking for mangled names
+ * used to read the array a lean load never made (signal 11): now one line
+ * says so, and the report groups by the demangled names, as nsys falls
+ * back (the SQL below is the truth), with exit status 0. */
+static void
+test_missing_name_form (void)
+{
+  g_autofree char *sqlite = ws_test_data ("nsys", "v2021.2_mordred.sqlite", NULL);
+  const char *argv[] = { ws_test_cli (), "stats", "--name", "mangled",
+                         "--format",     "csv",   sqlite,   NULL };
+  g_autofree char *has_mangled = ws_test_sqlite_text (
+    sqlite, "SELECT count(*) FROM pragma_table_info('CUPTI_ACTIVITY_KIND_KERNEL') "
+            "WHERE name = 'mangledName'");
+  g_autofree char *expected = ws_test_sqlite_text (
+    sqlite, "SELECT group_concat(line, '|') FROM (SELECT count(*) || ',' || sum(k.end - k.start) "
+            "AS line FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN StringIds s ON s.id = "
+            "k.demangledName GROUP BY s.value ORDER BY sum(k.end - k.start) DESC)");
+  g_autoptr (GString) ours = g_string_new (NULL);
+  WsTestRun run;
+  g_auto (GStrv) lines = NULL;
+  g_auto (GStrv) err_lines = NULL;
+
+  g_assert_cmpstr (has_mangled, ==, "0");
+  ws_test_run_bounded (argv, 60, &run);
+  g_test_message ("exit %d, signal %d, stderr: %s", run.status, run.signal, run.err);
+  g_assert_cmpint (run.signal, ==, 0);
+  g_assert_cmpint (run.status, ==, 0);
+  err_lines = g_strsplit (g_strchomp (run.err), "\n", -1);
+  g_assert_cmpuint (g_strv_length (err_lines), ==, 1);
+  g_assert_nonnull (strstr (err_lines[0], sqlite));
+  g_assert_nonnull (strstr (err_lines[0], "no mangled kernel names; demangled names are shown"));
+  lines = g_strsplit (run.out, "\n", -1);
+  for (guint i = 1; lines[i] != NULL && lines[i][0] != '\0'; i++)
+    {
+      g_auto (GStrv) fields = g_strsplit (lines[i], ",", 4);
+
+      g_string_append_printf (ours, "%s%s,%s", i > 1 ? "|" : "", fields[2], fields[1]);
+    }
+  g_assert_cmpstr (ours->str, ==, expected);
+  ws_test_run_clear (&run);
+}
+
+/* Each name form asked of a lean load (what `stats` reads) or a full one
+ * gives a name for every kernel, from the form the file has or the
+ * nearest; the run says which forms it holds, as PRAGMA table_info does. */
+static void
+test_name_forms_held (void)
+{
+  static const char *const files[] = { "v2021.2_mordred.sqlite", "v2025.3_h100_probe.sqlite" };
+  static const struct
+  {
+    WsNameForm form;
+    WsLoadFlags flag;
+    const char *column;
+  } forms[] = {
+    { WS_NAME_DEMANGLED, 0, "demangledName" },
+    { WS_NAME_SHORT, WS_LOAD_NAME_SHORT, "shortName" },
+    { WS_NAME_MANGLED, WS_LOAD_NAME_MANGLED, "mangledName" },
+  };
+
+  for (gsize f = 0; f < G_N_ELEMENTS (files); f++)
+    for (gsize lean = 0; lean < 2; lean++)
+      for (gsize asked = 0; asked < G_N_ELEMENTS (forms); asked++)
+        {
+          g_autofree char *path = ws_test_data ("nsys", files[f], NULL);
+          WsLoadFlags flags = WS_LOAD_ALL | (lean ? WS_LOAD_LEAN | forms[asked].flag : 0);
+          g_autoptr (GError) error = NULL;
+          g_autoptr (WsRun) run = ws_nsys_reader_load (path, flags, NULL, NULL, NULL, &error);
+
+          g_assert_no_error (error);
+          g_assert_cmpuint (run->kernels.n, >, 0);
+          for (gsize m = 0; m < G_N_ELEMENTS (forms); m++)
+            {
+              g_autofree char *sql = g_strdup_printf (
+                "SELECT count(*) FROM pragma_table_info('CUPTI_ACTIVITY_KIND_KERNEL') "
+                "WHERE name = '%s'",
+                forms[m].column);
+              g_autofree char *in_file = ws_test_sqlite_text (path, sql);
+              gboolean loaded = !lean || m == asked || m == 0;
+
+              /* A lean load holds the form asked for, or demangled when the
+               * file lacks it. */
+              if (lean && m == 0 && asked != 0)
+                {
+                  g_autofree char *sql_asked = g_strdup_printf (
+                    "SELECT count(*) FROM pragma_table_info('CUPTI_ACTIVITY_KIND_KERNEL') "
+                    "WHERE name = '%s'",
+                    forms[asked].column);
+                  g_autofree char *asked_in_file = ws_test_sqlite_text (path, sql_asked);
+
+                  loaded = g_str_equal (asked_in_file, "0");
+                }
+              g_assert_cmpint (ws_run_has_kernel_names (run, forms[m].form), ==,
+                               g_str_equal (in_file, "1") && loaded);
+              for (gsize k = 0; k < run->kernels.n; k++)
+                g_assert_cmpstr (ws_run_kernel_name (run, k, forms[m].form), !=, "");
+            }
+        }
 }
 
 /* --format table is nsys's console table: compared with the console output
@@ -342,6 +442,8 @@ main (int argc, char **argv)
   g_test_add_func ("/stats/cli/csv-equals-nsys-stats", test_cli_csv_equals_nsys_stats);
   g_test_add_func ("/stats/cli/table-equals-nsys-console", test_table_equals_nsys_console);
   g_test_add_func ("/stats/cli/name-forms-equal-sql-group-by", test_name_forms_equal_sql_group_by);
+  g_test_add_func ("/stats/cli/missing-name-form-noted", test_missing_name_form);
+  g_test_add_func ("/stats/name-forms/held-or-nearest", test_name_forms_held);
   g_test_add_func ("/stats/format/rounding-half-away-on-exact-value", test_rounding_rule);
   g_test_add_func ("/stats/format/thousands-separators", test_thousands_separators);
   g_test_add_func ("/stats/llmperf/avg-and-share-reproduce-nsys-text",

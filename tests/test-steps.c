@@ -305,7 +305,7 @@ test_launched_work (void)
   g_assert_cmpuint (spans->len, ==, 1);
   g_assert_cmpint ((gint64) steady->kernels.n, ==, sql_int (db, q_kernels));
   g_assert_cmpuint (steady->kernels.n, ==, 4 * 34);
-  g_assert_nonnull (ws_run_get_summary (steady, WS_REPORT_KERN_SUM));
+  g_assert_nonnull (ws_run_get_summary (steady, WS_SUMMARY_KERN_SUM));
 }
 
 /* `stats --steady`: the kernel summary of steps 1-5 of the GPT-2

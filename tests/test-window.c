@@ -20,7 +20,7 @@
 static WsApplication *app;
 
 static guint
-table_rows (WsWindow *window, WsReportKind kind)
+table_rows (WsWindow *window, WsSummaryKind kind)
 {
   WsSummariesPage *page = WS_SUMMARIES_PAGE (ws_window_get_view (window, "summaries"));
 
@@ -62,15 +62,15 @@ test_opens_export (void)
   g_assert_cmpint (ws_bars_model_get (model, 0)->total, ==, 1358714);
 
   /* The summary tables have the rows of nsys stats. */
-  g_assert_cmpuint (table_rows (window, WS_REPORT_KERN_SUM), ==,
+  g_assert_cmpuint (table_rows (window, WS_SUMMARY_KERN_SUM), ==,
                     csv_rows ("v2025.3_h100_probe_cuda_gpu_kern_sum.csv"));
-  g_assert_cmpuint (table_rows (window, WS_REPORT_NVTX_SUM), ==,
+  g_assert_cmpuint (table_rows (window, WS_SUMMARY_NVTX_SUM), ==,
                     csv_rows ("v2025.3_h100_probe_nvtx_sum.csv"));
-  g_assert_cmpuint (table_rows (window, WS_REPORT_API_SUM), ==,
+  g_assert_cmpuint (table_rows (window, WS_SUMMARY_API_SUM), ==,
                     csv_rows ("v2025.3_h100_probe_cuda_api_sum.csv"));
-  g_assert_cmpuint (table_rows (window, WS_REPORT_MEM_TIME_SUM), ==,
+  g_assert_cmpuint (table_rows (window, WS_SUMMARY_MEM_TIME_SUM), ==,
                     csv_rows ("v2025.3_h100_probe_cuda_gpu_mem_time_sum.csv"));
-  g_assert_cmpuint (table_rows (window, WS_REPORT_MEM_SIZE_SUM), ==,
+  g_assert_cmpuint (table_rows (window, WS_SUMMARY_MEM_SIZE_SUM), ==,
                     csv_rows ("v2025.3_h100_probe_cuda_gpu_mem_size_sum.csv"));
 
   /* The imbalanced kernel: 4 launches of grid 64, block 256 (probe.cu). */
@@ -110,9 +110,9 @@ test_opens_stats_csvs (void)
   g_assert_cmpstr (ws_window_get_page (window), ==, "kernels");
   g_assert_cmpuint (model->n_kernels, ==,
                     csv_rows ("v2025.3_h100_train_bf16_cuda_gpu_kern_sum.csv"));
-  g_assert_cmpuint (table_rows (window, WS_REPORT_NVTX_SUM), ==,
+  g_assert_cmpuint (table_rows (window, WS_SUMMARY_NVTX_SUM), ==,
                     csv_rows ("v2025.3_h100_train_bf16_nvtx_sum.csv"));
-  g_assert_cmpuint (table_rows (window, WS_REPORT_API_SUM), ==, 0);
+  g_assert_cmpuint (table_rows (window, WS_SUMMARY_API_SUM), ==, 0);
   ws_bars_view_select (ws_kernels_page_get_bars_view (page), 0);
   {
     g_autofree char *details = ws_kernels_page_get_details_text (page);

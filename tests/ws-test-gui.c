@@ -121,3 +121,66 @@ ws_test_gui_open_and_load (const char *path)
 
   return ws_test_gui_wait_for_load (ws_test_gui_open (paths));
 }
+
+static void
+largest_window (GdkWindow *window, int *width, int *height)
+{
+  g_autoptr (GList) children = gdk_window_get_children (window);
+  int scale = gdk_window_get_scale_factor (window);
+
+  *width = MAX (*width, gdk_window_get_width (window) * scale);
+  *height = MAX (*height, gdk_window_get_height (window) * scale);
+  for (GList *l = children; l != NULL; l = l->next)
+    largest_window (l->data, width, height);
+}
+
+static gboolean
+count_frame (GtkWidget *widget, cairo_t *cr, gpointer frames)
+{
+  (*(guint *) frames)++;
+  return GDK_EVENT_PROPAGATE;
+}
+
+static gboolean
+drew (gpointer data)
+{
+  guint *frames = data;
+
+  return frames[0] > frames[1];
+}
+
+/**
+ * ws_test_gui_assert_drawing:
+ * @step: what was done, for the log
+ *
+ * After a step of a test: no window of @toplevel (or of a popover or
+ * menu of it, which are toplevels too) beyond X11's 32,767 px, the
+ * server's answer to everything sent so far (an X error, BadAlloc for a
+ * pixmap too large, ends the process here) and a new frame drawn.  Prints
+ * the step and the largest window on standard error.
+ */
+void
+ws_test_gui_assert_drawing (GtkWidget *toplevel, const char *step)
+{
+  g_autoptr (GList) toplevels = gtk_window_list_toplevels ();
+  GdkDisplay *display = gtk_widget_get_display (toplevel);
+  guint frames[2] = { 0, 0 };
+  int width = 0, height = 0;
+  gulong handler;
+
+  ws_test_gui_flush ();
+  g_assert_true (gtk_widget_get_realized (toplevel));
+  for (GList *l = toplevels; l != NULL; l = l->next)
+    if (gtk_widget_get_realized (l->data))
+      largest_window (gtk_widget_get_window (l->data), &width, &height);
+  g_printerr ("# %s: largest window %d×%d px\n", step, width, height);
+  g_assert_cmpint (width, <=, WS_TEST_X11_MAX_EXTENT);
+  g_assert_cmpint (height, <=, WS_TEST_X11_MAX_EXTENT);
+  gdk_display_sync (display);
+  handler = g_signal_connect (toplevel, "draw", G_CALLBACK (count_frame), frames);
+  frames[1] = frames[0];
+  gtk_widget_queue_draw (toplevel);
+  ws_test_gui_iterate_until (drew, frames);
+  g_signal_handler_disconnect (toplevel, handler);
+  gdk_display_sync (display);
+}

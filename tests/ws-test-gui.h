@@ -16,4 +16,9 @@ WsWindow *ws_test_gui_open (const char *const *paths);
 WsWindow *ws_test_gui_wait_for_load (WsWindow *window);
 WsWindow *ws_test_gui_open_and_load (const char *path);
 
+/* X11's coordinates are 16-bit signed: no window or pixmap beyond this. */
+#define WS_TEST_X11_MAX_EXTENT 32767
+
+void ws_test_gui_assert_drawing (GtkWidget *toplevel, const char *step);
+
 G_END_DECLS

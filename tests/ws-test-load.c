@@ -3,6 +3,7 @@
  * fixture that does not load fails the test), and events found in them. */
 #include "config.h"
 
+#include "ws-gauges.h"
 #include "ws-ncu-reader.h"
 #include "ws-run-loader.h"
 #include "ws-test-load.h"
@@ -56,7 +57,8 @@ ws_test_load_nsys_ncu (const char *nsys, const char *ncu)
 /**
  * ws_test_load_ncu:
  *
- * Returns: (transfer full): the results of tests/data/ncu/@name
+ * Returns: (transfer full): the results of tests/data/ncu/@name, with
+ * their gauges, as the loader gives them
  */
 WsNcuResults *
 ws_test_load_ncu (const char *name)
@@ -67,6 +69,7 @@ ws_test_load_ncu (const char *name)
 
   g_assert_no_error (error);
   g_assert_nonnull (results);
+  ws_gauges_compute_all (results);
   return results;
 }
 

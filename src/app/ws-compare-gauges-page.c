@@ -161,7 +161,7 @@ ws_compare_gauges_page_set_comparison (WsCompareGaugesPage *self, WsComparison *
   /* Labels that stay apart: instantiations of one template keep their
    * arguments. */
   labels = ws_kernel_name_labels ((const char *const *) keys->pdata, keys->len, 60);
-  for (guint i = 0; i < deltas->len; i++)
+  for (guint i = 0; i < deltas->len && i < WS_LIST_BOX_MAX_ROWS; i++)
     {
       const WsDelta *d = g_ptr_array_index (deltas, i);
       GtkWidget *row = row_new (self, d, labels[i]);
@@ -169,6 +169,16 @@ ws_compare_gauges_page_set_comparison (WsCompareGaugesPage *self, WsComparison *
       gtk_container_add (GTK_CONTAINER (self->list), row);
       if (keep == NULL && g_strcmp0 (selected, d->key) == 0)
         keep = GTK_LIST_BOX_ROW (row);
+    }
+  if (deltas->len > WS_LIST_BOX_MAX_ROWS)
+    {
+      guint more = deltas->len - WS_LIST_BOX_MAX_ROWS;
+      g_autofree char *text =
+        g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "and %u more kernel profiled on both sides",
+                                      "and %u more kernels profiled on both sides", more),
+                         more);
+
+      ws_list_box_add_more (self->list, text);
     }
   summary = g_strdup_printf (
     g_dngettext (GETTEXT_PACKAGE, "%u kernel profiled by Nsight Compute on both sides",

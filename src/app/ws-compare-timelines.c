@@ -7,6 +7,9 @@
 #include "ws-compare-timelines.h"
 #include "ws-format.h"
 
+/* NVTX names in the "Align on" drop-down; the others are typed. */
+#define ALIGN_LIST_MAX 40
+
 /* The two runs of a comparison as timelines, one above the other, aligned
  * on an instance of an NVTX range both have ("step 3" with "step 3", the
  * third "forward" with the third) and zooming and panning together.
@@ -25,6 +28,8 @@ struct _WsCompareTimelines
   gboolean syncing; /* a window follows the other */
   gboolean filling; /* the combo is being filled */
   char *status;
+  GHashTable *shown_names; /* name as shown → key, for what is typed */
+  GtkListStore *completion_store;
 
   /* Template widgets */
   GtkComboBoxText *align_combo;
@@ -164,6 +169,19 @@ ws_compare_timelines_align (WsCompareTimelines *self, const char *name, guint in
   return found;
 }
 
+/* The key of the range chosen in the list or typed in the entry: "" for
+ * the start of the run, NULL for a name that neither list holds. */
+static const char *
+chosen_key (WsCompareTimelines *self)
+{
+  const char *id = gtk_combo_box_get_active_id (GTK_COMBO_BOX (self->align_combo));
+  GtkWidget *entry = gtk_bin_get_child (GTK_BIN (self->align_combo));
+
+  if (id != NULL)
+    return id;
+  return g_hash_table_lookup (self->shown_names, gtk_entry_get_text (GTK_ENTRY (entry)));
+}
+
 static void
 align_changed_cb (WsCompareTimelines *self)
 {
@@ -172,8 +190,10 @@ align_changed_cb (WsCompareTimelines *self)
 
   if (self->filling)
     return;
-  name = gtk_combo_box_get_active_id (GTK_COMBO_BOX (self->align_combo));
-  n = name != NULL && name[0] != '\0' ? instances_of (self, name) : 1;
+  name = chosen_key (self);
+  if (name == NULL)
+    return;
+  n = name[0] != '\0' ? instances_of (self, name) : 1;
   gtk_widget_set_sensitive (GTK_WIDGET (self->instance_spin), n > 1);
   gtk_spin_button_set_range (self->instance_spin, 1, MAX (n, 1));
   ws_compare_timelines_align (self, name,
@@ -183,37 +203,79 @@ align_changed_cb (WsCompareTimelines *self)
 static int
 compare_keys (gconstpointer a, gconstpointer b)
 {
-  return g_utf8_collate (*(const char *const *) a, *(const char *const *) b);
+  const WsDelta *x = *(const WsDelta *const *) a, *y = *(const WsDelta *const *) b;
+
+  return g_utf8_collate (x->key, y->key);
 }
 
-/* The NVTX ranges both runs have, by name. */
+static int
+compare_time (gconstpointer a, gconstpointer b)
+{
+  const WsDelta *x = *(const WsDelta *const *) a, *y = *(const WsDelta *const *) b;
+  gint64 tx = MAX (x->before_total, x->after_total), ty = MAX (y->before_total, y->after_total);
+
+  return tx != ty ? (tx > ty ? -1 : 1) : g_utf8_collate (x->key, y->key);
+}
+
+/* A name as shown: without the colon of the default domain ("step 3",
+ * "nccl:AllReduce"). */
+static const char *
+shown_name (const char *key)
+{
+  return key[0] == ':' ? key + 1 : key;
+}
+
+/* The NVTX ranges both runs have, by name.  A drop-down list is one
+ * window as tall as its items, so it holds only the ranges that take the
+ * most time (steps, phases: what one aligns on), in alphabetical order;
+ * every name can be typed, with completion (a list that scrolls). */
 static void
 fill_combo (WsCompareTimelines *self)
 {
-  g_autoptr (GPtrArray) names = g_ptr_array_new ();
+  g_autoptr (GPtrArray) both = g_ptr_array_new ();
   g_autoptr (GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
+  GtkWidget *entry = gtk_bin_get_child (GTK_BIN (self->align_combo));
+  guint listed;
 
   self->filling = TRUE;
   gtk_combo_box_text_remove_all (self->align_combo);
+  gtk_list_store_clear (self->completion_store);
+  g_hash_table_remove_all (self->shown_names);
   gtk_combo_box_text_append (self->align_combo, "", _ ("Start of the run"));
   for (guint i = 0; self->cmp != NULL && i < self->cmp->ranges->len; i++)
     {
       const WsDelta *d = &g_array_index (self->cmp->ranges, WsDelta, i);
 
       if (d->presence == WS_PRESENT_BOTH && d->key[0] != '\0' && g_hash_table_add (seen, d->key))
-        g_ptr_array_add (names, d->key);
+        g_ptr_array_add (both, (gpointer) d);
     }
-  g_ptr_array_sort (names, compare_keys);
-  /* Shown without the colon of the default domain: "step 3", "nccl:AllReduce". */
-  for (guint i = 0; i < names->len; i++)
+  g_ptr_array_sort (both, compare_keys);
+  for (guint i = 0; i < both->len; i++)
     {
-      const char *key = g_ptr_array_index (names, i);
+      const WsDelta *d = g_ptr_array_index (both, i);
 
-      gtk_combo_box_text_append (self->align_combo, key, key[0] == ':' ? key + 1 : key);
+      gtk_list_store_insert_with_values (self->completion_store, NULL, -1, 0, shown_name (d->key),
+                                         -1);
+      g_hash_table_insert (self->shown_names, (gpointer) shown_name (d->key), d->key);
+    }
+  g_ptr_array_sort (both, compare_time);
+  listed = MIN (both->len, ALIGN_LIST_MAX);
+  g_ptr_array_set_size (both, listed);
+  g_ptr_array_sort (both, compare_keys);
+  for (guint i = 0; i < listed; i++)
+    {
+      const WsDelta *d = g_ptr_array_index (both, i);
+
+      gtk_combo_box_text_append (self->align_combo, d->key, shown_name (d->key));
     }
   gtk_combo_box_set_active_id (GTK_COMBO_BOX (self->align_combo), "");
   gtk_spin_button_set_range (self->instance_spin, 1, 1);
   gtk_widget_set_sensitive (GTK_WIDGET (self->instance_spin), FALSE);
+  gtk_widget_set_tooltip_text (entry,
+                               g_hash_table_size (seen) > listed
+                                 ? _ ("Type the name of any NVTX range both runs have; the list "
+                                      "holds those that take the most time")
+                                 : NULL);
   self->filling = FALSE;
 }
 
@@ -350,6 +412,8 @@ ws_compare_timelines_dispose (GObject *object)
   g_clear_object (&self->cancellable);
   g_clear_pointer (&self->lanes[0], ws_lanes_unref);
   g_clear_pointer (&self->lanes[1], ws_lanes_unref);
+  g_clear_pointer (&self->shown_names, g_hash_table_unref);
+  g_clear_object (&self->completion_store);
   g_clear_pointer (&self->cmp, ws_comparison_unref);
 
   G_OBJECT_CLASS (ws_compare_timelines_parent_class)->dispose (object);
@@ -390,7 +454,16 @@ ws_compare_timelines_class_init (WsCompareTimelinesClass *klass)
 static void
 ws_compare_timelines_init (WsCompareTimelines *self)
 {
+  g_autoptr (GtkEntryCompletion) completion = gtk_entry_completion_new ();
+
   gtk_widget_init_template (GTK_WIDGET (self));
+  self->shown_names = g_hash_table_new (g_str_hash, g_str_equal);
+  self->completion_store = gtk_list_store_new (1, G_TYPE_STRING);
+  gtk_entry_completion_set_model (completion, GTK_TREE_MODEL (self->completion_store));
+  gtk_entry_completion_set_text_column (completion, 0);
+  gtk_entry_completion_set_minimum_key_length (completion, 1);
+  gtk_entry_set_completion (GTK_ENTRY (gtk_bin_get_child (GTK_BIN (self->align_combo))),
+                            completion);
   for (int side = 0; side < 2; side++)
     {
       GtkScrollbar *scrollbar = side == 0 ? self->before_scrollbar : self->after_scrollbar;

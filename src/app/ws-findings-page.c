@@ -10,6 +10,8 @@
 
 /* Time ranges listed in the details; the rest are counted. */
 #define MAX_RANGES_SHOWN 8
+/* NVTX ranges listed under a finding (its grid grows with each). */
+#define MAX_NVTX_SHOWN 50
 
 struct _WsFindingsPage
 {
@@ -158,7 +160,7 @@ show_nvtx (WsFindingsPage *self, const WsFinding *finding)
   gtk_grid_attach (self->nvtx_grid, label_new (_ ("Range"), 0, "ws-dim"), 0, 0, 1, 1);
   gtk_grid_attach (self->nvtx_grid, label_new (_ ("Events"), 1, "ws-dim"), 1, 0, 1, 1);
   gtk_grid_attach (self->nvtx_grid, label_new (_ ("Their time"), 1, "ws-dim"), 2, 0, 1, 1);
-  for (guint i = 0; i < finding->nvtx->len; i++)
+  for (guint i = 0; i < finding->nvtx->len && i < MAX_NVTX_SHOWN; i++)
     {
       const WsFindingNvtx *nvtx = g_ptr_array_index (finding->nvtx, i);
       g_autofree char *events = g_strdup_printf ("%u", nvtx->events);
@@ -176,6 +178,14 @@ show_nvtx (WsFindingsPage *self, const WsFinding *finding)
       gtk_grid_attach (self->nvtx_grid, name_label, 0, (int) i + 1, 1, 1);
       gtk_grid_attach (self->nvtx_grid, label_new (events, 1, NULL), 1, (int) i + 1, 1, 1);
       gtk_grid_attach (self->nvtx_grid, label_new (time, 1, NULL), 2, (int) i + 1, 1, 1);
+    }
+  if (finding->nvtx->len > MAX_NVTX_SHOWN)
+    {
+      guint more = finding->nvtx->len - MAX_NVTX_SHOWN;
+      g_autofree char *text = g_strdup_printf (
+        g_dngettext (GETTEXT_PACKAGE, "and %u more range", "and %u more ranges", more), more);
+
+      gtk_grid_attach (self->nvtx_grid, label_new (text, 0, "ws-dim"), 0, MAX_NVTX_SHOWN + 1, 3, 1);
     }
 }
 

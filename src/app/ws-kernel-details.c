@@ -10,6 +10,10 @@
 #include "ws-kernel-details.h"
 #include "ws-kernel-instances.h"
 
+/* Launch configurations listed, most used first; the rest are summed up in
+ * one line, so that the panel stays a few screens tall. */
+#define MAX_CONFIGS_SHOWN 12
+
 struct _WsKernelDetails
 {
   GtkBox parent_instance;
@@ -105,7 +109,7 @@ show_instances (WsKernelDetails *self, WsRun *run, const WsBar *bar)
 
   instances = ws_kernel_instances (run, bar->name_id, WS_NAME_DEMANGLED);
   uses = ws_kernel_config_uses (run, instances);
-  for (guint i = 0; i < uses->len; i++)
+  for (guint i = 0; i < uses->len && i < MAX_CONFIGS_SHOWN; i++)
     {
       const WsConfigUse *use = &g_array_index (uses, WsConfigUse, i);
       const WsLaunchConfig *config = &g_array_index (run->configs, WsLaunchConfig, use->config);
@@ -117,6 +121,27 @@ show_instances (WsKernelDetails *self, WsRun *run, const WsBar *bar)
         g_string_append_c (configs, '\n');
       /* TRANSLATORS: a launch configuration, how many launches used it, their time */
       g_string_append_printf (configs, _ ("%s — %s×, %s"), described, count, time);
+    }
+  if (uses->len > MAX_CONFIGS_SHOWN)
+    {
+      guint more = uses->len - MAX_CONFIGS_SHOWN;
+      gsize launches = 0;
+      gint64 total = 0;
+      g_autofree char *time = NULL, *count = NULL;
+
+      for (guint i = MAX_CONFIGS_SHOWN; i < uses->len; i++)
+        {
+          launches += g_array_index (uses, WsConfigUse, i).count;
+          total += g_array_index (uses, WsConfigUse, i).total;
+        }
+      time = ws_format_duration ((double) total);
+      count = g_strdup_printf ("%" G_GSIZE_FORMAT, launches);
+      g_string_append_c (configs, '\n');
+      /* TRANSLATORS: configurations left out of the list, their launches and time */
+      g_string_append_printf (configs,
+                              g_dngettext (GETTEXT_PACKAGE, "and %u more configuration — %s×, %s",
+                                           "and %u more configurations — %s×, %s", more),
+                              more, count, time);
     }
   gtk_label_set_text (self->configs_label, configs->str);
 

@@ -155,7 +155,7 @@ ws_kernels_page_set_run (WsKernelsPage *self, WsRun *run)
   ws_bars_view_set_verdict_func (self->bars_view, self->launches != NULL ? bar_verdict : NULL, self,
                                  NULL);
   self->summary = summary =
-    run != NULL ? ws_run_summary (run, WS_REPORT_KERN_SUM, self->name_form) : NULL;
+    run != NULL ? ws_run_summary (run, WS_SUMMARY_KERN_SUM, self->name_form) : NULL;
   ws_bars_view_set_summary (self->bars_view, summary);
   ws_kernel_details_show (self->details, run, NULL, -1);
 

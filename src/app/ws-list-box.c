@@ -21,15 +21,47 @@ ws_list_box_clear (GtkListBox *list)
     gtk_widget_destroy (l->data);
 }
 
+/* The rows of @list, not counting the one of ws_list_box_add_more(). */
 guint
 ws_list_box_get_n_rows (GtkListBox *list)
 {
   g_autoptr (GList) children = NULL;
+  guint n = 0;
 
   g_return_val_if_fail (GTK_IS_LIST_BOX (list), 0);
 
   children = gtk_container_get_children (GTK_CONTAINER (list));
-  return g_list_length (children);
+  for (GList *l = children; l != NULL; l = l->next)
+    n += g_object_get_data (l->data, "ws-more") == NULL;
+  return n;
+}
+
+/**
+ * ws_list_box_add_more:
+ * @text: what was left out ("and 12 more kernels")
+ *
+ * Ends @list with a row that cannot be selected, saying what is not listed:
+ * a GtkListBox makes every row it holds, so that lists stop at
+ * %WS_LIST_BOX_MAX_ROWS rows.
+ */
+void
+ws_list_box_add_more (GtkListBox *list, const char *text)
+{
+  GtkWidget *row = gtk_list_box_row_new ();
+  GtkWidget *label = gtk_label_new (text);
+
+  g_return_if_fail (GTK_IS_LIST_BOX (list));
+
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_label_set_line_wrap (GTK_LABEL (label), TRUE);
+  g_object_set (label, "margin", 8, NULL);
+  gtk_style_context_add_class (gtk_widget_get_style_context (label), "ws-dim");
+  gtk_container_add (GTK_CONTAINER (row), label);
+  gtk_list_box_row_set_selectable (GTK_LIST_BOX_ROW (row), FALSE);
+  gtk_list_box_row_set_activatable (GTK_LIST_BOX_ROW (row), FALSE);
+  g_object_set_data (G_OBJECT (row), "ws-more", GINT_TO_POINTER (TRUE));
+  gtk_widget_show_all (row);
+  gtk_container_add (GTK_CONTAINER (list), row);
 }
 
 static void

@@ -38,7 +38,7 @@ struct _WsSummariesPage
   GtkBox parent_instance;
 
   WsRun *run;
-  Table tables[WS_N_REPORTS];
+  Table tables[WS_N_SUMMARY_KINDS];
 
   /* Template widgets */
   GtkStack *stack;
@@ -47,26 +47,26 @@ struct _WsSummariesPage
 
 G_DEFINE_FINAL_TYPE (WsSummariesPage, ws_summaries_page, GTK_TYPE_BOX)
 
-static const char *const page_names[WS_N_REPORTS] = {
+static const char *const page_names[WS_N_SUMMARY_KINDS] = {
   "kernels", "nvtx", "api", "mem-time", "mem-size",
 };
 
 static const char *
-page_title (WsReportKind kind)
+page_title (WsSummaryKind kind)
 {
   switch (kind)
     {
-      case WS_REPORT_KERN_SUM:
+      case WS_SUMMARY_KERN_SUM:
         return _ ("GPU kernels");
-      case WS_REPORT_NVTX_SUM:
+      case WS_SUMMARY_NVTX_SUM:
         return _ ("NVTX ranges");
-      case WS_REPORT_API_SUM:
+      case WS_SUMMARY_API_SUM:
         return _ ("CUDA API calls");
-      case WS_REPORT_MEM_TIME_SUM:
+      case WS_SUMMARY_MEM_TIME_SUM:
         return _ ("Memory operations (time)");
-      case WS_REPORT_MEM_SIZE_SUM:
+      case WS_SUMMARY_MEM_SIZE_SUM:
         return _ ("Memory operations (size)");
-      case WS_N_REPORTS:
+      case WS_N_SUMMARY_KINDS:
       default:
         return "";
     }
@@ -137,15 +137,15 @@ add_column (GtkTreeView *view, const char *title, int model_column, int decimals
 
 /* The columns of a report, titled as `nsys stats` titles them. */
 static void
-build_columns (GtkTreeView *view, WsReportKind kind)
+build_columns (GtkTreeView *view, WsSummaryKind kind)
 {
-  gboolean size = kind == WS_REPORT_MEM_SIZE_SUM;
-  const char *count = kind == WS_REPORT_API_SUM ? _ ("Num Calls")
-                      : kind == WS_REPORT_MEM_TIME_SUM || kind == WS_REPORT_MEM_SIZE_SUM
+  gboolean size = kind == WS_SUMMARY_MEM_SIZE_SUM;
+  const char *count = kind == WS_SUMMARY_API_SUM ? _ ("Num Calls")
+                      : kind == WS_SUMMARY_MEM_TIME_SUM || kind == WS_SUMMARY_MEM_SIZE_SUM
                         ? _ ("Count")
                         : _ ("Instances");
-  const char *name = kind == WS_REPORT_NVTX_SUM ? _ ("Range")
-                     : kind == WS_REPORT_MEM_TIME_SUM || kind == WS_REPORT_MEM_SIZE_SUM
+  const char *name = kind == WS_SUMMARY_NVTX_SUM ? _ ("Range")
+                     : kind == WS_SUMMARY_MEM_TIME_SUM || kind == WS_SUMMARY_MEM_SIZE_SUM
                        ? _ ("Operation")
                        : _ ("Name");
 
@@ -158,7 +158,7 @@ build_columns (GtkTreeView *view, WsReportKind kind)
   add_column (view, size ? _ ("Min (MB)") : _ ("Min (ns)"), COL_MIN, 0, size, FALSE);
   add_column (view, size ? _ ("Max (MB)") : _ ("Max (ns)"), COL_MAX, 0, size, FALSE);
   add_column (view, size ? _ ("StdDev (MB)") : _ ("StdDev (ns)"), COL_STDDEV, 1, size, FALSE);
-  if (kind == WS_REPORT_NVTX_SUM)
+  if (kind == WS_SUMMARY_NVTX_SUM)
     add_column (view, _ ("Style"), COL_STYLE, 0, FALSE, TRUE);
   add_column (view, name, COL_NAME, 0, FALSE, TRUE);
 }
@@ -187,7 +187,7 @@ visible_table (WsSummariesPage *self)
 {
   const char *name = gtk_stack_get_visible_child_name (self->stack);
 
-  for (guint k = 0; k < WS_N_REPORTS; k++)
+  for (guint k = 0; k < WS_N_SUMMARY_KINDS; k++)
     if (g_strcmp0 (name, page_names[k]) == 0)
       return &self->tables[k];
   return NULL;
@@ -208,7 +208,7 @@ visible_table_changed_cb (WsSummariesPage *self, GParamSpec *pspec, GtkStack *st
   text = g_strdup_printf (
     g_dngettext (GETTEXT_PACKAGE, "%u row — the numbers of nsys stats %s",
                  "%u rows — the numbers of nsys stats %s", table->summary->rows->len),
-    table->summary->rows->len, ws_report_kind_to_string (table->summary->kind));
+    table->summary->rows->len, ws_summary_kind_to_string (table->summary->kind));
   gtk_label_set_text (self->title_label, text);
 }
 
@@ -289,7 +289,7 @@ ws_summaries_page_dispose (GObject *object)
 {
   WsSummariesPage *self = WS_SUMMARIES_PAGE (object);
 
-  for (guint k = 0; k < WS_N_REPORTS; k++)
+  for (guint k = 0; k < WS_N_SUMMARY_KINDS; k++)
     g_clear_pointer (&self->tables[k].summary, ws_summary_unref);
   g_clear_pointer (&self->run, ws_run_unref);
 
@@ -317,7 +317,7 @@ ws_summaries_page_init (WsSummariesPage *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
 
-  for (guint k = 0; k < WS_N_REPORTS; k++)
+  for (guint k = 0; k < WS_N_SUMMARY_KINDS; k++)
     {
       Table *table = &self->tables[k];
       GtkWidget *scrolled = gtk_scrolled_window_new (NULL, NULL);
@@ -350,7 +350,7 @@ ws_summaries_page_set_run (WsSummariesPage *self, WsRun *run)
   g_clear_pointer (&self->run, ws_run_unref);
   self->run = run;
 
-  for (guint k = 0; k < WS_N_REPORTS; k++)
+  for (guint k = 0; k < WS_N_SUMMARY_KINDS; k++)
     {
       g_autoptr (WsSummary) summary =
         run != NULL ? ws_run_summary (run, k, WS_NAME_DEMANGLED) : NULL;
@@ -366,17 +366,17 @@ ws_summaries_page_set_run (WsSummariesPage *self, WsRun *run)
  * Returns: (transfer none): the table of @kind
  */
 GtkTreeView *
-ws_summaries_page_get_view (WsSummariesPage *self, WsReportKind kind)
+ws_summaries_page_get_view (WsSummariesPage *self, WsSummaryKind kind)
 {
-  g_return_val_if_fail (kind < WS_N_REPORTS, NULL);
+  g_return_val_if_fail (kind < WS_N_SUMMARY_KINDS, NULL);
 
   return self->tables[kind].view;
 }
 
 void
-ws_summaries_page_show (WsSummariesPage *self, WsReportKind kind)
+ws_summaries_page_show (WsSummariesPage *self, WsSummaryKind kind)
 {
-  g_return_if_fail (kind < WS_N_REPORTS);
+  g_return_if_fail (kind < WS_N_SUMMARY_KINDS);
 
   gtk_stack_set_visible_child_name (self->stack, page_names[kind]);
 }

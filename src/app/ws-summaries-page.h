@@ -13,8 +13,8 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (WsSummariesPage, ws_summaries_page, WS, SUMMARIES_PAGE, GtkBox)
 
 void ws_summaries_page_set_run (WsSummariesPage *self, WsRun *run);
-GtkTreeView *ws_summaries_page_get_view (WsSummariesPage *self, WsReportKind kind);
-void ws_summaries_page_show (WsSummariesPage *self, WsReportKind kind);
+GtkTreeView *ws_summaries_page_get_view (WsSummariesPage *self, WsSummaryKind kind);
+void ws_summaries_page_show (WsSummariesPage *self, WsSummaryKind kind);
 char *ws_summaries_page_copy_csv (WsSummariesPage *self);
 
 G_END_DECLS

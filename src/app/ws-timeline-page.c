@@ -28,15 +28,13 @@ struct _WsTimelinePage
   WsNvtxProjection *projection;
   GCancellable *cancellable;
   GSimpleActionGroup *actions;
-  GPtrArray *lane_checks; /* GtkCheckButton per lane */
-  gboolean updating_checks;
   WsFinding *pending_finding; /* to show once the lanes are ready */
 
   /* Template widgets */
   GtkSearchEntry *search_entry;
   GtkLabel *match_label;
   GtkLabel *range_label;
-  GtkBox *lanes_box;
+  GtkListStore *lanes_store; /* one row per lane: LANE_COL_* */
   GtkStack *view_stack;
   GtkSpinner *spinner;
   GtkLabel *status_label;
@@ -341,43 +339,48 @@ search_activate_cb (WsTimelinePage *self, GtkSearchEntry *entry)
   ws_timeline_view_find (self->timeline_view, FALSE);
 }
 
-static void
-lane_check_toggled_cb (GtkToggleButton *check, WsTimelinePage *self)
+enum
 {
-  guint32 lane = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (check), "lane"));
-  guint8 flags = ws_timeline_view_get_lane_flags (self->timeline_view, lane);
+  LANE_COL_SHOWN,
+  LANE_COL_TEXT,
+  LANE_COL_INDENT,
+};
 
-  if (self->updating_checks)
+/* A row of the "Lanes shown" list (a tree, which draws only the rows in
+ * view: a run may have thousands of lanes) was toggled. */
+static void
+lane_toggled_cb (WsTimelinePage *self, const char *path, GtkCellRendererToggle *toggle)
+{
+  g_autoptr (GtkTreePath) tree_path = gtk_tree_path_new_from_string (path);
+  guint32 lane;
+  guint8 flags;
+
+  if (tree_path == NULL || gtk_tree_path_get_depth (tree_path) != 1)
     return;
-  if (gtk_toggle_button_get_active (check))
-    flags &= ~WS_LANE_FLAG_HIDDEN;
-  else
-    flags |= WS_LANE_FLAG_HIDDEN;
-  ws_timeline_view_set_lane_flags (self->timeline_view, lane, flags);
+  lane = (guint32) gtk_tree_path_get_indices (tree_path)[0];
+  flags = ws_timeline_view_get_lane_flags (self->timeline_view, lane);
+  ws_timeline_view_set_lane_flags (self->timeline_view, lane, flags ^ WS_LANE_FLAG_HIDDEN);
 }
 
 static void
 lanes_changed_cb (WsTimelinePage *self, WsTimelineView *view)
 {
-  self->updating_checks = TRUE;
-  for (guint l = 0; self->lane_checks != NULL && l < self->lane_checks->len; l++)
-    gtk_toggle_button_set_active (
-      g_ptr_array_index (self->lane_checks, l),
-      !(ws_timeline_view_get_lane_flags (view, l) & WS_LANE_FLAG_HIDDEN));
-  self->updating_checks = FALSE;
+  GtkTreeModel *model = GTK_TREE_MODEL (self->lanes_store);
+  GtkTreeIter iter;
+  guint32 l = 0;
+
+  for (gboolean more = gtk_tree_model_get_iter_first (model, &iter); more;
+       more = gtk_tree_model_iter_next (model, &iter), l++)
+    gtk_list_store_set (self->lanes_store, &iter, LANE_COL_SHOWN,
+                        !(ws_timeline_view_get_lane_flags (view, l) & WS_LANE_FLAG_HIDDEN), -1);
 }
 
 static void
-build_lane_checks (WsTimelinePage *self)
+build_lane_list (WsTimelinePage *self)
 {
-  g_autoptr (GList) children = gtk_container_get_children (GTK_CONTAINER (self->lanes_box));
-
-  for (GList *l = children; l != NULL; l = l->next)
-    gtk_widget_destroy (l->data);
-  g_clear_pointer (&self->lane_checks, g_ptr_array_unref);
+  gtk_list_store_clear (self->lanes_store);
   if (self->lanes == NULL)
     return;
-  self->lane_checks = g_ptr_array_new ();
   for (guint l = 0; l < ws_lanes_get_n_lanes (self->lanes); l++)
     {
       const WsLane *lane = ws_lanes_get_lane (self->lanes, l);
@@ -385,16 +388,11 @@ build_lane_checks (WsTimelinePage *self)
       g_autofree char *title = ws_timeline_lane_title (self->lanes, l, &subtitle);
       g_autofree char *text =
         subtitle != NULL ? g_strdup_printf ("%s — %s", title, subtitle) : g_strdup (title);
-      GtkWidget *check = gtk_check_button_new_with_label (text);
 
-      if (lane->kind != WS_LANE_GROUP)
-        gtk_widget_set_margin_start (check, 18);
-      gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (check), TRUE);
-      g_object_set_data (G_OBJECT (check), "lane", GUINT_TO_POINTER (l));
-      g_signal_connect_object (check, "toggled", G_CALLBACK (lane_check_toggled_cb), self, 0);
-      gtk_widget_show (check);
-      gtk_container_add (GTK_CONTAINER (self->lanes_box), check);
-      g_ptr_array_add (self->lane_checks, check);
+      gtk_list_store_insert_with_values (
+        self->lanes_store, NULL, -1, LANE_COL_SHOWN,
+        !(ws_timeline_view_get_lane_flags (self->timeline_view, l) & WS_LANE_FLAG_HIDDEN),
+        LANE_COL_TEXT, text, LANE_COL_INDENT, lane->kind != WS_LANE_GROUP ? 18u : 0u, -1);
     }
 }
 
@@ -573,7 +571,7 @@ lanes_ready (GObject *source, GAsyncResult *result, gpointer data)
       return;
     }
   ws_timeline_view_set_lanes (self->timeline_view, lanes);
-  build_lane_checks (self);
+  build_lane_list (self);
   gtk_stack_set_visible_child_name (self->view_stack, "timeline");
   update_range_label (self);
   show_nvtx_summary (self);
@@ -618,7 +616,7 @@ ws_timeline_page_set_run (WsTimelinePage *self, WsRun *run)
   self->run = run;
 
   ws_timeline_view_set_lanes (self->timeline_view, NULL);
-  build_lane_checks (self);
+  build_lane_list (self);
   gtk_entry_set_text (GTK_ENTRY (self->search_entry), "");
   gtk_list_store_clear (self->side_store);
   gtk_label_set_text (self->side_title, "");
@@ -703,7 +701,6 @@ ws_timeline_page_dispose (GObject *object)
   g_clear_pointer (&self->lanes, ws_lanes_unref);
   g_clear_pointer (&self->run, ws_run_unref);
   g_clear_pointer (&self->pending_finding, ws_finding_unref);
-  g_clear_pointer (&self->lane_checks, g_ptr_array_unref);
   g_clear_object (&self->actions);
 
   G_OBJECT_CLASS (ws_timeline_page_parent_class)->dispose (object);
@@ -723,7 +720,9 @@ ws_timeline_page_class_init (WsTimelinePageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, WsTimelinePage, search_entry);
   gtk_widget_class_bind_template_child (widget_class, WsTimelinePage, match_label);
   gtk_widget_class_bind_template_child (widget_class, WsTimelinePage, range_label);
-  gtk_widget_class_bind_template_child (widget_class, WsTimelinePage, lanes_box);
+  gtk_widget_class_bind_template_child (widget_class, WsTimelinePage, lanes_store);
+  /* Not a field: for tests, through gtk_widget_get_template_child(). */
+  gtk_widget_class_bind_template_child_full (widget_class, "lanes_popover", FALSE, 0);
   gtk_widget_class_bind_template_child (widget_class, WsTimelinePage, view_stack);
   gtk_widget_class_bind_template_child (widget_class, WsTimelinePage, spinner);
   gtk_widget_class_bind_template_child (widget_class, WsTimelinePage, status_label);
@@ -742,6 +741,7 @@ ws_timeline_page_class_init (WsTimelinePageClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, event_selected_cb);
   gtk_widget_class_bind_template_callback (widget_class, range_selected_cb);
   gtk_widget_class_bind_template_callback (widget_class, lanes_changed_cb);
+  gtk_widget_class_bind_template_callback (widget_class, lane_toggled_cb);
   gtk_widget_class_bind_template_callback (widget_class, side_row_activated_cb);
 }
 

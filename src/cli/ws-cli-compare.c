@@ -10,6 +10,7 @@
 #include "ws-compare-gauges.h"
 #include "ws-comparison.h"
 #include "ws-findings-diff.h"
+#include "ws-findings-output.h"
 #include "ws-findings.h"
 #include "ws-format.h"
 #include "ws-input.h"

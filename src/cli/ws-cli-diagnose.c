@@ -6,6 +6,7 @@
 #include <json-glib/json-glib.h>
 
 #include "ws-cli.h"
+#include "ws-findings-output.h"
 #include "ws-findings.h"
 #include "ws-report.h"
 

@@ -50,7 +50,7 @@ parse_size (const char *str, double *width, double *height)
   if (end == NULL || (*end != 'x' && *end != 'X'))
     return FALSE;
   h = g_ascii_strtoll (end + 1, &end, 10);
-  if (*end != '\0' || w < 1 || h < 0 || w > 32768 || h > 32768)
+  if (*end != '\0' || w < 1 || h < 0 || w > WS_SURFACE_MAX_EXTENT || h > WS_SURFACE_MAX_EXTENT)
     return FALSE;
   *width = (double) w;
   *height = (double) h;
@@ -66,7 +66,7 @@ bars_verdict (const char *kernel_name, gpointer data)
 static gboolean
 render_bars (WsRun *run, const RenderOptions *options, GError **error)
 {
-  g_autoptr (WsSummary) summary = ws_summary_compute (run, WS_REPORT_KERN_SUM, WS_NAME_DEMANGLED);
+  g_autoptr (WsSummary) summary = ws_summary_compute (run, WS_SUMMARY_KERN_SUM, WS_NAME_DEMANGLED);
   g_autofree char *title =
     g_strdup_printf (_ ("GPU time by kernel — %s"), ws_run_display_name (run));
   g_autoptr (WsBarsModel) model =

@@ -13,7 +13,7 @@
 /* Reports beyond the five summaries a run keeps: NVTX ranges on the GPU. */
 enum
 {
-  REPORT_NVTX_GPU_PROJ = WS_N_REPORTS,
+  REPORT_NVTX_GPU_PROJ = WS_N_SUMMARY_KINDS,
   REPORT_NVTX_KERN,
 };
 
@@ -34,7 +34,7 @@ report_name (guint kind)
     return "nvtx_gpu_proj_sum";
   if (kind == REPORT_NVTX_KERN)
     return "nvtx_kern_sum";
-  return ws_report_kind_to_string ((WsReportKind) kind);
+  return ws_summary_kind_to_string ((WsSummaryKind) kind);
 }
 
 /* What nsys says when a report's tables are missing, or NULL. */
@@ -92,14 +92,14 @@ flags_for (guint kind)
       case REPORT_NVTX_GPU_PROJ:
       case REPORT_NVTX_KERN:
         return WS_LOAD_KERNELS | WS_LOAD_MEMOPS | WS_LOAD_API | WS_LOAD_NVTX;
-      case WS_REPORT_KERN_SUM:
+      case WS_SUMMARY_KERN_SUM:
         return WS_LOAD_KERNELS;
-      case WS_REPORT_NVTX_SUM:
+      case WS_SUMMARY_NVTX_SUM:
         return WS_LOAD_NVTX;
-      case WS_REPORT_API_SUM:
+      case WS_SUMMARY_API_SUM:
         return WS_LOAD_API;
-      case WS_REPORT_MEM_TIME_SUM:
-      case WS_REPORT_MEM_SIZE_SUM:
+      case WS_SUMMARY_MEM_TIME_SUM:
+      case WS_SUMMARY_MEM_SIZE_SUM:
         return WS_LOAD_MEMOPS;
       default:
         return WS_LOAD_ALL;
@@ -156,10 +156,10 @@ ws_cli_stats (int argc, char **argv)
   reports = g_strsplit (report_str != NULL ? report_str : "cuda_gpu_kern_sum", ",", -1);
   for (guint i = 0; reports[i] != NULL; i++)
     {
-      WsReportKind summary_kind;
+      WsSummaryKind summary_kind;
       guint kind;
 
-      if (ws_report_kind_from_string (g_strstrip (reports[i]), &summary_kind))
+      if (ws_summary_kind_from_string (g_strstrip (reports[i]), &summary_kind))
         kind = summary_kind;
       else if (g_str_equal (reports[i], "nvtx_gpu_proj_sum"))
         kind = REPORT_NVTX_GPU_PROJ;
@@ -173,7 +173,7 @@ ws_cli_stats (int argc, char **argv)
       g_array_append_val (kinds, kind);
       flags |= flags_for (kind);
       /* Launches and threads tie ranges to kernels: every column is needed. */
-      if (kind >= WS_N_REPORTS)
+      if (kind >= WS_N_SUMMARY_KINDS)
         lean = FALSE;
     }
   if (format_str != NULL &&
@@ -209,9 +209,20 @@ ws_cli_stats (int argc, char **argv)
     return ws_cli_fail (error);
   if (steady && !ws_cli_use_steady (&run, argv[1]))
     return WS_EXIT_BAD_INPUT;
+  /* A form the export lacks (mangled names before nsys 2022.1): say so,
+   * then show the nearest, as nsys does. */
+  if (run->kernels.n > 0 && !ws_run_has_kernel_names (run, form))
+    {
+      WsNameForm nearest = ws_run_kernel_name_form (run, form);
+
+      /* TRANSLATORS: the export, the name form asked for, the form shown */
+      g_printerr (_ ("warpscope-cli: %s: the export has no %s kernel names; %s names are shown\n"),
+                  argv[1], ws_name_form_to_string (form), ws_name_form_to_string (nearest));
+      form = nearest;
+    }
   /* Without --report, a stats CSV prints its own report. */
-  if (report_str == NULL && !ws_report_has_data (run, WS_REPORT_KERN_SUM))
-    for (guint kind = 0; kind < WS_N_REPORTS; kind++)
+  if (report_str == NULL && !ws_run_has_summary_data (run, WS_SUMMARY_KERN_SUM))
+    for (guint kind = 0; kind < WS_N_SUMMARY_KINDS; kind++)
       if (run->summaries[kind] != NULL)
         {
           g_array_index (kinds, guint, 0) = kind;
@@ -229,16 +240,16 @@ ws_cli_stats (int argc, char **argv)
         g_string_append_printf (out, " ** %s (%s):\n\n", _ (report_titles[kind]),
                                 report_name (kind));
 
-      if (kind >= WS_N_REPORTS)
+      if (kind >= WS_N_SUMMARY_KINDS)
         {
           write_nvtx_gpu_report (run, kind, form, format, argv[1], &nvtx_gpu, out);
           continue;
         }
-      if (!ws_report_has_data (run, kind))
+      if (!ws_run_has_summary_data (run, kind))
         {
           /* As nsys: not an error, the report has nothing to summarise. */
           g_autofree char *line = g_strdup_printf ("SKIPPED: %s does not contain %s.\n", argv[1],
-                                                   ws_report_missing_data (kind));
+                                                   ws_summary_kind_missing_data (kind));
 
           if (format == WS_FORMAT_CSV)
             g_printerr ("%s", line);
@@ -247,7 +258,7 @@ ws_cli_stats (int argc, char **argv)
           continue;
         }
 
-      summary = kind == WS_REPORT_NVTX_SUM && group_ops && ws_report_has_events (run, kind)
+      summary = kind == WS_SUMMARY_NVTX_SUM && group_ops && ws_run_has_summary_events (run, kind)
                   ? ws_summary_compute_nvtx_ops (run)
                   : ws_run_summary (run, kind, form);
       ws_report_write (summary, format, out);

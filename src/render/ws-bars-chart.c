@@ -69,6 +69,7 @@ matches (const char *name, const char *filter_folded)
 /**
  * ws_bars_model_new:
  * @top_n: bars to show before folding the rest into "others"; 0 for all
+ *   (at most %WS_BARS_MAX_SHOWN either way)
  * @filter: (nullable): keep kernels whose name contains it (case-insensitive)
  * @verdict_func: (nullable): the bottleneck verdict of a kernel, for colours
  *
@@ -82,6 +83,8 @@ ws_bars_model_new (const WsSummary *summary, guint top_n, WsBarsSort sort, const
   g_autofree char *filter_folded = filter != NULL ? g_utf8_casefold (filter, -1) : NULL;
   g_autoptr (GArray) all = g_array_new (FALSE, TRUE, sizeof (WsBar));
 
+  if (top_n == 0 || top_n > WS_BARS_MAX_SHOWN)
+    top_n = WS_BARS_MAX_SHOWN;
   self->sort = sort;
   self->bars = g_array_new (FALSE, TRUE, sizeof (WsBar));
   g_array_set_clear_func (self->bars, bar_clear);
@@ -330,7 +333,7 @@ ws_bars_chart_natural_height (cairo_t *cr, const WsBarsModel *model, const WsBar
   Layout l;
 
   compute_layout (cr, 600, model, state, palette, &l);
-  return l.top + MAX (model->bars->len, 1) * l.row + l.pad;
+  return MIN (l.top + MAX (model->bars->len, 1) * l.row + l.pad, WS_CHART_MAX_HEIGHT);
 }
 
 /* Kernels that ran but were not profiled, among coloured ones: a pale

@@ -55,6 +55,10 @@ typedef struct
   const char *title; /* drawn above the bars, or NULL */
 } WsBarsState;
 
+/* Bars drawn at most, "others" aside: at about 50 px a bar, a chart of
+ * them stays within WS_CHART_MAX_HEIGHT. */
+#define WS_BARS_MAX_SHOWN 300
+
 WsBarsModel *ws_bars_model_new (const WsSummary *summary, guint top_n, WsBarsSort sort,
                                 const char *filter, WsVerdictFunc verdict_func,
                                 gpointer verdict_data);

@@ -5,6 +5,7 @@
 #include <glib/gi18n.h>
 #include <math.h>
 
+#include "ws-bars-chart.h"
 #include "ws-compare-chart.h"
 #include "ws-format.h"
 #include "ws-kernel-name.h"
@@ -23,7 +24,8 @@ ws_compare_chart_n_rows (const WsComparison *cmp, const WsCompareState *state)
 {
   guint top = state != NULL && state->top_n > 0 ? state->top_n : DEFAULT_TOP;
 
-  return MIN (rows_of (cmp, state)->len, top);
+  /* The rest is counted in the last line ("and N more"). */
+  return MIN (rows_of (cmp, state)->len, MIN (top, WS_BARS_MAX_SHOWN));
 }
 
 /**

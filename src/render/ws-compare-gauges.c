@@ -8,6 +8,7 @@
 
 #include "ws-bars-chart.h"
 #include "ws-compare-gauges.h"
+#include "ws-surface.h"
 #include "ws-format.h"
 #include "ws-gauge-style.h"
 #include "ws-kernel-name.h"
@@ -745,24 +746,50 @@ all_heading_height (cairo_t *cr, const char *title, const WsPalette *palette)
   return pad + (title != NULL ? round (line * 1.4) : 0) + line + pad * 0.5;
 }
 
+/* How many of the kernels profiled on both sides the stacked drawing
+ * holds within WS_CHART_MAX_HEIGHT (a line counts the others), and its
+ * height. */
+static guint
+all_shown (cairo_t *cr, double width, const WsComparison *cmp, const char *title,
+           const WsPalette *palette, double *height)
+{
+  g_autoptr (PangoLayout) text = ws_text_layout (cr, palette, 1.0, FALSE);
+  double more_h = round (ws_text_line_height (text) * 2);
+  double y = all_heading_height (cr, title, palette);
+  guint shown = 0;
+
+  for (guint i = 0; i < cmp->kernels->len; i++)
+    {
+      const WsDelta *d = &g_array_index (cmp->kernels, WsDelta, i);
+      double h;
+
+      if (!ws_delta_profiled_both (d))
+        continue;
+      h = ws_compare_gauges_natural_height (cr, width, cmp, d, palette) + 1;
+      if (shown > 0 && y + h + more_h > WS_CHART_MAX_HEIGHT)
+        {
+          y += more_h;
+          break;
+        }
+      y += h;
+      shown++;
+    }
+  *height = ceil (y);
+  return shown;
+}
+
 double
 ws_compare_gauges_all_natural_height (cairo_t *cr, double width, const WsComparison *cmp,
                                       const char *title, const WsPalette *palette)
 {
-  double height = all_heading_height (cr, title, palette);
+  double height;
 
   g_return_val_if_fail (cmp != NULL, 0);
 
   if (cmp->n_profiled == 0)
-    return height + 120;
-  for (guint i = 0; i < cmp->kernels->len; i++)
-    {
-      const WsDelta *d = &g_array_index (cmp->kernels, WsDelta, i);
-
-      if (ws_delta_profiled_both (d))
-        height += ws_compare_gauges_natural_height (cr, width, cmp, d, palette) + 1;
-    }
-  return ceil (height);
+    return all_heading_height (cr, title, palette) + 120;
+  all_shown (cr, width, cmp, title, palette, &height);
+  return height;
 }
 
 void
@@ -772,8 +799,9 @@ ws_compare_gauges_draw_all (cairo_t *cr, double width, double height, const WsCo
   g_autoptr (PangoLayout) big = ws_text_layout (cr, palette, 1.25, TRUE);
   g_autoptr (PangoLayout) text = ws_text_layout (cr, palette, 1.0, FALSE);
   double line = ws_text_line_height (text), pad = round (line * 0.8);
-  double y = pad;
+  double y = pad, all_height;
   g_autofree char *summary = NULL;
+  guint shown;
 
   g_return_if_fail (cmp != NULL);
 
@@ -804,13 +832,26 @@ ws_compare_gauges_draw_all (cairo_t *cr, double width, double height, const WsCo
       cairo_restore (cr);
       return;
     }
-  for (guint i = 0; i < cmp->kernels->len; i++)
+  shown = all_shown (cr, width, cmp, title, palette, &all_height);
+  for (guint i = 0, drawn = 0; i < cmp->kernels->len; i++)
     {
       const WsDelta *d = &g_array_index (cmp->kernels, WsDelta, i);
       double h;
 
       if (!ws_delta_profiled_both (d))
         continue;
+      if (drawn++ == shown)
+        {
+          guint more = cmp->n_profiled - shown;
+          g_autofree char *text_more = g_strdup_printf (
+            g_dngettext (GETTEXT_PACKAGE, "and %u more kernel profiled on both sides",
+                         "and %u more kernels profiled on both sides", more),
+            more);
+
+          ws_color_set (cr, palette->dim);
+          ws_text_draw (cr, text, text_more, pad, y + pad * 0.5, width - 2 * pad, WS_ALIGN_LEFT);
+          break;
+        }
       h = ws_compare_gauges_natural_height (cr, width, cmp, d, palette);
       ws_color_set (cr, palette->grid);
       cairo_rectangle (cr, 0, y, width, 1);

@@ -9,6 +9,7 @@
 #include "ws-bars-chart.h"
 #include "ws-format.h"
 #include "ws-gauges-overview.h"
+#include "ws-surface.h"
 #include "ws-kernel-name.h"
 #include "ws-text.h"
 
@@ -142,6 +143,8 @@ typedef struct
   double verdict_x, verdict_w;
   double gauges_x, gauge_w;
   guint name_chars; /* the characters of a kernel name that fit */
+  guint shown;      /* rows drawn: as many as WS_CHART_MAX_HEIGHT holds */
+  double more_h;    /* the line that counts the rows left out, or 0 */
 } Layout;
 
 /* Below this width the gauges get their own line in each row. */
@@ -164,6 +167,13 @@ compute_layout (cairo_t *cr, double width, const WsGaugesOverview *self, const W
   l->header_h = (l->two_lines ? 2 : 1) * (l->small_line + 3) + 3;
   l->top = l->pad + l->header_h;
   l->row_h = round (l->line * (l->two_lines ? 3.0 : 1.8));
+  l->shown = n;
+  if (l->top + n * l->row_h + l->pad > WS_CHART_MAX_HEIGHT)
+    {
+      l->more_h = round (l->line * 1.8);
+      l->shown =
+        (guint) MAX (1, floor ((WS_CHART_MAX_HEIGHT - l->top - l->pad - l->more_h) / l->row_h));
+    }
 
   ws_text_size (text, n > 10 ? (n > 100 ? "9999" : "999") : "99", &l->id_w, NULL);
   l->id_w += 8;
@@ -230,7 +240,8 @@ row_name (const char *kernel, guint max_chars)
   return ws_kernel_name_shorten (start, max_chars);
 }
 
-/* The height that shows every row at @width. */
+/* The height that shows every row at @width, or as many as a chart may
+ * hold (WS_CHART_MAX_HEIGHT) and a line that counts the others. */
 double
 ws_gauges_overview_natural_height (cairo_t *cr, double width, const WsGaugesOverview *self,
                                    const WsPalette *palette)
@@ -238,7 +249,23 @@ ws_gauges_overview_natural_height (cairo_t *cr, double width, const WsGaugesOver
   Layout l;
 
   compute_layout (cr, width, self, palette, &l);
-  return l.top + MAX (ws_gauges_overview_n_rows (self), 1) * l.row_h + l.pad;
+  return l.top + MAX (l.shown, 1) * l.row_h + l.more_h + l.pad;
+}
+
+/**
+ * ws_gauges_overview_n_shown:
+ *
+ * Returns: the rows drawn at @width: all of them, unless there are more
+ * than a chart may hold
+ */
+guint
+ws_gauges_overview_n_shown (cairo_t *cr, double width, const WsGaugesOverview *self,
+                            const WsPalette *palette)
+{
+  Layout l;
+
+  compute_layout (cr, width, self, palette, &l);
+  return l.shown;
 }
 
 static void
@@ -326,8 +353,20 @@ ws_gauges_overview_draw (cairo_t *cr, double width, double height, const WsGauge
       return;
     }
   draw_header (cr, &l, self, palette);
+  if (l.shown < n)
+    {
+      guint more = n - l.shown;
+      g_autofree char *text_more = g_strdup_printf (
+        g_dngettext (GETTEXT_PACKAGE, "%u more launch: sort by a gauge to bring others up",
+                     "%u more launches: sort by a gauge to bring others up", more),
+        more);
 
-  for (guint row = 0; row < n; row++)
+      ws_color_set (cr, palette->dim);
+      ws_text_draw (cr, text, text_more, l.kernel_x, l.top + l.shown * l.row_h + l.line * 0.4,
+                    width - l.kernel_x - l.pad, WS_ALIGN_LEFT);
+    }
+
+  for (guint row = 0; row < l.shown; row++)
     {
       guint launch = ws_gauges_overview_launch (self, row);
       const WsNcuLaunch *info = ws_ncu_results_launch (self->results, launch);
@@ -395,7 +434,7 @@ ws_gauges_overview_hit (cairo_t *cr, double width, const WsGaugesOverview *self,
   if (y < l.top || x < 0 || x > width)
     return -1;
   row = floor ((y - l.top) / l.row_h);
-  if (row >= ws_gauges_overview_n_rows (self))
+  if (row >= l.shown)
     return -1;
   return (int) row;
 }
@@ -408,9 +447,9 @@ ws_gauges_overview_geometry (cairo_t *cr, double width, const WsGaugesOverview *
 {
   Layout l;
 
-  if (row >= ws_gauges_overview_n_rows (self))
-    return FALSE;
   compute_layout (cr, width, self, palette, &l);
+  if (row >= l.shown)
+    return FALSE;
   for (int c = 0; c < WS_GAUGES_N_MINI; c++)
     if (ws_gauges_mini_kinds[c] == kind)
       {
@@ -429,9 +468,9 @@ ws_gauges_overview_row_rect (cairo_t *cr, double width, const WsGaugesOverview *
 {
   Layout l;
 
-  if (row >= ws_gauges_overview_n_rows (self))
-    return FALSE;
   compute_layout (cr, width, self, palette, &l);
+  if (row >= l.shown)
+    return FALSE;
   *rect = (cairo_rectangle_t){ 0, l.top + row * l.row_h, width, l.row_h };
   return TRUE;
 }

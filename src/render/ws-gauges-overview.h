@@ -37,6 +37,8 @@ guint ws_gauges_overview_launch (const WsGaugesOverview *self, guint row);
 int ws_gauges_overview_row_of (const WsGaugesOverview *self, guint launch);
 gboolean ws_gauges_sort_from_string (const char *str, int *sort);
 
+guint ws_gauges_overview_n_shown (cairo_t *cr, double width, const WsGaugesOverview *self,
+                                  const WsPalette *palette);
 double ws_gauges_overview_natural_height (cairo_t *cr, double width, const WsGaugesOverview *self,
                                           const WsPalette *palette);
 void ws_gauges_overview_draw (cairo_t *cr, double width, double height,

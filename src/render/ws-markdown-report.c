@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "ws-bars-chart.h"
+#include "ws-findings-output.h"
 #include "ws-findings.h"
 #include "ws-format.h"
 #include "ws-gauges-overview.h"
@@ -128,12 +129,12 @@ append_totals (GString *out, const WsRun *run)
 {
   static const struct
   {
-    WsReportKind kind;
+    WsSummaryKind kind;
     const char *label;
   } parts[] = {
-    { WS_REPORT_KERN_SUM, N_ ("GPU time in kernels") },
-    { WS_REPORT_MEM_TIME_SUM, N_ ("GPU time in memory operations") },
-    { WS_REPORT_API_SUM, N_ ("CPU time in CUDA API calls") },
+    { WS_SUMMARY_KERN_SUM, N_ ("GPU time in kernels") },
+    { WS_SUMMARY_MEM_TIME_SUM, N_ ("GPU time in memory operations") },
+    { WS_SUMMARY_API_SUM, N_ ("CPU time in CUDA API calls") },
   };
 
   for (gsize i = 0; i < G_N_ELEMENTS (parts); i++)
@@ -180,7 +181,7 @@ append_top_kernels (GString *out, const WsRun *run, const WsBarsModel *model)
 }
 
 static void
-append_summary_table (GString *out, const WsRun *run, WsReportKind kind, const char *title,
+append_summary_table (GString *out, const WsRun *run, WsSummaryKind kind, const char *title,
                       guint top)
 {
   g_autoptr (WsSummary) summary = ws_run_summary (run, kind, WS_NAME_DEMANGLED);
@@ -224,7 +225,7 @@ ws_markdown_report_write (const WsRun *run, const char *path, const WsMarkdownOp
   g_autofree char *figure_path = g_build_filename (figs, figure_name, NULL);
   g_autofree char *title =
     g_strdup_printf (_ ("GPU time by kernel — %s"), ws_run_display_name (run));
-  g_autoptr (WsSummary) kernels = ws_run_summary (run, WS_REPORT_KERN_SUM, WS_NAME_DEMANGLED);
+  g_autoptr (WsSummary) kernels = ws_run_summary (run, WS_SUMMARY_KERN_SUM, WS_NAME_DEMANGLED);
   guint top = options != NULL && options->top_n > 0 ? options->top_n : 15;
 
   g_string_append_printf (out, "# %s — %s\n\n", _ ("Warpscope report"), ws_run_display_name (run));
@@ -254,10 +255,10 @@ ws_markdown_report_write (const WsRun *run, const char *path, const WsMarkdownOp
     return FALSE;
   append_findings (out, run);
 
-  append_summary_table (out, run, WS_REPORT_NVTX_SUM, _ ("NVTX ranges"), top);
-  append_summary_table (out, run, WS_REPORT_API_SUM, _ ("CUDA API calls"), top);
-  append_summary_table (out, run, WS_REPORT_MEM_TIME_SUM, _ ("Memory operations by time"), top);
-  append_summary_table (out, run, WS_REPORT_MEM_SIZE_SUM, _ ("Memory operations by size"), top);
+  append_summary_table (out, run, WS_SUMMARY_NVTX_SUM, _ ("NVTX ranges"), top);
+  append_summary_table (out, run, WS_SUMMARY_API_SUM, _ ("CUDA API calls"), top);
+  append_summary_table (out, run, WS_SUMMARY_MEM_TIME_SUM, _ ("Memory operations by time"), top);
+  append_summary_table (out, run, WS_SUMMARY_MEM_SIZE_SUM, _ ("Memory operations by size"), top);
 
   g_string_append_printf (out, "\n---\n%s %s\n", _ ("Made with Warpscope"), PACKAGE_VERSION);
   return g_file_set_contents (path, out->str, out->len, error);

@@ -58,10 +58,11 @@ ws_render_to_file (const char *path, double width, double height, WsDrawFunc dra
                    _ ("%s: unknown image type (use .png, .svg or .pdf)"), path);
       return FALSE;
     }
-  if (width < 1 || height < 1 || width > 32768 || height > 32768)
+  if (width < 1 || height < 1 || width > WS_SURFACE_MAX_EXTENT || height > WS_SURFACE_MAX_EXTENT)
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
-                   _ ("%s: size %.0f×%.0f is out of range (1–32768)"), path, width, height);
+                   _ ("%s: size %.0f×%.0f is out of range (1–%d)"), path, width, height,
+                   WS_SURFACE_MAX_EXTENT);
       return FALSE;
     }
 

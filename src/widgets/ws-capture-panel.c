@@ -59,6 +59,10 @@ struct _WsCapturePanel
 
 G_DEFINE_FINAL_TYPE (WsCapturePanel, ws_capture_panel, GTK_TYPE_BOX)
 
+/* Targets shown as rows: a GtkListBox makes every row it holds, and the
+ * window must stay within X11's 32,767 px. */
+#define MAX_TARGET_ROWS 200
+
 enum
 {
   RUN_REQUESTED,
@@ -83,6 +87,8 @@ target_state_free (TargetState *state)
 static void
 row_free (Row *row)
 {
+  gtk_widget_destroy (row->row);
+  g_object_unref (row->row);
   g_free (row->name);
   g_free (row);
 }
@@ -284,7 +290,8 @@ make_row (WsCapturePanel *self, const char *name)
 
   g_object_set (box, "margin", 3, NULL);
   gtk_widget_show_all (box);
-  row->row = box;
+  /* Rows past MAX_TARGET_ROWS are never shown, yet they keep their state. */
+  row->row = g_object_ref_sink (box);
   show_state (self, row);
   return row;
 }
@@ -328,7 +335,24 @@ rebuild (WsCapturePanel *self)
         continue;
       row = make_row (self, name);
       g_ptr_array_add (self->rows, row);
-      gtk_container_add (GTK_CONTAINER (self->targets_box), row->row);
+      if (self->rows->len <= MAX_TARGET_ROWS)
+        gtk_container_add (GTK_CONTAINER (self->targets_box), row->row);
+    }
+  if (self->rows->len > MAX_TARGET_ROWS)
+    {
+      guint more = self->rows->len - MAX_TARGET_ROWS;
+      g_autofree char *text = g_strdup_printf (
+        g_dngettext (
+          GETTEXT_PACKAGE, "and %u more target, captured with the others: its steps are in the log",
+          "and %u more targets, captured with the others: their steps are in the log", more),
+        more);
+      GtkWidget *label = gtk_label_new (text);
+
+      gtk_label_set_xalign (GTK_LABEL (label), 0);
+      g_object_set (label, "margin", 6, NULL);
+      gtk_style_context_add_class (gtk_widget_get_style_context (label), "dim-label");
+      gtk_widget_show (label);
+      gtk_container_add (GTK_CONTAINER (self->targets_box), label);
     }
   self->list_changed = FALSE;
   update_buttons (self);

@@ -1,0 +1,520 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "ws-findings"
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <math.h>
+#include <string.h>
+
+#include "ws-findings-private.h"
+#include "ws-format.h"
+#include "ws-stats.h"
+
+/* Calls closer together than this, under top-level NVTX ranges of the same
+ * name, belong to one loop. */
+#define LOOP_GAP_NS G_GINT64_CONSTANT (1000000000)
+
+/* NVTX chains are at most this deep (WS_NVTX_MAX_DEPTH + 1 rows). */
+#define MAX_CHAIN 257
+
+/* Where in the NVTX tree the findings' events are, merged by range name. */
+#define MAX_NVTX_ENTRIES 24
+
+static int
+compare_items (gconstpointer a, gconstpointer b)
+{
+  const WsItem *x = a, *y = b;
+
+  if (x->thread != y->thread)
+    return x->thread < y->thread ? -1 : 1;
+  if (x->start != y->start)
+    return x->start < y->start ? -1 : 1;
+  return (x->event > y->event) - (x->event < y->event);
+}
+
+/* The outermost NVTX range's name with its ASCII digits dropped, so that
+ * "step 3" and "step 4" are iterations of one loop; 0 outside ranges. */
+static guint32
+loop_key (WsCtx *ctx, guint32 thread, gint64 time)
+{
+  guint32 chain[MAX_CHAIN];
+  guint n = ws_run_index_nvtx_at (ctx->index, thread, time, chain, MAX_CHAIN);
+  guint32 name;
+  gpointer found;
+
+  if (n == 0)
+    return 0;
+  name = ctx->run->nvtx.name[chain[n - 1]];
+  found = g_hash_table_lookup (ctx->loop_keys, GUINT_TO_POINTER (name + 1));
+  if (found == NULL)
+    {
+      const char *text = ws_run_string (ctx->run, name);
+      GString *stripped = g_string_new (NULL);
+
+      for (const char *p = text; *p != '\0'; p++)
+        if (!g_ascii_isdigit (*p))
+          g_string_append_c (stripped, *p);
+      found = g_hash_table_lookup (ctx->stripped_keys, stripped->str);
+      if (found == NULL)
+        {
+          found = GUINT_TO_POINTER (g_hash_table_size (ctx->stripped_keys) + 1);
+          g_hash_table_insert (ctx->stripped_keys, g_strdup (stripped->str), found);
+        }
+      g_string_free (stripped, TRUE);
+      g_hash_table_insert (ctx->loop_keys, GUINT_TO_POINTER (name + 1), found);
+    }
+  return GPOINTER_TO_UINT (found);
+}
+
+/* Sorts @items by thread and time and cuts them into loops: a new loop
+ * starts after a pause of LOOP_GAP_NS or where the top-level NVTX range
+ * changes its name.  Returns (transfer full) an array of WsGroup. */
+GArray *
+ws_findings_group (WsCtx *ctx, GArray *items)
+{
+  GArray *groups = g_array_new (FALSE, FALSE, sizeof (WsGroup));
+  g_autofree guint32 *keys = g_new (guint32, MAX (items->len, 1));
+  WsGroup group = { 0 };
+
+  g_array_sort (items, compare_items);
+  for (guint i = 0; i < items->len; i++)
+    {
+      const WsItem *item = &g_array_index (items, WsItem, i);
+
+      keys[i] = item->thread == G_MAXUINT32 ? 0 : loop_key (ctx, item->thread, item->start);
+    }
+
+  for (guint i = 0; i < items->len; i++)
+    {
+      const WsItem *item = &g_array_index (items, WsItem, i);
+      gboolean joins = group.n > 0 && item->thread == group.thread &&
+                       keys[i] == keys[group.first] && item->start - group.end < LOOP_GAP_NS;
+
+      if (!joins)
+        {
+          if (group.n > 0)
+            g_array_append_val (groups, group);
+          group.first = i;
+          group.n = 0;
+          group.thread = item->thread;
+          group.start = item->start;
+          group.end = item->end;
+        }
+      group.n++;
+      group.end = MAX (group.end, item->end);
+    }
+  if (group.n > 0)
+    g_array_append_val (groups, group);
+  return groups;
+}
+
+typedef struct
+{
+  WsFindingNvtx *nvtx;
+  guint64 key;
+} NvtxEntry;
+
+WsNvtxCollector *
+ws_nvtx_collector_new (WsCtx *ctx)
+{
+  WsNvtxCollector *self = g_new0 (WsNvtxCollector, 1);
+
+  self->ctx = ctx;
+  self->entries = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  self->seen = g_hash_table_new (g_direct_hash, g_direct_equal);
+  self->list = g_ptr_array_new ();
+  return self;
+}
+
+void
+ws_nvtx_collector_free (WsNvtxCollector *self)
+{
+  for (guint i = 0; i < self->list->len; i++)
+    {
+      WsFindingNvtx *nvtx = g_ptr_array_index (self->list, i);
+
+      g_free (nvtx->name);
+      g_free (nvtx->domain);
+      g_free (nvtx);
+    }
+  g_ptr_array_unref (self->list);
+  g_hash_table_unref (self->entries);
+  g_hash_table_unref (self->seen);
+  g_free (self);
+}
+
+/* Counts an event of @duration ns at @time on @thread in every NVTX range
+ * that encloses it. */
+void
+ws_nvtx_collector_add (WsNvtxCollector *self, guint32 thread, gint64 time, gint64 duration)
+{
+  const WsRun *run = self->ctx->run;
+  guint32 chain[MAX_CHAIN];
+  guint n;
+
+  if (thread == G_MAXUINT32)
+    return;
+  n = ws_run_index_nvtx_at (self->ctx->index, thread, time, chain, MAX_CHAIN);
+  for (guint c = 0; c < n; c++)
+    {
+      guint32 range = chain[c];
+      guint64 key = ((guint64) run->nvtx.depth[range] << 48) |
+                    ((guint64) run->nvtx.domain[range] << 32) | run->nvtx.name[range];
+      WsFindingNvtx *nvtx = g_hash_table_lookup (self->entries, &key);
+
+      if (nvtx == NULL)
+        {
+          guint64 *stored = g_new (guint64, 1);
+
+          nvtx = g_new0 (WsFindingNvtx, 1);
+          nvtx->name = g_strdup (ws_run_string (run, run->nvtx.name[range]));
+          nvtx->domain = g_strdup (ws_run_nvtx_domain_name (run, run->nvtx.domain[range]));
+          nvtx->depth = run->nvtx.depth[range];
+          nvtx->start = G_MAXINT64;
+          nvtx->end = G_MININT64;
+          *stored = key;
+          g_hash_table_insert (self->entries, stored, nvtx);
+          g_ptr_array_add (self->list, nvtx);
+        }
+      nvtx->events++;
+      nvtx->event_time += duration;
+      if (g_hash_table_add (self->seen, GUINT_TO_POINTER (range + 1)))
+        {
+          nvtx->instances++;
+          nvtx->start = MIN (nvtx->start, run->nvtx.start[range]);
+          nvtx->end = MAX (nvtx->end, run->nvtx.end[range]);
+        }
+    }
+}
+
+static int
+compare_nvtx_by_events (gconstpointer a, gconstpointer b)
+{
+  const WsFindingNvtx *x = *(WsFindingNvtx *const *) a;
+  const WsFindingNvtx *y = *(WsFindingNvtx *const *) b;
+
+  if (x->events != y->events)
+    return x->events > y->events ? -1 : 1;
+  return (x->start > y->start) - (x->start < y->start);
+}
+
+static int
+compare_nvtx_by_place (gconstpointer a, gconstpointer b)
+{
+  const WsFindingNvtx *x = *(WsFindingNvtx *const *) a;
+  const WsFindingNvtx *y = *(WsFindingNvtx *const *) b;
+
+  if (x->start != y->start)
+    return x->start < y->start ? -1 : 1;
+  return (x->depth > y->depth) - (x->depth < y->depth);
+}
+
+/* Hands the ranges with the most events to @finding, in tree order: by
+ * start, a range before those inside it. */
+void
+ws_nvtx_collector_finish (WsNvtxCollector *self, WsFinding *finding)
+{
+  g_ptr_array_sort (self->list, compare_nvtx_by_events);
+  for (guint i = 0; i < self->list->len; i++)
+    {
+      WsFindingNvtx *nvtx = g_ptr_array_index (self->list, i);
+
+      if (i < MAX_NVTX_ENTRIES)
+        g_ptr_array_add (finding->nvtx, nvtx);
+      else
+        {
+          g_free (nvtx->name);
+          g_free (nvtx->domain);
+          g_free (nvtx);
+        }
+    }
+  g_ptr_array_set_size (self->list, 0);
+  g_ptr_array_sort (finding->nvtx, compare_nvtx_by_place);
+}
+
+/* “NAME”, the outermost NVTX range around @time on @thread, or a phrase
+ * saying there is none. */
+char *
+ws_findings_place (WsCtx *ctx, guint32 thread, gint64 time)
+{
+  guint32 chain[MAX_CHAIN];
+  guint n =
+    thread == G_MAXUINT32 ? 0 : ws_run_index_nvtx_at (ctx->index, thread, time, chain, MAX_CHAIN);
+
+  if (n == 0)
+    return g_strdup (_ ("code outside NVTX ranges"));
+  return g_strdup_printf ("“%s”", ws_run_string (ctx->run, ctx->run->nvtx.name[chain[n - 1]]));
+}
+
+char *
+ws_findings_count_string (double value)
+{
+  GString *out = g_string_new (NULL);
+
+  ws_format_fixed (out, value, 0, TRUE);
+  return g_string_free (out, FALSE);
+}
+
+char *
+ws_findings_percent_string (double value)
+{
+  g_autofree char *num = ws_format_fixed_string (value, 1);
+
+  return g_strdup_printf ("%s%%", num);
+}
+
+/* A name counted in a names table, with the order it first came in, so
+ * that equal counts keep that order (cudaMalloc before cudaFree). */
+typedef struct
+{
+  guint count;
+  guint order;
+} NameCount;
+
+static int
+compare_names (gconstpointer a, gconstpointer b, gpointer data)
+{
+  GHashTable *names = data;
+  const char *x = *(const char *const *) a, *y = *(const char *const *) b;
+  const NameCount *vx = g_hash_table_lookup (names, x);
+  const NameCount *vy = g_hash_table_lookup (names, y);
+
+  if (vx->count != vy->count)
+    return vx->count > vy->count ? -1 : 1;
+  return (vx->order > vy->order) - (vx->order < vy->order);
+}
+
+/* Returns (transfer full): a table of name → count for ws_findings_count_name(). */
+GHashTable *
+ws_findings_names_new (void)
+{
+  return g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+}
+
+static guint
+name_count (GHashTable *names, const char *name)
+{
+  const NameCount *value = g_hash_table_lookup (names, name);
+
+  return value != NULL ? value->count : 0;
+}
+
+/* The names counted in @names, most frequent first. */
+static GPtrArray *
+names_by_count (GHashTable *names)
+{
+  GPtrArray *keys = g_ptr_array_new ();
+  GHashTableIter iter;
+  gpointer key;
+
+  g_hash_table_iter_init (&iter, names);
+  while (g_hash_table_iter_next (&iter, &key, NULL))
+    g_ptr_array_add (keys, key);
+  g_ptr_array_sort_with_data (keys, compare_names, names);
+  return keys;
+}
+
+/* "20 cudaMalloc, 20 cudaFree". */
+char *
+ws_findings_names_string (GHashTable *names)
+{
+  g_autoptr (GPtrArray) keys = names_by_count (names);
+  GString *out = g_string_new (NULL);
+
+  for (guint i = 0; i < keys->len; i++)
+    {
+      g_autofree char *count = ws_findings_count_string (name_count (names, keys->pdata[i]));
+
+      g_string_append_printf (out, "%s%s %s", i > 0 ? ", " : "", count,
+                              (const char *) keys->pdata[i]);
+    }
+  return g_string_free (out, FALSE);
+}
+
+/* One evidence per name, keyed by the name itself ("cudaMalloc": 20). */
+void
+ws_findings_add_name_evidence (WsFinding *finding, GHashTable *names)
+{
+  g_autoptr (GPtrArray) keys = names_by_count (names);
+
+  for (guint i = 0; i < keys->len; i++)
+    ws_finding_add_evidence (finding, keys->pdata[i], keys->pdata[i], WS_UNIT_COUNT,
+                             name_count (names, keys->pdata[i]));
+}
+
+void
+ws_findings_count_name (GHashTable *names, const char *name)
+{
+  NameCount *value = g_hash_table_lookup (names, name);
+
+  if (value == NULL)
+    {
+      value = g_new0 (NameCount, 1);
+      value->order = g_hash_table_size (names);
+      g_hash_table_insert (names, g_strdup (name), value);
+    }
+  value->count++;
+}
+
+gint64
+ws_findings_median (GArray *values)
+{
+  WsGroupStats stats;
+
+  if (values->len == 0)
+    return 0;
+  ws_group_stats ((gint64 *) (gpointer) values->data, values->len, &stats);
+  return (gint64) llround (stats.med);
+}
+
+void
+ws_findings_add_api (WsFinding *finding, gssize api)
+{
+  guint32 index = (guint32) api;
+
+  if (api >= 0)
+    g_array_append_val (finding->api, index);
+}
+
+static int
+compare_u32 (gconstpointer a, gconstpointer b)
+{
+  guint32 x = *(const guint32 *) a, y = *(const guint32 *) b;
+
+  return (x > y) - (x < y);
+}
+
+static void
+sort_unique (GArray *indices)
+{
+  guint out = 0;
+
+  g_array_sort (indices, compare_u32);
+  for (guint i = 0; i < indices->len; i++)
+    if (out == 0 ||
+        g_array_index (indices, guint32, i) != g_array_index (indices, guint32, out - 1))
+      g_array_index (indices, guint32, out++) = g_array_index (indices, guint32, i);
+  g_array_set_size (indices, out);
+}
+
+static int
+compare_findings (gconstpointer a, gconstpointer b)
+{
+  const WsFinding *x = *(WsFinding *const *) a;
+  const WsFinding *y = *(WsFinding *const *) b;
+
+  if (x->severity != y->severity)
+    return x->severity > y->severity ? -1 : 1;
+  if (x->cost != y->cost)
+    return x->cost > y->cost ? -1 : 1;
+  return g_strcmp0 (x->id, y->id);
+}
+
+/* Most severe first; among equals, the one with more time at stake. */
+void
+ws_findings_sort (GPtrArray *findings)
+{
+  g_ptr_array_sort (findings, compare_findings);
+}
+
+/**
+ * ws_findings_compute:
+ *
+ * Runs every check on @run.  Checks that do not apply raise nothing, so a
+ * run without these problems gives an empty array.
+ *
+ * Returns: (transfer full) (element-type WsFinding): the findings, most
+ * severe first
+ */
+GPtrArray *
+ws_findings_compute (const WsRun *run)
+{
+  GPtrArray *findings = g_ptr_array_new_with_free_func ((GDestroyNotify) ws_finding_unref);
+  WsCtx ctx = { 0 };
+
+  g_return_val_if_fail (run != NULL, findings);
+
+  ctx.run = run;
+  ctx.index = ws_run_index_new (run);
+  ctx.loop_keys = g_hash_table_new (g_direct_hash, g_direct_equal);
+  ctx.stripped_keys = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+
+  ws_findings_check_alloc (&ctx, findings);
+  ws_findings_check_transfers (&ctx, findings);
+  ws_findings_check_sync (&ctx, findings);
+  ws_findings_check_launch (&ctx, findings);
+  ws_findings_check_imbalance (&ctx, findings);
+  ws_findings_check_idle (&ctx, findings);
+
+  for (guint i = 0; i < findings->len; i++)
+    {
+      WsFinding *finding = g_ptr_array_index (findings, i);
+
+      sort_unique (finding->kernels);
+      sort_unique (finding->memops);
+      sort_unique (finding->api);
+    }
+  ws_findings_sort (findings);
+
+  g_hash_table_unref (ctx.loop_keys);
+  g_hash_table_unref (ctx.stripped_keys);
+  ws_run_index_free (ctx.index);
+  return findings;
+}
+
+static void
+compute_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *cancellable)
+{
+  g_task_return_pointer (task, ws_findings_compute (task_data), (GDestroyNotify) g_ptr_array_unref);
+}
+
+/* ws_findings_compute() on a worker thread; the run is kept alive until
+ * it is done. */
+void
+ws_findings_compute_async (WsRun *run, GCancellable *cancellable, GAsyncReadyCallback callback,
+                           gpointer user_data)
+{
+  g_autoptr (GTask) task = g_task_new (NULL, cancellable, callback, user_data);
+
+  g_return_if_fail (run != NULL);
+
+  g_task_set_source_tag (task, ws_findings_compute_async);
+  g_task_set_task_data (task, ws_run_ref (run), (GDestroyNotify) ws_run_unref);
+  g_task_set_return_on_cancel (task, TRUE);
+  g_task_run_in_thread (task, compute_thread);
+}
+
+/**
+ * ws_findings_compute_finish:
+ *
+ * Returns: (transfer full) (element-type WsFinding): the findings, or %NULL
+ * with @error set when cancelled
+ */
+GPtrArray *
+ws_findings_compute_finish (GAsyncResult *result, GError **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, NULL), NULL);
+  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == ws_findings_compute_async, NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+/**
+ * ws_findings_find:
+ *
+ * Returns: (transfer none) (nullable): the finding of @id
+ */
+WsFinding *
+ws_findings_find (GPtrArray *findings, const char *id)
+{
+  g_return_val_if_fail (findings != NULL, NULL);
+
+  for (guint i = 0; i < findings->len; i++)
+    {
+      WsFinding *finding = g_ptr_array_index (findings, i);
+
+      if (g_strcmp0 (finding->id, id) == 0)
+        return finding;
+    }
+  return NULL;
+}

@@ -1,0 +1,424 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "ws-gauges"
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <math.h>
+#include <string.h>
+
+#include "ws-format.h"
+#include "ws-gauges.h"
+#include "ws-ncu-results.h"
+
+/* Where each gauge comes from (FORMATS.md): the metrics in order of
+ * preference, then what would collect them.  Names after the current ones
+ * are the Pascal-era metrics of 2019 exports (sm__sol_pct, fbpa__sol_pct,
+ * tex__hitrate_pct, …), which mean the same on those GPUs. */
+typedef struct
+{
+  const char *metrics[8];
+  const char *collect;
+  const char *unit;
+} Source;
+
+static const Source sources[WS_N_GAUGES] = {
+  [WS_GAUGE_DURATION] = { { "gpu__time_duration.sum", "gpu__time_duration" },
+                          "--section SpeedOfLight",
+                          "ns" },
+  [WS_GAUGE_SM] = { { "sm__throughput.avg.pct_of_peak_sustained_elapsed",
+                      "smsp__throughput.avg.pct_of_peak_sustained_elapsed", "sm__sol_pct" },
+                    "--section SpeedOfLight",
+                    "%" },
+  [WS_GAUGE_MEMORY] = { { "gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed",
+                          "gpu__compute_memory_sol_pct" },
+                        "--section SpeedOfLight",
+                        "%" },
+  [WS_GAUGE_DRAM] = { { "gpu__dram_throughput.avg.pct_of_peak_sustained_elapsed",
+                        "dram__throughput.avg.pct_of_peak_sustained_elapsed", "fbpa__sol_pct" },
+                      "--section SpeedOfLight",
+                      "%" },
+  /* Pipe cycles, never instruction issue: a GEMM whose tensor pipe is 95%
+   * busy issues tensor instructions in 3% of the slots. */
+  [WS_GAUGE_TENSOR] = { { "sm__pipe_tensor_cycles_active.avg.pct_of_peak_sustained_active",
+                          "sm__pipe_tensor_cycles_active.avg.pct_of_peak_sustained_elapsed",
+                          "sm__pipe_tensor_cycles_active_v2.avg.pct_of_peak_sustained_active",
+                          "sm__pipe_tensor_cycles_active_v2.avg.pct_of_peak_sustained_elapsed" },
+                        "--section ComputeWorkloadAnalysis",
+                        "%" },
+  [WS_GAUGE_FP32] = { { "sm__pipe_fma_cycles_active.avg.pct_of_peak_sustained_active",
+                        "sm__pipe_fma_cycles_active.avg.pct_of_peak_sustained_elapsed",
+                        "sm__inst_executed_pipe_fma.avg.pct_of_peak_sustained_active",
+                        "sm__inst_executed_pipe_fma.avg.pct_of_peak_sustained_elapsed",
+                        "sm__pipe_fmaheavy_cycles_active.avg.pct_of_peak_sustained_active",
+                        "sm__pipe_fmaheavy_cycles_active.avg.pct_of_peak_sustained_elapsed" },
+                      "--section ComputeWorkloadAnalysis",
+                      "%" },
+  [WS_GAUGE_L1_HIT] = { { "l1tex__t_sector_hit_rate.pct", "tex__hitrate_pct" },
+                        "--section MemoryWorkloadAnalysis",
+                        "%" },
+  [WS_GAUGE_L2_HIT] = { { "lts__t_sector_hit_rate.pct", "lts__request_total_sectors_hitrate_pct" },
+                        "--section MemoryWorkloadAnalysis",
+                        "%" },
+  [WS_GAUGE_OCCUPANCY] = { { "sm__warps_active.avg.pct_of_peak_sustained_active",
+                             "sm__active_warps_avg_per_active_cycle_pct" },
+                           "--section Occupancy",
+                           "%" },
+  [WS_GAUGE_STALL_BARRIER] = { { "smsp__average_warps_issue_stalled_barrier_per_issue_active.ratio",
+                                 "smsp__warp_cycles_per_issue_stall_barrier",
+                                 "smsp__warp_issue_stalled_barrier_per_warp_active.pct" },
+                               "--section WarpStateStats",
+                               "warps/issue" },
+  [WS_GAUGE_STALL_SHORT_SCOREBOARD] = { { "smsp__average_warps_issue_stalled_short_scoreboard_per_"
+                                          "issue_active.ratio",
+                                          "smsp__warp_cycles_per_issue_stall_short_scoreboard",
+                                          "smsp__warp_issue_stalled_short_scoreboard_per_warp_"
+                                          "active.pct" },
+                                        "--section WarpStateStats",
+                                        "warps/issue" },
+  [WS_GAUGE_STALL_LONG_SCOREBOARD] = { { "smsp__average_warps_issue_stalled_long_scoreboard_per_"
+                                         "issue_active.ratio",
+                                         "smsp__warp_cycles_per_issue_stall_long_scoreboard",
+                                         "smsp__warp_issue_stalled_long_scoreboard_per_warp_active."
+                                         "pct" },
+                                       "--section WarpStateStats",
+                                       "warps/issue" },
+};
+
+/* Tensor pipes by kind, when the all-pipes metric is absent: the busiest. */
+static const char *const tensor_kinds[] = {
+  "sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active",
+  "sm__pipe_tensor_op_imma_cycles_active.avg.pct_of_peak_sustained_active",
+  "sm__pipe_tensor_op_dmma_cycles_active.avg.pct_of_peak_sustained_active",
+  "sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_elapsed",
+  "sm__pipe_tensor_op_imma_cycles_active.avg.pct_of_peak_sustained_elapsed",
+  "sm__pipe_tensor_op_dmma_cycles_active.avg.pct_of_peak_sustained_elapsed",
+  "sm__pipe_tc_cycles_active.avg.pct_of_peak_sustained_active",
+  "sm__pipe_tc_cycles_active.avg.pct_of_peak_sustained_elapsed",
+};
+
+static const char *const issue_cycles_metrics[] = {
+  "smsp__average_warp_latency_per_inst_issued.ratio",
+  "smsp__warp_cycles_per_issued_instruction",
+};
+
+static gboolean
+find (const WsNcuResults *results, guint launch, const char *metric, WsGauge *gauge)
+{
+  const WsNcuMetric *from = NULL;
+  double value;
+
+  if (!ws_ncu_results_value (results, launch, metric, &value, &from))
+    return FALSE;
+  gauge->collected = TRUE;
+  gauge->value = value;
+  gauge->metric = metric;
+  gauge->column = from->alias != NULL ? from->name : NULL;
+  return TRUE;
+}
+
+/* The busiest tensor pipe by kind, including the Blackwell sub-pipes
+ * (sm__pipe_tensor_subpipe_*), found by name. */
+static gboolean
+find_tensor_by_kind (const WsNcuResults *results, guint launch, WsGauge *gauge)
+{
+  static const char subpipe[] = "sm__pipe_tensor_subpipe_";
+  static const char active[] = ".avg.pct_of_peak_sustained_active";
+
+  for (gsize i = 0; i < G_N_ELEMENTS (tensor_kinds); i++)
+    {
+      WsGauge g = *gauge;
+
+      if (find (results, launch, tensor_kinds[i], &g) &&
+          (!gauge->collected || g.value > gauge->value))
+        *gauge = g;
+    }
+  for (guint i = 0; i < results->metrics->len; i++)
+    {
+      const WsNcuMetric *m = g_ptr_array_index (results->metrics, i);
+      WsGauge g = *gauge;
+
+      if (g_str_has_prefix (m->name, subpipe) && g_str_has_suffix (m->name, active) &&
+          find (results, launch, m->name, &g) && (!gauge->collected || g.value > gauge->value))
+        *gauge = g;
+    }
+  return gauge->collected;
+}
+
+static double
+compute_capability (const WsNcuResults *results, guint launch)
+{
+  const WsNcuLaunch *l = ws_ncu_results_launch (results, launch);
+  double major, minor;
+
+  if (l->cc != NULL)
+    return g_ascii_strtod (l->cc, NULL);
+  if (ws_ncu_results_value (results, launch, "device__attribute_compute_capability_major", &major,
+                            NULL) &&
+      ws_ncu_results_value (results, launch, "device__attribute_compute_capability_minor", &minor,
+                            NULL))
+    return major + minor / 10.0;
+  return NAN;
+}
+
+static char *
+pct (double value)
+{
+  g_autofree char *num = ws_format_fixed_string (value, 2);
+
+  return g_strdup_printf ("%s%%", num);
+}
+
+static char *
+threshold (double value)
+{
+  g_autofree char *num = ws_format_fixed_string (value, 0);
+
+  return g_strdup_printf ("%s%%", num);
+}
+
+/* The command-line workflow's rule (FORMATS.md).  A verdict never rests
+ * on a number that was not measured: a missing SM or DRAM throughput is
+ * not taken as 0, and the reason says what is missing. */
+static void
+workflow_verdict (WsGauges *g)
+{
+  const WsGauge *sm = &g->gauge[WS_GAUGE_SM];
+  const WsGauge *dram = &g->gauge[WS_GAUGE_DRAM];
+  const WsGauge *l1 = &g->gauge[WS_GAUGE_L1_HIT];
+  const WsGauge *l2 = &g->gauge[WS_GAUGE_L2_HIT];
+  g_autofree char *busy = threshold (WS_VERDICT_BUSY);
+  g_autofree char *idle = threshold (WS_VERDICT_IDLE);
+  g_autofree char *l1_min = threshold (WS_VERDICT_L1_HIT);
+  g_autofree char *l2_min = threshold (WS_VERDICT_L2_HIT);
+  g_autofree char *sm_v = sm->collected ? pct (sm->value) : g_strdup (_ ("not collected"));
+  g_autofree char *dram_v = dram->collected ? pct (dram->value) : g_strdup (_ ("not collected"));
+  g_autofree char *l1_v = l1->collected ? pct (l1->value) : NULL;
+  g_autofree char *l2_v = l2->collected ? pct (l2->value) : NULL;
+  gboolean low_l1 = l1->collected && l1->value < WS_VERDICT_L1_HIT;
+  gboolean low_l2 = l2->collected && l2->value < WS_VERDICT_L2_HIT;
+
+  if (!sm->collected && !dram->collected)
+    {
+      g->verdict = WS_VERDICT_UNKNOWN;
+      g->verdict_reason =
+        g_strdup (_ ("SM and DRAM throughput were not collected (--section SpeedOfLight)"));
+      return;
+    }
+  if (sm->collected && dram->collected && sm->value >= WS_VERDICT_BUSY &&
+      dram->value < WS_VERDICT_IDLE)
+    {
+      g->verdict = WS_VERDICT_COMPUTE;
+      /* TRANSLATORS: "SM 97.83% ≥ 60% and DRAM 8.72% < 40%" */
+      g->verdict_reason =
+        g_strdup_printf (_ ("SM %s ≥ %s and DRAM %s < %s"), sm_v, busy, dram_v, idle);
+      return;
+    }
+  if (sm->collected && dram->collected && dram->value >= WS_VERDICT_BUSY &&
+      sm->value < WS_VERDICT_IDLE)
+    {
+      g->verdict = WS_VERDICT_MEMORY;
+      g->verdict_reason =
+        g_strdup_printf (_ ("DRAM %s ≥ %s and SM %s < %s"), dram_v, busy, sm_v, idle);
+      return;
+    }
+  if (low_l1 || low_l2)
+    {
+      g_autofree char *c1 = low_l1 ? g_strdup_printf (_ ("L1 hit %s < %s"), l1_v, l1_min) : NULL;
+      g_autofree char *c2 = low_l2 ? g_strdup_printf (_ ("L2 hit %s < %s"), l2_v, l2_min) : NULL;
+      g_autofree char *both =
+        c1 != NULL && c2 != NULL ? g_strdup_printf (_ ("%s and %s"), c1, c2) : NULL;
+
+      g->verdict = WS_VERDICT_LATENCY;
+      /* TRANSLATORS: "L1 hit 0.00% < 50% (SM 69.42%, DRAM 64.24%: neither compute- nor memory-bound)" */
+      g->verdict_reason =
+        g_strdup_printf (_ ("%s (SM %s, DRAM %s: neither compute- nor memory-bound)"),
+                         both != NULL ? both
+                         : c1 != NULL ? c1
+                                      : c2,
+                         sm_v, dram_v);
+      return;
+    }
+  if (!sm->collected || !dram->collected)
+    {
+      g->verdict = WS_VERDICT_UNKNOWN;
+      g->verdict_reason = g_strdup_printf (
+        _ ("SM %s, DRAM %s: the rule needs both (--section SpeedOfLight)"), sm_v, dram_v);
+      return;
+    }
+
+  {
+    g_autofree char *caches = NULL;
+
+    if (l1->collected && l2->collected)
+      caches = g_strdup_printf (_ ("L1 hit %s ≥ %s, L2 hit %s ≥ %s"), l1_v, l1_min, l2_v, l2_min);
+    else if (l1->collected)
+      caches = g_strdup_printf (_ ("L1 hit %s ≥ %s, L2 hit rate not collected"), l1_v, l1_min);
+    else if (l2->collected)
+      caches = g_strdup_printf (_ ("L1 hit rate not collected, L2 hit %s ≥ %s"), l2_v, l2_min);
+    else
+      caches = g_strdup (_ ("L1 and L2 hit rates not collected"));
+    g->verdict = WS_VERDICT_MIXED;
+    /* TRANSLATORS: the thresholds of the compute and memory rules, then the cache hit rates */
+    g->verdict_reason = g_strdup_printf (
+      _ ("SM %s and DRAM %s fit neither compute (SM ≥ %s, DRAM < %s) nor memory (DRAM ≥ %s, "
+         "SM < %s); %s"),
+      sm_v, dram_v, busy, idle, busy, idle, caches);
+  }
+}
+
+/* Nsight Compute's speed-of-light rule, on SM and memory throughput. */
+static void
+sol_verdict (WsGauges *g)
+{
+  const WsGauge *sm = &g->gauge[WS_GAUGE_SM];
+  const WsGauge *mem = &g->gauge[WS_GAUGE_MEMORY];
+  g_autofree char *sm_v = NULL;
+  g_autofree char *mem_v = NULL;
+  g_autofree char *high = threshold (WS_SOL_HIGH);
+  g_autofree char *low = threshold (WS_SOL_LOW);
+  double gap;
+
+  if (!sm->collected || !mem->collected)
+    {
+      g->sol = WS_SOL_UNKNOWN;
+      g->sol_reason =
+        g_strdup (_ ("SM and memory throughput were not collected (--section SpeedOfLight)"));
+      return;
+    }
+  sm_v = pct (sm->value);
+  mem_v = pct (mem->value);
+  gap = sm->value - mem->value;
+
+  if (sm->value >= WS_SOL_HIGH || mem->value >= WS_SOL_HIGH)
+    {
+      g->sol = WS_SOL_HIGH_THROUGHPUT;
+      if (sm->value >= WS_SOL_HIGH && mem->value >= WS_SOL_HIGH)
+        g->sol_reason = g_strdup_printf (_ ("SM %s and Memory %s ≥ %s"), sm_v, mem_v, high);
+      else if (sm->value >= WS_SOL_HIGH)
+        g->sol_reason = g_strdup_printf (_ ("SM %s ≥ %s"), sm_v, high);
+      else
+        g->sol_reason = g_strdup_printf (_ ("Memory %s ≥ %s"), mem_v, high);
+      return;
+    }
+  if (sm->value < WS_SOL_LOW && mem->value < WS_SOL_LOW)
+    {
+      g_autofree char *waves = isnan (g->waves) ? NULL : ws_format_fixed_string (g->waves, 2);
+
+      if (!isnan (g->waves) && g->waves < 1)
+        {
+          g->sol = WS_SOL_SMALL_GRID;
+          g->sol_reason = g_strdup_printf (_ ("SM %s and Memory %s < %s with %s waves per SM < 1"),
+                                           sm_v, mem_v, low, waves);
+        }
+      else
+        {
+          g->sol = WS_SOL_LATENCY;
+          if (waves != NULL)
+            g->sol_reason = g_strdup_printf (_ ("SM %s and Memory %s < %s with %s waves per SM"),
+                                             sm_v, mem_v, low, waves);
+          else
+            g->sol_reason = g_strdup_printf (_ ("SM %s and Memory %s < %s"), sm_v, mem_v, low);
+        }
+      return;
+    }
+
+  {
+    g_autofree char *points = ws_format_fixed_string (fabs (gap), 2);
+    g_autofree char *min_gap = ws_format_fixed_string (WS_SOL_GAP, 0);
+
+    if (gap >= WS_SOL_GAP)
+      {
+        g->sol = WS_SOL_COMPUTE_DOMINATED;
+        g->sol_reason = g_strdup_printf (_ ("SM %s is %s points above Memory %s (≥ %s)"), sm_v,
+                                         points, mem_v, min_gap);
+      }
+    else if (-gap >= WS_SOL_GAP)
+      {
+        g->sol = WS_SOL_MEMORY_DOMINATED;
+        g->sol_reason = g_strdup_printf (_ ("Memory %s is %s points above SM %s (≥ %s)"), mem_v,
+                                         points, sm_v, min_gap);
+      }
+    else
+      {
+        g->sol = WS_SOL_BALANCED;
+        g->sol_reason = g_strdup_printf (_ ("SM %s and Memory %s are %s points apart (< %s)"), sm_v,
+                                         mem_v, points, min_gap);
+      }
+  }
+}
+
+/**
+ * ws_gauges_compute:
+ *
+ * Fills @gauges for @launch: each gauge from the first metric of its list
+ * that the launch has, with the metric that fed it, or "not collected"
+ * and what would collect it; then both verdicts with their reasons.
+ */
+void
+ws_gauges_compute (const WsNcuResults *results, guint launch, WsGauges *gauges)
+{
+  const WsNcuLaunch *l = ws_ncu_results_launch (results, launch);
+  /* The details page lists no pipe or stall metrics, whatever was collected. */
+  gboolean details_only = l->pages == WS_NCU_PAGE_DETAILS;
+  double cc = compute_capability (results, launch);
+
+  memset (gauges, 0, sizeof *gauges);
+  gauges->issue_cycles = NAN;
+  gauges->waves = NAN;
+
+  for (int k = 0; k < WS_N_GAUGES; k++)
+    {
+      WsGauge *gauge = &gauges->gauge[k];
+      const Source *source = &sources[k];
+
+      gauge->unit = source->unit;
+      gauge->collect = source->collect;
+      for (gsize i = 0; i < G_N_ELEMENTS (source->metrics) && source->metrics[i] != NULL; i++)
+        if (find (results, launch, source->metrics[i], gauge))
+          break;
+      if (!gauge->collected && k == WS_GAUGE_TENSOR)
+        find_tensor_by_kind (results, launch, gauge);
+      if (gauge->collected && g_str_has_suffix (gauge->metric, ".pct"))
+        gauge->unit = "%";
+      if (gauge->collected)
+        continue;
+
+      if (k == WS_GAUGE_TENSOR && !isnan (cc) && cc < 7.0)
+        gauge->absent = _ ("no Tensor Cores before compute capability 7.0");
+      if (details_only && (k == WS_GAUGE_TENSOR || k == WS_GAUGE_FP32))
+        gauge->collect = "--section ComputeWorkloadAnalysis --page raw";
+      else if (details_only && k >= WS_GAUGE_STALL_BARRIER)
+        gauge->collect = "--section WarpStateStats --page raw";
+    }
+
+  for (gsize i = 0; i < G_N_ELEMENTS (issue_cycles_metrics); i++)
+    if (ws_ncu_results_value (results, launch, issue_cycles_metrics[i], &gauges->issue_cycles,
+                              NULL))
+      break;
+  if (!ws_ncu_results_value (results, launch, "launch__waves_per_multiprocessor", &gauges->waves,
+                             NULL))
+    gauges->waves = NAN;
+
+  workflow_verdict (gauges);
+  sol_verdict (gauges);
+}
+
+/**
+ * ws_gauges_compute_all:
+ *
+ * Gives each launch of @results its gauges and verdicts: done once, on the
+ * loading thread, after the reader finished the results and before they
+ * are shared.
+ */
+void
+ws_gauges_compute_all (WsNcuResults *results)
+{
+  guint n;
+
+  g_return_if_fail (results != NULL && results->finished && results->gauges == NULL);
+
+  n = results->launches->len;
+  results->gauges = g_new0 (WsGauges, MAX (n, 1));
+  for (guint i = 0; i < n; i++)
+    ws_gauges_compute (results, i, &results->gauges[i]);
+}

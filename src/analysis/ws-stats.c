@@ -1,0 +1,517 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "ws-stats"
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "ws-sort.h"
+#include "ws-stats.h"
+
+/* Swaps a and b. */
+static inline void
+swap64 (gint64 *a, gint64 *b)
+{
+  gint64 t = *a;
+
+  *a = *b;
+  *b = t;
+}
+
+/* Moves the k-th smallest value to values[k], with no larger value before
+ * it and no smaller after (Wirth's selection, median-of-three pivot):
+ * O(n) on average. */
+static void
+select_kth (gint64 *values, gsize n, gsize k_)
+{
+  gssize lo = 0, hi = (gssize) n - 1, k = (gssize) k_;
+
+  while (lo < hi)
+    {
+      gssize i = lo, j = hi;
+      gint64 pivot;
+
+      if (values[k] < values[lo])
+        swap64 (&values[k], &values[lo]);
+      if (values[hi] < values[lo])
+        swap64 (&values[hi], &values[lo]);
+      if (values[hi] < values[k])
+        swap64 (&values[hi], &values[k]);
+      pivot = values[k];
+
+      do
+        {
+          while (values[i] < pivot)
+            i++;
+          while (pivot < values[j])
+            j--;
+          if (i <= j)
+            {
+              swap64 (&values[i], &values[j]);
+              i++;
+              j--;
+            }
+        }
+      while (i <= j);
+
+      if (j < k)
+        lo = i;
+      if (k < i)
+        hi = j;
+    }
+}
+
+/* Count, total, min, max, mean, median (the mean of the two middle values
+ * for an even count) and sample standard deviation of @values, which it
+ * reorders. */
+void
+ws_group_stats (gint64 *values, gsize n, WsGroupStats *out)
+{
+  gint64 total = 0;
+  gint64 min = G_MAXINT64, max = G_MININT64;
+  long double mean, sum_sq = 0;
+
+  memset (out, 0, sizeof *out);
+  if (n == 0)
+    return;
+
+  for (gsize i = 0; i < n; i++)
+    {
+      if (__builtin_add_overflow (total, values[i], &total))
+        total = values[i] > 0 ? G_MAXINT64 : G_MININT64;
+      min = MIN (min, values[i]);
+      max = MAX (max, values[i]);
+    }
+  mean = (long double) total / (long double) n;
+  for (gsize i = 0; i < n; i++)
+    {
+      long double d = (long double) values[i] - mean;
+
+      sum_sq += d * d;
+    }
+
+  out->count = (gint64) n;
+  out->total = total;
+  out->min = min;
+  out->max = max;
+  out->avg = (double) total / (double) n;
+  out->stddev = n > 1 ? (double) sqrtl (sum_sq / (long double) (n - 1)) : 0.0;
+
+  select_kth (values, n, n / 2);
+  if (n % 2 == 1)
+    out->med = (double) values[n / 2];
+  else
+    {
+      gint64 below = G_MININT64;
+
+      for (gsize i = 0; i < n / 2; i++)
+        below = MAX (below, values[i]);
+      out->med = ((double) below + (double) values[n / 2]) / 2.0;
+    }
+}
+
+/* The grouping engine: @group[i] < @n_groups names the group of event i,
+ * @value (start/end, or bytes) gives its value.  Values are scattered into
+ * one buffer partitioned by group, then each partition is summarised. */
+typedef gint64 (*ValueFunc) (gconstpointer data, gsize i);
+
+static void
+summarise_groups (WsSummary *summary, const guint32 *group, gsize n, guint n_groups,
+                  ValueFunc value, gconstpointer data, char **names, char **styles,
+                  const guint32 *name_ids)
+{
+  g_autofree gsize *offset = g_new0 (gsize, n_groups + 1);
+  g_autofree gsize *fill = g_new0 (gsize, n_groups + 1);
+  g_autofree gint64 *buffer = g_new (gint64, MAX (n, 1));
+
+  for (gsize i = 0; i < n; i++)
+    offset[group[i] + 1]++;
+  for (guint g = 0; g < n_groups; g++)
+    offset[g + 1] += offset[g];
+  memcpy (fill, offset, sizeof (gsize) * (n_groups + 1));
+  for (gsize i = 0; i < n; i++)
+    buffer[fill[group[i]]++] = value (data, i);
+
+  for (guint g = 0; g < n_groups; g++)
+    {
+      WsSummaryRow row = { 0 };
+      WsGroupStats stats;
+
+      if (offset[g + 1] == offset[g])
+        continue;
+      ws_group_stats (buffer + offset[g], offset[g + 1] - offset[g], &stats);
+      row.name = g_steal_pointer (&names[g]);
+      row.style = styles != NULL ? g_steal_pointer (&styles[g]) : NULL;
+      row.name_id = name_ids != NULL ? name_ids[g] : WS_STRING_NONE;
+      row.count = stats.count;
+      row.total = stats.total;
+      row.min = stats.min;
+      row.max = stats.max;
+      row.avg = stats.avg;
+      row.med = stats.med;
+      row.stddev = stats.stddev;
+      g_array_append_val (summary->rows, row);
+    }
+  ws_summary_finish (summary);
+}
+
+static gint64
+kernel_duration (gconstpointer data, gsize i)
+{
+  const WsKernels *k = data;
+
+  return k->end[i] - k->start[i];
+}
+
+static WsSummary *
+summarise_kernels (const WsRun *run, WsNameForm form, gsize first, gsize last)
+{
+  WsSummary *summary = ws_summary_new (WS_SUMMARY_KERN_SUM);
+  guint n_strings = ws_string_table_size (run->strings);
+  g_autofree guint32 *group_of_name = g_new (guint32, n_strings + 1);
+  g_autofree guint32 *group = g_new (guint32, MAX (last - first, 1));
+  g_autoptr (GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GArray) name_ids = g_array_new (FALSE, FALSE, sizeof (guint32));
+  WsKernels view = run->kernels;
+
+  summary->name_form = form;
+  memset (group_of_name, 0xff, sizeof (guint32) * (n_strings + 1));
+  for (gsize i = first; i < last; i++)
+    {
+      guint32 id = ws_run_kernel_name_id (run, i, form);
+      guint32 slot = id < n_strings ? id : n_strings;
+
+      if (group_of_name[slot] == G_MAXUINT32)
+        {
+          group_of_name[slot] = names->len;
+          g_ptr_array_add (names, g_strdup (ws_run_string (run, id)));
+          g_array_append_val (name_ids, id);
+        }
+      group[i - first] = group_of_name[slot];
+    }
+
+  view.start += first;
+  view.end += first;
+  summarise_groups (summary, group, last - first, names->len, kernel_duration, &view,
+                    (char **) names->pdata, NULL, (const guint32 *) name_ids->data);
+  return summary;
+}
+
+/* Drops a four-digit version suffix, as `nsys stats` does:
+ * cudaMalloc_v3020 -> cudaMalloc, but cudaLaunchKernelExC_v11060 and
+ * cuGetProcAddress_v2 stay as they are. */
+char *
+ws_api_base_name (const char *name)
+{
+  gsize len = strlen (name);
+
+  if (len > 6 && name[len - 6] == '_' && name[len - 5] == 'v' && g_ascii_isdigit (name[len - 4]) &&
+      g_ascii_isdigit (name[len - 3]) && g_ascii_isdigit (name[len - 2]) &&
+      g_ascii_isdigit (name[len - 1]))
+    return g_strndup (name, len - 6);
+  return g_strdup (name);
+}
+
+static gint64
+api_duration (gconstpointer data, gsize i)
+{
+  const WsApiCalls *a = data;
+
+  return a->end[i] - a->start[i];
+}
+
+static WsSummary *
+summarise_api (const WsRun *run)
+{
+  WsSummary *summary = ws_summary_new (WS_SUMMARY_API_SUM);
+  g_autoptr (GHashTable) by_name = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autoptr (GHashTable) by_id = g_hash_table_new (g_direct_hash, g_direct_equal);
+  g_autoptr (GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+  g_autofree guint32 *group = g_new (guint32, MAX (run->api.n, 1));
+
+  for (gsize i = 0; i < run->api.n; i++)
+    {
+      gpointer found = g_hash_table_lookup (by_id, GUINT_TO_POINTER (run->api.name[i] + 1));
+
+      if (found == NULL)
+        {
+          char *base = ws_api_base_name (ws_run_string (run, run->api.name[i]));
+
+          found = g_hash_table_lookup (by_name, base);
+          if (found == NULL)
+            {
+              found = GUINT_TO_POINTER (names->len + 1);
+              g_ptr_array_add (names, g_strdup (base));
+              g_hash_table_insert (by_name, base, found);
+            }
+          else
+            g_free (base);
+          g_hash_table_insert (by_id, GUINT_TO_POINTER (run->api.name[i] + 1), found);
+        }
+      group[i] = GPOINTER_TO_UINT (found) - 1;
+    }
+
+  summarise_groups (summary, group, run->api.n, names->len, api_duration, &run->api,
+                    (char **) names->pdata, NULL, NULL);
+  return summary;
+}
+
+static gint64
+nvtx_duration (gconstpointer data, gsize i)
+{
+  const WsNvtxRanges *r = data;
+
+  return r->end[i] - r->start[i];
+}
+
+/**
+ * ws_nvtx_op_name:
+ *
+ * The operator of a range that PyTorch's emit_nvtx() names:
+ * "aten::addmm, seq = 6, op_id = 52" (with record_shapes also
+ * ", sizes = [[8, 768], …]") is "aten::addmm".
+ *
+ * Returns: (transfer full) (nullable): the operator, or %NULL when @name
+ * is not such a range
+ */
+char *
+ws_nvtx_op_name (const char *name)
+{
+  static const char *const marks[] = { ", seq = ", ", op_id = ", ", sizes = " };
+  const char *cut = NULL;
+
+  for (gsize i = 0; i < G_N_ELEMENTS (marks); i++)
+    {
+      const char *at = strstr (name, marks[i]);
+
+      if (at != NULL && (cut == NULL || at < cut))
+        cut = at;
+    }
+  if (cut == NULL || cut == name)
+    return NULL;
+  return g_strndup (name, (gsize) (cut - name));
+}
+
+static WsSummary *
+summarise_nvtx_ops (const WsRun *run)
+{
+  WsSummary *summary = ws_summary_new (WS_SUMMARY_NVTX_SUM);
+  g_autoptr (GHashTable) op_of = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+  g_autoptr (GHashTable) groups = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autoptr (GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GPtrArray) styles = g_ptr_array_new_with_free_func (g_free);
+  g_autofree guint32 *group = g_new (guint32, MAX (run->nvtx.n, 1));
+
+  for (gsize i = 0; i < run->nvtx.n; i++)
+    {
+      guint32 name = run->nvtx.name[i];
+      const char *op;
+      g_autofree char *key = NULL;
+      gpointer found;
+
+      if (!g_hash_table_contains (op_of, GUINT_TO_POINTER (name)))
+        {
+          char *text = ws_nvtx_op_name (ws_run_string (run, name));
+
+          g_hash_table_insert (op_of, GUINT_TO_POINTER (name),
+                               text != NULL ? text : g_strdup (ws_run_string (run, name)));
+        }
+      op = g_hash_table_lookup (op_of, GUINT_TO_POINTER (name));
+      key = g_strdup_printf ("%s:%s\x1f%d", ws_run_nvtx_domain_name (run, run->nvtx.domain[i]), op,
+                             run->nvtx.style[i] & 1);
+      found = g_hash_table_lookup (groups, key);
+      if (found == NULL)
+        {
+          found = GUINT_TO_POINTER (names->len + 1);
+          g_ptr_array_add (
+            names,
+            g_strdup_printf ("%s:%s", ws_run_nvtx_domain_name (run, run->nvtx.domain[i]), op));
+          g_ptr_array_add (
+            styles, g_strdup (run->nvtx.style[i] == WS_NVTX_START_END ? "StartEnd" : "PushPop"));
+          g_hash_table_insert (groups, g_steal_pointer (&key), found);
+        }
+      group[i] = GPOINTER_TO_UINT (found) - 1;
+    }
+
+  summarise_groups (summary, group, run->nvtx.n, names->len, nvtx_duration, &run->nvtx,
+                    (char **) names->pdata, (char **) styles->pdata, NULL);
+  return summary;
+}
+
+/**
+ * ws_summary_compute_nvtx_ops:
+ *
+ * The NVTX summary with PyTorch's op ranges grouped by operator
+ * (ws_nvtx_op_name()): "aten::addmm" once, with all its instances; other
+ * ranges as nvtx_sum has them.
+ *
+ * Returns: (transfer full): the summary
+ */
+WsSummary *
+ws_summary_compute_nvtx_ops (const WsRun *run)
+{
+  g_return_val_if_fail (run != NULL, NULL);
+
+  return summarise_nvtx_ops (run);
+}
+
+static WsSummary *
+summarise_nvtx (const WsRun *run)
+{
+  WsSummary *summary = ws_summary_new (WS_SUMMARY_NVTX_SUM);
+  g_autoptr (GHashTable) groups = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  g_autoptr (GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GPtrArray) styles = g_ptr_array_new_with_free_func (g_free);
+  g_autofree guint32 *group = g_new (guint32, MAX (run->nvtx.n, 1));
+
+  for (gsize i = 0; i < run->nvtx.n; i++)
+    {
+      /* name (32 bits), domain (16), style (1): one key per Range and Style. */
+      gint64 key = ((gint64) run->nvtx.name[i] << 17) | ((gint64) run->nvtx.domain[i] << 1) |
+                   (run->nvtx.style[i] & 1);
+      gpointer found = g_hash_table_lookup (groups, &key);
+
+      if (found == NULL)
+        {
+          found = GUINT_TO_POINTER (names->len + 1);
+          g_ptr_array_add (
+            names, g_strdup_printf ("%s:%s", ws_run_nvtx_domain_name (run, run->nvtx.domain[i]),
+                                    ws_run_string (run, run->nvtx.name[i])));
+          g_ptr_array_add (
+            styles, g_strdup (run->nvtx.style[i] == WS_NVTX_START_END ? "StartEnd" : "PushPop"));
+          g_hash_table_insert (groups, g_memdup2 (&key, sizeof key), found);
+        }
+      group[i] = GPOINTER_TO_UINT (found) - 1;
+    }
+
+  summarise_groups (summary, group, run->nvtx.n, names->len, nvtx_duration, &run->nvtx,
+                    (char **) names->pdata, (char **) styles->pdata, NULL);
+  return summary;
+}
+
+static gint64
+memop_duration (gconstpointer data, gsize i)
+{
+  const WsMemops *m = data;
+
+  return m->end[i] - m->start[i];
+}
+
+static gint64
+memop_bytes (gconstpointer data, gsize i)
+{
+  const WsMemops *m = data;
+
+  return (gint64) MIN (m->bytes[i], (guint64) G_MAXINT64);
+}
+
+static WsSummary *
+summarise_memops (const WsRun *run, WsSummaryKind kind)
+{
+  WsSummary *summary = ws_summary_new (kind);
+  g_autofree guint32 *group = g_new (guint32, MAX (run->memops.n, 1));
+  guint32 group_of_kind[256];
+  g_autoptr (GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+
+  memset (group_of_kind, 0xff, sizeof group_of_kind);
+  for (gsize i = 0; i < run->memops.n; i++)
+    {
+      guint8 kind_i = run->memops.kind[i];
+
+      if (group_of_kind[kind_i] == G_MAXUINT32)
+        {
+          group_of_kind[kind_i] = names->len;
+          if (kind_i == WS_MEMOP_MEMSET)
+            g_ptr_array_add (names, g_strdup ("[CUDA memset]"));
+          else
+            g_ptr_array_add (names,
+                             g_strdup_printf ("[CUDA memcpy %s]", ws_memop_kind_label (kind_i)));
+        }
+      group[i] = group_of_kind[kind_i];
+    }
+
+  summarise_groups (summary, group, run->memops.n, names->len,
+                    kind == WS_SUMMARY_MEM_SIZE_SUM ? memop_bytes : memop_duration, &run->memops,
+                    (char **) names->pdata, NULL, NULL);
+  return summary;
+}
+
+/**
+ * ws_summary_compute:
+ * @form: the kernel name form (kernel summary only)
+ *
+ * Returns: (transfer full): the summary @kind over the whole run.
+ */
+WsSummary *
+ws_summary_compute (const WsRun *run, WsSummaryKind kind, WsNameForm form)
+{
+  g_return_val_if_fail (run != NULL, NULL);
+
+  switch (kind)
+    {
+      case WS_SUMMARY_KERN_SUM:
+        return summarise_kernels (run, form, 0, run->kernels.n);
+      case WS_SUMMARY_NVTX_SUM:
+        return summarise_nvtx (run);
+      case WS_SUMMARY_API_SUM:
+        return summarise_api (run);
+      case WS_SUMMARY_MEM_TIME_SUM:
+      case WS_SUMMARY_MEM_SIZE_SUM:
+        return summarise_memops (run, kind);
+      case WS_N_SUMMARY_KINDS:
+      default:
+        g_return_val_if_reached (NULL);
+    }
+}
+
+/**
+ * ws_summary_compute_kernels_in:
+ *
+ * The kernel summary of the kernels that start in [@from, @to).  Kernels
+ * are sorted by start, so the range is two binary searches.
+ *
+ * Returns: (transfer full): the summary
+ */
+WsSummary *
+ws_summary_compute_kernels_in (const WsRun *run, WsNameForm form, gint64 from, gint64 to)
+{
+  gsize first = ws_sort_lower_bound (run->kernels.start, 0, run->kernels.n, from);
+  gsize last = ws_sort_lower_bound (run->kernels.start, 0, run->kernels.n, to);
+
+  return summarise_kernels (run, form, first, MAX (first, last));
+}
+
+/* Computes the five summaries once, on the loading thread, before the run
+ * is shared: a run is immutable once it reaches a window. */
+void
+ws_run_compute_summaries (WsRun *run)
+{
+  for (guint kind = 0; kind < WS_N_SUMMARY_KINDS; kind++)
+    if (run->summaries[kind] == NULL && ws_run_has_summary_data (run, kind))
+      run->summaries[kind] = ws_summary_compute (run, kind, WS_NAME_DEMANGLED);
+}
+
+/**
+ * ws_run_summary:
+ *
+ * The summary @kind with kernel names in @form: the one computed at load or
+ * read from a stats CSV, or computed now from the events.
+ *
+ * Returns: (transfer full) (nullable): the summary, or %NULL when the run
+ * has no such data.
+ */
+WsSummary *
+ws_run_summary (const WsRun *run, WsSummaryKind kind, WsNameForm form)
+{
+  gboolean events;
+
+  g_return_val_if_fail (kind < WS_N_SUMMARY_KINDS, NULL);
+
+  events = kind == WS_SUMMARY_KERN_SUM ? run->kernels.n > 0 : FALSE;
+  if (run->summaries[kind] != NULL &&
+      (form == WS_NAME_DEMANGLED || kind != WS_SUMMARY_KERN_SUM || !events))
+    return ws_summary_ref (run->summaries[kind]);
+  if (!ws_run_has_summary_data (run, kind))
+    return NULL;
+  return ws_summary_compute (run, kind, form);
+}

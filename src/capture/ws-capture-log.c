@@ -1,0 +1,227 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "ws-capture-log"
+#include "config.h"
+
+#include <glib/gstdio.h>
+#include <string.h>
+
+#include "ws-capture-log.h"
+#include "ws-capture-process.h"
+
+/* The words of a capture's log, and what the tools' output says about why
+ * a step failed. */
+
+/**
+ * ws_capture_step_line:
+ * @detail: (nullable): what the step does, or why it failed
+ *
+ * The `[STEP x/6]` line of the existing workflow, with its words as it
+ * wrote them (开始 start, 完成 done, 失败 failed; 跳过 skipped is ours), so
+ * that scripts reading the log keep working.  Not translated: the window
+ * translates its own copy.
+ *
+ * Returns: (transfer full): the line, without a line end
+ */
+char *
+ws_capture_step_line (guint step, WsCaptureStepState state, const char *name, const char *detail)
+{
+  const char *word;
+
+  switch (state)
+    {
+      case WS_CAPTURE_STEP_RUNNING:
+        word = "开始";
+        break;
+      case WS_CAPTURE_STEP_DONE:
+        word = "完成";
+        break;
+      case WS_CAPTURE_STEP_FAILED:
+        word = "失败";
+        break;
+      case WS_CAPTURE_STEP_SKIPPED:
+        word = "跳过";
+        break;
+      case WS_CAPTURE_STEP_WAITING:
+      default:
+        g_return_val_if_reached (NULL);
+    }
+  if (detail != NULL && detail[0] != '\0')
+    return g_strdup_printf ("[STEP %u/%d] %s %s: %s", step, WS_CAPTURE_N_STEPS, word, name, detail);
+  return g_strdup_printf ("[STEP %u/%d] %s %s", step, WS_CAPTURE_N_STEPS, word, name);
+}
+
+/* Quotes a command line as a shell would need it: for the log, so that a
+ * user can paste it into a terminal. */
+static char *
+quote_argv (char *const *argv)
+{
+  GString *out = g_string_new (NULL);
+
+  for (guint i = 0; argv[i] != NULL; i++)
+    {
+      gboolean plain = argv[i][0] != '\0';
+
+      for (const char *p = argv[i]; *p != '\0' && plain; p++)
+        plain = g_ascii_isalnum (*p) || strchr ("-_./=:,@%+", *p) != NULL;
+      if (i > 0)
+        g_string_append_c (out, ' ');
+      if (plain)
+        g_string_append (out, argv[i]);
+      else
+        {
+          g_autofree char *quoted = g_shell_quote (argv[i]);
+
+          g_string_append (out, quoted);
+        }
+    }
+  return g_string_free (out, FALSE);
+}
+
+/**
+ * ws_capture_command_line:
+ *
+ * Returns: (transfer full): the command as a shell line that redoes it,
+ *   for the log: `$ cd DIR && A='1' nsys profile …`
+ */
+char *
+ws_capture_command_line (const WsCaptureCommand *command)
+{
+  g_autofree char *quoted = quote_argv (command->argv);
+  g_autofree char *cwd = g_shell_quote (command->cwd);
+  GString *text = g_string_new ("$ cd ");
+
+  g_string_append (text, cwd);
+  g_string_append (text, " &&");
+  for (guint i = 0; command->env_added != NULL && command->env_added[i] != NULL; i++)
+    {
+      const char *eq = strchr (command->env_added[i], '=');
+      g_autofree char *value = g_shell_quote (eq + 1);
+
+      g_string_append_printf (text, " %.*s=%s", (int) (eq - command->env_added[i]),
+                              command->env_added[i], value);
+    }
+  g_string_append_printf (text, " %s", quoted);
+  return g_string_free (text, FALSE);
+}
+
+/* Takes in a line of a running command's output. */
+void
+ws_capture_output_watch_line (WsCaptureOutputWatch *watch, const char *line)
+{
+  g_return_if_fail (watch != NULL && line != NULL);
+
+  /* The first ==ERROR== line names the cause; without one, the last line
+   * that looks like a problem. */
+  if (ws_capture_line_is_problem (line) &&
+      (watch->problem_line == NULL || !g_str_has_prefix (watch->problem_line, "==ERROR==")))
+    {
+      g_free (watch->problem_line);
+      watch->problem_line = g_strdup (line);
+    }
+  if (strstr (line, "No kernels were profiled") != NULL)
+    watch->no_kernels_profiled = TRUE;
+}
+
+/* Forgets what the last command said, for the next one. */
+void
+ws_capture_output_watch_clear (WsCaptureOutputWatch *watch)
+{
+  g_return_if_fail (watch != NULL);
+
+  g_clear_pointer (&watch->problem_line, g_free);
+  watch->no_kernels_profiled = FALSE;
+}
+
+/**
+ * ws_capture_check_output:
+ * @no_kernels_profiled: ncu said "No kernels were profiled"
+ *
+ * Returns: (transfer full) (nullable): why a file a step must leave is
+ *   missing, or %NULL when it is there and not empty
+ */
+char *
+ws_capture_check_output (const char *path, gboolean no_kernels_profiled)
+{
+  GStatBuf st;
+
+  if (g_stat (path, &st) == 0 && S_ISREG (st.st_mode) && st.st_size > 0)
+    return NULL;
+  if (g_str_has_suffix (path, ".nsys-rep"))
+    {
+      g_autofree char *base = g_strndup (path, strlen (path) - strlen (".nsys-rep"));
+      g_autofree char *qdstrm = g_strconcat (base, ".qdstrm", NULL);
+
+      if (g_file_test (qdstrm, G_FILE_TEST_EXISTS))
+        return g_strdup_printf ("nsys wrote %s but no report: it could not import the capture "
+                                "(QdstrmImporter missing or failing)",
+                                qdstrm);
+    }
+  if (g_str_has_suffix (path, ".ncu-rep") && no_kernels_profiled)
+    return g_strdup_printf ("ncu profiled no kernel (no launch matched the regex): no %s", path);
+  if (g_stat (path, &st) == 0 && st.st_size == 0)
+    return g_strdup_printf ("%s is empty", path);
+  return g_strdup_printf ("%s was not written", path);
+}
+
+/* The first line of a failed command's redirected output that is an
+ * error: ncu's --import may print its errors where the CSV would go. */
+char *
+ws_capture_problem_in_file (const char *path)
+{
+  g_autofree char *contents = NULL;
+  g_auto (GStrv) lines = NULL;
+  gsize len = 0;
+
+  if (path == NULL || !g_file_get_contents (path, &contents, &len, NULL) || len > 1024 * 1024)
+    return NULL;
+  lines = g_strsplit (contents, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      const char *line = g_strstrip (lines[i]);
+
+      if (g_str_has_prefix (line, "==ERROR==") || g_str_has_prefix (line, "ERROR"))
+        return g_utf8_make_valid (line, -1);
+    }
+  return NULL;
+}
+
+/**
+ * ws_capture_command_problem:
+ * @exit_status: -1: ended by a signal, or did not start
+ * @problem_line: (nullable): the line of its output that best says why it
+ *   failed
+ * @no_kernels_profiled: ncu said "No kernels were profiled"
+ *
+ * Judges a finished command: it failed when it did not exit with 0, or
+ * when a file it must leave is missing or empty.
+ *
+ * Returns: (transfer full) (nullable): why the command failed, or %NULL
+ *   when it succeeded
+ */
+char *
+ws_capture_command_problem (const WsCaptureCommand *command, int exit_status,
+                            const char *problem_line, gboolean no_kernels_profiled)
+{
+  g_return_val_if_fail (command != NULL, NULL);
+
+  if (exit_status != 0)
+    {
+      g_autofree char *status = exit_status < 0 ? g_strdup ("ended by a signal")
+                                                : g_strdup_printf ("exit status %d", exit_status);
+      g_autofree char *in_file =
+        problem_line == NULL ? ws_capture_problem_in_file (command->stdout_path) : NULL;
+
+      if (problem_line == NULL)
+        problem_line = in_file;
+      return problem_line != NULL ? g_strdup_printf ("%s: %s", status, problem_line)
+                                  : g_steal_pointer (&status);
+    }
+  for (guint i = 0; command->outputs != NULL && command->outputs[i] != NULL; i++)
+    {
+      char *message = ws_capture_check_output (command->outputs[i], no_kernels_profiled);
+
+      if (message != NULL)
+        return message;
+    }
+  return NULL;
+}

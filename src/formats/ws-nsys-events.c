@@ -1,0 +1,786 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "ws-nsys"
+#include "config.h"
+
+#include "ws-error.h"
+#include "ws-limits.h"
+#include "ws-nsys-reader-private.h"
+#include "ws-nvtx-depth.h"
+#include "ws-sort.h"
+#include "ws-sqlite.h"
+
+/* The event tables: kernels, memory operations, CUDA API calls, NVTX, GPU
+ * memory usage and GPU metrics, each into its columns of the run. */
+
+/* NVTX event types (ENUM_NSYS_EVENT_TYPE exists only from 2022.4, so the
+ * ids are fixed here). */
+enum
+{
+  NVTX_CATEGORY = 33,
+  NVTX_MARK = 34,
+  NVTX_THREAD = 39,
+  NVTX_PUSH_POP = 59,
+  NVTX_START_END = 60,
+  NVTXT_MARK = 65,
+  NVTXT_PUSH_POP = 70,
+  NVTXT_START_END = 71,
+  NVTX_DOMAIN_CREATE = 75,
+};
+
+static void
+column_times (WsNsysReader *r, sqlite3_stmt *stmt, int col, gint64 *start, gint64 *end)
+{
+  *start = ws_clamp_time (sqlite3_column_int64 (stmt, col));
+  *end = ws_clamp_time (sqlite3_column_int64 (stmt, col + 1));
+  if (*end < *start)
+    {
+      *end = *start;
+      r->n_reversed++;
+    }
+}
+
+/* Sorts every column of a table by (start, later end first) if it is not
+ * already: exports are nearly always in order, so this is a check. */
+static void
+sort_table (gint64 *start, gint64 *end, gsize n, gpointer *columns, const gsize *sizes,
+            gsize n_cols)
+{
+  g_autofree guint32 *order = NULL;
+
+  if (ws_sort_is_ordered (start, end, n))
+    return;
+  order = ws_sort_order (start, end, n);
+  ws_sort_apply (start, sizeof (gint64), order, n);
+  if (end != NULL)
+    ws_sort_apply (end, sizeof (gint64), order, n);
+  for (gsize c = 0; c < n_cols; c++)
+    ws_sort_apply (columns[c], sizes[c], order, n);
+}
+
+static gboolean
+kernel_row (WsNsysReader *r, sqlite3_stmt *stmt, gsize i, gpointer data)
+{
+  WsKernels *k = &r->run->kernels;
+  WsLaunchConfig config;
+
+  column_times (r, stmt, 0, &k->start[i], &k->end[i]);
+  k->demangled[i] = ws_nsys_column_string (r, stmt, 2);
+  k->short_name[i] = ws_nsys_column_string (r, stmt, 3);
+  k->mangled[i] = ws_nsys_column_string (r, stmt, 4);
+  if (k->short_name[i] == WS_STRING_NONE)
+    k->short_name[i] = k->demangled[i];
+  k->stream[i] =
+    ws_nsys_stream_for (r, sqlite3_column_int64 (stmt, 5), ws_nsys_column_i32 (stmt, 6),
+                        ws_nsys_column_i32 (stmt, 7), ws_nsys_column_i32 (stmt, 8));
+  k->correlation[i] = ws_nsys_column_u32 (stmt, 9);
+  for (int d = 0; d < 3; d++)
+    {
+      config.grid[d] = ws_nsys_column_u32 (stmt, 10 + d);
+      config.block[d] = ws_nsys_column_u32 (stmt, 13 + d);
+    }
+  config.registers = ws_nsys_column_u32 (stmt, 16);
+  config.static_smem = ws_nsys_column_u32 (stmt, 17);
+  config.dynamic_smem = ws_nsys_column_u32 (stmt, 18);
+  k->config[i] = ws_nsys_config_for (r, &config);
+  return TRUE;
+}
+
+typedef struct
+{
+  guint32 *names;
+} LeanKernels;
+
+static gboolean
+kernel_row_lean (WsNsysReader *r, sqlite3_stmt *stmt, gsize i, gpointer data)
+{
+  LeanKernels *lean = data;
+  WsKernels *k = &r->run->kernels;
+
+  column_times (r, stmt, 0, &k->start[i], &k->end[i]);
+  lean->names[i] = ws_nsys_column_string (r, stmt, 2);
+  return TRUE;
+}
+
+/* Start, end and the one name form the summary groups by: a third of the
+ * columns, and the bulk of what `stats` costs. */
+static gboolean
+load_kernels_lean (WsNsysReader *r, const char *table, gint64 count, const char *demangled,
+                   GError **error)
+{
+  WsKernels *k = &r->run->kernels;
+  const char *column = demangled;
+  guint32 **target = &k->demangled;
+  LeanKernels lean;
+  g_autofree char *sql = NULL;
+  gsize n = 0;
+
+  k->columns = WS_KERNEL_COL_DEMANGLED;
+  if ((r->flags & WS_LOAD_NAME_SHORT) && ws_sqlite_has_column (r->sql, table, "shortName"))
+    {
+      column = "shortName";
+      target = &k->short_name;
+      k->columns = WS_KERNEL_COL_SHORT;
+    }
+  else if ((r->flags & WS_LOAD_NAME_MANGLED) && ws_sqlite_has_column (r->sql, table, "mangledName"))
+    {
+      column = "mangledName";
+      target = &k->mangled;
+      k->columns = WS_KERNEL_COL_MANGLED;
+    }
+
+  k->start = g_new (gint64, count);
+  k->end = g_new (gint64, count);
+  lean.names = *target = g_new (guint32, count);
+  sql = g_strdup_printf ("SELECT start, end, \"%s\" FROM \"%s\"", column, table);
+  if (!ws_nsys_read_rows (r, table, sql, count, kernel_row_lean, &lean, &n, error))
+    return FALSE;
+  k->n = n;
+
+  {
+    gpointer columns[] = { lean.names };
+    const gsize sizes[] = { 4 };
+
+    sort_table (k->start, k->end, n, columns, sizes, 1);
+  }
+  return TRUE;
+}
+
+gboolean
+ws_nsys_load_kernels (WsNsysReader *r, const char *table, gint64 count, GError **error)
+{
+  WsKernels *k = &r->run->kernels;
+  static const char *const optional[][2] = {
+    { "mangledName", "NULL" },
+    { "globalPid", "0" },
+    { "deviceId", "0" },
+    { "contextId", "0" },
+    { "streamId", "0" },
+    { "correlationId", "0" },
+    { "gridX", "0" },
+    { "gridY", "0" },
+    { "gridZ", "0" },
+    { "blockX", "0" },
+    { "blockY", "0" },
+    { "blockZ", "0" },
+    { "registersPerThread", "0" },
+    { "staticSharedMemory", "0" },
+    { "dynamicSharedMemory", "0" },
+  };
+  g_autoptr (GString) sql = g_string_new ("SELECT start, end, ");
+  const char *demangled;
+  gsize n = 0;
+
+  if (!ws_sqlite_has_column (r->sql, table, "start") ||
+      !ws_sqlite_has_column (r->sql, table, "end"))
+    {
+      g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_SCHEMA,
+                   "%s: table %s has no start or end column", r->sql->path, table);
+      return FALSE;
+    }
+  demangled = ws_sqlite_has_column (r->sql, table, "demangledName") ? "demangledName"
+              : ws_sqlite_has_column (r->sql, table, "shortName")   ? "shortName"
+                                                                    : NULL;
+  if (demangled == NULL)
+    {
+      g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_SCHEMA,
+                   "%s: table %s has no demangledName or shortName column", r->sql->path, table);
+      return FALSE;
+    }
+  if (r->flags & WS_LOAD_LEAN)
+    return load_kernels_lean (r, table, count, demangled, error);
+
+  k->columns = WS_KERNEL_COL_DEMANGLED | WS_KERNEL_COL_LAUNCH;
+  if (ws_sqlite_has_column (r->sql, table, "shortName"))
+    k->columns |= WS_KERNEL_COL_SHORT;
+  if (ws_sqlite_has_column (r->sql, table, "mangledName"))
+    k->columns |= WS_KERNEL_COL_MANGLED;
+  g_string_append_printf (sql, "\"%s\", ", demangled);
+  g_string_append (sql, ws_sqlite_has_column (r->sql, table, "shortName") ? "shortName" : "NULL");
+  for (gsize c = 0; c < G_N_ELEMENTS (optional); c++)
+    {
+      g_autofree char *col = ws_sqlite_column_or (r->sql, table, optional[c][0], optional[c][1]);
+
+      g_string_append_printf (sql, ", %s", col);
+    }
+  g_string_append_printf (sql, " FROM \"%s\"", table);
+
+  k->start = g_new (gint64, count);
+  k->end = g_new (gint64, count);
+  k->demangled = g_new (guint32, count);
+  k->short_name = g_new (guint32, count);
+  k->mangled = g_new (guint32, count);
+  k->stream = g_new (guint32, count);
+  k->correlation = g_new (guint32, count);
+  k->config = g_new (guint32, count);
+
+  if (!ws_nsys_read_rows (r, table, sql->str, count, kernel_row, NULL, &n, error))
+    return FALSE;
+  k->n = n;
+
+  {
+    gpointer columns[] = { k->demangled, k->short_name,  k->mangled,
+                           k->stream,    k->correlation, k->config };
+    const gsize sizes[] = { 4, 4, 4, 4, 4, 4 };
+
+    sort_table (k->start, k->end, n, columns, sizes, G_N_ELEMENTS (columns));
+  }
+  return TRUE;
+}
+
+static gboolean
+memcpy_row (WsNsysReader *r, sqlite3_stmt *stmt, gsize row, gpointer data)
+{
+  WsMemops *m = &r->run->memops;
+  gsize i = *(gsize *) data + row;
+  gint64 kind = sqlite3_column_int64 (stmt, 3);
+
+  column_times (r, stmt, 0, &m->start[i], &m->end[i]);
+  m->bytes[i] = (guint64) MAX (sqlite3_column_int64 (stmt, 2), 0);
+  m->kind[i] = (guint8) (kind >= 0 && kind <= WS_MEMOP_UVM_DTOD ? kind : WS_MEMOP_UNKNOWN);
+  m->src_kind[i] = (guint8) CLAMP (sqlite3_column_int64 (stmt, 4), 0, 255);
+  m->dst_kind[i] = (guint8) CLAMP (sqlite3_column_int64 (stmt, 5), 0, 255);
+  m->stream[i] =
+    ws_nsys_stream_for (r, sqlite3_column_int64 (stmt, 6), ws_nsys_column_i32 (stmt, 7),
+                        ws_nsys_column_i32 (stmt, 8), ws_nsys_column_i32 (stmt, 9));
+  m->correlation[i] = ws_nsys_column_u32 (stmt, 10);
+  return TRUE;
+}
+
+static gboolean
+memset_row (WsNsysReader *r, sqlite3_stmt *stmt, gsize row, gpointer data)
+{
+  WsMemops *m = &r->run->memops;
+  gsize i = *(gsize *) data + row;
+
+  column_times (r, stmt, 0, &m->start[i], &m->end[i]);
+  m->bytes[i] = (guint64) MAX (sqlite3_column_int64 (stmt, 2), 0);
+  m->kind[i] = WS_MEMOP_MEMSET;
+  m->src_kind[i] = 255;
+  m->dst_kind[i] = (guint8) CLAMP (sqlite3_column_int64 (stmt, 3), 0, 255);
+  m->stream[i] =
+    ws_nsys_stream_for (r, sqlite3_column_int64 (stmt, 4), ws_nsys_column_i32 (stmt, 5),
+                        ws_nsys_column_i32 (stmt, 6), ws_nsys_column_i32 (stmt, 7));
+  m->correlation[i] = ws_nsys_column_u32 (stmt, 8);
+  return TRUE;
+}
+
+static char *
+build_select (WsSqlite *sql, const char *table, const char *const (*cols)[2], gsize n_cols)
+{
+  g_autoptr (GString) str = g_string_new ("SELECT ");
+
+  for (gsize c = 0; c < n_cols; c++)
+    {
+      g_autofree char *col = ws_sqlite_column_or (sql, table, cols[c][0], cols[c][1]);
+
+      g_string_append_printf (str, "%s%s", c > 0 ? ", " : "", col);
+    }
+  g_string_append_printf (str, " FROM \"%s\"", table);
+  return g_string_free (g_steal_pointer (&str), FALSE);
+}
+
+/* Reads @cols (name and default of each) of every row of @table through
+ * @func, as ws_nsys_read_rows() does. */
+static gboolean
+read_table (WsNsysReader *r, const char *table, const char *const (*cols)[2], gsize n_cols,
+            gint64 max_rows, WsNsysRowFunc func, gpointer data, gsize *n_read, GError **error)
+{
+  g_autofree char *sql = build_select (r->sql, table, cols, n_cols);
+
+  return ws_nsys_read_rows (r, table, sql, max_rows, func, data, n_read, error);
+}
+
+static gboolean
+require_columns (WsNsysReader *r, const char *table, const char *const *columns, GError **error)
+{
+  for (gsize i = 0; columns[i] != NULL; i++)
+    if (!ws_sqlite_has_column (r->sql, table, columns[i]))
+      {
+        g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_SCHEMA,
+                     "%s: table %s has no %s column", r->sql->path, table, columns[i]);
+        return FALSE;
+      }
+  return TRUE;
+}
+
+gboolean
+ws_nsys_load_memops (WsNsysReader *r, const char *memcpy_table, gint64 n_memcpy,
+                     const char *memset_table, gint64 n_memset, GError **error)
+{
+  static const char *const memcpy_cols[][2] = {
+    { "start", "0" },     { "end", "0" },       { "bytes", "0" },         { "copyKind", "0" },
+    { "srcKind", "255" }, { "dstKind", "255" }, { "globalPid", "0" },     { "deviceId", "0" },
+    { "contextId", "0" }, { "streamId", "0" },  { "correlationId", "0" },
+  };
+  static const char *const memset_cols[][2] = {
+    { "start", "0" },     { "end", "0" },       { "bytes", "0" },
+    { "memKind", "255" }, { "globalPid", "0" }, { "deviceId", "0" },
+    { "contextId", "0" }, { "streamId", "0" },  { "correlationId", "0" },
+  };
+  static const char *const required[] = { "start", "end", "bytes", NULL };
+  const struct
+  {
+    const char *table;
+    gint64 rows;
+    const char *const (*cols)[2];
+    gsize n_cols;
+    WsNsysRowFunc func;
+  } parts[] = {
+    { memcpy_table, n_memcpy, memcpy_cols, G_N_ELEMENTS (memcpy_cols), memcpy_row },
+    { memset_table, n_memset, memset_cols, G_N_ELEMENTS (memset_cols), memset_row },
+  };
+  WsMemops *m = &r->run->memops;
+  gsize total = (gsize) (n_memcpy + n_memset);
+  gsize offset = 0;
+
+  m->start = g_new (gint64, total);
+  m->end = g_new (gint64, total);
+  m->bytes = g_new (guint64, total);
+  m->kind = g_new (guint8, total);
+  m->src_kind = g_new (guint8, total);
+  m->dst_kind = g_new (guint8, total);
+  m->stream = g_new (guint32, total);
+  m->correlation = g_new (guint32, total);
+
+  /* The copies first, then the sets, one after the other in the arrays. */
+  for (gsize p = 0; p < G_N_ELEMENTS (parts); p++)
+    {
+      gsize n = 0;
+
+      if (parts[p].table == NULL)
+        continue;
+      if (!require_columns (r, parts[p].table, required, error) ||
+          !read_table (r, parts[p].table, parts[p].cols, parts[p].n_cols, parts[p].rows,
+                       parts[p].func, &offset, &n, error))
+        return FALSE;
+      offset += n;
+    }
+  m->n = offset;
+
+  {
+    gpointer columns[] = { m->bytes, m->kind, m->src_kind, m->dst_kind, m->stream, m->correlation };
+    const gsize sizes[] = { 8, 1, 1, 1, 4, 4 };
+
+    sort_table (m->start, m->end, m->n, columns, sizes, G_N_ELEMENTS (columns));
+  }
+  return TRUE;
+}
+
+static gboolean
+api_row_lean (WsNsysReader *r, sqlite3_stmt *stmt, gsize i, gpointer data)
+{
+  WsApiCalls *a = &r->run->api;
+
+  column_times (r, stmt, 0, &a->start[i], &a->end[i]);
+  a->name[i] = ws_nsys_column_string (r, stmt, 2);
+  return TRUE;
+}
+
+static gboolean
+api_row (WsNsysReader *r, sqlite3_stmt *stmt, gsize i, gpointer data)
+{
+  WsApiCalls *a = &r->run->api;
+
+  api_row_lean (r, stmt, i, data);
+  a->thread[i] = ws_nsys_thread_for (r, sqlite3_column_int64 (stmt, 3));
+  a->correlation[i] = ws_nsys_column_u32 (stmt, 4);
+  a->return_value[i] = ws_nsys_column_i32 (stmt, 5);
+  return TRUE;
+}
+
+gboolean
+ws_nsys_load_api (WsNsysReader *r, const char *table, gint64 count, GError **error)
+{
+  static const char *const cols[][2] = {
+    { "start", "0" },     { "end", "0" },           { "nameId", "NULL" },
+    { "globalTid", "0" }, { "correlationId", "0" }, { "returnValue", "0" },
+  };
+  static const char *const required[] = { "start", "end", "nameId", NULL };
+  WsApiCalls *a = &r->run->api;
+  gsize n = 0;
+
+  if (!require_columns (r, table, required, error))
+    return FALSE;
+
+  a->start = g_new (gint64, count);
+  a->end = g_new (gint64, count);
+  a->name = g_new (guint32, count);
+  if (r->flags & WS_LOAD_LEAN)
+    {
+      char *lean_sql = sqlite3_mprintf ("SELECT start, end, nameId FROM \"%w\"", table);
+      gboolean ok = ws_nsys_read_rows (r, table, lean_sql, count, api_row_lean, NULL, &n, error);
+
+      sqlite3_free (lean_sql);
+      if (!ok)
+        return FALSE;
+      a->n = n;
+      {
+        gpointer columns[] = { a->name };
+        const gsize sizes[] = { 4 };
+
+        sort_table (a->start, a->end, n, columns, sizes, 1);
+      }
+      return TRUE;
+    }
+  a->thread = g_new (guint32, count);
+  a->correlation = g_new (guint32, count);
+  a->return_value = g_new (gint32, count);
+
+  if (!read_table (r, table, cols, G_N_ELEMENTS (cols), count, api_row, NULL, &n, error))
+    return FALSE;
+  a->n = n;
+
+  {
+    gpointer columns[] = { a->name, a->thread, a->correlation, a->return_value };
+    const gsize sizes[] = { 4, 4, 4, 4 };
+
+    sort_table (a->start, a->end, n, columns, sizes, G_N_ELEMENTS (columns));
+  }
+  return TRUE;
+}
+
+typedef struct
+{
+  gint64 other;
+  GHashTable *nvtx_thread_names; /* gint64 globalTid -> string id + 1, from NvtxThread events */
+} NvtxLoad;
+
+static gboolean
+nvtx_row (WsNsysReader *r, sqlite3_stmt *stmt, gsize row, gpointer data)
+{
+  NvtxLoad *load = data;
+  WsNvtxRanges *ranges = &r->run->nvtx;
+  WsNvtxMarks *marks = &r->run->marks;
+  gint64 type = sqlite3_column_int64 (stmt, 2);
+  guint32 name = ws_nsys_column_text (r, stmt, 3);
+  gint64 global_tid = sqlite3_column_int64 (stmt, 5);
+
+  if (name == WS_STRING_NONE)
+    name = ws_nsys_column_string (r, stmt, 4);
+
+  switch (type)
+    {
+      case NVTX_PUSH_POP:
+      case NVTX_START_END:
+      case NVTXT_PUSH_POP:
+      case NVTXT_START_END:
+        if (sqlite3_column_type (stmt, 1) != SQLITE_NULL)
+          {
+            gsize i = ranges->n++;
+
+            column_times (r, stmt, 0, &ranges->start[i], &ranges->end[i]);
+            ranges->name[i] =
+              name != WS_STRING_NONE ? name : ws_string_table_intern (r->run->strings, "");
+            ranges->thread[i] = ws_nsys_thread_for (r, global_tid);
+            ranges->color[i] = (guint32) sqlite3_column_int64 (stmt, 6);
+            ranges->domain[i] = ws_nsys_domain_for (r, sqlite3_column_int64 (stmt, 7));
+            ranges->style[i] = (type == NVTX_START_END || type == NVTXT_START_END)
+                                 ? WS_NVTX_START_END
+                                 : WS_NVTX_PUSH_POP;
+            return TRUE;
+          }
+        load->other++;
+        return TRUE;
+
+      case NVTX_MARK:
+      case NVTXT_MARK:
+        {
+          gsize i = marks->n++;
+
+          marks->time[i] = ws_clamp_time (sqlite3_column_int64 (stmt, 0));
+          marks->name[i] =
+            name != WS_STRING_NONE ? name : ws_string_table_intern (r->run->strings, "");
+          marks->thread[i] = ws_nsys_thread_for (r, global_tid);
+          marks->color[i] = (guint32) sqlite3_column_int64 (stmt, 6);
+          marks->domain[i] = ws_nsys_domain_for (r, sqlite3_column_int64 (stmt, 7));
+          return TRUE;
+        }
+
+      case NVTX_DOMAIN_CREATE:
+        {
+          guint16 domain = ws_nsys_domain_for (r, sqlite3_column_int64 (stmt, 7));
+
+          if (domain != 0 && name != WS_STRING_NONE)
+            g_array_index (r->run->domains, WsNvtxDomain, domain).name = name;
+          load->other++;
+          return TRUE;
+        }
+
+      case NVTX_THREAD:
+        if (name != WS_STRING_NONE)
+          g_hash_table_insert (load->nvtx_thread_names, g_memdup2 (&global_tid, sizeof global_tid),
+                               GUINT_TO_POINTER (name + 1));
+        load->other++;
+        return TRUE;
+
+      default:
+        load->other++;
+        return TRUE;
+    }
+}
+
+gboolean
+ws_nsys_load_nvtx (WsNsysReader *r, const char *table, gint64 count, GError **error)
+{
+  static const char *const cols[][2] = {
+    { "start", "0" },     { "end", "NULL" },    { "eventType", "0" }, { "text", "NULL" },
+    { "textId", "NULL" }, { "globalTid", "0" }, { "color", "0" },     { "domainId", "0" },
+  };
+  static const char *const required[] = { "start", "end", "eventType", NULL };
+  WsNvtxRanges *ranges = &r->run->nvtx;
+  WsNvtxMarks *marks = &r->run->marks;
+  g_autoptr (GHashTable) thread_names =
+    g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  NvtxLoad load = { 0, thread_names };
+  GHashTableIter iter;
+  gpointer key, value;
+
+  if (!require_columns (r, table, required, error))
+    return FALSE;
+
+  /* Sized for the worst case, shrunk below once the split is known. */
+  ranges->start = g_new (gint64, count);
+  ranges->end = g_new (gint64, count);
+  ranges->name = g_new (guint32, count);
+  ranges->thread = g_new (guint32, count);
+  ranges->color = g_new (guint32, count);
+  ranges->domain = g_new (guint16, count);
+  ranges->style = g_new (guint8, count);
+  marks->time = g_new (gint64, count);
+  marks->name = g_new (guint32, count);
+  marks->thread = g_new (guint32, count);
+  marks->color = g_new (guint32, count);
+  marks->domain = g_new (guint16, count);
+
+  if (!read_table (r, table, cols, G_N_ELEMENTS (cols), count, nvtx_row, &load, NULL, error))
+    return FALSE;
+
+  ranges->start = g_renew (gint64, ranges->start, MAX (ranges->n, 1));
+  ranges->end = g_renew (gint64, ranges->end, MAX (ranges->n, 1));
+  ranges->name = g_renew (guint32, ranges->name, MAX (ranges->n, 1));
+  ranges->thread = g_renew (guint32, ranges->thread, MAX (ranges->n, 1));
+  ranges->color = g_renew (guint32, ranges->color, MAX (ranges->n, 1));
+  ranges->domain = g_renew (guint16, ranges->domain, MAX (ranges->n, 1));
+  ranges->style = g_renew (guint8, ranges->style, MAX (ranges->n, 1));
+  marks->time = g_renew (gint64, marks->time, MAX (marks->n, 1));
+  marks->name = g_renew (guint32, marks->name, MAX (marks->n, 1));
+  marks->thread = g_renew (guint32, marks->thread, MAX (marks->n, 1));
+  marks->color = g_renew (guint32, marks->color, MAX (marks->n, 1));
+  marks->domain = g_renew (guint16, marks->domain, MAX (marks->n, 1));
+
+  {
+    gpointer columns[] = { ranges->name, ranges->thread, ranges->color, ranges->domain,
+                           ranges->style };
+    const gsize sizes[] = { 4, 4, 4, 2, 1 };
+    gpointer mark_columns[] = { marks->name, marks->thread, marks->color, marks->domain };
+    const gsize mark_sizes[] = { 4, 4, 4, 2 };
+
+    sort_table (ranges->start, ranges->end, ranges->n, columns, sizes, G_N_ELEMENTS (columns));
+    sort_table (marks->time, NULL, marks->n, mark_columns, mark_sizes, G_N_ELEMENTS (mark_columns));
+  }
+
+  ranges->depth = g_new (guint16, MAX (ranges->n, 1));
+  ws_nvtx_assign_depth (ranges->start, ranges->end, ranges->thread, ranges->n, r->run->threads->len,
+                        ranges->depth);
+
+  /* NvtxThread events name threads (e.g. "MPI Rank 0") that ThreadNames may not. */
+  g_hash_table_iter_init (&iter, thread_names);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    {
+      gpointer found = g_hash_table_lookup (r->thread_index, key);
+
+      if (found != NULL)
+        {
+          WsThread *thread =
+            &g_array_index (r->run->threads, WsThread, GPOINTER_TO_UINT (found) - 1);
+
+          if (thread->name == WS_STRING_NONE)
+            thread->name = GPOINTER_TO_UINT (value) - 1;
+        }
+    }
+
+  ws_run_add_source (r->run, "nvtx-ranges", table, (gint64) ranges->n);
+  ws_run_add_source (r->run, "nvtx-marks", table, (gint64) marks->n);
+  ws_run_add_source (r->run, "nvtx-other", table, load.other);
+  return TRUE;
+}
+
+static gboolean
+mem_usage_row (WsNsysReader *r, sqlite3_stmt *stmt, gsize i, gpointer data)
+{
+  WsMemUsage *u = &r->run->mem_usage;
+  gint64 bytes = CLAMP (sqlite3_column_int64 (stmt, 1), 0, G_MAXINT64 / 2);
+
+  u->time[i] = ws_clamp_time (sqlite3_column_int64 (stmt, 0));
+  u->bytes[i] = sqlite3_column_int64 (stmt, 2) == 1 ? -bytes : bytes;
+  u->device[i] = ws_nsys_column_i32 (stmt, 3);
+  u->mem_kind[i] = (guint8) CLAMP (sqlite3_column_int64 (stmt, 4), 0, 255);
+  return TRUE;
+}
+
+gboolean
+ws_nsys_load_mem_usage (WsNsysReader *r, const char *table, gint64 count, GError **error)
+{
+  static const char *const cols[][2] = {
+    { "start", "0" },    { "bytes", "0" },     { "memoryOperationType", "0" },
+    { "deviceId", "0" }, { "memKind", "255" },
+  };
+  static const char *const required[] = { "start", "bytes", NULL };
+  WsMemUsage *u = &r->run->mem_usage;
+  gsize n = 0;
+
+  if (!require_columns (r, table, required, error))
+    return FALSE;
+
+  u->time = g_new (gint64, count);
+  u->bytes = g_new (gint64, count);
+  u->device = g_new (gint32, count);
+  u->mem_kind = g_new (guint8, count);
+
+  if (!read_table (r, table, cols, G_N_ELEMENTS (cols), count, mem_usage_row, NULL, &n, error))
+    return FALSE;
+  u->n = n;
+
+  {
+    gpointer columns[] = { u->bytes, u->device, u->mem_kind };
+    const gsize sizes[] = { 8, 4, 1 };
+
+    sort_table (u->time, NULL, n, columns, sizes, G_N_ELEMENTS (columns));
+  }
+  return TRUE;
+}
+
+typedef struct
+{
+  guint32 *metric; /* per sample: index into run->metrics */
+  guint32 last;
+} MetricLoad;
+
+static guint32
+metric_for (WsNsysReader *r, MetricLoad *load, gint64 type_id, guint32 metric_id)
+{
+  GArray *metrics = r->run->metrics;
+  WsGpuMetric metric = { type_id, metric_id, WS_STRING_NONE, 0, 0 };
+
+  if (load->last < metrics->len)
+    {
+      WsGpuMetric *last = &g_array_index (metrics, WsGpuMetric, load->last);
+
+      if (last->type_id == type_id && last->metric_id == metric_id)
+        return load->last;
+    }
+  for (guint i = 0; i < metrics->len; i++)
+    {
+      WsGpuMetric *m = &g_array_index (metrics, WsGpuMetric, i);
+
+      if (m->type_id == type_id && m->metric_id == metric_id)
+        return load->last = i;
+    }
+  g_array_append_val (metrics, metric);
+  return load->last = metrics->len - 1;
+}
+
+static gboolean
+metric_row (WsNsysReader *r, sqlite3_stmt *stmt, gsize i, gpointer data)
+{
+  MetricLoad *load = data;
+  WsMetricSamples *s = &r->run->metric_samples;
+
+  /* A hostile file could name endless metrics: a sane capture has < 100 per GPU. */
+  if (r->run->metrics->len >= 4096)
+    return FALSE;
+  s->time[i] = ws_clamp_time (sqlite3_column_int64 (stmt, 0));
+  load->metric[i] =
+    metric_for (r, load, sqlite3_column_int64 (stmt, 1), ws_nsys_column_u32 (stmt, 2));
+  s->value[i] = (float) sqlite3_column_double (stmt, 3);
+  return TRUE;
+}
+
+gboolean
+ws_nsys_load_gpu_metrics (WsNsysReader *r, const char *table, gint64 count, GError **error)
+{
+  static const char *const cols[][2] = {
+    { "timestamp", "0" },
+    { "typeId", "0" },
+    { "metricId", "0" },
+    { "value", "0" },
+  };
+  static const char *const required[] = { "timestamp", "metricId", "value", NULL };
+  const char *names_table = ws_sqlite_find_table (r->sql, "TARGET_INFO_GPU_METRICS");
+  WsMetricSamples *s = &r->run->metric_samples;
+  g_autofree guint32 *metric = NULL;
+  g_autofree gint64 *time = NULL;
+  g_autofree float *value = NULL;
+  g_autofree gsize *fill = NULL;
+  MetricLoad load = { NULL, G_MAXUINT32 };
+  gsize n = 0;
+
+  if (!require_columns (r, table, required, error))
+    return FALSE;
+
+  /* Names first, so that metrics come in the order the capture lists them. */
+  if (names_table != NULL && ws_sqlite_has_column (r->sql, names_table, "metricName"))
+    {
+      g_autoptr (sqlite3_stmt) stmt = NULL;
+      char *names_sql =
+        sqlite3_mprintf ("SELECT typeId, metricId, metricName FROM \"%w\" LIMIT 4096", names_table);
+
+      stmt = ws_sqlite_prepare (r->sql, names_sql, NULL);
+      sqlite3_free (names_sql);
+      while (stmt != NULL && sqlite3_step (stmt) == SQLITE_ROW)
+        {
+          guint32 index =
+            metric_for (r, &load, sqlite3_column_int64 (stmt, 0), ws_nsys_column_u32 (stmt, 1));
+
+          g_array_index (r->run->metrics, WsGpuMetric, index).name =
+            ws_nsys_column_text (r, stmt, 2);
+        }
+    }
+
+  s->time = g_new (gint64, count);
+  s->value = g_new (float, count);
+  load.metric = metric = g_new (guint32, count);
+
+  if (!read_table (r, table, cols, G_N_ELEMENTS (cols), count, metric_row, &load, &n, error))
+    return FALSE;
+  s->n = n;
+
+  /* Group the samples by metric (a counting sort keeps time order within). */
+  for (gsize i = 0; i < n; i++)
+    g_array_index (r->run->metrics, WsGpuMetric, metric[i]).n++;
+  fill = g_new0 (gsize, r->run->metrics->len + 1);
+  for (guint m = 0, offset = 0; m < r->run->metrics->len; m++)
+    {
+      WsGpuMetric *gm = &g_array_index (r->run->metrics, WsGpuMetric, m);
+
+      gm->first = offset;
+      fill[m] = offset;
+      offset += gm->n;
+      if (gm->name == WS_STRING_NONE)
+        {
+          g_autofree char *label = g_strdup_printf ("metric %u", gm->metric_id);
+
+          gm->name = ws_string_table_intern (r->run->strings, label);
+        }
+    }
+  time = g_steal_pointer (&s->time);
+  value = g_steal_pointer (&s->value);
+  s->time = g_new (gint64, MAX (n, 1));
+  s->value = g_new (float, MAX (n, 1));
+  for (gsize i = 0; i < n; i++)
+    {
+      gsize to = fill[metric[i]]++;
+
+      s->time[to] = time[i];
+      s->value[to] = value[i];
+    }
+  for (guint m = 0; m < r->run->metrics->len; m++)
+    {
+      WsGpuMetric *gm = &g_array_index (r->run->metrics, WsGpuMetric, m);
+      gpointer columns[] = { s->value + gm->first };
+      const gsize sizes[] = { sizeof (float) };
+
+      sort_table (s->time + gm->first, NULL, gm->n, columns, sizes, 1);
+    }
+  return TRUE;
+}

@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <glib.h>
+
+#include "ws-progress.h"
+
+G_BEGIN_DECLS
+
+/* Which parts of a run to load.  The viewer loads everything; `stats`
+ * loads only what its report needs, so it stays as fast as SQLite. */
+typedef enum
+{
+  WS_LOAD_KERNELS = 1 << 0,
+  WS_LOAD_MEMOPS = 1 << 1,
+  WS_LOAD_API = 1 << 2,
+  WS_LOAD_NVTX = 1 << 3,
+  WS_LOAD_MEM_USAGE = 1 << 4,
+  WS_LOAD_GPU_METRICS = 1 << 5,
+  WS_LOAD_ALL = 0x3f,
+
+  /* Read only the columns the summaries need: start, end and one kernel
+   * name form for kernels, start, end and name for API calls.  Streams,
+   * launch configurations and correlation ids stay NULL. */
+  WS_LOAD_LEAN = 1 << 8,
+  WS_LOAD_NAME_SHORT = 1 << 9,    /* with LEAN: the short kernel names */
+  WS_LOAD_NAME_MANGLED = 1 << 10, /* with LEAN: the mangled kernel names */
+} WsLoadFlags;
+
+G_END_DECLS

@@ -1,0 +1,304 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <glib.h>
+
+#include "ws-string-table.h"
+#include "ws-summary.h"
+
+G_BEGIN_DECLS
+
+/* One opened run, immutable once loaded and shared by reference between
+ * windows and threads.  Column-oriented: each event kind is a set of arrays
+ * of the same length, so that millions of events stay compact and scans
+ * stay in cache.  Times are int64 nanoseconds on the capture's session
+ * clock, exactly as nsys stores them; the display origin is @origin.
+ *
+ * The struct is public so that summaries and renderers can scan the arrays
+ * directly; nothing may write to a run after ws_run_load() returned it. */
+
+typedef struct _WsRun WsRun;
+typedef struct _WsNcuResults WsNcuResults;
+typedef struct _WsCsvSummaries WsCsvSummaries;
+
+/* Memory operation kinds: the values of ENUM_CUDA_MEMCPY_OPER, plus memset. */
+typedef enum
+{
+  WS_MEMOP_UNKNOWN = 0,
+  WS_MEMOP_HTOD = 1,
+  WS_MEMOP_DTOH = 2,
+  WS_MEMOP_HTOA = 3,
+  WS_MEMOP_ATOH = 4,
+  WS_MEMOP_ATOA = 5,
+  WS_MEMOP_ATOD = 6,
+  WS_MEMOP_DTOA = 7,
+  WS_MEMOP_DTOD = 8,
+  WS_MEMOP_HTOH = 9,
+  WS_MEMOP_PTOP = 10,
+  WS_MEMOP_UVM_HTOD = 11,
+  WS_MEMOP_UVM_DTOH = 12,
+  WS_MEMOP_UVM_DTOD = 13,
+  WS_MEMOP_MEMSET = 64,
+} WsMemopKind;
+
+typedef enum
+{
+  WS_NVTX_PUSH_POP,
+  WS_NVTX_START_END,
+} WsNvtxStyle;
+
+/* A GPU stream: where kernels and memory operations run. */
+typedef struct
+{
+  gint64 global_pid;
+  guint32 pid;
+  gint32 device_id;
+  gint32 context_id;
+  gint32 stream_id;
+} WsStream;
+
+/* A CPU thread, from globalTid = (hw<<56)|(vm<<48)|(pid<<24)|tid. */
+typedef struct
+{
+  gint64 global_tid;
+  guint32 pid;
+  guint32 tid;
+  guint32 name; /* string id, or WS_STRING_NONE */
+} WsThread;
+
+/* A distinct kernel launch configuration; kernels refer to it by index. */
+typedef struct
+{
+  guint32 grid[3];
+  guint32 block[3];
+  guint32 registers;    /* per thread */
+  guint32 static_smem;  /* bytes per block */
+  guint32 dynamic_smem; /* bytes per block */
+} WsLaunchConfig;
+
+typedef struct
+{
+  gint64 id;    /* domainId in the export */
+  guint32 name; /* string id; the default domain has "" */
+} WsNvtxDomain;
+
+typedef struct
+{
+  gint id;
+  char *name;
+  char *bus_location;
+  char *chip;
+  gint sm_count;
+  gint cc_major;
+  gint cc_minor;
+  gint64 memory_bytes;
+} WsGpu;
+
+typedef struct
+{
+  guint32 pid;
+  char *name;
+} WsProcess;
+
+/* One GPU metric (a row of TARGET_INFO_GPU_METRICS) and where its samples are. */
+typedef struct
+{
+  gint64 type_id; /* which GPU (metrics source) */
+  guint32 metric_id;
+  guint32 name; /* string id: "SMs Active [Throughput %]", ... */
+  gsize first;  /* index of its first sample in WsMetricSamples */
+  gsize n;      /* number of its samples, sorted by time */
+} WsGpuMetric;
+
+/* A source table and how many rows it had: what `info` prints. */
+typedef struct
+{
+  const char *what; /* "kernels", "memcpy", ... (static) */
+  char *table;      /* the table's name in the file */
+  gint64 rows;      /* SELECT count(*) */
+} WsSourceCount;
+
+/* The optional kernel columns a run holds (WsKernels.columns).  Exports
+ * before nsys 2022.1 have no mangledName, some tools' none of shortName;
+ * after a WS_LOAD_LEAN load only start, end and one of the name arrays are
+ * set, and the other arrays are NULL. */
+typedef enum
+{
+  WS_KERNEL_COL_DEMANGLED = 1 << 0, /* demangled: demangledName (or shortName alone) */
+  WS_KERNEL_COL_SHORT = 1 << 1,     /* short_name: shortName */
+  WS_KERNEL_COL_MANGLED = 1 << 2,   /* mangled: mangledName */
+  WS_KERNEL_COL_LAUNCH = 1 << 3,    /* stream, correlation and config */
+} WsKernelColumns;
+
+typedef struct
+{
+  gsize n;
+  guint columns; /* WsKernelColumns */
+  gint64 *start; /* ns, sorted ascending */
+  gint64 *end;   /* ns */
+  guint32 *demangled;
+  guint32 *short_name;
+  guint32 *mangled;     /* WS_STRING_NONE where the export has no mangled names */
+  guint32 *stream;      /* index into WsRun.streams */
+  guint32 *correlation; /* CUPTI correlation id, matches the API call */
+  guint32 *config;      /* index into WsRun.configs */
+} WsKernels;
+
+typedef struct
+{
+  gsize n;
+  gint64 *start; /* ns, sorted ascending */
+  gint64 *end;
+  guint64 *bytes;
+  guint8 *kind;     /* WsMemopKind */
+  guint8 *src_kind; /* ENUM_CUDA_MEM_KIND, 255 unknown */
+  guint8 *dst_kind;
+  guint32 *stream;
+  guint32 *correlation;
+} WsMemops;
+
+typedef struct
+{
+  gsize n;
+  gint64 *start; /* ns, sorted ascending */
+  gint64 *end;
+  guint32 *name;   /* string id of the name as exported (cudaMalloc_v3020) */
+  guint32 *thread; /* index into WsRun.threads */
+  guint32 *correlation;
+  gint32 *return_value;
+} WsApiCalls;
+
+typedef struct
+{
+  gsize n;
+  gint64 *start; /* ns, sorted ascending */
+  gint64 *end;
+  guint32 *name;
+  guint32 *thread; /* the thread that opened the range */
+  guint32 *color;  /* ARGB, 0 when the range has none */
+  guint16 *domain; /* index into WsRun.domains */
+  guint16 *depth;  /* row within its thread, assigned at load */
+  guint8 *style;   /* WsNvtxStyle */
+} WsNvtxRanges;
+
+typedef struct
+{
+  gsize n;
+  gint64 *time; /* ns, sorted ascending */
+  guint32 *name;
+  guint32 *thread;
+  guint32 *color;
+  guint16 *domain;
+} WsNvtxMarks;
+
+typedef struct
+{
+  gsize n;
+  gint64 *time;  /* ns, sorted ascending */
+  gint64 *bytes; /* positive for an allocation, negative for a free */
+  gint32 *device;
+  guint8 *mem_kind;
+} WsMemUsage;
+
+typedef struct
+{
+  gsize n;
+  gint64 *time; /* ns; grouped by metric, sorted by time inside a metric */
+  float *value;
+} WsMetricSamples;
+
+typedef struct
+{
+  GPtrArray *files;     /* char *: every file this run was read from */
+  char *kind;           /* "nsys-sqlite", "nsys-stats-csv", "ncu-csv", "capture-folder" */
+  char *product;        /* "NVIDIA Nsight Systems", or NULL */
+  char *nsys_version;   /* "2025.3.2.0", or NULL when the file has no metadata */
+  char *schema_version; /* "3.20.3", or NULL */
+  char *metadata_table; /* "META_DATA_EXPORT", "EXPORT_META_DATA" or NULL */
+  char *export_time;    /* as written by nsys, or NULL */
+  char *host;
+  char *driver_version;
+  char *os;
+  gint64 session_start_utc_ns; /* 0 when unknown */
+  GArray *gpus;                /* WsGpu */
+  GArray *processes;           /* WsProcess: the processes that used CUDA or NVTX */
+  GPtrArray *warnings;         /* char *: what was odd but not fatal */
+  char *capture_command;       /* from a capture folder's run.json, or NULL */
+  char **capture_env;          /* NULL-terminated, or NULL */
+} WsProvenance;
+
+struct _WsRun
+{
+  gatomicrefcount ref_count;
+
+  WsStringTable *strings;
+  WsProvenance prov;
+
+  GArray *streams; /* WsStream */
+  GArray *threads; /* WsThread */
+  GArray *configs; /* WsLaunchConfig */
+  GArray *domains; /* WsNvtxDomain; index 0 is the default domain */
+  GArray *metrics; /* WsGpuMetric */
+  GArray *sources; /* WsSourceCount */
+
+  WsKernels kernels;
+  WsMemops memops;
+  WsApiCalls api;
+  WsNvtxRanges nvtx;
+  WsNvtxMarks marks;
+  WsMemUsage mem_usage;
+  WsMetricSamples metric_samples;
+
+  gint64 origin;   /* ns: the earliest event, the display origin */
+  gint64 end_time; /* ns: the latest end of any event */
+
+  gboolean has_kernel_table; /* the export had CUPTI_ACTIVITY_KIND_KERNEL */
+  gboolean has_nvtx_table;
+  gboolean has_runtime_table;
+  gboolean has_memory_tables;
+
+  WsSummary *summaries[WS_N_SUMMARY_KINDS]; /* derived at load; see ws_run_get_summary() */
+  GHashTable *display_names; /* demangled name id → display name id, set by ws_run_finish() */
+
+  WsNcuResults *ncu;             /* profiled launches from ncu CSVs, or NULL */
+  WsRun *base;                   /* a slice (ws-run-slice.h): the run whose strings it shares */
+  WsCsvSummaries *csv_summaries; /* `nsys stats` CSVs opened without an export, or NULL */
+};
+
+WsRun *ws_run_new (void);
+WsRun *ws_run_ref (WsRun *self);
+void ws_run_unref (WsRun *self);
+
+const char *ws_run_string (const WsRun *self, guint32 id);
+gboolean ws_run_has_kernel_names (const WsRun *self, WsNameForm form);
+WsNameForm ws_run_kernel_name_form (const WsRun *self, WsNameForm form);
+guint32 ws_run_kernel_name_id (const WsRun *self, gsize i, WsNameForm form);
+const char *ws_run_kernel_name (const WsRun *self, gsize i, WsNameForm form);
+const WsStream *ws_run_kernel_stream (const WsRun *self, gsize i);
+const WsLaunchConfig *ws_run_kernel_config (const WsRun *self, gsize i);
+const WsThread *ws_run_thread (const WsRun *self, guint32 index);
+const char *ws_run_process_name (const WsRun *self, guint32 pid);
+const char *ws_run_gpu_name (const WsRun *self, gint32 device);
+const char *ws_run_nvtx_domain_name (const WsRun *self, guint16 domain);
+const char *ws_run_display_name (const WsRun *self);
+guint32 ws_run_kernel_display_id (const WsRun *self, guint32 demangled);
+const char *ws_run_kernel_display (const WsRun *self, const char *demangled);
+gsize ws_run_n_events (const WsRun *self);
+gsize ws_run_memory (const WsRun *self);
+const WsSourceCount *ws_run_source_count (const WsRun *self, const char *what);
+WsSummary *ws_run_get_summary (const WsRun *run, WsSummaryKind kind);
+gboolean ws_run_has_summary_events (const WsRun *run, WsSummaryKind kind);
+gboolean ws_run_has_summary_data (const WsRun *run, WsSummaryKind kind);
+
+const char *ws_memop_kind_label (guint kind);
+const char *ws_mem_kind_label (guint kind);
+
+/* For readers: keeping a run consistent while it is built. */
+void ws_run_add_source (WsRun *self, const char *what, const char *table, gint64 rows);
+void ws_run_add_warning (WsRun *self, const char *format, ...) G_GNUC_PRINTF (2, 3);
+void ws_run_finish (WsRun *self);
+void ws_run_update_bounds (WsRun *self);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (WsRun, ws_run_unref)
+
+G_END_DECLS

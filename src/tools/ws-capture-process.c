@@ -1,0 +1,466 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "ws-capture-process"
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <gio/gunixinputstream.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "ws-capture-process.h"
+#include "ws-capture-tools.h"
+
+/* One command of a capture: a child in a process group of its own, its
+ * output as lines as they come, and an end that is reported only once
+ * nothing of the group is left.  When the command exits, whatever it left
+ * running in its group gets SIGTERM and, after the grace period,
+ * SIGKILL; terminating it does the same at once.
+ *
+ * g_spawn rather than GSubprocess: the group is named by the child's pid,
+ * which must stay known after the child is reaped, and GSubprocess
+ * forgets it (its identifier becomes NULL) as soon as the child exits. */
+
+#define REAP_INTERVAL_MS 50
+/* After SIGKILL only zombies that init has not reaped can remain. */
+#define GIVE_UP_AFTER_KILL_US (2 * G_USEC_PER_SEC)
+/* A process that left the group may hold a pipe open for ever. */
+#define DRAIN_MS 2000
+
+struct _WsCaptureProcess
+{
+  GObject parent_instance;
+
+  char **argv;
+  char *cwd;
+  char **envp;
+  char *stdout_path;
+  guint grace_ms;
+  gboolean tied;
+
+  GTask *task;
+  GMainContext *context;
+  gboolean started;
+  GPid pgid;
+  GCancellable *io_cancellable;
+  gboolean exited;
+  int exit_status;
+  guint open_streams;
+  gboolean group_gone;
+  gint64 term_sent; /* monotonic µs; 0: not yet */
+  gint64 kill_sent;
+  GSource *reap_source;
+  GSource *drain_source;
+};
+
+G_DEFINE_FINAL_TYPE (WsCaptureProcess, ws_capture_process, G_TYPE_OBJECT)
+
+enum
+{
+  LINE,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
+
+static void
+clear_source (GSource **source)
+{
+  if (*source == NULL)
+    return;
+  g_source_destroy (*source);
+  g_clear_pointer (source, g_source_unref);
+}
+
+static void
+ws_capture_process_dispose (GObject *object)
+{
+  WsCaptureProcess *self = WS_CAPTURE_PROCESS (object);
+
+  /* Nothing outlives its process object. */
+  if (self->started && !self->group_gone && self->pgid > 1)
+    kill (-self->pgid, SIGKILL);
+  clear_source (&self->reap_source);
+  clear_source (&self->drain_source);
+  if (self->io_cancellable != NULL)
+    g_cancellable_cancel (self->io_cancellable);
+  g_clear_object (&self->io_cancellable);
+  g_clear_object (&self->task);
+
+  G_OBJECT_CLASS (ws_capture_process_parent_class)->dispose (object);
+}
+
+static void
+ws_capture_process_finalize (GObject *object)
+{
+  WsCaptureProcess *self = WS_CAPTURE_PROCESS (object);
+
+  g_strfreev (self->argv);
+  g_free (self->cwd);
+  g_strfreev (self->envp);
+  g_free (self->stdout_path);
+  g_clear_pointer (&self->context, g_main_context_unref);
+
+  G_OBJECT_CLASS (ws_capture_process_parent_class)->finalize (object);
+}
+
+static void
+ws_capture_process_class_init (WsCaptureProcessClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->dispose = ws_capture_process_dispose;
+  object_class->finalize = ws_capture_process_finalize;
+
+  /**
+   * WsCaptureProcess::line:
+   * @is_stderr: whether the line came on standard error
+   * @line: the line, valid UTF-8, without its end
+   */
+  signals[LINE] = g_signal_new ("line", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL,
+                                NULL, G_TYPE_NONE, 2, G_TYPE_BOOLEAN, G_TYPE_STRING);
+}
+
+static void
+ws_capture_process_init (WsCaptureProcess *self)
+{
+  self->exit_status = -1;
+}
+
+/**
+ * ws_capture_process_new:
+ * @stdout_path: (nullable): a file that gets standard output; %NULL to
+ *   have it as lines
+ * @grace_ms: milliseconds between SIGTERM and SIGKILL
+ *
+ * Returns: (transfer full): the process, not started
+ */
+WsCaptureProcess *
+ws_capture_process_new (char **argv, const char *cwd, char **envp, const char *stdout_path,
+                        guint grace_ms)
+{
+  WsCaptureProcess *self;
+
+  g_return_val_if_fail (argv != NULL && argv[0] != NULL, NULL);
+
+  self = g_object_new (WS_TYPE_CAPTURE_PROCESS, NULL);
+  self->argv = g_strdupv (argv);
+  self->cwd = g_strdup (cwd);
+  self->envp = g_strdupv (envp);
+  self->stdout_path = g_strdup (stdout_path);
+  self->grace_ms = grace_ms;
+  return self;
+}
+
+/**
+ * ws_capture_process_set_tied:
+ *
+ * Makes the command die with the program: for a command started by a
+ * thread that waits for its end (a report's conversion), so that the
+ * thread ends only with the program.  Call before running it.
+ */
+void
+ws_capture_process_set_tied (WsCaptureProcess *self, gboolean tied)
+{
+  g_return_if_fail (WS_IS_CAPTURE_PROCESS (self));
+  g_return_if_fail (!self->started);
+
+  self->tied = tied;
+}
+
+static void
+maybe_done (WsCaptureProcess *self)
+{
+  g_autoptr (GTask) task = NULL;
+
+  if (!self->exited || !self->group_gone || self->open_streams > 0 || self->task == NULL)
+    return;
+  clear_source (&self->reap_source);
+  clear_source (&self->drain_source);
+  task = g_steal_pointer (&self->task);
+  g_task_return_boolean (task, TRUE);
+}
+
+static GSource *
+add_timeout (WsCaptureProcess *self, guint ms, GSourceFunc func)
+{
+  GSource *source = g_timeout_source_new (ms);
+
+  /* No reference: dispose destroys the sources. */
+  g_source_set_callback (source, func, self, NULL);
+  g_source_attach (source, self->context);
+  return source;
+}
+
+static gboolean
+drain_timeout_cb (gpointer data)
+{
+  WsCaptureProcess *self = data;
+
+  g_clear_pointer (&self->drain_source, g_source_unref);
+  g_cancellable_cancel (self->io_cancellable);
+  return G_SOURCE_REMOVE;
+}
+
+/* One look at the group: TRUE once it is gone; otherwise sends SIGTERM,
+ * and SIGKILL once the grace period is over. */
+static gboolean
+group_step (WsCaptureProcess *self)
+{
+  gint64 now = g_get_monotonic_time ();
+
+  if (!ws_capture_group_alive (self->pgid) ||
+      (self->kill_sent != 0 && now - self->kill_sent > GIVE_UP_AFTER_KILL_US))
+    return TRUE;
+  if (self->term_sent == 0)
+    {
+      kill (-self->pgid, SIGTERM);
+      self->term_sent = now;
+    }
+  else if (self->kill_sent == 0 && now - self->term_sent >= (gint64) self->grace_ms * 1000)
+    {
+      kill (-self->pgid, SIGKILL);
+      self->kill_sent = now;
+    }
+  return FALSE;
+}
+
+static void
+group_gone (WsCaptureProcess *self)
+{
+  self->group_gone = TRUE;
+  if (self->exited && self->open_streams > 0 && self->drain_source == NULL)
+    self->drain_source = add_timeout (self, DRAIN_MS, drain_timeout_cb);
+  maybe_done (self);
+}
+
+static gboolean
+reap_cb (gpointer data)
+{
+  WsCaptureProcess *self = data;
+
+  if (!group_step (self))
+    return G_SOURCE_CONTINUE;
+  g_clear_pointer (&self->reap_source, g_source_unref);
+  group_gone (self);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+start_reaping (WsCaptureProcess *self)
+{
+  if (self->reap_source == NULL && !self->group_gone)
+    self->reap_source = add_timeout (self, REAP_INTERVAL_MS, reap_cb);
+}
+
+typedef struct
+{
+  WsCaptureProcess *process;
+  GDataInputStream *stream;
+  gboolean is_stderr;
+} Reader;
+
+static void
+reader_free (Reader *reader)
+{
+  g_object_unref (reader->process);
+  g_object_unref (reader->stream);
+  g_free (reader);
+}
+
+static void read_next (Reader *reader);
+
+static void
+line_cb (GObject *source, GAsyncResult *result, gpointer data)
+{
+  Reader *reader = data;
+  WsCaptureProcess *self = reader->process;
+  gsize len = 0;
+  g_autofree char *raw =
+    g_data_input_stream_read_line_finish (G_DATA_INPUT_STREAM (source), result, &len, NULL);
+
+  if (raw == NULL)
+    {
+      self->open_streams--;
+      maybe_done (self);
+      reader_free (reader);
+      return;
+    }
+  {
+    g_autofree char *line = g_utf8_make_valid (raw, (gssize) len);
+
+    g_signal_emit (self, signals[LINE], 0, reader->is_stderr, line);
+  }
+  read_next (reader);
+}
+
+static void
+read_next (Reader *reader)
+{
+  g_data_input_stream_read_line_async (reader->stream, G_PRIORITY_DEFAULT,
+                                       reader->process->io_cancellable, line_cb, reader);
+}
+
+static void
+start_reader (WsCaptureProcess *self, GInputStream *pipe, gboolean is_stderr)
+{
+  Reader *reader = g_new0 (Reader, 1);
+
+  reader->process = g_object_ref (self);
+  reader->stream = g_data_input_stream_new (pipe);
+  g_object_unref (pipe);
+  /* nsys and ncu draw progress with a bare CR: each update is a line. */
+  g_data_input_stream_set_newline_type (reader->stream, G_DATA_STREAM_NEWLINE_TYPE_ANY);
+  reader->is_stderr = is_stderr;
+  self->open_streams++;
+  read_next (reader);
+}
+
+static void
+child_exited_cb (GPid pid, int wait_status, gpointer data)
+{
+  WsCaptureProcess *self = data;
+
+  g_spawn_close_pid (pid);
+  self->exited = TRUE;
+  self->exit_status = WIFEXITED (wait_status) ? WEXITSTATUS (wait_status) : -1;
+  /* What the command left running in its group goes now. */
+  if (group_step (self))
+    {
+      clear_source (&self->reap_source);
+      group_gone (self);
+    }
+  else
+    start_reaping (self);
+}
+
+/**
+ * ws_capture_process_run_async:
+ *
+ * Starts the command; ::line reports its output as it comes.  The run
+ * finishes once the command exited, nothing of its process group is left
+ * and its output was read to the end.
+ */
+void
+ws_capture_process_run_async (WsCaptureProcess *self, GAsyncReadyCallback callback,
+                              gpointer user_data)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GSource) watch = NULL;
+  int out_file = -1;
+  int stdout_pipe = -1;
+  int stderr_pipe = -1;
+  GPid pid = 0;
+  gboolean spawned;
+
+  g_return_if_fail (WS_IS_CAPTURE_PROCESS (self));
+  g_return_if_fail (self->task == NULL && !self->started);
+
+  self->task = g_task_new (self, NULL, callback, user_data);
+  g_task_set_source_tag (self->task, ws_capture_process_run_async);
+  self->context = g_main_context_ref_thread_default ();
+
+  if (self->stdout_path != NULL)
+    {
+      out_file = open (self->stdout_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+      if (out_file < 0)
+        {
+          int saved = errno;
+          g_autoptr (GTask) task = g_steal_pointer (&self->task);
+
+          self->group_gone = TRUE;
+          g_task_return_new_error (task, G_IO_ERROR, g_io_error_from_errno (saved), "%s: %s",
+                                   self->stdout_path, g_strerror (saved));
+          return;
+        }
+    }
+  spawned = g_spawn_async_with_pipes_and_fds (
+    self->cwd, (const char *const *) self->argv, (const char *const *) self->envp,
+    G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDIN_FROM_DEV_NULL,
+    self->tied ? ws_capture_child_setup_tied : ws_capture_child_setup, GINT_TO_POINTER (getpid ()),
+    -1, out_file, -1, NULL, NULL, 0, &pid, NULL, out_file < 0 ? &stdout_pipe : NULL, &stderr_pipe,
+    &error);
+  if (out_file >= 0)
+    close (out_file);
+  if (!spawned)
+    {
+      g_autoptr (GTask) task = g_steal_pointer (&self->task);
+
+      self->group_gone = TRUE;
+      g_task_return_new_error (task, error->domain, error->code, "cannot run %s: %s", self->argv[0],
+                               error->message);
+      return;
+    }
+  self->started = TRUE;
+  self->pgid = pid;
+  self->io_cancellable = g_cancellable_new ();
+  if (stdout_pipe >= 0)
+    start_reader (self, g_unix_input_stream_new (stdout_pipe, TRUE), FALSE);
+  start_reader (self, g_unix_input_stream_new (stderr_pipe, TRUE), TRUE);
+
+  watch = g_child_watch_source_new (pid);
+  g_source_set_callback (watch, (GSourceFunc) (void (*) (void)) child_exited_cb,
+                         g_object_ref (self), g_object_unref);
+  g_source_attach (watch, self->context);
+}
+
+/**
+ * ws_capture_process_run_finish:
+ * @exit_status: (out): the command's exit status; -1 when a signal ended it
+ *
+ * Returns: %TRUE when the command ran (whatever its exit status); %FALSE
+ *   with @error when it could not be started
+ */
+gboolean
+ws_capture_process_run_finish (WsCaptureProcess *self, GAsyncResult *result, int *exit_status,
+                               GError **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+
+  if (!g_task_propagate_boolean (G_TASK (result), error))
+    return FALSE;
+  if (exit_status != NULL)
+    *exit_status = self->exit_status;
+  return TRUE;
+}
+
+/* Cancelling: SIGTERM to the whole group now, SIGKILL after the grace
+ * period; the run finishes once nothing of it is left. */
+void
+ws_capture_process_terminate (WsCaptureProcess *self)
+{
+  g_return_if_fail (WS_IS_CAPTURE_PROCESS (self));
+
+  if (!self->started || self->group_gone || self->term_sent != 0)
+    return;
+  kill (-self->pgid, SIGTERM);
+  self->term_sent = g_get_monotonic_time ();
+  start_reaping (self);
+}
+
+/* For a program about to exit: SIGKILL to the whole group at once. */
+void
+ws_capture_process_kill (WsCaptureProcess *self)
+{
+  g_return_if_fail (WS_IS_CAPTURE_PROCESS (self));
+
+  if (!self->started || self->group_gone)
+    return;
+  kill (-self->pgid, SIGKILL);
+  if (self->term_sent == 0)
+    self->term_sent = g_get_monotonic_time ();
+  self->kill_sent = g_get_monotonic_time ();
+  start_reaping (self);
+}
+
+/* Whether a line of a tool's output reads like the cause of a failure. */
+gboolean
+ws_capture_line_is_problem (const char *line)
+{
+  g_autofree char *lower = g_ascii_strdown (line, -1);
+
+  return g_str_has_prefix (line, "==ERROR==") || strstr (lower, "error") != NULL ||
+         strstr (lower, "failed") != NULL || strstr (lower, "unable to") != NULL;
+}

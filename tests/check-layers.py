@@ -1,0 +1,136 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""The layer table of DESIGN.md and docs/ARCHITECTURE.md, as a test.
+
+Every #include under src/ must name a header of the including file's own
+library, of a library that library may use, or an outside header that its
+row allows.  Each edge that breaks the table is printed as FILE:LINE with
+what it includes and what the library may use; the exit status is then 1.
+
+Usage: check-layers.py SRC_DIR
+"""
+
+import os
+import re
+import sys
+
+# Each library and the libraries it uses directly; "may use" is the
+# transitive closure.  Keep in step with DESIGN.md's table and the
+# dependencies in each library's meson.build.
+USES = {
+    'base': [],
+    'model': ['base'],
+    'formats': ['model'],
+    'tools': ['base'],
+    'analysis': ['model'],
+    'timeline': ['model'],
+    'export': ['analysis'],
+    'loader': ['formats', 'analysis', 'tools'],
+    'capture': ['base', 'tools'],
+    'render': ['base', 'model', 'formats', 'tools', 'analysis', 'timeline', 'export', 'loader',
+               'capture'],
+    'widgets': ['render'],
+    'app': ['widgets'],
+    'cli': ['render'],
+}
+
+# Outside headers that only some libraries may include, by the start of the
+# name.  Anything else (the C library, POSIX, GLib, GObject, GIO) is open to
+# all.  SQLite is formats' alone: the others link it, never include it.
+OUTSIDE = [
+    ('sqlite3.h', 'SQLite', {'formats'}),
+    ('gio/gunix', 'GIO-Unix', {'tools', 'export'}),
+    ('gio/gdesktopappinfo.h', 'GIO-Unix', {'tools', 'export'}),
+    ('json-glib/', 'json-glib', {'export', 'loader', 'capture', 'render', 'widgets', 'app', 'cli'}),
+    ('cairo', 'Cairo', {'render', 'widgets', 'app', 'cli'}),
+    ('pango/', 'Pango', {'render', 'widgets', 'app', 'cli'}),
+    ('gtk/', 'GTK', {'widgets', 'app'}),
+    ('gdk/', 'GTK', {'widgets', 'app'}),
+]
+
+INCLUDE = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]')
+
+
+def may_use(lib):
+    """The libraries @lib may include, itself among them."""
+    seen = {lib}
+    todo = list(USES[lib])
+    while todo:
+        other = todo.pop()
+        if other not in seen:
+            seen.add(other)
+            todo.extend(USES[other])
+    return seen
+
+
+def main():
+    if len(sys.argv) != 2:
+        print(__doc__.strip().splitlines()[-1], file=sys.stderr)
+        return 2
+    src = sys.argv[1]
+    root = os.path.dirname(os.path.abspath(src))
+
+    # Where each header lives: includes name headers without their folder,
+    # so a name must be unique under src/.
+    owner = {}
+    problems = []
+    sources = []
+    for lib in sorted(os.listdir(src)):
+        folder = os.path.join(src, lib)
+        if not os.path.isdir(folder):
+            continue
+        for name in sorted(os.listdir(folder)):
+            if not name.endswith(('.c', '.h')):
+                continue
+            path = os.path.join(folder, name)
+            if lib not in USES:
+                problems.append('%s: in a folder the layer table does not know (%s)'
+                                % (os.path.relpath(path, root), lib))
+                continue
+            sources.append((lib, path))
+            if name.endswith('.h'):
+                if name in owner:
+                    problems.append('%s: a header of that name is also in %s'
+                                    % (os.path.relpath(path, root), owner[name]))
+                owner.setdefault(name, lib)
+
+    edges = 0
+    for lib, path in sources:
+        allowed = may_use(lib)
+        rel = os.path.relpath(path, root)
+        with open(path, encoding='utf-8') as f:
+            for number, line in enumerate(f, 1):
+                m = INCLUDE.match(line)
+                if m is None:
+                    continue
+                edges += 1
+                quote, header = m.groups()
+                where = '%s:%d: #include %s' % (rel, number,
+                                                 '"%s"' % header if quote == '"' else '<%s>' % header)
+                if quote == '"':
+                    if header == 'config.h':
+                        continue
+                    other = owner.get(header)
+                    if other is None:
+                        problems.append('%s: no such header under src/' % where)
+                    elif other not in allowed:
+                        problems.append('%s (%s): %s may use only %s'
+                                        % (where, other, lib, ', '.join(sorted(allowed - {lib}))
+                                           or 'GLib and GIO'))
+                    continue
+                for prefix, what, libs in OUTSIDE:
+                    if header.startswith(prefix) and lib not in libs:
+                        problems.append('%s (%s): only %s may include it'
+                                        % (where, what, ', '.join(sorted(libs))))
+
+    for problem in problems:
+        print(problem)
+    if problems:
+        print('%d include(s) break the layer table (docs/ARCHITECTURE.md)' % len(problems))
+        return 1
+    print('%d includes in %d files follow the layer table' % (edges, len(sources)))
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
