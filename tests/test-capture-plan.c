@@ -179,7 +179,8 @@ test_ncu_multi_run (void)
   const char *const export_argv[] = {
     "/opt/ncu",      "--import", "/out/targets/bert_inf/ncu/strided_read.ncu-rep",
     "--csv",         "--page",   "raw",
-    "--print-units", "base",     NULL,
+    "--print-units", "base",     "--print-kernel-base",
+    "mangled",       NULL,
   };
 
   ws_capture_plan_set_kernels (plan, real_top (2));

@@ -408,19 +408,27 @@ ws_test_xz_text (const char *xz_name)
   return out;
 }
 
+/* Unpacks tests/data/@archive (a .tar.xz) into a new temporary folder,
+ * which it returns (to be removed by the caller). */
+char *
+ws_test_unpack (const char *archive)
+{
+  g_autofree char *path = ws_test_data (archive, NULL);
+  g_autofree char *tar = g_find_program_in_path ("tar");
+  char *dir = ws_test_tmpdir ();
+  const char *argv[] = { tar, "-xJf", path, "-C", dir, NULL };
+
+  g_assert_nonnull (tar);
+  g_assert_cmpint (ws_test_run (argv, NULL, NULL), ==, 0);
+  return dir;
+}
+
 /* Unpacks the GPT-2 capture (tests/data/captures/h100_gpt2_capture.tar.xz,
  * made by `warpscope-cli capture` on an H100) into a new temporary folder
  * (@tmpdir, to be removed by the caller) and returns its target folder. */
 char *
 ws_test_unpack_gpt2 (char **tmpdir)
 {
-  g_autofree char *archive = ws_test_data ("captures", "h100_gpt2_capture.tar.xz", NULL);
-  g_autofree char *tar = g_find_program_in_path ("tar");
-  const char *argv[] = { tar, "-xJf", archive, "-C", NULL, NULL };
-
-  g_assert_nonnull (tar);
-  *tmpdir = ws_test_tmpdir ();
-  argv[4] = *tmpdir;
-  g_assert_cmpint (ws_test_run (argv, NULL, NULL), ==, 0);
+  *tmpdir = ws_test_unpack ("captures/h100_gpt2_capture.tar.xz");
   return g_build_filename (*tmpdir, "out", "targets-20261125-023446", "GPT2__", NULL);
 }

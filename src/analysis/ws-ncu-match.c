@@ -314,8 +314,10 @@ pick (const Index *index, const WsNcuLaunch *launch, GArray *ids, guint32 *id, c
   return FALSE;
 }
 
-/* The manifest's kernel for the launch's report, when its name, grid and
- * block agree with the launch (ncu's regex may have caught others). */
+/* The manifest's kernel for the launch's report, when its name agrees with
+ * the launch (ncu's regex may have caught others).  The grid and block the
+ * manifest records are those the kernel ran with most; ncu may have
+ * profiled another launch of it, so they decide nothing. */
 static gboolean
 pick_expected (const Index *index, const WsNcuResults *results, const WsNcuLaunch *launch,
                guint32 *id)
@@ -329,9 +331,6 @@ pick_expected (const Index *index, const WsNcuResults *results, const WsNcuLaunc
     return FALSE;
   found = g_hash_table_lookup (index->exact, expected->demangled);
   if (found == NULL)
-    return FALSE;
-  if ((expected->grid != NULL && g_strcmp0 (expected->grid, launch->grid) != 0) ||
-      (expected->block != NULL && g_strcmp0 (expected->block, launch->block) != 0))
     return FALSE;
   base = ws_ncu_match_base (launch->kernel);
   expected_base = ws_ncu_match_base (expected->demangled);

@@ -468,6 +468,11 @@ ncu_export (WsCapturePlan *plan, const char *file, const char *kernel)
   add (argv, "raw");
   add (argv, "--print-units");
   add (argv, "base");
+  /* The mangled name, which nsys records too: the reader joins each launch
+   * to its nsys kernel exactly (ncu's default "function" form drops
+   * namespaces and qualifiers, and parts of lambdas). */
+  add (argv, "--print-kernel-base");
+  add (argv, "mangled");
 
   command = command_new (plan, argv, plan->dir);
   command->stdout_path = g_build_filename (plan->ncu_dir, csv_name, NULL);

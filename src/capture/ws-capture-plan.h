@@ -59,7 +59,8 @@ typedef struct
   char *file;    /* the base of its report files: the display name made safe, unique */
   gint64 total;  /* ns, from the summary */
   char *mangled; /* from the nsys export (WsCaptureKernelLookup), or NULL */
-  char *grid;    /* "(256, 1, 1)", the grid it was launched with most, or NULL */
+  char *grid;    /* "(256, 1, 1)", the grid it was launched with most (ncu profiles the
+                  * first launches, which may differ), or NULL */
   char *block;   /* "(128, 1, 1)", or NULL */
 } WsCaptureKernel;
 

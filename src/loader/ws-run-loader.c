@@ -174,6 +174,28 @@ expect_manifest_kernels (WsNcuResults *ncu, const char *run_json)
     }
 }
 
+/* ncu CSVs opened from a capture's ncu/ folder without the folder: its
+ * run.json is one level up. */
+static void
+expect_beside_kernels (WsNcuResults *ncu)
+{
+  g_autoptr (GHashTable) seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+
+  for (guint f = 0; f < ncu->files->len; f++)
+    {
+      g_autofree char *dir = g_path_get_dirname (g_ptr_array_index (ncu->files, f));
+      g_autofree char *base = g_path_get_basename (dir);
+      char *manifest;
+
+      if (!g_str_equal (base, "ncu"))
+        continue;
+      manifest = g_build_filename (dir, "..", "run.json", NULL);
+      if (!g_hash_table_add (seen, manifest) || !g_file_test (manifest, G_FILE_TEST_IS_REGULAR))
+        continue;
+      expect_manifest_kernels (ncu, manifest);
+    }
+}
+
 static gboolean
 is_report (WsInputKind kind)
 {
@@ -410,6 +432,8 @@ ws_run_load (const char *const *paths, WsLoadFlags flags, GCancellable *cancella
         }
       if (run_json != NULL)
         expect_manifest_kernels (ncu, run_json);
+      else
+        expect_beside_kernels (ncu);
     }
   if (export != NULL)
     {
