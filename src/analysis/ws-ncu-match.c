@@ -472,6 +472,7 @@ ws_ncu_results_match_run (WsNcuResults *results, const WsRun *run)
           results->match[i].kind = WS_NCU_MATCH_UNMATCHED;
           results->match[i].why = "the nsys run has no CUDA kernels";
         }
+      ws_ncu_results_compute_labels (results, run);
       return;
     }
 
@@ -479,6 +480,7 @@ ws_ncu_results_match_run (WsNcuResults *results, const WsRun *run)
   for (guint i = 0; i < n; i++)
     match_launch (results, &index, i);
   index_clear (&index);
+  ws_ncu_results_compute_labels (results, run);
 }
 
 /**
@@ -628,6 +630,7 @@ ws_run_new_from_ncu (WsNcuResults *ncu)
     }
   run->ncu = ws_ncu_results_ref (ncu);
   ws_run_finish (run);
+  ws_ncu_results_compute_labels (ncu, NULL);
   return run;
 }
 
@@ -691,6 +694,57 @@ ws_ncu_results_launches_by_name (const WsNcuResults *results, const WsRun *run, 
   return launches;
 }
 
+/* The name a launch goes by when no nsys kernel says: that of the kernel
+ * its capture made the report for, else ncu's own. */
+static const char *
+unmatched_name (const WsNcuResults *results, guint launch)
+{
+  const WsNcuLaunch *info = ws_ncu_results_launch (results, launch);
+  const WsNcuExpected *expected = ws_ncu_results_expected (results, info->file);
+
+  if (expected != NULL && expected->demangled != NULL &&
+      (g_strcmp0 (expected->mangled, info->kernel) == 0 || g_str_has_prefix (info->kernel, "_Z")))
+    return expected->demangled;
+  return info->kernel;
+}
+
+/**
+ * ws_ncu_results_compute_labels:
+ * @run: (nullable): the run @results are attached to
+ *
+ * Gives each launch its display name: that of the nsys kernel it matched
+ * (the run's, so that tables agree), else a display name made from the
+ * manifest's or ncu's name, unique among those.  Done on the loading
+ * thread, before the results are shared.
+ */
+void
+ws_ncu_results_compute_labels (WsNcuResults *results, const WsRun *run)
+{
+  guint n = ws_ncu_results_n_launches (results);
+  g_autoptr (GPtrArray) names = g_ptr_array_new ();
+  g_autoptr (GArray) which = g_array_new (FALSE, FALSE, sizeof (guint));
+  g_auto (GStrv) labels = NULL;
+
+  g_free (results->labels);
+  results->labels = g_new0 (const char *, MAX (n, 1));
+  for (guint i = 0; i < n; i++)
+    {
+      const WsNcuMatch *match = ws_ncu_results_match (results, i);
+
+      if (run != NULL && match != NULL && match->nsys_name != NULL)
+        results->labels[i] =
+          ws_ncu_results_intern (results, ws_run_kernel_display (run, match->nsys_name));
+      else
+        {
+          g_ptr_array_add (names, (gpointer) unmatched_name (results, i));
+          g_array_append_val (which, i);
+        }
+    }
+  labels = ws_kernel_display_names ((const char *const *) names->pdata, names->len);
+  for (guint j = 0; j < which->len; j++)
+    results->labels[g_array_index (which, guint, j)] = ws_ncu_results_intern (results, labels[j]);
+}
+
 /**
  * ws_ncu_launch_label:
  * @run: (nullable): the run @launch's results are attached to
@@ -704,16 +758,13 @@ ws_ncu_results_launches_by_name (const WsNcuResults *results, const WsRun *run, 
 char *
 ws_ncu_launch_label (const WsRun *run, const WsNcuResults *results, guint launch)
 {
-  const WsNcuLaunch *info = ws_ncu_results_launch (results, launch);
   const WsNcuMatch *match = ws_ncu_results_match (results, launch);
-  const WsNcuExpected *expected = ws_ncu_results_expected (results, info->file);
 
   if (run != NULL && match != NULL && match->nsys_name != NULL)
     return g_strdup (ws_run_kernel_display (run, match->nsys_name));
-  if (expected != NULL && expected->demangled != NULL &&
-      (g_strcmp0 (expected->mangled, info->kernel) == 0 || g_str_has_prefix (info->kernel, "_Z")))
-    return ws_kernel_display_name (expected->demangled, WS_KERNEL_DISPLAY_BRIEF);
-  return ws_kernel_display_name (info->kernel, WS_KERNEL_DISPLAY_BRIEF);
+  if (results->labels != NULL && results->labels[launch] != NULL)
+    return g_strdup (results->labels[launch]);
+  return ws_kernel_display_name (unmatched_name (results, launch), WS_KERNEL_DISPLAY_BRIEF);
 }
 
 /**

@@ -19,6 +19,7 @@ GHashTable *ws_ncu_results_launches_by_name (const WsNcuResults *results, const 
                                              WsNameForm form);
 
 char *ws_ncu_launch_label (const WsRun *run, const WsNcuResults *results, guint launch);
+void ws_ncu_results_compute_labels (WsNcuResults *results, const WsRun *run);
 char *ws_ncu_unmatched_reason (const WsRun *run, const WsNcuResults *results, guint launch);
 
 /* A run and its ncu results: done on the loading thread, before the run

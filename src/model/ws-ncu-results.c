@@ -70,6 +70,7 @@ ws_ncu_results_unref (WsNcuResults *self)
   g_free (self->gauges);
   g_free (self->match);
   g_clear_pointer (&self->expected, g_ptr_array_unref);
+  g_free (self->labels);
   g_hash_table_unref (self->by_key);
   g_hash_table_unref (self->aliases);
   g_ptr_array_unref (self->metrics);
@@ -750,4 +751,20 @@ ws_ncu_results_expected (const WsNcuResults *self, guint file)
   if (self->expected == NULL || file >= self->expected->len)
     return NULL;
   return g_ptr_array_index (self->expected, file);
+}
+
+/**
+ * ws_ncu_results_label:
+ *
+ * Returns: (transfer none): the name @launch goes by in tables and charts:
+ * its display name once matched (ws-ncu-match.h), else ncu's own name
+ */
+const char *
+ws_ncu_results_label (const WsNcuResults *self, guint launch)
+{
+  g_return_val_if_fail (self != NULL && launch < self->launches->len, "");
+
+  if (self->labels != NULL && self->labels[launch] != NULL)
+    return self->labels[launch];
+  return g_array_index (self->launches, WsNcuLaunch, launch).kernel;
 }

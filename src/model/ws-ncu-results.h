@@ -125,6 +125,7 @@ struct _WsNcuResults
   WsGauges *gauges;    /* one per launch: ws_gauges_compute_all() (analysis), or NULL */
   WsNcuMatch *match;   /* one per launch once matched to an nsys run, or NULL */
   GPtrArray *expected; /* per file: WsNcuExpected * from the capture's manifest, or NULL */
+  const char **labels; /* per launch: its display name (interned here), or NULL */
   gboolean finished;
 };
 
@@ -151,6 +152,7 @@ gboolean ws_ncu_unit_normalize (const char *unit, double *scale, const char **ba
 const char *ws_ncu_results_intern (WsNcuResults *self, const char *str);
 void ws_ncu_results_expect (WsNcuResults *self, guint file, const WsNcuExpected *expected);
 const WsNcuExpected *ws_ncu_results_expected (const WsNcuResults *self, guint file);
+const char *ws_ncu_results_label (const WsNcuResults *self, guint launch);
 guint ws_ncu_results_add_file (WsNcuResults *self, const char *path);
 guint ws_ncu_results_add_launch (WsNcuResults *self, const WsNcuLaunch *launch);
 WsNcuMetric *ws_ncu_results_add_metric (WsNcuResults *self, const char *section, const char *name,

@@ -44,7 +44,7 @@ ws_gauges_report_write (const WsRun *run, WsOutputFormat format, GString *out)
       const WsGauges *gauges = ws_ncu_results_gauges (ncu, i);
 
       g_ptr_array_add (cells, g_strdup_printf ("%u", i));
-      g_ptr_array_add (cells, ws_ncu_launch_label (run, ncu, i));
+      g_ptr_array_add (cells, g_strdup (ws_ncu_results_label (ncu, i)));
       for (int kind = 0; kind < WS_N_GAUGES; kind++)
         {
           const WsGauge *gauge = &gauges->gauge[kind];
