@@ -232,13 +232,29 @@ test_compare_window (void)
   g_autofree char *csv = g_build_filename (dir, "compare.csv", NULL);
   g_autofree char *written = NULL, *cli_out = NULL, *cli_err = NULL;
   const char *argv[] = { ws_test_cli (), "compare", "--format", "csv", fp32, bf16, NULL };
+  const char *whole_argv[] = { ws_test_cli (), "compare", "--whole-run", "--format",
+                               "csv",          fp32,      bf16,          NULL };
   WsCompareWindow *window = ws_application_compare (app, fp32, bf16);
   WsComparison *cmp;
 
   ws_test_gui_iterate_until (compared, window);
+  /* Both runs have steps: their steady states are compared, as `compare`
+   * compares them, and the window says which steps. */
+  g_assert_true (g_str_has_prefix (ws_compare_window_get_headline (window), "per step: GPU 8.7× "
+                                                                            "faster"));
+  g_assert_true (ws_compare_window_export_csv (window, csv, NULL));
+  g_assert_true (g_file_get_contents (csv, &written, NULL, NULL));
+  g_assert_cmpint (ws_test_run (argv, &cli_out, &cli_err), ==, 0);
+  g_assert_cmpstr (written, ==, cli_out);
+  g_clear_pointer (&written, g_free);
+  g_clear_pointer (&cli_out, g_free);
+  g_clear_pointer (&cli_err, g_free);
+
+  /* The whole runs: 17 kernels only before, 20 only after, 6 in both (SQL
+   * over the exports). */
+  ws_compare_window_set_whole_run (window, TRUE);
   cmp = ws_compare_window_get_comparison (window);
   g_assert_nonnull (cmp);
-  /* 17 kernels only before, 20 only after, 6 in both (SQL over the exports). */
   g_assert_cmpuint (cmp->kernels->len, ==, 43);
   g_assert_cmpint (gtk_tree_model_iter_n_children (
                      gtk_tree_view_get_model (ws_compare_window_get_table (window)), NULL),
@@ -249,7 +265,7 @@ test_compare_window (void)
   /* The export is what the CLI prints. */
   g_assert_true (ws_compare_window_export_csv (window, csv, NULL));
   g_assert_true (g_file_get_contents (csv, &written, NULL, NULL));
-  g_assert_cmpint (ws_test_run (argv, &cli_out, &cli_err), ==, 0);
+  g_assert_cmpint (ws_test_run (whole_argv, &cli_out, &cli_err), ==, 0);
   g_assert_cmpstr (written, ==, cli_out);
 
   ws_compare_window_set_match (window, WS_MATCH_NORMALIZED);
@@ -301,6 +317,8 @@ test_compare_timelines (void)
   WsTimeWindow *before, *after;
 
   ws_test_gui_iterate_until (compared, window);
+  /* Instances counted over the whole runs, as the SQL above counts them. */
+  ws_compare_window_set_whole_run (window, TRUE);
   ws_compare_window_show_view (window, "timelines");
   timelines = ws_compare_window_get_timelines (window);
   ws_test_gui_iterate_until (timelines_ready, timelines);
