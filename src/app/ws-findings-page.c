@@ -20,8 +20,10 @@ struct _WsFindingsPage
   WsRun *run;
   GPtrArray *findings; /* WsFinding *, most severe first; NULL while computing */
   GCancellable *cancellable;
+  gboolean waiting; /* for the run to check: its steady state is being found */
 
   /* Template widgets */
+  GtkLabel *scope_label;
   GtkStack *stack;
   GtkSpinner *spinner;
   GtkListBox *list;
@@ -363,6 +365,7 @@ ws_findings_page_class_init (WsFindingsPageClass *klass)
 
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/org/warpscope/Warpscope/ui/ws-findings-page.ui");
+  gtk_widget_class_bind_template_child (widget_class, WsFindingsPage, scope_label);
   gtk_widget_class_bind_template_child (widget_class, WsFindingsPage, stack);
   gtk_widget_class_bind_template_child (widget_class, WsFindingsPage, spinner);
   gtk_widget_class_bind_template_child (widget_class, WsFindingsPage, list);
@@ -399,6 +402,7 @@ ws_findings_page_set_run (WsFindingsPage *self, WsRun *run)
 
   g_return_if_fail (WS_IS_FINDINGS_PAGE (self));
 
+  self->waiting = FALSE;
   if (self->cancellable != NULL)
     g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
@@ -424,12 +428,59 @@ ws_findings_page_set_run (WsFindingsPage *self, WsRun *run)
   ws_findings_compute_async (run, self->cancellable, compute_finished, compute);
 }
 
+/**
+ * ws_findings_page_set_scope:
+ * @text: (nullable): what part of the run the findings cover, and what
+ *   they leave out (the set-up before the steady state), or %NULL
+ */
+void
+ws_findings_page_set_scope (WsFindingsPage *self, const char *text)
+{
+  g_return_if_fail (WS_IS_FINDINGS_PAGE (self));
+
+  gtk_label_set_text (self->scope_label, text != NULL ? text : "");
+  gtk_widget_set_visible (GTK_WIDGET (self->scope_label), text != NULL);
+}
+
+const char *
+ws_findings_page_get_scope (WsFindingsPage *self)
+{
+  g_return_val_if_fail (WS_IS_FINDINGS_PAGE (self), NULL);
+
+  return gtk_widget_get_visible (GTK_WIDGET (self->scope_label))
+           ? gtk_label_get_text (self->scope_label)
+           : NULL;
+}
+
+/* The run the findings are of (their events are indices into it). */
+WsRun *
+ws_findings_page_get_run (WsFindingsPage *self)
+{
+  g_return_val_if_fail (WS_IS_FINDINGS_PAGE (self), NULL);
+
+  return self->run;
+}
+
+/* The page busy until ws_findings_page_set_run() gives the run to check
+ * (the window finds its steady state first). */
+void
+ws_findings_page_set_waiting (WsFindingsPage *self)
+{
+  g_return_if_fail (WS_IS_FINDINGS_PAGE (self));
+
+  ws_findings_page_set_run (self, NULL);
+  ws_findings_page_set_scope (self, NULL);
+  self->waiting = TRUE;
+  gtk_stack_set_visible_child_name (self->stack, "busy");
+  gtk_spinner_start (self->spinner);
+}
+
 gboolean
 ws_findings_page_is_busy (WsFindingsPage *self)
 {
   g_return_val_if_fail (WS_IS_FINDINGS_PAGE (self), FALSE);
 
-  return self->cancellable != NULL;
+  return self->cancellable != NULL || self->waiting;
 }
 
 /**

@@ -29,6 +29,8 @@ struct _WsTimelinePage
   GCancellable *cancellable;
   GSimpleActionGroup *actions;
   WsFinding *pending_finding; /* to show once the lanes are ready */
+  gint64 pending_start;       /* a stretch to show then, when pending_end > pending_start */
+  gint64 pending_end;
 
   /* Template widgets */
   GtkSearchEntry *search_entry;
@@ -581,6 +583,11 @@ lanes_ready (GObject *source, GAsyncResult *result, gpointer data)
 
       ws_timeline_page_show_finding (self, finding);
     }
+  if (self->pending_end > self->pending_start)
+    {
+      ws_timeline_page_show_time (self, self->pending_start, self->pending_end);
+      self->pending_start = self->pending_end = 0;
+    }
 
   task = g_task_new (self, cancellable, projection_ready, NULL);
   g_task_set_source_tag (task, lanes_ready);
@@ -685,6 +692,32 @@ ws_timeline_page_show_finding (WsTimelinePage *self, WsFinding *finding)
                               range->start - margin, range->end + margin);
       ws_timeline_view_set_range (self->timeline_view, range->start, range->end);
     }
+}
+
+/**
+ * ws_timeline_page_show_time:
+ * @start: ns, on the run's session clock
+ * @end: ns
+ *
+ * Zooms to [@start, @end] (a step) with a margin and selects it on the
+ * ruler, which sums up its kernels.
+ */
+void
+ws_timeline_page_show_time (WsTimelinePage *self, gint64 start, gint64 end)
+{
+  gint64 margin = MAX ((end - start) / 20, 1000);
+
+  g_return_if_fail (WS_IS_TIMELINE_PAGE (self));
+
+  if (self->lanes == NULL)
+    {
+      self->pending_start = start;
+      self->pending_end = end;
+      return;
+    }
+  ws_time_window_zoom_to (ws_timeline_view_get_window (self->timeline_view), start - margin,
+                          end + margin);
+  ws_timeline_view_set_range (self->timeline_view, start, end);
 }
 
 /* ---- life ------------------------------------------------------------- */

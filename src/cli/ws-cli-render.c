@@ -17,6 +17,7 @@
 #include "ws-input.h"
 #include "ws-ncu-match.h"
 #include "ws-run-loader.h"
+#include "ws-steps-chart.h"
 #include "ws-surface.h"
 #include "ws-timeline-chart.h"
 
@@ -452,6 +453,21 @@ render_compare_gauges (WsRun *before, WsRun *after, const RenderOptions *options
                             &draw, error);
 }
 
+static gboolean
+render_steps (WsRun *run, const RenderOptions *options, GError **error)
+{
+  g_autoptr (WsSteps) steps = ws_steps_compute (run, NULL);
+  WsPalette palette;
+
+  if (options->dark)
+    ws_palette_init_dark (&palette);
+  else
+    ws_palette_init_light (&palette);
+  return ws_steps_chart_render_to_file (options->output, options->width,
+                                        options->sized ? options->height : 0, run, steps, &palette,
+                                        error);
+}
+
 /* The views `render` draws: one line each. A view draws one run (render)
  * or two, BEFORE and AFTER, each loaded on its own (render_pair). */
 typedef struct
@@ -470,6 +486,7 @@ static const View views[] = {
   { "compare", FALSE, FALSE, NULL, render_compare },
   { "compare-nvtx", FALSE, TRUE, NULL, render_compare },
   { "timeline", FALSE, FALSE, render_timeline, NULL },
+  { "steps", FALSE, FALSE, render_steps, NULL },
   { "compare-gauges", FALSE, FALSE, NULL, render_compare_gauges },
 };
 

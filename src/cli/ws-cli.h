@@ -39,7 +39,6 @@ int ws_cli_fail (GError *error);
 WsRun *ws_cli_load (char **paths, WsLoadFlags flags, GError **error);
 WsRun *ws_cli_load_ncu (char **paths, GError **error);
 WsRun *ws_cli_steady (WsRun *run, WsSteps **steps);
-char *ws_cli_setup_line (WsRun *run, WsSteps *steps);
 gboolean ws_cli_use_steady (WsRun **run, const char *file);
 gboolean ws_cli_write (const char *path, const char *data, gsize len, GError **error);
 void ws_cli_print_doctor (GPtrArray *checks, gboolean problems_only, FILE *out);

@@ -1,0 +1,145 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* The Steps page and the header's choice of whole run or steady state, on
+ * the GPT-2 capture (six "训练步 N" steps, step 0 2.6 s of set-up). */
+#include "config.h"
+
+#include <gtk/gtk.h>
+#include <string.h>
+
+#include "ws-findings-page.h"
+#include "ws-findings.h"
+#include "ws-palette.h"
+#include "ws-steps-page.h"
+#include "ws-test-gui.h"
+#include "ws-test-pixels.h"
+#include "ws-test-util.h"
+#include "ws-timeline-page.h"
+#include "ws-window.h"
+
+static WsApplication *app;
+static char *gpt2_tmp;
+static char *gpt2_dir;
+
+static gboolean
+steps_known (gpointer window)
+{
+  return ws_window_has_steps (window) &&
+         !ws_findings_page_is_busy (ws_window_get_findings_page (window));
+}
+
+static char *
+cell (GtkTreeModel *model, int row, int column)
+{
+  GtkTreeIter iter;
+  char *text = NULL;
+
+  g_assert_true (gtk_tree_model_iter_nth_child (model, &iter, NULL, row));
+  gtk_tree_model_get (model, &iter, column, &text, -1);
+  return text;
+}
+
+/* One row per step, warm-up marked; the chart's first bar (step 0, cut at
+ * the top of the plot) is hatched, the second in the kernel colour. */
+static void
+test_steps_page (void)
+{
+  WsWindow *window = ws_test_gui_open_and_load (gpt2_dir);
+  WsStepsPage *page;
+  GtkTreeModel *model;
+  g_autofree char *first = NULL, *second = NULL, *warm0 = NULL, *warm1 = NULL;
+
+  ws_test_gui_iterate_until (steps_known, window);
+  g_action_group_activate_action (G_ACTION_GROUP (window), "show-page",
+                                  g_variant_new_string ("steps"));
+  g_assert_cmpstr (ws_window_get_page (window), ==, "steps");
+  page = ws_window_get_steps_page (window);
+  g_assert_false (ws_steps_page_is_empty (page));
+  model = ws_steps_page_get_model (page);
+  g_assert_cmpint (gtk_tree_model_iter_n_children (model, NULL), ==, 6);
+  first = cell (model, 0, 1);
+  second = cell (model, 1, 1);
+  warm0 = cell (model, 0, 9);
+  warm1 = cell (model, 1, 9);
+  g_assert_cmpstr (first, ==, "训练步 0");
+  g_assert_cmpstr (second, ==, "训练步 1");
+  g_assert_cmpstr (warm0, ==, "first");
+  g_assert_cmpstr (warm1, ==, "");
+  ws_test_gui_assert_drawing (GTK_WIDGET (window), "steps page");
+
+  /* The chart as the widget draws it, at 1000 × 400: the bars' slots are
+   * 154 px wide from x = 76; low in the plot, bar 1 is the kernel colour. */
+  {
+    cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 1000, 400);
+    cairo_t *cr = cairo_create (surface);
+    WsPalette palette;
+    WsRun *run = ws_window_get_run (window);
+    g_autoptr (WsSteps) steps = ws_steps_compute (run, NULL);
+    double slot = (1000.0 - 76 - 16) / 6;
+
+    ws_palette_init_light (&palette);
+    ws_steps_chart_draw (cr, 1000, 400, run, steps, NULL, &palette);
+    cairo_surface_flush (surface);
+    g_assert_true (
+      ws_test_pixel_is_color (surface, (int) (76 + slot * 1.5), 400 - 44 - 10, palette.bar));
+    g_assert_false (
+      ws_test_pixel_is_color (surface, (int) (76 + slot * 0.5), 400 - 44 - 10, palette.bar));
+    cairo_destroy (cr);
+    cairo_surface_destroy (surface);
+  }
+  gtk_widget_destroy (GTK_WIDGET (window));
+}
+
+/* The header's choice: the pages show the steady state (the events
+ * launched in steps 1-5), the findings check it whatever the choice and
+ * say what the set-up was. */
+static void
+test_steady_state_choice (void)
+{
+  WsWindow *window = ws_test_gui_open_and_load (gpt2_dir);
+  WsFindingsPage *findings;
+  WsRun *whole, *steady;
+  const char *scope;
+
+  ws_test_gui_iterate_until (steps_known, window);
+  whole = ws_window_get_run (window);
+  g_assert_true (ws_window_get_shown_run (window) == whole);
+
+  findings = ws_window_get_findings_page (window);
+  scope = ws_findings_page_get_scope (findings);
+  g_assert_nonnull (scope);
+  g_assert_true (g_str_has_prefix (scope, "Steady state: steps 1–5 of “训练步 N”"));
+  /* Over steps 1-5 the GPU idles 17%: minor, where the set-up made it severe. */
+  {
+    WsFinding *idle = ws_findings_find (ws_findings_page_get_findings (findings), "gpu-idle");
+
+    g_assert_nonnull (idle);
+    g_assert_cmpint (idle->severity, ==, WS_SEVERITY_MINOR);
+  }
+
+  ws_window_set_steady (window, TRUE);
+  steady = ws_window_get_shown_run (window);
+  g_assert_true (steady != whole);
+  g_assert_cmpuint (steady->kernels.n, <, whole->kernels.n);
+  /* Five steps of 433 kernels launched (tests/test-steps.c checks them
+   * against SQL), and those launched between them. */
+  g_assert_cmpuint (steady->kernels.n, >=, 5 * 433);
+  g_assert_true (ws_findings_page_get_run (findings) == steady);
+
+  ws_window_set_steady (window, FALSE);
+  g_assert_true (ws_window_get_shown_run (window) == whole);
+  gtk_widget_destroy (GTK_WIDGET (window));
+}
+
+int
+main (int argc, char **argv)
+{
+  int status;
+
+  app = ws_test_gui_init (&argc, &argv);
+  gpt2_dir = ws_test_unpack_gpt2 (&gpt2_tmp);
+  g_test_add_func ("/steps-page/gpt2/rows-and-bars", test_steps_page);
+  g_test_add_func ("/steps-page/gpt2/steady-state-choice", test_steady_state_choice);
+  status = ws_test_gui_run ();
+  ws_test_rmtree (gpt2_tmp);
+  return status;
+}
