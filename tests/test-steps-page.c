@@ -130,6 +130,64 @@ test_steady_state_choice (void)
   gtk_widget_destroy (GTK_WIDGET (window));
 }
 
+static gboolean
+timeline_ready (gpointer page)
+{
+  return ws_timeline_page_is_ready (page) && ws_timeline_page_has_projection (page);
+}
+
+/* The row of @name in the range table, its cells by column. */
+static gboolean
+range_row (GtkTreeModel *model, const char *name, char **launched, char **busy, char **ranges)
+{
+  GtkTreeIter iter;
+
+  for (gboolean ok = gtk_tree_model_get_iter_first (model, &iter); ok;
+       ok = gtk_tree_model_iter_next (model, &iter))
+    {
+      g_autofree char *text = NULL;
+
+      gtk_tree_model_get (model, &iter, 0, &text, -1);
+      if (g_strcmp0 (text, name) == 0)
+        {
+          gtk_tree_model_get (model, &iter, 1, launched, 2, busy, 3, ranges, -1);
+          return TRUE;
+        }
+    }
+  return FALSE;
+}
+
+/* The timeline's table of NVTX ranges: both figures per range.  Step 1
+ * launched 26.4 ms of GPU work from its thread (nsys's Total Proj Time in
+ * tests/data/captures/gpt2-truth) while its process's GPU was busy 18.3 ms
+ * of it (18,250,694 ns: tests/test-steps.c, against SQL); grouped by
+ * operator, "aten::addmm" holds its 192 op ranges (SQL: text LIKE
+ * 'aten::addmm, %'). */
+static void
+test_range_table (void)
+{
+  WsWindow *window = ws_test_gui_open_and_load (gpt2_dir);
+  WsTimelinePage *timeline = ws_window_get_timeline_page (window);
+  GtkTreeModel *model;
+  g_autofree char *launched = NULL, *busy = NULL, *ranges = NULL;
+  g_autofree char *op_launched = NULL, *op_busy = NULL, *op_ranges = NULL;
+
+  g_action_group_activate_action (G_ACTION_GROUP (window), "show-page",
+                                  g_variant_new_string ("timeline"));
+  ws_test_gui_iterate_until (timeline_ready, timeline);
+  model = ws_timeline_page_get_side_model (timeline);
+  g_assert_true (range_row (model, "训练步 1", &launched, &busy, &ranges));
+  g_assert_cmpstr (launched, ==, "26.4 ms");
+  g_assert_cmpstr (busy, ==, "18.3 ms");
+  g_assert_cmpstr (ranges, ==, "1");
+  g_assert_false (range_row (model, "aten::addmm", &op_launched, &op_busy, &op_ranges));
+
+  ws_timeline_page_set_group_ops (timeline, TRUE);
+  g_assert_true (range_row (model, "aten::addmm", &op_launched, &op_busy, &op_ranges));
+  g_assert_cmpstr (op_ranges, ==, "192");
+  gtk_widget_destroy (GTK_WIDGET (window));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -139,6 +197,7 @@ main (int argc, char **argv)
   gpt2_dir = ws_test_unpack_gpt2 (&gpt2_tmp);
   g_test_add_func ("/steps-page/gpt2/rows-and-bars", test_steps_page);
   g_test_add_func ("/steps-page/gpt2/steady-state-choice", test_steady_state_choice);
+  g_test_add_func ("/steps-page/gpt2/timeline-range-table", test_range_table);
   status = ws_test_gui_run ();
   ws_test_rmtree (gpt2_tmp);
   return status;

@@ -5,6 +5,8 @@
 #include <glib/gi18n.h>
 
 #include "ws-format.h"
+#include "ws-gpu-busy.h"
+#include "ws-nvtx-gpu.h"
 #include "ws-stats.h"
 #include "ws-timeline-page.h"
 #include "ws-timeline-text.h"
@@ -26,6 +28,7 @@ struct _WsTimelinePage
   WsRun *run;
   WsLanes *lanes;
   WsNvtxProjection *projection;
+  WsNvtxGpu *nvtx_gpu; /* both figures per NVTX range, once computed */
   GCancellable *cancellable;
   GSimpleActionGroup *actions;
   WsFinding *pending_finding; /* to show once the lanes are ready */
@@ -50,6 +53,7 @@ struct _WsTimelinePage
   GtkTreeViewColumn *time_column;
   GtkTreeViewColumn *count_column;
   GtkTreeViewColumn *extra_column;
+  GtkCheckButton *group_ops_check;
 };
 
 G_DEFINE_FINAL_TYPE (WsTimelinePage, ws_timeline_page, GTK_TYPE_BOX)
@@ -88,15 +92,110 @@ add_row (WsTimelinePage *self, const char *name, gint64 time, gint64 count, cons
                                      time, -1);
 }
 
-/* Nothing selected: GPU time per NVTX range name. */
+/* Whether some range is named as PyTorch names its ops. */
+static gboolean
+has_op_ranges (const WsRun *run)
+{
+  g_autoptr (GHashTable) seen = g_hash_table_new (NULL, NULL);
+
+  for (gsize r = 0; r < run->nvtx.n; r++)
+    {
+      g_autofree char *op = NULL;
+
+      if (!g_hash_table_add (seen, GUINT_TO_POINTER (run->nvtx.name[r] + 1)))
+        continue;
+      op = ws_nvtx_op_name (ws_run_string (run, run->nvtx.name[r]));
+      if (op != NULL)
+        return TRUE;
+    }
+  return FALSE;
+}
+
+typedef struct
+{
+  char *name;
+  guint32 name_id; /* the first range's, for selecting */
+  gint64 launched; /* ns: nsys's projection, summed over the instances */
+  gint64 busy;     /* ns: the process's GPU busy during them, summed */
+  gint64 ranges;
+} RangeRow;
+
+static int
+compare_range_rows (gconstpointer a, gconstpointer b)
+{
+  const RangeRow *x = a, *y = b;
+
+  if (x->busy != y->busy)
+    return x->busy > y->busy ? -1 : 1;
+  if (x->launched != y->launched)
+    return x->launched > y->launched ? -1 : 1;
+  return g_strcmp0 (x->name, y->name);
+}
+
+static void
+range_row_clear (gpointer data)
+{
+  g_free (((RangeRow *) data)->name);
+}
+
+/* Per range name (or PyTorch operator): the GPU work launched from its
+ * instances and the GPU's busy time during them. */
+static GArray *
+range_rows (WsTimelinePage *self, gboolean group_ops)
+{
+  const WsRun *run = self->run;
+  const WsNvtxRanges *nv = &run->nvtx;
+  GArray *rows = g_array_new (FALSE, TRUE, sizeof (RangeRow));
+  g_autoptr (GHashTable) index = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autoptr (GHashTable) names = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+
+  g_array_set_clear_func (rows, range_row_clear);
+  for (gsize r = 0; r < nv->n; r++)
+    {
+      const char *label = g_hash_table_lookup (names, GUINT_TO_POINTER (nv->name[r] + 1));
+      g_autofree char *key = NULL;
+      gpointer found;
+      RangeRow *row;
+
+      if (label == NULL)
+        {
+          const char *name = ws_run_string (run, nv->name[r]);
+          char *op = group_ops ? ws_nvtx_op_name (name) : NULL;
+
+          label = op != NULL ? op : g_strdup (name);
+          g_hash_table_insert (names, GUINT_TO_POINTER (nv->name[r] + 1), (gpointer) label);
+        }
+      key = g_strdup_printf ("%u\x1f%s", nv->domain[r], label);
+      found = g_hash_table_lookup (index, key);
+      if (found == NULL)
+        {
+          RangeRow fresh = { g_strdup (label), nv->name[r], 0, 0, 0 };
+
+          g_array_append_val (rows, fresh);
+          found = GUINT_TO_POINTER (rows->len);
+          g_hash_table_insert (index, g_steal_pointer (&key), found);
+        }
+      row = &g_array_index (rows, RangeRow, GPOINTER_TO_UINT (found) - 1);
+      row->launched += ws_nvtx_gpu_projection (self->nvtx_gpu, r);
+      row->busy += ws_nvtx_gpu_busy (self->nvtx_gpu, r);
+      row->ranges++;
+    }
+  g_array_sort (rows, compare_range_rows);
+  return rows;
+}
+
+/* Nothing selected: per NVTX range name, the GPU work launched from it and
+ * the GPU's busy time during it. */
 static void
 show_nvtx_summary (WsTimelinePage *self)
 {
   g_autoptr (GArray) rows = NULL;
+  gboolean group_ops;
 
   gtk_list_store_clear (self->side_store);
   gtk_label_set_text (self->side_title, _ ("GPU time by NVTX range"));
-  set_columns (self, _ ("Range"), _ ("GPU time"), _ ("Kernels"), _ ("Ranges"));
+  set_columns (self, _ ("Range"), _ ("Launched from it"), _ ("GPU busy in it"), _ ("Ranges"));
+  gtk_widget_hide (GTK_WIDGET (self->group_ops_check));
   if (self->run == NULL || self->run->nvtx.n == 0)
     {
       gtk_label_set_text (self->details_label,
@@ -105,26 +204,44 @@ show_nvtx_summary (WsTimelinePage *self)
       gtk_widget_hide (GTK_WIDGET (self->side_tree));
       return;
     }
-  if (self->projection == NULL)
+  if (self->projection == NULL || self->nvtx_gpu == NULL)
     {
       gtk_label_set_text (self->details_label, _ ("Matching kernels to their NVTX ranges…"));
       gtk_widget_hide (GTK_WIDGET (self->side_tree));
       return;
     }
-  gtk_label_set_text (self->details_label,
-                      _ ("Kernels launched inside each range (on its thread, matched by "
-                         "correlation id). Activate a row to select its first range; select a "
-                         "range in the timeline to highlight its kernels."));
-  rows = ws_nvtx_projection_summary (self->projection);
+  gtk_label_set_text (
+    self->details_label,
+    _ ("Launched from it: the span of the GPU work whose launch calls ran on the range's thread, "
+       "inside it (nsys's projection). GPU busy in it: how long any kernel or copy of its "
+       "process ran during it, whichever thread launched them (PyTorch launches backward from "
+       "its autograd thread). Activate a row to select its first range."));
+  group_ops = gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (self->group_ops_check));
+  rows = range_rows (self, group_ops);
   for (guint i = 0; i < rows->len; i++)
     {
-      const WsNvtxGpuRow *row = &g_array_index (rows, WsNvtxGpuRow, i);
+      const RangeRow *row = &g_array_index (rows, RangeRow, i);
+      g_autofree char *launched = ws_format_duration ((double) row->launched);
+      g_autofree char *busy = ws_format_duration ((double) row->busy);
       g_autofree char *ranges = count_text (row->ranges);
-      const char *name = row->name[0] == ':' ? row->name + 1 : row->name;
+      GtkTreeIter iter;
 
-      add_row (self, name, row->gpu_time, row->kernels, ranges, row->name_id);
+      gtk_list_store_insert_with_values (self->side_store, &iter, -1, COL_NAME, row->name, COL_TIME,
+                                         launched, COL_COUNT, busy, COL_EXTRA, ranges, COL_NAME_ID,
+                                         row->name_id, COL_SORT, row->busy, -1);
     }
+  /* Only where PyTorch's emit_nvtx() named ranges after ops. */
+  gtk_widget_set_visible (GTK_WIDGET (self->group_ops_check),
+                          group_ops || (rows->len > 0 && has_op_ranges (self->run)));
   gtk_widget_show (GTK_WIDGET (self->side_tree));
+}
+
+static void
+group_ops_toggled_cb (WsTimelinePage *self, GtkToggleButton *button)
+{
+  if (ws_timeline_view_get_selected (self->timeline_view) == WS_EVENT_NONE &&
+      !ws_timeline_view_get_range (self->timeline_view, NULL, NULL))
+    show_nvtx_summary (self);
 }
 
 typedef struct
@@ -153,7 +270,7 @@ list_range_kernels (WsTimelinePage *self, gsize r)
   for (guint i = 0; i < kernels->len; i++)
     {
       guint32 k = g_array_index (kernels, guint32, i);
-      guint32 name = self->run->kernels.demangled[k];
+      guint32 name = ws_run_kernel_name_id (self->run, k, WS_NAME_DISPLAY);
       gpointer found = g_hash_table_lookup (index, GUINT_TO_POINTER (name + 1));
       KernelGroup *group;
 
@@ -180,14 +297,48 @@ list_range_kernels (WsTimelinePage *self, gsize r)
   gtk_widget_set_visible (GTK_WIDGET (self->side_tree), groups->len > 0);
 }
 
+/* The two answers for a selected range: what it launched (nsys's
+ * projection) and how long its process's GPU work ran during it. */
+static char *
+nvtx_gpu_markup (WsTimelinePage *self, gsize r)
+{
+  const WsRun *run = self->run;
+  gint64 wall = run->nvtx.end[r] - run->nvtx.start[r];
+  gint64 busy = ws_nvtx_gpu_busy (self->nvtx_gpu, r);
+  g_autofree char *span = ws_format_duration ((double) ws_nvtx_gpu_projection (self->nvtx_gpu, r));
+  g_autofree char *busy_text = ws_format_duration ((double) busy);
+  g_autofree char *launched =
+    g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s, %u launch call", "%s, %u launch calls",
+                                  ws_nvtx_gpu_ops (self->nvtx_gpu, r)),
+                     span, ws_nvtx_gpu_ops (self->nvtx_gpu, r));
+  g_autofree char *during = g_strdup_printf ("%s (%.0f%%)", busy_text,
+                                             wall > 0 ? 100.0 * (double) busy / (double) wall : 0);
+  g_autofree char *a = g_markup_escape_text (launched, -1);
+  g_autofree char *b = g_markup_escape_text (during, -1);
+
+  return g_strdup_printf (
+    "\n<span alpha=\"70%%\">%s</span>  %s\n<span alpha=\"70%%\">%s</span>  %s",
+    _ ("Launched from the range (nsys projection)"), a, _ ("GPU busy during the range"), b);
+}
+
 static void
 show_event (WsTimelinePage *self, WsEventRef event)
 {
-  g_autofree char *markup = ws_timeline_event_markup (self->lanes, self->projection, event);
+  char *markup = ws_timeline_event_markup (self->lanes, self->projection, event);
 
   gtk_list_store_clear (self->side_store);
+  gtk_widget_hide (GTK_WIDGET (self->group_ops_check));
   gtk_label_set_text (self->side_title, _ ("Selected"));
+  if (ws_event_ref_kind (event) == WS_EVENT_NVTX && self->nvtx_gpu != NULL)
+    {
+      g_autofree char *rows = nvtx_gpu_markup (self, ws_event_ref_index (event));
+      char *both = g_strconcat (markup, rows, NULL);
+
+      g_free (markup);
+      markup = both;
+    }
   gtk_label_set_markup (self->details_label, markup);
+  g_free (markup);
   if (ws_event_ref_kind (event) == WS_EVENT_NVTX && self->projection != NULL)
     list_range_kernels (self, ws_event_ref_index (event));
   else
@@ -199,7 +350,9 @@ static void
 show_range (WsTimelinePage *self, gint64 start, gint64 end)
 {
   g_autoptr (WsSummary) summary =
-    ws_summary_compute_kernels_in (self->run, WS_NAME_DEMANGLED, start, end);
+    ws_summary_compute_kernels_in (self->run, WS_NAME_DISPLAY, start, end);
+  gint64 busy = ws_gpu_busy_during (self->run, WS_PID_ANY, start, end);
+  g_autofree char *busy_text = ws_format_duration ((double) busy);
   g_autofree char *from = ws_timeline_format_time (self->run, start);
   g_autofree char *to = ws_timeline_format_time (self->run, end);
   g_autofree char *span = ws_format_duration ((double) (end - start));
@@ -215,11 +368,15 @@ show_range (WsTimelinePage *self, gint64 start, gint64 end)
   /* TRANSLATORS: a stretch of time: its start, end and length */
   title = g_strdup_printf (_ ("From %s to %s (%s)"), from, to, span);
   /* TRANSLATORS: "%s kernels" then an amount of time */
-  text = g_strdup_printf (_ ("%s kernels start in this range, %s of GPU time."), count, total);
+  text = g_strdup_printf (_ ("%s kernels start in this range, %s of GPU time; the GPU was busy "
+                             "%s (%.0f%%) of it."),
+                          count, total, busy_text,
+                          end > start ? 100.0 * (double) busy / (double) (end - start) : 0);
   gtk_label_set_text (self->side_title, title);
   gtk_label_set_text (self->details_label, text);
 
   gtk_list_store_clear (self->side_store);
+  gtk_widget_hide (GTK_WIDGET (self->group_ops_check));
   set_columns (self, _ ("Kernel"), _ ("Total"), _ ("Instances"), _ ("Average"));
   for (guint i = 0; i < summary->rows->len; i++)
     {
@@ -532,24 +689,47 @@ build_lanes_thread (GTask *task, gpointer source, gpointer data, GCancellable *c
   g_task_return_pointer (task, ws_lanes_new (data), (GDestroyNotify) ws_lanes_unref);
 }
 
+typedef struct
+{
+  WsNvtxProjection *projection;
+  WsNvtxGpu *nvtx_gpu;
+} Projections;
+
+static void
+projections_free (Projections *p)
+{
+  g_clear_pointer (&p->projection, ws_nvtx_projection_unref);
+  g_clear_pointer (&p->nvtx_gpu, ws_nvtx_gpu_unref);
+  g_free (p);
+}
+
 static void
 build_projection_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
 {
-  g_task_return_pointer (task, ws_nvtx_projection_new (data),
-                         (GDestroyNotify) ws_nvtx_projection_unref);
+  Projections *p = g_new0 (Projections, 1);
+
+  p->projection = ws_nvtx_projection_new (data);
+  p->nvtx_gpu = ws_nvtx_gpu_new (ws_lanes_get_run (data));
+  g_task_return_pointer (task, p, (GDestroyNotify) projections_free);
 }
 
 static void
 projection_ready (GObject *source, GAsyncResult *result, gpointer data)
 {
   WsTimelinePage *self = WS_TIMELINE_PAGE (source);
-  g_autoptr (WsNvtxProjection) projection = g_task_propagate_pointer (G_TASK (result), NULL);
+  Projections *p = g_task_propagate_pointer (G_TASK (result), NULL);
   GCancellable *cancellable = g_task_get_cancellable (G_TASK (result));
   WsEventRef selected;
 
-  if (projection == NULL || g_cancellable_is_cancelled (cancellable))
-    return;
-  self->projection = g_steal_pointer (&projection);
+  if (p == NULL || g_cancellable_is_cancelled (cancellable))
+    {
+      if (p != NULL)
+        projections_free (p);
+      return;
+    }
+  self->projection = g_steal_pointer (&p->projection);
+  self->nvtx_gpu = g_steal_pointer (&p->nvtx_gpu);
+  projections_free (p);
   ws_timeline_view_set_projection (self->timeline_view, self->projection);
   selected = ws_timeline_view_get_selected (self->timeline_view);
   event_selected_cb (self, selected, self->timeline_view);
@@ -614,6 +794,7 @@ ws_timeline_page_set_run (WsTimelinePage *self, WsRun *run)
     g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
   g_clear_pointer (&self->projection, ws_nvtx_projection_unref);
+  g_clear_pointer (&self->nvtx_gpu, ws_nvtx_gpu_unref);
   g_clear_pointer (&self->lanes, ws_lanes_unref);
   g_clear_pointer (&self->pending_finding, ws_finding_unref);
   ws_timeline_view_set_highlight (self->timeline_view, NULL);
@@ -731,6 +912,7 @@ ws_timeline_page_dispose (GObject *object)
     g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
   g_clear_pointer (&self->projection, ws_nvtx_projection_unref);
+  g_clear_pointer (&self->nvtx_gpu, ws_nvtx_gpu_unref);
   g_clear_pointer (&self->lanes, ws_lanes_unref);
   g_clear_pointer (&self->run, ws_run_unref);
   g_clear_pointer (&self->pending_finding, ws_finding_unref);
@@ -764,6 +946,7 @@ ws_timeline_page_class_init (WsTimelinePageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, WsTimelinePage, side_title);
   gtk_widget_class_bind_template_child (widget_class, WsTimelinePage, details_label);
   gtk_widget_class_bind_template_child (widget_class, WsTimelinePage, side_tree);
+  gtk_widget_class_bind_template_child (widget_class, WsTimelinePage, group_ops_check);
   gtk_widget_class_bind_template_child (widget_class, WsTimelinePage, side_store);
   gtk_widget_class_bind_template_child (widget_class, WsTimelinePage, name_column);
   gtk_widget_class_bind_template_child (widget_class, WsTimelinePage, time_column);
@@ -776,6 +959,7 @@ ws_timeline_page_class_init (WsTimelinePageClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, lanes_changed_cb);
   gtk_widget_class_bind_template_callback (widget_class, lane_toggled_cb);
   gtk_widget_class_bind_template_callback (widget_class, side_row_activated_cb);
+  gtk_widget_class_bind_template_callback (widget_class, group_ops_toggled_cb);
 }
 
 static void
@@ -817,7 +1001,7 @@ ws_timeline_page_is_ready (WsTimelinePage *self)
 gboolean
 ws_timeline_page_has_projection (WsTimelinePage *self)
 {
-  return self->projection != NULL;
+  return self->projection != NULL && self->nvtx_gpu != NULL;
 }
 
 const char *
@@ -837,6 +1021,14 @@ ws_timeline_page_get_details_text (WsTimelinePage *self)
  *
  * Returns: (transfer none): the side panel's list (name, time, count, …)
  */
+/* The range table's "Group PyTorch ops by operator". */
+void
+ws_timeline_page_set_group_ops (WsTimelinePage *self, gboolean group)
+{
+  g_return_if_fail (WS_IS_TIMELINE_PAGE (self));
+  gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (self->group_ops_check), group);
+}
+
 GtkTreeModel *
 ws_timeline_page_get_side_model (WsTimelinePage *self)
 {

@@ -22,5 +22,6 @@ gboolean ws_timeline_page_has_projection (WsTimelinePage *self);
 const char *ws_timeline_page_get_side_title (WsTimelinePage *self);
 const char *ws_timeline_page_get_details_text (WsTimelinePage *self);
 GtkTreeModel *ws_timeline_page_get_side_model (WsTimelinePage *self);
+void ws_timeline_page_set_group_ops (WsTimelinePage *self, gboolean group);
 
 G_END_DECLS
