@@ -365,10 +365,9 @@ ws_steps_chart_tooltip (const WsRun *run, const WsSteps *steps, guint step)
   g_string_append_printf (out, _ ("\nGPU idle %s"), idle);
   g_string_append_printf (
     out,
-    g_dngettext (GETTEXT_PACKAGE,
-                 "\n%" G_GUINT64_FORMAT " kernel launched, %s of GPU work launched",
-                 "\n%" G_GUINT64_FORMAT " kernels launched, %s of GPU work launched", s->launches),
-    s->launches, launched);
+    g_dngettext (GETTEXT_PACKAGE, "\n%u kernel launched, %s of GPU work launched",
+                 "\n%u kernels launched, %s of GPU work launched", (gulong) s->launches),
+    (guint) s->launches, launched);
   if (s->warmup)
     g_string_append (out, s->slow ? _ ("\nWarm-up: over twice the median of the other steps")
                                   : _ ("\nWarm-up: the first step"));
