@@ -784,8 +784,11 @@ ws_steps_setup_line (const WsRun *run, const WsSteps *steps)
     {
       WsFinding *f = g_ptr_array_index (findings, i);
 
-      g_string_append_printf (there, "%s%s (%s)", i > 0 ? ", " : "", f->title,
-                              ws_severity_label (f->severity));
+      if (i > 0)
+        /* TRANSLATORS: between two findings of the set-up: "GPU idle (severe), …" */
+        g_string_append (there, _ (", "));
+      /* TRANSLATORS: a finding of the set-up and its severity: "GPU idle (severe)" */
+      g_string_append_printf (there, _ ("%s (%s)"), f->title, ws_severity_label (f->severity));
     }
   /* TRANSLATORS: the steady state, then the set-up left out: the first steady step, the
    * set-up's wall time, the GPU's busy share in it, and what the checks raise there */

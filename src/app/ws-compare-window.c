@@ -12,6 +12,7 @@
 #include "ws-compare-view.h"
 #include "ws-compare-window.h"
 #include "ws-format.h"
+#include "ws-label-wrap.h"
 #include "ws-report.h"
 #include "ws-run-loader.h"
 #include "ws-stats.h"
@@ -237,7 +238,8 @@ build_table_columns (WsCompareWindow *self)
           gtk_tree_view_column_set_resizable (column, TRUE);
           if (columns[i].column == COL_KERNEL)
             {
-              g_object_set (cell, "ellipsize", PANGO_ELLIPSIZE_MIDDLE, NULL);
+              /* Display names: cut at the end, their start tells kernels apart. */
+              g_object_set (cell, "ellipsize", PANGO_ELLIPSIZE_END, NULL);
               gtk_tree_view_column_set_expand (column, TRUE);
               gtk_tree_view_column_set_min_width (column, 260);
             }
@@ -729,6 +731,8 @@ ws_compare_window_init (WsCompareWindow *self)
   g_autoptr (GSimpleActionGroup) group = g_simple_action_group_new ();
 
   gtk_widget_init_template (GTK_WIDGET (self));
+  ws_label_wrap_names (self->headline_label);
+  ws_label_wrap_names (self->scope_label);
   g_action_map_add_action_entries (G_ACTION_MAP (group), compare_actions,
                                    G_N_ELEMENTS (compare_actions), self);
   gtk_widget_insert_action_group (GTK_WIDGET (self), "compare", G_ACTION_GROUP (group));

@@ -7,6 +7,7 @@
 #include "ws-findings-page.h"
 #include "ws-findings.h"
 #include "ws-format.h"
+#include "ws-label-wrap.h"
 
 /* Time ranges listed in the details; the rest are counted. */
 #define MAX_RANGES_SHOWN 8
@@ -99,7 +100,7 @@ row_new (const WsFinding *finding)
   gtk_style_context_add_class (gtk_widget_get_style_context (title), "ws-finding-row-title");
   gtk_label_set_xalign (GTK_LABEL (summary), 0);
   gtk_label_set_line_wrap (GTK_LABEL (summary), TRUE);
-  gtk_label_set_line_wrap_mode (GTK_LABEL (summary), PANGO_WRAP_WORD_CHAR);
+  ws_label_wrap_names (GTK_LABEL (summary));
   gtk_label_set_lines (GTK_LABEL (summary), 3);
   gtk_label_set_ellipsize (GTK_LABEL (summary), PANGO_ELLIPSIZE_END);
   gtk_label_set_max_width_chars (GTK_LABEL (summary), 50);
@@ -141,7 +142,7 @@ show_evidence (WsFindingsPage *self, const WsFinding *finding)
       GtkWidget *value_label = label_new (value, 0, NULL);
 
       gtk_label_set_line_wrap (GTK_LABEL (value_label), TRUE);
-      gtk_label_set_line_wrap_mode (GTK_LABEL (value_label), PANGO_WRAP_WORD_CHAR);
+      ws_label_wrap_names (GTK_LABEL (value_label));
       gtk_grid_attach (self->evidence_grid, label_new (evidence->label, 0, "ws-dim"), 0, (int) i, 1,
                        1);
       gtk_grid_attach (self->evidence_grid, value_label, 1, (int) i, 1, 1);
@@ -390,6 +391,8 @@ static void
 ws_findings_page_init (WsFindingsPage *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
+  ws_label_wrap_names (self->scope_label);
+  ws_label_wrap_names (self->detail_summary);
   gtk_stack_set_visible_child_name (self->stack, "empty");
 }
 

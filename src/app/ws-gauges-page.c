@@ -7,6 +7,7 @@
 #include "ws-bars-chart.h"
 #include "ws-gauges-page.h"
 #include "ws-ncu-match.h"
+#include "ws-label-wrap.h"
 
 /* The Gauges page: the overview of every profiled launch beside the panel
  * of the one selected, or, for a run without ncu results, how to get them. */
@@ -198,6 +199,8 @@ static void
 ws_gauges_page_init (WsGaugesPage *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
+  ws_label_wrap_names (self->details_label);
+  ws_label_wrap_names (self->unmatched_label);
   gtk_stack_set_visible_child_name (self->stack, "empty");
 }
 

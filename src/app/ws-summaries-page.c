@@ -108,7 +108,8 @@ format_cell (GtkTreeViewColumn *column, GtkCellRenderer *cell, GtkTreeModel *mod
   g_object_set (cell, "text", text->str, NULL);
 }
 
-static void
+/* Returns: (transfer none): the column's cell */
+static GtkCellRenderer *
 add_column (GtkTreeView *view, const char *title, int model_column, int decimals,
             gboolean megabytes, gboolean text)
 {
@@ -139,6 +140,7 @@ add_column (GtkTreeView *view, const char *title, int model_column, int decimals
     }
   gtk_tree_view_column_set_sort_column_id (column, model_column);
   gtk_tree_view_append_column (view, column);
+  return cell;
 }
 
 /* The columns of a report, titled as `nsys stats` titles them. */
@@ -154,6 +156,7 @@ build_columns (GtkTreeView *view, WsSummaryKind kind)
                      : kind == WS_SUMMARY_MEM_TIME_SUM || kind == WS_SUMMARY_MEM_SIZE_SUM
                        ? _ ("Operation")
                        : _ ("Name");
+  GtkCellRenderer *cell;
 
   if (!size)
     add_column (view, _ ("Time (%)"), COL_PERCENT, 1, FALSE, FALSE);
@@ -166,7 +169,10 @@ build_columns (GtkTreeView *view, WsSummaryKind kind)
   add_column (view, size ? _ ("StdDev (MB)") : _ ("StdDev (ns)"), COL_STDDEV, 1, size, FALSE);
   if (kind == WS_SUMMARY_NVTX_SUM)
     add_column (view, _ ("Style"), COL_STYLE, 0, FALSE, TRUE);
-  add_column (view, name, COL_NAME, 0, FALSE, TRUE);
+  cell = add_column (view, name, COL_NAME, 0, FALSE, TRUE);
+  /* Display names are cut at their end: their start tells kernels apart. */
+  if (kind == WS_SUMMARY_KERN_SUM)
+    g_object_set (cell, "ellipsize", PANGO_ELLIPSIZE_END, NULL);
 }
 
 /* The names a table shows: kernels by their display names (the run's,

@@ -5,6 +5,7 @@
 #include <glib/gi18n.h>
 
 #include "ws-format.h"
+#include "ws-label-wrap.h"
 #include "ws-gpu-busy.h"
 #include "ws-nvtx-gpu.h"
 #include "ws-stats.h"
@@ -77,6 +78,8 @@ set_columns (WsTimelinePage *self, const char *name, const char *time, const cha
   gtk_tree_view_column_set_title (self->time_column, time);
   gtk_tree_view_column_set_title (self->count_column, count);
   gtk_tree_view_column_set_title (self->extra_column, extra);
+  gtk_widget_set_tooltip_text (gtk_tree_view_column_get_button (self->time_column), NULL);
+  gtk_widget_set_tooltip_text (gtk_tree_view_column_get_button (self->count_column), NULL);
 }
 
 static void
@@ -210,12 +213,18 @@ show_nvtx_summary (WsTimelinePage *self)
       gtk_widget_hide (GTK_WIDGET (self->side_tree));
       return;
     }
-  gtk_label_set_text (
-    self->details_label,
-    _ ("Launched from it: the span of the GPU work whose launch calls ran on the range's thread, "
-       "inside it (nsys's projection). GPU busy in it: how long any kernel or copy of its "
-       "process ran during it, whichever thread launched them (PyTorch launches backward from "
-       "its autograd thread). Activate a row to select its first range."));
+  gtk_label_set_text (self->details_label,
+                      _ ("Launched from it: nsys's projection, from the range's own thread. GPU "
+                         "busy in it: its process's GPU during it, any thread. Activate a row to "
+                         "select its first range."));
+  gtk_widget_set_tooltip_text (
+    gtk_tree_view_column_get_button (self->time_column),
+    _ ("The span of the GPU work whose launch calls ran on the range's thread, inside it: nsys's "
+       "projection (nvtx_gpu_proj_sum)"));
+  gtk_widget_set_tooltip_text (
+    gtk_tree_view_column_get_button (self->count_column),
+    _ ("How long any kernel or copy of the range's process ran during it, whichever thread "
+       "launched them: PyTorch launches backward from its autograd thread"));
   group_ops = gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (self->group_ops_check));
   rows = range_rows (self, group_ops);
   for (guint i = 0; i < rows->len; i++)
@@ -966,6 +975,8 @@ static void
 ws_timeline_page_init (WsTimelinePage *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
+  ws_label_wrap_names (self->side_title);
+  ws_label_wrap_names (self->details_label);
 
   gtk_range_set_adjustment (GTK_RANGE (self->vscrollbar),
                             ws_timeline_view_get_vadjustment (self->timeline_view));
