@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "ws-nvtx-gpu.h"
+#include "ws-stats.h"
 #include "ws-test-load.h"
 #include "ws-test-util.h"
 
@@ -209,6 +210,11 @@ test_call_inside (void)
   g_assert_cmpint (end, ==, 330);
   /* Nothing ran on the GPU while the range was open. */
   g_assert_cmpint (ws_nvtx_gpu_busy (gpu, 0), ==, 0);
+
+  /* "range" is no PyTorch op; "aten::mm, seq = 3, op_id = 7" is. */
+  g_assert_false (ws_nvtx_has_op_ranges (run));
+  run->nvtx.name[0] = ws_string_table_intern (run->strings, "aten::mm, seq = 3, op_id = 7");
+  g_assert_true (ws_nvtx_has_op_ranges (run));
 }
 
 int

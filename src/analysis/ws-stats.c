@@ -292,6 +292,31 @@ ws_nvtx_op_name (const char *name)
   return g_strndup (name, (gsize) (cut - name));
 }
 
+/**
+ * ws_nvtx_has_op_ranges:
+ * @run: (nullable): a run
+ *
+ * Whether PyTorch's emit_nvtx() named some range of @run after an op: where
+ * grouping by operator means something.
+ */
+gboolean
+ws_nvtx_has_op_ranges (const WsRun *run)
+{
+  g_autoptr (GHashTable) seen = g_hash_table_new (NULL, NULL);
+
+  for (gsize r = 0; run != NULL && r < run->nvtx.n; r++)
+    {
+      g_autofree char *op = NULL;
+
+      if (!g_hash_table_add (seen, GUINT_TO_POINTER (run->nvtx.name[r] + 1)))
+        continue;
+      op = ws_nvtx_op_name (ws_run_string (run, run->nvtx.name[r]));
+      if (op != NULL)
+        return TRUE;
+    }
+  return FALSE;
+}
+
 static WsSummary *
 summarise_nvtx_ops (const WsRun *run)
 {

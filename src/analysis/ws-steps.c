@@ -638,6 +638,29 @@ ws_steps_warmup_time (const WsSteps *self)
   return total;
 }
 
+/* The events of @run launched within @spans (a kernel belongs to the step
+ * that launched it: the GPU may run it long after, in a loop that never
+ * waits for its GPU), with their summaries. */
+static WsRun *
+slice_launched (const WsRun *run, const WsSpan *spans, guint n)
+{
+  g_autofree gint64 *starts = g_new (gint64, MAX (n, 1));
+  g_autofree gint64 *ends = g_new (gint64, MAX (n, 1));
+  g_autofree gint64 *kernel_times = NULL;
+  g_autofree gint64 *memop_times = NULL;
+  WsRun *slice;
+
+  for (guint i = 0; i < n; i++)
+    {
+      starts[i] = spans[i].start;
+      ends[i] = spans[i].end;
+    }
+  launch_times (run, &kernel_times, &memop_times);
+  slice = ws_run_slice (run, starts, ends, n, kernel_times, memop_times);
+  ws_run_compute_summaries (slice);
+  return slice;
+}
+
 /**
  * ws_steps_steady_run:
  *
@@ -651,30 +674,13 @@ WsRun *
 ws_steps_steady_run (const WsRun *run, const WsSteps *steps)
 {
   g_autoptr (GArray) spans = NULL;
-  g_autofree gint64 *starts = NULL;
-  g_autofree gint64 *ends = NULL;
-  g_autofree gint64 *kernel_times = NULL;
-  g_autofree gint64 *memop_times = NULL;
-  WsRun *slice;
 
   g_return_val_if_fail (run != NULL, NULL);
 
   if (steps == NULL || steps->n_steady == 0)
     return NULL;
   spans = ws_steps_spans (steps, FALSE);
-  starts = g_new (gint64, spans->len);
-  ends = g_new (gint64, spans->len);
-  for (guint i = 0; i < spans->len; i++)
-    {
-      starts[i] = g_array_index (spans, WsSpan, i).start;
-      ends[i] = g_array_index (spans, WsSpan, i).end;
-    }
-  /* A kernel belongs to the step that launched it: the GPU may run it
-   * long after (a loop that never waits for its GPU). */
-  launch_times (run, &kernel_times, &memop_times);
-  slice = ws_run_slice (run, starts, ends, spans->len, kernel_times, memop_times);
-  ws_run_compute_summaries (slice);
-  return slice;
+  return slice_launched (run, (const WsSpan *) spans->data, spans->len);
 }
 
 /**
@@ -690,20 +696,16 @@ WsRun *
 ws_steps_setup_run (const WsRun *run, const WsSteps *steps)
 {
   g_autoptr (GArray) spans = NULL;
-  g_autofree gint64 *kernel_times = NULL;
-  g_autofree gint64 *memop_times = NULL;
-  gint64 start, end;
-  WsRun *slice;
+  WsSpan setup;
+
+  g_return_val_if_fail (run != NULL, NULL);
 
   if (steps == NULL || steps->n_steady == 0)
     return NULL;
   spans = ws_steps_spans (steps, FALSE);
-  start = run->origin;
-  end = g_array_index (spans, WsSpan, 0).start;
-  launch_times (run, &kernel_times, &memop_times);
-  slice = ws_run_slice (run, &start, &end, 1, kernel_times, memop_times);
-  ws_run_compute_summaries (slice);
-  return slice;
+  setup.start = run->origin;
+  setup.end = g_array_index (spans, WsSpan, 0).start;
+  return slice_launched (run, &setup, 1);
 }
 
 /* The first and last steady step, for sentences. */

@@ -222,25 +222,6 @@ fill_table (Table *table, const WsRun *run, WsSummary *summary)
     }
 }
 
-/* Whether PyTorch's emit_nvtx() named some range after an op. */
-static gboolean
-has_op_ranges (const WsRun *run)
-{
-  g_autoptr (GHashTable) seen = g_hash_table_new (NULL, NULL);
-
-  for (gsize r = 0; run != NULL && r < run->nvtx.n; r++)
-    {
-      g_autofree char *op = NULL;
-
-      if (!g_hash_table_add (seen, GUINT_TO_POINTER (run->nvtx.name[r] + 1)))
-        continue;
-      op = ws_nvtx_op_name (ws_run_string (run, run->nvtx.name[r]));
-      if (op != NULL)
-        return TRUE;
-    }
-  return FALSE;
-}
-
 static void
 fill_nvtx (WsSummariesPage *self)
 {
@@ -442,7 +423,7 @@ ws_summaries_page_set_run (WsSummariesPage *self, WsRun *run)
 
       fill_table (&self->tables[k], run, summary);
     }
-  self->has_op_ranges = has_op_ranges (run);
+  self->has_op_ranges = ws_nvtx_has_op_ranges (run);
   if (gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (self->group_ops_check)))
     fill_nvtx (self);
   visible_table_changed_cb (self, NULL, self->stack);

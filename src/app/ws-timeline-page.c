@@ -95,25 +95,6 @@ add_row (WsTimelinePage *self, const char *name, gint64 time, gint64 count, cons
                                      time, -1);
 }
 
-/* Whether some range is named as PyTorch names its ops. */
-static gboolean
-has_op_ranges (const WsRun *run)
-{
-  g_autoptr (GHashTable) seen = g_hash_table_new (NULL, NULL);
-
-  for (gsize r = 0; r < run->nvtx.n; r++)
-    {
-      g_autofree char *op = NULL;
-
-      if (!g_hash_table_add (seen, GUINT_TO_POINTER (run->nvtx.name[r] + 1)))
-        continue;
-      op = ws_nvtx_op_name (ws_run_string (run, run->nvtx.name[r]));
-      if (op != NULL)
-        return TRUE;
-    }
-  return FALSE;
-}
-
 typedef struct
 {
   char *name;
@@ -241,7 +222,7 @@ show_nvtx_summary (WsTimelinePage *self)
     }
   /* Only where PyTorch's emit_nvtx() named ranges after ops. */
   gtk_widget_set_visible (GTK_WIDGET (self->group_ops_check),
-                          group_ops || (rows->len > 0 && has_op_ranges (self->run)));
+                          group_ops || (rows->len > 0 && ws_nvtx_has_op_ranges (self->run)));
   gtk_widget_show (GTK_WIDGET (self->side_tree));
 }
 

@@ -34,6 +34,8 @@ const char *ws_report_table_cell (const WsReportTable *self, guint row, guint co
 
 void ws_report_write (const WsSummary *summary, WsOutputFormat format, GString *out);
 void ws_markdown_append_cell (GString *out, const char *text);
+char *ws_report_fixed_cell (double value, int decimals, gboolean grouping);
+char *ws_report_int_cell (gint64 value, gboolean grouping);
 void ws_report_write_table (guint n_columns, const char *const *headers, const gboolean *numeric,
                             GPtrArray *cells, WsOutputFormat format, GString *out);
 
