@@ -3,6 +3,8 @@
 
 #include <string.h>
 
+#include <gtk/gtk.h>
+
 #include "ws-test-util.h"
 
 /* The real `warpscope` binary, as a user or the file manager starts it;
@@ -108,9 +110,15 @@ test_bad_file_argument (void)
 int
 main (int argc, char **argv)
 {
+  G_GNUC_UNUSED GdkDisplay *display;
+
   /* Before any thread exists: every child inherits it. */
   g_setenv ("WARPSCOPE_EXIT_AFTER_LOAD", "1", TRUE);
   g_test_init (&argc, &argv, NULL);
+  /* One client of the X server for the whole test: each app run is
+   * otherwise its only client, and when it quits the server resets, which
+   * may refuse the next run's connection ("cannot open display"). */
+  display = gtk_init_check (NULL, NULL) ? gdk_display_get_default () : NULL;
 
   g_test_add_func ("/app-binary/opens-file-argument", test_opens_file_argument);
   g_test_add_func ("/app-binary/compare-option", test_compare_option);
