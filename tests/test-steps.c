@@ -338,6 +338,20 @@ test_stats_steady (void)
   lines = g_strsplit (out, "\n", -1);
   g_assert_nonnull (strstr (lines[1], "s1688gemm_bf16_128x128_tn_align1"));
   g_assert_nonnull (strstr (lines[1], expected));
+
+  /* The steady slice keeps the OS runtime calls that start in it. */
+  {
+    g_autoptr (WsRun) steady = ws_steps_steady_run (run, steps);
+    g_autofree char *q_osrt = g_strdup_printf (
+      "SELECT count(*) FROM OSRT_API WHERE eventClass = 27 AND start >= %" G_GINT64_FORMAT
+      " AND start < %" G_GINT64_FORMAT,
+      g_array_index (spans, WsSpan, 0).start, g_array_index (spans, WsSpan, 0).end);
+    gint64 n_osrt = sql_int (db, q_osrt);
+
+    g_assert_cmpint (n_osrt, >, 0);
+    g_assert_cmpint ((gint64) steady->osrt.n, ==, n_osrt);
+    g_assert_true (steady->has_osrt_table);
+  }
   ws_test_rmtree (tmp);
 }
 

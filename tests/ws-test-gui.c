@@ -169,7 +169,7 @@ ws_test_gui_assert_drawing (GtkWidget *toplevel, const char *step)
   gulong handler;
 
   ws_test_gui_flush ();
-  /* Listed after the flush: one may go in it (a tooltip's window). */
+  /* Listed after the flush: a tooltip window it destroyed is gone. */
   toplevels = gtk_window_list_toplevels ();
   g_assert_true (gtk_widget_get_realized (toplevel));
   for (GList *l = toplevels; l != NULL; l = l->next)

@@ -8,8 +8,10 @@
 #include "ws-label-wrap.h"
 #include "ws-gpu-busy.h"
 #include "ws-nvtx-gpu.h"
+#include "ws-rollup-renderer.h"
 #include "ws-stats.h"
 #include "ws-timeline-page.h"
+#include "ws-timeline-rollup.h"
 #include "ws-timeline-text.h"
 
 enum
@@ -20,6 +22,8 @@ enum
   COL_EXTRA,
   COL_NAME_ID,
   COL_SORT,
+  COL_BOTTLENECK,       /* "61% memory-bound, 30% compute-bound, 9% not profiled" */
+  COL_BOTTLENECK_SHARE, /* then one share per WsRollupClass */
 };
 
 struct _WsTimelinePage
@@ -29,7 +33,8 @@ struct _WsTimelinePage
   WsRun *run;
   WsLanes *lanes;
   WsNvtxProjection *projection;
-  WsNvtxGpu *nvtx_gpu; /* both figures per NVTX range, once computed */
+  WsNvtxGpu *nvtx_gpu;      /* both figures per NVTX range, once computed */
+  WsTimelineRollup *rollup; /* each range's bottleneck, or NULL */
   GCancellable *cancellable;
   GSimpleActionGroup *actions;
   WsFinding *pending_finding; /* to show once the lanes are ready */
@@ -55,6 +60,7 @@ struct _WsTimelinePage
   GtkTreeViewColumn *count_column;
   GtkTreeViewColumn *extra_column;
   GtkCheckButton *group_ops_check;
+  GtkTreeViewColumn *bottleneck_column;
 };
 
 G_DEFINE_FINAL_TYPE (WsTimelinePage, ws_timeline_page, GTK_TYPE_BOX)
@@ -80,6 +86,7 @@ set_columns (WsTimelinePage *self, const char *name, const char *time, const cha
   gtk_tree_view_column_set_title (self->extra_column, extra);
   gtk_widget_set_tooltip_text (gtk_tree_view_column_get_button (self->time_column), NULL);
   gtk_widget_set_tooltip_text (gtk_tree_view_column_get_button (self->count_column), NULL);
+  gtk_tree_view_column_set_visible (self->bottleneck_column, FALSE);
 }
 
 static void
@@ -102,6 +109,7 @@ typedef struct
   gint64 launched; /* ns: nsys's projection, summed over the instances */
   gint64 busy;     /* ns: the process's GPU busy during them, summed */
   gint64 ranges;
+  guint16 domain;
 } RangeRow;
 
 static int
@@ -153,7 +161,7 @@ range_rows (WsTimelinePage *self, gboolean group_ops)
       found = g_hash_table_lookup (index, key);
       if (found == NULL)
         {
-          RangeRow fresh = { g_strdup (label), nv->name[r], 0, 0, 0 };
+          RangeRow fresh = { g_strdup (label), nv->name[r], 0, 0, 0, nv->domain[r] };
 
           g_array_append_val (rows, fresh);
           found = GUINT_TO_POINTER (rows->len);
@@ -166,6 +174,19 @@ range_rows (WsTimelinePage *self, gboolean group_ops)
     }
   g_array_sort (rows, compare_range_rows);
   return rows;
+}
+
+/* The last row added gets the bottleneck of the range named @name. */
+static void
+set_bottleneck (WsTimelinePage *self, const char *name)
+{
+  int n = gtk_tree_model_iter_n_children (GTK_TREE_MODEL (self->side_store), NULL);
+  GtkTreeIter iter;
+
+  if (self->rollup != NULL && n > 0 &&
+      gtk_tree_model_iter_nth_child (GTK_TREE_MODEL (self->side_store), &iter, NULL, n - 1))
+    ws_timeline_rollup_fill (self->rollup, name, self->side_store, &iter, COL_BOTTLENECK,
+                             COL_BOTTLENECK_SHARE);
 }
 
 /* Nothing selected: per NVTX range name, the GPU work launched from it and
@@ -214,15 +235,22 @@ show_nvtx_summary (WsTimelinePage *self)
       g_autofree char *launched = ws_format_duration ((double) row->launched);
       g_autofree char *busy = ws_format_duration ((double) row->busy);
       g_autofree char *ranges = count_text (row->ranges);
+      g_autofree char *key = NULL;
       GtkTreeIter iter;
 
       gtk_list_store_insert_with_values (self->side_store, &iter, -1, COL_NAME, row->name, COL_TIME,
                                          launched, COL_COUNT, busy, COL_EXTRA, ranges, COL_NAME_ID,
                                          row->name_id, COL_SORT, row->busy, -1);
+      /* The roll-up knows ranges as "domain:name" (no operator groups). */
+      key = g_strdup_printf ("%s:%s", ws_run_nvtx_domain_name (self->run, row->domain), row->name);
+      set_bottleneck (self, key);
     }
   /* Only where PyTorch's emit_nvtx() named ranges after ops. */
   gtk_widget_set_visible (GTK_WIDGET (self->group_ops_check),
                           group_ops || (rows->len > 0 && ws_nvtx_has_op_ranges (self->run)));
+  /* The bottleneck split means something only where kernels were profiled. */
+  gtk_tree_view_column_set_visible (self->bottleneck_column,
+                                    self->rollup != NULL && self->run->ncu != NULL);
   gtk_widget_show (GTK_WIDGET (self->side_tree));
 }
 
@@ -704,6 +732,24 @@ build_projection_thread (GTask *task, gpointer source, gpointer data, GCancellab
 }
 
 static void
+rollup_ready (GObject *source, GAsyncResult *result, gpointer data)
+{
+  WsTimelinePage *self = data;
+  WsTimelineRollup *rollup = ws_timeline_rollup_finish (result);
+  gint64 start, end;
+
+  if (rollup == NULL)
+    return;
+  g_clear_pointer (&self->rollup, ws_timeline_rollup_free);
+  self->rollup = rollup;
+  /* Only the table of ranges shows it: leave an event's or a stretch's
+   * list as it is. */
+  if (ws_timeline_view_get_selected (self->timeline_view) == WS_EVENT_NONE &&
+      !ws_timeline_view_get_range (self->timeline_view, &start, &end))
+    show_nvtx_summary (self);
+}
+
+static void
 projection_ready (GObject *source, GAsyncResult *result, gpointer data)
 {
   WsTimelinePage *self = WS_TIMELINE_PAGE (source);
@@ -723,6 +769,10 @@ projection_ready (GObject *source, GAsyncResult *result, gpointer data)
   ws_timeline_view_set_projection (self->timeline_view, self->projection);
   selected = ws_timeline_view_get_selected (self->timeline_view);
   event_selected_cb (self, selected, self->timeline_view);
+  /* Each range's bottleneck, where kernels were profiled; the page's
+   * cancellable stops it before the page goes. */
+  if (self->run->ncu != NULL)
+    ws_timeline_rollup_async (self->run, self->projection, cancellable, rollup_ready, self);
 }
 
 static void
@@ -785,6 +835,7 @@ ws_timeline_page_set_run (WsTimelinePage *self, WsRun *run)
   g_clear_object (&self->cancellable);
   g_clear_pointer (&self->projection, ws_nvtx_projection_unref);
   g_clear_pointer (&self->nvtx_gpu, ws_nvtx_gpu_unref);
+  g_clear_pointer (&self->rollup, ws_timeline_rollup_free);
   g_clear_pointer (&self->lanes, ws_lanes_unref);
   g_clear_pointer (&self->pending_finding, ws_finding_unref);
   ws_timeline_view_set_highlight (self->timeline_view, NULL);
@@ -903,6 +954,7 @@ ws_timeline_page_dispose (GObject *object)
   g_clear_object (&self->cancellable);
   g_clear_pointer (&self->projection, ws_nvtx_projection_unref);
   g_clear_pointer (&self->nvtx_gpu, ws_nvtx_gpu_unref);
+  g_clear_pointer (&self->rollup, ws_timeline_rollup_free);
   g_clear_pointer (&self->lanes, ws_lanes_unref);
   g_clear_pointer (&self->run, ws_run_unref);
   g_clear_pointer (&self->pending_finding, ws_finding_unref);
@@ -920,6 +972,7 @@ ws_timeline_page_class_init (WsTimelinePageClass *klass)
   object_class->dispose = ws_timeline_page_dispose;
 
   g_type_ensure (WS_TYPE_TIMELINE_VIEW);
+  g_type_ensure (WS_TYPE_ROLLUP_RENDERER);
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/org/warpscope/Warpscope/ui/ws-timeline-page.ui");
   gtk_widget_class_bind_template_child (widget_class, WsTimelinePage, search_entry);
@@ -942,6 +995,7 @@ ws_timeline_page_class_init (WsTimelinePageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, WsTimelinePage, time_column);
   gtk_widget_class_bind_template_child (widget_class, WsTimelinePage, count_column);
   gtk_widget_class_bind_template_child (widget_class, WsTimelinePage, extra_column);
+  gtk_widget_class_bind_template_child (widget_class, WsTimelinePage, bottleneck_column);
   gtk_widget_class_bind_template_callback (widget_class, search_changed_cb);
   gtk_widget_class_bind_template_callback (widget_class, search_activate_cb);
   gtk_widget_class_bind_template_callback (widget_class, event_selected_cb);
@@ -1025,4 +1079,16 @@ GtkTreeModel *
 ws_timeline_page_get_side_model (WsTimelinePage *self)
 {
   return GTK_TREE_MODEL (self->side_store);
+}
+
+/**
+ * ws_timeline_page_get_rollup:
+ *
+ * Returns: (transfer none) (nullable) (element-type WsRangeBottleneck):
+ * each NVTX range's GPU time by bottleneck, once worked out
+ */
+GArray *
+ws_timeline_page_get_rollup (WsTimelinePage *self)
+{
+  return self->rollup != NULL ? ws_timeline_rollup_rows (self->rollup) : NULL;
 }

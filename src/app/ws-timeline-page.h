@@ -24,4 +24,6 @@ const char *ws_timeline_page_get_details_text (WsTimelinePage *self);
 GtkTreeModel *ws_timeline_page_get_side_model (WsTimelinePage *self);
 void ws_timeline_page_set_group_ops (WsTimelinePage *self, gboolean group);
 
+GArray *ws_timeline_page_get_rollup (WsTimelinePage *self);
+
 G_END_DECLS

@@ -11,6 +11,7 @@
 #include "ws-compare-window.h"
 #include "ws-chrome-trace.h"
 #include "ws-findings-page.h"
+#include "ws-flame-page.h"
 #include "ws-gauges-page.h"
 #include "ws-capture-page.h"
 #include "ws-kernels-page.h"
@@ -52,6 +53,7 @@ struct _WsWindow
   WsKernelsPage *kernels_page;
   WsSummariesPage *summaries_page;
   WsFindingsPage *findings_page;
+  WsFlamePage *flame_page;
   WsGaugesPage *gauges_page;
   WsTimelinePage *timeline_page;
   WsStepsPage *steps_page;
@@ -343,6 +345,7 @@ load_finished (GObject *source, GAsyncResult *result, gpointer data)
   ws_summaries_page_set_run (self->summaries_page, self->run);
   ws_findings_page_set_waiting (self->findings_page);
   ws_gauges_page_set_run (self->gauges_page, self->run);
+  ws_flame_page_set_run (self->flame_page, self->run);
   ws_steps_page_set_steps (self->steps_page, self->run, NULL);
   find_steps (self);
   /* ncu CSVs alone: their gauges are what there is to see. */
@@ -644,6 +647,7 @@ ws_window_class_init (WsWindowClass *klass)
   g_type_ensure (WS_TYPE_SUMMARIES_PAGE);
   g_type_ensure (WS_TYPE_FINDINGS_PAGE);
   g_type_ensure (WS_TYPE_GAUGES_PAGE);
+  g_type_ensure (WS_TYPE_FLAME_PAGE);
   g_type_ensure (WS_TYPE_CAPTURE_PAGE);
   g_type_ensure (WS_TYPE_TIMELINE_PAGE);
   g_type_ensure (WS_TYPE_STEPS_PAGE);
@@ -660,6 +664,7 @@ ws_window_class_init (WsWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, WsWindow, kernels_page);
   gtk_widget_class_bind_template_child (widget_class, WsWindow, summaries_page);
   gtk_widget_class_bind_template_child (widget_class, WsWindow, findings_page);
+  gtk_widget_class_bind_template_child (widget_class, WsWindow, flame_page);
   gtk_widget_class_bind_template_child (widget_class, WsWindow, gauges_page);
   gtk_widget_class_bind_template_child (widget_class, WsWindow, timeline_page);
   gtk_widget_class_bind_template_child (widget_class, WsWindow, steps_page);

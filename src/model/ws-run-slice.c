@@ -124,6 +124,18 @@ slice_api (WsRun *self, const WsRun *run, const Spans *spans)
 }
 
 static void
+slice_osrt (WsRun *self, const WsRun *run, const Spans *spans)
+{
+  g_autoptr (GArray) rows = rows_in (spans, run->osrt.start, run->osrt.n);
+
+  self->osrt.n = rows->len;
+  GATHER (&self->osrt, &run->osrt, start, rows);
+  GATHER (&self->osrt, &run->osrt, end, rows);
+  GATHER (&self->osrt, &run->osrt, name, rows);
+  GATHER (&self->osrt, &run->osrt, thread, rows);
+}
+
+static void
 slice_nvtx (WsRun *self, const WsRun *run, const Spans *spans)
 {
   g_autoptr (GArray) rows = rows_in (spans, run->nvtx.start, run->nvtx.n);
@@ -219,7 +231,9 @@ copy_provenance (WsProvenance *to, const WsProvenance *from)
  * @memop_times: (nullable): the same for memory operations
  *
  * Returns: (transfer full): the events of @run that start in a stretch, as
- * a run of their own; its summaries are not computed yet
+ * a run of their own (kernels, memory operations, API and OS runtime calls,
+ * NVTX ranges and marks, metric samples; not the CPU profiles, which the
+ * Flame Graph page shows whole); its summaries are not computed yet
  */
 WsRun *
 ws_run_slice (const WsRun *run, const gint64 *starts, const gint64 *ends, guint n_spans,
@@ -254,6 +268,7 @@ ws_run_slice (const WsRun *run, const gint64 *starts, const gint64 *ends, guint 
   slice_kernels (self, run, &spans, kernel_times);
   slice_memops (self, run, &spans, memop_times);
   slice_api (self, run, &spans);
+  slice_osrt (self, run, &spans);
   slice_nvtx (self, run, &spans);
   slice_samples (self, run, &spans);
 
@@ -261,6 +276,7 @@ ws_run_slice (const WsRun *run, const gint64 *starts, const gint64 *ends, guint 
   self->has_nvtx_table = run->has_nvtx_table;
   self->has_runtime_table = run->has_runtime_table;
   self->has_memory_tables = run->has_memory_tables;
+  self->has_osrt_table = run->has_osrt_table;
   if (run->display_names != NULL)
     self->display_names = g_hash_table_ref (run->display_names);
   if (run->ncu != NULL)
