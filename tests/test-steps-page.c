@@ -188,6 +188,78 @@ test_range_table (void)
   gtk_widget_destroy (GTK_WIDGET (window));
 }
 
+/* Alt+N as a user presses it: a key event sent to the window, with the
+ * key's hardware code from the keymap (GTK finds accelerators by it). */
+static void
+press_alt (WsWindow *window, guint keyval)
+{
+  GdkDisplay *display = gtk_widget_get_display (GTK_WIDGET (window));
+  GdkEvent *event = gdk_event_new (GDK_KEY_PRESS);
+  GdkSeat *seat = gdk_display_get_default_seat (display);
+  g_autofree GdkKeymapKey *keys = NULL;
+  int n_keys = 0;
+
+  g_assert_true (gdk_keymap_get_entries_for_keyval (gdk_keymap_get_for_display (display), keyval,
+                                                    &keys, &n_keys));
+  g_assert_cmpint (n_keys, >, 0);
+  event->key.hardware_keycode = (guint16) keys[0].keycode;
+  event->key.group = (guint8) keys[0].group;
+
+  event->any.window = g_object_ref (gtk_widget_get_window (GTK_WIDGET (window)));
+  event->any.send_event = TRUE;
+  gdk_event_set_device (event, gdk_seat_get_keyboard (seat));
+  event->key.keyval = keyval;
+  event->key.state = GDK_MOD1_MASK;
+  event->key.time = GDK_CURRENT_TIME;
+  gtk_widget_event (GTK_WIDGET (window), event);
+  gdk_event_free (event);
+  ws_test_gui_flush ();
+}
+
+/* Alt+1…8 show the pages in the order of the window's tabs, Alt+7 the
+ * Steps page; the Keyboard Shortcuts window names them in that order. */
+static void
+test_alt_shortcuts (void)
+{
+  WsWindow *window = ws_test_gui_open_and_load (gpt2_dir);
+  GtkWidget *stack = gtk_widget_get_parent (ws_window_get_view (window, "kernels"));
+  g_autoptr (GList) children = gtk_container_get_children (GTK_CONTAINER (stack));
+  g_autoptr (GBytes) overlay = g_resources_lookup_data (
+    "/org/warpscope/Warpscope/gtk/help-overlay.ui", G_RESOURCE_LOOKUP_FLAGS_NONE, NULL);
+  g_autoptr (GString) titles = g_string_new (NULL);
+  guint n = 0;
+
+  ws_test_gui_iterate_until (steps_known, window);
+  g_assert_true (GTK_IS_STACK (stack));
+  /* Alt+8 first, so that each press below changes the page. */
+  press_alt (window, GDK_KEY_8);
+  g_assert_cmpstr (ws_window_get_page (window), ==, "capture");
+  for (GList *l = children; l != NULL; l = l->next)
+    {
+      g_autofree char *name = NULL, *title = NULL;
+
+      gtk_container_child_get (GTK_CONTAINER (stack), l->data, "name", &name, "title", &title,
+                               NULL);
+      press_alt (window, GDK_KEY_1 + n);
+      g_test_message ("Alt+%u: %s", n + 1, ws_window_get_page (window));
+      g_assert_cmpstr (ws_window_get_page (window), ==, name);
+      g_string_append_printf (titles, "%s%s", n > 0 ? ", " : "", title);
+      n++;
+    }
+  g_assert_cmpuint (n, ==, 8);
+
+  press_alt (window, GDK_KEY_7);
+  g_assert_cmpstr (ws_window_get_page (window), ==, "steps");
+  g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (ws_window_get_steps_page (window))));
+  ws_test_gui_assert_drawing (GTK_WIDGET (window), "steps page after Alt+7");
+
+  g_assert_cmpstr (titles->str, ==,
+                   "Kernels, Timeline, Summaries, Gauges, Findings, Flame Graph, Steps, Capture");
+  g_assert_nonnull (strstr (g_bytes_get_data (overlay, NULL), titles->str));
+  g_assert_nonnull (strstr (g_bytes_get_data (overlay, NULL), "&lt;Alt&gt;1...8"));
+  gtk_widget_destroy (GTK_WIDGET (window));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -198,6 +270,7 @@ main (int argc, char **argv)
   g_test_add_func ("/steps-page/gpt2/rows-and-bars", test_steps_page);
   g_test_add_func ("/steps-page/gpt2/steady-state-choice", test_steady_state_choice);
   g_test_add_func ("/steps-page/gpt2/timeline-range-table", test_range_table);
+  g_test_add_func ("/steps-page/gpt2/alt-shortcuts", test_alt_shortcuts);
   status = ws_test_gui_run ();
   ws_test_rmtree (gpt2_tmp);
   return status;

@@ -424,7 +424,7 @@ overlay_accels (const char *text)
 }
 
 /* The Keyboard Shortcuts window lists every accelerator the application
- * sets (the first of each action's; the Alt+1…6 pages as one range), the
+ * sets (the first of each action's; the Alt+1…8 pages as one range), the
  * timeline's too once a window is shown. */
 static void
 test_shortcuts_listed (void)
