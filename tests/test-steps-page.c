@@ -257,6 +257,16 @@ test_alt_shortcuts (void)
                    "Kernels, Timeline, Summaries, Gauges, Findings, Flame Graph, Steps, Capture");
   g_assert_nonnull (strstr (g_bytes_get_data (overlay, NULL), titles->str));
   g_assert_nonnull (strstr (g_bytes_get_data (overlay, NULL), "&lt;Alt&gt;1...8"));
+
+  /* The eight tabs leave the window narrow enough for a 1366 px laptop
+   * screen (with the theme's 100 px tabs it needed 1534 px). */
+  {
+    int min_width = 0;
+
+    gtk_widget_get_preferred_width (GTK_WIDGET (window), &min_width, NULL);
+    g_test_message ("minimum width %d px", min_width);
+    g_assert_cmpint (min_width, <=, 1366);
+  }
   gtk_widget_destroy (GTK_WIDGET (window));
 }
 
