@@ -657,7 +657,7 @@ slice_launched (const WsRun *run, const WsSpan *spans, guint n)
     }
   launch_times (run, &kernel_times, &memop_times);
   slice = ws_run_slice (run, starts, ends, n, kernel_times, memop_times);
-  ws_run_compute_summaries (slice);
+  ws_stats_compute_summaries (slice);
   return slice;
 }
 

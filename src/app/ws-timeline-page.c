@@ -368,7 +368,7 @@ static void
 show_range (WsTimelinePage *self, gint64 start, gint64 end)
 {
   g_autoptr (WsSummary) summary =
-    ws_summary_compute_kernels_in (self->run, WS_NAME_DISPLAY, start, end);
+    ws_stats_compute_kernels_in (self->run, WS_NAME_DISPLAY, start, end);
   gint64 busy = ws_gpu_busy_during (self->run, WS_PID_ANY, start, end);
   g_autofree char *busy_text = ws_format_duration ((double) busy);
   g_autofree char *from = ws_timeline_format_time (self->run, start);

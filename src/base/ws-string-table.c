@@ -77,6 +77,8 @@ ws_string_table_intern (WsStringTable *self, const char *str)
   return ws_string_table_intern_len (self, str, -1);
 }
 
+/* The id of @str, or WS_STRING_NONE where the table does not hold it
+ * (ws_run_kernel_display() looks kernel names up by it). */
 guint32
 ws_string_table_lookup_id (const WsStringTable *self, const char *str)
 {

@@ -4,7 +4,7 @@
 
 #include "ws-format.h"
 #include "ws-nvtx-report.h"
-#include "ws-report.h"
+#include "ws-summary-table.h"
 
 /**
  * ws_nvtx_proj_sum_write:
@@ -43,20 +43,20 @@ ws_nvtx_proj_sum_write (GArray *rows, WsOutputFormat format, GString *out)
 
       g_ptr_array_add (cells, g_strdup (row->name));
       g_ptr_array_add (cells, g_strdup (row->style));
-      g_ptr_array_add (cells, ws_report_int_cell (row->proj_total, g));
-      g_ptr_array_add (cells, ws_report_int_cell (row->range_total, g));
-      g_ptr_array_add (cells, ws_report_int_cell (row->instances, g));
-      g_ptr_array_add (cells, ws_report_fixed_cell (row->proj_avg, 1, g));
-      g_ptr_array_add (cells, ws_report_fixed_cell (row->proj_med, 1, g));
-      g_ptr_array_add (cells, ws_report_int_cell (row->proj_min, g));
-      g_ptr_array_add (cells, ws_report_int_cell (row->proj_max, g));
-      g_ptr_array_add (cells, ws_report_fixed_cell (row->proj_stddev, 1, g));
-      g_ptr_array_add (cells, ws_report_int_cell (row->ops, g));
-      g_ptr_array_add (cells, ws_report_fixed_cell (row->avg_ops, 1, g));
-      g_ptr_array_add (cells, ws_report_fixed_cell (row->avg_level, 1, g));
-      g_ptr_array_add (cells, ws_report_fixed_cell (row->avg_children, 1, g));
+      g_ptr_array_add (cells, ws_table_int_cell (row->proj_total, g));
+      g_ptr_array_add (cells, ws_table_int_cell (row->range_total, g));
+      g_ptr_array_add (cells, ws_table_int_cell (row->instances, g));
+      g_ptr_array_add (cells, ws_table_fixed_cell (row->proj_avg, 1, g));
+      g_ptr_array_add (cells, ws_table_fixed_cell (row->proj_med, 1, g));
+      g_ptr_array_add (cells, ws_table_int_cell (row->proj_min, g));
+      g_ptr_array_add (cells, ws_table_int_cell (row->proj_max, g));
+      g_ptr_array_add (cells, ws_table_fixed_cell (row->proj_stddev, 1, g));
+      g_ptr_array_add (cells, ws_table_int_cell (row->ops, g));
+      g_ptr_array_add (cells, ws_table_fixed_cell (row->avg_ops, 1, g));
+      g_ptr_array_add (cells, ws_table_fixed_cell (row->avg_level, 1, g));
+      g_ptr_array_add (cells, ws_table_fixed_cell (row->avg_children, 1, g));
     }
-  ws_report_write_table (G_N_ELEMENTS (headers), headers, numeric, cells, format, out);
+  ws_table_write (G_N_ELEMENTS (headers), headers, numeric, cells, format, out);
 }
 
 /**
@@ -89,15 +89,15 @@ ws_nvtx_kern_sum_write (const WsRun *run, GArray *rows, WsOutputFormat format, G
        * is unknown. */
       g_ptr_array_add (cells, row->has_thread ? g_strdup_printf ("%u", row->pid) : g_strdup (""));
       g_ptr_array_add (cells, row->has_thread ? g_strdup_printf ("%u", row->tid) : g_strdup (""));
-      g_ptr_array_add (cells, ws_report_int_cell (row->ranges, g));
-      g_ptr_array_add (cells, ws_report_int_cell (row->kernels, g));
-      g_ptr_array_add (cells, ws_report_int_cell (row->total, g));
-      g_ptr_array_add (cells, ws_report_fixed_cell (row->avg, 1, g));
-      g_ptr_array_add (cells, ws_report_fixed_cell (row->med, 1, g));
-      g_ptr_array_add (cells, ws_report_int_cell (row->min, g));
-      g_ptr_array_add (cells, ws_report_int_cell (row->max, g));
-      g_ptr_array_add (cells, ws_report_fixed_cell (row->stddev, 1, g));
+      g_ptr_array_add (cells, ws_table_int_cell (row->ranges, g));
+      g_ptr_array_add (cells, ws_table_int_cell (row->kernels, g));
+      g_ptr_array_add (cells, ws_table_int_cell (row->total, g));
+      g_ptr_array_add (cells, ws_table_fixed_cell (row->avg, 1, g));
+      g_ptr_array_add (cells, ws_table_fixed_cell (row->med, 1, g));
+      g_ptr_array_add (cells, ws_table_int_cell (row->min, g));
+      g_ptr_array_add (cells, ws_table_int_cell (row->max, g));
+      g_ptr_array_add (cells, ws_table_fixed_cell (row->stddev, 1, g));
       g_ptr_array_add (cells, g_strdup (ws_run_string (run, row->kernel)));
     }
-  ws_report_write_table (G_N_ELEMENTS (headers), headers, numeric, cells, format, out);
+  ws_table_write (G_N_ELEMENTS (headers), headers, numeric, cells, format, out);
 }
