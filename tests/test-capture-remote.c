@@ -114,7 +114,10 @@ test_two_targets (void)
   g_autofree char *kern_sum =
     ws_test_data ("nsys-stats", "v2025.3_h100_probe_cuda_gpu_kern_sum.csv", NULL);
   g_autofree char *sqlite = ws_test_data ("nsys", "v2025.3_h100_probe.sqlite", NULL);
-  g_autofree char *raw = ws_test_data ("ncu", "h100_probe_full_raw_base_units.csv", NULL);
+  /* Step 6 asks for mangled names: the stand-in prints what ncu printed
+   * for a real report of the probe in that form. */
+  g_autofree char *raw =
+    ws_test_data ("tools", "ncu-2025.3.1_import_strided_read_mangled.csv", NULL);
   g_autofree char *greeting_path = g_build_filename (remote->remote_dir, "greeting.txt", NULL);
   g_autofree char *greeting = NULL;
   g_autoptr (WsSshHost) gpu1 =

@@ -150,6 +150,21 @@ walk_window (const char *folder)
       ws_summaries_page_show (summaries, kind);
       ws_test_gui_assert_drawing (top, step);
     }
+  {
+    GtkTreeModel *nvtx =
+      gtk_tree_view_get_model (ws_summaries_page_get_view (summaries, WS_SUMMARY_NVTX_SUM));
+    int ranges = gtk_tree_model_iter_n_children (nvtx, NULL);
+
+    /* emit_nvtx() named the ranges after ops: one row per operator. */
+    g_assert_true (ws_summaries_page_can_group_ops (summaries));
+    ws_summaries_page_show (summaries, WS_SUMMARY_NVTX_SUM);
+    ws_summaries_page_set_group_ops (summaries, TRUE);
+    g_assert_cmpint (gtk_tree_model_iter_n_children (nvtx, NULL), >, 1);
+    g_assert_cmpint (gtk_tree_model_iter_n_children (nvtx, NULL), <, ranges);
+    ws_test_gui_assert_drawing (top, "summaries, ops grouped by operator");
+    ws_summaries_page_set_group_ops (summaries, FALSE);
+    g_assert_cmpint (gtk_tree_model_iter_n_children (nvtx, NULL), ==, ranges);
+  }
 
   show_page (window, "gauges");
   g_assert_false (ws_gauges_page_is_empty (gauges));

@@ -236,13 +236,31 @@ test_compare_window (void)
   g_autofree char *csv = g_build_filename (dir, "compare.csv", NULL);
   g_autofree char *written = NULL, *cli_out = NULL, *cli_err = NULL;
   const char *argv[] = { ws_test_cli (), "compare", "--format", "csv", fp32, bf16, NULL };
+  const char *whole_argv[] = { ws_test_cli (), "compare", "--whole-run", "--format",
+                               "csv",          fp32,      bf16,          NULL };
   WsCompareWindow *window = ws_application_compare (app, fp32, bf16);
   WsComparison *cmp;
 
   ws_test_gui_iterate_until (compared, window);
+  /* Both runs have steps: their steady states are compared, as `compare`
+   * compares them, and the window says which steps. */
+  g_assert_true (g_str_has_prefix (ws_compare_window_get_headline (window), "per step: GPU 8.7× "
+                                                                            "faster"));
+  g_assert_true (ws_compare_window_export_csv (window, csv, NULL));
+  g_assert_true (g_file_get_contents (csv, &written, NULL, NULL));
+  g_assert_cmpint (ws_test_run (argv, &cli_out, &cli_err), ==, 0);
+  g_assert_cmpstr (written, ==, cli_out);
+  g_clear_pointer (&written, g_free);
+  g_clear_pointer (&cli_out, g_free);
+  g_clear_pointer (&cli_err, g_free);
+
+  /* The whole runs: 17 kernels only before, 20 only after, 6 in both (SQL
+   * over the exports). */
+  ws_compare_window_set_whole_run (window, TRUE);
+  /* The comparison is rebuilt on a worker. */
+  ws_test_gui_iterate_until (compared, window);
   cmp = ws_compare_window_get_comparison (window);
   g_assert_nonnull (cmp);
-  /* 17 kernels only before, 20 only after, 6 in both (SQL over the exports). */
   g_assert_cmpuint (cmp->kernels->len, ==, 43);
   g_assert_cmpint (gtk_tree_model_iter_n_children (
                      gtk_tree_view_get_model (ws_compare_window_get_table (window)), NULL),
@@ -269,7 +287,7 @@ test_compare_window (void)
   /* The export is what the CLI prints. */
   g_assert_true (ws_compare_window_export_csv (window, csv, NULL));
   g_assert_true (g_file_get_contents (csv, &written, NULL, NULL));
-  g_assert_cmpint (ws_test_run (argv, &cli_out, &cli_err), ==, 0);
+  g_assert_cmpint (ws_test_run (whole_argv, &cli_out, &cli_err), ==, 0);
   g_assert_cmpstr (written, ==, cli_out);
 
   ws_compare_window_set_match (window, WS_MATCH_NORMALIZED);
@@ -323,6 +341,8 @@ test_compare_timelines (void)
   WsTimeWindow *before, *after;
 
   ws_test_gui_iterate_until (compared, window);
+  /* Instances counted over the whole runs, as the SQL above counts them. */
+  ws_compare_window_set_whole_run (window, TRUE);
   ws_compare_window_show_view (window, "timelines");
   timelines = ws_compare_window_get_timelines (window);
   ws_test_gui_iterate_until (timelines_ready, timelines);
@@ -463,7 +483,7 @@ overlay_accels (const char *text)
 }
 
 /* The Keyboard Shortcuts window lists every accelerator the application
- * sets (the first of each action's; the Alt+1…6 pages as one range), the
+ * sets (the first of each action's; the Alt+1…8 pages as one range), the
  * timeline's too once a window is shown. */
 static void
 test_shortcuts_listed (void)
@@ -498,7 +518,7 @@ test_shortcuts_listed (void)
         g_error ("%s (%s) is not in the Keyboard Shortcuts window", actions[i], accels[0]);
       checked++;
     }
-  g_assert_nonnull (strstr (text, "&lt;Alt&gt;1...7"));
+  g_assert_nonnull (strstr (text, "&lt;Alt&gt;1...8"));
   /* app.open, new-window, quit, preferences, win.close, win.find and the
    * timeline's seven. */
   g_assert_cmpuint (checked, >=, 12);

@@ -8,6 +8,7 @@
 #include "ws-findings-diff.h"
 #include "ws-findings.h"
 #include "ws-list-box.h"
+#include "ws-label-wrap.h"
 
 /* The Findings tab of a comparison: each check raised on either side,
  * with what became of it (fixed, appeared, better, worse, unchanged), its
@@ -77,7 +78,7 @@ text_new (const char *text, const char *style_class)
 
   gtk_label_set_xalign (GTK_LABEL (label), 0);
   gtk_label_set_line_wrap (GTK_LABEL (label), TRUE);
-  gtk_label_set_line_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
+  ws_label_wrap_names (GTK_LABEL (label));
   gtk_label_set_selectable (GTK_LABEL (label), TRUE);
   if (style_class != NULL)
     gtk_style_context_add_class (gtk_widget_get_style_context (label), style_class);

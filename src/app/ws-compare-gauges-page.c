@@ -8,6 +8,7 @@
 #include "ws-compare-gauges-page.h"
 #include "ws-kernel-name.h"
 #include "ws-list-box.h"
+#include "ws-label-wrap.h"
 
 /* The Gauges tab of a comparison: the kernels profiled on both sides, each
  * with its verdict before → after, beside the gauges of the one selected;
@@ -88,7 +89,7 @@ row_new (WsCompareGaugesPage *self, const WsDelta *delta, const char *name)
 
   /* Instantiations of one template differ late in the name: wrap, not cut. */
   gtk_label_set_line_wrap (GTK_LABEL (name_label), TRUE);
-  gtk_label_set_line_wrap_mode (GTK_LABEL (name_label), PANGO_WRAP_WORD_CHAR);
+  ws_label_wrap_names (GTK_LABEL (name_label));
   gtk_label_set_lines (GTK_LABEL (name_label), 3);
   gtk_label_set_ellipsize (GTK_LABEL (name_label), PANGO_ELLIPSIZE_END);
   gtk_label_set_max_width_chars (GTK_LABEL (name_label), 40);

@@ -12,6 +12,7 @@
 #include "ws-compare-view.h"
 #include "ws-compare-window.h"
 #include "ws-format.h"
+#include "ws-label-wrap.h"
 #include "ws-run-loader.h"
 #include "ws-stats.h"
 #include "ws-surface.h"
@@ -21,23 +22,30 @@ struct _WsCompareWindow
 {
   GtkApplicationWindow parent_instance;
 
-  WsRun *runs[2]; /* before, after */
+  WsRun *runs[2];  /* before, after */
+  WsRun *shown[2]; /* what is compared: their steady states when both have steps, or NULL */
+  WsSteps *steps[2];
+  char *scope;             /* which steps the steady states hold, or NULL */
+  gboolean scoping;        /* the steps of both runs are being found */
+  GCancellable *comparing; /* a comparison being built on a worker, or NULL */
+  gboolean ready_pending;  /* "ready" goes once the first comparison is shown */
+  gboolean whole_run;      /* compare the whole runs even where both have steps */
   char **paths[2];
   WsComparison *cmp;
   GCancellable *cancellable;
   guint pending;
   WsMatchBy by;
-  GCancellable *comparing; /* a comparison being built on a worker, or NULL */
-  gboolean ready_pending;  /* "ready" goes once the first comparison is shown */
 
   /* Template widgets */
   GtkHeaderBar *header_bar;
   GtkComboBox *match_combo;
+  GtkComboBox *scope_combo;
   GtkInfoBar *info_bar;
   GtkLabel *info_label;
   GtkStack *main_stack;
   GtkProgressBar *progress_bar;
   GtkLabel *headline_label;
+  GtkLabel *scope_label;
   GtkGrid *figures_grid;
   GtkStack *view_stack;
   WsCompareView *kernels_view;
@@ -234,7 +242,8 @@ build_table_columns (WsCompareWindow *self)
           gtk_tree_view_column_set_resizable (column, TRUE);
           if (columns[i].column == COL_KERNEL)
             {
-              g_object_set (cell, "ellipsize", PANGO_ELLIPSIZE_MIDDLE, NULL);
+              /* Display names: cut at the end, their start tells kernels apart. */
+              g_object_set (cell, "ellipsize", PANGO_ELLIPSIZE_END, NULL);
               gtk_tree_view_column_set_expand (column, TRUE);
               gtk_tree_view_column_set_min_width (column, 260);
             }
@@ -262,12 +271,18 @@ show_comparison (WsCompareWindow *self, WsComparison *cmp)
 {
   g_autofree char *headline = NULL;
   g_autofree char *subtitle = NULL;
+  gboolean steady = self->shown[0] != NULL && !self->whole_run;
+  WsRun *before = steady ? self->shown[0] : self->runs[0];
+  WsRun *after = steady ? self->shown[1] : self->runs[1];
 
   g_clear_pointer (&self->cmp, ws_comparison_unref);
   self->cmp = ws_comparison_ref (cmp);
 
   headline = ws_comparison_headline (self->cmp);
   gtk_label_set_text (self->headline_label, headline);
+  gtk_label_set_text (self->scope_label, steady ? self->scope : "");
+  gtk_widget_set_visible (GTK_WIDGET (self->scope_label), steady);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->scope_combo), self->shown[0] != NULL);
   subtitle = g_strdup_printf (_ ("%s → %s"), ws_run_display_name (self->runs[0]),
                               ws_run_display_name (self->runs[1]));
   gtk_window_set_title (GTK_WINDOW (self), subtitle);
@@ -278,7 +293,7 @@ show_comparison (WsCompareWindow *self, WsComparison *cmp)
   ws_compare_view_set_comparison (self->kernels_view, self->cmp);
   ws_compare_view_set_comparison (self->ranges_view, self->cmp);
   ws_compare_gauges_page_set_comparison (self->gauges_page, self->cmp);
-  ws_compare_findings_page_set_runs (self->findings_page, self->runs[0], self->runs[1]);
+  ws_compare_findings_page_set_runs (self->findings_page, before, after);
   ws_compare_timelines_set_comparison (self->timelines, self->cmp);
   gtk_stack_set_visible_child_name (self->main_stack, "content");
 }
@@ -287,6 +302,7 @@ typedef struct
 {
   WsRun *before;
   WsRun *after;
+  WsSteps *steps[2]; /* the steady states' steps, or NULL for whole runs */
   WsMatchBy by;
 } CompareData;
 
@@ -295,6 +311,8 @@ compare_data_free (CompareData *data)
 {
   ws_run_unref (data->before);
   ws_run_unref (data->after);
+  for (guint i = 0; i < 2; i++)
+    g_clear_pointer (&data->steps[i], ws_steps_unref);
   g_free (data);
 }
 
@@ -302,9 +320,11 @@ static void
 compare_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *cancellable)
 {
   CompareData *data = task_data;
+  WsComparison *cmp = ws_comparison_new (data->before, data->after, data->by);
 
-  g_task_return_pointer (task, ws_comparison_new (data->before, data->after, data->by),
-                         (GDestroyNotify) ws_comparison_unref);
+  if (data->steps[0] != NULL)
+    ws_comparison_set_steps (cmp, data->steps[0], data->steps[1]);
+  g_task_return_pointer (task, cmp, (GDestroyNotify) ws_comparison_unref);
 }
 
 static void
@@ -313,7 +333,7 @@ compared_cb (GObject *source, GAsyncResult *result, gpointer data)
   g_autoptr (WsCompareWindow) self = data;
   g_autoptr (WsComparison) cmp = g_task_propagate_pointer (G_TASK (result), NULL);
 
-  /* Replaced by a newer one (another match, a swap) or closed. */
+  /* Replaced by a newer one (another match, a scope, a swap) or closed. */
   if (cmp == NULL || g_task_get_cancellable (G_TASK (result)) != self->comparing)
     return;
   g_clear_object (&self->comparing);
@@ -331,6 +351,7 @@ compared_cb (GObject *source, GAsyncResult *result, gpointer data)
 static void
 rebuild (WsCompareWindow *self)
 {
+  gboolean steady = self->shown[0] != NULL && !self->whole_run;
   g_autoptr (GTask) task = NULL;
   CompareData *data;
 
@@ -341,14 +362,28 @@ rebuild (WsCompareWindow *self)
     return;
   self->comparing = g_cancellable_new ();
   data = g_new0 (CompareData, 1);
-  data->before = ws_run_ref (self->runs[0]);
-  data->after = ws_run_ref (self->runs[1]);
+  data->before = ws_run_ref (steady ? self->shown[0] : self->runs[0]);
+  data->after = ws_run_ref (steady ? self->shown[1] : self->runs[1]);
+  if (steady)
+    for (guint i = 0; i < 2; i++)
+      data->steps[i] = ws_steps_ref (self->steps[i]);
   data->by = self->by;
   task = g_task_new (NULL, self->comparing, compared_cb, g_object_ref (self));
   g_task_set_source_tag (task, rebuild);
   g_task_set_task_data (task, data, (GDestroyNotify) compare_data_free);
   g_task_set_return_on_cancel (task, TRUE);
   g_task_run_in_thread (task, compare_thread);
+}
+
+static void
+scope_changed_cb (WsCompareWindow *self, GtkComboBox *combo)
+{
+  gboolean whole = g_strcmp0 (gtk_combo_box_get_active_id (combo), "whole") == 0;
+
+  if (whole == self->whole_run)
+    return;
+  self->whole_run = whole;
+  rebuild (self);
 }
 
 static void
@@ -360,6 +395,105 @@ match_changed_cb (WsCompareWindow *self, GtkComboBox *combo)
     return;
   self->by = by;
   rebuild (self);
+}
+
+/* What the runs' steps are and their steady states, made on a worker. */
+typedef struct
+{
+  WsRun *runs[2];
+  WsSteps *steps[2];
+  WsRun *steady[2];
+} Scope;
+
+static void
+scope_free (Scope *scope)
+{
+  for (guint i = 0; i < 2; i++)
+    {
+      g_clear_pointer (&scope->runs[i], ws_run_unref);
+      g_clear_pointer (&scope->steps[i], ws_steps_unref);
+      g_clear_pointer (&scope->steady[i], ws_run_unref);
+    }
+  g_free (scope);
+}
+
+static void
+scope_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
+{
+  Scope *scope = data;
+
+  for (guint i = 0; i < 2; i++)
+    scope->steps[i] = ws_steps_compute (scope->runs[i], NULL);
+  /* Set-up is no part of what a change did to a loop: with steps on both
+   * sides, their steady states are compared (as `compare` does). */
+  if (ws_steps_has_steady_state (scope->steps[0]) && ws_steps_has_steady_state (scope->steps[1]))
+    for (guint i = 0; i < 2; i++)
+      scope->steady[i] = ws_steps_steady_run (scope->runs[i], scope->steps[i]);
+  g_task_return_boolean (task, TRUE);
+}
+
+static void
+forget_scope (WsCompareWindow *self)
+{
+  for (guint i = 0; i < 2; i++)
+    {
+      g_clear_pointer (&self->shown[i], ws_run_unref);
+      g_clear_pointer (&self->steps[i], ws_steps_unref);
+    }
+  g_clear_pointer (&self->scope, g_free);
+}
+
+static void
+scope_done (GObject *source, GAsyncResult *result, gpointer data)
+{
+  WsCompareWindow *self = WS_COMPARE_WINDOW (source);
+  Scope *scope = g_task_get_task_data (G_TASK (result));
+
+  if (g_cancellable_is_cancelled (g_task_get_cancellable (G_TASK (result))) ||
+      scope->runs[0] != self->runs[0] || scope->runs[1] != self->runs[1])
+    return;
+  self->scoping = FALSE;
+  if (g_task_get_cancellable (G_TASK (result)) == self->cancellable)
+    g_clear_object (&self->cancellable);
+  forget_scope (self);
+  if (scope->steady[0] != NULL)
+    {
+      g_autofree char *b = ws_steps_describe_steady (scope->steps[0]);
+      g_autofree char *a = ws_steps_describe_steady (scope->steps[1]);
+
+      for (guint i = 0; i < 2; i++)
+        {
+          self->shown[i] = g_steal_pointer (&scope->steady[i]);
+          self->steps[i] = g_steal_pointer (&scope->steps[i]);
+        }
+      /* TRANSLATORS: which steps each side's steady state holds */
+      self->scope =
+        g_strdup_printf (_ ("Compared over the steady states: before %s, after %s."), b, a);
+    }
+  rebuild (self);
+  /* "ready" once the comparison is shown. */
+  if (self->comparing != NULL)
+    self->ready_pending = TRUE;
+  else
+    g_signal_emit (self, signals[READY], 0, FALSE);
+}
+
+/* Both runs are there: their steps decide what is compared. */
+static void
+compare_runs (WsCompareWindow *self)
+{
+  Scope *scope = g_new0 (Scope, 1);
+  g_autoptr (GTask) task = NULL;
+
+  if (self->cancellable == NULL)
+    self->cancellable = g_cancellable_new ();
+  self->scoping = TRUE;
+  task = g_task_new (self, self->cancellable, scope_done, NULL);
+  for (guint i = 0; i < 2; i++)
+    scope->runs[i] = ws_run_ref (self->runs[i]);
+  g_task_set_source_tag (task, compare_runs);
+  g_task_set_task_data (task, scope, (GDestroyNotify) scope_free);
+  g_task_run_in_thread (task, scope_thread);
 }
 
 typedef struct
@@ -388,13 +522,13 @@ load_done (GObject *source, GAsyncResult *result, gpointer data)
         }
       if (--self->pending == 0)
         {
-          g_clear_object (&self->cancellable);
-          rebuild (self);
-          /* "ready" once the comparison is shown; at once when a side failed. */
-          if (self->comparing != NULL)
-            self->ready_pending = TRUE;
+          if (self->runs[0] != NULL && self->runs[1] != NULL)
+            compare_runs (self);
           else
-            g_signal_emit (self, signals[READY], 0, FALSE);
+            {
+              g_clear_object (&self->cancellable);
+              g_signal_emit (self, signals[READY], 0, FALSE);
+            }
         }
       else
         gtk_progress_bar_set_fraction (self->progress_bar, 0.5);
@@ -450,7 +584,8 @@ ws_compare_window_set_runs (WsCompareWindow *self, WsRun *before, WsRun *after)
   g_clear_pointer (&self->runs[1], ws_run_unref);
   self->runs[0] = ws_run_ref (before);
   self->runs[1] = ws_run_ref (after);
-  rebuild (self);
+  forget_scope (self);
+  compare_runs (self);
 }
 
 static void
@@ -464,6 +599,21 @@ swap_action (GSimpleAction *action, GVariant *param, gpointer data)
   self->runs[1] = run;
   self->paths[0] = self->paths[1];
   self->paths[1] = paths;
+  if (self->scope != NULL)
+    {
+      WsRun *shown = self->shown[0];
+      WsSteps *steps = self->steps[0];
+      g_autofree char *b = ws_steps_describe_steady (self->steps[1]);
+      g_autofree char *a = ws_steps_describe_steady (steps);
+
+      self->shown[0] = self->shown[1];
+      self->shown[1] = shown;
+      self->steps[0] = self->steps[1];
+      self->steps[1] = steps;
+      g_free (self->scope);
+      self->scope =
+        g_strdup_printf (_ ("Compared over the steady states: before %s, after %s."), b, a);
+    }
   rebuild (self);
 }
 
@@ -602,6 +752,7 @@ ws_compare_window_dispose (GObject *object)
   g_clear_pointer (&self->cmp, ws_comparison_unref);
   g_clear_pointer (&self->runs[0], ws_run_unref);
   g_clear_pointer (&self->runs[1], ws_run_unref);
+  forget_scope (self);
   G_OBJECT_CLASS (ws_compare_window_parent_class)->dispose (object);
 }
 
@@ -644,6 +795,9 @@ ws_compare_window_class_init (WsCompareWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, WsCompareWindow, main_stack);
   gtk_widget_class_bind_template_child (widget_class, WsCompareWindow, progress_bar);
   gtk_widget_class_bind_template_child (widget_class, WsCompareWindow, headline_label);
+  gtk_widget_class_bind_template_child (widget_class, WsCompareWindow, scope_label);
+  gtk_widget_class_bind_template_child (widget_class, WsCompareWindow, scope_combo);
+  gtk_widget_class_bind_template_callback (widget_class, scope_changed_cb);
   gtk_widget_class_bind_template_child (widget_class, WsCompareWindow, figures_grid);
   gtk_widget_class_bind_template_child (widget_class, WsCompareWindow, view_stack);
   gtk_widget_class_bind_template_child (widget_class, WsCompareWindow, kernels_view);
@@ -662,6 +816,8 @@ ws_compare_window_init (WsCompareWindow *self)
   g_autoptr (GSimpleActionGroup) group = g_simple_action_group_new ();
 
   gtk_widget_init_template (GTK_WIDGET (self));
+  ws_label_wrap_names (self->headline_label);
+  ws_label_wrap_names (self->scope_label);
   g_action_map_add_action_entries (G_ACTION_MAP (group), compare_actions,
                                    G_N_ELEMENTS (compare_actions), self);
   gtk_widget_insert_action_group (GTK_WIDGET (self), "compare", G_ACTION_GROUP (group));
@@ -690,7 +846,8 @@ ws_compare_window_get_comparison (WsCompareWindow *self)
 gboolean
 ws_compare_window_is_loading (WsCompareWindow *self)
 {
-  return (self->pending > 0 && self->cancellable != NULL) || self->comparing != NULL;
+  return (self->pending > 0 && self->cancellable != NULL) || self->scoping ||
+         self->comparing != NULL;
 }
 
 const char *
@@ -704,6 +861,14 @@ void
 ws_compare_window_set_match (WsCompareWindow *self, WsMatchBy by)
 {
   gtk_combo_box_set_active_id (self->match_combo, ws_match_by_to_string (by));
+}
+
+/* Whole runs (set-up included) or, where both have steps, steady states. */
+void
+ws_compare_window_set_whole_run (WsCompareWindow *self, gboolean whole_run)
+{
+  g_return_if_fail (WS_IS_COMPARE_WINDOW (self));
+  gtk_combo_box_set_active_id (self->scope_combo, whole_run ? "whole" : "steady");
 }
 
 void

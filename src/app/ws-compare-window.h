@@ -23,6 +23,7 @@ gboolean ws_compare_window_is_loading (WsCompareWindow *self);
 const char *ws_compare_window_get_headline (WsCompareWindow *self);
 void ws_compare_window_set_match (WsCompareWindow *self, WsMatchBy by);
 void ws_compare_window_swap (WsCompareWindow *self);
+void ws_compare_window_set_whole_run (WsCompareWindow *self, gboolean whole_run);
 GtkTreeView *ws_compare_window_get_table (WsCompareWindow *self);
 gboolean ws_compare_window_export_chart (WsCompareWindow *self, const char *path, GError **error);
 gboolean ws_compare_window_export_csv (WsCompareWindow *self, const char *path, GError **error);

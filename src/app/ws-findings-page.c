@@ -7,6 +7,7 @@
 #include "ws-findings-page.h"
 #include "ws-findings.h"
 #include "ws-format.h"
+#include "ws-label-wrap.h"
 
 /* Time ranges listed in the details; the rest are counted. */
 #define MAX_RANGES_SHOWN 8
@@ -20,8 +21,10 @@ struct _WsFindingsPage
   WsRun *run;
   GPtrArray *findings; /* WsFinding *, most severe first; NULL while computing */
   GCancellable *cancellable;
+  gboolean waiting; /* for the run to check: its steady state is being found */
 
   /* Template widgets */
+  GtkLabel *scope_label;
   GtkStack *stack;
   GtkSpinner *spinner;
   GtkListBox *list;
@@ -97,7 +100,7 @@ row_new (const WsFinding *finding)
   gtk_style_context_add_class (gtk_widget_get_style_context (title), "ws-finding-row-title");
   gtk_label_set_xalign (GTK_LABEL (summary), 0);
   gtk_label_set_line_wrap (GTK_LABEL (summary), TRUE);
-  gtk_label_set_line_wrap_mode (GTK_LABEL (summary), PANGO_WRAP_WORD_CHAR);
+  ws_label_wrap_names (GTK_LABEL (summary));
   gtk_label_set_lines (GTK_LABEL (summary), 3);
   gtk_label_set_ellipsize (GTK_LABEL (summary), PANGO_ELLIPSIZE_END);
   gtk_label_set_max_width_chars (GTK_LABEL (summary), 50);
@@ -139,7 +142,7 @@ show_evidence (WsFindingsPage *self, const WsFinding *finding)
       GtkWidget *value_label = label_new (value, 0, NULL);
 
       gtk_label_set_line_wrap (GTK_LABEL (value_label), TRUE);
-      gtk_label_set_line_wrap_mode (GTK_LABEL (value_label), PANGO_WRAP_WORD_CHAR);
+      ws_label_wrap_names (GTK_LABEL (value_label));
       gtk_grid_attach (self->evidence_grid, label_new (evidence->label, 0, "ws-dim"), 0, (int) i, 1,
                        1);
       gtk_grid_attach (self->evidence_grid, value_label, 1, (int) i, 1, 1);
@@ -363,6 +366,7 @@ ws_findings_page_class_init (WsFindingsPageClass *klass)
 
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/org/warpscope/Warpscope/ui/ws-findings-page.ui");
+  gtk_widget_class_bind_template_child (widget_class, WsFindingsPage, scope_label);
   gtk_widget_class_bind_template_child (widget_class, WsFindingsPage, stack);
   gtk_widget_class_bind_template_child (widget_class, WsFindingsPage, spinner);
   gtk_widget_class_bind_template_child (widget_class, WsFindingsPage, list);
@@ -387,6 +391,8 @@ static void
 ws_findings_page_init (WsFindingsPage *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
+  ws_label_wrap_names (self->scope_label);
+  ws_label_wrap_names (self->detail_summary);
   gtk_stack_set_visible_child_name (self->stack, "empty");
 }
 
@@ -399,6 +405,7 @@ ws_findings_page_set_run (WsFindingsPage *self, WsRun *run)
 
   g_return_if_fail (WS_IS_FINDINGS_PAGE (self));
 
+  self->waiting = FALSE;
   if (self->cancellable != NULL)
     g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
@@ -424,12 +431,59 @@ ws_findings_page_set_run (WsFindingsPage *self, WsRun *run)
   ws_findings_compute_async (run, self->cancellable, compute_finished, compute);
 }
 
+/**
+ * ws_findings_page_set_scope:
+ * @text: (nullable): what part of the run the findings cover, and what
+ *   they leave out (the set-up before the steady state), or %NULL
+ */
+void
+ws_findings_page_set_scope (WsFindingsPage *self, const char *text)
+{
+  g_return_if_fail (WS_IS_FINDINGS_PAGE (self));
+
+  gtk_label_set_text (self->scope_label, text != NULL ? text : "");
+  gtk_widget_set_visible (GTK_WIDGET (self->scope_label), text != NULL);
+}
+
+const char *
+ws_findings_page_get_scope (WsFindingsPage *self)
+{
+  g_return_val_if_fail (WS_IS_FINDINGS_PAGE (self), NULL);
+
+  return gtk_widget_get_visible (GTK_WIDGET (self->scope_label))
+           ? gtk_label_get_text (self->scope_label)
+           : NULL;
+}
+
+/* The run the findings are of (their events are indices into it). */
+WsRun *
+ws_findings_page_get_run (WsFindingsPage *self)
+{
+  g_return_val_if_fail (WS_IS_FINDINGS_PAGE (self), NULL);
+
+  return self->run;
+}
+
+/* The page busy until ws_findings_page_set_run() gives the run to check
+ * (the window finds its steady state first). */
+void
+ws_findings_page_set_waiting (WsFindingsPage *self)
+{
+  g_return_if_fail (WS_IS_FINDINGS_PAGE (self));
+
+  ws_findings_page_set_run (self, NULL);
+  ws_findings_page_set_scope (self, NULL);
+  self->waiting = TRUE;
+  gtk_stack_set_visible_child_name (self->stack, "busy");
+  gtk_spinner_start (self->spinner);
+}
+
 gboolean
 ws_findings_page_is_busy (WsFindingsPage *self)
 {
   g_return_val_if_fail (WS_IS_FINDINGS_PAGE (self), FALSE);
 
-  return self->cancellable != NULL;
+  return self->cancellable != NULL || self->waiting;
 }
 
 /**

@@ -13,6 +13,10 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (WsFindingsPage, ws_findings_page, WS, FINDINGS_PAGE, GtkBox)
 
 void ws_findings_page_set_run (WsFindingsPage *self, WsRun *run);
+void ws_findings_page_set_waiting (WsFindingsPage *self);
+void ws_findings_page_set_scope (WsFindingsPage *self, const char *text);
+const char *ws_findings_page_get_scope (WsFindingsPage *self);
+WsRun *ws_findings_page_get_run (WsFindingsPage *self);
 gboolean ws_findings_page_is_busy (WsFindingsPage *self);
 GPtrArray *ws_findings_page_get_findings (WsFindingsPage *self);
 void ws_findings_page_select (WsFindingsPage *self, guint index);

@@ -9,6 +9,7 @@
 #include "ws-format.h"
 #include "ws-gauges-page.h"
 #include "ws-ncu-match.h"
+#include "ws-label-wrap.h"
 #include "ws-why-view.h"
 
 /* The Gauges page: the overview of every profiled launch beside the panel
@@ -51,6 +52,10 @@ match_label (WsNcuMatchKind kind)
         return _ ("the name without casts and namespaces");
       case WS_NCU_MATCH_BASE:
         return _ ("the function name, the only one of that name");
+      case WS_NCU_MATCH_MANIFEST:
+        return _ ("the kernel the capture made this report for");
+      case WS_NCU_MATCH_FUNCTION:
+        return _ ("the function and its template arguments, without namespaces");
       case WS_NCU_MATCH_UNMATCHED:
       case WS_NCU_MATCH_NONE:
       default:
@@ -451,6 +456,8 @@ static void
 ws_gauges_page_init (WsGaugesPage *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
+  ws_label_wrap_names (self->details_label);
+  ws_label_wrap_names (self->unmatched_label);
   gtk_stack_set_visible_child_name (self->stack, "empty");
 }
 

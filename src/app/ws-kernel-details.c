@@ -5,6 +5,7 @@
 #include <glib/gi18n.h>
 
 #include "ws-format.h"
+#include "ws-label-wrap.h"
 #include "ws-gauges-view.h"
 #include "ws-histogram-view.h"
 #include "ws-kernel-details.h"
@@ -62,6 +63,7 @@ static void
 ws_kernel_details_init (WsKernelDetails *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
+  ws_label_wrap_names (self->name_label);
   self->gauges_view = WS_GAUGES_VIEW (ws_gauges_view_new (TRUE));
   /* In the scrolled side panel: room for two rows of three arcs. */
   ws_gauges_view_set_min_height (self->gauges_view, 680);

@@ -5,6 +5,8 @@
 #include <glib/gi18n.h>
 
 #include "ws-format.h"
+#include "ws-kernel-display.h"
+#include "ws-stats.h"
 #include "ws-summaries-page.h"
 #include "ws-summary-table.h"
 
@@ -22,7 +24,8 @@ enum
   COL_STDDEV,
   COL_STYLE,
   COL_NAME,
-  COL_ROW, /* index into the summary, for copying */
+  COL_ROW,  /* index into the summary, for copying */
+  COL_FULL, /* the full name as markup, for the tooltip (the table shows display names) */
   N_COLUMNS
 };
 
@@ -43,6 +46,9 @@ struct _WsSummariesPage
   /* Template widgets */
   GtkStack *stack;
   GtkLabel *title_label;
+  GtkCheckButton *group_ops_check;
+
+  gboolean has_op_ranges; /* of the run: whether the group check shows */
 };
 
 G_DEFINE_FINAL_TYPE (WsSummariesPage, ws_summaries_page, GTK_TYPE_BOX)
@@ -104,7 +110,8 @@ format_cell (GtkTreeViewColumn *column, GtkCellRenderer *cell, GtkTreeModel *mod
   g_object_set (cell, "text", text->str, NULL);
 }
 
-static void
+/* Returns: (transfer none): the column's cell */
+static GtkCellRenderer *
 add_column (GtkTreeView *view, const char *title, int model_column, int decimals,
             gboolean megabytes, gboolean text)
 {
@@ -135,6 +142,7 @@ add_column (GtkTreeView *view, const char *title, int model_column, int decimals
     }
   gtk_tree_view_column_set_sort_column_id (column, model_column);
   gtk_tree_view_append_column (view, column);
+  return cell;
 }
 
 /* The columns of a report, titled as `nsys stats` titles them. */
@@ -150,6 +158,7 @@ build_columns (GtkTreeView *view, WsSummaryKind kind)
                      : kind == WS_SUMMARY_MEM_TIME_SUM || kind == WS_SUMMARY_MEM_SIZE_SUM
                        ? _ ("Operation")
                        : _ ("Name");
+  GtkCellRenderer *cell;
 
   if (!size)
     add_column (view, _ ("Time (%)"), COL_PERCENT, 1, FALSE, FALSE);
@@ -162,26 +171,70 @@ build_columns (GtkTreeView *view, WsSummaryKind kind)
   add_column (view, size ? _ ("StdDev (MB)") : _ ("StdDev (ns)"), COL_STDDEV, 1, size, FALSE);
   if (kind == WS_SUMMARY_NVTX_SUM)
     add_column (view, _ ("Style"), COL_STYLE, 0, FALSE, TRUE);
-  add_column (view, name, COL_NAME, 0, FALSE, TRUE);
+  cell = add_column (view, name, COL_NAME, 0, FALSE, TRUE);
+  /* Display names are cut at their end: their start tells kernels apart. */
+  if (kind == WS_SUMMARY_KERN_SUM)
+    g_object_set (cell, "ellipsize", PANGO_ELLIPSIZE_END, NULL);
+}
+
+/* The names a table shows: kernels by their display names (the run's,
+ * or made for the rows of a stats CSV), the rest as nsys names them. */
+static char **
+shown_names (const WsRun *run, const WsSummary *summary)
+{
+  guint n = summary->rows->len;
+  g_autofree const char **full = g_new0 (const char *, n + 1);
+  char **names;
+
+  for (guint i = 0; i < n; i++)
+    full[i] = g_array_index (summary->rows, WsSummaryRow, i).name;
+  if (summary->kind != WS_SUMMARY_KERN_SUM)
+    return g_strdupv ((char **) full);
+  if (run != NULL && run->kernels.n > 0)
+    {
+      names = g_new0 (char *, n + 1);
+      for (guint i = 0; i < n; i++)
+        names[i] = g_strdup (ws_run_kernel_display (run, full[i]));
+      return names;
+    }
+  return ws_kernel_display_names (full, n);
 }
 
 static void
-fill_table (Table *table, WsSummary *summary)
+fill_table (Table *table, const WsRun *run, WsSummary *summary)
 {
+  g_auto (GStrv) names = NULL;
+
   g_clear_pointer (&table->summary, ws_summary_unref);
   table->summary = summary != NULL ? ws_summary_ref (summary) : NULL;
   gtk_list_store_clear (table->store);
   if (summary == NULL)
     return;
+  names = shown_names (run, summary);
   for (guint i = 0; i < summary->rows->len; i++)
     {
       const WsSummaryRow *row = &g_array_index (summary->rows, WsSummaryRow, i);
+      g_autofree char *full = g_markup_escape_text (row->name, -1);
 
-      gtk_list_store_insert_with_values (
-        table->store, NULL, -1, COL_PERCENT, row->percent, COL_TOTAL, row->total, COL_COUNT,
-        row->count, COL_AVG, row->avg, COL_MED, row->med, COL_MIN, row->min, COL_MAX, row->max,
-        COL_STDDEV, row->stddev, COL_STYLE, row->style, COL_NAME, row->name, COL_ROW, i, -1);
+      gtk_list_store_insert_with_values (table->store, NULL, -1, COL_PERCENT, row->percent,
+                                         COL_TOTAL, row->total, COL_COUNT, row->count, COL_AVG,
+                                         row->avg, COL_MED, row->med, COL_MIN, row->min, COL_MAX,
+                                         row->max, COL_STDDEV, row->stddev, COL_STYLE, row->style,
+                                         COL_NAME, names[i], COL_ROW, i, COL_FULL, full, -1);
     }
+}
+
+static void
+fill_nvtx (WsSummariesPage *self)
+{
+  gboolean group = gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (self->group_ops_check));
+  g_autoptr (WsSummary) summary = NULL;
+
+  if (self->run != NULL)
+    summary = group && ws_run_has_summary_events (self->run, WS_SUMMARY_NVTX_SUM)
+                ? ws_summary_compute_nvtx_ops (self->run)
+                : ws_stats_summary (self->run, WS_SUMMARY_NVTX_SUM, WS_NAME_DEMANGLED);
+  fill_table (&self->tables[WS_SUMMARY_NVTX_SUM], self->run, summary);
 }
 
 static Table *
@@ -201,6 +254,8 @@ visible_table_changed_cb (WsSummariesPage *self, GParamSpec *pspec, GtkStack *st
   Table *table = visible_table (self);
   g_autofree char *text = NULL;
 
+  gtk_widget_set_visible (GTK_WIDGET (self->group_ops_check),
+                          table == &self->tables[WS_SUMMARY_NVTX_SUM] && self->has_op_ranges);
   if (table == NULL || table->summary == NULL)
     {
       gtk_label_set_text (self->title_label,
@@ -287,6 +342,13 @@ key_press_cb (GtkWidget *widget, GdkEventKey *event, WsSummariesPage *self)
 }
 
 static void
+group_ops_toggled_cb (WsSummariesPage *self, GtkToggleButton *button)
+{
+  fill_nvtx (self);
+  visible_table_changed_cb (self, NULL, self->stack);
+}
+
+static void
 ws_summaries_page_dispose (GObject *object)
 {
   WsSummariesPage *self = WS_SUMMARIES_PAGE (object);
@@ -310,6 +372,8 @@ ws_summaries_page_class_init (WsSummariesPageClass *klass)
                                                "/org/warpscope/Warpscope/ui/ws-summaries-page.ui");
   gtk_widget_class_bind_template_child (widget_class, WsSummariesPage, stack);
   gtk_widget_class_bind_template_child (widget_class, WsSummariesPage, title_label);
+  gtk_widget_class_bind_template_child (widget_class, WsSummariesPage, group_ops_check);
+  gtk_widget_class_bind_template_callback (widget_class, group_ops_toggled_cb);
   gtk_widget_class_bind_template_callback (widget_class, copy_clicked_cb);
   gtk_widget_class_bind_template_callback (widget_class, visible_table_changed_cb);
 }
@@ -324,14 +388,16 @@ ws_summaries_page_init (WsSummariesPage *self)
       Table *table = &self->tables[k];
       GtkWidget *scrolled = gtk_scrolled_window_new (NULL, NULL);
 
-      table->store = gtk_list_store_new (N_COLUMNS, G_TYPE_DOUBLE, G_TYPE_INT64, G_TYPE_INT64,
-                                         G_TYPE_DOUBLE, G_TYPE_DOUBLE, G_TYPE_INT64, G_TYPE_INT64,
-                                         G_TYPE_DOUBLE, G_TYPE_STRING, G_TYPE_STRING, G_TYPE_UINT);
+      table->store =
+        gtk_list_store_new (N_COLUMNS, G_TYPE_DOUBLE, G_TYPE_INT64, G_TYPE_INT64, G_TYPE_DOUBLE,
+                            G_TYPE_DOUBLE, G_TYPE_INT64, G_TYPE_INT64, G_TYPE_DOUBLE, G_TYPE_STRING,
+                            G_TYPE_STRING, G_TYPE_UINT, G_TYPE_STRING);
       table->view = GTK_TREE_VIEW (gtk_tree_view_new_with_model (GTK_TREE_MODEL (table->store)));
       g_object_unref (table->store);
       gtk_tree_selection_set_mode (gtk_tree_view_get_selection (table->view),
                                    GTK_SELECTION_MULTIPLE);
       gtk_tree_view_set_search_column (table->view, COL_NAME);
+      gtk_tree_view_set_tooltip_column (table->view, COL_FULL);
       gtk_tree_view_set_grid_lines (table->view, GTK_TREE_VIEW_GRID_LINES_VERTICAL);
       build_columns (table->view, k);
       g_signal_connect_object (table->view, "key-press-event", G_CALLBACK (key_press_cb), self, 0);
@@ -357,8 +423,11 @@ ws_summaries_page_set_run (WsSummariesPage *self, WsRun *run)
       g_autoptr (WsSummary) summary =
         run != NULL ? ws_stats_summary (run, k, WS_NAME_DEMANGLED) : NULL;
 
-      fill_table (&self->tables[k], summary);
+      fill_table (&self->tables[k], run, summary);
     }
+  self->has_op_ranges = ws_nvtx_has_op_ranges (run);
+  if (gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (self->group_ops_check)))
+    fill_nvtx (self);
   visible_table_changed_cb (self, NULL, self->stack);
 }
 
@@ -381,4 +450,19 @@ ws_summaries_page_show (WsSummariesPage *self, WsSummaryKind kind)
   g_return_if_fail (kind < WS_N_SUMMARY_KINDS);
 
   gtk_stack_set_visible_child_name (self->stack, page_names[kind]);
+}
+
+/* Whether the NVTX table has one row per operator (the check's state). */
+void
+ws_summaries_page_set_group_ops (WsSummariesPage *self, gboolean group)
+{
+  g_return_if_fail (WS_IS_SUMMARIES_PAGE (self));
+  gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (self->group_ops_check), group);
+}
+
+gboolean
+ws_summaries_page_can_group_ops (WsSummariesPage *self)
+{
+  g_return_val_if_fail (WS_IS_SUMMARIES_PAGE (self), FALSE);
+  return self->has_op_ranges;
 }

@@ -16,5 +16,7 @@ void ws_summaries_page_set_run (WsSummariesPage *self, WsRun *run);
 GtkTreeView *ws_summaries_page_get_view (WsSummariesPage *self, WsSummaryKind kind);
 void ws_summaries_page_show (WsSummariesPage *self, WsSummaryKind kind);
 char *ws_summaries_page_copy_csv (WsSummariesPage *self);
+void ws_summaries_page_set_group_ops (WsSummariesPage *self, gboolean group);
+gboolean ws_summaries_page_can_group_ops (WsSummariesPage *self);
 
 G_END_DECLS

@@ -5,6 +5,9 @@
 #include <glib/gi18n.h>
 
 #include "ws-format.h"
+#include "ws-label-wrap.h"
+#include "ws-gpu-busy.h"
+#include "ws-nvtx-gpu.h"
 #include "ws-rollup-renderer.h"
 #include "ws-stats.h"
 #include "ws-timeline-page.h"
@@ -30,10 +33,13 @@ struct _WsTimelinePage
   WsRun *run;
   WsLanes *lanes;
   WsNvtxProjection *projection;
+  WsNvtxGpu *nvtx_gpu;      /* both figures per NVTX range, once computed */
   WsTimelineRollup *rollup; /* each range's bottleneck, or NULL */
   GCancellable *cancellable;
   GSimpleActionGroup *actions;
   WsFinding *pending_finding; /* to show once the lanes are ready */
+  gint64 pending_start;       /* a stretch to show then, when pending_end > pending_start */
+  gint64 pending_end;
 
   /* Template widgets */
   GtkSearchEntry *search_entry;
@@ -54,6 +60,7 @@ struct _WsTimelinePage
   GtkTreeViewColumn *time_column;
   GtkTreeViewColumn *count_column;
   GtkTreeViewColumn *extra_column;
+  GtkCheckButton *group_ops_check;
   GtkTreeViewColumn *bottleneck_column;
 };
 
@@ -78,6 +85,8 @@ set_columns (WsTimelinePage *self, const char *name, const char *time, const cha
   gtk_tree_view_column_set_title (self->time_column, time);
   gtk_tree_view_column_set_title (self->count_column, count);
   gtk_tree_view_column_set_title (self->extra_column, extra);
+  gtk_widget_set_tooltip_text (gtk_tree_view_column_get_button (self->time_column), NULL);
+  gtk_widget_set_tooltip_text (gtk_tree_view_column_get_button (self->count_column), NULL);
   gtk_tree_view_column_set_visible (self->bottleneck_column, FALSE);
 }
 
@@ -94,6 +103,80 @@ add_row (WsTimelinePage *self, const char *name, gint64 time, gint64 count, cons
                                      time, -1);
 }
 
+typedef struct
+{
+  char *name;
+  guint32 name_id; /* the first range's, for selecting */
+  gint64 launched; /* ns: nsys's projection, summed over the instances */
+  gint64 busy;     /* ns: the process's GPU busy during them, summed */
+  gint64 ranges;
+  guint16 domain;
+} RangeRow;
+
+static int
+compare_range_rows (gconstpointer a, gconstpointer b)
+{
+  const RangeRow *x = a, *y = b;
+
+  if (x->busy != y->busy)
+    return x->busy > y->busy ? -1 : 1;
+  if (x->launched != y->launched)
+    return x->launched > y->launched ? -1 : 1;
+  return g_strcmp0 (x->name, y->name);
+}
+
+static void
+range_row_clear (gpointer data)
+{
+  g_free (((RangeRow *) data)->name);
+}
+
+/* Per range name (or PyTorch operator): the GPU work launched from its
+ * instances and the GPU's busy time during them. */
+static GArray *
+range_rows (WsTimelinePage *self, gboolean group_ops)
+{
+  const WsRun *run = self->run;
+  const WsNvtxRanges *nv = &run->nvtx;
+  GArray *rows = g_array_new (FALSE, TRUE, sizeof (RangeRow));
+  g_autoptr (GHashTable) index = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autoptr (GHashTable) names = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+
+  g_array_set_clear_func (rows, range_row_clear);
+  for (gsize r = 0; r < nv->n; r++)
+    {
+      const char *label = g_hash_table_lookup (names, GUINT_TO_POINTER (nv->name[r] + 1));
+      g_autofree char *key = NULL;
+      gpointer found;
+      RangeRow *row;
+
+      if (label == NULL)
+        {
+          const char *name = ws_run_string (run, nv->name[r]);
+          char *op = group_ops ? ws_nvtx_op_name (name) : NULL;
+
+          label = op != NULL ? op : g_strdup (name);
+          g_hash_table_insert (names, GUINT_TO_POINTER (nv->name[r] + 1), (gpointer) label);
+        }
+      key = g_strdup_printf ("%u\x1f%s", nv->domain[r], label);
+      found = g_hash_table_lookup (index, key);
+      if (found == NULL)
+        {
+          RangeRow fresh = { g_strdup (label), nv->name[r], 0, 0, 0, nv->domain[r] };
+
+          g_array_append_val (rows, fresh);
+          found = GUINT_TO_POINTER (rows->len);
+          g_hash_table_insert (index, g_steal_pointer (&key), found);
+        }
+      row = &g_array_index (rows, RangeRow, GPOINTER_TO_UINT (found) - 1);
+      row->launched += ws_nvtx_gpu_projection (self->nvtx_gpu, r);
+      row->busy += ws_nvtx_gpu_busy (self->nvtx_gpu, r);
+      row->ranges++;
+    }
+  g_array_sort (rows, compare_range_rows);
+  return rows;
+}
+
 /* The last row added gets the bottleneck of the range named @name. */
 static void
 set_bottleneck (WsTimelinePage *self, const char *name)
@@ -107,15 +190,18 @@ set_bottleneck (WsTimelinePage *self, const char *name)
                              COL_BOTTLENECK_SHARE);
 }
 
-/* Nothing selected: GPU time per NVTX range name. */
+/* Nothing selected: per NVTX range name, the GPU work launched from it and
+ * the GPU's busy time during it. */
 static void
 show_nvtx_summary (WsTimelinePage *self)
 {
   g_autoptr (GArray) rows = NULL;
+  gboolean group_ops;
 
   gtk_list_store_clear (self->side_store);
   gtk_label_set_text (self->side_title, _ ("GPU time by NVTX range"));
-  set_columns (self, _ ("Range"), _ ("GPU time"), _ ("Kernels"), _ ("Ranges"));
+  set_columns (self, _ ("Range"), _ ("Launched from it"), _ ("GPU busy in it"), _ ("Ranges"));
+  gtk_widget_hide (GTK_WIDGET (self->group_ops_check));
   if (self->run == NULL || self->run->nvtx.n == 0)
     {
       gtk_label_set_text (self->details_label,
@@ -124,30 +210,57 @@ show_nvtx_summary (WsTimelinePage *self)
       gtk_widget_hide (GTK_WIDGET (self->side_tree));
       return;
     }
-  if (self->projection == NULL)
+  if (self->projection == NULL || self->nvtx_gpu == NULL)
     {
       gtk_label_set_text (self->details_label, _ ("Matching kernels to their NVTX ranges…"));
       gtk_widget_hide (GTK_WIDGET (self->side_tree));
       return;
     }
   gtk_label_set_text (self->details_label,
-                      _ ("Kernels launched inside each range (on its thread, matched by "
-                         "correlation id). Activate a row to select its first range; select a "
-                         "range in the timeline to highlight its kernels."));
-  rows = ws_nvtx_projection_summary (self->projection);
+                      _ ("Launched from it: nsys's projection, from the range's own thread. GPU "
+                         "busy in it: its process's GPU during it, any thread. Activate a row to "
+                         "select its first range."));
+  gtk_widget_set_tooltip_text (
+    gtk_tree_view_column_get_button (self->time_column),
+    _ ("The span of the GPU work whose launch calls ran on the range's thread, inside it: nsys's "
+       "projection (nvtx_gpu_proj_sum)"));
+  gtk_widget_set_tooltip_text (
+    gtk_tree_view_column_get_button (self->count_column),
+    _ ("How long any kernel or copy of the range's process ran during it, whichever thread "
+       "launched them: PyTorch launches backward from its autograd thread"));
+  group_ops = gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (self->group_ops_check));
+  rows = range_rows (self, group_ops);
   for (guint i = 0; i < rows->len; i++)
     {
-      const WsNvtxGpuRow *row = &g_array_index (rows, WsNvtxGpuRow, i);
+      const RangeRow *row = &g_array_index (rows, RangeRow, i);
+      g_autofree char *launched = ws_format_duration ((double) row->launched);
+      g_autofree char *busy = ws_format_duration ((double) row->busy);
       g_autofree char *ranges = count_text (row->ranges);
-      const char *name = row->name[0] == ':' ? row->name + 1 : row->name;
+      g_autofree char *key = NULL;
+      GtkTreeIter iter;
 
-      add_row (self, name, row->gpu_time, row->kernels, ranges, row->name_id);
-      set_bottleneck (self, row->name);
+      gtk_list_store_insert_with_values (self->side_store, &iter, -1, COL_NAME, row->name, COL_TIME,
+                                         launched, COL_COUNT, busy, COL_EXTRA, ranges, COL_NAME_ID,
+                                         row->name_id, COL_SORT, row->busy, -1);
+      /* The roll-up knows ranges as "domain:name" (no operator groups). */
+      key = g_strdup_printf ("%s:%s", ws_run_nvtx_domain_name (self->run, row->domain), row->name);
+      set_bottleneck (self, key);
     }
+  /* Only where PyTorch's emit_nvtx() named ranges after ops. */
+  gtk_widget_set_visible (GTK_WIDGET (self->group_ops_check),
+                          group_ops || (rows->len > 0 && ws_nvtx_has_op_ranges (self->run)));
   /* The bottleneck split means something only where kernels were profiled. */
   gtk_tree_view_column_set_visible (self->bottleneck_column,
                                     self->rollup != NULL && self->run->ncu != NULL);
   gtk_widget_show (GTK_WIDGET (self->side_tree));
+}
+
+static void
+group_ops_toggled_cb (WsTimelinePage *self, GtkToggleButton *button)
+{
+  if (ws_timeline_view_get_selected (self->timeline_view) == WS_EVENT_NONE &&
+      !ws_timeline_view_get_range (self->timeline_view, NULL, NULL))
+    show_nvtx_summary (self);
 }
 
 typedef struct
@@ -176,7 +289,7 @@ list_range_kernels (WsTimelinePage *self, gsize r)
   for (guint i = 0; i < kernels->len; i++)
     {
       guint32 k = g_array_index (kernels, guint32, i);
-      guint32 name = self->run->kernels.demangled[k];
+      guint32 name = ws_run_kernel_name_id (self->run, k, WS_NAME_DISPLAY);
       gpointer found = g_hash_table_lookup (index, GUINT_TO_POINTER (name + 1));
       KernelGroup *group;
 
@@ -203,14 +316,48 @@ list_range_kernels (WsTimelinePage *self, gsize r)
   gtk_widget_set_visible (GTK_WIDGET (self->side_tree), groups->len > 0);
 }
 
+/* The two answers for a selected range: what it launched (nsys's
+ * projection) and how long its process's GPU work ran during it. */
+static char *
+nvtx_gpu_markup (WsTimelinePage *self, gsize r)
+{
+  const WsRun *run = self->run;
+  gint64 wall = run->nvtx.end[r] - run->nvtx.start[r];
+  gint64 busy = ws_nvtx_gpu_busy (self->nvtx_gpu, r);
+  g_autofree char *span = ws_format_duration ((double) ws_nvtx_gpu_projection (self->nvtx_gpu, r));
+  g_autofree char *busy_text = ws_format_duration ((double) busy);
+  g_autofree char *launched =
+    g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s, %u launch call", "%s, %u launch calls",
+                                  ws_nvtx_gpu_ops (self->nvtx_gpu, r)),
+                     span, ws_nvtx_gpu_ops (self->nvtx_gpu, r));
+  g_autofree char *during = g_strdup_printf ("%s (%.0f%%)", busy_text,
+                                             wall > 0 ? 100.0 * (double) busy / (double) wall : 0);
+  g_autofree char *a = g_markup_escape_text (launched, -1);
+  g_autofree char *b = g_markup_escape_text (during, -1);
+
+  return g_strdup_printf (
+    "\n<span alpha=\"70%%\">%s</span>  %s\n<span alpha=\"70%%\">%s</span>  %s",
+    _ ("Launched from the range (nsys projection)"), a, _ ("GPU busy during the range"), b);
+}
+
 static void
 show_event (WsTimelinePage *self, WsEventRef event)
 {
-  g_autofree char *markup = ws_timeline_event_markup (self->lanes, self->projection, event);
+  char *markup = ws_timeline_event_markup (self->lanes, self->projection, event);
 
   gtk_list_store_clear (self->side_store);
+  gtk_widget_hide (GTK_WIDGET (self->group_ops_check));
   gtk_label_set_text (self->side_title, _ ("Selected"));
+  if (ws_event_ref_kind (event) == WS_EVENT_NVTX && self->nvtx_gpu != NULL)
+    {
+      g_autofree char *rows = nvtx_gpu_markup (self, ws_event_ref_index (event));
+      char *both = g_strconcat (markup, rows, NULL);
+
+      g_free (markup);
+      markup = both;
+    }
   gtk_label_set_markup (self->details_label, markup);
+  g_free (markup);
   if (ws_event_ref_kind (event) == WS_EVENT_NVTX && self->projection != NULL)
     list_range_kernels (self, ws_event_ref_index (event));
   else
@@ -222,7 +369,9 @@ static void
 show_range (WsTimelinePage *self, gint64 start, gint64 end)
 {
   g_autoptr (WsSummary) summary =
-    ws_stats_compute_kernels_in (self->run, WS_NAME_DEMANGLED, start, end);
+    ws_stats_compute_kernels_in (self->run, WS_NAME_DISPLAY, start, end);
+  gint64 busy = ws_gpu_busy_during (self->run, WS_PID_ANY, start, end);
+  g_autofree char *busy_text = ws_format_duration ((double) busy);
   g_autofree char *from = ws_timeline_format_time (self->run, start);
   g_autofree char *to = ws_timeline_format_time (self->run, end);
   g_autofree char *span = ws_format_duration ((double) (end - start));
@@ -238,11 +387,15 @@ show_range (WsTimelinePage *self, gint64 start, gint64 end)
   /* TRANSLATORS: a stretch of time: its start, end and length */
   title = g_strdup_printf (_ ("From %s to %s (%s)"), from, to, span);
   /* TRANSLATORS: "%s kernels" then an amount of time */
-  text = g_strdup_printf (_ ("%s kernels start in this range, %s of GPU time."), count, total);
+  text = g_strdup_printf (_ ("%s kernels start in this range, %s of GPU time; the GPU was busy "
+                             "%s (%.0f%%) of it."),
+                          count, total, busy_text,
+                          end > start ? 100.0 * (double) busy / (double) (end - start) : 0);
   gtk_label_set_text (self->side_title, title);
   gtk_label_set_text (self->details_label, text);
 
   gtk_list_store_clear (self->side_store);
+  gtk_widget_hide (GTK_WIDGET (self->group_ops_check));
   set_columns (self, _ ("Kernel"), _ ("Total"), _ ("Instances"), _ ("Average"));
   for (guint i = 0; i < summary->rows->len; i++)
     {
@@ -551,11 +704,28 @@ build_lanes_thread (GTask *task, gpointer source, gpointer data, GCancellable *c
   g_task_return_pointer (task, ws_lanes_new (data), (GDestroyNotify) ws_lanes_unref);
 }
 
+typedef struct
+{
+  WsNvtxProjection *projection;
+  WsNvtxGpu *nvtx_gpu;
+} Projections;
+
+static void
+projections_free (Projections *p)
+{
+  g_clear_pointer (&p->projection, ws_nvtx_projection_unref);
+  g_clear_pointer (&p->nvtx_gpu, ws_nvtx_gpu_unref);
+  g_free (p);
+}
+
 static void
 build_projection_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
 {
-  g_task_return_pointer (task, ws_nvtx_projection_new (data),
-                         (GDestroyNotify) ws_nvtx_projection_unref);
+  Projections *p = g_new0 (Projections, 1);
+
+  p->projection = ws_nvtx_projection_new (data);
+  p->nvtx_gpu = ws_nvtx_gpu_new (ws_lanes_get_run (data));
+  g_task_return_pointer (task, p, (GDestroyNotify) projections_free);
 }
 
 static void
@@ -580,13 +750,19 @@ static void
 projection_ready (GObject *source, GAsyncResult *result, gpointer data)
 {
   WsTimelinePage *self = WS_TIMELINE_PAGE (source);
-  g_autoptr (WsNvtxProjection) projection = g_task_propagate_pointer (G_TASK (result), NULL);
+  Projections *p = g_task_propagate_pointer (G_TASK (result), NULL);
   GCancellable *cancellable = g_task_get_cancellable (G_TASK (result));
   WsEventRef selected;
 
-  if (projection == NULL || g_cancellable_is_cancelled (cancellable))
-    return;
-  self->projection = g_steal_pointer (&projection);
+  if (p == NULL || g_cancellable_is_cancelled (cancellable))
+    {
+      if (p != NULL)
+        projections_free (p);
+      return;
+    }
+  self->projection = g_steal_pointer (&p->projection);
+  self->nvtx_gpu = g_steal_pointer (&p->nvtx_gpu);
+  projections_free (p);
   ws_timeline_view_set_projection (self->timeline_view, self->projection);
   selected = ws_timeline_view_get_selected (self->timeline_view);
   event_selected_cb (self, selected, self->timeline_view);
@@ -637,6 +813,11 @@ lanes_ready (GObject *source, GAsyncResult *result, gpointer data)
 
       ws_timeline_page_show_finding (self, finding);
     }
+  if (self->pending_end > self->pending_start)
+    {
+      ws_timeline_page_show_time (self, self->pending_start, self->pending_end);
+      self->pending_start = self->pending_end = 0;
+    }
 
   task = g_task_new (self, cancellable, projection_ready, NULL);
   g_task_set_source_tag (task, lanes_ready);
@@ -663,6 +844,7 @@ ws_timeline_page_set_run (WsTimelinePage *self, WsRun *run)
     g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
   g_clear_pointer (&self->projection, ws_nvtx_projection_unref);
+  g_clear_pointer (&self->nvtx_gpu, ws_nvtx_gpu_unref);
   g_clear_pointer (&self->rollup, ws_timeline_rollup_free);
   g_clear_pointer (&self->lanes, ws_lanes_unref);
   g_clear_pointer (&self->pending_finding, ws_finding_unref);
@@ -744,6 +926,32 @@ ws_timeline_page_show_finding (WsTimelinePage *self, WsFinding *finding)
     }
 }
 
+/**
+ * ws_timeline_page_show_time:
+ * @start: ns, on the run's session clock
+ * @end: ns
+ *
+ * Zooms to [@start, @end] (a step) with a margin and selects it on the
+ * ruler, which sums up its kernels.
+ */
+void
+ws_timeline_page_show_time (WsTimelinePage *self, gint64 start, gint64 end)
+{
+  gint64 margin = MAX ((end - start) / 20, 1000);
+
+  g_return_if_fail (WS_IS_TIMELINE_PAGE (self));
+
+  if (self->lanes == NULL)
+    {
+      self->pending_start = start;
+      self->pending_end = end;
+      return;
+    }
+  ws_time_window_zoom_to (ws_timeline_view_get_window (self->timeline_view), start - margin,
+                          end + margin);
+  ws_timeline_view_set_range (self->timeline_view, start, end);
+}
+
 /* ---- life ------------------------------------------------------------- */
 
 static void
@@ -755,6 +963,7 @@ ws_timeline_page_dispose (GObject *object)
     g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
   g_clear_pointer (&self->projection, ws_nvtx_projection_unref);
+  g_clear_pointer (&self->nvtx_gpu, ws_nvtx_gpu_unref);
   g_clear_pointer (&self->rollup, ws_timeline_rollup_free);
   g_clear_pointer (&self->lanes, ws_lanes_unref);
   g_clear_pointer (&self->run, ws_run_unref);
@@ -791,6 +1000,7 @@ ws_timeline_page_class_init (WsTimelinePageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, WsTimelinePage, side_title);
   gtk_widget_class_bind_template_child (widget_class, WsTimelinePage, details_label);
   gtk_widget_class_bind_template_child (widget_class, WsTimelinePage, side_tree);
+  gtk_widget_class_bind_template_child (widget_class, WsTimelinePage, group_ops_check);
   gtk_widget_class_bind_template_child (widget_class, WsTimelinePage, side_store);
   gtk_widget_class_bind_template_child (widget_class, WsTimelinePage, name_column);
   gtk_widget_class_bind_template_child (widget_class, WsTimelinePage, time_column);
@@ -804,12 +1014,15 @@ ws_timeline_page_class_init (WsTimelinePageClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, lanes_changed_cb);
   gtk_widget_class_bind_template_callback (widget_class, lane_toggled_cb);
   gtk_widget_class_bind_template_callback (widget_class, side_row_activated_cb);
+  gtk_widget_class_bind_template_callback (widget_class, group_ops_toggled_cb);
 }
 
 static void
 ws_timeline_page_init (WsTimelinePage *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
+  ws_label_wrap_names (self->side_title);
+  ws_label_wrap_names (self->details_label);
 
   gtk_range_set_adjustment (GTK_RANGE (self->vscrollbar),
                             ws_timeline_view_get_vadjustment (self->timeline_view));
@@ -845,7 +1058,7 @@ ws_timeline_page_is_ready (WsTimelinePage *self)
 gboolean
 ws_timeline_page_has_projection (WsTimelinePage *self)
 {
-  return self->projection != NULL;
+  return self->projection != NULL && self->nvtx_gpu != NULL;
 }
 
 const char *
@@ -865,6 +1078,14 @@ ws_timeline_page_get_details_text (WsTimelinePage *self)
  *
  * Returns: (transfer none): the side panel's list (name, time, count, …)
  */
+/* The range table's "Group PyTorch ops by operator". */
+void
+ws_timeline_page_set_group_ops (WsTimelinePage *self, gboolean group)
+{
+  g_return_if_fail (WS_IS_TIMELINE_PAGE (self));
+  gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (self->group_ops_check), group);
+}
+
 GtkTreeModel *
 ws_timeline_page_get_side_model (WsTimelinePage *self)
 {

@@ -15,12 +15,14 @@ G_DECLARE_FINAL_TYPE (WsTimelinePage, ws_timeline_page, WS, TIMELINE_PAGE, GtkBo
 
 void ws_timeline_page_set_run (WsTimelinePage *self, WsRun *run);
 void ws_timeline_page_show_finding (WsTimelinePage *self, WsFinding *finding);
+void ws_timeline_page_show_time (WsTimelinePage *self, gint64 start, gint64 end);
 WsTimelineView *ws_timeline_page_get_view (WsTimelinePage *self);
 gboolean ws_timeline_page_is_ready (WsTimelinePage *self);
 gboolean ws_timeline_page_has_projection (WsTimelinePage *self);
 const char *ws_timeline_page_get_side_title (WsTimelinePage *self);
 const char *ws_timeline_page_get_details_text (WsTimelinePage *self);
 GtkTreeModel *ws_timeline_page_get_side_model (WsTimelinePage *self);
+void ws_timeline_page_set_group_ops (WsTimelinePage *self, gboolean group);
 
 GArray *ws_timeline_page_get_rollup (WsTimelinePage *self);
 

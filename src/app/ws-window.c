@@ -20,6 +20,7 @@
 #include "ws-surface.h"
 #include "ws-summaries-page.h"
 #include "ws-run-loader.h"
+#include "ws-steps-page.h"
 #include "ws-timeline-page.h"
 #include "ws-window.h"
 
@@ -28,6 +29,11 @@ struct _WsWindow
   GtkApplicationWindow parent_instance;
 
   WsRun *run;
+  WsSteps *steps;       /* the run's steps once found, or NULL */
+  WsRun *steady;        /* its steady state, or NULL */
+  char *setup_line;     /* what the steady state leaves out, or NULL */
+  gboolean show_steady; /* the header's choice: pages show the steady state */
+  GCancellable *steps_cancellable;
   GCancellable *cancellable;
   char **paths;
   char *error_text;
@@ -50,6 +56,8 @@ struct _WsWindow
   WsFlamePage *flame_page;
   WsGaugesPage *gauges_page;
   WsTimelinePage *timeline_page;
+  WsStepsPage *steps_page;
+  GtkComboBox *scope_combo;
 };
 
 G_DEFINE_FINAL_TYPE (WsWindow, ws_window, GTK_TYPE_APPLICATION_WINDOW)
@@ -115,8 +123,126 @@ capture_open_results_cb (WsWindow *self, const char *dir, WsCapturePage *page)
 static void
 finding_activated_cb (WsWindow *self, WsFinding *finding, WsFindingsPage *page)
 {
+  /* The findings of a run with steps are those of its steady state: their
+   * events are the steady state's, which the timeline must show. */
+  if (self->steady != NULL && ws_findings_page_get_run (page) == self->steady && !self->show_steady)
+    gtk_combo_box_set_active_id (self->scope_combo, "steady");
   gtk_stack_set_visible_child_name (self->view_stack, "timeline");
   ws_timeline_page_show_finding (self->timeline_page, finding);
+}
+
+/* A step from the Steps page: the timeline shows its stretch. */
+static void
+step_activated_cb (WsWindow *self, gint64 start, gint64 end, WsStepsPage *page)
+{
+  gtk_stack_set_visible_child_name (self->view_stack, "timeline");
+  ws_timeline_page_show_time (self->timeline_page, start, end);
+}
+
+/* The run the pages show: its steady state when the header says so. */
+static WsRun *
+shown_run (WsWindow *self)
+{
+  return self->show_steady && self->steady != NULL ? self->steady : self->run;
+}
+
+static void
+show_run_on_pages (WsWindow *self)
+{
+  WsRun *run = shown_run (self);
+
+  ws_kernels_page_set_run (self->kernels_page, run);
+  ws_summaries_page_set_run (self->summaries_page, run);
+  ws_gauges_page_set_run (self->gauges_page, run);
+  ws_timeline_page_set_run (self->timeline_page, run);
+}
+
+static void
+scope_changed_cb (WsWindow *self, GtkComboBox *combo)
+{
+  gboolean steady = g_strcmp0 (gtk_combo_box_get_active_id (combo), "steady") == 0;
+
+  if (steady == self->show_steady || self->run == NULL)
+    return;
+  self->show_steady = steady;
+  show_run_on_pages (self);
+}
+
+typedef struct
+{
+  WsRun *run;
+  WsSteps *steps;
+  WsRun *steady;
+  char *setup_line;
+} StepsData;
+
+static void
+steps_data_free (StepsData *data)
+{
+  g_clear_pointer (&data->run, ws_run_unref);
+  g_clear_pointer (&data->steps, ws_steps_unref);
+  g_clear_pointer (&data->steady, ws_run_unref);
+  g_free (data->setup_line);
+  g_free (data);
+}
+
+static void
+steps_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *cancellable)
+{
+  StepsData *data = task_data;
+
+  data->steps = ws_steps_compute (data->run, NULL);
+  if (ws_steps_has_steady_state (data->steps))
+    {
+      data->steady = ws_steps_steady_run (data->run, data->steps);
+      data->setup_line = ws_steps_setup_line (data->run, data->steps);
+    }
+  g_task_return_boolean (task, TRUE);
+}
+
+static void
+steps_done (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  WsWindow *self = WS_WINDOW (source);
+  StepsData *data = g_task_get_task_data (G_TASK (result));
+
+  if (g_cancellable_is_cancelled (g_task_get_cancellable (G_TASK (result))) ||
+      data->run != self->run)
+    return;
+  g_clear_object (&self->steps_cancellable);
+  self->steps = g_steal_pointer (&data->steps);
+  self->steady = g_steal_pointer (&data->steady);
+  self->setup_line = g_steal_pointer (&data->setup_line);
+  ws_steps_page_set_steps (self->steps_page, self->run, self->steps);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->scope_combo), self->steady != NULL);
+  /* Set-up is not what a loop does: with steps, the checks look at the
+   * steady state, whatever the pages show, and say what they left out. */
+  ws_findings_page_set_scope (self->findings_page, self->setup_line);
+  ws_findings_page_set_run (self->findings_page, self->steady != NULL ? self->steady : self->run);
+  if (self->show_steady && self->steady != NULL)
+    show_run_on_pages (self);
+}
+
+/* Finds the run's steps and its steady state on a worker thread. */
+static void
+find_steps (WsWindow *self)
+{
+  StepsData *data = g_new0 (StepsData, 1);
+  g_autoptr (GTask) task = NULL;
+
+  if (self->steps_cancellable != NULL)
+    g_cancellable_cancel (self->steps_cancellable);
+  g_clear_object (&self->steps_cancellable);
+  self->steps_cancellable = g_cancellable_new ();
+  g_clear_pointer (&self->steps, ws_steps_unref);
+  g_clear_pointer (&self->steady, ws_run_unref);
+  g_clear_pointer (&self->setup_line, g_free);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->scope_combo), FALSE);
+  data->run = ws_run_ref (self->run);
+  task = g_task_new (self, self->steps_cancellable, steps_done, NULL);
+  g_task_set_source_tag (task, find_steps);
+  g_task_set_task_data (task, data, (GDestroyNotify) steps_data_free);
+  g_task_run_in_thread (task, steps_thread);
 }
 
 static void
@@ -212,11 +338,16 @@ load_finished (GObject *source, GAsyncResult *result, gpointer data)
   if (WS_IS_APPLICATION (gtk_window_get_application (GTK_WINDOW (self))))
     ws_application_note_recent (WS_APPLICATION (gtk_window_get_application (GTK_WINDOW (self))),
                                 (const char *const *) self->paths);
+  /* A new run opens whole; its steady state becomes a choice once found. */
+  self->show_steady = FALSE;
+  gtk_combo_box_set_active_id (self->scope_combo, "whole");
   ws_kernels_page_set_run (self->kernels_page, self->run);
   ws_summaries_page_set_run (self->summaries_page, self->run);
-  ws_findings_page_set_run (self->findings_page, self->run);
+  ws_findings_page_set_waiting (self->findings_page);
   ws_gauges_page_set_run (self->gauges_page, self->run);
   ws_flame_page_set_run (self->flame_page, self->run);
+  ws_steps_page_set_steps (self->steps_page, self->run, NULL);
+  find_steps (self);
   /* ncu CSVs alone: their gauges are what there is to see. */
   if (self->run->kernels.n == 0 && self->run->ncu != NULL)
     gtk_stack_set_visible_child_name (self->view_stack, "gauges");
@@ -293,7 +424,7 @@ ws_window_export_chart (WsWindow *self, const char *path, GError **error)
 {
   WsBarsView *bars = ws_kernels_page_get_bars_view (self->kernels_page);
   g_autofree char *title =
-    g_strdup_printf (_ ("GPU time by kernel — %s"), ws_run_display_name (self->run));
+    g_strdup_printf (_ ("GPU time by kernel — %s"), ws_run_display_name (shown_run (self)));
   WsPalette palette;
 
   g_return_val_if_fail (self->run != NULL, FALSE);
@@ -335,12 +466,12 @@ export_response_cb (GtkNativeDialog *dialog, int response, gpointer data)
           case EXPORT_CSV:
             {
               g_autoptr (GPtrArray) written =
-                ws_summary_table_write_csv_dir (self->run, path, NULL, &error);
+                ws_summary_table_write_csv_dir (shown_run (self), path, NULL, &error);
             }
             break;
           case EXPORT_MARKDOWN:
           default:
-            ws_markdown_document_write (self->run, path, NULL, &error);
+            ws_markdown_document_write (shown_run (self), path, NULL, &error);
             break;
         }
       if (error != NULL)
@@ -480,7 +611,13 @@ ws_window_dispose (GObject *object)
   if (self->cancellable != NULL)
     g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
+  if (self->steps_cancellable != NULL)
+    g_cancellable_cancel (self->steps_cancellable);
+  g_clear_object (&self->steps_cancellable);
   g_clear_pointer (&self->run, ws_run_unref);
+  g_clear_pointer (&self->steps, ws_steps_unref);
+  g_clear_pointer (&self->steady, ws_run_unref);
+  g_clear_pointer (&self->setup_line, g_free);
   g_clear_object (&self->view_switcher);
   g_clear_object (&self->settings);
 
@@ -522,6 +659,7 @@ ws_window_class_init (WsWindowClass *klass)
   g_type_ensure (WS_TYPE_FLAME_PAGE);
   g_type_ensure (WS_TYPE_CAPTURE_PAGE);
   g_type_ensure (WS_TYPE_TIMELINE_PAGE);
+  g_type_ensure (WS_TYPE_STEPS_PAGE);
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/org/warpscope/Warpscope/ui/ws-window.ui");
   gtk_widget_class_bind_template_child (widget_class, WsWindow, header_bar);
@@ -538,10 +676,14 @@ ws_window_class_init (WsWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, WsWindow, flame_page);
   gtk_widget_class_bind_template_child (widget_class, WsWindow, gauges_page);
   gtk_widget_class_bind_template_child (widget_class, WsWindow, timeline_page);
+  gtk_widget_class_bind_template_child (widget_class, WsWindow, steps_page);
+  gtk_widget_class_bind_template_child (widget_class, WsWindow, scope_combo);
   gtk_widget_class_bind_template_callback (widget_class, info_bar_response_cb);
   gtk_widget_class_bind_template_callback (widget_class, main_stack_changed_cb);
   gtk_widget_class_bind_template_callback (widget_class, capture_open_results_cb);
   gtk_widget_class_bind_template_callback (widget_class, finding_activated_cb);
+  gtk_widget_class_bind_template_callback (widget_class, step_activated_cb);
+  gtk_widget_class_bind_template_callback (widget_class, scope_changed_cb);
 }
 
 static void
@@ -569,7 +711,8 @@ ws_window_export_chrome_trace (WsWindow *self, const char *path)
 
   if (self->run == NULL)
     return;
-  ws_chrome_trace_write_file_async (self->run, path, NULL, export_finished, g_object_ref (self));
+  ws_chrome_trace_write_file_async (shown_run (self), path, NULL, export_finished,
+                                    g_object_ref (self));
 }
 
 static void
@@ -708,6 +851,51 @@ WsRun *
 ws_window_get_run (WsWindow *self)
 {
   return self->run;
+}
+
+/**
+ * ws_window_get_shown_run:
+ *
+ * Returns: (transfer none) (nullable): what the pages show: the run, or
+ * its steady state when the header says so
+ */
+WsRun *
+ws_window_get_shown_run (WsWindow *self)
+{
+  return shown_run (self);
+}
+
+/* Whole run (FALSE) or steady state (TRUE), as the header's choice does. */
+void
+ws_window_set_steady (WsWindow *self, gboolean steady)
+{
+  g_return_if_fail (WS_IS_WINDOW (self));
+  gtk_combo_box_set_active_id (self->scope_combo, steady ? "steady" : "whole");
+}
+
+/* Whether the run's steps are known (and its steady state, where it has one). */
+gboolean
+ws_window_has_steps (WsWindow *self)
+{
+  return self->steps != NULL;
+}
+
+WsStepsPage *
+ws_window_get_steps_page (WsWindow *self)
+{
+  return self->steps_page;
+}
+
+WsFindingsPage *
+ws_window_get_findings_page (WsWindow *self)
+{
+  return self->findings_page;
+}
+
+WsTimelinePage *
+ws_window_get_timeline_page (WsWindow *self)
+{
+  return self->timeline_page;
 }
 
 /* "welcome", "loading", or the name of the view on show ("kernels", …). */

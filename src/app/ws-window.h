@@ -3,7 +3,10 @@
 
 #include <gtk/gtk.h>
 
+#include "ws-findings-page.h"
 #include "ws-run.h"
+#include "ws-steps-page.h"
+#include "ws-timeline-page.h"
 
 G_BEGIN_DECLS
 
@@ -15,6 +18,12 @@ WsWindow *ws_window_new (GtkApplication *application);
 void ws_window_load (WsWindow *self, const char *const *paths);
 gboolean ws_window_is_loading (WsWindow *self);
 WsRun *ws_window_get_run (WsWindow *self);
+WsRun *ws_window_get_shown_run (WsWindow *self);
+void ws_window_set_steady (WsWindow *self, gboolean steady);
+gboolean ws_window_has_steps (WsWindow *self);
+WsStepsPage *ws_window_get_steps_page (WsWindow *self);
+WsFindingsPage *ws_window_get_findings_page (WsWindow *self);
+WsTimelinePage *ws_window_get_timeline_page (WsWindow *self);
 const char *ws_window_get_page (WsWindow *self);
 const char *ws_window_get_error (WsWindow *self);
 GtkWidget *ws_window_get_kernels_page (WsWindow *self);

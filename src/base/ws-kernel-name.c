@@ -4,6 +4,7 @@
 
 #include <string.h>
 
+#include "ws-kernel-display.h"
 #include "ws-kernel-name.h"
 
 static gboolean
@@ -297,31 +298,28 @@ ws_kernel_name_shorten (const char *name, guint max_chars)
 /**
  * ws_kernel_name_labels:
  * @names: (array length=n): full kernel names
+ * @max_chars: the most characters to keep; 0 for no limit
  *
- * Chart labels for @names: each shortened to @max_chars, except that
- * names whose short labels would collide (instantiations of one template)
- * keep their template arguments, so that no two rows read the same.
+ * Chart labels for @names: their display names (ws-kernel-display.h),
+ * unique among them, cut at the end past @max_chars (the start tells
+ * kernels apart; "vectorized_elementwise_kernel<GeluCUDAKernelImpl…>").
  *
  * Returns: (transfer full) (array zero-terminated=1): the labels
  */
 char **
 ws_kernel_name_labels (const char *const *names, guint n, guint max_chars)
 {
-  char **labels = g_new0 (char *, n + 1);
-  g_autoptr (GHashTable) counts = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  char **labels = ws_kernel_display_names (names, n);
 
-  for (guint i = 0; i < n; i++)
-    {
-      labels[i] = ws_kernel_name_shorten (names[i], max_chars);
-      g_hash_table_insert (
-        counts, g_strdup (labels[i]),
-        GUINT_TO_POINTER (GPOINTER_TO_UINT (g_hash_table_lookup (counts, labels[i])) + 1));
-    }
-  for (guint i = 0; i < n; i++)
-    if (GPOINTER_TO_UINT (g_hash_table_lookup (counts, labels[i])) > 1)
+  for (guint i = 0; max_chars > 1 && i < n; i++)
+    if ((guint) g_utf8_strlen (labels[i], -1) > max_chars)
       {
+        char *cut = g_strdup_printf (
+          "%.*s…", (int) (g_utf8_offset_to_pointer (labels[i], max_chars - 1) - labels[i]),
+          labels[i]);
+
         g_free (labels[i]);
-        labels[i] = ws_kernel_name_shorten (names[i], 0);
+        labels[i] = cut;
       }
   return labels;
 }
@@ -335,6 +333,8 @@ ws_name_form_to_string (WsNameForm form)
         return "short";
       case WS_NAME_MANGLED:
         return "mangled";
+      case WS_NAME_DISPLAY:
+        return "display";
       case WS_NAME_DEMANGLED:
       default:
         return "demangled";
@@ -350,6 +350,8 @@ ws_name_form_from_string (const char *str, WsNameForm *form)
     *form = WS_NAME_SHORT;
   else if (g_strcmp0 (str, "mangled") == 0)
     *form = WS_NAME_MANGLED;
+  else if (g_strcmp0 (str, "display") == 0)
+    *form = WS_NAME_DISPLAY;
   else
     return FALSE;
   return TRUE;

@@ -47,7 +47,8 @@ struct _WsCaptureRunner
 
   /* The command running */
   WsToolProcess *process;
-  int exit_status; /* -1: ended by a signal, or did not start */
+  WsCaptureKernelLookup lookup; /* step 4's reader of the export, or NULL */
+  int exit_status;              /* -1: ended by a signal, or did not start */
   WsCaptureOutputWatch output;
 
   /* Other machines (ws-capture-runner-remote.c) */

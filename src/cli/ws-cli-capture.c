@@ -10,6 +10,7 @@
 
 #include "ws-capture-runner.h"
 #include "ws-cli.h"
+#include "ws-nsys-kernel-identity.h"
 #include "ws-ssh-host.h"
 #include "ws-doctor.h"
 #include "ws-error.h"
@@ -372,6 +373,7 @@ ws_cli_capture (int argc, char **argv)
   run.loop = g_main_loop_new (NULL, FALSE);
   run.cancellable = g_cancellable_new ();
   run.runner = ws_capture_runner_new (list, (const guint *) rows->data, rows->len, settings, cwd);
+  ws_capture_runner_set_kernel_lookup (run.runner, ws_nsys_kernel_identities);
   run.show_transfer = isatty (STDERR_FILENO);
   g_signal_connect (run.runner, "log", G_CALLBACK (log_cb), &run);
   g_signal_connect (run.runner, "transfer", G_CALLBACK (transfer_cb), &run);

@@ -14,6 +14,10 @@
 
 #include "ws-cli.h"
 #include "ws-json-text.h"
+#include "ws-findings.h"
+#include "ws-format.h"
+#include "ws-gpu-busy.h"
+#include "ws-steps.h"
 #include "ws-error.h"
 #include "ws-ncu-match.h"
 #include "ws-ncu-reader.h"
@@ -332,4 +336,61 @@ ws_cli_capture_settings (const char *out, const char *nsys, const char *ncu, con
   if (ncu_set != NULL)
     ws_cli_replace_string (&settings->ncu_set, ncu_set);
   return g_steal_pointer (&settings);
+}
+
+/**
+ * ws_cli_steady:
+ * @steps: (out) (optional) (transfer full): the run's steps, when it has a
+ *   steady state
+ *
+ * Returns: (transfer full): the steady state of @run (ws-steps.h), or
+ * @run itself when it has no steps past its warm-up
+ */
+WsRun *
+ws_cli_steady (WsRun *run, WsSteps **steps)
+{
+  g_autoptr (WsSteps) found = ws_steps_compute (run, NULL);
+  WsRun *steady;
+
+  if (steps != NULL)
+    *steps = NULL;
+  if (!ws_steps_has_steady_state (found))
+    return ws_run_ref (run);
+  steady = ws_steps_steady_run (run, found);
+  if (steps != NULL)
+    *steps = g_steal_pointer (&found);
+  return steady;
+}
+
+/**
+ * ws_cli_use_steady:
+ * @run: (inout) (transfer full): the run; replaced by its steady state
+ * @file: the file, for the message
+ *
+ * `--steady`: the command works on the steady state.  Says which steps it
+ * holds on standard error (standard output stays the command's own); a run
+ * without steps past its warm-up is an error.
+ *
+ * Returns: whether @run has a steady state
+ */
+gboolean
+ws_cli_use_steady (WsRun **run, const char *file)
+{
+  g_autoptr (WsSteps) steps = NULL;
+  WsRun *steady = ws_cli_steady (*run, &steps);
+  g_autofree char *which = NULL;
+
+  if (steps == NULL)
+    {
+      ws_run_unref (steady);
+      g_printerr (_ ("warpscope-cli: %s: --steady: no steady state: no NVTX ranges repeat with a "
+                     "counter past the warm-up (see warpscope-cli steps)\n"),
+                  file);
+      return FALSE;
+    }
+  which = ws_steps_describe_steady (steps);
+  g_printerr (_ ("Steady state: %s\n"), which);
+  ws_run_unref (*run);
+  *run = steady;
+  return TRUE;
 }

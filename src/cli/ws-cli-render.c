@@ -17,6 +17,7 @@
 #include "ws-input.h"
 #include "ws-ncu-match.h"
 #include "ws-run-loader.h"
+#include "ws-steps-chart.h"
 #include "ws-surface.h"
 #include "ws-timeline-chart.h"
 #include "ws-timeline-text.h"
@@ -460,6 +461,21 @@ render_compare_gauges (WsRun *before, WsRun *after, const RenderOptions *options
 }
 
 static gboolean
+render_steps (WsRun *run, const RenderOptions *options, GError **error)
+{
+  g_autoptr (WsSteps) steps = ws_steps_compute (run, NULL);
+  WsPalette palette;
+
+  if (options->dark)
+    ws_palette_init_dark (&palette);
+  else
+    ws_palette_init_light (&palette);
+  return ws_steps_chart_render_to_file (options->output, options->width,
+                                        options->sized ? options->height : 0, run, steps, &palette,
+                                        error);
+}
+
+static gboolean
 render_why (WsRun *run, const char *view, const RenderOptions *options, GError **error)
 {
   return ws_cli_render_why (run, view, options->output, options->width, options->height,
@@ -512,6 +528,7 @@ static const View views[] = {
   { "compare", FALSE, FALSE, NULL, render_compare },
   { "compare-nvtx", FALSE, TRUE, NULL, render_compare },
   { "timeline", FALSE, FALSE, render_timeline, NULL },
+  { "steps", FALSE, FALSE, render_steps, NULL },
   { "flame", FALSE, FALSE, render_flame, NULL },
   { "compare-gauges", FALSE, FALSE, NULL, render_compare_gauges },
 };
@@ -530,11 +547,12 @@ ws_cli_render (int argc, char **argv)
   g_autofree char *kernel_str = NULL;
   int top = 15;
   gint64 kernel = -1;
+  gboolean steady = FALSE;
   GOptionEntry entries[] = {
     { "view", 'v', 0, G_OPTION_ARG_STRING, &view_str,
-      N_ ("What to draw: bars (default), timeline, flame (a CPU profile), gauges, roofline, stalls "
-          "or memory of ncu results, compare, compare-nvtx or compare-gauges (two runs: BEFORE "
-          "AFTER)"),
+      N_ ("What to draw: bars (default), timeline, steps (of a training loop), flame (a CPU "
+          "profile), gauges, roofline, stalls or memory of ncu results, compare, compare-nvtx or "
+          "compare-gauges (two runs: BEFORE AFTER)"),
       "VIEW" },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, N_ ("Image to write: .png, .svg or .pdf"),
       "OUT" },
@@ -564,6 +582,8 @@ ws_cli_render (int argc, char **argv)
     { "by", 0, 0, G_OPTION_ARG_STRING, &by_str,
       N_ ("Compare views: match kernels by demangled (default), short or normalized name"),
       "FORM" },
+    { "steady", 0, 0, G_OPTION_ARG_NONE, &steady,
+      N_ ("Only the steady state: the steps past the warm-up (see warpscope-cli steps)"), NULL },
     { NULL },
   };
   g_autoptr (GOptionContext) context =
@@ -685,6 +705,10 @@ ws_cli_render (int argc, char **argv)
     run = ws_cli_load (argv + 1, WS_LOAD_ALL, &error);
   if (run == NULL)
     return ws_cli_fail (error);
+  if (steady && !ws_cli_use_steady (&run, argv[1]))
+    return WS_EXIT_BAD_INPUT;
+  if (steady && after != NULL && !ws_cli_use_steady (&after, argv[2]))
+    return WS_EXIT_BAD_INPUT;
 
   if (view->render_pair != NULL ? !view->render_pair (run, after, &options, &error)
                                 : !view->render (run, &options, &error))

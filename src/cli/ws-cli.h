@@ -8,6 +8,7 @@
 #include "ws-capture-settings.h"
 #include "ws-load-options.h"
 #include "ws-run.h"
+#include "ws-steps.h"
 
 G_BEGIN_DECLS
 
@@ -31,6 +32,7 @@ int ws_cli_gauges (int argc, char **argv);
 int ws_cli_capture (int argc, char **argv);
 int ws_cli_doctor (int argc, char **argv);
 int ws_cli_fetch (int argc, char **argv);
+int ws_cli_steps (int argc, char **argv);
 int ws_cli_rollup (int argc, char **argv);
 gboolean ws_cli_render_why (WsRun *run, const char *view, const char *output, double width,
                             double height, gboolean dark, int kernel, GError **error);
@@ -45,6 +47,8 @@ gboolean ws_cli_parse (GOptionContext *context, int *argc, char ***argv, int min
 int ws_cli_fail (GError *error);
 WsRun *ws_cli_load (char **paths, WsLoadFlags flags, GError **error);
 WsRun *ws_cli_load_ncu (char **paths, GError **error);
+WsRun *ws_cli_steady (WsRun *run, WsSteps **steps);
+gboolean ws_cli_use_steady (WsRun **run, const char *file);
 gboolean ws_cli_write (const char *path, const char *data, gsize len, GError **error);
 void ws_cli_print_doctor (GPtrArray *checks, gboolean problems_only, FILE *out);
 char *ws_cli_json_text (JsonNode *root);

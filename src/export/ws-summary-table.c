@@ -24,24 +24,6 @@ static const char *const time_headers[][10] = {
                             "Min (ns)", "Max (ns)", "StdDev (ns)", "Name", NULL },
 };
 
-static char *
-fixed (double value, int decimals, gboolean grouping)
-{
-  GString *out = g_string_new (NULL);
-
-  ws_format_fixed (out, value, decimals, grouping);
-  return g_string_free (out, FALSE);
-}
-
-static char *
-integer (gint64 value, gboolean grouping)
-{
-  GString *out = g_string_new (NULL);
-
-  ws_format_int (out, value, grouping);
-  return g_string_free (out, FALSE);
-}
-
 /**
  * ws_summary_table_new:
  * @grouping: thousands separators (the console form)
@@ -73,25 +55,25 @@ ws_summary_table_new (const WsSummary *summary, gboolean grouping)
       if (summary->kind == WS_SUMMARY_MEM_SIZE_SUM)
         {
           /* MB = bytes / 10^6, three decimals. */
-          g_ptr_array_add (c, fixed ((double) row->total / 1e6, 3, grouping));
-          g_ptr_array_add (c, integer (row->count, grouping));
-          g_ptr_array_add (c, fixed (row->avg / 1e6, 3, grouping));
-          g_ptr_array_add (c, fixed (row->med / 1e6, 3, grouping));
-          g_ptr_array_add (c, fixed ((double) row->min / 1e6, 3, grouping));
-          g_ptr_array_add (c, fixed ((double) row->max / 1e6, 3, grouping));
-          g_ptr_array_add (c, fixed (row->stddev / 1e6, 3, grouping));
+          g_ptr_array_add (c, ws_table_fixed_cell ((double) row->total / 1e6, 3, grouping));
+          g_ptr_array_add (c, ws_table_int_cell (row->count, grouping));
+          g_ptr_array_add (c, ws_table_fixed_cell (row->avg / 1e6, 3, grouping));
+          g_ptr_array_add (c, ws_table_fixed_cell (row->med / 1e6, 3, grouping));
+          g_ptr_array_add (c, ws_table_fixed_cell ((double) row->min / 1e6, 3, grouping));
+          g_ptr_array_add (c, ws_table_fixed_cell ((double) row->max / 1e6, 3, grouping));
+          g_ptr_array_add (c, ws_table_fixed_cell (row->stddev / 1e6, 3, grouping));
           g_ptr_array_add (c, g_strdup (row->name));
           continue;
         }
 
-      g_ptr_array_add (c, fixed (row->percent, 1, grouping));
-      g_ptr_array_add (c, integer (row->total, grouping));
-      g_ptr_array_add (c, integer (row->count, grouping));
-      g_ptr_array_add (c, fixed (row->avg, 1, grouping));
-      g_ptr_array_add (c, fixed (row->med, 1, grouping));
-      g_ptr_array_add (c, integer (row->min, grouping));
-      g_ptr_array_add (c, integer (row->max, grouping));
-      g_ptr_array_add (c, fixed (row->stddev, 1, grouping));
+      g_ptr_array_add (c, ws_table_fixed_cell (row->percent, 1, grouping));
+      g_ptr_array_add (c, ws_table_int_cell (row->total, grouping));
+      g_ptr_array_add (c, ws_table_int_cell (row->count, grouping));
+      g_ptr_array_add (c, ws_table_fixed_cell (row->avg, 1, grouping));
+      g_ptr_array_add (c, ws_table_fixed_cell (row->med, 1, grouping));
+      g_ptr_array_add (c, ws_table_int_cell (row->min, grouping));
+      g_ptr_array_add (c, ws_table_int_cell (row->max, grouping));
+      g_ptr_array_add (c, ws_table_fixed_cell (row->stddev, 1, grouping));
       if (summary->kind == WS_SUMMARY_NVTX_SUM)
         g_ptr_array_add (c, g_strdup (row->style != NULL ? row->style : ""));
       g_ptr_array_add (c, g_strdup (row->name));

@@ -23,10 +23,54 @@ ws_output_format_from_string (const char *str, WsOutputFormat *format)
   return TRUE;
 }
 
+/**
+ * ws_table_fixed_cell:
+ * @grouping: thousands separators (the console table), or none (CSV)
+ *
+ * A cell of a table: @value with @decimals decimals, rounded as nsys
+ * rounds them.
+ *
+ * Returns: (transfer full): the cell's text
+ */
+char *
+ws_table_fixed_cell (double value, int decimals, gboolean grouping)
+{
+  GString *out = g_string_new (NULL);
+
+  ws_format_fixed (out, value, decimals, grouping);
+  return g_string_free (out, FALSE);
+}
+
+/**
+ * ws_table_int_cell:
+ * @grouping: thousands separators (the console table), or none (CSV)
+ *
+ * Returns: (transfer full): the cell's text
+ */
+char *
+ws_table_int_cell (gint64 value, gboolean grouping)
+{
+  GString *out = g_string_new (NULL);
+
+  ws_format_int (out, value, grouping);
+  return g_string_free (out, FALSE);
+}
+
+/* Columns a terminal gives @text: CJK characters take two. */
+static gsize
+text_width (const char *text)
+{
+  gsize width = 0;
+
+  for (const char *p = text; *p != '\0'; p = g_utf8_next_char (p))
+    width += g_unichar_iswide (g_utf8_get_char (p)) ? 2 : 1;
+  return width;
+}
+
 static void
 append_padded (GString *out, const char *text, gsize width, int align)
 {
-  gsize len = g_utf8_strlen (text, -1);
+  gsize len = text_width (text);
   gsize pad = width > len ? width - len : 0;
   gsize left = align > 0 ? pad : align == 0 ? pad / 2 : 0;
 
@@ -62,10 +106,9 @@ column_widths (guint n_columns, const char *const *headers, GPtrArray *cells)
   gsize *width = g_new0 (gsize, n_columns);
 
   for (guint c = 0; c < n_columns; c++)
-    width[c] = g_utf8_strlen (headers[c], -1);
+    width[c] = text_width (headers[c]);
   for (guint i = 0; i < cells->len; i++)
-    width[i % n_columns] =
-      MAX (width[i % n_columns], (gsize) g_utf8_strlen (g_ptr_array_index (cells, i), -1));
+    width[i % n_columns] = MAX (width[i % n_columns], text_width (g_ptr_array_index (cells, i)));
   return width;
 }
 

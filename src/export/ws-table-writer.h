@@ -19,6 +19,8 @@ typedef enum
 gboolean ws_output_format_from_string (const char *str, WsOutputFormat *format);
 
 void ws_markdown_append_cell (GString *out, const char *text);
+char *ws_table_fixed_cell (double value, int decimals, gboolean grouping);
+char *ws_table_int_cell (gint64 value, gboolean grouping);
 void ws_table_write (guint n_columns, const char *const *headers, const gboolean *numeric,
                      GPtrArray *cells, WsOutputFormat format, GString *out);
 void ws_table_fit_width (guint n_columns, const char *const *headers, GPtrArray *cells,

@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <json-glib/json-glib.h>
 
 #include "ws-cpu-reader.h"
 #include "ws-error.h"
@@ -69,6 +70,107 @@ load_ncu (GPtrArray *paths, GArray *from_folder, GPtrArray *warnings, GCancellab
   if (results != NULL)
     ws_gauges_compute_all (results);
   return results;
+}
+
+static char *
+member_string (JsonObject *object, const char *member)
+{
+  JsonNode *node = json_object_get_member (object, member);
+
+  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) ||
+      json_node_get_value_type (node) != G_TYPE_STRING)
+    return NULL;
+  return g_strdup (json_node_get_string (node));
+}
+
+/* A capture's run.json names the nsys kernel each ncu report was made for
+ * ("kernels": [{"name", "file", "mangled", "grid", "block"}]): the
+ * launches of K_ncu_raw.csv join that kernel by construction. */
+static void
+expect_manifest_kernels (WsNcuResults *ncu, const char *run_json)
+{
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  JsonNode *kernels;
+  JsonArray *list;
+  g_autoptr (GHashTable) per_file = g_hash_table_new (g_str_hash, g_str_equal);
+
+  if (!json_parser_load_from_file (parser, run_json, NULL) ||
+      !JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
+    return;
+  kernels =
+    json_object_get_member (json_node_get_object (json_parser_get_root (parser)), "kernels");
+  if (kernels == NULL || !JSON_NODE_HOLDS_ARRAY (kernels))
+    return;
+  list = json_node_get_array (kernels);
+  /* A report made for several kernels (NCU_MULTI_RUN=0) names no one. */
+  for (guint k = 0; k < json_array_get_length (list); k++)
+    {
+      JsonNode *node = json_array_get_element (list, k);
+      const char *file;
+
+      if (!JSON_NODE_HOLDS_OBJECT (node))
+        continue;
+      file = json_object_get_string_member_with_default (json_node_get_object (node), "file", NULL);
+      if (file != NULL)
+        g_hash_table_insert (
+          per_file, (gpointer) file,
+          GUINT_TO_POINTER (GPOINTER_TO_UINT (g_hash_table_lookup (per_file, file)) + 1));
+    }
+  for (guint f = 0; f < ncu->files->len; f++)
+    {
+      g_autofree char *base = g_path_get_basename (g_ptr_array_index (ncu->files, f));
+
+      if (!g_str_has_suffix (base, "_ncu_raw.csv"))
+        continue;
+      base[strlen (base) - strlen ("_ncu_raw.csv")] = '\0';
+      if (GPOINTER_TO_UINT (g_hash_table_lookup (per_file, base)) != 1)
+        continue;
+      for (guint k = 0; k < json_array_get_length (list); k++)
+        {
+          JsonNode *node = json_array_get_element (list, k);
+          JsonObject *object;
+          WsNcuExpected expected = { 0 };
+
+          if (!JSON_NODE_HOLDS_OBJECT (node))
+            continue;
+          object = json_node_get_object (node);
+          if (g_strcmp0 (json_object_get_string_member_with_default (object, "file", NULL), base) !=
+              0)
+            continue;
+          expected.demangled = member_string (object, "name");
+          expected.mangled = member_string (object, "mangled");
+          expected.grid = member_string (object, "grid");
+          expected.block = member_string (object, "block");
+          if (expected.demangled != NULL)
+            ws_ncu_results_expect (ncu, f, &expected);
+          g_free (expected.demangled);
+          g_free (expected.mangled);
+          g_free (expected.grid);
+          g_free (expected.block);
+        }
+    }
+}
+
+/* ncu CSVs opened from a capture's ncu/ folder without the folder: its
+ * run.json is one level up. */
+static void
+expect_beside_kernels (WsNcuResults *ncu)
+{
+  g_autoptr (GHashTable) seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+
+  for (guint f = 0; f < ncu->files->len; f++)
+    {
+      g_autofree char *dir = g_path_get_dirname (g_ptr_array_index (ncu->files, f));
+      g_autofree char *base = g_path_get_basename (dir);
+      char *manifest;
+
+      if (!g_str_equal (base, "ncu"))
+        continue;
+      manifest = g_build_filename (dir, "..", "run.json", NULL);
+      if (!g_hash_table_add (seen, manifest) || !g_file_test (manifest, G_FILE_TEST_IS_REGULAR))
+        continue;
+      expect_manifest_kernels (ncu, manifest);
+    }
 }
 
 static gboolean
@@ -321,6 +423,10 @@ ws_run_load (const char *const *paths, WsLoadFlags flags, GCancellable *cancella
           g_propagate_error (error, g_steal_pointer (&local));
           return NULL;
         }
+      if (run_json != NULL)
+        expect_manifest_kernels (ncu, run_json);
+      else
+        expect_beside_kernels (ncu);
     }
   if (export != NULL)
     {
@@ -340,7 +446,10 @@ ws_run_load (const char *const *paths, WsLoadFlags flags, GCancellable *cancella
         ws_ncu_match_attach (run, ncu);
     }
   else if (ncu != NULL)
-    run = ws_run_new_from_ncu (ncu);
+    {
+      run = ws_run_new_from_ncu (ncu);
+      ws_ncu_results_compute_labels (ncu, NULL);
+    }
   else
     {
       run = ws_run_new ();

@@ -164,8 +164,8 @@ ws_bars_model_new (const WsSummary *summary, guint top_n, WsBarsSort sort, const
         }
     }
 
-  /* Instantiations of one template fold to the same label: keep their
-   * arguments (the chart ellipsizes them in the middle) so the bars differ. */
+  /* Display names, unique among the bars: instantiations of one template
+   * keep what tells them apart. */
   {
     g_autofree const char **names = g_new0 (const char *, self->bars->len + 1);
     g_auto (GStrv) labels = NULL;
@@ -471,7 +471,7 @@ ws_bars_chart_draw (cairo_t *cr, double width, double height, const WsBarsModel 
         }
 
       ws_color_set (cr, bar->is_other ? palette->dim : palette->foreground);
-      ws_text_draw (cr, text, bar->label, l.bar_x, y, width - 2 * l.pad, WS_ALIGN_LEFT);
+      ws_text_draw_name (cr, text, bar->label, l.bar_x, y, width - 2 * l.pad, WS_ALIGN_LEFT);
 
       /* Bars end on whole pixels so that their length reads exactly. */
       if (bar->is_other)

@@ -250,7 +250,7 @@ ws_compare_chart_draw (cairo_t *cr, double width, double height, const WsCompari
           x += tw + 14;
         }
       ws_color_set (cr, palette->foreground);
-      ws_text_draw (cr, text, label, x, y, width - x - l.pad, WS_ALIGN_LEFT);
+      ws_text_draw_name (cr, text, label, x, y, width - x - l.pad, WS_ALIGN_LEFT);
 
       if (ranges)
         {

@@ -515,14 +515,12 @@ ws_gauges_panel_draw (cairo_t *cr, double width, double height, const WsNcuResul
                       guint launch, const WsGaugesPanelState *state, const WsPalette *palette)
 {
   const WsGauges *gauges;
-  const WsNcuLaunch *info;
   PanelLayout l;
   int hover = state != NULL ? state->hover : -1;
 
   g_return_if_fail (results != NULL && launch < ws_ncu_results_n_launches (results));
 
   gauges = ws_ncu_results_gauges (results, launch);
-  info = ws_ncu_results_launch (results, launch);
   compute_layout (cr, width, height, results, launch, palette, &l);
 
   cairo_save (cr);
@@ -533,11 +531,11 @@ ws_gauges_panel_draw (cairo_t *cr, double width, double height, const WsNcuResul
   {
     g_autoptr (PangoLayout) title = ws_text_layout (cr, palette, 1.15, TRUE);
     g_autoptr (PangoLayout) small = ws_text_layout (cr, palette, 0.9, FALSE);
-    g_autofree char *name = ws_kernel_name_shorten (info->kernel, 0);
+    g_autofree char *name = g_strdup (ws_ncu_results_label (results, launch));
     g_autofree char *sub = subtitle (results, launch);
 
     ws_color_set (cr, palette->foreground);
-    ws_text_draw (cr, title, name, l.pad, l.title_y, width - 2 * l.pad, WS_ALIGN_LEFT);
+    ws_text_draw_name (cr, title, name, l.pad, l.title_y, width - 2 * l.pad, WS_ALIGN_LEFT);
     ws_color_set (cr, palette->dim);
     ws_text_draw (cr, small, sub, l.pad, l.subtitle_y, width - 2 * l.pad, WS_ALIGN_LEFT);
   }

@@ -212,32 +212,17 @@ compute_layout (cairo_t *cr, double width, const WsGaugesOverview *self, const W
   l->gauges_x = l->two_lines ? l->kernel_x : l->verdict_x + l->verdict_w;
 }
 
-/* The kernel's name in @max_chars: templates folded, and when that is not
- * enough, namespaces dropped ("cunn_SoftMaxForwardReg<…>"), since the
- * function's own name tells kernels apart. */
+/* The launch's display name, cut at its end to @max_chars: its start
+ * (the function and its first telling argument) tells kernels apart. */
 static char *
-row_name (const char *kernel, guint max_chars)
+row_name (const char *label, guint max_chars)
 {
-  g_autofree char *folded = ws_kernel_name_shorten (kernel, 0);
-  int depth = 0;
-  const char *start;
+  glong len = g_utf8_strlen (label, -1);
 
-  if (g_utf8_strlen (folded, -1) <= (glong) max_chars)
-    return g_steal_pointer (&folded);
-  g_clear_pointer (&folded, g_free);
-  /* A limit of 1 folds every template argument list and cuts nothing. */
-  folded = ws_kernel_name_shorten (kernel, 1);
-  start = folded;
-  for (const char *p = folded; *p != '\0'; p++)
-    {
-      if (*p == '<' && !g_str_has_prefix (p, "<unnamed>"))
-        depth++;
-      else if (*p == '>' && depth > 0)
-        depth--;
-      else if (depth == 0 && p[0] == ':' && p[1] == ':')
-        start = p + 2;
-    }
-  return ws_kernel_name_shorten (start, max_chars);
+  if (len <= (glong) max_chars || max_chars < 2)
+    return g_strdup (label);
+  return g_strdup_printf ("%.*s…", (int) (g_utf8_offset_to_pointer (label, max_chars - 1) - label),
+                          label);
 }
 
 /* The height that shows every row at @width, or as many as a chart may
@@ -369,13 +354,12 @@ ws_gauges_overview_draw (cairo_t *cr, double width, double height, const WsGauge
   for (guint row = 0; row < l.shown; row++)
     {
       guint launch = ws_gauges_overview_launch (self, row);
-      const WsNcuLaunch *info = ws_ncu_results_launch (self->results, launch);
       const WsGauges *gauges = ws_ncu_results_gauges (self->results, launch);
       const WsGauge *duration = &gauges->gauge[WS_GAUGE_DURATION];
       double y = l.top + row * l.row_h;
       double text_y = y + round (l.row_h * 0.08);
       g_autofree char *id = g_strdup_printf ("%u", launch);
-      g_autofree char *name = row_name (info->kernel, l.name_chars);
+      g_autofree char *name = row_name (ws_ncu_results_label (self->results, launch), l.name_chars);
       g_autofree char *dur = duration->collected ? ws_format_duration (duration->value) : NULL;
       double dot = round (l.line * 0.6);
 
@@ -391,7 +375,7 @@ ws_gauges_overview_draw (cairo_t *cr, double width, double height, const WsGauge
       ws_color_set (cr, palette->dim);
       ws_text_draw (cr, text, id, l.id_x, text_y, l.id_w, WS_ALIGN_LEFT);
       ws_color_set (cr, palette->foreground);
-      ws_text_draw (cr, text, name, l.kernel_x, text_y, l.kernel_w - 8, WS_ALIGN_LEFT);
+      ws_text_draw_name (cr, text, name, l.kernel_x, text_y, l.kernel_w - 8, WS_ALIGN_LEFT);
       ws_text_draw (cr, text, dur != NULL ? dur : "–", l.duration_x + l.duration_w - 12, text_y, 0,
                     WS_ALIGN_RIGHT);
 

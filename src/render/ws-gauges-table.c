@@ -20,8 +20,9 @@
  * match no kernel of the nsys run.
  */
 void
-ws_gauges_table_write (const WsNcuResults *ncu, WsOutputFormat format, guint width, GString *out)
+ws_gauges_table_write (const WsRun *run, WsOutputFormat format, guint width, GString *out)
 {
+  const WsNcuResults *ncu = run->ncu;
   /* A column per gauge, in the order of WsGaugeKind. */
   guint n_columns = 2 + WS_N_GAUGES + 1;
   g_autofree const char **headers = g_new0 (const char *, n_columns);
@@ -45,7 +46,7 @@ ws_gauges_table_write (const WsNcuResults *ncu, WsOutputFormat format, guint wid
       const WsGauges *gauges = ws_ncu_results_gauges (ncu, i);
 
       g_ptr_array_add (cells, g_strdup_printf ("%u", i));
-      g_ptr_array_add (cells, g_strdup (ws_ncu_results_launch (ncu, i)->kernel));
+      g_ptr_array_add (cells, g_strdup (ws_ncu_results_label (ncu, i)));
       for (int kind = 0; kind < WS_N_GAUGES; kind++)
         {
           const WsGauge *gauge = &gauges->gauge[kind];
@@ -86,10 +87,11 @@ ws_gauges_table_write (const WsNcuResults *ncu, WsOutputFormat format, guint wid
       for (guint j = 0; j < unmatched->len; j++)
         {
           guint i = g_array_index (unmatched, guint, j);
+          g_autofree char *why = ws_ncu_unmatched_reason (run, ncu, i);
 
           g_string_append_printf (
             out, format == WS_FORMAT_MARKDOWN ? "- %u  %s (%s)\n" : "  %u  %s (%s)\n", i,
-            ws_ncu_results_launch (ncu, i)->kernel, ws_ncu_results_match (ncu, i)->why);
+            ws_ncu_results_launch (ncu, i)->kernel, why);
         }
     }
 }

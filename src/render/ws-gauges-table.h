@@ -8,7 +8,6 @@
 
 G_BEGIN_DECLS
 
-void ws_gauges_table_write (const WsNcuResults *ncu, WsOutputFormat format, guint width,
-                            GString *out);
+void ws_gauges_table_write (const WsRun *run, WsOutputFormat format, guint width, GString *out);
 
 G_END_DECLS

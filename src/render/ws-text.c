@@ -69,11 +69,9 @@ ws_text_line_height (PangoLayout *layout)
   return h;
 }
 
-/* Draws one line of @text with its top at @y, ellipsized in the middle to
- * @max_width (when > 0).  Returns the width drawn. */
-double
-ws_text_draw (cairo_t *cr, PangoLayout *layout, const char *text, double x, double y,
-              double max_width, WsAlign align)
+static double
+draw_line (cairo_t *cr, PangoLayout *layout, const char *text, double x, double y, double max_width,
+           WsAlign align, PangoEllipsizeMode mode)
 {
   int w, h;
 
@@ -82,7 +80,7 @@ ws_text_draw (cairo_t *cr, PangoLayout *layout, const char *text, double x, doub
   if (max_width > 0)
     {
       pango_layout_set_width (layout, (int) (max_width * PANGO_SCALE));
-      pango_layout_set_ellipsize (layout, PANGO_ELLIPSIZE_MIDDLE);
+      pango_layout_set_ellipsize (layout, mode);
     }
   else
     {
@@ -100,6 +98,38 @@ ws_text_draw (cairo_t *cr, PangoLayout *layout, const char *text, double x, doub
   return w;
 }
 
+/* Draws one line of @text with its top at @y, ellipsized in the middle to
+ * @max_width (when > 0).  Returns the width drawn. */
+double
+ws_text_draw (cairo_t *cr, PangoLayout *layout, const char *text, double x, double y,
+              double max_width, WsAlign align)
+{
+  return draw_line (cr, layout, text, x, y, max_width, align, PANGO_ELLIPSIZE_MIDDLE);
+}
+
+/* Draws a kernel's display name on one line, cut at its end to @max_width:
+ * its start (the function and its first telling template argument) is
+ * what tells kernels apart.  Returns the width drawn. */
+double
+ws_text_draw_name (cairo_t *cr, PangoLayout *layout, const char *name, double x, double y,
+                   double max_width, WsAlign align)
+{
+  return draw_line (cr, layout, name, x, y, max_width, align, PANGO_ELLIPSIZE_END);
+}
+
+/* No hyphen inside a word, nor a kernel name, where a line breaks. */
+static void
+no_hyphens (PangoLayout *layout)
+{
+#if PANGO_VERSION_CHECK(1, 44, 0)
+  PangoAttrList *attrs = pango_attr_list_new ();
+
+  pango_attr_list_insert (attrs, pango_attr_insert_hyphens_new (FALSE));
+  pango_layout_set_attributes (layout, attrs);
+  pango_attr_list_unref (attrs);
+#endif
+}
+
 /* Sets @text in @layout wrapped at words (or characters) to @width, at
  * least 20, unellipsized; the layout keeps that width, to be drawn as it
  * was measured.  Returns its height. */
@@ -111,6 +141,7 @@ ws_text_wrapped_height (PangoLayout *layout, const char *text, double width)
   pango_layout_set_text (layout, text, -1);
   pango_layout_set_width (layout, (int) (MAX (width, 20) * PANGO_SCALE));
   pango_layout_set_wrap (layout, PANGO_WRAP_WORD_CHAR);
+  no_hyphens (layout);
   pango_layout_set_ellipsize (layout, PANGO_ELLIPSIZE_NONE);
   pango_layout_get_pixel_size (layout, &w, &h);
   return h;
@@ -127,5 +158,6 @@ ws_text_draw_wrapped (cairo_t *cr, PangoLayout *layout, const char *text, double
   cairo_move_to (cr, x, y);
   pango_cairo_show_layout (cr, layout);
   pango_layout_set_width (layout, -1);
+  pango_layout_set_attributes (layout, NULL);
   return h;
 }

@@ -20,6 +20,8 @@ PangoLayout *ws_text_layout (cairo_t *cr, const WsPalette *palette, double scale
 void ws_text_size (PangoLayout *layout, const char *text, double *width, double *height);
 double ws_text_draw (cairo_t *cr, PangoLayout *layout, const char *text, double x, double y,
                      double max_width, WsAlign align);
+double ws_text_draw_name (cairo_t *cr, PangoLayout *layout, const char *name, double x, double y,
+                          double max_width, WsAlign align);
 double ws_text_line_height (PangoLayout *layout);
 double ws_text_wrapped_height (PangoLayout *layout, const char *text, double width);
 double ws_text_draw_wrapped (cairo_t *cr, PangoLayout *layout, const char *text, double x, double y,
