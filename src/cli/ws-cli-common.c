@@ -13,6 +13,10 @@
 #include <unistd.h>
 
 #include "ws-cli.h"
+#include "ws-findings.h"
+#include "ws-format.h"
+#include "ws-gpu-busy.h"
+#include "ws-steps.h"
 #include "ws-error.h"
 #include "ws-ncu-match.h"
 #include "ws-ncu-reader.h"
@@ -234,4 +238,105 @@ ws_cli_capture_settings (const char *out, const char *nsys, const char *ncu, con
   if (ncu_set != NULL)
     ws_cli_replace_string (&settings->ncu_set, ncu_set);
   return g_steal_pointer (&settings);
+}
+
+/**
+ * ws_cli_steady:
+ * @steps: (out) (optional) (transfer full): the run's steps, when it has a
+ *   steady state
+ *
+ * Returns: (transfer full): the steady state of @run (ws-steps.h), or
+ * @run itself when it has no steps past its warm-up
+ */
+WsRun *
+ws_cli_steady (WsRun *run, WsSteps **steps)
+{
+  g_autoptr (WsSteps) found = ws_steps_compute (run, NULL);
+  WsRun *steady;
+
+  if (steps != NULL)
+    *steps = NULL;
+  if (!ws_steps_has_steady_state (found))
+    return ws_run_ref (run);
+  steady = ws_steps_steady_run (run, found);
+  if (steps != NULL)
+    *steps = g_steal_pointer (&found);
+  return steady;
+}
+
+/**
+ * ws_cli_setup_line:
+ *
+ * One line on what the steady state leaves out: "Set-up before step 1:
+ * 2.65 s, the GPU busy 0.8% of it; there: GPU idle (severe), …".
+ *
+ * Returns: (transfer full): the line, without a line end
+ */
+char *
+ws_cli_setup_line (WsRun *run, WsSteps *steps)
+{
+  g_autoptr (WsRun) setup = ws_steps_setup_run (run, steps);
+  g_autoptr (GPtrArray) findings = NULL;
+  g_autoptr (GString) there = g_string_new (NULL);
+  g_autofree char *wall = NULL;
+  g_autofree char *steady = ws_steps_describe_steady (steps);
+  gint64 span, busy;
+  guint first = 0;
+
+  for (guint i = 0; i < steps->steps->len; i++)
+    if (!g_array_index (steps->steps, WsStep, i).warmup)
+      {
+        first = g_array_index (steps->steps, WsStep, i).number;
+        break;
+      }
+  span = setup->end_time > run->origin ? setup->end_time - run->origin : 0;
+  busy = ws_gpu_busy_during (run, WS_PID_ANY, run->origin, run->origin + span);
+  wall = ws_format_duration ((double) span);
+  findings = ws_findings_compute (setup);
+  for (guint i = 0; i < findings->len; i++)
+    {
+      WsFinding *f = g_ptr_array_index (findings, i);
+
+      g_string_append_printf (there, "%s%s (%s)", i > 0 ? ", " : "", f->title,
+                              ws_severity_label (f->severity));
+    }
+  /* TRANSLATORS: the steady state, then the set-up left out: the first steady step, the
+   * set-up's wall time, the GPU's busy share in it, and what the checks raise there */
+  return g_strdup_printf (
+    _ ("Steady state: %s. Set-up before step %u (%s, the GPU busy %.1f%% of it) is left out%s%s."),
+    steady, first, wall, span > 0 ? 100.0 * (double) busy / (double) span : 0.0,
+    there->len > 0 ? _ ("; there: ") : "", there->str);
+}
+
+/**
+ * ws_cli_use_steady:
+ * @run: (inout) (transfer full): the run; replaced by its steady state
+ * @file: the file, for the message
+ *
+ * `--steady`: the command works on the steady state.  Says which steps it
+ * holds on standard error (standard output stays the command's own); a run
+ * without steps past its warm-up is an error.
+ *
+ * Returns: whether @run has a steady state
+ */
+gboolean
+ws_cli_use_steady (WsRun **run, const char *file)
+{
+  g_autoptr (WsSteps) steps = NULL;
+  WsRun *steady = ws_cli_steady (*run, &steps);
+  g_autofree char *which = NULL;
+
+  if (steps == NULL)
+    {
+      ws_run_unref (steady);
+      g_printerr (_ ("warpscope-cli: %s: --steady: no steady state: no NVTX ranges repeat with a "
+                     "counter past the warm-up (see warpscope-cli steps)\n"),
+                  file);
+      return FALSE;
+    }
+  which = ws_steps_describe_steady (steps);
+  g_printerr (_ ("Steady state: %s\n"), which);
+  ws_run_unref (*run);
+  *run = steady;
+  return TRUE;
 }

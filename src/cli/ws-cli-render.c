@@ -487,6 +487,7 @@ ws_cli_render (int argc, char **argv)
   g_autofree char *kernel_str = NULL;
   int top = 15;
   gint64 kernel = -1;
+  gboolean steady = FALSE;
   GOptionEntry entries[] = {
     { "view", 'v', 0, G_OPTION_ARG_STRING, &view_str,
       N_ ("What to draw: bars (default), timeline, gauges of ncu results, compare, "
@@ -518,6 +519,8 @@ ws_cli_render (int argc, char **argv)
     { "by", 0, 0, G_OPTION_ARG_STRING, &by_str,
       N_ ("Compare views: match kernels by demangled (default), short or normalized name"),
       "FORM" },
+    { "steady", 0, 0, G_OPTION_ARG_NONE, &steady,
+      N_ ("Only the steady state: the steps past the warm-up (see warpscope-cli steps)"), NULL },
     { NULL },
   };
   g_autoptr (GOptionContext) context =
@@ -639,6 +642,10 @@ ws_cli_render (int argc, char **argv)
     run = ws_cli_load (argv + 1, WS_LOAD_ALL, &error);
   if (run == NULL)
     return ws_cli_fail (error);
+  if (steady && !ws_cli_use_steady (&run, argv[1]))
+    return WS_EXIT_BAD_INPUT;
+  if (steady && after != NULL && !ws_cli_use_steady (&after, argv[2]))
+    return WS_EXIT_BAD_INPUT;
 
   if (view->render_pair != NULL ? !view->render_pair (run, after, &options, &error)
                                 : !view->render (run, &options, &error))

@@ -8,6 +8,7 @@
 #include "ws-capture-settings.h"
 #include "ws-load-options.h"
 #include "ws-run.h"
+#include "ws-steps.h"
 
 G_BEGIN_DECLS
 
@@ -30,12 +31,16 @@ int ws_cli_export (int argc, char **argv);
 int ws_cli_gauges (int argc, char **argv);
 int ws_cli_capture (int argc, char **argv);
 int ws_cli_doctor (int argc, char **argv);
+int ws_cli_steps (int argc, char **argv);
 
 gboolean ws_cli_parse (GOptionContext *context, int *argc, char ***argv, int min_args,
                        int max_args);
 int ws_cli_fail (GError *error);
 WsRun *ws_cli_load (char **paths, WsLoadFlags flags, GError **error);
 WsRun *ws_cli_load_ncu (char **paths, GError **error);
+WsRun *ws_cli_steady (WsRun *run, WsSteps **steps);
+char *ws_cli_setup_line (WsRun *run, WsSteps *steps);
+gboolean ws_cli_use_steady (WsRun **run, const char *file);
 gboolean ws_cli_write (const char *path, const char *data, gsize len, GError **error);
 void ws_cli_print_doctor (GPtrArray *checks, gboolean problems_only, FILE *out);
 char *ws_cli_json_text (JsonNode *root);

@@ -95,6 +95,85 @@ read_manifest (WsRun *run, const char *run_json)
   g_ptr_array_add (run->prov.files, g_strdup (run_json));
 }
 
+static char *
+member_string (JsonObject *object, const char *member)
+{
+  JsonNode *node = json_object_get_member (object, member);
+
+  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) ||
+      json_node_get_value_type (node) != G_TYPE_STRING)
+    return NULL;
+  return g_strdup (json_node_get_string (node));
+}
+
+/* A capture's run.json names the nsys kernel each ncu report was made for
+ * ("kernels": [{"name", "file", "mangled", "grid", "block"}]): the
+ * launches of K_ncu_raw.csv join that kernel by construction. */
+static void
+expect_manifest_kernels (WsNcuResults *ncu, const char *run_json)
+{
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  JsonNode *kernels;
+  JsonArray *list;
+  g_autoptr (GHashTable) per_file = g_hash_table_new (g_str_hash, g_str_equal);
+
+  if (!json_parser_load_from_file (parser, run_json, NULL) ||
+      !JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
+    return;
+  kernels =
+    json_object_get_member (json_node_get_object (json_parser_get_root (parser)), "kernels");
+  if (kernels == NULL || !JSON_NODE_HOLDS_ARRAY (kernels))
+    return;
+  list = json_node_get_array (kernels);
+  /* A report made for several kernels (NCU_MULTI_RUN=0) names no one. */
+  for (guint k = 0; k < json_array_get_length (list); k++)
+    {
+      JsonNode *node = json_array_get_element (list, k);
+      const char *file;
+
+      if (!JSON_NODE_HOLDS_OBJECT (node))
+        continue;
+      file = json_object_get_string_member_with_default (json_node_get_object (node), "file", NULL);
+      if (file != NULL)
+        g_hash_table_insert (
+          per_file, (gpointer) file,
+          GUINT_TO_POINTER (GPOINTER_TO_UINT (g_hash_table_lookup (per_file, file)) + 1));
+    }
+  for (guint f = 0; f < ncu->files->len; f++)
+    {
+      g_autofree char *base = g_path_get_basename (g_ptr_array_index (ncu->files, f));
+
+      if (!g_str_has_suffix (base, "_ncu_raw.csv"))
+        continue;
+      base[strlen (base) - strlen ("_ncu_raw.csv")] = '\0';
+      if (GPOINTER_TO_UINT (g_hash_table_lookup (per_file, base)) != 1)
+        continue;
+      for (guint k = 0; k < json_array_get_length (list); k++)
+        {
+          JsonNode *node = json_array_get_element (list, k);
+          JsonObject *object;
+          WsNcuExpected expected = { 0 };
+
+          if (!JSON_NODE_HOLDS_OBJECT (node))
+            continue;
+          object = json_node_get_object (node);
+          if (g_strcmp0 (json_object_get_string_member_with_default (object, "file", NULL), base) !=
+              0)
+            continue;
+          expected.demangled = member_string (object, "name");
+          expected.mangled = member_string (object, "mangled");
+          expected.grid = member_string (object, "grid");
+          expected.block = member_string (object, "block");
+          if (expected.demangled != NULL)
+            ws_ncu_results_expect (ncu, f, &expected);
+          g_free (expected.demangled);
+          g_free (expected.mangled);
+          g_free (expected.grid);
+          g_free (expected.block);
+        }
+    }
+}
+
 static gboolean
 is_report (WsInputKind kind)
 {
@@ -329,6 +408,8 @@ ws_run_load (const char *const *paths, WsLoadFlags flags, GCancellable *cancella
           g_propagate_error (error, g_steal_pointer (&local));
           return NULL;
         }
+      if (run_json != NULL)
+        expect_manifest_kernels (ncu, run_json);
     }
   if (export != NULL)
     {

@@ -258,8 +258,10 @@ struct _WsRun
   gboolean has_memory_tables;
 
   WsSummary *summaries[WS_N_SUMMARY_KINDS]; /* derived at load; see ws_run_get_summary() */
+  GHashTable *display_names; /* demangled name id → display name id, set by ws_run_finish() */
 
   WsNcuResults *ncu;             /* profiled launches from ncu CSVs, or NULL */
+  WsRun *base;                   /* a slice (ws-run-slice.h): the run whose strings it shares */
   WsCsvSummaries *csv_summaries; /* `nsys stats` CSVs opened without an export, or NULL */
 };
 
@@ -279,6 +281,8 @@ const char *ws_run_process_name (const WsRun *self, guint32 pid);
 const char *ws_run_gpu_name (const WsRun *self, gint32 device);
 const char *ws_run_nvtx_domain_name (const WsRun *self, guint16 domain);
 const char *ws_run_display_name (const WsRun *self);
+guint32 ws_run_kernel_display_id (const WsRun *self, guint32 demangled);
+const char *ws_run_kernel_display (const WsRun *self, const char *demangled);
 gsize ws_run_n_events (const WsRun *self);
 gsize ws_run_memory (const WsRun *self);
 const WsSourceCount *ws_run_source_count (const WsRun *self, const char *what);
@@ -293,6 +297,7 @@ const char *ws_mem_kind_label (guint kind);
 void ws_run_add_source (WsRun *self, const char *what, const char *table, gint64 rows);
 void ws_run_add_warning (WsRun *self, const char *format, ...) G_GNUC_PRINTF (2, 3);
 void ws_run_finish (WsRun *self);
+void ws_run_update_bounds (WsRun *self);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (WsRun, ws_run_unref)
 
