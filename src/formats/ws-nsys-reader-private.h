@@ -63,6 +63,7 @@ gboolean ws_nsys_load_strings (WsNsysReader *r, GError **error);
 gboolean ws_nsys_load_thread_names (WsNsysReader *r, GError **error);
 void ws_nsys_load_gpus (WsNsysReader *r);
 void ws_nsys_load_system (WsNsysReader *r);
+void ws_nsys_load_capture (WsNsysReader *r);
 void ws_nsys_load_processes (WsNsysReader *r);
 
 /* ws-nsys-events.c */
