@@ -8,8 +8,10 @@
 #include "ws-error.h"
 #include "ws-gauges.h"
 #include "ws-input.h"
+#include "ws-load-relay.h"
 #include "ws-ncu-match.h"
 #include "ws-ncu-reader.h"
+#include "ws-ranks-loader.h"
 #include "ws-nsys-reader.h"
 #include "ws-nsys-stats-reader.h"
 #include "ws-report-convert.h"
@@ -423,6 +425,8 @@ ws_run_load (const char *const *paths, WsLoadFlags flags, GCancellable *cancella
         }
       if (ncu != NULL)
         ws_run_attach_ncu (run, ncu);
+      if (!(flags & (WS_LOAD_LEAN | WS_LOAD_NO_RANKS)))
+        ws_ranks_loader_attach_processes (run);
     }
   else if (ncu != NULL)
     run = ws_run_new_from_ncu (ncu);
@@ -470,92 +474,11 @@ ws_run_load (const char *const *paths, WsLoadFlags flags, GCancellable *cancella
   return g_steal_pointer (&run);
 }
 
-/* Progress crosses from the worker to the caller's main context through a
- * relay that outlives both; deliveries after the task finished or was
- * cancelled are dropped (a window that cancels as it goes must not hear
- * of the load again). */
-typedef struct
-{
-  gatomicrefcount ref_count;
-  GMainContext *context;
-  GCancellable *cancellable;
-  WsProgressFunc func;
-  gpointer data;
-  GDestroyNotify notify;
-  gint finished; /* atomic */
-} ProgressRelay;
-
-typedef struct
-{
-  ProgressRelay *relay;
-  double fraction;
-  char *what;
-} ProgressEvent;
-
-static ProgressRelay *
-relay_ref (ProgressRelay *relay)
-{
-  g_atomic_ref_count_inc (&relay->ref_count);
-  return relay;
-}
-
-static void
-relay_unref (ProgressRelay *relay)
-{
-  if (!g_atomic_ref_count_dec (&relay->ref_count))
-    return;
-  if (relay->notify != NULL)
-    relay->notify (relay->data);
-  g_main_context_unref (relay->context);
-  g_clear_object (&relay->cancellable);
-  g_free (relay);
-}
-
-static void
-progress_event_free (gpointer data)
-{
-  ProgressEvent *event = data;
-
-  relay_unref (event->relay);
-  g_free (event->what);
-  g_free (event);
-}
-
-static gboolean
-deliver_progress (gpointer data)
-{
-  ProgressEvent *event = data;
-
-  if (!g_atomic_int_get (&event->relay->finished) &&
-      !g_cancellable_is_cancelled (event->relay->cancellable))
-    event->relay->func (event->fraction, event->what, event->relay->data);
-  return G_SOURCE_REMOVE;
-}
-
-static void
-relay_progress (double fraction, const char *what, gpointer data)
-{
-  ProgressRelay *relay = data;
-  ProgressEvent *event = g_new0 (ProgressEvent, 1);
-  g_autoptr (GSource) source = NULL;
-
-  event->relay = relay_ref (relay);
-  event->fraction = fraction;
-  event->what = g_strdup (what);
-  /* Always through the caller's loop: g_main_context_invoke() would call
-   * it right here, on the worker, whenever the worker's thread-default
-   * context is the caller's and nobody iterates it at that moment. */
-  source = g_idle_source_new ();
-  g_source_set_priority (source, G_PRIORITY_DEFAULT);
-  g_source_set_callback (source, deliver_progress, event, progress_event_free);
-  g_source_attach (source, relay->context);
-}
-
 typedef struct
 {
   char **paths;
   WsLoadFlags flags;
-  ProgressRelay *relay;
+  WsLoadRelay *relay;
 } LoadData;
 
 static void
@@ -566,8 +489,8 @@ load_data_free (gpointer data)
   g_strfreev (load->paths);
   if (load->relay != NULL)
     {
-      g_atomic_int_set (&load->relay->finished, TRUE);
-      relay_unref (load->relay);
+      ws_load_relay_finish (load->relay);
+      ws_load_relay_unref (load->relay);
     }
   g_free (load);
 }
@@ -580,7 +503,7 @@ load_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *can
   WsRun *run;
 
   run = ws_run_load ((const char *const *) load->paths, load->flags, cancellable,
-                     load->relay != NULL ? relay_progress : NULL, load->relay, &error);
+                     load->relay != NULL ? ws_load_relay_progress : NULL, load->relay, &error);
   if (run != NULL)
     ws_run_compute_summaries (run);
   if (run == NULL)
@@ -610,15 +533,7 @@ ws_run_load_async (const char *const *paths, WsLoadFlags flags, GCancellable *ca
   load->paths = g_strdupv ((char **) paths);
   load->flags = flags;
   if (progress != NULL)
-    {
-      load->relay = g_new0 (ProgressRelay, 1);
-      g_atomic_ref_count_init (&load->relay->ref_count);
-      load->relay->context = g_main_context_ref_thread_default ();
-      load->relay->cancellable = cancellable != NULL ? g_object_ref (cancellable) : NULL;
-      load->relay->func = progress;
-      load->relay->data = progress_data;
-      load->relay->notify = progress_notify;
-    }
+    load->relay = ws_load_relay_new (progress, progress_data, progress_notify, cancellable);
   else if (progress_notify != NULL)
     progress_notify (progress_data);
 
