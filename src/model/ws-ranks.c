@@ -45,6 +45,7 @@ ws_ranks_new (void)
   self->jobs = g_ptr_array_new_with_free_func (g_free);
   self->notes = g_ptr_array_new_with_free_func (g_free);
   self->figures = g_ptr_array_new_with_free_func (free_figures);
+  self->shared_gpus = g_ptr_array_new_with_free_func (g_free);
   self->aligned = TRUE;
   return self;
 }
@@ -69,6 +70,7 @@ ws_ranks_unref (WsRanks *self)
   g_ptr_array_unref (self->jobs);
   g_ptr_array_unref (self->notes);
   g_ptr_array_unref (self->figures);
+  g_ptr_array_unref (self->shared_gpus);
   g_free (self->job_name);
   g_free (self);
 }
@@ -510,7 +512,10 @@ ws_ranks_add_gpu_notes (WsRanks *self)
     }
   g_ptr_array_sort (lines, compare_lines);
   for (guint i = 0; i < lines->len; i++)
-    g_ptr_array_add (self->notes, g_strdup (g_ptr_array_index (lines, i)));
+    {
+      g_ptr_array_add (self->notes, g_strdup (g_ptr_array_index (lines, i)));
+      g_ptr_array_add (self->shared_gpus, g_strdup (g_ptr_array_index (lines, i)));
+    }
 }
 
 /**
@@ -599,6 +604,8 @@ ws_ranks_select (const WsRanks *self, const guint32 *pids, guint n_pids)
     g_ptr_array_add (copy->jobs, g_strdup (g_ptr_array_index (self->jobs, i)));
   for (guint i = 0; i < self->notes->len; i++)
     g_ptr_array_add (copy->notes, g_strdup (g_ptr_array_index (self->notes, i)));
+  for (guint i = 0; i < self->shared_gpus->len; i++)
+    g_ptr_array_add (copy->shared_gpus, g_strdup (g_ptr_array_index (self->shared_gpus, i)));
   for (guint i = 0; i < self->ranks->len; i++)
     {
       const WsRank *rank = &g_array_index (self->ranks, WsRank, i);

@@ -45,12 +45,13 @@ struct _WsRanks
   gatomicrefcount ref_count;
   GArray *ranks; /* WsRank, by rank number */
   WsRankSource source;
-  gboolean aligned;   /* every export had a session start to align on */
-  gint64 spread;      /* ns between the earliest and the latest session start */
-  GPtrArray *jobs;    /* char *: the distinct jobs named by the exports */
-  char *job_name;     /* what the window's title calls the job */
-  GPtrArray *notes;   /* char *: what to say about the set (mixed jobs, shared GPUs, …) */
-  GPtrArray *figures; /* WsRankFigures *, one per rank in the order of @ranks, or NULL
+  gboolean aligned;       /* every export had a session start to align on */
+  gint64 spread;          /* ns between the earliest and the latest session start */
+  GPtrArray *jobs;        /* char *: the distinct jobs named by the exports */
+  char *job_name;         /* what the window's title calls the job */
+  GPtrArray *notes;       /* char *: what to say about the set (mixed jobs, shared GPUs, …) */
+  GPtrArray *shared_gpus; /* char *: a note per GPU that several ranks used (also in @notes) */
+  GPtrArray *figures;     /* WsRankFigures *, one per rank in the order of @ranks, or NULL
                        * where not measured yet */
 };
 
