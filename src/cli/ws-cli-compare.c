@@ -208,6 +208,7 @@ ws_cli_compare (int argc, char **argv)
                 "stats CSVs in a folder, or a capture folder; several files of one run are "
                 "joined by commas (run.sqlite,run_ncu_raw.csv). The table and Markdown formats "
                 "add the gauges of kernels profiled on both sides and the findings diff."));
+  ws_cli_add_rank_option (context);
   if (!ws_cli_parse (context, &argc, &argv, 2, 2))
     return WS_EXIT_BAD_INPUT;
   if (by_str != NULL && !ws_match_by_from_string (by_str, &by))

@@ -537,6 +537,7 @@ ws_cli_render (int argc, char **argv)
                                    "into a PNG, SVG or PDF file. The compare views take BEFORE "
                                    "and AFTER, each one run: a file, a folder, or the files of "
                                    "one run joined by commas (run.sqlite,run_ncu_raw.csv)."));
+  ws_cli_add_rank_option (context);
   if (!ws_cli_parse (context, &argc, &argv, 1, -1))
     return WS_EXIT_BAD_INPUT;
   if (output == NULL && repeat <= 0)

@@ -150,7 +150,8 @@ ws_cli_stats (int argc, char **argv)
     context, _ ("Computes the reports of “nsys stats” from an Nsight Systems SQLite "
                 "export, with the same definitions and numbers. With --format csv "
                 "the output equals nsys stats --format csv."));
-  if (!ws_cli_parse (context, &argc, &argv, 1, 1))
+  ws_cli_add_rank_option (context);
+  if (!ws_cli_parse (context, &argc, &argv, 1, -1))
     return WS_EXIT_BAD_INPUT;
 
   reports = g_strsplit (report_str != NULL ? report_str : "cuda_gpu_kern_sum", ",", -1);
@@ -198,7 +199,8 @@ ws_cli_stats (int argc, char **argv)
       flags |= WS_LOAD_NVTX | WS_LOAD_API;
       lean = FALSE;
     }
-  if (lean)
+  /* A rank is told by its streams and threads: --rank reads them. */
+  if (lean && !ws_cli_rank_filter_given ())
     flags |= WS_LOAD_LEAN;
   if (form == WS_NAME_SHORT)
     flags |= WS_LOAD_NAME_SHORT;

@@ -31,12 +31,15 @@ int ws_cli_export (int argc, char **argv);
 int ws_cli_gauges (int argc, char **argv);
 int ws_cli_capture (int argc, char **argv);
 int ws_cli_doctor (int argc, char **argv);
+int ws_cli_ranks (int argc, char **argv);
 int ws_cli_steps (int argc, char **argv);
 
 gboolean ws_cli_parse (GOptionContext *context, int *argc, char ***argv, int min_args,
                        int max_args);
 int ws_cli_fail (GError *error);
 WsRun *ws_cli_load (char **paths, WsLoadFlags flags, GError **error);
+void ws_cli_add_rank_option (GOptionContext *context);
+gboolean ws_cli_rank_filter_given (void);
 WsRun *ws_cli_load_ncu (char **paths, GError **error);
 WsRun *ws_cli_steady (WsRun *run, WsSteps **steps);
 char *ws_cli_setup_line (WsRun *run, WsSteps *steps);
