@@ -257,6 +257,41 @@ summarise_api (const WsRun *run)
 }
 
 static gint64
+osrt_duration (gconstpointer data, gsize i)
+{
+  const WsOsrtCalls *o = data;
+
+  return o->end[i] - o->start[i];
+}
+
+/* osrt_sum: calls grouped by function name, as nsys's report groups
+ * OSRT_API rows of event class 27 by nameId. */
+static WsSummary *
+summarise_osrt (const WsRun *run)
+{
+  WsSummary *summary = ws_summary_new (WS_SUMMARY_OSRT_SUM);
+  g_autoptr (GHashTable) by_id = g_hash_table_new (g_direct_hash, g_direct_equal);
+  g_autoptr (GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+  g_autofree guint32 *group = g_new (guint32, MAX (run->osrt.n, 1));
+
+  for (gsize i = 0; i < run->osrt.n; i++)
+    {
+      gpointer found = g_hash_table_lookup (by_id, GUINT_TO_POINTER (run->osrt.name[i] + 1));
+
+      if (found == NULL)
+        {
+          found = GUINT_TO_POINTER (names->len + 1);
+          g_ptr_array_add (names, g_strdup (ws_run_string (run, run->osrt.name[i])));
+          g_hash_table_insert (by_id, GUINT_TO_POINTER (run->osrt.name[i] + 1), found);
+        }
+      group[i] = GPOINTER_TO_UINT (found) - 1;
+    }
+  summarise_groups (summary, group, run->osrt.n, names->len, osrt_duration, &run->osrt,
+                    (char **) names->pdata, NULL, NULL);
+  return summary;
+}
+
+static gint64
 nvtx_duration (gconstpointer data, gsize i)
 {
   const WsNvtxRanges *r = data;
@@ -458,6 +493,8 @@ ws_summary_compute (const WsRun *run, WsSummaryKind kind, WsNameForm form)
       case WS_SUMMARY_MEM_TIME_SUM:
       case WS_SUMMARY_MEM_SIZE_SUM:
         return summarise_memops (run, kind);
+      case WS_SUMMARY_OSRT_SUM:
+        return summarise_osrt (run);
       case WS_N_SUMMARY_KINDS:
       default:
         g_return_val_if_reached (NULL);

@@ -259,8 +259,8 @@ ws_application_startup (GApplication *app)
   static const char *close_accels[] = { "<Control>w", NULL };
   static const char *find_accels[] = { "<Control>f", NULL };
   static const char *prefs_accels[] = { "<Control>comma", NULL };
-  static const char *const pages[] = { "kernels", "timeline", "summaries",
-                                       "gauges",  "findings", "capture" };
+  static const char *const pages[] = { "kernels",  "timeline", "summaries", "gauges",
+                                       "findings", "flame",    "capture" };
   g_autoptr (GtkCssProvider) css = gtk_css_provider_new ();
 
   G_APPLICATION_CLASS (ws_application_parent_class)->startup (app);

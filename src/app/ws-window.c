@@ -11,6 +11,7 @@
 #include "ws-compare-window.h"
 #include "ws-chrome-trace.h"
 #include "ws-findings-page.h"
+#include "ws-flame-page.h"
 #include "ws-gauges-page.h"
 #include "ws-capture-page.h"
 #include "ws-kernels-page.h"
@@ -46,6 +47,7 @@ struct _WsWindow
   WsKernelsPage *kernels_page;
   WsSummariesPage *summaries_page;
   WsFindingsPage *findings_page;
+  WsFlamePage *flame_page;
   WsGaugesPage *gauges_page;
   WsTimelinePage *timeline_page;
 };
@@ -214,6 +216,7 @@ load_finished (GObject *source, GAsyncResult *result, gpointer data)
   ws_summaries_page_set_run (self->summaries_page, self->run);
   ws_findings_page_set_run (self->findings_page, self->run);
   ws_gauges_page_set_run (self->gauges_page, self->run);
+  ws_flame_page_set_run (self->flame_page, self->run);
   /* ncu CSVs alone: their gauges are what there is to see. */
   if (self->run->kernels.n == 0 && self->run->ncu != NULL)
     gtk_stack_set_visible_child_name (self->view_stack, "gauges");
@@ -507,6 +510,7 @@ ws_window_class_init (WsWindowClass *klass)
   g_type_ensure (WS_TYPE_SUMMARIES_PAGE);
   g_type_ensure (WS_TYPE_FINDINGS_PAGE);
   g_type_ensure (WS_TYPE_GAUGES_PAGE);
+  g_type_ensure (WS_TYPE_FLAME_PAGE);
   g_type_ensure (WS_TYPE_CAPTURE_PAGE);
   g_type_ensure (WS_TYPE_TIMELINE_PAGE);
   gtk_widget_class_set_template_from_resource (widget_class,
@@ -522,6 +526,7 @@ ws_window_class_init (WsWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, WsWindow, kernels_page);
   gtk_widget_class_bind_template_child (widget_class, WsWindow, summaries_page);
   gtk_widget_class_bind_template_child (widget_class, WsWindow, findings_page);
+  gtk_widget_class_bind_template_child (widget_class, WsWindow, flame_page);
   gtk_widget_class_bind_template_child (widget_class, WsWindow, gauges_page);
   gtk_widget_class_bind_template_child (widget_class, WsWindow, timeline_page);
   gtk_widget_class_bind_template_callback (widget_class, info_bar_response_cb);

@@ -12,8 +12,8 @@
 
 /* The event kinds `info` counts, in the order it prints them. */
 static const char *const event_kinds[] = {
-  "kernels",     "memcpy",     "memset",     "cuda-api",   "nvtx",
-  "nvtx-ranges", "nvtx-marks", "nvtx-other", "gpu-memory", "gpu-metrics",
+  "kernels",    "memcpy",     "memset",     "cuda-api",    "driver-api", "nvtx",    "nvtx-ranges",
+  "nvtx-marks", "nvtx-other", "gpu-memory", "gpu-metrics", "os-runtime", "metrics",
 };
 
 static const char *
@@ -25,6 +25,8 @@ kind_label (const char *kind)
     return _ ("Nsight Systems report, read through its SQLite export (nsys export)");
   if (g_strcmp0 (kind, "ncu-rep") == 0)
     return _ ("Nsight Compute report, read through its raw CSV page (ncu --import)");
+  if (g_strcmp0 (kind, "nvprof-sqlite") == 0)
+    return _ ("nvprof export (SQLite)");
   return kind;
 }
 
@@ -169,7 +171,10 @@ print_text (const WsRun *run, const char *path)
 
   g_string_append_printf (out, "%-16s%s\n", _ ("File:"), path);
   g_string_append_printf (out, "%-16s%s\n", _ ("Kind:"), kind_label (prov->kind));
-  if (prov->nsys_version != NULL)
+  if (g_strcmp0 (prov->kind, "nvprof-sqlite") == 0)
+    g_string_append_printf (out, "%-16s%s\n", _ ("Version:"),
+                            prov->schema_version != NULL ? prov->schema_version : "?");
+  else if (prov->nsys_version != NULL)
     g_string_append_printf (out, "%-16s%s (%s %s, %s)\n", _ ("nsys version:"), prov->nsys_version,
                             _ ("schema"), prov->schema_version != NULL ? prov->schema_version : "?",
                             prov->metadata_table);

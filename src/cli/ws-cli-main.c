@@ -27,6 +27,7 @@ static const Command commands[] = {
   { "diagnose", ws_cli_diagnose, N_("Findings: allocation in loops, small transfers, syncs, launch overhead, …") },
   { "export", ws_cli_export, N_("Write a run as a Chrome trace, a Markdown report or nsys stats CSVs") },
   { "capture", ws_cli_capture, N_("Capture the targets of a targets.tsv file with nsys and ncu") },
+  { "flame", ws_cli_flame, N_("A CPU profile (nsys samples, py-spy, speedscope, cProfile) as a flame graph or collapsed stacks") },
   { "doctor", ws_cli_doctor, N_("Check this machine before a capture, with the fix for each problem") },
 };
 /* clang-format on */

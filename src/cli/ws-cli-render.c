@@ -464,12 +464,20 @@ typedef struct
                            GError **error);
 } View;
 
+static gboolean
+render_flame (WsRun *run, const RenderOptions *options, GError **error)
+{
+  return ws_cli_flame_render (run, 0, -1, 0, 0, options->output, options->width, options->height,
+                              options->dark, 0, NULL, error);
+}
+
 static const View views[] = {
   { "bars", FALSE, FALSE, render_bars, NULL },
   { "gauges", TRUE, FALSE, render_gauges, NULL },
   { "compare", FALSE, FALSE, NULL, render_compare },
   { "compare-nvtx", FALSE, TRUE, NULL, render_compare },
   { "timeline", FALSE, FALSE, render_timeline, NULL },
+  { "flame", FALSE, FALSE, render_flame, NULL },
   { "compare-gauges", FALSE, FALSE, NULL, render_compare_gauges },
 };
 
@@ -490,8 +498,8 @@ ws_cli_render (int argc, char **argv)
   gboolean steady = FALSE;
   GOptionEntry entries[] = {
     { "view", 'v', 0, G_OPTION_ARG_STRING, &view_str,
-      N_ ("What to draw: bars (default), timeline, gauges of ncu results, compare, "
-          "compare-nvtx or compare-gauges (two runs: BEFORE AFTER)"),
+      N_ ("What to draw: bars (default), timeline, flame (a CPU profile), gauges of ncu results, "
+          "compare, compare-nvtx or compare-gauges (two runs: BEFORE AFTER)"),
       "VIEW" },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, N_ ("Image to write: .png, .svg or .pdf"),
       "OUT" },

@@ -23,6 +23,7 @@ static const char *const report_titles[] = {
   N_ ("CUDA API Summary"),
   N_ ("CUDA GPU MemOps Summary (by Time)"),
   N_ ("CUDA GPU MemOps Summary (by Size)"),
+  N_ ("OS Runtime Summary"),
   N_ ("NVTX GPU Projection Summary"),
   N_ ("NVTX Range Kernel Summary"),
 };
@@ -101,6 +102,8 @@ flags_for (guint kind)
       case WS_SUMMARY_MEM_TIME_SUM:
       case WS_SUMMARY_MEM_SIZE_SUM:
         return WS_LOAD_MEMOPS;
+      case WS_SUMMARY_OSRT_SUM:
+        return WS_LOAD_OSRT;
       default:
         return WS_LOAD_ALL;
     }
@@ -117,7 +120,7 @@ ws_cli_stats (int argc, char **argv)
   GOptionEntry entries[] = {
     { "report", 'r', 0, G_OPTION_ARG_STRING, &report_str,
       N_ ("Reports, comma-separated: cuda_gpu_kern_sum (default), nvtx_sum, cuda_api_sum, "
-          "cuda_gpu_mem_time_sum, cuda_gpu_mem_size_sum, nvtx_gpu_proj_sum, nvtx_kern_sum"),
+          "cuda_gpu_mem_time_sum, cuda_gpu_mem_size_sum, osrt_sum, nvtx_gpu_proj_sum, nvtx_kern_sum"),
       "REPORT" },
     { "format", 'f', 0, G_OPTION_ARG_STRING, &format_str,
       N_ ("Output format: table (default, as the nsys console), csv (as nsys --format csv) or md"),

@@ -36,6 +36,8 @@ static const char *const time_headers[][10] = {
                                 "Min (ns)", "Max (ns)", "StdDev (ns)", "Operation", NULL },
   [WS_SUMMARY_MEM_SIZE_SUM] = { "Total (MB)", "Count", "Avg (MB)", "Med (MB)", "Min (MB)",
                                 "Max (MB)", "StdDev (MB)", "Operation", NULL },
+  [WS_SUMMARY_OSRT_SUM] = { "Time (%)", "Total Time (ns)", "Num Calls", "Avg (ns)", "Med (ns)",
+                            "Min (ns)", "Max (ns)", "StdDev (ns)", "Name", NULL },
 };
 
 static char *

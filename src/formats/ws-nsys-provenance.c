@@ -33,7 +33,15 @@ string_row (WsNsysReader *r, sqlite3_stmt *stmt, gsize row, gpointer data)
 gboolean
 ws_nsys_load_strings (WsNsysReader *r, GError **error)
 {
-  const char *table = ws_sqlite_find_table (r->sql, "StringIds");
+  return ws_nsys_load_string_table (r, ws_sqlite_find_table (r->sql, "StringIds"), "id", error);
+}
+
+/* Reads a table of (id, value) strings into the reader's id map: nsys's
+ * StringIds, or nvprof's StringTable (whose id column is `_id_`). */
+gboolean
+ws_nsys_load_string_table (WsNsysReader *r, const char *table, const char *id_column,
+                           GError **error)
+{
   g_autofree gint64 *ids = NULL;
   g_autofree guint32 *ours = NULL;
   StringLoad load = { 0 };
@@ -49,7 +57,7 @@ ws_nsys_load_strings (WsNsysReader *r, GError **error)
   load.ids = ids = g_new (gint64, MAX (count, 1));
   load.ours = ours = g_new (guint32, MAX (count, 1));
   load.max_id = -1;
-  sql = sqlite3_mprintf ("SELECT id, value FROM \"%w\"", table);
+  sql = sqlite3_mprintf ("SELECT \"%w\", value FROM \"%w\"", id_column, table);
   ok = ws_nsys_read_rows (r, table, sql, count, string_row, &load, &n, error);
   sqlite3_free (sql);
   if (!ok)

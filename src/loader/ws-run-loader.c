@@ -5,6 +5,7 @@
 #include <glib/gi18n.h>
 #include <json-glib/json-glib.h>
 
+#include "ws-cpu-reader.h"
 #include "ws-error.h"
 #include "ws-gauges.h"
 #include "ws-input.h"
@@ -14,6 +15,7 @@
 #include "ws-ranks-loader.h"
 #include "ws-nsys-reader.h"
 #include "ws-nsys-stats-reader.h"
+#include "ws-nvprof-reader.h"
 #include "ws-report-convert.h"
 #include "ws-run-loader.h"
 #include "ws-stats.h"
@@ -331,6 +333,7 @@ ws_run_load (const char *const *paths, WsLoadFlags flags, GCancellable *cancella
   g_autoptr (WsRun) run = NULL;
   ReadingProgress reading = { progress, progress_data };
   const char *export = NULL;
+  WsInputKind export_kind = WS_INPUT_NSYS_SQLITE;
   WsInputKind first_kind;
   gboolean from_folder = FALSE;
 
@@ -379,7 +382,7 @@ ws_run_load (const char *const *paths, WsLoadFlags flags, GCancellable *cancella
       const char *path = g_ptr_array_index (files, i);
       WsInputKind kind = g_array_index (kinds, WsInputKind, i);
 
-      if (kind == WS_INPUT_NSYS_SQLITE)
+      if (kind == WS_INPUT_NSYS_SQLITE || kind == WS_INPUT_NVPROF_SQLITE)
         {
           if (export != NULL)
             {
@@ -393,6 +396,7 @@ ws_run_load (const char *const *paths, WsLoadFlags flags, GCancellable *cancella
               return NULL;
             }
           export = path;
+          export_kind = kind;
         }
       if (kind == WS_INPUT_NCU_CSV)
         {
@@ -415,8 +419,12 @@ ws_run_load (const char *const *paths, WsLoadFlags flags, GCancellable *cancella
     }
   if (export != NULL)
     {
-      run = ws_nsys_reader_load (export, flags, cancellable,
-                                 progress != NULL ? reading_progress : NULL, &reading, &local);
+      if (export_kind == WS_INPUT_NVPROF_SQLITE)
+        run = ws_nvprof_reader_load (export, flags, cancellable,
+                                     progress != NULL ? reading_progress : NULL, &reading, &local);
+      else
+        run = ws_nsys_reader_load (export, flags, cancellable,
+                                   progress != NULL ? reading_progress : NULL, &reading, &local);
       if (run == NULL)
         {
           name_report (reports, local);
@@ -467,6 +475,15 @@ ws_run_load (const char *const *paths, WsLoadFlags flags, GCancellable *cancella
         return NULL;
       if (kind == WS_INPUT_NSYS_STATS_CSV && !attach_stats (run, path, error))
         return NULL;
+      if (kind == WS_INPUT_CPU_PROFILE)
+        {
+          WsCpuProfile *profile = ws_cpu_reader_load (path, error);
+
+          if (profile == NULL)
+            return NULL;
+          g_ptr_array_add (run->cpu_profiles, profile);
+          g_ptr_array_add (run->prov.files, g_strdup (path));
+        }
     }
 
   if (run_json != NULL)

@@ -17,7 +17,9 @@ typedef enum
   WS_LOAD_NVTX = 1 << 3,
   WS_LOAD_MEM_USAGE = 1 << 4,
   WS_LOAD_GPU_METRICS = 1 << 5,
-  WS_LOAD_ALL = 0x3f,
+  WS_LOAD_OSRT = 1 << 6,
+  WS_LOAD_CPU_SAMPLES = 1 << 7,
+  WS_LOAD_ALL = 0xff,
 
   /* Read only the columns the summaries need: start, end and one kernel
    * name form for kernels, start, end and name for API calls.  Streams,

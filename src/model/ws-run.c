@@ -69,6 +69,7 @@ ws_run_new (void)
     g_array_append_val (self->domains, domain);
   }
 
+  self->cpu_profiles = g_ptr_array_new_with_free_func ((GDestroyNotify) ws_cpu_profile_unref);
   return self;
 }
 
@@ -156,6 +157,11 @@ ws_run_free (WsRun *self)
   g_free (self->mem_usage.device);
   g_free (self->mem_usage.mem_kind);
 
+  g_clear_pointer (&self->cpu_profiles, g_ptr_array_unref);
+  g_free (self->osrt.start);
+  g_free (self->osrt.end);
+  g_free (self->osrt.name);
+  g_free (self->osrt.thread);
   g_free (self->metric_samples.time);
   g_free (self->metric_samples.value);
 
@@ -461,7 +467,7 @@ gsize
 ws_run_n_events (const WsRun *self)
 {
   return self->kernels.n + self->memops.n + self->api.n + self->nvtx.n + self->marks.n +
-         self->mem_usage.n + self->metric_samples.n;
+         self->osrt.n + self->mem_usage.n + self->metric_samples.n;
 }
 
 /* The bytes the run's own arrays hold: what the benchmark divides by events. */
@@ -477,6 +483,7 @@ ws_run_memory (const WsRun *self)
     self->api.n * (2 * sizeof (gint64) + (self->api.thread != NULL ? 4 : 1) * sizeof (guint32));
   total += self->nvtx.n * (2 * sizeof (gint64) + 3 * sizeof (guint32) + 2 * sizeof (guint16) + 1);
   total += self->marks.n * (sizeof (gint64) + 3 * sizeof (guint32) + sizeof (guint16));
+  total += self->osrt.n * (2 * sizeof (gint64) + 2 * sizeof (guint32));
   total += self->mem_usage.n * (2 * sizeof (gint64) + sizeof (gint32) + 1);
   total += self->metric_samples.n * (sizeof (gint64) + sizeof (float));
   total += self->streams->len * sizeof (WsStream);
@@ -533,6 +540,8 @@ ws_run_has_summary_events (const WsRun *run, WsSummaryKind kind)
       case WS_SUMMARY_MEM_TIME_SUM:
       case WS_SUMMARY_MEM_SIZE_SUM:
         return run->memops.n > 0;
+      case WS_SUMMARY_OSRT_SUM:
+        return run->osrt.n > 0;
       case WS_N_SUMMARY_KINDS:
       default:
         return FALSE;

@@ -3,6 +3,7 @@
 
 #include <glib.h>
 
+#include "ws-cpu-profile.h"
 #include "ws-string-table.h"
 #include "ws-summary.h"
 
@@ -193,6 +194,17 @@ typedef struct
   guint16 *domain;
 } WsNvtxMarks;
 
+/* OS runtime library calls that nsys traced (OSRT_API, eventClass 27):
+ * poll, read, pthread_cond_wait, …  Where a gloo all-reduce waits. */
+typedef struct
+{
+  gsize n;
+  gint64 *start; /* ns, sorted ascending */
+  gint64 *end;
+  guint32 *name;   /* string id: "poll" */
+  guint32 *thread; /* index into WsRun.threads */
+} WsOsrtCalls;
+
 typedef struct
 {
   gsize n;
@@ -250,6 +262,7 @@ struct _WsRun
   WsApiCalls api;
   WsNvtxRanges nvtx;
   WsNvtxMarks marks;
+  WsOsrtCalls osrt;
   WsMemUsage mem_usage;
   WsMetricSamples metric_samples;
 
@@ -260,11 +273,14 @@ struct _WsRun
   gboolean has_nvtx_table;
   gboolean has_runtime_table;
   gboolean has_memory_tables;
+  gboolean has_osrt_table;
 
   WsSummary *summaries[WS_N_SUMMARY_KINDS]; /* derived at load; see ws_run_get_summary() */
   GHashTable *display_names; /* demangled name id → display name id, set by ws_run_finish() */
 
   WsRanks *ranks;                /* the ranks of a job (ws-ranks.h), or NULL for one process */
+  GPtrArray *cpu_profiles; /* WsCpuProfile *: nsys CPU samples, py-spy, cProfile, … */
+
   WsNcuResults *ncu;             /* profiled launches from ncu CSVs, or NULL */
   WsRun *base;                   /* a slice (ws-run-slice.h): the run whose strings it shares */
   WsCsvSummaries *csv_summaries; /* `nsys stats` CSVs opened without an export, or NULL */
