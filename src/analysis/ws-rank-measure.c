@@ -192,11 +192,28 @@ pick_mpi (const WsRun *run, gsize i, gpointer data)
   return is_mpi_range (run, i);
 }
 
+static gboolean
+pick_wait (const WsRun *run, gsize i, gpointer data)
+{
+  GHashTable *cache = data;
+  guint32 name = run->osrt.name[i];
+  gpointer known;
+
+  if (!g_hash_table_lookup_extended (cache, GUINT_TO_POINTER (name), NULL, &known))
+    {
+      known = GUINT_TO_POINTER (ws_rank_measure_is_wait_call (ws_run_string (run, name)));
+      g_hash_table_insert (cache, GUINT_TO_POINTER (name), known);
+    }
+  return GPOINTER_TO_UINT (known);
+}
+
 /* The run's tables of CPU-side waiting: where a rank waits without NCCL. */
 typedef struct
 {
   GHashTable *sync_names;
+  GHashTable *wait_names;
   gboolean has_mpi;
+  gboolean has_osrt;
 } CpuWaits;
 
 static gint64
@@ -207,6 +224,9 @@ cpu_wait (const WsRun *run, const CpuWaits *waits, guint32 thread, gint64 from, 
   if (waits->has_mpi)
     wait += thread_time (run, run->nvtx.start, run->nvtx.end, run->nvtx.thread, run->nvtx.n, thread,
                          from, to, pick_mpi, NULL);
+  if (waits->has_osrt)
+    wait += thread_time (run, run->osrt.start, run->osrt.end, run->osrt.thread, run->osrt.n, thread,
+                         from, to, pick_wait, waits->wait_names);
   return wait;
 }
 
@@ -431,7 +451,8 @@ ws_rank_measure (const WsRun *run, guint32 pid, guint rank)
   g_autoptr (WsSteps) steps = NULL;
   g_autofree guint8 *mask = NULL;
   g_autoptr (GHashTable) sync_names = g_hash_table_new (NULL, NULL);
-  CpuWaits waits = { sync_names, FALSE };
+  g_autoptr (GHashTable) wait_names = g_hash_table_new (NULL, NULL);
+  CpuWaits waits = { sync_names, wait_names, FALSE, FALSE };
   WsStepsOptions options = { NULL, pid };
   gint64 first = G_MAXINT64, last = G_MININT64;
   guint n_nccl = 0;
@@ -474,9 +495,11 @@ ws_rank_measure (const WsRun *run, guint32 pid, guint rank)
   for (gsize r = 0; r < run->nvtx.n && !waits.has_mpi; r++)
     waits.has_mpi =
       (pid == WS_PID_ANY || thread_pid (run, run->nvtx.thread[r]) == pid) && is_mpi_range (run, r);
+  for (gsize i = 0; run->osrt.thread != NULL && i < run->osrt.n && !waits.has_osrt; i++)
+    waits.has_osrt = pid == WS_PID_ANY || thread_pid (run, run->osrt.thread[i]) == pid;
   if (comm != NULL)
     self->wait_source = WS_WAIT_NCCL;
-  else if (waits.has_mpi)
+  else if (waits.has_mpi || waits.has_osrt)
     self->wait_source = WS_WAIT_CPU;
 
   steps = ws_steps_compute (run, &options);

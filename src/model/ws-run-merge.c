@@ -349,6 +349,30 @@ merge_nvtx (WsRun *out, const MergeMaps *m, gpointer *cols)
   order_clear (&order);
 }
 
+static void
+merge_osrt (WsRun *out, const MergeMaps *m, gpointer *cols)
+{
+  g_autofree gint64 **starts = g_new0 (gint64 *, m->n);
+  g_autofree gint64 **ends = g_new0 (gint64 *, m->n);
+  g_autofree gsize *ns = g_new0 (gsize, m->n);
+  Order order = { 0 };
+
+  for (guint r = 0; r < m->n; r++)
+    {
+      starts[r] = m->runs[r]->osrt.start;
+      ends[r] = m->runs[r]->osrt.end;
+      ns[r] = m->runs[r]->osrt.n;
+      out->has_osrt_table |= m->runs[r]->has_osrt_table;
+    }
+  table_order (&order, m, starts, ends, ns);
+  out->osrt.n = order.n;
+  GATHER (&out->osrt, osrt, start, gint64, SHIFT, NULL, NULL);
+  GATHER (&out->osrt, osrt, end, gint64, SHIFT, NULL, NULL);
+  GATHER (&out->osrt, osrt, name, guint32, MAP, m->strings, NULL);
+  GATHER (&out->osrt, osrt, thread, guint32, BASE, NULL, m->thread_base);
+  order_clear (&order);
+}
+
 static gint32
 map_device (GHashTable *devices, gint32 device)
 {
@@ -692,6 +716,7 @@ ws_run_merge (WsRun *const *runs, guint n, const gint64 *offsets, GHashTable **p
   merge_memops (out, &m, cols);
   merge_api (out, &m, cols);
   merge_nvtx (out, &m, cols);
+  merge_osrt (out, &m, cols);
   merge_mem_usage (out, &m, cols);
   merge_metrics (out, &m);
   ws_run_finish (out);

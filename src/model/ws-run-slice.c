@@ -139,6 +139,16 @@ slice_nvtx (WsRun *self, const WsRun *run, GArray *rows, GArray *marks)
 }
 
 static void
+slice_osrt (WsRun *self, const WsRun *run, GArray *rows)
+{
+  self->osrt.n = rows->len;
+  GATHER (&self->osrt, &run->osrt, start, rows);
+  GATHER (&self->osrt, &run->osrt, end, rows);
+  GATHER (&self->osrt, &run->osrt, name, rows);
+  GATHER (&self->osrt, &run->osrt, thread, rows);
+}
+
+static void
 slice_usage (WsRun *self, const WsRun *run, GArray *usage)
 {
   self->mem_usage.n = usage->len;
@@ -239,6 +249,7 @@ slice_new (const WsRun *run)
   self->has_nvtx_table = run->has_nvtx_table;
   self->has_runtime_table = run->has_runtime_table;
   self->has_memory_tables = run->has_memory_tables;
+  self->has_osrt_table = run->has_osrt_table;
   if (run->display_names != NULL)
     self->display_names = g_hash_table_ref (run->display_names);
   if (run->ncu != NULL)
@@ -281,11 +292,13 @@ ws_run_slice (const WsRun *run, const gint64 *starts, const gint64 *ends, guint 
     g_autoptr (GArray) api = rows_in (&spans, run->api.start, run->api.n);
     g_autoptr (GArray) nvtx = rows_in (&spans, run->nvtx.start, run->nvtx.n);
     g_autoptr (GArray) marks = rows_in (&spans, run->marks.time, run->marks.n);
+    g_autoptr (GArray) osrt = rows_in (&spans, run->osrt.start, run->osrt.n);
 
     slice_kernels (self, run, kernels);
     slice_memops (self, run, memops);
     slice_api (self, run, api);
     slice_nvtx (self, run, nvtx, marks);
+    slice_osrt (self, run, osrt);
   }
   slice_samples (self, run, &spans);
   ws_run_update_bounds (self);
@@ -334,6 +347,7 @@ ws_run_select_pids (const WsRun *run, const guint32 *pids, guint n_pids)
   g_autoptr (GHashTable) wanted = g_hash_table_new (NULL, NULL);
   g_autoptr (GHashTable) devices = g_hash_table_new (NULL, NULL);
   g_autoptr (GArray) kernels = NULL, memops = NULL, api = NULL, nvtx = NULL, marks = NULL;
+  g_autoptr (GArray) osrt = NULL;
   g_autoptr (GArray) usage = g_array_new (FALSE, FALSE, sizeof (guint32));
   WsRun *self;
 
@@ -354,6 +368,7 @@ ws_run_select_pids (const WsRun *run, const guint32 *pids, guint n_pids)
   api = rows_of (run->api.thread, run->api.n, run->threads, FALSE, wanted);
   nvtx = rows_of (run->nvtx.thread, run->nvtx.n, run->threads, FALSE, wanted);
   marks = rows_of (run->marks.thread, run->marks.n, run->threads, FALSE, wanted);
+  osrt = rows_of (run->osrt.thread, run->osrt.n, run->threads, FALSE, wanted);
   for (gsize i = 0; run->mem_usage.device != NULL && i < run->mem_usage.n; i++)
     if (g_hash_table_contains (devices, GINT_TO_POINTER (run->mem_usage.device[i] + 1)))
       {
@@ -372,6 +387,7 @@ ws_run_select_pids (const WsRun *run, const guint32 *pids, guint n_pids)
   slice_memops (self, run, memops);
   slice_api (self, run, api);
   slice_nvtx (self, run, nvtx, marks);
+  slice_osrt (self, run, osrt);
   slice_usage (self, run, usage);
   self->metric_samples.n = run->metric_samples.n;
   if (run->metric_samples.n > 0)
