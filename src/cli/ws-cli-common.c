@@ -187,7 +187,7 @@ load_thread (gpointer data)
   CliLoad *load = data;
   WsProgressFunc progress = load->show_progress ? print_progress : NULL;
 
-  if (ws_ranks_loader_is_job ((const char *const *) load->paths))
+  if (ws_ranks_loader_is_job ((const char *const *) load->paths, TRUE))
     load->run = ws_ranks_loader_load ((const char *const *) load->paths, load->flags,
                                       load->cancellable, progress, NULL, &load->error);
   else

@@ -157,12 +157,15 @@ ws_ranks_loader_expand (const char *const *paths, GError **error)
 /**
  * ws_ranks_loader_is_job:
  *
+ * @probe: whether to read what the exports record (their environment):
+ *   a few queries per file, for worker threads and the command line
+ *
  * Whether files opened together are the ranks of one job rather than runs
  * to open apart: a folder or a glob that holds several exports, or
  * several exports whose names (or recorded environments) number them.
  */
 gboolean
-ws_ranks_loader_is_job (const char *const *paths)
+ws_ranks_loader_is_job (const char *const *paths, gboolean probe)
 {
   g_autoptr (GPtrArray) exports = NULL;
   g_autoptr (GPtrArray) probes = NULL;
@@ -178,13 +181,20 @@ ws_ranks_loader_is_job (const char *const *paths)
   if (folder_or_glob)
     return TRUE;
   probes = g_ptr_array_new_with_free_func ((GDestroyNotify) ws_run_unref);
-  for (guint i = 0; i < exports->len; i++)
+  if (!probe)
     {
-      const char *path = g_ptr_array_index (exports, i);
-      WsRun *probe = has_suffix_ci (path, ".sqlite") ? ws_nsys_reader_probe (path, NULL) : NULL;
-
-      g_ptr_array_add (probes, probe != NULL ? probe : ws_run_new ());
+      for (guint i = 0; i < exports->len; i++)
+        g_ptr_array_add (probes, ws_run_new ());
     }
+  else
+    for (guint i = 0; i < exports->len; i++)
+      {
+        const char *path = g_ptr_array_index (exports, i);
+        WsRun *read =
+          has_suffix_ci (path, ".sqlite") ? ws_nsys_reader_probe (path, NULL) : NULL;
+
+        g_ptr_array_add (probes, read != NULL ? read : ws_run_new ());
+      }
   ranks = ws_ranks_new_for_files ((const char *const *) exports->pdata,
                                   (WsRun *const *) probes->pdata, exports->len);
   return ranks->source == WS_RANK_BY_NAME || ranks->source == WS_RANK_BY_ENVIRONMENT;

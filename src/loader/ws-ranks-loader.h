@@ -21,7 +21,7 @@ typedef void (*WsRanksLoaderFunc) (WsRanks *ranks, guint index, WsRankFigures *f
                                    gpointer data);
 
 GPtrArray *ws_ranks_loader_expand (const char *const *paths, GError **error);
-gboolean ws_ranks_loader_is_job (const char *const *paths);
+gboolean ws_ranks_loader_is_job (const char *const *paths, gboolean probe);
 
 WsRun *ws_ranks_loader_load (const char *const *paths, WsLoadFlags flags, GCancellable *cancellable,
                              WsProgressFunc progress, gpointer progress_data, GError **error);

@@ -252,7 +252,7 @@ ws_ranks_chart_format_value (WsRanksMetric metric, double value)
 
 typedef struct
 {
-  double line;   /* a line of small text */
+  double line; /* a line of small text */
   double title_h;
   double label_w; /* the rank labels left of the cells */
   double header_h;
@@ -263,17 +263,16 @@ typedef struct
 
 static void
 layout (Layout *l, cairo_t *cr, double width, double height, const WsRanksChartModel *model,
-        const WsPalette *palette)
+        gboolean untitled, const WsPalette *palette)
 {
   g_autoptr (PangoLayout) small = ws_text_layout (cr, palette, 0.85, FALSE);
   g_autoptr (PangoLayout) bold = ws_text_layout (cr, palette, 1.1, TRUE);
-  g_autofree char *widest = g_strdup_printf (_ ("rank %u"), model->n_rows > 0
-                                                                ? model->ranks[model->n_rows - 1]
-                                                                : 0);
+  g_autofree char *widest =
+    g_strdup_printf (_ ("rank %u"), model->n_rows > 0 ? model->ranks[model->n_rows - 1] : 0);
   double text_w, text_h;
 
   l->line = ws_text_line_height (small);
-  l->title_h = ws_text_line_height (bold) + l->line + 10;
+  l->title_h = untitled ? 0 : ws_text_line_height (bold) + l->line + 10;
   ws_text_size (small, widest, &text_w, &text_h);
   l->label_w = text_w + l->line + 12;
   l->header_h = l->line + 6;
@@ -293,14 +292,14 @@ layout (Layout *l, cairo_t *cr, double width, double height, const WsRanksChartM
  * WS_CHART_MAX_HEIGHT (rows then get thinner)
  */
 double
-ws_ranks_chart_natural_height (const WsRanksChartModel *model, double width,
+ws_ranks_chart_natural_height (const WsRanksChartModel *model, double width, gboolean untitled,
                                const WsPalette *palette)
 {
   cairo_t *cr = ws_measure_context ();
   Layout l;
   double overhead, rows;
 
-  layout (&l, cr, width, 1000, model, palette);
+  layout (&l, cr, width, 1000, model, untitled, palette);
   cairo_destroy (cr);
   overhead = l.y + l.legend_h + MARGIN;
   rows = model->n_rows * ROW_PREFERRED;
@@ -345,8 +344,8 @@ draw_legend (cairo_t *cr, const Layout *l, double height, const WsRanksChartMode
     {
       WsColor c = ramp_color ((double) i / (G_N_ELEMENTS (ramp) - 1));
 
-      cairo_pattern_add_color_stop_rgb (gradient, (double) i / (G_N_ELEMENTS (ramp) - 1), c.r,
-                                        c.g, c.b);
+      cairo_pattern_add_color_stop_rgb (gradient, (double) i / (G_N_ELEMENTS (ramp) - 1), c.r, c.g,
+                                        c.b);
     }
   cairo_set_source (cr, gradient);
   cairo_rectangle (cr, x, y + 1, bar_w, l->line - 2);
@@ -399,21 +398,25 @@ ws_ranks_chart_draw (cairo_t *cr, double width, double height, const WsRanksChar
   small = ws_text_layout (cr, palette, 0.85, FALSE);
   small_bold = ws_text_layout (cr, palette, 0.85, TRUE);
   bold = ws_text_layout (cr, palette, 1.1, TRUE);
-  layout (&l, cr, width, height, model, palette);
+  layout (&l, cr, width, height, model, state->untitled, palette);
 
   ws_color_set (cr, palette->foreground);
-  {
-    g_autofree char *title =
-      g_strdup_printf ("%s — %s", model->title, ws_ranks_chart_metric_label (metric));
+  if (!state->untitled)
+    {
+      g_autofree char *title =
+        g_strdup_printf ("%s — %s", model->title, ws_ranks_chart_metric_label (metric));
 
-    ws_text_draw (cr, bold, title, MARGIN, MARGIN, width - 2 * MARGIN, WS_ALIGN_LEFT);
-  }
-  ws_color_set (cr, model->straggler >= 0 ? palette->slower : palette->dim);
-  ws_text_draw (cr, small,
-                model->straggler_text != NULL
-                  ? model->straggler_text
-                  : _ ("No straggler: no rank comes last in two thirds of the steady steps"),
-                MARGIN, MARGIN + l.title_h - l.line - 6, width - 2 * MARGIN, WS_ALIGN_LEFT);
+      ws_text_draw (cr, bold, title, MARGIN, MARGIN, width - 2 * MARGIN, WS_ALIGN_LEFT);
+    }
+  if (!state->untitled)
+    {
+      ws_color_set (cr, model->straggler >= 0 ? palette->slower : palette->dim);
+      ws_text_draw (cr, small,
+                    model->straggler_text != NULL
+                      ? model->straggler_text
+                      : _ ("No straggler: no rank comes last in two thirds of the steady steps"),
+                    MARGIN, MARGIN + l.title_h - l.line - 6, width - 2 * MARGIN, WS_ALIGN_LEFT);
+    }
 
   if (model->n_rows == 0)
     {
@@ -494,8 +497,8 @@ ws_ranks_chart_draw (cairo_t *cr, double width, double height, const WsRanksChar
           ws_color_set (cr, color);
           cairo_rectangle (cr, x0, y0, cw, ch);
           cairo_fill (cr);
-          ink = is_light (color) ? ws_color_from_argb (0xff000000)
-                                 : ws_color_from_argb (0xffffffff);
+          ink =
+            is_light (color) ? ws_color_from_argb (0xff000000) : ws_color_from_argb (0xffffffff);
           if (model->warmup[c])
             hatch (cr, x0, y0, cw, ch, ink);
           if (show_values)
@@ -554,12 +557,13 @@ ws_ranks_chart_draw (cairo_t *cr, double width, double height, const WsRanksChar
 /* Which cell is at (@x, @y). */
 void
 ws_ranks_chart_hit (double width, double height, const WsRanksChartModel *model,
-                    const WsPalette *palette, double x, double y, WsRanksHit *hit)
+                    const WsRanksChartState *state, const WsPalette *palette, double x, double y,
+                    WsRanksHit *hit)
 {
   cairo_t *cr = ws_measure_context ();
   Layout l;
 
-  layout (&l, cr, width, height, model, palette);
+  layout (&l, cr, width, height, model, state->untitled, palette);
   cairo_destroy (cr);
   hit->row = hit->col = -1;
   if (x < l.x || y < l.y || x >= l.x + l.w || y >= l.y + l.h || model->n_rows == 0 ||
@@ -567,6 +571,27 @@ ws_ranks_chart_hit (double width, double height, const WsRanksChartModel *model,
     return;
   hit->row = MIN ((gint) ((y - l.y) / l.row_h), (gint) model->n_rows - 1);
   hit->col = MIN ((gint) ((x - l.x) / l.col_w), (gint) model->n_cols - 1);
+}
+
+/* The pixels of a cell; %FALSE outside the model. */
+gboolean
+ws_ranks_chart_cell_rect (double width, double height, const WsRanksChartModel *model,
+                          const WsRanksChartState *state, const WsPalette *palette, guint row,
+                          guint col, cairo_rectangle_t *rect)
+{
+  cairo_t *cr;
+  Layout l;
+
+  if (row >= model->n_rows || col >= model->n_cols)
+    return FALSE;
+  cr = ws_measure_context ();
+  layout (&l, cr, width, height, model, state->untitled, palette);
+  cairo_destroy (cr);
+  rect->x = l.x + col * l.col_w;
+  rect->y = l.y + row * l.row_h;
+  rect->width = l.col_w;
+  rect->height = l.row_h;
+  return TRUE;
 }
 
 typedef struct
@@ -600,6 +625,6 @@ ws_ranks_chart_render_to_file (const char *path, double width, double height,
   ws_ranks_chart_state_init (&data.state);
   data.state.metric = metric;
   if (height <= 0)
-    height = ws_ranks_chart_natural_height (model, width, palette);
+    height = ws_ranks_chart_natural_height (model, width, FALSE, palette);
   return ws_render_to_file (path, width, height, render, &data, error);
 }

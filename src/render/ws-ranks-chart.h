@@ -27,12 +27,12 @@ typedef enum
 typedef struct
 {
   guint n_rows;
-  guint *ranks;         /* per row: the rank number */
-  gboolean *measured;   /* per row: whether its figures are there */
+  guint *ranks;       /* per row: the rank number */
+  gboolean *measured; /* per row: whether its figures are there */
   guint n_cols;
-  guint *steps;         /* per column: the step number */
-  gboolean *warmup;     /* per column: a warm-up step */
-  double *values;       /* [WS_RANKS_N_METRICS][n_rows][n_cols]; NAN where none */
+  guint *steps;     /* per column: the step number */
+  gboolean *warmup; /* per column: a warm-up step */
+  double *values;   /* [WS_RANKS_N_METRICS][n_rows][n_cols]; NAN where none */
   double lo[WS_RANKS_N_METRICS], hi[WS_RANKS_N_METRICS]; /* over the steady cells */
   gint *last;           /* per column: the row that came last, or -1 */
   gint straggler;       /* the straggler's row, or -1 */
@@ -45,6 +45,7 @@ typedef struct
   WsRanksMetric metric;
   gint hover_row, hover_col;       /* -1 for none */
   gint selected_row, selected_col; /* -1 for none */
+  gboolean untitled;               /* without the title and straggler lines (a page has its own) */
 } WsRanksChartState;
 
 typedef struct
@@ -56,7 +57,7 @@ typedef struct
 WsRanksChartModel *ws_ranks_chart_model_new (const WsRanks *ranks, GPtrArray *figures);
 void ws_ranks_chart_model_free (WsRanksChartModel *self);
 double ws_ranks_chart_model_value (const WsRanksChartModel *self, WsRanksMetric metric, guint row,
-                               guint col);
+                                   guint col);
 
 void ws_ranks_chart_state_init (WsRanksChartState *state);
 const char *ws_ranks_chart_metric_label (WsRanksMetric metric);
@@ -65,11 +66,15 @@ gboolean ws_ranks_chart_metric_from_string (const char *text, WsRanksMetric *met
 char *ws_ranks_chart_format_value (WsRanksMetric metric, double value);
 
 double ws_ranks_chart_natural_height (const WsRanksChartModel *model, double width,
-                                      const WsPalette *palette);
+                                      gboolean untitled, const WsPalette *palette);
 void ws_ranks_chart_draw (cairo_t *cr, double width, double height, const WsRanksChartModel *model,
                           const WsRanksChartState *state, const WsPalette *palette);
 void ws_ranks_chart_hit (double width, double height, const WsRanksChartModel *model,
-                         const WsPalette *palette, double x, double y, WsRanksHit *hit);
+                         const WsRanksChartState *state, const WsPalette *palette, double x,
+                         double y, WsRanksHit *hit);
+gboolean ws_ranks_chart_cell_rect (double width, double height, const WsRanksChartModel *model,
+                                   const WsRanksChartState *state, const WsPalette *palette,
+                                   guint row, guint col, cairo_rectangle_t *rect);
 gboolean ws_ranks_chart_render_to_file (const char *path, double width, double height,
                                         const WsRanksChartModel *model, WsRanksMetric metric,
                                         const WsPalette *palette, GError **error);
