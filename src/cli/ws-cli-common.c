@@ -86,6 +86,16 @@ print_progress (double fraction, const char *what, gpointer data)
 /* --rank N,M: which ranks of a job a command reads; NULL for all. */
 static char *rank_filter;
 
+/* The files given are the ranks of one job, whatever their names. */
+static gboolean force_job;
+
+/* For `ranks` and `render --view ranks`: every export given is a rank. */
+void
+ws_cli_load_as_job (gboolean job)
+{
+  force_job = job;
+}
+
 static const GOptionEntry rank_entries[] = {
   { "rank", 0, 0, G_OPTION_ARG_STRING, &rank_filter,
     N_ ("Only these ranks of a job: 3, 0,2 or 0-3 (default: all, merged)"), N_ ("N,M") },
@@ -181,13 +191,23 @@ apply_rank_filter (WsRun *run, const char *file, GError **error)
   return selected;
 }
 
+/* A single export stays a run of its own: its processes are its ranks. */
+static gboolean
+several_exports (const char *const *paths)
+{
+  g_autoptr (GPtrArray) exports = ws_ranks_loader_expand (paths, NULL);
+
+  return exports != NULL && exports->len > 1;
+}
+
 static gpointer
 load_thread (gpointer data)
 {
   CliLoad *load = data;
   WsProgressFunc progress = load->show_progress ? print_progress : NULL;
 
-  if (ws_ranks_loader_is_job ((const char *const *) load->paths, TRUE))
+  if ((force_job && several_exports ((const char *const *) load->paths)) ||
+      ws_ranks_loader_is_job ((const char *const *) load->paths, TRUE))
     load->run = ws_ranks_loader_load ((const char *const *) load->paths, load->flags,
                                       load->cancellable, progress, NULL, &load->error);
   else

@@ -350,6 +350,7 @@ ws_cli_ranks (int argc, char **argv)
       return WS_EXIT_BAD_INPUT;
     }
 
+  ws_cli_load_as_job (TRUE);
   run = ws_cli_load (argv + 1, WS_LOAD_ALL & ~WS_LOAD_GPU_METRICS, &error);
   if (run == NULL)
     return ws_cli_fail (error);

@@ -696,6 +696,11 @@ ws_cli_render (int argc, char **argv)
     }
   else if (view->needs_ncu)
     run = ws_cli_load_ncu (argv + 1, &error);
+  else if (view->render == render_ranks)
+    {
+      ws_cli_load_as_job (TRUE);
+      run = ws_cli_load (argv + 1, WS_LOAD_ALL & ~WS_LOAD_GPU_METRICS, &error);
+    }
   else
     run = ws_cli_load (argv + 1, WS_LOAD_ALL, &error);
   if (run == NULL)

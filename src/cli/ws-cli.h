@@ -44,6 +44,7 @@ gboolean ws_cli_parse (GOptionContext *context, int *argc, char ***argv, int min
 int ws_cli_fail (GError *error);
 WsRun *ws_cli_load (char **paths, WsLoadFlags flags, GError **error);
 void ws_cli_add_rank_option (GOptionContext *context);
+void ws_cli_load_as_job (gboolean job);
 gboolean ws_cli_rank_filter_given (void);
 WsRun *ws_cli_load_ncu (char **paths, GError **error);
 WsRun *ws_cli_steady (WsRun *run, WsSteps **steps);

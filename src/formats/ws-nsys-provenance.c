@@ -363,6 +363,37 @@ ws_nsys_load_capture (WsNsysReader *r)
     }
 }
 
+/* nsys's MPI tracing names each rank's thread "MPI Rank N" (an NVTX
+ * thread-name event, eventType 39), where no environment was recorded. */
+void
+ws_nsys_load_thread_rank (WsNsysReader *r)
+{
+  const char *table = ws_sqlite_find_table (r->sql, "NVTX_EVENTS");
+  g_autoptr (sqlite3_stmt) stmt = NULL;
+  g_autofree char *text = NULL;
+  char *sql;
+
+  if (table == NULL || !ws_sqlite_has_column (r->sql, table, "eventType"))
+    return;
+  text = ws_sqlite_has_column (r->sql, table, "textId") &&
+             ws_sqlite_find_table (r->sql, "StringIds") != NULL
+           ? g_strdup ("coalesce(e.text, (SELECT value FROM StringIds WHERE id = e.textId))")
+           : g_strdup ("e.text");
+  sql = sqlite3_mprintf ("SELECT %s FROM \"%w\" AS e WHERE e.eventType = 39 LIMIT 64", text, table);
+  stmt = ws_sqlite_prepare (r->sql, sql, NULL);
+  sqlite3_free (sql);
+  while (stmt != NULL && sqlite3_step (stmt) == SQLITE_ROW)
+    {
+      const char *name = (const char *) sqlite3_column_text (stmt, 0);
+
+      if (name != NULL && g_str_has_prefix (name, "MPI Rank "))
+        {
+          r->run->prov.thread_rank_name = g_strdup (name);
+          return;
+        }
+    }
+}
+
 void
 ws_nsys_load_processes (WsNsysReader *r)
 {

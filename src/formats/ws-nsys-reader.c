@@ -482,5 +482,6 @@ ws_nsys_reader_probe (const char *path, GError **error)
   ws_nsys_load_gpus (&r);
   ws_nsys_load_system (&r);
   ws_nsys_load_capture (&r);
+  ws_nsys_load_thread_rank (&r);
   return g_steal_pointer (&run);
 }

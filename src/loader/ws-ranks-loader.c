@@ -37,7 +37,8 @@ compare_paths (gconstpointer a, gconstpointer b)
 }
 
 /* The nsys exports under @folder (and its folders, as a capture nests
- * them); a report only where no export of its name lies beside it. */
+ * them: every .sqlite file); a report only where no export of its name
+ * lies beside it. */
 static void
 scan_folder (const char *folder, int depth, GPtrArray *out)
 {
@@ -61,11 +62,9 @@ scan_folder (const char *folder, int depth, GPtrArray *out)
           if (depth > 0 && !g_file_test (path, G_FILE_TEST_IS_SYMLINK))
             scan_folder (path, depth - 1, out);
         }
+      /* A damaged export is a rank too: reading it says what is wrong. */
       else if (has_suffix_ci (base, ".sqlite"))
-        {
-          if (ws_nsys_reader_sniff (path, NULL))
-            g_ptr_array_add (out, g_steal_pointer (&path));
-        }
+        g_ptr_array_add (out, g_steal_pointer (&path));
       else if (is_nsys_report (base))
         {
           g_autofree char *stem = g_strndup (path, strrchr (path, '.') - path);
@@ -190,8 +189,7 @@ ws_ranks_loader_is_job (const char *const *paths, gboolean probe)
     for (guint i = 0; i < exports->len; i++)
       {
         const char *path = g_ptr_array_index (exports, i);
-        WsRun *read =
-          has_suffix_ci (path, ".sqlite") ? ws_nsys_reader_probe (path, NULL) : NULL;
+        WsRun *read = has_suffix_ci (path, ".sqlite") ? ws_nsys_reader_probe (path, NULL) : NULL;
 
         g_ptr_array_add (probes, read != NULL ? read : ws_run_new ());
       }

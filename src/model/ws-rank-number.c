@@ -274,3 +274,25 @@ ws_rank_number_job (char *const *env)
     return g_strdup_printf ("MASTER_ADDR:PORT=%s:%s", addr, port);
   return NULL;
 }
+
+/**
+ * ws_rank_number_from_thread_name:
+ * @name: (nullable): "MPI Rank 3", as nsys's MPI tracing names a thread
+ * @how: (out) (optional) (transfer full): the name
+ */
+gboolean
+ws_rank_number_from_thread_name (const char *name, guint *rank, char **how)
+{
+  const char *digits;
+
+  g_return_val_if_fail (rank != NULL, FALSE);
+
+  if (name == NULL || !g_str_has_prefix (name, "MPI Rank "))
+    return FALSE;
+  digits = name + strlen ("MPI Rank ");
+  if (!parse_number (digits, strlen (digits), rank))
+    return FALSE;
+  if (how != NULL)
+    *how = g_strdup (name);
+  return TRUE;
+}

@@ -174,12 +174,23 @@ program_name (const char *command)
 {
   g_auto (GStrv) argv = NULL;
 
+  static const char *const runners[] = { "python",   "bash",   "sh",      "perl", "ruby", "node",
+                                         "torchrun", "mpirun", "mpiexec", "srun", "env" };
+  g_autofree char *first = NULL;
+  gboolean runner = FALSE;
+
   if (command == NULL || !g_shell_parse_argv (command, NULL, &argv, NULL))
     return NULL;
+  first = g_path_get_basename (argv[0]);
+  for (gsize i = 0; i < G_N_ELEMENTS (runners); i++)
+    runner = runner || g_str_has_prefix (first, runners[i]);
+  if (!runner)
+    return g_steal_pointer (&first);
+  /* An interpreter or a launcher: the program is its first file. */
   for (guint i = 1; argv[i] != NULL; i++)
     if (argv[i][0] != '-' && (strchr (argv[i], '/') != NULL || strchr (argv[i], '.') != NULL))
       return g_path_get_basename (argv[i]);
-  return g_path_get_basename (argv[0]);
+  return g_steal_pointer (&first);
 }
 
 /* "0–3", "0, 2, 5", "0–3 and 6". */
@@ -238,8 +249,12 @@ note_jobs (WsRanks *self)
     }
   else if (self->jobs->len == 1 && n_unknown > 0)
     g_ptr_array_add (self->notes,
-                     g_strdup_printf (_ ("%u of the exports do not say which job they belong to; "
-                                         "the others belong to %s"),
+                     g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                                   "%u export does not say which job it belongs "
+                                                   "to; the others belong to %s",
+                                                   "%u exports do not say which job they belong "
+                                                   "to; the others belong to %s",
+                                                   n_unknown),
                                       n_unknown, (const char *) g_ptr_array_index (self->jobs, 0)));
 }
 
@@ -252,11 +267,30 @@ note_world_size (WsRanks *self)
 
       if (rank->world_size > 0 && (guint) rank->world_size != self->ranks->len)
         {
-          g_ptr_array_add (
-            self->notes,
-            g_strdup_printf (_ ("The job had %d ranks and %u of them are open: the missing "
-                                "ranks' waiting and work are not counted"),
-                             rank->world_size, self->ranks->len));
+          guint world = (guint) rank->world_size, open = self->ranks->len;
+
+          if (open < world)
+            g_ptr_array_add (self->notes,
+                             g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                                           "The job had %u rank by its "
+                                                           "environment and %u are open: the "
+                                                           "ranks missing are not counted",
+                                                           "The job had %u ranks by its "
+                                                           "environment and %u are open: the "
+                                                           "ranks missing are not counted",
+                                                           world),
+                                              world, open));
+          else
+            g_ptr_array_add (self->notes,
+                             g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                                           "The job had %u rank by its "
+                                                           "environment, yet %u are open: they "
+                                                           "do not all come from that job",
+                                                           "The job had %u ranks by its "
+                                                           "environment, yet %u are open: they "
+                                                           "do not all come from that job",
+                                                           world),
+                                              world, open));
           return;
         }
     }
@@ -272,7 +306,10 @@ note_alignment (WsRanks *self, const char *unaligned_file)
                                       unaligned_file));
   else if (self->spread > 3600 * G_GINT64_CONSTANT (1000000000))
     {
-      g_autofree char *spread = ws_format_duration ((double) self->spread);
+      double hours = (double) self->spread / 3.6e12;
+      /* TRANSLATORS: a number of days or hours */
+      g_autofree char *spread = hours >= 48 ? g_strdup_printf (_ ("%.0f days"), hours / 24)
+                                            : g_strdup_printf (_ ("%.1f hours"), hours);
 
       g_ptr_array_add (self->notes,
                        g_strdup_printf (_ ("The exports' sessions started %s apart: they may "
@@ -319,7 +356,9 @@ ws_ranks_new_for_files (const char *const *files, WsRun *const *probes, guint n)
             found[i] = ws_rank_number_from_name (files[i], &numbers[i], &hows[i]);
           else if (self->source == WS_RANK_BY_ENVIRONMENT)
             found[i] =
-              prov != NULL && ws_rank_number_from_env (prov->target_env, &numbers[i], &hows[i]);
+              prov != NULL &&
+              (ws_rank_number_from_env (prov->target_env, &numbers[i], &hows[i]) ||
+               ws_rank_number_from_thread_name (prov->thread_rank_name, &numbers[i], &hows[i]));
           else
             found[i] = prov != NULL &&
                        ws_rank_number_from_command (prov->target_command, &numbers[i], &hows[i]);

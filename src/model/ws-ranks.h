@@ -69,6 +69,7 @@ char *ws_ranks_title (const WsRanks *self);
 
 gboolean ws_rank_number_from_name (const char *path, guint *rank, char **how);
 gboolean ws_rank_number_from_env (char *const *env, guint *rank, char **how);
+gboolean ws_rank_number_from_thread_name (const char *name, guint *rank, char **how);
 gboolean ws_rank_number_from_command (const char *command, guint *rank, char **how);
 char *ws_rank_number_job (char *const *env);
 gint ws_rank_number_world_size (char *const *env);

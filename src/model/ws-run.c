@@ -107,6 +107,7 @@ provenance_clear (WsProvenance *prov)
   g_clear_pointer (&prov->capture_env, g_strfreev);
   g_clear_pointer (&prov->target_command, g_free);
   g_clear_pointer (&prov->target_env, g_strfreev);
+  g_clear_pointer (&prov->thread_rank_name, g_free);
 }
 
 static void

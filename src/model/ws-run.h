@@ -241,6 +241,7 @@ typedef struct
   char **capture_env;          /* NULL-terminated, or NULL */
   char *target_command;        /* the command nsys launched, as the export records it, or NULL */
   char **target_env;           /* NAME=value of its environment (META_DATA_CAPTURE), or NULL */
+  char *thread_rank_name;      /* "MPI Rank 0": how nsys named an MPI rank's thread, or NULL */
 } WsProvenance;
 
 struct _WsRun
@@ -278,7 +279,7 @@ struct _WsRun
   WsSummary *summaries[WS_N_SUMMARY_KINDS]; /* derived at load; see ws_run_get_summary() */
   GHashTable *display_names; /* demangled name id → display name id, set by ws_run_finish() */
 
-  WsRanks *ranks;                /* the ranks of a job (ws-ranks.h), or NULL for one process */
+  WsRanks *ranks;          /* the ranks of a job (ws-ranks.h), or NULL for one process */
   GPtrArray *cpu_profiles; /* WsCpuProfile *: nsys CPU samples, py-spy, cProfile, … */
 
   WsNcuResults *ncu;             /* profiled launches from ncu CSVs, or NULL */
