@@ -23,7 +23,7 @@ finding_of (JsonArray *findings, const char *id)
 }
 
 /* `diagnose --format json`: {"findings":[{"id", "severity", "title",
- * "summary", "evidence", "ranges"}, …]} with the probe's six findings. */
+ * "summary", "evidence", "ranges"}, …]} with the probe's seven findings. */
 static void
 test_diagnose_json (void)
 {
@@ -42,7 +42,7 @@ test_diagnose_json (void)
   g_assert_no_error (error);
   findings =
     json_object_get_array_member (json_node_get_object (json_parser_get_root (parser)), "findings");
-  g_assert_cmpuint (json_array_get_length (findings), ==, 6);
+  g_assert_cmpuint (json_array_get_length (findings), ==, 7);
 
   for (guint i = 0; i < json_array_get_length (findings); i++)
     {

@@ -227,10 +227,10 @@ test_gauges_empty_state (void)
   gtk_widget_destroy (GTK_WIDGET (window));
 }
 
-/* The probe before, the bf16 training run after: five checks fixed and
- * the GPU idle time worse, minor → severe (each hand-checked against SQL
- * in test-compare-ncu.c); swapped, five appeared and one got better,
- * without computing anything again. */
+/* The probe before, the bf16 training run after: six checks fixed (the
+ * field's five and memory-access) and the GPU idle time worse, minor →
+ * severe (each hand-checked against SQL in test-compare-ncu.c); swapped,
+ * six appeared and one got better, without computing anything again. */
 static void
 test_findings_tab (void)
 {
@@ -240,7 +240,7 @@ test_findings_tab (void)
   WsCompareFindingsPage *page = ws_compare_window_get_findings_page (window);
   g_autofree char *first = NULL, *last = NULL;
 
-  g_assert_cmpuint (ws_compare_findings_page_get_n_rows (page), ==, 6);
+  g_assert_cmpuint (ws_compare_findings_page_get_n_rows (page), ==, 7);
   first = ws_compare_findings_page_get_row_text (page, 0);
   g_test_message ("%s", first);
   /* 4,563,700 of 25,291,332 ns idle is 18.0%; 3,509,646,384 of
@@ -249,7 +249,7 @@ test_findings_tab (void)
                                           "After:\nSevere\n"));
   g_assert_nonnull (strstr (first, "\nBefore: GPU 0 is idle 18.0% of the time"));
   g_assert_nonnull (strstr (first, "\nAfter: GPU 0 is idle 99.3% of the time"));
-  for (guint i = 1; i < 6; i++)
+  for (guint i = 1; i < 7; i++)
     {
       g_autofree char *text = ws_compare_findings_page_get_row_text (page, i);
 
@@ -264,11 +264,11 @@ test_findings_tab (void)
 
   ws_compare_window_swap (window);
   g_assert_false (ws_compare_findings_page_is_busy (page));
-  for (guint i = 0; i < 5; i++)
+  for (guint i = 0; i < 6; i++)
     g_assert_cmpint (
       g_array_index (ws_compare_findings_page_get_diff (page), WsFindingChange, i).change, ==,
       WS_FINDING_APPEARED);
-  last = ws_compare_findings_page_get_row_text (page, 5);
+  last = ws_compare_findings_page_get_row_text (page, 6);
   g_assert_true (
     g_str_has_prefix (last, "Better\nThe GPU sits idle (gpu-idle)\nBefore:\nSevere\n"));
   gtk_widget_destroy (GTK_WIDGET (window));

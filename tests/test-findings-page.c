@@ -59,7 +59,8 @@ on_activated (WsFindingsPage *page, WsFinding *finding, gpointer data)
   *out = ws_finding_ref (finding);
 }
 
-/* The probe's six findings, most severe first; selecting one shows its
+/* The probe's seven findings (the field's six and memory-access), most
+ * severe first; selecting one shows its
  * evidence; activating it hands its ranges on. */
 static void
 test_lists_probe_findings (void)
@@ -74,7 +75,7 @@ test_lists_probe_findings (void)
   guint alloc_row = G_MAXUINT;
 
   g_assert_nonnull (findings);
-  g_assert_cmpuint (findings->len, ==, 6);
+  g_assert_cmpuint (findings->len, ==, 7);
   for (guint i = 0; i < findings->len; i++)
     {
       const WsFinding *finding = g_ptr_array_index (findings, i);

@@ -252,6 +252,53 @@ test_window_kernels_verdicts (void)
   gtk_widget_destroy (GTK_WIDGET (window));
 }
 
+static gboolean
+why_ready (gpointer page)
+{
+  const WsWhy *why = ws_gauges_page_get_why (page);
+
+  return why != NULL && why->launch == 3 &&
+         ws_why_view_get_roofline (ws_gauges_page_get_why_view (page, WS_WHY_CHART_ROOFLINE_RUN)) !=
+           NULL;
+}
+
+/* The longest launch (barrier_heavy, 561 µs) selected: its why is worked
+ * out on a worker and every tab shows it: the sharper verdict (L1/shared
+ * memory 89.91%, shared-memory wavefronts 88.12%) beside the workflow's
+ * (Compute: SM 87.65%), then each chart drawn in the window. */
+static void
+test_why_tabs (void)
+{
+  g_autoptr (WsNcuResults) ncu = ws_test_load_ncu ("h100_probe_full_raw.csv");
+  g_autoptr (WsRun) run = ws_run_new_from_ncu (ncu);
+  WsGaugesPage *page;
+  GtkWidget *window = show_page (run, &page);
+  GtkStack *stack = ws_gauges_page_get_why_stack (page);
+  static const char *const tabs[] = { "why",    "stalls",       "roofline",
+                                      "memory", "roofline-all", "gauges" };
+
+  ws_test_gui_iterate_until (why_ready, page);
+  g_assert_cmpstr (ws_ncu_results_launch (ncu, 3)->kernel, ==, "barrier_heavy(float *, int)");
+  g_assert_nonnull (
+    strstr (ws_gauges_page_get_why_text (page), "Memory-bound: L1/shared memory 89.91%"));
+  g_assert_nonnull (strstr (ws_gauges_page_get_why_text (page), "Workflow's verdict: Compute"));
+  g_assert_nonnull (strstr (ws_gauges_page_get_details_text (page),
+                            "Bottleneck: Memory-bound: L1/shared memory 89.91% (see Why)"));
+  g_assert_true (ws_why_view_get_why (ws_gauges_page_get_why_view (page, WS_WHY_CHART_STALLS)) ==
+                 ws_gauges_page_get_why (page));
+  /* One point per kernel: fma_heavy, stream_copy, strided_read, barrier_heavy. */
+  g_assert_cmpuint (
+    ws_why_view_get_roofline (ws_gauges_page_get_why_view (page, WS_WHY_CHART_ROOFLINE_RUN))
+      ->points->len,
+    ==, 4);
+  for (gsize i = 0; i < G_N_ELEMENTS (tabs); i++)
+    {
+      gtk_stack_set_visible_child_name (stack, tabs[i]);
+      ws_test_gui_assert_drawing (window, tabs[i]);
+    }
+  gtk_widget_destroy (window);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -259,6 +306,7 @@ main (int argc, char **argv)
 
   g_test_add_func ("/gauges-page/ncu-only/rows-and-selected-verdict", test_ncu_only);
   g_test_add_func ("/gauges-page/sort-combo", test_sort_combo);
+  g_test_add_func ("/gauges-page/why-tabs", test_why_tabs);
   g_test_add_func ("/gauges-page/nsys/unmatched-listed", test_unmatched_listed);
   g_test_add_func ("/gauges-page/nsys/matched-name-shown", test_matched_to_nsys);
   g_test_add_func ("/gauges-page/window/empty-state", test_window_empty_state);

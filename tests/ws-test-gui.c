@@ -162,13 +162,15 @@ drew (gpointer data)
 void
 ws_test_gui_assert_drawing (GtkWidget *toplevel, const char *step)
 {
-  g_autoptr (GList) toplevels = gtk_window_list_toplevels ();
+  g_autoptr (GList) toplevels = NULL;
   GdkDisplay *display = gtk_widget_get_display (toplevel);
   guint frames[2] = { 0, 0 };
   int width = 0, height = 0;
   gulong handler;
 
   ws_test_gui_flush ();
+  /* Listed after the flush: a tooltip window it destroyed is gone. */
+  toplevels = gtk_window_list_toplevels ();
   g_assert_true (gtk_widget_get_realized (toplevel));
   for (GList *l = toplevels; l != NULL; l = l->next)
     if (gtk_widget_get_realized (l->data))

@@ -446,6 +446,7 @@ ws_findings_compute (const WsRun *run)
   ws_findings_check_launch (&ctx, findings);
   ws_findings_check_imbalance (&ctx, findings);
   ws_findings_check_idle (&ctx, findings);
+  ws_findings_check_memory_access (&ctx, findings);
   ws_rank_set_add_findings (run, findings);
 
   for (guint i = 0; i < findings->len; i++)

@@ -17,6 +17,7 @@ G_BEGIN_DECLS
 #define WS_FINDING_LAUNCH_OVERHEAD "launch-overhead"
 #define WS_FINDING_LOAD_IMBALANCE "load-imbalance"
 #define WS_FINDING_GPU_IDLE "gpu-idle"
+#define WS_FINDING_MEMORY_ACCESS "memory-access"
 
 GPtrArray *ws_findings_compute (const WsRun *run);
 void ws_findings_compute_async (WsRun *run, GCancellable *cancellable, GAsyncReadyCallback callback,

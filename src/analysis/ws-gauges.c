@@ -9,6 +9,7 @@
 #include "ws-format.h"
 #include "ws-gauges.h"
 #include "ws-ncu-results.h"
+#include "ws-ncu-value.h"
 
 /* Where each gauge comes from (FORMATS.md): the metrics in order of
  * preference, then what would collect them.  Names after the current ones
@@ -142,22 +143,6 @@ find_tensor_by_kind (const WsNcuResults *results, guint launch, WsGauge *gauge)
         *gauge = g;
     }
   return gauge->collected;
-}
-
-static double
-compute_capability (const WsNcuResults *results, guint launch)
-{
-  const WsNcuLaunch *l = ws_ncu_results_launch (results, launch);
-  double major, minor;
-
-  if (l->cc != NULL)
-    return g_ascii_strtod (l->cc, NULL);
-  if (ws_ncu_results_value (results, launch, "device__attribute_compute_capability_major", &major,
-                            NULL) &&
-      ws_ncu_results_value (results, launch, "device__attribute_compute_capability_minor", &minor,
-                            NULL))
-    return major + minor / 10.0;
-  return NAN;
 }
 
 static char *
@@ -360,7 +345,7 @@ ws_gauges_compute (const WsNcuResults *results, guint launch, WsGauges *gauges)
   const WsNcuLaunch *l = ws_ncu_results_launch (results, launch);
   /* The details page lists no pipe or stall metrics, whatever was collected. */
   gboolean details_only = l->pages == WS_NCU_PAGE_DETAILS;
-  double cc = compute_capability (results, launch);
+  double cc = ws_ncu_launch_compute_capability (results, launch);
 
   memset (gauges, 0, sizeof *gauges);
   gauges->issue_cycles = NAN;

@@ -3,10 +3,13 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <math.h>
 
 #include "ws-bars-chart.h"
+#include "ws-format.h"
 #include "ws-gauges-page.h"
 #include "ws-ncu-match.h"
+#include "ws-why-view.h"
 
 /* The Gauges page: the overview of every profiled launch beside the panel
  * of the one selected, or, for a run without ncu results, how to get them. */
@@ -15,6 +18,9 @@ struct _WsGaugesPage
   GtkBox parent_instance;
 
   WsRun *run;
+  WsWhy *why;               /* the selected launch's, shown by the why views */
+  GCancellable *why_cancel; /* its computation */
+  GCancellable *run_cancel; /* the run's roofline */
 
   /* Template widgets */
   GtkStack *stack;
@@ -24,6 +30,12 @@ struct _WsGaugesPage
   WsGaugesView *panel_view;
   GtkLabel *details_label;
   GtkLabel *unmatched_label;
+  GtkStack *why_stack;
+  GtkLabel *why_label;
+  WsWhyView *stalls_view;
+  WsWhyView *roofline_view;
+  WsWhyView *memory_view;
+  WsWhyView *run_roofline_view;
 };
 
 G_DEFINE_FINAL_TYPE (WsGaugesPage, ws_gauges_page, GTK_TYPE_BOX)
@@ -97,8 +109,238 @@ show_details (WsGaugesPage *self, int launch)
   g_string_append_c (text, '\n');
   g_string_append_printf (text, _ ("From %s"),
                           (const char *) g_ptr_array_index (ncu->files, info->file));
+  if (self->why != NULL && self->why->launch == (guint) launch)
+    {
+      g_autofree char *headline = ws_bottleneck_headline (&self->why->bottleneck);
+
+      g_string_append_c (text, '\n');
+      /* TRANSLATORS: the sharper verdict beside the workflow's: "Bottleneck: Memory-bound: L1/shared memory 96.45% (see Why)" */
+      g_string_append_printf (text, _ ("Bottleneck: %s (see Why)"), headline);
+    }
   gtk_label_set_text (self->details_label, text->str);
   g_string_free (text, TRUE);
+}
+
+/* ---- why the selected launch is slow ----------------------------------- */
+
+static void
+append_section (GString *text, const char *title)
+{
+  g_autofree char *escaped = g_markup_escape_text (title, -1);
+
+  if (text->len > 0)
+    g_string_append (text, "\n\n");
+  g_string_append_printf (text, "<b>%s</b>\n", escaped);
+}
+
+static void
+append_escaped (GString *text, const char *line)
+{
+  g_autofree char *escaped = g_markup_escape_text (line, -1);
+
+  g_string_append (text, escaped);
+}
+
+/* The sharper verdict, the roofline in numbers, occupancy and hints. */
+static char *
+why_markup (const WsNcuResults *ncu, const WsWhy *why)
+{
+  const WsBottleneck *b = &why->bottleneck;
+  const WsRoofline *r = why->roofline;
+  const WsOccupancy *o = &why->occupancy;
+  const WsGauges *gauges = ws_ncu_results_gauges (ncu, why->launch);
+  g_autofree char *headline = ws_bottleneck_headline (b);
+  GString *text = g_string_new (NULL);
+  double flops = ws_roofline_flops (r);
+
+  append_section (text, _ ("Bottleneck"));
+  append_escaped (text, headline);
+  g_string_append_c (text, '\n');
+  append_escaped (text, b->reason);
+  g_string_append_c (text, '\n');
+  {
+    /* TRANSLATORS: the command-line workflow's verdict, kept for comparison: "Workflow's verdict: Mixed — SM 19.47% and …" */
+    g_autofree char *seed =
+      g_strdup_printf (_ ("Workflow's verdict: %s — %s"), ws_verdict_label (gauges->verdict),
+                       gauges->verdict_reason);
+
+    g_string_append (text, "<small>");
+    append_escaped (text, seed);
+    g_string_append (text, "</small>");
+  }
+
+  append_section (text, _ ("Roofline"));
+  if (!isnan (flops))
+    {
+      g_autofree char *rate = ws_format_rate (flops, "FLOP/s");
+      WsPrecision main = ws_roofline_main_precision (r);
+      g_autofree char *line = NULL;
+
+      if (r->peak[main].value > 0)
+        {
+          g_autofree char *share =
+            ws_format_percent_short (100 * r->achieved[main].value / r->peak[main].value);
+
+          /* TRANSLATORS: "75.7 TFLOP/s, mostly Tensor: 9.74% of its ceiling" */
+          line = g_strdup_printf (_ ("%s, mostly %s: %s of its ceiling"), rate,
+                                  ws_precision_label (main), share);
+        }
+      else
+        line = g_strdup (rate);
+      append_escaped (text, line);
+      for (int l = 0; l < WS_N_LEVELS; l++)
+        {
+          double ai = ws_roofline_intensity (r, (WsMemoryLevel) l);
+          g_autofree char *v = NULL;
+          g_autofree char *item = NULL;
+
+          if (isnan (ai) || isinf (ai))
+            continue;
+          v = ws_format_fixed_string (ai, ai >= 100 ? 0 : 2);
+          /* TRANSLATORS: "L2: 65.97 FLOPs per byte" */
+          item = g_strdup_printf (_ ("%s: %s FLOPs per byte"),
+                                  ws_memory_level_label ((WsMemoryLevel) l), v);
+          g_string_append (text, "\n");
+          append_escaped (text, item);
+        }
+    }
+  else
+    append_escaped (text, _ ("Not collected (--set full, raw page)"));
+
+  append_section (text, _ ("Occupancy"));
+  if (ws_ncu_value_collected (o->achieved) && ws_ncu_value_collected (o->theoretical))
+    {
+      g_autofree char *a = ws_format_percent_short (o->achieved.value);
+      g_autofree char *t = ws_format_percent_short (o->theoretical.value);
+      g_autofree char *line = g_strdup_printf (_ ("achieved %s of a theoretical %s"), a, t);
+
+      append_escaped (text, line);
+      g_string_append_c (text, '\n');
+    }
+  append_escaped (text, o->text != NULL ? o->text : _ ("Not collected (--section Occupancy)"));
+
+  append_section (text, _ ("Hints"));
+  if (why->hints->len == 0)
+    append_escaped (text, _ ("No rule fired."));
+  for (guint i = 0; i < why->hints->len; i++)
+    {
+      const WsHint *h = g_ptr_array_index (why->hints, i);
+
+      if (i > 0)
+        g_string_append (text, "\n\n");
+      g_string_append (text, "• <b>");
+      append_escaped (text, h->title);
+      g_string_append (text, "</b>\n");
+      append_escaped (text, h->evidence);
+      g_string_append (text, "\n<i>");
+      append_escaped (text, h->fix);
+      g_string_append (text, "</i>");
+    }
+  return g_string_free (text, FALSE);
+}
+
+static void
+show_why (WsGaugesPage *self, WsWhy *why)
+{
+  WsNcuResults *ncu = self->run != NULL ? self->run->ncu : NULL;
+  WsWhy *old = self->why;
+
+  /* The views drop the old one before it is freed. */
+  ws_why_view_set_why (self->stalls_view, ncu, why);
+  ws_why_view_set_why (self->roofline_view, ncu, why);
+  ws_why_view_set_why (self->memory_view, ncu, why);
+  self->why = why;
+  g_clear_pointer (&old, ws_why_free);
+  if (why != NULL && ncu != NULL)
+    {
+      g_autofree char *markup = why_markup (ncu, why);
+
+      gtk_label_set_markup (self->why_label, markup);
+      show_details (self, (int) why->launch);
+    }
+  else
+    gtk_label_set_text (self->why_label, _ ("Select a profiled kernel to see why it is slow."));
+}
+
+static void
+why_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
+{
+  WsNcuResults *ncu = data;
+  guint launch = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (task), "launch"));
+
+  g_task_return_pointer (task, ws_why_compute (ncu, launch), (GDestroyNotify) ws_why_free);
+}
+
+static void
+why_ready (GObject *source, GAsyncResult *result, gpointer data)
+{
+  WsWhy *why = g_task_propagate_pointer (G_TASK (result), NULL);
+
+  if (why == NULL || g_cancellable_is_cancelled (g_task_get_cancellable (G_TASK (result))))
+    {
+      g_clear_pointer (&why, ws_why_free);
+      return;
+    }
+  show_why (WS_GAUGES_PAGE (source), why);
+}
+
+/* Works out why @launch is slow on a worker thread. */
+static void
+compute_why (WsGaugesPage *self, int launch)
+{
+  WsNcuResults *ncu = self->run != NULL ? self->run->ncu : NULL;
+  g_autoptr (GTask) task = NULL;
+
+  g_cancellable_cancel (self->why_cancel);
+  g_clear_object (&self->why_cancel);
+  if (ncu == NULL || launch < 0)
+    {
+      show_why (self, NULL);
+      return;
+    }
+  self->why_cancel = g_cancellable_new ();
+  task = g_task_new (self, self->why_cancel, why_ready, NULL);
+  g_task_set_source_tag (task, compute_why);
+  g_task_set_task_data (task, ws_ncu_results_ref (ncu), (GDestroyNotify) ws_ncu_results_unref);
+  g_object_set_data (G_OBJECT (task), "launch", GUINT_TO_POINTER ((guint) launch));
+  g_task_run_in_thread (task, why_thread);
+}
+
+static void
+run_roofline_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
+{
+  g_task_return_pointer (task, ws_roofline_model_new_run (data),
+                         (GDestroyNotify) ws_roofline_model_free);
+}
+
+static void
+run_roofline_ready (GObject *source, GAsyncResult *result, gpointer data)
+{
+  WsRooflineModel *model = g_task_propagate_pointer (G_TASK (result), NULL);
+
+  if (model == NULL || g_cancellable_is_cancelled (g_task_get_cancellable (G_TASK (result))))
+    {
+      g_clear_pointer (&model, ws_roofline_model_free);
+      return;
+    }
+  ws_why_view_set_run_roofline (WS_GAUGES_PAGE (source)->run_roofline_view, model);
+}
+
+static void
+compute_run_roofline (WsGaugesPage *self)
+{
+  g_autoptr (GTask) task = NULL;
+
+  g_cancellable_cancel (self->run_cancel);
+  g_clear_object (&self->run_cancel);
+  ws_why_view_set_run_roofline (self->run_roofline_view, NULL);
+  if (self->run == NULL || self->run->ncu == NULL)
+    return;
+  self->run_cancel = g_cancellable_new ();
+  task = g_task_new (self, self->run_cancel, run_roofline_ready, NULL);
+  g_task_set_source_tag (task, compute_run_roofline);
+  g_task_set_task_data (task, ws_run_ref (self->run), (GDestroyNotify) ws_run_unref);
+  g_task_run_in_thread (task, run_roofline_thread);
 }
 
 static void
@@ -106,6 +348,7 @@ launch_selected_cb (WsGaugesPage *self, int launch, WsGaugesView *view)
 {
   ws_gauges_view_select_launch (self->panel_view, launch);
   show_details (self, launch);
+  compute_why (self, launch);
 }
 
 static void
@@ -167,6 +410,13 @@ ws_gauges_page_dispose (GObject *object)
 {
   WsGaugesPage *self = WS_GAUGES_PAGE (object);
 
+  g_cancellable_cancel (self->why_cancel);
+  g_clear_object (&self->why_cancel);
+  g_cancellable_cancel (self->run_cancel);
+  g_clear_object (&self->run_cancel);
+  if (self->stalls_view != NULL)
+    show_why (self, NULL);
+  g_clear_pointer (&self->why, ws_why_free);
   g_clear_pointer (&self->run, ws_run_unref);
 
   G_OBJECT_CLASS (ws_gauges_page_parent_class)->dispose (object);
@@ -181,6 +431,7 @@ ws_gauges_page_class_init (WsGaugesPageClass *klass)
   object_class->dispose = ws_gauges_page_dispose;
 
   g_type_ensure (WS_TYPE_GAUGES_VIEW);
+  g_type_ensure (WS_TYPE_WHY_VIEW);
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/org/warpscope/Warpscope/ui/ws-gauges-page.ui");
   gtk_widget_class_bind_template_child (widget_class, WsGaugesPage, stack);
@@ -190,6 +441,12 @@ ws_gauges_page_class_init (WsGaugesPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, WsGaugesPage, panel_view);
   gtk_widget_class_bind_template_child (widget_class, WsGaugesPage, details_label);
   gtk_widget_class_bind_template_child (widget_class, WsGaugesPage, unmatched_label);
+  gtk_widget_class_bind_template_child (widget_class, WsGaugesPage, why_stack);
+  gtk_widget_class_bind_template_child (widget_class, WsGaugesPage, why_label);
+  gtk_widget_class_bind_template_child (widget_class, WsGaugesPage, stalls_view);
+  gtk_widget_class_bind_template_child (widget_class, WsGaugesPage, roofline_view);
+  gtk_widget_class_bind_template_child (widget_class, WsGaugesPage, memory_view);
+  gtk_widget_class_bind_template_child (widget_class, WsGaugesPage, run_roofline_view);
   gtk_widget_class_bind_template_callback (widget_class, launch_selected_cb);
   gtk_widget_class_bind_template_callback (widget_class, sort_changed_cb);
 }
@@ -223,6 +480,8 @@ ws_gauges_page_set_run (WsGaugesPage *self, WsRun *run)
 
   ws_gauges_view_set_results (self->overview_view, ncu);
   ws_gauges_view_set_results (self->panel_view, ncu);
+  compute_why (self, -1);
+  compute_run_roofline (self);
   if (ncu == NULL || ws_ncu_results_n_launches (ncu) == 0)
     {
       gtk_stack_set_visible_child_name (self->stack, "empty");
@@ -274,4 +533,56 @@ const char *
 ws_gauges_page_get_unmatched_text (WsGaugesPage *self)
 {
   return gtk_label_get_text (self->unmatched_label);
+}
+
+/**
+ * ws_gauges_page_get_why_stack:
+ *
+ * Returns: (transfer none): the stack of the panel's tabs: "gauges",
+ * "why", "stalls", "roofline", "memory", "roofline-all"
+ */
+GtkStack *
+ws_gauges_page_get_why_stack (WsGaugesPage *self)
+{
+  return self->why_stack;
+}
+
+/**
+ * ws_gauges_page_get_why:
+ *
+ * Returns: (transfer none) (nullable): why the selected launch is slow,
+ * once worked out
+ */
+const WsWhy *
+ws_gauges_page_get_why (WsGaugesPage *self)
+{
+  return self->why;
+}
+
+const char *
+ws_gauges_page_get_why_text (WsGaugesPage *self)
+{
+  return gtk_label_get_text (self->why_label);
+}
+
+/**
+ * ws_gauges_page_get_why_view:
+ *
+ * Returns: (transfer none): the view of @chart
+ */
+WsWhyView *
+ws_gauges_page_get_why_view (WsGaugesPage *self, WsWhyChart chart)
+{
+  switch (chart)
+    {
+      case WS_WHY_CHART_STALLS:
+        return self->stalls_view;
+      case WS_WHY_CHART_ROOFLINE:
+        return self->roofline_view;
+      case WS_WHY_CHART_MEMORY:
+        return self->memory_view;
+      case WS_WHY_CHART_ROOFLINE_RUN:
+      default:
+        return self->run_roofline_view;
+    }
 }

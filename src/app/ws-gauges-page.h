@@ -4,6 +4,7 @@
 #include <gtk/gtk.h>
 
 #include "ws-gauges-view.h"
+#include "ws-why-view.h"
 #include "ws-run.h"
 
 G_BEGIN_DECLS
@@ -18,5 +19,9 @@ WsGaugesView *ws_gauges_page_get_overview (WsGaugesPage *self);
 WsGaugesView *ws_gauges_page_get_panel (WsGaugesPage *self);
 const char *ws_gauges_page_get_details_text (WsGaugesPage *self);
 const char *ws_gauges_page_get_unmatched_text (WsGaugesPage *self);
+GtkStack *ws_gauges_page_get_why_stack (WsGaugesPage *self);
+const WsWhy *ws_gauges_page_get_why (WsGaugesPage *self);
+const char *ws_gauges_page_get_why_text (WsGaugesPage *self);
+WsWhyView *ws_gauges_page_get_why_view (WsGaugesPage *self, WsWhyChart chart);
 
 G_END_DECLS

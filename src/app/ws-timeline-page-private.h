@@ -2,6 +2,7 @@
 #pragma once
 
 #include "ws-timeline-page.h"
+#include "ws-timeline-rollup.h"
 
 G_BEGIN_DECLS
 
@@ -15,6 +16,7 @@ struct _WsTimelinePage
   WsRun *run;
   WsLanes *lanes;
   WsNvtxProjection *projection;
+  WsTimelineRollup *rollup; /* each range's bottleneck, or NULL */
   GCancellable *cancellable;
   GSimpleActionGroup *actions;
   WsFinding *pending_finding; /* to show once the lanes are ready */
@@ -37,6 +39,7 @@ struct _WsTimelinePage
   GtkTreeViewColumn *time_column;
   GtkTreeViewColumn *count_column;
   GtkTreeViewColumn *extra_column;
+  GtkTreeViewColumn *bottleneck_column;
   GtkComboBoxText *align_combo;
 };
 

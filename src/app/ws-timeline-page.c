@@ -5,8 +5,10 @@
 #include <glib/gi18n.h>
 
 #include "ws-format.h"
+#include "ws-rollup-renderer.h"
 #include "ws-stats.h"
 #include "ws-timeline-page-private.h"
+#include "ws-timeline-rollup.h"
 #include "ws-timeline-text.h"
 
 enum
@@ -17,6 +19,8 @@ enum
   COL_EXTRA,
   COL_NAME_ID,
   COL_SORT,
+  COL_BOTTLENECK,       /* "61% memory-bound, 30% compute-bound, 9% not profiled" */
+  COL_BOTTLENECK_SHARE, /* then one share per WsRollupClass */
 };
 
 G_DEFINE_FINAL_TYPE (WsTimelinePage, ws_timeline_page, GTK_TYPE_BOX)
@@ -40,6 +44,7 @@ set_columns (WsTimelinePage *self, const char *name, const char *time, const cha
   gtk_tree_view_column_set_title (self->time_column, time);
   gtk_tree_view_column_set_title (self->count_column, count);
   gtk_tree_view_column_set_title (self->extra_column, extra);
+  gtk_tree_view_column_set_visible (self->bottleneck_column, FALSE);
 }
 
 static void
@@ -53,6 +58,19 @@ add_row (WsTimelinePage *self, const char *name, gint64 time, gint64 count, cons
   gtk_list_store_insert_with_values (self->side_store, &iter, -1, COL_NAME, name, COL_TIME, t,
                                      COL_COUNT, c, COL_EXTRA, extra, COL_NAME_ID, name_id, COL_SORT,
                                      time, -1);
+}
+
+/* The last row added gets the bottleneck of the range named @name. */
+static void
+set_bottleneck (WsTimelinePage *self, const char *name)
+{
+  int n = gtk_tree_model_iter_n_children (GTK_TREE_MODEL (self->side_store), NULL);
+  GtkTreeIter iter;
+
+  if (self->rollup != NULL && n > 0 &&
+      gtk_tree_model_iter_nth_child (GTK_TREE_MODEL (self->side_store), &iter, NULL, n - 1))
+    ws_timeline_rollup_fill (self->rollup, name, self->side_store, &iter, COL_BOTTLENECK,
+                             COL_BOTTLENECK_SHARE);
 }
 
 /* Nothing selected: GPU time per NVTX range name. */
@@ -90,7 +108,11 @@ show_nvtx_summary (WsTimelinePage *self)
       const char *name = row->name[0] == ':' ? row->name + 1 : row->name;
 
       add_row (self, name, row->gpu_time, row->kernels, ranges, row->name_id);
+      set_bottleneck (self, row->name);
     }
+  /* The bottleneck split means something only where kernels were profiled. */
+  gtk_tree_view_column_set_visible (self->bottleneck_column,
+                                    self->rollup != NULL && self->run->ncu != NULL);
   gtk_widget_show (GTK_WIDGET (self->side_tree));
 }
 
@@ -507,6 +529,24 @@ build_projection_thread (GTask *task, gpointer source, gpointer data, GCancellab
 }
 
 static void
+rollup_ready (GObject *source, GAsyncResult *result, gpointer data)
+{
+  WsTimelinePage *self = data;
+  WsTimelineRollup *rollup = ws_timeline_rollup_finish (result);
+  gint64 start, end;
+
+  if (rollup == NULL)
+    return;
+  g_clear_pointer (&self->rollup, ws_timeline_rollup_free);
+  self->rollup = rollup;
+  /* Only the table of ranges shows it: leave an event's or a stretch's
+   * list as it is. */
+  if (ws_timeline_view_get_selected (self->timeline_view) == WS_EVENT_NONE &&
+      !ws_timeline_view_get_range (self->timeline_view, &start, &end))
+    show_nvtx_summary (self);
+}
+
+static void
 projection_ready (GObject *source, GAsyncResult *result, gpointer data)
 {
   WsTimelinePage *self = WS_TIMELINE_PAGE (source);
@@ -520,6 +560,10 @@ projection_ready (GObject *source, GAsyncResult *result, gpointer data)
   ws_timeline_view_set_projection (self->timeline_view, self->projection);
   selected = ws_timeline_view_get_selected (self->timeline_view);
   event_selected_cb (self, selected, self->timeline_view);
+  /* Each range's bottleneck, where kernels were profiled; the page's
+   * cancellable stops it before the page goes. */
+  if (self->run->ncu != NULL)
+    ws_timeline_rollup_async (self->run, self->projection, cancellable, rollup_ready, self);
 }
 
 static void
@@ -577,6 +621,7 @@ ws_timeline_page_set_run (WsTimelinePage *self, WsRun *run)
     g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
   g_clear_pointer (&self->projection, ws_nvtx_projection_unref);
+  g_clear_pointer (&self->rollup, ws_timeline_rollup_free);
   g_clear_pointer (&self->lanes, ws_lanes_unref);
   g_clear_pointer (&self->pending_finding, ws_finding_unref);
   ws_timeline_view_set_highlight (self->timeline_view, NULL);
@@ -669,6 +714,7 @@ ws_timeline_page_dispose (GObject *object)
     g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
   g_clear_pointer (&self->projection, ws_nvtx_projection_unref);
+  g_clear_pointer (&self->rollup, ws_timeline_rollup_free);
   g_clear_pointer (&self->lanes, ws_lanes_unref);
   g_clear_pointer (&self->run, ws_run_unref);
   g_clear_pointer (&self->pending_finding, ws_finding_unref);
@@ -686,6 +732,7 @@ ws_timeline_page_class_init (WsTimelinePageClass *klass)
   object_class->dispose = ws_timeline_page_dispose;
 
   g_type_ensure (WS_TYPE_TIMELINE_VIEW);
+  g_type_ensure (WS_TYPE_ROLLUP_RENDERER);
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/org/warpscope/Warpscope/ui/ws-timeline-page.ui");
   gtk_widget_class_bind_template_child (widget_class, WsTimelinePage, search_entry);
@@ -709,6 +756,7 @@ ws_timeline_page_class_init (WsTimelinePageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, WsTimelinePage, extra_column);
   gtk_widget_class_bind_template_child (widget_class, WsTimelinePage, align_combo);
   gtk_widget_class_bind_template_callback (widget_class, ws_timeline_page_align_changed_cb);
+  gtk_widget_class_bind_template_child (widget_class, WsTimelinePage, bottleneck_column);
   gtk_widget_class_bind_template_callback (widget_class, search_changed_cb);
   gtk_widget_class_bind_template_callback (widget_class, search_activate_cb);
   gtk_widget_class_bind_template_callback (widget_class, event_selected_cb);
@@ -781,4 +829,16 @@ GtkTreeModel *
 ws_timeline_page_get_side_model (WsTimelinePage *self)
 {
   return GTK_TREE_MODEL (self->side_store);
+}
+
+/**
+ * ws_timeline_page_get_rollup:
+ *
+ * Returns: (transfer none) (nullable) (element-type WsRangeBottleneck):
+ * each NVTX range's GPU time by bottleneck, once worked out
+ */
+GArray *
+ws_timeline_page_get_rollup (WsTimelinePage *self)
+{
+  return self->rollup != NULL ? ws_timeline_rollup_rows (self->rollup) : NULL;
 }

@@ -23,4 +23,6 @@ const char *ws_timeline_page_get_side_title (WsTimelinePage *self);
 const char *ws_timeline_page_get_details_text (WsTimelinePage *self);
 GtkTreeModel *ws_timeline_page_get_side_model (WsTimelinePage *self);
 
+GArray *ws_timeline_page_get_rollup (WsTimelinePage *self);
+
 G_END_DECLS

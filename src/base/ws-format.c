@@ -193,3 +193,55 @@ ws_csv_append_field (GString *out, const char *field)
     }
   g_string_append_c (out, '"');
 }
+
+/**
+ * ws_format_percent_short:
+ *
+ * Returns: (transfer full): "12.5%", "100%", "16.67%": two decimals at
+ * most, trailing zeros dropped
+ */
+char *
+ws_format_percent_short (double value)
+{
+  g_autofree char *num = ws_format_fixed_string (value, 2);
+  char *end = num + strlen (num) - 1;
+
+  if (strchr (num, '.') != NULL)
+    {
+      while (*end == '0')
+        *end-- = '\0';
+      if (*end == '.')
+        *end = '\0';
+    }
+  return g_strdup_printf ("%s%%", num);
+}
+
+/**
+ * ws_format_rate:
+ * @unit: "FLOP/s", "B/s"
+ *
+ * Returns: (transfer full): a rate with an SI prefix and three
+ * significant digits: "75.6 TFLOP/s", "117 GB/s"
+ */
+char *
+ws_format_rate (double value, const char *unit)
+{
+  static const struct
+  {
+    double scale;
+    const char *prefix;
+  } prefixes[] = {
+    { 1e15, "P" }, { 1e12, "T" }, { 1e9, "G" }, { 1e6, "M" }, { 1e3, "k" }, { 1, "" }
+  };
+
+  for (gsize i = 0; i < G_N_ELEMENTS (prefixes); i++)
+    if (fabs (value) >= prefixes[i].scale || prefixes[i].scale == 1)
+      {
+        double v = value / prefixes[i].scale;
+        int decimals = fabs (v) >= 100 ? 0 : fabs (v) >= 10 ? 1 : 2;
+        g_autofree char *num = ws_format_fixed_string (v, decimals);
+
+        return g_strdup_printf ("%s %s%s", num, prefixes[i].prefix, unit);
+      }
+  g_assert_not_reached ();
+}

@@ -10,6 +10,8 @@ void ws_format_int (GString *out, gint64 value, gboolean grouping);
 char *ws_format_fixed_string (double value, int decimals);
 char *ws_format_duration (double ns);
 char *ws_format_bytes (double bytes);
+char *ws_format_percent_short (double value);
+char *ws_format_rate (double value, const char *unit);
 void ws_csv_append_field (GString *out, const char *field);
 
 G_END_DECLS

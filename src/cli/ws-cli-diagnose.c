@@ -77,8 +77,8 @@ ws_cli_diagnose (int argc, char **argv)
       return WS_EXIT_BAD_INPUT;
     }
 
-  /* The checks read no GPU metric samples: not loading them saves time. */
-  run = ws_cli_load (argv + 1, WS_LOAD_ALL & ~WS_LOAD_GPU_METRICS, &error);
+  /* The memory-access check reads the GPU metric samples. */
+  run = ws_cli_load (argv + 1, WS_LOAD_ALL, &error);
   if (run == NULL)
     return ws_cli_fail (error);
 

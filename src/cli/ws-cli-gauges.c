@@ -13,6 +13,7 @@
 #include "ws-kernel-name.h"
 #include "ws-ncu-match.h"
 #include "ws-report.h"
+#include "ws-why-json.h"
 
 /* A number for scripts: as precise as ncu wrote it (six decimals at most),
  * without trailing zeros: "381792", "97.828073". */
@@ -159,6 +160,7 @@ write_json (const WsRun *run, GString *out)
       const WsGauges *gauges = ws_ncu_results_gauges (ncu, i);
       const WsNcuMatch *match = ws_ncu_results_match (ncu, i);
       g_autofree char *nvtx = ws_ncu_launch_nvtx_path (launch);
+      g_autoptr (WsWhy) why = ws_why_compute (ncu, i);
 
       json_builder_begin_object (builder);
       json_builder_set_member_name (builder, "id");
@@ -192,6 +194,7 @@ write_json (const WsRun *run, GString *out)
       add_string (builder, "verdict_reason", gauges->verdict_reason);
       add_string (builder, "sol_verdict", ws_sol_verdict_id (gauges->sol));
       add_string (builder, "sol_reason", gauges->sol_reason);
+      ws_why_json_add_members (builder, ncu, why);
       if (match != NULL)
         {
           add_string (builder, "match", match_id (match->kind));

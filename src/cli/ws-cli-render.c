@@ -456,6 +456,31 @@ render_compare_gauges (WsRun *before, WsRun *after, const RenderOptions *options
                             &draw, error);
 }
 
+static gboolean
+render_why (WsRun *run, const char *view, const RenderOptions *options, GError **error)
+{
+  return ws_cli_render_why (run, view, options->output, options->width, options->height,
+                            options->dark, options->kernel, error);
+}
+
+static gboolean
+render_roofline (WsRun *run, const RenderOptions *options, GError **error)
+{
+  return render_why (run, "roofline", options, error);
+}
+
+static gboolean
+render_stalls (WsRun *run, const RenderOptions *options, GError **error)
+{
+  return render_why (run, "stalls", options, error);
+}
+
+static gboolean
+render_memory (WsRun *run, const RenderOptions *options, GError **error)
+{
+  return render_why (run, "memory", options, error);
+}
+
 /* The views `render` draws: one line each. A view draws one run (render)
  * or two, BEFORE and AFTER, each loaded on its own (render_pair). */
 typedef struct
@@ -506,6 +531,9 @@ render_ranks (WsRun *run, const RenderOptions *options, GError **error)
 static const View views[] = {
   { "bars", FALSE, FALSE, render_bars, NULL },
   { "gauges", TRUE, FALSE, render_gauges, NULL },
+  { "roofline", TRUE, FALSE, render_roofline, NULL },
+  { "stalls", TRUE, FALSE, render_stalls, NULL },
+  { "memory", TRUE, FALSE, render_memory, NULL },
   { "compare", FALSE, FALSE, NULL, render_compare },
   { "compare-nvtx", FALSE, TRUE, NULL, render_compare },
   { "timeline", FALSE, FALSE, render_timeline, NULL },
@@ -532,17 +560,19 @@ ws_cli_render (int argc, char **argv)
   gboolean steady = FALSE;
   GOptionEntry entries[] = {
     { "view", 'v', 0, G_OPTION_ARG_STRING, &view_str,
-      N_ ("What to draw: bars (default), timeline, flame (a CPU profile), gauges of ncu results, "
-          "ranks (the heatmap of a job's ranks by step), compare, compare-nvtx or compare-gauges "
-          "(two runs: BEFORE AFTER)"),
+      N_ ("What to draw: bars (default), timeline, gauges, roofline, stalls or memory of ncu "
+          "results, ranks (the heatmap of a job's ranks by step), compare, compare-nvtx or "
+          "compare-gauges (two runs: BEFORE AFTER)"),
       "VIEW" },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, N_ ("Image to write: .png, .svg or .pdf"),
       "OUT" },
     { "top", 't', 0, G_OPTION_ARG_INT, &top,
       N_ ("Bars before the rest is folded into “others” (default 15, 0 for all)"), "N" },
     { "kernel", 'k', 0, G_OPTION_ARG_STRING, &kernel_str,
-      N_ ("Gauges: the panel of launch ID (as `gauges` numbers them), the overview without it; "
-          "compare-gauges: the kernel KEY (its name as compare prints it), all without it"),
+      N_ ("Gauges, roofline, stalls, memory: the launch ID (as `gauges` numbers them); without "
+          "it the gauges overview, every profiled kernel's roofline, the longest launch's stalls "
+          "or memory; compare-gauges: the kernel KEY (its name as compare prints it), all "
+          "without it"),
       "ID|KEY" },
     { "sort", 0, 0, G_OPTION_ARG_STRING, &sort_str,
       N_ ("Gauges overview order: duration (default), id, sm, memory, dram, tensor, fp32, l1, "

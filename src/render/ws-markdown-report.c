@@ -16,6 +16,7 @@
 #include "ws-gauges-report.h"
 #include "ws-kernel-name.h"
 #include "ws-markdown-report.h"
+#include "ws-markdown-why.h"
 #include "ws-ncu-match.h"
 #include "ws-report.h"
 #include "ws-surface.h"
@@ -210,8 +211,9 @@ append_summary_table (GString *out, const WsRun *run, WsSummaryKind kind, const 
  * Writes a Markdown report of @run to @path, with the kernel bars as a PNG
  * in `figs/` beside it: what the command-line workflow's `summary_*.md` and
  * figs/ PNGs gave — the top kernels, NVTX ranges, CUDA API calls and
- * memory operations, the gauges and verdicts when the run has ncu data,
- * and the findings when there are any.
+ * memory operations, the gauges and verdicts when the run has ncu data
+ * with why each kernel is slow (ws-markdown-why.c), and the findings when
+ * there are any.
  */
 gboolean
 ws_markdown_report_write (const WsRun *run, const char *path, const WsMarkdownOptions *options,
@@ -251,7 +253,8 @@ ws_markdown_report_write (const WsRun *run, const char *path, const WsMarkdownOp
     g_string_append_printf (out, "\n%s\n", _ ("This run has no CUDA kernel data."));
 
   if (run->ncu != NULL &&
-      (!make_folder (figs, error) || !append_gauges (out, run, figs, base, error)))
+      (!make_folder (figs, error) || !append_gauges (out, run, figs, base, error) ||
+       !ws_markdown_why_append (out, run, figs, base, top, error)))
     return FALSE;
   append_findings (out, run);
 

@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "ws-cli"
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "ws-cli.h"
+#include "ws-error.h"
+#include "ws-lanes.h"
+#include "ws-range-bottleneck-project.h"
+#include "ws-range-bottleneck-report.h"
+#include "ws-why-json.h"
+
+int
+ws_cli_rollup (int argc, char **argv)
+{
+  g_autofree char *format_str = NULL;
+  GOptionEntry entries[] = {
+    { "format", 'f', 0, G_OPTION_ARG_STRING, &format_str,
+      N_ ("Output format: table (default), csv or json"), "FORMAT" },
+    { NULL },
+  };
+  g_autoptr (GOptionContext) context =
+    g_option_context_new (_ ("RUN — each NVTX range's GPU time by bottleneck"));
+  g_autoptr (GError) error = NULL;
+  g_autoptr (WsRun) run = NULL;
+  g_autoptr (WsLanes) lanes = NULL;
+  g_autoptr (WsNvtxProjection) projection = NULL;
+  g_autoptr (GArray) rows = NULL;
+  g_autoptr (GString) out = g_string_new (NULL);
+  WsOutputFormat format = WS_FORMAT_TABLE;
+
+  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  g_option_context_set_summary (
+    context,
+    _ ("Splits the GPU time of each NVTX range (the kernels launched inside it) by the "
+       "bottleneck of its kernels: a profiled launch's verdict carries to every launch of the "
+       "same kernel with the same grid and block, the rest is not profiled. RUN is a capture "
+       "folder, or an nsys export with its ncu CSVs (joined by commas or given apart). CSV "
+       "columns: range,gpu_ns,compute_ns,memory_ns,latency_ns,mixed_ns,unprofiled_ns."));
+  if (!ws_cli_parse (context, &argc, &argv, 1, -1))
+    return WS_EXIT_BAD_INPUT;
+  if (format_str != NULL &&
+      (!ws_output_format_from_string (format_str, &format) || format == WS_FORMAT_MARKDOWN))
+    {
+      g_printerr (_ ("%s: --format must be table, csv or json\n"), argv[0]);
+      return WS_EXIT_BAD_INPUT;
+    }
+
+  run = ws_cli_load (argv + 1, WS_LOAD_ALL & ~WS_LOAD_GPU_METRICS, &error);
+  if (run == NULL)
+    return ws_cli_fail (error);
+  if (!run->has_nvtx_table || run->nvtx.n == 0)
+    {
+      g_set_error (&error, WS_READER_ERROR, WS_READER_ERROR_NO_DATA,
+                   _ ("%s: the run has no NVTX ranges to split"), argv[1]);
+      return ws_cli_fail (error);
+    }
+  for (guint i = 0; i < run->prov.warnings->len; i++)
+    g_printerr ("warpscope-cli: %s\n", (const char *) g_ptr_array_index (run->prov.warnings, i));
+
+  lanes = ws_lanes_new (run);
+  projection = ws_nvtx_projection_new (lanes);
+  rows = ws_range_bottleneck_project (run, projection);
+  switch (format)
+    {
+      case WS_FORMAT_JSON:
+        {
+          g_autoptr (JsonNode) root = ws_range_bottleneck_to_json (rows);
+          g_autofree char *text = ws_cli_json_text (root);
+
+          g_string_append (out, text);
+        }
+        break;
+      case WS_FORMAT_CSV:
+      case WS_FORMAT_TABLE:
+      case WS_FORMAT_MARKDOWN:
+      default:
+        ws_range_bottleneck_write (rows, format, 0, out);
+        break;
+    }
+  if (!ws_cli_write (NULL, out->str, out->len, &error))
+    {
+      g_printerr ("warpscope-cli: %s\n", error->message);
+      return WS_EXIT_FAILED;
+    }
+  return WS_EXIT_OK;
+}

@@ -1,0 +1,13 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <glib.h>
+
+#include "ws-nvtx-projection.h"
+#include "ws-range-bottleneck.h"
+
+G_BEGIN_DECLS
+
+GArray *ws_range_bottleneck_project (const WsRun *run, WsNvtxProjection *projection);
+
+G_END_DECLS
