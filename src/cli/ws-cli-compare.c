@@ -170,6 +170,7 @@ ws_cli_compare (int argc, char **argv)
   g_autofree char *by_str = NULL;
   g_autofree char *format_str = NULL;
   gboolean whole_run = FALSE;
+  g_autofree char *peers = NULL;
   GOptionEntry entries[] = {
     { "by", 'b', 0, G_OPTION_ARG_STRING, &by_str,
       N_ (
@@ -181,6 +182,8 @@ ws_cli_compare (int argc, char **argv)
       N_ ("Compare the whole runs, set-up included (by default two runs with steps are "
           "compared over their steady states)"),
       NULL },
+    { "peers", 0, 0, G_OPTION_ARG_STRING, &peers,
+      N_ ("Two ranks of one job side by side, as peers: --peers 0,3 RUN"), "A,B" },
     { NULL },
   };
   g_autoptr (GOptionContext) context =
@@ -209,7 +212,7 @@ ws_cli_compare (int argc, char **argv)
                 "joined by commas (run.sqlite,run_ncu_raw.csv). The table and Markdown formats "
                 "add the gauges of kernels profiled on both sides and the findings diff."));
   ws_cli_add_rank_option (context);
-  if (!ws_cli_parse (context, &argc, &argv, 2, 2))
+  if (!ws_cli_parse (context, &argc, &argv, peers != NULL ? 1 : 2, peers != NULL ? 1 : 2))
     return WS_EXIT_BAD_INPUT;
   if (by_str != NULL && !ws_match_by_from_string (by_str, &by))
     {
@@ -223,6 +226,8 @@ ws_cli_compare (int argc, char **argv)
       return WS_EXIT_BAD_INPUT;
     }
 
+  if (peers != NULL)
+    return ws_cli_compare_peers (peers, argv[1], by, format);
   {
     g_auto (GStrv) b = ws_input_split_side (argv[1]);
     g_auto (GStrv) a = ws_input_split_side (argv[2]);
@@ -316,6 +321,7 @@ ws_cli_compare (int argc, char **argv)
           g_string_append_c (out, '\n');
         }
       ws_report_write_table (G_N_ELEMENTS (headers), headers, numeric, cells, format, out);
+      ws_cli_compare_write_ranks (cmp->before, cmp->after, format == WS_FORMAT_MARKDOWN, out);
       write_gauges (cmp, out, format == WS_FORMAT_MARKDOWN);
       write_findings (cmp, out, format == WS_FORMAT_MARKDOWN);
     }

@@ -6,6 +6,8 @@
 #include <stdio.h>
 
 #include "ws-capture-settings.h"
+#include "ws-comparison.h"
+#include "ws-report.h"
 #include "ws-load-options.h"
 #include "ws-run.h"
 #include "ws-steps.h"
@@ -48,6 +50,9 @@ int ws_cli_fail (GError *error);
 WsRun *ws_cli_load (char **paths, WsLoadFlags flags, GError **error);
 void ws_cli_add_rank_option (GOptionContext *context);
 void ws_cli_load_as_job (gboolean job);
+int ws_cli_compare_peers (const char *peers, const char *arg, WsMatchBy by, WsOutputFormat format);
+void ws_cli_compare_write_ranks (const WsRun *before, const WsRun *after, gboolean markdown,
+                                 GString *out);
 gboolean ws_cli_rank_filter_given (void);
 WsRun *ws_cli_load_ncu (char **paths, GError **error);
 WsRun *ws_cli_steady (WsRun *run, WsSteps **steps);

@@ -645,8 +645,11 @@ ws_lanes_new (WsRun *run)
   n_rows = g_new0 (guint, n_threads + 1);
   nvtx = build_nvtx_rows (run, n_rows);
 
-  /* A job's ranks: each rank a group of its own, its streams in it. */
-  if (run->ranks != NULL && ws_ranks_get_n (run->ranks) > 1)
+  /* A job's ranks from several exports: each rank a group of its own, its
+   * streams in it.  The processes of one export keep the GPU layout: their
+   * GPUs already tell them apart. */
+  if (run->ranks != NULL && ws_ranks_get_n (run->ranks) > 1 &&
+      run->ranks->source != WS_RANK_BY_PROCESS)
     {
       build_gpu_lanes (self, &streams, FALSE);
       build_thread_lanes (self, &streams, &api, &marks, nvtx, n_rows);
