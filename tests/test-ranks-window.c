@@ -5,6 +5,8 @@
 #include <string.h>
 
 #include "ws-application.h"
+#include "ws-compare-window.h"
+#include "ws-summaries-page.h"
 #include "ws-lanes.h"
 #include "ws-ranks-page.h"
 #include "ws-ranks-view.h"
@@ -35,6 +37,12 @@ static gboolean
 timeline_ready (gpointer data)
 {
   return ws_timeline_page_is_ready (data);
+}
+
+static gboolean
+allocated (gpointer widget)
+{
+  return gtk_widget_get_allocated_height (widget) > 100;
 }
 
 static gboolean
@@ -177,6 +185,7 @@ test_four_ranks_one_window (void)
     }
   g_assert_cmpuint (group, !=, WS_LANE_NONE);
   /* Rank 3's group is scrolled to the top of the lanes. */
+  ws_test_gui_iterate_until (allocated, tview);
   {
     cairo_rectangle_t rect;
 
@@ -184,6 +193,90 @@ test_four_ranks_one_window (void)
     g_assert_cmpfloat (rect.y, <, gtk_widget_get_allocated_height (GTK_WIDGET (tview)) / 3.0);
   }
   ws_test_gui_assert_drawing (GTK_WIDGET (window), "rank 3's timeline");
+  gtk_widget_destroy (GTK_WIDGET (window));
+  ws_test_gui_flush ();
+}
+
+/* The summed Total column (the second) of a summaries table. */
+static gint64
+table_total (GtkTreeModel *model)
+{
+  GtkTreeIter iter;
+  gint64 sum = 0;
+
+  for (gboolean ok = gtk_tree_model_get_iter_first (model, &iter); ok;
+       ok = gtk_tree_model_iter_next (model, &iter))
+    {
+      gint64 total;
+
+      gtk_tree_model_get (model, &iter, 1, &total, -1);
+      sum += total;
+    }
+  return sum;
+}
+
+static gboolean
+summaries_ready (gpointer page)
+{
+  return !ws_summaries_page_is_busy (page);
+}
+
+static gboolean
+compare_ready (gpointer window)
+{
+  return !ws_compare_window_is_loading (window) &&
+         ws_compare_window_get_comparison (window) != NULL;
+}
+
+/* The Summaries page of the job: all ranks merged, or rank 3 alone (its
+ * nsys stats CSV's rows); two ranks selected in the Ranks page compare as
+ * peers. */
+static void
+test_summaries_and_peers (void)
+{
+  const char *paths[] = { rank_path (0), rank_path (1), rank_path (2), rank_path (3), NULL };
+  WsWindow *window = ws_test_gui_wait_for_load (ws_test_gui_open (paths));
+  WsSummariesPage *summaries = WS_SUMMARIES_PAGE (ws_window_get_view (window, "summaries"));
+  WsRanksPage *page = WS_RANKS_PAGE (ws_window_get_view (window, "ranks"));
+  g_autofree char *csv_path = ws_test_data ("multirank", "rank3_cuda_gpu_kern_sum.csv", NULL);
+  g_autofree char *csv = ws_test_read (csv_path);
+  guint csv_rows = g_strv_length (g_strsplit (csv, "\n", -1)) - 2;
+  GtkTreeModel *kernels;
+  GtkTreeSelection *selection;
+  GtkTreeIter iter;
+  GList *before = gtk_application_get_windows (GTK_APPLICATION (app));
+  guint n_before = g_list_length (before);
+  WsCompareWindow *compare = NULL;
+
+  ws_summaries_page_set_rank (summaries, 3);
+  ws_test_gui_iterate_until (summaries_ready, summaries);
+  kernels = gtk_tree_view_get_model (ws_summaries_page_get_view (summaries, WS_SUMMARY_KERN_SUM));
+  g_assert_cmpint (gtk_tree_model_iter_n_children (kernels, NULL), ==, csv_rows);
+  /* Rank 3's total is its nsys stats grand total; all ranks', more. */
+  g_assert_cmpint (table_total (kernels), ==, 53859191);
+  ws_summaries_page_set_rank (summaries, -1);
+  ws_test_gui_iterate_until (summaries_ready, summaries);
+  kernels = gtk_tree_view_get_model (ws_summaries_page_get_view (summaries, WS_SUMMARY_KERN_SUM));
+  g_assert_cmpint (table_total (kernels), ==, 53859191 + 31474278 + 31466156 + 31494027);
+
+  selection = gtk_tree_view_get_selection (ws_ranks_page_get_tree (page));
+  g_assert_false (gtk_widget_get_sensitive (GTK_WIDGET (ws_ranks_page_get_peers_button (page))));
+  g_assert_true (gtk_tree_model_iter_nth_child (ws_ranks_page_get_table (page), &iter, NULL, 0));
+  gtk_tree_selection_select_iter (selection, &iter);
+  g_assert_true (gtk_tree_model_iter_nth_child (ws_ranks_page_get_table (page), &iter, NULL, 3));
+  gtk_tree_selection_select_iter (selection, &iter);
+  g_assert_true (gtk_widget_get_sensitive (GTK_WIDGET (ws_ranks_page_get_peers_button (page))));
+  gtk_button_clicked (ws_ranks_page_get_peers_button (page));
+  while (g_list_length (gtk_application_get_windows (GTK_APPLICATION (app))) == n_before)
+    g_main_context_iteration (NULL, TRUE);
+  for (GList *l = gtk_application_get_windows (GTK_APPLICATION (app)); l != NULL; l = l->next)
+    if (WS_IS_COMPARE_WINDOW (l->data))
+      compare = l->data;
+  g_assert_nonnull (compare);
+  ws_test_gui_iterate_until (compare_ready, compare);
+  g_assert_true (g_str_has_prefix (ws_compare_window_get_headline (compare),
+                                   "rank 0 vs rank 3: rank 3's kernels take "));
+  gtk_widget_destroy (GTK_WIDGET (compare));
   gtk_widget_destroy (GTK_WIDGET (window));
   ws_test_gui_flush ();
 }
@@ -210,6 +303,7 @@ main (int argc, char **argv)
 
   g_test_add_func ("/ranks-window/ddp/four-ranks-one-window-click-into-rank-3",
                    test_four_ranks_one_window);
+  g_test_add_func ("/ranks-window/ddp/summaries-by-rank-and-peers", test_summaries_and_peers);
   g_test_add_func ("/ranks-window/one-export/no-ranks-page", test_one_rank_no_page);
 
   status = ws_test_gui_run ();

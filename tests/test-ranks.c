@@ -750,6 +750,57 @@ test_cli_render_and_info (void)
   g_assert_nonnull (strstr (out, "clock +69.0 ms"));
 }
 
+/* `compare --peers 0,3`: the two ranks side by side, their columns the
+ * totals of their own nsys stats CSVs; two jobs compare rank by rank. */
+static void
+test_cli_compare_ranks (void)
+{
+  g_autofree char *out = NULL;
+  g_auto (GStrv) lines = NULL;
+  gint64 sums[2] = { 0, 0 };
+
+  unpack ();
+  {
+    const char *args[] = { "compare", "--peers", "0,3", "--format", "csv", job_dir, NULL };
+
+    out = cli (args, 0, NULL);
+  }
+  lines = g_strsplit (out, "\n", -1);
+  g_assert_cmpstr (lines[0], ==,
+                   "kernel,rank0_total_ns,rank3_total_ns,delta_ns,ratio,rank0_instances,"
+                   "rank3_instances,status");
+  for (guint i = 1; lines[i] != NULL && lines[i][0] != '\0'; i++)
+    {
+      /* The name may hold commas; the numbers are the last seven cells. */
+      g_auto (GStrv) cells = g_strsplit (lines[i], ",", -1);
+      guint n = g_strv_length (cells);
+
+      sums[0] += g_ascii_strtoll (cells[n - 7], NULL, 10);
+      sums[1] += g_ascii_strtoll (cells[n - 6], NULL, 10);
+      g_assert_true (g_str_equal (cells[n - 1], "both") ||
+                     g_str_equal (cells[n - 1], "only rank3"));
+    }
+  g_assert_cmpint (sums[0], ==, 31474278); /* rank0_cuda_gpu_kern_sum.csv, summed */
+  g_assert_cmpint (sums[1], ==, 53859191); /* rank3's */
+  g_clear_pointer (&out, g_free);
+  {
+    const char *args[] = { "compare", "--peers", "0,3", job_dir, NULL };
+
+    out = cli (args, 0, NULL);
+  }
+  g_assert_true (g_str_has_prefix (out, "rank 0 vs rank 3: rank 3's kernels take 22.4 ms more "
+                                        "(1.71×) than rank 0's, "));
+  g_clear_pointer (&out, g_free);
+  {
+    const char *args[] = { "compare", "--whole-run", job_dir, job_dir, NULL };
+
+    out = cli (args, 0, NULL);
+  }
+  g_assert_nonnull (strstr (out, "Rank by rank (before → after)\n  rank 0: GPU time 121 ms → "
+                                 "121 ms (+0 ns), waiting"));
+  g_assert_nonnull (strstr (out, "  rank 3: GPU time 138 ms → 138 ms (+0 ns)"));
+}
+
 /* ---- other jobs ---------------------------------------------------------- */
 
 /* Two exports of different jobs: numbered by order (both call themselves
@@ -1025,6 +1076,7 @@ main (int argc, char **argv)
                    test_cli_stats_rank_filter);
   g_test_add_func ("/ranks/cli/ranks-csv", test_cli_ranks_csv);
   g_test_add_func ("/ranks/cli/render-and-info", test_cli_render_and_info);
+  g_test_add_func ("/ranks/cli/compare-peers-and-rank-by-rank", test_cli_compare_ranks);
   g_test_add_func ("/ranks/mixed-jobs-said", test_mixed_jobs);
   g_test_add_func ("/ranks/processes/nccl-communication-and-overlap", test_processes_nccl);
   g_test_add_func ("/ranks/merge/shared-pids-renumbered", test_merge_pid_collision);

@@ -61,6 +61,7 @@ struct _WsRanksPage
   GtkProgressBar *progress_bar;
   GtkButton *cancel_button;
   GtkComboBoxText *metric_combo;
+  GtkButton *peers_button;
   GtkLabel *summary_label;
   WsRanksView *ranks_view;
   GtkTreeView *ranks_tree;
@@ -73,6 +74,7 @@ G_DEFINE_FINAL_TYPE (WsRanksPage, ws_ranks_page, GTK_TYPE_BOX)
 enum
 {
   STEP_ACTIVATED,
+  COMPARE_PEERS,
   N_SIGNALS
 };
 
@@ -321,6 +323,46 @@ rank_row_activated_cb (WsRanksPage *self, GtkTreePath *path, GtkTreeViewColumn *
     emit_step (self, index, g_array_index (f->steps, WsRankStep, 0).number);
 }
 
+/* Two rows of the table, two ranks to compare. */
+static gboolean
+selected_pair (WsRanksPage *self, guint *a, guint *b)
+{
+  GtkTreeSelection *selection = gtk_tree_view_get_selection (self->ranks_tree);
+  GList *rows = gtk_tree_selection_get_selected_rows (selection, NULL);
+  guint found = 0, index[2] = { 0, 0 };
+
+  for (GList *l = rows; l != NULL && found < 3; l = l->next, found++)
+    {
+      GtkTreeIter iter;
+
+      if (found < 2 && gtk_tree_model_get_iter (GTK_TREE_MODEL (self->store), &iter, l->data))
+        gtk_tree_model_get (GTK_TREE_MODEL (self->store), &iter, COL_INDEX, &index[found], -1);
+    }
+  g_list_free_full (rows, (GDestroyNotify) gtk_tree_path_free);
+  *a = MIN (index[0], index[1]);
+  *b = MAX (index[0], index[1]);
+  return found == 2;
+}
+
+static void
+selection_changed_cb (WsRanksPage *self, GtkTreeSelection *selection)
+{
+  guint a, b;
+
+  gtk_widget_set_sensitive (GTK_WIDGET (self->peers_button),
+                            selected_pair (self, &a, &b) &&
+                              !gtk_widget_get_visible (GTK_WIDGET (self->progress_bar)));
+}
+
+static void
+peers_clicked_cb (WsRanksPage *self, GtkButton *button)
+{
+  guint a, b;
+
+  if (selected_pair (self, &a, &b))
+    g_signal_emit (self, signals[COMPARE_PEERS], 0, a, b);
+}
+
 static void
 free_figures (gpointer data)
 {
@@ -360,6 +402,17 @@ ws_ranks_page_class_init (WsRanksPageClass *klass)
     g_signal_new ("step-activated", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL,
                   NULL, G_TYPE_NONE, 2, G_TYPE_UINT, G_TYPE_UINT);
 
+  /**
+   * WsRanksPage::compare-peers:
+   * @a: a rank's index
+   * @b: another's
+   *
+   * Asks for the two ranks side by side, as peers.
+   */
+  signals[COMPARE_PEERS] =
+    g_signal_new ("compare-peers", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL,
+                  NULL, G_TYPE_NONE, 2, G_TYPE_UINT, G_TYPE_UINT);
+
   g_type_ensure (WS_TYPE_RANKS_VIEW);
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/org/warpscope/Warpscope/ui/ws-ranks-page.ui");
@@ -367,6 +420,7 @@ ws_ranks_page_class_init (WsRanksPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, WsRanksPage, progress_bar);
   gtk_widget_class_bind_template_child (widget_class, WsRanksPage, cancel_button);
   gtk_widget_class_bind_template_child (widget_class, WsRanksPage, metric_combo);
+  gtk_widget_class_bind_template_child (widget_class, WsRanksPage, peers_button);
   gtk_widget_class_bind_template_child (widget_class, WsRanksPage, summary_label);
   gtk_widget_class_bind_template_child (widget_class, WsRanksPage, ranks_view);
   gtk_widget_class_bind_template_child (widget_class, WsRanksPage, ranks_tree);
@@ -375,6 +429,7 @@ ws_ranks_page_class_init (WsRanksPageClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, metric_changed_cb);
   gtk_widget_class_bind_template_callback (widget_class, cell_activated_cb);
   gtk_widget_class_bind_template_callback (widget_class, rank_row_activated_cb);
+  gtk_widget_class_bind_template_callback (widget_class, peers_clicked_cb);
 }
 
 static void
@@ -388,6 +443,10 @@ ws_ranks_page_init (WsRanksPage *self)
   gtk_combo_box_set_active_id (GTK_COMBO_BOX (self->metric_combo),
                                ws_ranks_chart_metric_to_string (WS_RANKS_METRIC_STEP_TIME));
   setup_tables (self);
+  gtk_tree_selection_set_mode (gtk_tree_view_get_selection (self->ranks_tree),
+                               GTK_SELECTION_MULTIPLE);
+  g_signal_connect_object (gtk_tree_view_get_selection (self->ranks_tree), "changed",
+                           G_CALLBACK (selection_changed_cb), self, G_CONNECT_SWAPPED);
 }
 
 static void
@@ -520,6 +579,18 @@ GtkTreeModel *
 ws_ranks_page_get_table (WsRanksPage *self)
 {
   return GTK_TREE_MODEL (self->store);
+}
+
+GtkTreeView *
+ws_ranks_page_get_tree (WsRanksPage *self)
+{
+  return self->ranks_tree;
+}
+
+GtkButton *
+ws_ranks_page_get_peers_button (WsRanksPage *self)
+{
+  return self->peers_button;
 }
 
 const char *

@@ -20,6 +20,8 @@ WsRanks *ws_ranks_page_get_ranks (WsRanksPage *self);
 WsRankFigures *ws_ranks_page_get_figures (WsRanksPage *self, guint index);
 WsRanksView *ws_ranks_page_get_view (WsRanksPage *self);
 GtkTreeModel *ws_ranks_page_get_table (WsRanksPage *self);
+GtkTreeView *ws_ranks_page_get_tree (WsRanksPage *self);
+GtkButton *ws_ranks_page_get_peers_button (WsRanksPage *self);
 const char *ws_ranks_page_get_summary (WsRanksPage *self);
 
 G_END_DECLS

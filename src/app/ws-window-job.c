@@ -4,7 +4,10 @@
 
 #include <glib/gi18n.h>
 
+#include "ws-compare-window.h"
 #include "ws-ranks-loader.h"
+#include "ws-run-slice.h"
+#include "ws-stats.h"
 #include "ws-window-private.h"
 
 /* A window opening a job's ranks: the Ranks page shows every rank from the
@@ -109,4 +112,77 @@ ws_window_step_activated_cb (WsWindow *self, guint index, guint step, WsRanksPag
   gtk_stack_set_visible_child_name (self->view_stack, "timeline");
   ws_timeline_page_show_rank_step (self->timeline_page, ws_ranks_get (ranks, index)->pid,
                                    found->start + figures->offset, found->end + figures->offset);
+}
+
+typedef struct
+{
+  WsRun *run;
+  guint32 pids[2];
+} PeersData;
+
+static void
+peers_data_free (PeersData *data)
+{
+  ws_run_unref (data->run);
+  g_free (data);
+}
+
+/* Each rank's events as a run of its own, with its summaries. */
+static void
+peers_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *cancellable)
+{
+  PeersData *data = task_data;
+  GPtrArray *runs = g_ptr_array_new_with_free_func ((GDestroyNotify) ws_run_unref);
+
+  for (guint i = 0; i < 2; i++)
+    {
+      WsRun *one = ws_run_select_pids (data->run, &data->pids[i], 1);
+
+      ws_run_compute_summaries (one);
+      g_ptr_array_add (runs, one);
+    }
+  g_task_return_pointer (task, runs, (GDestroyNotify) g_ptr_array_unref);
+}
+
+static void
+peers_ready (GObject *source, GAsyncResult *result, gpointer data)
+{
+  WsWindow *self = WS_WINDOW (source);
+  g_autoptr (GPtrArray) runs = g_task_propagate_pointer (G_TASK (result), NULL);
+  const char *const *names = g_object_get_data (G_OBJECT (result), "names");
+  WsCompareWindow *compare;
+
+  if (runs == NULL)
+    return;
+  compare = ws_compare_window_new (gtk_window_get_application (GTK_WINDOW (self)));
+  ws_compare_window_set_peers (compare, names[0], names[1]);
+  ws_compare_window_set_runs (compare, g_ptr_array_index (runs, 0), g_ptr_array_index (runs, 1));
+  gtk_window_present (GTK_WINDOW (compare));
+}
+
+/* Two ranks of the job side by side, as peers, in a comparison window. */
+void
+ws_window_compare_peers_cb (WsWindow *self, guint a, guint b, WsRanksPage *page)
+{
+  WsRanks *ranks = self->run != NULL ? self->run->ranks : NULL;
+  PeersData *data;
+  char **names;
+  GTask *task;
+
+  if (ranks == NULL || a >= ws_ranks_get_n (ranks) || b >= ws_ranks_get_n (ranks))
+    return;
+  data = g_new0 (PeersData, 1);
+  data->run = ws_run_ref (self->run);
+  data->pids[0] = ws_ranks_get (ranks, a)->pid;
+  data->pids[1] = ws_ranks_get (ranks, b)->pid;
+  names = g_new0 (char *, 3);
+  /* TRANSLATORS: %u is a rank of a distributed job */
+  names[0] = g_strdup_printf (_ ("rank %u"), ws_ranks_get (ranks, a)->rank);
+  names[1] = g_strdup_printf (_ ("rank %u"), ws_ranks_get (ranks, b)->rank);
+  task = g_task_new (self, NULL, peers_ready, NULL);
+  g_task_set_source_tag (task, ws_window_compare_peers_cb);
+  g_task_set_task_data (task, data, (GDestroyNotify) peers_data_free);
+  g_object_set_data_full (G_OBJECT (task), "names", names, (GDestroyNotify) g_strfreev);
+  g_task_run_in_thread (task, peers_thread);
+  g_object_unref (task);
 }

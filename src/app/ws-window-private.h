@@ -48,5 +48,6 @@ void ws_window_set_title_for (WsWindow *self);
 void ws_window_show_loaded (WsWindow *self, GCancellable *cancellable, WsRun *run, GError *error);
 void ws_window_load_job (WsWindow *self, const char *const *paths);
 void ws_window_step_activated_cb (WsWindow *self, guint index, guint step, WsRanksPage *page);
+void ws_window_compare_peers_cb (WsWindow *self, guint a, guint b, WsRanksPage *page);
 
 G_END_DECLS

@@ -548,6 +548,7 @@ ws_window_class_init (WsWindowClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, capture_open_results_cb);
   gtk_widget_class_bind_template_callback (widget_class, finding_activated_cb);
   gtk_widget_class_bind_template_callback (widget_class, ws_window_step_activated_cb);
+  gtk_widget_class_bind_template_callback (widget_class, ws_window_compare_peers_cb);
 }
 
 static void

@@ -212,8 +212,15 @@ ws_cli_compare (int argc, char **argv)
                 "joined by commas (run.sqlite,run_ncu_raw.csv). The table and Markdown formats "
                 "add the gauges of kernels profiled on both sides and the findings diff."));
   ws_cli_add_rank_option (context);
-  if (!ws_cli_parse (context, &argc, &argv, peers != NULL ? 1 : 2, peers != NULL ? 1 : 2))
+  if (!ws_cli_parse (context, &argc, &argv, 1, 2))
     return WS_EXIT_BAD_INPUT;
+  if (argc != (peers != NULL ? 2 : 3))
+    {
+      g_printerr (peers != NULL ? _ ("%s: --peers takes one run, the job\n")
+                                : _ ("%s: compare takes two runs, BEFORE and AFTER\n"),
+                  argv[0]);
+      return WS_EXIT_BAD_INPUT;
+    }
   if (by_str != NULL && !ws_match_by_from_string (by_str, &by))
     {
       g_printerr (_ ("%s: --by must be demangled, short or normalized\n"), argv[0]);
