@@ -388,7 +388,7 @@ ws_ranks_chart_draw (cairo_t *cr, double width, double height, const WsRanksChar
   g_autoptr (PangoLayout) bold = NULL;
   WsRanksMetric metric = state->metric < WS_RANKS_N_METRICS ? state->metric : 0;
   double span = model->hi[metric] - model->lo[metric];
-  guint row_every, col_every;
+  guint row_every, col_every, first_row, end_row;
   gboolean show_values;
   Layout l;
 
@@ -452,7 +452,16 @@ ws_ranks_chart_draw (cairo_t *cr, double width, double height, const WsRanksChar
                     WS_ALIGN_CENTER);
     }
 
-  for (guint r = 0; r < model->n_rows; r++)
+  /* A frame draws the rows in view: the clip tells which (a tall heatmap
+   * in a scrolled window shows a few dozen of its hundreds of rows). */
+  {
+    double cx0, cy0, cx1, cy1;
+
+    cairo_clip_extents (cr, &cx0, &cy0, &cx1, &cy1);
+    first_row = cy0 > l.y ? (guint) MIN ((cy0 - l.y) / l.row_h, model->n_rows) : 0;
+    end_row = cy1 > l.y ? (guint) MIN (ceil ((cy1 - l.y) / l.row_h) + 1, model->n_rows) : 0;
+  }
+  for (guint r = first_row; r < end_row; r++)
     {
       double y0 = round (l.y + r * l.row_h), y1 = round (l.y + (r + 1) * l.row_h);
       double gap = l.row_h >= 6 ? 1 : 0;
