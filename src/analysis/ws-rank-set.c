@@ -410,7 +410,8 @@ imbalance_finding (const WsRankSet *self)
   finding->fix = g_strdup_printf (
     _ ("Give rank %u no more work than the others: spread what it does%s over the ranks, or "
        "move it out of the step"),
-    s->rank, s->range != NULL ? " in that range" : "");
+    /* TRANSLATORS: inserted after "what it does" in "spread what it does%s" */
+    s->rank, s->range != NULL ? _ (" in that range") : "");
   ws_finding_add_evidence (finding, "rank", _ ("Straggler rank"), WS_UNIT_COUNT, s->rank);
   ws_finding_add_evidence (finding, "steps_last", _ ("Steps it came last"), WS_UNIT_COUNT,
                            s->n_last);
@@ -428,6 +429,10 @@ imbalance_finding (const WsRankSet *self)
       nvtx->name = g_strdup (s->range);
       nvtx->domain = g_strdup ("");
       nvtx->depth = 1;
+      /* The steady steps, and the straggler's extra time in the range
+       * over them (not "0 events": the finding's events are steps). */
+      nvtx->events = s->n_steps;
+      nvtx->event_time = s->range_extra * (gint64) s->n_steps;
       g_ptr_array_add (finding->nvtx, nvtx);
     }
   ws_finding_add_evidence (finding, "lost_ns", _ ("The others' waiting per step"), WS_UNIT_NS,
