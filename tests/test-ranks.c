@@ -750,6 +750,86 @@ test_cli_render_and_info (void)
   g_assert_nonnull (strstr (out, "clock +69.0 ms"));
 }
 
+/* --rank in rollup and flame, commands that read a run like the others:
+ * `rollup --rank 3` gives "extra work" the GPU time of the kernels
+ * launched inside it on rank 3 (SQL here: 2,853,369 ns), a range only
+ * rank 3 has, so `--rank 0` lists none; in a job of a DDP rank and
+ * another export, both with nsys CPU samples, `flame --rank N` counts the
+ * samples of rank N's export (SQL: 6,550 and 2,619), `--rank 2` is one
+ * line and exit status 2. */
+static void
+test_cli_rank_filter_rollup_flame (void)
+{
+  const char *sql =
+    "SELECT sum(k.end - k.start) FROM CUPTI_ACTIVITY_KIND_KERNEL k "
+    "JOIN CUPTI_ACTIVITY_KIND_RUNTIME r ON r.correlationId = k.correlationId "
+    "AND (r.globalTid >> 24) = (k.globalPid >> 24) "
+    "JOIN NVTX_EVENTS n ON n.globalTid = r.globalTid AND r.start >= n.start AND r.end <= n.end "
+    "WHERE n.text = 'extra work'";
+  g_autofree char *flame_dir = g_build_filename (tmp, "flame-job", NULL);
+  g_autofree char *gaussian = ws_test_data ("nsys", "v2022.4_rodinia_gaussian.sqlite", NULL);
+  g_autofree char *out = NULL, *err = NULL, *expected = NULL;
+
+  unpack ();
+  {
+    const char *args[] = { "rollup", "--rank", "3", "--format", "csv", job_dir, NULL };
+
+    out = cli (args, 0, NULL);
+  }
+  expected = g_strdup_printf ("\n:extra work,%" G_GINT64_FORMAT ",", sql_int (rank_files[3], sql));
+  g_assert_nonnull (strstr (out, expected));
+  g_clear_pointer (&out, g_free);
+  {
+    const char *args[] = { "rollup", "--rank", "0", "--format", "csv", job_dir, NULL };
+
+    out = cli (args, 0, NULL);
+  }
+  g_assert_null (strstr (out, "extra work"));
+  g_assert_nonnull (strstr (out, "\n:forward,"));
+  g_clear_pointer (&out, g_free);
+
+  /* Ranks 0 and 1 by their names: a DDP rank and the Rodinia export. */
+  g_assert_cmpint (g_mkdir (flame_dir, 0700), ==, 0);
+  for (guint r = 0; r < 2; r++)
+    {
+      g_autofree char *name = g_strdup_printf ("rank%u.sqlite", r);
+      g_autofree char *dest = g_build_filename (flame_dir, name, NULL);
+      g_autofree char *contents = NULL;
+      gsize len = 0;
+
+      g_assert_true (
+        g_file_get_contents (r == 0 ? rank_files[0] : gaussian, &contents, &len, NULL));
+      g_assert_true (g_file_set_contents (dest, contents, (gssize) len, NULL));
+    }
+  for (guint r = 0; r < 2; r++)
+    {
+      g_autofree char *rank = g_strdup_printf ("%u", r);
+      const char *args[] = { "flame", "--rank", rank, flame_dir, NULL };
+      g_autofree char *collapsed = cli (args, 0, NULL);
+      g_auto (GStrv) lines = g_strsplit (collapsed, "\n", -1);
+      g_autofree char *samples = ws_test_sqlite_text (
+        r == 0 ? rank_files[0] : gaussian, "SELECT count(DISTINCT c.id) FROM SAMPLING_CALLCHAINS c "
+                                           "JOIN COMPOSITE_EVENTS e ON e.id = c.id");
+      gint64 counted = 0;
+
+      for (guint i = 0; lines[i] != NULL; i++)
+        {
+          const char *space = strrchr (lines[i], ' ');
+
+          if (space != NULL)
+            counted += g_ascii_strtoll (space + 1, NULL, 10);
+        }
+      g_assert_cmpint (counted, ==, g_ascii_strtoll (samples, NULL, 10));
+    }
+  {
+    const char *args[] = { "flame", "--rank", "2", flame_dir, NULL };
+
+    g_free (cli (args, 2, &err));
+  }
+  g_assert_nonnull (strstr (err, "no rank 2 (its ranks are 0 to 1)"));
+  ws_test_rmtree (flame_dir);
+}
+
 /* `compare --peers 0,3`: the two ranks side by side, their columns the
  * totals of their own nsys stats CSVs; two jobs compare rank by rank. */
 static void
@@ -1076,6 +1156,7 @@ main (int argc, char **argv)
                    test_cli_stats_rank_filter);
   g_test_add_func ("/ranks/cli/ranks-csv", test_cli_ranks_csv);
   g_test_add_func ("/ranks/cli/render-and-info", test_cli_render_and_info);
+  g_test_add_func ("/ranks/cli/rank-filter-in-rollup-and-flame", test_cli_rank_filter_rollup_flame);
   g_test_add_func ("/ranks/cli/compare-peers-and-rank-by-rank", test_cli_compare_ranks);
   g_test_add_func ("/ranks/mixed-jobs-said", test_mixed_jobs);
   g_test_add_func ("/ranks/processes/nccl-communication-and-overlap", test_processes_nccl);

@@ -4,6 +4,7 @@
 
 #include <string.h>
 
+#include "ws-cpu-profile.h"
 #include "ws-run-merge.h"
 
 /* The row of the merged table each source row goes to is found once per
@@ -719,6 +720,12 @@ ws_run_merge (WsRun *const *runs, guint n, const gint64 *offsets, GHashTable **p
   merge_osrt (out, &m, cols);
   merge_mem_usage (out, &m, cols);
   merge_metrics (out, &m);
+  /* Each rank's CPU profile as it is, on its own export's clock: `flame
+   * --rank N` shows rank N's. */
+  for (guint r = 0; r < n; r++)
+    for (guint i = 0; runs[r]->cpu_profiles != NULL && i < runs[r]->cpu_profiles->len; i++)
+      g_ptr_array_add (out->cpu_profiles,
+                       ws_cpu_profile_ref (g_ptr_array_index (runs[r]->cpu_profiles, i)));
   ws_run_finish (out);
 
   for (guint r = 0; r < n; r++)

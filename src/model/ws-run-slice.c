@@ -4,6 +4,7 @@
 
 #include <string.h>
 
+#include "ws-cpu-profile.h"
 #include "ws-ncu-results.h"
 #include "ws-ranks.h"
 #include "ws-run-slice.h"
@@ -382,6 +383,18 @@ ws_run_select_pids (const WsRun *run, const guint32 *pids, guint n_pids)
     {
       ws_ranks_unref (self->ranks);
       self->ranks = ws_ranks_select (run->ranks, pids, n_pids);
+    }
+  /* The CPU profiles read from the chosen ranks' exports (all of an
+   * export's profile where several ranks share that export). */
+  for (guint i = 0; i < run->cpu_profiles->len; i++)
+    {
+      WsCpuProfile *profile = g_ptr_array_index (run->cpu_profiles, i);
+      gboolean keep = self->ranks == NULL;
+
+      for (guint r = 0; !keep && r < ws_ranks_get_n (self->ranks); r++)
+        keep = g_strcmp0 (ws_ranks_get (self->ranks, r)->file, profile->path) == 0;
+      if (keep)
+        g_ptr_array_add (self->cpu_profiles, ws_cpu_profile_ref (profile));
     }
   slice_kernels (self, run, kernels);
   slice_memops (self, run, memops);
