@@ -7,10 +7,11 @@
 
 #include "ws-format.h"
 #include "ws-ranks.h"
-#include "ws-report.h"
 #include "ws-run-slice.h"
 #include "ws-stats.h"
+#include "ws-summary-table.h"
 #include "ws-summaries-page.h"
+#include "ws-summary-table.h"
 
 /* The model of every table: numbers stay numbers (so that columns sort by
  * value), and cell functions format them as `nsys stats` prints them. */
@@ -249,7 +250,7 @@ ws_summaries_page_copy_csv (WsSummariesPage *self)
   rows = gtk_tree_selection_get_selected_rows (selection, NULL);
   if (rows == NULL)
     {
-      ws_report_write (table->summary, WS_FORMAT_CSV, out);
+      ws_summary_table_write (table->summary, WS_FORMAT_CSV, out);
       return g_string_free (g_steal_pointer (&out), FALSE);
     }
 
@@ -270,7 +271,7 @@ ws_summaries_page_copy_csv (WsSummariesPage *self)
       }
     }
   g_list_free_full (rows, (GDestroyNotify) gtk_tree_path_free);
-  ws_report_write (copy, WS_FORMAT_CSV, out);
+  ws_summary_table_write (copy, WS_FORMAT_CSV, out);
   return g_string_free (g_steal_pointer (&out), FALSE);
 }
 
@@ -363,7 +364,7 @@ fill_all (WsSummariesPage *self, WsRun *run)
   for (guint k = 0; k < WS_N_SUMMARY_KINDS; k++)
     {
       g_autoptr (WsSummary) summary =
-        run != NULL ? ws_run_summary (run, k, WS_NAME_DEMANGLED) : NULL;
+        run != NULL ? ws_stats_summary (run, k, WS_NAME_DEMANGLED) : NULL;
 
       fill_table (&self->tables[k], summary);
     }
@@ -378,7 +379,7 @@ rank_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *can
   guint32 pid = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (task), "pid"));
   g_autoptr (WsRun) rank = ws_run_select_pids (run, &pid, 1);
 
-  ws_run_compute_summaries (rank);
+  ws_stats_compute_summaries (rank);
   g_task_return_pointer (task, g_steal_pointer (&rank), (GDestroyNotify) ws_run_unref);
 }
 

@@ -138,7 +138,7 @@ peers_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *ca
     {
       WsRun *one = ws_run_select_pids (data->run, &data->pids[i], 1);
 
-      ws_run_compute_summaries (one);
+      ws_stats_compute_summaries (one);
       g_ptr_array_add (runs, one);
     }
   g_task_return_pointer (task, runs, (GDestroyNotify) g_ptr_array_unref);

@@ -77,6 +77,8 @@ ws_string_table_intern (WsStringTable *self, const char *str)
   return ws_string_table_intern_len (self, str, -1);
 }
 
+/* The id of @str, without interning it (kernel display names look their
+ * kernel up by its demangled name). */
 guint32
 ws_string_table_lookup_id (const WsStringTable *self, const char *str)
 {

@@ -11,7 +11,7 @@
 #include "ws-input.h"
 #include "ws-rank-compare.h"
 #include "ws-ranks.h"
-#include "ws-report.h"
+#include "ws-table-writer.h"
 #include "ws-run-slice.h"
 #include "ws-stats.h"
 
@@ -102,7 +102,7 @@ rank_run (WsRun *run, guint number, const char *file, GError **error)
     }
   pid = ws_ranks_get (run->ranks, index)->pid;
   one = ws_run_select_pids (run, &pid, 1);
-  ws_run_compute_summaries (one);
+  ws_stats_compute_summaries (one);
   return one;
 }
 
@@ -184,7 +184,7 @@ ws_cli_compare_peers (const char *peers, const char *arg, WsMatchBy by, WsOutput
       g_autofree char *h6 = g_strdup_printf ("%s_instances", key_b);
       const char *headers[] = { "kernel", h1, h2, "delta_ns", "ratio", h5, h6, "status" };
 
-      ws_report_write_table (G_N_ELEMENTS (headers), headers, numeric, cells, WS_FORMAT_CSV, out);
+      ws_table_write (G_N_ELEMENTS (headers), headers, numeric, cells, WS_FORMAT_CSV, out);
     }
   else
     {
@@ -201,7 +201,7 @@ ws_cli_compare_peers (const char *peers, const char *arg, WsMatchBy by, WsOutput
         g_string_append_printf (out, "# %s\n\n**%s**\n\n", _ ("Two ranks side by side"), headline);
       else
         g_string_append_printf (out, "%s\n\n", headline);
-      ws_report_write_table (G_N_ELEMENTS (headers), headers, numeric, cells, format, out);
+      ws_table_write (G_N_ELEMENTS (headers), headers, numeric, cells, format, out);
     }
   if (!ws_cli_write (NULL, out->str, out->len, &error))
     {

@@ -7,7 +7,7 @@
 
 #include "ws-capture-settings.h"
 #include "ws-comparison.h"
-#include "ws-report.h"
+#include "ws-table-writer.h"
 #include "ws-load-options.h"
 #include "ws-run.h"
 #include "ws-steps.h"
@@ -35,14 +35,14 @@ int ws_cli_capture (int argc, char **argv);
 int ws_cli_doctor (int argc, char **argv);
 int ws_cli_ranks (int argc, char **argv);
 int ws_cli_steps (int argc, char **argv);
+int ws_cli_rollup (int argc, char **argv);
+gboolean ws_cli_render_why (WsRun *run, const char *view, const char *output, double width,
+                            double height, gboolean dark, int kernel, GError **error);
 int ws_cli_flame (int argc, char **argv);
 
 gboolean ws_cli_flame_render (WsRun *run, guint profile_index, gint thread, gint64 from, gint64 to,
                               const char *output, double width, double height, gboolean dark,
                               int layout, const char *search, GError **error);
-int ws_cli_rollup (int argc, char **argv);
-gboolean ws_cli_render_why (WsRun *run, const char *view, const char *output, double width,
-                            double height, gboolean dark, int kernel, GError **error);
 
 gboolean ws_cli_parse (GOptionContext *context, int *argc, char ***argv, int min_args,
                        int max_args);

@@ -20,7 +20,6 @@ G_BEGIN_DECLS
 
 typedef struct _WsRun WsRun;
 typedef struct _WsNcuResults WsNcuResults;
-typedef struct _WsCsvSummaries WsCsvSummaries;
 typedef struct _WsRanks WsRanks;
 
 /* Memory operation kinds: the values of ENUM_CUDA_MEMCPY_OPER, plus memset. */
@@ -283,8 +282,7 @@ struct _WsRun
   GPtrArray *cpu_profiles; /* WsCpuProfile *: nsys CPU samples, py-spy, cProfile, … */
 
   WsNcuResults *ncu;             /* profiled launches from ncu CSVs, or NULL */
-  WsRun *base;                   /* a slice (ws-run-slice.h): the run whose strings it shares */
-  WsCsvSummaries *csv_summaries; /* `nsys stats` CSVs opened without an export, or NULL */
+  WsRun *base; /* a slice (ws-run-slice.h): the run whose strings it shares */
 };
 
 WsRun *ws_run_new (void);
@@ -305,13 +303,16 @@ const char *ws_run_nvtx_domain_name (const WsRun *self, guint16 domain);
 const char *ws_run_display_name (const WsRun *self);
 guint32 ws_run_kernel_display_id (const WsRun *self, guint32 demangled);
 const char *ws_run_kernel_display (const WsRun *self, const char *demangled);
-gsize ws_run_n_events (const WsRun *self);
 gsize ws_run_memory (const WsRun *self);
 const WsSourceCount *ws_run_source_count (const WsRun *self, const char *what);
 WsSummary *ws_run_get_summary (const WsRun *run, WsSummaryKind kind);
 gboolean ws_run_has_summary_events (const WsRun *run, WsSummaryKind kind);
 gboolean ws_run_has_summary_data (const WsRun *run, WsSummaryKind kind);
+gboolean ws_run_nvtx_instance (const WsRun *run, const char *name, guint n, gint64 *start,
+                               gint64 *end);
+WsRun *ws_run_new_from_ncu (WsNcuResults *ncu);
 
+char *ws_launch_config_describe (const WsLaunchConfig *config);
 const char *ws_memop_kind_label (guint kind);
 const char *ws_mem_kind_label (guint kind);
 
