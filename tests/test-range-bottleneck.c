@@ -12,8 +12,9 @@
 #include "ws-why.h"
 
 /* Bottleneck by NVTX range on the GPT-2 capture: its four profiled
- * kernels (three cutlass_75 GEMMs, all L1-bound, and a copy kernel that
- * matches no nsys kernel) against SQL written here. */
+ * kernels (three cutlass_75 GEMMs, all L1-bound, and a copy kernel,
+ * latency-bound, which ncu names in its function form and the join's
+ * function rule matches) against SQL written here. */
 
 static char *capture; /* the unpacked target folder */
 static char *tmpdir;
@@ -45,7 +46,7 @@ row_named (const char *name)
  * that of the launches of the three profiled GEMMs with the grid and
  * block ncu profiled them with. */
 static void
-sql_range (const char *name, gint64 *gpu_ns, gint64 *gemm_ns)
+sql_range (const char *name, gint64 *gpu_ns, gint64 *gemm_ns, gint64 *copy_ns)
 {
   g_autofree char *path = sqlite_path ();
   g_autofree char *quoted = g_strdup_printf ("'%s'", name);
@@ -67,11 +68,20 @@ sql_range (const char *name, gint64 *gpu_ns, gint64 *gemm_ns)
     "((gx = 256 AND gy = 50 AND gz = 1 AND bx = 128) OR (gx = 128 AND gy = 1 AND gz = 9 AND "
     "bx = 256) OR (gx = 1576 AND gy = 1 AND gz = 1 AND bx = 256))",
     NULL);
+  /* The copy kernel ncu profiled: the float direct copy, grid 24576, block 128. */
+  g_autofree char *copy_sql = g_strconcat (
+    head,
+    "SELECT sum(d) FROM k WHERE name LIKE 'void at::native::unrolled_elementwise_kernel<"
+    "at::native::direct_copy_kernel_cuda%lambda(float) (instance 1)]%' AND gx = 24576 AND "
+    "gy = 1 AND gz = 1 AND bx = 128",
+    NULL);
   g_autofree char *sum = ws_test_sqlite_text (path, sum_sql);
   g_autofree char *gemm = ws_test_sqlite_text (path, gemm_sql);
+  g_autofree char *copy = ws_test_sqlite_text (path, copy_sql);
 
   *gpu_ns = sum != NULL ? g_ascii_strtoll (sum, NULL, 10) : 0;
   *gemm_ns = gemm != NULL ? g_ascii_strtoll (gemm, NULL, 10) : 0;
+  *copy_ns = copy != NULL ? g_ascii_strtoll (copy, NULL, 10) : 0;
 }
 
 /* Every row's classes add up to its GPU time, and that GPU time is the
@@ -107,8 +117,8 @@ test_totals_equal_range_gpu_time (void)
   g_assert_cmpint (all, >, 0);
 }
 
-/* The three GEMMs are memory-bound (L1); the copy kernel's launches
- * match no nsys kernel, and nothing else was profiled. */
+/* The three GEMMs are memory-bound (L1); besides them only the copy
+ * kernel was profiled. */
 static void
 test_profiled_verdicts (void)
 {
@@ -136,7 +146,8 @@ test_profiled_verdicts (void)
  * 128x128_tn GEMM with grid (256, 50, 1) and block 128, 3,338,662 ns:
  * all memory-bound.  "训练步 1" (a training step on the main thread):
  * 185 kernels, 9,801,289 ns, of which the profiled GEMMs' 3,334,726 ns
- * are memory-bound and the rest not profiled. */
+ * are memory-bound, the profiled copy kernel's four launches (166,212 ns)
+ * latency-bound and the rest not profiled. */
 static void
 test_rows_against_sql (void)
 {
@@ -146,21 +157,24 @@ test_rows_against_sql (void)
     {
       g_autofree char *key = g_strdup_printf (":%s", names[i]);
       const WsRangeBottleneck *row = row_named (key);
-      gint64 gpu_ns, gemm_ns;
+      gint64 gpu_ns, gemm_ns, copy_ns;
 
-      sql_range (names[i], &gpu_ns, &gemm_ns);
+      sql_range (names[i], &gpu_ns, &gemm_ns, &copy_ns);
       g_assert_cmpint (row->gpu_ns, ==, gpu_ns);
       g_assert_cmpint (row->ns[WS_ROLLUP_MEMORY], ==, gemm_ns);
-      g_assert_cmpint (row->ns[WS_ROLLUP_UNPROFILED], ==, gpu_ns - gemm_ns);
+      g_assert_cmpint (row->ns[WS_ROLLUP_LATENCY], ==, copy_ns);
+      g_assert_cmpint (row->ns[WS_ROLLUP_UNPROFILED], ==, gpu_ns - gemm_ns - copy_ns);
       g_assert_cmpint (row->ns[WS_ROLLUP_COMPUTE], ==, 0);
     }
   g_assert_cmpint (row_named (":训练步 1")->gpu_ns, ==, 9801289);
   g_assert_cmpint (row_named (":训练步 1")->ns[WS_ROLLUP_MEMORY], ==, 3334726);
+  g_assert_cmpint (row_named (":训练步 1")->ns[WS_ROLLUP_LATENCY], ==, 166212);
   {
     g_autofree char *text = ws_range_bottleneck_text (row_named (":训练步 1"));
 
-    /* 3,334,726 / 9,801,289 = 34.0% */
-    g_assert_cmpstr (text, ==, "66% not profiled, 34% memory-bound");
+    /* 6,300,351 / 9,801,289 = 64.3%, 3,334,726 / 9,801,289 = 34.0%,
+     * 166,212 / 9,801,289 = 1.7% */
+    g_assert_cmpstr (text, ==, "64% not profiled, 34% memory-bound, 2% latency-bound");
   }
 }
 
@@ -215,7 +229,7 @@ test_cli_csv (void)
   for (guint i = 1; lines[i] != NULL; i++)
     if (g_str_has_prefix (lines[i], ":训练步 1,"))
       {
-        g_assert_cmpstr (lines[i], ==, ":训练步 1,9801289,0,3334726,0,0,6466563");
+        g_assert_cmpstr (lines[i], ==, ":训练步 1,9801289,0,3334726,166212,0,6300351");
         found = TRUE;
       }
   g_assert_true (found);
