@@ -211,7 +211,8 @@ top_two_of_ranks (char **names)
 /* --per-rank: a torchrun job and an mpirun job of four ranks each: nsys
  * inside the launcher (one report per rank, named by its rank), stats per
  * rank, the top kernels from all ranks' summaries, ncu on rank 0 alone;
- * the target's folder then opens as one run of four ranks. */
+ * the target's folder then opens as one run of four ranks, with its ncu
+ * results. */
 static void
 test_per_rank (void)
 {
@@ -314,6 +315,27 @@ test_per_rank (void)
     g_assert_cmpint (run_cli (dir, env, ranks_args, &ranks_out, &ranks_err), ==, 0);
     g_assert_nonnull (strstr (ranks_out, "\nstraggler: rank 3, +"));
     g_assert_nonnull (strstr (ranks_out, "/out/targets/ddp/nsys/rank3.sqlite,python3,"));
+  }
+
+  /* The job's ncu results come with it: the launches of the CSV the
+   * stand-in ncu prints for each report (its rows that start with an ID;
+   * the two reports print the same launches, counted once). */
+  {
+    g_autofree char *folder = g_build_filename (dir, "out/targets/ddp", NULL);
+    g_autofree char *csv_path = ws_test_data ("ncu", "h100_probe_full_raw_base_units.csv", NULL);
+    g_autofree char *csv = ws_test_read (csv_path);
+    const char *gauges_args[] = { "gauges", "--format", "csv", folder, NULL };
+    g_autofree char *gauges_out = NULL, *gauges_err = NULL;
+    g_auto (GStrv) rows = g_strsplit (csv, "\n", -1);
+    g_auto (GStrv) lines = NULL;
+    guint launches = 0;
+
+    for (guint i = 0; rows[i] != NULL; i++)
+      launches += rows[i][0] == '"' && g_ascii_isdigit (rows[i][1]);
+    g_assert_cmpint (run_cli (dir, env, gauges_args, &gauges_out, &gauges_err), ==, 0);
+    lines = g_strsplit (g_strchomp (gauges_out), "\n", -1);
+    g_assert_cmpuint (g_strv_length (lines), ==, 1 + launches);
+    g_assert_nonnull (strstr (gauges_out, "\n0,\"fma_heavy(float *, int, int)\","));
   }
 
   /* A target that is no distributed job is refused before anything runs. */

@@ -9,6 +9,7 @@
 #include "ws-error.h"
 #include "ws-input.h"
 #include "ws-load-relay.h"
+#include "ws-ncu-match.h"
 #include "ws-nsys-reader.h"
 #include "ws-rank-measure.h"
 #include "ws-ranks-loader.h"
@@ -565,6 +566,18 @@ load_job (const char *const *paths, WsLoadFlags flags, GCancellable *cancellable
         }
       ws_ranks_add_gpu_notes (job.ranks);
       merged->ranks = ws_ranks_ref (job.ranks);
+
+      /* A job's capture profiled its kernels with ncu on one rank: the
+       * results join the job's kernels. */
+      {
+        g_autoptr (GPtrArray) warnings = g_ptr_array_new_with_free_func (g_free);
+        g_autoptr (WsNcuResults) ncu = ws_run_load_ncu (paths, warnings, cancellable, &job.error);
+
+        if (ncu != NULL)
+          ws_ncu_match_attach (merged, ncu);
+        for (guint i = 0; i < warnings->len; i++)
+          ws_run_add_warning (merged, "%s", (const char *) g_ptr_array_index (warnings, i));
+      }
     }
   for (guint i = 0; i < n; i++)
     g_clear_pointer (&job.runs[i], ws_run_unref);

@@ -299,6 +299,109 @@ attach_stats (WsRun *run, const char *path, GError **error)
   return TRUE;
 }
 
+static int
+compare_names (const char *const *a, const char *const *b)
+{
+  return strcmp (*a, *b);
+}
+
+/* The CSV files in @folder and its folders, @depth levels down, by name. */
+static void
+add_csvs_of (const char *folder, int depth, GPtrArray *files)
+{
+  g_autoptr (GDir) dir = g_dir_open (folder, 0, NULL);
+  g_autoptr (GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+  const char *name;
+
+  if (dir == NULL)
+    return;
+  while ((name = g_dir_read_name (dir)) != NULL)
+    if (name[0] != '.')
+      g_ptr_array_add (names, g_strdup (name));
+  g_ptr_array_sort (names, (GCompareFunc) compare_names);
+  for (guint i = 0; i < names->len; i++)
+    {
+      g_autofree char *path = g_build_filename (folder, g_ptr_array_index (names, i), NULL);
+
+      if (g_file_test (path, G_FILE_TEST_IS_SYMLINK))
+        continue;
+      if (g_file_test (path, G_FILE_TEST_IS_DIR))
+        {
+          if (depth > 1)
+            add_csvs_of (path, depth - 1, files);
+        }
+      else if (g_str_has_suffix (path, ".csv"))
+        g_ptr_array_add (files, g_steal_pointer (&path));
+    }
+}
+
+/**
+ * ws_run_load_ncu:
+ * @paths: (array zero-terminated=1): files and capture folders
+ * @warnings: (element-type utf8): gets a line per ncu CSV of a folder
+ *   that had to be left out
+ *
+ * The ncu CSVs among @paths and in the capture folders among them, read
+ * as ws_run_load() reads them (a capture's run.json names the nsys kernel
+ * each report was made for): a job's ranks load their exports apart, and
+ * its capture's ncu results with this.
+ *
+ * Returns: (transfer full) (nullable): the results, or %NULL when there is
+ *   no ncu CSV (@error unset) or they cannot be read (@error set)
+ */
+WsNcuResults *
+ws_run_load_ncu (const char *const *paths, GPtrArray *warnings, GCancellable *cancellable,
+                 GError **error)
+{
+  g_autoptr (GPtrArray) files = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GArray) in_folder = g_array_new (FALSE, FALSE, sizeof (gboolean));
+  g_autoptr (GPtrArray) ncu_paths = g_ptr_array_new ();
+  g_autoptr (GArray) ncu_in_folder = g_array_new (FALSE, FALSE, sizeof (gboolean));
+  g_autofree char *run_json = NULL;
+  WsNcuResults *ncu;
+
+  g_return_val_if_fail (paths != NULL, NULL);
+
+  for (guint i = 0; paths[i] != NULL; i++)
+    {
+      gboolean folder = g_file_test (paths[i], G_FILE_TEST_IS_DIR);
+
+      if (folder)
+        {
+          g_autofree char *manifest = g_build_filename (paths[i], "run.json", NULL);
+
+          /* A job's folder holds several exports, which a capture folder
+           * of one run may not: its CSVs are looked for here. */
+          add_csvs_of (paths[i], 2, files);
+          if (run_json == NULL && g_file_test (manifest, G_FILE_TEST_IS_REGULAR))
+            run_json = g_steal_pointer (&manifest);
+        }
+      else
+        g_ptr_array_add (files, g_strdup (paths[i]));
+      while (in_folder->len < files->len)
+        g_array_append_val (in_folder, folder);
+    }
+  for (guint i = 0; i < files->len; i++)
+    {
+      const char *path = g_ptr_array_index (files, i);
+
+      /* Globs and exports are not ncu CSVs; what cannot be told is the
+       * exports' loader's to say. */
+      if (g_file_test (path, G_FILE_TEST_IS_REGULAR) &&
+          ws_input_detect (path, NULL) == WS_INPUT_NCU_CSV)
+        {
+          g_ptr_array_add (ncu_paths, (gpointer) path);
+          g_array_append_val (ncu_in_folder, g_array_index (in_folder, gboolean, i));
+        }
+    }
+  if (ncu_paths->len == 0)
+    return NULL;
+  ncu = load_ncu (ncu_paths, ncu_in_folder, warnings, cancellable, error);
+  if (ncu != NULL && run_json != NULL)
+    expect_manifest_kernels (ncu, run_json);
+  return ncu;
+}
+
 /**
  * ws_run_load:
  * @paths: (array zero-terminated=1): the files of one run: at most one nsys
