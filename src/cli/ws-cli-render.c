@@ -595,7 +595,8 @@ ws_cli_render (int argc, char **argv)
     { "steady", 0, 0, G_OPTION_ARG_NONE, &steady,
       N_ ("Only the steady state: the steps past the warm-up (see warpscope-cli steps)"), NULL },
     { "metric", 0, 0, G_OPTION_ARG_STRING, &metric_str,
-      N_ ("ranks: what colours the cells: step-time (default), gpu-busy, waiting or work"),
+      N_ ("ranks: what colours the cells: step-time (default), gpu-busy, waiting, work or "
+          "comm-hidden (the share of NCCL time hidden under compute)"),
       "METRIC" },
     { NULL },
   };
@@ -645,7 +646,9 @@ ws_cli_render (int argc, char **argv)
 
       if (!ws_ranks_chart_metric_from_string (metric_str, &metric))
         {
-          g_printerr (_ ("%s: --metric must be step-time, gpu-busy, waiting or work\n"), argv[0]);
+          g_printerr (
+            _ ("%s: --metric must be step-time, gpu-busy, waiting, work or comm-hidden\n"),
+            argv[0]);
           return WS_EXIT_BAD_INPUT;
         }
       options.metric = metric;

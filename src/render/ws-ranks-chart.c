@@ -105,6 +105,9 @@ ws_ranks_chart_model_new (const WsRanks *ranks, GPtrArray *figures)
             wall > 0 ? 100.0 * (double) step->gpu_busy / wall : 0;
           *cell (self, WS_RANKS_METRIC_WAITING, r, c) = (double) step->wait;
           *cell (self, WS_RANKS_METRIC_WORK, r, c) = (double) step->work;
+          /* No NCCL kernel in the step: nothing to hide, no value. */
+          *cell (self, WS_RANKS_METRIC_HIDDEN, r, c) =
+            step->comm > 0 ? 100.0 * (double) step->overlap / (double) step->comm : NAN;
           self->warmup[c] = self->warmup[c] || step->warmup;
         }
     }
@@ -181,8 +184,8 @@ ws_ranks_chart_model_free (WsRanksChartModel *self)
   g_free (self);
 }
 
-/* The value of a cell: ns, or % for GPU busy; NAN where the rank has no
- * such step. */
+/* The value of a cell: ns, or % for GPU busy and communication hidden;
+ * NAN where the rank has no such step (or no NCCL kernel in it). */
 double
 ws_ranks_chart_model_value (const WsRanksChartModel *self, WsRanksMetric metric, guint row,
                             guint col)
@@ -212,6 +215,8 @@ ws_ranks_chart_metric_label (WsRanksMetric metric)
         return _ ("Waiting time");
       case WS_RANKS_METRIC_WORK:
         return _ ("Own work");
+      case WS_RANKS_METRIC_HIDDEN:
+        return _ ("Communication hidden");
       case WS_RANKS_METRIC_STEP_TIME:
       case WS_RANKS_N_METRICS:
       default:
@@ -222,7 +227,7 @@ ws_ranks_chart_metric_label (WsRanksMetric metric)
 const char *
 ws_ranks_chart_metric_to_string (WsRanksMetric metric)
 {
-  static const char *const names[] = { "step-time", "gpu-busy", "waiting", "work" };
+  static const char *const names[] = { "step-time", "gpu-busy", "waiting", "work", "comm-hidden" };
 
   return metric < WS_RANKS_N_METRICS ? names[metric] : names[0];
 }
@@ -245,7 +250,7 @@ ws_ranks_chart_format_value (WsRanksMetric metric, double value)
 {
   if (isnan (value))
     return g_strdup ("–");
-  if (metric == WS_RANKS_METRIC_GPU_BUSY)
+  if (metric == WS_RANKS_METRIC_GPU_BUSY || metric == WS_RANKS_METRIC_HIDDEN)
     return g_strdup_printf ("%.1f%%", value);
   return ws_format_duration (value);
 }

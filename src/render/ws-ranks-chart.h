@@ -21,6 +21,7 @@ typedef enum
   WS_RANKS_METRIC_GPU_BUSY,  /* the share of the step with the rank's GPU work running */
   WS_RANKS_METRIC_WAITING,   /* the time the rank waited for the others */
   WS_RANKS_METRIC_WORK,      /* the rank's own work: what makes the others wait */
+  WS_RANKS_METRIC_HIDDEN,    /* the share of its NCCL kernels' time hidden under compute */
   WS_RANKS_N_METRICS,
 } WsRanksMetric;
 
