@@ -281,8 +281,8 @@ struct _WsRun
   WsRanks *ranks;          /* the ranks of a job (ws-ranks.h), or NULL for one process */
   GPtrArray *cpu_profiles; /* WsCpuProfile *: nsys CPU samples, py-spy, cProfile, … */
 
-  WsNcuResults *ncu;             /* profiled launches from ncu CSVs, or NULL */
-  WsRun *base; /* a slice (ws-run-slice.h): the run whose strings it shares */
+  WsNcuResults *ncu; /* profiled launches from ncu CSVs, or NULL */
+  WsRun *base;       /* a slice (ws-run-slice.h): the run whose strings it shares */
 };
 
 WsRun *ws_run_new (void);
