@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "ws-nsys-stats-reader.h"
 #include "ws-test-util.h"
 
 /* `warpscope-cli capture` and `doctor` as a user runs them: a real
@@ -156,6 +157,202 @@ test_two_targets (void)
         g_assert_cmpstr (json_object_get_string_member (k, "display"), ==,
                          i == 0 ? "barrier_heavy" : "strided_read");
       }
+  }
+  ws_test_rmtree (dir);
+}
+
+/* The 2 kernels with the most time over the four DDP ranks' nsys stats
+ * summaries added up, as the capture of a job must pick them. */
+static void
+top_two_of_ranks (char **names)
+{
+  g_autoptr (GHashTable) totals = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  GHashTableIter iter;
+  gpointer key, value;
+  gint64 best[2] = { -1, -1 };
+
+  for (guint r = 0; r < 4; r++)
+    {
+      g_autofree char *name = g_strdup_printf ("rank%u_cuda_gpu_kern_sum.csv", r);
+      g_autofree char *path = ws_test_data ("multirank", name, NULL);
+      g_autoptr (WsSummary) summary = ws_nsys_stats_read (path, NULL);
+
+      g_assert_nonnull (summary);
+      for (guint i = 0; i < summary->rows->len; i++)
+        {
+          const WsSummaryRow *row = &g_array_index (summary->rows, WsSummaryRow, i);
+          gint64 total = GPOINTER_TO_SIZE (g_hash_table_lookup (totals, row->name));
+
+          g_hash_table_insert (totals, g_strdup (row->name), GSIZE_TO_POINTER (total + row->total));
+        }
+    }
+  g_hash_table_iter_init (&iter, totals);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    {
+      gint64 t = (gint64) GPOINTER_TO_SIZE (value);
+
+      if (t > best[0])
+        {
+          best[1] = best[0];
+          names[1] = names[0];
+          best[0] = t;
+          names[0] = key;
+        }
+      else if (t > best[1])
+        {
+          best[1] = t;
+          names[1] = key;
+        }
+    }
+  names[0] = g_strdup (names[0]);
+  names[1] = g_strdup (names[1]);
+}
+
+/* --per-rank: a torchrun job and an mpirun job of four ranks each: nsys
+ * inside the launcher (one report per rank, named by its rank), stats per
+ * rank, the top kernels from all ranks' summaries, ncu on rank 0 alone;
+ * the target's folder then opens as one run of four ranks, with its ncu
+ * results. */
+static void
+test_per_rank (void)
+{
+  g_autofree char *dir = ws_test_tmpdir ();
+  g_autofree char *calls = g_build_filename (dir, "calls.txt", NULL);
+  g_autofree char *script = g_build_filename (dir, "train.py", NULL);
+  g_autofree char *app = g_build_filename (dir, "app.sh", NULL);
+  g_autofree char *targets = write_targets (
+    dir, "NAME\tCMD\tWORKDIR\tENVS\n"
+         "ddp\ttorchrun --nproc_per_node 4 --master_port=29501 train.py --steps 3\t-\t-\n"
+         "mpi\tmpirun -n 4 ./app.sh\t-\t-\n");
+  const char *extra[] = { NULL, NULL };
+  g_auto (GStrv) env = NULL;
+  const char *args[] = { "capture", "--per-rank", "--targets", "targets.tsv", "--topn", "2", NULL };
+  g_autofree char *out = NULL, *err = NULL, *log = NULL;
+  g_autofree char *expected[2] = { NULL, NULL };
+
+  g_assert_true (g_file_set_contents (script,
+                                      "import os\nprint('rank', os.environ['RANK'], 'of', "
+                                      "os.environ['WORLD_SIZE'])\n",
+                                      -1, NULL));
+  g_assert_true (
+    g_file_set_contents (app, "#!/bin/sh\necho mpi rank $OMPI_COMM_WORLD_RANK\n", -1, NULL));
+  g_assert_cmpint (g_chmod (app, 0755), ==, 0);
+  extra[0] = g_strconcat ("WS_STANDIN_CALLS=", calls, NULL);
+  env = stand_in_env (extra);
+  g_free ((char *) extra[0]);
+
+  g_assert_cmpint (run_cli (dir, env, args, &out, &err), ==, 0);
+  for (guint r = 0; r < 4; r++)
+    {
+      g_autofree char *said = g_strdup_printf ("\nrank %u of 4\n", r);
+      g_autofree char *mpi_said = g_strdup_printf ("\nmpi rank %u\n", r);
+
+      g_assert_nonnull (strstr (out, said));
+      g_assert_nonnull (strstr (out, mpi_said));
+      for (guint t = 0; t < 2; t++)
+        {
+          const char *target = t == 0 ? "ddp" : "mpi";
+          const char *ends[] = { ".nsys-rep", ".sqlite", "_cuda_gpu_kern_sum.csv" };
+
+          for (guint e = 0; e < G_N_ELEMENTS (ends); e++)
+            {
+              g_autofree char *file =
+                g_strdup_printf ("%s/out/targets/%s/nsys/rank%u%s", dir, target, r, ends[e]);
+
+              g_test_message ("%s", file);
+              g_assert_true (g_file_test (file, G_FILE_TEST_IS_REGULAR));
+            }
+        }
+    }
+  g_assert_nonnull (strstr (out, "ddp: done: "));
+  g_assert_nonnull (strstr (out, "mpi: done: "));
+
+  /* nsys inside the launchers, once per rank; ncu over rank 0 alone. */
+  log = ws_test_read (calls);
+  g_assert_nonnull (strstr (log, "torchrun --nproc_per_node 4 --master_port=29501 --no-python "));
+  g_assert_nonnull (strstr (log, "/stand-ins/nsys profile --force-overwrite=true"));
+  g_assert_nonnull (strstr (log, "\nmpirun -n 4 "));
+  g_assert_nonnull (strstr (log, "/out/targets/mpi/nsys/rank%q{OMPI_COMM_WORLD_RANK}%q{PMI_RANK} "
+                                 "./app.sh\n"));
+  {
+    g_auto (GStrv) lines = g_strsplit (log, "\n", -1);
+    guint profiles = 0, ncu_runs = 0;
+
+    for (guint i = 0; lines[i] != NULL; i++)
+      {
+        profiles += g_str_has_prefix (lines[i], "nsys profile ");
+        ncu_runs += g_str_has_prefix (lines[i], "ncu -f -o ");
+      }
+    /* 4 ranks × 2 jobs; 2 kernels × 2 jobs, each on rank 0 alone. */
+    g_assert_cmpuint (profiles, ==, 8);
+    g_assert_cmpuint (ncu_runs, ==, 4);
+  }
+  g_assert_nonnull (strstr (log, "/out/targets/ddp/nsys/rank%q{RANK} python3 train.py --steps 3"));
+
+  /* The kernels picked: the top two of the four ranks added up. */
+  top_two_of_ranks (expected);
+  {
+    g_autofree char *manifest = g_build_filename (dir, "out/targets/ddp/run.json", NULL);
+    g_autoptr (JsonParser) parser = json_parser_new ();
+    JsonArray *kernels;
+
+    g_assert_true (json_parser_load_from_file (parser, manifest, NULL));
+    kernels = json_object_get_array_member (json_node_get_object (json_parser_get_root (parser)),
+                                            "kernels");
+    g_assert_cmpuint (json_array_get_length (kernels), ==, 2);
+    for (guint i = 0; i < 2; i++)
+      g_assert_cmpstr (
+        json_object_get_string_member (json_array_get_object_element (kernels, i), "name"), ==,
+        expected[i]);
+  }
+
+  /* The folder is one job of four ranks, rank 3 its straggler. */
+  {
+    g_autofree char *folder = g_build_filename (dir, "out/targets/ddp", NULL);
+    const char *ranks_args[] = { "ranks", "--format", "csv", folder, NULL };
+    g_autofree char *ranks_out = NULL, *ranks_err = NULL;
+
+    g_assert_cmpint (run_cli (dir, env, ranks_args, &ranks_out, &ranks_err), ==, 0);
+    g_assert_nonnull (strstr (ranks_out, "\nstraggler: rank 3, +"));
+    g_assert_nonnull (strstr (ranks_out, "/out/targets/ddp/nsys/rank3.sqlite,python3,"));
+  }
+
+  /* The job's ncu results come with it: the launches of the CSV the
+   * stand-in ncu prints for each report exported with mangled names (its
+   * rows that start with an ID; the two reports print the same launches,
+   * counted once). */
+  {
+    g_autofree char *folder = g_build_filename (dir, "out/targets/ddp", NULL);
+    g_autofree char *csv_path =
+      ws_test_data ("tools", "ncu-2025.3.1_import_strided_read_mangled.csv", NULL);
+    g_autofree char *csv = ws_test_read (csv_path);
+    const char *gauges_args[] = { "gauges", "--format", "csv", folder, NULL };
+    g_autofree char *gauges_out = NULL, *gauges_err = NULL;
+    g_auto (GStrv) rows = g_strsplit (csv, "\n", -1);
+    g_auto (GStrv) lines = NULL;
+    guint launches = 0;
+
+    for (guint i = 0; rows[i] != NULL; i++)
+      launches += rows[i][0] == '"' && g_ascii_isdigit (rows[i][1]);
+    g_assert_cmpint (run_cli (dir, env, gauges_args, &gauges_out, &gauges_err), ==, 0);
+    lines = g_strsplit (g_strchomp (gauges_out), "\n", -1);
+    g_assert_cmpuint (g_strv_length (lines), ==, 1 + launches);
+    /* As ncu named it (mangled): the DDP fixture's kernels are not the probe's. */
+    g_assert_nonnull (strstr (gauges_out, "\n0,_Z12strided_readPKfPfii,"));
+  }
+
+  /* A target that is no distributed job is refused before anything runs. */
+  {
+    g_autofree char *bad = write_targets (dir, "plain\techo hi\t-\t-\n");
+    g_autofree char *bad_out = NULL, *bad_err = NULL;
+
+    g_autofree char *bad_dir = g_build_filename (dir, "out/targets/plain", NULL);
+
+    g_assert_cmpint (run_cli (dir, env, args, &bad_out, &bad_err), ==, 2);
+    g_assert_nonnull (strstr (bad_err, "targets.tsv:1: plain: one export per rank needs a "
+                                       "distributed job (torchrun, mpirun, mpiexec or srun), "
+                                       "not “echo”\n"));
+    g_assert_false (g_file_test (bad_dir, G_FILE_TEST_EXISTS));
   }
   ws_test_rmtree (dir);
 }
@@ -407,6 +604,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/cli/capture/two-targets", test_two_targets);
+  g_test_add_func ("/cli/capture/per-rank-torchrun-and-mpirun", test_per_rank);
   g_test_add_func ("/cli/capture/failed-target-exits-1", test_failed_target);
   g_test_add_func ("/cli/capture/bad-input-exits-2", test_bad_input);
   g_test_add_func ("/cli/capture/environment-then-options", test_environment);

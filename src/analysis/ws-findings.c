@@ -8,6 +8,7 @@
 
 #include "ws-findings-private.h"
 #include "ws-format.h"
+#include "ws-rank-set.h"
 #include "ws-stats.h"
 
 /* Calls closer together than this, under top-level NVTX ranges of the same
@@ -471,6 +472,8 @@ ws_findings_compute_cancellable (const WsRun *run, GCancellable *cancellable, GE
         checks[c](&ctx, findings);
     }
   cancelled = cancelled || g_cancellable_is_cancelled (cancellable);
+  if (!cancelled)
+    ws_rank_set_add_findings (run, findings);
 
   for (guint i = 0; i < findings->len && !cancelled; i++)
     {

@@ -52,6 +52,23 @@ add_span (WsBusyIndex *self, gint64 start, gint64 end)
 WsBusyIndex *
 ws_busy_index_new (const WsRun *run, guint32 pid, WsBusyWhat what)
 {
+  return ws_busy_index_new_masked (run, pid, what, NULL, 0);
+}
+
+/**
+ * ws_busy_index_new_masked:
+ * @kernel_mask: (nullable): per kernel of @run, a class (NCCL or not, …)
+ * @want: the class of the kernels that count
+ *
+ * The same as ws_busy_index_new() over some kernels only: those whose
+ * @kernel_mask is @want (all of them without a mask).
+ *
+ * Returns: (transfer full): the busy spans
+ */
+WsBusyIndex *
+ws_busy_index_new_masked (const WsRun *run, guint32 pid, WsBusyWhat what, const guint8 *kernel_mask,
+                          guint8 want)
+{
   WsBusyIndex *self = g_new0 (WsBusyIndex, 1);
   const WsKernels *k = &run->kernels;
   const WsMemops *m = &run->memops;
@@ -69,7 +86,7 @@ ws_busy_index_new (const WsRun *run, guint32 pid, WsBusyWhat what)
 
       if (kernel)
         {
-          if (stream_of (run, k->stream, i, pid))
+          if (stream_of (run, k->stream, i, pid) && (kernel_mask == NULL || kernel_mask[i] == want))
             add_span (self, k->start[i], k->end[i]);
           i++;
         }

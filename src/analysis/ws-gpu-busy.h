@@ -26,6 +26,8 @@ typedef enum
 typedef struct _WsBusyIndex WsBusyIndex;
 
 WsBusyIndex *ws_busy_index_new (const WsRun *run, guint32 pid, WsBusyWhat what);
+WsBusyIndex *ws_busy_index_new_masked (const WsRun *run, guint32 pid, WsBusyWhat what,
+                                       const guint8 *kernel_mask, guint8 want);
 void ws_busy_index_free (WsBusyIndex *self);
 gint64 ws_busy_index_busy (const WsBusyIndex *self, gint64 from, gint64 to);
 gint64 ws_busy_index_total (const WsBusyIndex *self);

@@ -399,7 +399,7 @@ summarise_nvtx_ops (const WsRun *run)
 }
 
 /**
- * ws_summary_compute_nvtx_ops:
+ * ws_stats_compute_nvtx_ops:
  *
  * The NVTX summary with PyTorch's op ranges grouped by operator
  * (ws_nvtx_op_name()): "aten::addmm" once, with all its instances; other
@@ -408,7 +408,7 @@ summarise_nvtx_ops (const WsRun *run)
  * Returns: (transfer full): the summary
  */
 WsSummary *
-ws_summary_compute_nvtx_ops (const WsRun *run)
+ws_stats_compute_nvtx_ops (const WsRun *run)
 {
   g_return_val_if_fail (run != NULL, NULL);
 

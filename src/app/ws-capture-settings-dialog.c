@@ -50,6 +50,7 @@ struct _WsCaptureSettingsDialog
   GtkComboBoxText *cache_combo;
   GtkComboBoxText *clock_combo;
   GtkSwitch *continue_switch;
+  GtkSwitch *per_rank_switch;
   GtkLabel *note_label;
 };
 
@@ -253,6 +254,7 @@ bind (WsCaptureSettingsDialog *self)
     { "cache-control", self->cache_combo, "active-id" },
     { "clock-control", self->clock_combo, "active-id" },
     { "continue-on-error", self->continue_switch, "active" },
+    { "capture-per-rank", self->per_rank_switch, "active" },
     { "ssh-command", self->ssh_entry, "text" },
     { "fetch-reports", self->fetch_reports_switch, "active" },
     { "transfer-limit", self->transfer_spin, "value" },
@@ -333,6 +335,7 @@ show_defaults (WsCaptureSettingsDialog *self)
   gtk_combo_box_set_active_id (GTK_COMBO_BOX (self->cache_combo), defaults->cache_control);
   gtk_combo_box_set_active_id (GTK_COMBO_BOX (self->clock_combo), defaults->clock_control);
   gtk_switch_set_active (self->continue_switch, defaults->continue_on_error);
+  gtk_switch_set_active (self->per_rank_switch, defaults->per_rank);
 }
 
 static void
@@ -385,6 +388,7 @@ ws_capture_settings_dialog_class_init (WsCaptureSettingsDialogClass *klass)
   gtk_widget_class_bind_template_child (widget_class, WsCaptureSettingsDialog, cache_combo);
   gtk_widget_class_bind_template_child (widget_class, WsCaptureSettingsDialog, clock_combo);
   gtk_widget_class_bind_template_child (widget_class, WsCaptureSettingsDialog, continue_switch);
+  gtk_widget_class_bind_template_child (widget_class, WsCaptureSettingsDialog, per_rank_switch);
   gtk_widget_class_bind_template_child (widget_class, WsCaptureSettingsDialog, note_label);
   gtk_widget_class_bind_template_callback (widget_class, choose_nsys_cb);
   gtk_widget_class_bind_template_callback (widget_class, choose_ncu_cb);

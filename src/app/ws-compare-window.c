@@ -11,6 +11,7 @@
 #include "ws-compare-timelines.h"
 #include "ws-compare-view.h"
 #include "ws-compare-window.h"
+#include "ws-rank-compare.h"
 #include "ws-format.h"
 #include "ws-label-wrap.h"
 #include "ws-run-loader.h"
@@ -31,6 +32,7 @@ struct _WsCompareWindow
   gboolean ready_pending;  /* "ready" goes once the first comparison is shown */
   gboolean whole_run;      /* compare the whole runs even where both have steps */
   char **paths[2];
+  char *peers[2]; /* two ranks of one job: their names, where others say before and after */
   WsComparison *cmp;
   GCancellable *cancellable;
   guint pending;
@@ -118,6 +120,28 @@ format_figure (double value, gboolean time, int decimals)
   return time ? ws_format_duration (value) : ws_format_fixed_string (value, decimals);
 }
 
+/* Two jobs: each rank's GPU time on both sides, under the merged figures. */
+static void
+fill_rank_figures (WsCompareWindow *self, int row)
+{
+  g_autoptr (GArray) pairs = ws_rank_compare_pairs (self->runs[0], self->runs[1]);
+
+  for (guint i = 0; i < pairs->len && i < 64; i++)
+    {
+      const WsRankPair *p = &g_array_index (pairs, WsRankPair, i);
+      /* TRANSLATORS: %u is a rank of a distributed job */
+      g_autofree char *label = g_strdup_printf (_ ("Rank %u: GPU time"), p->rank);
+      g_autofree char *before =
+        p->before != NULL ? ws_format_duration ((double) p->before->gpu_time) : g_strdup ("—");
+      g_autofree char *after =
+        p->after != NULL ? ws_format_duration ((double) p->after->gpu_time) : g_strdup ("—");
+
+      figure_cell (self, label, 0, row + (int) i, TRUE);
+      figure_cell (self, before, 1, row + (int) i, FALSE);
+      figure_cell (self, after, 2, row + (int) i, FALSE);
+    }
+}
+
 static void
 fill_figures (WsCompareWindow *self)
 {
@@ -142,8 +166,8 @@ fill_figures (WsCompareWindow *self)
   g_list_free (children);
 
   figure_cell (self, "", 0, 0, TRUE);
-  figure_cell (self, _ ("Before"), 1, 0, TRUE);
-  figure_cell (self, _ ("After"), 2, 0, TRUE);
+  figure_cell (self, self->peers[0] != NULL ? self->peers[0] : _ ("Before"), 1, 0, TRUE);
+  figure_cell (self, self->peers[1] != NULL ? self->peers[1] : _ ("After"), 2, 0, TRUE);
   for (gsize i = 0; i < G_N_ELEMENTS (figures); i++)
     {
       g_autofree char *before =
@@ -155,6 +179,7 @@ fill_figures (WsCompareWindow *self)
       figure_cell (self, before, 1, (int) i + 1, FALSE);
       figure_cell (self, after, 2, (int) i + 1, FALSE);
     }
+  fill_rank_figures (self, (int) G_N_ELEMENTS (figures) + 1);
 }
 
 static void
@@ -259,6 +284,7 @@ build_table_columns (WsCompareWindow *self)
           gtk_tree_view_column_set_alignment (column, 1.0);
         }
       gtk_tree_view_column_set_sort_column_id (column, columns[i].column);
+      g_object_set_data (G_OBJECT (column), "ws-column", GINT_TO_POINTER (columns[i].column));
       gtk_tree_view_append_column (self->table, column);
       if (columns[i].column == COL_VERDICT)
         self->verdict_column = column;
@@ -278,13 +304,22 @@ show_comparison (WsCompareWindow *self, WsComparison *cmp)
   g_clear_pointer (&self->cmp, ws_comparison_unref);
   self->cmp = ws_comparison_ref (cmp);
 
-  headline = ws_comparison_headline (self->cmp);
+  if (self->peers[0] != NULL)
+    {
+      headline = ws_rank_compare_peer_headline (self->cmp, self->peers[0], self->peers[1]);
+      /* TRANSLATORS: two ranks side by side, "rank 0 vs rank 3" */
+      subtitle = g_strdup_printf (_ ("%s vs %s"), self->peers[0], self->peers[1]);
+    }
+  else
+    {
+      headline = ws_comparison_headline (self->cmp);
+      subtitle = g_strdup_printf (_ ("%s → %s"), ws_run_display_name (self->runs[0]),
+                                  ws_run_display_name (self->runs[1]));
+    }
   gtk_label_set_text (self->headline_label, headline);
   gtk_label_set_text (self->scope_label, steady ? self->scope : "");
   gtk_widget_set_visible (GTK_WIDGET (self->scope_label), steady);
   gtk_widget_set_sensitive (GTK_WIDGET (self->scope_combo), self->shown[0] != NULL);
-  subtitle = g_strdup_printf (_ ("%s → %s"), ws_run_display_name (self->runs[0]),
-                              ws_run_display_name (self->runs[1]));
   gtk_window_set_title (GTK_WINDOW (self), subtitle);
   gtk_header_bar_set_title (self->header_bar, _ ("Compare"));
   gtk_header_bar_set_subtitle (self->header_bar, subtitle);
@@ -574,6 +609,67 @@ ws_compare_window_load (WsCompareWindow *self, const char *const *before, const 
     }
 }
 
+/* The table's columns name the sides: before and after, or two ranks. */
+static void
+retitle_columns (WsCompareWindow *self)
+{
+  const char *a = self->peers[0], *b = self->peers[1];
+
+  for (guint c = 0; c < gtk_tree_view_get_n_columns (self->table); c++)
+    {
+      GtkTreeViewColumn *column = gtk_tree_view_get_column (self->table, c);
+      int id = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (column), "ws-column"));
+      g_autofree char *title = NULL;
+
+      if (a == NULL)
+        continue;
+      switch (id)
+        {
+          case COL_BEFORE:
+            title = g_strdup_printf (_ ("%s (ns)"), a);
+            break;
+          case COL_AFTER:
+            title = g_strdup_printf (_ ("%s (ns)"), b);
+            break;
+          case COL_RATIO:
+            title = g_strdup_printf ("%s/%s", b, a);
+            break;
+          case COL_BEFORE_N:
+            title = g_strdup_printf ("%s #", a);
+            break;
+          case COL_AFTER_N:
+            title = g_strdup_printf ("%s #", b);
+            break;
+          default:
+            break;
+        }
+      if (title != NULL)
+        gtk_tree_view_column_set_title (column, title);
+    }
+}
+
+/**
+ * ws_compare_window_set_peers:
+ * @a: what to call the first run ("rank 0")
+ * @b: what to call the second ("rank 3")
+ *
+ * Shows two ranks of one job side by side as peers: the columns and the
+ * sentence name them, and neither is "before".
+ */
+void
+ws_compare_window_set_peers (WsCompareWindow *self, const char *a, const char *b)
+{
+  g_return_if_fail (WS_IS_COMPARE_WINDOW (self));
+  g_return_if_fail (a != NULL && b != NULL);
+
+  g_free (self->peers[0]);
+  g_free (self->peers[1]);
+  self->peers[0] = g_strdup (a);
+  self->peers[1] = g_strdup (b);
+  retitle_columns (self);
+  rebuild (self);
+}
+
 /* Two runs already loaded (a window's run and one dropped on it). */
 void
 ws_compare_window_set_runs (WsCompareWindow *self, WsRun *before, WsRun *after)
@@ -614,6 +710,13 @@ swap_action (GSimpleAction *action, GVariant *param, gpointer data)
       self->scope =
         g_strdup_printf (_ ("Compared over the steady states: before %s, after %s."), b, a);
     }
+  {
+    char *peer = self->peers[0];
+
+    self->peers[0] = self->peers[1];
+    self->peers[1] = peer;
+  }
+  retitle_columns (self);
   rebuild (self);
 }
 
@@ -763,6 +866,8 @@ ws_compare_window_finalize (GObject *object)
 
   g_strfreev (self->paths[0]);
   g_strfreev (self->paths[1]);
+  g_free (self->peers[0]);
+  g_free (self->peers[1]);
   G_OBJECT_CLASS (ws_compare_window_parent_class)->finalize (object);
 }
 

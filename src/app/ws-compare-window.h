@@ -18,6 +18,7 @@ WsCompareWindow *ws_compare_window_new (GtkApplication *application);
 void ws_compare_window_load (WsCompareWindow *self, const char *const *before,
                              const char *const *after);
 void ws_compare_window_set_runs (WsCompareWindow *self, WsRun *before, WsRun *after);
+void ws_compare_window_set_peers (WsCompareWindow *self, const char *a, const char *b);
 WsComparison *ws_compare_window_get_comparison (WsCompareWindow *self);
 gboolean ws_compare_window_is_loading (WsCompareWindow *self);
 const char *ws_compare_window_get_headline (WsCompareWindow *self);

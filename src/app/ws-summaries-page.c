@@ -3,10 +3,15 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <stdlib.h>
 
 #include "ws-format.h"
 #include "ws-kernel-display.h"
 #include "ws-stats.h"
+#include "ws-ranks.h"
+#include "ws-run-slice.h"
+#include "ws-stats.h"
+#include "ws-summary-table.h"
 #include "ws-summaries-page.h"
 #include "ws-summary-table.h"
 
@@ -43,15 +48,21 @@ struct _WsSummariesPage
   WsRun *run;
   Table tables[WS_N_SUMMARY_KINDS];
 
+  GCancellable *cancellable; /* the summaries of one rank being computed */
+  gboolean busy;
+
   /* Template widgets */
   GtkStack *stack;
   GtkLabel *title_label;
   GtkCheckButton *group_ops_check;
 
   gboolean has_op_ranges; /* of the run: whether the group check shows */
+  GtkComboBoxText *rank_combo;
 };
 
 G_DEFINE_FINAL_TYPE (WsSummariesPage, ws_summaries_page, GTK_TYPE_BOX)
+
+static void rank_changed_cb (WsSummariesPage *self, GtkComboBox *combo);
 
 static const char *const page_names[WS_N_SUMMARY_KINDS] = {
   "kernels", "nvtx", "api", "mem-time", "mem-size", "osrt",
@@ -232,7 +243,7 @@ fill_nvtx (WsSummariesPage *self)
 
   if (self->run != NULL)
     summary = group && ws_run_has_summary_events (self->run, WS_SUMMARY_NVTX_SUM)
-                ? ws_summary_compute_nvtx_ops (self->run)
+                ? ws_stats_compute_nvtx_ops (self->run)
                 : ws_stats_summary (self->run, WS_SUMMARY_NVTX_SUM, WS_NAME_DEMANGLED);
   fill_table (&self->tables[WS_SUMMARY_NVTX_SUM], self->run, summary);
 }
@@ -356,6 +367,9 @@ ws_summaries_page_dispose (GObject *object)
   for (guint k = 0; k < WS_N_SUMMARY_KINDS; k++)
     g_clear_pointer (&self->tables[k].summary, ws_summary_unref);
   g_clear_pointer (&self->run, ws_run_unref);
+  if (self->cancellable != NULL)
+    g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->cancellable);
 
   G_OBJECT_CLASS (ws_summaries_page_parent_class)->dispose (object);
 }
@@ -374,7 +388,9 @@ ws_summaries_page_class_init (WsSummariesPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, WsSummariesPage, title_label);
   gtk_widget_class_bind_template_child (widget_class, WsSummariesPage, group_ops_check);
   gtk_widget_class_bind_template_callback (widget_class, group_ops_toggled_cb);
+  gtk_widget_class_bind_template_child (widget_class, WsSummariesPage, rank_combo);
   gtk_widget_class_bind_template_callback (widget_class, copy_clicked_cb);
+  gtk_widget_class_bind_template_callback (widget_class, rank_changed_cb);
   gtk_widget_class_bind_template_callback (widget_class, visible_table_changed_cb);
 }
 
@@ -408,16 +424,9 @@ ws_summaries_page_init (WsSummariesPage *self)
     }
 }
 
-void
-ws_summaries_page_set_run (WsSummariesPage *self, WsRun *run)
+static void
+fill_all (WsSummariesPage *self, WsRun *run)
 {
-  g_return_if_fail (WS_IS_SUMMARIES_PAGE (self));
-
-  if (run != NULL)
-    ws_run_ref (run);
-  g_clear_pointer (&self->run, ws_run_unref);
-  self->run = run;
-
   for (guint k = 0; k < WS_N_SUMMARY_KINDS; k++)
     {
       g_autoptr (WsSummary) summary =
@@ -429,6 +438,127 @@ ws_summaries_page_set_run (WsSummariesPage *self, WsRun *run)
   if (gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (self->group_ops_check)))
     fill_nvtx (self);
   visible_table_changed_cb (self, NULL, self->stack);
+}
+
+/* One rank's summaries, computed from its events on a worker thread. */
+static void
+rank_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *cancellable)
+{
+  WsRun *run = task_data;
+  guint32 pid = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (task), "pid"));
+  g_autoptr (WsRun) rank = ws_run_select_pids (run, &pid, 1);
+
+  ws_stats_compute_summaries (rank);
+  g_task_return_pointer (task, g_steal_pointer (&rank), (GDestroyNotify) ws_run_unref);
+}
+
+static void
+rank_ready (GObject *source, GAsyncResult *result, gpointer data)
+{
+  WsSummariesPage *self = WS_SUMMARIES_PAGE (source);
+  g_autoptr (WsRun) rank = g_task_propagate_pointer (G_TASK (result), NULL);
+
+  if (rank == NULL || g_cancellable_is_cancelled (g_task_get_cancellable (G_TASK (result))))
+    return;
+  self->busy = FALSE;
+  fill_all (self, rank);
+}
+
+static void
+rank_changed_cb (WsSummariesPage *self, GtkComboBox *combo)
+{
+  const char *id = gtk_combo_box_get_active_id (combo);
+  gint index;
+  GTask *task;
+
+  if (self->cancellable != NULL)
+    g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->cancellable);
+  self->busy = FALSE;
+  if (self->run == NULL || id == NULL)
+    return;
+  index = g_str_equal (id, "all") ? -1 : ws_ranks_index_of (self->run->ranks, atoi (id));
+  if (index < 0)
+    {
+      fill_all (self, self->run);
+      return;
+    }
+  self->cancellable = g_cancellable_new ();
+  self->busy = TRUE;
+  task = g_task_new (self, self->cancellable, rank_ready, NULL);
+  g_task_set_source_tag (task, rank_changed_cb);
+  g_task_set_task_data (task, ws_run_ref (self->run), (GDestroyNotify) ws_run_unref);
+  g_object_set_data (G_OBJECT (task), "pid",
+                     GUINT_TO_POINTER (ws_ranks_get (self->run->ranks, index)->pid));
+  g_task_run_in_thread (task, rank_thread);
+  g_object_unref (task);
+}
+
+/* The rank choices: a job's ranks, merged or one at a time. */
+static void
+fill_ranks (WsSummariesPage *self)
+{
+  const WsRanks *ranks = self->run != NULL ? self->run->ranks : NULL;
+
+  g_signal_handlers_block_by_func (self->rank_combo, rank_changed_cb, self);
+  gtk_combo_box_text_remove_all (self->rank_combo);
+  if (ranks != NULL && ws_ranks_get_n (ranks) > 1)
+    {
+      gtk_combo_box_text_append (self->rank_combo, "all", _ ("All ranks, merged"));
+      for (guint i = 0; i < ws_ranks_get_n (ranks); i++)
+        {
+          guint rank = ws_ranks_get (ranks, i)->rank;
+          g_autofree char *id = g_strdup_printf ("%u", rank);
+          /* TRANSLATORS: %u is a rank of a distributed job */
+          g_autofree char *label = g_strdup_printf (_ ("Rank %u"), rank);
+
+          gtk_combo_box_text_append (self->rank_combo, id, label);
+        }
+      gtk_combo_box_set_active_id (GTK_COMBO_BOX (self->rank_combo), "all");
+    }
+  gtk_widget_set_visible (GTK_WIDGET (self->rank_combo),
+                          ranks != NULL && ws_ranks_get_n (ranks) > 1);
+  g_signal_handlers_unblock_by_func (self->rank_combo, rank_changed_cb, self);
+}
+
+void
+ws_summaries_page_set_run (WsSummariesPage *self, WsRun *run)
+{
+  g_return_if_fail (WS_IS_SUMMARIES_PAGE (self));
+
+  if (self->cancellable != NULL)
+    g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->cancellable);
+  if (run != NULL)
+    ws_run_ref (run);
+  g_clear_pointer (&self->run, ws_run_unref);
+  self->run = run;
+  fill_ranks (self);
+  fill_all (self, run);
+}
+
+/**
+ * ws_summaries_page_set_rank:
+ * @rank: a rank of the job, or -1 for all of them merged
+ *
+ * Shows the summaries of one rank (computed on a worker thread) or of the
+ * whole job.
+ */
+void
+ws_summaries_page_set_rank (WsSummariesPage *self, gint rank)
+{
+  g_autofree char *id = rank < 0 ? g_strdup ("all") : g_strdup_printf ("%d", rank);
+
+  g_return_if_fail (WS_IS_SUMMARIES_PAGE (self));
+
+  gtk_combo_box_set_active_id (GTK_COMBO_BOX (self->rank_combo), id);
+}
+
+/* Whether the summaries of a rank are still being computed. */
+gboolean
+ws_summaries_page_is_busy (WsSummariesPage *self)
+{
+  return self->busy;
 }
 
 /**

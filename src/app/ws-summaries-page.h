@@ -13,6 +13,8 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (WsSummariesPage, ws_summaries_page, WS, SUMMARIES_PAGE, GtkBox)
 
 void ws_summaries_page_set_run (WsSummariesPage *self, WsRun *run);
+void ws_summaries_page_set_rank (WsSummariesPage *self, gint rank);
+gboolean ws_summaries_page_is_busy (WsSummariesPage *self);
 GtkTreeView *ws_summaries_page_get_view (WsSummariesPage *self, WsSummaryKind kind);
 void ws_summaries_page_show (WsSummariesPage *self, WsSummaryKind kind);
 char *ws_summaries_page_copy_csv (WsSummariesPage *self);

@@ -68,6 +68,10 @@ ws_capture_plan_free (WsCapturePlan *plan)
   for (guint i = 0; i <= WS_CAPTURE_N_STEPS; i++)
     g_clear_pointer (&plan->steps[i], g_ptr_array_unref);
   g_clear_pointer (&plan->kernels, g_ptr_array_unref);
+  if (plan->launch != NULL)
+    ws_capture_launch_clear (plan->launch);
+  g_free (plan->launch);
+  g_strfreev (plan->rank_csvs);
   g_free (plan);
 }
 
@@ -204,6 +208,77 @@ strv_of (const char *first, ...)
   return g_strv_builder_end (builder);
 }
 
+/* PER_RANK: @tool (nsys or ncu with its options) inside the job's
+ * launcher, as one `bash -lc` line. */
+static GPtrArray *
+per_rank_argv (WsCapturePlan *plan, GPtrArray *tool, gboolean rank_zero)
+{
+  GPtrArray *argv = g_ptr_array_new_with_free_func (g_free);
+  g_autofree char *line = NULL;
+  g_autofree char *bash = NULL;
+
+  g_ptr_array_add (tool, NULL);
+  line = rank_zero ? ws_capture_launch_rank_zero (plan->launch, (char **) tool->pdata)
+                   : ws_capture_launch_command (plan->launch, (char **) tool->pdata);
+  g_ptr_array_unref (tool);
+  /* The launcher runs first, not under nsys: bash itself is spawned,
+   * which takes a path. */
+  bash = g_find_program_in_path ("bash");
+  g_ptr_array_add (argv, bash != NULL ? g_steal_pointer (&bash) : g_strdup ("/bin/bash"));
+  add (argv, "-lc");
+  g_ptr_array_add (argv, g_steal_pointer (&line));
+  return argv;
+}
+
+/* The launcher as found on the capture's PATH (a login shell may set
+ * PATH anew, and must not lose the torchrun or mpirun the user meant);
+ * left as written where PATH has none. */
+static void
+resolve_launcher (WsCapturePlan *plan)
+{
+  const char *path = g_environ_getenv (plan->envp, "PATH");
+  char **launcher = plan->launch->launcher;
+  g_auto (GStrv) dirs = NULL;
+
+  if (path == NULL || strchr (launcher[0], '/') != NULL)
+    return;
+  dirs = g_strsplit (path, ":", -1);
+  for (guint i = 0; dirs[i] != NULL; i++)
+    {
+      g_autofree char *file = NULL;
+
+      if (dirs[i][0] != '/')
+        continue;
+      file = g_build_filename (dirs[i], launcher[0], NULL);
+      if (g_file_test (file, G_FILE_TEST_IS_EXECUTABLE) && !g_file_test (file, G_FILE_TEST_IS_DIR))
+        {
+          g_free (launcher[0]);
+          launcher[0] = g_steal_pointer (&file);
+          return;
+        }
+    }
+}
+
+/* Step 2 of a job: every rank under an nsys of its own, each writing
+ * rank<N>.nsys-rep. */
+static WsCaptureCommand *
+per_rank_profile (WsCapturePlan *plan, GPtrArray *tool)
+{
+  g_autoptr (GStrvBuilder) reports = g_strv_builder_new ();
+  WsCaptureCommand *command;
+
+  g_ptr_array_add (tool, g_strconcat (plan->nsys_dir, "/rank", plan->launch->rank_pattern, NULL));
+  command = command_new (plan, per_rank_argv (plan, tool, FALSE), plan->workdir);
+  for (guint r = 0; r < plan->launch->n_ranks; r++)
+    {
+      g_autofree char *report = g_strdup_printf ("%s/rank%u.nsys-rep", plan->nsys_dir, r);
+
+      g_strv_builder_add (reports, report);
+    }
+  command->outputs = g_strv_builder_end (reports);
+  return command;
+}
+
 /* Step 2: nsys over the whole program (or its NVTX range). */
 static WsCaptureCommand *
 nsys_profile (WsCapturePlan *plan)
@@ -227,6 +302,8 @@ nsys_profile (WsCapturePlan *plan)
   if (settings->nsys_duration > 0)
     g_ptr_array_add (argv, g_strdup_printf ("--duration=%u", settings->nsys_duration));
   add (argv, "--output");
+  if (plan->launch != NULL)
+    return per_rank_profile (plan, argv);
   add (argv, plan->nsys_base);
   add_target (argv, plan);
 
@@ -239,11 +316,11 @@ nsys_profile (WsCapturePlan *plan)
 
 /* Step 3: the kernel summary as CSV, and the SQLite export beside it. */
 static WsCaptureCommand *
-nsys_stats (WsCapturePlan *plan)
+nsys_stats (WsCapturePlan *plan, const char *nsys_base)
 {
   GPtrArray *argv = g_ptr_array_new_with_free_func (g_free);
-  g_autofree char *rep = g_strconcat (plan->nsys_base, ".nsys-rep", NULL);
-  g_autofree char *sqlite = g_strconcat (plan->nsys_base, ".sqlite", NULL);
+  g_autofree char *rep = g_strconcat (nsys_base, ".nsys-rep", NULL);
+  g_autofree char *sqlite = g_strconcat (nsys_base, ".sqlite", NULL);
   WsCaptureCommand *command;
 
   add (argv, plan->nsys);
@@ -255,7 +332,7 @@ nsys_stats (WsCapturePlan *plan)
   add (argv, "--force-export=true");
   add (argv, "--force-overwrite=true");
   add (argv, "--output");
-  add (argv, plan->nsys_base);
+  add (argv, nsys_base);
   add (argv, rep);
 
   command = command_new (plan, argv, plan->dir);
@@ -315,13 +392,26 @@ ws_capture_plan_new (const WsCaptureTarget *target, const char *folder_name, con
       return NULL;
     }
 
+  if (settings->per_rank)
+    {
+      plan->launch = g_new0 (WsCaptureLaunch, 1);
+      if (!ws_capture_launch_parse (target->cmd, plan->launch, error))
+        {
+          g_prefix_error (error, "CMD of “%s”: ", target->name);
+          return NULL;
+        }
+    }
   plan->name = g_strdup (target->name);
   plan->folder_name = g_strdup (folder_name);
   plan->dir = g_build_filename (group_dir, folder_name, NULL);
   plan->nsys_dir = g_build_filename (plan->dir, "nsys", NULL);
   plan->ncu_dir = g_build_filename (plan->dir, "ncu", NULL);
-  plan->nsys_base = g_build_filename (plan->nsys_dir, folder_name, NULL);
-  csv_name = g_strconcat (folder_name, "_cuda_gpu_kern_sum.csv", NULL);
+  /* A job's reports are rank<N>: rank 0's stands for the target in
+   * run.json and step 4's look-up. */
+  plan->nsys_base =
+    g_build_filename (plan->nsys_dir, plan->launch != NULL ? "rank0" : folder_name, NULL);
+  csv_name =
+    g_strconcat (plan->launch != NULL ? "rank0" : folder_name, "_cuda_gpu_kern_sum.csv", NULL);
   plan->kern_sum_csv = g_build_filename (plan->nsys_dir, csv_name, NULL);
   plan->settings = ws_capture_settings_copy (settings);
   plan->nsys = g_strdup (nsys);
@@ -344,10 +434,26 @@ ws_capture_plan_new (const WsCaptureTarget *target, const char *folder_name, con
   g_ptr_array_add (added, NULL);
   plan->env_added = (char **) g_ptr_array_free (g_steal_pointer (&added), FALSE);
 
+  if (plan->launch != NULL)
+    resolve_launcher (plan);
+
   for (guint i = 1; i <= WS_CAPTURE_N_STEPS; i++)
     plan->steps[i] = g_ptr_array_new_with_free_func ((GDestroyNotify) ws_capture_command_free);
   g_ptr_array_add (plan->steps[WS_CAPTURE_STEP_NSYS_PROFILE], nsys_profile (plan));
-  g_ptr_array_add (plan->steps[WS_CAPTURE_STEP_NSYS_STATS], nsys_stats (plan));
+  if (plan->launch != NULL)
+    {
+      /* Each rank's summary and export; the kernels come from all of them. */
+      plan->rank_csvs = g_new0 (char *, plan->launch->n_ranks + 1);
+      for (guint r = 0; r < plan->launch->n_ranks; r++)
+        {
+          g_autofree char *base = g_strdup_printf ("%s/rank%u", plan->nsys_dir, r);
+
+          g_ptr_array_add (plan->steps[WS_CAPTURE_STEP_NSYS_STATS], nsys_stats (plan, base));
+          plan->rank_csvs[r] = g_strconcat (base, "_cuda_gpu_kern_sum.csv", NULL);
+        }
+    }
+  else
+    g_ptr_array_add (plan->steps[WS_CAPTURE_STEP_NSYS_STATS], nsys_stats (plan, plan->nsys_base));
   return g_steal_pointer (&plan);
 }
 
@@ -442,9 +548,14 @@ ncu_profile (WsCapturePlan *plan, guint first, guint n, const char *file)
   add (argv, "all");
   if (settings->nvtx_range != NULL)
     add (argv, "--nvtx");
-  add_target (argv, plan);
-
-  command = command_new (plan, argv, plan->workdir);
+  if (plan->launch != NULL)
+    /* A job: ncu on rank 0, the other ranks run as they are. */
+    command = command_new (plan, per_rank_argv (plan, argv, TRUE), plan->workdir);
+  else
+    {
+      add_target (argv, plan);
+      command = command_new (plan, argv, plan->workdir);
+    }
   command->outputs = strv_of (rep, NULL);
   if (n == 1)
     command->kernel =
@@ -524,152 +635,6 @@ ws_capture_plan_set_kernels (WsCapturePlan *plan, GPtrArray *kernels)
     }
 }
 
-static int
-find_column (GPtrArray *header, const char *prefix)
-{
-  for (guint i = 0; i < header->len; i++)
-    if (g_str_has_prefix (g_ptr_array_index (header, i), prefix))
-      return (int) i;
-  return -1;
-}
-
-static int
-compare_total (gconstpointer a, gconstpointer b)
-{
-  const WsCaptureKernel *ka = *(WsCaptureKernel **) a;
-  const WsCaptureKernel *kb = *(WsCaptureKernel **) b;
-
-  return ka->total < kb->total ? 1 : ka->total > kb->total ? -1 : 0;
-}
-
-/* The base of a kernel's report files: its display name (unique among the
- * kernels of the summary) with each run of characters outside
- * [A-Za-z0-9._-] as one "_", at most 80 bytes: three
- * "Kernel2<cutlass_75_…_128x128_tn_align1>" become
- * Kernel2_cutlass_75_…_128x128_tn_align1 and its siblings. */
-static char *
-kernel_file_base (const char *display)
-{
-  GString *out = g_string_new (NULL);
-  gboolean gap = FALSE;
-
-  for (const char *p = display; *p != '\0' && out->len < 80; p++)
-    {
-      if (g_ascii_isalnum (*p) || *p == '.' || *p == '_' || *p == '-')
-        {
-          if (gap && out->len > 0)
-            g_string_append_c (out, '_');
-          g_string_append_c (out, *p);
-          gap = FALSE;
-        }
-      else
-        gap = TRUE;
-    }
-  /* Never hidden, never empty. */
-  while (out->len > 0 && out->str[0] == '.')
-    g_string_erase (out, 0, 1);
-  if (out->len == 0)
-    g_string_assign (out, "kernel");
-  return g_string_free (out, FALSE);
-}
-
-/**
- * ws_capture_read_top_kernels:
- * @csv_path: `NAME_cuda_gpu_kern_sum.csv` written by `nsys stats`
- *
- * Picks the @n kernels with the largest total time, largest first (rows
- * of equal totals keep the file's order), each with a file base unique in
- * the target.
- *
- * Returns: (transfer full) (element-type WsCaptureKernel): the kernels,
- *   or %NULL with @error set when the file is missing, not a kernel
- *   summary, or lists no kernel
- */
-GPtrArray *
-ws_capture_read_top_kernels (const char *csv_path, guint n, GError **error)
-{
-  g_autoptr (GPtrArray) kernels =
-    g_ptr_array_new_with_free_func ((GDestroyNotify) ws_capture_kernel_free);
-  g_autoptr (GPtrArray) fields = g_ptr_array_new_with_free_func (g_free);
-  g_autoptr (GHashTable) used = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  g_autoptr (WsCsvReader) reader = NULL;
-  g_autofree char *contents = NULL;
-  gsize len = 0;
-  int total_col = -1, name_col = -1;
-
-  g_return_val_if_fail (csv_path != NULL, NULL);
-
-  if (!g_file_test (csv_path, G_FILE_TEST_EXISTS))
-    {
-      g_set_error (error, WS_CAPTURE_ERROR, WS_CAPTURE_ERROR_STEP_FAILED,
-                   "%s: no kernel summary: nsys stats wrote none (no CUDA kernel data in the "
-                   "capture?)",
-                   csv_path);
-      return NULL;
-    }
-  if (!ws_csv_load_file (csv_path, 256 * 1024 * 1024, &contents, &len, error))
-    return NULL;
-
-  reader = ws_csv_reader_new (csv_path, contents, len, ',');
-  while (ws_csv_reader_next (reader, fields, error))
-    {
-      if (total_col < 0)
-        {
-          total_col = find_column (fields, "Total Time");
-          name_col = find_column (fields, "Name");
-          continue;
-        }
-      if ((guint) MAX (total_col, name_col) < fields->len)
-        {
-          WsCaptureKernel *kernel = g_new0 (WsCaptureKernel, 1);
-          double total = 0;
-
-          kernel->name = g_strdup (g_ptr_array_index (fields, name_col));
-          if (ws_csv_parse_number (g_ptr_array_index (fields, total_col), &total))
-            kernel->total = (gint64) total;
-          g_ptr_array_add (kernels, kernel);
-        }
-    }
-  if (error != NULL && *error != NULL)
-    return NULL;
-  if (total_col < 0 || name_col < 0)
-    {
-      g_set_error (error, WS_CAPTURE_ERROR, WS_CAPTURE_ERROR_STEP_FAILED,
-                   "%s: not a kernel summary (no “Total Time” and “Name” columns)", csv_path);
-      return NULL;
-    }
-  if (kernels->len == 0)
-    {
-      g_set_error (error, WS_CAPTURE_ERROR, WS_CAPTURE_ERROR_STEP_FAILED,
-                   "%s: the kernel summary lists no kernels", csv_path);
-      return NULL;
-    }
-
-  g_ptr_array_sort (kernels, compare_total);
-  /* Display names tell apart every kernel of the summary, not only the
-   * ones picked. */
-  {
-    g_autofree const char **names = g_new0 (const char *, kernels->len + 1);
-    g_auto (GStrv) displays = NULL;
-
-    for (guint i = 0; i < kernels->len; i++)
-      names[i] = ((WsCaptureKernel *) g_ptr_array_index (kernels, i))->name;
-    displays = ws_kernel_display_names (names, kernels->len);
-    for (guint i = 0; i < kernels->len; i++)
-      ((WsCaptureKernel *) g_ptr_array_index (kernels, i))->display = g_strdup (displays[i]);
-  }
-  if (kernels->len > n)
-    g_ptr_array_set_size (kernels, n);
-  for (guint i = 0; i < kernels->len; i++)
-    {
-      WsCaptureKernel *kernel = g_ptr_array_index (kernels, i);
-      g_autofree char *base = kernel_file_base (kernel->display);
-
-      kernel->file = ws_capture_unique_name (used, base);
-    }
-  return g_steal_pointer (&kernels);
-}
-
 /**
  * ws_capture_plan_pick_kernels:
  *
@@ -685,7 +650,10 @@ ws_capture_plan_pick_kernels (WsCapturePlan *plan, GError **error)
 
   g_return_val_if_fail (plan != NULL, FALSE);
 
-  kernels = ws_capture_read_top_kernels (plan->kern_sum_csv, plan->settings->topn, error);
+  kernels = plan->rank_csvs != NULL
+              ? ws_capture_read_top_kernels_merged ((const char *const *) plan->rank_csvs,
+                                                    plan->settings->topn, error)
+              : ws_capture_read_top_kernels (plan->kern_sum_csv, plan->settings->topn, error);
   if (kernels == NULL)
     return FALSE;
   ws_capture_plan_set_kernels (plan, kernels);

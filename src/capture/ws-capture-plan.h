@@ -3,6 +3,7 @@
 
 #include <glib.h>
 
+#include "ws-capture-launch.h"
 #include "ws-capture-settings.h"
 
 G_BEGIN_DECLS
@@ -91,6 +92,8 @@ typedef struct
   char **env_added;
   GPtrArray *steps[WS_CAPTURE_N_STEPS + 1]; /* [1..6] of WsCaptureCommand */
   GPtrArray *kernels;                       /* of WsCaptureKernel, after step 4 */
+  WsCaptureLaunch *launch;                  /* PER_RANK: the job's launcher and program, or NULL */
+  char **rank_csvs;                         /* PER_RANK: each rank's kernel summary, or NULL */
 } WsCapturePlan;
 
 WsCapturePlan *ws_capture_plan_new (const WsCaptureTarget *target, const char *folder_name,
@@ -102,6 +105,8 @@ void ws_capture_plan_set_kernels (WsCapturePlan *plan, GPtrArray *kernels);
 gboolean ws_capture_plan_pick_kernels (WsCapturePlan *plan, GError **error);
 
 GPtrArray *ws_capture_read_top_kernels (const char *csv_path, guint n, GError **error);
+GPtrArray *ws_capture_read_top_kernels_merged (const char *const *csv_paths, guint n,
+                                               GError **error);
 char *ws_capture_kernel_regex (GPtrArray *kernels, guint first, guint n);
 char *ws_capture_safe_name (const char *name);
 char *ws_capture_unique_name (GHashTable *used, const char *name);

@@ -10,10 +10,23 @@
 #include "ws-ssh.h"
 
 const char *const ws_capture_settings_env_names[] = {
-  "OUT_DIR",       "GLOBAL_LOG",    "TARGETS_TSV",       "TOPN",
-  "CAPTURE_RANGE", "NVTX_NAME",     "NSYS_TRACE",        "NSYS_DURATION",
-  "NCU_SET",       "NCU_SECTIONS",  "NCU_MULTI_RUN",     "NCU_LAUNCH_COUNT",
-  "CACHE_CONTROL", "CLOCK_CONTROL", "CONTINUE_ON_ERROR", NULL,
+  "OUT_DIR",
+  "GLOBAL_LOG",
+  "TARGETS_TSV",
+  "TOPN",
+  "CAPTURE_RANGE",
+  "NVTX_NAME",
+  "NSYS_TRACE",
+  "NSYS_DURATION",
+  "NCU_SET",
+  "NCU_SECTIONS",
+  "NCU_MULTI_RUN",
+  "NCU_LAUNCH_COUNT",
+  "CACHE_CONTROL",
+  "CLOCK_CONTROL",
+  "CONTINUE_ON_ERROR",
+  "PER_RANK",
+  NULL,
 };
 
 /**
@@ -158,6 +171,7 @@ ws_capture_settings_load (WsCaptureSettings *self, GSettings *settings)
   self->topn = g_settings_get_uint (settings, "capture-topn");
   self->nsys_duration = g_settings_get_uint (settings, "nsys-duration");
   self->ncu_multi_run = g_settings_get_boolean (settings, "ncu-multi-run");
+  self->per_rank = g_settings_get_boolean (settings, "capture-per-rank");
   self->ncu_launch_count = g_settings_get_uint (settings, "ncu-launch-count");
   self->continue_on_error = g_settings_get_boolean (settings, "continue-on-error");
   {
@@ -328,6 +342,12 @@ ws_capture_settings_apply_environment (WsCaptureSettings *self, const char *cons
       if (!parse_bool ("NCU_MULTI_RUN", value, &self->ncu_multi_run, error))
         return FALSE;
       APPLIED ("NCU_MULTI_RUN");
+    }
+  if (GET ("PER_RANK"))
+    {
+      if (!parse_bool ("PER_RANK", value, &self->per_rank, error))
+        return FALSE;
+      APPLIED ("PER_RANK");
     }
   if (GET ("NCU_LAUNCH_COUNT"))
     {
@@ -596,5 +616,7 @@ ws_capture_settings_to_json (const WsCaptureSettings *self, JsonBuilder *builder
   add_string (builder, "CLOCK_CONTROL", self->clock_control);
   json_builder_set_member_name (builder, "CONTINUE_ON_ERROR");
   json_builder_add_boolean_value (builder, self->continue_on_error);
+  json_builder_set_member_name (builder, "PER_RANK");
+  json_builder_add_boolean_value (builder, self->per_rank);
   add_string (builder, WS_SSH_ENV, self->ssh_command);
 }

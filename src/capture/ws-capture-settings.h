@@ -29,6 +29,7 @@ typedef struct
   char *cache_control;        /* CACHE_CONTROL: all | none */
   char *clock_control;        /* CLOCK_CONTROL: base | none */
   gboolean continue_on_error; /* CONTINUE_ON_ERROR */
+  gboolean per_rank;          /* PER_RANK: one nsys export per rank of a distributed job */
   /* Capturing on other machines (ssh) */
   GPtrArray *hosts;       /* of WsSshHost: the hosts of the settings */
   char *ssh_command;      /* WARPSCOPE_SSH: the ssh command line; NULL: ssh */

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <unistd.h>
 
+#include "ws-capture-launch.h"
 #include "ws-capture-runner.h"
 #include "ws-cli.h"
 #include "ws-nsys-kernel-identity.h"
@@ -170,9 +171,31 @@ select_rows (WsTargetList *list, const char *only, GArray *rows)
 }
 
 static gboolean
-check_rows (WsTargetList *list, GArray *rows)
+check_rows (WsTargetList *list, GArray *rows, gboolean per_rank)
 {
   gboolean ok = TRUE;
+
+  /* --per-rank: every target must be a job of some ranks, said before
+   * anything runs. */
+  for (guint i = 0; per_rank && i < rows->len; i++)
+    {
+      guint row = g_array_index (rows, guint, i);
+      const char *cmd = ws_target_list_get (list, row, WS_TARGET_CMD);
+      WsCaptureLaunch launch;
+      g_autoptr (GError) error = NULL;
+
+      if (cmd == NULL)
+        continue;
+      if (ws_capture_launch_parse (cmd, &launch, &error))
+        ws_capture_launch_clear (&launch);
+      else
+        {
+          g_printerr ("warpscope-cli: %s:%u: %s: %s\n", ws_target_list_get_path (list),
+                      ws_target_list_get_line (list, row),
+                      ws_target_list_get (list, row, WS_TARGET_NAME), error->message);
+          ok = FALSE;
+        }
+    }
 
   for (guint i = 0; i < rows->len; i++)
     {
@@ -238,6 +261,7 @@ ws_cli_capture (int argc, char **argv)
   int topn = -1;
   int launch_count = -1;
   gboolean continue_on_error = FALSE;
+  gboolean per_rank = FALSE;
   gboolean single_ncu_run = FALSE;
   GOptionEntry entries[] = {
     { "targets", 't', 0, G_OPTION_ARG_FILENAME, &targets,
@@ -262,6 +286,10 @@ ws_cli_capture (int argc, char **argv)
       N_ ("One ncu run for all the top kernels (NCU_MULTI_RUN=0)"), NULL },
     { "continue-on-error", 0, 0, G_OPTION_ARG_NONE, &continue_on_error,
       N_ ("Go on with a target's next steps after a failed one"), NULL },
+    { "per-rank", 0, 0, G_OPTION_ARG_NONE, &per_rank,
+      N_ ("Targets are distributed jobs (torchrun --nproc_per_node N, mpirun -n N): one nsys "
+          "export per rank, the kernels picked from all of them, ncu on rank 0 (PER_RANK=1)"),
+      NULL },
     { "group", 'g', 0, G_OPTION_ARG_STRING, &group,
       N_ ("Group folder in the output folder (default: the targets file's name)"), "NAME" },
     { "log", 0, 0, G_OPTION_ARG_FILENAME, &log,
@@ -339,6 +367,8 @@ ws_cli_capture (int argc, char **argv)
     settings->ncu_multi_run = FALSE;
   if (continue_on_error)
     settings->continue_on_error = TRUE;
+  if (per_rank)
+    settings->per_rank = TRUE;
   if (!ws_capture_settings_validate (settings, &error))
     return ws_cli_fail (error);
 
@@ -357,7 +387,7 @@ ws_cli_capture (int argc, char **argv)
       g_printerr (_ ("warpscope-cli: %s: no targets\n"), settings->targets_file);
       return WS_EXIT_BAD_INPUT;
     }
-  if (!check_rows (list, rows))
+  if (!check_rows (list, rows, settings->per_rank))
     return WS_EXIT_BAD_INPUT;
 
   /* The machines' problems first: a long run that fails at its end for a

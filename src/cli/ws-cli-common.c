@@ -21,7 +21,9 @@
 #include "ws-error.h"
 #include "ws-ncu-match.h"
 #include "ws-ncu-reader.h"
+#include "ws-ranks-loader.h"
 #include "ws-run-loader.h"
+#include "ws-run-slice.h"
 
 /* Parses the options of a subcommand; on a usage error prints one line and
  * the hint to --help.  The remaining arguments are the files. */
@@ -82,13 +84,143 @@ print_progress (double fraction, const char *what, gpointer data)
   g_printerr ("\r\033[K%s %.0f%%", what, fraction * 100);
 }
 
+/* --rank N,M: which ranks of a job a command reads; NULL for all. */
+static char *rank_filter;
+
+/* The files given are the ranks of one job, whatever their names. */
+static gboolean force_job;
+
+/* For `ranks` and `render --view ranks`: every export given is a rank. */
+void
+ws_cli_load_as_job (gboolean job)
+{
+  force_job = job;
+}
+
+static const GOptionEntry rank_entries[] = {
+  { "rank", 0, 0, G_OPTION_ARG_STRING, &rank_filter,
+    N_ ("Only these ranks of a job: 3, 0,2 or 0-3 (default: all, merged)"), N_ ("N,M") },
+  { NULL },
+};
+
+/* Every command that reads a run takes --rank. */
+void
+ws_cli_add_rank_option (GOptionContext *context)
+{
+  g_option_context_add_main_entries (context, rank_entries, GETTEXT_PACKAGE);
+}
+
+/* Whether --rank was given: a run is then read with every column, since
+ * a rank is told by its streams and threads. */
+gboolean
+ws_cli_rank_filter_given (void)
+{
+  return rank_filter != NULL;
+}
+
+/* "0-2,5" -> 0, 1, 2, 5; FALSE for anything else. */
+static gboolean
+parse_ranks (const char *text, GArray *numbers)
+{
+  g_auto (GStrv) parts = g_strsplit (text, ",", -1);
+
+  for (guint i = 0; parts[i] != NULL; i++)
+    {
+      const char *part = g_strstrip (parts[i]);
+      guint64 lo, hi;
+      char *end;
+
+      if (!g_ascii_isdigit (*part))
+        return FALSE;
+      lo = g_ascii_strtoull (part, &end, 10);
+      hi = lo;
+      if (*end == '-')
+        {
+          if (!g_ascii_isdigit (end[1]))
+            return FALSE;
+          hi = g_ascii_strtoull (end + 1, &end, 10);
+        }
+      if (*end != '\0' || hi < lo || hi - lo > 1000000 || hi > G_MAXUINT)
+        return FALSE;
+      for (guint64 r = lo; r <= hi; r++)
+        {
+          guint rank = (guint) r;
+
+          g_array_append_val (numbers, rank);
+        }
+    }
+  return numbers->len > 0;
+}
+
+/* The ranks --rank names, as a run of their own. */
+static WsRun *
+apply_rank_filter (WsRun *run, const char *file, GError **error)
+{
+  g_autoptr (GArray) numbers = g_array_new (FALSE, FALSE, sizeof (guint));
+  g_autoptr (GArray) pids = g_array_new (FALSE, FALSE, sizeof (guint32));
+  WsRun *selected;
+
+  if (!parse_ranks (rank_filter, numbers))
+    {
+      g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_FORMAT,
+                   _ ("--rank %s: expected rank numbers such as 3, 0,2 or 0-3"), rank_filter);
+      return NULL;
+    }
+  for (guint i = 0; i < numbers->len; i++)
+    {
+      guint number = g_array_index (numbers, guint, i);
+      gint index = ws_ranks_index_of (run->ranks, number);
+
+      if (run->ranks == NULL && number == 0)
+        return ws_run_ref (run);
+      if (index < 0)
+        {
+          g_autofree char *have =
+            run->ranks == NULL
+              ? g_strdup (_ ("it is one process: rank 0"))
+              : g_strdup_printf (_ ("its ranks are %u to %u"), ws_ranks_get (run->ranks, 0)->rank,
+                                 ws_ranks_get (run->ranks, ws_ranks_get_n (run->ranks) - 1)->rank);
+
+          /* TRANSLATORS: a file, a rank number, then which ranks the run has */
+          g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_NO_DATA, _ ("%s: no rank %u (%s)"),
+                       file, number, have);
+          return NULL;
+        }
+      g_array_append_val (pids, ws_ranks_get (run->ranks, index)->pid);
+    }
+  selected = ws_run_select_pids (run, (const guint32 *) pids->data, pids->len);
+  return selected;
+}
+
+/* A single export stays a run of its own: its processes are its ranks. */
+static gboolean
+several_exports (const char *const *paths)
+{
+  g_autoptr (GPtrArray) exports = ws_ranks_loader_expand (paths, NULL);
+
+  return exports != NULL && exports->len > 1;
+}
+
 static gpointer
 load_thread (gpointer data)
 {
   CliLoad *load = data;
+  WsProgressFunc progress = load->show_progress ? print_progress : NULL;
 
-  load->run = ws_run_load ((const char *const *) load->paths, load->flags, load->cancellable,
-                           load->show_progress ? print_progress : NULL, NULL, &load->error);
+  if ((force_job && several_exports ((const char *const *) load->paths)) ||
+      ws_ranks_loader_is_job ((const char *const *) load->paths, TRUE))
+    load->run = ws_ranks_loader_load ((const char *const *) load->paths, load->flags,
+                                      load->cancellable, progress, NULL, &load->error);
+  else
+    load->run = ws_run_load ((const char *const *) load->paths, load->flags, load->cancellable,
+                             progress, NULL, &load->error);
+  if (load->run != NULL && rank_filter != NULL)
+    {
+      WsRun *selected = apply_rank_filter (load->run, load->paths[0], &load->error);
+
+      ws_run_unref (load->run);
+      load->run = selected;
+    }
   g_atomic_int_set (&load->done, TRUE);
   g_main_context_wakeup (load->context);
   return NULL;
@@ -108,7 +240,9 @@ interrupt_cb (gpointer data)
  * SIGHUP: converting a report runs nsys or ncu in a process group of its
  * own, which the terminal's Ctrl+C does not reach, so the signal cancels
  * the load, which ends the tool and removes what it wrote.  On a terminal,
- * the progress shows on standard error.
+ * the progress shows on standard error.  The exports of a job's ranks
+ * (several given together that their names number, a folder or a glob of
+ * them) load as one run of N ranks; --rank keeps some of them.
  *
  * Returns: (transfer full): the run of @paths, or %NULL with @error set.
  */

@@ -180,6 +180,7 @@ ws_cli_compare (int argc, char **argv)
   g_autofree char *by_str = NULL;
   g_autofree char *format_str = NULL;
   gboolean whole_run = FALSE;
+  g_autofree char *peers = NULL;
   GOptionEntry entries[] = {
     { "by", 'b', 0, G_OPTION_ARG_STRING, &by_str,
       N_ (
@@ -191,6 +192,8 @@ ws_cli_compare (int argc, char **argv)
       N_ ("Compare the whole runs, set-up included (by default two runs with steps are "
           "compared over their steady states)"),
       NULL },
+    { "peers", 0, 0, G_OPTION_ARG_STRING, &peers,
+      N_ ("Two ranks of one job side by side, as peers: --peers 0,3 RUN"), "A,B" },
     { NULL },
   };
   g_autoptr (GOptionContext) context =
@@ -218,8 +221,16 @@ ws_cli_compare (int argc, char **argv)
                 "stats CSVs in a folder, or a capture folder; several files of one run are "
                 "joined by commas (run.sqlite,run_ncu_raw.csv). The table and Markdown formats "
                 "add the gauges of kernels profiled on both sides and the findings diff."));
-  if (!ws_cli_parse (context, &argc, &argv, 2, 2))
+  ws_cli_add_rank_option (context);
+  if (!ws_cli_parse (context, &argc, &argv, 1, 2))
     return WS_EXIT_BAD_INPUT;
+  if (argc != (peers != NULL ? 2 : 3))
+    {
+      g_printerr (peers != NULL ? _ ("%s: --peers takes one run, the job\n")
+                                : _ ("%s: compare takes two runs, BEFORE and AFTER\n"),
+                  argv[0]);
+      return WS_EXIT_BAD_INPUT;
+    }
   if (by_str != NULL && !ws_match_by_from_string (by_str, &by))
     {
       g_printerr (_ ("%s: --by must be demangled, short or normalized\n"), argv[0]);
@@ -232,6 +243,8 @@ ws_cli_compare (int argc, char **argv)
       return WS_EXIT_BAD_INPUT;
     }
 
+  if (peers != NULL)
+    return ws_cli_compare_peers (peers, argv[1], by, format);
   {
     g_auto (GStrv) b = ws_input_split_side (argv[1]);
     g_auto (GStrv) a = ws_input_split_side (argv[2]);
@@ -329,6 +342,7 @@ ws_cli_compare (int argc, char **argv)
       if (format == WS_FORMAT_TABLE)
         ws_table_fit_width (G_N_ELEMENTS (headers), headers, cells, 0, ws_cli_terminal_width ());
       ws_table_write (G_N_ELEMENTS (headers), headers, numeric, cells, format, out);
+      ws_cli_compare_write_ranks (cmp->before, cmp->after, format == WS_FORMAT_MARKDOWN, out);
       write_gauges (cmp, out, format == WS_FORMAT_MARKDOWN, ws_cli_terminal_width ());
       write_findings (cmp, out, format == WS_FORMAT_MARKDOWN);
     }

@@ -66,7 +66,8 @@ ws_cli_diagnose (int argc, char **argv)
                 "launch overhead, load imbalance and GPU idle time, and prints each finding "
                 "with its severity, the numbers behind it, where it happens and the usual fix. "
                 "A run without findings is not an error."));
-  if (!ws_cli_parse (context, &argc, &argv, 1, 1))
+  ws_cli_add_rank_option (context);
+  if (!ws_cli_parse (context, &argc, &argv, 1, -1))
     return WS_EXIT_BAD_INPUT;
   if (format_str != NULL &&
       (!ws_output_format_from_string (format_str, &format) || format == WS_FORMAT_CSV))

@@ -79,6 +79,7 @@ ws_cli_export (int argc, char **argv)
     context, _ ("Writes the run in each format asked for. Every file is written beside its "
                 "final name and renamed when complete, so that a failed export leaves nothing "
                 "half-written."));
+  ws_cli_add_rank_option (context);
   if (!ws_cli_parse (context, &argc, &argv, 1, -1))
     return WS_EXIT_BAD_INPUT;
   for (gsize i = 0; i < G_N_ELEMENTS (exporters); i++)

@@ -204,6 +204,7 @@ ws_cli_flame (int argc, char **argv)
   gint64 from, to;
 
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  ws_cli_add_rank_option (context);
   if (!ws_cli_parse (context, &argc, &argv, 1, -1))
     return WS_EXIT_BAD_INPUT;
   format = format_str;

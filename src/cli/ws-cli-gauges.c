@@ -249,6 +249,7 @@ ws_cli_gauges (int argc, char **argv)
                 "L2 hit, occupancy and warp stalls, with the bottleneck verdict and its reason. "
                 "An nsys SQLite export given too is matched to the ncu kernels. "
                 "IDs count the launches of all files in order (ncu's ID for one file)."));
+  ws_cli_add_rank_option (context);
   if (!ws_cli_parse (context, &argc, &argv, 1, -1))
     return WS_EXIT_BAD_INPUT;
   if (format_str != NULL &&

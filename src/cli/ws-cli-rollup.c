@@ -38,6 +38,7 @@ ws_cli_rollup (int argc, char **argv)
        "same kernel with the same grid and block, the rest is not profiled. RUN is a capture "
        "folder, or an nsys export with its ncu CSVs (joined by commas or given apart). CSV "
        "columns: range,gpu_ns,compute_ns,memory_ns,latency_ns,mixed_ns,unprofiled_ns."));
+  ws_cli_add_rank_option (context);
   if (!ws_cli_parse (context, &argc, &argv, 1, -1))
     return WS_EXIT_BAD_INPUT;
   if (format_str != NULL &&

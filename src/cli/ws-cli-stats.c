@@ -154,7 +154,8 @@ ws_cli_stats (int argc, char **argv)
     context, _ ("Computes the reports of “nsys stats” from an Nsight Systems SQLite "
                 "export, with the same definitions and numbers. With --format csv "
                 "the output equals nsys stats --format csv."));
-  if (!ws_cli_parse (context, &argc, &argv, 1, 1))
+  ws_cli_add_rank_option (context);
+  if (!ws_cli_parse (context, &argc, &argv, 1, -1))
     return WS_EXIT_BAD_INPUT;
 
   reports = g_strsplit (report_str != NULL ? report_str : "cuda_gpu_kern_sum", ",", -1);
@@ -202,7 +203,8 @@ ws_cli_stats (int argc, char **argv)
       flags |= WS_LOAD_NVTX | WS_LOAD_API;
       lean = FALSE;
     }
-  if (lean)
+  /* A rank is told by its streams and threads: --rank reads them. */
+  if (lean && !ws_cli_rank_filter_given ())
     flags |= WS_LOAD_LEAN;
   if (form == WS_NAME_SHORT)
     flags |= WS_LOAD_NAME_SHORT;
@@ -263,7 +265,7 @@ ws_cli_stats (int argc, char **argv)
         }
 
       summary = kind == WS_SUMMARY_NVTX_SUM && group_ops && ws_run_has_summary_events (run, kind)
-                  ? ws_summary_compute_nvtx_ops (run)
+                  ? ws_stats_compute_nvtx_ops (run)
                   : ws_stats_summary (run, kind, form);
       ws_summary_table_write (summary, format, out);
       /* The nsys console form ends each report with a blank line. */

@@ -8,6 +8,7 @@
 #include "ws-cli.h"
 #include "ws-format.h"
 #include "ws-summary-table.h"
+#include "ws-table-writer.h"
 #include "ws-steps.h"
 
 static const char *const headers[] = {
@@ -172,7 +173,8 @@ ws_cli_steps (int argc, char **argv)
        "operations) and idle, the kernels launched, and whether it is warm-up: the first step, "
        "and steps slower than twice the median. The last row holds the medians of the "
        "steady state."));
-  if (!ws_cli_parse (context, &argc, &argv, 1, 1))
+  ws_cli_add_rank_option (context);
+  if (!ws_cli_parse (context, &argc, &argv, 1, -1))
     return WS_EXIT_BAD_INPUT;
   if (format_str != NULL && !ws_output_format_from_string (format_str, &format))
     {

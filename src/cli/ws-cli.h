@@ -6,6 +6,8 @@
 #include <stdio.h>
 
 #include "ws-capture-settings.h"
+#include "ws-comparison.h"
+#include "ws-table-writer.h"
 #include "ws-load-options.h"
 #include "ws-run.h"
 #include "ws-steps.h"
@@ -31,8 +33,9 @@ int ws_cli_export (int argc, char **argv);
 int ws_cli_gauges (int argc, char **argv);
 int ws_cli_capture (int argc, char **argv);
 int ws_cli_doctor (int argc, char **argv);
-int ws_cli_fetch (int argc, char **argv);
+int ws_cli_ranks (int argc, char **argv);
 int ws_cli_steps (int argc, char **argv);
+int ws_cli_fetch (int argc, char **argv);
 int ws_cli_rollup (int argc, char **argv);
 gboolean ws_cli_render_why (WsRun *run, const char *view, const char *output, double width,
                             double height, gboolean dark, int kernel, GError **error);
@@ -46,6 +49,12 @@ gboolean ws_cli_parse (GOptionContext *context, int *argc, char ***argv, int min
                        int max_args);
 int ws_cli_fail (GError *error);
 WsRun *ws_cli_load (char **paths, WsLoadFlags flags, GError **error);
+void ws_cli_add_rank_option (GOptionContext *context);
+void ws_cli_load_as_job (gboolean job);
+int ws_cli_compare_peers (const char *peers, const char *arg, WsMatchBy by, WsOutputFormat format);
+void ws_cli_compare_write_ranks (const WsRun *before, const WsRun *after, gboolean markdown,
+                                 GString *out);
+gboolean ws_cli_rank_filter_given (void);
 WsRun *ws_cli_load_ncu (char **paths, GError **error);
 WsRun *ws_cli_steady (WsRun *run, WsSteps **steps);
 gboolean ws_cli_use_steady (WsRun **run, const char *file);

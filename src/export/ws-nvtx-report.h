@@ -5,6 +5,7 @@
 
 #include "ws-nvtx-gpu.h"
 #include "ws-summary-table.h"
+#include "ws-table-writer.h"
 
 G_BEGIN_DECLS
 

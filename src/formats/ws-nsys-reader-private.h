@@ -68,6 +68,8 @@ gboolean ws_nsys_load_string_table (WsNsysReader *r, const char *table, const ch
 gboolean ws_nsys_load_thread_names (WsNsysReader *r, GError **error);
 void ws_nsys_load_gpus (WsNsysReader *r);
 void ws_nsys_load_system (WsNsysReader *r);
+void ws_nsys_load_capture (WsNsysReader *r);
+void ws_nsys_load_thread_rank (WsNsysReader *r);
 void ws_nsys_load_processes (WsNsysReader *r);
 
 /* ws-nsys-events.c */

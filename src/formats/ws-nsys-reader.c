@@ -457,6 +457,7 @@ ws_nsys_reader_load (const char *path, WsLoadFlags flags, GCancellable *cancella
 
   ws_nsys_load_gpus (&r);
   ws_nsys_load_system (&r);
+  ws_nsys_load_capture (&r);
   ws_nsys_load_processes (&r);
   if (r.n_reversed > 0)
     ws_run_add_warning (
@@ -468,4 +469,41 @@ ws_nsys_reader_load (const char *path, WsLoadFlags flags, GCancellable *cancella
 out:
   ws_nsys_reader_clear (&r);
   return ok ? g_steal_pointer (&run) : NULL;
+}
+
+/**
+ * ws_nsys_reader_probe:
+ *
+ * Reads what an export says about its capture, without its events: the
+ * metadata, the GPUs, the system, the session's start and the command and
+ * environment of the process nsys launched.  A job's ranks are numbered
+ * and put on one clock from this before their events are read.
+ *
+ * Returns: (transfer full): a run without events, or %NULL with @error set
+ */
+WsRun *
+ws_nsys_reader_probe (const char *path, GError **error)
+{
+  g_autoptr (WsRun) run = NULL;
+  g_autoptr (WsSqlite) sql = NULL;
+  WsNsysReader r = { 0 };
+
+  g_return_val_if_fail (path != NULL, NULL);
+
+  if (!ws_nsys_reader_sniff (path, error))
+    return NULL;
+  sql = ws_sqlite_open (path, NULL, error);
+  if (sql == NULL)
+    return NULL;
+  run = ws_run_new ();
+  g_ptr_array_add (run->prov.files, g_strdup (path));
+  run->prov.kind = g_strdup ("nsys-sqlite");
+  r.sql = sql;
+  r.run = run;
+  ws_nsys_load_metadata (&r);
+  ws_nsys_load_gpus (&r);
+  ws_nsys_load_system (&r);
+  ws_nsys_load_capture (&r);
+  ws_nsys_load_thread_rank (&r);
+  return g_steal_pointer (&run);
 }

@@ -9,8 +9,10 @@
 #include "ws-error.h"
 #include "ws-gauges.h"
 #include "ws-input.h"
+#include "ws-load-relay.h"
 #include "ws-ncu-match.h"
 #include "ws-ncu-reader.h"
+#include "ws-ranks-loader.h"
 #include "ws-nsys-reader.h"
 #include "ws-nsys-stats-reader.h"
 #include "ws-nvprof-reader.h"
@@ -298,6 +300,109 @@ attach_stats (WsRun *run, const char *path, GError **error)
   return TRUE;
 }
 
+static int
+compare_names (const char *const *a, const char *const *b)
+{
+  return strcmp (*a, *b);
+}
+
+/* The CSV files in @folder and its folders, @depth levels down, by name. */
+static void
+add_csvs_of (const char *folder, int depth, GPtrArray *files)
+{
+  g_autoptr (GDir) dir = g_dir_open (folder, 0, NULL);
+  g_autoptr (GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+  const char *name;
+
+  if (dir == NULL)
+    return;
+  while ((name = g_dir_read_name (dir)) != NULL)
+    if (name[0] != '.')
+      g_ptr_array_add (names, g_strdup (name));
+  g_ptr_array_sort (names, (GCompareFunc) compare_names);
+  for (guint i = 0; i < names->len; i++)
+    {
+      g_autofree char *path = g_build_filename (folder, g_ptr_array_index (names, i), NULL);
+
+      if (g_file_test (path, G_FILE_TEST_IS_SYMLINK))
+        continue;
+      if (g_file_test (path, G_FILE_TEST_IS_DIR))
+        {
+          if (depth > 1)
+            add_csvs_of (path, depth - 1, files);
+        }
+      else if (g_str_has_suffix (path, ".csv"))
+        g_ptr_array_add (files, g_steal_pointer (&path));
+    }
+}
+
+/**
+ * ws_run_load_ncu:
+ * @paths: (array zero-terminated=1): files and capture folders
+ * @warnings: (element-type utf8): gets a line per ncu CSV of a folder
+ *   that had to be left out
+ *
+ * The ncu CSVs among @paths and in the capture folders among them, read
+ * as ws_run_load() reads them (a capture's run.json names the nsys kernel
+ * each report was made for): a job's ranks load their exports apart, and
+ * its capture's ncu results with this.
+ *
+ * Returns: (transfer full) (nullable): the results, or %NULL when there is
+ *   no ncu CSV (@error unset) or they cannot be read (@error set)
+ */
+WsNcuResults *
+ws_run_load_ncu (const char *const *paths, GPtrArray *warnings, GCancellable *cancellable,
+                 GError **error)
+{
+  g_autoptr (GPtrArray) files = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GArray) in_folder = g_array_new (FALSE, FALSE, sizeof (gboolean));
+  g_autoptr (GPtrArray) ncu_paths = g_ptr_array_new ();
+  g_autoptr (GArray) ncu_in_folder = g_array_new (FALSE, FALSE, sizeof (gboolean));
+  g_autofree char *run_json = NULL;
+  WsNcuResults *ncu;
+
+  g_return_val_if_fail (paths != NULL, NULL);
+
+  for (guint i = 0; paths[i] != NULL; i++)
+    {
+      gboolean folder = g_file_test (paths[i], G_FILE_TEST_IS_DIR);
+
+      if (folder)
+        {
+          g_autofree char *manifest = g_build_filename (paths[i], "run.json", NULL);
+
+          /* A job's folder holds several exports, which a capture folder
+           * of one run may not: its CSVs are looked for here. */
+          add_csvs_of (paths[i], 2, files);
+          if (run_json == NULL && g_file_test (manifest, G_FILE_TEST_IS_REGULAR))
+            run_json = g_steal_pointer (&manifest);
+        }
+      else
+        g_ptr_array_add (files, g_strdup (paths[i]));
+      while (in_folder->len < files->len)
+        g_array_append_val (in_folder, folder);
+    }
+  for (guint i = 0; i < files->len; i++)
+    {
+      const char *path = g_ptr_array_index (files, i);
+
+      /* Globs and exports are not ncu CSVs; what cannot be told is the
+       * exports' loader's to say. */
+      if (g_file_test (path, G_FILE_TEST_IS_REGULAR) &&
+          ws_input_detect (path, NULL) == WS_INPUT_NCU_CSV)
+        {
+          g_ptr_array_add (ncu_paths, (gpointer) path);
+          g_array_append_val (ncu_in_folder, g_array_index (in_folder, gboolean, i));
+        }
+    }
+  if (ncu_paths->len == 0)
+    return NULL;
+  ncu = load_ncu (ncu_paths, ncu_in_folder, warnings, cancellable, error);
+  if (ncu != NULL && run_json != NULL)
+    expect_manifest_kernels (ncu, run_json);
+  return ncu;
+}
+
 /**
  * ws_run_load:
  * @paths: (array zero-terminated=1): the files of one run: at most one nsys
@@ -444,6 +549,8 @@ ws_run_load (const char *const *paths, WsLoadFlags flags, GCancellable *cancella
         }
       if (ncu != NULL)
         ws_ncu_match_attach (run, ncu);
+      if (!(flags & (WS_LOAD_LEAN | WS_LOAD_NO_RANKS)))
+        ws_ranks_loader_attach_processes (run);
     }
   else if (ncu != NULL)
     {
@@ -508,106 +615,11 @@ ws_run_load (const char *const *paths, WsLoadFlags flags, GCancellable *cancella
   return g_steal_pointer (&run);
 }
 
-/* Progress crosses from the worker to the caller's main context through a
- * relay that outlives both; deliveries after the task finished or was
- * cancelled are dropped (a window that cancels as it goes must not hear
- * of the load again). */
-typedef struct
-{
-  gatomicrefcount ref_count;
-  GMainContext *context;
-  GCancellable *cancellable;
-  WsProgressFunc func;
-  gpointer data;
-  GDestroyNotify notify;
-  gint finished; /* atomic */
-} ProgressRelay;
-
-typedef struct
-{
-  ProgressRelay *relay;
-  double fraction;
-  char *what;
-} ProgressEvent;
-
-static ProgressRelay *
-relay_ref (ProgressRelay *relay)
-{
-  g_atomic_ref_count_inc (&relay->ref_count);
-  return relay;
-}
-
-/* The last reference may go on any thread (GLib may drop the worker's
- * reference to the task after the main loop's): it frees only what has no
- * thread, never progress_data, which relay_release() let go already. */
-static void
-relay_unref (ProgressRelay *relay)
-{
-  if (!g_atomic_ref_count_dec (&relay->ref_count))
-    return;
-  g_main_context_unref (relay->context);
-  g_clear_object (&relay->cancellable);
-  g_free (relay);
-}
-
-/* On the caller's context, once the load has ended: no progress is
- * delivered after this, and progress_data (a window) is let go here, on
- * the thread that owns it. */
-static void
-relay_release (ProgressRelay *relay)
-{
-  g_atomic_int_set (&relay->finished, TRUE);
-  if (relay->notify != NULL)
-    relay->notify (relay->data);
-  relay->notify = NULL;
-  relay->data = NULL;
-}
-
-static void
-progress_event_free (gpointer data)
-{
-  ProgressEvent *event = data;
-
-  relay_unref (event->relay);
-  g_free (event->what);
-  g_free (event);
-}
-
-static gboolean
-deliver_progress (gpointer data)
-{
-  ProgressEvent *event = data;
-
-  if (!g_atomic_int_get (&event->relay->finished) &&
-      !g_cancellable_is_cancelled (event->relay->cancellable))
-    event->relay->func (event->fraction, event->what, event->relay->data);
-  return G_SOURCE_REMOVE;
-}
-
-static void
-relay_progress (double fraction, const char *what, gpointer data)
-{
-  ProgressRelay *relay = data;
-  ProgressEvent *event = g_new0 (ProgressEvent, 1);
-  g_autoptr (GSource) source = NULL;
-
-  event->relay = relay_ref (relay);
-  event->fraction = fraction;
-  event->what = g_strdup (what);
-  /* Always through the caller's loop: g_main_context_invoke() would call
-   * it right here, on the worker, whenever the worker's thread-default
-   * context is the caller's and nobody iterates it at that moment. */
-  source = g_idle_source_new ();
-  g_source_set_priority (source, G_PRIORITY_DEFAULT);
-  g_source_set_callback (source, deliver_progress, event, progress_event_free);
-  g_source_attach (source, relay->context);
-}
-
 typedef struct
 {
   char **paths;
   WsLoadFlags flags;
-  ProgressRelay *relay;
+  WsLoadRelay *relay;
 } LoadData;
 
 static void
@@ -617,13 +629,13 @@ load_data_free (gpointer data)
 
   g_strfreev (load->paths);
   if (load->relay != NULL)
-    relay_unref (load->relay);
+    ws_load_relay_unref (load->relay);
   g_free (load);
 }
 
 typedef struct
 {
-  ProgressRelay *relay;
+  WsLoadRelay *relay;
   GAsyncReadyCallback callback;
   gpointer user_data;
 } LoadDone;
@@ -635,10 +647,10 @@ load_done (GObject *source, GAsyncResult *result, gpointer data)
 {
   LoadDone *done = data;
 
-  relay_release (done->relay);
+  ws_load_relay_release (done->relay);
   if (done->callback != NULL)
     done->callback (source, result, done->user_data);
-  relay_unref (done->relay);
+  ws_load_relay_unref (done->relay);
   g_free (done);
 }
 
@@ -650,7 +662,7 @@ load_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *can
   WsRun *run;
 
   run = ws_run_load ((const char *const *) load->paths, load->flags, cancellable,
-                     load->relay != NULL ? relay_progress : NULL, load->relay, &error);
+                     load->relay != NULL ? ws_load_relay_progress : NULL, load->relay, &error);
   if (run != NULL)
     ws_stats_compute_summaries (run);
   if (run == NULL)
@@ -681,15 +693,7 @@ ws_run_load_async (const char *const *paths, WsLoadFlags flags, GCancellable *ca
   load->paths = g_strdupv ((char **) paths);
   load->flags = flags;
   if (progress != NULL)
-    {
-      load->relay = g_new0 (ProgressRelay, 1);
-      g_atomic_ref_count_init (&load->relay->ref_count);
-      load->relay->context = g_main_context_ref_thread_default ();
-      load->relay->cancellable = cancellable != NULL ? g_object_ref (cancellable) : NULL;
-      load->relay->func = progress;
-      load->relay->data = progress_data;
-      load->relay->notify = progress_notify;
-    }
+    load->relay = ws_load_relay_new (progress, progress_data, progress_notify, cancellable);
   else if (progress_notify != NULL)
     progress_notify (progress_data);
 
@@ -697,7 +701,7 @@ ws_run_load_async (const char *const *paths, WsLoadFlags flags, GCancellable *ca
     {
       LoadDone *done = g_new0 (LoadDone, 1);
 
-      done->relay = relay_ref (load->relay);
+      done->relay = ws_load_relay_ref (load->relay);
       done->callback = callback;
       done->user_data = user_data;
       task = g_task_new (NULL, cancellable, load_done, done);

@@ -4,6 +4,7 @@
 #include <gio/gio.h>
 
 #include "ws-load-options.h"
+#include "ws-ncu-results.h"
 #include "ws-run.h"
 
 G_BEGIN_DECLS
@@ -16,5 +17,7 @@ void ws_run_load_async (const char *const *paths, WsLoadFlags flags, GCancellabl
                         GDestroyNotify progress_notify, GAsyncReadyCallback callback,
                         gpointer user_data);
 WsRun *ws_run_load_finish (GAsyncResult *result, GError **error);
+WsNcuResults *ws_run_load_ncu (const char *const *paths, GPtrArray *warnings,
+                               GCancellable *cancellable, GError **error);
 
 G_END_DECLS

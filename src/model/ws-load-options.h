@@ -27,6 +27,10 @@ typedef enum
   WS_LOAD_LEAN = 1 << 8,
   WS_LOAD_NAME_SHORT = 1 << 9,    /* with LEAN: the short kernel names */
   WS_LOAD_NAME_MANGLED = 1 << 10, /* with LEAN: the mangled kernel names */
+
+  /* An export whose processes are a job's ranks stays one process's run:
+   * it is itself one rank of a job being loaded. */
+  WS_LOAD_NO_RANKS = 1 << 11,
 } WsLoadFlags;
 
 G_END_DECLS

@@ -15,5 +15,6 @@ G_BEGIN_DECLS
  * as immutable as any run. */
 WsRun *ws_run_slice (const WsRun *run, const gint64 *starts, const gint64 *ends, guint n_spans,
                      const gint64 *kernel_times, const gint64 *memop_times);
+WsRun *ws_run_select_pids (const WsRun *run, const guint32 *pids, guint n_pids);
 
 G_END_DECLS

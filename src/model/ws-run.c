@@ -7,6 +7,7 @@
 
 #include "ws-kernel-display.h"
 #include "ws-ncu-results.h"
+#include "ws-ranks.h"
 #include "ws-run.h"
 
 static void
@@ -17,6 +18,7 @@ gpu_clear (gpointer data)
   g_free (gpu->name);
   g_free (gpu->bus_location);
   g_free (gpu->chip);
+  g_free (gpu->uuid);
 }
 
 static void
@@ -126,6 +128,9 @@ provenance_clear (WsProvenance *prov)
   g_clear_pointer (&prov->capture_command, g_free);
   g_clear_pointer (&prov->capture_env, g_strfreev);
   g_clear_pointer (&prov->capture, ws_capture_record_free);
+  g_clear_pointer (&prov->target_command, g_free);
+  g_clear_pointer (&prov->target_env, g_strfreev);
+  g_clear_pointer (&prov->thread_rank_name, g_free);
 }
 
 static void
@@ -188,6 +193,7 @@ ws_run_free (WsRun *self)
     g_clear_pointer (&self->summaries[i], ws_summary_unref);
   g_clear_pointer (&self->ncu, ws_ncu_results_unref);
   g_clear_pointer (&self->display_names, g_hash_table_unref);
+  g_clear_pointer (&self->ranks, ws_ranks_unref);
 
   g_clear_pointer (&self->streams, g_array_unref);
   g_clear_pointer (&self->threads, g_array_unref);

@@ -20,6 +20,7 @@ G_BEGIN_DECLS
 
 typedef struct _WsRun WsRun;
 typedef struct _WsNcuResults WsNcuResults;
+typedef struct _WsRanks WsRanks;
 
 /* Memory operation kinds: the values of ENUM_CUDA_MEMCPY_OPER, plus memset. */
 typedef enum
@@ -88,6 +89,7 @@ typedef struct
   char *name;
   char *bus_location;
   char *chip;
+  char *uuid; /* "836b3a21-…", or NULL */
   gint sm_count;
   gint cc_major;
   gint cc_minor;
@@ -260,6 +262,9 @@ typedef struct
   char *capture_command;       /* from a capture folder's run.json, or NULL */
   char **capture_env;          /* NULL-terminated, or NULL */
   WsCaptureRecord *capture;    /* a capture folder's run.json, or NULL */
+  char *target_command;        /* the command nsys launched, as the export records it, or NULL */
+  char **target_env;           /* NAME=value of its environment (META_DATA_CAPTURE), or NULL */
+  char *thread_rank_name;      /* "MPI Rank 0": how nsys named an MPI rank's thread, or NULL */
 } WsProvenance;
 
 struct _WsRun
@@ -297,6 +302,7 @@ struct _WsRun
   WsSummary *summaries[WS_N_SUMMARY_KINDS]; /* derived at load; see ws_run_get_summary() */
   GHashTable *display_names; /* demangled name id → display name id, set by ws_run_finish() */
 
+  WsRanks *ranks;          /* the ranks of a job (ws-ranks.h), or NULL for one process */
   GPtrArray *cpu_profiles; /* WsCpuProfile *: nsys CPU samples, py-spy, cProfile, … */
 
   WsNcuResults *ncu; /* profiled launches from ncu CSVs, or NULL */

@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include "ws-findings-page.h"
+#include "ws-flame-page.h"
+#include "ws-gauges-page.h"
+#include "ws-kernels-page.h"
+#include "ws-ranks-page.h"
+#include "ws-steps-page.h"
+#include "ws-summaries-page.h"
+#include "ws-timeline-page.h"
+#include "ws-window.h"
+
+G_BEGIN_DECLS
+
+/* Shared by ws-window.c and ws-window-job.c (opening a job's ranks). */
+
+struct _WsWindow
+{
+  GtkApplicationWindow parent_instance;
+
+  WsRun *run;
+  WsSteps *steps;       /* the run's steps once found, or NULL */
+  WsRun *steady;        /* its steady state, or NULL */
+  char *setup_line;     /* what the steady state leaves out, or NULL */
+  gboolean show_steady; /* the header's choice: pages show the steady state */
+  GCancellable *steps_cancellable;
+  GCancellable *cancellable;
+  char **paths;
+  char *error_text;
+
+  GtkWidget *view_switcher; /* the header bar's title while views show */
+  GSettings *settings;      /* NULL without an installed schema */
+
+  /* Template widgets */
+  GtkHeaderBar *header_bar;
+  GtkMenuButton *recent_button;
+  GtkInfoBar *info_bar;
+  GtkLabel *info_label;
+  GtkStack *main_stack;
+  GtkStack *view_stack;
+  GtkLabel *loading_label;
+  GtkProgressBar *progress_bar;
+  WsKernelsPage *kernels_page;
+  WsSummariesPage *summaries_page;
+  WsFindingsPage *findings_page;
+  WsFlamePage *flame_page;
+  WsGaugesPage *gauges_page;
+  WsTimelinePage *timeline_page;
+  WsStepsPage *steps_page;
+  WsRanksPage *ranks_page;
+  GtkComboBox *scope_combo;
+};
+
+void ws_window_set_title_for (WsWindow *self);
+void ws_window_show_loaded (WsWindow *self, GCancellable *cancellable, WsRun *run, GError *error);
+void ws_window_load_job (WsWindow *self, const char *const *paths);
+void ws_window_step_activated_cb (WsWindow *self, guint index, guint step, WsRanksPage *page);
+void ws_window_compare_peers_cb (WsWindow *self, guint a, guint b, WsRanksPage *page);
+
+G_END_DECLS
