@@ -30,6 +30,7 @@ seed fuzz-csv "$root"/tests/data/nsys-stats/*.csv "$root"/tests/data/ncu/*.csv "
 seed fuzz-nsys-stats "$root"/tests/data/nsys-stats/*
 seed fuzz-nsys-sqlite "$root"/tests/data/nsys/v2026.1_nsysai_mock.sqlite "$root"/tests/data/nsys/v2021.2_mordred.sqlite
 seed fuzz-targets "$root"/tests/data/targets/*
+seed fuzz-cpu-profile "$root"/tests/data/cpu/*
 # ncu exports are wide (2,000 metric columns) and long: seeds keep the
 # first columns of the first launches, so that an input runs in microseconds.
 mkdir -p "$work/corpus/fuzz-ncu"

@@ -351,11 +351,40 @@ test_kernel_file_names (void)
   kernels = ws_capture_read_top_kernels (csv, 10, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (kernels->len, ==, 3);
+  /* Named after display names: the functor says which elementwise kernel,
+   * the parameters which overload. */
   g_assert_cmpstr (((WsCaptureKernel *) kernels->pdata[0])->file, ==,
-                   "vectorized_elementwise_kernel");
-  g_assert_cmpstr (((WsCaptureKernel *) kernels->pdata[1])->file, ==, "gemm");
-  g_assert_cmpstr (((WsCaptureKernel *) kernels->pdata[2])->file, ==, "gemm_2");
+                   "vectorized_elementwise_kernel_FillFunctor_float");
+  g_assert_cmpstr (((WsCaptureKernel *) kernels->pdata[1])->file, ==, "gemm_float_int");
+  g_assert_cmpstr (((WsCaptureKernel *) kernels->pdata[2])->file, ==, "gemm_double_int");
+  g_assert_cmpstr (((WsCaptureKernel *) kernels->pdata[1])->display, ==, "gemm(float *, int)");
   ws_test_rmtree (dir);
+}
+
+/* The GPT-2 capture's kernel summary (what nsys stats wrote in step 3):
+ * its top three are instantiations of cutlass's Kernel2, whose reports
+ * were named Kernel2, Kernel2_2 and Kernel2_3; now their names tell them
+ * apart. */
+static void
+test_gpt2_file_names (void)
+{
+  g_autofree char *tmp = NULL;
+  g_autofree char *target = ws_test_unpack_gpt2 (&tmp);
+  g_autofree char *csv = g_build_filename (target, "nsys", "GPT2___cuda_gpu_kern_sum.csv", NULL);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GPtrArray) kernels = ws_capture_read_top_kernels (csv, 4, &error);
+  static const char *const files[] = {
+    "Kernel2_cutlass_75_tensorop_bf16_s1688gemm_bf16_128x128_tn_align1",
+    "Kernel2_cutlass_75_tensorop_bf16_s1688gemm_bf16_256x128_nn_align1",
+    "Kernel2_cutlass_75_tensorop_bf16_s1688gemm_bf16_128x256_nt_align1",
+    "unrolled_elementwise_kernel_direct_copy_kernel_cuda",
+  };
+
+  g_assert_no_error (error);
+  g_assert_cmpuint (kernels->len, ==, 4);
+  for (guint i = 0; i < 4; i++)
+    g_assert_cmpstr (((WsCaptureKernel *) kernels->pdata[i])->file, ==, files[i]);
+  ws_test_rmtree (tmp);
 }
 
 /* NAMEs become one path component under the output folder, whatever they
@@ -656,6 +685,7 @@ main (int argc, char **argv)
   g_test_add_func ("/capture-plan/ncu/one-combined-run", test_ncu_single_run);
   g_test_add_func ("/capture-plan/top-kernels/real-summary-and-regex", test_top_kernels);
   g_test_add_func ("/capture-plan/top-kernels/empty-or-missing", test_top_kernels_missing);
+  g_test_add_func ("/capture-plan/gpt2/kernel-file-names", test_gpt2_file_names);
   g_test_add_func ("/capture-plan/top-kernels/file-names", test_kernel_file_names);
   g_test_add_func ("/capture-plan/safe-names", test_safe_names);
   g_test_add_func ("/capture-settings/environment", test_settings_environment);

@@ -4,6 +4,7 @@
 #include <gio/gio.h>
 #include <glib/gstdio.h>
 #include <signal.h>
+#include <json-glib/json-glib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -114,6 +115,48 @@ test_two_targets (void)
       g_assert_true (g_file_test (path, G_FILE_TEST_IS_REGULAR));
     }
   g_assert_nonnull (strstr (out, "alpha: done: "));
+
+  /* run.json names the nsys kernel each ncu report was made for: mangled
+   * name, grid and block as the export has them (the stand-in's nsys
+   * writes the probe's export), checked here with SQLite. */
+  {
+    g_autofree char *manifest_path = g_build_filename (dir, "out/targets/alpha/run.json", NULL);
+    g_autofree char *db = g_build_filename (dir, "out/targets/alpha/nsys/alpha.sqlite", NULL);
+    g_autoptr (JsonParser) parser = json_parser_new ();
+    JsonArray *kernels;
+
+    g_assert_true (json_parser_load_from_file (parser, manifest_path, NULL));
+    kernels = json_object_get_array_member (json_node_get_object (json_parser_get_root (parser)),
+                                            "kernels");
+    g_assert_cmpuint (json_array_get_length (kernels), ==, 2);
+    for (guint i = 0; i < 2; i++)
+      {
+        JsonObject *k = json_array_get_object_element (kernels, i);
+        const char *name = json_object_get_string_member (k, "name");
+        g_autofree char *where = g_strdup_printf (
+          "FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN StringIds s ON s.id = k.demangledName"
+          " WHERE s.value = '%s'",
+          name);
+        g_autofree char *q_mangled = g_strdup_printf (
+          "SELECT (SELECT value FROM StringIds WHERE id = k.mangledName) %s LIMIT 1", where);
+        g_autofree char *q_config = g_strdup_printf (
+          "SELECT '(' || gridX || ', ' || gridY || ', ' || gridZ || ')|(' || blockX || ', ' ||"
+          " blockY || ', ' || blockZ || ')' %s GROUP BY 1 ORDER BY count(*) DESC LIMIT 1",
+          where);
+        g_autofree char *mangled = ws_test_sqlite_text (db, q_mangled);
+        g_autofree char *config = ws_test_sqlite_text (db, q_config);
+        g_autofree char *recorded =
+          g_strdup_printf ("%s|%s", json_object_get_string_member (k, "grid"),
+                           json_object_get_string_member (k, "block"));
+
+        g_assert_nonnull (mangled);
+        g_assert_true (g_str_has_prefix (mangled, "_Z"));
+        g_assert_cmpstr (json_object_get_string_member (k, "mangled"), ==, mangled);
+        g_assert_cmpstr (recorded, ==, config);
+        g_assert_cmpstr (json_object_get_string_member (k, "display"), ==,
+                         i == 0 ? "barrier_heavy" : "strided_read");
+      }
+  }
   ws_test_rmtree (dir);
 }
 

@@ -125,6 +125,51 @@ test_diagnose_text_and_markdown (void)
   g_assert_nonnull (strstr (md, "### Minor: The GPU sits idle"));
 }
 
+/* The GPT-2 capture: step 0 is 2.6 s of cuDNN and cuBLAS set-up.  By
+ * default the checks look at steps 1-5 and say so in one line, the set-up
+ * and what it would raise; --whole-run looks at everything, where the
+ * set-up makes the GPU idle 94% of the time. */
+static void
+test_diagnose_steady_state (void)
+{
+  g_autofree char *tmp = NULL;
+  g_autofree char *dir = ws_test_unpack_gpt2 (&tmp);
+  g_autofree char *db = g_build_filename (dir, "nsys", "GPT2__.sqlite", NULL);
+  const char *argv[] = { ws_test_cli (), "diagnose", db, NULL };
+  const char *whole_argv[] = { ws_test_cli (), "diagnose", "--whole-run", db, NULL };
+  const char *json_argv[] = { ws_test_cli (), "diagnose", "--format", "json", db, NULL };
+  g_autofree char *out = NULL, *err = NULL, *whole = NULL, *whole_err = NULL;
+  g_autofree char *json = NULL, *json_err = NULL;
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  JsonObject *root, *scope;
+  JsonArray *findings;
+
+  g_assert_cmpint (ws_test_run (argv, &out, &err), ==, 0);
+  g_assert_true (g_str_has_prefix (
+    out, "Steady state: steps 1–5 of “训练步 N” (5 of 6; 126 ms). Set-up before step 1 ("));
+  g_assert_nonnull (strstr (out, "is left out; there: The GPU sits idle (Severe)"));
+  /* Over steps 1-5 the GPU idles 17%: minor, not the set-up's severe. */
+  g_assert_nonnull (strstr (out, "\n[Minor] The GPU sits idle (gpu-idle)\n"));
+  g_assert_null (strstr (out, "[Severe] The GPU sits idle"));
+
+  g_assert_cmpint (ws_test_run (whole_argv, &whole, &whole_err), ==, 0);
+  g_assert_true (g_str_has_prefix (whole, "[Severe] The GPU sits idle (gpu-idle)\n  GPU 0 is idle "
+                                          "94.3% of the time"));
+  g_assert_null (strstr (whole, "Steady state:"));
+
+  g_assert_cmpint (ws_test_run (json_argv, &json, &json_err), ==, 0);
+  g_assert_true (json_parser_load_from_data (parser, json, -1, NULL));
+  root = json_node_get_object (json_parser_get_root (parser));
+  scope = json_object_get_object_member (root, "scope");
+  g_assert_cmpstr (json_object_get_string_member (scope, "kind"), ==, "steady-state");
+  g_assert_cmpint (json_object_get_int_member (scope, "steady_steps"), ==, 5);
+  g_assert_cmpint (json_object_get_int_member (scope, "warmup_steps"), ==, 1);
+  findings = json_object_get_array_member (root, "findings");
+  g_assert_cmpstr (json_object_get_string_member (finding_of (findings, "gpu-idle"), "severity"),
+                   ==, "minor");
+  ws_test_rmtree (tmp);
+}
+
 static void
 test_diagnose_bad_input (void)
 {
@@ -231,6 +276,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/diagnose/clean-run-prints-no-findings", test_diagnose_clean_run);
   g_test_add_func ("/cli/diagnose/text-and-markdown", test_diagnose_text_and_markdown);
   g_test_add_func ("/cli/diagnose/bad-input", test_diagnose_bad_input);
+  g_test_add_func ("/cli/diagnose/gpt2/steady-state-by-default", test_diagnose_steady_state);
   g_test_add_func ("/cli/export/chrome-trace", test_export_chrome_trace);
   g_test_add_func ("/cli/export/failures", test_export_failures);
 

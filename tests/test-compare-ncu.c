@@ -462,13 +462,15 @@ test_cli_sections (void)
   g_autofree char *bf16_ncu = ws_test_data ("ncu", BF16_NCU, NULL);
   g_autofree char *before = g_strdup_printf ("%s,%s", fp32, fp32_ncu);
   g_autofree char *after = g_strdup_printf ("%s,%s", bf16, bf16_ncu);
-  const char *table_argv[] = {
-    ws_test_cli (), "compare", "--by", "normalized", before, after, NULL
-  };
-  const char *md_argv[] = { ws_test_cli (), "compare", "--by", "normalized", "--format",
-                            "md",           before,    after,  NULL };
-  const char *csv_argv[] = { ws_test_cli (), "compare", "--format", "csv", before, after, NULL };
-  const char *plain_argv[] = { ws_test_cli (), "compare", "--format", "csv", fp32, bf16, NULL };
+  /* The whole runs, set-up included: the findings of each run as a whole. */
+  const char *table_argv[] = { ws_test_cli (), "compare", "--whole-run", "--by",
+                               "normalized",   before,    after,         NULL };
+  const char *md_argv[] = { ws_test_cli (), "compare", "--whole-run", "--by", "normalized",
+                            "--format",     "md",      before,        after,  NULL };
+  const char *csv_argv[] = { ws_test_cli (), "compare", "--whole-run", "--format",
+                             "csv",          before,    after,         NULL };
+  const char *plain_argv[] = { ws_test_cli (), "compare", "--whole-run", "--format",
+                               "csv",          fp32,      bf16,          NULL };
   g_autofree char *table = run_cli (table_argv, 0);
   g_autofree char *md = run_cli (md_argv, 0);
   g_autofree char *csv = run_cli (csv_argv, 0);

@@ -211,7 +211,8 @@ test_cli_csv (void)
 {
   g_autofree char *a = ws_test_data ("nsys", "v2025.3_h100_train_fp32.sqlite", NULL);
   g_autofree char *b = ws_test_data ("nsys", "v2025.3_h100_train_bf16.sqlite", NULL);
-  const char *argv[] = { ws_test_cli (), "compare", "--format", "csv", a, b, NULL };
+  /* The whole runs: the totals nsys stats gives for each export. */
+  const char *argv[] = { ws_test_cli (), "compare", "--whole-run", "--format", "csv", a, b, NULL };
   g_autofree char *out = NULL, *err = NULL;
   g_auto (GStrv) lines = NULL;
   guint only_before = 0, only_after = 0, both = 0;
@@ -237,6 +238,31 @@ test_cli_csv (void)
     "alignc4_execute_kernel__5x_cublas,64379009,0,-64379009,0.000,12,0,only_before"));
 }
 
+/* By default two runs with steps compare over their steady states, and
+ * the headline leads with the medians per step (tests/test-steps.c checks
+ * them against SQL): the fp32 loop launched 28.8 ms of GPU work per step,
+ * the bf16 one 3.31 ms, while the steps themselves took a little longer. */
+static void
+test_cli_per_step (void)
+{
+  g_autofree char *a = ws_test_data ("nsys", "v2025.3_h100_train_fp32.sqlite", NULL);
+  g_autofree char *b = ws_test_data ("nsys", "v2025.3_h100_train_bf16.sqlite", NULL);
+  const char *argv[] = { ws_test_cli (), "compare", a, b, NULL };
+  const char *csv_argv[] = { ws_test_cli (), "compare", "--format", "csv", a, b, NULL };
+  g_autofree char *out = NULL, *err = NULL;
+  g_autofree char *csv = NULL, *csv_err = NULL;
+
+  g_assert_cmpint (ws_test_run (argv, &out, &err), ==, 0);
+  g_assert_true (g_str_has_prefix (
+    out, "per step: GPU 8.7× faster (28.8 ms → 3.31 ms), wall 1.1× slower (1.12 ms → 1.18 ms); "));
+  g_assert_nonnull (strstr (out, "\nCompared over the steady states: before steps 2–5 of “step "
+                                 "N” (4 of 6; 4.54 ms), after steps 1–5 of “step N” (5 of 6; "));
+  /* The CSV stays a table; the scope is said on standard error. */
+  g_assert_cmpint (ws_test_run (csv_argv, &csv, &csv_err), ==, 0);
+  g_assert_true (g_str_has_prefix (csv, "kernel,before_total_ns,"));
+  g_assert_true (g_str_has_prefix (csv_err, "Compared over the steady states: "));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -250,5 +276,6 @@ main (int argc, char **argv)
   g_test_add_func ("/comparison/headline", test_headline);
   g_test_add_func ("/comparison/cli-csv", test_cli_csv);
 
+  g_test_add_func ("/comparison/cli/per-step-steady-state", test_cli_per_step);
   return g_test_run ();
 }

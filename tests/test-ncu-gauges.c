@@ -264,7 +264,7 @@ test_cli_csv (void)
   g_assert_cmpstr (lines[0], ==,
                    "id,kernel,duration_ns,sm_pct,memory_pct,dram_pct,tensor_pct,fp32_pct,"
                    "l1_hit_pct,l2_hit_pct,occupancy_pct,stall_barrier,stall_short_scoreboard,"
-                   "stall_long_scoreboard,verdict,verdict_reason");
+                   "stall_long_scoreboard,verdict,verdict_reason,nsys_kernel");
   g_assert_cmpuint (g_strv_length (lines), ==, 1 + 8 + 1);
   /* The kernel name holds commas: quoted. */
   g_assert_true (g_str_has_prefix (lines[1], "0,\"fma_heavy(float *, int, int)\","));
@@ -286,6 +286,8 @@ test_cli_csv (void)
   g_assert_cmpstr (row0[11], ==, "0.542398");
   g_assert_cmpstr (row0[12], ==, "Compute");
   g_assert_cmpstr (row0[13], ==, "SM 97.83% ≥ 60% and DRAM 8.72% < 40%");
+  /* No nsys export given: no nsys kernel. */
+  g_assert_cmpstr (row0[14], ==, "");
 
   /* Not collected: empty cells, never 0. */
   {

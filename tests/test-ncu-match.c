@@ -3,10 +3,13 @@
 
 #include <string.h>
 
+#include <json-glib/json-glib.h>
+
 #include "ws-gauges.h"
 #include "ws-ncu-match.h"
 #include "ws-ncu-reader.h"
 #include "ws-run-loader.h"
+#include "ws-test-load.h"
 #include "ws-test-util.h"
 
 static WsRun *
@@ -62,6 +65,118 @@ test_key (void)
     g_assert_cmpstr (c, ==, "voidk<-1>(int)");
     g_assert_cmpstr (base, ==, "k");
   }
+}
+
+/* ncu's default name form (--print-kernel-base function) as the BERT and
+ * ViT captures printed it, against nsys's demangled names: qualifiers cut
+ * in the middle ("unnamed>::"), "const::[" dropped before lambdas, no
+ * return type or parameters. */
+static void
+test_function_form (void)
+{
+  static const char *const pairs[][2] = {
+    { "void at::native::<unnamed>::vectorized_layer_norm_kernel<c10::BFloat16, float, (bool)0>"
+      "(int, T2, const T1 *, const T1 *, const T1 *, T2 *, T2 *, T1 *)",
+      "unnamed>::vectorized_layer_norm_kernel<BFloat16, float, 0>" },
+    { "void at::native::unrolled_elementwise_kernel<at::native::direct_copy_kernel_cuda("
+      "at::TensorIteratorBase &)::[lambda() (instance 3)]::operator ()() const::[lambda() "
+      "(instance 7)]::operator ()() const::[lambda(float) (instance 1)], std::array<char *, "
+      "(unsigned long)2>, (int)4, TrivialOffsetCalculator<(int)1, unsigned int>, "
+      "TrivialOffsetCalculator<(int)1, unsigned int>, at::native::memory::LoadWithCast<(int)1>, "
+      "at::native::memory::StoreWithCast<(int)1>>(int, T1, T2, T4, T5, T6, T7)",
+      "unrolled_elementwise_kernel<direct_copy_kernel_cuda(TensorIteratorBase &)::[lambda() "
+      "(instance 3)]::operator ()() lambda() (instance 7)]::operator ()() lambda(float) (instance "
+      "1)], array<char *, 2>, 4, TrivialOffsetCalculator<1, unsigned int>, "
+      "TrivialOffsetCalculator<1, unsigned int>, LoadWithCast<1>, StoreWithCast<1>>" },
+    { "void at::native::vectorized_elementwise_kernel<(int)4, at::native::FillFunctor<float>, "
+      "std::array<char *, (unsigned long)1>>(int, T2, T3)",
+      "vectorized_elementwise_kernel<4, FillFunctor<float>, array<char *, 1>>" },
+  };
+
+  for (gsize i = 0; i < G_N_ELEMENTS (pairs); i++)
+    {
+      g_autofree char *a = ws_ncu_match_function_key (pairs[i][0]);
+      g_autofree char *b = ws_ncu_match_function_key (pairs[i][1]);
+
+      g_assert_cmpstr (a, ==, b);
+    }
+  {
+    /* The float and bfloat16 layer norms stay apart. */
+    g_autofree char *a = ws_ncu_match_function_key (
+      "void at::native::<unnamed>::vectorized_layer_norm_kernel<float, float, (bool)0>(int, T2)");
+    g_autofree char *b =
+      ws_ncu_match_function_key ("unnamed>::vectorized_layer_norm_kernel<BFloat16, float, 0>");
+
+    g_assert_cmpstr (a, !=, b);
+  }
+}
+
+/* The GPT-2 capture made through `warpscope-cli capture` (ncu 2025.3.1,
+ * function-form CSVs): every profiled launch joins the nsys kernel that
+ * run.json says its report was made for. */
+static void
+test_gpt2_capture (void)
+{
+  g_autofree char *tmp = NULL;
+  g_autofree char *dir = ws_test_unpack_gpt2 (&tmp);
+  const char *paths[] = { dir, NULL };
+  g_autoptr (WsRun) run = ws_test_load_paths (paths);
+  g_autoptr (GArray) unmatched = ws_ncu_results_unmatched (run->ncu);
+  g_autofree char *manifest = g_build_filename (dir, "run.json", NULL);
+  g_autofree char *text = ws_test_read (manifest);
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  JsonArray *kernels;
+  guint checked = 0;
+
+  g_assert_true (json_parser_load_from_data (parser, text, -1, NULL));
+  kernels =
+    json_object_get_array_member (json_node_get_object (json_parser_get_root (parser)), "kernels");
+  g_assert_cmpuint (ws_ncu_results_n_launches (run->ncu), ==, 4);
+  g_assert_cmpuint (unmatched->len, ==, 0);
+  for (guint i = 0; i < ws_ncu_results_n_launches (run->ncu); i++)
+    {
+      const WsNcuLaunch *launch = ws_ncu_results_launch (run->ncu, i);
+      g_autofree char *file =
+        g_path_get_basename (g_ptr_array_index (run->ncu->files, launch->file));
+
+      for (guint k = 0; k < json_array_get_length (kernels); k++)
+        {
+          JsonObject *kernel = json_array_get_object_element (kernels, k);
+          g_autofree char *expected_file =
+            g_strdup_printf ("%s_ncu_raw.csv", json_object_get_string_member (kernel, "file"));
+
+          if (!g_str_equal (file, expected_file))
+            continue;
+          g_assert_cmpstr (ws_ncu_results_match (run->ncu, i)->nsys_name, ==,
+                           json_object_get_string_member (kernel, "name"));
+          checked++;
+        }
+    }
+  g_assert_cmpuint (checked, ==, 4);
+  ws_test_rmtree (tmp);
+}
+
+/* The GPT-2 capture's ncu CSVs with the export of another program (the
+ * fp32 training loop): its cutlass_80 Kernel2 is the closest name to the
+ * GPT-2 capture's cutlass_75 ones, and the list says where they part. */
+static void
+test_closest_candidate (void)
+{
+  g_autofree char *tmp = NULL;
+  g_autofree char *dir = ws_test_unpack_gpt2 (&tmp);
+  g_autofree char *csv = g_build_filename (dir, "ncu", "Kernel2_ncu_raw.csv", NULL);
+  g_autofree char *db = ws_test_data ("nsys", "v2025.3_h100_train_fp32.sqlite", NULL);
+  const char *paths[] = { db, csv, NULL };
+  g_autoptr (WsRun) run = ws_test_load_paths (paths);
+  const WsNcuMatch *m = ws_ncu_results_match (run->ncu, 0);
+  g_autofree char *reason = ws_ncu_unmatched_reason (run, run->ncu, 0);
+
+  g_assert_cmpint (m->kind, ==, WS_NCU_MATCH_UNMATCHED);
+  g_assert_true (g_str_has_prefix (m->closest, "void cutlass::Kernel2<cutlass_80_simt_sgemm_"));
+  /* "Kernel2<cutlass_" is shared: the names part at character 17. */
+  g_assert_true (g_str_has_prefix (m->differs, "from character 17: “75_tensorop"));
+  g_assert_nonnull (strstr (reason, "closest: Kernel2<cutlass_80_simt_sgemm_"));
+  ws_test_rmtree (tmp);
 }
 
 /* Checks through SQLite itself that @name is a kernel of the export
@@ -312,6 +427,9 @@ main (int argc, char **argv)
 
   g_test_add_func ("/ncu-match/key/ncu-and-nsys-agree", test_key);
   g_test_add_func ("/ncu-match/bf16/all-matched", test_bf16_all_matched);
+  g_test_add_func ("/ncu-match/key/function-form", test_function_form);
+  g_test_add_func ("/ncu-match/gpt2-capture/every-launch-joins", test_gpt2_capture);
+  g_test_add_func ("/ncu-match/other-program/closest-candidate", test_closest_candidate);
   g_test_add_func ("/ncu-match/other-program/unmatched-listed", test_unmatched_listed);
   g_test_add_func ("/ncu-match/probe/verdict-for-bars", test_verdict_for_bars);
   g_test_add_func ("/ncu-match/run-from-ncu", test_run_from_ncu);

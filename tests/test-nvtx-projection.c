@@ -44,12 +44,12 @@ correlations (const WsRun *run, GArray *kernels)
 }
 
 /* Hand-computed from the export: the RUNTIME rows of the range's thread
- * that started within it, joined to KERNEL on correlationId (FORMATS.md):
+ * that lie wholly within it, joined to KERNEL on correlationId (FORMATS.md):
  *
  *   SELECT n.text, count(k.rowid), sum(k.end - k.start), group_concat(k.correlationId)
  *   FROM NVTX_EVENTS n
  *   JOIN CUPTI_ACTIVITY_KIND_RUNTIME r ON r.globalTid = n.globalTid
- *     AND r.start >= n.start AND r.start <= n.end
+ *     AND r.start >= n.start AND r.end <= n.end
  *   JOIN CUPTI_ACTIVITY_KIND_KERNEL k ON k.correlationId = r.correlationId
  *   WHERE n.eventType = 59 GROUP BY n.rowid;
  *

@@ -441,7 +441,7 @@ test_shortcuts_listed (void)
         g_error ("%s (%s) is not in the Keyboard Shortcuts window", actions[i], accels[0]);
       checked++;
     }
-  g_assert_nonnull (strstr (text, "&lt;Alt&gt;1...6"));
+  g_assert_nonnull (strstr (text, "&lt;Alt&gt;1...7"));
   /* app.open, new-window, quit, preferences, win.close, win.find and the
    * timeline's seven. */
   g_assert_cmpuint (checked, >=, 12);

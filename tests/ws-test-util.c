@@ -363,3 +363,64 @@ ws_test_read (const char *path)
     return NULL;
   return contents;
 }
+
+/* Decompresses tests/data/@xz_name (an .xz file) into @dir with the real
+ * xz tool; returns the path of the result. */
+char *
+ws_test_unxz (const char *xz_name, const char *dir)
+{
+  g_autofree char *src = ws_test_data (xz_name, NULL);
+  g_autofree char *base = g_path_get_basename (xz_name);
+  char *dest;
+  g_autofree char *xz = g_find_program_in_path ("xz");
+  const char *argv[] = { xz, "-dc", src, NULL };
+  g_autoptr (GError) error = NULL;
+
+  g_assert_true (g_str_has_suffix (base, ".xz"));
+  base[strlen (base) - 3] = '\0';
+  dest = g_build_filename (dir, base, NULL);
+  /* Binary data: read by length, not as a string. */
+  {
+    g_autoptr (GSubprocess) p = g_subprocess_newv (argv, G_SUBPROCESS_FLAGS_STDOUT_PIPE, &error);
+    g_autoptr (GBytes) bytes = NULL;
+
+    g_assert_no_error (error);
+    g_subprocess_communicate (p, NULL, NULL, &bytes, NULL, &error);
+    g_assert_no_error (error);
+    g_assert_true (g_file_set_contents (dest, g_bytes_get_data (bytes, NULL),
+                                        (gssize) g_bytes_get_size (bytes), &error));
+    g_assert_no_error (error);
+  }
+  return dest;
+}
+
+/* The text of tests/data/@xz_name, decompressed. */
+char *
+ws_test_xz_text (const char *xz_name)
+{
+  g_autofree char *src = ws_test_data (xz_name, NULL);
+  g_autofree char *xz = g_find_program_in_path ("xz");
+  const char *argv[] = { xz, "-dc", src, NULL };
+  char *out = NULL;
+
+  g_assert_nonnull (xz);
+  g_assert_cmpint (ws_test_run (argv, &out, NULL), ==, 0);
+  return out;
+}
+
+/* Unpacks the GPT-2 capture (tests/data/captures/h100_gpt2_capture.tar.xz,
+ * made by `warpscope-cli capture` on an H100) into a new temporary folder
+ * (@tmpdir, to be removed by the caller) and returns its target folder. */
+char *
+ws_test_unpack_gpt2 (char **tmpdir)
+{
+  g_autofree char *archive = ws_test_data ("captures", "h100_gpt2_capture.tar.xz", NULL);
+  g_autofree char *tar = g_find_program_in_path ("tar");
+  const char *argv[] = { tar, "-xJf", archive, "-C", NULL, NULL };
+
+  g_assert_nonnull (tar);
+  *tmpdir = ws_test_tmpdir ();
+  argv[4] = *tmpdir;
+  g_assert_cmpint (ws_test_run (argv, NULL, NULL), ==, 0);
+  return g_build_filename (*tmpdir, "out", "targets-20261125-023446", "GPT2__", NULL);
+}

@@ -36,5 +36,8 @@ gboolean ws_test_process_alive (GPid pid);
 gboolean ws_test_group_alive (GPid pgid);
 guint ws_test_trace_count (const char *path, const char *category);
 char *ws_test_read (const char *path);
+char *ws_test_unxz (const char *xz_name, const char *dir);
+char *ws_test_xz_text (const char *xz_name);
+char *ws_test_unpack_gpt2 (char **tmpdir);
 
 G_END_DECLS

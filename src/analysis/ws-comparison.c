@@ -522,8 +522,80 @@ ws_delta_profiled_both (const WsDelta *delta)
  *
  * Returns: (transfer full): the sentence
  */
+/**
+ * ws_comparison_set_steps:
+ *
+ * Both runs' steps, found on the whole runs (their steady states are what
+ * is compared): the headline leads with the medians per step.
+ */
+void
+ws_comparison_set_steps (WsComparison *self, const WsSteps *before, const WsSteps *after)
+{
+  g_return_if_fail (self != NULL);
+
+  self->per_step = ws_steps_has_steady_state (before) && ws_steps_has_steady_state (after);
+  if (!self->per_step)
+    return;
+  self->step_before = before->median;
+  self->step_after = after->median;
+}
+
+/* "GPU 2.5× faster (12.3 → 4.9 ms)": how a time per step changed. */
+static char *
+per_step_change (const char *what, double before, double after)
+{
+  g_autofree char *b = ws_format_duration (before);
+  g_autofree char *a = ws_format_duration (after);
+  g_autofree char *factor = NULL;
+
+  if (before <= 0 || after <= 0 || fabs (after - before) < 0.01 * before)
+    /* TRANSLATORS: "wall 6.0 ms → 6.0 ms (about the same)" */
+    return g_strdup_printf (_ ("%s %s → %s (about the same)"), what, b, a);
+  if (after < before)
+    {
+      factor = ws_format_fixed_string (before / after, before / after >= 10 ? 0 : 1);
+      /* TRANSLATORS: "GPU 2.5× faster (12.3 ms → 4.9 ms)" */
+      return g_strdup_printf (_ ("%s %s× faster (%s → %s)"), what, factor, b, a);
+    }
+  factor = ws_format_fixed_string (after / before, after / before >= 10 ? 0 : 1);
+  /* TRANSLATORS: "wall 1.1× slower (6.0 ms → 6.4 ms)" */
+  return g_strdup_printf (_ ("%s %s× slower (%s → %s)"), what, factor, b, a);
+}
+
+static char *kernel_headline (const WsComparison *self);
+
+/**
+ * ws_comparison_headline:
+ *
+ * The result in words: "after is 2.7× faster on the GPU: −41.2 ms, 63% of
+ * it in sm80_xmma_…", led by the medians per step where both runs have
+ * steps ("per step: GPU 2.5× faster (12.3 → 4.9 ms), wall 1.1× slower
+ * (6.0 → 6.4 ms); …").
+ *
+ * Returns: (transfer full): the sentence
+ */
 char *
 ws_comparison_headline (const WsComparison *self)
+{
+  g_autofree char *kernels = kernel_headline (self);
+  g_autofree char *gpu = NULL;
+  g_autofree char *wall = NULL;
+
+  if (!self->per_step)
+    return g_steal_pointer (&kernels);
+  /* TRANSLATORS: the time the GPU was busy in a step */
+  /* The GPU work a step launches: the GPU may run it after the step ends. */
+  gpu = per_step_change (_ ("GPU"), self->step_before.gpu_launched,
+                         self->step_after.gpu_launched);
+  /* TRANSLATORS: the wall-clock time of a step */
+  wall = per_step_change (_ ("wall"), self->step_before.wall, self->step_after.wall);
+  /* TRANSLATORS: "per step: GPU 2.5× faster (…), wall 1.1× slower (…); after is 2.7× faster on
+   * the GPU: …" */
+  return g_strdup_printf (_ ("per step: %s, %s; %s"), gpu, wall, kernels);
+}
+
+static char *
+kernel_headline (const WsComparison *self)
 {
   double before = self->gpu_time.before, after = self->gpu_time.after;
   const WsDelta *top = NULL;
@@ -553,7 +625,9 @@ ws_comparison_headline (const WsComparison *self)
     }
 
   change = ws_format_duration (fabs (delta));
-  who = ws_kernel_name_shorten (top->name, 40);
+  who = g_strdup (self->by == WS_MATCH_DEMANGLED
+                    ? ws_run_kernel_display (delta < 0 ? self->before : self->after, top->name)
+                    : top->key);
   share = ws_format_fixed_string (100.0 * (double) top->delta / delta, 0);
   if (delta < 0)
     {

@@ -5,6 +5,7 @@
 
 #include "ws-gauges.h"
 #include "ws-run.h"
+#include "ws-steps.h"
 
 G_BEGIN_DECLS
 
@@ -78,6 +79,12 @@ struct _WsComparison
   WsPair api_time;   /* ns of CUDA API calls */
   WsPair span;       /* ns from the first to the last event */
   guint n_profiled;  /* kernels with a profiled launch on both sides */
+
+  /* Both runs have steps: their steady-state medians lead the headline
+   * (ws_comparison_set_steps()). */
+  gboolean per_step;
+  WsStepMedians step_before;
+  WsStepMedians step_after;
 };
 
 const char *ws_match_by_to_string (WsMatchBy by);
@@ -90,6 +97,7 @@ WsComparison *ws_comparison_ref (WsComparison *self);
 void ws_comparison_unref (WsComparison *self);
 const WsDelta *ws_comparison_find (const WsComparison *self, const char *key);
 char *ws_comparison_headline (const WsComparison *self);
+void ws_comparison_set_steps (WsComparison *self, const WsSteps *before, const WsSteps *after);
 double ws_run_gpu_busy_share (const WsRun *run);
 gboolean ws_run_nvtx_instance (const WsRun *run, const char *name, guint n, gint64 *start,
                                gint64 *end);

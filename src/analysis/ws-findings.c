@@ -8,6 +8,7 @@
 
 #include "ws-findings-private.h"
 #include "ws-format.h"
+#include "ws-rank-set.h"
 #include "ws-stats.h"
 
 /* Calls closer together than this, under top-level NVTX ranges of the same
@@ -446,6 +447,7 @@ ws_findings_compute (const WsRun *run)
   ws_findings_check_imbalance (&ctx, findings);
   ws_findings_check_idle (&ctx, findings);
   ws_findings_check_memory_access (&ctx, findings);
+  ws_rank_set_add_findings (run, findings);
 
   for (guint i = 0; i < findings->len; i++)
     {

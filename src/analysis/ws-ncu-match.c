@@ -2,10 +2,12 @@
 #define G_LOG_DOMAIN "ws-ncu-match"
 #include "config.h"
 
+#include <glib/gi18n.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "ws-kernel-display.h"
 #include "ws-kernel-name.h"
 #include "ws-ncu-match.h"
 
@@ -44,7 +46,8 @@ cast_end (const char *name, gsize i)
  * simplified (--rename-kernels: "at::vectorized_elementwise_kernel<4, …>"
  * where nsys has "at::native::vectorized_elementwise_kernel<(int)4, …>"),
  * so casts of template arguments, every namespace or class qualifier
- * ("at::native::", "<unnamed>::") and all white space are dropped.
+ * ("at::native::", "<unnamed>::"), the brackets around lambdas and all
+ * white space are dropped.
  *
  * Returns: (transfer full): the key
  */
@@ -76,6 +79,19 @@ ws_ncu_match_key (const char *name)
           i += strlen ("(anonymous namespace)::");
           continue;
         }
+      /* ncu's function form cuts "<unnamed>::" to "unnamed>::". */
+      if (g_str_has_prefix (name + i, "unnamed>::") && (i == 0 || !is_ident (name[i - 1])))
+        {
+          i += strlen ("unnamed>::");
+          continue;
+        }
+      /* …and "const::[lambda() (instance 7)]" to "lambda() (instance 7)]":
+       * the brackets of lambdas tell nothing, so neither side keeps them. */
+      if (c == '[' || c == ']')
+        {
+          i++;
+          continue;
+        }
       if (is_ident_start (c))
         {
           gsize j = i;
@@ -99,6 +115,32 @@ ws_ncu_match_key (const char *name)
 }
 
 /**
+ * ws_ncu_match_function_key:
+ *
+ * The key of the function alone: ncu's function form
+ * ("unnamed>::vectorized_layer_norm_kernel<BFloat16, float, 0>") has no
+ * return type or parameters where nsys has both.
+ *
+ * Returns: (transfer full): the key
+ */
+char *
+ws_ncu_match_function_key (const char *name)
+{
+  g_autofree char *plain = g_strdup (name);
+  g_autofree char *function = NULL;
+  char *to = plain;
+
+  /* ncu drops the "[" of a lambda and keeps its "]": without either, the
+   * brackets balance again and the return type and parameters can be told. */
+  for (const char *from = name; *from != '\0'; from++)
+    if (*from != '[' && *from != ']')
+      *to++ = *from;
+  *to = '\0';
+  function = ws_kernel_name_simplify (plain);
+  return ws_ncu_match_key (function[0] != '\0' ? function : plain);
+}
+
+/**
  * ws_ncu_match_base:
  *
  * The function's own name: no return type, template arguments, parameters
@@ -117,10 +159,13 @@ ws_ncu_match_base (const char *name)
 typedef struct
 {
   const WsRun *run;
-  GHashTable *exact;  /* demangled or mangled name → name id + 1 */
-  GHashTable *shorts; /* short name → GArray of name ids */
-  GHashTable *keys;   /* ws_ncu_match_key → GArray of name ids */
-  GHashTable *bases;  /* ws_ncu_match_base → GArray of name ids */
+  GHashTable *exact;        /* demangled or mangled name → name id + 1 */
+  GHashTable *shorts;       /* short name → GArray of name ids */
+  GHashTable *keys;         /* ws_ncu_match_key → GArray of name ids */
+  GHashTable *functions;    /* ws_ncu_match_function_key → GArray of name ids */
+  GHashTable *bases;        /* ws_ncu_match_base → GArray of name ids */
+  GArray *ids;              /* every distinct demangled name id */
+  GPtrArray *function_keys; /* the function key of each of @ids */
 } Index;
 
 static void
@@ -154,6 +199,10 @@ index_init (Index *index, const WsRun *run)
     g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) g_array_unref);
   index->bases =
     g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) g_array_unref);
+  index->functions =
+    g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) g_array_unref);
+  index->ids = g_array_new (FALSE, FALSE, sizeof (guint32));
+  index->function_keys = g_ptr_array_new_with_free_func (g_free);
 
   for (gsize k = 0; k < run->kernels.n; k++)
     {
@@ -171,6 +220,10 @@ index_init (Index *index, const WsRun *run)
         add_to_list (index->shorts, g_strdup (ws_run_string (run, run->kernels.short_name[k])), id);
       add_to_list (index->keys, ws_ncu_match_key (name), id);
       add_to_list (index->bases, ws_ncu_match_base (name), id);
+      g_array_append_val (index->ids, id);
+      g_ptr_array_add (index->function_keys, ws_ncu_match_function_key (name));
+      add_to_list (index->functions,
+                   g_strdup (g_ptr_array_index (index->function_keys, index->ids->len - 1)), id);
     }
 }
 
@@ -181,6 +234,9 @@ index_clear (Index *index)
   g_clear_pointer (&index->shorts, g_hash_table_unref);
   g_clear_pointer (&index->keys, g_hash_table_unref);
   g_clear_pointer (&index->bases, g_hash_table_unref);
+  g_clear_pointer (&index->functions, g_hash_table_unref);
+  g_clear_pointer (&index->ids, g_array_unref);
+  g_clear_pointer (&index->function_keys, g_ptr_array_unref);
 }
 
 /* "(256, 1, 1)" */
@@ -258,12 +314,104 @@ pick (const Index *index, const WsNcuLaunch *launch, GArray *ids, guint32 *id, c
   return FALSE;
 }
 
+/* The manifest's kernel for the launch's report, when its name, grid and
+ * block agree with the launch (ncu's regex may have caught others). */
+static gboolean
+pick_expected (const Index *index, const WsNcuResults *results, const WsNcuLaunch *launch,
+               guint32 *id)
+{
+  const WsNcuExpected *expected = ws_ncu_results_expected (results, launch->file);
+  g_autofree char *base = NULL;
+  g_autofree char *expected_base = NULL;
+  gpointer found;
+
+  if (expected == NULL || expected->demangled == NULL)
+    return FALSE;
+  found = g_hash_table_lookup (index->exact, expected->demangled);
+  if (found == NULL)
+    return FALSE;
+  if ((expected->grid != NULL && g_strcmp0 (expected->grid, launch->grid) != 0) ||
+      (expected->block != NULL && g_strcmp0 (expected->block, launch->block) != 0))
+    return FALSE;
+  base = ws_ncu_match_base (launch->kernel);
+  expected_base = ws_ncu_match_base (expected->demangled);
+  if (g_strcmp0 (expected->mangled, launch->kernel) != 0 && !g_str_equal (base, expected_base))
+    return FALSE;
+  *id = GPOINTER_TO_UINT (found) - 1;
+  return TRUE;
+}
+
+/* The nsys kernel whose function key shares the longest start with the
+ * launch's, for the list of launches that match nothing. */
+static void
+find_closest (WsNcuResults *results, const Index *index, const char *kernel, WsNcuMatch *match)
+{
+  g_autofree char *key = ws_ncu_match_function_key (kernel);
+  gsize best_common = 0, key_len = strlen (key);
+  gssize best = -1;
+  gsize best_len_gap = G_MAXSIZE;
+
+  for (guint i = 0; i < index->ids->len; i++)
+    {
+      const char *other = g_ptr_array_index (index->function_keys, i);
+      gsize common = 0, len = strlen (other);
+      gsize gap = len > key_len ? len - key_len : key_len - len;
+
+      while (key[common] != '\0' && key[common] == other[common])
+        common++;
+      if (common > best_common || (common == best_common && best >= 0 && gap < best_len_gap))
+        {
+          best_common = common;
+          best_len_gap = gap;
+          best = i;
+        }
+    }
+  if (best < 0)
+    return;
+  {
+    const char *other = g_ptr_array_index (index->function_keys, best);
+    g_autofree char *differs = NULL;
+
+    match->closest = ws_ncu_results_intern (
+      results, ws_run_string (index->run, g_array_index (index->ids, guint32, best)));
+    /* TRANSLATORS: where two normalised kernel names part: the character, then what
+     * follows in the ncu name and in the nsys name */
+    differs = g_strdup_printf ("from character %" G_GSIZE_FORMAT ": “%.24s” against “%.24s”",
+                               best_common + 1, key + best_common, other + best_common);
+    match->differs = ws_ncu_results_intern (results, differs);
+  }
+}
+
+/* Two names whose template arguments are both there and differ:
+ * instantiations of one template, not one kernel. */
+static gboolean
+different_instances (const char *ncu_name, const char *nsys_name)
+{
+  g_autofree char *a = ws_ncu_match_function_key (ncu_name);
+  g_autofree char *b = ws_ncu_match_function_key (nsys_name);
+
+  return strchr (a, '<') != NULL && strchr (b, '<') != NULL;
+}
+
+/* The function's name alone says little about which instantiation ran
+ * (Kernel2<cutlass_75…> and Kernel2<cutlass_80…> share grids and blocks):
+ * it decides only when one nsys kernel has it. */
+static gboolean
+pick_only (GArray *ids, guint32 *id)
+{
+  if (ids == NULL || ids->len != 1)
+    return FALSE;
+  *id = g_array_index (ids, guint32, 0);
+  return TRUE;
+}
+
 static void
 match_launch (WsNcuResults *results, const Index *index, guint i)
 {
   const WsNcuLaunch *launch = ws_ncu_results_launch (results, i);
   WsNcuMatch *match = &results->match[i];
   g_autofree char *key = NULL;
+  g_autofree char *function = NULL;
   g_autofree char *base = NULL;
   gpointer found;
   guint32 id = WS_STRING_NONE;
@@ -280,13 +428,20 @@ match_launch (WsNcuResults *results, const Index *index, guint i)
   else if ((key = ws_ncu_match_key (launch->kernel)) != NULL &&
            pick (index, launch, g_hash_table_lookup (index->keys, key), &id, &why))
     match->kind = WS_NCU_MATCH_NORMALIZED;
+  else if ((function = ws_ncu_match_function_key (launch->kernel)) != NULL &&
+           pick (index, launch, g_hash_table_lookup (index->functions, function), &id, &why))
+    match->kind = WS_NCU_MATCH_FUNCTION;
+  else if (pick_expected (index, results, launch, &id))
+    match->kind = WS_NCU_MATCH_MANIFEST;
   else if ((base = ws_ncu_match_base (launch->kernel)) != NULL &&
-           pick (index, launch, g_hash_table_lookup (index->bases, base), &id, &why))
+           pick_only (g_hash_table_lookup (index->bases, base), &id) &&
+           !different_instances (launch->kernel, ws_run_string (index->run, id)))
     match->kind = WS_NCU_MATCH_BASE;
   else
     {
       match->kind = WS_NCU_MATCH_UNMATCHED;
       match->why = why != NULL ? why : "no nsys kernel has this name";
+      find_closest (results, index, launch->kernel, match);
       return;
     }
   match->nsys_name = ws_ncu_results_intern (results, ws_run_string (index->run, id));
@@ -535,4 +690,60 @@ ws_ncu_results_launches_by_name (const WsNcuResults *results, const WsRun *run, 
       g_hash_table_insert (launches, g_strdup (name), GINT_TO_POINTER (i + 1));
     }
   return launches;
+}
+
+/**
+ * ws_ncu_launch_label:
+ * @run: (nullable): the run @launch's results are attached to
+ *
+ * The name a profiled launch goes by in tables: the display name of the
+ * nsys kernel it matched, else that of the kernel its capture made the
+ * report for, else a display form of ncu's own name.
+ *
+ * Returns: (transfer full): the label
+ */
+char *
+ws_ncu_launch_label (const WsRun *run, const WsNcuResults *results, guint launch)
+{
+  const WsNcuLaunch *info = ws_ncu_results_launch (results, launch);
+  const WsNcuMatch *match = ws_ncu_results_match (results, launch);
+  const WsNcuExpected *expected = ws_ncu_results_expected (results, info->file);
+
+  if (run != NULL && match != NULL && match->nsys_name != NULL)
+    return g_strdup (ws_run_kernel_display (run, match->nsys_name));
+  if (expected != NULL && expected->demangled != NULL &&
+      (g_strcmp0 (expected->mangled, info->kernel) == 0 || g_str_has_prefix (info->kernel, "_Z")))
+    return ws_kernel_display_name (expected->demangled, WS_KERNEL_DISPLAY_BRIEF);
+  return ws_kernel_display_name (info->kernel, WS_KERNEL_DISPLAY_BRIEF);
+}
+
+/**
+ * ws_ncu_unmatched_reason:
+ *
+ * Why @launch matched no nsys kernel, with the nearest nsys kernel and
+ * where its name parts from ncu's: "no nsys kernel has this name; closest:
+ * vectorized_layer_norm_kernel<float…>, from character 31: …".
+ *
+ * Returns: (transfer full): the reason, for people
+ */
+char *
+ws_ncu_unmatched_reason (const WsRun *run, const WsNcuResults *results, guint launch)
+{
+  const WsNcuMatch *match = ws_ncu_results_match (results, launch);
+  const char *why;
+
+  if (match == NULL || match->kind != WS_NCU_MATCH_UNMATCHED)
+    return g_strdup ("");
+  why = g_str_equal (match->why, "the nsys run has no CUDA kernels")
+          ? _ ("the nsys run has no CUDA kernels")
+        : g_str_equal (match->why, "no nsys kernel has this name")
+          ? _ ("no nsys kernel has this name")
+          : _ ("several nsys kernels fit the name, none alone by grid and block");
+  if (match->closest == NULL)
+    return g_strdup (why);
+  /* TRANSLATORS: why a profiled launch matched no kernel, then the nearest nsys kernel and
+   * where its normalised name parts from ncu's */
+  return g_strdup_printf (
+    _ ("%s; closest: %s (%s)"), why,
+    run != NULL ? ws_run_kernel_display (run, match->closest) : match->closest, match->differs);
 }

@@ -257,11 +257,137 @@ summarise_api (const WsRun *run)
 }
 
 static gint64
+osrt_duration (gconstpointer data, gsize i)
+{
+  const WsOsrtCalls *o = data;
+
+  return o->end[i] - o->start[i];
+}
+
+/* osrt_sum: calls grouped by function name, as nsys's report groups
+ * OSRT_API rows of event class 27 by nameId. */
+static WsSummary *
+summarise_osrt (const WsRun *run)
+{
+  WsSummary *summary = ws_summary_new (WS_SUMMARY_OSRT_SUM);
+  g_autoptr (GHashTable) by_id = g_hash_table_new (g_direct_hash, g_direct_equal);
+  g_autoptr (GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+  g_autofree guint32 *group = g_new (guint32, MAX (run->osrt.n, 1));
+
+  for (gsize i = 0; i < run->osrt.n; i++)
+    {
+      gpointer found = g_hash_table_lookup (by_id, GUINT_TO_POINTER (run->osrt.name[i] + 1));
+
+      if (found == NULL)
+        {
+          found = GUINT_TO_POINTER (names->len + 1);
+          g_ptr_array_add (names, g_strdup (ws_run_string (run, run->osrt.name[i])));
+          g_hash_table_insert (by_id, GUINT_TO_POINTER (run->osrt.name[i] + 1), found);
+        }
+      group[i] = GPOINTER_TO_UINT (found) - 1;
+    }
+  summarise_groups (summary, group, run->osrt.n, names->len, osrt_duration, &run->osrt,
+                    (char **) names->pdata, NULL, NULL);
+  return summary;
+}
+
+static gint64
 nvtx_duration (gconstpointer data, gsize i)
 {
   const WsNvtxRanges *r = data;
 
   return r->end[i] - r->start[i];
+}
+
+/**
+ * ws_nvtx_op_name:
+ *
+ * The operator of a range that PyTorch's emit_nvtx() names:
+ * "aten::addmm, seq = 6, op_id = 52" (with record_shapes also
+ * ", sizes = [[8, 768], …]") is "aten::addmm".
+ *
+ * Returns: (transfer full) (nullable): the operator, or %NULL when @name
+ * is not such a range
+ */
+char *
+ws_nvtx_op_name (const char *name)
+{
+  static const char *const marks[] = { ", seq = ", ", op_id = ", ", sizes = " };
+  const char *cut = NULL;
+
+  for (gsize i = 0; i < G_N_ELEMENTS (marks); i++)
+    {
+      const char *at = strstr (name, marks[i]);
+
+      if (at != NULL && (cut == NULL || at < cut))
+        cut = at;
+    }
+  if (cut == NULL || cut == name)
+    return NULL;
+  return g_strndup (name, (gsize) (cut - name));
+}
+
+static WsSummary *
+summarise_nvtx_ops (const WsRun *run)
+{
+  WsSummary *summary = ws_summary_new (WS_SUMMARY_NVTX_SUM);
+  g_autoptr (GHashTable) op_of = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+  g_autoptr (GHashTable) groups = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autoptr (GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GPtrArray) styles = g_ptr_array_new_with_free_func (g_free);
+  g_autofree guint32 *group = g_new (guint32, MAX (run->nvtx.n, 1));
+
+  for (gsize i = 0; i < run->nvtx.n; i++)
+    {
+      guint32 name = run->nvtx.name[i];
+      const char *op;
+      g_autofree char *key = NULL;
+      gpointer found;
+
+      if (!g_hash_table_contains (op_of, GUINT_TO_POINTER (name)))
+        {
+          char *text = ws_nvtx_op_name (ws_run_string (run, name));
+
+          g_hash_table_insert (op_of, GUINT_TO_POINTER (name),
+                               text != NULL ? text : g_strdup (ws_run_string (run, name)));
+        }
+      op = g_hash_table_lookup (op_of, GUINT_TO_POINTER (name));
+      key = g_strdup_printf ("%s:%s\x1f%d", ws_run_nvtx_domain_name (run, run->nvtx.domain[i]), op,
+                             run->nvtx.style[i] & 1);
+      found = g_hash_table_lookup (groups, key);
+      if (found == NULL)
+        {
+          found = GUINT_TO_POINTER (names->len + 1);
+          g_ptr_array_add (
+            names,
+            g_strdup_printf ("%s:%s", ws_run_nvtx_domain_name (run, run->nvtx.domain[i]), op));
+          g_ptr_array_add (
+            styles, g_strdup (run->nvtx.style[i] == WS_NVTX_START_END ? "StartEnd" : "PushPop"));
+          g_hash_table_insert (groups, g_steal_pointer (&key), found);
+        }
+      group[i] = GPOINTER_TO_UINT (found) - 1;
+    }
+
+  summarise_groups (summary, group, run->nvtx.n, names->len, nvtx_duration, &run->nvtx,
+                    (char **) names->pdata, (char **) styles->pdata, NULL);
+  return summary;
+}
+
+/**
+ * ws_summary_compute_nvtx_ops:
+ *
+ * The NVTX summary with PyTorch's op ranges grouped by operator
+ * (ws_nvtx_op_name()): "aten::addmm" once, with all its instances; other
+ * ranges as nvtx_sum has them.
+ *
+ * Returns: (transfer full): the summary
+ */
+WsSummary *
+ws_summary_compute_nvtx_ops (const WsRun *run)
+{
+  g_return_val_if_fail (run != NULL, NULL);
+
+  return summarise_nvtx_ops (run);
 }
 
 static WsSummary *
@@ -367,6 +493,8 @@ ws_summary_compute (const WsRun *run, WsSummaryKind kind, WsNameForm form)
       case WS_SUMMARY_MEM_TIME_SUM:
       case WS_SUMMARY_MEM_SIZE_SUM:
         return summarise_memops (run, kind);
+      case WS_SUMMARY_OSRT_SUM:
+        return summarise_osrt (run);
       case WS_N_SUMMARY_KINDS:
       default:
         g_return_val_if_reached (NULL);

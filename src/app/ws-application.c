@@ -11,6 +11,7 @@
 #include "ws-preferences-window.h"
 #include "ws-report-convert.h"
 #include "ws-settings.h"
+#include "ws-ranks-loader.h"
 #include "ws-window.h"
 
 struct _WsApplication
@@ -134,6 +135,16 @@ ws_application_open (GApplication *app, GFile **files, int n_files, const char *
     return;
   g_ptr_array_add (paths, NULL);
 
+  /* The exports of a job's ranks (names that number them, a folder or a
+   * glob of them) open as one run of N ranks, in one window. */
+  if (ws_ranks_loader_is_job ((const char *const *) paths->pdata, FALSE))
+    {
+      WsWindow *window = empty_window (self);
+
+      ws_window_load (window, (const char *const *) paths->pdata);
+      gtk_window_present (GTK_WINDOW (window));
+      return;
+    }
   runs = ws_input_group_runs ((const char *const *) paths->pdata);
   for (guint r = 0; r < runs->len; r++)
     {
@@ -259,8 +270,8 @@ ws_application_startup (GApplication *app)
   static const char *close_accels[] = { "<Control>w", NULL };
   static const char *find_accels[] = { "<Control>f", NULL };
   static const char *prefs_accels[] = { "<Control>comma", NULL };
-  static const char *const pages[] = { "kernels", "timeline", "summaries",
-                                       "gauges",  "findings", "capture" };
+  static const char *const pages[] = { "kernels",  "timeline", "summaries", "gauges",
+                                       "findings", "flame",    "ranks",     "capture" };
   g_autoptr (GtkCssProvider) css = gtk_css_provider_new ();
 
   G_APPLICATION_CLASS (ws_application_parent_class)->startup (app);

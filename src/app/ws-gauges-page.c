@@ -51,6 +51,10 @@ match_label (WsNcuMatchKind kind)
         return _ ("the name without casts and namespaces");
       case WS_NCU_MATCH_BASE:
         return _ ("the function name, the only one of that name");
+      case WS_NCU_MATCH_MANIFEST:
+        return _ ("the kernel the capture made this report for");
+      case WS_NCU_MATCH_FUNCTION:
+        return _ ("the function and its template arguments, without namespaces");
       case WS_NCU_MATCH_UNMATCHED:
       case WS_NCU_MATCH_NONE:
       default:

@@ -48,7 +48,7 @@ struct _WsSummariesPage
 G_DEFINE_FINAL_TYPE (WsSummariesPage, ws_summaries_page, GTK_TYPE_BOX)
 
 static const char *const page_names[WS_N_SUMMARY_KINDS] = {
-  "kernels", "nvtx", "api", "mem-time", "mem-size",
+  "kernels", "nvtx", "api", "mem-time", "mem-size", "osrt",
 };
 
 static const char *
@@ -66,6 +66,8 @@ page_title (WsSummaryKind kind)
         return _ ("Memory operations (time)");
       case WS_SUMMARY_MEM_SIZE_SUM:
         return _ ("Memory operations (size)");
+      case WS_SUMMARY_OSRT_SUM:
+        return _ ("OS runtime calls");
       case WS_N_SUMMARY_KINDS:
       default:
         return "";
@@ -140,7 +142,7 @@ static void
 build_columns (GtkTreeView *view, WsSummaryKind kind)
 {
   gboolean size = kind == WS_SUMMARY_MEM_SIZE_SUM;
-  const char *count = kind == WS_SUMMARY_API_SUM ? _ ("Num Calls")
+  const char *count = kind == WS_SUMMARY_API_SUM || kind == WS_SUMMARY_OSRT_SUM ? _ ("Num Calls")
                       : kind == WS_SUMMARY_MEM_TIME_SUM || kind == WS_SUMMARY_MEM_SIZE_SUM
                         ? _ ("Count")
                         : _ ("Instances");

@@ -7,7 +7,7 @@
 #include "ws-format.h"
 #include "ws-rollup-renderer.h"
 #include "ws-stats.h"
-#include "ws-timeline-page.h"
+#include "ws-timeline-page-private.h"
 #include "ws-timeline-rollup.h"
 #include "ws-timeline-text.h"
 
@@ -21,39 +21,6 @@ enum
   COL_SORT,
   COL_BOTTLENECK,       /* "61% memory-bound, 30% compute-bound, 9% not profiled" */
   COL_BOTTLENECK_SHARE, /* then one share per WsRollupClass */
-};
-
-struct _WsTimelinePage
-{
-  GtkBox parent_instance;
-
-  WsRun *run;
-  WsLanes *lanes;
-  WsNvtxProjection *projection;
-  WsTimelineRollup *rollup; /* each range's bottleneck, or NULL */
-  GCancellable *cancellable;
-  GSimpleActionGroup *actions;
-  WsFinding *pending_finding; /* to show once the lanes are ready */
-
-  /* Template widgets */
-  GtkSearchEntry *search_entry;
-  GtkLabel *match_label;
-  GtkLabel *range_label;
-  GtkListStore *lanes_store; /* one row per lane: LANE_COL_* */
-  GtkStack *view_stack;
-  GtkSpinner *spinner;
-  GtkLabel *status_label;
-  WsTimelineView *timeline_view;
-  GtkScrollbar *vscrollbar;
-  GtkLabel *side_title;
-  GtkLabel *details_label;
-  GtkTreeView *side_tree;
-  GtkListStore *side_store;
-  GtkTreeViewColumn *name_column;
-  GtkTreeViewColumn *time_column;
-  GtkTreeViewColumn *count_column;
-  GtkTreeViewColumn *extra_column;
-  GtkTreeViewColumn *bottleneck_column;
 };
 
 G_DEFINE_FINAL_TYPE (WsTimelinePage, ws_timeline_page, GTK_TYPE_BOX)
@@ -621,6 +588,7 @@ lanes_ready (GObject *source, GAsyncResult *result, gpointer data)
   gtk_stack_set_visible_child_name (self->view_stack, "timeline");
   update_range_label (self);
   show_nvtx_summary (self);
+  ws_timeline_page_setup_ranks (self);
   if (self->pending_finding != NULL)
     {
       g_autoptr (WsFinding) finding = g_steal_pointer (&self->pending_finding);
@@ -663,6 +631,7 @@ ws_timeline_page_set_run (WsTimelinePage *self, WsRun *run)
   self->run = run;
 
   ws_timeline_view_set_lanes (self->timeline_view, NULL);
+  gtk_widget_hide (GTK_WIDGET (self->align_combo));
   build_lane_list (self);
   gtk_entry_set_text (GTK_ENTRY (self->search_entry), "");
   gtk_list_store_clear (self->side_store);
@@ -786,6 +755,8 @@ ws_timeline_page_class_init (WsTimelinePageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, WsTimelinePage, count_column);
   gtk_widget_class_bind_template_child (widget_class, WsTimelinePage, extra_column);
   gtk_widget_class_bind_template_child (widget_class, WsTimelinePage, bottleneck_column);
+  gtk_widget_class_bind_template_child (widget_class, WsTimelinePage, align_combo);
+  gtk_widget_class_bind_template_callback (widget_class, ws_timeline_page_align_changed_cb);
   gtk_widget_class_bind_template_callback (widget_class, search_changed_cb);
   gtk_widget_class_bind_template_callback (widget_class, search_activate_cb);
   gtk_widget_class_bind_template_callback (widget_class, event_selected_cb);

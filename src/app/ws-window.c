@@ -11,6 +11,7 @@
 #include "ws-compare-window.h"
 #include "ws-chrome-trace.h"
 #include "ws-findings-page.h"
+#include "ws-flame-page.h"
 #include "ws-gauges-page.h"
 #include "ws-capture-page.h"
 #include "ws-kernels-page.h"
@@ -18,37 +19,10 @@
 #include "ws-report.h"
 #include "ws-surface.h"
 #include "ws-summaries-page.h"
+#include "ws-ranks-loader.h"
 #include "ws-run-loader.h"
 #include "ws-timeline-page.h"
-#include "ws-window.h"
-
-struct _WsWindow
-{
-  GtkApplicationWindow parent_instance;
-
-  WsRun *run;
-  GCancellable *cancellable;
-  char **paths;
-  char *error_text;
-
-  GtkWidget *view_switcher; /* the header bar's title while views show */
-  GSettings *settings;      /* NULL without an installed schema */
-
-  /* Template widgets */
-  GtkHeaderBar *header_bar;
-  GtkMenuButton *recent_button;
-  GtkInfoBar *info_bar;
-  GtkLabel *info_label;
-  GtkStack *main_stack;
-  GtkStack *view_stack;
-  GtkLabel *loading_label;
-  GtkProgressBar *progress_bar;
-  WsKernelsPage *kernels_page;
-  WsSummariesPage *summaries_page;
-  WsFindingsPage *findings_page;
-  WsGaugesPage *gauges_page;
-  WsTimelinePage *timeline_page;
-};
+#include "ws-window-private.h"
 
 G_DEFINE_FINAL_TYPE (WsWindow, ws_window, GTK_TYPE_APPLICATION_WINDOW)
 
@@ -130,11 +104,25 @@ show_page_action (GSimpleAction *action, GVariant *param, gpointer data)
     gtk_stack_set_visible_child_name (self->main_stack, "views");
 }
 
-static void
-set_title_for (WsWindow *self)
+/* The title names the run; a job's names the job and its rank count. */
+void
+ws_window_set_title_for (WsWindow *self)
 {
   g_autofree char *title = NULL;
+  WsRanks *ranks = self->run != NULL && self->run->ranks != NULL
+                     ? self->run->ranks
+                     : ws_ranks_page_get_ranks (self->ranks_page);
 
+  if (ranks != NULL && ws_ranks_get_n (ranks) > 1)
+    {
+      g_autofree char *how = ws_ranks_describe (ranks);
+
+      title = ws_ranks_title (ranks);
+      gtk_header_bar_set_title (self->header_bar, title);
+      gtk_header_bar_set_subtitle (self->header_bar, how);
+      gtk_window_set_title (GTK_WINDOW (self), title);
+      return;
+    }
   if (self->paths == NULL || self->paths[0] == NULL)
     {
       gtk_header_bar_set_title (self->header_bar, _ ("Warpscope"));
@@ -175,37 +163,39 @@ load_data_free (LoadData *load)
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (LoadData, load_data_free)
 
-static void
-load_finished (GObject *source, GAsyncResult *result, gpointer data)
+/**
+ * ws_window_show_loaded:
+ * @cancellable: the load's, which tells it from a later one
+ * @run: (nullable) (transfer none): what was loaded, or %NULL with @error
+ *
+ * Shows what a load (of one run or of a job's ranks) gave.
+ */
+void
+ws_window_show_loaded (WsWindow *self, GCancellable *cancellable, WsRun *run, GError *error)
 {
-  g_autoptr (LoadData) load = data;
-  WsWindow *self = load->window;
-  g_autoptr (GError) error = NULL;
-  g_autoptr (WsRun) run = ws_run_load_finish (result, &error);
+  gboolean ranks;
 
   /* A load that a later one replaced, or that closing the window cancelled. */
-  if (load->cancellable != self->cancellable)
+  if (cancellable != self->cancellable)
     return;
   g_clear_object (&self->cancellable);
 
-  if (run == NULL && g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    {
-      /* Cancelled by the user: not an error to show. */
-      show_views_or_welcome (self);
-      g_signal_emit (self, signals[LOAD_FINISHED], 0, FALSE);
-      return;
-    }
-
   if (run == NULL)
     {
-      show_error (self, error->message);
+      /* Cancelled by the user: not an error to show. */
+      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        show_error (self, error->message);
+      ws_ranks_page_set_run (self->ranks_page, self->run);
+      gtk_widget_set_visible (GTK_WIDGET (self->ranks_page),
+                              self->run != NULL && self->run->ranks != NULL);
+      ws_window_set_title_for (self);
       show_views_or_welcome (self);
       g_signal_emit (self, signals[LOAD_FINISHED], 0, FALSE);
       return;
     }
 
   g_clear_pointer (&self->run, ws_run_unref);
-  self->run = g_steal_pointer (&run);
+  self->run = ws_run_ref (run);
   update_actions (self);
   if (WS_IS_APPLICATION (gtk_window_get_application (GTK_WINDOW (self))))
     ws_application_note_recent (WS_APPLICATION (gtk_window_get_application (GTK_WINDOW (self))),
@@ -214,12 +204,30 @@ load_finished (GObject *source, GAsyncResult *result, gpointer data)
   ws_summaries_page_set_run (self->summaries_page, self->run);
   ws_findings_page_set_run (self->findings_page, self->run);
   ws_gauges_page_set_run (self->gauges_page, self->run);
+  ws_flame_page_set_run (self->flame_page, self->run);
+  ranks = self->run->ranks != NULL && ws_ranks_get_n (self->run->ranks) > 1;
+  ws_ranks_page_set_run (self->ranks_page, ranks ? self->run : NULL);
+  gtk_widget_set_visible (GTK_WIDGET (self->ranks_page), ranks);
+  ws_window_set_title_for (self);
   /* ncu CSVs alone: their gauges are what there is to see. */
   if (self->run->kernels.n == 0 && self->run->ncu != NULL)
     gtk_stack_set_visible_child_name (self->view_stack, "gauges");
+  /* A job opens on its ranks. */
+  else if (ranks && g_strcmp0 (gtk_stack_get_visible_child_name (self->view_stack), "kernels") == 0)
+    gtk_stack_set_visible_child_name (self->view_stack, "ranks");
   ws_timeline_page_set_run (self->timeline_page, self->run);
   gtk_stack_set_visible_child_name (self->main_stack, "views");
   g_signal_emit (self, signals[LOAD_FINISHED], 0, TRUE);
+}
+
+static void
+load_finished (GObject *source, GAsyncResult *result, gpointer data)
+{
+  g_autoptr (LoadData) load = data;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (WsRun) run = ws_run_load_finish (result, &error);
+
+  ws_window_show_loaded (load->window, load->cancellable, run, error);
 }
 
 /**
@@ -244,8 +252,15 @@ ws_window_load (WsWindow *self, const char *const *paths)
 
   g_strfreev (self->paths);
   self->paths = g_strdupv ((char **) paths);
-  set_title_for (self);
   gtk_info_bar_set_revealed (self->info_bar, FALSE);
+  /* The exports of a job's ranks: one run of N ranks, shown as they come. */
+  if (ws_ranks_loader_is_job (paths, FALSE))
+    {
+      ws_window_load_job (self, paths);
+      return;
+    }
+  ws_ranks_page_set_run (self->ranks_page, NULL);
+  ws_window_set_title_for (self);
 
   name = g_path_get_basename (paths[0]);
   gtk_label_set_text (self->loading_label, name);
@@ -507,8 +522,10 @@ ws_window_class_init (WsWindowClass *klass)
   g_type_ensure (WS_TYPE_SUMMARIES_PAGE);
   g_type_ensure (WS_TYPE_FINDINGS_PAGE);
   g_type_ensure (WS_TYPE_GAUGES_PAGE);
+  g_type_ensure (WS_TYPE_FLAME_PAGE);
   g_type_ensure (WS_TYPE_CAPTURE_PAGE);
   g_type_ensure (WS_TYPE_TIMELINE_PAGE);
+  g_type_ensure (WS_TYPE_RANKS_PAGE);
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/org/warpscope/Warpscope/ui/ws-window.ui");
   gtk_widget_class_bind_template_child (widget_class, WsWindow, header_bar);
@@ -522,12 +539,15 @@ ws_window_class_init (WsWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, WsWindow, kernels_page);
   gtk_widget_class_bind_template_child (widget_class, WsWindow, summaries_page);
   gtk_widget_class_bind_template_child (widget_class, WsWindow, findings_page);
+  gtk_widget_class_bind_template_child (widget_class, WsWindow, flame_page);
   gtk_widget_class_bind_template_child (widget_class, WsWindow, gauges_page);
   gtk_widget_class_bind_template_child (widget_class, WsWindow, timeline_page);
+  gtk_widget_class_bind_template_child (widget_class, WsWindow, ranks_page);
   gtk_widget_class_bind_template_callback (widget_class, info_bar_response_cb);
   gtk_widget_class_bind_template_callback (widget_class, main_stack_changed_cb);
   gtk_widget_class_bind_template_callback (widget_class, capture_open_results_cb);
   gtk_widget_class_bind_template_callback (widget_class, finding_activated_cb);
+  gtk_widget_class_bind_template_callback (widget_class, ws_window_step_activated_cb);
 }
 
 static void

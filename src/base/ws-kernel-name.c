@@ -335,6 +335,8 @@ ws_name_form_to_string (WsNameForm form)
         return "short";
       case WS_NAME_MANGLED:
         return "mangled";
+      case WS_NAME_DISPLAY:
+        return "display";
       case WS_NAME_DEMANGLED:
       default:
         return "demangled";
@@ -350,6 +352,8 @@ ws_name_form_from_string (const char *str, WsNameForm *form)
     *form = WS_NAME_SHORT;
   else if (g_strcmp0 (str, "mangled") == 0)
     *form = WS_NAME_MANGLED;
+  else if (g_strcmp0 (str, "display") == 0)
+    *form = WS_NAME_DISPLAY;
   else
     return FALSE;
   return TRUE;

@@ -12,6 +12,7 @@ typedef enum
   WS_NAME_DEMANGLED,
   WS_NAME_SHORT,
   WS_NAME_MANGLED,
+  WS_NAME_DISPLAY, /* short, readable and unique in the run (ws-kernel-display.h) */
 } WsNameForm;
 
 /* Parts of a demangled C++ kernel name such as

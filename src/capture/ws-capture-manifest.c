@@ -251,9 +251,15 @@ ws_capture_manifest_write (const WsCaptureTargetRun *target, const char *status,
 
       json_builder_begin_object (builder);
       add_string (builder, "name", kernel->name);
+      add_string (builder, "display", kernel->display);
       add_string (builder, "file", kernel->file);
       json_builder_set_member_name (builder, "total_ns");
       json_builder_add_int_value (builder, kernel->total);
+      /* Which nsys kernel the ncu report is made for: its reader joins the
+       * two by these. */
+      add_string (builder, "mangled", kernel->mangled);
+      add_string (builder, "grid", kernel->grid);
+      add_string (builder, "block", kernel->block);
       json_builder_end_object (builder);
     }
   json_builder_end_array (builder);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "ws-capture-plan.h"
+#include "ws-kernel-display.h"
 #include "ws-csv.h"
 #include "ws-error.h"
 #include "ws-kernel-name.h"
@@ -37,7 +38,11 @@ ws_capture_kernel_free (WsCaptureKernel *kernel)
   if (kernel == NULL)
     return;
   g_free (kernel->name);
+  g_free (kernel->display);
   g_free (kernel->file);
+  g_free (kernel->mangled);
+  g_free (kernel->grid);
+  g_free (kernel->block);
   g_free (kernel);
 }
 
@@ -529,24 +534,35 @@ compare_total (gconstpointer a, gconstpointer b)
   return ka->total < kb->total ? 1 : ka->total > kb->total ? -1 : 0;
 }
 
-/* The base of a kernel's report files: its function name without
- * namespaces, template arguments or parameters. */
+/* The base of a kernel's report files: its display name (unique among the
+ * kernels of the summary) with each run of characters outside
+ * [A-Za-z0-9._-] as one "_", at most 80 bytes: three
+ * "Kernel2<cutlass_75_…_128x128_tn_align1>" become
+ * Kernel2_cutlass_75_…_128x128_tn_align1 and its siblings. */
 static char *
-kernel_file_base (const char *name)
+kernel_file_base (const char *display)
 {
-  WsKernelNameParts parts = { 0 };
-  const char *base;
-  const char *colon;
-  char *safe;
+  GString *out = g_string_new (NULL);
+  gboolean gap = FALSE;
 
-  ws_kernel_name_split (name, &parts);
-  base = parts.base != NULL && parts.base[0] != '\0' ? parts.base : name;
-  colon = g_strrstr (base, "::");
-  if (colon != NULL && colon[2] != '\0')
-    base = colon + 2;
-  safe = ws_capture_safe_name (base[0] != '\0' ? base : "kernel");
-  ws_kernel_name_parts_clear (&parts);
-  return safe;
+  for (const char *p = display; *p != '\0' && out->len < 80; p++)
+    {
+      if (g_ascii_isalnum (*p) || *p == '.' || *p == '_' || *p == '-')
+        {
+          if (gap && out->len > 0)
+            g_string_append_c (out, '_');
+          g_string_append_c (out, *p);
+          gap = FALSE;
+        }
+      else
+        gap = TRUE;
+    }
+  /* Never hidden, never empty. */
+  while (out->len > 0 && out->str[0] == '.')
+    g_string_erase (out, 0, 1);
+  if (out->len == 0)
+    g_string_assign (out, "kernel");
+  return g_string_free (out, FALSE);
 }
 
 /**
@@ -622,12 +638,24 @@ ws_capture_read_top_kernels (const char *csv_path, guint n, GError **error)
     }
 
   g_ptr_array_sort (kernels, compare_total);
+  /* Display names tell apart every kernel of the summary, not only the
+   * ones picked. */
+  {
+    g_autofree const char **names = g_new0 (const char *, kernels->len + 1);
+    g_auto (GStrv) displays = NULL;
+
+    for (guint i = 0; i < kernels->len; i++)
+      names[i] = ((WsCaptureKernel *) g_ptr_array_index (kernels, i))->name;
+    displays = ws_kernel_display_names (names, kernels->len);
+    for (guint i = 0; i < kernels->len; i++)
+      ((WsCaptureKernel *) g_ptr_array_index (kernels, i))->display = g_strdup (displays[i]);
+  }
   if (kernels->len > n)
     g_ptr_array_set_size (kernels, n);
   for (guint i = 0; i < kernels->len; i++)
     {
       WsCaptureKernel *kernel = g_ptr_array_index (kernels, i);
-      g_autofree char *base = kernel_file_base (kernel->name);
+      g_autofree char *base = kernel_file_base (kernel->display);
 
       kernel->file = ws_capture_unique_name (used, base);
     }

@@ -54,10 +54,23 @@ typedef struct
 /* A kernel picked by step 4. */
 typedef struct
 {
-  char *name;   /* as the kernel summary names it (demangled) */
-  char *file;   /* the base of its report files, unique in the target */
-  gint64 total; /* ns, from the summary */
+  char *name;    /* as the kernel summary names it (demangled) */
+  char *display; /* its display name, unique among the summary's kernels */
+  char *file;    /* the base of its report files: the display name made safe, unique */
+  gint64 total;  /* ns, from the summary */
+  char *mangled; /* from the nsys export (WsCaptureKernelLookup), or NULL */
+  char *grid;    /* "(256, 1, 1)", the grid it was launched with most, or NULL */
+  char *block;   /* "(128, 1, 1)", or NULL */
 } WsCaptureKernel;
+
+/* Finds, for each of @n kernels named by their demangled names, its
+ * mangled name and the grid and block it was launched with most often, in
+ * the nsys export that step 3 wrote.  Runs on a worker thread; whatever it
+ * leaves NULL stays unknown.  The launcher knows no reader: the command
+ * line and the window give it one (ws_nsys_kernel_identities()). */
+typedef gboolean (*WsCaptureKernelLookup) (const char *export_path, guint n,
+                                           const char *const *names, char **mangled, char **grid,
+                                           char **block, GError **error);
 
 typedef struct
 {

@@ -30,6 +30,7 @@ WsCaptureRunner *ws_capture_runner_new (WsTargetList *list, const guint *rows, g
                                         const WsCaptureSettings *settings, const char *base_dir);
 void ws_capture_runner_set_grace (WsCaptureRunner *self, guint grace_ms);
 void ws_capture_runner_set_environ (WsCaptureRunner *self, const char *const *envp);
+void ws_capture_runner_set_kernel_lookup (WsCaptureRunner *self, WsCaptureKernelLookup lookup);
 
 void ws_capture_runner_run_async (WsCaptureRunner *self, GCancellable *cancellable,
                                   GAsyncReadyCallback callback, gpointer user_data);

@@ -9,6 +9,7 @@
 
 #include "ws-capture-runner.h"
 #include "ws-cli.h"
+#include "ws-nsys-kernel-identity.h"
 #include "ws-doctor.h"
 #include "ws-error.h"
 #include "ws-target-validate.h"
@@ -273,6 +274,7 @@ ws_cli_capture (int argc, char **argv)
   run.loop = g_main_loop_new (NULL, FALSE);
   run.cancellable = g_cancellable_new ();
   run.runner = ws_capture_runner_new (list, (const guint *) rows->data, rows->len, settings, cwd);
+  ws_capture_runner_set_kernel_lookup (run.runner, ws_nsys_kernel_identities);
   g_signal_connect (run.runner, "log", G_CALLBACK (log_cb), NULL);
   sigint = g_unix_signal_add (SIGINT, interrupt_cb, &run);
   sigterm = g_unix_signal_add (SIGTERM, interrupt_cb, &run);

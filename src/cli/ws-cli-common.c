@@ -13,10 +13,16 @@
 #include <unistd.h>
 
 #include "ws-cli.h"
+#include "ws-findings.h"
+#include "ws-format.h"
+#include "ws-gpu-busy.h"
+#include "ws-steps.h"
 #include "ws-error.h"
 #include "ws-ncu-match.h"
 #include "ws-ncu-reader.h"
+#include "ws-ranks-loader.h"
 #include "ws-run-loader.h"
+#include "ws-run-slice.h"
 
 /* Parses the options of a subcommand; on a usage error prints one line and
  * the hint to --help.  The remaining arguments are the files. */
@@ -77,13 +83,143 @@ print_progress (double fraction, const char *what, gpointer data)
   g_printerr ("\r\033[K%s %.0f%%", what, fraction * 100);
 }
 
+/* --rank N,M: which ranks of a job a command reads; NULL for all. */
+static char *rank_filter;
+
+/* The files given are the ranks of one job, whatever their names. */
+static gboolean force_job;
+
+/* For `ranks` and `render --view ranks`: every export given is a rank. */
+void
+ws_cli_load_as_job (gboolean job)
+{
+  force_job = job;
+}
+
+static const GOptionEntry rank_entries[] = {
+  { "rank", 0, 0, G_OPTION_ARG_STRING, &rank_filter,
+    N_ ("Only these ranks of a job: 3, 0,2 or 0-3 (default: all, merged)"), N_ ("N,M") },
+  { NULL },
+};
+
+/* Every command that reads a run takes --rank. */
+void
+ws_cli_add_rank_option (GOptionContext *context)
+{
+  g_option_context_add_main_entries (context, rank_entries, GETTEXT_PACKAGE);
+}
+
+/* Whether --rank was given: a run is then read with every column, since
+ * a rank is told by its streams and threads. */
+gboolean
+ws_cli_rank_filter_given (void)
+{
+  return rank_filter != NULL;
+}
+
+/* "0-2,5" -> 0, 1, 2, 5; FALSE for anything else. */
+static gboolean
+parse_ranks (const char *text, GArray *numbers)
+{
+  g_auto (GStrv) parts = g_strsplit (text, ",", -1);
+
+  for (guint i = 0; parts[i] != NULL; i++)
+    {
+      const char *part = g_strstrip (parts[i]);
+      guint64 lo, hi;
+      char *end;
+
+      if (!g_ascii_isdigit (*part))
+        return FALSE;
+      lo = g_ascii_strtoull (part, &end, 10);
+      hi = lo;
+      if (*end == '-')
+        {
+          if (!g_ascii_isdigit (end[1]))
+            return FALSE;
+          hi = g_ascii_strtoull (end + 1, &end, 10);
+        }
+      if (*end != '\0' || hi < lo || hi - lo > 1000000 || hi > G_MAXUINT)
+        return FALSE;
+      for (guint64 r = lo; r <= hi; r++)
+        {
+          guint rank = (guint) r;
+
+          g_array_append_val (numbers, rank);
+        }
+    }
+  return numbers->len > 0;
+}
+
+/* The ranks --rank names, as a run of their own. */
+static WsRun *
+apply_rank_filter (WsRun *run, const char *file, GError **error)
+{
+  g_autoptr (GArray) numbers = g_array_new (FALSE, FALSE, sizeof (guint));
+  g_autoptr (GArray) pids = g_array_new (FALSE, FALSE, sizeof (guint32));
+  WsRun *selected;
+
+  if (!parse_ranks (rank_filter, numbers))
+    {
+      g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_FORMAT,
+                   _ ("--rank %s: expected rank numbers such as 3, 0,2 or 0-3"), rank_filter);
+      return NULL;
+    }
+  for (guint i = 0; i < numbers->len; i++)
+    {
+      guint number = g_array_index (numbers, guint, i);
+      gint index = ws_ranks_index_of (run->ranks, number);
+
+      if (run->ranks == NULL && number == 0)
+        return ws_run_ref (run);
+      if (index < 0)
+        {
+          g_autofree char *have =
+            run->ranks == NULL
+              ? g_strdup (_ ("it is one process: rank 0"))
+              : g_strdup_printf (_ ("its ranks are %u to %u"), ws_ranks_get (run->ranks, 0)->rank,
+                                 ws_ranks_get (run->ranks, ws_ranks_get_n (run->ranks) - 1)->rank);
+
+          /* TRANSLATORS: a file, a rank number, then which ranks the run has */
+          g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_NO_DATA, _ ("%s: no rank %u (%s)"),
+                       file, number, have);
+          return NULL;
+        }
+      g_array_append_val (pids, ws_ranks_get (run->ranks, index)->pid);
+    }
+  selected = ws_run_select_pids (run, (const guint32 *) pids->data, pids->len);
+  return selected;
+}
+
+/* A single export stays a run of its own: its processes are its ranks. */
+static gboolean
+several_exports (const char *const *paths)
+{
+  g_autoptr (GPtrArray) exports = ws_ranks_loader_expand (paths, NULL);
+
+  return exports != NULL && exports->len > 1;
+}
+
 static gpointer
 load_thread (gpointer data)
 {
   CliLoad *load = data;
+  WsProgressFunc progress = load->show_progress ? print_progress : NULL;
 
-  load->run = ws_run_load ((const char *const *) load->paths, load->flags, load->cancellable,
-                           load->show_progress ? print_progress : NULL, NULL, &load->error);
+  if ((force_job && several_exports ((const char *const *) load->paths)) ||
+      ws_ranks_loader_is_job ((const char *const *) load->paths, TRUE))
+    load->run = ws_ranks_loader_load ((const char *const *) load->paths, load->flags,
+                                      load->cancellable, progress, NULL, &load->error);
+  else
+    load->run = ws_run_load ((const char *const *) load->paths, load->flags, load->cancellable,
+                             progress, NULL, &load->error);
+  if (load->run != NULL && rank_filter != NULL)
+    {
+      WsRun *selected = apply_rank_filter (load->run, load->paths[0], &load->error);
+
+      ws_run_unref (load->run);
+      load->run = selected;
+    }
   g_atomic_int_set (&load->done, TRUE);
   g_main_context_wakeup (load->context);
   return NULL;
@@ -103,7 +239,9 @@ interrupt_cb (gpointer data)
  * SIGHUP: converting a report runs nsys or ncu in a process group of its
  * own, which the terminal's Ctrl+C does not reach, so the signal cancels
  * the load, which ends the tool and removes what it wrote.  On a terminal,
- * the progress shows on standard error.
+ * the progress shows on standard error.  The exports of a job's ranks
+ * (several given together that their names number, a folder or a glob of
+ * them) load as one run of N ranks; --rank keeps some of them.
  *
  * Returns: (transfer full): the run of @paths, or %NULL with @error set.
  */
@@ -234,4 +372,105 @@ ws_cli_capture_settings (const char *out, const char *nsys, const char *ncu, con
   if (ncu_set != NULL)
     ws_cli_replace_string (&settings->ncu_set, ncu_set);
   return g_steal_pointer (&settings);
+}
+
+/**
+ * ws_cli_steady:
+ * @steps: (out) (optional) (transfer full): the run's steps, when it has a
+ *   steady state
+ *
+ * Returns: (transfer full): the steady state of @run (ws-steps.h), or
+ * @run itself when it has no steps past its warm-up
+ */
+WsRun *
+ws_cli_steady (WsRun *run, WsSteps **steps)
+{
+  g_autoptr (WsSteps) found = ws_steps_compute (run, NULL);
+  WsRun *steady;
+
+  if (steps != NULL)
+    *steps = NULL;
+  if (!ws_steps_has_steady_state (found))
+    return ws_run_ref (run);
+  steady = ws_steps_steady_run (run, found);
+  if (steps != NULL)
+    *steps = g_steal_pointer (&found);
+  return steady;
+}
+
+/**
+ * ws_cli_setup_line:
+ *
+ * One line on what the steady state leaves out: "Set-up before step 1:
+ * 2.65 s, the GPU busy 0.8% of it; there: GPU idle (severe), …".
+ *
+ * Returns: (transfer full): the line, without a line end
+ */
+char *
+ws_cli_setup_line (WsRun *run, WsSteps *steps)
+{
+  g_autoptr (WsRun) setup = ws_steps_setup_run (run, steps);
+  g_autoptr (GPtrArray) findings = NULL;
+  g_autoptr (GString) there = g_string_new (NULL);
+  g_autofree char *wall = NULL;
+  g_autofree char *steady = ws_steps_describe_steady (steps);
+  gint64 span, busy;
+  guint first = 0;
+
+  for (guint i = 0; i < steps->steps->len; i++)
+    if (!g_array_index (steps->steps, WsStep, i).warmup)
+      {
+        first = g_array_index (steps->steps, WsStep, i).number;
+        break;
+      }
+  span = setup->end_time > run->origin ? setup->end_time - run->origin : 0;
+  busy = ws_gpu_busy_during (run, WS_PID_ANY, run->origin, run->origin + span);
+  wall = ws_format_duration ((double) span);
+  findings = ws_findings_compute (setup);
+  for (guint i = 0; i < findings->len; i++)
+    {
+      WsFinding *f = g_ptr_array_index (findings, i);
+
+      g_string_append_printf (there, "%s%s (%s)", i > 0 ? ", " : "", f->title,
+                              ws_severity_label (f->severity));
+    }
+  /* TRANSLATORS: the steady state, then the set-up left out: the first steady step, the
+   * set-up's wall time, the GPU's busy share in it, and what the checks raise there */
+  return g_strdup_printf (
+    _ ("Steady state: %s. Set-up before step %u (%s, the GPU busy %.1f%% of it) is left out%s%s."),
+    steady, first, wall, span > 0 ? 100.0 * (double) busy / (double) span : 0.0,
+    there->len > 0 ? _ ("; there: ") : "", there->str);
+}
+
+/**
+ * ws_cli_use_steady:
+ * @run: (inout) (transfer full): the run; replaced by its steady state
+ * @file: the file, for the message
+ *
+ * `--steady`: the command works on the steady state.  Says which steps it
+ * holds on standard error (standard output stays the command's own); a run
+ * without steps past its warm-up is an error.
+ *
+ * Returns: whether @run has a steady state
+ */
+gboolean
+ws_cli_use_steady (WsRun **run, const char *file)
+{
+  g_autoptr (WsSteps) steps = NULL;
+  WsRun *steady = ws_cli_steady (*run, &steps);
+  g_autofree char *which = NULL;
+
+  if (steps == NULL)
+    {
+      ws_run_unref (steady);
+      g_printerr (_ ("warpscope-cli: %s: --steady: no steady state: no NVTX ranges repeat with a "
+                     "counter past the warm-up (see warpscope-cli steps)\n"),
+                  file);
+      return FALSE;
+    }
+  which = ws_steps_describe_steady (steps);
+  g_printerr (_ ("Steady state: %s\n"), which);
+  ws_run_unref (*run);
+  *run = steady;
+  return TRUE;
 }

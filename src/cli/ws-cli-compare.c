@@ -169,6 +169,7 @@ ws_cli_compare (int argc, char **argv)
 {
   g_autofree char *by_str = NULL;
   g_autofree char *format_str = NULL;
+  gboolean whole_run = FALSE;
   GOptionEntry entries[] = {
     { "by", 'b', 0, G_OPTION_ARG_STRING, &by_str,
       N_ (
@@ -176,10 +177,17 @@ ws_cli_compare (int argc, char **argv)
       "FORM" },
     { "format", 'f', 0, G_OPTION_ARG_STRING, &format_str,
       N_ ("Output format: table (default), csv or md"), "FORMAT" },
+    { "whole-run", 'w', 0, G_OPTION_ARG_NONE, &whole_run,
+      N_ ("Compare the whole runs, set-up included (by default two runs with steps are "
+          "compared over their steady states)"),
+      NULL },
     { NULL },
   };
   g_autoptr (GOptionContext) context =
     g_option_context_new (_ ("BEFORE AFTER — compare two runs kernel by kernel"));
+  g_autoptr (WsSteps) before_steps = NULL;
+  g_autoptr (WsSteps) after_steps = NULL;
+  g_autofree char *scope = NULL;
   g_autoptr (GError) error = NULL;
   g_autoptr (WsRun) before = NULL;
   g_autoptr (WsRun) after = NULL;
@@ -200,6 +208,7 @@ ws_cli_compare (int argc, char **argv)
                 "stats CSVs in a folder, or a capture folder; several files of one run are "
                 "joined by commas (run.sqlite,run_ncu_raw.csv). The table and Markdown formats "
                 "add the gauges of kernels profiled on both sides and the findings diff."));
+  ws_cli_add_rank_option (context);
   if (!ws_cli_parse (context, &argc, &argv, 2, 2))
     return WS_EXIT_BAD_INPUT;
   if (by_str != NULL && !ws_match_by_from_string (by_str, &by))
@@ -227,14 +236,45 @@ ws_cli_compare (int argc, char **argv)
   }
   ws_run_compute_summaries (before);
   ws_run_compute_summaries (after);
+  /* Set-up (cuDNN autotuning, cudnn.benchmark trials) is no part of what
+   * a change did to the loop: with steps on both sides, their steady
+   * states are compared. */
+  if (!whole_run)
+    {
+      before_steps = ws_steps_compute (before, NULL);
+      after_steps = ws_steps_compute (after, NULL);
+      if (ws_steps_has_steady_state (before_steps) && ws_steps_has_steady_state (after_steps))
+        {
+          g_autofree char *b = ws_steps_describe_steady (before_steps);
+          g_autofree char *a = ws_steps_describe_steady (after_steps);
+          WsRun *steady_before = ws_steps_steady_run (before, before_steps);
+          WsRun *steady_after = ws_steps_steady_run (after, after_steps);
+
+          g_clear_pointer (&before, ws_run_unref);
+          g_clear_pointer (&after, ws_run_unref);
+          before = steady_before;
+          after = steady_after;
+          /* TRANSLATORS: which steps each side's steady state holds */
+          scope = g_strdup_printf (_ ("Compared over the steady states: before %s, after %s "
+                                      "(--whole-run compares everything)."),
+                                   b, a);
+        }
+    }
   cmp = ws_comparison_new (before, after, by);
+  if (scope != NULL)
+    ws_comparison_set_steps (cmp, before_steps, after_steps);
 
   for (guint i = 0; i < cmp->kernels->len; i++)
     {
       const WsDelta *d = &g_array_index (cmp->kernels, WsDelta, i);
       gboolean grouping = format != WS_FORMAT_CSV;
 
-      g_ptr_array_add (cells, g_strdup (d->key));
+      /* People read display names; scripts the key (the CSV). */
+      if (format != WS_FORMAT_CSV && by == WS_MATCH_DEMANGLED)
+        g_ptr_array_add (
+          cells, g_strdup (ws_run_kernel_display (d->after_count > 0 ? after : before, d->key)));
+      else
+        g_ptr_array_add (cells, g_strdup (d->key));
       g_ptr_array_add (cells, integer (d->before_total, grouping));
       g_ptr_array_add (cells, integer (d->after_total, grouping));
       g_ptr_array_add (cells, integer (d->delta, grouping));
@@ -245,8 +285,13 @@ ws_cli_compare (int argc, char **argv)
     }
 
   if (format == WS_FORMAT_CSV)
-    ws_report_write_table (G_N_ELEMENTS (csv_headers), csv_headers, numeric, cells, WS_FORMAT_CSV,
-                           out);
+    {
+      /* The CSV stays the table alone: the scope goes to standard error. */
+      if (scope != NULL)
+        g_printerr ("%s\n", scope);
+      ws_report_write_table (G_N_ELEMENTS (csv_headers), csv_headers, numeric, cells, WS_FORMAT_CSV,
+                             out);
+    }
   else
     {
       g_autofree char *headline = ws_comparison_headline (cmp);
@@ -257,12 +302,16 @@ ws_cli_compare (int argc, char **argv)
       if (format == WS_FORMAT_MARKDOWN)
         {
           g_string_append_printf (out, "# %s\n\n**%s**\n\n", _ ("Before and after"), headline);
+          if (scope != NULL)
+            g_string_append_printf (out, "%s\n\n", scope);
           write_figures (cmp, out, TRUE);
           g_string_append_c (out, '\n');
         }
       else
         {
           g_string_append_printf (out, "%s\n\n", headline);
+          if (scope != NULL)
+            g_string_append_printf (out, "%s\n\n", scope);
           write_figures (cmp, out, FALSE);
           g_string_append_c (out, '\n');
         }

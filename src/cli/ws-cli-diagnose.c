@@ -10,11 +10,28 @@
 #include "ws-findings.h"
 #include "ws-report.h"
 
+/* The findings, and what part of the run they cover: "scope" says whether
+ * the steady state or the whole run, and what the steady state left out. */
 static char *
-findings_json (GPtrArray *findings, const WsRun *run)
+findings_json (GPtrArray *findings, const WsRun *run, WsSteps *steps, const char *setup)
 {
   g_autoptr (JsonNode) root = ws_findings_to_json (findings, run->origin);
+  JsonObject *scope = json_object_new ();
 
+  json_object_set_string_member (scope, "kind", steps != NULL ? "steady-state" : "whole-run");
+  if (steps != NULL)
+    {
+      g_autoptr (GArray) spans = ws_steps_spans (steps, FALSE);
+
+      json_object_set_string_member (scope, "steps", steps->pattern);
+      json_object_set_int_member (scope, "steady_steps", steps->n_steady);
+      json_object_set_int_member (scope, "warmup_steps", steps->n_warmup);
+      json_object_set_int_member (scope, "start_ns", g_array_index (spans, WsSpan, 0).start);
+      json_object_set_int_member (scope, "end_ns",
+                                  g_array_index (spans, WsSpan, spans->len - 1).end);
+      json_object_set_string_member (scope, "setup", setup);
+    }
+  json_object_set_object_member (json_node_get_object (root), "scope", scope);
   return ws_cli_json_text (root);
 }
 
@@ -22,9 +39,14 @@ int
 ws_cli_diagnose (int argc, char **argv)
 {
   g_autofree char *format_str = NULL;
+  gboolean whole_run = FALSE;
   GOptionEntry entries[] = {
     { "format", 'f', 0, G_OPTION_ARG_STRING, &format_str,
       N_ ("Output format: table (default), json or md"), "FORMAT" },
+    { "whole-run", 'w', 0, G_OPTION_ARG_NONE, &whole_run,
+      N_ ("Check the whole run, set-up included (by default a run with steps is checked over "
+          "its steady state)"),
+      NULL },
     { NULL },
   };
   g_autoptr (GOptionContext) context =
@@ -33,6 +55,9 @@ ws_cli_diagnose (int argc, char **argv)
   g_autoptr (WsRun) run = NULL;
   g_autoptr (GPtrArray) findings = NULL;
   g_autoptr (GString) out = g_string_new (NULL);
+  g_autoptr (WsRun) checked = NULL;
+  g_autoptr (WsSteps) steps = NULL;
+  g_autofree char *setup = NULL;
   WsOutputFormat format = WS_FORMAT_TABLE;
 
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
@@ -41,7 +66,8 @@ ws_cli_diagnose (int argc, char **argv)
                 "launch overhead, load imbalance and GPU idle time, and prints each finding "
                 "with its severity, the numbers behind it, where it happens and the usual fix. "
                 "A run without findings is not an error."));
-  if (!ws_cli_parse (context, &argc, &argv, 1, 1))
+  ws_cli_add_rank_option (context);
+  if (!ws_cli_parse (context, &argc, &argv, 1, -1))
     return WS_EXIT_BAD_INPUT;
   if (format_str != NULL &&
       (!ws_output_format_from_string (format_str, &format) || format == WS_FORMAT_CSV))
@@ -56,23 +82,32 @@ ws_cli_diagnose (int argc, char **argv)
   if (run == NULL)
     return ws_cli_fail (error);
 
-  findings = ws_findings_compute (run);
+  /* Set-up is not what a loop does: with steps, the checks look at the
+   * steady state, and one line says what they left out. */
+  checked = whole_run ? ws_run_ref (run) : ws_cli_steady (run, &steps);
+  if (steps != NULL)
+    setup = ws_cli_setup_line (run, steps);
+  findings = ws_findings_compute (checked);
   switch (format)
     {
       case WS_FORMAT_JSON:
         {
-          g_autofree char *text = findings_json (findings, run);
+          g_autofree char *text = findings_json (findings, checked, steps, setup);
 
           g_string_append (out, text);
         }
         break;
       case WS_FORMAT_MARKDOWN:
         g_string_append_printf (out, "## %s\n\n", _ ("Findings"));
+        if (setup != NULL)
+          g_string_append_printf (out, "%s\n\n", setup);
         ws_findings_write_markdown (findings, out);
         break;
       case WS_FORMAT_TABLE:
       case WS_FORMAT_CSV:
       default:
+        if (setup != NULL)
+          g_string_append_printf (out, "%s\n\n", setup);
         ws_findings_write_text (findings, out);
         break;
     }

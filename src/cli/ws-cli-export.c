@@ -45,6 +45,7 @@ ws_cli_export (int argc, char **argv)
   g_autofree char *chrome_trace = NULL;
   g_autofree char *markdown = NULL;
   g_autofree char *csv_dir = NULL;
+  gboolean steady = FALSE;
   GOptionEntry entries[] = {
     { "chrome-trace", 0, 0, G_OPTION_ARG_FILENAME, &chrome_trace,
       N_ ("Write a Chrome trace (Perfetto, chrome://tracing); gzip-compressed when OUT ends in "
@@ -57,6 +58,8 @@ ws_cli_export (int argc, char **argv)
     { "csv-dir", 0, 0, G_OPTION_ARG_FILENAME, &csv_dir,
       N_ ("Write each summary as an nsys stats CSV (NAME_cuda_gpu_kern_sum.csv, …) into DIR"),
       "DIR" },
+    { "steady", 0, 0, G_OPTION_ARG_NONE, &steady,
+      N_ ("Only the steady state: the steps past the warm-up (see warpscope-cli steps)"), NULL },
     { NULL },
   };
   const Exporter exporters[] = {
@@ -76,6 +79,7 @@ ws_cli_export (int argc, char **argv)
     context, _ ("Writes the run in each format asked for. Every file is written beside its "
                 "final name and renamed when complete, so that a failed export leaves nothing "
                 "half-written."));
+  ws_cli_add_rank_option (context);
   if (!ws_cli_parse (context, &argc, &argv, 1, -1))
     return WS_EXIT_BAD_INPUT;
   for (gsize i = 0; i < G_N_ELEMENTS (exporters); i++)
@@ -92,6 +96,8 @@ ws_cli_export (int argc, char **argv)
   run = ws_cli_load (argv + 1, WS_LOAD_ALL, &error);
   if (run == NULL)
     return ws_cli_fail (error);
+  if (steady && !ws_cli_use_steady (&run, argv[1]))
+    return WS_EXIT_BAD_INPUT;
 
   for (gsize i = 0; i < G_N_ELEMENTS (exporters); i++)
     {

@@ -40,12 +40,13 @@ write_csv (const WsNcuResults *ncu, GString *out)
   g_string_append (out, "id,kernel");
   for (int k = 0; k < WS_N_GAUGES; k++)
     g_string_append_printf (out, ",%s", ws_gauge_csv_column ((WsGaugeKind) k));
-  g_string_append (out, ",verdict,verdict_reason\n");
+  g_string_append (out, ",verdict,verdict_reason,nsys_kernel\n");
 
   for (guint i = 0; i < ws_ncu_results_n_launches (ncu); i++)
     {
       const WsNcuLaunch *launch = ws_ncu_results_launch (ncu, i);
       const WsGauges *gauges = ws_ncu_results_gauges (ncu, i);
+      const WsNcuMatch *match = ws_ncu_results_match (ncu, i);
 
       g_string_append_printf (out, "%u,", i);
       ws_csv_append_field (out, launch->kernel);
@@ -65,6 +66,10 @@ write_csv (const WsNcuResults *ncu, GString *out)
       ws_csv_append_field (out, ws_verdict_id (gauges->verdict));
       g_string_append_c (out, ',');
       ws_csv_append_field (out, gauges->verdict_reason);
+      g_string_append_c (out, ',');
+      /* The nsys kernel it matched: empty when unmatched or without nsys. */
+      if (match != NULL && match->nsys_name != NULL)
+        ws_csv_append_field (out, match->nsys_name);
       g_string_append_c (out, '\n');
     }
 }
@@ -80,6 +85,10 @@ match_id (WsNcuMatchKind kind)
         return "normalized";
       case WS_NCU_MATCH_BASE:
         return "base-name";
+      case WS_NCU_MATCH_MANIFEST:
+        return "manifest";
+      case WS_NCU_MATCH_FUNCTION:
+        return "function";
       case WS_NCU_MATCH_UNMATCHED:
         return "unmatched";
       case WS_NCU_MATCH_NONE:
@@ -159,6 +168,11 @@ write_json (const WsRun *run, GString *out)
       json_builder_set_member_name (builder, "ncu_id");
       json_builder_add_int_value (builder, launch->id);
       add_string (builder, "kernel", launch->kernel);
+      {
+        g_autofree char *label = ws_ncu_launch_label (run, ncu, i);
+
+        add_string (builder, "display_name", label);
+      }
       add_string (builder, "file", g_ptr_array_index (ncu->files, launch->file));
       add_string (builder, "process", launch->process);
       json_builder_set_member_name (builder, "pid");
@@ -187,6 +201,11 @@ write_json (const WsRun *run, GString *out)
           add_string (builder, "nsys_kernel", match->nsys_name);
           if (match->why != NULL)
             add_string (builder, "unmatched_because", match->why);
+          if (match->closest != NULL)
+            {
+              add_string (builder, "closest_nsys_kernel", match->closest);
+              add_string (builder, "closest_differs", match->differs);
+            }
         }
       json_builder_end_object (builder);
     }
@@ -230,6 +249,7 @@ ws_cli_gauges (int argc, char **argv)
                 "L2 hit, occupancy and warp stalls, with the bottleneck verdict and its reason. "
                 "An nsys SQLite export given too is matched to the ncu kernels. "
                 "IDs count the launches of all files in order (ncu's ID for one file)."));
+  ws_cli_add_rank_option (context);
   if (!ws_cli_parse (context, &argc, &argv, 1, -1))
     return WS_EXIT_BAD_INPUT;
   if (format_str != NULL &&
@@ -254,7 +274,7 @@ ws_cli_gauges (int argc, char **argv)
       case WS_FORMAT_TABLE:
       case WS_FORMAT_MARKDOWN:
       default:
-        ws_gauges_report_write (run->ncu, WS_FORMAT_TABLE, out);
+        ws_gauges_report_write (run, WS_FORMAT_TABLE, out);
         break;
     }
   if (!ws_cli_write (NULL, out->str, out->len, &error))

@@ -7,12 +7,13 @@
 
 #include "ws-cli.h"
 #include "ws-format.h"
+#include "ws-ranks.h"
 #include "ws-report.h"
 
 /* The event kinds `info` counts, in the order it prints them. */
 static const char *const event_kinds[] = {
-  "kernels",     "memcpy",     "memset",     "cuda-api",   "nvtx",
-  "nvtx-ranges", "nvtx-marks", "nvtx-other", "gpu-memory", "gpu-metrics",
+  "kernels",    "memcpy",     "memset",     "cuda-api",    "driver-api", "nvtx",    "nvtx-ranges",
+  "nvtx-marks", "nvtx-other", "gpu-memory", "gpu-metrics", "os-runtime", "metrics",
 };
 
 static const char *
@@ -24,6 +25,8 @@ kind_label (const char *kind)
     return _ ("Nsight Systems report, read through its SQLite export (nsys export)");
   if (g_strcmp0 (kind, "ncu-rep") == 0)
     return _ ("Nsight Compute report, read through its raw CSV page (ncu --import)");
+  if (g_strcmp0 (kind, "nvprof-sqlite") == 0)
+    return _ ("nvprof export (SQLite)");
   return kind;
 }
 
@@ -76,6 +79,88 @@ compare_gpus (gconstpointer a, gconstpointer b)
   return (x->id > y->id) - (x->id < y->id);
 }
 
+/* Which rank is which, how they were numbered, how their clocks were put
+ * together, and what is odd about the set. */
+static void
+append_ranks (GString *out, const WsRanks *ranks)
+{
+  g_autofree char *title = ws_ranks_title (ranks);
+  g_autofree char *how = ws_ranks_describe (ranks);
+
+  g_string_append_printf (out, "%-16s%s\n", _ ("Job:"), title);
+  g_string_append_printf (out, "%-16s%s\n", _ ("Ranks:"), how);
+  for (guint i = 0; i < ws_ranks_get_n (ranks); i++)
+    {
+      const WsRank *rank = ws_ranks_get (ranks, i);
+      g_autofree char *base = g_path_get_basename (rank->file);
+      g_autofree char *offset = ws_format_duration ((double) rank->offset);
+
+      /* TRANSLATORS: rank 3: rank3.sqlite, python3 (pid 559), from “rank3”, clock +62.5 ms */
+      g_string_append_printf (out, _ ("  rank %u: %s, %s (pid %u), from “%s”, clock +%s\n"),
+                              rank->rank, base, rank->process != NULL ? rank->process : "?",
+                              rank->pid, rank->how, offset);
+    }
+  for (guint i = 0; i < ranks->notes->len; i++)
+    g_string_append_printf (out, "%s %s\n", _ ("Note:"),
+                            (const char *) g_ptr_array_index (ranks->notes, i));
+}
+
+static void
+add_ranks_json (JsonBuilder *builder, const WsRanks *ranks)
+{
+  json_builder_set_member_name (builder, "ranks");
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "numbered_by");
+  json_builder_add_string_value (builder, ws_ranks_source_to_string (ranks->source));
+  json_builder_set_member_name (builder, "clocks_aligned");
+  json_builder_add_boolean_value (builder, ranks->aligned);
+  json_builder_set_member_name (builder, "session_start_spread_ns");
+  json_builder_add_int_value (builder, ranks->spread);
+  json_builder_set_member_name (builder, "jobs");
+  json_builder_begin_array (builder);
+  for (guint i = 0; i < ranks->jobs->len; i++)
+    json_builder_add_string_value (builder, g_ptr_array_index (ranks->jobs, i));
+  json_builder_end_array (builder);
+  json_builder_set_member_name (builder, "ranks");
+  json_builder_begin_array (builder);
+  for (guint i = 0; i < ws_ranks_get_n (ranks); i++)
+    {
+      const WsRank *rank = ws_ranks_get (ranks, i);
+
+      json_builder_begin_object (builder);
+      json_builder_set_member_name (builder, "rank");
+      json_builder_add_int_value (builder, rank->rank);
+      json_builder_set_member_name (builder, "file");
+      json_builder_add_string_value (builder, rank->file);
+      json_builder_set_member_name (builder, "process");
+      json_builder_add_string_value (builder, rank->process);
+      json_builder_set_member_name (builder, "pid");
+      json_builder_add_int_value (builder, rank->pid);
+      json_builder_set_member_name (builder, "file_pid");
+      json_builder_add_int_value (builder, rank->file_pid);
+      json_builder_set_member_name (builder, "numbered_from");
+      json_builder_add_string_value (builder, rank->how);
+      json_builder_set_member_name (builder, "session_start_utc_ns");
+      json_builder_add_int_value (builder, rank->session_start);
+      json_builder_set_member_name (builder, "offset_ns");
+      json_builder_add_int_value (builder, rank->offset);
+      json_builder_set_member_name (builder, "host");
+      json_builder_add_string_value (builder, rank->host);
+      json_builder_set_member_name (builder, "job");
+      json_builder_add_string_value (builder, rank->job);
+      json_builder_set_member_name (builder, "gpus");
+      json_builder_add_string_value (builder, rank->gpus);
+      json_builder_end_object (builder);
+    }
+  json_builder_end_array (builder);
+  json_builder_set_member_name (builder, "notes");
+  json_builder_begin_array (builder);
+  for (guint i = 0; i < ranks->notes->len; i++)
+    json_builder_add_string_value (builder, g_ptr_array_index (ranks->notes, i));
+  json_builder_end_array (builder);
+  json_builder_end_object (builder);
+}
+
 static void
 print_text (const WsRun *run, const char *path)
 {
@@ -86,7 +171,10 @@ print_text (const WsRun *run, const char *path)
 
   g_string_append_printf (out, "%-16s%s\n", _ ("File:"), path);
   g_string_append_printf (out, "%-16s%s\n", _ ("Kind:"), kind_label (prov->kind));
-  if (prov->nsys_version != NULL)
+  if (g_strcmp0 (prov->kind, "nvprof-sqlite") == 0)
+    g_string_append_printf (out, "%-16s%s\n", _ ("Version:"),
+                            prov->schema_version != NULL ? prov->schema_version : "?");
+  else if (prov->nsys_version != NULL)
     g_string_append_printf (out, "%-16s%s (%s %s, %s)\n", _ ("nsys version:"), prov->nsys_version,
                             _ ("schema"), prov->schema_version != NULL ? prov->schema_version : "?",
                             prov->metadata_table);
@@ -129,6 +217,8 @@ print_text (const WsRun *run, const char *path)
                               process->name != NULL ? process->name : "?", process->pid);
     }
   g_string_append_printf (out, "%-16s%s\n", _ ("Time span:"), span);
+  if (run->ranks != NULL)
+    append_ranks (out, run->ranks);
 
   g_string_append_printf (out, "\n%-14s %12s  %s\n", _ ("Events"), _ ("rows"), _ ("source table"));
   for (gsize i = 0; i < G_N_ELEMENTS (event_kinds); i++)
@@ -227,6 +317,8 @@ print_json (const WsRun *run, const char *path)
   json_builder_set_member_name (builder, "bytes");
   json_builder_add_int_value (builder, (gint64) ws_run_memory (run));
   json_builder_end_object (builder);
+  if (run->ranks != NULL)
+    add_ranks_json (builder, run->ranks);
   json_builder_set_member_name (builder, "warnings");
   json_builder_begin_array (builder);
   for (guint i = 0; i < prov->warnings->len; i++)
@@ -257,7 +349,8 @@ ws_cli_info (int argc, char **argv)
   g_option_context_set_summary (
     context, _ ("Prints the kind of file, the nsys and schema versions, the GPUs, "
                 "and how many rows each kind of event has."));
-  if (!ws_cli_parse (context, &argc, &argv, 1, 1))
+  ws_cli_add_rank_option (context);
+  if (!ws_cli_parse (context, &argc, &argv, 1, -1))
     return WS_EXIT_BAD_INPUT;
   if (format_str != NULL && (!ws_output_format_from_string (format_str, &format) ||
                              (format != WS_FORMAT_TABLE && format != WS_FORMAT_JSON)))

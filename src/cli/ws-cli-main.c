@@ -19,6 +19,8 @@ typedef struct
 static const Command commands[] = {
   { "info", ws_cli_info, N_("Describe a run: file kind, versions, GPUs, event counts") },
   { "stats", ws_cli_stats, N_("Summaries as nsys stats prints them (kernels, NVTX, API, memory)") },
+  { "ranks", ws_cli_ranks, N_("The ranks of a job, one row each, and the straggler the others wait for") },
+  { "steps", ws_cli_steps, N_("Steps of a training or inference loop, their GPU time and the steady state") },
   { "gauges", ws_cli_gauges, N_("Gauges and bottleneck verdict of each kernel profiled by Nsight Compute") },
   { "render", ws_cli_render, N_("Draw a chart to a PNG, SVG or PDF file") },
   { "compare", ws_cli_compare, N_("Compare two runs kernel by kernel") },
@@ -26,6 +28,7 @@ static const Command commands[] = {
   { "diagnose", ws_cli_diagnose, N_("Findings: allocation in loops, small transfers, syncs, launch overhead, …") },
   { "export", ws_cli_export, N_("Write a run as a Chrome trace, a Markdown report or nsys stats CSVs") },
   { "capture", ws_cli_capture, N_("Capture the targets of a targets.tsv file with nsys and ncu") },
+  { "flame", ws_cli_flame, N_("A CPU profile (nsys samples, py-spy, speedscope, cProfile) as a flame graph or collapsed stacks") },
   { "doctor", ws_cli_doctor, N_("Check this machine before a capture, with the fix for each problem") },
 };
 /* clang-format on */

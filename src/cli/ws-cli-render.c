@@ -15,7 +15,10 @@
 #include "ws-compare-gauges.h"
 #include "ws-gauges-overview.h"
 #include "ws-input.h"
+#include "ws-gpu-busy.h"
 #include "ws-ncu-match.h"
+#include "ws-rank-measure.h"
+#include "ws-ranks-chart.h"
 #include "ws-run-loader.h"
 #include "ws-surface.h"
 #include "ws-timeline-chart.h"
@@ -36,6 +39,7 @@ typedef struct
   gboolean sized;    /* --size given */
   const char *range; /* timeline: START_NS:END_NS or "fit", or NULL */
   int repeat;        /* timeline: redraws to time */
+  int metric;        /* ranks: what colours the heatmap (WsRanksMetric) */
 } RenderOptions;
 
 static gboolean
@@ -489,6 +493,41 @@ typedef struct
                            GError **error);
 } View;
 
+static gboolean
+render_flame (WsRun *run, const RenderOptions *options, GError **error)
+{
+  return ws_cli_flame_render (run, 0, -1, 0, 0, options->output, options->width, options->height,
+                              options->dark, 0, NULL, error);
+}
+
+/* The ranks view's heatmap; a run of one process is a job of one rank. */
+static gboolean
+render_ranks (WsRun *run, const RenderOptions *options, GError **error)
+{
+  g_autoptr (WsRankSet) set = NULL;
+  g_autoptr (WsRanksChartModel) model = NULL;
+  g_autoptr (WsRanks) one = NULL;
+  const WsRanks *ranks = run->ranks;
+  WsPalette palette;
+
+  if (ranks == NULL)
+    {
+      const char *file = run->prov.files->len > 0 ? g_ptr_array_index (run->prov.files, 0) : "";
+
+      one = ws_ranks_new_for_files (&file, &run, 1);
+      g_ptr_array_add (one->figures, ws_rank_measure (run, WS_PID_ANY, 0));
+      ranks = one;
+    }
+  set = ws_rank_set_new_for_run (run);
+  model = ws_ranks_chart_model_new (ranks, set != NULL ? set->figures : ranks->figures);
+  if (options->dark)
+    ws_palette_init_dark (&palette);
+  else
+    ws_palette_init_light (&palette);
+  return ws_ranks_chart_render_to_file (options->output, options->width, options->height, model,
+                                        options->metric, &palette, error);
+}
+
 static const View views[] = {
   { "bars", FALSE, FALSE, render_bars, NULL },
   { "gauges", TRUE, FALSE, render_gauges, NULL },
@@ -498,7 +537,9 @@ static const View views[] = {
   { "compare", FALSE, FALSE, NULL, render_compare },
   { "compare-nvtx", FALSE, TRUE, NULL, render_compare },
   { "timeline", FALSE, FALSE, render_timeline, NULL },
+  { "flame", FALSE, FALSE, render_flame, NULL },
   { "compare-gauges", FALSE, FALSE, NULL, render_compare_gauges },
+  { "ranks", FALSE, FALSE, render_ranks, NULL },
 };
 
 int
@@ -511,14 +552,17 @@ ws_cli_render (int argc, char **argv)
   g_autofree char *sort_str = NULL;
   g_autofree char *by_str = NULL;
   g_autofree char *range = NULL;
+  g_autofree char *metric_str = NULL;
   int repeat = 0;
   g_autofree char *kernel_str = NULL;
   int top = 15;
   gint64 kernel = -1;
+  gboolean steady = FALSE;
   GOptionEntry entries[] = {
     { "view", 'v', 0, G_OPTION_ARG_STRING, &view_str,
-      N_ ("What to draw: bars (default), timeline, gauges, roofline, stalls or memory of ncu "
-          "results, compare, compare-nvtx or compare-gauges (two runs: BEFORE AFTER)"),
+      N_ ("What to draw: bars (default), timeline, flame (a CPU profile), gauges, roofline, "
+          "stalls or memory of ncu results, ranks (the heatmap of a job's ranks by step), "
+          "compare, compare-nvtx or compare-gauges (two runs: BEFORE AFTER)"),
       "VIEW" },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, N_ ("Image to write: .png, .svg or .pdf"),
       "OUT" },
@@ -548,6 +592,11 @@ ws_cli_render (int argc, char **argv)
     { "by", 0, 0, G_OPTION_ARG_STRING, &by_str,
       N_ ("Compare views: match kernels by demangled (default), short or normalized name"),
       "FORM" },
+    { "steady", 0, 0, G_OPTION_ARG_NONE, &steady,
+      N_ ("Only the steady state: the steps past the warm-up (see warpscope-cli steps)"), NULL },
+    { "metric", 0, 0, G_OPTION_ARG_STRING, &metric_str,
+      N_ ("ranks: what colours the cells: step-time (default), gpu-busy, waiting or work"),
+      "METRIC" },
     { NULL },
   };
   g_autoptr (GOptionContext) context =
@@ -564,6 +613,7 @@ ws_cli_render (int argc, char **argv)
                                    "into a PNG, SVG or PDF file. The compare views take BEFORE "
                                    "and AFTER, each one run: a file, a folder, or the files of "
                                    "one run joined by commas (run.sqlite,run_ncu_raw.csv)."));
+  ws_cli_add_rank_option (context);
   if (!ws_cli_parse (context, &argc, &argv, 1, -1))
     return WS_EXIT_BAD_INPUT;
   if (output == NULL && repeat <= 0)
@@ -589,6 +639,17 @@ ws_cli_render (int argc, char **argv)
       return WS_EXIT_BAD_INPUT;
     }
   options.top = (guint) top;
+  if (metric_str != NULL)
+    {
+      WsRanksMetric metric;
+
+      if (!ws_ranks_chart_metric_from_string (metric_str, &metric))
+        {
+          g_printerr (_ ("%s: --metric must be step-time, gpu-busy, waiting or work\n"), argv[0]);
+          return WS_EXIT_BAD_INPUT;
+        }
+      options.metric = metric;
+    }
   for (gsize i = 0; i < G_N_ELEMENTS (views); i++)
     if (g_strcmp0 (view_str != NULL ? view_str : "bars", views[i].name) == 0)
       view = &views[i];
@@ -665,10 +726,19 @@ ws_cli_render (int argc, char **argv)
     }
   else if (view->needs_ncu)
     run = ws_cli_load_ncu (argv + 1, &error);
+  else if (view->render == render_ranks)
+    {
+      ws_cli_load_as_job (TRUE);
+      run = ws_cli_load (argv + 1, WS_LOAD_ALL & ~WS_LOAD_GPU_METRICS, &error);
+    }
   else
     run = ws_cli_load (argv + 1, WS_LOAD_ALL, &error);
   if (run == NULL)
     return ws_cli_fail (error);
+  if (steady && !ws_cli_use_steady (&run, argv[1]))
+    return WS_EXIT_BAD_INPUT;
+  if (steady && after != NULL && !ws_cli_use_steady (&after, argv[2]))
+    return WS_EXIT_BAD_INPUT;
 
   if (view->render_pair != NULL ? !view->render_pair (run, after, &options, &error)
                                 : !view->render (run, &options, &error))

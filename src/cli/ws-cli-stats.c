@@ -5,22 +5,94 @@
 #include <glib/gi18n.h>
 
 #include "ws-cli.h"
+#include "ws-nvtx-gpu.h"
+#include "ws-nvtx-report.h"
 #include "ws-report.h"
 #include "ws-stats.h"
 
-static const char *const report_titles[WS_N_SUMMARY_KINDS] = {
+/* Reports beyond the five summaries a run keeps: NVTX ranges on the GPU. */
+enum
+{
+  REPORT_NVTX_GPU_PROJ = WS_N_SUMMARY_KINDS,
+  REPORT_NVTX_KERN,
+};
+
+static const char *const report_titles[] = {
   N_ ("CUDA GPU Kernel Summary"),
   N_ ("NVTX Range Summary"),
   N_ ("CUDA API Summary"),
   N_ ("CUDA GPU MemOps Summary (by Time)"),
   N_ ("CUDA GPU MemOps Summary (by Size)"),
+  N_ ("OS Runtime Summary"),
+  N_ ("NVTX GPU Projection Summary"),
+  N_ ("NVTX Range Kernel Summary"),
 };
 
+static const char *
+report_name (guint kind)
+{
+  if (kind == REPORT_NVTX_GPU_PROJ)
+    return "nvtx_gpu_proj_sum";
+  if (kind == REPORT_NVTX_KERN)
+    return "nvtx_kern_sum";
+  return ws_summary_kind_to_string ((WsSummaryKind) kind);
+}
+
+/* What nsys says when a report's tables are missing, or NULL. */
+static const char *
+nvtx_gpu_missing (const WsRun *run, guint kind)
+{
+  if (!run->has_nvtx_table && run->nvtx.n == 0)
+    return "NV Tools Extension (NVTX) data";
+  if (kind == REPORT_NVTX_KERN && run->kernels.n == 0)
+    return "CUDA kernel data";
+  if (!run->has_runtime_table && run->api.n == 0)
+    return "CUDA API data";
+  return NULL;
+}
+
+static void
+write_nvtx_gpu_report (const WsRun *run, guint kind, WsNameForm form, WsOutputFormat format,
+                       const char *file, WsNvtxGpu **nvtx_gpu, GString *out)
+{
+  const char *missing = nvtx_gpu_missing (run, kind);
+
+  if (missing != NULL)
+    {
+      g_autofree char *line = g_strdup_printf ("SKIPPED: %s does not contain %s.\n", file, missing);
+
+      if (format == WS_FORMAT_CSV)
+        g_printerr ("%s", line);
+      else
+        g_string_append (out, line);
+      return;
+    }
+  if (*nvtx_gpu == NULL)
+    *nvtx_gpu = ws_nvtx_gpu_new (run);
+  if (kind == REPORT_NVTX_GPU_PROJ)
+    {
+      g_autoptr (GArray) rows = ws_nvtx_gpu_proj_sum (*nvtx_gpu);
+
+      ws_nvtx_proj_sum_write (rows, format, out);
+    }
+  else
+    {
+      g_autoptr (GArray) rows = ws_nvtx_kern_sum (*nvtx_gpu, form);
+
+      ws_nvtx_kern_sum_write (run, rows, format, out);
+    }
+  if (format == WS_FORMAT_TABLE)
+    g_string_append_c (out, '\n');
+}
+
 static WsLoadFlags
-flags_for (WsSummaryKind kind)
+flags_for (guint kind)
 {
   switch (kind)
     {
+      case REPORT_NVTX_GPU_PROJ:
+      case REPORT_NVTX_KERN:
+        return WS_LOAD_KERNELS | WS_LOAD_MEMOPS | WS_LOAD_API | WS_LOAD_NVTX;
       case WS_SUMMARY_KERN_SUM:
         return WS_LOAD_KERNELS;
       case WS_SUMMARY_NVTX_SUM:
@@ -30,7 +102,8 @@ flags_for (WsSummaryKind kind)
       case WS_SUMMARY_MEM_TIME_SUM:
       case WS_SUMMARY_MEM_SIZE_SUM:
         return WS_LOAD_MEMOPS;
-      case WS_N_SUMMARY_KINDS:
+      case WS_SUMMARY_OSRT_SUM:
+        return WS_LOAD_OSRT;
       default:
         return WS_LOAD_ALL;
     }
@@ -42,16 +115,25 @@ ws_cli_stats (int argc, char **argv)
   g_autofree char *report_str = NULL;
   g_autofree char *format_str = NULL;
   g_autofree char *name_str = NULL;
+  gboolean group_ops = FALSE;
+  gboolean steady = FALSE;
   GOptionEntry entries[] = {
     { "report", 'r', 0, G_OPTION_ARG_STRING, &report_str,
-      N_ ("Reports, comma-separated: cuda_gpu_kern_sum (default), nvtx_sum, cuda_api_sum, "
-          "cuda_gpu_mem_time_sum, cuda_gpu_mem_size_sum"),
+      N_ (
+        "Reports, comma-separated: cuda_gpu_kern_sum (default), nvtx_sum, cuda_api_sum, "
+        "cuda_gpu_mem_time_sum, cuda_gpu_mem_size_sum, osrt_sum, nvtx_gpu_proj_sum, nvtx_kern_sum"),
       "REPORT" },
     { "format", 'f', 0, G_OPTION_ARG_STRING, &format_str,
       N_ ("Output format: table (default, as the nsys console), csv (as nsys --format csv) or md"),
       "FORMAT" },
     { "name", 'n', 0, G_OPTION_ARG_STRING, &name_str,
-      N_ ("Kernel names: demangled (default), short or mangled"), "FORM" },
+      N_ ("Kernel names: demangled (default), short, mangled or display"), "FORM" },
+    { "group-ops", 0, 0, G_OPTION_ARG_NONE, &group_ops,
+      N_ ("nvtx_sum: one row per PyTorch operator (“aten::addmm”) instead of one per op range "
+          "(“aten::addmm, seq = 6, op_id = 52”)"),
+      NULL },
+    { "steady", 0, 0, G_OPTION_ARG_NONE, &steady,
+      N_ ("Only the steady state: the steps past the warm-up (see warpscope-cli steps)"), NULL },
     { NULL },
   };
   g_autoptr (GOptionContext) context =
@@ -60,7 +142,9 @@ ws_cli_stats (int argc, char **argv)
   g_autoptr (WsRun) run = NULL;
   g_auto (GStrv) reports = NULL;
   g_autoptr (GString) out = g_string_new (NULL);
-  g_autoptr (GArray) kinds = g_array_new (FALSE, FALSE, sizeof (WsSummaryKind));
+  g_autoptr (GArray) kinds = g_array_new (FALSE, FALSE, sizeof (guint));
+  g_autoptr (WsNvtxGpu) nvtx_gpu = NULL;
+  gboolean lean = TRUE;
   WsOutputFormat format = WS_FORMAT_TABLE;
   WsNameForm form = WS_NAME_DEMANGLED;
   WsLoadFlags flags = 0;
@@ -70,21 +154,32 @@ ws_cli_stats (int argc, char **argv)
     context, _ ("Computes the reports of “nsys stats” from an Nsight Systems SQLite "
                 "export, with the same definitions and numbers. With --format csv "
                 "the output equals nsys stats --format csv."));
-  if (!ws_cli_parse (context, &argc, &argv, 1, 1))
+  ws_cli_add_rank_option (context);
+  if (!ws_cli_parse (context, &argc, &argv, 1, -1))
     return WS_EXIT_BAD_INPUT;
 
   reports = g_strsplit (report_str != NULL ? report_str : "cuda_gpu_kern_sum", ",", -1);
   for (guint i = 0; reports[i] != NULL; i++)
     {
-      WsSummaryKind kind;
+      WsSummaryKind summary_kind;
+      guint kind;
 
-      if (!ws_summary_kind_from_string (g_strstrip (reports[i]), &kind))
+      if (ws_summary_kind_from_string (g_strstrip (reports[i]), &summary_kind))
+        kind = summary_kind;
+      else if (g_str_equal (reports[i], "nvtx_gpu_proj_sum"))
+        kind = REPORT_NVTX_GPU_PROJ;
+      else if (g_str_equal (reports[i], "nvtx_kern_sum"))
+        kind = REPORT_NVTX_KERN;
+      else
         {
           g_printerr (_ ("warpscope-cli: stats: unknown report “%s”\n"), reports[i]);
           return WS_EXIT_BAD_INPUT;
         }
       g_array_append_val (kinds, kind);
       flags |= flags_for (kind);
+      /* Launches and threads tie ranges to kernels: every column is needed. */
+      if (kind >= WS_N_SUMMARY_KINDS)
+        lean = FALSE;
     }
   if (format_str != NULL &&
       (!ws_output_format_from_string (format_str, &format) || format == WS_FORMAT_JSON))
@@ -95,13 +190,22 @@ ws_cli_stats (int argc, char **argv)
   if (name_str != NULL && !ws_name_form_from_string (name_str, &form))
     {
       g_printerr (
-        _ ("warpscope-cli: stats: unknown name form “%s” (demangled, short or mangled)\n"),
+        _ ("warpscope-cli: stats: unknown name form “%s” (demangled, short, mangled or display)\n"),
         name_str);
       return WS_EXIT_BAD_INPUT;
     }
 
   /* Read only the columns the reports need: as fast as SQLite's own GROUP BY. */
-  flags |= WS_LOAD_LEAN;
+  /* The steps are found in the NVTX ranges, and kernels placed by their
+   * launch calls. */
+  if (steady)
+    {
+      flags |= WS_LOAD_NVTX | WS_LOAD_API;
+      lean = FALSE;
+    }
+  /* A rank is told by its streams and threads: --rank reads them. */
+  if (lean && !ws_cli_rank_filter_given ())
+    flags |= WS_LOAD_LEAN;
   if (form == WS_NAME_SHORT)
     flags |= WS_LOAD_NAME_SHORT;
   else if (form == WS_NAME_MANGLED)
@@ -109,6 +213,8 @@ ws_cli_stats (int argc, char **argv)
   run = ws_cli_load (argv + 1, flags, &error);
   if (run == NULL)
     return ws_cli_fail (error);
+  if (steady && !ws_cli_use_steady (&run, argv[1]))
+    return WS_EXIT_BAD_INPUT;
   /* A form the export lacks (mangled names before nsys 2022.1): say so,
    * then show the nearest, as nsys does. */
   if (run->kernels.n > 0 && !ws_run_has_kernel_names (run, form))
@@ -125,21 +231,26 @@ ws_cli_stats (int argc, char **argv)
     for (guint kind = 0; kind < WS_N_SUMMARY_KINDS; kind++)
       if (run->summaries[kind] != NULL)
         {
-          g_array_index (kinds, WsSummaryKind, 0) = (WsSummaryKind) kind;
+          g_array_index (kinds, guint, 0) = kind;
           break;
         }
 
   for (guint i = 0; i < kinds->len; i++)
     {
-      WsSummaryKind kind = g_array_index (kinds, WsSummaryKind, i);
+      guint kind = g_array_index (kinds, guint, i);
       g_autoptr (WsSummary) summary = NULL;
 
       if (i > 0)
         g_string_append_c (out, '\n');
       if (format == WS_FORMAT_TABLE)
         g_string_append_printf (out, " ** %s (%s):\n\n", _ (report_titles[kind]),
-                                ws_summary_kind_to_string (kind));
+                                report_name (kind));
 
+      if (kind >= WS_N_SUMMARY_KINDS)
+        {
+          write_nvtx_gpu_report (run, kind, form, format, argv[1], &nvtx_gpu, out);
+          continue;
+        }
       if (!ws_run_has_summary_data (run, kind))
         {
           /* As nsys: not an error, the report has nothing to summarise. */
@@ -153,7 +264,9 @@ ws_cli_stats (int argc, char **argv)
           continue;
         }
 
-      summary = ws_run_summary (run, kind, form);
+      summary = kind == WS_SUMMARY_NVTX_SUM && group_ops && ws_run_has_summary_events (run, kind)
+                  ? ws_summary_compute_nvtx_ops (run)
+                  : ws_run_summary (run, kind, form);
       ws_report_write (summary, format, out);
       /* The nsys console form ends each report with a blank line. */
       if (format == WS_FORMAT_TABLE)

@@ -8,6 +8,7 @@
 #include "ws-capture-settings.h"
 #include "ws-load-options.h"
 #include "ws-run.h"
+#include "ws-steps.h"
 
 G_BEGIN_DECLS
 
@@ -33,12 +34,25 @@ int ws_cli_doctor (int argc, char **argv);
 int ws_cli_rollup (int argc, char **argv);
 gboolean ws_cli_render_why (WsRun *run, const char *view, const char *output, double width,
                             double height, gboolean dark, int kernel, GError **error);
+int ws_cli_ranks (int argc, char **argv);
+int ws_cli_steps (int argc, char **argv);
+int ws_cli_flame (int argc, char **argv);
+
+gboolean ws_cli_flame_render (WsRun *run, guint profile_index, gint thread, gint64 from, gint64 to,
+                              const char *output, double width, double height, gboolean dark,
+                              int layout, const char *search, GError **error);
 
 gboolean ws_cli_parse (GOptionContext *context, int *argc, char ***argv, int min_args,
                        int max_args);
 int ws_cli_fail (GError *error);
 WsRun *ws_cli_load (char **paths, WsLoadFlags flags, GError **error);
+void ws_cli_add_rank_option (GOptionContext *context);
+void ws_cli_load_as_job (gboolean job);
+gboolean ws_cli_rank_filter_given (void);
 WsRun *ws_cli_load_ncu (char **paths, GError **error);
+WsRun *ws_cli_steady (WsRun *run, WsSteps **steps);
+char *ws_cli_setup_line (WsRun *run, WsSteps *steps);
+gboolean ws_cli_use_steady (WsRun **run, const char *file);
 gboolean ws_cli_write (const char *path, const char *data, gsize len, GError **error);
 void ws_cli_print_doctor (GPtrArray *checks, gboolean problems_only, FILE *out);
 char *ws_cli_json_text (JsonNode *root);

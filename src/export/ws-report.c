@@ -36,6 +36,8 @@ static const char *const time_headers[][10] = {
                                 "Min (ns)", "Max (ns)", "StdDev (ns)", "Operation", NULL },
   [WS_SUMMARY_MEM_SIZE_SUM] = { "Total (MB)", "Count", "Avg (MB)", "Med (MB)", "Min (MB)",
                                 "Max (MB)", "StdDev (MB)", "Operation", NULL },
+  [WS_SUMMARY_OSRT_SUM] = { "Time (%)", "Total Time (ns)", "Num Calls", "Avg (ns)", "Med (ns)",
+                            "Min (ns)", "Max (ns)", "StdDev (ns)", "Name", NULL },
 };
 
 static char *
@@ -134,10 +136,21 @@ ws_report_table_cell (const WsReportTable *self, guint row, guint column)
   return g_ptr_array_index (self->cells, row * self->n_columns + column);
 }
 
+/* Columns a terminal gives @text: CJK characters take two. */
+static gsize
+text_width (const char *text)
+{
+  gsize width = 0;
+
+  for (const char *p = text; *p != '\0'; p = g_utf8_next_char (p))
+    width += g_unichar_iswide (g_utf8_get_char (p)) ? 2 : 1;
+  return width;
+}
+
 static void
 append_padded (GString *out, const char *text, gsize width, int align)
 {
-  gsize len = g_utf8_strlen (text, -1);
+  gsize len = text_width (text);
   gsize pad = width > len ? width - len : 0;
   gsize left = align > 0 ? pad : align == 0 ? pad / 2 : 0;
 
@@ -226,10 +239,10 @@ ws_report_write_table (guint n_columns, const char *const *headers, const gboole
       case WS_FORMAT_JSON:
       default:
         for (guint c = 0; c < n_columns; c++)
-          width[c] = g_utf8_strlen (headers[c], -1);
+          width[c] = text_width (headers[c]);
         for (guint i = 0; i < cells->len; i++)
           width[i % n_columns] =
-            MAX (width[i % n_columns], (gsize) g_utf8_strlen (g_ptr_array_index (cells, i), -1));
+            MAX (width[i % n_columns], text_width (g_ptr_array_index (cells, i)));
 
         for (guint c = 0; c < n_columns; c++)
           {

@@ -5,11 +5,13 @@
 #include <glib/gstdio.h>
 #include <string.h>
 
+#include "ws-cpu-reader.h"
 #include "ws-error.h"
 #include "ws-file.h"
 #include "ws-input.h"
 #include "ws-ncu-reader.h"
 #include "ws-nsys-stats-reader.h"
+#include "ws-nvprof-reader.h"
 
 #define HEAD_BYTES 8192
 
@@ -30,6 +32,10 @@ ws_input_kind_to_string (WsInputKind kind)
         return "nsys-rep";
       case WS_INPUT_NCU_REPORT:
         return "ncu-rep";
+      case WS_INPUT_NVPROF_SQLITE:
+        return "nvprof-sqlite";
+      case WS_INPUT_CPU_PROFILE:
+        return "cpu-profile";
       case WS_INPUT_UNKNOWN:
       default:
         return "unknown";
@@ -42,6 +48,19 @@ has_suffix_ci (const char *path, const char *suffix)
   g_autofree char *lower = g_ascii_strdown (path, -1);
 
   return g_str_has_suffix (lower, suffix);
+}
+
+/**
+ * ws_input_kind_is_export:
+ *
+ * Whether @kind is a trace of a whole run (an nsys export or report, an
+ * nvprof export): one per run, the anchor its CSVs join.
+ */
+gboolean
+ws_input_kind_is_export (WsInputKind kind)
+{
+  return kind == WS_INPUT_NSYS_SQLITE || kind == WS_INPUT_NSYS_REPORT ||
+         kind == WS_INPUT_NVPROF_SQLITE;
 }
 
 /**
@@ -72,9 +91,10 @@ ws_input_detect (const char *path, GError **error)
   if (got < 0)
     return WS_INPUT_UNKNOWN;
 
-  /* An SQLite file: the nsys reader says whether it is an export. */
+  /* An SQLite file: nvprof's layout, or the nsys reader says whether it
+   * is an export. */
   if (got >= 15 && memcmp (head, "SQLite format 3", 15) == 0)
-    return WS_INPUT_NSYS_SQLITE;
+    return ws_nvprof_reader_sniff (path) ? WS_INPUT_NVPROF_SQLITE : WS_INPUT_NSYS_SQLITE;
   if (ws_nsys_stats_sniff (head, (gsize) got))
     return WS_INPUT_NSYS_STATS_CSV;
   if (ws_ncu_reader_sniff (head, (gsize) got))
@@ -82,10 +102,23 @@ ws_input_detect (const char *path, GError **error)
   if (has_suffix_ci (path, ".sqlite") || has_suffix_ci (path, ".sqlite3") ||
       has_suffix_ci (path, ".db"))
     return WS_INPUT_NSYS_SQLITE; /* let the SQLite reader say what is wrong */
+  if (ws_nvprof_reader_sniff_head (path, head, (gsize) got, error))
+    return WS_INPUT_UNKNOWN;
+  {
+    GError *cpu_error = NULL;
+
+    if (ws_cpu_reader_sniff (path, head, (gsize) got, &cpu_error) != WS_CPU_FORMAT_NONE)
+      return WS_INPUT_CPU_PROFILE;
+    if (cpu_error != NULL)
+      {
+        g_propagate_error (error, cpu_error);
+        return WS_INPUT_UNKNOWN;
+      }
+  }
 
   g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_FORMAT,
-               "%s: not a file Warpscope reads (expected an nsys SQLite export, an nsys stats "
-               "or ncu CSV file, or a capture folder)",
+               "%s: not a file Warpscope reads (expected an nsys SQLite export, an nvprof "
+               "export, an nsys stats or ncu CSV file, a CPU profile, or a capture folder)",
                path);
   return WS_INPUT_UNKNOWN;
 }
@@ -130,7 +163,9 @@ scan (const char *folder, int depth, GPtrArray *files, GPtrArray *reports, char 
           continue;
         }
       if (has_suffix_ci (name, ".sqlite") || has_suffix_ci (name, ".csv") ||
-          has_suffix_ci (name, ".log") || has_suffix_ci (name, ".txt"))
+          has_suffix_ci (name, ".log") || has_suffix_ci (name, ".txt") ||
+          has_suffix_ci (name, ".nvvp") || has_suffix_ci (name, ".nvprof") ||
+          has_suffix_ci (name, ".json"))
         g_ptr_array_add (files, g_steal_pointer (&path));
       else if (is_report_name (name))
         g_ptr_array_add (reports, g_steal_pointer (&path));
@@ -169,10 +204,11 @@ ws_input_expand_folder (const char *folder, GPtrArray *files, char **run_json, G
       const char *path = g_ptr_array_index (found, i);
       WsInputKind kind = ws_input_detect (path, NULL);
 
-      if (kind == WS_INPUT_NSYS_SQLITE || kind == WS_INPUT_NSYS_STATS_CSV ||
-          kind == WS_INPUT_NCU_CSV)
+      if (kind == WS_INPUT_NSYS_SQLITE || kind == WS_INPUT_NVPROF_SQLITE ||
+          kind == WS_INPUT_NSYS_STATS_CSV || kind == WS_INPUT_NCU_CSV ||
+          kind == WS_INPUT_CPU_PROFILE)
         {
-          exports += kind == WS_INPUT_NSYS_SQLITE;
+          exports += ws_input_kind_is_export (kind);
           ncu_csvs += kind == WS_INPUT_NCU_CSV;
           g_ptr_array_add (kept, g_strdup (path));
         }
@@ -280,11 +316,10 @@ ws_input_group_runs (const char *const *paths)
 
       if (kind == WS_INPUT_NSYS_REPORT && has_own_export (paths[i], paths))
         continue;
-      if (kind == WS_INPUT_FOLDER || kind == WS_INPUT_NSYS_SQLITE || kind == WS_INPUT_NSYS_REPORT ||
-          kind == WS_INPUT_UNKNOWN)
+      if (kind == WS_INPUT_FOLDER || ws_input_kind_is_export (kind) || kind == WS_INPUT_UNKNOWN)
         {
           GPtrArray *run = g_ptr_array_new_with_free_func (g_free);
-          gboolean anchor = kind == WS_INPUT_NSYS_SQLITE || kind == WS_INPUT_NSYS_REPORT;
+          gboolean anchor = ws_input_kind_is_export (kind);
 
           g_ptr_array_add (run, g_strdup (paths[i]));
           g_ptr_array_add (runs, run);

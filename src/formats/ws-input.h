@@ -14,11 +14,14 @@ typedef enum
   WS_INPUT_NSYS_SQLITE,
   WS_INPUT_NSYS_STATS_CSV,
   WS_INPUT_NCU_CSV,
-  WS_INPUT_NSYS_REPORT, /* .nsys-rep / .qdrep: needs `nsys export` */
-  WS_INPUT_NCU_REPORT,  /* .ncu-rep: needs `ncu --import` */
+  WS_INPUT_NSYS_REPORT,   /* .nsys-rep / .qdrep: needs `nsys export` */
+  WS_INPUT_NCU_REPORT,    /* .ncu-rep: needs `ncu --import` */
+  WS_INPUT_NVPROF_SQLITE, /* an nvprof export (.nvvp, .nvprof, any name) */
+  WS_INPUT_CPU_PROFILE,   /* py-spy / speedscope JSON, collapsed stacks, cProfile text */
 } WsInputKind;
 
 WsInputKind ws_input_detect (const char *path, GError **error);
+gboolean ws_input_kind_is_export (WsInputKind kind);
 const char *ws_input_kind_to_string (WsInputKind kind);
 gboolean ws_input_expand_folder (const char *folder, GPtrArray *files, char **run_json,
                                  GError **error);

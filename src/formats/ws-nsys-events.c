@@ -41,9 +41,9 @@ column_times (WsNsysReader *r, sqlite3_stmt *stmt, int col, gint64 *start, gint6
 
 /* Sorts every column of a table by (start, later end first) if it is not
  * already: exports are nearly always in order, so this is a check. */
-static void
-sort_table (gint64 *start, gint64 *end, gsize n, gpointer *columns, const gsize *sizes,
-            gsize n_cols)
+void
+ws_nsys_sort_table (gint64 *start, gint64 *end, gsize n, gpointer *columns, const gsize *sizes,
+                    gsize n_cols)
 {
   g_autofree guint32 *order = NULL;
 
@@ -140,7 +140,7 @@ load_kernels_lean (WsNsysReader *r, const char *table, gint64 count, const char 
     gpointer columns[] = { lean.names };
     const gsize sizes[] = { 4 };
 
-    sort_table (k->start, k->end, n, columns, sizes, 1);
+    ws_nsys_sort_table (k->start, k->end, n, columns, sizes, 1);
   }
   return TRUE;
 }
@@ -222,7 +222,7 @@ ws_nsys_load_kernels (WsNsysReader *r, const char *table, gint64 count, GError *
                            k->stream,    k->correlation, k->config };
     const gsize sizes[] = { 4, 4, 4, 4, 4, 4 };
 
-    sort_table (k->start, k->end, n, columns, sizes, G_N_ELEMENTS (columns));
+    ws_nsys_sort_table (k->start, k->end, n, columns, sizes, G_N_ELEMENTS (columns));
   }
   return TRUE;
 }
@@ -361,7 +361,7 @@ ws_nsys_load_memops (WsNsysReader *r, const char *memcpy_table, gint64 n_memcpy,
     gpointer columns[] = { m->bytes, m->kind, m->src_kind, m->dst_kind, m->stream, m->correlation };
     const gsize sizes[] = { 8, 1, 1, 1, 4, 4 };
 
-    sort_table (m->start, m->end, m->n, columns, sizes, G_N_ELEMENTS (columns));
+    ws_nsys_sort_table (m->start, m->end, m->n, columns, sizes, G_N_ELEMENTS (columns));
   }
   return TRUE;
 }
@@ -418,7 +418,7 @@ ws_nsys_load_api (WsNsysReader *r, const char *table, gint64 count, GError **err
         gpointer columns[] = { a->name };
         const gsize sizes[] = { 4 };
 
-        sort_table (a->start, a->end, n, columns, sizes, 1);
+        ws_nsys_sort_table (a->start, a->end, n, columns, sizes, 1);
       }
       return TRUE;
     }
@@ -434,7 +434,7 @@ ws_nsys_load_api (WsNsysReader *r, const char *table, gint64 count, GError **err
     gpointer columns[] = { a->name, a->thread, a->correlation, a->return_value };
     const gsize sizes[] = { 4, 4, 4, 4 };
 
-    sort_table (a->start, a->end, n, columns, sizes, G_N_ELEMENTS (columns));
+    ws_nsys_sort_table (a->start, a->end, n, columns, sizes, G_N_ELEMENTS (columns));
   }
   return TRUE;
 }
@@ -575,8 +575,10 @@ ws_nsys_load_nvtx (WsNsysReader *r, const char *table, gint64 count, GError **er
     gpointer mark_columns[] = { marks->name, marks->thread, marks->color, marks->domain };
     const gsize mark_sizes[] = { 4, 4, 4, 2 };
 
-    sort_table (ranges->start, ranges->end, ranges->n, columns, sizes, G_N_ELEMENTS (columns));
-    sort_table (marks->time, NULL, marks->n, mark_columns, mark_sizes, G_N_ELEMENTS (mark_columns));
+    ws_nsys_sort_table (ranges->start, ranges->end, ranges->n, columns, sizes,
+                        G_N_ELEMENTS (columns));
+    ws_nsys_sort_table (marks->time, NULL, marks->n, mark_columns, mark_sizes,
+                        G_N_ELEMENTS (mark_columns));
   }
 
   ranges->depth = g_new (guint16, MAX (ranges->n, 1));
@@ -645,7 +647,7 @@ ws_nsys_load_mem_usage (WsNsysReader *r, const char *table, gint64 count, GError
     gpointer columns[] = { u->bytes, u->device, u->mem_kind };
     const gsize sizes[] = { 8, 4, 1 };
 
-    sort_table (u->time, NULL, n, columns, sizes, G_N_ELEMENTS (columns));
+    ws_nsys_sort_table (u->time, NULL, n, columns, sizes, G_N_ELEMENTS (columns));
   }
   return TRUE;
 }
@@ -780,7 +782,63 @@ ws_nsys_load_gpu_metrics (WsNsysReader *r, const char *table, gint64 count, GErr
       gpointer columns[] = { s->value + gm->first };
       const gsize sizes[] = { sizeof (float) };
 
-      sort_table (s->time + gm->first, NULL, gm->n, columns, sizes, 1);
+      ws_nsys_sort_table (s->time + gm->first, NULL, gm->n, columns, sizes, 1);
     }
+  return TRUE;
+}
+
+static gboolean
+osrt_row (WsNsysReader *r, sqlite3_stmt *stmt, gsize i, gpointer data)
+{
+  WsOsrtCalls *o = &r->run->osrt;
+
+  column_times (r, stmt, 0, &o->start[i], &o->end[i]);
+  o->name[i] = ws_nsys_column_string (r, stmt, 2);
+  o->thread[i] = ws_nsys_thread_for (r, sqlite3_column_int64 (stmt, 3));
+  return TRUE;
+}
+
+/* OS runtime calls: the rows of event class 27 (TRACE_PROCESS_EVENT_OS_RUNTIME),
+ * as nsys's osrt_sum reads them; classes 31 and 32 are zero-length
+ * "[Unknown]" start and finish records of the tracer itself. */
+gboolean
+ws_nsys_load_osrt (WsNsysReader *r, const char *table, gint64 count, GError **error)
+{
+  static const char *const required[] = { "start", "end", "nameId", NULL };
+  WsOsrtCalls *o = &r->run->osrt;
+  g_autofree char *tid = NULL;
+  char *sql;
+  gsize n = 0;
+  gboolean ok;
+
+  if (!require_columns (r, table, required, error))
+    return FALSE;
+  tid = ws_sqlite_column_or (r->sql, table, "globalTid", "0");
+  sql = sqlite3_mprintf (
+    "SELECT start, end, nameId, %s FROM \"%w\"%s", tid, table,
+    ws_sqlite_has_column (r->sql, table, "eventClass") ? " WHERE eventClass = 27" : "");
+  o->start = g_new (gint64, MAX (count, 1));
+  o->end = g_new (gint64, MAX (count, 1));
+  o->name = g_new (guint32, MAX (count, 1));
+  o->thread = g_new (guint32, MAX (count, 1));
+  ok = ws_nsys_read_rows (r, table, sql, count, osrt_row, NULL, &n, error);
+  sqlite3_free (sql);
+  if (!ok)
+    return FALSE;
+  o->n = n;
+  /* The other event classes were counted, not read: progress goes on
+   * as if they had been. */
+  r->rows_done += count - (gint64) n;
+  if (r->progress != NULL && r->rows_total > 0 && count > (gint64) n)
+    {
+      r->last_fraction = MIN (1.0, (double) r->rows_done / (double) r->rows_total);
+      r->progress (r->last_fraction, table, r->progress_data);
+    }
+  {
+    gpointer columns[] = { o->name, o->thread };
+    const gsize sizes[] = { 4, 4 };
+
+    ws_nsys_sort_table (o->start, o->end, n, columns, sizes, G_N_ELEMENTS (columns));
+  }
   return TRUE;
 }

@@ -33,7 +33,15 @@ string_row (WsNsysReader *r, sqlite3_stmt *stmt, gsize row, gpointer data)
 gboolean
 ws_nsys_load_strings (WsNsysReader *r, GError **error)
 {
-  const char *table = ws_sqlite_find_table (r->sql, "StringIds");
+  return ws_nsys_load_string_table (r, ws_sqlite_find_table (r->sql, "StringIds"), "id", error);
+}
+
+/* Reads a table of (id, value) strings into the reader's id map: nsys's
+ * StringIds, or nvprof's StringTable (whose id column is `_id_`). */
+gboolean
+ws_nsys_load_string_table (WsNsysReader *r, const char *table, const char *id_column,
+                           GError **error)
+{
   g_autofree gint64 *ids = NULL;
   g_autofree guint32 *ours = NULL;
   StringLoad load = { 0 };
@@ -49,7 +57,7 @@ ws_nsys_load_strings (WsNsysReader *r, GError **error)
   load.ids = ids = g_new (gint64, MAX (count, 1));
   load.ours = ours = g_new (guint32, MAX (count, 1));
   load.max_id = -1;
-  sql = sqlite3_mprintf ("SELECT id, value FROM \"%w\"", table);
+  sql = sqlite3_mprintf ("SELECT \"%w\", value FROM \"%w\"", id_column, table);
   ok = ws_nsys_read_rows (r, table, sql, count, string_row, &load, &n, error);
   sqlite3_free (sql);
   if (!ok)
@@ -177,7 +185,7 @@ ws_nsys_load_gpus (WsNsysReader *r)
   const char *table = ws_sqlite_find_table (r->sql, "TARGET_INFO_GPU");
   g_autoptr (sqlite3_stmt) stmt = NULL;
   g_autofree char *id = NULL, *name = NULL, *bus = NULL, *chip = NULL, *sms = NULL;
-  g_autofree char *major = NULL, *minor = NULL, *memory = NULL;
+  g_autofree char *major = NULL, *minor = NULL, *memory = NULL, *uuid = NULL;
   char *sql;
 
   if (table == NULL)
@@ -190,8 +198,9 @@ ws_nsys_load_gpus (WsNsysReader *r)
   major = ws_sqlite_column_or (r->sql, table, "computeMajor", "0");
   minor = ws_sqlite_column_or (r->sql, table, "computeMinor", "0");
   memory = ws_sqlite_column_or (r->sql, table, "totalMemory", "0");
-  sql = sqlite3_mprintf ("SELECT %s, %s, %s, %s, %s, %s, %s, %s FROM \"%w\" LIMIT 1024", id, name,
-                         bus, chip, sms, major, minor, memory, table);
+  uuid = ws_sqlite_column_or (r->sql, table, "uuid", "NULL");
+  sql = sqlite3_mprintf ("SELECT %s, %s, %s, %s, %s, %s, %s, %s, %s FROM \"%w\" LIMIT 1024", id,
+                         name, bus, chip, sms, major, minor, memory, uuid, table);
   stmt = ws_sqlite_prepare (r->sql, sql, NULL);
   sqlite3_free (sql);
   while (stmt != NULL && sqlite3_step (stmt) == SQLITE_ROW)
@@ -206,6 +215,7 @@ ws_nsys_load_gpus (WsNsysReader *r)
       gpu.cc_major = ws_nsys_column_i32 (stmt, 5);
       gpu.cc_minor = ws_nsys_column_i32 (stmt, 6);
       gpu.memory_bytes = sqlite3_column_int64 (stmt, 7);
+      gpu.uuid = g_strdup ((const char *) sqlite3_column_text (stmt, 8));
       g_array_append_val (r->run->prov.gpus, gpu);
     }
 }
@@ -239,6 +249,148 @@ ws_nsys_load_system (WsNsysReader *r)
       sqlite3_free (sql);
       if (stmt != NULL && sqlite3_step (stmt) == SQLITE_ROW)
         prov->session_start_utc_ns = sqlite3_column_int64 (stmt, 0);
+    }
+}
+
+/* What META_DATA_CAPTURE says of the process nsys launched (PROCESS_0):
+ * its command line and environment, where a rank's number and its job's
+ * identity are (RANK="3", SLURM_JOB_ID="…"). */
+typedef struct
+{
+  GPtrArray *argv;
+  GPtrArray *env;
+} CaptureLoad;
+
+static void
+capture_row (const char *name, const char *value, CaptureLoad *load)
+{
+  const char *key;
+  guint64 index;
+  char *end;
+
+  if (!g_str_has_prefix (name, "PROCESS_0:"))
+    return;
+  key = name + strlen ("PROCESS_0:");
+  if (g_str_equal (key, "COMMAND"))
+    {
+      g_free (g_ptr_array_index (load->argv, 0));
+      g_ptr_array_index (load->argv, 0) = g_strdup (value);
+    }
+  else if (g_str_has_prefix (key, "ARGUMENT_"))
+    {
+      index = g_ascii_strtoull (key + strlen ("ARGUMENT_"), &end, 10);
+      if (*end != '\0' || index >= 4096)
+        return;
+      while (load->argv->len < index + 2)
+        g_ptr_array_add (load->argv, NULL);
+      g_free (g_ptr_array_index (load->argv, index + 1));
+      g_ptr_array_index (load->argv, index + 1) = g_strdup (value);
+    }
+  else if (g_str_equal (key, "ENVIRONMENT_VARIABLE") && load->env->len < 4096)
+    {
+      /* NAME="value", as nsys writes it. */
+      const char *eq = strchr (value, '=');
+      gsize len;
+
+      if (eq == NULL || eq == value)
+        return;
+      len = strlen (eq + 1);
+      if (len >= 2 && eq[1] == '"' && eq[len] == '"')
+        g_ptr_array_add (load->env, g_strdup_printf ("%.*s=%.*s", (int) (eq - value), value,
+                                                     (int) (len - 2), eq + 2));
+      else
+        g_ptr_array_add (load->env, g_strdup (value));
+    }
+}
+
+void
+ws_nsys_load_capture (WsNsysReader *r)
+{
+  const char *table = ws_sqlite_find_table (r->sql, "META_DATA_CAPTURE");
+  g_autoptr (sqlite3_stmt) stmt = NULL;
+  g_autoptr (GPtrArray) argv = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GPtrArray) env = g_ptr_array_new_with_free_func (g_free);
+  CaptureLoad load = { argv, env };
+  WsProvenance *prov = &r->run->prov;
+  char *sql;
+
+  if (table == NULL || !ws_sqlite_has_column (r->sql, table, "name") ||
+      !ws_sqlite_has_column (r->sql, table, "value"))
+    return;
+  g_ptr_array_add (argv, NULL);
+  sql = sqlite3_mprintf ("SELECT name, value FROM \"%w\" WHERE name LIKE 'PROCESS\\_0:%%' "
+                         "ESCAPE '\\' LIMIT 20000",
+                         table);
+  stmt = ws_sqlite_prepare (r->sql, sql, NULL);
+  sqlite3_free (sql);
+  while (stmt != NULL && sqlite3_step (stmt) == SQLITE_ROW)
+    {
+      const char *name = (const char *) sqlite3_column_text (stmt, 0);
+      const char *value = (const char *) sqlite3_column_text (stmt, 1);
+
+      if (name != NULL && value != NULL)
+        capture_row (name, value, &load);
+    }
+  if (g_ptr_array_index (argv, 0) != NULL)
+    {
+      GString *line = g_string_new (NULL);
+
+      for (guint i = 0; i < argv->len; i++)
+        {
+          const char *arg = g_ptr_array_index (argv, i);
+          g_autofree char *quoted = NULL;
+
+          if (arg == NULL)
+            continue;
+          if (line->len > 0)
+            g_string_append_c (line, ' ');
+          /* Quoted only where a shell would need it, so that the line reads
+           * as it was typed. */
+          if (*arg != '\0' && strpbrk (arg, " \t\n'\"\\$`|&;<>()*?[]#~{}") == NULL)
+            g_string_append (line, arg);
+          else
+            {
+              quoted = g_shell_quote (arg);
+              g_string_append (line, quoted);
+            }
+        }
+      prov->target_command = g_string_free (line, FALSE);
+    }
+  if (env->len > 0)
+    {
+      g_ptr_array_add (env, NULL);
+      prov->target_env = (char **) g_ptr_array_free (g_steal_pointer (&env), FALSE);
+    }
+}
+
+/* nsys's MPI tracing names each rank's thread "MPI Rank N" (an NVTX
+ * thread-name event, eventType 39), where no environment was recorded. */
+void
+ws_nsys_load_thread_rank (WsNsysReader *r)
+{
+  const char *table = ws_sqlite_find_table (r->sql, "NVTX_EVENTS");
+  g_autoptr (sqlite3_stmt) stmt = NULL;
+  g_autofree char *text = NULL;
+  char *sql;
+
+  if (table == NULL || !ws_sqlite_has_column (r->sql, table, "eventType"))
+    return;
+  text = ws_sqlite_has_column (r->sql, table, "textId") &&
+             ws_sqlite_find_table (r->sql, "StringIds") != NULL
+           ? g_strdup ("coalesce(e.text, (SELECT value FROM StringIds WHERE id = e.textId))")
+           : g_strdup ("e.text");
+  sql = sqlite3_mprintf ("SELECT %s FROM \"%w\" AS e WHERE e.eventType = 39 LIMIT 64", text, table);
+  stmt = ws_sqlite_prepare (r->sql, sql, NULL);
+  sqlite3_free (sql);
+  while (stmt != NULL && sqlite3_step (stmt) == SQLITE_ROW)
+    {
+      const char *name = (const char *) sqlite3_column_text (stmt, 0);
+
+      if (name != NULL && g_str_has_prefix (name, "MPI Rank "))
+        {
+          r->run->prov.thread_rank_name = g_strdup (name);
+          return;
+        }
     }
 }
 

@@ -43,6 +43,9 @@ typedef struct
 typedef gboolean (*WsNsysRowFunc) (WsNsysReader *r, sqlite3_stmt *stmt, gsize row, gpointer data);
 
 /* ws-nsys-reader.c */
+void ws_nsys_reader_init (WsNsysReader *r, WsSqlite *sql, WsRun *run, WsLoadFlags flags,
+                          WsProgressFunc progress, gpointer progress_data);
+void ws_nsys_reader_clear (WsNsysReader *r);
 guint32 ws_nsys_column_string (WsNsysReader *r, sqlite3_stmt *stmt, int col);
 guint32 ws_nsys_column_text (WsNsysReader *r, sqlite3_stmt *stmt, int col);
 gint32 ws_nsys_column_i32 (sqlite3_stmt *stmt, int col);
@@ -60,18 +63,29 @@ gboolean ws_nsys_read_rows (WsNsysReader *r, const char *table, const char *sql,
 /* ws-nsys-provenance.c */
 void ws_nsys_load_metadata (WsNsysReader *r);
 gboolean ws_nsys_load_strings (WsNsysReader *r, GError **error);
+gboolean ws_nsys_load_string_table (WsNsysReader *r, const char *table, const char *id_column,
+                                    GError **error);
 gboolean ws_nsys_load_thread_names (WsNsysReader *r, GError **error);
 void ws_nsys_load_gpus (WsNsysReader *r);
 void ws_nsys_load_system (WsNsysReader *r);
+void ws_nsys_load_capture (WsNsysReader *r);
+void ws_nsys_load_thread_rank (WsNsysReader *r);
 void ws_nsys_load_processes (WsNsysReader *r);
 
 /* ws-nsys-events.c */
+void ws_nsys_sort_table (gint64 *start, gint64 *end, gsize n, gpointer *columns, const gsize *sizes,
+                         gsize n_cols);
 gboolean ws_nsys_load_kernels (WsNsysReader *r, const char *table, gint64 count, GError **error);
 gboolean ws_nsys_load_memops (WsNsysReader *r, const char *memcpy_table, gint64 n_memcpy,
                               const char *memset_table, gint64 n_memset, GError **error);
 gboolean ws_nsys_load_api (WsNsysReader *r, const char *table, gint64 count, GError **error);
 gboolean ws_nsys_load_nvtx (WsNsysReader *r, const char *table, gint64 count, GError **error);
 gboolean ws_nsys_load_mem_usage (WsNsysReader *r, const char *table, gint64 count, GError **error);
+/* ws-nsys-cpu-samples.c */
+gboolean ws_nsys_load_cpu_samples (WsNsysReader *r, const char *events, const char *chains,
+                                   GError **error);
+
+gboolean ws_nsys_load_osrt (WsNsysReader *r, const char *table, gint64 count, GError **error);
 gboolean ws_nsys_load_gpu_metrics (WsNsysReader *r, const char *table, gint64 count,
                                    GError **error);
 

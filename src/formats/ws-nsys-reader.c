@@ -12,8 +12,8 @@
 
 #define TICK_ROWS 4096
 
-static void
-reader_clear (WsNsysReader *r)
+void
+ws_nsys_reader_clear (WsNsysReader *r)
 {
   g_clear_pointer (&r->string_map, g_free);
   g_clear_pointer (&r->string_sparse, g_hash_table_unref);
@@ -243,6 +243,24 @@ ws_nsys_read_rows (WsNsysReader *r, const char *table, const char *sql, gint64 m
   return tick (r, table, error);
 }
 
+void
+ws_nsys_reader_init (WsNsysReader *r, WsSqlite *sql, WsRun *run, WsLoadFlags flags,
+                     WsProgressFunc progress, gpointer progress_data)
+{
+  r->sql = sql;
+  r->run = run;
+  r->flags = flags;
+  r->progress = progress;
+  r->progress_data = progress_data;
+  r->last_stream = G_MAXUINT32;
+  r->last_config = G_MAXUINT32;
+  r->thread_names = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  r->thread_index = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  r->stream_index = g_hash_table_new_full (stream_hash, stream_equal, g_free, NULL);
+  r->config_index = g_hash_table_new_full (config_hash, config_equal, g_free, NULL);
+  r->domain_index = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+}
+
 /* ---- the whole file ---------------------------------------------------- */
 
 typedef struct
@@ -306,6 +324,7 @@ ws_nsys_reader_load (const char *path, WsLoadFlags flags, GCancellable *cancella
     { "nvtx", "NVTX_EVENTS", WS_LOAD_NVTX, 80 },
     { "gpu-memory", "CUDA_GPU_MEMORY_USAGE_EVENTS", WS_LOAD_MEM_USAGE, 24 },
     { "gpu-metrics", "GPU_METRICS", WS_LOAD_GPU_METRICS, 44 },
+    { "os-runtime", "OSRT_API", WS_LOAD_OSRT, 24 },
   };
   enum
   {
@@ -315,7 +334,8 @@ ws_nsys_reader_load (const char *path, WsLoadFlags flags, GCancellable *cancella
     P_RUNTIME,
     P_NVTX,
     P_MEM_USAGE,
-    P_METRICS
+    P_METRICS,
+    P_OSRT
   };
   g_autoptr (WsRun) run = NULL;
   g_autoptr (WsSqlite) sql = NULL;
@@ -335,18 +355,7 @@ ws_nsys_reader_load (const char *path, WsLoadFlags flags, GCancellable *cancella
   g_ptr_array_add (run->prov.files, g_strdup (path));
   run->prov.kind = g_strdup ("nsys-sqlite");
 
-  r.sql = sql;
-  r.run = run;
-  r.flags = flags;
-  r.progress = progress;
-  r.progress_data = progress_data;
-  r.last_stream = G_MAXUINT32;
-  r.last_config = G_MAXUINT32;
-  r.thread_names = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
-  r.thread_index = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
-  r.stream_index = g_hash_table_new_full (stream_hash, stream_equal, g_free, NULL);
-  r.config_index = g_hash_table_new_full (config_hash, config_equal, g_free, NULL);
-  r.domain_index = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  ws_nsys_reader_init (&r, sql, run, flags, progress, progress_data);
 
   /* Count every table first: for progress, for exact allocations, and to
    * refuse up front what would not fit in memory. */
@@ -385,6 +394,7 @@ ws_nsys_reader_load (const char *path, WsLoadFlags flags, GCancellable *cancella
   run->has_nvtx_table = plan[P_NVTX].found != NULL;
   run->has_runtime_table = plan[P_RUNTIME].found != NULL;
   run->has_memory_tables = plan[P_MEMCPY].found != NULL || plan[P_MEMSET].found != NULL;
+  run->has_osrt_table = plan[P_OSRT].found != NULL;
 
   ws_nsys_load_metadata (&r);
   if (!ws_nsys_load_strings (&r, error) || !ws_nsys_load_thread_names (&r, error))
@@ -410,6 +420,14 @@ ws_nsys_reader_load (const char *path, WsLoadFlags flags, GCancellable *cancella
   if ((flags & WS_LOAD_GPU_METRICS) && plan[P_METRICS].found != NULL &&
       !ws_nsys_load_gpu_metrics (&r, plan[P_METRICS].found, plan[P_METRICS].rows, error))
     goto out;
+  if ((flags & WS_LOAD_OSRT) && plan[P_OSRT].found != NULL &&
+      !ws_nsys_load_osrt (&r, plan[P_OSRT].found, plan[P_OSRT].rows, error))
+    goto out;
+  if ((flags & WS_LOAD_CPU_SAMPLES) && ws_sqlite_find_table (sql, "COMPOSITE_EVENTS") != NULL &&
+      ws_sqlite_find_table (sql, "SAMPLING_CALLCHAINS") != NULL &&
+      !ws_nsys_load_cpu_samples (&r, ws_sqlite_find_table (sql, "COMPOSITE_EVENTS"),
+                                 ws_sqlite_find_table (sql, "SAMPLING_CALLCHAINS"), error))
+    goto out;
 
   for (gsize i = 0; i < G_N_ELEMENTS (plan); i++)
     if (plan[i].found != NULL && plan[i].rows >= 0)
@@ -417,6 +435,7 @@ ws_nsys_reader_load (const char *path, WsLoadFlags flags, GCancellable *cancella
 
   ws_nsys_load_gpus (&r);
   ws_nsys_load_system (&r);
+  ws_nsys_load_capture (&r);
   ws_nsys_load_processes (&r);
   if (r.n_reversed > 0)
     ws_run_add_warning (
@@ -426,6 +445,43 @@ ws_nsys_reader_load (const char *path, WsLoadFlags flags, GCancellable *cancella
   ok = TRUE;
 
 out:
-  reader_clear (&r);
+  ws_nsys_reader_clear (&r);
   return ok ? g_steal_pointer (&run) : NULL;
+}
+
+/**
+ * ws_nsys_reader_probe:
+ *
+ * Reads what an export says about its capture, without its events: the
+ * metadata, the GPUs, the system, the session's start and the command and
+ * environment of the process nsys launched.  A job's ranks are numbered
+ * and put on one clock from this before their events are read.
+ *
+ * Returns: (transfer full): a run without events, or %NULL with @error set
+ */
+WsRun *
+ws_nsys_reader_probe (const char *path, GError **error)
+{
+  g_autoptr (WsRun) run = NULL;
+  g_autoptr (WsSqlite) sql = NULL;
+  WsNsysReader r = { 0 };
+
+  g_return_val_if_fail (path != NULL, NULL);
+
+  if (!ws_nsys_reader_sniff (path, error))
+    return NULL;
+  sql = ws_sqlite_open (path, NULL, error);
+  if (sql == NULL)
+    return NULL;
+  run = ws_run_new ();
+  g_ptr_array_add (run->prov.files, g_strdup (path));
+  run->prov.kind = g_strdup ("nsys-sqlite");
+  r.sql = sql;
+  r.run = run;
+  ws_nsys_load_metadata (&r);
+  ws_nsys_load_gpus (&r);
+  ws_nsys_load_system (&r);
+  ws_nsys_load_capture (&r);
+  ws_nsys_load_thread_rank (&r);
+  return g_steal_pointer (&run);
 }

@@ -12,5 +12,6 @@ gboolean ws_nsys_reader_sniff (const char *path, GError **error);
 
 WsRun *ws_nsys_reader_load (const char *path, WsLoadFlags flags, GCancellable *cancellable,
                             WsProgressFunc progress, gpointer progress_data, GError **error);
+WsRun *ws_nsys_reader_probe (const char *path, GError **error);
 
 G_END_DECLS

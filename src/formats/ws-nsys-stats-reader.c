@@ -104,6 +104,8 @@ report_kind (const char *path, const Column *cols, GPtrArray *headers)
     { "gpumemtimesum", WS_SUMMARY_MEM_TIME_SUM },
     { "cuda_gpu_mem_size_sum", WS_SUMMARY_MEM_SIZE_SUM },
     { "gpumemsizesum", WS_SUMMARY_MEM_SIZE_SUM },
+    { "osrt_sum", WS_SUMMARY_OSRT_SUM },
+    { "osrtsum", WS_SUMMARY_OSRT_SUM },
   };
   g_autofree char *base = g_path_get_basename (path);
   gboolean has_style = FALSE, has_operation = FALSE, has_mb = FALSE, num_calls = FALSE;

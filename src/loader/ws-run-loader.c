@@ -5,13 +5,17 @@
 #include <glib/gi18n.h>
 #include <json-glib/json-glib.h>
 
+#include "ws-cpu-reader.h"
 #include "ws-error.h"
 #include "ws-gauges.h"
 #include "ws-input.h"
+#include "ws-load-relay.h"
 #include "ws-ncu-match.h"
 #include "ws-ncu-reader.h"
+#include "ws-ranks-loader.h"
 #include "ws-nsys-reader.h"
 #include "ws-nsys-stats-reader.h"
+#include "ws-nvprof-reader.h"
 #include "ws-report-convert.h"
 #include "ws-run-loader.h"
 #include "ws-stats.h"
@@ -93,6 +97,85 @@ read_manifest (WsRun *run, const char *run_json)
         run->prov.capture_command = g_strdup (json_node_get_string (cmd));
     }
   g_ptr_array_add (run->prov.files, g_strdup (run_json));
+}
+
+static char *
+member_string (JsonObject *object, const char *member)
+{
+  JsonNode *node = json_object_get_member (object, member);
+
+  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) ||
+      json_node_get_value_type (node) != G_TYPE_STRING)
+    return NULL;
+  return g_strdup (json_node_get_string (node));
+}
+
+/* A capture's run.json names the nsys kernel each ncu report was made for
+ * ("kernels": [{"name", "file", "mangled", "grid", "block"}]): the
+ * launches of K_ncu_raw.csv join that kernel by construction. */
+static void
+expect_manifest_kernels (WsNcuResults *ncu, const char *run_json)
+{
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  JsonNode *kernels;
+  JsonArray *list;
+  g_autoptr (GHashTable) per_file = g_hash_table_new (g_str_hash, g_str_equal);
+
+  if (!json_parser_load_from_file (parser, run_json, NULL) ||
+      !JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
+    return;
+  kernels =
+    json_object_get_member (json_node_get_object (json_parser_get_root (parser)), "kernels");
+  if (kernels == NULL || !JSON_NODE_HOLDS_ARRAY (kernels))
+    return;
+  list = json_node_get_array (kernels);
+  /* A report made for several kernels (NCU_MULTI_RUN=0) names no one. */
+  for (guint k = 0; k < json_array_get_length (list); k++)
+    {
+      JsonNode *node = json_array_get_element (list, k);
+      const char *file;
+
+      if (!JSON_NODE_HOLDS_OBJECT (node))
+        continue;
+      file = json_object_get_string_member_with_default (json_node_get_object (node), "file", NULL);
+      if (file != NULL)
+        g_hash_table_insert (
+          per_file, (gpointer) file,
+          GUINT_TO_POINTER (GPOINTER_TO_UINT (g_hash_table_lookup (per_file, file)) + 1));
+    }
+  for (guint f = 0; f < ncu->files->len; f++)
+    {
+      g_autofree char *base = g_path_get_basename (g_ptr_array_index (ncu->files, f));
+
+      if (!g_str_has_suffix (base, "_ncu_raw.csv"))
+        continue;
+      base[strlen (base) - strlen ("_ncu_raw.csv")] = '\0';
+      if (GPOINTER_TO_UINT (g_hash_table_lookup (per_file, base)) != 1)
+        continue;
+      for (guint k = 0; k < json_array_get_length (list); k++)
+        {
+          JsonNode *node = json_array_get_element (list, k);
+          JsonObject *object;
+          WsNcuExpected expected = { 0 };
+
+          if (!JSON_NODE_HOLDS_OBJECT (node))
+            continue;
+          object = json_node_get_object (node);
+          if (g_strcmp0 (json_object_get_string_member_with_default (object, "file", NULL), base) !=
+              0)
+            continue;
+          expected.demangled = member_string (object, "name");
+          expected.mangled = member_string (object, "mangled");
+          expected.grid = member_string (object, "grid");
+          expected.block = member_string (object, "block");
+          if (expected.demangled != NULL)
+            ws_ncu_results_expect (ncu, f, &expected);
+          g_free (expected.demangled);
+          g_free (expected.mangled);
+          g_free (expected.grid);
+          g_free (expected.block);
+        }
+    }
 }
 
 static gboolean
@@ -250,6 +333,7 @@ ws_run_load (const char *const *paths, WsLoadFlags flags, GCancellable *cancella
   g_autoptr (WsRun) run = NULL;
   ReadingProgress reading = { progress, progress_data };
   const char *export = NULL;
+  WsInputKind export_kind = WS_INPUT_NSYS_SQLITE;
   WsInputKind first_kind;
   gboolean from_folder = FALSE;
 
@@ -298,7 +382,7 @@ ws_run_load (const char *const *paths, WsLoadFlags flags, GCancellable *cancella
       const char *path = g_ptr_array_index (files, i);
       WsInputKind kind = g_array_index (kinds, WsInputKind, i);
 
-      if (kind == WS_INPUT_NSYS_SQLITE)
+      if (kind == WS_INPUT_NSYS_SQLITE || kind == WS_INPUT_NVPROF_SQLITE)
         {
           if (export != NULL)
             {
@@ -312,6 +396,7 @@ ws_run_load (const char *const *paths, WsLoadFlags flags, GCancellable *cancella
               return NULL;
             }
           export = path;
+          export_kind = kind;
         }
       if (kind == WS_INPUT_NCU_CSV)
         {
@@ -329,11 +414,17 @@ ws_run_load (const char *const *paths, WsLoadFlags flags, GCancellable *cancella
           g_propagate_error (error, g_steal_pointer (&local));
           return NULL;
         }
+      if (run_json != NULL)
+        expect_manifest_kernels (ncu, run_json);
     }
   if (export != NULL)
     {
-      run = ws_nsys_reader_load (export, flags, cancellable,
-                                 progress != NULL ? reading_progress : NULL, &reading, &local);
+      if (export_kind == WS_INPUT_NVPROF_SQLITE)
+        run = ws_nvprof_reader_load (export, flags, cancellable,
+                                     progress != NULL ? reading_progress : NULL, &reading, &local);
+      else
+        run = ws_nsys_reader_load (export, flags, cancellable,
+                                   progress != NULL ? reading_progress : NULL, &reading, &local);
       if (run == NULL)
         {
           name_report (reports, local);
@@ -342,6 +433,8 @@ ws_run_load (const char *const *paths, WsLoadFlags flags, GCancellable *cancella
         }
       if (ncu != NULL)
         ws_run_attach_ncu (run, ncu);
+      if (!(flags & (WS_LOAD_LEAN | WS_LOAD_NO_RANKS)))
+        ws_ranks_loader_attach_processes (run);
     }
   else if (ncu != NULL)
     run = ws_run_new_from_ncu (ncu);
@@ -382,6 +475,15 @@ ws_run_load (const char *const *paths, WsLoadFlags flags, GCancellable *cancella
         return NULL;
       if (kind == WS_INPUT_NSYS_STATS_CSV && !attach_stats (run, path, error))
         return NULL;
+      if (kind == WS_INPUT_CPU_PROFILE)
+        {
+          WsCpuProfile *profile = ws_cpu_reader_load (path, error);
+
+          if (profile == NULL)
+            return NULL;
+          g_ptr_array_add (run->cpu_profiles, profile);
+          g_ptr_array_add (run->prov.files, g_strdup (path));
+        }
     }
 
   if (run_json != NULL)
@@ -389,92 +491,11 @@ ws_run_load (const char *const *paths, WsLoadFlags flags, GCancellable *cancella
   return g_steal_pointer (&run);
 }
 
-/* Progress crosses from the worker to the caller's main context through a
- * relay that outlives both; deliveries after the task finished or was
- * cancelled are dropped (a window that cancels as it goes must not hear
- * of the load again). */
-typedef struct
-{
-  gatomicrefcount ref_count;
-  GMainContext *context;
-  GCancellable *cancellable;
-  WsProgressFunc func;
-  gpointer data;
-  GDestroyNotify notify;
-  gint finished; /* atomic */
-} ProgressRelay;
-
-typedef struct
-{
-  ProgressRelay *relay;
-  double fraction;
-  char *what;
-} ProgressEvent;
-
-static ProgressRelay *
-relay_ref (ProgressRelay *relay)
-{
-  g_atomic_ref_count_inc (&relay->ref_count);
-  return relay;
-}
-
-static void
-relay_unref (ProgressRelay *relay)
-{
-  if (!g_atomic_ref_count_dec (&relay->ref_count))
-    return;
-  if (relay->notify != NULL)
-    relay->notify (relay->data);
-  g_main_context_unref (relay->context);
-  g_clear_object (&relay->cancellable);
-  g_free (relay);
-}
-
-static void
-progress_event_free (gpointer data)
-{
-  ProgressEvent *event = data;
-
-  relay_unref (event->relay);
-  g_free (event->what);
-  g_free (event);
-}
-
-static gboolean
-deliver_progress (gpointer data)
-{
-  ProgressEvent *event = data;
-
-  if (!g_atomic_int_get (&event->relay->finished) &&
-      !g_cancellable_is_cancelled (event->relay->cancellable))
-    event->relay->func (event->fraction, event->what, event->relay->data);
-  return G_SOURCE_REMOVE;
-}
-
-static void
-relay_progress (double fraction, const char *what, gpointer data)
-{
-  ProgressRelay *relay = data;
-  ProgressEvent *event = g_new0 (ProgressEvent, 1);
-  g_autoptr (GSource) source = NULL;
-
-  event->relay = relay_ref (relay);
-  event->fraction = fraction;
-  event->what = g_strdup (what);
-  /* Always through the caller's loop: g_main_context_invoke() would call
-   * it right here, on the worker, whenever the worker's thread-default
-   * context is the caller's and nobody iterates it at that moment. */
-  source = g_idle_source_new ();
-  g_source_set_priority (source, G_PRIORITY_DEFAULT);
-  g_source_set_callback (source, deliver_progress, event, progress_event_free);
-  g_source_attach (source, relay->context);
-}
-
 typedef struct
 {
   char **paths;
   WsLoadFlags flags;
-  ProgressRelay *relay;
+  WsLoadRelay *relay;
 } LoadData;
 
 static void
@@ -485,8 +506,8 @@ load_data_free (gpointer data)
   g_strfreev (load->paths);
   if (load->relay != NULL)
     {
-      g_atomic_int_set (&load->relay->finished, TRUE);
-      relay_unref (load->relay);
+      ws_load_relay_finish (load->relay);
+      ws_load_relay_unref (load->relay);
     }
   g_free (load);
 }
@@ -499,7 +520,7 @@ load_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *can
   WsRun *run;
 
   run = ws_run_load ((const char *const *) load->paths, load->flags, cancellable,
-                     load->relay != NULL ? relay_progress : NULL, load->relay, &error);
+                     load->relay != NULL ? ws_load_relay_progress : NULL, load->relay, &error);
   if (run != NULL)
     ws_run_compute_summaries (run);
   if (run == NULL)
@@ -529,15 +550,7 @@ ws_run_load_async (const char *const *paths, WsLoadFlags flags, GCancellable *ca
   load->paths = g_strdupv ((char **) paths);
   load->flags = flags;
   if (progress != NULL)
-    {
-      load->relay = g_new0 (ProgressRelay, 1);
-      g_atomic_ref_count_init (&load->relay->ref_count);
-      load->relay->context = g_main_context_ref_thread_default ();
-      load->relay->cancellable = cancellable != NULL ? g_object_ref (cancellable) : NULL;
-      load->relay->func = progress;
-      load->relay->data = progress_data;
-      load->relay->notify = progress_notify;
-    }
+    load->relay = ws_load_relay_new (progress, progress_data, progress_notify, cancellable);
   else if (progress_notify != NULL)
     progress_notify (progress_data);
 

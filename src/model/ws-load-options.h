@@ -17,7 +17,9 @@ typedef enum
   WS_LOAD_NVTX = 1 << 3,
   WS_LOAD_MEM_USAGE = 1 << 4,
   WS_LOAD_GPU_METRICS = 1 << 5,
-  WS_LOAD_ALL = 0x3f,
+  WS_LOAD_OSRT = 1 << 6,
+  WS_LOAD_CPU_SAMPLES = 1 << 7,
+  WS_LOAD_ALL = 0xff,
 
   /* Read only the columns the summaries need: start, end and one kernel
    * name form for kernels, start, end and name for API calls.  Streams,
@@ -25,6 +27,10 @@ typedef enum
   WS_LOAD_LEAN = 1 << 8,
   WS_LOAD_NAME_SHORT = 1 << 9,    /* with LEAN: the short kernel names */
   WS_LOAD_NAME_MANGLED = 1 << 10, /* with LEAN: the mangled kernel names */
+
+  /* An export whose processes are a job's ranks stays one process's run:
+   * it is itself one rank of a job being loaded. */
+  WS_LOAD_NO_RANKS = 1 << 11,
 } WsLoadFlags;
 
 G_END_DECLS

@@ -69,6 +69,7 @@ ws_ncu_results_unref (WsNcuResults *self)
       ws_gauges_clear (&self->gauges[i]);
   g_free (self->gauges);
   g_free (self->match);
+  g_clear_pointer (&self->expected, g_ptr_array_unref);
   g_hash_table_unref (self->by_key);
   g_hash_table_unref (self->aliases);
   g_ptr_array_unref (self->metrics);
@@ -692,4 +693,61 @@ ws_ncu_results_finish (WsNcuResults *self)
     }
 
   self->finished = TRUE;
+}
+
+static void
+expected_free (gpointer data)
+{
+  WsNcuExpected *e = data;
+
+  if (e == NULL)
+    return;
+  g_free (e->demangled);
+  g_free (e->mangled);
+  g_free (e->grid);
+  g_free (e->block);
+  g_free (e);
+}
+
+/**
+ * ws_ncu_results_expect:
+ * @file: an index into @self->files
+ *
+ * Records which nsys kernel the report of @file was made for (a capture's
+ * run.json says), for ws_ncu_results_match_run().
+ */
+void
+ws_ncu_results_expect (WsNcuResults *self, guint file, const WsNcuExpected *expected)
+{
+  WsNcuExpected *copy;
+
+  g_return_if_fail (self != NULL && expected != NULL && file < self->files->len);
+
+  if (self->expected == NULL)
+    self->expected = g_ptr_array_new_with_free_func (expected_free);
+  while (self->expected->len <= file)
+    g_ptr_array_add (self->expected, NULL);
+  copy = g_new0 (WsNcuExpected, 1);
+  copy->demangled = g_strdup (expected->demangled);
+  copy->mangled = g_strdup (expected->mangled);
+  copy->grid = g_strdup (expected->grid);
+  copy->block = g_strdup (expected->block);
+  expected_free (g_ptr_array_index (self->expected, file));
+  g_ptr_array_index (self->expected, file) = copy;
+}
+
+/**
+ * ws_ncu_results_expected:
+ *
+ * Returns: (transfer none) (nullable): the nsys kernel the report of @file
+ * was made for, when a manifest said
+ */
+const WsNcuExpected *
+ws_ncu_results_expected (const WsNcuResults *self, guint file)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+
+  if (self->expected == NULL || file >= self->expected->len)
+    return NULL;
+  return g_ptr_array_index (self->expected, file);
 }

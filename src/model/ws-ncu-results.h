@@ -34,7 +34,19 @@ typedef enum
   WS_NCU_MATCH_NORMALIZED, /* equal once casts and namespace qualifiers are dropped */
   WS_NCU_MATCH_BASE,       /* the same function name, and only one nsys kernel has it */
   WS_NCU_MATCH_UNMATCHED,  /* matched against a run, and nothing fitted */
+  WS_NCU_MATCH_MANIFEST,   /* the capture's run.json names the kernel its report was made for */
+  WS_NCU_MATCH_FUNCTION,   /* equal once return types and parameters are dropped too */
 } WsNcuMatchKind;
+
+/* The nsys kernel an ncu report was made for, as a capture's run.json
+ * records it (any field may be NULL in older manifests). */
+typedef struct
+{
+  char *demangled;
+  char *mangled;
+  char *grid; /* "(256, 1, 1)", as ncu writes it */
+  char *block;
+} WsNcuExpected;
 
 /* One profiled kernel launch: the leading columns of its row(s).  Strings
  * are interned in the results and live as long as they do. */
@@ -93,6 +105,8 @@ typedef struct
   WsNcuMatchKind kind;
   const char *nsys_name; /* the nsys demangled name (interned here), or NULL */
   const char *why;       /* static: why it did not match, or NULL */
+  const char *closest;   /* unmatched: the nsys kernel nearest by name (interned), or NULL */
+  const char *differs;   /* unmatched: where the closest one differs (interned), or NULL */
 } WsNcuMatch;
 
 struct _WsNcuResults
@@ -108,8 +122,9 @@ struct _WsNcuResults
   GArray *rules;       /* WsNcuRule */
   GPtrArray *warnings; /* char *: what was odd but not fatal */
 
-  WsGauges *gauges;  /* one per launch: ws_gauges_compute_all() (analysis), or NULL */
-  WsNcuMatch *match; /* one per launch once matched to an nsys run, or NULL */
+  WsGauges *gauges;    /* one per launch: ws_gauges_compute_all() (analysis), or NULL */
+  WsNcuMatch *match;   /* one per launch once matched to an nsys run, or NULL */
+  GPtrArray *expected; /* per file: WsNcuExpected * from the capture's manifest, or NULL */
   gboolean finished;
 };
 
@@ -134,6 +149,8 @@ gboolean ws_ncu_unit_normalize (const char *unit, double *scale, const char **ba
 
 /* For the reader: building results before ws_ncu_results_finish(). */
 const char *ws_ncu_results_intern (WsNcuResults *self, const char *str);
+void ws_ncu_results_expect (WsNcuResults *self, guint file, const WsNcuExpected *expected);
+const WsNcuExpected *ws_ncu_results_expected (const WsNcuResults *self, guint file);
 guint ws_ncu_results_add_file (WsNcuResults *self, const char *path);
 guint ws_ncu_results_add_launch (WsNcuResults *self, const WsNcuLaunch *launch);
 WsNcuMetric *ws_ncu_results_add_metric (WsNcuResults *self, const char *section, const char *name,

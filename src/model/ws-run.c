@@ -4,7 +4,9 @@
 
 #include <string.h>
 
+#include "ws-kernel-display.h"
 #include "ws-ncu-results.h"
+#include "ws-ranks.h"
 #include "ws-run.h"
 
 static void
@@ -15,6 +17,7 @@ gpu_clear (gpointer data)
   g_free (gpu->name);
   g_free (gpu->bus_location);
   g_free (gpu->chip);
+  g_free (gpu->uuid);
 }
 
 static void
@@ -66,6 +69,7 @@ ws_run_new (void)
     g_array_append_val (self->domains, domain);
   }
 
+  self->cpu_profiles = g_ptr_array_new_with_free_func ((GDestroyNotify) ws_cpu_profile_unref);
   return self;
 }
 
@@ -101,6 +105,9 @@ provenance_clear (WsProvenance *prov)
   g_clear_pointer (&prov->warnings, g_ptr_array_unref);
   g_clear_pointer (&prov->capture_command, g_free);
   g_clear_pointer (&prov->capture_env, g_strfreev);
+  g_clear_pointer (&prov->target_command, g_free);
+  g_clear_pointer (&prov->target_env, g_strfreev);
+  g_clear_pointer (&prov->thread_rank_name, g_free);
 }
 
 static void
@@ -151,12 +158,19 @@ ws_run_free (WsRun *self)
   g_free (self->mem_usage.device);
   g_free (self->mem_usage.mem_kind);
 
+  g_clear_pointer (&self->cpu_profiles, g_ptr_array_unref);
+  g_free (self->osrt.start);
+  g_free (self->osrt.end);
+  g_free (self->osrt.name);
+  g_free (self->osrt.thread);
   g_free (self->metric_samples.time);
   g_free (self->metric_samples.value);
 
   for (guint i = 0; i < WS_N_SUMMARY_KINDS; i++)
     g_clear_pointer (&self->summaries[i], ws_summary_unref);
   g_clear_pointer (&self->ncu, ws_ncu_results_unref);
+  g_clear_pointer (&self->display_names, g_hash_table_unref);
+  g_clear_pointer (&self->ranks, ws_ranks_unref);
 
   g_clear_pointer (&self->streams, g_array_unref);
   g_clear_pointer (&self->threads, g_array_unref);
@@ -164,7 +178,11 @@ ws_run_free (WsRun *self)
   g_clear_pointer (&self->domains, g_array_unref);
   g_clear_pointer (&self->metrics, g_array_unref);
   g_clear_pointer (&self->sources, g_array_unref);
+  /* A slice borrows its run's strings. */
+  if (self->base != NULL)
+    self->strings = NULL;
   g_clear_pointer (&self->strings, ws_string_table_free);
+  g_clear_pointer (&self->base, ws_run_unref);
   provenance_clear (&self->prov);
   g_free (self);
 }
@@ -201,6 +219,7 @@ name_column (WsNameForm form)
         return WS_KERNEL_COL_SHORT;
       case WS_NAME_MANGLED:
         return WS_KERNEL_COL_MANGLED;
+      case WS_NAME_DISPLAY: /* made from the demangled names */
       case WS_NAME_DEMANGLED:
       default:
         return WS_KERNEL_COL_DEMANGLED;
@@ -253,6 +272,7 @@ name_array (const WsKernels *k, WsNameForm form)
         return k->short_name;
       case WS_NAME_MANGLED:
         return k->mangled;
+      case WS_NAME_DISPLAY:
       case WS_NAME_DEMANGLED:
       default:
         return k->demangled;
@@ -268,15 +288,82 @@ ws_run_kernel_name_id (const WsRun *self, gsize i, WsNameForm form)
 
   g_return_val_if_fail (i < self->kernels.n, WS_STRING_NONE);
 
-  names = name_array (&self->kernels, ws_run_kernel_name_form (self, form));
+  form = ws_run_kernel_name_form (self, form);
+  names = name_array (&self->kernels, form);
   if (names == NULL)
     return WS_STRING_NONE;
+  if (form == WS_NAME_DISPLAY)
+    return ws_run_kernel_display_id (self, names[i]);
   /* A row without a mangled name (NULL in the file): nsys shows the
    * demangled one, and so do we. */
   if (names[i] == WS_STRING_NONE && names != self->kernels.demangled &&
       self->kernels.demangled != NULL)
     return self->kernels.demangled[i];
   return names[i];
+}
+
+/**
+ * ws_run_kernel_display_id:
+ * @demangled: the string id of a kernel's demangled name
+ *
+ * Returns: the string id of the kernel's display name: short, readable
+ * and unique in the run; @demangled itself when the run has none
+ */
+guint32
+ws_run_kernel_display_id (const WsRun *self, guint32 demangled)
+{
+  gpointer found;
+
+  if (self->display_names == NULL)
+    return demangled;
+  found = g_hash_table_lookup (self->display_names, GUINT_TO_POINTER (demangled));
+  return found != NULL ? GPOINTER_TO_UINT (found) - 1 : demangled;
+}
+
+/**
+ * ws_run_kernel_display:
+ * @demangled: a kernel's demangled name
+ *
+ * Returns: (transfer none): the kernel's display name in this run, or
+ * @demangled when the run has no kernel of that name
+ */
+const char *
+ws_run_kernel_display (const WsRun *self, const char *demangled)
+{
+  guint32 id;
+
+  g_return_val_if_fail (demangled != NULL, "");
+
+  id = ws_string_table_lookup_id (self->strings, demangled);
+  if (id == WS_STRING_NONE || self->display_names == NULL ||
+      !g_hash_table_contains (self->display_names, GUINT_TO_POINTER (id)))
+    return demangled;
+  return ws_run_string (self, ws_run_kernel_display_id (self, id));
+}
+
+/* The display name of each distinct kernel, unique in the run. */
+static void
+compute_display_names (WsRun *self)
+{
+  g_autoptr (GHashTable) seen = g_hash_table_new (NULL, NULL);
+  g_autoptr (GArray) ids = g_array_new (FALSE, FALSE, sizeof (guint32));
+  g_autofree const char **names = NULL;
+  g_auto (GStrv) labels = NULL;
+
+  g_clear_pointer (&self->display_names, g_hash_table_unref);
+  if (self->kernels.n == 0 || self->kernels.demangled == NULL)
+    return;
+  for (gsize i = 0; i < self->kernels.n; i++)
+    if (g_hash_table_add (seen, GUINT_TO_POINTER (self->kernels.demangled[i] + 1)))
+      g_array_append_val (ids, self->kernels.demangled[i]);
+  names = g_new0 (const char *, ids->len + 1);
+  for (guint i = 0; i < ids->len; i++)
+    names[i] = ws_run_string (self, g_array_index (ids, guint32, i));
+  labels = ws_kernel_display_names (names, ids->len);
+  self->display_names = g_hash_table_new (NULL, NULL);
+  for (guint i = 0; i < ids->len; i++)
+    g_hash_table_insert (self->display_names, GUINT_TO_POINTER (g_array_index (ids, guint32, i)),
+                         GUINT_TO_POINTER (ws_string_table_intern (self->strings, labels[i]) + 1));
 }
 
 const char *
@@ -381,7 +468,7 @@ gsize
 ws_run_n_events (const WsRun *self)
 {
   return self->kernels.n + self->memops.n + self->api.n + self->nvtx.n + self->marks.n +
-         self->mem_usage.n + self->metric_samples.n;
+         self->osrt.n + self->mem_usage.n + self->metric_samples.n;
 }
 
 /* The bytes the run's own arrays hold: what the benchmark divides by events. */
@@ -397,6 +484,7 @@ ws_run_memory (const WsRun *self)
     self->api.n * (2 * sizeof (gint64) + (self->api.thread != NULL ? 4 : 1) * sizeof (guint32));
   total += self->nvtx.n * (2 * sizeof (gint64) + 3 * sizeof (guint32) + 2 * sizeof (guint16) + 1);
   total += self->marks.n * (sizeof (gint64) + 3 * sizeof (guint32) + sizeof (guint16));
+  total += self->osrt.n * (2 * sizeof (gint64) + 2 * sizeof (guint32));
   total += self->mem_usage.n * (2 * sizeof (gint64) + sizeof (gint32) + 1);
   total += self->metric_samples.n * (sizeof (gint64) + sizeof (float));
   total += self->streams->len * sizeof (WsStream);
@@ -453,6 +541,8 @@ ws_run_has_summary_events (const WsRun *run, WsSummaryKind kind)
       case WS_SUMMARY_MEM_TIME_SUM:
       case WS_SUMMARY_MEM_SIZE_SUM:
         return run->memops.n > 0;
+      case WS_SUMMARY_OSRT_SUM:
+        return run->osrt.n > 0;
       case WS_N_SUMMARY_KINDS:
       default:
         return FALSE;
@@ -499,9 +589,18 @@ extend_bounds (gint64 *lo, gint64 *hi, const gint64 *start, const gint64 *end, g
     *hi = MAX (*hi, end != NULL ? end[i] : start[i]);
 }
 
-/* Computes the run's time bounds once every table is loaded and sorted. */
+/* Computes the run's time bounds once every table is loaded and sorted,
+ * and the display names of its kernels. */
 void
 ws_run_finish (WsRun *self)
+{
+  ws_run_update_bounds (self);
+  compute_display_names (self);
+}
+
+/* The run's origin and end from its tables. */
+void
+ws_run_update_bounds (WsRun *self)
 {
   gint64 lo = G_MAXINT64;
   gint64 hi = G_MININT64;

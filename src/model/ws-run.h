@@ -3,6 +3,7 @@
 
 #include <glib.h>
 
+#include "ws-cpu-profile.h"
 #include "ws-string-table.h"
 #include "ws-summary.h"
 
@@ -20,6 +21,7 @@ G_BEGIN_DECLS
 typedef struct _WsRun WsRun;
 typedef struct _WsNcuResults WsNcuResults;
 typedef struct _WsCsvSummaries WsCsvSummaries;
+typedef struct _WsRanks WsRanks;
 
 /* Memory operation kinds: the values of ENUM_CUDA_MEMCPY_OPER, plus memset. */
 typedef enum
@@ -88,6 +90,7 @@ typedef struct
   char *name;
   char *bus_location;
   char *chip;
+  char *uuid; /* "836b3a21-…", or NULL */
   gint sm_count;
   gint cc_major;
   gint cc_minor;
@@ -191,6 +194,17 @@ typedef struct
   guint16 *domain;
 } WsNvtxMarks;
 
+/* OS runtime library calls that nsys traced (OSRT_API, eventClass 27):
+ * poll, read, pthread_cond_wait, …  Where a gloo all-reduce waits. */
+typedef struct
+{
+  gsize n;
+  gint64 *start; /* ns, sorted ascending */
+  gint64 *end;
+  guint32 *name;   /* string id: "poll" */
+  guint32 *thread; /* index into WsRun.threads */
+} WsOsrtCalls;
+
 typedef struct
 {
   gsize n;
@@ -225,6 +239,9 @@ typedef struct
   GPtrArray *warnings;         /* char *: what was odd but not fatal */
   char *capture_command;       /* from a capture folder's run.json, or NULL */
   char **capture_env;          /* NULL-terminated, or NULL */
+  char *target_command;        /* the command nsys launched, as the export records it, or NULL */
+  char **target_env;           /* NAME=value of its environment (META_DATA_CAPTURE), or NULL */
+  char *thread_rank_name;      /* "MPI Rank 0": how nsys named an MPI rank's thread, or NULL */
 } WsProvenance;
 
 struct _WsRun
@@ -246,6 +263,7 @@ struct _WsRun
   WsApiCalls api;
   WsNvtxRanges nvtx;
   WsNvtxMarks marks;
+  WsOsrtCalls osrt;
   WsMemUsage mem_usage;
   WsMetricSamples metric_samples;
 
@@ -256,10 +274,16 @@ struct _WsRun
   gboolean has_nvtx_table;
   gboolean has_runtime_table;
   gboolean has_memory_tables;
+  gboolean has_osrt_table;
 
   WsSummary *summaries[WS_N_SUMMARY_KINDS]; /* derived at load; see ws_run_get_summary() */
+  GHashTable *display_names; /* demangled name id → display name id, set by ws_run_finish() */
+
+  WsRanks *ranks;          /* the ranks of a job (ws-ranks.h), or NULL for one process */
+  GPtrArray *cpu_profiles; /* WsCpuProfile *: nsys CPU samples, py-spy, cProfile, … */
 
   WsNcuResults *ncu;             /* profiled launches from ncu CSVs, or NULL */
+  WsRun *base;                   /* a slice (ws-run-slice.h): the run whose strings it shares */
   WsCsvSummaries *csv_summaries; /* `nsys stats` CSVs opened without an export, or NULL */
 };
 
@@ -279,6 +303,8 @@ const char *ws_run_process_name (const WsRun *self, guint32 pid);
 const char *ws_run_gpu_name (const WsRun *self, gint32 device);
 const char *ws_run_nvtx_domain_name (const WsRun *self, guint16 domain);
 const char *ws_run_display_name (const WsRun *self);
+guint32 ws_run_kernel_display_id (const WsRun *self, guint32 demangled);
+const char *ws_run_kernel_display (const WsRun *self, const char *demangled);
 gsize ws_run_n_events (const WsRun *self);
 gsize ws_run_memory (const WsRun *self);
 const WsSourceCount *ws_run_source_count (const WsRun *self, const char *what);
@@ -293,6 +319,7 @@ const char *ws_mem_kind_label (guint kind);
 void ws_run_add_source (WsRun *self, const char *what, const char *table, gint64 rows);
 void ws_run_add_warning (WsRun *self, const char *format, ...) G_GNUC_PRINTF (2, 3);
 void ws_run_finish (WsRun *self);
+void ws_run_update_bounds (WsRun *self);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (WsRun, ws_run_unref)
 

@@ -5,7 +5,8 @@
 #include "ws-summary.h"
 
 static const char *const kind_names[WS_N_SUMMARY_KINDS] = {
-  "cuda_gpu_kern_sum", "nvtx_sum", "cuda_api_sum", "cuda_gpu_mem_time_sum", "cuda_gpu_mem_size_sum",
+  "cuda_gpu_kern_sum",     "nvtx_sum", "cuda_api_sum", "cuda_gpu_mem_time_sum",
+  "cuda_gpu_mem_size_sum", "osrt_sum",
 };
 
 const char *
@@ -43,6 +44,8 @@ ws_summary_kind_missing_data (WsSummaryKind kind)
       case WS_SUMMARY_MEM_TIME_SUM:
       case WS_SUMMARY_MEM_SIZE_SUM:
         return "GPU memory data";
+      case WS_SUMMARY_OSRT_SUM:
+        return "OS Runtime trace data";
       case WS_N_SUMMARY_KINDS:
       default:
         return "data";

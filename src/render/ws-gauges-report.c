@@ -18,8 +18,9 @@
  * match no kernel of the nsys run.
  */
 void
-ws_gauges_report_write (const WsNcuResults *ncu, WsOutputFormat format, GString *out)
+ws_gauges_report_write (const WsRun *run, WsOutputFormat format, GString *out)
 {
+  const WsNcuResults *ncu = run->ncu;
   /* A column per gauge, in the order of WsGaugeKind. */
   guint n_columns = 2 + WS_N_GAUGES + 1;
   g_autofree const char **headers = g_new0 (const char *, n_columns);
@@ -43,7 +44,7 @@ ws_gauges_report_write (const WsNcuResults *ncu, WsOutputFormat format, GString 
       const WsGauges *gauges = ws_ncu_results_gauges (ncu, i);
 
       g_ptr_array_add (cells, g_strdup_printf ("%u", i));
-      g_ptr_array_add (cells, ws_kernel_name_shorten (ws_ncu_results_launch (ncu, i)->kernel, 40));
+      g_ptr_array_add (cells, ws_ncu_launch_label (run, ncu, i));
       for (int kind = 0; kind < WS_N_GAUGES; kind++)
         {
           const WsGauge *gauge = &gauges->gauge[kind];
@@ -82,10 +83,11 @@ ws_gauges_report_write (const WsNcuResults *ncu, WsOutputFormat format, GString 
       for (guint j = 0; j < unmatched->len; j++)
         {
           guint i = g_array_index (unmatched, guint, j);
+          g_autofree char *why = ws_ncu_unmatched_reason (run, ncu, i);
 
           g_string_append_printf (
             out, format == WS_FORMAT_MARKDOWN ? "- %u  %s (%s)\n" : "  %u  %s (%s)\n", i,
-            ws_ncu_results_launch (ncu, i)->kernel, ws_ncu_results_match (ncu, i)->why);
+            ws_ncu_results_launch (ncu, i)->kernel, why);
         }
     }
 }

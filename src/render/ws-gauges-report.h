@@ -8,6 +8,6 @@
 
 G_BEGIN_DECLS
 
-void ws_gauges_report_write (const WsNcuResults *ncu, WsOutputFormat format, GString *out);
+void ws_gauges_report_write (const WsRun *run, WsOutputFormat format, GString *out);
 
 G_END_DECLS

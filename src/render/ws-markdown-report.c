@@ -65,7 +65,7 @@ append_gauges (GString *out, const WsRun *run, const char *figs, const char *bas
   g_string_append_printf (out, "\n## %s\n\n![%s](figs/%s)\n\n",
                           _ ("Gauges and bottleneck verdicts"),
                           _ ("Gauges of each profiled launch"), name);
-  ws_gauges_report_write (run->ncu, WS_FORMAT_MARKDOWN, out);
+  ws_gauges_report_write (run, WS_FORMAT_MARKDOWN, out);
   return TRUE;
 }
 

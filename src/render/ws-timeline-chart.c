@@ -310,6 +310,28 @@ draw_lane_content (WsTimelineChart *self, const WsLane *lane, double y, double h
     }
 }
 
+/* A collapsed rank still shows when its GPUs were busy: the activity of
+ * its streams, in its header's row. */
+static void
+draw_rank_activity (WsTimelineChart *self, guint32 group, double y, double h,
+                    const WsPalette *palette)
+{
+  g_autoptr (GPtrArray) tracks = g_ptr_array_new ();
+
+  for (guint l = group + 1; l < ws_lanes_get_n_lanes (self->lanes); l++)
+    {
+      const WsLane *lane = ws_lanes_get_lane (self->lanes, l);
+
+      if (lane->group != group)
+        break;
+      if (lane->kind == WS_LANE_STREAM)
+        g_ptr_array_add (tracks, (gpointer) &lane->tracks[0]);
+    }
+  if (tracks->len > 0)
+    ws_timeline_paint_activity (self->paint, (const WsTrack *const *) tracks->pdata, tracks->len,
+                                y + 3, h - 6, ws_timeline_paint_kernel_color (palette));
+}
+
 static void
 draw_lanes (WsTimelineChart *self, cairo_t *cr, double width, double height, const WsPaintFrame *f,
             const WsTimeTicks *ticks, const WsTimelineState *state, const WsPalette *palette)
@@ -334,11 +356,15 @@ draw_lanes (WsTimelineChart *self, cairo_t *cr, double width, double height, con
         break;
       if (h <= 0)
         continue;
+      if (state->lane_shift != NULL)
+        ws_timeline_paint_set_shift (self->paint, state->lane_shift[l]);
       if (lane->kind == WS_LANE_GROUP)
         {
           ws_color_set_alpha (cr, palette->foreground, 0.05);
           cairo_rectangle (cr, f->x0, y, f->width, h);
           cairo_fill (cr);
+          if (lane->rank >= 0 && (ws_timeline_chart_lane_flags (state, l) & WS_LANE_FLAG_COLLAPSED))
+            draw_rank_activity (self, l, y, h, palette);
         }
       draw_lane_content (self, lane, y, h,
                          (ws_timeline_chart_lane_flags (state, l) & WS_LANE_FLAG_COLLAPSED) != 0 &&
@@ -439,6 +465,7 @@ ws_timeline_chart_event_rect (WsTimelineChart *self, double width, double height
   guint row = 0;
   guint32 lane;
   double x0, x1;
+  gint64 shift;
 
   g_return_val_if_fail (self != NULL && rect != NULL, FALSE);
 
@@ -446,8 +473,9 @@ ws_timeline_chart_event_rect (WsTimelineChart *self, double width, double height
   if (lane == WS_LANE_NONE ||
       !ws_timeline_chart_lane_rect (self, width, height, state, palette, lane, row, rect))
     return FALSE;
-  x0 = ws_time_window_time_to_x (window, ws_event_start (self->run, event));
-  x1 = ws_time_window_time_to_x (window, ws_event_end (self->run, event));
+  shift = state->lane_shift != NULL ? state->lane_shift[lane] : 0;
+  x0 = ws_time_window_time_to_x (window, ws_event_start (self->run, event) + shift);
+  x1 = ws_time_window_time_to_x (window, ws_event_end (self->run, event) + shift);
   if (ws_event_ref_kind (event) == WS_EVENT_MARK)
     {
       x0 -= 2;
@@ -645,7 +673,10 @@ ws_timeline_chart_hit (WsTimelineChart *self, double width, double height, WsTim
             hit->row = collapsed ? 0 : MIN ((guint) (in_lane / g->row_h), lane->n_tracks - 1);
             if (in_lane < 5 && lane->marks.n > 0)
               {
-                hit->event = ws_track_event_at (&lane->marks, self->run, hit->time, tolerance);
+                hit->event = ws_track_event_at (
+                  &lane->marks, self->run,
+                  hit->time - (state->lane_shift != NULL ? state->lane_shift[hit->lane] : 0),
+                  tolerance);
                 if (hit->event != WS_EVENT_NONE)
                   {
                     hit->row = G_MAXUINT;
@@ -665,6 +696,8 @@ ws_timeline_chart_hit (WsTimelineChart *self, double width, double height, WsTim
             break;
         }
       if (track != NULL)
-        hit->event = ws_track_event_at (track, self->run, hit->time, tolerance);
+        hit->event = ws_track_event_at (
+          track, self->run,
+          hit->time - (state->lane_shift != NULL ? state->lane_shift[hit->lane] : 0), tolerance);
     }
 }

@@ -36,12 +36,14 @@ typedef struct
   WsEventRef selected;
   gint64 range_start; /* ns: a selected stretch of time; none when range_end <= range_start */
   gint64 range_end;
-  const guint8 *search;  /* bitset over string ids: names that match a search, or NULL */
-  guint search_len;      /* bytes in @search */
-  gsize nvtx_focus;      /* an NVTX range whose kernels to highlight, or G_MAXSIZE */
-  GHashTable *highlight; /* WsEventRef + 1 of events to show, the rest dimmed; or NULL */
-  double cursor_x;       /* px: a line following the pointer, or < 0 */
-  WsNameForm name_form;  /* how kernels are labelled */
+  const guint8 *search;     /* bitset over string ids: names that match a search, or NULL */
+  guint search_len;         /* bytes in @search */
+  gsize nvtx_focus;         /* an NVTX range whose kernels to highlight, or G_MAXSIZE */
+  GHashTable *highlight;    /* WsEventRef + 1 of events to show, the rest dimmed; or NULL */
+  double cursor_x;          /* px: a line following the pointer, or < 0 */
+  WsNameForm name_form;     /* how kernels are labelled */
+  const gint64 *lane_shift; /* ns per lane added to its events' times (a job's ranks aligned
+                             * on a step), or NULL */
 } WsTimelineState;
 
 typedef struct

@@ -56,6 +56,7 @@ struct _WsTimelinePaint
 {
   WsRun *run;
   WsPaintFrame frame;
+  double view_start; /* the frame's, before a lane's shift */
   Colors colors;
   gboolean focus; /* a search or an NVTX focus dims what does not match */
 
@@ -490,10 +491,19 @@ void
 ws_timeline_paint_begin (WsTimelinePaint *self, const WsPaintFrame *frame)
 {
   self->frame = *frame;
+  self->view_start = frame->view_start;
   self->focus =
     frame->search != NULL || frame->nvtx_focus < self->run->nvtx.n || frame->highlight != NULL;
   update_font (self, frame->palette);
   init_colors (&self->colors, frame->palette);
+}
+
+/* The lanes painted next show their events @shift ns later than they
+ * happened: a rank's lanes when the ranks are aligned on a step. */
+void
+ws_timeline_paint_set_shift (WsTimelinePaint *self, gint64 shift)
+{
+  self->frame.view_start = self->view_start - (double) shift;
 }
 
 /* Draws what is batched: rectangles, then the names over them. */

@@ -42,6 +42,7 @@ PangoLayout *ws_timeline_paint_layout (WsTimelinePaint *self, const WsPalette *p
                                        double scale, gboolean bold);
 
 void ws_timeline_paint_begin (WsTimelinePaint *self, const WsPaintFrame *frame);
+void ws_timeline_paint_set_shift (WsTimelinePaint *self, gint64 shift);
 void ws_timeline_paint_track (WsTimelinePaint *self, const WsTrack *track, double y, double h,
                               gboolean labels);
 void ws_timeline_paint_marks (WsTimelinePaint *self, const WsTrack *marks, double y, double h);

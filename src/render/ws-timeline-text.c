@@ -116,6 +116,31 @@ ws_timeline_lane_title (const WsLanes *lanes, guint32 index, char **subtitle)
         title = g_strdup ("");
         break;
     }
+  /* A job's lanes say whose they are: the group names the rank, each row
+   * starts with it. */
+  if (lane->rank >= 0)
+    {
+      char *ranked;
+
+      if (lane->kind == WS_LANE_GROUP)
+        {
+          g_autofree char *pid = g_strdup_printf ("%u", lane->pid);
+          const char *name = ws_run_process_name (run, lane->pid);
+          g_autofree char *base = name != NULL ? g_path_get_basename (name) : NULL;
+
+          /* TRANSLATORS: %u is a rank of a distributed job */
+          ranked = g_strdup_printf (_ ("Rank %u"), (guint) lane->rank);
+          g_free (sub);
+          /* TRANSLATORS: a process's name, then its id */
+          sub = base != NULL ? g_strdup_printf (_ ("%s, process %s"), base, pid)
+                             : g_strdup_printf (_ ("process %s"), pid);
+        }
+      else
+        /* TRANSLATORS: "r3 · Stream 7": a rank's number, then what its lane shows */
+        ranked = g_strdup_printf (_ ("r%u · %s"), (guint) lane->rank, title);
+      g_free (title);
+      title = ranked;
+    }
   if (subtitle != NULL)
     *subtitle = sub;
   else

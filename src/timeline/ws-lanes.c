@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "ws-lanes.h"
+#include "ws-ranks.h"
 
 struct _WsLanes
 {
@@ -51,6 +52,7 @@ lane_new (WsLaneKind kind)
   lane.group = WS_LANE_NONE;
   lane.device = -1;
   lane.stream = lane.thread = lane.metric = G_MAXUINT32;
+  lane.rank = -1;
   return lane;
 }
 
@@ -353,7 +355,7 @@ compare_thread_keys (gconstpointer a, gconstpointer b)
 }
 
 static void
-build_gpu_lanes (WsLanes *self, Split *streams)
+build_gpu_lanes (WsLanes *self, Split *streams, gboolean with_streams)
 {
   const WsRun *run = self->run;
   g_autoptr (GArray) devices = g_array_new (FALSE, FALSE, sizeof (gint32));
@@ -362,7 +364,7 @@ build_gpu_lanes (WsLanes *self, Split *streams)
   gboolean sources_match;
 
   /* The devices: those of the streams with events, and those with memory usage. */
-  for (guint s = 0; s < streams->n_keys; s++)
+  for (guint s = 0; with_streams && s < streams->n_keys; s++)
     if (streams->count[s] > 0)
       {
         const WsStream *stream = &g_array_index (run->streams, WsStream, s);
@@ -443,8 +445,81 @@ build_gpu_lanes (WsLanes *self, Split *streams)
       }
 }
 
+/* The place of a process among the groups: a job's ranks first, in rank
+ * order, then the other processes by pid. */
+static guint64
+process_order (const WsRun *run, guint32 pid)
+{
+  gint index = run->ranks != NULL ? ws_ranks_index_of_pid (run->ranks, pid) : -1;
+
+  return index >= 0 ? (guint64) index : ((guint64) 1 << 32) + pid;
+}
+
+static int
+compare_thread_keys_ranked (gconstpointer a, gconstpointer b, gpointer data)
+{
+  const ThreadKey *x = a, *y = b;
+  guint64 ox = process_order (data, x->pid), oy = process_order (data, y->pid);
+
+  if (ox != oy)
+    return ox < oy ? -1 : 1;
+  return compare_thread_keys (a, b);
+}
+
 static void
-build_thread_lanes (WsLanes *self, Split *api, Split *marks, WsTrack **nvtx, const guint *n_rows)
+add_process_group (WsLanes *self, guint32 pid, guint32 *group_index)
+{
+  const WsRun *run = self->run;
+  WsLane group = lane_new (WS_LANE_GROUP);
+  gint index = run->ranks != NULL ? ws_ranks_index_of_pid (run->ranks, pid) : -1;
+
+  group.group_kind = WS_GROUP_PROCESS;
+  group.pid = pid;
+  group.rank = index >= 0 ? (gint32) ws_ranks_get (run->ranks, index)->rank : -1;
+  *group_index = self->lanes->len;
+  add_lane (self, &group);
+}
+
+/* A job's run: a rank's streams open its group, before its threads. */
+static void
+add_stream_lanes (WsLanes *self, Split *streams, guint32 pid, guint32 group_index)
+{
+  const WsRun *run = self->run;
+  g_autoptr (GArray) keys = g_array_new (FALSE, FALSE, sizeof (StreamKey));
+
+  for (guint s = 0; s < streams->n_keys; s++)
+    {
+      const WsStream *stream = &g_array_index (run->streams, WsStream, s);
+      StreamKey key = { stream->pid, stream->stream_id, s };
+
+      if (streams->count[s] > 0 && stream->pid == pid)
+        g_array_append_val (keys, key);
+    }
+  g_array_sort (keys, compare_stream_keys);
+  for (guint k = 0; k < keys->len; k++)
+    {
+      const StreamKey *key = &g_array_index (keys, StreamKey, k);
+      const WsStream *stream = &g_array_index (run->streams, WsStream, key->index);
+      WsLane lane = lane_new (WS_LANE_STREAM);
+
+      lane.group = group_index;
+      lane.device = stream->device_id;
+      lane.pid = stream->pid;
+      lane.rank = ws_lanes_get_lane (self, group_index)->rank;
+      lane.stream = key->index;
+      lane.n_tracks = 1;
+      lane.tracks = g_new0 (WsTrack, 1);
+      split_take (streams, key->index, &lane.tracks[0], self);
+      self->stream_lane[key->index] = self->lanes->len;
+      add_lane (self, &lane);
+    }
+}
+
+/* @streams: the streams to place under their processes (a job's run), or
+ * %NULL when the GPU groups hold them. */
+static void
+build_thread_lanes (WsLanes *self, Split *streams, Split *api, Split *marks, WsTrack **nvtx,
+                    const guint *n_rows)
 {
   const WsRun *run = self->run;
   g_autoptr (GArray) keys = g_array_new (FALSE, FALSE, sizeof (ThreadKey));
@@ -459,29 +534,50 @@ build_thread_lanes (WsLanes *self, Split *api, Split *marks, WsTrack **nvtx, con
 
         g_array_append_val (keys, key);
       }
-  g_array_sort (keys, compare_thread_keys);
+  if (streams != NULL)
+    {
+      /* A process with streams and no thread events still gets its group:
+       * a key that no thread has stands for it. */
+      for (guint s = 0; s < streams->n_keys; s++)
+        {
+          const WsStream *stream = &g_array_index (run->streams, WsStream, s);
+          gboolean known = FALSE;
+
+          for (guint k = 0; k < keys->len && !known; k++)
+            known = g_array_index (keys, ThreadKey, k).pid == stream->pid;
+          if (streams->count[s] > 0 && !known)
+            {
+              ThreadKey key = { stream->pid, 2, 0, G_MAXUINT32 };
+
+              g_array_append_val (keys, key);
+            }
+        }
+    }
+  g_array_sort_with_data (keys, compare_thread_keys_ranked, (gpointer) run);
 
   for (guint k = 0; k < keys->len; k++)
     {
       const ThreadKey *key = &g_array_index (keys, ThreadKey, k);
       guint32 t = key->index;
+      gint32 rank;
 
       if (key->pid != current_pid || group_index == WS_LANE_NONE)
         {
-          WsLane group = lane_new (WS_LANE_GROUP);
-
-          group.group_kind = WS_GROUP_PROCESS;
-          group.pid = key->pid;
-          group_index = self->lanes->len;
+          add_process_group (self, key->pid, &group_index);
           current_pid = key->pid;
-          add_lane (self, &group);
+          if (streams != NULL)
+            add_stream_lanes (self, streams, key->pid, group_index);
         }
+      if (t == G_MAXUINT32)
+        continue;
+      rank = ws_lanes_get_lane (self, group_index)->rank;
       if (n_rows[t] > 0 || marks->count[t] > 0)
         {
           WsLane lane = lane_new (WS_LANE_NVTX);
 
           lane.group = group_index;
           lane.pid = key->pid;
+          lane.rank = rank;
           lane.thread = t;
           lane.n_tracks = MAX (n_rows[t], 1);
           lane.tracks = nvtx[t] != NULL ? nvtx[t] : g_new0 (WsTrack, 1);
@@ -498,6 +594,7 @@ build_thread_lanes (WsLanes *self, Split *api, Split *marks, WsTrack **nvtx, con
 
           lane.group = group_index;
           lane.pid = key->pid;
+          lane.rank = rank;
           lane.thread = t;
           lane.n_tracks = 1;
           lane.tracks = g_new0 (WsTrack, 1);
@@ -548,8 +645,17 @@ ws_lanes_new (WsRun *run)
   n_rows = g_new0 (guint, n_threads + 1);
   nvtx = build_nvtx_rows (run, n_rows);
 
-  build_gpu_lanes (self, &streams);
-  build_thread_lanes (self, &api, &marks, nvtx, n_rows);
+  /* A job's ranks: each rank a group of its own, its streams in it. */
+  if (run->ranks != NULL && ws_ranks_get_n (run->ranks) > 1)
+    {
+      build_gpu_lanes (self, &streams, FALSE);
+      build_thread_lanes (self, &streams, &api, &marks, nvtx, n_rows);
+    }
+  else
+    {
+      build_gpu_lanes (self, &streams, TRUE);
+      build_thread_lanes (self, NULL, &api, &marks, nvtx, n_rows);
+    }
 
   for (guint t = 0; t < n_threads; t++)
     if (nvtx[t] != NULL)

@@ -42,11 +42,14 @@ typedef struct
   WsTrack marks;    /* WS_LANE_NVTX: the thread's NVTX marks */
   WsSeries series;  /* WS_LANE_METRIC (values as exported), WS_LANE_MEMORY (bytes) */
   gboolean percent; /* WS_LANE_METRIC: values are % (0–100) */
+  gint32 rank;      /* in a job's run: the rank of the process the lane belongs to, or -1 */
 } WsLane;
 
 /* The lanes of a run's timeline, in display order: per GPU (its metrics,
  * its memory, then its streams), then per process (per thread: NVTX, CUDA
- * API).  Immutable once built; it refers to the run's arrays and holds a
+ * API).  In a job's run each rank is a process group of its own, in rank
+ * order, that holds its streams too (GPU groups keep only their metrics
+ * and memory).  Immutable once built; it refers to the run's arrays and holds a
  * reference to the run. */
 typedef struct _WsLanes WsLanes;
 

@@ -230,6 +230,10 @@ project_ranges (WsNvtxProjection *self, gint64 *api_time, guint32 *api_count)
       lo = ws_track_lower_bound (track, run, nv->start[r], 0);
       hi = ws_track_lower_bound (track, run, nv->end[r] == G_MAXINT64 ? nv->end[r] : nv->end[r] + 1,
                                  lo);
+      /* As nsys: the call must end inside the range too.  A thread's calls
+       * follow each other, so only the last one can stick out. */
+      if (hi > lo && run->api.end[ws_event_ref_index (track->events[hi - 1])] > nv->end[r])
+        hi--;
       self->gpu_time[r] = prefix_at (track, api_time, hi, total_time[t]) -
                           prefix_at (track, api_time, lo, total_time[t]);
       self->n_kernels[r] = count_at (track, api_count, hi, total_count[t]) -
@@ -348,7 +352,7 @@ ws_nvtx_projection_contains (const WsNvtxProjection *self, gsize range, gsize ke
     return FALSE;
   a = self->launch[kernel];
   return a != NO_LAUNCH && run->api.thread[a] == run->nvtx.thread[range] &&
-         run->api.start[a] >= run->nvtx.start[range] && run->api.start[a] <= run->nvtx.end[range];
+         run->api.start[a] >= run->nvtx.start[range] && run->api.end[a] <= run->nvtx.end[range];
 }
 
 static gsize

@@ -5,6 +5,7 @@
 #include <glib/gi18n.h>
 
 #include "ws-capture-panel.h"
+#include "ws-nsys-kernel-identity.h"
 
 /* The targets to run (with check boxes), Run and Cancel, each target's six
  * steps as icons, an overall progress bar, and the live log.  The panel
@@ -645,6 +646,7 @@ ws_capture_panel_run (WsCapturePanel *self, const guint *rows, guint n_rows,
   gtk_progress_bar_set_text (self->progress, _ ("Starting…"));
 
   self->runner = ws_capture_runner_new (self->list, rows, n_rows, settings, base_dir);
+  ws_capture_runner_set_kernel_lookup (self->runner, ws_nsys_kernel_identities);
   g_signal_connect (self->runner, "log", G_CALLBACK (runner_log_cb), self);
   g_signal_connect (self->runner, "step-changed", G_CALLBACK (runner_step_cb), self);
   g_signal_connect (self->runner, "target-finished", G_CALLBACK (runner_target_finished_cb), self);

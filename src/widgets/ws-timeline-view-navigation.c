@@ -135,3 +135,25 @@ ws_timeline_view_reveal (WsTimelineView *self, WsEventRef event)
     gtk_adjustment_set_value (self->vadjustment,
                               self->state.scroll_y + rect.y - top - (height - top) / 3);
 }
+
+/**
+ * ws_timeline_view_scroll_to_lane:
+ *
+ * Scrolls so that lane @lane is at the top of the lanes (as far as the
+ * lanes below it allow).
+ */
+void
+ws_timeline_view_scroll_to_lane (WsTimelineView *self, guint32 lane)
+{
+  cairo_rectangle_t rect;
+  WsPalette palette;
+
+  g_return_if_fail (WS_IS_TIMELINE_VIEW (self));
+
+  if (self->chart == NULL || !ws_timeline_view_lane_rect (self, lane, &rect))
+    return;
+  ws_widget_palette (GTK_WIDGET (self), &palette);
+  gtk_adjustment_set_value (self->vadjustment,
+                            self->state.scroll_y + rect.y -
+                              ws_timeline_chart_top_height (self->chart, &palette));
+}

@@ -24,6 +24,7 @@ struct _WsTimelineView
   GtkAdjustment *vadjustment;
   WsTimelineState state;
   guint8 *lane_flags;
+  gint64 *lane_shift; /* ns per lane, or NULL: see ws_timeline_view_set_lane_shifts() */
 
   WsEventSearch *search;
 

@@ -412,6 +412,43 @@ ws_timeline_view_set_highlight (WsTimelineView *self, GHashTable *events)
   ws_timeline_view_invalidate (self);
 }
 
+/**
+ * ws_timeline_view_set_lane_shifts:
+ * @shifts: (array) (nullable): ns per lane (as many as the lanes) added to
+ *   the times of its events, or %NULL for none
+ *
+ * Shows each lane's events moved in time: a job's ranks aligned on one
+ * instance of a step, each rank's lanes by its own offset.  The ruler
+ * keeps the run's clock.
+ */
+void
+ws_timeline_view_set_lane_shifts (WsTimelineView *self, const gint64 *shifts)
+{
+  guint n;
+
+  g_return_if_fail (WS_IS_TIMELINE_VIEW (self));
+
+  g_clear_pointer (&self->lane_shift, g_free);
+  if (shifts != NULL && self->lanes != NULL)
+    {
+      n = ws_lanes_get_n_lanes (self->lanes);
+      self->lane_shift = g_memdup2 (shifts, sizeof (gint64) * MAX (n, 1));
+    }
+  self->state.lane_shift = self->lane_shift;
+  ws_timeline_view_invalidate (self);
+}
+
+/* ns that lane @lane's events are shown later than they happened. */
+gint64
+ws_timeline_view_get_lane_shift (WsTimelineView *self, guint32 lane)
+{
+  g_return_val_if_fail (WS_IS_TIMELINE_VIEW (self), 0);
+
+  if (self->lane_shift == NULL || self->lanes == NULL || lane >= ws_lanes_get_n_lanes (self->lanes))
+    return 0;
+  return self->lane_shift[lane];
+}
+
 GHashTable *
 ws_timeline_view_get_highlight (WsTimelineView *self)
 {
@@ -482,6 +519,7 @@ ws_timeline_view_finalize (GObject *object)
   WsTimelineView *self = WS_TIMELINE_VIEW (object);
 
   g_free (self->lane_flags);
+  g_free (self->lane_shift);
   g_clear_pointer (&self->search, ws_event_search_free);
 
   G_OBJECT_CLASS (ws_timeline_view_parent_class)->finalize (object);
@@ -577,6 +615,7 @@ ws_timeline_view_set_lanes (WsTimelineView *self, WsLanes *lanes)
   g_clear_pointer (&self->chart, ws_timeline_chart_free);
   g_clear_pointer (&self->projection, ws_nvtx_projection_unref);
   g_clear_pointer (&self->lane_flags, g_free);
+  g_clear_pointer (&self->lane_shift, g_free);
   g_clear_pointer (&self->search, ws_event_search_free);
   self->lanes = lanes;
   ws_timeline_state_init (&self->state);

@@ -31,6 +31,8 @@ void ws_timeline_view_set_range (WsTimelineView *self, gint64 start, gint64 end)
 void ws_timeline_view_reveal (WsTimelineView *self, WsEventRef event);
 void ws_timeline_view_set_highlight (WsTimelineView *self, GHashTable *events);
 GHashTable *ws_timeline_view_get_highlight (WsTimelineView *self);
+void ws_timeline_view_set_lane_shifts (WsTimelineView *self, const gint64 *shifts);
+gint64 ws_timeline_view_get_lane_shift (WsTimelineView *self, guint32 lane);
 gsize ws_timeline_view_get_nvtx_focus (WsTimelineView *self);
 
 void ws_timeline_view_zoom (WsTimelineView *self, double factor);
@@ -47,6 +49,7 @@ guint8 ws_timeline_view_get_lane_flags (WsTimelineView *self, guint32 lane);
 void ws_timeline_view_set_lane_flags (WsTimelineView *self, guint32 lane, guint8 flags);
 void ws_timeline_view_show_all_lanes (WsTimelineView *self);
 void ws_timeline_view_toggle_collapsed (WsTimelineView *self, guint32 lane);
+void ws_timeline_view_scroll_to_lane (WsTimelineView *self, guint32 lane);
 
 double ws_timeline_view_get_header_width (WsTimelineView *self);
 void ws_timeline_view_hit (WsTimelineView *self, double x, double y, WsTimelineHit *hit);

@@ -1,0 +1,743 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "ws-nvtx-gpu"
+#include "config.h"
+
+#include <string.h>
+
+#include "ws-gpu-busy.h"
+#include "ws-launch-index.h"
+#include "ws-nvtx-gpu.h"
+#include "ws-stats.h"
+
+#define NO_RANGE G_MAXUINT32
+
+struct _WsNvtxGpu
+{
+  gatomicrefcount ref_count;
+  WsRun *run;
+  WsLaunchIndex *launches;
+  gint64 *first;      /* per API call: the earliest start of the GPU operations it launched */
+  gint64 *last;       /* per API call: their latest end */
+  gint64 *proj_start; /* per range: G_MAXINT64 when it launched nothing */
+  gint64 *proj_end;
+  guint32 *ops;      /* per range: launch calls with GPU operations inside it */
+  guint32 *parent;   /* per range: the innermost range of its thread that holds it */
+  guint16 *level;    /* per range: how many ranges of its thread hold it */
+  guint32 *children; /* per range: child ranges with GPU operations */
+  gint64 *busy;      /* per range: ns with its process's GPU work running */
+};
+
+/* Called for each launch call with GPU operations, with the ranges of its
+ * thread that hold it wholly. */
+typedef void (*HoldersFunc) (gsize call, const guint32 *ranges, guint n, gpointer data);
+
+/* One pass in time over the calls that launched GPU work; each thread
+ * keeps the ranges open at the current call, so that a call is checked
+ * against those only. */
+static void
+for_each_call (const WsNvtxGpu *self, HoldersFunc func, gpointer data)
+{
+  const WsRun *run = self->run;
+  const WsNvtxRanges *nv = &run->nvtx;
+  guint n_threads = run->threads->len;
+  g_autofree GArray **open = g_new0 (GArray *, MAX (n_threads, 1));
+  g_autoptr (GArray) holders = g_array_new (FALSE, FALSE, sizeof (guint32));
+  gsize next = 0;
+
+  for (gsize a = 0; a < run->api.n; a++)
+    {
+      gint64 cs = run->api.start[a], ce = run->api.end[a];
+      guint32 t = run->api.thread[a];
+      GArray *list;
+      guint kept = 0;
+
+      if (self->first[a] == G_MAXINT64)
+        continue;
+      while (next < nv->n && nv->start[next] <= cs)
+        {
+          guint32 rt = nv->thread[next];
+
+          if (rt < n_threads)
+            {
+              guint32 r = (guint32) next;
+
+              if (open[rt] == NULL)
+                open[rt] = g_array_new (FALSE, FALSE, sizeof (guint32));
+              g_array_append_val (open[rt], r);
+            }
+          next++;
+        }
+      if (t >= n_threads || (list = open[t]) == NULL)
+        continue;
+      g_array_set_size (holders, 0);
+      for (guint i = 0; i < list->len; i++)
+        {
+          guint32 r = g_array_index (list, guint32, i);
+
+          /* A range that ended before this call ends before every later one. */
+          if (nv->end[r] < cs)
+            continue;
+          g_array_index (list, guint32, kept++) = r;
+          if (nv->end[r] >= ce)
+            g_array_append_val (holders, r);
+        }
+      g_array_set_size (list, kept);
+      if (holders->len > 0)
+        func (a, (const guint32 *) holders->data, holders->len, data);
+    }
+  for (guint t = 0; t < n_threads; t++)
+    if (open[t] != NULL)
+      g_array_unref (open[t]);
+}
+
+static void
+project_call (gsize call, const guint32 *ranges, guint n, gpointer data)
+{
+  WsNvtxGpu *self = data;
+
+  for (guint i = 0; i < n; i++)
+    {
+      guint32 r = ranges[i];
+
+      self->proj_start[r] = MIN (self->proj_start[r], self->first[call]);
+      self->proj_end[r] = MAX (self->proj_end[r], self->last[call]);
+      self->ops[r]++;
+    }
+}
+
+static void
+note_op (WsNvtxGpu *self, gssize call, gint64 start, gint64 end)
+{
+  if (call < 0)
+    return;
+  self->first[call] = MIN (self->first[call], start);
+  self->last[call] = MAX (self->last[call], end);
+}
+
+/* Ranges are sorted by start, an enclosing one first: a stack per thread
+ * gives each range its innermost holder and its nesting level. */
+static void
+nest_ranges (WsNvtxGpu *self)
+{
+  const WsRun *run = self->run;
+  const WsNvtxRanges *nv = &run->nvtx;
+  guint n_threads = run->threads->len;
+  g_autofree GArray **stacks = g_new0 (GArray *, MAX (n_threads, 1));
+
+  for (gsize r = 0; r < nv->n; r++)
+    {
+      guint32 t = nv->thread[r];
+      GArray *stack;
+      guint32 me = (guint32) r;
+
+      self->parent[r] = NO_RANGE;
+      if (t >= n_threads)
+        continue;
+      if (stacks[t] == NULL)
+        stacks[t] = g_array_new (FALSE, FALSE, sizeof (guint32));
+      stack = stacks[t];
+      while (stack->len > 0 && nv->end[g_array_index (stack, guint32, stack->len - 1)] < nv->end[r])
+        g_array_set_size (stack, stack->len - 1);
+      if (stack->len > 0)
+        self->parent[r] = g_array_index (stack, guint32, stack->len - 1);
+      self->level[r] = (guint16) MIN (stack->len, G_MAXUINT16);
+      g_array_append_val (stack, me);
+    }
+  for (guint t = 0; t < n_threads; t++)
+    if (stacks[t] != NULL)
+      g_array_unref (stacks[t]);
+}
+
+static guint32
+thread_pid (const WsRun *run, guint32 thread)
+{
+  return thread < run->threads->len ? g_array_index (run->threads, WsThread, thread).pid : 0;
+}
+
+static void
+measure_busy (WsNvtxGpu *self)
+{
+  const WsRun *run = self->run;
+  g_autoptr (GHashTable) indices =
+    g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) ws_busy_index_free);
+
+  for (gsize r = 0; r < run->nvtx.n; r++)
+    {
+      guint32 pid = thread_pid (run, run->nvtx.thread[r]);
+      WsBusyIndex *index = g_hash_table_lookup (indices, GUINT_TO_POINTER (pid + 1));
+
+      if (index == NULL)
+        {
+          index = ws_busy_index_new (run, pid, WS_BUSY_ALL);
+          g_hash_table_insert (indices, GUINT_TO_POINTER (pid + 1), index);
+        }
+      self->busy[r] = ws_busy_index_busy (index, run->nvtx.start[r], run->nvtx.end[r]);
+    }
+}
+
+/**
+ * ws_nvtx_gpu_new:
+ *
+ * Projects every NVTX range of @run onto the GPU both ways.  Safe on a
+ * worker thread; O(n log n) plus the ranges open at each launch.
+ *
+ * Returns: (transfer full): the projection
+ */
+WsNvtxGpu *
+ws_nvtx_gpu_new (const WsRun *run)
+{
+  WsNvtxGpu *self;
+  gsize nr = run->nvtx.n, na = run->api.n;
+
+  g_return_val_if_fail (run != NULL, NULL);
+
+  self = g_new0 (WsNvtxGpu, 1);
+  g_atomic_ref_count_init (&self->ref_count);
+  self->run = ws_run_ref ((WsRun *) run);
+  self->proj_start = g_new (gint64, MAX (nr, 1));
+  self->proj_end = g_new (gint64, MAX (nr, 1));
+  self->ops = g_new0 (guint32, MAX (nr, 1));
+  self->parent = g_new (guint32, MAX (nr, 1));
+  self->level = g_new0 (guint16, MAX (nr, 1));
+  self->children = g_new0 (guint32, MAX (nr, 1));
+  self->busy = g_new0 (gint64, MAX (nr, 1));
+  self->first = g_new (gint64, MAX (na, 1));
+  self->last = g_new (gint64, MAX (na, 1));
+  for (gsize r = 0; r < nr; r++)
+    {
+      self->proj_start[r] = G_MAXINT64;
+      self->proj_end[r] = G_MININT64;
+    }
+  for (gsize a = 0; a < na; a++)
+    {
+      self->first[a] = G_MAXINT64;
+      self->last[a] = G_MININT64;
+    }
+  if (nr == 0)
+    return self;
+
+  nest_ranges (self);
+  measure_busy (self);
+  if (na > 0 && run->api.correlation != NULL && run->api.thread != NULL &&
+      run->kernels.correlation != NULL && run->kernels.stream != NULL)
+    {
+      self->launches = ws_launch_index_new (run);
+      for (gsize k = 0; k < run->kernels.n; k++)
+        note_op (self, ws_launch_index_kernel (self->launches, k), run->kernels.start[k],
+                 run->kernels.end[k]);
+      for (gsize m = 0; run->memops.correlation != NULL && m < run->memops.n; m++)
+        note_op (self, ws_launch_index_memop (self->launches, m), run->memops.start[m],
+                 run->memops.end[m]);
+      for_each_call (self, project_call, self);
+    }
+  for (gsize r = 0; r < nr; r++)
+    if (self->ops[r] > 0 && self->parent[r] != NO_RANGE)
+      self->children[self->parent[r]]++;
+  return self;
+}
+
+/**
+ * ws_nvtx_gpu_ref:
+ *
+ * Returns: (transfer full): @self
+ */
+WsNvtxGpu *
+ws_nvtx_gpu_ref (WsNvtxGpu *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+
+  g_atomic_ref_count_inc (&self->ref_count);
+  return self;
+}
+
+void
+ws_nvtx_gpu_unref (WsNvtxGpu *self)
+{
+  if (self == NULL || !g_atomic_ref_count_dec (&self->ref_count))
+    return;
+  g_free (self->first);
+  g_free (self->last);
+  g_free (self->proj_start);
+  g_free (self->proj_end);
+  g_free (self->ops);
+  g_free (self->parent);
+  g_free (self->level);
+  g_free (self->children);
+  g_free (self->busy);
+  ws_launch_index_free (self->launches);
+  ws_run_unref (self->run);
+  g_free (self);
+}
+
+/**
+ * ws_nvtx_gpu_projected:
+ * @start: (out) (optional): ns: the first GPU operation's start
+ * @end: (out) (optional): ns: the last one's end
+ *
+ * Returns: whether @range launched GPU work
+ */
+gboolean
+ws_nvtx_gpu_projected (const WsNvtxGpu *self, gsize range, gint64 *start, gint64 *end)
+{
+  g_return_val_if_fail (self != NULL && range < self->run->nvtx.n, FALSE);
+
+  if (self->ops[range] == 0)
+    return FALSE;
+  if (start != NULL)
+    *start = self->proj_start[range];
+  if (end != NULL)
+    *end = self->proj_end[range];
+  return TRUE;
+}
+
+/* ns: the span of the GPU work launched from @range; 0 when none. */
+gint64
+ws_nvtx_gpu_projection (const WsNvtxGpu *self, gsize range)
+{
+  g_return_val_if_fail (self != NULL && range < self->run->nvtx.n, 0);
+
+  return self->ops[range] > 0 ? self->proj_end[range] - self->proj_start[range] : 0;
+}
+
+/* The launch calls inside @range that started GPU work. */
+guint32
+ws_nvtx_gpu_ops (const WsNvtxGpu *self, gsize range)
+{
+  g_return_val_if_fail (self != NULL && range < self->run->nvtx.n, 0);
+
+  return self->ops[range];
+}
+
+guint16
+ws_nvtx_gpu_level (const WsNvtxGpu *self, gsize range)
+{
+  g_return_val_if_fail (self != NULL && range < self->run->nvtx.n, 0);
+
+  return self->level[range];
+}
+
+guint32
+ws_nvtx_gpu_children (const WsNvtxGpu *self, gsize range)
+{
+  g_return_val_if_fail (self != NULL && range < self->run->nvtx.n, 0);
+
+  return self->children[range];
+}
+
+/* ns of @range during which its process had GPU work running. */
+gint64
+ws_nvtx_gpu_busy (const WsNvtxGpu *self, gsize range)
+{
+  g_return_val_if_fail (self != NULL && range < self->run->nvtx.n, 0);
+
+  return self->busy[range];
+}
+
+static char *
+range_name (const WsRun *run, gsize r)
+{
+  return g_strdup_printf ("%s:%s", ws_run_nvtx_domain_name (run, run->nvtx.domain[r]),
+                          ws_run_string (run, run->nvtx.name[r]));
+}
+
+static const char *
+range_style (const WsRun *run, gsize r)
+{
+  return run->nvtx.style[r] == WS_NVTX_START_END ? "StartEnd" : "PushPop";
+}
+
+static guint64
+range_group_key (const WsRun *run, gsize r)
+{
+  return ((guint64) run->nvtx.name[r] << 17) | ((guint64) run->nvtx.domain[r] << 1) |
+         (run->nvtx.style[r] & 1);
+}
+
+static void
+proj_row_clear (gpointer data)
+{
+  WsNvtxProjRow *row = data;
+
+  g_free (row->name);
+}
+
+static int
+compare_proj_rows (gconstpointer a, gconstpointer b)
+{
+  const WsNvtxProjRow *x = a, *y = b;
+  int c;
+
+  if (x->proj_total != y->proj_total)
+    return x->proj_total > y->proj_total ? -1 : 1;
+  c = strcmp (x->name, y->name);
+  return c != 0 ? c : strcmp (x->style, y->style);
+}
+
+/**
+ * ws_nvtx_gpu_proj_sum:
+ *
+ * The ranges that launched GPU work, summed per name and style as
+ * `nsys stats --report nvtx_gpu_proj_sum` sums them: most projected time
+ * first, then by name.
+ *
+ * Returns: (transfer full) (element-type WsNvtxProjRow): the rows
+ */
+GArray *
+ws_nvtx_gpu_proj_sum (const WsNvtxGpu *self)
+{
+  const WsRun *run = self->run;
+  GArray *rows = g_array_new (FALSE, TRUE, sizeof (WsNvtxProjRow));
+  g_autoptr (GHashTable) groups = g_hash_table_new (g_int64_hash, g_int64_equal);
+  g_autoptr (GArray) keys = g_array_new (FALSE, FALSE, sizeof (guint64));
+  g_autofree guint32 *group = g_new (guint32, MAX (run->nvtx.n, 1));
+  g_autofree gsize *offset = NULL;
+  g_autofree gint64 *values = NULL;
+  g_autofree gsize *fill = NULL;
+  guint n_groups;
+
+  g_array_set_clear_func (rows, proj_row_clear);
+  /* Keys live in @keys, grown to its final size first so that the table's
+   * pointers into it stay valid. */
+  g_array_set_size (keys, run->nvtx.n);
+  n_groups = 0;
+  for (gsize r = 0; r < run->nvtx.n; r++)
+    {
+      gpointer found;
+
+      group[r] = G_MAXUINT32;
+      if (self->ops[r] == 0)
+        continue;
+      g_array_index (keys, guint64, r) = range_group_key (run, r);
+      found = g_hash_table_lookup (groups, &g_array_index (keys, guint64, r));
+      if (found == NULL)
+        {
+          WsNvtxProjRow row = { 0 };
+
+          row.name = range_name (run, r);
+          row.style = range_style (run, r);
+          g_array_append_val (rows, row);
+          found = GUINT_TO_POINTER (++n_groups);
+          g_hash_table_insert (groups, &g_array_index (keys, guint64, r), found);
+        }
+      group[r] = GPOINTER_TO_UINT (found) - 1;
+    }
+
+  /* The projected durations, partitioned by group, for the medians. */
+  offset = g_new0 (gsize, n_groups + 1);
+  fill = g_new0 (gsize, n_groups + 1);
+  values = g_new (gint64, MAX (run->nvtx.n, 1));
+  for (gsize r = 0; r < run->nvtx.n; r++)
+    if (group[r] != G_MAXUINT32)
+      offset[group[r] + 1]++;
+  for (guint g = 0; g < n_groups; g++)
+    offset[g + 1] += offset[g];
+  memcpy (fill, offset, sizeof (gsize) * (n_groups + 1));
+  for (gsize r = 0; r < run->nvtx.n; r++)
+    {
+      WsNvtxProjRow *row;
+
+      if (group[r] == G_MAXUINT32)
+        continue;
+      row = &g_array_index (rows, WsNvtxProjRow, group[r]);
+      values[fill[group[r]]++] = self->proj_end[r] - self->proj_start[r];
+      row->range_total += run->nvtx.end[r] - run->nvtx.start[r];
+      row->ops += self->ops[r];
+      row->avg_level += self->level[r];
+      row->avg_children += self->children[r];
+    }
+  for (guint g = 0; g < n_groups; g++)
+    {
+      WsNvtxProjRow *row = &g_array_index (rows, WsNvtxProjRow, g);
+      WsGroupStats stats;
+
+      ws_group_stats (values + offset[g], offset[g + 1] - offset[g], &stats);
+      row->instances = stats.count;
+      row->proj_total = stats.total;
+      row->proj_avg = stats.avg;
+      row->proj_med = stats.med;
+      row->proj_min = stats.min;
+      row->proj_max = stats.max;
+      row->proj_stddev = stats.stddev;
+      row->avg_ops = (double) row->ops / (double) stats.count;
+      row->avg_level /= (double) stats.count;
+      row->avg_children /= (double) stats.count;
+    }
+  g_array_sort (rows, compare_proj_rows);
+  return rows;
+}
+
+/* One (range, kernel) pair of the kernel summary, or a kernel outside every
+ * range (range NO_RANGE). */
+typedef struct
+{
+  guint32 group;
+  guint32 range;
+  gint64 duration;
+} Pair;
+
+typedef struct
+{
+  guint32 range_group; /* NO_RANGE outside ranges */
+  guint32 thread;      /* G_MAXUINT32 when the launch is unknown */
+  guint32 kernel;      /* name id */
+} GroupKey;
+
+static guint
+group_key_hash (gconstpointer p)
+{
+  const GroupKey *k = p;
+
+  return (k->range_group * 2654435761u) ^ (k->thread * 40503u) ^ k->kernel;
+}
+
+static gboolean
+group_key_equal (gconstpointer a, gconstpointer b)
+{
+  return memcmp (a, b, sizeof (GroupKey)) == 0;
+}
+
+typedef struct
+{
+  const WsNvtxGpu *self;
+  WsNameForm form;
+  GHashTable *range_groups; /* range group key → index + 1 */
+  GArray *range_first;      /* per range group: a range of it, for its name */
+  GHashTable *groups;       /* GroupKey → index + 1 */
+  GArray *group_keys;       /* GroupKey per group */
+  GArray *pairs;            /* Pair */
+  guint32 *call_first;      /* CSR of kernels per launch call */
+  guint32 *call_kernels;
+  guint8 *in_range; /* per kernel: held by some range */
+} KernSum;
+
+static guint32
+group_for (KernSum *ks, guint32 range_group, guint32 thread, guint32 kernel)
+{
+  GroupKey key = { range_group, thread, kernel };
+  gpointer found = g_hash_table_lookup (ks->groups, &key);
+
+  if (found == NULL)
+    {
+      g_array_append_val (ks->group_keys, key);
+      found = GUINT_TO_POINTER (ks->group_keys->len);
+      g_hash_table_insert (ks->groups, g_memdup2 (&key, sizeof key), found);
+    }
+  return GPOINTER_TO_UINT (found) - 1;
+}
+
+static guint32
+range_group_for (KernSum *ks, guint32 r)
+{
+  guint64 key = range_group_key (ks->self->run, r);
+  gpointer found = g_hash_table_lookup (ks->range_groups, &key);
+
+  if (found == NULL)
+    {
+      g_array_append_val (ks->range_first, r);
+      found = GUINT_TO_POINTER (ks->range_first->len);
+      g_hash_table_insert (ks->range_groups, g_memdup2 (&key, sizeof key), found);
+    }
+  return GPOINTER_TO_UINT (found) - 1;
+}
+
+static void
+kern_call (gsize call, const guint32 *ranges, guint n, gpointer data)
+{
+  KernSum *ks = data;
+  const WsRun *run = ks->self->run;
+
+  for (guint32 i = ks->call_first[call]; i < ks->call_first[call + 1]; i++)
+    {
+      guint32 k = ks->call_kernels[i];
+      guint32 name = ws_run_kernel_name_id (run, k, ks->form);
+
+      ks->in_range[k] = TRUE;
+      for (guint j = 0; j < n; j++)
+        {
+          Pair pair = { group_for (ks, range_group_for (ks, ranges[j]), run->api.thread[call],
+                                   name),
+                        ranges[j], run->kernels.end[k] - run->kernels.start[k] };
+
+          g_array_append_val (ks->pairs, pair);
+        }
+    }
+}
+
+static int
+compare_pairs (gconstpointer a, gconstpointer b)
+{
+  const Pair *x = a, *y = b;
+
+  if (x->group != y->group)
+    return x->group < y->group ? -1 : 1;
+  return (x->range > y->range) - (x->range < y->range);
+}
+
+static void
+kern_row_clear (gpointer data)
+{
+  WsNvtxKernRow *row = data;
+
+  g_free (row->range);
+}
+
+static int
+compare_kern_rows (gconstpointer a, gconstpointer b, gpointer data)
+{
+  const WsRun *run = data;
+  const WsNvtxKernRow *x = a, *y = b;
+  int c;
+
+  /* Kernels outside ranges (NULL) first, as SQLite sorts NULL. */
+  if ((x->range == NULL) != (y->range == NULL))
+    return x->range == NULL ? -1 : 1;
+  if (x->range != NULL && (c = strcmp (x->range, y->range)) != 0)
+    return c;
+  if (x->pid != y->pid)
+    return x->pid < y->pid ? -1 : 1;
+  if (x->tid != y->tid)
+    return x->tid < y->tid ? -1 : 1;
+  if (x->total != y->total)
+    return x->total > y->total ? -1 : 1;
+  /* nsys groups by kernel name last, and its sort keeps that order for
+   * equal totals. */
+  return strcmp (ws_run_string (run, x->kernel), ws_run_string (run, y->kernel));
+}
+
+static void
+build_call_kernels (KernSum *ks)
+{
+  const WsRun *run = ks->self->run;
+  gsize na = run->api.n;
+  g_autofree guint32 *fill = NULL;
+
+  ks->call_first = g_new0 (guint32, na + 2);
+  ks->call_kernels = g_new (guint32, MAX (run->kernels.n, 1));
+  for (gsize k = 0; k < run->kernels.n; k++)
+    {
+      gssize a = ws_launch_index_kernel (ks->self->launches, k);
+
+      if (a >= 0)
+        ks->call_first[a + 1]++;
+    }
+  for (gsize a = 0; a < na; a++)
+    ks->call_first[a + 1] += ks->call_first[a];
+  fill = g_memdup2 (ks->call_first, sizeof (guint32) * (na + 1));
+  for (gsize k = 0; k < run->kernels.n; k++)
+    {
+      gssize a = ws_launch_index_kernel (ks->self->launches, k);
+
+      if (a >= 0)
+        ks->call_kernels[fill[a]++] = (guint32) k;
+    }
+}
+
+/**
+ * ws_nvtx_kern_sum:
+ * @form: the kernel name form (nsys: demangled, `:base`, `:mangled`)
+ *
+ * The kernels launched inside NVTX ranges, summed per range name, thread
+ * and kernel name, as `nsys stats --report nvtx_kern_sum`: a kernel counts
+ * in every range of its launching thread that holds its launch call; the
+ * kernels of no range make rows without a range.
+ *
+ * Returns: (transfer full) (element-type WsNvtxKernRow): the rows, by
+ * range name, process, thread and total time
+ */
+GArray *
+ws_nvtx_kern_sum (const WsNvtxGpu *self, WsNameForm form)
+{
+  const WsRun *run = self->run;
+  GArray *rows = g_array_new (FALSE, TRUE, sizeof (WsNvtxKernRow));
+  KernSum ks = { self, form };
+  g_autofree gint64 *values = NULL;
+
+  g_array_set_clear_func (rows, kern_row_clear);
+  if (run->kernels.n == 0)
+    return rows;
+  ks.range_groups = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  ks.range_first = g_array_new (FALSE, FALSE, sizeof (guint32));
+  ks.groups = g_hash_table_new_full (group_key_hash, group_key_equal, g_free, NULL);
+  ks.group_keys = g_array_new (FALSE, FALSE, sizeof (GroupKey));
+  ks.pairs = g_array_new (FALSE, FALSE, sizeof (Pair));
+  ks.in_range = g_new0 (guint8, run->kernels.n);
+
+  if (self->launches != NULL)
+    {
+      build_call_kernels (&ks);
+      for_each_call (self, kern_call, &ks);
+    }
+  for (gsize k = 0; k < run->kernels.n; k++)
+    {
+      gssize a;
+      Pair pair;
+
+      if (ks.in_range[k])
+        continue;
+      a = self->launches != NULL ? ws_launch_index_kernel (self->launches, k) : -1;
+      pair.group = group_for (&ks, NO_RANGE, a >= 0 ? run->api.thread[a] : G_MAXUINT32,
+                              ws_run_kernel_name_id (run, k, form));
+      pair.range = NO_RANGE;
+      pair.duration = run->kernels.end[k] - run->kernels.start[k];
+      g_array_append_val (ks.pairs, pair);
+    }
+
+  g_array_sort (ks.pairs, compare_pairs);
+  values = g_new (gint64, MAX (ks.pairs->len, 1));
+  for (guint i = 0; i < ks.pairs->len;)
+    {
+      const Pair *p = &g_array_index (ks.pairs, Pair, i);
+      const GroupKey *key = &g_array_index (ks.group_keys, GroupKey, p->group);
+      WsNvtxKernRow row = { 0 };
+      WsGroupStats stats;
+      guint j = i, n = 0;
+
+      row.ranges = 0;
+      for (; j < ks.pairs->len && g_array_index (ks.pairs, Pair, j).group == p->group; j++)
+        {
+          const Pair *q = &g_array_index (ks.pairs, Pair, j);
+
+          if (q->range != NO_RANGE &&
+              (j == i || g_array_index (ks.pairs, Pair, j - 1).range != q->range))
+            row.ranges++;
+          values[n++] = q->duration;
+        }
+      ws_group_stats (values, n, &stats);
+      if (key->range_group != NO_RANGE)
+        {
+          guint32 r = g_array_index (ks.range_first, guint32, key->range_group);
+
+          row.range = range_name (run, r);
+          row.style = range_style (run, r);
+        }
+      row.has_thread = key->thread != G_MAXUINT32;
+      if (row.has_thread)
+        {
+          const WsThread *thread = ws_run_thread (run, key->thread);
+
+          row.pid = thread->pid;
+          row.tid = thread->tid;
+        }
+      row.kernels = stats.count;
+      row.total = stats.total;
+      row.avg = stats.avg;
+      row.med = stats.med;
+      row.min = stats.min;
+      row.max = stats.max;
+      row.stddev = stats.stddev;
+      row.kernel = key->kernel;
+      g_array_append_val (rows, row);
+      i = j;
+    }
+  g_array_sort_with_data (rows, compare_kern_rows, (gpointer) run);
+
+  g_hash_table_unref (ks.range_groups);
+  g_array_unref (ks.range_first);
+  g_hash_table_unref (ks.groups);
+  g_array_unref (ks.group_keys);
+  g_array_unref (ks.pairs);
+  g_free (ks.call_first);
+  g_free (ks.call_kernels);
+  g_free (ks.in_range);
+  return rows;
+}

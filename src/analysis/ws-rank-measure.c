@@ -1,0 +1,531 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "ws-rank-measure"
+#include "config.h"
+
+#include <string.h>
+
+#include "ws-gpu-busy.h"
+#include "ws-nccl.h"
+#include "ws-rank-measure.h"
+#include "ws-sort.h"
+#include "ws-stats.h"
+#include "ws-steps.h"
+
+/* The ranges kept per rank: enough to name where a straggler's extra
+ * time goes, bounded for runs with an NVTX range per operator. */
+#define MAX_RANGES 256
+
+/* OS runtime calls in which a thread sleeps until something else happens:
+ * a peer's data, another thread's signal.  Gloo's collectives wait in
+ * these; so does any thread waiting for a collective to finish. */
+static const char *const wait_calls[] = {
+  "poll",
+  "ppoll",
+  "select",
+  "pselect",
+  "pselect6",
+  "epoll_wait",
+  "epoll_pwait",
+  "recv",
+  "recvfrom",
+  "recvmsg",
+  "recvmmsg",
+  "accept",
+  "accept4",
+  "pthread_cond_wait",
+  "pthread_cond_timedwait",
+  "pthread_cond_clockwait",
+  "pthread_barrier_wait",
+  "pthread_join",
+  "sem_wait",
+  "sem_timedwait",
+  "sem_clockwait",
+  "futex",
+  "nanosleep",
+  "clock_nanosleep",
+  "usleep",
+  "sleep",
+};
+
+/* CUDA calls in which the host waits for its own GPU, not for its peers. */
+static const char *const sync_calls[] = {
+  "cudaDeviceSynchronize", "cudaStreamSynchronize", "cudaEventSynchronize", "cudaThreadSynchronize",
+  "cuCtxSynchronize",      "cuStreamSynchronize",   "cuEventSynchronize",
+};
+
+static gboolean
+name_in (const char *name, const char *const *list, gsize n)
+{
+  gsize len = strlen (name);
+  const char *v;
+
+  /* API names carry a version suffix: cudaDeviceSynchronize_v3020. */
+  v = strstr (name, "_v");
+  if (v != NULL && v > name)
+    len = (gsize) (v - name);
+  for (gsize i = 0; i < n; i++)
+    if (strlen (list[i]) == len && strncmp (name, list[i], len) == 0)
+      return TRUE;
+  return FALSE;
+}
+
+/* Whether an OS runtime call of this name blocks waiting for others. */
+gboolean
+ws_rank_measure_is_wait_call (const char *name)
+{
+  return name != NULL && name_in (name, wait_calls, G_N_ELEMENTS (wait_calls));
+}
+
+/* Whether a CUDA API call of this name waits for the GPU. */
+gboolean
+ws_rank_measure_is_sync_call (const char *name)
+{
+  return name != NULL && name_in (name, sync_calls, G_N_ELEMENTS (sync_calls));
+}
+
+static gboolean
+is_mpi_range (const WsRun *run, gsize r)
+{
+  const char *name = ws_run_string (run, run->nvtx.name[r]);
+
+  return g_str_has_prefix (name, "MPI_") && !g_str_equal (name, "MPI_Init") &&
+         !g_str_equal (name, "MPI_Init_thread") && !g_str_equal (name, "MPI_Finalize");
+}
+
+static guint32
+thread_pid (const WsRun *run, guint32 thread)
+{
+  return thread < run->threads->len ? g_array_index (run->threads, WsThread, thread).pid
+                                    : G_MAXUINT32;
+}
+
+static gboolean
+kernel_of (const WsRun *run, gsize i, guint32 pid)
+{
+  guint32 s;
+
+  if (pid == WS_PID_ANY || run->kernels.stream == NULL)
+    return TRUE;
+  s = run->kernels.stream[i];
+  return s < run->streams->len && g_array_index (run->streams, WsStream, s).pid == pid;
+}
+
+static gboolean
+memop_of (const WsRun *run, gsize i, guint32 pid)
+{
+  guint32 s;
+
+  if (pid == WS_PID_ANY || run->memops.stream == NULL)
+    return TRUE;
+  s = run->memops.stream[i];
+  return s < run->streams->len && g_array_index (run->streams, WsStream, s).pid == pid;
+}
+
+/* The thread of @pid that called CUDA most: where a process without
+ * steps waits, if it waits anywhere. */
+static guint32
+main_thread (const WsRun *run, guint32 pid)
+{
+  g_autofree guint *calls = g_new0 (guint, MAX (run->threads->len, 1));
+  guint32 best = G_MAXUINT32;
+
+  for (gsize i = 0; run->api.thread != NULL && i < run->api.n; i++)
+    if (run->api.thread[i] < run->threads->len)
+      calls[run->api.thread[i]]++;
+  for (guint t = 0; t < run->threads->len; t++)
+    if ((pid == WS_PID_ANY || thread_pid (run, t) == pid) &&
+        (best == G_MAXUINT32 || calls[t] > calls[best]))
+      best = t;
+  return best;
+}
+
+/* ns of [@from, @to) that @thread spent in events of a sorted table that
+ * @pick takes; events of one thread do not overlap, so they add up. */
+typedef gboolean (*PickFunc) (const WsRun *run, gsize i, gpointer data);
+
+static gint64
+thread_time (const WsRun *run, const gint64 *start, const gint64 *end, const guint32 *thread,
+             gsize n, guint32 which, gint64 from, gint64 to, PickFunc pick, gpointer data)
+{
+  gint64 total = 0;
+  gint64 covered = G_MININT64;
+
+  if (start == NULL || thread == NULL)
+    return 0;
+  /* A thread inside a step range cannot have been inside a call when the
+   * step began on it: the calls that count start in the window. */
+  for (gsize i = ws_sort_lower_bound (start, 0, n, from); i < n && start[i] < to; i++)
+    {
+      gint64 a, b;
+
+      if (thread[i] != which || end[i] <= from || !pick (run, i, data))
+        continue;
+      a = MAX (MAX (start[i], from), covered);
+      b = MIN (end[i], to);
+      if (b > a)
+        {
+          total += b - a;
+          covered = b;
+        }
+    }
+  return total;
+}
+
+static gboolean
+pick_sync (const WsRun *run, gsize i, gpointer data)
+{
+  GHashTable *cache = data;
+  guint32 name = run->api.name[i];
+  gpointer known;
+
+  if (!g_hash_table_lookup_extended (cache, GUINT_TO_POINTER (name), NULL, &known))
+    {
+      known = GUINT_TO_POINTER (ws_rank_measure_is_sync_call (ws_run_string (run, name)));
+      g_hash_table_insert (cache, GUINT_TO_POINTER (name), known);
+    }
+  return GPOINTER_TO_UINT (known);
+}
+
+static gboolean
+pick_mpi (const WsRun *run, gsize i, gpointer data)
+{
+  return is_mpi_range (run, i);
+}
+
+static gboolean
+pick_wait (const WsRun *run, gsize i, gpointer data)
+{
+  GHashTable *cache = data;
+  guint32 name = run->osrt.name[i];
+  gpointer known;
+
+  if (!g_hash_table_lookup_extended (cache, GUINT_TO_POINTER (name), NULL, &known))
+    {
+      known = GUINT_TO_POINTER (ws_rank_measure_is_wait_call (ws_run_string (run, name)));
+      g_hash_table_insert (cache, GUINT_TO_POINTER (name), known);
+    }
+  return GPOINTER_TO_UINT (known);
+}
+
+/* The run's tables of CPU-side waiting: where a rank waits without NCCL. */
+typedef struct
+{
+  GHashTable *sync_names;
+  GHashTable *wait_names;
+  gboolean has_mpi;
+  gboolean has_osrt;
+} CpuWaits;
+
+static gint64
+cpu_wait (const WsRun *run, const CpuWaits *waits, guint32 thread, gint64 from, gint64 to)
+{
+  gint64 wait = 0;
+
+  if (waits->has_mpi)
+    wait += thread_time (run, run->nvtx.start, run->nvtx.end, run->nvtx.thread, run->nvtx.n, thread,
+                         from, to, pick_mpi, NULL);
+  if (waits->has_osrt)
+    wait += thread_time (run, run->osrt.start, run->osrt.end, run->osrt.thread, run->osrt.n, thread,
+                         from, to, pick_wait, waits->wait_names);
+  return wait;
+}
+
+static gint64
+sync_time (const WsRun *run, const CpuWaits *waits, guint32 thread, gint64 from, gint64 to)
+{
+  return thread_time (run, run->api.start, run->api.end, run->api.thread, run->api.n, thread, from,
+                      to, pick_sync, waits->sync_names);
+}
+
+static void
+add_collectives (WsRankFigures *self, const WsRun *run, guint32 pid, const guint8 *mask,
+                 const WsBusyIndex *compute)
+{
+  g_autoptr (GHashTable) by_kind = g_hash_table_new (g_str_hash, g_str_equal);
+
+  for (gsize i = 0; i < run->kernels.n; i++)
+    {
+      const char *kind;
+      gpointer found;
+      WsRankCollective *c;
+      gint64 duration, hidden;
+
+      if (!mask[i] || !kernel_of (run, i, pid))
+        continue;
+      kind = ws_nccl_kind (ws_run_kernel_name (run, i, WS_NAME_DEMANGLED));
+      if (kind == NULL)
+        continue;
+      found = g_hash_table_lookup (by_kind, kind);
+      if (found == NULL)
+        {
+          WsRankCollective fresh = { g_strdup (kind), 0, 0, 0 };
+
+          g_array_append_val (self->collectives, fresh);
+          found = GUINT_TO_POINTER (self->collectives->len);
+          g_hash_table_insert (by_kind, (gpointer) kind, found);
+        }
+      c = &g_array_index (self->collectives, WsRankCollective, GPOINTER_TO_UINT (found) - 1);
+      duration = run->kernels.end[i] - run->kernels.start[i];
+      hidden = ws_busy_index_busy (compute, run->kernels.start[i], run->kernels.end[i]);
+      c->count++;
+      c->total += duration;
+      c->overlap += hidden;
+      self->comm_time += duration;
+      self->overlap_time += hidden;
+    }
+}
+
+static int
+compare_collectives (gconstpointer a, gconstpointer b)
+{
+  const WsRankCollective *x = a, *y = b;
+
+  return x->total > y->total ? -1 : x->total < y->total;
+}
+
+static int
+compare_ranges (gconstpointer a, gconstpointer b)
+{
+  const WsRankRange *x = a, *y = b;
+
+  if (x->per_step != y->per_step)
+    return x->per_step > y->per_step ? -1 : 1;
+  return g_strcmp0 (x->name, y->name);
+}
+
+static double
+median_of (GArray *values)
+{
+  g_autoptr (GArray) copy = NULL;
+  WsGroupStats stats;
+
+  if (values->len == 0)
+    return 0;
+  copy = g_array_copy (values);
+  ws_group_stats ((gint64 *) (gpointer) copy->data, copy->len, &stats);
+  return stats.med;
+}
+
+typedef struct
+{
+  guint depth;
+  GArray *per_step; /* gint64 per steady step */
+} RangeTimes;
+
+static void
+range_times_free (gpointer data)
+{
+  RangeTimes *times = data;
+
+  g_array_unref (times->per_step);
+  g_free (times);
+}
+
+/* The time of each NVTX range name inside the steady steps, on the step's
+ * thread: where a rank's work in a step goes. */
+static void
+add_ranges (WsRankFigures *self, const WsRun *run, const WsSteps *steps)
+{
+  g_autoptr (GHashTable) by_name = g_hash_table_new_full (NULL, NULL, NULL, range_times_free);
+  GHashTableIter iter;
+  gpointer key, value;
+  guint steady = 0;
+
+  for (guint s = 0; s < steps->steps->len; s++)
+    {
+      const WsStep *step = &g_array_index (steps->steps, WsStep, s);
+      guint32 thread = run->nvtx.thread[step->range];
+      guint16 depth = run->nvtx.depth[step->range];
+
+      if (step->warmup)
+        continue;
+      for (gsize r = ws_sort_lower_bound (run->nvtx.start, 0, run->nvtx.n, step->start);
+           r < run->nvtx.n && run->nvtx.start[r] < step->end; r++)
+        {
+          RangeTimes *times;
+
+          if (r == step->range || run->nvtx.thread[r] != thread || run->nvtx.depth[r] <= depth ||
+              run->nvtx.end[r] > step->end)
+            continue;
+          times = g_hash_table_lookup (by_name, GUINT_TO_POINTER (run->nvtx.name[r] + 1));
+          if (times == NULL)
+            {
+              times = g_new0 (RangeTimes, 1);
+              times->depth = run->nvtx.depth[r] - depth;
+              times->per_step = g_array_new (FALSE, TRUE, sizeof (gint64));
+              g_hash_table_insert (by_name, GUINT_TO_POINTER (run->nvtx.name[r] + 1), times);
+            }
+          if (times->per_step->len < steady + 1)
+            g_array_set_size (times->per_step, steady + 1);
+          g_array_index (times->per_step, gint64, steady) += run->nvtx.end[r] - run->nvtx.start[r];
+          times->depth = MIN (times->depth, (guint) (run->nvtx.depth[r] - depth));
+        }
+      steady++;
+    }
+  g_hash_table_iter_init (&iter, by_name);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    {
+      RangeTimes *times = value;
+      WsRankRange range;
+
+      /* A step without the range counts as zero time in it. */
+      g_array_set_size (times->per_step, steady);
+      range.name = g_strdup (ws_run_string (run, GPOINTER_TO_UINT (key) - 1));
+      range.depth = times->depth;
+      range.per_step = median_of (times->per_step);
+      g_array_append_val (self->ranges, range);
+    }
+  g_array_sort (self->ranges, compare_ranges);
+  if (self->ranges->len > MAX_RANGES)
+    g_array_set_size (self->ranges, MAX_RANGES);
+}
+
+static void
+add_steps (WsRankFigures *self, const WsRun *run, guint32 pid, const WsSteps *steps,
+           const WsBusyIndex *all, const WsBusyIndex *comm, const WsBusyIndex *compute,
+           const CpuWaits *waits)
+{
+  g_autoptr (GArray) walls = g_array_new (FALSE, FALSE, sizeof (gint64));
+  g_autoptr (GArray) wait_values = g_array_new (FALSE, FALSE, sizeof (gint64));
+  g_autoptr (GArray) work_values = g_array_new (FALSE, FALSE, sizeof (gint64));
+
+  for (guint s = 0; s < steps->steps->len; s++)
+    {
+      const WsStep *step = &g_array_index (steps->steps, WsStep, s);
+      guint32 thread = run->nvtx.thread[step->range];
+      WsRankStep out = { 0 };
+      gint64 wall = step->end - step->start;
+
+      out.number = step->number;
+      out.start = step->start;
+      out.end = step->end;
+      out.warmup = step->warmup;
+      out.gpu_busy = ws_busy_index_busy (all, step->start, step->end);
+      if (comm != NULL)
+        {
+          gint64 busy_compute = ws_busy_index_busy (compute, step->start, step->end);
+
+          out.comm = ws_busy_index_busy (comm, step->start, step->end);
+          out.overlap = out.comm + busy_compute - out.gpu_busy;
+          out.wait = out.comm - out.overlap;
+          out.work = busy_compute;
+        }
+      else
+        {
+          out.wait = self->wait_source == WS_WAIT_CPU
+                       ? cpu_wait (run, waits, thread, step->start, step->end)
+                       : 0;
+          out.work =
+            MAX (0, wall - out.wait - sync_time (run, waits, thread, step->start, step->end));
+        }
+      self->wait_time += out.wait;
+      g_array_append_val (self->steps, out);
+      if (!out.warmup)
+        {
+          g_array_append_val (walls, wall);
+          g_array_append_val (wait_values, out.wait);
+          g_array_append_val (work_values, out.work);
+        }
+    }
+  self->n_steady = walls->len;
+  self->step_median = median_of (walls);
+  self->wait_median = median_of (wait_values);
+  self->work_median = median_of (work_values);
+}
+
+/**
+ * ws_rank_measure:
+ * @run: a run holding the rank (its own export, or a job's merged run)
+ * @pid: the rank's process, or %WS_PID_ANY when @run holds only the rank
+ * @rank: the rank's number
+ *
+ * Returns: (transfer full): the rank's figures, on @run's clock (offset 0)
+ */
+WsRankFigures *
+ws_rank_measure (const WsRun *run, guint32 pid, guint rank)
+{
+  g_autoptr (WsRankFigures) self = ws_rank_figures_new ();
+  g_autoptr (WsBusyIndex) all = NULL;
+  g_autoptr (WsBusyIndex) comm = NULL;
+  g_autoptr (WsBusyIndex) compute = NULL;
+  g_autoptr (WsSteps) steps = NULL;
+  g_autofree guint8 *mask = NULL;
+  g_autoptr (GHashTable) sync_names = g_hash_table_new (NULL, NULL);
+  g_autoptr (GHashTable) wait_names = g_hash_table_new (NULL, NULL);
+  CpuWaits waits = { sync_names, wait_names, FALSE, FALSE };
+  WsStepsOptions options = { NULL, pid };
+  gint64 first = G_MAXINT64, last = G_MININT64;
+  guint n_nccl = 0;
+  const char *name;
+
+  g_return_val_if_fail (run != NULL, NULL);
+
+  self->rank = rank;
+  self->file = run->prov.files->len > 0 ? g_strdup (g_ptr_array_index (run->prov.files, 0)) : NULL;
+  name = pid != WS_PID_ANY ? ws_run_process_name (run, pid) : NULL;
+  self->process = name != NULL ? g_strdup (name) : NULL;
+
+  all = ws_busy_index_new (run, pid, WS_BUSY_ALL);
+  self->gpu_time = ws_busy_index_total (all);
+  for (gsize i = 0; i < run->kernels.n; i++)
+    if (kernel_of (run, i, pid))
+      {
+        self->kernel_time += run->kernels.end[i] - run->kernels.start[i];
+        first = MIN (first, run->kernels.start[i]);
+        last = MAX (last, run->kernels.end[i]);
+      }
+  for (gsize i = 0; run->memops.start != NULL && i < run->memops.n; i++)
+    if (memop_of (run, i, pid))
+      {
+        first = MIN (first, run->memops.start[i]);
+        last = MAX (last, run->memops.end[i]);
+      }
+  if (last > first)
+    self->idle_time = (last - first) - self->gpu_time;
+
+  mask = ws_nccl_kernel_mask (run, &n_nccl);
+  if (mask != NULL)
+    {
+      compute = ws_busy_index_new_masked (run, pid, WS_BUSY_ALL, mask, 0);
+      add_collectives (self, run, pid, mask, compute);
+      g_array_sort (self->collectives, compare_collectives);
+      if (self->comm_time > 0)
+        comm = ws_busy_index_new_masked (run, pid, WS_BUSY_KERNELS, mask, 1);
+    }
+  for (gsize r = 0; r < run->nvtx.n && !waits.has_mpi; r++)
+    waits.has_mpi =
+      (pid == WS_PID_ANY || thread_pid (run, run->nvtx.thread[r]) == pid) && is_mpi_range (run, r);
+  for (gsize i = 0; run->osrt.thread != NULL && i < run->osrt.n && !waits.has_osrt; i++)
+    waits.has_osrt = pid == WS_PID_ANY || thread_pid (run, run->osrt.thread[i]) == pid;
+  if (comm != NULL)
+    self->wait_source = WS_WAIT_NCCL;
+  else if (waits.has_mpi || waits.has_osrt)
+    self->wait_source = WS_WAIT_CPU;
+
+  steps = ws_steps_compute (run, &options);
+  if (steps != NULL && steps->steps->len > 0)
+    {
+      self->step_pattern = g_strdup (steps->pattern);
+      add_steps (self, run, pid, steps, all, comm, compute, &waits);
+      add_ranges (self, run, steps);
+    }
+  else if (comm != NULL)
+    self->wait_time = ws_busy_index_total (comm) -
+                      (ws_busy_index_total (comm) + ws_busy_index_total (compute) - self->gpu_time);
+  else if (self->wait_source == WS_WAIT_CPU)
+    {
+      guint32 thread = main_thread (run, pid);
+
+      if (thread != G_MAXUINT32)
+        self->wait_time = cpu_wait (run, &waits, thread, G_MININT64 / 2, G_MAXINT64 / 2);
+    }
+  if (self->wait_source == WS_WAIT_CPU && comm == NULL && mask == NULL)
+    {
+      /* Without NCCL, MPI calls are the communication. */
+      for (gsize r = 0; r < run->nvtx.n; r++)
+        if ((pid == WS_PID_ANY || thread_pid (run, run->nvtx.thread[r]) == pid) &&
+            is_mpi_range (run, r))
+          self->comm_time += run->nvtx.end[r] - run->nvtx.start[r];
+    }
+  return g_steal_pointer (&self);
+}

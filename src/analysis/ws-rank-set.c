@@ -1,0 +1,493 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "ws-rank-set"
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <math.h>
+
+#include "ws-format.h"
+#include "ws-rank-measure.h"
+#include "ws-rank-set.h"
+#include "ws-stats.h"
+
+/* A rank is the straggler when it comes last in this share of the steady
+ * steps, and in at least MIN_STEPS of them. */
+#define CONSISTENT_SHARE (2.0 / 3.0)
+#define MIN_STEPS 3
+
+static void
+step_clear (gpointer data)
+{
+  WsRankSetStep *step = data;
+
+  g_free (step->lost);
+}
+
+static gint64
+median_i64 (GArray *values)
+{
+  g_autoptr (GArray) copy = NULL;
+  WsGroupStats stats;
+
+  if (values->len == 0)
+    return 0;
+  copy = g_array_copy (values);
+  ws_group_stats ((gint64 *) (gpointer) copy->data, copy->len, &stats);
+  return (gint64) llround (stats.med);
+}
+
+static int
+compare_u32 (gconstpointer a, gconstpointer b)
+{
+  guint x = *(const guint *) a, y = *(const guint *) b;
+
+  return x < y ? -1 : x > y;
+}
+
+/* Each rank's step @number, or NULL. */
+static const WsRankStep *
+step_of (const WsRankSet *self, guint r, guint number)
+{
+  return ws_rank_figures_find_step (g_ptr_array_index (self->figures, r), number);
+}
+
+/* The others' median work in step @number, leaving out rank @skip. */
+static gint64
+others_median (const WsRankSet *self, guint number, guint skip)
+{
+  g_autoptr (GArray) works = g_array_new (FALSE, FALSE, sizeof (gint64));
+
+  for (guint r = 0; r < self->figures->len; r++)
+    {
+      const WsRankStep *step = r != skip ? step_of (self, r, number) : NULL;
+
+      if (step != NULL)
+        g_array_append_val (works, step->work);
+    }
+  return median_i64 (works);
+}
+
+static void
+compare_steps (WsRankSet *self)
+{
+  g_autoptr (GHashTable) numbers = g_hash_table_new (NULL, NULL);
+  g_autoptr (GArray) sorted = g_array_new (FALSE, FALSE, sizeof (guint));
+  guint n = self->figures->len;
+
+  for (guint r = 0; r < n; r++)
+    {
+      const WsRankFigures *figures = g_ptr_array_index (self->figures, r);
+
+      for (guint s = 0; s < figures->steps->len; s++)
+        {
+          guint number = g_array_index (figures->steps, WsRankStep, s).number;
+
+          if (g_hash_table_add (numbers, GUINT_TO_POINTER (number + 1)))
+            g_array_append_val (sorted, number);
+        }
+    }
+  g_array_sort (sorted, compare_u32);
+
+  for (guint i = 0; i < sorted->len; i++)
+    {
+      WsRankSetStep out = { 0 };
+      guint ran = 0;
+      gboolean warmup = FALSE;
+      gint64 most = G_MININT64;
+
+      out.number = g_array_index (sorted, guint, i);
+      out.last = -1;
+      out.lost = g_new (gint64, MAX (n, 1));
+      for (guint r = 0; r < n; r++)
+        {
+          const WsRankStep *step = step_of (self, r, out.number);
+
+          out.lost[r] = -1;
+          if (step == NULL)
+            continue;
+          ran++;
+          warmup = warmup || step->warmup;
+          if (step->work > most)
+            {
+              most = step->work;
+              out.last = (gint) r;
+            }
+        }
+      out.steady = ran >= 2 && !warmup;
+      if (ran >= 2)
+        {
+          out.late = most - others_median (self, out.number, (guint) out.last);
+          for (guint r = 0; r < n; r++)
+            {
+              const WsRankStep *step = step_of (self, r, out.number);
+
+              if (step != NULL)
+                out.lost[r] = most - step->work;
+            }
+        }
+      else
+        out.last = -1;
+      g_array_append_val (self->steps, out);
+    }
+}
+
+/* The range where the straggler's extra work is: among the ranges where it
+ * spends at least half its lateness more than the others, the deepest
+ * (the most precise), then the one with the most extra. */
+static void
+find_range (WsRankSet *self)
+{
+  WsStraggler *s = &self->straggler;
+  const WsRankFigures *mine = g_ptr_array_index (self->figures, s->index);
+  gint best = -1;
+  gint64 best_extra = 0;
+  guint best_depth = 0;
+
+  for (guint i = 0; i < mine->ranges->len; i++)
+    {
+      const WsRankRange *range = &g_array_index (mine->ranges, WsRankRange, i);
+      g_autoptr (GArray) others = g_array_new (FALSE, FALSE, sizeof (gint64));
+      gint64 extra;
+      gboolean enough, better;
+
+      for (guint r = 0; r < self->figures->len; r++)
+        {
+          const WsRankFigures *other = g_ptr_array_index (self->figures, r);
+          gint64 value = 0;
+
+          if ((gint) r == s->index)
+            continue;
+          for (guint j = 0; j < other->ranges->len; j++)
+            if (g_str_equal (g_array_index (other->ranges, WsRankRange, j).name, range->name))
+              value = (gint64) llround (g_array_index (other->ranges, WsRankRange, j).per_step);
+          g_array_append_val (others, value);
+        }
+      extra = (gint64) llround (range->per_step) - median_i64 (others);
+      if (extra <= 0)
+        continue;
+      enough = extra * 2 >= s->late;
+      if (best < 0)
+        better = TRUE;
+      else
+        {
+          gboolean best_enough = best_extra * 2 >= s->late;
+
+          better =
+            (enough && !best_enough) ||
+            (enough == best_enough && enough &&
+             (range->depth > best_depth || (range->depth == best_depth && extra > best_extra))) ||
+            (enough == best_enough && !enough && extra > best_extra);
+        }
+      if (better)
+        {
+          best = (gint) i;
+          best_extra = extra;
+          best_depth = range->depth;
+        }
+    }
+  if (best >= 0)
+    {
+      s->range = g_strdup (g_array_index (mine->ranges, WsRankRange, best).name);
+      s->range_extra = best_extra;
+    }
+}
+
+static void
+find_straggler (WsRankSet *self)
+{
+  WsStraggler *s = &self->straggler;
+  guint n = self->figures->len;
+  g_autofree guint *counts = g_new0 (guint, MAX (n, 1));
+  g_autoptr (GArray) lates = g_array_new (FALSE, FALSE, sizeof (gint64));
+  g_autoptr (GArray) losts = g_array_new (FALSE, FALSE, sizeof (gint64));
+  guint n_steps = 0;
+  gint best = -1;
+
+  s->index = -1;
+  for (guint i = 0; i < self->steps->len; i++)
+    {
+      const WsRankSetStep *step = &g_array_index (self->steps, WsRankSetStep, i);
+
+      if (!step->steady || step->last < 0)
+        continue;
+      n_steps++;
+      counts[step->last]++;
+    }
+  for (guint r = 0; r < n; r++)
+    if (best < 0 || counts[r] > counts[best])
+      best = (gint) r;
+  s->n_steps = n_steps;
+  if (best < 0 || n_steps < MIN_STEPS || counts[best] < MIN_STEPS ||
+      counts[best] < CONSISTENT_SHARE * n_steps)
+    return;
+
+  /* Its lateness and what the others lose, over every steady step: also
+   * those where noise put another rank last. */
+  for (guint i = 0; i < self->steps->len; i++)
+    {
+      const WsRankSetStep *step = &g_array_index (self->steps, WsRankSetStep, i);
+      const WsRankStep *mine = step_of (self, (guint) best, step->number);
+      gint64 late, lost = 0;
+
+      if (!step->steady || mine == NULL)
+        continue;
+      late = mine->work - others_median (self, step->number, (guint) best);
+      for (guint r = 0; r < n; r++)
+        {
+          const WsRankStep *other = (gint) r != best ? step_of (self, r, step->number) : NULL;
+
+          if (other != NULL && mine->work > other->work)
+            lost += mine->work - other->work;
+        }
+      g_array_append_val (lates, late);
+      g_array_append_val (losts, lost);
+    }
+  s->late = median_i64 (lates);
+  if (s->late <= 0)
+    return;
+  s->index = best;
+  s->rank = ((const WsRankFigures *) g_ptr_array_index (self->figures, best))->rank;
+  s->n_last = counts[best];
+  s->lost = median_i64 (losts);
+  if (n > 1 && self->step_median > 0)
+    s->lost_share = (double) s->lost / ((n - 1) * self->step_median);
+  find_range (self);
+}
+
+/**
+ * ws_rank_set_new:
+ * @figures: (element-type WsRankFigures): the ranks' figures in rank
+ *   order; %NULL entries (ranks not measured yet) are left out
+ *
+ * Returns: (transfer full): the ranks compared
+ */
+WsRankSet *
+ws_rank_set_new (GPtrArray *figures)
+{
+  WsRankSet *self = g_new0 (WsRankSet, 1);
+  g_autoptr (GArray) medians = g_array_new (FALSE, FALSE, sizeof (gint64));
+
+  g_return_val_if_fail (figures != NULL, NULL);
+
+  g_atomic_ref_count_init (&self->ref_count);
+  self->figures = g_ptr_array_new_with_free_func ((GDestroyNotify) ws_rank_figures_unref);
+  self->steps = g_array_new (FALSE, TRUE, sizeof (WsRankSetStep));
+  g_array_set_clear_func (self->steps, step_clear);
+  for (guint i = 0; i < figures->len; i++)
+    {
+      WsRankFigures *f = g_ptr_array_index (figures, i);
+
+      if (f == NULL)
+        continue;
+      g_ptr_array_add (self->figures, ws_rank_figures_ref (f));
+      if (f->n_steady > 0)
+        {
+          gint64 median = (gint64) llround (f->step_median);
+
+          g_array_append_val (medians, median);
+        }
+    }
+  self->step_median = (double) median_i64 (medians);
+  compare_steps (self);
+  find_straggler (self);
+  return self;
+}
+
+/**
+ * ws_rank_set_new_for_run:
+ *
+ * The ranks of @run compared, each measured where the loader has not
+ * measured it yet.
+ *
+ * Returns: (transfer full) (nullable): the set, or %NULL for a run of one
+ * process
+ */
+WsRankSet *
+ws_rank_set_new_for_run (const WsRun *run)
+{
+  g_autoptr (GPtrArray) figures = NULL;
+  const WsRanks *ranks;
+
+  g_return_val_if_fail (run != NULL, NULL);
+
+  ranks = run->ranks;
+  if (ranks == NULL || ranks->ranks->len == 0)
+    return NULL;
+  figures = g_ptr_array_new_with_free_func ((GDestroyNotify) ws_rank_figures_unref);
+  for (guint i = 0; i < ranks->ranks->len; i++)
+    {
+      WsRankFigures *f = i < ranks->figures->len ? g_ptr_array_index (ranks->figures, i) : NULL;
+      const WsRank *rank = ws_ranks_get (ranks, i);
+
+      g_ptr_array_add (figures, f != NULL ? ws_rank_figures_ref (f)
+                                          : ws_rank_measure (run, rank->pid, rank->rank));
+    }
+  return ws_rank_set_new (figures);
+}
+
+WsRankSet *
+ws_rank_set_ref (WsRankSet *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+
+  g_atomic_ref_count_inc (&self->ref_count);
+  return self;
+}
+
+void
+ws_rank_set_unref (WsRankSet *self)
+{
+  g_return_if_fail (self != NULL);
+
+  if (!g_atomic_ref_count_dec (&self->ref_count))
+    return;
+  g_ptr_array_unref (self->figures);
+  g_array_unref (self->steps);
+  g_free (self->straggler.range);
+  g_free (self);
+}
+
+/* The index of rank number @rank in the set, or -1. */
+gint
+ws_rank_set_index_of (const WsRankSet *self, guint rank)
+{
+  for (guint i = 0; i < self->figures->len; i++)
+    if (((const WsRankFigures *) g_ptr_array_index (self->figures, i))->rank == rank)
+      return (gint) i;
+  return -1;
+}
+
+/**
+ * ws_rank_set_straggler_line:
+ *
+ * Returns: (transfer full): "straggler: rank 3, +612345 ns per step, in
+ * extra work", or "straggler: none", for scripts (not translated)
+ */
+char *
+ws_rank_set_straggler_line (const WsRankSet *self)
+{
+  const WsStraggler *s = &self->straggler;
+
+  if (s->index < 0)
+    return g_strdup ("straggler: none");
+  if (s->range != NULL)
+    return g_strdup_printf ("straggler: rank %u, +%" G_GINT64_FORMAT " ns per step, in %s", s->rank,
+                            s->late, s->range);
+  return g_strdup_printf ("straggler: rank %u, +%" G_GINT64_FORMAT " ns per step", s->rank,
+                          s->late);
+}
+
+static WsFinding *
+imbalance_finding (const WsRankSet *self)
+{
+  const WsStraggler *s = &self->straggler;
+  const WsRankFigures *mine = g_ptr_array_index (self->figures, s->index);
+  g_autoptr (WsFinding) finding = ws_finding_new ("rank-imbalance");
+  g_autofree char *late = ws_format_duration ((double) s->late);
+  g_autofree char *lost = ws_format_duration ((double) s->lost);
+  g_autofree char *where = NULL;
+  double pct = s->lost_share * 100;
+
+  finding->severity = pct >= 20  ? WS_SEVERITY_SEVERE
+                      : pct >= 5 ? WS_SEVERITY_MEDIUM
+                                 : WS_SEVERITY_MINOR;
+  finding->title = g_strdup (_ ("Rank imbalance"));
+  if (s->range != NULL)
+    {
+      g_autofree char *extra = ws_format_duration ((double) s->range_extra);
+
+      /* TRANSLATORS: "in “extra work” (+0.70 ms)": an NVTX range and the time it adds */
+      where = g_strdup_printf (_ (", in “%s” (+%s)"), s->range, extra);
+    }
+  finding->summary = g_strdup_printf (
+    _ ("Rank %u reaches the synchronisation last in %u of %u steady steps: +%s per step%s; "
+       "the other ranks lose %s per step waiting for it (%.1f%% of their time)"),
+    s->rank, s->n_last, s->n_steps, late, where != NULL ? where : "", lost, pct);
+  finding->rule = g_strdup (
+    _ ("A rank that does the most work before the synchronisation in at least two thirds of "
+       "the steady steps is a straggler; severe when the others lose 20% of their time "
+       "waiting for it, medium from 5%, minor below"));
+  finding->fix = g_strdup_printf (
+    _ ("Give rank %u no more work than the others: spread what it does%s over the ranks, or "
+       "move it out of the step"),
+    s->rank, s->range != NULL ? " in that range" : "");
+  ws_finding_add_evidence (finding, "rank", _ ("Straggler rank"), WS_UNIT_COUNT, s->rank);
+  ws_finding_add_evidence (finding, "steps_last", _ ("Steps it came last"), WS_UNIT_COUNT,
+                           s->n_last);
+  ws_finding_add_evidence (finding, "steady_steps", _ ("Steady steps compared"), WS_UNIT_COUNT,
+                           s->n_steps);
+  ws_finding_add_evidence (finding, "late_ns", _ ("Extra work per step"), WS_UNIT_NS,
+                           (double) s->late);
+  if (s->range != NULL)
+    {
+      WsFindingNvtx *nvtx = g_new0 (WsFindingNvtx, 1);
+
+      ws_finding_add_evidence_text (finding, "range", _ ("In NVTX range"), s->range);
+      ws_finding_add_evidence (finding, "range_extra_ns", _ ("Extra time in that range per step"),
+                               WS_UNIT_NS, (double) s->range_extra);
+      nvtx->name = g_strdup (s->range);
+      nvtx->domain = g_strdup ("");
+      nvtx->depth = 1;
+      g_ptr_array_add (finding->nvtx, nvtx);
+    }
+  ws_finding_add_evidence (finding, "lost_ns", _ ("The others' waiting per step"), WS_UNIT_NS,
+                           (double) s->lost);
+  ws_finding_add_evidence (finding, "lost_pct", _ ("Share of the others' time"), WS_UNIT_PERCENT,
+                           pct);
+  for (guint i = 0; i < mine->steps->len; i++)
+    {
+      const WsRankStep *step = &g_array_index (mine->steps, WsRankStep, i);
+
+      if (!step->warmup)
+        ws_finding_add_range (finding, step->start + mine->offset, step->end + mine->offset);
+    }
+  finding->cost = s->lost * (gint64) s->n_steps;
+  return g_steal_pointer (&finding);
+}
+
+static WsFinding *
+shared_gpu_finding (const WsRanks *ranks)
+{
+  g_autoptr (WsFinding) finding = NULL;
+  g_autoptr (GPtrArray) lines = NULL;
+
+  if (ranks->shared_gpus->len == 0)
+    return NULL;
+  lines = g_ptr_array_new ();
+  for (guint i = 0; i < ranks->shared_gpus->len; i++)
+    g_ptr_array_add (lines, g_ptr_array_index (ranks->shared_gpus, i));
+  g_ptr_array_add (lines, NULL);
+  finding = ws_finding_new ("shared-gpu");
+  finding->severity = WS_SEVERITY_MINOR;
+  finding->title = g_strdup (_ ("Ranks share a GPU"));
+  finding->summary = g_strjoinv ("; ", (char **) lines->pdata);
+  finding->rule = g_strdup (_ ("Two ranks whose kernels ran on the same GPU of the same host"));
+  finding->fix = g_strdup (
+    _ ("Give each rank a GPU of its own (CUDA_VISIBLE_DEVICES, torch.cuda.set_device(LOCAL_RANK)) "
+       "before reading its GPU times"));
+  ws_finding_add_evidence (finding, "gpus_shared", _ ("GPUs shared"), WS_UNIT_COUNT,
+                           ranks->shared_gpus->len);
+  return g_steal_pointer (&finding);
+}
+
+/**
+ * ws_rank_set_add_findings:
+ *
+ * Adds to @findings what comparing @run's ranks finds: a consistent
+ * straggler (rank-imbalance) and ranks that share a GPU (shared-gpu).
+ */
+void
+ws_rank_set_add_findings (const WsRun *run, GPtrArray *findings)
+{
+  g_autoptr (WsRankSet) set = NULL;
+  WsFinding *shared;
+
+  if (run->ranks == NULL || run->ranks->ranks->len < 2)
+    return;
+  set = ws_rank_set_new_for_run (run);
+  if (set != NULL && set->straggler.index >= 0)
+    g_ptr_array_add (findings, imbalance_finding (set));
+  shared = shared_gpu_finding (run->ranks);
+  if (shared != NULL)
+    g_ptr_array_add (findings, shared);
+}

@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <glib.h>
+
+#include "ws-finding.h"
+#include "ws-rank-figures.h"
+#include "ws-ranks.h"
+
+G_BEGIN_DECLS
+
+/* A job's ranks compared: a separate step over their figures (which may
+ * come from the exports or from digests).  Steps are matched by number.
+ *
+ * In a step, a rank's own work (ws-rank-figures.h) is what it does before
+ * it can meet the others; the rank with the most reaches the
+ * synchronisation last, and each other rank waits there for the
+ * difference.  Waiting itself is measured too, but comparing work needs no
+ * common clock, and the clocks of several exports agree only to a
+ * millisecond or so. */
+
+typedef struct
+{
+  guint number;    /* the steps' counter */
+  gboolean steady; /* no rank has it as warm-up, and at least two ran it */
+  gint last;       /* the index of the rank that reached the synchronisation last, or -1 */
+  gint64 late;     /* ns: its own work beyond the median of the others' */
+  gint64 *lost;    /* per rank index: ns it waited for the last one; -1 where it has no such step */
+} WsRankSetStep;
+
+typedef struct
+{
+  gint index;         /* the straggler's index in the set, or -1 when none is consistent */
+  guint rank;         /* its number */
+  guint n_last;       /* steady steps in which it came last */
+  guint n_steps;      /* steady steps compared */
+  gint64 late;        /* ns: median over the steady steps of its work beyond the others' median */
+  char *range;        /* the NVTX range where its extra work is, or NULL */
+  gint64 range_extra; /* ns per step in @range beyond the others' median */
+  gint64 lost;        /* ns per step the others lose waiting for it, summed over them */
+  double lost_share;  /* @lost over the others' step time (0–1) */
+} WsStraggler;
+
+typedef struct
+{
+  gatomicrefcount ref_count;
+  GPtrArray *figures; /* WsRankFigures *: the ranks measured, in rank order */
+  GArray *steps;      /* WsRankSetStep, by number */
+  WsStraggler straggler;
+  double step_median; /* ns: the median of the ranks' steady step medians */
+} WsRankSet;
+
+WsRankSet *ws_rank_set_new (GPtrArray *figures);
+WsRankSet *ws_rank_set_new_for_run (const WsRun *run);
+WsRankSet *ws_rank_set_ref (WsRankSet *self);
+void ws_rank_set_unref (WsRankSet *self);
+gint ws_rank_set_index_of (const WsRankSet *self, guint rank);
+char *ws_rank_set_straggler_line (const WsRankSet *self);
+void ws_rank_set_add_findings (const WsRun *run, GPtrArray *findings);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (WsRankSet, ws_rank_set_unref)
+
+G_END_DECLS

@@ -1,0 +1,751 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "ws-steps"
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ws-format.h"
+#include "ws-launch-index.h"
+#include "ws-run-slice.h"
+#include "ws-sort.h"
+#include "ws-stats.h"
+#include "ws-steps.h"
+
+/* A step slower than this many times the median of its process's other
+ * steps is warm-up too (cudnn.benchmark trials, a recompilation). */
+#define SLOW_FACTOR 2.0
+
+static gboolean
+has_letter (const char *text, gsize len)
+{
+  for (const char *p = text; p < text + len && *p != '\0'; p = g_utf8_next_char (p))
+    if (g_unichar_isalpha (g_utf8_get_char (p)))
+      return TRUE;
+  return FALSE;
+}
+
+/**
+ * ws_steps_counter_prefix:
+ * @counter: (out) (optional): the counter
+ *
+ * "step 3" → "step" with 3; "训练步 12" → "训练步" with 12.  PyTorch's op
+ * ranges ("aten::mm, seq = 3, op_id = 7") carry numbers but no counter.
+ *
+ * Returns: (transfer full) (nullable): the name without its counter and the
+ * separator before it, or %NULL when the name does not end in a counter
+ */
+char *
+ws_steps_counter_prefix (const char *name, guint *counter)
+{
+  gsize len = strlen (name), digits = 0, end;
+  guint64 value;
+
+  while (digits < len && g_ascii_isdigit (name[len - 1 - digits]))
+    digits++;
+  if (digits == 0 || digits > 9 || strstr (name, "op_id = ") != NULL ||
+      strstr (name, ", seq = ") != NULL)
+    return NULL;
+  end = len - digits;
+  value = g_ascii_strtoull (name + end, NULL, 10);
+  while (end > 0 && strchr (" _-#:=.", name[end - 1]) != NULL)
+    end--;
+  if (end == 0 || !has_letter (name, end))
+    return NULL;
+  if (counter != NULL)
+    *counter = (guint) value;
+  return g_strndup (name, end);
+}
+
+typedef struct
+{
+  char *prefix;
+  guint counter;
+} NameInfo;
+
+static void
+name_info_free (gpointer data)
+{
+  NameInfo *info = data;
+
+  g_free (info->prefix);
+  g_free (info);
+}
+
+/* The counter prefix of each name id, computed once per name. */
+static const NameInfo *
+name_info (GHashTable *cache, const WsRun *run, guint32 name)
+{
+  NameInfo *info = g_hash_table_lookup (cache, GUINT_TO_POINTER (name));
+
+  if (info == NULL)
+    {
+      info = g_new0 (NameInfo, 1);
+      info->prefix = ws_steps_counter_prefix (ws_run_string (run, name), &info->counter);
+      g_hash_table_insert (cache, GUINT_TO_POINTER (name), info);
+    }
+  return info;
+}
+
+static guint32
+range_pid (const WsRun *run, gsize r)
+{
+  guint32 t = run->nvtx.thread[r];
+
+  return t < run->threads->len ? g_array_index (run->threads, WsThread, t).pid : 0;
+}
+
+typedef struct
+{
+  guint count;
+  gint64 first;
+  guint16 domain;
+  GHashTable *counters;
+} Candidate;
+
+static void
+candidate_free (gpointer data)
+{
+  Candidate *c = data;
+
+  g_hash_table_unref (c->counters);
+  g_free (c);
+}
+
+/* The prefix and domain of the top-level ranges that repeat with a
+ * counter most often (the earliest on a tie). */
+static gboolean
+detect (const WsRun *run, guint32 pid, GHashTable *names, char **prefix, guint16 *domain)
+{
+  g_autoptr (GHashTable) candidates =
+    g_hash_table_new_full (g_str_hash, g_str_equal, g_free, candidate_free);
+  GHashTableIter iter;
+  gpointer key, value;
+  const Candidate *best = NULL;
+  const char *best_key = NULL;
+
+  for (gsize r = 0; r < run->nvtx.n; r++)
+    {
+      const NameInfo *info;
+      Candidate *c;
+      char *k;
+
+      if (run->nvtx.depth[r] != 0 || (pid != WS_PID_ANY && range_pid (run, r) != pid))
+        continue;
+      info = name_info (names, run, run->nvtx.name[r]);
+      if (info->prefix == NULL)
+        continue;
+      k = g_strdup_printf ("%u:%s", run->nvtx.domain[r], info->prefix);
+      c = g_hash_table_lookup (candidates, k);
+      if (c == NULL)
+        {
+          c = g_new0 (Candidate, 1);
+          c->first = run->nvtx.start[r];
+          c->domain = run->nvtx.domain[r];
+          c->counters = g_hash_table_new (NULL, NULL);
+          g_hash_table_insert (candidates, k, c);
+        }
+      else
+        g_free (k);
+      c->count++;
+      g_hash_table_add (c->counters, GUINT_TO_POINTER (info->counter + 1));
+    }
+
+  g_hash_table_iter_init (&iter, candidates);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    {
+      const Candidate *c = value;
+
+      if (g_hash_table_size (c->counters) < 2)
+        continue;
+      if (best == NULL || c->count > best->count ||
+          (c->count == best->count && c->first < best->first))
+        {
+          best = c;
+          best_key = key;
+        }
+    }
+  if (best == NULL)
+    return FALSE;
+  *prefix = g_strdup (strchr (best_key, ':') + 1);
+  *domain = best->domain;
+  return TRUE;
+}
+
+/* "训练步 0" → "训练步 N". */
+static char *
+pattern_of (const char *name)
+{
+  gsize len = strlen (name);
+
+  while (len > 0 && g_ascii_isdigit (name[len - 1]))
+    len--;
+  return g_strdup_printf ("%.*sN", (int) len, name);
+}
+
+/* Where each kernel and memory operation was launched: its launch call's
+ * start, or its own start where the call is unknown. */
+static void
+launch_times (const WsRun *run, gint64 **kernels, gint64 **memops)
+{
+  g_autoptr (WsLaunchIndex) index = NULL;
+
+  if (run->api.n > 0 && run->api.correlation != NULL && run->kernels.correlation != NULL &&
+      run->kernels.stream != NULL)
+    index = ws_launch_index_new (run);
+  *kernels = g_new (gint64, MAX (run->kernels.n, 1));
+  *memops = g_new (gint64, MAX (run->memops.n, 1));
+  for (gsize k = 0; k < run->kernels.n; k++)
+    {
+      gssize a = index != NULL ? ws_launch_index_kernel (index, k) : -1;
+
+      (*kernels)[k] = a >= 0 ? run->api.start[a] : run->kernels.start[k];
+    }
+  for (gsize m = 0; m < run->memops.n; m++)
+    {
+      gssize a = index != NULL && run->memops.correlation != NULL && run->memops.stream != NULL
+                   ? ws_launch_index_memop (index, m)
+                   : -1;
+
+      (*memops)[m] = a >= 0 ? run->api.start[a] : run->memops.start[m];
+    }
+}
+
+/* Launches of one process sorted by time, with the running sum of their
+ * GPU time, so that a step's launches are two binary searches. */
+typedef struct
+{
+  GArray *times; /* gint64 */
+  GArray *sums;  /* gint64: the GPU time of the launches before each, then the total */
+} Launches;
+
+typedef struct
+{
+  gint64 time;
+  gint64 duration;
+} Launch;
+
+static int
+compare_launches (gconstpointer a, gconstpointer b)
+{
+  const Launch *x = a, *y = b;
+
+  return (x->time > y->time) - (x->time < y->time);
+}
+
+static void
+launches_init (Launches *self, GArray *list)
+{
+  gint64 sum = 0;
+
+  g_array_sort (list, compare_launches);
+  self->times = g_array_sized_new (FALSE, FALSE, sizeof (gint64), list->len);
+  self->sums = g_array_sized_new (FALSE, FALSE, sizeof (gint64), list->len + 1);
+  for (guint i = 0; i < list->len; i++)
+    {
+      const Launch *l = &g_array_index (list, Launch, i);
+
+      g_array_append_val (self->times, l->time);
+      g_array_append_val (self->sums, sum);
+      sum += l->duration;
+    }
+  g_array_append_val (self->sums, sum);
+}
+
+static void
+launches_clear (Launches *self)
+{
+  g_array_unref (self->times);
+  g_array_unref (self->sums);
+}
+
+typedef struct
+{
+  WsBusyIndex *all;
+  WsBusyIndex *kernels;
+  Launches kernel_launches;
+  Launches memop_launches;
+} ProcessGpu;
+
+static void
+process_gpu_free (gpointer data)
+{
+  ProcessGpu *p = data;
+
+  ws_busy_index_free (p->all);
+  ws_busy_index_free (p->kernels);
+  launches_clear (&p->kernel_launches);
+  launches_clear (&p->memop_launches);
+  g_free (p);
+}
+
+static guint32
+stream_pid (const WsRun *run, const guint32 *streams, gsize i)
+{
+  guint32 s;
+
+  if (streams == NULL)
+    return 0;
+  s = streams[i];
+  return s < run->streams->len ? g_array_index (run->streams, WsStream, s).pid : 0;
+}
+
+typedef struct
+{
+  gint64 *kernel_times;
+  gint64 *memop_times;
+} Times;
+
+/* The GPU side of one process, built when a step of it first needs it. */
+static ProcessGpu *
+process_gpu (GHashTable *cache, const WsRun *run, const Times *times, guint32 pid)
+{
+  ProcessGpu *p = g_hash_table_lookup (cache, GUINT_TO_POINTER (pid));
+  g_autoptr (GArray) kernels = g_array_new (FALSE, FALSE, sizeof (Launch));
+  g_autoptr (GArray) memops = g_array_new (FALSE, FALSE, sizeof (Launch));
+
+  if (p != NULL)
+    return p;
+  p = g_new0 (ProcessGpu, 1);
+  p->all = ws_busy_index_new (run, pid, WS_BUSY_ALL);
+  p->kernels = ws_busy_index_new (run, pid, WS_BUSY_KERNELS);
+  for (gsize k = 0; k < run->kernels.n; k++)
+    {
+      Launch l = { times->kernel_times[k], run->kernels.end[k] - run->kernels.start[k] };
+
+      if (run->kernels.stream == NULL || stream_pid (run, run->kernels.stream, k) == pid)
+        g_array_append_val (kernels, l);
+    }
+  for (gsize m = 0; m < run->memops.n; m++)
+    {
+      Launch l = { times->memop_times[m], run->memops.end[m] - run->memops.start[m] };
+
+      if (run->memops.stream == NULL || stream_pid (run, run->memops.stream, m) == pid)
+        g_array_append_val (memops, l);
+    }
+  launches_init (&p->kernel_launches, kernels);
+  launches_init (&p->memop_launches, memops);
+  g_hash_table_insert (cache, GUINT_TO_POINTER (pid), p);
+  return p;
+}
+
+/* How many launches of @l fall in [@from, @to], and their GPU time. */
+static guint64
+launches_in (const Launches *l, gint64 from, gint64 to, gint64 *gpu_time)
+{
+  const gint64 *t = (const gint64 *) l->times->data;
+  gsize lo = ws_sort_lower_bound (t, 0, l->times->len, from);
+  gsize hi = ws_sort_lower_bound (t, lo, l->times->len, to + 1);
+
+  *gpu_time = g_array_index (l->sums, gint64, hi) - g_array_index (l->sums, gint64, lo);
+  return hi - lo;
+}
+
+static int
+compare_double (gconstpointer a, gconstpointer b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+
+  return (x > y) - (x < y);
+}
+
+/* Median of @n values (the mean of the two middle ones for an even n). */
+static double
+median (double *values, gsize n)
+{
+  if (n == 0)
+    return 0;
+  qsort (values, n, sizeof (double), compare_double);
+  return n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
+}
+
+/* Per process: the first step is warm-up, and so is a step that took
+ * over SLOW_FACTOR × the median of the process's other steps.  A process
+ * with one step has no warm-up to tell. */
+static void
+mark_warmup (GArray *steps)
+{
+  g_autoptr (GHashTable) pids = g_hash_table_new (NULL, NULL);
+  GHashTableIter iter;
+  gpointer key;
+
+  for (guint i = 0; i < steps->len; i++)
+    g_hash_table_add (pids, GUINT_TO_POINTER (g_array_index (steps, WsStep, i).pid + 1));
+
+  g_hash_table_iter_init (&iter, pids);
+  while (g_hash_table_iter_next (&iter, &key, NULL))
+    {
+      guint32 pid = GPOINTER_TO_UINT (key) - 1;
+      g_autoptr (GArray) walls = g_array_new (FALSE, FALSE, sizeof (double));
+      gboolean first = TRUE;
+      double med;
+
+      for (guint i = 0; i < steps->len; i++)
+        {
+          const WsStep *s = &g_array_index (steps, WsStep, i);
+          double w = (double) s->wall;
+
+          if (s->pid != pid)
+            continue;
+          if (!first)
+            g_array_append_val (walls, w);
+          first = FALSE;
+        }
+      if (walls->len == 0)
+        continue;
+      med = median ((double *) walls->data, walls->len);
+      first = TRUE;
+      for (guint i = 0; i < steps->len; i++)
+        {
+          WsStep *s = &g_array_index (steps, WsStep, i);
+
+          if (s->pid != pid)
+            continue;
+          s->slow = !first && (double) s->wall > SLOW_FACTOR * med;
+          s->warmup = first || s->slow;
+          first = FALSE;
+        }
+    }
+}
+
+static void
+compute_medians (WsSteps *self)
+{
+  guint n = self->steps->len;
+  g_autofree double *v = g_new (double, MAX (n, 1));
+  WsStepMedians *m = &self->median;
+  gsize k;
+
+#define MEDIAN_OF(field)                                                                           \
+  k = 0;                                                                                           \
+  for (guint i = 0; i < n; i++)                                                                    \
+    if (!g_array_index (self->steps, WsStep, i).warmup)                                            \
+      v[k++] = (double) g_array_index (self->steps, WsStep, i).field;                              \
+  m->field = median (v, k);
+
+  MEDIAN_OF (wall);
+  MEDIAN_OF (gpu_busy);
+  MEDIAN_OF (kernel);
+  MEDIAN_OF (memory);
+  MEDIAN_OF (idle);
+  MEDIAN_OF (launches);
+  MEDIAN_OF (gpu_launched);
+#undef MEDIAN_OF
+}
+
+static gboolean
+is_step (const WsRun *run, gsize r, GHashTable *names, const char *prefix, guint16 domain,
+         const char *range_name, guint32 pid)
+{
+  const NameInfo *info;
+
+  if (pid != WS_PID_ANY && range_pid (run, r) != pid)
+    return FALSE;
+  if (range_name != NULL)
+    {
+      if (g_str_equal (ws_run_string (run, run->nvtx.name[r]), range_name))
+        return TRUE;
+      info = name_info (names, run, run->nvtx.name[r]);
+      return info->prefix != NULL && g_str_equal (info->prefix, range_name);
+    }
+  if (run->nvtx.depth[r] != 0 || run->nvtx.domain[r] != domain)
+    return FALSE;
+  info = name_info (names, run, run->nvtx.name[r]);
+  return info->prefix != NULL && g_str_equal (info->prefix, prefix);
+}
+
+/**
+ * ws_steps_compute:
+ * @options: (nullable): the range to take and the process; %NULL detects
+ *   the steps of every process
+ *
+ * Finds the steps of @run and measures each.  Safe on a worker thread.
+ *
+ * Returns: (transfer full): the steps, with none when the run has no
+ * ranges that repeat with a counter (or none named @options->range)
+ */
+WsSteps *
+ws_steps_compute (const WsRun *run, const WsStepsOptions *options)
+{
+  WsSteps *self = g_new0 (WsSteps, 1);
+  g_autoptr (GHashTable) names = g_hash_table_new_full (NULL, NULL, NULL, name_info_free);
+  g_autoptr (GHashTable) gpus = g_hash_table_new_full (NULL, NULL, NULL, process_gpu_free);
+  Times times = { NULL, NULL };
+  g_autofree char *prefix = NULL;
+  g_autofree char *range_name = NULL;
+  guint16 domain = 0;
+  guint32 pid = options != NULL ? options->pid : WS_PID_ANY;
+  guint ordinal = 0;
+
+  g_return_val_if_fail (run != NULL, NULL);
+
+  g_atomic_ref_count_init (&self->ref_count);
+  self->pid = pid;
+  self->steps = g_array_new (FALSE, TRUE, sizeof (WsStep));
+  if (run->nvtx.n == 0 || run->nvtx.depth == NULL)
+    return self;
+
+  if (options != NULL && options->range != NULL)
+    range_name = g_strstrip (g_strdup (options->range));
+  else if (!detect (run, pid, names, &prefix, &domain))
+    return self;
+
+  launch_times (run, &times.kernel_times, &times.memop_times);
+  for (gsize r = 0; r < run->nvtx.n; r++)
+    {
+      WsStep step = { 0 };
+      const NameInfo *info;
+      ProcessGpu *gpu;
+
+      if (!is_step (run, r, names, prefix, domain, range_name, pid))
+        continue;
+      info = name_info (names, run, run->nvtx.name[r]);
+      step.number = info->prefix != NULL ? info->counter : ordinal;
+      ordinal++;
+      step.name = run->nvtx.name[r];
+      step.range = r;
+      step.pid = range_pid (run, r);
+      step.start = run->nvtx.start[r];
+      step.end = run->nvtx.end[r];
+      step.wall = step.end - step.start;
+      gpu = process_gpu (gpus, run, &times, step.pid);
+      step.gpu_busy = ws_busy_index_busy (gpu->all, step.start, step.end);
+      step.kernel = ws_busy_index_busy (gpu->kernels, step.start, step.end);
+      step.memory = step.gpu_busy - step.kernel;
+      step.idle = step.wall - step.gpu_busy;
+      {
+        gint64 kernel_time, memop_time;
+
+        step.launches = launches_in (&gpu->kernel_launches, step.start, step.end, &kernel_time);
+        launches_in (&gpu->memop_launches, step.start, step.end, &memop_time);
+        step.gpu_launched = kernel_time + memop_time;
+      }
+      g_array_append_val (self->steps, step);
+    }
+  g_free (times.kernel_times);
+  g_free (times.memop_times);
+  if (self->steps->len == 0)
+    return self;
+
+  self->pattern = range_name != NULL
+                    ? g_strdup (range_name)
+                    : pattern_of (ws_run_string (run, g_array_index (self->steps, WsStep, 0).name));
+  mark_warmup (self->steps);
+  for (guint i = 0; i < self->steps->len; i++)
+    {
+      if (g_array_index (self->steps, WsStep, i).warmup)
+        self->n_warmup++;
+      else
+        self->n_steady++;
+    }
+  compute_medians (self);
+  return self;
+}
+
+/**
+ * ws_steps_ref:
+ *
+ * Returns: (transfer full): @self
+ */
+WsSteps *
+ws_steps_ref (WsSteps *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+
+  g_atomic_ref_count_inc (&self->ref_count);
+  return self;
+}
+
+void
+ws_steps_unref (WsSteps *self)
+{
+  if (self == NULL || !g_atomic_ref_count_dec (&self->ref_count))
+    return;
+  g_free (self->pattern);
+  g_array_unref (self->steps);
+  g_free (self);
+}
+
+/* Whether the run has steps past its warm-up. */
+gboolean
+ws_steps_has_steady_state (const WsSteps *self)
+{
+  return self != NULL && self->n_steady > 0 && self->n_warmup > 0;
+}
+
+/**
+ * ws_steps_spans:
+ * @warmup: the warm-up steps, or the steady ones
+ *
+ * The time the steps cover: consecutive steps of the kind asked for make
+ * one span, from the first one's start to the last one's end, the gaps
+ * between them (the loop's own work) included.
+ *
+ * Returns: (transfer full) (element-type WsSpan): sorted spans that do not
+ * overlap
+ */
+GArray *
+ws_steps_spans (const WsSteps *self, gboolean warmup)
+{
+  GArray *spans = g_array_new (FALSE, FALSE, sizeof (WsSpan));
+  gboolean open = FALSE;
+
+  /* Steps are in start order. */
+  for (guint i = 0; i < self->steps->len; i++)
+    {
+      const WsStep *s = &g_array_index (self->steps, WsStep, i);
+
+      if (s->warmup != warmup)
+        {
+          open = FALSE;
+          continue;
+        }
+      if (open)
+        {
+          WsSpan *last = &g_array_index (spans, WsSpan, spans->len - 1);
+
+          last->end = MAX (last->end, s->end);
+          continue;
+        }
+      if (spans->len > 0 && s->start <= g_array_index (spans, WsSpan, spans->len - 1).end)
+        {
+          WsSpan *last = &g_array_index (spans, WsSpan, spans->len - 1);
+
+          last->end = MAX (last->end, s->end);
+        }
+      else
+        {
+          WsSpan span = { s->start, s->end };
+
+          g_array_append_val (spans, span);
+        }
+      open = TRUE;
+    }
+  return spans;
+}
+
+/* ns: the wall time of the warm-up steps together. */
+gint64
+ws_steps_warmup_time (const WsSteps *self)
+{
+  gint64 total = 0;
+
+  for (guint i = 0; i < self->steps->len; i++)
+    if (g_array_index (self->steps, WsStep, i).warmup)
+      total += g_array_index (self->steps, WsStep, i).wall;
+  return total;
+}
+
+/**
+ * ws_steps_steady_run:
+ *
+ * The steady state of @run: the events that start in a steady step (on
+ * any thread or GPU), with their summaries.
+ *
+ * Returns: (transfer full) (nullable): the slice, or %NULL when the run
+ * has no steady steps
+ */
+WsRun *
+ws_steps_steady_run (const WsRun *run, const WsSteps *steps)
+{
+  g_autoptr (GArray) spans = NULL;
+  g_autofree gint64 *starts = NULL;
+  g_autofree gint64 *ends = NULL;
+  g_autofree gint64 *kernel_times = NULL;
+  g_autofree gint64 *memop_times = NULL;
+  WsRun *slice;
+
+  g_return_val_if_fail (run != NULL, NULL);
+
+  if (steps == NULL || steps->n_steady == 0)
+    return NULL;
+  spans = ws_steps_spans (steps, FALSE);
+  starts = g_new (gint64, spans->len);
+  ends = g_new (gint64, spans->len);
+  for (guint i = 0; i < spans->len; i++)
+    {
+      starts[i] = g_array_index (spans, WsSpan, i).start;
+      ends[i] = g_array_index (spans, WsSpan, i).end;
+    }
+  /* A kernel belongs to the step that launched it: the GPU may run it
+   * long after (a loop that never waits for its GPU). */
+  launch_times (run, &kernel_times, &memop_times);
+  slice = ws_run_slice (run, starts, ends, spans->len, kernel_times, memop_times);
+  ws_run_compute_summaries (slice);
+  return slice;
+}
+
+/**
+ * ws_steps_setup_run:
+ *
+ * What comes before the steady state: from the start of the run to the
+ * first steady step (the warm-up steps and the set-up before them).
+ *
+ * Returns: (transfer full) (nullable): that part of @run, or %NULL when the
+ * run has no steady steps
+ */
+WsRun *
+ws_steps_setup_run (const WsRun *run, const WsSteps *steps)
+{
+  g_autoptr (GArray) spans = NULL;
+  g_autofree gint64 *kernel_times = NULL;
+  g_autofree gint64 *memop_times = NULL;
+  gint64 start, end;
+  WsRun *slice;
+
+  if (steps == NULL || steps->n_steady == 0)
+    return NULL;
+  spans = ws_steps_spans (steps, FALSE);
+  start = run->origin;
+  end = g_array_index (spans, WsSpan, 0).start;
+  launch_times (run, &kernel_times, &memop_times);
+  slice = ws_run_slice (run, &start, &end, 1, kernel_times, memop_times);
+  ws_run_compute_summaries (slice);
+  return slice;
+}
+
+/* The first and last steady step, for sentences. */
+static void
+steady_bounds (const WsSteps *self, const WsStep **first, const WsStep **last)
+{
+  *first = *last = NULL;
+  for (guint i = 0; i < self->steps->len; i++)
+    {
+      const WsStep *s = &g_array_index (self->steps, WsStep, i);
+
+      if (s->warmup)
+        continue;
+      if (*first == NULL)
+        *first = s;
+      *last = s;
+    }
+}
+
+/**
+ * ws_steps_describe_steady:
+ *
+ * "steps 1–5 of “训练步 N” (5 of 6; 126 ms)": which steps the steady
+ * state holds.
+ *
+ * Returns: (transfer full): the phrase
+ */
+char *
+ws_steps_describe_steady (const WsSteps *self)
+{
+  const WsStep *first, *last;
+  g_autofree char *wall = NULL;
+  gint64 total = 0;
+
+  steady_bounds (self, &first, &last);
+  if (first == NULL)
+    return g_strdup ("");
+  for (guint i = 0; i < self->steps->len; i++)
+    if (!g_array_index (self->steps, WsStep, i).warmup)
+      total += g_array_index (self->steps, WsStep, i).wall;
+  wall = ws_format_duration ((double) total);
+  /* TRANSLATORS: "steps 1–5 of “step N” (5 of 6; 126 ms)": the first and last steady step,
+   * the step name with its counter as N, how many of all, their wall time */
+  return g_strdup_printf (_ ("steps %u–%u of “%s” (%u of %u; %s)"), first->number, last->number,
+                          self->pattern, self->n_steady, self->steps->len, wall);
+}

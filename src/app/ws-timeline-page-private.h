@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include "ws-timeline-page.h"
+#include "ws-timeline-rollup.h"
+
+G_BEGIN_DECLS
+
+/* Shared by ws-timeline-page.c and ws-timeline-page-ranks.c (a job's
+ * ranks on the timeline). */
+
+struct _WsTimelinePage
+{
+  GtkBox parent_instance;
+
+  WsRun *run;
+  WsLanes *lanes;
+  WsNvtxProjection *projection;
+  WsTimelineRollup *rollup; /* each range's bottleneck, or NULL */
+  GCancellable *cancellable;
+  GSimpleActionGroup *actions;
+  WsFinding *pending_finding; /* to show once the lanes are ready */
+
+  /* Template widgets */
+  GtkSearchEntry *search_entry;
+  GtkLabel *match_label;
+  GtkLabel *range_label;
+  GtkListStore *lanes_store; /* one row per lane: LANE_COL_* */
+  GtkStack *view_stack;
+  GtkSpinner *spinner;
+  GtkLabel *status_label;
+  WsTimelineView *timeline_view;
+  GtkScrollbar *vscrollbar;
+  GtkLabel *side_title;
+  GtkLabel *details_label;
+  GtkTreeView *side_tree;
+  GtkListStore *side_store;
+  GtkTreeViewColumn *name_column;
+  GtkTreeViewColumn *time_column;
+  GtkTreeViewColumn *count_column;
+  GtkTreeViewColumn *extra_column;
+  GtkTreeViewColumn *bottleneck_column;
+  GtkComboBoxText *align_combo;
+};
+
+void ws_timeline_page_setup_ranks (WsTimelinePage *self);
+void ws_timeline_page_align_changed_cb (WsTimelinePage *self, GtkComboBox *combo);
+
+G_END_DECLS

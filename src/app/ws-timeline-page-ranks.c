@@ -1,0 +1,150 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "ws-timeline-page"
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <stdlib.h>
+
+#include "ws-lanes-align.h"
+#include "ws-ranks.h"
+#include "ws-timeline-page-private.h"
+
+/* A job's ranks on the timeline: each rank a collapsible group (collapsed
+ * at first, its GPU activity in its header), the common clock or the
+ * ranks aligned on one step, and a rank's step opened from the Ranks
+ * page. */
+
+#define ALIGN_CLOCK "clock"
+
+static int
+compare_u32 (gconstpointer a, gconstpointer b)
+{
+  guint x = *(const guint *) a, y = *(const guint *) b;
+
+  return x < y ? -1 : x > y;
+}
+
+/* Called once the lanes are shown: the rank groups are collapsed and the
+ * steps to align on are offered. */
+void
+ws_timeline_page_setup_ranks (WsTimelinePage *self)
+{
+  const WsRanks *ranks = self->run != NULL ? self->run->ranks : NULL;
+  g_autoptr (GHashTable) seen = g_hash_table_new (NULL, NULL);
+  g_autoptr (GArray) steps = g_array_new (FALSE, FALSE, sizeof (guint));
+
+  g_signal_handlers_block_by_func (self->align_combo, ws_timeline_page_align_changed_cb, self);
+  gtk_combo_box_text_remove_all (self->align_combo);
+  if (ranks == NULL || ws_ranks_get_n (ranks) < 2 || self->lanes == NULL)
+    {
+      gtk_widget_hide (GTK_WIDGET (self->align_combo));
+      g_signal_handlers_unblock_by_func (self->align_combo, ws_timeline_page_align_changed_cb,
+                                         self);
+      return;
+    }
+  for (guint l = 0; l < ws_lanes_get_n_lanes (self->lanes); l++)
+    {
+      const WsLane *lane = ws_lanes_get_lane (self->lanes, l);
+
+      if (lane->kind == WS_LANE_GROUP && lane->rank >= 0)
+        ws_timeline_view_set_lane_flags (self->timeline_view, l,
+                                         ws_timeline_view_get_lane_flags (self->timeline_view, l) |
+                                           WS_LANE_FLAG_COLLAPSED);
+    }
+  gtk_combo_box_text_append (self->align_combo, ALIGN_CLOCK, _ ("Ranks on one clock"));
+  for (guint r = 0; r < ranks->figures->len; r++)
+    {
+      const WsRankFigures *f = g_ptr_array_index (ranks->figures, r);
+
+      for (guint s = 0; f != NULL && s < f->steps->len; s++)
+        {
+          guint number = g_array_index (f->steps, WsRankStep, s).number;
+
+          if (g_hash_table_add (seen, GUINT_TO_POINTER (number + 1)))
+            g_array_append_val (steps, number);
+        }
+    }
+  g_array_sort (steps, compare_u32);
+  /* The combo's list stays short: a few hundred steps at most. */
+  for (guint i = 0; i < MIN (steps->len, 500); i++)
+    {
+      guint number = g_array_index (steps, guint, i);
+      g_autofree char *id = g_strdup_printf ("%u", number);
+      /* TRANSLATORS: %u is a step's number */
+      g_autofree char *label = g_strdup_printf (_ ("Ranks aligned on step %u"), number);
+
+      gtk_combo_box_text_append (self->align_combo, id, label);
+    }
+  gtk_combo_box_set_active_id (GTK_COMBO_BOX (self->align_combo), ALIGN_CLOCK);
+  gtk_widget_show (GTK_WIDGET (self->align_combo));
+  g_signal_handlers_unblock_by_func (self->align_combo, ws_timeline_page_align_changed_cb, self);
+}
+
+void
+ws_timeline_page_align_changed_cb (WsTimelinePage *self, GtkComboBox *combo)
+{
+  const char *id = gtk_combo_box_get_active_id (combo);
+  g_autofree gint64 *shifts = NULL;
+  gint64 reference = 0;
+
+  if (self->lanes == NULL || id == NULL)
+    return;
+  if (!g_str_equal (id, ALIGN_CLOCK))
+    shifts = ws_lanes_align_on_step (self->lanes, (guint) strtoul (id, NULL, 10), &reference);
+  ws_timeline_view_set_lane_shifts (self->timeline_view, shifts);
+  if (shifts != NULL)
+    {
+      const WsRanks *ranks = self->run->ranks;
+      const WsRankFigures *f = NULL;
+      const WsRankStep *step = NULL;
+
+      /* Show the step, as long as it is on the first rank that has it. */
+      for (guint r = 0; r < ranks->figures->len && step == NULL; r++)
+        {
+          f = g_ptr_array_index (ranks->figures, r);
+          step = f != NULL ? ws_rank_figures_find_step (f, (guint) strtoul (id, NULL, 10)) : NULL;
+        }
+      if (step != NULL)
+        {
+          gint64 margin = MAX ((step->end - step->start) / 20, 1000);
+
+          ws_time_window_zoom_to (ws_timeline_view_get_window (self->timeline_view),
+                                  reference - margin,
+                                  reference + (step->end - step->start) + margin);
+        }
+    }
+}
+
+/**
+ * ws_timeline_page_show_rank_step:
+ * @pid: the rank's process in the run
+ * @start: ns: the step's start on the run's clock
+ * @end: ns
+ *
+ * Opens a rank's group at one of its steps: the group expanded and
+ * scrolled into view, the time zoomed to the step and marked on the ruler.
+ */
+void
+ws_timeline_page_show_rank_step (WsTimelinePage *self, guint32 pid, gint64 start, gint64 end)
+{
+  WsTimelineView *view;
+  guint32 group;
+  gint64 shift, margin;
+
+  g_return_if_fail (WS_IS_TIMELINE_PAGE (self));
+
+  view = self->timeline_view;
+  if (self->lanes == NULL || end <= start)
+    return;
+  group = ws_lanes_align_rank_group (self->lanes, pid);
+  shift = group != WS_LANE_NONE ? ws_timeline_view_get_lane_shift (view, group) : 0;
+  margin = MAX ((end - start) / 20, 1000);
+  ws_time_window_zoom_to (ws_timeline_view_get_window (view), start + shift - margin,
+                          end + shift + margin);
+  ws_timeline_view_set_range (view, start + shift, end + shift);
+  if (group == WS_LANE_NONE)
+    return;
+  ws_timeline_view_set_lane_flags (
+    view, group, ws_timeline_view_get_lane_flags (view, group) & ~WS_LANE_FLAG_COLLAPSED);
+  ws_timeline_view_scroll_to_lane (view, group);
+}

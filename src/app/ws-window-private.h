@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include "ws-findings-page.h"
+#include "ws-flame-page.h"
+#include "ws-gauges-page.h"
+#include "ws-kernels-page.h"
+#include "ws-ranks-page.h"
+#include "ws-summaries-page.h"
+#include "ws-timeline-page.h"
+#include "ws-window.h"
+
+G_BEGIN_DECLS
+
+/* Shared by ws-window.c and ws-window-job.c (opening a job's ranks). */
+
+struct _WsWindow
+{
+  GtkApplicationWindow parent_instance;
+
+  WsRun *run;
+  GCancellable *cancellable;
+  char **paths;
+  char *error_text;
+
+  GtkWidget *view_switcher; /* the header bar's title while views show */
+  GSettings *settings;      /* NULL without an installed schema */
+
+  /* Template widgets */
+  GtkHeaderBar *header_bar;
+  GtkMenuButton *recent_button;
+  GtkInfoBar *info_bar;
+  GtkLabel *info_label;
+  GtkStack *main_stack;
+  GtkStack *view_stack;
+  GtkLabel *loading_label;
+  GtkProgressBar *progress_bar;
+  WsKernelsPage *kernels_page;
+  WsSummariesPage *summaries_page;
+  WsFindingsPage *findings_page;
+  WsFlamePage *flame_page;
+  WsGaugesPage *gauges_page;
+  WsTimelinePage *timeline_page;
+  WsRanksPage *ranks_page;
+};
+
+void ws_window_set_title_for (WsWindow *self);
+void ws_window_show_loaded (WsWindow *self, GCancellable *cancellable, WsRun *run, GError *error);
+void ws_window_load_job (WsWindow *self, const char *const *paths);
+void ws_window_step_activated_cb (WsWindow *self, guint index, guint step, WsRanksPage *page);
+
+G_END_DECLS

@@ -1,0 +1,384 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "ws-cli"
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <json-glib/json-glib.h>
+#include <math.h>
+
+#include "ws-cli.h"
+#include "ws-format.h"
+#include "ws-gpu-busy.h"
+#include "ws-rank-set.h"
+#include "ws-ranks.h"
+#include "ws-report.h"
+
+/* `warpscope-cli ranks`: one row per rank of a job, then its straggler. */
+
+static const char *
+base_name (const WsRankFigures *f, char **owned)
+{
+  *owned = f->file != NULL ? g_path_get_basename (f->file) : g_strdup ("");
+  return *owned;
+}
+
+static void
+write_csv (const WsRankSet *set, GString *out)
+{
+  g_autofree char *straggler = ws_rank_set_straggler_line (set);
+
+  g_string_append (out, "rank,file,process,gpu_time_ns,kernel_ns,comm_ns,wait_ns,idle_ns,steps,"
+                        "step_median_ns\n");
+  for (guint i = 0; i < set->figures->len; i++)
+    {
+      const WsRankFigures *f = g_ptr_array_index (set->figures, i);
+
+      g_string_append_printf (out, "%u,", f->rank);
+      ws_csv_append_field (out, f->file != NULL ? f->file : "");
+      g_string_append_c (out, ',');
+      ws_csv_append_field (out, f->process != NULL ? f->process : "");
+      g_string_append_printf (out,
+                              ",%" G_GINT64_FORMAT ",%" G_GINT64_FORMAT ",%" G_GINT64_FORMAT
+                              ",%" G_GINT64_FORMAT ",%" G_GINT64_FORMAT ",%u,%.0f\n",
+                              f->gpu_time, f->kernel_time, f->comm_time, f->wait_time, f->idle_time,
+                              f->steps->len, f->step_median);
+    }
+  g_string_append_printf (out, "%s\n", straggler);
+}
+
+static char *
+duration (gint64 ns)
+{
+  return ws_format_duration ((double) ns);
+}
+
+static void
+write_table (const WsRun *run, const WsRankSet *set, GString *out)
+{
+  g_autofree char *title = ws_ranks_title (run->ranks);
+  g_autofree char *how = ws_ranks_describe (run->ranks);
+  const WsStraggler *s = &set->straggler;
+  gboolean any_comm = FALSE;
+
+  g_string_append_printf (out, "%s\n%s\n\n", title, how);
+  g_string_append_printf (out, "%5s  %-22s %-10s %11s %11s %11s %11s %11s %6s %11s\n", _ ("rank"),
+                          _ ("file"), _ ("process"), _ ("GPU time"), _ ("kernels"), _ ("comm"),
+                          _ ("waiting"), _ ("idle"), _ ("steps"), _ ("median step"));
+  for (guint i = 0; i < set->figures->len; i++)
+    {
+      const WsRankFigures *f = g_ptr_array_index (set->figures, i);
+      g_autofree char *file = NULL;
+      g_autofree char *gpu = duration (f->gpu_time), *kernel = duration (f->kernel_time);
+      g_autofree char *comm = duration (f->comm_time), *wait = duration (f->wait_time);
+      g_autofree char *idle = duration (f->idle_time);
+      g_autofree char *step = ws_format_duration (f->step_median);
+
+      any_comm = any_comm || f->collectives->len > 0;
+      g_string_append_printf (out, "%5u  %-22s %-10s %11s %11s %11s %11s %11s %6u %11s\n", f->rank,
+                              base_name (f, &file), f->process != NULL ? f->process : "?", gpu,
+                              kernel, comm, wait, idle, f->steps->len, step);
+    }
+
+  if (any_comm)
+    {
+      g_string_append_printf (out, "\n%s\n", _ ("Communication (NCCL kernels):"));
+      for (guint i = 0; i < set->figures->len; i++)
+        {
+          const WsRankFigures *f = g_ptr_array_index (set->figures, i);
+          double hidden = f->comm_time > 0 ? 100.0 * f->overlap_time / f->comm_time : 0;
+
+          g_string_append_printf (out, _ ("  rank %u: %.1f%% hidden under compute;"), f->rank,
+                                  hidden);
+          for (guint c = 0; c < f->collectives->len; c++)
+            {
+              const WsRankCollective *k = &g_array_index (f->collectives, WsRankCollective, c);
+              g_autofree char *total = duration (k->total);
+
+              g_string_append_printf (out, " %s %s (%" G_GUINT64_FORMAT ")", k->kind, total,
+                                      k->count);
+            }
+          g_string_append_c (out, '\n');
+        }
+    }
+
+  if (set->steps->len > 0)
+    {
+      g_string_append_printf (out, "\n%s\n",
+                              _ ("Per step: the rank that reached the "
+                                 "synchronisation last, by how much, and how long "
+                                 "each other rank waited for it"));
+      for (guint i = 0; i < set->steps->len; i++)
+        {
+          const WsRankSetStep *step = &g_array_index (set->steps, WsRankSetStep, i);
+          const WsRankFigures *last;
+          g_autofree char *late = NULL;
+
+          if (step->last < 0)
+            continue;
+          last = g_ptr_array_index (set->figures, step->last);
+          late = duration (step->late);
+          g_string_append_printf (out, _ ("  step %u%s: rank %u last, +%s;"), step->number,
+                                  step->steady ? "" : _ (" (warm-up)"), last->rank, late);
+          for (guint r = 0; r < set->figures->len; r++)
+            {
+              const WsRankFigures *f = g_ptr_array_index (set->figures, r);
+              g_autofree char *lost = NULL;
+
+              if ((gint) r == step->last || step->lost[r] < 0)
+                continue;
+              lost = duration (step->lost[r]);
+              g_string_append_printf (out, _ (" rank %u waits %s"), f->rank, lost);
+            }
+          g_string_append_c (out, '\n');
+        }
+    }
+
+  g_string_append_c (out, '\n');
+  if (s->index >= 0)
+    {
+      g_autofree char *late = duration (s->late);
+      g_autofree char *lost = duration (s->lost);
+
+      if (s->range != NULL)
+        g_string_append_printf (out, _ ("Straggler: rank %u, +%s per step, in “%s”"), s->rank, late,
+                                s->range);
+      else
+        g_string_append_printf (out, _ ("Straggler: rank %u, +%s per step"), s->rank, late);
+      g_string_append_printf (out,
+                              _ (" (last in %u of %u steady steps); the others lose %s per step "
+                                 "waiting for it (%.1f%% of their time)\n"),
+                              s->n_last, s->n_steps, lost, s->lost_share * 100);
+    }
+  else
+    g_string_append_printf (out, "%s\n",
+                            _ ("Straggler: none (no rank comes last in two thirds "
+                               "of the steady steps)"));
+  for (guint i = 0; i < run->ranks->notes->len; i++)
+    g_string_append_printf (out, "%s %s\n", _ ("Note:"),
+                            (const char *) g_ptr_array_index (run->ranks->notes, i));
+}
+
+static void
+add_int (JsonBuilder *b, const char *name, gint64 value)
+{
+  json_builder_set_member_name (b, name);
+  json_builder_add_int_value (b, value);
+}
+
+static void
+add_rank_json (JsonBuilder *b, const WsRankFigures *f)
+{
+  json_builder_begin_object (b);
+  add_int (b, "rank", f->rank);
+  json_builder_set_member_name (b, "file");
+  json_builder_add_string_value (b, f->file);
+  json_builder_set_member_name (b, "process");
+  json_builder_add_string_value (b, f->process);
+  add_int (b, "clock_offset_ns", f->offset);
+  add_int (b, "gpu_time_ns", f->gpu_time);
+  add_int (b, "kernel_ns", f->kernel_time);
+  add_int (b, "comm_ns", f->comm_time);
+  add_int (b, "comm_hidden_ns", f->overlap_time);
+  add_int (b, "wait_ns", f->wait_time);
+  add_int (b, "idle_ns", f->idle_time);
+  json_builder_set_member_name (b, "wait_measured_in");
+  json_builder_add_string_value (b, ws_rank_figures_wait_source_string (f->wait_source));
+  json_builder_set_member_name (b, "step_pattern");
+  json_builder_add_string_value (b, f->step_pattern);
+  add_int (b, "steps", f->steps->len);
+  add_int (b, "step_median_ns", (gint64) llround (f->step_median));
+  add_int (b, "wait_median_ns", (gint64) llround (f->wait_median));
+  add_int (b, "work_median_ns", (gint64) llround (f->work_median));
+  json_builder_set_member_name (b, "per_step");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < f->steps->len; i++)
+    {
+      const WsRankStep *step = &g_array_index (f->steps, WsRankStep, i);
+
+      json_builder_begin_object (b);
+      add_int (b, "step", step->number);
+      add_int (b, "start_ns", step->start + f->offset);
+      add_int (b, "wall_ns", step->end - step->start);
+      add_int (b, "gpu_busy_ns", step->gpu_busy);
+      add_int (b, "comm_ns", step->comm);
+      add_int (b, "comm_hidden_ns", step->overlap);
+      add_int (b, "wait_ns", step->wait);
+      add_int (b, "work_ns", step->work);
+      json_builder_set_member_name (b, "warmup");
+      json_builder_add_boolean_value (b, step->warmup);
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+  json_builder_set_member_name (b, "collectives");
+  json_builder_begin_array (b);
+  for (guint c = 0; c < f->collectives->len; c++)
+    {
+      const WsRankCollective *k = &g_array_index (f->collectives, WsRankCollective, c);
+
+      json_builder_begin_object (b);
+      json_builder_set_member_name (b, "kind");
+      json_builder_add_string_value (b, k->kind);
+      add_int (b, "count", (gint64) k->count);
+      add_int (b, "total_ns", k->total);
+      add_int (b, "hidden_ns", k->overlap);
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+  json_builder_set_member_name (b, "ranges");
+  json_builder_begin_array (b);
+  for (guint r = 0; r < f->ranges->len; r++)
+    {
+      const WsRankRange *range = &g_array_index (f->ranges, WsRankRange, r);
+
+      json_builder_begin_object (b);
+      json_builder_set_member_name (b, "name");
+      json_builder_add_string_value (b, range->name);
+      add_int (b, "depth", range->depth);
+      add_int (b, "per_step_ns", (gint64) llround (range->per_step));
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+  json_builder_end_object (b);
+}
+
+static char *
+write_json (const WsRun *run, const WsRankSet *set)
+{
+  g_autoptr (JsonBuilder) b = json_builder_new ();
+  g_autoptr (JsonNode) root = NULL;
+  const WsStraggler *s = &set->straggler;
+
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "numbered_by");
+  json_builder_add_string_value (b, ws_ranks_source_to_string (run->ranks->source));
+  json_builder_set_member_name (b, "clocks_aligned");
+  json_builder_add_boolean_value (b, run->ranks->aligned);
+  json_builder_set_member_name (b, "ranks");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < set->figures->len; i++)
+    add_rank_json (b, g_ptr_array_index (set->figures, i));
+  json_builder_end_array (b);
+  json_builder_set_member_name (b, "steps");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < set->steps->len; i++)
+    {
+      const WsRankSetStep *step = &g_array_index (set->steps, WsRankSetStep, i);
+
+      json_builder_begin_object (b);
+      add_int (b, "step", step->number);
+      json_builder_set_member_name (b, "steady");
+      json_builder_add_boolean_value (b, step->steady);
+      json_builder_set_member_name (b, "last_rank");
+      if (step->last >= 0)
+        json_builder_add_int_value (
+          b, ((const WsRankFigures *) g_ptr_array_index (set->figures, step->last))->rank);
+      else
+        json_builder_add_null_value (b);
+      add_int (b, "late_ns", step->late);
+      json_builder_set_member_name (b, "waits_for_last_ns");
+      json_builder_begin_object (b);
+      for (guint r = 0; r < set->figures->len; r++)
+        if (step->lost[r] >= 0)
+          {
+            g_autofree char *key = g_strdup_printf (
+              "%u", ((const WsRankFigures *) g_ptr_array_index (set->figures, r))->rank);
+
+            add_int (b, key, step->lost[r]);
+          }
+      json_builder_end_object (b);
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+  json_builder_set_member_name (b, "straggler");
+  if (s->index >= 0)
+    {
+      json_builder_begin_object (b);
+      add_int (b, "rank", s->rank);
+      add_int (b, "late_ns", s->late);
+      json_builder_set_member_name (b, "range");
+      json_builder_add_string_value (b, s->range);
+      add_int (b, "range_extra_ns", s->range_extra);
+      add_int (b, "steps_last", s->n_last);
+      add_int (b, "steady_steps", s->n_steps);
+      add_int (b, "others_wait_ns", s->lost);
+      json_builder_set_member_name (b, "others_wait_share");
+      json_builder_add_double_value (b, s->lost_share);
+      json_builder_end_object (b);
+    }
+  else
+    json_builder_add_null_value (b);
+  json_builder_set_member_name (b, "notes");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < run->ranks->notes->len; i++)
+    json_builder_add_string_value (b, g_ptr_array_index (run->ranks->notes, i));
+  json_builder_end_array (b);
+  json_builder_end_object (b);
+  root = json_builder_get_root (b);
+  return ws_cli_json_text (root);
+}
+
+int
+ws_cli_ranks (int argc, char **argv)
+{
+  g_autofree char *format_str = NULL;
+  GOptionEntry entries[] = {
+    { "format", 'f', 0, G_OPTION_ARG_STRING, &format_str,
+      N_ ("Output format: table (default), csv or json"), "FORMAT" },
+    { NULL },
+  };
+  g_autoptr (GOptionContext) context =
+    g_option_context_new (_ ("FILES|DIR — the ranks of a job, one row each"));
+  g_autoptr (GError) error = NULL;
+  g_autoptr (WsRun) run = NULL;
+  g_autoptr (WsRankSet) set = NULL;
+  g_autoptr (GString) out = g_string_new (NULL);
+  WsOutputFormat format = WS_FORMAT_TABLE;
+
+  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  g_option_context_set_summary (
+    context, _ ("Opens the exports of a job's ranks (files, a folder or a glob) as one run and "
+                "prints each rank's GPU, kernel, communication, waiting and idle time, its "
+                "steps and median step, then the straggler: the rank the others wait for."));
+  ws_cli_add_rank_option (context);
+  if (!ws_cli_parse (context, &argc, &argv, 1, -1))
+    return WS_EXIT_BAD_INPUT;
+  if (format_str != NULL &&
+      (!ws_output_format_from_string (format_str, &format) || format == WS_FORMAT_MARKDOWN))
+    {
+      g_printerr (_ ("warpscope-cli: ranks: unknown format “%s” (table, csv or json)\n"),
+                  format_str);
+      return WS_EXIT_BAD_INPUT;
+    }
+
+  ws_cli_load_as_job (TRUE);
+  run = ws_cli_load (argv + 1, WS_LOAD_ALL & ~WS_LOAD_GPU_METRICS, &error);
+  if (run == NULL)
+    return ws_cli_fail (error);
+  if (run->ranks == NULL)
+    {
+      /* One process: a job of one rank. */
+      g_autoptr (WsRanks) one = ws_ranks_new_for_files ((const char *const *) argv + 1, &run, 1);
+
+      g_ptr_array_add (one->figures, NULL);
+      g_array_index (one->ranks, WsRank, 0).pid = WS_PID_ANY;
+      run->ranks = g_steal_pointer (&one);
+    }
+  set = ws_rank_set_new_for_run (run);
+
+  if (format == WS_FORMAT_CSV)
+    write_csv (set, out);
+  else if (format == WS_FORMAT_JSON)
+    {
+      g_autofree char *json = write_json (run, set);
+
+      g_string_append (out, json);
+    }
+  else
+    write_table (run, set, out);
+  if (!ws_cli_write (NULL, out->str, out->len, &error))
+    {
+      g_printerr ("warpscope-cli: %s\n", error->message);
+      return WS_EXIT_FAILED;
+    }
+  return WS_EXIT_OK;
+}

@@ -1,0 +1,235 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "ws-cpu-reader"
+#include "config.h"
+
+#include <errno.h>
+#include <glib/gstdio.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "ws-cpu-reader-private.h"
+#include "ws-cpu-reader.h"
+#include "ws-error.h"
+#include "ws-file.h"
+
+/* How far into a file its profile may start: cProfile prints after the
+ * program's own output. */
+#define SNIFF_BYTES (1024 * 1024)
+/* The largest CPU profile read whole. */
+#define MAX_PROFILE_BYTES ((gsize) 1 << 30)
+
+static gboolean
+looks_like_speedscope (const char *head, gsize len)
+{
+  g_autofree char *text = g_strndup (head, len);
+  const char *p = text;
+
+  while (g_ascii_isspace (*p))
+    p++;
+  return *p == '{' && (strstr (p, "speedscope") != NULL ||
+                       (strstr (p, "\"profiles\"") != NULL && strstr (p, "\"shared\"") != NULL));
+}
+
+static gboolean
+refuse_lookalike (const char *path, const char *head, gsize len, GError **error)
+{
+  g_autofree char *text = g_strndup (head, len);
+
+  if (strstr (text, "<svg") != NULL &&
+      (strstr (text, "py-spy") != NULL || strstr (text, "inferno") != NULL ||
+       strstr (text, "Flame graph") != NULL || strstr (text, "FlameGraph") != NULL))
+    {
+      g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_FORMAT,
+                   "%s: a flame graph already drawn as SVG (py-spy's default output), not its "
+                   "samples; record with `py-spy record --format speedscope` or `--format raw`",
+                   path);
+      return TRUE;
+    }
+  if (g_str_has_prefix (text, "Process ") && strstr (text, "\nPython v") != NULL &&
+      strstr (text, "\nThread ") != NULL)
+    {
+      g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_FORMAT,
+                   "%s: a py-spy dump (the stacks of one moment), not a profile; record one with "
+                   "`py-spy record --format speedscope`",
+                   path);
+      return TRUE;
+    }
+  return FALSE;
+}
+
+/* cProfile's table may start far into the file: read more than the head. */
+static gboolean
+sniff_cprofile_file (const char *path, const char *head, gsize len)
+{
+  g_autofree char *buf = NULL;
+  FILE *file;
+  gsize got;
+
+  if (ws_cprofile_sniff (head, len))
+    return TRUE;
+  if (path == NULL || len < 8192)
+    return FALSE;
+  file = g_fopen (path, "rb");
+  if (file == NULL)
+    return FALSE;
+  buf = g_malloc (SNIFF_BYTES);
+  got = fread (buf, 1, SNIFF_BYTES, file);
+  fclose (file);
+  return ws_cprofile_sniff (buf, got);
+}
+
+/**
+ * ws_cpu_reader_sniff:
+ * @head: the first bytes of @path
+ * @error: set when @path is a Python profiler's output that is not a
+ *   profile (a py-spy SVG, a py-spy dump): the line that says so
+ *
+ * Returns: the format of @path, or %WS_CPU_FORMAT_NONE.
+ */
+WsCpuFormat
+ws_cpu_reader_sniff (const char *path, const char *head, gsize len, GError **error)
+{
+  if (refuse_lookalike (path, head, len, error))
+    return WS_CPU_FORMAT_NONE;
+  if (looks_like_speedscope (head, len))
+    return WS_CPU_FORMAT_SPEEDSCOPE;
+  if (sniff_cprofile_file (path, head, len))
+    return WS_CPU_FORMAT_CPROFILE;
+  if (ws_collapsed_sniff (head, len))
+    return WS_CPU_FORMAT_COLLAPSED;
+  return WS_CPU_FORMAT_NONE;
+}
+
+/**
+ * ws_cpu_reader_load_data:
+ * @data: (array length=len): the whole file
+ *
+ * Reads a CPU profile of any format ws_cpu_reader_sniff() knows.
+ *
+ * Returns: (transfer full): the profile, or %NULL with @error set to one
+ * line naming @path.
+ */
+WsCpuProfile *
+ws_cpu_reader_load_data (const char *path, const char *data, gsize len, GError **error)
+{
+  g_autofree char *copy = NULL;
+  WsCpuProfile *profile = NULL;
+  GError *local = NULL;
+
+  if (len == 0)
+    {
+      g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_EMPTY, "%s: the file is empty", path);
+      return NULL;
+    }
+  if (memchr (data, '\0', len) != NULL || !g_utf8_validate_len (data, len, NULL))
+    {
+      g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_FORMAT,
+                   "%s: not a CPU profile (binary data, or text that is not UTF-8)", path);
+      return NULL;
+    }
+  copy = g_strndup (data, len);
+  if (refuse_lookalike (path, copy, MIN (len, 8192), error))
+    return NULL;
+  if (looks_like_speedscope (copy, MIN (len, 8192)))
+    profile = ws_speedscope_read (path, copy, len, &local);
+  else if (ws_cprofile_sniff (copy, MIN (len, (gsize) SNIFF_BYTES)))
+    profile = ws_cprofile_read (path, copy, len, &local);
+  else if (ws_collapsed_sniff (copy, MIN (len, 8192)))
+    profile = ws_collapsed_read (path, copy, len, &local);
+  else
+    g_set_error (&local, WS_READER_ERROR, WS_READER_ERROR_FORMAT,
+                 "%s: not a CPU profile Warpscope reads (speedscope JSON, collapsed stacks, or "
+                 "cProfile text)",
+                 path);
+  if (profile == NULL)
+    {
+      g_propagate_error (error, local);
+      return NULL;
+    }
+  ws_cpu_profile_finish (profile);
+  return profile;
+}
+
+/**
+ * ws_cpu_reader_load:
+ *
+ * Returns: (transfer full): the profile in @path, or %NULL with @error set.
+ */
+WsCpuProfile *
+ws_cpu_reader_load (const char *path, GError **error)
+{
+  g_autofree char *data = NULL;
+  g_autoptr (GError) local = NULL;
+  GStatBuf st;
+  gsize len = 0;
+
+  if (!ws_file_stat (path, &st, error))
+    return NULL;
+  if ((gsize) st.st_size > MAX_PROFILE_BYTES)
+    {
+      g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_TOO_LARGE,
+                   "%s: a CPU profile of more than 1 GiB", path);
+      return NULL;
+    }
+  if (!g_file_get_contents (path, &data, &len, &local))
+    {
+      g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_NOT_FOUND, "%s: %s", path,
+                   local->message);
+      return NULL;
+    }
+  return ws_cpu_reader_load_data (path, data, len, error);
+}
+
+/**
+ * ws_cpu_frame_parse:
+ * @label: `name (file:line)`, `name (file)` or `name`
+ *
+ * Splits a frame as py-spy writes it.
+ */
+void
+ws_cpu_frame_parse (const char *label, char **name, char **file, gint32 *line)
+{
+  gsize len = strlen (label);
+  const char *open = NULL;
+
+  *file = NULL;
+  *line = -1;
+  if (len > 3 && label[len - 1] == ')')
+    {
+      int depth = 0;
+
+      for (const char *p = label + len - 1; p > label; p--)
+        {
+          depth += *p == ')';
+          depth -= *p == '(';
+          if (depth == 0)
+            {
+              open = p;
+              break;
+            }
+        }
+    }
+  if (open == NULL || open == label || open[-1] != ' ')
+    {
+      *name = g_strdup (label);
+      return;
+    }
+  *name = g_strndup (label, (gsize) (open - 1 - label));
+  {
+    g_autofree char *inside = g_strndup (open + 1, (gsize) (label + len - 1 - (open + 1)));
+    char *colon = strrchr (inside, ':');
+    char *end = NULL;
+    gint64 n;
+
+    if (colon != NULL && colon[1] != '\0')
+      {
+        n = g_ascii_strtoll (colon + 1, &end, 10);
+        if (end != NULL && *end == '\0' && n >= 0 && n <= G_MAXINT32)
+          {
+            *colon = '\0';
+            *line = (gint32) n;
+          }
+      }
+    *file = g_strdup (inside);
+  }
+}

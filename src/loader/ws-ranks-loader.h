@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <gio/gio.h>
+
+#include "ws-load-options.h"
+#include "ws-ranks.h"
+#include "ws-run.h"
+
+G_BEGIN_DECLS
+
+/* Opening a job's exports as one run of N ranks: files given together, a
+ * folder of them, or a glob.  The exports are read in parallel (as many
+ * at a time as there are processors), each rank measured as soon as it is
+ * read, then merged onto one clock. */
+
+/* Called on the caller's main context: once with @index G_MAXUINT when the
+ * ranks are numbered (nothing read yet), then once per rank as it is
+ * measured (in no fixed order), with its figures. */
+typedef void (*WsRanksLoaderFunc) (WsRanks *ranks, guint index, WsRankFigures *figures,
+                                   gpointer data);
+
+GPtrArray *ws_ranks_loader_expand (const char *const *paths, GError **error);
+gboolean ws_ranks_loader_is_job (const char *const *paths, gboolean probe);
+
+WsRun *ws_ranks_loader_load (const char *const *paths, WsLoadFlags flags, GCancellable *cancellable,
+                             WsProgressFunc progress, gpointer progress_data, GError **error);
+void ws_ranks_loader_load_async (const char *const *paths, WsLoadFlags flags,
+                                 GCancellable *cancellable, WsProgressFunc progress,
+                                 WsRanksLoaderFunc rank_func, gpointer data, GDestroyNotify notify,
+                                 GAsyncReadyCallback callback, gpointer user_data);
+WsRun *ws_ranks_loader_load_finish (GAsyncResult *result, GError **error);
+
+void ws_ranks_loader_attach_processes (WsRun *run);
+
+G_END_DECLS

@@ -1,0 +1,231 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "ws-cpu-profile"
+#include "config.h"
+
+#include <string.h>
+
+#include "ws-cpu-profile.h"
+
+/**
+ * ws_cpu_profile_new:
+ * @unit: what sample weights count: "s", "ns" or "samples"
+ *
+ * Returns: (transfer full): an empty profile, for a reader to fill.
+ */
+WsCpuProfile *
+ws_cpu_profile_new (const char *path, const char *kind, const char *unit)
+{
+  WsCpuProfile *self = g_new0 (WsCpuProfile, 1);
+
+  g_atomic_ref_count_init (&self->ref_count);
+  self->strings = ws_string_table_new ();
+  self->path = g_strdup (path);
+  self->kind = g_strdup (kind);
+  self->unit = g_strdup (unit);
+  self->frames = g_array_new (FALSE, FALSE, sizeof (WsCpuFrame));
+  self->threads = g_array_new (FALSE, FALSE, sizeof (WsCpuThread));
+  self->stack_first = g_array_new (FALSE, FALSE, sizeof (guint32));
+  self->stack_depth = g_array_new (FALSE, FALSE, sizeof (guint32));
+  self->stack_frames = g_array_new (FALSE, FALSE, sizeof (guint32));
+  self->sample_stack = g_array_new (FALSE, FALSE, sizeof (guint32));
+  self->sample_weight = g_array_new (FALSE, FALSE, sizeof (double));
+  self->sample_thread = g_array_new (FALSE, FALSE, sizeof (guint32));
+  self->sample_time = g_array_new (FALSE, FALSE, sizeof (gint64));
+  self->functions = g_array_new (FALSE, FALSE, sizeof (WsCpuFunction));
+  self->warnings = g_ptr_array_new_with_free_func (g_free);
+  self->frame_index = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->stack_index =
+    g_hash_table_new_full (g_bytes_hash, g_bytes_equal, (GDestroyNotify) g_bytes_unref, NULL);
+  return self;
+}
+
+/**
+ * ws_cpu_profile_ref:
+ *
+ * Returns: (transfer full): @self
+ */
+WsCpuProfile *
+ws_cpu_profile_ref (WsCpuProfile *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+
+  g_atomic_ref_count_inc (&self->ref_count);
+  return self;
+}
+
+void
+ws_cpu_profile_unref (WsCpuProfile *self)
+{
+  if (self == NULL || !g_atomic_ref_count_dec (&self->ref_count))
+    return;
+  ws_string_table_free (self->strings);
+  g_free (self->path);
+  g_free (self->kind);
+  g_free (self->unit);
+  g_free (self->title);
+  g_array_unref (self->frames);
+  g_array_unref (self->threads);
+  g_array_unref (self->stack_first);
+  g_array_unref (self->stack_depth);
+  g_array_unref (self->stack_frames);
+  g_array_unref (self->sample_stack);
+  g_array_unref (self->sample_weight);
+  g_array_unref (self->sample_thread);
+  g_array_unref (self->sample_time);
+  g_array_unref (self->functions);
+  g_ptr_array_unref (self->warnings);
+  g_clear_pointer (&self->frame_index, g_hash_table_unref);
+  g_clear_pointer (&self->stack_index, g_hash_table_unref);
+  g_free (self);
+}
+
+const char *
+ws_cpu_profile_string (const WsCpuProfile *self, guint32 id)
+{
+  return id == WS_STRING_NONE ? "" : ws_string_table_get (self->strings, id);
+}
+
+/**
+ * ws_cpu_frame_label:
+ *
+ * A frame as py-spy and the FlameGraph tools write it: `name (file:line)`,
+ * `name (file)`, or the bare name.
+ *
+ * Returns: (transfer full): the label
+ */
+char *
+ws_cpu_frame_label (const WsCpuProfile *self, guint32 frame)
+{
+  const WsCpuFrame *f = &g_array_index (self->frames, WsCpuFrame, frame);
+  const char *name = ws_cpu_profile_string (self, f->name);
+
+  if (f->file == WS_STRING_NONE)
+    return g_strdup (name);
+  if (f->line < 0)
+    return g_strdup_printf ("%s (%s)", name, ws_cpu_profile_string (self, f->file));
+  return g_strdup_printf ("%s (%s:%d)", name, ws_cpu_profile_string (self, f->file), f->line);
+}
+
+const char *
+ws_cpu_profile_thread_name (const WsCpuProfile *self, guint thread)
+{
+  g_return_val_if_fail (thread < self->threads->len, "");
+
+  return ws_cpu_profile_string (self, g_array_index (self->threads, WsCpuThread, thread).name);
+}
+
+gsize
+ws_cpu_profile_n_samples (const WsCpuProfile *self)
+{
+  return self->sample_stack->len;
+}
+
+/**
+ * ws_cpu_profile_total_weight:
+ * @thread: a thread index, or -1 for all threads
+ *
+ * Returns: the summed weight of the samples of @thread.
+ */
+double
+ws_cpu_profile_total_weight (const WsCpuProfile *self, gint thread)
+{
+  double total = 0;
+
+  for (guint i = 0; i < self->sample_stack->len; i++)
+    if (thread < 0 || g_array_index (self->sample_thread, guint32, i) == (guint32) thread)
+      total += g_array_index (self->sample_weight, double, i);
+  return total;
+}
+
+gboolean
+ws_cpu_profile_has_stacks (const WsCpuProfile *self)
+{
+  return self->sample_stack->len > 0;
+}
+
+guint32
+ws_cpu_profile_intern_frame (WsCpuProfile *self, const char *name, const char *file, gint32 line)
+{
+  g_autofree char *key = g_strdup_printf ("%s\x1f%s\x1f%d", name, file != NULL ? file : "", line);
+  gpointer found = g_hash_table_lookup (self->frame_index, key);
+  WsCpuFrame frame;
+
+  if (found != NULL)
+    return GPOINTER_TO_UINT (found) - 1;
+  frame.name = ws_string_table_intern (self->strings, name);
+  frame.file =
+    file != NULL && file[0] != '\0' ? ws_string_table_intern (self->strings, file) : WS_STRING_NONE;
+  frame.line = line;
+  g_array_append_val (self->frames, frame);
+  g_hash_table_insert (self->frame_index, g_steal_pointer (&key),
+                       GUINT_TO_POINTER (self->frames->len));
+  return self->frames->len - 1;
+}
+
+guint32
+ws_cpu_profile_add_thread (WsCpuProfile *self, const char *name, gint64 tid, gint64 global_tid)
+{
+  WsCpuThread thread = { ws_string_table_intern (self->strings, name), tid, global_tid };
+
+  g_array_append_val (self->threads, thread);
+  return self->threads->len - 1;
+}
+
+/**
+ * ws_cpu_profile_intern_stack:
+ * @frames: (array length=depth): frame ids, root first
+ *
+ * Returns: the id of that stack, the same for every equal stack.
+ */
+guint32
+ws_cpu_profile_intern_stack (WsCpuProfile *self, const guint32 *frames, guint32 depth)
+{
+  g_autoptr (GBytes) key = g_bytes_new (frames, depth * sizeof (guint32));
+  gpointer found = g_hash_table_lookup (self->stack_index, key);
+  guint32 first = self->stack_frames->len;
+
+  if (found != NULL)
+    return GPOINTER_TO_UINT (found) - 1;
+  g_array_append_vals (self->stack_frames, frames, depth);
+  g_array_append_val (self->stack_first, first);
+  g_array_append_val (self->stack_depth, depth);
+  g_hash_table_insert (self->stack_index, g_steal_pointer (&key),
+                       GUINT_TO_POINTER (self->stack_first->len));
+  return self->stack_first->len - 1;
+}
+
+/**
+ * ws_cpu_profile_add_sample:
+ * @time: ns on the profile's clock, or -1 when the format has no times
+ */
+void
+ws_cpu_profile_add_sample (WsCpuProfile *self, guint32 stack, double weight, guint32 thread,
+                           gint64 time)
+{
+  g_array_append_val (self->sample_stack, stack);
+  g_array_append_val (self->sample_weight, weight);
+  g_array_append_val (self->sample_thread, thread);
+  if (time >= 0)
+    g_array_append_val (self->sample_time, time);
+}
+
+void
+ws_cpu_profile_add_warning (WsCpuProfile *self, const char *format, ...)
+{
+  va_list args;
+
+  va_start (args, format);
+  g_ptr_array_add (self->warnings, g_strdup_vprintf (format, args));
+  va_end (args);
+}
+
+/* Drops what only building needed.  Times are kept only when every sample
+ * has one. */
+void
+ws_cpu_profile_finish (WsCpuProfile *self)
+{
+  if (self->sample_time->len != self->sample_stack->len)
+    g_array_set_size (self->sample_time, 0);
+  g_clear_pointer (&self->frame_index, g_hash_table_unref);
+  g_clear_pointer (&self->stack_index, g_hash_table_unref);
+}

@@ -1,0 +1,219 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <gtk/gtk.h>
+#include <string.h>
+
+#include "ws-application.h"
+#include "ws-lanes.h"
+#include "ws-ranks-page.h"
+#include "ws-ranks-view.h"
+#include "ws-test-gui.h"
+#include "ws-test-util.h"
+#include "ws-timeline-page.h"
+#include "ws-timeline-text.h"
+#include "ws-window.h"
+
+static WsApplication *app;
+static char *tmp;
+
+static const char *
+rank_path (guint rank)
+{
+  static char *paths[4];
+
+  if (paths[rank] == NULL)
+    {
+      g_autofree char *xz = g_strdup_printf ("multirank/rank%u.sqlite.xz", rank);
+
+      paths[rank] = ws_test_unxz (xz, tmp);
+    }
+  return paths[rank];
+}
+
+static gboolean
+timeline_ready (gpointer data)
+{
+  return ws_timeline_page_is_ready (data);
+}
+
+static gboolean
+figures_seen (gpointer data)
+{
+  WsRanksPage *page = data;
+
+  for (guint i = 0; i < 4; i++)
+    if (ws_ranks_page_get_figures (page, i) == NULL)
+      return FALSE;
+  return ws_ranks_view_get_model (ws_ranks_page_get_view (page)) != NULL &&
+         ws_ranks_view_get_model (ws_ranks_page_get_view (page))->n_cols > 0;
+}
+
+static void
+click (GtkWidget *widget, double x, double y)
+{
+  GdkSeat *seat = gdk_display_get_default_seat (gtk_widget_get_display (widget));
+
+  for (int i = 0; i < 2; i++)
+    {
+      GdkEvent *event = gdk_event_new (i == 0 ? GDK_BUTTON_PRESS : GDK_BUTTON_RELEASE);
+
+      event->any.window = g_object_ref (gtk_widget_get_window (widget));
+      event->any.send_event = TRUE;
+      gdk_event_set_device (event, gdk_seat_get_pointer (seat));
+      event->button.x = x;
+      event->button.y = y;
+      event->button.button = GDK_BUTTON_PRIMARY;
+      event->button.time = GDK_CURRENT_TIME;
+      gtk_widget_event (widget, event);
+      gdk_event_free (event);
+    }
+  ws_test_gui_flush ();
+}
+
+/* The four ranks of the DDP fixture, opened together, are one window of
+ * four ranks: the Ranks page first, rank 3 marked, and a click on rank
+ * 3's step 5 opens its timeline there, its group open. */
+static void
+test_four_ranks_one_window (void)
+{
+  const char *paths[] = { rank_path (0), rank_path (1), rank_path (2), rank_path (3), NULL };
+  WsWindow *window = ws_test_gui_open (paths);
+  WsRanksPage *page;
+  WsRanksView *view;
+  const WsRanksChartModel *model;
+  WsTimelinePage *timeline;
+  WsTimelineView *tview;
+  WsLanes *lanes;
+  WsRun *run;
+  double x, y;
+  gint64 start, end, view_start, view_end;
+  gint row3 = -1, col5 = -1;
+  guint32 group = WS_LANE_NONE;
+  guint n_windows = g_list_length (gtk_application_get_windows (GTK_APPLICATION (app)));
+
+  /* The first frame: the page shows the four ranks before they are read. */
+  page = WS_RANKS_PAGE (ws_window_get_view (window, "ranks"));
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (page)));
+  g_assert_cmpstr (ws_window_get_page (window), ==, "ranks");
+
+  ws_test_gui_wait_for_load (window);
+  g_assert_null (ws_window_get_error (window));
+  /* One window for the four files, titled with the job and its ranks. */
+  g_assert_cmpuint (g_list_length (gtk_application_get_windows (GTK_APPLICATION (app))), ==,
+                    n_windows);
+  g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (window)), ==, "ddp_probe.py — 4 ranks");
+  run = ws_window_get_run (window);
+  g_assert_nonnull (run->ranks);
+  g_assert_cmpuint (ws_ranks_get_n (run->ranks), ==, 4);
+  g_assert_cmpstr (ws_window_get_page (window), ==, "ranks");
+  ws_test_gui_iterate_until (figures_seen, page);
+
+  view = ws_ranks_page_get_view (page);
+  model = ws_ranks_view_get_model (view);
+  g_assert_cmpuint (model->n_rows, ==, 4);
+  g_assert_cmpuint (model->n_cols, ==, 12);
+  for (guint r = 0; r < model->n_rows; r++)
+    if (model->ranks[r] == 3)
+      row3 = (gint) r;
+  for (guint c = 0; c < model->n_cols; c++)
+    if (model->steps[c] == 5)
+      col5 = (gint) c;
+  g_assert_cmpint (model->straggler, ==, row3);
+  g_assert_nonnull (strstr (ws_ranks_page_get_summary (page), "Straggler: rank 3"));
+  g_assert_nonnull (strstr (ws_ranks_page_get_summary (page), "share one GPU"));
+  g_assert_cmpint (gtk_tree_model_iter_n_children (ws_ranks_page_get_table (page), NULL), ==, 4);
+  ws_test_gui_assert_drawing (GTK_WIDGET (window), "ranks page");
+
+  /* Click rank 3's cell of step 5. */
+  g_assert_true (ws_ranks_view_cell_center (view, (guint) row3, (guint) col5, &x, &y));
+  click (GTK_WIDGET (view), x, y);
+  g_assert_cmpstr (ws_window_get_page (window), ==, "timeline");
+  timeline = WS_TIMELINE_PAGE (ws_window_get_view (window, "timeline"));
+  ws_test_gui_iterate_until (timeline_ready, timeline);
+  tview = ws_timeline_page_get_view (timeline);
+  lanes = ws_timeline_view_get_lanes (tview);
+
+  /* The view holds rank 3's step 5, on the run's clock. */
+  {
+    const WsRankFigures *f = ws_ranks_page_get_figures (page, (guint) row3);
+    const WsRankStep *step = ws_rank_figures_find_step (f, 5);
+
+    g_assert_true (ws_timeline_view_get_range (tview, &start, &end));
+    g_assert_cmpint (start, ==, step->start + f->offset);
+    g_assert_cmpint (end, ==, step->end + f->offset);
+    ws_time_window_get_range (ws_timeline_view_get_window (tview), &view_start, &view_end);
+    g_assert_cmpint (view_start, <=, start);
+    g_assert_cmpint (view_end, >=, end);
+    g_assert_cmpint (view_end - view_start, <, 2 * (end - start));
+  }
+
+  /* Every row of rank 3 says so; its group is open, the others closed. */
+  for (guint l = 0; l < ws_lanes_get_n_lanes (lanes); l++)
+    {
+      const WsLane *lane = ws_lanes_get_lane (lanes, l);
+      g_autofree char *title = ws_timeline_lane_title (lanes, l, NULL);
+      guint8 flags = ws_timeline_view_get_lane_flags (tview, l);
+
+      if (lane->kind == WS_LANE_GROUP && lane->rank >= 0)
+        {
+          g_autofree char *expected = g_strdup_printf ("Rank %d", lane->rank);
+
+          g_assert_cmpstr (title, ==, expected);
+          if (lane->rank == 3)
+            {
+              group = l;
+              g_assert_false (flags & WS_LANE_FLAG_COLLAPSED);
+            }
+          else
+            g_assert_true (flags & WS_LANE_FLAG_COLLAPSED);
+        }
+      else if (lane->rank >= 0)
+        {
+          g_autofree char *prefix = g_strdup_printf ("r%d · ", lane->rank);
+
+          g_assert_true (g_str_has_prefix (title, prefix));
+        }
+    }
+  g_assert_cmpuint (group, !=, WS_LANE_NONE);
+  /* Rank 3's group is scrolled to the top of the lanes. */
+  {
+    cairo_rectangle_t rect;
+
+    g_assert_true (ws_timeline_view_lane_rect (tview, group, &rect));
+    g_assert_cmpfloat (rect.y, <, gtk_widget_get_allocated_height (GTK_WIDGET (tview)) / 3.0);
+  }
+  ws_test_gui_assert_drawing (GTK_WIDGET (window), "rank 3's timeline");
+  gtk_widget_destroy (GTK_WIDGET (window));
+  ws_test_gui_flush ();
+}
+
+/* A single export opens as before: no Ranks page. */
+static void
+test_one_rank_no_page (void)
+{
+  WsWindow *window = ws_test_gui_open_and_load (rank_path (0));
+
+  g_assert_null (ws_window_get_run (window)->ranks);
+  g_assert_false (gtk_widget_get_visible (ws_window_get_view (window, "ranks")));
+  gtk_widget_destroy (GTK_WIDGET (window));
+  ws_test_gui_flush ();
+}
+
+int
+main (int argc, char **argv)
+{
+  int status;
+
+  app = ws_test_gui_init (&argc, &argv);
+  tmp = ws_test_tmpdir ();
+
+  g_test_add_func ("/ranks-window/ddp/four-ranks-one-window-click-into-rank-3",
+                   test_four_ranks_one_window);
+  g_test_add_func ("/ranks-window/one-export/no-ranks-page", test_one_rank_no_page);
+
+  status = ws_test_gui_run ();
+  ws_test_rmtree (tmp);
+  g_free (tmp);
+  return status;
+}
