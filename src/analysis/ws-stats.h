@@ -22,6 +22,7 @@ typedef struct
 void ws_run_compute_summaries (WsRun *run);
 WsSummary *ws_run_summary (const WsRun *run, WsSummaryKind kind, WsNameForm form);
 WsSummary *ws_summary_compute (const WsRun *run, WsSummaryKind kind, WsNameForm form);
+WsSummary *ws_summary_compute_sketched (const WsRun *run, WsSummaryKind kind, WsNameForm form);
 WsSummary *ws_summary_compute_nvtx_ops (const WsRun *run);
 char *ws_nvtx_op_name (const char *name);
 WsSummary *ws_summary_compute_kernels_in (const WsRun *run, WsNameForm form, gint64 from,
