@@ -74,6 +74,7 @@ gboolean ws_rank_number_from_command (const char *command, guint *rank, char **h
 char *ws_rank_number_job (char *const *env);
 gint ws_rank_number_world_size (char *const *env);
 char *ws_rank_number_file_stem (const char *path);
+gboolean ws_rank_number_env_keeps (const char *entry);
 
 WsRanks *ws_ranks_new_for_files (const char *const *files, WsRun *const *probes, guint n);
 WsRanks *ws_ranks_new_for_processes (const WsRun *run);
