@@ -86,7 +86,7 @@ ws_cli_diagnose (int argc, char **argv)
    * steady state, and one line says what they left out. */
   checked = whole_run ? ws_run_ref (run) : ws_cli_steady (run, &steps);
   if (steps != NULL)
-    setup = ws_cli_setup_line (run, steps);
+    setup = ws_steps_setup_line (run, steps);
   findings = ws_findings_compute (checked);
   switch (format)
     {

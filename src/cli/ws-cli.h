@@ -51,7 +51,6 @@ void ws_cli_load_as_job (gboolean job);
 gboolean ws_cli_rank_filter_given (void);
 WsRun *ws_cli_load_ncu (char **paths, GError **error);
 WsRun *ws_cli_steady (WsRun *run, WsSteps **steps);
-char *ws_cli_setup_line (WsRun *run, WsSteps *steps);
 gboolean ws_cli_use_steady (WsRun **run, const char *file);
 gboolean ws_cli_write (const char *path, const char *data, gsize len, GError **error);
 void ws_cli_print_doctor (GPtrArray *checks, gboolean problems_only, FILE *out);
