@@ -66,6 +66,7 @@ gint ws_ranks_index_of_pid (const WsRanks *self, guint32 pid);
 const char *ws_ranks_source_to_string (WsRankSource source);
 char *ws_ranks_describe (const WsRanks *self);
 char *ws_ranks_title (const WsRanks *self);
+char *ws_ranks_format_numbers (const guint *numbers, guint n);
 
 gboolean ws_rank_number_from_name (const char *path, guint *rank, char **how);
 gboolean ws_rank_number_from_env (char *const *env, guint *rank, char **how);
