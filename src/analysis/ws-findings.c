@@ -6,6 +6,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "ws-digest-merge.h"
 #include "ws-findings-private.h"
 #include "ws-format.h"
 #include "ws-rank-set.h"
@@ -435,6 +436,13 @@ ws_findings_compute (const WsRun *run)
 
   g_return_val_if_fail (run != NULL, findings);
 
+  /* A digest has no events: its ranks' findings were computed from their
+   * exports when it was made. */
+  if (run->digest != NULL)
+    {
+      g_ptr_array_unref (findings);
+      return ws_digest_merge_findings (run);
+    }
   ctx.run = run;
   ctx.index = ws_run_index_new (run);
   ctx.loop_keys = g_hash_table_new (g_direct_hash, g_direct_equal);

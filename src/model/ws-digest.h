@@ -56,12 +56,14 @@ typedef struct
   guint16 *comm;       /* WS_DIGEST_BINS: NCCL kernels, or the step thread waiting */
 
   GPtrArray *findings; /* WsFinding *, as `diagnose` gives them for this export alone */
-  char *scope;    /* what the findings cover ("Steady state: …"), or NULL for the whole run */
-  gint64 events;  /* events read from the export */
-  double seconds; /* what digesting it took */
+  char *scope;     /* what the findings cover ("Steady state: …"), or NULL for the whole run */
+  gint64 origin;   /* ns: the export's earliest event, on its own clock */
+  gint64 end_time; /* ns: its latest end */
+  gint64 events;   /* events read from the export */
+  double seconds;  /* what digesting it took */
 } WsDigestRank;
 
-typedef struct
+struct _WsDigest
 {
   gatomicrefcount ref_count;
   guint schema_version;
@@ -78,7 +80,7 @@ typedef struct
   gboolean aligned;
   gint64 spread;  /* ns between the earliest and latest session start */
   char *job_name; /* what the window's title calls the job */
-} WsDigest;
+};
 
 WsDigestRank *ws_digest_rank_new (void);
 void ws_digest_rank_free (WsDigestRank *self);

@@ -4,6 +4,7 @@
 
 #include <string.h>
 
+#include "ws-digest.h"
 #include "ws-kernel-display.h"
 #include "ws-ncu-results.h"
 #include "ws-ranks.h"
@@ -171,6 +172,7 @@ ws_run_free (WsRun *self)
   g_clear_pointer (&self->ncu, ws_ncu_results_unref);
   g_clear_pointer (&self->display_names, g_hash_table_unref);
   g_clear_pointer (&self->ranks, ws_ranks_unref);
+  g_clear_pointer (&self->digest, ws_digest_unref);
 
   g_clear_pointer (&self->streams, g_array_unref);
   g_clear_pointer (&self->threads, g_array_unref);

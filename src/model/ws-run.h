@@ -22,6 +22,7 @@ typedef struct _WsRun WsRun;
 typedef struct _WsNcuResults WsNcuResults;
 typedef struct _WsCsvSummaries WsCsvSummaries;
 typedef struct _WsRanks WsRanks;
+typedef struct _WsDigest WsDigest;
 
 /* Memory operation kinds: the values of ENUM_CUDA_MEMCPY_OPER, plus memset. */
 typedef enum
@@ -280,6 +281,8 @@ struct _WsRun
   GHashTable *display_names; /* demangled name id → display name id, set by ws_run_finish() */
 
   WsRanks *ranks;          /* the ranks of a job (ws-ranks.h), or NULL for one process */
+  WsDigest *digest;        /* the job digest the run was opened from (ws-digest.h): no events,
+                            * its summaries and findings merged from the ranks', or NULL */
   GPtrArray *cpu_profiles; /* WsCpuProfile *: nsys CPU samples, py-spy, cProfile, … */
 
   WsNcuResults *ncu;             /* profiled launches from ncu CSVs, or NULL */
