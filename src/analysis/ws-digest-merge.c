@@ -106,7 +106,7 @@ ws_digest_merge_summary (const WsDigest *digest, WsSummaryKind kind, const guint
   g_autoptr (GPtrArray) accs = g_ptr_array_new_with_free_func (acc_free);
   WsSummary *summary;
   gboolean any = FALSE;
-  gint64 left_out = 0;
+  gint64 left_out = 0, total_left_out = 0;
 
   g_return_val_if_fail (digest != NULL && kind < WS_N_SUMMARY_KINDS, NULL);
 
@@ -119,6 +119,7 @@ ws_digest_merge_summary (const WsDigest *digest, WsSummaryKind kind, const guint
         continue;
       any = TRUE;
       left_out += rank->rows_left_out[kind];
+      total_left_out += rank->total_left_out[kind];
       for (guint r = 0; r < one->rows->len; r++)
         {
           const WsSummaryRow *row = &g_array_index (one->rows, WsSummaryRow, r);
@@ -182,6 +183,17 @@ ws_digest_merge_summary (const WsDigest *digest, WsSummaryKind kind, const guint
       g_ptr_array_add (summary->sketches, g_steal_pointer (&acc->sketch));
     }
   ws_summary_finish (summary);
+  /* Shares are of every row, those some rank left out too. */
+  if (total_left_out > 0)
+    {
+      summary->grand_total += total_left_out;
+      for (guint i = 0; i < summary->rows->len; i++)
+        {
+          WsSummaryRow *row = &g_array_index (summary->rows, WsSummaryRow, i);
+
+          row->percent = (double) row->total / (double) summary->grand_total * 100.0;
+        }
+    }
   return summary;
 }
 
@@ -302,9 +314,9 @@ ws_digest_merge_findings (const WsRun *run)
         ws_ranks_format_numbers ((const guint *) (gpointer) ranks->data, ranks->len);
       char *summary;
 
-      /* TRANSLATORS: "Rank 3: <the finding's summary> (raised on ranks 0–3, 4 of 4)" */
-      summary = g_strdup_printf (_ ("Rank %u: %s (raised on ranks %s, %u of %u)"), d->rank.rank,
-                                 copy->summary, list, ranks->len, n);
+      /* TRANSLATORS: "Rank 3: <the finding's summary> (raised on 3 of 4 ranks: 0, 2, 3)" */
+      summary = g_strdup_printf (_ ("Rank %u: %s (raised on %u of %u ranks: %s)"), d->rank.rank,
+                                 copy->summary, ranks->len, n, list);
       g_free (copy->summary);
       copy->summary = summary;
       ws_finding_add_evidence (copy, "ranks_raised", _ ("Ranks that raise it"), WS_UNIT_COUNT,

@@ -270,7 +270,7 @@ read_ranks (Reader *r, GError **error)
 
       rank->figures = ws_rank_figures_new ();
       rank->figures->rank = rank->rank.rank;
-      rank->figures->file = g_strdup (rank->path);
+      rank->figures->file = g_strdup (rank->file);
       rank->figures->process = g_strdup (rank->rank.process);
       rank->figures->offset = rank->rank.offset;
       rank->figures->gpu_time = i64 (stmt, 24);
