@@ -35,6 +35,7 @@ int ws_cli_rollup (int argc, char **argv);
 gboolean ws_cli_render_why (WsRun *run, const char *view, const char *output, double width,
                             double height, gboolean dark, int kernel, GError **error);
 int ws_cli_ranks (int argc, char **argv);
+int ws_cli_digest (int argc, char **argv);
 int ws_cli_steps (int argc, char **argv);
 int ws_cli_flame (int argc, char **argv);
 
