@@ -20,6 +20,10 @@ struct _WsTimelinePage
   GCancellable *cancellable;
   GSimpleActionGroup *actions;
   WsFinding *pending_finding; /* to show once the lanes are ready */
+  gboolean pending_step;      /* a rank's step to show once the lanes are ready: */
+  guint32 pending_pid;
+  gint64 pending_start; /* ns */
+  gint64 pending_end;   /* ns */
 
   /* Template widgets */
   GtkSearchEntry *search_entry;
