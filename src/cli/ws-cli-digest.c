@@ -215,8 +215,8 @@ mpi_event (WsMpiEvent event, guint task, int process, gint64 pid, GBytes *result
         {
           /* TRANSLATORS: an MPI process number, its pid, then an export */
           char *note = g_strdup_printf (_ ("MPI process %d (pid %" G_GINT64_FORMAT
-                                           ") stopped answering while digesting %s; another "
-                                           "process digested it again"),
+                                           ") stopped answering while digesting %s; it goes to "
+                                           "another process"),
                                         process, pid, path);
 
           g_printerr ("warpscope-cli: digest: %s\n", note);

@@ -249,6 +249,7 @@ read_ranks (Reader *r, GError **error)
           return invalid (r, "ranks", "a rank number out of range", error);
         }
       rank->rank.rank = (guint) i64 (stmt, 1);
+      rank->rank.file = g_strdup (rank->path);
       rank->rank.file_pid = (guint32) i64 (stmt, 8);
       rank->rank.pid = rank->rank.file_pid;
       rank->rank.process = text (stmt, 9);
