@@ -214,10 +214,9 @@ mpi_event (WsMpiEvent event, guint task, int process, gint64 pid, GBytes *result
       case WS_MPI_LOST_REDO:
         {
           /* TRANSLATORS: an MPI process number, its pid, then an export */
-          char *note = g_strdup_printf (_ ("MPI process %d (pid %" G_GINT64_FORMAT
-                                           ") stopped answering while digesting %s; it goes to "
-                                           "another process"),
-                                        process, pid, path);
+          char *note = g_strdup_printf (_ ("MPI process %d (pid %lld) stopped answering while "
+                                           "digesting %s; it goes to another process"),
+                                        process, (long long) pid, path);
 
           g_printerr ("warpscope-cli: digest: %s\n", note);
           g_ptr_array_add (job->notes, note);
@@ -228,9 +227,9 @@ mpi_event (WsMpiEvent event, guint task, int process, gint64 pid, GBytes *result
         {
           /* TRANSLATORS: an MPI process number, its pid */
           g_autofree char *why =
-            g_strdup_printf (_ ("not digested: MPI process %d (pid %" G_GINT64_FORMAT
-                                ") stopped answering while digesting it, the second process to"),
-                             process, pid);
+            g_strdup_printf (_ ("not digested: MPI process %d (pid %lld) stopped answering while "
+                                "digesting it, the second process to"),
+                             process, (long long) pid);
 
           job->results[task] = error_rank (path, why);
         }

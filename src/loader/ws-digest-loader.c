@@ -447,9 +447,8 @@ ws_digest_loader_check_export (const WsDigestRank *rank, const char *path, WsDig
   if (g_stat (path, &st) != 0)
     return g_strdup_printf (_ ("%s: cannot be read: %s"), path, g_strerror (errno));
   if ((check & WS_DIGEST_CHECK_STAT) && st.st_size != rank->size)
-    g_ptr_array_add (changes, g_strdup_printf (_ ("its size was %" G_GINT64_FORMAT
-                                                  " bytes and is %" G_GINT64_FORMAT),
-                                               rank->size, (gint64) st.st_size));
+    g_ptr_array_add (changes, g_strdup_printf (_ ("its size was %lld bytes and is %lld"),
+                                               (long long) rank->size, (long long) st.st_size));
   if ((check & WS_DIGEST_CHECK_STAT) &&
       (gint64) st.st_mtim.tv_sec * G_GINT64_CONSTANT (1000000000) + st.st_mtim.tv_nsec !=
         rank->mtime)
@@ -563,9 +562,9 @@ ws_digest_loader_run_new (WsDigest *digest, const guint *select, guint n_select,
       run->summaries[kind] = ws_digest_merge_summary (digest, kind, select, n_select, &left_out);
       if (left_out > 0)
         ws_run_add_warning (run,
-                            _ ("%s: %" G_GINT64_FORMAT " rows of the ranks' %s were too small "
+                            _ ("%s: %lld rows of the ranks' %s were too small "
                                "to keep in the digest; the merged summary lacks them"),
-                            digest->path != NULL ? digest->path : "digest", left_out,
+                            digest->path != NULL ? digest->path : "digest", (long long) left_out,
                             ws_summary_kind_to_string (kind));
     }
   return run;
