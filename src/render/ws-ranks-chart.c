@@ -390,6 +390,7 @@ ws_ranks_chart_draw (cairo_t *cr, double width, double height, const WsRanksChar
   double span = model->hi[metric] - model->lo[metric];
   guint row_every, col_every;
   gboolean show_values;
+  double clip_x0, clip_y0, clip_x1, clip_y1;
   Layout l;
 
   cairo_save (cr);
@@ -452,10 +453,16 @@ ws_ranks_chart_draw (cairo_t *cr, double width, double height, const WsRanksChar
                     WS_ALIGN_CENTER);
     }
 
+  /* Only the rows in the clip: the page's view is as tall as every row
+   * (a thousand ranks scroll), and GTK clips each redraw to what shows. */
+  cairo_clip_extents (cr, &clip_x0, &clip_y0, &clip_x1, &clip_y1);
   for (guint r = 0; r < model->n_rows; r++)
     {
       double y0 = round (l.y + r * l.row_h), y1 = round (l.y + (r + 1) * l.row_h);
       double gap = l.row_h >= 6 ? 1 : 0;
+
+      if (y1 < clip_y0 - l.line || y0 > clip_y1 + l.line)
+        continue;
 
       if (r % row_every == 0 || (gint) r == model->straggler)
         {
