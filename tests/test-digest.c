@@ -15,7 +15,7 @@
 #include "ws-nsys-stats-reader.h"
 #include "ws-rank-set.h"
 #include "ws-ranks-loader.h"
-#include "ws-report.h"
+#include "ws-summary-table.h"
 #include "ws-run-loader.h"
 #include "ws-stats.h"
 #include "ws-steps.h"
@@ -201,7 +201,7 @@ test_rank_summaries_equal_nsys_stats (void)
         g_assert_true (ws_summary_kind_from_string (reports[k], &kind));
         summary = ws_digest_merge_summary (ddp, kind, &r, 1, NULL);
         g_assert_nonnull (summary);
-        ws_report_write (summary, WS_FORMAT_CSV, out);
+        ws_summary_table_write (summary, WS_FORMAT_CSV, out);
         g_assert_cmpstr (out->str, ==, truth);
       }
 }
@@ -259,7 +259,7 @@ test_merged_summary (void)
 {
   g_autoptr (WsSummary) merged = ws_digest_merge_summary (ddp, WS_SUMMARY_KERN_SUM, NULL, 0, NULL);
   g_autoptr (WsRun) job = load_job ();
-  g_autoptr (WsSummary) from_run = ws_summary_compute (job, WS_SUMMARY_KERN_SUM, WS_NAME_DEMANGLED);
+  g_autoptr (WsSummary) from_run = ws_stats_compute (job, WS_SUMMARY_KERN_SUM, WS_NAME_DEMANGLED);
   WsSummary *csv[4] = { NULL };
   guint exact = 0, sketched = 0;
 

@@ -292,7 +292,7 @@ static void
 test_ddp_merged_summary (void)
 {
   g_autoptr (WsRun) run = load_ddp ();
-  g_autoptr (WsSummary) merged = ws_summary_compute (run, WS_SUMMARY_KERN_SUM, WS_NAME_DEMANGLED);
+  g_autoptr (WsSummary) merged = ws_stats_compute (run, WS_SUMMARY_KERN_SUM, WS_NAME_DEMANGLED);
   g_autoptr (GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
   WsSummary *csv[4] = { NULL };
   guint checked_medians = 0;

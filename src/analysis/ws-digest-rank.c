@@ -25,7 +25,7 @@ add_summaries (WsDigestRank *self, const WsRun *run)
 
       if (!ws_run_has_summary_events (run, kind))
         continue;
-      summary = ws_summary_compute_sketched (run, kind, WS_NAME_DEMANGLED);
+      summary = ws_stats_compute_sketched (run, kind, WS_NAME_DEMANGLED);
       if (summary->rows->len > WS_DIGEST_MAX_ROWS)
         {
           for (guint i = WS_DIGEST_MAX_ROWS; i < summary->rows->len; i++)

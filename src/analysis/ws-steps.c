@@ -673,7 +673,7 @@ ws_steps_steady_run (const WsRun *run, const WsSteps *steps)
    * long after (a loop that never waits for its GPU). */
   launch_times (run, &kernel_times, &memop_times);
   slice = ws_run_slice (run, starts, ends, spans->len, kernel_times, memop_times);
-  ws_run_compute_summaries (slice);
+  ws_stats_compute_summaries (slice);
   return slice;
 }
 
@@ -702,7 +702,7 @@ ws_steps_setup_run (const WsRun *run, const WsSteps *steps)
   end = g_array_index (spans, WsSpan, 0).start;
   launch_times (run, &kernel_times, &memop_times);
   slice = ws_run_slice (run, &start, &end, 1, kernel_times, memop_times);
-  ws_run_compute_summaries (slice);
+  ws_stats_compute_summaries (slice);
   return slice;
 }
 

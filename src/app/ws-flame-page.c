@@ -120,7 +120,7 @@ built_cb (GObject *source, GAsyncResult *result, gpointer data)
   WsFlamePage *self = WS_FLAME_PAGE (data);
 
   /* Cancelled: a newer graph is on its way, or the page is going. */
-  if (graph == NULL)
+  if (graph == NULL || self->view == NULL || gtk_widget_in_destruction (GTK_WIDGET (self)))
     {
       g_object_unref (self);
       return;
@@ -244,6 +244,7 @@ ws_flame_page_dispose (GObject *object)
   g_clear_object (&self->cancellable);
   g_clear_pointer (&self->run, ws_run_unref);
   g_clear_object (&self->store);
+  g_clear_object (&self->view);
   G_OBJECT_CLASS (ws_flame_page_parent_class)->dispose (object);
 }
 
@@ -291,7 +292,9 @@ ws_flame_page_init (WsFlamePage *self)
   gtk_widget_set_no_show_all (GTK_WIDGET (self->empty_label), TRUE);
   gtk_box_pack_start (GTK_BOX (self), GTK_WIDGET (self->empty_label), FALSE, FALSE, 12);
 
-  self->view = WS_FLAME_VIEW (ws_flame_view_new ());
+  /* Held beyond the container's reference: a graph that arrives while the
+   * window is being destroyed must find a live widget or none. */
+  self->view = g_object_ref_sink (WS_FLAME_VIEW (ws_flame_view_new ()));
   self->view_scroll = gtk_scrolled_window_new (NULL, NULL);
   gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (self->view_scroll), GTK_POLICY_NEVER,
                                   GTK_POLICY_AUTOMATIC);

@@ -77,6 +77,8 @@ ws_string_table_intern (WsStringTable *self, const char *str)
   return ws_string_table_intern_len (self, str, -1);
 }
 
+/* The id of @str when it is in the table, else WS_STRING_NONE: a run's
+ * display names look their kernels up by text. */
 guint32
 ws_string_table_lookup_id (const WsStringTable *self, const char *str)
 {

@@ -14,9 +14,9 @@
 #include "ws-findings.h"
 #include "ws-format.h"
 #include "ws-input.h"
-#include "ws-report.h"
 #include "ws-run-loader.h"
 #include "ws-stats.h"
+#include "ws-table-writer.h"
 
 static char *
 ratio_text (double ratio)
@@ -234,8 +234,8 @@ ws_cli_compare (int argc, char **argv)
     if (after == NULL)
       return ws_cli_fail (error);
   }
-  ws_run_compute_summaries (before);
-  ws_run_compute_summaries (after);
+  ws_stats_compute_summaries (before);
+  ws_stats_compute_summaries (after);
   /* Set-up (cuDNN autotuning, cudnn.benchmark trials) is no part of what
    * a change did to the loop: with steps on both sides, their steady
    * states are compared. */
@@ -289,8 +289,7 @@ ws_cli_compare (int argc, char **argv)
       /* The CSV stays the table alone: the scope goes to standard error. */
       if (scope != NULL)
         g_printerr ("%s\n", scope);
-      ws_report_write_table (G_N_ELEMENTS (csv_headers), csv_headers, numeric, cells, WS_FORMAT_CSV,
-                             out);
+      ws_table_write (G_N_ELEMENTS (csv_headers), csv_headers, numeric, cells, WS_FORMAT_CSV, out);
     }
   else
     {
@@ -315,7 +314,7 @@ ws_cli_compare (int argc, char **argv)
           write_figures (cmp, out, FALSE);
           g_string_append_c (out, '\n');
         }
-      ws_report_write_table (G_N_ELEMENTS (headers), headers, numeric, cells, format, out);
+      ws_table_write (G_N_ELEMENTS (headers), headers, numeric, cells, format, out);
       write_gauges (cmp, out, format == WS_FORMAT_MARKDOWN);
       write_findings (cmp, out, format == WS_FORMAT_MARKDOWN);
     }

@@ -9,7 +9,7 @@
 #include "ws-digest.h"
 #include "ws-findings-output.h"
 #include "ws-findings.h"
-#include "ws-report.h"
+#include "ws-table-writer.h"
 
 /* The findings, and what part of the run they cover: "scope" says whether
  * the steady state or the whole run, and what the steady state left out. */

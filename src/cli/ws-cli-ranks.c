@@ -11,7 +11,7 @@
 #include "ws-gpu-busy.h"
 #include "ws-rank-set.h"
 #include "ws-ranks.h"
-#include "ws-report.h"
+#include "ws-table-writer.h"
 
 /* `warpscope-cli ranks`: one row per rank of a job, then its straggler. */
 

@@ -7,8 +7,9 @@
 #include "ws-cli.h"
 #include "ws-nvtx-gpu.h"
 #include "ws-nvtx-report.h"
-#include "ws-report.h"
+#include "ws-summary-table.h"
 #include "ws-stats.h"
+#include "ws-summary-table.h"
 
 /* Reports beyond the five summaries a run keeps: NVTX ranges on the GPU. */
 enum
@@ -265,9 +266,9 @@ ws_cli_stats (int argc, char **argv)
         }
 
       summary = kind == WS_SUMMARY_NVTX_SUM && group_ops && ws_run_has_summary_events (run, kind)
-                  ? ws_summary_compute_nvtx_ops (run)
-                  : ws_run_summary (run, kind, form);
-      ws_report_write (summary, format, out);
+                  ? ws_stats_compute_nvtx_ops (run)
+                  : ws_stats_summary (run, kind, form);
+      ws_summary_table_write (summary, format, out);
       /* The nsys console form ends each report with a blank line. */
       if (format == WS_FORMAT_TABLE)
         g_string_append_c (out, '\n');

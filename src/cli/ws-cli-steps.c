@@ -7,7 +7,7 @@
 
 #include "ws-cli.h"
 #include "ws-format.h"
-#include "ws-report.h"
+#include "ws-table-writer.h"
 #include "ws-steps.h"
 
 static const char *const headers[] = {
@@ -214,7 +214,7 @@ ws_cli_steps (int argc, char **argv)
       for (guint i = 0; i < steps->steps->len; i++)
         add_step_cells (cells, run, &g_array_index (steps->steps, WsStep, i), grouping);
       add_median_cells (cells, steps, grouping);
-      ws_report_write_table (G_N_ELEMENTS (headers), headers, numeric, cells, format, out);
+      ws_table_write (G_N_ELEMENTS (headers), headers, numeric, cells, format, out);
     }
 
   if (!ws_cli_write (NULL, out->str, out->len, &error))

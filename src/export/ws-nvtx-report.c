@@ -73,7 +73,7 @@ ws_nvtx_proj_sum_write (GArray *rows, WsOutputFormat format, GString *out)
       g_ptr_array_add (cells, fixed (row->avg_level, g));
       g_ptr_array_add (cells, fixed (row->avg_children, g));
     }
-  ws_report_write_table (G_N_ELEMENTS (headers), headers, numeric, cells, format, out);
+  ws_table_write (G_N_ELEMENTS (headers), headers, numeric, cells, format, out);
 }
 
 /**
@@ -116,5 +116,5 @@ ws_nvtx_kern_sum_write (const WsRun *run, GArray *rows, WsOutputFormat format, G
       g_ptr_array_add (cells, fixed (row->stddev, g));
       g_ptr_array_add (cells, g_strdup (ws_run_string (run, row->kernel)));
     }
-  ws_report_write_table (G_N_ELEMENTS (headers), headers, numeric, cells, format, out);
+  ws_table_write (G_N_ELEMENTS (headers), headers, numeric, cells, format, out);
 }

@@ -4,7 +4,7 @@
 #include <glib.h>
 
 #include "ws-nvtx-gpu.h"
-#include "ws-report.h"
+#include "ws-table-writer.h"
 
 G_BEGIN_DECLS
 

@@ -251,8 +251,8 @@ load_kernels (NvprofReader *nr, const char *const *tables, gint64 count, GError 
   k->correlation = g_new (guint32, MAX (count, 1));
   k->config = g_new (guint32, MAX (count, 1));
   /* Every form: the mangled name is stored, the others derived from it. */
-  k->columns = WS_KERNEL_COL_DEMANGLED | WS_KERNEL_COL_SHORT | WS_KERNEL_COL_MANGLED |
-               WS_KERNEL_COL_LAUNCH;
+  k->columns =
+    WS_KERNEL_COL_DEMANGLED | WS_KERNEL_COL_SHORT | WS_KERNEL_COL_MANGLED | WS_KERNEL_COL_LAUNCH;
   if (!ws_nsys_read_rows (r, "CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL", sql->str, count, kernel_row,
                           nr, &n, error))
     return FALSE;

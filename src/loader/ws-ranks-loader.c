@@ -645,7 +645,7 @@ load_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *can
       return;
     }
   ws_load_relay_progress (0.98, _ ("Computing the summaries"), load->relay);
-  ws_run_compute_summaries (run);
+  ws_stats_compute_summaries (run);
   g_task_return_pointer (task, run, (GDestroyNotify) ws_run_unref);
 }
 

@@ -444,7 +444,7 @@ ws_run_load (const char *const *paths, WsLoadFlags flags, GCancellable *cancella
           return NULL;
         }
       if (ncu != NULL)
-        ws_run_attach_ncu (run, ncu);
+        ws_ncu_match_attach (run, ncu);
       if (!(flags & (WS_LOAD_LEAN | WS_LOAD_NO_RANKS)))
         ws_ranks_loader_attach_processes (run);
     }
@@ -534,7 +534,7 @@ load_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *can
   run = ws_run_load ((const char *const *) load->paths, load->flags, cancellable,
                      load->relay != NULL ? ws_load_relay_progress : NULL, load->relay, &error);
   if (run != NULL)
-    ws_run_compute_summaries (run);
+    ws_stats_compute_summaries (run);
   if (run == NULL)
     g_task_return_error (task, error);
   else

@@ -714,7 +714,7 @@ expected_free (gpointer data)
  * @file: an index into @self->files
  *
  * Records which nsys kernel the report of @file was made for (a capture's
- * run.json says), for ws_ncu_results_match_run().
+ * run.json says), for ws_ncu_match_run().
  */
 void
 ws_ncu_results_expect (WsNcuResults *self, guint file, const WsNcuExpected *expected)

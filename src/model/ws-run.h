@@ -20,7 +20,6 @@ G_BEGIN_DECLS
 
 typedef struct _WsRun WsRun;
 typedef struct _WsNcuResults WsNcuResults;
-typedef struct _WsCsvSummaries WsCsvSummaries;
 typedef struct _WsRanks WsRanks;
 typedef struct _WsDigest WsDigest;
 
@@ -285,9 +284,8 @@ struct _WsRun
                             * its summaries and findings merged from the ranks', or NULL */
   GPtrArray *cpu_profiles; /* WsCpuProfile *: nsys CPU samples, py-spy, cProfile, … */
 
-  WsNcuResults *ncu;             /* profiled launches from ncu CSVs, or NULL */
-  WsRun *base;                   /* a slice (ws-run-slice.h): the run whose strings it shares */
-  WsCsvSummaries *csv_summaries; /* `nsys stats` CSVs opened without an export, or NULL */
+  WsNcuResults *ncu; /* profiled launches from ncu CSVs, or NULL */
+  WsRun *base;       /* a slice (ws-run-slice.h): the run whose strings it shares */
 };
 
 WsRun *ws_run_new (void);
@@ -314,7 +312,11 @@ const WsSourceCount *ws_run_source_count (const WsRun *self, const char *what);
 WsSummary *ws_run_get_summary (const WsRun *run, WsSummaryKind kind);
 gboolean ws_run_has_summary_events (const WsRun *run, WsSummaryKind kind);
 gboolean ws_run_has_summary_data (const WsRun *run, WsSummaryKind kind);
+gboolean ws_run_nvtx_instance (const WsRun *run, const char *name, guint n, gint64 *start,
+                               gint64 *end);
+WsRun *ws_run_new_from_ncu (WsNcuResults *ncu);
 
+char *ws_launch_config_describe (const WsLaunchConfig *config);
 const char *ws_memop_kind_label (guint kind);
 const char *ws_mem_kind_label (guint kind);
 
