@@ -220,6 +220,10 @@ add_findings (WsDigestRank *self, const WsRun *run, WsSteps *steps)
       g_array_set_size (finding->kernels, 0);
       g_array_set_size (finding->memops, 0);
       g_array_set_size (finding->api, 0);
+      /* Ranges come most important first: the digest keeps a rank's
+       * part bounded whatever its export's length. */
+      if (finding->ranges->len > WS_DIGEST_MAX_RANGES)
+        g_array_set_size (finding->ranges, WS_DIGEST_MAX_RANGES);
       g_ptr_array_add (self->findings, ws_finding_ref (finding));
     }
 }

@@ -28,6 +28,10 @@ G_BEGIN_DECLS
  * are counted (left_out). */
 #define WS_DIGEST_MAX_ROWS 1000
 
+/* Time ranges kept per finding, the most important first: a finding of a
+ * long run (GPU idle gaps, say) can list tens of thousands. */
+#define WS_DIGEST_MAX_RANGES 100
+
 typedef struct
 {
   /* The export, as found when the digest was made. */
