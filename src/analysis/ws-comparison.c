@@ -586,8 +586,7 @@ ws_comparison_headline (const WsComparison *self)
     return g_steal_pointer (&kernels);
   /* TRANSLATORS: the time the GPU was busy in a step */
   /* The GPU work a step launches: the GPU may run it after the step ends. */
-  gpu = per_step_change (_ ("GPU"), self->step_before.gpu_launched,
-                         self->step_after.gpu_launched);
+  gpu = per_step_change (_ ("GPU"), self->step_before.gpu_launched, self->step_after.gpu_launched);
   /* TRANSLATORS: the wall-clock time of a step */
   wall = per_step_change (_ ("wall"), self->step_before.wall, self->step_after.wall);
   /* TRANSLATORS: "per step: GPU 2.5× faster (…), wall 1.1× slower (…); after is 2.7× faster on
