@@ -346,14 +346,21 @@ coordinator (Farm *farm)
   while (farm->n_finished < farm->n_tasks || local != NULL || !all_stopped (farm))
     {
       gboolean busy = FALSE;
-      int flag = 0;
-      MPI_Status status;
 
-      MPI_Iprobe (MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, &status);
-      if (flag)
+      /* Each process by its number, not MPI_ANY_SOURCE: once a process
+       * has died, a fault-tolerant MPI (mpirun --enable-recovery) fails
+       * every wildcard receive until the failure is acknowledged, which
+       * would leave the living ones unheard. */
+      for (int p = 1; p < farm->size; p++)
         {
-          receive_one (farm, &status);
-          busy = TRUE;
+          int flag = 0;
+          MPI_Status status;
+
+          if (MPI_Iprobe (p, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, &status) == MPI_SUCCESS && flag)
+            {
+              receive_one (farm, &status);
+              busy = TRUE;
+            }
         }
       for (int p = 1; p < farm->size && !g_queue_is_empty (&farm->pending); p++)
         {
