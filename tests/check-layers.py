@@ -31,7 +31,9 @@ USES = {
                'capture'],
     'widgets': ['render'],
     'app': ['widgets'],
-    'cli': ['render'],
+    'cli': ['render', 'mpi'],
+    # MPI for `digest --mpi` alone: GLib and MPI, nothing of Warpscope's model.
+    'mpi': ['base'],
 }
 
 # Outside headers that only some libraries may include, by the start of the
@@ -39,6 +41,7 @@ USES = {
 # all.  SQLite is formats' alone: the others link it, never include it.
 OUTSIDE = [
     ('sqlite3.h', 'SQLite', {'formats'}),
+    ('mpi.h', 'MPI', {'mpi'}),
     ('gio/gunix', 'GIO-Unix', {'tools', 'export'}),
     ('gio/gdesktopappinfo.h', 'GIO-Unix', {'tools', 'export'}),
     ('json-glib/', 'json-glib',

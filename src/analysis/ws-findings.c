@@ -6,6 +6,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "ws-digest-merge.h"
 #include "ws-findings-private.h"
 #include "ws-format.h"
 #include "ws-rank-set.h"
@@ -459,6 +460,13 @@ ws_findings_compute_cancellable (const WsRun *run, GCancellable *cancellable, GE
 
   if (g_cancellable_set_error_if_cancelled (cancellable, error))
     return NULL;
+  /* A digest has no events: its ranks' findings were computed from their
+   * exports when it was made. */
+  if (run->digest != NULL)
+    {
+      g_ptr_array_unref (findings);
+      return ws_digest_merge_findings (run);
+    }
   ctx.run = run;
   ctx.cancellable = cancellable;
   ctx.index = ws_run_index_new (run);

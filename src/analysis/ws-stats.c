@@ -151,6 +151,9 @@ summarise_groups (WsSummary *summary, const guint32 *group, gsize n, guint n_gro
       row.med = stats.med;
       row.stddev = stats.stddev;
       g_array_append_val (summary->rows, row);
+      if (summary->sketches != NULL)
+        g_ptr_array_add (summary->sketches,
+                         ws_sketch_new_from_values (buffer + offset[g], offset[g + 1] - offset[g]));
     }
   ws_summary_finish (summary);
 }
@@ -164,9 +167,15 @@ kernel_duration (gconstpointer data, gsize i)
 }
 
 static WsSummary *
-summarise_kernels (const WsRun *run, WsNameForm form, gsize first, gsize last)
+new_summary (WsSummaryKind kind, gboolean sketched)
 {
-  WsSummary *summary = ws_summary_new (WS_SUMMARY_KERN_SUM);
+  return sketched ? ws_summary_new_sketched (kind) : ws_summary_new (kind);
+}
+
+static WsSummary *
+summarise_kernels (const WsRun *run, WsNameForm form, gsize first, gsize last, gboolean sketched)
+{
+  WsSummary *summary = new_summary (WS_SUMMARY_KERN_SUM, sketched);
   guint n_strings = ws_string_table_size (run->strings);
   g_autofree guint32 *group_of_name = g_new (guint32, n_strings + 1);
   g_autofree guint32 *group = g_new (guint32, MAX (last - first, 1));
@@ -221,9 +230,9 @@ api_duration (gconstpointer data, gsize i)
 }
 
 static WsSummary *
-summarise_api (const WsRun *run)
+summarise_api (const WsRun *run, gboolean sketched)
 {
-  WsSummary *summary = ws_summary_new (WS_SUMMARY_API_SUM);
+  WsSummary *summary = new_summary (WS_SUMMARY_API_SUM, sketched);
   g_autoptr (GHashTable) by_name = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   g_autoptr (GHashTable) by_id = g_hash_table_new (g_direct_hash, g_direct_equal);
   g_autoptr (GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
@@ -267,9 +276,9 @@ osrt_duration (gconstpointer data, gsize i)
 /* osrt_sum: calls grouped by function name, as nsys's report groups
  * OSRT_API rows of event class 27 by nameId. */
 static WsSummary *
-summarise_osrt (const WsRun *run)
+summarise_osrt (const WsRun *run, gboolean sketched)
 {
-  WsSummary *summary = ws_summary_new (WS_SUMMARY_OSRT_SUM);
+  WsSummary *summary = new_summary (WS_SUMMARY_OSRT_SUM, sketched);
   g_autoptr (GHashTable) by_id = g_hash_table_new (g_direct_hash, g_direct_equal);
   g_autoptr (GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
   g_autofree guint32 *group = g_new (guint32, MAX (run->osrt.n, 1));
@@ -416,9 +425,9 @@ ws_stats_compute_nvtx_ops (const WsRun *run)
 }
 
 static WsSummary *
-summarise_nvtx (const WsRun *run)
+summarise_nvtx (const WsRun *run, gboolean sketched)
 {
-  WsSummary *summary = ws_summary_new (WS_SUMMARY_NVTX_SUM);
+  WsSummary *summary = new_summary (WS_SUMMARY_NVTX_SUM, sketched);
   g_autoptr (GHashTable) groups = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
   g_autoptr (GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
   g_autoptr (GPtrArray) styles = g_ptr_array_new_with_free_func (g_free);
@@ -466,9 +475,9 @@ memop_bytes (gconstpointer data, gsize i)
 }
 
 static WsSummary *
-summarise_memops (const WsRun *run, WsSummaryKind kind)
+summarise_memops (const WsRun *run, WsSummaryKind kind, gboolean sketched)
 {
-  WsSummary *summary = ws_summary_new (kind);
+  WsSummary *summary = new_summary (kind, sketched);
   g_autofree guint32 *group = g_new (guint32, MAX (run->memops.n, 1));
   guint32 group_of_kind[256];
   g_autoptr (GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
@@ -496,6 +505,28 @@ summarise_memops (const WsRun *run, WsSummaryKind kind)
   return summary;
 }
 
+static WsSummary *
+compute (const WsRun *run, WsSummaryKind kind, WsNameForm form, gboolean sketched)
+{
+  switch (kind)
+    {
+      case WS_SUMMARY_KERN_SUM:
+        return summarise_kernels (run, form, 0, run->kernels.n, sketched);
+      case WS_SUMMARY_NVTX_SUM:
+        return summarise_nvtx (run, sketched);
+      case WS_SUMMARY_API_SUM:
+        return summarise_api (run, sketched);
+      case WS_SUMMARY_MEM_TIME_SUM:
+      case WS_SUMMARY_MEM_SIZE_SUM:
+        return summarise_memops (run, kind, sketched);
+      case WS_SUMMARY_OSRT_SUM:
+        return summarise_osrt (run, sketched);
+      case WS_N_SUMMARY_KINDS:
+      default:
+        g_return_val_if_reached (NULL);
+    }
+}
+
 /**
  * ws_stats_compute:
  * @form: the kernel name form (kernel summary only)
@@ -507,23 +538,24 @@ ws_stats_compute (const WsRun *run, WsSummaryKind kind, WsNameForm form)
 {
   g_return_val_if_fail (run != NULL, NULL);
 
-  switch (kind)
-    {
-      case WS_SUMMARY_KERN_SUM:
-        return summarise_kernels (run, form, 0, run->kernels.n);
-      case WS_SUMMARY_NVTX_SUM:
-        return summarise_nvtx (run);
-      case WS_SUMMARY_API_SUM:
-        return summarise_api (run);
-      case WS_SUMMARY_MEM_TIME_SUM:
-      case WS_SUMMARY_MEM_SIZE_SUM:
-        return summarise_memops (run, kind);
-      case WS_SUMMARY_OSRT_SUM:
-        return summarise_osrt (run);
-      case WS_N_SUMMARY_KINDS:
-      default:
-        g_return_val_if_reached (NULL);
-    }
+  return compute (run, kind, form, FALSE);
+}
+
+/**
+ * ws_stats_compute_sketched:
+ *
+ * The summary @kind with a quantile sketch of each row's values
+ * (WsSummary.sketches): what a job digest keeps so that the medians of
+ * several ranks merge.
+ *
+ * Returns: (transfer full): the summary
+ */
+WsSummary *
+ws_stats_compute_sketched (const WsRun *run, WsSummaryKind kind, WsNameForm form)
+{
+  g_return_val_if_fail (run != NULL, NULL);
+
+  return compute (run, kind, form, TRUE);
 }
 
 /**
@@ -540,7 +572,7 @@ ws_stats_compute_kernels_in (const WsRun *run, WsNameForm form, gint64 from, gin
   gsize first = ws_sort_lower_bound (run->kernels.start, 0, run->kernels.n, from);
   gsize last = ws_sort_lower_bound (run->kernels.start, 0, run->kernels.n, to);
 
-  return summarise_kernels (run, form, first, MAX (first, last));
+  return summarise_kernels (run, form, first, MAX (first, last), FALSE);
 }
 
 /* Computes the five summaries once, on the loading thread, before the run

@@ -22,8 +22,10 @@ struct _WsTimelinePage
   GCancellable *cancellable;
   GSimpleActionGroup *actions;
   WsFinding *pending_finding; /* to show once the lanes are ready */
-  gint64 pending_start;       /* a stretch to show then, when pending_end > pending_start */
-  gint64 pending_end;
+  gboolean pending_step;      /* a rank's step to show once the lanes are ready: */
+  guint32 pending_pid;
+  gint64 pending_start; /* ns */
+  gint64 pending_end;   /* ns */
 
   /* Template widgets */
   GtkSearchEntry *search_entry;

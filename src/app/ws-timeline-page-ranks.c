@@ -134,8 +134,17 @@ ws_timeline_page_show_rank_step (WsTimelinePage *self, guint32 pid, gint64 start
   g_return_if_fail (WS_IS_TIMELINE_PAGE (self));
 
   view = self->timeline_view;
-  if (self->lanes == NULL || end <= start)
+  if (end <= start)
     return;
+  /* A run just opened (a digest's rank): once its lanes are sorted. */
+  if (self->lanes == NULL)
+    {
+      self->pending_step = TRUE;
+      self->pending_pid = pid;
+      self->pending_start = start;
+      self->pending_end = end;
+      return;
+    }
   group = ws_lanes_align_rank_group (self->lanes, pid);
   shift = group != WS_LANE_NONE ? ws_timeline_view_get_lane_shift (view, group) : 0;
   margin = MAX ((end - start) / 20, 1000);

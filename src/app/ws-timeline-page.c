@@ -776,7 +776,14 @@ lanes_ready (GObject *source, GAsyncResult *result, gpointer data)
 
       ws_timeline_page_show_finding (self, finding);
     }
-  if (self->pending_end > self->pending_start)
+  if (self->pending_step)
+    {
+      self->pending_step = FALSE;
+      ws_timeline_page_show_rank_step (self, self->pending_pid, self->pending_start,
+                                       self->pending_end);
+      self->pending_start = self->pending_end = 0;
+    }
+  else if (self->pending_end > self->pending_start)
     {
       ws_timeline_page_show_time (self, self->pending_start, self->pending_end);
       self->pending_start = self->pending_end = 0;
@@ -811,6 +818,7 @@ ws_timeline_page_set_run (WsTimelinePage *self, WsRun *run)
   g_clear_pointer (&self->rollup, ws_timeline_rollup_free);
   g_clear_pointer (&self->lanes, ws_lanes_unref);
   g_clear_pointer (&self->pending_finding, ws_finding_unref);
+  self->pending_step = FALSE;
   ws_timeline_view_set_highlight (self->timeline_view, NULL);
   if (run != NULL)
     ws_run_ref (run);

@@ -103,6 +103,12 @@ ws_window_step_activated_cb (WsWindow *self, guint index, guint step, WsRanksPag
   WsRankFigures *figures = ws_ranks_page_get_figures (page, index);
   const WsRankStep *found;
 
+  /* A digest has no events: the rank's own export opens. */
+  if (self->run != NULL && self->run->digest != NULL)
+    {
+      ws_window_open_digest_rank (self, index, step);
+      return;
+    }
   /* Until every rank is read, there is no timeline to open. */
   if (ranks == NULL || figures == NULL || index >= ws_ranks_get_n (ranks))
     return;

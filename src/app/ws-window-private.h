@@ -13,7 +13,8 @@
 
 G_BEGIN_DECLS
 
-/* Shared by ws-window.c and ws-window-job.c (opening a job's ranks). */
+/* Shared by ws-window.c, ws-window-job.c (opening a job's ranks) and
+ * ws-window-digest.c (opening a job digest). */
 
 struct _WsWindow
 {
@@ -30,13 +31,20 @@ struct _WsWindow
   char *error_text;
 
   GtkWidget *view_switcher; /* the header bar's title while views show */
-  GSettings *settings;      /* NULL without an installed schema */
+  char *digest_folder;      /* where a digest's exports are now, as the user said, or NULL */
+  gboolean digest_pending;  /* a rank whose export was not found, opened once a folder is given: */
+  guint digest_pending_rank;
+  guint digest_pending_step;
+  GSettings *settings; /* NULL without an installed schema */
 
   /* Template widgets */
   GtkHeaderBar *header_bar;
   GtkMenuButton *recent_button;
   GtkInfoBar *info_bar;
   GtkLabel *info_label;
+  GtkInfoBar *digest_bar;
+  GtkLabel *digest_label;
+  GtkWidget *digest_folder_button;
   GtkStack *main_stack;
   GtkStack *view_stack;
   GtkLabel *loading_label;
@@ -57,5 +65,9 @@ void ws_window_show_loaded (WsWindow *self, GCancellable *cancellable, WsRun *ru
 void ws_window_load_job (WsWindow *self, const char *const *paths);
 void ws_window_step_activated_cb (WsWindow *self, guint index, guint step, WsRanksPage *page);
 void ws_window_compare_peers_cb (WsWindow *self, guint a, guint b, WsRanksPage *page);
+
+void ws_window_show_digest (WsWindow *self);
+void ws_window_open_digest_rank (WsWindow *self, guint index, guint step);
+void ws_window_digest_bar_response_cb (WsWindow *self, int response, GtkInfoBar *bar);
 
 G_END_DECLS

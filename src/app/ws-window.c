@@ -340,6 +340,7 @@ ws_window_show_loaded (WsWindow *self, GCancellable *cancellable, WsRun *run, GE
   else if (ranks && g_strcmp0 (gtk_stack_get_visible_child_name (self->view_stack), "kernels") == 0)
     gtk_stack_set_visible_child_name (self->view_stack, "ranks");
   ws_timeline_page_set_run (self->timeline_page, self->run);
+  ws_window_show_digest (self);
   gtk_stack_set_visible_child_name (self->main_stack, "views");
   g_signal_emit (self, signals[LOAD_FINISHED], 0, TRUE);
 }
@@ -636,6 +637,7 @@ ws_window_finalize (GObject *object)
 
   g_strfreev (self->paths);
   g_free (self->error_text);
+  g_free (self->digest_folder);
 
   G_OBJECT_CLASS (ws_window_parent_class)->finalize (object);
 }
@@ -672,6 +674,9 @@ ws_window_class_init (WsWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, WsWindow, recent_button);
   gtk_widget_class_bind_template_child (widget_class, WsWindow, info_bar);
   gtk_widget_class_bind_template_child (widget_class, WsWindow, info_label);
+  gtk_widget_class_bind_template_child (widget_class, WsWindow, digest_bar);
+  gtk_widget_class_bind_template_child (widget_class, WsWindow, digest_label);
+  gtk_widget_class_bind_template_child (widget_class, WsWindow, digest_folder_button);
   gtk_widget_class_bind_template_child (widget_class, WsWindow, main_stack);
   gtk_widget_class_bind_template_child (widget_class, WsWindow, view_stack);
   gtk_widget_class_bind_template_child (widget_class, WsWindow, loading_label);
@@ -693,6 +698,7 @@ ws_window_class_init (WsWindowClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, scope_changed_cb);
   gtk_widget_class_bind_template_callback (widget_class, ws_window_step_activated_cb);
   gtk_widget_class_bind_template_callback (widget_class, ws_window_compare_peers_cb);
+  gtk_widget_class_bind_template_callback (widget_class, ws_window_digest_bar_response_cb);
 }
 
 static void

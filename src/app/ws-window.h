@@ -30,5 +30,7 @@ GtkWidget *ws_window_get_kernels_page (WsWindow *self);
 GtkWidget *ws_window_get_view (WsWindow *self, const char *name);
 gboolean ws_window_export_chart (WsWindow *self, const char *path, GError **error);
 void ws_window_export_chrome_trace (WsWindow *self, const char *path);
+void ws_window_set_digest_folder (WsWindow *self, const char *folder);
+const char *ws_window_get_digest_message (WsWindow *self);
 
 G_END_DECLS

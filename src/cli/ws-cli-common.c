@@ -18,7 +18,9 @@
 #include "ws-format.h"
 #include "ws-gpu-busy.h"
 #include "ws-steps.h"
+#include "ws-digest-loader.h"
 #include "ws-error.h"
+#include "ws-input.h"
 #include "ws-ncu-match.h"
 #include "ws-ncu-reader.h"
 #include "ws-ranks-loader.h"
@@ -171,6 +173,11 @@ apply_rank_filter (WsRun *run, const char *file, GError **error)
       guint number = g_array_index (numbers, guint, i);
       gint index = ws_ranks_index_of (run->ranks, number);
 
+      /* A digest keeps each rank's summaries and findings: the ranks asked
+       * for merge again from them. */
+      if (run->digest != NULL && index >= 0)
+        continue;
+
       if (run->ranks == NULL && number == 0)
         return ws_run_ref (run);
       if (index < 0)
@@ -188,6 +195,9 @@ apply_rank_filter (WsRun *run, const char *file, GError **error)
         }
       g_array_append_val (pids, ws_ranks_get (run->ranks, index)->pid);
     }
+  if (run->digest != NULL)
+    return ws_digest_loader_run_new (run->digest, (const guint *) (gpointer) numbers->data,
+                                     numbers->len, 0);
   selected = ws_run_select_pids (run, (const guint32 *) pids->data, pids->len);
   return selected;
 }
@@ -207,8 +217,14 @@ load_thread (gpointer data)
   CliLoad *load = data;
   WsProgressFunc progress = load->show_progress ? print_progress : NULL;
 
-  if ((force_job && several_exports ((const char *const *) load->paths)) ||
-      ws_ranks_loader_is_job ((const char *const *) load->paths, TRUE))
+  /* A digest: its exports, where they can be found, are checked whole. */
+  if (load->paths[0] != NULL && load->paths[1] == NULL &&
+      ws_input_detect (load->paths[0], NULL) == WS_INPUT_DIGEST)
+    load->run =
+      ws_digest_loader_open (load->paths[0], WS_DIGEST_CHECK_STAT | WS_DIGEST_CHECK_CHECKSUM,
+                             load->cancellable, &load->error);
+  else if ((force_job && several_exports ((const char *const *) load->paths)) ||
+           ws_ranks_loader_is_job ((const char *const *) load->paths, TRUE))
     load->run = ws_ranks_loader_load ((const char *const *) load->paths, load->flags,
                                       load->cancellable, progress, NULL, &load->error);
   else
@@ -268,6 +284,11 @@ ws_cli_load (char **paths, WsLoadFlags flags, GError **error)
     g_printerr ("\r\033[K");
   if (load.run == NULL)
     g_propagate_error (error, load.error);
+  /* What a digest says of itself: exports that changed, files it lacks. */
+  else if (load.run->digest != NULL)
+    for (guint i = 0; i < load.run->prov.warnings->len; i++)
+      g_printerr ("warpscope-cli: %s\n",
+                  (const char *) g_ptr_array_index (load.run->prov.warnings, i));
   return load.run;
 }
 

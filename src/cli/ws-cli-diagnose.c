@@ -6,6 +6,7 @@
 #include <json-glib/json-glib.h>
 
 #include "ws-cli.h"
+#include "ws-digest.h"
 #include "ws-findings-output.h"
 #include "ws-findings.h"
 #include "ws-table-writer.h"
@@ -33,6 +34,29 @@ findings_json (GPtrArray *findings, const WsRun *run, WsSteps *steps, const char
     }
   json_object_set_object_member (json_node_get_object (root), "scope", scope);
   return ws_cli_json_text (root);
+}
+
+/* A digest's findings were computed when it was made, each rank's as
+ * `diagnose` gives them for its export: over the steady state. */
+static char *
+digest_scope (const WsRun *run, gboolean whole_run)
+{
+  guint n = ws_ranks_get_n (run->ranks);
+
+  if (whole_run)
+    g_printerr (_ ("warpscope-cli: diagnose: --whole-run: a digest holds the findings of each "
+                   "rank's steady state, as computed when it was made\n"));
+  if (n == 1)
+    {
+      const WsDigestRank *rank =
+        ws_digest_find_rank (run->digest, ws_ranks_get (run->ranks, 0)->rank);
+
+      return rank != NULL ? g_strdup (rank->scope) : NULL;
+    }
+  /* TRANSLATORS: a number of ranks */
+  return g_strdup_printf (_ ("Findings of %u ranks, each over its steady state, from the digest: "
+                             "each check once, as the rank where it is worst raises it."),
+                          n);
 }
 
 int
@@ -87,6 +111,8 @@ ws_cli_diagnose (int argc, char **argv)
   checked = whole_run ? ws_run_ref (run) : ws_cli_steady (run, &steps);
   if (steps != NULL)
     setup = ws_steps_setup_line (run, steps);
+  else if (run->digest != NULL)
+    setup = digest_scope (run, whole_run);
   findings = ws_findings_compute (checked);
   switch (format)
     {

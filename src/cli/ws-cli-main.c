@@ -20,6 +20,7 @@ static const Command commands[] = {
   { "info", ws_cli_info, N_("Describe a run: file kind, versions, GPUs, event counts") },
   { "stats", ws_cli_stats, N_("Summaries as nsys stats prints them (kernels, NVTX, API, memory)") },
   { "ranks", ws_cli_ranks, N_("The ranks of a job, one row each, and the straggler the others wait for") },
+  { "digest", ws_cli_digest, N_("Digest a job's exports into one small file the window opens at once (threads or MPI)") },
   { "steps", ws_cli_steps, N_("Steps of a training or inference loop, their GPU time and the steady state") },
   { "gauges", ws_cli_gauges, N_("Gauges and bottleneck verdict of each kernel profiled by Nsight Compute") },
   { "render", ws_cli_render, N_("Draw a chart to a PNG, SVG or PDF file") },

@@ -34,6 +34,7 @@ int ws_cli_gauges (int argc, char **argv);
 int ws_cli_capture (int argc, char **argv);
 int ws_cli_doctor (int argc, char **argv);
 int ws_cli_ranks (int argc, char **argv);
+int ws_cli_digest (int argc, char **argv);
 int ws_cli_steps (int argc, char **argv);
 int ws_cli_fetch (int argc, char **argv);
 int ws_cli_rollup (int argc, char **argv);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "ws-cpu-reader.h"
+#include "ws-digest-io.h"
 #include "ws-error.h"
 #include "ws-file.h"
 #include "ws-input.h"
@@ -36,6 +37,8 @@ ws_input_kind_to_string (WsInputKind kind)
         return "nvprof-sqlite";
       case WS_INPUT_CPU_PROFILE:
         return "cpu-profile";
+      case WS_INPUT_DIGEST:
+        return "warpscope-digest";
       case WS_INPUT_UNKNOWN:
       default:
         return "unknown";
@@ -93,6 +96,10 @@ ws_input_detect (const char *path, GError **error)
 
   /* An SQLite file: nvprof's layout, or the nsys reader says whether it
    * is an export. */
+  /* A digest by its name or its SQLite application id: the digest reader
+   * names what is wrong with a damaged one. */
+  if (has_suffix_ci (path, ".wsdigest") || ws_digest_sniff (path))
+    return WS_INPUT_DIGEST;
   if (got >= 15 && memcmp (head, "SQLite format 3", 15) == 0)
     return ws_nvprof_reader_sniff (path) ? WS_INPUT_NVPROF_SQLITE : WS_INPUT_NSYS_SQLITE;
   if (ws_nsys_stats_sniff (head, (gsize) got))

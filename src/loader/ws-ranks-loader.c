@@ -199,10 +199,14 @@ ws_ranks_loader_is_job (const char *const *paths, gboolean probe)
   return ranks->source == WS_RANK_BY_NAME || ranks->source == WS_RANK_BY_ENVIRONMENT;
 }
 
-/* The process of a rank's export that is the rank: the one that ran the
- * most on a GPU, else the one that called CUDA or NVTX most. */
-static guint32
-main_pid (const WsRun *run)
+/**
+ * ws_ranks_loader_main_pid:
+ *
+ * The process of a rank's export that is the rank: the one that ran the
+ * most on a GPU, else the one that called CUDA or NVTX most.
+ */
+guint32
+ws_ranks_loader_main_pid (const WsRun *run)
 {
   g_autoptr (GHashTable) counts = g_hash_table_new (NULL, NULL);
   GHashTableIter iter;
@@ -239,10 +243,14 @@ main_pid (const WsRun *run)
   return best;
 }
 
-/* "NVIDIA H100 80GB HBM3 on vm at 0000:00:06.0" for each GPU @pid ran on,
- * joined by ";". */
-static char *
-gpus_of (const WsRun *run, guint32 pid)
+/**
+ * ws_ranks_loader_gpus_of:
+ *
+ * Returns: (transfer full) (nullable): "NVIDIA H100 80GB HBM3 on vm at
+ * 0000:00:06.0" for each GPU @pid ran on, joined by ";"
+ */
+char *
+ws_ranks_loader_gpus_of (const WsRun *run, guint32 pid)
 {
   g_autoptr (GString) out = g_string_new (NULL);
   g_autoptr (GHashTable) seen = g_hash_table_new (NULL, NULL);
@@ -299,7 +307,7 @@ ws_ranks_loader_attach_processes (WsRun *run)
     {
       WsRank *rank = &g_array_index (ranks->ranks, WsRank, i);
 
-      rank->gpus = gpus_of (run, rank->pid);
+      rank->gpus = ws_ranks_loader_gpus_of (run, rank->pid);
       g_ptr_array_add (ranks->figures, ws_rank_measure (run, rank->pid, rank->rank));
     }
   ws_ranks_add_gpu_notes (ranks);
@@ -428,7 +436,7 @@ load_rank (gpointer data, gpointer user_data)
                      &error);
   if (run != NULL)
     {
-      job->pids[index] = main_pid (run);
+      job->pids[index] = ws_ranks_loader_main_pid (run);
       figures = ws_rank_measure (run, job->pids[index], rank->rank);
       figures->offset = rank->offset;
     }
@@ -561,7 +569,7 @@ load_job (const char *const *paths, WsLoadFlags flags, GCancellable *cancellable
           rank->pid = ws_run_merge_map_pid (pid_maps[i], job.pids[i]);
           name = ws_run_process_name (merged, rank->pid);
           rank->process = name != NULL ? g_strdup (name) : NULL;
-          rank->gpus = gpus_of (merged, rank->pid);
+          rank->gpus = ws_ranks_loader_gpus_of (merged, rank->pid);
           g_hash_table_unref (pid_maps[i]);
         }
       ws_ranks_add_gpu_notes (job.ranks);

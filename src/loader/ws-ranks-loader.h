@@ -32,5 +32,7 @@ void ws_ranks_loader_load_async (const char *const *paths, WsLoadFlags flags,
 WsRun *ws_ranks_loader_load_finish (GAsyncResult *result, GError **error);
 
 void ws_ranks_loader_attach_processes (WsRun *run);
+guint32 ws_ranks_loader_main_pid (const WsRun *run);
+char *ws_ranks_loader_gpus_of (const WsRun *run, guint32 pid);
 
 G_END_DECLS

@@ -6,6 +6,7 @@
 #include <json-glib/json-glib.h>
 
 #include "ws-cpu-reader.h"
+#include "ws-digest-loader.h"
 #include "ws-error.h"
 #include "ws-gauges.h"
 #include "ws-input.h"
@@ -450,6 +451,17 @@ ws_run_load (const char *const *paths, WsLoadFlags flags, GCancellable *cancella
 
       if (kind == WS_INPUT_UNKNOWN)
         return NULL;
+      /* A digest is a job of its own, without events to join. */
+      if (kind == WS_INPUT_DIGEST)
+        {
+          if (i > 0 || paths[1] != NULL)
+            {
+              g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_FORMAT,
+                           "%s: a digest opens alone, not with other files", paths[i]);
+              return NULL;
+            }
+          return ws_digest_loader_open (paths[i], WS_DIGEST_CHECK_STAT, cancellable, error);
+        }
       if (kind == WS_INPUT_FOLDER)
         {
           gboolean yes = TRUE;

@@ -163,6 +163,13 @@ static const char *const rank_vars[] = {
   "SLURM_PROCID", "MV2_COMM_WORLD_RANK",  "PALS_RANKID", "MPI_RANKID",
 };
 
+/* The variables that name a process's job, most telling first. */
+static const char *const job_vars[] = {
+  "TORCHELASTIC_RUN_ID",     "SLURM_JOB_ID", "SLURM_JOBID", "PMI_JOBID",
+  "OMPI_MCA_ess_base_jobid", "PBS_JOBID",    "LSB_JOBID",   "FLUX_JOB_ID",
+  "OMPI_MCA_orte_ess_jobid",
+};
+
 static const char *const size_vars[] = {
   "WORLD_SIZE", "OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "SLURM_NTASKS", "MV2_COMM_WORLD_SIZE",
 };
@@ -254,19 +261,14 @@ ws_rank_number_from_command (const char *command, guint *rank, char **how)
 char *
 ws_rank_number_job (char *const *env)
 {
-  static const char *const vars[] = {
-    "TORCHELASTIC_RUN_ID",     "SLURM_JOB_ID", "SLURM_JOBID", "PMI_JOBID",
-    "OMPI_MCA_ess_base_jobid", "PBS_JOBID",    "LSB_JOBID",   "FLUX_JOB_ID",
-    "OMPI_MCA_orte_ess_jobid",
-  };
   const char *addr, *port;
 
-  for (gsize i = 0; i < G_N_ELEMENTS (vars); i++)
+  for (gsize i = 0; i < G_N_ELEMENTS (job_vars); i++)
     {
-      const char *value = env_get (env, vars[i]);
+      const char *value = env_get (env, job_vars[i]);
 
       if (value != NULL && *value != '\0')
-        return g_strdup_printf ("%s=%s", vars[i], value);
+        return g_strdup_printf ("%s=%s", job_vars[i], value);
     }
   addr = env_get (env, "MASTER_ADDR");
   port = env_get (env, "MASTER_PORT");
@@ -295,4 +297,38 @@ ws_rank_number_from_thread_name (const char *name, guint *rank, char **how)
   if (how != NULL)
     *how = g_strdup (name);
   return TRUE;
+}
+
+static gboolean
+names_one_of (const char *entry, const char *const *names, gsize n)
+{
+  for (gsize i = 0; i < n; i++)
+    {
+      gsize len = strlen (names[i]);
+
+      if (strncmp (entry, names[i], len) == 0 && entry[len] == '=')
+        return TRUE;
+    }
+  return FALSE;
+}
+
+/**
+ * ws_rank_number_env_keeps:
+ * @entry: "NAME=value"
+ *
+ * Whether the numbering of ranks reads this variable (a rank, a job size,
+ * a job): what a job digest keeps of a process's environment, the rest
+ * (tokens, paths) staying in the export.
+ */
+gboolean
+ws_rank_number_env_keeps (const char *entry)
+{
+  static const char *const rendezvous[] = { "MASTER_ADDR", "MASTER_PORT" };
+
+  g_return_val_if_fail (entry != NULL, FALSE);
+
+  return names_one_of (entry, rank_vars, G_N_ELEMENTS (rank_vars)) ||
+         names_one_of (entry, size_vars, G_N_ELEMENTS (size_vars)) ||
+         names_one_of (entry, job_vars, G_N_ELEMENTS (job_vars)) ||
+         names_one_of (entry, rendezvous, G_N_ELEMENTS (rendezvous));
 }

@@ -193,9 +193,14 @@ program_name (const char *command)
   return g_steal_pointer (&first);
 }
 
-/* "0–3", "0, 2, 5", "0–3 and 6". */
-static char *
-format_numbers (const guint *numbers, guint n)
+/**
+ * ws_ranks_format_numbers:
+ * @numbers: (array length=n): rank numbers, ascending
+ *
+ * Returns: (transfer full): "0–3", "0, 2, 5", "0–3, 6"
+ */
+char *
+ws_ranks_format_numbers (const guint *numbers, guint n)
 {
   GString *out = g_string_new (NULL);
 
@@ -543,7 +548,7 @@ ws_ranks_add_gpu_notes (WsRanks *self)
 
       if (ranks->len < 2)
         continue;
-      list = format_numbers ((guint *) ranks->data, ranks->len);
+      list = ws_ranks_format_numbers ((guint *) ranks->data, ranks->len);
       g_ptr_array_add (lines, g_strdup_printf (_ ("Ranks %s share one GPU (%s): their kernels "
                                                   "compete for it, so each rank's GPU times "
                                                   "are not those of a GPU of its own"),

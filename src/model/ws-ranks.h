@@ -66,6 +66,7 @@ gint ws_ranks_index_of_pid (const WsRanks *self, guint32 pid);
 const char *ws_ranks_source_to_string (WsRankSource source);
 char *ws_ranks_describe (const WsRanks *self);
 char *ws_ranks_title (const WsRanks *self);
+char *ws_ranks_format_numbers (const guint *numbers, guint n);
 
 gboolean ws_rank_number_from_name (const char *path, guint *rank, char **how);
 gboolean ws_rank_number_from_env (char *const *env, guint *rank, char **how);
@@ -74,6 +75,7 @@ gboolean ws_rank_number_from_command (const char *command, guint *rank, char **h
 char *ws_rank_number_job (char *const *env);
 gint ws_rank_number_world_size (char *const *env);
 char *ws_rank_number_file_stem (const char *path);
+gboolean ws_rank_number_env_keeps (const char *entry);
 
 WsRanks *ws_ranks_new_for_files (const char *const *files, WsRun *const *probes, guint n);
 WsRanks *ws_ranks_new_for_processes (const WsRun *run);

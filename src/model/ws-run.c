@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "ws-digest.h"
 #include "ws-kernel-display.h"
 #include "ws-ncu-results.h"
 #include "ws-ranks.h"
@@ -194,6 +195,7 @@ ws_run_free (WsRun *self)
   g_clear_pointer (&self->ncu, ws_ncu_results_unref);
   g_clear_pointer (&self->display_names, g_hash_table_unref);
   g_clear_pointer (&self->ranks, ws_ranks_unref);
+  g_clear_pointer (&self->digest, ws_digest_unref);
 
   g_clear_pointer (&self->streams, g_array_unref);
   g_clear_pointer (&self->threads, g_array_unref);
@@ -485,6 +487,14 @@ ws_run_display_name (const WsRun *self)
   path = g_ptr_array_index (self->prov.files, 0);
   slash = strrchr (path, G_DIR_SEPARATOR);
   return slash != NULL && slash[1] != '\0' ? slash + 1 : path;
+}
+
+/* The events the run holds: what a job digest records of each rank. */
+gsize
+ws_run_n_events (const WsRun *self)
+{
+  return self->kernels.n + self->memops.n + self->api.n + self->nvtx.n + self->marks.n +
+         self->mem_usage.n + self->metric_samples.n;
 }
 
 /* The bytes the run's own arrays hold: what the benchmark divides by events. */

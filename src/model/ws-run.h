@@ -21,6 +21,7 @@ G_BEGIN_DECLS
 typedef struct _WsRun WsRun;
 typedef struct _WsNcuResults WsNcuResults;
 typedef struct _WsRanks WsRanks;
+typedef struct _WsDigest WsDigest;
 
 /* Memory operation kinds: the values of ENUM_CUDA_MEMCPY_OPER, plus memset. */
 typedef enum
@@ -303,6 +304,8 @@ struct _WsRun
   GHashTable *display_names; /* demangled name id → display name id, set by ws_run_finish() */
 
   WsRanks *ranks;          /* the ranks of a job (ws-ranks.h), or NULL for one process */
+  WsDigest *digest;        /* the job digest the run was opened from (ws-digest.h): no events,
+                            * its summaries and findings merged from the ranks', or NULL */
   GPtrArray *cpu_profiles; /* WsCpuProfile *: nsys CPU samples, py-spy, cProfile, … */
 
   WsNcuResults *ncu; /* profiled launches from ncu CSVs, or NULL */
@@ -327,6 +330,7 @@ const char *ws_run_nvtx_domain_name (const WsRun *self, guint16 domain);
 const char *ws_run_display_name (const WsRun *self);
 guint32 ws_run_kernel_display_id (const WsRun *self, guint32 demangled);
 const char *ws_run_kernel_display (const WsRun *self, const char *demangled);
+gsize ws_run_n_events (const WsRun *self);
 gsize ws_run_memory (const WsRun *self);
 const WsSourceCount *ws_run_source_count (const WsRun *self, const char *what);
 WsSummary *ws_run_get_summary (const WsRun *run, WsSummaryKind kind);

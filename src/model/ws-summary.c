@@ -2,6 +2,8 @@
 #define G_LOG_DOMAIN "ws-summary"
 #include "config.h"
 
+#include <stdlib.h>
+
 #include "ws-summary.h"
 
 static const char *const kind_names[WS_N_SUMMARY_KINDS] = {
@@ -79,6 +81,21 @@ ws_summary_new (WsSummaryKind kind)
 }
 
 /**
+ * ws_summary_new_sketched:
+ *
+ * Returns: (transfer full): an empty summary of @kind whose rows each get
+ * a quantile sketch of their values (@sketches), as a digest keeps them
+ */
+WsSummary *
+ws_summary_new_sketched (WsSummaryKind kind)
+{
+  WsSummary *self = ws_summary_new (kind);
+
+  self->sketches = g_ptr_array_new_with_free_func ((GDestroyNotify) ws_sketch_free);
+  return self;
+}
+
+/**
  * ws_summary_ref:
  *
  * Returns: (transfer full): @self
@@ -100,6 +117,7 @@ ws_summary_unref (WsSummary *self)
   if (!g_atomic_ref_count_dec (&self->ref_count))
     return;
   g_clear_pointer (&self->rows, g_array_unref);
+  g_clear_pointer (&self->sketches, g_ptr_array_unref);
   g_free (self);
 }
 
@@ -113,10 +131,54 @@ compare_rows (gconstpointer a, gconstpointer b)
   return g_strcmp0 (x->name, y->name);
 }
 
+typedef struct
+{
+  const WsSummaryRow *rows;
+  guint index;
+} Slot;
+
+static int
+compare_slots (gconstpointer a, gconstpointer b)
+{
+  const Slot *x = a, *y = b;
+
+  return compare_rows (&x->rows[x->index], &y->rows[y->index]);
+}
+
 void
 ws_summary_sort (WsSummary *self)
 {
-  g_array_sort (self->rows, compare_rows);
+  g_autofree Slot *slots = NULL;
+  GArray *rows;
+  GPtrArray *sketches;
+  guint n = self->rows->len;
+
+  if (self->sketches == NULL)
+    {
+      g_array_sort (self->rows, compare_rows);
+      return;
+    }
+  /* Rows and their sketches move together. */
+  g_assert (self->sketches->len == n);
+  slots = g_new (Slot, MAX (n, 1));
+  for (guint i = 0; i < n; i++)
+    slots[i] = (Slot){ (const WsSummaryRow *) (gconstpointer) self->rows->data, i };
+  qsort (slots, n, sizeof (Slot), compare_slots);
+  rows = g_array_sized_new (FALSE, TRUE, sizeof (WsSummaryRow), n);
+  sketches = g_ptr_array_new_full (n, (GDestroyNotify) ws_sketch_free);
+  for (guint i = 0; i < n; i++)
+    {
+      g_array_append_val (rows, g_array_index (self->rows, WsSummaryRow, slots[i].index));
+      g_ptr_array_add (sketches, g_ptr_array_index (self->sketches, slots[i].index));
+    }
+  /* The rows' strings and the sketches now belong to the new arrays. */
+  g_array_set_clear_func (self->rows, NULL);
+  g_array_unref (self->rows);
+  g_ptr_array_set_free_func (self->sketches, NULL);
+  g_ptr_array_unref (self->sketches);
+  g_array_set_clear_func (rows, summary_row_clear);
+  self->rows = rows;
+  self->sketches = sketches;
 }
 
 /* Fills the grand total and each row's share of it, and sorts. */

@@ -4,6 +4,7 @@
 #include <glib.h>
 
 #include "ws-kernel-name.h"
+#include "ws-sketch.h"
 
 G_BEGIN_DECLS
 
@@ -46,6 +47,8 @@ struct _WsSummary
   WsNameForm name_form;
   GArray *rows; /* WsSummaryRow, sorted by total, largest first */
   gint64 grand_total;
+  GPtrArray *sketches; /* WsSketch *, one per row in the order of @rows: what merges
+                        * medians (a job digest's), or NULL */
 };
 
 const char *ws_summary_kind_to_string (WsSummaryKind kind);
@@ -53,6 +56,7 @@ gboolean ws_summary_kind_from_string (const char *str, WsSummaryKind *kind);
 const char *ws_summary_kind_missing_data (WsSummaryKind kind);
 
 WsSummary *ws_summary_new (WsSummaryKind kind);
+WsSummary *ws_summary_new_sketched (WsSummaryKind kind);
 WsSummary *ws_summary_ref (WsSummary *self);
 void ws_summary_unref (WsSummary *self);
 const WsSummaryRow *ws_summary_find (const WsSummary *self, const char *name);
