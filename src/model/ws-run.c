@@ -157,6 +157,11 @@ ws_run_free (WsRun *self)
   g_free (self->osrt.end);
   g_free (self->osrt.name);
   g_free (self->osrt.thread);
+  g_free (self->cpu_samples.start);
+  g_free (self->cpu_samples.end);
+  g_free (self->cpu_samples.name);
+  g_free (self->cpu_samples.thread);
+  g_free (self->cpu_samples.sample);
   g_free (self->metric_samples.time);
   g_free (self->metric_samples.value);
 
@@ -404,6 +409,7 @@ ws_run_memory (const WsRun *self)
   total += self->nvtx.n * (2 * sizeof (gint64) + 3 * sizeof (guint32) + 2 * sizeof (guint16) + 1);
   total += self->marks.n * (sizeof (gint64) + 3 * sizeof (guint32) + sizeof (guint16));
   total += self->osrt.n * (2 * sizeof (gint64) + 2 * sizeof (guint32));
+  total += self->cpu_samples.n * (2 * sizeof (gint64) + 3 * sizeof (guint32));
   total += self->mem_usage.n * (2 * sizeof (gint64) + sizeof (gint32) + 1);
   total += self->metric_samples.n * (sizeof (gint64) + sizeof (float));
   total += self->streams->len * sizeof (WsStream);
@@ -508,7 +514,12 @@ extend_bounds (gint64 *lo, gint64 *hi, const gint64 *start, const gint64 *end, g
     *hi = MAX (*hi, end != NULL ? end[i] : start[i]);
 }
 
-/* Computes the run's time bounds once every table is loaded and sorted. */
+/* Computes the run's time bounds once every table is loaded and sorted,
+ * then places the CPU samples on the timeline.  The bounds are those of
+ * the whole capture: OS runtime calls and the export's own CPU samples
+ * count, since they are recorded from the start of the program (the
+ * probe's first sample comes 315 ms before its first CUDA call), and a
+ * timeline that cut them off would hide where the program waited. */
 void
 ws_run_finish (WsRun *self)
 {
@@ -520,12 +531,15 @@ ws_run_finish (WsRun *self)
   extend_bounds (&lo, &hi, self->api.start, self->api.end, self->api.n);
   extend_bounds (&lo, &hi, self->nvtx.start, self->nvtx.end, self->nvtx.n);
   extend_bounds (&lo, &hi, self->marks.time, NULL, self->marks.n);
+  extend_bounds (&lo, &hi, self->osrt.start, self->osrt.end, self->osrt.n);
   extend_bounds (&lo, &hi, self->mem_usage.time, NULL, self->mem_usage.n);
+  ws_run_cpu_samples_bounds (self, &lo, &hi);
 
   if (lo > hi)
     lo = hi = 0;
   self->origin = lo;
   self->end_time = hi;
+  ws_run_index_cpu_samples (self);
 }
 
 const char *

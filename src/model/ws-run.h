@@ -203,6 +203,23 @@ typedef struct
   guint32 *thread; /* index into WsRun.threads */
 } WsOsrtCalls;
 
+/* The samples of a CPU profile whose times are on the run's clock (nsys
+ * CPU sampling) as timeline events, built by ws_run_finish(): each stands
+ * for the stretch until its thread's next sample, at most the thread's
+ * usual interval, so that a stretch of them shades as the thread's CPU
+ * time.  Only samples inside the run's span are kept. */
+typedef struct
+{
+  gsize n;
+  gint64 *start; /* ns, sorted ascending */
+  gint64 *end;
+  guint32 *name;         /* string id of the innermost frame's function */
+  guint32 *thread;       /* index into WsRun.threads */
+  guint32 *sample;       /* index of the sample in @profile */
+  WsCpuProfile *profile; /* one of WsRun.cpu_profiles, or NULL */
+  gsize outside;         /* samples of @profile outside the run's span, left out */
+} WsCpuSamples;
+
 typedef struct
 {
   gsize n;
@@ -259,6 +276,7 @@ struct _WsRun
   WsNvtxRanges nvtx;
   WsNvtxMarks marks;
   WsOsrtCalls osrt;
+  WsCpuSamples cpu_samples;
   WsMemUsage mem_usage;
   WsMetricSamples metric_samples;
 
@@ -309,6 +327,8 @@ const char *ws_mem_kind_label (guint kind);
 void ws_run_add_source (WsRun *self, const char *what, const char *table, gint64 rows);
 void ws_run_add_warning (WsRun *self, const char *format, ...) G_GNUC_PRINTF (2, 3);
 void ws_run_finish (WsRun *self);
+void ws_run_index_cpu_samples (WsRun *self);
+void ws_run_cpu_samples_bounds (const WsRun *self, gint64 *lo, gint64 *hi);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (WsRun, ws_run_unref)
 

@@ -121,6 +121,10 @@ ws_event_search_set_text (WsEventSearch *self, const char *text)
     count += ws_event_search_matches (self, ws_event_ref (WS_EVENT_MARK, i));
   for (gsize i = 0; i < run->api.n; i++)
     count += ws_event_search_matches (self, ws_event_ref (WS_EVENT_API, i));
+  for (gsize i = 0; i < run->osrt.n; i++)
+    count += ws_event_search_matches (self, ws_event_ref (WS_EVENT_OSRT, i));
+  for (gsize i = 0; i < run->cpu_samples.n; i++)
+    count += ws_event_search_matches (self, ws_event_ref (WS_EVENT_SAMPLE, i));
   return count;
 }
 
@@ -206,6 +210,8 @@ find_from (WsEventSearch *self, WsEventRef from, gboolean backwards)
     find_in (self, WS_EVENT_NVTX, run->nvtx.start, run->nvtx.n, from, backwards),
     find_in (self, WS_EVENT_MARK, run->marks.time, run->marks.n, from, backwards),
     find_in (self, WS_EVENT_API, run->api.start, run->api.n, from, backwards),
+    find_in (self, WS_EVENT_OSRT, run->osrt.start, run->osrt.n, from, backwards),
+    find_in (self, WS_EVENT_SAMPLE, run->cpu_samples.start, run->cpu_samples.n, from, backwards),
   };
 
   return nearest (run, found, G_N_ELEMENTS (found), backwards);
@@ -231,6 +237,9 @@ ws_event_search_find (WsEventSearch *self, WsEventRef from, gboolean backwards)
     run->api.n > 0 ? ws_event_ref (WS_EVENT_API, backwards ? run->api.n - 1 : 0) : WS_EVENT_NONE,
     run->marks.n > 0 ? ws_event_ref (WS_EVENT_MARK, backwards ? run->marks.n - 1 : 0)
                      : WS_EVENT_NONE,
+    run->osrt.n > 0 ? ws_event_ref (WS_EVENT_OSRT, backwards ? run->osrt.n - 1 : 0) : WS_EVENT_NONE,
+    run->cpu_samples.n > 0 ? ws_event_ref (WS_EVENT_SAMPLE, backwards ? run->cpu_samples.n - 1 : 0)
+                           : WS_EVENT_NONE,
   };
   WsEventRef edge;
 
