@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <glib/gstdio.h>
+#include <math.h>
 #include <string.h>
 
 #include "ws-format.h"
@@ -45,6 +46,12 @@ fixed (double value, int decimals, gboolean grouping)
 {
   GString *out = g_string_new (NULL);
 
+  /* A value the source does not give (nvprof prints no median): "-". */
+  if (isnan (value))
+    {
+      g_string_free (out, TRUE);
+      return g_strdup ("-");
+    }
   ws_format_fixed (out, value, decimals, grouping);
   return g_string_free (out, FALSE);
 }

@@ -18,6 +18,7 @@ typedef enum
   WS_INPUT_NCU_REPORT,    /* .ncu-rep: needs `ncu --import` */
   WS_INPUT_NVPROF_SQLITE, /* an nvprof export (.nvvp, .nvprof, any name) */
   WS_INPUT_CPU_PROFILE,   /* py-spy / speedscope JSON, collapsed stacks, cProfile text */
+  WS_INPUT_NVPROF_LOG,    /* nvprof console output or `--csv` summary */
 } WsInputKind;
 
 WsInputKind ws_input_detect (const char *path, GError **error);

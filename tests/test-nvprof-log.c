@@ -1,0 +1,277 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "ws-nvprof-log.h"
+#include "ws-test-util.h"
+
+/* nvprof console logs and `--csv` summaries (issue 21): their tables
+ * against their own printed rows, and every nvprof text file of the
+ * fixtures either opened or refused with one line. */
+
+static GPtrArray *
+read_log (const char *name)
+{
+  g_autofree char *path = ws_test_data ("nvprof", name, NULL);
+  g_autoptr (GError) error = NULL;
+  GPtrArray *results = ws_nvprof_log_read (path, &error);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (results);
+  return results;
+}
+
+static const WsSummaryRow *
+find_row (const WsSummary *summary, const char *name)
+{
+  g_assert_nonnull (summary);
+  for (guint i = 0; i < summary->rows->len; i++)
+    if (strcmp (g_array_index (summary->rows, WsSummaryRow, i).name, name) == 0)
+      return &g_array_index (summary->rows, WsSummaryRow, i);
+  g_error ("no row named %s", name);
+  return NULL;
+}
+
+/* The test's own reading of a printed time: "159.25ms" → 159,250,000. */
+static gint64
+printed_ns (const char *number, const char *unit)
+{
+  double scale = strcmp (unit, "ns") == 0   ? 1
+                 : strcmp (unit, "us") == 0 ? 1e3
+                 : strcmp (unit, "ms") == 0 ? 1e6
+                                            : 1e9;
+
+  return (gint64) llround (g_ascii_strtod (number, NULL) * scale);
+}
+
+/* Seven `nvprof ./nbody` runs pasted one after another: every printed
+ * row (found here by a regular expression, not by the reader's scan) is a
+ * row of its result's table with the same total and calls, and there are
+ * no others. */
+static void
+test_text_rows_equal_printed (void)
+{
+  g_autoptr (GPtrArray) results = read_log ("nichitapavel_nvprof.txt");
+  g_autofree char *path = ws_test_data ("nvprof", "nichitapavel_nvprof.txt", NULL);
+  g_autofree char *text = ws_test_read (path);
+  g_auto (GStrv) lines = g_strsplit (text, "\n", -1);
+  g_autoptr (GRegex) row = g_regex_new (
+    "^\\s*(GPU activities:|API calls:)?\\s+[0-9.]+%\\s+([0-9.]+)(ns|us|ms|s)\\s+([0-9]+)\\s+\\S+"
+    "\\s+\\S+\\s+\\S+\\s+(.+?)\\s*$",
+    0, 0, NULL);
+  static const guint32 pids[] = { 297, 351, 414, 252, 450, 2388, 2401 };
+  int result = -1;
+  gboolean api = FALSE;
+  guint printed = 0, parsed = 0;
+
+  g_assert_cmpuint (results->len, ==, G_N_ELEMENTS (pids));
+  for (guint i = 0; i < results->len; i++)
+    {
+      const WsNvprofResult *r = g_ptr_array_index (results, i);
+
+      g_assert_cmpuint (r->pid, ==, pids[i]);
+      g_assert_true (g_str_has_prefix (r->command, "./nbody"));
+      /* The first three are "No kernels were profiled." */
+      g_assert_cmpint (r->no_kernels, ==, i < 3);
+      g_assert_cmpint (r->kernels == NULL, ==, i < 3);
+      parsed += (r->kernels != NULL ? r->kernels->rows->len : 0) +
+                (r->memops != NULL ? r->memops->rows->len : 0) + r->api->rows->len;
+    }
+
+  for (guint l = 0; lines[l] != NULL; l++)
+    {
+      g_autoptr (GMatchInfo) m = NULL;
+      g_autofree char *type = NULL, *number = NULL, *unit = NULL, *calls = NULL, *name = NULL;
+      const WsNvprofResult *r;
+      const WsSummaryRow *found;
+
+      if (strstr (lines[l], "== Profiling result:") != NULL)
+        result++, api = FALSE;
+      if (!g_regex_match (row, lines[l], 0, &m))
+        continue;
+      type = g_match_info_fetch (m, 1);
+      number = g_match_info_fetch (m, 2);
+      unit = g_match_info_fetch (m, 3);
+      calls = g_match_info_fetch (m, 4);
+      name = g_match_info_fetch (m, 5);
+      if (*type != '\0')
+        api = g_str_equal (type, "API calls:");
+      g_assert_cmpint (result, >=, 0);
+      r = g_ptr_array_index (results, result);
+      found = find_row (api ? r->api : r->kernels, name);
+      g_assert_cmpint (found->total, ==, printed_ns (number, unit));
+      g_assert_cmpint (found->count, ==, g_ascii_strtoll (calls, NULL, 10));
+      g_assert_cmpint (found->min, <=, found->avg + 1);
+      g_assert_cmpint (found->avg, <=, found->max + 1);
+      printed++;
+    }
+  g_assert_cmpuint (printed, ==, parsed);
+  g_assert_cmpuint (printed, >=, 80);
+
+  /* One row by hand: process 297's cuDeviceGetAttribute, "0.16%  254.62us
+   * 94  2.7080us  610ns  69.471us". */
+  {
+    const WsNvprofResult *r = g_ptr_array_index (results, 0);
+    const WsSummaryRow *attr = find_row (r->api, "cuDeviceGetAttribute");
+
+    g_assert_cmpint (attr->total, ==, 254620);
+    g_assert_cmpint (attr->count, ==, 94);
+    g_assert_cmpfloat_with_epsilon (attr->avg, 2708.0, 1e-6);
+    g_assert_cmpint (attr->min, ==, 610);
+    g_assert_cmpint (attr->max, ==, 69471);
+    g_assert_true (isnan (attr->med));
+    /* Process 252's Unified Memory block, its six lines. */
+    r = g_ptr_array_index (results, 3);
+    g_assert_cmpuint (r->unified->len, ==, 7);
+    g_assert_cmpstr (g_ptr_array_index (r->unified, 6), ==, "Total CPU thrashes: 48");
+  }
+}
+
+/* `--print-gpu-summary --csv`: a units row with a different unit per
+ * column (`,%,ms,,us,us,ms,`), copies named as nsys names them, and the
+ * Unified Memory CSV block. */
+static void
+test_csv_summary (void)
+{
+  g_autoptr (GPtrArray) results = read_log ("summary_nvprof_result_cfd_gpu_summary.csv");
+  const WsNvprofResult *r;
+  const WsSummaryRow *flux, *dtod;
+
+  g_assert_cmpuint (results->len, ==, 1);
+  r = g_ptr_array_index (results, 0);
+  g_assert_cmpuint (r->pid, ==, 308050);
+  g_assert_null (r->api);
+  g_assert_cmpuint (r->kernels->rows->len, ==, 4);
+  g_assert_cmpuint (r->memops->rows->len, ==, 3);
+  /* "GPU activities",68.739052,268.352834,6000,44.725000,43.106000,1.791976,
+   * "cuda_compute_flux(…)": ms, -, us, us, ms. */
+  flux = find_row (r->kernels, "cuda_compute_flux(int, int*, float*, float*, float*)");
+  g_assert_cmpint (flux->total, ==, 268352834);
+  g_assert_cmpint (flux->count, ==, 6000);
+  g_assert_cmpfloat_with_epsilon (flux->avg, 44725.0, 1e-6);
+  g_assert_cmpint (flux->min, ==, 43106);
+  g_assert_cmpint (flux->max, ==, 1791976);
+  /* Shares among the kernels alone, as nsys's kern_sum: 268.352834 of
+   * 268.352834 + 88.081013 + 14.094000 + 0.756862 ms = 72.2768 %. */
+  g_assert_cmpfloat_with_epsilon (flux->percent, 72.2768, 1e-3);
+  dtod = find_row (r->memops, "[CUDA memcpy Device-to-Device]");
+  g_assert_cmpint (dtod->total, ==, 19103987);
+  g_assert_cmpint (find_row (r->memops, "[CUDA memset]")->total, ==, 1088);
+  g_assert_cmpuint (r->unified->len, ==, 3);
+  g_assert_cmpstr (g_ptr_array_index (r->unified, 2), ==, "Total CPU Page faults: 49");
+}
+
+/* Every nvprof text file of the fixtures: `info` opens the summaries and
+ * refuses the traces and metrics with one line naming the file. */
+static void
+test_every_file_opens_or_is_refused (void)
+{
+  static const struct
+  {
+    const char *file;
+    const char *says; /* NULL: opens */
+  } files[] = {
+    { "nichitapavel_nvprof.txt", NULL },
+    { "summary_nvprof_result_cfd_gpu_summary.csv", NULL },
+    { "summary_nvprof_result_cfd_gpu_api_um.csv", NULL },
+    { "gputrace_magus_concurrentkernels.csv", "an nvprof trace (`--print-gpu-trace`" },
+    { "gputrace_magus_simplecufft_callback.csv", "an nvprof trace (`--print-gpu-trace`" },
+    { "gputrace_txt_nvprof_result_cudastream.txt", "an nvprof trace (`--print-gpu-trace`" },
+    { "gputrace_txt_nvprof_result_bfs_unified_memory.txt", "an nvprof trace" },
+    { "metrics_magus_concurrentkernels.csv", "nvprof metrics or events" },
+    { "v100_darknet19_metrics.txt", "nvprof metrics or events" },
+  };
+  g_autofree char *dir = ws_test_tmpdir ();
+
+  for (gsize i = 0; i < G_N_ELEMENTS (files); i++)
+    {
+      g_autofree char *path = ws_test_data ("nvprof", files[i].file, NULL);
+      g_autofree char *out = NULL, *err = NULL;
+      const char *argv[] = { ws_test_cli (), "info", path, NULL };
+      int rc;
+
+      if (!g_file_test (path, G_FILE_TEST_EXISTS))
+        {
+          g_autofree char *xz = g_strconcat (path, ".xz", NULL);
+          g_autofree char *cmd = NULL;
+          const char *sh[] = { "/bin/sh", "-c", NULL, NULL };
+          g_autofree char *o = NULL, *e = NULL;
+
+          g_free (path);
+          path = g_build_filename (dir, files[i].file, NULL);
+          argv[2] = path;
+          cmd = g_strdup_printf ("xz -dc '%s' > '%s'", xz, path);
+          sh[2] = cmd;
+          g_assert_cmpint (ws_test_run (sh, &o, &e), ==, 0);
+        }
+      g_test_message ("%s", files[i].file);
+      rc = ws_test_run (argv, &out, &err);
+      if (files[i].says == NULL)
+        {
+          g_assert_cmpint (rc, ==, 0);
+          g_assert_nonnull (strstr (out, "Kind:           nvprof-log"));
+          continue;
+        }
+      g_assert_cmpint (rc, !=, 0);
+      g_assert_nonnull (strstr (err, path));
+      g_assert_nonnull (strstr (err, files[i].says));
+      /* One line. */
+      g_assert_nonnull (strchr (err, '\n'));
+      g_assert_cmpstr (strchr (err, '\n') + 1, ==, "");
+    }
+  ws_test_rmtree (dir);
+}
+
+/* `stats` prints the log's table as nsys's cuda_api_sum, the median and
+ * deviation that nvprof does not print as "-"; the other results are
+ * named in a warning. */
+static void
+test_cli_stats (void)
+{
+  g_autofree char *path = ws_test_data ("nvprof", "nichitapavel_nvprof.txt", NULL);
+  g_autofree char *out = NULL, *err = NULL;
+  const char *argv[] = { ws_test_cli (), "stats", "--report", "cuda_api_sum",
+                         "--format",     "csv",   path,       NULL };
+
+  g_assert_cmpint (ws_test_run (argv, &out, &err), ==, 0);
+  /* "99.58%  159.25ms  1  159.25ms  159.25ms  159.25ms  cudaMallocManaged";
+   * the share recomputed: 159.25 / (159.25 + 0.25462 + 0.248 + 0.14185 +
+   * 0.017229 + 0.003694 + 0.001974) ms = 99.58 %. */
+  g_assert_nonnull (strstr (out, ",159250000,1,159250000.0,-,159250000,159250000,-,"));
+  g_assert_nonnull (strstr (out, "99.6"));
+}
+
+/* Two `--csv` summaries of one program (cfd run twice): `compare` pairs
+ * its four kernels by name; checked by hand: all four in both, the flux
+ * kernel 268,352,834 → 271,148,968 ns. */
+static void
+test_compare_two_logs (void)
+{
+  g_autofree char *a = ws_test_data ("nvprof", "summary_nvprof_result_cfd_gpu_summary.csv", NULL);
+  g_autofree char *b = ws_test_data ("nvprof", "summary_nvprof_result_cfd_gpu_api_um.csv", NULL);
+  g_autofree char *out = NULL, *err = NULL;
+  const char *argv[] = { ws_test_cli (), "compare", a, b, NULL };
+  g_auto (GStrv) lines = NULL;
+  guint both = 0;
+
+  g_assert_cmpint (ws_test_run (argv, &out, &err), ==, 0);
+  lines = g_strsplit (out, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    both += g_str_has_suffix (g_strchomp (lines[i]), " both");
+  g_assert_cmpuint (both, ==, 4);
+  g_assert_nonnull (strstr (out, "268,352,834  271,148,968"));
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/nvprof-log/text/rows-equal-printed", test_text_rows_equal_printed);
+  g_test_add_func ("/nvprof-log/csv/summary", test_csv_summary);
+  g_test_add_func ("/nvprof-log/fixtures/open-or-refused", test_every_file_opens_or_is_refused);
+  g_test_add_func ("/nvprof-log/cli/stats", test_cli_stats);
+  g_test_add_func ("/nvprof-log/cli/compare", test_compare_two_logs);
+  return g_test_run ();
+}
