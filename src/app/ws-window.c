@@ -119,6 +119,15 @@ finding_activated_cb (WsWindow *self, WsFinding *finding, WsFindingsPage *page)
   ws_timeline_page_show_finding (self->timeline_page, finding);
 }
 
+/* "Flame Graph of This Range": the Flame graph page, limited to the
+ * samples of the stretch selected on the timeline. */
+static void
+flame_range_cb (WsWindow *self, gint64 start, gint64 end, WsTimelinePage *page)
+{
+  ws_flame_page_set_range (self->flame_page, start, end);
+  gtk_stack_set_visible_child_name (self->view_stack, "flame");
+}
+
 static void
 show_page_action (GSimpleAction *action, GVariant *param, gpointer data)
 {
@@ -533,6 +542,7 @@ ws_window_class_init (WsWindowClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, main_stack_changed_cb);
   gtk_widget_class_bind_template_callback (widget_class, capture_open_results_cb);
   gtk_widget_class_bind_template_callback (widget_class, finding_activated_cb);
+  gtk_widget_class_bind_template_callback (widget_class, flame_range_cb);
 }
 
 static void
