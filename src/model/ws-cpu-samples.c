@@ -7,9 +7,12 @@
 #include "ws-run.h"
 #include "ws-sort.h"
 
-/* A thread's usual sampling interval when it has too few samples to tell:
- * nsys samples at 1 kHz unless told otherwise. */
+/* The sampling period when no thread has enough samples to tell: nsys
+ * samples at 1 kHz unless told otherwise. */
 #define DEFAULT_INTERVAL 1000000
+
+/* Samples a thread needs for its gaps to tell the sampling period. */
+#define MIN_SAMPLES 10
 
 static int
 compare_i64 (const void *a, const void *b)
@@ -90,8 +93,8 @@ ws_run_cpu_samples_bounds (const WsRun *self, gint64 *lo, gint64 *hi)
  *
  * Fills @self's cpu_samples from the first CPU profile whose sample times
  * are on the run's clock: the samples inside [origin, end_time], sorted
- * by time, each lasting until its thread's next sample or the thread's
- * median interval, whichever comes first.  Called by ws_run_finish().
+ * by time, each lasting until its thread's next sample or one sampling
+ * period, whichever comes first.  Called by ws_run_finish().
  */
 void
 ws_run_index_cpu_samples (WsRun *self)
@@ -183,10 +186,13 @@ ws_run_index_cpu_samples (WsRun *self)
         c->name[j] = ws_string_table_intern (self->strings, "[unknown]");
     }
 
-  /* Each thread's usual interval: the median gap between its samples. */
-  interval = g_new (gint64, n_run_threads + 1);
+  /* The sampling period: the smallest median gap between the samples of
+   * one thread, among threads with enough samples to tell (a busy thread
+   * is sampled every period; a mostly idle one shows long gaps that are
+   * not its samples' length). */
   {
     g_autofree gint64 *times = g_new (gint64, c->n);
+    gint64 period = G_MAXINT64;
 
     for (guint t = 0; t < n_run_threads; t++)
       {
@@ -195,11 +201,17 @@ ws_run_index_cpu_samples (WsRun *self)
         for (gsize j = 0; j < c->n; j++)
           if (c->thread[j] == t)
             times[m++] = c->start[j];
-        interval[t] = median_gap (times, m);
+        if (m >= MIN_SAMPLES)
+          period = MIN (period, median_gap (times, m));
       }
+    if (period == G_MAXINT64)
+      period = DEFAULT_INTERVAL;
+    interval = g_new (gint64, n_run_threads + 1);
+    for (guint t = 0; t <= n_run_threads; t++)
+      interval[t] = period;
   }
 
-  /* Each lasts until its thread's next sample, or the usual interval. */
+  /* Each lasts until its thread's next sample, or one period. */
   next = g_new (gint64, n_run_threads + 1);
   for (guint t = 0; t <= n_run_threads; t++)
     next[t] = -1;

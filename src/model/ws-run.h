@@ -205,8 +205,8 @@ typedef struct
 
 /* The samples of a CPU profile whose times are on the run's clock (nsys
  * CPU sampling) as timeline events, built by ws_run_finish(): each stands
- * for the stretch until its thread's next sample, at most the thread's
- * usual interval, so that a stretch of them shades as the thread's CPU
+ * for the stretch until its thread's next sample, at most one sampling
+ * period (the smallest median gap of a busy thread), so that a stretch of them shades as the thread's CPU
  * time.  Only samples inside the run's span are kept. */
 typedef struct
 {
