@@ -264,6 +264,61 @@ test_compare_two_logs (void)
   g_assert_nonnull (strstr (out, "268,352,834  271,148,968"));
 }
 
+/* No fixture holds an nvprof and an nsys capture of one program, and no
+ * nvprof export shares a kernel name with an nsys export here (checked
+ * over every pair, by demangled, short and normalised name): what can be
+ * checked is that an nvprof export (TensorFlow MNIST on a TITAN X)
+ * against an nsys export (two PyTorch kernels) matches nothing, lists
+ * every distinct kernel of each side once, and merges by normalised name
+ * what SQL says are the same function (EigenMetaKernel's 9 launches, of
+ * three template instances). */
+static void
+test_compare_export_with_nsys (void)
+{
+  g_autofree char *a = ws_test_data ("nvprof", "nvvp_tf_tutorial_mnist_titanx.nvvp", NULL);
+  g_autofree char *b = ws_test_data ("nsys", "v2026.1_nsysai_mock.sqlite", NULL);
+  g_autofree char *before = ws_test_sqlite_text (
+    a, "SELECT count(DISTINCT name) FROM CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL");
+  g_autofree char *after =
+    ws_test_sqlite_text (b, "SELECT count(DISTINCT demangledName) FROM CUPTI_ACTIVITY_KIND_KERNEL");
+  g_autofree char *eigen = ws_test_sqlite_text (
+    a, "SELECT sum(k.end - k.start) || ',0,' || -sum(k.end - k.start) || ',0.000,' || count(*) "
+       "FROM CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL k JOIN StringTable s ON s._id_ = k.name "
+       "WHERE s.value LIKE '%EigenMetaKernel%'");
+  static const char *const forms[] = { "demangled", "normalized" };
+
+  for (gsize f = 0; f < G_N_ELEMENTS (forms); f++)
+    {
+      const char *argv[] = { ws_test_cli (), "compare", "--by", forms[f], "--format",
+                             "csv",          a,         b,      NULL };
+      g_autofree char *out = NULL, *err = NULL;
+      g_auto (GStrv) lines = NULL;
+      guint only_before = 0, only_after = 0, both = 0;
+
+      g_assert_cmpint (ws_test_run (argv, &out, &err), ==, 0);
+      lines = g_strsplit (out, "\n", -1);
+      for (guint i = 1; lines[i] != NULL; i++)
+        {
+          only_before += g_str_has_suffix (lines[i], ",only_before");
+          only_after += g_str_has_suffix (lines[i], ",only_after");
+          both += g_str_has_suffix (lines[i], ",both");
+        }
+      g_assert_cmpuint (both, ==, 0);
+      g_assert_cmpuint (only_after, ==, g_ascii_strtoull (after, NULL, 10));
+      if (f == 0)
+        g_assert_cmpuint (only_before, ==, g_ascii_strtoull (before, NULL, 10));
+      else
+        {
+          g_autofree char *row =
+            g_strdup_printf ("\nEigen::internal::EigenMetaKernel,%s,0,only_before\n", eigen);
+
+          /* 13 mangled names, 3 of them EigenMetaKernel<…>: 11 rows. */
+          g_assert_cmpuint (only_before, ==, g_ascii_strtoull (before, NULL, 10) - 2);
+          g_assert_nonnull (strstr (out, row));
+        }
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -273,5 +328,6 @@ main (int argc, char **argv)
   g_test_add_func ("/nvprof-log/fixtures/open-or-refused", test_every_file_opens_or_is_refused);
   g_test_add_func ("/nvprof-log/cli/stats", test_cli_stats);
   g_test_add_func ("/nvprof-log/cli/compare", test_compare_two_logs);
+  g_test_add_func ("/nvprof/compare-export-with-nsys", test_compare_export_with_nsys);
   return g_test_run ();
 }
