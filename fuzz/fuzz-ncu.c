@@ -32,7 +32,7 @@ LLVMFuzzerTestOneInput (const guint8 *data, size_t size)
       run = ws_run_new_from_ncu (results);
 
       for (guint i = 0; i < ws_ncu_results_n_launches (results); i++)
-        ws_ncu_results_verdict_for (results, ws_ncu_results_launch (results, i)->kernel);
+        ws_ncu_match_verdict_for (results, ws_ncu_results_launch (results, i)->kernel);
       ws_run_unref (run);
       ws_ncu_results_unref (results);
     }

@@ -23,7 +23,7 @@ LLVMFuzzerTestOneInput (const guint8 *data, size_t size)
   run = ws_nsys_reader_load (path, WS_LOAD_ALL, NULL, NULL, NULL, &error);
   if (run != NULL)
     {
-      ws_run_compute_summaries (run);
+      ws_stats_compute_summaries (run);
       ws_run_unref (run);
     }
   g_clear_error (&error);

@@ -4,7 +4,7 @@
 #include "config.h"
 
 #include "ws-nsys-stats-reader.h"
-#include "ws-report.h"
+#include "ws-summary-table.h"
 
 int LLVMFuzzerTestOneInput (const guint8 *data, size_t size);
 
@@ -22,9 +22,9 @@ LLVMFuzzerTestOneInput (const guint8 *data, size_t size)
     {
       g_autoptr (GString) out = g_string_new (NULL);
 
-      ws_report_write (summary, WS_FORMAT_CSV, out);
-      ws_report_write (summary, WS_FORMAT_TABLE, out);
-      ws_report_write (summary, WS_FORMAT_MARKDOWN, out);
+      ws_summary_table_write (summary, WS_FORMAT_CSV, out);
+      ws_summary_table_write (summary, WS_FORMAT_TABLE, out);
+      ws_summary_table_write (summary, WS_FORMAT_MARKDOWN, out);
       ws_summary_unref (summary);
     }
   g_clear_error (&error);

@@ -4,7 +4,7 @@
 #include "config.h"
 
 #include "ws-nvprof-log.h"
-#include "ws-report.h"
+#include "ws-summary-table.h"
 
 int LLVMFuzzerTestOneInput (const guint8 *data, size_t size);
 
@@ -28,8 +28,8 @@ LLVMFuzzerTestOneInput (const guint8 *data, size_t size)
           for (gsize s = 0; s < G_N_ELEMENTS (summaries); s++)
             if (summaries[s] != NULL)
               {
-                ws_report_write (summaries[s], WS_FORMAT_CSV, out);
-                ws_report_write (summaries[s], WS_FORMAT_TABLE, out);
+                ws_summary_table_write (summaries[s], WS_FORMAT_CSV, out);
+                ws_summary_table_write (summaries[s], WS_FORMAT_TABLE, out);
               }
         }
       g_ptr_array_unref (results);

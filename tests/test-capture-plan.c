@@ -6,9 +6,10 @@
 
 #include "ws-capture-plan.h"
 #include "ws-capture-settings.h"
-#include "ws-capture-tools.h"
 #include "ws-error.h"
 #include "ws-test-util.h"
+#include "ws-tool-find.h"
+#include "ws-tool-query.h"
 
 static const char *const base_env[] = { "PATH=/usr/bin:/bin", "HOME=/home/u", NULL };
 
@@ -504,7 +505,7 @@ static void
 assert_finds (const char *tool, const char *path, const char *root, const char *expected_dir,
               const char *expected)
 {
-  g_autofree char *found = ws_capture_tools_find_in (tool, path, root);
+  g_autofree char *found = ws_tool_find_in (tool, path, root);
   g_autofree char *expected_path = g_build_filename (expected_dir, expected, NULL);
 
   g_assert_cmpstr (found, ==, expected_path);
@@ -536,7 +537,7 @@ test_tools_find (void)
   touch_program (root, "bin/ncu");
   assert_finds ("ncu", bin, root, bin, "ncu");
 
-  found = ws_capture_tools_find_in ("nsys", NULL, "/nonexistent-root");
+  found = ws_tool_find_in ("nsys", NULL, "/nonexistent-root");
   g_assert_null (found);
   ws_test_rmtree (root);
 }
@@ -550,10 +551,10 @@ test_tools_lists (void)
   g_autofree char *ncu = g_build_filename (stand_ins, "ncu", NULL);
   g_autofree char *nsys = g_build_filename (stand_ins, "nsys", NULL);
   g_autoptr (GError) error = NULL;
-  g_autoptr (GPtrArray) sets = ws_capture_tools_list (ncu, "sets", &error);
-  g_autoptr (GPtrArray) sections = ws_capture_tools_list (ncu, "sections", &error);
-  g_autofree char *ncu_version = ws_capture_tools_version (ncu, &error);
-  g_autofree char *nsys_version = ws_capture_tools_version (nsys, &error);
+  g_autoptr (GPtrArray) sets = ws_tool_list (ncu, "sets", &error);
+  g_autoptr (GPtrArray) sections = ws_tool_list (ncu, "sections", &error);
+  g_autofree char *ncu_version = ws_tool_version (ncu, &error);
+  g_autofree char *nsys_version = ws_tool_version (nsys, &error);
   const char *const expected_sets[] = { "basic",  "detailed",   "full",
                                         "nvlink", "pmsampling", "roofline" };
 
@@ -577,8 +578,8 @@ test_settings_fit_ncu (void)
   g_autofree char *stand_ins = ws_test_stand_ins ();
   g_autofree char *ncu = g_build_filename (stand_ins, "ncu", NULL);
   g_autoptr (GError) error = NULL;
-  g_autoptr (GPtrArray) sets = ws_capture_tools_list (ncu, "sets", &error);
-  g_autoptr (GPtrArray) sections = ws_capture_tools_list (ncu, "sections", &error);
+  g_autoptr (GPtrArray) sets = ws_tool_list (ncu, "sets", &error);
+  g_autoptr (GPtrArray) sections = ws_tool_list (ncu, "sections", &error);
   g_autoptr (WsCaptureSettings) settings = ws_capture_settings_new ();
   g_autoptr (GPtrArray) warnings = g_ptr_array_new_with_free_func (g_free);
 
@@ -640,7 +641,7 @@ test_tools_timeout (void)
   g_autoptr (GError) error = NULL;
   gint64 start = g_get_monotonic_time ();
 
-  g_assert_false (ws_capture_tools_run (argv, 1, NULL, NULL, NULL, &error));
+  g_assert_false (ws_tool_run (argv, 1, NULL, NULL, NULL, &error));
   g_assert_error (error, WS_CAPTURE_ERROR, WS_CAPTURE_ERROR_TIMEOUT);
   g_test_message ("returned after %.1f s", (g_get_monotonic_time () - start) / 1e6);
 }

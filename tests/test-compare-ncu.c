@@ -25,7 +25,7 @@ load (const char *nsys, const char *ncu)
 {
   WsRun *run = ws_test_load_nsys_ncu (nsys, ncu);
 
-  ws_run_compute_summaries (run);
+  ws_stats_compute_summaries (run);
   return run;
 }
 

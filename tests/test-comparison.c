@@ -15,7 +15,7 @@ load (const char *name)
 {
   WsRun *run = ws_test_load_nsys (name);
 
-  ws_run_compute_summaries (run);
+  ws_stats_compute_summaries (run);
   return run;
 }
 

@@ -3,10 +3,10 @@
 
 #include <string.h>
 
-#include "ws-markdown-report.h"
+#include "ws-markdown-document.h"
 #include "ws-nsys-reader.h"
-#include "ws-report.h"
 #include "ws-run-loader.h"
+#include "ws-summary-table.h"
 #include "ws-test-load.h"
 #include "ws-test-util.h"
 
@@ -29,7 +29,8 @@ test_csv_dir (void)
   g_autoptr (WsRun) run = ws_test_load_nsys ("v2025.3_h100_probe.sqlite");
   g_autofree char *dir = ws_test_tmpdir ();
   g_autoptr (GError) error = NULL;
-  g_autoptr (GPtrArray) written = ws_report_write_csv_dir (run, dir, "v2025.3_h100_probe", &error);
+  g_autoptr (GPtrArray) written =
+    ws_summary_table_write_csv_dir (run, dir, "v2025.3_h100_probe", &error);
 
   g_assert_no_error (error);
   /* The five GPU reports and osrt_sum (the probe traced OS runtime calls;
@@ -67,7 +68,7 @@ test_markdown_report (void)
   g_autoptr (GError) error = NULL;
   gsize len;
 
-  g_assert_true (ws_markdown_report_write (run, md, NULL, &error));
+  g_assert_true (ws_markdown_document_write (run, md, NULL, &error));
   g_assert_no_error (error);
   g_assert_true (g_file_get_contents (md, &text, NULL, NULL));
   g_assert_true (g_file_get_contents (png, &image, &len, NULL));

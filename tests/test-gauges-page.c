@@ -149,7 +149,7 @@ test_unmatched_listed (void)
   GtkWidget *window;
   const char *text;
 
-  ws_run_attach_ncu (run, ncu);
+  ws_ncu_match_attach (run, ncu);
   window = show_page (run, &page);
   g_assert_cmpuint (ws_gauges_view_get_n_rows (ws_gauges_page_get_overview (page)), ==, 14);
   text = ws_gauges_page_get_unmatched_text (page);
@@ -169,7 +169,7 @@ test_matched_to_nsys (void)
   WsGaugesPage *page;
   GtkWidget *window;
 
-  ws_run_attach_ncu (run, ncu);
+  ws_ncu_match_attach (run, ncu);
   window = show_page (run, &page);
   ws_gauges_view_select_launch (ws_gauges_page_get_overview (page), 0);
   ws_test_gui_flush ();

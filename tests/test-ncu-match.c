@@ -21,7 +21,7 @@ load_run (const char *nsys, const char *ncu)
 
   g_assert_no_error (error);
   ws_gauges_compute_all (results);
-  ws_run_attach_ncu (run, results);
+  ws_ncu_match_attach (run, results);
   return g_steal_pointer (&run);
 }
 
@@ -101,7 +101,7 @@ test_bf16_all_matched (void)
   g_autoptr (WsRun) run =
     load_run ("v2025.3_h100_train_bf16.sqlite", "h100_train_bf16_sections_raw.csv");
   WsNcuResults *ncu = run->ncu;
-  g_autoptr (GArray) unmatched = ws_ncu_results_unmatched (ncu);
+  g_autoptr (GArray) unmatched = ws_ncu_match_unmatched (ncu);
   static const struct
   {
     guint launch;
@@ -148,7 +148,7 @@ test_unmatched_listed (void)
 {
   g_autoptr (WsRun) run =
     load_run ("v2025.3_h100_probe.sqlite", "h100_train_bf16_sections_raw.csv");
-  g_autoptr (GArray) unmatched = ws_ncu_results_unmatched (run->ncu);
+  g_autoptr (GArray) unmatched = ws_ncu_match_unmatched (run->ncu);
 
   g_assert_cmpuint (ws_ncu_results_n_launches (run->ncu), ==, 14);
   g_assert_cmpuint (unmatched->len, ==, 14);
@@ -170,22 +170,22 @@ static void
 test_verdict_for_bars (void)
 {
   g_autoptr (WsRun) run = load_run ("v2025.3_h100_probe.sqlite", "h100_probe_full_raw.csv");
-  g_autoptr (GArray) unmatched = ws_ncu_results_unmatched (run->ncu);
+  g_autoptr (GArray) unmatched = ws_ncu_match_unmatched (run->ncu);
 
   g_assert_cmpuint (unmatched->len, ==, 0);
   g_assert_cmpint (ws_ncu_results_match (run->ncu, 0)->kind, ==, WS_NCU_MATCH_EXACT);
-  g_assert_cmpint (ws_ncu_results_verdict_for (run->ncu, "fma_heavy(float *, int, int)"), ==,
+  g_assert_cmpint (ws_ncu_match_verdict_for (run->ncu, "fma_heavy(float *, int, int)"), ==,
                    WS_VERDICT_COMPUTE);
   g_assert_cmpint (
-    ws_ncu_results_verdict_for (run->ncu, "stream_copy(const float4 *, float4 *, int)"), ==,
+    ws_ncu_match_verdict_for (run->ncu, "stream_copy(const float4 *, float4 *, int)"), ==,
     WS_VERDICT_MEMORY);
   /* barrier_heavy's launches 3 and 7 both took "561.312000" us: the first
    * of equals is shown; fma_heavy's 0 ("381.792000") outlasts 4 ("381.664000"). */
-  g_assert_cmpint (ws_ncu_results_launch_for (run->ncu, "barrier_heavy(float *, int)"), ==, 3);
-  g_assert_cmpint (ws_ncu_results_launch_for (run->ncu, "fma_heavy(float *, int, int)"), ==, 0);
-  g_assert_cmpint (ws_ncu_results_launch_for (run->ncu, "tiny(float *)"), ==, -1);
+  g_assert_cmpint (ws_ncu_match_launch_for (run->ncu, "barrier_heavy(float *, int)"), ==, 3);
+  g_assert_cmpint (ws_ncu_match_launch_for (run->ncu, "fma_heavy(float *, int, int)"), ==, 0);
+  g_assert_cmpint (ws_ncu_match_launch_for (run->ncu, "tiny(float *)"), ==, -1);
   /* tiny(float *) runs in the export but was not profiled. */
-  g_assert_cmpint (ws_ncu_results_verdict_for (run->ncu, "tiny(float *)"), ==, WS_VERDICT_NONE);
+  g_assert_cmpint (ws_ncu_match_verdict_for (run->ncu, "tiny(float *)"), ==, WS_VERDICT_NONE);
 }
 
 static void
@@ -213,7 +213,7 @@ test_run_from_ncu (void)
   g_assert_cmpint (gpu->sm_count, ==, 132);
   /* Without an nsys run, bars compare ncu's own names. */
   g_assert_null (ws_ncu_results_match (results, 0));
-  g_assert_cmpint (ws_ncu_results_verdict_for (results, "barrier_heavy(float *, int)"), ==,
+  g_assert_cmpint (ws_ncu_match_verdict_for (results, "barrier_heavy(float *, int)"), ==,
                    WS_VERDICT_COMPUTE);
 }
 
@@ -227,9 +227,9 @@ test_launches_by_short_name (void)
 {
   g_autoptr (WsRun) run =
     load_run ("v2025.3_h100_train_bf16.sqlite", "h100_train_bf16_sections_raw.csv");
-  g_autoptr (GHashTable) by_short = ws_ncu_results_launches_by_name (run->ncu, run, WS_NAME_SHORT);
+  g_autoptr (GHashTable) by_short = ws_ncu_match_launches_by_name (run->ncu, run, WS_NAME_SHORT);
   g_autoptr (GHashTable) by_demangled =
-    ws_ncu_results_launches_by_name (run->ncu, run, WS_NAME_DEMANGLED);
+    ws_ncu_match_launches_by_name (run->ncu, run, WS_NAME_DEMANGLED);
 
   g_assert_cmpint (
     GPOINTER_TO_INT (g_hash_table_lookup (by_short, "vectorized_elementwise_kernel")) - 1, ==, 10);

@@ -6,8 +6,8 @@
 #include "ws-error.h"
 #include "ws-input.h"
 #include "ws-nsys-stats-reader.h"
-#include "ws-report.h"
 #include "ws-run-loader.h"
+#include "ws-summary-table.h"
 #include "ws-test-util.h"
 
 static const char *const csv_fixtures[] = {
@@ -47,7 +47,7 @@ test_round_trip (void)
       g_test_message ("%s", csv_fixtures[i]);
       g_assert_no_error (error);
       g_assert_true (g_file_get_contents (path, &original, NULL, NULL));
-      ws_report_write (summary, WS_FORMAT_CSV, out);
+      ws_summary_table_write (summary, WS_FORMAT_CSV, out);
       /* Rows of equal totals may come in another order: compare as sets. */
       a = g_strsplit (out->str, "\n", -1);
       b = g_strsplit (original, "\n", -1);
@@ -101,7 +101,7 @@ test_console_form (void)
 
   g_assert_no_error (error);
   g_assert_cmpint (summary->kind, ==, WS_SUMMARY_KERN_SUM);
-  ws_report_write (summary, WS_FORMAT_CSV, out);
+  ws_summary_table_write (summary, WS_FORMAT_CSV, out);
   g_assert_true (g_file_get_contents (csv, &expected, NULL, NULL));
   g_assert_cmpstr (out->str, ==, expected);
 }

@@ -39,7 +39,7 @@ load (const char *file)
 
   g_assert_no_error (error);
   g_assert_nonnull (run);
-  ws_run_compute_summaries (run);
+  ws_stats_compute_summaries (run);
   return run;
 }
 
@@ -101,7 +101,7 @@ test_kernel_summary_matches_sql (void)
       g_autofree char *path = ws_test_data ("nvprof", exports[i].file, NULL);
       g_autoptr (WsRun) run = load (exports[i].file);
       g_autoptr (WsSummary) summary =
-        ws_summary_compute (run, WS_SUMMARY_KERN_SUM, WS_NAME_MANGLED);
+        ws_stats_compute (run, WS_SUMMARY_KERN_SUM, WS_NAME_MANGLED);
       sqlite3 *db = NULL;
       sqlite3_stmt *stmt = NULL;
       guint rows = 0;
@@ -138,8 +138,8 @@ test_demangled_names (void)
 {
   g_autoptr (WsRun) nccl = load ("nvvp_blinkplus_nccl_8xv100.nvvp");
   g_autoptr (WsRun) mx = load ("nvvp_ece408_mxnet_timeline.nvprof");
-  g_autoptr (WsSummary) by_name = ws_summary_compute (nccl, WS_SUMMARY_KERN_SUM, WS_NAME_DEMANGLED);
-  g_autoptr (WsSummary) by_short = ws_summary_compute (mx, WS_SUMMARY_KERN_SUM, WS_NAME_SHORT);
+  g_autoptr (WsSummary) by_name = ws_stats_compute (nccl, WS_SUMMARY_KERN_SUM, WS_NAME_DEMANGLED);
+  g_autoptr (WsSummary) by_short = ws_stats_compute (mx, WS_SUMMARY_KERN_SUM, WS_NAME_SHORT);
   g_autofree char *plain = ws_demangle ("volta_sgemm_128x64_tn");
 
   g_assert_nonnull (ws_summary_find (by_name, "ncclBroadcastRingLLKernel_copy_i8(ncclColl)"));

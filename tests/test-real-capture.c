@@ -8,8 +8,8 @@
 #include <string.h>
 
 #include "ws-ncu-match.h"
-#include "ws-report.h"
 #include "ws-run-loader.h"
+#include "ws-summary-table.h"
 #include "ws-test-util.h"
 
 static WsRun *
@@ -70,7 +70,7 @@ static void
 test_stats_equal_nsys_stats (void)
 {
   g_autoptr (WsRun) run = load_capture ();
-  g_autoptr (WsSummary) summary = ws_run_summary (run, WS_SUMMARY_KERN_SUM, WS_NAME_DEMANGLED);
+  g_autoptr (WsSummary) summary = ws_stats_summary (run, WS_SUMMARY_KERN_SUM, WS_NAME_DEMANGLED);
   g_autoptr (GString) ours = g_string_new (NULL);
   g_autofree char *truth_path =
     ws_test_data ("capture-h200", "probe", "nsys", "probe_cuda_gpu_kern_sum.csv", NULL);
@@ -78,7 +78,7 @@ test_stats_equal_nsys_stats (void)
   g_auto (GStrv) a = NULL;
   g_auto (GStrv) b = NULL;
 
-  ws_report_write (summary, WS_FORMAT_CSV, ours);
+  ws_summary_table_write (summary, WS_FORMAT_CSV, ours);
   g_assert_true (g_file_get_contents (truth_path, &truth, NULL, NULL));
   a = sorted_lines (ours->str);
   b = sorted_lines (truth);
@@ -182,7 +182,7 @@ test_folder_read_only (void)
     g_autoptr (WsRun) run = ws_run_load (paths, WS_LOAD_ALL, NULL, NULL, NULL, &error);
 
     g_assert_no_error (error);
-    ws_run_compute_summaries (run);
+    ws_stats_compute_summaries (run);
     g_assert_nonnull (run->ncu);
   }
   run_ok (info);

@@ -23,7 +23,7 @@ load (const char *nsys, const char *ncu)
   const char *paths[] = { nsys, ncu, NULL };
   WsRun *run = ws_test_load_paths (paths);
 
-  ws_run_compute_summaries (run);
+  ws_stats_compute_summaries (run);
   return run;
 }
 

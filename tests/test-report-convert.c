@@ -11,13 +11,13 @@
 #include <unistd.h>
 #include <utime.h>
 
-#include "ws-capture-tools.h"
 #include "ws-error.h"
 #include "ws-input.h"
 #include "ws-ncu-match.h"
 #include "ws-report-convert.h"
 #include "ws-run-loader.h"
 #include "ws-test-util.h"
+#include "ws-tool-find.h"
 
 /* This process's cache folder ($XDG_CACHE_HOME, read once by GLib), emptied
  * before each test; the CLI gets the same one. */
@@ -320,8 +320,8 @@ test_tool_missing (Fixture *f, gconstpointer data)
   g_autofree char *nsys_expected = NULL, *ncu_expected = NULL;
   g_autofree char *base = g_build_filename (f->dir, "probe", NULL);
   g_autofree char *ncu_base = g_build_filename (f->dir, "strided_read", NULL);
-  g_autofree char *nsys_found = ws_capture_tools_find_in ("nsys", NULL, NULL);
-  g_autofree char *ncu_found = ws_capture_tools_find_in ("ncu", NULL, NULL);
+  g_autofree char *nsys_found = ws_tool_find_in ("nsys", NULL, NULL);
+  g_autofree char *ncu_found = ws_tool_find_in ("ncu", NULL, NULL);
 
   if (nsys_found != NULL || ncu_found != NULL)
     {

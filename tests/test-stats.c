@@ -5,8 +5,8 @@
 
 #include "ws-format.h"
 #include "ws-nsys-reader.h"
-#include "ws-report.h"
 #include "ws-stats.h"
+#include "ws-summary-table.h"
 #include "ws-test-util.h"
 
 /* Every ground-truth CSV of `nsys stats --format csv` that has its export
@@ -88,8 +88,8 @@ test_reports_equal_nsys_stats (void)
       g_test_message ("%s", truths[i].csv);
       g_assert_no_error (error);
       g_assert_true (g_file_get_contents (csv, &expected, NULL, NULL));
-      summary = ws_summary_compute (run, truths[i].kind, WS_NAME_DEMANGLED);
-      ws_report_write (summary, WS_FORMAT_CSV, out);
+      summary = ws_stats_compute (run, truths[i].kind, WS_NAME_DEMANGLED);
+      ws_summary_table_write (summary, WS_FORMAT_CSV, out);
       assert_same_report (out->str, expected, truths[i].kind);
     }
 }
@@ -422,7 +422,7 @@ test_kernels_in_range (void)
   g_autoptr (WsRun) run = ws_nsys_reader_load (sqlite, WS_LOAD_ALL, NULL, NULL, NULL, &error);
   /* The "负载不均衡" range: 456394443 to 456603892 holds the four imbalanced kernels. */
   g_autoptr (WsSummary) summary =
-    ws_summary_compute_kernels_in (run, WS_NAME_DEMANGLED, 456394443, 456603892);
+    ws_stats_compute_kernels_in (run, WS_NAME_DEMANGLED, 456394443, 456603892);
   const WsSummaryRow *row;
 
   g_assert_no_error (error);

@@ -334,7 +334,7 @@ test_nvtx_selection_projects (Fixture *f, gconstpointer data)
 }
 
 /* Dragging on the ruler selects a stretch of time and sums up its kernels
- * as ws_summary_compute_kernels_in() does. */
+ * as ws_stats_compute_kernels_in() does. */
 static void
 test_ruler_range (Fixture *f, gconstpointer data)
 {
@@ -357,7 +357,7 @@ test_ruler_range (Fixture *f, gconstpointer data)
   g_assert_cmpint (end, ==, want_end);
   g_assert_true (g_str_has_prefix (ws_timeline_page_get_side_title (f->page), "From "));
 
-  summary = ws_summary_compute_kernels_in (f->run, WS_NAME_DEMANGLED, start, end);
+  summary = ws_stats_compute_kernels_in (f->run, WS_NAME_DEMANGLED, start, end);
   g_assert_cmpuint (summary->rows->len, >, 0);
   for (gboolean ok = gtk_tree_model_get_iter_first (model, &iter); ok;
        ok = gtk_tree_model_iter_next (model, &iter))

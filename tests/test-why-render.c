@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "ws-gauge-style.h"
-#include "ws-markdown-report.h"
+#include "ws-markdown-document.h"
 #include "ws-memory-chart.h"
 #include "ws-ncu-match.h"
 #include "ws-roofline-chart.h"
@@ -208,7 +208,7 @@ test_markdown_why (void)
   guint charts = 0;
   const char *row;
 
-  g_assert_true (ws_markdown_report_write (run, path, NULL, &error));
+  g_assert_true (ws_markdown_document_write (run, path, NULL, &error));
   g_assert_no_error (error);
   text = ws_test_read (path);
   g_assert_nonnull (strstr (text, "## Why the kernels are slow"));

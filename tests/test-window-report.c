@@ -8,10 +8,10 @@
 #include <string.h>
 
 #include "ws-application.h"
-#include "ws-capture-tools.h"
 #include "ws-ncu-match.h"
 #include "ws-test-gui.h"
 #include "ws-test-util.h"
+#include "ws-tool-find.h"
 #include "ws-window.h"
 
 static WsApplication *app;
@@ -150,7 +150,7 @@ test_missing_tool_then_settings (void)
   g_autofree char *report = copy_report (dir, "nsys", "probe.nsys-rep");
   g_autofree char *stand_ins = ws_test_stand_ins ();
   g_autofree char *nsys = g_build_filename (stand_ins, "nsys", NULL);
-  g_autofree char *installed = ws_capture_tools_find_in ("nsys", NULL, NULL);
+  g_autofree char *installed = ws_tool_find_in ("nsys", NULL, NULL);
   GSettings *settings = ws_application_get_settings (app);
   Opened opened;
 

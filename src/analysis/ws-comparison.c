@@ -320,7 +320,7 @@ compare_intervals (gconstpointer a, gconstpointer b)
 }
 
 /**
- * ws_run_gpu_busy_share:
+ * ws_comparison_gpu_busy_share:
  *
  * The share (%) of the run's span during which any GPU ran a kernel or a
  * memory operation: the union of their intervals over end − origin.
@@ -328,7 +328,7 @@ compare_intervals (gconstpointer a, gconstpointer b)
  * Returns: the share, or NAN when the run has no events.
  */
 double
-ws_run_gpu_busy_share (const WsRun *run)
+ws_comparison_gpu_busy_share (const WsRun *run)
 {
   g_autoptr (GArray) intervals = g_array_new (FALSE, FALSE, sizeof (Interval));
   gint64 busy = 0, cur_start = 0, cur_end = G_MININT64;
@@ -370,7 +370,7 @@ ws_run_gpu_busy_share (const WsRun *run)
 static double
 summary_total (const WsRun *run, WsSummaryKind kind)
 {
-  g_autoptr (WsSummary) summary = ws_run_summary (run, kind, WS_NAME_DEMANGLED);
+  g_autoptr (WsSummary) summary = ws_stats_summary (run, kind, WS_NAME_DEMANGLED);
 
   return summary != NULL ? (double) summary->grand_total : NAN;
 }
@@ -378,7 +378,7 @@ summary_total (const WsRun *run, WsSummaryKind kind)
 static double
 summary_count (const WsRun *run, WsSummaryKind kind)
 {
-  g_autoptr (WsSummary) summary = ws_run_summary (run, kind, WS_NAME_DEMANGLED);
+  g_autoptr (WsSummary) summary = ws_stats_summary (run, kind, WS_NAME_DEMANGLED);
   gint64 count = 0;
 
   if (summary == NULL)
@@ -401,10 +401,10 @@ WsComparison *
 ws_comparison_new (WsRun *before, WsRun *after, WsMatchBy by)
 {
   WsComparison *self = g_new0 (WsComparison, 1);
-  g_autoptr (WsSummary) kb = ws_run_summary (before, WS_SUMMARY_KERN_SUM, WS_NAME_DEMANGLED);
-  g_autoptr (WsSummary) ka = ws_run_summary (after, WS_SUMMARY_KERN_SUM, WS_NAME_DEMANGLED);
-  g_autoptr (WsSummary) nb = ws_run_summary (before, WS_SUMMARY_NVTX_SUM, WS_NAME_DEMANGLED);
-  g_autoptr (WsSummary) na = ws_run_summary (after, WS_SUMMARY_NVTX_SUM, WS_NAME_DEMANGLED);
+  g_autoptr (WsSummary) kb = ws_stats_summary (before, WS_SUMMARY_KERN_SUM, WS_NAME_DEMANGLED);
+  g_autoptr (WsSummary) ka = ws_stats_summary (after, WS_SUMMARY_KERN_SUM, WS_NAME_DEMANGLED);
+  g_autoptr (WsSummary) nb = ws_stats_summary (before, WS_SUMMARY_NVTX_SUM, WS_NAME_DEMANGLED);
+  g_autoptr (WsSummary) na = ws_stats_summary (after, WS_SUMMARY_NVTX_SUM, WS_NAME_DEMANGLED);
 
   g_return_val_if_fail (before != NULL && after != NULL, NULL);
 
@@ -424,7 +424,8 @@ ws_comparison_new (WsRun *before, WsRun *after, WsMatchBy by)
                                summary_total (after, WS_SUMMARY_MEM_TIME_SUM) };
   self->api_time = (WsPair){ summary_total (before, WS_SUMMARY_API_SUM),
                              summary_total (after, WS_SUMMARY_API_SUM) };
-  self->busy_share = (WsPair){ ws_run_gpu_busy_share (before), ws_run_gpu_busy_share (after) };
+  self->busy_share =
+    (WsPair){ ws_comparison_gpu_busy_share (before), ws_comparison_gpu_busy_share (after) };
   self->span =
     (WsPair){ before->end_time > before->origin ? (double) (before->end_time - before->origin)
                                                 : NAN,
@@ -566,47 +567,4 @@ ws_comparison_headline (const WsComparison *self)
   /* TRANSLATORS: "after is 1.3× slower on the GPU: +12.3 ms, 80% of it in gemm" */
   return g_strdup_printf (_ ("after is %s× slower on the GPU: +%s, %s%% of it in %s"), factor,
                           change, share, who);
-}
-
-/**
- * ws_run_nvtx_instance:
- * @range: an NVTX range as `nvtx_sum` names it, "DOMAIN:NAME" (":NAME" in
- *   the default domain), or a bare NAME in any domain
- * @n: which instance, from 0, in the order they start
- *
- * Where the @n-th instance of the NVTX range is: what two runs are aligned
- * on ("step 3" with "step 3", or the third "forward" with the third).
- *
- * Returns: whether there is one
- */
-gboolean
-ws_run_nvtx_instance (const WsRun *run, const char *range, guint n, gint64 *start, gint64 *end)
-{
-  const char *colon;
-  g_autofree char *domain = NULL;
-  const char *name = range;
-  guint seen = 0;
-
-  g_return_val_if_fail (run != NULL && range != NULL, FALSE);
-
-  colon = strchr (range, ':');
-  if (colon != NULL)
-    {
-      domain = g_strndup (range, colon - range);
-      name = colon + 1;
-    }
-  /* The ranges are sorted by start. */
-  for (gsize i = 0; run->nvtx.name != NULL && i < run->nvtx.n; i++)
-    if (g_strcmp0 (ws_run_string (run, run->nvtx.name[i]), name) == 0 &&
-        (domain == NULL ||
-         g_strcmp0 (ws_run_nvtx_domain_name (run, run->nvtx.domain[i]), domain) == 0) &&
-        seen++ == n)
-      {
-        if (start != NULL)
-          *start = run->nvtx.start[i];
-        if (end != NULL)
-          *end = run->nvtx.end[i];
-        return TRUE;
-      }
-  return FALSE;
 }

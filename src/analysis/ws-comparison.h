@@ -90,9 +90,7 @@ WsComparison *ws_comparison_ref (WsComparison *self);
 void ws_comparison_unref (WsComparison *self);
 const WsDelta *ws_comparison_find (const WsComparison *self, const char *key);
 char *ws_comparison_headline (const WsComparison *self);
-double ws_run_gpu_busy_share (const WsRun *run);
-gboolean ws_run_nvtx_instance (const WsRun *run, const char *name, guint n, gint64 *start,
-                               gint64 *end);
+double ws_comparison_gpu_busy_share (const WsRun *run);
 const WsGauges *ws_comparison_gauges (const WsComparison *self, const WsDelta *delta,
                                       gboolean after);
 gboolean ws_delta_profiled_both (const WsDelta *delta);

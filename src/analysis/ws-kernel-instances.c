@@ -91,21 +91,6 @@ ws_kernel_config_uses (const WsRun *run, GArray *instances)
 }
 
 /**
- * ws_launch_config_describe:
- *
- * Returns: (transfer full): "grid 64×1×1, block 256×1×1, 16 registers,
- * 4096 B shared"
- */
-char *
-ws_launch_config_describe (const WsLaunchConfig *config)
-{
-  return g_strdup_printf ("grid %u×%u×%u, block %u×%u×%u, %u registers, %u B shared",
-                          config->grid[0], config->grid[1], config->grid[2], config->block[0],
-                          config->block[1], config->block[2], config->registers,
-                          config->static_smem + config->dynamic_smem);
-}
-
-/**
  * ws_histogram_new:
  * @max_bins: the most bins to use
  *
@@ -157,15 +142,4 @@ ws_histogram_free (WsHistogram *self)
     return;
   g_free (self->counts);
   g_free (self);
-}
-
-/* The left edge of bin @i (i == n_bins gives the right edge of the last). */
-double
-ws_histogram_edge (const WsHistogram *self, guint i)
-{
-  double t = (double) i / self->n_bins;
-
-  if (self->log_scale)
-    return exp (log (self->lo) + t * (log (self->hi) - log (self->lo)));
-  return self->lo + t * (self->hi - self->lo);
 }

@@ -18,7 +18,6 @@ typedef struct
 GArray *ws_kernel_instances (const WsRun *run, guint32 name_id, WsNameForm form);
 gint64 *ws_kernel_durations (const WsRun *run, GArray *instances, gsize *n);
 GArray *ws_kernel_config_uses (const WsRun *run, GArray *instances);
-char *ws_launch_config_describe (const WsLaunchConfig *config);
 
 /* Bins of a histogram of durations. */
 typedef struct
@@ -33,7 +32,6 @@ typedef struct
 
 WsHistogram *ws_histogram_new (const gint64 *values, gsize n, guint max_bins);
 void ws_histogram_free (WsHistogram *self);
-double ws_histogram_edge (const WsHistogram *self, guint i);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (WsHistogram, ws_histogram_free)
 

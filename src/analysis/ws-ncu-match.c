@@ -3,7 +3,6 @@
 #include "config.h"
 
 #include <math.h>
-#include <stdio.h>
 #include <string.h>
 
 #include "ws-kernel-name.h"
@@ -293,14 +292,14 @@ match_launch (WsNcuResults *results, const Index *index, guint i)
 }
 
 /**
- * ws_ncu_results_match_run:
+ * ws_ncu_match_run:
  *
  * Matches each profiled launch to a kernel of @run (the rule is in
  * docs/NOTES.md, "Matching ncu kernels to nsys kernels").  Launches that
  * fit no kernel are kept and marked %WS_NCU_MATCH_UNMATCHED with why.
  */
 void
-ws_ncu_results_match_run (WsNcuResults *results, const WsRun *run)
+ws_ncu_match_run (WsNcuResults *results, const WsRun *run)
 {
   guint n;
   Index index = { 0 };
@@ -328,13 +327,13 @@ ws_ncu_results_match_run (WsNcuResults *results, const WsRun *run)
 }
 
 /**
- * ws_ncu_results_unmatched:
+ * ws_ncu_match_unmatched:
  *
  * Returns: (transfer full) (element-type guint): the launches that fit no
  * nsys kernel, in order
  */
 GArray *
-ws_ncu_results_unmatched (const WsNcuResults *results)
+ws_ncu_match_unmatched (const WsNcuResults *results)
 {
   GArray *out = g_array_new (FALSE, FALSE, sizeof (guint));
 
@@ -345,7 +344,7 @@ ws_ncu_results_unmatched (const WsNcuResults *results)
 }
 
 /**
- * ws_ncu_results_launch_for:
+ * ws_ncu_match_launch_for:
  * @nsys_name: a kernel's demangled name in the nsys run
  *
  * The longest profiled launch of that kernel: the one whose gauges a
@@ -354,7 +353,7 @@ ws_ncu_results_unmatched (const WsNcuResults *results)
  * Returns: the launch's index, or -1 when no launch of it was profiled
  */
 int
-ws_ncu_results_launch_for (const WsNcuResults *results, const char *nsys_name)
+ws_ncu_match_launch_for (const WsNcuResults *results, const char *nsys_name)
 {
   int found = -1;
   double longest = -1;
@@ -379,7 +378,7 @@ ws_ncu_results_launch_for (const WsNcuResults *results, const char *nsys_name)
 }
 
 /**
- * ws_ncu_results_verdict_for:
+ * ws_ncu_match_verdict_for:
  * @nsys_name: a kernel's demangled name in the nsys run
  *
  * The verdict of the kernel's longest profiled launch, for colouring the
@@ -388,97 +387,34 @@ ws_ncu_results_launch_for (const WsNcuResults *results, const char *nsys_name)
  * Returns: the verdict, or %WS_VERDICT_NONE when no launch of it was profiled
  */
 WsVerdict
-ws_ncu_results_verdict_for (const WsNcuResults *results, const char *nsys_name)
+ws_ncu_match_verdict_for (const WsNcuResults *results, const char *nsys_name)
 {
-  int launch = ws_ncu_results_launch_for (results, nsys_name);
+  int launch = ws_ncu_match_launch_for (results, nsys_name);
 
   return launch >= 0 ? ws_ncu_results_gauges (results, (guint) launch)->verdict : WS_VERDICT_NONE;
 }
 
 /**
- * ws_run_attach_ncu:
+ * ws_ncu_match_attach:
  *
  * Gives @run the ncu results of the same program and matches them to its
  * kernels.  The results then belong to @run: attach them to one run only.
  */
 void
-ws_run_attach_ncu (WsRun *run, WsNcuResults *ncu)
+ws_ncu_match_attach (WsRun *run, WsNcuResults *ncu)
 {
   g_return_if_fail (run != NULL && ncu != NULL);
 
   ws_ncu_results_ref (ncu);
   g_clear_pointer (&run->ncu, ws_ncu_results_unref);
   run->ncu = ncu;
-  ws_ncu_results_match_run (ncu, run);
+  ws_ncu_match_run (ncu, run);
   for (guint i = 0; i < ncu->files->len; i++)
     g_ptr_array_add (run->prov.files, g_strdup (g_ptr_array_index (ncu->files, i)));
 }
 
-static void
-add_process (WsRun *run, const WsNcuLaunch *launch)
-{
-  WsProcess process = { launch->pid, g_strdup (launch->process) };
-
-  for (guint i = 0; i < run->prov.processes->len; i++)
-    if (g_array_index (run->prov.processes, WsProcess, i).pid == launch->pid)
-      {
-        g_free (process.name);
-        return;
-      }
-  g_array_append_val (run->prov.processes, process);
-}
-
-static void
-add_gpu (WsRun *run, const WsNcuResults *ncu, guint index)
-{
-  const WsNcuLaunch *launch = ws_ncu_results_launch (ncu, index);
-  WsGpu gpu = { 0 };
-  double sms;
-
-  for (guint i = 0; i < run->prov.gpus->len; i++)
-    if (g_array_index (run->prov.gpus, WsGpu, i).id == launch->device)
-      return;
-  gpu.id = launch->device;
-  gpu.name = g_strdup (ws_ncu_results_text (ncu, index, "device__attribute_display_name"));
-  if (launch->cc != NULL)
-    sscanf (launch->cc, "%d.%d", &gpu.cc_major, &gpu.cc_minor);
-  if (ws_ncu_results_value (ncu, index, "device__attribute_multiprocessor_count", &sms, NULL) &&
-      sms >= 0 && sms <= 1e6)
-    gpu.sm_count = (gint) sms;
-  g_array_append_val (run->prov.gpus, gpu);
-}
-
 /**
- * ws_run_new_from_ncu:
- *
- * A run of ncu results alone: no timeline, the gauges of its launches.
- *
- * Returns: (transfer full): the run
- */
-WsRun *
-ws_run_new_from_ncu (WsNcuResults *ncu)
-{
-  WsRun *run;
-
-  g_return_val_if_fail (ncu != NULL, NULL);
-
-  run = ws_run_new ();
-  run->prov.kind = g_strdup ("ncu-csv");
-  run->prov.product = g_strdup ("NVIDIA Nsight Compute");
-  for (guint i = 0; i < ncu->files->len; i++)
-    g_ptr_array_add (run->prov.files, g_strdup (g_ptr_array_index (ncu->files, i)));
-  for (guint i = 0; i < ws_ncu_results_n_launches (ncu); i++)
-    {
-      add_process (run, ws_ncu_results_launch (ncu, i));
-      add_gpu (run, ncu, i);
-    }
-  run->ncu = ws_ncu_results_ref (ncu);
-  ws_run_finish (run);
-  return run;
-}
-
-/**
- * ws_ncu_results_launches_by_name:
+ * ws_ncu_match_launches_by_name:
  * @run: the nsys run the results are attached to
  * @form: the name form the kernel bars show
  *
@@ -491,7 +427,7 @@ ws_run_new_from_ncu (WsNcuResults *ncu)
  * when nothing matched
  */
 GHashTable *
-ws_ncu_results_launches_by_name (const WsNcuResults *results, const WsRun *run, WsNameForm form)
+ws_ncu_match_launches_by_name (const WsNcuResults *results, const WsRun *run, WsNameForm form)
 {
   g_autoptr (GHashTable) form_of = g_hash_table_new (g_str_hash, g_str_equal);
   g_autoptr (GHashTable) longest = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, g_free);

@@ -10,16 +10,15 @@ G_BEGIN_DECLS
 
 char *ws_ncu_match_key (const char *kernel_name);
 char *ws_ncu_match_base (const char *kernel_name);
-void ws_ncu_results_match_run (WsNcuResults *results, const WsRun *run);
-GArray *ws_ncu_results_unmatched (const WsNcuResults *results);
-int ws_ncu_results_launch_for (const WsNcuResults *results, const char *nsys_name);
-WsVerdict ws_ncu_results_verdict_for (const WsNcuResults *results, const char *nsys_name);
-GHashTable *ws_ncu_results_launches_by_name (const WsNcuResults *results, const WsRun *run,
-                                             WsNameForm form);
+void ws_ncu_match_run (WsNcuResults *results, const WsRun *run);
+GArray *ws_ncu_match_unmatched (const WsNcuResults *results);
+int ws_ncu_match_launch_for (const WsNcuResults *results, const char *nsys_name);
+WsVerdict ws_ncu_match_verdict_for (const WsNcuResults *results, const char *nsys_name);
+GHashTable *ws_ncu_match_launches_by_name (const WsNcuResults *results, const WsRun *run,
+                                           WsNameForm form);
 
 /* A run and its ncu results: done on the loading thread, before the run
  * is shared. */
-void ws_run_attach_ncu (WsRun *run, WsNcuResults *ncu);
-WsRun *ws_run_new_from_ncu (WsNcuResults *ncu);
+void ws_ncu_match_attach (WsRun *run, WsNcuResults *ncu);
 
 G_END_DECLS

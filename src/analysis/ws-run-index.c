@@ -443,12 +443,6 @@ ws_run_index_free (WsRunIndex *self)
   g_free (self);
 }
 
-const WsRun *
-ws_run_index_get_run (const WsRunIndex *self)
-{
-  return self->run;
-}
-
 /**
  * ws_run_index_api_name:
  *
@@ -499,14 +493,6 @@ ws_run_index_memop_launch (const WsRunIndex *self, gsize memop)
   g_return_val_if_fail (memop < self->run->memops.n, -1);
 
   return self->memop_launch[memop] == G_MAXUINT32 ? -1 : (gssize) self->memop_launch[memop];
-}
-
-gboolean
-ws_run_index_launches_kernel (const WsRunIndex *self, gsize api)
-{
-  g_return_val_if_fail (api < self->run->api.n, FALSE);
-
-  return (self->api_flags[api] & LAUNCHED_KERNEL) != 0;
 }
 
 static gsize

@@ -35,13 +35,11 @@ typedef struct
 WsRunIndex *ws_run_index_new (const WsRun *run);
 void ws_run_index_free (WsRunIndex *self);
 
-const WsRun *ws_run_index_get_run (const WsRunIndex *self);
 const char *ws_run_index_api_name (const WsRunIndex *self, gsize api);
 guint ws_run_index_api_class (const WsRunIndex *self, gsize api);
 guint32 ws_run_index_api_pid (const WsRunIndex *self, gsize api);
 gssize ws_run_index_kernel_launch (const WsRunIndex *self, gsize kernel);
 gssize ws_run_index_memop_launch (const WsRunIndex *self, gsize memop);
-gboolean ws_run_index_launches_kernel (const WsRunIndex *self, gsize api);
 guint ws_run_index_count_launches (const WsRunIndex *self, guint32 thread, gint64 from, gint64 to,
                                    gboolean kernels_only);
 gssize ws_run_index_context_call (const WsRunIndex *self, guint32 pid);

@@ -381,13 +381,13 @@ summarise_memops (const WsRun *run, WsSummaryKind kind)
 }
 
 /**
- * ws_summary_compute:
+ * ws_stats_compute:
  * @form: the kernel name form (kernel summary only)
  *
  * Returns: (transfer full): the summary @kind over the whole run.
  */
 WsSummary *
-ws_summary_compute (const WsRun *run, WsSummaryKind kind, WsNameForm form)
+ws_stats_compute (const WsRun *run, WsSummaryKind kind, WsNameForm form)
 {
   g_return_val_if_fail (run != NULL, NULL);
 
@@ -411,7 +411,7 @@ ws_summary_compute (const WsRun *run, WsSummaryKind kind, WsNameForm form)
 }
 
 /**
- * ws_summary_compute_kernels_in:
+ * ws_stats_compute_kernels_in:
  *
  * The kernel summary of the kernels that start in [@from, @to).  Kernels
  * are sorted by start, so the range is two binary searches.
@@ -419,7 +419,7 @@ ws_summary_compute (const WsRun *run, WsSummaryKind kind, WsNameForm form)
  * Returns: (transfer full): the summary
  */
 WsSummary *
-ws_summary_compute_kernels_in (const WsRun *run, WsNameForm form, gint64 from, gint64 to)
+ws_stats_compute_kernels_in (const WsRun *run, WsNameForm form, gint64 from, gint64 to)
 {
   gsize first = ws_sort_lower_bound (run->kernels.start, 0, run->kernels.n, from);
   gsize last = ws_sort_lower_bound (run->kernels.start, 0, run->kernels.n, to);
@@ -430,15 +430,15 @@ ws_summary_compute_kernels_in (const WsRun *run, WsNameForm form, gint64 from, g
 /* Computes the five summaries once, on the loading thread, before the run
  * is shared: a run is immutable once it reaches a window. */
 void
-ws_run_compute_summaries (WsRun *run)
+ws_stats_compute_summaries (WsRun *run)
 {
   for (guint kind = 0; kind < WS_N_SUMMARY_KINDS; kind++)
     if (run->summaries[kind] == NULL && ws_run_has_summary_data (run, kind))
-      run->summaries[kind] = ws_summary_compute (run, kind, WS_NAME_DEMANGLED);
+      run->summaries[kind] = ws_stats_compute (run, kind, WS_NAME_DEMANGLED);
 }
 
 /**
- * ws_run_summary:
+ * ws_stats_summary:
  *
  * The summary @kind with kernel names in @form: the one computed at load or
  * read from a stats CSV, or computed now from the events.
@@ -447,7 +447,7 @@ ws_run_compute_summaries (WsRun *run)
  * has no such data.
  */
 WsSummary *
-ws_run_summary (const WsRun *run, WsSummaryKind kind, WsNameForm form)
+ws_stats_summary (const WsRun *run, WsSummaryKind kind, WsNameForm form)
 {
   gboolean events;
 
@@ -459,5 +459,5 @@ ws_run_summary (const WsRun *run, WsSummaryKind kind, WsNameForm form)
     return ws_summary_ref (run->summaries[kind]);
   if (!ws_run_has_summary_data (run, kind))
     return NULL;
-  return ws_summary_compute (run, kind, form);
+  return ws_stats_compute (run, kind, form);
 }

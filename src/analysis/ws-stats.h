@@ -19,11 +19,10 @@ typedef struct
   double stddev;
 } WsGroupStats;
 
-void ws_run_compute_summaries (WsRun *run);
-WsSummary *ws_run_summary (const WsRun *run, WsSummaryKind kind, WsNameForm form);
-WsSummary *ws_summary_compute (const WsRun *run, WsSummaryKind kind, WsNameForm form);
-WsSummary *ws_summary_compute_kernels_in (const WsRun *run, WsNameForm form, gint64 from,
-                                          gint64 to);
+void ws_stats_compute_summaries (WsRun *run);
+WsSummary *ws_stats_summary (const WsRun *run, WsSummaryKind kind, WsNameForm form);
+WsSummary *ws_stats_compute (const WsRun *run, WsSummaryKind kind, WsNameForm form);
+WsSummary *ws_stats_compute_kernels_in (const WsRun *run, WsNameForm form, gint64 from, gint64 to);
 
 void ws_group_stats (gint64 *values, gsize n, WsGroupStats *out);
 char *ws_api_base_name (const char *name);

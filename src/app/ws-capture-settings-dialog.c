@@ -6,8 +6,9 @@
 
 #include "ws-capture-settings-dialog.h"
 #include "ws-capture-settings.h"
-#include "ws-capture-tools.h"
 #include "ws-entry-chooser.h"
+#include "ws-tool-find.h"
+#include "ws-tool-query.h"
 
 /* The capture settings, bound to GSettings: a change is kept at once. */
 
@@ -122,12 +123,12 @@ probe_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancell
 {
   Probe *probe = data;
 
-  probe->nsys = ws_capture_tools_resolve ("nsys", probe->nsys_configured, NULL);
-  probe->ncu = ws_capture_tools_resolve ("ncu", probe->ncu_configured, NULL);
+  probe->nsys = ws_tool_resolve ("nsys", probe->nsys_configured, NULL);
+  probe->ncu = ws_tool_resolve ("ncu", probe->ncu_configured, NULL);
   if (probe->ncu != NULL)
     {
-      probe->sets = ws_capture_tools_list (probe->ncu, "sets", NULL);
-      probe->sections = ws_capture_tools_list (probe->ncu, "sections", NULL);
+      probe->sets = ws_tool_list (probe->ncu, "sets", NULL);
+      probe->sections = ws_tool_list (probe->ncu, "sections", NULL);
     }
   g_task_return_boolean (task, TRUE);
 }

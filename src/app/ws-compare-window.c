@@ -12,10 +12,10 @@
 #include "ws-compare-view.h"
 #include "ws-compare-window.h"
 #include "ws-format.h"
-#include "ws-report.h"
 #include "ws-run-loader.h"
 #include "ws-stats.h"
 #include "ws-surface.h"
+#include "ws-table-writer.h"
 
 struct _WsCompareWindow
 {
@@ -465,7 +465,7 @@ ws_compare_window_export_csv (WsCompareWindow *self, const char *path, GError **
       g_ptr_array_add (cells, g_strdup_printf ("%" G_GINT64_FORMAT, d->after_count));
       g_ptr_array_add (cells, g_strdup (ws_presence_to_string (d->presence)));
     }
-  ws_report_write_table (G_N_ELEMENTS (headers), headers, numeric, cells, WS_FORMAT_CSV, out);
+  ws_table_write (G_N_ELEMENTS (headers), headers, numeric, cells, WS_FORMAT_CSV, out);
   return g_file_set_contents (path, out->str, out->len, error);
 }
 

@@ -362,7 +362,7 @@ show_summary (WsGaugesPage *self, WsNcuResults *ncu)
   guint n = ws_ncu_results_n_launches (ncu);
   guint counts[WS_N_VERDICTS] = { 0 };
   g_autoptr (GString) text = g_string_new (NULL);
-  g_autoptr (GArray) unmatched = ws_ncu_results_unmatched (ncu);
+  g_autoptr (GArray) unmatched = ws_ncu_match_unmatched (ncu);
 
   for (guint i = 0; i < n; i++)
     {

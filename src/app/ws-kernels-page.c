@@ -150,12 +150,12 @@ ws_kernels_page_set_run (WsKernelsPage *self, WsRun *run)
   g_clear_pointer (&self->summary, ws_summary_unref);
   g_clear_pointer (&self->launches, g_hash_table_unref);
   if (run != NULL && run->ncu != NULL)
-    self->launches = ws_ncu_results_launches_by_name (run->ncu, run, self->name_form);
+    self->launches = ws_ncu_match_launches_by_name (run->ncu, run, self->name_form);
   /* Colours by verdict first, so that the bars are built once. */
   ws_bars_view_set_verdict_func (self->bars_view, self->launches != NULL ? bar_verdict : NULL, self,
                                  NULL);
   self->summary = summary =
-    run != NULL ? ws_run_summary (run, WS_SUMMARY_KERN_SUM, self->name_form) : NULL;
+    run != NULL ? ws_stats_summary (run, WS_SUMMARY_KERN_SUM, self->name_form) : NULL;
   ws_bars_view_set_summary (self->bars_view, summary);
   ws_kernel_details_show (self->details, run, NULL, -1);
 

@@ -4,9 +4,9 @@
 
 #include <glib/gi18n.h>
 
-#include "ws-capture-tools.h"
 #include "ws-entry-chooser.h"
 #include "ws-preferences-window.h"
+#include "ws-tool-find.h"
 
 /* Edits the settings of org.warpscope.Warpscope; every control is bound to
  * its key, so changes apply at once and survive a restart.  The tools and
@@ -95,7 +95,7 @@ choose_clicked_cb (WsPreferencesWindow *self, GtkButton *button)
 static void
 tool_placeholder (GtkEntry *entry, const char *name)
 {
-  g_autofree char *found = ws_capture_tools_find (name);
+  g_autofree char *found = ws_tool_find (name);
   g_autofree char *text = found != NULL ? g_strdup_printf (_ ("found: %s"), found)
                                         : g_strdup (_ ("not found: choose it"));
 

@@ -6,8 +6,8 @@
 #include <math.h>
 
 #include "ws-format.h"
-#include "ws-report.h"
 #include "ws-summaries-page.h"
+#include "ws-summary-table.h"
 
 /* The model of every table: numbers stay numbers (so that columns sort by
  * value), and cell functions format them as `nsys stats` prints them. */
@@ -242,7 +242,7 @@ ws_summaries_page_copy_csv (WsSummariesPage *self)
   rows = gtk_tree_selection_get_selected_rows (selection, NULL);
   if (rows == NULL)
     {
-      ws_report_write (table->summary, WS_FORMAT_CSV, out);
+      ws_summary_table_write (table->summary, WS_FORMAT_CSV, out);
       return g_string_free (g_steal_pointer (&out), FALSE);
     }
 
@@ -263,7 +263,7 @@ ws_summaries_page_copy_csv (WsSummariesPage *self)
       }
     }
   g_list_free_full (rows, (GDestroyNotify) gtk_tree_path_free);
-  ws_report_write (copy, WS_FORMAT_CSV, out);
+  ws_summary_table_write (copy, WS_FORMAT_CSV, out);
   return g_string_free (g_steal_pointer (&out), FALSE);
 }
 
@@ -358,7 +358,7 @@ ws_summaries_page_set_run (WsSummariesPage *self, WsRun *run)
   for (guint k = 0; k < WS_N_SUMMARY_KINDS; k++)
     {
       g_autoptr (WsSummary) summary =
-        run != NULL ? ws_run_summary (run, k, WS_NAME_DEMANGLED) : NULL;
+        run != NULL ? ws_stats_summary (run, k, WS_NAME_DEMANGLED) : NULL;
 
       fill_table (&self->tables[k], summary);
     }

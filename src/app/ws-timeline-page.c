@@ -230,7 +230,7 @@ static void
 show_range (WsTimelinePage *self, gint64 start, gint64 end)
 {
   g_autoptr (WsSummary) summary =
-    ws_summary_compute_kernels_in (self->run, WS_NAME_DEMANGLED, start, end);
+    ws_stats_compute_kernels_in (self->run, WS_NAME_DEMANGLED, start, end);
   g_autofree char *from = ws_timeline_format_time (self->run, start);
   g_autofree char *to = ws_timeline_format_time (self->run, end);
   g_autofree char *span = ws_format_duration ((double) (end - start));

@@ -15,8 +15,8 @@
 #include "ws-gauges-page.h"
 #include "ws-capture-page.h"
 #include "ws-kernels-page.h"
-#include "ws-markdown-report.h"
-#include "ws-report.h"
+#include "ws-markdown-document.h"
+#include "ws-summary-table.h"
 #include "ws-surface.h"
 #include "ws-summaries-page.h"
 #include "ws-run-loader.h"
@@ -344,12 +344,12 @@ export_response_cb (GtkNativeDialog *dialog, int response, gpointer data)
           case EXPORT_CSV:
             {
               g_autoptr (GPtrArray) written =
-                ws_report_write_csv_dir (self->run, path, NULL, &error);
+                ws_summary_table_write_csv_dir (self->run, path, NULL, &error);
             }
             break;
           case EXPORT_MARKDOWN:
           default:
-            ws_markdown_report_write (self->run, path, NULL, &error);
+            ws_markdown_document_write (self->run, path, NULL, &error);
             break;
         }
       if (error != NULL)
@@ -366,7 +366,8 @@ export_action (GSimpleAction *action, GVariant *param, gpointer data)
   WsWindow *self = data;
   const char *name = g_action_get_name (G_ACTION (action));
   ExportRequest *request = g_new0 (ExportRequest, 1);
-  g_autofree char *base = self->run != NULL ? ws_report_base_name (self->run) : g_strdup ("run");
+  g_autofree char *base =
+    self->run != NULL ? ws_summary_table_base_name (self->run) : g_strdup ("run");
   g_autofree char *suggested = NULL;
   GtkFileChooserNative *dialog;
 

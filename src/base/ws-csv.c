@@ -62,13 +62,6 @@ ws_csv_reader_line (const WsCsvReader *self)
   return self->line;
 }
 
-/* Where the next row begins: for readers that look at raw lines first. */
-const char *
-ws_csv_reader_rest (const WsCsvReader *self)
-{
-  return self->pos;
-}
-
 /* Moves to the start of the next line without parsing this one. */
 gboolean
 ws_csv_reader_skip_line (WsCsvReader *self)

@@ -18,7 +18,6 @@ WsCsvReader *ws_csv_reader_new (const char *path, const char *data, gsize len, c
 void ws_csv_reader_free (WsCsvReader *self);
 gboolean ws_csv_reader_next (WsCsvReader *self, GPtrArray *fields, GError **error);
 guint ws_csv_reader_line (const WsCsvReader *self);
-const char *ws_csv_reader_rest (const WsCsvReader *self);
 gboolean ws_csv_reader_skip_line (WsCsvReader *self);
 void ws_csv_reader_seek_line (WsCsvReader *self, const char *line_start, guint line);
 

@@ -77,19 +77,6 @@ ws_string_table_intern (WsStringTable *self, const char *str)
   return ws_string_table_intern_len (self, str, -1);
 }
 
-guint32
-ws_string_table_lookup_id (const WsStringTable *self, const char *str)
-{
-  gpointer found;
-
-  g_return_val_if_fail (self != NULL, WS_STRING_NONE);
-
-  if (str == NULL)
-    return WS_STRING_NONE;
-  found = g_hash_table_lookup (self->by_text, str);
-  return found != NULL ? GPOINTER_TO_UINT (found) - 1 : WS_STRING_NONE;
-}
-
 /**
  * ws_string_table_get:
  *

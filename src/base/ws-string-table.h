@@ -17,7 +17,6 @@ void ws_string_table_free (WsStringTable *self);
 
 guint32 ws_string_table_intern (WsStringTable *self, const char *str);
 guint32 ws_string_table_intern_len (WsStringTable *self, const char *str, gssize len);
-guint32 ws_string_table_lookup_id (const WsStringTable *self, const char *str);
 const char *ws_string_table_get (const WsStringTable *self, guint32 id);
 guint ws_string_table_size (const WsStringTable *self);
 gsize ws_string_table_memory (const WsStringTable *self);

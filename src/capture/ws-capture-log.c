@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "ws-capture-log.h"
-#include "ws-capture-process.h"
+#include "ws-tool-process.h"
 
 /* The words of a capture's log, and what the tools' output says about why
  * a step failed. */
@@ -112,7 +112,7 @@ ws_capture_output_watch_line (WsCaptureOutputWatch *watch, const char *line)
 
   /* The first ==ERROR== line names the cause; without one, the last line
    * that looks like a problem. */
-  if (ws_capture_line_is_problem (line) &&
+  if (ws_tool_process_line_is_problem (line) &&
       (watch->problem_line == NULL || !g_str_has_prefix (watch->problem_line, "==ERROR==")))
     {
       g_free (watch->problem_line);

@@ -8,9 +8,9 @@
 #include <string.h>
 
 #include "ws-capture-prepare.h"
-#include "ws-capture-tools.h"
 #include "ws-error.h"
 #include "ws-target-validate.h"
+#include "ws-tool-find.h"
 
 /* What a capture run checks and creates before a target's commands run:
  * the settings and targets checked, the tools found, the group folder,
@@ -143,10 +143,10 @@ ws_capture_prepare_run (WsCaptureRunSetup *setup, const WsCaptureSettings *setti
   if (!ws_capture_settings_validate (settings, error) ||
       !ws_capture_prepare_targets (targets, targets_file, error))
     return FALSE;
-  setup->nsys = ws_capture_tools_resolve ("nsys", settings->nsys_path, error);
+  setup->nsys = ws_tool_resolve ("nsys", settings->nsys_path, error);
   if (setup->nsys == NULL)
     return FALSE;
-  setup->ncu = ws_capture_tools_resolve ("ncu", settings->ncu_path, error);
+  setup->ncu = ws_tool_resolve ("ncu", settings->ncu_path, error);
   if (setup->ncu == NULL)
     return FALSE;
 

@@ -9,15 +9,15 @@
 #include "ws-capture-log.h"
 #include "ws-capture-manifest.h"
 #include "ws-capture-prepare.h"
-#include "ws-capture-process.h"
 #include "ws-capture-runner.h"
-#include "ws-capture-tools.h"
 #include "ws-error.h"
+#include "ws-tool-process.h"
+#include "ws-tool-query.h"
 
 /* Runs the targets one after the other, each through the six steps, on the
  * main context of the caller: every wait is asynchronous, so a window
  * stays responsive and a command line program needs only a main loop.
- * Each command is a WsCaptureProcess: a process group of its own, ended
+ * Each command is a WsToolProcess: a process group of its own, ended
  * whole when it exits or when the run is cancelled. */
 
 struct _WsCaptureRunner
@@ -52,7 +52,7 @@ struct _WsCaptureRunner
   double fraction;
 
   /* The command running */
-  WsCaptureProcess *process;
+  WsToolProcess *process;
   int exit_status; /* -1: ended by a signal, or did not start */
   WsCaptureOutputWatch output;
 };
@@ -90,7 +90,7 @@ ws_capture_runner_dispose (GObject *object)
   if (self->process != NULL)
     {
       g_signal_handlers_disconnect_by_data (self->process, self);
-      ws_capture_process_kill (self->process);
+      ws_tool_process_kill (self->process);
     }
   g_clear_object (&self->process);
 
@@ -228,15 +228,6 @@ ws_capture_runner_set_grace (WsCaptureRunner *self, guint grace_ms)
 {
   g_return_if_fail (WS_IS_CAPTURE_RUNNER (self));
   self->grace_ms = grace_ms;
-}
-
-/* The environment the programs start from; this process's by default. */
-void
-ws_capture_runner_set_environ (WsCaptureRunner *self, const char *const *envp)
-{
-  g_return_if_fail (WS_IS_CAPTURE_RUNNER (self));
-  g_strfreev (self->base_env);
-  self->base_env = g_strdupv ((char **) envp);
 }
 
 static WsCaptureTargetRun *
@@ -529,7 +520,7 @@ command_finished (WsCaptureRunner *self)
 }
 
 static void
-process_line_cb (WsCaptureProcess *process, gboolean is_stderr, const char *line, gpointer data)
+process_line_cb (WsToolProcess *process, gboolean is_stderr, const char *line, gpointer data)
 {
   WsCaptureRunner *self = data;
 
@@ -542,16 +533,16 @@ static void
 process_done_cb (GObject *source, GAsyncResult *result, gpointer data)
 {
   g_autoptr (WsCaptureRunner) self = data;
-  g_autoptr (WsCaptureProcess) process = NULL;
+  g_autoptr (WsToolProcess) process = NULL;
   g_autoptr (GError) error = NULL;
   int status = -1;
 
   /* A process the runner let go of (dispose) is not its business. */
-  if (self->process != WS_CAPTURE_PROCESS (source))
+  if (self->process != WS_TOOL_PROCESS (source))
     return;
   process = g_steal_pointer (&self->process);
   g_signal_handlers_disconnect_by_data (process, self);
-  if (!ws_capture_process_run_finish (process, result, &status, &error))
+  if (!ws_tool_process_run_finish (process, result, &status, &error))
     {
       g_free (self->output.problem_line);
       self->output.problem_line = g_strdup (error->message);
@@ -580,10 +571,10 @@ run_command (WsCaptureRunner *self)
   log_line (self, self->current, self->step, WS_CAPTURE_LOG_COMMAND, line);
   result->started = g_get_real_time ();
   result->exit_status = -1;
-  self->process = ws_capture_process_new (command->argv, command->cwd, command->envp,
-                                          command->stdout_path, self->grace_ms);
+  self->process = ws_tool_process_new (command->argv, command->cwd, command->envp,
+                                       command->stdout_path, self->grace_ms);
   g_signal_connect (self->process, "line", G_CALLBACK (process_line_cb), self);
-  ws_capture_process_run_async (self->process, process_done_cb, g_object_ref (self));
+  ws_tool_process_run_async (self->process, process_done_cb, g_object_ref (self));
 }
 
 /* ---- steps ------------------------------------------------------------- */
@@ -672,7 +663,7 @@ cancel_now (WsCaptureRunner *self)
   self->cancelled = TRUE;
   log_info (self, self->step, "cancelling: SIGTERM to the running command's process group");
   if (self->process != NULL)
-    ws_capture_process_terminate (self->process);
+    ws_tool_process_terminate (self->process);
 }
 
 static gboolean
@@ -696,7 +687,7 @@ static void
 probe_done (GObject *source, GAsyncResult *result, gpointer data)
 {
   g_autoptr (WsCaptureRunner) self = data;
-  g_autoptr (WsCaptureToolsInfo) info = ws_capture_tools_probe_finish (result, NULL);
+  g_autoptr (WsToolInfo) info = ws_tool_probe_finish (result, NULL);
   g_autoptr (GPtrArray) fitted = g_ptr_array_new_with_free_func (g_free);
 
   self->nsys_version = g_strdup (info->nsys_version);
@@ -775,8 +766,7 @@ ws_capture_runner_run_async (WsCaptureRunner *self, GCancellable *cancellable,
   if (self->targets_file != NULL)
     log_info (self, 0, "targets: %s", self->targets_file);
 
-  ws_capture_tools_probe_async (self->setup.nsys, self->setup.ncu, NULL, probe_done,
-                                g_object_ref (self));
+  ws_tool_probe_async (self->setup.nsys, self->setup.ncu, NULL, probe_done, g_object_ref (self));
 }
 
 /**
@@ -905,7 +895,7 @@ ws_capture_runner_kill (WsCaptureRunner *self)
 
   cancel_now (self);
   if (self->process != NULL)
-    ws_capture_process_kill (self->process);
+    ws_tool_process_kill (self->process);
 }
 
 gboolean

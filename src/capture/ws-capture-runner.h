@@ -29,7 +29,6 @@ G_DECLARE_FINAL_TYPE (WsCaptureRunner, ws_capture_runner, WS, CAPTURE_RUNNER, GO
 WsCaptureRunner *ws_capture_runner_new (WsTargetList *list, const guint *rows, guint n_rows,
                                         const WsCaptureSettings *settings, const char *base_dir);
 void ws_capture_runner_set_grace (WsCaptureRunner *self, guint grace_ms);
-void ws_capture_runner_set_environ (WsCaptureRunner *self, const char *const *envp);
 
 void ws_capture_runner_run_async (WsCaptureRunner *self, GCancellable *cancellable,
                                   GAsyncReadyCallback callback, gpointer user_data);

@@ -12,7 +12,7 @@ G_BEGIN_DECLS
  * variables.  A plain struct: the runner copies it. */
 typedef struct
 {
-  char *nsys_path;            /* NULL or "": found by ws_capture_tools_find() */
+  char *nsys_path;            /* NULL or "": found by ws_tool_find() */
   char *ncu_path;             /* likewise */
   char *output_dir;           /* OUT_DIR */
   char *global_log;           /* GLOBAL_LOG; NULL: capture.log in the group folder */

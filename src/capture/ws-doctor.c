@@ -7,8 +7,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "ws-capture-tools.h"
 #include "ws-doctor.h"
+#include "ws-tool-find.h"
+#include "ws-tool-query.h"
 
 /* Below these, a capture is likely (warning) or certain (error) to fill
  * the disk: nsys reports of long programs take gigabytes. */
@@ -24,22 +25,6 @@ ws_doctor_check_free (WsDoctorCheck *check)
   g_free (check->summary);
   g_free (check->fix);
   g_free (check);
-}
-
-const char *
-ws_doctor_level_nick (WsDoctorLevel level)
-{
-  switch (level)
-    {
-      case WS_DOCTOR_OK:
-        return "ok";
-      case WS_DOCTOR_WARNING:
-        return "warning";
-      case WS_DOCTOR_ERROR:
-        return "error";
-      default:
-        g_return_val_if_reached (NULL);
-    }
 }
 
 static void
@@ -59,7 +44,7 @@ static char *
 check_tool (GPtrArray *checks, const char *name, const char *configured)
 {
   g_autoptr (GError) error = NULL;
-  g_autofree char *path = ws_capture_tools_resolve (name, configured, &error);
+  g_autofree char *path = ws_tool_resolve (name, configured, &error);
   g_autofree char *version = NULL;
   gboolean nsys = g_str_equal (name, "nsys");
 
@@ -73,7 +58,7 @@ check_tool (GPtrArray *checks, const char *name, const char *configured)
                             "or give its path: Settings → ncu, or --ncu PATH.")));
       return NULL;
     }
-  version = ws_capture_tools_version (path, &error);
+  version = ws_tool_version (path, &error);
   if (version == NULL)
     {
       add (checks, name, WS_DOCTOR_ERROR, g_strdup (error->message),
@@ -115,7 +100,7 @@ check_ncu_choices (GPtrArray *checks, const char *ncu, const WsCaptureSettings *
 {
   const char *what = settings->ncu_sections != NULL ? "sections" : "sets";
   g_autoptr (GError) error = NULL;
-  g_autoptr (GPtrArray) offered = ws_capture_tools_list (ncu, what, &error);
+  g_autoptr (GPtrArray) offered = ws_tool_list (ncu, what, &error);
   g_autoptr (GPtrArray) missing = g_ptr_array_new_with_free_func (g_free);
   g_autofree char *list = NULL;
 
@@ -244,7 +229,7 @@ check_counters (GPtrArray *checks, const char *proc_root)
 static void
 check_gpus (GPtrArray *checks)
 {
-  g_autoptr (GPtrArray) gpus = ws_capture_tools_query_gpus ();
+  g_autoptr (GPtrArray) gpus = ws_tool_query_gpus ();
   g_autofree char *list = NULL;
 
   if (gpus->len == 0)

@@ -31,7 +31,6 @@ void ws_doctor_run_async (const WsCaptureSettings *settings, const char *out_dir
 GPtrArray *ws_doctor_run_finish (GAsyncResult *result, GError **error);
 WsDoctorLevel ws_doctor_worst (GPtrArray *checks);
 const WsDoctorCheck *ws_doctor_find (GPtrArray *checks, const char *id);
-const char *ws_doctor_level_nick (WsDoctorLevel level);
 
 void ws_doctor_check_free (WsDoctorCheck *check);
 

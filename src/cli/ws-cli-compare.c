@@ -14,9 +14,9 @@
 #include "ws-findings.h"
 #include "ws-format.h"
 #include "ws-input.h"
-#include "ws-report.h"
 #include "ws-run-loader.h"
 #include "ws-stats.h"
+#include "ws-table-writer.h"
 
 static char *
 ratio_text (double ratio)
@@ -225,8 +225,8 @@ ws_cli_compare (int argc, char **argv)
     if (after == NULL)
       return ws_cli_fail (error);
   }
-  ws_run_compute_summaries (before);
-  ws_run_compute_summaries (after);
+  ws_stats_compute_summaries (before);
+  ws_stats_compute_summaries (after);
   cmp = ws_comparison_new (before, after, by);
 
   for (guint i = 0; i < cmp->kernels->len; i++)
@@ -245,8 +245,7 @@ ws_cli_compare (int argc, char **argv)
     }
 
   if (format == WS_FORMAT_CSV)
-    ws_report_write_table (G_N_ELEMENTS (csv_headers), csv_headers, numeric, cells, WS_FORMAT_CSV,
-                           out);
+    ws_table_write (G_N_ELEMENTS (csv_headers), csv_headers, numeric, cells, WS_FORMAT_CSV, out);
   else
     {
       g_autofree char *headline = ws_comparison_headline (cmp);
@@ -266,7 +265,7 @@ ws_cli_compare (int argc, char **argv)
           write_figures (cmp, out, FALSE);
           g_string_append_c (out, '\n');
         }
-      ws_report_write_table (G_N_ELEMENTS (headers), headers, numeric, cells, format, out);
+      ws_table_write (G_N_ELEMENTS (headers), headers, numeric, cells, format, out);
       write_gauges (cmp, out, format == WS_FORMAT_MARKDOWN);
       write_findings (cmp, out, format == WS_FORMAT_MARKDOWN);
     }

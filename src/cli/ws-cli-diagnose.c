@@ -8,7 +8,7 @@
 #include "ws-cli.h"
 #include "ws-findings-output.h"
 #include "ws-findings.h"
-#include "ws-report.h"
+#include "ws-table-writer.h"
 
 static char *
 findings_json (GPtrArray *findings, const WsRun *run)

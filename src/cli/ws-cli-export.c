@@ -6,8 +6,8 @@
 
 #include "ws-chrome-trace.h"
 #include "ws-cli.h"
-#include "ws-markdown-report.h"
-#include "ws-report.h"
+#include "ws-markdown-document.h"
+#include "ws-summary-table.h"
 
 /* Each export format: the option that names its output, and how to write
  * it.  A format is one option entry and one row in exporters[]. */
@@ -28,13 +28,13 @@ export_chrome_trace (const WsRun *run, const char *path, GError **error)
 static gboolean
 export_markdown (const WsRun *run, const char *path, GError **error)
 {
-  return ws_markdown_report_write (run, path, NULL, error);
+  return ws_markdown_document_write (run, path, NULL, error);
 }
 
 static gboolean
 export_csv_dir (const WsRun *run, const char *path, GError **error)
 {
-  g_autoptr (GPtrArray) written = ws_report_write_csv_dir (run, path, NULL, error);
+  g_autoptr (GPtrArray) written = ws_summary_table_write_csv_dir (run, path, NULL, error);
 
   return written != NULL;
 }

@@ -9,10 +9,10 @@
 #include "ws-bars-chart.h"
 #include "ws-cli.h"
 #include "ws-format.h"
-#include "ws-gauges-report.h"
+#include "ws-gauges-table.h"
 #include "ws-kernel-name.h"
 #include "ws-ncu-match.h"
-#include "ws-report.h"
+#include "ws-table-writer.h"
 #include "ws-why-json.h"
 
 /* A number for scripts: as precise as ncu wrote it (six decimals at most),
@@ -133,7 +133,7 @@ write_json (const WsRun *run, GString *out)
   const WsNcuResults *ncu = run->ncu;
   g_autoptr (JsonBuilder) builder = json_builder_new ();
   g_autoptr (JsonNode) root = NULL;
-  g_autoptr (GArray) unmatched = ws_ncu_results_unmatched (ncu);
+  g_autoptr (GArray) unmatched = ws_ncu_match_unmatched (ncu);
   g_autofree char *text = NULL;
 
   json_builder_begin_object (builder);
@@ -254,7 +254,7 @@ ws_cli_gauges (int argc, char **argv)
       case WS_FORMAT_TABLE:
       case WS_FORMAT_MARKDOWN:
       default:
-        ws_gauges_report_write (run->ncu, WS_FORMAT_TABLE, out);
+        ws_gauges_table_write (run->ncu, WS_FORMAT_TABLE, out);
         break;
     }
   if (!ws_cli_write (NULL, out->str, out->len, &error))

@@ -7,7 +7,7 @@
 
 #include "ws-cli.h"
 #include "ws-format.h"
-#include "ws-report.h"
+#include "ws-table-writer.h"
 
 /* The event kinds `info` counts, in the order it prints them. */
 static const char *const event_kinds[] = {

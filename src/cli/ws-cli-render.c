@@ -60,13 +60,13 @@ parse_size (const char *str, double *width, double *height)
 static WsVerdict
 bars_verdict (const char *kernel_name, gpointer data)
 {
-  return ws_ncu_results_verdict_for (data, kernel_name);
+  return ws_ncu_match_verdict_for (data, kernel_name);
 }
 
 static gboolean
 render_bars (WsRun *run, const RenderOptions *options, GError **error)
 {
-  g_autoptr (WsSummary) summary = ws_summary_compute (run, WS_SUMMARY_KERN_SUM, WS_NAME_DEMANGLED);
+  g_autoptr (WsSummary) summary = ws_stats_compute (run, WS_SUMMARY_KERN_SUM, WS_NAME_DEMANGLED);
   g_autofree char *title =
     g_strdup_printf (_ ("GPU time by kernel — %s"), ws_run_display_name (run));
   g_autoptr (WsBarsModel) model =
@@ -335,8 +335,8 @@ render_compare (WsRun *before, WsRun *after, const RenderOptions *options, GErro
   CompareDraw compare = { 0 };
   double height = options->height;
 
-  ws_run_compute_summaries (before);
-  ws_run_compute_summaries (after);
+  ws_stats_compute_summaries (before);
+  ws_stats_compute_summaries (after);
   cmp = ws_comparison_new (before, after, options->by);
   title =
     g_strdup_printf (_ ("%s → %s"), ws_run_display_name (before), ws_run_display_name (after));
@@ -426,8 +426,8 @@ render_compare_gauges (WsRun *before, WsRun *after, const RenderOptions *options
   double height = options->height;
   cairo_t *cr;
 
-  ws_run_compute_summaries (before);
-  ws_run_compute_summaries (after);
+  ws_stats_compute_summaries (before);
+  ws_stats_compute_summaries (after);
   cmp = ws_comparison_new (before, after, options->by);
   if (options->key != NULL && (draw.delta = find_profiled (cmp, options->key, error)) == NULL)
     return FALSE;

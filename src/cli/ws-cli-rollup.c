@@ -8,7 +8,7 @@
 #include "ws-error.h"
 #include "ws-lanes.h"
 #include "ws-range-bottleneck-project.h"
-#include "ws-range-bottleneck-report.h"
+#include "ws-range-bottleneck-table.h"
 #include "ws-why-json.h"
 
 int
@@ -76,7 +76,7 @@ ws_cli_rollup (int argc, char **argv)
       case WS_FORMAT_TABLE:
       case WS_FORMAT_MARKDOWN:
       default:
-        ws_range_bottleneck_write (rows, format, 0, out);
+        ws_range_bottleneck_table_write (rows, format, 0, out);
         break;
     }
   if (!ws_cli_write (NULL, out->str, out->len, &error))

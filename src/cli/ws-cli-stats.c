@@ -5,8 +5,8 @@
 #include <glib/gi18n.h>
 
 #include "ws-cli.h"
-#include "ws-report.h"
 #include "ws-stats.h"
+#include "ws-summary-table.h"
 
 static const char *const report_titles[WS_N_SUMMARY_KINDS] = {
   N_ ("CUDA GPU Kernel Summary"),
@@ -156,8 +156,8 @@ ws_cli_stats (int argc, char **argv)
           continue;
         }
 
-      summary = ws_run_summary (run, kind, form);
-      ws_report_write (summary, format, out);
+      summary = ws_stats_summary (run, kind, form);
+      ws_summary_table_write (summary, format, out);
       /* The nsys console form ends each report with a blank line. */
       if (format == WS_FORMAT_TABLE)
         g_string_append_c (out, '\n');

@@ -7,7 +7,7 @@
 
 #include "ws-findings-output.h"
 #include "ws-format.h"
-#include "ws-report.h"
+#include "ws-table-writer.h"
 
 /* Findings, and what became of them between two runs, as text for
  * terminals, Markdown for reports and JSON for scripts. */

@@ -388,7 +388,7 @@ ws_run_load (const char *const *paths, WsLoadFlags flags, GCancellable *cancella
           return NULL;
         }
       if (ncu != NULL)
-        ws_run_attach_ncu (run, ncu);
+        ws_ncu_match_attach (run, ncu);
     }
   else if (ncu != NULL)
     run = ws_run_new_from_ncu (ncu);
@@ -559,7 +559,7 @@ load_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *can
   run = ws_run_load ((const char *const *) load->paths, load->flags, cancellable,
                      load->relay != NULL ? relay_progress : NULL, load->relay, &error);
   if (run != NULL)
-    ws_run_compute_summaries (run);
+    ws_stats_compute_summaries (run);
   if (run == NULL)
     g_task_return_error (task, error);
   else

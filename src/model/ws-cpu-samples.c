@@ -4,7 +4,7 @@
 
 #include <stdlib.h>
 
-#include "ws-run.h"
+#include "ws-cpu-samples.h"
 #include "ws-sort.h"
 
 /* The sampling period when no thread has enough samples to tell: nsys
@@ -67,15 +67,15 @@ timed_profile (const WsRun *run)
 }
 
 /**
- * ws_run_cpu_samples_bounds:
+ * ws_cpu_samples_widen_bounds:
  *
- * Widens [@lo, @hi] to the times of the samples ws_run_index_cpu_samples()
- * would place: those of a profile on the run's clock.
+ * Widens [@lo, @hi] to the times of the samples ws_cpu_samples_index()
+ * would place: those of a profile on @run's clock.
  */
 void
-ws_run_cpu_samples_bounds (const WsRun *self, gint64 *lo, gint64 *hi)
+ws_cpu_samples_widen_bounds (const WsRun *run, gint64 *lo, gint64 *hi)
 {
-  WsCpuProfile *profile = timed_profile (self);
+  WsCpuProfile *profile = timed_profile (run);
 
   if (profile == NULL)
     return;
@@ -89,16 +89,17 @@ ws_run_cpu_samples_bounds (const WsRun *self, gint64 *lo, gint64 *hi)
 }
 
 /**
- * ws_run_index_cpu_samples:
+ * ws_cpu_samples_index:
  *
- * Fills @self's cpu_samples from the first CPU profile whose sample times
+ * Fills @run's cpu_samples from the first CPU profile whose sample times
  * are on the run's clock: the samples inside [origin, end_time], sorted
  * by time, each lasting until its thread's next sample or one sampling
  * period, whichever comes first.  Called by ws_run_finish().
  */
 void
-ws_run_index_cpu_samples (WsRun *self)
+ws_cpu_samples_index (WsRun *run)
 {
+  WsRun *self = run;
   WsCpuSamples *c = &self->cpu_samples;
   WsCpuProfile *profile = timed_profile (self);
   const gint64 *time;

@@ -10,7 +10,7 @@ G_BEGIN_DECLS
 /* The launches that Nsight Compute profiled, read from its CSV exports.
  * ws_ncu_reader_load() fills it; on the loading thread the analyses then
  * add the gauges (ws_gauges_compute_all()) and the nsys match
- * (ws_run_attach_ncu()), and from then on it is immutable, ref-counted,
+ * (ws_ncu_match_attach()), and from then on it is immutable, ref-counted,
  * shared by reference between windows and threads.
  *
  * Metrics are columns: one array of values per metric, one value per

@@ -2,8 +2,10 @@
 #define G_LOG_DOMAIN "ws-run"
 #include "config.h"
 
+#include <stdio.h>
 #include <string.h>
 
+#include "ws-cpu-samples.h"
 #include "ws-ncu-results.h"
 #include "ws-run.h"
 
@@ -388,13 +390,6 @@ ws_run_display_name (const WsRun *self)
   return slash != NULL && slash[1] != '\0' ? slash + 1 : path;
 }
 
-gsize
-ws_run_n_events (const WsRun *self)
-{
-  return self->kernels.n + self->memops.n + self->api.n + self->nvtx.n + self->marks.n +
-         self->osrt.n + self->mem_usage.n + self->metric_samples.n;
-}
-
 /* The bytes the run's own arrays hold: what the benchmark divides by events. */
 gsize
 ws_run_memory (const WsRun *self)
@@ -533,13 +528,134 @@ ws_run_finish (WsRun *self)
   extend_bounds (&lo, &hi, self->marks.time, NULL, self->marks.n);
   extend_bounds (&lo, &hi, self->osrt.start, self->osrt.end, self->osrt.n);
   extend_bounds (&lo, &hi, self->mem_usage.time, NULL, self->mem_usage.n);
-  ws_run_cpu_samples_bounds (self, &lo, &hi);
+  ws_cpu_samples_widen_bounds (self, &lo, &hi);
 
   if (lo > hi)
     lo = hi = 0;
   self->origin = lo;
   self->end_time = hi;
-  ws_run_index_cpu_samples (self);
+  ws_cpu_samples_index (self);
+}
+
+/**
+ * ws_run_nvtx_instance:
+ * @range: an NVTX range as `nvtx_sum` names it, "DOMAIN:NAME" (":NAME" in
+ *   the default domain), or a bare NAME in any domain
+ * @n: which instance, from 0, in the order they start
+ *
+ * Where the @n-th instance of the NVTX range is: what two runs are aligned
+ * on ("step 3" with "step 3", or the third "forward" with the third).
+ *
+ * Returns: whether there is one
+ */
+gboolean
+ws_run_nvtx_instance (const WsRun *run, const char *range, guint n, gint64 *start, gint64 *end)
+{
+  const char *colon;
+  g_autofree char *domain = NULL;
+  const char *name = range;
+  guint seen = 0;
+
+  g_return_val_if_fail (run != NULL && range != NULL, FALSE);
+
+  colon = strchr (range, ':');
+  if (colon != NULL)
+    {
+      domain = g_strndup (range, colon - range);
+      name = colon + 1;
+    }
+  /* The ranges are sorted by start. */
+  for (gsize i = 0; run->nvtx.name != NULL && i < run->nvtx.n; i++)
+    if (g_strcmp0 (ws_run_string (run, run->nvtx.name[i]), name) == 0 &&
+        (domain == NULL ||
+         g_strcmp0 (ws_run_nvtx_domain_name (run, run->nvtx.domain[i]), domain) == 0) &&
+        seen++ == n)
+      {
+        if (start != NULL)
+          *start = run->nvtx.start[i];
+        if (end != NULL)
+          *end = run->nvtx.end[i];
+        return TRUE;
+      }
+  return FALSE;
+}
+
+static void
+add_process (WsRun *run, const WsNcuLaunch *launch)
+{
+  WsProcess process = { launch->pid, g_strdup (launch->process) };
+
+  for (guint i = 0; i < run->prov.processes->len; i++)
+    if (g_array_index (run->prov.processes, WsProcess, i).pid == launch->pid)
+      {
+        g_free (process.name);
+        return;
+      }
+  g_array_append_val (run->prov.processes, process);
+}
+
+static void
+add_gpu (WsRun *run, const WsNcuResults *ncu, guint index)
+{
+  const WsNcuLaunch *launch = ws_ncu_results_launch (ncu, index);
+  WsGpu gpu = { 0 };
+  double sms;
+
+  for (guint i = 0; i < run->prov.gpus->len; i++)
+    if (g_array_index (run->prov.gpus, WsGpu, i).id == launch->device)
+      return;
+  gpu.id = launch->device;
+  gpu.name = g_strdup (ws_ncu_results_text (ncu, index, "device__attribute_display_name"));
+  if (launch->cc != NULL)
+    sscanf (launch->cc, "%d.%d", &gpu.cc_major, &gpu.cc_minor);
+  if (ws_ncu_results_value (ncu, index, "device__attribute_multiprocessor_count", &sms, NULL) &&
+      sms >= 0 && sms <= 1e6)
+    gpu.sm_count = (gint) sms;
+  g_array_append_val (run->prov.gpus, gpu);
+}
+
+/**
+ * ws_run_new_from_ncu:
+ *
+ * A run of ncu results alone: no timeline, the gauges of its launches.
+ *
+ * Returns: (transfer full): the run
+ */
+WsRun *
+ws_run_new_from_ncu (WsNcuResults *ncu)
+{
+  WsRun *run;
+
+  g_return_val_if_fail (ncu != NULL, NULL);
+
+  run = ws_run_new ();
+  run->prov.kind = g_strdup ("ncu-csv");
+  run->prov.product = g_strdup ("NVIDIA Nsight Compute");
+  for (guint i = 0; i < ncu->files->len; i++)
+    g_ptr_array_add (run->prov.files, g_strdup (g_ptr_array_index (ncu->files, i)));
+  for (guint i = 0; i < ws_ncu_results_n_launches (ncu); i++)
+    {
+      add_process (run, ws_ncu_results_launch (ncu, i));
+      add_gpu (run, ncu, i);
+    }
+  run->ncu = ws_ncu_results_ref (ncu);
+  ws_run_finish (run);
+  return run;
+}
+
+/**
+ * ws_launch_config_describe:
+ *
+ * Returns: (transfer full): "grid 64×1×1, block 256×1×1, 16 registers,
+ * 4096 B shared"
+ */
+char *
+ws_launch_config_describe (const WsLaunchConfig *config)
+{
+  return g_strdup_printf ("grid %u×%u×%u, block %u×%u×%u, %u registers, %u B shared",
+                          config->grid[0], config->grid[1], config->grid[2], config->block[0],
+                          config->block[1], config->block[2], config->registers,
+                          config->static_smem + config->dynamic_smem);
 }
 
 const char *

@@ -20,7 +20,6 @@ G_BEGIN_DECLS
 
 typedef struct _WsRun WsRun;
 typedef struct _WsNcuResults WsNcuResults;
-typedef struct _WsCsvSummaries WsCsvSummaries;
 
 /* Memory operation kinds: the values of ENUM_CUDA_MEMCPY_OPER, plus memset. */
 typedef enum
@@ -293,8 +292,7 @@ struct _WsRun
 
   GPtrArray *cpu_profiles; /* WsCpuProfile *: nsys CPU samples, py-spy, cProfile, … */
 
-  WsNcuResults *ncu;             /* profiled launches from ncu CSVs, or NULL */
-  WsCsvSummaries *csv_summaries; /* `nsys stats` CSVs opened without an export, or NULL */
+  WsNcuResults *ncu; /* profiled launches from ncu CSVs, or NULL */
 };
 
 WsRun *ws_run_new (void);
@@ -313,13 +311,16 @@ const char *ws_run_process_name (const WsRun *self, guint32 pid);
 const char *ws_run_gpu_name (const WsRun *self, gint32 device);
 const char *ws_run_nvtx_domain_name (const WsRun *self, guint16 domain);
 const char *ws_run_display_name (const WsRun *self);
-gsize ws_run_n_events (const WsRun *self);
 gsize ws_run_memory (const WsRun *self);
 const WsSourceCount *ws_run_source_count (const WsRun *self, const char *what);
 WsSummary *ws_run_get_summary (const WsRun *run, WsSummaryKind kind);
 gboolean ws_run_has_summary_events (const WsRun *run, WsSummaryKind kind);
 gboolean ws_run_has_summary_data (const WsRun *run, WsSummaryKind kind);
+gboolean ws_run_nvtx_instance (const WsRun *run, const char *name, guint n, gint64 *start,
+                               gint64 *end);
+WsRun *ws_run_new_from_ncu (WsNcuResults *ncu);
 
+char *ws_launch_config_describe (const WsLaunchConfig *config);
 const char *ws_memop_kind_label (guint kind);
 const char *ws_mem_kind_label (guint kind);
 
@@ -327,8 +328,6 @@ const char *ws_mem_kind_label (guint kind);
 void ws_run_add_source (WsRun *self, const char *what, const char *table, gint64 rows);
 void ws_run_add_warning (WsRun *self, const char *format, ...) G_GNUC_PRINTF (2, 3);
 void ws_run_finish (WsRun *self);
-void ws_run_index_cpu_samples (WsRun *self);
-void ws_run_cpu_samples_bounds (const WsRun *self, gint64 *lo, gint64 *hi);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (WsRun, ws_run_unref)
 

@@ -11,9 +11,9 @@
 #include "ws-markdown-why.h"
 #include "ws-ncu-match.h"
 #include "ws-range-bottleneck-project.h"
-#include "ws-range-bottleneck-report.h"
-#include "ws-report.h"
+#include "ws-range-bottleneck-table.h"
 #include "ws-surface.h"
+#include "ws-table-writer.h"
 #include "ws-why-chart.h"
 
 /* The report's "Why the kernels are slow": the run's roofline, then for
@@ -167,7 +167,7 @@ append_rollup (GString *out, const WsRun *run, guint top)
                           _ ("Each range's GPU time split by the bottleneck of its kernels (a "
                              "profiled launch stands for every launch of its kernel with the same "
                              "grid and block)."));
-  ws_range_bottleneck_write (rows, WS_FORMAT_MARKDOWN, top, out);
+  ws_range_bottleneck_table_write (rows, WS_FORMAT_MARKDOWN, top, out);
 }
 
 /**

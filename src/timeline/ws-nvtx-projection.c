@@ -451,11 +451,3 @@ ws_nvtx_projection_summary (const WsNvtxProjection *self)
   g_array_sort (rows, compare_rows);
   return rows;
 }
-
-/* Bytes the projection holds. */
-gsize
-ws_nvtx_projection_memory (const WsNvtxProjection *self)
-{
-  return sizeof *self + self->run->kernels.n * sizeof (guint32) +
-         self->run->nvtx.n * (sizeof (gint64) + sizeof (guint32));
-}

@@ -36,7 +36,6 @@ guint32 ws_nvtx_projection_n_kernels (const WsNvtxProjection *self, gsize range)
 gboolean ws_nvtx_projection_contains (const WsNvtxProjection *self, gsize range, gsize kernel);
 GArray *ws_nvtx_projection_kernels (const WsNvtxProjection *self, gsize range);
 GArray *ws_nvtx_projection_summary (const WsNvtxProjection *self);
-gsize ws_nvtx_projection_memory (const WsNvtxProjection *self);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (WsNvtxProjection, ws_nvtx_projection_unref)
 

@@ -12,11 +12,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "ws-capture-process.h"
-#include "ws-capture-tools.h"
 #include "ws-error.h"
 #include "ws-file.h"
 #include "ws-report-convert.h"
+#include "ws-tool-find.h"
+#include "ws-tool-process.h"
 
 /* Nsight reports are binary files that only NVIDIA's tools read: opening
  * one runs `nsys export --type sqlite` or `ncu --import … --csv --page raw`
@@ -92,7 +92,7 @@ tool_for (WsReportTool kind)
  *
  * Gives the tool paths of the application's settings.  Until it is called
  * the tools are looked for on PATH and in their install folders
- * (ws_capture_tools_find()), and a missing tool's message says to put it
+ * (ws_tool_find()), and a missing tool's message says to put it
  * on PATH rather than in the settings.
  */
 void
@@ -260,7 +260,7 @@ find_tool (const char *report, const Tool *tool, GError **error)
   settings = has_settings;
   g_mutex_unlock (&tools_lock);
 
-  path = ws_capture_tools_resolve (tool->tool, setting, NULL);
+  path = ws_tool_resolve (tool->tool, setting, NULL);
   if (path != NULL)
     return g_steal_pointer (&path);
 
@@ -386,7 +386,7 @@ typedef struct
 } Conversion;
 
 static void
-line_cb (WsCaptureProcess *process, gboolean is_stderr, const char *line, gpointer data)
+line_cb (WsToolProcess *process, gboolean is_stderr, const char *line, gpointer data)
 {
   Conversion *conversion = data;
   double fraction;
@@ -399,7 +399,7 @@ line_cb (WsCaptureProcess *process, gboolean is_stderr, const char *line, gpoint
     }
   if (line[strspn (line, " \t")] == '\0')
     return;
-  if (ws_capture_line_is_problem (line) && conversion->problems->len < MAX_PROBLEM_LINES)
+  if (ws_tool_process_line_is_problem (line) && conversion->problems->len < MAX_PROBLEM_LINES)
     g_ptr_array_add (conversion->problems, g_strdup (line));
   g_free (conversion->last_line);
   conversion->last_line = g_strdup (line);
@@ -410,22 +410,22 @@ done_cb (GObject *source, GAsyncResult *result, gpointer data)
 {
   Conversion *conversion = data;
 
-  conversion->ran = ws_capture_process_run_finish (WS_CAPTURE_PROCESS (source), result,
-                                                   &conversion->exit_status, &conversion->error);
+  conversion->ran = ws_tool_process_run_finish (WS_TOOL_PROCESS (source), result,
+                                                &conversion->exit_status, &conversion->error);
   conversion->done = TRUE;
 }
 
 static gboolean
 terminate_cb (gpointer data)
 {
-  ws_capture_process_terminate (data);
+  ws_tool_process_terminate (data);
   return G_SOURCE_REMOVE;
 }
 
 typedef struct
 {
   GMainContext *context; /* the converting thread's */
-  WsCaptureProcess *process;
+  WsToolProcess *process;
 } Canceller;
 
 /* On the thread that cancels: the process belongs to the converting
@@ -447,16 +447,16 @@ run_tool (Conversion *conversion, char **argv, const char *cwd, const char *stdo
           GCancellable *cancellable)
 {
   g_autoptr (GMainContext) context = g_main_context_new ();
-  g_autoptr (WsCaptureProcess) process = NULL;
+  g_autoptr (WsToolProcess) process = NULL;
   g_auto (GStrv) env = g_get_environ ();
   Canceller canceller;
   gulong cancelled = 0;
 
   g_main_context_push_thread_default (context);
-  process = ws_capture_process_new (argv, cwd, env, stdout_path, GRACE_MS);
-  ws_capture_process_set_tied (process, TRUE);
+  process = ws_tool_process_new (argv, cwd, env, stdout_path, GRACE_MS);
+  ws_tool_process_set_tied (process, TRUE);
   g_signal_connect (process, "line", G_CALLBACK (line_cb), conversion);
-  ws_capture_process_run_async (process, done_cb, conversion);
+  ws_tool_process_run_async (process, done_cb, conversion);
   canceller.context = context;
   canceller.process = process;
   if (cancellable != NULL)

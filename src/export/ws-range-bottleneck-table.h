@@ -4,10 +4,10 @@
 #include <glib.h>
 
 #include "ws-range-bottleneck.h"
-#include "ws-report.h"
+#include "ws-table-writer.h"
 
 G_BEGIN_DECLS
 
-void ws_range_bottleneck_write (GArray *rows, WsOutputFormat format, guint top, GString *out);
+void ws_range_bottleneck_table_write (GArray *rows, WsOutputFormat format, guint top, GString *out);
 
 G_END_DECLS

@@ -5,7 +5,7 @@
 #include <glib/gi18n.h>
 
 #include "ws-format.h"
-#include "ws-range-bottleneck-report.h"
+#include "ws-range-bottleneck-table.h"
 
 static void
 write_csv (GArray *rows, GString *out)
@@ -35,7 +35,7 @@ share (gint64 part, gint64 whole)
 }
 
 /**
- * ws_range_bottleneck_write:
+ * ws_range_bottleneck_table_write:
  * @top: rows to write at most, 0 for all; ranges without GPU time are
  *   left out of the table and Markdown forms
  *
@@ -45,7 +45,7 @@ share (gint64 part, gint64 whole)
  * range's GPU time).
  */
 void
-ws_range_bottleneck_write (GArray *rows, WsOutputFormat format, guint top, GString *out)
+ws_range_bottleneck_table_write (GArray *rows, WsOutputFormat format, guint top, GString *out)
 {
   const char *headers[WS_N_ROLLUP + 3];
   gboolean numeric[WS_N_ROLLUP + 3] = { FALSE };
@@ -79,5 +79,5 @@ ws_range_bottleneck_write (GArray *rows, WsOutputFormat format, guint top, GStri
       g_ptr_array_add (cells, ws_range_bottleneck_text (row));
       n++;
     }
-  ws_report_write_table (WS_N_ROLLUP + 3, headers, numeric, cells, format, out);
+  ws_table_write (WS_N_ROLLUP + 3, headers, numeric, cells, format, out);
 }

@@ -13,7 +13,7 @@ typedef struct
   guint top_n; /* kernels in the chart and tables; 0 for 15 */
 } WsMarkdownOptions;
 
-gboolean ws_markdown_report_write (const WsRun *run, const char *path,
-                                   const WsMarkdownOptions *options, GError **error);
+gboolean ws_markdown_document_write (const WsRun *run, const char *path,
+                                     const WsMarkdownOptions *options, GError **error);
 
 G_END_DECLS

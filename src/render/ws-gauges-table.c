@@ -5,20 +5,20 @@
 #include <glib/gi18n.h>
 
 #include "ws-bars-chart.h"
-#include "ws-gauges-report.h"
+#include "ws-gauges-table.h"
 #include "ws-kernel-name.h"
 #include "ws-ncu-match.h"
 
 /**
- * ws_gauges_report_write:
- * @format: %WS_FORMAT_TABLE for terminals, %WS_FORMAT_MARKDOWN for reports
+ * ws_gauges_table_write:
+ * @format: %WS_FORMAT_TABLE for terminals, %WS_FORMAT_MARKDOWN for documents
  *
  * The gauges of each profiled launch as a table, then each launch's
  * verdict with its reason, what was not collected, and the launches that
  * match no kernel of the nsys run.
  */
 void
-ws_gauges_report_write (const WsNcuResults *ncu, WsOutputFormat format, GString *out)
+ws_gauges_table_write (const WsNcuResults *ncu, WsOutputFormat format, GString *out)
 {
   /* A column per gauge, in the order of WsGaugeKind. */
   guint n_columns = 2 + WS_N_GAUGES + 1;
@@ -26,7 +26,7 @@ ws_gauges_report_write (const WsNcuResults *ncu, WsOutputFormat format, GString 
   g_autofree gboolean *numeric = g_new0 (gboolean, n_columns);
   g_autoptr (GPtrArray) cells = g_ptr_array_new_with_free_func (g_free);
   g_autoptr (GHashTable) missing = g_hash_table_new (g_str_hash, g_str_equal);
-  g_autoptr (GArray) unmatched = ws_ncu_results_unmatched (ncu);
+  g_autoptr (GArray) unmatched = ws_ncu_match_unmatched (ncu);
 
   headers[0] = _ ("ID");
   headers[1] = _ ("Kernel");
@@ -58,7 +58,7 @@ ws_gauges_report_write (const WsNcuResults *ncu, WsOutputFormat format, GString 
         }
       g_ptr_array_add (cells, g_strdup (ws_verdict_label (gauges->verdict)));
     }
-  ws_report_write_table (n_columns, headers, numeric, cells, format, out);
+  ws_table_write (n_columns, headers, numeric, cells, format, out);
 
   g_string_append_c (out, '\n');
   for (guint i = 0; i < ws_ncu_results_n_launches (ncu); i++)

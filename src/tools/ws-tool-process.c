@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-#define G_LOG_DOMAIN "ws-capture-process"
+#define G_LOG_DOMAIN "ws-tool-process"
 #include "config.h"
 
 #include <errno.h>
@@ -10,14 +10,14 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "ws-capture-process.h"
-#include "ws-capture-tools.h"
+#include "ws-process-group.h"
+#include "ws-tool-process.h"
 
-/* One command of a capture: a child in a process group of its own, its
- * output as lines as they come, and an end that is reported only once
- * nothing of the group is left.  When the command exits, whatever it left
- * running in its group gets SIGTERM and, after the grace period,
- * SIGKILL; terminating it does the same at once.
+/* One command of a capture or a report conversion: a child in a process
+ * group of its own, its output as lines as they come, and an end that is
+ * reported only once nothing of the group is left.  When the command
+ * exits, whatever it left running in its group gets SIGTERM and, after
+ * the grace period, SIGKILL; terminating it does the same at once.
  *
  * g_spawn rather than GSubprocess: the group is named by the child's pid,
  * which must stay known after the child is reaped, and GSubprocess
@@ -29,7 +29,7 @@
 /* A process that left the group may hold a pipe open for ever. */
 #define DRAIN_MS 2000
 
-struct _WsCaptureProcess
+struct _WsToolProcess
 {
   GObject parent_instance;
 
@@ -55,7 +55,7 @@ struct _WsCaptureProcess
   GSource *drain_source;
 };
 
-G_DEFINE_FINAL_TYPE (WsCaptureProcess, ws_capture_process, G_TYPE_OBJECT)
+G_DEFINE_FINAL_TYPE (WsToolProcess, ws_tool_process, G_TYPE_OBJECT)
 
 enum
 {
@@ -75,9 +75,9 @@ clear_source (GSource **source)
 }
 
 static void
-ws_capture_process_dispose (GObject *object)
+ws_tool_process_dispose (GObject *object)
 {
-  WsCaptureProcess *self = WS_CAPTURE_PROCESS (object);
+  WsToolProcess *self = WS_TOOL_PROCESS (object);
 
   /* Nothing outlives its process object. */
   if (self->started && !self->group_gone && self->pgid > 1)
@@ -89,13 +89,13 @@ ws_capture_process_dispose (GObject *object)
   g_clear_object (&self->io_cancellable);
   g_clear_object (&self->task);
 
-  G_OBJECT_CLASS (ws_capture_process_parent_class)->dispose (object);
+  G_OBJECT_CLASS (ws_tool_process_parent_class)->dispose (object);
 }
 
 static void
-ws_capture_process_finalize (GObject *object)
+ws_tool_process_finalize (GObject *object)
 {
-  WsCaptureProcess *self = WS_CAPTURE_PROCESS (object);
+  WsToolProcess *self = WS_TOOL_PROCESS (object);
 
   g_strfreev (self->argv);
   g_free (self->cwd);
@@ -103,19 +103,19 @@ ws_capture_process_finalize (GObject *object)
   g_free (self->stdout_path);
   g_clear_pointer (&self->context, g_main_context_unref);
 
-  G_OBJECT_CLASS (ws_capture_process_parent_class)->finalize (object);
+  G_OBJECT_CLASS (ws_tool_process_parent_class)->finalize (object);
 }
 
 static void
-ws_capture_process_class_init (WsCaptureProcessClass *klass)
+ws_tool_process_class_init (WsToolProcessClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
 
-  object_class->dispose = ws_capture_process_dispose;
-  object_class->finalize = ws_capture_process_finalize;
+  object_class->dispose = ws_tool_process_dispose;
+  object_class->finalize = ws_tool_process_finalize;
 
   /**
-   * WsCaptureProcess::line:
+   * WsToolProcess::line:
    * @is_stderr: whether the line came on standard error
    * @line: the line, valid UTF-8, without its end
    */
@@ -124,28 +124,28 @@ ws_capture_process_class_init (WsCaptureProcessClass *klass)
 }
 
 static void
-ws_capture_process_init (WsCaptureProcess *self)
+ws_tool_process_init (WsToolProcess *self)
 {
   self->exit_status = -1;
 }
 
 /**
- * ws_capture_process_new:
+ * ws_tool_process_new:
  * @stdout_path: (nullable): a file that gets standard output; %NULL to
  *   have it as lines
  * @grace_ms: milliseconds between SIGTERM and SIGKILL
  *
  * Returns: (transfer full): the process, not started
  */
-WsCaptureProcess *
-ws_capture_process_new (char **argv, const char *cwd, char **envp, const char *stdout_path,
-                        guint grace_ms)
+WsToolProcess *
+ws_tool_process_new (char **argv, const char *cwd, char **envp, const char *stdout_path,
+                     guint grace_ms)
 {
-  WsCaptureProcess *self;
+  WsToolProcess *self;
 
   g_return_val_if_fail (argv != NULL && argv[0] != NULL, NULL);
 
-  self = g_object_new (WS_TYPE_CAPTURE_PROCESS, NULL);
+  self = g_object_new (WS_TYPE_TOOL_PROCESS, NULL);
   self->argv = g_strdupv (argv);
   self->cwd = g_strdup (cwd);
   self->envp = g_strdupv (envp);
@@ -155,23 +155,23 @@ ws_capture_process_new (char **argv, const char *cwd, char **envp, const char *s
 }
 
 /**
- * ws_capture_process_set_tied:
+ * ws_tool_process_set_tied:
  *
  * Makes the command die with the program: for a command started by a
  * thread that waits for its end (a report's conversion), so that the
  * thread ends only with the program.  Call before running it.
  */
 void
-ws_capture_process_set_tied (WsCaptureProcess *self, gboolean tied)
+ws_tool_process_set_tied (WsToolProcess *self, gboolean tied)
 {
-  g_return_if_fail (WS_IS_CAPTURE_PROCESS (self));
+  g_return_if_fail (WS_IS_TOOL_PROCESS (self));
   g_return_if_fail (!self->started);
 
   self->tied = tied;
 }
 
 static void
-maybe_done (WsCaptureProcess *self)
+maybe_done (WsToolProcess *self)
 {
   g_autoptr (GTask) task = NULL;
 
@@ -184,7 +184,7 @@ maybe_done (WsCaptureProcess *self)
 }
 
 static GSource *
-add_timeout (WsCaptureProcess *self, guint ms, GSourceFunc func)
+add_timeout (WsToolProcess *self, guint ms, GSourceFunc func)
 {
   GSource *source = g_timeout_source_new (ms);
 
@@ -197,7 +197,7 @@ add_timeout (WsCaptureProcess *self, guint ms, GSourceFunc func)
 static gboolean
 drain_timeout_cb (gpointer data)
 {
-  WsCaptureProcess *self = data;
+  WsToolProcess *self = data;
 
   g_clear_pointer (&self->drain_source, g_source_unref);
   g_cancellable_cancel (self->io_cancellable);
@@ -207,11 +207,11 @@ drain_timeout_cb (gpointer data)
 /* One look at the group: TRUE once it is gone; otherwise sends SIGTERM,
  * and SIGKILL once the grace period is over. */
 static gboolean
-group_step (WsCaptureProcess *self)
+group_step (WsToolProcess *self)
 {
   gint64 now = g_get_monotonic_time ();
 
-  if (!ws_capture_group_alive (self->pgid) ||
+  if (!ws_process_group_alive (self->pgid) ||
       (self->kill_sent != 0 && now - self->kill_sent > GIVE_UP_AFTER_KILL_US))
     return TRUE;
   if (self->term_sent == 0)
@@ -228,7 +228,7 @@ group_step (WsCaptureProcess *self)
 }
 
 static void
-group_gone (WsCaptureProcess *self)
+group_gone (WsToolProcess *self)
 {
   self->group_gone = TRUE;
   if (self->exited && self->open_streams > 0 && self->drain_source == NULL)
@@ -239,7 +239,7 @@ group_gone (WsCaptureProcess *self)
 static gboolean
 reap_cb (gpointer data)
 {
-  WsCaptureProcess *self = data;
+  WsToolProcess *self = data;
 
   if (!group_step (self))
     return G_SOURCE_CONTINUE;
@@ -249,7 +249,7 @@ reap_cb (gpointer data)
 }
 
 static void
-start_reaping (WsCaptureProcess *self)
+start_reaping (WsToolProcess *self)
 {
   if (self->reap_source == NULL && !self->group_gone)
     self->reap_source = add_timeout (self, REAP_INTERVAL_MS, reap_cb);
@@ -257,7 +257,7 @@ start_reaping (WsCaptureProcess *self)
 
 typedef struct
 {
-  WsCaptureProcess *process;
+  WsToolProcess *process;
   GDataInputStream *stream;
   gboolean is_stderr;
 } Reader;
@@ -276,7 +276,7 @@ static void
 line_cb (GObject *source, GAsyncResult *result, gpointer data)
 {
   Reader *reader = data;
-  WsCaptureProcess *self = reader->process;
+  WsToolProcess *self = reader->process;
   gsize len = 0;
   g_autofree char *raw =
     g_data_input_stream_read_line_finish (G_DATA_INPUT_STREAM (source), result, &len, NULL);
@@ -304,7 +304,7 @@ read_next (Reader *reader)
 }
 
 static void
-start_reader (WsCaptureProcess *self, GInputStream *pipe, gboolean is_stderr)
+start_reader (WsToolProcess *self, GInputStream *pipe, gboolean is_stderr)
 {
   Reader *reader = g_new0 (Reader, 1);
 
@@ -321,7 +321,7 @@ start_reader (WsCaptureProcess *self, GInputStream *pipe, gboolean is_stderr)
 static void
 child_exited_cb (GPid pid, int wait_status, gpointer data)
 {
-  WsCaptureProcess *self = data;
+  WsToolProcess *self = data;
 
   g_spawn_close_pid (pid);
   self->exited = TRUE;
@@ -337,15 +337,14 @@ child_exited_cb (GPid pid, int wait_status, gpointer data)
 }
 
 /**
- * ws_capture_process_run_async:
+ * ws_tool_process_run_async:
  *
  * Starts the command; ::line reports its output as it comes.  The run
  * finishes once the command exited, nothing of its process group is left
  * and its output was read to the end.
  */
 void
-ws_capture_process_run_async (WsCaptureProcess *self, GAsyncReadyCallback callback,
-                              gpointer user_data)
+ws_tool_process_run_async (WsToolProcess *self, GAsyncReadyCallback callback, gpointer user_data)
 {
   g_autoptr (GError) error = NULL;
   g_autoptr (GSource) watch = NULL;
@@ -355,11 +354,11 @@ ws_capture_process_run_async (WsCaptureProcess *self, GAsyncReadyCallback callba
   GPid pid = 0;
   gboolean spawned;
 
-  g_return_if_fail (WS_IS_CAPTURE_PROCESS (self));
+  g_return_if_fail (WS_IS_TOOL_PROCESS (self));
   g_return_if_fail (self->task == NULL && !self->started);
 
   self->task = g_task_new (self, NULL, callback, user_data);
-  g_task_set_source_tag (self->task, ws_capture_process_run_async);
+  g_task_set_source_tag (self->task, ws_tool_process_run_async);
   self->context = g_main_context_ref_thread_default ();
 
   if (self->stdout_path != NULL)
@@ -379,9 +378,9 @@ ws_capture_process_run_async (WsCaptureProcess *self, GAsyncReadyCallback callba
   spawned = g_spawn_async_with_pipes_and_fds (
     self->cwd, (const char *const *) self->argv, (const char *const *) self->envp,
     G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDIN_FROM_DEV_NULL,
-    self->tied ? ws_capture_child_setup_tied : ws_capture_child_setup, GINT_TO_POINTER (getpid ()),
-    -1, out_file, -1, NULL, NULL, 0, &pid, NULL, out_file < 0 ? &stdout_pipe : NULL, &stderr_pipe,
-    &error);
+    self->tied ? ws_process_group_child_setup_tied : ws_process_group_child_setup,
+    GINT_TO_POINTER (getpid ()), -1, out_file, -1, NULL, NULL, 0, &pid, NULL,
+    out_file < 0 ? &stdout_pipe : NULL, &stderr_pipe, &error);
   if (out_file >= 0)
     close (out_file);
   if (!spawned)
@@ -407,15 +406,15 @@ ws_capture_process_run_async (WsCaptureProcess *self, GAsyncReadyCallback callba
 }
 
 /**
- * ws_capture_process_run_finish:
+ * ws_tool_process_run_finish:
  * @exit_status: (out): the command's exit status; -1 when a signal ended it
  *
  * Returns: %TRUE when the command ran (whatever its exit status); %FALSE
  *   with @error when it could not be started
  */
 gboolean
-ws_capture_process_run_finish (WsCaptureProcess *self, GAsyncResult *result, int *exit_status,
-                               GError **error)
+ws_tool_process_run_finish (WsToolProcess *self, GAsyncResult *result, int *exit_status,
+                            GError **error)
 {
   g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
 
@@ -429,9 +428,9 @@ ws_capture_process_run_finish (WsCaptureProcess *self, GAsyncResult *result, int
 /* Cancelling: SIGTERM to the whole group now, SIGKILL after the grace
  * period; the run finishes once nothing of it is left. */
 void
-ws_capture_process_terminate (WsCaptureProcess *self)
+ws_tool_process_terminate (WsToolProcess *self)
 {
-  g_return_if_fail (WS_IS_CAPTURE_PROCESS (self));
+  g_return_if_fail (WS_IS_TOOL_PROCESS (self));
 
   if (!self->started || self->group_gone || self->term_sent != 0)
     return;
@@ -442,9 +441,9 @@ ws_capture_process_terminate (WsCaptureProcess *self)
 
 /* For a program about to exit: SIGKILL to the whole group at once. */
 void
-ws_capture_process_kill (WsCaptureProcess *self)
+ws_tool_process_kill (WsToolProcess *self)
 {
-  g_return_if_fail (WS_IS_CAPTURE_PROCESS (self));
+  g_return_if_fail (WS_IS_TOOL_PROCESS (self));
 
   if (!self->started || self->group_gone)
     return;
@@ -457,7 +456,7 @@ ws_capture_process_kill (WsCaptureProcess *self)
 
 /* Whether a line of a tool's output reads like the cause of a failure. */
 gboolean
-ws_capture_line_is_problem (const char *line)
+ws_tool_process_line_is_problem (const char *line)
 {
   g_autofree char *lower = g_ascii_strdown (line, -1);
 

@@ -13,12 +13,12 @@
 #include "ws-findings.h"
 #include "ws-format.h"
 #include "ws-gauges-overview.h"
-#include "ws-gauges-report.h"
+#include "ws-gauges-table.h"
 #include "ws-kernel-name.h"
-#include "ws-markdown-report.h"
+#include "ws-markdown-document.h"
 #include "ws-markdown-why.h"
 #include "ws-ncu-match.h"
-#include "ws-report.h"
+#include "ws-summary-table.h"
 #include "ws-surface.h"
 
 typedef struct
@@ -38,7 +38,7 @@ draw_gauges (cairo_t *cr, double width, double height, gpointer data)
 static WsVerdict
 ncu_verdict (const char *kernel_name, gpointer data)
 {
-  return ws_ncu_results_verdict_for (data, kernel_name);
+  return ws_ncu_match_verdict_for (data, kernel_name);
 }
 
 /* The gauges overview of every profiled launch as figs/BASE_gauges.png,
@@ -65,7 +65,7 @@ append_gauges (GString *out, const WsRun *run, const char *figs, const char *bas
   g_string_append_printf (out, "\n## %s\n\n![%s](figs/%s)\n\n",
                           _ ("Gauges and bottleneck verdicts"),
                           _ ("Gauges of each profiled launch"), name);
-  ws_gauges_report_write (run->ncu, WS_FORMAT_MARKDOWN, out);
+  ws_gauges_table_write (run->ncu, WS_FORMAT_MARKDOWN, out);
   return TRUE;
 }
 
@@ -140,7 +140,7 @@ append_totals (GString *out, const WsRun *run)
 
   for (gsize i = 0; i < G_N_ELEMENTS (parts); i++)
     {
-      g_autoptr (WsSummary) summary = ws_run_summary (run, parts[i].kind, WS_NAME_DEMANGLED);
+      g_autoptr (WsSummary) summary = ws_stats_summary (run, parts[i].kind, WS_NAME_DEMANGLED);
       g_autofree char *total = NULL;
       gint64 count = 0;
 
@@ -185,7 +185,7 @@ static void
 append_summary_table (GString *out, const WsRun *run, WsSummaryKind kind, const char *title,
                       guint top)
 {
-  g_autoptr (WsSummary) summary = ws_run_summary (run, kind, WS_NAME_DEMANGLED);
+  g_autoptr (WsSummary) summary = ws_stats_summary (run, kind, WS_NAME_DEMANGLED);
   g_autoptr (WsSummary) shown = NULL;
 
   if (summary == NULL)
@@ -200,15 +200,15 @@ append_summary_table (GString *out, const WsRun *run, WsSummaryKind kind, const 
       g_array_append_val (shown->rows, row);
     }
   g_string_append_printf (out, "\n## %s\n\n", title);
-  ws_report_write (shown, WS_FORMAT_MARKDOWN, out);
+  ws_summary_table_write (shown, WS_FORMAT_MARKDOWN, out);
   if (summary->rows->len > top)
     g_string_append_printf (out, "\n%s\n", _ ("(The CSV export has every row.)"));
 }
 
 /**
- * ws_markdown_report_write:
+ * ws_markdown_document_write:
  *
- * Writes a Markdown report of @run to @path, with the kernel bars as a PNG
+ * Writes a Markdown document of @run to @path, with the kernel bars as a PNG
  * in `figs/` beside it: what the command-line workflow's `summary_*.md` and
  * figs/ PNGs gave — the top kernels, NVTX ranges, CUDA API calls and
  * memory operations, the gauges and verdicts when the run has ncu data
@@ -216,18 +216,18 @@ append_summary_table (GString *out, const WsRun *run, WsSummaryKind kind, const 
  * there are any.
  */
 gboolean
-ws_markdown_report_write (const WsRun *run, const char *path, const WsMarkdownOptions *options,
-                          GError **error)
+ws_markdown_document_write (const WsRun *run, const char *path, const WsMarkdownOptions *options,
+                            GError **error)
 {
   g_autoptr (GString) out = g_string_new (NULL);
   g_autofree char *dir = g_path_get_dirname (path);
   g_autofree char *figs = g_build_filename (dir, "figs", NULL);
-  g_autofree char *base = ws_report_base_name (run);
+  g_autofree char *base = ws_summary_table_base_name (run);
   g_autofree char *figure_name = g_strdup_printf ("%s_kernels.png", base);
   g_autofree char *figure_path = g_build_filename (figs, figure_name, NULL);
   g_autofree char *title =
     g_strdup_printf (_ ("GPU time by kernel — %s"), ws_run_display_name (run));
-  g_autoptr (WsSummary) kernels = ws_run_summary (run, WS_SUMMARY_KERN_SUM, WS_NAME_DEMANGLED);
+  g_autoptr (WsSummary) kernels = ws_stats_summary (run, WS_SUMMARY_KERN_SUM, WS_NAME_DEMANGLED);
   guint top = options != NULL && options->top_n > 0 ? options->top_n : 15;
 
   g_string_append_printf (out, "# %s — %s\n\n", _ ("Warpscope report"), ws_run_display_name (run));

@@ -4,10 +4,10 @@
 #include <glib.h>
 
 #include "ws-ncu-results.h"
-#include "ws-report.h"
+#include "ws-table-writer.h"
 
 G_BEGIN_DECLS
 
-void ws_gauges_report_write (const WsNcuResults *ncu, WsOutputFormat format, GString *out);
+void ws_gauges_table_write (const WsNcuResults *ncu, WsOutputFormat format, GString *out);
 
 G_END_DECLS

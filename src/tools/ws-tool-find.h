@@ -1,0 +1,14 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+/* Where nsys and ncu are: PATH, /usr/local/cuda/bin, /opt/nvidia (the
+ * newest version first), or the path the settings give. */
+char *ws_tool_find (const char *name);
+char *ws_tool_find_in (const char *name, const char *path_env, const char *root);
+char *ws_tool_resolve (const char *name, const char *configured, GError **error);
+
+G_END_DECLS

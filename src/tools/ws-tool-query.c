@@ -1,0 +1,302 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "ws-tool-query"
+#include "config.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <unistd.h>
+
+#include "ws-error.h"
+#include "ws-tool-process.h"
+#include "ws-tool-query.h"
+
+typedef struct
+{
+  GString *out;
+  GString *err;
+  gboolean done;
+  gboolean ran;
+  gboolean timed_out;
+  int exit_status;
+  GError *error;
+} RunData;
+
+static void
+run_line_cb (WsToolProcess *process, gboolean is_stderr, const char *line, gpointer data)
+{
+  RunData *run = data;
+  GString *text = is_stderr ? run->err : run->out;
+
+  g_string_append (text, line);
+  g_string_append_c (text, '\n');
+}
+
+static void
+run_done_cb (GObject *source, GAsyncResult *result, gpointer data)
+{
+  RunData *run = data;
+
+  run->ran =
+    ws_tool_process_run_finish (WS_TOOL_PROCESS (source), result, &run->exit_status, &run->error);
+  run->done = TRUE;
+}
+
+static gboolean
+run_timeout_cb (gpointer data)
+{
+  RunData *run = g_object_get_data (G_OBJECT (data), "ws-run");
+
+  run->timed_out = TRUE;
+  ws_tool_process_kill (data);
+  return G_SOURCE_REMOVE;
+}
+
+/**
+ * ws_tool_run:
+ * @out: (out) (optional): standard output, as valid UTF-8
+ * @err: (out) (optional): standard error, as valid UTF-8
+ * @exit_status: (out) (optional): the exit status, -1 for a signal
+ *
+ * Runs a short command (a version query, a list) in a process group of its
+ * own, waiting at most @timeout_s seconds; a command still running then
+ * is killed with its group.  Blocks the calling thread: call it from a
+ * worker thread in a window.
+ */
+gboolean
+ws_tool_run (const char *const *argv, guint timeout_s, char **out, char **err, int *exit_status,
+             GError **error)
+{
+  g_autoptr (GMainContext) context = g_main_context_new ();
+  g_autoptr (WsToolProcess) process = NULL;
+  g_autoptr (GSource) timeout = NULL;
+  g_auto (GStrv) env = g_get_environ ();
+  RunData run = { g_string_new (NULL), g_string_new (NULL), FALSE, FALSE, FALSE, -1, NULL };
+  gboolean ok;
+
+  g_return_val_if_fail (argv != NULL && argv[0] != NULL, FALSE);
+
+  g_main_context_push_thread_default (context);
+  process = ws_tool_process_new ((char **) argv, NULL, env, NULL, 0);
+  g_object_set_data (G_OBJECT (process), "ws-run", &run);
+  g_signal_connect (process, "line", G_CALLBACK (run_line_cb), &run);
+  ws_tool_process_run_async (process, run_done_cb, &run);
+  timeout = g_timeout_source_new_seconds (timeout_s);
+  g_source_set_callback (timeout, run_timeout_cb, process, NULL);
+  g_source_attach (timeout, context);
+  while (!run.done)
+    g_main_context_iteration (context, TRUE);
+  g_source_destroy (timeout);
+  g_main_context_pop_thread_default (context);
+
+  ok = run.ran && !run.timed_out;
+  if (run.timed_out)
+    g_set_error (error, WS_CAPTURE_ERROR, WS_CAPTURE_ERROR_TIMEOUT, "%s: no answer within %u s",
+                 argv[0], timeout_s);
+  else if (!run.ran)
+    g_propagate_error (error, g_steal_pointer (&run.error));
+  g_clear_error (&run.error);
+  if (ok && out != NULL)
+    *out = g_strdup (run.out->str);
+  if (ok && err != NULL)
+    *err = g_strdup (run.err->str);
+  if (ok && exit_status != NULL)
+    *exit_status = run.exit_status;
+  g_string_free (run.out, TRUE);
+  g_string_free (run.err, TRUE);
+  return ok;
+}
+
+/**
+ * ws_tool_version:
+ *
+ * Asks `PATH --version`: nsys prints "NVIDIA Nsight Systems version
+ * 2025.3.1.0", ncu a banner whose last line is "Version 2025.3.1.0 (build
+ * 36398880) (public-release)".
+ *
+ * Returns: (transfer full): the version ("2025.3.1.0"), or %NULL with
+ *   @error set when the program does not run or says no version
+ */
+char *
+ws_tool_version (const char *path, GError **error)
+{
+  const char *argv[] = { path, "--version", NULL };
+  g_autofree char *out = NULL, *err = NULL;
+  g_auto (GStrv) lines = NULL;
+  int status = 0;
+
+  g_return_val_if_fail (path != NULL, NULL);
+
+  if (!ws_tool_run (argv, 30, &out, &err, &status, error))
+    return NULL;
+  lines = g_strsplit (out, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      g_auto (GStrv) words = g_strsplit_set (g_strstrip (lines[i]), " \t", -1);
+
+      for (guint w = 0; words[w] != NULL && words[w + 1] != NULL; w++)
+        if (g_ascii_strcasecmp (words[w], "version") == 0 && g_ascii_isdigit (words[w + 1][0]))
+          return g_strdup (words[w + 1]);
+    }
+  g_strdelimit (err, "\r\n", ' ');
+  g_set_error (error, WS_CAPTURE_ERROR, WS_CAPTURE_ERROR_TOOL_MISSING,
+               "%s: “--version” printed no version (exit status %d) %s", path, status,
+               g_strstrip (err));
+  return NULL;
+}
+
+/**
+ * ws_tool_list:
+ * @what: "sets" or "sections"
+ *
+ * Reads the identifiers of `ncu --list-sets` or `ncu --list-sections`:
+ * a table framed by dashed lines whose first column is the identifier;
+ * a long cell wraps onto lines with an empty first column.
+ *
+ * Returns: (transfer full) (element-type utf8): the identifiers in ncu's
+ *   order, or %NULL with @error set
+ */
+GPtrArray *
+ws_tool_list (const char *ncu, const char *what, GError **error)
+{
+  g_autofree char *option = g_strconcat ("--list-", what, NULL);
+  const char *argv[] = { ncu, option, NULL };
+  g_autofree char *out = NULL, *err = NULL;
+  g_autoptr (GPtrArray) ids = g_ptr_array_new_with_free_func (g_free);
+  g_auto (GStrv) lines = NULL;
+  guint dashes = 0;
+  gsize width = 0;
+  int status = 0;
+
+  g_return_val_if_fail (ncu != NULL && what != NULL, NULL);
+
+  if (!ws_tool_run (argv, 30, &out, &err, &status, error))
+    return NULL;
+  lines = g_strsplit (out, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      const char *line = lines[i];
+      g_autofree char *id = NULL;
+
+      if (g_str_has_prefix (line, "---"))
+        {
+          if (dashes++ == 0)
+            width = strspn (line, "-");
+          continue;
+        }
+      /* Rows come after the second dashed line (the header's lower frame). */
+      if (dashes < 2 || line[0] == ' ' || line[0] == '\0')
+        continue;
+      id = g_strstrip (g_strndup (line, width));
+      if (id[0] != '\0')
+        g_ptr_array_add (ids, g_steal_pointer (&id));
+    }
+  if (status != 0 || ids->len == 0)
+    {
+      g_strdelimit (err, "\r\n", ' ');
+      g_set_error (error, WS_CAPTURE_ERROR, WS_CAPTURE_ERROR_TOOL_MISSING,
+                   "%s %s: no list (exit status %d) %s", ncu, option, status, g_strstrip (err));
+      return NULL;
+    }
+  return g_steal_pointer (&ids);
+}
+
+/**
+ * ws_tool_query_gpus:
+ *
+ * Returns: (transfer full) (element-type utf8): "NAME, DRIVER" for each GPU
+ *   nvidia-smi lists; empty when there is no nvidia-smi or it fails
+ */
+GPtrArray *
+ws_tool_query_gpus (void)
+{
+  GPtrArray *gpus = g_ptr_array_new_with_free_func (g_free);
+  g_autofree char *smi = g_find_program_in_path ("nvidia-smi");
+  g_autofree char *out = NULL;
+  g_auto (GStrv) lines = NULL;
+  int status = -1;
+
+  if (smi == NULL)
+    return gpus;
+  {
+    const char *argv[] = { smi, "--query-gpu=name,driver_version", "--format=csv,noheader", NULL };
+
+    if (!ws_tool_run (argv, 30, &out, NULL, &status, NULL) || status != 0)
+      return gpus;
+  }
+  lines = g_strsplit (out, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    if (g_strstrip (lines[i])[0] != '\0')
+      g_ptr_array_add (gpus, g_strdup (lines[i]));
+  return gpus;
+}
+
+void
+ws_tool_info_free (WsToolInfo *info)
+{
+  if (info == NULL)
+    return;
+  g_free (info->nsys_version);
+  g_free (info->ncu_version);
+  g_clear_pointer (&info->gpus, g_ptr_array_unref);
+  g_clear_pointer (&info->sets, g_ptr_array_unref);
+  g_clear_pointer (&info->sections, g_ptr_array_unref);
+  g_clear_pointer (&info->warnings, g_ptr_array_unref);
+  g_free (info);
+}
+
+static void
+probe_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
+{
+  char **tools = data;
+  WsToolInfo *info = g_new0 (WsToolInfo, 1);
+  g_autoptr (GError) error = NULL;
+
+  info->warnings = g_ptr_array_new_with_free_func (g_free);
+  info->nsys_version = ws_tool_version (tools[0], &error);
+  if (info->nsys_version == NULL)
+    g_ptr_array_add (info->warnings, g_strdup (error->message));
+  g_clear_error (&error);
+  info->ncu_version = ws_tool_version (tools[1], &error);
+  if (info->ncu_version == NULL)
+    g_ptr_array_add (info->warnings, g_strdup (error->message));
+  info->sets = ws_tool_list (tools[1], "sets", NULL);
+  info->sections = ws_tool_list (tools[1], "sections", NULL);
+  info->gpus = ws_tool_query_gpus ();
+  g_task_return_pointer (task, info, (GDestroyNotify) ws_tool_info_free);
+}
+
+/**
+ * ws_tool_probe_async:
+ *
+ * Asks nsys and ncu their versions, ncu its sets and sections, and
+ * nvidia-smi the GPUs, on a worker thread.
+ */
+void
+ws_tool_probe_async (const char *nsys, const char *ncu, GCancellable *cancellable,
+                     GAsyncReadyCallback callback, gpointer user_data)
+{
+  g_autoptr (GTask) task = g_task_new (NULL, cancellable, callback, user_data);
+  char **tools = g_new0 (char *, 3);
+
+  g_return_if_fail (nsys != NULL && ncu != NULL);
+
+  tools[0] = g_strdup (nsys);
+  tools[1] = g_strdup (ncu);
+  g_task_set_source_tag (task, ws_tool_probe_async);
+  g_task_set_task_data (task, tools, (GDestroyNotify) g_strfreev);
+  g_task_run_in_thread (task, probe_thread);
+}
+
+/**
+ * ws_tool_probe_finish:
+ *
+ * Returns: (transfer full): what the tools said; %NULL only when cancelled
+ */
+WsToolInfo *
+ws_tool_probe_finish (GAsyncResult *result, GError **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, NULL), NULL);
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
