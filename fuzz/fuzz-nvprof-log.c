@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* libFuzzer target: the nvprof console log and `--csv` summary reader,
- * and writing what it read back as tables. */
+/* libFuzzer target: the nvprof console log and `--csv` summary reader
+ * (writing what it read back as tables), and the GPU trace reader. */
 #include "config.h"
 
 #include "ws-nvprof-log.h"
+#include "ws-nvprof-trace.h"
 #include "ws-summary-table.h"
 
 int LLVMFuzzerTestOneInput (const guint8 *data, size_t size);
@@ -35,5 +36,12 @@ LLVMFuzzerTestOneInput (const guint8 *data, size_t size)
       g_ptr_array_unref (results);
     }
   g_clear_error (&error);
+  {
+    WsRun *run = ws_nvprof_trace_parse ("fuzz_gpu_trace.csv", text, strlen (text), &error);
+
+    if (run != NULL)
+      ws_run_unref (run);
+    g_clear_error (&error);
+  }
   return 0;
 }

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "ws-nvprof-log.h"
+#include "ws-nvprof-trace.h"
 #include "ws-test-util.h"
 
 /* nvprof console logs and `--csv` summaries (issue 21): their tables
@@ -176,10 +177,10 @@ test_every_file_opens_or_is_refused (void)
     { "nichitapavel_nvprof.txt", NULL },
     { "summary_nvprof_result_cfd_gpu_summary.csv", NULL },
     { "summary_nvprof_result_cfd_gpu_api_um.csv", NULL },
-    { "gputrace_magus_concurrentkernels.csv", "an nvprof trace (`--print-gpu-trace`" },
-    { "gputrace_magus_simplecufft_callback.csv", "an nvprof trace (`--print-gpu-trace`" },
-    { "gputrace_txt_nvprof_result_cudastream.txt", "an nvprof trace (`--print-gpu-trace`" },
-    { "gputrace_txt_nvprof_result_bfs_unified_memory.txt", "an nvprof trace" },
+    { "gputrace_magus_concurrentkernels.csv", NULL },
+    { "gputrace_magus_simplecufft_callback.csv", NULL },
+    { "gputrace_txt_nvprof_result_cudastream.txt", NULL },
+    { "gputrace_txt_nvprof_result_bfs_unified_memory.txt", NULL },
     { "metrics_magus_concurrentkernels.csv", "nvprof metrics or events" },
     { "v100_darknet19_metrics.txt", "nvprof metrics or events" },
   };
@@ -211,7 +212,9 @@ test_every_file_opens_or_is_refused (void)
       if (files[i].says == NULL)
         {
           g_assert_cmpint (rc, ==, 0);
-          g_assert_nonnull (strstr (out, "Kind:           nvprof-log"));
+          g_assert_nonnull (strstr (out, g_str_has_prefix (files[i].file, "gputrace")
+                                           ? "Kind:           nvprof-gpu-trace"
+                                           : "Kind:           nvprof-log"));
           continue;
         }
       g_assert_cmpint (rc, !=, 0);
@@ -319,6 +322,110 @@ test_compare_export_with_nsys (void)
     }
 }
 
+static WsRun *
+read_trace (const char *name)
+{
+  g_autofree char *path = ws_test_data ("nvprof", name, NULL);
+  g_autoptr (GError) error = NULL;
+  WsRun *run = ws_nvprof_trace_read (path, &error);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (run);
+  return run;
+}
+
+/* The printed throughput of a copy (nvprof's GB is 2^30 bytes) equals its
+ * bytes over its duration as read: both units checked at once. */
+static void
+assert_throughput (const WsRun *run, gsize i, double printed_gib_s)
+{
+  double bps =
+    (double) run->memops.bytes[i] / ((double) (run->memops.end[i] - run->memops.start[i]) * 1e-9);
+
+  g_assert_cmpfloat (fabs (bps / 1073741824.0 - printed_gib_s) / printed_gib_s, <, 2e-3);
+}
+
+/* `--print-gpu-trace` as text (a BabelStream-like program on a TITAN Xp):
+ * as many kernels and copies as the file has rows of each (counted here
+ * by a regular expression), values right-aligned under their headers. */
+static void
+test_trace_text (void)
+{
+  g_autoptr (WsRun) run = read_trace ("gputrace_txt_nvprof_result_cudastream.txt");
+  g_autofree char *path =
+    ws_test_data ("nvprof", "gputrace_txt_nvprof_result_cudastream.txt", NULL);
+  g_autofree char *text = ws_test_read (path);
+  g_autoptr (GRegex) kernel =
+    g_regex_new ("^\\S+\\s+\\S+\\s+\\(\\d+ \\d+ \\d+\\).*\\[\\d+\\]$", G_REGEX_MULTILINE, 0, NULL);
+  g_autoptr (GRegex) copy = g_regex_new ("\\[CUDA memcpy DtoH\\]$", G_REGEX_MULTILINE, 0, NULL);
+  g_autoptr (GMatchInfo) m = NULL;
+  guint kernels = 0, copies = 0;
+  const WsLaunchConfig *config;
+
+  for (g_regex_match (kernel, text, 0, &m); g_match_info_matches (m); g_match_info_next (m, NULL))
+    kernels++;
+  g_clear_pointer (&m, g_match_info_free);
+  for (g_regex_match (copy, text, 0, &m); g_match_info_matches (m); g_match_info_next (m, NULL))
+    copies++;
+  g_assert_cmpuint (run->kernels.n, ==, kernels);
+  g_assert_cmpuint (run->memops.n, ==, copies);
+  g_assert_cmpuint (kernels, ==, 501);
+
+  /* The first row: "309.24ms  1.6783ms  (32768 1 1)  (1024 1 1)  14  0B  0B
+   * … TITAN Xp (0)  1  7  void init_kernel<double>(…) [128]". */
+  g_assert_cmpint (run->kernels.start[0], ==, 309240000);
+  g_assert_cmpint (run->kernels.end[0] - run->kernels.start[0], ==, 1678300);
+  g_assert_cmpstr (ws_run_kernel_name (run, 0, WS_NAME_DEMANGLED), ==,
+                   "void init_kernel<double>(double*, double*, double*, double, double, double)");
+  g_assert_cmpstr (ws_run_kernel_name (run, 0, WS_NAME_SHORT), ==, "init_kernel");
+  g_assert_cmpuint (run->kernels.correlation[0], ==, 128);
+  config = ws_run_kernel_config (run, 0);
+  g_assert_cmpuint (config->grid[0], ==, 32768);
+  g_assert_cmpuint (config->block[0], ==, 1024);
+  g_assert_cmpuint (config->registers, ==, 14);
+  g_assert_cmpint (ws_run_kernel_stream (run, 0)->stream_id, ==, 7);
+  g_assert_cmpstr (ws_run_gpu_name (run, 0), ==, "TITAN Xp");
+  /* "318.40ms  1.7600us … 2.0000KB  1.0837GB/s  Device  Pageable". */
+  g_assert_cmpint (run->memops.start[0], ==, 318400000);
+  g_assert_cmpuint (run->memops.bytes[0], ==, 2048);
+  g_assert_cmpuint (run->memops.kind[0], ==, WS_MEMOP_DTOH);
+  g_assert_cmpstr (ws_mem_kind_label (run->memops.src_kind[0]), ==, "Device");
+  g_assert_cmpstr (ws_mem_kind_label (run->memops.dst_kind[0]), ==, "Pageable");
+  assert_throughput (run, 0, 1.0837);
+}
+
+/* `--print-gpu-trace --csv`, units in a row of their own: CUDA 8's
+ * concurrentKernels (9 kernels on streams 13 to 21, one copy) and a cuFFT
+ * program with mixed units (`s,us`, `B,KB,B,GB/s`). */
+static void
+test_trace_csv (void)
+{
+  g_autoptr (WsRun) run = read_trace ("gputrace_magus_concurrentkernels.csv");
+  g_autoptr (WsRun) fft = read_trace ("gputrace_magus_simplecufft_callback.csv");
+  g_autoptr (GHashTable) streams = g_hash_table_new (NULL, NULL);
+
+  g_assert_cmpuint (run->kernels.n, ==, 9);
+  g_assert_cmpuint (run->memops.n, ==, 1);
+  for (gsize i = 0; i < run->kernels.n; i++)
+    g_hash_table_add (streams, GINT_TO_POINTER (ws_run_kernel_stream (run, i)->stream_id));
+  g_assert_cmpuint (g_hash_table_size (streams), ==, 9);
+  for (int s = 13; s <= 21; s++)
+    g_assert_true (g_hash_table_contains (streams, GINT_TO_POINTER (s)));
+  /* "598.807267,10.733177,1,1,1,1,1,1,8,0,0,,,…,"13","clock_block(long*, long) [1183]"" in ms. */
+  g_assert_cmpint (run->kernels.start[0], ==, 598807267);
+  g_assert_cmpint (run->kernels.end[0] - run->kernels.start[0], ==, 10733177);
+  g_assert_cmpuint (run->kernels.correlation[0], ==, 1183);
+  g_assert_cmpuint (ws_run_kernel_config (run, 0)->registers, ==, 8);
+
+  /* "1.205290,1.536000,,,,,,,,,,448,0.271636,…,"[CUDA memcpy HtoD]"" in s,
+   * us, B and GB/s. */
+  g_assert_cmpint (fft->memops.start[0], ==, 1205290000);
+  g_assert_cmpint (fft->memops.end[0] - fft->memops.start[0], ==, 1536);
+  g_assert_cmpuint (fft->memops.bytes[0], ==, 448);
+  g_assert_cmpuint (fft->memops.kind[0], ==, WS_MEMOP_HTOD);
+  assert_throughput (fft, 0, 0.271636);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -329,5 +436,7 @@ main (int argc, char **argv)
   g_test_add_func ("/nvprof-log/cli/stats", test_cli_stats);
   g_test_add_func ("/nvprof-log/cli/compare", test_compare_two_logs);
   g_test_add_func ("/nvprof/compare-export-with-nsys", test_compare_export_with_nsys);
+  g_test_add_func ("/nvprof-trace/text", test_trace_text);
+  g_test_add_func ("/nvprof-trace/csv", test_trace_csv);
   return g_test_run ();
 }

@@ -447,7 +447,8 @@ parse_line (Parser *p, char *line, GError **error)
           p->current->no_kernels = TRUE;
         else if (strstr (stripped, "Start") != NULL && strstr (stripped, "Duration") != NULL)
           return refuse (
-            p, "an nvprof trace (`--print-gpu-trace`, `--print-api-trace`), not read yet", error);
+            p, "an nvprof trace of a kind not read yet (`--print-api-trace`; GPU traces are)",
+            error);
         else if (stripped[0] == '"')
           {
             g_autoptr (GPtrArray) cells = split_csv (stripped);

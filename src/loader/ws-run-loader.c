@@ -15,6 +15,7 @@
 #include "ws-nsys-stats-reader.h"
 #include "ws-nvprof-log.h"
 #include "ws-nvprof-reader.h"
+#include "ws-nvprof-trace.h"
 #include "ws-report-convert.h"
 #include "ws-run-loader.h"
 #include "ws-stats.h"
@@ -340,7 +341,8 @@ ws_run_load (const char *const *paths, WsLoadFlags flags, GCancellable *cancella
       const char *path = g_ptr_array_index (files, i);
       WsInputKind kind = g_array_index (kinds, WsInputKind, i);
 
-      if (kind == WS_INPUT_NSYS_SQLITE || kind == WS_INPUT_NVPROF_SQLITE)
+      if (kind == WS_INPUT_NSYS_SQLITE || kind == WS_INPUT_NVPROF_SQLITE ||
+          kind == WS_INPUT_NVPROF_TRACE)
         {
           if (export != NULL)
             {
@@ -375,7 +377,9 @@ ws_run_load (const char *const *paths, WsLoadFlags flags, GCancellable *cancella
     }
   if (export != NULL)
     {
-      if (export_kind == WS_INPUT_NVPROF_SQLITE)
+      if (export_kind == WS_INPUT_NVPROF_TRACE)
+        run = ws_nvprof_trace_read (export, &local);
+      else if (export_kind == WS_INPUT_NVPROF_SQLITE)
         run = ws_nvprof_reader_load (export, flags, cancellable,
                                      progress != NULL ? reading_progress : NULL, &reading, &local);
       else
