@@ -9,8 +9,11 @@
 #include "ws-capture-page.h"
 #include "ws-capture-settings-dialog.h"
 #include "ws-capture-settings.h"
+#include "ws-hosts-editor.h"
+#include "ws-ssh-host.h"
 #include "ws-target-autosave.h"
 #include "ws-test-gui.h"
+#include "ws-test-sshd.h"
 #include "ws-test-util.h"
 #include "ws-window.h"
 
@@ -414,6 +417,151 @@ test_settings_dialog (void)
   g_settings_reset (settings, "ncu-set");
 }
 
+/* A host made in the settings dialog's Hosts page, through its fields:
+ * GSettings keeps it once it is valid; what is wrong shows under it. */
+static void
+test_hosts_settings (void)
+{
+  g_autoptr (GSettings) settings = ws_capture_settings_open_gsettings ();
+  WsCaptureSettingsDialog *dialog = ws_capture_settings_dialog_new (NULL, settings);
+  WsHostsEditor *editor =
+    WS_HOSTS_EDITOR (ws_capture_settings_dialog_get_widget (dialog, "hosts_editor"));
+  GtkEntry *name = GTK_ENTRY (ws_hosts_editor_get_widget (editor, "name_entry"));
+  GtkEntry *destination = GTK_ENTRY (ws_hosts_editor_get_widget (editor, "destination_entry"));
+  GtkSpinButton *port = GTK_SPIN_BUTTON (ws_hosts_editor_get_widget (editor, "port_spin"));
+  GtkEntry *remote_dir = GTK_ENTRY (ws_hosts_editor_get_widget (editor, "remote_dir_entry"));
+  GtkLabel *problem = GTK_LABEL (ws_hosts_editor_get_widget (editor, "problem_label"));
+  g_autoptr (GVariant) kept = NULL;
+  g_autoptr (GPtrArray) hosts = NULL;
+  WsSshHost *host;
+
+  ws_capture_settings_dialog_show_page (dialog, "hosts");
+  gtk_widget_show (GTK_WIDGET (dialog));
+  ws_test_gui_flush ();
+  ws_hosts_editor_add (editor);
+  g_assert_cmpstr (gtk_entry_get_text (name), ==, "host");
+  /* No destination yet: said, and not kept. */
+  g_assert_nonnull (strstr (gtk_label_get_text (problem), "no host"));
+  kept = g_settings_get_value (settings, "hosts");
+  g_assert_cmpuint (g_variant_n_children (kept), ==, 0);
+  g_clear_pointer (&kept, g_variant_unref);
+
+  gtk_entry_set_text (name, "gpu1");
+  gtk_entry_set_text (destination, "-oProxyCommand=x");
+  g_assert_nonnull (strstr (gtk_label_get_text (problem), "starts with “-”"));
+  gtk_entry_set_text (destination, "me@gpu.example.org");
+  gtk_spin_button_set_value (port, 2222);
+  gtk_entry_set_text (remote_dir, "/scratch/captures");
+  kept = g_settings_get_value (settings, "hosts");
+  hosts = ws_ssh_hosts_from_variant (kept);
+  g_assert_cmpuint (hosts->len, ==, 1);
+  host = g_ptr_array_index (hosts, 0);
+  g_assert_cmpstr (host->name, ==, "gpu1");
+  g_assert_cmpstr (host->destination, ==, "me@gpu.example.org");
+  g_assert_cmpuint (host->port, ==, 2222);
+  g_assert_cmpstr (host->remote_dir, ==, "/scratch/captures");
+  g_assert_null (host->identity);
+
+  gtk_widget_destroy (GTK_WIDGET (dialog));
+  g_settings_reset (settings, "hosts");
+}
+
+static void
+transfer_seen_cb (WsCaptureRunner *runner, guint target, guint64 done, guint64 total,
+                  const char *file, gpointer data)
+{
+  *(guint *) data += 1;
+}
+
+/* The user gives a target the host of the settings in the HOST column
+ * (the cell's own editing) and runs it: it runs there through a real
+ * sshd, its files come back, and the panel says where it ran. */
+static void
+test_edit_host_and_run (void)
+{
+  g_autoptr (WsTestSshd) sshd = ws_test_sshd_start (TRUE);
+  g_autoptr (GSettings) settings = ws_capture_settings_open_gsettings ();
+  g_autoptr (WsSshHost) gpu1 = ws_ssh_host_new ("gpu1", sshd->destination, sshd->port);
+  g_autoptr (GPtrArray) hosts = g_ptr_array_new ();
+  g_autofree char *dir = ws_test_tmpdir ();
+  g_autofree char *remote_dir = ws_test_tmpdir ();
+  g_autofree char *path = g_build_filename (dir, "targets.tsv", NULL);
+  g_autofree char *db =
+    g_build_filename (dir, "out", "targets", "remote", "nsys", "remote.sqlite", NULL);
+  g_autofree char *sqlite = ws_test_data ("nsys", "v2025.3_h100_probe.sqlite", NULL);
+  g_autofree char *log = NULL;
+  g_autofree char *saved = NULL;
+  g_autofree char *sum = NULL;
+  g_autofree char *want = ws_test_file_sha256 (sqlite);
+  g_autoptr (GError) error = NULL;
+  WsCapturePage *page;
+  WsWindow *window;
+  WsCapturePanel *panel;
+  gboolean finished[2] = { FALSE, FALSE };
+  guint transfers = 0;
+  gint64 deadline = g_get_monotonic_time () + 60 * G_USEC_PER_SEC;
+
+  gpu1->remote_dir = g_strdup (remote_dir);
+  g_ptr_array_add (hosts, gpu1);
+  g_settings_set_value (settings, "hosts", ws_ssh_hosts_to_variant (hosts));
+  g_settings_set_string (settings, "ssh-command", sshd->ssh_command);
+  g_settings_set_uint (settings, "capture-topn", 1);
+  window = capture_window (&page);
+  panel = ws_capture_page_get_panel (page);
+  g_assert_true (g_file_set_contents (path,
+                                      "NAME\tCMD\tWORKDIR\tENVS\nremote\techo on "
+                                      "$(hostname)\t-\t-\n",
+                                      -1, NULL));
+  g_assert_true (ws_capture_page_open (page, path, &error));
+
+  /* HOST's cell is a combo with an entry: typed, then Enter. */
+  ws_targets_editor_edit (ws_capture_page_get_editor (page), 0, WS_TARGET_HOST);
+  ws_test_gui_flush ();
+  {
+    GtkWidget *focus = gtk_window_get_focus (GTK_WINDOW (window));
+
+    g_assert_true (GTK_IS_ENTRY (focus));
+    gtk_entry_set_text (GTK_ENTRY (focus), "gpu1");
+    g_assert_true (gtk_test_widget_send_key (focus, GDK_KEY_Return, 0));
+    ws_test_gui_flush ();
+  }
+  g_assert_cmpstr (ws_target_list_get (ws_capture_page_get_list (page), 0, WS_TARGET_HOST), ==,
+                   "gpu1");
+  g_assert_cmpuint (ws_targets_editor_get_n_problems (ws_capture_page_get_editor (page)), ==, 0);
+  g_assert_true (ws_capture_page_save (page, &error));
+  saved = ws_test_read (path);
+  g_assert_cmpstr (saved, ==,
+                   "NAME\tCMD\tWORKDIR\tENVS\tHOST\nremote\techo on $(hostname)\t-\t-\tgpu1\n");
+
+  g_signal_connect (panel, "finished", G_CALLBACK (finished_cb), finished);
+  gtk_button_clicked (GTK_BUTTON (ws_capture_panel_get_run_button (panel)));
+  while (ws_capture_panel_get_runner (panel) == NULL)
+    {
+      g_main_context_iteration (NULL, TRUE);
+      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
+    }
+  g_signal_connect (ws_capture_panel_get_runner (panel), "transfer", G_CALLBACK (transfer_seen_cb),
+                    &transfers);
+  wait_for (&finished[0]);
+  g_assert_true (finished[1]);
+  for (guint s = 1; s <= 6; s++)
+    g_assert_cmpint (ws_capture_panel_get_step_state (panel, 0, s), ==, WS_CAPTURE_STEP_DONE);
+  g_assert_cmpuint (transfers, >, 0);
+  sum = ws_test_file_sha256 (db);
+  g_assert_cmpstr (sum, ==, want);
+  log = ws_capture_panel_get_log (panel);
+  g_assert_nonnull (strstr (log, "copying back from gpu1: remote_cuda_gpu_kern_sum.csv, "
+                                 "remote.sqlite\n"));
+  g_assert_nonnull (strstr (log, "\non "));
+
+  gtk_widget_destroy (GTK_WIDGET (window));
+  g_settings_reset (settings, "hosts");
+  g_settings_reset (settings, "ssh-command");
+  g_settings_reset (settings, "capture-topn");
+  ws_test_rmtree (dir);
+  ws_test_rmtree (remote_dir);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -430,6 +578,8 @@ main (int argc, char **argv)
   g_test_add_func ("/capture-page/close-asks", test_close_asks);
   g_test_add_func ("/capture-page/cancel-ends-every-process", test_cancel);
   g_test_add_func ("/capture-page/settings-dialog", test_settings_dialog);
+  g_test_add_func ("/capture-page/hosts-settings", test_hosts_settings);
+  g_test_add_func ("/capture-page/edit-host-and-run", test_edit_host_and_run);
 
   status = ws_test_gui_run ();
   ws_test_rmtree (state);

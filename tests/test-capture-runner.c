@@ -7,119 +7,17 @@
 
 #include "ws-capture-runner.h"
 #include "ws-error.h"
+#include "ws-test-runner.h"
 #include "ws-test-util.h"
 
 /* Each test runs real captures through the runner: the target programs are
  * real shell commands, nsys and ncu the stand-ins of tests/stand-ins, which
  * replay the real files of tests/data. */
 
-typedef struct
-{
-  char *dir; /* holds targets.tsv; the output goes to dir/out */
-  char *targets;
-  WsTargetList *list;
-  WsCaptureSettings *settings;
-  WsCaptureRunner *runner;
-  GCancellable *cancellable;
-  GPtrArray *log;  /* every line, as the runner reported it */
-  char *cancel_on; /* the start of a line that cancels the run when it comes */
-  char *touch_on;  /* a line that makes touch_path appear when it comes */
-  char *touch_path;
-  gboolean done;
-  gboolean ok;
-  GError *error;
-} Capture;
-
-static void
-capture_free (Capture *capture)
-{
-  g_clear_object (&capture->runner);
-  g_clear_object (&capture->list);
-  g_clear_object (&capture->cancellable);
-  g_clear_pointer (&capture->settings, ws_capture_settings_free);
-  g_clear_pointer (&capture->log, g_ptr_array_unref);
-  g_clear_error (&capture->error);
-  ws_test_rmtree (capture->dir);
-  g_free (capture->dir);
-  g_free (capture->targets);
-  g_free (capture->cancel_on);
-  g_free (capture->touch_on);
-  g_free (capture->touch_path);
-  g_free (capture);
-}
-
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (Capture, capture_free)
-
-static Capture *
-capture_new (const char *targets_text)
-{
-  Capture *capture = g_new0 (Capture, 1);
-  g_autofree char *stand_ins = ws_test_stand_ins ();
-  g_autoptr (GError) error = NULL;
-
-  capture->dir = ws_test_tmpdir ();
-  capture->targets = g_build_filename (capture->dir, "targets.tsv", NULL);
-  g_assert_true (g_file_set_contents (capture->targets, targets_text, -1, NULL));
-  capture->list = ws_target_list_new_from_file (capture->targets, &error);
-  g_assert_no_error (error);
-  capture->settings = ws_capture_settings_new ();
-  capture->settings->nsys_path = g_build_filename (stand_ins, "nsys", NULL);
-  capture->settings->ncu_path = g_build_filename (stand_ins, "ncu", NULL);
-  capture->cancellable = g_cancellable_new ();
-  capture->log = g_ptr_array_new_with_free_func (g_free);
-  return capture;
-}
-
-static void
-log_cb (WsCaptureRunner *runner, guint target, guint step, guint kind, const char *line,
-        gpointer data)
-{
-  Capture *capture = data;
-
-  g_ptr_array_add (capture->log, g_strdup (line));
-  if (capture->cancel_on != NULL && g_str_has_prefix (line, capture->cancel_on))
-    g_cancellable_cancel (capture->cancellable);
-  if (capture->touch_on != NULL && g_str_equal (line, capture->touch_on))
-    g_assert_true (g_file_set_contents (capture->touch_path, "", 0, NULL));
-}
-
-static void
-finished_cb (GObject *source, GAsyncResult *result, gpointer data)
-{
-  Capture *capture = data;
-
-  capture->ok = ws_capture_runner_run_finish (WS_CAPTURE_RUNNER (source), result, &capture->error);
-  capture->done = TRUE;
-}
-
-/* Runs every row of the targets file; fails the test after 60 s. */
-static void
-capture_run (Capture *capture)
-{
-  guint n = ws_target_list_get_n_targets (capture->list);
-  g_autofree guint *rows = g_new0 (guint, MAX (n, 1));
-  gint64 deadline = g_get_monotonic_time () + 60 * G_USEC_PER_SEC;
-
-  for (guint i = 0; i < n; i++)
-    rows[i] = i;
-  g_clear_object (&capture->runner);
-  capture->runner = ws_capture_runner_new (capture->list, rows, n, capture->settings, capture->dir);
-  ws_capture_runner_set_grace (capture->runner, 500);
-  g_signal_connect (capture->runner, "log", G_CALLBACK (log_cb), capture);
-  capture->done = FALSE;
-  g_clear_error (&capture->error);
-  ws_capture_runner_run_async (capture->runner, capture->cancellable, finished_cb, capture);
-  while (!capture->done)
-    {
-      g_main_context_iteration (NULL, TRUE);
-      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
-    }
-}
-
-static char *out_path (Capture *capture, const char *first, ...) G_GNUC_NULL_TERMINATED;
+static char *out_path (WsTestCapture *capture, const char *first, ...) G_GNUC_NULL_TERMINATED;
 
 static char *
-out_path (Capture *capture, const char *first, ...)
+out_path (WsTestCapture *capture, const char *first, ...)
 {
   va_list args;
   char *path;
@@ -128,52 +26,6 @@ out_path (Capture *capture, const char *first, ...)
   path = ws_test_build_path_valist (capture->dir, "out", first, args);
   va_end (args);
   return path;
-}
-
-static JsonObject *
-read_manifest (const char *dir, JsonParser *parser)
-{
-  g_autofree char *path = g_build_filename (dir, "run.json", NULL);
-  g_autoptr (GError) error = NULL;
-
-  json_parser_load_from_file (parser, path, &error);
-  g_assert_no_error (error);
-  return json_node_get_object (json_parser_get_root (parser));
-}
-
-static JsonObject *
-manifest_step (JsonObject *manifest, guint step)
-{
-  JsonArray *steps = json_object_get_array_member (manifest, "steps");
-
-  return json_array_get_object_element (steps, step - 1);
-}
-
-static gboolean
-log_has (Capture *capture, const char *line)
-{
-  for (guint i = 0; i < capture->log->len; i++)
-    if (g_str_equal (g_ptr_array_index (capture->log, i), line))
-      return TRUE;
-  return FALSE;
-}
-
-static gboolean
-log_has_prefix (Capture *capture, const char *prefix)
-{
-  for (guint i = 0; i < capture->log->len; i++)
-    if (g_str_has_prefix (g_ptr_array_index (capture->log, i), prefix))
-      return TRUE;
-  return FALSE;
-}
-
-static void
-assert_same_file (const char *a, const char *b)
-{
-  g_autofree char *sum_a = ws_test_file_sha256 (a);
-  g_autofree char *sum_b = ws_test_file_sha256 (b);
-
-  g_assert_cmpstr (sum_a, ==, sum_b);
 }
 
 static const char *const kernel_files[] = { "barrier_heavy", "strided_read", "fma_heavy",
@@ -185,12 +37,12 @@ static const char *const kernel_files[] = { "barrier_heavy", "strided_read", "fm
 static void
 test_two_targets (void)
 {
-  g_autoptr (Capture) capture =
-    capture_new ("NAME\tCMD\tWORKDIR\tENVS\n"
-                 "first\techo \"hello $WS_GREETING\" > greeting.txt; echo out-line; echo "
-                 "err-line >&2\t-\tWS_GREETING=world\n"
-                 "# a comment between the rows\n"
-                 "second target\ttrue\tsub\t-\n");
+  g_autoptr (WsTestCapture) capture =
+    ws_test_capture_new ("NAME\tCMD\tWORKDIR\tENVS\n"
+                         "first\techo \"hello $WS_GREETING\" > greeting.txt; echo out-line; echo "
+                         "err-line >&2\t-\tWS_GREETING=world\n"
+                         "# a comment between the rows\n"
+                         "second target\ttrue\tsub\t-\n");
   g_autofree char *sub = g_build_filename (capture->dir, "sub", NULL);
   g_autofree char *greeting_path = g_build_filename (capture->dir, "greeting.txt", NULL);
   g_autofree char *greeting = NULL;
@@ -207,7 +59,7 @@ test_two_targets (void)
   const char *folders[] = { "first", "second_target" };
 
   g_assert_cmpint (g_mkdir (sub, 0755), ==, 0);
-  capture_run (capture);
+  ws_test_capture_run (capture, 60);
   g_assert_no_error (capture->error);
   g_assert_true (capture->ok);
   g_assert_cmpuint (ws_capture_runner_get_n_failed (capture->runner), ==, 0);
@@ -236,8 +88,8 @@ test_two_targets (void)
         g_assert_cmpint (ws_capture_runner_get_step_state (capture->runner, t, s), ==,
                          WS_CAPTURE_STEP_DONE);
       g_assert_true (g_file_test (rep, G_FILE_TEST_IS_REGULAR));
-      assert_same_file (db, sqlite);
-      assert_same_file (csv, kern_sum);
+      ws_test_assert_same_file (db, sqlite);
+      ws_test_assert_same_file (csv, kern_sum);
       for (guint k = 0; k < G_N_ELEMENTS (kernel_files); k++)
         {
           g_autofree char *report_name = g_strconcat (kernel_files[k], ".ncu-rep", NULL);
@@ -246,10 +98,10 @@ test_two_targets (void)
           g_autofree char *raw_csv = g_build_filename (dir, "ncu", raw_name, NULL);
 
           g_assert_true (g_file_test (report, G_FILE_TEST_IS_REGULAR));
-          assert_same_file (raw_csv, raw);
+          ws_test_assert_same_file (raw_csv, raw);
         }
 
-      manifest = read_manifest (dir, parser);
+      manifest = ws_test_read_manifest (dir, parser);
       g_assert_cmpstr (json_object_get_string_member (manifest, "status"), ==, "done");
       g_assert_cmpstr (
         json_object_get_string_member (json_object_get_object_member (manifest, "target"), "name"),
@@ -266,7 +118,7 @@ test_two_targets (void)
                         ==, 6);
       for (guint s = 1; s <= WS_CAPTURE_N_STEPS; s++)
         {
-          JsonObject *step = manifest_step (manifest, s);
+          JsonObject *step = ws_test_manifest_step (manifest, s);
 
           g_assert_cmpint (json_object_get_int_member (step, "step"), ==, s);
           g_assert_cmpstr (json_object_get_string_member (step, "state"), ==, "done");
@@ -274,7 +126,7 @@ test_two_targets (void)
         }
       {
         JsonArray *commands =
-          json_object_get_array_member (manifest_step (manifest, 2), "commands");
+          json_object_get_array_member (ws_test_manifest_step (manifest, 2), "commands");
         JsonObject *command = json_array_get_object_element (commands, 0);
         JsonArray *argv = json_object_get_array_member (command, "argv");
         JsonArray *env = json_object_get_array_member (command, "env");
@@ -301,8 +153,8 @@ test_two_targets (void)
   g_assert_cmpstr (greeting, ==, "hello world\n");
 
   /* The tools' output reached the log, line by line. */
-  g_assert_true (log_has (capture, "out-line"));
-  g_assert_true (log_has (capture, "err-line"));
+  g_assert_true (ws_test_capture_log_has (capture, "out-line"));
+  g_assert_true (ws_test_capture_log_has (capture, "err-line"));
 
   /* The log file holds the [STEP x/6] lines of both targets in order. */
   log_text = ws_test_read (ws_capture_runner_get_log_path (capture->runner));
@@ -330,16 +182,16 @@ test_two_targets (void)
 static void
 test_output_streams (void)
 {
-  g_autoptr (Capture) capture = capture_new (
+  g_autoptr (WsTestCapture) capture = ws_test_capture_new (
     "stream\techo ready; n=0; while [ ! -e go ] && [ $n -lt 300 ]; do sleep 0.1; n=$((n+1)); "
     "done; [ -e go ] && echo saw-go\t-\t-\n");
 
   capture->touch_on = g_strdup ("ready");
   capture->touch_path = g_build_filename (capture->dir, "go", NULL);
   capture->settings->topn = 1;
-  capture_run (capture);
+  ws_test_capture_run (capture, 60);
   g_assert_true (capture->ok);
-  g_assert_true (log_has (capture, "saw-go"));
+  g_assert_true (ws_test_capture_log_has (capture, "saw-go"));
   g_assert_cmpuint (ws_capture_runner_get_n_failed (capture->runner), ==, 0);
 }
 
@@ -355,16 +207,16 @@ typedef struct
 static void
 test_failure_modes (void)
 {
-  g_autoptr (Capture) capture =
-    capture_new ("NAME\tCMD\tWORKDIR\tENVS\n"
-                 "qdstrm\ttrue\t-\tWS_NSYS_MODE=qdstrm\n"
-                 "program_fails\techo failing; exit 3\t-\t-\n"
-                 "no_kernel_data\ttrue\t-\tWS_NSYS_MODE=nokernels\n"
-                 "empty_summary\ttrue\t-\tWS_NSYS_MODE=emptycsv\n"
-                 "counters\ttrue\t-\tWS_NCU_MODE=perm\n"
-                 "regex_matches_nothing\ttrue\t-\tWS_NCU_MODE=nokernels\n"
-                 "import_fails\ttrue\t-\tWS_NCU_MODE=importfail\n"
-                 "good\ttrue\t-\t-\n");
+  g_autoptr (WsTestCapture) capture =
+    ws_test_capture_new ("NAME\tCMD\tWORKDIR\tENVS\n"
+                         "qdstrm\ttrue\t-\tWS_NSYS_MODE=qdstrm\n"
+                         "program_fails\techo failing; exit 3\t-\t-\n"
+                         "no_kernel_data\ttrue\t-\tWS_NSYS_MODE=nokernels\n"
+                         "empty_summary\ttrue\t-\tWS_NSYS_MODE=emptycsv\n"
+                         "counters\ttrue\t-\tWS_NCU_MODE=perm\n"
+                         "regex_matches_nothing\ttrue\t-\tWS_NCU_MODE=nokernels\n"
+                         "import_fails\ttrue\t-\tWS_NCU_MODE=importfail\n"
+                         "good\ttrue\t-\t-\n");
   const Failure failures[] = {
     { "qdstrm", 2, "qdstrm.qdstrm but no report" },
     { "program_fails", 2, "exit status 3" },
@@ -376,7 +228,7 @@ test_failure_modes (void)
   };
 
   capture->settings->topn = 2;
-  capture_run (capture);
+  ws_test_capture_run (capture, 60);
   g_assert_true (capture->ok);
   g_assert_cmpuint (ws_capture_runner_get_n_failed (capture->runner), ==, G_N_ELEMENTS (failures));
 
@@ -399,13 +251,14 @@ test_failure_modes (void)
       g_assert_nonnull (strstr (message, f->message));
 
       failed_line = g_strdup_printf ("[STEP %u/6] 失败 %s: ", f->failed_step, f->name);
-      g_assert_true (log_has_prefix (capture, failed_line));
+      g_assert_true (ws_test_capture_log_has_prefix (capture, failed_line));
 
-      manifest = read_manifest (ws_capture_runner_get_target_dir (capture->runner, t), parser);
+      manifest =
+        ws_test_read_manifest (ws_capture_runner_get_target_dir (capture->runner, t), parser);
       g_assert_cmpstr (json_object_get_string_member (manifest, "status"), ==, "failed");
       g_assert_cmpstr (
-        json_object_get_string_member (manifest_step (manifest, f->failed_step), "state"), ==,
-        "failed");
+        json_object_get_string_member (ws_test_manifest_step (manifest, f->failed_step), "state"),
+        ==, "failed");
     }
   g_assert_true (ws_capture_runner_get_target_succeeded (capture->runner, 7));
 }
@@ -415,12 +268,12 @@ test_failure_modes (void)
 static void
 test_continue_on_error (void)
 {
-  g_autoptr (Capture) capture = capture_new ("counters\ttrue\t-\tWS_NCU_MODE=perm\n"
-                                             "good\ttrue\t-\t-\n");
+  g_autoptr (WsTestCapture) capture = ws_test_capture_new ("counters\ttrue\t-\tWS_NCU_MODE=perm\n"
+                                                           "good\ttrue\t-\t-\n");
 
   capture->settings->topn = 2;
   capture->settings->continue_on_error = TRUE;
-  capture_run (capture);
+  ws_test_capture_run (capture, 60);
   g_assert_true (capture->ok);
   g_assert_cmpint (ws_capture_runner_get_step_state (capture->runner, 0, 5), ==,
                    WS_CAPTURE_STEP_FAILED);
@@ -469,7 +322,7 @@ assert_all_gone (GArray *pids)
 static void
 test_cancel_leaves_nothing (void)
 {
-  g_autoptr (Capture) capture = NULL;
+  g_autoptr (WsTestCapture) capture = NULL;
   g_autofree char *pids_path = NULL;
   g_autofree char *text = NULL;
   g_autoptr (GArray) pids = NULL;
@@ -484,9 +337,9 @@ test_cancel_leaves_nothing (void)
                           "echo started; wait\t%s\tWS_STANDIN_PIDS=%s\n"
                           "next\ttrue\t-\t-\n",
                           dir, pids_path);
-  capture = capture_new (text);
+  capture = ws_test_capture_new (text);
   capture->cancel_on = g_strdup ("started");
-  capture_run (capture);
+  ws_test_capture_run (capture, 60);
 
   g_assert_false (capture->ok);
   g_assert_error (capture->error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
@@ -502,9 +355,9 @@ test_cancel_leaves_nothing (void)
     g_assert_cmpint (ws_capture_runner_get_step_state (capture->runner, 1, s), ==,
                      WS_CAPTURE_STEP_SKIPPED);
   g_assert_cmpuint (ws_capture_runner_get_n_failed (capture->runner), ==, 2);
-  manifest = read_manifest (ws_capture_runner_get_target_dir (capture->runner, 0), parser);
+  manifest = ws_test_read_manifest (ws_capture_runner_get_target_dir (capture->runner, 0), parser);
   g_assert_cmpstr (json_object_get_string_member (manifest, "status"), ==, "cancelled");
-  g_assert_true (log_has (capture, "[STEP 2/6] 失败 hangs: cancelled"));
+  g_assert_true (ws_test_capture_log_has (capture, "[STEP 2/6] 失败 hangs: cancelled"));
   ws_test_rmtree (dir);
 }
 
@@ -519,13 +372,13 @@ test_cancel_hanging_tool (void)
     g_strdup_printf ("ncu_hangs\techo $$ >> %s; echo \"running "
                      "$WS_NCU_MODE\"\t-\tWS_NCU_MODE=hang,WS_STANDIN_PIDS=%s\n",
                      pids_path, pids_path);
-  g_autoptr (Capture) capture = capture_new (text);
+  g_autoptr (WsTestCapture) capture = ws_test_capture_new (text);
   g_autoptr (GArray) pids = NULL;
 
   capture->settings->topn = 1;
   /* Only ncu prints this: the cancel comes during step 5. */
   capture->cancel_on = g_strdup ("==PROF== Connected to process");
-  capture_run (capture);
+  ws_test_capture_run (capture, 60);
   g_assert_error (capture->error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
   g_assert_cmpint (ws_capture_runner_get_step_state (capture->runner, 0, 5), ==,
                    WS_CAPTURE_STEP_FAILED);
@@ -544,11 +397,11 @@ test_leftovers_killed (void)
   g_autofree char *pids_path = g_build_filename (dir, "pids", NULL);
   g_autofree char *text =
     g_strdup_printf ("leaves_child\tsleep 300 > /dev/null 2>&1 & echo $! >> %s\t-\t-\n", pids_path);
-  g_autoptr (Capture) capture = capture_new (text);
+  g_autoptr (WsTestCapture) capture = ws_test_capture_new (text);
   g_autoptr (GArray) pids = NULL;
 
   capture->settings->topn = 1;
-  capture_run (capture);
+  ws_test_capture_run (capture, 60);
   g_assert_true (capture->ok);
   g_assert_cmpuint (ws_capture_runner_get_n_failed (capture->runner), ==, 0);
   pids = read_pids (pids_path);
@@ -566,7 +419,7 @@ test_safety (void)
   g_autofree char *marker = g_strdup_printf ("/tmp/pwned-%08x", g_random_int ());
   g_autofree char *text =
     g_strdup_printf ("../../etc\techo \"$A\" > a.txt\t-\tA=$(touch %s)\n", marker);
-  g_autoptr (Capture) capture = capture_new (text);
+  g_autoptr (WsTestCapture) capture = ws_test_capture_new (text);
   g_autofree char *a_path = g_build_filename (capture->dir, "a.txt", NULL);
   g_autofree char *a_text = NULL;
   g_autofree char *expected = g_strdup_printf ("$(touch %s)\n", marker);
@@ -578,7 +431,7 @@ test_safety (void)
   g_autoptr (GFile) target = NULL;
 
   capture->settings->topn = 1;
-  capture_run (capture);
+  ws_test_capture_run (capture, 60);
   g_assert_true (capture->ok);
   g_assert_cmpuint (ws_capture_runner_get_n_failed (capture->runner), ==, 0);
 
@@ -611,7 +464,7 @@ test_safety (void)
 static void
 test_never_overwrites (void)
 {
-  g_autoptr (Capture) capture = capture_new ("one\ttrue\t-\t-\n");
+  g_autoptr (WsTestCapture) capture = ws_test_capture_new ("one\ttrue\t-\t-\n");
   g_autofree char *first_group = NULL;
   g_autofree char *first_manifest = NULL;
   g_autofree char *sum_before = NULL;
@@ -620,18 +473,18 @@ test_never_overwrites (void)
   g_autoptr (GPtrArray) groups = NULL;
 
   capture->settings->topn = 1;
-  capture_run (capture);
+  ws_test_capture_run (capture, 60);
   g_assert_true (capture->ok);
   first_group = g_strdup (ws_capture_runner_get_group_dir (capture->runner));
   first_manifest = g_build_filename (first_group, "one", "run.json", NULL);
   sum_before = ws_test_file_sha256 (first_manifest);
 
-  capture_run (capture);
+  ws_test_capture_run (capture, 60);
   g_assert_true (capture->ok);
   second_group = g_strdup (ws_capture_runner_get_group_dir (capture->runner));
   g_assert_cmpstr (second_group, !=, first_group);
   g_assert_true (g_str_has_prefix (second_group, first_group));
-  capture_run (capture);
+  ws_test_capture_run (capture, 60);
   g_assert_true (capture->ok);
   g_assert_cmpstr (ws_capture_runner_get_group_dir (capture->runner), !=, second_group);
   g_assert_cmpstr (ws_capture_runner_get_group_dir (capture->runner), !=, first_group);
@@ -650,15 +503,15 @@ test_never_overwrites (void)
 static void
 test_global_log_rewritten (void)
 {
-  g_autoptr (Capture) capture = capture_new ("one\ttrue\t-\t-\n");
+  g_autoptr (WsTestCapture) capture = ws_test_capture_new ("one\ttrue\t-\t-\n");
   g_autofree char *log_path = g_build_filename (capture->dir, "global.log", NULL);
   g_autofree char *text = NULL;
   g_auto (GStrv) runs = NULL;
 
   capture->settings->topn = 1;
   capture->settings->global_log = g_strdup ("global.log");
-  capture_run (capture);
-  capture_run (capture);
+  ws_test_capture_run (capture, 60);
+  ws_test_capture_run (capture, 60);
   g_assert_cmpstr (ws_capture_runner_get_log_path (capture->runner), ==, log_path);
   text = ws_test_read (log_path);
   runs = g_strsplit (text, "== warpscope capture", -1);
@@ -670,7 +523,7 @@ test_global_log_rewritten (void)
 static void
 test_set_fallback (void)
 {
-  g_autoptr (Capture) capture = capture_new ("one\ttrue\t-\t-\n");
+  g_autoptr (WsTestCapture) capture = ws_test_capture_new ("one\ttrue\t-\t-\n");
   g_autoptr (JsonParser) parser = json_parser_new ();
   JsonObject *manifest;
   JsonArray *argv;
@@ -679,14 +532,14 @@ test_set_fallback (void)
   capture->settings->topn = 1;
   g_free (capture->settings->ncu_set);
   capture->settings->ncu_set = g_strdup ("speed-of-light");
-  capture_run (capture);
+  ws_test_capture_run (capture, 60);
   g_assert_true (capture->ok);
-  g_assert_true (
-    log_has (capture, "warning: ncu has no set “speed-of-light” (ncu --list-sets); using “basic”"));
-  manifest = read_manifest (ws_capture_runner_get_target_dir (capture->runner, 0), parser);
+  g_assert_true (ws_test_capture_log_has (
+    capture, "warning: ncu has no set “speed-of-light” (ncu --list-sets); using “basic”"));
+  manifest = ws_test_read_manifest (ws_capture_runner_get_target_dir (capture->runner, 0), parser);
   argv = json_object_get_array_member (
     json_array_get_object_element (
-      json_object_get_array_member (manifest_step (manifest, 5), "commands"), 0),
+      json_object_get_array_member (ws_test_manifest_step (manifest, 5), "commands"), 0),
     "argv");
   for (guint i = 0; i + 1 < json_array_get_length (argv); i++)
     if (g_str_equal (json_array_get_string_element (argv, i), "--set"))
@@ -701,12 +554,12 @@ test_set_fallback (void)
 static void
 test_bad_input (void)
 {
-  g_autoptr (Capture) capture = capture_new ("NAME\tCMD\tWORKDIR\tENVS\n"
-                                             "a\ttrue\tno-such-dir\t-\n");
+  g_autoptr (WsTestCapture) capture = ws_test_capture_new ("NAME\tCMD\tWORKDIR\tENVS\n"
+                                                           "a\ttrue\tno-such-dir\t-\n");
   g_autofree char *out = g_build_filename (capture->dir, "out", NULL);
   g_autofree char *prefix = NULL;
 
-  capture_run (capture);
+  ws_test_capture_run (capture, 60);
   g_assert_false (capture->ok);
   g_assert_error (capture->error, WS_CAPTURE_ERROR, WS_CAPTURE_ERROR_INVALID);
   prefix = g_strdup_printf ("%s:2: WORKDIR of “a”", capture->targets);
@@ -716,7 +569,7 @@ test_bad_input (void)
   ws_target_list_set (capture->list, 0, WS_TARGET_WORKDIR, "-");
   g_free (capture->settings->ncu_path);
   capture->settings->ncu_path = g_strdup ("/nonexistent/ncu");
-  capture_run (capture);
+  ws_test_capture_run (capture, 60);
   g_assert_error (capture->error, WS_CAPTURE_ERROR, WS_CAPTURE_ERROR_TOOL_MISSING);
   g_assert_true (g_str_has_prefix (capture->error->message, "/nonexistent/ncu"));
 }

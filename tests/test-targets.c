@@ -12,7 +12,7 @@
 
 static const char *const fixtures[] = {
   "commented_chinese.tsv", "header_basic.tsv",   "invalid_rows.tsv",
-  "legacy_header.tsv",     "no_header_crlf.tsv",
+  "legacy_header.tsv",     "no_header_crlf.tsv", "with_hosts.tsv",
 };
 
 static WsTargetList *
@@ -375,6 +375,86 @@ test_autosave (void)
   ws_test_rmtree (dir);
 }
 
+/* HOST, the optional fifth column: read, validated, and written only
+ * where a row has one (the header gains it when a row first does). */
+static void
+test_host_column (void)
+{
+  g_autoptr (WsTargetList) hosts = load ("with_hosts.tsv");
+  g_autoptr (WsTargetList) basic = load ("header_basic.tsv");
+  g_autoptr (GPtrArray) problems = NULL;
+  g_autofree char *data = NULL;
+  g_autofree char *workdir = NULL;
+  const char *const known[] = { "gpu1", "the big one", NULL };
+
+  g_assert_cmpint (ws_target_list_get_header (hosts), ==, WS_TARGETS_HEADER_NAME_CMD);
+  g_assert_cmpuint (ws_target_list_get_n_targets (hosts), ==, 4);
+  g_assert_cmpstr (ws_target_list_get (hosts, 0, WS_TARGET_HOST), ==, "-");
+  g_assert_cmpstr (ws_target_list_get (hosts, 1, WS_TARGET_HOST), ==, "gpu1");
+  g_assert_cmpstr (ws_target_list_get (hosts, 2, WS_TARGET_HOST), ==, "user@10.0.0.5:2222");
+  g_assert_cmpstr (ws_target_list_get (hosts, 3, WS_TARGET_HOST), ==, "");
+  g_assert_false (ws_target_list_is_remote (hosts, 0));
+  g_assert_true (ws_target_list_is_remote (hosts, 1));
+  g_assert_false (ws_target_list_is_remote (hosts, 3));
+  /* A folder on the host is not looked for here, nor made absolute. */
+  workdir = ws_target_list_resolve_workdir (hosts, 1);
+  g_assert_cmpstr (workdir, ==, "~/proj");
+  problems = ws_target_list_validate (hosts);
+  g_assert_cmpuint (problems->len, ==, 0);
+  g_clear_pointer (&problems, g_ptr_array_unref);
+
+  /* Not an ssh destination; a known host's name may be anything. */
+  ws_target_list_set (hosts, 1, WS_TARGET_HOST, "the big one");
+  problems = ws_target_list_validate (hosts);
+  g_assert_true (has_problem (problems, 1, WS_TARGET_HOST, "“the big one” is not a host"));
+  g_clear_pointer (&problems, g_ptr_array_unref);
+  ws_target_list_set_known_hosts (hosts, known);
+  problems = ws_target_list_validate (hosts);
+  g_assert_cmpuint (problems->len, ==, 0);
+  g_clear_pointer (&problems, g_ptr_array_unref);
+  ws_target_list_set (hosts, 1, WS_TARGET_HOST, "-oProxyCommand=touch x");
+  ws_target_list_set (hosts, 2, WS_TARGET_HOST, "user@gpu:99999");
+  problems = ws_target_list_validate (hosts);
+  g_assert_true (has_problem (problems, 1, WS_TARGET_HOST, "starts with “-”"));
+  g_assert_true (has_problem (problems, 2, WS_TARGET_HOST, "from 1 to 65535"));
+  g_clear_pointer (&problems, g_ptr_array_unref);
+
+  /* A four-column file: an edited row stays four columns until it gets a
+   * HOST; then the header names HOST too, and the other row stays as it
+   * was. */
+  ws_target_list_set (basic, 0, WS_TARGET_CMD, "python infer.py");
+  data = ws_target_list_to_data (basic, NULL);
+  g_assert_cmpstr (
+    data, ==,
+    "NAME\tCMD\tWORKDIR\tENVS\n"
+    "bert_inf\tpython infer.py\t./models\tCUDA_VISIBLE_DEVICES=0\n"
+    "resnet_train\tpython train.py --epochs 1\t./cv\tCUDA_VISIBLE_DEVICES=0,OMP_NUM_THREADS=4\n");
+  g_free (data);
+  ws_target_list_set (basic, 0, WS_TARGET_HOST, "gpu1");
+  data = ws_target_list_to_data (basic, NULL);
+  g_assert_cmpstr (
+    data, ==,
+    "NAME\tCMD\tWORKDIR\tENVS\tHOST\n"
+    "bert_inf\tpython infer.py\t./models\tCUDA_VISIBLE_DEVICES=0\tgpu1\n"
+    "resnet_train\tpython train.py --epochs 1\t./cv\tCUDA_VISIBLE_DEVICES=0,OMP_NUM_THREADS=4\n");
+  g_assert_cmpint (ws_target_list_get_header (basic), ==, WS_TARGETS_HEADER_NAME_CMD);
+  /* A duplicate keeps the HOST. */
+  ws_target_list_duplicate (basic, 0);
+  g_assert_cmpstr (ws_target_list_get (basic, 1, WS_TARGET_HOST), ==, "gpu1");
+  g_free (data);
+
+  /* A sixth column is flagged, on HOST. */
+  {
+    const char *text = "a\ttrue\t-\t-\tgpu1\textra\n";
+    g_autoptr (WsTargetList) extra = ws_target_list_new_from_data (text, strlen (text), NULL);
+
+    problems = ws_target_list_validate (extra);
+    g_assert_true (has_problem (problems, 0, WS_TARGET_HOST, "a row has 4 or 5"));
+    data = ws_target_list_to_data (extra, NULL);
+    g_assert_cmpstr (data, ==, text);
+  }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -397,6 +477,7 @@ main (int argc, char **argv)
   g_test_add_func ("/targets/edit/append-after-unterminated-line",
                    test_append_after_unterminated_line);
   g_test_add_func ("/targets/read/not-text", test_not_text);
+  g_test_add_func ("/targets/host/fifth-column", test_host_column);
   g_test_add_func ("/targets/autosave/found-until-saved", test_autosave);
 
   status = g_test_run ();

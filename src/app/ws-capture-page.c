@@ -11,6 +11,7 @@
 #include "ws-capture-settings.h"
 #include "ws-doctor-view.h"
 #include "ws-doctor.h"
+#include "ws-ssh-host.h"
 #include "ws-target-autosave.h"
 #include "ws-target-validate.h"
 
@@ -143,6 +144,28 @@ list_changed_cb (WsCapturePage *self)
     self->autosave_id = g_timeout_add_seconds (AUTOSAVE_DELAY_S, autosave_cb, self);
 }
 
+/* The hosts of the settings: what the HOST column may name. */
+static void
+update_hosts (WsCapturePage *self)
+{
+  g_autoptr (GVariant) value = NULL;
+  g_autoptr (GPtrArray) hosts = NULL;
+  g_autoptr (GStrvBuilder) builder = g_strv_builder_new ();
+  g_auto (GStrv) names = NULL;
+
+  if (self->settings != NULL)
+    {
+      value = g_settings_get_value (self->settings, "hosts");
+      hosts = ws_ssh_hosts_from_variant (value);
+      for (guint i = 0; i < hosts->len; i++)
+        g_strv_builder_add (builder, ((WsSshHost *) g_ptr_array_index (hosts, i))->name);
+    }
+  names = g_strv_builder_end (builder);
+  ws_targets_editor_set_hosts (self->editor, (const char *const *) names);
+  if (self->list != NULL)
+    ws_target_list_set_known_hosts (self->list, (const char *const *) names);
+}
+
 static void
 set_list (WsCapturePage *self, WsTargetList *list)
 {
@@ -157,6 +180,7 @@ set_list (WsCapturePage *self, WsTargetList *list)
                            G_CONNECT_SWAPPED);
   ws_targets_editor_set_list (self->editor, list);
   ws_capture_panel_set_list (self->panel, list);
+  update_hosts (self);
   update_title (self);
 }
 
@@ -515,15 +539,46 @@ run_doctor_done_cb (GObject *source, GAsyncResult *result, gpointer data)
   gtk_widget_show (GTK_WIDGET (dialog));
 }
 
-/* Run: the checked targets must be valid; the doctor looks at the machine
- * first. */
+/* The hosts the rows run on (each once), and whether one runs here. */
+static GPtrArray *
+hosts_of (WsCapturePage *self, const WsCaptureSettings *settings, GArray *rows, gboolean *here)
+{
+  GPtrArray *hosts = g_ptr_array_new_with_free_func ((GDestroyNotify) ws_ssh_host_free);
+  g_autoptr (GHashTable) seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+
+  *here = FALSE;
+  for (guint i = 0; i < rows->len; i++)
+    {
+      guint row = g_array_index (rows, guint, i);
+      g_autofree char *spec = NULL;
+      WsSshHost *host;
+
+      if (!ws_target_list_is_remote (self->list, row))
+        {
+          *here = TRUE;
+          continue;
+        }
+      spec = g_strstrip (g_strdup (ws_target_list_get (self->list, row, WS_TARGET_HOST)));
+      if (!g_hash_table_add (seen, g_strdup (spec)))
+        continue;
+      host = ws_ssh_host_lookup (settings->hosts, spec, NULL);
+      if (host != NULL)
+        g_ptr_array_add (hosts, host);
+    }
+  return hosts;
+}
+
+/* Run: the checked targets must be valid; the doctor looks at the
+ * machines they run on first. */
 static void
 run_requested_cb (WsCapturePage *self)
 {
   g_autoptr (GArray) rows = ws_capture_panel_get_checked (self->panel);
   g_autoptr (GError) error = NULL;
   g_autoptr (WsCaptureSettings) settings = NULL;
+  g_autoptr (GPtrArray) hosts = NULL;
   g_autofree char *out = NULL;
+  gboolean here = FALSE;
   RunRequest *request;
 
   if (ws_capture_panel_is_running (self->panel) || self->cancellable != NULL)
@@ -557,14 +612,16 @@ run_requested_cb (WsCapturePage *self)
     }
 
   out = output_dir (self, settings);
+  hosts = hosts_of (self, settings, rows, &here);
   request = g_new0 (RunRequest, 1);
   request->page = g_object_ref (self);
   request->rows = g_array_ref (rows);
   request->settings = g_steal_pointer (&settings);
   self->cancellable = g_cancellable_new ();
-  show_message (self, GTK_MESSAGE_INFO, _ ("Checking this machine…"));
-  ws_doctor_run_async (request->settings, out, NULL, self->cancellable, run_doctor_done_cb,
-                       request);
+  show_message (self, GTK_MESSAGE_INFO,
+                hosts->len > 0 ? _ ("Checking the machines…") : _ ("Checking this machine…"));
+  ws_doctor_run_hosts_async (request->settings, here ? out : NULL, NULL, hosts, self->cancellable,
+                             run_doctor_done_cb, request);
 }
 
 static void
@@ -584,12 +641,16 @@ doctor_done_cb (GObject *source, GAsyncResult *result, gpointer data)
   gtk_widget_show (GTK_WIDGET (dialog));
 }
 
+/* The doctor of this machine, and of the hosts the checked targets run on. */
 static void
 doctor_clicked_cb (WsCapturePage *self)
 {
   g_autoptr (GError) error = NULL;
   g_autoptr (WsCaptureSettings) settings = current_settings (self, &error);
+  g_autoptr (GArray) rows = ws_capture_panel_get_checked (self->panel);
+  g_autoptr (GPtrArray) hosts = NULL;
   g_autofree char *out = NULL;
+  gboolean here;
 
   if (settings == NULL)
     {
@@ -599,9 +660,12 @@ doctor_clicked_cb (WsCapturePage *self)
   if (self->cancellable != NULL)
     return;
   out = output_dir (self, settings);
+  hosts = hosts_of (self, settings, rows, &here);
   self->cancellable = g_cancellable_new ();
-  show_message (self, GTK_MESSAGE_INFO, _ ("Checking this machine…"));
-  ws_doctor_run_async (settings, out, NULL, self->cancellable, doctor_done_cb, g_object_ref (self));
+  show_message (self, GTK_MESSAGE_INFO,
+                hosts->len > 0 ? _ ("Checking the machines…") : _ ("Checking this machine…"));
+  ws_doctor_run_hosts_async (settings, here || hosts->len == 0 ? out : NULL, NULL, hosts,
+                             self->cancellable, doctor_done_cb, g_object_ref (self));
 }
 
 static void
@@ -814,6 +878,9 @@ ws_capture_page_init (WsCapturePage *self)
 
   gtk_widget_init_template (GTK_WIDGET (self));
   self->settings = ws_capture_settings_open_gsettings ();
+  if (self->settings != NULL)
+    g_signal_connect_object (self->settings, "changed::hosts", G_CALLBACK (update_hosts), self,
+                             G_CONNECT_SWAPPED);
   set_list (self, list);
   g_signal_connect (self, "hierarchy-changed", G_CALLBACK (hierarchy_changed_cb), NULL);
   g_signal_connect (self, "map", G_CALLBACK (map_cb), NULL);

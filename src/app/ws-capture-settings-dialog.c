@@ -9,8 +9,15 @@
 #include "ws-entry-chooser.h"
 #include "ws-tool-find.h"
 #include "ws-tool-query.h"
+#include "ws-tool-query.h"
+#include "ws-doctor.h"
+#include "ws-hosts-editor.h"
+#include "ws-ssh-host.h"
 
-/* The capture settings, bound to GSettings: a change is kept at once. */
+/* The capture settings, bound to GSettings: a change is kept at once.
+ * Two pages: the workflow's settings, and the hosts captures run on (the
+ * ssh command, how files come back, each host), where “Check Host” runs
+ * the doctor there. */
 
 struct _WsCaptureSettingsDialog
 {
@@ -18,8 +25,15 @@ struct _WsCaptureSettingsDialog
 
   GSettings *settings;
   GCancellable *cancellable;
+  GCancellable *check_cancellable;
 
   /* Template widgets */
+  GtkStack *stack;
+  GtkWidget *switcher;
+  GtkEntry *ssh_entry;
+  GtkSwitch *fetch_reports_switch;
+  GtkSpinButton *transfer_spin;
+  WsHostsEditor *hosts_editor;
   GtkGrid *grid;
   GtkEntry *nsys_entry;
   GtkEntry *ncu_entry;
@@ -239,11 +253,70 @@ bind (WsCaptureSettingsDialog *self)
     { "cache-control", self->cache_combo, "active-id" },
     { "clock-control", self->clock_combo, "active-id" },
     { "continue-on-error", self->continue_switch, "active" },
+    { "ssh-command", self->ssh_entry, "text" },
+    { "fetch-reports", self->fetch_reports_switch, "active" },
+    { "transfer-limit", self->transfer_spin, "value" },
   };
 
   for (gsize i = 0; i < G_N_ELEMENTS (bindings); i++)
     g_settings_bind (self->settings, bindings[i].key, bindings[i].widget, bindings[i].property,
                      G_SETTINGS_BIND_DEFAULT);
+  {
+    g_autoptr (GVariant) hosts = g_settings_get_value (self->settings, "hosts");
+    g_autoptr (GPtrArray) list = ws_ssh_hosts_from_variant (hosts);
+
+    ws_hosts_editor_set_hosts (self->hosts_editor, list);
+  }
+}
+
+/* Hosts are kept as soon as all of them are valid. */
+static void
+hosts_changed_cb (WsCaptureSettingsDialog *self)
+{
+  g_autoptr (GPtrArray) hosts = NULL;
+
+  if (self->settings == NULL || !ws_hosts_editor_is_valid (self->hosts_editor))
+    return;
+  hosts = ws_hosts_editor_get_hosts (self->hosts_editor);
+  g_settings_set_value (self->settings, "hosts", ws_ssh_hosts_to_variant (hosts));
+}
+
+static void
+host_checked_cb (GObject *source, GAsyncResult *result, gpointer data)
+{
+  g_autoptr (WsCaptureSettingsDialog) self = data;
+  g_autoptr (GPtrArray) checks = ws_doctor_run_finish (result, NULL);
+
+  if (checks == NULL || g_cancellable_is_cancelled (self->check_cancellable))
+    return;
+  ws_hosts_editor_show_checks (self->hosts_editor, checks, NULL);
+}
+
+/* “Check Host”: the doctor there, on a worker thread. */
+static void
+check_host_cb (WsCaptureSettingsDialog *self, int index)
+{
+  g_autoptr (WsCaptureSettings) settings = ws_capture_settings_new ();
+  g_autoptr (GPtrArray) all = ws_hosts_editor_get_hosts (self->hosts_editor);
+  g_autoptr (GPtrArray) hosts = g_ptr_array_new ();
+  g_auto (GStrv) env = g_get_environ ();
+  g_autofree char *message = NULL;
+
+  if (index < 0 || (guint) index >= all->len)
+    return;
+  if (self->settings != NULL)
+    ws_capture_settings_load (settings, self->settings);
+  ws_capture_settings_apply_environment (settings, (const char *const *) env, NULL, NULL);
+  g_ptr_array_add (hosts, g_ptr_array_index (all, index));
+  if (self->check_cancellable != NULL)
+    g_cancellable_cancel (self->check_cancellable);
+  g_clear_object (&self->check_cancellable);
+  self->check_cancellable = g_cancellable_new ();
+  message =
+    g_strdup_printf (_ ("Connecting to %s…"), ((WsSshHost *) g_ptr_array_index (all, index))->name);
+  ws_hosts_editor_show_checks (self->hosts_editor, NULL, message);
+  ws_doctor_run_hosts_async (settings, NULL, NULL, hosts, self->check_cancellable, host_checked_cb,
+                             g_object_ref (self));
 }
 
 /* Without a schema, the dialog shows what a run uses: the defaults. */
@@ -270,6 +343,9 @@ ws_capture_settings_dialog_dispose (GObject *object)
   if (self->cancellable != NULL)
     g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
+  if (self->check_cancellable != NULL)
+    g_cancellable_cancel (self->check_cancellable);
+  g_clear_object (&self->check_cancellable);
   g_clear_object (&self->settings);
 
   G_OBJECT_CLASS (ws_capture_settings_dialog_parent_class)->dispose (object);
@@ -283,8 +359,16 @@ ws_capture_settings_dialog_class_init (WsCaptureSettingsDialogClass *klass)
 
   object_class->dispose = ws_capture_settings_dialog_dispose;
 
+  g_type_ensure (WS_TYPE_HOSTS_EDITOR);
   gtk_widget_class_set_template_from_resource (
     widget_class, "/org/warpscope/Warpscope/ui/ws-capture-settings-dialog.ui");
+  gtk_widget_class_bind_template_child (widget_class, WsCaptureSettingsDialog, stack);
+  gtk_widget_class_bind_template_child (widget_class, WsCaptureSettingsDialog, switcher);
+  gtk_widget_class_bind_template_child (widget_class, WsCaptureSettingsDialog, ssh_entry);
+  gtk_widget_class_bind_template_child (widget_class, WsCaptureSettingsDialog,
+                                        fetch_reports_switch);
+  gtk_widget_class_bind_template_child (widget_class, WsCaptureSettingsDialog, transfer_spin);
+  gtk_widget_class_bind_template_child (widget_class, WsCaptureSettingsDialog, hosts_editor);
   gtk_widget_class_bind_template_child (widget_class, WsCaptureSettingsDialog, grid);
   gtk_widget_class_bind_template_child (widget_class, WsCaptureSettingsDialog, nsys_entry);
   gtk_widget_class_bind_template_child (widget_class, WsCaptureSettingsDialog, ncu_entry);
@@ -305,6 +389,8 @@ ws_capture_settings_dialog_class_init (WsCaptureSettingsDialogClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, choose_nsys_cb);
   gtk_widget_class_bind_template_callback (widget_class, choose_ncu_cb);
   gtk_widget_class_bind_template_callback (widget_class, choose_output_cb);
+  gtk_widget_class_bind_template_callback (widget_class, hosts_changed_cb);
+  gtk_widget_class_bind_template_callback (widget_class, check_host_cb);
 }
 
 static void
@@ -340,6 +426,10 @@ ws_capture_settings_dialog_new (GtkWindow *parent, GSettings *settings)
   WsCaptureSettingsDialog *self = g_object_new (WS_TYPE_CAPTURE_SETTINGS_DIALOG, "transient-for",
                                                 parent, "use-header-bar", 1, NULL);
 
+  /* The pages' switcher takes the title's place. */
+  if (gtk_dialog_get_header_bar (GTK_DIALOG (self)) != NULL)
+    gtk_header_bar_set_custom_title (GTK_HEADER_BAR (gtk_dialog_get_header_bar (GTK_DIALOG (self))),
+                                     self->switcher);
   if (settings != NULL)
     {
       self->settings = g_object_ref (settings);
@@ -349,10 +439,22 @@ ws_capture_settings_dialog_new (GtkWindow *parent, GSettings *settings)
     {
       show_defaults (self);
       gtk_widget_set_sensitive (GTK_WIDGET (self->grid), FALSE);
+      gtk_widget_set_sensitive (GTK_WIDGET (self->hosts_editor), FALSE);
     }
   show_overrides (self);
   probe_tools (self);
   return self;
+}
+
+/**
+ * ws_capture_settings_dialog_show_page:
+ * @page: "capture" or "hosts"
+ */
+void
+ws_capture_settings_dialog_show_page (WsCaptureSettingsDialog *self, const char *page)
+{
+  g_return_if_fail (WS_IS_CAPTURE_SETTINGS_DIALOG (self));
+  gtk_stack_set_visible_child_name (self->stack, page);
 }
 
 /**

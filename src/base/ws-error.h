@@ -37,6 +37,8 @@ typedef enum
   WS_CAPTURE_ERROR_IO,           /* a folder or file cannot be created or written */
   WS_CAPTURE_ERROR_STEP_FAILED,  /* a capture step failed */
   WS_CAPTURE_ERROR_TIMEOUT,      /* a tool did not answer in time */
+  WS_CAPTURE_ERROR_HOST_KEY,     /* ssh: the host's key is unknown or changed */
+  WS_CAPTURE_ERROR_CONNECTION,   /* ssh: cannot connect, not let in, or the connection was lost */
 } WsCaptureError;
 
 GQuark ws_capture_error_quark (void);

@@ -21,6 +21,13 @@ void ws_capture_output_watch_line (WsCaptureOutputWatch *watch, const char *line
 void ws_capture_output_watch_clear (WsCaptureOutputWatch *watch);
 char *ws_capture_problem_in_file (const char *path);
 char *ws_capture_check_output (const char *path, gboolean no_kernels_profiled);
+char *ws_capture_judge_output (const char *path, gint64 size, gboolean qdstrm_exists,
+                               gboolean no_kernels_profiled);
+char *ws_capture_qdstrm_of (const char *report);
+char **ws_capture_command_stat_paths (const WsCaptureCommand *command);
+char *ws_capture_command_problem_sized (const WsCaptureCommand *command, int exit_status,
+                                        const char *problem_line, gboolean no_kernels_profiled,
+                                        GArray *sizes);
 char *ws_capture_command_problem (const WsCaptureCommand *command, int exit_status,
                                   const char *problem_line, gboolean no_kernels_profiled);
 

@@ -7,6 +7,7 @@
 
 #include "ws-atomic-file.h"
 #include "ws-capture-manifest.h"
+#include "ws-capture-remote.h"
 
 /* The run.json of a capture folder. */
 
@@ -64,11 +65,69 @@ add_strv (JsonBuilder *builder, const char *name, char **values)
 static char *
 relative (const WsCaptureTargetRun *target, const char *path)
 {
-  gsize n = strlen (target->dir);
+  const char *dirs[] = { target->dir, target->remote_dir };
 
-  if (path != NULL && g_str_has_prefix (path, target->dir) && path[n] == '/')
-    return g_strdup (path + n + 1);
+  /* A target on a host: its plan's paths are the host's. */
+  for (guint i = 0; i < G_N_ELEMENTS (dirs); i++)
+    {
+      gsize n = dirs[i] != NULL ? strlen (dirs[i]) : 0;
+
+      if (n > 0 && path != NULL && g_str_has_prefix (path, dirs[i]) && path[n] == '/')
+        return g_strdup (path + n + 1);
+    }
   return g_strdup (path);
+}
+
+/* Where a target on a host ran, and what came back of it. */
+static void
+add_remote (JsonBuilder *builder, const WsCaptureTargetRun *target, const WsCaptureRunInfo *info)
+{
+  const WsCaptureHostRun *run = target->remote;
+
+  json_builder_set_member_name (builder, "remote");
+  if (run == NULL)
+    {
+      json_builder_add_null_value (builder);
+      return;
+    }
+  json_builder_begin_object (builder);
+  add_string (builder, "host", run->key);
+  add_string (builder, "destination", run->host != NULL ? run->host->destination : NULL);
+  json_builder_set_member_name (builder, "port");
+  if (run->host != NULL && run->host->port != 0)
+    json_builder_add_int_value (builder, run->host->port);
+  else
+    json_builder_add_null_value (builder);
+  add_string (builder, "identity", run->host != NULL ? run->host->identity : NULL);
+  add_string (builder, "hostname", run->hostname);
+  add_string (builder, "dir", target->remote_dir);
+  add_string (builder, "workdir", target->remote_workdir);
+  add_string (builder, "workstation", g_get_host_name ());
+  add_string (builder, "reports",
+              info->settings != NULL && info->settings->leave_reports ? "on host" : "copied");
+  json_builder_set_member_name (builder, "files");
+  json_builder_begin_array (builder);
+  for (guint i = 0; target->fetched != NULL && i < target->fetched->len; i++)
+    {
+      const WsSshFetched *file = g_ptr_array_index (target->fetched, i);
+      g_autofree char *path = relative (target, file->remote_path);
+
+      json_builder_begin_object (builder);
+      add_string (builder, "path", path);
+      add_string (builder, "remote", file->remote_path);
+      json_builder_set_member_name (builder, "size");
+      if (file->size >= 0)
+        json_builder_add_int_value (builder, file->size);
+      else
+        json_builder_add_null_value (builder);
+      add_string (builder, "sha256", file->sha256);
+      json_builder_set_member_name (builder, "resumed_from");
+      json_builder_add_int_value (builder, file->resumed_from);
+      add_string (builder, "state", file->size < 0 ? "missing" : file->done ? "copied" : "partial");
+      json_builder_end_object (builder);
+    }
+  json_builder_end_array (builder);
+  json_builder_end_object (builder);
 }
 
 static void
@@ -222,7 +281,10 @@ ws_capture_manifest_write (const WsCaptureTargetRun *target, const char *status,
   add_string (builder, "status", status);
   add_time (builder, "started", target->started);
   add_time (builder, "finished", target->finished);
-  add_string (builder, "host", g_get_host_name ());
+  add_string (builder, "host",
+              target->remote != NULL && target->remote->hostname != NULL ? target->remote->hostname
+                                                                         : g_get_host_name ());
+  add_remote (builder, target, info);
 
   json_builder_set_member_name (builder, "tools");
   json_builder_begin_object (builder);

@@ -74,7 +74,8 @@ ws_capture_prepare_targets (GPtrArray *targets, const char *targets_file, GError
                        where, target->line, target->name, local->message);
           return FALSE;
         }
-      if (!g_file_test (target->workdir, G_FILE_TEST_IS_DIR))
+      /* A folder on a host is looked for there, by step 1. */
+      if (target->host == NULL && !g_file_test (target->workdir, G_FILE_TEST_IS_DIR))
         {
           g_set_error (error, WS_CAPTURE_ERROR, WS_CAPTURE_ERROR_INVALID,
                        "%s:%u: WORKDIR of “%s”: %s: no such folder", where, target->line,
@@ -126,8 +127,9 @@ choose_group (WsCaptureRunSetup *setup, GPtrArray *targets, const char *targets_
  * @targets_file: (nullable): the file they come from
  * @base_dir: the folder a relative OUT_DIR or GLOBAL_LOG starts from
  *
- * Checks the settings and the targets, finds nsys and ncu, and creates the
- * group folder: what a run fixes before its first target.
+ * Checks the settings and the targets, finds nsys and ncu (when a target
+ * runs on this machine; a host's are found there), and creates the group
+ * folder: what a run fixes before its first target.
  *
  * Returns: %FALSE with @error set (WS_CAPTURE_ERROR) when the run cannot
  *   start
@@ -137,18 +139,25 @@ ws_capture_prepare_run (WsCaptureRunSetup *setup, const WsCaptureSettings *setti
                         GPtrArray *targets, const char *targets_file, const char *base_dir,
                         GError **error)
 {
+  gboolean any_here = FALSE;
+
   g_return_val_if_fail (setup != NULL && settings != NULL, FALSE);
   g_return_val_if_fail (targets != NULL && base_dir != NULL, FALSE);
 
   if (!ws_capture_settings_validate (settings, error) ||
       !ws_capture_prepare_targets (targets, targets_file, error))
     return FALSE;
-  setup->nsys = ws_tool_resolve ("nsys", settings->nsys_path, error);
-  if (setup->nsys == NULL)
-    return FALSE;
-  setup->ncu = ws_tool_resolve ("ncu", settings->ncu_path, error);
-  if (setup->ncu == NULL)
-    return FALSE;
+  for (guint t = 0; t < targets->len; t++)
+    any_here = any_here || ((WsCaptureTargetRun *) g_ptr_array_index (targets, t))->host == NULL;
+  if (any_here)
+    {
+      setup->nsys = ws_tool_resolve ("nsys", settings->nsys_path, error);
+      if (setup->nsys == NULL)
+        return FALSE;
+      setup->ncu = ws_tool_resolve ("ncu", settings->ncu_path, error);
+      if (setup->ncu == NULL)
+        return FALSE;
+    }
 
   setup->out_dir = absolute_from (base_dir, settings->output_dir);
   if (!choose_group (setup, targets, targets_file, settings->group, error))

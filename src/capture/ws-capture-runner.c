@@ -6,10 +6,12 @@
 #include <glib/gstdio.h>
 #include <stdio.h>
 
-#include "ws-capture-log.h"
 #include "ws-capture-manifest.h"
 #include "ws-capture-prepare.h"
 #include "ws-capture-runner.h"
+#include "ws-capture-remote.h"
+#include "ws-capture-runner-private.h"
+#include "ws-tool-query.h"
 #include "ws-error.h"
 #include "ws-tool-process.h"
 #include "ws-tool-query.h"
@@ -19,43 +21,6 @@
  * stays responsive and a command line program needs only a main loop.
  * Each command is a WsToolProcess: a process group of its own, ended
  * whole when it exits or when the run is cancelled. */
-
-struct _WsCaptureRunner
-{
-  GObject parent_instance;
-
-  WsCaptureSettings *settings;
-  char *targets_file;
-  char *base_dir;
-  char **base_env;
-  guint grace_ms;
-  GPtrArray *targets; /* of WsCaptureTargetRun */
-
-  /* Fixed at start */
-  WsCaptureRunSetup setup;
-  FILE *log;
-  char *nsys_version;
-  char *ncu_version;
-  GPtrArray *gpus;
-  GMainContext *context;
-  GTask *task;
-  GCancellable *cancellable;
-  gulong cancel_id;
-  gboolean cancelled;
-
-  /* Progress */
-  guint current; /* the target running */
-  gboolean in_target;
-  guint step;
-  guint command;
-  guint n_failed;
-  double fraction;
-
-  /* The command running */
-  WsToolProcess *process;
-  int exit_status; /* -1: ended by a signal, or did not start */
-  WsCaptureOutputWatch output;
-};
 
 G_DEFINE_FINAL_TYPE (WsCaptureRunner, ws_capture_runner, G_TYPE_OBJECT)
 
@@ -73,6 +38,7 @@ enum
   LOG,
   STEP_CHANGED,
   TARGET_FINISHED,
+  TRANSFER,
   N_SIGNALS
 };
 
@@ -93,6 +59,9 @@ ws_capture_runner_dispose (GObject *object)
       ws_tool_process_kill (self->process);
     }
   g_clear_object (&self->process);
+  if (self->remote_cancellable != NULL)
+    g_cancellable_cancel (self->remote_cancellable);
+  ws_capture_runner_close_hosts (self);
 
   G_OBJECT_CLASS (ws_capture_runner_parent_class)->dispose (object);
 }
@@ -115,6 +84,12 @@ ws_capture_runner_finalize (GObject *object)
   g_clear_pointer (&self->gpus, g_ptr_array_unref);
   g_clear_pointer (&self->context, g_main_context_unref);
   ws_capture_output_watch_clear (&self->output);
+  g_clear_pointer (&self->hosts, g_ptr_array_unref);
+  g_clear_pointer (&self->asked, ws_capture_settings_free);
+  g_clear_object (&self->remote_cancellable);
+  g_free (self->token);
+  ws_ssh_remote_end_clear (&self->remote_end);
+  g_free (self->ssh_said);
 
   G_OBJECT_CLASS (ws_capture_runner_parent_class)->finalize (object);
 }
@@ -178,6 +153,26 @@ ws_capture_runner_class_init (WsCaptureRunnerClass *klass)
   signals[TARGET_FINISHED] =
     g_signal_new ("target-finished", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL,
                   NULL, G_TYPE_NONE, 3, G_TYPE_UINT, G_TYPE_BOOLEAN, G_TYPE_STRING);
+
+  /**
+   * WsCaptureRunner::transfer:
+   * @target: the target whose files are copied back from its host
+   * @done: bytes copied so far, of the files of this copy
+   * @total: bytes of those files
+   * @file: (nullable): the file being copied
+   *
+   * The progress of a copy from a host, at most ten times a second.
+   */
+  signals[TRANSFER] =
+    g_signal_new ("transfer", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 4, G_TYPE_UINT, G_TYPE_UINT64, G_TYPE_UINT64, G_TYPE_STRING);
+}
+
+void
+ws_capture_runner_emit_transfer (WsCaptureRunner *self, guint64 done, guint64 total,
+                                 const char *file)
+{
+  g_signal_emit (self, signals[TRANSFER], 0, self->current, done, total, file);
 }
 
 static void
@@ -216,8 +211,24 @@ ws_capture_runner_new (WsTargetList *list, const guint *rows, guint n_rows,
   n = ws_target_list_get_n_targets (list);
   for (guint i = 0; i < n_rows; i++)
     {
+      WsCaptureTargetRun *target;
+
       g_return_val_if_fail (rows[i] < n, self);
-      g_ptr_array_add (self->targets, ws_capture_target_run_new (list, rows[i]));
+      target = ws_capture_target_run_new (list, rows[i]);
+      /* --host sends every target there; WORKDIR is then a folder there. */
+      if (settings->host != NULL)
+        {
+          g_free (target->host);
+          target->host = ws_ssh_host_is_local (settings->host) ? NULL : g_strdup (settings->host);
+          if (target->host != NULL)
+            {
+              g_free (target->workdir);
+              target->workdir = ws_target_value_is_empty (target->workdir_cell)
+                                  ? g_strdup ("")
+                                  : g_strstrip (g_strdup (target->workdir_cell));
+            }
+        }
+      g_ptr_array_add (self->targets, target);
     }
   return self;
 }
@@ -230,8 +241,8 @@ ws_capture_runner_set_grace (WsCaptureRunner *self, guint grace_ms)
   self->grace_ms = grace_ms;
 }
 
-static WsCaptureTargetRun *
-current (WsCaptureRunner *self)
+WsCaptureTargetRun *
+ws_capture_runner_current (WsCaptureRunner *self)
 {
   return g_ptr_array_index (self->targets, self->current);
 }
@@ -248,8 +259,8 @@ log_line (WsCaptureRunner *self, guint target, guint step, WsCaptureLogKind kind
   g_signal_emit (self, signals[LOG], 0, target, step, (guint) kind, line);
 }
 
-static void G_GNUC_PRINTF (3, 4)
-  log_info (WsCaptureRunner *self, guint step, const char *format, ...)
+void
+ws_capture_runner_log_info (WsCaptureRunner *self, guint step, const char *format, ...)
 {
   g_autofree char *line = NULL;
   va_list args;
@@ -294,10 +305,10 @@ set_state (WsCaptureRunner *self, guint t, guint step, WsCaptureStepState state,
   update_fraction (self);
 }
 
-static void
-write_manifest (WsCaptureRunner *self, WsCaptureTargetRun *target)
+void
+ws_capture_runner_write_manifest (WsCaptureRunner *self, WsCaptureTargetRun *target)
 {
-  const WsCaptureRunInfo info = {
+  WsCaptureRunInfo info = {
     .targets_file = self->targets_file,
     .group = self->setup.group,
     .nsys = self->setup.nsys,
@@ -309,9 +320,20 @@ write_manifest (WsCaptureRunner *self, WsCaptureTargetRun *target)
   };
   g_autoptr (GError) error = NULL;
 
+  /* A target on a host: the tools, GPUs and settings there. */
+  if (target->remote != NULL && target->remote->info != NULL)
+    {
+      info.nsys = target->remote->nsys;
+      info.nsys_version = target->remote->info->nsys_version;
+      info.ncu = target->remote->ncu;
+      info.ncu_version = target->remote->info->ncu_version;
+      info.gpus = target->remote->info->gpus;
+      info.settings = target->remote->settings;
+    }
+
   if (!ws_capture_manifest_write (target, ws_capture_target_run_status (target, self->cancelled),
                                   &info, &error))
-    log_info (self, 0, "warning: %s", error->message);
+    ws_capture_runner_log_info (self, 0, "warning: %s", error->message);
 }
 
 /* ---- finishing --------------------------------------------------------- */
@@ -334,16 +356,18 @@ finish_run (WsCaptureRunner *self)
   self->current = self->targets->len;
   update_fraction (self);
   if (self->cancelled)
-    log_info (self, 0, "== cancelled: %u of %u targets done ==", n_done, self->targets->len);
+    ws_capture_runner_log_info (self, 0, "== cancelled: %u of %u targets done ==", n_done,
+                                self->targets->len);
   else
-    log_info (self, 0, "== finished: %u of %u targets done, %u failed ==", n_done,
-              self->targets->len, self->n_failed);
+    ws_capture_runner_log_info (self, 0, "== finished: %u of %u targets done, %u failed ==", n_done,
+                                self->targets->len, self->n_failed);
   if (self->log != NULL)
     {
       fclose (self->log);
       self->log = NULL;
     }
   disconnect_cancellable (self);
+  ws_capture_runner_close_hosts (self);
 
   if (self->cancelled)
     g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_CANCELLED, "the capture was cancelled");
@@ -367,8 +391,8 @@ skip_rest (WsCaptureRunner *self)
 
 /* Starts the target at self->current, or ends the run when none is left
  * or it was cancelled. */
-static void
-next_target (WsCaptureRunner *self)
+void
+ws_capture_runner_next_target (WsCaptureRunner *self)
 {
   if (self->cancelled)
     skip_rest (self);
@@ -378,10 +402,18 @@ next_target (WsCaptureRunner *self)
     start_target (self);
 }
 
+/* A target's end: what a host still has of it comes back first. */
 static void
 finish_target (WsCaptureRunner *self)
 {
-  WsCaptureTargetRun *target = current (self);
+  if (!ws_capture_runner_remote_fetch_reports (self))
+    ws_capture_runner_target_done (self);
+}
+
+void
+ws_capture_runner_target_done (WsCaptureRunner *self)
+{
+  WsCaptureTargetRun *target = ws_capture_runner_current (self);
   gboolean ok = TRUE;
 
   for (guint s = 1; s <= WS_CAPTURE_N_STEPS; s++)
@@ -390,14 +422,14 @@ finish_target (WsCaptureRunner *self)
   target->finished = g_get_real_time ();
   if (!ok)
     self->n_failed++;
-  write_manifest (self, target);
-  log_info (self, 0, "== %s %s: %s ==", target->name, ok ? "done" : "failed",
-            target->dir != NULL ? target->dir : "(no folder)");
+  ws_capture_runner_write_manifest (self, target);
+  ws_capture_runner_log_info (self, 0, "== %s %s: %s ==", target->name, ok ? "done" : "failed",
+                              target->dir != NULL ? target->dir : "(no folder)");
   g_signal_emit (self, signals[TARGET_FINISHED], 0, self->current, ok, target->dir);
   self->in_target = FALSE;
 
   self->current++;
-  next_target (self);
+  ws_capture_runner_next_target (self);
 }
 
 static gboolean
@@ -420,10 +452,18 @@ next_step (WsCaptureRunner *self)
   g_source_unref (source);
 }
 
+/* A step's end: on a host, its files come back first. */
 static void
 step_finished (WsCaptureRunner *self, gboolean ok, const char *detail)
 {
-  WsCaptureTargetRun *target = current (self);
+  if (!ws_capture_runner_remote_fetch_step (self, ok, detail))
+    ws_capture_runner_step_done (self, ok, detail);
+}
+
+void
+ws_capture_runner_step_done (WsCaptureRunner *self, gboolean ok, const char *detail)
+{
+  WsCaptureTargetRun *target = ws_capture_runner_current (self);
   guint step = self->step;
   gboolean go_on;
 
@@ -436,7 +476,7 @@ step_finished (WsCaptureRunner *self, gboolean ok, const char *detail)
     go_on = FALSE;
 
   if (target->plan != NULL)
-    write_manifest (self, target);
+    ws_capture_runner_write_manifest (self, target);
   if (go_on && step < WS_CAPTURE_N_STEPS)
     {
       next_step (self);
@@ -455,13 +495,14 @@ static void run_command (WsCaptureRunner *self);
 static const WsCaptureCommand *
 command_of (WsCaptureRunner *self)
 {
-  return g_ptr_array_index (current (self)->plan->steps[self->step], self->command);
+  return g_ptr_array_index (ws_capture_runner_current (self)->plan->steps[self->step],
+                            self->command);
 }
 
 static WsCaptureCommandResult *
 result_of (WsCaptureRunner *self)
 {
-  WsCaptureTargetRun *target = current (self);
+  WsCaptureTargetRun *target = ws_capture_runner_current (self);
 
   return &g_array_index (target->results[self->step], WsCaptureCommandResult, self->command);
 }
@@ -469,18 +510,21 @@ result_of (WsCaptureRunner *self)
 static void
 command_finished (WsCaptureRunner *self)
 {
-  WsCaptureTargetRun *target = current (self);
+  WsCaptureTargetRun *target = ws_capture_runner_current (self);
   const WsCaptureCommand *command = command_of (self);
   WsCaptureCommandResult *result = result_of (self);
   GPtrArray *commands = target->plan->steps[self->step];
   guint n_failed;
 
   result->finished = g_get_real_time ();
+  if (self->cancelled)
+    result->message = g_strdup ("cancelled");
+  else if (target->remote != NULL)
+    result->message = ws_capture_runner_remote_problem (self, command);
+  else
+    result->message = ws_capture_command_problem (
+      command, self->exit_status, self->output.problem_line, self->output.no_kernels_profiled);
   result->exit_status = self->exit_status;
-  result->message = self->cancelled ? g_strdup ("cancelled")
-                                    : ws_capture_command_problem (command, self->exit_status,
-                                                                  self->output.problem_line,
-                                                                  self->output.no_kernels_profiled);
 
   if (result->message != NULL && (self->cancelled || !self->settings->continue_on_error))
     {
@@ -492,8 +536,9 @@ command_finished (WsCaptureRunner *self)
       return;
     }
   if (result->message != NULL)
-    log_info (self, self->step, "%s: %s", command->kernel != NULL ? command->kernel : target->name,
-              result->message);
+    ws_capture_runner_log_info (self, self->step, "%s: %s",
+                                command->kernel != NULL ? command->kernel : target->name,
+                                result->message);
 
   self->command++;
   update_fraction (self);
@@ -524,6 +569,8 @@ process_line_cb (WsToolProcess *process, gboolean is_stderr, const char *line, g
 {
   WsCaptureRunner *self = data;
 
+  if (ws_capture_runner_remote_line (self, is_stderr, line))
+    return;
   ws_capture_output_watch_line (&self->output, line);
   log_line (self, self->current, self->step,
             is_stderr ? WS_CAPTURE_LOG_STDERR : WS_CAPTURE_LOG_STDOUT, line);
@@ -567,12 +614,17 @@ run_command (WsCaptureRunner *self)
       return;
     }
 
-  line = ws_capture_command_line (command);
+  if (ws_capture_runner_current (self)->remote != NULL)
+    self->process = ws_capture_runner_remote_process (self, command, &line);
+  else
+    {
+      line = ws_capture_command_line (command);
+      self->process = ws_tool_process_new (command->argv, command->cwd, command->envp,
+                                           command->stdout_path, self->grace_ms);
+    }
   log_line (self, self->current, self->step, WS_CAPTURE_LOG_COMMAND, line);
   result->started = g_get_real_time ();
   result->exit_status = -1;
-  self->process = ws_tool_process_new (command->argv, command->cwd, command->envp,
-                                       command->stdout_path, self->grace_ms);
   g_signal_connect (self->process, "line", G_CALLBACK (process_line_cb), self);
   ws_tool_process_run_async (self->process, process_done_cb, g_object_ref (self));
 }
@@ -582,7 +634,7 @@ run_command (WsCaptureRunner *self)
 static void
 run_step (WsCaptureRunner *self)
 {
-  WsCaptureTargetRun *target = current (self);
+  WsCaptureTargetRun *target = ws_capture_runner_current (self);
   guint step = self->step;
   g_autoptr (GError) error = NULL;
   gboolean ok;
@@ -600,11 +652,14 @@ run_step (WsCaptureRunner *self)
   switch (step)
     {
       case WS_CAPTURE_STEP_PREPARE:
+        /* On a host, step 1 runs there, on a worker thread. */
+        if (ws_capture_runner_remote_prepare (self))
+          return;
         ok = ws_capture_prepare_target (target, self->setup.group_dir, self->settings,
                                         self->setup.nsys, self->setup.ncu,
                                         (const char *const *) self->base_env, &error);
         if (ok)
-          write_manifest (self, target);
+          ws_capture_runner_write_manifest (self, target);
         step_finished (self, ok, ok ? target->dir : error->message);
         return;
 
@@ -619,8 +674,8 @@ run_step (WsCaptureRunner *self)
               {
                 const WsCaptureKernel *kernel = g_ptr_array_index (kernels, i);
 
-                log_info (self, step, "  %u. %s (%" G_GINT64_FORMAT " ns) → %s", i + 1,
-                          kernel->name, kernel->total, kernel->file);
+                ws_capture_runner_log_info (self, step, "  %u. %s (%" G_GINT64_FORMAT " ns) → %s",
+                                            i + 1, kernel->name, kernel->total, kernel->file);
               }
             step_finished (self, TRUE, detail);
           }
@@ -643,12 +698,12 @@ run_step (WsCaptureRunner *self)
 static void
 start_target (WsCaptureRunner *self)
 {
-  WsCaptureTargetRun *target = current (self);
+  WsCaptureTargetRun *target = ws_capture_runner_current (self);
 
   target->started = g_get_real_time ();
   self->in_target = TRUE;
-  log_info (self, 0, "== %s (%u/%u): %s ==", target->name, self->current + 1, self->targets->len,
-            target->cmd);
+  ws_capture_runner_log_info (self, 0, "== %s (%u/%u): %s ==", target->name, self->current + 1,
+                              self->targets->len, target->cmd);
   self->step = WS_CAPTURE_STEP_PREPARE;
   run_step (self);
 }
@@ -661,9 +716,12 @@ cancel_now (WsCaptureRunner *self)
   if (self->cancelled || self->task == NULL)
     return;
   self->cancelled = TRUE;
-  log_info (self, self->step, "cancelling: SIGTERM to the running command's process group");
+  ws_capture_runner_log_info (self, self->step,
+                              "cancelling: SIGTERM to the running command's process group");
   if (self->process != NULL)
     ws_tool_process_terminate (self->process);
+  if (self->remote_cancellable != NULL)
+    g_cancellable_cancel (self->remote_cancellable);
 }
 
 static gboolean
@@ -693,19 +751,22 @@ probe_done (GObject *source, GAsyncResult *result, gpointer data)
   self->nsys_version = g_strdup (info->nsys_version);
   self->ncu_version = g_strdup (info->ncu_version);
   self->gpus = g_ptr_array_ref (info->gpus);
-  log_info (self, 0, "nsys %s: %s", self->nsys_version != NULL ? self->nsys_version : "?",
-            self->setup.nsys);
-  log_info (self, 0, "ncu %s: %s", self->ncu_version != NULL ? self->ncu_version : "?",
-            self->setup.ncu);
+  ws_capture_runner_log_info (self, 0, "nsys %s: %s",
+                              self->nsys_version != NULL ? self->nsys_version : "?",
+                              self->setup.nsys);
+  ws_capture_runner_log_info (self, 0, "ncu %s: %s",
+                              self->ncu_version != NULL ? self->ncu_version : "?", self->setup.ncu);
   for (guint i = 0; i < info->gpus->len; i++)
-    log_info (self, 0, "GPU %u: %s", i, (char *) g_ptr_array_index (info->gpus, i));
+    ws_capture_runner_log_info (self, 0, "GPU %u: %s", i,
+                                (char *) g_ptr_array_index (info->gpus, i));
   for (guint i = 0; i < info->warnings->len; i++)
-    log_info (self, 0, "warning: %s", (char *) g_ptr_array_index (info->warnings, i));
+    ws_capture_runner_log_info (self, 0, "warning: %s",
+                                (char *) g_ptr_array_index (info->warnings, i));
   ws_capture_settings_fit_ncu (self->settings, info->sets, info->sections, fitted);
   for (guint i = 0; i < fitted->len; i++)
-    log_info (self, 0, "warning: %s", (char *) g_ptr_array_index (fitted, i));
+    ws_capture_runner_log_info (self, 0, "warning: %s", (char *) g_ptr_array_index (fitted, i));
 
-  next_target (self);
+  ws_capture_runner_open_hosts (self);
 }
 
 /**
@@ -760,13 +821,18 @@ ws_capture_runner_run_async (WsCaptureRunner *self, GCancellable *cancellable,
   {
     g_autofree char *started = ws_capture_manifest_time (g_get_real_time ());
 
-    log_info (self, 0, "== warpscope capture %s: %u targets → %s ==", started, self->targets->len,
-              self->setup.group_dir);
+    ws_capture_runner_log_info (self, 0, "== warpscope capture %s: %u targets → %s ==", started,
+                                self->targets->len, self->setup.group_dir);
   }
   if (self->targets_file != NULL)
-    log_info (self, 0, "targets: %s", self->targets_file);
+    ws_capture_runner_log_info (self, 0, "targets: %s", self->targets_file);
 
-  ws_tool_probe_async (self->setup.nsys, self->setup.ncu, NULL, probe_done, g_object_ref (self));
+  /* This machine's tools when a target runs here; then the hosts. */
+  self->asked = ws_capture_settings_copy (self->settings);
+  if (self->setup.nsys != NULL)
+    ws_tool_probe_async (self->setup.nsys, self->setup.ncu, NULL, probe_done, g_object_ref (self));
+  else
+    ws_capture_runner_open_hosts (self);
 }
 
 /**

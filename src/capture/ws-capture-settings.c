@@ -6,6 +6,8 @@
 
 #include "ws-capture-settings.h"
 #include "ws-error.h"
+#include "ws-ssh-host.h"
+#include "ws-ssh.h"
 
 const char *const ws_capture_settings_env_names[] = {
   "OUT_DIR",       "GLOBAL_LOG",    "TARGETS_TSV",       "TOPN",
@@ -32,6 +34,7 @@ ws_capture_settings_new (void)
   self->ncu_multi_run = TRUE;
   self->cache_control = g_strdup ("all");
   self->clock_control = g_strdup ("base");
+  self->hosts = g_ptr_array_new_with_free_func ((GDestroyNotify) ws_ssh_host_free);
   return self;
 }
 
@@ -60,6 +63,12 @@ ws_capture_settings_copy (const WsCaptureSettings *self)
   copy->ncu_sections = g_strdup (self->ncu_sections);
   copy->cache_control = g_strdup (self->cache_control);
   copy->clock_control = g_strdup (self->clock_control);
+  copy->hosts = g_ptr_array_new_with_free_func ((GDestroyNotify) ws_ssh_host_free);
+  for (guint i = 0; self->hosts != NULL && i < self->hosts->len; i++)
+    g_ptr_array_add (copy->hosts, ws_ssh_host_copy (g_ptr_array_index (self->hosts, i)));
+  copy->ssh_command = g_strdup (self->ssh_command);
+  copy->host = g_strdup (self->host);
+  copy->remote_dir = g_strdup (self->remote_dir);
   return copy;
 }
 
@@ -80,6 +89,10 @@ ws_capture_settings_free (WsCaptureSettings *self)
   g_free (self->ncu_sections);
   g_free (self->cache_control);
   g_free (self->clock_control);
+  g_clear_pointer (&self->hosts, g_ptr_array_unref);
+  g_free (self->ssh_command);
+  g_free (self->host);
+  g_free (self->remote_dir);
   g_free (self);
 }
 
@@ -147,6 +160,16 @@ ws_capture_settings_load (WsCaptureSettings *self, GSettings *settings)
   self->ncu_multi_run = g_settings_get_boolean (settings, "ncu-multi-run");
   self->ncu_launch_count = g_settings_get_uint (settings, "ncu-launch-count");
   self->continue_on_error = g_settings_get_boolean (settings, "continue-on-error");
+  {
+    g_autoptr (GVariant) hosts = g_settings_get_value (settings, "hosts");
+    g_autofree char *ssh = g_settings_get_string (settings, "ssh-command");
+
+    g_clear_pointer (&self->hosts, g_ptr_array_unref);
+    self->hosts = ws_ssh_hosts_from_variant (hosts);
+    set_string (&self->ssh_command, ssh);
+    self->leave_reports = !g_settings_get_boolean (settings, "fetch-reports");
+    self->transfer_limit = g_settings_get_uint (settings, "transfer-limit");
+  }
 }
 
 static gboolean
@@ -330,6 +353,12 @@ ws_capture_settings_apply_environment (WsCaptureSettings *self, const char *cons
         return FALSE;
       APPLIED ("CONTINUE_ON_ERROR");
     }
+  /* As git's GIT_SSH_COMMAND: the ssh command line, e.g. `ssh -F FILE`. */
+  if (GET (WS_SSH_ENV))
+    {
+      set_string (&self->ssh_command, value);
+      APPLIED (WS_SSH_ENV);
+    }
 #undef GET
 #undef APPLIED
   return TRUE;
@@ -413,7 +442,58 @@ ws_capture_settings_validate (const WsCaptureSettings *self, GError **error)
                    self->clock_control != NULL ? self->clock_control : "");
       return FALSE;
     }
+  for (guint i = 0; self->hosts != NULL && i < self->hosts->len; i++)
+    if (!ws_ssh_host_validate (g_ptr_array_index (self->hosts, i), error))
+      return FALSE;
+  if (self->host != NULL && !ws_ssh_host_is_local (self->host))
+    {
+      g_autoptr (WsSshHost) host = ws_ssh_host_lookup (self->hosts, self->host, error);
+
+      if (host == NULL)
+        {
+          g_prefix_error (error, "--host: ");
+          return FALSE;
+        }
+    }
+  if (self->ssh_command != NULL)
+    {
+      g_auto (GStrv) argv = ws_capture_settings_ssh_argv (self, error);
+
+      if (argv == NULL)
+        return FALSE;
+    }
   return TRUE;
+}
+
+/**
+ * ws_capture_settings_host_names:
+ *
+ * Returns: (transfer full): the names of the hosts of the settings
+ */
+char **
+ws_capture_settings_host_names (const WsCaptureSettings *self)
+{
+  g_autoptr (GStrvBuilder) names = g_strv_builder_new ();
+
+  g_return_val_if_fail (self != NULL, NULL);
+
+  for (guint i = 0; self->hosts != NULL && i < self->hosts->len; i++)
+    g_strv_builder_add (names, ((WsSshHost *) g_ptr_array_index (self->hosts, i))->name);
+  return g_strv_builder_end (names);
+}
+
+/**
+ * ws_capture_settings_ssh_argv:
+ *
+ * Returns: (transfer full): the ssh command every connection runs:
+ *   WARPSCOPE_SSH or the setting, else `ssh`; %NULL with @error set when
+ *   it does not split or is not found
+ */
+char **
+ws_capture_settings_ssh_argv (const WsCaptureSettings *self, GError **error)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+  return ws_ssh_command_argv (self->ssh_command, error);
 }
 
 static gboolean
@@ -516,4 +596,5 @@ ws_capture_settings_to_json (const WsCaptureSettings *self, JsonBuilder *builder
   add_string (builder, "CLOCK_CONTROL", self->clock_control);
   json_builder_set_member_name (builder, "CONTINUE_ON_ERROR");
   json_builder_add_boolean_value (builder, self->continue_on_error);
+  add_string (builder, WS_SSH_ENV, self->ssh_command);
 }

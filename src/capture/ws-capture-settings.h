@@ -29,6 +29,13 @@ typedef struct
   char *cache_control;        /* CACHE_CONTROL: all | none */
   char *clock_control;        /* CLOCK_CONTROL: base | none */
   gboolean continue_on_error; /* CONTINUE_ON_ERROR */
+  /* Capturing on other machines (ssh) */
+  GPtrArray *hosts;       /* of WsSshHost: the hosts of the settings */
+  char *ssh_command;      /* WARPSCOPE_SSH: the ssh command line; NULL: ssh */
+  char *host;             /* every target runs there (--host); NULL: each target's HOST */
+  char *remote_dir;       /* the capture folder on the hosts (--remote-dir); NULL: each host's */
+  gboolean leave_reports; /* .nsys-rep and .ncu-rep stay on the host, fetched on request */
+  guint transfer_limit;   /* KiB/s for copies from hosts; 0: no limit */
 } WsCaptureSettings;
 
 /* The environment variables, in the order the documentation lists them. */
@@ -46,6 +53,8 @@ void ws_capture_settings_fit_ncu (WsCaptureSettings *self, GPtrArray *sets, GPtr
                                   GPtrArray *warnings);
 void ws_capture_settings_to_json (const WsCaptureSettings *self, JsonBuilder *builder);
 GSettings *ws_capture_settings_open_gsettings (void);
+char **ws_capture_settings_host_names (const WsCaptureSettings *self);
+char **ws_capture_settings_ssh_argv (const WsCaptureSettings *self, GError **error);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (WsCaptureSettings, ws_capture_settings_free)
 

@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include "ws-capture-target-run.h"
+#include "ws-ssh-transfer.h"
 #include "ws-target-validate.h"
 
 /* One target of a capture run: what it copied of its row, and what
@@ -32,6 +33,9 @@ ws_capture_target_run_new (WsTargetList *list, guint row)
   target->workdir_cell = g_strdup (ws_target_list_get (list, row, WS_TARGET_WORKDIR));
   target->workdir = ws_target_list_resolve_workdir (list, row);
   target->envs = g_strdup (ws_target_list_get (list, row, WS_TARGET_ENVS));
+  if (ws_target_list_is_remote (list, row))
+    target->host = g_strstrip (g_strdup (ws_target_list_get (list, row, WS_TARGET_HOST)));
+  target->fetched = g_ptr_array_new_with_free_func ((GDestroyNotify) ws_ssh_fetched_free);
   return target;
 }
 
@@ -48,6 +52,10 @@ ws_capture_target_run_free (WsCaptureTargetRun *target)
   g_free (target->envs);
   g_free (target->folder_name);
   g_free (target->dir);
+  g_free (target->host);
+  g_free (target->remote_dir);
+  g_free (target->remote_workdir);
+  g_clear_pointer (&target->fetched, g_ptr_array_unref);
   g_clear_pointer (&target->plan, ws_capture_plan_free);
   for (guint i = 0; i <= WS_CAPTURE_N_STEPS; i++)
     {

@@ -8,6 +8,9 @@
 
 G_BEGIN_DECLS
 
+/* A host a capture run uses (ws-capture-remote.h). */
+typedef struct _WsCaptureHostRun WsCaptureHostRun;
+
 /* What became of one command of a plan. */
 typedef struct
 {
@@ -38,6 +41,12 @@ typedef struct
   gint64 started;
   gint64 finished;
   gboolean finished_ok;
+  /* On another machine */
+  char *host;               /* HOST as the run takes it (or --host); NULL: this machine */
+  WsCaptureHostRun *remote; /* the run's host, not owned; NULL: this machine */
+  char *remote_dir;         /* the target's folder there, once step 1 made it */
+  char *remote_workdir;     /* WORKDIR there, resolved by step 1 */
+  GPtrArray *fetched;       /* of WsSshFetched: what was copied back, or tried */
 } WsCaptureTargetRun;
 
 WsCaptureTargetRun *ws_capture_target_run_new (WsTargetList *list, guint row);

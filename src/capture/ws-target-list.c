@@ -39,6 +39,7 @@ struct _WsTargetList
   gboolean bom;
   const char *eol; /* for new lines: the file's own */
   gboolean modified;
+  char **known_hosts; /* HOST names the settings define; not part of the file */
 };
 
 G_DEFINE_FINAL_TYPE (WsTargetList, ws_target_list, G_TYPE_OBJECT)
@@ -61,8 +62,10 @@ enum
 
 static guint signals[N_SIGNALS];
 
-static const char *const column_names[WS_TARGET_N_COLUMNS] = { "NAME", "CMD", "WORKDIR", "ENVS" };
-static const char *const legacy_names[WS_TARGET_N_COLUMNS] = { "id", "cmd", "workdir", "env" };
+static const char *const column_names[WS_TARGET_N_COLUMNS] = { "NAME", "CMD", "WORKDIR", "ENVS",
+                                                               "HOST" };
+static const char *const legacy_names[WS_TARGET_N_COLUMNS] = { "id", "cmd", "workdir", "env",
+                                                               "host" };
 
 static void
 line_free (Line *line)
@@ -98,6 +101,7 @@ ws_target_list_finalize (GObject *object)
 
   g_free (self->path);
   g_ptr_array_unref (self->lines);
+  g_strfreev (self->known_hosts);
 
   G_OBJECT_CLASS (ws_target_list_parent_class)->finalize (object);
 }
@@ -170,10 +174,11 @@ is_comment_or_blank (const char *text)
   return *text == '\0' || *text == '#' || (*text == '\r' && text[1] == '\0');
 }
 
+/* A header names the four columns of the workflow, or those and HOST. */
 static gboolean
 fields_match (char *const *fields, guint n, const char *const *names)
 {
-  if (n != WS_TARGET_N_COLUMNS)
+  if (n != WS_TARGET_N_BASIC_COLUMNS && n != WS_TARGET_N_COLUMNS)
     return FALSE;
   for (guint i = 0; i < n; i++)
     {
@@ -187,7 +192,7 @@ fields_match (char *const *fields, guint n, const char *const *names)
 
 /* Splits a row on TAB.  Targets files are not quoted CSV: a `"` in CMD is
  * the shell's, so a plain split is the faithful reading.  Columns beyond
- * the fourth stay in ENVS (TABs included) so that nothing is lost, and
+ * the fifth stay in HOST (TABs included) so that nothing is lost, and
  * validation reports them. */
 static void
 split_row (Line *line, const char *text)
@@ -198,7 +203,7 @@ split_row (Line *line, const char *text)
   line->n_columns = n;
   for (guint i = 0; i < WS_TARGET_N_COLUMNS; i++)
     {
-      if (i == WS_TARGET_ENVS && n > WS_TARGET_N_COLUMNS)
+      if (i == WS_TARGET_N_COLUMNS - 1 && n > WS_TARGET_N_COLUMNS)
         line->fields[i] = g_strjoinv ("\t", parts + i);
       else
         line->fields[i] = g_strdup (i < n ? parts[i] : "");
@@ -316,12 +321,18 @@ ws_target_list_new_from_file (const char *path, GError **error)
   return ws_target_list_new_from_data (contents, len, path);
 }
 
+/* An edited row is its cells joined by TABs: four, as the workflow's
+ * files have them, unless it has a HOST or its line had a fifth column. */
 static void
 append_line (GString *out, const Line *line)
 {
   if (line->kind == LINE_ROW && (line->edited || line->text == NULL))
     {
-      for (guint i = 0; i < WS_TARGET_N_COLUMNS; i++)
+      guint n = line->fields[WS_TARGET_HOST][0] != '\0' || line->n_columns > WS_TARGET_HOST
+                  ? WS_TARGET_N_COLUMNS
+                  : WS_TARGET_N_BASIC_COLUMNS;
+
+      for (guint i = 0; i < n; i++)
         {
           if (i > 0)
             g_string_append_c (out, '\t');
@@ -557,6 +568,79 @@ ws_target_list_find (WsTargetList *self, const char *name)
   return -1;
 }
 
+/**
+ * ws_target_list_is_remote:
+ *
+ * Returns: whether the row runs on another machine: its HOST is neither
+ *   empty nor `-`
+ */
+gboolean
+ws_target_list_is_remote (WsTargetList *self, guint row)
+{
+  const char *host;
+
+  g_return_val_if_fail (WS_IS_TARGET_LIST (self), FALSE);
+
+  host = ws_target_list_get (self, row, WS_TARGET_HOST);
+  return !ws_target_value_is_empty (host);
+}
+
+/**
+ * ws_target_list_set_known_hosts:
+ * @names: (nullable): the hosts of the settings, by name
+ *
+ * What a HOST cell may name besides an ssh destination: for validation
+ * and the editor; it is not written to the file.
+ */
+void
+ws_target_list_set_known_hosts (WsTargetList *self, const char *const *names)
+{
+  g_return_if_fail (WS_IS_TARGET_LIST (self));
+
+  g_strfreev (self->known_hosts);
+  self->known_hosts = g_strdupv ((char **) names);
+  g_signal_emit (self, signals[CHANGED], 0);
+}
+
+/**
+ * ws_target_list_get_known_hosts:
+ *
+ * Returns: (transfer none) (nullable): the names given to
+ *   ws_target_list_set_known_hosts()
+ */
+const char *const *
+ws_target_list_get_known_hosts (WsTargetList *self)
+{
+  g_return_val_if_fail (WS_IS_TARGET_LIST (self), NULL);
+  return (const char *const *) self->known_hosts;
+}
+
+/* The header of a file whose rows gain a HOST gets that column too, so
+ * that the file still reads as a table. */
+static void
+add_host_to_header (WsTargetList *self)
+{
+  for (guint i = 0; i < self->lines->len; i++)
+    {
+      Line *line = g_ptr_array_index (self->lines, i);
+      char *text;
+
+      if (line->kind != LINE_HEADER)
+        continue;
+      if (line->n_columns > WS_TARGET_HOST)
+        return;
+      text = g_strconcat (
+        line->text, "\t",
+        fields_match (line->fields, line->n_columns, legacy_names) ? "host" : "HOST", NULL);
+      g_free (line->text);
+      line->text = text;
+      for (guint c = 0; c < WS_TARGET_N_COLUMNS; c++)
+        g_free (line->fields[c]);
+      split_row (line, line->text);
+      return;
+    }
+}
+
 /* A cell cannot hold a TAB or a line break: they would change the file's
  * columns or rows. */
 static char *
@@ -586,6 +670,8 @@ ws_target_list_set (WsTargetList *self, guint row, WsTargetColumn column, const 
   g_free (line->fields[column]);
   line->fields[column] = g_steal_pointer (&clean);
   line->edited = TRUE;
+  if (column == WS_TARGET_HOST && line->fields[column][0] != '\0')
+    add_host_to_header (self);
   changed (self);
 }
 
@@ -606,7 +692,8 @@ prepare_insert_at (WsTargetList *self, guint index)
 /**
  * ws_target_list_insert:
  * @position: the index the new row gets; the number of targets to append
- * @fields: (array fixed-size=4) (nullable): NAME, CMD, WORKDIR, ENVS
+ * @fields: (array fixed-size=4) (nullable): NAME, CMD, WORKDIR, ENVS; a
+ *   HOST is set afterwards (ws_target_list_set())
  *
  * The row goes right after the row before it, so that a comment above the
  * row at @position stays above that row.
@@ -632,10 +719,11 @@ ws_target_list_insert (WsTargetList *self, guint position, const char *const *fi
   line = g_new0 (Line, 1);
   line->kind = LINE_ROW;
   line->eol = self->eol;
-  line->n_columns = WS_TARGET_N_COLUMNS;
+  line->n_columns = WS_TARGET_N_BASIC_COLUMNS;
   line->edited = TRUE;
   for (guint i = 0; i < WS_TARGET_N_COLUMNS; i++)
-    line->fields[i] = clean_value (fields != NULL ? fields[i] : "");
+    line->fields[i] =
+      clean_value (fields != NULL && i < WS_TARGET_N_BASIC_COLUMNS ? fields[i] : "");
   g_ptr_array_insert (self->lines, (int) index, line);
   changed (self);
   return position;
@@ -668,6 +756,7 @@ ws_target_list_duplicate (WsTargetList *self, guint row)
   const char *fields[WS_TARGET_N_COLUMNS];
   g_autofree char *name = NULL;
   Line *line;
+  guint copy;
 
   g_return_val_if_fail (WS_IS_TARGET_LIST (self), 0);
 
@@ -683,7 +772,10 @@ ws_target_list_duplicate (WsTargetList *self, guint row)
   for (guint i = 0; i < WS_TARGET_N_COLUMNS; i++)
     fields[i] = line->fields[i];
   fields[WS_TARGET_NAME] = name;
-  return ws_target_list_insert (self, row + 1, fields);
+  copy = ws_target_list_insert (self, row + 1, fields);
+  if (fields[WS_TARGET_HOST][0] != '\0')
+    ws_target_list_set (self, copy, WS_TARGET_HOST, fields[WS_TARGET_HOST]);
+  return copy;
 }
 
 /**

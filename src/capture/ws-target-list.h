@@ -5,15 +5,20 @@
 
 G_BEGIN_DECLS
 
-/* The columns of a targets.tsv row, in file order. */
+/* The columns of a targets.tsv row, in file order.  HOST, the fifth, is
+ * optional: empty or `-` is this machine. */
 typedef enum
 {
   WS_TARGET_NAME,
   WS_TARGET_CMD,
   WS_TARGET_WORKDIR,
   WS_TARGET_ENVS,
+  WS_TARGET_HOST,
   WS_TARGET_N_COLUMNS
 } WsTargetColumn;
+
+/* The columns of the workflow's files, which every row has. */
+#define WS_TARGET_N_BASIC_COLUMNS 4
 
 /* The header row a file has (FORMATS.md: optional, two spellings). */
 typedef enum
@@ -46,6 +51,9 @@ const char *ws_target_list_get (WsTargetList *self, guint row, WsTargetColumn co
 guint ws_target_list_get_line (WsTargetList *self, guint row);
 guint ws_target_list_get_n_columns (WsTargetList *self, guint row);
 int ws_target_list_find (WsTargetList *self, const char *name);
+gboolean ws_target_list_is_remote (WsTargetList *self, guint row);
+void ws_target_list_set_known_hosts (WsTargetList *self, const char *const *names);
+const char *const *ws_target_list_get_known_hosts (WsTargetList *self);
 void ws_target_list_set (WsTargetList *self, guint row, WsTargetColumn column, const char *value);
 guint ws_target_list_insert (WsTargetList *self, guint position, const char *const *fields);
 void ws_target_list_remove (WsTargetList *self, guint row);

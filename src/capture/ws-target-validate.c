@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "ws-error.h"
+#include "ws-ssh-host.h"
 #include "ws-target-validate.h"
 
 /* What is wrong with a targets list, cell by cell, read through the
@@ -104,7 +105,9 @@ ws_target_envs_parse (const char *envs, GError **error)
  *
  * Returns: (transfer full): the absolute folder the row's CMD runs in:
  *   WORKDIR relative to the targets file's folder (`~/` is the home
- *   folder), or that folder itself when WORKDIR is empty or `-`
+ *   folder), or that folder itself when WORKDIR is empty or `-`.  For a
+ *   row with a HOST, a folder there: WORKDIR as written (absolute, `~/…`,
+ *   or relative to the login folder there), "" for the login folder.
  */
 char *
 ws_target_list_resolve_workdir (WsTargetList *self, guint row)
@@ -116,8 +119,10 @@ ws_target_list_resolve_workdir (WsTargetList *self, guint row)
 
   g_return_val_if_fail (WS_IS_TARGET_LIST (self), NULL);
 
-  base = ws_target_list_get_base_dir (self);
   value = ws_target_list_get (self, row, WS_TARGET_WORKDIR);
+  if (ws_target_list_is_remote (self, row))
+    return ws_target_value_is_empty (value) ? g_strdup ("") : g_strstrip (g_strdup (value));
+  base = ws_target_list_get_base_dir (self);
   if (ws_target_value_is_empty (value))
     return g_steal_pointer (&base);
   workdir = g_strstrip (g_strdup (value));
@@ -160,7 +165,9 @@ validate_row (WsTargetList *self, guint row, guint n, GPtrArray *problems)
   if (ws_target_value_is_empty (ws_target_list_get (self, row, WS_TARGET_CMD)))
     add_problem (problems, row, WS_TARGET_CMD, g_strdup ("empty: nothing to run"));
 
-  if (!ws_target_value_is_empty (ws_target_list_get (self, row, WS_TARGET_WORKDIR)))
+  /* A folder on another machine is looked for when the capture starts. */
+  if (!ws_target_value_is_empty (ws_target_list_get (self, row, WS_TARGET_WORKDIR)) &&
+      !ws_target_list_is_remote (self, row))
     {
       g_autofree char *dir = ws_target_list_resolve_workdir (self, row);
 
@@ -168,18 +175,43 @@ validate_row (WsTargetList *self, guint row, guint n, GPtrArray *problems)
         add_problem (problems, row, WS_TARGET_WORKDIR, g_strdup_printf ("%s: no such folder", dir));
     }
 
+  envs = ws_target_envs_parse (ws_target_list_get (self, row, WS_TARGET_ENVS), &error);
+  if (envs == NULL)
+    add_problem (problems, row, WS_TARGET_ENVS, g_strdup (error->message));
+  g_clear_error (&error);
+
   n_columns = ws_target_list_get_n_columns (self, row);
   if (n_columns > WS_TARGET_N_COLUMNS)
-    add_problem (problems, row, WS_TARGET_ENVS,
-                 g_strdup_printf ("the line has %u TAB-separated columns; a row has 4 (NAME, "
-                                  "CMD, WORKDIR, ENVS)",
+    add_problem (problems, row, WS_TARGET_HOST,
+                 g_strdup_printf ("the line has %u TAB-separated columns; a row has 4 or 5 "
+                                  "(NAME, CMD, WORKDIR, ENVS, HOST)",
                                   n_columns));
-  else
-    {
-      envs = ws_target_envs_parse (ws_target_list_get (self, row, WS_TARGET_ENVS), &error);
-      if (envs == NULL)
-        add_problem (problems, row, WS_TARGET_ENVS, g_strdup (error->message));
-    }
+  else if (!ws_host_value_valid (ws_target_list_get (self, row, WS_TARGET_HOST),
+                                 ws_target_list_get_known_hosts (self), &error))
+    add_problem (problems, row, WS_TARGET_HOST, g_strdup (error->message));
+}
+
+/**
+ * ws_host_value_valid:
+ * @known: (nullable): the host names of the settings
+ *
+ * Whether a HOST cell can be run: empty or `-` (this machine), a host of
+ * the settings, or an ssh destination (`[user@]host[:port]`, a Host
+ * alias).
+ */
+gboolean
+ws_host_value_valid (const char *value, const char *const *known, GError **error)
+{
+  g_autofree char *name = NULL;
+  g_autoptr (WsSshHost) host = NULL;
+
+  if (ws_target_value_is_empty (value))
+    return TRUE;
+  name = g_strstrip (g_strdup (value));
+  if (known != NULL && g_strv_contains (known, name))
+    return TRUE;
+  host = ws_ssh_host_parse (name, error);
+  return host != NULL;
 }
 
 /**
@@ -206,8 +238,9 @@ ws_target_list_validate_row (WsTargetList *self, guint row)
  * ws_target_list_validate:
  *
  * Checks every row: NAME not empty and unique, CMD not empty, WORKDIR an
- * existing folder (relative to the file's folder), ENVS of the form
- * `A=1,B=2`.
+ * existing folder (relative to the file's folder; not checked for a row
+ * that runs on another host), ENVS of the form `A=1,B=2`, HOST empty,
+ * `-`, a known host or an ssh destination.
  *
  * Returns: (transfer full) (element-type WsTargetProblem): the problems, by
  *   row then column

@@ -19,6 +19,7 @@ char *ws_target_list_format_problem (WsTargetList *self, const WsTargetProblem *
 char *ws_target_list_resolve_workdir (WsTargetList *self, guint row);
 
 char **ws_target_envs_parse (const char *envs, GError **error);
+gboolean ws_host_value_valid (const char *value, const char *const *known, GError **error);
 
 void ws_target_problem_free (WsTargetProblem *problem);
 

@@ -6,9 +6,11 @@
 #include <glib/gi18n.h>
 #include <signal.h>
 #include <stdio.h>
+#include <unistd.h>
 
 #include "ws-capture-runner.h"
 #include "ws-cli.h"
+#include "ws-ssh-host.h"
 #include "ws-doctor.h"
 #include "ws-error.h"
 #include "ws-target-validate.h"
@@ -21,6 +23,8 @@ typedef struct
   gboolean ok;
   GError *error;
   guint interrupts;
+  gboolean show_transfer; /* standard error is a terminal */
+  gboolean transfer_shown;
 } CaptureRun;
 
 /* Every line of the log, as it comes: the [STEP x/6] lines and the tools'
@@ -29,9 +33,34 @@ static void
 log_cb (WsCaptureRunner *runner, guint target, guint step, guint kind, const char *line,
         gpointer data)
 {
+  CaptureRun *run = data;
+
+  if (run->transfer_shown)
+    {
+      g_printerr ("\r\033[K");
+      run->transfer_shown = FALSE;
+    }
   fputs (line, stdout);
   fputc ('\n', stdout);
   fflush (stdout);
+}
+
+/* A copy from a host: one line of standard error, rewritten, on a
+ * terminal; the log says what arrived. */
+static void
+transfer_cb (WsCaptureRunner *runner, guint target, guint64 done, guint64 total, const char *file,
+             gpointer data)
+{
+  CaptureRun *run = data;
+  g_autofree char *done_text = g_format_size (done);
+  g_autofree char *total_text = g_format_size (total);
+
+  if (!run->show_transfer)
+    return;
+  g_printerr ("\r\033[K");
+  g_printerr (_ ("copying %s: %s of %s (%.0f%%)"), file != NULL ? file : "", done_text, total_text,
+              total > 0 ? 100.0 * done / total : 100.0);
+  run->transfer_shown = TRUE;
 }
 
 static void
@@ -58,6 +87,51 @@ interrupt_cb (gpointer data)
   else
     ws_capture_runner_kill (run->runner);
   return G_SOURCE_CONTINUE;
+}
+
+/* The doctor of each machine the rows run on: this one when a row runs
+ * here, then each host. */
+static GPtrArray *
+capture_doctor (const WsCaptureSettings *settings, WsTargetList *list, GArray *rows,
+                const char *out_dir)
+{
+  g_autoptr (GPtrArray) hosts = g_ptr_array_new_with_free_func ((GDestroyNotify) ws_ssh_host_free);
+  g_autoptr (GHashTable) seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  GPtrArray *checks = NULL;
+  gboolean here = FALSE;
+
+  for (guint i = 0; i < rows->len; i++)
+    {
+      guint row = g_array_index (rows, guint, i);
+      g_autofree char *spec = NULL;
+      WsSshHost *host;
+
+      if (settings->host != NULL && !ws_ssh_host_is_local (settings->host))
+        spec = g_strdup (settings->host);
+      else if (settings->host == NULL && ws_target_list_is_remote (list, row))
+        spec = g_strstrip (g_strdup (ws_target_list_get (list, row, WS_TARGET_HOST)));
+      if (spec == NULL)
+        {
+          here = TRUE;
+          continue;
+        }
+      if (!g_hash_table_add (seen, g_strdup (spec)))
+        continue;
+      host = ws_ssh_host_lookup (settings->hosts, spec, NULL);
+      if (host != NULL)
+        g_ptr_array_add (hosts, host);
+    }
+  checks = here ? ws_doctor_run (settings, out_dir, NULL)
+                : g_ptr_array_new_with_free_func ((GDestroyNotify) ws_doctor_check_free);
+  for (guint i = 0; i < hosts->len; i++)
+    {
+      g_autoptr (GPtrArray) there =
+        ws_doctor_run_on_host (settings, g_ptr_array_index (hosts, i), NULL);
+
+      for (guint c = 0; c < there->len; c++)
+        g_ptr_array_add (checks, g_ptr_array_steal_index (there, c--));
+    }
+  return checks;
 }
 
 static gboolean
@@ -156,6 +230,10 @@ ws_cli_capture (int argc, char **argv)
   g_autofree char *ncu_sections = NULL;
   g_autofree char *group = NULL;
   g_autofree char *log = NULL;
+  g_autofree char *host = NULL;
+  g_autofree char *remote_dir = NULL;
+  gboolean leave_reports = FALSE;
+  int bwlimit = -1;
   int topn = -1;
   int launch_count = -1;
   gboolean continue_on_error = FALSE;
@@ -187,6 +265,17 @@ ws_cli_capture (int argc, char **argv)
       N_ ("Group folder in the output folder (default: the targets file's name)"), "NAME" },
     { "log", 0, 0, G_OPTION_ARG_FILENAME, &log,
       N_ ("One log for the whole run (default: GLOBAL_LOG, or capture.log in the group)"), "FILE" },
+    { "host", 'H', 0, G_OPTION_ARG_STRING, &host,
+      N_ ("Capture every target on this machine, over ssh: an ssh Host alias or user@host[:port] "
+          "(default: each target's HOST column)"),
+      "NAME" },
+    { "remote-dir", 0, 0, G_OPTION_ARG_STRING, &remote_dir,
+      N_ ("The folder for captures on the hosts (default: ~/warpscope-captures)"), "DIR" },
+    { "leave-reports", 0, 0, G_OPTION_ARG_NONE, &leave_reports,
+      N_ ("Leave the .nsys-rep and .ncu-rep reports on the host (warpscope-cli fetch brings them)"),
+      NULL },
+    { "bwlimit", 0, 0, G_OPTION_ARG_INT, &bwlimit,
+      N_ ("Bandwidth for copies from hosts, in KiB/s (default: no limit)"), "KIB" },
     { NULL },
   };
   g_autoptr (GOptionContext) context =
@@ -208,8 +297,10 @@ ws_cli_capture (int argc, char **argv)
        "nsys over the whole program, its kernel summary, then ncu over the top-N kernels, into "
        "OUT/<group>/<NAME>/{nsys,ncu} with a run.json manifest. Prints the [STEP x/6] lines "
        "and the tools' output as they come. The workflow's environment variables (OUT_DIR, "
-       "TOPN, NVTX_NAME, NCU_SET, …) are read; options override them. Exit status: 0 every "
-       "target succeeded, 1 one failed (or Ctrl+C), 2 bad input."));
+       "TOPN, NVTX_NAME, NCU_SET, …) are read; options override them. A target whose HOST "
+       "column names another machine (or every target, with --host) runs there over ssh "
+       "(WARPSCOPE_SSH replaces the ssh command), and its files are copied back. Exit status: "
+       "0 every target succeeded, 1 one failed (or Ctrl+C), 2 bad input."));
   if (!ws_cli_parse (context, &argc, &argv, 0, 0))
     return WS_EXIT_BAD_INPUT;
   settings = ws_cli_capture_settings (out, nsys, ncu, ncu_set, &error);
@@ -226,6 +317,14 @@ ws_cli_capture (int argc, char **argv)
     ws_cli_replace_string (&settings->group, group);
   if (log != NULL)
     ws_cli_replace_string (&settings->global_log, log);
+  if (host != NULL)
+    ws_cli_replace_string (&settings->host, host);
+  if (remote_dir != NULL)
+    ws_cli_replace_string (&settings->remote_dir, remote_dir);
+  if (leave_reports)
+    settings->leave_reports = TRUE;
+  if (bwlimit > 0)
+    settings->transfer_limit = (guint) bwlimit;
   if (topn == 0 || topn < -1 || launch_count < -1)
     {
       g_printerr (_ ("%s: --topn must be 1 or more, --launch-count 0 or more\n"), argv[0]);
@@ -260,20 +359,22 @@ ws_cli_capture (int argc, char **argv)
   if (!check_rows (list, rows))
     return WS_EXIT_BAD_INPUT;
 
-  /* The machine's problems first: a long run that fails at its end for a
+  /* The machines' problems first: a long run that fails at its end for a
    * permission is worse than a warning now. */
   {
     g_autoptr (GFile) file = g_file_new_for_commandline_arg (settings->output_dir);
 
     out_dir = g_file_get_path (file);
   }
-  checks = ws_doctor_run (settings, out_dir, NULL);
+  checks = capture_doctor (settings, list, rows, out_dir);
   ws_cli_print_doctor (checks, TRUE, stderr);
 
   run.loop = g_main_loop_new (NULL, FALSE);
   run.cancellable = g_cancellable_new ();
   run.runner = ws_capture_runner_new (list, (const guint *) rows->data, rows->len, settings, cwd);
-  g_signal_connect (run.runner, "log", G_CALLBACK (log_cb), NULL);
+  run.show_transfer = isatty (STDERR_FILENO);
+  g_signal_connect (run.runner, "log", G_CALLBACK (log_cb), &run);
+  g_signal_connect (run.runner, "transfer", G_CALLBACK (transfer_cb), &run);
   sigint = g_unix_signal_add (SIGINT, interrupt_cb, &run);
   sigterm = g_unix_signal_add (SIGTERM, interrupt_cb, &run);
   sighup = g_unix_signal_add (SIGHUP, interrupt_cb, &run);
@@ -282,6 +383,8 @@ ws_cli_capture (int argc, char **argv)
   g_source_remove (sigint);
   g_source_remove (sigterm);
   g_source_remove (sighup);
+  if (run.transfer_shown)
+    g_printerr ("\n");
 
   {
     int status;

@@ -28,6 +28,7 @@ static const Command commands[] = {
   { "capture", ws_cli_capture, N_("Capture the targets of a targets.tsv file with nsys and ncu") },
   { "flame", ws_cli_flame, N_("A CPU profile (nsys samples, py-spy, speedscope, cProfile) as a flame graph or collapsed stacks") },
   { "doctor", ws_cli_doctor, N_("Check this machine before a capture, with the fix for each problem") },
+  { "fetch", ws_cli_fetch, N_("Copy what a capture on another machine left there") },
 };
 /* clang-format on */
 

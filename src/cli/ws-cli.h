@@ -30,6 +30,7 @@ int ws_cli_export (int argc, char **argv);
 int ws_cli_gauges (int argc, char **argv);
 int ws_cli_capture (int argc, char **argv);
 int ws_cli_doctor (int argc, char **argv);
+int ws_cli_fetch (int argc, char **argv);
 int ws_cli_rollup (int argc, char **argv);
 gboolean ws_cli_render_why (WsRun *run, const char *view, const char *output, double width,
                             double height, gboolean dark, int kernel, GError **error);

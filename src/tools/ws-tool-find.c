@@ -121,6 +121,55 @@ best (GPtrArray *candidates)
   return g_strdup (((Candidate *) g_ptr_array_index (candidates, 0))->path);
 }
 
+/* The version in a candidate's path: what follows @prefix in the folder
+ * named after it (`cuda-12.4`, `nsight-systems-2023.4`), or the folder
+ * below it (`nsight-systems/2025.3.2/bin/nsys`). */
+static char *
+path_version (const char *path, const char *prefix)
+{
+  g_auto (GStrv) parts = g_strsplit (path, "/", -1);
+
+  for (guint i = 0; parts[i] != NULL; i++)
+    if (g_str_has_prefix (parts[i], prefix))
+      {
+        const char *version = parts[i] + strlen (prefix);
+
+        while (*version != '\0' && !g_ascii_isdigit (*version))
+          version++;
+        if (*version == '\0' && parts[i + 1] != NULL && g_ascii_isdigit (parts[i + 1][0]))
+          version = parts[i + 1];
+        return g_strdup (version);
+      }
+  return g_strdup ("");
+}
+
+/**
+ * ws_tool_newest:
+ * @paths: (element-type utf8): candidates of one kind, found elsewhere
+ *   (on a host)
+ * @prefix: the install folders' prefix: "cuda-", "nsight-systems",
+ *   "nsight-compute"
+ *
+ * Returns: (transfer full) (nullable): the candidate of the newest
+ *   version, compared as ws_tool_find_in() compares them
+ */
+char *
+ws_tool_newest (GPtrArray *paths, const char *prefix)
+{
+  g_autoptr (GPtrArray) candidates =
+    g_ptr_array_new_with_free_func ((GDestroyNotify) candidate_free);
+
+  for (guint i = 0; i < paths->len; i++)
+    {
+      Candidate *candidate = g_new0 (Candidate, 1);
+
+      candidate->path = g_strdup (g_ptr_array_index (paths, i));
+      candidate->version = path_version (candidate->path, prefix);
+      g_ptr_array_add (candidates, candidate);
+    }
+  return best (candidates);
+}
+
 /**
  * ws_tool_find_in:
  * @name: "nsys" or "ncu"

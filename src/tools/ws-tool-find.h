@@ -3,6 +3,8 @@
 
 #include <glib.h>
 
+#include "ws-ssh-connection.h"
+
 G_BEGIN_DECLS
 
 /* Where nsys and ncu are: PATH, /usr/local/cuda/bin, /opt/nvidia (the
@@ -10,5 +12,10 @@ G_BEGIN_DECLS
 char *ws_tool_find (const char *name);
 char *ws_tool_find_in (const char *name, const char *path_env, const char *root);
 char *ws_tool_resolve (const char *name, const char *configured, GError **error);
+char *ws_tool_newest (GPtrArray *paths, const char *prefix);
+
+/* The same on a host (ws-tool-find-remote.c); %NULL for this machine. */
+char *ws_tool_resolve_on (WsSshConnection *ssh, const char *name, const char *configured,
+                          GError **error);
 
 G_END_DECLS

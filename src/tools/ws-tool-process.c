@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <gio/gunixinputstream.h>
+#include <glib-unix.h>
 #include <signal.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -12,6 +13,9 @@
 
 #include "ws-process-group.h"
 #include "ws-tool-process.h"
+#include "ws-tool-process.h"
+#include "ws-tool-query.h"
+#include "ws-error.h"
 
 /* One command of a capture or a report conversion: a child in a process
  * group of its own, its output as lines as they come, and an end that is
@@ -28,6 +32,10 @@
 #define GIVE_UP_AFTER_KILL_US (2 * G_USEC_PER_SEC)
 /* A process that left the group may hold a pipe open for ever. */
 #define DRAIN_MS 2000
+/* A command whose input is held (ssh) ends by itself once its input
+ * closes: the wrapper on the host ends the remote group, with its own
+ * grace period.  Signals here only after that and this much more. */
+#define HELD_INPUT_MARGIN_MS 5000
 
 struct _WsToolProcess
 {
@@ -39,6 +47,8 @@ struct _WsToolProcess
   char *stdout_path;
   guint grace_ms;
   gboolean tied;
+  gboolean hold_stdin;
+  int stdin_fd; /* the write end of the held input; -1: none */
 
   GTask *task;
   GMainContext *context;
@@ -49,7 +59,8 @@ struct _WsToolProcess
   int exit_status;
   guint open_streams;
   gboolean group_gone;
-  gint64 term_sent; /* monotonic µs; 0: not yet */
+  gint64 term_sent;  /* monotonic µs; 0: not yet */
+  gint64 term_after; /* monotonic µs: no SIGTERM before; 0: at once */
   gint64 kill_sent;
   GSource *reap_source;
   GSource *drain_source;
@@ -75,10 +86,19 @@ clear_source (GSource **source)
 }
 
 static void
+close_stdin (WsToolProcess *self)
+{
+  if (self->stdin_fd >= 0)
+    close (self->stdin_fd);
+  self->stdin_fd = -1;
+}
+
+static void
 ws_tool_process_dispose (GObject *object)
 {
   WsToolProcess *self = WS_TOOL_PROCESS (object);
 
+  close_stdin (self);
   /* Nothing outlives its process object. */
   if (self->started && !self->group_gone && self->pgid > 1)
     kill (-self->pgid, SIGKILL);
@@ -127,6 +147,7 @@ static void
 ws_tool_process_init (WsToolProcess *self)
 {
   self->exit_status = -1;
+  self->stdin_fd = -1;
 }
 
 /**
@@ -168,6 +189,25 @@ ws_tool_process_set_tied (WsToolProcess *self, gboolean tied)
   g_return_if_fail (!self->started);
 
   self->tied = tied;
+}
+
+/**
+ * ws_tool_process_set_hold_stdin:
+ *
+ * Gives the command a pipe as its input, held open until the command
+ * ends or is stopped, instead of /dev/null: for ssh, whose wrapper on the
+ * host ends the remote process group when that input closes, which is
+ * also what happens when this program dies.  Stopping such a command
+ * closes its input first and signals it here only if it has not ended
+ * a grace period and a margin later.  Call before running it.
+ */
+void
+ws_tool_process_set_hold_stdin (WsToolProcess *self, gboolean hold)
+{
+  g_return_if_fail (WS_IS_TOOL_PROCESS (self));
+  g_return_if_fail (!self->started);
+
+  self->hold_stdin = hold;
 }
 
 static void
@@ -214,6 +254,8 @@ group_step (WsToolProcess *self)
   if (!ws_process_group_alive (self->pgid) ||
       (self->kill_sent != 0 && now - self->kill_sent > GIVE_UP_AFTER_KILL_US))
     return TRUE;
+  if (self->term_sent == 0 && self->term_after != 0 && !self->exited && now < self->term_after)
+    return FALSE;
   if (self->term_sent == 0)
     {
       kill (-self->pgid, SIGTERM);
@@ -324,6 +366,7 @@ child_exited_cb (GPid pid, int wait_status, gpointer data)
   WsToolProcess *self = data;
 
   g_spawn_close_pid (pid);
+  close_stdin (self);
   self->exited = TRUE;
   self->exit_status = WIFEXITED (wait_status) ? WEXITSTATUS (wait_status) : -1;
   /* What the command left running in its group goes now. */
@@ -349,6 +392,7 @@ ws_tool_process_run_async (WsToolProcess *self, GAsyncReadyCallback callback, gp
   g_autoptr (GError) error = NULL;
   g_autoptr (GSource) watch = NULL;
   int out_file = -1;
+  int in_pipe[2] = { -1, -1 };
   int stdout_pipe = -1;
   int stderr_pipe = -1;
   GPid pid = 0;
@@ -375,18 +419,32 @@ ws_tool_process_run_async (WsToolProcess *self, GAsyncReadyCallback callback, gp
           return;
         }
     }
+  if (self->hold_stdin && !g_unix_open_pipe (in_pipe, FD_CLOEXEC, &error))
+    {
+      g_autoptr (GTask) task = g_steal_pointer (&self->task);
+
+      if (out_file >= 0)
+        close (out_file);
+      self->group_gone = TRUE;
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
   spawned = g_spawn_async_with_pipes_and_fds (
     self->cwd, (const char *const *) self->argv, (const char *const *) self->envp,
-    G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDIN_FROM_DEV_NULL,
+    G_SPAWN_DO_NOT_REAP_CHILD | (self->hold_stdin ? 0 : G_SPAWN_STDIN_FROM_DEV_NULL),
     self->tied ? ws_process_group_child_setup_tied : ws_process_group_child_setup,
-    GINT_TO_POINTER (getpid ()), -1, out_file, -1, NULL, NULL, 0, &pid, NULL,
+    GINT_TO_POINTER (getpid ()), in_pipe[0], out_file, -1, NULL, NULL, 0, &pid, NULL,
     out_file < 0 ? &stdout_pipe : NULL, &stderr_pipe, &error);
   if (out_file >= 0)
     close (out_file);
+  if (in_pipe[0] >= 0)
+    close (in_pipe[0]);
+  self->stdin_fd = in_pipe[1];
   if (!spawned)
     {
       g_autoptr (GTask) task = g_steal_pointer (&self->task);
 
+      close_stdin (self);
       self->group_gone = TRUE;
       g_task_return_new_error (task, error->domain, error->code, "cannot run %s: %s", self->argv[0],
                                error->message);
@@ -426,14 +484,24 @@ ws_tool_process_run_finish (WsToolProcess *self, GAsyncResult *result, int *exit
 }
 
 /* Cancelling: SIGTERM to the whole group now, SIGKILL after the grace
- * period; the run finishes once nothing of it is left. */
+ * period; the run finishes once nothing of it is left.  A command whose
+ * input is held sees its input close first (see
+ * ws_tool_process_set_hold_stdin()). */
 void
 ws_tool_process_terminate (WsToolProcess *self)
 {
   g_return_if_fail (WS_IS_TOOL_PROCESS (self));
 
-  if (!self->started || self->group_gone || self->term_sent != 0)
+  if (!self->started || self->group_gone || self->term_sent != 0 || self->term_after != 0)
     return;
+  if (self->hold_stdin)
+    {
+      close_stdin (self);
+      self->term_after =
+        g_get_monotonic_time () + ((gint64) self->grace_ms + HELD_INPUT_MARGIN_MS) * 1000;
+      start_reaping (self);
+      return;
+    }
   kill (-self->pgid, SIGTERM);
   self->term_sent = g_get_monotonic_time ();
   start_reaping (self);
@@ -445,6 +513,7 @@ ws_tool_process_kill (WsToolProcess *self)
 {
   g_return_if_fail (WS_IS_TOOL_PROCESS (self));
 
+  close_stdin (self);
   if (!self->started || self->group_gone)
     return;
   kill (-self->pgid, SIGKILL);
@@ -452,6 +521,124 @@ ws_tool_process_kill (WsToolProcess *self)
     self->term_sent = g_get_monotonic_time ();
   self->kill_sent = g_get_monotonic_time ();
   start_reaping (self);
+}
+
+typedef struct
+{
+  GString *out;
+  GString *err;
+  gboolean done;
+  gboolean ran;
+  gboolean timed_out;
+  int exit_status;
+  GError *error;
+} SyncRun;
+
+static void
+sync_line_cb (WsToolProcess *process, gboolean is_stderr, const char *line, gpointer data)
+{
+  SyncRun *run = data;
+  GString *text = is_stderr ? run->err : run->out;
+
+  g_string_append (text, line);
+  g_string_append_c (text, '\n');
+}
+
+static void
+sync_done_cb (GObject *source, GAsyncResult *result, gpointer data)
+{
+  SyncRun *run = data;
+
+  run->ran =
+    ws_tool_process_run_finish (WS_TOOL_PROCESS (source), result, &run->exit_status, &run->error);
+  run->done = TRUE;
+}
+
+static gboolean
+sync_timeout_cb (gpointer data)
+{
+  WsToolProcess *self = data;
+  SyncRun *run = g_object_get_data (G_OBJECT (self), "ws-sync-run");
+
+  run->timed_out = TRUE;
+  ws_tool_process_kill (self);
+  return G_SOURCE_REMOVE;
+}
+
+static gboolean
+sync_cancelled_cb (GCancellable *cancellable, gpointer data)
+{
+  ws_tool_process_terminate (data);
+  return G_SOURCE_REMOVE;
+}
+
+/**
+ * ws_tool_process_run_sync:
+ * @timeout_s: the command is killed with its group after this long
+ * @cancellable: (nullable): stops the command as ws_tool_process_terminate() does
+ * @out: (out) (optional): standard output, as valid UTF-8 lines
+ * @err: (out) (optional): standard error, likewise
+ * @exit_status: (out) (optional): the exit status, -1 for a signal
+ *
+ * Runs a short command to its end on the calling thread, with a main
+ * context of its own: for worker threads.
+ *
+ * Returns: %TRUE when the command ran and ended in time; %FALSE with
+ *   @error set (WS_CAPTURE_ERROR_TIMEOUT, G_IO_ERROR_CANCELLED, or why it
+ *   could not start)
+ */
+gboolean
+ws_tool_process_run_sync (WsToolProcess *self, guint timeout_s, GCancellable *cancellable,
+                          char **out, char **err, int *exit_status, GError **error)
+{
+  g_autoptr (GMainContext) context = g_main_context_new ();
+  g_autoptr (GSource) timeout = NULL;
+  g_autoptr (GSource) cancel = NULL;
+  SyncRun run = { g_string_new (NULL), g_string_new (NULL), FALSE, FALSE, FALSE, -1, NULL };
+  gboolean ok;
+
+  g_return_val_if_fail (WS_IS_TOOL_PROCESS (self), FALSE);
+
+  g_main_context_push_thread_default (context);
+  g_object_set_data (G_OBJECT (self), "ws-sync-run", &run);
+  g_signal_connect (self, "line", G_CALLBACK (sync_line_cb), &run);
+  ws_tool_process_run_async (self, sync_done_cb, &run);
+  timeout = g_timeout_source_new_seconds (timeout_s);
+  g_source_set_callback (timeout, sync_timeout_cb, self, NULL);
+  g_source_attach (timeout, context);
+  if (cancellable != NULL)
+    {
+      cancel = g_cancellable_source_new (cancellable);
+      g_source_set_callback (cancel, (GSourceFunc) (void (*) (void)) sync_cancelled_cb, self, NULL);
+      g_source_attach (cancel, context);
+    }
+  while (!run.done)
+    g_main_context_iteration (context, TRUE);
+  g_source_destroy (timeout);
+  if (cancel != NULL)
+    g_source_destroy (cancel);
+  g_signal_handlers_disconnect_by_data (self, &run);
+  g_object_set_data (G_OBJECT (self), "ws-sync-run", NULL);
+  g_main_context_pop_thread_default (context);
+
+  ok = run.ran && !run.timed_out && !g_cancellable_is_cancelled (cancellable);
+  if (run.timed_out)
+    g_set_error (error, WS_CAPTURE_ERROR, WS_CAPTURE_ERROR_TIMEOUT, "%s: no answer within %u s",
+                 self->argv[0], timeout_s);
+  else if (!run.ran)
+    g_propagate_error (error, g_steal_pointer (&run.error));
+  else if (!ok)
+    g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_CANCELLED, "cancelled");
+  g_clear_error (&run.error);
+  if (ok && out != NULL)
+    *out = g_strdup (run.out->str);
+  if (ok && err != NULL)
+    *err = g_strdup (run.err->str);
+  if (ok && exit_status != NULL)
+    *exit_status = run.exit_status;
+  g_string_free (run.out, TRUE);
+  g_string_free (run.err, TRUE);
+  return ok;
 }
 
 /* Whether a line of a tool's output reads like the cause of a failure. */

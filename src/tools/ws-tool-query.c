@@ -11,47 +11,7 @@
 #include "ws-error.h"
 #include "ws-tool-process.h"
 #include "ws-tool-query.h"
-
-typedef struct
-{
-  GString *out;
-  GString *err;
-  gboolean done;
-  gboolean ran;
-  gboolean timed_out;
-  int exit_status;
-  GError *error;
-} RunData;
-
-static void
-run_line_cb (WsToolProcess *process, gboolean is_stderr, const char *line, gpointer data)
-{
-  RunData *run = data;
-  GString *text = is_stderr ? run->err : run->out;
-
-  g_string_append (text, line);
-  g_string_append_c (text, '\n');
-}
-
-static void
-run_done_cb (GObject *source, GAsyncResult *result, gpointer data)
-{
-  RunData *run = data;
-
-  run->ran =
-    ws_tool_process_run_finish (WS_TOOL_PROCESS (source), result, &run->exit_status, &run->error);
-  run->done = TRUE;
-}
-
-static gboolean
-run_timeout_cb (gpointer data)
-{
-  RunData *run = g_object_get_data (G_OBJECT (data), "ws-run");
-
-  run->timed_out = TRUE;
-  ws_tool_process_kill (data);
-  return G_SOURCE_REMOVE;
-}
+#include "ws-ssh-connection.h"
 
 /**
  * ws_tool_run:
@@ -68,48 +28,39 @@ gboolean
 ws_tool_run (const char *const *argv, guint timeout_s, char **out, char **err, int *exit_status,
              GError **error)
 {
-  g_autoptr (GMainContext) context = g_main_context_new ();
-  g_autoptr (WsToolProcess) process = NULL;
-  g_autoptr (GSource) timeout = NULL;
   g_auto (GStrv) env = g_get_environ ();
-  RunData run = { g_string_new (NULL), g_string_new (NULL), FALSE, FALSE, FALSE, -1, NULL };
-  gboolean ok;
+  g_autoptr (WsToolProcess) process = NULL;
 
   g_return_val_if_fail (argv != NULL && argv[0] != NULL, FALSE);
 
-  g_main_context_push_thread_default (context);
   process = ws_tool_process_new ((char **) argv, NULL, env, NULL, 0);
-  g_object_set_data (G_OBJECT (process), "ws-run", &run);
-  g_signal_connect (process, "line", G_CALLBACK (run_line_cb), &run);
-  ws_tool_process_run_async (process, run_done_cb, &run);
-  timeout = g_timeout_source_new_seconds (timeout_s);
-  g_source_set_callback (timeout, run_timeout_cb, process, NULL);
-  g_source_attach (timeout, context);
-  while (!run.done)
-    g_main_context_iteration (context, TRUE);
-  g_source_destroy (timeout);
-  g_main_context_pop_thread_default (context);
-
-  ok = run.ran && !run.timed_out;
-  if (run.timed_out)
-    g_set_error (error, WS_CAPTURE_ERROR, WS_CAPTURE_ERROR_TIMEOUT, "%s: no answer within %u s",
-                 argv[0], timeout_s);
-  else if (!run.ran)
-    g_propagate_error (error, g_steal_pointer (&run.error));
-  g_clear_error (&run.error);
-  if (ok && out != NULL)
-    *out = g_strdup (run.out->str);
-  if (ok && err != NULL)
-    *err = g_strdup (run.err->str);
-  if (ok && exit_status != NULL)
-    *exit_status = run.exit_status;
-  g_string_free (run.out, TRUE);
-  g_string_free (run.err, TRUE);
-  return ok;
+  return ws_tool_process_run_sync (process, timeout_s, NULL, out, err, exit_status, error);
 }
 
 /**
- * ws_tool_version:
+ * ws_tool_run_on:
+ * @ssh: (nullable): the host to run on; %NULL for this machine
+ *
+ * ws_tool_run(), here or on a host.
+ */
+gboolean
+ws_tool_run_on (WsSshConnection *ssh, const char *const *argv, guint timeout_s, char **out,
+                char **err, int *exit_status, GError **error)
+{
+  if (ssh == NULL)
+    return ws_tool_run (argv, timeout_s, out, err, exit_status, error);
+  return ws_ssh_connection_run (ssh, argv, NULL, timeout_s, NULL, out, err, exit_status, error);
+}
+
+char *
+ws_tool_version (const char *path, GError **error)
+{
+  return ws_tool_version_on (NULL, path, error);
+}
+
+/**
+ * ws_tool_version_on:
+ * @ssh: (nullable): the host @path is on; %NULL for this machine
  *
  * Asks `PATH --version`: nsys prints "NVIDIA Nsight Systems version
  * 2025.3.1.0", ncu a banner whose last line is "Version 2025.3.1.0 (build
@@ -119,7 +70,7 @@ ws_tool_run (const char *const *argv, guint timeout_s, char **out, char **err, i
  *   @error set when the program does not run or says no version
  */
 char *
-ws_tool_version (const char *path, GError **error)
+ws_tool_version_on (WsSshConnection *ssh, const char *path, GError **error)
 {
   const char *argv[] = { path, "--version", NULL };
   g_autofree char *out = NULL, *err = NULL;
@@ -128,7 +79,7 @@ ws_tool_version (const char *path, GError **error)
 
   g_return_val_if_fail (path != NULL, NULL);
 
-  if (!ws_tool_run (argv, 30, &out, &err, &status, error))
+  if (!ws_tool_run_on (ssh, argv, 30, &out, &err, &status, error))
     return NULL;
   lines = g_strsplit (out, "\n", -1);
   for (guint i = 0; lines[i] != NULL; i++)
@@ -146,8 +97,15 @@ ws_tool_version (const char *path, GError **error)
   return NULL;
 }
 
+GPtrArray *
+ws_tool_list (const char *ncu, const char *what, GError **error)
+{
+  return ws_tool_list_on (NULL, ncu, what, error);
+}
+
 /**
- * ws_tool_list:
+ * ws_tool_list_on:
+ * @ssh: (nullable): the host @ncu is on; %NULL for this machine
  * @what: "sets" or "sections"
  *
  * Reads the identifiers of `ncu --list-sets` or `ncu --list-sections`:
@@ -158,7 +116,7 @@ ws_tool_version (const char *path, GError **error)
  *   order, or %NULL with @error set
  */
 GPtrArray *
-ws_tool_list (const char *ncu, const char *what, GError **error)
+ws_tool_list_on (WsSshConnection *ssh, const char *ncu, const char *what, GError **error)
 {
   g_autofree char *option = g_strconcat ("--list-", what, NULL);
   const char *argv[] = { ncu, option, NULL };
@@ -171,7 +129,7 @@ ws_tool_list (const char *ncu, const char *what, GError **error)
 
   g_return_val_if_fail (ncu != NULL && what != NULL, NULL);
 
-  if (!ws_tool_run (argv, 30, &out, &err, &status, error))
+  if (!ws_tool_run_on (ssh, argv, 30, &out, &err, &status, error))
     return NULL;
   lines = g_strsplit (out, "\n", -1);
   for (guint i = 0; lines[i] != NULL; i++)
@@ -202,17 +160,25 @@ ws_tool_list (const char *ncu, const char *what, GError **error)
   return g_steal_pointer (&ids);
 }
 
+GPtrArray *
+ws_tool_query_gpus (void)
+{
+  return ws_tool_query_gpus_on (NULL);
+}
+
 /**
- * ws_tool_query_gpus:
+ * ws_tool_query_gpus_on:
+ * @ssh: (nullable): the host to ask; %NULL for this machine
  *
  * Returns: (transfer full) (element-type utf8): "NAME, DRIVER" for each GPU
  *   nvidia-smi lists; empty when there is no nvidia-smi or it fails
  */
 GPtrArray *
-ws_tool_query_gpus (void)
+ws_tool_query_gpus_on (WsSshConnection *ssh)
 {
   GPtrArray *gpus = g_ptr_array_new_with_free_func (g_free);
-  g_autofree char *smi = g_find_program_in_path ("nvidia-smi");
+  g_autofree char *smi =
+    ssh == NULL ? g_find_program_in_path ("nvidia-smi") : g_strdup ("nvidia-smi");
   g_autofree char *out = NULL;
   g_auto (GStrv) lines = NULL;
   int status = -1;
@@ -222,7 +188,7 @@ ws_tool_query_gpus (void)
   {
     const char *argv[] = { smi, "--query-gpu=name,driver_version", "--format=csv,noheader", NULL };
 
-    if (!ws_tool_run (argv, 30, &out, NULL, &status, NULL) || status != 0)
+    if (!ws_tool_run_on (ssh, argv, 30, &out, NULL, &status, NULL) || status != 0)
       return gpus;
   }
   lines = g_strsplit (out, "\n", -1);
@@ -246,25 +212,42 @@ ws_tool_info_free (WsToolInfo *info)
   g_free (info);
 }
 
-static void
-probe_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
+/**
+ * ws_tool_probe:
+ * @ssh: (nullable): the host the tools are on; %NULL for this machine
+ *
+ * Asks nsys and ncu their versions, ncu its sets and sections, and
+ * nvidia-smi the GPUs.  Blocks: call it from a worker thread.
+ *
+ * Returns: (transfer full): what they said
+ */
+WsToolInfo *
+ws_tool_probe (WsSshConnection *ssh, const char *nsys, const char *ncu)
 {
-  char **tools = data;
   WsToolInfo *info = g_new0 (WsToolInfo, 1);
   g_autoptr (GError) error = NULL;
 
   info->warnings = g_ptr_array_new_with_free_func (g_free);
-  info->nsys_version = ws_tool_version (tools[0], &error);
+  info->nsys_version = ws_tool_version_on (ssh, nsys, &error);
   if (info->nsys_version == NULL)
     g_ptr_array_add (info->warnings, g_strdup (error->message));
   g_clear_error (&error);
-  info->ncu_version = ws_tool_version (tools[1], &error);
+  info->ncu_version = ws_tool_version_on (ssh, ncu, &error);
   if (info->ncu_version == NULL)
     g_ptr_array_add (info->warnings, g_strdup (error->message));
-  info->sets = ws_tool_list (tools[1], "sets", NULL);
-  info->sections = ws_tool_list (tools[1], "sections", NULL);
-  info->gpus = ws_tool_query_gpus ();
-  g_task_return_pointer (task, info, (GDestroyNotify) ws_tool_info_free);
+  info->sets = ws_tool_list_on (ssh, ncu, "sets", NULL);
+  info->sections = ws_tool_list_on (ssh, ncu, "sections", NULL);
+  info->gpus = ws_tool_query_gpus_on (ssh);
+  return info;
+}
+
+static void
+probe_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
+{
+  char **tools = data;
+
+  g_task_return_pointer (task, ws_tool_probe (NULL, tools[0], tools[1]),
+                         (GDestroyNotify) ws_tool_info_free);
 }
 
 /**

@@ -5,6 +5,7 @@
 #include <glib/gi18n.h>
 
 #include "ws-capture-panel.h"
+#include "ws-target-list.h"
 
 /* The targets to run (with check boxes), Run and Cancel, each target's six
  * steps as icons, an overall progress bar, and the live log.  The panel
@@ -27,6 +28,7 @@ typedef struct
 {
   GtkWidget *row;
   GtkToggleButton *check;
+  GtkLabel *host;
   GtkImage *steps[WS_CAPTURE_N_STEPS + 1];
   GtkLabel *status;
   GtkWidget *open_button;
@@ -50,6 +52,7 @@ struct _WsCapturePanel
   GtkWidget *run_button;
   GtkWidget *cancel_button;
   GtkProgressBar *progress;
+  GtkProgressBar *transfer; /* a copy from a host, while one runs */
   GtkTextView *log_view;
   GtkTextBuffer *log;
   GtkTextMark *log_end;
@@ -257,7 +260,7 @@ check_toggled_cb (GtkToggleButton *check, gpointer data)
 }
 
 static Row *
-make_row (WsCapturePanel *self, const char *name)
+make_row (WsCapturePanel *self, const char *name, const char *host)
 {
   Row *row = g_new0 (Row, 1);
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
@@ -270,6 +273,21 @@ make_row (WsCapturePanel *self, const char *name)
   g_signal_connect_object (row->check, "toggled", G_CALLBACK (check_toggled_cb), self, 0);
   gtk_widget_set_size_request (GTK_WIDGET (row->check), 180, -1);
   gtk_container_add (GTK_CONTAINER (box), GTK_WIDGET (row->check));
+
+  /* Where it runs: a host, or nothing for this machine. */
+  row->host = GTK_LABEL (gtk_label_new (NULL));
+  if (!ws_target_value_is_empty (host))
+    {
+      g_autofree char *on = g_strdup_printf (_ ("on %s"), host);
+
+      gtk_label_set_text (row->host, on);
+    }
+  gtk_label_set_xalign (row->host, 0);
+  gtk_label_set_ellipsize (row->host, PANGO_ELLIPSIZE_END);
+  gtk_label_set_width_chars (row->host, 14);
+  gtk_label_set_max_width_chars (row->host, 18);
+  gtk_style_context_add_class (gtk_widget_get_style_context (GTK_WIDGET (row->host)), "ws-dim");
+  gtk_container_add (GTK_CONTAINER (box), GTK_WIDGET (row->host));
 
   for (guint s = 1; s <= WS_CAPTURE_N_STEPS; s++)
     {
@@ -333,7 +351,7 @@ rebuild (WsCapturePanel *self)
       /* A duplicate NAME is the editor's to flag; one row is enough. */
       if (!g_hash_table_add (seen, (gpointer) name))
         continue;
-      row = make_row (self, name);
+      row = make_row (self, name, ws_target_list_get (self->list, i, WS_TARGET_HOST));
       g_ptr_array_add (self->rows, row);
       if (self->rows->len <= MAX_TARGET_ROWS)
         gtk_container_add (GTK_CONTAINER (self->targets_box), row->row);
@@ -560,6 +578,29 @@ runner_target_finished_cb (WsCaptureRunner *runner, guint target, gboolean succe
     show_state (self, row);
 }
 
+/* A copy from a host: its own bar, in bytes, while it runs. */
+static void
+runner_transfer_cb (WsCaptureRunner *runner, guint target, guint64 done, guint64 total,
+                    const char *file, gpointer data)
+{
+  WsCapturePanel *self = data;
+  g_autofree char *done_text = g_format_size (done);
+  g_autofree char *total_text = g_format_size (total);
+  g_autofree char *text = NULL;
+
+  if (total == 0 || done >= total)
+    {
+      gtk_widget_hide (GTK_WIDGET (self->transfer));
+      return;
+    }
+  /* Translators: copying FILE: 1.2 MB of 5.1 MB */
+  text =
+    g_strdup_printf (_ ("copying %s: %s of %s"), file != NULL ? file : "", done_text, total_text);
+  gtk_progress_bar_set_fraction (self->transfer, (double) done / total);
+  gtk_progress_bar_set_text (self->transfer, text);
+  gtk_widget_show (GTK_WIDGET (self->transfer));
+}
+
 static void
 runner_fraction_cb (WsCapturePanel *self)
 {
@@ -602,6 +643,7 @@ run_finished_cb (GObject *source, GAsyncResult *result, gpointer data)
       ok = failed == 0;
     }
   g_clear_object (&self->cancellable);
+  gtk_widget_hide (GTK_WIDGET (self->transfer));
   if (self->list_changed)
     rebuild (self);
   update_buttons (self);
@@ -648,6 +690,7 @@ ws_capture_panel_run (WsCapturePanel *self, const guint *rows, guint n_rows,
   g_signal_connect (self->runner, "log", G_CALLBACK (runner_log_cb), self);
   g_signal_connect (self->runner, "step-changed", G_CALLBACK (runner_step_cb), self);
   g_signal_connect (self->runner, "target-finished", G_CALLBACK (runner_target_finished_cb), self);
+  g_signal_connect (self->runner, "transfer", G_CALLBACK (runner_transfer_cb), self);
   g_signal_connect_swapped (self->runner, "notify::fraction", G_CALLBACK (runner_fraction_cb),
                             self);
   self->cancellable = g_cancellable_new ();
@@ -869,6 +912,11 @@ ws_capture_panel_init (WsCapturePanel *self)
   gtk_container_add (GTK_CONTAINER (targets_scrolled), GTK_WIDGET (self->targets_box));
   gtk_widget_show_all (targets_scrolled);
   gtk_container_add (GTK_CONTAINER (self), targets_scrolled);
+
+  self->transfer = GTK_PROGRESS_BAR (gtk_progress_bar_new ());
+  gtk_progress_bar_set_show_text (self->transfer, TRUE);
+  gtk_widget_set_no_show_all (GTK_WIDGET (self->transfer), TRUE);
+  gtk_container_add (GTK_CONTAINER (self), GTK_WIDGET (self->transfer));
 
   self->log = gtk_text_buffer_new (NULL);
   self->log_view = GTK_TEXT_VIEW (gtk_text_view_new_with_buffer (self->log));

@@ -2,11 +2,14 @@
 #define G_LOG_DOMAIN "ws-doctor-view"
 #include "config.h"
 
+#include <glib/gi18n.h>
+
 #include "ws-doctor-view.h"
 #include "ws-doctor.h"
 
 /* The doctor's checks: an icon for each, what was found, and the fix in
- * monospace, selectable for copying into a terminal. */
+ * monospace, selectable for copying into a terminal; the checks of a host
+ * under its name. */
 
 struct _WsDoctorView
 {
@@ -67,6 +70,7 @@ GtkWidget *
 ws_doctor_view_new (GPtrArray *checks)
 {
   GtkGrid *grid = g_object_new (WS_TYPE_DOCTOR_VIEW, NULL);
+  const char *heading = NULL;
   int top = 0;
 
   g_return_val_if_fail (checks != NULL, GTK_WIDGET (grid));
@@ -77,6 +81,16 @@ ws_doctor_view_new (GPtrArray *checks)
       GtkWidget *icon =
         gtk_image_new_from_icon_name (level_icon (check->level), GTK_ICON_SIZE_BUTTON);
 
+      if (check->host != NULL && g_strcmp0 (check->host, heading) != 0)
+        {
+          g_autofree char *on = g_strdup_printf (_ ("On %s:"), check->host);
+          GtkWidget *label = text (on, FALSE);
+
+          gtk_style_context_add_class (gtk_widget_get_style_context (label), "ws-heading");
+          gtk_widget_set_margin_top (label, top > 0 ? 6 : 0);
+          gtk_grid_attach (grid, label, 0, top++, 2, 1);
+        }
+      heading = check->host;
       gtk_widget_set_valign (icon, GTK_ALIGN_START);
       gtk_grid_attach (grid, icon, 0, top, 1, 1);
       gtk_grid_attach (grid, text (check->summary, FALSE), 1, top++, 1, 1);

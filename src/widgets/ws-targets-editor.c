@@ -19,10 +19,12 @@ enum
   COL_CMD,
   COL_WORKDIR,
   COL_ENVS,
+  COL_HOST,
   COL_PROBLEM_NAME, /* the problem of each cell, or NULL */
   COL_PROBLEM_CMD,
   COL_PROBLEM_WORKDIR,
   COL_PROBLEM_ENVS,
+  COL_PROBLEM_HOST,
   COL_ROW_ICON, /* a warning icon on rows with a problem */
   N_COLS
 };
@@ -33,6 +35,7 @@ struct _WsTargetsEditor
 
   WsTargetList *list;
   GtkListStore *store;
+  GtkListStore *hosts; /* the HOST column's choices: this machine, then the known hosts */
   GtkTreeView *view;
   GtkTreeViewColumn *columns[WS_TARGET_N_COLUMNS];
   GtkTreeViewColumn *folder_column;
@@ -49,10 +52,7 @@ struct _WsTargetsEditor
 G_DEFINE_FINAL_TYPE (WsTargetsEditor, ws_targets_editor, GTK_TYPE_BOX)
 
 static const char *const column_titles[WS_TARGET_N_COLUMNS] = {
-  N_ ("NAME"),
-  N_ ("CMD"),
-  N_ ("WORKDIR"),
-  N_ ("ENVS"),
+  N_ ("NAME"), N_ ("CMD"), N_ ("WORKDIR"), N_ ("ENVS"), N_ ("HOST"),
 };
 
 static const char *const column_tooltips[WS_TARGET_N_COLUMNS] = {
@@ -60,6 +60,8 @@ static const char *const column_tooltips[WS_TARGET_N_COLUMNS] = {
   N_ ("The command, run as “bash -lc CMD” in WORKDIR"),
   N_ ("The folder CMD runs in, relative to the targets file's folder; empty or “-”: that folder"),
   N_ ("Environment variables as A=1,B=2; empty or “-”: none"),
+  N_ ("The machine the target runs on, over ssh: a host of the settings, user@host[:port] or an "
+      "ssh Host alias; empty or “-”: this machine. On a host, WORKDIR is a folder there"),
 };
 
 int
@@ -172,10 +174,12 @@ refill (WsTargetsEditor *self)
         self->store, &iter, COL_NAME, ws_target_list_get (self->list, row, WS_TARGET_NAME), COL_CMD,
         ws_target_list_get (self->list, row, WS_TARGET_CMD), COL_WORKDIR,
         ws_target_list_get (self->list, row, WS_TARGET_WORKDIR), COL_ENVS,
-        ws_target_list_get (self->list, row, WS_TARGET_ENVS), COL_PROBLEM_NAME,
+        ws_target_list_get (self->list, row, WS_TARGET_ENVS), COL_HOST,
+        ws_target_list_get (self->list, row, WS_TARGET_HOST), COL_PROBLEM_NAME,
         cell_problems[WS_TARGET_NAME], COL_PROBLEM_CMD, cell_problems[WS_TARGET_CMD],
         COL_PROBLEM_WORKDIR, cell_problems[WS_TARGET_WORKDIR], COL_PROBLEM_ENVS,
-        cell_problems[WS_TARGET_ENVS], COL_ROW_ICON, any ? "dialog-warning-symbolic" : NULL, -1);
+        cell_problems[WS_TARGET_ENVS], COL_PROBLEM_HOST, cell_problems[WS_TARGET_HOST],
+        COL_ROW_ICON, any ? "dialog-warning-symbolic" : NULL, -1);
     }
   if (selected >= 0 && (guint) selected < n && ws_targets_editor_get_selected (self) < 0)
     ws_targets_editor_select (self, selected);
@@ -279,9 +283,35 @@ edited_cb (GtkCellRendererText *renderer, const char *path_string, const char *t
   WsTargetColumn column = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (renderer), "ws-column"));
   g_autoptr (GtkTreePath) path = gtk_tree_path_new_from_string (path_string);
 
+  guint row;
+
   if (self->list == NULL || path == NULL)
     return;
-  ws_target_list_set (self->list, (guint) gtk_tree_path_get_indices (path)[0], column, text);
+  row = (guint) gtk_tree_path_get_indices (path)[0];
+  /* “This machine” on a row without a HOST: nothing to write. */
+  if (column == WS_TARGET_HOST && ws_target_value_is_empty (text) &&
+      ws_target_list_get (self->list, row, WS_TARGET_HOST)[0] == '\0')
+    return;
+  ws_target_list_set (self->list, row, column, text);
+}
+
+/**
+ * ws_targets_editor_set_hosts:
+ * @names: (nullable): the hosts of the settings, by name
+ *
+ * Offers them in the HOST column, after “-” (this machine).
+ */
+void
+ws_targets_editor_set_hosts (WsTargetsEditor *self, const char *const *names)
+{
+  GtkTreeIter iter;
+
+  g_return_if_fail (WS_IS_TARGETS_EDITOR (self));
+
+  gtk_list_store_clear (self->hosts);
+  gtk_list_store_insert_with_values (self->hosts, &iter, -1, 0, "-", 1, _ ("this machine"), -1);
+  for (guint i = 0; names != NULL && names[i] != NULL; i++)
+    gtk_list_store_insert_with_values (self->hosts, &iter, -1, 0, names[i], 1, names[i], -1);
 }
 
 static void
@@ -309,7 +339,11 @@ style_updated_cb (WsTargetsEditor *self)
 static GtkTreeViewColumn *
 add_text_column (WsTargetsEditor *self, WsTargetColumn column, const char *placeholder)
 {
-  GtkCellRenderer *renderer = gtk_cell_renderer_text_new ();
+  /* HOST: a known host from the list, or any destination typed. */
+  GtkCellRenderer *renderer = column == WS_TARGET_HOST
+                                ? g_object_new (GTK_TYPE_CELL_RENDERER_COMBO, "model", self->hosts,
+                                                "text-column", 0, "has-entry", TRUE, NULL)
+                                : gtk_cell_renderer_text_new ();
   GtkTreeViewColumn *tree_column;
   GtkWidget *header = gtk_label_new (_ (column_titles[column]));
 
@@ -558,6 +592,7 @@ ws_targets_editor_dispose (GObject *object)
     g_signal_handlers_disconnect_by_data (self->list, self);
   g_clear_object (&self->list);
   g_clear_object (&self->store);
+  g_clear_object (&self->hosts);
 
   G_OBJECT_CLASS (ws_targets_editor_parent_class)->dispose (object);
 }
@@ -583,9 +618,11 @@ ws_targets_editor_init (WsTargetsEditor *self)
   gtk_orientable_set_orientation (GTK_ORIENTABLE (self), GTK_ORIENTATION_VERTICAL);
   gtk_box_set_spacing (GTK_BOX (self), 6);
 
-  self->store =
-    gtk_list_store_new (N_COLS, G_TYPE_STRING, G_TYPE_STRING, G_TYPE_STRING, G_TYPE_STRING,
-                        G_TYPE_STRING, G_TYPE_STRING, G_TYPE_STRING, G_TYPE_STRING, G_TYPE_STRING);
+  self->store = gtk_list_store_new (N_COLS, G_TYPE_STRING, G_TYPE_STRING, G_TYPE_STRING,
+                                    G_TYPE_STRING, G_TYPE_STRING, G_TYPE_STRING, G_TYPE_STRING,
+                                    G_TYPE_STRING, G_TYPE_STRING, G_TYPE_STRING, G_TYPE_STRING);
+  self->hosts = gtk_list_store_new (2, G_TYPE_STRING, G_TYPE_STRING);
+  ws_targets_editor_set_hosts (self, NULL);
   self->view = GTK_TREE_VIEW (gtk_tree_view_new_with_model (GTK_TREE_MODEL (self->store)));
   gtk_tree_view_set_grid_lines (self->view, GTK_TREE_VIEW_GRID_LINES_HORIZONTAL);
   gtk_widget_set_has_tooltip (GTK_WIDGET (self->view), TRUE);
@@ -614,6 +651,7 @@ ws_targets_editor_init (WsTargetsEditor *self)
   gtk_tree_view_append_column (self->view, self->folder_column);
 
   self->columns[WS_TARGET_ENVS] = add_text_column (self, WS_TARGET_ENVS, _ ("none"));
+  self->columns[WS_TARGET_HOST] = add_text_column (self, WS_TARGET_HOST, _ ("this machine"));
 
   add_button =
     tool_button (self, "list-add-symbolic", _ ("Add a target"), G_CALLBACK (add_clicked_cb));

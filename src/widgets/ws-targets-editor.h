@@ -20,5 +20,6 @@ void ws_targets_editor_edit (WsTargetsEditor *self, guint row, WsTargetColumn co
 guint ws_targets_editor_get_n_problems (WsTargetsEditor *self);
 char *ws_targets_editor_get_problem (WsTargetsEditor *self, guint row, WsTargetColumn column);
 GtkTreeView *ws_targets_editor_get_view (WsTargetsEditor *self);
+void ws_targets_editor_set_hosts (WsTargetsEditor *self, const char *const *names);
 
 G_END_DECLS
