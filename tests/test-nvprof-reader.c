@@ -100,8 +100,7 @@ test_kernel_summary_matches_sql (void)
     {
       g_autofree char *path = ws_test_data ("nvprof", exports[i].file, NULL);
       g_autoptr (WsRun) run = load (exports[i].file);
-      g_autoptr (WsSummary) summary =
-        ws_stats_compute (run, WS_SUMMARY_KERN_SUM, WS_NAME_MANGLED);
+      g_autoptr (WsSummary) summary = ws_stats_compute (run, WS_SUMMARY_KERN_SUM, WS_NAME_MANGLED);
       sqlite3 *db = NULL;
       sqlite3_stmt *stmt = NULL;
       guint rows = 0;
@@ -211,7 +210,8 @@ check_launchers (const WsRun *run, const char *file)
 
       if (caller == NULL || !g_str_has_prefix (caller, "cu") || g_str_has_prefix (caller, "cuda"))
         continue;
-      g_assert_true (g_str_has_prefix (caller, "cuMemcpy") || g_str_has_prefix (caller, "cuMemset"));
+      g_assert_true (g_str_has_prefix (caller, "cuMemcpy") ||
+                     g_str_has_prefix (caller, "cuMemset"));
       if (dir != NULL)
         g_assert_nonnull (strstr (caller, dir));
       copies++;
