@@ -31,6 +31,7 @@ seed fuzz-nsys-stats "$root"/tests/data/nsys-stats/*
 seed fuzz-nsys-sqlite "$root"/tests/data/nsys/v2026.1_nsysai_mock.sqlite "$root"/tests/data/nsys/v2021.2_mordred.sqlite
 seed fuzz-targets "$root"/tests/data/targets/*
 seed fuzz-cpu-profile "$root"/tests/data/cpu/*
+seed fuzz-nvprof-log "$root"/tests/data/nvprof/*.txt "$root"/tests/data/nvprof/*.csv
 # ncu exports are wide (2,000 metric columns) and long: seeds keep the
 # first columns of the first launches, so that an input runs in microseconds.
 mkdir -p "$work/corpus/fuzz-ncu"

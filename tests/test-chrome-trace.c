@@ -119,6 +119,14 @@ test_counts_equal_tables (void)
   g_assert_cmpuint (count (events, "X", "memory"), ==, 103);
   g_assert_cmpuint (count (events, "X", "cuda_api"), ==, 865);
   g_assert_cmpuint (count (events, "X", "nvtx"), ==, 146);
+  /* OS runtime calls (class 27) and CPU samples with a call chain. */
+  g_assert_cmpuint (count (events, "X", "osrt"), ==,
+                    sql_int (source, "SELECT count(*) FROM OSRT_API WHERE eventClass = 27"));
+  g_assert_cmpuint (count (events, "X", "cpu_sample"), ==,
+                    sql_int (source, "SELECT count(*) FROM COMPOSITE_EVENTS e WHERE EXISTS "
+                                     "(SELECT 1 FROM SAMPLING_CALLCHAINS c WHERE c.id = e.id)"));
+  g_assert_cmpuint (count (events, "X", "osrt"), ==, 882);
+  g_assert_cmpuint (count (events, "X", "cpu_sample"), ==, 50);
   remove_trace (path);
 }
 
@@ -155,7 +163,8 @@ assert_time (JsonObject *event, gint64 origin, gint64 start, gint64 end)
 }
 
 /* Hand-picked events: start and end from their rows, the origin as the
- * earliest start of any event table. */
+ * earliest start of any event table: the capture's OS runtime calls and
+ * CPU samples count (the timeline shows the whole capture). */
 static void
 test_times_of_picked_events (void)
 {
@@ -168,18 +177,22 @@ test_times_of_picked_events (void)
                      "UNION ALL SELECT min(start) FROM CUPTI_ACTIVITY_KIND_MEMCPY "
                      "UNION ALL SELECT min(start) FROM CUPTI_ACTIVITY_KIND_RUNTIME "
                      "UNION ALL SELECT min(start) FROM NVTX_EVENTS "
-                     "UNION ALL SELECT min(start) FROM CUDA_GPU_MEMORY_USAGE_EVENTS)");
+                     "UNION ALL SELECT min(start) FROM CUDA_GPU_MEMORY_USAGE_EVENTS "
+                     "UNION ALL SELECT min(start) FROM OSRT_API WHERE eventClass = 27 "
+                     "UNION ALL SELECT min(e.start) FROM COMPOSITE_EVENTS e "
+                     "JOIN SAMPLING_CALLCHAINS c ON c.id = e.id)");
   JsonObject *event, *args;
   JsonArray *grid, *block;
 
-  /* cuModuleGetLoadingMode, the first call of the program. */
-  g_assert_cmpint (origin, ==, 321375556);
+  /* The first CPU sample, 315 ms before cuModuleGetLoadingMode (321,375,556),
+   * the first CUDA call of the program. */
+  g_assert_cmpint (origin, ==, 6752922);
 
   /* The slowest imbalanced kernel: correlation 978, 456,563,389 to
    * 456,600,990, stream 16, grid 64, block 256. */
   event = find_event (events, "X", "imbalanced(float *, int, int)", 978);
   assert_time (event, origin, 456563389, 456600990);
-  g_assert_cmpfloat_with_epsilon (json_object_get_double_member (event, "ts"), 135187.833, 1e-9);
+  g_assert_cmpfloat_with_epsilon (json_object_get_double_member (event, "ts"), 449810.467, 1e-9);
   g_assert_cmpfloat_with_epsilon (json_object_get_double_member (event, "dur"), 37.601, 1e-9);
   args = json_object_get_object_member (event, "args");
   grid = json_object_get_array_member (args, "grid");

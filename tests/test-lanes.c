@@ -49,17 +49,22 @@ lane_of_stream (const WsRun *run, const WsLanes *lanes, gint32 stream_id)
 #define PROBE "v2025.3_h100_probe.sqlite"
 
 /* The probe: one H100 with 7 of the metrics shown, its memory, streams 7
- * and 13–16 (one imbalanced kernel each); one process with one thread. */
+ * and 13–16 (one imbalanced kernel each); one process whose main thread
+ * has NVTX, CUDA API, OS runtime calls and CPU samples, and three other
+ * threads: 3197 and 3201 with OS runtime calls, 3198 with CPU samples. */
 static void
 test_probe_lane_order (void)
 {
   g_autoptr (WsRun) run = ws_test_load_nsys (PROBE);
   g_autoptr (WsLanes) lanes = ws_lanes_new (run);
   static const WsLaneKind kinds[] = {
-    WS_LANE_GROUP,  WS_LANE_METRIC, WS_LANE_METRIC, WS_LANE_METRIC, WS_LANE_METRIC, WS_LANE_METRIC,
-    WS_LANE_METRIC, WS_LANE_METRIC, WS_LANE_MEMORY, WS_LANE_STREAM, WS_LANE_STREAM, WS_LANE_STREAM,
-    WS_LANE_STREAM, WS_LANE_STREAM, WS_LANE_GROUP,  WS_LANE_NVTX,   WS_LANE_API,
+    WS_LANE_GROUP,   WS_LANE_METRIC, WS_LANE_METRIC, WS_LANE_METRIC,  WS_LANE_METRIC,
+    WS_LANE_METRIC,  WS_LANE_METRIC, WS_LANE_METRIC, WS_LANE_MEMORY,  WS_LANE_STREAM,
+    WS_LANE_STREAM,  WS_LANE_STREAM, WS_LANE_STREAM, WS_LANE_STREAM,  WS_LANE_GROUP,
+    WS_LANE_NVTX,    WS_LANE_API,    WS_LANE_OSRT,   WS_LANE_SAMPLES, WS_LANE_OSRT,
+    WS_LANE_SAMPLES, WS_LANE_OSRT,
   };
+  static const guint32 tids[] = { 3180, 3180, 3180, 3180, 3197, 3198, 3201 };
   static const char *const metrics[] = {
     "SMs Active [Throughput %]",           "SM Issue [Throughput %]",
     "Tensor Active [Throughput %]",        "DRAM Read Bandwidth [Throughput %]",
@@ -83,6 +88,13 @@ test_probe_lane_order (void)
   g_assert_cmpint (ws_lanes_get_lane (lanes, 0)->device, ==, 0);
   g_assert_cmpint (ws_lanes_get_lane (lanes, 14)->group_kind, ==, WS_GROUP_PROCESS);
   g_assert_cmpuint (ws_lanes_get_lane (lanes, 14)->pid, ==, 3180);
+  for (guint t = 0; t < G_N_ELEMENTS (tids); t++)
+    {
+      const WsLane *lane = ws_lanes_get_lane (lanes, 15 + t);
+
+      g_assert_cmpuint (g_array_index (run->threads, WsThread, lane->thread).tid, ==, tids[t]);
+      g_assert_cmpuint (ws_lanes_find_thread_lane (lanes, lane->thread, lane->kind), ==, 15 + t);
+    }
 
   for (guint m = 0; m < G_N_ELEMENTS (metrics); m++)
     {
@@ -221,6 +233,46 @@ test_probe_nvtx_rows (void)
   }
 }
 
+/* OS runtime calls (eventClass 27) and CPU samples (COMPOSITE_EVENTS with
+ * a call chain) per thread, as SQL counts them, in start order. */
+static void
+test_probe_cpu_lanes (void)
+{
+  g_autoptr (WsRun) run = ws_test_load_nsys (PROBE);
+  g_autoptr (WsLanes) lanes = ws_lanes_new (run);
+  guint osrt_lanes = 0, sample_lanes = 0;
+
+  for (guint l = 0; l < ws_lanes_get_n_lanes (lanes); l++)
+    {
+      const WsLane *lane = ws_lanes_get_lane (lanes, l);
+      const WsThread *thread;
+      g_autofree char *sql = NULL;
+
+      if (lane->kind != WS_LANE_OSRT && lane->kind != WS_LANE_SAMPLES)
+        continue;
+      thread = &g_array_index (run->threads, WsThread, lane->thread);
+      if (lane->kind == WS_LANE_OSRT)
+        sql = g_strdup_printf ("SELECT count(*) FROM OSRT_API WHERE eventClass = 27 "
+                               "AND globalTid = %" G_GINT64_FORMAT,
+                               thread->global_tid);
+      else
+        sql = g_strdup_printf (
+          "SELECT count(*) FROM COMPOSITE_EVENTS e WHERE e.globalTid = "
+          "%" G_GINT64_FORMAT " AND EXISTS (SELECT 1 FROM SAMPLING_CALLCHAINS c WHERE c.id = e.id)",
+          thread->global_tid);
+      g_assert_cmpuint (lane->tracks[0].n, ==, sql_int (PROBE, sql));
+      assert_sorted (run, &lane->tracks[0]);
+      osrt_lanes += lane->kind == WS_LANE_OSRT;
+      sample_lanes += lane->kind == WS_LANE_SAMPLES;
+    }
+  g_assert_cmpuint (osrt_lanes, ==, 3);
+  g_assert_cmpuint (sample_lanes, ==, 2);
+  /* 865 + 5 + 12 calls; 48 + 2 samples. */
+  g_assert_cmpuint (run->osrt.n, ==, 882);
+  g_assert_cmpuint (run->cpu_samples.n, ==, 50);
+  g_assert_cmpuint (run->cpu_samples.outside, ==, 0);
+}
+
 /* Memory in use: the running sum of CUDA_GPU_MEMORY_USAGE_EVENTS. */
 static void
 test_probe_memory_lane (void)
@@ -318,7 +370,7 @@ test_every_event_once (void)
     {
       g_autoptr (WsRun) run = ws_test_load_nsys (files[f]);
       g_autoptr (WsLanes) lanes = ws_lanes_new (run);
-      gsize counts[5] = { 0 };
+      gsize counts[WS_EVENT_SAMPLE + 1] = { 0 };
       gsize tracked = 0;
 
       for (guint l = 0; l < ws_lanes_get_n_lanes (lanes); l++)
@@ -345,6 +397,8 @@ test_every_event_once (void)
       g_assert_cmpuint (counts[WS_EVENT_API], ==, run->api.n);
       g_assert_cmpuint (counts[WS_EVENT_NVTX], ==, run->nvtx.n);
       g_assert_cmpuint (counts[WS_EVENT_MARK], ==, run->marks.n);
+      g_assert_cmpuint (counts[WS_EVENT_OSRT], ==, run->osrt.n);
+      g_assert_cmpuint (counts[WS_EVENT_SAMPLE], ==, run->cpu_samples.n);
       /* 4 bytes of reference and 0.75 of block summaries per event, plus
        * a few hundred bytes per lane. */
       g_assert_cmpuint (ws_lanes_memory (lanes), <=,
@@ -399,6 +453,7 @@ main (int argc, char **argv)
   g_test_add_func ("/lanes/probe/streams-match-sql", test_probe_stream_lanes);
   g_test_add_func ("/lanes/probe/nvtx-rows-are-depths", test_probe_nvtx_rows);
   g_test_add_func ("/lanes/probe/memory-is-running-sum", test_probe_memory_lane);
+  g_test_add_func ("/lanes/probe/osrt-and-samples-per-thread", test_probe_cpu_lanes);
   g_test_add_func ("/lanes/two-gpus/groups-per-device-and-process", test_two_gpus);
   g_test_add_func ("/lanes/fixtures/every-event-once", test_every_event_once);
   g_test_add_func ("/lanes/limits/left-out-counted", test_left_out_counted);

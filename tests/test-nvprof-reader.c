@@ -100,8 +100,7 @@ test_kernel_summary_matches_sql (void)
     {
       g_autofree char *path = ws_test_data ("nvprof", exports[i].file, NULL);
       g_autoptr (WsRun) run = load (exports[i].file);
-      g_autoptr (WsSummary) summary =
-        ws_stats_compute (run, WS_SUMMARY_KERN_SUM, WS_NAME_MANGLED);
+      g_autoptr (WsSummary) summary = ws_stats_compute (run, WS_SUMMARY_KERN_SUM, WS_NAME_MANGLED);
       sqlite3 *db = NULL;
       sqlite3_stmt *stmt = NULL;
       guint rows = 0;
@@ -164,6 +163,84 @@ test_api_names (void)
   g_assert_cmpint (malloc_row->count, ==,
                    sql_count (path, "CUPTI_ACTIVITY_KIND_RUNTIME WHERE cbid = 20"));
   g_assert_cmpint (malloc_row->count, ==, 172);
+}
+
+/* Driver calls are named from cupti_driver_cbid.h (build-aux/
+ * gen-cupti-names.py).  The truth here is CUPTI's own link between a call
+ * and what it started: every kernel and copy of every export is matched,
+ * by correlation id, to the API call that launched it, and that call's
+ * name must say so: TensorRT on the Jetson launches with cuLaunchKernel
+ * (driver id 307) and copies with cuMemcpyHtoDAsync/cuMemcpyDtoHAsync
+ * (277, 279), TensorFlow copies with cuMemcpyHtoDAsync, the NCCL demo
+ * launches with cudaLaunchCooperativeKernelMultiDevice (runtime id 272).
+ * No call of any export is left without a name. */
+static void
+check_launchers (const WsRun *run, const char *file)
+{
+  g_autoptr (GHashTable) by_corr = g_hash_table_new (g_direct_hash, g_direct_equal);
+  guint kernels = 0, copies = 0;
+
+  for (gsize i = 0; i < run->api.n; i++)
+    {
+      const char *name = ws_run_string (run, run->api.name[i]);
+
+      g_assert_null (strstr (name, "driver call"));
+      g_assert_null (strstr (name, "runtime call"));
+      g_hash_table_insert (by_corr, GUINT_TO_POINTER (run->api.correlation[i] + 1),
+                           (gpointer) name);
+    }
+  for (gsize i = 0; i < run->kernels.n; i++)
+    {
+      const char *caller =
+        g_hash_table_lookup (by_corr, GUINT_TO_POINTER (run->kernels.correlation[i] + 1));
+
+      if (caller == NULL)
+        continue;
+      g_test_message ("%s: kernel launched by %s", file, caller);
+      g_assert_nonnull (strstr (caller, "Launch"));
+      kernels++;
+    }
+  for (gsize i = 0; i < run->memops.n; i++)
+    {
+      const char *caller =
+        g_hash_table_lookup (by_corr, GUINT_TO_POINTER (run->memops.correlation[i] + 1));
+      const char *dir = run->memops.kind[i] == WS_MEMOP_HTOD   ? "HtoD"
+                        : run->memops.kind[i] == WS_MEMOP_DTOH ? "DtoH"
+                                                               : NULL;
+
+      if (caller == NULL || !g_str_has_prefix (caller, "cu") || g_str_has_prefix (caller, "cuda"))
+        continue;
+      g_assert_true (g_str_has_prefix (caller, "cuMemcpy") ||
+                     g_str_has_prefix (caller, "cuMemset"));
+      if (dir != NULL)
+        g_assert_nonnull (strstr (caller, dir));
+      copies++;
+    }
+  g_test_message ("%s: %u kernels and %u driver copies checked", file, kernels, copies);
+  g_assert_cmpuint (kernels, >, 0);
+}
+
+static void
+test_driver_names (void)
+{
+  for (gsize i = 0; i < G_N_ELEMENTS (exports); i++)
+    {
+      g_autoptr (WsRun) run = load (exports[i].file);
+
+      if (run->api.n > 0)
+        check_launchers (run, exports[i].file);
+    }
+  {
+    g_autoptr (WsRun) jetson = load ("nvvp_jetson_nano_tensorrt_yolo.nvvp");
+    WsSummary *api = ws_run_get_summary (jetson, WS_SUMMARY_API_SUM);
+    const WsSummaryRow *launch = ws_summary_find (api, "cuLaunchKernel");
+
+    /* SELECT count(*) FROM CUPTI_ACTIVITY_KIND_DRIVER WHERE cbid = 307 */
+    g_assert_nonnull (launch);
+    g_assert_cmpint (launch->count, ==, 19);
+    g_assert_nonnull (ws_summary_find (api, "cuMemcpyHtoDAsync"));
+    g_assert_nonnull (ws_summary_find (api, "cuDeviceGetAttribute"));
+  }
 }
 
 /* TensorRT's layer ranges: 58 MARKER starts paired with their ends by id;
@@ -262,6 +339,7 @@ main (int argc, char **argv)
   g_test_add_func ("/nvprof/kernel-summary/matches-sql", test_kernel_summary_matches_sql);
   g_test_add_func ("/nvprof/kernel-names/demangled", test_demangled_names);
   g_test_add_func ("/nvprof/api/names-by-callback-id", test_api_names);
+  g_test_add_func ("/nvprof/api/driver-names-by-callback-id", test_driver_names);
   g_test_add_func ("/nvprof/nvtx/markers-paired", test_nvtx_markers);
   g_test_add_func ("/nvprof/lookalikes-refused", test_lookalikes_refused);
   g_test_add_func ("/nvprof/cli", test_cli);

@@ -284,7 +284,7 @@ test_repeat_prints_timings (Fixture *f, gconstpointer data)
   g_assert_cmpuint (n, >=, 2);
   g_assert_true (g_str_has_prefix (lines[n - 1], "render_ms median="));
   g_assert_nonnull (strstr (lines[n - 1], " p95="));
-  g_assert_true (g_str_has_prefix (lines[n - 2], "timeline lanes=17 "));
+  g_assert_true (g_str_has_prefix (lines[n - 2], "timeline lanes=22 "));
 
   g_assert_cmpint (run_cli (bad, &out2, &err2), ==, 2);
   g_assert_nonnull (strstr (err2, "--range"));

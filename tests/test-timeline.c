@@ -2,9 +2,12 @@
 #include "config.h"
 
 #include <gtk/gtk.h>
+#include <math.h>
 #include <string.h>
 
 #include "ws-application.h"
+#include "ws-flame-page.h"
+#include "ws-flame-view.h"
 #include "ws-stats.h"
 #include "ws-test-gui.h"
 #include "ws-test-load.h"
@@ -690,6 +693,72 @@ test_actions (Fixture *f, gconstpointer data)
   g_assert_true (ws_time_window_is_fit (f->time));
 }
 
+typedef struct
+{
+  WsFlameView *view;
+  WsFlameGraph *before;
+} GraphWait;
+
+static gboolean
+graph_changed (gpointer data)
+{
+  GraphWait *w = data;
+  WsFlameGraph *graph = ws_flame_view_get_graph (w->view);
+
+  return graph != NULL && graph != w->before;
+}
+
+/* "Flame Graph of This Range": the probe's CPU samples (nsys sampling,
+ * on the session clock) taken in a stretch chosen on the timeline make
+ * the Flame graph page's graph: as many samples as SQL counts in that
+ * stretch, from the first sample to the 25th. */
+static void
+test_flame_of_range (Fixture *f, gconstpointer data)
+{
+  g_autofree char *path = ws_test_data ("nsys", PROBE, NULL);
+  static const char *const sampled = "FROM COMPOSITE_EVENTS e WHERE EXISTS (SELECT 1 FROM "
+                                     "SAMPLING_CALLCHAINS c WHERE c.id = e.id)";
+  g_autofree char *sql_from = g_strdup_printf ("SELECT min(e.start) %s", sampled);
+  g_autofree char *sql_to =
+    g_strdup_printf ("SELECT e.start %s ORDER BY e.start LIMIT 1 OFFSET 24", sampled);
+  g_autofree char *from_text = ws_test_sqlite_text (path, sql_from);
+  g_autofree char *to_text = ws_test_sqlite_text (path, sql_to);
+  gint64 from = g_ascii_strtoll (from_text, NULL, 10), to = g_ascii_strtoll (to_text, NULL, 10);
+  g_autofree char *sql_count = g_strdup_printf (
+    "SELECT count(*) %s AND e.start >= %" G_GINT64_FORMAT " AND e.start < %" G_GINT64_FORMAT,
+    sampled, from, to);
+  g_autofree char *count_text = ws_test_sqlite_text (path, sql_count);
+  GtkWidget *button = ws_timeline_page_get_flame_button (f->page);
+  WsFlamePage *flame = WS_FLAME_PAGE (ws_window_get_view (f->window, "flame"));
+  GraphWait wait = { WS_FLAME_VIEW (ws_flame_page_get_view (flame)), NULL };
+  WsFlameGraph *graph;
+
+  g_assert_cmpint (to, >, from);
+  g_assert_false (gtk_widget_get_visible (button));
+  ws_timeline_view_set_range (f->view, from, to);
+  ws_test_gui_flush ();
+  g_assert_true (gtk_widget_get_visible (button));
+
+  wait.before = ws_flame_view_get_graph (wait.view);
+  gtk_button_clicked (GTK_BUTTON (button));
+  g_assert_cmpstr (ws_window_get_page (f->window), ==, "flame");
+  g_assert_true (g_str_has_prefix (ws_flame_page_get_range_text (flame), "Samples from "));
+  ws_test_gui_iterate_until (graph_changed, &wait);
+  graph = ws_flame_view_get_graph (wait.view);
+  g_assert_cmpfloat (graph->sample_unit, >, 0);
+  g_assert_cmpint (llround (graph->total / graph->sample_unit), ==,
+                   g_ascii_strtoll (count_text, NULL, 10));
+  g_assert_cmpint (g_ascii_strtoll (count_text, NULL, 10), ==, 24);
+
+  /* The whole profile again: all 50 samples. */
+  wait.before = graph;
+  ws_flame_page_set_range (flame, 0, 0);
+  g_assert_null (ws_flame_page_get_range_text (flame));
+  ws_test_gui_iterate_until (graph_changed, &wait);
+  graph = ws_flame_view_get_graph (wait.view);
+  g_assert_cmpint (llround (graph->total / graph->sample_unit), ==, 50);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -709,6 +778,7 @@ main (int argc, char **argv)
   ADD ("/timeline/lanes/collapse-and-hide", test_lanes_collapse_and_hide);
   ADD ("/timeline/lanes/menu-collapses-hides-shows-all", test_lane_menu);
   ADD ("/timeline/actions/zoom", test_actions);
+  ADD ("/timeline/ruler/flame-graph-of-range", test_flame_of_range);
 #undef ADD
   g_test_add_func ("/timeline/keys/match-shortcuts-window", test_key_map_matches_shortcuts);
 

@@ -5,6 +5,7 @@
 #include <glib/gi18n.h>
 
 #include "ws-flame-page.h"
+#include "ws-format.h"
 #include "ws-flame-view.h"
 
 /* The Flame graph page: the run's CPU profiles (nsys CPU samples, py-spy,
@@ -44,7 +45,10 @@ struct _WsFlamePage
   GtkWidget *view_scroll;
   GtkTreeView *table;
   GtkListStore *store;
+  GtkWidget *range_bar;
+  GtkLabel *range_label;
   gboolean updating;
+  gint64 from, to; /* a stretch of the timeline (run clock, ns), or 0, 0 for all */
 };
 
 G_DEFINE_FINAL_TYPE (WsFlamePage, ws_flame_page, GTK_TYPE_BOX)
@@ -92,6 +96,7 @@ typedef struct
 {
   WsCpuProfile *profile;
   gint thread;
+  gint64 from, to;
 } BuildData;
 
 static void
@@ -108,7 +113,8 @@ build_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *ca
 {
   BuildData *build = task_data;
 
-  g_task_return_pointer (task, ws_flame_graph_new (build->profile, build->thread, 0, 0),
+  g_task_return_pointer (task,
+                         ws_flame_graph_new (build->profile, build->thread, build->from, build->to),
                          (GDestroyNotify) ws_flame_graph_unref);
 }
 
@@ -151,6 +157,12 @@ rebuild (WsFlamePage *self)
   build = g_new0 (BuildData, 1);
   build->profile = ws_cpu_profile_ref (profile);
   build->thread = gtk_combo_box_get_active (GTK_COMBO_BOX (self->thread_combo)) - 1;
+  /* A range applies to a profile on the run's clock only. */
+  if (profile->times_absolute && self->to > self->from)
+    {
+      build->from = self->from;
+      build->to = self->to;
+    }
   task = g_task_new (NULL, self->cancellable, built_cb, g_object_ref (self));
   g_task_set_source_tag (task, rebuild);
   g_task_set_return_on_cancel (task, TRUE);
@@ -172,12 +184,41 @@ fill_threads (WsFlamePage *self)
   self->updating = FALSE;
 }
 
+/* The bar that says which stretch of the timeline the graph shows. */
+static void
+update_range_bar (WsFlamePage *self)
+{
+  WsCpuProfile *profile = current_profile (self);
+  g_autofree char *from = NULL, *to = NULL, *span = NULL, *text = NULL;
+
+  if (profile == NULL || !profile->times_absolute || self->to <= self->from)
+    {
+      gtk_widget_hide (self->range_bar);
+      return;
+    }
+  from = ws_format_duration ((double) (self->from - self->run->origin));
+  to = ws_format_duration ((double) (self->to - self->run->origin));
+  span = ws_format_duration ((double) (self->to - self->from));
+  /* TRANSLATORS: the samples of a stretch of the timeline: its start, end
+   * (from the run's start) and length */
+  text = g_strdup_printf (_ ("Samples from %s to %s of the timeline (%s)"), from, to, span);
+  gtk_label_set_text (self->range_label, text);
+  gtk_widget_show (self->range_bar);
+}
+
+static void
+whole_profile_cb (WsFlamePage *self)
+{
+  ws_flame_page_set_range (self, 0, 0);
+}
+
 static void
 profile_changed_cb (WsFlamePage *self)
 {
   if (self->updating)
     return;
   fill_threads (self);
+  update_range_bar (self);
   rebuild (self);
 }
 
@@ -285,6 +326,22 @@ ws_flame_page_init (WsFlamePage *self)
   gtk_box_pack_start (GTK_BOX (bar), GTK_WIDGET (self->share_label), FALSE, FALSE, 0);
   gtk_box_pack_start (GTK_BOX (self), bar, FALSE, FALSE, 0);
 
+  self->range_bar = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 8);
+  self->range_label = GTK_LABEL (gtk_label_new (NULL));
+  gtk_label_set_xalign (self->range_label, 0);
+  {
+    GtkWidget *whole = gtk_button_new_with_label (_ ("Whole Profile"));
+
+    gtk_box_pack_start (GTK_BOX (self->range_bar), GTK_WIDGET (self->range_label), FALSE, FALSE, 0);
+    gtk_box_pack_start (GTK_BOX (self->range_bar), whole, FALSE, FALSE, 0);
+    g_signal_connect_object (whole, "clicked", G_CALLBACK (whole_profile_cb), self,
+                             G_CONNECT_SWAPPED);
+  }
+  gtk_widget_show_all (self->range_bar);
+  gtk_widget_set_no_show_all (self->range_bar, TRUE);
+  gtk_widget_hide (self->range_bar);
+  gtk_box_pack_start (GTK_BOX (self), self->range_bar, FALSE, FALSE, 0);
+
   self->empty_label = GTK_LABEL (gtk_label_new (
     _ ("This run has no CPU profile: open an nsys export captured with CPU sampling, or a "
        "py-spy, speedscope, collapsed-stacks or cProfile file with it.")));
@@ -349,6 +406,7 @@ ws_flame_page_set_run (WsFlamePage *self, WsRun *run)
 
   g_clear_pointer (&self->run, ws_run_unref);
   self->run = run != NULL ? ws_run_ref (run) : NULL;
+  self->from = self->to = 0;
   self->updating = TRUE;
   gtk_combo_box_text_remove_all (self->profile_combo);
   for (guint i = 0; run != NULL && i < run->cpu_profiles->len; i++)
@@ -364,7 +422,56 @@ ws_flame_page_set_run (WsFlamePage *self, WsRun *run)
   gtk_widget_set_visible (GTK_WIDGET (self->empty_label),
                           run == NULL || run->cpu_profiles->len == 0);
   fill_threads (self);
+  update_range_bar (self);
   rebuild (self);
+}
+
+/**
+ * ws_flame_page_set_range:
+ * @from: start of a stretch of the timeline, on the run's clock (ns)
+ * @to: its end; @from = @to = 0 for the whole profile
+ *
+ * Shows the samples taken in [@from, @to) of the run's CPU profile whose
+ * times are on the run's clock (nsys CPU sampling), switching to that
+ * profile.  Profiles with relative times (py-spy, cProfile) are always
+ * shown whole.
+ */
+void
+ws_flame_page_set_range (WsFlamePage *self, gint64 from, gint64 to)
+{
+  g_return_if_fail (WS_IS_FLAME_PAGE (self));
+
+  self->from = to > from ? from : 0;
+  self->to = to > from ? to : 0;
+  if (self->run != NULL && self->to > self->from)
+    for (guint i = 0; i < self->run->cpu_profiles->len; i++)
+      if (((WsCpuProfile *) g_ptr_array_index (self->run->cpu_profiles, i))->times_absolute)
+        {
+          if (gtk_combo_box_get_active (GTK_COMBO_BOX (self->profile_combo)) != (int) i)
+            {
+              self->updating = TRUE;
+              gtk_combo_box_set_active (GTK_COMBO_BOX (self->profile_combo), (int) i);
+              self->updating = FALSE;
+              fill_threads (self);
+            }
+          break;
+        }
+  update_range_bar (self);
+  rebuild (self);
+}
+
+/**
+ * ws_flame_page_get_range_text:
+ *
+ * Returns: (transfer none) (nullable): the range bar's text while it is
+ * shown, for tests
+ */
+const char *
+ws_flame_page_get_range_text (WsFlamePage *self)
+{
+  if (!gtk_widget_get_visible (self->range_bar))
+    return NULL;
+  return gtk_label_get_text (self->range_label);
 }
 
 /**

@@ -14,5 +14,7 @@ GtkWidget *ws_flame_page_new (void);
 void ws_flame_page_set_run (WsFlamePage *self, WsRun *run);
 GtkWidget *ws_flame_page_get_view (WsFlamePage *self);
 void ws_flame_page_set_search (WsFlamePage *self, const char *query);
+void ws_flame_page_set_range (WsFlamePage *self, gint64 from, gint64 to);
+const char *ws_flame_page_get_range_text (WsFlamePage *self);
 
 G_END_DECLS

@@ -4,6 +4,7 @@
 
 #include <glib/gi18n.h>
 #include <stdlib.h>
+#include <math.h>
 
 #include "ws-format.h"
 #include "ws-kernel-display.h"
@@ -112,7 +113,9 @@ format_cell (GtkTreeViewColumn *column, GtkCellRenderer *cell, GtkTreeModel *mod
                                    : g_value_get_double (&value);
   g_value_unset (&value);
 
-  if (format->megabytes)
+  if (isnan (v))
+    g_string_append (text, "-"); /* not given by the source (nvprof's median) */
+  else if (format->megabytes)
     ws_format_fixed (text, v / 1e6, 3, TRUE);
   else if (format->decimals > 0)
     ws_format_fixed (text, v, format->decimals, TRUE);

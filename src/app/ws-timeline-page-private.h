@@ -40,6 +40,7 @@ struct _WsTimelinePage
   GtkScrollbar *vscrollbar;
   GtkLabel *side_title;
   GtkLabel *details_label;
+  GtkWidget *flame_button; /* "Flame Graph of This Range" */
   GtkTreeView *side_tree;
   GtkListStore *side_store;
   GtkTreeViewColumn *name_column;

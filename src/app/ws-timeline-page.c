@@ -28,6 +28,14 @@ enum
 
 G_DEFINE_FINAL_TYPE (WsTimelinePage, ws_timeline_page, GTK_TYPE_BOX)
 
+enum
+{
+  FLAME_RANGE,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
+
 static char *
 count_text (gint64 n)
 {
@@ -367,6 +375,20 @@ show_range (WsTimelinePage *self, gint64 start, gint64 end)
       add_row (self, row->name, row->total, row->count, avg, row->name_id);
     }
   gtk_widget_set_visible (GTK_WIDGET (self->side_tree), summary->rows->len > 0);
+  /* The CPU samples taken in it, where the run has them on its clock. */
+  gtk_widget_set_visible (self->flame_button, self->run->cpu_samples.n > 0);
+}
+
+/* "Flame Graph of This Range": the window shows the Flame graph page of
+ * the selected stretch. */
+static void
+flame_button_clicked_cb (WsTimelinePage *self)
+{
+  gint64 start, end;
+
+  if (self->run != NULL && ws_timeline_view_get_range (self->timeline_view, &start, &end) &&
+      end > start)
+    g_signal_emit (self, signals[FLAME_RANGE], 0, start, end);
 }
 
 static void
@@ -376,6 +398,7 @@ event_selected_cb (WsTimelinePage *self, guint event, WsTimelineView *view)
 
   if (self->lanes == NULL)
     return;
+  gtk_widget_hide (self->flame_button);
   if (event != WS_EVENT_NONE)
     show_event (self, event);
   else if (ws_timeline_view_get_range (view, &start, &end))
@@ -391,6 +414,7 @@ range_selected_cb (WsTimelinePage *self, gint64 start, gint64 end, WsTimelineVie
 
   if (self->run == NULL)
     return;
+  gtk_widget_hide (self->flame_button);
   if (end > start)
     show_range (self, start, end);
   else if (selected != WS_EVENT_NONE)
@@ -971,6 +995,7 @@ ws_timeline_page_class_init (WsTimelinePageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, WsTimelinePage, vscrollbar);
   gtk_widget_class_bind_template_child (widget_class, WsTimelinePage, side_title);
   gtk_widget_class_bind_template_child (widget_class, WsTimelinePage, details_label);
+  gtk_widget_class_bind_template_child (widget_class, WsTimelinePage, flame_button);
   gtk_widget_class_bind_template_child (widget_class, WsTimelinePage, side_tree);
   gtk_widget_class_bind_template_child (widget_class, WsTimelinePage, group_ops_check);
   gtk_widget_class_bind_template_child (widget_class, WsTimelinePage, side_store);
@@ -989,6 +1014,18 @@ ws_timeline_page_class_init (WsTimelinePageClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, lane_toggled_cb);
   gtk_widget_class_bind_template_callback (widget_class, side_row_activated_cb);
   gtk_widget_class_bind_template_callback (widget_class, group_ops_toggled_cb);
+  gtk_widget_class_bind_template_callback (widget_class, flame_button_clicked_cb);
+
+  /**
+   * WsTimelinePage::flame-range:
+   * @start: the selected stretch's start, on the run's clock (ns)
+   * @end: its end
+   *
+   * "Flame Graph of This Range" was clicked.
+   */
+  signals[FLAME_RANGE] =
+    g_signal_new ("flame-range", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 2, G_TYPE_INT64, G_TYPE_INT64);
 }
 
 static void
@@ -1039,6 +1076,17 @@ const char *
 ws_timeline_page_get_side_title (WsTimelinePage *self)
 {
   return gtk_label_get_text (self->side_title);
+}
+
+/**
+ * ws_timeline_page_get_flame_button:
+ *
+ * Returns: (transfer none): the "Flame Graph of This Range" button, for tests
+ */
+GtkWidget *
+ws_timeline_page_get_flame_button (WsTimelinePage *self)
+{
+  return self->flame_button;
 }
 
 const char *

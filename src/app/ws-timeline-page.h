@@ -22,6 +22,7 @@ gboolean ws_timeline_page_is_ready (WsTimelinePage *self);
 gboolean ws_timeline_page_has_projection (WsTimelinePage *self);
 const char *ws_timeline_page_get_side_title (WsTimelinePage *self);
 const char *ws_timeline_page_get_details_text (WsTimelinePage *self);
+GtkWidget *ws_timeline_page_get_flame_button (WsTimelinePage *self);
 GtkTreeModel *ws_timeline_page_get_side_model (WsTimelinePage *self);
 void ws_timeline_page_set_group_ops (WsTimelinePage *self, gboolean group);
 

@@ -210,6 +210,15 @@ find_steps (WsWindow *self)
   g_task_run_in_thread (task, steps_thread);
 }
 
+/* "Flame Graph of This Range": the Flame graph page, limited to the
+ * samples of the stretch selected on the timeline. */
+static void
+flame_range_cb (WsWindow *self, gint64 start, gint64 end, WsTimelinePage *page)
+{
+  ws_flame_page_set_range (self->flame_page, start, end);
+  gtk_stack_set_visible_child_name (self->view_stack, "flame");
+}
+
 static void
 show_page_action (GSimpleAction *action, GVariant *param, gpointer data)
 {
@@ -699,6 +708,7 @@ ws_window_class_init (WsWindowClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, ws_window_step_activated_cb);
   gtk_widget_class_bind_template_callback (widget_class, ws_window_compare_peers_cb);
   gtk_widget_class_bind_template_callback (widget_class, ws_window_digest_bar_response_cb);
+  gtk_widget_class_bind_template_callback (widget_class, flame_range_cb);
 }
 
 static void

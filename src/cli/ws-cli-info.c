@@ -27,6 +27,10 @@ kind_label (const char *kind)
     return _ ("Nsight Compute report, read through its raw CSV page (ncu --import)");
   if (g_strcmp0 (kind, "nvprof-sqlite") == 0)
     return _ ("nvprof export (SQLite)");
+  if (g_strcmp0 (kind, "nvprof-log") == 0)
+    return _ ("nvprof summary tables (console or --csv output: summaries, no events)");
+  if (g_strcmp0 (kind, "nvprof-gpu-trace") == 0)
+    return _ ("nvprof GPU trace (--print-gpu-trace: kernels and copies)");
   return kind;
 }
 
@@ -174,6 +178,8 @@ print_text (const WsRun *run, const char *path)
   if (g_strcmp0 (prov->kind, "nvprof-sqlite") == 0)
     g_string_append_printf (out, "%-16s%s\n", _ ("Version:"),
                             prov->schema_version != NULL ? prov->schema_version : "?");
+  else if (g_str_has_prefix (prov->kind != NULL ? prov->kind : "", "nvprof-"))
+    ; /* nvprof's text output records no version */
   else if (prov->nsys_version != NULL)
     g_string_append_printf (out, "%-16s%s (%s %s, %s)\n", _ ("nsys version:"), prov->nsys_version,
                             _ ("schema"), prov->schema_version != NULL ? prov->schema_version : "?",

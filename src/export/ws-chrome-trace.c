@@ -398,6 +398,55 @@ write_nvtx (Writer *w, GError **error)
   return TRUE;
 }
 
+/* OS runtime calls on their threads ("osrt"), and the CPU samples placed
+ * on the timeline ("cpu_sample", each as long as the stretch it stands
+ * for, named by its innermost function, with its stack as args). */
+static gboolean
+write_cpu (Writer *w, GError **error)
+{
+  const WsRun *run = w->run;
+  const WsCpuSamples *c = &run->cpu_samples;
+
+  for (gsize i = 0; i < run->osrt.n; i++)
+    {
+      const WsThread *thread = thread_at (run, run->osrt.thread[i]);
+
+      event_begin (w, "X", "osrt", ws_run_string (run, run->osrt.name[i]), thread->pid,
+                   thread->tid);
+      member_span (w, run->osrt.start[i], run->osrt.end[i]);
+      if (!event_end (w, error))
+        return FALSE;
+    }
+  for (gsize i = 0; i < c->n; i++)
+    {
+      const WsThread *thread = thread_at (run, c->thread[i]);
+      const WsCpuProfile *profile = c->profile;
+      guint32 stack = g_array_index (profile->sample_stack, guint32, c->sample[i]);
+      guint32 first = g_array_index (profile->stack_first, guint32, stack);
+      guint32 depth = g_array_index (profile->stack_depth, guint32, stack);
+
+      event_begin (w, "X", "cpu_sample", ws_run_string (run, c->name[i]), thread->pid, thread->tid);
+      member_span (w, c->start[i], c->end[i]);
+      args_begin (w);
+      member_name (w, "stack");
+      g_string_append_c (w->buffer, '[');
+      /* Innermost first, as nsys lists a call chain. */
+      for (guint32 d = depth; d-- > 0;)
+        {
+          guint32 frame = g_array_index (profile->stack_frames, guint32, first + d);
+          g_autofree char *label = ws_cpu_frame_label (profile, frame);
+
+          if (d + 1 < depth)
+            g_string_append_c (w->buffer, ',');
+          ws_json_append_string (w->buffer, label);
+        }
+      g_string_append_c (w->buffer, ']');
+      if (!event_end (w, error))
+        return FALSE;
+    }
+  return TRUE;
+}
+
 /* An arrow from the launch call to the GPU work: "s" inside the call, "f"
  * inside the kernel, each at the middle so that it binds to that slice. */
 static gboolean
@@ -483,7 +532,8 @@ header (const WsRun *run)
  * @out: where the JSON goes; not closed
  *
  * Writes @run as `{"traceEvents":[…]}`: one complete ("X") event per
- * kernel, memory operation, CUDA API call and NVTX range, with times in µs
+ * kernel, memory operation, CUDA API call, NVTX range, OS runtime call and
+ * CPU sample on the timeline, with times in µs
  * from the run's origin; metadata naming processes, threads, GPUs and
  * streams; flows from each launch to its GPU work.  Events are written one
  * at a time, so memory does not grow with the run.
@@ -518,8 +568,8 @@ ws_chrome_trace_write (const WsRun *run, GOutputStream *out, GCancellable *cance
     g_strdup_printf ("{\"displayTimeUnit\":\"ns\",\"otherData\":%s,\"traceEvents\":[\n", other);
   return writer_write (&w, opening, error) && write_metadata (&w, error) &&
          write_kernels (&w, error) && write_memops (&w, error) && write_api (&w, error) &&
-         write_nvtx (&w, error) && write_flows (&w, error) && writer_write (&w, "\n]}\n", error) &&
-         writer_flush (&w, error);
+         write_nvtx (&w, error) && write_cpu (&w, error) && write_flows (&w, error) &&
+         writer_write (&w, "\n]}\n", error) && writer_flush (&w, error);
 }
 
 /**

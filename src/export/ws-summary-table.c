@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <glib/gstdio.h>
+#include <math.h>
 #include <string.h>
 
 #include "ws-format.h"

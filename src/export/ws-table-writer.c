@@ -2,6 +2,7 @@
 #define G_LOG_DOMAIN "ws-table-writer"
 #include "config.h"
 
+#include <math.h>
 #include <string.h>
 
 #include "ws-format.h"
@@ -35,8 +36,12 @@ ws_output_format_from_string (const char *str, WsOutputFormat *format)
 char *
 ws_table_fixed_cell (double value, int decimals, gboolean grouping)
 {
-  GString *out = g_string_new (NULL);
+  GString *out;
 
+  /* A value the source does not give (nvprof prints no median): "-". */
+  if (isnan (value))
+    return g_strdup ("-");
+  out = g_string_new (NULL);
   ws_format_fixed (out, value, decimals, grouping);
   return g_string_free (out, FALSE);
 }

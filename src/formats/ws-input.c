@@ -12,7 +12,9 @@
 #include "ws-input.h"
 #include "ws-ncu-reader.h"
 #include "ws-nsys-stats-reader.h"
+#include "ws-nvprof-log.h"
 #include "ws-nvprof-reader.h"
+#include "ws-nvprof-trace.h"
 
 #define HEAD_BYTES 8192
 
@@ -39,6 +41,10 @@ ws_input_kind_to_string (WsInputKind kind)
         return "cpu-profile";
       case WS_INPUT_DIGEST:
         return "warpscope-digest";
+      case WS_INPUT_NVPROF_LOG:
+        return "nvprof-log";
+      case WS_INPUT_NVPROF_TRACE:
+        return "nvprof-gpu-trace";
       case WS_INPUT_UNKNOWN:
       default:
         return "unknown";
@@ -63,7 +69,7 @@ gboolean
 ws_input_kind_is_export (WsInputKind kind)
 {
   return kind == WS_INPUT_NSYS_SQLITE || kind == WS_INPUT_NSYS_REPORT ||
-         kind == WS_INPUT_NVPROF_SQLITE;
+         kind == WS_INPUT_NVPROF_SQLITE || kind == WS_INPUT_NVPROF_TRACE;
 }
 
 /**
@@ -102,6 +108,10 @@ ws_input_detect (const char *path, GError **error)
     return WS_INPUT_DIGEST;
   if (got >= 15 && memcmp (head, "SQLite format 3", 15) == 0)
     return ws_nvprof_reader_sniff (path) ? WS_INPUT_NVPROF_SQLITE : WS_INPUT_NSYS_SQLITE;
+  if (ws_nvprof_trace_sniff (head, (gsize) got))
+    return WS_INPUT_NVPROF_TRACE;
+  if (ws_nvprof_log_sniff (head, (gsize) got))
+    return WS_INPUT_NVPROF_LOG;
   if (ws_nsys_stats_sniff (head, (gsize) got))
     return WS_INPUT_NSYS_STATS_CSV;
   if (ws_ncu_reader_sniff (head, (gsize) got))
@@ -125,7 +135,8 @@ ws_input_detect (const char *path, GError **error)
 
   g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_FORMAT,
                "%s: not a file Warpscope reads (expected an nsys SQLite export, an nvprof "
-               "export, an nsys stats or ncu CSV file, a CPU profile, or a capture folder)",
+               "export or log, an nsys stats or ncu CSV file, a CPU profile, or a capture "
+               "folder)",
                path);
   return WS_INPUT_UNKNOWN;
 }
@@ -213,7 +224,8 @@ ws_input_expand_folder (const char *folder, GPtrArray *files, char **run_json, G
 
       if (kind == WS_INPUT_NSYS_SQLITE || kind == WS_INPUT_NVPROF_SQLITE ||
           kind == WS_INPUT_NSYS_STATS_CSV || kind == WS_INPUT_NCU_CSV ||
-          kind == WS_INPUT_CPU_PROFILE)
+          kind == WS_INPUT_CPU_PROFILE || kind == WS_INPUT_NVPROF_LOG ||
+          kind == WS_INPUT_NVPROF_TRACE)
         {
           exports += ws_input_kind_is_export (kind);
           ncu_csvs += kind == WS_INPUT_NCU_CSV;

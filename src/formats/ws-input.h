@@ -19,6 +19,8 @@ typedef enum
   WS_INPUT_NVPROF_SQLITE, /* an nvprof export (.nvvp, .nvprof, any name) */
   WS_INPUT_CPU_PROFILE,   /* py-spy / speedscope JSON, collapsed stacks, cProfile text */
   WS_INPUT_DIGEST,        /* a job digest (`warpscope-cli digest`, .wsdigest) */
+  WS_INPUT_NVPROF_LOG,    /* nvprof console output or `--csv` summary */
+  WS_INPUT_NVPROF_TRACE,  /* `nvprof --print-gpu-trace`, text or `--csv` */
 } WsInputKind;
 
 WsInputKind ws_input_detect (const char *path, GError **error);

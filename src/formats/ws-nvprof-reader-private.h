@@ -7,5 +7,6 @@ G_BEGIN_DECLS
 
 /* ws-nvprof-cbid.c: names of the calls nvprof records by callback id. */
 const char *ws_nvprof_runtime_name (gint64 cbid);
+const char *ws_nvprof_driver_name (gint64 cbid);
 
 G_END_DECLS

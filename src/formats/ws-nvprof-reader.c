@@ -300,14 +300,14 @@ api_name (NvprofReader *nr, gint64 api, gint64 cbid)
   WsNsysReader *r = &nr->base;
   gint64 key = (api << 32) | (cbid & 0xFFFFFFFF);
   gpointer found = g_hash_table_lookup (nr->api_names, &key);
-  const char *known = api == 0 ? ws_nvprof_runtime_name (cbid) : NULL;
+  const char *known = api == 0 ? ws_nvprof_runtime_name (cbid) : ws_nvprof_driver_name (cbid);
   g_autofree char *name = NULL;
   guint32 id;
 
   if (found != NULL)
     return GPOINTER_TO_UINT (found) - 1;
-  /* The driver API's callback ids are not listed here: such calls keep
-   * their id, so that they still count and sort apart. */
+  /* An id newer than the headers the table was made from keeps its
+   * number, so that such calls still count and sort apart. */
   if (known != NULL)
     name = g_strdup (known);
   else

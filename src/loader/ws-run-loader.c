@@ -16,7 +16,9 @@
 #include "ws-ranks-loader.h"
 #include "ws-nsys-reader.h"
 #include "ws-nsys-stats-reader.h"
+#include "ws-nvprof-log.h"
 #include "ws-nvprof-reader.h"
+#include "ws-nvprof-trace.h"
 #include "ws-report-convert.h"
 #include "ws-manifest-reader.h"
 #include "ws-run-loader.h"
@@ -404,6 +406,44 @@ ws_run_load_ncu (const char *const *paths, GPtrArray *warnings, GCancellable *ca
   return ncu;
 }
 
+/* An nvprof console log or `--csv` summary: its first profiling result
+ * gives the kernel, memory-operation and API summaries the run has no
+ * events for; the others, and its Unified Memory rows, are said. */
+static gboolean
+attach_nvprof_log (WsRun *run, const char *path, GError **error)
+{
+  g_autoptr (GPtrArray) results = ws_nvprof_log_read (path, error);
+  WsNvprofResult *first;
+  WsSummary *summaries[3];
+  g_autoptr (GString) others = g_string_new (NULL);
+
+  if (results == NULL)
+    return FALSE;
+  g_ptr_array_add (run->prov.files, g_strdup (path));
+  first = g_ptr_array_index (results, 0);
+  summaries[0] = first->kernels;
+  summaries[1] = first->memops;
+  summaries[2] = first->api;
+  for (guint i = 0; i < G_N_ELEMENTS (summaries); i++)
+    if (summaries[i] != NULL && !ws_run_has_summary_events (run, summaries[i]->kind) &&
+        run->summaries[summaries[i]->kind] == NULL)
+      run->summaries[summaries[i]->kind] = ws_summary_ref (summaries[i]);
+  if (first->no_kernels)
+    ws_run_add_warning (run, "%s: No kernels were profiled (process %u)", path, first->pid);
+  for (guint i = 0; i < first->unified->len; i++)
+    ws_run_add_warning (run, "%s: Unified Memory: %s", path,
+                        (const char *) g_ptr_array_index (first->unified, i));
+  for (guint i = 1; i < results->len; i++)
+    g_string_append_printf (others, "%s%u", i > 1 ? ", " : "",
+                            ((WsNvprofResult *) g_ptr_array_index (results, i))->pid);
+  if (results->len > 1)
+    ws_run_add_warning (run,
+                        "%s: %u more profiling results in the log (processes %s); the first "
+                        "(process %u) is shown",
+                        path, results->len - 1, others->str, first->pid);
+  return TRUE;
+}
+
 /**
  * ws_run_load:
  * @paths: (array zero-terminated=1): the files of one run: at most one nsys
@@ -508,7 +548,8 @@ ws_run_load (const char *const *paths, WsLoadFlags flags, GCancellable *cancella
       const char *path = g_ptr_array_index (files, i);
       WsInputKind kind = g_array_index (kinds, WsInputKind, i);
 
-      if (kind == WS_INPUT_NSYS_SQLITE || kind == WS_INPUT_NVPROF_SQLITE)
+      if (kind == WS_INPUT_NSYS_SQLITE || kind == WS_INPUT_NVPROF_SQLITE ||
+          kind == WS_INPUT_NVPROF_TRACE)
         {
           if (export != NULL)
             {
@@ -547,7 +588,9 @@ ws_run_load (const char *const *paths, WsLoadFlags flags, GCancellable *cancella
     }
   if (export != NULL)
     {
-      if (export_kind == WS_INPUT_NVPROF_SQLITE)
+      if (export_kind == WS_INPUT_NVPROF_TRACE)
+        run = ws_nvprof_trace_read (export, &local);
+      else if (export_kind == WS_INPUT_NVPROF_SQLITE)
         run = ws_nvprof_reader_load (export, flags, cancellable,
                                      progress != NULL ? reading_progress : NULL, &reading, &local);
       else
@@ -605,6 +648,8 @@ ws_run_load (const char *const *paths, WsLoadFlags flags, GCancellable *cancella
       if (g_cancellable_set_error_if_cancelled (cancellable, error))
         return NULL;
       if (kind == WS_INPUT_NSYS_STATS_CSV && !attach_stats (run, path, error))
+        return NULL;
+      if (kind == WS_INPUT_NVPROF_LOG && !attach_nvprof_log (run, path, error))
         return NULL;
       if (kind == WS_INPUT_CPU_PROFILE)
         {

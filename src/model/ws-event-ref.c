@@ -26,6 +26,10 @@ ws_event_ref_is_valid (const WsRun *run, WsEventRef ref)
         return i < run->nvtx.n;
       case WS_EVENT_MARK:
         return i < run->marks.n;
+      case WS_EVENT_OSRT:
+        return i < run->osrt.n;
+      case WS_EVENT_SAMPLE:
+        return i < run->cpu_samples.n;
       default:
         return FALSE;
     }
@@ -52,6 +56,10 @@ ws_event_name_id (const WsRun *run, WsEventRef ref, WsNameForm form)
         return run->nvtx.name[i];
       case WS_EVENT_MARK:
         return run->marks.name[i];
+      case WS_EVENT_OSRT:
+        return run->osrt.name[i];
+      case WS_EVENT_SAMPLE:
+        return run->cpu_samples.name[i];
       case WS_EVENT_MEMOP:
       default:
         return WS_STRING_NONE;
@@ -59,7 +67,7 @@ ws_event_name_id (const WsRun *run, WsEventRef ref, WsNameForm form)
 }
 
 /* The CPU thread (index into run->threads) of an API call, NVTX range or
- * mark; G_MAXUINT32 for GPU events. */
+ * mark, OS runtime call or CPU sample; G_MAXUINT32 for GPU events. */
 guint32
 ws_event_thread (const WsRun *run, WsEventRef ref)
 {
@@ -73,6 +81,10 @@ ws_event_thread (const WsRun *run, WsEventRef ref)
         return run->nvtx.thread[i];
       case WS_EVENT_MARK:
         return run->marks.thread[i];
+      case WS_EVENT_OSRT:
+        return run->osrt.thread[i];
+      case WS_EVENT_SAMPLE:
+        return run->cpu_samples.thread[i];
       case WS_EVENT_KERNEL:
       case WS_EVENT_MEMOP:
       default:
@@ -96,4 +108,52 @@ ws_api_class (const char *name)
       strstr (name, "MemAlloc") != NULL || strstr (name, "cuMem") != NULL)
     return WS_API_MEMORY;
   return WS_API_OTHER;
+}
+
+/* From the OS runtime call's name: the calls in which a thread waits for
+ * something else (where gloo's all-reduce spends a straggler's time), the
+ * calls that move data, the rest. */
+WsOsrtClass
+ws_osrt_class (const char *name)
+{
+  static const char *const waits[] = {
+    "poll",
+    "ppoll",
+    "select",
+    "pselect",
+    "epoll_wait",
+    "epoll_pwait",
+    "pthread_cond_wait",
+    "pthread_cond_timedwait",
+    "pthread_join",
+    "pthread_barrier_wait",
+    "pthread_mutex_lock",
+    "pthread_rwlock_rdlock",
+    "pthread_rwlock_wrlock",
+    "sem_wait",
+    "sem_timedwait",
+    "nanosleep",
+    "clock_nanosleep",
+    "usleep",
+    "sleep",
+    "wait",
+    "sigwait",
+    "futex",
+    "accept",
+    "connect",
+  };
+  static const char *const io[] = {
+    "read",  "write", "recv",   "send", "pread",  "pwrite", "fread",  "fwrite", "ioctl", "open",
+    "fopen", "close", "fclose", "mmap", "munmap", "fsync",  "fflush", "getc",   "putc",
+  };
+
+  if (name == NULL)
+    return WS_OSRT_OTHER;
+  for (gsize i = 0; i < G_N_ELEMENTS (waits); i++)
+    if (g_str_has_prefix (name, waits[i]))
+      return WS_OSRT_WAIT;
+  for (gsize i = 0; i < G_N_ELEMENTS (io); i++)
+    if (g_str_has_prefix (name, io[i]))
+      return WS_OSRT_IO;
+  return WS_OSRT_OTHER;
 }

@@ -18,6 +18,8 @@ typedef enum
   WS_EVENT_API,
   WS_EVENT_NVTX,
   WS_EVENT_MARK,
+  WS_EVENT_OSRT,   /* an OS runtime call (WsRun.osrt) */
+  WS_EVENT_SAMPLE, /* a CPU sample on the run's clock (WsRun.cpu_samples) */
 } WsEventKind;
 
 #define WS_EVENT_NONE G_MAXUINT32
@@ -58,6 +60,10 @@ ws_event_start (const WsRun *run, WsEventRef ref)
         return run->api.start[i];
       case WS_EVENT_NVTX:
         return run->nvtx.start[i];
+      case WS_EVENT_OSRT:
+        return run->osrt.start[i];
+      case WS_EVENT_SAMPLE:
+        return run->cpu_samples.start[i];
       case WS_EVENT_MARK:
       default:
         return run->marks.time[i];
@@ -79,6 +85,10 @@ ws_event_end (const WsRun *run, WsEventRef ref)
         return run->api.end[i];
       case WS_EVENT_NVTX:
         return run->nvtx.end[i];
+      case WS_EVENT_OSRT:
+        return run->osrt.end[i];
+      case WS_EVENT_SAMPLE:
+        return run->cpu_samples.end[i];
       case WS_EVENT_MARK:
       default:
         return run->marks.time[i];
@@ -94,8 +104,17 @@ typedef enum
   WS_API_MEMORY,
 } WsApiClass;
 
+/* What an OS runtime call does, for its colour. */
+typedef enum
+{
+  WS_OSRT_OTHER,
+  WS_OSRT_WAIT, /* the thread waits: poll, pthread_cond_wait, sem_wait, nanosleep, … */
+  WS_OSRT_IO,   /* it moves data: read, write, recv, send, ioctl, … */
+} WsOsrtClass;
+
 gboolean ws_event_ref_is_valid (const WsRun *run, WsEventRef ref);
 WsApiClass ws_api_class (const char *name);
+WsOsrtClass ws_osrt_class (const char *name);
 guint32 ws_event_name_id (const WsRun *run, WsEventRef ref, WsNameForm form);
 guint32 ws_event_thread (const WsRun *run, WsEventRef ref);
 

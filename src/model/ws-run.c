@@ -7,6 +7,7 @@
 
 #include "ws-digest.h"
 #include "ws-kernel-display.h"
+#include "ws-cpu-samples.h"
 #include "ws-ncu-results.h"
 #include "ws-ranks.h"
 #include "ws-run.h"
@@ -187,6 +188,11 @@ ws_run_free (WsRun *self)
   g_free (self->osrt.end);
   g_free (self->osrt.name);
   g_free (self->osrt.thread);
+  g_free (self->cpu_samples.start);
+  g_free (self->cpu_samples.end);
+  g_free (self->cpu_samples.name);
+  g_free (self->cpu_samples.thread);
+  g_free (self->cpu_samples.sample);
   g_free (self->metric_samples.time);
   g_free (self->metric_samples.value);
 
@@ -511,6 +517,7 @@ ws_run_memory (const WsRun *self)
   total += self->nvtx.n * (2 * sizeof (gint64) + 3 * sizeof (guint32) + 2 * sizeof (guint16) + 1);
   total += self->marks.n * (sizeof (gint64) + 3 * sizeof (guint32) + sizeof (guint16));
   total += self->osrt.n * (2 * sizeof (gint64) + 2 * sizeof (guint32));
+  total += self->cpu_samples.n * (2 * sizeof (gint64) + 3 * sizeof (guint32));
   total += self->mem_usage.n * (2 * sizeof (gint64) + sizeof (gint32) + 1);
   total += self->metric_samples.n * (sizeof (gint64) + sizeof (float));
   total += self->streams->len * sizeof (WsStream);
@@ -616,7 +623,12 @@ extend_bounds (gint64 *lo, gint64 *hi, const gint64 *start, const gint64 *end, g
 }
 
 /* Computes the run's time bounds once every table is loaded and sorted,
- * and the display names of its kernels. */
+ * places the CPU samples on the timeline, and the display names of its
+ * kernels.  The bounds are those of the whole capture: OS runtime calls
+ * and the export's own CPU samples count, since they are recorded from the
+ * start of the program (the probe's first sample comes 315 ms before its
+ * first CUDA call), and a timeline that cut them off would hide where the
+ * program waited. */
 void
 ws_run_finish (WsRun *self)
 {
@@ -636,12 +648,15 @@ ws_run_update_bounds (WsRun *self)
   extend_bounds (&lo, &hi, self->api.start, self->api.end, self->api.n);
   extend_bounds (&lo, &hi, self->nvtx.start, self->nvtx.end, self->nvtx.n);
   extend_bounds (&lo, &hi, self->marks.time, NULL, self->marks.n);
+  extend_bounds (&lo, &hi, self->osrt.start, self->osrt.end, self->osrt.n);
   extend_bounds (&lo, &hi, self->mem_usage.time, NULL, self->mem_usage.n);
+  ws_cpu_samples_widen_bounds (self, &lo, &hi);
 
   if (lo > hi)
     lo = hi = 0;
   self->origin = lo;
   self->end_time = hi;
+  ws_cpu_samples_index (self);
 }
 
 /**

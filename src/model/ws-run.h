@@ -205,6 +205,23 @@ typedef struct
   guint32 *thread; /* index into WsRun.threads */
 } WsOsrtCalls;
 
+/* The samples of a CPU profile whose times are on the run's clock (nsys
+ * CPU sampling) as timeline events, built by ws_run_finish(): each stands
+ * for the stretch until its thread's next sample, at most one sampling
+ * period (the smallest median gap of a busy thread), so that a stretch of them shades as the thread's CPU
+ * time.  Only samples inside the run's span are kept. */
+typedef struct
+{
+  gsize n;
+  gint64 *start; /* ns, sorted ascending */
+  gint64 *end;
+  guint32 *name;         /* string id of the innermost frame's function */
+  guint32 *thread;       /* index into WsRun.threads */
+  guint32 *sample;       /* index of the sample in @profile */
+  WsCpuProfile *profile; /* one of WsRun.cpu_profiles, or NULL */
+  gsize outside;         /* samples of @profile outside the run's span, left out */
+} WsCpuSamples;
+
 typedef struct
 {
   gsize n;
@@ -288,6 +305,7 @@ struct _WsRun
   WsNvtxRanges nvtx;
   WsNvtxMarks marks;
   WsOsrtCalls osrt;
+  WsCpuSamples cpu_samples;
   WsMemUsage mem_usage;
   WsMetricSamples metric_samples;
 

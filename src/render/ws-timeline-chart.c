@@ -324,6 +324,8 @@ draw_lane_content (WsTimelineChart *self, const WsLane *lane, double y, double h
     {
       case WS_LANE_STREAM:
       case WS_LANE_API:
+      case WS_LANE_OSRT:
+      case WS_LANE_SAMPLES:
         ws_timeline_paint_track (self->paint, &lane->tracks[0], y + pad, h - 2 * pad, !collapsed);
         break;
       case WS_LANE_NVTX:
@@ -729,6 +731,8 @@ ws_timeline_chart_hit (WsTimelineChart *self, double width, double height, WsTim
             break;
           case WS_LANE_STREAM:
           case WS_LANE_API:
+          case WS_LANE_OSRT:
+          case WS_LANE_SAMPLES:
             track = &lane->tracks[0];
             break;
           case WS_LANE_GROUP:

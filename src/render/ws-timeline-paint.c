@@ -47,6 +47,8 @@ typedef struct
   guint32 htod, dtoh, dtod, ptop, memcpy_other, memset;
   guint32 api[WS_API_MEMORY + 1];
   guint32 nvtx[8];
+  guint32 osrt[WS_OSRT_IO + 1];
+  guint32 sample[4];
   guint32 mark;
   guint32 background;
   guint32 dark_text, light_text;
@@ -229,8 +231,12 @@ init_colors (Colors *c, const WsPalette *palette)
                                         0x99c1f1, 0xf5a39b, 0x93ddc2, 0xcdab8f };
   static const guint32 nvtx_dark[] = { 0x26a269, 0xc9b600, 0xc66b00, 0x9141ac,
                                        0x1c71d8, 0xc01c28, 0x218787, 0x865e3c };
+  static const guint32 sample_light[] = { 0xffbe6f, 0xffa348, 0xf9c06b, 0xf0a050 };
+  static const guint32 sample_dark[] = { 0xc64600, 0xe66100, 0xb05a10, 0xd07020 };
   gboolean dark = palette->dark;
 
+  for (guint i = 0; i < G_N_ELEMENTS (c->sample); i++)
+    c->sample[i] = 0xff000000u | (dark ? sample_dark[i] : sample_light[i]);
   for (guint i = 0; i < G_N_ELEMENTS (c->kernel); i++)
     c->kernel[i] = 0xff000000u | (dark ? kernel_dark[i] : kernel_light[i]);
   for (guint i = 0; i < G_N_ELEMENTS (c->nvtx); i++)
@@ -245,6 +251,10 @@ init_colors (Colors *c, const WsPalette *palette)
   c->api[WS_API_LAUNCH] = 0xff000000u | (dark ? 0x3d8fd6 : 0x99c1f1);
   c->api[WS_API_SYNC] = 0xff000000u | (dark ? 0xe01b24 : 0xf66151);
   c->api[WS_API_MEMORY] = 0xff000000u | (dark ? 0xe66100 : 0xffa348);
+  /* OS runtime calls: waiting in brown, moving data in teal, the rest grey. */
+  c->osrt[WS_OSRT_OTHER] = 0xff000000u | (dark ? 0x5e5c64 : 0xdeddda);
+  c->osrt[WS_OSRT_WAIT] = 0xff000000u | (dark ? 0x865e3c : 0xcdab8f);
+  c->osrt[WS_OSRT_IO] = 0xff000000u | (dark ? 0x218787 : 0x93ddc2);
   c->mark = to_argb (palette->foreground);
   c->background = to_argb (palette->background);
   c->dark_text = 0xff241f31;
@@ -298,6 +308,10 @@ style_argb (WsTimelinePaint *self, const WsTrack *track, gsize i)
           }
       case WS_EVENT_API:
         return c->api[MIN (style, WS_API_MEMORY)];
+      case WS_EVENT_OSRT:
+        return c->osrt[MIN (style, WS_OSRT_IO)];
+      case WS_EVENT_SAMPLE:
+        return c->sample[style % G_N_ELEMENTS (c->sample)];
       case WS_EVENT_NVTX:
       case WS_EVENT_MARK:
       default:
@@ -351,6 +365,11 @@ in_focus (WsTimelinePaint *self, WsEventRef event)
           case WS_EVENT_API:
             return run->api.thread[i] == run->nvtx.thread[r] &&
                    run->api.start[i] >= run->nvtx.start[r] && run->api.start[i] <= run->nvtx.end[r];
+          case WS_EVENT_OSRT:
+          case WS_EVENT_SAMPLE:
+            return ws_event_thread (run, event) == run->nvtx.thread[r] &&
+                   ws_event_start (run, event) >= run->nvtx.start[r] &&
+                   ws_event_start (run, event) <= run->nvtx.end[r];
           case WS_EVENT_MEMOP:
           case WS_EVENT_MARK:
           default:

@@ -100,6 +100,14 @@ ws_timeline_lane_title (const WsLanes *lanes, guint32 index, char **subtitle)
         title = g_strdup (_ ("CUDA API"));
         sub = thread_subtitle (run, lane->thread);
         break;
+      case WS_LANE_OSRT:
+        title = g_strdup (_ ("OS runtime"));
+        sub = thread_subtitle (run, lane->thread);
+        break;
+      case WS_LANE_SAMPLES:
+        title = g_strdup (_ ("CPU samples"));
+        sub = thread_subtitle (run, lane->thread);
+        break;
       case WS_LANE_METRIC:
         title = metric_title (run, lane);
         sub = lane->percent ? g_strdup_printf (_ ("%% of peak")) : NULL;
@@ -295,6 +303,8 @@ cpu_side (const WsLanes *lanes, WsNvtxProjection *projection, WsEventRef event, 
       case WS_EVENT_API:
       case WS_EVENT_NVTX:
       case WS_EVENT_MARK:
+      case WS_EVENT_OSRT:
+      case WS_EVENT_SAMPLE:
         *thread = ws_event_thread (run, event);
         *time = ws_event_start (run, event);
         return TRUE;
@@ -414,6 +424,37 @@ append_memop (GString *out, const WsRun *run, gsize i)
     }
 }
 
+/* A CPU sample's call stack, innermost frame first, as nsys lists it. */
+static void
+append_stack (GString *out, const WsRun *run, gsize i)
+{
+  const WsCpuProfile *profile = run->cpu_samples.profile;
+  guint32 sample = run->cpu_samples.sample[i];
+  guint32 stack = g_array_index (profile->sample_stack, guint32, sample);
+  guint32 first = g_array_index (profile->stack_first, guint32, stack);
+  guint32 depth = g_array_index (profile->stack_depth, guint32, stack);
+  guint shown = MIN (depth, 16);
+
+  g_string_append_printf (out, "\n<span alpha=\"70%%\">%s</span>", _ ("Call stack"));
+  for (guint d = 0; d < shown; d++)
+    {
+      guint32 frame = g_array_index (profile->stack_frames, guint32, first + depth - 1 - d);
+      g_autofree char *label = ws_cpu_frame_label (profile, frame);
+      g_autofree char *escaped = g_markup_escape_text (label, -1);
+
+      g_string_append_printf (out, "\n  %s", escaped);
+    }
+  if (depth > shown)
+    {
+      g_autofree char *count = g_strdup_printf ("%u", depth - shown);
+      /* TRANSLATORS: %s is a number of call stack frames */
+      g_autofree char *more = g_strdup_printf (
+        ngettext ("… and %s more frame", "… and %s more frames", depth - shown), count);
+
+      g_string_append_printf (out, "\n  <span alpha=\"70%%\">%s</span>", more);
+    }
+}
+
 /**
  * ws_timeline_event_markup:
  * @projection: (nullable): for the NVTX path of kernels and the GPU time of ranges
@@ -451,6 +492,12 @@ ws_timeline_event_markup (const WsLanes *lanes, WsNvtxProjection *projection, Ws
       case WS_EVENT_API:
         what = _ ("CUDA API call");
         break;
+      case WS_EVENT_OSRT:
+        what = _ ("OS runtime call");
+        break;
+      case WS_EVENT_SAMPLE:
+        what = _ ("CPU sample");
+        break;
       case WS_EVENT_NVTX:
         what = _ ("NVTX range");
         break;
@@ -464,7 +511,7 @@ ws_timeline_event_markup (const WsLanes *lanes, WsNvtxProjection *projection, Ws
 
   start = ws_timeline_format_time (run, ws_event_start (run, event));
   append_row (out, _ ("Start"), start);
-  if (kind != WS_EVENT_MARK)
+  if (kind != WS_EVENT_MARK && kind != WS_EVENT_SAMPLE)
     {
       gint64 d = ws_event_end (run, event) - ws_event_start (run, event);
       g_autofree char *human = ws_format_duration ((double) d);
@@ -509,6 +556,16 @@ ws_timeline_event_markup (const WsLanes *lanes, WsNvtxProjection *projection, Ws
               append_row (out, _ ("GPU time launched inside"), gpu);
               append_row (out, _ ("Kernels launched inside"), count);
             }
+        }
+        break;
+      case WS_EVENT_OSRT:
+      case WS_EVENT_SAMPLE:
+        {
+          g_autofree char *thread = thread_subtitle (run, ws_event_thread (run, event));
+
+          append_row (out, _ ("Thread"), thread);
+          if (kind == WS_EVENT_SAMPLE)
+            append_stack (out, run, i);
         }
         break;
       case WS_EVENT_MARK:

@@ -87,14 +87,17 @@ count_names (WsEventSearch *self, guint n_strings)
   const WsRun *run = self->run;
   g_autoptr (GHashTable) index = g_hash_table_new (g_int64_hash, g_int64_equal);
   g_autoptr (GArray) keys = g_array_new (FALSE, FALSE, sizeof (gint64));
-  static const WsEventKind named_kinds[] = { WS_EVENT_NVTX, WS_EVENT_MARK, WS_EVENT_API };
+  static const WsEventKind named_kinds[] = { WS_EVENT_NVTX, WS_EVENT_MARK, WS_EVENT_API,
+                                             WS_EVENT_OSRT, WS_EVENT_SAMPLE };
 
   self->named = g_new0 (guint, MAX (n_strings, 1));
   for (guint k = 0; k < G_N_ELEMENTS (named_kinds); k++)
     {
       gsize n = named_kinds[k] == WS_EVENT_NVTX   ? run->nvtx.n
                 : named_kinds[k] == WS_EVENT_MARK ? run->marks.n
-                                                  : run->api.n;
+                : named_kinds[k] == WS_EVENT_API  ? run->api.n
+                : named_kinds[k] == WS_EVENT_OSRT ? run->osrt.n
+                                                  : run->cpu_samples.n;
 
       for (gsize i = 0; i < n; i++)
         {
@@ -274,6 +277,8 @@ find_from (WsEventSearch *self, WsEventRef from, gboolean backwards)
     find_in (self, WS_EVENT_NVTX, run->nvtx.start, run->nvtx.n, from, backwards),
     find_in (self, WS_EVENT_MARK, run->marks.time, run->marks.n, from, backwards),
     find_in (self, WS_EVENT_API, run->api.start, run->api.n, from, backwards),
+    find_in (self, WS_EVENT_OSRT, run->osrt.start, run->osrt.n, from, backwards),
+    find_in (self, WS_EVENT_SAMPLE, run->cpu_samples.start, run->cpu_samples.n, from, backwards),
   };
 
   return nearest (run, found, G_N_ELEMENTS (found), backwards);
@@ -299,6 +304,9 @@ ws_event_search_find (WsEventSearch *self, WsEventRef from, gboolean backwards)
     run->api.n > 0 ? ws_event_ref (WS_EVENT_API, backwards ? run->api.n - 1 : 0) : WS_EVENT_NONE,
     run->marks.n > 0 ? ws_event_ref (WS_EVENT_MARK, backwards ? run->marks.n - 1 : 0)
                      : WS_EVENT_NONE,
+    run->osrt.n > 0 ? ws_event_ref (WS_EVENT_OSRT, backwards ? run->osrt.n - 1 : 0) : WS_EVENT_NONE,
+    run->cpu_samples.n > 0 ? ws_event_ref (WS_EVENT_SAMPLE, backwards ? run->cpu_samples.n - 1 : 0)
+                           : WS_EVENT_NONE,
   };
   WsEventRef edge;
 

@@ -11,11 +11,13 @@ struct _WsLanes
 {
   gatomicrefcount ref_count;
   WsRun *run;
-  GArray *lanes;        /* WsLane, in display order */
-  guint32 *stream_lane; /* per run->streams: lane index or WS_LANE_NONE */
-  guint32 *thread_nvtx; /* per run->threads */
-  guint32 *thread_api;  /* per run->threads */
-  guint8 *api_classes;  /* while building: per string id, see ws_track_finish () */
+  GArray *lanes;           /* WsLane, in display order */
+  guint32 *stream_lane;    /* per run->streams: lane index or WS_LANE_NONE */
+  guint32 *thread_nvtx;    /* per run->threads */
+  guint32 *thread_api;     /* per run->threads */
+  guint32 *thread_osrt;    /* per run->threads */
+  guint32 *thread_samples; /* per run->threads */
+  guint8 *api_classes;     /* while building: per string id, see ws_track_finish () */
 };
 
 /* The metrics that get a lane, in this order, by the start of their name
@@ -515,11 +517,33 @@ add_stream_lanes (WsLanes *self, Split *streams, guint32 pid, guint32 group_inde
     }
 }
 
+/* A thread's lane of one track: its CUDA API calls, OS runtime calls or
+ * CPU samples. */
+static void
+add_thread_track_lane (WsLanes *self, WsLaneKind kind, Split *split, guint32 t, guint32 pid,
+                       guint32 group, guint32 *index)
+{
+  WsLane lane;
+
+  if (split->count[t] == 0)
+    return;
+  lane = lane_new (kind);
+  lane.group = group;
+  lane.pid = pid;
+  lane.rank = ws_lanes_get_lane (self, group)->rank;
+  lane.thread = t;
+  lane.n_tracks = 1;
+  lane.tracks = g_new0 (WsTrack, 1);
+  split_take (split, t, &lane.tracks[0], self);
+  index[t] = self->lanes->len;
+  add_lane (self, &lane);
+}
+
 /* @streams: the streams to place under their processes (a job's run), or
  * %NULL when the GPU groups hold them. */
 static void
-build_thread_lanes (WsLanes *self, Split *streams, Split *api, Split *marks, WsTrack **nvtx,
-                    const guint *n_rows)
+build_thread_lanes (WsLanes *self, Split *streams, Split *api, Split *marks, Split *osrt,
+                    Split *samples, WsTrack **nvtx, const guint *n_rows)
 {
   const WsRun *run = self->run;
   g_autoptr (GArray) keys = g_array_new (FALSE, FALSE, sizeof (ThreadKey));
@@ -527,7 +551,8 @@ build_thread_lanes (WsLanes *self, Split *streams, Split *api, Split *marks, WsT
   guint32 group_index = WS_LANE_NONE;
 
   for (guint t = 0; t < run->threads->len; t++)
-    if (api->count[t] > 0 || marks->count[t] > 0 || n_rows[t] > 0)
+    if (api->count[t] > 0 || marks->count[t] > 0 || n_rows[t] > 0 || osrt->count[t] > 0 ||
+        samples->count[t] > 0)
       {
         const WsThread *thread = &g_array_index (run->threads, WsThread, t);
         ThreadKey key = { thread->pid, thread->tid != thread->pid, thread->tid, t };
@@ -588,20 +613,10 @@ build_thread_lanes (WsLanes *self, Split *streams, Split *api, Split *marks, WsT
           self->thread_nvtx[t] = self->lanes->len;
           add_lane (self, &lane);
         }
-      if (api->count[t] > 0)
-        {
-          WsLane lane = lane_new (WS_LANE_API);
-
-          lane.group = group_index;
-          lane.pid = key->pid;
-          lane.rank = rank;
-          lane.thread = t;
-          lane.n_tracks = 1;
-          lane.tracks = g_new0 (WsTrack, 1);
-          split_take (api, t, &lane.tracks[0], self);
-          self->thread_api[t] = self->lanes->len;
-          add_lane (self, &lane);
-        }
+      add_thread_track_lane (self, WS_LANE_API, api, t, key->pid, group_index, self->thread_api);
+      add_thread_track_lane (self, WS_LANE_OSRT, osrt, t, key->pid, group_index, self->thread_osrt);
+      add_thread_track_lane (self, WS_LANE_SAMPLES, samples, t, key->pid, group_index,
+                             self->thread_samples);
     }
 }
 
@@ -639,7 +654,7 @@ WsLanes *
 ws_lanes_new (WsRun *run)
 {
   WsLanes *self;
-  Split streams, api, marks;
+  Split streams, api, marks, osrt, samples;
   WsTrack **nvtx;
   guint *n_rows;
   guint n_threads;
@@ -655,14 +670,21 @@ ws_lanes_new (WsRun *run)
   self->stream_lane = g_new (guint32, run->streams->len + 1);
   self->thread_nvtx = g_new (guint32, n_threads + 1);
   self->thread_api = g_new (guint32, n_threads + 1);
+  self->thread_osrt = g_new (guint32, n_threads + 1);
+  self->thread_samples = g_new (guint32, n_threads + 1);
   memset (self->stream_lane, 0xff, (run->streams->len + 1) * sizeof (guint32));
   memset (self->thread_nvtx, 0xff, (n_threads + 1) * sizeof (guint32));
   memset (self->thread_api, 0xff, (n_threads + 1) * sizeof (guint32));
+  memset (self->thread_osrt, 0xff, (n_threads + 1) * sizeof (guint32));
+  memset (self->thread_samples, 0xff, (n_threads + 1) * sizeof (guint32));
 
   self->api_classes = g_new0 (guint8, ws_string_table_size (run->strings) + 1);
   build_streams (self, &streams);
   build_by_thread (&api, n_threads, run->api.thread, run->api.n, WS_EVENT_API);
   build_by_thread (&marks, n_threads, run->marks.thread, run->marks.n, WS_EVENT_MARK);
+  build_by_thread (&osrt, n_threads, run->osrt.thread, run->osrt.n, WS_EVENT_OSRT);
+  build_by_thread (&samples, n_threads, run->cpu_samples.thread, run->cpu_samples.n,
+                   WS_EVENT_SAMPLE);
   n_rows = g_new0 (guint, n_threads + 1);
   nvtx = build_nvtx_rows (run, n_rows);
 
@@ -673,12 +695,12 @@ ws_lanes_new (WsRun *run)
       run->ranks->source != WS_RANK_BY_PROCESS)
     {
       build_gpu_lanes (self, &streams, FALSE);
-      build_thread_lanes (self, &streams, &api, &marks, nvtx, n_rows);
+      build_thread_lanes (self, &streams, &api, &marks, &osrt, &samples, nvtx, n_rows);
     }
   else
     {
       build_gpu_lanes (self, &streams, TRUE);
-      build_thread_lanes (self, NULL, &api, &marks, nvtx, n_rows);
+      build_thread_lanes (self, NULL, &api, &marks, &osrt, &samples, nvtx, n_rows);
     }
 
   for (guint t = 0; t < n_threads; t++)
@@ -694,6 +716,8 @@ ws_lanes_new (WsRun *run)
   split_clear (&streams);
   split_clear (&api);
   split_clear (&marks);
+  split_clear (&osrt);
+  split_clear (&samples);
   return self;
 }
 
@@ -720,6 +744,8 @@ ws_lanes_unref (WsLanes *self)
   g_free (self->stream_lane);
   g_free (self->thread_nvtx);
   g_free (self->thread_api);
+  g_free (self->thread_osrt);
+  g_free (self->thread_samples);
   ws_run_unref (self->run);
   g_free (self);
 }
@@ -763,17 +789,29 @@ ws_lanes_find_stream_lane (const WsLanes *self, guint32 stream)
   return self->stream_lane[stream];
 }
 
-/* A thread's NVTX or CUDA API lane, or WS_LANE_NONE. */
+/* A thread's NVTX, CUDA API, OS runtime or CPU samples lane, or WS_LANE_NONE. */
 guint32
 ws_lanes_find_thread_lane (const WsLanes *self, guint32 thread, WsLaneKind kind)
 {
   if (thread >= self->run->threads->len)
     return WS_LANE_NONE;
-  if (kind == WS_LANE_NVTX)
-    return self->thread_nvtx[thread];
-  if (kind == WS_LANE_API)
-    return self->thread_api[thread];
-  return WS_LANE_NONE;
+  switch (kind)
+    {
+      case WS_LANE_NVTX:
+        return self->thread_nvtx[thread];
+      case WS_LANE_API:
+        return self->thread_api[thread];
+      case WS_LANE_OSRT:
+        return self->thread_osrt[thread];
+      case WS_LANE_SAMPLES:
+        return self->thread_samples[thread];
+      case WS_LANE_GROUP:
+      case WS_LANE_STREAM:
+      case WS_LANE_METRIC:
+      case WS_LANE_MEMORY:
+      default:
+        return WS_LANE_NONE;
+    }
 }
 
 /**
@@ -813,6 +851,12 @@ ws_lanes_find_event (const WsLanes *self, WsEventRef ref, guint *row)
         lane = ws_lanes_find_thread_lane (self, run->marks.thread[i], WS_LANE_NVTX);
         r = G_MAXUINT;
         break;
+      case WS_EVENT_OSRT:
+        lane = ws_lanes_find_thread_lane (self, run->osrt.thread[i], WS_LANE_OSRT);
+        break;
+      case WS_EVENT_SAMPLE:
+        lane = ws_lanes_find_thread_lane (self, run->cpu_samples.thread[i], WS_LANE_SAMPLES);
+        break;
       default:
         break;
     }
@@ -844,7 +888,7 @@ ws_lanes_memory (const WsLanes *self)
 {
   gsize bytes = sizeof *self + self->lanes->len * sizeof (WsLane);
 
-  bytes += (self->run->streams->len + 1 + 2 * (self->run->threads->len + 1)) * sizeof (guint32);
+  bytes += (self->run->streams->len + 1 + 4 * (self->run->threads->len + 1)) * sizeof (guint32);
   for (guint l = 0; l < self->lanes->len; l++)
     {
       const WsLane *lane = &g_array_index (self->lanes, WsLane, l);

@@ -13,12 +13,14 @@ G_BEGIN_DECLS
 
 typedef enum
 {
-  WS_LANE_GROUP,  /* a heading over the lanes of one GPU or one process */
-  WS_LANE_STREAM, /* kernels and memory operations of one GPU stream */
-  WS_LANE_NVTX,   /* NVTX ranges of one thread, one row per depth, marks as ticks */
-  WS_LANE_API,    /* CUDA API calls of one thread */
-  WS_LANE_METRIC, /* one GPU metric (GPU_METRICS), as an area chart */
-  WS_LANE_MEMORY, /* GPU memory in use on one device */
+  WS_LANE_GROUP,   /* a heading over the lanes of one GPU or one process */
+  WS_LANE_STREAM,  /* kernels and memory operations of one GPU stream */
+  WS_LANE_NVTX,    /* NVTX ranges of one thread, one row per depth, marks as ticks */
+  WS_LANE_API,     /* CUDA API calls of one thread */
+  WS_LANE_METRIC,  /* one GPU metric (GPU_METRICS), as an area chart */
+  WS_LANE_MEMORY,  /* GPU memory in use on one device */
+  WS_LANE_OSRT,    /* OS runtime calls of one thread (poll, read, pthread_cond_wait, …) */
+  WS_LANE_SAMPLES, /* CPU samples of one thread on the run's clock (nsys CPU sampling) */
 } WsLaneKind;
 
 typedef enum
@@ -35,7 +37,7 @@ typedef struct
   gint32 device;    /* GPU groups, stream, metric and memory lanes; -1 if unknown */
   guint32 pid;      /* process groups and thread lanes; stream lanes: the stream's */
   guint32 stream;   /* WS_LANE_STREAM: index into run->streams */
-  guint32 thread;   /* WS_LANE_NVTX, WS_LANE_API: index into run->threads */
+  guint32 thread;   /* WS_LANE_NVTX, _API, _OSRT, _SAMPLES: index into run->threads */
   guint32 metric;   /* WS_LANE_METRIC: index into run->metrics */
   guint n_tracks;   /* rows: 1, or the deepest NVTX row + 1 */
   WsTrack *tracks;  /* row 0 first (NVTX depth 0) */
@@ -47,9 +49,10 @@ typedef struct
 
 /* The lanes of a run's timeline, in display order: per GPU (its metrics,
  * its memory, then its streams), then per process (per thread: NVTX, CUDA
- * API).  In a job's run each rank is a process group of its own, in rank
- * order, that holds its streams too (GPU groups keep only their metrics
- * and memory).  Immutable once built; it refers to the run's arrays and holds a
+ * API, OS runtime calls, CPU samples).  In a job's run each rank is a
+ * process group of its own, in rank order, that holds its streams too (GPU
+ * groups keep only their metrics and memory).  Immutable once built; it
+ * refers to the run's arrays and holds a
  * reference to the run. */
 typedef struct _WsLanes WsLanes;
 

@@ -39,9 +39,10 @@ nvtx_style (WsTrack *self, guint32 color, guint32 name)
   return (name * 2654435761u) >> 25;
 }
 
-/* The style byte: kernels, a hash of the name (string id); memory
- * operations, their WsMemopKind; API calls, their WsApiClass; NVTX ranges
- * and marks, WS_TRACK_STYLE_COLOR and a colour index, or a hash of the name. */
+/* The style byte: kernels and CPU samples, a hash of the name (string id);
+ * memory operations, their WsMemopKind; API calls, their WsApiClass; OS
+ * runtime calls, their WsOsrtClass; NVTX ranges and marks,
+ * WS_TRACK_STYLE_COLOR and a colour index, or a hash of the name. */
 static guint8
 style_of (WsTrack *self, const WsRun *run, WsEventRef event, guint8 *api_classes)
 {
@@ -66,6 +67,10 @@ style_of (WsTrack *self, const WsRun *run, WsEventRef event, guint8 *api_classes
         }
       case WS_EVENT_NVTX:
         return nvtx_style (self, run->nvtx.color[i], run->nvtx.name[i]);
+      case WS_EVENT_OSRT:
+        return ws_osrt_class (ws_run_string (run, run->osrt.name[i]));
+      case WS_EVENT_SAMPLE:
+        return (run->cpu_samples.name[i] * 2654435761u) >> 24;
       case WS_EVENT_MARK:
       default:
         return nvtx_style (self, run->marks.color[i], run->marks.name[i]);

@@ -1,0 +1,26 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
+# src/formats/ws-nvprof-cbid.c is what build-aux/gen-cupti-names.py writes
+# from the CUPTI headers of the newest CUDA on this machine.  Without CUDA
+# the test is skipped (77): the build never needs it.
+set -eu
+src="$1"
+include=
+for dir in /usr/local/cuda/include /usr/local/cuda-*/include; do
+  [ -f "$dir/cupti_driver_cbid.h" ] && [ -f "$dir/cupti_runtime_cbid.h" ] && include="$dir"
+done
+if [ -z "$include" ]; then
+  echo "no CUPTI headers on this machine: skipped"
+  exit 77
+fi
+out=$(mktemp)
+trap 'rm -f "$out"' EXIT
+python3 "$src/build-aux/gen-cupti-names.py" "$include" > "$out"
+# The committed table must be what these headers give, line for line,
+# apart from the line naming the CUDA version.
+committed="$src/src/formats/ws-nvprof-cbid.c"
+if ! diff -u -I 'cupti_driver_cbid.h of CUDA' "$committed" "$out"; then
+  echo "$committed differs from gen-cupti-names.py $include: run it and commit the result"
+  exit 1
+fi
+echo "$committed equals gen-cupti-names.py $include"
