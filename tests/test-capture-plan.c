@@ -4,6 +4,7 @@
 #include <glib/gstdio.h>
 #include <string.h>
 
+#include "ws-capture-launch.h"
 #include "ws-capture-plan.h"
 #include "ws-capture-settings.h"
 #include "ws-error.h"
@@ -301,6 +302,60 @@ test_top_kernels (void)
     for (guint j = 0; j < G_N_ELEMENTS (names); j++)
       g_assert_cmpint (g_regex_match (regex, names[j], 0, NULL), ==, j < 3);
   }
+}
+
+/* A job's top kernels add up the ranks' summaries, and each is profiled
+ * on the rank whose summary gives it the most time: a kernel that only the
+ * straggler runs (its extra work) is no kernel of rank 0's.  Summaries
+ * written here, totals by hand: C 500 (rank 3 alone), A 100 + 120 (rank 1
+ * runs it most), B 10 + 10 + 10. */
+static void
+test_top_kernels_of_ranks (void)
+{
+  g_autofree char *dir = ws_test_tmpdir ();
+  const char *header = "Time (%),Total Time (ns),Instances,Avg (ns),Med (ns),Min (ns),Max (ns),"
+                       "StdDev (ns),Name\n";
+  const char *rows[] = {
+    "50.0,100,1,100.0,100.0,100,100,0.0,A\n10.0,10,1,10.0,10.0,10,10,0.0,B\n",
+    "60.0,120,1,120.0,120.0,120,120,0.0,A\n10.0,10,1,10.0,10.0,10,10,0.0,B\n",
+    "100.0,10,1,10.0,10.0,10,10,0.0,B\n",
+    "100.0,500,1,500.0,500.0,500,500,0.0,C\n",
+  };
+  g_autoptr (GPtrArray) paths = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GPtrArray) top = NULL;
+  g_autoptr (GError) error = NULL;
+  WsCaptureLaunch launch = { 0 };
+  g_autofree char *line = NULL;
+  char *ncu[] = { (char *) "ncu", (char *) "-o", (char *) "k", NULL };
+
+  for (guint r = 0; r < G_N_ELEMENTS (rows); r++)
+    {
+      g_autofree char *name = g_strdup_printf ("rank%u_cuda_gpu_kern_sum.csv", r);
+      char *path = g_build_filename (dir, name, NULL);
+      g_autofree char *text = g_strconcat (header, rows[r], NULL);
+
+      g_assert_true (g_file_set_contents (path, text, -1, NULL));
+      g_ptr_array_add (paths, path);
+    }
+  g_ptr_array_add (paths, NULL);
+  top = ws_capture_read_top_kernels_merged ((const char *const *) paths->pdata, 2, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (top->len, ==, 2);
+  g_assert_cmpstr (((WsCaptureKernel *) g_ptr_array_index (top, 0))->name, ==, "C");
+  g_assert_cmpint (((WsCaptureKernel *) g_ptr_array_index (top, 0))->total, ==, 500);
+  g_assert_cmpuint (((WsCaptureKernel *) g_ptr_array_index (top, 0))->rank, ==, 3);
+  g_assert_cmpstr (((WsCaptureKernel *) g_ptr_array_index (top, 1))->name, ==, "A");
+  g_assert_cmpint (((WsCaptureKernel *) g_ptr_array_index (top, 1))->total, ==, 220);
+  g_assert_cmpuint (((WsCaptureKernel *) g_ptr_array_index (top, 1))->rank, ==, 1);
+
+  /* ncu goes over that rank alone. */
+  g_assert_true (ws_capture_launch_parse ("torchrun --nproc_per_node 4 train.py", &launch, &error));
+  g_assert_no_error (error);
+  line = ws_capture_launch_on_rank (&launch, 3, ncu);
+  g_test_message ("%s", line);
+  g_assert_nonnull (strstr (line, "\"${RANK:-0}\" = 3 ]"));
+  ws_capture_launch_clear (&launch);
+  ws_test_rmtree (dir);
 }
 
 /* A summary with its header only, or none at all: step 4 fails and says
@@ -703,6 +758,8 @@ main (int argc, char **argv)
   g_test_add_func ("/capture-plan/ncu/one-combined-run", test_ncu_single_run);
   g_test_add_func ("/capture-plan/top-kernels/real-summary-and-regex", test_top_kernels);
   g_test_add_func ("/capture-plan/top-kernels/empty-or-missing", test_top_kernels_missing);
+  g_test_add_func ("/capture-plan/top-kernels/ranks-added-profiled-where-they-run",
+                   test_top_kernels_of_ranks);
   g_test_add_func ("/capture-plan/gpt2/kernel-file-names", test_gpt2_file_names);
   g_test_add_func ("/capture-plan/top-kernels/file-names", test_kernel_file_names);
   g_test_add_func ("/capture-plan/safe-names", test_safe_names);

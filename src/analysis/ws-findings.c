@@ -463,10 +463,7 @@ ws_findings_compute_cancellable (const WsRun *run, GCancellable *cancellable, GE
   /* A digest has no events: its ranks' findings were computed from their
    * exports when it was made. */
   if (run->digest != NULL)
-    {
-      g_ptr_array_unref (findings);
-      return ws_digest_merge_findings (run);
-    }
+    return ws_digest_merge_findings (run);
   ctx.run = run;
   ctx.cancellable = cancellable;
   ctx.index = ws_run_index_new (run);

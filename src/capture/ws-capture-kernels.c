@@ -201,13 +201,23 @@ ws_capture_read_top_kernels_merged (const char *const *csv_paths, guint n, GErro
 
   g_return_val_if_fail (csv_paths != NULL && csv_paths[0] != NULL, NULL);
 
+  g_autoptr (GHashTable) most = g_hash_table_new (g_str_hash, g_str_equal);
+
   for (guint i = 0; csv_paths[i] != NULL; i++)
-    if (!read_rows (csv_paths[i], rows, error))
-      return NULL;
+    {
+      guint first = rows->len;
+
+      if (!read_rows (csv_paths[i], rows, error))
+        return NULL;
+      /* The rank of each row: the summaries come in rank order. */
+      for (guint r = first; r < rows->len; r++)
+        ((WsCaptureKernel *) g_ptr_array_index (rows, r))->rank = i;
+    }
   for (guint i = 0; i < rows->len; i++)
     {
       WsCaptureKernel *row = g_ptr_array_index (rows, i);
       WsCaptureKernel *kernel = g_hash_table_lookup (by_name, row->name);
+      WsCaptureKernel *best;
 
       if (kernel == NULL)
         {
@@ -217,6 +227,14 @@ ws_capture_read_top_kernels_merged (const char *const *csv_paths, guint n, GErro
           g_hash_table_insert (by_name, kernel->name, kernel);
         }
       kernel->total += row->total;
+      /* Profiled on the rank that runs it most: rank 0 may never run it
+       * (a straggler's extra work). */
+      best = g_hash_table_lookup (most, kernel->name);
+      if (best == NULL || row->total > best->total)
+        {
+          g_hash_table_insert (most, kernel->name, row);
+          kernel->rank = row->rank;
+        }
     }
   return top (merged, n);
 }

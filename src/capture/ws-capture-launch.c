@@ -283,14 +283,14 @@ ws_capture_launch_command (const WsCaptureLaunch *self, char **tool)
 }
 
 /**
- * ws_capture_launch_rank_zero:
- * @tool: (array zero-terminated=1): what runs rank 0's program (ncu …)
+ * ws_capture_launch_on_rank:
+ * @tool: (array zero-terminated=1): what runs @rank's program (ncu …)
  *
- * Returns: (transfer full): the job with @tool over rank 0 alone, the other
+ * Returns: (transfer full): the job with @tool over @rank alone, the other
  *   ranks run as they are, as one shell line for `bash -lc`
  */
 char *
-ws_capture_launch_rank_zero (const WsCaptureLaunch *self, char **tool)
+ws_capture_launch_on_rank (const WsCaptureLaunch *self, guint rank, char **tool)
 {
   const char *var = self->kind == WS_CAPTURE_LAUNCH_TORCHRUN ? "${RANK:-0}"
                     : self->kind == WS_CAPTURE_LAUNCH_SRUN
@@ -298,8 +298,8 @@ ws_capture_launch_rank_zero (const WsCaptureLaunch *self, char **tool)
                       : "${OMPI_COMM_WORLD_RANK:-${PMI_RANK:-0}}";
   g_autofree char *tool_line = join_quoted (tool);
   g_autofree char *script = g_strdup_printf (
-    "if [ \"%s\" = 0 ]; then exec %s \"$@\"; else exec \"$@\"; fi", var, tool_line);
-  char *wrapper[] = { (char *) "bash", (char *) "-c", script, (char *) "ws-rank-zero", NULL };
+    "if [ \"%s\" = %u ]; then exec %s \"$@\"; else exec \"$@\"; fi", var, rank, tool_line);
+  char *wrapper[] = { (char *) "bash", (char *) "-c", script, (char *) "ws-one-rank", NULL };
 
   return ws_capture_launch_command (self, wrapper);
 }

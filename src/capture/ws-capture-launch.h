@@ -25,6 +25,6 @@ typedef struct
 gboolean ws_capture_launch_parse (const char *cmd, WsCaptureLaunch *out, GError **error);
 void ws_capture_launch_clear (WsCaptureLaunch *self);
 char *ws_capture_launch_command (const WsCaptureLaunch *self, char **tool);
-char *ws_capture_launch_rank_zero (const WsCaptureLaunch *self, char **tool);
+char *ws_capture_launch_on_rank (const WsCaptureLaunch *self, guint rank, char **tool);
 
 G_END_DECLS

@@ -211,15 +211,16 @@ strv_of (const char *first, ...)
 /* PER_RANK: @tool (nsys or ncu with its options) inside the job's
  * launcher, as one `bash -lc` line. */
 static GPtrArray *
-per_rank_argv (WsCapturePlan *plan, GPtrArray *tool, gboolean rank_zero)
+per_rank_argv (WsCapturePlan *plan, GPtrArray *tool, gint one_rank)
 {
   GPtrArray *argv = g_ptr_array_new_with_free_func (g_free);
   g_autofree char *line = NULL;
   g_autofree char *bash = NULL;
 
   g_ptr_array_add (tool, NULL);
-  line = rank_zero ? ws_capture_launch_rank_zero (plan->launch, (char **) tool->pdata)
-                   : ws_capture_launch_command (plan->launch, (char **) tool->pdata);
+  line = one_rank >= 0
+           ? ws_capture_launch_on_rank (plan->launch, (guint) one_rank, (char **) tool->pdata)
+           : ws_capture_launch_command (plan->launch, (char **) tool->pdata);
   g_ptr_array_unref (tool);
   /* The launcher runs first, not under nsys: bash itself is spawned,
    * which takes a path. */
@@ -268,7 +269,7 @@ per_rank_profile (WsCapturePlan *plan, GPtrArray *tool)
   WsCaptureCommand *command;
 
   g_ptr_array_add (tool, g_strconcat (plan->nsys_dir, "/rank", plan->launch->rank_pattern, NULL));
-  command = command_new (plan, per_rank_argv (plan, tool, FALSE), plan->workdir);
+  command = command_new (plan, per_rank_argv (plan, tool, -1), plan->workdir);
   for (guint r = 0; r < plan->launch->n_ranks; r++)
     {
       g_autofree char *report = g_strdup_printf ("%s/rank%u.nsys-rep", plan->nsys_dir, r);
@@ -549,8 +550,13 @@ ncu_profile (WsCapturePlan *plan, guint first, guint n, const char *file)
   if (settings->nvtx_range != NULL)
     add (argv, "--nvtx");
   if (plan->launch != NULL)
-    /* A job: ncu on rank 0, the other ranks run as they are. */
-    command = command_new (plan, per_rank_argv (plan, argv, TRUE), plan->workdir);
+    /* A job: ncu on the rank that runs the kernel most, the other ranks
+     * run as they are. */
+    command = command_new (
+      plan,
+      per_rank_argv (plan, argv,
+                     (gint) ((WsCaptureKernel *) g_ptr_array_index (plan->kernels, first))->rank),
+      plan->workdir);
   else
     {
       add_target (argv, plan);

@@ -63,6 +63,8 @@ typedef struct
   char *grid;    /* "(256, 1, 1)", the grid it was launched with most (ncu profiles the
                   * first launches, which may differ), or NULL */
   char *block;   /* "(128, 1, 1)", or NULL */
+  guint rank;    /* a job's kernel: the rank whose summary gives it the most time, where ncu
+                  * profiles it (a kernel of one rank's own work runs on no other) */
 } WsCaptureKernel;
 
 /* Finds, for each of @n kernels named by their demangled names, its
