@@ -228,7 +228,7 @@ test_per_rank (void)
   g_auto (GStrv) env = NULL;
   const char *args[] = { "capture", "--per-rank", "--targets", "targets.tsv", "--topn", "2", NULL };
   g_autofree char *out = NULL, *err = NULL, *log = NULL;
-  g_autofree char *expected[2] = { NULL, NULL };
+  char *expected[2] = { NULL, NULL };
 
   g_assert_true (g_file_set_contents (script,
                                       "import os\nprint('rank', os.environ['RANK'], 'of', "
@@ -355,6 +355,8 @@ test_per_rank (void)
     g_assert_false (g_file_test (bad_dir, G_FILE_TEST_EXISTS));
   }
   ws_test_rmtree (dir);
+  g_free (expected[0]);
+  g_free (expected[1]);
 }
 
 /* One target fails (ERR_NVGPUCTRPERM): exit status 1, the failed step's

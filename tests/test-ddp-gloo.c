@@ -128,9 +128,16 @@ test_digest_equals_run (void)
    * digest. */
   for (guint i = 0; a[i] != NULL; i++)
     {
-      g_auto (GStrv) x = g_strsplit (a[i], ",", 3);
-      g_auto (GStrv) y = g_strsplit (b[i], ",", 3);
+      g_auto (GStrv) x = NULL;
+      g_auto (GStrv) y = NULL;
 
+      if (a[i][0] == '\0')
+        {
+          g_assert_cmpstr (b[i], ==, "");
+          continue;
+        }
+      x = g_strsplit (a[i], ",", 3);
+      y = g_strsplit (b[i], ",", 3);
       g_assert_cmpstr (x[0], ==, y[0]);
       if (x[1] != NULL && i > 0 && g_str_has_suffix (x[1], ".sqlite"))
         {

@@ -240,7 +240,7 @@ test_summaries_and_peers (void)
   WsRanksPage *page = WS_RANKS_PAGE (ws_window_get_view (window, "ranks"));
   g_autofree char *csv_path = ws_test_data ("multirank", "rank3_cuda_gpu_kern_sum.csv", NULL);
   g_autofree char *csv = ws_test_read (csv_path);
-  guint csv_rows = g_strv_length (g_strsplit (csv, "\n", -1)) - 2;
+  guint csv_rows = ws_test_count_lines (csv) - 1;
   GtkTreeModel *kernels;
   GtkTreeSelection *selection;
   GtkTreeIter iter;

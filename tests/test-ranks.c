@@ -260,7 +260,7 @@ test_ddp_numbered_by_environment (void)
   const char *names[] = { "delta.sqlite", "charlie.sqlite", "bravo.sqlite", "alpha.sqlite" };
   g_autofree char *dir = g_build_filename (tmp, "renamed", NULL);
   const char *paths[5] = { NULL };
-  g_autofree char *copies[4] = { NULL };
+  char *copies[4] = { NULL };
   g_autoptr (WsRun) run = NULL;
 
   unpack ();
@@ -283,6 +283,8 @@ test_ddp_numbered_by_environment (void)
       g_assert_cmpstr (rank->file, ==, copies[r]);
       g_assert_cmpstr (rank->how, ==, how);
     }
+  for (guint i = 0; i < 4; i++)
+    g_free (copies[i]);
 }
 
 /* The merged kernel summary equals the ranks' nsys stats rows added up:
@@ -676,7 +678,7 @@ test_cli_stats_rank_filter (void)
   }
   g_assert_cmpstr (out, ==, "");
   g_assert_nonnull (strstr (err, "no rank 7 (its ranks are 0 to 3)"));
-  g_assert_cmpuint (g_strv_length (g_strsplit (err, "\n", -1)), ==, 2);
+  g_assert_cmpuint (ws_test_count_lines (err), ==, 1);
 }
 
 /* `ranks --format csv`: the columns of the issue, one row per rank whose
@@ -1120,7 +1122,7 @@ test_bad_rank_file (void)
   g_assert_cmpstr (out, ==, "");
   g_assert_true (g_str_has_prefix (err, "warpscope-cli: "));
   g_assert_nonnull (strstr (err, bad));
-  g_assert_cmpuint (g_strv_length (g_strsplit (err, "\n", -1)), ==, 2);
+  g_assert_cmpuint (ws_test_count_lines (err), ==, 1);
   g_assert_cmpuint (before->len, ==, after->len);
   {
     g_autofree char *empty = g_build_filename (tmp, "empty", NULL);

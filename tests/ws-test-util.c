@@ -446,3 +446,14 @@ ws_test_unpack_gpt2 (char **tmpdir)
   *tmpdir = ws_test_unpack ("captures/h100_gpt2_capture.tar.xz");
   return g_build_filename (*tmpdir, "out", "targets-20261125-023446", "GPT2__", NULL);
 }
+
+/* The newlines in @text: "a\nb\n" has two. */
+guint
+ws_test_count_lines (const char *text)
+{
+  guint n = 0;
+
+  for (const char *p = text; p != NULL && *p != '\0'; p++)
+    n += *p == '\n';
+  return n;
+}
