@@ -82,7 +82,8 @@ ws_ranks_chart_model_new (const WsRanks *ranks, GPtrArray *figures)
   self->steps = g_new0 (guint, MAX (self->n_cols, 1));
   self->warmup = g_new0 (gboolean, MAX (self->n_cols, 1));
   self->last = g_new (gint, MAX (self->n_cols, 1));
-  memcpy (self->steps, numbers->data, sizeof (guint) * self->n_cols);
+  if (self->n_cols > 0)
+    memcpy (self->steps, numbers->data, sizeof (guint) * self->n_cols);
   n_values = (gsize) WS_RANKS_N_METRICS * self->n_rows * self->n_cols;
   self->values = g_new (double, MAX (n_values, 1));
   for (gsize i = 0; i < n_values; i++)

@@ -244,10 +244,12 @@ ws_flame_view_set_search (WsFlameView *self, const char *query)
   g_clear_pointer (&self->matches, g_free);
   self->state.matches = NULL;
   self->state.match_share = 0;
-  if (self->graph != NULL && query != NULL && query[0] != '\0')
+  /* @query may be self->query itself (a new graph, searched again): the
+   * copy is what stays. */
+  if (self->graph != NULL && copy != NULL && copy[0] != '\0')
     {
       self->matches = g_new0 (gboolean, self->graph->nodes->len);
-      self->state.match_share = ws_flame_graph_match_share (self->graph, query, self->matches);
+      self->state.match_share = ws_flame_graph_match_share (self->graph, copy, self->matches);
       self->state.matches = self->matches;
     }
   gtk_widget_queue_draw (GTK_WIDGET (self));
