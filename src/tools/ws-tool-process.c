@@ -532,6 +532,8 @@ typedef struct
   gboolean timed_out;
   int exit_status;
   GError *error;
+  GMainContext *context; /* the one the command runs on */
+  WsToolProcess *process;
 } SyncRun;
 
 static void
@@ -566,10 +568,21 @@ sync_timeout_cb (gpointer data)
 }
 
 static gboolean
-sync_cancelled_cb (GCancellable *cancellable, gpointer data)
+sync_terminate_cb (gpointer data)
 {
   ws_tool_process_terminate (data);
   return G_SOURCE_REMOVE;
+}
+
+/* Cancelled, from any thread: the command is stopped on its own context.
+ * (Not a GCancellableSource: one whose cancellable fires while attached
+ * was never freed, valgrind found.) */
+static void
+sync_cancelled_cb (GCancellable *cancellable, gpointer data)
+{
+  SyncRun *run = data;
+
+  g_main_context_invoke (run->context, sync_terminate_cb, run->process);
 }
 
 /**
@@ -593,8 +606,10 @@ ws_tool_process_run_sync (WsToolProcess *self, guint timeout_s, GCancellable *ca
 {
   g_autoptr (GMainContext) context = g_main_context_new ();
   g_autoptr (GSource) timeout = NULL;
-  g_autoptr (GSource) cancel = NULL;
-  SyncRun run = { g_string_new (NULL), g_string_new (NULL), FALSE, FALSE, FALSE, -1, NULL };
+  gulong cancel_id = 0;
+  SyncRun run = {
+    g_string_new (NULL), g_string_new (NULL), FALSE, FALSE, FALSE, -1, NULL, NULL, NULL
+  };
   gboolean ok;
 
   g_return_val_if_fail (WS_IS_TOOL_PROCESS (self), FALSE);
@@ -606,17 +621,16 @@ ws_tool_process_run_sync (WsToolProcess *self, guint timeout_s, GCancellable *ca
   timeout = g_timeout_source_new_seconds (timeout_s);
   g_source_set_callback (timeout, sync_timeout_cb, self, NULL);
   g_source_attach (timeout, context);
+  run.context = context;
+  run.process = self;
   if (cancellable != NULL)
-    {
-      cancel = g_cancellable_source_new (cancellable);
-      g_source_set_callback (cancel, (GSourceFunc) (void (*) (void)) sync_cancelled_cb, self, NULL);
-      g_source_attach (cancel, context);
-    }
+    cancel_id = g_cancellable_connect (cancellable, G_CALLBACK (sync_cancelled_cb), &run, NULL);
   while (!run.done)
     g_main_context_iteration (context, TRUE);
   g_source_destroy (timeout);
-  if (cancel != NULL)
-    g_source_destroy (cancel);
+  /* Waits for a handler running on another thread; an invocation it left
+   * on the context goes with the context. */
+  g_cancellable_disconnect (cancellable, cancel_id);
   g_signal_handlers_disconnect_by_data (self, &run);
   g_object_set_data (G_OBJECT (self), "ws-sync-run", NULL);
   g_main_context_pop_thread_default (context);
