@@ -3,7 +3,9 @@
 
 #include <glib/gstdio.h>
 #include <signal.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "ws-tool-process.h"
 #include "ws-error.h"
@@ -347,11 +349,54 @@ make_remote_file (const char *dir, const char *name, gsize size)
 typedef struct
 {
   WsTestSshd *sshd;
-  guint64 kill_after; /* bytes; 0: never */
+  guint64 kill_after;        /* bytes; 0: never */
+  guint64 kill_client_after; /* bytes: kill the copy's own ssh once; 0: never */
+  guint clients_killed;
   guint64 last_done;
   guint64 total;
   guint calls;
 } Progress;
+
+/* Kills this process's children that run the copy (`ssh … tail -c …`),
+ * leaving them unreaped: the connection's master keeps their pipes open,
+ * as it did when CI hung.  Returns how many were killed. */
+static guint
+kill_copy_client (void)
+{
+  g_autoptr (GDir) proc = g_dir_open ("/proc", 0, NULL);
+  g_autofree char *me = g_strdup_printf ("%d", (int) getpid ());
+  const char *name;
+  guint killed = 0;
+
+  while ((name = g_dir_read_name (proc)) != NULL)
+    {
+      g_autofree char *stat_path = g_build_filename ("/proc", name, "stat", NULL);
+      g_autofree char *cmd_path = g_build_filename ("/proc", name, "cmdline", NULL);
+      g_autofree char *stat = NULL;
+      g_autofree char *cmd = NULL;
+      g_auto (GStrv) fields = NULL;
+      gsize len = 0;
+      const char *after;
+
+      if (!g_ascii_isdigit (name[0]) || !g_file_get_contents (stat_path, &stat, NULL, NULL) ||
+          !g_file_get_contents (cmd_path, &cmd, &len, NULL))
+        continue;
+      /* "pid (comm) state ppid …": the fields after the command's name. */
+      after = strrchr (stat, ')');
+      if (after == NULL)
+        continue;
+      fields = g_strsplit (after + 2, " ", 3);
+      if (g_strv_length (fields) < 2 || !g_str_equal (fields[1], me))
+        continue;
+      for (gsize i = 0; i + 1 < len; i++)
+        if (cmd[i] == '\0')
+          cmd[i] = ' ';
+      if (g_str_has_prefix (cmd, "ssh ") || strstr (cmd, "/ssh ") != NULL)
+        if (strstr (cmd, " tail -c ") != NULL && kill (atoi (name), SIGKILL) == 0)
+          killed++;
+    }
+  return killed;
+}
 
 static void
 progress_cb (guint64 done, guint64 total, guint file, gpointer data)
@@ -363,6 +408,9 @@ progress_cb (guint64 done, guint64 total, guint file, gpointer data)
   progress->last_done = done;
   progress->total = total;
   progress->calls++;
+  if (progress->kill_client_after > 0 && done >= progress->kill_client_after &&
+      progress->clients_killed == 0)
+    progress->clients_killed = kill_copy_client ();
   if (progress->kill_after > 0 && done >= progress->kill_after && progress->sshd->pid != 0)
     ws_test_sshd_kill (progress->sshd);
 }
@@ -519,6 +567,45 @@ test_fetch_server_killed (void)
   ws_test_rmtree (local_dir);
 }
 
+/* The copy's own ssh dies while its connection's master lives on with the
+ * copy's pipes (what hung CI once): the copy does not wait for an end of
+ * file that never comes; it goes on over a new connection from what
+ * arrived, and the file comes back whole and checked. */
+static void
+test_fetch_client_gone (void)
+{
+  g_autoptr (WsTestSshd) sshd = ws_test_sshd_start (TRUE);
+  g_autoptr (WsSshConnection) connection = connect_to (sshd, sshd->alias);
+  g_autofree char *remote_dir = ws_test_tmpdir ();
+  g_autofree char *local_dir = ws_test_tmpdir ();
+  g_autofree char *big = make_remote_file (remote_dir, "big.bin", 3 * 1000 * 1000);
+  g_autofree char *local_big = g_build_filename (local_dir, "big.bin", NULL);
+  g_autofree char *want = ws_test_file_sha256 (big);
+  g_autofree char *got = NULL;
+  const char *remote[] = { big, NULL };
+  const char *local[] = { local_big, NULL };
+  g_autoptr (GPtrArray) fetched =
+    g_ptr_array_new_with_free_func ((GDestroyNotify) ws_ssh_fetched_free);
+  g_autoptr (GError) error = NULL;
+  Progress progress = { sshd, 0, 1000 * 1000 };
+  WsSshFetched *file;
+
+  g_assert_true (ws_ssh_fetch_files (connection, remote, local, 1000 * 1000, NULL, progress_cb,
+                                     &progress, fetched, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (progress.clients_killed, ==, 1);
+  file = g_ptr_array_index (fetched, 0);
+  g_assert_true (file->done);
+  /* Went on from what had arrived, not from the start. */
+  g_assert_cmpint (file->resumed_from, >=, 1000 * 1000);
+  g_assert_cmpint (file->resumed_from, <, 3 * 1000 * 1000);
+  got = ws_test_file_sha256 (local_big);
+  g_assert_cmpstr (got, ==, want);
+  g_assert_cmpuint (progress.last_done, ==, 3 * 1000 * 1000);
+  ws_test_rmtree (remote_dir);
+  ws_test_rmtree (local_dir);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -535,6 +622,7 @@ main (int argc, char **argv)
   g_test_add_func ("/ssh/fetch/files-checked", test_fetch_files);
   g_test_add_func ("/ssh/fetch/resumes-a-part", test_fetch_resumes);
   g_test_add_func ("/ssh/fetch/server-killed-mid-copy", test_fetch_server_killed);
+  g_test_add_func ("/ssh/fetch/copy-client-gone-goes-on", test_fetch_client_gone);
 
   return g_test_run ();
 }

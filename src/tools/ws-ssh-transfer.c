@@ -33,6 +33,8 @@
  * stalled (seen once: a multiplexed session whose client went away while
  * the master kept its pipes open, so that no end of file ever came). */
 #define STALL_S 120
+/* The copy's ssh ended this long ago and its pipes are still open. */
+#define CLIENT_GONE_S 5
 
 static const char sums_script[] = "for f in \"$@\"; do\n"
                                   "  if [ -f \"$f\" ]; then\n"
@@ -63,6 +65,7 @@ typedef struct
   guint64 done; /* over all files, this session's and what .part files held */
   gint64 last_progress;
   guint file;
+  gboolean stalled; /* the last copy stalled: worth one more try over a new connection */
 } Fetch;
 
 static void
@@ -175,33 +178,63 @@ throttle (Fetch *fetch, guint64 sent, gint64 started)
     g_usleep (MIN (due - g_get_monotonic_time (), 50 * 1000));
 }
 
-/* Waits until @fd has bytes or its end to read, or @cancellable fires:
- * FALSE when neither comes within STALL_S. */
-static gboolean
-wait_readable (int fd, GCancellable *cancellable)
+typedef enum
 {
-  gint64 deadline = g_get_monotonic_time () + (gint64) STALL_S * G_USEC_PER_SEC;
+  WAIT_READY,
+  WAIT_STALLED,     /* no byte for STALL_S */
+  WAIT_CLIENT_GONE, /* the copy's ssh ended, and no end of file came */
+} Wait;
+
+/* Whether @pid has ended; WNOWAIT leaves it to be reaped where it is
+ * waited for. */
+static gboolean
+client_ended (GPid pid)
+{
+  siginfo_t info = { 0 };
+
+  if (waitid (P_PID, (id_t) pid, &info, WEXITED | WNOHANG | WNOWAIT) != 0)
+    return errno == ECHILD;
+  return info.si_pid == pid;
+}
+
+/* Waits until @fd has bytes or its end to read, or @cancellable fires.
+ * The copy's multiplexed ssh (@client) hands its pipes to the connection's
+ * master: when it ends, the end of file comes from the master, and once
+ * it did not come at all. */
+static Wait
+wait_readable (int fd, GPid client, GCancellable *cancellable)
+{
+  gint64 stall = g_get_monotonic_time () + (gint64) STALL_S * G_USEC_PER_SEC;
+  gint64 gone = G_MAXINT64;
   GPollFD fds[2] = { { fd, G_IO_IN | G_IO_HUP | G_IO_ERR, 0 } };
   guint n = 1;
+  Wait result = WAIT_READY;
 
   if (g_cancellable_make_pollfd (cancellable, &fds[1]))
     n = 2;
   for (;;)
     {
       int ready = g_poll (fds, n, 1000);
+      gint64 now = g_get_monotonic_time ();
 
       if (ready > 0 || (ready < 0 && errno != EINTR))
         break;
-      if (g_get_monotonic_time () > deadline)
+      if (gone == G_MAXINT64 && client_ended (client))
+        gone = now + (gint64) CLIENT_GONE_S * G_USEC_PER_SEC;
+      if (now > gone)
         {
-          if (n == 2)
-            g_cancellable_release_fd (cancellable);
-          return FALSE;
+          result = WAIT_CLIENT_GONE;
+          break;
+        }
+      if (now > stall)
+        {
+          result = WAIT_STALLED;
+          break;
         }
     }
   if (n == 2)
     g_cancellable_release_fd (cancellable);
-  return TRUE;
+  return result;
 }
 
 /* Sends the bytes of @file from @from on, appended to @part_fd. */
@@ -246,14 +279,23 @@ stream (Fetch *fetch, WsSshFetched *file, int part_fd, GChecksum *sum, GError **
   for (;;)
     {
       gssize n;
+      Wait wait = wait_readable (out_fd, pid, fetch->cancellable);
 
-      if (!wait_readable (out_fd, fetch->cancellable))
+      if (wait != WAIT_READY)
         {
-          g_set_error (&local, WS_CAPTURE_ERROR, WS_CAPTURE_ERROR_CONNECTION,
-                       "%s: no data for %d s while copying %s: the connection stalled",
-                       ws_ssh_connection_get_name (fetch->connection), STALL_S, file->remote_path);
+          if (wait == WAIT_STALLED)
+            g_set_error (&local, WS_CAPTURE_ERROR, WS_CAPTURE_ERROR_CONNECTION,
+                         "%s: no data for %d s while copying %s: the connection stalled",
+                         ws_ssh_connection_get_name (fetch->connection), STALL_S,
+                         file->remote_path);
+          else
+            g_set_error (&local, WS_CAPTURE_ERROR, WS_CAPTURE_ERROR_CONNECTION,
+                         "%s: ssh ended while copying %s, its end of file never came: the "
+                         "connection stalled",
+                         ws_ssh_connection_get_name (fetch->connection), file->remote_path);
           /* Its pipes end only with the connection. */
           ws_ssh_connection_close (fetch->connection);
+          fetch->stalled = TRUE;
           break;
         }
       n = g_input_stream_read (in, buffer, CHUNK, fetch->cancellable, &local);
@@ -470,7 +512,18 @@ ws_ssh_fetch_files (WsSshConnection *connection, const char *const *remote_paths
       WsSshFetched *file = g_ptr_array_index (fetched, i);
 
       fetch.file = i - first;
-      if (file->size >= 0 && !fetch_one (&fetch, file, error))
+      fetch.stalled = FALSE;
+      if (file->size < 0 || fetch_one (&fetch, file, error))
+        continue;
+      /* A stalled copy goes on once over a new connection, from what its
+       * .part holds. */
+      if (!fetch.stalled || g_cancellable_is_cancelled (cancellable) ||
+          !ws_ssh_connection_open (connection, cancellable, NULL))
+        return FALSE;
+      g_debug ("%s: going on over a new connection", file->remote_path);
+      g_clear_error (error);
+      fetch.done -= file->arrived;
+      if (!fetch_one (&fetch, file, error))
         return FALSE;
     }
   return TRUE;
