@@ -357,9 +357,10 @@ typedef struct
   guint calls;
 } Progress;
 
-/* Kills this process's children that run the copy (`ssh … tail -c …`),
- * leaving them unreaped: the connection's master keeps their pipes open,
- * as it did when CI hung.  Returns how many were killed. */
+/* What CI once hung on: the copy's own ssh (`ssh … tail -c …`, a child
+ * of this process) is gone, and the connection's master, which holds the
+ * copy's pipes, sends nothing more (stopped here) and ends nothing.
+ * Returns how many copies were so cut. */
 static guint
 kill_copy_client (void)
 {
@@ -391,9 +392,12 @@ kill_copy_client (void)
       for (gsize i = 0; i + 1 < len; i++)
         if (cmd[i] == '\0')
           cmd[i] = ' ';
-      if (g_str_has_prefix (cmd, "ssh ") || strstr (cmd, "/ssh ") != NULL)
-        if (strstr (cmd, " tail -c ") != NULL && kill (atoi (name), SIGKILL) == 0)
-          killed++;
+      if (!g_str_has_prefix (cmd, "ssh ") && strstr (cmd, "/ssh ") == NULL)
+        continue;
+      if (strstr (cmd, "ControlMaster=yes") != NULL)
+        g_assert_cmpint (kill (atoi (name), SIGSTOP), ==, 0);
+      else if (strstr (cmd, " tail -c ") != NULL && kill (atoi (name), SIGKILL) == 0)
+        killed++;
     }
   return killed;
 }
