@@ -272,13 +272,18 @@ choose_control_path (WsSshConnection *self, GError **error)
   g_autofree char *name =
     g_strdup_printf ("ssh-%d-%d", (int) getpid (), g_atomic_int_add (&counter, 1) + 1);
 
-  if (g_mkdir_with_parents (dir, 0700) == 0 && strlen (dir) + strlen (name) + 2 < MAX_SOCKET_PATH)
+  /* Opened again (a copy that stalled): a new socket, the old one gone. */
+  g_clear_pointer (&self->control_path, g_free);
+  g_clear_pointer (&self->log_path, g_free);
+  if (self->control_dir == NULL && g_mkdir_with_parents (dir, 0700) == 0 &&
+      strlen (dir) + strlen (name) + 2 < MAX_SOCKET_PATH)
     {
       self->control_path = g_build_filename (dir, name, NULL);
       self->log_path = g_strconcat (self->control_path, ".log", NULL);
       return TRUE;
     }
-  self->control_dir = g_dir_make_tmp ("warpscope-ssh-XXXXXX", error);
+  if (self->control_dir == NULL)
+    self->control_dir = g_dir_make_tmp ("warpscope-ssh-XXXXXX", error);
   if (self->control_dir == NULL)
     return FALSE;
   self->control_path = g_build_filename (self->control_dir, "c", NULL);
