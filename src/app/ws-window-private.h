@@ -70,4 +70,9 @@ void ws_window_show_digest (WsWindow *self);
 void ws_window_open_digest_rank (WsWindow *self, guint index, guint step);
 void ws_window_digest_bar_response_cb (WsWindow *self, int response, GtkInfoBar *bar);
 
+/* ws-window-steps.c */
+WsRun *ws_window_shown_run (WsWindow *self);
+void ws_window_find_steps (WsWindow *self);
+void ws_window_scope_changed_cb (WsWindow *self, GtkComboBox *combo);
+
 G_END_DECLS

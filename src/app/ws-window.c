@@ -104,112 +104,6 @@ step_activated_cb (WsWindow *self, gint64 start, gint64 end, WsStepsPage *page)
   ws_timeline_page_show_time (self->timeline_page, start, end);
 }
 
-/* The run the pages show: its steady state when the header says so. */
-static WsRun *
-shown_run (WsWindow *self)
-{
-  return self->show_steady && self->steady != NULL ? self->steady : self->run;
-}
-
-static void
-show_run_on_pages (WsWindow *self)
-{
-  WsRun *run = shown_run (self);
-
-  ws_kernels_page_set_run (self->kernels_page, run);
-  ws_summaries_page_set_run (self->summaries_page, run);
-  ws_gauges_page_set_run (self->gauges_page, run);
-  ws_timeline_page_set_run (self->timeline_page, run);
-}
-
-static void
-scope_changed_cb (WsWindow *self, GtkComboBox *combo)
-{
-  gboolean steady = g_strcmp0 (gtk_combo_box_get_active_id (combo), "steady") == 0;
-
-  if (steady == self->show_steady || self->run == NULL)
-    return;
-  self->show_steady = steady;
-  show_run_on_pages (self);
-}
-
-typedef struct
-{
-  WsRun *run;
-  WsSteps *steps;
-  WsRun *steady;
-  char *setup_line;
-} StepsData;
-
-static void
-steps_data_free (StepsData *data)
-{
-  g_clear_pointer (&data->run, ws_run_unref);
-  g_clear_pointer (&data->steps, ws_steps_unref);
-  g_clear_pointer (&data->steady, ws_run_unref);
-  g_free (data->setup_line);
-  g_free (data);
-}
-
-static void
-steps_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *cancellable)
-{
-  StepsData *data = task_data;
-
-  data->steps = ws_steps_compute (data->run, NULL);
-  if (ws_steps_has_steady_state (data->steps))
-    {
-      data->steady = ws_steps_steady_run (data->run, data->steps);
-      data->setup_line = ws_steps_setup_line (data->run, data->steps);
-    }
-  g_task_return_boolean (task, TRUE);
-}
-
-static void
-steps_done (GObject *source, GAsyncResult *result, gpointer user_data)
-{
-  WsWindow *self = WS_WINDOW (source);
-  StepsData *data = g_task_get_task_data (G_TASK (result));
-
-  if (g_cancellable_is_cancelled (g_task_get_cancellable (G_TASK (result))) ||
-      data->run != self->run)
-    return;
-  g_clear_object (&self->steps_cancellable);
-  self->steps = g_steal_pointer (&data->steps);
-  self->steady = g_steal_pointer (&data->steady);
-  self->setup_line = g_steal_pointer (&data->setup_line);
-  ws_steps_page_set_steps (self->steps_page, self->run, self->steps);
-  gtk_widget_set_sensitive (GTK_WIDGET (self->scope_combo), self->steady != NULL);
-  /* Set-up is not what a loop does: with steps, the checks look at the
-   * steady state, whatever the pages show, and say what they left out. */
-  ws_findings_page_set_scope (self->findings_page, self->setup_line);
-  ws_findings_page_set_run (self->findings_page, self->steady != NULL ? self->steady : self->run);
-  if (self->show_steady && self->steady != NULL)
-    show_run_on_pages (self);
-}
-
-/* Finds the run's steps and its steady state on a worker thread. */
-static void
-find_steps (WsWindow *self)
-{
-  StepsData *data = g_new0 (StepsData, 1);
-  g_autoptr (GTask) task = NULL;
-
-  if (self->steps_cancellable != NULL)
-    g_cancellable_cancel (self->steps_cancellable);
-  g_clear_object (&self->steps_cancellable);
-  self->steps_cancellable = g_cancellable_new ();
-  g_clear_pointer (&self->steps, ws_steps_unref);
-  g_clear_pointer (&self->steady, ws_run_unref);
-  g_clear_pointer (&self->setup_line, g_free);
-  gtk_widget_set_sensitive (GTK_WIDGET (self->scope_combo), FALSE);
-  data->run = ws_run_ref (self->run);
-  task = g_task_new (self, self->steps_cancellable, steps_done, NULL);
-  g_task_set_source_tag (task, find_steps);
-  g_task_set_task_data (task, data, (GDestroyNotify) steps_data_free);
-  g_task_run_in_thread (task, steps_thread);
-}
-
 /* "Flame Graph of This Range": the Flame graph page, limited to the
  * samples of the stretch selected on the timeline. */
 static void
@@ -337,7 +231,7 @@ ws_window_show_loaded (WsWindow *self, GCancellable *cancellable, WsRun *run, GE
   ws_gauges_page_set_run (self->gauges_page, self->run);
   ws_flame_page_set_run (self->flame_page, self->run);
   ws_steps_page_set_steps (self->steps_page, self->run, NULL);
-  find_steps (self);
+  ws_window_find_steps (self);
   ranks = self->run->ranks != NULL && ws_ranks_get_n (self->run->ranks) > 1;
   ws_ranks_page_set_run (self->ranks_page, ranks ? self->run : NULL);
   gtk_widget_set_visible (GTK_WIDGET (self->ranks_page), ranks);
@@ -438,8 +332,8 @@ gboolean
 ws_window_export_chart (WsWindow *self, const char *path, GError **error)
 {
   WsBarsView *bars = ws_kernels_page_get_bars_view (self->kernels_page);
-  g_autofree char *title =
-    g_strdup_printf (_ ("GPU time by kernel — %s"), ws_run_display_name (shown_run (self)));
+  g_autofree char *title = g_strdup_printf (_ ("GPU time by kernel — %s"),
+                                            ws_run_display_name (ws_window_shown_run (self)));
   WsPalette palette;
 
   g_return_val_if_fail (self->run != NULL, FALSE);
@@ -481,12 +375,12 @@ export_response_cb (GtkNativeDialog *dialog, int response, gpointer data)
           case EXPORT_CSV:
             {
               g_autoptr (GPtrArray) written =
-                ws_summary_table_write_csv_dir (shown_run (self), path, NULL, &error);
+                ws_summary_table_write_csv_dir (ws_window_shown_run (self), path, NULL, &error);
             }
             break;
           case EXPORT_MARKDOWN:
           default:
-            ws_markdown_document_write (shown_run (self), path, NULL, &error);
+            ws_markdown_document_write (ws_window_shown_run (self), path, NULL, &error);
             break;
         }
       if (error != NULL)
@@ -704,7 +598,8 @@ ws_window_class_init (WsWindowClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, capture_open_results_cb);
   gtk_widget_class_bind_template_callback (widget_class, finding_activated_cb);
   gtk_widget_class_bind_template_callback (widget_class, step_activated_cb);
-  gtk_widget_class_bind_template_callback (widget_class, scope_changed_cb);
+  gtk_widget_class_bind_template_callback_full (widget_class, "scope_changed_cb",
+                                                G_CALLBACK (ws_window_scope_changed_cb));
   gtk_widget_class_bind_template_callback (widget_class, ws_window_step_activated_cb);
   gtk_widget_class_bind_template_callback (widget_class, ws_window_compare_peers_cb);
   gtk_widget_class_bind_template_callback (widget_class, ws_window_digest_bar_response_cb);
@@ -736,7 +631,7 @@ ws_window_export_chrome_trace (WsWindow *self, const char *path)
 
   if (self->run == NULL)
     return;
-  ws_chrome_trace_write_file_async (shown_run (self), path, NULL, export_finished,
+  ws_chrome_trace_write_file_async (ws_window_shown_run (self), path, NULL, export_finished,
                                     g_object_ref (self));
 }
 
@@ -876,33 +771,6 @@ WsRun *
 ws_window_get_run (WsWindow *self)
 {
   return self->run;
-}
-
-/**
- * ws_window_get_shown_run:
- *
- * Returns: (transfer none) (nullable): what the pages show: the run, or
- * its steady state when the header says so
- */
-WsRun *
-ws_window_get_shown_run (WsWindow *self)
-{
-  return shown_run (self);
-}
-
-/* Whole run (FALSE) or steady state (TRUE), as the header's choice does. */
-void
-ws_window_set_steady (WsWindow *self, gboolean steady)
-{
-  g_return_if_fail (WS_IS_WINDOW (self));
-  gtk_combo_box_set_active_id (self->scope_combo, steady ? "steady" : "whole");
-}
-
-/* Whether the run's steps are known (and its steady state, where it has one). */
-gboolean
-ws_window_has_steps (WsWindow *self)
-{
-  return self->steps != NULL;
 }
 
 WsStepsPage *
