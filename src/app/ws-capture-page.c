@@ -6,14 +6,10 @@
 #include <glib/gstdio.h>
 #include <string.h>
 
-#include "ws-capture-page.h"
-#include "ws-capture-settings-dialog.h"
+#include "ws-capture-page-private.h"
 #include "ws-capture-settings.h"
-#include "ws-doctor-view.h"
-#include "ws-doctor.h"
 #include "ws-ssh-host.h"
 #include "ws-target-autosave.h"
-#include "ws-target-validate.h"
 
 /* The launcher's page: a targets file in the editor, the capture panel
  * below it, the doctor and the settings.  Unsaved edits go to an
@@ -21,28 +17,6 @@
  * when the file is opened again. */
 
 #define AUTOSAVE_DELAY_S 2
-
-struct _WsCapturePage
-{
-  GtkBox parent_instance;
-
-  WsTargetList *list;
-  GSettings *settings;
-  GtkWidget *toplevel; /* whose closing asks first */
-  guint autosave_id;
-  GCancellable *cancellable;
-  GtkDialog *prompt;
-  char *message;
-  gboolean loaded;  /* the last targets file was opened on first show */
-  gboolean closing; /* the user said yes: let the window go */
-
-  /* Template widgets */
-  GtkLabel *file_label;
-  GtkInfoBar *info_bar;
-  GtkLabel *info_label;
-  WsTargetsEditor *editor;
-  WsCapturePanel *panel;
-};
 
 G_DEFINE_FINAL_TYPE (WsCapturePage, ws_capture_page, GTK_TYPE_BOX)
 
@@ -54,8 +28,8 @@ enum
 
 static guint signals[N_SIGNALS];
 
-static void
-show_message (WsCapturePage *self, GtkMessageType type, const char *message)
+void
+ws_capture_page_show_message (WsCapturePage *self, GtkMessageType type, const char *message)
 {
   g_free (self->message);
   self->message = g_strdup (message);
@@ -64,8 +38,8 @@ show_message (WsCapturePage *self, GtkMessageType type, const char *message)
   gtk_info_bar_set_revealed (self->info_bar, TRUE);
 }
 
-static void
-hide_message (WsCapturePage *self)
+void
+ws_capture_page_hide_message (WsCapturePage *self)
 {
   g_clear_pointer (&self->message, g_free);
   gtk_info_bar_set_revealed (self->info_bar, FALSE);
@@ -74,11 +48,11 @@ hide_message (WsCapturePage *self)
 static void
 info_bar_response_cb (WsCapturePage *self, int response, GtkInfoBar *bar)
 {
-  hide_message (self);
+  ws_capture_page_hide_message (self);
 }
 
-static GtkWindow *
-window_of (WsCapturePage *self)
+GtkWindow *
+ws_capture_page_window_of (WsCapturePage *self)
 {
   GtkWidget *toplevel = gtk_widget_get_toplevel (GTK_WIDGET (self));
 
@@ -184,12 +158,12 @@ set_list (WsCapturePage *self, WsTargetList *list)
   update_title (self);
 }
 
-static GtkDialog *
-ask (WsCapturePage *self, const char *primary, const char *secondary)
+GtkDialog *
+ws_capture_page_ask (WsCapturePage *self, const char *primary, const char *secondary)
 {
-  GtkWidget *dialog =
-    gtk_message_dialog_new (window_of (self), GTK_DIALOG_MODAL | GTK_DIALOG_DESTROY_WITH_PARENT,
-                            GTK_MESSAGE_QUESTION, GTK_BUTTONS_NONE, "%s", primary);
+  GtkWidget *dialog = gtk_message_dialog_new (
+    ws_capture_page_window_of (self), GTK_DIALOG_MODAL | GTK_DIALOG_DESTROY_WITH_PARENT,
+    GTK_MESSAGE_QUESTION, GTK_BUTTONS_NONE, "%s", primary);
 
   if (secondary != NULL)
     gtk_message_dialog_format_secondary_text (GTK_MESSAGE_DIALOG (dialog), "%s", secondary);
@@ -262,7 +236,7 @@ offer_autosave (WsCapturePage *self, const char *path)
     g_strdup_printf (_ ("Edits of %s from %s were not saved. Restore them, or discard "
                         "them and keep the file as it is on disk?"),
                      path != NULL ? path : _ ("a new targets file"), when != NULL ? when : "?");
-  dialog = ask (self, _ ("Restore Unsaved Edits?"), secondary);
+  dialog = ws_capture_page_ask (self, _ ("Restore Unsaved Edits?"), secondary);
   gtk_dialog_add_buttons (dialog, _ ("_Discard"), GTK_RESPONSE_REJECT, _ ("_Restore"),
                           GTK_RESPONSE_ACCEPT, NULL);
   gtk_dialog_set_default_response (dialog, GTK_RESPONSE_ACCEPT);
@@ -294,7 +268,7 @@ ws_capture_page_open (WsCapturePage *self, const char *path, GError **error)
   if (list == NULL)
     return FALSE;
   set_list (self, list);
-  hide_message (self);
+  ws_capture_page_hide_message (self);
   if (self->settings != NULL)
     g_settings_set_string (self->settings, "last-targets-file", path);
   offer_autosave (self, path);
@@ -319,7 +293,7 @@ ws_capture_page_save_as (WsCapturePage *self, const char *path, GError **error)
   remove_autosave (self);
   if (self->settings != NULL)
     g_settings_set_string (self->settings, "last-targets-file", path);
-  hide_message (self);
+  ws_capture_page_hide_message (self);
   return TRUE;
 }
 
@@ -351,7 +325,7 @@ save_as_response_cb (GtkNativeDialog *dialog, int response, gpointer data)
       g_autoptr (GError) error = NULL;
 
       if (path != NULL && !ws_capture_page_save_as (self, path, &error))
-        show_message (self, GTK_MESSAGE_ERROR, error->message);
+        ws_capture_page_show_message (self, GTK_MESSAGE_ERROR, error->message);
     }
   g_object_unref (dialog);
   g_object_unref (self);
@@ -361,7 +335,7 @@ static void
 save_as_clicked_cb (WsCapturePage *self)
 {
   GtkFileChooserNative *dialog =
-    gtk_file_chooser_native_new (_ ("Save the Targets File"), window_of (self),
+    gtk_file_chooser_native_new (_ ("Save the Targets File"), ws_capture_page_window_of (self),
                                  GTK_FILE_CHOOSER_ACTION_SAVE, _ ("_Save"), _ ("_Cancel"));
   const char *path = ws_target_list_get_path (self->list);
 
@@ -385,7 +359,7 @@ save_clicked_cb (WsCapturePage *self)
       return;
     }
   if (!ws_capture_page_save (self, &error))
-    show_message (self, GTK_MESSAGE_ERROR, error->message);
+    ws_capture_page_show_message (self, GTK_MESSAGE_ERROR, error->message);
 }
 
 static void
@@ -399,7 +373,7 @@ open_response_cb (GtkNativeDialog *dialog, int response, gpointer data)
       g_autoptr (GError) error = NULL;
 
       if (path != NULL && !ws_capture_page_open (self, path, &error))
-        show_message (self, GTK_MESSAGE_ERROR, error->message);
+        ws_capture_page_show_message (self, GTK_MESSAGE_ERROR, error->message);
     }
   g_object_unref (dialog);
   g_object_unref (self);
@@ -409,7 +383,7 @@ static void
 open_clicked_cb (WsCapturePage *self)
 {
   GtkFileChooserNative *dialog =
-    gtk_file_chooser_native_new (_ ("Open a Targets File"), window_of (self),
+    gtk_file_chooser_native_new (_ ("Open a Targets File"), ws_capture_page_window_of (self),
                                  GTK_FILE_CHOOSER_ACTION_OPEN, _ ("_Open"), _ ("_Cancel"));
   GtkFileFilter *filter = gtk_file_filter_new ();
 
@@ -433,249 +407,6 @@ new_clicked_cb (WsCapturePage *self)
 
   ws_capture_page_autosave_now (self);
   set_list (self, list);
-}
-
-/* The settings of a run: GSettings, then the workflow's environment
- * variables over them. */
-static WsCaptureSettings *
-current_settings (WsCapturePage *self, GError **error)
-{
-  g_autoptr (WsCaptureSettings) settings = ws_capture_settings_new ();
-  g_auto (GStrv) env = g_get_environ ();
-
-  if (self->settings != NULL)
-    ws_capture_settings_load (settings, self->settings);
-  if (!ws_capture_settings_apply_environment (settings, (const char *const *) env, NULL, error) ||
-      !ws_capture_settings_validate (settings, error))
-    return NULL;
-  return g_steal_pointer (&settings);
-}
-
-/* A relative output folder starts from the targets file's folder. */
-static char *
-output_dir (WsCapturePage *self, const WsCaptureSettings *settings)
-{
-  g_autofree char *base = ws_target_list_get_base_dir (self->list);
-  g_autoptr (GFile) file = g_path_is_absolute (settings->output_dir)
-                             ? g_file_new_for_path (settings->output_dir)
-                             : g_file_new_build_filename (base, settings->output_dir, NULL);
-
-  return g_file_get_path (file);
-}
-
-static GtkDialog *
-doctor_dialog (WsCapturePage *self, GPtrArray *checks, const char *title)
-{
-  GtkDialog *dialog = ask (self, title, NULL);
-  GtkWidget *area = gtk_message_dialog_get_message_area (GTK_MESSAGE_DIALOG (dialog));
-
-  gtk_container_add (GTK_CONTAINER (area), ws_doctor_view_new (checks));
-  return dialog;
-}
-
-typedef struct
-{
-  WsCapturePage *page;
-  GArray *rows;
-  WsCaptureSettings *settings;
-} RunRequest;
-
-static void
-run_request_free (RunRequest *request)
-{
-  g_object_unref (request->page);
-  g_array_unref (request->rows);
-  ws_capture_settings_free (request->settings);
-  g_free (request);
-}
-
-static void
-start_run (WsCapturePage *self, RunRequest *request)
-{
-  g_autofree char *base = ws_target_list_get_base_dir (self->list);
-
-  hide_message (self);
-  ws_capture_panel_run (self->panel, (const guint *) request->rows->data, request->rows->len,
-                        request->settings, base);
-}
-
-static void
-run_anyway_cb (GtkDialog *dialog, int response, gpointer data)
-{
-  RunRequest *request = data;
-
-  if (response == GTK_RESPONSE_ACCEPT && !ws_capture_panel_is_running (request->page->panel))
-    start_run (request->page, request);
-  gtk_widget_destroy (GTK_WIDGET (dialog));
-  run_request_free (request);
-}
-
-static void
-run_doctor_done_cb (GObject *source, GAsyncResult *result, gpointer data)
-{
-  RunRequest *request = data;
-  WsCapturePage *self = request->page;
-  g_autoptr (GPtrArray) checks = ws_doctor_run_finish (result, NULL);
-  GtkDialog *dialog;
-
-  if (checks == NULL || g_cancellable_is_cancelled (self->cancellable))
-    {
-      run_request_free (request);
-      return;
-    }
-  g_clear_object (&self->cancellable);
-  if (ws_doctor_worst (checks) < WS_DOCTOR_ERROR)
-    {
-      start_run (self, request);
-      run_request_free (request);
-      return;
-    }
-  /* A capture would fail: say why and what to do, and let the user
-   * decide. */
-  dialog = doctor_dialog (self, checks, _ ("This Machine Is Not Ready for a Capture"));
-  gtk_dialog_add_buttons (dialog, _ ("_Cancel"), GTK_RESPONSE_CANCEL, _ ("_Run Anyway"),
-                          GTK_RESPONSE_ACCEPT, NULL);
-  g_signal_connect (dialog, "response", G_CALLBACK (run_anyway_cb), request);
-  gtk_widget_show (GTK_WIDGET (dialog));
-}
-
-/* The hosts the rows run on (each once), and whether one runs here. */
-static GPtrArray *
-hosts_of (WsCapturePage *self, const WsCaptureSettings *settings, GArray *rows, gboolean *here)
-{
-  GPtrArray *hosts = g_ptr_array_new_with_free_func ((GDestroyNotify) ws_ssh_host_free);
-  g_autoptr (GHashTable) seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-
-  *here = FALSE;
-  for (guint i = 0; i < rows->len; i++)
-    {
-      guint row = g_array_index (rows, guint, i);
-      g_autofree char *spec = NULL;
-      WsSshHost *host;
-
-      if (!ws_target_list_is_remote (self->list, row))
-        {
-          *here = TRUE;
-          continue;
-        }
-      spec = g_strstrip (g_strdup (ws_target_list_get (self->list, row, WS_TARGET_HOST)));
-      if (!g_hash_table_add (seen, g_strdup (spec)))
-        continue;
-      host = ws_ssh_host_lookup (settings->hosts, spec, NULL);
-      if (host != NULL)
-        g_ptr_array_add (hosts, host);
-    }
-  return hosts;
-}
-
-/* Run: the checked targets must be valid; the doctor looks at the
- * machines they run on first. */
-static void
-run_requested_cb (WsCapturePage *self)
-{
-  g_autoptr (GArray) rows = ws_capture_panel_get_checked (self->panel);
-  g_autoptr (GError) error = NULL;
-  g_autoptr (WsCaptureSettings) settings = NULL;
-  g_autoptr (GPtrArray) hosts = NULL;
-  g_autofree char *out = NULL;
-  gboolean here = FALSE;
-  RunRequest *request;
-
-  if (ws_capture_panel_is_running (self->panel) || self->cancellable != NULL)
-    return;
-  if (rows->len == 0)
-    {
-      show_message (self, GTK_MESSAGE_WARNING, _ ("Check the targets to capture."));
-      return;
-    }
-  for (guint i = 0; i < rows->len; i++)
-    {
-      g_autoptr (GPtrArray) problems =
-        ws_target_list_validate_row (self->list, g_array_index (rows, guint, i));
-
-      if (problems->len > 0)
-        {
-          g_autofree char *problem =
-            ws_target_list_format_problem (self->list, g_ptr_array_index (problems, 0));
-          g_autofree char *text =
-            g_strdup_printf (_ ("Fix the targets first (the red cells): %s"), problem);
-
-          show_message (self, GTK_MESSAGE_ERROR, text);
-          return;
-        }
-    }
-  settings = current_settings (self, &error);
-  if (settings == NULL)
-    {
-      show_message (self, GTK_MESSAGE_ERROR, error->message);
-      return;
-    }
-
-  out = output_dir (self, settings);
-  hosts = hosts_of (self, settings, rows, &here);
-  request = g_new0 (RunRequest, 1);
-  request->page = g_object_ref (self);
-  request->rows = g_array_ref (rows);
-  request->settings = g_steal_pointer (&settings);
-  self->cancellable = g_cancellable_new ();
-  show_message (self, GTK_MESSAGE_INFO,
-                hosts->len > 0 ? _ ("Checking the machines…") : _ ("Checking this machine…"));
-  ws_doctor_run_hosts_async (request->settings, here ? out : NULL, NULL, hosts, self->cancellable,
-                             run_doctor_done_cb, request);
-}
-
-static void
-doctor_done_cb (GObject *source, GAsyncResult *result, gpointer data)
-{
-  g_autoptr (WsCapturePage) self = data;
-  g_autoptr (GPtrArray) checks = ws_doctor_run_finish (result, NULL);
-  GtkDialog *dialog;
-
-  if (checks == NULL || self->cancellable == NULL || g_cancellable_is_cancelled (self->cancellable))
-    return;
-  g_clear_object (&self->cancellable);
-  hide_message (self);
-  dialog = doctor_dialog (self, checks, _ ("Doctor"));
-  gtk_dialog_add_button (dialog, _ ("_Close"), GTK_RESPONSE_CLOSE);
-  g_signal_connect (dialog, "response", G_CALLBACK (gtk_widget_destroy), NULL);
-  gtk_widget_show (GTK_WIDGET (dialog));
-}
-
-/* The doctor of this machine, and of the hosts the checked targets run on. */
-static void
-doctor_clicked_cb (WsCapturePage *self)
-{
-  g_autoptr (GError) error = NULL;
-  g_autoptr (WsCaptureSettings) settings = current_settings (self, &error);
-  g_autoptr (GArray) rows = ws_capture_panel_get_checked (self->panel);
-  g_autoptr (GPtrArray) hosts = NULL;
-  g_autofree char *out = NULL;
-  gboolean here;
-
-  if (settings == NULL)
-    {
-      show_message (self, GTK_MESSAGE_ERROR, error->message);
-      return;
-    }
-  if (self->cancellable != NULL)
-    return;
-  out = output_dir (self, settings);
-  hosts = hosts_of (self, settings, rows, &here);
-  self->cancellable = g_cancellable_new ();
-  show_message (self, GTK_MESSAGE_INFO,
-                hosts->len > 0 ? _ ("Checking the machines…") : _ ("Checking this machine…"));
-  ws_doctor_run_hosts_async (settings, here || hosts->len == 0 ? out : NULL, NULL, hosts,
-                             self->cancellable, doctor_done_cb, g_object_ref (self));
-}
-
-static void
-settings_clicked_cb (WsCapturePage *self)
-{
-  WsCaptureSettingsDialog *dialog =
-    ws_capture_settings_dialog_new (window_of (self), self->settings);
-
-  g_signal_connect (dialog, "response", G_CALLBACK (gtk_widget_destroy), NULL);
-  gtk_window_present (GTK_WINDOW (dialog));
 }
 
 static void
@@ -703,7 +434,7 @@ close_response_cb (GtkDialog *dialog, int response, gpointer data)
         }
       close = ws_capture_page_save (self, &error);
       if (!close)
-        show_message (self, GTK_MESSAGE_ERROR, error->message);
+        ws_capture_page_show_message (self, GTK_MESSAGE_ERROR, error->message);
     }
   else if (response == GTK_RESPONSE_ACCEPT)
     close = TRUE; /* "Stop and Close" of a running capture */
@@ -742,19 +473,21 @@ delete_event_cb (GtkWidget *window, GdkEvent *event, gpointer data)
         name != NULL ? g_strdup_printf (_ ("Save the Changes to “%s” Before Closing?"), name)
                      : g_strdup (_ ("Save the New Targets File Before Closing?"));
 
-      dialog = ask (self, primary,
-                    running ? _ ("A capture is running: closing stops it and everything it "
-                                 "started.")
-                            : _ ("Unsaved changes are lost when you close without saving."));
+      dialog = ws_capture_page_ask (
+        self, primary,
+        running ? _ ("A capture is running: closing stops it and everything it "
+                     "started.")
+                : _ ("Unsaved changes are lost when you close without saving."));
       gtk_dialog_add_buttons (dialog, _ ("Close _without Saving"), GTK_RESPONSE_REJECT,
                               _ ("_Cancel"), GTK_RESPONSE_CANCEL, _ ("_Save"), GTK_RESPONSE_ACCEPT,
                               NULL);
     }
   else
     {
-      dialog = ask (self, _ ("Stop the Capture?"),
-                    _ ("A capture is running: closing the window stops it and everything it "
-                       "started."));
+      dialog = ws_capture_page_ask (
+        self, _ ("Stop the Capture?"),
+        _ ("A capture is running: closing the window stops it and everything it "
+           "started."));
       gtk_dialog_add_buttons (dialog, _ ("_Cancel"), GTK_RESPONSE_CANCEL, _ ("_Stop and Close"),
                               GTK_RESPONSE_ACCEPT, NULL);
     }
@@ -792,7 +525,7 @@ map_cb (WsCapturePage *self)
   if (last != NULL && last[0] != '\0' && g_file_test (last, G_FILE_TEST_IS_REGULAR))
     {
       if (!ws_capture_page_open (self, last, &error))
-        show_message (self, GTK_MESSAGE_ERROR, error->message);
+        ws_capture_page_show_message (self, GTK_MESSAGE_ERROR, error->message);
       return;
     }
   offer_autosave (self, NULL);
@@ -864,10 +597,13 @@ ws_capture_page_class_init (WsCapturePageClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, open_clicked_cb);
   gtk_widget_class_bind_template_callback (widget_class, save_clicked_cb);
   gtk_widget_class_bind_template_callback (widget_class, save_as_clicked_cb);
-  gtk_widget_class_bind_template_callback (widget_class, doctor_clicked_cb);
-  gtk_widget_class_bind_template_callback (widget_class, settings_clicked_cb);
+  gtk_widget_class_bind_template_callback_full (widget_class, "doctor_clicked_cb",
+                                                G_CALLBACK (ws_capture_page_doctor_clicked_cb));
+  gtk_widget_class_bind_template_callback_full (widget_class, "settings_clicked_cb",
+                                                G_CALLBACK (ws_capture_page_settings_clicked_cb));
   gtk_widget_class_bind_template_callback (widget_class, info_bar_response_cb);
-  gtk_widget_class_bind_template_callback (widget_class, run_requested_cb);
+  gtk_widget_class_bind_template_callback_full (widget_class, "run_requested_cb",
+                                                G_CALLBACK (ws_capture_page_run_requested_cb));
   gtk_widget_class_bind_template_callback (widget_class, open_results_cb);
 }
 
