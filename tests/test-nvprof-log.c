@@ -17,7 +17,7 @@ read_log (const char *name)
 {
   g_autofree char *path = ws_test_data ("nvprof", name, NULL);
   g_autoptr (GError) error = NULL;
-  GPtrArray *results = ws_nvprof_log_read (path, &error);
+  GPtrArray *results = ws_nvprof_log_read (path, NULL, &error);
 
   g_assert_no_error (error);
   g_assert_nonnull (results);
