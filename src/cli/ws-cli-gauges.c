@@ -127,6 +127,8 @@ add_gauge (JsonBuilder *builder, const WsGauge *gauge, WsGaugeKind kind)
   add_string (builder, "metric", gauge->metric);
   if (gauge->column != NULL)
     add_string (builder, "details_name", gauge->column);
+  if (gauge->note != NULL)
+    add_string (builder, "note", gauge->note);
   if (!gauge->collected)
     {
       add_string (builder, "collect", gauge->collect);

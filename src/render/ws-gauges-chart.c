@@ -688,6 +688,10 @@ ws_gauges_panel_tooltip (const WsNcuResults *results, guint launch, WsGaugeKind 
 
       return g_strdup_printf ("%s: %s", ws_gauge_label (kind), missing);
     }
+  if (gauge->note != NULL)
+    /* TRANSLATORS: "DRAM: 10.0% from dram_utilization — nvprof's 0–10 utilisation level ×10, not a measured %" */
+    return g_strdup_printf (_ ("%s: %s from %s — %s"), ws_gauge_label (kind), value, gauge->metric,
+                            gauge->note);
   if (gauge->column != NULL)
     /* TRANSLATORS: "SM: 97.8% from sm__throughput… (“Compute (SM) Throughput”)" */
     return g_strdup_printf (_ ("%s: %s from %s (“%s”)"), ws_gauge_label (kind), value,
