@@ -27,14 +27,14 @@ static WsApplication *app;
 static void
 wait_for (gboolean *flag)
 {
-  gint64 deadline = g_get_monotonic_time () + 60 * G_USEC_PER_SEC;
-
-  while (!*flag)
-    {
-      g_main_context_iteration (NULL, TRUE);
-      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
-    }
+  ws_test_wait_flag (flag, 60, "the capture page's signal");
   ws_test_gui_flush ();
+}
+
+static gboolean
+has_runner (gpointer data)
+{
+  return ws_capture_panel_get_runner (data) != NULL;
 }
 
 static WsWindow *
@@ -342,17 +342,12 @@ test_cancel (void)
   WsCapturePanel *panel = ws_capture_page_get_panel (page);
   gboolean finished[2] = { FALSE, FALSE };
   gboolean started = FALSE;
-  gint64 deadline = g_get_monotonic_time () + 60 * G_USEC_PER_SEC;
 
   g_assert_true (g_file_set_contents (path, text, -1, NULL));
   g_assert_true (ws_capture_page_open (page, path, &error));
   g_signal_connect (panel, "finished", G_CALLBACK (finished_cb), finished);
   gtk_button_clicked (GTK_BUTTON (ws_capture_panel_get_run_button (panel)));
-  while (ws_capture_panel_get_runner (panel) == NULL)
-    {
-      g_main_context_iteration (NULL, TRUE);
-      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
-    }
+  ws_test_wait_until (has_runner, panel, 60, "the capture panel's runner");
   g_signal_connect (ws_capture_panel_get_runner (panel), "log", G_CALLBACK (started_cb), &started);
   wait_for (&started);
   g_assert_true (gtk_widget_get_sensitive (ws_capture_panel_get_cancel_button (panel)));
@@ -499,7 +494,6 @@ test_edit_host_and_run (void)
   WsCapturePanel *panel;
   gboolean finished[2] = { FALSE, FALSE };
   guint transfers = 0;
-  gint64 deadline = g_get_monotonic_time () + 60 * G_USEC_PER_SEC;
 
   gpu1->remote_dir = g_strdup (remote_dir);
   g_ptr_array_add (hosts, gpu1);
@@ -535,11 +529,7 @@ test_edit_host_and_run (void)
 
   g_signal_connect (panel, "finished", G_CALLBACK (finished_cb), finished);
   gtk_button_clicked (GTK_BUTTON (ws_capture_panel_get_run_button (panel)));
-  while (ws_capture_panel_get_runner (panel) == NULL)
-    {
-      g_main_context_iteration (NULL, TRUE);
-      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
-    }
+  ws_test_wait_until (has_runner, panel, 60, "the capture panel's runner");
   g_signal_connect (ws_capture_panel_get_runner (panel), "transfer", G_CALLBACK (transfer_seen_cb),
                     &transfers);
   wait_for (&finished[0]);

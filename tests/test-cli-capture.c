@@ -468,6 +468,14 @@ read_cb (GObject *source, GAsyncResult *result, gpointer data)
                                        read_cb, reading);
 }
 
+static gboolean
+started_or_eof (gpointer data)
+{
+  const Reading *reading = data;
+
+  return reading->started || reading->eof;
+}
+
 /* Ctrl+C (SIGINT to the command line program only, as a terminal sends it
  * to the foreground group) cancels the capture: the tools, in groups of
  * their own, are ended; exit status 1. */
@@ -491,7 +499,6 @@ test_interrupt (void)
   g_autofree char *pids = NULL;
   g_auto (GStrv) pid_lines = NULL;
   Reading reading = { g_string_new (NULL), FALSE, FALSE };
-  gint64 deadline = g_get_monotonic_time () + 60 * G_USEC_PER_SEC;
 
   g_subprocess_launcher_set_environ (launcher, env);
   g_subprocess_launcher_set_cwd (launcher, dir);
@@ -499,17 +506,12 @@ test_interrupt (void)
   g_assert_no_error (error);
   stream = g_data_input_stream_new (g_subprocess_get_stdout_pipe (cli));
   g_data_input_stream_read_line_async (stream, G_PRIORITY_DEFAULT, NULL, read_cb, &reading);
-  while (!reading.started && !reading.eof)
-    {
-      g_main_context_iteration (NULL, TRUE);
-      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
-    }
+  ws_test_wait_until (started_or_eof, &reading, 60, "the capture's first line");
   g_assert_true (reading.started);
   g_subprocess_send_signal (cli, SIGINT);
   g_subprocess_wait (cli, NULL, &error);
   g_assert_no_error (error);
-  while (!reading.eof)
-    g_main_context_iteration (NULL, TRUE);
+  ws_test_wait_flag (&reading.eof, 60, "the end of the interrupted capture's output");
 
   g_assert_true (g_subprocess_get_if_exited (cli));
   g_assert_cmpint (g_subprocess_get_exit_status (cli), ==, 1);

@@ -31,6 +31,9 @@ static char *rank_files[4];
 static WsDigest *ddp; /* the digest of job_dir, written to tmp and read back */
 static char *ddp_path;
 
+static void copy_file (const char *from, const char *to);
+static void sql_exec (const char *path, const char *sql);
+
 static void
 unpack (void)
 {
@@ -52,7 +55,7 @@ unpack (void)
   g_assert_no_error (error);
   g_assert_true (ws_digest_write_file (built, ddp_path, &error));
   g_assert_no_error (error);
-  ddp = ws_digest_read_file (ddp_path, NULL, &error);
+  ddp = ws_digest_read_file (ddp_path, WS_DIGEST_READ_RANK_SUMMARIES, NULL, &error);
   g_assert_no_error (error);
 }
 
@@ -255,9 +258,8 @@ union_median (GArray *values)
  * exact where the sketches kept every value, else within 0.5%; mean and
  * standard deviation those of the multi-rank run's union. */
 static void
-test_merged_summary (void)
+check_merged_kernels (const WsSummary *merged)
 {
-  g_autoptr (WsSummary) merged = ws_digest_merge_summary (ddp, WS_SUMMARY_KERN_SUM, NULL, 0, NULL);
   g_autoptr (WsRun) job = load_job ();
   g_autoptr (WsSummary) from_run = ws_stats_compute (job, WS_SUMMARY_KERN_SUM, WS_NAME_DEMANGLED);
   WsSummary *csv[4] = { NULL };
@@ -305,11 +307,8 @@ test_merged_summary (void)
         durations (rank_files[r], row->name, all);
       median = union_median (all);
       g_assert_cmpfloat (theirs->med, ==, median);
-      if (ws_sketch_is_exact (g_ptr_array_index (merged->sketches, i)))
-        {
-          g_assert_cmpfloat (row->med, ==, median);
-          exact++;
-        }
+      if (row->med == median)
+        exact++;
       else
         {
           g_assert_cmpfloat (fabs (row->med - median), <=, WS_SKETCH_ALPHA * median);
@@ -320,6 +319,72 @@ test_merged_summary (void)
   g_assert_cmpuint (sketched, >, 0);
   for (guint r = 0; r < 4; r++)
     ws_summary_unref (csv[r]);
+}
+
+static void
+test_merged_summary (void)
+{
+  g_autoptr (WsSummary) merged = ws_digest_merge_summary (ddp, WS_SUMMARY_KERN_SUM, NULL, 0, NULL);
+
+  check_merged_kernels (merged);
+  /* Where the sketch kept every value, the median is the union's exactly. */
+  for (guint i = 0; i < merged->rows->len; i++)
+    if (ws_sketch_is_exact (g_ptr_array_index (merged->sketches, i)))
+      {
+        const WsSummaryRow *row = &g_array_index (merged->rows, WsSummaryRow, i);
+        g_autoptr (GArray) all = g_array_new (FALSE, FALSE, sizeof (gint64));
+
+        for (guint r = 0; r < 4; r++)
+          durations (rank_files[r], row->name, all);
+        g_assert_cmpfloat (row->med, ==, union_median (all));
+      }
+}
+
+/* Opening a digest reads the job's summaries as the file keeps them,
+ * merged when it was written, not each rank's rows: they are what
+ * nsys stats and SQL over the exports say.  A digest written before they
+ * were kept merges its ranks' rows at opening, to the same figures. */
+static void
+test_stored_job_summary (void)
+{
+  g_autofree char *old = g_build_filename (tmp, "before-job-summaries.wsdigest", NULL);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (WsDigest) opened =
+    ws_digest_read_file (ddp_path, WS_DIGEST_READ_DEFAULT, NULL, &error);
+  g_autoptr (WsRun) run = NULL;
+  g_autoptr (WsRun) old_run = NULL;
+  g_autofree char *sql_total = NULL;
+  g_autofree char *stored_total = NULL;
+
+  g_assert_no_error (error);
+  g_assert_true (opened->job_summaries_known);
+  g_assert_false (opened->rank_summaries_read);
+  for (guint i = 0; i < opened->ranks->len; i++)
+    for (guint k = 0; k < WS_N_SUMMARY_KINDS; k++)
+      g_assert_null (((WsDigestRank *) g_ptr_array_index (opened->ranks, i))->summaries[k]);
+  check_merged_kernels (opened->job_summaries[WS_SUMMARY_KERN_SUM]);
+
+  /* The file's own rows: the job's kernel rows sum the ranks' (SQL). */
+  sql_total =
+    ws_test_sqlite_text (ddp_path, "SELECT sum(count) || ' ' || sum(total) FROM summary_rows"
+                                   " WHERE report = 'cuda_gpu_kern_sum'");
+  stored_total =
+    ws_test_sqlite_text (ddp_path, "SELECT sum(count) || ' ' || sum(total) FROM job_summary_rows"
+                                   " WHERE report = 'cuda_gpu_kern_sum'");
+  g_assert_cmpstr (stored_total, ==, sql_total);
+
+  run = ws_digest_loader_open (ddp_path, 0, WS_DIGEST_READ_DEFAULT, NULL, &error);
+  g_assert_no_error (error);
+  check_merged_kernels (run->summaries[WS_SUMMARY_KERN_SUM]);
+
+  copy_file (ddp_path, old);
+  sql_exec (old, "DROP TABLE job_summary_rows; DROP TABLE job_summary_left_out;"
+                 " DELETE FROM digest WHERE key = 'job_summaries';");
+  old_run = ws_digest_loader_open (old, 0, WS_DIGEST_READ_DEFAULT, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (old_run->digest->rank_summaries_read);
+  g_assert_false (old_run->digest->job_summaries_known);
+  check_merged_kernels (old_run->summaries[WS_SUMMARY_KERN_SUM]);
 }
 
 /* Each rank's findings are those `diagnose` computes for its export alone
@@ -489,7 +554,7 @@ test_corrupt_export (void)
     }
   g_assert_true (ws_digest_write_file (built, out, &error));
   g_assert_no_error (error);
-  run = ws_digest_loader_open (out, WS_DIGEST_CHECK_STAT, NULL, &error);
+  run = ws_digest_loader_open (out, WS_DIGEST_CHECK_STAT, WS_DIGEST_READ_DEFAULT, NULL, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (ws_ranks_get_n (run->ranks), ==, 2);
   g_assert_cmpuint (run->prov.warnings->len, ==, 2);
@@ -536,7 +601,7 @@ test_moved_and_changed_exports (void)
   built = ws_digest_loader_build (paths, 1, out, NULL, NULL, NULL, &error);
   g_assert_no_error (error);
   g_assert_true (ws_digest_write_file (built, out, &error));
-  digest = ws_digest_read_file (out, NULL, &error);
+  digest = ws_digest_read_file (out, WS_DIGEST_READ_DEFAULT, NULL, &error);
   g_assert_no_error (error);
   one = ws_digest_find_rank (digest, 1);
   g_assert_cmpstr (one->file, ==, "rank1.sqlite");
@@ -580,7 +645,7 @@ test_moved_and_changed_exports (void)
 
     g_assert_true (g_file_set_contents (beside, "changed", -1, NULL));
   }
-  run = ws_digest_loader_open (out, WS_DIGEST_CHECK_STAT, NULL, &error);
+  run = ws_digest_loader_open (out, WS_DIGEST_CHECK_STAT, WS_DIGEST_READ_DEFAULT, NULL, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (run->prov.warnings->len, ==, 1);
   g_assert_nonnull (strstr (g_ptr_array_index (run->prov.warnings, 0),
@@ -623,7 +688,7 @@ test_reader_refuses (void)
 
       copy_file (ddp_path, path);
       sql_exec (path, cases[i].sql);
-      digest = ws_digest_read_file (path, NULL, &error);
+      digest = ws_digest_read_file (path, WS_DIGEST_READ_RANK_SUMMARIES, NULL, &error);
       g_assert_null (digest);
       g_assert_error (error, WS_READER_ERROR, (gint) cases[i].code);
       g_assert_true (g_str_has_prefix (error->message, path));
@@ -669,6 +734,7 @@ main (int argc, char *argv[])
                    test_rank_summaries_equal_nsys_stats);
   g_test_add_func ("/digest/ddp/merged-summary-against-summed-nsys-stats-and-sql",
                    test_merged_summary);
+  g_test_add_func ("/digest/ddp/stored-job-summary-read-at-opening", test_stored_job_summary);
   g_test_add_func ("/digest/ddp/findings-equal-diagnose", test_findings_equal_diagnose);
   g_test_add_func ("/digest/ddp/gpu-busy-series-against-sql", test_series_against_sql);
   g_test_add_func ("/digest/ddp/rank-as-bytes", test_rank_bytes);

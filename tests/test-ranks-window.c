@@ -228,6 +228,13 @@ compare_ready (gpointer window)
          ws_compare_window_get_comparison (window) != NULL;
 }
 
+static gboolean
+has_more_windows (gpointer data)
+{
+  return g_list_length (gtk_application_get_windows (GTK_APPLICATION (app))) >
+         GPOINTER_TO_UINT (data);
+}
+
 /* The Summaries page of the job: all ranks merged, or rank 3 alone (its
  * nsys stats CSV's rows); two ranks selected in the Ranks page compare as
  * peers. */
@@ -267,8 +274,8 @@ test_summaries_and_peers (void)
   gtk_tree_selection_select_iter (selection, &iter);
   g_assert_true (gtk_widget_get_sensitive (GTK_WIDGET (ws_ranks_page_get_peers_button (page))));
   gtk_button_clicked (ws_ranks_page_get_peers_button (page));
-  while (g_list_length (gtk_application_get_windows (GTK_APPLICATION (app))) == n_before)
-    g_main_context_iteration (NULL, TRUE);
+  ws_test_wait_until (has_more_windows, GUINT_TO_POINTER (n_before), 60,
+                      "the comparison window of the peers");
   for (GList *l = gtk_application_get_windows (GTK_APPLICATION (app)); l != NULL; l = l->next)
     if (WS_IS_COMPARE_WINDOW (l->data))
       compare = l->data;

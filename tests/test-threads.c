@@ -153,8 +153,7 @@ test_findings_cancel_stops_worker (void)
       memset (&f, 0, sizeof f);
       g_cancellable_cancel (cancel);
       ws_findings_compute_async (run, cancel, findings_cb, &f);
-      while (!f.done)
-        g_main_context_iteration (NULL, TRUE);
+      ws_test_wait_flag (&f.done, 60, "the cancelled findings");
       g_assert_error (f.error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
       g_clear_error (&f.error);
       /* The worker's reference to the run is the task's: it goes when the

@@ -99,7 +99,6 @@ ws_test_capture_run (WsTestCapture *capture, guint timeout_s)
 {
   guint n = ws_target_list_get_n_targets (capture->list);
   g_autofree guint *rows = g_new0 (guint, MAX (n, 1));
-  gint64 deadline = g_get_monotonic_time () + timeout_s * G_USEC_PER_SEC;
 
   for (guint i = 0; i < n; i++)
     rows[i] = i;
@@ -111,11 +110,7 @@ ws_test_capture_run (WsTestCapture *capture, guint timeout_s)
   capture->done = FALSE;
   g_clear_error (&capture->error);
   ws_capture_runner_run_async (capture->runner, capture->cancellable, finished_cb, capture);
-  while (!capture->done)
-    {
-      g_main_context_iteration (NULL, TRUE);
-      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
-    }
+  ws_test_wait_flag (&capture->done, timeout_s, "the capture to end");
 }
 
 gboolean

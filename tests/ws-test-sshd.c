@@ -260,6 +260,21 @@ ws_test_sshd_start_again (WsTestSshd *sshd)
   spawn_sshd (sshd);
 }
 
+/* Waits for @pid to end, failing the test after 60 s rather than
+ * hanging until meson's timeout. */
+static void
+reap (GPid pid, const char *what)
+{
+  gint64 deadline = g_get_monotonic_time () + 60 * G_USEC_PER_SEC;
+
+  while (waitpid (pid, NULL, WNOHANG) == 0)
+    {
+      if (g_get_monotonic_time () > deadline)
+        g_error ("%s (pid %d) still runs 60 s after it was told to end", what, (int) pid);
+      g_usleep (10 * 1000);
+    }
+}
+
 /* Kills the server and every session it has, as a crash or a power cut
  * of the host would end them. */
 void
@@ -269,10 +284,10 @@ ws_test_sshd_kill (WsTestSshd *sshd)
     close (sshd->guard_fd);
   sshd->guard_fd = -1;
   if (sshd->guard != 0)
-    waitpid (sshd->guard, NULL, 0);
+    reap (sshd->guard, "the server's guard");
   sshd->guard = 0;
   if (sshd->pid != 0)
-    waitpid (sshd->pid, NULL, 0);
+    reap (sshd->pid, "the server");
   sshd->pid = 0;
 }
 

@@ -103,6 +103,53 @@ bytes_to_string (GBytes *bytes)
   return len > 0 ? g_strndup (data, len) : g_strdup ("");
 }
 
+static gboolean
+heartbeat_cb (gpointer data)
+{
+  return G_SOURCE_CONTINUE;
+}
+
+/**
+ * ws_test_wait_until:
+ * @what: what is awaited, for the failure's message
+ *
+ * Runs the thread-default main context until @done says so, and fails
+ * the test after @seconds.  A heartbeat wakes each blocking iteration, so
+ * that a callback that never comes (a child watch, an end of file) ends
+ * the test with a message, not with a hang until meson's timeout.
+ */
+void
+ws_test_wait_until (gboolean (*done) (gpointer), gpointer data, guint seconds, const char *what)
+{
+  g_autoptr (GMainContext) context = g_main_context_ref_thread_default ();
+  GSource *heartbeat = g_timeout_source_new (100);
+  gint64 deadline = g_get_monotonic_time () + (gint64) seconds * G_USEC_PER_SEC;
+
+  g_source_set_callback (heartbeat, heartbeat_cb, NULL, NULL);
+  g_source_attach (heartbeat, context);
+  while (!done (data))
+    {
+      if (g_get_monotonic_time () > deadline)
+        g_error ("still waiting for %s after %u s", what, seconds);
+      g_main_context_iteration (context, TRUE);
+    }
+  g_source_destroy (heartbeat);
+  g_source_unref (heartbeat);
+}
+
+static gboolean
+flag_set (gpointer data)
+{
+  return *(const gboolean *) data;
+}
+
+/* ws_test_wait_until() for a flag a callback sets. */
+void
+ws_test_wait_flag (const gboolean *flag, guint seconds, const char *what)
+{
+  ws_test_wait_until (flag_set, (gpointer) flag, seconds, what);
+}
+
 /* Runs a real subprocess with a time bound, telling an exit from a signal
  * from a timeout. */
 void

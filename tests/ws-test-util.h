@@ -33,6 +33,9 @@ char *ws_test_file_sha256 (const char *path);
 GPtrArray *ws_test_list_dir (const char *dir);
 char *ws_test_stand_ins (void);
 void ws_test_use_stand_ins (void);
+void ws_test_wait_until (gboolean (*done) (gpointer), gpointer data, guint seconds,
+                         const char *what);
+void ws_test_wait_flag (const gboolean *flag, guint seconds, const char *what);
 gboolean ws_test_process_alive (GPid pid);
 gboolean ws_test_group_alive (GPid pgid);
 guint ws_test_trace_count (const char *path, const char *category);

@@ -220,9 +220,10 @@ load_thread (gpointer data)
   /* A digest: its exports, where they can be found, are checked whole. */
   if (load->paths[0] != NULL && load->paths[1] == NULL &&
       ws_input_detect (load->paths[0], NULL) == WS_INPUT_DIGEST)
-    load->run =
-      ws_digest_loader_open (load->paths[0], WS_DIGEST_CHECK_STAT | WS_DIGEST_CHECK_CHECKSUM,
-                             load->cancellable, &load->error);
+    load->run = ws_digest_loader_open (
+      load->paths[0], WS_DIGEST_CHECK_STAT | WS_DIGEST_CHECK_CHECKSUM,
+      rank_filter != NULL ? WS_DIGEST_READ_RANK_SUMMARIES : WS_DIGEST_READ_DEFAULT,
+      load->cancellable, &load->error);
   else if ((force_job && several_exports ((const char *const *) load->paths)) ||
            ws_ranks_loader_is_job ((const char *const *) load->paths, TRUE))
     load->run = ws_ranks_loader_load ((const char *const *) load->paths, load->flags,

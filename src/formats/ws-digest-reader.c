@@ -150,6 +150,8 @@ read_keys (Reader *r, GError **error)
         set_str (&d->job_name, value);
       else if (g_str_equal (key, "seconds") && value != NULL)
         d->seconds = g_ascii_strtod (value, NULL);
+      else if (g_str_equal (key, "job_summaries"))
+        d->job_summaries_known = g_strcmp0 (value, "1") == 0;
       else if (g_str_equal (key, "clocks_aligned"))
         d->aligned = g_strcmp0 (value, "1") == 0;
       else if (g_str_equal (key, "session_start_spread_ns") && value != NULL)
@@ -481,6 +483,73 @@ read_summaries (Reader *r, GError **error)
   return TRUE;
 }
 
+/* The ranks' summaries merged when the digest was written: a few hundred
+ * rows, where the ranks' own are a hundred thousand. */
+static gboolean
+read_job_summaries (Reader *r, GError **error)
+{
+  WsDigest *d = r->digest;
+  sqlite3_stmt *stmt;
+  int rc;
+
+  stmt = prepare (r, "job_summary_left_out", "SELECT report, rows, total FROM job_summary_left_out",
+                  error);
+  if (stmt == NULL)
+    return FALSE;
+  while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
+    {
+      WsSummaryKind kind;
+
+      if (!ws_summary_kind_from_string ((const char *) sqlite3_column_text (stmt, 0), &kind))
+        continue;
+      d->job_rows_left_out[kind] = i64 (stmt, 1);
+      d->job_total_left_out[kind] = i64 (stmt, 2);
+    }
+  sqlite3_finalize (stmt);
+  if (rc != SQLITE_DONE)
+    return damaged (r, "job_summary_left_out", error);
+
+  stmt = prepare (r, "job_summary_rows",
+                  "SELECT report, name, style, count, total, min, max, avg, med, stddev"
+                  " FROM job_summary_rows ORDER BY report, idx",
+                  error);
+  if (stmt == NULL)
+    return FALSE;
+  while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
+    {
+      WsSummaryRow row = { 0 };
+      WsSummaryKind kind;
+
+      if (!ws_summary_kind_from_string ((const char *) sqlite3_column_text (stmt, 0), &kind))
+        continue;
+      if (d->job_summaries[kind] == NULL)
+        {
+          d->job_summaries[kind] = ws_summary_new (kind);
+          d->job_summaries[kind]->name_form = WS_NAME_DEMANGLED;
+        }
+      row.name = text (stmt, 1);
+      if (row.name == NULL)
+        row.name = g_strdup ("");
+      row.style = text (stmt, 2);
+      row.name_id = WS_STRING_NONE;
+      row.count = i64 (stmt, 3);
+      row.total = i64 (stmt, 4);
+      row.min = i64 (stmt, 5);
+      row.max = i64 (stmt, 6);
+      row.avg = sqlite3_column_double (stmt, 7);
+      row.med = sqlite3_column_double (stmt, 8);
+      row.stddev = sqlite3_column_double (stmt, 9);
+      g_array_append_val (d->job_summaries[kind]->rows, row);
+    }
+  sqlite3_finalize (stmt);
+  if (rc != SQLITE_DONE)
+    return damaged (r, "job_summary_rows", error);
+  for (guint kind = 0; kind < WS_N_SUMMARY_KINDS; kind++)
+    if (d->job_summaries[kind] != NULL)
+      finish_summary (d->job_summaries[kind], d->job_total_left_out[kind]);
+  return TRUE;
+}
+
 static gpointer
 finding_key (gint64 rank_id, gint64 idx)
 {
@@ -631,7 +700,7 @@ read_findings (Reader *r, GError **error)
 }
 
 static WsDigest *
-read_db (sqlite3 *db, const char *name, GError **error)
+read_db (sqlite3 *db, const char *name, WsDigestRead what, GError **error)
 {
   g_autoptr (WsDigest) digest = ws_digest_new ();
   g_autoptr (GHashTable) by_id = g_hash_table_new (NULL, NULL);
@@ -639,7 +708,16 @@ read_db (sqlite3 *db, const char *name, GError **error)
   Reader r = { db, name, digest, by_id, findings };
 
   if (!read_header (&r, error) || !read_keys (&r, error) || !read_ranks (&r, error) ||
-      !read_figures (&r, error) || !read_summaries (&r, error) || !read_findings (&r, error))
+      !read_figures (&r, error))
+    return NULL;
+  if (digest->job_summaries_known && !read_job_summaries (&r, error))
+    return NULL;
+  /* Without the job's summaries, the ranks' are what merges them. */
+  digest->rank_summaries_read =
+    (what & WS_DIGEST_READ_RANK_SUMMARIES) != 0 || !digest->job_summaries_known;
+  if (digest->rank_summaries_read && !read_summaries (&r, error))
+    return NULL;
+  if (!read_findings (&r, error))
     return NULL;
   return g_steal_pointer (&digest);
 }
@@ -663,6 +741,8 @@ ws_digest_sniff (const char *path)
 
 /**
  * ws_digest_read_file:
+ * @what: what to read besides the ranks, their figures, findings and the
+ *   job's merged summaries
  *
  * Reads a `.wsdigest` file, read-only and `immutable`.
  *
@@ -670,7 +750,7 @@ ws_digest_sniff (const char *path)
  * naming the file)
  */
 WsDigest *
-ws_digest_read_file (const char *path, GCancellable *cancellable, GError **error)
+ws_digest_read_file (const char *path, WsDigestRead what, GCancellable *cancellable, GError **error)
 {
   g_autoptr (WsSqlite) sql = NULL;
   WsDigest *digest;
@@ -680,7 +760,7 @@ ws_digest_read_file (const char *path, GCancellable *cancellable, GError **error
   sql = ws_sqlite_open (path, cancellable, error);
   if (sql == NULL)
     return NULL;
-  digest = read_db (sql->db, path, error);
+  digest = read_db (sql->db, path, what, error);
   if (digest != NULL)
     digest->path = g_strdup (path);
   return digest;
@@ -723,7 +803,7 @@ ws_digest_rank_from_bytes (GBytes *bytes, GError **error)
       g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_CORRUPT, "a rank's digest is damaged");
       return NULL;
     }
-  digest = read_db (db, "(a rank's digest)", error);
+  digest = read_db (db, "(a rank's digest)", WS_DIGEST_READ_RANK_SUMMARIES, error);
   sqlite3_close (db);
   if (digest == NULL)
     return NULL;

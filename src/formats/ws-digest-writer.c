@@ -61,7 +61,11 @@ static const char schema[] =
   "  idx INTEGER NOT NULL, start_ns INTEGER, end_ns INTEGER,"
   "  PRIMARY KEY (rank_id, finding, idx));"
   "CREATE TABLE finding_notes (rank_id INTEGER NOT NULL, finding INTEGER NOT NULL,"
-  "  idx INTEGER NOT NULL, text TEXT, PRIMARY KEY (rank_id, finding, idx));";
+  "  idx INTEGER NOT NULL, text TEXT, PRIMARY KEY (rank_id, finding, idx));"
+  "CREATE TABLE job_summary_rows (report TEXT NOT NULL, idx INTEGER NOT NULL, name TEXT,"
+  "  style TEXT, count INTEGER, total INTEGER, min INTEGER, max INTEGER, avg REAL, med REAL,"
+  "  stddev REAL, PRIMARY KEY (report, idx));"
+  "CREATE TABLE job_summary_left_out (report TEXT PRIMARY KEY, rows INTEGER, total INTEGER);";
 
 typedef struct
 {
@@ -69,7 +73,7 @@ typedef struct
   const char *name; /* for messages */
   GError **error;
   gboolean failed;
-  sqlite3_stmt *stmt[12];
+  sqlite3_stmt *stmt[14];
 } Writer;
 
 enum
@@ -86,6 +90,8 @@ enum
   S_EVIDENCE,
   S_NVTX,
   S_FRANGE,
+  S_JOB_ROW,
+  S_JOB_LEFT_OUT,
 };
 
 static const char *const inserts[] = {
@@ -104,9 +110,12 @@ static const char *const inserts[] = {
   [S_EVIDENCE] = "INSERT INTO finding_evidence VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
   [S_NVTX] = "INSERT INTO finding_nvtx VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
   [S_FRANGE] = "INSERT INTO finding_ranges VALUES (?1, ?2, ?3, ?4, ?5)",
+  [S_JOB_ROW] = "INSERT INTO job_summary_rows VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10,"
+                " ?11)",
+  [S_JOB_LEFT_OUT] = "INSERT INTO job_summary_left_out VALUES (?1, ?2, ?3)",
 };
 
-G_STATIC_ASSERT (G_N_ELEMENTS (inserts) == 12);
+G_STATIC_ASSERT (G_N_ELEMENTS (inserts) == 14);
 
 static void
 fail (Writer *w, int rc)
@@ -332,6 +341,31 @@ write_rank (Writer *w, gint64 id, const WsDigestRank *r)
     write_finding (w, id, i, g_ptr_array_index (r->findings, i));
 }
 
+/* The ranks' summaries merged, as the window opens them (docs/digest.md,
+ * "job_summary_rows"). */
+static void
+write_job_summaries (Writer *w, const WsDigest *d)
+{
+  put_key (w, "job_summaries", "1");
+  for (guint kind = 0; kind < WS_N_SUMMARY_KINDS; kind++)
+    {
+      const WsSummary *summary = d->job_summaries[kind];
+      const char *report = ws_summary_kind_to_string (kind);
+
+      if (summary == NULL)
+        continue;
+      for (guint i = 0; i < summary->rows->len; i++)
+        {
+          const WsSummaryRow *row = &g_array_index (summary->rows, WsSummaryRow, i);
+
+          insert (w, S_JOB_ROW, "tittiiiiddd", report, (gint64) i, row->name, row->style,
+                  row->count, row->total, row->min, row->max, row->avg, row->med, row->stddev);
+        }
+      insert (w, S_JOB_LEFT_OUT, "tii", report, d->job_rows_left_out[kind],
+              d->job_total_left_out[kind]);
+    }
+}
+
 static gboolean
 write_db (sqlite3 *db, const char *name, const WsDigest *d, GError **error)
 {
@@ -370,6 +404,8 @@ write_db (sqlite3 *db, const char *name, const WsDigest *d, GError **error)
     insert (&w, S_NOTE, "it", (gint64) i, g_ptr_array_index (d->notes, i));
   for (guint i = 0; i < d->ranks->len; i++)
     write_rank (&w, i + 1, g_ptr_array_index (d->ranks, i));
+  if (d->job_summaries_known)
+    write_job_summaries (&w, d);
   for (guint i = 0; i < G_N_ELEMENTS (inserts); i++)
     sqlite3_finalize (w.stmt[i]);
   exec (&w, "COMMIT");

@@ -297,6 +297,26 @@ ws_digest_loader_finish (WsDigest *digest, const char *output)
   digest->tool = g_strdup ("warpscope-cli " PACKAGE_VERSION);
   g_free (digest->host);
   digest->host = g_strdup (g_get_host_name ());
+
+  /* What the window shows first, merged once here rather than at each
+   * opening from every rank's rows. */
+  for (guint kind = 0; kind < WS_N_SUMMARY_KINDS; kind++)
+    {
+      g_clear_pointer (&digest->job_summaries[kind], ws_summary_unref);
+      digest->job_summaries[kind] = ws_digest_merge_summary (digest, kind, NULL, 0, NULL);
+      digest->job_rows_left_out[kind] = 0;
+      digest->job_total_left_out[kind] = 0;
+      for (guint i = 0; i < digest->ranks->len; i++)
+        {
+          const WsDigestRank *rank = g_ptr_array_index (digest->ranks, i);
+
+          if (rank->error != NULL)
+            continue;
+          digest->job_rows_left_out[kind] += rank->rows_left_out[kind];
+          digest->job_total_left_out[kind] += rank->total_left_out[kind];
+        }
+    }
+  digest->job_summaries_known = TRUE;
 }
 
 typedef struct
@@ -487,12 +507,14 @@ selected (guint rank, const guint *select, guint n_select)
 /**
  * ws_digest_loader_run_new:
  * @select: (array length=n_select) (nullable): the ranks to keep, or
- *   %NULL for all
+ *   %NULL for all; a choice needs the ranks' own summaries
+ *   (@digest->rank_summaries_read)
  * @check: what to compare of the exports that can be found (their
  *   differences become the run's warnings)
  *
  * A run of the digest's ranks without events: its ranks with their
- * figures, its summaries merged from theirs, its findings theirs
+ * figures, its summaries merged from theirs (for every rank, as the
+ * digest keeps them merged), its findings theirs
  * (ws_findings_compute() reads them from run->digest).  Files that could
  * not be digested and exports that changed are the run's warnings.
  *
@@ -559,7 +581,18 @@ ws_digest_loader_run_new (WsDigest *digest, const guint *select, guint n_select,
     {
       gint64 left_out = 0;
 
-      run->summaries[kind] = ws_digest_merge_summary (digest, kind, select, n_select, &left_out);
+      if (select == NULL && digest->job_summaries_known)
+        {
+          /* Every rank: merged when the digest was written. */
+          run->summaries[kind] = digest->job_summaries[kind] != NULL
+                                   ? ws_summary_ref (digest->job_summaries[kind])
+                                   : NULL;
+          left_out = digest->job_rows_left_out[kind];
+        }
+      else if (digest->rank_summaries_read)
+        run->summaries[kind] = ws_digest_merge_summary (digest, kind, select, n_select, &left_out);
+      else
+        g_warn_if_reached (); /* a choice of ranks needs WS_DIGEST_READ_RANK_SUMMARIES */
       if (left_out > 0)
         ws_run_add_warning (run,
                             _ ("%s: %lld rows of the ranks' %s were too small "
@@ -572,16 +605,18 @@ ws_digest_loader_run_new (WsDigest *digest, const guint *select, guint n_select,
 
 /**
  * ws_digest_loader_open:
+ * @what: WS_DIGEST_READ_RANK_SUMMARIES where the run's ranks are to be
+ *   chosen later (ws_digest_loader_run_new() with a selection)
  *
  * Reads a `.wsdigest` file as a run of its ranks (ws_digest_loader_run_new()).
  *
  * Returns: (transfer full): the run, or %NULL with @error set
  */
 WsRun *
-ws_digest_loader_open (const char *path, WsDigestCheck check, GCancellable *cancellable,
-                       GError **error)
+ws_digest_loader_open (const char *path, WsDigestCheck check, WsDigestRead what,
+                       GCancellable *cancellable, GError **error)
 {
-  g_autoptr (WsDigest) digest = ws_digest_read_file (path, cancellable, error);
+  g_autoptr (WsDigest) digest = ws_digest_read_file (path, what, cancellable, error);
 
   if (digest == NULL)
     return NULL;

@@ -3,6 +3,7 @@
 
 #include <gio/gio.h>
 
+#include "ws-digest-io.h"
 #include "ws-digest.h"
 #include "ws-progress.h"
 #include "ws-run.h"
@@ -32,8 +33,8 @@ WsDigest *ws_digest_loader_build (const char *const *paths, guint threads, const
                                   GCancellable *cancellable, WsProgressFunc progress,
                                   gpointer progress_data, GError **error);
 
-WsRun *ws_digest_loader_open (const char *path, WsDigestCheck check, GCancellable *cancellable,
-                              GError **error);
+WsRun *ws_digest_loader_open (const char *path, WsDigestCheck check, WsDigestRead what,
+                              GCancellable *cancellable, GError **error);
 WsRun *ws_digest_loader_run_new (WsDigest *digest, const guint *select, guint n_select,
                                  WsDigestCheck check);
 char *ws_digest_loader_find_export (const WsDigest *digest, const WsDigestRank *rank,

@@ -557,7 +557,8 @@ ws_run_load (const char *const *paths, WsLoadFlags flags, GCancellable *cancella
                            "%s: a digest opens alone, not with other files", paths[i]);
               return NULL;
             }
-          return ws_digest_loader_open (paths[i], WS_DIGEST_CHECK_STAT, cancellable, error);
+          return ws_digest_loader_open (paths[i], WS_DIGEST_CHECK_STAT, WS_DIGEST_READ_DEFAULT,
+                                        cancellable, error);
         }
       if (kind == WS_INPUT_FOLDER)
         {

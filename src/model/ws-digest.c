@@ -62,6 +62,8 @@ ws_digest_new (void)
   self->ranks = g_ptr_array_new_with_free_func ((GDestroyNotify) ws_digest_rank_free);
   self->notes = g_ptr_array_new_with_free_func (g_free);
   self->aligned = TRUE;
+  /* Built here, its ranks have their summaries; a reader says otherwise. */
+  self->rank_summaries_read = TRUE;
   return self;
 }
 
@@ -90,6 +92,8 @@ ws_digest_unref (WsDigest *self)
   g_ptr_array_unref (self->ranks);
   g_ptr_array_unref (self->notes);
   g_free (self->job_name);
+  for (guint k = 0; k < WS_N_SUMMARY_KINDS; k++)
+    g_clear_pointer (&self->job_summaries[k], ws_summary_unref);
   g_free (self);
 }
 

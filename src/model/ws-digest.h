@@ -84,6 +84,16 @@ struct _WsDigest
   gboolean aligned;
   gint64 spread;  /* ns between the earliest and latest session start */
   char *job_name; /* what the window's title calls the job */
+
+  /* Every good rank's summaries merged (ws_digest_merge_summary()), which
+   * the file keeps so that opening it reads no rank's rows: NULL where no
+   * rank has such data.  Digests written before have none: then
+   * @job_summaries_known is FALSE and the ranks' rows are read and merged. */
+  WsSummary *job_summaries[WS_N_SUMMARY_KINDS];
+  gint64 job_rows_left_out[WS_N_SUMMARY_KINDS];  /* the ranks' rows_left_out, summed */
+  gint64 job_total_left_out[WS_N_SUMMARY_KINDS]; /* the ranks' total_left_out, summed */
+  gboolean job_summaries_known;
+  gboolean rank_summaries_read; /* each WsDigestRank's @summaries were read (or computed) */
 };
 
 WsDigestRank *ws_digest_rank_new (void);

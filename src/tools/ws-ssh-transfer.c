@@ -29,6 +29,10 @@
 #define CHUNK (256 * 1024)
 #define PROGRESS_US (100 * 1000)
 #define SUMS_TIMEOUT_S (3 * 3600)
+/* No byte of a copy for this long, the connection still up: the copy has
+ * stalled (seen once: a multiplexed session whose client went away while
+ * the master kept its pipes open, so that no end of file ever came). */
+#define STALL_S 120
 
 static const char sums_script[] = "for f in \"$@\"; do\n"
                                   "  if [ -f \"$f\" ]; then\n"
@@ -171,6 +175,35 @@ throttle (Fetch *fetch, guint64 sent, gint64 started)
     g_usleep (MIN (due - g_get_monotonic_time (), 50 * 1000));
 }
 
+/* Waits until @fd has bytes or its end to read, or @cancellable fires:
+ * FALSE when neither comes within STALL_S. */
+static gboolean
+wait_readable (int fd, GCancellable *cancellable)
+{
+  gint64 deadline = g_get_monotonic_time () + (gint64) STALL_S * G_USEC_PER_SEC;
+  GPollFD fds[2] = { { fd, G_IO_IN | G_IO_HUP | G_IO_ERR, 0 } };
+  guint n = 1;
+
+  if (g_cancellable_make_pollfd (cancellable, &fds[1]))
+    n = 2;
+  for (;;)
+    {
+      int ready = g_poll (fds, n, 1000);
+
+      if (ready > 0 || (ready < 0 && errno != EINTR))
+        break;
+      if (g_get_monotonic_time () > deadline)
+        {
+          if (n == 2)
+            g_cancellable_release_fd (cancellable);
+          return FALSE;
+        }
+    }
+  if (n == 2)
+    g_cancellable_release_fd (cancellable);
+  return TRUE;
+}
+
 /* Sends the bytes of @file from @from on, appended to @part_fd. */
 static gboolean
 stream (Fetch *fetch, WsSshFetched *file, int part_fd, GChecksum *sum, GError **error)
@@ -212,8 +245,18 @@ stream (Fetch *fetch, WsSshFetched *file, int part_fd, GChecksum *sum, GError **
   in = g_unix_input_stream_new (out_fd, TRUE);
   for (;;)
     {
-      gssize n = g_input_stream_read (in, buffer, CHUNK, fetch->cancellable, &local);
+      gssize n;
 
+      if (!wait_readable (out_fd, fetch->cancellable))
+        {
+          g_set_error (&local, WS_CAPTURE_ERROR, WS_CAPTURE_ERROR_CONNECTION,
+                       "%s: no data for %d s while copying %s: the connection stalled",
+                       ws_ssh_connection_get_name (fetch->connection), STALL_S, file->remote_path);
+          /* Its pipes end only with the connection. */
+          ws_ssh_connection_close (fetch->connection);
+          break;
+        }
+      n = g_input_stream_read (in, buffer, CHUNK, fetch->cancellable, &local);
       if (n <= 0)
         break;
       if (write (part_fd, buffer, n) != n)
