@@ -196,14 +196,14 @@ static const char *
 nvprof_note (const char *metric, double scale)
 {
   if (scale == 10)
-    return _ ("nvprof's 0–10 utilisation level ×10, not a measured %");
+    return _ ("nvprof's 0–10 utilisation level ×10, not a measured percentage");
   if (scale == 100)
     return _ ("nvprof's achieved_occupancy, a fraction of the maximum warps, ×100");
   if (g_str_equal (metric, "stall_exec_dependency"))
-    return _ ("% of nvprof's stall reasons; execution dependency is the nearest nvprof reason to "
-              "the short scoreboard, not the same counter");
+    return _ ("share of nvprof's stall reasons; execution dependency is the nearest nvprof reason "
+              "to the short scoreboard, not the same counter");
   if (g_str_has_prefix (metric, "stall_"))
-    return _ ("% of nvprof's stall reasons");
+    return _ ("share of nvprof's stall reasons");
   if (g_str_equal (metric, "sm_efficiency") || g_str_equal (metric, "sm_activity"))
     return _ ("nvprof's multiprocessor activity: the time at least one warp was active on an SM, "
               "not throughput");
