@@ -335,15 +335,26 @@ add_row (WsNvprofMetrics *self, guint line, guint launch, const char *invocation
 
         return line_error (self, line, what, error);
       }
-  l->invocations = MAX (l->invocations, n);
+  /* A row, and a metric over the kernels, keep one kind of unit: a level
+   * read as a count would make a gauge of nonsense. */
+  for (int i = 0; i < (self->events ? 4 : 3); i++)
+    if (!g_str_equal (base[i], base[2]))
+      return line_error (self, line, "an nvprof metric row whose cells have different units",
+                         error);
   /* Events have a name space of their own: inst_executed is both. */
   metric = ws_ncu_results_add_metric (r, self->events ? "Events" : NULL, name, NULL);
+  if (metric->base_unit != NULL && !g_str_equal (metric->base_unit, base[2]))
+    {
+      g_autofree char *what = g_strdup_printf ("%s in “%s” here and in “%s” for an earlier kernel",
+                                               name, base[2], metric->base_unit);
+
+      return line_error (self, line, what, error);
+    }
+  l->invocations = MAX (l->invocations, n);
   if (metric->description == NULL && description != NULL && *description != '\0')
     metric->description = ws_ncu_results_intern (r, description);
   ws_ncu_results_set_value (r, metric, launch, v[2], unit[2], base[2], level[2] ? cells[2] : NULL);
-  ws_ncu_results_set_range (r, metric, launch, g_str_equal (base[0], base[2]) ? v[0] : NAN,
-                            g_str_equal (base[1], base[2]) ? v[1] : NAN,
-                            self->events && g_str_equal (base[3], base[2]) ? v[3] : NAN);
+  ws_ncu_results_set_range (r, metric, launch, v[0], v[1], self->events ? v[3] : NAN);
   return TRUE;
 }
 
