@@ -589,7 +589,7 @@ ws_gauges_panel_draw (cairo_t *cr, double width, double height, const WsNcuResul
     g_autofree char *heading =
       gauges->gauge[WS_GAUGE_MEMORY].note != NULL
         /* nvprof: Memory is the busiest utilisation level, not a % of peak. */
-        ? g_strdup (_ ("Memory (nvprof's busiest 0–10 level ×10) and occupancy"))
+        ? g_strdup (_ ("Memory (0–10 level ×10) and occupancy"))
         : g_strdup_printf (_ ("Memory and occupancy, %% of peak"));
 
     ws_color_set (cr, palette->dim);
