@@ -5,60 +5,13 @@
 #include <glib/gi18n.h>
 #include <math.h>
 
-#include "ws-compare-findings-page.h"
-#include "ws-compare-gauges-page.h"
 #include "ws-compare-gauges.h"
-#include "ws-compare-timelines.h"
-#include "ws-compare-view.h"
-#include "ws-compare-window.h"
+#include "ws-compare-window-private.h"
 #include "ws-rank-compare.h"
 #include "ws-format.h"
 #include "ws-label-wrap.h"
 #include "ws-run-loader.h"
 #include "ws-stats.h"
-#include "ws-surface.h"
-#include "ws-table-writer.h"
-
-struct _WsCompareWindow
-{
-  GtkApplicationWindow parent_instance;
-
-  WsRun *runs[2];  /* before, after */
-  WsRun *shown[2]; /* what is compared: their steady states when both have steps, or NULL */
-  WsSteps *steps[2];
-  char *scope;             /* which steps the steady states hold, or NULL */
-  gboolean scoping;        /* the steps of both runs are being found */
-  GCancellable *comparing; /* a comparison being built on a worker, or NULL */
-  gboolean ready_pending;  /* "ready" goes once the first comparison is shown */
-  gboolean whole_run;      /* compare the whole runs even where both have steps */
-  char **paths[2];
-  char *peers[2]; /* two ranks of one job: their names, where others say before and after */
-  WsComparison *cmp;
-  GCancellable *cancellable;
-  guint pending;
-  WsMatchBy by;
-
-  /* Template widgets */
-  GtkHeaderBar *header_bar;
-  GtkComboBox *match_combo;
-  GtkComboBox *scope_combo;
-  GtkInfoBar *info_bar;
-  GtkLabel *info_label;
-  GtkStack *main_stack;
-  GtkProgressBar *progress_bar;
-  GtkLabel *headline_label;
-  GtkLabel *scope_label;
-  GtkGrid *figures_grid;
-  GtkStack *view_stack;
-  WsCompareView *kernels_view;
-  WsCompareView *ranges_view;
-  GtkTreeView *table;
-  WsCompareGaugesPage *gauges_page;
-  WsCompareFindingsPage *findings_page;
-  WsCompareTimelines *timelines;
-
-  GtkTreeViewColumn *verdict_column;
-};
 
 G_DEFINE_FINAL_TYPE (WsCompareWindow, ws_compare_window, GTK_TYPE_APPLICATION_WINDOW)
 
@@ -87,8 +40,8 @@ enum
   N_COLUMNS
 };
 
-static void
-show_error (WsCompareWindow *self, const char *message)
+void
+ws_compare_window_show_error (WsCompareWindow *self, const char *message)
 {
   gtk_label_set_text (self->info_label, message);
   gtk_info_bar_set_revealed (self->info_bar, TRUE);
@@ -549,7 +502,7 @@ load_done (GObject *source, GAsyncResult *result, gpointer data)
   if (load->cancellable == self->cancellable)
     {
       if (run == NULL && !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        show_error (self, error->message);
+        ws_compare_window_show_error (self, error->message);
       else if (run != NULL)
         {
           g_clear_pointer (&self->runs[load->side], ws_run_unref);
@@ -720,124 +673,11 @@ swap_action (GSimpleAction *action, GVariant *param, gpointer data)
   rebuild (self);
 }
 
-typedef struct
-{
-  WsComparison *cmp;
-  WsCompareState state;
-  WsPalette palette;
-  gboolean gauges; /* the gauges of every kernel profiled on both sides */
-} ChartExport;
-
-static void
-draw_export (cairo_t *cr, double width, double height, gpointer data)
-{
-  ChartExport *chart = data;
-
-  if (chart->gauges)
-    ws_compare_gauges_draw_all (cr, width, height, chart->cmp, chart->state.title, &chart->palette);
-  else
-    ws_compare_chart_draw (cr, width, height, chart->cmp, &chart->state, &chart->palette);
-}
-
-/* The chart of the page on show as an image: kernels, NVTX ranges, or the
- * gauges of every kernel profiled on both sides. */
-gboolean
-ws_compare_window_export_chart (WsCompareWindow *self, const char *path, GError **error)
-{
-  g_autofree char *title = g_strdup_printf (_ ("%s → %s"), ws_run_display_name (self->runs[0]),
-                                            ws_run_display_name (self->runs[1]));
-  ChartExport chart = { self->cmp };
-  cairo_t *cr;
-  double height;
-
-  g_return_val_if_fail (self->cmp != NULL, FALSE);
-
-  chart.state.hover = chart.state.selected = -1;
-  chart.state.top_n = 30;
-  chart.state.title = title;
-  chart.state.ranges = g_strcmp0 (gtk_stack_get_visible_child_name (self->view_stack), "nvtx") == 0;
-  chart.gauges = g_strcmp0 (gtk_stack_get_visible_child_name (self->view_stack), "gauges") == 0;
-  ws_palette_init_light (&chart.palette);
-  cr = ws_measure_context ();
-  if (chart.gauges)
-    height = ceil (ws_compare_gauges_all_natural_height (cr, 1200, self->cmp, chart.state.title,
-                                                         &chart.palette));
-  else
-    height = ceil (ws_compare_chart_natural_height (cr, self->cmp, &chart.state, &chart.palette));
-  cairo_destroy (cr);
-  return ws_render_to_file (path, 1200, height, draw_export, &chart, error);
-}
-
-/* The comparison in `warpscope-cli compare --format csv` columns. */
-gboolean
-ws_compare_window_export_csv (WsCompareWindow *self, const char *path, GError **error)
-{
-  static const char *const headers[] = { "kernel",          "before_total_ns", "after_total_ns",
-                                         "delta_ns",        "ratio",           "before_instances",
-                                         "after_instances", "status" };
-  static const gboolean numeric[] = { FALSE, TRUE, TRUE, TRUE, TRUE, TRUE, TRUE, FALSE };
-  g_autoptr (GPtrArray) cells = g_ptr_array_new_with_free_func (g_free);
-  g_autoptr (GString) out = g_string_new (NULL);
-
-  for (guint i = 0; i < self->cmp->kernels->len; i++)
-    {
-      const WsDelta *d = &g_array_index (self->cmp->kernels, WsDelta, i);
-
-      g_ptr_array_add (cells, g_strdup (d->key));
-      g_ptr_array_add (cells, g_strdup_printf ("%" G_GINT64_FORMAT, d->before_total));
-      g_ptr_array_add (cells, g_strdup_printf ("%" G_GINT64_FORMAT, d->after_total));
-      g_ptr_array_add (cells, g_strdup_printf ("%" G_GINT64_FORMAT, d->delta));
-      g_ptr_array_add (cells,
-                       isnan (d->ratio) ? g_strdup ("") : ws_format_fixed_string (d->ratio, 3));
-      g_ptr_array_add (cells, g_strdup_printf ("%" G_GINT64_FORMAT, d->before_count));
-      g_ptr_array_add (cells, g_strdup_printf ("%" G_GINT64_FORMAT, d->after_count));
-      g_ptr_array_add (cells, g_strdup (ws_presence_to_string (d->presence)));
-    }
-  ws_table_write (G_N_ELEMENTS (headers), headers, numeric, cells, WS_FORMAT_CSV, out);
-  return g_file_set_contents (path, out->str, out->len, error);
-}
-
-static void
-export_response_cb (GtkNativeDialog *dialog, int response, gpointer data)
-{
-  WsCompareWindow *self = data;
-  gboolean csv = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (dialog), "csv"));
-  g_autoptr (GError) error = NULL;
-
-  if (response == GTK_RESPONSE_ACCEPT && self->cmp != NULL)
-    {
-      g_autofree char *path = gtk_file_chooser_get_filename (GTK_FILE_CHOOSER (dialog));
-
-      if (!(csv ? ws_compare_window_export_csv (self, path, &error)
-                : ws_compare_window_export_chart (self, path, &error)))
-        show_error (self, error->message);
-    }
-  g_object_unref (dialog);
-  g_object_unref (self);
-}
-
-static void
-export_action (GSimpleAction *action, GVariant *param, gpointer data)
-{
-  WsCompareWindow *self = data;
-  gboolean csv = g_str_equal (g_action_get_name (G_ACTION (action)), "export-csv");
-  GtkFileChooserNative *dialog = gtk_file_chooser_native_new (
-    csv ? _ ("Export the Comparison as CSV") : _ ("Export the Chart"), GTK_WINDOW (self),
-    GTK_FILE_CHOOSER_ACTION_SAVE, _ ("_Export"), _ ("_Cancel"));
-
-  gtk_file_chooser_set_do_overwrite_confirmation (GTK_FILE_CHOOSER (dialog), TRUE);
-  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (dialog),
-                                     csv ? "compare.csv" : "compare.png");
-  g_object_set_data (G_OBJECT (dialog), "csv", GINT_TO_POINTER (csv));
-  g_signal_connect (dialog, "response", G_CALLBACK (export_response_cb), g_object_ref (self));
-  gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
-}
-
 /* clang-format off */
 static const GActionEntry compare_actions[] = {
   { "swap", swap_action },
-  { "export-chart", export_action },
-  { "export-csv", export_action },
+  { "export-chart", ws_compare_window_export_action },
+  { "export-csv", ws_compare_window_export_action },
 };
 /* clang-format on */
 

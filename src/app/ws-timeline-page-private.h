@@ -52,6 +52,17 @@ struct _WsTimelinePage
   GtkComboBoxText *align_combo;
 };
 
+/* ws-timeline-page-side.c */
+char *ws_timeline_page_count_text (gint64 n);
+void ws_timeline_page_show_nvtx_summary (WsTimelinePage *self);
+void ws_timeline_page_event_selected_cb (WsTimelinePage *self, guint event, WsTimelineView *view);
+void ws_timeline_page_range_selected_cb (WsTimelinePage *self, gint64 start, gint64 end,
+                                         WsTimelineView *view);
+void ws_timeline_page_side_row_activated_cb (WsTimelinePage *self, GtkTreePath *path,
+                                             GtkTreeViewColumn *column, GtkTreeView *tree);
+void ws_timeline_page_group_ops_toggled_cb (WsTimelinePage *self, GtkToggleButton *button);
+
+/* ws-timeline-page-ranks.c */
 void ws_timeline_page_setup_ranks (WsTimelinePage *self);
 void ws_timeline_page_align_changed_cb (WsTimelinePage *self, GtkComboBox *combo);
 

@@ -65,10 +65,14 @@ void ws_capture_runner_log_info (WsCaptureRunner *self, guint step, const char *
   G_GNUC_PRINTF (3, 4);
 void ws_capture_runner_write_manifest (WsCaptureRunner *self, WsCaptureTargetRun *target);
 void ws_capture_runner_next_target (WsCaptureRunner *self);
+void ws_capture_runner_step_finished (WsCaptureRunner *self, gboolean ok, const char *detail);
 void ws_capture_runner_step_done (WsCaptureRunner *self, gboolean ok, const char *detail);
 void ws_capture_runner_target_done (WsCaptureRunner *self);
 void ws_capture_runner_emit_transfer (WsCaptureRunner *self, guint64 done, guint64 total,
                                       const char *file);
+
+/* ws-capture-runner-kernels.c */
+void ws_capture_runner_pick_kernels (WsCaptureRunner *self, WsCaptureTargetRun *target);
 
 /* ws-capture-runner-remote.c */
 void ws_capture_runner_open_hosts (WsCaptureRunner *self);

@@ -468,8 +468,8 @@ next_step (WsCaptureRunner *self)
 }
 
 /* A step's end: on a host, its files come back first. */
-static void
-step_finished (WsCaptureRunner *self, gboolean ok, const char *detail)
+void
+ws_capture_runner_step_finished (WsCaptureRunner *self, gboolean ok, const char *detail)
 {
   if (!ws_capture_runner_remote_fetch_step (self, ok, detail))
     ws_capture_runner_step_done (self, ok, detail);
@@ -547,7 +547,7 @@ command_finished (WsCaptureRunner *self)
                                   ? g_strdup_printf ("%s (%s)", result->message, command->kernel)
                                   : g_strdup (result->message);
 
-      step_finished (self, FALSE, detail);
+      ws_capture_runner_step_finished (self, FALSE, detail);
       return;
     }
   if (result->message != NULL)
@@ -566,17 +566,17 @@ command_finished (WsCaptureRunner *self)
   if (n_failed > 0)
     {
       if (commands->len == 1)
-        step_finished (self, FALSE, result->message);
+        ws_capture_runner_step_finished (self, FALSE, result->message);
       else
         {
           g_autofree char *detail =
             g_strdup_printf ("%u of %u commands failed", n_failed, commands->len);
 
-          step_finished (self, FALSE, detail);
+          ws_capture_runner_step_finished (self, FALSE, detail);
         }
       return;
     }
-  step_finished (self, TRUE, ws_capture_step_title (self->step));
+  ws_capture_runner_step_finished (self, TRUE, ws_capture_step_title (self->step));
 }
 
 static void
@@ -646,120 +646,6 @@ run_command (WsCaptureRunner *self)
 
 /* ---- steps ------------------------------------------------------------- */
 
-/* Step 4's end: the kernels picked, and what the export said of them. */
-static void
-top_kernels_done (WsCaptureRunner *self, const char *lookup_error)
-{
-  WsCaptureTargetRun *target = g_ptr_array_index (self->targets, self->current);
-  GPtrArray *kernels = target->plan->kernels;
-  g_autofree char *detail = g_strdup_printf ("%u kernels", kernels->len);
-
-  for (guint i = 0; i < kernels->len; i++)
-    {
-      const WsCaptureKernel *kernel = g_ptr_array_index (kernels, i);
-
-      ws_capture_runner_log_info (self, WS_CAPTURE_STEP_TOP_KERNELS,
-                                  "  %u. %s (%" G_GINT64_FORMAT " ns) → %s", i + 1, kernel->name,
-                                  kernel->total, kernel->file);
-      if (kernel->grid != NULL)
-        ws_capture_runner_log_info (self, WS_CAPTURE_STEP_TOP_KERNELS, "     grid %s, block %s, %s",
-                                    kernel->grid, kernel->block,
-                                    kernel->mangled != NULL ? kernel->mangled : "");
-    }
-  /* Not fatal: ncu profiles the kernels all the same; a reader then joins
-   * them by name. */
-  if (lookup_error != NULL)
-    ws_capture_runner_log_info (self, WS_CAPTURE_STEP_TOP_KERNELS,
-                                "  (the export did not say which launches: %s)", lookup_error);
-  step_finished (self, TRUE, detail);
-}
-
-typedef struct
-{
-  WsCaptureKernelLookup lookup;
-  char *export_path;
-  GPtrArray *names; /* char * */
-  char **mangled;
-  char **grid;
-  char **block;
-} Lookup;
-
-static void
-lookup_free (Lookup *lookup)
-{
-  guint n = lookup->names->len;
-
-  for (guint i = 0; i < n; i++)
-    {
-      g_free (lookup->mangled[i]);
-      g_free (lookup->grid[i]);
-      g_free (lookup->block[i]);
-    }
-  g_free (lookup->mangled);
-  g_free (lookup->grid);
-  g_free (lookup->block);
-  g_ptr_array_unref (lookup->names);
-  g_free (lookup->export_path);
-  g_free (lookup);
-}
-
-static void
-lookup_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
-{
-  Lookup *lookup = data;
-  GError *error = NULL;
-
-  if (lookup->lookup (lookup->export_path, lookup->names->len,
-                      (const char *const *) lookup->names->pdata, lookup->mangled, lookup->grid,
-                      lookup->block, &error))
-    g_task_return_boolean (task, TRUE);
-  else
-    g_task_return_error (task, error);
-}
-
-static void
-lookup_done (GObject *source, GAsyncResult *result, gpointer data)
-{
-  WsCaptureRunner *self = WS_CAPTURE_RUNNER (source);
-  Lookup *lookup = g_task_get_task_data (G_TASK (result));
-  WsCaptureTargetRun *target = g_ptr_array_index (self->targets, self->current);
-  g_autoptr (GError) error = NULL;
-
-  if (g_task_propagate_boolean (G_TASK (result), &error))
-    for (guint i = 0; i < target->plan->kernels->len; i++)
-      {
-        WsCaptureKernel *kernel = g_ptr_array_index (target->plan->kernels, i);
-
-        kernel->mangled = g_steal_pointer (&lookup->mangled[i]);
-        kernel->grid = g_steal_pointer (&lookup->grid[i]);
-        kernel->block = g_steal_pointer (&lookup->block[i]);
-      }
-  top_kernels_done (self, error != NULL ? error->message : NULL);
-}
-
-/* Reads the picked kernels' mangled names, grids and blocks from the
- * export on a worker: a large export takes a while to scan. */
-static void
-look_up_kernels (WsCaptureRunner *self, WsCaptureTargetRun *target)
-{
-  GPtrArray *kernels = target->plan->kernels;
-  Lookup *lookup = g_new0 (Lookup, 1);
-  g_autoptr (GTask) task = g_task_new (self, NULL, lookup_done, NULL);
-
-  lookup->lookup = self->lookup;
-  lookup->export_path = g_strconcat (target->plan->nsys_base, ".sqlite", NULL);
-  lookup->names = g_ptr_array_new_with_free_func (g_free);
-  for (guint i = 0; i < kernels->len; i++)
-    g_ptr_array_add (lookup->names,
-                     g_strdup (((WsCaptureKernel *) g_ptr_array_index (kernels, i))->name));
-  lookup->mangled = g_new0 (char *, kernels->len + 1);
-  lookup->grid = g_new0 (char *, kernels->len + 1);
-  lookup->block = g_new0 (char *, kernels->len + 1);
-  g_task_set_source_tag (task, look_up_kernels);
-  g_task_set_task_data (task, lookup, (GDestroyNotify) lookup_free);
-  g_task_run_in_thread (task, lookup_thread);
-}
-
 static void
 run_step (WsCaptureRunner *self)
 {
@@ -789,17 +675,11 @@ run_step (WsCaptureRunner *self)
                                         (const char *const *) self->base_env, &error);
         if (ok)
           ws_capture_runner_write_manifest (self, target);
-        step_finished (self, ok, ok ? target->dir : error->message);
+        ws_capture_runner_step_finished (self, ok, ok ? target->dir : error->message);
         return;
 
       case WS_CAPTURE_STEP_TOP_KERNELS:
-        ok = ws_capture_plan_pick_kernels (target->plan, &error);
-        if (!ok)
-          step_finished (self, FALSE, error->message);
-        else if (self->lookup != NULL)
-          look_up_kernels (self, target);
-        else
-          top_kernels_done (self, NULL);
+        ws_capture_runner_pick_kernels (self, target);
         return;
 
       default:
@@ -807,7 +687,7 @@ run_step (WsCaptureRunner *self)
         self->command = 0;
         if (target->plan->steps[step]->len == 0)
           {
-            step_finished (self, FALSE, "nothing to run");
+            ws_capture_runner_step_finished (self, FALSE, "nothing to run");
             return;
           }
         run_command (self);
@@ -974,104 +854,6 @@ ws_capture_runner_run_finish (WsCaptureRunner *self, GAsyncResult *result, GErro
 {
   g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
   return g_task_propagate_boolean (G_TASK (result), error);
-}
-
-guint
-ws_capture_runner_get_n_targets (WsCaptureRunner *self)
-{
-  g_return_val_if_fail (WS_IS_CAPTURE_RUNNER (self), 0);
-  return self->targets->len;
-}
-
-const char *
-ws_capture_runner_get_target_name (WsCaptureRunner *self, guint target)
-{
-  g_return_val_if_fail (WS_IS_CAPTURE_RUNNER (self), NULL);
-  g_return_val_if_fail (target < self->targets->len, NULL);
-  return ((WsCaptureTargetRun *) g_ptr_array_index (self->targets, target))->name;
-}
-
-/**
- * ws_capture_runner_get_target_dir:
- *
- * Returns: (transfer none) (nullable): the target's capture folder, once
- *   step 1 made it
- */
-const char *
-ws_capture_runner_get_target_dir (WsCaptureRunner *self, guint target)
-{
-  g_return_val_if_fail (WS_IS_CAPTURE_RUNNER (self), NULL);
-  g_return_val_if_fail (target < self->targets->len, NULL);
-  return ((WsCaptureTargetRun *) g_ptr_array_index (self->targets, target))->dir;
-}
-
-WsCaptureStepState
-ws_capture_runner_get_step_state (WsCaptureRunner *self, guint target, guint step)
-{
-  g_return_val_if_fail (WS_IS_CAPTURE_RUNNER (self), WS_CAPTURE_STEP_WAITING);
-  g_return_val_if_fail (target < self->targets->len, WS_CAPTURE_STEP_WAITING);
-  g_return_val_if_fail (step >= 1 && step <= WS_CAPTURE_N_STEPS, WS_CAPTURE_STEP_WAITING);
-  return ((WsCaptureTargetRun *) g_ptr_array_index (self->targets, target))->states[step];
-}
-
-/**
- * ws_capture_runner_get_step_message:
- *
- * Returns: (transfer none) (nullable): what the step did, or why it failed
- */
-const char *
-ws_capture_runner_get_step_message (WsCaptureRunner *self, guint target, guint step)
-{
-  g_return_val_if_fail (WS_IS_CAPTURE_RUNNER (self), NULL);
-  g_return_val_if_fail (target < self->targets->len, NULL);
-  g_return_val_if_fail (step >= 1 && step <= WS_CAPTURE_N_STEPS, NULL);
-  return ((WsCaptureTargetRun *) g_ptr_array_index (self->targets, target))->messages[step];
-}
-
-gboolean
-ws_capture_runner_get_target_succeeded (WsCaptureRunner *self, guint target)
-{
-  g_return_val_if_fail (WS_IS_CAPTURE_RUNNER (self), FALSE);
-  g_return_val_if_fail (target < self->targets->len, FALSE);
-  return ((WsCaptureTargetRun *) g_ptr_array_index (self->targets, target))->finished_ok;
-}
-
-guint
-ws_capture_runner_get_n_failed (WsCaptureRunner *self)
-{
-  g_return_val_if_fail (WS_IS_CAPTURE_RUNNER (self), 0);
-  return self->n_failed;
-}
-
-double
-ws_capture_runner_get_fraction (WsCaptureRunner *self)
-{
-  g_return_val_if_fail (WS_IS_CAPTURE_RUNNER (self), 0);
-  return self->fraction;
-}
-
-/**
- * ws_capture_runner_get_group_dir:
- *
- * Returns: (transfer none) (nullable): OUT/<group>, once the run started
- */
-const char *
-ws_capture_runner_get_group_dir (WsCaptureRunner *self)
-{
-  g_return_val_if_fail (WS_IS_CAPTURE_RUNNER (self), NULL);
-  return self->setup.group_dir;
-}
-
-/**
- * ws_capture_runner_get_log_path:
- *
- * Returns: (transfer none) (nullable): the log file, once the run started
- */
-const char *
-ws_capture_runner_get_log_path (WsCaptureRunner *self)
-{
-  g_return_val_if_fail (WS_IS_CAPTURE_RUNNER (self), NULL);
-  return self->setup.log_path;
 }
 
 /**
