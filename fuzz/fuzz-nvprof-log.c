@@ -16,7 +16,7 @@ LLVMFuzzerTestOneInput (const guint8 *data, size_t size)
   GError *error = NULL;
   GPtrArray *results;
 
-  results = ws_nvprof_log_parse ("fuzz_nvprof.txt", text, strlen (text), &error);
+  results = ws_nvprof_log_parse ("fuzz_nvprof.txt", text, strlen (text), NULL, &error);
   if (results != NULL)
     {
       g_autoptr (GString) out = g_string_new (NULL);

@@ -32,6 +32,11 @@ seed fuzz-nsys-sqlite "$root"/tests/data/nsys/v2026.1_nsysai_mock.sqlite "$root"
 seed fuzz-targets "$root"/tests/data/targets/*
 seed fuzz-cpu-profile "$root"/tests/data/cpu/*
 seed fuzz-nvprof-log "$root"/tests/data/nvprof/*.txt "$root"/tests/data/nvprof/*.csv
+# The V100 `--metrics all` text, cut to its first kernels (the whole is 2,587 lines).
+seed fuzz-nvprof-metrics "$root"/tests/data/nvprof/metrics_*.* "$root"/tests/data/nvprof/events_*
+mkdir -p "$work/corpus/fuzz-nvprof-metrics"
+xz -dc "$root"/tests/data/nvprof/v100_darknet19_metrics.txt.xz | head -n 260 \
+  >"$work/corpus/fuzz-nvprof-metrics/v100-head.txt" || true
 # ncu exports are wide (2,000 metric columns) and long: seeds keep the
 # first columns of the first launches, so that an input runs in microseconds.
 mkdir -p "$work/corpus/fuzz-ncu"

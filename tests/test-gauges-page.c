@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "ws-application.h"
+#include "ws-gauges-chart.h"
 #include "ws-gauges-page.h"
 #include "ws-kernels-page.h"
 #include "ws-ncu-match.h"
@@ -299,6 +300,51 @@ test_why_tabs (void)
   gtk_widget_destroy (window);
 }
 
+/* nvprof `--metrics all` of darknet19 on a V100, opened as a file: the
+ * window shows the Gauges page, one row per kernel (16 `Kernel:` lines),
+ * the selected kernel's SM gauge from sm_efficiency and its DRAM gauge
+ * saying it is a 0–10 level, and the window draws. */
+static void
+test_window_nvprof_metrics (void)
+{
+  g_autofree char *dir = ws_test_tmpdir ();
+  g_autofree char *path = ws_test_unxz ("nvprof/v100_darknet19_metrics.txt.xz", dir);
+  const char *paths[] = { path, NULL };
+  WsWindow *window;
+  GtkWidget *page;
+  WsGaugesView *panel;
+  g_autoptr (WsRun) run = NULL;
+  const WsNcuResults *ncu;
+  int launch;
+  g_autofree char *sm = NULL, *dram = NULL;
+
+  /* Opened as the desktop opens a file. */
+  window = ws_test_gui_wait_for_load (ws_test_gui_open (paths));
+  g_assert_cmpstr (ws_window_get_page (window), ==, "gauges");
+  page = ws_window_get_view (window, "gauges");
+  g_assert_false (ws_gauges_page_is_empty (WS_GAUGES_PAGE (page)));
+  g_assert_cmpuint (ws_gauges_view_get_n_rows (ws_gauges_page_get_overview (WS_GAUGES_PAGE (page))),
+                    ==, 16);
+  panel = ws_gauges_page_get_panel (WS_GAUGES_PAGE (page));
+  launch = ws_gauges_view_get_launch (panel);
+  g_assert_cmpint (launch, >=, 0);
+  /* The same file loaded again, as the window's loader did: the same launches. */
+  run = ws_test_load_paths (paths);
+  ncu = run->ncu;
+  g_assert_nonnull (ncu);
+  sm = ws_gauges_panel_tooltip (ncu, (guint) launch, WS_GAUGE_SM);
+  dram = ws_gauges_panel_tooltip (ncu, (guint) launch, WS_GAUGE_DRAM);
+  g_test_message ("%s / %s", sm, dram);
+  g_assert_nonnull (strstr (sm, "from sm_efficiency"));
+  g_assert_nonnull (strstr (dram, "from dram_utilization"));
+  g_assert_nonnull (strstr (dram, "0–10"));
+  g_assert_nonnull (strstr (ws_gauges_page_get_details_text (WS_GAUGES_PAGE (page)),
+                            ws_ncu_results_launch (ncu, (guint) launch)->kernel));
+  ws_test_gui_assert_drawing (GTK_WIDGET (window), "nvprof metrics, gauges page");
+  gtk_widget_destroy (GTK_WIDGET (window));
+  ws_test_rmtree (dir);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -311,6 +357,7 @@ main (int argc, char **argv)
   g_test_add_func ("/gauges-page/nsys/matched-name-shown", test_matched_to_nsys);
   g_test_add_func ("/gauges-page/window/empty-state", test_window_empty_state);
   g_test_add_func ("/gauges-page/window/kernel-verdicts-and-details", test_window_kernels_verdicts);
+  g_test_add_func ("/gauges-page/window/nvprof-metrics", test_window_nvprof_metrics);
 
   return ws_test_gui_run ();
 }

@@ -17,7 +17,7 @@ read_log (const char *name)
 {
   g_autofree char *path = ws_test_data ("nvprof", name, NULL);
   g_autoptr (GError) error = NULL;
-  GPtrArray *results = ws_nvprof_log_read (path, &error);
+  GPtrArray *results = ws_nvprof_log_read (path, NULL, &error);
 
   g_assert_no_error (error);
   g_assert_nonnull (results);
@@ -164,8 +164,8 @@ test_csv_summary (void)
   g_assert_cmpstr (g_ptr_array_index (r->unified, 2), ==, "Total CPU Page faults: 49");
 }
 
-/* Every nvprof text file of the fixtures: `info` opens the summaries and
- * refuses the traces and metrics with one line naming the file. */
+/* Every nvprof text file of the fixtures: `info` opens the summaries, the
+ * GPU traces and the metrics (what still refuses, test-nvprof-metrics.c). */
 static void
 test_every_file_opens_or_is_refused (void)
 {
@@ -181,8 +181,11 @@ test_every_file_opens_or_is_refused (void)
     { "gputrace_magus_simplecufft_callback.csv", NULL },
     { "gputrace_txt_nvprof_result_cudastream.txt", NULL },
     { "gputrace_txt_nvprof_result_bfs_unified_memory.txt", NULL },
-    { "metrics_magus_concurrentkernels.csv", "nvprof metrics or events" },
-    { "v100_darknet19_metrics.txt", "nvprof metrics or events" },
+    { "metrics_magus_concurrentkernels.csv", NULL },
+    { "v100_darknet19_metrics.txt", NULL },
+    { "events_written_from_guide.txt", NULL },
+    { "events_written_from_guide.csv", NULL },
+    { "metrics_mixed_written.txt", NULL },
   };
   g_autofree char *dir = ws_test_tmpdir ();
 
@@ -214,6 +217,9 @@ test_every_file_opens_or_is_refused (void)
           g_assert_cmpint (rc, ==, 0);
           g_assert_nonnull (strstr (out, g_str_has_prefix (files[i].file, "gputrace")
                                            ? "Kind:           nvprof GPU trace"
+                                         : strstr (files[i].file, "metrics") != NULL ||
+                                             g_str_has_prefix (files[i].file, "events")
+                                           ? "Kind:           nvprof metrics and events"
                                            : "Kind:           nvprof summary tables"));
           g_assert_null (strstr (out, "nsys version"));
           continue;

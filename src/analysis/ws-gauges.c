@@ -97,6 +97,53 @@ static const char *const tensor_kinds[] = {
   "sm__pipe_tc_cycles_active.avg.pct_of_peak_sustained_elapsed",
 };
 
+/* nvprof's metrics (CUDA ≤ 10, docs/nvprof.md), tried after every ncu
+ * metric, with what turns each into the gauge's unit: levels 0–10 ×10,
+ * achieved_occupancy's 0–1 ×100; the rest are % already. */
+typedef struct
+{
+  const char *metric;
+  double scale;
+} NvprofSource;
+
+typedef struct
+{
+  NvprofSource metrics[3];
+  const char *collect; /* the nvprof options that collect it */
+} NvprofGauge;
+
+static const NvprofGauge nvprof_sources[WS_N_GAUGES] = {
+  [WS_GAUGE_DURATION] = { { { NULL } }, "nvprof --print-gpu-trace, without --metrics" },
+  /* sm_activity: nvprof 8's name for it ("Multiprocessor Activity" both). */
+  [WS_GAUGE_SM] = { { { "sm_efficiency", 1 }, { "sm_activity", 1 } }, "--metrics sm_efficiency" },
+  [WS_GAUGE_MEMORY] = { { { NULL } },
+                        "--metrics dram_utilization,l2_utilization,tex_utilization,"
+                        "shared_utilization" },
+  [WS_GAUGE_DRAM] = { { { "dram_utilization", 10 } }, "--metrics dram_utilization" },
+  [WS_GAUGE_TENSOR] = { { { NULL } },
+                        "--metrics tensor_precision_fu_utilization,tensor_int_fu_utilization" },
+  [WS_GAUGE_FP32] = { { { "flop_sp_efficiency", 1 } }, "--metrics flop_sp_efficiency" },
+  [WS_GAUGE_L1_HIT] = { { { "global_hit_rate", 1 }, { "tex_cache_hit_rate", 1 } },
+                        "--metrics global_hit_rate" },
+  [WS_GAUGE_L2_HIT] = { { { "l2_tex_hit_rate", 1 },
+                          { "l2_tex_read_hit_rate", 1 },
+                          { "l2_l1_read_hit_rate", 1 } },
+                        "--metrics l2_tex_hit_rate" },
+  [WS_GAUGE_OCCUPANCY] = { { { "achieved_occupancy", 100 } }, "--metrics achieved_occupancy" },
+  [WS_GAUGE_STALL_BARRIER] = { { { "stall_sync", 1 } }, "--metrics stall_sync" },
+  [WS_GAUGE_STALL_SHORT_SCOREBOARD] = { { { "stall_exec_dependency", 1 } },
+                                        "--metrics stall_exec_dependency" },
+  [WS_GAUGE_STALL_LONG_SCOREBOARD] = { { { "stall_memory_dependency", 1 } },
+                                       "--metrics stall_memory_dependency" },
+};
+
+/* Memory: the busiest unit of the memory hierarchy, as ncu's Memory is;
+ * Tensor: the busier tensor pipe. */
+static const char *const nvprof_memory_levels[] = { "dram_utilization", "l2_utilization",
+                                                    "tex_utilization", "shared_utilization" };
+static const char *const nvprof_tensor_levels[] = { "tensor_precision_fu_utilization",
+                                                    "tensor_int_fu_utilization" };
+
 static const char *const issue_cycles_metrics[] = {
   "smsp__average_warp_latency_per_inst_issued.ratio",
   "smsp__warp_cycles_per_issued_instruction",
@@ -145,6 +192,83 @@ find_tensor_by_kind (const WsNcuResults *results, guint launch, WsGauge *gauge)
   return gauge->collected;
 }
 
+static const char *
+nvprof_note (const char *metric, double scale)
+{
+  if (scale == 10)
+    return _ ("nvprof's 0–10 utilisation level ×10, not a measured percentage");
+  if (scale == 100)
+    return _ ("nvprof's achieved_occupancy, a fraction of the maximum warps, ×100");
+  if (g_str_equal (metric, "stall_exec_dependency"))
+    return _ ("share of nvprof's stall reasons; execution dependency is the nearest nvprof reason "
+              "to the short scoreboard, not the same counter");
+  if (g_str_has_prefix (metric, "stall_"))
+    return _ ("share of nvprof's stall reasons");
+  if (g_str_equal (metric, "sm_efficiency") || g_str_equal (metric, "sm_activity"))
+    return _ ("nvprof's multiprocessor activity: the time at least one warp was active on an SM, "
+              "not throughput");
+  return NULL;
+}
+
+/* A gauge from nvprof's metric @metric × @scale, if the launch has it. */
+static gboolean
+find_nvprof (const WsNcuResults *results, guint launch, const char *metric, double scale,
+             WsGauge *gauge)
+{
+  WsGauge g = *gauge;
+
+  if (!find (results, launch, metric, &g))
+    return FALSE;
+  g.value *= scale;
+  g.unit = "%";
+  g.note = nvprof_note (metric, scale);
+  *gauge = g;
+  return TRUE;
+}
+
+/* The busiest of nvprof's 0–10 levels @metrics, ×10. */
+static gboolean
+find_nvprof_busiest (const WsNcuResults *results, guint launch, const char *const *metrics, gsize n,
+                     WsGauge *gauge)
+{
+  for (gsize i = 0; i < n; i++)
+    {
+      WsGauge g = *gauge;
+
+      if (find_nvprof (results, launch, metrics[i], 10, &g) &&
+          (!gauge->collected || g.value > gauge->value))
+        *gauge = g;
+    }
+  return gauge->collected;
+}
+
+/* The gauges ncu's metrics left empty, from nvprof's. */
+static void
+nvprof_fallbacks (const WsNcuResults *results, guint launch, WsGauges *gauges)
+{
+  for (int k = 0; k < WS_N_GAUGES; k++)
+    {
+      WsGauge *gauge = &gauges->gauge[k];
+      const NvprofGauge *source = &nvprof_sources[k];
+
+      if (gauge->collected)
+        continue;
+      for (gsize i = 0; i < G_N_ELEMENTS (source->metrics) && source->metrics[i].metric != NULL;
+           i++)
+        if (find_nvprof (results, launch, source->metrics[i].metric, source->metrics[i].scale,
+                         gauge))
+          break;
+      if (!gauge->collected && k == WS_GAUGE_MEMORY)
+        find_nvprof_busiest (results, launch, nvprof_memory_levels,
+                             G_N_ELEMENTS (nvprof_memory_levels), gauge);
+      if (!gauge->collected && k == WS_GAUGE_TENSOR)
+        find_nvprof_busiest (results, launch, nvprof_tensor_levels,
+                             G_N_ELEMENTS (nvprof_tensor_levels), gauge);
+      if (!gauge->collected)
+        gauge->collect = source->collect;
+    }
+}
+
 static char *
 pct (double value)
 {
@@ -165,7 +289,7 @@ threshold (double value)
  * on a number that was not measured: a missing SM or DRAM throughput is
  * not taken as 0, and the reason says what is missing. */
 static void
-workflow_verdict (WsGauges *g)
+workflow_verdict (WsGauges *g, gboolean nvprof)
 {
   const WsGauge *sm = &g->gauge[WS_GAUGE_SM];
   const WsGauge *dram = &g->gauge[WS_GAUGE_DRAM];
@@ -185,8 +309,12 @@ workflow_verdict (WsGauges *g)
   if (!sm->collected && !dram->collected)
     {
       g->verdict = WS_VERDICT_UNKNOWN;
-      g->verdict_reason =
-        g_strdup (_ ("SM and DRAM throughput were not collected (--section SpeedOfLight)"));
+      if (nvprof)
+        g->verdict_reason = g_strdup_printf (_ ("SM and DRAM were not collected (%s)"),
+                                             "--metrics sm_efficiency,dram_utilization");
+      else
+        g->verdict_reason =
+          g_strdup (_ ("SM and DRAM throughput were not collected (--section SpeedOfLight)"));
       return;
     }
   if (sm->collected && dram->collected && sm->value >= WS_VERDICT_BUSY &&
@@ -226,8 +354,12 @@ workflow_verdict (WsGauges *g)
   if (!sm->collected || !dram->collected)
     {
       g->verdict = WS_VERDICT_UNKNOWN;
-      g->verdict_reason = g_strdup_printf (
-        _ ("SM %s, DRAM %s: the rule needs both (--section SpeedOfLight)"), sm_v, dram_v);
+      if (nvprof)
+        g->verdict_reason = g_strdup_printf (_ ("SM %s, DRAM %s: the rule needs both (%s)"), sm_v,
+                                             dram_v, "--metrics sm_efficiency,dram_utilization");
+      else
+        g->verdict_reason = g_strdup_printf (
+          _ ("SM %s, DRAM %s: the rule needs both (--section SpeedOfLight)"), sm_v, dram_v);
       return;
     }
 
@@ -253,7 +385,7 @@ workflow_verdict (WsGauges *g)
 
 /* Nsight Compute's speed-of-light rule, on SM and memory throughput. */
 static void
-sol_verdict (WsGauges *g)
+sol_verdict (WsGauges *g, gboolean nvprof)
 {
   const WsGauge *sm = &g->gauge[WS_GAUGE_SM];
   const WsGauge *mem = &g->gauge[WS_GAUGE_MEMORY];
@@ -266,8 +398,13 @@ sol_verdict (WsGauges *g)
   if (!sm->collected || !mem->collected)
     {
       g->sol = WS_SOL_UNKNOWN;
-      g->sol_reason =
-        g_strdup (_ ("SM and memory throughput were not collected (--section SpeedOfLight)"));
+      if (nvprof)
+        g->sol_reason =
+          g_strdup_printf (_ ("SM and Memory were not collected (%s)"),
+                           nvprof_sources[!sm->collected ? WS_GAUGE_SM : WS_GAUGE_MEMORY].collect);
+      else
+        g->sol_reason =
+          g_strdup (_ ("SM and memory throughput were not collected (--section SpeedOfLight)"));
       return;
     }
   sm_v = pct (sm->value);
@@ -370,11 +507,16 @@ ws_gauges_compute (const WsNcuResults *results, guint launch, WsGauges *gauges)
 
       if (k == WS_GAUGE_TENSOR && !isnan (cc) && cc < 7.0)
         gauge->absent = _ ("no Tensor Cores before compute capability 7.0");
+      if (results->nvprof)
+        continue; /* nvprof_fallbacks() */
       if (details_only && (k == WS_GAUGE_TENSOR || k == WS_GAUGE_FP32))
         gauge->collect = "--section ComputeWorkloadAnalysis --page raw";
       else if (details_only && k >= WS_GAUGE_STALL_BARRIER)
         gauge->collect = "--section WarpStateStats --page raw";
     }
+
+  if (results->nvprof)
+    nvprof_fallbacks (results, launch, gauges);
 
   for (gsize i = 0; i < G_N_ELEMENTS (issue_cycles_metrics); i++)
     if (ws_ncu_results_value (results, launch, issue_cycles_metrics[i], &gauges->issue_cycles,
@@ -384,8 +526,8 @@ ws_gauges_compute (const WsNcuResults *results, guint launch, WsGauges *gauges)
                              NULL))
     gauges->waves = NAN;
 
-  workflow_verdict (gauges);
-  sol_verdict (gauges);
+  workflow_verdict (gauges, results->nvprof);
+  sol_verdict (gauges, results->nvprof);
 }
 
 /**

@@ -127,6 +127,8 @@ add_gauge (JsonBuilder *builder, const WsGauge *gauge, WsGaugeKind kind)
   add_string (builder, "metric", gauge->metric);
   if (gauge->column != NULL)
     add_string (builder, "details_name", gauge->column);
+  if (gauge->note != NULL)
+    add_string (builder, "note", gauge->note);
   if (!gauge->collected)
     {
       add_string (builder, "collect", gauge->collect);
@@ -134,6 +136,37 @@ add_gauge (JsonBuilder *builder, const WsGauge *gauge, WsGaugeKind kind)
         add_string (builder, "absent", gauge->absent);
     }
   json_builder_end_object (builder);
+}
+
+/* nvprof: every metric and event of a launch, the gauges' sources among
+ * them, with Min and Max (and an event's Total) beside the Avg. */
+static void
+add_nvprof_metrics (JsonBuilder *builder, const WsNcuResults *ncu, guint launch)
+{
+  json_builder_set_member_name (builder, "metrics");
+  json_builder_begin_array (builder);
+  for (guint i = 0; i < ncu->metrics->len; i++)
+    {
+      const WsNcuMetric *m = g_ptr_array_index (ncu->metrics, i);
+
+      if (launch >= m->n_alloc || isnan (m->values[launch]))
+        continue;
+      json_builder_begin_object (builder);
+      add_string (builder, "name", m->name);
+      json_builder_set_member_name (builder, "event");
+      json_builder_add_boolean_value (builder, m->section != NULL);
+      add_string (builder, "description", m->description);
+      add_number (builder, "avg", m->values[launch]);
+      add_number (builder, "min", m->min != NULL ? m->min[launch] : NAN);
+      add_number (builder, "max", m->max != NULL ? m->max[launch] : NAN);
+      if (m->total != NULL)
+        add_number (builder, "total", m->total[launch]);
+      add_string (builder, "unit", m->base_unit);
+      if (m->text != NULL && m->text[launch] != NULL)
+        add_string (builder, "text", m->text[launch]);
+      json_builder_end_object (builder);
+    }
+  json_builder_end_array (builder);
 }
 
 static void
@@ -195,6 +228,13 @@ write_json (const WsRun *run, GString *out)
       add_string (builder, "sol_verdict", ws_sol_verdict_id (gauges->sol));
       add_string (builder, "sol_reason", gauges->sol_reason);
       ws_why_json_add_members (builder, ncu, why);
+      if (ncu->nvprof)
+        {
+          json_builder_set_member_name (builder, "invocations");
+          json_builder_add_int_value (builder, launch->invocations);
+          add_string (builder, "device_name", launch->device_name);
+          add_nvprof_metrics (builder, ncu, i);
+        }
       if (match != NULL)
         {
           add_string (builder, "match", match_id (match->kind));
@@ -249,6 +289,11 @@ ws_cli_gauges (int argc, char **argv)
                 "L2 hit, occupancy and warp stalls, with the bottleneck verdict and its reason. "
                 "An nsys SQLite export given too is matched to the ncu kernels. "
                 "IDs count the launches of all files in order (ncu's ID for one file)."));
+  /* The summary's msgid is kept as it was (translated); nvprof's line is its own. */
+  g_option_context_set_description (
+    context, _ ("nvprof --metrics/--events output (text or --csv) reads the same way: one row per "
+                "kernel, gauges from the nvprof metrics whose meaning carries over; --format "
+                "json lists every metric with its Min, Max and Avg."));
   ws_cli_add_rank_option (context);
   if (!ws_cli_parse (context, &argc, &argv, 1, -1))
     return WS_EXIT_BAD_INPUT;

@@ -31,12 +31,21 @@ kind_label (const char *kind)
     return _ ("nvprof summary tables (console or --csv output: summaries, no events)");
   if (g_strcmp0 (kind, "nvprof-gpu-trace") == 0)
     return _ ("nvprof GPU trace (--print-gpu-trace: kernels and copies)");
+  if (g_strcmp0 (kind, "nvprof-metrics") == 0)
+    return _ ("nvprof metrics and events (--metrics, --events: per-kernel values, no events)");
   return kind;
 }
 
 static char *
 gpu_line (const WsGpu *gpu)
 {
+  /* nvprof's metric output names the device and nothing else. */
+  if (gpu->cc_major == 0 && gpu->sm_count == 0 && gpu->memory_bytes <= 0 &&
+      gpu->bus_location == NULL)
+    /* TRANSLATORS: GPU 0: Tesla V100-PCIE-32GB */
+    return g_strdup_printf (_ ("GPU %d: %s"), gpu->id,
+                            gpu->name != NULL ? gpu->name : _ ("unnamed"));
+
   g_autofree char *memory =
     g_format_size_full ((guint64) MAX (gpu->memory_bytes, 0), G_FORMAT_SIZE_IEC_UNITS);
 
@@ -165,6 +174,26 @@ add_ranks_json (JsonBuilder *builder, const WsRanks *ranks)
   json_builder_end_object (builder);
 }
 
+/* nvprof --metrics/--events: the kernels and what was collected of each. */
+static void
+append_nvprof_metrics (GString *out, const WsNcuResults *ncu)
+{
+  guint metrics = 0, events = 0;
+
+  for (guint i = 0; i < ncu->metrics->len; i++)
+    {
+      const WsNcuMetric *m = g_ptr_array_index (ncu->metrics, i);
+
+      if (m->section != NULL)
+        events++;
+      else
+        metrics++;
+    }
+  g_string_append_printf (out, "%-16s%u\n", _ ("Kernels:"), ws_ncu_results_n_launches (ncu));
+  g_string_append_printf (out, "%-16s%u\n", _ ("Metrics:"), metrics);
+  g_string_append_printf (out, "%-16s%u\n", _ ("Event counters:"), events);
+}
+
 static void
 print_text (const WsRun *run, const char *path)
 {
@@ -222,7 +251,10 @@ print_text (const WsRun *run, const char *path)
       g_string_append_printf (out, "%-16s%s (pid %u)\n", i == 0 ? _ ("Processes:") : "",
                               process->name != NULL ? process->name : "?", process->pid);
     }
-  g_string_append_printf (out, "%-16s%s\n", _ ("Time span:"), span);
+  if (run->ncu != NULL && run->ncu->nvprof)
+    append_nvprof_metrics (out, run->ncu);
+  else
+    g_string_append_printf (out, "%-16s%s\n", _ ("Time span:"), span);
   if (run->ranks != NULL)
     append_ranks (out, run->ranks);
 

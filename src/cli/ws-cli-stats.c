@@ -253,9 +253,16 @@ ws_cli_stats (int argc, char **argv)
         }
       if (!ws_run_has_summary_data (run, kind))
         {
-          /* As nsys: not an error, the report has nothing to summarise. */
-          g_autofree char *line = g_strdup_printf ("SKIPPED: %s does not contain %s.\n", argv[1],
-                                                   ws_summary_kind_missing_data (kind));
+          /* As nsys: not an error, the report has nothing to summarise.
+           * nvprof's metric runs replay each kernel: no times to sum. */
+          g_autofree char *line =
+            run->ncu != NULL && run->ncu->nvprof && kind == WS_SUMMARY_KERN_SUM
+              ? g_strdup_printf ("SKIPPED: %s holds nvprof metrics of %u kernels, not their times "
+                                 "(metric runs replay each kernel); `warpscope-cli gauges` shows "
+                                 "them.\n",
+                                 argv[1], ws_ncu_results_n_launches (run->ncu))
+              : g_strdup_printf ("SKIPPED: %s does not contain %s.\n", argv[1],
+                                 ws_summary_kind_missing_data (kind));
 
           if (format == WS_FORMAT_CSV)
             g_printerr ("%s", line);

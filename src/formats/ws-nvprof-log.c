@@ -8,6 +8,7 @@
 #include "ws-csv.h"
 #include "ws-error.h"
 #include "ws-nvprof-log.h"
+#include "ws-nvprof-metrics.h"
 
 /* nvprof's console output (`nvprof ./app`, CUDA ≤ 10) and its `--csv`
  * form: per profiled process, `==PID== Profiling result:` then a table of
@@ -28,6 +29,7 @@ typedef enum
   MODE_UNITS,  /* the CSV units row is next */
   MODE_CSV,    /* CSV rows */
   MODE_UNIFIED,
+  MODE_METRICS, /* a `Metric result:` or `Event result:` block: ws-nvprof-metrics.c reads it */
 } Mode;
 
 enum
@@ -53,6 +55,7 @@ typedef struct
   int csv_col[N_COLS];  /* CSV: column of each, or -1 */
   double csv_scale[N_COLS];
   guint line;
+  WsNvprofMetrics *metrics; /* the metric and event blocks, made at the first */
 } Parser;
 
 void
@@ -115,7 +118,8 @@ ws_nvprof_log_sniff (const char *head, gsize len)
       guint32 pid;
       const char *rest;
 
-      if (g_str_has_prefix (lines[i], "\"Type\",\"Time(%)\""))
+      if (g_str_has_prefix (lines[i], "\"Type\",\"Time(%)\"") ||
+          g_str_has_prefix (lines[i], "\"Device\",\"Kernel\",\"Invocations\","))
         return TRUE;
       if (!pid_line (lines[i], &pid, &rest))
         continue;
@@ -383,8 +387,9 @@ static gboolean
 refuse (Parser *p, const char *what, GError **error)
 {
   g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_FORMAT,
-               "%s: %s; Warpscope reads nvprof summaries (the tables `nvprof` and "
-               "`nvprof --csv` print) and exports (`nvprof -o FILE.nvvp`)",
+               "%s: %s; Warpscope reads nvprof summaries, GPU traces and metrics (what "
+               "`nvprof [--csv]`, `--print-gpu-trace`, `--metrics` and `--events` print) and "
+               "exports (`nvprof -o FILE.nvvp`)",
                p->path, what);
   return FALSE;
 }
@@ -418,7 +423,16 @@ pid_rest (Parser *p, guint32 pid, const char *rest, GError **error)
   else if (g_str_has_prefix (rest, "Unified Memory profiling result:") && p->current != NULL)
     p->mode = MODE_UNIFIED;
   else if (g_str_has_prefix (rest, "Metric result:") || g_str_has_prefix (rest, "Event result:"))
-    return refuse (p, "nvprof metrics or events (`--metrics`, `--events`), not read yet", error);
+    {
+      if (p->current == NULL || p->current->pid != pid)
+        result_new (p, pid);
+      p->current->metrics = TRUE;
+      if (p->metrics == NULL)
+        p->metrics = ws_nvprof_metrics_new (p->path);
+      ws_nvprof_metrics_begin (p->metrics, pid, p->current->command,
+                               g_str_has_prefix (rest, "Event result:"));
+      p->mode = MODE_METRICS;
+    }
   else if (p->mode != MODE_UNIFIED)
     p->mode = MODE_NONE;
   return TRUE;
@@ -431,6 +445,36 @@ parse_line (Parser *p, char *line, GError **error)
   const char *rest;
   g_autofree char *stripped = g_strstrip (g_strdup (line));
 
+  if (p->mode == MODE_METRICS)
+    {
+      int taken = 0;
+
+      if (!pid_line (line, &pid, &rest))
+        taken = ws_nvprof_metrics_line (p->metrics, p->line, line, error);
+      if (taken < 0)
+        return FALSE;
+      if (taken > 0)
+        return TRUE;
+      if (!ws_nvprof_metrics_end (p->metrics, error))
+        return FALSE;
+      p->mode = MODE_NONE;
+    }
+  if (p->mode != MODE_METRICS &&
+      (g_str_has_prefix (line, "\"Device\",\"Kernel\",\"Invocations\",") ||
+       (g_str_has_prefix (stripped, "Invocations ") &&
+        (strstr (stripped, " Metric Name ") != NULL || strstr (stripped, " Event Name ") != NULL))))
+    {
+      /* A table without its `==PID== Metric result:` line (cut out of a
+       * log, or nvprof's --log-file without the preamble). */
+      if (p->current == NULL)
+        result_new (p, 0);
+      p->current->metrics = TRUE;
+      if (p->metrics == NULL)
+        p->metrics = ws_nvprof_metrics_new (p->path);
+      ws_nvprof_metrics_begin (p->metrics, p->current->pid, p->current->command, FALSE);
+      p->mode = MODE_METRICS;
+      return ws_nvprof_metrics_line (p->metrics, p->line, line, error) >= 0;
+    }
   if (pid_line (line, &pid, &rest))
     return pid_rest (p, pid, rest, error);
   if (g_str_has_prefix (line, "\"Type\",\"Time(%)\"") && p->mode != MODE_CSV)
@@ -519,6 +563,7 @@ parse_line (Parser *p, char *line, GError **error)
             g_ptr_array_add (p->current->unified, g_strjoinv (", ", (char **) cells->pdata));
           }
         return TRUE;
+      case MODE_METRICS:
       case MODE_NONE:
       default:
         return TRUE;
@@ -538,15 +583,21 @@ finish (WsSummary *summary)
  * ws_nvprof_log_parse:
  * @path: named in errors
  *
+ * @metrics: (out) (optional) (transfer full) (nullable): the kernels of
+ *   the `--metrics` and `--events` blocks, %NULL where there are none
+ *
  * Returns: (transfer full) (element-type WsNvprofResult): the profiling
  * results of @text in their order, or %NULL with @error set (an nvprof
- * trace or metrics file, a malformed row, no result at all).
+ * API trace, a malformed row or metric block, no result at all).
  */
 GPtrArray *
-ws_nvprof_log_parse (const char *path, const char *text, gsize len, GError **error)
+ws_nvprof_log_parse (const char *path, const char *text, gsize len, WsNcuResults **metrics,
+                     GError **error)
 {
   g_autoptr (GPtrArray) results =
     g_ptr_array_new_with_free_func ((GDestroyNotify) ws_nvprof_result_free);
+  g_autoptr (WsNvprofMetrics) blocks = NULL;
+  g_autoptr (WsNcuResults) launches = NULL;
   Parser p = { .path = path, .results = results };
   const char *s = text, *end = text + len;
   gboolean any = FALSE;
@@ -562,9 +613,17 @@ ws_nvprof_log_parse (const char *path, const char *text, gsize len, GError **err
       line = g_strndup (s, n);
       p.line++;
       if (!parse_line (&p, line, error))
-        return NULL;
+        {
+          ws_nvprof_metrics_free (p.metrics);
+          return NULL;
+        }
       s = nl != NULL ? nl + 1 : end;
     }
+  blocks = g_steal_pointer (&p.metrics);
+  if (blocks != NULL && !ws_nvprof_metrics_end (blocks, error))
+    return NULL;
+  if (blocks != NULL)
+    launches = ws_nvprof_metrics_finish (blocks);
   for (guint i = 0; i < results->len; i++)
     {
       WsNvprofResult *r = g_ptr_array_index (results, i);
@@ -574,6 +633,7 @@ ws_nvprof_log_parse (const char *path, const char *text, gsize len, GError **err
       finish (r->api);
       any = any || r->kernels != NULL || r->memops != NULL || r->api != NULL || r->no_kernels;
     }
+  any = any || launches != NULL;
   if (!any)
     {
       g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_FORMAT,
@@ -582,16 +642,18 @@ ws_nvprof_log_parse (const char *path, const char *text, gsize len, GError **err
                    path);
       return NULL;
     }
+  if (metrics != NULL)
+    *metrics = g_steal_pointer (&launches);
   return g_steal_pointer (&results);
 }
 
 GPtrArray *
-ws_nvprof_log_read (const char *path, GError **error)
+ws_nvprof_log_read (const char *path, WsNcuResults **metrics, GError **error)
 {
   g_autofree char *text = NULL;
   gsize len;
 
   if (!ws_csv_load_file (path, MAX_BYTES, &text, &len, error))
     return NULL;
-  return ws_nvprof_log_parse (path, text, len, error);
+  return ws_nvprof_log_parse (path, text, len, metrics, error);
 }

@@ -3,6 +3,7 @@
 
 #include <glib.h>
 
+#include "ws-ncu-results.h"
 #include "ws-summary.h"
 
 G_BEGIN_DECLS
@@ -18,11 +19,13 @@ typedef struct
   WsSummary *memops;   /* GPU activities "[CUDA memcpy …]" (cuda_gpu_mem_time_sum), or NULL */
   WsSummary *api;      /* API calls (cuda_api_sum), or NULL */
   GPtrArray *unified;  /* char *: the Unified Memory block's rows, cells joined by ", " */
+  gboolean metrics;    /* it had `Metric result:` or `Event result:` blocks (ws-nvprof-metrics.h) */
 } WsNvprofResult;
 
 gboolean ws_nvprof_log_sniff (const char *head, gsize len);
-GPtrArray *ws_nvprof_log_parse (const char *path, const char *text, gsize len, GError **error);
-GPtrArray *ws_nvprof_log_read (const char *path, GError **error);
+GPtrArray *ws_nvprof_log_parse (const char *path, const char *text, gsize len,
+                                WsNcuResults **metrics, GError **error);
+GPtrArray *ws_nvprof_log_read (const char *path, WsNcuResults **metrics, GError **error);
 void ws_nvprof_result_free (WsNvprofResult *result);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (WsNvprofResult, ws_nvprof_result_free)

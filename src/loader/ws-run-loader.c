@@ -409,18 +409,27 @@ ws_run_load_ncu (const char *const *paths, GPtrArray *warnings, GCancellable *ca
 /* An nvprof console log or `--csv` summary: its first profiling result
  * gives the kernel, memory-operation and API summaries the run has no
  * events for; the others, and its Unified Memory rows, are said. */
-static gboolean
-attach_nvprof_log (WsRun *run, const char *path, GError **error)
+static void
+attach_nvprof_log (WsRun *run, const char *path, GPtrArray *results)
 {
-  g_autoptr (GPtrArray) results = ws_nvprof_log_read (path, error);
-  WsNvprofResult *first;
+  WsNvprofResult *first = NULL;
   WsSummary *summaries[3];
   g_autoptr (GString) others = g_string_new (NULL);
+  guint n_others = 0;
 
-  if (results == NULL)
-    return FALSE;
-  g_ptr_array_add (run->prov.files, g_strdup (path));
-  first = g_ptr_array_index (results, 0);
+  if (!g_ptr_array_find_with_equal_func (run->prov.files, path, g_str_equal, NULL))
+    g_ptr_array_add (run->prov.files, g_strdup (path));
+  /* The first result with tables; those with only metric blocks gave
+   * their kernels to the run's profiled launches. */
+  for (guint i = 0; i < results->len && first == NULL; i++)
+    {
+      WsNvprofResult *r = g_ptr_array_index (results, i);
+
+      if (!r->metrics || r->kernels != NULL || r->memops != NULL || r->api != NULL || r->no_kernels)
+        first = r;
+    }
+  if (first == NULL)
+    return;
   summaries[0] = first->kernels;
   summaries[1] = first->memops;
   summaries[2] = first->api;
@@ -433,14 +442,60 @@ attach_nvprof_log (WsRun *run, const char *path, GError **error)
   for (guint i = 0; i < first->unified->len; i++)
     ws_run_add_warning (run, "%s: Unified Memory: %s", path,
                         (const char *) g_ptr_array_index (first->unified, i));
-  for (guint i = 1; i < results->len; i++)
-    g_string_append_printf (others, "%s%u", i > 1 ? ", " : "",
-                            ((WsNvprofResult *) g_ptr_array_index (results, i))->pid);
-  if (results->len > 1)
+  for (guint i = 0; i < results->len; i++)
+    {
+      WsNvprofResult *r = g_ptr_array_index (results, i);
+
+      if (r == first || (r->metrics && r->kernels == NULL && r->memops == NULL && r->api == NULL &&
+                         !r->no_kernels))
+        continue;
+      g_string_append_printf (others, "%s%u", n_others > 0 ? ", " : "", r->pid);
+      n_others++;
+    }
+  if (n_others > 0)
     ws_run_add_warning (run,
                         "%s: %u more profiling results in the log (processes %s); the first "
                         "(process %u) is shown",
-                        path, results->len - 1, others->str, first->pid);
+                        path, n_others, others->str, first->pid);
+}
+
+/* Reads the nvprof logs of a run once: their tables go to the run later
+ * (attach_nvprof_log()), their `--metrics`/`--events` kernels are the
+ * run's profiled launches, as an ncu CSV's are.  One set of profiled
+ * launches per run: ncu CSVs, or one nvprof metrics file. */
+static gboolean
+read_nvprof_logs (GPtrArray *files, GArray *kinds, gboolean with_ncu, GHashTable *logs,
+                  WsNcuResults **metrics, GError **error)
+{
+  const char *metrics_path = NULL;
+
+  for (guint i = 0; i < files->len; i++)
+    {
+      const char *path = g_ptr_array_index (files, i);
+      g_autoptr (WsNcuResults) found = NULL;
+      GPtrArray *results;
+
+      if (g_array_index (kinds, WsInputKind, i) != WS_INPUT_NVPROF_LOG)
+        continue;
+      results = ws_nvprof_log_read (path, &found, error);
+      if (results == NULL)
+        return FALSE;
+      g_hash_table_insert (logs, g_strdup (path), results);
+      if (found == NULL)
+        continue;
+      if (with_ncu || metrics_path != NULL)
+        {
+          g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_FORMAT,
+                       "%s: nvprof metrics, and the run has its profiled kernels from %s already; "
+                       "a run holds one set (ncu CSVs or one nvprof metrics file): open it in a "
+                       "window of its own",
+                       path, metrics_path != NULL ? metrics_path : "ncu CSVs");
+          return FALSE;
+        }
+      metrics_path = path;
+      ws_gauges_compute_all (found);
+      *metrics = g_steal_pointer (&found);
+    }
   return TRUE;
 }
 
@@ -472,6 +527,8 @@ ws_run_load (const char *const *paths, WsLoadFlags flags, GCancellable *cancella
   g_autoptr (GArray) ncu_in_folder = g_array_new (FALSE, FALSE, sizeof (gboolean));
   g_autoptr (GPtrArray) ncu_warnings = g_ptr_array_new_with_free_func (g_free);
   g_autoptr (GHashTable) reports = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  g_autoptr (GHashTable) logs =
+    g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) g_ptr_array_unref);
   g_autoptr (WsNcuResults) ncu = NULL;
   g_autoptr (GError) local = NULL;
   g_autofree char *run_json = NULL;
@@ -587,6 +644,8 @@ ws_run_load (const char *const *paths, WsLoadFlags flags, GCancellable *cancella
       else
         expect_beside_kernels (ncu);
     }
+  if (!read_nvprof_logs (files, kinds, ncu != NULL, logs, &ncu, error))
+    return NULL;
   if (export != NULL)
     {
       if (export_kind == WS_INPUT_NVPROF_TRACE)
@@ -650,8 +709,8 @@ ws_run_load (const char *const *paths, WsLoadFlags flags, GCancellable *cancella
         return NULL;
       if (kind == WS_INPUT_NSYS_STATS_CSV && !attach_stats (run, path, error))
         return NULL;
-      if (kind == WS_INPUT_NVPROF_LOG && !attach_nvprof_log (run, path, error))
-        return NULL;
+      if (kind == WS_INPUT_NVPROF_LOG)
+        attach_nvprof_log (run, path, g_hash_table_lookup (logs, path));
       if (kind == WS_INPUT_CPU_PROFILE)
         {
           WsCpuProfile *profile = ws_cpu_reader_load (path, error);

@@ -36,6 +36,8 @@ typedef struct
   const char *collect; /* static: the ncu section or set that collects it */
   const char
     *absent; /* static, translated: why the hardware has none ("no Tensor Cores…"), or NULL */
+  const char *note; /* static, translated: how an nvprof metric became the gauge ("a 0–10 level
+                       ×10"), or NULL */
 } WsGauge;
 
 typedef struct

@@ -16,6 +16,9 @@ metric_free (gpointer data)
   g_free (metric->values);
   g_free (metric->text);
   g_free (metric->units);
+  g_free (metric->min);
+  g_free (metric->max);
+  g_free (metric->total);
   g_free (metric);
 }
 
@@ -317,6 +320,8 @@ ws_ncu_results_memory (const WsNcuResults *self)
         total += m->n_alloc * sizeof (char *);
       if (m->units != NULL)
         total += m->n_alloc * sizeof (char *);
+      total +=
+        ((m->min != NULL) + (m->max != NULL) + (m->total != NULL)) * m->n_alloc * sizeof (double);
       /* A hash table entry for its key. */
       total += 3 * sizeof (gpointer);
     }
@@ -576,6 +581,17 @@ ws_ncu_results_add_metric (WsNcuResults *self, const char *section, const char *
   return metric;
 }
 
+/* Resizes one of the optional per-launch number columns, NaN-filled. */
+static void
+grow_numbers (double **column, gsize old, gsize n)
+{
+  if (*column == NULL)
+    return;
+  *column = g_renew (double, *column, MAX (n, 1));
+  for (gsize i = old; i < n; i++)
+    (*column)[i] = NAN;
+}
+
 static void
 grow (WsNcuMetric *metric, gsize need)
 {
@@ -598,6 +614,9 @@ grow (WsNcuMetric *metric, gsize need)
       metric->units = g_renew (const char *, metric->units, n);
       memset (metric->units + old, 0, (n - old) * sizeof (char *));
     }
+  grow_numbers (&metric->min, old, n);
+  grow_numbers (&metric->max, old, n);
+  grow_numbers (&metric->total, old, n);
   metric->n_alloc = n;
 }
 
@@ -653,6 +672,83 @@ ws_ncu_results_set_cell (WsNcuResults *self, WsNcuMetric *metric, guint launch, 
   metric->text[launch] = ws_ncu_results_intern (self, cell);
 }
 
+/**
+ * ws_ncu_results_set_value:
+ * @value: already in @base_unit
+ * @unit: the unit as written ("GB/s"), "" for none
+ * @base_unit: (nullable): the unit of @value ("byte/s"); %NULL: @unit
+ * @text: (nullable): the cell as written where its words matter ("Low (2)")
+ *
+ * Stores a value its reader normalised itself (nvprof's units are not
+ * ncu's).  The first value a launch gets stays, as with
+ * ws_ncu_results_set_cell().
+ */
+void
+ws_ncu_results_set_value (WsNcuResults *self, WsNcuMetric *metric, guint launch, double value,
+                          const char *unit, const char *base_unit, const char *text)
+{
+  g_return_if_fail (!self->finished && unit != NULL);
+
+  grow (metric, launch + 1);
+  if (!isnan (metric->values[launch]))
+    return;
+  if (base_unit == NULL)
+    base_unit = unit;
+  if (metric->unit == NULL)
+    {
+      metric->unit = ws_ncu_results_intern (self, unit);
+      metric->base_unit = ws_ncu_results_intern (self, base_unit);
+    }
+  else if (!g_str_equal (metric->unit, unit))
+    {
+      if (metric->units == NULL)
+        metric->units = g_new0 (const char *, metric->n_alloc);
+      metric->units[launch] = ws_ncu_results_intern (self, unit);
+      if (!g_str_equal (base_unit, metric->base_unit))
+        ws_ncu_results_add_warning (self, "%s: unit %s of launch %u does not convert to %s",
+                                    metric->name, unit, launch, metric->base_unit);
+    }
+  metric->values[launch] = value;
+  if (text != NULL)
+    {
+      if (metric->text == NULL)
+        metric->text = g_new0 (const char *, metric->n_alloc);
+      metric->text[launch] = ws_ncu_results_intern (self, text);
+    }
+}
+
+static void
+set_number (double **column, gsize n_alloc, guint launch, double value)
+{
+  if (isnan (value))
+    return;
+  if (*column == NULL)
+    {
+      *column = g_new (double, n_alloc);
+      for (gsize i = 0; i < n_alloc; i++)
+        (*column)[i] = NAN;
+    }
+  (*column)[launch] = value;
+}
+
+/**
+ * ws_ncu_results_set_range:
+ *
+ * Keeps nvprof's Min and Max (and an event's Total) of @launch beside its
+ * Avg, in the same base unit; NaN where there is none.
+ */
+void
+ws_ncu_results_set_range (WsNcuResults *self, WsNcuMetric *metric, guint launch, double min,
+                          double max, double total)
+{
+  g_return_if_fail (!self->finished);
+
+  grow (metric, launch + 1);
+  set_number (&metric->min, metric->n_alloc, launch, min);
+  set_number (&metric->max, metric->n_alloc, launch, max);
+  set_number (&metric->total, metric->n_alloc, launch, total);
+}
+
 void
 ws_ncu_results_add_rule (WsNcuResults *self, const WsNcuRule *rule)
 {
@@ -689,6 +785,9 @@ ws_ncu_results_finish (WsNcuResults *self)
         metric->text = g_renew (const char *, metric->text, MAX (n, 1));
       if (metric->units != NULL)
         metric->units = g_renew (const char *, metric->units, MAX (n, 1));
+      grow_numbers (&metric->min, n, n);
+      grow_numbers (&metric->max, n, n);
+      grow_numbers (&metric->total, n, n);
       if (metric->unit == NULL)
         metric->unit = metric->base_unit = "";
     }

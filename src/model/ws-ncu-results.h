@@ -68,6 +68,8 @@ typedef struct
   const char *nvtx_start_end; /* --nvtx: the start/end ranges column, or NULL */
   guint file;                 /* index into WsNcuResults.files of the first file that had it */
   guint pages;                /* WsNcuPage: the pages it was read from */
+  gint64 invocations;      /* nvprof: the launches its values are over (Min, Max, Avg); 0 for ncu */
+  const char *device_name; /* nvprof: "Tesla V100-PCIE-32GB", from `Device "… (0)"`; or NULL */
 } WsNcuLaunch;
 
 /* One metric column.  Values are normalised to base units: time in ns,
@@ -83,6 +85,11 @@ typedef struct
   double *values;        /* one per launch; NaN where missing or not a number */
   const char **text;     /* one per launch: the cell where it is text ("PolicySpread"); or NULL */
   const char **units;    /* one per launch: the unit where it differs from @unit; or NULL */
+  const char
+    *description; /* nvprof: its "Metric Description" ("Multiprocessor Activity"), or NULL */
+  double *min;    /* nvprof: one per launch, the Min over its invocations (base units); or NULL */
+  double *max;    /* nvprof: the Max, likewise; or NULL */
+  double *total;  /* nvprof events: the Total over the invocations; or NULL */
   /*< private >*/
   gsize n_alloc;
 } WsNcuMetric;
@@ -126,6 +133,7 @@ struct _WsNcuResults
   WsNcuMatch *match;   /* one per launch once matched to an nsys run, or NULL */
   GPtrArray *expected; /* per file: WsNcuExpected * from the capture's manifest, or NULL */
   const char **labels; /* per launch: its display name (interned here), or NULL */
+  gboolean nvprof;     /* read from nvprof's --metrics/--events output, not from ncu */
   gboolean finished;
 };
 
@@ -159,6 +167,10 @@ WsNcuMetric *ws_ncu_results_add_metric (WsNcuResults *self, const char *section,
                                         const char *alias);
 void ws_ncu_results_set_cell (WsNcuResults *self, WsNcuMetric *metric, guint launch,
                               const char *cell, const char *unit);
+void ws_ncu_results_set_value (WsNcuResults *self, WsNcuMetric *metric, guint launch, double value,
+                               const char *unit, const char *base_unit, const char *text);
+void ws_ncu_results_set_range (WsNcuResults *self, WsNcuMetric *metric, guint launch, double min,
+                               double max, double total);
 void ws_ncu_results_add_rule (WsNcuResults *self, const WsNcuRule *rule);
 void ws_ncu_results_add_warning (WsNcuResults *self, const char *format, ...) G_GNUC_PRINTF (2, 3);
 void ws_ncu_results_finish (WsNcuResults *self);

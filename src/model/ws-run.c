@@ -728,6 +728,8 @@ add_gpu (WsRun *run, const WsNcuResults *ncu, guint index)
       return;
   gpu.id = launch->device;
   gpu.name = g_strdup (ws_ncu_results_text (ncu, index, "device__attribute_display_name"));
+  if (gpu.name == NULL)
+    gpu.name = g_strdup (launch->device_name);
   if (launch->cc != NULL)
     sscanf (launch->cc, "%d.%d", &gpu.cc_major, &gpu.cc_minor);
   if (ws_ncu_results_value (ncu, index, "device__attribute_multiprocessor_count", &sms, NULL) &&
@@ -751,8 +753,9 @@ ws_run_new_from_ncu (WsNcuResults *ncu)
   g_return_val_if_fail (ncu != NULL, NULL);
 
   run = ws_run_new ();
-  run->prov.kind = g_strdup ("ncu-csv");
-  run->prov.product = g_strdup ("NVIDIA Nsight Compute");
+  /* nvprof's --metrics/--events output reads into the same results. */
+  run->prov.kind = g_strdup (ncu->nvprof ? "nvprof-metrics" : "ncu-csv");
+  run->prov.product = g_strdup (ncu->nvprof ? "NVIDIA nvprof" : "NVIDIA Nsight Compute");
   for (guint i = 0; i < ncu->files->len; i++)
     g_ptr_array_add (run->prov.files, g_strdup (g_ptr_array_index (ncu->files, i)));
   for (guint i = 0; i < ws_ncu_results_n_launches (ncu); i++)

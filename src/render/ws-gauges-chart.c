@@ -430,6 +430,10 @@ draw_stalls (cairo_t *cr, const PanelLayout *l, const WsGauges *gauges, int hove
       heading =
         g_strdup_printf (_ ("Warp stalls, warps per issued instruction (of %s cycles)"), cycles);
     }
+  else if (gauges->gauge[WS_GAUGE_STALL_BARRIER].note != NULL ||
+           gauges->gauge[WS_GAUGE_STALL_LONG_SCOREBOARD].note != NULL)
+    /* nvprof's stall reasons are shares of all stalls. */
+    heading = g_strdup (_ ("Warp stalls, share of nvprof's stall reasons"));
   else
     heading = g_strdup (_ ("Warp stalls, warps per issued instruction"));
   ws_color_set (cr, palette->dim);
@@ -496,6 +500,16 @@ subtitle (const WsNcuResults *results, guint launch)
     g_string_append_printf (out, _ (" · grid %s block %s"), l->grid, l->block);
   if (l->cc != NULL)
     g_string_append_printf (out, " · CC %s", l->cc);
+  if (l->invocations > 0)
+    {
+      guint n = (guint) MIN (l->invocations, G_MAXUINT);
+
+      /* TRANSLATORS: nvprof's metrics are over all a kernel's invocations */
+      g_string_append_printf (
+        out, g_dngettext (GETTEXT_PACKAGE, " · %u invocation", " · %u invocations", n), n);
+    }
+  if (l->device_name != NULL)
+    g_string_append_printf (out, " · %s", l->device_name);
   if (l->process != NULL)
     g_string_append_printf (out, " · %s (%u)", l->process, l->pid);
   if (nvtx != NULL)
@@ -572,7 +586,11 @@ ws_gauges_panel_draw (cairo_t *cr, double width, double height, const WsNcuResul
   {
     g_autoptr (PangoLayout) small = ws_text_layout (cr, palette, 0.9, FALSE);
     /* Through printf: a bare “% o” in a c-format message reads as a conversion. */
-    g_autofree char *heading = g_strdup_printf (_ ("Memory and occupancy, %% of peak"));
+    g_autofree char *heading =
+      gauges->gauge[WS_GAUGE_MEMORY].note != NULL
+        /* nvprof: Memory is the busiest utilisation level, not a % of peak. */
+        ? g_strdup (_ ("Memory (0–10 level ×10) and occupancy"))
+        : g_strdup_printf (_ ("Memory and occupancy, %% of peak"));
 
     ws_color_set (cr, palette->dim);
     ws_text_draw (cr, small, heading, l.pad, l.bars_y, l.column_w, WS_ALIGN_LEFT);
@@ -688,6 +706,10 @@ ws_gauges_panel_tooltip (const WsNcuResults *results, guint launch, WsGaugeKind 
 
       return g_strdup_printf ("%s: %s", ws_gauge_label (kind), missing);
     }
+  if (gauge->note != NULL)
+    /* TRANSLATORS: "DRAM: 10.0% from dram_utilization — nvprof's 0–10 utilisation level ×10, not a measured %" */
+    return g_strdup_printf (_ ("%s: %s from %s — %s"), ws_gauge_label (kind), value, gauge->metric,
+                            gauge->note);
   if (gauge->column != NULL)
     /* TRANSLATORS: "SM: 97.8% from sm__throughput… (“Compute (SM) Throughput”)" */
     return g_strdup_printf (_ ("%s: %s from %s (“%s”)"), ws_gauge_label (kind), value,
