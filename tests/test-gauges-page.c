@@ -303,7 +303,9 @@ test_why_tabs (void)
 /* nvprof `--metrics all` of darknet19 on a V100, opened as a file: the
  * window shows the Gauges page, one row per kernel (16 `Kernel:` lines),
  * the selected kernel's SM gauge from sm_efficiency and its DRAM gauge
- * saying it is a 0–10 level, and the window draws. */
+ * saying it is a 0–10 level, and the window draws.  With no durations the
+ * rows are sorted by SM: first the kernel whose sm_efficiency Avg is the
+ * file's highest (volta_sgemm_128x32_nn, 84.16%, by awk over the file). */
 static void
 test_window_nvprof_metrics (void)
 {
@@ -332,6 +334,14 @@ test_window_nvprof_metrics (void)
   run = ws_test_load_paths (paths);
   ncu = run->ncu;
   g_assert_nonnull (ncu);
+  {
+    WsGaugesView *overview = ws_gauges_page_get_overview (WS_GAUGES_PAGE (page));
+    guint first = ws_gauges_overview_launch (ws_gauges_view_get_overview (overview), 0);
+
+    g_assert_cmpint (ws_gauges_view_get_sort (overview), ==, WS_GAUGE_SM);
+    g_assert_true (
+      g_str_has_prefix (ws_ncu_results_launch (ncu, first)->kernel, "volta_sgemm_128x32_nn"));
+  }
   sm = ws_gauges_panel_tooltip (ncu, (guint) launch, WS_GAUGE_SM);
   dram = ws_gauges_panel_tooltip (ncu, (guint) launch, WS_GAUGE_DRAM);
   g_test_message ("%s / %s", sm, dram);

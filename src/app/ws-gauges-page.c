@@ -461,6 +461,27 @@ ws_gauges_page_init (WsGaugesPage *self)
   gtk_stack_set_visible_child_name (self->stack, "empty");
 }
 
+/* Launches without a duration (nvprof's metric runs have none) are sorted
+ * by what they have, SM throughput, else in profiling order; a sort the
+ * user chose stays. */
+static void
+fit_sort (WsGaugesPage *self, const WsNcuResults *ncu)
+{
+  guint n = ws_ncu_results_n_launches (ncu);
+  gboolean duration = FALSE, sm = FALSE;
+
+  if (ncu->gauges == NULL ||
+      g_strcmp0 (gtk_combo_box_get_active_id (GTK_COMBO_BOX (self->sort_combo)), "duration") != 0)
+    return;
+  for (guint i = 0; i < n; i++)
+    {
+      duration |= ncu->gauges[i].gauge[WS_GAUGE_DURATION].collected;
+      sm |= ncu->gauges[i].gauge[WS_GAUGE_SM].collected;
+    }
+  if (!duration)
+    gtk_combo_box_set_active_id (GTK_COMBO_BOX (self->sort_combo), sm ? "sm" : "id");
+}
+
 /**
  * ws_gauges_page_set_run:
  * @run: (nullable): the run on show
@@ -492,6 +513,7 @@ ws_gauges_page_set_run (WsGaugesPage *self, WsRun *run)
       return;
     }
   gtk_stack_set_visible_child_name (self->stack, "gauges");
+  fit_sort (self, ncu);
   show_summary (self, ncu);
   ws_gauges_view_select_launch (
     self->overview_view,
