@@ -5,7 +5,7 @@
 
 G_BEGIN_DECLS
 
-/* ws-nvprof-cbid.c: names of the calls nvprof records by callback id. */
+/* ws-nvprof-{runtime,driver}-names.c: names of the calls nvprof records by callback id. */
 const char *ws_nvprof_runtime_name (gint64 cbid);
 const char *ws_nvprof_driver_name (gint64 cbid);
 
