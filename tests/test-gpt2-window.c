@@ -258,8 +258,7 @@ test_every_page_alive (void)
       walk ();
       return;
     }
-  g_test_trap_subprocess (NULL, 300 * G_USEC_PER_SEC, G_TEST_SUBPROCESS_INHERIT_STDERR);
-  g_test_trap_assert_passed ();
+  ws_test_trap_child (300);
 }
 
 int

@@ -504,3 +504,57 @@ ws_test_count_lines (const char *text)
     n += *p == '\n';
   return n;
 }
+
+/* The file through which a child run by ws_test_trap_child() tells its
+ * parent that it skipped, and why. */
+#define WS_TEST_SKIP_FILE_ENV "WS_TEST_SKIP_FILE"
+
+/**
+ * ws_test_trap_child:
+ * @timeout_s: how long the child may run
+ *
+ * Runs the current test again in a child process (g_test_trap_subprocess)
+ * and ends the same way the child did: passed, failed, or skipped with the
+ * child's reason.  GLib's own trap takes a child's skip (exit status 77)
+ * for a failure; a child that calls ws_test_child_skip() leaves its reason
+ * in a file the parent names, so the skip reaches the TAP output as
+ * "# SKIP reason".
+ */
+void
+ws_test_trap_child (guint timeout_s)
+{
+  g_autofree char *dir = ws_test_tmpdir ();
+  g_autofree char *file = g_build_filename (dir, "skip-reason", NULL);
+  g_autofree char *reason = NULL;
+
+  g_setenv (WS_TEST_SKIP_FILE_ENV, file, TRUE);
+  g_test_trap_subprocess (NULL, (guint64) timeout_s * G_USEC_PER_SEC,
+                          G_TEST_SUBPROCESS_INHERIT_STDERR);
+  g_unsetenv (WS_TEST_SKIP_FILE_ENV);
+  if (g_file_get_contents (file, &reason, NULL, NULL))
+    {
+      ws_test_rmtree (dir);
+      g_test_skip (reason);
+      return;
+    }
+  ws_test_rmtree (dir);
+  g_test_trap_assert_passed ();
+}
+
+/**
+ * ws_test_child_skip:
+ * @reason: why the test cannot run here
+ *
+ * In a child of ws_test_trap_child(): skips the test, and tells the parent
+ * why so that it skips too.
+ */
+void
+ws_test_child_skip (const char *reason)
+{
+  const char *file = g_getenv (WS_TEST_SKIP_FILE_ENV);
+
+  g_assert_true (g_test_subprocess ());
+  g_assert_nonnull (file);
+  g_assert_true (g_file_set_contents (file, reason, -1, NULL));
+  g_test_skip (reason);
+}

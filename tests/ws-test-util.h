@@ -45,5 +45,7 @@ char *ws_test_unxz (const char *xz_name, const char *dir);
 char *ws_test_xz_text (const char *xz_name);
 char *ws_test_unpack (const char *archive);
 char *ws_test_unpack_gpt2 (char **tmpdir);
+void ws_test_trap_child (guint timeout_s);
+void ws_test_child_skip (const char *reason);
 
 G_END_DECLS

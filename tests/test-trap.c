@@ -1,0 +1,104 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <glib.h>
+#include <string.h>
+
+#include "ws-test-util.h"
+
+/* The children: each runs only when this program runs itself with
+ * WS_TEST_TRAP_SELF set, so that the suite never counts them. */
+static void
+child_skips (void)
+{
+  if (g_test_subprocess ())
+    {
+      ws_test_child_skip ("no such locale here");
+      return;
+    }
+  ws_test_trap_child (60);
+}
+
+static void
+child_passes (void)
+{
+  if (g_test_subprocess ())
+    return;
+  ws_test_trap_child (60);
+}
+
+static void
+child_fails (void)
+{
+  if (g_test_subprocess ())
+    {
+      g_test_fail ();
+      return;
+    }
+  ws_test_trap_child (60);
+}
+
+/* Runs this very program on one of the children and returns its TAP. */
+static char *
+run_self (const char *path, int *status, int *signal)
+{
+  const char *self = g_getenv ("WS_TEST_TRAP_BINARY");
+  const char *argv[] = { self, "--tap", "-p", path, NULL };
+  WsTestRun run;
+  char *out;
+
+  g_assert_nonnull (self);
+  g_setenv ("WS_TEST_TRAP_SELF", "1", TRUE);
+  ws_test_run_bounded (argv, 120, &run);
+  g_unsetenv ("WS_TEST_TRAP_SELF");
+  g_assert_false (run.timed_out);
+  *status = run.status;
+  *signal = run.signal;
+  out = g_steal_pointer (&run.out);
+  ws_test_run_clear (&run);
+  return out;
+}
+
+/* GLib's trap took a child's skip (exit 77) for a failure: the zh_CN test
+ * failed on a machine without the locale instead of skipping. */
+static void
+test_child_skip_is_parent_skip (void)
+{
+  int status, signal;
+  g_autofree char *skipped = run_self ("/trap/child/skips", &status, &signal);
+  g_autofree char *passed = NULL;
+  g_autofree char *failed = NULL;
+
+  g_assert_nonnull (strstr (skipped, "\nok 1 /trap/child/skips # SKIP no such locale here"));
+  g_assert_null (strstr (skipped, "not ok"));
+  g_assert_cmpint (status, ==, 0);
+  g_assert_cmpint (signal, ==, 0);
+
+  passed = run_self ("/trap/child/passes", &status, &signal);
+  g_assert_nonnull (strstr (passed, "\nok 1 /trap/child/passes\n"));
+  g_assert_null (strstr (passed, "# SKIP"));
+  g_assert_cmpint (status, ==, 0);
+  g_assert_cmpint (signal, ==, 0);
+
+  /* A failed trap assertion aborts the parent: a signal, or a status. */
+  failed = run_self ("/trap/child/fails", &status, &signal);
+  g_assert_null (strstr (failed, "# SKIP"));
+  g_assert_null (strstr (failed, "\nok 1 /trap/child/fails"));
+  g_assert_true (status > 0 || signal != 0);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  if (g_getenv ("WS_TEST_TRAP_SELF") != NULL)
+    {
+      g_test_add_func ("/trap/child/skips", child_skips);
+      g_test_add_func ("/trap/child/passes", child_passes);
+      g_test_add_func ("/trap/child/fails", child_fails);
+      return g_test_run ();
+    }
+  g_setenv ("WS_TEST_TRAP_BINARY", argv[0], TRUE);
+  g_test_add_func ("/trap/child-skip-is-parent-skip", test_child_skip_is_parent_skip);
+  return g_test_run ();
+}
