@@ -14,7 +14,9 @@
  *   C. two small exports: the full products of stats' report × format ×
  *      name, compare's by × format, and the compare views × by × theme;
  * plus `capture` (with the stand-ins), `doctor` and `fetch` with each
- * option (a host that does not resolve: ssh fails at once). */
+ * option (a host that does not resolve: ssh fails at once), and the
+ * commands of jobs and loops — `steps`, `ranks`, `digest` — with each
+ * value of each option over the four-rank gloo job and the GPT-2 capture. */
 #include "config.h"
 
 #include <gio/gio.h>
@@ -286,6 +288,8 @@ add_defaults (Matrix *m, const char *file)
     { "render", "--view", "stalls", "-o", "stalls.png", NULL },
     { "render", "--view", "memory", "-o", "memory.png", NULL },
     { "rollup", NULL },
+    { "steps", NULL },
+    { "ranks", NULL },
     { "flame", NULL },
     { "render", "--view", "flame", "-o", "flame.png", NULL },
     { "export", "--chrome-trace", "trace.json", NULL },
@@ -519,6 +523,73 @@ add_capture (Matrix *m, const char *h200)
   add (m, "fetch", h200, NULL);
 }
 
+/* `steps`, `ranks` and `digest`: each value of each option, over a job
+ * of four ranks (@job: a folder of rank0..3.sqlite) and the GPT-2 capture
+ * folder (@gpt2, steps named "训练步 N"). */
+static void
+add_job_commands (Matrix *m, const char *job, const char *gpt2, const char *probe)
+{
+  const char *on_job[] = { job, NULL };
+  const char *on_gpt2[] = { gpt2, NULL };
+  g_autofree char *rank0 = g_build_filename (job, "rank0.sqlite", NULL);
+  g_autofree char *rank1 = g_build_filename (job, "rank1.sqlite", NULL);
+  g_autofree char *glob = g_build_filename (job, "rank*.sqlite", NULL);
+  const char *two_ranks[] = { rank0, rank1, NULL };
+  const char *globbed[] = { glob, NULL };
+  static const char *const step_formats[] = { "table", "csv", "md", "json" };
+  static const char *const rank_formats[] = { "table", "csv", "json" };
+  static const char *const ranks[] = { "0", "3", "0,2", "0-3", "1-2", "9", "3-1", "x", "" };
+  static const char *const step_ranges[] = { "step", "训练步", "no such range", "" };
+  static const char *const pids[] = { "0", "1", "999999", "-1", "x" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (step_formats); i++)
+    {
+      add_v (m, (const char *const[]){ "steps", "--format", step_formats[i], NULL }, NULL, on_job);
+      add_v (m, (const char *const[]){ "steps", "--format", step_formats[i], NULL }, NULL, on_gpt2);
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (step_ranges); i++)
+    {
+      add_v (m, (const char *const[]){ "steps", "--range", step_ranges[i], NULL }, NULL, on_job);
+      add_v (m, (const char *const[]){ "steps", "--range", step_ranges[i], NULL }, NULL, on_gpt2);
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (pids); i++)
+    add_v (m, (const char *const[]){ "steps", "--pid", pids[i], NULL }, NULL, on_gpt2);
+  for (guint i = 0; i < G_N_ELEMENTS (rank_formats); i++)
+    {
+      add_v (m, (const char *const[]){ "ranks", "--format", rank_formats[i], NULL }, NULL, on_job);
+      add_v (m, (const char *const[]){ "ranks", "--format", rank_formats[i], NULL }, NULL,
+             two_ranks);
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (ranks); i++)
+    {
+      add_v (m, (const char *const[]){ "ranks", "--rank", ranks[i], NULL }, NULL, on_job);
+      add_v (m, (const char *const[]){ "steps", "--rank", ranks[i], NULL }, NULL, on_job);
+      add_v (m, (const char *const[]){ "stats", "--rank", ranks[i], NULL }, NULL, on_job);
+      add_v (m, (const char *const[]){ "diagnose", "--rank", ranks[i], NULL }, NULL, on_job);
+    }
+  add_v (m, (const char *const[]){ "ranks", NULL }, NULL, globbed);
+  add_v (m, (const char *const[]){ "render", "--view", "ranks", "-o", "r.png", NULL }, NULL,
+         on_job);
+  add_v (m, (const char *const[]){ "render", "--view", "steps", "-o", "s.png", NULL }, NULL,
+         on_gpt2);
+  add_v (m, (const char *const[]){ "render", "--view", "ranks", "-o", "r.png", NULL }, NULL,
+         (const char *const[]){ probe, NULL });
+
+  add_v (m, (const char *const[]){ "digest", NULL }, NULL, on_job);
+  add_v (m, (const char *const[]){ "digest", "-o", "job.wsdigest", NULL }, NULL, on_job);
+  add_v (m, (const char *const[]){ "digest", "-o", "job.wsdigest", "-j", "1", NULL }, NULL, on_job);
+  add_v (m, (const char *const[]){ "digest", "-o", "job.wsdigest", "-j", "3", "-v", NULL }, NULL,
+         on_job);
+  add_v (m, (const char *const[]){ "digest", "-o", "job.wsdigest", "-j", "0", NULL }, NULL, on_job);
+  add_v (m, (const char *const[]){ "digest", "-o", "job.wsdigest", "-j", "x", NULL }, NULL, on_job);
+  add_v (m, (const char *const[]){ "digest", "-o", "two.wsdigest", NULL }, NULL, two_ranks);
+  add_v (m, (const char *const[]){ "digest", "-o", "g.wsdigest", NULL }, NULL, globbed);
+  add_v (m, (const char *const[]){ "digest", "-o", "p.wsdigest", NULL }, NULL,
+         (const char *const[]){ probe, NULL });
+  add_v (m, (const char *const[]){ "digest", "-o", "n.wsdigest", NULL }, NULL,
+         (const char *const[]){ "/nonexistent/job", NULL });
+}
+
 static void
 test_matrix (void)
 {
@@ -527,6 +598,7 @@ test_matrix (void)
   g_autoptr (GString) before = g_string_new (NULL), after = g_string_new (NULL);
   g_autoptr (GPtrArray) all = g_ptr_array_new_with_free_func (g_free);
   g_autofree char *gpt2 = NULL;
+  g_autofree char *gloo = NULL;
   g_autofree char *mordred = ws_test_data ("nsys", "v2021.2_mordred.sqlite", NULL);
   g_autofree char *probe = ws_test_data ("nsys", "v2025.3_h100_probe.sqlite", NULL);
   g_autofree char *torch = ws_test_data ("nsys", "v2025.3_h100_torch_train.sqlite", NULL);
@@ -549,6 +621,14 @@ test_matrix (void)
   ws_test_use_stand_ins ();
   listing (data, before);
   gpt2 = unpack_gpt2 ();
+  gloo = g_build_filename (tmp, "gloo-job", NULL);
+  g_assert_cmpint (g_mkdir_with_parents (gloo, 0755), ==, 0);
+  for (guint r = 0; r < 4; r++)
+    {
+      g_autofree char *xz = g_strdup_printf ("multirank/rank%u.sqlite.xz", r);
+
+      g_free (ws_test_unxz (xz, gloo));
+    }
 
   for (guint d = 0; d < G_N_ELEMENTS (dirs); d++)
     {
@@ -571,6 +651,7 @@ test_matrix (void)
   add_products (&m, mordred);
   add_products (&m, torch);
   add_capture (&m, h200);
+  add_job_commands (&m, gloo, gpt2, probe);
 
   m.parallel = MAX (2, g_get_num_processors ());
   m.loop = g_main_loop_new (NULL, FALSE);
