@@ -46,4 +46,10 @@ char *ws_test_xz_text (const char *xz_name);
 char *ws_test_unpack (const char *archive);
 char *ws_test_unpack_gpt2 (char **tmpdir);
 
+typedef struct _WsTestFifoReader WsTestFifoReader;
+
+WsTestFifoReader *ws_test_fifo_reader_start (const char *fifo);
+GBytes *ws_test_fifo_reader_finish (WsTestFifoReader *reader, guint seconds);
+gboolean ws_test_make_device (const char *path, guint major, guint minor);
+
 G_END_DECLS
