@@ -398,6 +398,51 @@ test_output_device (void)
   g_unlink (full);
 }
 
+/* The input as the output is refused with one line naming it, and the
+ * input is left as it was: by its name, through a hard link, and as a
+ * file of a folder given as input. */
+static void
+test_output_is_input (void)
+{
+  g_autofree char *input = small_export ("v.png");
+  g_autofree char *hard = tmp_path ("w.png");
+  g_autofree char *folder = tmp_path ("capture");
+  g_autofree char *in_folder = g_build_filename (folder, "run.sqlite", NULL);
+  g_autofree char *sha = ws_test_file_sha256 (input);
+  const char *same[] = { "render", "-o", input, input, NULL };
+  const char *linked[] = { "render", "-o", hard, input, NULL };
+  const char *flame[] = { "flame", "-o", input, input, NULL };
+  const char *export[] = { "export", "--chrome-trace", input, input, NULL };
+  const char *folder_args[] = { "export", "--markdown", in_folder, folder, NULL };
+  const char *const *cases[] = { same, linked, flame, export };
+  g_autofree char *folder_sha = NULL;
+  WsTestRun run = { 0 };
+
+  g_assert_cmpint (link (input, hard), ==, 0);
+  for (gsize i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      run_cli (&run, cases[i]);
+      g_assert_cmpint (run.status, ==, 2);
+      g_assert_nonnull (strstr (run.err, cases[i][2]));
+      g_assert_nonnull (strstr (run.err, "the output is one of the inputs"));
+      assert_one_line (run.err);
+      ws_test_run_clear (&run);
+      g_assert_cmpstr (ws_test_file_sha256 (input), ==, sha);
+    }
+
+  g_assert_cmpint (g_mkdir (folder, 0755), ==, 0);
+  g_assert_cmpint (link (input, in_folder), ==, 0);
+  g_unlink (hard);
+  folder_sha = ws_test_file_sha256 (in_folder);
+  run_cli (&run, folder_args);
+  g_assert_cmpint (run.status, ==, 2);
+  g_assert_nonnull (strstr (run.err, in_folder));
+  ws_test_run_clear (&run);
+  g_assert_cmpstr (ws_test_file_sha256 (in_folder), ==, folder_sha);
+  ws_test_rmtree (folder);
+  g_unlink (input);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -422,6 +467,7 @@ main (int argc, char **argv)
   g_test_add_func ("/bad-input/output/fifo-gets-the-bytes", test_output_fifo);
   g_test_add_func ("/bad-input/output/symlink-target-gets-the-image", test_output_symlink);
   g_test_add_func ("/bad-input/output/device-stays-a-device", test_output_device);
+  g_test_add_func ("/bad-input/output/input-refused-and-unchanged", test_output_is_input);
 
   status = g_test_run ();
   ws_test_rmtree (tmpdir);
