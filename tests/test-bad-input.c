@@ -443,6 +443,46 @@ test_output_is_input (void)
   g_unlink (input);
 }
 
+/* A kernel name with ESC, BEL and a line break (a screen clear or a
+ * window title from a file) is printed with visible escapes in the
+ * terminal tables of `stats` and `compare`, one row each; CSV keeps the
+ * name exact, quoted. */
+static void
+test_names_escaped (void)
+{
+  g_autofree char *export = small_export ("names.sqlite");
+  const char *stats[] = { "stats", export, NULL };
+  const char *csv[] = { "stats", "--format", "csv", export, NULL };
+  const char *compare[] = { "compare", export, export, NULL };
+  const char *shown = "evil\\x1b]0;pwned\\x07\\nsecond";
+  WsTestRun run = { 0 };
+
+  /* 138 and 139: the demangled and short names of one kernel. */
+  ws_test_sqlite_exec (export, "UPDATE StringIds SET value = 'evil' || char(27) || ']0;pwned' || "
+                               "char(7) || char(10) || 'second' WHERE id IN (138, 139)");
+  run_cli (&run, stats);
+  g_assert_cmpint (run.status, ==, 0);
+  g_assert_nonnull (strstr (run.out, shown));
+  g_assert_null (strchr (run.out, '\x1b'));
+  g_assert_null (strchr (run.out, '\x07'));
+  /* Title, blank, header, rule, two kernels, blank: a row per kernel. */
+  g_assert_cmpuint (ws_test_count_lines (run.out), ==, 7);
+  ws_test_run_clear (&run);
+
+  run_cli (&run, csv);
+  g_assert_cmpint (run.status, ==, 0);
+  g_assert_nonnull (strstr (run.out, ",\"evil\x1b]0;pwned\x07\nsecond\"\n"));
+  ws_test_run_clear (&run);
+
+  run_cli (&run, compare);
+  g_assert_cmpint (run.status, ==, 0);
+  g_assert_nonnull (strstr (run.out, shown));
+  g_assert_null (strchr (run.out, '\x1b'));
+  g_assert_null (strchr (run.out, '\x07'));
+  ws_test_run_clear (&run);
+  g_unlink (export);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -468,6 +508,7 @@ main (int argc, char **argv)
   g_test_add_func ("/bad-input/output/symlink-target-gets-the-image", test_output_symlink);
   g_test_add_func ("/bad-input/output/device-stays-a-device", test_output_device);
   g_test_add_func ("/bad-input/output/input-refused-and-unchanged", test_output_is_input);
+  g_test_add_func ("/bad-input/names/control-characters-escaped-in-tables", test_names_escaped);
 
   status = g_test_run ();
   ws_test_rmtree (tmpdir);
