@@ -72,7 +72,7 @@ manifest_host (const char *dir, JsonObject *remote, GError **error)
   if (!ws_ssh_destination_check (destination, &local))
     {
       g_set_error (error, WS_CAPTURE_ERROR, WS_CAPTURE_ERROR_INVALID,
-                   _ ("%1$s/run.json: remote.destination: %2$s"), dir, local->message);
+                   _ ("%s/run.json: remote.destination: %s"), dir, local->message);
       return NULL;
     }
   if (port != NULL && !JSON_NODE_HOLDS_NULL (port))
@@ -89,7 +89,7 @@ manifest_host (const char *dir, JsonObject *remote, GError **error)
           g_autofree char *text = g_strdup_printf ("%" G_GINT64_FORMAT, number);
 
           g_set_error (error, WS_CAPTURE_ERROR, WS_CAPTURE_ERROR_INVALID,
-                       _ ("%1$s/run.json: remote.port: %2$s is not from 1 to 65535"), dir, text);
+                       _ ("%s/run.json: remote.port: %s is not from 1 to 65535"), dir, text);
           return NULL;
         }
     }
