@@ -166,6 +166,8 @@ test_dangling_link_and_folder (void)
   g_autofree char *link = g_build_filename (dir, "link.png", NULL);
   g_autofree char *contents = NULL;
   g_autoptr (GError) error = NULL;
+  GStatBuf st;
+  mode_t mask;
 
   g_assert_cmpint (symlink ("later.png", link), ==, 0);
   g_assert_true (ws_atomic_file_save (link, "made", 4, WS_ATOMIC_FILE_DEFAULT, &error));
@@ -173,6 +175,11 @@ test_dangling_link_and_folder (void)
   g_assert_true (g_file_test (link, G_FILE_TEST_IS_SYMLINK));
   contents = ws_test_read (real);
   g_assert_cmpstr (contents, ==, "made");
+  /* A new file gets 0666 less the umask, as open() gives. */
+  mask = umask (022);
+  umask (mask);
+  g_assert_cmpint (g_stat (real, &st), ==, 0);
+  g_assert_cmpint (st.st_mode & 0777, ==, 0666 & ~mask);
 
   g_assert_false (ws_atomic_file_save (dir, "x", 1, WS_ATOMIC_FILE_DEFAULT, &error));
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_IS_DIRECTORY);

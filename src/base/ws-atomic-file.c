@@ -56,14 +56,8 @@ typedef enum
   TARGET_IN_PLACE, /* a FIFO, a device, a socket: written into, never replaced */
 } TargetKind;
 
-static mode_t
-default_mode (void)
-{
-  mode_t mask = umask (0);
-
-  umask (mask);
-  return 0666 & ~mask;
-}
+/* A new file's mode: the temporary file's, made 0666 less the umask. */
+#define MODE_AS_CREATED ((mode_t) -1)
 
 /* The name a chain of symbolic links ends at when its last file does not
  * exist yet: writing through a dangling link creates the file it names,
@@ -90,7 +84,8 @@ follow_dangling (const char *path)
 
 /* Where and how @path is written: @target is the file itself, past any
  * symbolic link, so that a link keeps pointing at its file; @mode is the
- * mode a replacement gets (the old file's, or the umask's). */
+ * mode a replacement gets: the old file's, or MODE_AS_CREATED.  (Never
+ * umask(): it is process-wide, and exports run on worker threads.) */
 static gboolean
 resolve_target (const char *path, char **target, TargetKind *kind, mode_t *mode, GError **error)
 {
@@ -104,7 +99,7 @@ resolve_target (const char *path, char **target, TargetKind *kind, mode_t *mode,
         return set_errno_error (error, saved, path, "cannot write");
       *target = follow_dangling (path);
       *kind = TARGET_REPLACE;
-      *mode = default_mode ();
+      *mode = MODE_AS_CREATED;
       return TRUE;
     }
   if (S_ISDIR (st.st_mode))
@@ -164,7 +159,9 @@ ws_atomic_file_create_temp (const char *path, int *fd, GError **error)
     }
   else
     tmp = g_build_filename (g_get_tmp_dir (), "warpscope-out-XXXXXX", NULL);
-  tmp_fd = g_mkstemp_full (tmp, O_RDWR | O_CLOEXEC, 0600);
+  /* Beside the target, as the file will be; in the shared temporary
+   * folder, for this user alone. */
+  tmp_fd = g_mkstemp_full (tmp, O_RDWR | O_CLOEXEC, kind == TARGET_REPLACE ? 0666 : 0600);
   if (tmp_fd < 0)
     {
       set_errno_error (error, errno, path, "cannot create a temporary file for it");
@@ -273,7 +270,7 @@ put_in_place (const char *tmp, const char *path, const char *target, TargetKind 
 
   /* Flushed before the rename: a crash leaves the old file or the new. */
   fd = g_open (tmp, O_RDONLY | O_CLOEXEC, 0);
-  if (fd < 0 || fchmod (fd, mode) != 0 || fsync (fd) != 0)
+  if (fd < 0 || (mode != MODE_AS_CREATED && fchmod (fd, mode) != 0) || fsync (fd) != 0)
     {
       int saved = errno;
 
