@@ -79,6 +79,114 @@ test_error_names_file (void)
   ws_test_rmtree (dir);
 }
 
+/* A FIFO is written into, as a shell's `>` does: its reader gets the
+ * bytes, and it stays a FIFO. */
+static void
+test_fifo_in_place (void)
+{
+  g_autofree char *dir = ws_test_tmpdir ();
+  g_autofree char *fifo = g_build_filename (dir, "out.json", NULL);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GBytes) got = NULL;
+  g_autoptr (GPtrArray) listed = NULL;
+  WsTestFifoReader *reader;
+  GStatBuf st;
+
+  g_assert_cmpint (mkfifo (fifo, 0600), ==, 0);
+  reader = ws_test_fifo_reader_start (fifo);
+  g_assert_true (ws_atomic_file_save (fifo, "through the pipe", 16, WS_ATOMIC_FILE_BACKUP, &error));
+  g_assert_no_error (error);
+  got = ws_test_fifo_reader_finish (reader, 30);
+  g_assert_nonnull (got);
+  g_assert_cmpmem (g_bytes_get_data (got, NULL), g_bytes_get_size (got), "through the pipe", 16);
+  g_assert_cmpint (g_lstat (fifo, &st), ==, 0);
+  g_assert_true (S_ISFIFO (st.st_mode));
+  /* No backup of a FIFO, no temporary file left beside it. */
+  listed = ws_test_list_dir (dir);
+  g_assert_cmpuint (listed->len, ==, 1);
+  ws_test_rmtree (dir);
+}
+
+/* A device is written into and stays a device; a full one says so, with
+ * the device's name, and leaves nothing behind. */
+static void
+test_device_in_place (void)
+{
+  g_autofree char *dir = ws_test_tmpdir ();
+  g_autofree char *null = g_build_filename (dir, "null", NULL);
+  g_autofree char *full = g_build_filename (dir, "full", NULL);
+  g_autoptr (GError) error = NULL;
+  g_autofree char *tmp = NULL;
+  g_autoptr (GPtrArray) listed = NULL;
+  GStatBuf st;
+  int fd = -1;
+
+  if (!ws_test_make_device (null, 1, 3) || !ws_test_make_device (full, 1, 7))
+    {
+      g_test_skip ("cannot make device nodes here (not root)");
+      ws_test_rmtree (dir);
+      return;
+    }
+  g_assert_true (ws_atomic_file_save (null, "gone", 4, WS_ATOMIC_FILE_DEFAULT, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (g_lstat (null, &st), ==, 0);
+  g_assert_true (S_ISCHR (st.st_mode));
+
+  g_assert_false (ws_atomic_file_save (full, "no room", 7, WS_ATOMIC_FILE_DEFAULT, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NO_SPACE);
+  g_assert_true (g_str_has_prefix (error->message, full));
+  g_clear_error (&error);
+  g_assert_cmpint (g_lstat (full, &st), ==, 0);
+  g_assert_true (S_ISCHR (st.st_mode));
+
+  /* The writers that stage a file of their own (Chrome trace, images,
+   * digests) go through the same two calls. */
+  tmp = ws_atomic_file_create_temp (full, &fd, &error);
+  g_assert_no_error (error);
+  g_assert_false (g_str_has_prefix (tmp, dir));
+  g_assert_cmpint (write (fd, "x", 1), ==, 1);
+  close (fd);
+  g_assert_false (ws_atomic_file_commit (tmp, full, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NO_SPACE);
+  g_assert_false (g_file_test (tmp, G_FILE_TEST_EXISTS));
+  g_assert_cmpint (g_lstat (full, &st), ==, 0);
+  g_assert_true (S_ISCHR (st.st_mode));
+  listed = ws_test_list_dir (dir);
+  g_assert_cmpuint (listed->len, ==, 2);
+  ws_test_rmtree (dir);
+}
+
+/* Through a link to a file not made yet, the file is made and the link
+ * kept, as `>` does; a folder is refused with its name. */
+static void
+test_dangling_link_and_folder (void)
+{
+  g_autofree char *dir = ws_test_tmpdir ();
+  g_autofree char *real = g_build_filename (dir, "later.png", NULL);
+  g_autofree char *link = g_build_filename (dir, "link.png", NULL);
+  g_autofree char *contents = NULL;
+  g_autoptr (GError) error = NULL;
+  GStatBuf st;
+  mode_t mask;
+
+  g_assert_cmpint (symlink ("later.png", link), ==, 0);
+  g_assert_true (ws_atomic_file_save (link, "made", 4, WS_ATOMIC_FILE_DEFAULT, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_test (link, G_FILE_TEST_IS_SYMLINK));
+  contents = ws_test_read (real);
+  g_assert_cmpstr (contents, ==, "made");
+  /* A new file gets 0666 less the umask, as open() gives. */
+  mask = umask (022);
+  umask (mask);
+  g_assert_cmpint (g_stat (real, &st), ==, 0);
+  g_assert_cmpint (st.st_mode & 0777, ==, 0666 & ~mask);
+
+  g_assert_false (ws_atomic_file_save (dir, "x", 1, WS_ATOMIC_FILE_DEFAULT, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_IS_DIRECTORY);
+  g_assert_true (g_str_has_prefix (error->message, dir));
+  ws_test_rmtree (dir);
+}
+
 #define BIG (4 * 1024 * 1024)
 
 static char *
@@ -179,6 +287,9 @@ main (int argc, char **argv)
   g_test_add_func ("/atomic-file/save/replaces-and-keeps-backup", test_replaces_and_keeps_backup);
   g_test_add_func ("/atomic-file/save/follows-symbolic-link", test_follows_link);
   g_test_add_func ("/atomic-file/save/error-names-file", test_error_names_file);
+  g_test_add_func ("/atomic-file/save/fifo-written-in-place", test_fifo_in_place);
+  g_test_add_func ("/atomic-file/save/device-written-in-place", test_device_in_place);
+  g_test_add_func ("/atomic-file/save/dangling-link-and-folder", test_dangling_link_and_folder);
   g_test_add_func ("/atomic-file/kill/never-partial", test_kill_never_partial);
 
   return g_test_run ();

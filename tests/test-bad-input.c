@@ -4,6 +4,8 @@
 #include <glib/gstdio.h>
 #include <sqlite3.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "ws-test-util.h"
 
@@ -272,6 +274,215 @@ test_memory_bound (void)
   g_unsetenv ("WARPSCOPE_MEMORY_LIMIT");
 }
 
+/* The export the output tests write from: small, with kernels. */
+static char *
+small_export (const char *name)
+{
+  g_autofree char *data = ws_test_data ("nsys", "v2026.1_nsysai_mock.sqlite", NULL);
+  g_autofree char *contents = NULL;
+  char *path = tmp_path (name);
+  gsize len;
+
+  g_assert_true (g_file_get_contents (data, &contents, &len, NULL));
+  write_file (path, contents, len);
+  return path;
+}
+
+/* Runs warpscope-cli with @args (NULL-terminated); 120 s at most. */
+static void
+run_cli (WsTestRun *run, const char *const *args)
+{
+  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
+
+  g_ptr_array_add (argv, (gpointer) ws_test_cli ());
+  for (guint i = 0; args[i] != NULL; i++)
+    g_ptr_array_add (argv, (gpointer) args[i]);
+  g_ptr_array_add (argv, NULL);
+  ws_test_run_bounded ((const char *const *) argv->pdata, 120, run);
+  g_test_message ("exit %d\nstdout:\n%s\nstderr:\n%s", run->status, run->out, run->err);
+  g_assert_false (run->timed_out);
+}
+
+static void
+assert_one_line (const char *err)
+{
+  g_assert_cmpuint (strlen (err), >, 0);
+  g_assert_true (strchr (err, '\n') == err + strlen (err) - 1);
+}
+
+/* `export --chrome-trace FIFO`: the reader of the FIFO gets the whole
+ * trace, and the FIFO stays a FIFO (it was replaced by a 5 MB file). */
+static void
+test_output_fifo (void)
+{
+  g_autofree char *export = small_export ("fifo-run.sqlite");
+  g_autofree char *fifo = tmp_path ("trace.json");
+  const char *args[] = { "export", "--chrome-trace", fifo, export, NULL };
+  g_autoptr (GBytes) got = NULL;
+  WsTestRun run = { 0 };
+  WsTestFifoReader *reader;
+  GStatBuf st;
+
+  g_assert_cmpint (mkfifo (fifo, 0600), ==, 0);
+  reader = ws_test_fifo_reader_start (fifo);
+  run_cli (&run, args);
+  g_assert_cmpint (run.status, ==, 0);
+  got = ws_test_fifo_reader_finish (reader, 60);
+  g_assert_nonnull (got);
+  g_assert_cmpint (g_lstat (fifo, &st), ==, 0);
+  g_assert_true (S_ISFIFO (st.st_mode));
+  g_assert_cmpuint (g_bytes_get_size (got), >, 1000);
+  g_assert_true (g_str_has_prefix (g_bytes_get_data (got, NULL), "{"));
+  ws_test_run_clear (&run);
+  g_unlink (fifo);
+}
+
+/* `render -o LINK`: the file the link names gets the image; the link stays. */
+static void
+test_output_symlink (void)
+{
+  g_autofree char *export = small_export ("link-run.sqlite");
+  g_autofree char *target = tmp_path ("t.png");
+  g_autofree char *link = tmp_path ("l.png");
+  const char *args[] = { "render", "--view", "timeline", "-o", link, export, NULL };
+  g_autofree char *png = NULL;
+  WsTestRun run = { 0 };
+
+  write_file (target, "old", 3);
+  g_assert_cmpint (symlink ("t.png", link), ==, 0);
+  run_cli (&run, args);
+  g_assert_cmpint (run.status, ==, 0);
+  g_assert_true (g_file_test (link, G_FILE_TEST_IS_SYMLINK));
+  png = ws_test_read (target);
+  g_assert_true (g_str_has_prefix (png, "\x89PNG"));
+  ws_test_run_clear (&run);
+  g_unlink (link);
+  g_unlink (target);
+}
+
+/* A device is written into and stays a device: `/dev/null` swallows the
+ * trace, `/dev/full` fails with one line naming it (exit status 1).  The
+ * test makes its own nodes, so that a regression cannot harm /dev. */
+static void
+test_output_device (void)
+{
+  g_autofree char *export = small_export ("device-run.sqlite");
+  g_autofree char *null = tmp_path ("null");
+  g_autofree char *full = tmp_path ("full");
+  const char *to_null[] = { "export", "--chrome-trace", null, export, NULL };
+  const char *to_full[] = { "export", "--chrome-trace", full, export, NULL };
+  g_autofree char *message = NULL;
+  WsTestRun run = { 0 };
+  GStatBuf st;
+
+  if (!ws_test_make_device (null, 1, 3) || !ws_test_make_device (full, 1, 7))
+    {
+      g_test_skip ("cannot make device nodes here (not root)");
+      return;
+    }
+  run_cli (&run, to_null);
+  g_assert_cmpint (run.status, ==, 0);
+  g_assert_cmpint (g_lstat (null, &st), ==, 0);
+  g_assert_true (S_ISCHR (st.st_mode));
+  ws_test_run_clear (&run);
+
+  run_cli (&run, to_full);
+  g_assert_cmpint (run.status, ==, 1);
+  message = g_strdup_printf ("%s: cannot write: ", full);
+  g_assert_nonnull (strstr (run.err, message));
+  assert_one_line (run.err);
+  g_assert_cmpint (g_lstat (full, &st), ==, 0);
+  g_assert_true (S_ISCHR (st.st_mode));
+  ws_test_run_clear (&run);
+  g_unlink (null);
+  g_unlink (full);
+}
+
+/* The input as the output is refused with one line naming it, and the
+ * input is left as it was: by its name, through a hard link, and as a
+ * file of a folder given as input. */
+static void
+test_output_is_input (void)
+{
+  g_autofree char *input = small_export ("v.png");
+  g_autofree char *hard = tmp_path ("w.png");
+  g_autofree char *folder = tmp_path ("capture");
+  g_autofree char *in_folder = g_build_filename (folder, "run.sqlite", NULL);
+  g_autofree char *sha = ws_test_file_sha256 (input);
+  const char *same[] = { "render", "-o", input, input, NULL };
+  const char *linked[] = { "render", "-o", hard, input, NULL };
+  const char *flame[] = { "flame", "-o", input, input, NULL };
+  const char *export[] = { "export", "--chrome-trace", input, input, NULL };
+  const char *folder_args[] = { "export", "--markdown", in_folder, folder, NULL };
+  const char *const *cases[] = { same, linked, flame, export };
+  g_autofree char *folder_sha = NULL;
+  WsTestRun run = { 0 };
+
+  g_assert_cmpint (link (input, hard), ==, 0);
+  for (gsize i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      run_cli (&run, cases[i]);
+      g_assert_cmpint (run.status, ==, 2);
+      g_assert_nonnull (strstr (run.err, cases[i][2]));
+      g_assert_nonnull (strstr (run.err, "the output is one of the inputs"));
+      assert_one_line (run.err);
+      ws_test_run_clear (&run);
+      g_assert_cmpstr (ws_test_file_sha256 (input), ==, sha);
+    }
+
+  g_assert_cmpint (g_mkdir (folder, 0755), ==, 0);
+  g_assert_cmpint (link (input, in_folder), ==, 0);
+  g_unlink (hard);
+  folder_sha = ws_test_file_sha256 (in_folder);
+  run_cli (&run, folder_args);
+  g_assert_cmpint (run.status, ==, 2);
+  g_assert_nonnull (strstr (run.err, in_folder));
+  ws_test_run_clear (&run);
+  g_assert_cmpstr (ws_test_file_sha256 (in_folder), ==, folder_sha);
+  ws_test_rmtree (folder);
+  g_unlink (input);
+}
+
+/* A kernel name with ESC, BEL and a line break (a screen clear or a
+ * window title from a file) is printed with visible escapes in the
+ * terminal tables of `stats` and `compare`, one row each; CSV keeps the
+ * name exact, quoted. */
+static void
+test_names_escaped (void)
+{
+  g_autofree char *export = small_export ("names.sqlite");
+  const char *stats[] = { "stats", export, NULL };
+  const char *csv[] = { "stats", "--format", "csv", export, NULL };
+  const char *compare[] = { "compare", export, export, NULL };
+  const char *shown = "evil\\x1b]0;pwned\\x07\\nsecond";
+  WsTestRun run = { 0 };
+
+  /* 138 and 139: the demangled and short names of one kernel. */
+  ws_test_sqlite_exec (export, "UPDATE StringIds SET value = 'evil' || char(27) || ']0;pwned' || "
+                               "char(7) || char(10) || 'second' WHERE id IN (138, 139)");
+  run_cli (&run, stats);
+  g_assert_cmpint (run.status, ==, 0);
+  g_assert_nonnull (strstr (run.out, shown));
+  g_assert_null (strchr (run.out, '\x1b'));
+  g_assert_null (strchr (run.out, '\x07'));
+  /* Title, blank, header, rule, two kernels, blank: a row per kernel. */
+  g_assert_cmpuint (ws_test_count_lines (run.out), ==, 7);
+  ws_test_run_clear (&run);
+
+  run_cli (&run, csv);
+  g_assert_cmpint (run.status, ==, 0);
+  g_assert_nonnull (strstr (run.out, ",\"evil\x1b]0;pwned\x07\nsecond\"\n"));
+  ws_test_run_clear (&run);
+
+  run_cli (&run, compare);
+  g_assert_cmpint (run.status, ==, 0);
+  g_assert_nonnull (strstr (run.out, shown));
+  g_assert_null (strchr (run.out, '\x1b'));
+  g_assert_null (strchr (run.out, '\x07'));
+  ws_test_run_clear (&run);
+  g_unlink (export);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -293,6 +504,11 @@ main (int argc, char **argv)
   g_test_add_func ("/bad-input/export-without-kernels-is-fine", test_export_without_kernels);
   g_test_add_func ("/bad-input/usage-errors", test_usage_errors);
   g_test_add_func ("/bad-input/resources/refused-beyond-memory-bound", test_memory_bound);
+  g_test_add_func ("/bad-input/output/fifo-gets-the-bytes", test_output_fifo);
+  g_test_add_func ("/bad-input/output/symlink-target-gets-the-image", test_output_symlink);
+  g_test_add_func ("/bad-input/output/device-stays-a-device", test_output_device);
+  g_test_add_func ("/bad-input/output/input-refused-and-unchanged", test_output_is_input);
+  g_test_add_func ("/bad-input/names/control-characters-escaped-in-tables", test_names_escaped);
 
   status = g_test_run ();
   ws_test_rmtree (tmpdir);

@@ -417,6 +417,41 @@ test_bad_input (void)
   ws_test_rmtree (dir);
 }
 
+/* `--log` never replaces what the capture reads: the targets file, by its
+ * name or through a link, is refused with one line and stays as it was;
+ * nothing runs. */
+static void
+test_log_never_replaces_targets (void)
+{
+  g_autofree char *dir = ws_test_tmpdir ();
+  g_autofree char *targets = write_targets (dir, "fine\ttrue\t-\t-\n");
+  g_autofree char *link = g_build_filename (dir, "log.txt", NULL);
+  g_autofree char *out_dir = g_build_filename (dir, "o", NULL);
+  g_autofree char *sha = ws_test_file_sha256 (targets);
+  g_auto (GStrv) env = stand_in_env (NULL);
+  const char *same[] = { "capture", "--targets", targets, "--log", targets,
+                         "--topn",  "1",         "--out", "o",     NULL };
+  const char *linked[] = { "capture", "--targets", "targets.tsv", "--log", "log.txt",
+                           "--topn",  "1",         "--out",       "o",     NULL };
+  const char *const *cases[] = { same, linked };
+
+  g_assert_cmpint (symlink ("targets.tsv", link), ==, 0);
+  for (gsize i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *out = NULL, *err = NULL;
+
+      g_assert_cmpint (run_cli (dir, env, cases[i], &out, &err), ==, 2);
+      g_test_message ("%s", err);
+      g_assert_nonnull (strstr (err, cases[i][4]));
+      g_assert_nonnull (strstr (err, "the log would overwrite an input of the capture"));
+      g_assert_true (strchr (err, '\n') == err + strlen (err) - 1);
+      g_assert_cmpstr (ws_test_file_sha256 (targets), ==, sha);
+      g_assert_true (g_file_test (link, G_FILE_TEST_IS_SYMLINK));
+      g_assert_null (strstr (out, "[STEP 1/6]"));
+    }
+  ws_test_rmtree (dir);
+}
+
 /* The workflow's variables are read; options win over them. */
 static void
 test_environment (void)
@@ -611,6 +646,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/capture/per-rank-torchrun-and-mpirun", test_per_rank);
   g_test_add_func ("/cli/capture/failed-target-exits-1", test_failed_target);
   g_test_add_func ("/cli/capture/bad-input-exits-2", test_bad_input);
+  g_test_add_func ("/cli/capture/log-never-replaces-targets", test_log_never_replaces_targets);
   g_test_add_func ("/cli/capture/environment-then-options", test_environment);
   g_test_add_func ("/cli/capture/ctrl-c-ends-every-process", test_interrupt);
   g_test_add_func ("/cli/doctor/problems-and-fixes", test_doctor);

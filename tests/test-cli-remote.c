@@ -329,6 +329,130 @@ test_killed_leaves_nothing (void)
     }
 }
 
+/* A capture folder sent by someone else: its run.json names the host, and
+ * nothing in it may run anything.  ssh is a stand-in that records its
+ * arguments and then runs the real ssh, so that an option that reached
+ * it would act (ProxyCommand runs its command before any connection). */
+typedef struct
+{
+  char *dir;
+  char *target;   /* the capture folder */
+  char *recorded; /* what the stand-in ssh was called with, if it was */
+  char *marker;   /* what `-oProxyCommand=touch MARKER` would make */
+  char *ssh;      /* WARPSCOPE_SSH=the stand-in */
+} Foreign;
+
+static void
+foreign_free (Foreign *foreign)
+{
+  ws_test_rmtree (foreign->dir);
+  g_free (foreign->dir);
+  g_free (foreign->target);
+  g_free (foreign->recorded);
+  g_free (foreign->marker);
+  g_free (foreign->ssh);
+  g_free (foreign);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (Foreign, foreign_free)
+
+static Foreign *
+foreign_new (void)
+{
+  Foreign *foreign = g_new0 (Foreign, 1);
+  g_autofree char *script = NULL;
+  g_autofree char *stand_in = NULL;
+
+  foreign->dir = ws_test_tmpdir ();
+  foreign->target = g_build_filename (foreign->dir, "sent", NULL);
+  foreign->recorded = g_build_filename (foreign->dir, "ssh-argv", NULL);
+  foreign->marker = g_build_filename (foreign->dir, "pwned", NULL);
+  stand_in = g_build_filename (foreign->dir, "ssh", NULL);
+  script = g_strdup_printf ("#!/bin/sh\nprintf '[%%s] ' \"$@\" >> '%s'\necho >> '%s'\n"
+                            "exec ssh -o BatchMode=yes -o ConnectTimeout=5 \"$@\"\n",
+                            foreign->recorded, foreign->recorded);
+  g_assert_true (g_file_set_contents (stand_in, script, -1, NULL));
+  g_assert_cmpint (g_chmod (stand_in, 0755), ==, 0);
+  foreign->ssh = g_strdup_printf ("WARPSCOPE_SSH=%s", stand_in);
+  g_assert_cmpint (g_mkdir (foreign->target, 0755), ==, 0);
+  return foreign;
+}
+
+/* Writes run.json with @remote as its "remote" member and runs fetch. */
+static void
+foreign_fetch (Foreign *foreign, const char *remote, WsTestRun *run)
+{
+  g_autofree char *manifest = g_build_filename (foreign->target, "run.json", NULL);
+  g_autofree char *json =
+    g_strdup_printf ("{\"outputs\": {\"sqlite\": \"nsys/sent.sqlite\"}, \"remote\": %s}", remote);
+  const char *argv[] = { "env", foreign->ssh, ws_test_cli (), "fetch", foreign->target, NULL };
+
+  g_assert_true (g_file_set_contents (manifest, json, -1, NULL));
+  ws_test_run_bounded (argv, 120, run);
+  g_test_message ("exit %d\nstdout:\n%s\nstderr:\n%s", run->status, run->out, run->err);
+  g_assert_false (run->timed_out);
+}
+
+/* The last line of @text, without its newline. */
+static char *
+last_line (const char *text)
+{
+  g_autofree char *copy = g_strstrip (g_strdup (text));
+  const char *nl = strrchr (copy, '\n');
+
+  return g_strdup (nl != NULL ? nl + 1 : copy);
+}
+
+/* A destination that reads as an option is refused with the file and the
+ * field named; ssh never runs, its option never acts. */
+static void
+test_fetch_destination_option (void)
+{
+  g_autoptr (Foreign) foreign = foreign_new ();
+  g_autofree char *remote = g_strdup_printf (
+    "{\"host\": \"h\", \"destination\": \"-oProxyCommand=touch %s\", \"dir\": \"/tmp/x\"}",
+    foreign->marker);
+  g_autofree char *expected =
+    g_strdup_printf ("%s/run.json: remote.destination: ", foreign->target);
+  g_autofree char *line = NULL;
+  WsTestRun run = { 0 };
+
+  foreign_fetch (foreign, remote, &run);
+  g_assert_cmpint (run.status, ==, 2);
+  line = last_line (run.err);
+  g_assert_true (g_str_has_prefix (line, expected) || strstr (line, expected) != NULL);
+  g_assert_nonnull (strstr (line, "starts with “-”"));
+  ws_test_run_clear (&run);
+  g_assert_false (g_file_test (foreign->marker, G_FILE_TEST_EXISTS));
+  g_assert_false (g_file_test (foreign->recorded, G_FILE_TEST_EXISTS));
+}
+
+/* Ports out of 1–65535 (a negative one became -p 4294967291) are refused
+ * with the file and the field named; ssh never runs. */
+static void
+test_fetch_port_range (void)
+{
+  const char *const ports[] = { "-5", "70000", "0", "\"22\"" };
+
+  for (gsize i = 0; i < G_N_ELEMENTS (ports); i++)
+    {
+      g_autoptr (Foreign) foreign = foreign_new ();
+      g_autofree char *remote = g_strdup_printf (
+        "{\"host\": \"h\", \"destination\": \"127.0.0.1\", \"port\": %s, \"dir\": \"/tmp/x\"}",
+        ports[i]);
+      g_autofree char *expected = g_strdup_printf ("%s/run.json: remote.port: ", foreign->target);
+      g_autofree char *line = NULL;
+      WsTestRun run = { 0 };
+
+      foreign_fetch (foreign, remote, &run);
+      g_assert_cmpint (run.status, ==, 2);
+      line = last_line (run.err);
+      g_assert_nonnull (strstr (line, expected));
+      ws_test_run_clear (&run);
+      g_assert_false (g_file_test (foreign->recorded, G_FILE_TEST_EXISTS));
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -338,6 +462,9 @@ main (int argc, char **argv)
   g_test_add_func ("/cli-remote/fetch/resumes-a-cut-copy", test_fetch_resumes_a_cut_copy);
   g_test_add_func ("/cli-remote/doctor/host", test_doctor_host);
   g_test_add_func ("/cli-remote/crash/leaves-nothing-here-or-there", test_killed_leaves_nothing);
+  g_test_add_func ("/cli-remote/fetch/destination-option-never-runs",
+                   test_fetch_destination_option);
+  g_test_add_func ("/cli-remote/fetch/port-out-of-range-refused", test_fetch_port_range);
 
   return g_test_run ();
 }

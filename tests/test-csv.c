@@ -5,6 +5,7 @@
 
 #include "ws-csv.h"
 #include "ws-error.h"
+#include "ws-format.h"
 
 static GPtrArray *
 row (WsCsvReader *reader)
@@ -122,6 +123,24 @@ test_numbers (void)
   g_assert_false (ws_csv_parse_number ("12abc", &v));
 }
 
+/* A name for a terminal shows its control characters as escapes (ESC,
+ * BEL, line breaks, C1, bytes that are not UTF-8), keeps the rest —
+ * CJK, backslashes — and is the same when escaped twice; a CSV field
+ * keeps the name exact. */
+static void
+test_terminal_escapes (void)
+{
+  const char *name = "k\x1b[2J\x1b]0;title\x07<a\nb\tc\rd\x7f\xc2\x9b\xff\\x 核>";
+  g_autofree char *shown = ws_format_escape_control (name);
+  g_autofree char *twice = ws_format_escape_control (shown);
+  g_autoptr (GString) csv = g_string_new (NULL);
+
+  g_assert_cmpstr (shown, ==, "k\\x1b[2J\\x1b]0;title\\x07<a\\nb\\tc\\rd\\x7f\\u009b\\xff\\x 核>");
+  g_assert_cmpstr (twice, ==, shown);
+  ws_csv_append_field (csv, name);
+  g_assert_nonnull (strstr (csv->str, name));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -132,6 +151,7 @@ main (int argc, char **argv)
   g_test_add_func ("/csv/million-columns-refused", test_too_many_fields);
   g_test_add_func ("/csv/tab-separated", test_tabs);
   g_test_add_func ("/csv/numbers", test_numbers);
+  g_test_add_func ("/csv/terminal-escapes-csv-exact", test_terminal_escapes);
 
   return g_test_run ();
 }

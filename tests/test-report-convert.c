@@ -735,6 +735,51 @@ test_folder_uses_tools_of_run_json (Fixture *f, gconstpointer data)
   g_assert_nonnull (strstr (calls, "nsys export"));
 }
 
+/* A capture folder sent by someone else never runs anything: a tool its
+ * run.json names inside the folder itself, or under another name than
+ * nsys, is not run; the report is refused as without nsys. */
+static void
+test_folder_never_runs_its_own_tool (Fixture *f, gconstpointer data)
+{
+  g_autofree char *manifest_src = ws_test_data ("capture-h200", "probe", "run.json", NULL);
+  g_autofree char *target = g_build_filename (f->dir, "sent", "probe", NULL);
+  g_autofree char *nsys_dir = g_build_filename (target, "nsys", NULL);
+  g_autofree char *nsys_copy = g_build_filename (nsys_dir, "probe.nsys-rep", NULL);
+  g_autofree char *planted = g_build_filename (target, "nsys", "nsys", NULL);
+  g_autofree char *other = g_build_filename (f->dir, "helper", NULL);
+  g_autofree char *marker = g_build_filename (f->dir, "pwned", NULL);
+  g_autofree char *manifest = g_build_filename (target, "run.json", NULL);
+  g_autofree char *script = g_strdup_printf ("#!/bin/sh\ntouch '%s'\nexit 1\n", marker);
+  g_autofree char *text = ws_test_read (manifest_src);
+  g_autofree char *nsys_found = ws_tool_find_in ("nsys", "/usr/bin:/bin", NULL);
+  const char *args[] = { "info", target, NULL };
+  const char *const tools[] = { planted, other };
+
+  if (nsys_found != NULL)
+    {
+      g_test_skip ("nsys is installed on this machine");
+      return;
+    }
+  g_assert_cmpint (g_mkdir_with_parents (nsys_dir, 0755), ==, 0);
+  copy_into (f->nsys, nsys_copy);
+  for (gsize i = 0; i < G_N_ELEMENTS (tools); i++)
+    {
+      g_autoptr (GString) edited = g_string_new (text);
+      g_autofree char *out = NULL, *err = NULL;
+
+      g_assert_true (g_file_set_contents (tools[i], script, -1, NULL));
+      g_assert_cmpint (g_chmod (tools[i], 0755), ==, 0);
+      g_assert_cmpint (g_string_replace (edited, "\"/tmp/probe/nsys\"", "\"@NSYS@\"", 1), ==, 1);
+      g_string_replace (edited, "@NSYS@", tools[i], 0);
+      g_assert_true (g_file_set_contents (manifest, edited->str, -1, NULL));
+
+      g_assert_cmpint (run_cli (args, "/usr/bin:/bin", &out, &err), ==, 2);
+      g_test_message ("%s", err);
+      g_assert_nonnull (strstr (err, "nsys was not found"));
+      g_assert_false (g_file_test (marker, G_FILE_TEST_EXISTS));
+    }
+}
+
 typedef struct
 {
   GPtrArray *phrases; /* each phrase once, in order */
@@ -846,6 +891,7 @@ main (int argc, char **argv)
   ADD ("/report-convert/folder/reports-alone-convert", test_folder_of_reports_converts);
   ADD ("/report-convert/folder/bad-ncu-report-skipped", test_folder_skips_bad_ncu_report);
   ADD ("/report-convert/folder/tools-of-its-run-json", test_folder_uses_tools_of_run_json);
+  ADD ("/report-convert/folder/never-runs-its-own-tool", test_folder_never_runs_its_own_tool);
   ADD ("/report-convert/open/grouping", test_grouping);
 #undef ADD
 

@@ -184,7 +184,7 @@ static void
 test_unknown_host_key (void)
 {
   g_autoptr (WsTestSshd) sshd = ws_test_sshd_start (FALSE);
-  g_autofree char *verify = g_strdup_printf ("ssh -F %s %s true", sshd->config, sshd->alias);
+  g_autofree char *verify = g_strdup_printf ("ssh -F %s -- %s true", sshd->config, sshd->alias);
   g_autofree char *known = NULL;
 
   assert_open_fails (sshd, sshd->alias, WS_CAPTURE_ERROR_HOST_KEY, "the host key is not known");
@@ -610,6 +610,50 @@ test_fetch_client_gone (void)
   ws_test_rmtree (local_dir);
 }
 
+/* Whatever made the host — a file, not the checks of capture and doctor —
+ * the connection checks it again before ssh runs: an option as the
+ * destination or a port out of range never reaches ssh; and in every ssh
+ * command line the destination follows `--`. */
+static void
+test_connection_checks_host (void)
+{
+  g_autofree char *dir = ws_test_tmpdir ();
+  g_autofree char *marker = g_build_filename (dir, "pwned", NULL);
+  g_autofree char *option = g_strdup_printf ("-oProxyCommand=touch %s", marker);
+  const char *ssh[] = { "ssh", NULL };
+  const struct
+  {
+    const char *destination;
+    guint port;
+  } hosts[] = { { option, 0 }, { "127.0.0.1", 70000 }, { "a;touch x", 0 } };
+
+  for (gsize i = 0; i < G_N_ELEMENTS (hosts); i++)
+    {
+      g_autoptr (WsSshHost) host = ws_ssh_host_new ("sent", hosts[i].destination, hosts[i].port);
+      g_autoptr (WsSshConnection) connection = ws_ssh_connection_new (host, ssh);
+      g_autoptr (GError) error = NULL;
+
+      g_assert_false (ws_ssh_connection_open (connection, NULL, &error));
+      g_assert_error (error, WS_CAPTURE_ERROR, WS_CAPTURE_ERROR_INVALID);
+      g_assert_true (g_str_has_prefix (error->message, "sent: "));
+      g_assert_false (g_file_test (marker, G_FILE_TEST_EXISTS));
+    }
+
+  {
+    g_autoptr (WsSshHost) host = ws_ssh_host_new ("h", "user@example.org", 2222);
+    g_autoptr (WsSshConnection) connection = ws_ssh_connection_new (host, ssh);
+    g_auto (GStrv) argv = ws_ssh_connection_argv (connection, "true");
+    g_autofree char *display = ws_ssh_connection_display (connection);
+    guint n = g_strv_length (argv);
+
+    g_assert_cmpuint (n, >=, 3);
+    g_assert_cmpstr (argv[n - 3], ==, "--");
+    g_assert_cmpstr (argv[n - 2], ==, "user@example.org");
+    g_assert_true (g_str_has_suffix (display, " -p 2222 -- user@example.org"));
+  }
+  ws_test_rmtree (dir);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -617,6 +661,7 @@ main (int argc, char **argv)
 
   g_test_add_func ("/ssh/quote/hostile-values-reach-the-host-literally", test_quote_hostile_values);
   g_test_add_func ("/ssh/quote/words", test_quote_words);
+  g_test_add_func ("/ssh/connection/checks-the-host-before-ssh", test_connection_checks_host);
   g_test_add_func ("/ssh/connection/unknown-host-key-stops", test_unknown_host_key);
   g_test_add_func ("/ssh/connection/changed-host-key-stops", test_changed_host_key);
   g_test_add_func ("/ssh/connection/refused", test_cannot_connect);

@@ -8,6 +8,11 @@
 #include <signal.h>
 #include <stdarg.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <fcntl.h>
+#include <errno.h>
+#include <unistd.h>
 
 #include "ws-test-util.h"
 
@@ -557,4 +562,102 @@ ws_test_child_skip (const char *reason)
   g_assert_nonnull (file);
   g_assert_true (g_file_set_contents (file, reason, -1, NULL));
   g_test_skip (reason);
+}
+
+struct _WsTestFifoReader
+{
+  char *path;
+  GThread *thread;
+  GByteArray *bytes;
+  gboolean done; /* atomic */
+};
+
+static gpointer
+fifo_reader_thread (gpointer data)
+{
+  WsTestFifoReader *reader = data;
+  guint8 buf[65536];
+  int fd = g_open (reader->path, O_RDONLY | O_CLOEXEC, 0);
+
+  for (gssize n; fd >= 0 && (n = read (fd, buf, sizeof buf)) != 0;)
+    if (n > 0)
+      g_byte_array_append (reader->bytes, buf, (guint) n);
+    else if (errno != EINTR)
+      break;
+  if (fd >= 0)
+    close (fd);
+  g_atomic_int_set (&reader->done, TRUE);
+  return NULL;
+}
+
+/**
+ * ws_test_fifo_reader_start:
+ * @fifo: a FIFO
+ *
+ * Reads @fifo on a thread of its own, as `cat FIFO` would: it waits for a
+ * writer, then reads until the writer closes it.
+ */
+WsTestFifoReader *
+ws_test_fifo_reader_start (const char *fifo)
+{
+  WsTestFifoReader *reader = g_new0 (WsTestFifoReader, 1);
+
+  reader->path = g_strdup (fifo);
+  reader->bytes = g_byte_array_new ();
+  reader->thread = g_thread_new ("fifo-reader", fifo_reader_thread, reader);
+  return reader;
+}
+
+/**
+ * ws_test_fifo_reader_finish:
+ *
+ * Returns: (transfer full) (nullable): what the reader read, or %NULL
+ *   when no writer came within @seconds (the reader is then let go, or
+ *   left behind when the FIFO is gone)
+ */
+GBytes *
+ws_test_fifo_reader_finish (WsTestFifoReader *reader, guint seconds)
+{
+  gint64 deadline = g_get_monotonic_time () + seconds * G_USEC_PER_SEC;
+  GBytes *bytes;
+
+  while (!g_atomic_int_get (&reader->done) && g_get_monotonic_time () < deadline)
+    g_usleep (10000);
+  if (!g_atomic_int_get (&reader->done))
+    {
+      GStatBuf st;
+      int fd;
+
+      /* A writer that opens and closes at once lets the reader go. */
+      if (g_lstat (reader->path, &st) != 0 || !S_ISFIFO (st.st_mode))
+        return NULL;
+      fd = g_open (reader->path, O_WRONLY | O_NONBLOCK | O_CLOEXEC, 0);
+      if (fd >= 0)
+        close (fd);
+      g_thread_join (reader->thread);
+      g_byte_array_unref (reader->bytes);
+      g_free (reader->path);
+      g_free (reader);
+      return NULL;
+    }
+  g_thread_join (reader->thread);
+  bytes = g_byte_array_free_to_bytes (reader->bytes);
+  g_free (reader->path);
+  g_free (reader);
+  return bytes;
+}
+
+/**
+ * ws_test_make_device:
+ * @major: @minor: the device, as in /dev (1 3: null, 1 7: full)
+ *
+ * Makes a character device node at @path, so that a test can write to a
+ * device without touching /dev.
+ *
+ * Returns: %FALSE when this process may not make one (not root)
+ */
+gboolean
+ws_test_make_device (const char *path, guint major, guint minor)
+{
+  return mknod (path, S_IFCHR | 0666, makedev (major, minor)) == 0;
 }

@@ -48,4 +48,10 @@ char *ws_test_unpack_gpt2 (char **tmpdir);
 void ws_test_trap_child (guint timeout_s);
 void ws_test_child_skip (const char *reason);
 
+typedef struct _WsTestFifoReader WsTestFifoReader;
+
+WsTestFifoReader *ws_test_fifo_reader_start (const char *fifo);
+GBytes *ws_test_fifo_reader_finish (WsTestFifoReader *reader, guint seconds);
+gboolean ws_test_make_device (const char *path, guint major, guint minor);
+
 G_END_DECLS

@@ -5,6 +5,7 @@
 #include <glib/gi18n.h>
 #include <math.h>
 
+#include "ws-atomic-file.h"
 #include "ws-compare-gauges.h"
 #include "ws-compare-window-private.h"
 #include "ws-format.h"
@@ -88,7 +89,7 @@ ws_compare_window_export_csv (WsCompareWindow *self, const char *path, GError **
       g_ptr_array_add (cells, g_strdup (ws_presence_to_string (d->presence)));
     }
   ws_table_write (G_N_ELEMENTS (headers), headers, numeric, cells, WS_FORMAT_CSV, out);
-  return g_file_set_contents (path, out->str, out->len, error);
+  return ws_atomic_file_save (path, out->str, out->len, WS_ATOMIC_FILE_DEFAULT, error);
 }
 
 static void

@@ -13,6 +13,7 @@ typedef enum
 
 gboolean ws_atomic_file_save (const char *path, const char *data, gsize len,
                               WsAtomicFileFlags flags, GError **error);
+char *ws_atomic_file_create_temp (const char *path, int *fd, GError **error);
 gboolean ws_atomic_file_commit (const char *tmp, const char *path, GError **error);
 
 G_END_DECLS

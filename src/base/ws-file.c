@@ -73,3 +73,20 @@ ws_file_read_head (const char *path, void *buf, gsize size, GError **error)
     }
   return got;
 }
+
+/**
+ * ws_file_same:
+ *
+ * Returns: whether @a and @b are one file (the same device and inode),
+ *   whatever their names, links included; %FALSE when either is missing
+ */
+gboolean
+ws_file_same (const char *a, const char *b)
+{
+  GStatBuf sa, sb;
+
+  g_return_val_if_fail (a != NULL && b != NULL, FALSE);
+
+  return g_stat (a, &sa) == 0 && g_stat (b, &sb) == 0 && sa.st_dev == sb.st_dev &&
+         sa.st_ino == sb.st_ino;
+}

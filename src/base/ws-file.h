@@ -8,6 +8,7 @@ G_BEGIN_DECLS
 
 gboolean ws_file_stat (const char *path, GStatBuf *st, GError **error);
 gboolean ws_file_check_not_empty (const char *path, const GStatBuf *st, GError **error);
+gboolean ws_file_same (const char *a, const char *b);
 gssize ws_file_read_head (const char *path, void *buf, gsize size, GError **error);
 
 G_END_DECLS

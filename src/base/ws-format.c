@@ -220,6 +220,54 @@ ws_format_ellipsize_middle (const char *text, guint max_chars)
 }
 
 /**
+ * ws_format_escape_control:
+ *
+ * For text printed to a terminal, where a name read from a file must not
+ * clear the screen, set the window's title or break a table's row: line
+ * breaks and tabs become `\n`, `\r`, `\t`, other control characters
+ * (ESC, DEL, C1) `\x1b`, `\u009b`, and bytes that are not UTF-8 `\xff`.
+ * Backslashes stay as they are, so that escaping twice changes nothing.
+ * CSV and JSON keep the text exact, with their own quoting.
+ *
+ * Returns: (transfer full): @text with its control characters visible
+ */
+char *
+ws_format_escape_control (const char *text)
+{
+  GString *out;
+  const char *p;
+
+  g_return_val_if_fail (text != NULL, NULL);
+
+  out = g_string_sized_new (strlen (text));
+  for (p = text; *p != '\0';)
+    {
+      gunichar c = g_utf8_get_char_validated (p, -1);
+
+      if (c == (gunichar) -1 || c == (gunichar) -2)
+        {
+          g_string_append_printf (out, "\\x%02x", (guchar) *p);
+          p++;
+          continue;
+        }
+      if (c == '\n')
+        g_string_append (out, "\\n");
+      else if (c == '\r')
+        g_string_append (out, "\\r");
+      else if (c == '\t')
+        g_string_append (out, "\\t");
+      else if (c < 0x80 && g_unichar_iscntrl (c))
+        g_string_append_printf (out, "\\x%02x", c);
+      else if (g_unichar_iscntrl (c))
+        g_string_append_printf (out, "\\u%04x", c);
+      else
+        g_string_append_len (out, p, g_utf8_next_char (p) - p);
+      p = g_utf8_next_char (p);
+    }
+  return g_string_free (out, FALSE);
+}
+
+/**
  * ws_format_percent_short:
  *
  * Returns: (transfer full): "12.5%", "100%", "16.67%": two decimals at

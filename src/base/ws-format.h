@@ -13,6 +13,7 @@ char *ws_format_bytes (double bytes);
 char *ws_format_percent_short (double value);
 char *ws_format_rate (double value, const char *unit);
 void ws_csv_append_field (GString *out, const char *field);
+char *ws_format_escape_control (const char *text);
 char *ws_format_ellipsize_middle (const char *text, guint max_chars);
 
 G_END_DECLS

@@ -2,6 +2,7 @@
 #define G_LOG_DOMAIN "ws-capture-fetch"
 #include "config.h"
 
+#include <glib/gi18n.h>
 #include <json-glib/json-glib.h>
 #include <string.h>
 
@@ -54,6 +55,47 @@ member_object (JsonObject *object, const char *name)
   JsonNode *node = object != NULL ? json_object_get_member (object, name) : NULL;
 
   return node != NULL && JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
+}
+
+/* The host a capture folder's run.json names, checked as capture checks a
+ * host it is given: a folder sent by someone else is data, and nothing
+ * in it may reach ssh as an option. */
+static WsSshHost *
+manifest_host (const char *dir, JsonObject *remote, GError **error)
+{
+  g_autoptr (WsSshHost) host = NULL;
+  g_autoptr (GError) local = NULL;
+  const char *destination = member_string (remote, "destination");
+  JsonNode *port = json_object_get_member (remote, "port");
+  gint64 number = 0;
+
+  if (!ws_ssh_destination_check (destination, &local))
+    {
+      g_set_error (error, WS_CAPTURE_ERROR, WS_CAPTURE_ERROR_INVALID,
+                   _ ("%s/run.json: remote.destination: %s"), dir, local->message);
+      return NULL;
+    }
+  if (port != NULL && !JSON_NODE_HOLDS_NULL (port))
+    {
+      if (!JSON_NODE_HOLDS_VALUE (port) || json_node_get_value_type (port) != G_TYPE_INT64)
+        {
+          g_set_error (error, WS_CAPTURE_ERROR, WS_CAPTURE_ERROR_INVALID,
+                       _ ("%s/run.json: remote.port: not a number from 1 to 65535"), dir);
+          return NULL;
+        }
+      number = json_node_get_int (port);
+      if (number == 0 || !ws_ssh_port_check (number, NULL))
+        {
+          g_autofree char *text = g_strdup_printf ("%" G_GINT64_FORMAT, number);
+
+          g_set_error (error, WS_CAPTURE_ERROR, WS_CAPTURE_ERROR_INVALID,
+                       _ ("%s/run.json: remote.port: %s is not from 1 to 65535"), dir, text);
+          return NULL;
+        }
+    }
+  host = ws_ssh_host_new (member_string (remote, "host"), destination, (guint) number);
+  host->identity = g_strdup (member_string (remote, "identity"));
+  return g_steal_pointer (&host);
 }
 
 /**
@@ -213,6 +255,9 @@ ws_capture_fetch_folder (const char *dir, const WsCaptureSettings *settings,
                    "%s: not a capture made on another machine (its run.json says no host)", dir);
       return FALSE;
     }
+  host = manifest_host (dir, remote, error);
+  if (host == NULL)
+    return FALSE;
 
   made = made_files (manifest);
   for (guint i = 0; i < made->len; i++)
@@ -238,12 +283,6 @@ ws_capture_fetch_folder (const char *dir, const WsCaptureSettings *settings,
     }
   if (remote_paths->len > 0)
     {
-      host = ws_ssh_host_new (member_string (remote, "host"), destination,
-                              json_object_has_member (remote, "port") &&
-                                  !json_object_get_null_member (remote, "port")
-                                ? (guint) json_object_get_int_member (remote, "port")
-                                : 0);
-      host->identity = g_strdup (member_string (remote, "identity"));
       ssh = ws_capture_settings_ssh_argv (settings, error);
       if (ssh == NULL)
         return FALSE;

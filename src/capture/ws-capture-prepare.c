@@ -4,11 +4,13 @@
 
 #include <errno.h>
 #include <gio/gio.h>
+#include <glib/gi18n.h>
 #include <glib/gstdio.h>
 #include <string.h>
 
 #include "ws-capture-prepare.h"
 #include "ws-error.h"
+#include "ws-file.h"
 #include "ws-target-validate.h"
 #include "ws-tool-find.h"
 
@@ -120,6 +122,43 @@ choose_group (WsCaptureRunSetup *setup, GPtrArray *targets, const char *targets_
 }
 
 /**
+ * ws_capture_check_log:
+ * @targets_file: (nullable): the targets file of the run
+ * @base_dir: the folder a relative GLOBAL_LOG starts from
+ * @nsys: (nullable): @ncu: (nullable): the tools the run starts
+ *
+ * The log is written as the run goes, into the file it names: never into
+ * what the run reads.  Refuses a GLOBAL_LOG that is the targets file, nsys
+ * or ncu, by any name or link.
+ *
+ * Returns: %FALSE with @error set (WS_CAPTURE_ERROR_INVALID, naming the
+ *   log) when it is one of them
+ */
+gboolean
+ws_capture_check_log (const WsCaptureSettings *settings, const char *targets_file,
+                      const char *base_dir, const char *nsys, const char *ncu, GError **error)
+{
+  g_autofree char *log = NULL;
+  const char *inputs[] = { targets_file, nsys, ncu };
+
+  g_return_val_if_fail (settings != NULL && base_dir != NULL, FALSE);
+
+  if (settings->global_log == NULL)
+    return TRUE;
+  log = absolute_from (base_dir, settings->global_log);
+  for (guint i = 0; i < G_N_ELEMENTS (inputs); i++)
+    if (inputs[i] != NULL && ws_file_same (log, inputs[i]))
+      {
+        g_set_error (error, WS_CAPTURE_ERROR, WS_CAPTURE_ERROR_INVALID,
+                     _ ("%s: the log would overwrite an input of the capture (the targets file, "
+                        "nsys or ncu); choose another file"),
+                     settings->global_log);
+        return FALSE;
+      }
+  return TRUE;
+}
+
+/**
  * ws_capture_prepare_run:
  * @setup: (out caller-allocates): zeroed; filled as far as it got, also on
  *   failure (ws_capture_run_setup_clear() frees it)
@@ -159,6 +198,8 @@ ws_capture_prepare_run (WsCaptureRunSetup *setup, const WsCaptureSettings *setti
         return FALSE;
     }
 
+  if (!ws_capture_check_log (settings, targets_file, base_dir, setup->nsys, setup->ncu, error))
+    return FALSE;
   setup->out_dir = absolute_from (base_dir, settings->output_dir);
   if (!choose_group (setup, targets, targets_file, settings->group, error))
     return FALSE;

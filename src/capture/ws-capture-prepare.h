@@ -19,6 +19,9 @@ typedef struct
   char *log_path;  /* GLOBAL_LOG, absolute, or capture.log in the group folder */
 } WsCaptureRunSetup;
 
+gboolean ws_capture_check_log (const WsCaptureSettings *settings, const char *targets_file,
+                               const char *base_dir, const char *nsys, const char *ncu,
+                               GError **error);
 gboolean ws_capture_prepare_run (WsCaptureRunSetup *setup, const WsCaptureSettings *settings,
                                  GPtrArray *targets, const char *targets_file, const char *base_dir,
                                  GError **error);

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "ws-capture-launch.h"
+#include "ws-capture-prepare.h"
 #include "ws-capture-runner.h"
 #include "ws-cli.h"
 #include "ws-nsys-kernel-identity.h"
@@ -377,6 +378,9 @@ ws_cli_capture (int argc, char **argv)
       g_printerr (_ ("%s: which targets? Give --targets FILE.tsv (or set TARGETS_TSV)\n"), argv[0]);
       return WS_EXIT_BAD_INPUT;
     }
+  if (!ws_capture_check_log (settings, settings->targets_file, cwd, settings->nsys_path,
+                             settings->ncu_path, &error))
+    return ws_cli_fail (error);
   list = ws_target_list_new_from_file (settings->targets_file, &error);
   if (list == NULL)
     return ws_cli_fail (error);

@@ -8,10 +8,13 @@
 #include <glib/gi18n.h>
 #include <json-glib/json-glib.h>
 #include <signal.h>
+#include <stdarg.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "ws-atomic-file.h"
 #include "ws-cli.h"
 #include "ws-json-text.h"
 #include "ws-findings.h"
@@ -20,6 +23,7 @@
 #include "ws-steps.h"
 #include "ws-digest-loader.h"
 #include "ws-error.h"
+#include "ws-file.h"
 #include "ws-input.h"
 #include "ws-ncu-match.h"
 #include "ws-ncu-reader.h"
@@ -52,6 +56,92 @@ ws_cli_parse (GOptionContext *context, int *argc, char ***argv, int min_args, in
       return FALSE;
     }
   return TRUE;
+}
+
+/* Whether @output would be read as part of the folder @dir: a file of a
+ * kind Warpscope reads, somewhere inside it. */
+static gboolean
+read_from_folder (const char *output, const char *dir)
+{
+  g_autofree char *real_output = realpath (output, NULL);
+  g_autofree char *real_dir = realpath (dir, NULL);
+  g_autofree char *prefix = NULL;
+  WsInputKind kind;
+
+  if (real_output == NULL || real_dir == NULL)
+    return FALSE;
+  prefix = g_str_has_suffix (real_dir, G_DIR_SEPARATOR_S)
+             ? g_strdup (real_dir)
+             : g_strconcat (real_dir, G_DIR_SEPARATOR_S, NULL);
+  if (!g_str_has_prefix (real_output, prefix))
+    return FALSE;
+  kind = ws_input_detect (output, NULL);
+  return kind != WS_INPUT_UNKNOWN && kind != WS_INPUT_FOLDER;
+}
+
+/**
+ * ws_cli_check_output:
+ * @output: (nullable): a file a command writes; %NULL and "-" (standard
+ *   output) pass
+ * @inputs: (array zero-terminated=1): what the command reads: files,
+ *   folders, or `A,B` sides
+ *
+ * Refuses an output that is one of the inputs — the same file by device
+ * and inode, whatever the names and links — or a file a folder given as
+ * input would be read from: writing it would destroy what is read.
+ */
+gboolean
+ws_cli_check_output (const char *output, const char *const *inputs, GError **error)
+{
+  if (output == NULL || g_str_equal (output, "-") || !g_file_test (output, G_FILE_TEST_EXISTS))
+    return TRUE;
+  for (guint i = 0; inputs != NULL && inputs[i] != NULL; i++)
+    {
+      g_auto (GStrv) sides = ws_input_split_side (inputs[i]);
+
+      for (guint s = 0; sides[s] != NULL; s++)
+        if (ws_file_same (output, sides[s]) ||
+            (g_file_test (sides[s], G_FILE_TEST_IS_DIR) && read_from_folder (output, sides[s])))
+          {
+            g_set_error (error, G_IO_ERROR, G_IO_ERROR_EXISTS,
+                         _ ("%s: the output is one of the inputs; choose another file"), output);
+            return FALSE;
+          }
+    }
+  return TRUE;
+}
+
+/**
+ * ws_cli_parse_outputs:
+ * @first_output: the variable of an option naming a file the command
+ *   writes, then more, then %NULL
+ *
+ * ws_cli_parse(), then ws_cli_check_output() of each output against the
+ * files given: every command that writes files refuses to overwrite what
+ * it reads, with one line naming the file.
+ */
+gboolean
+ws_cli_parse_outputs (GOptionContext *context, int *argc, char ***argv, int min_args, int max_args,
+                      char **first_output, ...)
+{
+  va_list args;
+  gboolean ok = TRUE;
+
+  if (!ws_cli_parse (context, argc, argv, min_args, max_args))
+    return FALSE;
+  va_start (args, first_output);
+  for (char **output = first_output; output != NULL && ok; output = va_arg (args, char **))
+    {
+      g_autoptr (GError) error = NULL;
+
+      if (!ws_cli_check_output (*output, (const char *const *) *argv + 1, &error))
+        {
+          g_printerr ("warpscope-cli: %s\n", error->message);
+          ok = FALSE;
+        }
+    }
+  va_end (args);
+  return ok;
 }
 
 /* Prints the error (which names the file) as one line; returns the exit status. */
@@ -306,7 +396,7 @@ ws_cli_write (const char *path, const char *data, gsize len, GError **error)
         }
       return TRUE;
     }
-  return g_file_set_contents (path, data, len, error);
+  return ws_atomic_file_save (path, data, len, WS_ATOMIC_FILE_DEFAULT, error);
 }
 
 /**

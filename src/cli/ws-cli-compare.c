@@ -103,13 +103,16 @@ write_gauges (const WsComparison *cmp, GString *out, gboolean markdown, guint wi
       const WsGauges *b = ws_comparison_gauges (cmp, d, FALSE);
       const WsGauges *a = ws_comparison_gauges (cmp, d, TRUE);
       g_autofree char *verdict = NULL;
+      g_autofree char *visible = NULL;
 
       if (!ws_delta_profiled_both (d))
         continue;
       verdict = ws_verdict_change_text (cmp, d);
+      /* Printed as text: a name's control characters shown, not obeyed. */
+      visible = ws_format_escape_control (d->key);
       if (markdown)
         {
-          g_string_append_printf (out, "\n### `%s`\n\n**%s** %s\n\n", d->key, _ ("Verdict:"),
+          g_string_append_printf (out, "\n### `%s`\n\n**%s** %s\n\n", visible, _ ("Verdict:"),
                                   verdict);
           g_string_append_printf (out, "- %s %s\n- %s %s\n\n", _ ("Before:"), b->verdict_reason,
                                   _ ("After:"), a->verdict_reason);
@@ -118,7 +121,7 @@ write_gauges (const WsComparison *cmp, GString *out, gboolean markdown, guint wi
         }
       else
         {
-          g_autofree char *key = ws_format_ellipsize_middle (d->key, width);
+          g_autofree char *key = ws_format_ellipsize_middle (visible, width);
 
           g_string_append_printf (out, "\n%s\n", key);
           g_string_append_printf (out, "  %-18s %s\n", _ ("Verdict"), verdict);

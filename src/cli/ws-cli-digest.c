@@ -404,7 +404,7 @@ ws_cli_digest (int argc, char **argv)
        "its findings. An export that cannot be read becomes a row with its error (exit status "
        "1). With --mpi, run it under mpirun or srun: process 0 hands out the exports, largest "
        "first, as processes finish, and writes the file."));
-  if (!ws_cli_parse (context, &argc, &argv, 1, -1))
+  if (!ws_cli_parse_outputs (context, &argc, &argv, 1, -1, &output, NULL))
     return WS_EXIT_BAD_INPUT;
   if (threads < 0 || timeout <= 0)
     {

@@ -80,7 +80,7 @@ ws_cli_export (int argc, char **argv)
                 "final name and renamed when complete, so that a failed export leaves nothing "
                 "half-written."));
   ws_cli_add_rank_option (context);
-  if (!ws_cli_parse (context, &argc, &argv, 1, -1))
+  if (!ws_cli_parse_outputs (context, &argc, &argv, 1, -1, &chrome_trace, &markdown, NULL))
     return WS_EXIT_BAD_INPUT;
   for (gsize i = 0; i < G_N_ELEMENTS (exporters); i++)
     asked |= *exporters[i].path != NULL;

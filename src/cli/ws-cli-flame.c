@@ -205,7 +205,7 @@ ws_cli_flame (int argc, char **argv)
 
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
   ws_cli_add_rank_option (context);
-  if (!ws_cli_parse (context, &argc, &argv, 1, -1))
+  if (!ws_cli_parse_outputs (context, &argc, &argv, 1, -1, &output, NULL))
     return WS_EXIT_BAD_INPUT;
   format = format_str;
   if (format == NULL && output != NULL)

@@ -685,7 +685,7 @@ ws_cli_render (int argc, char **argv)
                                    "and AFTER, each one run: a file, a folder, or the files of "
                                    "one run joined by commas (run.sqlite,run_ncu_raw.csv)."));
   ws_cli_add_rank_option (context);
-  if (!ws_cli_parse (context, &argc, &argv, 1, -1))
+  if (!ws_cli_parse_outputs (context, &argc, &argv, 1, -1, &output, NULL))
     return WS_EXIT_BAD_INPUT;
   if (output == NULL && repeat <= 0)
     {

@@ -48,6 +48,9 @@ gboolean ws_cli_flame_render (WsRun *run, guint profile_index, gint thread, gint
 
 gboolean ws_cli_parse (GOptionContext *context, int *argc, char ***argv, int min_args,
                        int max_args);
+gboolean ws_cli_parse_outputs (GOptionContext *context, int *argc, char ***argv, int min_args,
+                               int max_args, char **first_output, ...) G_GNUC_NULL_TERMINATED;
+gboolean ws_cli_check_output (const char *output, const char *const *inputs, GError **error);
 int ws_cli_fail (GError *error);
 WsRun *ws_cli_load (char **paths, WsLoadFlags flags, GError **error);
 void ws_cli_add_rank_option (GOptionContext *context);

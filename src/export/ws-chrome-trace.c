@@ -576,14 +576,15 @@ ws_chrome_trace_write (const WsRun *run, GOutputStream *out, GCancellable *cance
  * ws_chrome_trace_write_file:
  *
  * Writes the trace to @path, gzip-compressed when @path ends in ".gz".  The
- * trace goes to a temporary file beside @path that replaces it only once
- * complete: a failed or cancelled export leaves no half file.
+ * trace goes to a temporary file (ws_atomic_file_create_temp()) that
+ * replaces it only once complete: a failed or cancelled export leaves no
+ * half file.
  */
 gboolean
 ws_chrome_trace_write_file (const WsRun *run, const char *path, GCancellable *cancellable,
                             GError **error)
 {
-  g_autofree char *dir = NULL, *base = NULL, *tmp = NULL;
+  g_autofree char *tmp = NULL;
   g_autoptr (GOutputStream) file = NULL;
   g_autoptr (GOutputStream) out = NULL;
   g_autoptr (GError) local = NULL;
@@ -592,18 +593,9 @@ ws_chrome_trace_write_file (const WsRun *run, const char *path, GCancellable *ca
   g_return_val_if_fail (run != NULL, FALSE);
   g_return_val_if_fail (path != NULL, FALSE);
 
-  dir = g_path_get_dirname (path);
-  base = g_path_get_basename (path);
-  tmp = g_strdup_printf ("%s%c.%s.XXXXXX", dir, G_DIR_SEPARATOR, base);
-  fd = g_mkstemp_full (tmp, O_WRONLY, 0666);
-  if (fd < 0)
-    {
-      int saved = errno;
-
-      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved), "%s: %s", path,
-                   g_strerror (saved));
-      return FALSE;
-    }
+  tmp = ws_atomic_file_create_temp (path, &fd, error);
+  if (tmp == NULL)
+    return FALSE;
 
   file = g_unix_output_stream_new (fd, TRUE);
   if (g_str_has_suffix (path, ".gz"))

@@ -7,6 +7,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "ws-atomic-file.h"
 #include "ws-format.h"
 #include "ws-summary-table.h"
 
@@ -156,7 +157,7 @@ ws_summary_table_write_csv_dir (const WsRun *run, const char *dir, const char *b
       name = g_strdup_printf ("%s_%s.csv", prefix, ws_summary_kind_to_string (kind));
       path = g_build_filename (dir, name, NULL);
       g_ptr_array_add (written, path);
-      if (!g_file_set_contents (path, out->str, out->len, error))
+      if (!ws_atomic_file_save (path, out->str, out->len, WS_ATOMIC_FILE_DEFAULT, error))
         return NULL;
     }
   return g_steal_pointer (&written);

@@ -91,16 +91,21 @@ append_padded (GString *out, const char *text, gsize width, int align)
  *
  * Appends @text as the inside of a Markdown table cell: pipes and the
  * characters that would start emphasis, HTML, links or code are escaped,
- * and line breaks become spaces.
+ * line breaks become spaces and other control characters visible escapes
+ * (ws_format_escape_control()).
  */
 void
 ws_markdown_append_cell (GString *out, const char *text)
 {
-  for (const char *p = text; *p != '\0'; p++)
+  /* Line breaks become spaces, other control characters escapes. */
+  g_autofree char *spaced = g_strdelimit (g_strdup (text), "\n", ' ');
+  g_autofree char *visible = ws_format_escape_control (spaced);
+
+  for (const char *p = visible; *p != '\0'; p++)
     {
       if (strchr ("|\\*_<>[]`", *p) != NULL)
         g_string_append_c (out, '\\');
-      g_string_append_c (out, *p == '\n' ? ' ' : *p);
+      g_string_append_c (out, *p);
     }
 }
 
@@ -125,7 +130,8 @@ column_widths (guint n_columns, const char *const *headers, GPtrArray *cells)
  * so that the aligned table of @cells is at most @max_width characters
  * wide; names keep at least 16 characters, so a table whose other columns
  * are wider than @max_width stays wider.  For terminals: CSV and Markdown
- * keep full names.
+ * keep full names.  The names' control characters are made visible first
+ * (ws_format_escape_control()), as the table prints them.
  */
 void
 ws_table_fit_width (guint n_columns, const char *const *headers, GPtrArray *cells, guint column,
@@ -137,6 +143,13 @@ ws_table_fit_width (guint n_columns, const char *const *headers, GPtrArray *cell
 
   g_return_if_fail (column < n_columns);
 
+  for (guint i = column; i < cells->len; i += n_columns)
+    {
+      char *visible = ws_format_escape_control (g_ptr_array_index (cells, i));
+
+      g_free (g_ptr_array_index (cells, i));
+      g_ptr_array_index (cells, i) = visible;
+    }
   width = column_widths (n_columns, headers, cells);
   for (guint c = 0; c < n_columns; c++)
     total += width[c];
@@ -153,14 +166,47 @@ ws_table_fit_width (guint n_columns, const char *const *headers, GPtrArray *cell
     }
 }
 
+/* nsys's aligned console table of cells already made visible. */
+static void
+write_aligned (guint n_columns, const char *const *headers, const gboolean *numeric,
+               GPtrArray *cells, GString *out)
+{
+  guint n_rows = n_columns > 0 ? cells->len / n_columns : 0;
+  g_autofree gsize *width = column_widths (n_columns, headers, cells);
+
+  for (guint c = 0; c < n_columns; c++)
+    {
+      g_string_append (out, c == 0 ? " " : "  ");
+      append_padded (out, headers[c], width[c], 0);
+    }
+  g_string_append_c (out, '\n');
+  for (guint c = 0; c < n_columns; c++)
+    {
+      g_string_append (out, c == 0 ? " " : "  ");
+      for (gsize i = 0; i < width[c]; i++)
+        g_string_append_c (out, '-');
+    }
+  g_string_append_c (out, '\n');
+  for (guint r = 0; r < n_rows; r++)
+    {
+      for (guint c = 0; c < n_columns; c++)
+        {
+          g_string_append (out, c == 0 ? " " : "  ");
+          append_padded (out, g_ptr_array_index (cells, r * n_columns + c), width[c],
+                         numeric[c] ? 1 : -1);
+        }
+      g_string_append_c (out, '\n');
+    }
+}
+
 /* Writes rows of cells as CSV, as nsys's aligned console table (centred
- * headers, numbers right, text left, two spaces between), or Markdown. */
+ * headers, numbers right, text left, two spaces between; control
+ * characters shown as escapes, ws_format_escape_control()), or Markdown. */
 void
 ws_table_write (guint n_columns, const char *const *headers, const gboolean *numeric,
                 GPtrArray *cells, WsOutputFormat format, GString *out)
 {
   guint n_rows = n_columns > 0 ? cells->len / n_columns : 0;
-  g_autofree gsize *width = NULL;
 
   switch (format)
     {
@@ -212,31 +258,17 @@ ws_table_write (guint n_columns, const char *const *headers, const gboolean *num
       case WS_FORMAT_TABLE:
       case WS_FORMAT_JSON:
       default:
-        width = column_widths (n_columns, headers, cells);
+        {
+          g_autoptr (GPtrArray) visible = g_ptr_array_new_full (cells->len, g_free);
+          g_autoptr (GPtrArray) visible_headers = g_ptr_array_new_full (n_columns, g_free);
 
-        for (guint c = 0; c < n_columns; c++)
-          {
-            g_string_append (out, c == 0 ? " " : "  ");
-            append_padded (out, headers[c], width[c], 0);
-          }
-        g_string_append_c (out, '\n');
-        for (guint c = 0; c < n_columns; c++)
-          {
-            g_string_append (out, c == 0 ? " " : "  ");
-            for (gsize i = 0; i < width[c]; i++)
-              g_string_append_c (out, '-');
-          }
-        g_string_append_c (out, '\n');
-        for (guint r = 0; r < n_rows; r++)
-          {
-            for (guint c = 0; c < n_columns; c++)
-              {
-                g_string_append (out, c == 0 ? " " : "  ");
-                append_padded (out, g_ptr_array_index (cells, r * n_columns + c), width[c],
-                               numeric[c] ? 1 : -1);
-              }
-            g_string_append_c (out, '\n');
-          }
+          for (guint c = 0; c < n_columns; c++)
+            g_ptr_array_add (visible_headers, ws_format_escape_control (headers[c]));
+          for (guint i = 0; i < cells->len; i++)
+            g_ptr_array_add (visible, ws_format_escape_control (g_ptr_array_index (cells, i)));
+          write_aligned (n_columns, (const char *const *) visible_headers->pdata, numeric, visible,
+                         out);
+        }
         return;
     }
 }

@@ -436,14 +436,13 @@ open_db (const char *path, const char *name, GError **error)
  * @path: the `.wsdigest` to write
  *
  * Writes @digest into a temporary file beside @path (`.NAME.XXXXXX`), makes
- * it durable, and renames it over @path: an interrupted or failed write
+ * it durable, and renames it over @path (ws_atomic_file_commit(): a FIFO
+ * or a device gets the bytes in place): an interrupted or failed write
  * leaves @path as it was.
  */
 gboolean
 ws_digest_write_file (const WsDigest *digest, const char *path, GError **error)
 {
-  g_autofree char *dir = NULL;
-  g_autofree char *base = NULL;
   g_autofree char *tmp = NULL;
   sqlite3 *db;
   gboolean ok;
@@ -451,18 +450,9 @@ ws_digest_write_file (const WsDigest *digest, const char *path, GError **error)
 
   g_return_val_if_fail (digest != NULL && path != NULL, FALSE);
 
-  dir = g_path_get_dirname (path);
-  base = g_path_get_basename (path);
-  tmp = g_strdup_printf ("%s/.%s.XXXXXX", dir, base);
-  fd = g_mkstemp_full (tmp, O_RDWR | O_CLOEXEC, 0644);
-  if (fd < 0)
-    {
-      int saved = errno;
-
-      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved), "%s: %s", path,
-                   g_strerror (saved));
-      return FALSE;
-    }
+  tmp = ws_atomic_file_create_temp (path, &fd, error);
+  if (tmp == NULL)
+    return FALSE;
   db = open_db (tmp, path, error);
   ok = db != NULL && write_db (db, path, digest, error);
   if (db != NULL && sqlite3_close (db) != SQLITE_OK && ok)

@@ -8,6 +8,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "ws-atomic-file.h"
 #include "ws-bars-chart.h"
 #include "ws-findings-output.h"
 #include "ws-findings.h"
@@ -264,5 +265,5 @@ ws_markdown_document_write (const WsRun *run, const char *path, const WsMarkdown
   append_summary_table (out, run, WS_SUMMARY_MEM_SIZE_SUM, _ ("Memory operations by size"), top);
 
   g_string_append_printf (out, "\n---\n%s %s\n", _ ("Made with Warpscope"), PACKAGE_VERSION);
-  return g_file_set_contents (path, out->str, out->len, error);
+  return ws_atomic_file_save (path, out->str, out->len, WS_ATOMIC_FILE_DEFAULT, error);
 }

@@ -41,12 +41,13 @@ ws_measure_context (void)
 
 /* Draws with @draw into a PNG, SVG or PDF file: the same drawing function
  * the window uses, on another surface.  The file is written next to @path
- * and renamed into place, so a failed export never leaves half a file. */
+ * (ws_atomic_file_create_temp()) and put in place when complete, so a
+ * failed export never leaves half a file. */
 gboolean
 ws_render_to_file (const char *path, double width, double height, WsDrawFunc draw,
                    gpointer user_data, GError **error)
 {
-  g_autofree char *tmp = g_strdup_printf ("%s.part", path);
+  g_autofree char *tmp = NULL;
   const char *kind;
   cairo_surface_t *surface;
   cairo_status_t status;
@@ -65,6 +66,9 @@ ws_render_to_file (const char *path, double width, double height, WsDrawFunc dra
                    WS_SURFACE_MAX_EXTENT);
       return FALSE;
     }
+  tmp = ws_atomic_file_create_temp (path, NULL, error);
+  if (tmp == NULL)
+    return FALSE;
 
   if (g_str_equal (kind, "svg"))
     surface = cairo_svg_surface_create (tmp, width, height);

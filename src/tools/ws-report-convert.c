@@ -246,6 +246,37 @@ manual_command (const char *report, const Tool *tool)
   return g_strdup_printf ("ncu --import %s --csv --page raw --print-units base > %s", in, out);
 }
 
+/* Whether the tool a capture folder's run.json names may run: a folder
+ * sent by someone else must never run anything, so only an nsys or ncu
+ * by that name, outside the folder, that nobody but its owner (root or
+ * the user) could have changed. */
+static gboolean
+trusted_fallback (const char *report, const Tool *tool, const char *fallback)
+{
+  g_autofree char *name = g_path_get_basename (fallback);
+  g_autofree char *real = realpath (fallback, NULL);
+  g_autofree char *report_dir = g_path_get_dirname (report);
+  g_autofree char *folder = NULL;
+  g_autofree char *real_folder = NULL;
+  GStatBuf st;
+
+  if (!g_path_is_absolute (fallback) || !g_str_equal (name, tool->tool) || real == NULL ||
+      g_stat (real, &st) != 0 || !S_ISREG (st.st_mode) || (st.st_mode & 0111) == 0 ||
+      (st.st_mode & (S_IWGRP | S_IWOTH)) != 0 || (st.st_uid != 0 && st.st_uid != getuid ()))
+    return FALSE;
+  /* The capture folder: the report's, or its parent's for nsys/ and ncu/. */
+  folder = g_path_get_dirname (report_dir);
+  real_folder = realpath (folder, NULL);
+  if (real_folder != NULL)
+    {
+      g_autofree char *prefix = g_strconcat (real_folder, G_DIR_SEPARATOR_S, NULL);
+
+      if (g_str_has_prefix (real, prefix))
+        return FALSE;
+    }
+  return TRUE;
+}
+
 /* The program to run, or %NULL with the message that says what to do:
  * the one in the settings, else on PATH and in the usual folders, else
  * @fallback (the one a capture folder's run.json names). */
@@ -265,8 +296,7 @@ find_tool (const char *report, const Tool *tool, const char *fallback, GError **
   path = ws_tool_resolve (tool->tool, setting, NULL);
   if (path != NULL)
     return g_steal_pointer (&path);
-  if (fallback != NULL && g_file_test (fallback, G_FILE_TEST_IS_EXECUTABLE) &&
-      !g_file_test (fallback, G_FILE_TEST_IS_DIR))
+  if (fallback != NULL && trusted_fallback (report, tool, fallback))
     return g_strdup (fallback);
 
   manual = manual_command (report, tool);

@@ -214,7 +214,7 @@ ws_ssh_connection_argv (WsSshConnection *self, const char *remote_command)
   g_strv_builder_add_many (argv, "-o", "BatchMode=yes", "-o", "ControlMaster=no", "-o", control,
                            NULL);
   add_host_options (self, argv);
-  g_strv_builder_add_many (argv, self->host->destination, remote_command, NULL);
+  g_strv_builder_add_many (argv, "--", self->host->destination, remote_command, NULL);
   return g_strv_builder_end (argv);
 }
 
@@ -231,7 +231,7 @@ typed_command (WsSshConnection *self, const char *last)
   g_strv_builder_add (argv, g_strcmp0 (found, self->ssh_argv[0]) == 0 ? name : self->ssh_argv[0]);
   g_strv_builder_addv (argv, (const char **) self->ssh_argv + 1);
   add_host_options (self, argv);
-  g_strv_builder_add (argv, self->host->destination);
+  g_strv_builder_add_many (argv, "--", self->host->destination, NULL);
   if (last != NULL)
     g_strv_builder_add (argv, last);
   words = g_strv_builder_end (argv);
@@ -329,6 +329,14 @@ ws_ssh_connection_open (WsSshConnection *self, GCancellable *cancellable, GError
   g_return_val_if_fail (WS_IS_SSH_CONNECTION (self), FALSE);
   g_return_val_if_fail (self->master == 0, FALSE);
 
+  /* Whoever made the host (a file included), nothing but a host reaches
+   * ssh: the last check before any ssh runs. */
+  if (!ws_ssh_destination_check (self->host->destination, error) ||
+      !ws_ssh_port_check (self->host->port, error))
+    {
+      g_prefix_error (error, "%s: ", ws_ssh_connection_get_name (self));
+      return FALSE;
+    }
   if (!choose_control_path (self, error))
     return FALSE;
   g_unlink (self->control_path);
@@ -348,7 +356,7 @@ ws_ssh_connection_open (WsSshConnection *self, GCancellable *cancellable, GError
                            "-o", "ControlPersist=no", "-o", "ServerAliveInterval=15", "-o",
                            "ServerAliveCountMax=4", "-T", NULL);
   add_host_options (self, builder);
-  g_strv_builder_add_many (builder, self->host->destination, "exec cat >/dev/null", NULL);
+  g_strv_builder_add_many (builder, "--", self->host->destination, "exec cat >/dev/null", NULL);
   argv = g_strv_builder_end (builder);
 
   if (!g_unix_open_pipe (in_pipe, FD_CLOEXEC, error))

@@ -66,10 +66,17 @@ ws_ssh_host_is_local (const char *spec)
   return spec[0] == '\0' || (spec[0] == '-' && (spec[1] == '\0' || g_ascii_isspace (spec[1])));
 }
 
-/* A destination reaches ssh as one argument: it must not read as an
- * option, nor hold what no host name holds. */
-static gboolean
-valid_destination (const char *destination, GError **error)
+/**
+ * ws_ssh_destination_check:
+ * @destination: (nullable): what ssh is to connect to, `[user@]host`
+ *
+ * The one check of a destination, wherever it comes from (a HOST cell,
+ * `--host`, the settings, a capture folder's run.json): it reaches ssh as
+ * one argument, so it must not read as an option, nor hold what no host
+ * name holds.
+ */
+gboolean
+ws_ssh_destination_check (const char *destination, GError **error)
 {
   if (destination == NULL || destination[0] == '\0')
     {
@@ -158,7 +165,7 @@ ws_ssh_host_parse (const char *spec, GError **error)
       *colon = '\0';
     }
   destination = g_strdup (text);
-  if (!valid_destination (destination, error) || (at != NULL && at[1] == '\0'))
+  if (!ws_ssh_destination_check (destination, error) || (at != NULL && at[1] == '\0'))
     {
       if (error != NULL && *error == NULL)
         g_set_error (error, WS_CAPTURE_ERROR, WS_CAPTURE_ERROR_INVALID, "“%s”: no host after “@”",
@@ -196,15 +203,32 @@ ws_ssh_host_validate (const WsSshHost *host, GError **error)
                      "the host name “%s” holds a TAB or a line break", host->name);
         return FALSE;
       }
-  if (!valid_destination (host->destination, error))
+  if (!ws_ssh_destination_check (host->destination, error))
     {
       g_prefix_error (error, "host “%s”: ", host->name);
       return FALSE;
     }
-  if (host->port > 65535)
+  if (!ws_ssh_port_check (host->port, error))
+    {
+      g_prefix_error (error, "host “%s”: ", host->name);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/**
+ * ws_ssh_port_check:
+ * @port: a port, 0 for what ssh's configuration says
+ *
+ * Returns: whether @port is 0 or from 1 to 65535
+ */
+gboolean
+ws_ssh_port_check (gint64 port, GError **error)
+{
+  if (port < 0 || port > 65535)
     {
       g_set_error (error, WS_CAPTURE_ERROR, WS_CAPTURE_ERROR_INVALID,
-                   "host “%s”: port %u is not from 1 to 65535", host->name, host->port);
+                   "port %" G_GINT64_FORMAT " is not from 1 to 65535", port);
       return FALSE;
     }
   return TRUE;
