@@ -247,28 +247,27 @@ ws_ranks_loader_main_pid (const WsRun *run)
  * ws_ranks_loader_gpus_of:
  *
  * Returns: (transfer full) (nullable): "NVIDIA H100 80GB HBM3 on vm at
- * 0000:00:06.0" for each GPU @pid ran on, joined by ";"
+ * 0000:00:06.0" for each GPU @pid ran on (ws_run_devices_used()), joined
+ * by ";"
  */
 char *
 ws_ranks_loader_gpus_of (const WsRun *run, guint32 pid)
 {
   g_autoptr (GString) out = g_string_new (NULL);
-  g_autoptr (GHashTable) seen = g_hash_table_new (NULL, NULL);
+  g_autoptr (GArray) devices = ws_run_devices_used (run, pid);
 
-  for (guint s = 0; s < run->streams->len; s++)
+  for (guint d = 0; d < devices->len; d++)
     {
-      const WsStream *stream = &g_array_index (run->streams, WsStream, s);
+      gint32 device = g_array_index (devices, gint32, d);
       const WsGpu *gpu = NULL;
 
-      if (stream->pid != pid || !g_hash_table_add (seen, GINT_TO_POINTER (stream->device_id + 1)))
-        continue;
       for (guint g = 0; g < run->prov.gpus->len && gpu == NULL; g++)
-        if (g_array_index (run->prov.gpus, WsGpu, g).id == stream->device_id)
+        if (g_array_index (run->prov.gpus, WsGpu, g).id == device)
           gpu = &g_array_index (run->prov.gpus, WsGpu, g);
       if (out->len > 0)
         g_string_append_c (out, ';');
       if (gpu == NULL)
-        g_string_append_printf (out, "GPU %d", stream->device_id);
+        g_string_append_printf (out, "GPU %d", device);
       else
         {
           const char *where =
