@@ -335,6 +335,28 @@ test_diagnose_rank_gpus (void)
                       r, busy[r], span[r]);
     }
 
+  /* `info` lists each GPU under its own id, with its own bus. */
+  {
+    const char *argv[] = { ws_test_cli (), "info", nsys, NULL };
+    g_autofree char *out = NULL, *err = NULL;
+
+    g_assert_cmpint (ws_test_run (argv, &out, &err), ==, 0);
+    for (int d = 0; d < 2; d++)
+      {
+        g_autofree char *sql =
+          g_strdup_printf ("SELECT busLocation FROM TARGET_INFO_GPU WHERE id = %d", d);
+        g_autofree char *bus = ws_test_sqlite_text (db[1], sql);
+        g_autofree char *line = g_strdup_printf ("  GPU %d: ", d);
+        const char *at = strstr (out, line);
+        g_autofree char *row = NULL;
+
+        g_assert_nonnull (at);
+        row = g_strndup (at, strcspn (at, "\n"));
+        g_test_message ("%s", row);
+        g_assert_nonnull (strstr (row, bus));
+      }
+  }
+
   /* The job: the GPU the finding names is the idler one, by its own id;
    * each GPU's share is its own. */
   {
