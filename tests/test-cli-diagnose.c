@@ -406,7 +406,37 @@ test_diagnose_rank_gpus (void)
       g_str_has_prefix (json_object_get_string_member (finding, "summary"), "GPU 1 is idle"));
   }
 
-  /* Over the steady state, as by default: still GPU 1 alone. */
+  /* Over the steady state, as by default: still GPU 1 alone, and the
+   * job's digest says the same of rank 1 as its export. */
+  {
+    g_autofree char *digest = g_build_filename (dir, "job.wsdigest", NULL);
+    const char *digest_argv[] = { ws_test_cli (), "digest", "-j", "1", "-o", digest, nsys, NULL };
+    const char *from_digest[] = { ws_test_cli (), "diagnose", "--rank", "1",
+                                  "--format",     "json",     digest,   NULL };
+    const char *from_export[] = { ws_test_cli (), "diagnose", "--rank", "1",
+                                  "--format",     "json",     nsys,     NULL };
+    g_autoptr (JsonParser) digest_parser = json_parser_new ();
+    g_autoptr (JsonParser) export_parser = json_parser_new ();
+    g_autofree char *out = NULL, *err = NULL;
+    JsonObject *a, *b;
+
+    g_assert_cmpint (ws_test_run (digest_argv, &out, &err), ==, 0);
+    a = json_object_get_object_member (
+      finding_of (
+        json_object_get_array_member (diagnose_json (digest_parser, from_digest), "findings"),
+        "gpu-idle"),
+      "evidence");
+    b = json_object_get_object_member (
+      finding_of (
+        json_object_get_array_member (diagnose_json (export_parser, from_export), "findings"),
+        "gpu-idle"),
+      "evidence");
+    g_assert_cmpint (json_object_get_int_member (a, "device"), ==, 1);
+    g_assert_cmpint (json_object_get_int_member (b, "device"), ==, 1);
+    g_assert_cmpint (json_object_get_int_member (a, "idle_ns"), ==,
+                     json_object_get_int_member (b, "idle_ns"));
+    g_assert_false (json_object_has_member (a, "gpu0_idle_pct"));
+  }
   {
     const char *argv[] = {
       ws_test_cli (), "diagnose", "--rank", "1", "--format", "json", nsys, NULL
