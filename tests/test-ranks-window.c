@@ -312,6 +312,9 @@ test_capture_targets_two_windows (void)
   GList *before = gtk_application_get_windows (GTK_APPLICATION (app));
   g_autoptr (GPtrArray) opened = g_ptr_array_new ();
   g_autoptr (GHashTable) titles = g_hash_table_new (g_str_hash, g_str_equal);
+  WsWindow *said = NULL;
+  WsCompareWindow *compare = NULL;
+  guint n_windows;
 
   before = g_list_copy (before);
   g_application_open (G_APPLICATION (app), &file, 1, "");
@@ -333,6 +336,33 @@ test_capture_targets_two_windows (void)
       g_hash_table_add (titles, (gpointer) title);
     }
   g_assert_cmpuint (g_hash_table_size (titles), ==, 2);
+
+  /* One of them says why, and offers to compare the two. */
+  for (guint i = 0; i < opened->len; i++)
+    {
+      const char *message = ws_window_get_runs_message (g_ptr_array_index (opened, i));
+
+      if (message == NULL)
+        continue;
+      g_assert_null (said);
+      said = g_ptr_array_index (opened, i);
+      g_test_message ("%s", message);
+      g_assert_nonnull (strstr (message, "2 separate runs (bert_inf, vit_inf)"));
+    }
+  g_assert_nonnull (said);
+  n_windows = g_list_length (gtk_application_get_windows (GTK_APPLICATION (app)));
+  ws_window_runs_bar_compare (said);
+  g_assert_null (ws_window_get_runs_message (said));
+  ws_test_wait_until (has_more_windows, GUINT_TO_POINTER (n_windows), 60,
+                      "the comparison window of the two runs");
+  for (GList *l = gtk_application_get_windows (GTK_APPLICATION (app)); l != NULL; l = l->next)
+    if (WS_IS_COMPARE_WINDOW (l->data))
+      compare = l->data;
+  g_assert_nonnull (compare);
+  ws_test_gui_iterate_until (compare_ready, compare);
+  g_test_message ("%s", ws_compare_window_get_headline (compare));
+  gtk_widget_destroy (GTK_WIDGET (compare));
+
   for (guint i = 0; i < opened->len; i++)
     gtk_widget_destroy (g_ptr_array_index (opened, i));
   ws_test_gui_flush ();
