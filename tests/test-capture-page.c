@@ -382,13 +382,22 @@ test_settings_dialog (void)
     GTK_SWITCH (ws_capture_settings_dialog_get_widget (dialog, "multi_run_switch"));
   GtkComboBox *sets = GTK_COMBO_BOX (ws_capture_settings_dialog_get_widget (dialog, "set_combo"));
   GtkEntry *set_entry = GTK_ENTRY (gtk_bin_get_child (GTK_BIN (sets)));
+  GtkComboBox *comm =
+    GTK_COMBO_BOX (ws_capture_settings_dialog_get_widget (dialog, "comm_replay_combo"));
+  GtkSpinButton *stall =
+    GTK_SPIN_BUTTON (ws_capture_settings_dialog_get_widget (dialog, "stall_spin"));
   g_autofree char *clock_value = NULL;
   g_autofree char *set_value = NULL;
+  g_autofree char *comm_value = NULL;
+  g_autoptr (WsCaptureSettings) loaded = ws_capture_settings_new ();
 
   gtk_widget_show (GTK_WIDGET (dialog));
   ws_test_gui_flush ();
   g_assert_cmpint (gtk_spin_button_get_value_as_int (topn), ==, 10);
   g_assert_cmpstr (gtk_entry_get_text (set_entry), ==, "full");
+  /* Communication kernels are left out, and ncu has 10 minutes of silence. */
+  g_assert_cmpstr (gtk_combo_box_get_active_id (comm), ==, "");
+  g_assert_cmpint (gtk_spin_button_get_value_as_int (stall), ==, 600);
 
   gtk_spin_button_set_value (topn, 5);
   gtk_combo_box_set_active_id (clock, "none");
@@ -400,6 +409,15 @@ test_settings_dialog (void)
   g_assert_false (g_settings_get_boolean (settings, "ncu-multi-run"));
   set_value = g_settings_get_string (settings, "ncu-set");
   g_assert_cmpstr (set_value, ==, "detailed");
+  gtk_combo_box_set_active_id (comm, "range");
+  gtk_spin_button_set_value (stall, 90);
+  comm_value = g_settings_get_string (settings, "ncu-comm-replay");
+  g_assert_cmpstr (comm_value, ==, "range");
+  g_assert_cmpuint (g_settings_get_uint (settings, "ncu-stall-timeout"), ==, 90);
+  /* What a capture from the window then runs with. */
+  ws_capture_settings_load (loaded, settings);
+  g_assert_cmpstr (loaded->ncu_comm_replay, ==, "range");
+  g_assert_cmpuint (loaded->ncu_stall_timeout, ==, 90);
 
   /* The sets of current ncu versions (the same six whether FORMATS.md's
    * list or ncu 2025.3.1's answer fills it). */
@@ -410,6 +428,8 @@ test_settings_dialog (void)
   g_settings_reset (settings, "clock-control");
   g_settings_reset (settings, "ncu-multi-run");
   g_settings_reset (settings, "ncu-set");
+  g_settings_reset (settings, "ncu-comm-replay");
+  g_settings_reset (settings, "ncu-stall-timeout");
 }
 
 /* A host made in the settings dialog's Hosts page, through its fields:

@@ -8,6 +8,7 @@
 #include "ws-capture-plan.h"
 #include "ws-capture-settings.h"
 #include "ws-error.h"
+#include "ws-kernel-name.h"
 #include "ws-test-util.h"
 #include "ws-tool-find.h"
 #include "ws-tool-query.h"
@@ -142,7 +143,7 @@ real_top (guint n)
   g_autofree char *csv =
     ws_test_data ("nsys-stats", "v2025.3_h100_probe_cuda_gpu_kern_sum.csv", NULL);
   g_autoptr (GError) error = NULL;
-  GPtrArray *kernels = ws_capture_read_top_kernels (csv, n, &error);
+  GPtrArray *kernels = ws_capture_read_top_kernels (csv, n, NULL, NULL, &error);
 
   g_assert_no_error (error);
   return kernels;
@@ -338,7 +339,8 @@ test_top_kernels_of_ranks (void)
       g_ptr_array_add (paths, path);
     }
   g_ptr_array_add (paths, NULL);
-  top = ws_capture_read_top_kernels_merged ((const char *const *) paths->pdata, 2, &error);
+  top =
+    ws_capture_read_top_kernels_merged ((const char *const *) paths->pdata, 2, NULL, NULL, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (top->len, ==, 2);
   g_assert_cmpstr (((WsCaptureKernel *) g_ptr_array_index (top, 0))->name, ==, "C");
@@ -376,14 +378,14 @@ test_top_kernels_missing (void)
   *strchr (contents, '\n') = '\0';
   g_assert_true (g_file_set_contents (empty, contents, -1, NULL));
 
-  kernels = ws_capture_read_top_kernels (empty, 10, &error);
+  kernels = ws_capture_read_top_kernels (empty, 10, NULL, NULL, &error);
   g_assert_null (kernels);
   g_assert_error (error, WS_CAPTURE_ERROR, WS_CAPTURE_ERROR_STEP_FAILED);
   g_assert_true (g_str_has_prefix (error->message, empty));
   g_assert_nonnull (strstr (error->message, "lists no kernels"));
   g_clear_error (&error);
 
-  kernels = ws_capture_read_top_kernels (missing, 10, &error);
+  kernels = ws_capture_read_top_kernels (missing, 10, NULL, NULL, &error);
   g_assert_null (kernels);
   g_assert_true (g_str_has_prefix (error->message, missing));
   ws_test_rmtree (dir);
@@ -405,7 +407,7 @@ test_kernel_file_names (void)
     "20.0,100,1,100.0,100.0,100,100,0.0,\"gemm(double *, int)\"\n";
 
   g_assert_true (g_file_set_contents (csv, text, -1, NULL));
-  kernels = ws_capture_read_top_kernels (csv, 10, &error);
+  kernels = ws_capture_read_top_kernels (csv, 10, NULL, NULL, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (kernels->len, ==, 3);
   /* Named after display names: the functor says which elementwise kernel,
@@ -429,7 +431,7 @@ test_gpt2_file_names (void)
   g_autofree char *target = ws_test_unpack_gpt2 (&tmp);
   g_autofree char *csv = g_build_filename (target, "nsys", "GPT2___cuda_gpu_kern_sum.csv", NULL);
   g_autoptr (GError) error = NULL;
-  g_autoptr (GPtrArray) kernels = ws_capture_read_top_kernels (csv, 4, &error);
+  g_autoptr (GPtrArray) kernels = ws_capture_read_top_kernels (csv, 4, NULL, NULL, &error);
   static const char *const files[] = {
     "Kernel2_cutlass_75_tensorop_bf16_s1688gemm_bf16_128x128_tn_align1",
     "Kernel2_cutlass_75_tensorop_bf16_s1688gemm_bf16_256x128_nn_align1",
@@ -749,6 +751,144 @@ test_tools_timeout (void)
   g_test_message ("returned after %.1f s", (g_get_monotonic_time () - start) / 1e6);
 }
 
+typedef struct
+{
+  char *name;
+  gint64 total;
+} SqlKernel;
+
+static int
+compare_sql_kernels (gconstpointer a, gconstpointer b)
+{
+  const SqlKernel *ka = a, *kb = b;
+
+  return ka->total < kb->total ? 1 : ka->total > kb->total ? -1 : 0;
+}
+
+/* The real two-GPU NCCL job (tests/data/multirank-nccl): rank 0 spends a
+ * fifth of its GPU time in ncclDevKernel_AllReduce_Sum_f32_RING_LL, most
+ * of it waiting for rank 1.  Step 4 leaves every ncclDevKernel_* out, says
+ * how much time they had, and names the next kernels: the three largest
+ * non-NCCL kernels by SQL over the two exports, added up across ranks. */
+static void
+test_top_kernels_leave_out_nccl (void)
+{
+  g_autofree char *dir = ws_test_tmpdir ();
+  g_autoptr (GPtrArray) csvs = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GPtrArray) left_out =
+    g_ptr_array_new_with_free_func ((GDestroyNotify) ws_capture_kernel_free);
+  g_autoptr (GArray) truth = g_array_new (FALSE, FALSE, sizeof (SqlKernel));
+  g_autoptr (GHashTable) by_name = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr (GPtrArray) top = NULL;
+  g_autoptr (GPtrArray) raw = NULL;
+  g_autoptr (GError) error = NULL;
+  gint64 all_total = 0, sql_all = 0, sql_nccl = 0, left_total = 0;
+
+  for (guint r = 0; r < 2; r++)
+    {
+      g_autofree char *xz = g_strdup_printf ("multirank-nccl/rank%u.sqlite.xz", r);
+      g_autofree char *csv_name = g_strdup_printf ("rank%u_cuda_gpu_kern_sum.csv", r);
+      g_autofree char *db = ws_test_unxz (xz, dir);
+      g_autofree char *rows = ws_test_sqlite_text (
+        db, "SELECT group_concat(name || char(9) || total, char(10)) FROM (SELECT s.value AS "
+            "name, sum(k.end - k.start) AS total FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN "
+            "StringIds s ON s.id = k.demangledName WHERE s.value NOT LIKE '%nccl%' GROUP BY "
+            "k.demangledName)");
+      g_autofree char *all =
+        ws_test_sqlite_text (db, "SELECT sum(end - start) FROM CUPTI_ACTIVITY_KIND_KERNEL");
+      g_autofree char *nccl = ws_test_sqlite_text (
+        db, "SELECT sum(k.end - k.start) FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN StringIds s "
+            "ON s.id = k.demangledName WHERE s.value LIKE 'ncclDevKernel%'");
+      g_auto (GStrv) lines = g_strsplit (rows, "\n", -1);
+
+      g_ptr_array_add (csvs, ws_test_data ("multirank-nccl", csv_name, NULL));
+      sql_all += g_ascii_strtoll (all, NULL, 10);
+      sql_nccl += g_ascii_strtoll (nccl, NULL, 10);
+      for (guint i = 0; lines[i] != NULL; i++)
+        {
+          char *tab = strrchr (lines[i], '\t');
+          gpointer at;
+
+          *tab = '\0';
+          at = g_hash_table_lookup (by_name, lines[i]);
+          if (at == NULL)
+            {
+              SqlKernel kernel = { g_strdup (lines[i]), 0 };
+
+              g_array_append_val (truth, kernel);
+              at = GUINT_TO_POINTER (truth->len);
+              g_hash_table_insert (by_name, kernel.name, at);
+            }
+          g_array_index (truth, SqlKernel, GPOINTER_TO_UINT (at) - 1).total +=
+            g_ascii_strtoll (tab + 1, NULL, 10);
+        }
+    }
+  g_ptr_array_add (csvs, NULL);
+  g_array_sort (truth, compare_sql_kernels);
+
+  /* Without leaving them out, the all-reduce comes first: what hung. */
+  raw =
+    ws_capture_read_top_kernels_merged ((const char *const *) csvs->pdata, 3, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_str_has_prefix (((WsCaptureKernel *) g_ptr_array_index (raw, 0))->name,
+                                   "ncclDevKernel_AllReduce_Sum_f32_RING_LL"));
+
+  top = ws_capture_read_top_kernels_merged ((const char *const *) csvs->pdata, 3, left_out,
+                                            &all_total, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (top->len, ==, 3);
+  for (guint i = 0; i < 3; i++)
+    {
+      const WsCaptureKernel *kernel = g_ptr_array_index (top, i);
+      const SqlKernel *want = &g_array_index (truth, SqlKernel, i);
+
+      g_test_message ("%u. %s %" G_GINT64_FORMAT, i + 1, kernel->name, kernel->total);
+      g_assert_cmpstr (kernel->name, ==, want->name);
+      g_assert_cmpint (kernel->total, ==, want->total);
+    }
+  g_assert_cmpint (all_total, ==, sql_all);
+  g_assert_cmpuint (left_out->len, >=, 1);
+  for (guint i = 0; i < left_out->len; i++)
+    {
+      const WsCaptureKernel *kernel = g_ptr_array_index (left_out, i);
+
+      g_assert_true (g_str_has_prefix (kernel->name, "ncclDevKernel_"));
+      left_total += kernel->total;
+    }
+  g_assert_true (g_str_has_prefix (((WsCaptureKernel *) g_ptr_array_index (left_out, 0))->name,
+                                   "ncclDevKernel_AllReduce_Sum_f32_RING_LL"));
+  g_assert_cmpint (left_total, ==, sql_nccl);
+
+  for (guint i = 0; i < truth->len; i++)
+    g_free (g_array_index (truth, SqlKernel, i).name);
+  ws_test_rmtree (dir);
+}
+
+/* What counts as a communication kernel: one function for the launcher
+ * and the findings. */
+static void
+test_communication_names (void)
+{
+  const char *const yes[] = {
+    "ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevKernelArgsStorage<(unsigned long)4096>)",
+    "ncclKernel_AllGather_RING_LL_Sum_int8_t(ncclWorkElem)",
+    "_Z28ncclDevKernel_Generic_4ncclDevKernelArgsStorage",
+    "void nvshmemi_transfer_rma_nbi_translate_kernel<(int)1>()",
+    "void c10d::symmetric_memory::one_shot_all_reduce_kernel<float, (int)8>(float **, int)",
+    "void vllm::cross_device_reduce_1stage<__nv_bfloat16, (int)4>(int)",
+  };
+  const char *const no[] = {
+    "nvjet_sm90_tst_256x128_64x4_1x2_h_bz_coopA_NNT",
+    "void at::native::vectorized_elementwise_kernel<(int)4, at::native::FillFunctor<float>>(int)",
+    "ampere_sgemm_128x64_tn",
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (yes); i++)
+    g_assert_true (ws_kernel_name_is_communication (yes[i]));
+  for (guint i = 0; i < G_N_ELEMENTS (no); i++)
+    g_assert_false (ws_kernel_name_is_communication (no[i]));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -762,6 +902,9 @@ main (int argc, char **argv)
   g_test_add_func ("/capture-plan/top-kernels/empty-or-missing", test_top_kernels_missing);
   g_test_add_func ("/capture-plan/top-kernels/ranks-added-profiled-where-they-run",
                    test_top_kernels_of_ranks);
+  g_test_add_func ("/capture-plan/top-kernels/nccl-left-out-next-kernels-taken",
+                   test_top_kernels_leave_out_nccl);
+  g_test_add_func ("/capture-plan/top-kernels/communication-names", test_communication_names);
   g_test_add_func ("/capture-plan/gpt2/kernel-file-names", test_gpt2_file_names);
   g_test_add_func ("/capture-plan/top-kernels/file-names", test_kernel_file_names);
   g_test_add_func ("/capture-plan/safe-names", test_safe_names);

@@ -391,6 +391,68 @@ test_cancel_hanging_tool (void)
   ws_test_rmtree (dir);
 }
 
+/* ncu waits forever for an NCCL kernel's peers (WS_NCU_MODE=stall prints
+ * the warning ncu printed and then nothing): the watchdog ends its process
+ * group after the stall timeout, step 5 fails saying so, and the capture
+ * goes on with the next target, which succeeds. */
+static void
+test_ncu_stall_watchdog (void)
+{
+  g_autofree char *dir = ws_test_tmpdir ();
+  g_autofree char *pids_path = g_build_filename (dir, "pids", NULL);
+  g_autofree char *text =
+    g_strdup_printf ("NAME\tCMD\tWORKDIR\tENVS\n"
+                     "nccl_job\ttrue\t-\tWS_NCU_MODE=stall,WS_STANDIN_PIDS=%s\n"
+                     "next\ttrue\t-\t-\n",
+                     pids_path);
+  g_autoptr (WsTestCapture) capture = ws_test_capture_new (text);
+  g_autoptr (GArray) pids = NULL;
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  g_autofree char *warning_path = ws_test_data ("tools", "ncu-2025.3.1_launch_stall.txt", NULL);
+  g_autofree char *warning = NULL;
+  JsonObject *manifest, *step;
+  const char *message;
+  gint64 started;
+
+  capture->settings->topn = 1;
+  capture->stall_ms = 1000;
+  started = g_get_monotonic_time ();
+  ws_test_capture_run (capture, 60);
+  g_test_message ("the run took %.2f s",
+                  (double) (g_get_monotonic_time () - started) / G_USEC_PER_SEC);
+  /* Not the stand-in's 600 s sleep. */
+  g_assert_cmpint (g_get_monotonic_time () - started, <, 30 * G_USEC_PER_SEC);
+  g_assert_no_error (capture->error);
+
+  warning = ws_test_read (warning_path);
+  g_strchomp (warning);
+  g_assert_true (ws_test_capture_log_has (capture, warning));
+
+  g_assert_cmpint (ws_capture_runner_get_step_state (capture->runner, 0, 5), ==,
+                   WS_CAPTURE_STEP_FAILED);
+  message = ws_capture_runner_get_step_message (capture->runner, 0, 5);
+  g_assert_true (g_str_has_prefix (message, "stalled: ncu printed nothing for 1 s"));
+  g_assert_cmpint (ws_capture_runner_get_step_state (capture->runner, 0, 6), ==,
+                   WS_CAPTURE_STEP_SKIPPED);
+  manifest = ws_test_read_manifest (ws_capture_runner_get_target_dir (capture->runner, 0), parser);
+  step = ws_test_manifest_step (manifest, 5);
+  g_assert_cmpstr (json_object_get_string_member (step, "state"), ==, "failed");
+  g_assert_true (strstr (json_object_get_string_member (step, "message"), "stalled") != NULL);
+
+  /* Every ncu of the run, its group included: step 5's never answered. */
+  pids = read_pids (pids_path);
+  g_assert_cmpuint (pids->len, >=, 1);
+  for (guint i = 0; i < pids->len; i++)
+    g_assert_false (ws_test_group_alive (g_array_index (pids, GPid, i)));
+  assert_all_gone (pids);
+
+  for (guint s = 1; s <= WS_CAPTURE_N_STEPS; s++)
+    g_assert_cmpint (ws_capture_runner_get_step_state (capture->runner, 1, s), ==,
+                     WS_CAPTURE_STEP_DONE);
+  g_assert_cmpuint (ws_capture_runner_get_n_failed (capture->runner), ==, 1);
+  ws_test_rmtree (dir);
+}
+
 static gboolean
 cancel_when_started (gpointer data)
 {
@@ -651,6 +713,8 @@ main (int argc, char **argv)
   g_test_add_func ("/capture-runner/cancel/leaves-no-process", test_cancel_leaves_nothing);
   g_test_add_func ("/capture-runner/cancel/hanging-tool", test_cancel_hanging_tool);
   g_test_add_func ("/capture-runner/cancel/while-asking-the-tools", test_cancel_while_probing);
+  g_test_add_func ("/capture-runner/watchdog/stalled-ncu-ended-capture-goes-on",
+                   test_ncu_stall_watchdog);
   g_test_add_func ("/capture-runner/cleanup/leftover-children-killed", test_leftovers_killed);
   g_test_add_func ("/capture-runner/safety/envs-literal-and-name-contained", test_safety);
   g_test_add_func ("/capture-runner/output/earlier-runs-never-overwritten", test_never_overwrites);

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "ws-nsys-stats-reader.h"
+#include "ws-kernel-name.h"
 #include "ws-test-util.h"
 
 /* `warpscope-cli capture` and `doctor` as a user runs them: a real
@@ -637,6 +638,86 @@ test_doctor_missing_tools (void)
   ws_test_rmtree (dir);
 }
 
+/* Issue 30's capture, `capture --per-rank --topn 3` of a DDP job over NCCL
+ * (the real two-GPU job's summaries, replayed by the stand-in nsys): the
+ * all-reduce that took the most time is left out, as every ncclDevKernel_*,
+ * the log and run.json say so with their share of GPU time, and ncu runs
+ * over the three next kernels only, never a communication kernel. */
+static void
+test_per_rank_nccl_left_out (void)
+{
+  g_autofree char *dir = ws_test_tmpdir ();
+  g_autofree char *calls = g_build_filename (dir, "calls.txt", NULL);
+  g_autofree char *script = g_build_filename (dir, "train.py", NULL);
+  g_autofree char *targets =
+    write_targets (dir, "NAME\tCMD\tWORKDIR\tENVS\n"
+                        "ddp\ttorchrun --nproc_per_node 2 train.py\t-\tWS_NSYS_JOB=nccl\n");
+  g_autofree char *manifest = g_build_filename (dir, "out/targets/ddp/run.json", NULL);
+  const char *extra[] = { NULL, NULL };
+  g_auto (GStrv) env = NULL;
+  const char *args[] = { "capture", "--per-rank", "--targets", "targets.tsv", "--topn", "3", NULL };
+  g_autofree char *out = NULL, *err = NULL, *log = NULL;
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  JsonObject *root;
+  JsonArray *kernels, *left_out;
+  gint64 total, left_total = 0;
+  double left_share = 0;
+
+  g_assert_true (g_file_set_contents (script, "print('training')\n", -1, NULL));
+  extra[0] = g_strconcat ("WS_STANDIN_CALLS=", calls, NULL);
+  env = stand_in_env (extra);
+  g_free ((char *) extra[0]);
+
+  g_assert_cmpint (run_cli (dir, env, args, &out, &err), ==, 0);
+  g_assert_nonnull (strstr (out, "  left out: "));
+  g_assert_nonnull (strstr (out, " communication kernels, "));
+  g_assert_nonnull (strstr (out, "     ncclDevKernel_AllReduce_Sum_f32_RING_LL("));
+
+  g_assert_true (json_parser_load_from_file (parser, manifest, NULL));
+  root = json_node_get_object (json_parser_get_root (parser));
+  kernels = json_object_get_array_member (root, "kernels");
+  left_out = json_object_get_array_member (root, "left_out");
+  total = json_object_get_int_member (root, "kernels_total_ns");
+  g_assert_cmpuint (json_array_get_length (kernels), ==, 3);
+  for (guint i = 0; i < 3; i++)
+    g_assert_false (ws_kernel_name_is_communication (
+      json_object_get_string_member (json_array_get_object_element (kernels, i), "name")));
+  g_assert_cmpuint (json_array_get_length (left_out), >=, 1);
+  g_assert_true (g_str_has_prefix (
+    json_object_get_string_member (json_array_get_object_element (left_out, 0), "name"),
+    "ncclDevKernel_AllReduce_Sum_f32_RING_LL"));
+  for (guint i = 0; i < json_array_get_length (left_out); i++)
+    {
+      JsonObject *kernel = json_array_get_object_element (left_out, i);
+
+      g_assert_true (
+        g_str_has_prefix (json_object_get_string_member (kernel, "name"), "ncclDevKernel_"));
+      g_assert_cmpstr (json_object_get_string_member (kernel, "reason"), ==, "communication");
+      left_total += json_object_get_int_member (kernel, "total_ns");
+      left_share += json_object_get_double_member (kernel, "share_pct");
+    }
+  g_assert_cmpfloat_with_epsilon (left_share, 100.0 * (double) left_total / (double) total, 1e-9);
+
+  /* Three ncu runs, none with a communication kernel in its regex. */
+  log = ws_test_read (calls);
+  {
+    g_auto (GStrv) lines = g_strsplit (log, "\n", -1);
+    guint ncu_runs = 0;
+
+    for (guint i = 0; lines[i] != NULL; i++)
+      if (g_str_has_prefix (lines[i], "ncu -f -o "))
+        {
+          ncu_runs++;
+          g_assert_null (strstr (lines[i], "regex:nccl"));
+          g_assert_null (strstr (lines[i], "|nccl"));
+          g_assert_null (strstr (lines[i], "(nccl"));
+          g_assert_null (strstr (lines[i], "--replay-mode"));
+        }
+    g_assert_cmpuint (ncu_runs, ==, 3);
+  }
+  ws_test_rmtree (dir);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -644,6 +725,7 @@ main (int argc, char **argv)
 
   g_test_add_func ("/cli/capture/two-targets", test_two_targets);
   g_test_add_func ("/cli/capture/per-rank-torchrun-and-mpirun", test_per_rank);
+  g_test_add_func ("/cli/capture/per-rank-nccl-kernels-left-out", test_per_rank_nccl_left_out);
   g_test_add_func ("/cli/capture/failed-target-exits-1", test_failed_target);
   g_test_add_func ("/cli/capture/bad-input-exits-2", test_bad_input);
   g_test_add_func ("/cli/capture/log-never-replaces-targets", test_log_never_replaces_targets);

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
+#include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
 #include <string.h>
 
@@ -267,6 +268,198 @@ test_export_failures (void)
   ws_test_rmtree (dir);
 }
 
+/* The union of the kernels, copies and memsets on @device in @db, by SQL:
+ * its busy time and its span from the first start to the last end. */
+static void
+sql_device_busy (const char *db, int device, gint64 *busy, gint64 *span)
+{
+  g_autofree char *sql = g_strdup_printf (
+    "WITH ev AS (SELECT start, end FROM CUPTI_ACTIVITY_KIND_KERNEL WHERE deviceId = %d "
+    "UNION ALL SELECT start, end FROM CUPTI_ACTIVITY_KIND_MEMCPY WHERE deviceId = %d "
+    "UNION ALL SELECT start, end FROM CUPTI_ACTIVITY_KIND_MEMSET WHERE deviceId = %d), "
+    "o AS (SELECT start, end, max(end) OVER (ORDER BY start, end ROWS BETWEEN UNBOUNDED "
+    "PRECEDING AND 1 PRECEDING) AS prev FROM ev) "
+    "SELECT sum(max(end - max(start, coalesce(prev, start)), 0)) || ' ' || "
+    "((SELECT max(end) FROM ev) - (SELECT min(start) FROM ev)) FROM o",
+    device, device, device);
+  g_autofree char *text = ws_test_sqlite_text (db, sql);
+  char *space;
+
+  g_assert_nonnull (text);
+  space = strchr (text, ' ');
+  *busy = g_ascii_strtoll (text, NULL, 10);
+  *span = g_ascii_strtoll (space + 1, NULL, 10);
+}
+
+static JsonObject *
+diagnose_json (JsonParser *parser, const char *const *argv)
+{
+  g_autofree char *out = NULL, *err = NULL;
+  g_autoptr (GError) error = NULL;
+
+  g_assert_cmpint (ws_test_run (argv, &out, &err), ==, 0);
+  json_parser_load_from_data (parser, out, -1, &error);
+  g_assert_no_error (error);
+  return json_node_get_object (json_parser_get_root (parser));
+}
+
+/* The real two-GPU NCCL job: rank 0 on device 0, rank 1 on device 1, each
+ * export listing device 1 first.  `diagnose` names each GPU by its own id
+ * with that GPU's idle share, the union of its kernels and memory
+ * operations by SQL over the rank's export; `--rank 1` speaks of GPU 1
+ * alone, never of a GPU the rank did not use. */
+static void
+test_diagnose_rank_gpus (void)
+{
+  g_autofree char *dir = ws_test_tmpdir ();
+  g_autofree char *nsys = g_build_filename (dir, "nsys", NULL);
+  char *db[2] = { NULL, NULL };
+  gint64 busy[2], span[2];
+
+  g_assert_cmpint (g_mkdir (nsys, 0755), ==, 0);
+  for (int r = 0; r < 2; r++)
+    {
+      g_autofree char *xz = g_strdup_printf ("multirank-nccl/rank%d.sqlite.xz", r);
+
+      db[r] = ws_test_unxz (xz, nsys);
+      /* Each rank ran on the device of its number, and on no other. */
+      {
+        g_autofree char *devices = ws_test_sqlite_text (
+          db[r], "SELECT group_concat(DISTINCT deviceId) FROM CUPTI_ACTIVITY_KIND_KERNEL");
+        g_autofree char *want = g_strdup_printf ("%d", r);
+
+        g_assert_cmpstr (devices, ==, want);
+      }
+      sql_device_busy (db[r], r, &busy[r], &span[r]);
+      g_test_message ("rank %d: device %d busy %" G_GINT64_FORMAT " of %" G_GINT64_FORMAT " ns", r,
+                      r, busy[r], span[r]);
+    }
+
+  /* `info` lists each GPU under its own id, with its own bus. */
+  {
+    const char *argv[] = { ws_test_cli (), "info", nsys, NULL };
+    g_autofree char *out = NULL, *err = NULL;
+
+    g_assert_cmpint (ws_test_run (argv, &out, &err), ==, 0);
+    for (int d = 0; d < 2; d++)
+      {
+        g_autofree char *sql =
+          g_strdup_printf ("SELECT busLocation FROM TARGET_INFO_GPU WHERE id = %d", d);
+        g_autofree char *bus = ws_test_sqlite_text (db[1], sql);
+        g_autofree char *line = g_strdup_printf ("  GPU %d: ", d);
+        const char *at = strstr (out, line);
+        g_autofree char *row = NULL;
+
+        g_assert_nonnull (at);
+        row = g_strndup (at, strcspn (at, "\n"));
+        g_test_message ("%s", row);
+        g_assert_nonnull (strstr (row, bus));
+      }
+  }
+
+  /* The job: the GPU the finding names is the idler one, by its own id;
+   * each GPU's share is its own. */
+  {
+    const char *argv[] = {
+      ws_test_cli (), "diagnose", "--whole-run", "--format", "json", nsys, NULL
+    };
+    g_autoptr (JsonParser) parser = json_parser_new ();
+    JsonObject *root = diagnose_json (parser, argv);
+    JsonObject *idle = json_object_get_object_member (
+      finding_of (json_object_get_array_member (root, "findings"), "gpu-idle"), "evidence");
+    int named = (int) json_object_get_int_member (idle, "device");
+    double share[2];
+    g_autofree char *summary_start = g_strdup_printf ("GPU %d is idle", named);
+
+    for (int r = 0; r < 2; r++)
+      {
+        g_autofree char *key = g_strdup_printf ("gpu%d_idle_pct", r);
+
+        share[r] = 100.0 * (double) (span[r] - busy[r]) / (double) span[r];
+        g_assert_cmpfloat_with_epsilon (json_object_get_double_member (idle, key), share[r], 1e-9);
+      }
+    g_assert_cmpint (named, ==, share[1] > share[0] ? 1 : 0);
+    g_assert_cmpint (json_object_get_int_member (idle, "busy_ns"), ==, busy[named]);
+    g_assert_cmpint (json_object_get_int_member (idle, "span_ns"), ==, span[named]);
+    g_assert_true (g_str_has_prefix (
+      json_object_get_string_member (
+        finding_of (json_object_get_array_member (root, "findings"), "gpu-idle"), "summary"),
+      summary_start));
+  }
+
+  /* Rank 1 alone: GPU 1, its figures, no word of GPU 0. */
+  {
+    const char *argv[] = { ws_test_cli (), "diagnose", "--whole-run", "--rank", "1",
+                           "--format",     "json",     nsys,          NULL };
+    g_autoptr (JsonParser) parser = json_parser_new ();
+    JsonObject *root = diagnose_json (parser, argv);
+    JsonObject *finding = finding_of (json_object_get_array_member (root, "findings"), "gpu-idle");
+    JsonObject *idle = json_object_get_object_member (finding, "evidence");
+
+    g_assert_cmpint (json_object_get_int_member (idle, "device"), ==, 1);
+    g_assert_cmpint (json_object_get_int_member (idle, "busy_ns"), ==, busy[1]);
+    g_assert_cmpint (json_object_get_int_member (idle, "span_ns"), ==, span[1]);
+    g_assert_cmpfloat_with_epsilon (json_object_get_double_member (idle, "idle_pct"),
+                                    100.0 * (double) (span[1] - busy[1]) / (double) span[1], 1e-9);
+    g_assert_false (json_object_has_member (idle, "gpu0_idle_pct"));
+    g_assert_true (
+      g_str_has_prefix (json_object_get_string_member (finding, "summary"), "GPU 1 is idle"));
+  }
+
+  /* Over the steady state, as by default: still GPU 1 alone, and the
+   * job's digest says the same of rank 1 as its export. */
+  {
+    g_autofree char *digest = g_build_filename (dir, "job.wsdigest", NULL);
+    const char *digest_argv[] = { ws_test_cli (), "digest", "-j", "1", "-o", digest, nsys, NULL };
+    const char *from_digest[] = { ws_test_cli (), "diagnose", "--rank", "1",
+                                  "--format",     "json",     digest,   NULL };
+    const char *from_export[] = { ws_test_cli (), "diagnose", "--rank", "1",
+                                  "--format",     "json",     nsys,     NULL };
+    g_autoptr (JsonParser) digest_parser = json_parser_new ();
+    g_autoptr (JsonParser) export_parser = json_parser_new ();
+    g_autofree char *out = NULL, *err = NULL;
+    JsonObject *a, *b;
+
+    g_assert_cmpint (ws_test_run (digest_argv, &out, &err), ==, 0);
+    a = json_object_get_object_member (
+      finding_of (
+        json_object_get_array_member (diagnose_json (digest_parser, from_digest), "findings"),
+        "gpu-idle"),
+      "evidence");
+    b = json_object_get_object_member (
+      finding_of (
+        json_object_get_array_member (diagnose_json (export_parser, from_export), "findings"),
+        "gpu-idle"),
+      "evidence");
+    g_assert_cmpint (json_object_get_int_member (a, "device"), ==, 1);
+    g_assert_cmpint (json_object_get_int_member (b, "device"), ==, 1);
+    g_assert_cmpint (json_object_get_int_member (a, "idle_ns"), ==,
+                     json_object_get_int_member (b, "idle_ns"));
+    g_assert_false (json_object_has_member (a, "gpu0_idle_pct"));
+  }
+  {
+    const char *argv[] = {
+      ws_test_cli (), "diagnose", "--rank", "1", "--format", "json", nsys, NULL
+    };
+    g_autoptr (JsonParser) parser = json_parser_new ();
+    JsonObject *root = diagnose_json (parser, argv);
+    JsonArray *findings = json_object_get_array_member (root, "findings");
+
+    for (guint i = 0; i < json_array_get_length (findings); i++)
+      {
+        JsonObject *finding = json_array_get_object_element (findings, i);
+        JsonObject *evidence = json_object_get_object_member (finding, "evidence");
+
+        g_assert_false (json_object_has_member (evidence, "gpu0_idle_pct"));
+        if (g_str_equal (json_object_get_string_member (finding, "id"), "gpu-idle"))
+          g_assert_cmpint (json_object_get_int_member (evidence, "device"), ==, 1);
+      }
+  }
+  g_free (db[0]);
+  g_free (db[1]);
+  ws_test_rmtree (dir);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -277,6 +470,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/diagnose/text-and-markdown", test_diagnose_text_and_markdown);
   g_test_add_func ("/cli/diagnose/bad-input", test_diagnose_bad_input);
   g_test_add_func ("/cli/diagnose/gpt2/steady-state-by-default", test_diagnose_steady_state);
+  g_test_add_func ("/cli/diagnose/nccl-job/each-rank-its-own-gpu", test_diagnose_rank_gpus);
   g_test_add_func ("/cli/export/chrome-trace", test_export_chrome_trace);
   g_test_add_func ("/cli/export/failures", test_export_failures);
 

@@ -300,6 +300,75 @@ test_one_rank_no_page (void)
   ws_test_gui_flush ();
 }
 
+/* Issue 30: a capture folder of two targets (BERT and ViT inference, one
+ * after the other) opens as two runs, each in a window of its own, never
+ * as a job of two ranks with a straggler. */
+static void
+test_capture_targets_two_windows (void)
+{
+  g_autofree char *unpacked = ws_test_unpack ("captures/h100_bert_vit_capture.tar.xz");
+  g_autofree char *group = g_build_filename (unpacked, "out", "targets", NULL);
+  g_autoptr (GFile) file = g_file_new_for_path (group);
+  GList *before = gtk_application_get_windows (GTK_APPLICATION (app));
+  g_autoptr (GPtrArray) opened = g_ptr_array_new ();
+  g_autoptr (GHashTable) titles = g_hash_table_new (g_str_hash, g_str_equal);
+  WsWindow *said = NULL;
+  WsCompareWindow *compare = NULL;
+  guint n_windows;
+
+  before = g_list_copy (before);
+  g_application_open (G_APPLICATION (app), &file, 1, "");
+  for (GList *l = gtk_application_get_windows (GTK_APPLICATION (app)); l != NULL; l = l->next)
+    if (WS_IS_WINDOW (l->data) && g_list_find (before, l->data) == NULL)
+      g_ptr_array_add (opened, l->data);
+  g_list_free (before);
+  g_assert_cmpuint (opened->len, ==, 2);
+  for (guint i = 0; i < opened->len; i++)
+    {
+      WsWindow *window = ws_test_gui_wait_for_load (g_ptr_array_index (opened, i));
+      const char *title = gtk_window_get_title (GTK_WINDOW (window));
+
+      g_test_message ("window %u: %s", i, title);
+      g_assert_null (ws_window_get_error (window));
+      g_assert_null (ws_window_get_run (window)->ranks);
+      g_assert_false (gtk_widget_get_visible (ws_window_get_view (window, "ranks")));
+      g_assert_null (strstr (title, "ranks"));
+      g_hash_table_add (titles, (gpointer) title);
+    }
+  g_assert_cmpuint (g_hash_table_size (titles), ==, 2);
+
+  /* One of them says why, and offers to compare the two. */
+  for (guint i = 0; i < opened->len; i++)
+    {
+      const char *message = ws_window_get_runs_message (g_ptr_array_index (opened, i));
+
+      if (message == NULL)
+        continue;
+      g_assert_null (said);
+      said = g_ptr_array_index (opened, i);
+      g_test_message ("%s", message);
+      g_assert_nonnull (strstr (message, "2 separate runs (bert_inf, vit_inf)"));
+    }
+  g_assert_nonnull (said);
+  n_windows = g_list_length (gtk_application_get_windows (GTK_APPLICATION (app)));
+  ws_window_runs_bar_compare (said);
+  g_assert_null (ws_window_get_runs_message (said));
+  ws_test_wait_until (has_more_windows, GUINT_TO_POINTER (n_windows), 60,
+                      "the comparison window of the two runs");
+  for (GList *l = gtk_application_get_windows (GTK_APPLICATION (app)); l != NULL; l = l->next)
+    if (WS_IS_COMPARE_WINDOW (l->data))
+      compare = l->data;
+  g_assert_nonnull (compare);
+  ws_test_gui_iterate_until (compare_ready, compare);
+  g_test_message ("%s", ws_compare_window_get_headline (compare));
+  gtk_widget_destroy (GTK_WIDGET (compare));
+
+  for (guint i = 0; i < opened->len; i++)
+    gtk_widget_destroy (g_ptr_array_index (opened, i));
+  ws_test_gui_flush ();
+  ws_test_rmtree (unpacked);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -312,6 +381,8 @@ main (int argc, char **argv)
                    test_four_ranks_one_window);
   g_test_add_func ("/ranks-window/ddp/summaries-by-rank-and-peers", test_summaries_and_peers);
   g_test_add_func ("/ranks-window/one-export/no-ranks-page", test_one_rank_no_page);
+  g_test_add_func ("/ranks-window/capture-targets/two-runs-two-windows",
+                   test_capture_targets_two_windows);
 
   status = ws_test_gui_run ();
   ws_test_rmtree (tmp);

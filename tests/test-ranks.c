@@ -1135,6 +1135,93 @@ test_bad_rank_file (void)
   }
 }
 
+/* Issue 30: a capture folder of two targets (BERT and ViT inference,
+ * different commands, minutes apart) is two runs, not a job of two ranks.
+ * A per-rank target beside them (the real two-GPU NCCL job, its exports
+ * placed as `capture --per-rank` writes them) is one launch: its ranks. */
+static void
+test_capture_targets_are_separate_runs (void)
+{
+  g_autofree char *unpacked = ws_test_unpack ("captures/h100_bert_vit_capture.tar.xz");
+  g_autofree char *group = g_build_filename (unpacked, "out", "targets", NULL);
+  g_autofree char *job = g_build_filename (group, "ddp_nccl", NULL);
+  g_autofree char *job_nsys = g_build_filename (job, "nsys", NULL);
+  g_autofree char *manifest = g_build_filename (job, "run.json", NULL);
+  g_autofree char *bert = g_build_filename (group, "bert_inf", NULL);
+  const char *paths[] = { group, NULL };
+  const char *bert_only[] = { bert, NULL };
+  g_autoptr (GPtrArray) launches = NULL;
+  g_autofree char *names = NULL;
+
+  /* Two targets, one export each. */
+  launches = ws_ranks_loader_launches (paths);
+  g_assert_cmpuint (launches->len, ==, 2);
+  names = ws_ranks_loader_launch_names (launches);
+  g_assert_cmpstr (names, ==, "bert_inf, vit_inf");
+  for (guint i = 0; i < launches->len; i++)
+    g_assert_cmpuint (((WsLaunch *) g_ptr_array_index (launches, i))->exports->len, ==, 1);
+  g_assert_false (ws_ranks_loader_is_job (paths, FALSE));
+  g_assert_false (ws_ranks_loader_is_job (paths, TRUE));
+  g_assert_false (ws_ranks_loader_is_job (bert_only, TRUE));
+
+  /* `ranks` refuses in one line, or takes the target asked for. */
+  {
+    const char *argv[] = { ws_test_cli (), "ranks", group, NULL };
+    g_autofree char *out = NULL, *err = NULL;
+
+    g_assert_cmpint (ws_test_run (argv, &out, &err), ==, 2);
+    g_test_message ("%s", err);
+    g_assert_cmpuint (ws_test_count_lines (err), ==, 1);
+    g_assert_nonnull (strstr (err, "holds 2 separate runs (bert_inf, vit_inf)"));
+    g_assert_cmpstr (out, ==, "");
+  }
+  {
+    const char *argv[] = { ws_test_cli (), "ranks", "--target", "vit_inf", group, NULL };
+    g_autofree char *out = NULL, *err = NULL;
+
+    g_assert_cmpint (ws_test_run (argv, &out, &err), ==, 0);
+    g_assert_true (g_str_has_prefix (out, "python3 vit_infer.py — 1 rank\n"));
+  }
+  {
+    const char *argv[] = { ws_test_cli (), "ranks", "--target", "gpt2", group, NULL };
+    g_autofree char *out = NULL, *err = NULL;
+
+    g_assert_cmpint (ws_test_run (argv, &out, &err), ==, 2);
+    g_assert_nonnull (strstr (err, "--target gpt2: no such capture target"));
+  }
+
+  /* A per-rank target in the same folder: three launches; its two
+   * exports are its ranks. */
+  g_assert_cmpint (g_mkdir_with_parents (job_nsys, 0755), ==, 0);
+  g_assert_true (g_file_set_contents (manifest, "{\"name\": \"ddp_nccl\"}\n", -1, NULL));
+  for (guint r = 0; r < 2; r++)
+    {
+      g_autofree char *xz = g_strdup_printf ("multirank-nccl/rank%u.sqlite.xz", r);
+      g_autofree char *db = ws_test_unxz (xz, job_nsys);
+
+      g_assert_nonnull (db);
+    }
+  g_clear_pointer (&launches, g_ptr_array_unref);
+  launches = ws_ranks_loader_launches (paths);
+  g_assert_cmpuint (launches->len, ==, 3);
+  g_assert_cmpstr (((WsLaunch *) g_ptr_array_index (launches, 1))->name, ==, "ddp_nccl");
+  g_assert_cmpuint (((WsLaunch *) g_ptr_array_index (launches, 1))->exports->len, ==, 2);
+  {
+    const char *one[] = { job, NULL };
+
+    g_assert_true (ws_ranks_loader_is_job (one, FALSE));
+  }
+  {
+    const char *argv[] = { ws_test_cli (), "ranks", "--target", "ddp_nccl", group, NULL };
+    g_autofree char *out = NULL, *err = NULL;
+
+    g_assert_cmpint (ws_test_run (argv, &out, &err), ==, 0);
+    g_test_message ("%s", out);
+    g_assert_nonnull (strstr (out, " — 2 ranks\n"));
+  }
+  ws_test_rmtree (unpacked);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1164,6 +1251,8 @@ main (int argc, char **argv)
   g_test_add_func ("/ranks/processes/nccl-communication-and-overlap", test_processes_nccl);
   g_test_add_func ("/ranks/merge/shared-pids-renumbered", test_merge_pid_collision);
   g_test_add_func ("/ranks/bad-input/damaged-rank-named", test_bad_rank_file);
+  g_test_add_func ("/ranks/launches/capture-targets-are-separate-runs",
+                   test_capture_targets_are_separate_runs);
 
   status = g_test_run ();
   ws_test_rmtree (tmp);

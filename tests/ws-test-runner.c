@@ -105,6 +105,8 @@ ws_test_capture_run (WsTestCapture *capture, guint timeout_s)
   g_clear_object (&capture->runner);
   capture->runner = ws_capture_runner_new (capture->list, rows, n, capture->settings, capture->dir);
   ws_capture_runner_set_grace (capture->runner, 500);
+  if (capture->stall_ms > 0)
+    ws_capture_runner_set_stall_timeout_ms (capture->runner, capture->stall_ms);
   g_signal_connect (capture->runner, "log", G_CALLBACK (log_cb), capture);
   g_signal_connect (capture->runner, "transfer", G_CALLBACK (transfer_cb), capture);
   capture->done = FALSE;

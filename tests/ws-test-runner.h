@@ -30,7 +30,8 @@ struct _WsTestCapture
   char *touch_path;
   WsTestCaptureLine on_cancel;
   WsTestCaptureTransfer on_transfer;
-  gpointer data; /* for the callbacks */
+  gpointer data;  /* for the callbacks */
+  guint stall_ms; /* the ncu watchdog's period; 0: the settings' */
   gboolean done;
   gboolean ok;
   GError *error;

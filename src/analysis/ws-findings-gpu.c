@@ -7,6 +7,7 @@
 
 #include "ws-findings-private.h"
 #include "ws-format.h"
+#include "ws-kernel-name.h"
 #include "ws-sort.h"
 
 /* The checks on GPU activity: launch overhead, load imbalance and idle
@@ -322,14 +323,6 @@ fans_out (WsCtx *ctx, gssize last, gssize api)
                                       run->api.start[api], TRUE) == 0;
 }
 
-static gboolean
-is_collective (const char *name)
-{
-  g_autofree char *lower = g_ascii_strdown (name, -1);
-
-  return strstr (lower, "nccl") != NULL;
-}
-
 void
 ws_findings_check_imbalance (WsCtx *ctx, GPtrArray *findings)
 {
@@ -363,7 +356,7 @@ ws_findings_check_imbalance (WsCtx *ctx, GPtrArray *findings)
         {
           /* NCCL kernels wait for their peers by design: their spread shows
            * imbalance elsewhere, not in themselves. */
-          if (is_collective (ws_run_string (run, run->kernels.demangled[k])))
+          if (ws_kernel_name_is_communication (ws_run_string (run, run->kernels.demangled[k])))
             continue;
           list = g_array_new (FALSE, FALSE, sizeof (guint32));
           g_hash_table_insert (by_work, g_memdup2 (&key, sizeof key), list);

@@ -335,14 +335,6 @@ busy_new (const WsRun *run, StreamFilter filter, gint64 key)
   return busy;
 }
 
-static int
-compare_ints (gconstpointer a, gconstpointer b)
-{
-  gint32 x = *(const gint32 *) a, y = *(const gint32 *) b;
-
-  return (x > y) - (x < y);
-}
-
 static void
 index_busy (WsRunIndex *self)
 {
@@ -352,24 +344,19 @@ index_busy (WsRunIndex *self)
   self->busy = g_ptr_array_new_with_free_func (busy_free);
   self->device_busy = g_hash_table_new (g_direct_hash, g_direct_equal);
   self->process_busy = g_hash_table_new (g_direct_hash, g_direct_equal);
-  self->devices = g_array_new (FALSE, FALSE, sizeof (gint32));
-
-  for (guint s = 0; s < run->streams->len; s++)
+  /* The GPUs this run used: a rank cut from a job keeps the job's
+   * streams, but not the other ranks' GPUs. */
+  self->devices = ws_run_devices_used (run, WS_RUN_ANY_PID);
+  for (guint d = 0; d < self->devices->len; d++)
     {
-      const WsStream *stream = &g_array_index (run->streams, WsStream, s);
-      gpointer device_key = GINT_TO_POINTER (stream->device_id + 1);
+      gint32 device = g_array_index (self->devices, gint32, d);
+      WsBusy *busy = busy_new (run, stream_on_device, device);
 
-      if (!g_hash_table_contains (self->device_busy, device_key))
-        {
-          WsBusy *busy = busy_new (run, stream_on_device, stream->device_id);
-
-          g_ptr_array_add (self->busy, busy);
-          g_hash_table_insert (self->device_busy, device_key, busy);
-          g_array_append_val (self->devices, stream->device_id);
-        }
-      g_hash_table_add (pids, GUINT_TO_POINTER (stream->pid + 1));
+      g_ptr_array_add (self->busy, busy);
+      g_hash_table_insert (self->device_busy, GINT_TO_POINTER (device + 1), busy);
     }
-  g_array_sort (self->devices, compare_ints);
+  for (guint s = 0; s < run->streams->len; s++)
+    g_hash_table_add (pids, GUINT_TO_POINTER (g_array_index (run->streams, WsStream, s).pid + 1));
 
   /* One process on one GPU, the usual case, shares the device's intervals. */
   if (g_hash_table_size (pids) == 1 && self->devices->len == 1)

@@ -135,6 +135,54 @@ ws_application_open (GApplication *app, GFile **files, int n_files, const char *
     return;
   g_ptr_array_add (paths, NULL);
 
+  /* A capture folder of several targets holds several launches: each
+   * opens as a run of its own, in a window of its own (a per-rank target
+   * as a job), never as the ranks of one job. */
+  {
+    g_autoptr (GPtrArray) launches = ws_ranks_loader_launches ((const char *const *) paths->pdata);
+
+    if (launches->len > 1)
+      {
+        g_autofree char *names = ws_ranks_loader_launch_names (launches);
+        /* TRANSLATORS: a number of runs, then their names */
+        g_autofree char *message = g_strdup_printf (
+          g_dngettext (GETTEXT_PACKAGE,
+                       "These files hold %1$u separate run (%2$s), not the ranks of one job: "
+                       "each opens in a window of its own.",
+                       "These files hold %1$u separate runs (%2$s), not the ranks of one job: "
+                       "each opens in a window of its own.",
+                       launches->len),
+          launches->len, names);
+        WsLaunch *first = g_ptr_array_index (launches, 0);
+        WsLaunch *second = g_ptr_array_index (launches, 1);
+        gboolean pair = launches->len == 2 && first->path != NULL && second->path != NULL;
+
+        for (guint i = 0; i < launches->len; i++)
+          {
+            WsLaunch *launch = g_ptr_array_index (launches, i);
+            WsWindow *window = empty_window (self);
+
+            if (launch->path != NULL)
+              {
+                const char *one[] = { launch->path, NULL };
+
+                ws_window_load (window, one);
+              }
+            else
+              {
+                g_ptr_array_add (launch->exports, NULL);
+                ws_window_load (window, (const char *const *) launch->exports->pdata);
+              }
+            /* The first window says why, and offers to compare two. */
+            if (i == 0)
+              ws_window_offer_compare (window, message, pair ? first->path : NULL,
+                                       pair ? second->path : NULL);
+            gtk_window_present (GTK_WINDOW (window));
+          }
+        return;
+      }
+  }
+
   /* The exports of a job's ranks (names that number them, a folder or a
    * glob of them) open as one run of N ranks, in one window. */
   if (ws_ranks_loader_is_job ((const char *const *) paths->pdata, FALSE))

@@ -51,6 +51,8 @@ struct _WsCaptureSettingsDialog
   GtkComboBoxText *clock_combo;
   GtkSwitch *continue_switch;
   GtkSwitch *per_rank_switch;
+  GtkComboBoxText *comm_replay_combo;
+  GtkSpinButton *stall_spin;
   GtkLabel *note_label;
 };
 
@@ -255,6 +257,8 @@ bind (WsCaptureSettingsDialog *self)
     { "clock-control", self->clock_combo, "active-id" },
     { "continue-on-error", self->continue_switch, "active" },
     { "capture-per-rank", self->per_rank_switch, "active" },
+    { "ncu-comm-replay", self->comm_replay_combo, "active-id" },
+    { "ncu-stall-timeout", self->stall_spin, "value" },
     { "ssh-command", self->ssh_entry, "text" },
     { "fetch-reports", self->fetch_reports_switch, "active" },
     { "transfer-limit", self->transfer_spin, "value" },
@@ -336,6 +340,8 @@ show_defaults (WsCaptureSettingsDialog *self)
   gtk_combo_box_set_active_id (GTK_COMBO_BOX (self->clock_combo), defaults->clock_control);
   gtk_switch_set_active (self->continue_switch, defaults->continue_on_error);
   gtk_switch_set_active (self->per_rank_switch, defaults->per_rank);
+  gtk_combo_box_set_active_id (GTK_COMBO_BOX (self->comm_replay_combo), "");
+  gtk_spin_button_set_value (self->stall_spin, defaults->ncu_stall_timeout);
 }
 
 static void
@@ -389,6 +395,8 @@ ws_capture_settings_dialog_class_init (WsCaptureSettingsDialogClass *klass)
   gtk_widget_class_bind_template_child (widget_class, WsCaptureSettingsDialog, clock_combo);
   gtk_widget_class_bind_template_child (widget_class, WsCaptureSettingsDialog, continue_switch);
   gtk_widget_class_bind_template_child (widget_class, WsCaptureSettingsDialog, per_rank_switch);
+  gtk_widget_class_bind_template_child (widget_class, WsCaptureSettingsDialog, comm_replay_combo);
+  gtk_widget_class_bind_template_child (widget_class, WsCaptureSettingsDialog, stall_spin);
   gtk_widget_class_bind_template_child (widget_class, WsCaptureSettingsDialog, note_label);
   gtk_widget_class_bind_template_callback (widget_class, choose_nsys_cb);
   gtk_widget_class_bind_template_callback (widget_class, choose_ncu_cb);

@@ -35,7 +35,9 @@ struct _WsWindow
   gboolean digest_pending;  /* a rank whose export was not found, opened once a folder is given: */
   guint digest_pending_rank;
   guint digest_pending_step;
-  GSettings *settings; /* NULL without an installed schema */
+  GSettings *settings;  /* NULL without an installed schema */
+  char *compare_before; /* the runs the runs bar offers to compare, or NULL */
+  char *compare_after;
 
   /* Template widgets */
   GtkHeaderBar *header_bar;
@@ -45,6 +47,9 @@ struct _WsWindow
   GtkInfoBar *digest_bar;
   GtkLabel *digest_label;
   GtkWidget *digest_folder_button;
+  GtkInfoBar *runs_bar;
+  GtkLabel *runs_label;
+  GtkWidget *runs_compare_button;
   GtkStack *main_stack;
   GtkStack *view_stack;
   GtkLabel *loading_label;
@@ -69,6 +74,9 @@ void ws_window_compare_peers_cb (WsWindow *self, guint a, guint b, WsRanksPage *
 void ws_window_show_digest (WsWindow *self);
 void ws_window_open_digest_rank (WsWindow *self, guint index, guint step);
 void ws_window_digest_bar_response_cb (WsWindow *self, int response, GtkInfoBar *bar);
+
+/* ws-window-runs.c */
+void ws_window_runs_bar_response_cb (WsWindow *self, int response, GtkInfoBar *bar);
 
 /* ws-window-steps.c */
 WsRun *ws_window_shown_run (WsWindow *self);

@@ -281,6 +281,7 @@ ws_window_load (WsWindow *self, const char *const *paths)
   g_strfreev (self->paths);
   self->paths = g_strdupv ((char **) paths);
   gtk_info_bar_set_revealed (self->info_bar, FALSE);
+  gtk_info_bar_set_revealed (self->runs_bar, FALSE);
   /* The exports of a job's ranks: one run of N ranks, shown as they come. */
   if (ws_ranks_loader_is_job (paths, FALSE))
     {
@@ -541,6 +542,8 @@ ws_window_finalize (GObject *object)
   g_strfreev (self->paths);
   g_free (self->error_text);
   g_free (self->digest_folder);
+  g_free (self->compare_before);
+  g_free (self->compare_after);
 
   G_OBJECT_CLASS (ws_window_parent_class)->finalize (object);
 }
@@ -578,6 +581,9 @@ ws_window_class_init (WsWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, WsWindow, info_bar);
   gtk_widget_class_bind_template_child (widget_class, WsWindow, info_label);
   gtk_widget_class_bind_template_child (widget_class, WsWindow, digest_bar);
+  gtk_widget_class_bind_template_child (widget_class, WsWindow, runs_bar);
+  gtk_widget_class_bind_template_child (widget_class, WsWindow, runs_label);
+  gtk_widget_class_bind_template_child (widget_class, WsWindow, runs_compare_button);
   gtk_widget_class_bind_template_child (widget_class, WsWindow, digest_label);
   gtk_widget_class_bind_template_child (widget_class, WsWindow, digest_folder_button);
   gtk_widget_class_bind_template_child (widget_class, WsWindow, main_stack);
@@ -603,6 +609,7 @@ ws_window_class_init (WsWindowClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, ws_window_step_activated_cb);
   gtk_widget_class_bind_template_callback (widget_class, ws_window_compare_peers_cb);
   gtk_widget_class_bind_template_callback (widget_class, ws_window_digest_bar_response_cb);
+  gtk_widget_class_bind_template_callback (widget_class, ws_window_runs_bar_response_cb);
   gtk_widget_class_bind_template_callback (widget_class, flame_range_cb);
 }
 

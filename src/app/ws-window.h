@@ -32,5 +32,9 @@ gboolean ws_window_export_chart (WsWindow *self, const char *path, GError **erro
 void ws_window_export_chrome_trace (WsWindow *self, const char *path);
 void ws_window_set_digest_folder (WsWindow *self, const char *folder);
 const char *ws_window_get_digest_message (WsWindow *self);
+void ws_window_offer_compare (WsWindow *self, const char *message, const char *before,
+                              const char *after);
+const char *ws_window_get_runs_message (WsWindow *self);
+void ws_window_runs_bar_compare (WsWindow *self);
 
 G_END_DECLS

@@ -356,3 +356,38 @@ ws_name_form_from_string (const char *str, WsNameForm *form)
     return FALSE;
   return TRUE;
 }
+
+/* Kernels that talk to other GPUs: each waits for its peers, so its time
+ * is mostly the slowest rank's lateness, and ncu cannot replay one kernel
+ * alone (the peers never join: the replay hangs).  Lower-case parts of the
+ * name, in any form (mangled, demangled, short). */
+static const char *const communication_parts[] = {
+  "nccl",                /* ncclDevKernel_*, ncclKernel_*, ncclDevFunc_* */
+  "nvshmem",             /* nvshmemi_*, NVSHMEM collectives */
+  "msccl",               /* MSCCL, MSCCL++ */
+  "symmetric_memory",    /* c10d::symmetric_memory::one_shot_all_reduce_kernel, … */
+  "cross_device_reduce", /* vLLM's custom all-reduce */
+  "multimem_",           /* NVLS multimem all-reduce kernels */
+};
+
+/**
+ * ws_kernel_name_is_communication:
+ * @name: a kernel's name, in any form
+ *
+ * Whether a kernel is a collective or another communication kernel (NCCL,
+ * NVSHMEM, MSCCL, PyTorch's symmetric memory, vLLM's all-reduce).  The one
+ * place that says so: the launcher's top-N pick and the findings ask it.
+ */
+gboolean
+ws_kernel_name_is_communication (const char *name)
+{
+  g_autofree char *lower = NULL;
+
+  g_return_val_if_fail (name != NULL, FALSE);
+
+  lower = g_ascii_strdown (name, -1);
+  for (guint i = 0; i < G_N_ELEMENTS (communication_parts); i++)
+    if (strstr (lower, communication_parts[i]) != NULL)
+      return TRUE;
+  return FALSE;
+}

@@ -33,6 +33,7 @@ char *ws_kernel_name_shorten (const char *name, guint max_chars);
 char *ws_kernel_name_normalize (const char *name);
 char *ws_kernel_name_simplify (const char *name);
 char **ws_kernel_name_labels (const char *const *names, guint n, guint max_chars);
+gboolean ws_kernel_name_is_communication (const char *name);
 
 const char *ws_name_form_to_string (WsNameForm form);
 gboolean ws_name_form_from_string (const char *str, WsNameForm *form);

@@ -8,6 +8,7 @@
 #include "ws-csv.h"
 #include "ws-error.h"
 #include "ws-kernel-display.h"
+#include "ws-kernel-name.h"
 
 /* Step 4: the kernels that take the most time, from the kernel summary
  * nsys stats wrote, or from the summaries of a job's ranks added up. */
@@ -121,13 +122,22 @@ read_rows (const char *csv_path, GPtrArray *kernels, GError **error)
 }
 
 /* The @n largest of @kernels, largest first, each with its display name
- * and a file base unique in the target. */
+ * and a file base unique in the target.  With @left_out, communication
+ * kernels (ws_kernel_name_is_communication()) are moved there, largest
+ * first, and the next kernels are taken in their place: ncu cannot replay
+ * one without its peers.  @all_total receives the time of all the
+ * kernels, left out or not. */
 static GPtrArray *
-top (GPtrArray *kernels, guint n)
+top (GPtrArray *kernels, guint n, GPtrArray *left_out, gint64 *all_total)
 {
   g_autoptr (GHashTable) used = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  gint64 total = 0;
 
   g_ptr_array_sort (kernels, compare_total);
+  for (guint i = 0; i < kernels->len; i++)
+    total += ((WsCaptureKernel *) g_ptr_array_index (kernels, i))->total;
+  if (all_total != NULL)
+    *all_total = total;
   /* Display names tell apart every kernel of the summary, not only the
    * ones picked. */
   {
@@ -140,6 +150,16 @@ top (GPtrArray *kernels, guint n)
     for (guint i = 0; i < kernels->len; i++)
       ((WsCaptureKernel *) g_ptr_array_index (kernels, i))->display = g_strdup (displays[i]);
   }
+  if (left_out != NULL)
+    for (guint i = 0; i < kernels->len;)
+      {
+        WsCaptureKernel *kernel = g_ptr_array_index (kernels, i);
+
+        if (ws_kernel_name_is_communication (kernel->name))
+          g_ptr_array_add (left_out, g_ptr_array_steal_index (kernels, i));
+        else
+          i++;
+      }
   if (kernels->len > n)
     g_ptr_array_set_size (kernels, n);
   for (guint i = 0; i < kernels->len; i++)
@@ -155,6 +175,10 @@ top (GPtrArray *kernels, guint n)
 /**
  * ws_capture_read_top_kernels:
  * @csv_path: `NAME_cuda_gpu_kern_sum.csv` written by `nsys stats`
+ * @left_out: (nullable) (element-type WsCaptureKernel): where the
+ *   communication kernels go, largest first, instead of the top; %NULL to
+ *   keep them among the kernels
+ * @all_total: (out) (optional): ns of all the summary's kernels
  *
  * Picks the @n kernels with the largest total time, largest first (rows
  * of equal totals keep the file's order), each with a file base unique in
@@ -165,7 +189,8 @@ top (GPtrArray *kernels, guint n)
  *   summary, or lists no kernel
  */
 GPtrArray *
-ws_capture_read_top_kernels (const char *csv_path, guint n, GError **error)
+ws_capture_read_top_kernels (const char *csv_path, guint n, GPtrArray *left_out, gint64 *all_total,
+                             GError **error)
 {
   g_autoptr (GPtrArray) kernels =
     g_ptr_array_new_with_free_func ((GDestroyNotify) ws_capture_kernel_free);
@@ -174,13 +199,15 @@ ws_capture_read_top_kernels (const char *csv_path, guint n, GError **error)
 
   if (!read_rows (csv_path, kernels, error))
     return NULL;
-  return top (kernels, n);
+  return top (kernels, n, left_out, all_total);
 }
 
 /**
  * ws_capture_read_top_kernels_merged:
  * @csv_paths: (array zero-terminated=1): the kernel summaries of a job's
  *   ranks
+ * @left_out: (nullable): as for ws_capture_read_top_kernels()
+ * @all_total: (out) (optional): ns of all the kernels of all the ranks
  *
  * The @n kernels with the most time over all the ranks: each kernel's
  * totals added up across the summaries (as the merged summary of the
@@ -191,7 +218,8 @@ ws_capture_read_top_kernels (const char *csv_path, guint n, GError **error)
  *   %NULL with @error set
  */
 GPtrArray *
-ws_capture_read_top_kernels_merged (const char *const *csv_paths, guint n, GError **error)
+ws_capture_read_top_kernels_merged (const char *const *csv_paths, guint n, GPtrArray *left_out,
+                                    gint64 *all_total, GError **error)
 {
   g_autoptr (GPtrArray) rows =
     g_ptr_array_new_with_free_func ((GDestroyNotify) ws_capture_kernel_free);
@@ -236,5 +264,5 @@ ws_capture_read_top_kernels_merged (const char *const *csv_paths, guint n, GErro
           kernel->rank = row->rank;
         }
     }
-  return top (merged, n);
+  return top (merged, n, left_out, all_total);
 }

@@ -326,6 +326,31 @@ ws_capture_manifest_write (const WsCaptureTargetRun *target, const char *status,
     }
   json_builder_end_array (builder);
 
+  /* What step 4 left out of the top N, and their share of the GPU time:
+   * communication kernels, which ncu cannot replay alone. */
+  if (target->plan != NULL && target->plan->left_out != NULL)
+    {
+      json_builder_set_member_name (builder, "kernels_total_ns");
+      json_builder_add_int_value (builder, target->plan->kernels_total);
+      json_builder_set_member_name (builder, "left_out");
+      json_builder_begin_array (builder);
+      for (guint i = 0; i < target->plan->left_out->len; i++)
+        {
+          const WsCaptureKernel *kernel = g_ptr_array_index (target->plan->left_out, i);
+
+          json_builder_begin_object (builder);
+          add_string (builder, "name", kernel->name);
+          add_string (builder, "reason", "communication");
+          json_builder_set_member_name (builder, "total_ns");
+          json_builder_add_int_value (builder, kernel->total);
+          json_builder_set_member_name (builder, "share_pct");
+          json_builder_add_double_value (builder, 100.0 * (double) kernel->total /
+                                                    (double) MAX (target->plan->kernels_total, 1));
+          json_builder_end_object (builder);
+        }
+      json_builder_end_array (builder);
+    }
+
   add_steps (builder, target);
   add_outputs (builder, target);
   json_builder_end_object (builder);

@@ -68,6 +68,7 @@ ws_capture_plan_free (WsCapturePlan *plan)
   for (guint i = 0; i <= WS_CAPTURE_N_STEPS; i++)
     g_clear_pointer (&plan->steps[i], g_ptr_array_unref);
   g_clear_pointer (&plan->kernels, g_ptr_array_unref);
+  g_clear_pointer (&plan->left_out, g_ptr_array_unref);
   if (plan->launch != NULL)
     ws_capture_launch_clear (plan->launch);
   g_free (plan->launch);
@@ -502,6 +503,16 @@ ws_capture_kernel_regex (GPtrArray *kernels, guint first, guint n)
   return g_string_free (out, FALSE);
 }
 
+static gboolean
+has_communication (GPtrArray *kernels, guint first, guint n)
+{
+  for (guint i = first; i < first + n; i++)
+    if (ws_kernel_name_is_communication (
+          ((WsCaptureKernel *) g_ptr_array_index (kernels, i))->name))
+      return TRUE;
+  return FALSE;
+}
+
 /* Step 5: one ncu run over the kernels [first, first + n). */
 static WsCaptureCommand *
 ncu_profile (WsCapturePlan *plan, guint first, guint n, const char *file)
@@ -549,6 +560,14 @@ ncu_profile (WsCapturePlan *plan, guint first, guint n, const char *file)
   add (argv, "all");
   if (settings->nvtx_range != NULL)
     add (argv, "--nvtx");
+  /* A communication kernel waits for its peers: kernel replay would run
+   * it again alone and hang.  Only where the user asked for it is it here,
+   * and then its whole range is replayed. */
+  if (settings->ncu_comm_replay != NULL && has_communication (plan->kernels, first, n))
+    {
+      add (argv, "--replay-mode");
+      add (argv, settings->ncu_comm_replay);
+    }
   if (plan->launch != NULL)
     /* A job: ncu on the rank that runs the kernel most, the other ranks
      * run as they are. */
@@ -621,7 +640,9 @@ ws_capture_plan_set_kernels (WsCapturePlan *plan, GPtrArray *kernels)
   if (kernels->len == 0)
     return;
 
-  if (plan->settings->ncu_multi_run)
+  /* A communication kernel's range replay is a run of its own. */
+  if (plan->settings->ncu_multi_run ||
+      (plan->settings->ncu_comm_replay != NULL && has_communication (kernels, 0, kernels->len)))
     for (guint i = 0; i < kernels->len; i++)
       {
         const WsCaptureKernel *kernel = g_ptr_array_index (kernels, i);
@@ -652,16 +673,32 @@ ws_capture_plan_set_kernels (WsCapturePlan *plan, GPtrArray *kernels)
 gboolean
 ws_capture_plan_pick_kernels (WsCapturePlan *plan, GError **error)
 {
-  GPtrArray *kernels;
+  GPtrArray *kernels, *left_out;
 
   g_return_val_if_fail (plan != NULL, FALSE);
 
+  g_clear_pointer (&plan->left_out, g_ptr_array_unref);
+  plan->left_out = g_ptr_array_new_with_free_func ((GDestroyNotify) ws_capture_kernel_free);
+  /* Communication kernels stay only where the settings say how to replay
+   * them. */
+  left_out = plan->settings->ncu_comm_replay == NULL ? plan->left_out : NULL;
   kernels = plan->rank_csvs != NULL
               ? ws_capture_read_top_kernels_merged ((const char *const *) plan->rank_csvs,
-                                                    plan->settings->topn, error)
-              : ws_capture_read_top_kernels (plan->kern_sum_csv, plan->settings->topn, error);
+                                                    plan->settings->topn, left_out,
+                                                    &plan->kernels_total, error)
+              : ws_capture_read_top_kernels (plan->kern_sum_csv, plan->settings->topn, left_out,
+                                             &plan->kernels_total, error);
   if (kernels == NULL)
     return FALSE;
+  if (kernels->len == 0)
+    {
+      g_set_error (error, WS_CAPTURE_ERROR, WS_CAPTURE_ERROR_STEP_FAILED,
+                   "%s: every kernel is a communication kernel, which ncu cannot replay alone "
+                   "(NCU_COMM_REPLAY=range or --ncu-comm-replay range profiles them)",
+                   plan->kern_sum_csv);
+      g_ptr_array_unref (kernels);
+      return FALSE;
+    }
   ws_capture_plan_set_kernels (plan, kernels);
   return TRUE;
 }

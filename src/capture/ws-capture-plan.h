@@ -94,8 +94,10 @@ typedef struct
   char **env_added;
   GPtrArray *steps[WS_CAPTURE_N_STEPS + 1]; /* [1..6] of WsCaptureCommand */
   GPtrArray *kernels;                       /* of WsCaptureKernel, after step 4 */
-  WsCaptureLaunch *launch;                  /* PER_RANK: the job's launcher and program, or NULL */
-  char **rank_csvs;                         /* PER_RANK: each rank's kernel summary, or NULL */
+  GPtrArray *left_out;     /* of WsCaptureKernel: the communication kernels step 4 left out */
+  gint64 kernels_total;    /* ns: all the kernels of the summaries, for the share left out */
+  WsCaptureLaunch *launch; /* PER_RANK: the job's launcher and program, or NULL */
+  char **rank_csvs;        /* PER_RANK: each rank's kernel summary, or NULL */
 } WsCapturePlan;
 
 WsCapturePlan *ws_capture_plan_new (const WsCaptureTarget *target, const char *folder_name,
@@ -106,8 +108,10 @@ void ws_capture_plan_free (WsCapturePlan *plan);
 void ws_capture_plan_set_kernels (WsCapturePlan *plan, GPtrArray *kernels);
 gboolean ws_capture_plan_pick_kernels (WsCapturePlan *plan, GError **error);
 
-GPtrArray *ws_capture_read_top_kernels (const char *csv_path, guint n, GError **error);
+GPtrArray *ws_capture_read_top_kernels (const char *csv_path, guint n, GPtrArray *left_out,
+                                        gint64 *all_total, GError **error);
 GPtrArray *ws_capture_read_top_kernels_merged (const char *const *csv_paths, guint n,
+                                               GPtrArray *left_out, gint64 *all_total,
                                                GError **error);
 char *ws_capture_kernel_regex (GPtrArray *kernels, guint first, guint n);
 char *ws_capture_safe_name (const char *name);

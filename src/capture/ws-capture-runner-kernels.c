@@ -15,8 +15,33 @@ top_kernels_done (WsCaptureRunner *self, const char *lookup_error)
 {
   WsCaptureTargetRun *target = g_ptr_array_index (self->targets, self->current);
   GPtrArray *kernels = target->plan->kernels;
+  GPtrArray *left_out = target->plan->left_out;
   g_autofree char *detail = g_strdup_printf ("%u kernels", kernels->len);
 
+  if (left_out != NULL && left_out->len > 0)
+    {
+      gint64 sum = 0;
+
+      for (guint i = 0; i < left_out->len; i++)
+        sum += ((WsCaptureKernel *) g_ptr_array_index (left_out, i))->total;
+      ws_capture_runner_log_info (
+        self, WS_CAPTURE_STEP_TOP_KERNELS,
+        "  left out: %u communication kernels, %.1f%% of the GPU time (ncu cannot replay one "
+        "without its peers; NCU_COMM_REPLAY=range profiles them):",
+        left_out->len, 100.0 * (double) sum / (double) MAX (target->plan->kernels_total, 1));
+      for (guint i = 0; i < left_out->len; i++)
+        {
+          const WsCaptureKernel *kernel = g_ptr_array_index (left_out, i);
+
+          ws_capture_runner_log_info (
+            self, WS_CAPTURE_STEP_TOP_KERNELS, "     %s (%" G_GINT64_FORMAT " ns, %.1f%%)",
+            kernel->name, kernel->total,
+            100.0 * (double) kernel->total / (double) MAX (target->plan->kernels_total, 1));
+        }
+      g_free (detail);
+      detail = g_strdup_printf ("%u kernels, %u communication kernels left out", kernels->len,
+                                left_out->len);
+    }
   for (guint i = 0; i < kernels->len; i++)
     {
       const WsCaptureKernel *kernel = g_ptr_array_index (kernels, i);

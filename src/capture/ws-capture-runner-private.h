@@ -51,6 +51,12 @@ struct _WsCaptureRunner
   int exit_status;              /* -1: ended by a signal, or did not start */
   WsCaptureOutputWatch output;
 
+  /* The watchdog of an ncu run (ws-capture-runner-watchdog.c) */
+  guint stall_ms;      /* no output that long ends it; 0: the settings' NCU_STALL_TIMEOUT */
+  guint stall_id;      /* its check, on the run's context */
+  gint64 last_output;  /* monotonic µs of the command's last line or start */
+  char *stall_message; /* why the watchdog ended the command, or NULL */
+
   /* Other machines (ws-capture-runner-remote.c) */
   WsCaptureSettings *asked;         /* the settings before this machine's ncu fitted them */
   GPtrArray *hosts;                 /* of WsCaptureHostRun */
@@ -70,6 +76,11 @@ void ws_capture_runner_step_done (WsCaptureRunner *self, gboolean ok, const char
 void ws_capture_runner_target_done (WsCaptureRunner *self);
 void ws_capture_runner_emit_transfer (WsCaptureRunner *self, guint64 done, guint64 total,
                                       const char *file);
+
+/* ws-capture-runner-watchdog.c */
+void ws_capture_runner_watchdog_start (WsCaptureRunner *self);
+void ws_capture_runner_watchdog_feed (WsCaptureRunner *self);
+void ws_capture_runner_watchdog_stop (WsCaptureRunner *self);
 
 /* ws-capture-runner-kernels.c */
 void ws_capture_runner_pick_kernels (WsCaptureRunner *self, WsCaptureTargetRun *target);

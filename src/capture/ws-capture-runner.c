@@ -52,6 +52,8 @@ ws_capture_runner_dispose (GObject *object)
 {
   WsCaptureRunner *self = WS_CAPTURE_RUNNER (object);
 
+  if (self->context != NULL)
+    ws_capture_runner_watchdog_stop (self);
   /* Nothing outlives the runner: no time for a grace period here. */
   if (self->process != NULL)
     {
@@ -82,6 +84,7 @@ ws_capture_runner_finalize (GObject *object)
   g_free (self->nsys_version);
   g_free (self->ncu_version);
   g_clear_pointer (&self->gpus, g_ptr_array_unref);
+  g_clear_pointer (&self->stall_message, g_free);
   g_clear_pointer (&self->context, g_main_context_unref);
   ws_capture_output_watch_clear (&self->output);
   g_clear_pointer (&self->hosts, g_ptr_array_unref);
@@ -534,6 +537,8 @@ command_finished (WsCaptureRunner *self)
   result->finished = g_get_real_time ();
   if (self->cancelled)
     result->message = g_strdup ("cancelled");
+  else if (self->stall_message != NULL)
+    result->message = g_steal_pointer (&self->stall_message);
   else if (target->remote != NULL)
     result->message = ws_capture_runner_remote_problem (self, command);
   else
@@ -584,6 +589,7 @@ process_line_cb (WsToolProcess *process, gboolean is_stderr, const char *line, g
 {
   WsCaptureRunner *self = data;
 
+  ws_capture_runner_watchdog_feed (self);
   if (ws_capture_runner_remote_line (self, is_stderr, line))
     return;
   ws_capture_output_watch_line (&self->output, line);
@@ -603,6 +609,7 @@ process_done_cb (GObject *source, GAsyncResult *result, gpointer data)
   if (self->process != WS_TOOL_PROCESS (source))
     return;
   process = g_steal_pointer (&self->process);
+  ws_capture_runner_watchdog_stop (self);
   g_signal_handlers_disconnect_by_data (process, self);
   if (!ws_tool_process_run_finish (process, result, &status, &error))
     {
@@ -642,6 +649,7 @@ run_command (WsCaptureRunner *self)
   result->exit_status = -1;
   g_signal_connect (self->process, "line", G_CALLBACK (process_line_cb), self);
   ws_tool_process_run_async (self->process, process_done_cb, g_object_ref (self));
+  ws_capture_runner_watchdog_start (self);
 }
 
 /* ---- steps ------------------------------------------------------------- */

@@ -29,6 +29,7 @@ G_DECLARE_FINAL_TYPE (WsCaptureRunner, ws_capture_runner, WS, CAPTURE_RUNNER, GO
 WsCaptureRunner *ws_capture_runner_new (WsTargetList *list, const guint *rows, guint n_rows,
                                         const WsCaptureSettings *settings, const char *base_dir);
 void ws_capture_runner_set_grace (WsCaptureRunner *self, guint grace_ms);
+void ws_capture_runner_set_stall_timeout_ms (WsCaptureRunner *self, guint stall_ms);
 void ws_capture_runner_set_kernel_lookup (WsCaptureRunner *self, WsCaptureKernelLookup lookup);
 
 void ws_capture_runner_run_async (WsCaptureRunner *self, GCancellable *cancellable,

@@ -26,6 +26,8 @@ const char *const ws_capture_settings_env_names[] = {
   "CLOCK_CONTROL",
   "CONTINUE_ON_ERROR",
   "PER_RANK",
+  "NCU_COMM_REPLAY",
+  "NCU_STALL_TIMEOUT",
   NULL,
 };
 
@@ -47,6 +49,7 @@ ws_capture_settings_new (void)
   self->ncu_multi_run = TRUE;
   self->cache_control = g_strdup ("all");
   self->clock_control = g_strdup ("base");
+  self->ncu_stall_timeout = 600;
   self->hosts = g_ptr_array_new_with_free_func ((GDestroyNotify) ws_ssh_host_free);
   return self;
 }
@@ -76,6 +79,7 @@ ws_capture_settings_copy (const WsCaptureSettings *self)
   copy->ncu_sections = g_strdup (self->ncu_sections);
   copy->cache_control = g_strdup (self->cache_control);
   copy->clock_control = g_strdup (self->clock_control);
+  copy->ncu_comm_replay = g_strdup (self->ncu_comm_replay);
   copy->hosts = g_ptr_array_new_with_free_func ((GDestroyNotify) ws_ssh_host_free);
   for (guint i = 0; self->hosts != NULL && i < self->hosts->len; i++)
     g_ptr_array_add (copy->hosts, ws_ssh_host_copy (g_ptr_array_index (self->hosts, i)));
@@ -102,6 +106,7 @@ ws_capture_settings_free (WsCaptureSettings *self)
   g_free (self->ncu_sections);
   g_free (self->cache_control);
   g_free (self->clock_control);
+  g_free (self->ncu_comm_replay);
   g_clear_pointer (&self->hosts, g_ptr_array_unref);
   g_free (self->ssh_command);
   g_free (self->host);
@@ -174,6 +179,12 @@ ws_capture_settings_load (WsCaptureSettings *self, GSettings *settings)
   self->per_rank = g_settings_get_boolean (settings, "capture-per-rank");
   self->ncu_launch_count = g_settings_get_uint (settings, "ncu-launch-count");
   self->continue_on_error = g_settings_get_boolean (settings, "continue-on-error");
+  {
+    g_autofree char *replay = g_settings_get_string (settings, "ncu-comm-replay");
+
+    set_string (&self->ncu_comm_replay, replay);
+    self->ncu_stall_timeout = g_settings_get_uint (settings, "ncu-stall-timeout");
+  }
   {
     g_autoptr (GVariant) hosts = g_settings_get_value (settings, "hosts");
     g_autofree char *ssh = g_settings_get_string (settings, "ssh-command");
@@ -348,6 +359,21 @@ ws_capture_settings_apply_environment (WsCaptureSettings *self, const char *cons
       if (!parse_bool ("PER_RANK", value, &self->per_rank, error))
         return FALSE;
       APPLIED ("PER_RANK");
+    }
+  if (GET ("NCU_COMM_REPLAY"))
+    {
+      if (value[0] == '\0' || g_ascii_strcasecmp (value, "none") == 0)
+        set_string (&self->ncu_comm_replay, NULL);
+      else if (!parse_choice ("NCU_COMM_REPLAY", value, "range", "app-range",
+                              &self->ncu_comm_replay, error))
+        return FALSE;
+      APPLIED ("NCU_COMM_REPLAY");
+    }
+  if (GET ("NCU_STALL_TIMEOUT"))
+    {
+      if (!parse_uint ("NCU_STALL_TIMEOUT", value, 0, &self->ncu_stall_timeout, error))
+        return FALSE;
+      APPLIED ("NCU_STALL_TIMEOUT");
     }
   if (GET ("NCU_LAUNCH_COUNT"))
     {
@@ -618,5 +644,8 @@ ws_capture_settings_to_json (const WsCaptureSettings *self, JsonBuilder *builder
   json_builder_add_boolean_value (builder, self->continue_on_error);
   json_builder_set_member_name (builder, "PER_RANK");
   json_builder_add_boolean_value (builder, self->per_rank);
+  add_string (builder, "NCU_COMM_REPLAY", self->ncu_comm_replay);
+  json_builder_set_member_name (builder, "NCU_STALL_TIMEOUT");
+  json_builder_add_int_value (builder, self->ncu_stall_timeout);
   add_string (builder, WS_SSH_ENV, self->ssh_command);
 }

@@ -30,6 +30,10 @@ typedef struct
   char *clock_control;        /* CLOCK_CONTROL: base | none */
   gboolean continue_on_error; /* CONTINUE_ON_ERROR */
   gboolean per_rank;          /* PER_RANK: one nsys export per rank of a distributed job */
+  char *ncu_comm_replay;      /* NCU_COMM_REPLAY: range | app-range: communication kernels stay
+                               * in the top N, profiled with that replay mode; NULL: left out */
+  guint ncu_stall_timeout;    /* NCU_STALL_TIMEOUT, s: an ncu run that prints nothing that
+                               * long is ended; 0: never */
   /* Capturing on other machines (ssh) */
   GPtrArray *hosts;       /* of WsSshHost: the hosts of the settings */
   char *ssh_command;      /* WARPSCOPE_SSH: the ssh command line; NULL: ssh */

@@ -264,6 +264,8 @@ ws_cli_capture (int argc, char **argv)
   gboolean continue_on_error = FALSE;
   gboolean per_rank = FALSE;
   gboolean single_ncu_run = FALSE;
+  g_autofree char *comm_replay = NULL;
+  int stall_timeout = -1;
   GOptionEntry entries[] = {
     { "targets", 't', 0, G_OPTION_ARG_FILENAME, &targets,
       N_ ("The targets file (default: TARGETS_TSV)"), "FILE.tsv" },
@@ -285,6 +287,15 @@ ws_cli_capture (int argc, char **argv)
       "N" },
     { "single-ncu-run", 0, 0, G_OPTION_ARG_NONE, &single_ncu_run,
       N_ ("One ncu run for all the top kernels (NCU_MULTI_RUN=0)"), NULL },
+    { "ncu-comm-replay", 0, 0, G_OPTION_ARG_STRING, &comm_replay,
+      N_ ("Profile NCCL, NVSHMEM and other communication kernels with this ncu replay mode: "
+          "range or app-range; none leaves them out of the top N, as by default "
+          "(NCU_COMM_REPLAY)"),
+      "MODE" },
+    { "ncu-stall-timeout", 0, 0, G_OPTION_ARG_INT, &stall_timeout,
+      N_ ("End an ncu run that prints nothing for this many seconds, 0 for never (default: "
+          "NCU_STALL_TIMEOUT, or 600)"),
+      "SECONDS" },
     { "continue-on-error", 0, 0, G_OPTION_ARG_NONE, &continue_on_error,
       N_ ("Go on with a target's next steps after a failed one"), NULL },
     { "per-rank", 0, 0, G_OPTION_ARG_NONE, &per_rank,
@@ -370,6 +381,27 @@ ws_cli_capture (int argc, char **argv)
     settings->continue_on_error = TRUE;
   if (per_rank)
     settings->per_rank = TRUE;
+  if (comm_replay != NULL)
+    {
+      if (g_str_equal (comm_replay, "none") || comm_replay[0] == '\0')
+        ws_cli_replace_string (&settings->ncu_comm_replay, NULL);
+      else if (g_str_equal (comm_replay, "range") || g_str_equal (comm_replay, "app-range"))
+        ws_cli_replace_string (&settings->ncu_comm_replay, comm_replay);
+      else
+        {
+          /* TRANSLATORS: the program, then the mode asked for */
+          g_printerr (_ ("%1$s: --ncu-comm-replay %2$s: expected range, app-range or none\n"),
+                      argv[0], comm_replay);
+          return WS_EXIT_BAD_INPUT;
+        }
+    }
+  if (stall_timeout < -1)
+    {
+      g_printerr (_ ("%s: --ncu-stall-timeout must be 0 or more\n"), argv[0]);
+      return WS_EXIT_BAD_INPUT;
+    }
+  if (stall_timeout >= 0)
+    settings->ncu_stall_timeout = (guint) stall_timeout;
   if (!ws_capture_settings_validate (settings, &error))
     return ws_cli_fail (error);
 

@@ -292,13 +292,15 @@ apply_rank_filter (WsRun *run, const char *file, GError **error)
   return selected;
 }
 
-/* A single export stays a run of its own: its processes are its ranks. */
+/* A single export stays a run of its own: its processes are its ranks;
+ * exports of several launches (the targets of a capture) are no job. */
 static gboolean
 several_exports (const char *const *paths)
 {
   g_autoptr (GPtrArray) exports = ws_ranks_loader_expand (paths, NULL);
+  g_autoptr (GPtrArray) launches = ws_ranks_loader_launches (paths);
 
-  return exports != NULL && exports->len > 1;
+  return exports != NULL && exports->len > 1 && launches->len == 1;
 }
 
 static gpointer

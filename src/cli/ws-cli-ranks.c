@@ -10,6 +10,7 @@
 #include "ws-format.h"
 #include "ws-gpu-busy.h"
 #include "ws-rank-set.h"
+#include "ws-ranks-loader.h"
 #include "ws-ranks.h"
 #include "ws-table-writer.h"
 
@@ -321,11 +322,17 @@ int
 ws_cli_ranks (int argc, char **argv)
 {
   g_autofree char *format_str = NULL;
+  g_autofree char *target = NULL;
   GOptionEntry entries[] = {
     { "format", 'f', 0, G_OPTION_ARG_STRING, &format_str,
       N_ ("Output format: table (default), csv or json"), "FORMAT" },
+    { "target", 0, 0, G_OPTION_ARG_STRING, &target,
+      N_ ("In a capture folder of several targets, the ranks of this one"), "NAME" },
     { NULL },
   };
+  g_autoptr (GPtrArray) launches = NULL;
+  g_autoptr (GPtrArray) chosen = NULL;
+  char **files;
   g_autoptr (GOptionContext) context =
     g_option_context_new (_ ("FILES|DIR — the ranks of a job, one row each"));
   g_autoptr (GError) error = NULL;
@@ -350,14 +357,55 @@ ws_cli_ranks (int argc, char **argv)
       return WS_EXIT_BAD_INPUT;
     }
 
+  /* A job is one launch: the targets of a capture folder are separate
+   * runs, not ranks. */
+  files = argv + 1;
+  launches = ws_ranks_loader_launches ((const char *const *) files);
+  if (target != NULL)
+    {
+      for (guint i = 0; i < launches->len && chosen == NULL; i++)
+        {
+          WsLaunch *launch = g_ptr_array_index (launches, i);
+
+          if (g_strcmp0 (launch->name, target) == 0)
+            {
+              chosen = g_ptr_array_new_with_free_func (g_free);
+              for (guint e = 0; e < launch->exports->len; e++)
+                g_ptr_array_add (chosen, g_strdup (g_ptr_array_index (launch->exports, e)));
+              g_ptr_array_add (chosen, NULL);
+            }
+        }
+      if (chosen == NULL)
+        {
+          g_autofree char *names = ws_ranks_loader_launch_names (launches);
+
+          /* TRANSLATORS: the target asked for, then the targets there are */
+          g_printerr (_ ("warpscope-cli: ranks: --target %1$s: no such capture target (there: "
+                         "%2$s)\n"),
+                      target, names);
+          return WS_EXIT_BAD_INPUT;
+        }
+      files = (char **) chosen->pdata;
+    }
+  else if (launches->len > 1)
+    {
+      g_autofree char *names = ws_ranks_loader_launch_names (launches);
+
+      /* TRANSLATORS: the folder, the number of runs, then their names */
+      g_printerr (_ ("warpscope-cli: ranks: %1$s holds %2$u separate runs (%3$s), not the ranks of "
+                     "one job; give one of them, or --target NAME\n"),
+                  files[0], launches->len, names);
+      return WS_EXIT_BAD_INPUT;
+    }
+
   ws_cli_load_as_job (TRUE);
-  run = ws_cli_load (argv + 1, WS_LOAD_ALL & ~WS_LOAD_GPU_METRICS, &error);
+  run = ws_cli_load (files, WS_LOAD_ALL & ~WS_LOAD_GPU_METRICS, &error);
   if (run == NULL)
     return ws_cli_fail (error);
   if (run->ranks == NULL)
     {
       /* One process: a job of one rank. */
-      g_autoptr (WsRanks) one = ws_ranks_new_for_files ((const char *const *) argv + 1, &run, 1);
+      g_autoptr (WsRanks) one = ws_ranks_new_for_files ((const char *const *) files, &run, 1);
 
       g_ptr_array_add (one->figures, NULL);
       g_array_index (one->ranks, WsRank, 0).pid = WS_PID_ANY;

@@ -154,6 +154,118 @@ ws_ranks_loader_expand (const char *const *paths, GError **error)
   return g_steal_pointer (&unique);
 }
 
+void
+ws_launch_free (WsLaunch *launch)
+{
+  if (launch == NULL)
+    return;
+  g_free (launch->name);
+  g_free (launch->path);
+  g_ptr_array_unref (launch->exports);
+  g_free (launch);
+}
+
+/* The capture target folder an export was written in
+ * (OUT/<group>/<NAME>/nsys/X.sqlite, with run.json in OUT/<group>/<NAME>),
+ * or NULL. */
+static char *
+capture_target_of (const char *export)
+{
+  g_autofree char *nsys = g_path_get_dirname (export);
+  g_autofree char *nsys_name = g_path_get_basename (nsys);
+  g_autofree char *target = NULL;
+  g_autofree char *manifest = NULL;
+
+  if (!g_str_equal (nsys_name, "nsys"))
+    return NULL;
+  target = g_path_get_dirname (nsys);
+  manifest = g_build_filename (target, "run.json", NULL);
+  return g_file_test (manifest, G_FILE_TEST_IS_REGULAR) ? g_steal_pointer (&target) : NULL;
+}
+
+/**
+ * ws_ranks_loader_launches:
+ * @paths: (array zero-terminated=1): as for ws_ranks_loader_expand()
+ *
+ * Splits the exports that @paths name into launches.  A job is one
+ * launch (DESIGN.md, "Past one machine"): the per-rank exports of one
+ * capture target (`capture --per-rank`), or files given together outside
+ * any capture (one `%q{RANK}` naming, one multi-process export).  The
+ * targets of a capture folder are separate launches, however close their
+ * commands and times: BERT and ViT captured one after the other are two
+ * runs, not two ranks.
+ *
+ * Returns: (transfer full) (element-type WsLaunch): the launches, capture
+ *   targets first in the order found, then the files of no capture; empty
+ *   when @paths names no export
+ */
+GPtrArray *
+ws_ranks_loader_launches (const char *const *paths)
+{
+  GPtrArray *launches = g_ptr_array_new_with_free_func ((GDestroyNotify) ws_launch_free);
+  g_autoptr (GPtrArray) exports = ws_ranks_loader_expand (paths, NULL);
+  g_autoptr (GHashTable) by_target = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  WsLaunch *loose = NULL;
+
+  g_return_val_if_fail (paths != NULL, launches);
+
+  for (guint i = 0; exports != NULL && i < exports->len; i++)
+    {
+      const char *export = g_ptr_array_index (exports, i);
+      g_autofree char *target = capture_target_of (export);
+      WsLaunch *launch;
+
+      if (target == NULL)
+        {
+          if (loose == NULL)
+            {
+              loose = g_new0 (WsLaunch, 1);
+              loose->exports = g_ptr_array_new_with_free_func (g_free);
+            }
+          g_ptr_array_add (loose->exports, g_strdup (export));
+          continue;
+        }
+      launch = g_hash_table_lookup (by_target, target);
+      if (launch == NULL)
+        {
+          launch = g_new0 (WsLaunch, 1);
+          launch->name = g_path_get_basename (target);
+          launch->path = g_strdup (target);
+          launch->exports = g_ptr_array_new_with_free_func (g_free);
+          g_hash_table_insert (by_target, g_strdup (target), launch);
+          g_ptr_array_add (launches, launch);
+        }
+      g_ptr_array_add (launch->exports, g_strdup (export));
+    }
+  if (loose != NULL)
+    g_ptr_array_add (launches, loose);
+  return launches;
+}
+
+/**
+ * ws_ranks_loader_launch_names:
+ * @launches: (element-type WsLaunch)
+ *
+ * Returns: (transfer full): "bert_inf, vit_inf": the launches' names, for
+ *   a message
+ */
+char *
+ws_ranks_loader_launch_names (GPtrArray *launches)
+{
+  g_autoptr (GString) out = g_string_new (NULL);
+
+  for (guint i = 0; i < launches->len; i++)
+    {
+      const WsLaunch *launch = g_ptr_array_index (launches, i);
+
+      if (out->len > 0)
+        g_string_append (out, ", ");
+      /* TRANSLATORS: the files of a job that lie outside any capture target */
+      g_string_append (out, launch->name != NULL ? launch->name : _ ("other files"));
+    }
+  return g_string_free (g_steal_pointer (&out), FALSE);
+}
+
 /**
  * ws_ranks_loader_is_job:
  *
@@ -161,8 +273,9 @@ ws_ranks_loader_expand (const char *const *paths, GError **error)
  *   a few queries per file, for worker threads and the command line
  *
  * Whether files opened together are the ranks of one job rather than runs
- * to open apart: a folder or a glob that holds several exports, or
- * several exports whose names (or recorded environments) number them.
+ * to open apart: a folder or a glob that holds several exports of one
+ * launch (ws_ranks_loader_launches()), or several exports whose names (or
+ * recorded environments) number them.
  */
 gboolean
 ws_ranks_loader_is_job (const char *const *paths, gboolean probe)
@@ -178,6 +291,14 @@ ws_ranks_loader_is_job (const char *const *paths, gboolean probe)
   exports = ws_ranks_loader_expand (paths, NULL);
   if (exports == NULL || exports->len < 2)
     return FALSE;
+  /* Files of several launches are several runs, whatever folder holds
+   * them. */
+  {
+    g_autoptr (GPtrArray) launches = ws_ranks_loader_launches (paths);
+
+    if (launches->len > 1)
+      return FALSE;
+  }
   if (folder_or_glob)
     return TRUE;
   probes = g_ptr_array_new_with_free_func ((GDestroyNotify) ws_run_unref);
@@ -247,28 +368,27 @@ ws_ranks_loader_main_pid (const WsRun *run)
  * ws_ranks_loader_gpus_of:
  *
  * Returns: (transfer full) (nullable): "NVIDIA H100 80GB HBM3 on vm at
- * 0000:00:06.0" for each GPU @pid ran on, joined by ";"
+ * 0000:00:06.0" for each GPU @pid ran on (ws_run_devices_used()), joined
+ * by ";"
  */
 char *
 ws_ranks_loader_gpus_of (const WsRun *run, guint32 pid)
 {
   g_autoptr (GString) out = g_string_new (NULL);
-  g_autoptr (GHashTable) seen = g_hash_table_new (NULL, NULL);
+  g_autoptr (GArray) devices = ws_run_devices_used (run, pid);
 
-  for (guint s = 0; s < run->streams->len; s++)
+  for (guint d = 0; d < devices->len; d++)
     {
-      const WsStream *stream = &g_array_index (run->streams, WsStream, s);
+      gint32 device = g_array_index (devices, gint32, d);
       const WsGpu *gpu = NULL;
 
-      if (stream->pid != pid || !g_hash_table_add (seen, GINT_TO_POINTER (stream->device_id + 1)))
-        continue;
       for (guint g = 0; g < run->prov.gpus->len && gpu == NULL; g++)
-        if (g_array_index (run->prov.gpus, WsGpu, g).id == stream->device_id)
+        if (g_array_index (run->prov.gpus, WsGpu, g).id == device)
           gpu = &g_array_index (run->prov.gpus, WsGpu, g);
       if (out->len > 0)
         g_string_append_c (out, ';');
       if (gpu == NULL)
-        g_string_append_printf (out, "GPU %d", stream->device_id);
+        g_string_append_printf (out, "GPU %d", device);
       else
         {
           const char *where =

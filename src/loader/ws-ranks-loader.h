@@ -20,7 +20,19 @@ G_BEGIN_DECLS
 typedef void (*WsRanksLoaderFunc) (WsRanks *ranks, guint index, WsRankFigures *figures,
                                    gpointer data);
 
+/* One launch of a program: the exports it wrote.  A job's ranks are
+ * the exports of one launch. */
+typedef struct
+{
+  char *name;         /* the capture target's folder name, or NULL for files not in one */
+  char *path;         /* what to open for it: the target's folder, or NULL */
+  GPtrArray *exports; /* char *: its exports, in the order found */
+} WsLaunch;
+
 GPtrArray *ws_ranks_loader_expand (const char *const *paths, GError **error);
+GPtrArray *ws_ranks_loader_launches (const char *const *paths);
+char *ws_ranks_loader_launch_names (GPtrArray *launches);
+void ws_launch_free (WsLaunch *launch);
 gboolean ws_ranks_loader_is_job (const char *const *paths, gboolean probe);
 
 WsRun *ws_ranks_loader_load (const char *const *paths, WsLoadFlags flags, GCancellable *cancellable,

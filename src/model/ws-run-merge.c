@@ -461,10 +461,32 @@ gpu_identity (const WsRun *run, const WsGpu *gpu, guint r)
   return g_strdup_printf ("#%u/%d", r, gpu->id);
 }
 
+/* The id a GPU gets in the merged run: its own device id, as its export
+ * and nvidia-smi number it, unless another GPU (of another host) holds
+ * that id already; then the next id free. */
+static gint32
+merged_gpu_id (GHashTable *taken, gint32 own)
+{
+  gint32 id = own;
+
+  if (g_hash_table_contains (taken, GINT_TO_POINTER (id + 1)))
+    {
+      id = 0;
+      while (g_hash_table_contains (taken, GINT_TO_POINTER (id + 1)))
+        id++;
+    }
+  g_hash_table_add (taken, GINT_TO_POINTER (id + 1));
+  return id;
+}
+
+/* Each rank's GPUs keep their own ids (issue 30): rank 3 on device 3 is
+ * GPU 3 in every table, finding and lane, whatever order the exports
+ * list their GPUs in. */
 static void
 merge_gpus (WsRun *out, MergeMaps *m)
 {
   g_autoptr (GHashTable) known = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autoptr (GHashTable) taken = g_hash_table_new (NULL, NULL);
 
   for (guint r = 0; r < m->n; r++)
     {
@@ -487,7 +509,7 @@ merge_gpus (WsRun *out, MergeMaps *m)
             {
               WsGpu copy = *gpu;
 
-              ours = (gint32) out->prov.gpus->len;
+              ours = merged_gpu_id (taken, gpu->id);
               copy.id = ours;
               copy.name = g_strdup (gpu->name);
               copy.bus_location = g_strdup (gpu->bus_location);
@@ -507,7 +529,7 @@ merge_gpus (WsRun *out, MergeMaps *m)
 
           if (g_hash_table_contains (m->devices[r], GINT_TO_POINTER (device + 1)))
             continue;
-          copy.id = (gint32) out->prov.gpus->len;
+          copy.id = merged_gpu_id (taken, device);
           copy.name = g_strdup_printf ("GPU %d", device);
           g_array_append_val (out->prov.gpus, copy);
           g_hash_table_insert (m->devices[r], GINT_TO_POINTER (device + 1),

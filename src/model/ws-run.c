@@ -825,3 +825,49 @@ ws_mem_kind_label (guint kind)
     return labels[kind];
   return "Unknown";
 }
+
+static int
+compare_device_ids (gconstpointer a, gconstpointer b)
+{
+  gint32 x = *(const gint32 *) a, y = *(const gint32 *) b;
+
+  return (x > y) - (x < y);
+}
+
+/**
+ * ws_run_devices_used:
+ * @pid: a process of the run (a rank), or %WS_RUN_ANY_PID
+ *
+ * The GPUs @pid used: the devices of the streams its kernels and memory
+ * operations ran on (the kernels' deviceId), never a GPU the export merely
+ * describes.  The one place a rank's GPUs are computed: the run index
+ * (idle, findings), the ranks' GPU descriptions and the lanes ask it.
+ *
+ * Returns: (transfer full) (element-type gint32): the device ids, sorted
+ */
+GArray *
+ws_run_devices_used (const WsRun *self, guint32 pid)
+{
+  GArray *devices = g_array_new (FALSE, FALSE, sizeof (gint32));
+  g_autofree gboolean *used = NULL;
+  g_autoptr (GHashTable) seen = g_hash_table_new (NULL, NULL);
+
+  g_return_val_if_fail (self != NULL, devices);
+
+  used = g_new0 (gboolean, MAX (self->streams->len, 1));
+  for (gsize k = 0; self->kernels.stream != NULL && k < self->kernels.n; k++)
+    used[self->kernels.stream[k]] = TRUE;
+  for (gsize m = 0; self->memops.stream != NULL && m < self->memops.n; m++)
+    used[self->memops.stream[m]] = TRUE;
+  for (guint s = 0; s < self->streams->len; s++)
+    {
+      const WsStream *stream = &g_array_index (self->streams, WsStream, s);
+
+      if (!used[s] || (pid != WS_RUN_ANY_PID && stream->pid != pid))
+        continue;
+      if (g_hash_table_add (seen, GINT_TO_POINTER (stream->device_id + 1)))
+        g_array_append_val (devices, stream->device_id);
+    }
+  g_array_sort (devices, compare_device_ids);
+  return devices;
+}

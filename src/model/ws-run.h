@@ -7,6 +7,8 @@
 #include "ws-string-table.h"
 #include "ws-summary.h"
 
+#define WS_RUN_ANY_PID G_MAXUINT32
+
 G_BEGIN_DECLS
 
 /* One opened run, immutable once loaded and shared by reference between
@@ -344,6 +346,7 @@ const WsLaunchConfig *ws_run_kernel_config (const WsRun *self, gsize i);
 const WsThread *ws_run_thread (const WsRun *self, guint32 index);
 const char *ws_run_process_name (const WsRun *self, guint32 pid);
 const char *ws_run_gpu_name (const WsRun *self, gint32 device);
+GArray *ws_run_devices_used (const WsRun *self, guint32 pid);
 const char *ws_run_nvtx_domain_name (const WsRun *self, guint16 domain);
 const char *ws_run_display_name (const WsRun *self);
 guint32 ws_run_kernel_display_id (const WsRun *self, guint32 demangled);
