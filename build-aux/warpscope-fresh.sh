@@ -70,7 +70,7 @@ say "a clean root from $base"
 # The package sources and apt settings of this machine (the same mirror,
 # the same index options), and name resolution: nothing else of the host.
 "${sudo[@]}" rm -f "$target/etc/apt/sources.list"
-for f in /etc/apt/sources.list /etc/apt/sources.list.d/* /etc/apt/apt.conf.d/*; do
+for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list /etc/apt/sources.list.d/*.sources /etc/apt/apt.conf.d/*; do
   [ -f "$f" ] && "${sudo[@]}" cp "$f" "$target$f"
 done
 "${sudo[@]}" cp /etc/resolv.conf "$target/etc/resolv.conf"
