@@ -222,6 +222,65 @@ check_rollup (const WsTestNcuFixture *fixture, const char *csv, GArray *launches
   return checked;
 }
 
+/* The four views of each launch of @fixture: `gauges --format csv`, its
+ * JSON, the Why bottleneck in that JSON, and the Markdown report's line;
+ * the launches go to @launches (strings owned by @parser). */
+static guint
+check_views (const WsTestNcuFixture *fixture, JsonParser *parser, GArray *launches)
+{
+  const char *csv_args[] = { "gauges", "--format", "csv", NULL };
+  const char *json_args[] = { "gauges", "--format", "json", NULL };
+  g_autofree char *dir = ws_test_tmpdir ();
+  g_autofree char *md_path = g_build_filename (dir, "report.md", NULL);
+  g_autofree char *md_option = g_strdup_printf ("--markdown=%s", md_path);
+  const char *md_args[] = { "export", md_option, NULL };
+  g_autofree char *csv = run_cli (fixture, csv_args);
+  g_autofree char *json = run_cli (fixture, json_args);
+  g_autofree char *md_out = run_cli (fixture, md_args);
+  g_autofree char *md = ws_test_read (md_path);
+  g_autoptr (GPtrArray) from_csv = csv_verdicts (csv);
+  g_autoptr (GPtrArray) from_md = NULL;
+  JsonArray *array;
+  guint n;
+
+  g_assert_true (json_parser_load_from_data (parser, json, -1, NULL));
+  array =
+    json_object_get_array_member (json_node_get_object (json_parser_get_root (parser)), "launches");
+  n = json_array_get_length (array);
+  g_assert_cmpuint (n, >, 0);
+  g_assert_cmpuint (from_csv->len, ==, n);
+  from_md = markdown_verdicts (md, n);
+  for (guint i = 0; i < n; i++)
+    {
+      JsonObject *o = json_array_get_object_element (array, i);
+      JsonObject *bottleneck = json_object_get_object_member (o, "bottleneck");
+      JsonObject *duration =
+        json_object_get_object_member (json_object_get_object_member (o, "gauges"), "duration_ns");
+      JsonNode *value = json_object_get_member (duration, "value");
+      const char *verdict = g_ptr_array_index (from_csv, i);
+      Launch l = { 0 };
+
+      if (g_strcmp0 (json_object_get_string_member (o, "verdict"), verdict) != 0 ||
+          g_strcmp0 (json_object_get_string_member (bottleneck, "verdict"), verdict) != 0 ||
+          g_strcmp0 (class_of_bottleneck (json_object_get_string_member (bottleneck, "kind")),
+                     verdict) != 0 ||
+          g_strcmp0 (g_ptr_array_index (from_md, i), verdict) != 0)
+        g_error ("%s launch %u: CSV %s, JSON %s, why %s (%s), Markdown %s", fixture->name, i,
+                 verdict, json_object_get_string_member (o, "verdict"),
+                 json_object_get_string_member (bottleneck, "verdict"),
+                 json_object_get_string_member (bottleneck, "kind"),
+                 (const char *) g_ptr_array_index (from_md, i));
+      l.nsys = json_object_get_string_member_with_default (o, "nsys_kernel", NULL);
+      l.grid = json_object_get_string_member (o, "grid");
+      l.block = json_object_get_string_member (o, "block");
+      l.duration = JSON_NODE_HOLDS_VALUE (value) ? json_node_get_double (value) : 0;
+      l.verdict = json_object_get_string_member (o, "verdict");
+      g_array_append_val (launches, l);
+    }
+  ws_test_rmtree (dir);
+  return n;
+}
+
 static void
 test_every_view_agrees (void)
 {
@@ -231,67 +290,61 @@ test_every_view_agrees (void)
   for (guint f = 0; f < fixtures->len; f++)
     {
       const WsTestNcuFixture *fixture = g_ptr_array_index (fixtures, f);
-      const char *csv_args[] = { "gauges", "--format", "csv", NULL };
-      const char *json_args[] = { "gauges", "--format", "json", NULL };
       const char *rollup_args[] = { "rollup", "--format", "csv", NULL };
-      g_autofree char *dir = ws_test_tmpdir ();
-      g_autofree char *md_path = g_build_filename (dir, "report.md", NULL);
-      g_autofree char *md_option = g_strdup_printf ("--markdown=%s", md_path);
-      const char *md_args[] = { "export", md_option, NULL };
-      g_autofree char *csv = run_cli (fixture, csv_args);
-      g_autofree char *json = run_cli (fixture, json_args);
       g_autofree char *rollup = run_cli (fixture, rollup_args);
-      g_autofree char *md_out = run_cli (fixture, md_args);
-      g_autofree char *md = ws_test_read (md_path);
-      g_autoptr (GPtrArray) from_csv = csv_verdicts (csv);
-      g_autoptr (GPtrArray) from_md = NULL;
       g_autoptr (JsonParser) parser = json_parser_new ();
       g_autoptr (GArray) launches = g_array_new (FALSE, TRUE, sizeof (Launch));
-      JsonArray *array;
-      guint n, ranges;
+      guint n = check_views (fixture, parser, launches);
+      guint ranges = check_rollup (fixture, rollup, launches);
 
-      g_assert_true (json_parser_load_from_data (parser, json, -1, NULL));
-      array = json_object_get_array_member (json_node_get_object (json_parser_get_root (parser)),
-                                            "launches");
-      n = json_array_get_length (array);
-      g_assert_cmpuint (n, >, 0);
-      g_assert_cmpuint (from_csv->len, ==, n);
-      from_md = markdown_verdicts (md, n);
-      for (guint i = 0; i < n; i++)
-        {
-          JsonObject *o = json_array_get_object_element (array, i);
-          JsonObject *bottleneck = json_object_get_object_member (o, "bottleneck");
-          JsonObject *duration = json_object_get_object_member (
-            json_object_get_object_member (o, "gauges"), "duration_ns");
-          const char *verdict = g_ptr_array_index (from_csv, i);
-          Launch l = { 0 };
-
-          /* gauges (JSON), why (the bottleneck), the report's line */
-          g_assert_cmpstr (json_object_get_string_member (o, "verdict"), ==, verdict);
-          g_assert_cmpstr (json_object_get_string_member (bottleneck, "verdict"), ==, verdict);
-          g_assert_cmpstr (class_of_bottleneck (json_object_get_string_member (bottleneck, "kind")),
-                           ==, verdict);
-          g_assert_cmpstr (g_ptr_array_index (from_md, i), ==, verdict);
-          l.nsys = json_object_get_string_member_with_default (o, "nsys_kernel", NULL);
-          l.grid = json_object_get_string_member (o, "grid");
-          l.block = json_object_get_string_member (o, "block");
-          l.duration = JSON_NODE_HOLDS_VALUE (json_object_get_member (duration, "value"))
-                         ? json_node_get_double (json_object_get_member (duration, "value"))
-                         : 0;
-          l.verdict = verdict;
-          g_array_append_val (launches, l);
-        }
-      ranges = check_rollup (fixture, rollup, launches);
       g_test_message ("%s: %u launches x 4 views (gauges CSV and JSON, why, Markdown), "
                       "rollup of %u ranges",
                       fixture->name, n, ranges);
       launches_total += n;
       ranges_total += ranges;
-      ws_test_rmtree (dir);
     }
   g_test_message ("%u fixtures, %u launches, %u ranges", fixtures->len, launches_total,
                   ranges_total);
   g_assert_cmpuint (ranges_total, >, 0);
+}
+
+/* ncu and nvprof results without an export (every file of tests/data/ncu
+ * but the one holding only ncu's error, and nvprof's metric outputs): the
+ * four views that need no nsys run agree too. */
+static void
+test_ncu_only_views_agree (void)
+{
+  g_autofree char *ncu_dir = ws_test_data ("ncu", NULL);
+  g_autofree char *tmp = ws_test_tmpdir ();
+  g_autoptr (GPtrArray) files = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GPtrArray) names = ws_test_list_dir (ncu_dir);
+  guint total = 0;
+
+  for (guint i = 0; i < names->len; i++)
+    if (strstr (g_ptr_array_index (names, i), "errors_only") == NULL)
+      g_ptr_array_add (files, g_build_filename (ncu_dir, g_ptr_array_index (names, i), NULL));
+  g_ptr_array_add (files, ws_test_data ("nvprof", "metrics_magus_concurrentkernels.csv", NULL));
+  g_ptr_array_add (files, ws_test_data ("nvprof", "metrics_mixed_written.txt", NULL));
+  g_ptr_array_add (files, ws_test_unxz ("nvprof/v100_darknet19_metrics.txt.xz", tmp));
+  for (guint i = 0; i < files->len; i++)
+    {
+      WsTestNcuFixture fixture = { 0 };
+      g_autoptr (JsonParser) parser = json_parser_new ();
+      g_autoptr (GArray) launches = g_array_new (FALSE, TRUE, sizeof (Launch));
+      g_autofree char *name = g_path_get_basename (g_ptr_array_index (files, i));
+      guint n;
+
+      fixture.name = name;
+      fixture.paths = g_ptr_array_new ();
+      g_ptr_array_add (fixture.paths, g_ptr_array_index (files, i));
+      g_ptr_array_add (fixture.paths, NULL);
+      n = check_views (&fixture, parser, launches);
+      g_ptr_array_unref (fixture.paths);
+      g_test_message ("%s: %u launches x 4 views", name, n);
+      total += n;
+    }
+  g_test_message ("%u files, %u launches", files->len, total);
+  ws_test_rmtree (tmp);
 }
 
 int
@@ -300,6 +353,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/verdict/every-fixture/commands-and-exports-agree", test_every_view_agrees);
+  g_test_add_func ("/verdict/ncu-only/commands-and-exports-agree", test_ncu_only_views_agree);
 
   return g_test_run ();
 }
