@@ -627,6 +627,59 @@ test_cudnn_layout_kernel (void)
   ws_test_rmtree (csv_dir);
 }
 
+/* Two kernels whose names differ only in namespaces, launched with the
+ * same grid and block: the probe's fma_heavy and strided_read (both
+ * (65536, 1, 1) × (256, 1, 1)) renamed in the export to
+ * "void one::k<(int)1>(float *)" and "void two::k<(int)1>(float *)", and
+ * in the CSV both to "k<1>".  ncu profiled the program's launches in order
+ * (fma_heavy, stream_copy, strided_read, barrier_heavy, twice), so order
+ * tells them apart; what each launch was comes from the original CSV. */
+static void
+test_order_decides (void)
+{
+  g_autofree char *db_src = ws_test_data ("nsys", "v2025.3_h100_probe.sqlite", NULL);
+  g_autofree char *csv_src = ws_test_data ("ncu", "h100_probe_full_raw.csv", NULL);
+  g_autofree char *db = ws_test_copy_to_tmp (db_src, "order.sqlite");
+  g_autofree char *csv = ws_test_copy_to_tmp (csv_src, "order_ncu_raw.csv");
+  g_autofree char *text = ws_test_read (csv);
+  g_autoptr (GString) renamed = g_string_new (text);
+  const char *paths[] = { db, csv, NULL };
+  g_autoptr (WsRun) original = load_run ("v2025.3_h100_probe.sqlite", "h100_probe_full_raw.csv");
+  g_autoptr (WsRun) run = NULL;
+  g_autofree char *db_dir = g_path_get_dirname (db);
+  g_autofree char *csv_dir = g_path_get_dirname (csv);
+  guint checked = 0;
+
+  g_assert_cmpuint (g_string_replace (renamed, "fma_heavy(float *, int, int)", "k<1>", 0), ==, 2);
+  g_assert_cmpuint (
+    g_string_replace (renamed, "strided_read(const float *, float *, int, int)", "k<1>", 0), ==, 2);
+  g_assert_true (g_file_set_contents (csv, renamed->str, renamed->len, NULL));
+  ws_test_sqlite_exec (db, "UPDATE StringIds SET value = 'void one::k<(int)1>(float *)' WHERE "
+                           "value = 'fma_heavy(float *, int, int)';"
+                           "UPDATE StringIds SET value = 'void two::k<(int)1>(float *)' WHERE "
+                           "value = 'strided_read(const float *, float *, int, int)';"
+                           "UPDATE StringIds SET value = 'k' WHERE value IN ('fma_heavy', "
+                           "'strided_read');");
+  run = ws_test_load_paths (paths);
+  for (guint i = 0; i < ws_ncu_results_n_launches (run->ncu); i++)
+    {
+      const char *was = ws_ncu_results_launch (original->ncu, i)->kernel;
+      const char *expected = g_str_has_prefix (was, "fma_heavy") ? "void one::k<(int)1>(float *)"
+                             : g_str_has_prefix (was, "strided_read")
+                               ? "void two::k<(int)1>(float *)"
+                               : NULL;
+
+      if (expected == NULL)
+        continue;
+      g_assert_cmpstr (ws_ncu_results_launch (run->ncu, i)->kernel, ==, "k<1>");
+      g_assert_cmpstr (ws_ncu_results_match (run->ncu, i)->nsys_name, ==, expected);
+      checked++;
+    }
+  g_assert_cmpuint (checked, ==, 4);
+  ws_test_rmtree (db_dir);
+  ws_test_rmtree (csv_dir);
+}
+
 /* SQL's text literal of @text. */
 static char *
 sql_quote (const char *text)
@@ -761,6 +814,7 @@ main (int argc, char **argv)
   g_test_add_func ("/ncu-match/key/function-form", test_function_form);
   g_test_add_func ("/ncu-match/key/spellings-of-both-tools", test_spellings);
   g_test_add_func ("/ncu-match/cudnn/layout-kernel-joins", test_cudnn_layout_kernel);
+  g_test_add_func ("/ncu-match/same-name-and-grid/order-decides", test_order_decides);
   g_test_add_func ("/ncu-match/fixtures/every-launch-joins-its-sql-kernel",
                    test_every_fixture_joins);
   g_test_add_func ("/ncu-match/gpt2-capture/every-launch-joins", test_gpt2_capture);

@@ -334,10 +334,10 @@ compare_fits (gconstpointer a, gconstpointer b)
 }
 
 /* Of several nsys names that fit, the one launched with the launch's grid
- * and block if exactly one was; where several were, order decides: the
- * n-th ncu launch of a name and configuration is taken for the n-th of
- * those kernels by first launch (ncu profiles launches in the order the
- * program makes them). */
+ * and block if exactly one was; where several were, order decides: ncu
+ * profiles launches in the order the program makes them, so the n-th ncu
+ * launch of a name and configuration is taken for the n-th of those
+ * kernels by first launch, round and round (a loop profiled twice). */
 static gboolean
 pick_by_config (const Index *index, const WsNcuResults *results, guint launch, GArray *ids,
                 guint32 *picked)
@@ -369,7 +369,7 @@ pick_by_config (const Index *index, const WsNcuResults *results, guint launch, G
           g_strcmp0 (other->block, l->block) == 0)
         before++;
     }
-  *picked = g_array_index (fits, Fit, MIN (before, fits->len - 1)).id;
+  *picked = g_array_index (fits, Fit, before % fits->len).id;
   return TRUE;
 }
 
