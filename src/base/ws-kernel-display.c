@@ -567,9 +567,12 @@ fit_one (const gunichar *label, glong len, glong differs, glong until, glong max
       }
   if (until <= max_chars - 1)
     {
-      /* What differs is near the start: cut at the end. */
-      append_chars (out, label, 0, max_chars - 1);
+      /* What differs is near the start: keep it, and the end (often
+       * telling: "…execute_kernel__5x_cublas"), without the middle. */
+      tail = MIN (MIN (len - until, max_chars / 4), max_chars - 1 - until);
+      append_chars (out, label, 0, max_chars - 1 - tail);
       g_string_append (out, "…");
+      append_chars (out, label, len - tail, len);
       return g_string_free (out, FALSE);
     }
   for (gsize k = 0; k < G_N_ELEMENTS (starts); k++)
