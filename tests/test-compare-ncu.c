@@ -175,11 +175,11 @@ test_gauges_equal_csv_cells (void)
   assert_gauge (a, WS_GAUGE_STALL_LONG_SCOREBOARD, 7.117916);
 }
 
-/* Verdicts by FORMATS.md's rule (Compute: SM ≥ 60 and DRAM < 40; Memory:
- * DRAM ≥ 60 and SM < 40; else Memory/Latency when L1 < 50 or L2 < 60):
- * - layer norm before: DRAM 72.551387 ≥ 60, SM 31.500516 < 40 → Memory;
- *   after: SM 72.752171 but DRAM 54.297936 ≥ 40 (not Compute), DRAM < 60
- *   (not Memory); L1 75.579883 ≥ 50, L2 57.600454 < 60 → Memory/Latency.
+/* Verdicts by the busiest unit (ws_bottleneck_compute(): ≥ 60% of peak
+ * limits; a compute and a memory unit within 10 points are mixed):
+ * - layer norm before: DRAM 72.551387, the busiest, L2 71.01…, issue
+ *   31.500516 → Memory; after: instruction issue 72.752171 against L2
+ *   61.00…, 11.75 points apart → Compute.
  * - reduce (normalised) before, ID 13: DRAM 65.436305, SM 11.040213 →
  *   Memory; after, ID 7: DRAM 78.616732, SM 11.718442 → Memory.
  * - the nvjet GEMM, after only, ID 1: SM 91.480842, DRAM 26.790481 →
@@ -193,9 +193,9 @@ test_verdict_changes (void)
   const WsGauges *a = ws_comparison_gauges (cmp, d, TRUE);
 
   g_assert_cmpint (b->verdict, ==, WS_VERDICT_MEMORY);
-  g_assert_cmpint (a->verdict, ==, WS_VERDICT_LATENCY);
+  g_assert_cmpint (a->verdict, ==, WS_VERDICT_COMPUTE);
   g_assert_nonnull (strstr (b->verdict_reason, "DRAM 72.55% ≥ 60%"));
-  g_assert_nonnull (strstr (a->verdict_reason, "L2 hit 57.60% < 60%"));
+  g_assert_nonnull (strstr (a->verdict_reason, "Instruction issue 72.75% ≥ 60%"));
 
   d = find (cmp, "at::native::reduce_kernel");
   g_assert_cmpint (ws_comparison_gauges (cmp, d, FALSE)->verdict, ==, WS_VERDICT_MEMORY);
@@ -481,7 +481,7 @@ test_cli_sections (void)
   g_assert_nonnull (strstr (table, "\nGauges before and after\n"));
   g_assert_nonnull (block);
   g_assert_true (g_str_has_prefix (block + 1 + strlen (LAYER_NORM) + 1,
-                                   "  Verdict            Memory → Memory/Latency\n"));
+                                   "  Verdict            Memory → Compute\n"));
   /* 133,824 ns → 66,624 ns: −67,200 ns, 0.4978 × */
   g_assert_nonnull (strstr (block, "  Duration           134 µs → 66.6 µs (−67.2 µs, 0.50×)\n"));
   /* 31.500516 → 72.752171: +41.251655 points */
@@ -492,7 +492,7 @@ test_cli_sections (void)
     strstr (table, "\nFindings\n  [Unchanged] The GPU sits idle (gpu-idle): Severe → Severe\n"));
 
   g_assert_nonnull (strstr (md, "\n## Gauges before and after\n"));
-  g_assert_nonnull (strstr (md, "\n### `" LAYER_NORM "`\n\n**Verdict:** Memory → Memory/Latency"));
+  g_assert_nonnull (strstr (md, "\n### `" LAYER_NORM "`\n\n**Verdict:** Memory → Compute"));
   g_assert_nonnull (strstr (md, "| SM | 31.5% | 72.8% | +41.3 pts |\n"));
   g_assert_nonnull (strstr (md, "\n## Findings\n"));
 

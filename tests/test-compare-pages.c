@@ -109,7 +109,7 @@ verdict_column (WsCompareWindow *window, const char *key, char **text)
 /* fp32 → bf16, each side with its ncu CSV: the Gauges tab lists the
  * kernels profiled on both sides with their verdicts (hand-checked in
  * test-compare-ncu.c from the CSV cells: the layer norm goes from Memory
- * to Memory/Latency), and draws the selected one's gauges, the SM bar
+ * to Compute), and draws the selected one's gauges, the SM bar
  * ending at 72.752171% of its track. */
 static void
 test_gauges_tab (void)
@@ -139,7 +139,7 @@ test_gauges_tab (void)
   g_assert_cmpint (row, >=, 0);
   text = ws_compare_gauges_page_get_row_text (page, (guint) row);
   g_test_message ("%s", text);
-  g_assert_nonnull (strstr (text, "\nMemory\n→\nMemory/Latency\n"));
+  g_assert_nonnull (strstr (text, "\nMemory\n→\nCompute\n"));
   /* gpu__time_duration.sum "0.133824" ms → "66.624000" us */
   g_assert_true (g_str_has_suffix (text, "\n134 µs → 66.6 µs (−67.2 µs, 0.50×)"));
   g_clear_pointer (&text, g_free);
@@ -193,7 +193,7 @@ test_gauges_tab (void)
 
   /* The table names the verdict change too. */
   g_assert_true (verdict_column (window, LAYER_NORM, &verdict));
-  g_assert_cmpstr (verdict, ==, "Memory → Memory/Latency");
+  g_assert_cmpstr (verdict, ==, "Memory → Compute");
 
   /* Findings: both runs only leave the GPU idle, severe on both sides. */
   g_assert_cmpuint (

@@ -122,7 +122,7 @@ test_cli_export_with_ncu (void)
 
   g_assert_nonnull (strstr (text, "## Gauges and bottleneck verdicts"));
   g_assert_nonnull (strstr (text, "(figs/v2025.3_h100_probe_gauges.png)"));
-  g_assert_nonnull (strstr (text, "- 2  Memory: DRAM 83.22% ≥ 60% and SM 7.03% < 40%"));
+  g_assert_nonnull (strstr (text, "- 2  Memory: L2 92.78% ≥ 60% of peak, the busiest unit"));
   /* Kernels by their display names (issue 15). */
   g_assert_nonnull (strstr (text, "| 2 | strided\\_read | 409 µs | 7.0% |"));
   g_assert_nonnull (strstr (text, "## Findings"));

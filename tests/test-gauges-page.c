@@ -87,18 +87,21 @@ test_ncu_only (void)
   g_assert_cmpuint (ws_gauges_overview_launch (rows, 0), ==, longest);
   g_assert_cmpint (ws_gauges_view_get_launch (panel), ==, (int) longest);
   g_assert_true (g_str_has_prefix (ws_gauges_page_get_details_text (page),
-                                   "barrier_heavy(float *, int)\nCompute: SM 87.65% ≥ 60%"));
+                                   "barrier_heavy(float *, int)\nMemory: L1/shared memory "
+                                   "89.91% ≥ 60% of peak"));
 
-  /* stream_copy (launch 1): DRAM 75.023901, SM 5.485787 in the CSV. */
+  /* stream_copy (launch 1): L2 75.829297, DRAM 75.023901, instruction
+   * issue 2.851456 in the CSV. */
   row = ws_gauges_overview_row_of (rows, 1);
   g_assert_cmpint (row, >=, 0);
   click_row (overview, (guint) row);
   g_assert_cmpint (ws_gauges_view_get_launch (overview), ==, 1);
   g_assert_cmpint (ws_gauges_view_get_launch (panel), ==, 1);
-  g_assert_true (
-    g_str_has_prefix (ws_gauges_page_get_details_text (page),
-                      "stream_copy(const float4 *, float4 *, int)\nMemory: DRAM 75.02% ≥ 60% and "
-                      "SM 5.49% < 40%\nSpeed of light: Memory-dominated"));
+  g_assert_true (g_str_has_prefix (
+    ws_gauges_page_get_details_text (page),
+    "stream_copy(const float4 *, float4 *, int)\nMemory: L2 75.83% ≥ 60% of peak, "
+    "the busiest unit (DRAM 75.02%); busiest on the other side: Instruction "
+    "issue 2.85%\nSpeed of light: Memory-dominated"));
 
   gtk_widget_destroy (window);
 }
@@ -202,8 +205,8 @@ test_window_empty_state (void)
 
 /* The window opens an export with its ncu CSV: the kernel bars take the
  * verdict colours, and a kernel's details show the gauges of its longest
- * profiled launch.  strided_read's longest is launch 2 (409.152 us), DRAM
- * "83.222345", SM "7.028654" in the CSV; tiny(float *) was not profiled. */
+ * profiled launch.  strided_read's longest is launch 2 (409.152 us), L2
+ * "92.775735", DRAM "83.222345" in the CSV; tiny(float *) was not profiled. */
 static void
 test_window_kernels_verdicts (void)
 {
@@ -241,7 +244,7 @@ test_window_kernels_verdicts (void)
   {
     g_autofree char *details = ws_kernels_page_get_details_text (page);
 
-    g_assert_nonnull (strstr (details, "Memory: DRAM 83.22% ≥ 60% and SM 7.03%"));
+    g_assert_nonnull (strstr (details, "Memory: L2 92.78% ≥ 60% of peak, the busiest unit"));
   }
   ws_bars_view_select (bars, tiny);
   ws_test_gui_flush ();
@@ -264,9 +267,9 @@ why_ready (gpointer page)
 }
 
 /* The longest launch (barrier_heavy, 561 µs) selected: its why is worked
- * out on a worker and every tab shows it: the sharper verdict (L1/shared
- * memory 89.91%, shared-memory wavefronts 88.12%) beside the workflow's
- * (Compute: SM 87.65%), then each chart drawn in the window. */
+ * out on a worker and every tab shows it: the verdict (L1/shared memory
+ * 89.91%, shared-memory wavefronts 88.12%), the same in the details'
+ * headline and bottom line, then each chart drawn in the window. */
 static void
 test_why_tabs (void)
 {
@@ -282,7 +285,9 @@ test_why_tabs (void)
   g_assert_cmpstr (ws_ncu_results_launch (ncu, 3)->kernel, ==, "barrier_heavy(float *, int)");
   g_assert_nonnull (
     strstr (ws_gauges_page_get_why_text (page), "Memory-bound: L1/shared memory 89.91%"));
-  g_assert_nonnull (strstr (ws_gauges_page_get_why_text (page), "Workflow's verdict: Compute"));
+  g_assert_null (strstr (ws_gauges_page_get_why_text (page), "Workflow's verdict"));
+  g_assert_true (g_str_has_prefix (ws_gauges_page_get_details_text (page),
+                                   "barrier_heavy(float *, int)\nMemory: L1/shared memory 89.91%"));
   g_assert_nonnull (strstr (ws_gauges_page_get_details_text (page),
                             "Bottleneck: Memory-bound: L1/shared memory 89.91% (see Why)"));
   g_assert_true (ws_why_view_get_why (ws_gauges_page_get_why_view (page, WS_WHY_CHART_STALLS)) ==

@@ -80,7 +80,8 @@ test_more_detail (void)
   g_assert_cmpstr (labels[3], ==, labels[2]);
 }
 
-/* No two distinct kernels of a run share a display name. */
+/* No two distinct kernels of a run share a display name, and none is
+ * longer than WS_KERNEL_DISPLAY_MAX_CHARS. */
 static void
 assert_unique (const WsRun *run, const char *what)
 {
@@ -94,6 +95,7 @@ assert_unique (const WsRun *run, const char *what)
       const char *seen = g_hash_table_lookup (owner, display);
 
       g_assert_cmpstr (display, !=, "");
+      g_assert_cmpint (g_utf8_strlen (display, -1), <=, WS_KERNEL_DISPLAY_MAX_CHARS);
       if (seen == NULL)
         {
           g_hash_table_insert (owner, (gpointer) display, (gpointer) full);
@@ -180,10 +182,66 @@ test_unique_in_stats_csvs (void)
         names[i] = g_array_index (summary->rows, WsSummaryRow, i).name;
       labels = ws_kernel_display_names (names, summary->rows->len);
       for (guint i = 0; i < summary->rows->len; i++)
-        g_assert_true (g_hash_table_add (seen, labels[i]));
+        {
+          g_assert_true (g_hash_table_add (seen, labels[i]));
+          g_assert_cmpint (g_utf8_strlen (labels[i], -1), <=, WS_KERNEL_DISPLAY_MAX_CHARS);
+        }
       n++;
     }
   g_assert_cmpuint (n, >=, 9);
+}
+
+/* Issue 31: three cutlass GEMMs that differ near their end (tn, nt, nn)
+ * read alike when cut at the end; fitted, each keeps its start and what
+ * tells it apart.  CloverLeaf's lambdas (v2024.5_pipit_cloverleaf_4gpu:
+ * display names of up to 421 characters before) differ at their end only. */
+static void
+test_fit_keeps_what_differs (void)
+{
+  static const char *const gemms[] = {
+    "Kernel2<cutlass_80_tensorop_f16_s16816gemm_f16_128x256_64x3_tn_align8>",
+    "Kernel2<cutlass_80_tensorop_f16_s16816gemm_f16_128x256_64x3_nt_align8>",
+    "Kernel2<cutlass_80_tensorop_f16_s16816gemm_f16_128x256_64x3_nn_align8>",
+    "Kernel2<cutlass_80_tensorop_f16_s16816gemm_f16_128x256_64x3_nn_align8>",
+  };
+  static const char *const tags[] = { "tn", "nt", "nn", "nn" };
+  g_autofree char *buffers = g_strnfill (14 * 20, 'x');
+  g_autofree char *a =
+    g_strdup_printf ("par_ranged2d_kernel<k(%s)::[lambda(int, int) (instance 1)]>", buffers);
+  g_autofree char *b =
+    g_strdup_printf ("par_ranged2d_kernel<k(%s)::[lambda(int, int) (instance 11)]>", buffers);
+  const char *lambdas[] = { a, b };
+
+  for (guint max = 12; max <= 44; max += 8)
+    {
+      g_auto (GStrv) fitted = ws_kernel_display_fit (gemms, G_N_ELEMENTS (gemms), max);
+
+      for (guint i = 0; i < G_N_ELEMENTS (gemms); i++)
+        {
+          g_assert_cmpint (g_utf8_strlen (fitted[i], -1), <=, max);
+          if (strstr (fitted[i], tags[i]) == NULL)
+            g_error ("%u characters: “%s” lost “%s”", max, fitted[i], tags[i]);
+        }
+      g_assert_cmpstr (fitted[0], !=, fitted[1]);
+      g_assert_cmpstr (fitted[1], !=, fitted[2]);
+      g_assert_cmpstr (fitted[0], !=, fitted[2]);
+      /* Equal names stay equal. */
+      g_assert_cmpstr (fitted[2], ==, fitted[3]);
+    }
+  {
+    g_auto (GStrv) fitted = ws_kernel_display_fit (gemms, 3, 40);
+
+    /* The start names the kernel. */
+    g_assert_true (g_str_has_prefix (fitted[0], "Kernel2<cutlass_"));
+  }
+  {
+    g_auto (GStrv) fitted = ws_kernel_display_fit (lambdas, 2, WS_KERNEL_DISPLAY_MAX_CHARS);
+
+    g_assert_cmpint (g_utf8_strlen (fitted[0], -1), <=, WS_KERNEL_DISPLAY_MAX_CHARS);
+    g_assert_true (g_str_has_prefix (fitted[0], "par_ranged2d_kernel<k(xxx"));
+    g_assert_true (g_str_has_suffix (fitted[0], "instance 1)]>"));
+    g_assert_true (g_str_has_suffix (fitted[1], "instance 11)]>"));
+  }
 }
 
 int
@@ -192,6 +250,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/kernel-display/brief", test_brief);
   g_test_add_func ("/kernel-display/more-detail-where-alike", test_more_detail);
+  g_test_add_func ("/kernel-display/fit/keeps-what-differs", test_fit_keeps_what_differs);
   g_test_add_func ("/kernel-display/unique/every-export", test_unique_in_every_export);
   g_test_add_func ("/kernel-display/unique/captures", test_unique_in_captures);
   g_test_add_func ("/kernel-display/unique/stats-csvs", test_unique_in_stats_csvs);

@@ -40,13 +40,15 @@ test_tensor_reads_pipe_cycles (void)
 }
 
 /* probe.cu's kernels are written to be bound one way each; the cells of
- * h100_probe_full_raw.csv (launches 0–3) say:
- *   fma_heavy      SM 97.828073  DRAM 8.722478   Memory 8.722478
- *   stream_copy    SM 5.485787   DRAM 75.023901  Memory 75.023901
- *   strided_read   SM 7.028654   DRAM 83.222345  Memory 83.222345
- *   barrier_heavy  SM 87.648050  DRAM 5.923845   Memory 89.906975, barrier stall 12.672462
- * so fma_heavy and barrier_heavy are compute-bound (SM ≥ 60, DRAM < 40),
- * stream_copy and strided_read memory-bound (DRAM ≥ 60, SM < 40). */
+ * h100_probe_full_raw.csv (launches 0–3) say, in % of peak:
+ *   fma_heavy      issue 97.828073  L1 3.113132   L2 9.753968   DRAM 8.722478
+ *   stream_copy    issue 2.851456   L1 24.700242  L2 75.829297  DRAM 75.023901
+ *   strided_read   issue 7.028654   L1 13.020445  L2 92.775735  DRAM 83.222345
+ *   barrier_heavy  issue 40.157671  L1 89.906975  L2 6.798794   DRAM 5.923845
+ * (sm__inst_issued, l1tex__, lts__, gpu__dram_throughput) and SM 97.828073,
+ * 5.485787, 7.028654, 87.648050: the busiest unit, ≥ 60, decides
+ * (ws_bottleneck_compute()), so barrier_heavy, whose SM throughput is its
+ * L1/shared traffic, is memory-bound: the verdict the Why page gives. */
 static void
 test_probe_verdicts (void)
 {
@@ -59,15 +61,22 @@ test_probe_verdicts (void)
     WsSolVerdict sol;
     const char *sol_reason;
   } expected[] = {
-    { "fma_heavy(float *, int, int)", WS_VERDICT_COMPUTE, "SM 97.83% ≥ 60% and DRAM 8.72% < 40%",
+    { "fma_heavy(float *, int, int)", WS_VERDICT_COMPUTE,
+      "Instruction issue 97.83% ≥ 60% of peak, the busiest unit; busiest on the other side: L2 "
+      "9.75%",
       WS_SOL_HIGH_THROUGHPUT, "SM 97.83% ≥ 80%" },
     /* 75.023901 − 5.485787 = 69.538114 points */
     { "stream_copy(const float4 *, float4 *, int)", WS_VERDICT_MEMORY,
-      "DRAM 75.02% ≥ 60% and SM 5.49% < 40%", WS_SOL_MEMORY_DOMINATED,
-      "Memory 75.02% is 69.54 points above SM 5.49% (≥ 10)" },
+      "L2 75.83% ≥ 60% of peak, the busiest unit (DRAM 75.02%); busiest on the other side: "
+      "Instruction issue 2.85%",
+      WS_SOL_MEMORY_DOMINATED, "Memory 75.02% is 69.54 points above SM 5.49% (≥ 10)" },
     { "strided_read(const float *, float *, int, int)", WS_VERDICT_MEMORY,
-      "DRAM 83.22% ≥ 60% and SM 7.03% < 40%", WS_SOL_HIGH_THROUGHPUT, "Memory 83.22% ≥ 80%" },
-    { "barrier_heavy(float *, int)", WS_VERDICT_COMPUTE, "SM 87.65% ≥ 60% and DRAM 5.92% < 40%",
+      "L2 92.78% ≥ 60% of peak, the busiest unit (DRAM 83.22%); busiest on the other side: "
+      "Instruction issue 7.03%",
+      WS_SOL_HIGH_THROUGHPUT, "Memory 83.22% ≥ 80%" },
+    { "barrier_heavy(float *, int)", WS_VERDICT_MEMORY,
+      "L1/shared memory 89.91% ≥ 60% of peak, the busiest unit; shared-memory wavefronts 88.12%; "
+      "busiest on the other side: Instruction issue 40.16%",
       WS_SOL_HIGH_THROUGHPUT, "SM 87.65% and Memory 89.91% ≥ 80%" },
   };
 
@@ -107,9 +116,11 @@ test_probe_verdicts (void)
                                   1e-9);
 }
 
-/* The same report's details page gives the same verdicts, from the
- * display names ("Compute (SM) Throughput"), and says that pipes and
- * stalls are only on the raw page. */
+/* The same report's details page, from the display names ("Compute (SM)
+ * Throughput"), and says that pipes and stalls are only on the raw page.
+ * Without the instruction-issue figure of the raw page, barrier_heavy's
+ * SM as a whole ("87.65") stands against L1 ("90.75"), 3.10 points apart:
+ * mixed, where the raw page names L1. */
 static void
 test_details_page (void)
 {
@@ -122,13 +133,14 @@ test_details_page (void)
   g_assert_cmpint (ws_ncu_results_gauges (r, 0)->verdict, ==, WS_VERDICT_COMPUTE);
   g_assert_cmpint (ws_ncu_results_gauges (r, 1)->verdict, ==, WS_VERDICT_MEMORY);
   g_assert_cmpint (ws_ncu_results_gauges (r, 2)->verdict, ==, WS_VERDICT_MEMORY);
-  g_assert_cmpint (ws_ncu_results_gauges (r, 3)->verdict, ==, WS_VERDICT_COMPUTE);
+  g_assert_cmpint (ws_ncu_results_gauges (r, 3)->verdict, ==, WS_VERDICT_MIXED);
   /* "Duration" "us" "381.79" */
   g_assert_cmpfloat_with_epsilon (duration->value, 381790, 1e-6);
   g_assert_cmpstr (duration->metric, ==, "gpu__time_duration.sum");
   g_assert_cmpstr (duration->column, ==, "Duration");
   g_assert_cmpstr (ws_ncu_results_gauges (r, 0)->verdict_reason, ==,
-                   "SM 97.83% ≥ 60% and DRAM 8.72% < 40%");
+                   "SM 97.83% ≥ 60% of peak, the busiest unit; busiest on the other side: L2 "
+                   "9.75%");
 
   g_assert_false (tensor->collected);
   g_assert_null (tensor->metric);
@@ -161,14 +173,15 @@ test_not_collected (void)
   /* SM 97.83% alone would read "Compute" if DRAM were taken as 0. */
   g_assert_cmpint (g->verdict, ==, WS_VERDICT_UNKNOWN);
   g_assert_cmpstr (g->verdict_reason, ==,
-                   "SM 97.83%, DRAM not collected: the rule needs both (--section SpeedOfLight)");
+                   "SM 97.83%, but no memory unit's throughput was collected (--section "
+                   "SpeedOfLight)");
   g_assert_cmpint (g->sol, ==, WS_SOL_UNKNOWN);
 }
 
-/* torch launch 2 (GELU, vectorized_elementwise_kernel<8>): SM 69.424664,
- * DRAM 64.237388: neither one-sided; L1 hit 0.000000 < 50 and L2 hit
- * 50.847202 < 60 → Memory/Latency.
- * Memory 64.237388 is 5.187276 points from SM: balanced.
+/* torch launch 2 (GELU, vectorized_elementwise_kernel<8>): instruction
+ * issue 69.424664 (sm__inst_issued) and L2 69.729… (lts__throughput), both
+ * ≥ 60 and 0.30 points apart → Mixed.
+ * SOL: Memory 64.237388 is 5.187276 points from SM: balanced.
  * Launch 8 (FillFunctor): SM 0.009031, Memory 13.694115, 0.00 waves per SM. */
 static void
 test_latency_and_small_grid (void)
@@ -177,10 +190,12 @@ test_latency_and_small_grid (void)
   const WsGauges *gelu = ws_ncu_results_gauges (r, 2);
   const WsGauges *fill = ws_ncu_results_gauges (r, 8);
 
-  g_assert_cmpint (gelu->verdict, ==, WS_VERDICT_LATENCY);
+  g_assert_cmpint (gelu->verdict, ==, WS_VERDICT_MIXED);
   g_assert_cmpstr (gelu->verdict_reason, ==,
-                   "L1 hit 0.00% < 50% and L2 hit 50.85% < 60% (SM 69.42%, DRAM 64.24%: neither "
-                   "compute- nor memory-bound)");
+                   "Instruction issue 69.42% and L2 69.73% are both ≥ 60% of peak, 0.30 points "
+                   "apart (< 10)");
+  /* Too little work is a latency verdict. */
+  g_assert_cmpint (fill->verdict, ==, WS_VERDICT_LATENCY);
   g_assert_cmpint (gelu->sol, ==, WS_SOL_BALANCED);
   g_assert_cmpstr (gelu->sol_reason, ==,
                    "SM 69.42% and Memory 64.24% are 5.19 points apart (< 10)");
@@ -191,18 +206,18 @@ test_latency_and_small_grid (void)
 }
 
 /* b200: SM 23.59, DRAM 0.74 (SOL section), no memory workload section:
- * not compute, not memory, no cache rates to call it latency → Mixed.
- * SOL: SM 23.59 and Memory 21.68 < 60 with 1.89 waves → latency. */
+ * every unit below 60 with 1.89 waves → Latency (the workflow's rule said
+ * Mixed).  SOL: SM 23.59 and Memory 21.68 < 60 with 1.89 waves → latency. */
 static void
 test_mixed (void)
 {
   g_autoptr (WsNcuResults) r = ws_test_load_ncu ("b200_superbench_cublaslt_full_details.log");
   const WsGauges *g = ws_ncu_results_gauges (r, 0);
 
-  g_assert_cmpint (g->verdict, ==, WS_VERDICT_MIXED);
+  g_assert_cmpint (g->verdict, ==, WS_VERDICT_LATENCY);
   g_assert_cmpstr (g->verdict_reason, ==,
-                   "SM 23.59% and DRAM 0.74% fit neither compute (SM ≥ 60%, DRAM < 40%) nor "
-                   "memory (DRAM ≥ 60%, SM < 40%); L1 and L2 hit rates not collected");
+                   "every unit < 60% of peak (busiest: SM 23.59%); stall reasons not collected "
+                   "(--section WarpStateStats)");
   g_assert_cmpint (g->sol, ==, WS_SOL_LATENCY);
   g_assert_cmpstr (g->sol_reason, ==, "SM 23.59% and Memory 21.68% < 60% with 1.89 waves per SM");
   /* "Achieved Occupancy" "15.53" */
@@ -235,9 +250,9 @@ test_pascal_legacy (void)
   g_assert_false (g->gauge[WS_GAUGE_TENSOR].collected);
   g_assert_cmpstr (tensor, ==, "no Tensor Cores before compute capability 7.0");
   g_assert_cmpint (g->verdict, ==, WS_VERDICT_LATENCY);
-  g_assert_cmpstr (g->verdict_reason, ==,
-                   "L1 hit 0.00% < 50% and L2 hit 30.77% < 60% (SM 0.09%, DRAM 1.67%: neither "
-                   "compute- nor memory-bound)");
+  g_assert_cmpstr (
+    g->verdict_reason, ==,
+    "0.03 waves per SM < 1: the grid leaves SMs idle (SM 0.09%, Memory 3.01% < 60%)");
   g_assert_cmpint (g->sol, ==, WS_SOL_SMALL_GRID);
 }
 
@@ -285,9 +300,10 @@ test_cli_csv (void)
   g_assert_cmpstr (row0[10], ==, "0.086923");
   g_assert_cmpstr (row0[11], ==, "0.542398");
   g_assert_cmpstr (row0[12], ==, "Compute");
-  g_assert_cmpstr (row0[13], ==, "SM 97.83% ≥ 60% and DRAM 8.72% < 40%");
-  /* No nsys export given: no nsys kernel. */
-  g_assert_cmpstr (row0[14], ==, "");
+  /* The reason, quoted for its commas; no nsys export given: no nsys kernel. */
+  g_assert_true (g_str_has_suffix (lines[1], ",Compute,\"Instruction issue 97.83% ≥ 60% of peak, "
+                                             "the busiest unit; busiest on the other side: L2 "
+                                             "9.75%\","));
 
   /* Not collected: empty cells, never 0. */
   {
@@ -369,7 +385,8 @@ test_cli_folder_json (void)
   g_assert_cmpuint (json_array_get_length (launches), ==, 8);
   l3 = json_array_get_object_element (launches, 3);
   g_assert_cmpstr (json_object_get_string_member (l3, "kernel"), ==, "barrier_heavy(float *, int)");
-  g_assert_cmpstr (json_object_get_string_member (l3, "verdict"), ==, "Compute");
+  /* l1tex__throughput "89.906975", the busiest unit */
+  g_assert_cmpstr (json_object_get_string_member (l3, "verdict"), ==, "Memory");
   g_assert_cmpstr (json_object_get_string_member (l3, "sol_verdict"), ==, "high-throughput");
   tensor =
     json_object_get_object_member (json_object_get_object_member (l3, "gauges"), "tensor_pct");

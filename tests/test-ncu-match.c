@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include <json-glib/json-glib.h>
@@ -9,6 +10,7 @@
 #include "ws-ncu-match.h"
 #include "ws-ncu-reader.h"
 #include "ws-run-loader.h"
+#include "ws-test-fixtures.h"
 #include "ws-test-load.h"
 #include "ws-test-util.h"
 
@@ -450,8 +452,9 @@ test_run_from_ncu (void)
   g_assert_cmpint (gpu->sm_count, ==, 132);
   /* Without an nsys run, bars compare ncu's own names. */
   g_assert_null (ws_ncu_results_match (results, 0));
+  /* l1tex__throughput "89.906975", the busiest unit */
   g_assert_cmpint (ws_ncu_match_verdict_for (results, "barrier_heavy(float *, int)"), ==,
-                   WS_VERDICT_COMPUTE);
+                   WS_VERDICT_MEMORY);
 }
 
 /* Bars in short names: several kernels fold into one short name and the
@@ -542,6 +545,265 @@ test_loader_errors_only (void)
   ws_test_rmtree (dir);
 }
 
+/* How ncu and nsys spell one kernel, as read in real files (issue 31):
+ * cuDNN's layout kernels, where nsys adds an inner namespace and casts
+ * every template argument, and the other spellings of arguments. */
+static void
+test_spellings (void)
+{
+  static const char *const pairs[][2] = {
+    { "void cudnn::engines_precompiled::nchwToNhwcKernel<float, float, float, (bool)0, (bool)1, "
+      "(cudnnKernelDataType_t)2>(cudnn::engines_precompiled::nchw2nhwc_params_t<T3>, const T1 *, "
+      "T2 *)",
+      "cudnn::nchwToNhwcKernel<float, float, float, 0, 1, 2>" },
+    { "void cudnn::engines_precompiled::nchwToNhwcKernel<__nv_bfloat16, __nv_bfloat16, float, "
+      "(bool)0, (bool)1, (cudnnKernelDataType_t)0>(cudnn::engines_precompiled::nchw2nhwc_params_t"
+      "<T3>, const T1 *, T2 *)",
+      "nchwToNhwcKernel<__nv_bfloat16, __nv_bfloat16, float, false, true, 0>" },
+    /* Integer suffixes, and an enum cast with a qualified type. */
+    { "void k<(unsigned long)1, (cutlass::FloatRoundStyle)2, (int)-1>(int)", "k<1ul, 2, -1>" },
+    { "void k<(unsigned int)4, (long long)8>(int)", "ns::k<4u, 8LL>" },
+  };
+
+  for (gsize i = 0; i < G_N_ELEMENTS (pairs); i++)
+    {
+      g_autofree char *a = ws_ncu_match_function_key (pairs[i][0]);
+      g_autofree char *b = ws_ncu_match_function_key (pairs[i][1]);
+
+      g_assert_cmpstr (a, ==, b);
+    }
+  {
+    /* Arguments that differ stay apart; names that only end in a
+     * suffix letter keep it. */
+    g_autofree char *a = ws_ncu_match_function_key ("cudnn::nchwToNhwcKernel<float, 0, 1, 2>");
+    g_autofree char *b = ws_ncu_match_function_key ("cudnn::nchwToNhwcKernel<float, 0, 1, 0>");
+    g_autofree char *c = ws_ncu_match_function_key ("k<sm90u, 4ux>");
+
+    g_assert_cmpstr (a, !=, b);
+    g_assert_cmpstr (c, ==, "k<sm90u,4ux>");
+  }
+}
+
+/* cuDNN's layout kernel as issue 31 met it: the probe's export and ncu
+ * CSV with fma_heavy renamed to it, each tool spelling it its own way.
+ * Both launches of it join, and its bars show a verdict, not "Not
+ * profiled". */
+static void
+test_cudnn_layout_kernel (void)
+{
+  static const char nsys_name[] =
+    "void cudnn::engines_precompiled::nchwToNhwcKernel<float, float, float, (bool)0, (bool)1, "
+    "(cudnnKernelDataType_t)2>(cudnn::engines_precompiled::nchw2nhwc_params_t<T3>, const T1 *, "
+    "T2 *)";
+  static const char ncu_name[] = "cudnn::nchwToNhwcKernel<float, float, float, 0, 1, 2>";
+  g_autofree char *db_src = ws_test_data ("nsys", "v2025.3_h100_probe.sqlite", NULL);
+  g_autofree char *csv_src = ws_test_data ("ncu", "h100_probe_full_raw.csv", NULL);
+  g_autofree char *db = ws_test_copy_to_tmp (db_src, "cudnn.sqlite");
+  g_autofree char *csv = ws_test_copy_to_tmp (csv_src, "cudnn_ncu_raw.csv");
+  g_autofree char *text = ws_test_read (csv);
+  g_autoptr (GString) renamed = g_string_new (text);
+  g_autofree char *sql = g_strdup_printf (
+    "UPDATE StringIds SET value = '%s' WHERE value = 'fma_heavy(float *, int, int)';"
+    "UPDATE StringIds SET value = 'nchwToNhwcKernel' WHERE value = 'fma_heavy';",
+    nsys_name);
+  const char *paths[] = { db, csv, NULL };
+  g_autoptr (WsRun) run = NULL;
+  g_autoptr (GArray) unmatched = NULL;
+  g_autofree char *db_dir = g_path_get_dirname (db);
+  g_autofree char *csv_dir = g_path_get_dirname (csv);
+
+  g_assert_cmpuint (g_string_replace (renamed, "fma_heavy(float *, int, int)", ncu_name, 0), ==, 2);
+  g_assert_true (g_file_set_contents (csv, renamed->str, renamed->len, NULL));
+  ws_test_sqlite_exec (db, sql);
+  run = ws_test_load_paths (paths);
+  unmatched = ws_ncu_match_unmatched (run->ncu);
+  g_assert_cmpuint (unmatched->len, ==, 0);
+  for (guint i = 0; i < ws_ncu_results_n_launches (run->ncu); i++)
+    if (g_str_equal (ws_ncu_results_launch (run->ncu, i)->kernel, ncu_name))
+      g_assert_cmpstr (ws_ncu_results_match (run->ncu, i)->nsys_name, ==, nsys_name);
+  g_assert_cmpint (ws_ncu_match_launch_for (run->ncu, nsys_name), ==, 0);
+  g_assert_cmpint (ws_ncu_match_verdict_for (run->ncu, nsys_name), !=, WS_VERDICT_NONE);
+  ws_test_rmtree (db_dir);
+  ws_test_rmtree (csv_dir);
+}
+
+/* Two kernels whose names differ only in namespaces, launched with the
+ * same grid and block: the probe's fma_heavy and strided_read (both
+ * (65536, 1, 1) × (256, 1, 1)) renamed in the export to
+ * "void one::k<(int)1>(float *)" and "void two::k<(int)1>(float *)", and
+ * in the CSV both to "k<1>".  ncu profiled the program's launches in order
+ * (fma_heavy, stream_copy, strided_read, barrier_heavy, twice), so order
+ * tells them apart; what each launch was comes from the original CSV. */
+static void
+test_order_decides (void)
+{
+  g_autofree char *db_src = ws_test_data ("nsys", "v2025.3_h100_probe.sqlite", NULL);
+  g_autofree char *csv_src = ws_test_data ("ncu", "h100_probe_full_raw.csv", NULL);
+  g_autofree char *db = ws_test_copy_to_tmp (db_src, "order.sqlite");
+  g_autofree char *csv = ws_test_copy_to_tmp (csv_src, "order_ncu_raw.csv");
+  g_autofree char *text = ws_test_read (csv);
+  g_autoptr (GString) renamed = g_string_new (text);
+  const char *paths[] = { db, csv, NULL };
+  g_autoptr (WsRun) original = load_run ("v2025.3_h100_probe.sqlite", "h100_probe_full_raw.csv");
+  g_autoptr (WsRun) run = NULL;
+  g_autofree char *db_dir = g_path_get_dirname (db);
+  g_autofree char *csv_dir = g_path_get_dirname (csv);
+  guint checked = 0;
+
+  g_assert_cmpuint (g_string_replace (renamed, "fma_heavy(float *, int, int)", "k<1>", 0), ==, 2);
+  g_assert_cmpuint (
+    g_string_replace (renamed, "strided_read(const float *, float *, int, int)", "k<1>", 0), ==, 2);
+  g_assert_true (g_file_set_contents (csv, renamed->str, renamed->len, NULL));
+  ws_test_sqlite_exec (db, "UPDATE StringIds SET value = 'void one::k<(int)1>(float *)' WHERE "
+                           "value = 'fma_heavy(float *, int, int)';"
+                           "UPDATE StringIds SET value = 'void two::k<(int)1>(float *)' WHERE "
+                           "value = 'strided_read(const float *, float *, int, int)';"
+                           "UPDATE StringIds SET value = 'k' WHERE value IN ('fma_heavy', "
+                           "'strided_read');");
+  run = ws_test_load_paths (paths);
+  for (guint i = 0; i < ws_ncu_results_n_launches (run->ncu); i++)
+    {
+      const char *was = ws_ncu_results_launch (original->ncu, i)->kernel;
+      const char *expected = g_str_has_prefix (was, "fma_heavy") ? "void one::k<(int)1>(float *)"
+                             : g_str_has_prefix (was, "strided_read")
+                               ? "void two::k<(int)1>(float *)"
+                               : NULL;
+
+      if (expected == NULL)
+        continue;
+      g_assert_cmpstr (ws_ncu_results_launch (run->ncu, i)->kernel, ==, "k<1>");
+      g_assert_cmpstr (ws_ncu_results_match (run->ncu, i)->nsys_name, ==, expected);
+      checked++;
+    }
+  g_assert_cmpuint (checked, ==, 4);
+  ws_test_rmtree (db_dir);
+  ws_test_rmtree (csv_dir);
+}
+
+/* SQL's text literal of @text. */
+static char *
+sql_quote (const char *text)
+{
+  GString *out = g_string_new ("'");
+
+  for (const char *p = text; *p != '\0'; p++)
+    {
+      if (*p == '\'')
+        g_string_append_c (out, '\'');
+      g_string_append_c (out, *p);
+    }
+  g_string_append_c (out, '\'');
+  return g_string_free (out, FALSE);
+}
+
+/* The function's own name as ncu wrote it, cut by hand: the last
+ * identifier before the first "<" or "(" ("void at::<unnamed>::k<4>(int)"
+ * gives "k"). */
+static char *
+ncu_base_name (const char *kernel)
+{
+  g_autofree char *plain = g_strdup (kernel);
+  char *p, *cut, *start;
+
+  while ((p = strstr (plain, "<unnamed>")) != NULL)
+    memcpy (p, " unnamed ", 9);
+  cut = plain + strcspn (plain, "<(");
+  *cut = '\0';
+  start = g_strrstr (plain, "::");
+  start = start != NULL ? start + 2 : plain;
+  if (strrchr (start, ' ') != NULL)
+    start = strrchr (start, ' ') + 1;
+  return g_strdup (start);
+}
+
+/* The nsys kernel a launch was made by, decided by SQLite over the export
+ * from ncu's own cells: the mangled name where ncu gives one, else nsys's
+ * short name with every word of ncu's name inside the demangled one; and
+ * the grid, block and registers per thread the launch ran with.  Fails
+ * the test unless exactly one kernel name fits. */
+static char *
+expected_kernel (const char *sqlite, const WsNcuResults *ncu, guint i)
+{
+  const WsNcuLaunch *launch = ws_ncu_results_launch (ncu, i);
+  g_autoptr (GString) sql =
+    g_string_new ("SELECT count(*) || char(31) || max(v) FROM (SELECT DISTINCT d.value AS v FROM "
+                  "CUPTI_ACTIVITY_KIND_KERNEL k JOIN StringIds d ON d.id = k.demangledName ");
+  g_autofree char *name = sql_quote (launch->kernel);
+  g_autofree char *answer = NULL;
+  g_auto (GStrv) parts = NULL;
+  double registers = 0;
+  guint g[3], b[3];
+
+  g_assert_cmpint (sscanf (launch->grid, "(%u, %u, %u)", &g[0], &g[1], &g[2]), ==, 3);
+  g_assert_cmpint (sscanf (launch->block, "(%u, %u, %u)", &b[0], &b[1], &b[2]), ==, 3);
+  g_assert_true (ws_ncu_results_value (ncu, i, "launch__registers_per_thread", &registers, NULL));
+  if (g_str_has_prefix (launch->kernel, "_Z"))
+    g_string_append_printf (sql, "JOIN StringIds m ON m.id = k.mangledName WHERE m.value = %s ",
+                            name);
+  else
+    {
+      g_autofree char *base = ncu_base_name (launch->kernel);
+      g_autofree char *quoted = sql_quote (base);
+      g_autoptr (GRegex) word = g_regex_new ("[A-Za-z_][A-Za-z0-9_]*", 0, 0, NULL);
+      g_autoptr (GMatchInfo) info = NULL;
+
+      g_string_append_printf (sql, "JOIN StringIds s ON s.id = k.shortName WHERE s.value = %s ",
+                              quoted);
+      for (g_regex_match (word, launch->kernel, 0, &info); g_match_info_matches (info);
+           g_match_info_next (info, NULL))
+        {
+          g_autofree char *w = g_match_info_fetch (info, 0);
+          g_autofree char *q = sql_quote (w);
+
+          g_string_append_printf (sql, "AND instr(d.value, %s) > 0 ", q);
+        }
+    }
+  g_string_append_printf (sql,
+                          "AND gridX = %u AND gridY = %u AND gridZ = %u AND blockX = %u AND "
+                          "blockY = %u AND blockZ = %u AND registersPerThread = %.0f)",
+                          g[0], g[1], g[2], b[0], b[1], b[2], registers);
+  answer = ws_test_sqlite_text (sqlite, sql->str);
+  g_assert_nonnull (answer);
+  parts = g_strsplit (answer, "\x1f", 2);
+  if (!g_str_equal (parts[0], "1"))
+    g_error ("%s launch %u (%s): %s nsys kernels fit", sqlite, i, launch->kernel, parts[0]);
+  return g_strdup (parts[1]);
+}
+
+/* Every fixture with ncu CSVs and the export of the same program: every
+ * launch joins, and joins the kernel that SQLite finds for it. */
+static void
+test_every_fixture_joins (void)
+{
+  g_autoptr (GPtrArray) fixtures = ws_test_ncu_fixtures ();
+  guint total = 0;
+
+  for (guint f = 0; f < fixtures->len; f++)
+    {
+      const WsTestNcuFixture *fixture = g_ptr_array_index (fixtures, f);
+      g_autoptr (WsRun) run = ws_test_load_paths ((const char *const *) fixture->paths->pdata);
+      guint n;
+
+      g_assert_nonnull (run->ncu);
+      n = ws_ncu_results_n_launches (run->ncu);
+      g_assert_cmpuint (n, >, 0);
+      for (guint i = 0; i < n; i++)
+        {
+          g_autofree char *expected = expected_kernel (fixture->sqlite, run->ncu, i);
+          const WsNcuMatch *match = ws_ncu_results_match (run->ncu, i);
+
+          if (g_strcmp0 (match->nsys_name, expected) != 0)
+            g_error ("%s launch %u (%s) joined %s, not %s", fixture->name, i,
+                     ws_ncu_results_launch (run->ncu, i)->kernel,
+                     match->nsys_name != NULL ? match->nsys_name : "nothing", expected);
+        }
+      g_test_message ("%s: %u launches joined", fixture->name, n);
+      total += n;
+    }
+  g_test_message ("%u fixtures, %u launches", fixtures->len, total);
+  g_assert_cmpuint (fixtures->len, ==, 10);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -550,6 +812,11 @@ main (int argc, char **argv)
   g_test_add_func ("/ncu-match/key/ncu-and-nsys-agree", test_key);
   g_test_add_func ("/ncu-match/bf16/all-matched", test_bf16_all_matched);
   g_test_add_func ("/ncu-match/key/function-form", test_function_form);
+  g_test_add_func ("/ncu-match/key/spellings-of-both-tools", test_spellings);
+  g_test_add_func ("/ncu-match/cudnn/layout-kernel-joins", test_cudnn_layout_kernel);
+  g_test_add_func ("/ncu-match/same-name-and-grid/order-decides", test_order_decides);
+  g_test_add_func ("/ncu-match/fixtures/every-launch-joins-its-sql-kernel",
+                   test_every_fixture_joins);
   g_test_add_func ("/ncu-match/gpt2-capture/every-launch-joins", test_gpt2_capture);
   g_test_add_func ("/ncu-match/other-program/closest-candidate", test_closest_candidate);
   g_test_add_func ("/ncu-match/bert-vit-capture/every-launch-joins-exactly", test_bert_vit_capture);

@@ -7,6 +7,7 @@
 #include "ws-gauges-overview.h"
 #include "ws-ncu-reader.h"
 #include "ws-surface.h"
+#include "ws-test-fixtures.h"
 #include "ws-test-load.h"
 #include "ws-test-util.h"
 
@@ -244,6 +245,46 @@ test_overview (void)
   cairo_destroy (mcr);
 }
 
+/* Issue 31: the Gauges rows of launches of different kernels never read
+ * alike, however narrow the column, on every fixture with ncu CSVs and an
+ * export (the kernels told apart by the nsys kernel each launch joins). */
+static void
+test_overview_row_names_distinct (void)
+{
+  g_autoptr (GPtrArray) fixtures = ws_test_ncu_fixtures ();
+  guint checked = 0;
+
+  for (guint f = 0; f < fixtures->len; f++)
+    {
+      const WsTestNcuFixture *fixture = g_ptr_array_index (fixtures, f);
+      g_autoptr (WsRun) run = ws_test_load_paths ((const char *const *) fixture->paths->pdata);
+      WsGaugesOverview *overview = ws_gauges_overview_new (run->ncu, WS_GAUGE_DURATION);
+      guint n = ws_ncu_results_n_launches (run->ncu);
+
+      for (guint chars = 16; chars <= 64; chars += 16)
+        {
+          g_auto (GStrv) names = ws_gauges_overview_row_names (overview, chars);
+          g_autoptr (GHashTable) kernel_of = g_hash_table_new (g_str_hash, g_str_equal);
+
+          for (guint i = 0; i < n; i++)
+            {
+              const char *kernel = ws_ncu_results_match (run->ncu, i)->nsys_name;
+              const char *seen = g_hash_table_lookup (kernel_of, names[i]);
+
+              g_assert_nonnull (kernel);
+              g_assert_cmpint (g_utf8_strlen (names[i], -1), <=, chars);
+              if (seen != NULL && !g_str_equal (seen, kernel))
+                g_error ("%s, %u characters: “%s” shows %s and %s", fixture->name, chars, names[i],
+                         seen, kernel);
+              g_hash_table_insert (kernel_of, names[i], (gpointer) kernel);
+              checked++;
+            }
+        }
+      ws_gauges_overview_free (overview);
+    }
+  g_test_message ("%u row names checked", checked);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -255,6 +296,8 @@ main (int argc, char **argv)
   g_test_add_func ("/ncu-render/panel/bars-light-and-dark", test_panel_bars_both_themes);
   g_test_add_func ("/ncu-render/panel/not-collected-is-hatched", test_not_collected_is_not_zero);
   g_test_add_func ("/ncu-render/overview/sorted-mini-gauges", test_overview);
+  g_test_add_func ("/ncu-render/overview/row-names-tell-kernels-apart",
+                   test_overview_row_names_distinct);
 
   status = g_test_run ();
   return status;

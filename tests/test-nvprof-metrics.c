@@ -360,15 +360,15 @@ test_gauges_text (void)
   /* Durations are not in metric results: said with an nvprof hint. */
   g_assert_false (gauge (r, norm, WS_GAUGE_DURATION)->collected);
   g_assert_nonnull (strstr (gauge (r, norm, WS_GAUGE_DURATION)->collect, "--print-gpu-trace"));
-  /* SM 57.73 %, DRAM 10 %, L1 58.86 % ≥ 50, L2 96.71 % ≥ 60: mixed. */
-  g_assert_cmpint (ws_ncu_results_gauges (r, (guint) norm)->verdict, ==, WS_VERDICT_MIXED);
+  /* SM 57.73 % and DRAM 10 %, both below 60: latency. */
+  g_assert_cmpint (ws_ncu_results_gauges (r, (guint) norm)->verdict, ==, WS_VERDICT_LATENCY);
 
   /* volta_sgemm_32x32_sliced1x4_nn: dram Low (1), l2 Low (1), shared Low (1),
    * tex_utilization "Low (2)": Memory is the busiest, 20. */
   sgemm32 = launch_of (r, "volta_sgemm_32x32_sliced1x4_nn");
   assert_gauge (r, sgemm32, WS_GAUGE_MEMORY, "tex_utilization", 20);
   assert_gauge (r, sgemm32, WS_GAUGE_DRAM, "dram_utilization", 10);
-  /* "sm_efficiency … 66.34%": SM 66.34 ≥ 60 and DRAM 10 < 40: compute. */
+  /* "sm_efficiency … 66.34%": SM 66.34 ≥ 60, the busiest, DRAM 10: compute. */
   g_assert_cmpint (ws_ncu_results_gauges (r, (guint) sgemm32)->verdict, ==, WS_VERDICT_COMPUTE);
 
   /* volta_sgemm_128x64_nn: dram_utilization "Mid (5)"; "flop_sp_efficiency 61.38%". */

@@ -195,7 +195,7 @@ test_configuration_must_match (void)
   g_autofree gint32 *launches = NULL;
 
   g_assert_cmpstr (configs, ==, "1");
-  launches = ws_ncu_kernel_launches (run, NULL);
+  launches = ws_ncu_kernel_launches (run);
   for (gsize k = 0; k < run->kernels.n; k++)
     if (launches[k] >= 0)
       {

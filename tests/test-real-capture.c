@@ -89,8 +89,9 @@ test_stats_equal_nsys_stats (void)
 
 /* Gauges and verdicts from the base-unit raw exports, with their
  * thousands separators: barrier_heavy "593,984" ns, SM "87.82", DRAM
- * "3.75" → compute-bound (SM ≥ 60, DRAM < 40); strided_read SM "10.28",
- * DRAM "79.87" → memory-bound (DRAM ≥ 60, SM < 40). */
+ * "3.75", L1 "90.11" the busiest unit → memory-bound (its SM figure is
+ * its shared-memory traffic); strided_read SM "10.28", DRAM "79.87", L2
+ * "95.28" the busiest → memory-bound. */
 static void
 test_gauges_and_verdicts (void)
 {
@@ -101,7 +102,7 @@ test_gauges_and_verdicts (void)
   g_assert_cmpfloat_with_epsilon (barrier->gauge[WS_GAUGE_DURATION].value, 593984, 1e-6);
   g_assert_cmpfloat_with_epsilon (barrier->gauge[WS_GAUGE_SM].value, 87.82, 1e-9);
   g_assert_cmpfloat_with_epsilon (barrier->gauge[WS_GAUGE_DRAM].value, 3.75, 1e-9);
-  g_assert_cmpint (barrier->verdict, ==, WS_VERDICT_COMPUTE);
+  g_assert_cmpint (barrier->verdict, ==, WS_VERDICT_MEMORY);
   g_assert_cmpfloat_with_epsilon (strided->gauge[WS_GAUGE_SM].value, 10.28, 1e-9);
   g_assert_cmpfloat_with_epsilon (strided->gauge[WS_GAUGE_DRAM].value, 79.87, 1e-9);
   g_assert_cmpint (strided->verdict, ==, WS_VERDICT_MEMORY);

@@ -384,17 +384,17 @@ assert_bottleneck (const WsNcuResults *r, guint launch, WsBottleneckKind kind, c
     g_assert_cmpstr (why->bottleneck.reason, ==, reason);
 }
 
-/* The issue's GEMM: the workflow says Mixed (SM 19.47%, DRAM 3.48%) and
- * keeps saying it; the sharper rule names L1: l1tex__throughput 96.45%
- * against the tensor pipe's 19.47% and L2's 16.87%. */
+/* The issue's GEMM: the workflow's rule said Mixed (SM 19.47%, DRAM
+ * 3.48%); the one verdict names L1: l1tex__throughput 96.45% against the
+ * tensor pipe's 19.47% and L2's 16.87%, and the gauges say the same. */
 static void
 test_bottleneck_unit_memory (void)
 {
   g_autoptr (WsNcuResults) r = load_gpt2 ("Kernel2");
 
-  g_assert_cmpint (ws_ncu_results_gauges (r, 0)->verdict, ==, WS_VERDICT_MIXED);
+  g_assert_cmpint (ws_ncu_results_gauges (r, 0)->verdict, ==, WS_VERDICT_MEMORY);
   g_assert_true (g_str_has_prefix (ws_ncu_results_gauges (r, 0)->verdict_reason,
-                                   "SM 19.47% and DRAM 3.48% fit neither compute"));
+                                   "L1/shared memory 96.45% ≥ 60% of peak"));
   assert_bottleneck (r, 0, WS_BOTTLENECK_MEMORY, "unit", WS_LIMIT_L1,
                      "L1/shared memory 96.45% ≥ 60% of peak, the busiest unit; shared-memory "
                      "wavefronts 17.05%; busiest on the other side: Tensor pipe 19.47%");
@@ -606,10 +606,12 @@ test_cli_gauges_json (void)
   launch = json_array_get_object_element (
     json_object_get_array_member (json_node_get_object (json_parser_get_root (parser)), "launches"),
     0);
-  /* The workflow's verdict stays as it was. */
-  g_assert_cmpstr (json_object_get_string_member (launch, "verdict"), ==, "Mixed");
+  /* One verdict: the gauges' is the bottleneck's. */
+  g_assert_cmpstr (json_object_get_string_member (launch, "verdict"), ==, "Memory");
   g_assert_cmpstr (json_object_get_string_member (member (launch, "bottleneck"), "kind"), ==,
                    "memory");
+  g_assert_cmpstr (json_object_get_string_member (member (launch, "bottleneck"), "verdict"), ==,
+                   "Memory");
   g_assert_cmpstr (json_object_get_string_member (member (launch, "bottleneck"), "unit"), ==, "l1");
   g_assert_cmpstr (
     json_object_get_string_member (member (launch, "bottleneck.units_pct.l1"), "metric"), ==,
@@ -658,8 +660,7 @@ main (int argc, char **argv)
   g_test_add_func ("/why/occupancy/register-limited/by-hand", test_occupancy_register_limited);
   g_test_add_func ("/why/occupancy/warp-limited", test_occupancy_warp_limited);
   g_test_add_func ("/why/occupancy/rtx5090-details-page", test_occupancy_details_page);
-  g_test_add_func ("/why/bottleneck/unit/memory-l1-beside-workflow-mixed",
-                   test_bottleneck_unit_memory);
+  g_test_add_func ("/why/bottleneck/unit/memory-l1-in-the-gauges-too", test_bottleneck_unit_memory);
   g_test_add_func ("/why/bottleneck/unit/compute", test_bottleneck_unit_compute);
   g_test_add_func ("/why/bottleneck/mixed", test_bottleneck_mixed);
   g_test_add_func ("/why/bottleneck/latency", test_bottleneck_latency);

@@ -230,11 +230,30 @@ low_throughput_rules (WsBottleneck *b, int top)
  * WS_BOTTLENECK_BUSY (mixed when the busiest compute and memory units
  * both do and are within WS_BOTTLENECK_GAP); a tail when the second of
  * fewer than two waves is at most half full; latency otherwise.  Clear
- * with ws_bottleneck_clear().
+ * with ws_bottleneck_clear().  This is the verdict of a launch: every
+ * page, command and export reads it (through ws_bottleneck_verdict() and
+ * the gauges' verdict, which ws_gauges_compute() takes from here).
  */
 void
 ws_bottleneck_compute (const WsNcuResults *results, guint launch, const WsStalls *stalls,
                        WsBottleneck *b)
+{
+  ws_bottleneck_compute_with (
+    results, launch, stalls,
+    results->gauges != NULL ? ws_ncu_results_gauges (results, launch) : NULL, b);
+}
+
+/**
+ * ws_bottleneck_compute_with:
+ * @gauges: (nullable): @launch's gauges, whose SM and DRAM stand in where
+ *   no throughput metric of those units was collected (nvprof's
+ *   sm_efficiency and dram_utilization)
+ *
+ * ws_bottleneck_compute() for gauges being computed.
+ */
+void
+ws_bottleneck_compute_with (const WsNcuResults *results, guint launch, const WsStalls *stalls,
+                            const WsGauges *gauges, WsBottleneck *b)
 {
   const WsStall *top_stall = stalls != NULL ? ws_stalls_top (stalls) : NULL;
   int compute, memory, top;
@@ -243,6 +262,14 @@ ws_bottleneck_compute (const WsNcuResults *results, guint launch, const WsStalls
   b->unit = b->other = -1;
   for (int u = 0; u < WS_N_LIMITS; u++)
     b->units[u] = ws_ncu_value_first (results, launch, unit_metrics[u]);
+  if (gauges != NULL && !ws_ncu_value_collected (b->units[WS_LIMIT_SM]) &&
+      gauges->gauge[WS_GAUGE_SM].collected)
+    b->units[WS_LIMIT_SM] =
+      ws_ncu_value_make (gauges->gauge[WS_GAUGE_SM].value, gauges->gauge[WS_GAUGE_SM].metric);
+  if (gauges != NULL && !ws_ncu_value_collected (b->units[WS_LIMIT_DRAM]) &&
+      gauges->gauge[WS_GAUGE_DRAM].collected)
+    b->units[WS_LIMIT_DRAM] =
+      ws_ncu_value_make (gauges->gauge[WS_GAUGE_DRAM].value, gauges->gauge[WS_GAUGE_DRAM].metric);
   b->sm = ws_ncu_value_first (results, launch, unit_metrics[WS_LIMIT_SM]);
   b->memory = ws_ncu_value_first (
     results, launch,
@@ -275,6 +302,26 @@ ws_bottleneck_compute (const WsNcuResults *results, guint launch, const WsStalls
       b->reason = g_strdup (_ ("no unit's throughput was collected (--section SpeedOfLight)"));
       return;
     }
+  /* A verdict never rests on a number that was not measured: without one
+   * side, "the busiest unit" is only the busiest of those collected. */
+  if (compute < 0 || memory < 0)
+    {
+      g_autofree char *known = unit_value (b, top);
+
+      b->kind = WS_BOTTLENECK_UNKNOWN;
+      b->rule = "one-side";
+      b->reason =
+        compute < 0
+          /* TRANSLATORS: "DRAM 75.02%, but no compute unit's throughput was collected (--section SpeedOfLight)" */
+          ? g_strdup_printf (_ ("%s, but no compute unit's throughput was collected (--section "
+                                "SpeedOfLight)"),
+                             known)
+          /* TRANSLATORS: "SM 97.83%, but no memory unit's throughput was collected (--section SpeedOfLight)" */
+          : g_strdup_printf (_ ("%s, but no memory unit's throughput was collected (--section "
+                                "SpeedOfLight)"),
+                             known);
+      return;
+    }
   /* A grid under one wave leaves SMs idle whatever the counters of the
    * few that ran say (a 2 µs kernel can read L1 181%). */
   if (ws_ncu_value_collected (b->waves) && b->waves.value < 1 &&
@@ -289,6 +336,35 @@ ws_bottleneck_compute (const WsNcuResults *results, guint launch, const WsStalls
       return;
     }
   low_throughput_rules (b, top);
+}
+
+/**
+ * ws_bottleneck_verdict:
+ *
+ * The verdict class of a bottleneck, the one that tables, bars, roll-ups
+ * and exports show: too little work is a latency problem there.
+ *
+ * Returns: the verdict
+ */
+WsVerdict
+ws_bottleneck_verdict (WsBottleneckKind kind)
+{
+  switch (kind)
+    {
+      case WS_BOTTLENECK_COMPUTE:
+        return WS_VERDICT_COMPUTE;
+      case WS_BOTTLENECK_MEMORY:
+        return WS_VERDICT_MEMORY;
+      case WS_BOTTLENECK_LATENCY:
+      case WS_BOTTLENECK_WORK:
+        return WS_VERDICT_LATENCY;
+      case WS_BOTTLENECK_MIXED:
+        return WS_VERDICT_MIXED;
+      case WS_BOTTLENECK_UNKNOWN:
+      case WS_N_BOTTLENECKS:
+      default:
+        return WS_VERDICT_UNKNOWN;
+    }
 }
 
 void

@@ -3,6 +3,7 @@
 
 #include <glib.h>
 
+#include "ws-gauge.h"
 #include "ws-ncu-value.h"
 #include "ws-stalls.h"
 
@@ -66,6 +67,9 @@ typedef struct
 
 void ws_bottleneck_compute (const WsNcuResults *results, guint launch, const WsStalls *stalls,
                             WsBottleneck *bottleneck);
+void ws_bottleneck_compute_with (const WsNcuResults *results, guint launch, const WsStalls *stalls,
+                                 const WsGauges *gauges, WsBottleneck *bottleneck);
+WsVerdict ws_bottleneck_verdict (WsBottleneckKind kind);
 void ws_bottleneck_clear (WsBottleneck *bottleneck);
 
 const char *ws_bottleneck_id (WsBottleneckKind kind);

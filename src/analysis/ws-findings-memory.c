@@ -234,7 +234,7 @@ ws_findings_check_memory_access (WsCtx *ctx, GPtrArray *findings)
 
   if (run->kernels.n == 0 || run->kernels.demangled == NULL || (run->ncu == NULL && !have_series))
     return;
-  launches = ws_ncu_kernel_launches (run, NULL);
+  launches = ws_ncu_kernel_launches (run);
 
   /* Per kernel name: its time, the profiled launch that judges it, or
    * the samples taken while it ran. */

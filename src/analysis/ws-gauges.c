@@ -6,10 +6,12 @@
 #include <math.h>
 #include <string.h>
 
+#include "ws-bottleneck.h"
 #include "ws-format.h"
 #include "ws-gauges.h"
 #include "ws-ncu-results.h"
 #include "ws-ncu-value.h"
+#include "ws-stalls.h"
 
 /* Where each gauge comes from (FORMATS.md): the metrics in order of
  * preference, then what would collect them.  Names after the current ones
@@ -285,102 +287,19 @@ threshold (double value)
   return g_strdup_printf ("%s%%", num);
 }
 
-/* The command-line workflow's rule (FORMATS.md).  A verdict never rests
- * on a number that was not measured: a missing SM or DRAM throughput is
- * not taken as 0, and the reason says what is missing. */
+/* The launch's verdict is the bottleneck's (ws_bottleneck_compute()), so
+ * that the gauges, the Why page, roll-ups and every export agree; the
+ * reason holds the numbers that decided it. */
 static void
-workflow_verdict (WsGauges *g, gboolean nvprof)
+launch_verdict (const WsNcuResults *results, guint launch, WsGauges *g)
 {
-  const WsGauge *sm = &g->gauge[WS_GAUGE_SM];
-  const WsGauge *dram = &g->gauge[WS_GAUGE_DRAM];
-  const WsGauge *l1 = &g->gauge[WS_GAUGE_L1_HIT];
-  const WsGauge *l2 = &g->gauge[WS_GAUGE_L2_HIT];
-  g_autofree char *busy = threshold (WS_VERDICT_BUSY);
-  g_autofree char *idle = threshold (WS_VERDICT_IDLE);
-  g_autofree char *l1_min = threshold (WS_VERDICT_L1_HIT);
-  g_autofree char *l2_min = threshold (WS_VERDICT_L2_HIT);
-  g_autofree char *sm_v = sm->collected ? pct (sm->value) : g_strdup (_ ("not collected"));
-  g_autofree char *dram_v = dram->collected ? pct (dram->value) : g_strdup (_ ("not collected"));
-  g_autofree char *l1_v = l1->collected ? pct (l1->value) : NULL;
-  g_autofree char *l2_v = l2->collected ? pct (l2->value) : NULL;
-  gboolean low_l1 = l1->collected && l1->value < WS_VERDICT_L1_HIT;
-  gboolean low_l2 = l2->collected && l2->value < WS_VERDICT_L2_HIT;
+  g_autoptr (WsStalls) stalls = ws_stalls_compute (results, launch);
+  WsBottleneck b;
 
-  if (!sm->collected && !dram->collected)
-    {
-      g->verdict = WS_VERDICT_UNKNOWN;
-      if (nvprof)
-        g->verdict_reason = g_strdup_printf (_ ("SM and DRAM were not collected (%s)"),
-                                             "--metrics sm_efficiency,dram_utilization");
-      else
-        g->verdict_reason =
-          g_strdup (_ ("SM and DRAM throughput were not collected (--section SpeedOfLight)"));
-      return;
-    }
-  if (sm->collected && dram->collected && sm->value >= WS_VERDICT_BUSY &&
-      dram->value < WS_VERDICT_IDLE)
-    {
-      g->verdict = WS_VERDICT_COMPUTE;
-      /* TRANSLATORS: "SM 97.83% ≥ 60% and DRAM 8.72% < 40%" */
-      g->verdict_reason =
-        g_strdup_printf (_ ("SM %s ≥ %s and DRAM %s < %s"), sm_v, busy, dram_v, idle);
-      return;
-    }
-  if (sm->collected && dram->collected && dram->value >= WS_VERDICT_BUSY &&
-      sm->value < WS_VERDICT_IDLE)
-    {
-      g->verdict = WS_VERDICT_MEMORY;
-      g->verdict_reason =
-        g_strdup_printf (_ ("DRAM %s ≥ %s and SM %s < %s"), dram_v, busy, sm_v, idle);
-      return;
-    }
-  if (low_l1 || low_l2)
-    {
-      g_autofree char *c1 = low_l1 ? g_strdup_printf (_ ("L1 hit %s < %s"), l1_v, l1_min) : NULL;
-      g_autofree char *c2 = low_l2 ? g_strdup_printf (_ ("L2 hit %s < %s"), l2_v, l2_min) : NULL;
-      g_autofree char *both =
-        c1 != NULL && c2 != NULL ? g_strdup_printf (_ ("%s and %s"), c1, c2) : NULL;
-
-      g->verdict = WS_VERDICT_LATENCY;
-      /* TRANSLATORS: "L1 hit 0.00% < 50% (SM 69.42%, DRAM 64.24%: neither compute- nor memory-bound)" */
-      g->verdict_reason =
-        g_strdup_printf (_ ("%s (SM %s, DRAM %s: neither compute- nor memory-bound)"),
-                         both != NULL ? both
-                         : c1 != NULL ? c1
-                                      : c2,
-                         sm_v, dram_v);
-      return;
-    }
-  if (!sm->collected || !dram->collected)
-    {
-      g->verdict = WS_VERDICT_UNKNOWN;
-      if (nvprof)
-        g->verdict_reason = g_strdup_printf (_ ("SM %s, DRAM %s: the rule needs both (%s)"), sm_v,
-                                             dram_v, "--metrics sm_efficiency,dram_utilization");
-      else
-        g->verdict_reason = g_strdup_printf (
-          _ ("SM %s, DRAM %s: the rule needs both (--section SpeedOfLight)"), sm_v, dram_v);
-      return;
-    }
-
-  {
-    g_autofree char *caches = NULL;
-
-    if (l1->collected && l2->collected)
-      caches = g_strdup_printf (_ ("L1 hit %s ≥ %s, L2 hit %s ≥ %s"), l1_v, l1_min, l2_v, l2_min);
-    else if (l1->collected)
-      caches = g_strdup_printf (_ ("L1 hit %s ≥ %s, L2 hit rate not collected"), l1_v, l1_min);
-    else if (l2->collected)
-      caches = g_strdup_printf (_ ("L1 hit rate not collected, L2 hit %s ≥ %s"), l2_v, l2_min);
-    else
-      caches = g_strdup (_ ("L1 and L2 hit rates not collected"));
-    g->verdict = WS_VERDICT_MIXED;
-    /* TRANSLATORS: the thresholds of the compute and memory rules, then the cache hit rates */
-    g->verdict_reason = g_strdup_printf (
-      _ ("SM %s and DRAM %s fit neither compute (SM ≥ %s, DRAM < %s) nor memory (DRAM ≥ %s, "
-         "SM < %s); %s"),
-      sm_v, dram_v, busy, idle, busy, idle, caches);
-  }
+  ws_bottleneck_compute_with (results, launch, stalls, g, &b);
+  g->verdict = ws_bottleneck_verdict (b.kind);
+  g->verdict_reason = g_steal_pointer (&b.reason);
+  ws_bottleneck_clear (&b);
 }
 
 /* Nsight Compute's speed-of-light rule, on SM and memory throughput. */
@@ -526,7 +445,7 @@ ws_gauges_compute (const WsNcuResults *results, guint launch, WsGauges *gauges)
                              NULL))
     gauges->waves = NAN;
 
-  workflow_verdict (gauges, results->nvprof);
+  launch_verdict (results, launch, gauges);
   sol_verdict (gauges, results->nvprof);
 }
 

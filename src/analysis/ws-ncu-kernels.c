@@ -6,7 +6,6 @@
 
 #include "ws-ncu-kernels.h"
 #include "ws-ncu-results.h"
-#include "ws-why.h"
 
 /* "(128, 1, 9)" → 128, 1, 9; FALSE when it does not read. */
 static gboolean
@@ -31,8 +30,6 @@ launch_key (const char *name, const guint32 grid[3], const guint32 block[3])
 
 /**
  * ws_ncu_kernel_launches:
- * @kinds: (out) (optional) (transfer full): the sharper verdict of each
- *   ncu launch, indexed by launch
  *
  * For each kernel of the nsys run, the ncu launch that stands for it: the
  * longest profiled launch matched to the same kernel name with the same
@@ -41,7 +38,7 @@ launch_key (const char *name, const guint32 grid[3], const guint32 block[3])
  * Returns: (transfer full): one entry per kernel, -1 where none
  */
 gint32 *
-ws_ncu_kernel_launches (const WsRun *run, WsBottleneckKind **kinds)
+ws_ncu_kernel_launches (const WsRun *run)
 {
   const WsNcuResults *ncu = run->ncu;
   gsize n = run->kernels.n;
@@ -53,8 +50,6 @@ ws_ncu_kernel_launches (const WsRun *run, WsBottleneckKind **kinds)
 
   for (gsize k = 0; k < n; k++)
     launches[k] = -1;
-  if (kinds != NULL)
-    *kinds = g_new0 (WsBottleneckKind, MAX (n_launches, 1));
   if (ncu == NULL || ncu->match == NULL || run->kernels.demangled == NULL ||
       run->kernels.config == NULL)
     return launches;
@@ -68,12 +63,6 @@ ws_ncu_kernel_launches (const WsRun *run, WsBottleneckKind **kinds)
       g_autofree char *key = NULL;
       gpointer old;
 
-      if (kinds != NULL)
-        {
-          g_autoptr (WsWhy) why = ws_why_compute (ncu, i);
-
-          (*kinds)[i] = why->bottleneck.kind;
-        }
       if (name == NULL || !parse_dim (l->grid, grid) || !parse_dim (l->block, block))
         continue;
       key = launch_key (name, grid, block);

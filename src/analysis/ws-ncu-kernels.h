@@ -3,11 +3,10 @@
 
 #include <glib.h>
 
-#include "ws-bottleneck.h"
 #include "ws-run.h"
 
 G_BEGIN_DECLS
 
-gint32 *ws_ncu_kernel_launches (const WsRun *run, WsBottleneckKind **kinds);
+gint32 *ws_ncu_kernel_launches (const WsRun *run);
 
 G_END_DECLS

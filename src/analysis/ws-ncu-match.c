@@ -22,20 +22,44 @@ is_ident (char c)
   return g_ascii_isalnum (c) || c == '_';
 }
 
-/* "(int)4", "(bool)0", "(unsigned long)1": a cast of a template argument,
- * which nsys prints and ncu does not.  Returns the index after it, or 0. */
+/* "(int)4", "(bool)0", "(unsigned long)1", "(cudnnKernelDataType_t)2",
+ * "(cutlass::FloatRoundStyle)2": a cast of a template argument, which nsys
+ * prints and ncu does not.  Returns the index after it, or 0. */
 static gsize
 cast_end (const char *name, gsize i)
 {
   gsize j = i + 1;
 
-  while (name[j] != '\0' && (g_ascii_islower (name[j]) || name[j] == ' ' || name[j] == '_'))
+  while (name[j] != '\0' && (is_ident (name[j]) || name[j] == ' ' || name[j] == ':'))
     j++;
-  if (j == i + 1 || name[j] != ')')
+  if (j == i + 1 || !is_ident_start (name[i + 1]) || name[j] != ')')
     return 0;
   if (g_ascii_isdigit (name[j + 1]) || (name[j + 1] == '-' && g_ascii_isdigit (name[j + 2])))
     return j + 1;
   return 0;
+}
+
+/* An integer literal at @i ("4", "4u", "1ul", "-1LL"): appends its digits
+ * to @out without the suffix and returns the index after it. */
+static gsize
+append_integer (GString *out, const char *name, gsize i)
+{
+  gsize j = i;
+
+  while (g_ascii_isdigit (name[j]))
+    j++;
+  g_string_append_len (out, name + i, j - i);
+  if (name[j] == '.' || name[j] == 'x' || name[j] == 'X')
+    return j;
+  {
+    gsize k = j;
+
+    while (name[k] == 'u' || name[k] == 'U' || name[k] == 'l' || name[k] == 'L')
+      k++;
+    if (!is_ident (name[k]))
+      j = k;
+  }
+  return j;
 }
 
 /**
@@ -44,9 +68,11 @@ cast_end (const char *name, gsize i)
  * The name that ncu and nsys agree on: ncu 2025 prints demangled names
  * simplified (--rename-kernels: "at::vectorized_elementwise_kernel<4, …>"
  * where nsys has "at::native::vectorized_elementwise_kernel<(int)4, …>"),
- * so casts of template arguments, every namespace or class qualifier
- * ("at::native::", "<unnamed>::"), the brackets around lambdas and all
- * white space are dropped.
+ * so casts of template arguments ("(bool)0", "(cudnnKernelDataType_t)2"),
+ * integer suffixes ("1ul"), every namespace or class qualifier
+ * ("at::native::", "<unnamed>::", "cudnn::engines_precompiled::"), the
+ * brackets around lambdas and all white space are dropped, and "true" and
+ * "false" read as 1 and 0.
  *
  * Returns: (transfer full): the key
  */
@@ -91,6 +117,11 @@ ws_ncu_match_key (const char *name)
           i++;
           continue;
         }
+      if (g_ascii_isdigit (c) && (i == 0 || !is_ident (name[i - 1])))
+        {
+          i = append_integer (out, name, i);
+          continue;
+        }
       if (is_ident_start (c))
         {
           gsize j = i;
@@ -101,7 +132,13 @@ ws_ncu_match_key (const char *name)
             i = j + 2;
           else
             {
-              g_string_append_len (out, name + i, j - i);
+              /* A template argument "true" is nsys's "(bool)1". */
+              if (j - i == 4 && strncmp (name + i, "true", 4) == 0)
+                g_string_append_c (out, '1');
+              else if (j - i == 5 && strncmp (name + i, "false", 5) == 0)
+                g_string_append_c (out, '0');
+              else
+                g_string_append_len (out, name + i, j - i);
               i = j;
             }
           continue;
@@ -261,44 +298,85 @@ parse_dim3 (const char *text, guint32 dim[3])
   return *p == ')';
 }
 
+/* The first start of kernel @id launched with @grid and @block, or -1. */
+static gint64
+first_start_with (const WsRun *run, guint32 id, const guint32 grid[3], const guint32 block[3])
+{
+  gint64 first = -1;
+
+  for (gsize k = 0; k < run->kernels.n; k++)
+    {
+      const WsLaunchConfig *config;
+
+      if (run->kernels.demangled[k] != id)
+        continue;
+      config = ws_run_kernel_config (run, k);
+      if (config != NULL && memcmp (config->grid, grid, 3 * sizeof (guint32)) == 0 &&
+          memcmp (config->block, block, 3 * sizeof (guint32)) == 0 &&
+          (first < 0 || run->kernels.start[k] < first))
+        first = run->kernels.start[k];
+    }
+  return first;
+}
+
+typedef struct
+{
+  guint32 id;
+  gint64 start;
+} Fit;
+
+static int
+compare_fits (gconstpointer a, gconstpointer b)
+{
+  const Fit *x = a, *y = b;
+
+  return x->start < y->start ? -1 : x->start > y->start ? 1 : 0;
+}
+
 /* Of several nsys names that fit, the one launched with the launch's grid
- * and block, if exactly one was. */
+ * and block if exactly one was; where several were, order decides: ncu
+ * profiles launches in the order the program makes them, so the n-th ncu
+ * launch of a name and configuration is taken for the n-th of those
+ * kernels by first launch, round and round (a loop profiled twice). */
 static gboolean
-pick_by_config (const Index *index, const WsNcuLaunch *launch, GArray *ids, guint32 *picked)
+pick_by_config (const Index *index, const WsNcuResults *results, guint launch, GArray *ids,
+                guint32 *picked)
 {
   const WsRun *run = index->run;
+  const WsNcuLaunch *l = ws_ncu_results_launch (results, launch);
+  g_autoptr (GArray) fits = g_array_new (FALSE, FALSE, sizeof (Fit));
   guint32 grid[3], block[3];
-  guint n_fit = 0;
+  guint before = 0;
 
-  if (run->kernels.config == NULL || !parse_dim3 (launch->grid, grid) ||
-      !parse_dim3 (launch->block, block))
+  if (run->kernels.config == NULL || !parse_dim3 (l->grid, grid) || !parse_dim3 (l->block, block))
     return FALSE;
   for (guint i = 0; i < ids->len; i++)
     {
-      guint32 id = g_array_index (ids, guint32, i);
+      Fit fit = { g_array_index (ids, guint32, i), 0 };
 
-      for (gsize k = 0; k < run->kernels.n; k++)
-        {
-          const WsLaunchConfig *config;
-
-          if (run->kernels.demangled[k] != id)
-            continue;
-          config = ws_run_kernel_config (run, k);
-          if (memcmp (config->grid, grid, sizeof grid) == 0 &&
-              memcmp (config->block, block, sizeof block) == 0)
-            {
-              *picked = id;
-              n_fit++;
-              break;
-            }
-        }
+      fit.start = first_start_with (run, fit.id, grid, block);
+      if (fit.start >= 0)
+        g_array_append_val (fits, fit);
     }
-  return n_fit == 1;
+  if (fits->len == 0)
+    return FALSE;
+  g_array_sort (fits, compare_fits);
+  for (guint j = 0; j < launch; j++)
+    {
+      const WsNcuLaunch *other = ws_ncu_results_launch (results, j);
+
+      if (g_str_equal (other->kernel, l->kernel) && g_strcmp0 (other->grid, l->grid) == 0 &&
+          g_strcmp0 (other->block, l->block) == 0)
+        before++;
+    }
+  *picked = g_array_index (fits, Fit, before % fits->len).id;
+  return TRUE;
 }
 
-/* Picks from @ids: the only one, or the only one with the launch's config. */
+/* Picks from @ids: the only one, or by the launch's config and order. */
 static gboolean
-pick (const Index *index, const WsNcuLaunch *launch, GArray *ids, guint32 *id, const char **why)
+pick (const Index *index, const WsNcuResults *results, guint launch, GArray *ids, guint32 *id,
+      const char **why)
 {
   if (ids == NULL || ids->len == 0)
     return FALSE;
@@ -307,7 +385,7 @@ pick (const Index *index, const WsNcuLaunch *launch, GArray *ids, guint32 *id, c
       *id = g_array_index (ids, guint32, 0);
       return TRUE;
     }
-  if (pick_by_config (index, launch, ids, id))
+  if (pick_by_config (index, results, launch, ids, id))
     return TRUE;
   *why = "several nsys kernels fit the name, none alone by grid and block";
   return FALSE;
@@ -421,13 +499,13 @@ match_launch (WsNcuResults *results, const Index *index, guint i)
       id = GPOINTER_TO_UINT (found) - 1;
       match->kind = WS_NCU_MATCH_EXACT;
     }
-  else if (pick (index, launch, g_hash_table_lookup (index->shorts, launch->kernel), &id, &why))
+  else if (pick (index, results, i, g_hash_table_lookup (index->shorts, launch->kernel), &id, &why))
     match->kind = WS_NCU_MATCH_EXACT;
   else if ((key = ws_ncu_match_key (launch->kernel)) != NULL &&
-           pick (index, launch, g_hash_table_lookup (index->keys, key), &id, &why))
+           pick (index, results, i, g_hash_table_lookup (index->keys, key), &id, &why))
     match->kind = WS_NCU_MATCH_NORMALIZED;
   else if ((function = ws_ncu_match_function_key (launch->kernel)) != NULL &&
-           pick (index, launch, g_hash_table_lookup (index->functions, function), &id, &why))
+           pick (index, results, i, g_hash_table_lookup (index->functions, function), &id, &why))
     match->kind = WS_NCU_MATCH_FUNCTION;
   else if (pick_expected (index, results, launch, &id))
     match->kind = WS_NCU_MATCH_MANIFEST;

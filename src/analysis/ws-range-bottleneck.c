@@ -9,23 +9,23 @@
 #include "ws-ncu-kernels.h"
 #include "ws-range-bottleneck.h"
 
-/* The roll-up's column of a verdict. */
+/* The roll-up's column of a launch's verdict. */
 WsRollupClass
-ws_rollup_class (WsBottleneckKind kind)
+ws_rollup_class (WsVerdict verdict)
 {
-  switch (kind)
+  switch (verdict)
     {
-      case WS_BOTTLENECK_COMPUTE:
+      case WS_VERDICT_COMPUTE:
         return WS_ROLLUP_COMPUTE;
-      case WS_BOTTLENECK_MEMORY:
+      case WS_VERDICT_MEMORY:
         return WS_ROLLUP_MEMORY;
-      case WS_BOTTLENECK_LATENCY:
-      case WS_BOTTLENECK_WORK:
+      case WS_VERDICT_LATENCY:
         return WS_ROLLUP_LATENCY;
-      case WS_BOTTLENECK_MIXED:
+      case WS_VERDICT_MIXED:
         return WS_ROLLUP_MIXED;
-      case WS_BOTTLENECK_UNKNOWN:
-      case WS_N_BOTTLENECKS:
+      case WS_VERDICT_UNKNOWN:
+      case WS_VERDICT_NONE:
+      case WS_N_VERDICTS:
       default:
         return WS_ROLLUP_UNPROFILED;
     }
@@ -69,8 +69,7 @@ ws_range_bottleneck_compute (const WsRun *run, WsRangeKernelsFunc kernels_of, gp
   const WsNvtxRanges *nv = &run->nvtx;
   GArray *rows = g_array_new (FALSE, TRUE, sizeof (WsRangeBottleneck));
   g_autoptr (GHashTable) index = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
-  g_autofree WsBottleneckKind *kinds = NULL;
-  g_autofree gint32 *launches = ws_ncu_kernel_launches (run, &kinds);
+  g_autofree gint32 *launches = ws_ncu_kernel_launches (run);
 
   g_array_set_clear_func (rows, row_clear);
   for (gsize r = 0; r < nv->n; r++)
@@ -100,7 +99,9 @@ ws_range_bottleneck_compute (const WsRun *run, WsRangeKernelsFunc kernels_of, gp
           guint32 k = g_array_index (kernels, guint32, i);
           gint64 d = run->kernels.end[k] - run->kernels.start[k];
           WsRollupClass c =
-            launches[k] >= 0 ? ws_rollup_class (kinds[launches[k]]) : WS_ROLLUP_UNPROFILED;
+            launches[k] >= 0
+              ? ws_rollup_class (ws_ncu_results_gauges (run->ncu, (guint) launches[k])->verdict)
+              : WS_ROLLUP_UNPROFILED;
 
           row->ns[c] += d;
           row->gpu_ns += d;

@@ -9,7 +9,8 @@
 G_BEGIN_DECLS
 
 /* Bottleneck by NVTX range: each range's GPU time (the kernels the NVTX
- * projection gives it) split by the sharper verdict of its kernels.  A
+ * projection gives it) split by the verdict of its kernels (the gauges',
+ * ws_bottleneck_compute()'s).  A
  * profiled launch's verdict carries to every launch of the same kernel
  * with the same grid and block; the rest is not profiled.  The kernels of
  * a range come from a function, so that this layer needs no timeline:
@@ -41,7 +42,7 @@ typedef struct
 
 GArray *ws_range_bottleneck_compute (const WsRun *run, WsRangeKernelsFunc kernels_of,
                                      gpointer user_data);
-WsRollupClass ws_rollup_class (WsBottleneckKind kind);
+WsRollupClass ws_rollup_class (WsVerdict verdict);
 const char *ws_rollup_class_id (WsRollupClass klass);
 const char *ws_rollup_class_label (WsRollupClass klass);
 char *ws_range_bottleneck_text (const WsRangeBottleneck *row);

@@ -115,7 +115,7 @@ show_details (WsGaugesPage *self, int launch)
       g_autofree char *headline = ws_bottleneck_headline (&self->why->bottleneck);
 
       g_string_append_c (text, '\n');
-      /* TRANSLATORS: the sharper verdict beside the workflow's: "Bottleneck: Memory-bound: L1/shared memory 96.45% (see Why)" */
+      /* TRANSLATORS: the verdict's unit: "Bottleneck: Memory-bound: L1/shared memory 96.45% (see Why)" */
       g_string_append_printf (text, _ ("Bottleneck: %s (see Why)"), headline);
     }
   gtk_label_set_text (self->details_label, text->str);
@@ -149,7 +149,6 @@ why_markup (const WsNcuResults *ncu, const WsWhy *why)
   const WsBottleneck *b = &why->bottleneck;
   const WsRoofline *r = why->roofline;
   const WsOccupancy *o = &why->occupancy;
-  const WsGauges *gauges = ws_ncu_results_gauges (ncu, why->launch);
   g_autofree char *headline = ws_bottleneck_headline (b);
   GString *text = g_string_new (NULL);
   double flops = ws_roofline_flops (r);
@@ -159,16 +158,6 @@ why_markup (const WsNcuResults *ncu, const WsWhy *why)
   g_string_append_c (text, '\n');
   append_escaped (text, b->reason);
   g_string_append_c (text, '\n');
-  {
-    /* TRANSLATORS: the command-line workflow's verdict, kept for comparison: "Workflow's verdict: Mixed — SM 19.47% and …" */
-    g_autofree char *seed =
-      g_strdup_printf (_ ("Workflow's verdict: %s — %s"), ws_verdict_label (gauges->verdict),
-                       gauges->verdict_reason);
-
-    g_string_append (text, "<small>");
-    append_escaped (text, seed);
-    g_string_append (text, "</small>");
-  }
 
   append_section (text, _ ("Roofline"));
   if (!isnan (flops))

@@ -486,13 +486,180 @@ ws_kernel_display_name (const char *name, WsKernelDisplayLevel level)
   return result;
 }
 
+/* Common prefix and suffix lengths of two character arrays. */
+static glong
+common_prefix (const gunichar *a, glong la, const gunichar *b, glong lb)
+{
+  glong k = 0;
+
+  while (k < la && k < lb && a[k] == b[k])
+    k++;
+  return k;
+}
+
+static glong
+common_suffix (const gunichar *a, glong la, const gunichar *b, glong lb)
+{
+  glong k = 0;
+
+  while (k < la && k < lb && a[la - 1 - k] == b[lb - 1 - k])
+    k++;
+  return k;
+}
+
+static void
+append_chars (GString *out, const gunichar *chars, glong from, glong to)
+{
+  for (glong k = from; k < to; k++)
+    g_string_append_unichar (out, chars[k]);
+}
+
+static gboolean
+is_separator (gunichar c)
+{
+  return c == ' ' || c == '<' || c == '(' || c == ',' || c == '[' || c == '_' || c == ':';
+}
+
+/* Where to show what differs from: a little before @differs, at the start
+ * of a word ("_64x3_nt_align8" rather than "t_align8"). */
+static glong
+context_start (const gunichar *label, glong differs)
+{
+  glong nearest = differs;
+
+  for (glong j = differs - 1; j >= 0 && j >= differs - 24; j--)
+    if (is_separator (label[j]))
+      {
+        if (differs - (j + 1) >= 6)
+          return j + 1;
+        if (nearest == differs)
+          nearest = j + 1;
+      }
+  return nearest;
+}
+
+/* @label (@len characters) in @max_chars: its start, then what tells it
+ * from the nearest other name (from character @differs on, up to @until),
+ * with "…" for what was left out. */
+static char *
+fit_one (const gunichar *label, glong len, glong differs, glong until, glong max_chars)
+{
+  GString *out = g_string_new (NULL);
+  glong context = context_start (label, differs);
+  glong word = differs;
+  glong starts[3];
+
+  while (word > 0 && differs - word < 24 && !is_separator (label[word - 1]))
+    word--;
+  if (differs - word >= 24)
+    word = differs;
+  starts[0] = context;
+  starts[1] = word;
+  starts[2] = differs;
+  glong head, tail, middle, start;
+
+  /* What differs reads to the end of its word ("tn", not "t"). */
+  for (glong end = until; end < len && end - until < 8; end++)
+    if (is_separator (label[end]) || label[end] == '>' || label[end] == ')')
+      {
+        until = end;
+        break;
+      }
+  if (until <= max_chars - 1)
+    {
+      /* What differs is near the start: keep it, and the end (often
+       * telling: "…execute_kernel__5x_cublas"), without the middle. */
+      tail = MIN (MIN (len - until, max_chars / 4), max_chars - 1 - until);
+      append_chars (out, label, 0, max_chars - 1 - tail);
+      g_string_append (out, "…");
+      append_chars (out, label, len - tail, len);
+      return g_string_free (out, FALSE);
+    }
+  for (gsize k = 0; k < G_N_ELEMENTS (starts); k++)
+    if (len - starts[k] + 1 + MIN (starts[k], 16) <= max_chars)
+      {
+        /* What differs runs to the end: elide part of the shared start. */
+        head = max_chars - 1 - (len - starts[k]);
+        append_chars (out, label, 0, head);
+        g_string_append (out, "…");
+        append_chars (out, label, starts[k], len);
+        return g_string_free (out, FALSE);
+      }
+  /* The start, what differs, the end; what they share elided between. */
+  head = MIN (differs, max_chars / 4);
+  tail = MIN (len - until, max_chars / 6);
+  middle = max_chars - head - tail - (head < differs ? 1 : 0) - (tail > 0 ? 1 : 0);
+  start = until - differs <= middle ? MAX (context, until - middle) : differs;
+  start = MAX (start, head);
+  append_chars (out, label, 0, head);
+  if (head < start)
+    g_string_append (out, "…");
+  append_chars (out, label, start, MIN (start + middle, len - tail));
+  if (tail > 0)
+    {
+      g_string_append (out, "…");
+      append_chars (out, label, len - tail, len);
+    }
+  return g_string_free (out, FALSE);
+}
+
+/**
+ * ws_kernel_display_fit:
+ * @labels: (array length=n): names as they would be shown
+ * @max_chars: the most characters a name may take (at least 8)
+ *
+ * The one shortening of names that every view, table and export shows:
+ * a name longer than @max_chars keeps its start and what tells it from
+ * the other names (where it parts from the name it shares most with, at
+ * either end), and gives up, behind "…", what it shares with them.
+ * Distinct names stay distinct; equal names stay equal.
+ *
+ * Returns: (transfer full) (array zero-terminated=1): the names to show
+ */
+char **
+ws_kernel_display_fit (const char *const *labels, guint n, guint max_chars)
+{
+  char **out = g_new0 (char *, n + 1);
+  g_autofree gunichar **chars = g_new0 (gunichar *, MAX (n, 1));
+  g_autofree glong *lens = g_new0 (glong, MAX (n, 1));
+
+  g_return_val_if_fail (max_chars >= 8, out);
+
+  for (guint i = 0; i < n; i++)
+    chars[i] = g_utf8_to_ucs4_fast (labels[i], -1, &lens[i]);
+  for (guint i = 0; i < n; i++)
+    {
+      glong prefix = 0, suffix = 0;
+
+      if (lens[i] <= (glong) max_chars)
+        {
+          out[i] = g_strdup (labels[i]);
+          continue;
+        }
+      for (guint j = 0; j < n; j++)
+        {
+          if (j == i || g_str_equal (labels[i], labels[j]))
+            continue;
+          prefix = MAX (prefix, common_prefix (chars[i], lens[i], chars[j], lens[j]));
+          suffix = MAX (suffix, common_suffix (chars[i], lens[i], chars[j], lens[j]));
+        }
+      prefix = MIN (prefix, lens[i] - 1);
+      out[i] =
+        fit_one (chars[i], lens[i], prefix, MAX (lens[i] - suffix, prefix + 1), (glong) max_chars);
+    }
+  for (guint i = 0; i < n; i++)
+    g_free (chars[i]);
+  return out;
+}
+
 /**
  * ws_kernel_display_names:
  * @names: (array length=n): full kernel names (demangled, as nsys prints them)
  *
  * A display name for each of @names, unique among them: each name starts
  * brief, and the names that would read alike get the next level of detail
- * until none do.  Equal names get equal display names.
+ * until none do; then names past WS_KERNEL_DISPLAY_MAX_CHARS are fitted
+ * (ws_kernel_display_fit()).  Equal names get equal display names.
  *
  * Returns: (transfer full) (array zero-terminated=1): the display names
  */
@@ -537,5 +704,11 @@ ws_kernel_display_names (const char *const *names, guint n)
             changed = TRUE;
           }
     }
-  return labels;
+  {
+    char **fitted =
+      ws_kernel_display_fit ((const char *const *) labels, n, WS_KERNEL_DISPLAY_MAX_CHARS);
+
+    g_strfreev (labels);
+    return fitted;
+  }
 }

@@ -28,7 +28,11 @@ typedef enum
   WS_KERNEL_DISPLAY_N_LEVELS,
 } WsKernelDisplayLevel;
 
+/* The longest display name, in characters. */
+#define WS_KERNEL_DISPLAY_MAX_CHARS 120
+
 char *ws_kernel_display_name (const char *name, WsKernelDisplayLevel level);
 char **ws_kernel_display_names (const char *const *names, guint n);
+char **ws_kernel_display_fit (const char *const *labels, guint n, guint max_chars);
 
 G_END_DECLS

@@ -301,8 +301,8 @@ ws_kernel_name_shorten (const char *name, guint max_chars)
  * @max_chars: the most characters to keep; 0 for no limit
  *
  * Chart labels for @names: their display names (ws-kernel-display.h),
- * unique among them, cut at the end past @max_chars (the start tells
- * kernels apart; "vectorized_elementwise_kernel<GeluCUDAKernelImpl…>").
+ * unique among them, fitted to @max_chars by ws_kernel_display_fit(): what
+ * tells them apart stays visible.
  *
  * Returns: (transfer full) (array zero-terminated=1): the labels
  */
@@ -310,18 +310,13 @@ char **
 ws_kernel_name_labels (const char *const *names, guint n, guint max_chars)
 {
   char **labels = ws_kernel_display_names (names, n);
+  char **fitted;
 
-  for (guint i = 0; max_chars > 1 && i < n; i++)
-    if ((guint) g_utf8_strlen (labels[i], -1) > max_chars)
-      {
-        char *cut = g_strdup_printf (
-          "%.*s…", (int) (g_utf8_offset_to_pointer (labels[i], max_chars - 1) - labels[i]),
-          labels[i]);
-
-        g_free (labels[i]);
-        labels[i] = cut;
-      }
-  return labels;
+  if (max_chars < 8)
+    return labels;
+  fitted = ws_kernel_display_fit ((const char *const *) labels, n, max_chars);
+  g_strfreev (labels);
+  return fitted;
 }
 
 const char *

@@ -205,6 +205,7 @@ add_bottleneck (JsonBuilder *b, const WsBottleneck *v)
   json_builder_set_member_name (b, "bottleneck");
   json_builder_begin_object (b);
   add_string (b, "kind", ws_bottleneck_id (v->kind));
+  add_string (b, "verdict", ws_verdict_id (ws_bottleneck_verdict (v->kind)));
   add_string (b, "rule", v->rule);
   add_string (b, "unit", v->unit >= 0 ? ws_limit_unit_id ((WsLimitUnit) v->unit) : NULL);
   add_string (b, "other_unit", v->other >= 0 ? ws_limit_unit_id ((WsLimitUnit) v->other) : NULL);

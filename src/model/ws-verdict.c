@@ -17,7 +17,7 @@ ws_verdict_id (WsVerdict verdict)
       case WS_VERDICT_MEMORY:
         return "Memory";
       case WS_VERDICT_LATENCY:
-        return "Memory/Latency";
+        return "Latency";
       case WS_VERDICT_MIXED:
         return "Mixed";
       case WS_VERDICT_UNKNOWN:

@@ -5,14 +5,15 @@
 
 G_BEGIN_DECLS
 
-/* The bottleneck verdict of a profiled kernel (the command-line workflow's
- * rule, FORMATS.md). */
+/* The verdict of a profiled launch: the class of its bottleneck
+ * (ws_bottleneck_compute(), ws_bottleneck_verdict() in analysis), which
+ * every page, command and export shows. */
 typedef enum
 {
   WS_VERDICT_NONE = -1, /* no ncu data */
   WS_VERDICT_COMPUTE,
   WS_VERDICT_MEMORY,
-  WS_VERDICT_LATENCY, /* Memory/Latency */
+  WS_VERDICT_LATENCY, /* latency-bound, or too little work */
   WS_VERDICT_MIXED,
   WS_VERDICT_UNKNOWN,
   WS_N_VERDICTS,

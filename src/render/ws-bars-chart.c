@@ -225,7 +225,7 @@ ws_verdict_label (WsVerdict verdict)
       case WS_VERDICT_MEMORY:
         return C_ ("verdict", "Memory");
       case WS_VERDICT_LATENCY:
-        return C_ ("verdict", "Memory/Latency");
+        return C_ ("verdict", "Latency");
       case WS_VERDICT_MIXED:
         return C_ ("verdict", "Mixed");
       case WS_VERDICT_UNKNOWN:

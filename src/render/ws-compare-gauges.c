@@ -211,12 +211,9 @@ launch_text (const WsComparison *cmp, const WsDelta *delta, gboolean after)
     g_string_append_printf (out, _ (" · grid %s block %s"), launch->grid, launch->block);
   if (nvtx != NULL)
     g_string_append_printf (out, " · NVTX %s", nvtx);
+  /* The launch's label: its kernel's display name, as every table shows it. */
   if (launch->kernel != NULL)
-    {
-      g_autofree char *name = ws_kernel_name_shorten (launch->kernel, 80);
-
-      g_string_append_printf (out, " · %s", name);
-    }
+    g_string_append_printf (out, " · %s", ws_ncu_results_label (run->ncu, (guint) index));
   return g_string_free (out, FALSE);
 }
 

@@ -10,6 +10,7 @@
 #include "ws-format.h"
 #include "ws-gauges-overview.h"
 #include "ws-surface.h"
+#include "ws-kernel-display.h"
 #include "ws-kernel-name.h"
 #include "ws-text.h"
 
@@ -212,17 +213,25 @@ compute_layout (cairo_t *cr, double width, const WsGaugesOverview *self, const W
   l->gauges_x = l->two_lines ? l->kernel_x : l->verdict_x + l->verdict_w;
 }
 
-/* The launch's display name, cut at its end to @max_chars: its start
- * (the function and its first telling argument) tells kernels apart. */
-static char *
-row_name (const char *label, guint max_chars)
+/**
+ * ws_gauges_overview_row_names:
+ * @max_chars: the characters a row's name may take
+ *
+ * The name each launch's row shows: its label (the display name of its
+ * kernel), fitted to @max_chars with the others (ws_kernel_display_fit()),
+ * so that rows of different kernels never read alike.
+ *
+ * Returns: (transfer full) (array zero-terminated=1): one name per launch
+ */
+char **
+ws_gauges_overview_row_names (const WsGaugesOverview *self, guint max_chars)
 {
-  glong len = g_utf8_strlen (label, -1);
+  guint n = ws_ncu_results_n_launches (self->results);
+  g_autofree const char **labels = g_new0 (const char *, n + 1);
 
-  if (len <= (glong) max_chars || max_chars < 2)
-    return g_strdup (label);
-  return g_strdup_printf ("%.*s…", (int) (g_utf8_offset_to_pointer (label, max_chars - 1) - label),
-                          label);
+  for (guint i = 0; i < n; i++)
+    labels[i] = ws_ncu_results_label (self->results, i);
+  return ws_kernel_display_fit (labels, n, MAX (max_chars, 8));
 }
 
 /* The height that shows every row at @width, or as many as a chart may
@@ -322,6 +331,7 @@ ws_gauges_overview_draw (cairo_t *cr, double width, double height, const WsGauge
   g_autoptr (PangoLayout) small = ws_text_layout (cr, palette, 0.85, FALSE);
   Layout l;
   guint n = ws_gauges_overview_n_rows (self);
+  g_auto (GStrv) names = NULL;
 
   compute_layout (cr, width, self, palette, &l);
   cairo_save (cr);
@@ -351,6 +361,7 @@ ws_gauges_overview_draw (cairo_t *cr, double width, double height, const WsGauge
                     width - l.kernel_x - l.pad, WS_ALIGN_LEFT);
     }
 
+  names = ws_gauges_overview_row_names (self, l.name_chars);
   for (guint row = 0; row < l.shown; row++)
     {
       guint launch = ws_gauges_overview_launch (self, row);
@@ -359,7 +370,7 @@ ws_gauges_overview_draw (cairo_t *cr, double width, double height, const WsGauge
       double y = l.top + row * l.row_h;
       double text_y = y + round (l.row_h * 0.08);
       g_autofree char *id = g_strdup_printf ("%u", launch);
-      g_autofree char *name = row_name (ws_ncu_results_label (self->results, launch), l.name_chars);
+      const char *name = names[launch];
       g_autofree char *dur = duration->collected ? ws_format_duration (duration->value) : NULL;
       double dot = round (l.line * 0.6);
 

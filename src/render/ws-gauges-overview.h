@@ -39,6 +39,7 @@ gboolean ws_gauges_sort_from_string (const char *str, int *sort);
 
 guint ws_gauges_overview_n_shown (cairo_t *cr, double width, const WsGaugesOverview *self,
                                   const WsPalette *palette);
+char **ws_gauges_overview_row_names (const WsGaugesOverview *self, guint max_chars);
 double ws_gauges_overview_natural_height (cairo_t *cr, double width, const WsGaugesOverview *self,
                                           const WsPalette *palette);
 void ws_gauges_overview_draw (cairo_t *cr, double width, double height,

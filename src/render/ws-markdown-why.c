@@ -61,13 +61,10 @@ static void
 append_text (GString *out, const WsNcuResults *results, const WsWhy *why)
 {
   const WsBottleneck *b = &why->bottleneck;
-  const WsGauges *gauges = ws_ncu_results_gauges (results, why->launch);
   g_autofree char *headline = ws_bottleneck_headline (b);
   double flops = ws_roofline_flops (why->roofline);
 
   g_string_append_printf (out, "- **%s** — %s\n", headline, b->reason);
-  g_string_append_printf (out, "- %s %s — %s\n", _ ("Workflow's verdict:"),
-                          ws_verdict_label (gauges->verdict), gauges->verdict_reason);
   if (!isnan (flops))
     {
       g_autofree char *rate = ws_format_rate (flops, "FLOP/s");

@@ -179,7 +179,9 @@ label_text (WsTimelinePaint *self, guint64 key, WsEventRef event)
   if (text != NULL)
     return text;
   str = ws_timeline_event_label (self->run, event, self->frame.name_form);
-  if (ws_event_ref_kind (event) == WS_EVENT_KERNEL)
+  /* Display names are already short and tell kernels apart
+   * (ws_kernel_display_fit()): folding them again would not. */
+  if (ws_event_ref_kind (event) == WS_EVENT_KERNEL && self->frame.name_form != WS_NAME_DISPLAY)
     {
       char *shorter = ws_kernel_name_shorten (str, 80);
 

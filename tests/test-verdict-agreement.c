@@ -1,0 +1,359 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* One verdict per launch (issue 31, item 2): every command and export that
+ * shows a profiled launch's verdict shows the same one, on every fixture
+ * with ncu CSVs and an nsys export of the same program. */
+#include "config.h"
+
+#include <string.h>
+
+#include <json-glib/json-glib.h>
+
+#include "ws-csv.h"
+#include "ws-test-fixtures.h"
+#include "ws-test-util.h"
+
+/* Runs warpscope-cli with @args then the fixture's paths; its output. */
+static char *
+run_cli (const WsTestNcuFixture *fixture, const char *const *args)
+{
+  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
+  g_autofree char *err = NULL;
+  char *out = NULL;
+  int status;
+
+  g_ptr_array_add (argv, (gpointer) ws_test_cli ());
+  for (const char *const *a = args; *a != NULL; a++)
+    g_ptr_array_add (argv, (gpointer) *a);
+  for (guint i = 0; i + 1 < fixture->paths->len; i++)
+    g_ptr_array_add (argv, g_ptr_array_index (fixture->paths, i));
+  g_ptr_array_add (argv, NULL);
+  status = ws_test_run ((const char *const *) argv->pdata, &out, &err);
+  if (status != 0)
+    g_error ("%s: %s failed (%d): %s", fixture->name, args[0], status, err);
+  return out;
+}
+
+/* `gauges --format csv`: the verdict column, one per launch in order. */
+static GPtrArray *
+csv_verdicts (const char *text)
+{
+  g_autoptr (WsCsvReader) reader = ws_csv_reader_new ("gauges.csv", text, strlen (text), ',');
+  g_autoptr (GPtrArray) fields = g_ptr_array_new_with_free_func (g_free);
+  GPtrArray *verdicts = g_ptr_array_new_with_free_func (g_free);
+  int column = -1;
+
+  g_assert_true (ws_csv_reader_next (reader, fields, NULL));
+  for (guint i = 0; i < fields->len; i++)
+    if (g_str_equal (g_ptr_array_index (fields, i), "verdict"))
+      column = (int) i;
+  g_assert_cmpint (column, >=, 0);
+  while (ws_csv_reader_next (reader, fields, NULL) && fields->len > 0)
+    g_ptr_array_add (verdicts, g_strdup (g_ptr_array_index (fields, column)));
+  return verdicts;
+}
+
+/* The Markdown report's verdict lines under the gauges table:
+ * "- 3  Memory: L1/shared memory 90.11% ≥ 60% …". */
+static GPtrArray *
+markdown_verdicts (const char *text, guint n)
+{
+  GPtrArray *verdicts = g_ptr_array_new_with_free_func (g_free);
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autofree char *prefix = g_strdup_printf ("\n- %u  ", i);
+      const char *line = strstr (text, prefix);
+      const char *colon;
+
+      g_assert_nonnull (line);
+      line += strlen (prefix);
+      colon = strstr (line, ": ");
+      g_assert_nonnull (colon);
+      g_ptr_array_add (verdicts, g_strndup (line, colon - line));
+    }
+  return verdicts;
+}
+
+/* What each bottleneck of the Why page counts as (docs/why-slow.md): too
+ * little work is a latency problem, a compute and a memory unit both near
+ * their peak is mixed. */
+static const char *
+class_of_bottleneck (const char *kind)
+{
+  static const char *const classes[][2] = {
+    { "compute", "Compute" },         { "memory", "Memory" }, { "latency", "Latency" },
+    { "too-little-work", "Latency" }, { "mixed", "Mixed" },   { "unknown", "Unknown" },
+  };
+
+  for (gsize i = 0; i < G_N_ELEMENTS (classes); i++)
+    if (g_str_equal (kind, classes[i][0]))
+      return classes[i][1];
+  g_error ("bottleneck kind %s", kind);
+  return NULL;
+}
+
+/* The rollup's columns, in the order of its CSV. */
+static const char *const rollup_classes[] = { "Compute", "Memory", "Latency", "Mixed" };
+
+static int
+rollup_column (const char *verdict)
+{
+  for (gsize c = 0; c < G_N_ELEMENTS (rollup_classes); c++)
+    if (g_str_equal (verdict, rollup_classes[c]))
+      return (int) c;
+  return -1;
+}
+
+/* SQL's text literal of @text. */
+static char *
+sql_quote (const char *text)
+{
+  GString *out = g_string_new ("'");
+
+  for (const char *p = text; *p != '\0'; p++)
+    {
+      if (*p == '\'')
+        g_string_append_c (out, '\'');
+      g_string_append_c (out, *p);
+    }
+  g_string_append_c (out, '\'');
+  return g_string_free (out, FALSE);
+}
+
+/* The GPU time in ns of the kernels of @name launched with @grid and
+ * @block inside push/pop range ":@range" of the default domain, as SQLite
+ * projects it: the launch (the runtime call with the kernel's correlation
+ * id) on the range's thread, between its start and end; -1 when the export
+ * has no such range. */
+static gint64
+sql_range_kernel_ns (const char *sqlite, const char *range, const char *name, const char *grid,
+                     const char *block)
+{
+  g_autofree char *r = sql_quote (range);
+  g_autofree char *k = sql_quote (name);
+  g_autofree char *g = sql_quote (grid);
+  g_autofree char *b = sql_quote (block);
+  g_autofree char *sql = g_strdup_printf (
+    "SELECT coalesce(sum(k.end - k.start), 0) FROM NVTX_EVENTS n "
+    "LEFT JOIN StringIds t ON t.id = n.textId "
+    "JOIN CUPTI_ACTIVITY_KIND_RUNTIME a ON a.globalTid = n.globalTid AND a.start >= n.start "
+    "AND a.start <= n.end "
+    "JOIN CUPTI_ACTIVITY_KIND_KERNEL k ON k.correlationId = a.correlationId "
+    "AND k.globalPid = (a.globalTid / 16777216) * 16777216 "
+    "JOIN StringIds d ON d.id = k.demangledName "
+    "WHERE n.eventType = 59 AND coalesce(n.domainId, 0) = 0 AND coalesce(n.text, t.value) = %s "
+    "AND d.value = %s AND '(' || k.gridX || ', ' || k.gridY || ', ' || k.gridZ || ')' = %s "
+    "AND '(' || k.blockX || ', ' || k.blockY || ', ' || k.blockZ || ')' = %s",
+    r, k, g, b);
+  g_autofree char *text = ws_test_sqlite_text (sqlite, sql);
+
+  return text != NULL ? g_ascii_strtoll (text, NULL, 10) : -1;
+}
+
+typedef struct
+{
+  const char *nsys; /* the nsys kernel it joined */
+  const char *grid; /* "(128, 1, 1)" */
+  const char *block;
+  double duration; /* ns */
+  const char *verdict;
+} Launch;
+
+/* `rollup --format csv` against the launches' verdicts: in each push/pop
+ * range of the default domain, each class's time is that of the kernels
+ * whose standing launch (the longest profiled launch of the kernel with
+ * the same grid and block) has that verdict, the kernels' time summed by
+ * SQLite over the export.  Returns the ranges checked. */
+static guint
+check_rollup (const WsTestNcuFixture *fixture, const char *csv, GArray *launches)
+{
+  g_autoptr (WsCsvReader) reader = ws_csv_reader_new ("rollup.csv", csv, strlen (csv), ',');
+  g_autoptr (GPtrArray) fields = g_ptr_array_new_with_free_func (g_free);
+  guint checked = 0, rows = 0;
+
+  g_assert_true (ws_csv_reader_next (reader, fields, NULL));
+  g_assert_cmpstr (g_ptr_array_index (fields, 2), ==, "compute_ns");
+  while (ws_csv_reader_next (reader, fields, NULL) && fields->len >= 7 && rows++ < 12)
+    {
+      const char *range = g_ptr_array_index (fields, 0);
+      gint64 expected[G_N_ELEMENTS (rollup_classes)] = { 0 };
+      gboolean known = TRUE;
+
+      if (range[0] != ':')
+        continue;
+      for (guint i = 0; i < launches->len && known; i++)
+        {
+          const Launch *l = &g_array_index (launches, Launch, i);
+          gboolean standing = l->nsys != NULL;
+          gint64 ns;
+          int column;
+
+          /* Only the longest launch of a kernel and configuration counts (the first of equals). */
+          for (guint j = 0; j < launches->len && standing; j++)
+            {
+              const Launch *o = &g_array_index (launches, Launch, j);
+
+              if (j != i && o->nsys != NULL && g_str_equal (o->nsys, l->nsys) &&
+                  g_str_equal (o->grid, l->grid) && g_str_equal (o->block, l->block) &&
+                  (o->duration > l->duration || (o->duration == l->duration && j < i)))
+                standing = FALSE;
+            }
+          if (!standing || (column = rollup_column (l->verdict)) < 0)
+            continue;
+          ns = sql_range_kernel_ns (fixture->sqlite, range + 1, l->nsys, l->grid, l->block);
+          if (ns < 0)
+            known = FALSE;
+          else
+            expected[column] += ns;
+        }
+      if (!known)
+        continue;
+      for (gsize c = 0; c < G_N_ELEMENTS (rollup_classes); c++)
+        {
+          gint64 got = g_ascii_strtoll (g_ptr_array_index (fields, 2 + c), NULL, 10);
+
+          if (got != expected[c])
+            g_error ("%s: rollup of %s: %s %" G_GINT64_FORMAT " ns, the launches' verdicts give "
+                     "%" G_GINT64_FORMAT,
+                     fixture->name, range, rollup_classes[c], got, expected[c]);
+        }
+      checked++;
+    }
+  return checked;
+}
+
+/* The four views of each launch of @fixture: `gauges --format csv`, its
+ * JSON, the Why bottleneck in that JSON, and the Markdown report's line;
+ * the launches go to @launches (strings owned by @parser). */
+static guint
+check_views (const WsTestNcuFixture *fixture, JsonParser *parser, GArray *launches)
+{
+  const char *csv_args[] = { "gauges", "--format", "csv", NULL };
+  const char *json_args[] = { "gauges", "--format", "json", NULL };
+  g_autofree char *dir = ws_test_tmpdir ();
+  g_autofree char *md_path = g_build_filename (dir, "report.md", NULL);
+  g_autofree char *md_option = g_strdup_printf ("--markdown=%s", md_path);
+  const char *md_args[] = { "export", md_option, NULL };
+  g_autofree char *csv = run_cli (fixture, csv_args);
+  g_autofree char *json = run_cli (fixture, json_args);
+  g_autofree char *md_out = run_cli (fixture, md_args);
+  g_autofree char *md = ws_test_read (md_path);
+  g_autoptr (GPtrArray) from_csv = csv_verdicts (csv);
+  g_autoptr (GPtrArray) from_md = NULL;
+  JsonArray *array;
+  guint n;
+
+  g_assert_true (json_parser_load_from_data (parser, json, -1, NULL));
+  array =
+    json_object_get_array_member (json_node_get_object (json_parser_get_root (parser)), "launches");
+  n = json_array_get_length (array);
+  g_assert_cmpuint (n, >, 0);
+  g_assert_cmpuint (from_csv->len, ==, n);
+  from_md = markdown_verdicts (md, n);
+  for (guint i = 0; i < n; i++)
+    {
+      JsonObject *o = json_array_get_object_element (array, i);
+      JsonObject *bottleneck = json_object_get_object_member (o, "bottleneck");
+      JsonObject *duration =
+        json_object_get_object_member (json_object_get_object_member (o, "gauges"), "duration_ns");
+      JsonNode *value = json_object_get_member (duration, "value");
+      const char *verdict = g_ptr_array_index (from_csv, i);
+      Launch l = { 0 };
+
+      if (g_strcmp0 (json_object_get_string_member (o, "verdict"), verdict) != 0 ||
+          g_strcmp0 (json_object_get_string_member (bottleneck, "verdict"), verdict) != 0 ||
+          g_strcmp0 (class_of_bottleneck (json_object_get_string_member (bottleneck, "kind")),
+                     verdict) != 0 ||
+          g_strcmp0 (g_ptr_array_index (from_md, i), verdict) != 0)
+        g_error ("%s launch %u: CSV %s, JSON %s, why %s (%s), Markdown %s", fixture->name, i,
+                 verdict, json_object_get_string_member (o, "verdict"),
+                 json_object_get_string_member (bottleneck, "verdict"),
+                 json_object_get_string_member (bottleneck, "kind"),
+                 (const char *) g_ptr_array_index (from_md, i));
+      l.nsys = json_object_get_string_member_with_default (o, "nsys_kernel", NULL);
+      l.grid = json_object_get_string_member (o, "grid");
+      l.block = json_object_get_string_member (o, "block");
+      l.duration = JSON_NODE_HOLDS_VALUE (value) ? json_node_get_double (value) : 0;
+      l.verdict = json_object_get_string_member (o, "verdict");
+      g_array_append_val (launches, l);
+    }
+  ws_test_rmtree (dir);
+  return n;
+}
+
+static void
+test_every_view_agrees (void)
+{
+  g_autoptr (GPtrArray) fixtures = ws_test_ncu_fixtures ();
+  guint launches_total = 0, ranges_total = 0;
+
+  for (guint f = 0; f < fixtures->len; f++)
+    {
+      const WsTestNcuFixture *fixture = g_ptr_array_index (fixtures, f);
+      const char *rollup_args[] = { "rollup", "--format", "csv", NULL };
+      g_autofree char *rollup = run_cli (fixture, rollup_args);
+      g_autoptr (JsonParser) parser = json_parser_new ();
+      g_autoptr (GArray) launches = g_array_new (FALSE, TRUE, sizeof (Launch));
+      guint n = check_views (fixture, parser, launches);
+      guint ranges = check_rollup (fixture, rollup, launches);
+
+      g_test_message ("%s: %u launches x 4 views (gauges CSV and JSON, why, Markdown), "
+                      "rollup of %u ranges",
+                      fixture->name, n, ranges);
+      launches_total += n;
+      ranges_total += ranges;
+    }
+  g_test_message ("%u fixtures, %u launches, %u ranges", fixtures->len, launches_total,
+                  ranges_total);
+  g_assert_cmpuint (ranges_total, >, 0);
+}
+
+/* ncu and nvprof results without an export (every file of tests/data/ncu
+ * but the one holding only ncu's error, and nvprof's metric outputs): the
+ * four views that need no nsys run agree too. */
+static void
+test_ncu_only_views_agree (void)
+{
+  g_autofree char *ncu_dir = ws_test_data ("ncu", NULL);
+  g_autofree char *tmp = ws_test_tmpdir ();
+  g_autoptr (GPtrArray) files = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GPtrArray) names = ws_test_list_dir (ncu_dir);
+  guint total = 0;
+
+  for (guint i = 0; i < names->len; i++)
+    if (strstr (g_ptr_array_index (names, i), "errors_only") == NULL)
+      g_ptr_array_add (files, g_build_filename (ncu_dir, g_ptr_array_index (names, i), NULL));
+  g_ptr_array_add (files, ws_test_data ("nvprof", "metrics_magus_concurrentkernels.csv", NULL));
+  g_ptr_array_add (files, ws_test_data ("nvprof", "metrics_mixed_written.txt", NULL));
+  g_ptr_array_add (files, ws_test_unxz ("nvprof/v100_darknet19_metrics.txt.xz", tmp));
+  for (guint i = 0; i < files->len; i++)
+    {
+      WsTestNcuFixture fixture = { 0 };
+      g_autoptr (JsonParser) parser = json_parser_new ();
+      g_autoptr (GArray) launches = g_array_new (FALSE, TRUE, sizeof (Launch));
+      g_autofree char *name = g_path_get_basename (g_ptr_array_index (files, i));
+      guint n;
+
+      fixture.name = name;
+      fixture.paths = g_ptr_array_new ();
+      g_ptr_array_add (fixture.paths, g_ptr_array_index (files, i));
+      g_ptr_array_add (fixture.paths, NULL);
+      n = check_views (&fixture, parser, launches);
+      g_ptr_array_unref (fixture.paths);
+      g_test_message ("%s: %u launches x 4 views", name, n);
+      total += n;
+    }
+  g_test_message ("%u files, %u launches", files->len, total);
+  ws_test_rmtree (tmp);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/verdict/every-fixture/commands-and-exports-agree", test_every_view_agrees);
+  g_test_add_func ("/verdict/ncu-only/commands-and-exports-agree", test_ncu_only_views_agree);
+
+  return g_test_run ();
+}
