@@ -239,12 +239,7 @@ ws_csv_load_file (const char *path, gsize max_bytes, char **contents, gsize *len
     }
   if (!ws_file_check_not_empty (path, &st, error))
     return FALSE;
-  if (!g_file_get_contents (path, contents, len, NULL))
-    {
-      g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_NOT_FOUND, "%s: cannot be read", path);
-      return FALSE;
-    }
-  return TRUE;
+  return ws_file_read_bounded (path, max_bytes, contents, len, error);
 }
 
 /* The ways ncu and nsys write a value that is not there. */

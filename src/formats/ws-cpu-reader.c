@@ -159,7 +159,6 @@ WsCpuProfile *
 ws_cpu_reader_load (const char *path, GError **error)
 {
   g_autofree char *data = NULL;
-  g_autoptr (GError) local = NULL;
   GStatBuf st;
   gsize len = 0;
 
@@ -171,12 +170,8 @@ ws_cpu_reader_load (const char *path, GError **error)
                    "%s: a CPU profile of more than 1 GiB", path);
       return NULL;
     }
-  if (!g_file_get_contents (path, &data, &len, &local))
-    {
-      g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_NOT_FOUND, "%s: %s", path,
-                   local->message);
-      return NULL;
-    }
+  if (!ws_file_read_bounded (path, MAX_PROFILE_BYTES, &data, &len, error))
+    return NULL;
   return ws_cpu_reader_load_data (path, data, len, error);
 }
 
