@@ -2,6 +2,7 @@
 #define G_LOG_DOMAIN "ws-nsys"
 #include "config.h"
 
+#include <math.h>
 #include <string.h>
 
 #include "ws-error.h"
@@ -23,6 +24,7 @@ ws_nsys_reader_clear (WsNsysReader *r)
   g_clear_pointer (&r->stream_index, g_hash_table_unref);
   g_clear_pointer (&r->config_index, g_hash_table_unref);
   g_clear_pointer (&r->domain_index, g_hash_table_unref);
+  g_clear_pointer (&r->bad_time, g_free);
 }
 
 static guint
@@ -207,6 +209,77 @@ ws_nsys_domain_for (WsNsysReader *r, gint64 domain_id)
   return (guint16) (r->run->domains->len - 1);
 }
 
+/* A time cell (ns): an integer within ±WS_TIME_LIMIT.  Beyond, or empty,
+ * the row is left out and counted (no difference of two kept times can
+ * overflow); text is kept in @r for ws_nsys_read_rows() to refuse the file
+ * with. */
+gboolean
+ws_nsys_column_time (WsNsysReader *r, sqlite3_stmt *stmt, int col, gint64 *time)
+{
+  switch (sqlite3_column_type (stmt, col))
+    {
+      case SQLITE_INTEGER:
+        *time = sqlite3_column_int64 (stmt, col);
+        break;
+      case SQLITE_FLOAT:
+        {
+          double t = sqlite3_column_double (stmt, col);
+
+          if (!(fabs (t) < (double) WS_TIME_LIMIT))
+            {
+              r->n_out_of_span++;
+              return FALSE;
+            }
+          *time = (gint64) t;
+          break;
+        }
+      case SQLITE_NULL:
+        r->n_out_of_span++;
+        return FALSE;
+      default:
+        g_free (r->bad_time);
+        r->bad_time = g_strndup ((const char *) sqlite3_column_text (stmt, col), 40);
+        r->bad_column = sqlite3_column_name (stmt, col);
+        return FALSE;
+    }
+  if (*time <= -WS_TIME_LIMIT || *time >= WS_TIME_LIMIT)
+    {
+      r->n_out_of_span++;
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* Start and end in columns @col and @col + 1: an end before its start is
+ * set to the start (counted in n_reversed). */
+gboolean
+ws_nsys_column_times (WsNsysReader *r, sqlite3_stmt *stmt, int col, gint64 *start, gint64 *end)
+{
+  if (!ws_nsys_column_time (r, stmt, col, start) || !ws_nsys_column_time (r, stmt, col + 1, end))
+    return FALSE;
+  if (*end < *start)
+    {
+      *end = *start;
+      r->n_reversed++;
+    }
+  return TRUE;
+}
+
+/* The run's warnings for the times that were set right or left out. */
+void
+ws_nsys_reader_warn_times (WsNsysReader *r)
+{
+  if (r->n_reversed > 0)
+    ws_run_add_warning (
+      r->run, "%" G_GINT64_FORMAT " events end before they start; their end was set to their start",
+      r->n_reversed);
+  if (r->n_out_of_span > 0)
+    ws_run_add_warning (r->run,
+                        "%" G_GINT64_FORMAT " events have no time or one beyond ±2^62 ns "
+                        "(146 years) and were left out",
+                        r->n_out_of_span);
+}
+
 /* Runs @sql over @table and calls @func for each row, with cancellation,
  * progress, and at most @max_rows rows (the count taken before). */
 gboolean
@@ -228,7 +301,16 @@ ws_nsys_read_rows (WsNsysReader *r, const char *table, const char *sql, gint64 m
       if ((gint64) row >= max_rows)
         break;
       if (!func (r, stmt, row, data))
-        continue;
+        {
+          if (r->bad_time != NULL)
+            {
+              g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_SCHEMA,
+                           "%s: table %s, column %s: '%s' is not a time in ns", r->sql->path, table,
+                           r->bad_column, r->bad_time);
+              return FALSE;
+            }
+          continue;
+        }
       row++;
       r->rows_done++;
       if (row % TICK_ROWS == 0 && !tick (r, table, error))
@@ -459,10 +541,7 @@ ws_nsys_reader_load (const char *path, WsLoadFlags flags, GCancellable *cancella
   ws_nsys_load_system (&r);
   ws_nsys_load_capture (&r);
   ws_nsys_load_processes (&r);
-  if (r.n_reversed > 0)
-    ws_run_add_warning (
-      run, "%" G_GINT64_FORMAT " events end before they start; their end was set to their start",
-      r.n_reversed);
+  ws_nsys_reader_warn_times (&r);
   ws_run_finish (run);
   ok = TRUE;
 

@@ -157,13 +157,8 @@ kernel_row (WsNsysReader *r, sqlite3_stmt *stmt, gsize i, gpointer data)
   WsLaunchConfig config;
   gint32 device = ws_nsys_column_i32 (stmt, 3);
 
-  k->start[i] = ws_clamp_time (sqlite3_column_int64 (stmt, 0));
-  k->end[i] = ws_clamp_time (sqlite3_column_int64 (stmt, 1));
-  if (k->end[i] < k->start[i])
-    {
-      k->end[i] = k->start[i];
-      r->n_reversed++;
-    }
+  if (!ws_nsys_column_times (r, stmt, 0, &k->start[i], &k->end[i]))
+    return FALSE;
   k->demangled[i] = name->demangled;
   k->short_name[i] = name->short_name;
   k->mangled[i] = name->mangled;
@@ -325,13 +320,8 @@ api_row (WsNsysReader *r, sqlite3_stmt *stmt, gsize i, gpointer data)
   NvprofReader *nr = data;
   WsApiCalls *a = &r->run->api;
 
-  a->start[i] = ws_clamp_time (sqlite3_column_int64 (stmt, 0));
-  a->end[i] = ws_clamp_time (sqlite3_column_int64 (stmt, 1));
-  if (a->end[i] < a->start[i])
-    {
-      a->end[i] = a->start[i];
-      r->n_reversed++;
-    }
+  if (!ws_nsys_column_times (r, stmt, 0, &a->start[i], &a->end[i]))
+    return FALSE;
   a->name[i] = api_name (nr, sqlite3_column_int64 (stmt, 7), sqlite3_column_int64 (stmt, 2));
   a->thread[i] = thread_for (nr, (guint32) sqlite3_column_int64 (stmt, 3),
                              (guint32) sqlite3_column_int64 (stmt, 4));
@@ -439,11 +429,13 @@ marker_read (WsNsysReader *r, sqlite3_stmt *stmt, gsize row, gpointer data)
   WsNvtxRanges *ranges = &r->run->nvtx;
   WsNvtxMarks *marks = &r->run->marks;
   gint64 flags = sqlite3_column_int64 (stmt, 0);
-  gint64 time = ws_clamp_time (sqlite3_column_int64 (stmt, 1));
   gint64 id = sqlite3_column_int64 (stmt, 2);
+  gint64 time;
   guint32 pid, tid;
   gpointer color;
 
+  if (!ws_nsys_column_time (r, stmt, 1, &time))
+    return FALSE;
   blob_ids (stmt, 4, &pid, &tid);
   color = g_hash_table_lookup (ctx->load.colors, &id);
   if (flags & MARKER_END)
@@ -884,10 +876,7 @@ ws_nvprof_reader_load (const char *path, WsLoadFlags flags, GCancellable *cancel
                         parts[P_METRIC].rows);
   load_devices (&nr);
   load_processes (&nr);
-  if (r->n_reversed > 0)
-    ws_run_add_warning (
-      run, "%" G_GINT64_FORMAT " events end before they start; their end was set to their start",
-      r->n_reversed);
+  ws_nsys_reader_warn_times (r);
   ws_run_finish (run);
   ok = TRUE;
 

@@ -1,0 +1,418 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <glib/gstdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "ws-test-util.h"
+
+/* Inputs at the extremes (issue 28): made here from real files, each read
+ * by the real CLI under a time bound.  The program must answer: a result,
+ * or one line on stderr naming the file, never a signal or a hang. */
+
+#define BOUND_S 60
+
+#define INT64_SPAN "start = -9223372036854775808, end = 9223372036854775807"
+
+static char *tmpdir;
+
+static char *
+tmp_path (const char *name)
+{
+  return g_build_filename (tmpdir, name, NULL);
+}
+
+/* A copy of a real export in the temporary folder, changed by @sql. */
+static char *
+export_with (const char *data_dir, const char *data_name, const char *name, const char *sql)
+{
+  g_autofree char *source = ws_test_data (data_dir, data_name, NULL);
+  char *copy = tmp_path (name);
+  g_autofree char *contents = NULL;
+  gsize len;
+
+  g_assert_true (g_file_get_contents (source, &contents, &len, NULL));
+  g_assert_true (g_file_set_contents (copy, contents, len, NULL));
+  if (sql != NULL)
+    ws_test_sqlite_exec (copy, sql);
+  return copy;
+}
+
+static void run_cli (WsTestRun *run, const char *first, ...) G_GNUC_NULL_TERMINATED;
+
+static void
+run_cli (WsTestRun *run, const char *first, ...)
+{
+  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
+  va_list args;
+
+  g_ptr_array_add (argv, (gpointer) ws_test_cli ());
+  va_start (args, first);
+  for (const char *a = first; a != NULL; a = va_arg (args, const char *))
+    g_ptr_array_add (argv, (gpointer) a);
+  va_end (args);
+  g_ptr_array_add (argv, NULL);
+  ws_test_run_bounded ((const char *const *) argv->pdata, BOUND_S, run);
+  g_assert_false (run->timed_out);
+  g_assert_cmpint (run->signal, ==, 0);
+}
+
+/* Exit status 2 and one line on stderr that names @path and says @reason. */
+static void
+assert_refused (const WsTestRun *run, const char *path, const char *reason)
+{
+  g_assert_cmpint (run->status, ==, 2);
+  g_assert_cmpuint (ws_test_count_lines (run->err), ==, 1);
+  g_assert_nonnull (strstr (run->err, path));
+  g_assert_nonnull (strstr (run->err, reason));
+  g_assert_null (strstr (run->err, "CRITICAL"));
+}
+
+/* ---- A: nesting ---------------------------------------------------------- */
+
+static char *
+nested_json (const char *name, guint depth)
+{
+  g_autoptr (GString) text = g_string_new (
+    "{\"$schema\":\"https://www.speedscope.app/file-format-schema.json\",\"profiles\":[");
+  char *path = tmp_path (name);
+
+  for (guint i = 0; i < depth; i++)
+    g_string_append_c (text, '[');
+  for (guint i = 0; i < depth; i++)
+    g_string_append_c (text, ']');
+  g_string_append (text, "]}");
+  g_assert_true (g_file_set_contents (path, text->str, (gssize) text->len, NULL));
+  return path;
+}
+
+static void
+test_speedscope_nested (void)
+{
+  g_autofree char *path = nested_json ("nest.json", 100000);
+  const char *commands[] = { "info", "stats", "flame" };
+
+  for (gsize i = 0; i < G_N_ELEMENTS (commands); i++)
+    {
+      WsTestRun run;
+
+      run_cli (&run, commands[i], path, NULL);
+      assert_refused (&run, path, "nested deeper than 256 levels");
+      ws_test_run_clear (&run);
+    }
+}
+
+/* A shallow file is still read: the bound is on depth, not on JSON. */
+static void
+test_speedscope_real_still_read (void)
+{
+  g_autofree char *path = ws_test_data ("cpu", "speedscope_pyinstrument_molehill.json", NULL);
+  WsTestRun run;
+
+  run_cli (&run, "info", path, NULL);
+  g_assert_cmpint (run.status, ==, 0);
+  ws_test_run_clear (&run);
+}
+
+/* A capture folder whose run.json nests 100,000 deep: the export beside
+ * it is read, the manifest is refused in a warning. */
+static void
+test_run_json_nested (void)
+{
+  g_autofree char *folder = tmp_path ("capture");
+  g_autofree char *nsys = g_build_filename (folder, "nsys", NULL);
+  g_autofree char *nest = nested_json ("run-nest.json", 100000);
+  g_autofree char *manifest = g_build_filename (folder, "run.json", NULL);
+  g_autofree char *text = NULL;
+  g_autofree char *source = ws_test_data ("nsys", "v2025.3_h100_probe.sqlite", NULL);
+  g_autofree char *export = g_build_filename (nsys, "probe.sqlite", NULL);
+  g_autofree char *contents = NULL;
+  gsize len;
+  WsTestRun run;
+
+  g_assert_cmpint (g_mkdir_with_parents (nsys, 0755), ==, 0);
+  g_assert_true (g_file_get_contents (nest, &text, NULL, NULL));
+  g_assert_true (g_file_set_contents (manifest, text, -1, NULL));
+  g_assert_true (g_file_get_contents (source, &contents, &len, NULL));
+  g_assert_true (g_file_set_contents (export, contents, len, NULL));
+
+  run_cli (&run, "info", folder, NULL);
+  g_assert_cmpint (run.status, ==, 0);
+  g_assert_nonnull (strstr (run.out, "nested deeper than 256 levels"));
+  ws_test_run_clear (&run);
+}
+
+/* speedscope's "frames" as an object: a message, no Json-CRITICAL. */
+static void
+test_speedscope_frames_object (void)
+{
+  g_autofree char *path = tmp_path ("frames.json");
+  WsTestRun run;
+
+  g_assert_true (g_file_set_contents (
+    path,
+    "{\"$schema\":\"https://www.speedscope.app/file-format-schema.json\","
+    "\"shared\":{\"frames\":{}},\"profiles\":[{\"type\":\"sampled\",\"unit\":\"none\","
+    "\"name\":{},\"samples\":[],\"weights\":[]}]}",
+    -1, NULL));
+  run_cli (&run, "info", path, NULL);
+  assert_refused (&run, path, "no \"shared.frames\" array");
+  ws_test_run_clear (&run);
+}
+
+/* ---- B: times -------------------------------------------------------------- */
+
+/* The rows of the kernel summary CSV summed: instances and total ns. */
+static void
+kernel_totals (const char *csv, gint64 *instances, gint64 *total)
+{
+  g_auto (GStrv) lines = g_strsplit (csv, "\n", -1);
+
+  *instances = *total = 0;
+  g_assert_true (g_str_has_prefix (lines[0], "Time (%),Total Time (ns),Instances,"));
+  for (guint i = 1; lines[i] != NULL && lines[i][0] != '\0'; i++)
+    {
+      g_auto (GStrv) cells = g_strsplit (lines[i], ",", 4);
+      gint64 t = g_ascii_strtoll (cells[1], NULL, 10);
+
+      g_assert_cmpint (t, >=, 0);
+      g_assert_cmpint (t, <, G_GINT64_CONSTANT (1) << 62);
+      *total += t;
+      *instances += g_ascii_strtoll (cells[2], NULL, 10);
+    }
+}
+
+/* One kernel from INT64_MIN to INT64_MAX: it is left out, with a warning;
+ * every command ends in time and the summary is that of the other rows. */
+static void
+test_kernel_int64_span (void)
+{
+  g_autofree char *path =
+    export_with ("nsys", "v2025.3_h100_probe.sqlite", "int64.sqlite",
+                 "UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET " INT64_SPAN " WHERE rowid = 1");
+  g_autofree char *png = tmp_path ("int64.png");
+  g_autofree char *trace = tmp_path ("int64.json");
+  g_autofree char *kept =
+    ws_test_sqlite_text (path, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL WHERE rowid <> 1");
+  g_autofree char *kept_total = ws_test_sqlite_text (
+    path, "SELECT sum(end - start) FROM CUPTI_ACTIVITY_KIND_KERNEL WHERE rowid <> 1");
+  gint64 instances, total;
+  WsTestRun run;
+
+  run_cli (&run, "info", path, NULL);
+  g_assert_cmpint (run.status, ==, 0);
+  g_assert_nonnull (strstr (run.out, "1 events have no time or one beyond"));
+  g_assert_nonnull (strstr (run.out, "Time span:      454 ms"));
+  ws_test_run_clear (&run);
+
+  run_cli (&run, "stats", "--format", "csv", path, NULL);
+  g_assert_cmpint (run.status, ==, 0);
+  kernel_totals (run.out, &instances, &total);
+  g_assert_cmpint (instances, ==, g_ascii_strtoll (kept, NULL, 10));
+  g_assert_cmpint (total, ==, g_ascii_strtoll (kept_total, NULL, 10));
+  ws_test_run_clear (&run);
+
+  run_cli (&run, "render", "-v", "timeline", "-o", png, path, NULL);
+  g_assert_cmpint (run.status, ==, 0);
+  ws_test_run_clear (&run);
+
+  run_cli (&run, "export", "--chrome-trace", trace, path, NULL);
+  g_assert_cmpint (run.status, ==, 0);
+  g_assert_cmpuint (ws_test_trace_count (trace, "kernel"), ==, g_ascii_strtoull (kept, NULL, 10));
+  ws_test_run_clear (&run);
+}
+
+/* Every kernel so: no kernel is left, and no number is absurd. */
+static void
+test_every_kernel_int64_span (void)
+{
+  g_autofree char *path = export_with ("nsys", "v2025.3_h100_probe.sqlite", "all.sqlite",
+                                       "UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET " INT64_SPAN);
+  g_autofree char *count =
+    ws_test_sqlite_text (path, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL");
+  g_autofree char *warning =
+    g_strdup_printf ("%s events have no time or one beyond ±2^62 ns", count);
+  WsTestRun run;
+
+  run_cli (&run, "stats", "--format", "csv", path, NULL);
+  g_assert_cmpint (run.status, ==, 0);
+  g_assert_null (strstr (run.out, "922337203685477"));
+  ws_test_run_clear (&run);
+
+  run_cli (&run, "info", path, NULL);
+  g_assert_cmpint (run.status, ==, 0);
+  g_assert_nonnull (strstr (run.out, warning));
+  g_assert_null (strstr (run.out, "-9223372037"));
+  ws_test_run_clear (&run);
+}
+
+/* Times just inside the bound (±(2^62 - 1)) are kept: their durations and
+ * their sums must not overflow anywhere the run is summed or drawn. */
+static void
+test_times_at_the_bound (void)
+{
+  g_autofree char *path = export_with (
+    "nsys", "v2025.3_h100_probe.sqlite", "bound.sqlite",
+    "UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET start = -4611686018427387903, "
+    "end = 4611686018427387903 WHERE rowid <= 3;"
+    "UPDATE CUPTI_ACTIVITY_KIND_RUNTIME SET start = -4611686018427387903, "
+    "end = 4611686018427387903 WHERE rowid <= 3;"
+    "UPDATE NVTX_EVENTS SET end = 4611686018427387903 WHERE end IS NOT NULL AND rowid <= 3;");
+  g_autofree char *png = tmp_path ("bound.png");
+  g_autofree char *trace = tmp_path ("bound.json");
+  const char *const commands[][6] = {
+    { "info", NULL },
+    { "stats", "--format", "csv", NULL },
+    { "render", "-v", "timeline", "-o", png, NULL },
+    { "export", "--chrome-trace", trace, NULL },
+    { "diagnose", NULL },
+  };
+
+  for (gsize c = 0; c < G_N_ELEMENTS (commands); c++)
+    {
+      g_autoptr (GPtrArray) argv = g_ptr_array_new ();
+      WsTestRun run;
+
+      g_ptr_array_add (argv, (gpointer) ws_test_cli ());
+      for (guint a = 0; commands[c][a] != NULL; a++)
+        g_ptr_array_add (argv, (gpointer) commands[c][a]);
+      g_ptr_array_add (argv, path);
+      g_ptr_array_add (argv, NULL);
+      ws_test_run_bounded ((const char *const *) argv->pdata, BOUND_S, &run);
+      g_assert_false (run.timed_out);
+      g_assert_cmpint (run.signal, ==, 0);
+      g_assert_cmpint (run.status, !=, 2);
+      g_assert_null (strstr (run.err, "runtime error"));
+      ws_test_run_clear (&run);
+    }
+}
+
+/* An NVTX range that ends at INT64_MAX, and an nvprof kernel from INT64_MIN
+ * to INT64_MAX: left out the same way. */
+static void
+test_nvtx_and_nvprof_int64 (void)
+{
+  g_autofree char *nvtx =
+    export_with ("nsys", "v2025.3_h100_probe.sqlite", "nvtx.sqlite",
+                 "UPDATE NVTX_EVENTS SET end = 9223372036854775807 WHERE rowid = "
+                 "(SELECT min(rowid) FROM NVTX_EVENTS WHERE end IS NOT NULL)");
+  g_autofree char *nvprof =
+    export_with ("nvprof", "nvvp_tf_tutorial_mnist_titanx.nvvp", "int64.nvvp",
+                 "UPDATE CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL SET " INT64_SPAN " WHERE rowid = 1");
+  g_autofree char *png = tmp_path ("nvtx.png");
+  g_autofree char *png2 = tmp_path ("nvprof.png");
+  WsTestRun run;
+
+  run_cli (&run, "render", "-v", "timeline", "-o", png, nvtx, NULL);
+  g_assert_cmpint (run.status, ==, 0);
+  ws_test_run_clear (&run);
+  run_cli (&run, "info", nvtx, NULL);
+  g_assert_nonnull (strstr (run.out, "1 events have no time or one beyond"));
+  ws_test_run_clear (&run);
+
+  run_cli (&run, "render", "-v", "timeline", "-o", png2, nvprof, NULL);
+  g_assert_cmpint (run.status, ==, 0);
+  ws_test_run_clear (&run);
+  run_cli (&run, "info", nvprof, NULL);
+  g_assert_cmpint (run.status, ==, 0);
+  g_assert_nonnull (strstr (run.out, "1 events have no time or one beyond"));
+  ws_test_run_clear (&run);
+}
+
+/* Text where a time belongs is refused, naming the table and column. */
+static void
+test_text_in_time_column (void)
+{
+  g_autofree char *path =
+    export_with ("nsys", "v2025.3_h100_probe.sqlite", "text.sqlite",
+                 "UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET start = 'soon' WHERE rowid = 1");
+  WsTestRun run;
+
+  run_cli (&run, "stats", path, NULL);
+  assert_refused (&run, path, "table CUPTI_ACTIVITY_KIND_KERNEL, column start: 'soon'");
+  ws_test_run_clear (&run);
+}
+
+/* ---- C: files that are not files ------------------------------------------ */
+
+static void
+test_fifo (void)
+{
+  g_autofree char *fifo = tmp_path ("fifo.sqlite");
+  g_autofree char *folder = tmp_path ("with-fifo");
+  g_autofree char *inner = g_build_filename (folder, "run.sqlite", NULL);
+  g_autofree char *digest = tmp_path ("fifo.wsdigest");
+  g_autofree char *digest2 = tmp_path ("folder.wsdigest");
+  WsTestRun run;
+
+  g_assert_cmpint (mkfifo (fifo, 0600), ==, 0);
+  g_assert_cmpint (g_mkdir (folder, 0755), ==, 0);
+  g_assert_cmpint (mkfifo (inner, 0600), ==, 0);
+
+  run_cli (&run, "info", fifo, NULL);
+  assert_refused (&run, fifo, "a FIFO (a pipe), not a file Warpscope reads");
+  ws_test_run_clear (&run);
+
+  /* digest goes on past an export it cannot read, and says which. */
+  run_cli (&run, "digest", "-o", digest, fifo, NULL);
+  g_assert_cmpint (run.status, ==, 1);
+  g_assert_nonnull (strstr (run.err, "a FIFO (a pipe), not a file Warpscope reads"));
+  ws_test_run_clear (&run);
+
+  run_cli (&run, "digest", "-o", digest2, folder, NULL);
+  g_assert_cmpint (run.status, ==, 1);
+  g_assert_nonnull (strstr (run.err, inner));
+  ws_test_run_clear (&run);
+}
+
+static void
+test_devices (void)
+{
+  const char *devices[] = { "/dev/zero", "/dev/urandom" };
+  g_autofree char *out = tmp_path ("capture-out");
+
+  for (gsize i = 0; i < G_N_ELEMENTS (devices); i++)
+    {
+      WsTestRun run;
+
+      run_cli (&run, "info", devices[i], NULL);
+      assert_refused (&run, devices[i], "a character device, not a file Warpscope reads");
+      ws_test_run_clear (&run);
+    }
+  {
+    WsTestRun run;
+
+    run_cli (&run, "capture", "--targets", "/dev/zero", "-o", out, NULL);
+    assert_refused (&run, "/dev/zero", "a character device");
+    ws_test_run_clear (&run);
+  }
+}
+
+int
+main (int argc, char **argv)
+{
+  int status;
+
+  g_test_init (&argc, &argv, NULL);
+  tmpdir = ws_test_tmpdir ();
+
+  g_test_add_func ("/extremes/json/speedscope-nested-100000-deep-is-refused",
+                   test_speedscope_nested);
+  g_test_add_func ("/extremes/json/real-speedscope-still-read", test_speedscope_real_still_read);
+  g_test_add_func ("/extremes/json/run-json-nested-100000-deep-is-a-warning", test_run_json_nested);
+  g_test_add_func ("/extremes/json/speedscope-frames-object-no-critical",
+                   test_speedscope_frames_object);
+  g_test_add_func ("/extremes/times/kernel-int64-span-left-out", test_kernel_int64_span);
+  g_test_add_func ("/extremes/times/every-kernel-int64-span", test_every_kernel_int64_span);
+  g_test_add_func ("/extremes/times/at-the-bound-no-overflow", test_times_at_the_bound);
+  g_test_add_func ("/extremes/times/nvtx-and-nvprof-int64", test_nvtx_and_nvprof_int64);
+  g_test_add_func ("/extremes/times/text-in-start-column-refused", test_text_in_time_column);
+  g_test_add_func ("/extremes/files/fifo-refused-never-waits", test_fifo);
+  g_test_add_func ("/extremes/files/devices-refused", test_devices);
+
+  status = g_test_run ();
+  ws_test_rmtree (tmpdir);
+  g_free (tmpdir);
+  return status;
+}
