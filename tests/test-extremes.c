@@ -2,8 +2,10 @@
 #include "config.h"
 
 #include <glib/gstdio.h>
+#include <sqlite3.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "ws-test-util.h"
 
@@ -389,6 +391,161 @@ test_devices (void)
   }
 }
 
+/* ---- D: say what is wrong ------------------------------------------------- */
+
+/* A real kernel summary CSV with its text changed: @from becomes @to. */
+static char *
+kern_sum_with (const char *name, const char *prefix, const char *from, const char *to)
+{
+  g_autofree char *source =
+    ws_test_data ("nsys-stats", "v2025.3_h100_probe_cuda_gpu_kern_sum.csv", NULL);
+  g_autofree char *text = ws_test_read (source);
+  g_autoptr (GString) changed = g_string_new (prefix);
+  char *path = tmp_path (name);
+  const char *at = strstr (text, from);
+
+  g_assert_nonnull (at);
+  g_string_append_len (changed, text, at - text);
+  g_string_append (changed, to);
+  g_string_append (changed, at + strlen (from));
+  g_assert_true (g_file_set_contents (path, changed->str, (gssize) changed->len, NULL));
+  return path;
+}
+
+static void
+test_csv_unknown_unit (void)
+{
+  g_autofree char *path = kern_sum_with ("fortnights_cuda_gpu_kern_sum.csv", "", "Total Time (ns)",
+                                         "Total Time (fortnights)");
+  WsTestRun run;
+
+  run_cli (&run, "stats", path, NULL);
+  assert_refused (&run, path, "column “Total Time (fortnights)” has a unit nsys does not write");
+  ws_test_run_clear (&run);
+}
+
+static void
+test_csv_no_name_column (void)
+{
+  g_autofree char *path =
+    kern_sum_with ("renamed_cuda_gpu_kern_sum.csv", "", "StdDev (ns),Name", "StdDev (ns),Kernel");
+  WsTestRun run;
+
+  run_cli (&run, "stats", path, NULL);
+  assert_refused (&run, path, "the header has no Name column");
+  ws_test_run_clear (&run);
+}
+
+/* A byte order mark is not part of the header: the summary is the file's. */
+static void
+test_csv_bom (void)
+{
+  g_autofree char *path = kern_sum_with ("bom_cuda_gpu_kern_sum.csv", "\xef\xbb\xbf", "", "");
+  g_autofree char *source =
+    ws_test_data ("nsys-stats", "v2025.3_h100_probe_cuda_gpu_kern_sum.csv", NULL);
+  WsTestRun run, plain;
+
+  run_cli (&run, "stats", "--format", "csv", path, NULL);
+  g_assert_cmpint (run.status, ==, 0);
+  run_cli (&plain, "stats", "--format", "csv", source, NULL);
+  g_assert_cmpint (plain.status, ==, 0);
+  g_assert_cmpstr (run.out, ==, plain.out);
+  g_assert_nonnull (strstr (run.out, "barrier_heavy"));
+  ws_test_run_clear (&run);
+  ws_test_run_clear (&plain);
+}
+
+static void
+test_kernel_table_view (void)
+{
+  g_autofree char *path =
+    export_with ("nsys", "v2025.3_h100_probe.sqlite", "view.sqlite",
+                 "ALTER TABLE CUPTI_ACTIVITY_KIND_KERNEL RENAME TO kernels_moved;"
+                 "CREATE VIEW CUPTI_ACTIVITY_KIND_KERNEL AS SELECT * FROM kernels_moved;");
+  WsTestRun run;
+
+  run_cli (&run, "stats", path, NULL);
+  assert_refused (&run, path, "CUPTI_ACTIVITY_KIND_KERNEL is a view, not a table");
+  ws_test_run_clear (&run);
+}
+
+/* Half the kernels deleted in a write-ahead log not yet checkpointed: the
+ * export is not read as if the log were not there. */
+static void
+test_pending_wal (void)
+{
+  g_autofree char *source =
+    export_with ("nsys", "v2025.3_h100_probe.sqlite", "wal-src.sqlite", NULL);
+  g_autofree char *source_wal = g_strconcat (source, "-wal", NULL);
+  g_autofree char *path = tmp_path ("wal.sqlite");
+  g_autofree char *wal = g_strconcat (path, "-wal", NULL);
+  g_autofree char *contents = NULL;
+  sqlite3 *db = NULL;
+  gsize len;
+  WsTestRun run;
+
+  g_assert_cmpint (sqlite3_open (source, &db), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_exec (db,
+                                 "PRAGMA journal_mode = WAL; PRAGMA wal_autocheckpoint = 0;"
+                                 "DELETE FROM CUPTI_ACTIVITY_KIND_KERNEL WHERE rowid % 2 = 0;",
+                                 NULL, NULL, NULL),
+                   ==, SQLITE_OK);
+  /* Copied while the connection holds the log, as a crashed writer leaves it. */
+  g_assert_true (g_file_get_contents (source, &contents, &len, NULL));
+  g_assert_true (g_file_set_contents (path, contents, len, NULL));
+  g_clear_pointer (&contents, g_free);
+  g_assert_true (g_file_get_contents (source_wal, &contents, &len, NULL));
+  g_assert_cmpuint (len, >, 0);
+  g_assert_true (g_file_set_contents (wal, contents, len, NULL));
+  sqlite3_close (db);
+
+  run_cli (&run, "stats", path, NULL);
+  assert_refused (&run, path, "a write-ahead log beside it");
+  g_assert_nonnull (strstr (run.err, wal));
+  ws_test_run_clear (&run);
+}
+
+static void
+test_duplicate_inputs (void)
+{
+  g_autofree char *path = export_with ("nsys", "v2025.3_h100_probe.sqlite", "rank0.sqlite", NULL);
+  g_autofree char *hard = tmp_path ("rank1.sqlite");
+  g_autofree char *digest = tmp_path ("twice.wsdigest");
+  WsTestRun run;
+
+  g_assert_cmpint (link (path, hard), ==, 0);
+  run_cli (&run, "ranks", path, hard, NULL);
+  assert_refused (&run, hard, "the same file as");
+  ws_test_run_clear (&run);
+
+  run_cli (&run, "digest", "-o", digest, path, hard, NULL);
+  g_assert_cmpint (run.status, ==, 2);
+  g_assert_nonnull (strstr (run.err, "the same file as"));
+  g_assert_false (g_file_test (digest, G_FILE_TEST_EXISTS));
+  ws_test_run_clear (&run);
+}
+
+/* Collapsed stacks whose first line is longer than the 8 KiB head. */
+static void
+test_collapsed_long_first_line (void)
+{
+  g_autofree char *path = tmp_path ("deep.collapsed");
+  g_autoptr (GString) text = g_string_new (NULL);
+  WsTestRun run;
+
+  for (guint i = 0; i < 1500; i++)
+    g_string_append_printf (text, "%sframe_%u", i > 0 ? ";" : "", i);
+  g_string_append (text, " 7\nmain;work 3\n");
+  g_assert_cmpuint (text->len, >, 8192);
+  g_assert_true (g_file_set_contents (path, text->str, (gssize) text->len, NULL));
+
+  run_cli (&run, "flame", path, NULL);
+  g_assert_cmpint (run.status, ==, 0);
+  g_assert_nonnull (strstr (run.out, "frame_1499 7\n"));
+  g_assert_nonnull (strstr (run.out, "main;work 3\n"));
+  ws_test_run_clear (&run);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -410,6 +567,13 @@ main (int argc, char **argv)
   g_test_add_func ("/extremes/times/text-in-start-column-refused", test_text_in_time_column);
   g_test_add_func ("/extremes/files/fifo-refused-never-waits", test_fifo);
   g_test_add_func ("/extremes/files/devices-refused", test_devices);
+  g_test_add_func ("/extremes/say/csv-unknown-unit", test_csv_unknown_unit);
+  g_test_add_func ("/extremes/say/csv-no-name-column", test_csv_no_name_column);
+  g_test_add_func ("/extremes/say/csv-utf8-bom-accepted", test_csv_bom);
+  g_test_add_func ("/extremes/say/kernel-table-is-a-view", test_kernel_table_view);
+  g_test_add_func ("/extremes/say/pending-wal", test_pending_wal);
+  g_test_add_func ("/extremes/say/duplicate-inputs-refused", test_duplicate_inputs);
+  g_test_add_func ("/extremes/say/collapsed-long-first-line", test_collapsed_long_first_line);
 
   status = g_test_run ();
   ws_test_rmtree (tmpdir);

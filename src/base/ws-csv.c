@@ -239,7 +239,15 @@ ws_csv_load_file (const char *path, gsize max_bytes, char **contents, gsize *len
     }
   if (!ws_file_check_not_empty (path, &st, error))
     return FALSE;
-  return ws_file_read_bounded (path, max_bytes, contents, len, error);
+  if (!ws_file_read_bounded (path, max_bytes, contents, len, error))
+    return FALSE;
+  /* Spreadsheets save CSV with a UTF-8 byte order mark: it is not text. */
+  if (*len >= 3 && memcmp (*contents, "\xef\xbb\xbf", 3) == 0)
+    {
+      memmove (*contents, *contents + 3, *len - 3 + 1);
+      *len -= 3;
+    }
+  return TRUE;
 }
 
 /* The ways ncu and nsys write a value that is not there. */

@@ -445,6 +445,14 @@ ws_nsys_reader_load (const char *path, WsLoadFlags flags, GCancellable *cancella
   for (gsize i = 0; i < G_N_ELEMENTS (plan); i++)
     {
       plan[i].found = ws_sqlite_find_table (sql, plan[i].table);
+      if (plan[i].found == NULL && (plan[i].flag & flags) && ws_sqlite_is_view (sql, plan[i].table))
+        {
+          g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_SCHEMA,
+                       "%s: %s is a view, not a table; Warpscope reads no views (they run the "
+                       "file's own SQL)",
+                       path, plan[i].table);
+          goto out;
+        }
       if (plan[i].found == NULL)
         continue;
       /* A lean load counts only what it reads: count(*) is a full scan. */

@@ -584,6 +584,8 @@ ws_run_load (const char *const *paths, WsLoadFlags flags, GCancellable *cancella
         }
     }
 
+  if (!ws_input_check_distinct (files, error))
+    return NULL;
   for (guint i = 0; i < files->len; i++)
     {
       WsInputKind kind = ws_input_detect (g_ptr_array_index (files, i), error);
