@@ -6,6 +6,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "ws-limits.h"
 #include "ws-digest-merge.h"
 #include "ws-findings-private.h"
 #include "ws-format.h"
@@ -179,7 +180,7 @@ ws_nvtx_collector_add (WsNvtxCollector *self, guint32 thread, gint64 time, gint6
           g_ptr_array_add (self->list, nvtx);
         }
       nvtx->events++;
-      nvtx->event_time += duration;
+      nvtx->event_time = ws_time_add (nvtx->event_time, duration);
       if (g_hash_table_add (self->seen, GUINT_TO_POINTER (range + 1)))
         {
           nvtx->instances++;

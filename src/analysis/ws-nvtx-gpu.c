@@ -4,6 +4,7 @@
 
 #include <string.h>
 
+#include "ws-limits.h"
 #include "ws-gpu-busy.h"
 #include "ws-launch-index.h"
 #include "ws-nvtx-gpu.h"
@@ -440,7 +441,7 @@ ws_nvtx_gpu_proj_sum (const WsNvtxGpu *self)
         continue;
       row = &g_array_index (rows, WsNvtxProjRow, group[r]);
       values[fill[group[r]]++] = self->proj_end[r] - self->proj_start[r];
-      row->range_total += run->nvtx.end[r] - run->nvtx.start[r];
+      row->range_total = ws_time_add (row->range_total, run->nvtx.end[r] - run->nvtx.start[r]);
       row->ops += self->ops[r];
       row->avg_level += self->level[r];
       row->avg_children += self->children[r];

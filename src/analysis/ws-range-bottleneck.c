@@ -5,6 +5,7 @@
 #include <glib/gi18n.h>
 #include <math.h>
 
+#include "ws-limits.h"
 #include "ws-format.h"
 #include "ws-ncu-kernels.h"
 #include "ws-range-bottleneck.h"
@@ -102,8 +103,8 @@ ws_range_bottleneck_compute (const WsRun *run, WsRangeKernelsFunc kernels_of, gp
           WsRollupClass c =
             launches[k] >= 0 ? ws_rollup_class (kinds[launches[k]]) : WS_ROLLUP_UNPROFILED;
 
-          row->ns[c] += d;
-          row->gpu_ns += d;
+          row->ns[c] = ws_time_add (row->ns[c], d);
+          row->gpu_ns = ws_time_add (row->gpu_ns, d);
           row->kernels++;
         }
     }

@@ -53,8 +53,8 @@ unit_scale (const char *h, double *scale)
     const char *unit;
     double scale;
   } units[] = {
-    { "(ns)", 1 },   { "(us)", 1e3 }, { "(\xc2\xb5s)", 1e3 }, { "(ms)", 1e6 },
-    { "(s)", 1e9 },  { "(MB)", 1e6 }, { "(B)", 1 },         { "(%)", 1 },
+    { "(ns)", 1 },  { "(us)", 1e3 }, { "(\xc2\xb5s)", 1e3 }, { "(ms)", 1e6 },
+    { "(s)", 1e9 }, { "(MB)", 1e6 }, { "(B)", 1 },           { "(%)", 1 },
   };
   const char *open = strrchr (h, '(');
 

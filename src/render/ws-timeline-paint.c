@@ -6,6 +6,7 @@
 #include <pango/pangocairo.h>
 #include <string.h>
 
+#include "ws-limits.h"
 #include "ws-kernel-name.h"
 #include "ws-text.h"
 #include "ws-timeline-chart.h"
@@ -537,7 +538,9 @@ ws_timeline_paint_end (WsTimelinePaint *self)
 static inline gint64
 column_time (const WsPaintFrame *f, gint64 c)
 {
-  return f->origin + (gint64) floor (f->view_start + (double) c * f->ns_per_px);
+  double offset = floor (f->view_start + (double) c * f->ns_per_px);
+
+  return ws_time_add (f->origin, (gint64) CLAMP (offset, -9e18, 9e18));
 }
 
 static inline double
