@@ -204,7 +204,7 @@ test_kernel_int64_span (void)
 
   run_cli (&run, "info", path, NULL);
   g_assert_cmpint (run.status, ==, 0);
-  g_assert_nonnull (strstr (run.out, "1 events have no time or one beyond"));
+  g_assert_nonnull (strstr (run.out, "1 event has no time or one beyond"));
   g_assert_nonnull (strstr (run.out, "Time span:      454 ms"));
   ws_test_run_clear (&run);
 
@@ -336,7 +336,7 @@ test_nvtx_and_nvprof_int64 (void)
   g_assert_cmpint (run.status, ==, 0);
   ws_test_run_clear (&run);
   run_cli (&run, "info", nvtx, NULL);
-  g_assert_nonnull (strstr (run.out, "1 events have no time or one beyond"));
+  g_assert_nonnull (strstr (run.out, "1 event has no time or one beyond"));
   ws_test_run_clear (&run);
 
   run_cli (&run, "render", "-v", "timeline", "-o", png2, nvprof, NULL);
@@ -344,7 +344,7 @@ test_nvtx_and_nvprof_int64 (void)
   ws_test_run_clear (&run);
   run_cli (&run, "info", nvprof, NULL);
   g_assert_cmpint (run.status, ==, 0);
-  g_assert_nonnull (strstr (run.out, "1 events have no time or one beyond"));
+  g_assert_nonnull (strstr (run.out, "1 event has no time or one beyond"));
   ws_test_run_clear (&run);
 }
 

@@ -2,6 +2,7 @@
 #define G_LOG_DOMAIN "ws-file"
 #include "config.h"
 
+#include <glib/gi18n.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -13,20 +14,21 @@
 /* What the readers ask of a file before they read it, with the messages
  * they give (WS_READER_ERROR): "PATH: what is wrong". */
 
-/* What @mode is when it is neither a regular file nor a folder, or NULL. */
-static const char *
-special_kind (mode_t mode)
+/* What to say of @path when @mode is neither a regular file nor a
+ * folder, or NULL. */
+static char *
+special_kind (const char *path, mode_t mode)
 {
   if (S_ISFIFO (mode))
-    return "a FIFO (a pipe)";
+    return g_strdup_printf (_ ("%s: a FIFO (a pipe), not a file Warpscope reads"), path);
   if (S_ISCHR (mode))
-    return "a character device";
+    return g_strdup_printf (_ ("%s: a character device, not a file Warpscope reads"), path);
   if (S_ISBLK (mode))
-    return "a block device";
+    return g_strdup_printf (_ ("%s: a block device, not a file Warpscope reads"), path);
   if (S_ISSOCK (mode))
-    return "a socket";
+    return g_strdup_printf (_ ("%s: a socket, not a file Warpscope reads"), path);
   if (!S_ISREG (mode) && !S_ISDIR (mode))
-    return "not a regular file";
+    return g_strdup_printf (_ ("%s: neither a file nor a folder Warpscope reads"), path);
   return NULL;
 }
 
@@ -36,15 +38,14 @@ special_kind (mode_t mode)
 gboolean
 ws_file_check_regular (const char *path, const GStatBuf *st, GError **error)
 {
-  const char *kind;
+  g_autofree char *message = NULL;
 
   g_return_val_if_fail (path != NULL && st != NULL, FALSE);
 
-  kind = special_kind (st->st_mode);
-  if (kind == NULL)
+  message = special_kind (path, st->st_mode);
+  if (message == NULL)
     return TRUE;
-  g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_FORMAT, "%s: %s, not a file Warpscope reads",
-               path, kind);
+  g_set_error_literal (error, WS_READER_ERROR, WS_READER_ERROR_FORMAT, message);
   return FALSE;
 }
 
@@ -125,7 +126,8 @@ ws_file_read_bounded (const char *path, gsize max_bytes, char **contents, gsize 
     {
       close (fd);
       g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_TOO_LARGE,
-                   "%s: larger than %" G_GSIZE_FORMAT " MiB", path, max_bytes >> 20);
+                   _ ("%1$s: larger than %2$llu MiB"), path,
+                   (unsigned long long) (max_bytes >> 20));
       return FALSE;
     }
   capacity = MIN ((gsize) st.st_size, max_bytes) + 1;
@@ -140,7 +142,8 @@ ws_file_read_bounded (const char *path, gsize max_bytes, char **contents, gsize 
             {
               close (fd);
               g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_TOO_LARGE,
-                           "%s: larger than %" G_GSIZE_FORMAT " MiB", path, max_bytes >> 20);
+                           _ ("%1$s: larger than %2$llu MiB"), path,
+                           (unsigned long long) (max_bytes >> 20));
               return FALSE;
             }
           capacity = MIN (capacity * 2, max_bytes + 1);

@@ -2,6 +2,7 @@
 #define G_LOG_DOMAIN "ws-json-depth"
 #include "config.h"
 
+#include <glib/gi18n.h>
 #include "ws-error.h"
 #include "ws-file.h"
 #include "ws-json-depth.h"
@@ -47,8 +48,8 @@ ws_json_check_depth (const char *path, const char *data, gsize len, guint max_de
             if (++depth > max_depth)
               {
                 g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_FORMAT,
-                             "%s: JSON nested deeper than %u levels (at byte %" G_GSIZE_FORMAT ")",
-                             path, max_depth, i);
+                             _ ("%1$s: JSON nested deeper than %2$u levels (at byte %3$llu)"), path,
+                             max_depth, (unsigned long long) i);
                 return FALSE;
               }
             break;

@@ -2,6 +2,7 @@
 #define G_LOG_DOMAIN "ws-input"
 #include "config.h"
 
+#include <glib/gi18n.h>
 #include <glib/gstdio.h>
 #include <string.h>
 
@@ -473,7 +474,7 @@ ws_input_check_distinct (GPtrArray *paths, GError **error)
         {
           g_bytes_unref (key);
           g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_FORMAT,
-                       "%s: the same file as %s (given twice, or a link to it)", path,
+                       _ ("%1$s: the same file as %2$s (given twice, or a link to it)"), path,
                        (const char *) first);
           return FALSE;
         }

@@ -2,6 +2,7 @@
 #define G_LOG_DOMAIN "ws-nsys"
 #include "config.h"
 
+#include <glib/gi18n.h>
 #include <math.h>
 #include <string.h>
 
@@ -275,9 +276,13 @@ ws_nsys_reader_warn_times (WsNsysReader *r)
       r->n_reversed);
   if (r->n_out_of_span > 0)
     ws_run_add_warning (r->run,
-                        "%" G_GINT64_FORMAT " events have no time or one beyond ±2^62 ns "
-                        "(146 years) and were left out",
-                        r->n_out_of_span);
+                        g_dngettext (GETTEXT_PACKAGE,
+                                     "%lld event has no time or one beyond ±2^62 ns (146 years) "
+                                     "and was left out",
+                                     "%lld events have no time or one beyond ±2^62 ns (146 "
+                                     "years) and were left out",
+                                     (gulong) r->n_out_of_span),
+                        (long long) r->n_out_of_span);
 }
 
 /* Runs @sql over @table and calls @func for each row, with cancellation,
@@ -305,8 +310,8 @@ ws_nsys_read_rows (WsNsysReader *r, const char *table, const char *sql, gint64 m
           if (r->bad_time != NULL)
             {
               g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_SCHEMA,
-                           "%s: table %s, column %s: '%s' is not a time in ns", r->sql->path, table,
-                           r->bad_column, r->bad_time);
+                           _ ("%1$s: table %2$s, column %3$s: '%4$s' is not a time in ns"),
+                           r->sql->path, table, r->bad_column, r->bad_time);
               return FALSE;
             }
           continue;
@@ -448,8 +453,8 @@ ws_nsys_reader_load (const char *path, WsLoadFlags flags, GCancellable *cancella
       if (plan[i].found == NULL && (plan[i].flag & flags) && ws_sqlite_is_view (sql, plan[i].table))
         {
           g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_SCHEMA,
-                       "%s: %s is a view, not a table; Warpscope reads no views (they run the "
-                       "file's own SQL)",
+                       _ ("%1$s: %2$s is a view, not a table; Warpscope reads no views (they run "
+                          "the file's own SQL)"),
                        path, plan[i].table);
           goto out;
         }

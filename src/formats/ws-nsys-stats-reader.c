@@ -2,6 +2,7 @@
 #define G_LOG_DOMAIN "ws-nsys-stats"
 #include "config.h"
 
+#include <glib/gi18n.h>
 #include <math.h>
 #include <string.h>
 
@@ -476,16 +477,16 @@ ws_nsys_stats_parse (const char *path, const char *text, gsize len, GError **err
           isnan (cols[c].scale))
         {
           g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_FORMAT,
-                       "%s: line %u: column “%s” has a unit nsys does not write (expected ns, "
-                       "us, ms, s or MB)",
+                       _ ("%1$s: line %2$u: column “%3$s” has a unit nsys does not write "
+                          "(expected ns, us, ms, s or MB)"),
                        path, header_line, (const char *) g_ptr_array_index (headers, c));
           return NULL;
         }
     if (!has_role (cols, headers->len, COL_NAME))
       {
         g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_FORMAT,
-                     "%s: line %u: the header has no Name column (nor Range or Operation)", path,
-                     header_line);
+                     _ ("%1$s: line %2$u: the header has no Name column (nor Range or Operation)"),
+                     path, header_line);
         return NULL;
       }
   }

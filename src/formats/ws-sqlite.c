@@ -2,6 +2,7 @@
 #define G_LOG_DOMAIN "ws-sqlite"
 #include "config.h"
 
+#include <glib/gi18n.h>
 #include <glib/gstdio.h>
 #include <string.h>
 
@@ -237,10 +238,10 @@ check_no_wal (const char *path, GError **error)
   if (g_stat (wal, &st) != 0 || st.st_size == 0)
     return TRUE;
   g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_FAILED,
-               "%s: a write-ahead log beside it (%s, %" G_GINT64_FORMAT
-               " bytes) holds changes not yet in the file; checkpoint it first "
-               "(sqlite3 FILE 'PRAGMA wal_checkpoint(TRUNCATE)')",
-               path, wal, (gint64) st.st_size);
+               _ ("%1$s: a write-ahead log beside it (%2$s, %3$lld bytes) holds changes not yet "
+                  "in the file; checkpoint it first (sqlite3 FILE "
+                  "'PRAGMA wal_checkpoint(TRUNCATE)')"),
+               path, wal, (long long) st.st_size);
   return FALSE;
 }
 
