@@ -572,6 +572,66 @@ test_collapsed_long_first_line (void)
   ws_test_run_clear (&run);
 }
 
+/* ---- scale: n log n where n is large ------------------------------------- */
+
+/* 100,000 sibling frames under one caller: the flame graph was quadratic
+ * in them (GLib 2.74 hashes a gint64 by its low half alone). */
+static void
+test_flame_many_siblings (void)
+{
+  g_autofree char *path = tmp_path ("wide.collapsed");
+  g_autoptr (GString) text = g_string_new (NULL);
+  WsTestRun run;
+
+  for (guint i = 0; i < 100000; i++)
+    g_string_append_printf (text, "a;c%u %u\n", i, i + 1);
+  g_assert_true (g_file_set_contents (path, text->str, (gssize) text->len, NULL));
+
+  run_cli (&run, "flame", path, NULL);
+  g_assert_cmpint (run.status, ==, 0);
+  g_assert_cmpuint (ws_test_count_lines (run.out), ==, 100000);
+  g_assert_nonnull (strstr (run.out, "a;c99999 100000\n"));
+  g_assert_cmpfloat (run.seconds, <, BOUND_S);
+  ws_test_run_clear (&run);
+}
+
+/* Two ranks of 100,000 "step N" ranges each: ranks compared every step of
+ * every rank by a linear search. */
+static void
+test_ranks_many_steps (void)
+{
+  char *rank[2] = { NULL, NULL };
+  WsTestRun run;
+
+  for (guint r = 0; r < 2; r++)
+    {
+      g_autofree char *name = g_strdup_printf ("steps%u.sqlite", r);
+      g_autofree char *sql = g_strdup_printf (
+        "WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < 99999) "
+        "INSERT INTO NVTX_EVENTS (start, end, eventType, text, globalTid, domainId) "
+        "SELECT 500000000 + i * 1000, 500000000 + i * 1000 + 900 + %u, 59, 'step ' || i, "
+        "(SELECT globalTid FROM NVTX_EVENTS WHERE text = 'setup'), 0 FROM n",
+        r);
+
+      rank[r] = export_with ("nsys", "v2025.3_h100_probe.sqlite", name, sql);
+    }
+  {
+    g_autofree char *steps = ws_test_sqlite_text (
+      rank[0], "SELECT count(*) FROM NVTX_EVENTS WHERE text GLOB 'step [0-9]*'");
+
+    g_assert_cmpstr (steps, ==, "100000");
+    run_cli (&run, "ranks", rank[0], rank[1], NULL);
+    g_assert_cmpint (run.status, ==, 0);
+    g_assert_nonnull (strstr (run.out, "Straggler: rank 1"));
+    /* Step 0 is the warm-up. */
+    g_assert_nonnull (strstr (run.out, "last in 99999 of 99999 steady steps"));
+    g_assert_cmpfloat (run.seconds, <, BOUND_S);
+    ws_test_run_clear (&run);
+  }
+  g_free (rank[0]);
+  g_free (rank[1]);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -600,6 +660,8 @@ main (int argc, char **argv)
   g_test_add_func ("/extremes/say/pending-wal", test_pending_wal);
   g_test_add_func ("/extremes/say/duplicate-inputs-refused", test_duplicate_inputs);
   g_test_add_func ("/extremes/say/collapsed-long-first-line", test_collapsed_long_first_line);
+  g_test_add_func ("/extremes/scale/flame-100000-sibling-frames", test_flame_many_siblings);
+  g_test_add_func ("/extremes/scale/ranks-100000-steps", test_ranks_many_steps);
 
   status = g_test_run ();
   ws_test_rmtree (tmpdir);

@@ -5,6 +5,7 @@
 #include <glib/gi18n.h>
 #include <string.h>
 
+#include "ws-hash.h"
 #include "ws-limits.h"
 #include "ws-findings-private.h"
 #include "ws-format.h"
@@ -336,7 +337,7 @@ ws_findings_check_imbalance (WsCtx *ctx, GPtrArray *findings)
 {
   const WsRun *run = ctx->run;
   g_autoptr (GHashTable) by_work =
-    g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, (GDestroyNotify) g_array_unref);
+    g_hash_table_new_full (ws_int64_hash, g_int64_equal, g_free, (GDestroyNotify) g_array_unref);
   g_autoptr (GArray) keys = g_array_new (FALSE, FALSE, sizeof (guint64));
   g_autoptr (GArray) members = g_array_new (FALSE, FALSE, sizeof (guint32));
   g_autoptr (WsFinding) finding = ws_finding_new (WS_FINDING_LOAD_IMBALANCE);

@@ -5,6 +5,7 @@
 #include <glib/gi18n.h>
 #include <math.h>
 
+#include "ws-hash.h"
 #include "ws-limits.h"
 #include "ws-format.h"
 #include "ws-ncu-kernels.h"
@@ -69,7 +70,7 @@ ws_range_bottleneck_compute (const WsRun *run, WsRangeKernelsFunc kernels_of, gp
 {
   const WsNvtxRanges *nv = &run->nvtx;
   GArray *rows = g_array_new (FALSE, TRUE, sizeof (WsRangeBottleneck));
-  g_autoptr (GHashTable) index = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  g_autoptr (GHashTable) index = g_hash_table_new_full (ws_int64_hash, g_int64_equal, g_free, NULL);
   g_autofree WsBottleneckKind *kinds = NULL;
   g_autofree gint32 *launches = ws_ncu_kernel_launches (run, &kinds);
 

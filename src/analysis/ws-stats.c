@@ -5,6 +5,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "ws-hash.h"
 #include "ws-sort.h"
 #include "ws-stats.h"
 
@@ -430,7 +431,8 @@ static WsSummary *
 summarise_nvtx (const WsRun *run, gboolean sketched)
 {
   WsSummary *summary = new_summary (WS_SUMMARY_NVTX_SUM, sketched);
-  g_autoptr (GHashTable) groups = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  g_autoptr (GHashTable) groups =
+    g_hash_table_new_full (ws_int64_hash, g_int64_equal, g_free, NULL);
   g_autoptr (GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
   g_autoptr (GPtrArray) styles = g_ptr_array_new_with_free_func (g_free);
   g_autofree guint32 *group = g_new (guint32, MAX (run->nvtx.n, 1));

@@ -2,6 +2,7 @@
 #define G_LOG_DOMAIN "ws-nsys"
 #include "config.h"
 
+#include "ws-hash.h"
 #include "ws-error.h"
 #include "ws-limits.h"
 #include "ws-nsys-reader-private.h"
@@ -527,7 +528,7 @@ ws_nsys_load_nvtx (WsNsysReader *r, const char *table, gint64 count, GError **er
   WsNvtxRanges *ranges = &r->run->nvtx;
   WsNvtxMarks *marks = &r->run->marks;
   g_autoptr (GHashTable) thread_names =
-    g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+    g_hash_table_new_full (ws_int64_hash, g_int64_equal, g_free, NULL);
   NvtxLoad load = { 0, thread_names };
   GHashTableIter iter;
   gpointer key, value;
@@ -661,7 +662,7 @@ metric_key_hash (gconstpointer key)
 {
   const MetricKey *k = key;
 
-  return g_int64_hash (&k->type_id) * 31 + k->metric_id;
+  return ws_int64_hash (&k->type_id) * 31 + k->metric_id;
 }
 
 static gboolean

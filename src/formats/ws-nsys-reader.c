@@ -6,6 +6,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "ws-hash.h"
 #include "ws-error.h"
 #include "ws-limits.h"
 #include "ws-nsys-reader-private.h"
@@ -342,11 +343,11 @@ ws_nsys_reader_init (WsNsysReader *r, WsSqlite *sql, WsRun *run, WsLoadFlags fla
   r->progress_data = progress_data;
   r->last_stream = G_MAXUINT32;
   r->last_config = G_MAXUINT32;
-  r->thread_names = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
-  r->thread_index = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  r->thread_names = g_hash_table_new_full (ws_int64_hash, g_int64_equal, g_free, NULL);
+  r->thread_index = g_hash_table_new_full (ws_int64_hash, g_int64_equal, g_free, NULL);
   r->stream_index = g_hash_table_new_full (stream_hash, stream_equal, g_free, NULL);
   r->config_index = g_hash_table_new_full (config_hash, config_equal, g_free, NULL);
-  r->domain_index = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  r->domain_index = g_hash_table_new_full (ws_int64_hash, g_int64_equal, g_free, NULL);
 }
 
 /* ---- the whole file ---------------------------------------------------- */

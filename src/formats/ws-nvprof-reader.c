@@ -4,6 +4,7 @@
 
 #include <string.h>
 
+#include "ws-hash.h"
 #include "ws-demangle.h"
 #include "ws-error.h"
 #include "ws-limits.h"
@@ -531,8 +532,8 @@ load_markers (NvprofReader *nr, const char *table, gint64 count, GError **error)
                      "%s: table %s has no %s column", r->sql->path, table, required[c]);
         return FALSE;
       }
-  ctx.load.open = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
-  ctx.load.colors = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  ctx.load.open = g_hash_table_new_full (ws_int64_hash, g_int64_equal, g_free, g_free);
+  ctx.load.colors = g_hash_table_new_full (ws_int64_hash, g_int64_equal, g_free, NULL);
   load_marker_colors (nr, ctx.load.colors);
 
   ranges->start = g_new (gint64, MAX (count, 1));
@@ -804,9 +805,9 @@ ws_nvprof_reader_load (const char *path, WsLoadFlags flags, GCancellable *cancel
   run->prov.product = g_strdup ("NVIDIA nvprof");
 
   ws_nsys_reader_init (r, sql, run, flags & ~WS_LOAD_LEAN, progress, progress_data);
-  nr.kernel_names = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
-  nr.threads = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
-  nr.api_names = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  nr.kernel_names = g_hash_table_new_full (ws_int64_hash, g_int64_equal, g_free, g_free);
+  nr.threads = g_hash_table_new_full (ws_int64_hash, g_int64_equal, g_free, NULL);
+  nr.api_names = g_hash_table_new_full (ws_int64_hash, g_int64_equal, g_free, NULL);
   nr.used_devices = g_hash_table_new (g_direct_hash, g_direct_equal);
   for (guint p = 0; p < N_PARTS; p++)
     r->rows_total += parts[p].rows;

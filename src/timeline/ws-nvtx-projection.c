@@ -4,6 +4,7 @@
 
 #include <string.h>
 
+#include "ws-hash.h"
 #include "ws-limits.h"
 #include "ws-nvtx-projection.h"
 #include "ws-sort.h"
@@ -425,7 +426,7 @@ ws_nvtx_projection_summary (const WsNvtxProjection *self)
   const WsRun *run = self->run;
   const WsNvtxRanges *nv = &run->nvtx;
   GArray *rows = g_array_new (FALSE, TRUE, sizeof (WsNvtxGpuRow));
-  g_autoptr (GHashTable) index = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  g_autoptr (GHashTable) index = g_hash_table_new_full (ws_int64_hash, g_int64_equal, g_free, NULL);
 
   g_array_set_clear_func (rows, row_clear);
   for (gsize r = 0; r < nv->n; r++)
