@@ -6,6 +6,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "ws-limits.h"
 #include "ws-comparison.h"
 #include "ws-format.h"
 #include "ws-kernel-name.h"
@@ -145,7 +146,7 @@ sides_by_key (const WsSummary *summary, WsMatchBy by, gboolean nvtx)
         }
       else
         g_free (key);
-      side->total += row->total;
+      side->total = ws_time_add (side->total, row->total);
       side->count += row->count;
       side->n_names++;
     }
@@ -234,11 +235,11 @@ pair_up (const WsSummary *before, const WsSummary *after, WsMatchBy by, gboolean
     {
       WsDelta *d = &g_array_index (deltas, WsDelta, i);
 
-      d->delta = d->after_total - d->before_total;
+      d->delta = ws_time_sub (d->after_total, d->before_total);
       d->ratio = d->before_total != 0 ? (double) d->after_total / (double) d->before_total : NAN;
       d->before_avg = d->before_count > 0 ? (double) d->before_total / (double) d->before_count : 0;
       d->after_avg = d->after_count > 0 ? (double) d->after_total / (double) d->after_count : 0;
-      change += d->delta;
+      change = ws_time_add (change, d->delta);
     }
   for (guint i = 0; i < deltas->len; i++)
     {
@@ -334,7 +335,7 @@ ws_comparison_gpu_busy_share (const WsRun *run)
       if (start > cur_end)
         {
           if (cur_end > cur_start)
-            busy += cur_end - cur_start;
+            busy = ws_time_add (busy, cur_end - cur_start);
           cur_start = start;
           cur_end = end;
         }
@@ -342,7 +343,7 @@ ws_comparison_gpu_busy_share (const WsRun *run)
         cur_end = MAX (cur_end, end);
     }
   if (cur_end > cur_start)
-    busy += cur_end - cur_start;
+    busy = ws_time_add (busy, cur_end - cur_start);
   return 100.0 * (double) busy / (double) (run->end_time - run->origin);
 }
 

@@ -4,6 +4,7 @@
 
 #include <math.h>
 
+#include "ws-limits.h"
 #include "ws-digest-rank.h"
 #include "ws-findings.h"
 #include "ws-gpu-busy.h"
@@ -173,11 +174,12 @@ add_series (WsDigestRank *self, const WsRun *run, guint32 pid, const WsSteps *st
       }
   if (last <= first)
     return;
-  width = (last - first + WS_DIGEST_BINS - 1) / WS_DIGEST_BINS;
+  width = ws_time_add (ws_time_sub (last, first), WS_DIGEST_BINS - 1) / WS_DIGEST_BINS;
   self->series_start = first;
   self->series_bin = width;
   for (guint b = 0; b < WS_DIGEST_BINS; b++)
-    busy[b] = ws_busy_index_busy (all, first + b * width, first + (b + 1) * width);
+    busy[b] = ws_busy_index_busy (all, ws_time_add (first, b * width),
+                                  ws_time_add (first, (b + 1) * width));
 
   mask = ws_nccl_kernel_mask (run, &n_nccl);
   if (mask != NULL && n_nccl > 0)

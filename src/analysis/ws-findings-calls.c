@@ -4,6 +4,7 @@
 
 #include <glib/gi18n.h>
 
+#include "ws-limits.h"
 #include "ws-findings-private.h"
 #include "ws-format.h"
 #include "ws-sort.h"
@@ -64,7 +65,7 @@ items_time (const WsItem *items, guint n)
   gint64 time = 0;
 
   for (guint j = 0; j < n; j++)
-    time += items[j].end - items[j].start;
+    time = ws_time_add (time, items[j].end - items[j].start);
   return time;
 }
 
@@ -226,7 +227,7 @@ ws_findings_check_alloc (WsCtx *ctx, GPtrArray *findings)
       calls += group->n;
       all_cycles += cycles;
       cycles_span += MAX (cycles_to - cycles_from, 1);
-      time += group_time;
+      time = ws_time_add (time, group_time);
       span += group_span;
       ws_finding_add_range (finding, group->start, group->end);
       for (guint j = 0; j < group->n; j++)
@@ -354,7 +355,7 @@ ws_findings_check_transfers (WsCtx *ctx, GPtrArray *findings)
       if (run->memops.bytes[m] >= SMALL_COPY_BYTES)
         {
           large_bytes += (gint64) run->memops.bytes[m];
-          large_time += duration (run->memops.start, run->memops.end, m);
+          large_time = ws_time_add (large_time, duration (run->memops.start, run->memops.end, m));
           continue;
         }
       api = ws_run_index_memop_launch (ctx->index, m);
@@ -387,7 +388,7 @@ ws_findings_check_transfers (WsCtx *ctx, GPtrArray *findings)
       offer_worst (&worst, severity, group_time, group, group_time, group_span, share, rate);
       loops++;
       copies += group->n;
-      call_time += group_time;
+      call_time = ws_time_add (call_time, group_time);
       span += group_span;
       ws_finding_add_range (finding, group->start, group->end);
       for (guint j = 0; j < group->n; j++)
@@ -401,7 +402,7 @@ ws_findings_check_transfers (WsCtx *ctx, GPtrArray *findings)
           ws_nvtx_collector_add (nvtx, first[j].thread, first[j].start,
                                  first[j].end - first[j].start);
           bytes += size;
-          gpu_time += duration (run->memops.start, run->memops.end, m);
+          gpu_time = ws_time_add (gpu_time, duration (run->memops.start, run->memops.end, m));
           g_array_append_val (sizes, size);
         }
     }
@@ -591,7 +592,7 @@ ws_findings_check_sync (WsCtx *ctx, GPtrArray *findings)
       offer_worst (&worst, severity, group_idle, group, group_idle, to - from, share, 0);
       loops++;
       syncs += group->n;
-      sync_time += items_time (first, group->n);
+      sync_time = ws_time_add (sync_time, items_time (first, group->n));
       span += to - from;
       idle += group_idle;
       launches += ws_run_index_count_launches (ctx->index, group->thread, from, to, TRUE);

@@ -5,6 +5,8 @@
 #include <glib/gi18n.h>
 #include <string.h>
 
+#include "ws-hash.h"
+#include "ws-limits.h"
 #include "ws-findings-private.h"
 #include "ws-format.h"
 #include "ws-kernel-name.h"
@@ -100,8 +102,8 @@ ws_findings_check_launch (WsCtx *ctx, GPtrArray *findings)
       any = TRUE;
       tiny += group->n;
       kernels += in_window;
-      window_total += window;
-      busy_total += busy_ns;
+      window_total = ws_time_add (window_total, window);
+      busy_total = ws_time_add (busy_total, busy_ns);
       ws_finding_add_range (finding, from, to);
       for (guint j = 0; j < group->n; j++)
         {
@@ -112,7 +114,7 @@ ws_findings_check_launch (WsCtx *ctx, GPtrArray *findings)
           g_array_append_val (finding->kernels, k);
           ws_findings_add_api (finding, api);
           g_array_append_val (durations, dur);
-          tiny_time += dur;
+          tiny_time = ws_time_add (tiny_time, dur);
           if (api >= 0)
             {
               gint64 call = run->api.end[api] - run->api.start[api];
@@ -237,7 +239,7 @@ close_phase (WsCtx *ctx, GArray *members, WsFinding *finding, WsNvtxCollector *n
           g_array_append_val (per_stream, add);
           found = &g_array_index (per_stream, StreamTime, per_stream->len - 1);
         }
-      found->time += run->kernels.end[k] - run->kernels.start[k];
+      found->time = ws_time_add (found->time, run->kernels.end[k] - run->kernels.start[k]);
       from = MIN (from, run->kernels.start[k]);
       to = MAX (to, run->kernels.end[k]);
     }
@@ -328,7 +330,7 @@ ws_findings_check_imbalance (WsCtx *ctx, GPtrArray *findings)
 {
   const WsRun *run = ctx->run;
   g_autoptr (GHashTable) by_work =
-    g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, (GDestroyNotify) g_array_unref);
+    g_hash_table_new_full (ws_int64_hash, g_int64_equal, g_free, (GDestroyNotify) g_array_unref);
   g_autoptr (GArray) keys = g_array_new (FALSE, FALSE, sizeof (guint64));
   g_autoptr (GArray) members = g_array_new (FALSE, FALSE, sizeof (guint32));
   g_autoptr (WsFinding) finding = ws_finding_new (WS_FINDING_LOAD_IMBALANCE);

@@ -6,6 +6,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "ws-limits.h"
 #include "ws-findings-private.h"
 #include "ws-format.h"
 #include "ws-hints.h"
@@ -254,8 +255,8 @@ ws_findings_check_memory_access (WsCtx *ctx, GPtrArray *findings)
           a->longest_at = -1;
           g_hash_table_insert (by_name, GUINT_TO_POINTER (name + 1), a);
         }
-      total += d;
-      a->time += d;
+      total = ws_time_add (total, d);
+      a->time = ws_time_add (a->time, d);
       if (launches[k] >= 0)
         {
           WsMemoryWorkload *m = g_hash_table_lookup (judged, GINT_TO_POINTER (launches[k] + 1));
@@ -268,7 +269,7 @@ ws_findings_check_memory_access (WsCtx *ctx, GPtrArray *findings)
             }
           if (ncu_says_scattered (m))
             {
-              a->flagged += d;
+              a->flagged = ws_time_add (a->flagged, d);
               a->launch = launches[k];
               if (d > a->longest)
                 {
@@ -294,7 +295,7 @@ ws_findings_check_memory_access (WsCtx *ctx, GPtrArray *findings)
             {
               gint64 d = run->kernels.end[k] - run->kernels.start[k];
 
-              a->flagged += d;
+              a->flagged = ws_time_add (a->flagged, d);
               if (d > a->longest)
                 {
                   a->longest = d;
@@ -304,7 +305,7 @@ ws_findings_check_memory_access (WsCtx *ctx, GPtrArray *findings)
       if (a->flagged > 0)
         {
           g_ptr_array_add (flagged, a);
-          flagged_time += a->flagged;
+          flagged_time = ws_time_add (flagged_time, a->flagged);
         }
     }
   if (flagged->len == 0 || total <= 0)

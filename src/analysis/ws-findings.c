@@ -6,6 +6,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "ws-hash.h"
+#include "ws-limits.h"
 #include "ws-digest-merge.h"
 #include "ws-findings-private.h"
 #include "ws-format.h"
@@ -122,7 +124,7 @@ ws_nvtx_collector_new (WsCtx *ctx)
   WsNvtxCollector *self = g_new0 (WsNvtxCollector, 1);
 
   self->ctx = ctx;
-  self->entries = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  self->entries = g_hash_table_new_full (ws_int64_hash, g_int64_equal, g_free, NULL);
   self->seen = g_hash_table_new (g_direct_hash, g_direct_equal);
   self->list = g_ptr_array_new ();
   return self;
@@ -179,7 +181,7 @@ ws_nvtx_collector_add (WsNvtxCollector *self, guint32 thread, gint64 time, gint6
           g_ptr_array_add (self->list, nvtx);
         }
       nvtx->events++;
-      nvtx->event_time += duration;
+      nvtx->event_time = ws_time_add (nvtx->event_time, duration);
       if (g_hash_table_add (self->seen, GUINT_TO_POINTER (range + 1)))
         {
           nvtx->instances++;

@@ -6,6 +6,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "ws-hash.h"
 #include "ws-flame.h"
 #include "ws-format.h"
 
@@ -89,7 +90,7 @@ function_heavier_first (gconstpointer a, gconstpointer b)
 static guint32 *
 frame_functions (const WsCpuProfile *profile, GArray *functions)
 {
-  g_autoptr (GHashTable) by_key = g_hash_table_new (g_int64_hash, g_int64_equal);
+  g_autoptr (GHashTable) by_key = g_hash_table_new (ws_int64_hash, g_int64_equal);
   g_autoptr (GArray) keys = g_array_sized_new (FALSE, FALSE, sizeof (gint64), profile->frames->len);
   guint32 *fn = g_new (guint32, MAX (profile->frames->len, 1));
 
@@ -131,7 +132,7 @@ WsFlameGraph *
 ws_flame_graph_new (WsCpuProfile *profile, gint thread, gint64 from, gint64 to)
 {
   WsFlameGraph *self = g_new0 (WsFlameGraph, 1);
-  g_autoptr (GHashTable) children = g_hash_table_new (g_int64_hash, g_int64_equal);
+  g_autoptr (GHashTable) children = g_hash_table_new (ws_int64_hash, g_int64_equal);
   g_autoptr (GArray) keys = g_array_new (FALSE, FALSE, sizeof (gint64));
   g_autofree guint32 *fn = NULL;
   g_autofree gint64 *fn_seen = NULL;

@@ -5,6 +5,7 @@
 #include <glib/gi18n.h>
 #include <math.h>
 
+#include "ws-limits.h"
 #include "ws-kernel-instances.h"
 
 /**
@@ -85,7 +86,7 @@ ws_kernel_config_uses (const WsRun *run, GArray *instances)
         }
       use = &g_array_index (uses, WsConfigUse, GPOINTER_TO_UINT (found) - 1);
       use->count++;
-      use->total += run->kernels.end[k] - run->kernels.start[k];
+      use->total = ws_time_add (use->total, run->kernels.end[k] - run->kernels.start[k]);
     }
   g_array_sort (uses, compare_uses);
   return uses;

@@ -4,6 +4,7 @@
 
 #include <stdio.h>
 
+#include "ws-hash.h"
 #include "ws-ncu-kernels.h"
 #include "ws-ncu-results.h"
 
@@ -45,7 +46,7 @@ ws_ncu_kernel_launches (const WsRun *run)
   gint32 *launches = g_new (gint32, MAX (n, 1));
   g_autoptr (GHashTable) by_key = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   g_autoptr (GHashTable) by_kernel =
-    g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+    g_hash_table_new_full (ws_int64_hash, g_int64_equal, g_free, NULL);
   guint n_launches = ncu != NULL ? ws_ncu_results_n_launches (ncu) : 0;
 
   for (gsize k = 0; k < n; k++)

@@ -4,6 +4,8 @@
 
 #include <string.h>
 
+#include "ws-hash.h"
+#include "ws-limits.h"
 #include "ws-gpu-busy.h"
 #include "ws-launch-index.h"
 #include "ws-nvtx-gpu.h"
@@ -387,7 +389,7 @@ ws_nvtx_gpu_proj_sum (const WsNvtxGpu *self)
 {
   const WsRun *run = self->run;
   GArray *rows = g_array_new (FALSE, TRUE, sizeof (WsNvtxProjRow));
-  g_autoptr (GHashTable) groups = g_hash_table_new (g_int64_hash, g_int64_equal);
+  g_autoptr (GHashTable) groups = g_hash_table_new (ws_int64_hash, g_int64_equal);
   g_autoptr (GArray) keys = g_array_new (FALSE, FALSE, sizeof (guint64));
   g_autofree guint32 *group = g_new (guint32, MAX (run->nvtx.n, 1));
   g_autofree gsize *offset = NULL;
@@ -440,7 +442,7 @@ ws_nvtx_gpu_proj_sum (const WsNvtxGpu *self)
         continue;
       row = &g_array_index (rows, WsNvtxProjRow, group[r]);
       values[fill[group[r]]++] = self->proj_end[r] - self->proj_start[r];
-      row->range_total += run->nvtx.end[r] - run->nvtx.start[r];
+      row->range_total = ws_time_add (row->range_total, run->nvtx.end[r] - run->nvtx.start[r]);
       row->ops += self->ops[r];
       row->avg_level += self->level[r];
       row->avg_children += self->children[r];
@@ -655,7 +657,7 @@ ws_nvtx_kern_sum (const WsNvtxGpu *self, WsNameForm form)
   g_array_set_clear_func (rows, kern_row_clear);
   if (run->kernels.n == 0)
     return rows;
-  ks.range_groups = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  ks.range_groups = g_hash_table_new_full (ws_int64_hash, g_int64_equal, g_free, NULL);
   ks.range_first = g_array_new (FALSE, FALSE, sizeof (guint32));
   ks.groups = g_hash_table_new_full (group_key_hash, group_key_equal, g_free, NULL);
   ks.group_keys = g_array_new (FALSE, FALSE, sizeof (GroupKey));

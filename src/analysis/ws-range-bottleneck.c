@@ -5,6 +5,8 @@
 #include <glib/gi18n.h>
 #include <math.h>
 
+#include "ws-hash.h"
+#include "ws-limits.h"
 #include "ws-format.h"
 #include "ws-ncu-kernels.h"
 #include "ws-range-bottleneck.h"
@@ -68,7 +70,7 @@ ws_range_bottleneck_compute (const WsRun *run, WsRangeKernelsFunc kernels_of, gp
 {
   const WsNvtxRanges *nv = &run->nvtx;
   GArray *rows = g_array_new (FALSE, TRUE, sizeof (WsRangeBottleneck));
-  g_autoptr (GHashTable) index = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  g_autoptr (GHashTable) index = g_hash_table_new_full (ws_int64_hash, g_int64_equal, g_free, NULL);
   g_autofree gint32 *launches = ws_ncu_kernel_launches (run);
 
   g_array_set_clear_func (rows, row_clear);
@@ -103,8 +105,8 @@ ws_range_bottleneck_compute (const WsRun *run, WsRangeKernelsFunc kernels_of, gp
               ? ws_rollup_class (ws_ncu_results_gauges (run->ncu, (guint) launches[k])->verdict)
               : WS_ROLLUP_UNPROFILED;
 
-          row->ns[c] += d;
-          row->gpu_ns += d;
+          row->ns[c] = ws_time_add (row->ns[c], d);
+          row->gpu_ns = ws_time_add (row->gpu_ns, d);
           row->kernels++;
         }
     }

@@ -4,6 +4,7 @@
 
 #include <string.h>
 
+#include "ws-limits.h"
 #include "ws-gpu-busy.h"
 #include "ws-nccl.h"
 #include "ws-rank-measure.h"
@@ -164,7 +165,7 @@ thread_time (const WsRun *run, const gint64 *start, const gint64 *end, const gui
       b = MIN (end[i], to);
       if (b > a)
         {
-          total += b - a;
+          total = ws_time_add (total, b - a);
           covered = b;
         }
     }
@@ -268,9 +269,9 @@ add_collectives (WsRankFigures *self, const WsRun *run, guint32 pid, const guint
       duration = run->kernels.end[i] - run->kernels.start[i];
       hidden = ws_busy_index_busy (compute, run->kernels.start[i], run->kernels.end[i]);
       c->count++;
-      c->total += duration;
+      c->total = ws_time_add (c->total, duration);
       c->overlap += hidden;
-      self->comm_time += duration;
+      self->comm_time = ws_time_add (self->comm_time, duration);
       self->overlap_time += hidden;
     }
 }
@@ -357,7 +358,8 @@ add_ranges (WsRankFigures *self, const WsRun *run, const WsSteps *steps)
             }
           if (times->per_step->len < steady + 1)
             g_array_set_size (times->per_step, steady + 1);
-          g_array_index (times->per_step, gint64, steady) += run->nvtx.end[r] - run->nvtx.start[r];
+          g_array_index (times->per_step, gint64, steady) = ws_time_add (
+            g_array_index (times->per_step, gint64, steady), run->nvtx.end[r] - run->nvtx.start[r]);
           times->depth = MIN (times->depth, (guint) (run->nvtx.depth[r] - depth));
         }
       steady++;
@@ -470,7 +472,8 @@ ws_rank_measure (const WsRun *run, guint32 pid, guint rank)
   for (gsize i = 0; i < run->kernels.n; i++)
     if (kernel_of (run, i, pid))
       {
-        self->kernel_time += run->kernels.end[i] - run->kernels.start[i];
+        self->kernel_time =
+          ws_time_add (self->kernel_time, run->kernels.end[i] - run->kernels.start[i]);
         first = MIN (first, run->kernels.start[i]);
         last = MAX (last, run->kernels.end[i]);
       }
@@ -525,7 +528,7 @@ ws_rank_measure (const WsRun *run, guint32 pid, guint rank)
       for (gsize r = 0; r < run->nvtx.n; r++)
         if ((pid == WS_PID_ANY || thread_pid (run, run->nvtx.thread[r]) == pid) &&
             is_mpi_range (run, r))
-          self->comm_time += run->nvtx.end[r] - run->nvtx.start[r];
+          self->comm_time = ws_time_add (self->comm_time, run->nvtx.end[r] - run->nvtx.start[r]);
     }
   return g_steal_pointer (&self);
 }

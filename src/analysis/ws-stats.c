@@ -5,6 +5,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "ws-hash.h"
 #include "ws-sort.h"
 #include "ws-stats.h"
 
@@ -69,7 +70,7 @@ ws_group_stats (gint64 *values, gsize n, WsGroupStats *out)
 {
   gint64 total = 0;
   gint64 min = G_MAXINT64, max = G_MININT64;
-  long double mean, sum_sq = 0;
+  long double sum = 0, mean, sum_sq = 0;
 
   memset (out, 0, sizeof *out);
   if (n == 0)
@@ -77,12 +78,14 @@ ws_group_stats (gint64 *values, gsize n, WsGroupStats *out)
 
   for (gsize i = 0; i < n; i++)
     {
+      /* The total saturates; the mean comes from the exact sum. */
       if (__builtin_add_overflow (total, values[i], &total))
         total = values[i] > 0 ? G_MAXINT64 : G_MININT64;
+      sum += (long double) values[i];
       min = MIN (min, values[i]);
       max = MAX (max, values[i]);
     }
-  mean = (long double) total / (long double) n;
+  mean = sum / (long double) n;
   for (gsize i = 0; i < n; i++)
     {
       long double d = (long double) values[i] - mean;
@@ -94,7 +97,7 @@ ws_group_stats (gint64 *values, gsize n, WsGroupStats *out)
   out->total = total;
   out->min = min;
   out->max = max;
-  out->avg = (double) total / (double) n;
+  out->avg = (double) mean;
   out->stddev = n > 1 ? (double) sqrtl (sum_sq / (long double) (n - 1)) : 0.0;
 
   select_kth (values, n, n / 2);
@@ -428,7 +431,8 @@ static WsSummary *
 summarise_nvtx (const WsRun *run, gboolean sketched)
 {
   WsSummary *summary = new_summary (WS_SUMMARY_NVTX_SUM, sketched);
-  g_autoptr (GHashTable) groups = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  g_autoptr (GHashTable) groups =
+    g_hash_table_new_full (ws_int64_hash, g_int64_equal, g_free, NULL);
   g_autoptr (GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
   g_autoptr (GPtrArray) styles = g_ptr_array_new_with_free_func (g_free);
   g_autofree guint32 *group = g_new (guint32, MAX (run->nvtx.n, 1));

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ws-limits.h"
 #include "ws-findings.h"
 #include "ws-format.h"
 #include "ws-launch-index.h"
@@ -634,7 +635,7 @@ ws_steps_warmup_time (const WsSteps *self)
 
   for (guint i = 0; i < self->steps->len; i++)
     if (g_array_index (self->steps, WsStep, i).warmup)
-      total += g_array_index (self->steps, WsStep, i).wall;
+      total = ws_time_add (total, g_array_index (self->steps, WsStep, i).wall);
   return total;
 }
 
@@ -745,7 +746,7 @@ ws_steps_describe_steady (const WsSteps *self)
     return g_strdup ("");
   for (guint i = 0; i < self->steps->len; i++)
     if (!g_array_index (self->steps, WsStep, i).warmup)
-      total += g_array_index (self->steps, WsStep, i).wall;
+      total = ws_time_add (total, g_array_index (self->steps, WsStep, i).wall);
   wall = ws_format_duration ((double) total);
   /* TRANSLATORS: "steps 1–5 of “step N” (5 of 6; 126 ms)": the first and last steady step,
    * the step name with its counter as N, how many of all, their wall time */

@@ -239,10 +239,13 @@ ws_csv_load_file (const char *path, gsize max_bytes, char **contents, gsize *len
     }
   if (!ws_file_check_not_empty (path, &st, error))
     return FALSE;
-  if (!g_file_get_contents (path, contents, len, NULL))
+  if (!ws_file_read_bounded (path, max_bytes, contents, len, error))
+    return FALSE;
+  /* Spreadsheets save CSV with a UTF-8 byte order mark: it is not text. */
+  if (*len >= 3 && memcmp (*contents, "\xef\xbb\xbf", 3) == 0)
     {
-      g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_NOT_FOUND, "%s: cannot be read", path);
-      return FALSE;
+      memmove (*contents, *contents + 3, *len - 3 + 1);
+      *len -= 3;
     }
   return TRUE;
 }

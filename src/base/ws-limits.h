@@ -19,4 +19,27 @@ ws_clamp_time (gint64 t)
   return CLAMP (t, -WS_TIME_LIMIT, WS_TIME_LIMIT);
 }
 
+/* @a + @b held at G_MAXINT64 or G_MININT64 instead of wrapping: each
+ * duration of a run fits in 63 bits, but a sum of many need not. */
+static inline gint64
+ws_time_add (gint64 a, gint64 b)
+{
+  gint64 sum;
+
+  if (__builtin_add_overflow (a, b, &sum))
+    return b > 0 ? G_MAXINT64 : G_MININT64;
+  return sum;
+}
+
+/* @a - @b, held as ws_time_add() holds a sum. */
+static inline gint64
+ws_time_sub (gint64 a, gint64 b)
+{
+  gint64 difference;
+
+  if (__builtin_sub_overflow (a, b, &difference))
+    return b < 0 ? G_MAXINT64 : G_MININT64;
+  return difference;
+}
+
 G_END_DECLS

@@ -9,6 +9,7 @@
 #include "ws-atomic-file.h"
 #include "ws-capture-fetch.h"
 #include "ws-error.h"
+#include "ws-json-depth.h"
 #include "ws-ssh-connection.h"
 
 /* The files of a capture made on a host that are not here yet — the
@@ -21,9 +22,13 @@ static JsonObject *
 load_manifest (const char *dir, JsonParser *parser, GError **error)
 {
   g_autofree char *path = g_build_filename (dir, "run.json", NULL);
+  g_autofree char *text = NULL;
+  gsize len = 0;
   JsonNode *root;
 
-  if (!json_parser_load_from_file (parser, path, error))
+  if (!ws_json_read_file (path, WS_JSON_MANIFEST_MAX_BYTES, &text, &len, error))
+    return NULL;
+  if (!json_parser_load_from_data (parser, text, (gssize) len, error))
     {
       g_prefix_error (error, "%s: ", path);
       return NULL;

@@ -6,7 +6,11 @@
 
 #include "ws-atomic-file.h"
 #include "ws-error.h"
+#include "ws-file.h"
 #include "ws-target-list.h"
+
+/* A targets file is a few rows of text; /dev/zero is not one. */
+#define WS_TARGET_LIST_MAX_BYTES ((gsize) 16 << 20)
 
 /* A targets file is kept as its lines, so that writing back a file that
  * was not edited gives the same bytes, and edits leave comments, blank
@@ -310,7 +314,7 @@ ws_target_list_new_from_file (const char *path, GError **error)
 
   g_return_val_if_fail (path != NULL, NULL);
 
-  if (!g_file_get_contents (path, &contents, &len, error))
+  if (!ws_file_read_bounded (path, WS_TARGET_LIST_MAX_BYTES, &contents, &len, error))
     return NULL;
   if (!g_utf8_validate_len (contents, len, NULL) || memchr (contents, '\0', len) != NULL)
     {

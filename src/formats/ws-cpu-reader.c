@@ -78,6 +78,28 @@ sniff_cprofile_file (const char *path, const char *head, gsize len)
   return ws_cprofile_sniff (buf, got);
 }
 
+/* Collapsed stacks of deep Python code have lines longer than the head:
+ * when no line ends in it, read further. */
+static gboolean
+sniff_collapsed_file (const char *path, const char *head, gsize len)
+{
+  g_autofree char *buf = NULL;
+  FILE *file;
+  gsize got;
+
+  if (ws_collapsed_sniff (head, len))
+    return TRUE;
+  if (path == NULL || len < 8192 || memchr (head, '\n', len) != NULL)
+    return FALSE;
+  file = g_fopen (path, "rb");
+  if (file == NULL)
+    return FALSE;
+  buf = g_malloc (SNIFF_BYTES);
+  got = fread (buf, 1, SNIFF_BYTES, file);
+  fclose (file);
+  return ws_collapsed_sniff (buf, got);
+}
+
 /**
  * ws_cpu_reader_sniff:
  * @head: the first bytes of @path
@@ -95,7 +117,7 @@ ws_cpu_reader_sniff (const char *path, const char *head, gsize len, GError **err
     return WS_CPU_FORMAT_SPEEDSCOPE;
   if (sniff_cprofile_file (path, head, len))
     return WS_CPU_FORMAT_CPROFILE;
-  if (ws_collapsed_sniff (head, len))
+  if (sniff_collapsed_file (path, head, len))
     return WS_CPU_FORMAT_COLLAPSED;
   return WS_CPU_FORMAT_NONE;
 }
@@ -134,7 +156,7 @@ ws_cpu_reader_load_data (const char *path, const char *data, gsize len, GError *
     profile = ws_speedscope_read (path, copy, len, &local);
   else if (ws_cprofile_sniff (copy, MIN (len, (gsize) SNIFF_BYTES)))
     profile = ws_cprofile_read (path, copy, len, &local);
-  else if (ws_collapsed_sniff (copy, MIN (len, 8192)))
+  else if (ws_collapsed_sniff (copy, MIN (len, (gsize) SNIFF_BYTES)))
     profile = ws_collapsed_read (path, copy, len, &local);
   else
     g_set_error (&local, WS_READER_ERROR, WS_READER_ERROR_FORMAT,
@@ -159,7 +181,6 @@ WsCpuProfile *
 ws_cpu_reader_load (const char *path, GError **error)
 {
   g_autofree char *data = NULL;
-  g_autoptr (GError) local = NULL;
   GStatBuf st;
   gsize len = 0;
 
@@ -171,12 +192,8 @@ ws_cpu_reader_load (const char *path, GError **error)
                    "%s: a CPU profile of more than 1 GiB", path);
       return NULL;
     }
-  if (!g_file_get_contents (path, &data, &len, &local))
-    {
-      g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_NOT_FOUND, "%s: %s", path,
-                   local->message);
-      return NULL;
-    }
+  if (!ws_file_read_bounded (path, MAX_PROFILE_BYTES, &data, &len, error))
+    return NULL;
   return ws_cpu_reader_load_data (path, data, len, error);
 }
 

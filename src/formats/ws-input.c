@@ -2,6 +2,7 @@
 #define G_LOG_DOMAIN "ws-input"
 #include "config.h"
 
+#include <glib/gi18n.h>
 #include <glib/gstdio.h>
 #include <string.h>
 
@@ -99,6 +100,12 @@ ws_input_detect (const char *path, GError **error)
   got = ws_file_read_head (path, head, sizeof head, error);
   if (got < 0)
     return WS_INPUT_UNKNOWN;
+  /* A UTF-8 byte order mark (CSV saved by a spreadsheet) is not content. */
+  if (got > 3 && memcmp (head, "\xef\xbb\xbf", 3) == 0)
+    {
+      memmove (head, head + 3, (gsize) got - 3);
+      got -= 3;
+    }
 
   /* An SQLite file: nvprof's layout, or the nsys reader says whether it
    * is an export. */
@@ -430,4 +437,48 @@ ws_input_split_side (const char *arg)
     g_ptr_array_add (paths, g_strdup (arg));
   g_ptr_array_add (paths, NULL);
   return (char **) g_ptr_array_free (g_steal_pointer (&paths), FALSE);
+}
+
+/**
+ * ws_input_check_distinct:
+ * @paths: (element-type filename): the files of one load
+ *
+ * The same file given twice — by two names, or a hard link to it — would
+ * be read twice (two identical ranks, every kernel counted twice).
+ *
+ * Returns: %FALSE with @error naming both when two of @paths are one file
+ *   (the same device and inode)
+ */
+gboolean
+ws_input_check_distinct (GPtrArray *paths, GError **error)
+{
+  g_autoptr (GHashTable) seen =
+    g_hash_table_new_full (g_bytes_hash, g_bytes_equal, (GDestroyNotify) g_bytes_unref, NULL);
+
+  g_return_val_if_fail (paths != NULL, FALSE);
+
+  for (guint i = 0; i < paths->len; i++)
+    {
+      const char *path = g_ptr_array_index (paths, i);
+      guint64 id[2];
+      GStatBuf st;
+      GBytes *key;
+      gpointer first;
+
+      if (g_stat (path, &st) != 0 || !S_ISREG (st.st_mode))
+        continue;
+      id[0] = (guint64) st.st_dev;
+      id[1] = (guint64) st.st_ino;
+      key = g_bytes_new (id, sizeof id);
+      if (g_hash_table_lookup_extended (seen, key, NULL, &first))
+        {
+          g_bytes_unref (key);
+          g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_FORMAT,
+                       _ ("%1$s: the same file as %2$s (given twice, or a link to it)"), path,
+                       (const char *) first);
+          return FALSE;
+        }
+      g_hash_table_insert (seen, key, (gpointer) path);
+    }
+  return TRUE;
 }

@@ -31,4 +31,6 @@ gboolean ws_input_expand_folder (const char *folder, GPtrArray *files, char **ru
 GPtrArray *ws_input_group_runs (const char *const *paths);
 char **ws_input_split_side (const char *arg);
 
+gboolean ws_input_check_distinct (GPtrArray *paths, GError **error);
+
 G_END_DECLS

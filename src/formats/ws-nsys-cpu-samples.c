@@ -2,6 +2,7 @@
 #define G_LOG_DOMAIN "ws-nsys"
 #include "config.h"
 
+#include "ws-hash.h"
 #include "ws-cpu-profile.h"
 #include "ws-error.h"
 #include "ws-limits.h"
@@ -103,7 +104,7 @@ ws_nsys_load_cpu_samples (WsNsysReader *r, const char *events, const char *chain
   g_autoptr (WsCpuProfile) profile =
     ws_cpu_profile_new (r->sql->path, "nsys-cpu-samples", "samples");
   g_autoptr (GHashTable) threads =
-    g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+    g_hash_table_new_full (ws_int64_hash, g_int64_equal, g_free, NULL);
   g_autoptr (GArray) stack = g_array_new (FALSE, FALSE, sizeof (guint32));
   SampleLoad load = { profile, threads, stack, G_MININT64, 0, 0 };
   gint64 count;

@@ -2,6 +2,7 @@
 #define G_LOG_DOMAIN "ws-nsys"
 #include "config.h"
 
+#include "ws-hash.h"
 #include "ws-error.h"
 #include "ws-limits.h"
 #include "ws-nsys-reader-private.h"
@@ -27,18 +28,6 @@ enum
   NVTX_DOMAIN_CREATE = 75,
 };
 
-static void
-column_times (WsNsysReader *r, sqlite3_stmt *stmt, int col, gint64 *start, gint64 *end)
-{
-  *start = ws_clamp_time (sqlite3_column_int64 (stmt, col));
-  *end = ws_clamp_time (sqlite3_column_int64 (stmt, col + 1));
-  if (*end < *start)
-    {
-      *end = *start;
-      r->n_reversed++;
-    }
-}
-
 /* Sorts every column of a table by (start, later end first) if it is not
  * already: exports are nearly always in order, so this is a check. */
 void
@@ -63,7 +52,8 @@ kernel_row (WsNsysReader *r, sqlite3_stmt *stmt, gsize i, gpointer data)
   WsKernels *k = &r->run->kernels;
   WsLaunchConfig config;
 
-  column_times (r, stmt, 0, &k->start[i], &k->end[i]);
+  if (!ws_nsys_column_times (r, stmt, 0, &k->start[i], &k->end[i]))
+    return FALSE;
   k->demangled[i] = ws_nsys_column_string (r, stmt, 2);
   k->short_name[i] = ws_nsys_column_string (r, stmt, 3);
   k->mangled[i] = ws_nsys_column_string (r, stmt, 4);
@@ -96,7 +86,8 @@ kernel_row_lean (WsNsysReader *r, sqlite3_stmt *stmt, gsize i, gpointer data)
   LeanKernels *lean = data;
   WsKernels *k = &r->run->kernels;
 
-  column_times (r, stmt, 0, &k->start[i], &k->end[i]);
+  if (!ws_nsys_column_times (r, stmt, 0, &k->start[i], &k->end[i]))
+    return FALSE;
   lean->names[i] = ws_nsys_column_string (r, stmt, 2);
   return TRUE;
 }
@@ -234,7 +225,8 @@ memcpy_row (WsNsysReader *r, sqlite3_stmt *stmt, gsize row, gpointer data)
   gsize i = *(gsize *) data + row;
   gint64 kind = sqlite3_column_int64 (stmt, 3);
 
-  column_times (r, stmt, 0, &m->start[i], &m->end[i]);
+  if (!ws_nsys_column_times (r, stmt, 0, &m->start[i], &m->end[i]))
+    return FALSE;
   m->bytes[i] = (guint64) MAX (sqlite3_column_int64 (stmt, 2), 0);
   m->kind[i] = (guint8) (kind >= 0 && kind <= WS_MEMOP_UVM_DTOD ? kind : WS_MEMOP_UNKNOWN);
   m->src_kind[i] = (guint8) CLAMP (sqlite3_column_int64 (stmt, 4), 0, 255);
@@ -252,7 +244,8 @@ memset_row (WsNsysReader *r, sqlite3_stmt *stmt, gsize row, gpointer data)
   WsMemops *m = &r->run->memops;
   gsize i = *(gsize *) data + row;
 
-  column_times (r, stmt, 0, &m->start[i], &m->end[i]);
+  if (!ws_nsys_column_times (r, stmt, 0, &m->start[i], &m->end[i]))
+    return FALSE;
   m->bytes[i] = (guint64) MAX (sqlite3_column_int64 (stmt, 2), 0);
   m->kind[i] = WS_MEMOP_MEMSET;
   m->src_kind[i] = 255;
@@ -371,7 +364,8 @@ api_row_lean (WsNsysReader *r, sqlite3_stmt *stmt, gsize i, gpointer data)
 {
   WsApiCalls *a = &r->run->api;
 
-  column_times (r, stmt, 0, &a->start[i], &a->end[i]);
+  if (!ws_nsys_column_times (r, stmt, 0, &a->start[i], &a->end[i]))
+    return FALSE;
   a->name[i] = ws_nsys_column_string (r, stmt, 2);
   return TRUE;
 }
@@ -466,9 +460,11 @@ nvtx_row (WsNsysReader *r, sqlite3_stmt *stmt, gsize row, gpointer data)
       case NVTXT_START_END:
         if (sqlite3_column_type (stmt, 1) != SQLITE_NULL)
           {
-            gsize i = ranges->n++;
+            gsize i = ranges->n;
 
-            column_times (r, stmt, 0, &ranges->start[i], &ranges->end[i]);
+            if (!ws_nsys_column_times (r, stmt, 0, &ranges->start[i], &ranges->end[i]))
+              return FALSE;
+            ranges->n++;
             ranges->name[i] =
               name != WS_STRING_NONE ? name : ws_string_table_intern (r->run->strings, "");
             ranges->thread[i] = ws_nsys_thread_for (r, global_tid);
@@ -485,9 +481,11 @@ nvtx_row (WsNsysReader *r, sqlite3_stmt *stmt, gsize row, gpointer data)
       case NVTX_MARK:
       case NVTXT_MARK:
         {
-          gsize i = marks->n++;
+          gsize i = marks->n;
 
-          marks->time[i] = ws_clamp_time (sqlite3_column_int64 (stmt, 0));
+          if (!ws_nsys_column_time (r, stmt, 0, &marks->time[i]))
+            return FALSE;
+          marks->n++;
           marks->name[i] =
             name != WS_STRING_NONE ? name : ws_string_table_intern (r->run->strings, "");
           marks->thread[i] = ws_nsys_thread_for (r, global_tid);
@@ -530,7 +528,7 @@ ws_nsys_load_nvtx (WsNsysReader *r, const char *table, gint64 count, GError **er
   WsNvtxRanges *ranges = &r->run->nvtx;
   WsNvtxMarks *marks = &r->run->marks;
   g_autoptr (GHashTable) thread_names =
-    g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+    g_hash_table_new_full (ws_int64_hash, g_int64_equal, g_free, NULL);
   NvtxLoad load = { 0, thread_names };
   GHashTableIter iter;
   gpointer key, value;
@@ -613,7 +611,8 @@ mem_usage_row (WsNsysReader *r, sqlite3_stmt *stmt, gsize i, gpointer data)
   WsMemUsage *u = &r->run->mem_usage;
   gint64 bytes = CLAMP (sqlite3_column_int64 (stmt, 1), 0, G_MAXINT64 / 2);
 
-  u->time[i] = ws_clamp_time (sqlite3_column_int64 (stmt, 0));
+  if (!ws_nsys_column_time (r, stmt, 0, &u->time[i]))
+    return FALSE;
   u->bytes[i] = sqlite3_column_int64 (stmt, 2) == 1 ? -bytes : bytes;
   u->device[i] = ws_nsys_column_i32 (stmt, 3);
   u->mem_kind[i] = (guint8) CLAMP (sqlite3_column_int64 (stmt, 4), 0, 255);
@@ -663,7 +662,7 @@ metric_key_hash (gconstpointer key)
 {
   const MetricKey *k = key;
 
-  return g_int64_hash (&k->type_id) * 31 + k->metric_id;
+  return ws_int64_hash (&k->type_id) * 31 + k->metric_id;
 }
 
 static gboolean
@@ -704,7 +703,8 @@ metric_row (WsNsysReader *r, sqlite3_stmt *stmt, gsize i, gpointer data)
   MetricLoad *load = data;
   WsMetricSamples *s = &r->run->metric_samples;
 
-  s->time[i] = ws_clamp_time (sqlite3_column_int64 (stmt, 0));
+  if (!ws_nsys_column_time (r, stmt, 0, &s->time[i]))
+    return FALSE;
   load->metric[i] =
     metric_for (r, load, sqlite3_column_int64 (stmt, 1), ws_nsys_column_u32 (stmt, 2));
   s->value[i] = (float) sqlite3_column_double (stmt, 3);
@@ -808,7 +808,8 @@ osrt_row (WsNsysReader *r, sqlite3_stmt *stmt, gsize i, gpointer data)
 {
   WsOsrtCalls *o = &r->run->osrt;
 
-  column_times (r, stmt, 0, &o->start[i], &o->end[i]);
+  if (!ws_nsys_column_times (r, stmt, 0, &o->start[i], &o->end[i]))
+    return FALSE;
   o->name[i] = ws_nsys_column_string (r, stmt, 2);
   o->thread[i] = ws_nsys_thread_for (r, sqlite3_column_int64 (stmt, 3));
   return TRUE;

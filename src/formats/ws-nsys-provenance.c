@@ -4,6 +4,7 @@
 
 #include <string.h>
 
+#include "ws-hash.h"
 #include "ws-limits.h"
 #include "ws-nsys-reader-private.h"
 #include "ws-sqlite.h"
@@ -74,7 +75,7 @@ ws_nsys_load_string_table (WsNsysReader *r, const char *table, const char *id_co
     }
   else
     {
-      r->string_sparse = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+      r->string_sparse = g_hash_table_new_full (ws_int64_hash, g_int64_equal, g_free, NULL);
       for (gsize i = 0; i < n; i++)
         g_hash_table_insert (r->string_sparse, g_memdup2 (&ids[i], sizeof ids[i]),
                              GUINT_TO_POINTER (ours[i] + 1));

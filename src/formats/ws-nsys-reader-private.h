@@ -37,6 +37,9 @@ typedef struct
   guint32 last_stream;
   guint32 last_config;
   gint64 n_reversed;
+  gint64 n_out_of_span; /* rows left out: a time beyond ±WS_TIME_LIMIT or none */
+  char *bad_time;       /* a time cell that is not a number: what it held */
+  const char *bad_column;
 } WsNsysReader;
 
 /* Fills row @row from @stmt; FALSE skips the row (it is not counted). */
@@ -49,6 +52,10 @@ void ws_nsys_reader_clear (WsNsysReader *r);
 guint32 ws_nsys_column_string (WsNsysReader *r, sqlite3_stmt *stmt, int col);
 guint32 ws_nsys_column_text (WsNsysReader *r, sqlite3_stmt *stmt, int col);
 gint32 ws_nsys_column_i32 (sqlite3_stmt *stmt, int col);
+gboolean ws_nsys_column_time (WsNsysReader *r, sqlite3_stmt *stmt, int col, gint64 *time);
+gboolean ws_nsys_column_times (WsNsysReader *r, sqlite3_stmt *stmt, int col, gint64 *start,
+                               gint64 *end);
+void ws_nsys_reader_warn_times (WsNsysReader *r);
 guint32 ws_nsys_column_u32 (sqlite3_stmt *stmt, int col);
 
 guint32 ws_nsys_thread_for (WsNsysReader *r, gint64 global_tid);

@@ -2,8 +2,11 @@
 #define G_LOG_DOMAIN "ws-nsys"
 #include "config.h"
 
+#include <glib/gi18n.h>
+#include <math.h>
 #include <string.h>
 
+#include "ws-hash.h"
 #include "ws-error.h"
 #include "ws-limits.h"
 #include "ws-nsys-reader-private.h"
@@ -23,6 +26,7 @@ ws_nsys_reader_clear (WsNsysReader *r)
   g_clear_pointer (&r->stream_index, g_hash_table_unref);
   g_clear_pointer (&r->config_index, g_hash_table_unref);
   g_clear_pointer (&r->domain_index, g_hash_table_unref);
+  g_clear_pointer (&r->bad_time, g_free);
 }
 
 static guint
@@ -207,6 +211,81 @@ ws_nsys_domain_for (WsNsysReader *r, gint64 domain_id)
   return (guint16) (r->run->domains->len - 1);
 }
 
+/* A time cell (ns): an integer within ±WS_TIME_LIMIT.  Beyond, or empty,
+ * the row is left out and counted (no difference of two kept times can
+ * overflow); text is kept in @r for ws_nsys_read_rows() to refuse the file
+ * with. */
+gboolean
+ws_nsys_column_time (WsNsysReader *r, sqlite3_stmt *stmt, int col, gint64 *time)
+{
+  switch (sqlite3_column_type (stmt, col))
+    {
+      case SQLITE_INTEGER:
+        *time = sqlite3_column_int64 (stmt, col);
+        break;
+      case SQLITE_FLOAT:
+        {
+          double t = sqlite3_column_double (stmt, col);
+
+          if (!(fabs (t) < (double) WS_TIME_LIMIT))
+            {
+              r->n_out_of_span++;
+              return FALSE;
+            }
+          *time = (gint64) t;
+          break;
+        }
+      case SQLITE_NULL:
+        r->n_out_of_span++;
+        return FALSE;
+      default:
+        g_free (r->bad_time);
+        r->bad_time = g_strndup ((const char *) sqlite3_column_text (stmt, col), 40);
+        r->bad_column = sqlite3_column_name (stmt, col);
+        return FALSE;
+    }
+  if (*time <= -WS_TIME_LIMIT || *time >= WS_TIME_LIMIT)
+    {
+      r->n_out_of_span++;
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* Start and end in columns @col and @col + 1: an end before its start is
+ * set to the start (counted in n_reversed). */
+gboolean
+ws_nsys_column_times (WsNsysReader *r, sqlite3_stmt *stmt, int col, gint64 *start, gint64 *end)
+{
+  if (!ws_nsys_column_time (r, stmt, col, start) || !ws_nsys_column_time (r, stmt, col + 1, end))
+    return FALSE;
+  if (*end < *start)
+    {
+      *end = *start;
+      r->n_reversed++;
+    }
+  return TRUE;
+}
+
+/* The run's warnings for the times that were set right or left out. */
+void
+ws_nsys_reader_warn_times (WsNsysReader *r)
+{
+  if (r->n_reversed > 0)
+    ws_run_add_warning (
+      r->run, "%" G_GINT64_FORMAT " events end before they start; their end was set to their start",
+      r->n_reversed);
+  if (r->n_out_of_span > 0)
+    ws_run_add_warning (r->run,
+                        g_dngettext (GETTEXT_PACKAGE,
+                                     "%lld event has no time or one beyond ±2^62 ns (146 years) "
+                                     "and was left out",
+                                     "%lld events have no time or one beyond ±2^62 ns (146 "
+                                     "years) and were left out",
+                                     (gulong) r->n_out_of_span),
+                        (long long) r->n_out_of_span);
+}
+
 /* Runs @sql over @table and calls @func for each row, with cancellation,
  * progress, and at most @max_rows rows (the count taken before). */
 gboolean
@@ -228,7 +307,16 @@ ws_nsys_read_rows (WsNsysReader *r, const char *table, const char *sql, gint64 m
       if ((gint64) row >= max_rows)
         break;
       if (!func (r, stmt, row, data))
-        continue;
+        {
+          if (r->bad_time != NULL)
+            {
+              g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_SCHEMA,
+                           _ ("%1$s: table %2$s, column %3$s: '%4$s' is not a time in ns"),
+                           r->sql->path, table, r->bad_column, r->bad_time);
+              return FALSE;
+            }
+          continue;
+        }
       row++;
       r->rows_done++;
       if (row % TICK_ROWS == 0 && !tick (r, table, error))
@@ -255,11 +343,11 @@ ws_nsys_reader_init (WsNsysReader *r, WsSqlite *sql, WsRun *run, WsLoadFlags fla
   r->progress_data = progress_data;
   r->last_stream = G_MAXUINT32;
   r->last_config = G_MAXUINT32;
-  r->thread_names = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
-  r->thread_index = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  r->thread_names = g_hash_table_new_full (ws_int64_hash, g_int64_equal, g_free, NULL);
+  r->thread_index = g_hash_table_new_full (ws_int64_hash, g_int64_equal, g_free, NULL);
   r->stream_index = g_hash_table_new_full (stream_hash, stream_equal, g_free, NULL);
   r->config_index = g_hash_table_new_full (config_hash, config_equal, g_free, NULL);
-  r->domain_index = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  r->domain_index = g_hash_table_new_full (ws_int64_hash, g_int64_equal, g_free, NULL);
 }
 
 /* ---- the whole file ---------------------------------------------------- */
@@ -363,6 +451,14 @@ ws_nsys_reader_load (const char *path, WsLoadFlags flags, GCancellable *cancella
   for (gsize i = 0; i < G_N_ELEMENTS (plan); i++)
     {
       plan[i].found = ws_sqlite_find_table (sql, plan[i].table);
+      if (plan[i].found == NULL && (plan[i].flag & flags) && ws_sqlite_is_view (sql, plan[i].table))
+        {
+          g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_SCHEMA,
+                       _ ("%1$s: %2$s is a view, not a table; Warpscope reads no views (they run "
+                          "the file's own SQL)"),
+                       path, plan[i].table);
+          goto out;
+        }
       if (plan[i].found == NULL)
         continue;
       /* A lean load counts only what it reads: count(*) is a full scan. */
@@ -459,10 +555,7 @@ ws_nsys_reader_load (const char *path, WsLoadFlags flags, GCancellable *cancella
   ws_nsys_load_system (&r);
   ws_nsys_load_capture (&r);
   ws_nsys_load_processes (&r);
-  if (r.n_reversed > 0)
-    ws_run_add_warning (
-      run, "%" G_GINT64_FORMAT " events end before they start; their end was set to their start",
-      r.n_reversed);
+  ws_nsys_reader_warn_times (&r);
   ws_run_finish (run);
   ok = TRUE;
 

@@ -2,6 +2,7 @@
 #define G_LOG_DOMAIN "ws-nsys-stats"
 #include "config.h"
 
+#include <glib/gi18n.h>
 #include <math.h>
 #include <string.h>
 
@@ -43,20 +44,41 @@ starts_with_word (const char *text, const char *word)
   return g_ascii_strncasecmp (text, word, len) == 0 && !g_ascii_isalpha (text[len]);
 }
 
+/* The unit a header names in parentheses, as a factor to ns (or bytes);
+ * FALSE for a unit nsys never writes ("Total Time (fortnights)"). */
+static gboolean
+unit_scale (const char *h, double *scale)
+{
+  static const struct
+  {
+    const char *unit;
+    double scale;
+  } units[] = {
+    { "(ns)", 1 },  { "(us)", 1e3 }, { "(\xc2\xb5s)", 1e3 }, { "(ms)", 1e6 },
+    { "(s)", 1e9 }, { "(MB)", 1e6 }, { "(B)", 1 },           { "(%)", 1 },
+  };
+  const char *open = strrchr (h, '(');
+
+  *scale = 1.0;
+  if (open == NULL)
+    return TRUE;
+  for (gsize i = 0; i < G_N_ELEMENTS (units); i++)
+    if (g_str_has_prefix (open, units[i].unit))
+      {
+        *scale = units[i].scale;
+        return TRUE;
+      }
+  return FALSE;
+}
+
 static Column
 classify (const char *header)
 {
   Column col = { COL_OTHER, 1.0 };
   g_autofree char *h = g_strstrip (g_strdup (header));
 
-  if (strstr (h, "(us)") != NULL)
-    col.scale = 1e3;
-  else if (strstr (h, "(ms)") != NULL)
-    col.scale = 1e6;
-  else if (strstr (h, "(s)") != NULL)
-    col.scale = 1e9;
-  else if (strstr (h, "(MB)") != NULL)
-    col.scale = 1e6;
+  if (!unit_scale (h, &col.scale))
+    col.scale = NAN;
 
   if (g_ascii_strncasecmp (h, "Time (%)", 8) == 0 || g_ascii_strncasecmp (h, "Time(%)", 7) == 0)
     col.role = COL_PERCENT;
@@ -81,6 +103,15 @@ classify (const char *header)
            g_ascii_strcasecmp (h, "Operation") == 0)
     col.role = COL_NAME;
   return col;
+}
+
+static gboolean
+has_role (const Column *cols, guint n, Role role)
+{
+  for (guint c = 0; c < n; c++)
+    if (cols[c].role == role)
+      return TRUE;
+  return FALSE;
 }
 
 /* The report a file holds: its name first (nsys writes <base>_<report>.csv),
@@ -439,6 +470,23 @@ ws_nsys_stats_parse (const char *path, const char *text, gsize len, GError **err
         g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_FORMAT,
                      "%s: line %u: the header has no total or instance count column", path,
                      header_line);
+        return NULL;
+      }
+    for (guint c = 0; c < headers->len; c++)
+      if (cols[c].role != COL_OTHER && cols[c].role != COL_STYLE && cols[c].role != COL_NAME &&
+          isnan (cols[c].scale))
+        {
+          g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_FORMAT,
+                       _ ("%1$s: line %2$u: column “%3$s” has a unit nsys does not write "
+                          "(expected ns, us, ms, s or MB)"),
+                       path, header_line, (const char *) g_ptr_array_index (headers, c));
+          return NULL;
+        }
+    if (!has_role (cols, headers->len, COL_NAME))
+      {
+        g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_FORMAT,
+                     _ ("%1$s: line %2$u: the header has no Name column (nor Range or Operation)"),
+                     path, header_line);
         return NULL;
       }
   }

@@ -4,6 +4,7 @@
 
 #include <string.h>
 
+#include "ws-hash.h"
 #include "ws-demangle.h"
 #include "ws-error.h"
 #include "ws-limits.h"
@@ -157,13 +158,8 @@ kernel_row (WsNsysReader *r, sqlite3_stmt *stmt, gsize i, gpointer data)
   WsLaunchConfig config;
   gint32 device = ws_nsys_column_i32 (stmt, 3);
 
-  k->start[i] = ws_clamp_time (sqlite3_column_int64 (stmt, 0));
-  k->end[i] = ws_clamp_time (sqlite3_column_int64 (stmt, 1));
-  if (k->end[i] < k->start[i])
-    {
-      k->end[i] = k->start[i];
-      r->n_reversed++;
-    }
+  if (!ws_nsys_column_times (r, stmt, 0, &k->start[i], &k->end[i]))
+    return FALSE;
   k->demangled[i] = name->demangled;
   k->short_name[i] = name->short_name;
   k->mangled[i] = name->mangled;
@@ -325,13 +321,8 @@ api_row (WsNsysReader *r, sqlite3_stmt *stmt, gsize i, gpointer data)
   NvprofReader *nr = data;
   WsApiCalls *a = &r->run->api;
 
-  a->start[i] = ws_clamp_time (sqlite3_column_int64 (stmt, 0));
-  a->end[i] = ws_clamp_time (sqlite3_column_int64 (stmt, 1));
-  if (a->end[i] < a->start[i])
-    {
-      a->end[i] = a->start[i];
-      r->n_reversed++;
-    }
+  if (!ws_nsys_column_times (r, stmt, 0, &a->start[i], &a->end[i]))
+    return FALSE;
   a->name[i] = api_name (nr, sqlite3_column_int64 (stmt, 7), sqlite3_column_int64 (stmt, 2));
   a->thread[i] = thread_for (nr, (guint32) sqlite3_column_int64 (stmt, 3),
                              (guint32) sqlite3_column_int64 (stmt, 4));
@@ -439,11 +430,13 @@ marker_read (WsNsysReader *r, sqlite3_stmt *stmt, gsize row, gpointer data)
   WsNvtxRanges *ranges = &r->run->nvtx;
   WsNvtxMarks *marks = &r->run->marks;
   gint64 flags = sqlite3_column_int64 (stmt, 0);
-  gint64 time = ws_clamp_time (sqlite3_column_int64 (stmt, 1));
   gint64 id = sqlite3_column_int64 (stmt, 2);
+  gint64 time;
   guint32 pid, tid;
   gpointer color;
 
+  if (!ws_nsys_column_time (r, stmt, 1, &time))
+    return FALSE;
   blob_ids (stmt, 4, &pid, &tid);
   color = g_hash_table_lookup (ctx->load.colors, &id);
   if (flags & MARKER_END)
@@ -539,8 +532,8 @@ load_markers (NvprofReader *nr, const char *table, gint64 count, GError **error)
                      "%s: table %s has no %s column", r->sql->path, table, required[c]);
         return FALSE;
       }
-  ctx.load.open = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
-  ctx.load.colors = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  ctx.load.open = g_hash_table_new_full (ws_int64_hash, g_int64_equal, g_free, g_free);
+  ctx.load.colors = g_hash_table_new_full (ws_int64_hash, g_int64_equal, g_free, NULL);
   load_marker_colors (nr, ctx.load.colors);
 
   ranges->start = g_new (gint64, MAX (count, 1));
@@ -812,9 +805,9 @@ ws_nvprof_reader_load (const char *path, WsLoadFlags flags, GCancellable *cancel
   run->prov.product = g_strdup ("NVIDIA nvprof");
 
   ws_nsys_reader_init (r, sql, run, flags & ~WS_LOAD_LEAN, progress, progress_data);
-  nr.kernel_names = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
-  nr.threads = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
-  nr.api_names = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  nr.kernel_names = g_hash_table_new_full (ws_int64_hash, g_int64_equal, g_free, g_free);
+  nr.threads = g_hash_table_new_full (ws_int64_hash, g_int64_equal, g_free, NULL);
+  nr.api_names = g_hash_table_new_full (ws_int64_hash, g_int64_equal, g_free, NULL);
   nr.used_devices = g_hash_table_new (g_direct_hash, g_direct_equal);
   for (guint p = 0; p < N_PARTS; p++)
     r->rows_total += parts[p].rows;
@@ -884,10 +877,7 @@ ws_nvprof_reader_load (const char *path, WsLoadFlags flags, GCancellable *cancel
                         parts[P_METRIC].rows);
   load_devices (&nr);
   load_processes (&nr);
-  if (r->n_reversed > 0)
-    ws_run_add_warning (
-      run, "%" G_GINT64_FORMAT " events end before they start; their end was set to their start",
-      r->n_reversed);
+  ws_nsys_reader_warn_times (r);
   ws_run_finish (run);
   ok = TRUE;
 

@@ -8,6 +8,7 @@
 
 #include "ws-cpu-reader-private.h"
 #include "ws-error.h"
+#include "ws-json-depth.h"
 
 /* speedscope's file format (its file-format-schema.json): shared frames
  * ({name, file, line}) and profiles, each "sampled" (samples: stacks of
@@ -49,6 +50,27 @@ fail (GError **error, const char *path, const char *what)
   return FALSE;
 }
 
+/* json-glib's typed getters assert on a member of another type: the file
+ * decides the types, so every member is checked before it is taken. */
+static JsonArray *
+member_array (JsonObject *object, const char *name)
+{
+  JsonNode *node = json_object_get_member (object, name);
+
+  return node != NULL && JSON_NODE_HOLDS_ARRAY (node) ? json_node_get_array (node) : NULL;
+}
+
+static const char *
+member_string (JsonObject *object, const char *name, const char *fallback)
+{
+  JsonNode *node = json_object_get_member (object, name);
+
+  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) ||
+      json_node_get_value_type (node) != G_TYPE_STRING)
+    return fallback;
+  return json_node_get_string (node);
+}
+
 static gboolean
 get_number (JsonNode *node, double *out)
 {
@@ -76,7 +98,7 @@ read_frames (WsCpuProfile *profile, JsonObject *root, GArray *ids, const char *p
 
   if (shared == NULL || !JSON_NODE_HOLDS_OBJECT (shared))
     return fail (error, path, "no \"shared\" object with its frames");
-  frames = json_object_get_array_member (json_node_get_object (shared), "frames");
+  frames = member_array (json_node_get_object (shared), "frames");
   if (frames == NULL)
     return fail (error, path, "no \"shared.frames\" array");
   for (guint i = 0; i < json_array_get_length (frames); i++)
@@ -91,10 +113,10 @@ read_frames (WsCpuProfile *profile, JsonObject *root, GArray *ids, const char *p
       if (!JSON_NODE_HOLDS_OBJECT (node))
         return fail (error, path, "a frame that is not an object");
       frame = json_node_get_object (node);
-      name = json_object_get_string_member_with_default (frame, "name", NULL);
+      name = member_string (frame, "name", NULL);
       if (name == NULL)
         return fail (error, path, "a frame without a name");
-      file = json_object_get_string_member_with_default (frame, "file", NULL);
+      file = member_string (frame, "file", NULL);
       if (!get_number (json_object_get_member (frame, "line"), &line) || line < 0 ||
           line > G_MAXINT32)
         line = -1;
@@ -108,8 +130,8 @@ static gboolean
 read_sampled (WsCpuProfile *profile, JsonObject *p, GArray *frames, guint32 thread, double scale,
               const char *path, GError **error)
 {
-  JsonArray *samples = json_object_get_array_member (p, "samples");
-  JsonArray *weights = json_object_get_array_member (p, "weights");
+  JsonArray *samples = member_array (p, "samples");
+  JsonArray *weights = member_array (p, "weights");
   g_autoptr (GArray) stack = g_array_new (FALSE, FALSE, sizeof (guint32));
 
   if (samples == NULL)
@@ -153,7 +175,7 @@ static gboolean
 read_evented (WsCpuProfile *profile, JsonObject *p, GArray *frames, guint32 thread, double scale,
               const char *path, GError **error)
 {
-  JsonArray *events = json_object_get_array_member (p, "events");
+  JsonArray *events = member_array (p, "events");
   g_autoptr (GArray) stack = g_array_new (FALSE, FALSE, sizeof (guint32));
   double last = NAN;
   double start = 0;
@@ -171,7 +193,7 @@ read_evented (WsCpuProfile *profile, JsonObject *p, GArray *frames, guint32 thre
       if (!JSON_NODE_HOLDS_OBJECT (node))
         return fail (error, path, "an event that is not an object");
       event = json_node_get_object (node);
-      type = json_object_get_string_member_with_default (event, "type", "");
+      type = member_string (event, "type", "");
       if (!get_number (json_object_get_member (event, "at"), &at) ||
           !get_number (json_object_get_member (event, "frame"), &index) || index < 0 ||
           index >= frames->len || index != floor (index))
@@ -215,6 +237,8 @@ ws_speedscope_read (const char *path, const char *data, gsize len, GError **erro
   const char *unit = NULL;
   gboolean evented = FALSE;
 
+  if (!ws_json_check_depth (path, data, len, WS_JSON_MAX_DEPTH, error))
+    return NULL;
   if (!json_parser_load_from_data (parser, data, (gssize) len, &local))
     {
       g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_FORMAT,
@@ -227,13 +251,13 @@ ws_speedscope_read (const char *path, const char *data, gsize len, GError **erro
       return NULL;
     }
   root = json_node_get_object (json_parser_get_root (parser));
-  profiles = json_object_get_array_member (root, "profiles");
+  profiles = member_array (root, "profiles");
   if (profiles == NULL || json_array_get_length (profiles) == 0)
     {
       fail (error, path, "no profiles");
       return NULL;
     }
-  exporter = json_object_get_string_member_with_default (root, "exporter", "");
+  exporter = member_string (root, "exporter", "");
   {
     JsonNode *first = json_array_get_element (profiles, 0);
 
@@ -241,9 +265,8 @@ ws_speedscope_read (const char *path, const char *data, gsize len, GError **erro
       {
         JsonObject *p = json_node_get_object (first);
 
-        unit = json_object_get_string_member_with_default (p, "unit", "none");
-        evented =
-          g_strcmp0 (json_object_get_string_member_with_default (p, "type", ""), "evented") == 0;
+        unit = member_string (p, "unit", "none");
+        evented = g_strcmp0 (member_string (p, "type", ""), "evented") == 0;
       }
   }
   {
@@ -256,7 +279,7 @@ ws_speedscope_read (const char *path, const char *data, gsize len, GError **erro
                                                                         : "speedscope-sampled",
                                   ours);
   }
-  profile->title = g_strdup (json_object_get_string_member_with_default (root, "name", NULL));
+  profile->title = g_strdup (member_string (root, "name", NULL));
   if (!read_frames (profile, root, frames, path, error))
     return NULL;
 
@@ -275,8 +298,8 @@ ws_speedscope_read (const char *path, const char *data, gsize len, GError **erro
           return NULL;
         }
       p = json_node_get_object (node);
-      type = json_object_get_string_member_with_default (p, "type", "");
-      this_unit = json_object_get_string_member_with_default (p, "unit", "none");
+      type = member_string (p, "type", "");
+      this_unit = member_string (p, "unit", "none");
       scale = unit_scale (this_unit, &ours);
       if (!g_str_equal (ours, profile->unit))
         {
@@ -284,7 +307,7 @@ ws_speedscope_read (const char *path, const char *data, gsize len, GError **erro
           return NULL;
         }
       fallback = g_strdup_printf ("profile %u", i + 1);
-      name = json_object_get_string_member_with_default (p, "name", fallback);
+      name = member_string (p, "name", fallback);
       thread = ws_cpu_profile_add_thread (profile, name, -1, -1);
       if (g_str_equal (type, "sampled"))
         {

@@ -2,6 +2,7 @@
 #define G_LOG_DOMAIN "ws-sqlite"
 #include "config.h"
 
+#include <glib/gi18n.h>
 #include <glib/gstdio.h>
 #include <string.h>
 
@@ -224,6 +225,38 @@ columns_free (gpointer data)
     g_hash_table_unref (data);
 }
 
+/* An immutable connection reads the main file alone: what a write-ahead
+ * log beside it holds (rows added or deleted, not yet checkpointed) would
+ * be silently missing, and reading it would mean writing a -shm file
+ * beside the user's.  So a log that is not empty is named instead. */
+static gboolean
+check_no_wal (const char *path, GError **error)
+{
+  g_autofree char *wal = g_strconcat (path, "-wal", NULL);
+  GStatBuf st;
+
+  if (g_stat (wal, &st) != 0 || st.st_size == 0)
+    return TRUE;
+  g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_FAILED,
+               _ ("%1$s: a write-ahead log beside it (%2$s, %3$lld bytes) holds changes not yet "
+                  "in the file; checkpoint it first (sqlite3 FILE "
+                  "'PRAGMA wal_checkpoint(TRUNCATE)')"),
+               path, wal, (long long) st.st_size);
+  return FALSE;
+}
+
+/**
+ * ws_sqlite_is_view:
+ *
+ * Returns: whether @name is a view of the file: views are never read (they
+ *   would run the file's own SQL), so a view where a table belongs is said
+ */
+gboolean
+ws_sqlite_is_view (WsSqlite *self, const char *name)
+{
+  return g_hash_table_contains (self->views, name);
+}
+
 /**
  * ws_sqlite_open:
  *
@@ -241,7 +274,7 @@ ws_sqlite_open (const char *path, GCancellable *cancellable, GError **error)
   g_autofree char *uri = NULL;
   int rc;
 
-  if (!ws_sqlite_check_header (path, error))
+  if (!ws_sqlite_check_header (path, error) || !check_no_wal (path, error))
     return NULL;
 
   self = g_new0 (WsSqlite, 1);

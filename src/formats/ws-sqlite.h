@@ -23,6 +23,7 @@ WsSqlite *ws_sqlite_open (const char *path, GCancellable *cancellable, GError **
 void ws_sqlite_close (WsSqlite *self);
 
 const char *ws_sqlite_find_table (WsSqlite *self, const char *name);
+gboolean ws_sqlite_is_view (WsSqlite *self, const char *name);
 gboolean ws_sqlite_has_column (WsSqlite *self, const char *table, const char *column);
 char *ws_sqlite_column_or (WsSqlite *self, const char *table, const char *column,
                            const char *fallback);

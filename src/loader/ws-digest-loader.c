@@ -12,6 +12,7 @@
 #include "ws-digest-merge.h"
 #include "ws-digest-rank.h"
 #include "ws-error.h"
+#include "ws-input.h"
 #include "ws-file.h"
 #include "ws-ranks-loader.h"
 #include "ws-run-loader.h"
@@ -96,6 +97,8 @@ ws_digest_loader_list (const char *const *paths, GError **error)
   out = g_ptr_array_new_full (listed->len, g_free);
   for (guint i = 0; i < listed->len; i++)
     g_ptr_array_add (out, g_array_index (listed, Listed, i).path);
+  if (!ws_input_check_distinct (out, error))
+    g_clear_pointer (&out, g_ptr_array_unref);
   return out;
 }
 

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "ws-error.h"
+#include "ws-json-depth.h"
 #include "ws-manifest-reader.h"
 
 /* A capture folder's run.json, as the launcher writes it
@@ -121,7 +122,12 @@ ws_manifest_read (const char *path, GError **error)
   JsonObject *root, *target, *tools;
   JsonArray *steps, *gpus;
 
-  if (!json_parser_load_from_file (parser, path, NULL) ||
+  g_autofree char *text = NULL;
+  gsize len = 0;
+
+  if (!ws_json_read_file (path, WS_JSON_MANIFEST_MAX_BYTES, &text, &len, error))
+    return NULL;
+  if (!json_parser_load_from_data (parser, text, (gssize) len, NULL) ||
       !JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
     {
       g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_FORMAT,

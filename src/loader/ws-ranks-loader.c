@@ -145,6 +145,8 @@ ws_ranks_loader_expand (const char *const *paths, GError **error)
   for (guint i = 0; i < out->len; i++)
     if (g_hash_table_add (seen, g_ptr_array_index (out, i)))
       g_ptr_array_add (unique, g_strdup (g_ptr_array_index (out, i)));
+  if (!ws_input_check_distinct (unique, error))
+    return NULL;
   if (unique->len == 0)
     {
       g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_NO_DATA,

@@ -10,6 +10,7 @@
 #include "ws-error.h"
 #include "ws-gauges.h"
 #include "ws-input.h"
+#include "ws-json-depth.h"
 #include "ws-load-relay.h"
 #include "ws-ncu-match.h"
 #include "ws-ncu-reader.h"
@@ -99,7 +100,11 @@ expect_manifest_kernels (WsNcuResults *ncu, const char *run_json)
   JsonArray *list;
   g_autoptr (GHashTable) per_file = g_hash_table_new (g_str_hash, g_str_equal);
 
-  if (!json_parser_load_from_file (parser, run_json, NULL) ||
+  g_autofree char *text = NULL;
+  gsize len = 0;
+
+  if (!ws_json_read_file (run_json, WS_JSON_MANIFEST_MAX_BYTES, &text, &len, NULL) ||
+      !json_parser_load_from_data (parser, text, (gssize) len, NULL) ||
       !JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
     return;
   kernels =
@@ -579,6 +584,8 @@ ws_run_load (const char *const *paths, WsLoadFlags flags, GCancellable *cancella
         }
     }
 
+  if (!ws_input_check_distinct (files, error))
+    return NULL;
   for (guint i = 0; i < files->len; i++)
     {
       WsInputKind kind = ws_input_detect (g_ptr_array_index (files, i), error);

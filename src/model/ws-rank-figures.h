@@ -71,6 +71,10 @@ typedef struct
   double work_median;  /* ns: median own work per steady step */
   GArray *ranges;      /* WsRankRange, most time first */
   GArray *collectives; /* WsRankCollective, most time first */
+  /* Private: the steps' indexes ordered by number, made on the first
+   * look-up (ws_rank_figures_find_step()), once the steps are complete. */
+  gsize by_number_made;
+  guint32 *by_number;
 } WsRankFigures;
 
 WsRankFigures *ws_rank_figures_new (void);

@@ -6,6 +6,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "ws-limits.h"
 #include "ws-bars-chart.h"
 #include "ws-format.h"
 #include "ws-kernel-name.h"
@@ -143,7 +144,7 @@ ws_bars_model_new (const WsSummary *summary, guint top_n, WsBarsSort sort, const
 
         other->n_folded++;
         other->count += bar->count;
-        other->total += bar->total;
+        other->total = ws_time_add (other->total, bar->total);
         other->share += bar->share;
         other->min = MIN (other->min, bar->min);
         other->max = MAX (other->max, bar->max);

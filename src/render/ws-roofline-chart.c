@@ -6,6 +6,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "ws-limits.h"
 #include "ws-chart-title.h"
 #include "ws-format.h"
 #include "ws-ncu-match.h"
@@ -161,7 +162,7 @@ ws_roofline_model_new_run (const WsRun *run)
           g_hash_table_insert (groups, (gpointer) key, g);
           g_ptr_array_add (order, g);
         }
-      g->ncu_time += duration;
+      g->ncu_time = ws_time_add (g->ncu_time, duration);
       if (duration > g->longest)
         {
           g->longest = duration;

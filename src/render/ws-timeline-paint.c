@@ -6,6 +6,8 @@
 #include <pango/pangocairo.h>
 #include <string.h>
 
+#include "ws-hash.h"
+#include "ws-limits.h"
 #include "ws-kernel-name.h"
 #include "ws-text.h"
 #include "ws-timeline-chart.h"
@@ -91,7 +93,7 @@ ws_timeline_paint_new (WsRun *run)
 
   self->run = run;
   self->labels = g_array_new (FALSE, FALSE, sizeof (PendingLabel));
-  self->label_text = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, label_text_free);
+  self->label_text = g_hash_table_new_full (ws_int64_hash, g_int64_equal, g_free, label_text_free);
   self->pango = pango_font_map_create_context (pango_cairo_font_map_get_default ());
   return self;
 }
@@ -539,7 +541,9 @@ ws_timeline_paint_end (WsTimelinePaint *self)
 static inline gint64
 column_time (const WsPaintFrame *f, gint64 c)
 {
-  return f->origin + (gint64) floor (f->view_start + (double) c * f->ns_per_px);
+  double offset = floor (f->view_start + (double) c * f->ns_per_px);
+
+  return ws_time_add (f->origin, (gint64) CLAMP (offset, -9e18, 9e18));
 }
 
 static inline double

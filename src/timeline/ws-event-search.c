@@ -4,6 +4,7 @@
 
 #include <string.h>
 
+#include "ws-hash.h"
 #include "ws-event-search.h"
 #include "ws-sort.h"
 
@@ -85,7 +86,7 @@ static void
 count_names (WsEventSearch *self, guint n_strings)
 {
   const WsRun *run = self->run;
-  g_autoptr (GHashTable) index = g_hash_table_new (g_int64_hash, g_int64_equal);
+  g_autoptr (GHashTable) index = g_hash_table_new (ws_int64_hash, g_int64_equal);
   g_autoptr (GArray) keys = g_array_new (FALSE, FALSE, sizeof (gint64));
   static const WsEventKind named_kinds[] = { WS_EVENT_NVTX, WS_EVENT_MARK, WS_EVENT_API,
                                              WS_EVENT_OSRT, WS_EVENT_SAMPLE };

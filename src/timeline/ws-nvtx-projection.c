@@ -4,6 +4,8 @@
 
 #include <string.h>
 
+#include "ws-hash.h"
+#include "ws-limits.h"
 #include "ws-nvtx-projection.h"
 #include "ws-sort.h"
 
@@ -187,7 +189,8 @@ project_ranges (WsNvtxProjection *self, gint64 *api_time, guint32 *api_count)
   for (gsize i = 0; i < run->kernels.n; i++)
     if (self->launch[i] != NO_LAUNCH)
       {
-        api_time[self->launch[i]] += run->kernels.end[i] - run->kernels.start[i];
+        api_time[self->launch[i]] =
+          ws_time_add (api_time[self->launch[i]], run->kernels.end[i] - run->kernels.start[i]);
         api_count[self->launch[i]]++;
       }
 
@@ -209,7 +212,7 @@ project_ranges (WsNvtxProjection *self, gint64 *api_time, guint32 *api_count)
 
           api_time[a] = time;
           api_count[a] = count;
-          time += at;
+          time = ws_time_add (time, at);
           count += ac;
         }
       total_time[t] = time;
@@ -423,7 +426,7 @@ ws_nvtx_projection_summary (const WsNvtxProjection *self)
   const WsRun *run = self->run;
   const WsNvtxRanges *nv = &run->nvtx;
   GArray *rows = g_array_new (FALSE, TRUE, sizeof (WsNvtxGpuRow));
-  g_autoptr (GHashTable) index = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  g_autoptr (GHashTable) index = g_hash_table_new_full (ws_int64_hash, g_int64_equal, g_free, NULL);
 
   g_array_set_clear_func (rows, row_clear);
   for (gsize r = 0; r < nv->n; r++)
@@ -448,8 +451,8 @@ ws_nvtx_projection_summary (const WsNvtxProjection *self)
         }
       row = &g_array_index (rows, WsNvtxGpuRow, GPOINTER_TO_UINT (found) - 1);
       row->ranges++;
-      row->range_time += nv->end[r] - nv->start[r];
-      row->gpu_time += self->gpu_time[r];
+      row->range_time = ws_time_add (row->range_time, nv->end[r] - nv->start[r]);
+      row->gpu_time = ws_time_add (row->gpu_time, self->gpu_time[r]);
       row->kernels += self->n_kernels[r];
     }
   g_array_sort (rows, compare_rows);

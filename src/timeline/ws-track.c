@@ -2,6 +2,7 @@
 #define G_LOG_DOMAIN "ws-track"
 #include "config.h"
 
+#include "ws-limits.h"
 #include "ws-sort.h"
 #include "ws-track.h"
 
@@ -116,7 +117,7 @@ ws_track_finish (WsTrack *self, const WsRun *run, guint8 *api_classes)
           self->duration[i] = duration < WS_TRACK_FAR ? (guint32) duration : WS_TRACK_FAR;
           self->style[i] = style_of (self, run, event, api_classes);
           latest = MAX (latest, e);
-          busy += e - s;
+          busy = ws_time_add (busy, e - s);
         }
       self->block_end[b] = latest;
     }
@@ -260,7 +261,8 @@ direct_busy (const WsTrack *self, const WsRun *run, gsize from, gsize to, gint64
   gint64 sum = 0;
 
   for (gsize i = from; i < to; i++)
-    sum += overlap (ws_track_start (self, run, i), ws_track_end (self, run, i), t0, t1);
+    sum = ws_time_add (
+      sum, overlap (ws_track_start (self, run, i), ws_track_end (self, run, i), t0, t1));
   return sum;
 }
 
@@ -273,8 +275,10 @@ busy_before (const WsTrack *self, const WsRun *run, gsize i)
   gsize hi = MIN (lo + WS_TRACK_BLOCK, self->n);
 
   if (i - lo <= hi - i || b + 1 > self->n_blocks)
-    return self->block_busy[b] + direct_busy (self, run, lo, i, G_MININT64, G_MAXINT64);
-  return self->block_busy[b + 1] - direct_busy (self, run, i, hi, G_MININT64, G_MAXINT64);
+    return ws_time_add (self->block_busy[b],
+                        direct_busy (self, run, lo, i, G_MININT64, G_MAXINT64));
+  return ws_time_sub (self->block_busy[b + 1],
+                      direct_busy (self, run, i, hi, G_MININT64, G_MAXINT64));
 }
 
 /* The summed duration of events [from, to), unclipped. */
@@ -283,7 +287,7 @@ durations (const WsTrack *self, const WsRun *run, gsize from, gsize to)
 {
   if (to - from <= WS_TRACK_BLOCK)
     return direct_busy (self, run, from, to, G_MININT64, G_MAXINT64);
-  return busy_before (self, run, to) - busy_before (self, run, from);
+  return ws_time_sub (busy_before (self, run, to), busy_before (self, run, from));
 }
 
 /**
@@ -323,8 +327,8 @@ ws_track_busy (const WsTrack *self, const WsRun *run, gsize from, gsize to, gint
     {
       gsize tail = to - mid > EDGE_SCAN ? to - EDGE_SCAN : mid;
 
-      sum += durations (self, run, mid, tail);
-      sum += direct_busy (self, run, tail, to, t0, t1);
+      sum = ws_time_add (sum, durations (self, run, mid, tail));
+      sum = ws_time_add (sum, direct_busy (self, run, tail, to, t0, t1));
     }
   return sum;
 }
