@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "ws-compressed.h"
 #include "ws-cpu-reader-private.h"
 #include "ws-cpu-reader.h"
 #include "ws-error.h"
@@ -17,6 +18,8 @@
 #define SNIFF_BYTES (1024 * 1024)
 /* The largest CPU profile read whole. */
 #define MAX_PROFILE_BYTES ((gsize) 1 << 30)
+/* What a compressed file's head gives to the sniffers. */
+#define SNIFF_HEAD_BYTES 8192
 
 static gboolean
 looks_like_speedscope (const char *head, gsize len)
@@ -89,6 +92,23 @@ sniff_cprofile_file (const char *path, const char *head, gsize len)
 WsCpuFormat
 ws_cpu_reader_sniff (const char *path, const char *head, gsize len, GError **error)
 {
+  g_autofree char *inflated = NULL;
+  WsCompression compression = ws_compressed_sniff (head, len);
+
+  /* A compressed profile is judged by its first decompressed bytes; the
+   * cProfile search past the head reads the file itself, so it is left out. */
+  if (compression != WS_COMPRESSION_NONE)
+    {
+      gsize inflated_len = 0;
+
+      inflated = ws_compressed_inflate (path, compression, head, len, SNIFF_HEAD_BYTES, TRUE,
+                                        &inflated_len, NULL);
+      if (inflated == NULL)
+        return WS_CPU_FORMAT_NONE;
+      head = inflated;
+      len = inflated_len;
+      path = NULL;
+    }
   if (refuse_lookalike (path, head, len, error))
     return WS_CPU_FORMAT_NONE;
   if (looks_like_speedscope (head, len))
@@ -160,6 +180,7 @@ ws_cpu_reader_load (const char *path, GError **error)
 {
   g_autofree char *data = NULL;
   g_autoptr (GError) local = NULL;
+  WsCompression compression;
   GStatBuf st;
   gsize len = 0;
 
@@ -176,6 +197,19 @@ ws_cpu_reader_load (const char *path, GError **error)
       g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_NOT_FOUND, "%s: %s", path,
                    local->message);
       return NULL;
+    }
+  /* gzip and xz by their magic bytes, whatever the name; the bound is on
+   * what they decompress to. */
+  compression = ws_compressed_sniff (data, len);
+  if (compression != WS_COMPRESSION_NONE)
+    {
+      g_autofree char *inflated =
+        ws_compressed_inflate (path, compression, data, len, MAX_PROFILE_BYTES, FALSE, &len, error);
+
+      if (inflated == NULL)
+        return NULL;
+      g_clear_pointer (&data, g_free);
+      return ws_cpu_reader_load_data (path, inflated, len, error);
     }
   return ws_cpu_reader_load_data (path, data, len, error);
 }
