@@ -179,6 +179,50 @@ test_opens_ncu_csv (void)
   gtk_widget_destroy (GTK_WIDGET (window));
 }
 
+/* CPU profiles alone open on their flame graph, not on an empty Kernels
+ * page: py-spy's speedscope file and a cProfile table (tests/data/cpu). */
+static void
+test_opens_cpu_profile (void)
+{
+  static const char *const names[] = { "cs336_bpe_train.speedscope.json",
+                                       "cprofile_clair_standard_name.txt" };
+
+  for (gsize i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      g_autofree char *path = ws_test_data ("cpu", names[i], NULL);
+      WsWindow *window = ws_test_gui_open_and_load (path);
+
+      g_assert_cmpstr (ws_window_get_run (window)->prov.kind, ==, "cpu-profile");
+      g_assert_cmpstr (ws_window_get_page (window), ==, "flame");
+      gtk_widget_destroy (GTK_WIDGET (window));
+    }
+  /* An nsys export still opens on its kernels. */
+  {
+    g_autofree char *path = ws_test_data ("nsys", "v2025.3_h100_probe.sqlite", NULL);
+    WsWindow *window = ws_test_gui_open_and_load (path);
+
+    g_assert_cmpstr (ws_window_get_page (window), ==, "kernels");
+    gtk_widget_destroy (GTK_WIDGET (window));
+  }
+}
+
+/* An nvprof console log has no kernel events: the Kernels page's line
+ * counts the launches its bars show, from the GPU activities rows (11
+ * kernels, 3120 + 12480 + 6240 + 1560 + 1040 + 520 + 520 + 260 + 364 +
+ * 130 + 30 = 26,264 calls, summed by hand from the file). */
+static void
+test_opens_nvprof_log (void)
+{
+  g_autofree char *path = ws_test_data ("nvprof", "summary_written_small_copies.txt", NULL);
+  WsWindow *window = ws_test_gui_open_and_load (path);
+  WsKernelsPage *page = WS_KERNELS_PAGE (ws_window_get_view (window, "kernels"));
+
+  g_assert_cmpstr (ws_window_get_page (window), ==, "kernels");
+  g_assert_true (
+    g_str_has_prefix (ws_kernels_page_get_summary_text (page), "11 kernels, 26,264 launches, "));
+  gtk_widget_destroy (GTK_WIDGET (window));
+}
+
 /* The chart exports are images of the right kind with the bars in them. */
 static void
 test_export_chart (void)
@@ -650,6 +694,8 @@ main (int argc, char **argv)
   g_test_add_func ("/window/open/capture-folder-says-how-it-was-made",
                    test_capture_folder_says_how);
   g_test_add_func ("/window/open/ncu-csv-shows-gauges", test_opens_ncu_csv);
+  g_test_add_func ("/window/open/cpu-profile-shows-flame-graph", test_opens_cpu_profile);
+  g_test_add_func ("/window/open/nvprof-log-counts-launches", test_opens_nvprof_log);
   g_test_add_func ("/window/export/chart-png-svg-pdf", test_export_chart);
   g_test_add_func ("/window/compare/opens-and-matches", test_compare_window);
   g_test_add_func ("/window/compare/timelines-aligned", test_compare_timelines);
