@@ -340,6 +340,25 @@ test_compressed (void)
       g_assert_cmpfloat (fabs (graph->total - total_s * 1e9), <, 1);
     }
 
+  /* cProfile's table after the program's output, xz-compressed: "3448105
+   * function calls (3441782 primitive calls) in 7.058 seconds" (line 55). */
+  {
+    g_autofree char *text = ws_test_data ("cpu", "cprofile_pythondelaunay_sort_time.txt", NULL);
+    g_autofree char *packed = compress_copy (text, "xz", ".xz", dir);
+    g_autoptr (GError) error = NULL;
+    g_autoptr (WsCpuProfile) profile = NULL;
+
+    if (packed != NULL)
+      {
+        g_assert_cmpint (ws_input_detect (packed, &error), ==, WS_INPUT_CPU_PROFILE);
+        g_assert_no_error (error);
+        profile = ws_cpu_reader_load (packed, &error);
+        g_assert_no_error (error);
+        g_assert_cmpstr (profile->kind, ==, "cprofile");
+        g_assert_cmpint (profile->flat_calls, ==, 3448105);
+      }
+  }
+
   /* A compressed nvprof log is not a CPU profile. */
   {
     g_autofree char *log = ws_test_data ("nvprof", "nichitapavel_nvprof.txt", NULL);

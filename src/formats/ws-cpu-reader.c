@@ -93,29 +93,42 @@ WsCpuFormat
 ws_cpu_reader_sniff (const char *path, const char *head, gsize len, GError **error)
 {
   g_autofree char *inflated = NULL;
+  g_autofree char *packed = NULL;
   WsCompression compression = ws_compressed_sniff (head, len);
+  const char *file = path;
+  gsize sniff_len = len;
 
-  /* A compressed profile is judged by its first decompressed bytes; the
-   * cProfile search past the head reads the file itself, so it is left out. */
+  /* A compressed profile is judged by its first decompressed megabyte (a
+   * cProfile table may start that far in), from the file's first
+   * compressed megabyte; the search of the file itself is left out. */
   if (compression != WS_COMPRESSION_NONE)
     {
       gsize inflated_len = 0;
+      FILE *stream = path != NULL ? g_fopen (path, "rb") : NULL;
 
-      inflated = ws_compressed_inflate (path, compression, head, len, SNIFF_HEAD_BYTES, TRUE,
+      if (stream != NULL)
+        {
+          packed = g_malloc (SNIFF_BYTES);
+          len = fread (packed, 1, SNIFF_BYTES, stream);
+          fclose (stream);
+          head = packed;
+        }
+      inflated = ws_compressed_inflate (path, compression, head, len, SNIFF_BYTES, TRUE,
                                         &inflated_len, NULL);
       if (inflated == NULL)
         return WS_CPU_FORMAT_NONE;
       head = inflated;
       len = inflated_len;
-      path = NULL;
+      file = NULL;
+      sniff_len = MIN (len, SNIFF_HEAD_BYTES);
     }
-  if (refuse_lookalike (path, head, len, error))
+  if (refuse_lookalike (path, head, sniff_len, error))
     return WS_CPU_FORMAT_NONE;
-  if (looks_like_speedscope (head, len))
+  if (looks_like_speedscope (head, sniff_len))
     return WS_CPU_FORMAT_SPEEDSCOPE;
-  if (sniff_cprofile_file (path, head, len))
+  if (sniff_cprofile_file (file, head, len))
     return WS_CPU_FORMAT_CPROFILE;
-  if (ws_collapsed_sniff (head, len))
+  if (ws_collapsed_sniff (head, sniff_len))
     return WS_CPU_FORMAT_COLLAPSED;
   return WS_CPU_FORMAT_NONE;
 }
