@@ -42,6 +42,7 @@ USES = {
 OUTSIDE = [
     ('sqlite3.h', 'SQLite', {'formats'}),
     ('mpi.h', 'MPI', {'mpi'}),
+    ('lzma.h', 'liblzma', {'formats'}),
     ('gio/gunix', 'GIO-Unix', {'tools', 'export'}),
     ('gio/gdesktopappinfo.h', 'GIO-Unix', {'tools', 'export'}),
     ('json-glib/', 'json-glib',

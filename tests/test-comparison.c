@@ -404,7 +404,10 @@ test_cli_per_step (void)
   g_autofree char *out = NULL, *err = NULL;
   g_autofree char *csv = NULL, *csv_err = NULL;
 
+  /* The sentences unwrapped: a terminal as wide as COLUMNS allows. */
+  g_setenv ("COLUMNS", "10000", TRUE);
   g_assert_cmpint (ws_test_run (argv, &out, &err), ==, 0);
+  g_unsetenv ("COLUMNS");
   g_assert_true (g_str_has_prefix (
     out, "per step: GPU 8.7× faster (28.8 ms → 3.31 ms), wall 1.1× slower (1.12 ms → 1.18 ms); "));
   g_assert_nonnull (strstr (out, "\nCompared over the steady states: before steps 2–5 of “step "

@@ -6,7 +6,9 @@
 #include <string.h>
 
 #include "ws-cpu-reader.h"
+#include "ws-error.h"
 #include "ws-flame.h"
+#include "ws-input.h"
 #include "ws-run-loader.h"
 #include "ws-test-util.h"
 
@@ -273,6 +275,150 @@ test_lookalikes_refused (void)
     }
 }
 
+/* The file compressed here by the system's gzip or xz, into DIR. */
+static char *
+compress_copy (const char *path, const char *tool, const char *suffix, const char *dir)
+{
+  g_autofree char *program = g_find_program_in_path (tool);
+  g_autofree char *base = g_path_get_basename (path);
+  g_autofree char *name = g_strconcat (base, suffix, NULL);
+  char *dest = g_build_filename (dir, name, NULL);
+  const char *argv[] = { program, "-c", path, NULL };
+  g_autofree char *out = NULL;
+  g_autoptr (GError) error = NULL;
+  gsize len = 0;
+
+  if (program == NULL)
+    return NULL;
+  {
+    g_autoptr (GSubprocess) p = g_subprocess_newv (argv, G_SUBPROCESS_FLAGS_STDOUT_PIPE, &error);
+    g_autoptr (GBytes) bytes = NULL;
+
+    g_assert_no_error (error);
+    g_subprocess_communicate (p, NULL, NULL, &bytes, NULL, &error);
+    g_assert_no_error (error);
+    out = g_bytes_unref_to_data (g_steal_pointer (&bytes), &len);
+  }
+  g_assert_true (g_file_set_contents (dest, out, (gssize) len, &error));
+  g_assert_no_error (error);
+  return dest;
+}
+
+/* py-spy's speedscope file gzipped and xz-compressed opens as itself: the
+ * samples and seconds its JSON holds (summed here with json-glib), by
+ * detection as by loading, and a compressed file of another kind is
+ * refused with a line saying so. */
+static void
+test_compressed (void)
+{
+  g_autofree char *path = ws_test_data ("cpu", "cs336_bpe_train.speedscope.json", NULL);
+  g_autofree char *dir = ws_test_tmpdir ();
+  g_autoptr (GHashTable) truth = NULL;
+  const char *tools[][2] = { { "gzip", ".gz" }, { "xz", ".xz" } };
+  double total_s, matched_s;
+
+  truth = speedscope_truth (path, &total_s, "_handle_results", &matched_s);
+  for (gsize i = 0; i < G_N_ELEMENTS (tools); i++)
+    {
+      g_autofree char *packed = compress_copy (path, tools[i][0], tools[i][1], dir);
+      g_autoptr (GError) error = NULL;
+      g_autoptr (WsCpuProfile) profile = NULL;
+      g_autoptr (WsFlameGraph) graph = NULL;
+
+      if (packed == NULL)
+        {
+          g_test_message ("%s not installed: %s left out", tools[i][0], tools[i][1]);
+          continue;
+        }
+      g_assert_cmpint (ws_input_detect (packed, &error), ==, WS_INPUT_CPU_PROFILE);
+      g_assert_no_error (error);
+      profile = ws_cpu_reader_load (packed, &error);
+      g_assert_no_error (error);
+      g_assert_cmpstr (profile->kind, ==, "py-spy");
+      g_assert_cmpuint (ws_cpu_profile_n_samples (profile), ==, 2 + 3186 + 3186 + 3807);
+      graph = ws_flame_graph_new (profile, -1, 0, 0);
+      g_assert_cmpfloat (fabs (graph->total - total_s * 1e9), <, 1);
+    }
+
+  /* cProfile's table after the program's output, xz-compressed: "3448105
+   * function calls (3441782 primitive calls) in 7.058 seconds" (line 55). */
+  {
+    g_autofree char *text = ws_test_data ("cpu", "cprofile_pythondelaunay_sort_time.txt", NULL);
+    g_autofree char *packed = compress_copy (text, "xz", ".xz", dir);
+    g_autoptr (GError) error = NULL;
+    g_autoptr (WsCpuProfile) profile = NULL;
+
+    if (packed != NULL)
+      {
+        g_assert_cmpint (ws_input_detect (packed, &error), ==, WS_INPUT_CPU_PROFILE);
+        g_assert_no_error (error);
+        profile = ws_cpu_reader_load (packed, &error);
+        g_assert_no_error (error);
+        g_assert_cmpstr (profile->kind, ==, "cprofile");
+        g_assert_cmpint (profile->flat_calls, ==, 3448105);
+      }
+  }
+
+  /* A compressed nvprof log is not a CPU profile. */
+  {
+    g_autofree char *log = ws_test_data ("nvprof", "nichitapavel_nvprof.txt", NULL);
+    g_autofree char *packed = compress_copy (log, "gzip", ".gz", dir);
+    g_autoptr (GError) error = NULL;
+
+    if (packed != NULL)
+      {
+        g_assert_cmpint (ws_input_detect (packed, &error), ==, WS_INPUT_UNKNOWN);
+        g_assert_error (error, WS_READER_ERROR, WS_READER_ERROR_FORMAT);
+        g_assert_nonnull (
+          strstr (error->message, "gzip-compressed file that is not a CPU profile"));
+      }
+  }
+  ws_test_rmtree (dir);
+}
+
+/* `info` on CPU profiles speaks of them, not of nsys: py-spy's four
+ * threads and 2 + 3186 + 3186 + 3807 samples of 0.01 s (101.81 s), and
+ * cProfile's own first line, "27760 function calls (27248 primitive
+ * calls) in 427.688 seconds". */
+static void
+test_info (void)
+{
+  g_autofree char *speedscope = ws_test_data ("cpu", "cs336_bpe_train.speedscope.json", NULL);
+  g_autofree char *cprofile = ws_test_data ("cpu", "cprofile_clair_standard_name.txt", NULL);
+  const char *argv1[] = { ws_test_cli (), "info", speedscope, NULL };
+  const char *argv2[] = { ws_test_cli (), "info", cprofile, NULL };
+  const char *argv3[] = { ws_test_cli (), "info", "--format", "json", cprofile, NULL };
+  g_autofree char *out1 = NULL, *out2 = NULL, *out3 = NULL;
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  g_autoptr (GError) error = NULL;
+  JsonObject *first;
+
+  g_assert_cmpint (ws_test_run (argv1, &out1, NULL), ==, 0);
+  g_assert_null (strstr (out1, "nsys"));
+  g_assert_null (strstr (out1, "CUDA"));
+  g_assert_nonnull (strstr (out1, "Kind:           CPU profile"));
+  g_assert_nonnull (strstr (out1, "Profiler:       py-spy"));
+  g_assert_nonnull (strstr (out1, "Samples:        10,181\n"));
+  g_assert_nonnull (strstr (out1, "Threads:        4\n"));
+  g_assert_nonnull (strstr (out1, "Total time:     102 s\n"));
+
+  g_assert_cmpint (ws_test_run (argv2, &out2, NULL), ==, 0);
+  g_assert_null (strstr (out2, "nsys"));
+  g_assert_nonnull (strstr (out2, "Profiler:       cProfile"));
+  g_assert_nonnull (strstr (out2, "Calls:          27,760\n"));
+  g_assert_nonnull (strstr (out2, "Total time:     428 s\n"));
+
+  g_assert_cmpint (ws_test_run (argv3, &out3, NULL), ==, 0);
+  json_parser_load_from_data (parser, out3, -1, &error);
+  g_assert_no_error (error);
+  first = json_array_get_object_element (
+    json_object_get_array_member (json_node_get_object (json_parser_get_root (parser)),
+                                  "cpu_profiles"),
+    0);
+  g_assert_cmpstr (json_object_get_string_member (first, "format"), ==, "cprofile");
+  g_assert_cmpint (json_object_get_int_member (first, "total_ns"), ==, 427688000000);
+}
+
 /* Collapsed stacks written by `flame` read back as the same stacks. */
 static void
 test_collapsed_round_trip (void)
@@ -373,6 +519,8 @@ main (int argc, char **argv)
   g_test_add_func ("/cpu/cprofile/sorted-by-time", test_cprofile_sorted_by_time);
   g_test_add_func ("/cpu/cprofile/standard-name", test_cprofile_standard_name);
   g_test_add_func ("/cpu/lookalikes-refused", test_lookalikes_refused);
+  g_test_add_func ("/cpu/compressed/gzip-and-xz", test_compressed);
+  g_test_add_func ("/cpu/info/speaks-of-the-profile", test_info);
   g_test_add_func ("/cpu/collapsed/round-trip", test_collapsed_round_trip);
   g_test_add_func ("/cpu/nsys-samples/counts", test_nsys_cpu_samples);
   g_test_add_func ("/cpu/nsys-samples/range", test_nsys_cpu_samples_range);

@@ -431,6 +431,51 @@ count_long_numbers (const char *json, guint *numbers)
   return needless;
 }
 
+/* `gauges --format json` prints each Duration as the cell's decimal text
+ * in ns: "129.02" us is 129020, shifted here as text, not multiplied. */
+static void
+test_cli_json_durations_exact (void)
+{
+  g_autofree char *path = ws_test_data ("ncu", "h100_torch_nvtx_sections_details.csv", NULL);
+  g_autofree char *csv = ws_test_read (path);
+  const char *argv[] = { ws_test_cli (), "gauges", "--format", "json", path, NULL };
+  g_autofree char *out = NULL, *err = NULL;
+  g_autoptr (GRegex) cell =
+    g_regex_new ("^\"([0-9]+)\",.*\"Duration\",\"us\",\"([0-9]+)\\.([0-9]*)\"",
+                 G_REGEX_MULTILINE | G_REGEX_UNGREEDY, 0, NULL);
+  g_autoptr (GMatchInfo) match = NULL;
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  g_autoptr (GError) error = NULL;
+  JsonArray *launches;
+  guint checked = 0;
+
+  g_assert_cmpint (ws_test_run (argv, &out, &err), ==, 0);
+  g_assert_true (json_parser_load_from_data (parser, out, -1, &error));
+  launches =
+    json_object_get_array_member (json_node_get_object (json_parser_get_root (parser)), "launches");
+  for (g_regex_match (cell, csv, 0, &match); g_match_info_matches (match);
+       g_match_info_next (match, NULL))
+    {
+      g_autofree char *id = g_match_info_fetch (match, 1);
+      g_autofree char *whole = g_match_info_fetch (match, 2);
+      g_autofree char *frac = g_match_info_fetch (match, 3);
+      g_autofree char *ns_text = NULL;
+      JsonObject *launch;
+      JsonObject *duration;
+
+      /* Three decimals of us are whole ns: "129.02" → "129" "020". */
+      g_assert_cmpuint (strlen (frac), <=, 3);
+      ns_text = g_strdup_printf ("%s%s%.*s", whole, frac, (int) (3 - strlen (frac)), "000");
+      launch = json_array_get_object_element (launches, (guint) g_ascii_strtoull (id, NULL, 10));
+      duration = json_object_get_object_member (json_object_get_object_member (launch, "gauges"),
+                                                "duration_ns");
+      g_assert_cmpfloat (json_object_get_double_member (duration, "value"), ==,
+                         (double) g_ascii_strtoll (ns_text, NULL, 10));
+      checked++;
+    }
+  g_assert_cmpuint (checked, ==, 16);
+}
+
 static void
 test_cli_json_numbers_shortest (void)
 {
@@ -483,6 +528,7 @@ main (int argc, char **argv)
   g_test_add_func ("/ncu-gauges/cli/errors-only-export", test_cli_errors_only);
   g_test_add_func ("/ncu-gauges/cli/folder-json", test_cli_folder_json);
   g_test_add_func ("/ncu-gauges/cli/json-numbers-shortest", test_cli_json_numbers_shortest);
+  g_test_add_func ("/ncu-gauges/cli/json-durations-exact", test_cli_json_durations_exact);
 
   return g_test_run ();
 }

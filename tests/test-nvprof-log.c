@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
+#include <json-glib/json-glib.h>
 #include <math.h>
 #include <string.h>
 
@@ -166,6 +167,146 @@ test_csv_summary (void)
 
 /* Every nvprof text file of the fixtures: `info` opens the summaries, the
  * GPU traces and the metrics (what still refuses, test-nvprof-metrics.c). */
+/* The GPU activities rows of an nvprof console log, read here by a
+ * regular expression: name → (calls, average in ns). */
+typedef struct
+{
+  char *name;
+  gint64 calls;
+  double avg_ns;
+} PrintedRow;
+
+static void
+printed_row_free (gpointer data)
+{
+  PrintedRow *row = data;
+
+  g_free (row->name);
+  g_free (row);
+}
+
+static GPtrArray *
+printed_rows (const char *path, gboolean api)
+{
+  g_autofree char *text = ws_test_read (path);
+  g_auto (GStrv) lines = g_strsplit (text, "\n", -1);
+  g_autoptr (GRegex) re = g_regex_new (
+    "^\\s*(GPU activities:|API calls:)?\\s+[0-9.]+%\\s+\\S+\\s+([0-9]+)\\s+([0-9.]+)(ns|us|ms|s)"
+    "\\s+\\S+\\s+\\S+\\s+(.+?)\\s*$",
+    0, 0, NULL);
+  GPtrArray *rows = g_ptr_array_new_with_free_func (printed_row_free);
+  gboolean in_api = FALSE;
+
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      g_autoptr (GMatchInfo) match = NULL;
+      g_autofree char *type = NULL, *calls = NULL, *avg = NULL, *unit = NULL;
+      PrintedRow *row;
+
+      if (!g_regex_match (re, lines[i], 0, &match))
+        continue;
+      type = g_match_info_fetch (match, 1);
+      if (type[0] != '\0')
+        in_api = g_str_has_prefix (type, "API");
+      if (in_api != api)
+        continue;
+      calls = g_match_info_fetch (match, 2);
+      avg = g_match_info_fetch (match, 3);
+      unit = g_match_info_fetch (match, 4);
+      row = g_new0 (PrintedRow, 1);
+      row->name = g_match_info_fetch (match, 5);
+      row->calls = g_ascii_strtoll (calls, NULL, 10);
+      row->avg_ns = (double) printed_ns (avg, unit);
+      g_ptr_array_add (rows, row);
+    }
+  return rows;
+}
+
+/* A log of small copies and short kernels (written after issue 31's
+ * numbers): `info` says what it holds, with the launches the GPU
+ * activities rows count, and `diagnose` raises the two checks a summary
+ * can carry, with the counts of the rows that qualify, read here. */
+static void
+test_summary_findings (void)
+{
+  g_autofree char *path = ws_test_data ("nvprof", "summary_written_small_copies.txt", NULL);
+  g_autoptr (GPtrArray) gpu = printed_rows (path, FALSE);
+  g_autoptr (GPtrArray) api = printed_rows (path, TRUE);
+  const char *info_argv[] = { ws_test_cli (), "info", path, NULL };
+  const char *diag_argv[] = { ws_test_cli (), "diagnose", "--format", "json", path, NULL };
+  g_autofree char *info = NULL, *json = NULL, *kernel_line = NULL;
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  g_autoptr (GError) error = NULL;
+  gint64 launches = 0, small_copies = 0, short_launches = 0;
+  double launch_call_avg = 0;
+  guint kernel_names = 0;
+  JsonArray *findings;
+  gboolean seen_copies = FALSE, seen_launch = FALSE;
+
+  for (guint i = 0; i < api->len; i++)
+    {
+      const PrintedRow *row = g_ptr_array_index (api, i);
+
+      if (g_str_equal (row->name, "cudaLaunchKernel"))
+        launch_call_avg = row->avg_ns;
+    }
+  for (guint i = 0; i < gpu->len; i++)
+    {
+      const PrintedRow *row = g_ptr_array_index (gpu, i);
+
+      if (g_str_has_prefix (row->name, "[CUDA memcpy HtoD]") ||
+          g_str_has_prefix (row->name, "[CUDA memcpy DtoH]"))
+        small_copies += row->avg_ns < 10000 && row->calls >= 10 ? row->calls : 0;
+      else if (!g_str_has_prefix (row->name, "[CUDA "))
+        {
+          kernel_names++;
+          launches += row->calls;
+          if (row->avg_ns < 5000 || row->avg_ns < launch_call_avg)
+            short_launches += row->calls;
+        }
+    }
+  /* The issue's numbers, and the sums by hand: 12480 + 6240 + 364 + 30
+   * launches of kernels under 5 µs, 228119 + 1200 copies of 3.1 and 2.8 µs. */
+  g_assert_cmpuint (kernel_names, ==, 11);
+  g_assert_cmpint (launches, ==, 26264);
+  g_assert_cmpint (short_launches, ==, 12480 + 6240 + 364 + 30);
+  g_assert_cmpint (small_copies, ==, 228119 + 1200);
+
+  g_assert_cmpint (ws_test_run (info_argv, &info, NULL), ==, 0);
+  g_assert_null (strstr (info, "no CUDA kernel data"));
+  g_assert_nonnull (strstr (info, "python train_small_batches.py --batch 8 (pid 28871)"));
+  kernel_line = g_strdup_printf ("  kernels            %u       26,264", kernel_names);
+  g_assert_nonnull (strstr (info, kernel_line));
+
+  g_assert_cmpint (ws_test_run (diag_argv, &json, NULL), ==, 0);
+  json_parser_load_from_data (parser, json, -1, &error);
+  g_assert_no_error (error);
+  findings =
+    json_object_get_array_member (json_node_get_object (json_parser_get_root (parser)), "findings");
+  for (guint i = 0; i < json_array_get_length (findings); i++)
+    {
+      JsonObject *f = json_array_get_object_element (findings, i);
+      JsonObject *evidence = json_object_get_object_member (f, "evidence");
+      const char *id = json_object_get_string_member (f, "id");
+
+      if (g_str_equal (id, "small-transfers"))
+        {
+          seen_copies = TRUE;
+          g_assert_cmpint (json_object_get_int_member (evidence, "copies"), ==, small_copies);
+          g_assert_cmpstr (json_object_get_string_member (f, "severity"), ==, "severe");
+        }
+      else if (g_str_equal (id, "launch-overhead"))
+        {
+          seen_launch = TRUE;
+          g_assert_cmpint (json_object_get_int_member (evidence, "tiny_kernels"), ==,
+                           short_launches);
+          g_assert_cmpint (json_object_get_int_member (evidence, "kernels"), ==, launches);
+        }
+    }
+  g_assert_true (seen_copies);
+  g_assert_true (seen_launch);
+}
+
 static void
 test_every_file_opens_or_is_refused (void)
 {
@@ -186,6 +327,7 @@ test_every_file_opens_or_is_refused (void)
     { "events_written_from_guide.txt", NULL },
     { "events_written_from_guide.csv", NULL },
     { "metrics_mixed_written.txt", NULL },
+    { "summary_written_small_copies.txt", NULL },
   };
   g_autofree char *dir = ws_test_tmpdir ();
 
@@ -442,6 +584,7 @@ main (int argc, char **argv)
   g_test_add_func ("/nvprof-log/text/rows-equal-printed", test_text_rows_equal_printed);
   g_test_add_func ("/nvprof-log/csv/summary", test_csv_summary);
   g_test_add_func ("/nvprof-log/fixtures/open-or-refused", test_every_file_opens_or_is_refused);
+  g_test_add_func ("/nvprof-log/summary/info-and-findings", test_summary_findings);
   g_test_add_func ("/nvprof-log/cli/stats", test_cli_stats);
   g_test_add_func ("/nvprof-log/cli/compare", test_compare_two_logs);
   g_test_add_func ("/nvprof/compare-export-with-nsys", test_compare_export_with_nsys);

@@ -222,6 +222,73 @@ test_not_profiled_readable (void)
     }
 }
 
+/* CIE L*a*b* of an sRGB colour (D65), for the distance between two. */
+static void
+to_lab (double r, double g, double b, double lab[3])
+{
+  double lr = channel (r), lg = channel (g), lb = channel (b);
+  double xyz[3] = { (0.4124 * lr + 0.3576 * lg + 0.1805 * lb) / 0.95047,
+                    0.2126 * lr + 0.7152 * lg + 0.0722 * lb,
+                    (0.0193 * lr + 0.1192 * lg + 0.9505 * lb) / 1.08883 };
+  double f[3];
+
+  for (int i = 0; i < 3; i++)
+    f[i] = xyz[i] > 0.008856 ? cbrt (xyz[i]) : 7.787 * xyz[i] + 16.0 / 116;
+  lab[0] = 116 * f[1] - 16;
+  lab[1] = 500 * (f[0] - f[1]);
+  lab[2] = 200 * (f[1] - f[2]);
+}
+
+/* CIE76 ΔE between a drawn pixel and a colour: about 2.3 is the least an
+ * eye tells apart, 10 and more reads as another colour at a glance. */
+static double
+delta_e (const guint8 *px, WsColor color)
+{
+  double a[3], b[3];
+
+  to_lab (px[2] / 255.0, px[1] / 255.0, px[0] / 255.0, a);
+  to_lab (color.r, color.g, color.b, b);
+  return sqrt ((a[0] - b[0]) * (a[0] - b[0]) + (a[1] - b[1]) * (a[1] - b[1]) +
+               (a[2] - b[2]) * (a[2] - b[2]));
+}
+
+/* "Not profiled" is told from Memory at a glance (issue 31: in the dark
+ * theme its faded blue, 82,125,177, was ΔE 17 from Memory's 98,160,234),
+ * and from every verdict colour, in both themes; and in the dark one it
+ * keeps 3:1 against the background. */
+static void
+test_not_profiled_distinct (void)
+{
+  for (int dark = 0; dark < 2; dark++)
+    {
+      g_autoptr (WsBarsModel) model = NULL;
+      cairo_surface_t *surface = NULL;
+      WsPalette palette;
+      const guint8 *pale, *background;
+      guint none = 0;
+      /* The old dark colour as a pixel: B, G, R, A. */
+      const guint8 faded_px[4] = { 177, 125, 82, 255 };
+
+      draw_with_verdicts (dark, 15, &surface, &model, &palette);
+      background = cairo_image_surface_get_data (surface) + 2 * 4;
+      while (ws_bars_model_get (model, none)->verdict != WS_VERDICT_NONE)
+        none++;
+      pale = bar_pixel (surface, model, &palette, none, 0.5);
+      g_test_message ("%s: not profiled ΔE %.1f from Memory, %.2f:1 on the background",
+                      dark ? "dark" : "light", delta_e (pale, palette.memory),
+                      contrast (pale, background));
+      /* The old colour fails the same measure. */
+      if (dark)
+        g_assert_cmpfloat (delta_e (faded_px, palette.memory), <, 20);
+      g_assert_cmpfloat (delta_e (pale, palette.memory), >=, 30);
+      for (int v = WS_VERDICT_COMPUTE; v < WS_N_VERDICTS; v++)
+        g_assert_cmpfloat (delta_e (pale, ws_verdict_color (&palette, (WsVerdict) v)), >=, 10);
+      if (dark)
+        g_assert_cmpfloat (contrast (pale, background), >=, 3.0);
+      cairo_surface_destroy (surface);
+    }
+}
+
 /* The "others" bar is striped, never a flat colour of a verdict: it had the
  * grey of Unknown. */
 static void
@@ -260,6 +327,7 @@ main (int argc, char **argv)
   g_test_add_func ("/render/bars/lengths-proportional-to-totals", test_bar_lengths_proportional);
   g_test_add_func ("/render/bars/others-folds-the-rest", test_others_bar);
   g_test_add_func ("/render/bars/not-profiled-readable-in-both-themes", test_not_profiled_readable);
+  g_test_add_func ("/render/bars/not-profiled-distinct-from-memory", test_not_profiled_distinct);
   g_test_add_func ("/render/bars/others-striped-not-a-verdict-colour", test_others_not_a_verdict);
   g_test_add_func ("/render/bars/sort-and-filter", test_sort_and_filter);
 

@@ -8,6 +8,7 @@
 #include "ws-test-load.h"
 #include "ws-test-util.h"
 #include "ws-timeline-chart.h"
+#include "ws-timeline-text.h"
 
 #define PROBE "v2025.3_h100_probe.sqlite"
 
@@ -290,6 +291,56 @@ test_repeat_prints_timings (Fixture *f, gconstpointer data)
   g_assert_nonnull (strstr (err2, "--range"));
 }
 
+/* The range label's three parts agree: the length printed is the end
+ * printed minus the start printed, in the same unit and decimals (issue
+ * 31: a view from 1.31 s before a 26.8 s run to 25.49 s read
+ * "0.00 s – 25.49 s (26.8 s)").  The digits are subtracted here as
+ * integers. */
+static void
+test_range_label_parts_agree (void)
+{
+  static const struct
+  {
+    gint64 start, end;
+    const char *text;
+  } views[] = {
+    { -1310000000, 25490000000, "0.00 s – 25.49 s (25.49 s)" },
+    { 10000000, 10070000, "10.00000 ms – 10.07000 ms (0.07000 ms)" },
+    { 1234567, 26800000000, "0.00 s – 26.80 s (26.80 s)" },
+    { 2004999, 2015001, "2.00500 ms – 2.01500 ms (0.01000 ms)" },
+  };
+  g_autoptr (WsRun) run = ws_run_new ();
+  g_autoptr (GRegex) parts = g_regex_new (
+    "^([0-9]+)\\.([0-9]+) (\\S+) – ([0-9]+)\\.([0-9]+) (\\S+) \\(([0-9]+)\\.([0-9]+) (\\S+)\\)$", 0,
+    0, NULL);
+
+  run->origin = 0;
+  run->end_time = 26800000000;
+  for (gsize i = 0; i < G_N_ELEMENTS (views); i++)
+    {
+      g_autofree char *text = ws_timeline_format_range (run, views[i].start, views[i].end);
+      g_autoptr (GMatchInfo) match = NULL;
+      gint64 n[3];
+
+      g_assert_cmpstr (text, ==, views[i].text);
+      g_assert_true (g_regex_match (parts, text, 0, &match));
+      for (int p = 0; p < 3; p++)
+        {
+          g_autofree char *whole = g_match_info_fetch (match, 1 + 3 * p);
+          g_autofree char *frac = g_match_info_fetch (match, 2 + 3 * p);
+          g_autofree char *unit = g_match_info_fetch (match, 3 + 3 * p);
+          g_autofree char *first_unit = g_match_info_fetch (match, 3);
+          g_autofree char *first_frac = g_match_info_fetch (match, 2);
+          g_autofree char *digits = g_strconcat (whole, frac, NULL);
+
+          g_assert_cmpstr (unit, ==, first_unit);
+          g_assert_cmpuint (strlen (frac), ==, strlen (first_frac));
+          n[p] = g_ascii_strtoll (digits, NULL, 10);
+        }
+      g_assert_cmpint (n[2], ==, n[1] - n[0]);
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -305,5 +356,6 @@ main (int argc, char **argv)
               test_vector_output, fixture_tear_down);
   g_test_add ("/timeline-render/cli/repeat-prints-timings", Fixture, NULL, fixture_set_up,
               test_repeat_prints_timings, fixture_tear_down);
+  g_test_add_func ("/timeline-render/range-label/parts-agree", test_range_label_parts_agree);
   return g_test_run ();
 }

@@ -179,6 +179,50 @@ test_opens_ncu_csv (void)
   gtk_widget_destroy (GTK_WIDGET (window));
 }
 
+/* CPU profiles alone open on their flame graph, not on an empty Kernels
+ * page: py-spy's speedscope file and a cProfile table (tests/data/cpu). */
+static void
+test_opens_cpu_profile (void)
+{
+  static const char *const names[] = { "cs336_bpe_train.speedscope.json",
+                                       "cprofile_clair_standard_name.txt" };
+
+  for (gsize i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      g_autofree char *path = ws_test_data ("cpu", names[i], NULL);
+      WsWindow *window = ws_test_gui_open_and_load (path);
+
+      g_assert_cmpstr (ws_window_get_run (window)->prov.kind, ==, "cpu-profile");
+      g_assert_cmpstr (ws_window_get_page (window), ==, "flame");
+      gtk_widget_destroy (GTK_WIDGET (window));
+    }
+  /* An nsys export still opens on its kernels. */
+  {
+    g_autofree char *path = ws_test_data ("nsys", "v2025.3_h100_probe.sqlite", NULL);
+    WsWindow *window = ws_test_gui_open_and_load (path);
+
+    g_assert_cmpstr (ws_window_get_page (window), ==, "kernels");
+    gtk_widget_destroy (GTK_WIDGET (window));
+  }
+}
+
+/* An nvprof console log has no kernel events: the Kernels page's line
+ * counts the launches its bars show, from the GPU activities rows (11
+ * kernels, 3120 + 12480 + 6240 + 1560 + 1040 + 520 + 520 + 260 + 364 +
+ * 130 + 30 = 26,264 calls, summed by hand from the file). */
+static void
+test_opens_nvprof_log (void)
+{
+  g_autofree char *path = ws_test_data ("nvprof", "summary_written_small_copies.txt", NULL);
+  WsWindow *window = ws_test_gui_open_and_load (path);
+  WsKernelsPage *page = WS_KERNELS_PAGE (ws_window_get_view (window, "kernels"));
+
+  g_assert_cmpstr (ws_window_get_page (window), ==, "kernels");
+  g_assert_true (
+    g_str_has_prefix (ws_kernels_page_get_summary_text (page), "11 kernels, 26,264 launches, "));
+  gtk_widget_destroy (GTK_WIDGET (window));
+}
+
 /* The chart exports are images of the right kind with the bars in them. */
 static void
 test_export_chart (void)
@@ -482,6 +526,81 @@ overlay_accels (const char *text)
   return set;
 }
 
+/* A read-only selectable label (kernel details, a finding's text) that
+ * gets the focus shows no selection: GTK selects all of one on focus unless
+ * told otherwise, which read as every such label highlighted. */
+static void
+test_focused_label_not_selected (void)
+{
+  GtkWidget *top = gtk_window_new (GTK_WINDOW_TOPLEVEL);
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+  GtkWidget *label = gtk_label_new ("Duration 129.02 µs, 4 launches");
+  GtkWidget *other = gtk_label_new ("avg 3.10 µs");
+  gint start = -1, end = -1;
+
+  gtk_label_set_selectable (GTK_LABEL (label), TRUE);
+  gtk_label_set_selectable (GTK_LABEL (other), TRUE);
+  gtk_container_add (GTK_CONTAINER (box), label);
+  gtk_container_add (GTK_CONTAINER (box), other);
+  gtk_container_add (GTK_CONTAINER (top), box);
+  gtk_window_set_application (GTK_WINDOW (top), GTK_APPLICATION (app));
+  gtk_widget_show_all (top);
+  ws_test_gui_flush ();
+  gtk_widget_grab_focus (other);
+  gtk_widget_grab_focus (label);
+  ws_test_gui_flush ();
+  g_assert_true (gtk_widget_is_focus (label));
+  g_assert_false (gtk_label_get_selection_bounds (GTK_LABEL (label), &start, &end) && start != end);
+  /* GTK's default, for contrast: the same focus selects all of it. */
+  g_object_set (gtk_widget_get_settings (label), "gtk-label-select-on-focus", TRUE, NULL);
+  gtk_widget_grab_focus (other);
+  gtk_widget_grab_focus (label);
+  g_assert_true (gtk_label_get_selection_bounds (GTK_LABEL (label), &start, &end) && start != end);
+  g_object_set (gtk_widget_get_settings (label), "gtk-label-select-on-focus", FALSE, NULL);
+  gtk_label_select_region (GTK_LABEL (label), 0, 0);
+  /* Selecting by hand still works: the labels are there to be copied. */
+  gtk_label_select_region (GTK_LABEL (label), 0, 8);
+  g_assert_true (gtk_label_get_selection_bounds (GTK_LABEL (label), &start, &end));
+  g_assert_cmpint (end - start, ==, 8);
+  gtk_widget_destroy (top);
+}
+
+/* The README's page keys are the application's: "The **Ranks** page
+ * (Alt+8)" against the accelerator of win.show-page('ranks'). */
+static void
+test_readme_page_keys (void)
+{
+  g_autofree char *path = g_build_filename (g_getenv ("G_TEST_SRCDIR"), "..", "README.md", NULL);
+  g_autofree char *readme = ws_test_read (path);
+  g_autoptr (GRegex) said =
+    g_regex_new ("\\*\\*([A-Z][a-z]+)\\*\\* page \\(Alt\\+([0-9])\\)", 0, 0, NULL);
+  g_autoptr (GMatchInfo) match = NULL;
+  guint checked = 0;
+
+  for (g_regex_match (said, readme, 0, &match); g_match_info_matches (match);
+       g_match_info_next (match, NULL))
+    {
+      g_autofree char *name = g_match_info_fetch (match, 1);
+      g_autofree char *digit = g_match_info_fetch (match, 2);
+      g_autofree char *page = g_ascii_strdown (name, -1);
+      g_autofree char *action = g_strdup_printf ("win.show-page('%s')", page);
+      g_autofree char *expected = g_strdup_printf ("<Alt>%s", digit);
+      g_auto (GStrv) accels = gtk_application_get_accels_for_action (GTK_APPLICATION (app), action);
+
+      g_test_message ("README: %s is Alt+%s", name, digit);
+      g_assert_nonnull (accels[0]);
+      g_assert_cmpstr (accels[0], ==, expected);
+      checked++;
+    }
+  g_assert_cmpuint (checked, >=, 1);
+  {
+    g_auto (GStrv) ranks =
+      gtk_application_get_accels_for_action (GTK_APPLICATION (app), "win.show-page('ranks')");
+
+    g_assert_cmpstr (ranks[0], ==, "<Alt>8");
+  }
+}
+
 /* The Keyboard Shortcuts window lists every accelerator the application
  * sets (the first of each action's; the Alt+1…8 pages as one range), the
  * timeline's too once a window is shown. */
@@ -650,12 +769,16 @@ main (int argc, char **argv)
   g_test_add_func ("/window/open/capture-folder-says-how-it-was-made",
                    test_capture_folder_says_how);
   g_test_add_func ("/window/open/ncu-csv-shows-gauges", test_opens_ncu_csv);
+  g_test_add_func ("/window/open/cpu-profile-shows-flame-graph", test_opens_cpu_profile);
+  g_test_add_func ("/window/open/nvprof-log-counts-launches", test_opens_nvprof_log);
   g_test_add_func ("/window/export/chart-png-svg-pdf", test_export_chart);
   g_test_add_func ("/window/compare/opens-and-matches", test_compare_window);
   g_test_add_func ("/window/compare/timelines-aligned", test_compare_timelines);
   g_test_add_func ("/window/close-while-loading", test_close_while_loading);
   g_test_add_func ("/window/help/shortcuts-listed", test_shortcuts_listed);
   g_test_add_func ("/window/preferences/tools-and-recent", test_preferences);
+  g_test_add_func ("/window/labels/focus-selects-nothing", test_focused_label_not_selected);
+  g_test_add_func ("/window/help/readme-page-keys", test_readme_page_keys);
   g_test_add_func ("/window/zh-cn/launch-configurations-in-chinese",
                    test_zh_cn_launch_configurations);
 

@@ -79,6 +79,7 @@ void ws_findings_check_launch (WsCtx *ctx, GPtrArray *findings);
 void ws_findings_check_imbalance (WsCtx *ctx, GPtrArray *findings);
 void ws_findings_check_idle (WsCtx *ctx, GPtrArray *findings);
 void ws_findings_check_memory_access (WsCtx *ctx, GPtrArray *findings);
+void ws_findings_check_summaries (WsCtx *ctx, GPtrArray *findings);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (WsNvtxCollector, ws_nvtx_collector_free)
 

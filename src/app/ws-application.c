@@ -341,6 +341,10 @@ ws_application_startup (GApplication *app)
       gtk_application_set_accels_for_action (GTK_APPLICATION (app), detailed, accels);
     }
 
+  /* Read-only labels are selectable for copying; focus reaching one by Tab
+   * or a click must not select all of it. */
+  g_object_set (gtk_settings_get_default (), "gtk-label-select-on-focus", FALSE, NULL);
+
   gtk_css_provider_load_from_resource (css, "/org/warpscope/Warpscope/ui/style.css");
   gtk_style_context_add_provider_for_screen (gdk_screen_get_default (), GTK_STYLE_PROVIDER (css),
                                              GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);

@@ -191,7 +191,14 @@ show_grouped (WsKernelsPage *self, Grouped *grouped)
       return;
     }
   total = ws_format_duration ((double) self->summary->grand_total);
-  launches = g_strdup_printf ("%" G_GSIZE_FORMAT, run->kernels.n);
+  /* From the summary the bars show: a table read from nvprof or nsys stats
+   * has launches where the run has no kernel events. */
+  {
+    g_autoptr (GString) count = g_string_new (NULL);
+
+    ws_format_int (count, ws_summary_count (self->summary), TRUE);
+    launches = g_string_free (g_steal_pointer (&count), FALSE);
+  }
   text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u kernel, %s launches, %s of GPU time",
                                        "%u kernels, %s launches, %s of GPU time",
                                        self->summary->rows->len),
@@ -301,6 +308,20 @@ WsBarsView *
 ws_kernels_page_get_bars_view (WsKernelsPage *self)
 {
   return self->bars_view;
+}
+
+/**
+ * ws_kernels_page_get_summary_text:
+ *
+ * Returns: (transfer none): the line above the bars: kernels, launches,
+ * GPU time.
+ */
+const char *
+ws_kernels_page_get_summary_text (WsKernelsPage *self)
+{
+  g_return_val_if_fail (WS_IS_KERNELS_PAGE (self), NULL);
+
+  return gtk_label_get_text (self->summary_label);
 }
 
 /**

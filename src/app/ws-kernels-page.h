@@ -17,6 +17,7 @@ void ws_kernels_page_set_run (WsKernelsPage *self, WsRun *run);
 gboolean ws_kernels_page_is_grouping (WsKernelsPage *self);
 WsBarsView *ws_kernels_page_get_bars_view (WsKernelsPage *self);
 char *ws_kernels_page_get_details_text (WsKernelsPage *self);
+const char *ws_kernels_page_get_summary_text (WsKernelsPage *self);
 WsKernelDetails *ws_kernels_page_get_details (WsKernelsPage *self);
 void ws_kernels_page_focus_filter (WsKernelsPage *self);
 void ws_kernels_page_set_name_form (WsKernelsPage *self, WsNameForm form);

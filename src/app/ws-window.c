@@ -239,6 +239,9 @@ ws_window_show_loaded (WsWindow *self, GCancellable *cancellable, WsRun *run, GE
   /* ncu CSVs alone: their gauges are what there is to see. */
   if (self->run->kernels.n == 0 && self->run->ncu != NULL)
     gtk_stack_set_visible_child_name (self->view_stack, "gauges");
+  /* CPU profiles alone: their flame graph is what there is to see. */
+  else if (ws_run_is_cpu_only (self->run))
+    gtk_stack_set_visible_child_name (self->view_stack, "flame");
   /* A job opens on its ranks. */
   else if (ranks && g_strcmp0 (gtk_stack_get_visible_child_name (self->view_stack), "kernels") == 0)
     gtk_stack_set_visible_child_name (self->view_stack, "ranks");

@@ -265,27 +265,78 @@ ws_csv_is_missing (const char *cell)
  * separators are dropped.  ncu's instance form "0 (0; 0; …)" gives its
  * aggregate, the first number.  Returns FALSE for a missing or non-numeric
  * cell. */
-gboolean
-ws_csv_parse_number (const char *cell, double *value)
+static gboolean
+number_text (const char *cell, char *buf, gsize size)
 {
-  char buf[128];
   gsize n = 0;
-  char *end = NULL;
-  double v;
 
   if (cell == NULL || ws_csv_is_missing (cell))
     return FALSE;
   while (g_ascii_isspace (*cell))
     cell++;
-  for (const char *p = cell; *p != '\0' && *p != ' ' && *p != '(' && n < sizeof buf - 1; p++)
+  for (const char *p = cell; *p != '\0' && *p != ' ' && *p != '(' && n < size - 1; p++)
     if (*p != ',')
       buf[n++] = *p;
   buf[n] = '\0';
-  if (n == 0)
+  return n > 0;
+}
+
+gboolean
+ws_csv_parse_number (const char *cell, double *value)
+{
+  char buf[128];
+  char *end = NULL;
+  double v;
+
+  if (!number_text (cell, buf, sizeof buf))
     return FALSE;
   v = g_ascii_strtod (buf, &end);
   if (end == buf || *end != '\0' || !isfinite (v))
     return FALSE;
+  *value = v;
+  return TRUE;
+}
+
+/**
+ * ws_csv_parse_number_scaled:
+ * @scale: what to multiply the number by: 1000 for "us" to ns
+ *
+ * ws_csv_parse_number() times @scale.  A power of ten moves the decimal
+ * point of the text instead of multiplying: "260.48" us is 260480 ns
+ * exactly, where 260.48 × 1000 in doubles is 260480.00000000003.
+ */
+gboolean
+ws_csv_parse_number_scaled (const char *cell, double scale, double *value)
+{
+  char buf[128];
+  char *end = NULL;
+  double v, exponent;
+  long shift = 0;
+
+  if (!ws_csv_parse_number (cell, &v))
+    return FALSE;
+  exponent = round (log10 (scale));
+  if (scale <= 0 || fabs (exponent) > 300 || pow (10, exponent) != scale ||
+      !number_text (cell, buf, sizeof buf - 32))
+    {
+      *value = v * scale;
+      return TRUE;
+    }
+  {
+    char *e = strpbrk (buf, "eE");
+    g_autofree char *text = NULL;
+
+    /* "1.5e+06" keeps its mantissa and adds to its exponent. */
+    if (e != NULL)
+      {
+        shift = strtol (e + 1, NULL, 10);
+        *e = '\0';
+      }
+    text = g_strdup_printf ("%se%ld", buf, shift + (long) exponent);
+    v = g_ascii_strtod (text, &end);
+    if (end == text || *end != '\0' || !isfinite (v))
+      return FALSE;
+  }
   *value = v;
   return TRUE;
 }

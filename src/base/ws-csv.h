@@ -24,6 +24,7 @@ void ws_csv_reader_seek_line (WsCsvReader *self, const char *line_start, guint l
 gboolean ws_csv_load_file (const char *path, gsize max_bytes, char **contents, gsize *len,
                            GError **error);
 gboolean ws_csv_parse_number (const char *cell, double *value);
+gboolean ws_csv_parse_number_scaled (const char *cell, double scale, double *value);
 gboolean ws_csv_is_missing (const char *cell);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (WsCsvReader, ws_csv_reader_free)

@@ -318,3 +318,111 @@ ws_format_rate (double value, const char *unit)
       }
   g_assert_not_reached ();
 }
+
+/* Terminal columns of a character: CJK ideographs and full-width forms
+ * take two, combining marks none. */
+static guint
+char_columns (gunichar c)
+{
+  if (g_unichar_iszerowidth (c))
+    return 0;
+  return g_unichar_iswide (c) ? 2 : 1;
+}
+
+/**
+ * ws_format_columns:
+ *
+ * Returns: the terminal columns @text takes (a CJK character two).
+ */
+guint
+ws_format_columns (const char *text)
+{
+  guint columns = 0;
+
+  for (const char *p = text; *p != '\0'; p = g_utf8_next_char (p))
+    columns += char_columns (g_utf8_get_char (p));
+  return columns;
+}
+
+/**
+ * ws_format_append_wrapped:
+ * @first: what the first line starts with ("  Usual fix: ")
+ * @indent: what each further line starts with
+ * @width: the columns a line may take; 0 for one line
+ *
+ * Appends @text as lines of at most @width columns and a line end.  Lines
+ * break at spaces, or after a wide (CJK) character, which needs none; a
+ * word longer than a line is cut where the line ends.
+ */
+void
+ws_format_append_wrapped (GString *out, const char *first, const char *indent, const char *text,
+                          guint width)
+{
+  guint indent_columns = ws_format_columns (indent);
+  guint col = ws_format_columns (first);
+  gboolean empty = TRUE;
+  const char *p = text;
+
+  g_string_append (out, first);
+  while (*p != '\0')
+    {
+      gboolean spaced = FALSE;
+      const char *word = NULL;
+      guint word_columns = 0;
+
+      while (*p == ' ' || *p == '\n')
+        {
+          if (*p == '\n')
+            {
+              g_string_append_c (out, '\n');
+              g_string_append (out, indent);
+              col = indent_columns;
+              empty = TRUE;
+            }
+          spaced = TRUE;
+          p++;
+        }
+      if (*p == '\0')
+        break;
+      word = p;
+      /* A word ends at a space, or after a wide character. */
+      while (*p != '\0' && *p != ' ' && *p != '\n')
+        {
+          gunichar c = g_utf8_get_char (p);
+
+          word_columns += char_columns (c);
+          p = g_utf8_next_char (p);
+          if (g_unichar_iswide (c))
+            break;
+        }
+      if (!empty && width > 0 && col + (spaced ? 1 : 0) + word_columns > width)
+        {
+          g_string_append_c (out, '\n');
+          g_string_append (out, indent);
+          col = indent_columns;
+          empty = TRUE;
+        }
+      if (spaced && !empty)
+        {
+          g_string_append_c (out, ' ');
+          col++;
+        }
+      /* A word longer than a whole line (a kernel's name) is cut at the
+       * width. */
+      for (const char *q = word; q < p; q = g_utf8_next_char (q))
+        {
+          guint c = char_columns (g_utf8_get_char (q));
+
+          if (width > 0 && col + c > width && col > indent_columns)
+            {
+              g_string_append_c (out, '\n');
+              g_string_append (out, indent);
+              col = indent_columns;
+            }
+          g_string_append_len (out, q, g_utf8_next_char (q) - q);
+          col += c;
+        }
+      empty = FALSE;
+    }
+  g_string_append_c (out, '\n');
+}

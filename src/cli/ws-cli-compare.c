@@ -122,11 +122,13 @@ write_gauges (const WsComparison *cmp, GString *out, gboolean markdown, guint wi
       else
         {
           g_autofree char *key = ws_format_ellipsize_middle (visible, width);
+          g_autofree char *before = g_strdup_printf ("    %s ", _ ("before:"));
+          g_autofree char *after = g_strdup_printf ("    %s ", _ ("after:"));
 
           g_string_append_printf (out, "\n%s\n", key);
           g_string_append_printf (out, "  %-18s %s\n", _ ("Verdict"), verdict);
-          g_string_append_printf (out, "    %s %s\n    %s %s\n", _ ("before:"), b->verdict_reason,
-                                  _ ("after:"), a->verdict_reason);
+          ws_format_append_wrapped (out, before, "      ", b->verdict_reason, width);
+          ws_format_append_wrapped (out, after, "      ", a->verdict_reason, width);
         }
       for (int g = 0; g < WS_N_GAUGES; g++)
         {
@@ -173,7 +175,7 @@ write_findings (const WsComparison *cmp, GString *out, gboolean markdown)
   else
     {
       g_string_append_printf (out, "\n%s\n", _ ("Findings"));
-      ws_findings_diff_write_text (diff, out);
+      ws_findings_diff_write_text (diff, ws_cli_terminal_width (), out);
     }
 }
 
@@ -335,9 +337,13 @@ ws_cli_compare (int argc, char **argv)
         }
       else
         {
-          g_string_append_printf (out, "%s\n\n", headline);
+          ws_format_append_wrapped (out, "", "", headline, ws_cli_terminal_width ());
+          g_string_append_c (out, '\n');
           if (scope != NULL)
-            g_string_append_printf (out, "%s\n\n", scope);
+            {
+              ws_format_append_wrapped (out, "", "", scope, ws_cli_terminal_width ());
+              g_string_append_c (out, '\n');
+            }
           write_figures (cmp, out, FALSE);
           g_string_append_c (out, '\n');
         }

@@ -8,6 +8,7 @@
 #include "ws-cli.h"
 #include "ws-digest.h"
 #include "ws-findings-output.h"
+#include "ws-format.h"
 #include "ws-findings.h"
 #include "ws-table-writer.h"
 
@@ -133,8 +134,11 @@ ws_cli_diagnose (int argc, char **argv)
       case WS_FORMAT_CSV:
       default:
         if (setup != NULL)
-          g_string_append_printf (out, "%s\n\n", setup);
-        ws_findings_write_text (findings, out);
+          {
+            ws_format_append_wrapped (out, "", "", setup, ws_cli_terminal_width ());
+            g_string_append_c (out, '\n');
+          }
+        ws_findings_write_text (findings, ws_cli_terminal_width (), out);
         break;
     }
 

@@ -6,6 +6,7 @@
 #include <json-glib/json-glib.h>
 
 #include "ws-cli.h"
+#include "ws-cpu-profile.h"
 #include "ws-format.h"
 #include "ws-ranks.h"
 #include "ws-table-writer.h"
@@ -31,6 +32,8 @@ kind_label (const char *kind)
     return _ ("nvprof summary tables (console or --csv output: summaries, no events)");
   if (g_strcmp0 (kind, "nvprof-gpu-trace") == 0)
     return _ ("nvprof GPU trace (--print-gpu-trace: kernels and copies)");
+  if (g_strcmp0 (kind, "cpu-profile") == 0)
+    return _ ("CPU profile (speedscope JSON, collapsed stacks or cProfile text; no GPU data)");
   if (g_strcmp0 (kind, "nvprof-metrics") == 0)
     return _ ("nvprof metrics and events (--metrics, --events: per-kernel values, no events)");
   return kind;
@@ -194,6 +197,114 @@ append_nvprof_metrics (GString *out, const WsNcuResults *ncu)
   g_string_append_printf (out, "%-16s%u\n", _ ("Event counters:"), events);
 }
 
+/* Each CPU profile: who wrote it and what it holds. */
+static void
+append_cpu_profiles (GString *out, const WsRun *run)
+{
+  for (guint i = 0; i < run->cpu_profiles->len; i++)
+    {
+      const WsCpuProfile *profile = g_ptr_array_index (run->cpu_profiles, i);
+      g_autoptr (GString) number = g_string_new (NULL);
+      gint64 total = ws_cpu_profile_total_ns (profile);
+
+      g_string_append_printf (out, "%-16s%s\n", _ ("Profiler:"), ws_cpu_profile_profiler (profile));
+      if (profile->title != NULL)
+        g_string_append_printf (out, "%-16s%s\n", _ ("Title:"), profile->title);
+      if (profile->functions->len > 0)
+        {
+          ws_format_int (number, profile->functions->len, TRUE);
+          g_string_append_printf (out, "%-16s%s\n", _ ("Functions:"), number->str);
+          g_string_truncate (number, 0);
+          ws_format_int (number, profile->flat_calls, TRUE);
+          g_string_append_printf (out, "%-16s%s\n", _ ("Calls:"), number->str);
+        }
+      if (ws_cpu_profile_has_stacks (profile))
+        {
+          g_string_truncate (number, 0);
+          ws_format_int (number, (gint64) ws_cpu_profile_n_samples (profile), TRUE);
+          g_string_append_printf (out, "%-16s%s\n", _ ("Samples:"), number->str);
+          g_string_truncate (number, 0);
+          ws_format_int (number, profile->stack_first->len, TRUE);
+          g_string_append_printf (out, "%-16s%s\n", _ ("Stacks:"), number->str);
+        }
+      g_string_truncate (number, 0);
+      ws_format_int (number, profile->frames->len, TRUE);
+      g_string_append_printf (out, "%-16s%s\n", _ ("Frames:"), number->str);
+      g_string_append_printf (out, "%-16s%u\n", _ ("Threads:"), profile->threads->len);
+      if (total >= 0)
+        {
+          g_autofree char *text = ws_format_duration ((double) total);
+
+          g_string_append_printf (out, "%-16s%s\n", _ ("Total time:"), text);
+        }
+      else
+        {
+          g_string_truncate (number, 0);
+          ws_format_int (number, (gint64) (ws_cpu_profile_total_weight (profile, -1) + 0.5), TRUE);
+          /* TRANSLATORS: the summed weight of a profile whose weights are counts */
+          g_string_append_printf (out, "%-16s%s %s\n", _ ("Total weight:"), number->str,
+                                  profile->unit);
+        }
+    }
+}
+
+static void
+print_cpu_only (const WsRun *run, const char *path)
+{
+  g_autoptr (GString) out = g_string_new (NULL);
+
+  g_string_append_printf (out, "%-16s%s\n", _ ("File:"), path);
+  g_string_append_printf (out, "%-16s%s\n", _ ("Kind:"), kind_label (run->prov.kind));
+  append_cpu_profiles (out, run);
+  for (guint i = 0; i < run->cpu_profiles->len; i++)
+    {
+      const WsCpuProfile *profile = g_ptr_array_index (run->cpu_profiles, i);
+
+      for (guint w = 0; w < profile->warnings->len; w++)
+        g_string_append_printf (out, "%s %s\n", _ ("Warning:"),
+                                (const char *) g_ptr_array_index (profile->warnings, w));
+    }
+  g_print ("%s", out->str);
+}
+
+/* The summaries read from tables (nvprof logs, nsys stats CSVs) where the
+ * run has no events of their kind: what such a run holds. */
+static gboolean
+append_table_summaries (GString *out, const WsRun *run)
+{
+  static const struct
+  {
+    WsSummaryKind kind;
+    const char *what;
+  } kinds[] = {
+    { WS_SUMMARY_KERN_SUM, N_ ("kernels") },
+    { WS_SUMMARY_MEM_TIME_SUM, N_ ("memory ops") },
+    { WS_SUMMARY_API_SUM, N_ ("CUDA API") },
+  };
+  gboolean any = FALSE;
+
+  for (gsize i = 0; i < G_N_ELEMENTS (kinds); i++)
+    {
+      const WsSummary *summary = run->summaries[kinds[i].kind];
+      g_autoptr (GString) rows = g_string_new (NULL);
+      g_autoptr (GString) count = g_string_new (NULL);
+      g_autofree char *total = NULL;
+
+      if (summary == NULL || ws_run_has_summary_events (run, kinds[i].kind))
+        continue;
+      if (!any)
+        g_string_append_printf (out, "\n%-14s %8s %12s %10s\n", _ ("Summaries"), _ ("names"),
+                                _ ("calls"), _ ("time"));
+      any = TRUE;
+      ws_format_int (rows, summary->rows->len, TRUE);
+      ws_format_int (count, ws_summary_count (summary), TRUE);
+      total = ws_format_duration ((double) summary->grand_total);
+      g_string_append_printf (out, "  %-12s %8s %12s %10s\n", _ (kinds[i].what), rows->str,
+                              count->str, total);
+    }
+  return any;
+}
+
 static void
 print_text (const WsRun *run, const char *path)
 {
@@ -201,6 +312,8 @@ print_text (const WsRun *run, const char *path)
   g_autoptr (GString) out = g_string_new (NULL);
   g_autoptr (GArray) devices = devices_seen (run);
   g_autofree char *span = ws_format_duration ((double) (run->end_time - run->origin));
+  g_autoptr (GString) tables = g_string_new (NULL);
+  gboolean has_tables;
 
   g_string_append_printf (out, "%-16s%s\n", _ ("File:"), path);
   g_string_append_printf (out, "%-16s%s\n", _ ("Kind:"), kind_label (prov->kind));
@@ -234,6 +347,8 @@ print_text (const WsRun *run, const char *path)
           g_string_append_printf (out, "  %s\n", line);
         }
     }
+  else if (devices->len == 0)
+    g_string_append_printf (out, "%-16s%s\n", _ ("GPUs:"), _ ("not recorded"));
   else
     {
       g_string_append_printf (out, "%-16s", _ ("GPUs:"));
@@ -253,23 +368,31 @@ print_text (const WsRun *run, const char *path)
     }
   if (run->ncu != NULL && run->ncu->nvprof)
     append_nvprof_metrics (out, run->ncu);
-  else
+  else if (run->end_time > run->origin)
     g_string_append_printf (out, "%-16s%s\n", _ ("Time span:"), span);
   if (run->ranks != NULL)
     append_ranks (out, run->ranks);
+  append_cpu_profiles (out, run);
 
-  g_string_append_printf (out, "\n%-14s %12s  %s\n", _ ("Events"), _ ("rows"), _ ("source table"));
-  for (gsize i = 0; i < G_N_ELEMENTS (event_kinds); i++)
+  has_tables = append_table_summaries (tables, run);
+  if (run->sources->len > 0 || !has_tables)
     {
-      const WsSourceCount *source = ws_run_source_count (run, event_kinds[i]);
-      g_autoptr (GString) rows = g_string_new (NULL);
+      g_string_append_printf (out, "\n%-14s %12s  %s\n", _ ("Events"), _ ("rows"),
+                              _ ("source table"));
+      for (gsize i = 0; i < G_N_ELEMENTS (event_kinds); i++)
+        {
+          const WsSourceCount *source = ws_run_source_count (run, event_kinds[i]);
+          g_autoptr (GString) rows = g_string_new (NULL);
 
-      if (source == NULL)
-        continue;
-      ws_format_int (rows, source->rows, TRUE);
-      g_string_append_printf (out, "  %-12s %12s  %s\n", source->what, rows->str, source->table);
+          if (source == NULL)
+            continue;
+          ws_format_int (rows, source->rows, TRUE);
+          g_string_append_printf (out, "  %-12s %12s  %s\n", source->what, rows->str,
+                                  source->table);
+        }
     }
-  if (!run->has_kernel_table)
+  g_string_append (out, tables->str);
+  if (!has_tables && !run->has_kernel_table)
     g_string_append_printf (out, "  %s\n", _ ("(no CUDA kernel data)"));
 
   for (guint i = 0; i < prov->warnings->len; i++)
@@ -277,6 +400,44 @@ print_text (const WsRun *run, const char *path)
                             (const char *) g_ptr_array_index (prov->warnings, i));
 
   g_print ("%s", out->str);
+}
+
+static void
+add_cpu_profiles_json (JsonBuilder *builder, const WsRun *run)
+{
+  json_builder_set_member_name (builder, "cpu_profiles");
+  json_builder_begin_array (builder);
+  for (guint i = 0; i < run->cpu_profiles->len; i++)
+    {
+      const WsCpuProfile *profile = g_ptr_array_index (run->cpu_profiles, i);
+
+      json_builder_begin_object (builder);
+      json_builder_set_member_name (builder, "file");
+      json_builder_add_string_value (builder, profile->path);
+      json_builder_set_member_name (builder, "format");
+      json_builder_add_string_value (builder, profile->kind);
+      json_builder_set_member_name (builder, "profiler");
+      json_builder_add_string_value (builder, ws_cpu_profile_profiler (profile));
+      json_builder_set_member_name (builder, "samples");
+      json_builder_add_int_value (builder, (gint64) ws_cpu_profile_n_samples (profile));
+      json_builder_set_member_name (builder, "stacks");
+      json_builder_add_int_value (builder, profile->stack_first->len);
+      json_builder_set_member_name (builder, "frames");
+      json_builder_add_int_value (builder, profile->frames->len);
+      json_builder_set_member_name (builder, "threads");
+      json_builder_add_int_value (builder, profile->threads->len);
+      json_builder_set_member_name (builder, "functions");
+      json_builder_add_int_value (builder, profile->functions->len);
+      json_builder_set_member_name (builder, "weight_unit");
+      json_builder_add_string_value (builder, profile->unit);
+      json_builder_set_member_name (builder, "total_ns");
+      if (ws_cpu_profile_total_ns (profile) >= 0)
+        json_builder_add_int_value (builder, ws_cpu_profile_total_ns (profile));
+      else
+        json_builder_add_null_value (builder);
+      json_builder_end_object (builder);
+    }
+  json_builder_end_array (builder);
 }
 
 static void
@@ -357,6 +518,7 @@ print_json (const WsRun *run, const char *path)
   json_builder_end_object (builder);
   if (run->ranks != NULL)
     add_ranks_json (builder, run->ranks);
+  add_cpu_profiles_json (builder, run);
   json_builder_set_member_name (builder, "warnings");
   json_builder_begin_array (builder);
   for (guint i = 0; i < prov->warnings->len; i++)
@@ -403,6 +565,8 @@ ws_cli_info (int argc, char **argv)
 
   if (format == WS_FORMAT_JSON)
     print_json (run, argv[1]);
+  else if (ws_run_is_cpu_only (run))
+    print_cpu_only (run, argv[1]);
   else
     print_text (run, argv[1]);
   return WS_EXIT_OK;

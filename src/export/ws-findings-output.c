@@ -203,9 +203,19 @@ ws_findings_write_markdown (GPtrArray *findings, GString *out)
     }
 }
 
-/* For terminals: one block per finding, evidence aligned. */
+/* "  Usual fix: Batch small copies…", wrapped under its text. */
+static void
+append_labelled (GString *out, const char *label, const char *text, guint width)
+{
+  g_autofree char *first = g_strdup_printf ("  %s ", label);
+
+  ws_format_append_wrapped (out, first, "    ", text, width);
+}
+
+/* For terminals: one block per finding, evidence aligned, prose wrapped
+ * at @width columns (0: not wrapped). */
 void
-ws_findings_write_text (GPtrArray *findings, GString *out)
+ws_findings_write_text (GPtrArray *findings, guint width_columns, GString *out)
 {
   g_return_if_fail (findings != NULL && out != NULL);
 
@@ -223,7 +233,7 @@ ws_findings_write_text (GPtrArray *findings, GString *out)
         g_string_append_c (out, '\n');
       g_string_append_printf (out, "[%s] %s (%s)\n", ws_severity_label (finding->severity),
                               finding->title, finding->id);
-      g_string_append_printf (out, "  %s\n", finding->summary);
+      ws_format_append_wrapped (out, "  ", "  ", finding->summary, width_columns);
       for (guint e = 0; e < finding->evidence->len; e++)
         {
           const WsEvidence *evidence = g_ptr_array_index (finding->evidence, e);
@@ -236,7 +246,10 @@ ws_findings_write_text (GPtrArray *findings, GString *out)
           g_autofree char *value = ws_evidence_format_value (evidence);
           guint pad = width - (guint) g_utf8_strlen (evidence->label, -1);
 
-          g_string_append_printf (out, "    %s%*s  %s\n", evidence->label, (int) pad, "", value);
+          g_autofree char *first = g_strdup_printf ("    %s%*s  ", evidence->label, (int) pad, "");
+          g_autofree char *indent = g_strnfill (4 + width + 2, ' ');
+
+          ws_format_append_wrapped (out, first, indent, value, width_columns);
         }
       for (guint n = 0; n < finding->nvtx->len; n++)
         {
@@ -248,10 +261,9 @@ ws_findings_write_text (GPtrArray *findings, GString *out)
                                   events);
         }
       for (guint n = 0; n < finding->notes->len; n++)
-        g_string_append_printf (out, "  %s %s\n", _ ("Note:"),
-                                (const char *) g_ptr_array_index (finding->notes, n));
-      g_string_append_printf (out, "  %s %s\n", _ ("Severity rule:"), finding->rule);
-      g_string_append_printf (out, "  %s %s\n", _ ("Usual fix:"), finding->fix);
+        append_labelled (out, _ ("Note:"), g_ptr_array_index (finding->notes, n), width_columns);
+      append_labelled (out, _ ("Severity rule:"), finding->rule, width_columns);
+      append_labelled (out, _ ("Usual fix:"), finding->fix, width_columns);
     }
 }
 
@@ -270,7 +282,7 @@ severity_of (const WsFinding *finding)
 /* "[Worse] GPU idle time (gpu-idle): Minor → Severe", then each side's
  * summary. */
 void
-ws_findings_diff_write_text (GArray *diff, GString *out)
+ws_findings_diff_write_text (GArray *diff, guint width, GString *out)
 {
   g_return_if_fail (diff != NULL && out != NULL);
 
@@ -282,10 +294,18 @@ ws_findings_diff_write_text (GArray *diff, GString *out)
         out, "  [%s] %s (%s): %s → %s\n", ws_finding_change_label (change->change),
         title_of (change), change->id, severity_of (change->before), severity_of (change->after));
       if (change->before != NULL)
-        /* TRANSLATORS: a finding's summary in the run before */
-        g_string_append_printf (out, "    %s %s\n", _ ("before:"), change->before->summary);
+        {
+          /* TRANSLATORS: a finding's summary in the run before */
+          g_autofree char *first = g_strdup_printf ("    %s ", _ ("before:"));
+
+          ws_format_append_wrapped (out, first, "      ", change->before->summary, width);
+        }
       if (change->after != NULL)
-        g_string_append_printf (out, "    %s %s\n", _ ("after:"), change->after->summary);
+        {
+          g_autofree char *first = g_strdup_printf ("    %s ", _ ("after:"));
+
+          ws_format_append_wrapped (out, first, "      ", change->after->summary, width);
+        }
     }
 }
 

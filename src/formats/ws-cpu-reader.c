@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "ws-compressed.h"
 #include "ws-cpu-reader-private.h"
 #include "ws-cpu-reader.h"
 #include "ws-error.h"
@@ -17,6 +18,8 @@
 #define SNIFF_BYTES (1024 * 1024)
 /* The largest CPU profile read whole. */
 #define MAX_PROFILE_BYTES ((gsize) 1 << 30)
+/* What a compressed file's head gives to the sniffers. */
+#define SNIFF_HEAD_BYTES 8192
 
 static gboolean
 looks_like_speedscope (const char *head, gsize len)
@@ -111,13 +114,43 @@ sniff_collapsed_file (const char *path, const char *head, gsize len)
 WsCpuFormat
 ws_cpu_reader_sniff (const char *path, const char *head, gsize len, GError **error)
 {
-  if (refuse_lookalike (path, head, len, error))
+  g_autofree char *inflated = NULL;
+  g_autofree char *packed = NULL;
+  WsCompression compression = ws_compressed_sniff (head, len);
+  const char *file = path;
+  gsize sniff_len = len;
+
+  /* A compressed profile is judged by its first decompressed megabyte (a
+   * cProfile table may start that far in), from the file's first
+   * compressed megabyte; the search of the file itself is left out. */
+  if (compression != WS_COMPRESSION_NONE)
+    {
+      gsize inflated_len = 0;
+      FILE *stream = path != NULL ? g_fopen (path, "rb") : NULL;
+
+      if (stream != NULL)
+        {
+          packed = g_malloc (SNIFF_BYTES);
+          len = fread (packed, 1, SNIFF_BYTES, stream);
+          fclose (stream);
+          head = packed;
+        }
+      inflated = ws_compressed_inflate (path, compression, head, len, SNIFF_BYTES, TRUE,
+                                        &inflated_len, NULL);
+      if (inflated == NULL)
+        return WS_CPU_FORMAT_NONE;
+      head = inflated;
+      len = inflated_len;
+      file = NULL;
+      sniff_len = MIN (len, SNIFF_HEAD_BYTES);
+    }
+  if (refuse_lookalike (path, head, sniff_len, error))
     return WS_CPU_FORMAT_NONE;
-  if (looks_like_speedscope (head, len))
+  if (looks_like_speedscope (head, sniff_len))
     return WS_CPU_FORMAT_SPEEDSCOPE;
-  if (sniff_cprofile_file (path, head, len))
+  if (sniff_cprofile_file (file, head, len))
     return WS_CPU_FORMAT_CPROFILE;
-  if (sniff_collapsed_file (path, head, len))
+  if (sniff_collapsed_file (file, head, len))
     return WS_CPU_FORMAT_COLLAPSED;
   return WS_CPU_FORMAT_NONE;
 }
@@ -181,6 +214,7 @@ WsCpuProfile *
 ws_cpu_reader_load (const char *path, GError **error)
 {
   g_autofree char *data = NULL;
+  WsCompression compression;
   GStatBuf st;
   gsize len = 0;
 
@@ -194,6 +228,19 @@ ws_cpu_reader_load (const char *path, GError **error)
     }
   if (!ws_file_read_bounded (path, MAX_PROFILE_BYTES, &data, &len, error))
     return NULL;
+  /* gzip and xz by their magic bytes, whatever the name; the bound is on
+   * what they decompress to. */
+  compression = ws_compressed_sniff (data, len);
+  if (compression != WS_COMPRESSION_NONE)
+    {
+      g_autofree char *inflated =
+        ws_compressed_inflate (path, compression, data, len, MAX_PROFILE_BYTES, FALSE, &len, error);
+
+      if (inflated == NULL)
+        return NULL;
+      g_clear_pointer (&data, g_free);
+      return ws_cpu_reader_load_data (path, inflated, len, error);
+    }
   return ws_cpu_reader_load_data (path, data, len, error);
 }
 

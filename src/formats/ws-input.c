@@ -6,6 +6,7 @@
 #include <glib/gstdio.h>
 #include <string.h>
 
+#include "ws-compressed.h"
 #include "ws-cpu-reader.h"
 #include "ws-digest-io.h"
 #include "ws-error.h"
@@ -139,6 +140,15 @@ ws_input_detect (const char *path, GError **error)
         return WS_INPUT_UNKNOWN;
       }
   }
+  if (ws_compressed_sniff (head, (gsize) got) != WS_COMPRESSION_NONE)
+    {
+      g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_FORMAT,
+                   "%s: a %s-compressed file that is not a CPU profile (Warpscope decompresses "
+                   "speedscope JSON, collapsed stacks and cProfile text; decompress other files "
+                   "first)",
+                   path, ws_compression_to_string (ws_compressed_sniff (head, (gsize) got)));
+      return WS_INPUT_UNKNOWN;
+    }
 
   g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_FORMAT,
                "%s: not a file Warpscope reads (expected an nsys SQLite export, an nvprof "
@@ -190,7 +200,8 @@ scan (const char *folder, int depth, GPtrArray *files, GPtrArray *reports, char 
       if (has_suffix_ci (name, ".sqlite") || has_suffix_ci (name, ".csv") ||
           has_suffix_ci (name, ".log") || has_suffix_ci (name, ".txt") ||
           has_suffix_ci (name, ".nvvp") || has_suffix_ci (name, ".nvprof") ||
-          has_suffix_ci (name, ".json"))
+          has_suffix_ci (name, ".json") || has_suffix_ci (name, ".gz") ||
+          has_suffix_ci (name, ".xz"))
         g_ptr_array_add (files, g_steal_pointer (&path));
       else if (is_report_name (name))
         g_ptr_array_add (reports, g_steal_pointer (&path));

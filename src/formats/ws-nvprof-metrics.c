@@ -250,7 +250,13 @@ ws_nvprof_metric_value (const char *cell, double *value, const char **unit, cons
     }
   if (!unit_scale (end, &scale, &base, unit))
     return FALSE;
-  *value = v * scale;
+  {
+    g_autofree char *number = g_strndup (text, (gsize) (end - text));
+
+    /* Times by moving the decimal point: "260.48us" is 260480 ns exactly. */
+    if (!ws_csv_parse_number_scaled (number, scale, value))
+      *value = v * scale;
+  }
   *base_unit = base;
   return TRUE;
 }

@@ -442,6 +442,13 @@ attach_nvprof_log (WsRun *run, const char *path, GPtrArray *results)
     if (summaries[i] != NULL && !ws_run_has_summary_events (run, summaries[i]->kind) &&
         run->summaries[summaries[i]->kind] == NULL)
       run->summaries[summaries[i]->kind] = ws_summary_ref (summaries[i]);
+  /* The profiled command, as an export names its processes. */
+  if (first->pid != 0 && ws_run_process_name (run, first->pid) == NULL)
+    {
+      WsProcess process = { first->pid, g_strdup (first->command != NULL ? first->command : "?") };
+
+      g_array_append_val (run->prov.processes, process);
+    }
   if (first->no_kernels)
     ws_run_add_warning (run, "%s: No kernels were profiled (process %u)", path, first->pid);
   for (guint i = 0; i < first->unified->len; i++)

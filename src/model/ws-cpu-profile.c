@@ -143,6 +143,50 @@ ws_cpu_profile_has_stacks (const WsCpuProfile *self)
   return self->sample_stack->len > 0;
 }
 
+/**
+ * ws_cpu_profile_profiler:
+ *
+ * Returns: (transfer none): the program that wrote the profile and its
+ * form, as its users name it: "py-spy (speedscope, sampled)", "cProfile"…
+ */
+const char *
+ws_cpu_profile_profiler (const WsCpuProfile *self)
+{
+  static const struct
+  {
+    const char *kind, *name;
+  } names[] = {
+    { "py-spy", "py-spy (speedscope, sampled)" },
+    { "speedscope-sampled", "speedscope (sampled)" },
+    { "speedscope-evented", "speedscope (evented, as pyinstrument writes it)" },
+    { "collapsed", "collapsed stacks (py-spy --format raw, stackcollapse)" },
+    { "cprofile", "cProfile (pstats table)" },
+    { "nsys-cpu-samples", "Nsight Systems CPU sampling" },
+  };
+
+  for (gsize i = 0; i < G_N_ELEMENTS (names); i++)
+    if (g_strcmp0 (self->kind, names[i].kind) == 0)
+      return names[i].name;
+  return self->kind;
+}
+
+/**
+ * ws_cpu_profile_total_ns:
+ *
+ * Returns: the time the profile covers, in ns: cProfile's "in N seconds",
+ * or the summed sample weights where they are times; -1 where the weights
+ * are counts (collapsed stacks, nsys samples) and no time is known.
+ */
+gint64
+ws_cpu_profile_total_ns (const WsCpuProfile *self)
+{
+  if (self->flat_total > 0)
+    return (gint64) (self->flat_total + 0.5);
+  if (g_strcmp0 (self->unit, "ns") == 0 && self->sample_stack->len > 0)
+    return (gint64) (ws_cpu_profile_total_weight (self, -1) + 0.5);
+  return -1;
+}
+
 guint32
 ws_cpu_profile_intern_frame (WsCpuProfile *self, const char *name, const char *file, gint32 line)
 {

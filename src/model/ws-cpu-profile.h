@@ -89,6 +89,8 @@ const char *ws_cpu_profile_thread_name (const WsCpuProfile *self, guint thread);
 gsize ws_cpu_profile_n_samples (const WsCpuProfile *self);
 double ws_cpu_profile_total_weight (const WsCpuProfile *self, gint thread);
 gboolean ws_cpu_profile_has_stacks (const WsCpuProfile *self);
+const char *ws_cpu_profile_profiler (const WsCpuProfile *self);
+gint64 ws_cpu_profile_total_ns (const WsCpuProfile *self);
 
 /* For readers: building a profile. */
 guint32 ws_cpu_profile_intern_frame (WsCpuProfile *self, const char *name, const char *file,

@@ -647,6 +647,8 @@ ws_ncu_results_set_cell (WsNcuResults *self, WsNcuMetric *metric, guint launch, 
       double scale = 1;
       const char *base = base_unit_for (self, unit, &scale);
 
+      /* The decimal text scaled exactly: "260.48" us is 260480 ns. */
+      ws_csv_parse_number_scaled (cell, scale, &value);
       if (metric->unit == NULL)
         {
           metric->unit = ws_ncu_results_intern (self, unit);
@@ -661,7 +663,7 @@ ws_ncu_results_set_cell (WsNcuResults *self, WsNcuMetric *metric, guint launch, 
             ws_ncu_results_add_warning (self, "%s: unit %s of launch %u does not convert to %s",
                                         metric->name, unit, launch, metric->base_unit);
         }
-      metric->values[launch] = value * scale;
+      metric->values[launch] = value;
       return;
     }
 

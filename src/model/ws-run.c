@@ -592,6 +592,19 @@ ws_run_has_summary_data (const WsRun *run, WsSummaryKind kind)
   return ws_run_has_summary_events (run, kind);
 }
 
+/**
+ * ws_run_is_cpu_only:
+ *
+ * Whether @run holds CPU profiles and nothing of a GPU: opened from
+ * py-spy, speedscope, collapsed-stack or cProfile files alone.
+ */
+gboolean
+ws_run_is_cpu_only (const WsRun *run)
+{
+  return g_strcmp0 (run->prov.kind, "cpu-profile") == 0 && run->cpu_profiles->len > 0 &&
+         run->kernels.n == 0 && run->memops.n == 0 && run->ncu == NULL && !run->has_kernel_table;
+}
+
 void
 ws_run_add_source (WsRun *self, const char *what, const char *table, gint64 rows)
 {

@@ -357,6 +357,7 @@ const WsSourceCount *ws_run_source_count (const WsRun *self, const char *what);
 WsSummary *ws_run_get_summary (const WsRun *run, WsSummaryKind kind);
 gboolean ws_run_has_summary_events (const WsRun *run, WsSummaryKind kind);
 gboolean ws_run_has_summary_data (const WsRun *run, WsSummaryKind kind);
+gboolean ws_run_is_cpu_only (const WsRun *run);
 gboolean ws_run_nvtx_instance (const WsRun *run, const char *name, guint n, gint64 *start,
                                gint64 *end);
 WsRun *ws_run_new_from_ncu (WsNcuResults *ncu);

@@ -221,3 +221,22 @@ ws_summary_find (const WsSummary *self, const char *name)
     }
   return NULL;
 }
+
+/**
+ * ws_summary_count:
+ *
+ * Returns: the instances of all rows: a kernel summary's launches, as its
+ * bars count them, whether it was computed from events or read from a
+ * table (nvprof, `nsys stats`).
+ */
+gint64
+ws_summary_count (const WsSummary *self)
+{
+  gint64 count = 0;
+
+  g_return_val_if_fail (self != NULL, 0);
+
+  for (guint i = 0; i < self->rows->len; i++)
+    count += g_array_index (self->rows, WsSummaryRow, i).count;
+  return count;
+}

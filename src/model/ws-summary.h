@@ -60,6 +60,7 @@ WsSummary *ws_summary_new_sketched (WsSummaryKind kind);
 WsSummary *ws_summary_ref (WsSummary *self);
 void ws_summary_unref (WsSummary *self);
 const WsSummaryRow *ws_summary_find (const WsSummary *self, const char *name);
+gint64 ws_summary_count (const WsSummary *self);
 void ws_summary_sort (WsSummary *self);
 void ws_summary_finish (WsSummary *self);
 

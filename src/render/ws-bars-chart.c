@@ -337,14 +337,13 @@ ws_bars_chart_natural_height (cairo_t *cr, const WsBarsModel *model, const WsBar
   return MIN (l.top + MAX (model->bars->len, 1) * l.row + l.pad, WS_CHART_MAX_HEIGHT);
 }
 
-/* Kernels that ran but were not profiled, among coloured ones: the plain
- * bar colour faded toward the background, so that they read as "no
- * verdict" and not as another verdict.  Opaque, and faded less on a dark
- * background, where a translucent blue turned navy on near-black. */
+/* Kernels that ran but were not profiled, among coloured ones: a neutral
+ * grey of the palette, so that they read as "no verdict" and not as
+ * another verdict (a faded bar blue read as Memory in the dark theme). */
 WsColor
 ws_bars_not_profiled_color (const WsPalette *palette)
 {
-  return ws_color_mix (palette->bar, palette->background, palette->dark ? 0.3 : 0.65);
+  return palette->not_profiled;
 }
 
 /* The folded "others" bar: stripes of the secondary text colour, so that it

@@ -29,6 +29,7 @@ ws_palette_init_light (WsPalette *palette)
   palette->latency = rgb (0x9141ac);
   palette->mixed = rgb (0x26a269);
   palette->unknown = rgb (0x9a9996);
+  palette->not_profiled = rgb (0xc0bfbc);
   palette->faster = rgb (0x26a269);
   palette->slower = rgb (0xc01c28);
   palette->dark = FALSE;
@@ -50,6 +51,9 @@ ws_palette_init_dark (WsPalette *palette)
   palette->latency = rgb (0xc061cb);
   palette->mixed = rgb (0x57e389);
   palette->unknown = rgb (0x9a9996);
+  /* A neutral grey: the faded blue it was (#527db1) read as Memory's
+   * #62a0ea; this one keeps 3.4:1 against the background. */
+  palette->not_profiled = rgb (0x77767b);
   palette->faster = rgb (0x57e389);
   palette->slower = rgb (0xf66151);
   palette->dark = TRUE;

@@ -27,7 +27,8 @@ typedef struct
   WsColor latency;
   WsColor mixed;
   WsColor unknown;
-  WsColor faster; /* comparison */
+  WsColor not_profiled; /* kernels that ran but ncu did not profile */
+  WsColor faster;       /* comparison */
   WsColor slower;
   gboolean dark;
   char font[64]; /* Pango font description, e.g. "Cantarell 11" */

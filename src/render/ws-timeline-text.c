@@ -223,8 +223,10 @@ ws_timeline_left_out_text (const WsRun *run)
  * session clock): both ends clamped to the run (a view may reach a little
  * before its start and after its end), in seconds, milliseconds or
  * microseconds by the larger, with as many decimals as a thousandth of the
- * span needs, so that a zoomed-out view does not print nanoseconds:
- * "0.000 s – 7.368 s (7.55 s)", "12.350 ms – 12.420 ms (70.0 µs)".
+ * span needs, so that a zoomed-out view does not print nanoseconds.  The
+ * length is the printed end minus the printed start, in the same unit and
+ * decimals, so that the three agree: "0.000 s – 7.368 s (7.368 s)",
+ * "12.350 ms – 12.420 ms (0.070 ms)".
  *
  * Returns: (transfer full): the text
  */
@@ -238,9 +240,17 @@ ws_timeline_format_range (const WsRun *run, gint64 start, gint64 end)
   const char *name = unit == 1e9 ? "s" : unit == 1e6 ? "ms" : "µs";
   double step = MAX ((double) (end - start) / 1000.0, 1.0) / unit;
   int decimals = CLAMP ((int) ceil (-log10 (step)), 0, unit == 1e9 ? 9 : unit == 1e6 ? 6 : 3);
-  g_autofree char *a = ws_format_fixed_string ((double) from / unit, decimals);
-  g_autofree char *b = ws_format_fixed_string ((double) to / unit, decimals);
-  g_autofree char *span = ws_format_duration ((double) (end - start));
+  /* ns of the last printed digit: each end rounds to a whole number of
+   * them, and the length is their difference. */
+  gint64 digit = (gint64) (unit / pow (10, decimals) + 0.5);
+  gint64 a_digits = (from + digit / 2) / digit;
+  gint64 b_digits = (to + digit / 2) / digit;
+  double scale = pow (10, decimals);
+  g_autofree char *a = ws_format_fixed_string ((double) a_digits / scale, decimals);
+  g_autofree char *b = ws_format_fixed_string ((double) b_digits / scale, decimals);
+  g_autofree char *length =
+    ws_format_fixed_string ((double) (b_digits - a_digits) / scale, decimals);
+  g_autofree char *span = g_strdup_printf ("%s %s", length, name);
 
   /* TRANSLATORS: the time in view: start – end (length) */
   return g_strdup_printf (_ ("%s %s – %s %s (%s)"), a, name, b, name, span);
