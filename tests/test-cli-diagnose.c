@@ -461,105 +461,108 @@ test_diagnose_rank_gpus (void)
   g_free (db[0]);
   g_free (db[1]);
   ws_test_rmtree (dir);
+}
 
-  /* The widest line of @text in terminal columns, counted here: a CJK
+/* The widest line of @text in terminal columns, counted here: a CJK
  * character takes two. */
-  static guint widest_line (const char *text)
-  {
-    guint widest = 0, col = 0;
+static guint
+widest_line (const char *text)
+{
+  guint widest = 0, col = 0;
 
-    for (const char *p = text; *p != '\0'; p = g_utf8_next_char (p))
-      {
-        gunichar c = g_utf8_get_char (p);
+  for (const char *p = text; *p != '\0'; p = g_utf8_next_char (p))
+    {
+      gunichar c = g_utf8_get_char (p);
 
-        if (c == '\n')
-          {
-            widest = MAX (widest, col);
-            col = 0;
-            continue;
-          }
-        col += g_unichar_iswide (c) ? 2 : 1;
-      }
-    return MAX (widest, col);
-  }
+      if (c == '\n')
+        {
+          widest = MAX (widest, col);
+          col = 0;
+          continue;
+        }
+      col += g_unichar_iswide (c) ? 2 : 1;
+    }
+  return MAX (widest, col);
+}
 
-  /* @text without any space or line end: a wrapped text is its words. */
-  static char *squeezed (const char *text)
-  {
-    GString *out = g_string_new (NULL);
+/* @text without any space or line end: a wrapped text is its words. */
+static char *
+squeezed (const char *text)
+{
+  GString *out = g_string_new (NULL);
 
-    for (const char *p = text; *p != '\0'; p++)
-      if (!g_ascii_isspace (*p))
-        g_string_append_c (out, *p);
-    return g_string_free (out, FALSE);
-  }
+  for (const char *p = text; *p != '\0'; p++)
+    if (!g_ascii_isspace (*p))
+      g_string_append_c (out, *p);
+  return g_string_free (out, FALSE);
+}
 
-  /* Prose of `diagnose` and `compare --format table` wraps at $COLUMNS (it
+/* Prose of `diagnose` and `compare --format table` wraps at $COLUMNS (it
  * ran to 233 columns): no line is wider, and each finding's summary, rule
  * and fix (from the JSON) is still there word for word. */
-  static void test_prose_wrapped_at_columns (void)
-  {
-    g_autofree char *path = ws_test_data ("nsys", "v2025.3_h100_probe.sqlite", NULL);
-    g_autofree char *fp32 = ws_test_data ("nsys", "v2025.3_h100_train_fp32.sqlite", NULL);
-    g_autofree char *bf16 = ws_test_data ("nsys", "v2025.3_h100_train_bf16.sqlite", NULL);
-    const char *text_argv[] = { ws_test_cli (), "diagnose", path, NULL };
-    const char *json_argv[] = { ws_test_cli (), "diagnose", "--format", "json", path, NULL };
-    const char *compare_argv[] = {
-      ws_test_cli (), "compare", "--format", "table", fp32, bf16, NULL
-    };
-    g_autofree char *text = NULL, *json = NULL, *compare = NULL, *flat = NULL;
-    g_autoptr (JsonParser) parser = json_parser_new ();
-    g_autoptr (GError) error = NULL;
-    JsonArray *findings;
+static void
+test_prose_wrapped_at_columns (void)
+{
+  g_autofree char *path = ws_test_data ("nsys", "v2025.3_h100_probe.sqlite", NULL);
+  g_autofree char *fp32 = ws_test_data ("nsys", "v2025.3_h100_train_fp32.sqlite", NULL);
+  g_autofree char *bf16 = ws_test_data ("nsys", "v2025.3_h100_train_bf16.sqlite", NULL);
+  const char *text_argv[] = { ws_test_cli (), "diagnose", path, NULL };
+  const char *json_argv[] = { ws_test_cli (), "diagnose", "--format", "json", path, NULL };
+  const char *compare_argv[] = { ws_test_cli (), "compare", "--format", "table", fp32, bf16, NULL };
+  g_autofree char *text = NULL, *json = NULL, *compare = NULL, *flat = NULL;
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  g_autoptr (GError) error = NULL;
+  JsonArray *findings;
 
-    g_setenv ("COLUMNS", "120", TRUE);
-    g_assert_cmpint (ws_test_run (text_argv, &text, NULL), ==, 0);
-    g_assert_cmpint (ws_test_run (json_argv, &json, NULL), ==, 0);
-    g_assert_cmpint (ws_test_run (compare_argv, &compare, NULL), ==, 0);
-    g_setenv ("COLUMNS", "80", TRUE);
+  g_setenv ("COLUMNS", "120", TRUE);
+  g_assert_cmpint (ws_test_run (text_argv, &text, NULL), ==, 0);
+  g_assert_cmpint (ws_test_run (json_argv, &json, NULL), ==, 0);
+  g_assert_cmpint (ws_test_run (compare_argv, &compare, NULL), ==, 0);
+  g_setenv ("COLUMNS", "80", TRUE);
+  {
+    g_autofree char *narrow = NULL;
+
+    g_assert_cmpint (ws_test_run (text_argv, &narrow, NULL), ==, 0);
+    g_assert_cmpuint (widest_line (narrow), <=, 80);
+  }
+  g_unsetenv ("COLUMNS");
+
+  g_assert_cmpuint (widest_line (text), <=, 120);
+  g_assert_cmpuint (widest_line (compare), <=, 120);
+  flat = squeezed (text);
+  json_parser_load_from_data (parser, json, -1, &error);
+  g_assert_no_error (error);
+  findings =
+    json_object_get_array_member (json_node_get_object (json_parser_get_root (parser)), "findings");
+  g_assert_cmpuint (json_array_get_length (findings), >, 0);
+  for (guint i = 0; i < json_array_get_length (findings); i++)
     {
-      g_autofree char *narrow = NULL;
+      JsonObject *f = json_array_get_object_element (findings, i);
+      const char *members[] = { "summary", "rule", "fix" };
 
-      g_assert_cmpint (ws_test_run (text_argv, &narrow, NULL), ==, 0);
-      g_assert_cmpuint (widest_line (narrow), <=, 80);
+      for (gsize m = 0; m < G_N_ELEMENTS (members); m++)
+        {
+          g_autofree char *words = squeezed (json_object_get_string_member (f, members[m]));
+
+          g_assert_nonnull (strstr (flat, words));
+        }
     }
-    g_unsetenv ("COLUMNS");
+}
 
-    g_assert_cmpuint (widest_line (text), <=, 120);
-    g_assert_cmpuint (widest_line (compare), <=, 120);
-    flat = squeezed (text);
-    json_parser_load_from_data (parser, json, -1, &error);
-    g_assert_no_error (error);
-    findings = json_object_get_array_member (json_node_get_object (json_parser_get_root (parser)),
-                                             "findings");
-    g_assert_cmpuint (json_array_get_length (findings), >, 0);
-    for (guint i = 0; i < json_array_get_length (findings); i++)
-      {
-        JsonObject *f = json_array_get_object_element (findings, i);
-        const char *members[] = { "summary", "rule", "fix" };
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
 
-        for (gsize m = 0; m < G_N_ELEMENTS (members); m++)
-          {
-            g_autofree char *words = squeezed (json_object_get_string_member (f, members[m]));
+  g_test_add_func ("/cli/diagnose/json", test_diagnose_json);
+  g_test_add_func ("/cli/diagnose/clean-run-prints-no-findings", test_diagnose_clean_run);
+  g_test_add_func ("/cli/diagnose/text-and-markdown", test_diagnose_text_and_markdown);
+  g_test_add_func ("/cli/diagnose/bad-input", test_diagnose_bad_input);
+  g_test_add_func ("/cli/prose-wrapped-at-columns", test_prose_wrapped_at_columns);
+  g_test_add_func ("/cli/diagnose/gpt2/steady-state-by-default", test_diagnose_steady_state);
+  g_test_add_func ("/cli/diagnose/nccl-job/each-rank-its-own-gpu", test_diagnose_rank_gpus);
+  g_test_add_func ("/cli/export/chrome-trace", test_export_chrome_trace);
+  g_test_add_func ("/cli/export/failures", test_export_failures);
 
-            g_assert_nonnull (strstr (flat, words));
-          }
-      }
-  }
-
-  int main (int argc, char **argv)
-  {
-    g_test_init (&argc, &argv, NULL);
-
-    g_test_add_func ("/cli/diagnose/json", test_diagnose_json);
-    g_test_add_func ("/cli/diagnose/clean-run-prints-no-findings", test_diagnose_clean_run);
-    g_test_add_func ("/cli/diagnose/text-and-markdown", test_diagnose_text_and_markdown);
-    g_test_add_func ("/cli/diagnose/bad-input", test_diagnose_bad_input);
-    g_test_add_func ("/cli/prose-wrapped-at-columns", test_prose_wrapped_at_columns);
-    g_test_add_func ("/cli/diagnose/gpt2/steady-state-by-default", test_diagnose_steady_state);
-    g_test_add_func ("/cli/diagnose/nccl-job/each-rank-its-own-gpu", test_diagnose_rank_gpus);
-    g_test_add_func ("/cli/export/chrome-trace", test_export_chrome_trace);
-    g_test_add_func ("/cli/export/failures", test_export_failures);
-
-    return g_test_run ();
-  }
+  return g_test_run ();
+}

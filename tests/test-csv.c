@@ -139,42 +139,44 @@ test_terminal_escapes (void)
   g_assert_cmpstr (twice, ==, shown);
   ws_csv_append_field (csv, name);
   g_assert_nonnull (strstr (csv->str, name));
+}
 
-  /* A unit's power of ten moves the decimal point: 260.48 us is 260480 ns
+/* A unit's power of ten moves the decimal point: 260.48 us is 260480 ns
  * exactly, where 260.48 * 1000 in doubles is 260480.00000000003. */
-  static void test_numbers_scaled (void)
-  {
-    double v = 0;
+static void
+test_numbers_scaled (void)
+{
+  double v = 0;
 
-    g_assert_cmpfloat (260.48 * 1000, !=, 260480.0);
-    g_assert_true (ws_csv_parse_number_scaled ("260.48", 1e3, &v));
-    g_assert_cmpfloat (v, ==, 260480.0);
-    g_assert_true (ws_csv_parse_number_scaled ("129.02", 1e3, &v));
-    g_assert_cmpfloat (v, ==, 129020.0);
-    g_assert_true (ws_csv_parse_number_scaled ("1,234.567", 1e6, &v));
-    g_assert_cmpfloat (v, ==, 1234567000.0);
-    g_assert_true (ws_csv_parse_number_scaled ("1.5e+06", 1e3, &v));
-    g_assert_cmpfloat (v, ==, 1.5e9);
-    g_assert_true (ws_csv_parse_number_scaled ("0.1", 1e-3, &v));
-    g_assert_cmpfloat (v, ==, 1e-4);
-    /* Not a power of ten: a product, as before. */
-    g_assert_true (ws_csv_parse_number_scaled ("2", 1024, &v));
-    g_assert_cmpfloat (v, ==, 2048);
-    g_assert_false (ws_csv_parse_number_scaled ("n/a", 1e3, &v));
-  }
+  g_assert_cmpfloat (260.48 * 1000, !=, 260480.0);
+  g_assert_true (ws_csv_parse_number_scaled ("260.48", 1e3, &v));
+  g_assert_cmpfloat (v, ==, 260480.0);
+  g_assert_true (ws_csv_parse_number_scaled ("129.02", 1e3, &v));
+  g_assert_cmpfloat (v, ==, 129020.0);
+  g_assert_true (ws_csv_parse_number_scaled ("1,234.567", 1e6, &v));
+  g_assert_cmpfloat (v, ==, 1234567000.0);
+  g_assert_true (ws_csv_parse_number_scaled ("1.5e+06", 1e3, &v));
+  g_assert_cmpfloat (v, ==, 1.5e9);
+  g_assert_true (ws_csv_parse_number_scaled ("0.1", 1e-3, &v));
+  g_assert_cmpfloat (v, ==, 1e-4);
+  /* Not a power of ten: a product, as before. */
+  g_assert_true (ws_csv_parse_number_scaled ("2", 1024, &v));
+  g_assert_cmpfloat (v, ==, 2048);
+  g_assert_false (ws_csv_parse_number_scaled ("n/a", 1e3, &v));
+}
 
-  int main (int argc, char **argv)
-  {
-    g_test_init (&argc, &argv, NULL);
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
 
-    g_test_add_func ("/csv/quotes-and-line-ends", test_quotes_and_line_ends);
-    g_test_add_func ("/csv/unterminated-quote-names-line", test_unterminated_quote);
-    g_test_add_func ("/csv/million-columns-refused", test_too_many_fields);
-    g_test_add_func ("/csv/tab-separated", test_tabs);
-    g_test_add_func ("/csv/numbers", test_numbers);
-    g_test_add_func ("/csv/terminal-escapes-csv-exact", test_terminal_escapes);
+  g_test_add_func ("/csv/quotes-and-line-ends", test_quotes_and_line_ends);
+  g_test_add_func ("/csv/unterminated-quote-names-line", test_unterminated_quote);
+  g_test_add_func ("/csv/million-columns-refused", test_too_many_fields);
+  g_test_add_func ("/csv/tab-separated", test_tabs);
+  g_test_add_func ("/csv/numbers", test_numbers);
+  g_test_add_func ("/csv/terminal-escapes-csv-exact", test_terminal_escapes);
+  g_test_add_func ("/csv/numbers-scaled-exactly", test_numbers_scaled);
 
-    g_test_add_func ("/csv/numbers-scaled-exactly", test_numbers_scaled);
-
-    return g_test_run ();
-  }
+  return g_test_run ();
+}
