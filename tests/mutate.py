@@ -44,6 +44,18 @@ MUTATIONS = [
      "  self->last[call] = MAX (self->last[call], end);\n",
      "  self->last[call] = MAX (self->last[call], end - 1);\n",
      ["nvtx-gpu"]),
+    ("ncu join ignores launch order", "src/analysis/ws-ncu-match.c",
+     "  *picked = g_array_index (fits, Fit, before % fits->len).id;\n",
+     "  *picked = g_array_index (fits, Fit, (before + 1) % fits->len).id;\n",
+     ["ncu-match"]),
+    ("mixed verdict gap moved", "src/analysis/ws-bottleneck.h",
+     "#define WS_BOTTLENECK_GAP 10.0",
+     "#define WS_BOTTLENECK_GAP 20.0",
+     ["ncu-gauges", "verdict-agreement", "why"]),
+    ("busy threshold moved", "src/analysis/ws-bottleneck.h",
+     "#define WS_BOTTLENECK_BUSY 60.0",
+     "#define WS_BOTTLENECK_BUSY 50.0",
+     ["ncu-gauges", "verdict-agreement", "why"]),
 ]
 
 

@@ -84,7 +84,7 @@ fetch_thread (gpointer data)
           g_printerr ("\n%s: %s\n", g_get_prgname (), error->message);
           fetch->status = g_error_matches (error, WS_CAPTURE_ERROR, WS_CAPTURE_ERROR_INVALID) ||
                               g_error_matches (error, G_FILE_ERROR, G_FILE_ERROR_NOENT) ||
-                              error->domain == JSON_PARSER_ERROR
+                              error->domain == WS_READER_ERROR || error->domain == JSON_PARSER_ERROR
                             ? WS_EXIT_BAD_INPUT
                             : WS_EXIT_FAILED;
           break;
