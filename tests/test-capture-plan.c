@@ -738,17 +738,48 @@ test_settings_fit_ncu (void)
   g_assert_cmpuint (warnings->len, ==, 2);
 }
 
-/* A tool that does not answer is killed with its process group. */
+/* A tool that does not answer is killed with its process group: the
+ * shell (the group's leader) and the sleep it left in the background,
+ * whose pids it writes down first, are both gone when ws_tool_run()
+ * returns, well before either sleep would have ended. */
 static void
 test_tools_timeout (void)
 {
-  const char *argv[] = { "/bin/sh", "-c", "sleep 30 & sleep 30", NULL };
+  g_autofree char *dir = ws_test_tmpdir ();
+  g_autofree char *pids_path = g_build_filename (dir, "pids", NULL);
+  g_autofree char *script =
+    g_strdup_printf ("sleep 30 & echo $$ $! > '%s.part' && mv '%s.part' '%s'; sleep 30", pids_path,
+                     pids_path, pids_path);
+  const char *argv[] = { "/bin/sh", "-c", script, NULL };
   g_autoptr (GError) error = NULL;
+  g_autofree char *pids = NULL;
+  g_auto (GStrv) fields = NULL;
   gint64 start = g_get_monotonic_time ();
+  double elapsed;
+  GPid shell, background;
 
   g_assert_false (ws_tool_run (argv, 1, NULL, NULL, NULL, NULL, &error));
+  elapsed = (g_get_monotonic_time () - start) / 1e6;
   g_assert_error (error, WS_CAPTURE_ERROR, WS_CAPTURE_ERROR_TIMEOUT);
-  g_test_message ("returned after %.1f s", (g_get_monotonic_time () - start) / 1e6);
+  g_test_message ("returned after %.1f s", elapsed);
+
+  pids = ws_test_read (pids_path);
+  fields = g_strsplit (g_strstrip (pids), " ", -1);
+  g_assert_cmpuint (g_strv_length (fields), ==, 2);
+  shell = (GPid) g_ascii_strtoll (fields[0], NULL, 10);
+  background = (GPid) g_ascii_strtoll (fields[1], NULL, 10);
+  g_assert_cmpint (shell, >, 1);
+  g_assert_cmpint (background, >, 1);
+  g_assert_false (ws_test_process_alive (shell));
+  g_assert_false (ws_test_process_alive (background));
+  g_assert_false (ws_test_group_alive (shell));
+  /* Not before the 1 s asked for; and far from the sleeps' 30 s: a
+   * seconds timer fires within 2 s, SIGKILL follows at once (no grace),
+   * and the group is reaped within the 2 s the runner gives zombies.  The
+   * rest is room for a loaded machine or valgrind. */
+  g_assert_cmpfloat (elapsed, >=, 1.0);
+  g_assert_cmpfloat (elapsed, <, 15.0);
+  ws_test_rmtree (dir);
 }
 
 typedef struct

@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "ws-test-capture.h"
+#include "ws-test-rank-sql.h"
 #include "ws-test-util.h"
 
 /* Issue 23 on the one GPU the device machine lends: a DistributedDataParallel
@@ -51,18 +53,32 @@ test_rank_summaries (void)
 
 /* The ranks view names the planted straggler: rank 3, in its "extra work"
  * range; gloo runs no NCCL kernel (none by SQL), so communication is 0 on
- * every rank and the waiting is measured in OS runtime calls. */
+ * every rank and the waiting is measured in OS runtime calls.  Every
+ * figure is SQL's over the rank's export (ws-test-rank-sql.c).  Steps 0
+ * and 1 are the warm-up on every rank (step 1 took over twice the median),
+ * so rank 3's lateness, the median over the ten steady steps of its work
+ * less the others' median work, is 2,282,722.5 ns, said in whole ns. */
 static void
 test_straggler_named (void)
 {
   const char *argv[] = { ws_test_cli (), "ranks", "--format", "csv", folder, NULL };
   g_autofree char *out = NULL, *err = NULL;
   g_auto (GStrv) lines = NULL;
+  WsTestRankSql t[4];
+  gint64 late, lost;
 
+  for (guint r = 0; r < 4; r++)
+    {
+      g_autofree char *db = rank_file (r, "nsys", ".sqlite");
+
+      ws_test_rank_sql (db, &t[r]);
+    }
+  ws_test_straggler_sql (t, 4, 3, &late, &lost);
+  g_assert_cmpint (late, ==, 2282723);
   g_assert_cmpint (ws_test_run (argv, &out, &err), ==, 0);
-  g_assert_nonnull (strstr (out, "\nstraggler: rank 3, +"));
-  g_assert_nonnull (strstr (out, " ns per step, in extra work\n"));
+  g_assert_nonnull (strstr (out, "\nstraggler: rank 3, +2282723 ns per step, in extra work\n"));
   lines = g_strsplit (out, "\n", -1);
+  g_assert_cmpuint (g_strv_length (lines), ==, 7);
   for (guint r = 0; r < 4; r++)
     {
       g_autofree char *db = rank_file (r, "nsys", ".sqlite");
@@ -74,10 +90,18 @@ test_straggler_named (void)
       g_assert_cmpstr (nccl, ==, "0");
       g_assert_cmpuint (g_strv_length (cells), ==, 10);
       g_assert_cmpint (atoi (cells[0]), ==, (int) r);
-      g_assert_cmpstr (cells[5], ==, "0");                          /* comm_ns */
-      g_assert_cmpint (g_ascii_strtoll (cells[6], NULL, 10), >, 0); /* wait_ns */
-      g_assert_cmpstr (cells[8], ==, "12");                         /* steps */
+      g_assert_cmpint (g_ascii_strtoll (cells[3], NULL, 10), ==, t[r].gpu_time);
+      g_assert_cmpint (g_ascii_strtoll (cells[4], NULL, 10), ==, t[r].kernel_time);
+      g_assert_cmpstr (cells[5], ==, "0"); /* comm_ns */
+      g_assert_cmpint (g_ascii_strtoll (cells[6], NULL, 10), ==, t[r].wait_time);
+      g_assert_cmpint (g_ascii_strtoll (cells[7], NULL, 10), ==, t[r].idle_time);
+      g_assert_cmpstr (cells[8], ==, "12"); /* steps */
+      g_assert_cmpuint (t[r].n_steps, ==, 12);
+      /* Whole ns: the median of ten steps ends in .5 on ranks 0 and 1. */
+      g_assert_cmpfloat (fabs (g_ascii_strtod (cells[9], NULL) - t[r].step_median), <=, 0.5);
     }
+  for (guint r = 0; r < 4; r++)
+    ws_test_rank_sql_clear (&t[r]);
 }
 
 /* The kernel the straggler alone runs was profiled on rank 3 (rank 0 never

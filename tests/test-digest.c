@@ -19,6 +19,7 @@
 #include "ws-run-loader.h"
 #include "ws-stats.h"
 #include "ws-steps.h"
+#include "ws-test-rank-sql.h"
 #include "ws-test-util.h"
 
 /* Job digests of the four DDP ranks (tests/data/multirank): what a digest
@@ -117,10 +118,14 @@ assert_figures_equal (const WsRankFigures *a, const WsRankFigures *b)
 }
 
 /* Each rank's figures, number, offset and GPUs as the multi-rank run has
- * them; and the comparison of ranks (steps, straggler) the same. */
+ * them, its figures as SQL over its export works them out; and the
+ * comparison of ranks (steps, straggler) the same, the straggler's
+ * lateness SQL's (599,784 ns, the README's figure). */
 static void
 test_figures_equal_multi_rank_run (void)
 {
+  WsTestRankSql t[4];
+  gint64 late, lost;
   g_autoptr (WsRun) job = load_job ();
   g_autoptr (WsRun) digest_run = ws_digest_loader_run_new (ddp, NULL, 0, 0);
   g_autoptr (WsRankSet) from_exports = ws_rank_set_new_for_run (job);
@@ -158,7 +163,22 @@ test_figures_equal_multi_rank_run (void)
                        st.st_mtim.tv_sec * G_GINT64_CONSTANT (1000000000) + st.st_mtim.tv_nsec);
       g_assert_cmpstr (d->checksum, ==, sum);
       assert_figures_equal (d->figures, g_ptr_array_index (job->ranks->figures, r));
+      ws_test_rank_sql (rank_files[r], &t[r]);
+      g_assert_cmpint (d->figures->gpu_time, ==, t[r].gpu_time);
+      g_assert_cmpint (d->figures->kernel_time, ==, t[r].kernel_time);
+      g_assert_cmpint (d->figures->wait_time, ==, t[r].wait_time);
+      g_assert_cmpint (d->figures->idle_time, ==, t[r].idle_time);
+      g_assert_cmpfloat (d->figures->step_median, ==, t[r].step_median);
+      g_assert_cmpuint (d->figures->steps->len, ==, t[r].n_steps);
+      for (guint s = 0; s < t[r].n_steps; s++)
+        g_assert_cmpint (g_array_index (d->figures->steps, WsRankStep, s).work, ==, t[r].work[s]);
     }
+  ws_test_straggler_sql (t, 4, 3, &late, &lost);
+  g_assert_cmpint (late, ==, 599784);
+  g_assert_cmpint (from_digest->straggler.late, ==, late);
+  g_assert_cmpint (from_digest->straggler.lost, ==, lost);
+  for (guint r = 0; r < 4; r++)
+    ws_test_rank_sql_clear (&t[r]);
   g_assert_cmpstr (line_digest, ==, line_exports);
   g_assert_cmpstr (line_digest, ==, "straggler: rank 3, +599784 ns per step, in extra work");
   g_assert_cmpuint (from_digest->steps->len, ==, from_exports->steps->len);
@@ -256,7 +276,8 @@ union_median (GArray *values)
 /* All four ranks merged: totals, instances, min and max are the CSVs'
  * rows added up; the median is the union's (SQL and a sort in the test),
  * exact where the sketches kept every value, else within 0.5%; mean and
- * standard deviation those of the multi-rank run's union. */
+ * sample standard deviation (as nsys stats takes it, n − 1) those of the
+ * union of the four exports' durations, summed here. */
 static void
 check_merged_kernels (const WsSummary *merged)
 {
@@ -299,12 +320,33 @@ check_merged_kernels (const WsSummary *merged)
       g_assert_cmpint (row->min, ==, min);
       g_assert_cmpint (row->max, ==, max);
       g_assert_nonnull (theirs);
-      g_assert_cmpfloat (row->avg, ==, theirs->avg);
-      g_assert_cmpfloat_with_epsilon (row->stddev, theirs->stddev, 1e-6 * theirs->stddev + 1e-9);
       g_assert_cmpfloat (fabs (row->percent - theirs->percent), <, 1e-9);
 
       for (guint r = 0; r < 4; r++)
         durations (rank_files[r], row->name, all);
+      g_assert_cmpuint (all->len, ==, count);
+      {
+        double sum = 0, squares = 0, mean;
+
+        for (guint k = 0; k < all->len; k++)
+          sum += (double) g_array_index (all, gint64, k);
+        mean = sum / all->len;
+        for (guint k = 0; k < all->len; k++)
+          {
+            double d = (double) g_array_index (all, gint64, k) - mean;
+
+            squares += d * d;
+          }
+        g_assert_cmpfloat (sum, ==, (double) total);
+        /* The digest adds the ranks' moments, the test the values: their
+         * sums differ in the last bits of a double, hence 1e-9. */
+        g_assert_cmpfloat_with_epsilon (row->avg, mean, 1e-9 * mean);
+        if (all->len > 1)
+          g_assert_cmpfloat_with_epsilon (row->stddev, sqrt (squares / (all->len - 1)),
+                                          1e-6 * sqrt (squares / (all->len - 1)) + 1e-9);
+        else
+          g_assert_cmpfloat (row->stddev, ==, 0);
+      }
       median = union_median (all);
       g_assert_cmpfloat (theirs->med, ==, median);
       if (row->med == median)
@@ -364,10 +406,23 @@ test_stored_job_summary (void)
       g_assert_null (((WsDigestRank *) g_ptr_array_index (opened->ranks, i))->summaries[k]);
   check_merged_kernels (opened->job_summaries[WS_SUMMARY_KERN_SUM]);
 
-  /* The file's own rows: the job's kernel rows sum the ranks' (SQL). */
-  sql_total =
-    ws_test_sqlite_text (ddp_path, "SELECT sum(count) || ' ' || sum(total) FROM summary_rows"
-                                   " WHERE report = 'cuda_gpu_kern_sum'");
+  /* The file's own rows: the job's kernel rows count and sum the four
+   * exports' kernels (SQL over each export). */
+  {
+    gint64 count = 0, total = 0;
+
+    for (guint r = 0; r < 4; r++)
+      {
+        g_autofree char *c =
+          ws_test_sqlite_text (rank_files[r], "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL");
+        g_autofree char *t = ws_test_sqlite_text (
+          rank_files[r], "SELECT sum(end - start) FROM CUPTI_ACTIVITY_KIND_KERNEL");
+
+        count += g_ascii_strtoll (c, NULL, 10);
+        total += g_ascii_strtoll (t, NULL, 10);
+      }
+    sql_total = g_strdup_printf ("%" G_GINT64_FORMAT " %" G_GINT64_FORMAT, count, total);
+  }
   stored_total =
     ws_test_sqlite_text (ddp_path, "SELECT sum(count) || ' ' || sum(total) FROM job_summary_rows"
                                    " WHERE report = 'cuda_gpu_kern_sum'");

@@ -165,8 +165,16 @@ test_csv_summary (void)
   g_assert_cmpstr (g_ptr_array_index (r->unified, 2), ==, "Total CPU Page faults: 49");
 }
 
-/* Every nvprof text file of the fixtures: `info` opens the summaries, the
- * GPU traces and the metrics (what still refuses, test-nvprof-metrics.c). */
+/* The head of the cfd summary CSV (tests/data/nvprof), lines 1 to 5:
+ * what comes before its first row. */
+#define CFD_HEAD                                                                                   \
+  "==308050== NVPROF is profiling process 308050, command: ./euler3d_adapt "                       \
+  "../../data/cfd/fvcorr.domn.097K\n"                                                              \
+  "==308050== Profiling application: ./euler3d_adapt ../../data/cfd/fvcorr.domn.097K\n"            \
+  "==308050== Profiling result:\n"                                                                 \
+  "\"Type\",\"Time(%)\",\"Time\",\"Calls\",\"Avg\",\"Min\",\"Max\",\"Name\"\n"                     \
+  ",%,ms,,us,us,ms,\n"
+
 /* The GPU activities rows of an nvprof console log, read here by a
  * regular expression: name → (calls, average in ns). */
 typedef struct
@@ -307,6 +315,10 @@ test_summary_findings (void)
   g_assert_true (seen_launch);
 }
 
+/* Every nvprof text file of the fixtures: `info` opens the summaries, the
+ * GPU traces and the metrics; files made here from the fixtures' heads,
+ * each with one fault, are refused in one line naming the file, the line
+ * and the fault (the metrics' refusals: test-nvprof-metrics.c). */
 static void
 test_every_file_opens_or_is_refused (void)
 {
@@ -314,6 +326,7 @@ test_every_file_opens_or_is_refused (void)
   {
     const char *file;
     const char *says; /* NULL: opens */
+    const char *made; /* the file's text, made here; NULL: a fixture */
   } files[] = {
     { "nichitapavel_nvprof.txt", NULL },
     { "summary_nvprof_result_cfd_gpu_summary.csv", NULL },
@@ -328,8 +341,26 @@ test_every_file_opens_or_is_refused (void)
     { "events_written_from_guide.csv", NULL },
     { "metrics_mixed_written.txt", NULL },
     { "summary_written_small_copies.txt", NULL },
+
+    /* cfd's first row with its 6000 calls made 0. */
+    { "cfd_zero_calls.csv",
+      "line 6: an nvprof summary row with a call count that is not a positive number",
+      CFD_HEAD "\"GPU activities\",68.739052,268.352834,0,44.725000,43.106000,1.791976,"
+               "\"cuda_compute_flux(int, int*, float*, float*, float*)\"\n" },
+    /* cfd's first row with its time 268.352834 ms made a word. */
+    { "cfd_time_word.csv", "line 6: an nvprof summary row with a value that is not a time",
+      CFD_HEAD "\"GPU activities\",68.739052,fast,6000,44.725000,43.106000,1.791976,"
+               "\"cuda_compute_flux(int, int*, float*, float*, float*)\"\n" },
+    /* A CSV header that is none of nvprof's tables. */
+    { "other_table.csv", "an nvprof CSV table of another kind",
+      "==308050== Profiling result:\n\"Device\",\"Context\",\"Colour\"\n" },
+    /* `nvprof --print-api-trace`: its header as the guide shows it. */
+    { "api_trace.txt", "`--print-api-trace`",
+      "==2== Profiling application: ./a.out\n==2== Profiling result:\n"
+      "   Start  Duration  Name\n183.85ms  5.1560us  cuDeviceGetCount\n" },
   };
   g_autofree char *dir = ws_test_tmpdir ();
+  guint refused = 0;
 
   for (gsize i = 0; i < G_N_ELEMENTS (files); i++)
     {
@@ -338,7 +369,14 @@ test_every_file_opens_or_is_refused (void)
       const char *argv[] = { ws_test_cli (), "info", path, NULL };
       int rc;
 
-      if (!g_file_test (path, G_FILE_TEST_EXISTS))
+      if (files[i].made != NULL)
+        {
+          g_free (path);
+          path = g_build_filename (dir, files[i].file, NULL);
+          argv[2] = path;
+          g_assert_true (g_file_set_contents (path, files[i].made, -1, NULL));
+        }
+      else if (!g_file_test (path, G_FILE_TEST_EXISTS))
         {
           g_autofree char *xz = g_strconcat (path, ".xz", NULL);
           g_autofree char *cmd = NULL;
@@ -366,13 +404,16 @@ test_every_file_opens_or_is_refused (void)
           g_assert_null (strstr (out, "nsys version"));
           continue;
         }
-      g_assert_cmpint (rc, !=, 0);
+      g_assert_cmpint (rc, ==, 2);
+      g_assert_cmpstr (out, ==, "");
       g_assert_nonnull (strstr (err, path));
       g_assert_nonnull (strstr (err, files[i].says));
       /* One line. */
       g_assert_nonnull (strchr (err, '\n'));
       g_assert_cmpstr (strchr (err, '\n') + 1, ==, "");
+      refused++;
     }
+  g_assert_cmpuint (refused, ==, 4);
   ws_test_rmtree (dir);
 }
 

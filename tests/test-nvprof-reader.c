@@ -173,10 +173,23 @@ test_api_names (void)
  * (driver id 307) and copies with cuMemcpyHtoDAsync/cuMemcpyDtoHAsync
  * (277, 279), TensorFlow copies with cuMemcpyHtoDAsync, the NCCL demo
  * launches with cudaLaunchCooperativeKernelMultiDevice (runtime id 272).
- * No call of any export is left without a name. */
+ * No call of any export is left without a name.  How many kernels have a
+ * launching call, and how many copies and sets a driver call, SQL over
+ * the export counts. */
 static void
 check_launchers (const WsRun *run, const char *file)
 {
+  g_autofree char *path = ws_test_data ("nvprof", file, NULL);
+  g_autofree char *sql_kernels = ws_test_sqlite_text (
+    path, "SELECT count(*) FROM (SELECT correlationId c FROM CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL "
+          "UNION ALL SELECT correlationId FROM CUPTI_ACTIVITY_KIND_KERNEL) WHERE c IN (SELECT "
+          "correlationId FROM CUPTI_ACTIVITY_KIND_DRIVER UNION SELECT correlationId FROM "
+          "CUPTI_ACTIVITY_KIND_RUNTIME)");
+  g_autofree char *sql_copies = ws_test_sqlite_text (
+    path, "SELECT count(*) FROM (SELECT correlationId c FROM CUPTI_ACTIVITY_KIND_MEMCPY UNION "
+          "ALL SELECT correlationId FROM CUPTI_ACTIVITY_KIND_MEMSET) WHERE c IN (SELECT "
+          "correlationId FROM CUPTI_ACTIVITY_KIND_DRIVER) AND c NOT IN (SELECT correlationId "
+          "FROM CUPTI_ACTIVITY_KIND_RUNTIME)");
   g_autoptr (GHashTable) by_corr = g_hash_table_new (g_direct_hash, g_direct_equal);
   guint kernels = 0, copies = 0;
 
@@ -218,18 +231,27 @@ check_launchers (const WsRun *run, const char *file)
     }
   g_test_message ("%s: %u kernels and %u driver copies checked", file, kernels, copies);
   g_assert_cmpuint (kernels, >, 0);
+  g_assert_cmpint (kernels, ==, g_ascii_strtoll (sql_kernels, NULL, 10));
+  g_assert_cmpint (copies, ==, g_ascii_strtoll (sql_copies, NULL, 10));
 }
 
 static void
 test_driver_names (void)
 {
+  guint checked = 0;
+
   for (gsize i = 0; i < G_N_ELEMENTS (exports); i++)
     {
       g_autoptr (WsRun) run = load (exports[i].file);
 
       if (run->api.n > 0)
-        check_launchers (run, exports[i].file);
+        {
+          check_launchers (run, exports[i].file);
+          checked++;
+        }
     }
+  /* All but the metrics-only mxnet export record API calls. */
+  g_assert_cmpuint (checked, ==, 4);
   {
     g_autoptr (WsRun) jetson = load ("nvvp_jetson_nano_tensorrt_yolo.nvvp");
     WsSummary *api = ws_run_get_summary (jetson, WS_SUMMARY_API_SUM);

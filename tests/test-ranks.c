@@ -8,9 +8,11 @@
 #include <unistd.h>
 
 #include "ws-findings.h"
+#include "ws-format.h"
 #include "ws-gpu-busy.h"
 #include "ws-nsys-reader.h"
 #include "ws-nsys-stats-reader.h"
+#include "ws-rank-compare.h"
 #include "ws-rank-measure.h"
 #include "ws-rank-set.h"
 #include "ws-ranks-loader.h"
@@ -19,6 +21,7 @@
 #include "ws-sort.h"
 #include "ws-stats.h"
 #include "ws-test-load.h"
+#include "ws-test-rank-sql.h"
 #include "ws-test-util.h"
 
 /* The four ranks of the DDP fixture (tests/data/multirank), unpacked once
@@ -69,6 +72,19 @@ unpack (void)
 
       rank_files[r] = ws_test_unxz (xz, job_dir);
     }
+}
+
+/* Each rank's figures by SQL over its own export (ws-test-rank-sql.c). */
+static WsTestRankSql ddp_sql[4];
+
+static const WsTestRankSql *
+ddp_truth (void)
+{
+  unpack ();
+  if (ddp_sql[0].work == NULL)
+    for (guint r = 0; r < 4; r++)
+      ws_test_rank_sql (rank_files[r], &ddp_sql[r]);
+  return ddp_sql;
 }
 
 static gint64
@@ -433,6 +449,7 @@ static void
 test_ddp_figures_against_sql (void)
 {
   g_autoptr (WsRun) run = load_ddp ();
+  const WsTestRankSql *t = ddp_truth ();
 
   for (guint r = 0; r < 4; r++)
     {
@@ -454,6 +471,10 @@ test_ddp_figures_against_sql (void)
       g_assert_cmpint (f->kernel_time, ==,
                        sql_int (db, "SELECT sum(end - start) FROM CUPTI_ACTIVITY_KIND_KERNEL"));
       g_assert_cmpint (f->kernel_time, ==, csv->grand_total);
+      g_assert_cmpint (f->gpu_time, ==, t[r].gpu_time);
+      g_assert_cmpint (f->idle_time, ==, t[r].idle_time);
+      g_assert_cmpint (f->wait_time, ==, t[r].wait_time);
+      g_assert_cmpfloat (f->step_median, ==, t[r].step_median);
       g_assert_cmpint (f->wait_source, ==, WS_WAIT_CPU);
       g_assert_cmpint (f->comm_time, ==, 0);
       g_assert_cmpstr (f->step_pattern, ==, "step N");
@@ -471,6 +492,7 @@ test_ddp_figures_against_sql (void)
           g_assert_cmpint (step->end, ==, b);
           g_assert_cmpint (step->wait, ==, wait);
           g_assert_cmpint (step->work, ==, (b - a) - wait - sql_syncs (db, step_tid, a, b));
+          g_assert_cmpint (step->work, ==, t[r].work[s]);
         }
     }
 }
@@ -535,30 +557,21 @@ test_ddp_straggler (void)
   guint last_of_rank3 = 0, steady = 0;
   const WsFinding *imbalance = ws_findings_find (findings, "rank-imbalance");
 
+  const WsTestRankSql *t = ddp_truth ();
+  gint64 late, lost;
+
   g_assert_cmpint (s->index, ==, 3);
   g_assert_cmpuint (s->rank, ==, 3);
   g_assert_cmpstr (s->range, ==, "extra work");
   for (guint i = 0; i < set->steps->len; i++)
     {
       const WsRankSetStep *step = &g_array_index (set->steps, WsRankSetStep, i);
-      gint64 work[4];
       gint best = 0;
 
       for (guint r = 0; r < 4; r++)
         {
-          const char *db = rank_files[r];
-          gint64 tid = sql_int (db, "SELECT globalTid FROM NVTX_EVENTS WHERE eventType = 59 "
-                                    "LIMIT 1");
-          g_autofree char *sql = g_strdup_printf (
-            "SELECT n.start || ':' || n.end FROM NVTX_EVENTS n LEFT JOIN StringIds s ON s.id = "
-            "n.textId WHERE coalesce(n.text, s.value) = 'step %u'",
-            step->number);
-          g_autofree char *span = ws_test_sqlite_text (db, sql);
-          gint64 a = g_ascii_strtoll (span, NULL, 10);
-          gint64 b = g_ascii_strtoll (strchr (span, ':') + 1, NULL, 10);
-
-          work[r] = (b - a) - sql_waits (db, tid, a, b) - sql_syncs (db, tid, a, b);
-          if (work[r] > work[best])
+          g_assert_cmpuint (t[r].n_steps, ==, set->steps->len);
+          if (t[r].work[step->number] > t[best].work[step->number])
             best = (gint) r;
         }
       g_assert_cmpint (step->last, ==, best);
@@ -588,35 +601,29 @@ test_ddp_straggler (void)
 
       g_array_append_val (extra, d);
     }
-  {
-    gint64 *v = (gint64 *) (gpointer) extra->data;
-
-    for (guint a = 1; a < extra->len; a++)
-      for (guint b = a; b > 0 && v[b - 1] > v[b]; b--)
-        {
-          gint64 t = v[b];
-
-          v[b] = v[b - 1];
-          v[b - 1] = t;
-        }
-    g_assert_cmpint (s->range_extra, ==, v[extra->len / 2]);
-  }
-  g_assert_cmpint (s->late, >, 0);
-  g_assert_cmpint (s->late, <, s->range_extra * 2);
-  g_assert_cmpint (s->lost, >, 0);
+  g_assert_cmpint (s->range_extra, ==,
+                   ws_test_median ((const gint64 *) (gconstpointer) extra->data, extra->len));
+  /* Lateness and loss by SQL: over the eleven steady steps, the median of
+   * rank 3's work less the others' median, 599,784 ns (the README's
+   * figure), and the median of what it works more than each other rank,
+   * summed, 1,852,662 ns. */
+  ws_test_straggler_sql (t, 4, 3, &late, &lost);
+  g_assert_cmpint (late, ==, 599784);
+  g_assert_cmpint (lost, ==, 1852662);
+  g_assert_cmpint (s->late, ==, late);
+  g_assert_cmpint (s->lost, ==, lost);
 
   g_assert_nonnull (imbalance);
   g_assert_cmpint (imbalance->severity, ==, WS_SEVERITY_MINOR);
   g_assert_nonnull (strstr (imbalance->summary, "Rank 3"));
   g_assert_nonnull (strstr (imbalance->summary, "“extra work”"));
-  g_assert_cmpfloat (ws_finding_get_evidence (imbalance, "late_ns")->value, ==, (double) s->late);
+  g_assert_cmpfloat (ws_finding_get_evidence (imbalance, "late_ns")->value, ==, (double) late);
+  g_assert_cmpfloat (ws_finding_get_evidence (imbalance, "lost_ns")->value, ==, (double) lost);
   g_assert_nonnull (ws_findings_find (findings, "shared-gpu"));
   {
     g_autofree char *line = ws_rank_set_straggler_line (set);
-    g_autofree char *expected = g_strdup_printf (
-      "straggler: rank 3, +%" G_GINT64_FORMAT " ns per step, in extra work", s->late);
 
-    g_assert_cmpstr (line, ==, expected);
+    g_assert_cmpstr (line, ==, "straggler: rank 3, +599784 ns per step, in extra work");
   }
 }
 
@@ -682,7 +689,8 @@ test_cli_stats_rank_filter (void)
 }
 
 /* `ranks --format csv`: the columns of the issue, one row per rank whose
- * kernel time is its nsys stats total, then the straggler line. */
+ * kernel time is its nsys stats total and whose other figures are SQL's
+ * over its export, then the straggler line with the README's figure. */
 static void
 test_cli_ranks_csv (void)
 {
@@ -690,7 +698,8 @@ test_cli_ranks_csv (void)
   g_autofree char *out = NULL;
   g_auto (GStrv) lines = NULL;
 
-  unpack ();
+  const WsTestRankSql *t = ddp_truth ();
+
   args[3] = job_dir;
   out = cli (args, 0, NULL);
   lines = g_strsplit (out, "\n", -1);
@@ -709,29 +718,67 @@ test_cli_ranks_csv (void)
       g_assert_cmpint (atoi (cells[0]), ==, (int) r);
       g_assert_cmpstr (cells[1], ==, rank_files[r]);
       g_assert_cmpstr (cells[2], ==, "python3");
+      g_assert_cmpint (g_ascii_strtoll (cells[3], NULL, 10), ==, t[r].gpu_time);
       g_assert_cmpint (g_ascii_strtoll (cells[4], NULL, 10), ==, csv->grand_total);
+      g_assert_cmpint (g_ascii_strtoll (cells[4], NULL, 10), ==, t[r].kernel_time);
       g_assert_cmpstr (cells[5], ==, "0");
+      g_assert_cmpint (g_ascii_strtoll (cells[6], NULL, 10), ==, t[r].wait_time);
+      g_assert_cmpint (g_ascii_strtoll (cells[7], NULL, 10), ==, t[r].idle_time);
       g_assert_cmpstr (cells[8], ==, "12");
+      /* Whole ns: a median of an even count of steps may end in .5. */
+      g_assert_cmpfloat (fabs (g_ascii_strtod (cells[9], NULL) - t[r].step_median), <=, 0.5);
     }
-  g_assert_true (g_str_has_prefix (lines[5], "straggler: rank 3, +"));
-  g_assert_true (g_str_has_suffix (lines[5], " ns per step, in extra work"));
+  g_assert_cmpstr (lines[5], ==, "straggler: rank 3, +599784 ns per step, in extra work");
   g_assert_cmpstr (lines[6], ==, "");
 }
 
+/* The width and height a PNG file's IHDR chunk states (bytes 16 to 23,
+ * big-endian, after the 8-byte signature and the chunk's length and type). */
+static void
+png_size (const char *path, guint *width, guint *height)
+{
+  g_autofree char *data = NULL;
+  gsize len = 0;
+  const guint8 *b;
+
+  g_assert_true (g_file_get_contents (path, &data, &len, NULL));
+  g_assert_cmpuint (len, >, 24);
+  b = (const guint8 *) data;
+  g_assert_cmpmem (b, 8, "\x89PNG\r\n\x1a\n", 8);
+  g_assert_cmpmem (b + 12, 4, "IHDR", 4);
+  *width = ((guint) b[16] << 24) | ((guint) b[17] << 16) | ((guint) b[18] << 8) | b[19];
+  *height = ((guint) b[20] << 24) | ((guint) b[21] << 16) | ((guint) b[22] << 8) | b[23];
+}
+
+/* `render --view ranks`: a PNG of the size asked for, whose pixels
+ * change with the metric; an unknown metric is refused. */
 static void
 test_cli_render_and_info (void)
 {
   g_autofree char *png = g_build_filename (tmp, "ranks.png", NULL);
-  g_autofree char *out = NULL;
+  g_autofree char *busy = g_build_filename (tmp, "ranks-busy.png", NULL);
+  g_autofree char *out = NULL, *a = NULL, *b = NULL;
+  guint width = 0, height = 0;
 
   unpack ();
   {
-    const char *args[] = { "render", "--view", "ranks", "--metric", "waiting",
-                           "-o",     png,      job_dir, NULL };
+    const char *args[] = { "render",  "--view", "ranks", "--metric", "waiting", "--size",
+                           "900x500", "-o",     png,     job_dir,    NULL };
 
     g_free (cli (args, 0, NULL));
   }
-  g_assert_true (g_file_test (png, G_FILE_TEST_EXISTS));
+  png_size (png, &width, &height);
+  g_assert_cmpuint (width, ==, 900);
+  g_assert_cmpuint (height, ==, 500);
+  {
+    const char *args[] = { "render",  "--view", "ranks", "--metric", "gpu-busy", "--size",
+                           "900x500", "-o",     busy,    job_dir,    NULL };
+
+    g_free (cli (args, 0, NULL));
+  }
+  a = ws_test_file_sha256 (png);
+  b = ws_test_file_sha256 (busy);
+  g_assert_cmpstr (a, !=, b);
   {
     const char *args[] = { "render", "--view", "ranks", "--metric", "nonsense",
                            "-o",     png,      job_dir, NULL };
@@ -873,14 +920,70 @@ test_cli_compare_ranks (void)
   g_assert_true (g_str_has_prefix (out, "rank 0 vs rank 3: rank 3's kernels take 22.4 ms more "
                                         "(1.71×) than rank 0's, "));
   g_clear_pointer (&out, g_free);
-  {
-    const char *args[] = { "compare", "--whole-run", job_dir, job_dir, NULL };
 
+  /* Two different jobs rank by rank: the job, then its exports numbered
+   * the other way round (rank N of the second is rank 3 − N's export), so
+   * each rank's before and after are SQL's figures of two exports. */
+  {
+    g_autofree char *swapped = g_build_filename (tmp, "swapped", NULL);
+    const char *before_paths[] = { job_dir, NULL };
+    const char *after_paths[] = { swapped, NULL };
+    const char *args[] = { "compare", "--whole-run", job_dir, swapped, NULL };
+    const WsTestRankSql *t = ddp_truth ();
+    g_autoptr (WsRun) before = NULL, after = NULL;
+    g_autoptr (GArray) pairs = NULL;
+
+    g_assert_cmpint (g_mkdir (swapped, 0700), ==, 0);
+    for (guint r = 0; r < 4; r++)
+      {
+        g_autofree char *name = g_strdup_printf ("rank%u.sqlite", r);
+        g_autofree char *link = g_build_filename (swapped, name, NULL);
+
+        g_assert_cmpint (symlink (rank_files[3 - r], link), ==, 0);
+      }
+    before = load_job (before_paths);
+    after = load_job (after_paths);
+    pairs = ws_rank_compare_pairs (before, after);
+    g_assert_cmpuint (pairs->len, ==, 4);
+    for (guint r = 0; r < 4; r++)
+      {
+        const WsRankPair *p = &g_array_index (pairs, WsRankPair, r);
+
+        g_assert_cmpuint (p->rank, ==, r);
+        g_assert_cmpint (p->before->gpu_time, ==, t[r].gpu_time);
+        g_assert_cmpint (p->after->gpu_time, ==, t[3 - r].gpu_time);
+        g_assert_cmpint (p->before->wait_time, ==, t[r].wait_time);
+        g_assert_cmpint (p->after->wait_time, ==, t[3 - r].wait_time);
+        g_assert_cmpfloat (p->before->step_median, ==, t[r].step_median);
+        g_assert_cmpfloat (p->after->step_median, ==, t[3 - r].step_median);
+      }
     out = cli (args, 0, NULL);
+    /* The printed line: SQL's numbers, in the program's duration format. */
+    for (guint r = 0; r < 4; r++)
+      {
+        const gint64 from[] = { t[r].gpu_time, t[r].wait_time, llround (t[r].step_median) };
+        const gint64 to[] = { t[3 - r].gpu_time, t[3 - r].wait_time,
+                              llround (t[3 - r].step_median) };
+        char *said[3];
+        g_autofree char *line = NULL;
+
+        for (guint i = 0; i < 3; i++)
+          {
+            g_autofree char *a = ws_format_duration ((double) from[i]);
+            g_autofree char *b = ws_format_duration ((double) to[i]);
+            g_autofree char *d = ws_format_duration ((double) ABS (to[i] - from[i]));
+
+            said[i] = g_strdup_printf ("%s → %s (%s%s)", a, b, to[i] >= from[i] ? "+" : "−", d);
+          }
+        line = g_strdup_printf ("\n  rank %u: GPU time %s, waiting %s, median step %s\n", r,
+                                said[0], said[1], said[2]);
+        g_assert_nonnull (strstr (out, line));
+        for (guint i = 0; i < 3; i++)
+          g_free (said[i]);
+      }
+    /* Rank 3's export has the most GPU time (137.6 ms against 121.2 ms). */
+    g_assert_nonnull (strstr (out, "  rank 0: GPU time 121 ms → 138 ms (+16.3 ms)"));
   }
-  g_assert_nonnull (strstr (out, "Rank by rank (before → after)\n  rank 0: GPU time 121 ms → "
-                                 "121 ms (+0 ns), waiting"));
-  g_assert_nonnull (strstr (out, "  rank 3: GPU time 138 ms → 138 ms (+0 ns)"));
 }
 
 /* ---- other jobs ---------------------------------------------------------- */
@@ -1255,6 +1358,8 @@ main (int argc, char **argv)
                    test_capture_targets_are_separate_runs);
 
   status = g_test_run ();
+  for (guint r = 0; r < 4; r++)
+    ws_test_rank_sql_clear (&ddp_sql[r]);
   ws_test_rmtree (tmp);
   g_free (tmp);
   return status;

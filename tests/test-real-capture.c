@@ -4,8 +4,11 @@
  * from it against what the real tools wrote there. */
 #include "config.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/inotify.h>
+#include <unistd.h>
 
 #include "ws-ncu-match.h"
 #include "ws-run-loader.h"
@@ -151,9 +154,57 @@ run_ok (const char *const *argv)
   g_assert_cmpint (ws_test_run (argv, &out, &err), ==, 0);
 }
 
+/* Watches @dir and every folder under it for anything written, made,
+ * removed, renamed or chmod'ed: an inotify descriptor, read by
+ * count_changes().  Root ignores `chmod a-w`; inotify sees root's writes
+ * too, even a file made and removed again. */
+static void
+watch_tree (int fd, const char *dir)
+{
+  g_autoptr (GDir) d = g_dir_open (dir, 0, NULL);
+  const char *name;
+
+  g_assert_nonnull (d);
+  g_assert_cmpint (inotify_add_watch (fd, dir,
+                                      IN_CREATE | IN_DELETE | IN_MODIFY | IN_MOVED_FROM |
+                                        IN_MOVED_TO | IN_ATTRIB | IN_CLOSE_WRITE),
+                   >=, 0);
+  while ((name = g_dir_read_name (d)) != NULL)
+    {
+      g_autofree char *path = g_build_filename (dir, name, NULL);
+
+      if (g_file_test (path, G_FILE_TEST_IS_DIR) && !g_file_test (path, G_FILE_TEST_IS_SYMLINK))
+        watch_tree (fd, path);
+    }
+}
+
+/* The events queued on @fd, each named in the test's log. */
+static guint
+count_changes (int fd)
+{
+  char buf[4096] __attribute__ ((aligned (__alignof__(struct inotify_event))));
+  guint n = 0;
+  ssize_t len;
+
+  while ((len = read (fd, buf, sizeof buf)) > 0)
+    for (char *p = buf; p < buf + len;)
+      {
+        const struct inotify_event *e = (const struct inotify_event *) (gpointer) p;
+
+        g_test_message ("written in the capture folder: %s (mask 0x%x)",
+                        e->len > 0 ? e->name : "(the folder)", e->mask);
+        n++;
+        p += sizeof (struct inotify_event) + e->len;
+      }
+  g_assert_true (len < 0 && errno == EAGAIN);
+  return n;
+}
+
 /* Opening a capture folder, in the loader and with every reading command
  * of the CLI, writes nothing in it: the same files with the same bytes,
- * and it works with the folder read-only. */
+ * and not one write, creation or removal, even for a moment (inotify:
+ * `chmod a-w` makes the folder read-only only for users other than root,
+ * and the tests run as root in CI). */
 static void
 test_folder_read_only (void)
 {
@@ -175,10 +226,13 @@ test_folder_read_only (void)
   const char *diagnose[] = { ws_test_cli (), "diagnose", dir, NULL };
   g_autofree char *before = NULL, *after = NULL;
   g_autoptr (GError) error = NULL;
+  int fd = inotify_init1 (IN_NONBLOCK | IN_CLOEXEC);
 
+  g_assert_cmpint (fd, >=, 0);
   run_ok (copy);
   run_ok (lock);
   before = snapshot (dir);
+  watch_tree (fd, dir);
   {
     g_autoptr (WsRun) run = ws_run_load (paths, WS_LOAD_ALL, NULL, NULL, NULL, &error);
 
@@ -190,6 +244,8 @@ test_folder_read_only (void)
   run_ok (stats);
   run_ok (gauges);
   run_ok (diagnose);
+  g_assert_cmpuint (count_changes (fd), ==, 0);
+  close (fd);
   after = snapshot (dir);
   g_assert_cmpstr (before, ==, after);
   run_ok (unlock);

@@ -47,7 +47,7 @@ find_progress_bar (GtkWidget *widget, gpointer data)
 }
 
 /* Opens @path through the application and follows the new window's
- * progress bar until the load ends (or fails after 30 s). */
+ * progress bar until the load ends (ws_test_gui_wait_for_load()). */
 static Opened
 open_report (const char *path)
 {

@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include "ws-test-gui.h"
+#include "ws-test-util.h"
 
 static WsApplication *app;
 
@@ -47,19 +48,14 @@ ws_test_gui_flush (void)
     g_main_context_iteration (NULL, FALSE);
 }
 
-/* Runs the main loop until @done says so, or fails after 30 s. */
+/* Runs the main loop until @done says so: it sleeps until an event comes
+ * (ws_test_wait_until()), not on a clock.  The bound is no race: it only
+ * names the wait in the failure, before meson's 120 s end the program
+ * without a word, where a load takes a few seconds even under valgrind. */
 void
 ws_test_gui_iterate_until (gboolean (*done) (gpointer), gpointer data)
 {
-  gint64 deadline = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
-
-  while (!done (data))
-    {
-      /* Nothing to dispatch: leave the CPU to the workers meanwhile. */
-      if (!g_main_context_iteration (NULL, FALSE))
-        g_usleep (1000);
-      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
-    }
+  ws_test_wait_until (done, data, 100, "the window");
   ws_test_gui_flush ();
 }
 
@@ -96,8 +92,8 @@ loaded (gpointer window)
 /**
  * ws_test_gui_wait_for_load:
  *
- * Runs the main loop until @window has finished loading, or fails after
- * 30 s.
+ * Runs the main loop until @window has finished loading
+ * (ws_test_gui_iterate_until()).
  *
  * Returns: (transfer none): @window
  */
