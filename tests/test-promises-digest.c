@@ -3,12 +3,14 @@
 
 #include <gio/gio.h>
 #include <glib/gstdio.h>
+#include <signal.h>
 #include <string.h>
 
 #include "ws-test-util.h"
 
 /* `warpscope-cli digest` as the README, the man page and docs/digest.md
- * promise it: -j N, the default output name, the 1,000-row cap. */
+ * promise it: -j N, the default output name, the 1,000-row cap, an export
+ * lost twice given up. */
 
 static char *tmp;
 static char *job_dir;
@@ -225,6 +227,130 @@ test_row_cap (void)
                    g_ascii_strtoll (largest_left, NULL, 10));
 }
 
+/* The export of the "takes" line @line, or NULL: "warpscope-cli: digest:
+ * process 1 (pid 123) takes j/rank2.sqlite". */
+static const char *
+taken (const char *line, int process, gint64 *pid)
+{
+  g_autofree char *prefix = g_strdup_printf ("warpscope-cli: digest: process %d (pid ", process);
+  const char *takes;
+
+  if (!g_str_has_prefix (line, prefix) || (takes = strstr (line, ") takes ")) == NULL)
+    return NULL;
+  *pid = g_ascii_strtoll (line + strlen (prefix), NULL, 10);
+  return takes + strlen (") takes ");
+}
+
+/* One run of three MPI processes in which process 1 is killed as it takes
+ * its first export, and process 2 as it takes that export again (the
+ * coordinator hands a lost export to a waiting process before its own
+ * thread, and by then process 2 waits: the other exports take about a
+ * second, the loss is seen after --mpi-timeout 2 s). Returns whether both
+ * kills came before the export was done and process 0's exit status
+ * (@status) is known; @lost is set to the export's path. */
+static gboolean
+lose_twice (const char *out, char **lost, char **err_out, int *status)
+{
+  g_autofree char *status_file = g_strconcat (out, ".status", NULL);
+  g_autofree char *status_env = g_strconcat ("WS_STATUS_FILE=", status_file, NULL);
+  g_autofree char *status_text = NULL;
+  g_autofree char *launcher = g_find_program_in_path ("mpirun");
+  g_autofree char *timeout = g_find_program_in_path ("timeout");
+  const char *argv[] = { timeout, "-k", "5", "60", launcher, "--oversubscribe", "-x",
+                         "ASAN_OPTIONS=detect_leaks=0:abort_on_error=1", "-x", status_env,
+                         "--allow-run-as-root", "--enable-recovery", "-n", "3", "sh", "-c",
+                         /* Process 0's own exit status, which mpirun's
+                          * recovery mode does not pass on. */
+                         "if [ \"$OMPI_COMM_WORLD_RANK\" = 0 ]; then \"$0\" \"$@\";"
+                         " echo $? > \"$WS_STATUS_FILE\"; else exec \"$0\" \"$@\"; fi",
+                         ws_test_cli (), "digest", "--mpi", "-v", "--mpi-timeout", "2", "-o", out,
+                         job (), NULL };
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GSubprocess) process = NULL;
+  g_autoptr (GDataInputStream) lines = NULL;
+  g_autoptr (GString) err = g_string_new (NULL);
+  g_autofree char *file = NULL;
+  guint kills = 0;
+  gboolean in_time = TRUE;
+  char *line;
+
+  g_assert_nonnull (launcher);
+  process = g_subprocess_newv (
+    argv, G_SUBPROCESS_FLAGS_STDERR_PIPE | G_SUBPROCESS_FLAGS_STDOUT_SILENCE, &error);
+  g_assert_no_error (error);
+  lines = g_data_input_stream_new (g_subprocess_get_stderr_pipe (process));
+  while ((line = g_data_input_stream_read_line_utf8 (lines, NULL, NULL, NULL)) != NULL)
+    {
+      gint64 pid = 0;
+      const char *what = taken (line, kills == 0 ? 1 : 2, &pid);
+
+      g_string_append_printf (err, "%s\n", line);
+      if (what != NULL && kills < 2 && (kills == 0 || g_str_equal (what, file)))
+        {
+          if (kills == 0)
+            file = g_strdup (what);
+          g_assert_cmpint (kill ((pid_t) pid, SIGKILL), ==, 0);
+          kills++;
+        }
+      /* Too late: the export was done before a signal came, or process 0
+       * took it again. */
+      if (file != NULL && strstr (line, " done with ") != NULL && g_str_has_suffix (line, file))
+        in_time = FALSE;
+      g_free (line);
+    }
+  g_subprocess_wait (process, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_subprocess_get_if_exited (process));
+  /* Open MPI 4.1's recovery mode now and then keeps mpirun from ending
+   * after a process was killed: timeout ends it, and what process 0 did
+   * is in its status file, or the run proves nothing. */
+  *status = g_file_get_contents (status_file, &status_text, NULL, NULL)
+              ? (int) g_ascii_strtoll (status_text, NULL, 10)
+              : -1;
+  g_remove (status_file);
+  *err_out = g_string_free (g_steal_pointer (&err), FALSE);
+  *lost = g_steal_pointer (&file);
+  return in_time && kills == 2 && *status >= 0;
+}
+
+/* docs/digest.md: "an export lost twice is given up and becomes a row
+ * with its error", listed, exit status 1; the other exports are
+ * digested. */
+static void
+test_lost_twice (void)
+{
+  g_autofree char *out = g_build_filename (tmp, "lost.wsdigest", NULL);
+  g_autofree char *lost = NULL;
+  g_autofree char *err = NULL;
+  g_autofree char *where = NULL;
+  g_autofree char *why = NULL;
+  g_autofree char *good = NULL;
+  int status = 0;
+  guint attempt;
+
+  for (attempt = 0; attempt < 5; attempt++)
+    {
+      g_clear_pointer (&lost, g_free);
+      g_clear_pointer (&err, g_free);
+      g_remove (out);
+      if (lose_twice (out, &lost, &err, &status))
+        break;
+      g_test_message ("attempt %u proves nothing (status %d):\n%s", attempt, status, err);
+    }
+  g_assert_cmpuint (attempt, <, 5);
+  g_assert_cmpint (status, ==, 1);
+  g_assert_nonnull (strstr (err, "stopped answering while digesting"));
+  where = g_strdup_printf ("SELECT error FROM ranks WHERE path LIKE '%%/%s' OR file LIKE '%%%s'",
+                           strrchr (lost, '/') + 1, strrchr (lost, '/') + 1);
+  why = ws_test_sqlite_text (out, where);
+  g_assert_nonnull (why);
+  g_assert_true (g_str_has_prefix (why, lost));
+  g_assert_nonnull (strstr (why, ": not digested: MPI process 2 (pid "));
+  g_assert_nonnull (strstr (why, "stopped answering while digesting it, the second process to"));
+  good = ws_test_sqlite_text (out, "SELECT count(*) FROM ranks WHERE error IS NULL OR error = ''");
+  g_assert_cmpstr (good, ==, "3");
+}
+
 int
 main (int argc, char **argv)
 {
@@ -236,6 +362,7 @@ main (int argc, char **argv)
   g_test_add_func ("/promises-digest/default-name-in-current-folder", test_default_name);
   g_test_add_func ("/promises-digest/threads-j-read-as-the-exports", test_threads);
   g_test_add_func ("/promises-digest/thousand-row-cap-counts-the-rest", test_row_cap);
+  g_test_add_func ("/promises-digest/mpi/export-lost-twice-given-up", test_lost_twice);
 
   status = g_test_run ();
   ws_test_rmtree (tmp);
