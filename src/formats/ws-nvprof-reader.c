@@ -380,6 +380,13 @@ note_stream_pid (const WsRun *run, GHashTable *by_correlation, guint32 *pids, gu
     pids[stream] = GPOINTER_TO_UINT (found);
 }
 
+/* A context is of one process: (device, context) names it in the file. */
+static gint64
+context_key (const WsStream *stream)
+{
+  return (gint64) ((guint64) (guint32) stream->device_id << 32 | (guint32) stream->context_id);
+}
+
 /* nvprof's GPU records carry no process: a kernel or copy belongs to the
  * process whose API call has its correlation id (ids are per process, and
  * an export holds one process as a rule).  The streams take that pid, as
@@ -426,7 +433,7 @@ assign_stream_processes (NvprofReader *nr)
     if (pids[s] != 0)
       {
         const WsStream *stream = &g_array_index (run->streams, WsStream, s);
-        gint64 key = ((gint64) stream->device_id << 32) | (guint32) stream->context_id;
+        gint64 key = context_key (stream);
 
         if (!g_hash_table_contains (by_context, &key))
           g_hash_table_insert (by_context, g_memdup2 (&key, sizeof key),
@@ -435,7 +442,7 @@ assign_stream_processes (NvprofReader *nr)
   for (guint s = 0; s < n_streams; s++)
     {
       WsStream *stream = &g_array_index (run->streams, WsStream, s);
-      gint64 key = ((gint64) stream->device_id << 32) | (guint32) stream->context_id;
+      gint64 key = context_key (stream);
       guint32 pid = pids[s];
 
       if (stream->global_pid != 0)
