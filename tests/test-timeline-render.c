@@ -341,6 +341,49 @@ test_range_label_parts_agree (void)
     }
 }
 
+/* An nvprof export's stream lanes say whose they are, as an nsys
+ * export's do: "Stream 7", "process 14146", the process of the calls
+ * that launched the stream's work (nvprof's GPU records name none). */
+static void
+test_nvprof_stream_lanes (void)
+{
+  g_autofree char *path = ws_test_data ("nvprof", "nvvp_jetson_nano_tensorrt_yolo.nvvp", NULL);
+  const char *paths[] = { path, NULL };
+  g_autoptr (WsRun) run = ws_test_load_paths (paths);
+  g_autoptr (WsLanes) lanes = ws_lanes_new (run);
+  g_autofree char *pid = ws_test_sqlite_text (
+    path, "SELECT group_concat(DISTINCT processId) FROM CUPTI_ACTIVITY_KIND_RUNTIME");
+  g_autofree char *process = g_strdup_printf ("process %s", pid);
+  guint n_streams = 0;
+  static const char streams_sql[] =
+    "SELECT count(*) FROM (SELECT deviceId, contextId, streamId "
+    "FROM CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL UNION SELECT deviceId, contextId, streamId "
+    "FROM CUPTI_ACTIVITY_KIND_MEMCPY UNION SELECT deviceId, contextId, streamId "
+    "FROM CUPTI_ACTIVITY_KIND_MEMSET)";
+  g_autofree char *count = NULL;
+
+  g_assert_cmpstr (pid, ==, "14146");
+  for (guint l = 0; l < ws_lanes_get_n_lanes (lanes); l++)
+    {
+      const WsLane *lane = ws_lanes_get_lane (lanes, l);
+      const WsStream *stream;
+      g_autofree char *subtitle = NULL;
+      g_autofree char *title = NULL;
+      g_autofree char *want = NULL;
+
+      if (lane->kind != WS_LANE_STREAM)
+        continue;
+      stream = &g_array_index (run->streams, WsStream, lane->stream);
+      title = ws_timeline_lane_title (lanes, l, &subtitle);
+      want = g_strdup_printf ("Stream %d", stream->stream_id);
+      g_assert_cmpstr (title, ==, want);
+      g_assert_cmpstr (subtitle, ==, process);
+      n_streams++;
+    }
+  count = ws_test_sqlite_text (path, streams_sql);
+  g_assert_cmpuint (n_streams, ==, g_ascii_strtoull (count, NULL, 10));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -357,5 +400,6 @@ main (int argc, char **argv)
   g_test_add ("/timeline-render/cli/repeat-prints-timings", Fixture, NULL, fixture_set_up,
               test_repeat_prints_timings, fixture_tear_down);
   g_test_add_func ("/timeline-render/range-label/parts-agree", test_range_label_parts_agree);
+  g_test_add_func ("/timeline-render/lanes/nvprof-streams-name-process", test_nvprof_stream_lanes);
   return g_test_run ();
 }
