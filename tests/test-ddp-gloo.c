@@ -72,8 +72,9 @@ test_straggler_named (void)
       g_auto (GStrv) cells = g_strsplit (lines[r + 1], ",", -1);
 
       g_assert_cmpstr (nccl, ==, "0");
-      g_assert_cmpuint (g_strv_length (cells), ==, 10);
+      g_assert_cmpuint (g_strv_length (cells), ==, 11);
       g_assert_cmpint (atoi (cells[0]), ==, (int) r);
+      g_assert_cmpstr (cells[10], ==, "host");                      /* method: no NCCL kernel */
       g_assert_cmpstr (cells[5], ==, "0");                          /* comm_ns */
       g_assert_cmpint (g_ascii_strtoll (cells[6], NULL, 10), >, 0); /* wait_ns */
       g_assert_cmpstr (cells[8], ==, "12");                         /* steps */
