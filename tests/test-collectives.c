@@ -288,6 +288,46 @@ test_planted_straggler_flips (void)
   assert_waits (root, truth);
 }
 
+/* A digest of the job keeps the calls: `ranks` on it names the same
+ * straggler, by the same method, with the same waiting. */
+static void
+test_digest_same_answer (void)
+{
+  g_autoptr (JsonParser) exports_parser = json_parser_new ();
+  g_autoptr (JsonParser) digest_parser = json_parser_new ();
+  g_autofree char *digest = g_build_filename (tmp, "job.wsdigest", NULL);
+  const char *argv[] = { ws_test_cli (), "digest", "-o", digest, NULL, NULL, NULL };
+  const char *ranks[] = { ws_test_cli (), "ranks", "--format", "json", digest, NULL };
+  g_autofree char *out = NULL, *err = NULL;
+  g_autoptr (GError) error = NULL;
+  JsonObject *a, *b;
+  JsonArray *ra, *rb;
+
+  unpack ();
+  argv[4] = db[0];
+  argv[5] = db[1];
+  g_assert_cmpint (ws_test_run (argv, &out, &err), ==, 0);
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+  a = ranks_json (db[0], db[1], exports_parser);
+  g_assert_cmpint (ws_test_run (ranks, &out, &err), ==, 0);
+  g_assert_true (json_parser_load_from_data (digest_parser, out, -1, &error));
+  g_assert_no_error (error);
+  b = json_node_get_object (json_parser_get_root (digest_parser));
+  g_assert_cmpstr (json_object_get_string_member (b, "method"), ==, "nccl");
+  g_assert_cmpint (json_object_get_int_member (b, "collectives_matched"), ==,
+                   json_object_get_int_member (a, "collectives_matched"));
+  g_assert_cmpint (
+    json_object_get_int_member (json_object_get_object_member (b, "straggler"), "rank"), ==,
+    json_object_get_int_member (json_object_get_object_member (a, "straggler"), "rank"));
+  ra = json_object_get_array_member (a, "ranks");
+  rb = json_object_get_array_member (b, "ranks");
+  for (guint r = 0; r < 2; r++)
+    g_assert_cmpint (json_object_get_int_member (json_array_get_object_element (rb, r), "wait_ns"),
+                     ==,
+                     json_object_get_int_member (json_array_get_object_element (ra, r), "wait_ns"));
+}
+
 /* The table says the method, in the header and on the straggler line. */
 static void
 test_table_says_method (void)
@@ -316,6 +356,7 @@ main (int argc, char **argv)
   g_test_add_func ("/collectives/nccl/straggler-and-waiting-equal-sql", test_nccl_against_sql);
   g_test_add_func ("/collectives/nccl/planted-straggler-flips", test_planted_straggler_flips);
   g_test_add_func ("/collectives/nccl/table-says-method", test_table_says_method);
+  g_test_add_func ("/collectives/nccl/digest-same-answer", test_digest_same_answer);
 
   status = g_test_run ();
   ws_test_rmtree (tmp);
