@@ -345,6 +345,69 @@ test_table_says_method (void)
   g_assert_null (strstr (out, "not measured"));
 }
 
+/* Gloo ranks whose exports have no OS runtime trace: nothing measures
+ * their waiting, and every output says so instead of "0 ns". */
+static void
+test_host_waiting_not_measured (void)
+{
+  g_autofree char *dir = g_build_filename (tmp, "gloo", NULL);
+  g_autofree char *out = NULL, *err = NULL;
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  g_autoptr (GError) error = NULL;
+  g_auto (GStrv) lines = NULL;
+  char *files[2];
+
+  g_assert_cmpint (g_mkdir_with_parents (dir, 0755), ==, 0);
+  for (guint r = 0; r < 2; r++)
+    {
+      g_autofree char *xz = g_strdup_printf ("multirank/rank%u.sqlite.xz", r);
+
+      files[r] = ws_test_unxz (xz, dir);
+      g_assert_nonnull (files[r]);
+      ws_test_sqlite_exec (files[r], "DROP TABLE OSRT_API");
+    }
+  {
+    const char *argv[] = { ws_test_cli (), "ranks", "--format", "csv", files[0], files[1], NULL };
+
+    g_assert_cmpint (ws_test_run (argv, &out, &err), ==, 0);
+    lines = g_strsplit (out, "\n", -1);
+    for (guint r = 0; r < 2; r++)
+      {
+        g_auto (GStrv) cells = g_strsplit (lines[r + 1], ",", -1);
+
+        g_assert_cmpuint (g_strv_length (cells), ==, 11);
+        g_assert_cmpstr (cells[6], ==, ""); /* wait_ns */
+        g_assert_cmpstr (cells[10], ==, "host");
+      }
+    g_clear_pointer (&out, g_free);
+    g_clear_pointer (&err, g_free);
+  }
+  {
+    const char *argv[] = { ws_test_cli (), "ranks", "--format", "json", files[0], files[1], NULL };
+    JsonObject *root;
+
+    g_assert_cmpint (ws_test_run (argv, &out, &err), ==, 0);
+    g_assert_true (json_parser_load_from_data (parser, out, -1, &error));
+    g_assert_no_error (error);
+    root = json_node_get_object (json_parser_get_root (parser));
+    g_assert_cmpstr (json_object_get_string_member (root, "method"), ==, "host");
+    g_assert_true (json_object_get_null_member (
+      json_array_get_object_element (json_object_get_array_member (root, "ranks"), 0), "wait_ns"));
+    g_clear_pointer (&out, g_free);
+    g_clear_pointer (&err, g_free);
+  }
+  {
+    const char *argv[] = { ws_test_cli (), "ranks", files[0], files[1], NULL };
+
+    g_assert_cmpint (ws_test_run (argv, &out, &err), ==, 0);
+    g_assert_nonnull (strstr (out, "\nMethod: host waits"));
+    g_assert_nonnull (strstr (out, " not measured "));
+    g_assert_nonnull (strstr (out, "by host waits"));
+  }
+  for (guint r = 0; r < 2; r++)
+    g_free (files[r]);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -357,6 +420,7 @@ main (int argc, char **argv)
   g_test_add_func ("/collectives/nccl/planted-straggler-flips", test_planted_straggler_flips);
   g_test_add_func ("/collectives/nccl/table-says-method", test_table_says_method);
   g_test_add_func ("/collectives/nccl/digest-same-answer", test_digest_same_answer);
+  g_test_add_func ("/collectives/host/waiting-not-measured", test_host_waiting_not_measured);
 
   status = g_test_run ();
   ws_test_rmtree (tmp);

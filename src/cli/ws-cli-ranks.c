@@ -75,7 +75,7 @@ write_table (const WsRun *run, const WsRankSet *set, GString *out)
     g_string_append_printf (out, "%s\n",
                             _ ("Method: host waits (no NCCL collectives on every rank)"));
   g_string_append_c (out, '\n');
-  g_string_append_printf (out, "%5s  %-22s %-10s %11s %11s %11s %11s %11s %6s %11s\n", _ ("rank"),
+  g_string_append_printf (out, "%5s  %-22s %-10s %11s %11s %11s %12s %11s %6s %11s\n", _ ("rank"),
                           _ ("file"), _ ("process"), _ ("GPU time"), _ ("kernels"), _ ("comm"),
                           _ ("waiting"), _ ("idle"), _ ("steps"), _ ("median step"));
   for (guint i = 0; i < set->figures->len; i++)
@@ -90,7 +90,7 @@ write_table (const WsRun *run, const WsRankSet *set, GString *out)
       g_autofree char *step = ws_format_duration (f->step_median);
 
       any_comm = any_comm || f->collectives->len > 0;
-      g_string_append_printf (out, "%5u  %-22s %-10s %11s %11s %11s %11s %11s %6u %11s\n", f->rank,
+      g_string_append_printf (out, "%5u  %-22s %-10s %11s %11s %11s %12s %11s %6u %11s\n", f->rank,
                               base_name (f, &file), f->process != NULL ? f->process : "?", gpu,
                               kernel, comm, wait, idle, f->steps->len, step);
     }
