@@ -538,6 +538,7 @@ test_ddp_straggler (void)
   g_assert_cmpint (s->index, ==, 3);
   g_assert_cmpuint (s->rank, ==, 3);
   g_assert_cmpstr (s->range, ==, "extra work");
+  g_assert_cmpint (set->method, ==, WS_RANK_METHOD_HOST);
   for (guint i = 0; i < set->steps->len; i++)
     {
       const WsRankSetStep *step = &g_array_index (set->steps, WsRankSetStep, i);

@@ -674,15 +674,21 @@ imbalance_finding (const WsRankSet *self)
        "the other ranks lose %s per step waiting for it (%.1f%% of their time)"),
     s->rank, s->n_last, s->n_steps, late, where != NULL ? where : "", lost, pct);
   finding->rule = g_strdup (
-    _ ("A rank that does the most work before the synchronisation in at least two thirds of "
-       "the steady steps is a straggler; severe when the others lose 20% of their time "
-       "waiting for it, medium from 5%, minor below"));
+    self->method == WS_RANK_METHOD_NCCL
+      ? _ ("A rank that arrives last at the NCCL collectives (clocks aligned on their ends) in "
+           "at least two thirds of the steady steps is a straggler; severe when the others lose "
+           "20% of their time waiting for it, medium from 5%, minor below")
+      : _ ("A rank that does the most work before the synchronisation in at least two thirds of "
+           "the steady steps is a straggler; severe when the others lose 20% of their time "
+           "waiting for it, medium from 5%, minor below"));
   finding->fix = g_strdup_printf (
     _ ("Give rank %u no more work than the others: spread what it does%s over the ranks, or "
        "move it out of the step"),
     /* TRANSLATORS: inserted after "what it does" in "spread what it does%s" */
     s->rank, s->range != NULL ? _ (" in that range") : "");
   ws_finding_add_evidence (finding, "rank", _ ("Straggler rank"), WS_UNIT_COUNT, s->rank);
+  ws_finding_add_evidence_text (finding, "method", _ ("Found by"),
+                                ws_rank_method_label (self->method));
   ws_finding_add_evidence (finding, "steps_last", _ ("Steps it came last"), WS_UNIT_COUNT,
                            s->n_last);
   ws_finding_add_evidence (finding, "steady_steps", _ ("Steady steps compared"), WS_UNIT_COUNT,
