@@ -88,7 +88,7 @@ test_straggler_named (void)
       g_auto (GStrv) cells = g_strsplit (lines[r + 1], ",", -1);
 
       g_assert_cmpstr (nccl, ==, "0");
-      g_assert_cmpuint (g_strv_length (cells), ==, 10);
+      g_assert_cmpuint (g_strv_length (cells), ==, 11);
       g_assert_cmpint (atoi (cells[0]), ==, (int) r);
       g_assert_cmpint (g_ascii_strtoll (cells[3], NULL, 10), ==, t[r].gpu_time);
       g_assert_cmpint (g_ascii_strtoll (cells[4], NULL, 10), ==, t[r].kernel_time);
@@ -99,6 +99,7 @@ test_straggler_named (void)
       g_assert_cmpuint (t[r].n_steps, ==, 12);
       /* Whole ns: the median of ten steps ends in .5 on ranks 0 and 1. */
       g_assert_cmpfloat (fabs (g_ascii_strtod (cells[9], NULL) - t[r].step_median), <=, 0.5);
+      g_assert_cmpstr (cells[10], ==, "host"); /* method: no NCCL kernel */
     }
   for (guint r = 0; r < 4; r++)
     ws_test_rank_sql_clear (&t[r]);

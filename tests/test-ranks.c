@@ -563,6 +563,7 @@ test_ddp_straggler (void)
   g_assert_cmpint (s->index, ==, 3);
   g_assert_cmpuint (s->rank, ==, 3);
   g_assert_cmpstr (s->range, ==, "extra work");
+  g_assert_cmpint (set->method, ==, WS_RANK_METHOD_HOST);
   for (guint i = 0; i < set->steps->len; i++)
     {
       const WsRankSetStep *step = &g_array_index (set->steps, WsRankSetStep, i);
@@ -706,7 +707,7 @@ test_cli_ranks_csv (void)
   g_assert_cmpuint (g_strv_length (lines), ==, 7);
   g_assert_cmpstr (lines[0], ==,
                    "rank,file,process,gpu_time_ns,kernel_ns,comm_ns,wait_ns,idle_ns,steps,"
-                   "step_median_ns");
+                   "step_median_ns,method");
   for (guint r = 0; r < 4; r++)
     {
       g_auto (GStrv) cells = g_strsplit (lines[r + 1], ",", -1);
@@ -714,8 +715,9 @@ test_cli_ranks_csv (void)
       g_autofree char *csv_path = ws_test_data ("multirank", csv_name, NULL);
       g_autoptr (WsSummary) csv = ws_nsys_stats_read (csv_path, NULL);
 
-      g_assert_cmpuint (g_strv_length (cells), ==, 10);
+      g_assert_cmpuint (g_strv_length (cells), ==, 11);
       g_assert_cmpint (atoi (cells[0]), ==, (int) r);
+      g_assert_cmpstr (cells[10], ==, "host");
       g_assert_cmpstr (cells[1], ==, rank_files[r]);
       g_assert_cmpstr (cells[2], ==, "python3");
       g_assert_cmpint (g_ascii_strtoll (cells[3], NULL, 10), ==, t[r].gpu_time);

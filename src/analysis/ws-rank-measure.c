@@ -6,6 +6,7 @@
 
 #include "ws-limits.h"
 #include "ws-gpu-busy.h"
+#include "ws-launch-index.h"
 #include "ws-nccl.h"
 #include "ws-rank-measure.h"
 #include "ws-sort.h"
@@ -277,6 +278,89 @@ add_collectives (WsRankFigures *self, const WsRun *run, guint32 pid, const guint
 }
 
 static int
+compare_calls (gconstpointer a, gconstpointer b)
+{
+  const WsRankCall *x = a, *y = b;
+
+  if (x->comm != y->comm)
+    return x->comm < y->comm ? -1 : 1;
+  return (x->start > y->start) - (x->start < y->start);
+}
+
+/* The step whose range holds @t, or else (unless @inside) the last one
+ * begun before it.  Steps are sorted by start: a binary search. */
+static gint
+step_at (const WsRankFigures *self, gint64 t, gboolean inside)
+{
+  const WsRankStep *steps = (const WsRankStep *) (gpointer) self->steps->data;
+  guint lo = 0, hi = self->steps->len;
+
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+
+      if (steps[mid].start <= t)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  if (lo == 0)
+    return -1;
+  if (t < steps[lo - 1].end || !inside)
+    return (gint) steps[lo - 1].number;
+  return -1;
+}
+
+/* Every NCCL kernel of the rank, for matching collectives across ranks.
+ * A communicator runs its kernels on a stream of its own, so each NCCL
+ * stream is a communicator; the ranks create their communicators in the
+ * same order, so a stream's place among the rank's NCCL streams, by its
+ * first kernel, names the same communicator on every rank.  A kernel
+ * belongs to the step its launch call started in (the GPU may run it
+ * later; a launch outside the steps is in none), or without a launch call
+ * in the run, to the last step begun before the kernel. */
+static void
+add_calls (WsRankFigures *self, const WsRun *run, guint32 pid, const guint8 *mask)
+{
+  g_autoptr (GHashTable) comms = g_hash_table_new (NULL, NULL);
+  g_autoptr (WsLaunchIndex) launches = NULL;
+  g_autoptr (GArray) order = g_array_new (FALSE, FALSE, sizeof (gsize));
+
+  if (run->api.n > 0 && run->kernels.correlation != NULL)
+    launches = ws_launch_index_new (run);
+  for (gsize i = 0; i < run->kernels.n; i++)
+    if (mask[i] && kernel_of (run, i, pid))
+      g_array_append_val (order, i);
+  /* Kernels are sorted by start, so streams are met in the order of their
+   * first kernel. */
+  for (guint o = 0; o < order->len; o++)
+    {
+      gsize i = g_array_index (order, gsize, o);
+      guint32 stream = run->kernels.stream != NULL ? run->kernels.stream[i] : 0;
+      const char *kind = ws_nccl_kind (ws_run_kernel_name (run, i, WS_NAME_DEMANGLED));
+      gpointer comm;
+      WsRankCall call;
+      gssize api = launches != NULL ? ws_launch_index_kernel (launches, i) : -1;
+
+      if (kind == NULL)
+        continue;
+      if (!g_hash_table_lookup_extended (comms, GUINT_TO_POINTER (stream), NULL, &comm))
+        {
+          comm = GUINT_TO_POINTER (g_hash_table_size (comms));
+          g_hash_table_insert (comms, GUINT_TO_POINTER (stream), comm);
+        }
+      call.comm = GPOINTER_TO_UINT (comm);
+      call.kind = g_intern_static_string (kind);
+      call.start = run->kernels.start[i];
+      call.end = run->kernels.end[i];
+      call.step =
+        api >= 0 ? step_at (self, run->api.start[api], TRUE) : step_at (self, call.start, FALSE);
+      g_array_append_val (self->calls, call);
+    }
+  g_array_sort (self->calls, compare_calls);
+}
+
+static int
 compare_collectives (gconstpointer a, gconstpointer b)
 {
   const WsRankCollective *x = a, *y = b;
@@ -512,6 +596,8 @@ ws_rank_measure (const WsRun *run, guint32 pid, guint rank)
       add_steps (self, run, pid, steps, all, comm, compute, &waits);
       add_ranges (self, run, steps);
     }
+  if (mask != NULL)
+    add_calls (self, run, pid, mask);
   else if (comm != NULL)
     self->wait_time = ws_busy_index_total (comm) -
                       (ws_busy_index_total (comm) + ws_busy_index_total (compute) - self->gpu_time);

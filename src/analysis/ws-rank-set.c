@@ -6,6 +6,7 @@
 #include <math.h>
 
 #include "ws-format.h"
+#include "ws-limits.h"
 #include "ws-rank-measure.h"
 #include "ws-rank-set.h"
 #include "ws-stats.h"
@@ -21,6 +22,7 @@ step_clear (gpointer data)
   WsRankSetStep *step = data;
 
   g_free (step->lost);
+  g_free (step->caused);
 }
 
 static gint64
@@ -131,6 +133,202 @@ compare_steps (WsRankSet *self)
     }
 }
 
+static WsRankSetStep *
+set_step (WsRankSet *self, gint number)
+{
+  guint lo = 0, hi = self->steps->len;
+
+  if (number < 0)
+    return NULL;
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+      WsRankSetStep *step = &g_array_index (self->steps, WsRankSetStep, mid);
+
+      if (step->number == (guint) number)
+        return step;
+      if (step->number < (guint) number)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return NULL;
+}
+
+/* Where each communicator's calls begin in a rank's calls (sorted by
+ * communicator, then start): @first[c] to @first[c + 1]. */
+static guint *
+comm_bounds (const WsRankFigures *f, guint n_comms)
+{
+  guint *first = g_new0 (guint, n_comms + 1);
+  guint c = 0;
+
+  for (guint i = 0; i <= f->calls->len; i++)
+    {
+      guint comm = i < f->calls->len ? g_array_index (f->calls, WsRankCall, i).comm : n_comms;
+
+      while (c <= MIN (comm, n_comms))
+        first[c++] = i;
+    }
+  return first;
+}
+
+/* The NCCL method.  The n-th call of a communicator is one collective on
+ * every rank (the same kind, or the order is lost and matching stops
+ * there).  Each rank's clock is aligned on the first rank's by the median
+ * offset of the collectives' ends, which are simultaneous to
+ * microseconds; a rank's arrival is its kernel's start on that clock, the
+ * last arrival is the one the others wait for, and each other rank waits
+ * from its own arrival to that one, no longer than its kernel ran. */
+static gboolean
+compare_collectives (WsRankSet *self)
+{
+  guint n = self->figures->len;
+  guint n_comms = G_MAXUINT;
+  g_autofree guint **bounds = NULL;
+  g_autofree guint *counts = NULL;
+  g_autofree gint64 *arrival = NULL;
+  g_autoptr (GArray) pairs = g_array_new (FALSE, FALSE, sizeof (guint) * 2);
+
+  if (n < 2)
+    return FALSE;
+  for (guint r = 0; r < n; r++)
+    {
+      const WsRankFigures *f = g_ptr_array_index (self->figures, r);
+      guint comms = 0;
+
+      for (guint i = 0; i < f->calls->len; i++)
+        comms = MAX (comms, g_array_index (f->calls, WsRankCall, i).comm + 1);
+      n_comms = MIN (n_comms, comms);
+    }
+  if (n_comms == 0)
+    return FALSE;
+
+  bounds = g_new0 (guint *, n);
+  for (guint r = 0; r < n; r++)
+    bounds[r] = comm_bounds (g_ptr_array_index (self->figures, r), n_comms);
+  /* The matched collectives, as (communicator, n). */
+  counts = g_new0 (guint, n_comms);
+  for (guint c = 0; c < n_comms; c++)
+    {
+      guint most = G_MAXUINT;
+
+      for (guint r = 0; r < n; r++)
+        most = MIN (most, bounds[r][c + 1] - bounds[r][c]);
+      for (guint k = 0; k < most; k++)
+        {
+          const WsRankFigures *f0 = g_ptr_array_index (self->figures, 0);
+          const char *kind = g_array_index (f0->calls, WsRankCall, bounds[0][c] + k).kind;
+          gboolean same = TRUE;
+          guint pair[2] = { c, k };
+
+          for (guint r = 1; r < n && same; r++)
+            {
+              const WsRankFigures *f = g_ptr_array_index (self->figures, r);
+
+              same = g_array_index (f->calls, WsRankCall, bounds[r][c] + k).kind == kind;
+            }
+          if (!same)
+            break;
+          g_array_append_val (pairs, pair);
+        }
+    }
+  if (pairs->len == 0)
+    {
+      for (guint r = 0; r < n; r++)
+        g_free (bounds[r]);
+      return FALSE;
+    }
+
+  self->method = WS_RANK_METHOD_NCCL;
+  self->n_matched = pairs->len;
+  for (guint r = 1; r < n; r++)
+    {
+      const WsRankFigures *f0 = g_ptr_array_index (self->figures, 0);
+      const WsRankFigures *f = g_ptr_array_index (self->figures, r);
+      g_autoptr (GArray) offsets = g_array_sized_new (FALSE, FALSE, sizeof (gint64), pairs->len);
+
+      for (guint p = 0; p < pairs->len; p++)
+        {
+          const guint *pair = &g_array_index (pairs, guint, 2 * p);
+          gint64 end0 = g_array_index (f0->calls, WsRankCall, bounds[0][pair[0]] + pair[1]).end;
+          gint64 end = g_array_index (f->calls, WsRankCall, bounds[r][pair[0]] + pair[1]).end;
+          gint64 offset = end0 - end;
+
+          g_array_append_val (offsets, offset);
+        }
+      self->align[r] = median_i64 (offsets);
+    }
+
+  for (guint i = 0; i < self->steps->len; i++)
+    {
+      WsRankSetStep *step = &g_array_index (self->steps, WsRankSetStep, i);
+
+      step->caused = g_new0 (gint64, n);
+      step->last = -1;
+      step->late = 0;
+      for (guint r = 0; r < n; r++)
+        step->lost[r] = step_of (self, r, step->number) != NULL ? 0 : -1;
+    }
+  for (guint r = 0; r < n; r++)
+    self->wait[r] = 0;
+  arrival = g_new (gint64, n);
+  for (guint p = 0; p < pairs->len; p++)
+    {
+      const guint *pair = &g_array_index (pairs, guint, 2 * p);
+      gint last = 0;
+      gint64 caused = 0;
+      WsRankSetStep *step;
+
+      for (guint r = 0; r < n; r++)
+        {
+          const WsRankFigures *f = g_ptr_array_index (self->figures, r);
+          const WsRankCall *call =
+            &g_array_index (f->calls, WsRankCall, bounds[r][pair[0]] + pair[1]);
+
+          arrival[r] = call->start + self->align[r];
+          if (arrival[r] > arrival[last])
+            last = (gint) r;
+        }
+      for (guint r = 0; r < n; r++)
+        {
+          const WsRankFigures *f = g_ptr_array_index (self->figures, r);
+          const WsRankCall *call =
+            &g_array_index (f->calls, WsRankCall, bounds[r][pair[0]] + pair[1]);
+          gint64 wait = MAX (0, MIN (call->end + self->align[r], arrival[last]) - arrival[r]);
+
+          self->wait[r] = ws_time_add (self->wait[r], wait);
+          caused = ws_time_add (caused, wait);
+          step = set_step (self, call->step);
+          if (step != NULL && step->lost[r] >= 0)
+            step->lost[r] = ws_time_add (step->lost[r], wait);
+        }
+      {
+        const WsRankFigures *f = g_ptr_array_index (self->figures, last);
+
+        step = set_step (
+          self, g_array_index (f->calls, WsRankCall, bounds[last][pair[0]] + pair[1]).step);
+        if (step != NULL)
+          step->caused[last] = ws_time_add (step->caused[last], caused);
+      }
+    }
+  /* A step's last rank is the one the others waited for most in it. */
+  for (guint i = 0; i < self->steps->len; i++)
+    {
+      WsRankSetStep *step = &g_array_index (self->steps, WsRankSetStep, i);
+
+      for (guint r = 0; r < n; r++)
+        if (step->lost[r] >= 0 && step->caused[r] > 0 &&
+            (step->last < 0 || step->caused[r] > step->caused[step->last]))
+          step->last = (gint) r;
+      if (step->last >= 0)
+        step->late = step->caused[step->last] / (n - 1);
+    }
+  for (guint r = 0; r < n; r++)
+    g_free (bounds[r]);
+  return TRUE;
+}
+
 /* The range where the straggler's extra work is: among the ranges where it
  * spends at least half its lateness more than the others, the deepest
  * (the most precise), then the one with the most extra. */
@@ -231,6 +429,16 @@ find_straggler (WsRankSet *self)
 
       if (!step->steady || mine == NULL)
         continue;
+      if (step->caused != NULL)
+        {
+          /* NCCL method: what the others waited for it at the collectives
+           * it arrived at last. */
+          lost = step->caused[best];
+          late = lost / (n - 1);
+          g_array_append_val (lates, late);
+          g_array_append_val (losts, lost);
+          continue;
+        }
       late = mine->work - others_median (self, step->number, (guint) best);
       for (guint r = 0; r < n; r++)
         {
@@ -288,7 +496,19 @@ ws_rank_set_new (GPtrArray *figures)
         }
     }
   self->step_median = (double) median_i64 (medians);
+  self->align = g_new0 (gint64, MAX (self->figures->len, 1));
+  self->wait = g_new0 (gint64, MAX (self->figures->len, 1));
   compare_steps (self);
+  if (!compare_collectives (self))
+    {
+      self->method = WS_RANK_METHOD_HOST;
+      for (guint r = 0; r < self->figures->len; r++)
+        {
+          const WsRankFigures *f = g_ptr_array_index (self->figures, r);
+
+          self->wait[r] = f->wait_source != WS_WAIT_NONE ? f->wait_time : -1;
+        }
+    }
   find_straggler (self);
   return self;
 }
@@ -344,6 +564,8 @@ ws_rank_set_unref (WsRankSet *self)
   g_ptr_array_unref (self->figures);
   g_array_unref (self->steps);
   g_free (self->straggler.range);
+  g_free (self->align);
+  g_free (self->wait);
   g_free (self);
 }
 
@@ -377,6 +599,54 @@ ws_rank_set_straggler_line (const WsRankSet *self)
                           s->late);
 }
 
+/* "nccl" or "host": the method's name in CSV and JSON (not translated). */
+const char *
+ws_rank_method_string (WsRankMethod method)
+{
+  return method == WS_RANK_METHOD_NCCL ? "nccl" : "host";
+}
+
+/* The method in words, for tables and pages. */
+const char *
+ws_rank_method_label (WsRankMethod method)
+{
+  return method == WS_RANK_METHOD_NCCL ? _ ("NCCL collectives") : _ ("host waits");
+}
+
+/**
+ * ws_rank_set_straggler_text:
+ *
+ * The straggler in a sentence, with the method that named it: what the
+ * table, the Ranks page and its chart say.
+ *
+ * Returns: (transfer full): the translated sentence, without a final newline
+ */
+char *
+ws_rank_set_straggler_text (const WsRankSet *self)
+{
+  const WsStraggler *s = &self->straggler;
+  const char *method = ws_rank_method_label (self->method);
+  g_autofree char *late = NULL, *lost = NULL, *head = NULL;
+
+  g_return_val_if_fail (self != NULL, NULL);
+
+  if (s->index < 0)
+    /* TRANSLATORS: the method, "NCCL collectives" or "host waits" */
+    return g_strdup_printf (
+      _ ("Straggler: none (no rank comes last in two thirds of the steady steps, by %s)"), method);
+  late = ws_format_duration ((double) s->late);
+  lost = ws_format_duration ((double) s->lost);
+  if (s->range != NULL)
+    head = g_strdup_printf (_ ("Straggler: rank %1$u, +%2$s per step, in “%3$s”"), s->rank, late,
+                            s->range);
+  else
+    head = g_strdup_printf (_ ("Straggler: rank %1$u, +%2$s per step"), s->rank, late);
+  /* TRANSLATORS: steps it came last, steady steps, the method, the others' waiting, its share */
+  return g_strdup_printf (_ ("%1$s (last in %2$u of %3$u steady steps, by %4$s); the others lose "
+                             "%5$s per step waiting for it (%6$.1f%% of their time)"),
+                          head, s->n_last, s->n_steps, method, lost, s->lost_share * 100);
+}
+
 static WsFinding *
 imbalance_finding (const WsRankSet *self)
 {
@@ -404,15 +674,21 @@ imbalance_finding (const WsRankSet *self)
        "the other ranks lose %s per step waiting for it (%.1f%% of their time)"),
     s->rank, s->n_last, s->n_steps, late, where != NULL ? where : "", lost, pct);
   finding->rule = g_strdup (
-    _ ("A rank that does the most work before the synchronisation in at least two thirds of "
-       "the steady steps is a straggler; severe when the others lose 20% of their time "
-       "waiting for it, medium from 5%, minor below"));
+    self->method == WS_RANK_METHOD_NCCL
+      ? _ ("A rank that arrives last at the NCCL collectives (clocks aligned on their ends) in "
+           "at least two thirds of the steady steps is a straggler; severe when the others lose "
+           "20% of their time waiting for it, medium from 5%, minor below")
+      : _ ("A rank that does the most work before the synchronisation in at least two thirds of "
+           "the steady steps is a straggler; severe when the others lose 20% of their time "
+           "waiting for it, medium from 5%, minor below"));
   finding->fix = g_strdup_printf (
     _ ("Give rank %u no more work than the others: spread what it does%s over the ranks, or "
        "move it out of the step"),
     /* TRANSLATORS: inserted after "what it does" in "spread what it does%s" */
     s->rank, s->range != NULL ? _ (" in that range") : "");
   ws_finding_add_evidence (finding, "rank", _ ("Straggler rank"), WS_UNIT_COUNT, s->rank);
+  ws_finding_add_evidence_text (finding, "method", _ ("Found by"),
+                                ws_rank_method_label (self->method));
   ws_finding_add_evidence (finding, "steps_last", _ ("Steps it came last"), WS_UNIT_COUNT,
                            s->n_last);
   ws_finding_add_evidence (finding, "steady_steps", _ ("Steady steps compared"), WS_UNIT_COUNT,

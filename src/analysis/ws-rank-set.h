@@ -19,6 +19,16 @@ G_BEGIN_DECLS
  * common clock, and the clocks of several exports agree only to a
  * millisecond or so. */
 
+/* How the ranks were compared (docs/NOTES.md, "Who the others wait
+ * for"): by matched NCCL collectives, the ranks' clocks aligned on their
+ * ends; or, without NCCL kernels on every rank, by the host-side method:
+ * each rank's own work before the synchronisation. */
+typedef enum
+{
+  WS_RANK_METHOD_HOST,
+  WS_RANK_METHOD_NCCL,
+} WsRankMethod;
+
 typedef struct
 {
   guint number;    /* the steps' counter */
@@ -26,6 +36,8 @@ typedef struct
   gint last;       /* the index of the rank that reached the synchronisation last, or -1 */
   gint64 late;     /* ns: its own work beyond the median of the others' */
   gint64 *lost;    /* per rank index: ns it waited for the last one; -1 where it has no such step */
+  gint64 *caused;  /* NCCL method: per rank index, ns the others waited at the collectives it
+                    * arrived at last; NULL with the host method */
 } WsRankSetStep;
 
 typedef struct
@@ -48,6 +60,11 @@ typedef struct
   GArray *steps;      /* WsRankSetStep, by number */
   WsStraggler straggler;
   double step_median; /* ns: the median of the ranks' steady step medians */
+  WsRankMethod method;
+  guint n_matched; /* collectives matched on every rank (NCCL method) */
+  gint64 *align;   /* per rank index: ns added to its clock to align its collectives' ends on the
+                    * first rank's (NCCL method; 0 otherwise) */
+  gint64 *wait;    /* per rank index: ns it waited for the others, or -1 where not measured */
 } WsRankSet;
 
 WsRankSet *ws_rank_set_new (GPtrArray *figures);
@@ -56,6 +73,9 @@ WsRankSet *ws_rank_set_ref (WsRankSet *self);
 void ws_rank_set_unref (WsRankSet *self);
 gint ws_rank_set_index_of (const WsRankSet *self, guint rank);
 char *ws_rank_set_straggler_line (const WsRankSet *self);
+char *ws_rank_set_straggler_text (const WsRankSet *self);
+const char *ws_rank_method_string (WsRankMethod method);
+const char *ws_rank_method_label (WsRankMethod method);
 void ws_rank_set_add_findings (const WsRun *run, GPtrArray *findings);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (WsRankSet, ws_rank_set_unref)

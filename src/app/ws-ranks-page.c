@@ -80,6 +80,8 @@ enum
 
 static guint signals[N_SIGNALS];
 
+#define WAIT_NOT_MEASURED (-2)
+
 static void
 duration_cell (GtkTreeViewColumn *column, GtkCellRenderer *cell, GtkTreeModel *model,
                GtkTreeIter *iter, gpointer data)
@@ -89,7 +91,12 @@ duration_cell (GtkTreeViewColumn *column, GtkCellRenderer *cell, GtkTreeModel *m
   g_autofree char *text = NULL;
 
   gtk_tree_model_get (model, iter, col, &value, -1);
-  text = value >= 0 ? ws_format_duration ((double) value) : g_strdup ("–");
+  /* WAIT_NOT_MEASURED: the rank is measured, but nothing measures its
+   * waiting; below zero otherwise: not measured yet. */
+  if (value == WAIT_NOT_MEASURED)
+    text = g_strdup (_ ("not measured"));
+  else
+    text = value >= 0 ? ws_format_duration ((double) value) : g_strdup ("–");
   g_object_set (cell, "text", text, NULL);
 }
 
@@ -172,6 +179,12 @@ fill_tables (WsRanksPage *self)
       const WsRankFigures *f = i < self->figures->len ? g_ptr_array_index (self->figures, i) : NULL;
       g_autofree char *file = g_path_get_basename (rank->file);
       int weight = (gint) rank->rank == straggler ? PANGO_WEIGHT_BOLD : PANGO_WEIGHT_NORMAL;
+      gint index = self->set != NULL ? ws_rank_set_index_of (self->set, rank->rank) : -1;
+      gint64 wait = -1;
+
+      /* The set's waiting, by its method: one source for page and CLI. */
+      if (f != NULL && index >= 0)
+        wait = self->set->wait[index] >= 0 ? self->set->wait[index] : WAIT_NOT_MEASURED;
 
       gtk_list_store_insert_with_values (
         self->store, NULL, -1, COL_RANK, rank->rank, COL_FILE, file, COL_PROCESS,
@@ -182,7 +195,7 @@ fill_tables (WsRanksPage *self)
         f != NULL && f->comm_time > 0 && f->collectives->len > 0
           ? 100.0 * (double) f->overlap_time / (double) f->comm_time
           : -1.0,
-        COL_WAIT, f != NULL ? f->wait_time : -1, COL_IDLE, f != NULL ? f->idle_time : -1, COL_STEPS,
+        COL_WAIT, wait, COL_IDLE, f != NULL ? f->idle_time : -1, COL_STEPS,
         f != NULL ? f->steps->len : 0, COL_MEDIAN,
         f != NULL && f->n_steady > 0 ? (gint64) llround (f->step_median) : -1, COL_WEIGHT, weight,
         COL_INDEX, i, -1);
@@ -216,29 +229,13 @@ update_summary (WsRanksPage *self)
 
     g_string_append (text, how);
   }
-  if (self->set != NULL && self->set->straggler.index >= 0)
+  if (self->set != NULL && (self->set->straggler.index >= 0 ||
+                            (measured == ws_ranks_get_n (self->ranks) && measured > 1)))
     {
-      const WsStraggler *s = &self->set->straggler;
-      g_autofree char *late = ws_format_duration ((double) s->late);
-      g_autofree char *lost = ws_format_duration ((double) s->lost);
+      g_autofree char *straggler = ws_rank_set_straggler_text (self->set);
 
-      g_string_append_c (text, '\n');
-      if (s->range != NULL)
-        g_string_append_printf (text, _ ("Straggler: rank %u, +%s per step, in “%s”"), s->rank,
-                                late, s->range);
-      else
-        g_string_append_printf (text, _ ("Straggler: rank %u, +%s per step"), s->rank, late);
-      g_string_append_printf (text,
-                              _ (" (last in %u of %u steady steps); the others lose %s per step "
-                                 "waiting for it (%.1f%% of their time)\n"),
-                              s->n_last, s->n_steps, lost, s->lost_share * 100);
-      while (text->len > 0 && text->str[text->len - 1] == '\n')
-        g_string_truncate (text, text->len - 1);
+      g_string_append_printf (text, "\n%s", straggler);
     }
-  else if (measured == ws_ranks_get_n (self->ranks) && measured > 1)
-    g_string_append_printf (text, "\n%s",
-                            _ ("No straggler: no rank comes last in two thirds of the steady "
-                               "steps"));
   for (guint i = 0; i < self->ranks->notes->len; i++)
     g_string_append_printf (text, "\n%s", (const char *) g_ptr_array_index (self->ranks->notes, i));
   gtk_label_set_text (self->summary_label, text->str);

@@ -28,11 +28,14 @@ write_csv (const WsRankSet *set, GString *out)
 {
   g_autofree char *straggler = ws_rank_set_straggler_line (set);
 
+  /* wait_ns is empty where waiting was not measured. */
   g_string_append (out, "rank,file,process,gpu_time_ns,kernel_ns,comm_ns,wait_ns,idle_ns,steps,"
-                        "step_median_ns\n");
+                        "step_median_ns,method\n");
   for (guint i = 0; i < set->figures->len; i++)
     {
       const WsRankFigures *f = g_ptr_array_index (set->figures, i);
+      g_autofree char *wait =
+        set->wait[i] >= 0 ? g_strdup_printf ("%" G_GINT64_FORMAT, set->wait[i]) : g_strdup ("");
 
       g_string_append_printf (out, "%u,", f->rank);
       ws_csv_append_field (out, f->file != NULL ? f->file : "");
@@ -40,9 +43,9 @@ write_csv (const WsRankSet *set, GString *out)
       ws_csv_append_field (out, f->process != NULL ? f->process : "");
       g_string_append_printf (out,
                               ",%" G_GINT64_FORMAT ",%" G_GINT64_FORMAT ",%" G_GINT64_FORMAT
-                              ",%" G_GINT64_FORMAT ",%" G_GINT64_FORMAT ",%u,%.0f\n",
-                              f->gpu_time, f->kernel_time, f->comm_time, f->wait_time, f->idle_time,
-                              f->steps->len, f->step_median);
+                              ",%s,%" G_GINT64_FORMAT ",%u,%.0f,%s\n",
+                              f->gpu_time, f->kernel_time, f->comm_time, wait, f->idle_time,
+                              f->steps->len, f->step_median, ws_rank_method_string (set->method));
     }
   g_string_append_printf (out, "%s\n", straggler);
 }
@@ -58,11 +61,21 @@ write_table (const WsRun *run, const WsRankSet *set, GString *out)
 {
   g_autofree char *title = ws_ranks_title (run->ranks);
   g_autofree char *how = ws_ranks_describe (run->ranks);
-  const WsStraggler *s = &set->straggler;
+  g_autofree char *straggler = ws_rank_set_straggler_text (set);
   gboolean any_comm = FALSE;
 
-  g_string_append_printf (out, "%s\n%s\n\n", title, how);
-  g_string_append_printf (out, "%5s  %-22s %-10s %11s %11s %11s %11s %11s %6s %11s\n", _ ("rank"),
+  g_string_append_printf (out, "%s\n%s\n", title, how);
+  if (set->method == WS_RANK_METHOD_NCCL)
+    /* TRANSLATORS: how many NCCL collectives were matched on every rank */
+    g_string_append_printf (out,
+                            _ ("Method: NCCL collectives (%u matched on every rank; clocks "
+                               "aligned on their ends)\n"),
+                            set->n_matched);
+  else
+    g_string_append_printf (out, "%s\n",
+                            _ ("Method: host waits (no NCCL collectives on every rank)"));
+  g_string_append_c (out, '\n');
+  g_string_append_printf (out, "%5s  %-22s %-10s %11s %11s %11s %12s %11s %6s %11s\n", _ ("rank"),
                           _ ("file"), _ ("process"), _ ("GPU time"), _ ("kernels"), _ ("comm"),
                           _ ("waiting"), _ ("idle"), _ ("steps"), _ ("median step"));
   for (guint i = 0; i < set->figures->len; i++)
@@ -70,12 +83,14 @@ write_table (const WsRun *run, const WsRankSet *set, GString *out)
       const WsRankFigures *f = g_ptr_array_index (set->figures, i);
       g_autofree char *file = NULL;
       g_autofree char *gpu = duration (f->gpu_time), *kernel = duration (f->kernel_time);
-      g_autofree char *comm = duration (f->comm_time), *wait = duration (f->wait_time);
+      g_autofree char *comm = duration (f->comm_time);
+      g_autofree char *wait =
+        set->wait[i] >= 0 ? duration (set->wait[i]) : g_strdup (_ ("not measured"));
       g_autofree char *idle = duration (f->idle_time);
       g_autofree char *step = ws_format_duration (f->step_median);
 
       any_comm = any_comm || f->collectives->len > 0;
-      g_string_append_printf (out, "%5u  %-22s %-10s %11s %11s %11s %11s %11s %6u %11s\n", f->rank,
+      g_string_append_printf (out, "%5u  %-22s %-10s %11s %11s %11s %12s %11s %6u %11s\n", f->rank,
                               base_name (f, &file), f->process != NULL ? f->process : "?", gpu,
                               kernel, comm, wait, idle, f->steps->len, step);
     }
@@ -134,26 +149,7 @@ write_table (const WsRun *run, const WsRankSet *set, GString *out)
         }
     }
 
-  g_string_append_c (out, '\n');
-  if (s->index >= 0)
-    {
-      g_autofree char *late = duration (s->late);
-      g_autofree char *lost = duration (s->lost);
-
-      if (s->range != NULL)
-        g_string_append_printf (out, _ ("Straggler: rank %u, +%s per step, in “%s”"), s->rank, late,
-                                s->range);
-      else
-        g_string_append_printf (out, _ ("Straggler: rank %u, +%s per step"), s->rank, late);
-      g_string_append_printf (out,
-                              _ (" (last in %u of %u steady steps); the others lose %s per step "
-                                 "waiting for it (%.1f%% of their time)\n"),
-                              s->n_last, s->n_steps, lost, s->lost_share * 100);
-    }
-  else
-    g_string_append_printf (out, "%s\n",
-                            _ ("Straggler: none (no rank comes last in two thirds "
-                               "of the steady steps)"));
+  g_string_append_printf (out, "\n%s\n", straggler);
   for (guint i = 0; i < run->ranks->notes->len; i++)
     g_string_append_printf (out, "%s %s\n", _ ("Note:"),
                             (const char *) g_ptr_array_index (run->ranks->notes, i));
@@ -167,8 +163,10 @@ add_int (JsonBuilder *b, const char *name, gint64 value)
 }
 
 static void
-add_rank_json (JsonBuilder *b, const WsRankFigures *f)
+add_rank_json (JsonBuilder *b, const WsRankSet *set, guint index)
 {
+  const WsRankFigures *f = g_ptr_array_index (set->figures, index);
+
   json_builder_begin_object (b);
   add_int (b, "rank", f->rank);
   json_builder_set_member_name (b, "file");
@@ -180,7 +178,12 @@ add_rank_json (JsonBuilder *b, const WsRankFigures *f)
   add_int (b, "kernel_ns", f->kernel_time);
   add_int (b, "comm_ns", f->comm_time);
   add_int (b, "comm_hidden_ns", f->overlap_time);
-  add_int (b, "wait_ns", f->wait_time);
+  json_builder_set_member_name (b, "wait_ns");
+  if (set->wait[index] >= 0)
+    json_builder_add_int_value (b, set->wait[index]);
+  else
+    json_builder_add_null_value (b);
+  add_int (b, "collective_offset_ns", set->align[index]);
   add_int (b, "idle_ns", f->idle_time);
   json_builder_set_member_name (b, "wait_measured_in");
   json_builder_add_string_value (b, ws_rank_figures_wait_source_string (f->wait_source));
@@ -254,10 +257,13 @@ write_json (const WsRun *run, const WsRankSet *set)
   json_builder_add_string_value (b, ws_ranks_source_to_string (run->ranks->source));
   json_builder_set_member_name (b, "clocks_aligned");
   json_builder_add_boolean_value (b, run->ranks->aligned);
+  json_builder_set_member_name (b, "method");
+  json_builder_add_string_value (b, ws_rank_method_string (set->method));
+  add_int (b, "collectives_matched", set->n_matched);
   json_builder_set_member_name (b, "ranks");
   json_builder_begin_array (b);
   for (guint i = 0; i < set->figures->len; i++)
-    add_rank_json (b, g_ptr_array_index (set->figures, i));
+    add_rank_json (b, set, i);
   json_builder_end_array (b);
   json_builder_set_member_name (b, "steps");
   json_builder_begin_array (b);
@@ -295,6 +301,8 @@ write_json (const WsRun *run, const WsRankSet *set)
     {
       json_builder_begin_object (b);
       add_int (b, "rank", s->rank);
+      json_builder_set_member_name (b, "method");
+      json_builder_add_string_value (b, ws_rank_method_string (set->method));
       add_int (b, "late_ns", s->late);
       json_builder_set_member_name (b, "range");
       json_builder_add_string_value (b, s->range);

@@ -152,6 +152,8 @@ read_keys (Reader *r, GError **error)
         d->seconds = g_ascii_strtod (value, NULL);
       else if (g_str_equal (key, "job_summaries"))
         d->job_summaries_known = g_strcmp0 (value, "1") == 0;
+      else if (g_str_equal (key, "collective_calls"))
+        d->calls_known = g_strcmp0 (value, "1") == 0;
       else if (g_str_equal (key, "clocks_aligned"))
         d->aligned = g_strcmp0 (value, "1") == 0;
       else if (g_str_equal (key, "session_start_spread_ns") && value != NULL)
@@ -382,7 +384,33 @@ read_figures (Reader *r, GError **error)
       g_array_append_val (rank->figures->collectives, c);
     }
   sqlite3_finalize (stmt);
-  return rc == SQLITE_DONE || damaged (r, "collectives", error);
+  if (rc != SQLITE_DONE)
+    return damaged (r, "collectives", error);
+  if (!r->digest->calls_known)
+    return TRUE;
+
+  stmt = prepare (
+    r, "calls",
+    "SELECT rank_id, comm, kind, start_ns, end_ns, step FROM calls ORDER BY rank_id, idx", error);
+  if (stmt == NULL)
+    return FALSE;
+  while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
+    {
+      WsDigestRank *rank = rank_of (r, stmt);
+      WsRankCall c;
+      const char *kind = (const char *) sqlite3_column_text (stmt, 2);
+
+      if (rank == NULL || rank->figures == NULL)
+        continue;
+      c.comm = (guint) CLAMP (i64 (stmt, 1), 0, G_MAXUINT);
+      c.kind = g_intern_string (kind != NULL ? kind : "");
+      c.start = i64 (stmt, 3);
+      c.end = i64 (stmt, 4);
+      c.step = (gint) CLAMP (i64 (stmt, 5), -1, G_MAXINT);
+      g_array_append_val (rank->figures->calls, c);
+    }
+  sqlite3_finalize (stmt);
+  return rc == SQLITE_DONE || damaged (r, "calls", error);
 }
 
 /* Each row's share of all the rank's rows, those left out included. */

@@ -41,6 +41,8 @@ static const char schema[] =
   "  depth INTEGER, per_step_ns REAL, PRIMARY KEY (rank_id, idx));"
   "CREATE TABLE collectives (rank_id INTEGER NOT NULL, idx INTEGER NOT NULL, kind TEXT,"
   "  count INTEGER, total_ns INTEGER, hidden_ns INTEGER, PRIMARY KEY (rank_id, idx));"
+  "CREATE TABLE calls (rank_id INTEGER NOT NULL, idx INTEGER NOT NULL, comm INTEGER, kind TEXT,"
+  "  start_ns INTEGER, end_ns INTEGER, step INTEGER, PRIMARY KEY (rank_id, idx));"
   "CREATE TABLE summary_rows (rank_id INTEGER NOT NULL, report TEXT NOT NULL,"
   "  idx INTEGER NOT NULL, name TEXT, style TEXT, count INTEGER, total INTEGER,"
   "  min INTEGER, max INTEGER, avg REAL, med REAL, stddev REAL, sketch BLOB,"
@@ -73,7 +75,7 @@ typedef struct
   const char *name; /* for messages */
   GError **error;
   gboolean failed;
-  sqlite3_stmt *stmt[14];
+  sqlite3_stmt *stmt[15];
 } Writer;
 
 enum
@@ -92,6 +94,7 @@ enum
   S_FRANGE,
   S_JOB_ROW,
   S_JOB_LEFT_OUT,
+  S_CALL,
 };
 
 static const char *const inserts[] = {
@@ -113,9 +116,10 @@ static const char *const inserts[] = {
   [S_JOB_ROW] = "INSERT INTO job_summary_rows VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10,"
                 " ?11)",
   [S_JOB_LEFT_OUT] = "INSERT INTO job_summary_left_out VALUES (?1, ?2, ?3)",
+  [S_CALL] = "INSERT INTO calls VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
 };
 
-G_STATIC_ASSERT (G_N_ELEMENTS (inserts) == 14);
+G_STATIC_ASSERT (G_N_ELEMENTS (inserts) == 15);
 
 static void
 fail (Writer *w, int rc)
@@ -316,6 +320,13 @@ write_rank (Writer *w, gint64 id, const WsDigestRank *r)
       insert (w, S_COLLECTIVE, "iitiii", id, (gint64) i, c->kind, (gint64) c->count, c->total,
               c->overlap);
     }
+  for (guint i = 0; f != NULL && i < f->calls->len; i++)
+    {
+      const WsRankCall *c = &g_array_index (f->calls, WsRankCall, i);
+
+      insert (w, S_CALL, "iiitiii", id, (gint64) i, (gint64) c->comm, c->kind, c->start, c->end,
+              (gint64) c->step);
+    }
   for (guint kind = 0; kind < WS_N_SUMMARY_KINDS; kind++)
     {
       const WsSummary *summary = r->summaries[kind];
@@ -400,6 +411,7 @@ write_db (sqlite3 *db, const char *name, const WsDigest *d, GError **error)
   put_key_int (&w, "session_start_spread_ns", d->spread);
   put_key (&w, "job_name", d->job_name);
   put_key_int (&w, "series_bins", WS_DIGEST_BINS);
+  put_key (&w, "collective_calls", "1");
   for (guint i = 0; i < d->notes->len; i++)
     insert (&w, S_NOTE, "it", (gint64) i, g_ptr_array_index (d->notes, i));
   for (guint i = 0; i < d->ranks->len; i++)

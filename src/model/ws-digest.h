@@ -93,6 +93,10 @@ struct _WsDigest
   gint64 job_rows_left_out[WS_N_SUMMARY_KINDS];  /* the ranks' rows_left_out, summed */
   gint64 job_total_left_out[WS_N_SUMMARY_KINDS]; /* the ranks' total_left_out, summed */
   gboolean job_summaries_known;
+  /* The ranks' NCCL kernels are in the file (table `calls`); digests
+   * written before have none, and their ranks are compared by the host
+   * method. */
+  gboolean calls_known;
   gboolean rank_summaries_read; /* each WsDigestRank's @summaries were read (or computed) */
 };
 

@@ -51,6 +51,7 @@ ws_rank_figures_new (void)
   g_array_set_clear_func (self->ranges, range_clear);
   self->collectives = g_array_new (FALSE, TRUE, sizeof (WsRankCollective));
   g_array_set_clear_func (self->collectives, collective_clear);
+  self->calls = g_array_new (FALSE, TRUE, sizeof (WsRankCall));
   return self;
 }
 
@@ -77,6 +78,7 @@ ws_rank_figures_unref (WsRankFigures *self)
   g_free (self->by_number);
   g_array_unref (self->ranges);
   g_array_unref (self->collectives);
+  g_array_unref (self->calls);
   g_free (self);
 }
 

@@ -49,6 +49,18 @@ typedef struct
   gint64 overlap; /* ns of them hidden under compute kernels */
 } WsRankCollective;
 
+/* One NCCL kernel of the rank: its part in one collective call.  The
+ * n-th call of a communicator is the same call on every rank, which is how
+ * ranks are matched (ws-rank-set.h). */
+typedef struct
+{
+  guint comm;       /* the communicator: its stream's place among the rank's NCCL streams */
+  const char *kind; /* interned: "AllReduce", "SendRecv", … */
+  gint64 start;     /* ns: the rank's arrival at the collective */
+  gint64 end;       /* ns */
+  gint step;        /* the number of the step that launched it, or -1 */
+} WsRankCall;
+
 typedef struct
 {
   gatomicrefcount ref_count;
@@ -71,6 +83,7 @@ typedef struct
   double work_median;  /* ns: median own work per steady step */
   GArray *ranges;      /* WsRankRange, most time first */
   GArray *collectives; /* WsRankCollective, most time first */
+  GArray *calls;       /* WsRankCall: every NCCL kernel, by communicator then start */
   /* Private: the steps' indexes ordered by number, made on the first
    * look-up (ws_rank_figures_find_step()), once the steps are complete. */
   gsize by_number_made;

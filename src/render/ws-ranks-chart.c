@@ -153,18 +153,11 @@ ws_ranks_chart_model_new (const WsRanks *ranks, GPtrArray *figures)
     }
   if (set->straggler.index >= 0)
     {
-      g_autofree char *late = ws_format_duration ((double) set->straggler.late);
-
       for (guint r = 0; r < self->n_rows; r++)
         if (self->ranks[r] == set->straggler.rank)
           self->straggler = (gint) r;
-      if (set->straggler.range != NULL)
-        self->straggler_text = g_strdup_printf (_ ("Straggler: rank %u, +%s per step, in “%s”"),
-                                                set->straggler.rank, late, set->straggler.range);
-      else
-        self->straggler_text =
-          g_strdup_printf (_ ("Straggler: rank %u, +%s per step"), set->straggler.rank, late);
     }
+  self->straggler_text = ws_rank_set_straggler_text (set);
   self->title = ws_ranks_title (ranks);
   return self;
 }
