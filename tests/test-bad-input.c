@@ -427,7 +427,11 @@ test_output_is_input (void)
       g_assert_nonnull (strstr (run.err, "the output is one of the inputs"));
       assert_one_line (run.err);
       ws_test_run_clear (&run);
-      g_assert_cmpstr (ws_test_file_sha256 (input), ==, sha);
+      {
+        g_autofree char *after = ws_test_file_sha256 (input);
+
+        g_assert_cmpstr (after, ==, sha);
+      }
     }
 
   g_assert_cmpint (g_mkdir (folder, 0755), ==, 0);
@@ -438,7 +442,11 @@ test_output_is_input (void)
   g_assert_cmpint (run.status, ==, 2);
   g_assert_nonnull (strstr (run.err, in_folder));
   ws_test_run_clear (&run);
-  g_assert_cmpstr (ws_test_file_sha256 (in_folder), ==, folder_sha);
+  {
+    g_autofree char *after = ws_test_file_sha256 (in_folder);
+
+    g_assert_cmpstr (after, ==, folder_sha);
+  }
   ws_test_rmtree (folder);
   g_unlink (input);
 }
