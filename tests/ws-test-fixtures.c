@@ -60,7 +60,8 @@ add_folder (GPtrArray *fixtures, const char *name, char *folder, const char *sql
  * The probe (captured on an H200, and the H100 `--set full` report in
  * both unit forms), the PyTorch training loops (bf16, fp32, with NVTX),
  * BERT and ViT inference, GPT-2 training, and rank 3 of the DDP job with
- * the three ncu reports made on it.  Archives are unpacked into temporary
+ * the three ncu reports made on it, and the cuDNN CNN in fp32 (NCHW) and
+ * bf16 (channels-last).  Archives are unpacked into temporary
  * folders that freeing the array removes.
  *
  * Returns: (transfer full) (element-type WsTestNcuFixture): the fixtures
@@ -110,6 +111,19 @@ ws_test_ncu_fixtures (void)
     g_ptr_array_add (f->paths, NULL);
     f->tmpdir = tmp;
     g_ptr_array_add (fixtures, f);
+  }
+  {
+    /* cuDNN (issue 31): a small ResNet trained NCHW in fp32, whose layout
+     * kernels nsys names cudnn::engines_precompiled::nchwToNhwcKernel<…,
+     * (bool)0, (bool)1, (cudnnKernelDataType_t)2>, and channels-last in
+     * bf16; captured on an H200 through the launcher, ncu over the top 5
+     * kernels (tests/device/capture-jobs.sh cnn). */
+    char *tmp = ws_test_unpack ("captures/h200_cnn_capture.tar.xz");
+
+    add_folder (fixtures, "cnn_fp32", g_build_filename (tmp, "cnn_fp32", NULL), "cnn_fp32.sqlite",
+                NULL);
+    add_folder (fixtures, "cnn_bf16cl", g_build_filename (tmp, "cnn_bf16cl", NULL),
+                "cnn_bf16cl.sqlite", tmp);
   }
   return fixtures;
 }

@@ -596,8 +596,6 @@ ws_rank_measure (const WsRun *run, guint32 pid, guint rank)
       add_steps (self, run, pid, steps, all, comm, compute, &waits);
       add_ranges (self, run, steps);
     }
-  if (mask != NULL)
-    add_calls (self, run, pid, mask);
   else if (comm != NULL)
     self->wait_time = ws_busy_index_total (comm) -
                       (ws_busy_index_total (comm) + ws_busy_index_total (compute) - self->gpu_time);
@@ -608,6 +606,10 @@ ws_rank_measure (const WsRun *run, guint32 pid, guint rank)
       if (thread != G_MAXUINT32)
         self->wait_time = cpu_wait (run, &waits, thread, G_MININT64 / 2, G_MAXINT64 / 2);
     }
+  /* The NCCL kernels for matching collectives across ranks (after the
+   * steps: each call is placed in its step). */
+  if (mask != NULL)
+    add_calls (self, run, pid, mask);
   if (self->wait_source == WS_WAIT_CPU && comm == NULL && mask == NULL)
     {
       /* Without NCCL, MPI calls are the communication. */

@@ -1,0 +1,48 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+# A screenshot of the window on a file, for docs/screenshots and for
+# looking at what a change did:
+#
+#   build-aux/screenshot.sh BUILDDIR OUT.png PAGE THEME LANG FILE...
+#
+# PAGE is the page's number (Alt+PAGE: 1 Kernels … 4 Gauges … 9 Capture),
+# THEME light or dark, LANG en or zh. Runs the build's app under its own
+# Xvfb at 1280x800 and presses Alt+PAGE with xdotool (apt-get install
+# xdotool imagemagick).
+set -euo pipefail
+build=$(cd "$1" && pwd)
+out=$2
+page=$3
+theme=$4
+lang=$5
+shift 5
+display=:$((90 + RANDOM % 100))
+Xvfb "$display" -screen 0 1280x800x24 -nolisten tcp &
+xvfb=$!
+trap 'kill $xvfb 2>/dev/null' EXIT
+sleep 1
+env=(DISPLAY="$display" GSETTINGS_BACKEND=memory NO_AT_BRIDGE=1 DBUS_SESSION_BUS_ADDRESS=disabled:
+     GSETTINGS_SCHEMA_DIR="$build/data")
+[ "$theme" = dark ] && env+=(GTK_THEME=Adwaita:dark)
+if [ "$lang" = zh ]; then
+  env+=(LANGUAGE=zh_CN LC_ALL=zh_CN.UTF-8)
+else
+  env+=(LANGUAGE=C LC_ALL=C.UTF-8)
+fi
+env "${env[@]}" "$build/src/app/warpscope" "$@" &
+app=$!
+trap 'kill $app $xvfb 2>/dev/null' EXIT
+for _ in $(seq 60); do
+  DISPLAY=$display xdotool search --onlyvisible --class warpscope >/dev/null 2>&1 && break
+  sleep 0.5
+done
+sleep 4
+window=$(DISPLAY=$display xdotool search --onlyvisible --class warpscope | head -n 1)
+DISPLAY=$display xdotool windowsize "$window" 1280 800 windowmove "$window" 0 0
+DISPLAY=$display xdotool windowactivate --sync "$window" 2>/dev/null || DISPLAY=$display xdotool windowfocus "$window"
+DISPLAY=$display xdotool key --window "$window" "alt+$page"
+DISPLAY=$display xdotool mousemove 1279 799
+sleep 3
+DISPLAY=$display import -window root "$out"
+echo "$out"
