@@ -56,6 +56,18 @@ MUTATIONS = [
      "#define WS_BOTTLENECK_BUSY 60.0",
      "#define WS_BOTTLENECK_BUSY 50.0",
      ["ncu-gauges", "verdict-agreement", "why"]),
+    ("collective arrivals not aligned", "src/analysis/ws-rank-set.c",
+     "          arrival[r] = call->start + self->align[r];\n",
+     "          arrival[r] = call->start;\n",
+     ["collectives"]),
+    ("the first arrival taken for the last", "src/analysis/ws-rank-set.c",
+     "          if (arrival[r] > arrival[last])\n",
+     "          if (arrival[r] < arrival[last])\n",
+     ["collectives"]),
+    ("host straggler lateness off by one", "src/analysis/ws-rank-set.c",
+     "          out.late = most - others_median (self, out.number, (guint) out.last);\n",
+     "          out.late = most - others_median (self, out.number, (guint) out.last) + 1;\n",
+     ["ranks", "ddp-gloo", "digest"]),
 ]
 
 
