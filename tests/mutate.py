@@ -25,8 +25,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # meson tests that must catch it.
 MUTATIONS = [
     ("summary drops a row", "src/analysis/ws-stats.c",
-     "  for (gsize i = 0; i < n; i++)\n    {\n      if (__builtin_add_overflow",
-     "  for (gsize i = 1; i < n; i++)\n    {\n      if (__builtin_add_overflow",
+     "  for (gsize i = 0; i < n; i++)\n    {\n      /* The total saturates",
+     "  for (gsize i = 1; i < n; i++)\n    {\n      /* The total saturates",
      ["stats"]),
     ("summary total off by one", "src/analysis/ws-stats.c",
      "  out->total = total;\n",

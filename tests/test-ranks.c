@@ -576,6 +576,17 @@ test_ddp_straggler (void)
             best = (gint) r;
         }
       g_assert_cmpint (step->last, ==, best);
+      /* Its lateness in the step: its work less the median of the three
+       * others' work, by SQL. */
+      {
+        gint64 others[3];
+        guint k = 0;
+
+        for (guint r = 0; r < 4; r++)
+          if ((gint) r != best)
+            others[k++] = t[r].work[step->number];
+        g_assert_cmpint (step->late, ==, t[best].work[step->number] - ws_test_median (others, 3));
+      }
       if (step->steady)
         {
           steady++;
