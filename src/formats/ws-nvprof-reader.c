@@ -22,30 +22,6 @@
  * MARKER start/end records paired by id.  Read into the same run as an
  * nsys export, with the nsys reader's machinery (WsNsysReader). */
 
-/* CUpti_ActivityFlag bits of MARKER rows. */
-enum
-{
-  MARKER_INSTANTANEOUS = 1 << 0,
-  MARKER_START = 1 << 1,
-  MARKER_END = 1 << 2,
-};
-
-/* CUpti_ActivityObjectKind */
-enum
-{
-  OBJECT_PROCESS = 1,
-  OBJECT_THREAD = 2,
-};
-
-typedef struct
-{
-  WsNsysReader base;
-  GHashTable *kernel_names; /* file string id → KernelName */
-  GHashTable *threads;      /* (pid << 32 | tid) → thread index + 1 */
-  GHashTable *api_names;    /* (api << 32 | cbid) → string id + 1 */
-  GHashTable *used_devices; /* device id set */
-} NvprofReader;
-
 typedef struct
 {
   guint32 demangled;
@@ -122,7 +98,7 @@ ws_nvprof_reader_sniff_head (const char *path, const char *head, gsize len, GErr
 /* ---- kernels ----------------------------------------------------------- */
 
 static const KernelName *
-kernel_name (NvprofReader *nr, gint64 file_id)
+kernel_name (WsNvprofReaderState *nr, gint64 file_id)
 {
   WsNsysReader *r = &nr->base;
   KernelName *name = g_hash_table_lookup (nr->kernel_names, &file_id);
@@ -152,7 +128,7 @@ kernel_name (NvprofReader *nr, gint64 file_id)
 static gboolean
 kernel_row (WsNsysReader *r, sqlite3_stmt *stmt, gsize i, gpointer data)
 {
-  NvprofReader *nr = data;
+  WsNvprofReaderState *nr = data;
   WsKernels *k = &r->run->kernels;
   const KernelName *name = kernel_name (nr, sqlite3_column_int64 (stmt, 2));
   WsLaunchConfig config;
@@ -200,7 +176,7 @@ append_select (WsSqlite *sql, GString *out, const char *table, const char *const
 /* Kernels are in CONCURRENT_KERNEL (the usual trace) or KERNEL (serialised
  * kernels, as --analysis-metrics and older modes record them), or both. */
 static gboolean
-load_kernels (NvprofReader *nr, const char *const *tables, gint64 count, GError **error)
+load_kernels (WsNvprofReaderState *nr, const char *const *tables, gint64 count, GError **error)
 {
   static const char *const cols[] = {
     "start",
@@ -263,13 +239,31 @@ load_kernels (NvprofReader *nr, const char *const *tables, gint64 count, GError 
   return TRUE;
 }
 
+/* The process and thread ids of an objectId blob. */
+void
+ws_nvprof_blob_ids (sqlite3_stmt *stmt, int col, guint32 *pid, guint32 *tid)
+{
+  const guint8 *blob = sqlite3_column_blob (stmt, col);
+  int len = sqlite3_column_bytes (stmt, col);
+
+  *pid = 0;
+  *tid = 0;
+  /* CUpti_ActivityObjectKindId: { uint32 processId; uint32 threadId; } */
+  if (blob != NULL && len >= 4)
+    *pid = (guint32) blob[0] | (guint32) blob[1] << 8 | (guint32) blob[2] << 16 |
+           (guint32) blob[3] << 24;
+  if (blob != NULL && len >= 8)
+    *tid = (guint32) blob[4] | (guint32) blob[5] << 8 | (guint32) blob[6] << 16 |
+           (guint32) blob[7] << 24;
+}
+
 /* ---- threads and API calls --------------------------------------------- */
 
 /* nvprof names a thread by its process id and the low 32 bits of its
  * pthread id, which say nothing to a reader: threads are numbered in the
  * order met, named by that id in hex. */
-static guint32
-thread_for (NvprofReader *nr, guint32 pid, guint32 tid)
+guint32
+ws_nvprof_thread_for (WsNvprofReaderState *nr, guint32 pid, guint32 tid)
 {
   WsNsysReader *r = &nr->base;
   gint64 key = ((gint64) pid << 32) | tid;
@@ -291,7 +285,7 @@ thread_for (NvprofReader *nr, guint32 pid, guint32 tid)
 }
 
 static guint32
-api_name (NvprofReader *nr, gint64 api, gint64 cbid)
+api_name (WsNvprofReaderState *nr, gint64 api, gint64 cbid)
 {
   WsNsysReader *r = &nr->base;
   gint64 key = (api << 32) | (cbid & 0xFFFFFFFF);
@@ -318,21 +312,22 @@ api_name (NvprofReader *nr, gint64 api, gint64 cbid)
 static gboolean
 api_row (WsNsysReader *r, sqlite3_stmt *stmt, gsize i, gpointer data)
 {
-  NvprofReader *nr = data;
+  WsNvprofReaderState *nr = data;
   WsApiCalls *a = &r->run->api;
 
   if (!ws_nsys_column_times (r, stmt, 0, &a->start[i], &a->end[i]))
     return FALSE;
   a->name[i] = api_name (nr, sqlite3_column_int64 (stmt, 7), sqlite3_column_int64 (stmt, 2));
-  a->thread[i] = thread_for (nr, (guint32) sqlite3_column_int64 (stmt, 3),
-                             (guint32) sqlite3_column_int64 (stmt, 4));
+  a->thread[i] = ws_nvprof_thread_for (nr, (guint32) sqlite3_column_int64 (stmt, 3),
+                                       (guint32) sqlite3_column_int64 (stmt, 4));
   a->correlation[i] = ws_nsys_column_u32 (stmt, 5);
   a->return_value[i] = ws_nsys_column_i32 (stmt, 6);
   return TRUE;
 }
 
 static gboolean
-load_api (NvprofReader *nr, const char *runtime, const char *driver, gint64 count, GError **error)
+load_api (WsNvprofReaderState *nr, const char *runtime, const char *driver, gint64 count,
+          GError **error)
 {
   static const char *const cols[] = {
     "start", "end", "cbid", "processId", "threadId", "correlationId", "returnValue", NULL,
@@ -365,322 +360,10 @@ load_api (NvprofReader *nr, const char *runtime, const char *driver, gint64 coun
   return TRUE;
 }
 
-/* ---- processes of streams ---------------------------------------------- */
-
-static void
-note_stream_pid (const WsRun *run, GHashTable *by_correlation, guint32 *pids, guint32 stream,
-                 guint32 correlation)
-{
-  gpointer found;
-
-  if (stream >= run->streams->len || pids[stream] != 0)
-    return;
-  found = g_hash_table_lookup (by_correlation, GUINT_TO_POINTER (correlation));
-  if (found != NULL)
-    pids[stream] = GPOINTER_TO_UINT (found);
-}
-
-/* A context is of one process: (device, context) names it in the file. */
-static gint64
-context_key (const WsStream *stream)
-{
-  return (gint64) ((guint64) (guint32) stream->device_id << 32 | (guint32) stream->context_id);
-}
-
-/* nvprof's GPU records carry no process: a kernel or copy belongs to the
- * process whose API call has its correlation id (ids are per process, and
- * an export holds one process as a rule).  The streams take that pid, as
- * nsys's do from globalPid, so that the projection of NVTX ranges, which
- * joins (pid, correlation id), finds the launches, and the lanes say
- * which process a stream is of.  A stream whose work joins no call takes
- * the pid of another stream of its context, else the file's only one. */
-static void
-assign_stream_processes (NvprofReader *nr)
-{
-  WsRun *run = nr->base.run;
-  guint n_streams = run->streams->len;
-  g_autofree guint32 *pids = g_new0 (guint32, MAX (n_streams, 1));
-  g_autoptr (GHashTable) by_correlation = g_hash_table_new (g_direct_hash, g_direct_equal);
-  g_autoptr (GHashTable) by_context =
-    g_hash_table_new_full (ws_int64_hash, g_int64_equal, g_free, NULL);
-  guint32 only_pid = 0;
-  gboolean several = FALSE;
-
-  for (guint t = 0; t < run->threads->len; t++)
-    {
-      guint32 pid = g_array_index (run->threads, WsThread, t).pid;
-
-      if (pid == 0)
-        continue;
-      several = several || (only_pid != 0 && pid != only_pid);
-      only_pid = pid;
-    }
-  for (gsize a = 0; run->api.thread != NULL && a < run->api.n; a++)
-    {
-      guint32 pid = g_array_index (run->threads, WsThread, run->api.thread[a]).pid;
-
-      if (pid != 0)
-        g_hash_table_insert (by_correlation, GUINT_TO_POINTER (run->api.correlation[a]),
-                             GUINT_TO_POINTER (pid));
-    }
-  for (gsize i = 0; run->kernels.correlation != NULL && i < run->kernels.n; i++)
-    note_stream_pid (run, by_correlation, pids, run->kernels.stream[i],
-                     run->kernels.correlation[i]);
-  for (gsize i = 0; run->memops.correlation != NULL && i < run->memops.n; i++)
-    note_stream_pid (run, by_correlation, pids, run->memops.stream[i], run->memops.correlation[i]);
-
-  for (guint s = 0; s < n_streams; s++)
-    if (pids[s] != 0)
-      {
-        const WsStream *stream = &g_array_index (run->streams, WsStream, s);
-        gint64 key = context_key (stream);
-
-        if (!g_hash_table_contains (by_context, &key))
-          g_hash_table_insert (by_context, g_memdup2 (&key, sizeof key),
-                               GUINT_TO_POINTER (pids[s]));
-      }
-  for (guint s = 0; s < n_streams; s++)
-    {
-      WsStream *stream = &g_array_index (run->streams, WsStream, s);
-      gint64 key = context_key (stream);
-      guint32 pid = pids[s];
-
-      if (stream->global_pid != 0)
-        continue;
-      if (pid == 0)
-        pid = GPOINTER_TO_UINT (g_hash_table_lookup (by_context, &key));
-      if (pid == 0 && !several)
-        pid = only_pid;
-      stream->pid = pid & 0xFFFFFF;
-      stream->global_pid = (gint64) stream->pid << 24;
-    }
-}
-
-/* ---- NVTX -------------------------------------------------------------- */
-
-typedef struct
-{
-  gint64 start;
-  guint32 name;
-  guint32 thread;
-  guint16 domain;
-} OpenRange;
-
-typedef struct
-{
-  GHashTable *open;   /* marker id → OpenRange */
-  GHashTable *colors; /* marker id → ARGB */
-  gint64 unmatched;
-} MarkerLoad;
-
-static void
-blob_ids (sqlite3_stmt *stmt, int col, guint32 *pid, guint32 *tid)
-{
-  const guint8 *blob = sqlite3_column_blob (stmt, col);
-  int len = sqlite3_column_bytes (stmt, col);
-
-  *pid = 0;
-  *tid = 0;
-  /* CUpti_ActivityObjectKindId: { uint32 processId; uint32 threadId; } */
-  if (blob != NULL && len >= 4)
-    *pid = (guint32) blob[0] | (guint32) blob[1] << 8 | (guint32) blob[2] << 16 |
-           (guint32) blob[3] << 24;
-  if (blob != NULL && len >= 8)
-    *tid = (guint32) blob[4] | (guint32) blob[5] << 8 | (guint32) blob[6] << 16 |
-           (guint32) blob[7] << 24;
-}
-
-static guint16
-marker_domain (NvprofReader *nr, sqlite3_stmt *stmt, int col)
-{
-  WsNsysReader *r = &nr->base;
-  gint64 file_id = sqlite3_column_int64 (stmt, col);
-  guint32 name = ws_nsys_column_string (r, stmt, col);
-  guint16 domain;
-
-  /* String 0 is "-- null --": no domain. */
-  if (file_id <= 0 || name == WS_STRING_NONE)
-    return 0;
-  domain = ws_nsys_domain_for (r, file_id);
-  if (domain > 0)
-    g_array_index (r->run->domains, WsNvtxDomain, domain).name = name;
-  return domain;
-}
-
-typedef struct
-{
-  NvprofReader *nr;
-  MarkerLoad load;
-} MarkerContext;
-
-static gboolean
-marker_read (WsNsysReader *r, sqlite3_stmt *stmt, gsize row, gpointer data)
-{
-  MarkerContext *ctx = data;
-  NvprofReader *nr = ctx->nr;
-  WsNvtxRanges *ranges = &r->run->nvtx;
-  WsNvtxMarks *marks = &r->run->marks;
-  gint64 flags = sqlite3_column_int64 (stmt, 0);
-  gint64 id = sqlite3_column_int64 (stmt, 2);
-  gint64 time;
-  guint32 pid, tid;
-  gpointer color;
-
-  if (!ws_nsys_column_time (r, stmt, 1, &time))
-    return FALSE;
-  blob_ids (stmt, 4, &pid, &tid);
-  color = g_hash_table_lookup (ctx->load.colors, &id);
-  if (flags & MARKER_END)
-    {
-      OpenRange *open = g_hash_table_lookup (ctx->load.open, &id);
-      gsize i = ranges->n;
-
-      if (open == NULL)
-        {
-          ctx->load.unmatched++;
-          return FALSE;
-        }
-      ranges->start[i] = open->start;
-      ranges->end[i] = MAX (time, open->start);
-      ranges->name[i] = open->name;
-      ranges->thread[i] = open->thread;
-      ranges->domain[i] = open->domain;
-      ranges->color[i] = color != NULL ? GPOINTER_TO_UINT (color) : 0;
-      ranges->style[i] = WS_NVTX_START_END;
-      ranges->n++;
-      g_hash_table_remove (ctx->load.open, &id);
-      return TRUE;
-    }
-  if (flags & MARKER_START)
-    {
-      OpenRange *open = g_new0 (OpenRange, 1);
-
-      open->start = time;
-      open->name = ws_nsys_column_string (r, stmt, 5);
-      open->thread = thread_for (nr, pid, tid);
-      open->domain = marker_domain (nr, stmt, 6);
-      g_hash_table_insert (ctx->load.open, g_memdup2 (&id, sizeof id), open);
-      return FALSE;
-    }
-  if (flags & MARKER_INSTANTANEOUS)
-    {
-      gsize i = marks->n;
-
-      marks->time[i] = time;
-      marks->name[i] = ws_nsys_column_string (r, stmt, 5);
-      marks->thread[i] = thread_for (nr, pid, tid);
-      marks->domain[i] = marker_domain (nr, stmt, 6);
-      marks->color[i] = color != NULL ? GPOINTER_TO_UINT (color) : 0;
-      marks->n++;
-      return TRUE;
-    }
-  return FALSE;
-}
-
-static void
-load_marker_colors (NvprofReader *nr, GHashTable *colors)
-{
-  WsNsysReader *r = &nr->base;
-  const char *table = ws_sqlite_find_table (r->sql, "CUPTI_ACTIVITY_KIND_MARKER_DATA");
-  g_autoptr (sqlite3_stmt) stmt = NULL;
-  char *sql;
-
-  if (table == NULL || !ws_sqlite_has_column (r->sql, table, "id") ||
-      !ws_sqlite_has_column (r->sql, table, "color") ||
-      !ws_sqlite_has_column (r->sql, table, "flags"))
-    return;
-  sql = sqlite3_mprintf ("SELECT id, color, flags FROM \"%w\"", table);
-  stmt = ws_sqlite_prepare (r->sql, sql, NULL);
-  sqlite3_free (sql);
-  /* CUPTI_ACTIVITY_FLAG_MARKER_COLOR_ARGB: the colour is set. */
-  while (stmt != NULL && sqlite3_step (stmt) == SQLITE_ROW)
-    if (sqlite3_column_int64 (stmt, 2) & 2)
-      {
-        gint64 id = sqlite3_column_int64 (stmt, 0);
-
-        g_hash_table_insert (colors, g_memdup2 (&id, sizeof id),
-                             GUINT_TO_POINTER ((guint32) sqlite3_column_int64 (stmt, 1)));
-      }
-}
-
-static gboolean
-load_markers (NvprofReader *nr, const char *table, gint64 count, GError **error)
-{
-  static const char *const required[] = { "flags", "timestamp", "id", "objectId", "name", NULL };
-  WsNsysReader *r = &nr->base;
-  WsNvtxRanges *ranges = &r->run->nvtx;
-  WsNvtxMarks *marks = &r->run->marks;
-  MarkerContext ctx = { nr, { 0 } };
-  g_autofree char *domain = NULL;
-  g_autofree char *kind = NULL;
-  char *sql;
-  gboolean ok;
-
-  for (gsize c = 0; required[c] != NULL; c++)
-    if (!ws_sqlite_has_column (r->sql, table, required[c]))
-      {
-        g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_SCHEMA,
-                     "%s: table %s has no %s column", r->sql->path, table, required[c]);
-        return FALSE;
-      }
-  ctx.load.open = g_hash_table_new_full (ws_int64_hash, g_int64_equal, g_free, g_free);
-  ctx.load.colors = g_hash_table_new_full (ws_int64_hash, g_int64_equal, g_free, NULL);
-  load_marker_colors (nr, ctx.load.colors);
-
-  ranges->start = g_new (gint64, MAX (count, 1));
-  ranges->end = g_new (gint64, MAX (count, 1));
-  ranges->name = g_new (guint32, MAX (count, 1));
-  ranges->thread = g_new (guint32, MAX (count, 1));
-  ranges->color = g_new (guint32, MAX (count, 1));
-  ranges->domain = g_new (guint16, MAX (count, 1));
-  ranges->style = g_new (guint8, MAX (count, 1));
-  marks->time = g_new (gint64, MAX (count, 1));
-  marks->name = g_new (guint32, MAX (count, 1));
-  marks->thread = g_new (guint32, MAX (count, 1));
-  marks->color = g_new (guint32, MAX (count, 1));
-  marks->domain = g_new (guint16, MAX (count, 1));
-
-  domain = ws_sqlite_column_or (r->sql, table, "domain", "0");
-  kind = ws_sqlite_column_or (r->sql, table, "objectKind", "2");
-  /* In record order: a range's start comes before its end. */
-  sql = sqlite3_mprintf ("SELECT flags, timestamp, id, %s, objectId, name, %s FROM \"%w\" "
-                         "ORDER BY _id_",
-                         kind, domain, table);
-  ok = ws_nsys_read_rows (r, table, sql, count, marker_read, &ctx, NULL, error);
-  sqlite3_free (sql);
-  if (ok && (ctx.load.unmatched > 0 || g_hash_table_size (ctx.load.open) > 0))
-    ws_run_add_warning (r->run,
-                        "%" G_GINT64_FORMAT " NVTX range ends and %u starts have no other half",
-                        ctx.load.unmatched, g_hash_table_size (ctx.load.open));
-  g_hash_table_unref (ctx.load.open);
-  g_hash_table_unref (ctx.load.colors);
-  if (!ok)
-    return FALSE;
-
-  {
-    gpointer columns[] = { ranges->name, ranges->thread, ranges->color, ranges->domain,
-                           ranges->style };
-    const gsize sizes[] = { 4, 4, 4, 2, 1 };
-    gpointer mark_columns[] = { marks->name, marks->thread, marks->color, marks->domain };
-    const gsize mark_sizes[] = { 4, 4, 4, 2 };
-
-    ws_nsys_sort_table (ranges->start, ranges->end, ranges->n, columns, sizes,
-                        G_N_ELEMENTS (columns));
-    ws_nsys_sort_table (marks->time, NULL, marks->n, mark_columns, mark_sizes,
-                        G_N_ELEMENTS (mark_columns));
-  }
-  ranges->depth = g_new (guint16, MAX (ranges->n, 1));
-  ws_nvtx_assign_depth (ranges->start, ranges->end, ranges->thread, ranges->n, r->run->threads->len,
-                        ranges->depth);
-  ws_run_add_source (r->run, "nvtx-ranges", table, (gint64) ranges->n);
-  ws_run_add_source (r->run, "nvtx-marks", table, (gint64) marks->n);
-  return TRUE;
-}
-
 /* ---- devices, processes ------------------------------------------------ */
 
 static void
-load_devices (NvprofReader *nr)
+load_devices (WsNvprofReaderState *nr)
 {
   WsNsysReader *r = &nr->base;
   const char *table = ws_sqlite_find_table (r->sql, "CUPTI_ACTIVITY_KIND_DEVICE");
@@ -729,7 +412,7 @@ load_devices (NvprofReader *nr)
 }
 
 static void
-load_processes (NvprofReader *nr)
+load_processes (WsNvprofReaderState *nr)
 {
   WsNsysReader *r = &nr->base;
   const char *table = ws_sqlite_find_table (r->sql, "CUPTI_ACTIVITY_KIND_NAME");
@@ -752,7 +435,7 @@ load_processes (NvprofReader *nr)
 
       if (sid == WS_STRING_NONE)
         continue;
-      blob_ids (stmt, 0, &process.pid, &tid);
+      ws_nvprof_blob_ids (stmt, 0, &process.pid, &tid);
       process.pid &= 0xFFFFFF;
       process.name = g_strdup (ws_run_string (r->run, sid));
       g_array_append_val (r->run->prov.processes, process);
@@ -799,7 +482,7 @@ enum
 };
 
 static void
-reader_clear (NvprofReader *nr)
+reader_clear (WsNvprofReaderState *nr)
 {
   WsNsysReader *r = &nr->base;
 
@@ -858,7 +541,7 @@ ws_nvprof_reader_load (const char *path, WsLoadFlags flags, GCancellable *cancel
   };
   g_autoptr (WsRun) run = NULL;
   g_autoptr (WsSqlite) sql = NULL;
-  NvprofReader nr = { { 0 } };
+  WsNvprofReaderState nr = { { 0 } };
   WsNsysReader *r = &nr.base;
   const char *kernel_tables[3] = { NULL };
   gint64 n_kernels, n_api, n_activity = 0;
@@ -934,9 +617,9 @@ ws_nvprof_reader_load (const char *path, WsLoadFlags flags, GCancellable *cancel
                  parts[P_DRIVER].rows > 0 ? parts[P_DRIVER].found : NULL, n_api, error))
     goto out;
   if ((flags & WS_LOAD_NVTX) && parts[P_MARKER].rows > 0 &&
-      !load_markers (&nr, parts[P_MARKER].found, parts[P_MARKER].rows, error))
+      !ws_nvprof_load_markers (&nr, parts[P_MARKER].found, parts[P_MARKER].rows, error))
     goto out;
-  assign_stream_processes (&nr);
+  ws_nvprof_assign_stream_processes (nr.base.run);
   if (run->memops.n > 0)
     for (gsize i = 0; i < run->memops.n; i++)
       {
