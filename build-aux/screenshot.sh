@@ -8,9 +8,19 @@
 #
 # PAGE is the page's number (Alt+PAGE: 1 Kernels … 4 Gauges … 9 Capture),
 # THEME light or dark, LANG en or zh. Runs the build's app under its own
-# Xvfb at 1280x800 and presses Alt+PAGE with xdotool (apt-get install
-# xdotool imagemagick).
+# Xvfb at 1280x800 and presses Alt+PAGE with xdotool; installs xvfb,
+# xdotool and imagemagick first where they are missing (no test needs them).
 set -euo pipefail
+missing=()
+for p in xvfb xdotool imagemagick; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  sudo=()
+  [ "$(id -u)" -ne 0 ] && sudo=(sudo)
+  "${sudo[@]}" apt-get update -q
+  "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}"
+fi
 build=$(cd "$1" && pwd)
 out=$2
 page=$3
