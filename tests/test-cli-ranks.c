@@ -18,20 +18,6 @@
 static char *tmp;
 static char *base_dir;
 
-static char *
-cli (const char *const *args, int expected_status, char **err)
-{
-  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
-  char *out = NULL;
-
-  g_ptr_array_add (argv, (gpointer) ws_test_cli ());
-  for (guint i = 0; args[i] != NULL; i++)
-    g_ptr_array_add (argv, (gpointer) args[i]);
-  g_ptr_array_add (argv, NULL);
-  g_assert_cmpint (ws_test_run ((const char *const *) argv->pdata, &out, err), ==, expected_status);
-  return out;
-}
-
 static const char *
 base (void)
 {
@@ -105,8 +91,8 @@ test_json_equals_csv (void)
   const char *const columns[] = { "rank",      "file",           "process", "gpu_time_ns",
                                   "kernel_ns", "comm_ns",        "wait_ns", "idle_ns",
                                   "steps",     "step_median_ns", "method" };
-  g_autofree char *csv = cli (csv_args, 0, NULL);
-  g_autofree char *json = cli (json_args, 0, NULL);
+  g_autofree char *csv = ws_test_cli_expect (csv_args, 0, NULL);
+  g_autofree char *json = ws_test_cli_expect (json_args, 0, NULL);
   g_auto (GStrv) lines = g_strsplit (csv, "\n", -1);
   g_autoptr (JsonParser) parser = json_parser_new ();
   JsonObject *root = parse_object (parser, json);
@@ -157,9 +143,9 @@ test_glob (void)
   const char *glob_args[] = { "ranks", "--format", "csv", glob, NULL };
   const char *file_args[] = { "ranks", "--format", "csv", r0, r1, r2, r3, NULL };
   const char *dir_args[] = { "ranks", "--format", "csv", base (), NULL };
-  g_autofree char *by_glob = cli (glob_args, 0, NULL);
-  g_autofree char *by_files = cli (file_args, 0, NULL);
-  g_autofree char *by_dir = cli (dir_args, 0, NULL);
+  g_autofree char *by_glob = ws_test_cli_expect (glob_args, 0, NULL);
+  g_autofree char *by_files = ws_test_cli_expect (file_args, 0, NULL);
+  g_autofree char *by_dir = ws_test_cli_expect (dir_args, 0, NULL);
 
   g_assert_cmpuint (ws_test_count_lines (by_glob), ==, 6);
   g_assert_cmpstr (by_glob, ==, by_files);
@@ -189,10 +175,10 @@ test_rank_filter (void)
   const char *list_args[] = { "ranks", "--rank", "0,2", "--format", "csv", base (), NULL };
   const char *range_args[] = { "ranks", "--rank", "0-3", "--format", "csv", base (), NULL };
   const char *inner_args[] = { "ranks", "--rank", "1-2", "--format", "csv", base (), NULL };
-  g_autofree char *all = cli (all_args, 0, NULL);
-  g_autofree char *list = cli (list_args, 0, NULL);
-  g_autofree char *range = cli (range_args, 0, NULL);
-  g_autofree char *inner = cli (inner_args, 0, NULL);
+  g_autofree char *all = ws_test_cli_expect (all_args, 0, NULL);
+  g_autofree char *list = ws_test_cli_expect (list_args, 0, NULL);
+  g_autofree char *range = ws_test_cli_expect (range_args, 0, NULL);
+  g_autofree char *inner = ws_test_cli_expect (inner_args, 0, NULL);
   g_auto (GStrv) list_lines = g_strsplit (list, "\n", -1);
   g_auto (GStrv) inner_lines = g_strsplit (inner, "\n", -1);
 
@@ -248,16 +234,16 @@ test_no_session_start (void)
 
   g_assert_cmpint (ws_test_sqlite_count (r2, "TARGET_INFO_SESSION_START_TIME"), >, 0);
   ws_test_sqlite_exec (r2, "DELETE FROM TARGET_INFO_SESSION_START_TIME");
-  info = cli (info_args, 0, NULL);
+  info = ws_test_cli_expect (info_args, 0, NULL);
   g_assert_nonnull (strstr (info, "clocks not aligned"));
   g_assert_nonnull (
     strstr (info, "records no session start: the clocks of the exports are not aligned"));
   g_assert_nonnull (strstr (info, "rank2.sqlite"));
-  table = cli (table_args, 0, NULL);
+  table = ws_test_cli_expect (table_args, 0, NULL);
   g_assert_nonnull (strstr (
     table, "rank2.sqlite records no session start: the clocks of the exports are not aligned"));
 
-  json = cli (json_args, 0, NULL);
+  json = ws_test_cli_expect (json_args, 0, NULL);
   root = parse_object (parser, json);
   g_assert_false (json_object_get_boolean_member (root, "clocks_aligned"));
   ranks = json_object_get_array_member (root, "ranks");
@@ -295,7 +281,7 @@ test_more_ranks_than_world_size (void)
   /* The fixture records the size of its job. */
   g_assert_cmpstr (world, ==, "WORLD_SIZE=\"4\"");
   copy_file (r0, r4);
-  json = cli (args, 0, NULL);
+  json = ws_test_cli_expect (args, 0, NULL);
   root = parse_object (parser, json);
   g_assert_cmpuint (json_array_get_length (json_object_get_array_member (root, "ranks")), ==, 5);
   notes = json_object_get_array_member (root, "notes");
@@ -303,7 +289,7 @@ test_more_ranks_than_world_size (void)
     noted |= strstr (json_array_get_string_element (notes, i),
                      "The job had 4 ranks by its environment, yet 5 are open") != NULL;
   g_assert_true (noted);
-  info = cli (info_args, 0, NULL);
+  info = ws_test_cli_expect (info_args, 0, NULL);
   g_assert_nonnull (strstr (info, "Note: The job had 4 ranks by its environment, yet 5 are open: "
                                   "they do not all come from that job"));
 }
@@ -391,12 +377,12 @@ test_imbalance_severity (gconstpointer data)
 
   if (band->extra > 0)
     stretch_extra_work (r3, band->extra);
-  json = cli (args, 0, NULL);
+  json = ws_test_cli_expect (args, 0, NULL);
   finding = imbalance_finding (parser, json);
   g_assert_cmpstr (json_object_get_string_member (finding, "severity"), ==, band->severity);
 
-  ranks = cli (ranks_args, 0, NULL);
-  base_ranks = cli (base_args, 0, NULL);
+  ranks = ws_test_cli_expect (ranks_args, 0, NULL);
+  base_ranks = ws_test_cli_expect (base_args, 0, NULL);
   straggler = json_object_get_object_member (parse_object (ranks_parser, ranks), "straggler");
   base_straggler =
     json_object_get_object_member (parse_object (base_parser, base_ranks), "straggler");

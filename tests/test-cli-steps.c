@@ -38,20 +38,6 @@ rank3_db (void)
   return rank3;
 }
 
-static char *
-cli (const char *const *args, int expected_status, char **err)
-{
-  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
-  char *out = NULL;
-
-  g_ptr_array_add (argv, (gpointer) ws_test_cli ());
-  for (guint i = 0; args[i] != NULL; i++)
-    g_ptr_array_add (argv, (gpointer) args[i]);
-  g_ptr_array_add (argv, NULL);
-  g_assert_cmpint (ws_test_run ((const char *const *) argv->pdata, &out, err), ==, expected_status);
-  return out;
-}
-
 static gint64
 sql_int (const char *db, const char *sql)
 {
@@ -223,7 +209,7 @@ test_gpt2_csv (void)
 {
   const char *db = gpt2_db ();
   const char *args[] = { "steps", "--format", "csv", db, NULL };
-  g_autofree char *out = cli (args, 0, NULL);
+  g_autofree char *out = ws_test_cli_expect (args, 0, NULL);
   g_autoptr (GArray) ranges = sql_ranges (db, "训练步 %");
 
   g_assert_cmpuint (ranges->len, ==, 6);
@@ -238,8 +224,8 @@ test_gpt2_json (void)
   const char *db = gpt2_db ();
   const char *csv_args[] = { "steps", "--format", "csv", db, NULL };
   const char *json_args[] = { "steps", "--format", "json", db, NULL };
-  g_autofree char *csv = cli (csv_args, 0, NULL);
-  g_autofree char *json = cli (json_args, 0, NULL);
+  g_autofree char *csv = ws_test_cli_expect (csv_args, 0, NULL);
+  g_autofree char *json = ws_test_cli_expect (json_args, 0, NULL);
   g_auto (GStrv) lines = g_strsplit (csv, "\n", -1);
   g_autoptr (JsonParser) parser = json_parser_new ();
   g_autoptr (GError) error = NULL;
@@ -287,8 +273,8 @@ test_gpt2_table_and_md (void)
   const char *db = gpt2_db ();
   const char *table_args[] = { "steps", "--format", "table", db, NULL };
   const char *md_args[] = { "steps", "--format", "md", db, NULL };
-  g_autofree char *table = cli (table_args, 0, NULL);
-  g_autofree char *md = cli (md_args, 0, NULL);
+  g_autofree char *table = ws_test_cli_expect (table_args, 0, NULL);
+  g_autofree char *md = ws_test_cli_expect (md_args, 0, NULL);
 
   for (guint i = 0; i < 6; i++)
     {
@@ -313,14 +299,14 @@ test_range (void)
   const char *db = rank3_db ();
   const char *args[] = { "steps", "--range", "extra work", "--format", "csv", db, NULL };
   const char *none_args[] = { "steps", "--range", "no such range", db, NULL };
-  g_autofree char *out = cli (args, 0, NULL);
+  g_autofree char *out = ws_test_cli_expect (args, 0, NULL);
   g_autofree char *err = NULL;
   g_autoptr (GArray) ranges = sql_ranges (db, "extra work");
   g_autofree char *none = NULL;
 
   g_assert_cmpuint (ranges->len, ==, 12);
   assert_csv_matches (db, out, ranges, "extra work", FALSE, FALSE);
-  none = cli (none_args, 2, &err);
+  none = ws_test_cli_expect (none_args, 2, &err);
   g_assert_cmpstr (none, ==, "");
   g_assert_nonnull (strstr (err, "no NVTX range named “no such range”"));
 }
@@ -338,10 +324,10 @@ test_pid (void)
   const char *all_args[] = { "steps", "--format", "csv", db, NULL };
   const char *mine_args[] = { "steps", "--pid", mine, "--format", "csv", db, NULL };
   const char *other_args[] = { "steps", "--pid", other, "--format", "csv", db, NULL };
-  g_autofree char *all = cli (all_args, 0, NULL);
-  g_autofree char *with_pid = cli (mine_args, 0, NULL);
+  g_autofree char *all = ws_test_cli_expect (all_args, 0, NULL);
+  g_autofree char *with_pid = ws_test_cli_expect (mine_args, 0, NULL);
   g_autofree char *err = NULL;
-  g_autofree char *none = cli (other_args, 2, &err);
+  g_autofree char *none = ws_test_cli_expect (other_args, 2, &err);
   g_autoptr (GArray) ranges = sql_ranges (db, "step %");
 
   g_assert_cmpuint (ranges->len, ==, 12);
@@ -380,11 +366,11 @@ test_render_steps (void)
   g_autofree char *svg_text = NULL;
   guint width = 0, height = 0;
 
-  g_free (cli (args, 0, NULL));
+  g_free (ws_test_cli_expect (args, 0, NULL));
   png_size (png, &width, &height);
   g_assert_cmpuint (width, ==, 800);
   g_assert_cmpuint (height, ==, 400);
-  g_free (cli (svg_args, 0, NULL));
+  g_free (ws_test_cli_expect (svg_args, 0, NULL));
   svg_text = ws_test_read (svg);
   g_assert_nonnull (strstr (svg_text, "<svg"));
 }

@@ -641,20 +641,6 @@ test_ddp_straggler (void)
 
 /* ---- the command line ---------------------------------------------------- */
 
-static char *
-cli (const char *const *args, int expected_status, char **err)
-{
-  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
-  char *out = NULL;
-
-  g_ptr_array_add (argv, (gpointer) ws_test_cli ());
-  for (guint i = 0; args[i] != NULL; i++)
-    g_ptr_array_add (argv, (gpointer) args[i]);
-  g_ptr_array_add (argv, NULL);
-  g_assert_cmpint (ws_test_run ((const char *const *) argv->pdata, &out, err), ==, expected_status);
-  return out;
-}
-
 static int
 compare_lines (gconstpointer a, gconstpointer b)
 {
@@ -684,7 +670,7 @@ test_cli_stats_rank_filter (void)
   {
     const char *args[] = { "stats", "--rank", "3", "--format", "csv", job_dir, NULL };
 
-    out = cli (args, 0, NULL);
+    out = ws_test_cli_expect (args, 0, NULL);
   }
   a = sorted_lines (out);
   b = sorted_lines (truth);
@@ -693,7 +679,7 @@ test_cli_stats_rank_filter (void)
   {
     const char *args[] = { "stats", "--rank", "7", job_dir, NULL };
 
-    out = cli (args, 2, &err);
+    out = ws_test_cli_expect (args, 2, &err);
   }
   g_assert_cmpstr (out, ==, "");
   g_assert_nonnull (strstr (err, "no rank 7 (its ranks are 0 to 3)"));
@@ -713,7 +699,7 @@ test_cli_ranks_csv (void)
   const WsTestRankSql *t = ddp_truth ();
 
   args[3] = job_dir;
-  out = cli (args, 0, NULL);
+  out = ws_test_cli_expect (args, 0, NULL);
   lines = g_strsplit (out, "\n", -1);
   g_assert_cmpuint (g_strv_length (lines), ==, 7);
   g_assert_cmpstr (lines[0], ==,
@@ -778,7 +764,7 @@ test_cli_render_and_info (void)
     const char *args[] = { "render",  "--view", "ranks", "--metric", "waiting", "--size",
                            "900x500", "-o",     png,     job_dir,    NULL };
 
-    g_free (cli (args, 0, NULL));
+    g_free (ws_test_cli_expect (args, 0, NULL));
   }
   png_size (png, &width, &height);
   g_assert_cmpuint (width, ==, 900);
@@ -787,7 +773,7 @@ test_cli_render_and_info (void)
     const char *args[] = { "render",  "--view", "ranks", "--metric", "gpu-busy", "--size",
                            "900x500", "-o",     busy,    job_dir,    NULL };
 
-    g_free (cli (args, 0, NULL));
+    g_free (ws_test_cli_expect (args, 0, NULL));
   }
   a = ws_test_file_sha256 (png);
   b = ws_test_file_sha256 (busy);
@@ -796,14 +782,14 @@ test_cli_render_and_info (void)
     const char *args[] = { "render", "--view", "ranks", "--metric", "nonsense",
                            "-o",     png,      job_dir, NULL };
 
-    g_free (cli (args, 2, NULL));
+    g_free (ws_test_cli_expect (args, 2, NULL));
   }
   {
     const char *args[] = {
       "info", rank_files[0], rank_files[1], rank_files[2], rank_files[3], NULL
     };
 
-    out = cli (args, 0, NULL);
+    out = ws_test_cli_expect (args, 0, NULL);
   }
   g_assert_nonnull (strstr (out, "Job:            ddp_probe.py — 4 ranks"));
   g_assert_nonnull (strstr (out, "4 ranks, numbered by file name; clocks aligned on each "
@@ -836,7 +822,7 @@ test_cli_rank_filter_rollup_flame (void)
   {
     const char *args[] = { "rollup", "--rank", "3", "--format", "csv", job_dir, NULL };
 
-    out = cli (args, 0, NULL);
+    out = ws_test_cli_expect (args, 0, NULL);
   }
   expected = g_strdup_printf ("\n:extra work,%" G_GINT64_FORMAT ",", sql_int (rank_files[3], sql));
   g_assert_nonnull (strstr (out, expected));
@@ -844,7 +830,7 @@ test_cli_rank_filter_rollup_flame (void)
   {
     const char *args[] = { "rollup", "--rank", "0", "--format", "csv", job_dir, NULL };
 
-    out = cli (args, 0, NULL);
+    out = ws_test_cli_expect (args, 0, NULL);
   }
   g_assert_null (strstr (out, "extra work"));
   g_assert_nonnull (strstr (out, "\n:forward,"));
@@ -867,7 +853,7 @@ test_cli_rank_filter_rollup_flame (void)
     {
       g_autofree char *rank = g_strdup_printf ("%u", r);
       const char *args[] = { "flame", "--rank", rank, flame_dir, NULL };
-      g_autofree char *collapsed = cli (args, 0, NULL);
+      g_autofree char *collapsed = ws_test_cli_expect (args, 0, NULL);
       g_auto (GStrv) lines = g_strsplit (collapsed, "\n", -1);
       g_autofree char *samples = ws_test_sqlite_text (
         r == 0 ? rank_files[0] : gaussian, "SELECT count(DISTINCT c.id) FROM SAMPLING_CALLCHAINS c "
@@ -886,7 +872,7 @@ test_cli_rank_filter_rollup_flame (void)
   {
     const char *args[] = { "flame", "--rank", "2", flame_dir, NULL };
 
-    g_free (cli (args, 2, &err));
+    g_free (ws_test_cli_expect (args, 2, &err));
   }
   g_assert_nonnull (strstr (err, "no rank 2 (its ranks are 0 to 1)"));
   ws_test_rmtree (flame_dir);
@@ -905,7 +891,7 @@ test_cli_compare_ranks (void)
   {
     const char *args[] = { "compare", "--peers", "0,3", "--format", "csv", job_dir, NULL };
 
-    out = cli (args, 0, NULL);
+    out = ws_test_cli_expect (args, 0, NULL);
   }
   lines = g_strsplit (out, "\n", -1);
   g_assert_cmpstr (lines[0], ==,
@@ -928,7 +914,7 @@ test_cli_compare_ranks (void)
   {
     const char *args[] = { "compare", "--peers", "0,3", job_dir, NULL };
 
-    out = cli (args, 0, NULL);
+    out = ws_test_cli_expect (args, 0, NULL);
   }
   g_assert_true (g_str_has_prefix (out, "rank 0 vs rank 3: rank 3's kernels take 22.4 ms more "
                                         "(1.71×) than rank 0's, "));
@@ -970,7 +956,7 @@ test_cli_compare_ranks (void)
         g_assert_cmpfloat (p->before->step_median, ==, t[r].step_median);
         g_assert_cmpfloat (p->after->step_median, ==, t[3 - r].step_median);
       }
-    out = cli (args, 0, NULL);
+    out = ws_test_cli_expect (args, 0, NULL);
     /* The printed line: SQL's numbers, in the program's duration format. */
     for (guint r = 0; r < 4; r++)
       {
@@ -1232,7 +1218,7 @@ test_bad_rank_file (void)
   {
     const char *args[] = { "ranks", dir, NULL };
 
-    out = cli (args, 2, &err);
+    out = ws_test_cli_expect (args, 2, &err);
   }
   after = ws_test_list_dir (dir);
   g_assert_cmpstr (out, ==, "");
@@ -1246,7 +1232,7 @@ test_bad_rank_file (void)
 
     g_assert_cmpint (g_mkdir (empty, 0700), ==, 0);
     g_clear_pointer (&err, g_free);
-    g_free (cli (args, 2, &err));
+    g_free (ws_test_cli_expect (args, 2, &err));
     g_assert_nonnull (strstr (err, "holds no nsys export"));
   }
 }

@@ -510,6 +510,30 @@ ws_test_count_lines (const char *text)
   return n;
 }
 
+/**
+ * ws_test_cli_expect:
+ * @args: warpscope-cli's arguments after its name, NULL-terminated
+ * @expected_status: the exit status the run must end with
+ * @err: (out) (optional): what it printed on stderr
+ *
+ * Runs warpscope-cli and asserts its exit status.
+ *
+ * Returns: (transfer full): what it printed on stdout
+ */
+char *
+ws_test_cli_expect (const char *const *args, int expected_status, char **err)
+{
+  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
+  char *out = NULL;
+
+  g_ptr_array_add (argv, (gpointer) ws_test_cli ());
+  for (guint i = 0; args[i] != NULL; i++)
+    g_ptr_array_add (argv, (gpointer) args[i]);
+  g_ptr_array_add (argv, NULL);
+  g_assert_cmpint (ws_test_run ((const char *const *) argv->pdata, &out, err), ==, expected_status);
+  return out;
+}
+
 /* The file through which a child run by ws_test_trap_child() tells its
  * parent that it skipped, and why. */
 #define WS_TEST_SKIP_FILE_ENV "WS_TEST_SKIP_FILE"

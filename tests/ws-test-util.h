@@ -10,6 +10,7 @@ char *ws_test_build_path_valist (const char *dir, const char *sub, const char *f
 char *ws_test_data (const char *first, ...) G_GNUC_NULL_TERMINATED;
 const char *ws_test_cli (void);
 int ws_test_run (const char *const *argv, char **out, char **err);
+char *ws_test_cli_expect (const char *const *args, int expected_status, char **err);
 
 typedef struct
 {
