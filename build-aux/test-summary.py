@@ -52,8 +52,12 @@ def main():
     if len(sys.argv) != 4:
         sys.exit(__doc__)
     stage, testlog, allowed_path = sys.argv[1:]
-    allowed = read_allowed(allowed_path)
-    skips = list(skips_of(testlog))
+    try:
+        allowed = read_allowed(allowed_path)
+        skips = list(skips_of(testlog))
+    except (OSError, ValueError, KeyError) as e:
+        print(f"test-summary: {stage}: cannot read the test log or the allowed skips: {e}")
+        return 1
     unexpected = 0
     print(f"== {stage}: {len(skips)} skipped")
     for name, path, reason in skips:
