@@ -2,9 +2,11 @@
 #include "config.h"
 
 #include <glib.h>
+#include <signal.h>
 #include <string.h>
 
 #include "ws-test-util.h"
+#include "ws-test-watchdog.h"
 
 /* The children: each runs only when this program runs itself with
  * WS_TEST_TRAP_SELF set, so that the suite never counts them. */
@@ -38,9 +40,25 @@ child_fails (void)
   ws_test_trap_child (60);
 }
 
+/* A child that hangs with a child of its own (what test-ssh did once in
+ * CI): the watchdog ends it and names both. */
+static void
+child_hangs (void)
+{
+  const char *argv[] = { "sleep", "30.5", NULL };
+  GPid pid;
+
+  g_assert_true (g_spawn_async (NULL, (char **) argv, NULL,
+                                G_SPAWN_SEARCH_PATH | G_SPAWN_DO_NOT_REAP_CHILD |
+                                  G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL,
+                                NULL, NULL, &pid, NULL));
+  ws_test_watchdog_arm (1, "waiting for sleep");
+  g_usleep (60 * G_USEC_PER_SEC);
+}
+
 /* Runs this very program on one of the children and returns its TAP. */
 static char *
-run_self (const char *path, int *status, int *signal)
+run_self (const char *path, int *status, int *signal, char **err)
 {
   const char *self = g_getenv ("WS_TEST_TRAP_BINARY");
   const char *argv[] = { self, "--tap", "-p", path, NULL };
@@ -55,6 +73,8 @@ run_self (const char *path, int *status, int *signal)
   *status = run.status;
   *signal = run.signal;
   out = g_steal_pointer (&run.out);
+  if (err != NULL)
+    *err = g_steal_pointer (&run.err);
   ws_test_run_clear (&run);
   return out;
 }
@@ -65,7 +85,7 @@ static void
 test_child_skip_is_parent_skip (void)
 {
   int status, signal;
-  g_autofree char *skipped = run_self ("/trap/child/skips", &status, &signal);
+  g_autofree char *skipped = run_self ("/trap/child/skips", &status, &signal, NULL);
   g_autofree char *passed = NULL;
   g_autofree char *failed = NULL;
 
@@ -74,17 +94,37 @@ test_child_skip_is_parent_skip (void)
   g_assert_cmpint (status, ==, 0);
   g_assert_cmpint (signal, ==, 0);
 
-  passed = run_self ("/trap/child/passes", &status, &signal);
+  passed = run_self ("/trap/child/passes", &status, &signal, NULL);
   g_assert_nonnull (strstr (passed, "\nok 1 /trap/child/passes\n"));
   g_assert_null (strstr (passed, "# SKIP"));
   g_assert_cmpint (status, ==, 0);
   g_assert_cmpint (signal, ==, 0);
 
   /* A failed trap assertion aborts the parent: a signal, or a status. */
-  failed = run_self ("/trap/child/fails", &status, &signal);
+  failed = run_self ("/trap/child/fails", &status, &signal, NULL);
   g_assert_null (strstr (failed, "# SKIP"));
   g_assert_null (strstr (failed, "\nok 1 /trap/child/fails"));
   g_assert_true (status > 0 || signal != 0);
+}
+
+/* The watchdog turns a hang into an abort within its bound, and says
+ * which test, what it waited for and which process it waited on. */
+static void
+test_watchdog_names_the_hang (void)
+{
+  int status, signal;
+  g_autofree char *err = NULL;
+  gint64 started = g_get_monotonic_time ();
+  g_autofree char *out = run_self ("/trap/child/hangs", &status, &signal, &err);
+
+  g_test_message ("%s", err);
+  /* Within its 1 s and the 60 s the child would sleep. */
+  g_assert_cmpint (g_get_monotonic_time () - started, <, 30 * G_USEC_PER_SEC);
+  g_assert_cmpint (signal, ==, SIGABRT);
+  g_assert_nonnull (strstr (err, "watchdog: /trap/child/hangs: waiting for sleep is still going "
+                                 "after 1 s"));
+  g_assert_nonnull (strstr (err, "sleep 30.5"));
+  g_assert_null (strstr (out, "\nok 1"));
 }
 
 int
@@ -96,9 +136,11 @@ main (int argc, char **argv)
       g_test_add_func ("/trap/child/skips", child_skips);
       g_test_add_func ("/trap/child/passes", child_passes);
       g_test_add_func ("/trap/child/fails", child_fails);
+      g_test_add_func ("/trap/child/hangs", child_hangs);
       return g_test_run ();
     }
   g_setenv ("WS_TEST_TRAP_BINARY", argv[0], TRUE);
   g_test_add_func ("/trap/child-skip-is-parent-skip", test_child_skip_is_parent_skip);
+  g_test_add_func ("/trap/watchdog-names-the-hang", test_watchdog_names_the_hang);
   return g_test_run ();
 }

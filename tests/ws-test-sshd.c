@@ -13,6 +13,10 @@
 #include <unistd.h>
 
 #include "ws-test-sshd.h"
+#include "ws-test-watchdog.h"
+
+/* The longest test with an sshd takes 25 s here, 70 s under valgrind. */
+#define WS_TEST_SSHD_WATCHDOG_S 240
 #include "ws-test-util.h"
 
 /* Debian's sshd, started by the test as the user running it (root in CI),
@@ -195,6 +199,8 @@ ws_test_sshd_start (gboolean key_known)
   g_autofree char *ssh_config = NULL;
 
   g_assert_true (g_file_test (SSHD, G_FILE_TEST_IS_EXECUTABLE));
+  /* Real connections: a hang fails in minutes and says where it was. */
+  ws_test_watchdog_arm (WS_TEST_SSHD_WATCHDOG_S, "a test with its own sshd");
   sshd->dir = ws_test_tmpdir ();
   sshd->port = free_port ();
   sshd->user = g_strdup (g_get_user_name ());
@@ -297,6 +303,7 @@ ws_test_sshd_free (WsTestSshd *sshd)
   if (sshd == NULL)
     return;
   ws_test_sshd_kill (sshd);
+  ws_test_watchdog_disarm ();
   ws_test_rmtree (sshd->dir);
   g_free (sshd->dir);
   g_free (sshd->user);
