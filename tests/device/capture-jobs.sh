@@ -14,7 +14,11 @@
 #   ddp-compute   the same, the last rank does extra matrix products;
 #   ddp-batch     the same, the last rank has a bigger batch;
 #   fsdp          fsdp_probe.py, 4 ranks, all-gather and reduce-scatter, the
-#                 last rank does extra matrix products.
+#                 last rank does extra matrix products;
+#   ddp-one       ddp_nccl_probe.py, 4 ranks in ONE export (nsys over
+#                 torchrun, no --per-rank), rank 1 does extra products;
+#   ddp-blind     the per-rank DDP job with rank 2 slow in "data" (25 ms):
+#                 for a check no test has seen.
 # The distributed jobs are captured with --per-rank --topn 3 (NCCL kernels
 # left out of ncu's top N). Each JOB's folder is packed without its reports
 # into OUTDIR/JOB.tar.xz, with each export's `nsys stats` truths in its
@@ -57,6 +61,13 @@ WRAPPER
   ddp-sleep | ddp-compute | ddp-batch)
     printf 'NAME\tCMD\tWORKDIR\tENVS\n%s\t%s ddp_nccl_probe.py\t.\t%s,STEPS=14,STRAGGLE=%s\n' \
       "${job//-/_}" "$torchrun" "$safe" "${job#ddp-}" >"$work/targets.tsv" ;;
+  ddp-one)
+    printf 'NAME\tCMD\tWORKDIR\tENVS\nddp_one\t%s ddp_nccl_probe.py\t.\t%s,STEPS=12,STRAGGLE=compute,STRAGGLER_RANK=1\n' \
+      "$torchrun" "$safe" >"$work/targets.tsv"
+    per_rank=(--topn 2) ;;
+  ddp-blind)
+    printf 'NAME\tCMD\tWORKDIR\tENVS\nddp_blind\t%s ddp_nccl_probe.py\t.\t%s,STEPS=12,STRAGGLE=sleep,SLOW_MS=25,STRAGGLER_RANK=2\n' \
+      "$torchrun" "$safe" >"$work/targets.tsv" ;;
   fsdp)
     printf 'NAME\tCMD\tWORKDIR\tENVS\nfsdp\t%s fsdp_probe.py\t.\t%s,STEPS=12,STRAGGLE=compute\n' \
       "$torchrun" "$safe" >"$work/targets.tsv" ;;

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # A small decoder-only transformer trained with DistributedDataParallel over
-# NCCL, one process per GPU, bf16 autocast, NVTX ranges per step. The last
-# rank is a straggler of one of three kinds (STRAGGLE):
+# NCCL, one process per GPU, bf16 autocast, NVTX ranges per step. One rank
+# (STRAGGLER_RANK, the last by default) is a straggler of one of three
+# kinds (STRAGGLE):
 #   sleep    a slow data loader: SLOW_MS of host sleep in "data" each step;
 #   compute  extra work: eight 4096x4096 matrix products in "forward" >
 #            "extra work" each step;
@@ -11,6 +12,7 @@ import os, time, torch, torch.distributed as dist, torch.nn as nn
 dist.init_process_group("nccl")
 rank, world = dist.get_rank(), dist.get_world_size()
 local = int(os.environ.get("LOCAL_RANK", rank))
+slow_rank = int(os.environ.get("STRAGGLER_RANK", world - 1))
 torch.cuda.set_device(local)
 torch.manual_seed(0)
 V, D, L, T, B = 32000, 1024, 6, 512, 8
@@ -33,15 +35,15 @@ kind = os.environ.get("STRAGGLE", "sleep")  # sleep: a slow data loader; compute
 for step in range(int(os.environ.get("STEPS", "14"))):
     nvtx.range_push(f"step {step}")
     nvtx.range_push("data")
-    if rank == world - 1 and kind == "sleep":
+    if rank == slow_rank and kind == "sleep":
         time.sleep(slow)
-    b = int(os.environ.get("BIG_BATCH", "16")) if rank == world - 1 and kind == "batch" else B
+    b = int(os.environ.get("BIG_BATCH", "16")) if rank == slow_rank and kind == "batch" else B
     x = torch.randint(0, V, (b, T), device="cuda")
     nvtx.range_pop()
     nvtx.range_push("forward")
     with torch.autocast("cuda", dtype=torch.bfloat16):
         logits = ddp(x[:, :-1])
-        if rank == world - 1 and kind == "compute":
+        if rank == slow_rank and kind == "compute":
             nvtx.range_push("extra work")
             y = torch.randn(4096, 4096, device="cuda")
             for _ in range(8):
