@@ -9,6 +9,7 @@
 #include "ws-launch-index.h"
 #include "ws-nccl.h"
 #include "ws-rank-measure.h"
+#include "ws-nvtx-gpu.h"
 #include "ws-sort.h"
 #include "ws-stats.h"
 #include "ws-steps.h"
@@ -407,11 +408,15 @@ range_times_free (gpointer data)
 }
 
 /* The time of each NVTX range name inside the steady steps, on the step's
- * thread: where a rank's work in a step goes. */
+ * thread: where a rank's work in a step goes.  A range's time is the
+ * longer of its time on the host and the GPU time of what it launched
+ * (nsys's projection): a slow data loader shows on the host, extra kernels
+ * (launched in microseconds, run for milliseconds) on the GPU. */
 static void
 add_ranges (WsRankFigures *self, const WsRun *run, const WsSteps *steps)
 {
   g_autoptr (GHashTable) by_name = g_hash_table_new_full (NULL, NULL, NULL, range_times_free);
+  g_autoptr (WsNvtxGpu) gpu = run->kernels.n > 0 ? ws_nvtx_gpu_new (run) : NULL;
   GHashTableIter iter;
   gpointer key, value;
   guint steady = 0;
@@ -442,8 +447,10 @@ add_ranges (WsRankFigures *self, const WsRun *run, const WsSteps *steps)
             }
           if (times->per_step->len < steady + 1)
             g_array_set_size (times->per_step, steady + 1);
-          g_array_index (times->per_step, gint64, steady) = ws_time_add (
-            g_array_index (times->per_step, gint64, steady), run->nvtx.end[r] - run->nvtx.start[r]);
+          g_array_index (times->per_step, gint64, steady) =
+            ws_time_add (g_array_index (times->per_step, gint64, steady),
+                         MAX (run->nvtx.end[r] - run->nvtx.start[r],
+                              gpu != NULL ? ws_nvtx_gpu_projection (gpu, r) : 0));
           times->depth = MIN (times->depth, (guint) (run->nvtx.depth[r] - depth));
         }
       steady++;

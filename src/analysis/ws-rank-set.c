@@ -23,6 +23,19 @@ step_clear (gpointer data)
 
   g_free (step->lost);
   g_free (step->caused);
+  g_free (step->lead);
+}
+
+/* The median of @n values (reordered). */
+static gint64
+median_of_n (gint64 *values, guint n)
+{
+  WsGroupStats stats;
+
+  if (n == 0)
+    return 0;
+  ws_group_stats (values, n, &stats);
+  return (gint64) llround (stats.med);
 }
 
 static gint64
@@ -188,6 +201,7 @@ compare_collectives (WsRankSet *self)
   g_autofree guint **bounds = NULL;
   g_autofree guint *counts = NULL;
   g_autofree gint64 *arrival = NULL;
+  g_autofree gint64 *others = NULL;
   g_autoptr (GArray) pairs = g_array_new (FALSE, FALSE, sizeof (guint) * 2);
 
   if (n < 2)
@@ -265,6 +279,7 @@ compare_collectives (WsRankSet *self)
       WsRankSetStep *step = &g_array_index (self->steps, WsRankSetStep, i);
 
       step->caused = g_new0 (gint64, n);
+      step->lead = g_new0 (gint64, n);
       step->last = -1;
       step->late = 0;
       for (guint r = 0; r < n; r++)
@@ -273,6 +288,7 @@ compare_collectives (WsRankSet *self)
   for (guint r = 0; r < n; r++)
     self->wait[r] = 0;
   arrival = g_new (gint64, n);
+  others = g_new (gint64, MAX (n, 2) - 1);
   for (guint p = 0; p < pairs->len; p++)
     {
       const guint *pair = &g_array_index (pairs, guint, 2 * p);
@@ -309,7 +325,17 @@ compare_collectives (WsRankSet *self)
         step = set_step (
           self, g_array_index (f->calls, WsRankCall, bounds[last][pair[0]] + pair[1]).step);
         if (step != NULL)
-          step->caused[last] = ws_time_add (step->caused[last], caused);
+          {
+            guint k = 0;
+            gint64 lead;
+
+            for (guint r = 0; r < n; r++)
+              if ((gint) r != last)
+                others[k++] = arrival[r];
+            lead = arrival[last] - median_of_n (others, k);
+            step->caused[last] = ws_time_add (step->caused[last], caused);
+            step->lead[last] = MAX (step->lead[last], lead);
+          }
       }
     }
   /* A step's last rank is the one the others waited for most in it. */
@@ -322,7 +348,7 @@ compare_collectives (WsRankSet *self)
             (step->last < 0 || step->caused[r] > step->caused[step->last]))
           step->last = (gint) r;
       if (step->last >= 0)
-        step->late = step->caused[step->last] / (n - 1);
+        step->late = step->lead[step->last];
     }
   for (guint r = 0; r < n; r++)
     g_free (bounds[r]);
@@ -432,9 +458,11 @@ find_straggler (WsRankSet *self)
       if (step->caused != NULL)
         {
           /* NCCL method: what the others waited for it at the collectives
-           * it arrived at last. */
+           * it arrived at last; its lateness is its largest lead there,
+           * not their sum: a rank behind by 2 ms at each of ten buckets
+           * of an all-reduce is 2 ms late, not 20. */
           lost = step->caused[best];
-          late = lost / (n - 1);
+          late = step->lead[best];
           g_array_append_val (lates, late);
           g_array_append_val (losts, lost);
           continue;

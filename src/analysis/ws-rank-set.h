@@ -34,10 +34,13 @@ typedef struct
   guint number;    /* the steps' counter */
   gboolean steady; /* no rank has it as warm-up, and at least two ran it */
   gint last;       /* the index of the rank that reached the synchronisation last, or -1 */
-  gint64 late;     /* ns: its own work beyond the median of the others' */
+  gint64 late;     /* ns: host method, its own work beyond the median of the others';
+                    * NCCL method, its largest lead over the others' median arrival */
   gint64 *lost;    /* per rank index: ns it waited for the last one; -1 where it has no such step */
   gint64 *caused;  /* NCCL method: per rank index, ns the others waited at the collectives it
                     * arrived at last; NULL with the host method */
+  gint64 *lead;    /* NCCL method: per rank index, its largest lead over the others' median
+                    * arrival at a collective it arrived at last; NULL with the host method */
 } WsRankSetStep;
 
 typedef struct
@@ -46,7 +49,7 @@ typedef struct
   guint rank;         /* its number */
   guint n_last;       /* steady steps in which it came last */
   guint n_steps;      /* steady steps compared */
-  gint64 late;        /* ns: median over the steady steps of its work beyond the others' median */
+  gint64 late;        /* ns: median over the steady steps of the step's late (above) */
   char *range;        /* the NVTX range where its extra work is, or NULL */
   gint64 range_extra; /* ns per step in @range beyond the others' median */
   gint64 lost;        /* ns per step the others lose waiting for it, summed over them */
