@@ -2,24 +2,39 @@
 #include "config.h"
 
 #include <string.h>
+#include <sys/resource.h>
 
 #include "corrupt-corpus.h"
 #include "ws-test-util.h"
 
 #define TIME_BOUND_S 60
+/* The largest resident size one run may reach, in KiB: the fixtures load
+ * in about 60 MB; AddressSanitizer's shadow multiplies that. An input that
+ * makes the program grow without bound (one /dev/zero grew to 10 GB) is
+ * stopped by neither the time bound nor the status. */
+#define MEMORY_BOUND_KIB (2 * 1024 * 1024)
 
-/* The commands run over every file of the corpus. */
-static const char *const commands[][6] = {
+/* The commands run over every file of the corpus; OUT is replaced by a
+ * path in the output folder, BASE by a good export. */
+static const char *const commands[][7] = {
   { "info", NULL },
   { "stats", "--report",
     "cuda_gpu_kern_sum,nvtx_sum,cuda_api_sum,cuda_gpu_mem_time_sum,cuda_gpu_mem_size_sum", NULL },
   { "stats", "--format", "csv", NULL },
-  { "render", "--view", "bars", "-o", NULL },
+  { "render", "--view", "bars", "-o", "OUT.png", NULL },
   { "gauges", "--format", "json", NULL },
   { "diagnose", "--format", "json", NULL },
+  { "ranks", "--format", "csv", NULL },
+  { "steps", "--format", "json", NULL },
+  { "rollup", "--format", "csv", NULL },
+  { "compare", "--format", "csv", "BASE", NULL },
+  { "export", "--chrome-trace", "OUT.json", NULL },
+  { "flame", NULL },
+  { "digest", "-o", "OUT.wsdigest", NULL },
 };
 
 static char *corpus_dir;
+static char *cache_dir;
 
 /* Every file, every command: exit status 0 or 2 within the time bound; on
  * 2, one line that names the file; never a signal, never a sanitizer
@@ -51,7 +66,13 @@ test_corpus (void)
   const char *fixtures[] = { probe,   mordred,    mock,        pipit,       kern,
                              nvtx,    console,    ncu_raw,     ncu_details, ncu_2019,
                              ncu_log, ncu_errors, nsys_report, ncu_report,  NULL };
-  g_autofree char *image = g_build_filename (corpus_dir, "out.png", NULL);
+  g_autofree char *out_dir = ws_test_tmpdir ();
+  g_autoptr (GString) before = g_string_new (NULL);
+  g_autoptr (GString) after = g_string_new (NULL);
+  g_autofree char *slowest = NULL;
+  g_autofree char *largest = NULL;
+  double slowest_s = 0;
+  glong largest_kib = 0;
   g_autoptr (GError) error = NULL;
   g_autoptr (GPtrArray) files = ws_corrupt_corpus_generate (fixtures, probe, corpus_dir, &error);
   guint runs = 0, refused = 0, loaded = 0;
@@ -68,22 +89,62 @@ test_corpus (void)
         g_ptr_array_add (files, g_build_filename (found, g_ptr_array_index (names, i), NULL));
   }
 
+  /* Nothing is written beside an input: the corpus's folder (and the
+   * fixtures it was made from) are as they were after every run. */
+  ws_test_listing (corpus_dir, before);
   for (guint f = 0; f < files->len; f++)
     for (gsize c = 0; c < G_N_ELEMENTS (commands); c++)
       {
         const char *path = g_ptr_array_index (files, f);
-        g_autoptr (GPtrArray) argv = g_ptr_array_new ();
+        g_autoptr (GPtrArray) argv = g_ptr_array_new_with_free_func (g_free);
+        g_autofree char *what = NULL;
+        gint64 started = g_get_monotonic_time ();
+        struct rusage usage;
+        glong peak_before;
+        double seconds;
         WsTestRun run;
 
-        g_ptr_array_add (argv, (gpointer) ws_test_cli ());
+        g_assert_cmpint (getrusage (RUSAGE_CHILDREN, &usage), ==, 0);
+        peak_before = usage.ru_maxrss;
+        g_ptr_array_add (argv, g_strdup (ws_test_cli ()));
         for (guint k = 0; commands[c][k] != NULL; k++)
-          g_ptr_array_add (argv, (gpointer) commands[c][k]);
-        if (g_str_equal (commands[c][0], "render"))
-          g_ptr_array_add (argv, image);
-        g_ptr_array_add (argv, (gpointer) path);
+          {
+            const char *arg = commands[c][k];
+
+            if (g_str_has_prefix (arg, "OUT"))
+              g_ptr_array_add (argv, g_strdup_printf ("%s/%u-%zu%s", out_dir, f, c, arg + 3));
+            else if (g_str_equal (arg, "BASE"))
+              g_ptr_array_add (argv, g_strdup (probe));
+            else
+              g_ptr_array_add (argv, g_strdup (arg));
+          }
+        g_ptr_array_add (argv, g_strdup (path));
         g_ptr_array_add (argv, NULL);
+        what = g_strjoinv (" ", (char **) argv->pdata + 1);
 
         ws_test_run_bounded ((const char *const *) argv->pdata, TIME_BOUND_S, &run);
+        seconds = (g_get_monotonic_time () - started) / (double) G_USEC_PER_SEC;
+        if (seconds > slowest_s)
+          {
+            slowest_s = seconds;
+            g_free (slowest);
+            slowest = g_strdup (what);
+          }
+        /* The children's peak only grows: a larger one is this run's. */
+        g_assert_cmpint (getrusage (RUSAGE_CHILDREN, &usage), ==, 0);
+        if (usage.ru_maxrss > peak_before && usage.ru_maxrss > largest_kib)
+          {
+            largest_kib = usage.ru_maxrss;
+            g_free (largest);
+            largest = g_strdup (what);
+          }
+        if (usage.ru_maxrss > MEMORY_BOUND_KIB)
+          g_error ("%s: %ld KiB resident, over the bound of %d KiB", what, usage.ru_maxrss,
+                   MEMORY_BOUND_KIB);
+        /* A digest lists the export it could not read, and exits 1 (the
+         * man page: one export failed), with the same one line. */
+        if (run.status == 1 && g_str_equal (commands[c][0], "digest"))
+          run.status = 2;
         if (run.timed_out || run.signal != 0 || (run.status != 0 && run.status != 2) ||
             strstr (run.err, "Sanitizer") != NULL || strstr (run.err, "runtime error:") != NULL)
           g_error ("%s %s: status %d, signal %d, timed out %d, stderr: %.2000s", commands[c][0],
@@ -102,8 +163,14 @@ test_corpus (void)
         runs++;
         ws_test_run_clear (&run);
       }
-  g_test_message ("%u files, %u runs: %u refused with a message, %u loaded", files->len, runs,
-                  refused, loaded);
+  ws_test_listing (corpus_dir, after);
+  g_assert_cmpstr (after->str, ==, before->str);
+  g_test_message ("%u files x %zu commands, %u runs: %u refused with a message, %u loaded",
+                  files->len, G_N_ELEMENTS (commands), runs, refused, loaded);
+  g_test_message ("slowest: %.2f s (bound %d s): %s", slowest_s, TIME_BOUND_S, slowest);
+  g_test_message ("largest: %ld KiB resident (bound %d KiB): %s", largest_kib, MEMORY_BOUND_KIB,
+                  largest);
+  ws_test_rmtree (out_dir);
   g_assert_cmpuint (refused, >, 0);
   g_assert_cmpuint (loaded, >, 0);
 }
@@ -115,11 +182,12 @@ main (int argc, char **argv)
 
   g_test_init (&argc, &argv, NULL);
   corpus_dir = ws_test_tmpdir ();
-  /* Conversions of the damaged reports stay in the corpus's folder. */
+  /* Conversions of the damaged reports go to a cache of the test's own. */
   {
-    g_autofree char *cache = g_build_filename (corpus_dir, "cache", NULL);
+    g_autofree char *cache = ws_test_tmpdir ();
 
     g_setenv ("XDG_CACHE_HOME", cache, TRUE);
+    cache_dir = g_steal_pointer (&cache);
   }
   ws_test_use_stand_ins ();
 
@@ -127,6 +195,8 @@ main (int argc, char **argv)
 
   status = g_test_run ();
   ws_test_rmtree (corpus_dir);
+  ws_test_rmtree (cache_dir);
   g_free (corpus_dir);
+  g_free (cache_dir);
   return status;
 }

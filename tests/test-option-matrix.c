@@ -214,31 +214,6 @@ compare_strings (gconstpointer a, gconstpointer b)
   return strcmp (*(const char *const *) a, *(const char *const *) b);
 }
 
-/* Names, sizes and modification times of everything under @dir. */
-static void
-listing (const char *dir, GString *out)
-{
-  g_autoptr (GDir) d = g_dir_open (dir, 0, NULL);
-  g_autoptr (GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
-  const char *name;
-
-  g_assert_nonnull (d);
-  while ((name = g_dir_read_name (d)) != NULL)
-    g_ptr_array_add (names, g_strdup (name));
-  g_ptr_array_sort (names, compare_strings);
-  for (guint i = 0; i < names->len; i++)
-    {
-      g_autofree char *path = g_build_filename (dir, g_ptr_array_index (names, i), NULL);
-      GStatBuf st;
-
-      g_assert_cmpint (g_lstat (path, &st), ==, 0);
-      g_string_append_printf (out, "%s %" G_GINT64_FORMAT " %" G_GINT64_FORMAT "\n", path,
-                              (gint64) st.st_size, (gint64) st.st_mtime);
-      if (S_ISDIR (st.st_mode))
-        listing (path, out);
-    }
-}
-
 static GPtrArray *
 files_in (const char *sub, const char *suffix)
 {
@@ -619,7 +594,7 @@ test_matrix (void)
 
   tmp = ws_test_tmpdir ();
   ws_test_use_stand_ins ();
-  listing (data, before);
+  ws_test_listing (data, before);
   gpt2 = unpack_gpt2 ();
   gloo = g_build_filename (tmp, "gloo-job", NULL);
   g_assert_cmpint (g_mkdir_with_parents (gloo, 0755), ==, 0);
@@ -698,7 +673,7 @@ test_matrix (void)
   g_assert_cmpuint (by_status[0], >, 0);
 
   /* Nothing was written into the fixtures' folders. */
-  listing (data, after);
+  ws_test_listing (data, after);
   if (!g_str_equal (after->str, before->str))
     {
       g_auto (GStrv) a = g_strsplit (before->str, "\n", -1);

@@ -331,6 +331,27 @@ ws_test_list_dir (const char *dir)
   return names;
 }
 
+/* Appends the names, sizes and modification times of everything under
+ * @dir to @out: two listings differ when anything there was written. */
+void
+ws_test_listing (const char *dir, GString *out)
+{
+  g_autoptr (GPtrArray) names = ws_test_list_dir (dir);
+
+  for (guint i = 0; i < names->len; i++)
+    {
+      g_autofree char *path = g_build_filename (dir, g_ptr_array_index (names, i), NULL);
+      GStatBuf st;
+
+      g_assert_cmpint (g_lstat (path, &st), ==, 0);
+      g_string_append_printf (out, "%s %" G_GINT64_FORMAT " %" G_GINT64_FORMAT ".%09ld\n", path,
+                              (gint64) st.st_size, (gint64) st.st_mtim.tv_sec,
+                              (long) st.st_mtim.tv_nsec);
+      if (S_ISDIR (st.st_mode))
+        ws_test_listing (path, out);
+    }
+}
+
 /* tests/stand-ins: the nsys and ncu stand-ins. */
 char *
 ws_test_stand_ins (void)

@@ -32,6 +32,7 @@ char *ws_test_tmpdir (void);
 void ws_test_rmtree (const char *dir);
 char *ws_test_file_sha256 (const char *path);
 GPtrArray *ws_test_list_dir (const char *dir);
+void ws_test_listing (const char *dir, GString *out);
 char *ws_test_stand_ins (void);
 void ws_test_use_stand_ins (void);
 void ws_test_wait_until (gboolean (*done) (gpointer), gpointer data, guint seconds,
