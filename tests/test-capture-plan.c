@@ -647,6 +647,44 @@ test_tools_find (void)
   ws_test_rmtree (root);
 }
 
+/* WARPSCOPE_TOOL_PATH, where set, is the only place looked in: a tool on
+ * PATH is not found when it names a folder without one, and the one in its
+ * folder is found when PATH has none; the error names the variable. */
+static void
+test_tools_find_tool_path (void)
+{
+  g_autofree char *root = ws_test_tmpdir ();
+  g_autofree char *on_path = g_build_filename (root, "on-path", NULL);
+  g_autofree char *only = g_build_filename (root, "only", NULL);
+  g_autofree char *empty = g_build_filename (root, "empty", NULL);
+  g_autofree char *saved_path = g_strdup (g_getenv ("PATH"));
+  g_autofree char *path = g_strconcat (on_path, ":", saved_path, NULL);
+  g_autofree char *expected_error =
+    g_strdup_printf ("nsys: not found in WARPSCOPE_TOOL_PATH (%s)", empty);
+  g_autofree char *expected_only = g_build_filename (only, "ncu", NULL);
+  g_autofree char *found = NULL, *resolved = NULL, *found_only = NULL;
+  g_autoptr (GError) error = NULL;
+
+  touch_program (root, "on-path/nsys");
+  touch_program (root, "only/ncu");
+  g_assert_cmpint (g_mkdir_with_parents (empty, 0755), ==, 0);
+  g_setenv ("PATH", path, TRUE);
+  g_setenv (WS_TOOL_PATH_ENV, empty, TRUE);
+  found = ws_tool_find ("nsys");
+  resolved = ws_tool_resolve ("nsys", NULL, &error);
+  g_setenv (WS_TOOL_PATH_ENV, only, TRUE);
+  found_only = ws_tool_find ("ncu");
+  g_unsetenv (WS_TOOL_PATH_ENV);
+  g_setenv ("PATH", saved_path, TRUE);
+
+  g_assert_null (found);
+  g_assert_null (resolved);
+  g_assert_error (error, WS_CAPTURE_ERROR, WS_CAPTURE_ERROR_TOOL_MISSING);
+  g_assert_cmpstr (error->message, ==, expected_error);
+  g_assert_cmpstr (found_only, ==, expected_only);
+  ws_test_rmtree (root);
+}
+
 /* What the real ncu 2025.3.1 listed (tests/data/tools), read through the
  * stand-in; the versions as the real tools printed them. */
 static void
@@ -952,6 +990,7 @@ main (int argc, char **argv)
   g_test_add_func ("/capture-settings/gsettings-then-environment", test_settings_gsettings);
   g_test_add_func ("/capture-settings/ncu-choices-fit-what-ncu-offers", test_settings_fit_ncu);
   g_test_add_func ("/capture-tools/find", test_tools_find);
+  g_test_add_func ("/capture-tools/find/tool-path-only", test_tools_find_tool_path);
   g_test_add_func ("/capture-tools/real-lists-and-versions", test_tools_lists);
   g_test_add_func ("/capture-tools/timeout-kills-group", test_tools_timeout);
 

@@ -180,6 +180,13 @@ test_streams_have_process (void)
   g_autofree char *path = ws_test_data ("nvprof", FIXTURE, NULL);
   g_autofree char *pid_text =
     ws_test_sqlite_text (path, "SELECT DISTINCT processId FROM CUPTI_ACTIVITY_KIND_RUNTIME");
+  g_autofree char *streams = ws_test_sqlite_text (
+    path, "SELECT count(*) FROM (SELECT DISTINCT deviceId, contextId, streamId FROM ("
+          "SELECT deviceId, contextId, streamId FROM CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL "
+          "UNION ALL SELECT deviceId, contextId, streamId FROM CUPTI_ACTIVITY_KIND_KERNEL "
+          "UNION ALL SELECT deviceId, contextId, streamId FROM CUPTI_ACTIVITY_KIND_MEMCPY "
+          "UNION ALL SELECT deviceId, contextId, streamId FROM CUPTI_ACTIVITY_KIND_MEMCPY2 "
+          "UNION ALL SELECT deviceId, contextId, streamId FROM CUPTI_ACTIVITY_KIND_MEMSET))");
   const char *paths[] = { path, NULL };
   g_autoptr (GError) error = NULL;
   g_autoptr (WsRun) run = ws_run_load (paths, WS_LOAD_ALL, NULL, NULL, NULL, &error);
@@ -187,7 +194,10 @@ test_streams_have_process (void)
 
   g_assert_no_error (error);
   g_assert_cmpuint (pid, ==, 14146);
-  g_assert_cmpuint (run->streams->len, >, 0);
+  /* One stream per (device, context, stream id) that the file's GPU work
+   * uses (SQL: 12, one of kernels, four of copies, nine of memsets, two
+   * shared). */
+  g_assert_cmpint ((gint64) run->streams->len, ==, g_ascii_strtoll (streams, NULL, 10));
   for (guint s = 0; s < run->streams->len; s++)
     {
       const WsStream *stream = &g_array_index (run->streams, WsStream, s);

@@ -9,6 +9,7 @@
 #include "ws-ranks-loader.h"
 #include "ws-ranks.h"
 #include "ws-test-pixels.h"
+#include "ws-test-rank-sql.h"
 #include "ws-test-util.h"
 
 /* The Ranks page's heatmap as the README describes it: cells coloured by
@@ -242,7 +243,28 @@ test_pixels (void)
   double width = 480, height;
   cairo_surface_t *surface;
   WsRanksChartState state = { 0 };
-  guint dots = 0;
+  WsTestRankSql sql[G_N_ELEMENTS (rank_files)];
+  g_autofree gint *last = NULL;
+  guint dots = 0, n_steps;
+
+  /* The rank that reached each step's synchronisation last: the one with
+   * the most own work in the step (SQL over each rank's export; the first
+   * of equals). */
+  for (guint r = 0; r < G_N_ELEMENTS (rank_files); r++)
+    ws_test_rank_sql (rank_files[r], &sql[r]);
+  n_steps = sql[0].n_steps;
+  last = g_new (gint, n_steps);
+  for (guint s = 0; s < n_steps; s++)
+    {
+      last[s] = 0;
+      for (guint r = 1; r < G_N_ELEMENTS (rank_files); r++)
+        {
+          g_assert_cmpuint (sql[r].n_steps, ==, n_steps);
+          if (sql[r].work[s] > sql[last[s]].work[s])
+            last[s] = (gint) r;
+        }
+    }
+  g_assert_cmpuint (model->n_cols, ==, n_steps);
 
   ws_palette_init_light (&palette);
   ws_ranks_chart_state_init (&state);
@@ -269,7 +291,9 @@ test_pixels (void)
             g_assert_cmpuint (colours_along (surface, &rect, top), >=, 2);
           else
             g_assert_cmpuint (colours_along (surface, &rect, top), ==, 1);
-          if (model->last[c] == (gint) r)
+          g_assert_cmpuint (model->ranks[r], ==, r);
+          g_assert_cmpuint (model->steps[c], ==, c);
+          if (last[c] == (gint) r)
             {
               g_assert_cmpuint (pixel (surface, cx, cy), !=, pixel (surface, cx, top));
               dots++;
@@ -287,9 +311,11 @@ test_pixels (void)
         g_assert_cmpint (framed, ==, (gint) r == model->straggler);
       }
     }
-  /* Every step with a last rank has one dot: at least the 11 steady ones. */
-  g_assert_cmpuint (dots, >=, 11);
+  /* Every step has one dot, the warm-up step too: one per "step N" range. */
+  g_assert_cmpuint (dots, ==, n_steps);
   cairo_surface_destroy (surface);
+  for (guint r = 0; r < G_N_ELEMENTS (rank_files); r++)
+    ws_test_rank_sql_clear (&sql[r]);
 }
 
 int

@@ -170,6 +170,28 @@ ws_tool_newest (GPtrArray *paths, const char *prefix)
   return best (candidates);
 }
 
+/* The first folder of @path_env (a PATH value) that holds the program. */
+static char *
+find_on_path (const char *name, const char *path_env)
+{
+  g_auto (GStrv) dirs = NULL;
+
+  if (path_env == NULL)
+    return NULL;
+  dirs = g_strsplit (path_env, G_SEARCHPATH_SEPARATOR_S, -1);
+  for (guint i = 0; dirs[i] != NULL; i++)
+    {
+      g_autofree char *path = NULL;
+
+      if (dirs[i][0] == '\0')
+        continue;
+      path = g_build_filename (dirs[i], name, NULL);
+      if (is_program (path))
+        return g_steal_pointer (&path);
+    }
+  return NULL;
+}
+
 /**
  * ws_tool_find_in:
  * @name: "nsys" or "ncu"
@@ -198,21 +220,8 @@ ws_tool_find_in (const char *name, const char *path_env, const char *root)
 
   if (root == NULL)
     root = "/";
-  if (path_env != NULL)
-    {
-      g_auto (GStrv) dirs = g_strsplit (path_env, G_SEARCHPATH_SEPARATOR_S, -1);
-
-      for (guint i = 0; dirs[i] != NULL; i++)
-        {
-          g_autofree char *path = NULL;
-
-          if (dirs[i][0] == '\0')
-            continue;
-          path = g_build_filename (dirs[i], name, NULL);
-          if (is_program (path))
-            return g_steal_pointer (&path);
-        }
-    }
+  if ((found = find_on_path (name, path_env)) != NULL)
+    return found;
 
   cuda = g_build_filename (root, "usr", "local", "cuda", "bin", name, NULL);
   if (is_program (cuda))
@@ -234,12 +243,21 @@ ws_tool_find_in (const char *name, const char *path_env, const char *root)
 /**
  * ws_tool_find:
  *
+ * Where WARPSCOPE_TOOL_PATH is set (folders separated as in PATH), nsys
+ * and ncu are looked for in its folders only: not on PATH, not in the
+ * install folders.  Tests set it to hide the tools a machine has
+ * installed; empty, it finds none.
+ *
  * Returns: (transfer full) (nullable): nsys or ncu as
  *   ws_tool_find_in() finds it on this machine
  */
 char *
 ws_tool_find (const char *name)
 {
+  const char *only = g_getenv (WS_TOOL_PATH_ENV);
+
+  if (only != NULL)
+    return find_on_path (name, only);
   return ws_tool_find_in (name, g_getenv ("PATH"), NULL);
 }
 
@@ -271,7 +289,10 @@ ws_tool_resolve (const char *name, const char *configured, GError **error)
       return path;
     }
   path = ws_tool_find (name);
-  if (path == NULL)
+  if (path == NULL && g_getenv (WS_TOOL_PATH_ENV) != NULL)
+    g_set_error (error, WS_CAPTURE_ERROR, WS_CAPTURE_ERROR_TOOL_MISSING, "%s: not found in %s (%s)",
+                 name, WS_TOOL_PATH_ENV, g_getenv (WS_TOOL_PATH_ENV));
+  else if (path == NULL)
     g_set_error (error, WS_CAPTURE_ERROR, WS_CAPTURE_ERROR_TOOL_MISSING,
                  "%s: not found on PATH, in /usr/local/cuda/bin or in /opt/nvidia/%s*", name,
                  g_str_equal (name, "nsys") ? "nsight-systems" : "nsight-compute");

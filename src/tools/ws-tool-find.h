@@ -7,6 +7,9 @@
 
 G_BEGIN_DECLS
 
+/* Where set, the only folders ws_tool_find() looks in (as PATH). */
+#define WS_TOOL_PATH_ENV "WARPSCOPE_TOOL_PATH"
+
 /* Where nsys and ncu are: PATH, /usr/local/cuda/bin, /opt/nvidia (the
  * newest version first), or the path the settings give. */
 char *ws_tool_find (const char *name);
