@@ -450,9 +450,10 @@ test_capture_page_equals_cli (void)
     {
       guint rank;
       gint64 median, comm;
+      double hidden;
       g_auto (GStrv) cells = NULL;
 
-      gtk_tree_model_get (model, &iter, 0, &rank, 5, &comm, 10, &median, -1);
+      gtk_tree_model_get (model, &iter, 0, &rank, 5, &comm, 6, &hidden, 10, &median, -1);
       g_assert_nonnull (rows[rank + 1]);
       cells = g_strsplit (rows[rank + 1], ",", -1);
       g_assert_cmpuint (g_strv_length (cells), ==, 14);
@@ -463,6 +464,9 @@ test_capture_page_equals_cli (void)
       /* %.0f and llround may differ on a half: a median of an even count. */
       g_assert_cmpfloat (fabs ((double) median - g_ascii_strtod (cells[9], NULL)), <=, 1);
       g_assert_cmpint (comm, ==, g_ascii_strtoll (cells[5], NULL, 10));
+      /* Hidden under compute: the CSV's comm_hidden_ns over comm_ns. */
+      g_assert_cmpfloat_with_epsilon (
+        hidden, 100.0 * g_ascii_strtod (cells[11], NULL) / g_ascii_strtod (cells[5], NULL), 1e-9);
     }
   g_assert_cmpuint (n, ==, 4);
   gtk_widget_destroy (GTK_WIDGET (window));
