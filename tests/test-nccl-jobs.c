@@ -31,12 +31,18 @@
  *   arrival);
  * - a step's last rank is the one whose last arrivals cost the others the
  *   most waiting in it (its collectives belong to the step whose range
- *   holds their launch call); the straggler is last in at least two
- *   thirds of the steady steps, and in 3;
+ *   holds their launch call); its lateness in the step is its largest
+ *   lead (its arrival less the median of the others') at a collective of
+ *   the step it came last to; the straggler is last in at least two
+ *   thirds of the steady steps, and in 3, late by the median of its
+ *   steps' lateness;
  * - the range: the straggler's median time per steady step in each NVTX
- *   range inside the steps against the others' median; of those whose
- *   extra is at least half its lateness, the deepest, then the largest;
- *   else the largest;
+ *   range inside the steps against the others' median, a range's time
+ *   being the longer of its host time and its GPU projection (the GPU
+ *   operations launched on its thread within it, first start to last
+ *   end, as `nsys stats --report nvtx_gpu_proj_sum` projects, which its
+ *   totals in truth/ confirm); of the ranges whose extra is at least half
+ *   its lateness, the deepest, then the largest; else the largest;
  * - NCCL time per kind: `ncclDevKernel_<Kind>_…` durations summed; hidden
  *   under compute: the time in which an NCCL kernel and another kernel of
  *   the rank run at once;
@@ -84,6 +90,13 @@ typedef struct
   gint64 s, e, tid;
 } Range;
 
+/* A GPU operation (kernel, copy, set) with its launch call. */
+typedef struct
+{
+  gint64 s, e;         /* on the GPU */
+  gint64 ls, le, ltid; /* the launch call and its thread */
+} Op;
+
 typedef struct
 {
   char *db;
@@ -95,6 +108,7 @@ typedef struct
   GPtrArray *kind; /* char *: per NCCL kernel, its kind */
   GArray *compute; /* Span: the other kernels */
   GArray *gpu;     /* Span: every kernel, copy and set */
+  GArray *ops;     /* Op, by launch start */
 } Rank;
 
 typedef struct
@@ -159,6 +173,16 @@ add_call (sqlite3_stmt *stmt, gpointer data)
   g_array_append_val (rows->calls, call);
   g_array_append_val (rows->launch, launch);
   g_array_append_val (rows->streams, stream);
+}
+
+static void
+add_op (sqlite3_stmt *stmt, gpointer data)
+{
+  Op op = { sqlite3_column_int64 (stmt, 0), sqlite3_column_int64 (stmt, 1),
+            sqlite3_column_int64 (stmt, 2), sqlite3_column_int64 (stmt, 3),
+            sqlite3_column_int64 (stmt, 4) };
+
+  g_array_append_val ((GArray *) data, op);
 }
 
 static void
@@ -255,6 +279,7 @@ rank_read (Rank *rank, const char *db)
   rank->kind = g_ptr_array_new_with_free_func (g_free);
   rank->compute = g_array_new (FALSE, FALSE, sizeof (Span));
   rank->gpu = g_array_new (FALSE, FALSE, sizeof (Span));
+  rank->ops = g_array_new (FALSE, FALSE, sizeof (Op));
 
   each_row (db, STEPS_SQL, add_step, rank->steps);
   mark_steady (rank->steps);
@@ -269,6 +294,13 @@ rank_read (Rank *rank, const char *db)
     "SELECT start, end FROM CUPTI_ACTIVITY_KIND_KERNEL UNION ALL SELECT start, end FROM "
     "CUPTI_ACTIVITY_KIND_MEMCPY UNION ALL SELECT start, end FROM CUPTI_ACTIVITY_KIND_MEMSET",
     add_span, rank->gpu);
+  each_row (db,
+            "SELECT o.start, o.end, a.start, a.end, a.globalTid FROM (SELECT start, end, "
+            "correlationId FROM CUPTI_ACTIVITY_KIND_KERNEL UNION ALL SELECT start, end, "
+            "correlationId FROM CUPTI_ACTIVITY_KIND_MEMCPY UNION ALL SELECT start, end, "
+            "correlationId FROM CUPTI_ACTIVITY_KIND_MEMSET) o JOIN CUPTI_ACTIVITY_KIND_RUNTIME a "
+            "ON a.correlationId = o.correlationId ORDER BY a.start",
+            add_op, rank->ops);
 
   /* Communicators by their first kernel (rows come by start); each call
    * in the step whose range holds its launch, on any thread. */
@@ -319,6 +351,7 @@ rank_clear (Rank *rank)
   g_clear_pointer (&rank->kind, g_ptr_array_unref);
   g_clear_pointer (&rank->compute, g_array_unref);
   g_clear_pointer (&rank->gpu, g_array_unref);
+  g_clear_pointer (&rank->ops, g_array_unref);
   g_clear_pointer (&rank->db, g_free);
 }
 
@@ -428,6 +461,7 @@ typedef struct
   guint number;
   gboolean steady;
   gint64 caused[N_RANKS]; /* what the others waited at the collectives each arrived at last */
+  gint64 lead[N_RANKS];   /* each one's largest lead there over the others' median arrival */
   gboolean has[N_RANKS];
   gint last;
 } TruthStep;
@@ -472,6 +506,36 @@ compare_truth_steps (gconstpointer a, gconstpointer b)
   const TruthStep *x = a, *y = b;
 
   return (x->number > y->number) - (x->number < y->number);
+}
+
+/* The GPU projection of @r: the operations launched on its thread within
+ * it, from the first one's start to the last one's end; 0 without any. */
+static gint64
+projection (const Rank *rank, const Range *r)
+{
+  gint64 first = G_MAXINT64, last = G_MININT64;
+  guint lo = 0, hi = rank->ops->len;
+
+  /* Ops are sorted by launch start: the first launched at r->s or later. */
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+
+      if (g_array_index (rank->ops, Op, mid).ls < r->s)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  for (guint i = lo; i < rank->ops->len && g_array_index (rank->ops, Op, i).ls < r->e; i++)
+    {
+      const Op *op = &g_array_index (rank->ops, Op, i);
+
+      if (op->ltid != r->tid || op->le > r->e)
+        continue;
+      first = MIN (first, op->s);
+      last = MAX (last, op->e);
+    }
+  return last > first ? last - first : 0;
 }
 
 /* Whether @r is the range of @step itself. */
@@ -525,7 +589,7 @@ range_medians (const Rank *rank, GHashTable *depths)
             }
           if (values->len < n_steady + 1)
             g_array_set_size (values, n_steady + 1);
-          g_array_index (values, gint64, n_steady) += r->e - r->s;
+          g_array_index (values, gint64, n_steady) += MAX (r->e - r->s, projection (rank, r));
           if (depths != NULL)
             {
               guint known = GPOINTER_TO_UINT (g_hash_table_lookup (depths, r->name));
@@ -731,7 +795,16 @@ truth_compute (Job *job, Truth *t)
         }
       ts = truth_step (t, CALL (last, p)->step);
       if (ts != NULL)
-        ts->caused[last] += caused;
+        {
+          gint64 others[N_RANKS - 1];
+          guint k = 0;
+
+          for (guint r = 0; r < N_RANKS; r++)
+            if ((gint) r != last)
+              others[k++] = arrival[r];
+          ts->caused[last] += caused;
+          ts->lead[last] = MAX (ts->lead[last], arrival[last] - ws_test_median (others, k));
+        }
     }
 #undef CALL
 
@@ -764,7 +837,7 @@ truth_compute (Job *job, Truth *t)
       if (!ts->steady || !ts->has[t->best])
         continue;
       lost = ts->caused[t->best];
-      late = lost / (N_RANKS - 1);
+      late = ts->lead[t->best];
       g_array_append_val (lates, late);
       g_array_append_val (losts, lost);
     }
@@ -784,6 +857,56 @@ truth_clear (Truth *t)
   g_clear_pointer (&t->range, g_free);
 }
 
+/* The GPU projection above, summed over every instance of the ranges the
+ * steps hold (data, forward, backward, optimizer, extra work), is what
+ * `nsys stats --report nvtx_gpu_proj_sum` made on the capture machine
+ * (truth/rankN_nvtx_gpu_proj_sum.csv, "Total Proj Time (ns)"). */
+static void
+assert_projection_is_nsys (Job *job)
+{
+  const char *const names[] = { "data", "forward", "backward", "optimizer", "extra work" };
+
+  for (guint r = 0; r < N_RANKS; r++)
+    {
+      const Rank *rank = &job->ranks[r];
+      g_autofree char *csv_name = g_strdup_printf ("rank%u_nvtx_gpu_proj_sum.csv", r);
+      g_autofree char *csv_path = g_build_filename (job->folder, "truth", csv_name, NULL);
+      g_autofree char *csv = ws_test_read (csv_path);
+      g_auto (GStrv) lines = g_strsplit (csv, "\n", -1);
+      guint checked = 0;
+
+      for (guint n = 0; n < G_N_ELEMENTS (names); n++)
+        {
+          g_autofree char *prefix = g_strdup_printf (":%s,", names[n]);
+          gint64 ours = 0, theirs = -1;
+
+          for (guint i = 0; lines[i] != NULL; i++)
+            if (g_str_has_prefix (lines[i], prefix))
+              {
+                g_auto (GStrv) cells = g_strsplit (lines[i], ",", -1);
+
+                theirs = g_ascii_strtoll (cells[2], NULL, 10);
+              }
+          for (guint i = 0; i < rank->ranges->len; i++)
+            {
+              const Range *range = &g_array_index (rank->ranges, Range, i);
+
+              if (g_str_equal (range->name, names[n]))
+                ours += projection (rank, range);
+            }
+          if (theirs < 0)
+            {
+              /* nsys lists only ranges that launched something. */
+              g_assert_cmpint (ours, ==, 0);
+              continue;
+            }
+          g_assert_cmpint (ours, ==, theirs);
+          checked++;
+        }
+      g_assert_cmpuint (checked, >=, 2);
+    }
+}
+
 /* The straggler `ranks` names, its lateness, the others' loss and its
  * range, each rank's alignment and waiting: SQL's, for each capture. */
 static void
@@ -794,6 +917,7 @@ test_straggler (gconstpointer data)
   Truth t;
   JsonObject *straggler;
 
+  assert_projection_is_nsys (job);
   truth_compute (job, &t);
   g_test_message ("%s: %u collectives matched; last arrivals per rank: %u %u %u %u; per steady "
                   "step, rank %d last in %u of %u",
