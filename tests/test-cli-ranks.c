@@ -88,9 +88,10 @@ test_json_equals_csv (void)
 {
   const char *csv_args[] = { "ranks", "--format", "csv", base (), NULL };
   const char *json_args[] = { "ranks", "--format", "json", base (), NULL };
-  const char *const columns[] = { "rank",      "file",           "process", "gpu_time_ns",
-                                  "kernel_ns", "comm_ns",        "wait_ns", "idle_ns",
-                                  "steps",     "step_median_ns", "method" };
+  const char *const columns[] = { "rank",           "file",           "process", "gpu_time_ns",
+                                  "kernel_ns",      "comm_ns",        "wait_ns", "idle_ns",
+                                  "steps",          "step_median_ns", "method",  "comm_hidden_ns",
+                                  "steady_idle_ns", "steady_span_ns" };
   g_autofree char *csv = ws_test_cli_expect (csv_args, 0, NULL);
   g_autofree char *json = ws_test_cli_expect (json_args, 0, NULL);
   g_auto (GStrv) lines = g_strsplit (csv, "\n", -1);

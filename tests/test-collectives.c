@@ -375,7 +375,7 @@ test_host_waiting_not_measured (void)
       {
         g_auto (GStrv) cells = g_strsplit (lines[r + 1], ",", -1);
 
-        g_assert_cmpuint (g_strv_length (cells), ==, 11);
+        g_assert_cmpuint (g_strv_length (cells), ==, 14);
         g_assert_cmpstr (cells[6], ==, ""); /* wait_ns */
         g_assert_cmpstr (cells[10], ==, "host");
       }

@@ -88,7 +88,7 @@ test_straggler_named (void)
       g_auto (GStrv) cells = g_strsplit (lines[r + 1], ",", -1);
 
       g_assert_cmpstr (nccl, ==, "0");
-      g_assert_cmpuint (g_strv_length (cells), ==, 11);
+      g_assert_cmpuint (g_strv_length (cells), ==, 14);
       g_assert_cmpint (atoi (cells[0]), ==, (int) r);
       g_assert_cmpint (g_ascii_strtoll (cells[3], NULL, 10), ==, t[r].gpu_time);
       g_assert_cmpint (g_ascii_strtoll (cells[4], NULL, 10), ==, t[r].kernel_time);

@@ -2,6 +2,8 @@
 #include "config.h"
 
 #include <gtk/gtk.h>
+#include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "ws-application.h"
@@ -369,6 +371,109 @@ test_capture_targets_two_windows (void)
   ws_test_rmtree (unpacked);
 }
 
+/* The line of @text that starts with @prefix, or NULL. */
+static char *
+line_with (const char *text, const char *prefix)
+{
+  g_auto (GStrv) lines = g_strsplit (text, "\n", -1);
+
+  for (guint i = 0; lines[i] != NULL; i++)
+    if (g_str_has_prefix (lines[i], prefix))
+      return g_strdup (lines[i]);
+  return NULL;
+}
+
+static gboolean
+figures_complete (gpointer data)
+{
+  WsRanksPage *page = data;
+  WsRanks *ranks = ws_ranks_page_get_ranks (page);
+
+  for (guint i = 0; ranks != NULL && i < ws_ranks_get_n (ranks); i++)
+    if (ws_ranks_page_get_figures (page, i) == NULL)
+      return FALSE;
+  return ranks != NULL;
+}
+
+/* Issue 30: a real 4-GPU NCCL job (ddp_compute, a capture folder) gives
+ * one answer in the Ranks page and in `warpscope-cli ranks`: each rank's
+ * median step (the page's column was empty), the line about the clocks
+ * (the page said "session start" where the comparison aligned them on
+ * the collectives' ends) and the straggler's sentence. */
+static void
+test_capture_page_equals_cli (void)
+{
+  g_autofree char *unpacked = ws_test_unpack ("captures/h200x4_ddp_compute_capture.tar.xz");
+  g_autofree char *folder = g_build_filename (unpacked, "ddp_compute", NULL);
+  const char *paths[] = { folder, NULL };
+  const char *csv_args[] = { "ranks", "--format", "csv", folder, NULL };
+  const char *table_args[] = { "ranks", folder, NULL };
+  g_autofree char *csv = ws_test_cli_expect (csv_args, 0, NULL);
+  g_autofree char *table = ws_test_cli_expect (table_args, 0, NULL);
+  g_auto (GStrv) rows = g_strsplit (csv, "\n", -1);
+  g_auto (GStrv) table_lines = g_strsplit (table, "\n", -1);
+  g_autofree char *cli_straggler = line_with (table, "Straggler: ");
+  g_autofree char *page_straggler = NULL, *page_clocks = NULL;
+  WsWindow *window = ws_test_gui_wait_for_load (ws_test_gui_open (paths));
+  WsRanksPage *page = WS_RANKS_PAGE (ws_window_get_view (window, "ranks"));
+  GtkTreeModel *model = ws_ranks_page_get_table (page);
+  const char *summary;
+  GtkTreeIter iter;
+  guint n = 0;
+
+  g_assert_null (ws_window_get_error (window));
+  ws_test_gui_iterate_until (figures_complete, page);
+  summary = ws_ranks_page_get_summary (page);
+  g_test_message ("page:\n%s\ncli:\n%s", summary, table);
+
+  /* The clocks: the table's second line, the page's first. */
+  g_assert_nonnull (table_lines[0]);
+  g_assert_nonnull (table_lines[1]);
+  page_clocks = line_with (summary, "4 ranks, ");
+  g_assert_cmpstr (page_clocks, ==, table_lines[1]);
+  g_assert_nonnull (strstr (page_clocks, "clocks aligned on the ends of the "));
+  g_assert_null (strstr (summary, "session start"));
+  g_assert_nonnull (strstr (table, "\nMethod: NCCL collectives ("));
+
+  /* The straggler: one sentence. */
+  page_straggler = line_with (summary, "Straggler: ");
+  g_assert_nonnull (cli_straggler);
+  g_assert_cmpstr (page_straggler, ==, cli_straggler);
+  g_assert_true (g_str_has_prefix (cli_straggler, "Straggler: rank 3, "));
+
+  /* Each rank's median step, in the page's cell and the CSV's column. */
+  g_assert_cmpstr (rows[0], ==,
+                   "rank,file,process,gpu_time_ns,kernel_ns,comm_ns,wait_ns,idle_ns,steps,"
+                   "step_median_ns,method,comm_hidden_ns,steady_idle_ns,steady_span_ns");
+  for (gboolean ok = gtk_tree_model_get_iter_first (model, &iter); ok;
+       ok = gtk_tree_model_iter_next (model, &iter), n++)
+    {
+      guint rank;
+      gint64 median, comm;
+      double hidden;
+      g_auto (GStrv) cells = NULL;
+
+      gtk_tree_model_get (model, &iter, 0, &rank, 5, &comm, 6, &hidden, 10, &median, -1);
+      g_assert_nonnull (rows[rank + 1]);
+      cells = g_strsplit (rows[rank + 1], ",", -1);
+      g_assert_cmpuint (g_strv_length (cells), ==, 14);
+      g_assert_cmpint (atoi (cells[0]), ==, (int) rank);
+      g_test_message ("rank %u: median step %" G_GINT64_FORMAT " ns in the page, %s in the CSV",
+                      rank, median, cells[9]);
+      g_assert_cmpint (median, >, 0);
+      /* %.0f and llround may differ on a half: a median of an even count. */
+      g_assert_cmpfloat (fabs ((double) median - g_ascii_strtod (cells[9], NULL)), <=, 1);
+      g_assert_cmpint (comm, ==, g_ascii_strtoll (cells[5], NULL, 10));
+      /* Hidden under compute: the CSV's comm_hidden_ns over comm_ns. */
+      g_assert_cmpfloat_with_epsilon (
+        hidden, 100.0 * g_ascii_strtod (cells[11], NULL) / g_ascii_strtod (cells[5], NULL), 1e-9);
+    }
+  g_assert_cmpuint (n, ==, 4);
+  gtk_widget_destroy (GTK_WIDGET (window));
+  ws_test_gui_flush ();
+  ws_test_rmtree (unpacked);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -383,6 +488,7 @@ main (int argc, char **argv)
   g_test_add_func ("/ranks-window/one-export/no-ranks-page", test_one_rank_no_page);
   g_test_add_func ("/ranks-window/capture-targets/two-runs-two-windows",
                    test_capture_targets_two_windows);
+  g_test_add_func ("/ranks-window/h200x4/page-equals-cli", test_capture_page_equals_cli);
 
   status = ws_test_gui_run ();
   ws_test_rmtree (tmp);

@@ -704,7 +704,7 @@ test_cli_ranks_csv (void)
   g_assert_cmpuint (g_strv_length (lines), ==, 7);
   g_assert_cmpstr (lines[0], ==,
                    "rank,file,process,gpu_time_ns,kernel_ns,comm_ns,wait_ns,idle_ns,steps,"
-                   "step_median_ns,method");
+                   "step_median_ns,method,comm_hidden_ns,steady_idle_ns,steady_span_ns");
   for (guint r = 0; r < 4; r++)
     {
       g_auto (GStrv) cells = g_strsplit (lines[r + 1], ",", -1);
@@ -712,7 +712,7 @@ test_cli_ranks_csv (void)
       g_autofree char *csv_path = ws_test_data ("multirank", csv_name, NULL);
       g_autoptr (WsSummary) csv = ws_nsys_stats_read (csv_path, NULL);
 
-      g_assert_cmpuint (g_strv_length (cells), ==, 11);
+      g_assert_cmpuint (g_strv_length (cells), ==, 14);
       g_assert_cmpint (atoi (cells[0]), ==, (int) r);
       g_assert_cmpstr (cells[10], ==, "host");
       g_assert_cmpstr (cells[1], ==, rank_files[r]);
@@ -1134,6 +1134,10 @@ test_processes_nccl (void)
           g_array_append_val (atoi (p[2]) ? ns : cs, a);
           g_array_append_val (atoi (p[2]) ? ne : ce, b);
         }
+      /* Hidden: under another kernel of the rank; a copy or a set does
+       * not count (issue 30: the time an NCCL kernel and a compute
+       * kernel run at once). */
+      g_assert_cmpint (f->overlap_time, ==, brute_overlap (ns, ne, cs, ce));
       for (guint i = 0; mem_items[i] != NULL; i++)
         {
           gint64 a = g_ascii_strtoll (mem_items[i], NULL, 10);
@@ -1142,7 +1146,9 @@ test_processes_nccl (void)
           g_array_append_val (cs, a);
           g_array_append_val (ce, b);
         }
-      g_assert_cmpint (f->overlap_time, ==, brute_overlap (ns, ne, cs, ce));
+      g_test_message ("rank %u: %" G_GINT64_FORMAT " ns hidden under kernels, %" G_GINT64_FORMAT
+                      " with copies and sets",
+                      r, f->overlap_time, brute_overlap (ns, ne, cs, ce));
     }
 }
 

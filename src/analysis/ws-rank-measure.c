@@ -240,6 +240,8 @@ sync_time (const WsRun *run, const CpuWaits *waits, guint32 thread, gint64 from,
                       to, pick_sync, waits->sync_names);
 }
 
+/* Each NCCL kernel's time, and the part of it during which a compute
+ * kernel (any other kernel of the rank) ran too, by collective. */
 static void
 add_collectives (WsRankFigures *self, const WsRun *run, guint32 pid, const guint8 *mask,
                  const WsBusyIndex *compute)
@@ -473,10 +475,31 @@ add_ranges (WsRankFigures *self, const WsRun *run, const WsSteps *steps)
     g_array_set_size (self->ranges, MAX_RANGES);
 }
 
+/* The GPU's busy time of a rank, by what ran: @all (kernels and memory
+ * operations), @kernels (every kernel), @comm (NCCL kernels), @compute
+ * (the other kernels) and @work (the other kernels and the memory
+ * operations: what a rank does before it can meet the others). */
+typedef struct
+{
+  WsBusyIndex *all;
+  WsBusyIndex *kernels;
+  WsBusyIndex *comm;
+  WsBusyIndex *compute;
+  WsBusyIndex *work;
+} BusyIndexes;
+
+/* ns of [@from, @to) in which an NCCL kernel and a compute kernel ran at
+ * once: |comm ∩ compute| = |comm| + |compute| − |comm ∪ compute|. */
+static gint64
+overlap_during (const BusyIndexes *busy, gint64 from, gint64 to)
+{
+  return ws_busy_index_busy (busy->comm, from, to) + ws_busy_index_busy (busy->compute, from, to) -
+         ws_busy_index_busy (busy->kernels, from, to);
+}
+
 static void
 add_steps (WsRankFigures *self, const WsRun *run, guint32 pid, const WsSteps *steps,
-           const WsBusyIndex *all, const WsBusyIndex *comm, const WsBusyIndex *compute,
-           const CpuWaits *waits)
+           const BusyIndexes *busy, const CpuWaits *waits)
 {
   g_autoptr (GArray) walls = g_array_new (FALSE, FALSE, sizeof (gint64));
   g_autoptr (GArray) wait_values = g_array_new (FALSE, FALSE, sizeof (gint64));
@@ -493,15 +516,13 @@ add_steps (WsRankFigures *self, const WsRun *run, guint32 pid, const WsSteps *st
       out.start = step->start;
       out.end = step->end;
       out.warmup = step->warmup;
-      out.gpu_busy = ws_busy_index_busy (all, step->start, step->end);
-      if (comm != NULL)
+      out.gpu_busy = ws_busy_index_busy (busy->all, step->start, step->end);
+      if (busy->comm != NULL)
         {
-          gint64 busy_compute = ws_busy_index_busy (compute, step->start, step->end);
-
-          out.comm = ws_busy_index_busy (comm, step->start, step->end);
-          out.overlap = out.comm + busy_compute - out.gpu_busy;
+          out.comm = ws_busy_index_busy (busy->comm, step->start, step->end);
+          out.overlap = overlap_during (busy, step->start, step->end);
           out.wait = out.comm - out.overlap;
-          out.work = busy_compute;
+          out.work = ws_busy_index_busy (busy->work, step->start, step->end);
         }
       else
         {
@@ -539,8 +560,11 @@ ws_rank_measure (const WsRun *run, guint32 pid, guint rank)
 {
   g_autoptr (WsRankFigures) self = ws_rank_figures_new ();
   g_autoptr (WsBusyIndex) all = NULL;
+  g_autoptr (WsBusyIndex) kernels = NULL;
   g_autoptr (WsBusyIndex) comm = NULL;
   g_autoptr (WsBusyIndex) compute = NULL;
+  g_autoptr (WsBusyIndex) work = NULL;
+  BusyIndexes busy = { NULL };
   g_autoptr (WsSteps) steps = NULL;
   g_autofree guint8 *mask = NULL;
   g_autoptr (GHashTable) sync_names = g_hash_table_new (NULL, NULL);
@@ -580,7 +604,9 @@ ws_rank_measure (const WsRun *run, guint32 pid, guint rank)
   mask = ws_nccl_kernel_mask (run, &n_nccl);
   if (mask != NULL)
     {
-      compute = ws_busy_index_new_masked (run, pid, WS_BUSY_ALL, mask, 0);
+      compute = ws_busy_index_new_masked (run, pid, WS_BUSY_KERNELS, mask, 0);
+      work = ws_busy_index_new_masked (run, pid, WS_BUSY_ALL, mask, 0);
+      kernels = ws_busy_index_new (run, pid, WS_BUSY_KERNELS);
       add_collectives (self, run, pid, mask, compute);
       g_array_sort (self->collectives, compare_collectives);
       if (self->comm_time > 0)
@@ -596,16 +622,16 @@ ws_rank_measure (const WsRun *run, guint32 pid, guint rank)
   else if (waits.has_mpi || waits.has_osrt)
     self->wait_source = WS_WAIT_CPU;
 
+  busy = (BusyIndexes){ all, kernels, comm, compute, work };
   steps = ws_steps_compute (run, &options);
   if (steps != NULL && steps->steps->len > 0)
     {
       self->step_pattern = g_strdup (steps->pattern);
-      add_steps (self, run, pid, steps, all, comm, compute, &waits);
+      add_steps (self, run, pid, steps, &busy, &waits);
       add_ranges (self, run, steps);
     }
   else if (comm != NULL)
-    self->wait_time = ws_busy_index_total (comm) -
-                      (ws_busy_index_total (comm) + ws_busy_index_total (compute) - self->gpu_time);
+    self->wait_time = ws_busy_index_total (kernels) - ws_busy_index_total (compute);
   else if (self->wait_source == WS_WAIT_CPU)
     {
       guint32 thread = main_thread (run, pid);
@@ -626,4 +652,40 @@ ws_rank_measure (const WsRun *run, guint32 pid, guint rank)
           self->comm_time = ws_time_add (self->comm_time, run->nvtx.end[r] - run->nvtx.start[r]);
     }
   return g_steal_pointer (&self);
+}
+
+/**
+ * ws_rank_measure_steady_idle:
+ * @f: a rank's figures
+ * @idle: (out) (optional): ns of its steady steps in which nothing of the
+ *   rank ran on its GPU (no kernel, copy or set)
+ * @span: (out) (optional): ns of its steady steps: their wall times summed
+ *
+ * The rank's idle share in the steady state: 1 − its GPU busy time within
+ * the steady steps over their span.  Computed from the steps alone, so
+ * that figures read from a digest give the same.
+ *
+ * Returns: the share (0–1), or -1 when the rank has no steady step
+ */
+double
+ws_rank_measure_steady_idle (const WsRankFigures *f, gint64 *idle, gint64 *span)
+{
+  gint64 busy = 0, total = 0;
+
+  g_return_val_if_fail (f != NULL, -1);
+
+  for (guint s = 0; s < f->steps->len; s++)
+    {
+      const WsRankStep *step = &g_array_index (f->steps, WsRankStep, s);
+
+      if (step->warmup)
+        continue;
+      busy = ws_time_add (busy, step->gpu_busy);
+      total = ws_time_add (total, step->end - step->start);
+    }
+  if (idle != NULL)
+    *idle = total - busy;
+  if (span != NULL)
+    *span = total;
+  return total > 0 ? 1.0 - (double) busy / (double) total : -1;
 }

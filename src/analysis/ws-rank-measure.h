@@ -12,6 +12,8 @@ G_BEGIN_DECLS
  * its own export, or the job's merged run with its pid. */
 WsRankFigures *ws_rank_measure (const WsRun *run, guint32 pid, guint rank);
 
+double ws_rank_measure_steady_idle (const WsRankFigures *f, gint64 *idle, gint64 *span);
+
 gboolean ws_rank_measure_is_wait_call (const char *name);
 gboolean ws_rank_measure_is_sync_call (const char *name);
 

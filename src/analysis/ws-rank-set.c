@@ -627,6 +627,36 @@ ws_rank_set_straggler_line (const WsRankSet *self)
                           s->late);
 }
 
+/**
+ * ws_rank_set_describe:
+ * @ranks: the ranks the set compares
+ *
+ * The ranks in a line, as ws_ranks_describe() says them, with the clocks
+ * the comparison used: with the NCCL method, aligned on the ends of the
+ * matched collectives (the set's own alignment, not the run's).
+ *
+ * Returns: (transfer full): the line
+ */
+char *
+ws_rank_set_describe (const WsRankSet *self, const WsRanks *ranks)
+{
+  g_autofree char *clock = NULL;
+
+  g_return_val_if_fail (self != NULL, NULL);
+  g_return_val_if_fail (ranks != NULL, NULL);
+
+  if (self->method != WS_RANK_METHOD_NCCL)
+    return ws_ranks_describe (ranks);
+  clock = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                        "clocks aligned on the ends of the %u NCCL collective "
+                                        "matched on every rank",
+                                        "clocks aligned on the ends of the %u NCCL collectives "
+                                        "matched on every rank",
+                                        self->n_matched),
+                           self->n_matched);
+  return ws_ranks_describe_clock (ranks, clock);
+}
+
 /* "nccl" or "host": the method's name in CSV and JSON (not translated). */
 const char *
 ws_rank_method_string (WsRankMethod method)

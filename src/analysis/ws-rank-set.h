@@ -77,6 +77,7 @@ void ws_rank_set_unref (WsRankSet *self);
 gint ws_rank_set_index_of (const WsRankSet *self, guint rank);
 char *ws_rank_set_straggler_line (const WsRankSet *self);
 char *ws_rank_set_straggler_text (const WsRankSet *self);
+char *ws_rank_set_describe (const WsRankSet *self, const WsRanks *ranks);
 const char *ws_rank_method_string (WsRankMethod method);
 const char *ws_rank_method_label (WsRankMethod method);
 void ws_rank_set_add_findings (const WsRun *run, GPtrArray *findings);

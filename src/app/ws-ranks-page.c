@@ -197,8 +197,7 @@ fill_tables (WsRanksPage *self)
           : -1.0,
         COL_WAIT, wait, COL_IDLE, f != NULL ? f->idle_time : -1, COL_STEPS,
         f != NULL ? f->steps->len : 0, COL_MEDIAN,
-        f != NULL && f->n_steady > 0 ? (gint64) llround (f->step_median) : -1, COL_WEIGHT, weight,
-        COL_INDEX, i, -1);
+        f != NULL ? (gint64) llround (f->step_median) : -1, COL_WEIGHT, weight, COL_INDEX, i, -1);
       for (guint c = 0; f != NULL && c < f->collectives->len; c++)
         {
           const WsRankCollective *k = &g_array_index (f->collectives, WsRankCollective, c);
@@ -225,7 +224,10 @@ update_summary (WsRanksPage *self)
   for (guint i = 0; i < self->figures->len; i++)
     measured += g_ptr_array_index (self->figures, i) != NULL;
   {
-    g_autofree char *how = ws_ranks_describe (self->ranks);
+    /* The clocks the comparison aligned on: the set's method, as the
+     * CLI's table says it. */
+    g_autofree char *how = self->set != NULL ? ws_rank_set_describe (self->set, self->ranks)
+                                             : ws_ranks_describe (self->ranks);
 
     g_string_append (text, how);
   }

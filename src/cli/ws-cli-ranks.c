@@ -9,6 +9,7 @@
 #include "ws-cli.h"
 #include "ws-format.h"
 #include "ws-gpu-busy.h"
+#include "ws-rank-measure.h"
 #include "ws-rank-set.h"
 #include "ws-ranks-loader.h"
 #include "ws-ranks.h"
@@ -30,12 +31,15 @@ write_csv (const WsRankSet *set, GString *out)
 
   /* wait_ns is empty where waiting was not measured. */
   g_string_append (out, "rank,file,process,gpu_time_ns,kernel_ns,comm_ns,wait_ns,idle_ns,steps,"
-                        "step_median_ns,method\n");
+                        "step_median_ns,method,comm_hidden_ns,steady_idle_ns,steady_span_ns\n");
   for (guint i = 0; i < set->figures->len; i++)
     {
       const WsRankFigures *f = g_ptr_array_index (set->figures, i);
       g_autofree char *wait =
         set->wait[i] >= 0 ? g_strdup_printf ("%" G_GINT64_FORMAT, set->wait[i]) : g_strdup ("");
+      gint64 steady_idle = 0, steady_span = 0;
+
+      ws_rank_measure_steady_idle (f, &steady_idle, &steady_span);
 
       g_string_append_printf (out, "%u,", f->rank);
       ws_csv_append_field (out, f->file != NULL ? f->file : "");
@@ -43,9 +47,11 @@ write_csv (const WsRankSet *set, GString *out)
       ws_csv_append_field (out, f->process != NULL ? f->process : "");
       g_string_append_printf (out,
                               ",%" G_GINT64_FORMAT ",%" G_GINT64_FORMAT ",%" G_GINT64_FORMAT
-                              ",%s,%" G_GINT64_FORMAT ",%u,%.0f,%s\n",
+                              ",%s,%" G_GINT64_FORMAT ",%u,%.0f,%s,%" G_GINT64_FORMAT
+                              ",%" G_GINT64_FORMAT ",%" G_GINT64_FORMAT "\n",
                               f->gpu_time, f->kernel_time, f->comm_time, wait, f->idle_time,
-                              f->steps->len, f->step_median, ws_rank_method_string (set->method));
+                              f->steps->len, f->step_median, ws_rank_method_string (set->method),
+                              f->overlap_time, steady_idle, steady_span);
     }
   g_string_append_printf (out, "%s\n", straggler);
 }
@@ -60,7 +66,7 @@ static void
 write_table (const WsRun *run, const WsRankSet *set, GString *out)
 {
   g_autofree char *title = ws_ranks_title (run->ranks);
-  g_autofree char *how = ws_ranks_describe (run->ranks);
+  g_autofree char *how = ws_rank_set_describe (set, run->ranks);
   g_autofree char *straggler = ws_rank_set_straggler_text (set);
   gboolean any_comm = FALSE;
 
@@ -116,6 +122,27 @@ write_table (const WsRun *run, const WsRankSet *set, GString *out)
           g_string_append_c (out, '\n');
         }
     }
+
+  {
+    gboolean any_steady = FALSE;
+
+    for (guint i = 0; i < set->figures->len; i++)
+      {
+        const WsRankFigures *f = g_ptr_array_index (set->figures, i);
+        double share = ws_rank_measure_steady_idle (f, NULL, NULL);
+
+        if (share < 0)
+          continue;
+        if (!any_steady)
+          g_string_append_printf (out, "\n%s",
+                                  _ ("GPU idle in the steady steps (no kernel, copy or set):"));
+        any_steady = TRUE;
+        /* TRANSLATORS: a rank's number, then its GPU's idle share */
+        g_string_append_printf (out, _ (" rank %1$u %2$.1f%%"), f->rank, share * 100);
+      }
+    if (any_steady)
+      g_string_append_c (out, '\n');
+  }
 
   if (set->steps->len > 0)
     {
@@ -185,6 +212,18 @@ add_rank_json (JsonBuilder *b, const WsRankSet *set, guint index)
     json_builder_add_null_value (b);
   add_int (b, "collective_offset_ns", set->align[index]);
   add_int (b, "idle_ns", f->idle_time);
+  {
+    gint64 steady_idle = 0, steady_span = 0;
+    double share = ws_rank_measure_steady_idle (f, &steady_idle, &steady_span);
+
+    add_int (b, "steady_idle_ns", steady_idle);
+    add_int (b, "steady_span_ns", steady_span);
+    json_builder_set_member_name (b, "steady_idle_share");
+    if (share >= 0)
+      json_builder_add_double_value (b, share);
+    else
+      json_builder_add_null_value (b);
+  }
   json_builder_set_member_name (b, "wait_measured_in");
   json_builder_add_string_value (b, ws_rank_figures_wait_source_string (f->wait_source));
   json_builder_set_member_name (b, "step_pattern");

@@ -571,8 +571,21 @@ ws_ranks_add_gpu_notes (WsRanks *self)
 char *
 ws_ranks_describe (const WsRanks *self)
 {
+  return ws_ranks_describe_clock (self, NULL);
+}
+
+/**
+ * ws_ranks_describe_clock:
+ * @clock: (nullable): how the clocks were aligned, in words, where a
+ *   comparison of the ranks aligned them otherwise than the run (the
+ *   collectives' ends); %NULL for the run's own alignment
+ *
+ * Returns: (transfer full): the line of ws_ranks_describe() with @clock
+ */
+char *
+ws_ranks_describe_clock (const WsRanks *self, const char *clock)
+{
   const char *numbered;
-  const char *clock;
 
   g_return_val_if_fail (self != NULL, NULL);
 
@@ -595,11 +608,11 @@ ws_ranks_describe (const WsRanks *self)
         numbered = _ ("numbered in the order the files were given");
         break;
     }
-  if (self->source == WS_RANK_BY_PROCESS)
+  if (clock == NULL && self->source == WS_RANK_BY_PROCESS)
     clock = _ ("one clock");
-  else if (self->aligned)
+  else if (clock == NULL && self->aligned)
     clock = _ ("clocks aligned on each export's session start (UTC)");
-  else
+  else if (clock == NULL)
     clock = _ ("clocks not aligned");
   return g_strdup_printf (
     g_dngettext (GETTEXT_PACKAGE, "%u rank, %s; %s", "%u ranks, %s; %s", self->ranks->len),

@@ -65,6 +65,7 @@ gint ws_ranks_index_of (const WsRanks *self, guint rank);
 gint ws_ranks_index_of_pid (const WsRanks *self, guint32 pid);
 const char *ws_ranks_source_to_string (WsRankSource source);
 char *ws_ranks_describe (const WsRanks *self);
+char *ws_ranks_describe_clock (const WsRanks *self, const char *clock);
 char *ws_ranks_title (const WsRanks *self);
 char *ws_ranks_format_numbers (const guint *numbers, guint n);
 
