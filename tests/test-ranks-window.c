@@ -469,6 +469,17 @@ test_capture_page_equals_cli (void)
         hidden, 100.0 * g_ascii_strtod (cells[11], NULL) / g_ascii_strtod (cells[5], NULL), 1e-9);
     }
   g_assert_cmpuint (n, ==, 4);
+
+  /* The window of a job (nine pages) fits a 1280-pixel screen: once it
+   * did not, and the table's last column, the median step, was off the
+   * screen while the CLI printed it. */
+  {
+    int minimum = 0;
+
+    gtk_widget_get_preferred_width (GTK_WIDGET (window), &minimum, NULL);
+    g_test_message ("the job's window needs %d px", minimum);
+    g_assert_cmpint (minimum, <=, 1280);
+  }
   gtk_widget_destroy (GTK_WIDGET (window));
   ws_test_gui_flush ();
   ws_test_rmtree (unpacked);

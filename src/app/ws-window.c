@@ -700,6 +700,11 @@ ws_window_init (WsWindow *self)
   gtk_widget_init_template (GTK_WIDGET (self));
   self->view_switcher = g_object_ref_sink (gtk_stack_switcher_new ());
   gtk_stack_switcher_set_stack (GTK_STACK_SWITCHER (self->view_switcher), self->view_stack);
+  /* Nine pages (a job's Ranks) and the header's other buttons must fit a
+   * window 1280 pixels wide: the page buttons are a little tighter than
+   * the theme's. */
+  gtk_style_context_add_class (gtk_widget_get_style_context (self->view_switcher),
+                               "ws-view-switcher");
   gtk_widget_show (self->view_switcher);
   g_action_map_add_action_entries (G_ACTION_MAP (self), win_actions, G_N_ELEMENTS (win_actions),
                                    self);
