@@ -68,6 +68,14 @@ MUTATIONS = [
      "          out.late = most - others_median (self, out.number, (guint) out.last);\n",
      "          out.late = most - others_median (self, out.number, (guint) out.last) + 1;\n",
      ["ranks", "ddp-gloo", "digest"]),
+    ("NCCL lateness summed over a step's buckets", "src/analysis/ws-rank-set.c",
+     "          late = step->lead[best];\n",
+     "          late = lost / (n - 1);\n",
+     ["one-export-job", "nccl-jobs"]),
+    ("a range's time on the host only", "src/analysis/ws-rank-measure.c",
+     "                              gpu != NULL ? ws_nvtx_gpu_projection (gpu, r) : 0));\n",
+     "                              0));\n",
+     ["one-export-job", "nccl-jobs"]),
 ]
 
 

@@ -632,6 +632,55 @@ test_ranks_many_steps (void)
   g_free (rank[1]);
 }
 
+/* A /proc file says 0 bytes and has some: that is said, not "empty". */
+static void
+test_proc_file_not_empty (void)
+{
+  WsTestRun run;
+
+  run_cli (&run, "info", "/proc/self/status", NULL);
+  assert_refused (&run, "/proc/self/status", "its size reads 0 bytes though it has some");
+  ws_test_run_clear (&run);
+}
+
+/* `export --csv-dir` names its CSVs after the run: one of them may be an
+ * input given beside the export, which it once replaced; it is refused,
+ * and the input is the same file with the same bytes. */
+static void
+test_csv_dir_input_kept (void)
+{
+  g_autofree char *dir = tmp_path ("csv-dir");
+  g_autofree char *export = NULL;
+  g_autofree char *input = NULL;
+  g_autofree char *sum_before = NULL, *sum_after = NULL;
+  g_autofree char *source = ws_test_data ("nsys-stats", "v2025.3_h100_probe_nvtx_sum.csv", NULL);
+  g_autofree char *contents = NULL;
+  GStatBuf before, after;
+  gsize len;
+  WsTestRun run;
+
+  g_assert_cmpint (g_mkdir_with_parents (dir, 0755), ==, 0);
+  export = g_build_filename (dir, "q.sqlite", NULL);
+  input = g_build_filename (dir, "q_nvtx_sum.csv", NULL);
+  {
+    g_autofree char *copy = export_with ("nsys", "v2025.3_h100_probe.sqlite", "q-src.sqlite", NULL);
+
+    g_assert_cmpint (g_rename (copy, export), ==, 0);
+  }
+  g_assert_true (g_file_get_contents (source, &contents, &len, NULL));
+  g_assert_true (g_file_set_contents (input, contents, (gssize) len, NULL));
+  g_assert_cmpint (g_stat (input, &before), ==, 0);
+  sum_before = ws_test_file_sha256 (input);
+
+  run_cli (&run, "export", "--csv-dir", dir, export, input, NULL);
+  assert_refused (&run, input, "the output is one of the inputs");
+  ws_test_run_clear (&run);
+  g_assert_cmpint (g_stat (input, &after), ==, 0);
+  sum_after = ws_test_file_sha256 (input);
+  g_assert_cmpuint (after.st_ino, ==, before.st_ino);
+  g_assert_cmpstr (sum_after, ==, sum_before);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -662,6 +711,8 @@ main (int argc, char **argv)
   g_test_add_func ("/extremes/say/collapsed-long-first-line", test_collapsed_long_first_line);
   g_test_add_func ("/extremes/scale/flame-100000-sibling-frames", test_flame_many_siblings);
   g_test_add_func ("/extremes/scale/ranks-100000-steps", test_ranks_many_steps);
+  g_test_add_func ("/extremes/say/proc-file-not-empty", test_proc_file_not_empty);
+  g_test_add_func ("/extremes/out/csv-dir-keeps-an-input", test_csv_dir_input_kept);
 
   status = g_test_run ();
   ws_test_rmtree (tmpdir);

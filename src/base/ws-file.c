@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <glib/gstdio.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -181,8 +182,21 @@ ws_file_check_not_empty (const char *path, const GStatBuf *st, GError **error)
 
   if (st->st_size == 0)
     {
-      g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_EMPTY, "%s: the file is empty (0 bytes)",
-                   path);
+      char byte;
+      int fd = g_open (path, O_RDONLY | O_CLOEXEC | O_NONBLOCK, 0);
+      gboolean has_bytes = fd >= 0 && read (fd, &byte, 1) == 1;
+
+      if (fd >= 0)
+        close (fd);
+      /* /proc and /sys files say 0 bytes and still have some. */
+      if (has_bytes)
+        g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_EMPTY,
+                     "%s: its size reads 0 bytes though it has some (a /proc or /sys file?); "
+                     "copy it to a file first",
+                     path);
+      else
+        g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_EMPTY,
+                     "%s: the file is empty (0 bytes)", path);
       return FALSE;
     }
   return TRUE;

@@ -99,6 +99,23 @@ ws_cli_export (int argc, char **argv)
   if (steady && !ws_cli_use_steady (&run, argv[1]))
     return WS_EXIT_BAD_INPUT;
 
+  /* The CSVs' names come from the run: none may be one of the inputs
+   * (`export --csv-dir . q.sqlite q_nvtx_sum.csv` replaced the second). */
+  if (csv_dir != NULL)
+    {
+      g_autofree char *prefix = ws_summary_table_base_name (run);
+
+      for (guint kind = 0; kind < WS_N_SUMMARY_KINDS; kind++)
+        {
+          g_autofree char *name =
+            g_strdup_printf ("%s_%s.csv", prefix, ws_summary_kind_to_string (kind));
+          g_autofree char *path = g_build_filename (csv_dir, name, NULL);
+
+          if (!ws_cli_check_output (path, (const char *const *) argv + 1, &error))
+            return ws_cli_fail (error);
+        }
+    }
+
   for (gsize i = 0; i < G_N_ELEMENTS (exporters); i++)
     {
       g_autoptr (GError) write_error = NULL;
