@@ -681,6 +681,32 @@ test_csv_dir_input_kept (void)
   g_assert_cmpstr (sum_after, ==, sum_before);
 }
 
+/* `rollup --help` offers an export with its ncu CSVs "joined by commas or
+ * given apart": both forms are read, and say the same. */
+static void
+test_comma_joined_inputs (void)
+{
+  g_autofree char *export = ws_test_data ("nsys", "v2025.3_h100_probe.sqlite", NULL);
+  g_autofree char *csv = ws_test_data ("ncu", "h100_probe_full_raw.csv", NULL);
+  g_autofree char *joined = g_strconcat (export, ",", csv, NULL);
+  WsTestRun apart, together;
+
+  run_cli (&apart, "rollup", "--format", "csv", export, csv, NULL);
+  run_cli (&together, "rollup", "--format", "csv", joined, NULL);
+  g_assert_cmpint (apart.status, ==, 0);
+  g_assert_cmpint (together.status, ==, 0);
+  /* A header, and a row for each range name of the export (SQL). */
+  {
+    g_autofree char *names = ws_test_sqlite_text (
+      export, "SELECT COUNT (DISTINCT text) FROM NVTX_EVENTS WHERE eventType = 59");
+
+    g_assert_cmpuint (ws_test_count_lines (apart.out), ==, 1 + g_ascii_strtoull (names, NULL, 10));
+  }
+  g_assert_cmpstr (together.out, ==, apart.out);
+  ws_test_run_clear (&apart);
+  ws_test_run_clear (&together);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -713,6 +739,7 @@ main (int argc, char **argv)
   g_test_add_func ("/extremes/scale/ranks-100000-steps", test_ranks_many_steps);
   g_test_add_func ("/extremes/say/proc-file-not-empty", test_proc_file_not_empty);
   g_test_add_func ("/extremes/out/csv-dir-keeps-an-input", test_csv_dir_input_kept);
+  g_test_add_func ("/extremes/say/comma-joined-inputs", test_comma_joined_inputs);
 
   status = g_test_run ();
   ws_test_rmtree (tmpdir);

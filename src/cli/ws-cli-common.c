@@ -359,14 +359,28 @@ WsRun *
 ws_cli_load (char **paths, WsLoadFlags flags, GError **error)
 {
   g_autoptr (GCancellable) cancellable = g_cancellable_new ();
-  CliLoad load = { paths, flags, cancellable, g_main_context_default (), isatty (STDERR_FILENO),
+  g_autoptr (GStrvBuilder) each = g_strv_builder_new ();
+  g_auto (GStrv) files = NULL;
+  guint signals[3];
+  GThread *thread;
+  CliLoad load = { NULL,  flags, cancellable, g_main_context_default (), isatty (STDERR_FILENO),
                    FALSE, NULL,  NULL };
-  guint signals[] = {
-    g_unix_signal_add (SIGINT, interrupt_cb, cancellable),
-    g_unix_signal_add (SIGTERM, interrupt_cb, cancellable),
-    g_unix_signal_add (SIGHUP, interrupt_cb, cancellable),
-  };
-  GThread *thread = g_thread_new ("ws-cli-load", load_thread, &load);
+
+  /* `run.sqlite,run_ncu_raw.csv` is the two files, as `--help` says,
+   * unless a file of that very name exists. */
+  for (guint i = 0; paths[i] != NULL; i++)
+    {
+      g_auto (GStrv) sides = ws_input_split_side (paths[i]);
+
+      g_strv_builder_addv (each, (const char **) sides);
+    }
+  files = g_strv_builder_end (each);
+  load.paths = files;
+
+  signals[0] = g_unix_signal_add (SIGINT, interrupt_cb, cancellable);
+  signals[1] = g_unix_signal_add (SIGTERM, interrupt_cb, cancellable);
+  signals[2] = g_unix_signal_add (SIGHUP, interrupt_cb, cancellable);
+  thread = g_thread_new ("ws-cli-load", load_thread, &load);
 
   while (!g_atomic_int_get (&load.done))
     g_main_context_iteration (load.context, TRUE);
