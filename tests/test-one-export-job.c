@@ -556,6 +556,87 @@ test_timeline_by_rank (void)
     }
 }
 
+/* The ids of `diagnose --format json`'s findings on @input, joined by
+ * spaces. */
+static char *
+finding_ids (const char *input)
+{
+  const char *args[] = { "diagnose", "--format", "json", input, NULL };
+  g_autofree char *out = ws_test_cli_expect (args, 0, NULL);
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GString) ids = g_string_new (NULL);
+  JsonArray *list;
+
+  g_assert_true (json_parser_load_from_data (parser, out, -1, &error));
+  g_assert_no_error (error);
+  list =
+    json_object_get_array_member (json_node_get_object (json_parser_get_root (parser)), "findings");
+  for (guint i = 0; i < json_array_get_length (list); i++)
+    g_string_append_printf (
+      ids, "%s%s", i > 0 ? " " : "",
+      json_object_get_string_member (json_array_get_object_element (list, i), "id"));
+  return g_string_free (g_steal_pointer (&ids), FALSE);
+}
+
+/* Findings compare streams only within a process.  Each process runs its
+ * compute kernels on one stream (SQL), so no process splits one kernel's
+ * work over streams and no load imbalance between streams is right; with
+ * the four ranks put on one GPU (a copy of the export, deviceId 0
+ * everywhere), the same kernels of different processes run side by side
+ * on it (SQL: overlapping pairs), and the imbalance check must still not
+ * read them as one program's streams.  The ranks sharing the GPU are
+ * said instead. */
+static void
+test_findings_within_process (void)
+{
+  g_autofree char *shared = NULL;
+  g_autofree char *streams = NULL;
+  g_autofree char *pairs = NULL;
+  g_autofree char *ids = NULL;
+  g_autofree char *ids_shared = NULL;
+  g_autoptr (GFile) from = NULL;
+  g_autoptr (GFile) to = NULL;
+  g_autoptr (GError) error = NULL;
+  g_auto (GStrv) list = NULL;
+
+  load_ranks ();
+  streams = ws_test_sqlite_text (
+    db, "SELECT max (n) FROM (SELECT count (DISTINCT k.streamId) AS n FROM "
+        "CUPTI_ACTIVITY_KIND_KERNEL k JOIN StringIds i ON i.id = k.shortName WHERE i.value NOT "
+        "LIKE 'nccl%' GROUP BY (k.globalPid >> 24) & 16777215)");
+  g_assert_cmpstr (streams, ==, "1");
+  ids = finding_ids (db);
+  g_test_message ("findings: %s", ids);
+  list = g_strsplit (ids, " ", -1);
+  g_assert_false (g_strv_contains ((const char *const *) list, "load-imbalance"));
+  g_assert_true (g_strv_contains ((const char *const *) list, "rank-imbalance"));
+  g_clear_pointer (&list, g_strfreev);
+
+  shared = g_build_filename (tmp, "shared_gpu.sqlite", NULL);
+  from = g_file_new_for_path (db);
+  to = g_file_new_for_path (shared);
+  g_assert_true (g_file_copy (from, to, G_FILE_COPY_OVERWRITE, NULL, NULL, NULL, &error));
+  g_assert_no_error (error);
+  ws_test_sqlite_exec (shared, "UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET deviceId = 0; "
+                               "UPDATE CUPTI_ACTIVITY_KIND_MEMCPY SET deviceId = 0; "
+                               "UPDATE CUPTI_ACTIVITY_KIND_MEMSET SET deviceId = 0; "
+                               "CREATE INDEX test_by_name ON CUPTI_ACTIVITY_KIND_KERNEL "
+                               "(shortName, start)");
+  pairs = ws_test_sqlite_text (
+    shared, "SELECT count (*) FROM CUPTI_ACTIVITY_KIND_KERNEL a JOIN CUPTI_ACTIVITY_KIND_KERNEL b "
+            "ON b.shortName = a.shortName AND b.start >= a.start AND b.start < a.end AND "
+            "(a.globalPid >> 24) <> (b.globalPid >> 24) AND a.gridX = b.gridX AND a.blockX = "
+            "b.blockX JOIN StringIds i ON i.id = a.shortName WHERE i.value NOT LIKE 'nccl%'");
+  g_test_message ("kernels of one name side by side in two processes: %s pairs", pairs);
+  g_assert_cmpint (g_ascii_strtoll (pairs, NULL, 10), >, 0);
+  ids_shared = finding_ids (shared);
+  g_test_message ("findings on one GPU: %s", ids_shared);
+  list = g_strsplit (ids_shared, " ", -1);
+  g_assert_false (g_strv_contains ((const char *const *) list, "load-imbalance"));
+  g_assert_true (g_strv_contains ((const char *const *) list, "shared-gpu"));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -566,6 +647,8 @@ main (int argc, char **argv)
   g_test_add_func ("/one-export-job/digest-keeps-four-ranks", test_digest_keeps_the_job);
   g_test_add_func ("/one-export-job/digest-mpi-keeps-four-ranks", test_digest_mpi);
   g_test_add_func ("/one-export-job/timeline-groups-by-rank", test_timeline_by_rank);
+  g_test_add_func ("/one-export-job/findings-compare-streams-within-a-process",
+                   test_findings_within_process);
   status = g_test_run ();
   for (guint r = 0; r < N_RANKS; r++)
     if (ranks[r].start != NULL)
