@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "ws-lanes.h"
+#include "ws-ranks.h"
 #include "ws-run-loader.h"
 #include "ws-sort.h"
 #include "ws-test-load.h"
@@ -292,8 +293,9 @@ test_probe_memory_lane (void)
   g_assert_cmpfloat (memory->series.value[memory->series.n - 1], ==, 0);
 }
 
-/* Two processes, each on its own GPU: a GPU group per device with its
- * stream, a process group per process with its NVTX rows and API calls. */
+/* Two processes, each on its own GPU: the ranks of a job (issue 30, item
+ * 5), a group per rank in rank order with its stream (on its GPU), its
+ * NVTX rows and API calls; the GPU groups, if any, hold no stream. */
 static void
 test_two_gpus (void)
 {
@@ -311,31 +313,33 @@ test_two_gpus (void)
     { 111, 0, 7, 2184, 2898, { 2169, 2882, 2297, 1013, 30 } },
     { 112, 1, 15, 2184, 2898, { 0 } },
   };
-  guint gpu_groups = 0, process_groups = 0;
+  guint process_groups = 0;
 
+  g_assert_nonnull (run->ranks);
+  g_assert_cmpint (run->ranks->source, ==, WS_RANK_BY_PROCESS);
   for (guint l = 0; l < ws_lanes_get_n_lanes (lanes); l++)
     {
       const WsLane *lane = ws_lanes_get_lane (lanes, l);
 
-      if (lane->kind == WS_LANE_GROUP && lane->group_kind == WS_GROUP_GPU)
+      if (lane->kind == WS_LANE_STREAM)
+        g_assert_cmpint (ws_lanes_get_lane (lanes, lane->group)->group_kind, ==, WS_GROUP_PROCESS);
+      if (lane->kind == WS_LANE_GROUP && lane->group_kind == WS_GROUP_PROCESS)
         {
           const WsLane *stream = ws_lanes_get_lane (lanes, l + 1);
+          const WsLane *nvtx = ws_lanes_get_lane (lanes, l + 2);
+          const WsLane *api = ws_lanes_get_lane (lanes, l + 3);
 
-          g_assert_cmpint (lane->device, ==, expect[gpu_groups].device);
-          g_assert_cmpint (stream->kind, ==, WS_LANE_STREAM);
-          g_assert_cmpuint (stream->pid, ==, expect[gpu_groups].pid);
-          g_assert_cmpint (g_array_index (run->streams, WsStream, stream->stream).stream_id, ==,
-                           expect[gpu_groups].stream);
-          g_assert_cmpuint (stream->tracks[0].n, ==, expect[gpu_groups].gpu_events);
-          assert_sorted (run, &stream->tracks[0]);
-          gpu_groups++;
-        }
-      else if (lane->kind == WS_LANE_GROUP)
-        {
-          const WsLane *nvtx = ws_lanes_get_lane (lanes, l + 1);
-          const WsLane *api = ws_lanes_get_lane (lanes, l + 2);
-
+          g_assert_cmpuint (process_groups, <, G_N_ELEMENTS (expect));
           g_assert_cmpuint (lane->pid, ==, expect[process_groups].pid);
+          g_assert_cmpint (lane->rank, ==, (gint32) process_groups);
+          g_assert_cmpint (stream->kind, ==, WS_LANE_STREAM);
+          g_assert_cmpuint (stream->pid, ==, expect[process_groups].pid);
+          g_assert_cmpint (stream->device, ==, expect[process_groups].device);
+          g_assert_cmpint (stream->rank, ==, (gint32) process_groups);
+          g_assert_cmpint (g_array_index (run->streams, WsStream, stream->stream).stream_id, ==,
+                           expect[process_groups].stream);
+          g_assert_cmpuint (stream->tracks[0].n, ==, expect[process_groups].gpu_events);
+          assert_sorted (run, &stream->tracks[0]);
           g_assert_cmpint (nvtx->kind, ==, WS_LANE_NVTX);
           g_assert_cmpint (api->kind, ==, WS_LANE_API);
           g_assert_cmpuint (api->tracks[0].n, ==, expect[process_groups].api);
@@ -346,7 +350,6 @@ test_two_gpus (void)
           process_groups++;
         }
     }
-  g_assert_cmpuint (gpu_groups, ==, 2);
   g_assert_cmpuint (process_groups, ==, 2);
 }
 
@@ -454,7 +457,7 @@ main (int argc, char **argv)
   g_test_add_func ("/lanes/probe/nvtx-rows-are-depths", test_probe_nvtx_rows);
   g_test_add_func ("/lanes/probe/memory-is-running-sum", test_probe_memory_lane);
   g_test_add_func ("/lanes/probe/osrt-and-samples-per-thread", test_probe_cpu_lanes);
-  g_test_add_func ("/lanes/two-gpus/groups-per-device-and-process", test_two_gpus);
+  g_test_add_func ("/lanes/two-gpus/a-group-per-rank", test_two_gpus);
   g_test_add_func ("/lanes/fixtures/every-event-once", test_every_event_once);
   g_test_add_func ("/lanes/limits/left-out-counted", test_left_out_counted);
   return g_test_run ();

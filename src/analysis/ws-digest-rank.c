@@ -10,6 +10,7 @@
 #include "ws-gpu-busy.h"
 #include "ws-nccl.h"
 #include "ws-rank-measure.h"
+#include "ws-run-slice.h"
 #include "ws-sort.h"
 #include "ws-stats.h"
 #include "ws-steps.h"
@@ -230,11 +231,31 @@ add_findings (WsDigestRank *self, const WsRun *run, WsSteps *steps)
     }
 }
 
+/* What a rank's summaries, series and findings are computed from: @run,
+ * or @pid's events alone where other processes ran on a GPU too (the
+ * ranks of one export of a whole job): no rank's summaries or findings
+ * mix another's, and no finding compares its streams with another's. */
+static WsRun *
+own_events (const WsRun *run, guint32 pid)
+{
+  g_autoptr (WsRanks) processes = NULL;
+
+  if (pid != WS_PID_ANY)
+    processes = ws_ranks_new_for_processes (run);
+  if (processes == NULL)
+    return ws_run_ref ((WsRun *) run);
+  return ws_run_select_pids (run, &pid, 1);
+}
+
 /**
  * ws_digest_rank_compute:
  * @run: a rank's export, loaded whole (its GPU metrics included, which the
  *   memory-access check reads)
  * @pid: the rank's process in it
+ *
+ * Its figures are ws_rank_measure()'s for @pid; where @run holds other
+ * processes that ran on a GPU (one export of a whole job), its summaries,
+ * series and findings are those of @pid's events alone.
  *
  * Returns: (transfer full): the rank's part of a digest, on its own clock,
  * numbered 0 until the digest numbers its ranks
@@ -243,6 +264,7 @@ WsDigestRank *
 ws_digest_rank_compute (const WsRun *run, guint32 pid)
 {
   g_autoptr (WsDigestRank) self = ws_digest_rank_new ();
+  g_autoptr (WsRun) own = NULL;
   g_autoptr (WsSteps) steps = NULL;
   const WsProvenance *prov;
   const char *name;
@@ -269,12 +291,13 @@ ws_digest_rank_compute (const WsRun *run, guint32 pid)
       self->env = g_strv_builder_end (env);
     }
 
-  add_summaries (self, run);
-  steps = ws_steps_compute (run, NULL);
-  add_series (self, run, pid, steps);
-  add_findings (self, run, steps);
-  self->origin = run->origin;
-  self->end_time = run->end_time;
-  self->events = (gint64) ws_run_n_events (run);
+  own = own_events (run, pid);
+  add_summaries (self, own);
+  steps = ws_steps_compute (own, NULL);
+  add_series (self, own, pid, steps);
+  add_findings (self, own, steps);
+  self->origin = own->origin;
+  self->end_time = own->end_time;
+  self->events = (gint64) ws_run_n_events (own);
   return g_steal_pointer (&self);
 }

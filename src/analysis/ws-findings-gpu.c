@@ -296,14 +296,19 @@ close_phase (WsCtx *ctx, GArray *members, WsFinding *finding, WsNvtxCollector *n
     }
 }
 
-/* A phase holds one kernel per stream, all on one GPU. */
+/* A phase holds one kernel per stream, all on one GPU and of one process:
+ * the processes of one export (a job's ranks) sharing a GPU are not one
+ * program splitting its work. */
 static gboolean
 joins_phase (const WsRun *run, GArray *members, guint32 k)
 {
   guint32 first = g_array_index (members, guint32, 0);
+  const WsStream *a = &g_array_index (run->streams, WsStream, run->kernels.stream[first]);
+  const WsStream *b = &g_array_index (run->streams, WsStream, run->kernels.stream[k]);
 
   if (stream_device (run, run->kernels.stream[first]) !=
-      stream_device (run, run->kernels.stream[k]))
+        stream_device (run, run->kernels.stream[k]) ||
+      a->pid != b->pid)
     return FALSE;
   for (guint i = 0; i < members->len; i++)
     if (run->kernels.stream[g_array_index (members, guint32, i)] == run->kernels.stream[k])

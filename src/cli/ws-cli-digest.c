@@ -88,6 +88,8 @@ report (const WsDigest *digest, const char *output)
 {
   guint good = ws_digest_n_good (digest);
   guint bad = digest->ranks->len - good;
+  /* Exports, not ranks: one export of a whole job gives several ranks. */
+  g_autoptr (GHashTable) read = g_hash_table_new (g_str_hash, g_str_equal);
   GStatBuf st;
   g_autofree char *size = NULL;
   g_autofree char *per_rank = NULL;
@@ -98,6 +100,8 @@ report (const WsDigest *digest, const char *output)
 
       if (rank->error != NULL)
         g_printerr ("warpscope-cli: digest: %s\n", rank->error);
+      else
+        g_hash_table_add (read, rank->path);
     }
   for (guint i = 0; i < digest->notes->len; i++)
     if (g_str_has_prefix (g_ptr_array_index (digest->notes, i), "MPI"))
@@ -109,8 +113,9 @@ report (const WsDigest *digest, const char *output)
   per_rank = ws_format_bytes (good > 0 ? (double) st.st_size / good : 0);
   /* TRANSLATORS: the digest, ranks digested, exports found, seconds, how (threads 2, mpi 4
    * processes), its size, its size per rank */
-  g_print (_ ("%s: %u of %u exports digested in %.2f s (%s), %s, %s per rank\n"), output, good,
-           good + bad, digest->seconds, digest->method, size, per_rank);
+  g_print (_ ("%s: %u of %u exports digested in %.2f s (%s), %s, %s per rank\n"), output,
+           g_hash_table_size (read), g_hash_table_size (read) + bad, digest->seconds,
+           digest->method, size, per_rank);
   return bad > 0 ? WS_EXIT_FAILED : WS_EXIT_OK;
 }
 
@@ -160,30 +165,34 @@ digest_with_threads (char **paths, guint threads, const char *output)
 typedef struct
 {
   GPtrArray *paths;
-  WsDigestRank **results;
+  GPtrArray **results; /* per export: its ranks */
   GPtrArray *notes;
   gboolean verbose;
 } MpiJob;
 
-static WsDigestRank *
+static GPtrArray *
 error_rank (const char *path, const char *message)
 {
+  GPtrArray *ranks = g_ptr_array_new_with_free_func ((GDestroyNotify) ws_digest_rank_free);
   WsDigestRank *rank = ws_digest_rank_new ();
 
   rank->path = g_canonicalize_filename (path, NULL);
   rank->file = g_strdup (path);
   rank->error = g_strdup_printf ("%s: %s", path, message);
-  return rank;
+  g_ptr_array_add (ranks, rank);
+  return ranks;
 }
 
+/* An export's ranks: one, or one per process where it is the job's only
+ * export and holds several (ws_digest_loader_digest_file()). */
 static GBytes *
 mpi_task (guint task, gpointer data)
 {
   MpiJob *job = data;
-  g_autoptr (WsDigestRank) rank =
-    ws_digest_loader_digest_file (g_ptr_array_index (job->paths, task), NULL);
+  g_autoptr (GPtrArray) ranks =
+    ws_digest_loader_digest_file (g_ptr_array_index (job->paths, task), job->paths->len == 1, NULL);
 
-  return rank != NULL ? ws_digest_rank_to_bytes (rank, NULL) : NULL;
+  return ranks != NULL ? ws_digest_ranks_to_bytes (ranks, NULL) : NULL;
 }
 
 static void
@@ -202,13 +211,13 @@ mpi_event (WsMpiEvent event, guint task, int process, gint64 pid, GBytes *result
       case WS_MPI_DONE:
         {
           g_autoptr (GError) error = NULL;
-          WsDigestRank *rank = ws_digest_rank_from_bytes (result, &error);
+          GPtrArray *ranks = ws_digest_ranks_from_bytes (result, &error);
 
           if (job->verbose)
             g_printerr ("warpscope-cli: digest: process %d (pid %" G_GINT64_FORMAT
                         ") done with %s\n",
                         process, pid, path);
-          job->results[task] = rank != NULL ? rank : error_rank (path, error->message);
+          job->results[task] = ranks != NULL ? ranks : error_rank (path, error->message);
         }
         break;
       case WS_MPI_LOST_REDO:
@@ -322,7 +331,7 @@ digest_with_mpi (int *argc, char ***argv, char **paths, const char *output, doub
       return WS_EXIT_BAD_INPUT;
     }
   job.paths = list;
-  job.results = g_new0 (WsDigestRank *, list->len);
+  job.results = g_new0 (GPtrArray *, list->len);
   job.notes = g_ptr_array_new_with_free_func (g_free);
   job.verbose = verbose;
   ws_mpi_farm (list->len, timeout, mpi_task, mpi_event, &job);
@@ -332,7 +341,10 @@ digest_with_mpi (int *argc, char ***argv, char **paths, const char *output, doub
       digest = ws_digest_new ();
       for (guint i = 0; i < list->len; i++)
         if (job.results[i] != NULL)
-          g_ptr_array_add (digest->ranks, job.results[i]);
+          {
+            g_ptr_array_extend_and_steal (digest->ranks, job.results[i]);
+            job.results[i] = NULL;
+          }
       digest->method = g_strdup_printf ("mpi %d processes", ws_mpi_size ());
       ws_digest_loader_finish (digest, output);
       for (guint i = 0; i < job.notes->len; i++)
@@ -358,7 +370,7 @@ digest_with_mpi (int *argc, char ***argv, char **paths, const char *output, doub
     }
   else
     for (guint i = 0; i < list->len; i++)
-      g_clear_pointer (&job.results[i], ws_digest_rank_free);
+      g_clear_pointer (&job.results[i], g_ptr_array_unref);
   g_free (job.results);
   g_ptr_array_unref (job.notes);
   ws_mpi_finalize ();

@@ -28,5 +28,7 @@ gboolean ws_digest_write_file (const WsDigest *digest, const char *path, GError 
 
 GBytes *ws_digest_rank_to_bytes (WsDigestRank *rank, GError **error);
 WsDigestRank *ws_digest_rank_from_bytes (GBytes *bytes, GError **error);
+GBytes *ws_digest_ranks_to_bytes (GPtrArray *ranks, GError **error);
+GPtrArray *ws_digest_ranks_from_bytes (GBytes *bytes, GError **error);
 
 G_END_DECLS

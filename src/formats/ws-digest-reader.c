@@ -795,13 +795,13 @@ ws_digest_read_file (const char *path, WsDigestRead what, GCancellable *cancella
 }
 
 /**
- * ws_digest_rank_from_bytes:
+ * ws_digest_ranks_from_bytes:
  *
- * Returns: (transfer full): the rank that ws_digest_rank_to_bytes() wrote,
- * or %NULL with @error set
+ * Returns: (transfer full) (element-type WsDigestRank): the ranks that
+ * ws_digest_ranks_to_bytes() wrote, one or more, or %NULL with @error set
  */
-WsDigestRank *
-ws_digest_rank_from_bytes (GBytes *bytes, GError **error)
+GPtrArray *
+ws_digest_ranks_from_bytes (GBytes *bytes, GError **error)
 {
   g_autoptr (WsDigest) digest = NULL;
   sqlite3 *db = NULL;
@@ -835,11 +835,33 @@ ws_digest_rank_from_bytes (GBytes *bytes, GError **error)
   sqlite3_close (db);
   if (digest == NULL)
     return NULL;
-  if (digest->ranks->len != 1)
+  if (digest->ranks->len == 0)
     {
       g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_CORRUPT,
-                   "a rank's digest holds %u ranks", digest->ranks->len);
+                   "a rank's digest holds no rank");
       return NULL;
     }
-  return g_ptr_array_steal_index (digest->ranks, 0);
+  return g_ptr_array_ref (digest->ranks);
+}
+
+/**
+ * ws_digest_rank_from_bytes:
+ *
+ * Returns: (transfer full): the rank that ws_digest_rank_to_bytes() wrote,
+ * or %NULL with @error set
+ */
+WsDigestRank *
+ws_digest_rank_from_bytes (GBytes *bytes, GError **error)
+{
+  g_autoptr (GPtrArray) ranks = ws_digest_ranks_from_bytes (bytes, error);
+
+  if (ranks == NULL)
+    return NULL;
+  if (ranks->len != 1)
+    {
+      g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_CORRUPT,
+                   "a rank's digest holds %u ranks", ranks->len);
+      return NULL;
+    }
+  return g_ptr_array_steal_index (ranks, 0);
 }

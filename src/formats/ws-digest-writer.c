@@ -490,33 +490,36 @@ ws_digest_write_file (const WsDigest *digest, const char *path, GError **error)
 }
 
 /**
- * ws_digest_rank_to_bytes:
+ * ws_digest_ranks_to_bytes:
+ * @ranks: (element-type WsDigestRank): the ranks one export gave (one, or
+ *   one per process of an export of a whole job)
  *
- * One rank's part of a digest as the bytes of a digest of that rank alone
+ * Ranks' parts of a digest as the bytes of a digest of those ranks alone
  * (an SQLite database in memory, serialised): what an MPI process sends
  * the one that writes the file.
  *
  * Returns: (transfer full) (nullable): the bytes, or %NULL with @error set
  */
 GBytes *
-ws_digest_rank_to_bytes (WsDigestRank *rank, GError **error)
+ws_digest_ranks_to_bytes (GPtrArray *ranks, GError **error)
 {
-  g_autoptr (WsDigest) one = ws_digest_new ();
+  g_autoptr (WsDigest) some = ws_digest_new ();
   sqlite3 *db;
   sqlite3_int64 size = 0;
   unsigned char *data;
   GBytes *bytes;
   gboolean ok;
 
-  g_return_val_if_fail (rank != NULL, NULL);
+  g_return_val_if_fail (ranks != NULL && ranks->len > 0, NULL);
 
   db = open_db (":memory:", "(a rank's digest)", error);
   if (db == NULL)
     return NULL;
   /* Borrowed for the write only. */
-  g_ptr_array_set_free_func (one->ranks, NULL);
-  g_ptr_array_add (one->ranks, rank);
-  ok = write_db (db, "(a rank's digest)", one, error);
+  g_ptr_array_set_free_func (some->ranks, NULL);
+  for (guint i = 0; i < ranks->len; i++)
+    g_ptr_array_add (some->ranks, g_ptr_array_index (ranks, i));
+  ok = write_db (db, "(a rank's digest)", some, error);
   data = ok ? sqlite3_serialize (db, "main", &size, 0) : NULL;
   sqlite3_close (db);
   if (!ok)
@@ -530,4 +533,22 @@ ws_digest_rank_to_bytes (WsDigestRank *rank, GError **error)
   bytes = g_bytes_new (data, (gsize) size);
   sqlite3_free (data);
   return bytes;
+}
+
+/**
+ * ws_digest_rank_to_bytes:
+ *
+ * One rank's part of a digest as bytes (ws_digest_ranks_to_bytes()).
+ *
+ * Returns: (transfer full) (nullable): the bytes, or %NULL with @error set
+ */
+GBytes *
+ws_digest_rank_to_bytes (WsDigestRank *rank, GError **error)
+{
+  g_autoptr (GPtrArray) one = g_ptr_array_new ();
+
+  g_return_val_if_fail (rank != NULL, NULL);
+
+  g_ptr_array_add (one, rank);
+  return ws_digest_ranks_to_bytes (one, error);
 }

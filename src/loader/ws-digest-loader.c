@@ -137,45 +137,77 @@ set_file_facts (WsDigestRank *rank, const char *path)
   rank->checksum = ws_digest_loader_checksum (path, NULL);
 }
 
+static WsDigestRank *
+digest_process (const WsRun *run, guint32 pid)
+{
+  WsDigestRank *rank = ws_digest_rank_compute (run, pid);
+
+  rank->rank.gpus = ws_ranks_loader_gpus_of (run, pid);
+  return rank;
+}
+
 /**
  * ws_digest_loader_digest_file:
+ * @alone: whether @path is the only export of the digest: then an export
+ *   of several processes that ran on a GPU (torchrun or mpirun under one
+ *   `nsys profile`) gives one rank per process, as `ranks` makes it a job
+ *   of those processes (ws_ranks_new_for_processes()); else it gives the
+ *   rank of its main process (ws_ranks_loader_main_pid())
  *
  * Reads one export whole and computes its part of the digest.  An export
  * that cannot be read gives a rank with its error (one line naming the
  * file), not a failure: the digest lists it.
  *
- * Returns: (transfer full) (nullable): the rank, or %NULL when cancelled
+ * Returns: (transfer full) (nullable) (element-type WsDigestRank): the
+ * ranks, one or more, or %NULL when cancelled
  */
-WsDigestRank *
-ws_digest_loader_digest_file (const char *path, GCancellable *cancellable)
+GPtrArray *
+ws_digest_loader_digest_file (const char *path, gboolean alone, GCancellable *cancellable)
 {
   const char *paths[] = { path, NULL };
   g_autoptr (GError) error = NULL;
   g_autoptr (GTimer) timer = g_timer_new ();
   g_autoptr (WsRun) run = NULL;
-  WsDigestRank *rank;
+  g_autoptr (WsRanks) processes = NULL;
+  GPtrArray *out = g_ptr_array_new_with_free_func ((GDestroyNotify) ws_digest_rank_free);
 
   g_return_val_if_fail (path != NULL, NULL);
 
   run = ws_run_load (paths, WS_LOAD_ALL | WS_LOAD_NO_RANKS, cancellable, NULL, NULL, &error);
   if (g_cancellable_is_cancelled (cancellable))
-    return NULL;
+    {
+      g_ptr_array_unref (out);
+      return NULL;
+    }
   if (run == NULL)
     {
-      rank = ws_digest_rank_new ();
+      WsDigestRank *rank = ws_digest_rank_new ();
+
       rank->error = g_strdup (error->message);
       g_strdelimit (rank->error, "\n\r", ' ');
+      g_ptr_array_add (out, rank);
     }
-  else
-    {
-      guint32 pid = ws_ranks_loader_main_pid (run);
+  else if (alone && (processes = ws_ranks_new_for_processes (run)) != NULL)
+    /* Numbered here as `ranks` numbers them; ws_digest_loader_finish()
+     * numbers them again from what the digest keeps, by the same rule. */
+    for (guint i = 0; i < ws_ranks_get_n (processes); i++)
+      {
+        const WsRank *numbered = ws_ranks_get (processes, i);
+        WsDigestRank *rank = digest_process (run, numbered->pid);
 
-      rank = ws_digest_rank_compute (run, pid);
-      rank->rank.gpus = ws_ranks_loader_gpus_of (run, pid);
+        rank->rank.rank = numbered->rank;
+        g_ptr_array_add (out, rank);
+      }
+  else
+    g_ptr_array_add (out, digest_process (run, ws_ranks_loader_main_pid (run)));
+  for (guint i = 0; i < out->len; i++)
+    {
+      WsDigestRank *rank = g_ptr_array_index (out, i);
+
+      set_file_facts (rank, path);
+      rank->seconds = g_timer_elapsed (timer, NULL) / out->len;
     }
-  set_file_facts (rank, path);
-  rank->seconds = g_timer_elapsed (timer, NULL);
-  return rank;
+  return out;
 }
 
 /* @path relative to @folder (both absolute): "rank3.sqlite",
@@ -223,7 +255,9 @@ compare_ranks (gconstpointer a, gconstpointer b)
  * Numbers the ranks and places them on one clock from what their exports
  * record (ws_ranks_new_for_files(), as when the exports are opened
  * together), makes their paths relative to @output's folder, and sorts
- * them: by rank number, then the files that could not be digested.
+ * them: by rank number, then the files that could not be digested.  The
+ * ranks of one export of several processes are numbered by pid, on the
+ * export's one clock (ws_ranks_new_for_pids(), as `ranks` numbers them).
  */
 void
 ws_digest_loader_finish (WsDigest *digest, const char *output)
@@ -231,7 +265,10 @@ ws_digest_loader_finish (WsDigest *digest, const char *output)
   g_autoptr (GPtrArray) files = g_ptr_array_new ();
   g_autoptr (GPtrArray) probes = g_ptr_array_new_with_free_func ((GDestroyNotify) ws_run_unref);
   g_autoptr (GHashTable) by_file = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr (GHashTable) by_pid = g_hash_table_new (NULL, NULL);
+  g_autoptr (GArray) pids = g_array_new (FALSE, FALSE, sizeof (guint32));
   g_autoptr (WsRanks) ranks = NULL;
+  gboolean one_export = TRUE;
   g_autofree char *absolute = g_canonicalize_filename (output, NULL);
   g_autoptr (GDateTime) now = g_date_time_new_now_local ();
 
@@ -258,16 +295,39 @@ ws_digest_loader_finish (WsDigest *digest, const char *output)
       g_ptr_array_add (probes, probe);
       g_ptr_array_add (files, rank->path);
       g_hash_table_insert (by_file, rank->path, rank);
+      g_hash_table_insert (by_pid, GUINT_TO_POINTER (rank->rank.file_pid + 1), rank);
+      g_array_append_val (pids, rank->rank.file_pid);
+      one_export = one_export && g_str_equal (rank->path, g_ptr_array_index (files, 0));
     }
+  /* Several ranks of one export: its processes (ws_digest_loader_digest_file()). */
+  one_export = one_export && files->len > 1 && g_hash_table_size (by_pid) == files->len;
 
-  if (files->len > 0)
+  if (one_export)
     {
-      ranks = ws_ranks_new_for_files ((const char *const *) files->pdata,
-                                      (WsRun *const *) probes->pdata, files->len);
+      WsRun *probe = g_ptr_array_index (probes, 0);
+
+      g_ptr_array_add (probe->prov.files, g_strdup (g_ptr_array_index (files, 0)));
+      for (guint i = 0; i < digest->ranks->len; i++)
+        {
+          const WsDigestRank *rank = g_ptr_array_index (digest->ranks, i);
+          WsProcess process = { rank->rank.file_pid, g_strdup (rank->rank.process) };
+
+          if (rank->error == NULL)
+            g_array_append_val (probe->prov.processes, process);
+        }
+      ranks = ws_ranks_new_for_pids (probe, (const guint32 *) pids->data, pids->len);
+    }
+  else if (files->len > 0)
+    ranks = ws_ranks_new_for_files ((const char *const *) files->pdata,
+                                    (WsRun *const *) probes->pdata, files->len);
+  if (ranks != NULL)
+    {
       for (guint i = 0; i < ranks->ranks->len; i++)
         {
           const WsRank *numbered = &g_array_index (ranks->ranks, WsRank, i);
-          WsDigestRank *rank = g_hash_table_lookup (by_file, numbered->file);
+          WsDigestRank *rank =
+            one_export ? g_hash_table_lookup (by_pid, GUINT_TO_POINTER (numbered->pid + 1))
+                       : g_hash_table_lookup (by_file, numbered->file);
 
           g_assert (rank != NULL);
           rank->rank.rank = numbered->rank;
@@ -325,7 +385,7 @@ ws_digest_loader_finish (WsDigest *digest, const char *output)
 typedef struct
 {
   GPtrArray *paths;
-  WsDigestRank **results;
+  GPtrArray **results; /* per path: its ranks */
   GCancellable *cancellable;
   GMutex lock;
   guint done;
@@ -339,13 +399,13 @@ build_one (gpointer data, gpointer user_data)
   Build *build = user_data;
   guint index = GPOINTER_TO_UINT (data) - 1;
   const char *path = g_ptr_array_index (build->paths, index);
-  WsDigestRank *rank;
+  GPtrArray *ranks;
 
   if (g_cancellable_is_cancelled (build->cancellable))
     return;
-  rank = ws_digest_loader_digest_file (path, build->cancellable);
+  ranks = ws_digest_loader_digest_file (path, build->paths->len == 1, build->cancellable);
   g_mutex_lock (&build->lock);
-  build->results[index] = rank;
+  build->results[index] = ranks;
   build->done++;
   if (build->progress != NULL)
     {
@@ -387,7 +447,7 @@ ws_digest_loader_build (const char *const *paths, guint threads, const char *out
     threads = MAX (g_get_num_processors (), 1);
   threads = MIN (threads, list->len);
   build.paths = list;
-  build.results = g_new0 (WsDigestRank *, list->len);
+  build.results = g_new0 (GPtrArray *, list->len);
   build.cancellable = cancellable;
   build.progress = progress;
   build.progress_data = progress_data;
@@ -401,7 +461,10 @@ ws_digest_loader_build (const char *const *paths, guint threads, const char *out
   digest = ws_digest_new ();
   for (guint i = 0; i < list->len; i++)
     if (build.results[i] != NULL)
-      g_ptr_array_add (digest->ranks, build.results[i]);
+      {
+        g_ptr_array_extend_and_steal (digest->ranks, build.results[i]);
+        build.results[i] = NULL;
+      }
   g_free (build.results);
   if (g_cancellable_set_error_if_cancelled (cancellable, error))
     return NULL;

@@ -15,7 +15,8 @@ G_BEGIN_DECLS
  * Making one is three steps, so that MPI can spread the middle one over
  * processes (src/mpi): list the exports, largest first
  * (ws_digest_loader_list()); digest each alone (ws_digest_loader_digest_file(),
- * whose result travels as bytes between processes); put the ranks
+ * one rank, or one per process of an export of a whole job, whose result
+ * travels as bytes between processes); put the ranks
  * together, number them and place them on one clock
  * (ws_digest_loader_finish()), then write the file (ws-digest-io.h).
  * ws_digest_loader_build() does it all with local threads. */
@@ -27,7 +28,8 @@ typedef enum
 } WsDigestCheck;
 
 GPtrArray *ws_digest_loader_list (const char *const *paths, GError **error);
-WsDigestRank *ws_digest_loader_digest_file (const char *path, GCancellable *cancellable);
+GPtrArray *ws_digest_loader_digest_file (const char *path, gboolean alone,
+                                         GCancellable *cancellable);
 void ws_digest_loader_finish (WsDigest *digest, const char *output);
 WsDigest *ws_digest_loader_build (const char *const *paths, guint threads, const char *output,
                                   GCancellable *cancellable, WsProgressFunc progress,

@@ -436,11 +436,62 @@ ws_ranks_new_for_files (const char *const *files, WsRun *const *probes, guint n)
 }
 
 /**
+ * ws_ranks_new_for_pids:
+ * @run: the export's run, or a probe that holds its provenance (its
+ *   processes' names, environment, command line and file)
+ * @pids: (array length=n): processes of @run, in any order
+ *
+ * The ranks of a job whose processes are all in one export, as
+ * ws_ranks_new_for_processes() numbers them: in the order of their pids.
+ * A digest numbers the processes it digested of one export with it.
+ *
+ * Returns: (transfer full): the ranks
+ */
+WsRanks *
+ws_ranks_new_for_pids (const WsRun *run, const guint32 *pids, guint n)
+{
+  g_autoptr (GArray) sorted = g_array_sized_new (FALSE, FALSE, sizeof (guint32), n);
+  g_autoptr (WsRanks) self = NULL;
+  const char *file;
+
+  g_return_val_if_fail (run != NULL, NULL);
+  g_return_val_if_fail (n == 0 || pids != NULL, NULL);
+
+  g_array_append_vals (sorted, pids, n);
+  g_array_sort (sorted, compare_u32);
+  self = ws_ranks_new ();
+  self->source = WS_RANK_BY_PROCESS;
+  file = run->prov.files->len > 0 ? g_ptr_array_index (run->prov.files, 0) : "";
+  for (guint i = 0; i < sorted->len; i++)
+    {
+      WsRank rank = { 0 };
+      const char *name;
+
+      rank.rank = i;
+      rank.pid = rank.file_pid = g_array_index (sorted, guint32, i);
+      rank.file = g_strdup (file);
+      name = ws_run_process_name (run, rank.pid);
+      rank.process = name != NULL ? g_strdup (name) : NULL;
+      rank.host = g_strdup (run->prov.host);
+      rank.job = ws_rank_number_job (run->prov.target_env);
+      rank.how = g_strdup_printf (_ ("pid %u"), rank.pid);
+      rank.session_start = run->prov.session_start_utc_ns;
+      g_array_append_val (self->ranks, rank);
+    }
+  self->job_name = program_name (run->prov.target_command);
+  if (self->job_name == NULL)
+    self->job_name = ws_rank_number_file_stem (file);
+  note_jobs (self);
+  return g_steal_pointer (&self);
+}
+
+/**
  * ws_ranks_new_for_processes:
  *
  * The ranks of a job whose processes are all in one export (MPI or
  * torchrun under one `nsys profile`): each process that ran work on a GPU
- * is a rank, numbered in the order of their pids, as launchers start them.
+ * is a rank, numbered in the order of their pids, as launchers start them
+ * (ws_ranks_new_for_pids()).
  *
  * Returns: (transfer full) (nullable): the ranks, or %NULL when fewer than
  * two processes used a GPU
@@ -450,8 +501,6 @@ ws_ranks_new_for_processes (const WsRun *run)
 {
   g_autoptr (GHashTable) used = g_hash_table_new (NULL, NULL);
   g_autoptr (GArray) pids = g_array_new (FALSE, FALSE, sizeof (guint32));
-  g_autoptr (WsRanks) self = NULL;
-  const char *file;
 
   g_return_val_if_fail (run != NULL, NULL);
 
@@ -473,32 +522,7 @@ ws_ranks_new_for_processes (const WsRun *run)
     }
   if (pids->len < 2)
     return NULL;
-  g_array_sort (pids, compare_u32);
-
-  self = ws_ranks_new ();
-  self->source = WS_RANK_BY_PROCESS;
-  file = run->prov.files->len > 0 ? g_ptr_array_index (run->prov.files, 0) : "";
-  for (guint i = 0; i < pids->len; i++)
-    {
-      WsRank rank = { 0 };
-      const char *name;
-
-      rank.rank = i;
-      rank.pid = rank.file_pid = g_array_index (pids, guint32, i);
-      rank.file = g_strdup (file);
-      name = ws_run_process_name (run, rank.pid);
-      rank.process = name != NULL ? g_strdup (name) : NULL;
-      rank.host = g_strdup (run->prov.host);
-      rank.job = ws_rank_number_job (run->prov.target_env);
-      rank.how = g_strdup_printf (_ ("pid %u"), rank.pid);
-      rank.session_start = run->prov.session_start_utc_ns;
-      g_array_append_val (self->ranks, rank);
-    }
-  self->job_name = program_name (run->prov.target_command);
-  if (self->job_name == NULL)
-    self->job_name = ws_rank_number_file_stem (file);
-  note_jobs (self);
-  return g_steal_pointer (&self);
+  return ws_ranks_new_for_pids (run, (const guint32 *) pids->data, pids->len);
 }
 
 /**

@@ -79,6 +79,7 @@ char *ws_rank_number_file_stem (const char *path);
 gboolean ws_rank_number_env_keeps (const char *entry);
 
 WsRanks *ws_ranks_new_for_files (const char *const *files, WsRun *const *probes, guint n);
+WsRanks *ws_ranks_new_for_pids (const WsRun *run, const guint32 *pids, guint n);
 WsRanks *ws_ranks_new_for_processes (const WsRun *run);
 void ws_ranks_add_gpu_notes (WsRanks *self);
 WsRanks *ws_ranks_select (const WsRanks *self, const guint32 *pids, guint n_pids);

@@ -675,11 +675,10 @@ ws_lanes_new (WsRun *run)
   n_rows = g_new0 (guint, n_threads + 1);
   nvtx = build_nvtx_rows (run, n_rows);
 
-  /* A job's ranks from several exports: each rank a group of its own, its
-   * streams in it.  The processes of one export keep the GPU layout: their
-   * GPUs already tell them apart. */
-  if (run->ranks != NULL && ws_ranks_get_n (run->ranks) > 1 &&
-      run->ranks->source != WS_RANK_BY_PROCESS)
+  /* A job's ranks, from several exports or the processes of one: each
+   * rank a group of its own, its streams in it (issue 30: one export of
+   * many processes is a job of those processes everywhere). */
+  if (run->ranks != NULL && ws_ranks_get_n (run->ranks) > 1)
     {
       build_gpu_lanes (self, &streams, FALSE);
       build_thread_lanes (self, &streams, &api, &marks, &osrt, &samples, nvtx, n_rows);
