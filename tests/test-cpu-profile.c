@@ -12,8 +12,8 @@
 #include "ws-run-loader.h"
 #include "ws-test-util.h"
 
-/* CPU profiles (tests/data/cpu, from ../shared/fixtures/legacy and
- * pyspy, SOURCES.md there) and nsys's CPU samples: every number against
+/* CPU profiles (tests/data/cpu; where each came from: tests/data/
+ * THIRD-PARTY.md) and nsys's CPU samples: every number against
  * the file itself, read here with json-glib or by hand. */
 
 static WsCpuProfile *

@@ -13,7 +13,7 @@
  * correlation ids of the calls that launched the work, as in nsys.  The
  * fixture is the only nvprof export of tests/data/nvprof with NVTX
  * ranges and GPU work (TensorRT's layer ranges on a Jetson Nano,
- * ../shared/fixtures/legacy/SOURCES.md). */
+ * tests/data/THIRD-PARTY.md). */
 
 #define FIXTURE "nvvp_jetson_nano_tensorrt_yolo.nvvp"
 

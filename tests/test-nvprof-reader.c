@@ -12,8 +12,8 @@
 #include "ws-test-load.h"
 #include "ws-test-util.h"
 
-/* Every nvprof export in tests/data/nvprof (copied from
- * ../shared/fixtures/legacy, SOURCES.md there): those that open, with
+/* Every nvprof export in tests/data/nvprof (their
+ * sources: tests/data/THIRD-PARTY.md): those that open, with
  * their numbers against SQL written here, and those that only look like
  * exports, with the one line each gets. */
 

@@ -84,7 +84,7 @@ test_osrt_table (void)
   ws_test_rmtree (dir);
 }
 
-/* A gloo DDP rank (../shared/fixtures/multirank, rank 0 of 4, whose rank 3
+/* A gloo DDP rank (tests/data/multirank, rank 0 of 4, whose rank 3
  * is a straggler): gloo's all-reduce waits are CPU time in OS runtime
  * calls, so every thread that made one has a lane, under its process and
  * named as the thread is (pt_gloo_runloop, pt_autograd_0), holding its

@@ -31,7 +31,7 @@ ws_test_build_path_valist (const char *dir, const char *sub, const char *first, 
   return g_build_filenamev ((char **) parts->pdata);
 }
 
-/* A file under tests/data: the copies of ../shared/fixtures the tests read. */
+/* A file under tests/data: the real files the tests read (tests/data/THIRD-PARTY.md). */
 char *
 ws_test_data (const char *first, ...)
 {

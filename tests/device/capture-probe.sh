@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-3.0-or-later
 #
-# A real capture of tests/data/probe.cu (a copy of ../shared/fixtures/probe.cu)
+# A real capture of tests/data/probe.cu (the workload of the H100 fixtures)
 # on a machine with an NVIDIA GPU, through `warpscope-cli capture`:
 #
 #   tests/device/capture-probe.sh --cli PATH --nsys PATH --ncu PATH \
