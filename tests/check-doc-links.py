@@ -34,7 +34,8 @@ import re
 import sys
 
 # Upper-case words that stand for a name in a path pattern.
-PLACEHOLDERS = {'NAME', 'KIND', 'FILE', 'KERNEL', 'BASE', 'OUT', 'OUT_DIR', 'GROUP', 'TARGET', 'X', 'N'}
+PLACEHOLDERS = {'NAME', 'KIND', 'FILE', 'KERNEL', 'BASE', 'OUT', 'OUT_DIR', 'GROUP', 'TARGET',
+                'X', 'N'}
 
 LINK = re.compile(r'!?\[(?:[^\]\\]|\\.)*\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)')
 REFERENCE = re.compile(r'^\s{0,3}\[[^\]]+\]:\s*<?(\S+?)>?(?:\s+.*)?$')
