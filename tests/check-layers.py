@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""The layer table of DESIGN.md and docs/ARCHITECTURE.md, as a test.
+"""The layer table of docs/ARCHITECTURE.md ("The libraries"), as a test.
 
 Every #include under src/ must name a header of the including file's own
 library, of a library that library may use, or an outside header that its
@@ -15,8 +15,8 @@ import re
 import sys
 
 # Each library and the libraries it uses directly; "may use" is the
-# transitive closure.  Keep in step with DESIGN.md's table and the
-# dependencies in each library's meson.build.
+# transitive closure.  Keep in step with the table of docs/ARCHITECTURE.md
+# and the dependencies in each library's meson.build.
 USES = {
     'base': [],
     'model': ['base'],

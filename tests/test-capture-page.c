@@ -422,8 +422,9 @@ test_settings_dialog (void)
   g_assert_cmpstr (loaded->ncu_comm_replay, ==, "range");
   g_assert_cmpuint (loaded->ncu_stall_timeout, ==, 90);
 
-  /* The sets of current ncu versions (the same six whether FORMATS.md's
-   * list or ncu 2025.3.1's answer fills it). */
+  /* The sets of current ncu versions (the same six whether the list of
+   * docs/formats.md, "ncu sets and sections", or ncu 2025.3.1's answer
+   * fills it). */
   g_assert_cmpint (gtk_tree_model_iter_n_children (gtk_combo_box_get_model (sets), NULL), ==, 6);
 
   gtk_widget_destroy (GTK_WIDGET (dialog));

@@ -42,7 +42,8 @@ make_plan (const WsCaptureSettings *settings, const char *envs)
   return plan;
 }
 
-/* The command lines of FORMATS.md's steps 2 and 3, written out by hand. */
+/* The command lines of steps 2 and 3 (docs/formats.md, "The six steps"),
+ * written out by hand. */
 static void
 test_nsys_steps (void)
 {

@@ -31,9 +31,9 @@ out_path (WsTestCapture *capture, const char *first, ...)
 static const char *const kernel_files[] = { "barrier_heavy", "strided_read", "fma_heavy",
                                             "tiny",          "stream_copy",  "imbalanced" };
 
-/* Two targets through the six steps: the output tree of FORMATS.md, each
- * file as the stand-ins wrote it from the real fixtures, the run.json
- * manifests, and the [STEP x/6] lines in the log file in order. */
+/* Two targets through the six steps: the output tree of docs/formats.md ("The
+ * six steps"), each file as the stand-ins wrote it from the real fixtures, the
+ * run.json manifests, and the [STEP x/6] lines in the log file in order. */
 static void
 test_two_targets (void)
 {

@@ -112,8 +112,9 @@ parse (const char *name, const char *text, GError **error)
   return ws_nsys_stats_parse (name, text, strlen (text), error);
 }
 
-/* The header forms of older nsys versions (FORMATS.md), made from the real
- * probe numbers: barrier_heavy 3 × 1358714 ns, min 452713, max 453001. */
+/* The header forms of older nsys versions (docs/formats.md, "Older headers"),
+ * made from the real probe numbers: barrier_heavy 3 × 1358714 ns, min 452713,
+ * max 453001. */
 static void
 test_older_headers (void)
 {

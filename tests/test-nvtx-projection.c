@@ -44,7 +44,8 @@ correlations (const WsRun *run, GArray *kernels)
 }
 
 /* Hand-computed from the export: the RUNTIME rows of the range's thread
- * that lie wholly within it, joined to KERNEL on correlationId (FORMATS.md):
+ * that lie wholly within it, joined to KERNEL on correlationId
+ * (docs/formats.md, "NVTX ranges on the GPU"):
  *
  *   SELECT n.text, count(k.rowid), sum(k.end - k.start), group_concat(k.correlationId)
  *   FROM NVTX_EVENTS n

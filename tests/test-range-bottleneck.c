@@ -41,10 +41,10 @@ row_named (const char *name)
   g_error ("no roll-up row %s", name);
 }
 
-/* The kernels launched inside the push/pop ranges named @name, on the
- * range's thread (nsys's rule, FORMATS.md): their summed duration, and
- * that of the launches of the three profiled GEMMs with the grid and
- * block ncu profiled them with. */
+/* The kernels launched inside the push/pop ranges named @name, on the range's
+ * thread (nsys's rule, docs/formats.md, "NVTX ranges on the GPU"): their
+ * summed duration, and that of the launches of the three profiled GEMMs with
+ * the grid and block ncu profiled them with. */
 static void
 sql_range (const char *name, gint64 *gpu_ns, gint64 *gemm_ns, gint64 *copy_ns)
 {

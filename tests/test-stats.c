@@ -280,7 +280,7 @@ test_table_equals_nsys_console (void)
   g_assert_cmpstr (out, ==, from);
 }
 
-/* The rounding rule of FORMATS.md, on its own examples. */
+/* The rounding rule of docs/formats.md ("Rounding"), on its own examples. */
 static void
 test_rounding_rule (void)
 {

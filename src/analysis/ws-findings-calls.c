@@ -10,7 +10,7 @@
 #include "ws-sort.h"
 
 /* The checks on CUDA API calls: allocation in loops, small transfers and
- * over-synchronisation.  Thresholds: FORMATS.md, "Diagnostic checks";
+ * over-synchronisation.  Thresholds: docs/formats.md, "Diagnostic checks";
  * definitions: docs/NOTES.md, "Findings". */
 
 #define ALLOC_MIN_CALLS 10

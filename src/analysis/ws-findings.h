@@ -8,7 +8,7 @@
 
 G_BEGIN_DECLS
 
-/* The checks of the field's guides (FORMATS.md, "Diagnostic checks"), each
+/* The checks of the field's guides (docs/formats.md, "Diagnostic checks"), each
  * raised only where it applies.  Definitions and thresholds: docs/NOTES.md,
  * "Findings". */
 #define WS_FINDING_ALLOC_IN_LOOP "alloc-in-loop"

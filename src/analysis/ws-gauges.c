@@ -13,10 +13,10 @@
 #include "ws-ncu-value.h"
 #include "ws-stalls.h"
 
-/* Where each gauge comes from (FORMATS.md): the metrics in order of
- * preference, then what would collect them.  Names after the current ones
- * are the Pascal-era metrics of 2019 exports (sm__sol_pct, fbpa__sol_pct,
- * tex__hitrate_pct, …), which mean the same on those GPUs. */
+/* Where each gauge comes from (docs/formats.md, "Metric sources"): the metrics
+ * in order of preference, then what would collect them.  Names after the
+ * current ones are the Pascal-era metrics of 2019 exports (sm__sol_pct,
+ * fbpa__sol_pct, tex__hitrate_pct, …), which mean the same on those GPUs. */
 typedef struct
 {
   const char *metrics[8];

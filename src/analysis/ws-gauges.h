@@ -8,8 +8,8 @@
 
 G_BEGIN_DECLS
 
-/* The gauges' bands (the command-line workflow's thresholds, FORMATS.md), in
- * % of peak; a launch's verdict is ws_bottleneck_compute()'s. */
+/* The gauges' bands (the command-line workflow's thresholds, docs/formats.md,
+ * "Gauge bands"), in % of peak; a launch's verdict is ws_bottleneck_compute()'s. */
 #define WS_VERDICT_BUSY 60.0 /* SM or DRAM at or above: busy */
 #define WS_VERDICT_IDLE 40.0 /* the other one below: idle */
 #define WS_VERDICT_L1_HIT 50.0

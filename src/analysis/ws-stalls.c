@@ -164,12 +164,11 @@ collect (WsStalls *stalls, const WsNcuResults *results, guint launch)
 /**
  * ws_stalls_compute:
  *
- * Every stall reason @launch holds, in the first form the file has
- * (FORMATS.md's order: per issued instruction, 2019's cycles per issue,
- * % of active warps, then PC samples), largest first with its share of
- * their sum; then, where the file has the current names or none, the
- * reasons of the current WarpStateStats section that it lacks, as not
- * collected.
+ * Every stall reason @launch holds, in the first form the file has (the order
+ * of docs/formats.md, "Warp stalls": per issued instruction, 2019's cycles per
+ * issue, % of active warps, then PC samples), largest first with its share of
+ * their sum; then, where the file has the current names or none, the reasons
+ * of the current WarpStateStats section that it lacks, as not collected.
  *
  * Returns: (transfer full): the stalls; free with ws_stalls_free()
  */

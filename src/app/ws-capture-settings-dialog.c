@@ -58,7 +58,8 @@ struct _WsCaptureSettingsDialog
 
 G_DEFINE_FINAL_TYPE (WsCaptureSettingsDialog, ws_capture_settings_dialog, GTK_TYPE_DIALOG)
 
-/* FORMATS.md's sets of current ncu versions, offered until ncu says. */
+/* The sets of current ncu versions (docs/formats.md, "ncu sets and sections"),
+ * offered until ncu says. */
 static const char *const known_sets[] = { "basic",      "detailed", "full", "nvlink",
                                           "pmsampling", "roofline", NULL };
 

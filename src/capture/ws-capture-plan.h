@@ -8,8 +8,8 @@
 
 G_BEGIN_DECLS
 
-/* The six steps of the existing workflow (FORMATS.md), numbered as the
- * `[STEP x/6]` lines number them. */
+/* The six steps of the existing workflow (docs/formats.md, "The six steps"),
+ * numbered as the `[STEP x/6]` lines number them. */
 typedef enum
 {
   WS_CAPTURE_STEP_PREPARE = 1, /* create OUT/<group>/<NAME>/{nsys,ncu} */

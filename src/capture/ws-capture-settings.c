@@ -559,9 +559,9 @@ list_has (GPtrArray *list, const char *id)
  *   offers; %NULL or empty: unknown, the sections are kept
  * @warnings: (element-type utf8): gets a line for each choice changed
  *
- * FORMATS.md: `--set speed-of-light` no longer exists; what ncu does not
- * offer is replaced (sets) or dropped (sections) with a warning, rather
- * than failing every ncu run.
+ * docs/formats.md, "ncu sets and sections": `--set speed-of-light` no longer
+ * exists; what ncu does not offer is replaced (sets) or dropped (sections)
+ * with a warning, rather than failing every ncu run.
  */
 void
 ws_capture_settings_fit_ncu (WsCaptureSettings *self, GPtrArray *sets, GPtrArray *sections,

@@ -6,9 +6,9 @@
 
 G_BEGIN_DECLS
 
-/* What a capture run needs to know besides the targets: the settings of
- * the existing command-line workflow (FORMATS.md), filled from GSettings
- * (org.warpscope.Warpscope) and then from the workflow's environment
+/* What a capture run needs to know besides the targets: the settings of the
+ * existing command-line workflow (docs/formats.md, "Settings"), filled from
+ * GSettings (org.warpscope.Warpscope) and then from the workflow's environment
  * variables.  A plain struct: the runner copies it. */
 typedef struct
 {

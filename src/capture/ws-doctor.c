@@ -150,7 +150,8 @@ join (GPtrArray *list)
   return g_string_free (out, FALSE);
 }
 
-/* FORMATS.md: sets change between versions (`speed-of-light` is gone). */
+/* Sets change between versions (`speed-of-light` is gone): docs/formats.md,
+ * "ncu sets and sections". */
 static void
 check_ncu_choices (Machine *machine, const char *ncu, const WsCaptureSettings *settings)
 {

@@ -87,7 +87,7 @@ ws_target_column_name (WsTargetColumn column)
   return column_names[column];
 }
 
-/* FORMATS.md: WORKDIR or ENVS may be empty or `-`. */
+/* WORKDIR or ENVS may be empty or `-` (docs/formats.md, "targets.tsv"). */
 gboolean
 ws_target_value_is_empty (const char *value)
 {

@@ -20,7 +20,8 @@ typedef enum
 /* The columns of the workflow's files, which every row has. */
 #define WS_TARGET_N_BASIC_COLUMNS 4
 
-/* The header row a file has (FORMATS.md: optional, two spellings). */
+/* The header row a file has (docs/formats.md, "targets.tsv": optional, two
+ * spellings). */
 typedef enum
 {
   WS_TARGETS_HEADER_NONE,

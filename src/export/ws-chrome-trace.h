@@ -8,7 +8,7 @@
 G_BEGIN_DECLS
 
 /* A run in the Trace Event Format that Perfetto and chrome://tracing read
- * (FORMATS.md, "Chrome trace JSON"), written one event at a time. */
+ * (docs/formats.md, "Chrome trace JSON"), written one event at a time. */
 
 /* GPUs are processes of their own, numbered above any real pid (pids are
  * 24 bits in nsys's globalTid); their streams are threads numbered the same

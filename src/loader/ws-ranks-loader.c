@@ -189,13 +189,13 @@ capture_target_of (const char *export)
  * ws_ranks_loader_launches:
  * @paths: (array zero-terminated=1): as for ws_ranks_loader_expand()
  *
- * Splits the exports that @paths name into launches.  A job is one
- * launch (DESIGN.md, "Past one machine"): the per-rank exports of one
- * capture target (`capture --per-rank`), or files given together outside
- * any capture (one `%q{RANK}` naming, one multi-process export).  The
- * targets of a capture folder are separate launches, however close their
- * commands and times: BERT and ViT captured one after the other are two
- * runs, not two ranks.
+ * Splits the exports that @paths name into launches.  A job is one launch
+ * (docs/ARCHITECTURE.md, "Past one machine"): the per-rank exports of one
+ * capture target (`capture --per-rank`), or files given together outside any
+ * capture (one `%q{RANK}` naming, one multi-process export).  The targets of a
+ * capture folder are separate launches, however close their commands and
+ * times: BERT and ViT captured one after the other are two runs, not two
+ * ranks.
  *
  * Returns: (transfer full) (element-type WsLaunch): the launches, capture
  *   targets first in the order found, then the files of no capture; empty

@@ -7,8 +7,8 @@
 
 G_BEGIN_DECLS
 
-/* The gauges of one profiled launch (FORMATS.md, "Gauges: which metric
- * feeds which"), in the order the CSV of `warpscope-cli gauges` lists them. */
+/* The gauges of one profiled launch (docs/formats.md, "Metric sources"), in
+ * the order the CSV of `warpscope-cli gauges` lists them. */
 typedef enum
 {
   WS_GAUGE_DURATION,

@@ -9,7 +9,7 @@
 G_BEGIN_DECLS
 
 /* The summaries that Warpscope reproduces, with the same definitions as the
- * `nsys stats` reports of these names (FORMATS.md). */
+ * `nsys stats` reports of these names (docs/formats.md, "nsys stats reports"). */
 typedef enum
 {
   WS_SUMMARY_KERN_SUM,

@@ -19,7 +19,8 @@ typedef enum
   WS_N_VERDICTS,
 } WsVerdict;
 
-/* Nsight Compute's speed-of-light verdict (FORMATS.md). */
+/* Nsight Compute's speed-of-light verdict (docs/formats.md, "Speed-of-light
+ * rule"). */
 typedef enum
 {
   WS_SOL_UNKNOWN,

@@ -10,7 +10,8 @@ G_BEGIN_DECLS
 /* NVTX ranges projected onto the GPU: a kernel belongs to a range when the
  * CUDA API call that launched it (the one with its correlation id, in the
  * same process) ran on the range's thread, wholly within the range, as
- * nsys counts it (FORMATS.md, docs/NOTES.md "NVTX ranges on the GPU"). */
+ * nsys counts it (docs/formats.md and docs/NOTES.md, "NVTX ranges on the
+ * GPU"). */
 typedef struct _WsNvtxProjection WsNvtxProjection;
 
 /* GPU time per NVTX range name: what the NVTX summary adds. */
