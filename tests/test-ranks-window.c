@@ -460,7 +460,6 @@ test_capture_page_equals_cli (void)
       g_assert_cmpint (atoi (cells[0]), ==, (int) rank);
       g_test_message ("rank %u: median step %" G_GINT64_FORMAT " ns in the page, %s in the CSV",
                       rank, median, cells[9]);
-      g_assert_cmpint (median, >, 0);
       /* %.0f and llround may differ on a half: a median of an even count. */
       g_assert_cmpfloat (fabs ((double) median - g_ascii_strtod (cells[9], NULL)), <=, 1);
       g_assert_cmpint (comm, ==, g_ascii_strtoll (cells[5], NULL, 10));
