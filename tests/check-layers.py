@@ -7,6 +7,11 @@ library, of a library that library may use, or an outside header that its
 row allows.  Each edge that breaks the table is printed as FILE:LINE with
 what it includes and what the library may use; the exit status is then 1.
 
+A loaded run is read-only: the headers that change runs (BUILDERS) may be
+included only by the code that builds runs, and no other file may assign
+to a field of a WsRun (a variable declared `WsRun *NAME`, or a struct
+member of that type reached as `self->NAME`).
+
 Usage: check-layers.py SRC_DIR
 """
 
@@ -53,6 +58,13 @@ OUTSIDE = [
     ('gdk/', 'GTK', {'widgets', 'app'}),
 ]
 
+# The headers whose functions change a run, and who may include them: whole
+# libraries, and single files by name.  Tests may include anything.
+BUILDERS = {
+    'ws-run-build.h': ({'model', 'formats', 'loader'}, {'ws-stats.c', 'ws-ncu-match.c'}),
+    'ws-stats-build.h': ({'loader'}, {'ws-stats.c', 'ws-run-derive.c'}),
+}
+
 INCLUDE = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]')
 
 
@@ -66,6 +78,37 @@ def may_use(lib):
             seen.add(other)
             todo.extend(USES[other])
     return seen
+
+
+def run_fields(src):
+    """The member names of struct _WsRun, read from model's ws-run.h."""
+    with open(os.path.join(src, 'model', 'ws-run.h'), encoding='utf-8') as f:
+        text = f.read()
+    body = text[text.index('struct _WsRun\n{'):]
+    body = body[:body.index('\n};')]
+    body = re.sub(r'/\*.*?\*/', '', body, flags=re.S)
+    return set(re.findall(r'\**\s*(\w+)\s*(?:\[[^]]*\])?\s*;', body))
+
+
+def run_writes(path, fields):
+    """Each line of @path that assigns to a field of a WsRun."""
+    with open(path, encoding='utf-8') as f:
+        text = f.read()
+    names = set(re.findall(r'\bWsRun\s*\*\s*(?:const\s+)?(\w+)', text))
+    if not names:
+        return []
+    who = r'(?:\b\w+\s*->\s*)?\b(?:%s)' % '|'.join(sorted(names))
+    field = r'\s*->\s*(?:%s)\b(?:\s*(?:\.\s*\w+|\[[^];]*\]))*' % '|'.join(sorted(fields))
+    assign = re.compile(who + field + r'\s*(?:[-+*/|&]?=(?!=)|\+\+|--)')
+    taken = re.compile(r'(?<![&\w)\]])&\s*' + who + field + r'\s*[,)]')
+    changed = re.compile(r'\b(?:g_ptr_array_add|g_array_append_vals?|g_hash_table_insert|'
+                         r'g_hash_table_replace|g_free|g_clear_pointer|g_strfreev)\s*\(\s*&?\s*'
+                         + who + field + r'\s*[,)]')
+    found = []
+    for number, line in enumerate(text.split('\n'), 1):
+        if assign.search(line) or taken.search(line) or changed.search(line):
+            found.append((number, line.strip()))
+    return found
 
 
 def main():
@@ -116,6 +159,12 @@ def main():
                     if header == 'config.h':
                         continue
                     other = owner.get(header)
+                    if header in BUILDERS:
+                        libs, files = BUILDERS[header]
+                        if lib not in libs and os.path.basename(path) not in files:
+                            problems.append('%s: only the code that builds runs may include it '
+                                            '(%s; %s)' % (where, ', '.join(sorted(libs)),
+                                                          ', '.join(sorted(files))))
                     if other is None:
                         problems.append('%s: no such header under src/' % where)
                     elif other not in allowed:
@@ -128,10 +177,19 @@ def main():
                         problems.append('%s (%s): only %s may include it'
                                         % (where, what, ', '.join(sorted(libs))))
 
+    fields = run_fields(src)
+    builders, single = BUILDERS['ws-run-build.h']
+    for lib, path in sources:
+        if lib in builders or os.path.basename(path) in single:
+            continue
+        for number, line in run_writes(path, fields):
+            problems.append('%s:%d: writes to a loaded run (%s); only the code that builds runs '
+                            'may (ws-run-build.h)' % (os.path.relpath(path, root), number, line))
+
     for problem in problems:
         print(problem)
     if problems:
-        print('%d include(s) break the layer table (docs/ARCHITECTURE.md)' % len(problems))
+        print('%d problem(s) with the layer table or a loaded run (docs/ARCHITECTURE.md)' % len(problems))
         return 1
     print('%d includes in %d files follow the layer table' % (edges, len(sources)))
     return 0

@@ -25,7 +25,6 @@ load (const char *nsys, const char *ncu)
 {
   WsRun *run = ws_test_load_nsys_ncu (nsys, ncu);
 
-  ws_stats_compute_summaries (run);
   return run;
 }
 

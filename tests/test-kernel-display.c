@@ -165,7 +165,7 @@ test_unique_in_stats_csvs (void)
       g_autofree char *path = NULL;
       const char *paths[] = { NULL, NULL };
       g_autoptr (WsRun) run = NULL;
-      WsSummary *summary;
+      const WsSummary *summary;
       g_autofree const char **names = NULL;
       g_auto (GStrv) labels = NULL;
       g_autoptr (GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);

@@ -5,6 +5,7 @@
 
 #include "ws-lanes.h"
 #include "ws-ranks.h"
+#include "ws-run-build.h"
 #include "ws-run-loader.h"
 #include "ws-sort.h"
 #include "ws-test-load.h"

@@ -223,7 +223,7 @@ test_run_from_csvs (void)
   const char *paths[] = { kern, nvtx, NULL };
   g_autoptr (GError) error = NULL;
   g_autoptr (WsRun) run = ws_run_load (paths, WS_LOAD_ALL, NULL, NULL, NULL, &error);
-  WsSummary *summary;
+  const WsSummary *summary;
 
   g_assert_no_error (error);
   g_assert_cmpuint (run->kernels.n, ==, 0);

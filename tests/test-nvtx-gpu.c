@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "ws-nvtx-gpu.h"
+#include "ws-run-build.h"
 #include "ws-stats.h"
 #include "ws-test-load.h"
 #include "ws-test-util.h"

@@ -15,7 +15,6 @@ load (const char *name)
 {
   WsRun *run = ws_test_load_nsys (name);
 
-  ws_stats_compute_summaries (run);
   return run;
 }
 

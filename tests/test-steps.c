@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "ws-gpu-busy.h"
+#include "ws-run-build.h"
 #include "ws-stats.h"
 #include "ws-steps.h"
 #include "ws-test-load.h"

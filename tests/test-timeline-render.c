@@ -4,6 +4,7 @@
 #include <glib/gstdio.h>
 #include <string.h>
 
+#include "ws-run-build.h"
 #include "ws-run-loader.h"
 #include "ws-test-load.h"
 #include "ws-test-util.h"

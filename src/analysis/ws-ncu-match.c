@@ -9,6 +9,7 @@
 #include "ws-kernel-display.h"
 #include "ws-kernel-name.h"
 #include "ws-ncu-match.h"
+#include "ws-run-build.h"
 
 static gboolean
 is_ident_start (char c)
@@ -644,7 +645,7 @@ ws_ncu_match_attach (WsRun *run, WsNcuResults *ncu)
   run->ncu = ncu;
   ws_ncu_match_run (ncu, run);
   for (guint i = 0; i < ncu->files->len; i++)
-    g_ptr_array_add (run->prov.files, g_strdup (g_ptr_array_index (ncu->files, i)));
+    ws_run_add_file (run, g_ptr_array_index (ncu->files, i));
 }
 
 /**

@@ -6,7 +6,9 @@
 #include <string.h>
 
 #include "ws-hash.h"
+#include "ws-run-build.h"
 #include "ws-sort.h"
+#include "ws-stats-build.h"
 #include "ws-stats.h"
 
 /* Swaps a and b. */
@@ -579,14 +581,15 @@ ws_stats_compute_kernels_in (const WsRun *run, WsNameForm form, gint64 from, gin
   return summarise_kernels (run, form, first, MAX (first, last), FALSE);
 }
 
-/* Computes the five summaries once, on the loading thread, before the run
- * is shared: a run is immutable once it reaches a window. */
+/* Computes the five summaries once, on the thread that built @run, before
+ * the run is shared: a run is immutable once it reaches a window.  A
+ * summary read from a stats CSV is kept. */
 void
-ws_stats_compute_summaries (WsRun *run)
+ws_stats_set_summaries (WsRun *run)
 {
   for (guint kind = 0; kind < WS_N_SUMMARY_KINDS; kind++)
-    if (run->summaries[kind] == NULL && ws_run_has_summary_data (run, kind))
-      run->summaries[kind] = ws_stats_compute (run, kind, WS_NAME_DEMANGLED);
+    if (ws_run_get_summary (run, kind) == NULL && ws_run_has_summary_data (run, kind))
+      ws_run_set_summary (run, kind, ws_stats_compute (run, kind, WS_NAME_DEMANGLED));
 }
 
 /**

@@ -19,15 +19,12 @@ typedef struct
   double stddev;
 } WsGroupStats;
 
-void ws_stats_compute_summaries (WsRun *run);
 WsSummary *ws_stats_summary (const WsRun *run, WsSummaryKind kind, WsNameForm form);
 WsSummary *ws_stats_compute (const WsRun *run, WsSummaryKind kind, WsNameForm form);
 WsSummary *ws_stats_compute_sketched (const WsRun *run, WsSummaryKind kind, WsNameForm form);
 WsSummary *ws_stats_compute_nvtx_ops (const WsRun *run);
 char *ws_nvtx_op_name (const char *name);
 WsSummary *ws_stats_compute_kernels_in (const WsRun *run, WsNameForm form, gint64 from, gint64 to);
-WsSummary *ws_stats_compute_nvtx_ops (const WsRun *run);
-char *ws_nvtx_op_name (const char *name);
 gboolean ws_nvtx_has_op_ranges (const WsRun *run);
 
 void ws_group_stats (gint64 *values, gsize n, WsGroupStats *out);

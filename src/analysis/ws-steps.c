@@ -10,6 +10,7 @@
 #include "ws-findings.h"
 #include "ws-format.h"
 #include "ws-launch-index.h"
+#include "ws-run-derive.h"
 #include "ws-run-slice.h"
 #include "ws-sort.h"
 #include "ws-stats.h"
@@ -649,7 +650,6 @@ slice_launched (const WsRun *run, const WsSpan *spans, guint n)
   g_autofree gint64 *ends = g_new (gint64, MAX (n, 1));
   g_autofree gint64 *kernel_times = NULL;
   g_autofree gint64 *memop_times = NULL;
-  WsRun *slice;
 
   for (guint i = 0; i < n; i++)
     {
@@ -657,9 +657,7 @@ slice_launched (const WsRun *run, const WsSpan *spans, guint n)
       ends[i] = spans[i].end;
     }
   launch_times (run, &kernel_times, &memop_times);
-  slice = ws_run_slice (run, starts, ends, n, kernel_times, memop_times);
-  ws_stats_compute_summaries (slice);
-  return slice;
+  return ws_run_derive_slice (run, starts, ends, n, kernel_times, memop_times);
 }
 
 /**

@@ -8,6 +8,7 @@
 
 #include "ws-format.h"
 #include "ws-kernel-display.h"
+#include "ws-run-derive.h"
 #include "ws-stats.h"
 #include "ws-ranks.h"
 #include "ws-run-slice.h"
@@ -449,9 +450,8 @@ rank_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *can
 {
   WsRun *run = task_data;
   guint32 pid = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (task), "pid"));
-  g_autoptr (WsRun) rank = ws_run_select_pids (run, &pid, 1);
+  g_autoptr (WsRun) rank = ws_run_derive_pids (run, &pid, 1);
 
-  ws_stats_compute_summaries (rank);
   g_task_return_pointer (task, g_steal_pointer (&rank), (GDestroyNotify) ws_run_unref);
 }
 

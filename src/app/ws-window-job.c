@@ -6,6 +6,7 @@
 
 #include "ws-compare-window.h"
 #include "ws-ranks-loader.h"
+#include "ws-run-derive.h"
 #include "ws-run-slice.h"
 #include "ws-stats.h"
 #include "ws-window-private.h"
@@ -142,10 +143,7 @@ peers_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *ca
 
   for (guint i = 0; i < 2; i++)
     {
-      WsRun *one = ws_run_select_pids (data->run, &data->pids[i], 1);
-
-      ws_stats_compute_summaries (one);
-      g_ptr_array_add (runs, one);
+      g_ptr_array_add (runs, ws_run_derive_pids (data->run, &data->pids[i], 1));
     }
   g_task_return_pointer (task, runs, (GDestroyNotify) g_ptr_array_unref);
 }

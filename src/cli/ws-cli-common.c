@@ -20,6 +20,7 @@
 #include "ws-findings.h"
 #include "ws-format.h"
 #include "ws-gpu-busy.h"
+#include "ws-run-derive.h"
 #include "ws-steps.h"
 #include "ws-digest-loader.h"
 #include "ws-error.h"
@@ -288,7 +289,7 @@ apply_rank_filter (WsRun *run, const char *file, GError **error)
   if (run->digest != NULL)
     return ws_digest_loader_run_new (run->digest, (const guint *) (gpointer) numbers->data,
                                      numbers->len, 0);
-  selected = ws_run_select_pids (run, (const guint32 *) pids->data, pids->len);
+  selected = ws_run_derive_pids (run, (const guint32 *) pids->data, pids->len);
   return selected;
 }
 

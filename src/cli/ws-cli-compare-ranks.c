@@ -11,6 +11,7 @@
 #include "ws-input.h"
 #include "ws-rank-compare.h"
 #include "ws-ranks.h"
+#include "ws-run-derive.h"
 #include "ws-table-writer.h"
 #include "ws-run-slice.h"
 #include "ws-stats.h"
@@ -89,7 +90,6 @@ rank_run (WsRun *run, guint number, const char *file, GError **error)
 {
   gint index = ws_ranks_index_of (run->ranks, number);
   guint32 pid;
-  WsRun *one;
 
   if (index < 0)
     {
@@ -101,9 +101,7 @@ rank_run (WsRun *run, guint number, const char *file, GError **error)
       return NULL;
     }
   pid = ws_ranks_get (run->ranks, index)->pid;
-  one = ws_run_select_pids (run, &pid, 1);
-  ws_stats_compute_summaries (one);
-  return one;
+  return ws_run_derive_pids (run, &pid, 1);
 }
 
 /**

@@ -261,8 +261,6 @@ ws_cli_compare (int argc, char **argv)
     if (after == NULL)
       return ws_cli_fail (error);
   }
-  ws_stats_compute_summaries (before);
-  ws_stats_compute_summaries (after);
   /* Set-up (cuDNN autotuning, cudnn.benchmark trials) is no part of what
    * a change did to the loop: with steps on both sides, their steady
    * states are compared. */

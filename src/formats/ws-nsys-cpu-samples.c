@@ -7,6 +7,7 @@
 #include "ws-error.h"
 #include "ws-limits.h"
 #include "ws-nsys-reader-private.h"
+#include "ws-run-build.h"
 #include "ws-sqlite.h"
 
 /* nsys's CPU sampling (`--sample=process-tree`, `--sample=cpu`): one

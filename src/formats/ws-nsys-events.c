@@ -7,6 +7,7 @@
 #include "ws-limits.h"
 #include "ws-nsys-reader-private.h"
 #include "ws-nvtx-depth.h"
+#include "ws-run-build.h"
 #include "ws-sort.h"
 #include "ws-sqlite.h"
 

@@ -11,6 +11,7 @@
 #include "ws-limits.h"
 #include "ws-nsys-reader-private.h"
 #include "ws-nsys-reader.h"
+#include "ws-run-build.h"
 #include "ws-sort.h"
 #include "ws-sqlite.h"
 

@@ -10,6 +10,7 @@
 #include "ws-nsys-reader-private.h"
 #include "ws-nvprof-reader-private.h"
 #include "ws-nvtx-depth.h"
+#include "ws-run-build.h"
 #include "ws-sqlite.h"
 
 /* ---- NVTX -------------------------------------------------------------- */

@@ -12,6 +12,7 @@
 #include "ws-nvprof-reader-private.h"
 #include "ws-nvprof-reader.h"
 #include "ws-nvtx-depth.h"
+#include "ws-run-build.h"
 #include "ws-sqlite.h"
 
 /* nvprof's `-o` exports (`.nvvp`, `.nvprof`, any name): SQLite databases

@@ -10,6 +10,7 @@
 #include "ws-demangle.h"
 #include "ws-error.h"
 #include "ws-nvprof-trace.h"
+#include "ws-run-build.h"
 #include "ws-sort.h"
 
 /* `nvprof --print-gpu-trace` (CUDA ≤ 10), as text or `--csv`: one row per

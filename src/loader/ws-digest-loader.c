@@ -15,6 +15,7 @@
 #include "ws-input.h"
 #include "ws-file.h"
 #include "ws-ranks-loader.h"
+#include "ws-run-build.h"
 #include "ws-run-loader.h"
 
 /* The part of an export its checksum covers: enough to tell a rewritten

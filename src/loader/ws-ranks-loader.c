@@ -13,8 +13,10 @@
 #include "ws-nsys-reader.h"
 #include "ws-rank-measure.h"
 #include "ws-ranks-loader.h"
+#include "ws-run-build.h"
 #include "ws-run-loader.h"
 #include "ws-run-merge.h"
+#include "ws-stats-build.h"
 #include "ws-stats.h"
 
 static gboolean
@@ -780,7 +782,7 @@ load_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *can
       return;
     }
   ws_load_relay_progress (0.98, _ ("Computing the summaries"), load->relay);
-  ws_stats_compute_summaries (run);
+  ws_stats_set_summaries (run);
   g_task_return_pointer (task, run, (GDestroyNotify) ws_run_unref);
 }
 

@@ -22,7 +22,9 @@
 #include "ws-nvprof-trace.h"
 #include "ws-report-convert.h"
 #include "ws-manifest-reader.h"
+#include "ws-run-build.h"
 #include "ws-run-loader.h"
+#include "ws-stats-build.h"
 #include "ws-stats.h"
 
 /* The ncu CSVs of a run, read together (a raw and a details export of one
@@ -511,6 +513,272 @@ read_nvprof_logs (GPtrArray *files, GArray *kinds, gboolean with_ncu, GHashTable
   return TRUE;
 }
 
+/* The files of one run, as the loader reads them: each path, a folder's
+ * files in its place, their kinds, whether each came from a folder, the
+ * reports converted to exports, and a capture folder's record. */
+typedef struct
+{
+  GPtrArray *files;    /* char * */
+  GArray *kinds;       /* WsInputKind, one per file */
+  GArray *in_folder;   /* gboolean, one per file */
+  GHashTable *reports; /* export path → the report it was converted from */
+  GHashTable *logs;    /* nvprof log path → its results (GPtrArray) */
+  GPtrArray *warnings; /* char *: what the ncu CSVs and the record said */
+  char *run_json;      /* a capture folder's run.json, or NULL */
+  WsCaptureRecord *capture;
+  gboolean from_folder;
+  const char *export; /* the one export among @files, or NULL */
+  WsInputKind export_kind;
+} RunFiles;
+
+static void
+run_files_clear (RunFiles *in)
+{
+  g_clear_pointer (&in->files, g_ptr_array_unref);
+  g_clear_pointer (&in->kinds, g_array_unref);
+  g_clear_pointer (&in->in_folder, g_array_unref);
+  g_clear_pointer (&in->reports, g_hash_table_unref);
+  g_clear_pointer (&in->logs, g_hash_table_unref);
+  g_clear_pointer (&in->warnings, g_ptr_array_unref);
+  g_clear_pointer (&in->run_json, g_free);
+  g_clear_pointer (&in->capture, ws_capture_record_free);
+}
+
+/* Lists @paths' files (a folder's in its place) into @in.  A digest opens
+ * alone and is loaded here: then @digest is set and TRUE returned. */
+static gboolean
+gather_files (const char *const *paths, RunFiles *in, GCancellable *cancellable, WsRun **digest,
+              GError **error)
+{
+  for (guint i = 0; paths[i] != NULL; i++)
+    {
+      WsInputKind kind = ws_input_detect (paths[i], error);
+      gboolean folder = kind == WS_INPUT_FOLDER;
+
+      if (kind == WS_INPUT_UNKNOWN)
+        return FALSE;
+      /* A digest is a job of its own, without events to join. */
+      if (kind == WS_INPUT_DIGEST)
+        {
+          if (i > 0 || paths[1] != NULL)
+            {
+              g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_FORMAT,
+                           "%s: a digest opens alone, not with other files", paths[i]);
+              return FALSE;
+            }
+          *digest = ws_digest_loader_open (paths[i], WS_DIGEST_CHECK_STAT, WS_DIGEST_READ_DEFAULT,
+                                           cancellable, error);
+          return *digest != NULL;
+        }
+      if (folder)
+        {
+          in->from_folder = TRUE;
+          if (!ws_input_expand_folder (paths[i], in->files,
+                                       in->run_json == NULL ? &in->run_json : NULL, error))
+            return FALSE;
+        }
+      else
+        g_ptr_array_add (in->files, g_strdup (paths[i]));
+      while (in->in_folder->len < in->files->len)
+        g_array_append_val (in->in_folder, folder);
+    }
+
+  if (!ws_input_check_distinct (in->files, error))
+    return FALSE;
+  for (guint i = 0; i < in->files->len; i++)
+    {
+      WsInputKind kind = ws_input_detect (g_ptr_array_index (in->files, i), error);
+
+      if (kind == WS_INPUT_UNKNOWN)
+        return FALSE;
+      g_array_append_val (in->kinds, kind);
+    }
+  if (in->run_json != NULL)
+    {
+      g_autoptr (GError) local = NULL;
+
+      in->capture = ws_manifest_read (in->run_json, &local);
+      if (in->capture == NULL)
+        g_ptr_array_add (in->warnings, g_strdup (local->message));
+    }
+  return TRUE;
+}
+
+/* Finds the one export among @in's files and the ncu CSVs. */
+static gboolean
+pick_export (RunFiles *in, GPtrArray *ncu_paths, GArray *ncu_in_folder, GError **error)
+{
+  for (guint i = 0; i < in->files->len; i++)
+    {
+      const char *path = g_ptr_array_index (in->files, i);
+      WsInputKind kind = g_array_index (in->kinds, WsInputKind, i);
+
+      if (kind == WS_INPUT_NSYS_SQLITE || kind == WS_INPUT_NVPROF_SQLITE ||
+          kind == WS_INPUT_NVPROF_TRACE)
+        {
+          if (in->export != NULL)
+            {
+              const char *report = g_hash_table_lookup (in->reports, path);
+              const char *other = g_hash_table_lookup (in->reports, in->export);
+
+              g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_FORMAT,
+                           "%s: a run holds one nsys export, and %s is another; open it in a "
+                           "window of its own",
+                           report != NULL ? report : path, other != NULL ? other : in->export);
+              return FALSE;
+            }
+          in->export = path;
+          in->export_kind = kind;
+        }
+      if (kind == WS_INPUT_NCU_CSV)
+        {
+          g_ptr_array_add (ncu_paths, (gpointer) path);
+          g_array_append_val (ncu_in_folder, g_array_index (in->in_folder, gboolean, i));
+        }
+    }
+  return TRUE;
+}
+
+/* The profiled launches of the run: its ncu CSVs', or an nvprof metrics
+ * log's.  %NULL without an error when there are none. */
+static WsNcuResults *
+read_profiled (RunFiles *in, GCancellable *cancellable, GError **error)
+{
+  g_autoptr (GPtrArray) ncu_paths = g_ptr_array_new ();
+  g_autoptr (GArray) ncu_in_folder = g_array_new (FALSE, FALSE, sizeof (gboolean));
+  g_autoptr (WsNcuResults) ncu = NULL;
+
+  if (!pick_export (in, ncu_paths, ncu_in_folder, error))
+    return NULL;
+  if (ncu_paths->len > 0)
+    {
+      g_autoptr (GError) local = NULL;
+
+      ncu = load_ncu (ncu_paths, ncu_in_folder, in->warnings, cancellable, &local);
+      if (ncu == NULL)
+        {
+          name_report (in->reports, local);
+          g_propagate_error (error, g_steal_pointer (&local));
+          return NULL;
+        }
+      if (in->run_json != NULL)
+        expect_manifest_kernels (ncu, in->run_json);
+      else
+        expect_beside_kernels (ncu);
+    }
+  if (!read_nvprof_logs (in->files, in->kinds, ncu != NULL, in->logs, &ncu, error))
+    return NULL;
+  return g_steal_pointer (&ncu);
+}
+
+/* The run of the export, with @ncu matched to its kernels; or a run of the
+ * profiled launches alone; or an empty run for the CSVs and profiles. */
+static WsRun *
+read_events (RunFiles *in, WsNcuResults *ncu, WsLoadFlags flags, GCancellable *cancellable,
+             ReadingProgress *reading, GError **error)
+{
+  g_autoptr (GError) local = NULL;
+  WsProgressFunc progress = reading->func != NULL ? reading_progress : NULL;
+  WsRun *run;
+
+  if (in->export == NULL && ncu != NULL)
+    {
+      run = ws_run_new_from_ncu (ncu);
+      ws_ncu_results_compute_labels (ncu, NULL);
+      return run;
+    }
+  if (in->export == NULL)
+    {
+      run = ws_run_new ();
+      run->prov.kind =
+        g_strdup (ws_input_kind_to_string (g_array_index (in->kinds, WsInputKind, 0)));
+      return run;
+    }
+
+  if (in->export_kind == WS_INPUT_NVPROF_TRACE)
+    run = ws_nvprof_trace_read (in->export, &local);
+  else if (in->export_kind == WS_INPUT_NVPROF_SQLITE)
+    run = ws_nvprof_reader_load (in->export, flags, cancellable, progress, reading, &local);
+  else
+    run = ws_nsys_reader_load (in->export, flags, cancellable, progress, reading, &local);
+  if (run == NULL)
+    {
+      name_report (in->reports, local);
+      g_propagate_error (error, g_steal_pointer (&local));
+      return NULL;
+    }
+  if (ncu != NULL)
+    ws_ncu_match_attach (run, ncu);
+  if (!(flags & (WS_LOAD_LEAN | WS_LOAD_NO_RANKS)))
+    ws_ranks_loader_attach_processes (run);
+  return run;
+}
+
+/* What the run says of where it came from: its kind, its files, the
+ * warnings of its inputs, the capture's record. */
+static void
+set_provenance (WsRun *run, RunFiles *in)
+{
+  WsInputKind first_kind = g_array_index (in->kinds, WsInputKind, 0);
+  GHashTableIter iter;
+  gpointer report;
+
+  for (guint i = 0; i < in->warnings->len; i++)
+    ws_run_add_warning (run, "%s", (const char *) g_ptr_array_index (in->warnings, i));
+  if (in->from_folder)
+    {
+      g_free (run->prov.kind);
+      run->prov.kind = g_strdup ("capture-folder");
+    }
+  else if (is_report (first_kind))
+    {
+      /* The run is that of the report the user opened, read through its
+       * conversion. */
+      g_free (run->prov.kind);
+      run->prov.kind = g_strdup (ws_input_kind_to_string (first_kind));
+    }
+  g_hash_table_iter_init (&iter, in->reports);
+  while (g_hash_table_iter_next (&iter, NULL, &report))
+    ws_run_add_file (run, report);
+}
+
+/* Adds what the other files give: stats CSVs' summaries, nvprof logs'
+ * tables, CPU profiles, the capture's record. */
+static gboolean
+attach_others (WsRun *run, RunFiles *in, GCancellable *cancellable, GError **error)
+{
+  for (guint i = 0; i < in->files->len; i++)
+    {
+      const char *path = g_ptr_array_index (in->files, i);
+      WsInputKind kind = g_array_index (in->kinds, WsInputKind, i);
+
+      if (g_cancellable_set_error_if_cancelled (cancellable, error))
+        return FALSE;
+      if (kind == WS_INPUT_NSYS_STATS_CSV && !attach_stats (run, path, error))
+        return FALSE;
+      if (kind == WS_INPUT_NVPROF_LOG)
+        attach_nvprof_log (run, path, g_hash_table_lookup (in->logs, path));
+      if (kind == WS_INPUT_CPU_PROFILE)
+        {
+          WsCpuProfile *profile = ws_cpu_reader_load (path, error);
+
+          if (profile == NULL)
+            return FALSE;
+          g_ptr_array_add (run->cpu_profiles, profile);
+          ws_run_add_file (run, path);
+        }
+    }
+
+  if (in->run_json != NULL)
+    ws_run_add_file (run, in->run_json);
+  if (in->capture != NULL)
+    {
+      run->prov.capture_command = g_strdup (in->capture->cmd);
+      run->prov.capture = g_steal_pointer (&in->capture);
+    }
+  return TRUE;
+}
+
 /**
  * ws_run_load:
  * @paths: (array zero-terminated=1): the files of one run: at most one nsys
@@ -524,7 +792,9 @@ read_nvprof_logs (GPtrArray *files, GArray *kinds, gboolean with_ncu, GHashTable
  * converted first (ws_report_convert()).  The nsys export gives the
  * events; a stats CSV gives its summary where the export has no such
  * events (or there is no export); the ncu CSVs give the profiled launches,
- * matched to the export's kernels when there is one.
+ * matched to the export's kernels when there is one.  The run comes with
+ * everything the pages and commands read (ws_run_get_summary() included),
+ * whichever way it was loaded, and is not changed after.
  *
  * Returns: (transfer full): the run, or %NULL with @error set.
  */
@@ -532,217 +802,47 @@ WsRun *
 ws_run_load (const char *const *paths, WsLoadFlags flags, GCancellable *cancellable,
              WsProgressFunc progress, gpointer progress_data, GError **error)
 {
-  g_autoptr (GPtrArray) files = g_ptr_array_new_with_free_func (g_free);
-  g_autoptr (GArray) kinds = g_array_new (FALSE, FALSE, sizeof (WsInputKind));
-  g_autoptr (GArray) in_folder = g_array_new (FALSE, FALSE, sizeof (gboolean));
-  g_autoptr (GPtrArray) ncu_paths = g_ptr_array_new ();
-  g_autoptr (GArray) ncu_in_folder = g_array_new (FALSE, FALSE, sizeof (gboolean));
-  g_autoptr (GPtrArray) ncu_warnings = g_ptr_array_new_with_free_func (g_free);
-  g_autoptr (GHashTable) reports = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
-  g_autoptr (GHashTable) logs =
-    g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) g_ptr_array_unref);
+  RunFiles in = {
+    .files = g_ptr_array_new_with_free_func (g_free),
+    .kinds = g_array_new (FALSE, FALSE, sizeof (WsInputKind)),
+    .in_folder = g_array_new (FALSE, FALSE, sizeof (gboolean)),
+    .reports = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free),
+    .logs =
+      g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) g_ptr_array_unref),
+    .warnings = g_ptr_array_new_with_free_func (g_free),
+    .export_kind = WS_INPUT_NSYS_SQLITE,
+  };
+  ReadingProgress reading = { progress, progress_data };
   g_autoptr (WsNcuResults) ncu = NULL;
   g_autoptr (GError) local = NULL;
-  g_autofree char *run_json = NULL;
-  g_autoptr (WsCaptureRecord) capture = NULL;
+  WsRun *digest = NULL;
   g_autoptr (WsRun) run = NULL;
-  ReadingProgress reading = { progress, progress_data };
-  const char *export = NULL;
-  WsInputKind export_kind = WS_INPUT_NSYS_SQLITE;
-  WsInputKind first_kind;
-  gboolean from_folder = FALSE;
 
   g_return_val_if_fail (paths != NULL && paths[0] != NULL, NULL);
 
-  for (guint i = 0; paths[i] != NULL; i++)
+  if (!gather_files (paths, &in, cancellable, &digest, error) || digest != NULL)
     {
-      WsInputKind kind = ws_input_detect (paths[i], error);
-
-      if (kind == WS_INPUT_UNKNOWN)
-        return NULL;
-      /* A digest is a job of its own, without events to join. */
-      if (kind == WS_INPUT_DIGEST)
-        {
-          if (i > 0 || paths[1] != NULL)
-            {
-              g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_FORMAT,
-                           "%s: a digest opens alone, not with other files", paths[i]);
-              return NULL;
-            }
-          return ws_digest_loader_open (paths[i], WS_DIGEST_CHECK_STAT, WS_DIGEST_READ_DEFAULT,
-                                        cancellable, error);
-        }
-      if (kind == WS_INPUT_FOLDER)
-        {
-          gboolean yes = TRUE;
-
-          from_folder = TRUE;
-          if (!ws_input_expand_folder (paths[i], files, run_json == NULL ? &run_json : NULL, error))
-            return NULL;
-          while (in_folder->len < files->len)
-            g_array_append_val (in_folder, yes);
-        }
-      else
-        {
-          gboolean no = FALSE;
-
-          g_ptr_array_add (files, g_strdup (paths[i]));
-          g_array_append_val (in_folder, no);
-        }
+      run_files_clear (&in);
+      return digest;
     }
-
-  if (!ws_input_check_distinct (files, error))
-    return NULL;
-  for (guint i = 0; i < files->len; i++)
+  if (convert_reports (in.files, in.kinds, in.in_folder, in.reports, in.capture, in.warnings,
+                       cancellable, progress, progress_data, error) &&
+      ((ncu = read_profiled (&in, cancellable, &local)) != NULL || local == NULL))
+    run = read_events (&in, ncu, flags, cancellable, &reading, &local);
+  if (run != NULL)
     {
-      WsInputKind kind = ws_input_detect (g_ptr_array_index (files, i), error);
-
-      if (kind == WS_INPUT_UNKNOWN)
-        return NULL;
-      g_array_append_val (kinds, kind);
+      set_provenance (run, &in);
+      if (!attach_others (run, &in, cancellable, &local))
+        g_clear_pointer (&run, ws_run_unref);
     }
-  first_kind = g_array_index (kinds, WsInputKind, 0);
-  if (run_json != NULL)
+  run_files_clear (&in);
+  if (run == NULL)
     {
-      capture = ws_manifest_read (run_json, &local);
-      if (capture == NULL)
-        {
-          g_ptr_array_add (ncu_warnings, g_strdup (local->message));
-          g_clear_error (&local);
-        }
+      if (local != NULL)
+        g_propagate_error (error, g_steal_pointer (&local));
+      return NULL;
     }
-  if (!convert_reports (files, kinds, in_folder, reports, capture, ncu_warnings, cancellable,
-                        progress, progress_data, error))
-    return NULL;
-
-  for (guint i = 0; i < files->len; i++)
-    {
-      const char *path = g_ptr_array_index (files, i);
-      WsInputKind kind = g_array_index (kinds, WsInputKind, i);
-
-      if (kind == WS_INPUT_NSYS_SQLITE || kind == WS_INPUT_NVPROF_SQLITE ||
-          kind == WS_INPUT_NVPROF_TRACE)
-        {
-          if (export != NULL)
-            {
-              const char *report = g_hash_table_lookup (reports, path);
-              const char *other = g_hash_table_lookup (reports, export);
-
-              g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_FORMAT,
-                           "%s: a run holds one nsys export, and %s is another; open it in a "
-                           "window of its own",
-                           report != NULL ? report : path, other != NULL ? other : export);
-              return NULL;
-            }
-          export = path;
-          export_kind = kind;
-        }
-      if (kind == WS_INPUT_NCU_CSV)
-        {
-          g_ptr_array_add (ncu_paths, (gpointer) path);
-          g_array_append_val (ncu_in_folder, g_array_index (in_folder, gboolean, i));
-        }
-    }
-
-  if (ncu_paths->len > 0)
-    {
-      ncu = load_ncu (ncu_paths, ncu_in_folder, ncu_warnings, cancellable, &local);
-      if (ncu == NULL)
-        {
-          name_report (reports, local);
-          g_propagate_error (error, g_steal_pointer (&local));
-          return NULL;
-        }
-      if (run_json != NULL)
-        expect_manifest_kernels (ncu, run_json);
-      else
-        expect_beside_kernels (ncu);
-    }
-  if (!read_nvprof_logs (files, kinds, ncu != NULL, logs, &ncu, error))
-    return NULL;
-  if (export != NULL)
-    {
-      if (export_kind == WS_INPUT_NVPROF_TRACE)
-        run = ws_nvprof_trace_read (export, &local);
-      else if (export_kind == WS_INPUT_NVPROF_SQLITE)
-        run = ws_nvprof_reader_load (export, flags, cancellable,
-                                     progress != NULL ? reading_progress : NULL, &reading, &local);
-      else
-        run = ws_nsys_reader_load (export, flags, cancellable,
-                                   progress != NULL ? reading_progress : NULL, &reading, &local);
-      if (run == NULL)
-        {
-          name_report (reports, local);
-          g_propagate_error (error, g_steal_pointer (&local));
-          return NULL;
-        }
-      if (ncu != NULL)
-        ws_ncu_match_attach (run, ncu);
-      if (!(flags & (WS_LOAD_LEAN | WS_LOAD_NO_RANKS)))
-        ws_ranks_loader_attach_processes (run);
-    }
-  else if (ncu != NULL)
-    {
-      run = ws_run_new_from_ncu (ncu);
-      ws_ncu_results_compute_labels (ncu, NULL);
-    }
-  else
-    {
-      run = ws_run_new ();
-      run->prov.kind = g_strdup (ws_input_kind_to_string (g_array_index (kinds, WsInputKind, 0)));
-    }
-  for (guint i = 0; i < ncu_warnings->len; i++)
-    ws_run_add_warning (run, "%s", (const char *) g_ptr_array_index (ncu_warnings, i));
-  if (from_folder)
-    {
-      g_free (run->prov.kind);
-      run->prov.kind = g_strdup ("capture-folder");
-    }
-  else if (is_report (first_kind))
-    {
-      /* The run is that of the report the user opened, read through its
-       * conversion. */
-      g_free (run->prov.kind);
-      run->prov.kind = g_strdup (ws_input_kind_to_string (first_kind));
-    }
-  {
-    GHashTableIter iter;
-    gpointer report;
-
-    g_hash_table_iter_init (&iter, reports);
-    while (g_hash_table_iter_next (&iter, NULL, &report))
-      g_ptr_array_add (run->prov.files, g_strdup (report));
-  }
-
-  for (guint i = 0; i < files->len; i++)
-    {
-      const char *path = g_ptr_array_index (files, i);
-      WsInputKind kind = g_array_index (kinds, WsInputKind, i);
-
-      if (g_cancellable_set_error_if_cancelled (cancellable, error))
-        return NULL;
-      if (kind == WS_INPUT_NSYS_STATS_CSV && !attach_stats (run, path, error))
-        return NULL;
-      if (kind == WS_INPUT_NVPROF_LOG)
-        attach_nvprof_log (run, path, g_hash_table_lookup (logs, path));
-      if (kind == WS_INPUT_CPU_PROFILE)
-        {
-          WsCpuProfile *profile = ws_cpu_reader_load (path, error);
-
-          if (profile == NULL)
-            return NULL;
-          g_ptr_array_add (run->cpu_profiles, profile);
-          g_ptr_array_add (run->prov.files, g_strdup (path));
-        }
-    }
-
-  if (run_json != NULL)
-    g_ptr_array_add (run->prov.files, g_strdup (run_json));
-  if (capture != NULL)
-    {
-      run->prov.capture_command = g_strdup (capture->cmd);
-      run->prov.capture = g_steal_pointer (&capture);
-    }
+  ws_stats_set_summaries (run);
   return g_steal_pointer (&run);
 }
 
@@ -794,8 +894,6 @@ load_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *can
 
   run = ws_run_load ((const char *const *) load->paths, load->flags, cancellable,
                      load->relay != NULL ? ws_load_relay_progress : NULL, load->relay, &error);
-  if (run != NULL)
-    ws_stats_compute_summaries (run);
   if (run == NULL)
     g_task_return_error (task, error);
   else

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "ws-cpu-samples.h"
+#include "ws-run-build.h"
 #include "ws-sort.h"
 
 /* The sampling period when no thread has enough samples to tell: nsys

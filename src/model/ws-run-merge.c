@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "ws-cpu-profile.h"
+#include "ws-run-build.h"
 #include "ws-run-merge.h"
 
 /* The row of the merged table each source row goes to is found once per

@@ -7,6 +7,7 @@
 #include "ws-cpu-profile.h"
 #include "ws-ncu-results.h"
 #include "ws-ranks.h"
+#include "ws-run-build.h"
 #include "ws-run-slice.h"
 #include "ws-sort.h"
 

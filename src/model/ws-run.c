@@ -10,6 +10,7 @@
 #include "ws-cpu-samples.h"
 #include "ws-ncu-results.h"
 #include "ws-ranks.h"
+#include "ws-run-build.h"
 #include "ws-run.h"
 
 static void
@@ -551,7 +552,7 @@ ws_run_source_count (const WsRun *self, const char *what)
  * Returns: (transfer none) (nullable): the summary computed at load, with
  * demangled kernel names; %NULL when the run has no such data.
  */
-WsSummary *
+const WsSummary *
 ws_run_get_summary (const WsRun *run, WsSummaryKind kind)
 {
   g_return_val_if_fail (kind < WS_N_SUMMARY_KINDS, NULL);
@@ -621,6 +622,23 @@ ws_run_add_warning (WsRun *self, const char *format, ...)
   va_start (args, format);
   g_ptr_array_add (self->prov.warnings, g_strdup_vprintf (format, args));
   va_end (args);
+}
+
+/* Adds @path to the files the run was read from. */
+void
+ws_run_add_file (WsRun *self, const char *path)
+{
+  g_ptr_array_add (self->prov.files, g_strdup (path));
+}
+
+/* Sets summary @kind, taking @summary (or clearing it with %NULL). */
+void
+ws_run_set_summary (WsRun *self, WsSummaryKind kind, WsSummary *summary)
+{
+  g_return_if_fail (kind < WS_N_SUMMARY_KINDS);
+
+  g_clear_pointer (&self->summaries[kind], ws_summary_unref);
+  self->summaries[kind] = summary;
 }
 
 static void

@@ -18,7 +18,11 @@ G_BEGIN_DECLS
  * clock, exactly as nsys stores them; the display origin is @origin.
  *
  * The struct is public so that summaries and renderers can scan the arrays
- * directly; nothing may write to a run after ws_run_load() returned it. */
+ * directly.  Only the code that builds a run writes to it: the readers
+ * (formats), the loader, and the few analyses that derive a new run from
+ * one (ws-run-derive.h); they include ws-run-build.h, which holds every
+ * function that changes a run, and tests/check-layers.py fails when any
+ * other file includes it or assigns to a run's field. */
 
 typedef struct _WsRun WsRun;
 typedef struct _WsNcuResults WsNcuResults;
@@ -332,7 +336,6 @@ struct _WsRun
   WsRun *base;       /* a slice (ws-run-slice.h): the run whose strings it shares */
 };
 
-WsRun *ws_run_new (void);
 WsRun *ws_run_ref (WsRun *self);
 void ws_run_unref (WsRun *self);
 
@@ -354,7 +357,7 @@ const char *ws_run_kernel_display (const WsRun *self, const char *demangled);
 gsize ws_run_n_events (const WsRun *self);
 gsize ws_run_memory (const WsRun *self);
 const WsSourceCount *ws_run_source_count (const WsRun *self, const char *what);
-WsSummary *ws_run_get_summary (const WsRun *run, WsSummaryKind kind);
+const WsSummary *ws_run_get_summary (const WsRun *run, WsSummaryKind kind);
 gboolean ws_run_has_summary_events (const WsRun *run, WsSummaryKind kind);
 gboolean ws_run_has_summary_data (const WsRun *run, WsSummaryKind kind);
 gboolean ws_run_is_cpu_only (const WsRun *run);
@@ -365,12 +368,6 @@ WsRun *ws_run_new_from_ncu (WsNcuResults *ncu);
 char *ws_launch_config_describe (const WsLaunchConfig *config);
 const char *ws_memop_kind_label (guint kind);
 const char *ws_mem_kind_label (guint kind);
-
-/* For readers: keeping a run consistent while it is built. */
-void ws_run_add_source (WsRun *self, const char *what, const char *table, gint64 rows);
-void ws_run_add_warning (WsRun *self, const char *format, ...) G_GNUC_PRINTF (2, 3);
-void ws_run_finish (WsRun *self);
-void ws_run_update_bounds (WsRun *self);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (WsRun, ws_run_unref)
 
