@@ -590,15 +590,87 @@ forward_cancel (GCancellable *caller, gpointer data)
   g_cancellable_cancel (data);
 }
 
+/* What the exports record of their processes numbers the ranks and places
+ * their clocks, before any event is read. */
+static WsRanks *
+probe_ranks (GPtrArray *exports, GCancellable *cancellable, GError **error)
+{
+  g_autoptr (GPtrArray) probes = g_ptr_array_new_with_free_func ((GDestroyNotify) ws_run_unref);
+
+  for (guint i = 0; i < exports->len; i++)
+    {
+      const char *path = g_ptr_array_index (exports, i);
+      WsRun *probe = NULL;
+
+      if (g_cancellable_set_error_if_cancelled (cancellable, error))
+        return NULL;
+      if (has_suffix_ci (path, ".sqlite"))
+        {
+          probe = ws_nsys_reader_probe (path, error);
+          if (probe == NULL)
+            return NULL;
+        }
+      g_ptr_array_add (probes, probe != NULL ? probe : ws_run_new ());
+    }
+  return ws_ranks_new_for_files ((const char *const *) exports->pdata,
+                                 (WsRun *const *) probes->pdata, exports->len);
+}
+
+/* The ranks' runs of @job as one run on the first rank's clock, with the
+ * ranks' processes and GPUs, and the ncu results a capture of the job
+ * made. */
+static WsRun *
+merge_ranks (JobLoad *job, guint n, const char *const *paths, GCancellable *cancellable)
+{
+  g_autofree GHashTable **pid_maps = g_new0 (GHashTable *, n);
+  g_autofree gint64 *offsets = g_new0 (gint64, n);
+  g_autoptr (GPtrArray) warnings = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (WsNcuResults) ncu = NULL;
+  WsRun *merged;
+
+  if (job->progress != NULL || job->relay != NULL)
+    {
+      const char *what = _ ("Putting the ranks on one clock");
+
+      if (job->relay != NULL)
+        ws_load_relay_progress (0.96, what, job->relay);
+      else
+        job->progress (0.96, what, job->progress_data);
+    }
+  for (guint i = 0; i < n; i++)
+    offsets[i] = g_array_index (job->ranks->ranks, WsRank, i).offset;
+  merged = ws_run_merge (job->runs, n, offsets, pid_maps);
+  for (guint i = 0; i < n; i++)
+    {
+      WsRank *rank = &g_array_index (job->ranks->ranks, WsRank, i);
+      const char *name;
+
+      rank->file_pid = job->pids[i];
+      rank->pid = ws_run_merge_map_pid (pid_maps[i], job->pids[i]);
+      name = ws_run_process_name (merged, rank->pid);
+      rank->process = name != NULL ? g_strdup (name) : NULL;
+      rank->gpus = ws_ranks_loader_gpus_of (merged, rank->pid);
+      g_hash_table_unref (pid_maps[i]);
+    }
+  ws_ranks_add_gpu_notes (job->ranks);
+  merged->ranks = ws_ranks_ref (job->ranks);
+
+  /* A job's capture profiled its kernels with ncu on one rank: the
+   * results join the job's kernels. */
+  ncu = ws_run_load_ncu (paths, warnings, cancellable, &job->error);
+  if (ncu != NULL)
+    ws_ncu_match_attach (merged, ncu);
+  for (guint i = 0; i < warnings->len; i++)
+    ws_run_add_warning (merged, "%s", (const char *) g_ptr_array_index (warnings, i));
+  return merged;
+}
+
 static WsRun *
 load_job (const char *const *paths, WsLoadFlags flags, GCancellable *cancellable,
           WsProgressFunc progress, gpointer progress_data, WsRanksLoaderFunc rank_func,
           WsLoadRelay *relay, GError **error)
 {
   g_autoptr (GPtrArray) exports = NULL;
-  g_autoptr (GPtrArray) probes = NULL;
-  g_autofree GHashTable **pid_maps = NULL;
-  g_autofree gint64 *offsets = NULL;
   g_autoptr (WsRun) merged = NULL;
   GThreadPool *pool;
   JobLoad job = { 0 };
@@ -615,33 +687,10 @@ load_job (const char *const *paths, WsLoadFlags flags, GCancellable *cancellable
                    "%s: %u exports; a run holds at most %u ranks", paths[0], n, G_MAXUINT16);
       return NULL;
     }
+  job.ranks = probe_ranks (exports, cancellable, error);
+  if (job.ranks == NULL)
+    return NULL;
 
-  /* What the exports record of their processes numbers the ranks and
-   * places their clocks, before any event is read. */
-  probes = g_ptr_array_new_with_free_func ((GDestroyNotify) ws_run_unref);
-  for (guint i = 0; i < n; i++)
-    {
-      const char *path = g_ptr_array_index (exports, i);
-      g_autoptr (GError) local = NULL;
-      WsRun *probe = NULL;
-
-      if (g_cancellable_set_error_if_cancelled (cancellable, error))
-        return NULL;
-      if (has_suffix_ci (path, ".sqlite"))
-        {
-          probe = ws_nsys_reader_probe (path, &local);
-          if (probe == NULL)
-            {
-              g_propagate_error (error, g_steal_pointer (&local));
-              return NULL;
-            }
-        }
-      g_ptr_array_add (probes, probe != NULL ? probe : ws_run_new ());
-    }
-
-  job.ranks = ws_ranks_new_for_files ((const char *const *) exports->pdata,
-                                      (WsRun *const *) probes->pdata, n);
-  g_clear_pointer (&probes, g_ptr_array_unref);
   job.flags = flags;
   job.cancellable = g_cancellable_new ();
   job.runs = g_new0 (WsRun *, n);
@@ -669,48 +718,7 @@ load_job (const char *const *paths, WsLoadFlags flags, GCancellable *cancellable
   if (job.error == NULL && g_cancellable_is_cancelled (job.cancellable))
     g_set_error_literal (&job.error, G_IO_ERROR, G_IO_ERROR_CANCELLED, _ ("Cancelled"));
   if (job.error == NULL)
-    {
-      if (progress != NULL || relay != NULL)
-        {
-          const char *what = _ ("Putting the ranks on one clock");
-
-          if (relay != NULL)
-            ws_load_relay_progress (0.96, what, relay);
-          else
-            progress (0.96, what, progress_data);
-        }
-      offsets = g_new0 (gint64, n);
-      pid_maps = g_new0 (GHashTable *, n);
-      for (guint i = 0; i < n; i++)
-        offsets[i] = g_array_index (job.ranks->ranks, WsRank, i).offset;
-      merged = ws_run_merge (job.runs, n, offsets, pid_maps);
-      for (guint i = 0; i < n; i++)
-        {
-          WsRank *rank = &g_array_index (job.ranks->ranks, WsRank, i);
-          const char *name;
-
-          rank->file_pid = job.pids[i];
-          rank->pid = ws_run_merge_map_pid (pid_maps[i], job.pids[i]);
-          name = ws_run_process_name (merged, rank->pid);
-          rank->process = name != NULL ? g_strdup (name) : NULL;
-          rank->gpus = ws_ranks_loader_gpus_of (merged, rank->pid);
-          g_hash_table_unref (pid_maps[i]);
-        }
-      ws_ranks_add_gpu_notes (job.ranks);
-      merged->ranks = ws_ranks_ref (job.ranks);
-
-      /* A job's capture profiled its kernels with ncu on one rank: the
-       * results join the job's kernels. */
-      {
-        g_autoptr (GPtrArray) warnings = g_ptr_array_new_with_free_func (g_free);
-        g_autoptr (WsNcuResults) ncu = ws_run_load_ncu (paths, warnings, cancellable, &job.error);
-
-        if (ncu != NULL)
-          ws_ncu_match_attach (merged, ncu);
-        for (guint i = 0; i < warnings->len; i++)
-          ws_run_add_warning (merged, "%s", (const char *) g_ptr_array_index (warnings, i));
-      }
-    }
+    merged = merge_ranks (&job, n, paths, cancellable);
   for (guint i = 0; i < n; i++)
     g_clear_pointer (&job.runs[i], ws_run_unref);
   g_free (job.runs);
@@ -724,6 +732,11 @@ load_job (const char *const *paths, WsLoadFlags flags, GCancellable *cancellable
       g_propagate_error (error, job.error);
       return NULL;
     }
+  if (relay != NULL)
+    ws_load_relay_progress (0.98, _ ("Computing the summaries"), relay);
+  else if (progress != NULL)
+    progress (0.98, _ ("Computing the summaries"), progress_data);
+  ws_stats_set_summaries (merged);
   return g_steal_pointer (&merged);
 }
 
@@ -781,8 +794,6 @@ load_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *can
       g_task_return_error (task, error);
       return;
     }
-  ws_load_relay_progress (0.98, _ ("Computing the summaries"), load->relay);
-  ws_stats_set_summaries (run);
   g_task_return_pointer (task, run, (GDestroyNotify) ws_run_unref);
 }
 
