@@ -35,8 +35,8 @@ typedef struct
 } Worst;
 
 static void
-offer_worst (Worst *worst, WsSeverity severity, gint64 cost, const WsGroup *group, gint64 time,
-             gint64 span, double share, double rate)
+offer_worst (Worst *worst, WsSeverity severity, gint64 cost, const WsFindingsGroup *group,
+             gint64 time, gint64 span, double share, double rate)
 {
   if (worst->any &&
       (severity < worst->severity || (severity == worst->severity && cost <= worst->cost)))
@@ -60,7 +60,7 @@ duration (const gint64 *start, const gint64 *end, gsize i)
 
 /* The time @n items take together. */
 static gint64
-items_time (const WsItem *items, guint n)
+items_time (const WsFindingsItem *items, guint n)
 {
   gint64 time = 0;
 
@@ -122,7 +122,7 @@ bytes_allocated (const WsRun *run, gint64 from, gint64 to)
 }
 
 static char *
-context_note (WsCtx *ctx, gssize api)
+context_note (WsFindingsCtx *ctx, gssize api)
 {
   const WsRun *run = ctx->run;
   g_autofree char *time =
@@ -135,10 +135,10 @@ context_note (WsCtx *ctx, gssize api)
 }
 
 void
-ws_findings_check_alloc (WsCtx *ctx, GPtrArray *findings)
+ws_findings_check_alloc (WsFindingsCtx *ctx, GPtrArray *findings)
 {
   const WsRun *run = ctx->run;
-  g_autoptr (GArray) items = g_array_new (FALSE, FALSE, sizeof (WsItem));
+  g_autoptr (GArray) items = g_array_new (FALSE, FALSE, sizeof (WsFindingsItem));
   g_autoptr (GArray) groups = NULL;
   g_autoptr (GArray) sizes = g_array_new (FALSE, FALSE, sizeof (gint64));
   g_autoptr (WsFinding) finding = ws_finding_new (WS_FINDING_ALLOC_IN_LOOP);
@@ -157,7 +157,7 @@ ws_findings_check_alloc (WsCtx *ctx, GPtrArray *findings)
 
   for (gsize i = 0; i < run->api.n; i++)
     {
-      WsItem item = { run->api.thread[i], (guint32) i, run->api.start[i], run->api.end[i] };
+      WsFindingsItem item = { run->api.thread[i], (guint32) i, run->api.start[i], run->api.end[i] };
       if (ws_findings_stop (ctx, i))
         break;
 
@@ -175,8 +175,8 @@ ws_findings_check_alloc (WsCtx *ctx, GPtrArray *findings)
   groups = ws_findings_group (ctx, items);
   for (guint g = 0; g < groups->len; g++)
     {
-      const WsGroup *group = &g_array_index (groups, WsGroup, g);
-      const WsItem *first = &g_array_index (items, WsItem, group->first);
+      const WsFindingsGroup *group = &g_array_index (groups, WsFindingsGroup, g);
+      const WsFindingsItem *first = &g_array_index (items, WsFindingsItem, group->first);
       gint64 group_time, group_span = MAX (group->end - group->start, 1);
       guint cycles = 0;
       gboolean freed = FALSE, launched = FALSE;
@@ -322,10 +322,10 @@ ws_findings_check_alloc (WsCtx *ctx, GPtrArray *findings)
 }
 
 void
-ws_findings_check_transfers (WsCtx *ctx, GPtrArray *findings)
+ws_findings_check_transfers (WsFindingsCtx *ctx, GPtrArray *findings)
 {
   const WsRun *run = ctx->run;
-  g_autoptr (GArray) items = g_array_new (FALSE, FALSE, sizeof (WsItem));
+  g_autoptr (GArray) items = g_array_new (FALSE, FALSE, sizeof (WsFindingsItem));
   g_autoptr (GArray) groups = NULL;
   g_autoptr (GArray) sizes = g_array_new (FALSE, FALSE, sizeof (gint64));
   g_autoptr (WsFinding) finding = ws_finding_new (WS_FINDING_SMALL_TRANSFERS);
@@ -346,7 +346,7 @@ ws_findings_check_transfers (WsCtx *ctx, GPtrArray *findings)
   for (gsize m = 0; m < run->memops.n; m++)
     {
       gssize api;
-      WsItem item = { G_MAXUINT32, (guint32) m, run->memops.start[m], run->memops.end[m] };
+      WsFindingsItem item = { G_MAXUINT32, (guint32) m, run->memops.start[m], run->memops.end[m] };
       if (ws_findings_stop (ctx, m))
         break;
 
@@ -371,8 +371,8 @@ ws_findings_check_transfers (WsCtx *ctx, GPtrArray *findings)
   groups = ws_findings_group (ctx, items);
   for (guint g = 0; g < groups->len; g++)
     {
-      const WsGroup *group = &g_array_index (groups, WsGroup, g);
-      const WsItem *first = &g_array_index (items, WsItem, group->first);
+      const WsFindingsGroup *group = &g_array_index (groups, WsFindingsGroup, g);
+      const WsFindingsItem *first = &g_array_index (items, WsFindingsItem, group->first);
       gint64 group_time, group_span = MAX (group->end - group->start, 1);
       WsSeverity severity;
 
@@ -495,7 +495,7 @@ ws_findings_check_transfers (WsCtx *ctx, GPtrArray *findings)
 /* The ns of [@from, @to) that the GPU sat idle in the gaps that follow the
  * syncs of @items: each gap counted once. */
 static gint64
-idle_after_syncs (const WsBusy *busy, const WsItem *items, guint n, gint64 from, gint64 to)
+idle_after_syncs (const WsBusy *busy, const WsFindingsItem *items, guint n, gint64 from, gint64 to)
 {
   gint64 idle = 0, last_gap = G_MININT64;
 
@@ -515,10 +515,10 @@ idle_after_syncs (const WsBusy *busy, const WsItem *items, guint n, gint64 from,
 }
 
 void
-ws_findings_check_sync (WsCtx *ctx, GPtrArray *findings)
+ws_findings_check_sync (WsFindingsCtx *ctx, GPtrArray *findings)
 {
   const WsRun *run = ctx->run;
-  g_autoptr (GArray) items = g_array_new (FALSE, FALSE, sizeof (WsItem));
+  g_autoptr (GArray) items = g_array_new (FALSE, FALSE, sizeof (WsFindingsItem));
   g_autoptr (GArray) groups = NULL;
   g_autoptr (WsFinding) finding = ws_finding_new (WS_FINDING_OVER_SYNC);
   g_autoptr (WsNvtxCollector) nvtx = ws_nvtx_collector_new (ctx);
@@ -547,7 +547,7 @@ ws_findings_check_sync (WsCtx *ctx, GPtrArray *findings)
   for (gsize i = 0; i < run->api.n; i++)
     {
       guint32 pid = ws_run_index_api_pid (ctx->index, i);
-      WsItem item = { run->api.thread[i], (guint32) i, run->api.start[i], run->api.end[i] };
+      WsFindingsItem item = { run->api.thread[i], (guint32) i, run->api.start[i], run->api.end[i] };
       if (ws_findings_stop (ctx, i))
         break;
 
@@ -570,8 +570,8 @@ ws_findings_check_sync (WsCtx *ctx, GPtrArray *findings)
   groups = ws_findings_group (ctx, items);
   for (guint g = 0; g < groups->len; g++)
     {
-      const WsGroup *group = &g_array_index (groups, WsGroup, g);
-      const WsItem *first = &g_array_index (items, WsItem, group->first);
+      const WsFindingsGroup *group = &g_array_index (groups, WsFindingsGroup, g);
+      const WsFindingsItem *first = &g_array_index (items, WsFindingsItem, group->first);
       gint64 group_idle, from, to;
       const WsBusy *busy;
       WsSeverity severity;

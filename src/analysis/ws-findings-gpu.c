@@ -32,10 +32,10 @@ stream_device (const WsRun *run, guint32 stream)
 }
 
 void
-ws_findings_check_launch (WsCtx *ctx, GPtrArray *findings)
+ws_findings_check_launch (WsFindingsCtx *ctx, GPtrArray *findings)
 {
   const WsRun *run = ctx->run;
-  g_autoptr (GArray) items = g_array_new (FALSE, FALSE, sizeof (WsItem));
+  g_autoptr (GArray) items = g_array_new (FALSE, FALSE, sizeof (WsFindingsItem));
   g_autoptr (GArray) groups = NULL;
   g_autoptr (GArray) durations = g_array_new (FALSE, FALSE, sizeof (gint64));
   g_autoptr (GArray) call_durations = g_array_new (FALSE, FALSE, sizeof (gint64));
@@ -57,7 +57,8 @@ ws_findings_check_launch (WsCtx *ctx, GPtrArray *findings)
       if (ws_findings_stop (ctx, k))
         break;
       gssize api = ws_run_index_kernel_launch (ctx->index, k);
-      WsItem item = { G_MAXUINT32, (guint32) k, run->kernels.start[k], run->kernels.end[k] };
+      WsFindingsItem item = { G_MAXUINT32, (guint32) k, run->kernels.start[k],
+                              run->kernels.end[k] };
 
       if (api >= 0 && run->api.thread != NULL)
         {
@@ -72,8 +73,8 @@ ws_findings_check_launch (WsCtx *ctx, GPtrArray *findings)
   groups = ws_findings_group (ctx, items);
   for (guint g = 0; g < groups->len; g++)
     {
-      const WsGroup *group = &g_array_index (groups, WsGroup, g);
-      const WsItem *first = &g_array_index (items, WsItem, group->first);
+      const WsFindingsGroup *group = &g_array_index (groups, WsFindingsGroup, g);
+      const WsFindingsItem *first = &g_array_index (items, WsFindingsItem, group->first);
       gint64 from = group->start, to = group->end, window, busy_ns;
       guint in_window;
       double tiny_share, group_busy;
@@ -214,7 +215,7 @@ typedef struct
 /* One kernel per stream in @members, side by side: when their GPU times
  * differ too much, a phase of imbalance. */
 static void
-close_phase (WsCtx *ctx, GArray *members, WsFinding *finding, WsNvtxCollector *nvtx,
+close_phase (WsFindingsCtx *ctx, GArray *members, WsFinding *finding, WsNvtxCollector *nvtx,
              Imbalance *imbalance)
 {
   const WsRun *run = ctx->run;
@@ -319,7 +320,7 @@ joins_phase (const WsRun *run, GArray *members, guint32 k)
 /* Whether the launch @api directly follows @last, the phase's latest
  * launch: the next kernel launch of the same thread. */
 static gboolean
-fans_out (WsCtx *ctx, gssize last, gssize api)
+fans_out (WsFindingsCtx *ctx, gssize last, gssize api)
 {
   const WsRun *run = ctx->run;
 
@@ -331,7 +332,7 @@ fans_out (WsCtx *ctx, gssize last, gssize api)
 }
 
 void
-ws_findings_check_imbalance (WsCtx *ctx, GPtrArray *findings)
+ws_findings_check_imbalance (WsFindingsCtx *ctx, GPtrArray *findings)
 {
   const WsRun *run = ctx->run;
   g_autoptr (GHashTable) by_work =
@@ -464,7 +465,8 @@ ws_findings_check_imbalance (WsCtx *ctx, GPtrArray *findings)
 /* The kernel or memory operation of @device that starts (@starting) or
  * ends at @t; adds it to @finding and returns its launch call, or -1. */
 static gssize
-add_gpu_event_at (WsCtx *ctx, WsFinding *finding, gint32 device, gint64 t, gboolean starting)
+add_gpu_event_at (WsFindingsCtx *ctx, WsFinding *finding, gint32 device, gint64 t,
+                  gboolean starting)
 {
   const WsRun *run = ctx->run;
 
@@ -532,7 +534,7 @@ keep_largest (Gap *top, guint *n, gint64 start, gint64 end)
 }
 
 void
-ws_findings_check_idle (WsCtx *ctx, GPtrArray *findings)
+ws_findings_check_idle (WsFindingsCtx *ctx, GPtrArray *findings)
 {
   const WsRun *run = ctx->run;
   GArray *devices = ws_run_index_devices (ctx->index);

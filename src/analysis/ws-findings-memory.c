@@ -215,7 +215,7 @@ samples_summary (const char *name, const char *share, const char *time, const Ke
 }
 
 void
-ws_findings_check_memory_access (WsCtx *ctx, GPtrArray *findings)
+ws_findings_check_memory_access (WsFindingsCtx *ctx, GPtrArray *findings)
 {
   const WsRun *run = ctx->run;
   const WsGpuMetric *series[N_SERIES];

@@ -235,7 +235,7 @@ check_launch (const WsRun *run, GPtrArray *findings)
 }
 
 void
-ws_findings_check_summaries (WsCtx *ctx, GPtrArray *findings)
+ws_findings_check_summaries (WsFindingsCtx *ctx, GPtrArray *findings)
 {
   check_transfers (ctx->run, findings);
   check_launch (ctx->run, findings);
