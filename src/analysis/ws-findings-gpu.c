@@ -7,19 +7,23 @@
 
 #include "ws-hash.h"
 #include "ws-limits.h"
+#include "ws-findings-bands.h"
 #include "ws-findings-private.h"
 #include "ws-format.h"
 #include "ws-kernel-name.h"
 #include "ws-sort.h"
 
 /* The checks on GPU activity: launch overhead, load imbalance and idle
- * time.  Definitions: docs/NOTES.md, "Findings". */
+ * time.  Definitions: docs/NOTES.md, "Findings"; severity bands:
+ * ws-findings-bands.c. */
 
 #define TINY_KERNEL_NS 5000
 #define LAUNCH_MIN_TINY 20
-#define IMBALANCE_RATIO 0.8
+/* A loop paced by its launches: short kernels are at least half of its
+ * kernels, and the GPU is busy less than this share of its time. */
+#define LAUNCH_MIN_TINY_PCT 50.0
+#define LAUNCH_MAX_BUSY_PCT 80.0
 #define IMBALANCE_MIN_WAIT_NS 10000
-#define IDLE_MIN_PCT 10.0
 #define TOP_GAPS 5
 
 /* How far back to look for the event that ends where a gap starts. */
@@ -31,25 +35,13 @@ stream_device (const WsRun *run, guint32 stream)
   return g_array_index (run->streams, WsStream, stream).device_id;
 }
 
-void
-ws_findings_check_launch (WsCtx *ctx, GPtrArray *findings)
+/* The kernels shorter than TINY_KERNEL_NS or than their launch call, to
+ * group into loops at the calls that launched them. */
+static GArray *
+launch_items (WsFindingsCtx *ctx)
 {
   const WsRun *run = ctx->run;
-  g_autoptr (GArray) items = g_array_new (FALSE, FALSE, sizeof (WsItem));
-  g_autoptr (GArray) groups = NULL;
-  g_autoptr (GArray) durations = g_array_new (FALSE, FALSE, sizeof (gint64));
-  g_autoptr (GArray) call_durations = g_array_new (FALSE, FALSE, sizeof (gint64));
-  g_autoptr (WsFinding) finding = ws_finding_new (WS_FINDING_LAUNCH_OVERHEAD);
-  g_autoptr (WsNvtxCollector) nvtx = ws_nvtx_collector_new (ctx);
-  g_autofree char *place = NULL, *count_str = NULL, *median_str = NULL, *call_str = NULL;
-  g_autofree char *share_str = NULL, *busy_str = NULL, *rate_str = NULL;
-  gint64 window_total = 0, busy_total = 0, tiny_time = 0;
-  guint tiny = 0, kernels = 0, most = 0;
-  gboolean any = FALSE;
-  double busy_pct;
-
-  if (run->kernels.stream == NULL)
-    return;
+  GArray *items = g_array_new (FALSE, FALSE, sizeof (WsFindingsItem));
 
   for (gsize k = 0; k < run->kernels.n; k++)
     {
@@ -57,7 +49,8 @@ ws_findings_check_launch (WsCtx *ctx, GPtrArray *findings)
       if (ws_findings_stop (ctx, k))
         break;
       gssize api = ws_run_index_kernel_launch (ctx->index, k);
-      WsItem item = { G_MAXUINT32, (guint32) k, run->kernels.start[k], run->kernels.end[k] };
+      WsFindingsItem item = { G_MAXUINT32, (guint32) k, run->kernels.start[k],
+                              run->kernels.end[k] };
 
       if (api >= 0 && run->api.thread != NULL)
         {
@@ -68,125 +61,200 @@ ws_findings_check_launch (WsCtx *ctx, GPtrArray *findings)
       if (dur < TINY_KERNEL_NS || (api >= 0 && dur < item.end - item.start))
         g_array_append_val (items, item);
     }
+  return items;
+}
 
-  groups = ws_findings_group (ctx, items);
-  for (guint g = 0; g < groups->len; g++)
+/* The loops of short kernels raised, added up. */
+typedef struct
+{
+  guint tiny;    /* short kernels */
+  guint kernels; /* all kernels launched in the loops */
+  guint most;    /* short kernels of the largest loop */
+  gint64 window; /* ns of the loops */
+  gint64 busy;   /* ns the GPU is busy in them */
+  gint64 tiny_time;
+  GArray *durations;      /* gint64: ns of each short kernel */
+  GArray *call_durations; /* gint64: ns of their launch calls */
+  char *place;            /* where the largest loop is */
+} LaunchLoops;
+
+/* Whether the loop @group is paced by its launches: its short kernels are
+ * most of the kernels it launches and the GPU is seldom busy.  Sets the
+ * loop's time window, kernels and busy time. */
+static gboolean
+judge_launch_loop (WsFindingsCtx *ctx, const WsFindingsGroup *group, const WsFindingsItem *first,
+                   gint64 *from, gint64 *to, guint *in_window, gint64 *busy_ns)
+{
+  const WsRun *run = ctx->run;
+  gint64 window;
+  double tiny_share, group_busy;
+
+  *from = group->start;
+  *to = group->end;
+  for (guint j = 0; j < group->n; j++)
+    *to = MAX (*to, run->kernels.end[first[j].event]);
+  window = MAX (*to - *from, 1);
+  if (group->thread != G_MAXUINT32)
+    *in_window = ws_run_index_count_launches (ctx->index, group->thread, *from, *to, TRUE);
+  else
+    *in_window = (guint) (ws_sort_lower_bound (run->kernels.start, 0, run->kernels.n, *to) -
+                          ws_sort_lower_bound (run->kernels.start, 0, run->kernels.n, *from));
+  *in_window = MAX (*in_window, group->n);
+  tiny_share = 100.0 * group->n / *in_window;
+  *busy_ns = ws_busy_between (
+    ws_run_index_process_busy (
+      ctx->index, g_array_index (run->streams, WsStream, run->kernels.stream[first->event]).pid),
+    *from, *to);
+  group_busy = 100.0 * (double) *busy_ns / (double) window;
+  return tiny_share >= LAUNCH_MIN_TINY_PCT && group_busy < LAUNCH_MAX_BUSY_PCT;
+}
+
+static void
+add_launch_loop (WsFindingsCtx *ctx, LaunchLoops *loops, WsFinding *finding, WsNvtxCollector *nvtx,
+                 const WsFindingsGroup *group, const WsFindingsItem *first)
+{
+  const WsRun *run = ctx->run;
+
+  for (guint j = 0; j < group->n; j++)
     {
-      const WsGroup *group = &g_array_index (groups, WsGroup, g);
-      const WsItem *first = &g_array_index (items, WsItem, group->first);
-      gint64 from = group->start, to = group->end, window, busy_ns;
-      guint in_window;
-      double tiny_share, group_busy;
+      guint32 k = first[j].event;
+      gint64 dur = run->kernels.end[k] - run->kernels.start[k];
+      gssize api = ws_run_index_kernel_launch (ctx->index, k);
 
-      if (group->n < LAUNCH_MIN_TINY)
-        continue;
-      for (guint j = 0; j < group->n; j++)
-        to = MAX (to, run->kernels.end[first[j].event]);
-      window = MAX (to - from, 1);
-      if (group->thread != G_MAXUINT32)
-        in_window = ws_run_index_count_launches (ctx->index, group->thread, from, to, TRUE);
-      else
-        in_window = (guint) (ws_sort_lower_bound (run->kernels.start, 0, run->kernels.n, to) -
-                             ws_sort_lower_bound (run->kernels.start, 0, run->kernels.n, from));
-      in_window = MAX (in_window, group->n);
-      tiny_share = 100.0 * group->n / in_window;
-      busy_ns = ws_busy_between (
-        ws_run_index_process_busy (
-          ctx->index,
-          g_array_index (run->streams, WsStream, run->kernels.stream[first->event]).pid),
-        from, to);
-      group_busy = 100.0 * (double) busy_ns / (double) window;
-      if (tiny_share < 50 || group_busy >= 80)
-        continue;
-
-      any = TRUE;
-      tiny += group->n;
-      kernels += in_window;
-      window_total = ws_time_add (window_total, window);
-      busy_total = ws_time_add (busy_total, busy_ns);
-      ws_finding_add_range (finding, from, to);
-      for (guint j = 0; j < group->n; j++)
+      g_array_append_val (finding->kernels, k);
+      ws_findings_add_api (finding, api);
+      g_array_append_val (loops->durations, dur);
+      loops->tiny_time = ws_time_add (loops->tiny_time, dur);
+      if (api >= 0)
         {
-          guint32 k = first[j].event;
-          gint64 dur = run->kernels.end[k] - run->kernels.start[k];
-          gssize api = ws_run_index_kernel_launch (ctx->index, k);
+          gint64 call = run->api.end[api] - run->api.start[api];
 
-          g_array_append_val (finding->kernels, k);
-          ws_findings_add_api (finding, api);
-          g_array_append_val (durations, dur);
-          tiny_time = ws_time_add (tiny_time, dur);
-          if (api >= 0)
-            {
-              gint64 call = run->api.end[api] - run->api.start[api];
-
-              g_array_append_val (call_durations, call);
-            }
-          ws_nvtx_collector_add (nvtx, first[j].thread, first[j].start, dur);
+          g_array_append_val (loops->call_durations, call);
         }
-      if (group->n > most)
-        {
-          most = group->n;
-          g_free (place);
-          place = ws_findings_place (ctx, group->thread, group->start);
-        }
+      ws_nvtx_collector_add (nvtx, first[j].thread, first[j].start, dur);
     }
-  if (!any)
-    return;
-
-  /* Over all the loops raised, as the summary says it. */
-  busy_pct = 100.0 * (double) busy_total / (double) window_total;
-  finding->severity = busy_pct < 25   ? WS_SEVERITY_SEVERE
-                      : busy_pct < 50 ? WS_SEVERITY_MEDIUM
-                                      : WS_SEVERITY_MINOR;
-  finding->cost = window_total - busy_total;
-  finding->title = g_strdup (_ ("Kernels too short for their launch cost"));
-  count_str = ws_findings_count_string (tiny);
-  median_str = ws_format_duration ((double) ws_findings_median (durations));
-  share_str = ws_findings_percent_string (100.0 * tiny / kernels);
-  busy_str = ws_findings_percent_string (busy_pct);
-  rate_str = ws_findings_count_string (tiny * 1e9 / (double) window_total);
-  if (call_durations->len > 0)
+  if (group->n > loops->most)
     {
-      call_str = ws_format_duration ((double) ws_findings_median (call_durations));
+      loops->most = group->n;
+      g_free (loops->place);
+      loops->place = ws_findings_place (ctx, group->thread, group->start);
+    }
+}
+
+static void
+describe_launch (const LaunchLoops *loops, double busy_pct, WsFinding *finding)
+{
+  const WsFindingsBands *bands = &ws_findings_bands[WS_FINDINGS_BANDS_LAUNCH];
+  g_autofree char *count_str = ws_findings_count_string (loops->tiny);
+  g_autofree char *median_str = ws_format_duration ((double) ws_findings_median (loops->durations));
+  g_autofree char *share_str = ws_findings_percent_string (100.0 * loops->tiny / loops->kernels);
+  g_autofree char *busy_str = ws_findings_percent_string (busy_pct);
+  g_autofree char *rate_str = ws_findings_count_string (loops->tiny * 1e9 / (double) loops->window);
+
+  finding->title = g_strdup (_ ("Kernels too short for their launch cost"));
+  if (loops->call_durations->len > 0)
+    {
+      g_autofree char *call_str =
+        ws_format_duration ((double) ws_findings_median (loops->call_durations));
+
       /* TRANSLATORS: "320 kernels shorter than 5 µs or their launch call (median 1.02 µs, launch call median 3.10 µs), most inside “x”: 95.2% of the kernels there; the GPU is busy only 12.0% of that time, at 60,000 kernels per second." */
       finding->summary = g_strdup_printf (
         _ ("%s kernels shorter than 5 µs or their launch call (median %s, launch call median %s), "
            "most inside %s: %s of the kernels there; the GPU is busy only %s of that time, at %s "
            "kernels per second."),
-        count_str, median_str, call_str, place, share_str, busy_str, rate_str);
+        count_str, median_str, call_str, loops->place, share_str, busy_str, rate_str);
     }
   else
     finding->summary = g_strdup_printf (
       _ ("%s kernels shorter than 5 µs (median %s), most inside %s: %s of the kernels there; the "
          "GPU is busy only %s of that time, at %s kernels per second."),
-      count_str, median_str, place, share_str, busy_str, rate_str);
+      count_str, median_str, loops->place, share_str, busy_str, rate_str);
   finding->rule = g_strdup_printf (
-    _ ("Raised for at least 20 kernels shorter than 5 µs or than their launch call, in a loop "
-       "where they are at least half of the kernels and the GPU is busy less than 80%% of the "
-       "time; over those loops, the GPU busy below 25%% is severe, below 50%% medium, else "
-       "minor."));
+    _ ("Raised for at least %d kernels shorter than 5 µs or than their launch call, in a loop "
+       "where they are at least half of the kernels and the GPU is busy less than %.0f%% of the "
+       "time; over those loops, the GPU busy below %.0f%% is severe, below %.0f%% medium, else "
+       "minor."),
+    LAUNCH_MIN_TINY, LAUNCH_MAX_BUSY_PCT, bands->severe.bound, bands->medium.bound);
   finding->fix = g_strdup (_ ("Give each launch more work (fuse kernels, larger batches) or "
                               "capture the sequence in a CUDA graph, so that launch cost no "
                               "longer paces the GPU."));
+}
 
-  ws_finding_add_evidence (finding, "tiny_kernels", _ ("Short kernels"), WS_UNIT_COUNT, tiny);
+static void
+add_launch_evidence (const LaunchLoops *loops, WsFinding *finding)
+{
+  ws_finding_add_evidence (finding, "tiny_kernels", _ ("Short kernels"), WS_UNIT_COUNT,
+                           loops->tiny);
   ws_finding_add_evidence (finding, "kernels", _ ("Kernels launched in that time"), WS_UNIT_COUNT,
-                           kernels);
+                           loops->kernels);
   ws_finding_add_evidence (finding, "tiny_share_pct", _ ("Share of short kernels"), WS_UNIT_PERCENT,
-                           100.0 * tiny / kernels);
+                           100.0 * loops->tiny / loops->kernels);
   ws_finding_add_evidence (finding, "median_kernel_ns", _ ("Median kernel duration"), WS_UNIT_NS,
-                           ws_findings_median (durations));
-  if (call_durations->len > 0)
+                           ws_findings_median (loops->durations));
+  if (loops->call_durations->len > 0)
     ws_finding_add_evidence (finding, "median_launch_ns", _ ("Median launch call"), WS_UNIT_NS,
-                             ws_findings_median (call_durations));
+                             ws_findings_median (loops->call_durations));
   ws_finding_add_evidence (finding, "tiny_gpu_time_ns", _ ("GPU time of the short kernels"),
-                           WS_UNIT_NS, tiny_time);
+                           WS_UNIT_NS, loops->tiny_time);
   ws_finding_add_evidence (finding, "span_ns", _ ("Duration of the loops"), WS_UNIT_NS,
-                           window_total);
+                           loops->window);
   ws_finding_add_evidence (finding, "gpu_busy_pct", _ ("GPU busy"), WS_UNIT_PERCENT,
-                           100.0 * (double) busy_total / (double) window_total);
+                           100.0 * (double) loops->busy / (double) loops->window);
   ws_finding_add_evidence (finding, "kernels_per_s", _ ("Short kernels per second"),
-                           WS_UNIT_PER_SECOND, tiny * 1e9 / (double) window_total);
+                           WS_UNIT_PER_SECOND, loops->tiny * 1e9 / (double) loops->window);
+}
+
+void
+ws_findings_check_launch (WsFindingsCtx *ctx, GPtrArray *findings)
+{
+  const WsRun *run = ctx->run;
+  g_autoptr (GArray) items = NULL;
+  g_autoptr (GArray) groups = NULL;
+  g_autoptr (GArray) durations = g_array_new (FALSE, FALSE, sizeof (gint64));
+  g_autoptr (GArray) call_durations = g_array_new (FALSE, FALSE, sizeof (gint64));
+  g_autoptr (WsFinding) finding = ws_finding_new (WS_FINDING_LAUNCH_OVERHEAD);
+  g_autoptr (WsNvtxCollector) nvtx = ws_nvtx_collector_new (ctx);
+  LaunchLoops loops = { .durations = durations, .call_durations = call_durations };
+  gboolean any = FALSE;
+  double busy_pct;
+
+  if (run->kernels.stream == NULL)
+    return;
+
+  items = launch_items (ctx);
+  groups = ws_findings_group (ctx, items);
+  for (guint g = 0; g < groups->len; g++)
+    {
+      const WsFindingsGroup *group = &g_array_index (groups, WsFindingsGroup, g);
+      const WsFindingsItem *first = &g_array_index (items, WsFindingsItem, group->first);
+      gint64 from, to, busy_ns;
+      guint in_window;
+
+      if (group->n < LAUNCH_MIN_TINY ||
+          !judge_launch_loop (ctx, group, first, &from, &to, &in_window, &busy_ns))
+        continue;
+
+      any = TRUE;
+      loops.tiny += group->n;
+      loops.kernels += in_window;
+      loops.window = ws_time_add (loops.window, MAX (to - from, 1));
+      loops.busy = ws_time_add (loops.busy, busy_ns);
+      ws_finding_add_range (finding, from, to);
+      add_launch_loop (ctx, &loops, finding, nvtx, group, first);
+    }
+  if (!any)
+    {
+      g_free (loops.place);
+      return;
+    }
+
+  /* Over all the loops raised, as the summary says it. */
+  busy_pct = 100.0 * (double) loops.busy / (double) loops.window;
+  ws_findings_bands_judge (WS_FINDINGS_BANDS_LAUNCH, busy_pct, &finding->severity);
+  finding->cost = loops.window - loops.busy;
+  describe_launch (&loops, busy_pct, finding);
+  add_launch_evidence (&loops, finding);
+  g_free (loops.place);
   ws_nvtx_collector_finish (nvtx, finding);
   g_ptr_array_add (findings, g_steal_pointer (&finding));
 }
@@ -214,13 +282,14 @@ typedef struct
 /* One kernel per stream in @members, side by side: when their GPU times
  * differ too much, a phase of imbalance. */
 static void
-close_phase (WsCtx *ctx, GArray *members, WsFinding *finding, WsNvtxCollector *nvtx,
+close_phase (WsFindingsCtx *ctx, GArray *members, WsFinding *finding, WsNvtxCollector *nvtx,
              Imbalance *imbalance)
 {
   const WsRun *run = ctx->run;
   g_autoptr (GArray) per_stream = g_array_new (FALSE, FALSE, sizeof (StreamTime));
   gint64 shortest = G_MAXINT64, longest = 0, wait = 0, from = G_MAXINT64, to = G_MININT64;
   double ratio;
+  WsSeverity severity;
 
   if (members->len < 2)
     return;
@@ -251,7 +320,9 @@ close_phase (WsCtx *ctx, GArray *members, WsFinding *finding, WsNvtxCollector *n
       longest = MAX (longest, g_array_index (per_stream, StreamTime, s).time);
     }
   ratio = (double) shortest / (double) MAX (longest, 1);
-  if (ratio >= IMBALANCE_RATIO || longest - shortest < IMBALANCE_MIN_WAIT_NS)
+  /* A phase counts from the minor band on. */
+  if (!ws_findings_bands_judge (WS_FINDINGS_BANDS_IMBALANCE, ratio, &severity) ||
+      longest - shortest < IMBALANCE_MIN_WAIT_NS)
     return;
   for (guint s = 0; s < per_stream->len; s++)
     wait += longest - g_array_index (per_stream, StreamTime, s).time;
@@ -319,7 +390,7 @@ joins_phase (const WsRun *run, GArray *members, guint32 k)
 /* Whether the launch @api directly follows @last, the phase's latest
  * launch: the next kernel launch of the same thread. */
 static gboolean
-fans_out (WsCtx *ctx, gssize last, gssize api)
+fans_out (WsFindingsCtx *ctx, gssize last, gssize api)
 {
   const WsRun *run = ctx->run;
 
@@ -330,27 +401,16 @@ fans_out (WsCtx *ctx, gssize last, gssize api)
                                       run->api.start[api], TRUE) == 0;
 }
 
-void
-ws_findings_check_imbalance (WsCtx *ctx, GPtrArray *findings)
+/* The kernels of each piece of work in @by_work, keyed by the work's key
+ * in @keys (in order of first launch).  The same work split the same way:
+ * one kernel with one launch configuration.  One name alone would compare
+ * an elementwise kernel on a small tensor with the same kernel on a large
+ * one. */
+static void
+group_by_work (WsFindingsCtx *ctx, GHashTable *by_work, GArray *keys)
 {
   const WsRun *run = ctx->run;
-  g_autoptr (GHashTable) by_work =
-    g_hash_table_new_full (ws_int64_hash, g_int64_equal, g_free, (GDestroyNotify) g_array_unref);
-  g_autoptr (GArray) keys = g_array_new (FALSE, FALSE, sizeof (guint64));
-  g_autoptr (GArray) members = g_array_new (FALSE, FALSE, sizeof (guint32));
-  g_autoptr (WsFinding) finding = ws_finding_new (WS_FINDING_LOAD_IMBALANCE);
-  g_autoptr (WsNvtxCollector) nvtx = ws_nvtx_collector_new (ctx);
-  g_autofree char *shortest_str = NULL, *longest_str = NULL, *ratio_str = NULL, *wait_str = NULL;
-  g_autofree char *count_str = NULL;
-  Imbalance imbalance = { 0 };
-  double ratio;
 
-  if (run->kernels.stream == NULL || run->kernels.demangled == NULL || run->kernels.config == NULL)
-    return;
-
-  /* The same work split the same way: one kernel with one launch
-   * configuration.  One name alone would compare an elementwise kernel on
-   * a small tensor with the same kernel on a large one. */
   for (gsize k = 0; k < run->kernels.n; k++)
     {
       guint64 key = ((guint64) run->kernels.config[k] << 32) | run->kernels.demangled[k];
@@ -371,91 +431,135 @@ ws_findings_check_imbalance (WsCtx *ctx, GPtrArray *findings)
         }
       g_array_append_val (list, index);
     }
+}
 
-  /* A phase: one kernel per stream of one GPU, side by side: overlapping
-   * in time, or launched back to back by one thread onto other streams (a
-   * fan-out whose first kernel may end before the last one starts). */
-  for (guint n = 0; n < keys->len; n++)
+/* A phase: one kernel per stream of one GPU, side by side: overlapping in
+ * time, or launched back to back by one thread onto other streams (a
+ * fan-out whose first kernel may end before the last one starts).  Each
+ * phase of the kernels of @list is judged by close_phase(). */
+static void
+split_phases (WsFindingsCtx *ctx, GArray *list, WsFinding *finding, WsNvtxCollector *nvtx,
+              Imbalance *imbalance)
+{
+  const WsRun *run = ctx->run;
+  g_autoptr (GArray) members = g_array_new (FALSE, FALSE, sizeof (guint32));
+  gint64 phase_end = G_MININT64;
+  gssize last_launch = -1;
+
+  for (guint i = 0; i < list->len; i++)
     {
-      GArray *list = g_hash_table_lookup (by_work, &g_array_index (keys, guint64, n));
-      gint64 phase_end = G_MININT64;
-      gssize last_launch = -1;
+      guint32 k = g_array_index (list, guint32, i);
+      gssize api = ws_run_index_kernel_launch (ctx->index, k);
 
-      g_array_set_size (members, 0);
-      for (guint i = 0; i < list->len; i++)
+      if (members->len > 0 &&
+          (!joins_phase (run, members, k) ||
+           (run->kernels.start[k] >= phase_end && !fans_out (ctx, last_launch, api))))
         {
-          guint32 k = g_array_index (list, guint32, i);
-          gssize api = ws_run_index_kernel_launch (ctx->index, k);
-
-          if (members->len > 0 &&
-              (!joins_phase (run, members, k) ||
-               (run->kernels.start[k] >= phase_end && !fans_out (ctx, last_launch, api))))
-            {
-              close_phase (ctx, members, finding, nvtx, &imbalance);
-              g_array_set_size (members, 0);
-              phase_end = G_MININT64;
-              last_launch = -1;
-            }
-          g_array_append_val (members, k);
-          phase_end = MAX (phase_end, run->kernels.end[k]);
-          if (api >= 0 && (last_launch < 0 || run->api.start[api] > run->api.start[last_launch]))
-            last_launch = api;
+          close_phase (ctx, members, finding, nvtx, imbalance);
+          g_array_set_size (members, 0);
+          phase_end = G_MININT64;
+          last_launch = -1;
         }
-      close_phase (ctx, members, finding, nvtx, &imbalance);
+      g_array_append_val (members, k);
+      phase_end = MAX (phase_end, run->kernels.end[k]);
+      if (api >= 0 && (last_launch < 0 || run->api.start[api] > run->api.start[last_launch]))
+        last_launch = api;
     }
-  if (imbalance.phases == 0)
-    return;
+  close_phase (ctx, members, finding, nvtx, imbalance);
+}
 
-  ratio = (double) imbalance.sum_shortest / (double) imbalance.sum_longest;
-  finding->severity = ratio < 0.5   ? WS_SEVERITY_SEVERE
-                      : ratio < 0.7 ? WS_SEVERITY_MEDIUM
-                                    : WS_SEVERITY_MINOR;
-  finding->cost = imbalance.wait;
+static void
+describe_imbalance (WsFindingsCtx *ctx, const Imbalance *imbalance, double ratio,
+                    WsFinding *finding)
+{
+  const WsRun *run = ctx->run;
+  const WsFindingsBands *bands = &ws_findings_bands[WS_FINDINGS_BANDS_IMBALANCE];
+  g_autofree char *shortest_str = ws_format_duration ((double) imbalance->worst_shortest);
+  g_autofree char *longest_str = ws_format_duration ((double) imbalance->worst_longest);
+  g_autofree char *ratio_str = ws_format_fixed_string (ratio, 2);
+  g_autofree char *wait_str = ws_format_duration ((double) imbalance->wait);
+  g_autofree char *count_str = ws_findings_count_string (imbalance->phases);
+
   finding->title = g_strdup (_ ("Load imbalance between streams"));
-  shortest_str = ws_format_duration ((double) imbalance.worst_shortest);
-  longest_str = ws_format_duration ((double) imbalance.worst_longest);
-  ratio_str = ws_format_fixed_string (ratio, 2);
-  wait_str = ws_format_duration ((double) imbalance.wait);
-  count_str = ws_findings_count_string (imbalance.phases);
-  if (imbalance.phases == 1)
+  if (imbalance->phases == 1)
     /* TRANSLATORS: "“imbalanced(float *, int, int)” runs side by side on 4 streams but takes from 6.02 µs to 37.6 µs per stream (shortest/longest 0.16): 76.7 µs spent waiting for the slowest." */
     finding->summary =
       g_strdup_printf (_ ("“%s” runs side by side on %u streams but takes from %s to %s per stream "
                           "(shortest/longest %s): %s spent waiting for the slowest."),
-                       ws_run_string (run, imbalance.worst_name), imbalance.streams, shortest_str,
+                       ws_run_string (run, imbalance->worst_name), imbalance->streams, shortest_str,
                        longest_str, ratio_str, wait_str);
   else
     finding->summary = g_strdup_printf (
       _ ("In %s phases where one kernel runs side by side on several streams, the shortest takes "
          "%s of the longest (worst: “%s”, %s to %s): %s spent waiting for the slowest."),
-      count_str, ratio_str, ws_run_string (run, imbalance.worst_name), shortest_str, longest_str,
+      count_str, ratio_str, ws_run_string (run, imbalance->worst_name), shortest_str, longest_str,
       wait_str);
   finding->rule = g_strdup_printf (
     _ ("Shortest/longest GPU time among the streams (or GPUs) that run one kernel side by side: "
-       "below 0.5 severe, 0.5–0.7 medium, 0.7–0.8 minor; NCCL kernels are left out, they wait "
-       "for their peers by design."));
+       "below %.1f severe, %.1f–%.1f medium, %.1f–%.1f minor; NCCL kernels are left out, they "
+       "wait for their peers by design."),
+    bands->severe.bound, bands->severe.bound, bands->medium.bound, bands->medium.bound,
+    bands->minor.bound);
   finding->fix = g_strdup (_ ("Split the work evenly across streams or GPUs (equal sizes, or many "
                               "small chunks handed out as streams free up), so that none waits "
                               "for the slowest."));
+}
+
+static void
+add_imbalance_evidence (WsFindingsCtx *ctx, const Imbalance *imbalance, double ratio,
+                        WsFinding *finding)
+{
+  const WsRun *run = ctx->run;
 
   ws_finding_add_evidence (finding, "phases", _ ("Phases side by side"), WS_UNIT_COUNT,
-                           imbalance.phases);
-  ws_finding_add_evidence (finding, "streams", _ ("Streams"), WS_UNIT_COUNT, imbalance.streams);
+                           imbalance->phases);
+  ws_finding_add_evidence (finding, "streams", _ ("Streams"), WS_UNIT_COUNT, imbalance->streams);
   ws_finding_add_evidence (finding, "kernels", _ ("Kernels"), WS_UNIT_COUNT, finding->kernels->len);
   ws_finding_add_evidence_text (finding, "kernel", _ ("Kernel"),
-                                ws_run_string (run, imbalance.worst_name));
+                                ws_run_string (run, imbalance->worst_name));
   ws_finding_add_evidence (finding, "shortest_ns", _ ("Shortest stream"), WS_UNIT_NS,
-                           imbalance.worst_shortest);
+                           imbalance->worst_shortest);
   ws_finding_add_evidence (finding, "longest_ns", _ ("Longest stream"), WS_UNIT_NS,
-                           imbalance.worst_longest);
+                           imbalance->worst_longest);
   ws_finding_add_evidence (finding, "ratio", _ ("Shortest/longest"), WS_UNIT_RATIO, ratio);
-  if (imbalance.phases > 1)
+  if (imbalance->phases > 1)
     ws_finding_add_evidence (finding, "worst_ratio", _ ("Worst phase"), WS_UNIT_RATIO,
-                             imbalance.worst_ratio);
+                             imbalance->worst_ratio);
   ws_finding_add_evidence (finding, "wait_ns", _ ("Time waiting for the slowest"), WS_UNIT_NS,
-                           imbalance.wait);
+                           imbalance->wait);
   ws_finding_add_evidence_text (finding, "per_stream", _ ("GPU time per device/stream"),
-                                imbalance.worst_streams);
+                                imbalance->worst_streams);
+}
+
+void
+ws_findings_check_imbalance (WsFindingsCtx *ctx, GPtrArray *findings)
+{
+  const WsRun *run = ctx->run;
+  g_autoptr (GHashTable) by_work =
+    g_hash_table_new_full (ws_int64_hash, g_int64_equal, g_free, (GDestroyNotify) g_array_unref);
+  g_autoptr (GArray) keys = g_array_new (FALSE, FALSE, sizeof (guint64));
+  g_autoptr (WsFinding) finding = ws_finding_new (WS_FINDING_LOAD_IMBALANCE);
+  g_autoptr (WsNvtxCollector) nvtx = ws_nvtx_collector_new (ctx);
+  Imbalance imbalance = { 0 };
+  double ratio;
+
+  if (run->kernels.stream == NULL || run->kernels.demangled == NULL || run->kernels.config == NULL)
+    return;
+
+  group_by_work (ctx, by_work, keys);
+  for (guint n = 0; n < keys->len; n++)
+    split_phases (ctx, g_hash_table_lookup (by_work, &g_array_index (keys, guint64, n)), finding,
+                  nvtx, &imbalance);
+  if (imbalance.phases == 0)
+    return;
+
+  ratio = (double) imbalance.sum_shortest / (double) imbalance.sum_longest;
+  /* Every phase raised is in a band, so are their sums. */
+  if (!ws_findings_bands_judge (WS_FINDINGS_BANDS_IMBALANCE, ratio, &finding->severity))
+    finding->severity = WS_SEVERITY_MINOR;
+  finding->cost = imbalance.wait;
+  describe_imbalance (ctx, &imbalance, ratio, finding);
+  add_imbalance_evidence (ctx, &imbalance, ratio, finding);
   g_free (imbalance.worst_streams);
   ws_nvtx_collector_finish (nvtx, finding);
   g_ptr_array_add (findings, g_steal_pointer (&finding));
@@ -464,7 +568,8 @@ ws_findings_check_imbalance (WsCtx *ctx, GPtrArray *findings)
 /* The kernel or memory operation of @device that starts (@starting) or
  * ends at @t; adds it to @finding and returns its launch call, or -1. */
 static gssize
-add_gpu_event_at (WsCtx *ctx, WsFinding *finding, gint32 device, gint64 t, gboolean starting)
+add_gpu_event_at (WsFindingsCtx *ctx, WsFinding *finding, gint32 device, gint64 t,
+                  gboolean starting)
 {
   const WsRun *run = ctx->run;
 
@@ -532,9 +637,10 @@ keep_largest (Gap *top, guint *n, gint64 start, gint64 end)
 }
 
 void
-ws_findings_check_idle (WsCtx *ctx, GPtrArray *findings)
+ws_findings_check_idle (WsFindingsCtx *ctx, GPtrArray *findings)
 {
   const WsRun *run = ctx->run;
+  const WsFindingsBands *bands = &ws_findings_bands[WS_FINDINGS_BANDS_IDLE];
   GArray *devices = ws_run_index_devices (ctx->index);
   g_autoptr (WsFinding) finding = ws_finding_new (WS_FINDING_GPU_IDLE);
   g_autoptr (WsNvtxCollector) nvtx = ws_nvtx_collector_new (ctx);
@@ -547,6 +653,7 @@ ws_findings_check_idle (WsCtx *ctx, GPtrArray *findings)
   double share = -1;
   Gap top[TOP_GAPS];
   guint n_top = 0;
+  WsSeverity severity;
 
   for (guint d = 0; d < devices->len; d++)
     {
@@ -563,7 +670,7 @@ ws_findings_check_idle (WsCtx *ctx, GPtrArray *findings)
           device = g_array_index (devices, gint32, d);
         }
     }
-  if (busy == NULL || share < IDLE_MIN_PCT)
+  if (busy == NULL || !ws_findings_bands_judge (WS_FINDINGS_BANDS_IDLE, share, &severity))
     return;
 
   span = busy->end[busy->n - 1] - busy->start[0];
@@ -591,9 +698,7 @@ ws_findings_check_idle (WsCtx *ctx, GPtrArray *findings)
         }
     }
 
-  finding->severity = share >= 50   ? WS_SEVERITY_SEVERE
-                      : share >= 20 ? WS_SEVERITY_MEDIUM
-                                    : WS_SEVERITY_MINOR;
+  finding->severity = severity;
   finding->cost = idle;
   finding->title = g_strdup (_ ("The GPU sits idle"));
   share_str = ws_findings_percent_string (share);
@@ -608,8 +713,10 @@ ws_findings_check_idle (WsCtx *ctx, GPtrArray *findings)
                                       device, share_str, idle_str, span_str, gap_str, place);
   finding->rule = g_strdup_printf (
     _ ("Share of a GPU's span, from its first to its last kernel or memory operation, "
-       "with neither running: 50%% and more severe, 20–50%% medium, 10–20%% minor; below "
-       "10%% not raised."));
+       "with neither running: %.0f%% and more severe, %.0f–%.0f%% medium, %.0f–%.0f%% minor; "
+       "below %.0f%% not raised."),
+    bands->severe.bound, bands->medium.bound, bands->severe.bound, bands->minor.bound,
+    bands->medium.bound, bands->minor.bound);
   finding->fix = g_strdup (_ ("Keep the GPU fed: queue work ahead of the host with asynchronous "
                               "launches and copies, overlap copies with kernels on streams, and "
                               "move host-side preparation off the critical path."));

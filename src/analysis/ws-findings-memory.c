@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "ws-limits.h"
+#include "ws-findings-bands.h"
 #include "ws-findings-private.h"
 #include "ws-format.h"
 #include "ws-hints.h"
@@ -25,11 +26,6 @@
 #define MEMACC_SM_ISSUE 15.0
 #define MEMACC_DRAM 75.0
 #define MEMACC_MIN_SAMPLES 2
-
-/* Severity by the flagged kernels' share of all kernel time. */
-#define MEMACC_SEVERE_PCT 30.0
-#define MEMACC_MEDIUM_PCT 10.0
-#define MEMACC_MINOR_PCT 2.0
 
 enum
 {
@@ -214,141 +210,158 @@ samples_summary (const char *name, const char *share, const char *time, const Ke
                           name, share, time, active, issue, dram);
 }
 
-void
-ws_findings_check_memory_access (WsCtx *ctx, GPtrArray *findings)
+/* What the memory-access check gathers over the kernels. */
+typedef struct
+{
+  const WsGpuMetric *series[N_SERIES];
+  gboolean have_series;
+  gint32 *launches;    /* per kernel: its profiled ncu launch, or -1 */
+  GHashTable *by_name; /* name id + 1 → KernelAccess * */
+  GHashTable *judged;  /* ncu launch + 1 → WsMemoryWorkload * */
+  GPtrArray *flagged;  /* KernelAccess *, most flagged time first */
+  gint64 total;        /* ns of all kernels */
+  gint64 flagged_time; /* ns of the flagged instances */
+} MemoryAccess;
+
+static KernelAccess *
+kernel_access (MemoryAccess *m, guint32 name)
+{
+  KernelAccess *a = g_hash_table_lookup (m->by_name, GUINT_TO_POINTER (name + 1));
+
+  if (a == NULL)
+    {
+      a = g_new0 (KernelAccess, 1);
+      a->name = name;
+      a->launch = -1;
+      a->longest_at = -1;
+      g_hash_table_insert (m->by_name, GUINT_TO_POINTER (name + 1), a);
+    }
+  return a;
+}
+
+static void
+flag_instance (KernelAccess *a, gsize k, gint64 d)
+{
+  a->flagged = ws_time_add (a->flagged, d);
+  if (d > a->longest)
+    {
+      a->longest = d;
+      a->longest_at = (gssize) k;
+    }
+}
+
+/* The workload of ncu launch @launch, computed once. */
+static WsMemoryWorkload *
+judged_workload (const WsRun *run, MemoryAccess *m, gint32 launch)
+{
+  WsMemoryWorkload *w = g_hash_table_lookup (m->judged, GINT_TO_POINTER (launch + 1));
+
+  if (w == NULL)
+    {
+      w = g_new0 (WsMemoryWorkload, 1);
+      ws_memory_workload_compute (run->ncu, (guint) launch, w);
+      g_hash_table_insert (m->judged, GINT_TO_POINTER (launch + 1), w);
+    }
+  return w;
+}
+
+/* Per kernel name: its time, the profiled launch that judges it, or the
+ * samples taken while it ran.  FALSE when cancelled. */
+static gboolean
+gather_kernels (WsFindingsCtx *ctx, MemoryAccess *m)
 {
   const WsRun *run = ctx->run;
-  const WsGpuMetric *series[N_SERIES];
-  gboolean have_series = find_series (run, series);
-  g_autofree gint32 *launches = NULL;
-  g_autoptr (GHashTable) by_name = g_hash_table_new_full (NULL, NULL, NULL, g_free);
-  g_autoptr (GHashTable) judged = g_hash_table_new_full (NULL, NULL, NULL, g_free);
-  g_autoptr (GPtrArray) flagged = g_ptr_array_new ();
-  g_autoptr (WsFinding) finding = NULL;
-  g_autoptr (WsNvtxCollector) nvtx = NULL;
-  g_autofree char *share_str = NULL, *time_str = NULL, *all_str = NULL;
-  gint64 total = 0, flagged_time = 0;
-  GHashTableIter iter;
-  gpointer value;
-  KernelAccess *top;
-  double share;
 
-  if (run->kernels.n == 0 || run->kernels.demangled == NULL || (run->ncu == NULL && !have_series))
-    return;
-  launches = ws_ncu_kernel_launches (run);
-
-  /* Per kernel name: its time, the profiled launch that judges it, or
-   * the samples taken while it ran. */
   for (gsize k = 0; k < run->kernels.n; k++)
     {
-      guint32 name = run->kernels.demangled[k];
-      KernelAccess *a = g_hash_table_lookup (by_name, GUINT_TO_POINTER (name + 1));
+      KernelAccess *a;
       gint64 d = run->kernels.end[k] - run->kernels.start[k];
 
       if (ws_findings_stop (ctx, k))
-        return;
-      if (a == NULL)
-        {
-          a = g_new0 (KernelAccess, 1);
-          a->name = name;
-          a->launch = -1;
-          a->longest_at = -1;
-          g_hash_table_insert (by_name, GUINT_TO_POINTER (name + 1), a);
-        }
-      total = ws_time_add (total, d);
+        return FALSE;
+      a = kernel_access (m, run->kernels.demangled[k]);
+      m->total = ws_time_add (m->total, d);
       a->time = ws_time_add (a->time, d);
-      if (launches[k] >= 0)
+      if (m->launches[k] >= 0)
         {
-          WsMemoryWorkload *m = g_hash_table_lookup (judged, GINT_TO_POINTER (launches[k] + 1));
-
-          if (m == NULL)
+          if (ncu_says_scattered (judged_workload (run, m, m->launches[k])))
             {
-              m = g_new0 (WsMemoryWorkload, 1);
-              ws_memory_workload_compute (run->ncu, (guint) launches[k], m);
-              g_hash_table_insert (judged, GINT_TO_POINTER (launches[k] + 1), m);
-            }
-          if (ncu_says_scattered (m))
-            {
-              a->flagged = ws_time_add (a->flagged, d);
-              a->launch = launches[k];
-              if (d > a->longest)
-                {
-                  a->longest = d;
-                  a->longest_at = (gssize) k;
-                }
+              flag_instance (a, k, d);
+              a->launch = m->launches[k];
             }
         }
-      else if (have_series)
-        add_samples (run, series, a, run->kernels.start[k], run->kernels.end[k]);
+      else if (m->have_series)
+        add_samples (run, m->series, a, run->kernels.start[k], run->kernels.end[k]);
     }
+  return TRUE;
+}
 
-  /* Kernels without a profiled launch are judged by their samples, all
-   * instances together. */
-  g_hash_table_iter_init (&iter, by_name);
+/* Kernels without a profiled launch are judged by their samples, all
+ * instances together; the kernels with flagged time go to m->flagged. */
+static void
+judge_kernels (WsFindingsCtx *ctx, MemoryAccess *m)
+{
+  const WsRun *run = ctx->run;
+  GHashTableIter iter;
+  gpointer value;
+
+  g_hash_table_iter_init (&iter, m->by_name);
   while (g_hash_table_iter_next (&iter, NULL, &value))
     {
       KernelAccess *a = value;
 
-      if (a->launch < 0 && have_series && samples_say_scattered (a))
+      if (a->launch < 0 && m->have_series && samples_say_scattered (a))
         for (gsize k = 0; k < run->kernels.n && !ws_findings_stop (ctx, k); k++)
-          if (run->kernels.demangled[k] == a->name && launches[k] < 0)
-            {
-              gint64 d = run->kernels.end[k] - run->kernels.start[k];
-
-              a->flagged = ws_time_add (a->flagged, d);
-              if (d > a->longest)
-                {
-                  a->longest = d;
-                  a->longest_at = (gssize) k;
-                }
-            }
+          if (run->kernels.demangled[k] == a->name && m->launches[k] < 0)
+            flag_instance (a, k, run->kernels.end[k] - run->kernels.start[k]);
       if (a->flagged > 0)
         {
-          g_ptr_array_add (flagged, a);
-          flagged_time = ws_time_add (flagged_time, a->flagged);
+          g_ptr_array_add (m->flagged, a);
+          m->flagged_time = ws_time_add (m->flagged_time, a->flagged);
         }
     }
-  if (flagged->len == 0 || total <= 0)
-    return;
-  share = 100.0 * (double) flagged_time / (double) total;
-  if (share < MEMACC_MINOR_PCT)
-    return;
-  g_ptr_array_sort (flagged, compare_flagged);
-  top = g_ptr_array_index (flagged, 0);
+  g_ptr_array_sort (m->flagged, compare_flagged);
+}
 
-  finding = ws_finding_new (WS_FINDING_MEMORY_ACCESS);
-  nvtx = ws_nvtx_collector_new (ctx);
-  finding->severity = share >= MEMACC_SEVERE_PCT   ? WS_SEVERITY_SEVERE
-                      : share >= MEMACC_MEDIUM_PCT ? WS_SEVERITY_MEDIUM
-                                                   : WS_SEVERITY_MINOR;
-  finding->cost = flagged_time;
+/* The summary and evidence of the worst kernel, by what judged it. */
+static void
+describe_top_kernel (const WsRun *run, const MemoryAccess *m, WsFinding *finding)
+{
+  const KernelAccess *top = g_ptr_array_index (m->flagged, 0);
+  g_autofree char *share_str =
+    ws_findings_percent_string (100.0 * (double) top->flagged / (double) m->total);
+  g_autofree char *time_str = ws_format_duration ((double) top->flagged);
+  g_autofree char *name = g_strdup_printf ("“%s”", ws_run_string (run, top->name));
+
+  if (top->launch >= 0)
+    {
+      WsMemoryWorkload *w = g_hash_table_lookup (m->judged, GINT_TO_POINTER (top->launch + 1));
+
+      finding->summary = ncu_summary (name, share_str, time_str, w);
+      ncu_evidence (finding, w);
+      ws_finding_add_evidence_text (finding, "source", _ ("Judged by"), "ncu");
+    }
+  else
+    {
+      finding->summary = samples_summary (name, share_str, time_str, top);
+      ws_finding_add_evidence (finding, "sms_active_pct", _ ("SMs active"), WS_UNIT_PERCENT,
+                               mean (top, SMS_ACTIVE));
+      ws_finding_add_evidence (finding, "sm_issue_pct", _ ("SM issue"), WS_UNIT_PERCENT,
+                               mean (top, SM_ISSUE));
+      ws_finding_add_evidence (finding, "dram_bandwidth_pct", _ ("DRAM bandwidth"), WS_UNIT_PERCENT,
+                               mean (top, DRAM_READ) + mean (top, DRAM_WRITE));
+      ws_finding_add_evidence_text (finding, "source", _ ("Judged by"), "gpu-metrics");
+    }
+}
+
+static void
+describe_memory_access (const WsRun *run, const MemoryAccess *m, double share, WsFinding *finding)
+{
+  const WsFindingsBands *bands = &ws_findings_bands[WS_FINDINGS_BANDS_MEMORY_ACCESS];
+  const KernelAccess *top = g_ptr_array_index (m->flagged, 0);
+
   finding->title = g_strdup (_ ("Strided or scattered memory access"));
-  share_str = ws_findings_percent_string (100.0 * (double) top->flagged / (double) total);
-  time_str = ws_format_duration ((double) top->flagged);
-  {
-    g_autofree char *name = g_strdup_printf ("“%s”", ws_run_string (run, top->name));
-
-    if (top->launch >= 0)
-      {
-        WsMemoryWorkload *m = g_hash_table_lookup (judged, GINT_TO_POINTER (top->launch + 1));
-
-        finding->summary = ncu_summary (name, share_str, time_str, m);
-        ncu_evidence (finding, m);
-        ws_finding_add_evidence_text (finding, "source", _ ("Judged by"), "ncu");
-      }
-    else
-      {
-        finding->summary = samples_summary (name, share_str, time_str, top);
-        ws_finding_add_evidence (finding, "sms_active_pct", _ ("SMs active"), WS_UNIT_PERCENT,
-                                 mean (top, SMS_ACTIVE));
-        ws_finding_add_evidence (finding, "sm_issue_pct", _ ("SM issue"), WS_UNIT_PERCENT,
-                                 mean (top, SM_ISSUE));
-        ws_finding_add_evidence (finding, "dram_bandwidth_pct", _ ("DRAM bandwidth"),
-                                 WS_UNIT_PERCENT, mean (top, DRAM_READ) + mean (top, DRAM_WRITE));
-        ws_finding_add_evidence_text (finding, "source", _ ("Judged by"), "gpu-metrics");
-      }
-  }
-  all_str = ws_findings_percent_string (share);
+  describe_top_kernel (run, m, finding);
   finding->rule = g_strdup_printf (
     _ ("A kernel's access is scattered when Nsight Compute finds %.0f%% or more of its global "
        "sectors not needed (or, without that figure, more than %d sectors per request); without "
@@ -356,31 +369,44 @@ ws_findings_check_memory_access (WsCtx *ctx, GPtrArray *findings)
        "< %.0f%% while it runs. Severity by those kernels' share of the GPU time: %.0f%% and more "
        "severe, %.0f–%.0f%% medium, %.0f–%.0f%% minor; below %.0f%% not raised."),
     WS_HINT_EXCESSIVE_PCT, WS_HINT_SECTORS_PER_REQUEST, MEMACC_SMS_ACTIVE, MEMACC_SM_ISSUE,
-    MEMACC_DRAM, MEMACC_SEVERE_PCT, MEMACC_MEDIUM_PCT, MEMACC_SEVERE_PCT, MEMACC_MINOR_PCT,
-    MEMACC_MEDIUM_PCT, MEMACC_MINOR_PCT);
+    MEMACC_DRAM, bands->severe.bound, bands->medium.bound, bands->severe.bound, bands->minor.bound,
+    bands->medium.bound, bands->minor.bound);
   finding->fix = g_strdup (_ ("Let neighbouring threads read neighbouring addresses: change the "
                               "data layout (structure of arrays), transpose through shared "
                               "memory, or gather once into a contiguous buffer."));
-  ws_finding_add_evidence (finding, "kernels", _ ("Kernels"), WS_UNIT_COUNT, flagged->len);
-  ws_finding_add_evidence (finding, "gpu_time_ns", _ ("Their GPU time"), WS_UNIT_NS, flagged_time);
+  ws_finding_add_evidence (finding, "kernels", _ ("Kernels"), WS_UNIT_COUNT, m->flagged->len);
+  ws_finding_add_evidence (finding, "gpu_time_ns", _ ("Their GPU time"), WS_UNIT_NS,
+                           m->flagged_time);
   ws_finding_add_evidence (finding, "gpu_time_pct", _ ("Share of the GPU time"), WS_UNIT_PERCENT,
                            share);
   ws_finding_add_evidence_text (finding, "kernel", _ ("Worst kernel"),
                                 ws_run_string (run, top->name));
-  if (flagged->len > 1)
+  if (m->flagged->len > 1)
     {
+      g_autofree char *all_str = ws_findings_percent_string (share);
       g_autofree char *note = g_strdup_printf (
         g_dngettext (GETTEXT_PACKAGE, "%u kernel shows it: %s of the GPU time.",
-                     "%u kernels show it: %s of the GPU time together.", flagged->len),
-        flagged->len, all_str);
+                     "%u kernels show it: %s of the GPU time together.", m->flagged->len),
+        m->flagged->len, all_str);
 
       ws_finding_add_note (finding, note);
     }
+}
+
+/* The flagged instances of the flagged kernels, their launch calls and
+ * the NVTX ranges around them. */
+static void
+add_flagged_events (WsFindingsCtx *ctx, const MemoryAccess *m, WsFinding *finding)
+{
+  const WsRun *run = ctx->run;
+  const gint32 *launches = m->launches;
+  g_autoptr (WsNvtxCollector) nvtx = ws_nvtx_collector_new (ctx);
+  const KernelAccess *top = g_ptr_array_index (m->flagged, 0);
 
   for (gsize k = 0; k < run->kernels.n && !ws_findings_stop (ctx, k); k++)
-    for (guint f = 0; f < flagged->len; f++)
+    for (guint f = 0; f < m->flagged->len; f++)
       {
-        const KernelAccess *a = g_ptr_array_index (flagged, f);
+        const KernelAccess *a = g_ptr_array_index (m->flagged, f);
         gssize api;
 
         if (run->kernels.demangled[k] != a->name ||
@@ -388,9 +414,10 @@ ws_findings_check_memory_access (WsCtx *ctx, GPtrArray *findings)
           continue;
         if (a->launch >= 0)
           {
-            WsMemoryWorkload *m = g_hash_table_lookup (judged, GINT_TO_POINTER (launches[k] + 1));
+            WsMemoryWorkload *w =
+              g_hash_table_lookup (m->judged, GINT_TO_POINTER (launches[k] + 1));
 
-            if (!ncu_says_scattered (m))
+            if (!ncu_says_scattered (w))
               continue;
           }
         api = ws_run_index_kernel_launch (ctx->index, k);
@@ -408,5 +435,39 @@ ws_findings_check_memory_access (WsCtx *ctx, GPtrArray *findings)
     ws_finding_add_range (finding, run->kernels.start[top->longest_at],
                           run->kernels.end[top->longest_at]);
   ws_nvtx_collector_finish (nvtx, finding);
+}
+
+void
+ws_findings_check_memory_access (WsFindingsCtx *ctx, GPtrArray *findings)
+{
+  const WsRun *run = ctx->run;
+  g_autofree gint32 *launches = NULL;
+  g_autoptr (GHashTable) by_name = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+  g_autoptr (GHashTable) judged = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+  g_autoptr (GPtrArray) flagged = g_ptr_array_new ();
+  g_autoptr (WsFinding) finding = NULL;
+  MemoryAccess m = { .by_name = by_name, .judged = judged, .flagged = flagged };
+  WsSeverity severity;
+  double share;
+
+  m.have_series = find_series (run, m.series);
+  if (run->kernels.n == 0 || run->kernels.demangled == NULL || (run->ncu == NULL && !m.have_series))
+    return;
+  launches = ws_ncu_kernel_launches (run);
+  m.launches = launches;
+  if (!gather_kernels (ctx, &m))
+    return;
+  judge_kernels (ctx, &m);
+  if (flagged->len == 0 || m.total <= 0)
+    return;
+  share = 100.0 * (double) m.flagged_time / (double) m.total;
+  if (!ws_findings_bands_judge (WS_FINDINGS_BANDS_MEMORY_ACCESS, share, &severity))
+    return;
+
+  finding = ws_finding_new (WS_FINDING_MEMORY_ACCESS);
+  finding->severity = severity;
+  finding->cost = m.flagged_time;
+  describe_memory_access (run, &m, share, finding);
+  add_flagged_events (ctx, &m, finding);
   g_ptr_array_add (findings, g_steal_pointer (&finding));
 }

@@ -17,13 +17,13 @@ typedef struct
   GHashTable *loop_keys;     /* NVTX name id + 1 → loop key */
   GHashTable *stripped_keys; /* name without digits → loop key */
   GCancellable *cancellable; /* (nullable) */
-} WsCtx;
+} WsFindingsCtx;
 
 /* Whether to stop: the checks' loops over every event ask every 2^16
  * events and break out; ws_findings_compute_cancellable() then drops what
  * they made. */
 static inline gboolean
-ws_findings_stop (const WsCtx *ctx, gsize i)
+ws_findings_stop (const WsFindingsCtx *ctx, gsize i)
 {
   return (i & 0xFFFF) == 0xFFFF && g_cancellable_is_cancelled (ctx->cancellable);
 }
@@ -36,33 +36,33 @@ typedef struct
   guint32 event;  /* index into the check's table */
   gint64 start;   /* ns: the call's time, or the GPU event's */
   gint64 end;
-} WsItem;
+} WsFindingsItem;
 
 typedef struct
 {
-  guint first; /* index of the first WsItem, after ws_findings_group() sorted them */
+  guint first; /* index of the first WsFindingsItem, after ws_findings_group() sorted them */
   guint n;
   guint32 thread;
   gint64 start; /* ns */
   gint64 end;
-} WsGroup;
+} WsFindingsGroup;
 
 typedef struct
 {
-  WsCtx *ctx;
+  WsFindingsCtx *ctx;
   GHashTable *entries; /* guint64 (depth, domain, name) → WsFindingNvtx * */
   GHashTable *seen;    /* range index + 1: instances already counted */
   GPtrArray *list;     /* WsFindingNvtx *, owned until finished */
 } WsNvtxCollector;
 
-GArray *ws_findings_group (WsCtx *ctx, GArray *items);
+GArray *ws_findings_group (WsFindingsCtx *ctx, GArray *items);
 
-WsNvtxCollector *ws_nvtx_collector_new (WsCtx *ctx);
+WsNvtxCollector *ws_nvtx_collector_new (WsFindingsCtx *ctx);
 void ws_nvtx_collector_free (WsNvtxCollector *self);
 void ws_nvtx_collector_add (WsNvtxCollector *self, guint32 thread, gint64 time, gint64 duration);
 void ws_nvtx_collector_finish (WsNvtxCollector *self, WsFinding *finding);
 
-char *ws_findings_place (WsCtx *ctx, guint32 thread, gint64 time);
+char *ws_findings_place (WsFindingsCtx *ctx, guint32 thread, gint64 time);
 char *ws_findings_count_string (double value);
 char *ws_findings_percent_string (double value);
 GHashTable *ws_findings_names_new (void);
@@ -72,14 +72,14 @@ void ws_findings_count_name (GHashTable *names, const char *name);
 gint64 ws_findings_median (GArray *values);
 void ws_findings_add_api (WsFinding *finding, gssize api);
 
-void ws_findings_check_alloc (WsCtx *ctx, GPtrArray *findings);
-void ws_findings_check_transfers (WsCtx *ctx, GPtrArray *findings);
-void ws_findings_check_sync (WsCtx *ctx, GPtrArray *findings);
-void ws_findings_check_launch (WsCtx *ctx, GPtrArray *findings);
-void ws_findings_check_imbalance (WsCtx *ctx, GPtrArray *findings);
-void ws_findings_check_idle (WsCtx *ctx, GPtrArray *findings);
-void ws_findings_check_memory_access (WsCtx *ctx, GPtrArray *findings);
-void ws_findings_check_summaries (WsCtx *ctx, GPtrArray *findings);
+void ws_findings_check_alloc (WsFindingsCtx *ctx, GPtrArray *findings);
+void ws_findings_check_transfers (WsFindingsCtx *ctx, GPtrArray *findings);
+void ws_findings_check_sync (WsFindingsCtx *ctx, GPtrArray *findings);
+void ws_findings_check_launch (WsFindingsCtx *ctx, GPtrArray *findings);
+void ws_findings_check_imbalance (WsFindingsCtx *ctx, GPtrArray *findings);
+void ws_findings_check_idle (WsFindingsCtx *ctx, GPtrArray *findings);
+void ws_findings_check_memory_access (WsFindingsCtx *ctx, GPtrArray *findings);
+void ws_findings_check_summaries (WsFindingsCtx *ctx, GPtrArray *findings);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (WsNvtxCollector, ws_nvtx_collector_free)
 

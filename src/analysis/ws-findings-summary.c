@@ -6,6 +6,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "ws-findings-bands.h"
 #include "ws-findings-private.h"
 #include "ws-format.h"
 
@@ -110,9 +111,7 @@ check_transfers (const WsRun *run, GPtrArray *findings)
   share = 100.0 * (double) time / (double) MAX (gpu_time, 1);
   avg = (double) time / (double) copies;
   finding = ws_finding_new (WS_FINDING_SMALL_TRANSFERS);
-  finding->severity = share > 30    ? WS_SEVERITY_SEVERE
-                      : share >= 10 ? WS_SEVERITY_MEDIUM
-                                    : WS_SEVERITY_MINOR;
+  ws_findings_bands_judge (WS_FINDINGS_BANDS_SUMMARY_TRANSFERS, share, &finding->severity);
   finding->cost = time;
   finding->title = g_strdup (_ ("Many small memory transfers"));
   count_str = ws_findings_count_string ((double) copies);
@@ -126,9 +125,11 @@ check_transfers (const WsRun *run, GPtrArray *findings)
     count_str, avg_str, kinds->str, time_str, share_str);
   finding->rule = g_strdup_printf (
     _ ("From a summary table (no events): raised for copy rows between host and device of at "
-       "least 10 copies averaging under 10 µs, which at PCIe rates move under about 100 kB each; "
-       "severe when they take more than 30%% of the GPU time in the summary, medium from 10%%, "
-       "minor below."));
+       "least %d copies averaging under 10 µs, which at PCIe rates move under about 100 kB each; "
+       "severe when they take more than %.0f%% of the GPU time in the summary, medium from %.0f%%, "
+       "minor below."),
+    SMALL_MIN_COPIES, ws_findings_bands[WS_FINDINGS_BANDS_SUMMARY_TRANSFERS].severe.bound,
+    ws_findings_bands[WS_FINDINGS_BANDS_SUMMARY_TRANSFERS].medium.bound);
   finding->fix = g_strdup (_ ("Batch small copies into one larger copy or keep the data on the "
                               "GPU; use pinned memory and cudaMemcpyAsync so that copies overlap "
                               "with work."));
@@ -187,7 +188,7 @@ check_launch (const WsRun *run, GPtrArray *findings)
 
   share = 100.0 * (double) tiny / (double) launches;
   finding = ws_finding_new (WS_FINDING_LAUNCH_OVERHEAD);
-  finding->severity = share >= 50 ? WS_SEVERITY_MEDIUM : WS_SEVERITY_MINOR;
+  ws_findings_bands_judge (WS_FINDINGS_BANDS_SUMMARY_LAUNCH, share, &finding->severity);
   finding->cost = tiny_time;
   finding->title = g_strdup (_ ("Kernels too short for their launch cost"));
   count_str = ws_findings_count_string ((double) tiny);
@@ -207,6 +208,7 @@ check_launch (const WsRun *run, GPtrArray *findings)
     finding->summary = g_strdup_printf (
       _ ("%s of the %s launches (%s) are of kernels averaging under 5 µs (%s on average)."),
       count_str, all_str, share_str, avg_str);
+  /* The medium band's bound, 50%, reads "half" here (tests/test-findings-bands.c). */
   finding->rule = g_strdup_printf (
     _ ("From a summary table (no events): raised for at least 20 launches of kernels whose "
        "average is under 5 µs or under the launch call's; medium when they are half of the "
@@ -235,7 +237,7 @@ check_launch (const WsRun *run, GPtrArray *findings)
 }
 
 void
-ws_findings_check_summaries (WsCtx *ctx, GPtrArray *findings)
+ws_findings_check_summaries (WsFindingsCtx *ctx, GPtrArray *findings)
 {
   check_transfers (ctx->run, findings);
   check_launch (ctx->run, findings);

@@ -27,7 +27,7 @@
 static int
 compare_items (gconstpointer a, gconstpointer b)
 {
-  const WsItem *x = a, *y = b;
+  const WsFindingsItem *x = a, *y = b;
 
   if (x->thread != y->thread)
     return x->thread < y->thread ? -1 : 1;
@@ -39,7 +39,7 @@ compare_items (gconstpointer a, gconstpointer b)
 /* The outermost NVTX range's name with its ASCII digits dropped, so that
  * "step 3" and "step 4" are iterations of one loop; 0 outside ranges. */
 static guint32
-loop_key (WsCtx *ctx, guint32 thread, gint64 time)
+loop_key (WsFindingsCtx *ctx, guint32 thread, gint64 time)
 {
   guint32 chain[MAX_CHAIN];
   guint n = ws_run_index_nvtx_at (ctx->index, thread, time, chain, MAX_CHAIN);
@@ -72,25 +72,25 @@ loop_key (WsCtx *ctx, guint32 thread, gint64 time)
 
 /* Sorts @items by thread and time and cuts them into loops: a new loop
  * starts after a pause of LOOP_GAP_NS or where the top-level NVTX range
- * changes its name.  Returns (transfer full) an array of WsGroup. */
+ * changes its name.  Returns (transfer full) an array of WsFindingsGroup. */
 GArray *
-ws_findings_group (WsCtx *ctx, GArray *items)
+ws_findings_group (WsFindingsCtx *ctx, GArray *items)
 {
-  GArray *groups = g_array_new (FALSE, FALSE, sizeof (WsGroup));
+  GArray *groups = g_array_new (FALSE, FALSE, sizeof (WsFindingsGroup));
   g_autofree guint32 *keys = g_new (guint32, MAX (items->len, 1));
-  WsGroup group = { 0 };
+  WsFindingsGroup group = { 0 };
 
   g_array_sort (items, compare_items);
   for (guint i = 0; i < items->len; i++)
     {
-      const WsItem *item = &g_array_index (items, WsItem, i);
+      const WsFindingsItem *item = &g_array_index (items, WsFindingsItem, i);
 
       keys[i] = item->thread == G_MAXUINT32 ? 0 : loop_key (ctx, item->thread, item->start);
     }
 
   for (guint i = 0; i < items->len; i++)
     {
-      const WsItem *item = &g_array_index (items, WsItem, i);
+      const WsFindingsItem *item = &g_array_index (items, WsFindingsItem, i);
       gboolean joins = group.n > 0 && item->thread == group.thread &&
                        keys[i] == keys[group.first] && item->start - group.end < LOOP_GAP_NS;
 
@@ -119,7 +119,7 @@ typedef struct
 } NvtxEntry;
 
 WsNvtxCollector *
-ws_nvtx_collector_new (WsCtx *ctx)
+ws_nvtx_collector_new (WsFindingsCtx *ctx)
 {
   WsNvtxCollector *self = g_new0 (WsNvtxCollector, 1);
 
@@ -239,7 +239,7 @@ ws_nvtx_collector_finish (WsNvtxCollector *self, WsFinding *finding)
 /* “NAME”, the outermost NVTX range around @time on @thread, or a phrase
  * saying there is none. */
 char *
-ws_findings_place (WsCtx *ctx, guint32 thread, gint64 time)
+ws_findings_place (WsFindingsCtx *ctx, guint32 thread, gint64 time)
 {
   guint32 chain[MAX_CHAIN];
   guint n =
@@ -448,14 +448,14 @@ ws_findings_compute (const WsRun *run)
 GPtrArray *
 ws_findings_compute_cancellable (const WsRun *run, GCancellable *cancellable, GError **error)
 {
-  static void (*const checks[]) (WsCtx *, GPtrArray *) = {
+  static void (*const checks[]) (WsFindingsCtx *, GPtrArray *) = {
     ws_findings_check_alloc,         ws_findings_check_transfers, ws_findings_check_sync,
     ws_findings_check_launch,        ws_findings_check_imbalance, ws_findings_check_idle,
     ws_findings_check_memory_access, ws_findings_check_summaries,
   };
   g_autoptr (GPtrArray) findings =
     g_ptr_array_new_with_free_func ((GDestroyNotify) ws_finding_unref);
-  WsCtx ctx = { 0 };
+  WsFindingsCtx ctx = { 0 };
   gboolean cancelled = FALSE;
 
   g_return_val_if_fail (run != NULL, NULL);

@@ -89,47 +89,18 @@ ws_cpu_samples_widen_bounds (const WsRun *run, gint64 *lo, gint64 *hi)
     }
 }
 
-/**
- * ws_cpu_samples_index:
- *
- * Fills @run's cpu_samples from the first CPU profile whose sample times
- * are on the run's clock: the samples inside [origin, end_time], sorted
- * by time, each lasting until its thread's next sample or one sampling
- * period, whichever comes first.  Called by ws_run_finish().
- */
-void
-ws_cpu_samples_index (WsRun *run)
+/* Keeps the samples of @profile that fall inside the run and on one of its
+ * threads (@thread_map), sorted by time: fills c->start, c->sample and
+ * c->n. */
+static void
+keep_samples (WsRun *run, WsCpuProfile *profile, const guint32 *thread_map)
 {
-  WsRun *self = run;
-  WsCpuSamples *c = &self->cpu_samples;
-  WsCpuProfile *profile = timed_profile (self);
-  const gint64 *time;
-  const guint32 *stack, *thread;
-  g_autofree guint32 *thread_map = NULL;
-  g_autofree guint32 *frame_name = NULL;
-  g_autofree gint64 *interval = NULL;
-  g_autofree gint64 *next = NULL;
+  WsCpuSamples *c = &run->cpu_samples;
+  const gint64 *time = (const gint64 *) profile->sample_time->data;
+  const guint32 *thread = (const guint32 *) profile->sample_thread->data;
+  gsize n = profile->sample_time->len, kept = 0;
+  guint n_threads = profile->threads->len;
   g_autofree guint32 *order = NULL;
-  guint n_threads, n_run_threads;
-  gsize n, kept = 0;
-
-  g_return_if_fail (self != NULL);
-
-  if (c->profile != NULL || profile == NULL)
-    return;
-  c->profile = profile;
-  time = (const gint64 *) profile->sample_time->data;
-  stack = (const guint32 *) profile->sample_stack->data;
-  thread = (const guint32 *) profile->sample_thread->data;
-  n = profile->sample_time->len;
-  n_threads = profile->threads->len;
-  n_run_threads = self->threads->len;
-  if (n > G_MAXUINT32)
-    return;
-
-  thread_map = g_new (guint32, n_threads + 1);
-  for (guint t = 0; t < n_threads; t++)
-    thread_map[t] = run_thread (self, &g_array_index (profile->threads, WsCpuThread, t));
 
   c->start = g_new (gint64, n);
   c->sample = g_new (guint32, n);
@@ -137,7 +108,7 @@ ws_cpu_samples_index (WsRun *run)
     {
       if (thread[i] >= n_threads || thread_map[thread[i]] == G_MAXUINT32)
         continue;
-      if (time[i] < self->origin || time[i] > self->end_time)
+      if (time[i] < run->origin || time[i] > run->end_time)
         {
           c->outside++;
           continue;
@@ -158,11 +129,20 @@ ws_cpu_samples_index (WsRun *run)
   order = ws_sort_order (c->start, NULL, c->n);
   ws_sort_apply (c->start, sizeof (gint64), order, c->n);
   ws_sort_apply (c->sample, sizeof (guint32), order, c->n);
+}
 
-  c->end = g_new (gint64, c->n);
+/* Each kept sample's thread in the run and the name of its leaf frame,
+ * interned once per frame. */
+static void
+name_samples (WsRun *run, WsCpuProfile *profile, const guint32 *thread_map)
+{
+  WsCpuSamples *c = &run->cpu_samples;
+  const guint32 *stack = (const guint32 *) profile->sample_stack->data;
+  const guint32 *thread = (const guint32 *) profile->sample_thread->data;
+  g_autofree guint32 *frame_name = g_new (guint32, profile->frames->len + 1);
+
   c->name = g_new (guint32, c->n);
   c->thread = g_new (guint32, c->n);
-  frame_name = g_new (guint32, profile->frames->len + 1);
   for (guint f = 0; f < profile->frames->len; f++)
     frame_name[f] = WS_STRING_NONE;
   for (gsize j = 0; j < c->n; j++)
@@ -180,38 +160,76 @@ ws_cpu_samples_index (WsRun *run)
         {
           if (frame_name[leaf] == WS_STRING_NONE)
             frame_name[leaf] = ws_string_table_intern (
-              self->strings, ws_cpu_profile_string (
-                               profile, g_array_index (profile->frames, WsCpuFrame, leaf).name));
+              run->strings, ws_cpu_profile_string (
+                              profile, g_array_index (profile->frames, WsCpuFrame, leaf).name));
           c->name[j] = frame_name[leaf];
         }
       else
-        c->name[j] = ws_string_table_intern (self->strings, "[unknown]");
+        c->name[j] = ws_string_table_intern (run->strings, "[unknown]");
     }
+}
 
-  /* The sampling period: the smallest median gap between the samples of
-   * one thread, among threads with enough samples to tell (a busy thread
-   * is sampled every period; a mostly idle one shows long gaps that are
-   * not its samples' length). */
-  {
-    g_autofree gint64 *times = g_new (gint64, c->n);
-    gint64 period = G_MAXINT64;
+/* The sampling period: the smallest median gap between the samples of one
+ * thread, among threads with enough samples to tell (a busy thread is
+ * sampled every period; a mostly idle one shows long gaps that are not its
+ * samples' length). */
+static gint64
+sampling_period (const WsCpuSamples *c, guint n_run_threads)
+{
+  g_autofree gint64 *times = g_new (gint64, c->n);
+  gint64 period = G_MAXINT64;
 
-    for (guint t = 0; t < n_run_threads; t++)
-      {
-        gsize m = 0;
+  for (guint t = 0; t < n_run_threads; t++)
+    {
+      gsize m = 0;
 
-        for (gsize j = 0; j < c->n; j++)
-          if (c->thread[j] == t)
-            times[m++] = c->start[j];
-        if (m >= MIN_SAMPLES)
-          period = MIN (period, median_gap (times, m));
-      }
-    if (period == G_MAXINT64)
-      period = DEFAULT_INTERVAL;
-    interval = g_new (gint64, n_run_threads + 1);
-    for (guint t = 0; t <= n_run_threads; t++)
-      interval[t] = period;
-  }
+      for (gsize j = 0; j < c->n; j++)
+        if (c->thread[j] == t)
+          times[m++] = c->start[j];
+      if (m >= MIN_SAMPLES)
+        period = MIN (period, median_gap (times, m));
+    }
+  return period == G_MAXINT64 ? DEFAULT_INTERVAL : period;
+}
+
+/**
+ * ws_cpu_samples_index:
+ *
+ * Fills @run's cpu_samples from the first CPU profile whose sample times
+ * are on the run's clock: the samples inside [origin, end_time], sorted
+ * by time, each lasting until its thread's next sample or one sampling
+ * period, whichever comes first.  Called by ws_run_finish().
+ */
+void
+ws_cpu_samples_index (WsRun *run)
+{
+  WsRun *self = run;
+  WsCpuSamples *c = &self->cpu_samples;
+  WsCpuProfile *profile = timed_profile (self);
+  g_autofree guint32 *thread_map = NULL;
+  g_autofree gint64 *next = NULL;
+  guint n_threads, n_run_threads;
+  gint64 period;
+
+  g_return_if_fail (self != NULL);
+
+  if (c->profile != NULL || profile == NULL)
+    return;
+  c->profile = profile;
+  n_threads = profile->threads->len;
+  n_run_threads = self->threads->len;
+  if (profile->sample_time->len > G_MAXUINT32)
+    return;
+
+  thread_map = g_new (guint32, n_threads + 1);
+  for (guint t = 0; t < n_threads; t++)
+    thread_map[t] = run_thread (self, &g_array_index (profile->threads, WsCpuThread, t));
+  keep_samples (self, profile, thread_map);
+  if (c->n == 0)
+    return;
+  c->end = g_new (gint64, c->n);
+  name_samples (self, profile, thread_map);
+  period = sampling_period (c, n_run_threads);
 
   /* Each lasts until its thread's next sample, or one period. */
   next = g_new (gint64, n_run_threads + 1);
@@ -220,9 +238,8 @@ ws_cpu_samples_index (WsRun *run)
   for (gsize j = c->n; j-- > 0;)
     {
       guint32 t = c->thread[j];
-      gint64 usual = interval[t];
 
-      c->end[j] = next[t] >= 0 && next[t] - c->start[j] < usual ? next[t] : c->start[j] + usual;
+      c->end[j] = next[t] >= 0 && next[t] - c->start[j] < period ? next[t] : c->start[j] + period;
       next[t] = c->start[j];
     }
 }

@@ -186,6 +186,98 @@ draw_header (cairo_t *cr, double width, const WsComparison *cmp, const WsCompare
   ws_text_draw (cr, small, _ ("slower after ▶"), l->center + 8, y, 0, WS_ALIGN_LEFT);
 }
 
+/* A "new" or "gone" badge before a kernel present in one run only;
+ * returns the width it takes. */
+static double
+draw_badge (cairo_t *cr, const Layout *l, const WsDelta *d, const WsPalette *palette,
+            PangoLayout *badge, double x, double y)
+{
+  const char *tag = d->presence == WS_PRESENT_ONLY_AFTER ? _ ("new") : _ ("gone");
+  double tw, th;
+
+  ws_text_size (badge, tag, &tw, &th);
+  ws_color_set (cr, d->presence == WS_PRESENT_ONLY_AFTER ? palette->slower : palette->faster);
+  cairo_rectangle (cr, x, y + (l->line - th) / 2 - 1, tw + 8, th + 2);
+  cairo_fill (cr);
+  ws_color_set (cr, palette->background);
+  ws_text_draw (cr, badge, tag, x + 4, y + (l->line - th) / 2, 0, WS_ALIGN_LEFT);
+  return tw + 14;
+}
+
+/* An NVTX range's totals: the bar before, the bar after with the change. */
+static void
+draw_range_bars (cairo_t *cr, const Layout *l, const WsDelta *d, const WsPalette *palette,
+                 PangoLayout *small, double y)
+{
+  double yb = y + l->line + 4;
+  double wb = l->scale > 0 ? round ((double) d->before_total / l->scale * l->full) : 0;
+  double wa = l->scale > 0 ? round ((double) d->after_total / l->scale * l->full) : 0;
+  g_autofree char *before = ws_format_duration ((double) d->before_total);
+  g_autofree char *after = ws_format_duration ((double) d->after_total);
+  g_autofree char *change = delta_label (d);
+  g_autofree char *after_label = g_strdup_printf ("%s · %s", after, change);
+
+  ws_color_set (cr, palette->bar_other);
+  cairo_rectangle (cr, l->left, yb, MAX (wb, d->before_total > 0 ? 1 : 0), l->bar_h);
+  cairo_fill (cr);
+  ws_color_set (cr, palette->dim);
+  ws_text_draw (cr, small, before, l->left + wb + 6, yb + (l->bar_h - l->line * 0.9) / 2, 0,
+                WS_ALIGN_LEFT);
+  ws_color_set (cr, palette->accent);
+  cairo_rectangle (cr, l->left, yb + l->bar_h + 2, MAX (wa, d->after_total > 0 ? 1 : 0), l->bar_h);
+  cairo_fill (cr);
+  ws_color_set (cr, palette->dim);
+  ws_text_draw (cr, small, after_label, l->left + wa + 6,
+                yb + l->bar_h + 2 + (l->bar_h - l->line * 0.9) / 2, 0, WS_ALIGN_LEFT);
+}
+
+/* A kernel's change: a bar from the zero line, left when faster. */
+static void
+draw_delta_bar (cairo_t *cr, const Layout *l, const WsDelta *d, const WsPalette *palette,
+                PangoLayout *small, double y)
+{
+  double w = l->scale > 0 ? round (fabs ((double) d->delta) / l->scale * l->half) : 0;
+  double yb = y + l->line + 3;
+  g_autofree char *value = delta_label (d);
+
+  if (d->delta != 0)
+    w = MAX (w, 1);
+  ws_color_set (cr, d->delta <= 0 ? palette->faster : palette->slower);
+  if (d->delta < 0)
+    cairo_rectangle (cr, l->center - w, yb, w, l->bar_h);
+  else
+    cairo_rectangle (cr, l->center + 1, yb, w, l->bar_h);
+  cairo_fill (cr);
+  ws_color_set (cr, palette->dim);
+  if (d->delta < 0)
+    ws_text_draw (cr, small, value, l->center - w - 6, yb + (l->bar_h - l->line * 0.9) / 2, 0,
+                  WS_ALIGN_RIGHT);
+  else
+    ws_text_draw (cr, small, value, l->center + w + 7, yb + (l->bar_h - l->line * 0.9) / 2, 0,
+                  WS_ALIGN_LEFT);
+}
+
+/* "and 12 more, +3.4 ms in all" under the rows shown. */
+static void
+draw_rest (cairo_t *cr, double width, const Layout *l, const WsComparison *cmp,
+           const WsCompareState *state, const WsPalette *palette, PangoLayout *small, guint n)
+{
+  const GArray *rows = rows_of (cmp, state);
+  guint more = rows->len - n;
+  gint64 rest = 0;
+  g_autofree char *amount = NULL;
+  g_autofree char *line = NULL;
+
+  for (guint i = n; i < rows->len; i++)
+    rest += g_array_index (rows, WsDelta, i).delta;
+  amount = ws_format_duration (fabs ((double) rest));
+  line = g_strdup_printf (
+    g_dngettext (GETTEXT_PACKAGE, "and %u more, %s%s in all", "and %u more, %s%s in all", more),
+    more, rest < 0 ? "−" : "+", amount);
+  ws_color_set (cr, palette->dim);
+  ws_text_draw (cr, small, line, l->pad, l->top + n * l->row, width - 2 * l->pad, WS_ALIGN_LEFT);
+}
+
 /* Draws either the kernels' changes as bars diverging from a zero line
  * (faster to the left, slower to the right, sorted by the size of the
  * change, new and removed kernels marked), or the NVTX ranges' totals
@@ -234,89 +326,18 @@ ws_compare_chart_draw (cairo_t *cr, double width, double height, const WsCompari
           cairo_rectangle (cr, l.pad / 2, y - l.pad * 0.35, width - l.pad, l.row);
           cairo_fill (cr);
         }
-
       if (d->presence != WS_PRESENT_BOTH)
-        {
-          const char *tag = d->presence == WS_PRESENT_ONLY_AFTER ? _ ("new") : _ ("gone");
-          double tw, th;
-
-          ws_text_size (badge, tag, &tw, &th);
-          ws_color_set (cr,
-                        d->presence == WS_PRESENT_ONLY_AFTER ? palette->slower : palette->faster);
-          cairo_rectangle (cr, x, y + (l.line - th) / 2 - 1, tw + 8, th + 2);
-          cairo_fill (cr);
-          ws_color_set (cr, palette->background);
-          ws_text_draw (cr, badge, tag, x + 4, y + (l.line - th) / 2, 0, WS_ALIGN_LEFT);
-          x += tw + 14;
-        }
+        x += draw_badge (cr, &l, d, palette, badge, x, y);
       ws_color_set (cr, palette->foreground);
       ws_text_draw_name (cr, text, label, x, y, width - x - l.pad, WS_ALIGN_LEFT);
-
       if (ranges)
-        {
-          double yb = y + l.line + 4;
-          double wb = l.scale > 0 ? round ((double) d->before_total / l.scale * l.full) : 0;
-          double wa = l.scale > 0 ? round ((double) d->after_total / l.scale * l.full) : 0;
-          g_autofree char *before = ws_format_duration ((double) d->before_total);
-          g_autofree char *after = ws_format_duration ((double) d->after_total);
-          g_autofree char *change = delta_label (d);
-          g_autofree char *after_label = g_strdup_printf ("%s · %s", after, change);
-
-          ws_color_set (cr, palette->bar_other);
-          cairo_rectangle (cr, l.left, yb, MAX (wb, d->before_total > 0 ? 1 : 0), l.bar_h);
-          cairo_fill (cr);
-          ws_color_set (cr, palette->dim);
-          ws_text_draw (cr, small, before, l.left + wb + 6, yb + (l.bar_h - l.line * 0.9) / 2, 0,
-                        WS_ALIGN_LEFT);
-          ws_color_set (cr, palette->accent);
-          cairo_rectangle (cr, l.left, yb + l.bar_h + 2, MAX (wa, d->after_total > 0 ? 1 : 0),
-                           l.bar_h);
-          cairo_fill (cr);
-          ws_color_set (cr, palette->dim);
-          ws_text_draw (cr, small, after_label, l.left + wa + 6,
-                        yb + l.bar_h + 2 + (l.bar_h - l.line * 0.9) / 2, 0, WS_ALIGN_LEFT);
-          continue;
-        }
-
-      {
-        double w = l.scale > 0 ? round (fabs ((double) d->delta) / l.scale * l.half) : 0;
-        double yb = y + l.line + 3;
-        g_autofree char *value = delta_label (d);
-
-        if (d->delta != 0)
-          w = MAX (w, 1);
-        ws_color_set (cr, d->delta <= 0 ? palette->faster : palette->slower);
-        if (d->delta < 0)
-          cairo_rectangle (cr, l.center - w, yb, w, l.bar_h);
-        else
-          cairo_rectangle (cr, l.center + 1, yb, w, l.bar_h);
-        cairo_fill (cr);
-        ws_color_set (cr, palette->dim);
-        if (d->delta < 0)
-          ws_text_draw (cr, small, value, l.center - w - 6, yb + (l.bar_h - l.line * 0.9) / 2, 0,
-                        WS_ALIGN_RIGHT);
-        else
-          ws_text_draw (cr, small, value, l.center + w + 7, yb + (l.bar_h - l.line * 0.9) / 2, 0,
-                        WS_ALIGN_LEFT);
-      }
+        draw_range_bars (cr, &l, d, palette, small, y);
+      else
+        draw_delta_bar (cr, &l, d, palette, small, y);
     }
 
   if (rows_of (cmp, state)->len > n)
-    {
-      guint more = rows_of (cmp, state)->len - n;
-      gint64 rest = 0;
-      g_autofree char *amount = NULL;
-      g_autofree char *line = NULL;
-
-      for (guint i = n; i < rows_of (cmp, state)->len; i++)
-        rest += g_array_index (rows_of (cmp, state), WsDelta, i).delta;
-      amount = ws_format_duration (fabs ((double) rest));
-      line = g_strdup_printf (
-        g_dngettext (GETTEXT_PACKAGE, "and %u more, %s%s in all", "and %u more, %s%s in all", more),
-        more, rest < 0 ? "−" : "+", amount);
-      ws_color_set (cr, palette->dim);
-      ws_text_draw (cr, small, line, l.pad, l.top + n * l.row, width - 2 * l.pad, WS_ALIGN_LEFT);
-    }
+    draw_rest (cr, width, &l, cmp, state, palette, small, n);
   cairo_restore (cr);
 }
 

@@ -378,6 +378,171 @@ is_light (WsColor c)
   return 0.2126 * c.r + 0.7152 * c.g + 0.0722 * c.b > 0.5;
 }
 
+static void
+draw_titles (cairo_t *cr, double width, const Layout *l, const WsRanksChartModel *model,
+             WsRanksMetric metric, const WsPalette *palette, PangoLayout *small, PangoLayout *bold)
+{
+  g_autofree char *title =
+    g_strdup_printf ("%s — %s", model->title, ws_ranks_chart_metric_label (metric));
+
+  ws_color_set (cr, palette->foreground);
+  ws_text_draw (cr, bold, title, MARGIN, MARGIN, width - 2 * MARGIN, WS_ALIGN_LEFT);
+  ws_color_set (cr, model->straggler >= 0 ? palette->slower : palette->dim);
+  ws_text_draw (cr, small,
+                model->straggler_text != NULL
+                  ? model->straggler_text
+                  : _ ("No straggler: no rank comes last in two thirds of the steady steps"),
+                MARGIN, MARGIN + l->title_h - l->line - 6, width - 2 * MARGIN, WS_ALIGN_LEFT);
+}
+
+/* The step numbers above the columns, where they fit: every k-th. */
+static void
+draw_step_labels (cairo_t *cr, const Layout *l, const WsRanksChartModel *model,
+                  const WsPalette *palette, PangoLayout *small)
+{
+  double w, h;
+  g_autofree char *widest =
+    g_strdup_printf ("%u", model->n_cols > 0 ? model->steps[model->n_cols - 1] : 0);
+  guint col_every;
+
+  ws_text_size (small, widest, &w, &h);
+  col_every = (guint) MAX (1, ceil ((w + 6) / MAX (l->col_w, 1)));
+  ws_color_set (cr, palette->dim);
+  ws_text_draw (cr, small, _ ("step"), l->x - 6, l->y - l->header_h, 0, WS_ALIGN_RIGHT);
+  for (guint c = 0; c < model->n_cols; c += col_every)
+    {
+      g_autofree char *text = g_strdup_printf ("%u", model->steps[c]);
+
+      ws_text_draw (cr, small, text, l->x + (c + 0.5) * l->col_w, l->y - l->header_h, 0,
+                    WS_ALIGN_CENTER);
+    }
+}
+
+/* How the cells of a frame are drawn. */
+typedef struct
+{
+  WsRanksMetric metric;
+  double span;          /* of the metric's values, for the colour ramp */
+  guint row_every;      /* a rank label every k-th row */
+  gboolean show_values; /* each cell's number fits in it */
+  PangoLayout *small;
+  PangoLayout *small_bold;
+} Cells;
+
+/* One cell of row @r, from @y0 to @y1. */
+static void
+draw_cell (cairo_t *cr, const Layout *l, const WsRanksChartModel *model, const Cells *cells,
+           const WsPalette *palette, guint r, guint c, double y0, double y1, double gap)
+{
+  double x0 = round (l->x + c * l->col_w), x1 = round (l->x + (c + 1) * l->col_w);
+  double v = *cell (model, cells->metric, r, c);
+  double cw = MAX (x1 - x0 - (l->col_w >= 6 ? 1 : 0), 1), ch = MAX (y1 - y0 - gap, 1);
+  WsColor color, ink;
+
+  if (isnan (v))
+    {
+      ws_color_set_alpha (cr, palette->grid, 0.5);
+      cairo_rectangle (cr, x0, y0, cw, ch);
+      cairo_fill (cr);
+      return;
+    }
+  color = ramp_color (cells->span > 0 ? (v - model->lo[cells->metric]) / cells->span : 0.5);
+  ws_color_set (cr, color);
+  cairo_rectangle (cr, x0, y0, cw, ch);
+  cairo_fill (cr);
+  ink = is_light (color) ? ws_color_from_argb (0xff000000) : ws_color_from_argb (0xffffffff);
+  if (model->warmup[c])
+    hatch (cr, x0, y0, cw, ch, ink);
+  if (cells->show_values)
+    {
+      g_autofree char *text = ws_ranks_chart_format_value (cells->metric, v);
+
+      ws_color_set (cr, ink);
+      ws_text_draw (cr, cells->small, text, x0 + cw - 5, y0 + (ch - l->line) / 2, cw - 10,
+                    WS_ALIGN_RIGHT);
+    }
+  if (model->last[c] == (gint) r && MIN (cw, ch) >= 5)
+    {
+      double radius = MIN (MIN (cw, ch) * 0.18, 4.5);
+
+      ws_color_set (cr, ink);
+      cairo_arc (cr, cells->show_values ? x0 + 5 + radius : x0 + cw / 2, y0 + ch / 2, radius, 0,
+                 2 * G_PI);
+      cairo_fill (cr);
+    }
+}
+
+/* Row @r: its rank's label where it fits, and its cells, or a grey band
+ * while the rank is being read. */
+static void
+draw_row (cairo_t *cr, const Layout *l, const WsRanksChartModel *model, const Cells *cells,
+          const WsPalette *palette, guint r)
+{
+  double y0 = round (l->y + r * l->row_h), y1 = round (l->y + (r + 1) * l->row_h);
+  double gap = l->row_h >= 6 ? 1 : 0;
+
+  if (r % cells->row_every == 0 || (gint) r == model->straggler)
+    {
+      g_autofree char *label = g_strdup_printf (_ ("rank %u"), model->ranks[r]);
+      gboolean straggler = (gint) r == model->straggler;
+
+      ws_color_set (cr, straggler ? palette->slower : palette->foreground);
+      ws_text_draw (cr, straggler ? cells->small_bold : cells->small, label, l->x - 8,
+                    (y0 + y1) / 2 - l->line / 2, l->label_w, WS_ALIGN_RIGHT);
+    }
+  if (!model->measured[r])
+    {
+      ws_color_set (cr, palette->grid);
+      cairo_rectangle (cr, l->x, y0, l->w, MAX (y1 - y0 - gap, 1));
+      cairo_fill (cr);
+      if (y1 - y0 >= l->line)
+        {
+          ws_color_set (cr, palette->dim);
+          ws_text_draw (cr, cells->small, _ ("reading…"), l->x + 6, (y0 + y1) / 2 - l->line / 2, 0,
+                        WS_ALIGN_LEFT);
+        }
+      return;
+    }
+  for (guint c = 0; c < model->n_cols; c++)
+    draw_cell (cr, l, model, cells, palette, r, c, y0, y1, gap);
+}
+
+/* The straggler's frame, the hovered cell and the selected one. */
+static void
+draw_marks (cairo_t *cr, const Layout *l, const WsRanksChartModel *model,
+            const WsRanksChartState *state, const WsPalette *palette)
+{
+  if (model->straggler >= 0)
+    {
+      double y0 = round (l->y + model->straggler * l->row_h);
+
+      ws_color_set (cr, palette->accent);
+      cairo_set_line_width (cr, 2);
+      cairo_rectangle (cr, l->x - 1, y0 - 1, l->w + 2, MAX (l->row_h, 2) + 1);
+      cairo_stroke (cr);
+    }
+  if (state->hover_row >= 0 && state->hover_col >= 0 && (guint) state->hover_row < model->n_rows &&
+      (guint) state->hover_col < model->n_cols)
+    {
+      ws_color_set (cr, palette->foreground);
+      cairo_set_line_width (cr, 1);
+      cairo_rectangle (cr, round (l->x + state->hover_col * l->col_w) + 0.5,
+                       round (l->y + state->hover_row * l->row_h) + 0.5, MAX (l->col_w - 1, 1),
+                       MAX (l->row_h - 1, 1));
+      cairo_stroke (cr);
+    }
+  if (state->selected_row >= 0 && state->selected_col >= 0 &&
+      (guint) state->selected_row < model->n_rows && (guint) state->selected_col < model->n_cols)
+    {
+      ws_color_set (cr, palette->accent);
+      cairo_set_line_width (cr, 3);
+      cairo_rectangle (cr, round (l->x + state->selected_col * l->col_w),
+                       round (l->y + state->selected_row * l->row_h), MAX (l->col_w, 2),
+                       MAX (l->row_h, 2));
+      cairo_stroke (cr);
+    }
+}
+
 void
 ws_ranks_chart_draw (cairo_t *cr, double width, double height, const WsRanksChartModel *model,
                      const WsRanksChartState *state, const WsPalette *palette)
@@ -386,9 +551,8 @@ ws_ranks_chart_draw (cairo_t *cr, double width, double height, const WsRanksChar
   g_autoptr (PangoLayout) small_bold = NULL;
   g_autoptr (PangoLayout) bold = NULL;
   WsRanksMetric metric = state->metric < WS_RANKS_N_METRICS ? state->metric : 0;
-  double span = model->hi[metric] - model->lo[metric];
-  guint row_every, col_every, first_row, end_row;
-  gboolean show_values;
+  guint first_row, end_row;
+  Cells cells;
   Layout l;
 
   cairo_save (cr);
@@ -401,55 +565,27 @@ ws_ranks_chart_draw (cairo_t *cr, double width, double height, const WsRanksChar
 
   ws_color_set (cr, palette->foreground);
   if (!state->untitled)
-    {
-      g_autofree char *title =
-        g_strdup_printf ("%s — %s", model->title, ws_ranks_chart_metric_label (metric));
-
-      ws_text_draw (cr, bold, title, MARGIN, MARGIN, width - 2 * MARGIN, WS_ALIGN_LEFT);
-    }
-  if (!state->untitled)
-    {
-      ws_color_set (cr, model->straggler >= 0 ? palette->slower : palette->dim);
-      ws_text_draw (cr, small,
-                    model->straggler_text != NULL
-                      ? model->straggler_text
-                      : _ ("No straggler: no rank comes last in two thirds of the steady steps"),
-                    MARGIN, MARGIN + l.title_h - l.line - 6, width - 2 * MARGIN, WS_ALIGN_LEFT);
-    }
-
+    draw_titles (cr, width, &l, model, metric, palette, small, bold);
   if (model->n_rows == 0)
     {
       cairo_restore (cr);
       return;
     }
 
-  /* Labels where they fit: every k-th row or column. */
-  row_every = (guint) MAX (1, ceil ((l.line + 1) / l.row_h));
-  {
-    double widest = 0, w, h;
-    g_autofree char *text =
-      g_strdup_printf ("%u", model->n_cols > 0 ? model->steps[model->n_cols - 1] : 0);
-
-    ws_text_size (small, text, &w, &h);
-    widest = w + 6;
-    col_every = (guint) MAX (1, ceil (widest / MAX (l.col_w, 1)));
-  }
+  cells.metric = metric;
+  cells.span = model->hi[metric] - model->lo[metric];
+  cells.small = small;
+  cells.small_bold = small_bold;
+  /* Labels where they fit: every k-th row. */
+  cells.row_every = (guint) MAX (1, ceil ((l.line + 1) / l.row_h));
   /* Each cell's number where it fits: "135 ms" needs about six digits. */
   {
     double w, h;
 
     ws_text_size (small, "888.8 ms", &w, &h);
-    show_values = l.col_w >= w + 22 && l.row_h >= l.line + 2;
+    cells.show_values = l.col_w >= w + 22 && l.row_h >= l.line + 2;
   }
-  ws_color_set (cr, palette->dim);
-  ws_text_draw (cr, small, _ ("step"), l.x - 6, l.y - l.header_h, 0, WS_ALIGN_RIGHT);
-  for (guint c = 0; c < model->n_cols; c += col_every)
-    {
-      g_autofree char *text = g_strdup_printf ("%u", model->steps[c]);
-
-      ws_text_draw (cr, small, text, l.x + (c + 0.5) * l.col_w, l.y - l.header_h, 0,
-                    WS_ALIGN_CENTER);
-    }
+  draw_step_labels (cr, &l, model, palette, small);
 
   /* A frame draws the rows in view: the clip tells which (a tall heatmap
    * in a scrolled window shows a few dozen of its hundreds of rows). */
@@ -461,103 +597,8 @@ ws_ranks_chart_draw (cairo_t *cr, double width, double height, const WsRanksChar
     end_row = cy1 > l.y ? (guint) MIN (ceil ((cy1 - l.y) / l.row_h) + 1, model->n_rows) : 0;
   }
   for (guint r = first_row; r < end_row; r++)
-    {
-      double y0 = round (l.y + r * l.row_h), y1 = round (l.y + (r + 1) * l.row_h);
-      double gap = l.row_h >= 6 ? 1 : 0;
-
-      if (r % row_every == 0 || (gint) r == model->straggler)
-        {
-          g_autofree char *label = g_strdup_printf (_ ("rank %u"), model->ranks[r]);
-          gboolean straggler = (gint) r == model->straggler;
-
-          ws_color_set (cr, straggler ? palette->slower : palette->foreground);
-          ws_text_draw (cr, straggler ? small_bold : small, label, l.x - 8,
-                        (y0 + y1) / 2 - l.line / 2, l.label_w, WS_ALIGN_RIGHT);
-        }
-      if (!model->measured[r])
-        {
-          ws_color_set (cr, palette->grid);
-          cairo_rectangle (cr, l.x, y0, l.w, MAX (y1 - y0 - gap, 1));
-          cairo_fill (cr);
-          if (y1 - y0 >= l.line)
-            {
-              ws_color_set (cr, palette->dim);
-              ws_text_draw (cr, small, _ ("reading…"), l.x + 6, (y0 + y1) / 2 - l.line / 2, 0,
-                            WS_ALIGN_LEFT);
-            }
-          continue;
-        }
-      for (guint c = 0; c < model->n_cols; c++)
-        {
-          double x0 = round (l.x + c * l.col_w), x1 = round (l.x + (c + 1) * l.col_w);
-          double v = *cell (model, metric, r, c);
-          double cw = MAX (x1 - x0 - (l.col_w >= 6 ? 1 : 0), 1), ch = MAX (y1 - y0 - gap, 1);
-          WsColor color, ink;
-
-          if (isnan (v))
-            {
-              ws_color_set_alpha (cr, palette->grid, 0.5);
-              cairo_rectangle (cr, x0, y0, cw, ch);
-              cairo_fill (cr);
-              continue;
-            }
-          color = ramp_color (span > 0 ? (v - model->lo[metric]) / span : 0.5);
-          ws_color_set (cr, color);
-          cairo_rectangle (cr, x0, y0, cw, ch);
-          cairo_fill (cr);
-          ink =
-            is_light (color) ? ws_color_from_argb (0xff000000) : ws_color_from_argb (0xffffffff);
-          if (model->warmup[c])
-            hatch (cr, x0, y0, cw, ch, ink);
-          if (show_values)
-            {
-              g_autofree char *text = ws_ranks_chart_format_value (metric, v);
-
-              ws_color_set (cr, ink);
-              ws_text_draw (cr, small, text, x0 + cw - 5, y0 + (ch - l.line) / 2, cw - 10,
-                            WS_ALIGN_RIGHT);
-            }
-          if (model->last[c] == (gint) r && MIN (cw, ch) >= 5)
-            {
-              double radius = MIN (MIN (cw, ch) * 0.18, 4.5);
-
-              ws_color_set (cr, ink);
-              cairo_arc (cr, show_values ? x0 + 5 + radius : x0 + cw / 2, y0 + ch / 2, radius, 0,
-                         2 * G_PI);
-              cairo_fill (cr);
-            }
-        }
-    }
-
-  if (model->straggler >= 0)
-    {
-      double y0 = round (l.y + model->straggler * l.row_h);
-
-      ws_color_set (cr, palette->accent);
-      cairo_set_line_width (cr, 2);
-      cairo_rectangle (cr, l.x - 1, y0 - 1, l.w + 2, MAX (l.row_h, 2) + 1);
-      cairo_stroke (cr);
-    }
-  if (state->hover_row >= 0 && state->hover_col >= 0 && (guint) state->hover_row < model->n_rows &&
-      (guint) state->hover_col < model->n_cols)
-    {
-      ws_color_set (cr, palette->foreground);
-      cairo_set_line_width (cr, 1);
-      cairo_rectangle (cr, round (l.x + state->hover_col * l.col_w) + 0.5,
-                       round (l.y + state->hover_row * l.row_h) + 0.5, MAX (l.col_w - 1, 1),
-                       MAX (l.row_h - 1, 1));
-      cairo_stroke (cr);
-    }
-  if (state->selected_row >= 0 && state->selected_col >= 0 &&
-      (guint) state->selected_row < model->n_rows && (guint) state->selected_col < model->n_cols)
-    {
-      ws_color_set (cr, palette->accent);
-      cairo_set_line_width (cr, 3);
-      cairo_rectangle (cr, round (l.x + state->selected_col * l.col_w),
-                       round (l.y + state->selected_row * l.row_h), MAX (l.col_w, 2),
-                       MAX (l.row_h, 2));
-      cairo_stroke (cr);
-    }
+    draw_row (cr, &l, model, &cells, palette, r);
+  draw_marks (cr, &l, model, state, palette);
   draw_legend (cr, &l, height, model, metric, palette);
   cairo_restore (cr);
 }

@@ -511,8 +511,41 @@ tool_button (WsHostsEditor *self, const char *icon, const char *tooltip, GCallba
   return button;
 }
 
-static void
-ws_hosts_editor_init (WsHostsEditor *self)
+/* The list of hosts, with the buttons that add and remove one. */
+static GtkWidget *
+build_host_list (WsHostsEditor *self)
+{
+  GtkWidget *left = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+  GtkWidget *scrolled = gtk_scrolled_window_new (NULL, NULL);
+  GtkWidget *toolbar = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
+
+  self->list = GTK_LIST_BOX (gtk_list_box_new ());
+  gtk_list_box_set_selection_mode (self->list, GTK_SELECTION_BROWSE);
+  g_signal_connect_object (self->list, "selected-rows-changed", G_CALLBACK (selected_cb), self,
+                           G_CONNECT_SWAPPED);
+  gtk_scrolled_window_set_shadow_type (GTK_SCROLLED_WINDOW (scrolled), GTK_SHADOW_IN);
+  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scrolled), GTK_POLICY_NEVER,
+                                  GTK_POLICY_AUTOMATIC);
+  gtk_widget_set_size_request (scrolled, 220, 240);
+  gtk_widget_set_vexpand (scrolled, TRUE);
+  gtk_container_add (GTK_CONTAINER (scrolled), GTK_WIDGET (self->list));
+  gtk_container_add (GTK_CONTAINER (left), scrolled);
+  gtk_style_context_add_class (gtk_widget_get_style_context (toolbar), GTK_STYLE_CLASS_LINKED);
+  gtk_container_add (
+    GTK_CONTAINER (toolbar),
+    tool_button (self, "list-add-symbolic", _ ("Add a host"), G_CALLBACK (ws_hosts_editor_add)));
+  self->remove_button = tool_button (self, "list-remove-symbolic", _ ("Remove the host"),
+                                     G_CALLBACK (remove_clicked_cb));
+  gtk_container_add (GTK_CONTAINER (toolbar), self->remove_button);
+  gtk_widget_set_margin_top (toolbar, 6);
+  gtk_container_add (GTK_CONTAINER (left), toolbar);
+  return left;
+}
+
+/* The form of the selected host: an entry per field, the port after the
+ * destination, a file chooser beside the key file. */
+static GtkWidget *
+build_form (WsHostsEditor *self)
 {
   static const char *const labels[N_FIELDS] = {
     N_ ("_Name"),        N_ ("_Destination"), N_ ("_Key file"),
@@ -536,41 +569,10 @@ ws_hosts_editor_init (WsHostsEditor *self)
     N_ ("The path of ncu on the host; empty: found on its PATH, in /usr/local/cuda/bin or "
         "/opt/nvidia"),
   };
-  GtkWidget *left = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
-  GtkWidget *scrolled = gtk_scrolled_window_new (NULL, NULL);
-  GtkWidget *toolbar = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
-  GtkWidget *right = gtk_box_new (GTK_ORIENTATION_VERTICAL, 12);
   GtkWidget *grid = gtk_grid_new ();
   GtkWidget *choose = gtk_button_new_with_mnemonic (_ ("Choose…"));
   GtkWidget *port_hint = gtk_label_new (_ ("0: as ssh’s configuration says"));
-  GtkWidget *checks_scrolled = gtk_scrolled_window_new (NULL, NULL);
   int top = 0;
-
-  self->hosts = g_ptr_array_new_with_free_func ((GDestroyNotify) ws_ssh_host_free);
-  gtk_orientable_set_orientation (GTK_ORIENTABLE (self), GTK_ORIENTATION_HORIZONTAL);
-  gtk_box_set_spacing (GTK_BOX (self), 18);
-
-  self->list = GTK_LIST_BOX (gtk_list_box_new ());
-  gtk_list_box_set_selection_mode (self->list, GTK_SELECTION_BROWSE);
-  g_signal_connect_object (self->list, "selected-rows-changed", G_CALLBACK (selected_cb), self,
-                           G_CONNECT_SWAPPED);
-  gtk_scrolled_window_set_shadow_type (GTK_SCROLLED_WINDOW (scrolled), GTK_SHADOW_IN);
-  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scrolled), GTK_POLICY_NEVER,
-                                  GTK_POLICY_AUTOMATIC);
-  gtk_widget_set_size_request (scrolled, 220, 240);
-  gtk_widget_set_vexpand (scrolled, TRUE);
-  gtk_container_add (GTK_CONTAINER (scrolled), GTK_WIDGET (self->list));
-  gtk_container_add (GTK_CONTAINER (left), scrolled);
-  gtk_style_context_add_class (gtk_widget_get_style_context (toolbar), GTK_STYLE_CLASS_LINKED);
-  gtk_container_add (
-    GTK_CONTAINER (toolbar),
-    tool_button (self, "list-add-symbolic", _ ("Add a host"), G_CALLBACK (ws_hosts_editor_add)));
-  self->remove_button = tool_button (self, "list-remove-symbolic", _ ("Remove the host"),
-                                     G_CALLBACK (remove_clicked_cb));
-  gtk_container_add (GTK_CONTAINER (toolbar), self->remove_button);
-  gtk_widget_set_margin_top (toolbar, 6);
-  gtk_container_add (GTK_CONTAINER (left), toolbar);
-  gtk_container_add (GTK_CONTAINER (self), left);
 
   gtk_grid_set_row_spacing (GTK_GRID (grid), 8);
   gtk_grid_set_column_spacing (GTK_GRID (grid), 12);
@@ -608,8 +610,15 @@ ws_hosts_editor_init (WsHostsEditor *self)
     }
   g_signal_connect_object (choose, "clicked", G_CALLBACK (choose_identity_cb), self,
                            G_CONNECT_SWAPPED);
-  self->form = grid;
-  gtk_container_add (GTK_CONTAINER (right), grid);
+  return grid;
+}
+
+/* Under the form: what is wrong with the host, the button that checks it
+ * and the checks' results. */
+static void
+build_checks (WsHostsEditor *self, GtkWidget *right)
+{
+  GtkWidget *checks_scrolled = gtk_scrolled_window_new (NULL, NULL);
 
   self->problem_label = GTK_LABEL (gtk_label_new (NULL));
   gtk_label_set_xalign (self->problem_label, 0);
@@ -633,6 +642,20 @@ ws_hosts_editor_init (WsHostsEditor *self)
   gtk_scrolled_window_set_max_content_height (GTK_SCROLLED_WINDOW (checks_scrolled), 340);
   gtk_container_add (GTK_CONTAINER (checks_scrolled), self->checks_box);
   gtk_container_add (GTK_CONTAINER (right), checks_scrolled);
+}
+
+static void
+ws_hosts_editor_init (WsHostsEditor *self)
+{
+  GtkWidget *right = gtk_box_new (GTK_ORIENTATION_VERTICAL, 12);
+
+  self->hosts = g_ptr_array_new_with_free_func ((GDestroyNotify) ws_ssh_host_free);
+  gtk_orientable_set_orientation (GTK_ORIENTABLE (self), GTK_ORIENTATION_HORIZONTAL);
+  gtk_box_set_spacing (GTK_BOX (self), 18);
+  gtk_container_add (GTK_CONTAINER (self), build_host_list (self));
+  self->form = build_form (self);
+  gtk_container_add (GTK_CONTAINER (right), self->form);
+  build_checks (self, right);
   gtk_widget_set_hexpand (right, TRUE);
   gtk_container_add (GTK_CONTAINER (self), right);
   gtk_widget_show_all (GTK_WIDGET (self));
