@@ -150,12 +150,6 @@ nest_ranges (WsNvtxGpu *self)
       g_array_unref (stacks[t]);
 }
 
-static guint32
-thread_pid (const WsRun *run, guint32 thread)
-{
-  return thread < run->threads->len ? g_array_index (run->threads, WsThread, thread).pid : 0;
-}
-
 static void
 measure_busy (WsNvtxGpu *self)
 {
@@ -165,9 +159,13 @@ measure_busy (WsNvtxGpu *self)
 
   for (gsize r = 0; r < run->nvtx.n; r++)
     {
-      guint32 pid = thread_pid (run, run->nvtx.thread[r]);
-      WsBusyIndex *index = g_hash_table_lookup (indices, GUINT_TO_POINTER (pid + 1));
+      guint32 pid = ws_run_thread_pid (run, run->nvtx.thread[r]);
+      WsBusyIndex *index;
 
+      /* A range of no known thread has no process to be busy. */
+      if (pid == G_MAXUINT32)
+        continue;
+      index = g_hash_table_lookup (indices, GUINT_TO_POINTER (pid + 1));
       if (index == NULL)
         {
           index = ws_busy_index_new (run, pid, WS_BUSY_ALL);

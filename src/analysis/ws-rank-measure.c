@@ -95,13 +95,6 @@ is_mpi_range (const WsRun *run, gsize r)
          !g_str_equal (name, "MPI_Init_thread") && !g_str_equal (name, "MPI_Finalize");
 }
 
-static guint32
-thread_pid (const WsRun *run, guint32 thread)
-{
-  return thread < run->threads->len ? g_array_index (run->threads, WsThread, thread).pid
-                                    : G_MAXUINT32;
-}
-
 static gboolean
 kernel_of (const WsRun *run, gsize i, guint32 pid)
 {
@@ -136,7 +129,7 @@ main_thread (const WsRun *run, guint32 pid)
     if (run->api.thread[i] < run->threads->len)
       calls[run->api.thread[i]]++;
   for (guint t = 0; t < run->threads->len; t++)
-    if ((pid == WS_PID_ANY || thread_pid (run, t) == pid) &&
+    if ((pid == WS_PID_ANY || ws_run_thread_pid (run, t) == pid) &&
         (best == G_MAXUINT32 || calls[t] > calls[best]))
       best = t;
   return best;
@@ -613,10 +606,10 @@ ws_rank_measure (const WsRun *run, guint32 pid, guint rank)
         comm = ws_busy_index_new_masked (run, pid, WS_BUSY_KERNELS, mask, 1);
     }
   for (gsize r = 0; r < run->nvtx.n && !waits.has_mpi; r++)
-    waits.has_mpi =
-      (pid == WS_PID_ANY || thread_pid (run, run->nvtx.thread[r]) == pid) && is_mpi_range (run, r);
+    waits.has_mpi = (pid == WS_PID_ANY || ws_run_thread_pid (run, run->nvtx.thread[r]) == pid) &&
+                    is_mpi_range (run, r);
   for (gsize i = 0; run->osrt.thread != NULL && i < run->osrt.n && !waits.has_osrt; i++)
-    waits.has_osrt = pid == WS_PID_ANY || thread_pid (run, run->osrt.thread[i]) == pid;
+    waits.has_osrt = pid == WS_PID_ANY || ws_run_thread_pid (run, run->osrt.thread[i]) == pid;
   if (comm != NULL)
     self->wait_source = WS_WAIT_NCCL;
   else if (waits.has_mpi || waits.has_osrt)
@@ -647,7 +640,7 @@ ws_rank_measure (const WsRun *run, guint32 pid, guint rank)
     {
       /* Without NCCL, MPI calls are the communication. */
       for (gsize r = 0; r < run->nvtx.n; r++)
-        if ((pid == WS_PID_ANY || thread_pid (run, run->nvtx.thread[r]) == pid) &&
+        if ((pid == WS_PID_ANY || ws_run_thread_pid (run, run->nvtx.thread[r]) == pid) &&
             is_mpi_range (run, r))
           self->comm_time = ws_time_add (self->comm_time, run->nvtx.end[r] - run->nvtx.start[r]);
     }

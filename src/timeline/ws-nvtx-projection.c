@@ -118,12 +118,6 @@ find_key (const guint64 *keys, gsize n, guint64 key, gsize hint)
   return lo < n && keys[lo] == key ? (gssize) lo : -1;
 }
 
-static inline guint32
-thread_pid (const WsRun *run, guint32 thread)
-{
-  return thread < run->threads->len ? g_array_index (run->threads, WsThread, thread).pid : 0;
-}
-
 /* Each kernel's launch: the API call of the same process with its
  * correlation id.  Returns the keys' buffers for reuse. */
 static void
@@ -137,7 +131,7 @@ match_launches (WsNvtxProjection *self, guint64 *keys, guint32 *api_of)
 
   for (gsize a = 0; a < n; a++)
     {
-      keys[a] = ((guint64) thread_pid (run, api->thread[a]) << 32) | api->correlation[a];
+      keys[a] = ((guint64) ws_run_thread_pid (run, api->thread[a]) << 32) | api->correlation[a];
       api_of[a] = (guint32) a;
       sorted = sorted && (a == 0 || keys[a - 1] <= keys[a]);
     }
@@ -148,7 +142,7 @@ match_launches (WsNvtxProjection *self, guint64 *keys, guint32 *api_of)
     {
       guint32 pid = k->stream[i] < run->streams->len
                       ? g_array_index (run->streams, WsStream, k->stream[i]).pid
-                      : 0;
+                      : G_MAXUINT32;
       gssize at = find_key (keys, n, ((guint64) pid << 32) | k->correlation[i], hint);
 
       self->launch[i] = at >= 0 ? api_of[at] : NO_LAUNCH;
