@@ -187,10 +187,12 @@ WsNvtxGpu *
 ws_nvtx_gpu_new (const WsRun *run)
 {
   WsNvtxGpu *self;
-  gsize nr = run->nvtx.n, na = run->api.n;
+  gsize nr, na;
 
   g_return_val_if_fail (run != NULL, NULL);
 
+  nr = run->nvtx.n;
+  na = run->api.n;
   self = g_new0 (WsNvtxGpu, 1);
   g_atomic_ref_count_init (&self->ref_count);
   self->run = ws_run_ref ((WsRun *) run);
