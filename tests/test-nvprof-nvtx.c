@@ -274,7 +274,8 @@ test_timeline_projection (void)
   g_assert_no_error (error);
   lanes = ws_lanes_new (run);
   projection = ws_nvtx_projection_new (lanes);
-  g_assert_cmpuint (ws_nvtx_projection_n_launched (projection), ==, run->kernels.n);
+  g_assert_cmpuint (ws_launch_index_n_kernels_found (ws_nvtx_projection_get_launches (projection)),
+                    ==, run->kernels.n);
   g_assert_cmpuint (run->kernels.n, ==, 51);
   g_assert_nonnull (enqueue);
   for (gsize r = 0; r < run->nvtx.n; r++)

@@ -93,7 +93,8 @@ test_probe_hand_computed (void)
   g_autoptr (WsNvtxProjection) projection = ws_nvtx_projection_new (lanes);
 
   /* Every kernel of the probe has its launch in the export. */
-  g_assert_cmpuint (ws_nvtx_projection_n_launched (projection), ==, 336);
+  g_assert_cmpuint (ws_launch_index_n_kernels_found (ws_nvtx_projection_get_launches (projection)),
+                    ==, 336);
 
   for (guint e = 0; e < G_N_ELEMENTS (expected); e++)
     {
@@ -204,14 +205,14 @@ test_two_processes (void)
     "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN CUPTI_ACTIVITY_KIND_RUNTIME r "
     "ON r.correlationId = k.correlationId AND r.globalTid / 16777216 = k.globalPid / 16777216");
 
-  g_assert_cmpuint (ws_nvtx_projection_n_launched (projection), ==,
-                    g_ascii_strtoull (matched, NULL, 10));
+  g_assert_cmpuint (ws_launch_index_n_kernels_found (ws_nvtx_projection_get_launches (projection)),
+                    ==, g_ascii_strtoull (matched, NULL, 10));
   for (gsize k = 0; k < run->kernels.n; k++)
     {
-      guint32 a = ws_nvtx_projection_launch (projection, k);
+      gssize a = ws_launch_index_kernel (ws_nvtx_projection_get_launches (projection), k);
       const WsStream *stream = ws_run_kernel_stream (run, k);
 
-      if (a == G_MAXUINT32)
+      if (a < 0)
         continue;
       g_assert_cmpuint (run->api.correlation[a], ==, run->kernels.correlation[k]);
       g_assert_cmpuint (ws_run_thread (run, run->api.thread[a])->pid, ==, stream->pid);

@@ -266,7 +266,7 @@ ws_nvtx_gpu_unref (WsNvtxGpu *self)
   g_free (self->level);
   g_free (self->children);
   g_free (self->busy);
-  ws_launch_index_free (self->launches);
+  ws_launch_index_unref (self->launches);
   ws_run_unref (self->run);
   g_free (self);
 }

@@ -302,9 +302,11 @@ cpu_side (const WsLanes *lanes, WsNvtxProjection *projection, WsEventRef event, 
     {
       case WS_EVENT_KERNEL:
         {
-          guint32 a = projection != NULL ? ws_nvtx_projection_launch (projection, i) : G_MAXUINT32;
+          gssize a = projection != NULL
+                       ? ws_launch_index_kernel (ws_nvtx_projection_get_launches (projection), i)
+                       : -1;
 
-          if (a == G_MAXUINT32)
+          if (a < 0)
             return FALSE;
           *thread = run->api.thread[a];
           *time = run->api.start[a];

@@ -7,100 +7,17 @@
 #include "ws-hash.h"
 #include "ws-limits.h"
 #include "ws-nvtx-projection.h"
-#include "ws-radix-sort.h"
 #include "ws-sort.h"
-
-#define NO_LAUNCH G_MAXUINT32
 
 struct _WsNvtxProjection
 {
   gatomicrefcount ref_count;
   WsLanes *lanes;
   WsRun *run;
-  guint32 *launch;    /* per kernel: the API call that launched it, or NO_LAUNCH */
-  gsize n_launched;   /* kernels whose launch was found */
+  WsLaunchIndex *launches;
   gint64 *gpu_time;   /* per NVTX range: ns */
   guint32 *n_kernels; /* per NVTX range */
 };
-
-/* Where @key is in sorted @keys, searching outwards from @hint (kernels
- * come nearly in launch order, so the next one is close to the last). */
-static gssize
-find_key (const guint64 *keys, gsize n, guint64 key, gsize hint)
-{
-  gsize lo, hi, step = 1;
-
-  if (n == 0)
-    return -1;
-  hint = MIN (hint, n - 1);
-  if (keys[hint] < key)
-    {
-      lo = hint;
-      while (lo + step < n && keys[lo + step] < key)
-        {
-          lo += step;
-          step *= 2;
-        }
-      hi = MIN (lo + step, n - 1) + 1;
-    }
-  else
-    {
-      hi = hint + 1;
-      while (hi > step && keys[hi - 1 - step] >= key)
-        {
-          hi -= step;
-          step *= 2;
-        }
-      lo = hi > step ? hi - 1 - step : 0;
-    }
-  /* The first index in [lo, hi) whose key is >= @key. */
-  while (lo < hi)
-    {
-      gsize mid = lo + (hi - lo) / 2;
-
-      if (keys[mid] < key)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-  return lo < n && keys[lo] == key ? (gssize) lo : -1;
-}
-
-/* Each kernel's launch: the API call of the same process with its
- * correlation id.  Returns the keys' buffers for reuse. */
-static void
-match_launches (WsNvtxProjection *self, guint64 *keys, guint32 *api_of)
-{
-  const WsRun *run = self->run;
-  const WsApiCalls *api = &run->api;
-  const WsKernels *k = &run->kernels;
-  gsize n = api->n, hint = 0;
-  gboolean sorted = TRUE;
-
-  for (gsize a = 0; a < n; a++)
-    {
-      keys[a] = ((guint64) ws_run_thread_pid (run, api->thread[a]) << 32) | api->correlation[a];
-      api_of[a] = (guint32) a;
-      sorted = sorted && (a == 0 || keys[a - 1] <= keys[a]);
-    }
-  if (!sorted)
-    ws_radix_sort (keys, api_of, n);
-
-  for (gsize i = 0; i < k->n; i++)
-    {
-      guint32 pid = k->stream[i] < run->streams->len
-                      ? g_array_index (run->streams, WsStream, k->stream[i]).pid
-                      : G_MAXUINT32;
-      gssize at = find_key (keys, n, ((guint64) pid << 32) | k->correlation[i], hint);
-
-      self->launch[i] = at >= 0 ? api_of[at] : NO_LAUNCH;
-      if (at >= 0)
-        {
-          self->n_launched++;
-          hint = (gsize) at;
-        }
-    }
-}
 
 static inline gint64
 prefix_at (const WsTrack *track, const gint64 *time, gsize i, gint64 total)
@@ -129,12 +46,15 @@ project_ranges (WsNvtxProjection *self, gint64 *api_time, guint32 *api_count)
   memset (api_time, 0, run->api.n * sizeof (gint64));
   memset (api_count, 0, run->api.n * sizeof (guint32));
   for (gsize i = 0; i < run->kernels.n; i++)
-    if (self->launch[i] != NO_LAUNCH)
-      {
-        api_time[self->launch[i]] =
-          ws_time_add (api_time[self->launch[i]], run->kernels.end[i] - run->kernels.start[i]);
-        api_count[self->launch[i]]++;
-      }
+    {
+      gssize a = ws_launch_index_kernel (self->launches, i);
+
+      if (a >= 0)
+        {
+          api_time[a] = ws_time_add (api_time[a], run->kernels.end[i] - run->kernels.start[i]);
+          api_count[a]++;
+        }
+    }
 
   /* In place: each call's entry becomes the sum over the calls before it. */
   for (guint t = 0; t < n_threads; t++)
@@ -208,21 +128,17 @@ ws_nvtx_projection_new (WsLanes *lanes)
   self->lanes = ws_lanes_ref (lanes);
   self->run = ws_lanes_get_run (lanes);
   run = self->run;
-  self->launch = g_new (guint32, MAX (run->kernels.n, 1));
+  self->launches = ws_launch_index_new (run);
   self->gpu_time = g_new0 (gint64, MAX (run->nvtx.n, 1));
   self->n_kernels = g_new0 (guint32, MAX (run->nvtx.n, 1));
-  memset (self->launch, 0xff, MAX (run->kernels.n, 1) * sizeof (guint32));
 
-  if (run->api.correlation != NULL && run->api.thread != NULL && run->kernels.correlation != NULL &&
-      run->kernels.stream != NULL && run->api.n > 0 && run->kernels.n > 0)
+  if (ws_launch_index_n_kernels_found (self->launches) > 0)
     {
-      /* One pair of buffers: (key, call) to match launches, then (time,
-       * count) per call. */
-      g_autofree guint64 *wide = g_new (guint64, run->api.n);
-      g_autofree guint32 *narrow = g_new (guint32, run->api.n);
+      /* (time, count) per call. */
+      g_autofree gint64 *api_time = g_new (gint64, run->api.n);
+      g_autofree guint32 *api_count = g_new (guint32, run->api.n);
 
-      match_launches (self, wide, narrow);
-      project_ranges (self, (gint64 *) wide, narrow);
+      project_ranges (self, api_time, api_count);
     }
   return self;
 }
@@ -246,27 +162,24 @@ ws_nvtx_projection_unref (WsNvtxProjection *self)
 {
   if (self == NULL || !g_atomic_ref_count_dec (&self->ref_count))
     return;
-  g_free (self->launch);
+  ws_launch_index_unref (self->launches);
   g_free (self->gpu_time);
   g_free (self->n_kernels);
   ws_lanes_unref (self->lanes);
   g_free (self);
 }
 
-/* The API call (index into run->api) that launched @kernel, or G_MAXUINT32. */
-guint32
-ws_nvtx_projection_launch (const WsNvtxProjection *self, gsize kernel)
+/**
+ * ws_nvtx_projection_get_launches:
+ *
+ * Returns: (transfer none): the launch index the projection was built on
+ */
+WsLaunchIndex *
+ws_nvtx_projection_get_launches (const WsNvtxProjection *self)
 {
-  g_return_val_if_fail (self != NULL, NO_LAUNCH);
+  g_return_val_if_fail (self != NULL, NULL);
 
-  return kernel < self->run->kernels.n ? self->launch[kernel] : NO_LAUNCH;
-}
-
-/* How many kernels were matched to their launch. */
-gsize
-ws_nvtx_projection_n_launched (const WsNvtxProjection *self)
-{
-  return self->n_launched;
+  return self->launches;
 }
 
 /* ns: the summed duration of the kernels launched inside NVTX range @range. */
@@ -291,12 +204,12 @@ gboolean
 ws_nvtx_projection_contains (const WsNvtxProjection *self, gsize range, gsize kernel)
 {
   const WsRun *run = self->run;
-  guint32 a;
+  gssize a;
 
   if (range >= run->nvtx.n || kernel >= run->kernels.n)
     return FALSE;
-  a = self->launch[kernel];
-  return a != NO_LAUNCH && run->api.thread[a] == run->nvtx.thread[range] &&
+  a = ws_launch_index_kernel (self->launches, kernel);
+  return a >= 0 && run->api.thread[a] == run->nvtx.thread[range] &&
          run->api.start[a] >= run->nvtx.start[range] && run->api.end[a] <= run->nvtx.end[range];
 }
 

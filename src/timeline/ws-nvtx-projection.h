@@ -4,6 +4,7 @@
 #include <glib.h>
 
 #include "ws-lanes.h"
+#include "ws-launch-index.h"
 
 G_BEGIN_DECLS
 
@@ -31,8 +32,7 @@ WsNvtxProjection *ws_nvtx_projection_new (WsLanes *lanes);
 WsNvtxProjection *ws_nvtx_projection_ref (WsNvtxProjection *self);
 void ws_nvtx_projection_unref (WsNvtxProjection *self);
 
-guint32 ws_nvtx_projection_launch (const WsNvtxProjection *self, gsize kernel);
-gsize ws_nvtx_projection_n_launched (const WsNvtxProjection *self);
+WsLaunchIndex *ws_nvtx_projection_get_launches (const WsNvtxProjection *self);
 gint64 ws_nvtx_projection_gpu_time (const WsNvtxProjection *self, gsize range);
 guint32 ws_nvtx_projection_n_kernels (const WsNvtxProjection *self, gsize range);
 gboolean ws_nvtx_projection_contains (const WsNvtxProjection *self, gsize range, gsize kernel);
