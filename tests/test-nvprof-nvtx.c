@@ -267,13 +267,11 @@ test_timeline_projection (void)
   g_autoptr (WsRun) run = ws_run_load (paths, WS_LOAD_ALL, NULL, NULL, NULL, &error);
   g_autoptr (GHashTable) expected = sql_rows (path, kernel_time_sql);
   const Projection *enqueue = g_hash_table_lookup (expected, "TensorRT:ExecutionContext::enqueue");
-  g_autoptr (WsLanes) lanes = NULL;
   g_autoptr (WsNvtxProjection) projection = NULL;
   gboolean found = FALSE;
 
   g_assert_no_error (error);
-  lanes = ws_lanes_new (run);
-  projection = ws_nvtx_projection_new (lanes);
+  projection = ws_nvtx_projection_new (run);
   g_assert_cmpuint (ws_launch_index_n_kernels_found (ws_nvtx_projection_get_launches (projection)),
                     ==, run->kernels.n);
   g_assert_cmpuint (run->kernels.n, ==, 51);

@@ -89,8 +89,7 @@ static void
 test_probe_hand_computed (void)
 {
   g_autoptr (WsRun) run = ws_test_load_nsys (PROBE);
-  g_autoptr (WsLanes) lanes = ws_lanes_new (run);
-  g_autoptr (WsNvtxProjection) projection = ws_nvtx_projection_new (lanes);
+  g_autoptr (WsNvtxProjection) projection = ws_nvtx_projection_new (run);
 
   /* Every kernel of the probe has its launch in the export. */
   g_assert_cmpuint (ws_launch_index_n_kernels_found (ws_nvtx_projection_get_launches (projection)),
@@ -131,8 +130,7 @@ static void
 test_probe_matches_sql (void)
 {
   g_autoptr (WsRun) run = ws_test_load_nsys (PROBE);
-  g_autoptr (WsLanes) lanes = ws_lanes_new (run);
-  g_autoptr (WsNvtxProjection) projection = ws_nvtx_projection_new (lanes);
+  g_autoptr (WsNvtxProjection) projection = ws_nvtx_projection_new (run);
   g_autofree char *path = ws_test_data ("nsys", PROBE, NULL);
   guint checked = 0;
 
@@ -160,8 +158,7 @@ static void
 test_probe_summary (void)
 {
   g_autoptr (WsRun) run = ws_test_load_nsys (PROBE);
-  g_autoptr (WsLanes) lanes = ws_lanes_new (run);
-  g_autoptr (WsNvtxProjection) projection = ws_nvtx_projection_new (lanes);
+  g_autoptr (WsNvtxProjection) projection = ws_nvtx_projection_new (run);
   g_autoptr (GArray) rows = ws_nvtx_projection_summary (projection);
   const WsNvtxGpuRow *first = &g_array_index (rows, WsNvtxGpuRow, 0);
   gboolean seen = FALSE;
@@ -197,8 +194,7 @@ static void
 test_two_processes (void)
 {
   g_autoptr (WsRun) run = ws_test_load_nsys ("v2026.2_nsysai_h100_2gpu.sqlite");
-  g_autoptr (WsLanes) lanes = ws_lanes_new (run);
-  g_autoptr (WsNvtxProjection) projection = ws_nvtx_projection_new (lanes);
+  g_autoptr (WsNvtxProjection) projection = ws_nvtx_projection_new (run);
   g_autofree char *path = ws_test_data ("nsys", "v2026.2_nsysai_h100_2gpu.sqlite", NULL);
   g_autofree char *matched = ws_test_sqlite_text (
     path,

@@ -3,7 +3,6 @@
 
 #include <string.h>
 
-#include "ws-lanes.h"
 #include "ws-ncu-kernels.h"
 #include "ws-range-bottleneck-project.h"
 #include "ws-test-capture.h"
@@ -297,11 +296,8 @@ main (int argc, char **argv)
                                     "out/targets-20261125-023446/GPT2__", &tmpdir);
   {
     const char *paths[] = { capture, NULL };
-    g_autoptr (WsLanes) lanes = NULL;
-
     run = ws_test_load_paths (paths);
-    lanes = ws_lanes_new (run);
-    projection = ws_nvtx_projection_new (lanes);
+    projection = ws_nvtx_projection_new (run);
     rows = ws_range_bottleneck_project (run, projection);
   }
 

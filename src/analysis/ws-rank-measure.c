@@ -316,14 +316,12 @@ step_at (const WsRankFigures *self, gint64 t, gboolean inside)
  * later; a launch outside the steps is in none), or without a launch call
  * in the run, to the last step begun before the kernel. */
 static void
-add_calls (WsRankFigures *self, const WsRun *run, guint32 pid, const guint8 *mask)
+add_calls (WsRankFigures *self, const WsRun *run, guint32 pid, const guint8 *mask,
+           WsLaunchIndex *launches)
 {
   g_autoptr (GHashTable) comms = g_hash_table_new (NULL, NULL);
-  g_autoptr (WsLaunchIndex) launches = NULL;
   g_autoptr (GArray) order = g_array_new (FALSE, FALSE, sizeof (gsize));
 
-  if (run->api.n > 0 && run->kernels.correlation != NULL)
-    launches = ws_launch_index_new (run);
   for (gsize i = 0; i < run->kernels.n; i++)
     if (mask[i] && kernel_of (run, i, pid))
       g_array_append_val (order, i);
@@ -336,7 +334,7 @@ add_calls (WsRankFigures *self, const WsRun *run, guint32 pid, const guint8 *mas
       const char *kind = ws_nccl_kind (ws_run_kernel_name (run, i, WS_NAME_DEMANGLED));
       gpointer comm;
       WsRankCall call;
-      gssize api = launches != NULL ? ws_launch_index_kernel (launches, i) : -1;
+      gssize api = ws_launch_index_kernel (launches, i);
 
       if (kind == NULL)
         continue;
@@ -402,16 +400,26 @@ range_times_free (gpointer data)
   g_free (times);
 }
 
+/* The run's launch index, built the first time it is asked for. */
+static WsLaunchIndex *
+launches_of (const WsRun *run, WsLaunchIndex **launches)
+{
+  if (*launches == NULL)
+    *launches = ws_launch_index_new (run);
+  return *launches;
+}
+
 /* The time of each NVTX range name inside the steady steps, on the step's
  * thread: where a rank's work in a step goes.  A range's time is the
  * longer of its time on the host and the GPU time of what it launched
  * (nsys's projection): a slow data loader shows on the host, extra kernels
  * (launched in microseconds, run for milliseconds) on the GPU. */
 static void
-add_ranges (WsRankFigures *self, const WsRun *run, const WsSteps *steps)
+add_ranges (WsRankFigures *self, const WsRun *run, const WsSteps *steps, WsLaunchIndex *launches)
 {
   g_autoptr (GHashTable) by_name = g_hash_table_new_full (NULL, NULL, NULL, range_times_free);
-  g_autoptr (WsNvtxGpu) gpu = run->kernels.n > 0 ? ws_nvtx_gpu_new (run) : NULL;
+  g_autoptr (WsNvtxJoin) join = run->kernels.n > 0 ? ws_nvtx_join_new (launches) : NULL;
+  g_autoptr (WsNvtxGpu) gpu = join != NULL ? ws_nvtx_gpu_new_for_join (join) : NULL;
   GHashTableIter iter;
   gpointer key, value;
   guint steady = 0;
@@ -559,6 +567,7 @@ ws_rank_measure (const WsRun *run, guint32 pid, guint rank)
   g_autoptr (WsBusyIndex) work = NULL;
   BusyIndexes busy = { NULL };
   g_autoptr (WsSteps) steps = NULL;
+  g_autoptr (WsLaunchIndex) launches = NULL;
   g_autofree guint8 *mask = NULL;
   g_autoptr (GHashTable) sync_names = g_hash_table_new (NULL, NULL);
   g_autoptr (GHashTable) wait_names = g_hash_table_new (NULL, NULL);
@@ -621,7 +630,7 @@ ws_rank_measure (const WsRun *run, guint32 pid, guint rank)
     {
       self->step_pattern = g_strdup (steps->pattern);
       add_steps (self, run, pid, steps, &busy, &waits);
-      add_ranges (self, run, steps);
+      add_ranges (self, run, steps, launches_of (run, &launches));
     }
   else if (comm != NULL)
     self->wait_time = ws_busy_index_total (kernels) - ws_busy_index_total (compute);
@@ -635,7 +644,7 @@ ws_rank_measure (const WsRun *run, guint32 pid, guint rank)
   /* The NCCL kernels for matching collectives across ranks (after the
    * steps: each call is placed in its step). */
   if (mask != NULL)
-    add_calls (self, run, pid, mask);
+    add_calls (self, run, pid, mask, launches_of (run, &launches));
   if (self->wait_source == WS_WAIT_CPU && comm == NULL && mask == NULL)
     {
       /* Without NCCL, MPI calls are the communication. */

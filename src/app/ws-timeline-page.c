@@ -293,9 +293,12 @@ static void
 build_projection_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
 {
   Projections *p = g_new0 (Projections, 1);
+  g_autoptr (WsLaunchIndex) launches = ws_launch_index_new (ws_lanes_get_run (data));
+  g_autoptr (WsNvtxJoin) join = ws_nvtx_join_new (launches);
 
-  p->projection = ws_nvtx_projection_new (data);
-  p->nvtx_gpu = ws_nvtx_gpu_new (ws_lanes_get_run (data));
+  /* One launch index and one join for both. */
+  p->projection = ws_nvtx_projection_new_for_join (join);
+  p->nvtx_gpu = ws_nvtx_gpu_new_for_join (join);
   g_task_return_pointer (task, p, (GDestroyNotify) projections_free);
 }
 

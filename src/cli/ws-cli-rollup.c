@@ -61,7 +61,7 @@ ws_cli_rollup (int argc, char **argv)
     g_printerr ("warpscope-cli: %s\n", (const char *) g_ptr_array_index (run->prov.warnings, i));
 
   lanes = ws_lanes_new (run);
-  projection = ws_nvtx_projection_new (lanes);
+  projection = ws_nvtx_projection_new (run);
   rows = ws_range_bottleneck_project (run, projection);
   switch (format)
     {

@@ -2,8 +2,6 @@
 #define G_LOG_DOMAIN "ws-nvtx-projection"
 #include "config.h"
 
-#include <string.h>
-
 #include "ws-hash.h"
 #include "ws-limits.h"
 #include "ws-nvtx-projection.h"
@@ -12,135 +10,83 @@
 struct _WsNvtxProjection
 {
   gatomicrefcount ref_count;
-  WsLanes *lanes;
-  WsRun *run;
-  WsLaunchIndex *launches;
-  gint64 *gpu_time;   /* per NVTX range: ns */
-  guint32 *n_kernels; /* per NVTX range */
+  WsNvtxJoin *join;
+  const WsRun *run;        /* the join's */
+  WsLaunchIndex *launches; /* the join's */
+  gint64 *gpu_time;        /* per NVTX range: ns */
+  guint32 *n_kernels;      /* per NVTX range */
 };
 
-static inline gint64
-prefix_at (const WsTrack *track, const gint64 *time, gsize i, gint64 total)
-{
-  return i < track->n ? time[ws_event_ref_index (track->events[i])] : total;
-}
-
-static inline guint32
-count_at (const WsTrack *track, const guint32 *count, gsize i, guint32 total)
-{
-  return i < track->n ? count[ws_event_ref_index (track->events[i])] : total;
-}
-
-/* GPU time and kernels per range: per API call first, then running sums
- * along each thread's calls, so that a range's share is the difference
- * of two sums found by binary search. */
+/* A launch call with kernels, inside @ranges: their time and count go to
+ * each range. */
 static void
-project_ranges (WsNvtxProjection *self, gint64 *api_time, guint32 *api_count)
+add_call (gsize call, const guint32 *ranges, guint n, gpointer data)
 {
+  WsNvtxProjection *self = data;
   const WsRun *run = self->run;
-  const WsNvtxRanges *nv = &run->nvtx;
-  guint n_threads = run->threads->len;
-  g_autofree gint64 *total_time = g_new0 (gint64, n_threads + 1);
-  g_autofree guint32 *total_count = g_new0 (guint32, n_threads + 1);
+  guint n_kernels;
+  const guint32 *kernels = ws_nvtx_join_call_kernels (self->join, call, &n_kernels);
+  gint64 time = 0;
 
-  memset (api_time, 0, run->api.n * sizeof (gint64));
-  memset (api_count, 0, run->api.n * sizeof (guint32));
-  for (gsize i = 0; i < run->kernels.n; i++)
+  if (n_kernels == 0)
+    return;
+  for (guint i = 0; i < n_kernels; i++)
+    time = ws_time_add (time, run->kernels.end[kernels[i]] - run->kernels.start[kernels[i]]);
+  for (guint i = 0; i < n; i++)
     {
-      gssize a = ws_launch_index_kernel (self->launches, i);
-
-      if (a >= 0)
-        {
-          api_time[a] = ws_time_add (api_time[a], run->kernels.end[i] - run->kernels.start[i]);
-          api_count[a]++;
-        }
-    }
-
-  /* In place: each call's entry becomes the sum over the calls before it. */
-  for (guint t = 0; t < n_threads; t++)
-    {
-      const WsLane *lane =
-        ws_lanes_get_lane (self->lanes, ws_lanes_find_thread_lane (self->lanes, t, WS_LANE_API));
-      gint64 time = 0;
-      guint32 count = 0;
-
-      if (lane == NULL)
-        continue;
-      for (gsize i = 0; i < lane->tracks[0].n; i++)
-        {
-          gsize a = ws_event_ref_index (lane->tracks[0].events[i]);
-          gint64 at = api_time[a];
-          guint32 ac = api_count[a];
-
-          api_time[a] = time;
-          api_count[a] = count;
-          time = ws_time_add (time, at);
-          count += ac;
-        }
-      total_time[t] = time;
-      total_count[t] = count;
-    }
-
-  for (gsize r = 0; r < nv->n; r++)
-    {
-      guint32 t = nv->thread[r];
-      const WsLane *lane =
-        ws_lanes_get_lane (self->lanes, ws_lanes_find_thread_lane (self->lanes, t, WS_LANE_API));
-      const WsTrack *track;
-      gsize lo, hi;
-
-      if (lane == NULL)
-        continue;
-      track = &lane->tracks[0];
-      lo = ws_track_lower_bound (track, run, nv->start[r], 0);
-      hi = ws_track_lower_bound (track, run, nv->end[r] == G_MAXINT64 ? nv->end[r] : nv->end[r] + 1,
-                                 lo);
-      /* As nsys: the call must end inside the range too.  A thread's calls
-       * follow each other, so only the last one can stick out. */
-      if (hi > lo && run->api.end[ws_event_ref_index (track->events[hi - 1])] > nv->end[r])
-        hi--;
-      self->gpu_time[r] = prefix_at (track, api_time, hi, total_time[t]) -
-                          prefix_at (track, api_time, lo, total_time[t]);
-      self->n_kernels[r] = count_at (track, api_count, hi, total_count[t]) -
-                           count_at (track, api_count, lo, total_count[t]);
+      self->gpu_time[ranges[i]] = ws_time_add (self->gpu_time[ranges[i]], time);
+      self->n_kernels[ranges[i]] += n_kernels;
     }
 }
 
 /**
- * ws_nvtx_projection_new:
- * @lanes: the run's lanes (their per-thread API tracks are used)
+ * ws_nvtx_projection_new_for_join:
+ * @join: the run's NVTX → GPU join
  *
- * Matches every kernel to its launch and sums, per NVTX range, the kernels
- * launched inside it.  O(n log n) at worst; safe on a worker thread.
+ * Sums, per NVTX range, the kernels launched inside it.  Safe on a worker
+ * thread.
  *
  * Returns: (transfer full): the projection
  */
 WsNvtxProjection *
-ws_nvtx_projection_new (WsLanes *lanes)
+ws_nvtx_projection_new_for_join (WsNvtxJoin *join)
 {
   WsNvtxProjection *self;
   const WsRun *run;
 
-  g_return_val_if_fail (lanes != NULL, NULL);
+  g_return_val_if_fail (join != NULL, NULL);
 
   self = g_new0 (WsNvtxProjection, 1);
   g_atomic_ref_count_init (&self->ref_count);
-  self->lanes = ws_lanes_ref (lanes);
-  self->run = ws_lanes_get_run (lanes);
+  self->join = ws_nvtx_join_ref (join);
+  self->launches = ws_nvtx_join_get_launches (join);
+  self->run = ws_launch_index_get_run (self->launches);
   run = self->run;
-  self->launches = ws_launch_index_new (run);
   self->gpu_time = g_new0 (gint64, MAX (run->nvtx.n, 1));
   self->n_kernels = g_new0 (guint32, MAX (run->nvtx.n, 1));
-
-  if (ws_launch_index_n_kernels_found (self->launches) > 0)
-    {
-      /* (time, count) per call. */
-      g_autofree gint64 *api_time = g_new (gint64, run->api.n);
-      g_autofree guint32 *api_count = g_new (guint32, run->api.n);
-
-      project_ranges (self, api_time, api_count);
-    }
+  ws_nvtx_join_foreach (join, add_call, self);
   return self;
+}
+
+/**
+ * ws_nvtx_projection_new:
+ *
+ * As ws_nvtx_projection_new_for_join(), with a launch index and join of
+ * its own.
+ *
+ * Returns: (transfer full): the projection
+ */
+WsNvtxProjection *
+ws_nvtx_projection_new (const WsRun *run)
+{
+  g_autoptr (WsLaunchIndex) launches = NULL;
+  g_autoptr (WsNvtxJoin) join = NULL;
+
+  g_return_val_if_fail (run != NULL, NULL);
+
+  launches = ws_launch_index_new (run);
+  join = ws_nvtx_join_new (launches);
+  return ws_nvtx_projection_new_for_join (join);
 }
 
 /**
@@ -162,10 +108,9 @@ ws_nvtx_projection_unref (WsNvtxProjection *self)
 {
   if (self == NULL || !g_atomic_ref_count_dec (&self->ref_count))
     return;
-  ws_launch_index_unref (self->launches);
   g_free (self->gpu_time);
   g_free (self->n_kernels);
-  ws_lanes_unref (self->lanes);
+  ws_nvtx_join_unref (self->join);
   g_free (self);
 }
 

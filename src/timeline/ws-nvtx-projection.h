@@ -3,8 +3,7 @@
 
 #include <glib.h>
 
-#include "ws-lanes.h"
-#include "ws-launch-index.h"
+#include "ws-nvtx-join.h"
 
 G_BEGIN_DECLS
 
@@ -28,7 +27,8 @@ typedef struct
   gint64 kernels;    /* kernels launched inside them */
 } WsNvtxGpuRow;
 
-WsNvtxProjection *ws_nvtx_projection_new (WsLanes *lanes);
+WsNvtxProjection *ws_nvtx_projection_new (const WsRun *run);
+WsNvtxProjection *ws_nvtx_projection_new_for_join (WsNvtxJoin *join);
 WsNvtxProjection *ws_nvtx_projection_ref (WsNvtxProjection *self);
 void ws_nvtx_projection_unref (WsNvtxProjection *self);
 
