@@ -20,7 +20,7 @@
 #include "ws-gauges-page.h"
 #include "ws-gauges-view.h"
 #include "ws-kernels-page.h"
-#include "ws-nvtx-projection.h"
+#include "ws-nvtx-kernels.h"
 #include "ws-summaries-page.h"
 #include "ws-test-gui.h"
 #include "ws-test-util.h"

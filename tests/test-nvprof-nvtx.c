@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "ws-csv.h"
-#include "ws-nvtx-projection.h"
+#include "ws-nvtx-kernels.h"
 #include "ws-run-loader.h"
 #include "ws-test-util.h"
 

@@ -3,7 +3,7 @@
 
 #include <gtk/gtk.h>
 
-#include "ws-nvtx-projection.h"
+#include "ws-nvtx-kernels.h"
 #include "ws-range-bottleneck.h"
 
 G_BEGIN_DECLS

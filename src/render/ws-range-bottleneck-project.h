@@ -3,7 +3,7 @@
 
 #include <glib.h>
 
-#include "ws-nvtx-projection.h"
+#include "ws-nvtx-kernels.h"
 #include "ws-range-bottleneck.h"
 
 G_BEGIN_DECLS

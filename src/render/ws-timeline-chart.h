@@ -4,7 +4,7 @@
 #include <cairo.h>
 
 #include "ws-lanes.h"
-#include "ws-nvtx-projection.h"
+#include "ws-nvtx-kernels.h"
 #include "ws-palette.h"
 #include "ws-time-window.h"
 

@@ -4,7 +4,7 @@
 #include <cairo.h>
 #include <pango/pangocairo.h>
 
-#include "ws-nvtx-projection.h"
+#include "ws-nvtx-kernels.h"
 #include "ws-palette.h"
 #include "ws-series.h"
 #include "ws-track.h"

@@ -4,7 +4,7 @@
 #include <glib.h>
 
 #include "ws-lanes.h"
-#include "ws-nvtx-projection.h"
+#include "ws-nvtx-kernels.h"
 
 G_BEGIN_DECLS
 

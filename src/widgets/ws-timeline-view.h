@@ -4,7 +4,7 @@
 #include <gtk/gtk.h>
 
 #include "ws-lanes.h"
-#include "ws-nvtx-projection.h"
+#include "ws-nvtx-kernels.h"
 #include "ws-time-window.h"
 #include "ws-timeline-chart.h"
 

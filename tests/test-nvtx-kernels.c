@@ -3,7 +3,7 @@
 
 #include <string.h>
 
-#include "ws-nvtx-projection.h"
+#include "ws-nvtx-kernels.h"
 #include "ws-run-loader.h"
 #include "ws-test-load.h"
 #include "ws-test-util.h"

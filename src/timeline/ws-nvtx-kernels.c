@@ -4,7 +4,7 @@
 
 #include "ws-hash.h"
 #include "ws-limits.h"
-#include "ws-nvtx-projection.h"
+#include "ws-nvtx-kernels.h"
 #include "ws-sort.h"
 
 struct _WsNvtxProjection
