@@ -8,6 +8,6 @@
 
 G_BEGIN_DECLS
 
-GArray *ws_range_bottleneck_project (const WsRun *run, WsNvtxProjection *projection);
+GArray *ws_range_bottleneck_project (const WsRun *run, WsNvtxKernels *nvtx_kernels);
 
 G_END_DECLS

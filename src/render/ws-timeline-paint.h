@@ -21,8 +21,8 @@ typedef struct
 {
   cairo_t *cr;
   const WsPalette *palette;
-  WsNvtxProjection *projection; /* nullable */
-  const guint8 *search;         /* bitset over string ids, or NULL */
+  WsNvtxKernels *nvtx_kernels; /* nullable */
+  const guint8 *search;        /* bitset over string ids, or NULL */
   guint search_len;
   gsize nvtx_focus;      /* G_MAXSIZE for none */
   GHashTable *highlight; /* WsEventRef + 1 of events to show, or NULL */

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-#define G_LOG_DOMAIN "ws-nvtx-projection"
+#define G_LOG_DOMAIN "ws-nvtx-kernels"
 #include "config.h"
 
 #include "ws-hash.h"
@@ -7,7 +7,7 @@
 #include "ws-nvtx-kernels.h"
 #include "ws-sort.h"
 
-struct _WsNvtxProjection
+struct _WsNvtxKernels
 {
   gatomicrefcount ref_count;
   WsNvtxJoin *join;
@@ -22,7 +22,7 @@ struct _WsNvtxProjection
 static void
 add_call (gsize call, const guint32 *ranges, guint n, gpointer data)
 {
-  WsNvtxProjection *self = data;
+  WsNvtxKernels *self = data;
   const WsRun *run = self->run;
   guint n_kernels;
   const guint32 *kernels = ws_nvtx_join_call_kernels (self->join, call, &n_kernels);
@@ -40,23 +40,23 @@ add_call (gsize call, const guint32 *ranges, guint n, gpointer data)
 }
 
 /**
- * ws_nvtx_projection_new_for_join:
+ * ws_nvtx_kernels_new_for_join:
  * @join: the run's NVTX → GPU join
  *
  * Sums, per NVTX range, the kernels launched inside it.  Safe on a worker
  * thread.
  *
- * Returns: (transfer full): the projection
+ * Returns: (transfer full): the kernels of each range
  */
-WsNvtxProjection *
-ws_nvtx_projection_new_for_join (WsNvtxJoin *join)
+WsNvtxKernels *
+ws_nvtx_kernels_new_for_join (WsNvtxJoin *join)
 {
-  WsNvtxProjection *self;
+  WsNvtxKernels *self;
   const WsRun *run;
 
   g_return_val_if_fail (join != NULL, NULL);
 
-  self = g_new0 (WsNvtxProjection, 1);
+  self = g_new0 (WsNvtxKernels, 1);
   g_atomic_ref_count_init (&self->ref_count);
   self->join = ws_nvtx_join_ref (join);
   self->launches = ws_nvtx_join_get_launches (join);
@@ -69,15 +69,15 @@ ws_nvtx_projection_new_for_join (WsNvtxJoin *join)
 }
 
 /**
- * ws_nvtx_projection_new:
+ * ws_nvtx_kernels_new:
  *
- * As ws_nvtx_projection_new_for_join(), with a launch index and join of
+ * As ws_nvtx_kernels_new_for_join(), with a launch index and join of
  * its own.
  *
- * Returns: (transfer full): the projection
+ * Returns: (transfer full): the kernels of each range
  */
-WsNvtxProjection *
-ws_nvtx_projection_new (const WsRun *run)
+WsNvtxKernels *
+ws_nvtx_kernels_new (const WsRun *run)
 {
   g_autoptr (WsLaunchIndex) launches = NULL;
   g_autoptr (WsNvtxJoin) join = NULL;
@@ -86,16 +86,16 @@ ws_nvtx_projection_new (const WsRun *run)
 
   launches = ws_launch_index_new (run);
   join = ws_nvtx_join_new (launches);
-  return ws_nvtx_projection_new_for_join (join);
+  return ws_nvtx_kernels_new_for_join (join);
 }
 
 /**
- * ws_nvtx_projection_ref:
+ * ws_nvtx_kernels_ref:
  *
  * Returns: (transfer full): @self
  */
-WsNvtxProjection *
-ws_nvtx_projection_ref (WsNvtxProjection *self)
+WsNvtxKernels *
+ws_nvtx_kernels_ref (WsNvtxKernels *self)
 {
   g_return_val_if_fail (self != NULL, NULL);
 
@@ -104,7 +104,7 @@ ws_nvtx_projection_ref (WsNvtxProjection *self)
 }
 
 void
-ws_nvtx_projection_unref (WsNvtxProjection *self)
+ws_nvtx_kernels_unref (WsNvtxKernels *self)
 {
   if (self == NULL || !g_atomic_ref_count_dec (&self->ref_count))
     return;
@@ -115,12 +115,12 @@ ws_nvtx_projection_unref (WsNvtxProjection *self)
 }
 
 /**
- * ws_nvtx_projection_get_launches:
+ * ws_nvtx_kernels_get_launches:
  *
- * Returns: (transfer none): the launch index the projection was built on
+ * Returns: (transfer none): the launch index it was built on
  */
 WsLaunchIndex *
-ws_nvtx_projection_get_launches (const WsNvtxProjection *self)
+ws_nvtx_kernels_get_launches (const WsNvtxKernels *self)
 {
   g_return_val_if_fail (self != NULL, NULL);
 
@@ -129,7 +129,7 @@ ws_nvtx_projection_get_launches (const WsNvtxProjection *self)
 
 /* ns: the summed duration of the kernels launched inside NVTX range @range. */
 gint64
-ws_nvtx_projection_gpu_time (const WsNvtxProjection *self, gsize range)
+ws_nvtx_kernels_gpu_time (const WsNvtxKernels *self, gsize range)
 {
   g_return_val_if_fail (self != NULL, 0);
 
@@ -137,7 +137,7 @@ ws_nvtx_projection_gpu_time (const WsNvtxProjection *self, gsize range)
 }
 
 guint32
-ws_nvtx_projection_n_kernels (const WsNvtxProjection *self, gsize range)
+ws_nvtx_kernels_count (const WsNvtxKernels *self, gsize range)
 {
   g_return_val_if_fail (self != NULL, 0);
 
@@ -146,7 +146,7 @@ ws_nvtx_projection_n_kernels (const WsNvtxProjection *self, gsize range)
 
 /* Whether @kernel was launched inside NVTX range @range. */
 gboolean
-ws_nvtx_projection_contains (const WsNvtxProjection *self, gsize range, gsize kernel)
+ws_nvtx_kernels_contains (const WsNvtxKernels *self, gsize range, gsize kernel)
 {
   const WsRun *run = self->run;
   gssize a;
@@ -165,17 +165,17 @@ first_kernel_from (const WsRun *run, gint64 time)
 }
 
 /**
- * ws_nvtx_projection_kernels:
+ * ws_nvtx_kernels_in_range:
  *
  * Returns: (transfer full) (element-type guint32): the kernels launched
  * inside NVTX range @range, in start order.
  */
 GArray *
-ws_nvtx_projection_kernels (const WsNvtxProjection *self, gsize range)
+ws_nvtx_kernels_in_range (const WsNvtxKernels *self, gsize range)
 {
   const WsRun *run = self->run;
   GArray *kernels = g_array_new (FALSE, FALSE, sizeof (guint32));
-  guint32 want = ws_nvtx_projection_n_kernels (self, range);
+  guint32 want = ws_nvtx_kernels_count (self, range);
 
   if (want == 0)
     return kernels;
@@ -183,7 +183,7 @@ ws_nvtx_projection_kernels (const WsNvtxProjection *self, gsize range)
    * once all of them are found. */
   for (gsize i = first_kernel_from (run, run->nvtx.start[range]);
        i < run->kernels.n && kernels->len < want; i++)
-    if (ws_nvtx_projection_contains (self, range, i))
+    if (ws_nvtx_kernels_contains (self, range, i))
       {
         guint32 k = (guint32) i;
 
@@ -195,7 +195,7 @@ ws_nvtx_projection_kernels (const WsNvtxProjection *self, gsize range)
 static void
 row_clear (gpointer data)
 {
-  WsNvtxGpuRow *row = data;
+  WsNvtxKernelsRow *row = data;
 
   g_free (row->name);
 }
@@ -203,7 +203,7 @@ row_clear (gpointer data)
 static int
 compare_rows (gconstpointer a, gconstpointer b)
 {
-  const WsNvtxGpuRow *x = a, *y = b;
+  const WsNvtxKernelsRow *x = a, *y = b;
 
   if (x->gpu_time != y->gpu_time)
     return x->gpu_time > y->gpu_time ? -1 : 1;
@@ -213,19 +213,19 @@ compare_rows (gconstpointer a, gconstpointer b)
 }
 
 /**
- * ws_nvtx_projection_summary:
+ * ws_nvtx_kernels_summary:
  *
  * Per range name (and domain and style, as nvtx_sum groups them): the
  * instances, their own time, and the GPU time and kernels launched inside.
  *
- * Returns: (transfer full) (element-type WsNvtxGpuRow): rows, most GPU time first
+ * Returns: (transfer full) (element-type WsNvtxKernelsRow): rows, most GPU time first
  */
 GArray *
-ws_nvtx_projection_summary (const WsNvtxProjection *self)
+ws_nvtx_kernels_summary (const WsNvtxKernels *self)
 {
   const WsRun *run = self->run;
   const WsNvtxRanges *nv = &run->nvtx;
-  GArray *rows = g_array_new (FALSE, TRUE, sizeof (WsNvtxGpuRow));
+  GArray *rows = g_array_new (FALSE, TRUE, sizeof (WsNvtxKernelsRow));
   g_autoptr (GHashTable) index = g_hash_table_new_full (ws_int64_hash, g_int64_equal, g_free, NULL);
 
   g_array_set_clear_func (rows, row_clear);
@@ -234,11 +234,11 @@ ws_nvtx_projection_summary (const WsNvtxProjection *self)
       gint64 key =
         ((gint64) nv->name[r] << 17) | ((gint64) nv->domain[r] << 1) | (nv->style[r] & 1);
       gpointer found = g_hash_table_lookup (index, &key);
-      WsNvtxGpuRow *row;
+      WsNvtxKernelsRow *row;
 
       if (found == NULL)
         {
-          WsNvtxGpuRow fresh = { 0 };
+          WsNvtxKernelsRow fresh = { 0 };
 
           fresh.name = g_strdup_printf ("%s:%s", ws_run_nvtx_domain_name (run, nv->domain[r]),
                                         ws_run_string (run, nv->name[r]));
@@ -249,7 +249,7 @@ ws_nvtx_projection_summary (const WsNvtxProjection *self)
           found = GUINT_TO_POINTER (rows->len);
           g_hash_table_insert (index, g_memdup2 (&key, sizeof key), found);
         }
-      row = &g_array_index (rows, WsNvtxGpuRow, GPOINTER_TO_UINT (found) - 1);
+      row = &g_array_index (rows, WsNvtxKernelsRow, GPOINTER_TO_UINT (found) - 1);
       row->ranges++;
       row->range_time = ws_time_add (row->range_time, nv->end[r] - nv->start[r]);
       row->gpu_time = ws_time_add (row->gpu_time, self->gpu_time[r]);

@@ -7,12 +7,11 @@
 
 G_BEGIN_DECLS
 
-/* NVTX ranges projected onto the GPU: a kernel belongs to a range when the
- * CUDA API call that launched it (the one with its correlation id, in the
- * same process) ran on the range's thread, wholly within the range, as
- * nsys counts it (docs/formats.md and docs/NOTES.md, "NVTX ranges on the
- * GPU"). */
-typedef struct _WsNvtxProjection WsNvtxProjection;
+/* The kernels each NVTX range launched, and their summed GPU time: the
+ * NVTX → GPU join (ws-nvtx-join.h) summed per range, for the timeline,
+ * the NVTX summary and the rollup.  Not nsys's projection, which spans
+ * the GPU work instead of summing kernels (WsNvtxGpu in analysis). */
+typedef struct _WsNvtxKernels WsNvtxKernels;
 
 /* GPU time per NVTX range name: what the NVTX summary adds. */
 typedef struct
@@ -25,20 +24,20 @@ typedef struct
   gint64 range_time; /* ns: the ranges' own summed duration */
   gint64 gpu_time;   /* ns: summed duration of the kernels launched inside them */
   gint64 kernels;    /* kernels launched inside them */
-} WsNvtxGpuRow;
+} WsNvtxKernelsRow;
 
-WsNvtxProjection *ws_nvtx_projection_new (const WsRun *run);
-WsNvtxProjection *ws_nvtx_projection_new_for_join (WsNvtxJoin *join);
-WsNvtxProjection *ws_nvtx_projection_ref (WsNvtxProjection *self);
-void ws_nvtx_projection_unref (WsNvtxProjection *self);
+WsNvtxKernels *ws_nvtx_kernels_new (const WsRun *run);
+WsNvtxKernels *ws_nvtx_kernels_new_for_join (WsNvtxJoin *join);
+WsNvtxKernels *ws_nvtx_kernels_ref (WsNvtxKernels *self);
+void ws_nvtx_kernels_unref (WsNvtxKernels *self);
 
-WsLaunchIndex *ws_nvtx_projection_get_launches (const WsNvtxProjection *self);
-gint64 ws_nvtx_projection_gpu_time (const WsNvtxProjection *self, gsize range);
-guint32 ws_nvtx_projection_n_kernels (const WsNvtxProjection *self, gsize range);
-gboolean ws_nvtx_projection_contains (const WsNvtxProjection *self, gsize range, gsize kernel);
-GArray *ws_nvtx_projection_kernels (const WsNvtxProjection *self, gsize range);
-GArray *ws_nvtx_projection_summary (const WsNvtxProjection *self);
+WsLaunchIndex *ws_nvtx_kernels_get_launches (const WsNvtxKernels *self);
+gint64 ws_nvtx_kernels_gpu_time (const WsNvtxKernels *self, gsize range);
+guint32 ws_nvtx_kernels_count (const WsNvtxKernels *self, gsize range);
+gboolean ws_nvtx_kernels_contains (const WsNvtxKernels *self, gsize range, gsize kernel);
+GArray *ws_nvtx_kernels_in_range (const WsNvtxKernels *self, gsize range);
+GArray *ws_nvtx_kernels_summary (const WsNvtxKernels *self);
 
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (WsNvtxProjection, ws_nvtx_projection_unref)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (WsNvtxKernels, ws_nvtx_kernels_unref)
 
 G_END_DECLS
