@@ -20,7 +20,7 @@
 #include "ws-gauges-page.h"
 #include "ws-gauges-view.h"
 #include "ws-kernels-page.h"
-#include "ws-nvtx-projection.h"
+#include "ws-nvtx-kernels.h"
 #include "ws-summaries-page.h"
 #include "ws-test-gui.h"
 #include "ws-test-util.h"
@@ -73,13 +73,12 @@ findings_ready (gpointer page)
 
 /* The NVTX range with the most GPU time launched inside it. */
 static gsize
-heaviest_range (const WsRun *run, WsNvtxProjection *projection)
+heaviest_range (const WsRun *run, WsNvtxKernels *nvtx_kernels)
 {
   gsize best = 0;
 
   for (gsize r = 1; r < run->nvtx.n; r++)
-    if (ws_nvtx_projection_gpu_time (projection, r) >
-        ws_nvtx_projection_gpu_time (projection, best))
+    if (ws_nvtx_kernels_gpu_time (nvtx_kernels, r) > ws_nvtx_kernels_gpu_time (nvtx_kernels, best))
       best = r;
   return best;
 }
@@ -134,11 +133,11 @@ walk_window (const char *folder)
   ws_test_gui_assert_drawing (top, "timeline, GPU time by NVTX range");
   {
     WsTimelineView *view = ws_timeline_page_get_view (timeline);
-    WsNvtxProjection *projection = ws_timeline_view_get_projection (view);
+    WsNvtxKernels *nvtx_kernels = ws_timeline_view_get_nvtx_kernels (view);
     WsEventRef event;
 
-    g_assert_nonnull (projection);
-    event = ws_event_ref (WS_EVENT_NVTX, heaviest_range (run, projection));
+    g_assert_nonnull (nvtx_kernels);
+    event = ws_event_ref (WS_EVENT_NVTX, heaviest_range (run, nvtx_kernels));
     ws_timeline_view_select (view, event);
     ws_timeline_view_reveal (view, event);
     g_assert_cmpuint (ws_timeline_view_get_selected (view), ==, event);

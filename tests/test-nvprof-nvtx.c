@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "ws-csv.h"
-#include "ws-nvtx-projection.h"
+#include "ws-nvtx-kernels.h"
 #include "ws-run-loader.h"
 #include "ws-test-util.h"
 
@@ -256,10 +256,10 @@ test_rollup_matches_sql (void)
   g_assert_cmpuint (n_with_time, ==, 52);
 }
 
-/* The Timeline's projection matches each of the 51 kernels to its call
+/* The Timeline's NVTX kernels match each of the 51 kernels to its call
  * and gives ExecutionContext::enqueue all of them. */
 static void
-test_timeline_projection (void)
+test_timeline_kernels (void)
 {
   g_autofree char *path = ws_test_data ("nvprof", FIXTURE, NULL);
   const char *paths[] = { path, NULL };
@@ -267,21 +267,20 @@ test_timeline_projection (void)
   g_autoptr (WsRun) run = ws_run_load (paths, WS_LOAD_ALL, NULL, NULL, NULL, &error);
   g_autoptr (GHashTable) expected = sql_rows (path, kernel_time_sql);
   const Projection *enqueue = g_hash_table_lookup (expected, "TensorRT:ExecutionContext::enqueue");
-  g_autoptr (WsLanes) lanes = NULL;
-  g_autoptr (WsNvtxProjection) projection = NULL;
+  g_autoptr (WsNvtxKernels) nvtx_kernels = NULL;
   gboolean found = FALSE;
 
   g_assert_no_error (error);
-  lanes = ws_lanes_new (run);
-  projection = ws_nvtx_projection_new (lanes);
-  g_assert_cmpuint (ws_nvtx_projection_n_launched (projection), ==, run->kernels.n);
+  nvtx_kernels = ws_nvtx_kernels_new (run);
+  g_assert_cmpuint (ws_launch_index_n_kernels_found (ws_nvtx_kernels_get_launches (nvtx_kernels)),
+                    ==, run->kernels.n);
   g_assert_cmpuint (run->kernels.n, ==, 51);
   g_assert_nonnull (enqueue);
   for (gsize r = 0; r < run->nvtx.n; r++)
     if (g_strcmp0 (ws_run_string (run, run->nvtx.name[r]), "ExecutionContext::enqueue") == 0)
       {
-        g_assert_cmpint (ws_nvtx_projection_gpu_time (projection, r), ==, enqueue->total);
-        g_assert_cmpuint (ws_nvtx_projection_n_kernels (projection, r), ==, enqueue->ops);
+        g_assert_cmpint (ws_nvtx_kernels_gpu_time (nvtx_kernels, r), ==, enqueue->total);
+        g_assert_cmpuint (ws_nvtx_kernels_count (nvtx_kernels, r), ==, enqueue->ops);
         found = TRUE;
       }
   g_assert_true (found);
@@ -294,7 +293,7 @@ main (int argc, char **argv)
   g_test_add_func ("/nvprof-nvtx/gpu-proj-sum/matches-sql", test_gpu_proj_sum_matches_sql);
   g_test_add_func ("/nvprof-nvtx/nvtx-kern-sum/names-ranges", test_kern_sum_has_ranges);
   g_test_add_func ("/nvprof-nvtx/rollup/matches-sql", test_rollup_matches_sql);
-  g_test_add_func ("/nvprof-nvtx/timeline-projection/matches-sql", test_timeline_projection);
+  g_test_add_func ("/nvprof-nvtx/timeline-kernels/matches-sql", test_timeline_kernels);
   g_test_add_func ("/nvprof-nvtx/streams/have-process", test_streams_have_process);
   return g_test_run ();
 }

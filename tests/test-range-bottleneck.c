@@ -3,7 +3,6 @@
 
 #include <string.h>
 
-#include "ws-lanes.h"
 #include "ws-ncu-kernels.h"
 #include "ws-range-bottleneck-project.h"
 #include "ws-test-capture.h"
@@ -19,7 +18,7 @@
 static char *capture; /* the unpacked target folder */
 static char *tmpdir;
 static WsRun *run;
-static WsNvtxProjection *projection;
+static WsNvtxKernels *nvtx_kernels;
 static GArray *rows;
 
 static char *
@@ -85,17 +84,17 @@ sql_range (const char *name, gint64 *gpu_ns, gint64 *gemm_ns, gint64 *copy_ns)
 }
 
 /* Every row's classes add up to its GPU time, and that GPU time is the
- * NVTX projection's for the range name. */
+ * NVTX kernels' for the range name. */
 static void
 test_totals_equal_range_gpu_time (void)
 {
-  g_autoptr (GArray) summary = ws_nvtx_projection_summary (projection);
+  g_autoptr (GArray) summary = ws_nvtx_kernels_summary (nvtx_kernels);
   g_autoptr (GHashTable) by_name = g_hash_table_new (g_str_hash, g_str_equal);
   gint64 all = 0;
 
   for (guint i = 0; i < summary->len; i++)
     {
-      const WsNvtxGpuRow *row = &g_array_index (summary, WsNvtxGpuRow, i);
+      const WsNvtxKernelsRow *row = &g_array_index (summary, WsNvtxKernelsRow, i);
 
       g_hash_table_insert (by_name, row->name, (gpointer) row);
     }
@@ -103,7 +102,7 @@ test_totals_equal_range_gpu_time (void)
   for (guint i = 0; i < rows->len; i++)
     {
       const WsRangeBottleneck *row = &g_array_index (rows, WsRangeBottleneck, i);
-      const WsNvtxGpuRow *truth = g_hash_table_lookup (by_name, row->name);
+      const WsNvtxKernelsRow *truth = g_hash_table_lookup (by_name, row->name);
       gint64 sum = 0;
 
       for (int c = 0; c < WS_N_ROLLUP; c++)
@@ -297,12 +296,9 @@ main (int argc, char **argv)
                                     "out/targets-20261125-023446/GPT2__", &tmpdir);
   {
     const char *paths[] = { capture, NULL };
-    g_autoptr (WsLanes) lanes = NULL;
-
     run = ws_test_load_paths (paths);
-    lanes = ws_lanes_new (run);
-    projection = ws_nvtx_projection_new (lanes);
-    rows = ws_range_bottleneck_project (run, projection);
+    nvtx_kernels = ws_nvtx_kernels_new (run);
+    rows = ws_range_bottleneck_project (run, nvtx_kernels);
   }
 
   g_test_add_func ("/range-bottleneck/gpt2/totals-equal-range-gpu-time",
@@ -317,7 +313,7 @@ main (int argc, char **argv)
 
   status = g_test_run ();
   g_array_unref (rows);
-  ws_nvtx_projection_unref (projection);
+  ws_nvtx_kernels_unref (nvtx_kernels);
   ws_run_unref (run);
   ws_test_rmtree (tmpdir);
   g_free (tmpdir);

@@ -342,7 +342,7 @@ test_hover_tooltip (Fixture *f, gconstpointer data)
     ws_timeline_view_tooltip_markup (f->view, rect.x + rect.width / 2, rect.y + rect.height / 2);
   g_assert_nonnull (strstr (markup, "barrier_heavy(float *, int)"));
   /* Its launch (correlation 458) ran inside "compute" and the first
-   * "barrier_heavy" range in it (test-nvtx-projection has the SQL). */
+   * "barrier_heavy" range in it (test-nvtx-kernels has the SQL). */
   g_assert_nonnull (strstr (markup, "compute › barrier_heavy"));
   g_assert_nonnull (strstr (markup, "Grid"));
   g_assert_nonnull (strstr (markup, "453 µs (453,000 ns)"));
@@ -379,7 +379,7 @@ test_click_selects (Fixture *f, gconstpointer data)
 }
 
 /* Selecting "负载不均衡" highlights its 4 imbalanced kernels (one per
- * stream 13–16) and lists them: test-nvtx-projection has the SQL. */
+ * stream 13–16) and lists them: test-nvtx-kernels has the SQL. */
 static void
 test_nvtx_selection_projects (Fixture *f, gconstpointer data)
 {

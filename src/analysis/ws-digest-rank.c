@@ -40,13 +40,6 @@ add_summaries (WsDigestRank *self, const WsRun *run)
     }
 }
 
-static guint32
-thread_pid (const WsRun *run, guint32 thread)
-{
-  return thread < run->threads->len ? g_array_index (run->threads, WsThread, thread).pid
-                                    : G_MAXUINT32;
-}
-
 /* Whether event @i of a table whose streams are @stream ran for @pid. */
 static gboolean
 on_pid (const WsRun *run, const guint32 *stream, gsize i, guint32 pid)
@@ -72,7 +65,7 @@ wait_thread (const WsRun *run, guint32 pid, const WsSteps *steps)
     if (run->api.thread[i] < run->threads->len)
       calls[run->api.thread[i]]++;
   for (guint t = 0; t < run->threads->len; t++)
-    if ((pid == WS_PID_ANY || thread_pid (run, t) == pid) &&
+    if ((pid == WS_PID_ANY || ws_run_thread_pid (run, t) == pid) &&
         (best == G_MAXUINT32 || calls[t] > calls[best]))
       best = t;
   return best;

@@ -7,7 +7,6 @@
 #include "ws-hash.h"
 #include "ws-limits.h"
 #include "ws-gpu-busy.h"
-#include "ws-launch-index.h"
 #include "ws-nvtx-gpu.h"
 #include "ws-stats.h"
 
@@ -17,10 +16,11 @@ struct _WsNvtxGpu
 {
   gatomicrefcount ref_count;
   WsRun *run;
-  WsLaunchIndex *launches;
-  gint64 *first;      /* per API call: the earliest start of the GPU operations it launched */
-  gint64 *last;       /* per API call: their latest end */
-  gint64 *proj_start; /* per range: G_MAXINT64 when it launched nothing */
+  WsNvtxJoin *join;        /* NULL without kernels' launch calls */
+  WsLaunchIndex *launches; /* the join's */
+  gint64 *first;           /* per API call: the earliest start of the GPU operations it launched */
+  gint64 *last;            /* per API call: their latest end */
+  gint64 *proj_start;      /* per range: G_MAXINT64 when it launched nothing */
   gint64 *proj_end;
   guint32 *ops;      /* per range: launch calls with GPU operations inside it */
   guint32 *parent;   /* per range: the innermost range of its thread that holds it */
@@ -28,69 +28,6 @@ struct _WsNvtxGpu
   guint32 *children; /* per range: child ranges with GPU operations */
   gint64 *busy;      /* per range: ns with its process's GPU work running */
 };
-
-/* Called for each launch call with GPU operations, with the ranges of its
- * thread that hold it wholly. */
-typedef void (*HoldersFunc) (gsize call, const guint32 *ranges, guint n, gpointer data);
-
-/* One pass in time over the calls that launched GPU work; each thread
- * keeps the ranges open at the current call, so that a call is checked
- * against those only. */
-static void
-for_each_call (const WsNvtxGpu *self, HoldersFunc func, gpointer data)
-{
-  const WsRun *run = self->run;
-  const WsNvtxRanges *nv = &run->nvtx;
-  guint n_threads = run->threads->len;
-  g_autofree GArray **open = g_new0 (GArray *, MAX (n_threads, 1));
-  g_autoptr (GArray) holders = g_array_new (FALSE, FALSE, sizeof (guint32));
-  gsize next = 0;
-
-  for (gsize a = 0; a < run->api.n; a++)
-    {
-      gint64 cs = run->api.start[a], ce = run->api.end[a];
-      guint32 t = run->api.thread[a];
-      GArray *list;
-      guint kept = 0;
-
-      if (self->first[a] == G_MAXINT64)
-        continue;
-      while (next < nv->n && nv->start[next] <= cs)
-        {
-          guint32 rt = nv->thread[next];
-
-          if (rt < n_threads)
-            {
-              guint32 r = (guint32) next;
-
-              if (open[rt] == NULL)
-                open[rt] = g_array_new (FALSE, FALSE, sizeof (guint32));
-              g_array_append_val (open[rt], r);
-            }
-          next++;
-        }
-      if (t >= n_threads || (list = open[t]) == NULL)
-        continue;
-      g_array_set_size (holders, 0);
-      for (guint i = 0; i < list->len; i++)
-        {
-          guint32 r = g_array_index (list, guint32, i);
-
-          /* A range that ended before this call ends before every later one. */
-          if (nv->end[r] < cs)
-            continue;
-          g_array_index (list, guint32, kept++) = r;
-          if (nv->end[r] >= ce)
-            g_array_append_val (holders, r);
-        }
-      g_array_set_size (list, kept);
-      if (holders->len > 0)
-        func (a, (const guint32 *) holders->data, holders->len, data);
-    }
-  for (guint t = 0; t < n_threads; t++)
-    if (open[t] != NULL)
-      g_array_unref (open[t]);
-}
 
 static void
 project_call (gsize call, const guint32 *ranges, guint n, gpointer data)
@@ -150,12 +87,6 @@ nest_ranges (WsNvtxGpu *self)
       g_array_unref (stacks[t]);
 }
 
-static guint32
-thread_pid (const WsRun *run, guint32 thread)
-{
-  return thread < run->threads->len ? g_array_index (run->threads, WsThread, thread).pid : 0;
-}
-
 static void
 measure_busy (WsNvtxGpu *self)
 {
@@ -165,9 +96,13 @@ measure_busy (WsNvtxGpu *self)
 
   for (gsize r = 0; r < run->nvtx.n; r++)
     {
-      guint32 pid = thread_pid (run, run->nvtx.thread[r]);
-      WsBusyIndex *index = g_hash_table_lookup (indices, GUINT_TO_POINTER (pid + 1));
+      guint32 pid = ws_run_thread_pid (run, run->nvtx.thread[r]);
+      WsBusyIndex *index;
 
+      /* A range of no known thread has no process to be busy. */
+      if (pid == G_MAXUINT32)
+        continue;
+      index = g_hash_table_lookup (indices, GUINT_TO_POINTER (pid + 1));
       if (index == NULL)
         {
           index = ws_busy_index_new (run, pid, WS_BUSY_ALL);
@@ -178,21 +113,26 @@ measure_busy (WsNvtxGpu *self)
 }
 
 /**
- * ws_nvtx_gpu_new:
+ * ws_nvtx_gpu_new_for_join:
+ * @join: the run's NVTX → GPU join
  *
- * Projects every NVTX range of @run onto the GPU both ways.  Safe on a
- * worker thread; O(n log n) plus the ranges open at each launch.
+ * Projects every NVTX range of the join's run onto the GPU both ways.
+ * Safe on a worker thread; O(n) plus the ranges open at each launch.
  *
- * Returns: (transfer full): the projection
+ * Returns: (transfer full): the figures
  */
 WsNvtxGpu *
-ws_nvtx_gpu_new (const WsRun *run)
+ws_nvtx_gpu_new_for_join (WsNvtxJoin *join)
 {
   WsNvtxGpu *self;
-  gsize nr = run->nvtx.n, na = run->api.n;
+  const WsRun *run;
+  gsize nr, na;
 
-  g_return_val_if_fail (run != NULL, NULL);
+  g_return_val_if_fail (join != NULL, NULL);
 
+  run = ws_launch_index_get_run (ws_nvtx_join_get_launches (join));
+  nr = run->nvtx.n;
+  na = run->api.n;
   self = g_new0 (WsNvtxGpu, 1);
   g_atomic_ref_count_init (&self->ref_count);
   self->run = ws_run_ref ((WsRun *) run);
@@ -220,22 +160,44 @@ ws_nvtx_gpu_new (const WsRun *run)
 
   nest_ranges (self);
   measure_busy (self);
+  /* nsys projects kernels and, with them, memory operations. */
   if (na > 0 && run->api.correlation != NULL && run->api.thread != NULL &&
       run->kernels.correlation != NULL && run->kernels.stream != NULL)
     {
-      self->launches = ws_launch_index_new (run);
+      self->join = ws_nvtx_join_ref (join);
+      self->launches = ws_nvtx_join_get_launches (join);
       for (gsize k = 0; k < run->kernels.n; k++)
         note_op (self, ws_launch_index_kernel (self->launches, k), run->kernels.start[k],
                  run->kernels.end[k]);
       for (gsize m = 0; run->memops.correlation != NULL && m < run->memops.n; m++)
         note_op (self, ws_launch_index_memop (self->launches, m), run->memops.start[m],
                  run->memops.end[m]);
-      for_each_call (self, project_call, self);
+      ws_nvtx_join_foreach (join, project_call, self);
     }
   for (gsize r = 0; r < nr; r++)
     if (self->ops[r] > 0 && self->parent[r] != NO_RANGE)
       self->children[self->parent[r]]++;
   return self;
+}
+
+/**
+ * ws_nvtx_gpu_new:
+ *
+ * As ws_nvtx_gpu_new_for_join(), with a launch index and join of its own.
+ *
+ * Returns: (transfer full): the figures
+ */
+WsNvtxGpu *
+ws_nvtx_gpu_new (const WsRun *run)
+{
+  g_autoptr (WsLaunchIndex) launches = NULL;
+  g_autoptr (WsNvtxJoin) join = NULL;
+
+  g_return_val_if_fail (run != NULL, NULL);
+
+  launches = ws_launch_index_new (run);
+  join = ws_nvtx_join_new (launches);
+  return ws_nvtx_gpu_new_for_join (join);
 }
 
 /**
@@ -266,7 +228,8 @@ ws_nvtx_gpu_unref (WsNvtxGpu *self)
   g_free (self->level);
   g_free (self->children);
   g_free (self->busy);
-  ws_launch_index_free (self->launches);
+  if (self->join != NULL)
+    ws_nvtx_join_unref (self->join);
   ws_run_unref (self->run);
   g_free (self);
 }
@@ -507,9 +470,7 @@ typedef struct
   GHashTable *groups;       /* GroupKey → index + 1 */
   GArray *group_keys;       /* GroupKey per group */
   GArray *pairs;            /* Pair */
-  guint32 *call_first;      /* CSR of kernels per launch call */
-  guint32 *call_kernels;
-  guint8 *in_range; /* per kernel: held by some range */
+  guint8 *in_range;         /* per kernel: held by some range */
 } KernSum;
 
 static guint32
@@ -547,10 +508,12 @@ kern_call (gsize call, const guint32 *ranges, guint n, gpointer data)
 {
   KernSum *ks = data;
   const WsRun *run = ks->self->run;
+  guint n_kernels;
+  const guint32 *kernels = ws_nvtx_join_call_kernels (ks->self->join, call, &n_kernels);
 
-  for (guint32 i = ks->call_first[call]; i < ks->call_first[call + 1]; i++)
+  for (guint i = 0; i < n_kernels; i++)
     {
-      guint32 k = ks->call_kernels[i];
+      guint32 k = kernels[i];
       guint32 name = ws_run_kernel_name_id (run, k, ks->form);
 
       ks->in_range[k] = TRUE;
@@ -606,34 +569,6 @@ compare_kern_rows (gconstpointer a, gconstpointer b, gpointer data)
   return strcmp (ws_run_string (run, x->kernel), ws_run_string (run, y->kernel));
 }
 
-static void
-build_call_kernels (KernSum *ks)
-{
-  const WsRun *run = ks->self->run;
-  gsize na = run->api.n;
-  g_autofree guint32 *fill = NULL;
-
-  ks->call_first = g_new0 (guint32, na + 2);
-  ks->call_kernels = g_new (guint32, MAX (run->kernels.n, 1));
-  for (gsize k = 0; k < run->kernels.n; k++)
-    {
-      gssize a = ws_launch_index_kernel (ks->self->launches, k);
-
-      if (a >= 0)
-        ks->call_first[a + 1]++;
-    }
-  for (gsize a = 0; a < na; a++)
-    ks->call_first[a + 1] += ks->call_first[a];
-  fill = g_memdup2 (ks->call_first, sizeof (guint32) * (na + 1));
-  for (gsize k = 0; k < run->kernels.n; k++)
-    {
-      gssize a = ws_launch_index_kernel (ks->self->launches, k);
-
-      if (a >= 0)
-        ks->call_kernels[fill[a]++] = (guint32) k;
-    }
-}
-
 /**
  * ws_nvtx_kern_sum:
  * @form: the kernel name form (nsys: demangled, `:base`, `:mangled`)
@@ -664,11 +599,8 @@ ws_nvtx_kern_sum (const WsNvtxGpu *self, WsNameForm form)
   ks.pairs = g_array_new (FALSE, FALSE, sizeof (Pair));
   ks.in_range = g_new0 (guint8, run->kernels.n);
 
-  if (self->launches != NULL)
-    {
-      build_call_kernels (&ks);
-      for_each_call (self, kern_call, &ks);
-    }
+  if (self->join != NULL)
+    ws_nvtx_join_foreach (self->join, kern_call, &ks);
   for (gsize k = 0; k < run->kernels.n; k++)
     {
       gssize a;
@@ -738,8 +670,6 @@ ws_nvtx_kern_sum (const WsNvtxGpu *self, WsNameForm form)
   g_hash_table_unref (ks.groups);
   g_array_unref (ks.group_keys);
   g_array_unref (ks.pairs);
-  g_free (ks.call_first);
-  g_free (ks.call_kernels);
   g_free (ks.in_range);
   return rows;
 }

@@ -3,6 +3,7 @@
 
 #include <glib.h>
 
+#include "ws-nvtx-join.h"
 #include "ws-run.h"
 
 G_BEGIN_DECLS
@@ -23,6 +24,7 @@ G_BEGIN_DECLS
 typedef struct _WsNvtxGpu WsNvtxGpu;
 
 WsNvtxGpu *ws_nvtx_gpu_new (const WsRun *run);
+WsNvtxGpu *ws_nvtx_gpu_new_for_join (WsNvtxJoin *join);
 WsNvtxGpu *ws_nvtx_gpu_ref (WsNvtxGpu *self);
 void ws_nvtx_gpu_unref (WsNvtxGpu *self);
 

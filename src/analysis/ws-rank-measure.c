@@ -95,13 +95,6 @@ is_mpi_range (const WsRun *run, gsize r)
          !g_str_equal (name, "MPI_Init_thread") && !g_str_equal (name, "MPI_Finalize");
 }
 
-static guint32
-thread_pid (const WsRun *run, guint32 thread)
-{
-  return thread < run->threads->len ? g_array_index (run->threads, WsThread, thread).pid
-                                    : G_MAXUINT32;
-}
-
 static gboolean
 kernel_of (const WsRun *run, gsize i, guint32 pid)
 {
@@ -136,7 +129,7 @@ main_thread (const WsRun *run, guint32 pid)
     if (run->api.thread[i] < run->threads->len)
       calls[run->api.thread[i]]++;
   for (guint t = 0; t < run->threads->len; t++)
-    if ((pid == WS_PID_ANY || thread_pid (run, t) == pid) &&
+    if ((pid == WS_PID_ANY || ws_run_thread_pid (run, t) == pid) &&
         (best == G_MAXUINT32 || calls[t] > calls[best]))
       best = t;
   return best;
@@ -323,14 +316,12 @@ step_at (const WsRankFigures *self, gint64 t, gboolean inside)
  * later; a launch outside the steps is in none), or without a launch call
  * in the run, to the last step begun before the kernel. */
 static void
-add_calls (WsRankFigures *self, const WsRun *run, guint32 pid, const guint8 *mask)
+add_calls (WsRankFigures *self, const WsRun *run, guint32 pid, const guint8 *mask,
+           WsLaunchIndex *launches)
 {
   g_autoptr (GHashTable) comms = g_hash_table_new (NULL, NULL);
-  g_autoptr (WsLaunchIndex) launches = NULL;
   g_autoptr (GArray) order = g_array_new (FALSE, FALSE, sizeof (gsize));
 
-  if (run->api.n > 0 && run->kernels.correlation != NULL)
-    launches = ws_launch_index_new (run);
   for (gsize i = 0; i < run->kernels.n; i++)
     if (mask[i] && kernel_of (run, i, pid))
       g_array_append_val (order, i);
@@ -343,7 +334,7 @@ add_calls (WsRankFigures *self, const WsRun *run, guint32 pid, const guint8 *mas
       const char *kind = ws_nccl_kind (ws_run_kernel_name (run, i, WS_NAME_DEMANGLED));
       gpointer comm;
       WsRankCall call;
-      gssize api = launches != NULL ? ws_launch_index_kernel (launches, i) : -1;
+      gssize api = ws_launch_index_kernel (launches, i);
 
       if (kind == NULL)
         continue;
@@ -409,16 +400,26 @@ range_times_free (gpointer data)
   g_free (times);
 }
 
+/* The run's launch index, built the first time it is asked for. */
+static WsLaunchIndex *
+launches_of (const WsRun *run, WsLaunchIndex **launches)
+{
+  if (*launches == NULL)
+    *launches = ws_launch_index_new (run);
+  return *launches;
+}
+
 /* The time of each NVTX range name inside the steady steps, on the step's
  * thread: where a rank's work in a step goes.  A range's time is the
  * longer of its time on the host and the GPU time of what it launched
  * (nsys's projection): a slow data loader shows on the host, extra kernels
  * (launched in microseconds, run for milliseconds) on the GPU. */
 static void
-add_ranges (WsRankFigures *self, const WsRun *run, const WsSteps *steps)
+add_ranges (WsRankFigures *self, const WsRun *run, const WsSteps *steps, WsLaunchIndex *launches)
 {
   g_autoptr (GHashTable) by_name = g_hash_table_new_full (NULL, NULL, NULL, range_times_free);
-  g_autoptr (WsNvtxGpu) gpu = run->kernels.n > 0 ? ws_nvtx_gpu_new (run) : NULL;
+  g_autoptr (WsNvtxJoin) join = run->kernels.n > 0 ? ws_nvtx_join_new (launches) : NULL;
+  g_autoptr (WsNvtxGpu) gpu = join != NULL ? ws_nvtx_gpu_new_for_join (join) : NULL;
   GHashTableIter iter;
   gpointer key, value;
   guint steady = 0;
@@ -566,6 +567,7 @@ ws_rank_measure (const WsRun *run, guint32 pid, guint rank)
   g_autoptr (WsBusyIndex) work = NULL;
   BusyIndexes busy = { NULL };
   g_autoptr (WsSteps) steps = NULL;
+  g_autoptr (WsLaunchIndex) launches = NULL;
   g_autofree guint8 *mask = NULL;
   g_autoptr (GHashTable) sync_names = g_hash_table_new (NULL, NULL);
   g_autoptr (GHashTable) wait_names = g_hash_table_new (NULL, NULL);
@@ -613,10 +615,10 @@ ws_rank_measure (const WsRun *run, guint32 pid, guint rank)
         comm = ws_busy_index_new_masked (run, pid, WS_BUSY_KERNELS, mask, 1);
     }
   for (gsize r = 0; r < run->nvtx.n && !waits.has_mpi; r++)
-    waits.has_mpi =
-      (pid == WS_PID_ANY || thread_pid (run, run->nvtx.thread[r]) == pid) && is_mpi_range (run, r);
+    waits.has_mpi = (pid == WS_PID_ANY || ws_run_thread_pid (run, run->nvtx.thread[r]) == pid) &&
+                    is_mpi_range (run, r);
   for (gsize i = 0; run->osrt.thread != NULL && i < run->osrt.n && !waits.has_osrt; i++)
-    waits.has_osrt = pid == WS_PID_ANY || thread_pid (run, run->osrt.thread[i]) == pid;
+    waits.has_osrt = pid == WS_PID_ANY || ws_run_thread_pid (run, run->osrt.thread[i]) == pid;
   if (comm != NULL)
     self->wait_source = WS_WAIT_NCCL;
   else if (waits.has_mpi || waits.has_osrt)
@@ -628,7 +630,7 @@ ws_rank_measure (const WsRun *run, guint32 pid, guint rank)
     {
       self->step_pattern = g_strdup (steps->pattern);
       add_steps (self, run, pid, steps, &busy, &waits);
-      add_ranges (self, run, steps);
+      add_ranges (self, run, steps, launches_of (run, &launches));
     }
   else if (comm != NULL)
     self->wait_time = ws_busy_index_total (kernels) - ws_busy_index_total (compute);
@@ -642,12 +644,12 @@ ws_rank_measure (const WsRun *run, guint32 pid, guint rank)
   /* The NCCL kernels for matching collectives across ranks (after the
    * steps: each call is placed in its step). */
   if (mask != NULL)
-    add_calls (self, run, pid, mask);
+    add_calls (self, run, pid, mask, launches_of (run, &launches));
   if (self->wait_source == WS_WAIT_CPU && comm == NULL && mask == NULL)
     {
       /* Without NCCL, MPI calls are the communication. */
       for (gsize r = 0; r < run->nvtx.n; r++)
-        if ((pid == WS_PID_ANY || thread_pid (run, run->nvtx.thread[r]) == pid) &&
+        if ((pid == WS_PID_ANY || ws_run_thread_pid (run, run->nvtx.thread[r]) == pid) &&
             is_mpi_range (run, r))
           self->comm_time = ws_time_add (self->comm_time, run->nvtx.end[r] - run->nvtx.start[r]);
     }

@@ -186,27 +186,13 @@ comm_bounds (const WsRankFigures *f, guint n_comms)
   return first;
 }
 
-/* The NCCL method.  The n-th call of a communicator is one collective on
- * every rank (the same kind, or the order is lost and matching stops
- * there).  Each rank's clock is aligned on the first rank's by the median
- * offset of the collectives' ends, which are simultaneous to
- * microseconds; a rank's arrival is its kernel's start on that clock, the
- * last arrival is the one the others wait for, and each other rank waits
- * from its own arrival to that one, no longer than its kernel ran. */
-static gboolean
-compare_collectives (WsRankSet *self)
+/* The communicators every rank has: each rank numbers its own from 0. */
+static guint
+shared_comms (WsRankSet *self)
 {
-  guint n = self->figures->len;
   guint n_comms = G_MAXUINT;
-  g_autofree guint **bounds = NULL;
-  g_autofree guint *counts = NULL;
-  g_autofree gint64 *arrival = NULL;
-  g_autofree gint64 *others = NULL;
-  g_autoptr (GArray) pairs = g_array_new (FALSE, FALSE, sizeof (guint) * 2);
 
-  if (n < 2)
-    return FALSE;
-  for (guint r = 0; r < n; r++)
+  for (guint r = 0; r < self->figures->len; r++)
     {
       const WsRankFigures *f = g_ptr_array_index (self->figures, r);
       guint comms = 0;
@@ -215,14 +201,26 @@ compare_collectives (WsRankSet *self)
         comms = MAX (comms, g_array_index (f->calls, WsRankCall, i).comm + 1);
       n_comms = MIN (n_comms, comms);
     }
-  if (n_comms == 0)
-    return FALSE;
+  return n_comms;
+}
 
-  bounds = g_new0 (guint *, n);
-  for (guint r = 0; r < n; r++)
-    bounds[r] = comm_bounds (g_ptr_array_index (self->figures, r), n_comms);
-  /* The matched collectives, as (communicator, n). */
-  counts = g_new0 (guint, n_comms);
+/* The call of @rank that is collective @pair[1] of communicator @pair[0]. */
+static const WsRankCall *
+matched_call (WsRankSet *self, guint **bounds, guint rank, const guint *pair)
+{
+  const WsRankFigures *f = g_ptr_array_index (self->figures, rank);
+
+  return &g_array_index (f->calls, WsRankCall, bounds[rank][pair[0]] + pair[1]);
+}
+
+/* The matched collectives, as (communicator, n): the n-th call of a
+ * communicator, while it is of the same kind on every rank. */
+static GArray *
+match_collectives (WsRankSet *self, guint **bounds, guint n_comms)
+{
+  guint n = self->figures->len;
+  GArray *pairs = g_array_new (FALSE, FALSE, sizeof (guint) * 2);
+
   for (guint c = 0; c < n_comms; c++)
     {
       guint most = G_MAXUINT;
@@ -231,48 +229,45 @@ compare_collectives (WsRankSet *self)
         most = MIN (most, bounds[r][c + 1] - bounds[r][c]);
       for (guint k = 0; k < most; k++)
         {
-          const WsRankFigures *f0 = g_ptr_array_index (self->figures, 0);
-          const char *kind = g_array_index (f0->calls, WsRankCall, bounds[0][c] + k).kind;
-          gboolean same = TRUE;
           guint pair[2] = { c, k };
+          const char *kind = matched_call (self, bounds, 0, pair)->kind;
+          gboolean same = TRUE;
 
           for (guint r = 1; r < n && same; r++)
-            {
-              const WsRankFigures *f = g_ptr_array_index (self->figures, r);
-
-              same = g_array_index (f->calls, WsRankCall, bounds[r][c] + k).kind == kind;
-            }
+            same = matched_call (self, bounds, r, pair)->kind == kind;
           if (!same)
             break;
           g_array_append_val (pairs, pair);
         }
     }
-  if (pairs->len == 0)
-    {
-      for (guint r = 0; r < n; r++)
-        g_free (bounds[r]);
-      return FALSE;
-    }
+  return pairs;
+}
 
-  self->method = WS_RANK_METHOD_NCCL;
-  self->n_matched = pairs->len;
-  for (guint r = 1; r < n; r++)
+/* Each rank's clock on the first rank's: the median offset of the
+ * collectives' ends. */
+static void
+align_clocks (WsRankSet *self, guint **bounds, GArray *pairs)
+{
+  for (guint r = 1; r < self->figures->len; r++)
     {
-      const WsRankFigures *f0 = g_ptr_array_index (self->figures, 0);
-      const WsRankFigures *f = g_ptr_array_index (self->figures, r);
       g_autoptr (GArray) offsets = g_array_sized_new (FALSE, FALSE, sizeof (gint64), pairs->len);
 
       for (guint p = 0; p < pairs->len; p++)
         {
           const guint *pair = &g_array_index (pairs, guint, 2 * p);
-          gint64 end0 = g_array_index (f0->calls, WsRankCall, bounds[0][pair[0]] + pair[1]).end;
-          gint64 end = g_array_index (f->calls, WsRankCall, bounds[r][pair[0]] + pair[1]).end;
-          gint64 offset = end0 - end;
+          gint64 offset =
+            matched_call (self, bounds, 0, pair)->end - matched_call (self, bounds, r, pair)->end;
 
           g_array_append_val (offsets, offset);
         }
       self->align[r] = median_i64 (offsets);
     }
+}
+
+static void
+reset_waits (WsRankSet *self)
+{
+  guint n = self->figures->len;
 
   for (guint i = 0; i < self->steps->len; i++)
     {
@@ -287,72 +282,111 @@ compare_collectives (WsRankSet *self)
     }
   for (guint r = 0; r < n; r++)
     self->wait[r] = 0;
-  arrival = g_new (gint64, n);
-  others = g_new (gint64, MAX (n, 2) - 1);
-  for (guint p = 0; p < pairs->len; p++)
+}
+
+/* One collective: each rank waits from its arrival to the last one, no
+ * longer than its kernel ran; the last rank caused those waits, in the
+ * step its call belongs to, and led the others' median arrival by @lead. */
+static void
+measure_collective (WsRankSet *self, guint **bounds, const guint *pair, gint64 *arrival,
+                    gint64 *others)
+{
+  guint n = self->figures->len;
+  gint last = 0;
+  gint64 caused = 0;
+  WsRankSetStep *step;
+
+  for (guint r = 0; r < n; r++)
     {
-      const guint *pair = &g_array_index (pairs, guint, 2 * p);
-      gint last = 0;
-      gint64 caused = 0;
-      WsRankSetStep *step;
-
-      for (guint r = 0; r < n; r++)
-        {
-          const WsRankFigures *f = g_ptr_array_index (self->figures, r);
-          const WsRankCall *call =
-            &g_array_index (f->calls, WsRankCall, bounds[r][pair[0]] + pair[1]);
-
-          arrival[r] = call->start + self->align[r];
-          if (arrival[r] > arrival[last])
-            last = (gint) r;
-        }
-      for (guint r = 0; r < n; r++)
-        {
-          const WsRankFigures *f = g_ptr_array_index (self->figures, r);
-          const WsRankCall *call =
-            &g_array_index (f->calls, WsRankCall, bounds[r][pair[0]] + pair[1]);
-          gint64 wait = MAX (0, MIN (call->end + self->align[r], arrival[last]) - arrival[r]);
-
-          self->wait[r] = ws_time_add (self->wait[r], wait);
-          caused = ws_time_add (caused, wait);
-          step = set_step (self, call->step);
-          if (step != NULL && step->lost[r] >= 0)
-            step->lost[r] = ws_time_add (step->lost[r], wait);
-        }
-      {
-        const WsRankFigures *f = g_ptr_array_index (self->figures, last);
-
-        step = set_step (
-          self, g_array_index (f->calls, WsRankCall, bounds[last][pair[0]] + pair[1]).step);
-        if (step != NULL)
-          {
-            guint k = 0;
-            gint64 lead;
-
-            for (guint r = 0; r < n; r++)
-              if ((gint) r != last)
-                others[k++] = arrival[r];
-            lead = arrival[last] - median_of_n (others, k);
-            step->caused[last] = ws_time_add (step->caused[last], caused);
-            step->lead[last] = MAX (step->lead[last], lead);
-          }
-      }
+      arrival[r] = matched_call (self, bounds, r, pair)->start + self->align[r];
+      if (arrival[r] > arrival[last])
+        last = (gint) r;
     }
-  /* A step's last rank is the one the others waited for most in it. */
+  for (guint r = 0; r < n; r++)
+    {
+      const WsRankCall *call = matched_call (self, bounds, r, pair);
+      gint64 wait = MAX (0, MIN (call->end + self->align[r], arrival[last]) - arrival[r]);
+
+      self->wait[r] = ws_time_add (self->wait[r], wait);
+      caused = ws_time_add (caused, wait);
+      step = set_step (self, call->step);
+      if (step != NULL && step->lost[r] >= 0)
+        step->lost[r] = ws_time_add (step->lost[r], wait);
+    }
+  step = set_step (self, matched_call (self, bounds, last, pair)->step);
+  if (step != NULL)
+    {
+      guint k = 0;
+      gint64 lead;
+
+      for (guint r = 0; r < n; r++)
+        if ((gint) r != last)
+          others[k++] = arrival[r];
+      lead = arrival[last] - median_of_n (others, k);
+      step->caused[last] = ws_time_add (step->caused[last], caused);
+      step->lead[last] = MAX (step->lead[last], lead);
+    }
+}
+
+/* A step's last rank is the one the others waited for most in it. */
+static void
+pick_last_ranks (WsRankSet *self)
+{
   for (guint i = 0; i < self->steps->len; i++)
     {
       WsRankSetStep *step = &g_array_index (self->steps, WsRankSetStep, i);
 
-      for (guint r = 0; r < n; r++)
+      for (guint r = 0; r < self->figures->len; r++)
         if (step->lost[r] >= 0 && step->caused[r] > 0 &&
             (step->last < 0 || step->caused[r] > step->caused[step->last]))
           step->last = (gint) r;
       if (step->last >= 0)
         step->late = step->lead[step->last];
     }
+}
+
+/* The NCCL method.  The n-th call of a communicator is one collective on
+ * every rank (the same kind, or the order is lost and matching stops
+ * there).  Each rank's clock is aligned on the first rank's by the median
+ * offset of the collectives' ends, which are simultaneous to
+ * microseconds; a rank's arrival is its kernel's start on that clock, the
+ * last arrival is the one the others wait for, and each other rank waits
+ * from its own arrival to that one, no longer than its kernel ran. */
+static gboolean
+compare_collectives (WsRankSet *self)
+{
+  guint n = self->figures->len;
+  guint n_comms;
+  g_autofree guint **bounds = NULL;
+  g_autofree gint64 *arrival = NULL;
+  g_autofree gint64 *others = NULL;
+  g_autoptr (GArray) pairs = NULL;
+
+  if (n < 2)
+    return FALSE;
+  n_comms = shared_comms (self);
+  if (n_comms == 0)
+    return FALSE;
+
+  bounds = g_new0 (guint *, n);
+  for (guint r = 0; r < n; r++)
+    bounds[r] = comm_bounds (g_ptr_array_index (self->figures, r), n_comms);
+  pairs = match_collectives (self, bounds, n_comms);
+  if (pairs->len > 0)
+    {
+      self->method = WS_RANK_METHOD_NCCL;
+      self->n_matched = pairs->len;
+      align_clocks (self, bounds, pairs);
+      reset_waits (self);
+      arrival = g_new (gint64, n);
+      others = g_new (gint64, MAX (n, 2) - 1);
+      for (guint p = 0; p < pairs->len; p++)
+        measure_collective (self, bounds, &g_array_index (pairs, guint, 2 * p), arrival, others);
+      pick_last_ranks (self);
+    }
   for (guint r = 0; r < n; r++)
     g_free (bounds[r]);
-  return TRUE;
+  return pairs->len > 0;
 }
 
 /* The range where the straggler's extra work is: among the ranges where it

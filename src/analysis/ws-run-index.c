@@ -416,7 +416,7 @@ ws_run_index_free (WsRunIndex *self)
       g_ptr_array_unref (self->threads[t].rows);
     }
   g_free (self->threads);
-  ws_launch_index_free (self->launches);
+  ws_launch_index_unref (self->launches);
   g_free (self->api_flags);
   g_free (self->kernel_launch);
   g_free (self->memop_launch);

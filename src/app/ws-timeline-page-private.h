@@ -16,7 +16,7 @@ struct _WsTimelinePage
 
   WsRun *run;
   WsLanes *lanes;
-  WsNvtxProjection *projection;
+  WsNvtxKernels *nvtx_kernels;
   WsNvtxGpu *nvtx_gpu;      /* both figures per NVTX range, once computed */
   WsTimelineRollup *rollup; /* each range's bottleneck, or NULL */
   GCancellable *cancellable;

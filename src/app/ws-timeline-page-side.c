@@ -170,7 +170,7 @@ ws_timeline_page_show_nvtx_summary (WsTimelinePage *self)
       gtk_widget_hide (GTK_WIDGET (self->side_tree));
       return;
     }
-  if (self->projection == NULL || self->nvtx_gpu == NULL)
+  if (self->nvtx_kernels == NULL || self->nvtx_gpu == NULL)
     {
       gtk_label_set_text (self->details_label, _ ("Matching kernels to their NVTX ranges…"));
       gtk_widget_hide (GTK_WIDGET (self->side_tree));
@@ -242,7 +242,7 @@ compare_groups (gconstpointer a, gconstpointer b)
 static void
 list_range_kernels (WsTimelinePage *self, gsize r)
 {
-  g_autoptr (GArray) kernels = ws_nvtx_projection_kernels (self->projection, r);
+  g_autoptr (GArray) kernels = ws_nvtx_kernels_in_range (self->nvtx_kernels, r);
   g_autoptr (GArray) groups = g_array_new (FALSE, FALSE, sizeof (KernelGroup));
   g_autoptr (GHashTable) index = g_hash_table_new (NULL, NULL);
 
@@ -303,7 +303,7 @@ nvtx_gpu_markup (WsTimelinePage *self, gsize r)
 static void
 show_event (WsTimelinePage *self, WsEventRef event)
 {
-  char *markup = ws_timeline_event_markup (self->lanes, self->projection, event);
+  char *markup = ws_timeline_event_markup (self->lanes, self->nvtx_kernels, event);
 
   gtk_list_store_clear (self->side_store);
   gtk_widget_hide (GTK_WIDGET (self->group_ops_check));
@@ -318,7 +318,7 @@ show_event (WsTimelinePage *self, WsEventRef event)
     }
   gtk_label_set_markup (self->details_label, markup);
   g_free (markup);
-  if (ws_event_ref_kind (event) == WS_EVENT_NVTX && self->projection != NULL)
+  if (ws_event_ref_kind (event) == WS_EVENT_NVTX && self->nvtx_kernels != NULL)
     list_range_kernels (self, ws_event_ref_index (event));
   else
     gtk_widget_hide (GTK_WIDGET (self->side_tree));

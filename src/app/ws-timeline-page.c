@@ -277,26 +277,29 @@ build_lanes_thread (GTask *task, gpointer source, gpointer data, GCancellable *c
 
 typedef struct
 {
-  WsNvtxProjection *projection;
+  WsNvtxKernels *nvtx_kernels;
   WsNvtxGpu *nvtx_gpu;
-} Projections;
+} NvtxFigures;
 
 static void
-projections_free (Projections *p)
+nvtx_figures_free (NvtxFigures *p)
 {
-  g_clear_pointer (&p->projection, ws_nvtx_projection_unref);
+  g_clear_pointer (&p->nvtx_kernels, ws_nvtx_kernels_unref);
   g_clear_pointer (&p->nvtx_gpu, ws_nvtx_gpu_unref);
   g_free (p);
 }
 
 static void
-build_projection_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
+build_nvtx_figures_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
 {
-  Projections *p = g_new0 (Projections, 1);
+  NvtxFigures *p = g_new0 (NvtxFigures, 1);
+  g_autoptr (WsLaunchIndex) launches = ws_launch_index_new (ws_lanes_get_run (data));
+  g_autoptr (WsNvtxJoin) join = ws_nvtx_join_new (launches);
 
-  p->projection = ws_nvtx_projection_new (data);
-  p->nvtx_gpu = ws_nvtx_gpu_new (ws_lanes_get_run (data));
-  g_task_return_pointer (task, p, (GDestroyNotify) projections_free);
+  /* One launch index and one join for both. */
+  p->nvtx_kernels = ws_nvtx_kernels_new_for_join (join);
+  p->nvtx_gpu = ws_nvtx_gpu_new_for_join (join);
+  g_task_return_pointer (task, p, (GDestroyNotify) nvtx_figures_free);
 }
 
 static void
@@ -318,29 +321,29 @@ rollup_ready (GObject *source, GAsyncResult *result, gpointer data)
 }
 
 static void
-projection_ready (GObject *source, GAsyncResult *result, gpointer data)
+nvtx_figures_ready (GObject *source, GAsyncResult *result, gpointer data)
 {
   WsTimelinePage *self = WS_TIMELINE_PAGE (source);
-  Projections *p = g_task_propagate_pointer (G_TASK (result), NULL);
+  NvtxFigures *p = g_task_propagate_pointer (G_TASK (result), NULL);
   GCancellable *cancellable = g_task_get_cancellable (G_TASK (result));
   WsEventRef selected;
 
   if (p == NULL || g_cancellable_is_cancelled (cancellable))
     {
       if (p != NULL)
-        projections_free (p);
+        nvtx_figures_free (p);
       return;
     }
-  self->projection = g_steal_pointer (&p->projection);
+  self->nvtx_kernels = g_steal_pointer (&p->nvtx_kernels);
   self->nvtx_gpu = g_steal_pointer (&p->nvtx_gpu);
-  projections_free (p);
-  ws_timeline_view_set_projection (self->timeline_view, self->projection);
+  nvtx_figures_free (p);
+  ws_timeline_view_set_nvtx_kernels (self->timeline_view, self->nvtx_kernels);
   selected = ws_timeline_view_get_selected (self->timeline_view);
   ws_timeline_page_event_selected_cb (self, selected, self->timeline_view);
   /* Each range's bottleneck, where kernels were profiled; the page's
    * cancellable stops it before the page goes. */
   if (self->run->ncu != NULL)
-    ws_timeline_rollup_async (self->run, self->projection, cancellable, rollup_ready, self);
+    ws_timeline_rollup_async (self->run, self->nvtx_kernels, cancellable, rollup_ready, self);
 }
 
 /* Past 2^29 events of one kind the lanes stop (WS_EVENT_INDEX_MAX): said,
@@ -398,10 +401,10 @@ lanes_ready (GObject *source, GAsyncResult *result, gpointer data)
       self->pending_start = self->pending_end = 0;
     }
 
-  task = g_task_new (self, cancellable, projection_ready, NULL);
+  task = g_task_new (self, cancellable, nvtx_figures_ready, NULL);
   g_task_set_source_tag (task, lanes_ready);
   g_task_set_task_data (task, ws_lanes_ref (lanes), (GDestroyNotify) ws_lanes_unref);
-  g_task_run_in_thread (task, build_projection_thread);
+  g_task_run_in_thread (task, build_nvtx_figures_thread);
   g_object_unref (task);
 }
 
@@ -410,7 +413,7 @@ lanes_ready (GObject *source, GAsyncResult *result, gpointer data)
  * @run: (nullable): the run to show
  *
  * Sorts the run's events into lanes on a worker thread, then shows them;
- * the NVTX projection follows on another.
+ * the NVTX figures follow on another.
  */
 void
 ws_timeline_page_set_run (WsTimelinePage *self, WsRun *run)
@@ -422,7 +425,7 @@ ws_timeline_page_set_run (WsTimelinePage *self, WsRun *run)
   if (self->cancellable != NULL)
     g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
-  g_clear_pointer (&self->projection, ws_nvtx_projection_unref);
+  g_clear_pointer (&self->nvtx_kernels, ws_nvtx_kernels_unref);
   g_clear_pointer (&self->nvtx_gpu, ws_nvtx_gpu_unref);
   g_clear_pointer (&self->rollup, ws_timeline_rollup_free);
   g_clear_pointer (&self->lanes, ws_lanes_unref);
@@ -543,7 +546,7 @@ ws_timeline_page_dispose (GObject *object)
   if (self->cancellable != NULL)
     g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
-  g_clear_pointer (&self->projection, ws_nvtx_projection_unref);
+  g_clear_pointer (&self->nvtx_kernels, ws_nvtx_kernels_unref);
   g_clear_pointer (&self->nvtx_gpu, ws_nvtx_gpu_unref);
   g_clear_pointer (&self->rollup, ws_timeline_rollup_free);
   g_clear_pointer (&self->lanes, ws_lanes_unref);
@@ -658,7 +661,7 @@ ws_timeline_page_is_ready (WsTimelinePage *self)
 gboolean
 ws_timeline_page_has_projection (WsTimelinePage *self)
 {
-  return self->projection != NULL && self->nvtx_gpu != NULL;
+  return self->nvtx_kernels != NULL && self->nvtx_gpu != NULL;
 }
 
 const char *

@@ -14,14 +14,14 @@ struct _WsTimelineRollup
 typedef struct
 {
   WsRun *run;
-  WsNvtxProjection *projection;
+  WsNvtxKernels *nvtx_kernels;
 } Job;
 
 static void
 job_free (Job *job)
 {
   ws_run_unref (job->run);
-  ws_nvtx_projection_unref (job->projection);
+  ws_nvtx_kernels_unref (job->nvtx_kernels);
   g_free (job);
 }
 
@@ -31,7 +31,7 @@ rollup_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *c
   Job *job = task_data;
   WsTimelineRollup *rollup = g_new0 (WsTimelineRollup, 1);
 
-  rollup->rows = ws_range_bottleneck_project (job->run, job->projection);
+  rollup->rows = ws_range_bottleneck_project (job->run, job->nvtx_kernels);
   rollup->index = g_hash_table_new (g_str_hash, g_str_equal);
   for (guint i = 0; i < rollup->rows->len; i++)
     {
@@ -47,17 +47,17 @@ rollup_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *c
  *
  * Works out each NVTX range's bottleneck on a worker thread (why every
  * profiled launch is slow, then the kernels of each range); the run and
- * the projection are kept alive until it is done.
+ * the NVTX kernels are kept alive until it is done.
  */
 void
-ws_timeline_rollup_async (WsRun *run, WsNvtxProjection *projection, GCancellable *cancellable,
+ws_timeline_rollup_async (WsRun *run, WsNvtxKernels *nvtx_kernels, GCancellable *cancellable,
                           GAsyncReadyCallback callback, gpointer user_data)
 {
   g_autoptr (GTask) task = g_task_new (NULL, cancellable, callback, user_data);
   Job *job = g_new0 (Job, 1);
 
   job->run = ws_run_ref (run);
-  job->projection = ws_nvtx_projection_ref (projection);
+  job->nvtx_kernels = ws_nvtx_kernels_ref (nvtx_kernels);
   g_task_set_source_tag (task, ws_timeline_rollup_async);
   g_task_set_task_data (task, job, (GDestroyNotify) job_free);
   g_task_run_in_thread (task, rollup_thread);

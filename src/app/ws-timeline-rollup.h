@@ -3,7 +3,7 @@
 
 #include <gtk/gtk.h>
 
-#include "ws-nvtx-projection.h"
+#include "ws-nvtx-kernels.h"
 #include "ws-range-bottleneck.h"
 
 G_BEGIN_DECLS
@@ -12,7 +12,7 @@ G_BEGIN_DECLS
  * GPU time by its kernels' verdicts, worked out on a worker. */
 typedef struct _WsTimelineRollup WsTimelineRollup;
 
-void ws_timeline_rollup_async (WsRun *run, WsNvtxProjection *projection, GCancellable *cancellable,
+void ws_timeline_rollup_async (WsRun *run, WsNvtxKernels *nvtx_kernels, GCancellable *cancellable,
                                GAsyncReadyCallback callback, gpointer user_data);
 WsTimelineRollup *ws_timeline_rollup_finish (GAsyncResult *result);
 void ws_timeline_rollup_free (WsTimelineRollup *rollup);

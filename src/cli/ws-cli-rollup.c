@@ -25,7 +25,7 @@ ws_cli_rollup (int argc, char **argv)
   g_autoptr (GError) error = NULL;
   g_autoptr (WsRun) run = NULL;
   g_autoptr (WsLanes) lanes = NULL;
-  g_autoptr (WsNvtxProjection) projection = NULL;
+  g_autoptr (WsNvtxKernels) projection = NULL;
   g_autoptr (GArray) rows = NULL;
   g_autoptr (GString) out = g_string_new (NULL);
   WsOutputFormat format = WS_FORMAT_TABLE;
@@ -61,7 +61,7 @@ ws_cli_rollup (int argc, char **argv)
     g_printerr ("warpscope-cli: %s\n", (const char *) g_ptr_array_index (run->prov.warnings, i));
 
   lanes = ws_lanes_new (run);
-  projection = ws_nvtx_projection_new (lanes);
+  projection = ws_nvtx_kernels_new (run);
   rows = ws_range_bottleneck_project (run, projection);
   switch (format)
     {

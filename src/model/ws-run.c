@@ -433,6 +433,22 @@ ws_run_thread (const WsRun *self, guint32 index)
 }
 
 /**
+ * ws_run_thread_pid:
+ * @thread: an index into the run's threads, as the event tables hold them
+ *
+ * Returns: the process of @thread, or %G_MAXUINT32 for an index the run
+ * does not hold (no process has that pid)
+ */
+guint32
+ws_run_thread_pid (const WsRun *self, guint32 thread)
+{
+  g_return_val_if_fail (self != NULL, G_MAXUINT32);
+
+  return thread < self->threads->len ? g_array_index (self->threads, WsThread, thread).pid
+                                     : G_MAXUINT32;
+}
+
+/**
  * ws_run_process_name:
  *
  * Returns: (transfer none) (nullable): the name of process @pid, when the

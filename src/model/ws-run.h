@@ -347,6 +347,7 @@ const char *ws_run_kernel_name (const WsRun *self, gsize i, WsNameForm form);
 const WsStream *ws_run_kernel_stream (const WsRun *self, gsize i);
 const WsLaunchConfig *ws_run_kernel_config (const WsRun *self, gsize i);
 const WsThread *ws_run_thread (const WsRun *self, guint32 index);
+guint32 ws_run_thread_pid (const WsRun *self, guint32 thread);
 const char *ws_run_process_name (const WsRun *self, guint32 pid);
 const char *ws_run_gpu_name (const WsRun *self, gint32 device);
 GArray *ws_run_devices_used (const WsRun *self, guint32 pid);

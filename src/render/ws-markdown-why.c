@@ -7,7 +7,6 @@
 
 #include "ws-bars-chart.h"
 #include "ws-format.h"
-#include "ws-lanes.h"
 #include "ws-markdown-why.h"
 #include "ws-ncu-match.h"
 #include "ws-range-bottleneck-project.h"
@@ -151,15 +150,13 @@ kernels_to_show (const WsNcuResults *ncu, guint top)
 static void
 append_rollup (GString *out, const WsRun *run, guint top)
 {
-  g_autoptr (WsLanes) lanes = NULL;
-  g_autoptr (WsNvtxProjection) projection = NULL;
+  g_autoptr (WsNvtxKernels) nvtx_kernels = NULL;
   g_autoptr (GArray) rows = NULL;
 
   if (run->nvtx.n == 0 || run->kernels.n == 0)
     return;
-  lanes = ws_lanes_new ((WsRun *) run);
-  projection = ws_nvtx_projection_new (lanes);
-  rows = ws_range_bottleneck_project (run, projection);
+  nvtx_kernels = ws_nvtx_kernels_new (run);
+  rows = ws_range_bottleneck_project (run, nvtx_kernels);
   g_string_append_printf (out, "\n### %s\n\n%s\n\n", _ ("Bottleneck by NVTX range"),
                           _ ("Each range's GPU time split by the bottleneck of its kernels (a "
                              "profiled launch stands for every launch of its kernel with the same "

@@ -3,11 +3,11 @@
 
 #include <glib.h>
 
-#include "ws-nvtx-projection.h"
+#include "ws-nvtx-kernels.h"
 #include "ws-range-bottleneck.h"
 
 G_BEGIN_DECLS
 
-GArray *ws_range_bottleneck_project (const WsRun *run, WsNvtxProjection *projection);
+GArray *ws_range_bottleneck_project (const WsRun *run, WsNvtxKernels *nvtx_kernels);
 
 G_END_DECLS

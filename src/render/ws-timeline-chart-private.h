@@ -53,7 +53,7 @@ struct _WsTimelineChart
 {
   WsLanes *lanes;
   WsRun *run;
-  WsNvtxProjection *projection;
+  WsNvtxKernels *nvtx_kernels;
   WsTimelinePaint *paint;
   double memory_top; /* bytes at a memory lane's full height; 0: each lane's own peak */
 

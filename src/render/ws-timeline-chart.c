@@ -40,7 +40,7 @@ ws_timeline_chart_free (WsTimelineChart *self)
     return;
   g_clear_pointer (&self->header_cache, cairo_surface_destroy);
   g_clear_pointer (&self->overview_cache, cairo_surface_destroy);
-  g_clear_pointer (&self->projection, ws_nvtx_projection_unref);
+  g_clear_pointer (&self->nvtx_kernels, ws_nvtx_kernels_unref);
   ws_timeline_paint_free (self->paint);
   ws_lanes_unref (self->lanes);
   g_free (self->lane_y);
@@ -59,14 +59,14 @@ ws_timeline_chart_get_lanes (WsTimelineChart *self)
   return self->lanes;
 }
 
-/* With a projection, selecting an NVTX range can highlight its kernels. */
+/* With the NVTX kernels, selecting an NVTX range can highlight its kernels. */
 void
-ws_timeline_chart_set_projection (WsTimelineChart *self, WsNvtxProjection *projection)
+ws_timeline_chart_set_nvtx_kernels (WsTimelineChart *self, WsNvtxKernels *nvtx_kernels)
 {
-  if (projection != NULL)
-    ws_nvtx_projection_ref (projection);
-  g_clear_pointer (&self->projection, ws_nvtx_projection_unref);
-  self->projection = projection;
+  if (nvtx_kernels != NULL)
+    ws_nvtx_kernels_ref (nvtx_kernels);
+  g_clear_pointer (&self->nvtx_kernels, ws_nvtx_kernels_unref);
+  self->nvtx_kernels = nvtx_kernels;
 }
 
 /**
@@ -265,10 +265,10 @@ frame_for (WsTimelineChart *self, WsPaintFrame *f, cairo_t *cr, double width, Ws
   *f = (WsPaintFrame){ 0 };
   f->cr = cr;
   f->palette = palette;
-  f->projection = self->projection;
+  f->nvtx_kernels = self->nvtx_kernels;
   f->search = state->search;
   f->search_len = state->search_len;
-  f->nvtx_focus = self->projection != NULL ? state->nvtx_focus : G_MAXSIZE;
+  f->nvtx_focus = self->nvtx_kernels != NULL ? state->nvtx_focus : G_MAXSIZE;
   f->highlight = state->highlight;
   f->name_form = state->name_form;
   f->x0 = g->header_w;

@@ -4,7 +4,7 @@
 #include <cairo.h>
 
 #include "ws-lanes.h"
-#include "ws-nvtx-projection.h"
+#include "ws-nvtx-kernels.h"
 #include "ws-palette.h"
 #include "ws-time-window.h"
 
@@ -61,7 +61,7 @@ typedef struct _WsTimelineChart WsTimelineChart;
 WsTimelineChart *ws_timeline_chart_new (WsLanes *lanes);
 void ws_timeline_chart_free (WsTimelineChart *self);
 WsLanes *ws_timeline_chart_get_lanes (WsTimelineChart *self);
-void ws_timeline_chart_set_projection (WsTimelineChart *self, WsNvtxProjection *projection);
+void ws_timeline_chart_set_nvtx_kernels (WsTimelineChart *self, WsNvtxKernels *nvtx_kernels);
 void ws_timeline_chart_set_memory_top (WsTimelineChart *self, double top);
 double ws_timeline_chart_get_memory_top (WsTimelineChart *self);
 double ws_timeline_chart_memory_peak (WsTimelineChart *self);

@@ -363,7 +363,7 @@ in_focus (WsTimelinePaint *self, WsEventRef event)
       switch (kind)
         {
           case WS_EVENT_KERNEL:
-            return f->projection != NULL && ws_nvtx_projection_contains (f->projection, r, i);
+            return f->nvtx_kernels != NULL && ws_nvtx_kernels_contains (f->nvtx_kernels, r, i);
           case WS_EVENT_NVTX:
             return i == r;
           case WS_EVENT_API:

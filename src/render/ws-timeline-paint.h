@@ -4,7 +4,7 @@
 #include <cairo.h>
 #include <pango/pangocairo.h>
 
-#include "ws-nvtx-projection.h"
+#include "ws-nvtx-kernels.h"
 #include "ws-palette.h"
 #include "ws-series.h"
 #include "ws-track.h"
@@ -21,8 +21,8 @@ typedef struct
 {
   cairo_t *cr;
   const WsPalette *palette;
-  WsNvtxProjection *projection; /* nullable */
-  const guint8 *search;         /* bitset over string ids, or NULL */
+  WsNvtxKernels *nvtx_kernels; /* nullable */
+  const guint8 *search;        /* bitset over string ids, or NULL */
   guint search_len;
   gsize nvtx_focus;      /* G_MAXSIZE for none */
   GHashTable *highlight; /* WsEventRef + 1 of events to show, or NULL */

@@ -292,7 +292,7 @@ exact_ns (gint64 ns)
 /* The thread and time at which the CPU side of @event happened: a kernel's
  * launch, an API call or NVTX range itself. */
 static gboolean
-cpu_side (const WsLanes *lanes, WsNvtxProjection *projection, WsEventRef event, guint32 *thread,
+cpu_side (const WsLanes *lanes, WsNvtxKernels *nvtx_kernels, WsEventRef event, guint32 *thread,
           gint64 *time)
 {
   const WsRun *run = ws_lanes_get_run (lanes);
@@ -302,9 +302,11 @@ cpu_side (const WsLanes *lanes, WsNvtxProjection *projection, WsEventRef event, 
     {
       case WS_EVENT_KERNEL:
         {
-          guint32 a = projection != NULL ? ws_nvtx_projection_launch (projection, i) : G_MAXUINT32;
+          gssize a = nvtx_kernels != NULL
+                       ? ws_launch_index_kernel (ws_nvtx_kernels_get_launches (nvtx_kernels), i)
+                       : -1;
 
-          if (a == G_MAXUINT32)
+          if (a < 0)
             return FALSE;
           *thread = run->api.thread[a];
           *time = run->api.start[a];
@@ -332,7 +334,7 @@ cpu_side (const WsLanes *lanes, WsNvtxProjection *projection, WsEventRef event, 
  * launch, for an NVTX range those around it; %NULL if none.
  */
 char *
-ws_timeline_nvtx_path (const WsLanes *lanes, WsNvtxProjection *projection, WsEventRef event)
+ws_timeline_nvtx_path (const WsLanes *lanes, WsNvtxKernels *nvtx_kernels, WsEventRef event)
 {
   const WsRun *run = ws_lanes_get_run (lanes);
   g_autoptr (GArray) path = NULL;
@@ -340,7 +342,7 @@ ws_timeline_nvtx_path (const WsLanes *lanes, WsNvtxProjection *projection, WsEve
   guint32 thread;
   gint64 time;
 
-  if (!cpu_side (lanes, projection, event, &thread, &time))
+  if (!cpu_side (lanes, nvtx_kernels, event, &thread, &time))
     return NULL;
   path = ws_lanes_nvtx_enclosing (lanes, thread, time);
   out = g_string_new (NULL);
@@ -467,14 +469,14 @@ append_stack (GString *out, const WsRun *run, gsize i)
 
 /**
  * ws_timeline_event_markup:
- * @projection: (nullable): for the NVTX path of kernels and the GPU time of ranges
+ * @nvtx_kernels: (nullable): for the NVTX path of kernels and the GPU time of ranges
  *
  * Returns: (transfer full): Pango markup describing @event, for tooltips
  * and the details panel: its name, when and how long, where, and what
  * is particular to its kind.
  */
 char *
-ws_timeline_event_markup (const WsLanes *lanes, WsNvtxProjection *projection, WsEventRef event)
+ws_timeline_event_markup (const WsLanes *lanes, WsNvtxKernels *nvtx_kernels, WsEventRef event)
 {
   const WsRun *run = ws_lanes_get_run (lanes);
   gsize i = ws_event_ref_index (event);
@@ -556,12 +558,12 @@ ws_timeline_event_markup (const WsLanes *lanes, WsNvtxProjection *projection, Ws
 
           if (domain != NULL && domain[0] != '\0')
             append_row (out, _ ("Domain"), domain);
-          if (projection != NULL)
+          if (nvtx_kernels != NULL)
             {
               g_autofree char *gpu =
-                ws_format_duration ((double) ws_nvtx_projection_gpu_time (projection, i));
+                ws_format_duration ((double) ws_nvtx_kernels_gpu_time (nvtx_kernels, i));
               g_autofree char *count =
-                g_strdup_printf ("%u", ws_nvtx_projection_n_kernels (projection, i));
+                g_strdup_printf ("%u", ws_nvtx_kernels_count (nvtx_kernels, i));
 
               append_row (out, _ ("GPU time launched inside"), gpu);
               append_row (out, _ ("Kernels launched inside"), count);
@@ -583,7 +585,7 @@ ws_timeline_event_markup (const WsLanes *lanes, WsNvtxProjection *projection, Ws
         break;
     }
 
-  path = ws_timeline_nvtx_path (lanes, projection, event);
+  path = ws_timeline_nvtx_path (lanes, nvtx_kernels, event);
   if (path != NULL)
     append_row (out, kind == WS_EVENT_KERNEL ? _ ("Launched in NVTX") : _ ("Inside NVTX"), path);
   return g_string_free (out, FALSE);

@@ -18,7 +18,7 @@ struct _WsTimelineView
   GtkDrawingArea parent_instance;
 
   WsLanes *lanes;
-  WsNvtxProjection *projection;
+  WsNvtxKernels *nvtx_kernels;
   WsTimelineChart *chart;
   WsTimeWindow *window;
   GtkAdjustment *vadjustment;

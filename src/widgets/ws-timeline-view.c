@@ -211,7 +211,7 @@ ws_timeline_view_tooltip_markup (WsTimelineView *self, double x, double y)
 
   ws_timeline_view_hit (self, x, y, &hit);
   if (hit.event != WS_EVENT_NONE)
-    return ws_timeline_event_markup (self->lanes, self->projection, hit.event);
+    return ws_timeline_event_markup (self->lanes, self->nvtx_kernels, hit.event);
   if (hit.area == WS_TIMELINE_AREA_LANE && hit.lane != WS_LANE_NONE)
     return ws_timeline_lane_value_markup (self->lanes, hit.lane, hit.time);
   if (hit.area == WS_TIMELINE_AREA_HEADER && hit.lane != WS_LANE_NONE)
@@ -505,7 +505,7 @@ ws_timeline_view_dispose (GObject *object)
   g_clear_pointer (&self->base, cairo_surface_destroy);
   g_clear_pointer (&self->chart, ws_timeline_chart_free);
   g_clear_pointer (&self->lanes, ws_lanes_unref);
-  g_clear_pointer (&self->projection, ws_nvtx_projection_unref);
+  g_clear_pointer (&self->nvtx_kernels, ws_nvtx_kernels_unref);
   g_clear_pointer (&self->state.highlight, g_hash_table_unref);
   g_clear_object (&self->window);
   g_clear_object (&self->vadjustment);
@@ -613,7 +613,7 @@ ws_timeline_view_set_lanes (WsTimelineView *self, WsLanes *lanes)
     ws_lanes_ref (lanes);
   g_clear_pointer (&self->lanes, ws_lanes_unref);
   g_clear_pointer (&self->chart, ws_timeline_chart_free);
-  g_clear_pointer (&self->projection, ws_nvtx_projection_unref);
+  g_clear_pointer (&self->nvtx_kernels, ws_nvtx_kernels_unref);
   g_clear_pointer (&self->lane_flags, g_free);
   g_clear_pointer (&self->lane_shift, g_free);
   g_clear_pointer (&self->search, ws_event_search_free);
@@ -689,37 +689,37 @@ ws_timeline_view_get_lanes (WsTimelineView *self)
 }
 
 /**
- * ws_timeline_view_set_projection:
- * @projection: (nullable): the NVTX projection of the lanes' run
+ * ws_timeline_view_set_nvtx_kernels:
+ * @nvtx_kernels: (nullable): the kernels each NVTX range of the lanes' run launched
  *
  * With it, selecting an NVTX range highlights its kernels, and tooltips
  * give kernels' NVTX paths.
  */
 void
-ws_timeline_view_set_projection (WsTimelineView *self, WsNvtxProjection *projection)
+ws_timeline_view_set_nvtx_kernels (WsTimelineView *self, WsNvtxKernels *nvtx_kernels)
 {
   g_return_if_fail (WS_IS_TIMELINE_VIEW (self));
 
-  if (projection != NULL)
-    ws_nvtx_projection_ref (projection);
-  g_clear_pointer (&self->projection, ws_nvtx_projection_unref);
-  self->projection = projection;
+  if (nvtx_kernels != NULL)
+    ws_nvtx_kernels_ref (nvtx_kernels);
+  g_clear_pointer (&self->nvtx_kernels, ws_nvtx_kernels_unref);
+  self->nvtx_kernels = nvtx_kernels;
   if (self->chart != NULL)
-    ws_timeline_chart_set_projection (self->chart, projection);
+    ws_timeline_chart_set_nvtx_kernels (self->chart, nvtx_kernels);
   ws_timeline_view_invalidate (self);
 }
 
 /**
- * ws_timeline_view_get_projection:
+ * ws_timeline_view_get_nvtx_kernels:
  *
- * Returns: (transfer none) (nullable): the NVTX projection, once set
+ * Returns: (transfer none) (nullable): the kernels of each NVTX range, once set
  */
-WsNvtxProjection *
-ws_timeline_view_get_projection (WsTimelineView *self)
+WsNvtxKernels *
+ws_timeline_view_get_nvtx_kernels (WsTimelineView *self)
 {
   g_return_val_if_fail (WS_IS_TIMELINE_VIEW (self), NULL);
 
-  return self->projection;
+  return self->nvtx_kernels;
 }
 
 /**

@@ -4,7 +4,7 @@
 #include <gtk/gtk.h>
 
 #include "ws-lanes.h"
-#include "ws-nvtx-projection.h"
+#include "ws-nvtx-kernels.h"
 #include "ws-time-window.h"
 #include "ws-timeline-chart.h"
 
@@ -20,8 +20,8 @@ WsLanes *ws_timeline_view_get_lanes (WsTimelineView *self);
 void ws_timeline_view_set_memory_top (WsTimelineView *self, double top);
 double ws_timeline_view_get_memory_peak (WsTimelineView *self);
 double ws_timeline_view_get_memory_top (WsTimelineView *self);
-void ws_timeline_view_set_projection (WsTimelineView *self, WsNvtxProjection *projection);
-WsNvtxProjection *ws_timeline_view_get_projection (WsTimelineView *self);
+void ws_timeline_view_set_nvtx_kernels (WsTimelineView *self, WsNvtxKernels *nvtx_kernels);
+WsNvtxKernels *ws_timeline_view_get_nvtx_kernels (WsTimelineView *self);
 WsTimeWindow *ws_timeline_view_get_window (WsTimelineView *self);
 GtkAdjustment *ws_timeline_view_get_vadjustment (WsTimelineView *self);
 

@@ -3,7 +3,7 @@
 
 #include <string.h>
 
-#include "ws-nvtx-projection.h"
+#include "ws-nvtx-kernels.h"
 #include "ws-run-loader.h"
 #include "ws-test-load.h"
 #include "ws-test-util.h"
@@ -89,11 +89,11 @@ static void
 test_probe_hand_computed (void)
 {
   g_autoptr (WsRun) run = ws_test_load_nsys (PROBE);
-  g_autoptr (WsLanes) lanes = ws_lanes_new (run);
-  g_autoptr (WsNvtxProjection) projection = ws_nvtx_projection_new (lanes);
+  g_autoptr (WsNvtxKernels) nvtx_kernels = ws_nvtx_kernels_new (run);
 
   /* Every kernel of the probe has its launch in the export. */
-  g_assert_cmpuint (ws_nvtx_projection_n_launched (projection), ==, 336);
+  g_assert_cmpuint (ws_launch_index_n_kernels_found (ws_nvtx_kernels_get_launches (nvtx_kernels)),
+                    ==, 336);
 
   for (guint e = 0; e < G_N_ELEMENTS (expected); e++)
     {
@@ -102,10 +102,9 @@ test_probe_hand_computed (void)
       gint64 sum = 0;
 
       g_assert_cmpint (r, >=, 0);
-      kernels = ws_nvtx_projection_kernels (projection, (gsize) r);
-      g_assert_cmpuint (ws_nvtx_projection_n_kernels (projection, (gsize) r), ==,
-                        expected[e].kernels);
-      g_assert_cmpint (ws_nvtx_projection_gpu_time (projection, (gsize) r), ==,
+      kernels = ws_nvtx_kernels_in_range (nvtx_kernels, (gsize) r);
+      g_assert_cmpuint (ws_nvtx_kernels_count (nvtx_kernels, (gsize) r), ==, expected[e].kernels);
+      g_assert_cmpint (ws_nvtx_kernels_gpu_time (nvtx_kernels, (gsize) r), ==,
                        expected[e].gpu_time);
       g_assert_cmpuint (kernels->len, ==, expected[e].kernels);
       for (guint i = 0; i < kernels->len; i++)
@@ -113,7 +112,7 @@ test_probe_hand_computed (void)
           guint32 k = g_array_index (kernels, guint32, i);
 
           sum += run->kernels.end[k] - run->kernels.start[k];
-          g_assert_true (ws_nvtx_projection_contains (projection, (gsize) r, k));
+          g_assert_true (ws_nvtx_kernels_contains (nvtx_kernels, (gsize) r, k));
         }
       g_assert_cmpint (sum, ==, expected[e].gpu_time);
       if (expected[e].correlations != NULL)
@@ -130,14 +129,13 @@ static void
 test_probe_matches_sql (void)
 {
   g_autoptr (WsRun) run = ws_test_load_nsys (PROBE);
-  g_autoptr (WsLanes) lanes = ws_lanes_new (run);
-  g_autoptr (WsNvtxProjection) projection = ws_nvtx_projection_new (lanes);
+  g_autoptr (WsNvtxKernels) nvtx_kernels = ws_nvtx_kernels_new (run);
   g_autofree char *path = ws_test_data ("nsys", PROBE, NULL);
   guint checked = 0;
 
   for (gsize r = 0; r < run->nvtx.n; r++)
     {
-      g_autoptr (GArray) kernels = ws_nvtx_projection_kernels (projection, r);
+      g_autoptr (GArray) kernels = ws_nvtx_kernels_in_range (nvtx_kernels, r);
       g_autofree char *ours = correlations (run, kernels);
       g_autofree char *sql = g_strdup_printf (
         "SELECT coalesce(group_concat(c), '') FROM (SELECT k.correlationId AS c "
@@ -159,10 +157,9 @@ static void
 test_probe_summary (void)
 {
   g_autoptr (WsRun) run = ws_test_load_nsys (PROBE);
-  g_autoptr (WsLanes) lanes = ws_lanes_new (run);
-  g_autoptr (WsNvtxProjection) projection = ws_nvtx_projection_new (lanes);
-  g_autoptr (GArray) rows = ws_nvtx_projection_summary (projection);
-  const WsNvtxGpuRow *first = &g_array_index (rows, WsNvtxGpuRow, 0);
+  g_autoptr (WsNvtxKernels) nvtx_kernels = ws_nvtx_kernels_new (run);
+  g_autoptr (GArray) rows = ws_nvtx_kernels_summary (nvtx_kernels);
+  const WsNvtxKernelsRow *first = &g_array_index (rows, WsNvtxKernelsRow, 0);
   gboolean seen = FALSE;
 
   /* "compute" launched the most GPU time: its 12 kernels, 3678567 ns. */
@@ -174,10 +171,10 @@ test_probe_summary (void)
 
   for (guint i = 0; i < rows->len; i++)
     {
-      const WsNvtxGpuRow *row = &g_array_index (rows, WsNvtxGpuRow, i);
+      const WsNvtxKernelsRow *row = &g_array_index (rows, WsNvtxKernelsRow, i);
 
       if (i > 0)
-        g_assert_cmpint (g_array_index (rows, WsNvtxGpuRow, i - 1).gpu_time, >=, row->gpu_time);
+        g_assert_cmpint (g_array_index (rows, WsNvtxKernelsRow, i - 1).gpu_time, >=, row->gpu_time);
       if (g_str_equal (row->name, ":barrier_heavy"))
         {
           /* Three ranges: 453000 + 452713 + 453001 ns (the three barrier_heavy kernels). */
@@ -196,22 +193,21 @@ static void
 test_two_processes (void)
 {
   g_autoptr (WsRun) run = ws_test_load_nsys ("v2026.2_nsysai_h100_2gpu.sqlite");
-  g_autoptr (WsLanes) lanes = ws_lanes_new (run);
-  g_autoptr (WsNvtxProjection) projection = ws_nvtx_projection_new (lanes);
+  g_autoptr (WsNvtxKernels) nvtx_kernels = ws_nvtx_kernels_new (run);
   g_autofree char *path = ws_test_data ("nsys", "v2026.2_nsysai_h100_2gpu.sqlite", NULL);
   g_autofree char *matched = ws_test_sqlite_text (
     path,
     "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN CUPTI_ACTIVITY_KIND_RUNTIME r "
     "ON r.correlationId = k.correlationId AND r.globalTid / 16777216 = k.globalPid / 16777216");
 
-  g_assert_cmpuint (ws_nvtx_projection_n_launched (projection), ==,
-                    g_ascii_strtoull (matched, NULL, 10));
+  g_assert_cmpuint (ws_launch_index_n_kernels_found (ws_nvtx_kernels_get_launches (nvtx_kernels)),
+                    ==, g_ascii_strtoull (matched, NULL, 10));
   for (gsize k = 0; k < run->kernels.n; k++)
     {
-      guint32 a = ws_nvtx_projection_launch (projection, k);
+      gssize a = ws_launch_index_kernel (ws_nvtx_kernels_get_launches (nvtx_kernels), k);
       const WsStream *stream = ws_run_kernel_stream (run, k);
 
-      if (a == G_MAXUINT32)
+      if (a < 0)
         continue;
       g_assert_cmpuint (run->api.correlation[a], ==, run->kernels.correlation[k]);
       g_assert_cmpuint (ws_run_thread (run, run->api.thread[a])->pid, ==, stream->pid);
@@ -223,9 +219,9 @@ main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
 
-  g_test_add_func ("/nvtx-projection/probe/hand-computed-sets", test_probe_hand_computed);
-  g_test_add_func ("/nvtx-projection/probe/every-range-matches-sql", test_probe_matches_sql);
-  g_test_add_func ("/nvtx-projection/probe/gpu-time-per-name", test_probe_summary);
-  g_test_add_func ("/nvtx-projection/two-processes/own-launches-only", test_two_processes);
+  g_test_add_func ("/nvtx-kernels/probe/hand-computed-sets", test_probe_hand_computed);
+  g_test_add_func ("/nvtx-kernels/probe/every-range-matches-sql", test_probe_matches_sql);
+  g_test_add_func ("/nvtx-kernels/probe/gpu-time-per-name", test_probe_summary);
+  g_test_add_func ("/nvtx-kernels/two-processes/own-launches-only", test_two_processes);
   return g_test_run ();
 }

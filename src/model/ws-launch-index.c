@@ -1,0 +1,236 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "ws-launch-index"
+#include "config.h"
+
+#include "ws-launch-index.h"
+#include "ws-radix-sort.h"
+
+#define NO_LAUNCH G_MAXUINT32
+
+struct _WsLaunchIndex
+{
+  gatomicrefcount ref_count;
+  WsRun *run;
+  guint32 *kernel_call; /* per kernel: the API call that launched it, or NO_LAUNCH */
+  guint32 *memop_call;  /* per memory operation: the same */
+  gsize n_kernels_found;
+};
+
+/* The calls' keys, sorted, with the call of each key. */
+typedef struct
+{
+  guint64 *keys;
+  guint32 *calls;
+  gsize n;
+} SortedCalls;
+
+static inline guint64
+launch_key (guint32 pid, guint32 correlation)
+{
+  return ((guint64) pid << 32) | correlation;
+}
+
+static inline guint32
+stream_pid (const WsRun *run, guint32 stream)
+{
+  return stream < run->streams->len ? g_array_index (run->streams, WsStream, stream).pid
+                                    : G_MAXUINT32;
+}
+
+static void
+sort_calls (const WsRun *run, SortedCalls *sorted)
+{
+  const WsApiCalls *api = &run->api;
+  gboolean in_order = TRUE;
+
+  sorted->n = api->n;
+  sorted->keys = g_new (guint64, MAX (api->n, 1));
+  sorted->calls = g_new (guint32, MAX (api->n, 1));
+  for (gsize a = 0; a < api->n; a++)
+    {
+      sorted->keys[a] = launch_key (ws_run_thread_pid (run, api->thread[a]), api->correlation[a]);
+      sorted->calls[a] = (guint32) a;
+      in_order = in_order && (a == 0 || sorted->keys[a - 1] <= sorted->keys[a]);
+    }
+  /* Stable, so that of two calls with one key the first is found. */
+  if (!in_order)
+    ws_radix_sort (sorted->keys, sorted->calls, sorted->n);
+}
+
+/* Where @key is in sorted @keys, searching outwards from @hint (operations
+ * come nearly in launch order, so the next one is close to the last). */
+static gssize
+find_key (const guint64 *keys, gsize n, guint64 key, gsize hint)
+{
+  gsize lo, hi, step = 1;
+
+  if (n == 0)
+    return -1;
+  hint = MIN (hint, n - 1);
+  if (keys[hint] < key)
+    {
+      lo = hint;
+      while (lo + step < n && keys[lo + step] < key)
+        {
+          lo += step;
+          step *= 2;
+        }
+      hi = MIN (lo + step, n - 1) + 1;
+    }
+  else
+    {
+      hi = hint + 1;
+      while (hi > step && keys[hi - 1 - step] >= key)
+        {
+          hi -= step;
+          step *= 2;
+        }
+      lo = hi > step ? hi - 1 - step : 0;
+    }
+  /* The first index in [lo, hi) whose key is >= @key. */
+  while (lo < hi)
+    {
+      gsize mid = lo + (hi - lo) / 2;
+
+      if (keys[mid] < key)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo < n && keys[lo] == key ? (gssize) lo : -1;
+}
+
+/* The launch of each of @n operations on @stream with @correlation;
+ * returns how many were found. */
+static gsize
+find_launches (const WsRun *run, const SortedCalls *sorted, const guint32 *stream,
+               const guint32 *correlation, gsize n, guint32 *call)
+{
+  gsize hint = 0, found = 0;
+
+  for (gsize i = 0; i < n; i++)
+    {
+      guint64 key = launch_key (stream_pid (run, stream[i]), correlation[i]);
+      gssize at = find_key (sorted->keys, sorted->n, key, hint);
+
+      call[i] = at >= 0 ? sorted->calls[at] : NO_LAUNCH;
+      if (at >= 0)
+        {
+          found++;
+          hint = (gsize) at;
+        }
+    }
+  return found;
+}
+
+/**
+ * ws_launch_index_new:
+ *
+ * Matches every kernel and memory operation of @run to its launch call.
+ * O(n) for the calls, O(log n) at worst per operation; safe on a worker
+ * thread.
+ *
+ * Returns: (transfer full): the index, which holds a reference on @run
+ */
+WsLaunchIndex *
+ws_launch_index_new (const WsRun *run)
+{
+  WsLaunchIndex *self;
+  SortedCalls sorted = { 0 };
+
+  g_return_val_if_fail (run != NULL, NULL);
+
+  self = g_new0 (WsLaunchIndex, 1);
+  g_atomic_ref_count_init (&self->ref_count);
+  self->run = ws_run_ref ((WsRun *) run);
+  /* A lean load has no threads or correlation ids: nothing to find. */
+  if (run->api.correlation == NULL || run->api.thread == NULL || run->api.n == 0)
+    return self;
+
+  sort_calls (run, &sorted);
+  if (run->kernels.correlation != NULL && run->kernels.stream != NULL && run->kernels.n > 0)
+    {
+      self->kernel_call = g_new (guint32, run->kernels.n);
+      self->n_kernels_found =
+        find_launches (run, &sorted, run->kernels.stream, run->kernels.correlation, run->kernels.n,
+                       self->kernel_call);
+    }
+  if (run->memops.correlation != NULL && run->memops.stream != NULL && run->memops.n > 0)
+    {
+      self->memop_call = g_new (guint32, run->memops.n);
+      find_launches (run, &sorted, run->memops.stream, run->memops.correlation, run->memops.n,
+                     self->memop_call);
+    }
+  g_free (sorted.keys);
+  g_free (sorted.calls);
+  return self;
+}
+
+/**
+ * ws_launch_index_ref:
+ *
+ * Returns: (transfer full): @self
+ */
+WsLaunchIndex *
+ws_launch_index_ref (WsLaunchIndex *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+
+  g_atomic_ref_count_inc (&self->ref_count);
+  return self;
+}
+
+void
+ws_launch_index_unref (WsLaunchIndex *self)
+{
+  if (self == NULL || !g_atomic_ref_count_dec (&self->ref_count))
+    return;
+  g_free (self->kernel_call);
+  g_free (self->memop_call);
+  ws_run_unref (self->run);
+  g_free (self);
+}
+
+/**
+ * ws_launch_index_get_run:
+ *
+ * Returns: (transfer none): the run the index was built for
+ */
+const WsRun *
+ws_launch_index_get_run (const WsLaunchIndex *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+
+  return self->run;
+}
+
+/* The API call (index into run->api) that launched @kernel, or -1. */
+gssize
+ws_launch_index_kernel (const WsLaunchIndex *self, gsize kernel)
+{
+  g_return_val_if_fail (self != NULL && kernel < self->run->kernels.n, -1);
+
+  if (self->kernel_call == NULL || self->kernel_call[kernel] == NO_LAUNCH)
+    return -1;
+  return self->kernel_call[kernel];
+}
+
+/* The API call that launched memory operation @memop, or -1. */
+gssize
+ws_launch_index_memop (const WsLaunchIndex *self, gsize memop)
+{
+  g_return_val_if_fail (self != NULL && memop < self->run->memops.n, -1);
+
+  if (self->memop_call == NULL || self->memop_call[memop] == NO_LAUNCH)
+    return -1;
+  return self->memop_call[memop];
+}
+
+/* How many kernels were matched to their launch call. */
+gsize
+ws_launch_index_n_kernels_found (const WsLaunchIndex *self)
+{
+  g_return_val_if_fail (self != NULL, 0);
+
+  return self->n_kernels_found;
+}
