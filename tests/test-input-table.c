@@ -4,8 +4,8 @@
 #include <string.h>
 
 #include "ws-digest-io.h"
-#include "ws-error.h"
 #include "ws-input.h"
+#include "ws-reader-error.h"
 #include "ws-test-util.h"
 
 /* A real file of each row of the table of inputs, by the row's name: a

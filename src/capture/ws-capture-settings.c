@@ -4,8 +4,8 @@
 
 #include <string.h>
 
+#include "ws-capture-error.h"
 #include "ws-capture-settings.h"
-#include "ws-error.h"
 #include "ws-ssh-host.h"
 #include "ws-ssh.h"
 

@@ -6,8 +6,8 @@
 
 #include "ws-digest-io.h"
 #include "ws-digest-private.h"
-#include "ws-error.h"
 #include "ws-file.h"
+#include "ws-reader-error.h"
 #include "ws-sqlite.h"
 
 /* Reading a job digest (docs/digest.md) back into a WsDigest: every table

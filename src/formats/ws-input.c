@@ -9,7 +9,6 @@
 #include "ws-compressed.h"
 #include "ws-cpu-reader.h"
 #include "ws-digest-io.h"
-#include "ws-error.h"
 #include "ws-file.h"
 #include "ws-input.h"
 #include "ws-ncu-reader.h"
@@ -17,6 +16,7 @@
 #include "ws-nvprof-log.h"
 #include "ws-nvprof-reader.h"
 #include "ws-nvprof-trace.h"
+#include "ws-reader-error.h"
 
 #define HEAD_BYTES 8192
 

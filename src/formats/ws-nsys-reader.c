@@ -7,10 +7,10 @@
 #include <string.h>
 
 #include "ws-hash.h"
-#include "ws-error.h"
 #include "ws-limits.h"
 #include "ws-nsys-reader-private.h"
 #include "ws-nsys-reader.h"
+#include "ws-reader-error.h"
 #include "ws-sort.h"
 #include "ws-sqlite.h"
 

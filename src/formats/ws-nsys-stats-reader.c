@@ -7,8 +7,8 @@
 #include <string.h>
 
 #include "ws-csv.h"
-#include "ws-error.h"
 #include "ws-nsys-stats-reader.h"
+#include "ws-reader-error.h"
 
 /* Text reports are small; anything bigger is not one. */
 #define MAX_REPORT_BYTES (256 * 1024 * 1024)

@@ -6,9 +6,9 @@
 #include <string.h>
 
 #include "ws-csv.h"
-#include "ws-error.h"
 #include "ws-nvprof-log.h"
 #include "ws-nvprof-metrics.h"
+#include "ws-reader-error.h"
 
 /* nvprof's console output (`nvprof ./app`, CUDA ≤ 10) and its `--csv`
  * form: per profiled process, `==PID== Profiling result:` then a table of

@@ -6,12 +6,12 @@
 
 #include "ws-hash.h"
 #include "ws-demangle.h"
-#include "ws-error.h"
 #include "ws-limits.h"
 #include "ws-nsys-reader-private.h"
 #include "ws-nvprof-reader-private.h"
 #include "ws-nvprof-reader.h"
 #include "ws-nvtx-depth.h"
+#include "ws-reader-error.h"
 #include "ws-sqlite.h"
 
 /* nvprof's `-o` exports (`.nvvp`, `.nvprof`, any name): SQLite databases

@@ -14,9 +14,9 @@
 
 #include "ws-process-group.h"
 #include "ws-tool-query.h"
-#include "ws-error.h"
 #include "ws-ssh-transfer.h"
 #include "ws-ssh.h"
+#include "ws-tools-error.h"
 
 /* Files come back through the same ssh command as everything else, over
  * the master connection: the host says each file's size and SHA-256
@@ -102,7 +102,7 @@ ask_sums (Fetch *fetch, GPtrArray *fetched, GError **error)
       if (i >= g_strv_length (lines) ||
           g_strv_length (words = g_strsplit (g_strstrip (lines[i]), " ", -1)) != 2)
         {
-          g_set_error (error, WS_CAPTURE_ERROR, WS_CAPTURE_ERROR_CONNECTION,
+          g_set_error (error, WS_TOOLS_ERROR, WS_TOOLS_ERROR_CONNECTION,
                        "%s: no size and checksum for %s (is sha256sum installed there?)",
                        ws_ssh_connection_get_name (fetch->connection), file->remote_path);
           return FALSE;
@@ -132,8 +132,7 @@ sum_local (const char *path, gint64 len, GError **error)
     {
       int saved = errno;
 
-      g_set_error (error, WS_CAPTURE_ERROR, WS_CAPTURE_ERROR_IO, "%s: %s", path,
-                   g_strerror (saved));
+      g_set_error (error, WS_TOOLS_ERROR, WS_TOOLS_ERROR_IO, "%s: %s", path, g_strerror (saved));
       return NULL;
     }
   buffer = g_malloc (CHUNK);
@@ -146,7 +145,7 @@ sum_local (const char *path, gint64 len, GError **error)
           int saved = n < 0 ? errno : EIO;
 
           close (fd);
-          g_set_error (error, WS_CAPTURE_ERROR, WS_CAPTURE_ERROR_IO, "%s: %s", path,
+          g_set_error (error, WS_TOOLS_ERROR, WS_TOOLS_ERROR_IO, "%s: %s", path,
                        g_strerror (saved));
           return NULL;
         }
@@ -255,12 +254,12 @@ copy_bytes (Fetch *fetch, WsSshFetched *file, GPid pid, int out_fd, GInputStream
       if (wait != WAIT_READY)
         {
           if (wait == WAIT_STALLED)
-            g_set_error (error, WS_CAPTURE_ERROR, WS_CAPTURE_ERROR_CONNECTION,
+            g_set_error (error, WS_TOOLS_ERROR, WS_TOOLS_ERROR_CONNECTION,
                          "%s: no data for %d s while copying %s: the connection stalled",
                          ws_ssh_connection_get_name (fetch->connection), STALL_S,
                          file->remote_path);
           else
-            g_set_error (error, WS_CAPTURE_ERROR, WS_CAPTURE_ERROR_CONNECTION,
+            g_set_error (error, WS_TOOLS_ERROR, WS_TOOLS_ERROR_CONNECTION,
                          "%s: ssh ended while copying %s, its end of file never came: the "
                          "connection stalled",
                          ws_ssh_connection_get_name (fetch->connection), file->remote_path);
@@ -276,7 +275,7 @@ copy_bytes (Fetch *fetch, WsSshFetched *file, GPid pid, int out_fd, GInputStream
         {
           int saved = errno;
 
-          g_set_error (error, WS_CAPTURE_ERROR, WS_CAPTURE_ERROR_IO, "%s%s: %s", file->local_path,
+          g_set_error (error, WS_TOOLS_ERROR, WS_TOOLS_ERROR_IO, "%s%s: %s", file->local_path,
                        WS_SSH_PART_SUFFIX, g_strerror (saved));
           return;
         }
@@ -327,12 +326,12 @@ copy_ended (Fetch *fetch, WsSshFetched *file, const char *token, const char *err
     {
       g_autofree char *lost = ws_ssh_connection_lost (fetch->connection, said->str);
 
-      g_set_error_literal (error, WS_CAPTURE_ERROR, WS_CAPTURE_ERROR_CONNECTION, lost);
+      g_set_error_literal (error, WS_TOOLS_ERROR, WS_TOOLS_ERROR_CONNECTION, lost);
       ok = FALSE;
     }
   else if (end.exit_status != 0)
     {
-      g_set_error (error, WS_CAPTURE_ERROR, WS_CAPTURE_ERROR_IO, "%s: tail %s: %s",
+      g_set_error (error, WS_TOOLS_ERROR, WS_TOOLS_ERROR_IO, "%s: tail %s: %s",
                    ws_ssh_connection_get_name (fetch->connection), file->remote_path,
                    said->len > 0 ? said->str : "failed");
       ok = FALSE;
@@ -433,7 +432,7 @@ fetch_one (Fetch *fetch, WsSshFetched *file, GError **error)
         {
           int saved = errno;
 
-          g_set_error (error, WS_CAPTURE_ERROR, WS_CAPTURE_ERROR_IO, "%s: %s", part,
+          g_set_error (error, WS_TOOLS_ERROR, WS_TOOLS_ERROR_IO, "%s: %s", part,
                        g_strerror (saved));
           return FALSE;
         }
@@ -447,7 +446,7 @@ fetch_one (Fetch *fetch, WsSshFetched *file, GError **error)
         {
           int saved = errno;
 
-          g_set_error (error, WS_CAPTURE_ERROR, WS_CAPTURE_ERROR_IO, "%s: %s", part,
+          g_set_error (error, WS_TOOLS_ERROR, WS_TOOLS_ERROR_IO, "%s: %s", part,
                        g_strerror (saved));
           return FALSE;
         }
@@ -457,7 +456,7 @@ fetch_one (Fetch *fetch, WsSshFetched *file, GError **error)
             {
               int saved = errno;
 
-              g_set_error (error, WS_CAPTURE_ERROR, WS_CAPTURE_ERROR_IO, "%s: %s", file->local_path,
+              g_set_error (error, WS_TOOLS_ERROR, WS_TOOLS_ERROR_IO, "%s: %s", file->local_path,
                            g_strerror (saved));
               return FALSE;
             }
@@ -469,7 +468,7 @@ fetch_one (Fetch *fetch, WsSshFetched *file, GError **error)
       fetch->done -= file->arrived;
       g_clear_pointer (&sum, g_checksum_free);
     }
-  g_set_error (error, WS_CAPTURE_ERROR, WS_CAPTURE_ERROR_IO,
+  g_set_error (error, WS_TOOLS_ERROR, WS_TOOLS_ERROR_IO,
                "%s: the copy of %s does not match the host's size and SHA-256 (%" G_GINT64_FORMAT
                " bytes, %s) after two attempts",
                file->local_path, file->remote_path, file->size, file->sha256);
