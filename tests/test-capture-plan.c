@@ -4,14 +4,15 @@
 #include <glib/gstdio.h>
 #include <string.h>
 
+#include "ws-capture-error.h"
 #include "ws-capture-launch.h"
 #include "ws-capture-plan.h"
 #include "ws-capture-settings.h"
-#include "ws-error.h"
 #include "ws-kernel-name.h"
 #include "ws-test-util.h"
 #include "ws-tool-find.h"
 #include "ws-tool-query.h"
+#include "ws-tools-error.h"
 
 static const char *const base_env[] = { "PATH=/usr/bin:/bin", "HOME=/home/u", NULL };
 
@@ -680,7 +681,7 @@ test_tools_find_tool_path (void)
 
   g_assert_null (found);
   g_assert_null (resolved);
-  g_assert_error (error, WS_CAPTURE_ERROR, WS_CAPTURE_ERROR_TOOL_MISSING);
+  g_assert_error (error, WS_TOOLS_ERROR, WS_TOOLS_ERROR_TOOL_MISSING);
   g_assert_cmpstr (error->message, ==, expected_error);
   g_assert_cmpstr (found_only, ==, expected_only);
   ws_test_rmtree (root);
@@ -799,7 +800,7 @@ test_tools_timeout (void)
 
   g_assert_false (ws_tool_run (argv, 1, NULL, NULL, NULL, NULL, &error));
   elapsed = (g_get_monotonic_time () - start) / 1e6;
-  g_assert_error (error, WS_CAPTURE_ERROR, WS_CAPTURE_ERROR_TIMEOUT);
+  g_assert_error (error, WS_TOOLS_ERROR, WS_TOOLS_ERROR_TIMEOUT);
   g_test_message ("returned after %.1f s", elapsed);
 
   pids = ws_test_read (pids_path);

@@ -6,7 +6,6 @@
 #include <string.h>
 
 #include "ws-capture-runner.h"
-#include "ws-error.h"
 #include "ws-ssh-host.h"
 #include "ws-test-runner.h"
 #include "ws-test-sshd.h"

@@ -5,10 +5,11 @@
 #include <json-glib/json-glib.h>
 #include <string.h>
 
+#include "ws-capture-error.h"
 #include "ws-capture-runner.h"
-#include "ws-error.h"
 #include "ws-test-runner.h"
 #include "ws-test-util.h"
+#include "ws-tools-error.h"
 
 /* Each test runs real captures through the runner: the target programs are
  * real shell commands, nsys and ncu the stand-ins of tests/stand-ins, which
@@ -697,7 +698,7 @@ test_bad_input (void)
   g_free (capture->settings->ncu_path);
   capture->settings->ncu_path = g_strdup ("/nonexistent/ncu");
   ws_test_capture_run (capture, 60);
-  g_assert_error (capture->error, WS_CAPTURE_ERROR, WS_CAPTURE_ERROR_TOOL_MISSING);
+  g_assert_error (capture->error, WS_TOOLS_ERROR, WS_TOOLS_ERROR_TOOL_MISSING);
   g_assert_true (g_str_has_prefix (capture->error->message, "/nonexistent/ncu"));
 }
 

@@ -6,9 +6,9 @@
 #include <string.h>
 
 #include "ws-cpu-reader.h"
-#include "ws-error.h"
 #include "ws-flame.h"
 #include "ws-input.h"
+#include "ws-reader-error.h"
 #include "ws-run-loader.h"
 #include "ws-test-util.h"
 

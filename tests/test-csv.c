@@ -62,7 +62,7 @@ test_unterminated_quote (void)
   g_autoptr (GError) error = NULL;
 
   g_assert_false (ws_csv_reader_next (reader, fields, &error));
-  g_assert_error (error, WS_READER_ERROR, WS_READER_ERROR_FORMAT);
+  g_assert_error (error, WS_BASE_ERROR, WS_BASE_ERROR_FORMAT);
   g_assert_nonnull (strstr (error->message, "broken.csv: line 2"));
 }
 
@@ -84,7 +84,7 @@ test_too_many_fields (void)
   text[2 * n] = '\0';
   reader = ws_csv_reader_new ("wide.csv", text, 2 * n, ',');
   g_assert_false (ws_csv_reader_next (reader, fields, &error));
-  g_assert_error (error, WS_READER_ERROR, WS_READER_ERROR_TOO_LARGE);
+  g_assert_error (error, WS_BASE_ERROR, WS_BASE_ERROR_TOO_LARGE);
   g_assert_nonnull (strstr (error->message, "wide.csv: line 1 has more than"));
 }
 

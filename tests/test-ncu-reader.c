@@ -7,6 +7,7 @@
 
 #include "ws-error.h"
 #include "ws-ncu-reader.h"
+#include "ws-reader-error.h"
 #include "ws-test-load.h"
 #include "ws-test-util.h"
 
@@ -483,7 +484,7 @@ test_errors_only (void)
 }
 
 static void
-expect_error (const char *content, int code, const char *part)
+expect_error (const char *content, GQuark domain, int code, const char *part)
 {
   g_autofree char *dir = ws_test_tmpdir ();
   g_autofree char *path = g_build_filename (dir, "x.csv", NULL);
@@ -493,7 +494,7 @@ expect_error (const char *content, int code, const char *part)
   g_assert_true (g_file_set_contents (path, content, -1, NULL));
   r = ws_ncu_reader_load_file (path, &error);
   g_assert_null (r);
-  g_assert_error (error, WS_READER_ERROR, code);
+  g_assert_error (error, domain, code);
   g_assert_true (g_str_has_prefix (error->message, path));
   g_assert_nonnull (strstr (error->message, part));
   ws_test_rmtree (dir);
@@ -502,14 +503,14 @@ expect_error (const char *content, int code, const char *part)
 static void
 test_bad_files (void)
 {
-  expect_error ("a,b\n1,2\n", WS_READER_ERROR_FORMAT, "not an Nsight Compute CSV");
-  expect_error ("", WS_READER_ERROR_EMPTY, "empty");
+  expect_error ("a,b\n1,2\n", WS_READER_ERROR, WS_READER_ERROR_FORMAT, "not an Nsight Compute CSV");
+  expect_error ("", WS_BASE_ERROR, WS_BASE_ERROR_EMPTY, "empty");
   expect_error ("==PROF== Connected to process 1\n==PROF== Disconnected from process 1\n",
-                WS_READER_ERROR_NO_DATA, "profiled no kernel");
+                WS_READER_ERROR, WS_READER_ERROR_NO_DATA, "profiled no kernel");
   expect_error ("\"ID\",\"Process ID\",\"Kernel Name\",\"x\"\n\"\",\"\",\"\",\"%\"\n",
-                WS_READER_ERROR_NO_DATA, "no profiled launch");
-  expect_error ("\"ID\",\"Kernel Name\",\"x\"\n\"0\",\"k\",\"never closed\n",
-                WS_READER_ERROR_FORMAT, "never closed");
+                WS_READER_ERROR, WS_READER_ERROR_NO_DATA, "no profiled launch");
+  expect_error ("\"ID\",\"Kernel Name\",\"x\"\n\"0\",\"k\",\"never closed\n", WS_BASE_ERROR,
+                WS_BASE_ERROR_FORMAT, "never closed");
 }
 
 static void

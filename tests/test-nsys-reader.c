@@ -9,6 +9,7 @@
 #include "ws-limits.h"
 #include "ws-nsys-reader.h"
 #include "ws-nvtx-depth.h"
+#include "ws-reader-error.h"
 #include "ws-run-loader.h"
 #include "ws-stats.h"
 #include "ws-test-util.h"
@@ -644,7 +645,7 @@ test_rows_beyond_32_bits (void)
 
   g_assert_false (ws_limits_check_rows ("x.sqlite", "CUPTI_ACTIVITY_KIND_MEMCPY",
                                         (gint64) G_MAXUINT32 + 1, 1, &error));
-  g_assert_error (error, WS_READER_ERROR, WS_READER_ERROR_TOO_LARGE);
+  g_assert_error (error, WS_BASE_ERROR, WS_BASE_ERROR_TOO_LARGE);
   g_assert_cmpstr (error->message, ==,
                    "x.sqlite: CUPTI_ACTIVITY_KIND_MEMCPY has 4294967296 rows, more than the "
                    "4294967295 a table may have");

@@ -3,8 +3,8 @@
 
 #include <string.h>
 
-#include "ws-error.h"
 #include "ws-input.h"
+#include "ws-loader-error.h"
 #include "ws-nsys-stats-reader.h"
 #include "ws-run-loader.h"
 #include "ws-summary-table.h"
@@ -270,7 +270,7 @@ test_two_exports_refused (void)
   g_autoptr (WsRun) run = ws_run_load (paths, WS_LOAD_ALL, NULL, NULL, NULL, &error);
 
   g_assert_null (run);
-  g_assert_error (error, WS_READER_ERROR, WS_READER_ERROR_FORMAT);
+  g_assert_error (error, WS_LOADER_ERROR, WS_LOADER_ERROR_FORMAT);
   g_assert_nonnull (strstr (error->message, "a run holds one nsys export"));
 }
 

@@ -11,7 +11,6 @@
 #include <unistd.h>
 #include <utime.h>
 
-#include "ws-error.h"
 #include "ws-input.h"
 #include "ws-ncu-match.h"
 #include "ws-report-convert.h"

@@ -8,12 +8,12 @@
 #include <unistd.h>
 
 #include "ws-tool-process.h"
-#include "ws-error.h"
 #include "ws-ssh-connection.h"
 #include "ws-ssh-transfer.h"
 #include "ws-ssh.h"
 #include "ws-test-sshd.h"
 #include "ws-test-util.h"
+#include "ws-tools-error.h"
 
 /* The ssh layer against a real OpenSSH server that each test starts on
  * 127.0.0.1 (tests/ws-test-sshd.c): quoting, host keys, the master
@@ -173,7 +173,7 @@ assert_open_fails (WsTestSshd *sshd, const char *spec, int code, const char *wor
 
   g_assert_false (ws_ssh_connection_open (connection, NULL, &error));
   g_test_message ("%s", error->message);
-  g_assert_error (error, WS_CAPTURE_ERROR, code);
+  g_assert_error (error, WS_TOOLS_ERROR, code);
   g_assert_nonnull (strstr (error->message, words));
   g_assert_false (ws_ssh_connection_is_open (connection));
 }
@@ -187,8 +187,8 @@ test_unknown_host_key (void)
   g_autofree char *verify = g_strdup_printf ("ssh -F %s -- %s true", sshd->config, sshd->alias);
   g_autofree char *known = NULL;
 
-  assert_open_fails (sshd, sshd->alias, WS_CAPTURE_ERROR_HOST_KEY, "the host key is not known");
-  assert_open_fails (sshd, sshd->alias, WS_CAPTURE_ERROR_HOST_KEY, verify);
+  assert_open_fails (sshd, sshd->alias, WS_TOOLS_ERROR_HOST_KEY, "the host key is not known");
+  assert_open_fails (sshd, sshd->alias, WS_TOOLS_ERROR_HOST_KEY, verify);
   known = ws_test_read (sshd->known_hosts);
   g_assert_cmpstr (known, ==, "");
 }
@@ -203,7 +203,7 @@ test_changed_host_key (void)
 
   ws_test_sshd_change_key (sshd);
   before = ws_test_read (sshd->known_hosts);
-  assert_open_fails (sshd, sshd->alias, WS_CAPTURE_ERROR_HOST_KEY, "has CHANGED");
+  assert_open_fails (sshd, sshd->alias, WS_TOOLS_ERROR_HOST_KEY, "has CHANGED");
   after = ws_test_read (sshd->known_hosts);
   g_assert_cmpstr (after, ==, before);
 }
@@ -216,10 +216,10 @@ test_cannot_connect (void)
   g_autofree char *wrong_user = g_strdup_printf ("nobody-here@127.0.0.1:%u", sshd->port);
   g_autofree char *closed = NULL;
 
-  assert_open_fails (sshd, wrong_user, WS_CAPTURE_ERROR_CONNECTION, "did not let us in");
+  assert_open_fails (sshd, wrong_user, WS_TOOLS_ERROR_CONNECTION, "did not let us in");
   ws_test_sshd_kill (sshd);
   closed = g_strdup_printf ("127.0.0.1:%u", sshd->port);
-  assert_open_fails (sshd, closed, WS_CAPTURE_ERROR_CONNECTION, "Connection refused");
+  assert_open_fails (sshd, closed, WS_TOOLS_ERROR_CONNECTION, "Connection refused");
 }
 
 typedef struct
@@ -537,7 +537,7 @@ test_fetch_server_killed (void)
   g_assert_false (ws_ssh_fetch_files (connection, remote, local, 1000 * 1000, NULL, progress_cb,
                                       &progress, fetched, &error));
   g_test_message ("%s", error->message);
-  g_assert_error (error, WS_CAPTURE_ERROR, WS_CAPTURE_ERROR_CONNECTION);
+  g_assert_error (error, WS_TOOLS_ERROR, WS_TOOLS_ERROR_CONNECTION);
   g_assert_nonnull (strstr (error->message, "the connection to wstest was lost"));
   file = g_ptr_array_index (fetched, 0);
   g_assert_false (file->done);
@@ -634,7 +634,7 @@ test_connection_checks_host (void)
       g_autoptr (GError) error = NULL;
 
       g_assert_false (ws_ssh_connection_open (connection, NULL, &error));
-      g_assert_error (error, WS_CAPTURE_ERROR, WS_CAPTURE_ERROR_INVALID);
+      g_assert_error (error, WS_TOOLS_ERROR, WS_TOOLS_ERROR_INVALID);
       g_assert_true (g_str_has_prefix (error->message, "sent: "));
       g_assert_false (g_file_test (marker, G_FILE_TEST_EXISTS));
     }

@@ -4,7 +4,7 @@
 #include <glib/gstdio.h>
 #include <string.h>
 
-#include "ws-error.h"
+#include "ws-capture-error.h"
 #include "ws-target-autosave.h"
 #include "ws-target-list.h"
 #include "ws-target-validate.h"
@@ -325,7 +325,7 @@ test_not_text (void)
   g_assert_true (g_file_set_contents (path, "a\tb\0\xff\xfe", 6, NULL));
   list = ws_target_list_new_from_file (path, &error);
   g_assert_null (list);
-  g_assert_error (error, WS_READER_ERROR, WS_READER_ERROR_FORMAT);
+  g_assert_error (error, WS_CAPTURE_ERROR, WS_CAPTURE_ERROR_INVALID);
   g_assert_nonnull (strstr (error->message, path));
   ws_test_rmtree (dir);
 }

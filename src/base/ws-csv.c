@@ -90,7 +90,7 @@ push_field (WsCsvReader *self, GPtrArray *fields, GError **error)
 {
   if (fields->len >= WS_CSV_MAX_FIELDS)
     {
-      g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_TOO_LARGE,
+      g_set_error (error, WS_BASE_ERROR, WS_BASE_ERROR_TOO_LARGE,
                    "%s: line %u has more than %d fields", self->path, self->line,
                    WS_CSV_MAX_FIELDS);
       return FALSE;
@@ -105,7 +105,7 @@ append (WsCsvReader *self, const char *from, gsize len, GError **error)
 {
   if (self->field->len + len > WS_CSV_MAX_FIELD_BYTES)
     {
-      g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_TOO_LARGE,
+      g_set_error (error, WS_BASE_ERROR, WS_BASE_ERROR_TOO_LARGE,
                    "%s: line %u has a field longer than %d MB", self->path, self->line,
                    WS_CSV_MAX_FIELD_BYTES / (1024 * 1024));
       return FALSE;
@@ -144,7 +144,7 @@ ws_csv_reader_next (WsCsvReader *self, GPtrArray *fields, GError **error)
 
               if (q == NULL)
                 {
-                  g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_FORMAT,
+                  g_set_error (error, WS_BASE_ERROR, WS_BASE_ERROR_FORMAT,
                                "%s: line %u: a quoted field is never closed", self->path,
                                start_line);
                   self->pos = self->end;
@@ -224,8 +224,7 @@ ws_csv_load_file (const char *path, gsize max_bytes, char **contents, gsize *len
     return FALSE;
   if (S_ISDIR (st.st_mode))
     {
-      g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_FORMAT, "%s: a folder, not a file",
-                   path);
+      g_set_error (error, WS_BASE_ERROR, WS_BASE_ERROR_FORMAT, "%s: a folder, not a file", path);
       return FALSE;
     }
   if ((guint64) st.st_size > max_bytes)
@@ -233,7 +232,7 @@ ws_csv_load_file (const char *path, gsize max_bytes, char **contents, gsize *len
       g_autofree char *size = g_format_size ((guint64) st.st_size);
       g_autofree char *limit = g_format_size (max_bytes);
 
-      g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_TOO_LARGE,
+      g_set_error (error, WS_BASE_ERROR, WS_BASE_ERROR_TOO_LARGE,
                    "%s: %s is larger than the %s a text file may have", path, size, limit);
       return FALSE;
     }

@@ -4,5 +4,8 @@
 
 #include "ws-error.h"
 
-G_DEFINE_QUARK (ws - reader - error - quark, ws_reader_error)
-G_DEFINE_QUARK (ws - capture - error - quark, ws_capture_error)
+/* The quark's string is the first argument as written: clang-format would
+ * space its dashes and so change it. */
+/* clang-format off */
+G_DEFINE_QUARK (ws-base-error-quark, ws_base_error)
+/* clang-format on */

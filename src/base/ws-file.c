@@ -13,7 +13,7 @@
 #include "ws-file.h"
 
 /* What the readers ask of a file before they read it, with the messages
- * they give (WS_READER_ERROR): "PATH: what is wrong". */
+ * they give (WS_BASE_ERROR): "PATH: what is wrong". */
 
 /* What to say of @path when @mode is neither a regular file nor a
  * folder, or NULL. */
@@ -33,7 +33,7 @@ special_kind (const char *path, mode_t mode)
   return NULL;
 }
 
-/* FALSE, with WS_READER_ERROR_FORMAT, when @st is that of a FIFO, a device
+/* FALSE, with WS_BASE_ERROR_FORMAT, when @st is that of a FIFO, a device
  * or a socket: reading one may never end (/dev/zero) or never start (a
  * FIFO without a writer), and its size says nothing. */
 gboolean
@@ -46,13 +46,13 @@ ws_file_check_regular (const char *path, const GStatBuf *st, GError **error)
   message = special_kind (path, st->st_mode);
   if (message == NULL)
     return TRUE;
-  g_set_error_literal (error, WS_READER_ERROR, WS_READER_ERROR_FORMAT, message);
+  g_set_error_literal (error, WS_BASE_ERROR, WS_BASE_ERROR_FORMAT, message);
   return FALSE;
 }
 
-/* Stats @path; a missing or unreachable file is WS_READER_ERROR_NOT_FOUND
+/* Stats @path; a missing or unreachable file is WS_BASE_ERROR_NOT_FOUND
  * with the system's words, a FIFO, device or socket
- * WS_READER_ERROR_FORMAT (ws_file_check_regular()). */
+ * WS_BASE_ERROR_FORMAT (ws_file_check_regular()). */
 gboolean
 ws_file_stat (const char *path, GStatBuf *st, GError **error)
 {
@@ -62,7 +62,7 @@ ws_file_stat (const char *path, GStatBuf *st, GError **error)
     {
       int saved = errno;
 
-      g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_NOT_FOUND, "%s: %s", path,
+      g_set_error (error, WS_BASE_ERROR, WS_BASE_ERROR_NOT_FOUND, "%s: %s", path,
                    g_strerror (saved));
       return FALSE;
     }
@@ -84,7 +84,7 @@ ws_file_open_regular (const char *path, GError **error)
     {
       int saved = errno;
 
-      g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_NOT_FOUND, "%s: %s", path,
+      g_set_error (error, WS_BASE_ERROR, WS_BASE_ERROR_NOT_FOUND, "%s: %s", path,
                    g_strerror (saved));
       return -1;
     }
@@ -92,7 +92,7 @@ ws_file_open_regular (const char *path, GError **error)
       fcntl (fd, F_SETFL, fcntl (fd, F_GETFL) & ~O_NONBLOCK) != 0)
     {
       if (error != NULL && *error == NULL)
-        g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_FAILED, "%s: cannot be read", path);
+        g_set_error (error, WS_BASE_ERROR, WS_BASE_ERROR_FAILED, "%s: cannot be read", path);
       close (fd);
       return -1;
     }
@@ -106,7 +106,7 @@ ws_file_open_regular (const char *path, GError **error)
  *
  * Reads a whole regular file of at most @max_bytes: a FIFO or a device
  * is refused before it is read, a larger file
- * (WS_READER_ERROR_TOO_LARGE) too, and a file that grows while it is read
+ * (WS_BASE_ERROR_TOO_LARGE) too, and a file that grows while it is read
  * stops at the bound.
  */
 gboolean
@@ -126,7 +126,7 @@ ws_file_read_bounded (const char *path, gsize max_bytes, char **contents, gsize 
   if (fstat (fd, &st) == 0 && (guint64) st.st_size > max_bytes)
     {
       close (fd);
-      g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_TOO_LARGE,
+      g_set_error (error, WS_BASE_ERROR, WS_BASE_ERROR_TOO_LARGE,
                    _ ("%1$s: larger than %2$llu MiB"), path,
                    (unsigned long long) (max_bytes >> 20));
       return FALSE;
@@ -142,7 +142,7 @@ ws_file_read_bounded (const char *path, gsize max_bytes, char **contents, gsize 
           if (capacity > max_bytes)
             {
               close (fd);
-              g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_TOO_LARGE,
+              g_set_error (error, WS_BASE_ERROR, WS_BASE_ERROR_TOO_LARGE,
                            _ ("%1$s: larger than %2$llu MiB"), path,
                            (unsigned long long) (max_bytes >> 20));
               return FALSE;
@@ -158,7 +158,7 @@ ws_file_read_bounded (const char *path, gsize max_bytes, char **contents, gsize 
           int saved = errno;
 
           close (fd);
-          g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_FAILED, "%s: %s", path,
+          g_set_error (error, WS_BASE_ERROR, WS_BASE_ERROR_FAILED, "%s: %s", path,
                        g_strerror (saved));
           return FALSE;
         }
@@ -174,7 +174,7 @@ ws_file_read_bounded (const char *path, gsize max_bytes, char **contents, gsize 
   return TRUE;
 }
 
-/* FALSE, with WS_READER_ERROR_EMPTY, when @st is that of an empty file. */
+/* FALSE, with WS_BASE_ERROR_EMPTY, when @st is that of an empty file. */
 gboolean
 ws_file_check_not_empty (const char *path, const GStatBuf *st, GError **error)
 {
@@ -190,13 +190,13 @@ ws_file_check_not_empty (const char *path, const GStatBuf *st, GError **error)
         close (fd);
       /* /proc and /sys files say 0 bytes and still have some. */
       if (has_bytes)
-        g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_EMPTY,
+        g_set_error (error, WS_BASE_ERROR, WS_BASE_ERROR_EMPTY,
                      "%s: its size reads 0 bytes though it has some (a /proc or /sys file?); "
                      "copy it to a file first",
                      path);
       else
-        g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_EMPTY,
-                     "%s: the file is empty (0 bytes)", path);
+        g_set_error (error, WS_BASE_ERROR, WS_BASE_ERROR_EMPTY, "%s: the file is empty (0 bytes)",
+                     path);
       return FALSE;
     }
   return TRUE;
@@ -219,7 +219,7 @@ ws_file_read_head (const char *path, void *buf, gsize size, GError **error)
   close (fd);
   if (got <= 0)
     {
-      g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_FAILED, "%s: cannot be read", path);
+      g_set_error (error, WS_BASE_ERROR, WS_BASE_ERROR_FAILED, "%s: cannot be read", path);
       return -1;
     }
   return got;

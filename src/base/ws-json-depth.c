@@ -15,7 +15,7 @@
  * @path: the file @data came from, for the message
  * @max_depth: the most arrays and objects open at once
  *
- * Returns: %FALSE with WS_READER_ERROR_FORMAT when @data nests deeper than
+ * Returns: %FALSE with WS_BASE_ERROR_FORMAT when @data nests deeper than
  *   @max_depth
  */
 gboolean
@@ -47,7 +47,7 @@ ws_json_check_depth (const char *path, const char *data, gsize len, guint max_de
           case '{':
             if (++depth > max_depth)
               {
-                g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_FORMAT,
+                g_set_error (error, WS_BASE_ERROR, WS_BASE_ERROR_FORMAT,
                              _ ("%1$s: JSON nested deeper than %2$u levels (at byte %3$llu)"), path,
                              max_depth, (unsigned long long) i);
                 return FALSE;

@@ -42,7 +42,7 @@ ws_limits_check_rows (const char *path, const char *table, gint64 rows, gsize by
     rows = 0;
   if (rows > G_MAXUINT32)
     {
-      g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_TOO_LARGE,
+      g_set_error (error, WS_BASE_ERROR, WS_BASE_ERROR_TOO_LARGE,
                    "%s: %s has %" G_GINT64_FORMAT " rows, more than the %u a table may have", path,
                    table, rows, G_MAXUINT32);
       return FALSE;
@@ -53,7 +53,7 @@ ws_limits_check_rows (const char *path, const char *table, gint64 rows, gsize by
       g_autofree char *need_str = g_format_size (need);
       g_autofree char *budget_str = g_format_size (budget);
 
-      g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_TOO_LARGE,
+      g_set_error (error, WS_BASE_ERROR, WS_BASE_ERROR_TOO_LARGE,
                    "%s: %s has %" G_GINT64_FORMAT
                    " rows; loading them needs about %s, more than the %s allowed",
                    path, table, rows, need_str, budget_str);

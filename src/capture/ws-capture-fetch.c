@@ -7,10 +7,11 @@
 #include <string.h>
 
 #include "ws-atomic-file.h"
+#include "ws-capture-error.h"
 #include "ws-capture-fetch.h"
-#include "ws-error.h"
 #include "ws-json-depth.h"
 #include "ws-ssh-connection.h"
+#include "ws-tools-error.h"
 
 /* The files of a capture made on a host that are not here yet — the
  * reports left there on purpose, or what a lost connection cut — fetched
@@ -314,7 +315,7 @@ ws_capture_fetch_folder (const char *dir, const WsCaptureSettings *settings,
           g_autofree char *what = ws_ssh_fetched_summary (fetched);
 
           g_prefix_error (error, "%s: ", dir);
-          if ((*error)->domain == WS_CAPTURE_ERROR)
+          if ((*error)->domain == WS_TOOLS_ERROR)
             {
               g_autofree char *message = g_strdup_printf ("%s; %s", (*error)->message, what);
 

@@ -4,9 +4,9 @@
 
 #include <string.h>
 
+#include "ws-capture-error.h"
 #include "ws-capture-plan.h"
 #include "ws-csv.h"
-#include "ws-error.h"
 #include "ws-kernel-display.h"
 #include "ws-kernel-name.h"
 

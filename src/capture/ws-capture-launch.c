@@ -4,8 +4,8 @@
 
 #include <string.h>
 
+#include "ws-capture-error.h"
 #include "ws-capture-launch.h"
-#include "ws-error.h"
 
 /* A target that is a distributed job, captured one export per rank: nsys
  * goes inside the launcher, before the program, so that each rank runs

@@ -6,10 +6,10 @@
 #include <stdarg.h>
 #include <string.h>
 
+#include "ws-capture-error.h"
 #include "ws-capture-plan.h"
 #include "ws-kernel-display.h"
 #include "ws-csv.h"
-#include "ws-error.h"
 #include "ws-kernel-name.h"
 #include "ws-target-validate.h"
 

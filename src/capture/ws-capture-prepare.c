@@ -8,8 +8,8 @@
 #include <glib/gstdio.h>
 #include <string.h>
 
+#include "ws-capture-error.h"
 #include "ws-capture-prepare.h"
-#include "ws-error.h"
 #include "ws-file.h"
 #include "ws-target-validate.h"
 #include "ws-tool-find.h"

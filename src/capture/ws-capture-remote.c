@@ -6,10 +6,11 @@
 #include <glib/gstdio.h>
 #include <string.h>
 
+#include "ws-capture-error.h"
 #include "ws-capture-log.h"
 #include "ws-capture-remote.h"
-#include "ws-error.h"
 #include "ws-tool-find.h"
+#include "ws-tools-error.h"
 
 /* A capture on another machine: the same plan, in paths of the host, its
  * commands run there over the run's ssh connection, and the files copied
@@ -567,7 +568,7 @@ fetch_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *ca
 
       g_ptr_array_remove_index (data->remote, data->remote->len - 1);
       g_prefix_error (&error, "copying back: ");
-      if (error->domain == WS_CAPTURE_ERROR)
+      if (error->domain == WS_TOOLS_ERROR)
         {
           g_autofree char *message = g_strdup_printf ("%s; %s", error->message, summary);
 

@@ -4,9 +4,9 @@
 
 #include <string.h>
 
+#include "ws-capture-error.h"
 #include "ws-capture-remote.h"
 #include "ws-capture-runner-private.h"
-#include "ws-error.h"
 #include "ws-ssh-host.h"
 
 /* The runner's part for targets on other machines: one master connection

@@ -6,13 +6,13 @@
 #include <glib/gstdio.h>
 #include <stdio.h>
 
+#include "ws-capture-error.h"
 #include "ws-capture-manifest.h"
 #include "ws-capture-prepare.h"
 #include "ws-capture-runner.h"
 #include "ws-capture-remote.h"
 #include "ws-capture-runner-private.h"
 #include "ws-tool-query.h"
-#include "ws-error.h"
 #include "ws-tool-process.h"
 #include "ws-tool-query.h"
 

@@ -4,8 +4,8 @@
 
 #include <string.h>
 
+#include "ws-capture-error.h"
 #include "ws-capture-settings.h"
-#include "ws-error.h"
 #include "ws-ssh-host.h"
 #include "ws-ssh.h"
 
@@ -249,6 +249,151 @@ parse_choice (const char *name, const char *value, const char *a, const char *b,
   return TRUE;
 }
 
+/* The workflow's variables as ws_capture_settings_apply_environment()
+ * reads them: the value of the last variable asked for, and the names of
+ * those applied. */
+typedef struct
+{
+  const char *const *envp;
+  GPtrArray *applied; /* nullable */
+  const char *value;
+} Environment;
+
+/* Whether @name is set: an empty variable counts as unset. */
+static gboolean
+env_get (Environment *env, const char *name)
+{
+  env->value = g_environ_getenv ((char **) env->envp, name);
+  return env->value != NULL && env->value[0] != '\0';
+}
+
+static void
+env_applied (Environment *env, const char *name)
+{
+  if (env->applied != NULL)
+    g_ptr_array_add (env->applied, g_strdup (name));
+}
+
+static void
+env_set_string (Environment *env, const char *name, char **field)
+{
+  if (env_get (env, name))
+    {
+      set_string (field, env->value);
+      env_applied (env, name);
+    }
+}
+
+static gboolean
+env_set_uint (Environment *env, const char *name, guint min, guint *field, GError **error)
+{
+  if (env_get (env, name))
+    {
+      if (!parse_uint (name, env->value, min, field, error))
+        return FALSE;
+      env_applied (env, name);
+    }
+  return TRUE;
+}
+
+static gboolean
+env_set_bool (Environment *env, const char *name, gboolean *field, GError **error)
+{
+  if (env_get (env, name))
+    {
+      if (!parse_bool (name, env->value, field, error))
+        return FALSE;
+      env_applied (env, name);
+    }
+  return TRUE;
+}
+
+static gboolean
+env_set_choice (Environment *env, const char *name, const char *first, const char *second,
+                char **field, GError **error)
+{
+  if (env_get (env, name))
+    {
+      if (!parse_choice (name, env->value, first, second, field, error))
+        return FALSE;
+      env_applied (env, name);
+    }
+  return TRUE;
+}
+
+/* Where the capture goes and what it reads. */
+static gboolean
+apply_output_environment (WsCaptureSettings *self, Environment *env, GError **error)
+{
+  env_set_string (env, "OUT_DIR", &self->output_dir);
+  env_set_string (env, "GLOBAL_LOG", &self->global_log);
+  env_set_string (env, "TARGETS_TSV", &self->targets_file);
+  return env_set_uint (env, "TOPN", 1, &self->topn, error);
+}
+
+/* `CAPTURE_RANGE=none` clears the NVTX range; `CAPTURE_RANGE=nvtx` needs
+ * `NVTX_NAME`; `NVTX_NAME` alone also selects the range. */
+static gboolean
+apply_range_environment (WsCaptureSettings *self, Environment *env, GError **error)
+{
+  const char *range_mode = env_get (env, "CAPTURE_RANGE") ? env->value : NULL;
+
+  if (env_get (env, "NVTX_NAME"))
+    {
+      if (range_mode == NULL || g_str_equal (range_mode, "nvtx"))
+        set_string (&self->nvtx_range, env->value);
+      env_applied (env, "NVTX_NAME");
+    }
+  if (range_mode == NULL)
+    return TRUE;
+  if (g_str_equal (range_mode, "none"))
+    set_string (&self->nvtx_range, NULL);
+  else if (!g_str_equal (range_mode, "nvtx"))
+    {
+      g_set_error (error, WS_CAPTURE_ERROR, WS_CAPTURE_ERROR_INVALID,
+                   "CAPTURE_RANGE=%s: expected none or nvtx", range_mode);
+      return FALSE;
+    }
+  else if (self->nvtx_range == NULL)
+    {
+      g_set_error_literal (error, WS_CAPTURE_ERROR, WS_CAPTURE_ERROR_INVALID,
+                           "CAPTURE_RANGE=nvtx needs NVTX_NAME=range@domain");
+      return FALSE;
+    }
+  env_applied (env, "CAPTURE_RANGE");
+  return TRUE;
+}
+
+static gboolean
+apply_nsys_environment (WsCaptureSettings *self, Environment *env, GError **error)
+{
+  env_set_string (env, "NSYS_TRACE", &self->nsys_trace);
+  return env_set_uint (env, "NSYS_DURATION", 0, &self->nsys_duration, error);
+}
+
+static gboolean
+apply_ncu_environment (WsCaptureSettings *self, Environment *env, GError **error)
+{
+  env_set_string (env, "NCU_SET", &self->ncu_set);
+  env_set_string (env, "NCU_SECTIONS", &self->ncu_sections);
+  if (!env_set_bool (env, "NCU_MULTI_RUN", &self->ncu_multi_run, error) ||
+      !env_set_bool (env, "PER_RANK", &self->per_rank, error))
+    return FALSE;
+  if (env_get (env, "NCU_COMM_REPLAY"))
+    {
+      if (g_ascii_strcasecmp (env->value, "none") == 0)
+        set_string (&self->ncu_comm_replay, NULL);
+      else if (!parse_choice ("NCU_COMM_REPLAY", env->value, "range", "app-range",
+                              &self->ncu_comm_replay, error))
+        return FALSE;
+      env_applied (env, "NCU_COMM_REPLAY");
+    }
+  return env_set_uint (env, "NCU_STALL_TIMEOUT", 0, &self->ncu_stall_timeout, error) &&
+         env_set_uint (env, "NCU_LAUNCH_COUNT", 0, &self->ncu_launch_count, error) &&
+         env_set_choice (env, "CACHE_CONTROL", "all", "none", &self->cache_control, error) &&
+         env_set_choice (env, "CLOCK_CONTROL", "base", "none", &self->clock_control, error);
+}
+
 /**
  * ws_capture_settings_apply_environment:
  * @envp: (nullable): the environment, as g_get_environ() gives it
@@ -266,147 +411,18 @@ gboolean
 ws_capture_settings_apply_environment (WsCaptureSettings *self, const char *const *envp,
                                        GPtrArray *applied, GError **error)
 {
-  const char *value;
-  const char *range_mode;
+  Environment env = { envp, applied, NULL };
 
   g_return_val_if_fail (self != NULL, FALSE);
 
-#define GET(name)                                                                                  \
-  (value = g_environ_getenv ((char **) envp, name), value != NULL && value[0] != '\0')
-#define APPLIED(name)                                                                              \
-  G_STMT_START                                                                                     \
-  {                                                                                                \
-    if (applied != NULL)                                                                           \
-      g_ptr_array_add (applied, g_strdup (name));                                                  \
-  }                                                                                                \
-  G_STMT_END
-
-  if (GET ("OUT_DIR"))
-    {
-      set_string (&self->output_dir, value);
-      APPLIED ("OUT_DIR");
-    }
-  if (GET ("GLOBAL_LOG"))
-    {
-      set_string (&self->global_log, value);
-      APPLIED ("GLOBAL_LOG");
-    }
-  if (GET ("TARGETS_TSV"))
-    {
-      set_string (&self->targets_file, value);
-      APPLIED ("TARGETS_TSV");
-    }
-  if (GET ("TOPN"))
-    {
-      if (!parse_uint ("TOPN", value, 1, &self->topn, error))
-        return FALSE;
-      APPLIED ("TOPN");
-    }
-  range_mode = GET ("CAPTURE_RANGE") ? value : NULL;
-  if (GET ("NVTX_NAME"))
-    {
-      if (range_mode == NULL || g_str_equal (range_mode, "nvtx"))
-        set_string (&self->nvtx_range, value);
-      APPLIED ("NVTX_NAME");
-    }
-  if (range_mode != NULL)
-    {
-      if (g_str_equal (range_mode, "none"))
-        set_string (&self->nvtx_range, NULL);
-      else if (!g_str_equal (range_mode, "nvtx"))
-        {
-          g_set_error (error, WS_CAPTURE_ERROR, WS_CAPTURE_ERROR_INVALID,
-                       "CAPTURE_RANGE=%s: expected none or nvtx", range_mode);
-          return FALSE;
-        }
-      else if (self->nvtx_range == NULL)
-        {
-          g_set_error_literal (error, WS_CAPTURE_ERROR, WS_CAPTURE_ERROR_INVALID,
-                               "CAPTURE_RANGE=nvtx needs NVTX_NAME=range@domain");
-          return FALSE;
-        }
-      APPLIED ("CAPTURE_RANGE");
-    }
-  if (GET ("NSYS_TRACE"))
-    {
-      set_string (&self->nsys_trace, value);
-      APPLIED ("NSYS_TRACE");
-    }
-  if (GET ("NSYS_DURATION"))
-    {
-      if (!parse_uint ("NSYS_DURATION", value, 0, &self->nsys_duration, error))
-        return FALSE;
-      APPLIED ("NSYS_DURATION");
-    }
-  if (GET ("NCU_SET"))
-    {
-      set_string (&self->ncu_set, value);
-      APPLIED ("NCU_SET");
-    }
-  if (GET ("NCU_SECTIONS"))
-    {
-      set_string (&self->ncu_sections, value);
-      APPLIED ("NCU_SECTIONS");
-    }
-  if (GET ("NCU_MULTI_RUN"))
-    {
-      if (!parse_bool ("NCU_MULTI_RUN", value, &self->ncu_multi_run, error))
-        return FALSE;
-      APPLIED ("NCU_MULTI_RUN");
-    }
-  if (GET ("PER_RANK"))
-    {
-      if (!parse_bool ("PER_RANK", value, &self->per_rank, error))
-        return FALSE;
-      APPLIED ("PER_RANK");
-    }
-  if (GET ("NCU_COMM_REPLAY"))
-    {
-      if (value[0] == '\0' || g_ascii_strcasecmp (value, "none") == 0)
-        set_string (&self->ncu_comm_replay, NULL);
-      else if (!parse_choice ("NCU_COMM_REPLAY", value, "range", "app-range",
-                              &self->ncu_comm_replay, error))
-        return FALSE;
-      APPLIED ("NCU_COMM_REPLAY");
-    }
-  if (GET ("NCU_STALL_TIMEOUT"))
-    {
-      if (!parse_uint ("NCU_STALL_TIMEOUT", value, 0, &self->ncu_stall_timeout, error))
-        return FALSE;
-      APPLIED ("NCU_STALL_TIMEOUT");
-    }
-  if (GET ("NCU_LAUNCH_COUNT"))
-    {
-      if (!parse_uint ("NCU_LAUNCH_COUNT", value, 0, &self->ncu_launch_count, error))
-        return FALSE;
-      APPLIED ("NCU_LAUNCH_COUNT");
-    }
-  if (GET ("CACHE_CONTROL"))
-    {
-      if (!parse_choice ("CACHE_CONTROL", value, "all", "none", &self->cache_control, error))
-        return FALSE;
-      APPLIED ("CACHE_CONTROL");
-    }
-  if (GET ("CLOCK_CONTROL"))
-    {
-      if (!parse_choice ("CLOCK_CONTROL", value, "base", "none", &self->clock_control, error))
-        return FALSE;
-      APPLIED ("CLOCK_CONTROL");
-    }
-  if (GET ("CONTINUE_ON_ERROR"))
-    {
-      if (!parse_bool ("CONTINUE_ON_ERROR", value, &self->continue_on_error, error))
-        return FALSE;
-      APPLIED ("CONTINUE_ON_ERROR");
-    }
+  if (!apply_output_environment (self, &env, error) ||
+      !apply_range_environment (self, &env, error) || !apply_nsys_environment (self, &env, error) ||
+      !apply_ncu_environment (self, &env, error))
+    return FALSE;
+  if (!env_set_bool (&env, "CONTINUE_ON_ERROR", &self->continue_on_error, error))
+    return FALSE;
   /* As git's GIT_SSH_COMMAND: the ssh command line, e.g. `ssh -F FILE`. */
-  if (GET (WS_SSH_ENV))
-    {
-      set_string (&self->ssh_command, value);
-      APPLIED (WS_SSH_ENV);
-    }
-#undef GET
-#undef APPLIED
+  env_set_string (&env, WS_SSH_ENV, &self->ssh_command);
   return TRUE;
 }
 

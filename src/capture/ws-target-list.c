@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "ws-atomic-file.h"
-#include "ws-error.h"
+#include "ws-capture-error.h"
 #include "ws-file.h"
 #include "ws-target-list.h"
 
@@ -318,7 +318,7 @@ ws_target_list_new_from_file (const char *path, GError **error)
     return NULL;
   if (!g_utf8_validate_len (contents, len, NULL) || memchr (contents, '\0', len) != NULL)
     {
-      g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_FORMAT,
+      g_set_error (error, WS_CAPTURE_ERROR, WS_CAPTURE_ERROR_INVALID,
                    "%s: not a targets file (not UTF-8 text)", path);
       return NULL;
     }

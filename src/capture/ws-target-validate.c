@@ -4,7 +4,7 @@
 
 #include <string.h>
 
-#include "ws-error.h"
+#include "ws-capture-error.h"
 #include "ws-ssh-host.h"
 #include "ws-target-validate.h"
 

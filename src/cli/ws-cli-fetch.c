@@ -7,9 +7,11 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include "ws-capture-error.h"
 #include "ws-capture-fetch.h"
 #include "ws-cli.h"
 #include "ws-error.h"
+#include "ws-tools-error.h"
 
 /* `warpscope-cli fetch DIR…`: what a capture on a host left there — its
  * reports (--leave-reports), or the rest of a copy a lost connection
@@ -83,8 +85,9 @@ fetch_thread (gpointer data)
         {
           g_printerr ("\n%s: %s\n", g_get_prgname (), error->message);
           fetch->status = g_error_matches (error, WS_CAPTURE_ERROR, WS_CAPTURE_ERROR_INVALID) ||
+                              g_error_matches (error, WS_TOOLS_ERROR, WS_TOOLS_ERROR_INVALID) ||
                               g_error_matches (error, G_FILE_ERROR, G_FILE_ERROR_NOENT) ||
-                              error->domain == WS_READER_ERROR || error->domain == JSON_PARSER_ERROR
+                              error->domain == WS_BASE_ERROR || error->domain == JSON_PARSER_ERROR
                             ? WS_EXIT_BAD_INPUT
                             : WS_EXIT_FAILED;
           break;

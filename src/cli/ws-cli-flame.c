@@ -7,9 +7,9 @@
 #include <string.h>
 
 #include "ws-cli.h"
-#include "ws-error.h"
 #include "ws-flame-chart.h"
 #include "ws-flame.h"
+#include "ws-reader-error.h"
 #include "ws-surface.h"
 
 /* `warpscope-cli flame`: a run's CPU profile (nsys CPU samples, py-spy,

@@ -5,10 +5,10 @@
 #include <glib/gi18n.h>
 
 #include "ws-cli.h"
-#include "ws-error.h"
 #include "ws-lanes.h"
 #include "ws-range-bottleneck-project.h"
 #include "ws-range-bottleneck-table.h"
+#include "ws-reader-error.h"
 #include "ws-why-json.h"
 
 int

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "ws-cpu-reader-private.h"
-#include "ws-error.h"
+#include "ws-reader-error.h"
 
 /* Collapsed stacks, the FlameGraph tools' format that py-spy writes with
  * `--format raw`: one line per distinct stack, frames root first joined by

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "ws-compressed.h"
-#include "ws-error.h"
+#include "ws-reader-error.h"
 
 /* Output grows by this much at a time. */
 #define CHUNK ((gsize) 64 * 1024)

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "ws-cpu-reader-private.h"
-#include "ws-error.h"
+#include "ws-reader-error.h"
 
 /* cProfile's printed statistics (`python -m cProfile -s time script`, or
  * pstats' print_stats()), after whatever the program printed first:

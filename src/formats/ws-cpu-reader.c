@@ -10,8 +10,8 @@
 #include "ws-compressed.h"
 #include "ws-cpu-reader-private.h"
 #include "ws-cpu-reader.h"
-#include "ws-error.h"
 #include "ws-file.h"
+#include "ws-reader-error.h"
 
 /* How far into a file its profile may start: cProfile prints after the
  * program's own output. */

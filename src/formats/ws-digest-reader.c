@@ -6,8 +6,8 @@
 
 #include "ws-digest-io.h"
 #include "ws-digest-private.h"
-#include "ws-error.h"
 #include "ws-file.h"
+#include "ws-reader-error.h"
 #include "ws-sqlite.h"
 
 /* Reading a job digest (docs/digest.md) back into a WsDigest: every table
@@ -590,8 +590,9 @@ finding_of (Reader *r, sqlite3_stmt *stmt)
   return g_hash_table_lookup (r->findings, finding_key (i64 (stmt, 0), i64 (stmt, 1)));
 }
 
+/* The findings of each rank, by (rank, index) in r->findings. */
 static gboolean
-read_findings (Reader *r, GError **error)
+read_finding_rows (Reader *r, GError **error)
 {
   sqlite3_stmt *stmt;
   int rc;
@@ -627,8 +628,14 @@ read_findings (Reader *r, GError **error)
       g_hash_table_insert (r->findings, finding_key (i64 (stmt, 0), i64 (stmt, 1)), finding);
     }
   sqlite3_finalize (stmt);
-  if (rc != SQLITE_DONE)
-    return damaged (r, "findings", error);
+  return rc == SQLITE_DONE || damaged (r, "findings", error);
+}
+
+static gboolean
+read_finding_evidence (Reader *r, GError **error)
+{
+  sqlite3_stmt *stmt;
+  int rc;
 
   stmt = prepare (r, "finding_evidence",
                   "SELECT rank_id, finding, key, label, unit, value, text FROM finding_evidence"
@@ -658,8 +665,14 @@ read_findings (Reader *r, GError **error)
                                  sqlite3_column_double (stmt, 5));
     }
   sqlite3_finalize (stmt);
-  if (rc != SQLITE_DONE)
-    return damaged (r, "finding_evidence", error);
+  return rc == SQLITE_DONE || damaged (r, "finding_evidence", error);
+}
+
+static gboolean
+read_finding_nvtx (Reader *r, GError **error)
+{
+  sqlite3_stmt *stmt;
+  int rc;
 
   stmt = prepare (r, "finding_nvtx",
                   "SELECT rank_id, finding, name, domain, depth, start_ns, end_ns, instances,"
@@ -690,8 +703,15 @@ read_findings (Reader *r, GError **error)
       g_ptr_array_add (finding->nvtx, nvtx);
     }
   sqlite3_finalize (stmt);
-  if (rc != SQLITE_DONE)
-    return damaged (r, "finding_nvtx", error);
+  return rc == SQLITE_DONE || damaged (r, "finding_nvtx", error);
+}
+
+/* The time ranges and notes of the findings. */
+static gboolean
+read_finding_ranges_and_notes (Reader *r, GError **error)
+{
+  sqlite3_stmt *stmt;
+  int rc;
 
   stmt = prepare (r, "finding_ranges",
                   "SELECT rank_id, finding, start_ns, end_ns FROM finding_ranges"
@@ -725,6 +745,13 @@ read_findings (Reader *r, GError **error)
     }
   sqlite3_finalize (stmt);
   return rc == SQLITE_DONE || damaged (r, "finding_notes", error);
+}
+
+static gboolean
+read_findings (Reader *r, GError **error)
+{
+  return read_finding_rows (r, error) && read_finding_evidence (r, error) &&
+         read_finding_nvtx (r, error) && read_finding_ranges_and_notes (r, error);
 }
 
 static WsDigest *

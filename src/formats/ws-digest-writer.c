@@ -11,7 +11,7 @@
 #include "ws-atomic-file.h"
 #include "ws-digest-io.h"
 #include "ws-digest-private.h"
-#include "ws-error.h"
+#include "ws-reader-error.h"
 
 /* Writing a job digest: one SQLite file, written whole into a temporary
  * file beside the target and renamed over it when complete.  The schema

@@ -9,7 +9,6 @@
 #include "ws-compressed.h"
 #include "ws-cpu-reader.h"
 #include "ws-digest-io.h"
-#include "ws-error.h"
 #include "ws-file.h"
 #include "ws-input.h"
 #include "ws-ncu-reader.h"
@@ -17,41 +16,9 @@
 #include "ws-nvprof-log.h"
 #include "ws-nvprof-reader.h"
 #include "ws-nvprof-trace.h"
+#include "ws-reader-error.h"
 
 #define HEAD_BYTES 8192
-
-const char *
-ws_input_kind_to_string (WsInputKind kind)
-{
-  switch (kind)
-    {
-      case WS_INPUT_FOLDER:
-        return "capture-folder";
-      case WS_INPUT_NSYS_SQLITE:
-        return "nsys-sqlite";
-      case WS_INPUT_NSYS_STATS_CSV:
-        return "nsys-stats-csv";
-      case WS_INPUT_NCU_CSV:
-        return "ncu-csv";
-      case WS_INPUT_NSYS_REPORT:
-        return "nsys-rep";
-      case WS_INPUT_NCU_REPORT:
-        return "ncu-rep";
-      case WS_INPUT_NVPROF_SQLITE:
-        return "nvprof-sqlite";
-      case WS_INPUT_CPU_PROFILE:
-        return "cpu-profile";
-      case WS_INPUT_DIGEST:
-        return "warpscope-digest";
-      case WS_INPUT_NVPROF_LOG:
-        return "nvprof-log";
-      case WS_INPUT_NVPROF_TRACE:
-        return "nvprof-gpu-trace";
-      case WS_INPUT_UNKNOWN:
-      default:
-        return "unknown";
-    }
-}
 
 static gboolean
 has_suffix_ci (const char *path, const char *suffix)
@@ -59,6 +26,167 @@ has_suffix_ci (const char *path, const char *suffix)
   g_autofree char *lower = g_ascii_strdown (path, -1);
 
   return g_str_has_suffix (lower, suffix);
+}
+
+/* ---- sniffs, one per row ------------------------------------------------ */
+
+static gboolean
+sniff_folder (const WsInputHead *head, GError **error)
+{
+  return S_ISDIR (head->st.st_mode);
+}
+
+static gboolean
+sniff_nsys_report (const WsInputHead *head, GError **error)
+{
+  return has_suffix_ci (head->path, ".nsys-rep") || has_suffix_ci (head->path, ".qdrep");
+}
+
+static gboolean
+sniff_ncu_report (const WsInputHead *head, GError **error)
+{
+  return has_suffix_ci (head->path, ".ncu-rep");
+}
+
+/* A digest by its name or its SQLite application id: the digest reader
+ * names what is wrong with a damaged one. */
+static gboolean
+sniff_digest (const WsInputHead *head, GError **error)
+{
+  return has_suffix_ci (head->path, ".wsdigest") || ws_digest_sniff (head->path);
+}
+
+static gboolean
+is_sqlite (const WsInputHead *head)
+{
+  return head->len >= 15 && memcmp (head->head, "SQLite format 3", 15) == 0;
+}
+
+/* An SQLite file: nvprof's layout, or the nsys reader says whether it is
+ * an export. */
+static gboolean
+sniff_nvprof_sqlite (const WsInputHead *head, GError **error)
+{
+  return is_sqlite (head) && ws_nvprof_reader_sniff (head->path);
+}
+
+static gboolean
+sniff_nsys_sqlite (const WsInputHead *head, GError **error)
+{
+  return is_sqlite (head);
+}
+
+static gboolean
+sniff_nvprof_trace (const WsInputHead *head, GError **error)
+{
+  return ws_nvprof_trace_sniff (head->head, head->len);
+}
+
+static gboolean
+sniff_nvprof_log (const WsInputHead *head, GError **error)
+{
+  return ws_nvprof_log_sniff (head->head, head->len);
+}
+
+static gboolean
+sniff_nsys_stats (const WsInputHead *head, GError **error)
+{
+  return ws_nsys_stats_sniff (head->head, head->len);
+}
+
+static gboolean
+sniff_ncu_csv (const WsInputHead *head, GError **error)
+{
+  return ws_ncu_reader_sniff (head->head, head->len);
+}
+
+/* Not SQLite by content but by name: the SQLite reader says what is wrong. */
+static gboolean
+sniff_sqlite_name (const WsInputHead *head, GError **error)
+{
+  return has_suffix_ci (head->path, ".sqlite") || has_suffix_ci (head->path, ".sqlite3") ||
+         has_suffix_ci (head->path, ".db");
+}
+
+/* A Visual Profiler session or a binary file with an nvprof name. */
+static gboolean
+sniff_nvprof_other (const WsInputHead *head, GError **error)
+{
+  return ws_nvprof_reader_sniff_head (head->path, head->head, head->len, error);
+}
+
+static gboolean
+sniff_cpu_profile (const WsInputHead *head, GError **error)
+{
+  return ws_cpu_reader_sniff (head->path, head->head, head->len, error) != WS_CPU_FORMAT_NONE;
+}
+
+static gboolean
+sniff_compressed (const WsInputHead *head, GError **error)
+{
+  WsCompression compression = ws_compressed_sniff (head->head, head->len);
+
+  if (compression == WS_COMPRESSION_NONE)
+    return FALSE;
+  g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_FORMAT,
+               "%s: a %s-compressed file that is not a CPU profile (Warpscope decompresses "
+               "speedscope JSON, collapsed stacks and cProfile text; decompress other files "
+               "first)",
+               head->path, ws_compression_to_string (compression));
+  return TRUE;
+}
+
+/* In the order they are asked: the first row whose sniff says yes wins. */
+static const WsInputFormat formats[] = {
+  { WS_INPUT_FOLDER, "capture-folder", WS_INPUT_LOAD_FOLDER, FALSE, FALSE, sniff_folder },
+  { WS_INPUT_NSYS_REPORT, "nsys-rep", WS_INPUT_LOAD_EXPORT, TRUE, FALSE, sniff_nsys_report },
+  { WS_INPUT_NCU_REPORT, "ncu-rep", WS_INPUT_LOAD_JOIN, TRUE, FALSE, sniff_ncu_report },
+  { WS_INPUT_DIGEST, "warpscope-digest", WS_INPUT_LOAD_DIGEST, FALSE, TRUE, sniff_digest },
+  { WS_INPUT_NVPROF_SQLITE, "nvprof-sqlite", WS_INPUT_LOAD_EXPORT, FALSE, TRUE,
+    sniff_nvprof_sqlite },
+  { WS_INPUT_NSYS_SQLITE, "nsys-sqlite", WS_INPUT_LOAD_EXPORT, FALSE, TRUE, sniff_nsys_sqlite },
+  { WS_INPUT_NVPROF_TRACE, "nvprof-gpu-trace", WS_INPUT_LOAD_EXPORT, FALSE, TRUE,
+    sniff_nvprof_trace },
+  { WS_INPUT_NVPROF_LOG, "nvprof-log", WS_INPUT_LOAD_JOIN, FALSE, TRUE, sniff_nvprof_log },
+  { WS_INPUT_NSYS_STATS_CSV, "nsys-stats-csv", WS_INPUT_LOAD_JOIN, FALSE, TRUE, sniff_nsys_stats },
+  { WS_INPUT_NCU_CSV, "ncu-csv", WS_INPUT_LOAD_JOIN, FALSE, TRUE, sniff_ncu_csv },
+  { WS_INPUT_NSYS_SQLITE, "nsys-sqlite", WS_INPUT_LOAD_EXPORT, FALSE, TRUE, sniff_sqlite_name },
+  { WS_INPUT_UNKNOWN, "nvprof-other", WS_INPUT_LOAD_NONE, FALSE, TRUE, sniff_nvprof_other },
+  { WS_INPUT_CPU_PROFILE, "cpu-profile", WS_INPUT_LOAD_JOIN, FALSE, TRUE, sniff_cpu_profile },
+  { WS_INPUT_UNKNOWN, "compressed", WS_INPUT_LOAD_NONE, FALSE, TRUE, sniff_compressed },
+};
+
+/**
+ * ws_input_formats:
+ * @n_formats: (out): the number of rows
+ *
+ * Returns: (transfer none) (array length=n_formats): the table of inputs,
+ *   in the order ws_input_detect() asks them
+ */
+const WsInputFormat *
+ws_input_formats (gsize *n_formats)
+{
+  g_return_val_if_fail (n_formats != NULL, NULL);
+
+  *n_formats = G_N_ELEMENTS (formats);
+  return formats;
+}
+
+static const WsInputFormat *
+format_of (WsInputKind kind)
+{
+  for (gsize i = 0; i < G_N_ELEMENTS (formats); i++)
+    if (formats[i].kind == kind && kind != WS_INPUT_UNKNOWN)
+      return &formats[i];
+  return NULL;
+}
+
+const char *
+ws_input_kind_to_string (WsInputKind kind)
+{
+  const WsInputFormat *format = format_of (kind);
+
+  return format != NULL ? format->name : "unknown";
 }
 
 /**
@@ -70,84 +198,77 @@ has_suffix_ci (const char *path, const char *suffix)
 gboolean
 ws_input_kind_is_export (WsInputKind kind)
 {
-  return kind == WS_INPUT_NSYS_SQLITE || kind == WS_INPUT_NSYS_REPORT ||
-         kind == WS_INPUT_NVPROF_SQLITE || kind == WS_INPUT_NVPROF_TRACE;
+  const WsInputFormat *format = format_of (kind);
+
+  return format != NULL && format->load == WS_INPUT_LOAD_EXPORT;
+}
+
+/* Files a folder's run reads as they are: exports and what joins them,
+ * Nsight reports (converted) and digests aside. */
+static gboolean
+kind_is_read_in_folder (WsInputKind kind)
+{
+  const WsInputFormat *format = format_of (kind);
+
+  return format != NULL && !format->converts &&
+         (format->load == WS_INPUT_LOAD_EXPORT || format->load == WS_INPUT_LOAD_JOIN);
+}
+
+/* The head, once, for the first row that reads it: an empty file is
+ * refused here. */
+static gboolean
+read_head (WsInputHead *head, char *bytes, gsize size, GError **error)
+{
+  gssize got;
+
+  if (!ws_file_check_not_empty (head->path, &head->st, error))
+    return FALSE;
+  got = ws_file_read_head (head->path, bytes, size, error);
+  if (got < 0)
+    return FALSE;
+  head->head = bytes;
+  head->len = (gsize) got;
+  /* A UTF-8 byte order mark (CSV saved by a spreadsheet) is not content. */
+  if (got > 3 && memcmp (bytes, "\xef\xbb\xbf", 3) == 0)
+    {
+      head->head += 3;
+      head->len -= 3;
+    }
+  return TRUE;
 }
 
 /**
  * ws_input_detect:
  *
- * Tells what @path holds from its first bytes.  A file that is none of the
- * kinds Warpscope reads gets an error naming it and what was expected.
+ * Tells what @path holds from its first bytes (and for the binary Nsight
+ * reports, from its name): the first row of the table of inputs whose
+ * sniff says yes.  A file that is none of the kinds Warpscope reads gets
+ * an error naming it and what was expected.
  */
 WsInputKind
 ws_input_detect (const char *path, GError **error)
 {
-  char head[HEAD_BYTES];
-  GStatBuf st;
-  gssize got;
+  char bytes[HEAD_BYTES];
+  WsInputHead head = { path };
 
-  if (!ws_file_stat (path, &st, error))
+  if (!ws_file_stat (path, &head.st, error))
     return WS_INPUT_UNKNOWN;
-  if (S_ISDIR (st.st_mode))
-    return WS_INPUT_FOLDER;
-  if (has_suffix_ci (path, ".nsys-rep") || has_suffix_ci (path, ".qdrep"))
-    return WS_INPUT_NSYS_REPORT;
-  if (has_suffix_ci (path, ".ncu-rep"))
-    return WS_INPUT_NCU_REPORT;
-  if (!ws_file_check_not_empty (path, &st, error))
-    return WS_INPUT_UNKNOWN;
-
-  got = ws_file_read_head (path, head, sizeof head, error);
-  if (got < 0)
-    return WS_INPUT_UNKNOWN;
-  /* A UTF-8 byte order mark (CSV saved by a spreadsheet) is not content. */
-  if (got > 3 && memcmp (head, "\xef\xbb\xbf", 3) == 0)
+  for (gsize i = 0; i < G_N_ELEMENTS (formats); i++)
     {
-      memmove (head, head + 3, (gsize) got - 3);
-      got -= 3;
-    }
+      GError *refused = NULL;
+      gboolean found;
 
-  /* An SQLite file: nvprof's layout, or the nsys reader says whether it
-   * is an export. */
-  /* A digest by its name or its SQLite application id: the digest reader
-   * names what is wrong with a damaged one. */
-  if (has_suffix_ci (path, ".wsdigest") || ws_digest_sniff (path))
-    return WS_INPUT_DIGEST;
-  if (got >= 15 && memcmp (head, "SQLite format 3", 15) == 0)
-    return ws_nvprof_reader_sniff (path) ? WS_INPUT_NVPROF_SQLITE : WS_INPUT_NSYS_SQLITE;
-  if (ws_nvprof_trace_sniff (head, (gsize) got))
-    return WS_INPUT_NVPROF_TRACE;
-  if (ws_nvprof_log_sniff (head, (gsize) got))
-    return WS_INPUT_NVPROF_LOG;
-  if (ws_nsys_stats_sniff (head, (gsize) got))
-    return WS_INPUT_NSYS_STATS_CSV;
-  if (ws_ncu_reader_sniff (head, (gsize) got))
-    return WS_INPUT_NCU_CSV;
-  if (has_suffix_ci (path, ".sqlite") || has_suffix_ci (path, ".sqlite3") ||
-      has_suffix_ci (path, ".db"))
-    return WS_INPUT_NSYS_SQLITE; /* let the SQLite reader say what is wrong */
-  if (ws_nvprof_reader_sniff_head (path, head, (gsize) got, error))
-    return WS_INPUT_UNKNOWN;
-  {
-    GError *cpu_error = NULL;
-
-    if (ws_cpu_reader_sniff (path, head, (gsize) got, &cpu_error) != WS_CPU_FORMAT_NONE)
-      return WS_INPUT_CPU_PROFILE;
-    if (cpu_error != NULL)
-      {
-        g_propagate_error (error, cpu_error);
+      if (formats[i].reads_head && head.head == NULL &&
+          !read_head (&head, bytes, sizeof bytes, error))
         return WS_INPUT_UNKNOWN;
-      }
-  }
-  if (ws_compressed_sniff (head, (gsize) got) != WS_COMPRESSION_NONE)
-    {
-      g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_FORMAT,
-                   "%s: a %s-compressed file that is not a CPU profile (Warpscope decompresses "
-                   "speedscope JSON, collapsed stacks and cProfile text; decompress other files "
-                   "first)",
-                   path, ws_compression_to_string (ws_compressed_sniff (head, (gsize) got)));
-      return WS_INPUT_UNKNOWN;
+      found = formats[i].sniff (&head, &refused);
+      if (refused != NULL)
+        {
+          g_propagate_error (error, refused);
+          return WS_INPUT_UNKNOWN;
+        }
+      if (found)
+        return formats[i].kind;
     }
 
   g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_FORMAT,
@@ -240,10 +361,7 @@ ws_input_expand_folder (const char *folder, GPtrArray *files, char **run_json, G
       const char *path = g_ptr_array_index (found, i);
       WsInputKind kind = ws_input_detect (path, NULL);
 
-      if (kind == WS_INPUT_NSYS_SQLITE || kind == WS_INPUT_NVPROF_SQLITE ||
-          kind == WS_INPUT_NSYS_STATS_CSV || kind == WS_INPUT_NCU_CSV ||
-          kind == WS_INPUT_CPU_PROFILE || kind == WS_INPUT_NVPROF_LOG ||
-          kind == WS_INPUT_NVPROF_TRACE)
+      if (kind_is_read_in_folder (kind))
         {
           exports += ws_input_kind_is_export (kind);
           ncu_csvs += kind == WS_INPUT_NCU_CSV;

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <glib.h>
+#include <glib/gstdio.h>
 
 G_BEGIN_DECLS
 
@@ -23,6 +24,46 @@ typedef enum
   WS_INPUT_NVPROF_TRACE,  /* `nvprof --print-gpu-trace`, text or `--csv` */
 } WsInputKind;
 
+/* How a file of a kind becomes (part of) a run: which loader it needs. */
+typedef enum
+{
+  WS_INPUT_LOAD_NONE,   /* read by no loader: a refusal row */
+  WS_INPUT_LOAD_FOLDER, /* expanded into its files (ws_input_expand_folder) */
+  WS_INPUT_LOAD_EXPORT, /* a trace of a whole run: one per run, the anchor the others join */
+  WS_INPUT_LOAD_JOIN,   /* joins the export of its run (a CSV, a log, a CPU profile) */
+  WS_INPUT_LOAD_DIGEST, /* a job of its own, read by the digest loader */
+} WsInputLoad;
+
+/* What a sniff is shown: the file's name and status and, for rows that
+ * read content, its first bytes (read once, a UTF-8 byte order mark left
+ * out; NULL until the first such row). */
+typedef struct
+{
+  const char *path;
+  GStatBuf st;
+  const char *head;
+  gsize len;
+} WsInputHead;
+
+/* Whether the file is of the row's kind.  A sniff that knows the file and
+ * refuses it sets @error (one line naming the file) and detection stops. */
+typedef gboolean (*WsInputSniff) (const WsInputHead *head, GError **error);
+
+/* One row of the table of inputs: ws_input_detect() asks each row's sniff
+ * in order and takes the first that says yes.  A row of kind
+ * %WS_INPUT_UNKNOWN only refuses (a file recognised as one Warpscope does
+ * not read).  A new format is its reader and one row. */
+typedef struct
+{
+  WsInputKind kind;
+  const char *name;    /* the kind's name (ws_input_kind_to_string), or the refusal's */
+  WsInputLoad load;    /* the loader it needs */
+  gboolean converts;   /* an Nsight report: `nsys export` or `ncu --import` first */
+  gboolean reads_head; /* the sniff looks at the head: an empty file is refused before */
+  WsInputSniff sniff;
+} WsInputFormat;
+
+const WsInputFormat *ws_input_formats (gsize *n_formats);
 WsInputKind ws_input_detect (const char *path, GError **error);
 gboolean ws_input_kind_is_export (WsInputKind kind);
 const char *ws_input_kind_to_string (WsInputKind kind);

@@ -6,9 +6,9 @@
 #include <string.h>
 
 #include "ws-csv.h"
-#include "ws-error.h"
 #include "ws-limits.h"
 #include "ws-ncu-reader.h"
+#include "ws-reader-error.h"
 
 /* The details page names metrics for people ("Duration"); the gauges look
  * them up by raw name.  Checked against the raw page of the same report

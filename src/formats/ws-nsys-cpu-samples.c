@@ -4,9 +4,9 @@
 
 #include "ws-hash.h"
 #include "ws-cpu-profile.h"
-#include "ws-error.h"
 #include "ws-limits.h"
 #include "ws-nsys-reader-private.h"
+#include "ws-reader-error.h"
 #include "ws-run-build.h"
 #include "ws-sqlite.h"
 

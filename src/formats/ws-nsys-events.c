@@ -3,10 +3,10 @@
 #include "config.h"
 
 #include "ws-hash.h"
-#include "ws-error.h"
 #include "ws-limits.h"
 #include "ws-nsys-reader-private.h"
 #include "ws-nvtx-depth.h"
+#include "ws-reader-error.h"
 #include "ws-run-build.h"
 #include "ws-sort.h"
 #include "ws-sqlite.h"

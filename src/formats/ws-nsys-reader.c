@@ -7,10 +7,10 @@
 #include <string.h>
 
 #include "ws-hash.h"
-#include "ws-error.h"
 #include "ws-limits.h"
 #include "ws-nsys-reader-private.h"
 #include "ws-nsys-reader.h"
+#include "ws-reader-error.h"
 #include "ws-run-build.h"
 #include "ws-sort.h"
 #include "ws-sqlite.h"
@@ -363,6 +363,20 @@ typedef struct
   gint64 rows;
 } TablePlan;
 
+/* The rows of the plan in ws_nsys_reader_load(). */
+enum
+{
+  P_KERNEL,
+  P_MEMCPY,
+  P_MEMSET,
+  P_RUNTIME,
+  P_NVTX,
+  P_MEM_USAGE,
+  P_METRICS,
+  P_OSRT,
+  N_PLAN
+};
+
 gboolean
 ws_nsys_reader_sniff (const char *path, GError **error)
 {
@@ -391,6 +405,111 @@ ws_nsys_reader_sniff (const char *path, GError **error)
   return FALSE;
 }
 
+/* Counts every table first: for progress, for exact allocations, and to
+ * refuse up front what would not fit in memory. */
+static gboolean
+count_tables (WsNsysReader *r, const char *path, TablePlan *plan, GError **error)
+{
+  guint64 need = 0;
+
+  for (gsize i = 0; i < N_PLAN; i++)
+    {
+      plan[i].found = ws_sqlite_find_table (r->sql, plan[i].table);
+      if (plan[i].found == NULL && (plan[i].flag & r->flags) &&
+          ws_sqlite_is_view (r->sql, plan[i].table))
+        {
+          g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_SCHEMA,
+                       _ ("%1$s: %2$s is a view, not a table; Warpscope reads no views (they run "
+                          "the file's own SQL)"),
+                       path, plan[i].table);
+          return FALSE;
+        }
+      if (plan[i].found == NULL)
+        continue;
+      /* A lean load counts only what it reads: count(*) is a full scan. */
+      if ((r->flags & WS_LOAD_LEAN) && !(plan[i].flag & r->flags))
+        {
+          plan[i].rows = -1;
+          continue;
+        }
+      if (!ws_sqlite_count (r->sql, plan[i].found, &plan[i].rows, error))
+        return FALSE;
+      if (plan[i].flag & r->flags)
+        {
+          r->rows_total += plan[i].rows;
+          need += (guint64) plan[i].rows * plan[i].bytes_per_row;
+        }
+      if (!ws_limits_check_rows (path, plan[i].found, plan[i].rows, plan[i].bytes_per_row, error))
+        return FALSE;
+    }
+  /* Memory operations are one table of the run: memcpy and memset together. */
+  if ((r->flags & WS_LOAD_MEMOPS) &&
+      MAX (plan[P_MEMCPY].rows, 0) + MAX (plan[P_MEMSET].rows, 0) > (gint64) G_MAXUINT32)
+    {
+      g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_TOO_LARGE,
+                   "%s: %" G_GINT64_FORMAT " memory operations (%s and %s), more than the %u "
+                   "a table may have",
+                   path, plan[P_MEMCPY].rows + plan[P_MEMSET].rows, plan[P_MEMCPY].found,
+                   plan[P_MEMSET].found, G_MAXUINT32);
+      return FALSE;
+    }
+  /* A table out of order is sorted at load, beside itself: the largest
+   * table's scratch counts too. */
+  {
+    gint64 largest = 0;
+
+    for (gsize i = 0; i < N_PLAN; i++)
+      if ((plan[i].flag & r->flags) && i != P_MEMSET)
+        largest = MAX (largest, plan[i].rows + (i == P_MEMCPY ? MAX (plan[P_MEMSET].rows, 0) : 0));
+    need += ws_sort_scratch_bytes ((guint64) MAX (largest, 0));
+  }
+  if (need > ws_limits_memory_budget ())
+    {
+      g_autofree char *size = g_format_size (need);
+
+      g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_TOO_LARGE,
+                   "%s: its events need about %s of memory, more than this machine allows", path,
+                   size);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* Reads the event tables the load asks for and the file has. */
+static gboolean
+load_tables (WsNsysReader *r, const TablePlan *plan, GError **error)
+{
+  if ((r->flags & WS_LOAD_KERNELS) && plan[P_KERNEL].found != NULL &&
+      !ws_nsys_load_kernels (r, plan[P_KERNEL].found, plan[P_KERNEL].rows, error))
+    return FALSE;
+  if ((r->flags & WS_LOAD_MEMOPS) && r->run->has_memory_tables &&
+      !ws_nsys_load_memops (r, plan[P_MEMCPY].found, plan[P_MEMCPY].rows, plan[P_MEMSET].found,
+                            plan[P_MEMSET].rows, error))
+    return FALSE;
+  if ((r->flags & WS_LOAD_API) && plan[P_RUNTIME].found != NULL &&
+      !ws_nsys_load_api (r, plan[P_RUNTIME].found, plan[P_RUNTIME].rows, error))
+    return FALSE;
+  if ((r->flags & WS_LOAD_NVTX) && plan[P_NVTX].found != NULL &&
+      !ws_nsys_load_nvtx (r, plan[P_NVTX].found, plan[P_NVTX].rows, error))
+    return FALSE;
+  if ((r->flags & WS_LOAD_MEM_USAGE) && plan[P_MEM_USAGE].found != NULL &&
+      !ws_nsys_load_mem_usage (r, plan[P_MEM_USAGE].found, plan[P_MEM_USAGE].rows, error))
+    return FALSE;
+  if ((r->flags & WS_LOAD_GPU_METRICS) && plan[P_METRICS].found != NULL &&
+      !ws_nsys_load_gpu_metrics (r, plan[P_METRICS].found, plan[P_METRICS].rows, error))
+    return FALSE;
+  if ((r->flags & WS_LOAD_OSRT) && plan[P_OSRT].found != NULL &&
+      !ws_nsys_load_osrt (r, plan[P_OSRT].found, plan[P_OSRT].rows, error))
+    return FALSE;
+  if ((r->flags & WS_LOAD_CPU_SAMPLES) &&
+      ws_sqlite_find_table (r->sql, "COMPOSITE_EVENTS") != NULL &&
+      ws_sqlite_find_table (r->sql, "SAMPLING_CALLCHAINS") != NULL &&
+      !ws_nsys_load_cpu_samples (r, ws_sqlite_find_table (r->sql, "COMPOSITE_EVENTS"),
+                                 ws_sqlite_find_table (r->sql, "SAMPLING_CALLCHAINS"), error))
+    return FALSE;
+  return TRUE;
+}
+
 /**
  * ws_nsys_reader_load:
  * @flags: which event tables to read
@@ -406,7 +525,7 @@ WsRun *
 ws_nsys_reader_load (const char *path, WsLoadFlags flags, GCancellable *cancellable,
                      WsProgressFunc progress, gpointer progress_data, GError **error)
 {
-  TablePlan plan[] = {
+  TablePlan plan[N_PLAN] = {
     { "kernels", "CUPTI_ACTIVITY_KIND_KERNEL", WS_LOAD_KERNELS, 48 },
     { "memcpy", "CUPTI_ACTIVITY_KIND_MEMCPY", WS_LOAD_MEMOPS, 48 },
     { "memset", "CUPTI_ACTIVITY_KIND_MEMSET", WS_LOAD_MEMOPS, 48 },
@@ -416,21 +535,9 @@ ws_nsys_reader_load (const char *path, WsLoadFlags flags, GCancellable *cancella
     { "gpu-metrics", "GPU_METRICS", WS_LOAD_GPU_METRICS, 44 },
     { "os-runtime", "OSRT_API", WS_LOAD_OSRT, 24 },
   };
-  enum
-  {
-    P_KERNEL,
-    P_MEMCPY,
-    P_MEMSET,
-    P_RUNTIME,
-    P_NVTX,
-    P_MEM_USAGE,
-    P_METRICS,
-    P_OSRT
-  };
   g_autoptr (WsRun) run = NULL;
   g_autoptr (WsSqlite) sql = NULL;
   WsNsysReader r = { 0 };
-  guint64 budget_need = 0;
   gboolean ok = FALSE;
 
   g_return_val_if_fail (path != NULL, NULL);
@@ -447,67 +554,8 @@ ws_nsys_reader_load (const char *path, WsLoadFlags flags, GCancellable *cancella
 
   ws_nsys_reader_init (&r, sql, run, flags, progress, progress_data);
 
-  /* Count every table first: for progress, for exact allocations, and to
-   * refuse up front what would not fit in memory. */
-  for (gsize i = 0; i < G_N_ELEMENTS (plan); i++)
-    {
-      plan[i].found = ws_sqlite_find_table (sql, plan[i].table);
-      if (plan[i].found == NULL && (plan[i].flag & flags) && ws_sqlite_is_view (sql, plan[i].table))
-        {
-          g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_SCHEMA,
-                       _ ("%1$s: %2$s is a view, not a table; Warpscope reads no views (they run "
-                          "the file's own SQL)"),
-                       path, plan[i].table);
-          goto out;
-        }
-      if (plan[i].found == NULL)
-        continue;
-      /* A lean load counts only what it reads: count(*) is a full scan. */
-      if ((flags & WS_LOAD_LEAN) && !(plan[i].flag & flags))
-        {
-          plan[i].rows = -1;
-          continue;
-        }
-      if (!ws_sqlite_count (sql, plan[i].found, &plan[i].rows, error))
-        goto out;
-      if (plan[i].flag & flags)
-        {
-          r.rows_total += plan[i].rows;
-          budget_need += (guint64) plan[i].rows * plan[i].bytes_per_row;
-        }
-      if (!ws_limits_check_rows (path, plan[i].found, plan[i].rows, plan[i].bytes_per_row, error))
-        goto out;
-    }
-  /* Memory operations are one table of the run: memcpy and memset together. */
-  if ((flags & WS_LOAD_MEMOPS) &&
-      MAX (plan[P_MEMCPY].rows, 0) + MAX (plan[P_MEMSET].rows, 0) > (gint64) G_MAXUINT32)
-    {
-      g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_TOO_LARGE,
-                   "%s: %" G_GINT64_FORMAT " memory operations (%s and %s), more than the %u "
-                   "a table may have",
-                   path, plan[P_MEMCPY].rows + plan[P_MEMSET].rows, plan[P_MEMCPY].found,
-                   plan[P_MEMSET].found, G_MAXUINT32);
-      goto out;
-    }
-  /* A table out of order is sorted at load, beside itself: the largest
-   * table's scratch counts too. */
-  {
-    gint64 largest = 0;
-
-    for (gsize i = 0; i < G_N_ELEMENTS (plan); i++)
-      if ((plan[i].flag & flags) && i != P_MEMSET)
-        largest = MAX (largest, plan[i].rows + (i == P_MEMCPY ? MAX (plan[P_MEMSET].rows, 0) : 0));
-    budget_need += ws_sort_scratch_bytes ((guint64) MAX (largest, 0));
-  }
-  if (budget_need > ws_limits_memory_budget ())
-    {
-      g_autofree char *need = g_format_size (budget_need);
-
-      g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_TOO_LARGE,
-                   "%s: its events need about %s of memory, more than this machine allows", path,
-                   need);
-      goto out;
-    }
+  if (!count_tables (&r, path, plan, error))
+    goto out;
 
   run->has_kernel_table = plan[P_KERNEL].found != NULL;
   run->has_nvtx_table = plan[P_NVTX].found != NULL;
@@ -520,32 +568,7 @@ ws_nsys_reader_load (const char *path, WsLoadFlags flags, GCancellable *cancella
     goto out;
   r.rows_done = 0;
 
-  if ((flags & WS_LOAD_KERNELS) && plan[P_KERNEL].found != NULL &&
-      !ws_nsys_load_kernels (&r, plan[P_KERNEL].found, plan[P_KERNEL].rows, error))
-    goto out;
-  if ((flags & WS_LOAD_MEMOPS) && run->has_memory_tables &&
-      !ws_nsys_load_memops (&r, plan[P_MEMCPY].found, plan[P_MEMCPY].rows, plan[P_MEMSET].found,
-                            plan[P_MEMSET].rows, error))
-    goto out;
-  if ((flags & WS_LOAD_API) && plan[P_RUNTIME].found != NULL &&
-      !ws_nsys_load_api (&r, plan[P_RUNTIME].found, plan[P_RUNTIME].rows, error))
-    goto out;
-  if ((flags & WS_LOAD_NVTX) && plan[P_NVTX].found != NULL &&
-      !ws_nsys_load_nvtx (&r, plan[P_NVTX].found, plan[P_NVTX].rows, error))
-    goto out;
-  if ((flags & WS_LOAD_MEM_USAGE) && plan[P_MEM_USAGE].found != NULL &&
-      !ws_nsys_load_mem_usage (&r, plan[P_MEM_USAGE].found, plan[P_MEM_USAGE].rows, error))
-    goto out;
-  if ((flags & WS_LOAD_GPU_METRICS) && plan[P_METRICS].found != NULL &&
-      !ws_nsys_load_gpu_metrics (&r, plan[P_METRICS].found, plan[P_METRICS].rows, error))
-    goto out;
-  if ((flags & WS_LOAD_OSRT) && plan[P_OSRT].found != NULL &&
-      !ws_nsys_load_osrt (&r, plan[P_OSRT].found, plan[P_OSRT].rows, error))
-    goto out;
-  if ((flags & WS_LOAD_CPU_SAMPLES) && ws_sqlite_find_table (sql, "COMPOSITE_EVENTS") != NULL &&
-      ws_sqlite_find_table (sql, "SAMPLING_CALLCHAINS") != NULL &&
-      !ws_nsys_load_cpu_samples (&r, ws_sqlite_find_table (sql, "COMPOSITE_EVENTS"),
-                                 ws_sqlite_find_table (sql, "SAMPLING_CALLCHAINS"), error))
+  if (!load_tables (&r, plan, error))
     goto out;
 
   for (gsize i = 0; i < G_N_ELEMENTS (plan); i++)

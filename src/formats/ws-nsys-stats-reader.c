@@ -7,8 +7,8 @@
 #include <string.h>
 
 #include "ws-csv.h"
-#include "ws-error.h"
 #include "ws-nsys-stats-reader.h"
+#include "ws-reader-error.h"
 
 /* Text reports are small; anything bigger is not one. */
 #define MAX_REPORT_BYTES (256 * 1024 * 1024)
@@ -387,6 +387,118 @@ add_row (Parse *p, GPtrArray *fields, guint line, GError **error)
   return TRUE;
 }
 
+/* The header has the columns a summary needs, each in a unit nsys writes. */
+static gboolean
+check_columns (const char *path, guint header_line, const Column *cols, GPtrArray *headers,
+               GError **error)
+{
+  gboolean has_total = FALSE, has_count = FALSE;
+
+  for (guint c = 0; c < headers->len; c++)
+    {
+      has_total |= cols[c].role == COL_TOTAL;
+      has_count |= cols[c].role == COL_COUNT;
+    }
+  if (!has_total || !has_count)
+    {
+      g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_FORMAT,
+                   "%s: line %u: the header has no total or instance count column", path,
+                   header_line);
+      return FALSE;
+    }
+  for (guint c = 0; c < headers->len; c++)
+    if (cols[c].role != COL_OTHER && cols[c].role != COL_STYLE && cols[c].role != COL_NAME &&
+        isnan (cols[c].scale))
+      {
+        g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_FORMAT,
+                     _ ("%1$s: line %2$u: column “%3$s” has a unit nsys does not write "
+                        "(expected ns, us, ms, s or MB)"),
+                     path, header_line, (const char *) g_ptr_array_index (headers, c));
+        return FALSE;
+      }
+  if (!has_role (cols, headers->len, COL_NAME))
+    {
+      g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_FORMAT,
+                   _ ("%1$s: line %2$u: the header has no Name column (nor Range or Operation)"),
+                   path, header_line);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* The rows of a table as printed on the console, cut at the header's
+ * dashes, up to the first blank or `**` line. */
+static gboolean
+parse_console_rows (Parse *p, char **lines, guint header_line, GArray *spans, GError **error)
+{
+  g_autoptr (GPtrArray) rows = g_ptr_array_new_with_free_func ((GDestroyNotify) g_ptr_array_unref);
+  guint first = header_line + 1;
+
+  for (guint i = first; lines[i] != NULL; i++)
+    {
+      char *line = g_strchomp (lines[i]);
+      const char *text_start = line + strspn (line, " ");
+
+      if (text_start[0] == '\0' || g_str_has_prefix (text_start, "**"))
+        break;
+      g_ptr_array_add (rows, split_console (line, spans));
+    }
+  for (guint r = 0; r < rows->len; r++)
+    for (guint c = 0; c < p->n_cols; c++)
+      if (p->cols[c].role == COL_AVG &&
+          looks_decimal_comma (g_ptr_array_index ((GPtrArray *) g_ptr_array_index (rows, r), c)))
+        p->decimal_comma = TRUE;
+  for (guint r = 0; r < rows->len; r++)
+    if (!add_row (p, g_ptr_array_index (rows, r), first + r + 1, error))
+      return FALSE;
+  return TRUE;
+}
+
+/* The CSV rows after the header, blank lines left out. */
+static gboolean
+parse_csv_rows (Parse *p, WsCsvReader *reader, GError **error)
+{
+  g_autoptr (GPtrArray) rows = g_ptr_array_new_with_free_func ((GDestroyNotify) g_ptr_array_unref);
+  g_autoptr (GArray) line_numbers = g_array_new (FALSE, FALSE, sizeof (guint));
+  GError *local_error = NULL;
+
+  for (;;)
+    {
+      guint line = ws_csv_reader_line (reader);
+      GPtrArray *row = g_ptr_array_new_with_free_func (g_free);
+
+      if (!ws_csv_reader_next (reader, row, &local_error))
+        {
+          g_ptr_array_unref (row);
+          break;
+        }
+      if (row->len == 1 && ((char *) g_ptr_array_index (row, 0))[0] == '\0')
+        {
+          g_ptr_array_unref (row);
+          continue;
+        }
+      g_ptr_array_add (rows, row);
+      g_array_append_val (line_numbers, line);
+    }
+  if (local_error != NULL)
+    {
+      g_propagate_error (error, local_error);
+      return FALSE;
+    }
+  for (guint r = 0; r < rows->len; r++)
+    {
+      GPtrArray *row = g_ptr_array_index (rows, r);
+
+      for (guint c = 0; c < row->len && c < p->n_cols; c++)
+        if (p->cols[c].role == COL_AVG && looks_decimal_comma (g_ptr_array_index (row, c)))
+          p->decimal_comma = TRUE;
+    }
+  for (guint r = 0; r < rows->len; r++)
+    if (!add_row (p, g_ptr_array_index (rows, r), g_array_index (line_numbers, guint, r), error))
+      return FALSE;
+  return TRUE;
+}
+
 /**
  * ws_nsys_stats_parse:
  *
@@ -457,112 +569,17 @@ ws_nsys_stats_parse (const char *path, const char *text, gsize len, GError **err
   cols = g_new0 (Column, headers->len);
   for (guint c = 0; c < headers->len; c++)
     cols[c] = classify (g_ptr_array_index (headers, c));
-  {
-    gboolean has_total = FALSE, has_count = FALSE;
-
-    for (guint c = 0; c < headers->len; c++)
-      {
-        has_total |= cols[c].role == COL_TOTAL;
-        has_count |= cols[c].role == COL_COUNT;
-      }
-    if (!has_total || !has_count)
-      {
-        g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_FORMAT,
-                     "%s: line %u: the header has no total or instance count column", path,
-                     header_line);
-        return NULL;
-      }
-    for (guint c = 0; c < headers->len; c++)
-      if (cols[c].role != COL_OTHER && cols[c].role != COL_STYLE && cols[c].role != COL_NAME &&
-          isnan (cols[c].scale))
-        {
-          g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_FORMAT,
-                       _ ("%1$s: line %2$u: column “%3$s” has a unit nsys does not write "
-                          "(expected ns, us, ms, s or MB)"),
-                       path, header_line, (const char *) g_ptr_array_index (headers, c));
-          return NULL;
-        }
-    if (!has_role (cols, headers->len, COL_NAME))
-      {
-        g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_FORMAT,
-                     _ ("%1$s: line %2$u: the header has no Name column (nor Range or Operation)"),
-                     path, header_line);
-        return NULL;
-      }
-  }
+  if (!check_columns (path, header_line, cols, headers, error))
+    return NULL;
 
   summary = ws_summary_new (report_kind (path, cols, headers));
   p.cols = cols;
   p.n_cols = headers->len;
   p.summary = summary;
 
-  if (console)
-    {
-      g_autoptr (GPtrArray) rows =
-        g_ptr_array_new_with_free_func ((GDestroyNotify) g_ptr_array_unref);
-      guint first = header_line + 1;
-
-      for (guint i = first; lines[i] != NULL; i++)
-        {
-          char *line = g_strchomp (lines[i]);
-          const char *text_start = line + strspn (line, " ");
-
-          if (text_start[0] == '\0' || g_str_has_prefix (text_start, "**"))
-            break;
-          g_ptr_array_add (rows, split_console (line, spans));
-        }
-      for (guint r = 0; r < rows->len; r++)
-        for (guint c = 0; c < headers->len; c++)
-          if (cols[c].role == COL_AVG && looks_decimal_comma (g_ptr_array_index (
-                                           (GPtrArray *) g_ptr_array_index (rows, r), c)))
-            p.decimal_comma = TRUE;
-      for (guint r = 0; r < rows->len; r++)
-        if (!add_row (&p, g_ptr_array_index (rows, r), first + r + 1, error))
-          return NULL;
-    }
-  else
-    {
-      g_autoptr (GPtrArray) rows =
-        g_ptr_array_new_with_free_func ((GDestroyNotify) g_ptr_array_unref);
-      g_autoptr (GArray) line_numbers = g_array_new (FALSE, FALSE, sizeof (guint));
-      GError *local_error = NULL;
-
-      for (;;)
-        {
-          guint line = ws_csv_reader_line (reader);
-          GPtrArray *row = g_ptr_array_new_with_free_func (g_free);
-
-          if (!ws_csv_reader_next (reader, row, &local_error))
-            {
-              g_ptr_array_unref (row);
-              break;
-            }
-          if (row->len == 1 && ((char *) g_ptr_array_index (row, 0))[0] == '\0')
-            {
-              g_ptr_array_unref (row);
-              continue;
-            }
-          g_ptr_array_add (rows, row);
-          g_array_append_val (line_numbers, line);
-        }
-      if (local_error != NULL)
-        {
-          g_propagate_error (error, local_error);
-          return NULL;
-        }
-      for (guint r = 0; r < rows->len; r++)
-        {
-          GPtrArray *row = g_ptr_array_index (rows, r);
-
-          for (guint c = 0; c < row->len && c < headers->len; c++)
-            if (cols[c].role == COL_AVG && looks_decimal_comma (g_ptr_array_index (row, c)))
-              p.decimal_comma = TRUE;
-        }
-      for (guint r = 0; r < rows->len; r++)
-        if (!add_row (&p, g_ptr_array_index (rows, r), g_array_index (line_numbers, guint, r),
-                      error))
-          return NULL;
-    }
+  if (console ? !parse_console_rows (&p, lines, header_line, spans, error)
+              : !parse_csv_rows (&p, reader, error))
+    return NULL;
 
   /* Keep the shares as nsys printed them; the total is the sum. */
   {

@@ -6,9 +6,9 @@
 #include <string.h>
 
 #include "ws-csv.h"
-#include "ws-error.h"
 #include "ws-nvprof-log.h"
 #include "ws-nvprof-metrics.h"
+#include "ws-reader-error.h"
 
 /* nvprof's console output (`nvprof ./app`, CUDA ≤ 10) and its `--csv`
  * form: per profiled process, `==PID== Profiling result:` then a table of
@@ -438,52 +438,29 @@ pid_rest (Parser *p, guint32 pid, const char *rest, GError **error)
   return TRUE;
 }
 
-static gboolean
-parse_line (Parser *p, char *line, GError **error)
+/* A line in a metrics or events table: 1 when the table took it, 0 when
+ * the table ended before it, -1 with @error set. */
+static int
+metrics_line (Parser *p, char *line, GError **error)
 {
   guint32 pid;
   const char *rest;
-  g_autofree char *stripped = g_strstrip (g_strdup (line));
+  int taken = 0;
 
-  if (p->mode == MODE_METRICS)
-    {
-      int taken = 0;
+  if (!pid_line (line, &pid, &rest))
+    taken = ws_nvprof_metrics_line (p->metrics, p->line, line, error);
+  if (taken != 0)
+    return taken;
+  if (!ws_nvprof_metrics_end (p->metrics, error))
+    return -1;
+  p->mode = MODE_NONE;
+  return 0;
+}
 
-      if (!pid_line (line, &pid, &rest))
-        taken = ws_nvprof_metrics_line (p->metrics, p->line, line, error);
-      if (taken < 0)
-        return FALSE;
-      if (taken > 0)
-        return TRUE;
-      if (!ws_nvprof_metrics_end (p->metrics, error))
-        return FALSE;
-      p->mode = MODE_NONE;
-    }
-  if (p->mode != MODE_METRICS &&
-      (g_str_has_prefix (line, "\"Device\",\"Kernel\",\"Invocations\",") ||
-       (g_str_has_prefix (stripped, "Invocations ") &&
-        (strstr (stripped, " Metric Name ") != NULL || strstr (stripped, " Event Name ") != NULL))))
-    {
-      /* A table without its `==PID== Metric result:` line (cut out of a
-       * log, or nvprof's --log-file without the preamble). */
-      if (p->current == NULL)
-        result_new (p, 0);
-      p->current->metrics = TRUE;
-      if (p->metrics == NULL)
-        p->metrics = ws_nvprof_metrics_new (p->path);
-      ws_nvprof_metrics_begin (p->metrics, p->current->pid, p->current->command, FALSE);
-      p->mode = MODE_METRICS;
-      return ws_nvprof_metrics_line (p->metrics, p->line, line, error) >= 0;
-    }
-  if (pid_line (line, &pid, &rest))
-    return pid_rest (p, pid, rest, error);
-  if (g_str_has_prefix (line, "\"Type\",\"Time(%)\"") && p->mode != MODE_CSV)
-    {
-      if (p->current == NULL || p->mode != MODE_RESULT)
-        result_new (p, 0);
-      p->mode = MODE_RESULT;
-    }
-
+/* A line read as the current section (@p->mode) asks. */
+static gboolean
+mode_line (Parser *p, char *line, char *stripped, GError **error)
+{
   switch (p->mode)
     {
       case MODE_RESULT:
@@ -568,6 +545,48 @@ parse_line (Parser *p, char *line, GError **error)
       default:
         return TRUE;
     }
+}
+
+static gboolean
+parse_line (Parser *p, char *line, GError **error)
+{
+  guint32 pid;
+  const char *rest;
+  g_autofree char *stripped = g_strstrip (g_strdup (line));
+
+  if (p->mode == MODE_METRICS)
+    {
+      int taken = metrics_line (p, line, error);
+
+      if (taken != 0)
+        return taken > 0;
+    }
+  if (p->mode != MODE_METRICS &&
+      (g_str_has_prefix (line, "\"Device\",\"Kernel\",\"Invocations\",") ||
+       (g_str_has_prefix (stripped, "Invocations ") &&
+        (strstr (stripped, " Metric Name ") != NULL || strstr (stripped, " Event Name ") != NULL))))
+    {
+      /* A table without its `==PID== Metric result:` line (cut out of a
+       * log, or nvprof's --log-file without the preamble). */
+      if (p->current == NULL)
+        result_new (p, 0);
+      p->current->metrics = TRUE;
+      if (p->metrics == NULL)
+        p->metrics = ws_nvprof_metrics_new (p->path);
+      ws_nvprof_metrics_begin (p->metrics, p->current->pid, p->current->command, FALSE);
+      p->mode = MODE_METRICS;
+      return ws_nvprof_metrics_line (p->metrics, p->line, line, error) >= 0;
+    }
+  if (pid_line (line, &pid, &rest))
+    return pid_rest (p, pid, rest, error);
+  if (g_str_has_prefix (line, "\"Type\",\"Time(%)\"") && p->mode != MODE_CSV)
+    {
+      if (p->current == NULL || p->mode != MODE_RESULT)
+        result_new (p, 0);
+      p->mode = MODE_RESULT;
+    }
+
+  return mode_line (p, line, stripped, error);
 }
 
 static void

@@ -4,12 +4,12 @@
 
 #include <string.h>
 
-#include "ws-error.h"
 #include "ws-hash.h"
 #include "ws-limits.h"
 #include "ws-nsys-reader-private.h"
 #include "ws-nvprof-reader-private.h"
 #include "ws-nvtx-depth.h"
+#include "ws-reader-error.h"
 #include "ws-run-build.h"
 #include "ws-sqlite.h"
 

@@ -6,8 +6,8 @@
 #include <string.h>
 
 #include "ws-csv.h"
-#include "ws-error.h"
 #include "ws-nvprof-metrics.h"
+#include "ws-reader-error.h"
 
 /* What `nvprof --metrics …` and `nvprof --events …` print after
  * `==PID== Metric result:` / `==PID== Event result:` (CUDA ≤ 10).

@@ -6,12 +6,12 @@
 
 #include "ws-hash.h"
 #include "ws-demangle.h"
-#include "ws-error.h"
 #include "ws-limits.h"
 #include "ws-nsys-reader-private.h"
 #include "ws-nvprof-reader-private.h"
 #include "ws-nvprof-reader.h"
 #include "ws-nvtx-depth.h"
+#include "ws-reader-error.h"
 #include "ws-run-build.h"
 #include "ws-sqlite.h"
 
@@ -515,6 +515,110 @@ refuse_lookalikes (WsSqlite *sql, const char *path, GError **error)
   return TRUE;
 }
 
+/* Counts the tables the export has; refuses one with no activity. */
+static gboolean
+count_parts (WsSqlite *sql, const char *path, Part *parts, GError **error)
+{
+  gint64 n_activity = 0;
+
+  for (guint p = 0; p < N_PARTS; p++)
+    {
+      parts[p].found = ws_sqlite_find_table (sql, parts[p].table);
+      if (parts[p].found == NULL)
+        continue;
+      if (!ws_sqlite_count (sql, parts[p].found, &parts[p].rows, error) ||
+          !ws_limits_check_rows (path, parts[p].found, parts[p].rows, 64, error))
+        return FALSE;
+      if (p <= P_DRIVER)
+        n_activity += parts[p].rows;
+    }
+  if (n_activity == 0)
+    {
+      g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_NO_DATA,
+                   "%s: an nvprof export with no kernels, memory copies or CUDA API calls "
+                   "(profiling never started)",
+                   path);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* Reads the event tables the load asks for and the export has. */
+static gboolean
+load_parts (WsNvprofReaderState *nr, Part *parts, GError **error)
+{
+  WsNsysReader *r = &nr->base;
+  WsRun *run = r->run;
+  WsLoadFlags flags = r->flags;
+  const char *kernel_tables[3] = { NULL };
+  gint64 n_kernels, n_api;
+
+  n_kernels = parts[P_CONCURRENT].rows + parts[P_KERNEL].rows;
+  {
+    guint k = 0;
+
+    if (parts[P_CONCURRENT].rows > 0)
+      kernel_tables[k++] = parts[P_CONCURRENT].found;
+    if (parts[P_KERNEL].rows > 0)
+      kernel_tables[k++] = parts[P_KERNEL].found;
+  }
+  if ((flags & WS_LOAD_KERNELS) && n_kernels > 0 &&
+      !load_kernels (nr, kernel_tables, n_kernels, error))
+    return FALSE;
+  if ((flags & WS_LOAD_MEMOPS) && parts[P_MEMCPY].rows + parts[P_MEMSET].rows > 0 &&
+      !ws_nsys_load_memops (r, parts[P_MEMCPY].found, parts[P_MEMCPY].rows, parts[P_MEMSET].found,
+                            parts[P_MEMSET].rows, error))
+    return FALSE;
+  n_api = parts[P_RUNTIME].rows + parts[P_DRIVER].rows;
+  if ((flags & WS_LOAD_API) && n_api > 0 &&
+      !load_api (nr, parts[P_RUNTIME].rows > 0 ? parts[P_RUNTIME].found : NULL,
+                 parts[P_DRIVER].rows > 0 ? parts[P_DRIVER].found : NULL, n_api, error))
+    return FALSE;
+  if ((flags & WS_LOAD_NVTX) && parts[P_MARKER].rows > 0 &&
+      !ws_nvprof_load_markers (nr, parts[P_MARKER].found, parts[P_MARKER].rows, error))
+    return FALSE;
+  ws_nvprof_assign_stream_processes (nr->base.run);
+  if (run->memops.n > 0)
+    for (gsize i = 0; i < run->memops.n; i++)
+      {
+        const WsStream *s = &g_array_index (run->streams, WsStream, run->memops.stream[i]);
+
+        g_hash_table_add (nr->used_devices, GINT_TO_POINTER (s->device_id));
+      }
+  return TRUE;
+}
+
+/* The tables read, as `info` lists them, and what the export holds that
+ * is not shown. */
+static void
+add_sources (WsRun *run, Part *parts)
+{
+  gint64 n_kernels = parts[P_CONCURRENT].rows + parts[P_KERNEL].rows;
+
+  /* Kernels come from one table or two: counted once, under the one
+   * that has rows. */
+  if (parts[P_KERNEL].rows > 0 && parts[P_CONCURRENT].rows > 0)
+    {
+      g_autofree char *both =
+        g_strdup_printf ("%s + %s", parts[P_CONCURRENT].found, parts[P_KERNEL].found);
+
+      ws_run_add_source (run, "kernels", both, n_kernels);
+    }
+  else if (parts[P_KERNEL].rows > 0 || parts[P_CONCURRENT].found == NULL)
+    parts[P_CONCURRENT] = parts[P_KERNEL];
+  for (guint p = 0; p < N_PARTS; p++)
+    if (parts[p].found != NULL && p != P_KERNEL &&
+        !(p == P_CONCURRENT && parts[P_KERNEL].rows > 0 && parts[P_CONCURRENT].rows > 0 &&
+          parts[P_CONCURRENT].table != parts[P_KERNEL].table))
+      ws_run_add_source (run, parts[p].what, parts[p].found, parts[p].rows);
+  if (parts[P_METRIC].rows > 0)
+    ws_run_add_warning (run,
+                        "%" G_GINT64_FORMAT " metric values (--analysis-metrics) are kept by "
+                        "CUPTI metric id only: nvprof does not store their names, so they are "
+                        "not shown",
+                        parts[P_METRIC].rows);
+}
+
 /**
  * ws_nvprof_reader_load:
  * @flags: which event tables to read (a lean load reads them all: nvprof
@@ -544,8 +648,6 @@ ws_nvprof_reader_load (const char *path, WsLoadFlags flags, GCancellable *cancel
   g_autoptr (WsSqlite) sql = NULL;
   WsNvprofReaderState nr = { { 0 } };
   WsNsysReader *r = &nr.base;
-  const char *kernel_tables[3] = { NULL };
-  gint64 n_kernels, n_api, n_activity = 0;
   gboolean ok = FALSE;
 
   g_return_val_if_fail (path != NULL, NULL);
@@ -554,25 +656,8 @@ ws_nvprof_reader_load (const char *path, WsLoadFlags flags, GCancellable *cancel
   if (sql == NULL || !refuse_lookalikes (sql, path, error))
     return NULL;
 
-  for (guint p = 0; p < N_PARTS; p++)
-    {
-      parts[p].found = ws_sqlite_find_table (sql, parts[p].table);
-      if (parts[p].found == NULL)
-        continue;
-      if (!ws_sqlite_count (sql, parts[p].found, &parts[p].rows, error) ||
-          !ws_limits_check_rows (path, parts[p].found, parts[p].rows, 64, error))
-        return NULL;
-      if (p <= P_DRIVER)
-        n_activity += parts[p].rows;
-    }
-  if (n_activity == 0)
-    {
-      g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_NO_DATA,
-                   "%s: an nvprof export with no kernels, memory copies or CUDA API calls "
-                   "(profiling never started)",
-                   path);
-      return NULL;
-    }
+  if (!count_parts (sql, path, parts, error))
+    return NULL;
 
   run = ws_run_new ();
   g_ptr_array_add (run->prov.files, g_strdup (path));
@@ -591,66 +676,15 @@ ws_nvprof_reader_load (const char *path, WsLoadFlags flags, GCancellable *cancel
   if (!ws_nsys_load_string_table (r, ws_sqlite_find_table (sql, "StringTable"), "_id_", error))
     goto out;
 
-  n_kernels = parts[P_CONCURRENT].rows + parts[P_KERNEL].rows;
-  {
-    guint k = 0;
-
-    if (parts[P_CONCURRENT].rows > 0)
-      kernel_tables[k++] = parts[P_CONCURRENT].found;
-    if (parts[P_KERNEL].rows > 0)
-      kernel_tables[k++] = parts[P_KERNEL].found;
-  }
   run->has_kernel_table = parts[P_CONCURRENT].found != NULL || parts[P_KERNEL].found != NULL;
   run->has_runtime_table = parts[P_RUNTIME].found != NULL || parts[P_DRIVER].found != NULL;
   run->has_memory_tables = parts[P_MEMCPY].found != NULL || parts[P_MEMSET].found != NULL;
   run->has_nvtx_table = parts[P_MARKER].rows > 0;
 
-  if ((flags & WS_LOAD_KERNELS) && n_kernels > 0 &&
-      !load_kernels (&nr, kernel_tables, n_kernels, error))
+  if (!load_parts (&nr, parts, error))
     goto out;
-  if ((flags & WS_LOAD_MEMOPS) && parts[P_MEMCPY].rows + parts[P_MEMSET].rows > 0 &&
-      !ws_nsys_load_memops (r, parts[P_MEMCPY].found, parts[P_MEMCPY].rows, parts[P_MEMSET].found,
-                            parts[P_MEMSET].rows, error))
-    goto out;
-  n_api = parts[P_RUNTIME].rows + parts[P_DRIVER].rows;
-  if ((flags & WS_LOAD_API) && n_api > 0 &&
-      !load_api (&nr, parts[P_RUNTIME].rows > 0 ? parts[P_RUNTIME].found : NULL,
-                 parts[P_DRIVER].rows > 0 ? parts[P_DRIVER].found : NULL, n_api, error))
-    goto out;
-  if ((flags & WS_LOAD_NVTX) && parts[P_MARKER].rows > 0 &&
-      !ws_nvprof_load_markers (&nr, parts[P_MARKER].found, parts[P_MARKER].rows, error))
-    goto out;
-  ws_nvprof_assign_stream_processes (nr.base.run);
-  if (run->memops.n > 0)
-    for (gsize i = 0; i < run->memops.n; i++)
-      {
-        const WsStream *s = &g_array_index (run->streams, WsStream, run->memops.stream[i]);
 
-        g_hash_table_add (nr.used_devices, GINT_TO_POINTER (s->device_id));
-      }
-
-  /* Kernels come from one table or two: counted once, under the one
-   * that has rows. */
-  if (parts[P_KERNEL].rows > 0 && parts[P_CONCURRENT].rows > 0)
-    {
-      g_autofree char *both =
-        g_strdup_printf ("%s + %s", parts[P_CONCURRENT].found, parts[P_KERNEL].found);
-
-      ws_run_add_source (run, "kernels", both, n_kernels);
-    }
-  else if (parts[P_KERNEL].rows > 0 || parts[P_CONCURRENT].found == NULL)
-    parts[P_CONCURRENT] = parts[P_KERNEL];
-  for (guint p = 0; p < N_PARTS; p++)
-    if (parts[p].found != NULL && p != P_KERNEL &&
-        !(p == P_CONCURRENT && parts[P_KERNEL].rows > 0 && parts[P_CONCURRENT].rows > 0 &&
-          parts[P_CONCURRENT].table != parts[P_KERNEL].table))
-      ws_run_add_source (run, parts[p].what, parts[p].found, parts[p].rows);
-  if (parts[P_METRIC].rows > 0)
-    ws_run_add_warning (run,
-                        "%" G_GINT64_FORMAT " metric values (--analysis-metrics) are kept by "
-                        "CUPTI metric id only: nvprof does not store their names, so they are "
-                        "not shown",
-                        parts[P_METRIC].rows);
+  add_sources (run, parts);
   load_devices (&nr);
   load_processes (&nr);
   ws_nsys_reader_warn_times (r);

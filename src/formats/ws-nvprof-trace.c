@@ -8,8 +8,8 @@
 
 #include "ws-csv.h"
 #include "ws-demangle.h"
-#include "ws-error.h"
 #include "ws-nvprof-trace.h"
+#include "ws-reader-error.h"
 #include "ws-run-build.h"
 #include "ws-sort.h"
 

@@ -7,8 +7,8 @@
 #include <string.h>
 
 #include "ws-cpu-reader-private.h"
-#include "ws-error.h"
 #include "ws-json-depth.h"
+#include "ws-reader-error.h"
 
 /* speedscope's file format (its file-format-schema.json): shared frames
  * ({name, file, line}) and profiles, each "sampled" (samples: stacks of

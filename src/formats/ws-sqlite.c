@@ -6,8 +6,8 @@
 #include <glib/gstdio.h>
 #include <string.h>
 
-#include "ws-error.h"
 #include "ws-file.h"
+#include "ws-reader-error.h"
 #include "ws-sqlite.h"
 
 #define SQLITE_MAGIC "SQLite format 3"

@@ -11,9 +11,9 @@
 #include "ws-digest-loader.h"
 #include "ws-digest-merge.h"
 #include "ws-digest-rank.h"
-#include "ws-error.h"
 #include "ws-input.h"
 #include "ws-file.h"
+#include "ws-loader-error.h"
 #include "ws-ranks-loader.h"
 #include "ws-run-build.h"
 #include "ws-run-loader.h"
@@ -689,7 +689,7 @@ ws_digest_loader_open (const char *path, WsDigestCheck check, WsDigestRead what,
     return NULL;
   if (ws_digest_n_good (digest) == 0)
     {
-      g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_NO_DATA,
+      g_set_error (error, WS_LOADER_ERROR, WS_LOADER_ERROR_NO_DATA,
                    "%s: a digest in which no export could be read", path);
       return NULL;
     }

@@ -5,8 +5,8 @@
 #include <json-glib/json-glib.h>
 #include <string.h>
 
-#include "ws-error.h"
 #include "ws-json-depth.h"
+#include "ws-loader-error.h"
 #include "ws-manifest-reader.h"
 
 /* A capture folder's run.json, as the launcher writes it
@@ -130,7 +130,7 @@ ws_manifest_read (const char *path, GError **error)
   if (!json_parser_load_from_data (parser, text, (gssize) len, NULL) ||
       !JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
     {
-      g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_FORMAT,
+      g_set_error (error, WS_LOADER_ERROR, WS_LOADER_ERROR_FORMAT,
                    "%s: not a readable capture manifest", path);
       return NULL;
     }

@@ -6,9 +6,9 @@
 #include <glob.h>
 #include <string.h>
 
-#include "ws-error.h"
 #include "ws-input.h"
 #include "ws-load-relay.h"
+#include "ws-loader-error.h"
 #include "ws-ncu-match.h"
 #include "ws-nsys-reader.h"
 #include "ws-rank-measure.h"
@@ -151,7 +151,7 @@ ws_ranks_loader_expand (const char *const *paths, GError **error)
     return NULL;
   if (unique->len == 0)
     {
-      g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_NO_DATA,
+      g_set_error (error, WS_LOADER_ERROR, WS_LOADER_ERROR_NO_DATA,
                    "%s: no nsys export or report to open as a rank", paths[0]);
       return NULL;
     }
@@ -683,7 +683,7 @@ load_job (const char *const *paths, WsLoadFlags flags, GCancellable *cancellable
   n = exports->len;
   if (n > G_MAXUINT16)
     {
-      g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_TOO_LARGE,
+      g_set_error (error, WS_LOADER_ERROR, WS_LOADER_ERROR_TOO_LARGE,
                    "%s: %u exports; a run holds at most %u ranks", paths[0], n, G_MAXUINT16);
       return NULL;
     }

@@ -7,11 +7,11 @@
 
 #include "ws-cpu-reader.h"
 #include "ws-digest-loader.h"
-#include "ws-error.h"
 #include "ws-gauges.h"
 #include "ws-input.h"
 #include "ws-json-depth.h"
 #include "ws-load-relay.h"
+#include "ws-loader-error.h"
 #include "ws-ncu-match.h"
 #include "ws-ncu-reader.h"
 #include "ws-ranks-loader.h"
@@ -499,7 +499,7 @@ read_nvprof_logs (GPtrArray *files, GArray *kinds, gboolean with_ncu, GHashTable
         continue;
       if (with_ncu || metrics_path != NULL)
         {
-          g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_FORMAT,
+          g_set_error (error, WS_LOADER_ERROR, WS_LOADER_ERROR_FORMAT,
                        "%s: nvprof metrics, and the run has its profiled kernels from %s already; "
                        "a run holds one set (ncu CSVs or one nvprof metrics file): open it in a "
                        "window of its own",
@@ -562,7 +562,7 @@ gather_files (const char *const *paths, RunFiles *in, GCancellable *cancellable,
         {
           if (i > 0 || paths[1] != NULL)
             {
-              g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_FORMAT,
+              g_set_error (error, WS_LOADER_ERROR, WS_LOADER_ERROR_FORMAT,
                            "%s: a digest opens alone, not with other files", paths[i]);
               return FALSE;
             }
@@ -621,7 +621,7 @@ pick_export (RunFiles *in, GPtrArray *ncu_paths, GArray *ncu_in_folder, GError *
               const char *report = g_hash_table_lookup (in->reports, path);
               const char *other = g_hash_table_lookup (in->reports, in->export);
 
-              g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_FORMAT,
+              g_set_error (error, WS_LOADER_ERROR, WS_LOADER_ERROR_FORMAT,
                            "%s: a run holds one nsys export, and %s is another; open it in a "
                            "window of its own",
                            report != NULL ? report : path, other != NULL ? other : in->export);

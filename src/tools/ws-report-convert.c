@@ -12,11 +12,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "ws-error.h"
 #include "ws-file.h"
 #include "ws-report-convert.h"
 #include "ws-tool-find.h"
 #include "ws-tool-process.h"
+#include "ws-tools-error.h"
 
 /* Nsight reports are binary files that only NVIDIA's tools read: opening
  * one runs `nsys export --type sqlite` or `ncu --import … --csv --page raw`
@@ -303,21 +303,21 @@ find_tool (const char *report, const Tool *tool, const char *fallback, GError **
   if (setting != NULL && setting[0] != '\0')
     /* TRANSLATORS: the first %s is a file, then: Nsight Systems, nsys,
      * its path in the settings, Nsight Systems, its web page, a command */
-    g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_NO_TOOL,
+    g_set_error (error, WS_TOOLS_ERROR, WS_TOOLS_ERROR_NO_TOOL,
                  _ ("%s: an %s report, and the %s set in Preferences, %s, is not "
                     "a program: install %s (%s) or correct its path, or export it yourself: %s"),
                  report, tool->product, tool->tool, setting, tool->product, tool->url, manual);
   else if (settings)
     /* TRANSLATORS: the first %s is a file, then: Nsight Systems, nsys,
      * Nsight Systems, its web page, a command */
-    g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_NO_TOOL,
+    g_set_error (error, WS_TOOLS_ERROR, WS_TOOLS_ERROR_NO_TOOL,
                  _ ("%s: an %s report, and %s was not found: install %s (%s) or set its path in "
                     "Preferences, or export it yourself: %s"),
                  report, tool->product, tool->tool, tool->product, tool->url, manual);
   else
     /* TRANSLATORS: the first %s is a file, then: Nsight Systems, nsys,
      * Nsight Systems, its web page, nsys, a command */
-    g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_NO_TOOL,
+    g_set_error (error, WS_TOOLS_ERROR, WS_TOOLS_ERROR_NO_TOOL,
                  _ ("%s: an %s report, and %s was not found: install %s (%s) or put %s on PATH, "
                     "or export it yourself: %s"),
                  report, tool->product, tool->tool, tool->product, tool->url, tool->tool, manual);
@@ -611,25 +611,25 @@ convert_into (const char *report, const Tool *tool, const char *tool_path, const
   if (g_cancellable_is_cancelled (cancellable))
     g_cancellable_set_error_if_cancelled (cancellable, &local);
   else if (!conversion.ran)
-    g_set_error (&local, WS_READER_ERROR, WS_READER_ERROR_NO_TOOL, "%s: %s", report,
+    g_set_error (&local, WS_TOOLS_ERROR, WS_TOOLS_ERROR_NO_TOOL, "%s: %s", report,
                  conversion.error->message);
   else if (conversion.exit_status != 0)
     {
       g_autofree char *detail = failure_detail (&conversion, stdout_path);
 
       /* TRANSLATORS: FILE: nsys export failed: what nsys said */
-      g_set_error (&local, WS_READER_ERROR, WS_READER_ERROR_CONVERT, _ ("%s: %s failed: %s"),
-                   report, tool->command, detail);
+      g_set_error (&local, WS_TOOLS_ERROR, WS_TOOLS_ERROR_CONVERT, _ ("%s: %s failed: %s"), report,
+                   tool->command, detail);
     }
   else if (g_stat (output, &st) != 0 || st.st_size == 0)
-    g_set_error (&local, WS_READER_ERROR, WS_READER_ERROR_CONVERT,
+    g_set_error (&local, WS_TOOLS_ERROR, WS_TOOLS_ERROR_CONVERT,
                  /* TRANSLATORS: FILE: nsys export ended with exit status 0 and wrote nothing */
                  _ ("%s: %s ended with exit status 0 and wrote nothing"), report, tool->command);
   else if (!sync_file (output) || g_rename (output, final) != 0)
     {
       int saved = errno;
 
-      g_set_error (&local, WS_READER_ERROR, WS_READER_ERROR_FAILED, "%s: %s: %s", report, final,
+      g_set_error (&local, WS_TOOLS_ERROR, WS_TOOLS_ERROR_FAILED, "%s: %s: %s", report, final,
                    g_strerror (saved));
     }
   else if (progress != NULL)
@@ -659,8 +659,8 @@ convert_into (const char *report, const Tool *tool, const char *tool_path, const
  * terminates the tool's whole process group and leaves nothing behind.
  *
  * Returns: (transfer full): the converted file, or %NULL with @error set:
- *   %WS_READER_ERROR_NO_TOOL when the tool is not installed,
- *   %WS_READER_ERROR_CONVERT with the tool's own message when it failed,
+ *   %WS_TOOLS_ERROR_NO_TOOL when the tool is not installed,
+ *   %WS_TOOLS_ERROR_CONVERT with the tool's own message when it failed,
  *   %G_IO_ERROR_CANCELLED when cancelled
  */
 char *
@@ -701,13 +701,13 @@ ws_report_convert_with (const char *report, WsReportTool kind, const char *fallb
     return NULL;
   if (S_ISDIR (st.st_mode))
     {
-      g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_FORMAT, "%s: %s", report,
+      g_set_error (error, WS_TOOLS_ERROR, WS_TOOLS_ERROR_FORMAT, "%s: %s", report,
                    g_strerror (EISDIR));
       return NULL;
     }
   if (st.st_size == 0)
     {
-      g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_EMPTY, "%s: the file is empty (0 bytes)",
+      g_set_error (error, WS_TOOLS_ERROR, WS_TOOLS_ERROR_EMPTY, "%s: the file is empty (0 bytes)",
                    report);
       return NULL;
     }
@@ -723,7 +723,7 @@ ws_report_convert_with (const char *report, WsReportTool kind, const char *fallb
     {
       int saved = errno;
 
-      g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_FAILED, "%s: %s: %s", report, dir,
+      g_set_error (error, WS_TOOLS_ERROR, WS_TOOLS_ERROR_FAILED, "%s: %s: %s", report, dir,
                    g_strerror (saved));
       return NULL;
     }
@@ -737,7 +737,7 @@ ws_report_convert_with (const char *report, WsReportTool kind, const char *fallb
     {
       int saved = errno;
 
-      g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_FAILED, "%s: %s: %s", report, dir,
+      g_set_error (error, WS_TOOLS_ERROR, WS_TOOLS_ERROR_FAILED, "%s: %s: %s", report, dir,
                    g_strerror (saved));
       return NULL;
     }

@@ -15,9 +15,9 @@
 #include "ws-tool-process.h"
 #include "ws-process-group.h"
 #include "ws-tool-query.h"
-#include "ws-error.h"
 #include "ws-ssh-connection.h"
 #include "ws-ssh.h"
+#include "ws-tools-error.h"
 
 /* One master connection to a host through the system's OpenSSH client
  * (ControlMaster), which every command and file transfer of a run then
@@ -310,8 +310,8 @@ master_child_setup (gpointer data)
  *
  * Starts the master connection and waits until it is in (its control
  * socket appears), or until ssh gives up: an unknown or changed host key
- * (WS_CAPTURE_ERROR_HOST_KEY), a refused login or no connection
- * (WS_CAPTURE_ERROR_CONNECTION), each with ssh's words and what to do.
+ * (WS_TOOLS_ERROR_HOST_KEY), a refused login or no connection
+ * (WS_TOOLS_ERROR_CONNECTION), each with ssh's words and what to do.
  * Blocks: call it from a worker thread.
  */
 gboolean
@@ -345,7 +345,7 @@ ws_ssh_connection_open (WsSshConnection *self, GCancellable *cancellable, GError
     {
       int saved = errno;
 
-      g_set_error (error, WS_CAPTURE_ERROR, WS_CAPTURE_ERROR_IO, "%s: %s", self->log_path,
+      g_set_error (error, WS_TOOLS_ERROR, WS_TOOLS_ERROR_IO, "%s: %s", self->log_path,
                    g_strerror (saved));
       return FALSE;
     }
@@ -393,14 +393,14 @@ ws_ssh_connection_open (WsSshConnection *self, GCancellable *cancellable, GError
           g_autofree char *said = NULL;
           g_autofree char *verify = ws_ssh_connection_verify_command (self);
           g_autofree char *message = NULL;
-          int code = WS_CAPTURE_ERROR_CONNECTION;
+          int code = WS_TOOLS_ERROR_CONNECTION;
 
           g_mutex_lock (&self->lock);
           self->master = 0;
           g_mutex_unlock (&self->lock);
           g_file_get_contents (self->log_path, &said, NULL, NULL);
           message = ws_ssh_problem (ws_ssh_connection_get_name (self), said, verify, &code);
-          g_set_error_literal (error, WS_CAPTURE_ERROR, code, message);
+          g_set_error_literal (error, WS_TOOLS_ERROR, code, message);
           stop_master (self, FALSE);
           return FALSE;
         }
@@ -411,7 +411,7 @@ ws_ssh_connection_open (WsSshConnection *self, GCancellable *cancellable, GError
         }
       if (g_get_monotonic_time () > deadline)
         {
-          g_set_error (error, WS_CAPTURE_ERROR, WS_CAPTURE_ERROR_CONNECTION,
+          g_set_error (error, WS_TOOLS_ERROR, WS_TOOLS_ERROR_CONNECTION,
                        "%s: no connection within %d s", ws_ssh_connection_get_name (self),
                        (int) (OPEN_TIMEOUT_US / G_USEC_PER_SEC));
           stop_master (self, FALSE);
@@ -522,7 +522,7 @@ program_stderr (const char *token, const char *err, WsSshRemoteEnd *end)
  * and waits for it.  Blocks: call it from a worker thread.
  *
  * Returns: %TRUE when the command ran to its end; %FALSE with @error set
- *   when it did not (the connection lost: WS_CAPTURE_ERROR_CONNECTION, a
+ *   when it did not (the connection lost: WS_TOOLS_ERROR_CONNECTION, a
  *   timeout, cancelled)
  */
 gboolean
@@ -561,7 +561,7 @@ ws_ssh_connection_run (WsSshConnection *self, const char *const *argv, const cha
     {
       g_autofree char *message = ws_ssh_connection_lost (self, own_err);
 
-      g_set_error_literal (error, WS_CAPTURE_ERROR, WS_CAPTURE_ERROR_CONNECTION, message);
+      g_set_error_literal (error, WS_TOOLS_ERROR, WS_TOOLS_ERROR_CONNECTION, message);
       ws_ssh_remote_end_clear (&end);
       return FALSE;
     }
@@ -606,7 +606,7 @@ ws_ssh_connection_script (WsSshConnection *self, const char *script, const char 
   if (status != 0)
     {
       g_strdelimit (stderr_text, "\n", ' ');
-      g_set_error (error, WS_CAPTURE_ERROR, WS_CAPTURE_ERROR_IO, "%s: %s",
+      g_set_error (error, WS_TOOLS_ERROR, WS_TOOLS_ERROR_IO, "%s: %s",
                    ws_ssh_connection_get_name (self),
                    g_strstrip (stderr_text)[0] != '\0' ? stderr_text : "a command failed there");
       return FALSE;

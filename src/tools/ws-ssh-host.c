@@ -4,8 +4,8 @@
 
 #include <string.h>
 
-#include "ws-error.h"
 #include "ws-ssh-host.h"
+#include "ws-tools-error.h"
 
 /* The hosts of the settings, and what a HOST cell or `--host` names:
  * a host of the settings by its name, otherwise an ssh destination as
@@ -80,20 +80,20 @@ ws_ssh_destination_check (const char *destination, GError **error)
 {
   if (destination == NULL || destination[0] == '\0')
     {
-      g_set_error_literal (error, WS_CAPTURE_ERROR, WS_CAPTURE_ERROR_INVALID,
+      g_set_error_literal (error, WS_TOOLS_ERROR, WS_TOOLS_ERROR_INVALID,
                            "no host: give user@host or an ssh Host alias");
       return FALSE;
     }
   if (destination[0] == '-')
     {
-      g_set_error (error, WS_CAPTURE_ERROR, WS_CAPTURE_ERROR_INVALID,
+      g_set_error (error, WS_TOOLS_ERROR, WS_TOOLS_ERROR_INVALID,
                    "“%s” starts with “-”: ssh would take it for an option", destination);
       return FALSE;
     }
   for (const char *p = destination; *p != '\0'; p++)
     if (g_ascii_isspace (*p) || g_ascii_iscntrl (*p) || strchr ("'\"`$;&|<>\\()*?!#", *p) != NULL)
       {
-        g_set_error (error, WS_CAPTURE_ERROR, WS_CAPTURE_ERROR_INVALID,
+        g_set_error (error, WS_TOOLS_ERROR, WS_TOOLS_ERROR_INVALID,
                      "“%s” is not a host: it holds “%c”", destination, *p);
         return FALSE;
       }
@@ -127,14 +127,14 @@ ws_ssh_host_parse (const char *spec, GError **error)
 
       if (close == NULL)
         {
-          g_set_error (error, WS_CAPTURE_ERROR, WS_CAPTURE_ERROR_INVALID, "“%s”: “[” without “]”",
+          g_set_error (error, WS_TOOLS_ERROR, WS_TOOLS_ERROR_INVALID, "“%s”: “[” without “]”",
                        spec);
           return NULL;
         }
       colon = close[1] == ':' ? close + 1 : NULL;
       if (close[1] != '\0' && colon == NULL)
         {
-          g_set_error (error, WS_CAPTURE_ERROR, WS_CAPTURE_ERROR_INVALID,
+          g_set_error (error, WS_TOOLS_ERROR, WS_TOOLS_ERROR_INVALID,
                        "“%s”: only “:PORT” may follow “]”", spec);
           return NULL;
         }
@@ -158,7 +158,7 @@ ws_ssh_host_parse (const char *spec, GError **error)
       port = g_ascii_strtoull (colon + 1, &end, 10);
       if (colon[1] == '\0' || end == NULL || *end != '\0' || port == 0 || port > 65535)
         {
-          g_set_error (error, WS_CAPTURE_ERROR, WS_CAPTURE_ERROR_INVALID,
+          g_set_error (error, WS_TOOLS_ERROR, WS_TOOLS_ERROR_INVALID,
                        "“%s”: the port after “:” must be a number from 1 to 65535", spec);
           return NULL;
         }
@@ -168,7 +168,7 @@ ws_ssh_host_parse (const char *spec, GError **error)
   if (!ws_ssh_destination_check (destination, error) || (at != NULL && at[1] == '\0'))
     {
       if (error != NULL && *error == NULL)
-        g_set_error (error, WS_CAPTURE_ERROR, WS_CAPTURE_ERROR_INVALID, "“%s”: no host after “@”",
+        g_set_error (error, WS_TOOLS_ERROR, WS_TOOLS_ERROR_INVALID, "“%s”: no host after “@”",
                      spec);
       return NULL;
     }
@@ -192,14 +192,14 @@ ws_ssh_host_validate (const WsSshHost *host, GError **error)
 
   if (host->name == NULL || ws_ssh_host_is_local (host->name))
     {
-      g_set_error_literal (error, WS_CAPTURE_ERROR, WS_CAPTURE_ERROR_INVALID,
+      g_set_error_literal (error, WS_TOOLS_ERROR, WS_TOOLS_ERROR_INVALID,
                            "a host needs a name (empty and “-” mean this machine)");
       return FALSE;
     }
   for (const char *p = host->name; *p != '\0'; p++)
     if (*p == '\t' || *p == '\n' || *p == '\r')
       {
-        g_set_error (error, WS_CAPTURE_ERROR, WS_CAPTURE_ERROR_INVALID,
+        g_set_error (error, WS_TOOLS_ERROR, WS_TOOLS_ERROR_INVALID,
                      "the host name “%s” holds a TAB or a line break", host->name);
         return FALSE;
       }
@@ -227,7 +227,7 @@ ws_ssh_port_check (gint64 port, GError **error)
 {
   if (port < 0 || port > 65535)
     {
-      g_set_error (error, WS_CAPTURE_ERROR, WS_CAPTURE_ERROR_INVALID,
+      g_set_error (error, WS_TOOLS_ERROR, WS_TOOLS_ERROR_INVALID,
                    "port %" G_GINT64_FORMAT " is not from 1 to 65535", port);
       return FALSE;
     }

@@ -14,9 +14,9 @@
 
 #include "ws-process-group.h"
 #include "ws-tool-query.h"
-#include "ws-error.h"
 #include "ws-ssh-transfer.h"
 #include "ws-ssh.h"
+#include "ws-tools-error.h"
 
 /* Files come back through the same ssh command as everything else, over
  * the master connection: the host says each file's size and SHA-256
@@ -102,7 +102,7 @@ ask_sums (Fetch *fetch, GPtrArray *fetched, GError **error)
       if (i >= g_strv_length (lines) ||
           g_strv_length (words = g_strsplit (g_strstrip (lines[i]), " ", -1)) != 2)
         {
-          g_set_error (error, WS_CAPTURE_ERROR, WS_CAPTURE_ERROR_CONNECTION,
+          g_set_error (error, WS_TOOLS_ERROR, WS_TOOLS_ERROR_CONNECTION,
                        "%s: no size and checksum for %s (is sha256sum installed there?)",
                        ws_ssh_connection_get_name (fetch->connection), file->remote_path);
           return FALSE;
@@ -132,8 +132,7 @@ sum_local (const char *path, gint64 len, GError **error)
     {
       int saved = errno;
 
-      g_set_error (error, WS_CAPTURE_ERROR, WS_CAPTURE_ERROR_IO, "%s: %s", path,
-                   g_strerror (saved));
+      g_set_error (error, WS_TOOLS_ERROR, WS_TOOLS_ERROR_IO, "%s: %s", path, g_strerror (saved));
       return NULL;
     }
   buffer = g_malloc (CHUNK);
@@ -146,7 +145,7 @@ sum_local (const char *path, gint64 len, GError **error)
           int saved = n < 0 ? errno : EIO;
 
           close (fd);
-          g_set_error (error, WS_CAPTURE_ERROR, WS_CAPTURE_ERROR_IO, "%s: %s", path,
+          g_set_error (error, WS_TOOLS_ERROR, WS_TOOLS_ERROR_IO, "%s: %s", path,
                        g_strerror (saved));
           return NULL;
         }
@@ -237,6 +236,110 @@ wait_readable (int fd, GPid client, GCancellable *cancellable)
   return result;
 }
 
+/* Copies what the copy's ssh (@pid) writes to @out_fd into @part_fd until
+ * its end, a stall or a write error (then @error is set). */
+static void
+copy_bytes (Fetch *fetch, WsSshFetched *file, GPid pid, int out_fd, GInputStream *in, int part_fd,
+            GChecksum *sum, GError **error)
+{
+  g_autofree guchar *buffer = g_malloc (CHUNK);
+  gint64 started = g_get_monotonic_time ();
+  guint64 sent = 0;
+
+  for (;;)
+    {
+      gssize n;
+      Wait wait = wait_readable (out_fd, pid, fetch->cancellable);
+
+      if (wait != WAIT_READY)
+        {
+          if (wait == WAIT_STALLED)
+            g_set_error (error, WS_TOOLS_ERROR, WS_TOOLS_ERROR_CONNECTION,
+                         "%s: no data for %d s while copying %s: the connection stalled",
+                         ws_ssh_connection_get_name (fetch->connection), STALL_S,
+                         file->remote_path);
+          else
+            g_set_error (error, WS_TOOLS_ERROR, WS_TOOLS_ERROR_CONNECTION,
+                         "%s: ssh ended while copying %s, its end of file never came: the "
+                         "connection stalled",
+                         ws_ssh_connection_get_name (fetch->connection), file->remote_path);
+          /* Its pipes end only with the connection. */
+          ws_ssh_connection_close (fetch->connection);
+          fetch->stalled = TRUE;
+          return;
+        }
+      n = g_input_stream_read (in, buffer, CHUNK, fetch->cancellable, error);
+      if (n <= 0)
+        return;
+      if (write (part_fd, buffer, n) != n)
+        {
+          int saved = errno;
+
+          g_set_error (error, WS_TOOLS_ERROR, WS_TOOLS_ERROR_IO, "%s%s: %s", file->local_path,
+                       WS_SSH_PART_SUFFIX, g_strerror (saved));
+          return;
+        }
+      g_checksum_update (sum, buffer, n);
+      file->arrived += n;
+      fetch->done += n;
+      sent += n;
+      report (fetch, FALSE);
+      throttle (fetch, sent, started);
+    }
+}
+
+/* All that @fd gives until its end, as valid UTF-8; closes @fd. */
+static char *
+read_all_text (int fd)
+{
+  g_autoptr (GInputStream) in = g_unix_input_stream_new (fd, TRUE);
+  g_autoptr (GBytes) bytes = NULL;
+  g_autoptr (GOutputStream) mem = g_memory_output_stream_new_resizable ();
+
+  g_output_stream_splice (mem, in, G_OUTPUT_STREAM_SPLICE_CLOSE_SOURCE, NULL, NULL);
+  g_output_stream_write (mem, "", 1, NULL, NULL);
+  g_output_stream_close (mem, NULL, NULL);
+  bytes = g_memory_output_stream_steal_as_bytes (G_MEMORY_OUTPUT_STREAM (mem));
+  return g_utf8_make_valid (g_bytes_get_data (bytes, NULL), -1);
+}
+
+/* How the copy ended, from the error of the copy here (@local, taken) and
+ * what ssh and the wrapper there said on standard error (@err_text). */
+static gboolean
+copy_ended (Fetch *fetch, WsSshFetched *file, const char *token, const char *err_text,
+            GError *local, GError **error)
+{
+  g_auto (GStrv) lines = g_strsplit (err_text, "\n", -1);
+  g_autoptr (GString) said = g_string_new (NULL);
+  WsSshRemoteEnd end = { 0 };
+  gboolean ok = TRUE;
+
+  for (guint i = 0; lines[i] != NULL; i++)
+    if (!ws_ssh_wrapper_line (token, lines[i], &end) && lines[i][0] != '\0')
+      g_string_append_printf (said, "%s%s", said->len > 0 ? " " : "", lines[i]);
+  if (local != NULL)
+    {
+      g_propagate_error (error, local);
+      ok = FALSE;
+    }
+  else if (!end.ended)
+    {
+      g_autofree char *lost = ws_ssh_connection_lost (fetch->connection, said->str);
+
+      g_set_error_literal (error, WS_TOOLS_ERROR, WS_TOOLS_ERROR_CONNECTION, lost);
+      ok = FALSE;
+    }
+  else if (end.exit_status != 0)
+    {
+      g_set_error (error, WS_TOOLS_ERROR, WS_TOOLS_ERROR_IO, "%s: tail %s: %s",
+                   ws_ssh_connection_get_name (fetch->connection), file->remote_path,
+                   said->len > 0 ? said->str : "failed");
+      ok = FALSE;
+    }
+  ws_ssh_remote_end_clear (&end);
+  return ok;
+}
+
 /* Sends the bytes of @file from @from on, appended to @part_fd. */
 static gboolean
 stream (Fetch *fetch, WsSshFetched *file, int part_fd, GChecksum *sum, GError **error)
@@ -248,17 +351,12 @@ stream (Fetch *fetch, WsSshFetched *file, int part_fd, GChecksum *sum, GError **
   g_autofree char *remote = ws_ssh_remote_command (&command);
   g_auto (GStrv) ssh = ws_ssh_connection_argv (fetch->connection, remote);
   g_autoptr (GInputStream) in = NULL;
-  g_autoptr (GError) local = NULL;
-  g_autofree guchar *buffer = g_malloc (CHUNK);
+  GError *local = NULL;
   g_autofree char *err_text = NULL;
-  WsSshRemoteEnd end = { 0 };
-  gint64 started = g_get_monotonic_time ();
-  guint64 sent = 0;
   int in_pipe[2] = { -1, -1 };
   int out_fd = -1, err_fd = -1;
   GPid pid = 0;
   int status = 0;
-  gboolean ok = TRUE;
 
   /* The input stays open while the copy runs: the wrapper there ends
    * `tail` when it closes. */
@@ -276,95 +374,16 @@ stream (Fetch *fetch, WsSshFetched *file, int part_fd, GChecksum *sum, GError **
     }
   close (in_pipe[0]);
   in = g_unix_input_stream_new (out_fd, TRUE);
-  for (;;)
-    {
-      gssize n;
-      Wait wait = wait_readable (out_fd, pid, fetch->cancellable);
-
-      if (wait != WAIT_READY)
-        {
-          if (wait == WAIT_STALLED)
-            g_set_error (&local, WS_CAPTURE_ERROR, WS_CAPTURE_ERROR_CONNECTION,
-                         "%s: no data for %d s while copying %s: the connection stalled",
-                         ws_ssh_connection_get_name (fetch->connection), STALL_S,
-                         file->remote_path);
-          else
-            g_set_error (&local, WS_CAPTURE_ERROR, WS_CAPTURE_ERROR_CONNECTION,
-                         "%s: ssh ended while copying %s, its end of file never came: the "
-                         "connection stalled",
-                         ws_ssh_connection_get_name (fetch->connection), file->remote_path);
-          /* Its pipes end only with the connection. */
-          ws_ssh_connection_close (fetch->connection);
-          fetch->stalled = TRUE;
-          break;
-        }
-      n = g_input_stream_read (in, buffer, CHUNK, fetch->cancellable, &local);
-      if (n <= 0)
-        break;
-      if (write (part_fd, buffer, n) != n)
-        {
-          int saved = errno;
-
-          g_set_error (&local, WS_CAPTURE_ERROR, WS_CAPTURE_ERROR_IO, "%s%s: %s", file->local_path,
-                       WS_SSH_PART_SUFFIX, g_strerror (saved));
-          break;
-        }
-      g_checksum_update (sum, buffer, n);
-      file->arrived += n;
-      fetch->done += n;
-      sent += n;
-      report (fetch, FALSE);
-      throttle (fetch, sent, started);
-    }
+  copy_bytes (fetch, file, pid, out_fd, in, part_fd, sum, &local);
   /* Ends the command there (input closed), then here. */
   close (in_pipe[1]);
   if (local != NULL)
     kill (-pid, SIGTERM);
   g_input_stream_close (in, NULL, NULL);
-  {
-    g_autoptr (GInputStream) err_in = g_unix_input_stream_new (err_fd, TRUE);
-    g_autoptr (GBytes) bytes = NULL;
-    g_autoptr (GOutputStream) mem = g_memory_output_stream_new_resizable ();
-
-    g_output_stream_splice (mem, err_in, G_OUTPUT_STREAM_SPLICE_CLOSE_SOURCE, NULL, NULL);
-    g_output_stream_write (mem, "", 1, NULL, NULL);
-    g_output_stream_close (mem, NULL, NULL);
-    bytes = g_memory_output_stream_steal_as_bytes (G_MEMORY_OUTPUT_STREAM (mem));
-    err_text = g_utf8_make_valid (g_bytes_get_data (bytes, NULL), -1);
-  }
+  err_text = read_all_text (err_fd);
   waitpid (pid, &status, 0);
   g_spawn_close_pid (pid);
-
-  {
-    g_auto (GStrv) lines = g_strsplit (err_text, "\n", -1);
-    GString *said = g_string_new (NULL);
-
-    for (guint i = 0; lines[i] != NULL; i++)
-      if (!ws_ssh_wrapper_line (token, lines[i], &end) && lines[i][0] != '\0')
-        g_string_append_printf (said, "%s%s", said->len > 0 ? " " : "", lines[i]);
-    if (local != NULL)
-      {
-        g_propagate_error (error, g_steal_pointer (&local));
-        ok = FALSE;
-      }
-    else if (!end.ended)
-      {
-        g_autofree char *lost = ws_ssh_connection_lost (fetch->connection, said->str);
-
-        g_set_error_literal (error, WS_CAPTURE_ERROR, WS_CAPTURE_ERROR_CONNECTION, lost);
-        ok = FALSE;
-      }
-    else if (end.exit_status != 0)
-      {
-        g_set_error (error, WS_CAPTURE_ERROR, WS_CAPTURE_ERROR_IO, "%s: tail %s: %s",
-                     ws_ssh_connection_get_name (fetch->connection), file->remote_path,
-                     said->len > 0 ? said->str : "failed");
-        ok = FALSE;
-      }
-    g_string_free (said, TRUE);
-  }
-  ws_ssh_remote_end_clear (&end);
-  return ok;
+  return copy_ended (fetch, file, token, err_text, local, error);
 }
 
 /* Copies one file, resuming its .part; TRUE once it is in place and checked. */
@@ -413,7 +432,7 @@ fetch_one (Fetch *fetch, WsSshFetched *file, GError **error)
         {
           int saved = errno;
 
-          g_set_error (error, WS_CAPTURE_ERROR, WS_CAPTURE_ERROR_IO, "%s: %s", part,
+          g_set_error (error, WS_TOOLS_ERROR, WS_TOOLS_ERROR_IO, "%s: %s", part,
                        g_strerror (saved));
           return FALSE;
         }
@@ -427,7 +446,7 @@ fetch_one (Fetch *fetch, WsSshFetched *file, GError **error)
         {
           int saved = errno;
 
-          g_set_error (error, WS_CAPTURE_ERROR, WS_CAPTURE_ERROR_IO, "%s: %s", part,
+          g_set_error (error, WS_TOOLS_ERROR, WS_TOOLS_ERROR_IO, "%s: %s", part,
                        g_strerror (saved));
           return FALSE;
         }
@@ -437,7 +456,7 @@ fetch_one (Fetch *fetch, WsSshFetched *file, GError **error)
             {
               int saved = errno;
 
-              g_set_error (error, WS_CAPTURE_ERROR, WS_CAPTURE_ERROR_IO, "%s: %s", file->local_path,
+              g_set_error (error, WS_TOOLS_ERROR, WS_TOOLS_ERROR_IO, "%s: %s", file->local_path,
                            g_strerror (saved));
               return FALSE;
             }
@@ -449,7 +468,7 @@ fetch_one (Fetch *fetch, WsSshFetched *file, GError **error)
       fetch->done -= file->arrived;
       g_clear_pointer (&sum, g_checksum_free);
     }
-  g_set_error (error, WS_CAPTURE_ERROR, WS_CAPTURE_ERROR_IO,
+  g_set_error (error, WS_TOOLS_ERROR, WS_TOOLS_ERROR_IO,
                "%s: the copy of %s does not match the host's size and SHA-256 (%" G_GINT64_FORMAT
                " bytes, %s) after two attempts",
                file->local_path, file->remote_path, file->size, file->sha256);

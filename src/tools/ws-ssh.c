@@ -4,8 +4,8 @@
 
 #include <string.h>
 
-#include "ws-error.h"
 #include "ws-ssh.h"
+#include "ws-tools-error.h"
 
 /* The words of remote commands.  ssh hands its command to the login shell
  * of the host as one string, so every value must reach that shell quoted;
@@ -259,7 +259,7 @@ ws_ssh_command_argv (const char *configured, GError **error)
     argv = g_strsplit ("ssh", " ", -1);
   else if (!g_shell_parse_argv (trimmed, NULL, &argv, &local))
     {
-      g_set_error (error, WS_CAPTURE_ERROR, WS_CAPTURE_ERROR_INVALID,
+      g_set_error (error, WS_TOOLS_ERROR, WS_TOOLS_ERROR_INVALID,
                    "the ssh command “%s” (%s or the settings) does not read as a command line: %s",
                    configured, WS_SSH_ENV, local->message);
       return NULL;
@@ -277,7 +277,7 @@ ws_ssh_command_argv (const char *configured, GError **error)
   program = strchr (argv[0], '/') != NULL ? g_strdup (argv[0]) : g_find_program_in_path (argv[0]);
   if (program == NULL)
     {
-      g_set_error (error, WS_CAPTURE_ERROR, WS_CAPTURE_ERROR_TOOL_MISSING,
+      g_set_error (error, WS_TOOLS_ERROR, WS_TOOLS_ERROR_TOOL_MISSING,
                    "%s: not found on PATH (the ssh command; OpenSSH's client is the package "
                    "openssh-client)",
                    argv[0]);
@@ -334,12 +334,12 @@ ws_ssh_problem (const char *host, const char *ssh_stderr, const char *verify_com
 {
   g_autofree char *words = ssh_words (ssh_stderr);
   const char *text = ssh_stderr != NULL ? ssh_stderr : "";
-  int result = WS_CAPTURE_ERROR_CONNECTION;
+  int result = WS_TOOLS_ERROR_CONNECTION;
   char *message;
 
   if (has (text, "REMOTE HOST IDENTIFICATION HAS CHANGED") || has (text, "has changed and you"))
     {
-      result = WS_CAPTURE_ERROR_HOST_KEY;
+      result = WS_TOOLS_ERROR_HOST_KEY;
       message = g_strdup_printf (
         "%s: the host key has CHANGED since it was accepted: someone may be intercepting the "
         "connection, or the host was reinstalled. Nothing was run. Ask the host's administrator "
@@ -351,7 +351,7 @@ ws_ssh_problem (const char *host, const char *ssh_stderr, const char *verify_com
   else if (has (text, "Host key verification failed") || has (text, "host key is known") ||
            has (text, "authenticity of host"))
     {
-      result = WS_CAPTURE_ERROR_HOST_KEY;
+      result = WS_TOOLS_ERROR_HOST_KEY;
       message = g_strdup_printf (
         "%s: the host key is not known, and Warpscope never accepts one by itself. Compare the "
         "key's fingerprint with the one the host's administrator gives, by connecting once in a "

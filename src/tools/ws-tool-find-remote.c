@@ -5,8 +5,8 @@
 #include <string.h>
 
 #include "ws-tool-find.h"
-#include "ws-error.h"
 #include "ws-ssh-connection.h"
+#include "ws-tools-error.h"
 
 /* Finding nsys and ncu on a host, where this machine's file tests do not
  * reach: a script there lists the candidates in the order
@@ -61,14 +61,14 @@ ws_tool_resolve_on (WsSshConnection *ssh, const char *name, const char *configur
     return ws_tool_resolve (name, configured, error);
   if (!ws_ssh_connection_script (ssh, find_script, args, 60, NULL, &out, &local))
     {
-      if (local->code == WS_CAPTURE_ERROR_CONNECTION)
+      if (local->code == WS_TOOLS_ERROR_CONNECTION)
         {
           g_propagate_error (error, g_steal_pointer (&local));
           return NULL;
         }
       if (configured != NULL && configured[0] != '\0')
         {
-          g_set_error (error, WS_CAPTURE_ERROR, WS_CAPTURE_ERROR_TOOL_MISSING,
+          g_set_error (error, WS_TOOLS_ERROR, WS_TOOLS_ERROR_TOOL_MISSING,
                        "%s: %s: no such program there (the %s path of the host's settings)",
                        ws_ssh_connection_get_name (ssh), configured, name);
           return NULL;
@@ -87,7 +87,7 @@ ws_tool_resolve_on (WsSshConnection *ssh, const char *name, const char *configur
   if (found == NULL)
     found = ws_tool_newest (opt, g_str_equal (name, "nsys") ? "nsight-systems" : "nsight-compute");
   if (found == NULL)
-    g_set_error (error, WS_CAPTURE_ERROR, WS_CAPTURE_ERROR_TOOL_MISSING,
+    g_set_error (error, WS_TOOLS_ERROR, WS_TOOLS_ERROR_TOOL_MISSING,
                  "%s: %s: not found there on PATH, in /usr/local/cuda/bin or in /opt/nvidia/%s*",
                  ws_ssh_connection_get_name (ssh), name,
                  g_str_equal (name, "nsys") ? "nsight-systems" : "nsight-compute");

@@ -5,8 +5,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "ws-error.h"
 #include "ws-tool-find.h"
+#include "ws-tools-error.h"
 
 typedef struct
 {
@@ -281,7 +281,7 @@ ws_tool_resolve (const char *name, const char *configured, GError **error)
                                               : g_find_program_in_path (configured);
       if (path == NULL || !is_program (path))
         {
-          g_set_error (error, WS_CAPTURE_ERROR, WS_CAPTURE_ERROR_TOOL_MISSING,
+          g_set_error (error, WS_TOOLS_ERROR, WS_TOOLS_ERROR_TOOL_MISSING,
                        "%s: no such program (the %s path in the settings)", configured, name);
           g_free (path);
           return NULL;
@@ -290,10 +290,10 @@ ws_tool_resolve (const char *name, const char *configured, GError **error)
     }
   path = ws_tool_find (name);
   if (path == NULL && g_getenv (WS_TOOL_PATH_ENV) != NULL)
-    g_set_error (error, WS_CAPTURE_ERROR, WS_CAPTURE_ERROR_TOOL_MISSING, "%s: not found in %s (%s)",
+    g_set_error (error, WS_TOOLS_ERROR, WS_TOOLS_ERROR_TOOL_MISSING, "%s: not found in %s (%s)",
                  name, WS_TOOL_PATH_ENV, g_getenv (WS_TOOL_PATH_ENV));
   else if (path == NULL)
-    g_set_error (error, WS_CAPTURE_ERROR, WS_CAPTURE_ERROR_TOOL_MISSING,
+    g_set_error (error, WS_TOOLS_ERROR, WS_TOOLS_ERROR_TOOL_MISSING,
                  "%s: not found on PATH, in /usr/local/cuda/bin or in /opt/nvidia/%s*", name,
                  g_str_equal (name, "nsys") ? "nsight-systems" : "nsight-compute");
   return path;

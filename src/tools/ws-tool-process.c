@@ -15,7 +15,7 @@
 #include "ws-tool-process.h"
 #include "ws-tool-process.h"
 #include "ws-tool-query.h"
-#include "ws-error.h"
+#include "ws-tools-error.h"
 
 /* One command of a capture or a report conversion: a child in a process
  * group of its own, its output as lines as they come, and an end that is
@@ -597,7 +597,7 @@ sync_cancelled_cb (GCancellable *cancellable, gpointer data)
  * context of its own: for worker threads.
  *
  * Returns: %TRUE when the command ran and ended in time; %FALSE with
- *   @error set (WS_CAPTURE_ERROR_TIMEOUT, G_IO_ERROR_CANCELLED, or why it
+ *   @error set (WS_TOOLS_ERROR_TIMEOUT, G_IO_ERROR_CANCELLED, or why it
  *   could not start)
  */
 gboolean
@@ -637,7 +637,7 @@ ws_tool_process_run_sync (WsToolProcess *self, guint timeout_s, GCancellable *ca
 
   ok = run.ran && !run.timed_out && !g_cancellable_is_cancelled (cancellable);
   if (run.timed_out)
-    g_set_error (error, WS_CAPTURE_ERROR, WS_CAPTURE_ERROR_TIMEOUT, "%s: no answer within %u s",
+    g_set_error (error, WS_TOOLS_ERROR, WS_TOOLS_ERROR_TIMEOUT, "%s: no answer within %u s",
                  self->argv[0], timeout_s);
   else if (!run.ran)
     g_propagate_error (error, g_steal_pointer (&run.error));

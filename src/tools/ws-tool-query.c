@@ -8,10 +8,10 @@
 #include <sys/prctl.h>
 #include <unistd.h>
 
-#include "ws-error.h"
 #include "ws-tool-process.h"
 #include "ws-tool-query.h"
 #include "ws-ssh-connection.h"
+#include "ws-tools-error.h"
 
 /**
  * ws_tool_run:
@@ -93,7 +93,7 @@ ws_tool_version_on (WsSshConnection *ssh, const char *path, GCancellable *cancel
           return g_strdup (words[w + 1]);
     }
   g_strdelimit (err, "\r\n", ' ');
-  g_set_error (error, WS_CAPTURE_ERROR, WS_CAPTURE_ERROR_TOOL_MISSING,
+  g_set_error (error, WS_TOOLS_ERROR, WS_TOOLS_ERROR_TOOL_MISSING,
                "%s: “--version” printed no version (exit status %d) %s", path, status,
                g_strstrip (err));
   return NULL;
@@ -156,7 +156,7 @@ ws_tool_list_on (WsSshConnection *ssh, const char *ncu, const char *what, GCance
   if (status != 0 || ids->len == 0)
     {
       g_strdelimit (err, "\r\n", ' ');
-      g_set_error (error, WS_CAPTURE_ERROR, WS_CAPTURE_ERROR_TOOL_MISSING,
+      g_set_error (error, WS_TOOLS_ERROR, WS_TOOLS_ERROR_TOOL_MISSING,
                    "%s %s: no list (exit status %d) %s", ncu, option, status, g_strstrip (err));
       return NULL;
     }
