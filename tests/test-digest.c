@@ -10,6 +10,7 @@
 #include "ws-digest-io.h"
 #include "ws-digest-loader.h"
 #include "ws-digest-merge.h"
+#include "ws-findings-setup.h"
 #include "ws-findings.h"
 #include "ws-nsys-stats-reader.h"
 #include "ws-rank-set.h"
@@ -463,7 +464,7 @@ test_findings_equal_diagnose (void)
       steps = ws_steps_compute (run, NULL);
       g_assert_true (ws_steps_has_steady_state (steps));
       steady = ws_steps_steady_run (run, steps);
-      setup = ws_steps_setup_line (run, steps);
+      setup = ws_findings_setup_line (run, steps);
       findings = ws_findings_compute (steady);
       g_assert_cmpstr (d->scope, ==, setup);
       g_assert_cmpuint (d->findings->len, ==, findings->len);

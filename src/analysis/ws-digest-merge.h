@@ -16,6 +16,5 @@ G_BEGIN_DECLS
 
 WsSummary *ws_digest_merge_summary (const WsDigest *digest, WsSummaryKind kind, const guint *select,
                                     guint n_select, gint64 *rows_left_out);
-GPtrArray *ws_digest_merge_findings (const WsRun *run);
 
 G_END_DECLS

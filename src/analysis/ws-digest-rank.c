@@ -4,6 +4,7 @@
 
 #include <math.h>
 
+#include "ws-findings-setup.h"
 #include "ws-limits.h"
 #include "ws-digest-rank.h"
 #include "ws-findings.h"
@@ -203,7 +204,7 @@ add_findings (WsDigestRank *self, const WsRun *run, WsSteps *steps)
   if (steps != NULL && ws_steps_has_steady_state (steps))
     {
       checked = ws_steps_steady_run (run, steps);
-      self->scope = ws_steps_setup_line (run, steps);
+      self->scope = ws_findings_setup_line (run, steps);
     }
   else
     checked = ws_run_ref ((WsRun *) run);

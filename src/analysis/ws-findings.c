@@ -8,7 +8,7 @@
 
 #include "ws-hash.h"
 #include "ws-limits.h"
-#include "ws-digest-merge.h"
+#include "ws-findings-digest.h"
 #include "ws-findings-private.h"
 #include "ws-format.h"
 #include "ws-rank-set.h"
@@ -465,7 +465,7 @@ ws_findings_compute_cancellable (const WsRun *run, GCancellable *cancellable, GE
   /* A digest has no events: its ranks' findings were computed from their
    * exports when it was made. */
   if (run->digest != NULL)
-    return ws_digest_merge_findings (run);
+    return ws_findings_merge_digest (run);
   ctx.run = run;
   ctx.cancellable = cancellable;
   ctx.index = ws_run_index_new (run);

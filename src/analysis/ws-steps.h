@@ -82,7 +82,6 @@ char *ws_steps_counter_prefix (const char *name, guint *counter);
 WsRun *ws_steps_steady_run (const WsRun *run, const WsSteps *steps);
 WsRun *ws_steps_setup_run (const WsRun *run, const WsSteps *steps);
 char *ws_steps_describe_steady (const WsSteps *self);
-char *ws_steps_setup_line (const WsRun *run, const WsSteps *steps);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (WsSteps, ws_steps_unref)
 

@@ -2,6 +2,7 @@
 #define G_LOG_DOMAIN "ws-window"
 #include "config.h"
 
+#include "ws-findings-setup.h"
 #include "ws-window-private.h"
 
 /* A run's steps and steady state: found on a worker once the run is
@@ -64,7 +65,7 @@ steps_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *ca
   if (ws_steps_has_steady_state (data->steps))
     {
       data->steady = ws_steps_steady_run (data->run, data->steps);
-      data->setup_line = ws_steps_setup_line (data->run, data->steps);
+      data->setup_line = ws_findings_setup_line (data->run, data->steps);
     }
   g_task_return_boolean (task, TRUE);
 }

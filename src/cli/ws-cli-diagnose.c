@@ -8,6 +8,7 @@
 #include "ws-cli.h"
 #include "ws-digest.h"
 #include "ws-findings-output.h"
+#include "ws-findings-setup.h"
 #include "ws-format.h"
 #include "ws-findings.h"
 #include "ws-table-writer.h"
@@ -111,7 +112,7 @@ ws_cli_diagnose (int argc, char **argv)
    * steady state, and one line says what they left out. */
   checked = whole_run ? ws_run_ref (run) : ws_cli_steady (run, &steps);
   if (steps != NULL)
-    setup = ws_steps_setup_line (run, steps);
+    setup = ws_findings_setup_line (run, steps);
   else if (run->digest != NULL)
     setup = digest_scope (run, whole_run);
   findings = ws_findings_compute (checked);
