@@ -368,7 +368,7 @@ ws_cli_capture (int argc, char **argv)
     settings->transfer_limit = (guint) bwlimit;
   if (topn == 0 || topn < -1 || launch_count < -1)
     {
-      g_printerr (_ ("%s: --topn must be 1 or more, --launch-count 0 or more\n"), argv[0]);
+      ws_cli_error (argv[0], _ ("--topn must be 1 or more, --launch-count 0 or more"));
       return WS_EXIT_BAD_INPUT;
     }
   if (topn > 0)
@@ -397,7 +397,7 @@ ws_cli_capture (int argc, char **argv)
     }
   if (stall_timeout < -1)
     {
-      g_printerr (_ ("%s: --ncu-stall-timeout must be 0 or more\n"), argv[0]);
+      ws_cli_error (argv[0], _ ("--ncu-stall-timeout must be 0 or more"));
       return WS_EXIT_BAD_INPUT;
     }
   if (stall_timeout >= 0)
@@ -407,7 +407,7 @@ ws_cli_capture (int argc, char **argv)
 
   if (settings->targets_file == NULL)
     {
-      g_printerr (_ ("%s: which targets? Give --targets FILE.tsv (or set TARGETS_TSV)\n"), argv[0]);
+      ws_cli_error (argv[0], _ ("which targets? Give --targets FILE.tsv (or set TARGETS_TSV)"));
       return WS_EXIT_BAD_INPUT;
     }
   if (!ws_capture_check_log (settings, settings->targets_file, cwd, settings->nsys_path,

@@ -41,7 +41,7 @@ ws_cli_parse (GOptionContext *context, int *argc, char ***argv, int min_args, in
 
   if (!g_option_context_parse (context, argc, argv, &error))
     {
-      g_printerr ("warpscope-cli: %s\n", error->message);
+      ws_cli_error ((*argv)[0], "%s", error->message);
       g_printerr (_ ("Try “%s --help”.\n"), (*argv)[0]);
       return FALSE;
     }
@@ -49,9 +49,9 @@ ws_cli_parse (GOptionContext *context, int *argc, char ***argv, int min_args, in
   if (n_files < min_args || (max_args >= 0 && n_files > max_args))
     {
       if (n_files < min_args)
-        g_printerr (_ ("%s: missing file argument\n"), (*argv)[0]);
+        ws_cli_error ((*argv)[0], _ ("missing file argument"));
       else
-        g_printerr (_ ("%s: too many arguments\n"), (*argv)[0]);
+        ws_cli_error ((*argv)[0], _ ("too many arguments"));
       g_printerr (_ ("Try “%s --help”.\n"), (*argv)[0]);
       return FALSE;
     }
@@ -125,23 +125,32 @@ ws_cli_parse_outputs (GOptionContext *context, int *argc, char ***argv, int min_
                       char **first_output, ...)
 {
   va_list args;
-  gboolean ok = TRUE;
+  gboolean ok;
 
+  va_start (args, first_output);
+  ok = ws_cli_parse_outputs_valist (context, argc, argv, min_args, max_args, first_output, args);
+  va_end (args);
+  return ok;
+}
+
+/* ws_cli_parse_outputs() with the outputs after @first_output in @args. */
+gboolean
+ws_cli_parse_outputs_valist (GOptionContext *context, int *argc, char ***argv, int min_args,
+                             int max_args, char **first_output, va_list args)
+{
   if (!ws_cli_parse (context, argc, argv, min_args, max_args))
     return FALSE;
-  va_start (args, first_output);
-  for (char **output = first_output; output != NULL && ok; output = va_arg (args, char **))
+  for (char **output = first_output; output != NULL; output = va_arg (args, char **))
     {
       g_autoptr (GError) error = NULL;
 
       if (!ws_cli_check_output (*output, (const char *const *) *argv + 1, &error))
         {
           g_printerr ("warpscope-cli: %s\n", error->message);
-          ok = FALSE;
+          return FALSE;
         }
     }
-  va_end (args);
-  return ok;
+  return TRUE;
 }
 
 /* Prints the error (which names the file) as one line; returns the exit status. */

@@ -183,7 +183,6 @@ int
 ws_cli_compare (int argc, char **argv)
 {
   g_autofree char *by_str = NULL;
-  g_autofree char *format_str = NULL;
   gboolean whole_run = FALSE;
   g_autofree char *peers = NULL;
   GOptionEntry entries[] = {
@@ -191,8 +190,6 @@ ws_cli_compare (int argc, char **argv)
       N_ (
         "Match kernels by: demangled (default), short or normalized (no templates or parameters)"),
       "FORM" },
-    { "format", 'f', 0, G_OPTION_ARG_STRING, &format_str,
-      N_ ("Output format: table (default), csv or md"), "FORMAT" },
     { "whole-run", 'w', 0, G_OPTION_ARG_NONE, &whole_run,
       N_ ("Compare the whole runs, set-up included (by default two runs with steps are "
           "compared over their steady states)"),
@@ -212,7 +209,8 @@ ws_cli_compare (int argc, char **argv)
   g_autoptr (WsComparison) cmp = NULL;
   g_autoptr (GString) out = g_string_new (NULL);
   g_autoptr (GPtrArray) cells = g_ptr_array_new_with_free_func (g_free);
-  WsOutputFormat format = WS_FORMAT_TABLE;
+  g_auto (WsCliFrame) frame = { 0 };
+  WsOutputFormat format;
   WsMatchBy by = WS_MATCH_DEMANGLED;
   static const char *const csv_headers[] = { "kernel",          "before_total_ns",
                                              "after_total_ns",  "delta_ns",
@@ -226,27 +224,23 @@ ws_cli_compare (int argc, char **argv)
                 "stats CSVs in a folder, or a capture folder; several files of one run are "
                 "joined by commas (run.sqlite,run_ncu_raw.csv). The table and Markdown formats "
                 "add the gauges of kernels profiled on both sides and the findings diff."));
-  ws_cli_add_rank_option (context);
-  if (!ws_cli_parse (context, &argc, &argv, 1, 2))
+  ws_cli_frame_init (&frame, context, argv[0], WS_CLI_TABLE | WS_CLI_CSV | WS_CLI_MD,
+                     N_ ("Output format: table (default), csv or md"));
+  if (!ws_cli_frame_parse (&frame, context, &argc, &argv, 1, 2, NULL))
     return WS_EXIT_BAD_INPUT;
   if (argc != (peers != NULL ? 2 : 3))
     {
-      g_printerr (peers != NULL ? _ ("%s: --peers takes one run, the job\n")
-                                : _ ("%s: compare takes two runs, BEFORE and AFTER\n"),
-                  argv[0]);
+      ws_cli_error (argv[0], "%s",
+                    peers != NULL ? _ ("--peers takes one run, the job")
+                                  : _ ("compare takes two runs, BEFORE and AFTER"));
       return WS_EXIT_BAD_INPUT;
     }
   if (by_str != NULL && !ws_match_by_from_string (by_str, &by))
     {
-      g_printerr (_ ("%s: --by must be demangled, short or normalized\n"), argv[0]);
+      ws_cli_error (argv[0], _ ("--by must be demangled, short or normalized"));
       return WS_EXIT_BAD_INPUT;
     }
-  if (format_str != NULL &&
-      (!ws_output_format_from_string (format_str, &format) || format == WS_FORMAT_JSON))
-    {
-      g_printerr (_ ("%s: --format must be table, csv or md\n"), argv[0]);
-      return WS_EXIT_BAD_INPUT;
-    }
+  format = frame.format;
 
   if (peers != NULL)
     return ws_cli_compare_peers (peers, argv[1], by, format);

@@ -368,11 +368,8 @@ write_json (const WsRun *run, const WsRankSet *set)
 int
 ws_cli_ranks (int argc, char **argv)
 {
-  g_autofree char *format_str = NULL;
   g_autofree char *target = NULL;
   GOptionEntry entries[] = {
-    { "format", 'f', 0, G_OPTION_ARG_STRING, &format_str,
-      N_ ("Output format: table (default), csv or json"), "FORMAT" },
     { "target", 0, 0, G_OPTION_ARG_STRING, &target,
       N_ ("In a capture folder of several targets, the ranks of this one"), "NAME" },
     { NULL },
@@ -386,23 +383,19 @@ ws_cli_ranks (int argc, char **argv)
   g_autoptr (WsRun) run = NULL;
   g_autoptr (WsRankSet) set = NULL;
   g_autoptr (GString) out = g_string_new (NULL);
-  WsOutputFormat format = WS_FORMAT_TABLE;
+  g_auto (WsCliFrame) frame = { 0 };
+  WsOutputFormat format;
 
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
   g_option_context_set_summary (
     context, _ ("Opens the exports of a job's ranks (files, a folder or a glob) as one run and "
                 "prints each rank's GPU, kernel, communication, waiting and idle time, its "
                 "steps and median step, then the straggler: the rank the others wait for."));
-  ws_cli_add_rank_option (context);
-  if (!ws_cli_parse (context, &argc, &argv, 1, -1))
+  ws_cli_frame_init (&frame, context, argv[0], WS_CLI_TABLE | WS_CLI_CSV | WS_CLI_JSON,
+                     N_ ("Output format: table (default), csv or json"));
+  if (!ws_cli_frame_parse (&frame, context, &argc, &argv, 1, -1, NULL))
     return WS_EXIT_BAD_INPUT;
-  if (format_str != NULL &&
-      (!ws_output_format_from_string (format_str, &format) || format == WS_FORMAT_MARKDOWN))
-    {
-      g_printerr (_ ("warpscope-cli: ranks: unknown format “%s” (table, csv or json)\n"),
-                  format_str);
-      return WS_EXIT_BAD_INPUT;
-    }
+  format = frame.format;
 
   /* A job is one launch: the targets of a capture folder are separate
    * runs, not ranks. */

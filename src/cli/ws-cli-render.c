@@ -689,7 +689,7 @@ ws_cli_render (int argc, char **argv)
     return WS_EXIT_BAD_INPUT;
   if (output == NULL && repeat <= 0)
     {
-      g_printerr (_ ("%s: --output is required\n"), argv[0]);
+      ws_cli_error (argv[0], _ ("--output is required"));
       return WS_EXIT_BAD_INPUT;
     }
   options.output = output;
@@ -701,12 +701,12 @@ ws_cli_render (int argc, char **argv)
   options.by = WS_MATCH_DEMANGLED;
   if (!parse_size (size, &options.width, &options.height))
     {
-      g_printerr (_ ("%s: --size must be WIDTHxHEIGHT, e.g. 1600x900\n"), argv[0]);
+      ws_cli_error (argv[0], _ ("--size must be WIDTHxHEIGHT, e.g. 1600x900"));
       return WS_EXIT_BAD_INPUT;
     }
   if (top < 0)
     {
-      g_printerr (_ ("%s: --top must be 0 or more\n"), argv[0]);
+      ws_cli_error (argv[0], _ ("--top must be 0 or more"));
       return WS_EXIT_BAD_INPUT;
     }
   options.top = (guint) top;
@@ -716,9 +716,8 @@ ws_cli_render (int argc, char **argv)
 
       if (!ws_ranks_chart_metric_from_string (metric_str, &metric))
         {
-          g_printerr (
-            _ ("%s: --metric must be step-time, gpu-busy, waiting, work or comm-hidden\n"),
-            argv[0]);
+          ws_cli_error (argv[0],
+                        _ ("--metric must be step-time, gpu-busy, waiting, work or comm-hidden"));
           return WS_EXIT_BAD_INPUT;
         }
       options.metric = metric;
@@ -728,7 +727,7 @@ ws_cli_render (int argc, char **argv)
       view = &views[i];
   if (view == NULL)
     {
-      g_printerr (_ ("%s: unknown view “%s”\n"), argv[0], view_str);
+      ws_cli_error (argv[0], _ ("unknown view “%s”"), view_str);
       return WS_EXIT_BAD_INPUT;
     }
   if (kernel_str != NULL && view->render_pair == render_compare_gauges)
@@ -736,18 +735,18 @@ ws_cli_render (int argc, char **argv)
   else if (kernel_str != NULL &&
            !g_ascii_string_to_signed (kernel_str, 10, 0, G_MAXINT, &kernel, NULL))
     {
-      g_printerr (_ ("%s: --kernel must be 0 or more\n"), argv[0]);
+      ws_cli_error (argv[0], _ ("--kernel must be 0 or more"));
       return WS_EXIT_BAD_INPUT;
     }
   options.kernel = (int) kernel;
   if (sort_str != NULL && !ws_gauges_sort_from_string (sort_str, &options.sort))
     {
-      g_printerr (_ ("%s: unknown --sort “%s”\n"), argv[0], sort_str);
+      ws_cli_error (argv[0], _ ("unknown --sort “%s”"), sort_str);
       return WS_EXIT_BAD_INPUT;
     }
   if (by_str != NULL && !ws_match_by_from_string (by_str, &options.by))
     {
-      g_printerr (_ ("%s: --by must be demangled, short or normalized\n"), argv[0]);
+      ws_cli_error (argv[0], _ ("--by must be demangled, short or normalized"));
       return WS_EXIT_BAD_INPUT;
     }
   if (theme != NULL)
@@ -756,15 +755,14 @@ ws_cli_render (int argc, char **argv)
         options.dark = TRUE;
       else if (!g_str_equal (theme, "light"))
         {
-          g_printerr (_ ("%s: --theme must be light or dark\n"), argv[0]);
+          ws_cli_error (argv[0], _ ("--theme must be light or dark"));
           return WS_EXIT_BAD_INPUT;
         }
     }
   if (repeat < 0 ||
       (repeat > 0 && !g_str_equal (view->name, "timeline") && !g_str_equal (view->name, "ranks")))
     {
-      g_printerr (_ ("%s: --repeat takes a positive count, with --view timeline or ranks\n"),
-                  argv[0]);
+      ws_cli_error (argv[0], _ ("--repeat takes a positive count, with --view timeline or ranks"));
       return WS_EXIT_BAD_INPUT;
     }
   {
@@ -787,7 +785,7 @@ ws_cli_render (int argc, char **argv)
 
       if (argc != 3)
         {
-          g_printerr (_ ("%s: the compare views take two runs, BEFORE and AFTER\n"), argv[0]);
+          ws_cli_error (argv[0], _ ("the compare views take two runs, BEFORE and AFTER"));
           return WS_EXIT_BAD_INPUT;
         }
       /* Each side is one run: a file, a folder, or files joined by commas. */

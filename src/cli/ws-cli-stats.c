@@ -113,7 +113,6 @@ int
 ws_cli_stats (int argc, char **argv)
 {
   g_autofree char *report_str = NULL;
-  g_autofree char *format_str = NULL;
   g_autofree char *name_str = NULL;
   gboolean group_ops = FALSE;
   gboolean steady = FALSE;
@@ -123,9 +122,6 @@ ws_cli_stats (int argc, char **argv)
           "cuda_gpu_mem_time_sum, cuda_gpu_mem_size_sum, osrt_sum, nvtx_gpu_proj_sum, "
           "nvtx_kern_sum"),
       "REPORT" },
-    { "format", 'f', 0, G_OPTION_ARG_STRING, &format_str,
-      N_ ("Output format: table (default, as the nsys console), csv (as nsys --format csv) or md"),
-      "FORMAT" },
     { "name", 'n', 0, G_OPTION_ARG_STRING, &name_str,
       N_ ("Kernel names: demangled (default), short, mangled or display"), "FORM" },
     { "group-ops", 0, 0, G_OPTION_ARG_NONE, &group_ops,
@@ -145,7 +141,8 @@ ws_cli_stats (int argc, char **argv)
   g_autoptr (GArray) kinds = g_array_new (FALSE, FALSE, sizeof (guint));
   g_autoptr (WsNvtxGpu) nvtx_gpu = NULL;
   gboolean lean = TRUE;
-  WsOutputFormat format = WS_FORMAT_TABLE;
+  g_auto (WsCliFrame) frame = { 0 };
+  WsOutputFormat format;
   WsNameForm form = WS_NAME_DEMANGLED;
   WsLoadFlags flags = 0;
 
@@ -154,8 +151,10 @@ ws_cli_stats (int argc, char **argv)
     context, _ ("Computes the reports of “nsys stats” from an Nsight Systems SQLite "
                 "export, with the same definitions and numbers. With --format csv "
                 "the output equals nsys stats --format csv."));
-  ws_cli_add_rank_option (context);
-  if (!ws_cli_parse (context, &argc, &argv, 1, -1))
+  ws_cli_frame_init (
+    &frame, context, argv[0], WS_CLI_TABLE | WS_CLI_CSV | WS_CLI_MD,
+    N_ ("Output format: table (default, as the nsys console), csv (as nsys --format csv) or md"));
+  if (!ws_cli_frame_parse (&frame, context, &argc, &argv, 1, -1, NULL))
     return WS_EXIT_BAD_INPUT;
 
   reports = g_strsplit (report_str != NULL ? report_str : "cuda_gpu_kern_sum", ",", -1);
@@ -172,7 +171,7 @@ ws_cli_stats (int argc, char **argv)
         kind = REPORT_NVTX_KERN;
       else
         {
-          g_printerr (_ ("warpscope-cli: stats: unknown report “%s”\n"), reports[i]);
+          ws_cli_error ("stats", _ ("unknown report “%s”"), reports[i]);
           return WS_EXIT_BAD_INPUT;
         }
       g_array_append_val (kinds, kind);
@@ -181,17 +180,11 @@ ws_cli_stats (int argc, char **argv)
       if (kind >= WS_N_SUMMARY_KINDS)
         lean = FALSE;
     }
-  if (format_str != NULL &&
-      (!ws_output_format_from_string (format_str, &format) || format == WS_FORMAT_JSON))
-    {
-      g_printerr (_ ("warpscope-cli: stats: unknown format “%s” (table, csv or md)\n"), format_str);
-      return WS_EXIT_BAD_INPUT;
-    }
+  format = frame.format;
   if (name_str != NULL && !ws_name_form_from_string (name_str, &form))
     {
-      g_printerr (
-        _ ("warpscope-cli: stats: unknown name form “%s” (demangled, short, mangled or display)\n"),
-        name_str);
+      ws_cli_error ("stats", _ ("unknown name form “%s” (demangled, short, mangled or display)"),
+                    name_str);
       return WS_EXIT_BAD_INPUT;
     }
 
