@@ -208,45 +208,36 @@ ws_cli_flame (int argc, char **argv)
   if (!ws_cli_parse_outputs (context, &argc, &argv, 1, -1, &output, NULL))
     return WS_EXIT_BAD_INPUT;
   format = format_str;
-  if (format == NULL && output != NULL)
-    {
-      const char *dot = strrchr (output, '.');
-
-      format = dot != NULL && (g_str_equal (dot, ".svg") || g_str_equal (dot, ".png") ||
-                               g_str_equal (dot, ".pdf"))
-                 ? dot + 1
-                 : "collapsed";
-    }
-  if (format == NULL)
+  /* -o OUT.svg (.SVG, .png, .pdf) draws; another name takes the stacks. */
+  if (format == NULL && (output == NULL || !ws_surface_kind_for_path (output, &format)))
     format = "collapsed";
   if (!g_str_equal (format, "collapsed") && !g_str_equal (format, "svg") &&
       !g_str_equal (format, "png") && !g_str_equal (format, "pdf"))
     {
-      g_printerr (_ ("%s: --format must be collapsed, svg, png or pdf\n"), argv[0]);
+      ws_cli_error (argv[0], _ ("--format must be collapsed, svg, png or pdf"));
       return WS_EXIT_BAD_INPUT;
     }
   if (!g_str_equal (format, "collapsed") && output == NULL)
     {
-      g_printerr (_ ("%s: --format %s needs -o FILE\n"), argv[0], format);
+      ws_cli_error (argv[0], _ ("--format %s needs -o FILE"), format);
       return WS_EXIT_BAD_INPUT;
     }
   if (layout_str != NULL && !g_str_equal (layout_str, "icicle") &&
       !g_str_equal (layout_str, "flame"))
     {
-      g_printerr (_ ("%s: --layout must be icicle or flame\n"), argv[0]);
+      ws_cli_error (argv[0], _ ("--layout must be icicle or flame"));
       return WS_EXIT_BAD_INPUT;
     }
   if (layout_str != NULL && g_str_equal (layout_str, "flame"))
     layout = WS_FLAME_LAYOUT_FLAME;
   if (!parse_range (range, &from, &to))
     {
-      g_printerr (_ ("%s: --range must be START_NS:END_NS, END after START\n"), argv[0]);
+      ws_cli_error (argv[0], _ ("--range must be START_NS:END_NS, END after START"));
       return WS_EXIT_BAD_INPUT;
     }
   if (width < 100 || width > 32768 || profile_index < 0)
     {
-      g_printerr (_ ("%s: --width takes 100 to 32768 pixels, --profile a number from 0\n"),
-                  argv[0]);
+      ws_cli_error (argv[0], _ ("--width takes 100 to 32768 pixels, --profile a number from 0"));
       return WS_EXIT_BAD_INPUT;
     }
 
@@ -262,14 +253,14 @@ ws_cli_flame (int argc, char **argv)
     }
   if ((guint) profile_index >= run->cpu_profiles->len)
     {
-      g_printerr (_ ("%s: --profile %d: the run has profiles 0 to %u\n"), argv[0], profile_index,
-                  run->cpu_profiles->len - 1);
+      ws_cli_error (argv[0], _ ("--profile %d: the run has profiles 0 to %u"), profile_index,
+                    run->cpu_profiles->len - 1);
       return WS_EXIT_BAD_INPUT;
     }
   profile = g_ptr_array_index (run->cpu_profiles, profile_index);
   if (!find_thread (profile, thread_str, &thread, &error))
     {
-      g_printerr ("%s: %s\n", argv[0], error->message);
+      ws_cli_error (argv[0], "%s", error->message);
       return WS_EXIT_BAD_INPUT;
     }
 
