@@ -15,7 +15,6 @@
 #include "ws-format.h"
 #include "ws-input.h"
 #include "ws-run-loader.h"
-#include "ws-stats.h"
 #include "ws-table-writer.h"
 
 static char *
@@ -255,8 +254,6 @@ ws_cli_compare (int argc, char **argv)
     if (after == NULL)
       return ws_cli_fail (error);
   }
-  ws_stats_compute_summaries (before);
-  ws_stats_compute_summaries (after);
   /* Set-up (cuDNN autotuning, cudnn.benchmark trials) is no part of what
    * a change did to the loop: with steps on both sides, their steady
    * states are compared. */

@@ -72,7 +72,7 @@ bars_verdict (const char *kernel_name, gpointer data)
 static gboolean
 render_bars (WsRun *run, const RenderOptions *options, GError **error)
 {
-  g_autoptr (WsSummary) summary = ws_stats_compute (run, WS_SUMMARY_KERN_SUM, WS_NAME_DEMANGLED);
+  const WsSummary *summary = ws_run_get_summary (run, WS_SUMMARY_KERN_SUM);
   g_autofree char *title =
     g_strdup_printf (_ ("GPU time by kernel — %s"), ws_run_display_name (run));
   g_autoptr (WsBarsModel) model =
@@ -347,8 +347,6 @@ render_compare (WsRun *before, WsRun *after, const RenderOptions *options, GErro
   CompareDraw compare = { 0 };
   double height = options->height;
 
-  ws_stats_compute_summaries (before);
-  ws_stats_compute_summaries (after);
   cmp = ws_comparison_new (before, after, options->by);
   title =
     g_strdup_printf (_ ("%s → %s"), ws_run_display_name (before), ws_run_display_name (after));
@@ -438,8 +436,6 @@ render_compare_gauges (WsRun *before, WsRun *after, const RenderOptions *options
   double height = options->height;
   cairo_t *cr;
 
-  ws_stats_compute_summaries (before);
-  ws_stats_compute_summaries (after);
   cmp = ws_comparison_new (before, after, options->by);
   if (options->key != NULL && (draw.delta = find_profiled (cmp, options->key, error)) == NULL)
     return FALSE;
