@@ -5,7 +5,6 @@
 #include <gio/gio.h>
 #include <glib/gi18n.h>
 #include <math.h>
-#include <time.h>
 #include <string.h>
 
 #include "ws-bars-chart.h"
@@ -40,7 +39,6 @@ typedef struct
   gboolean ranges;   /* compare: NVTX ranges instead of kernels */
   gboolean sized;    /* --size given */
   const char *range; /* timeline: START_NS:END_NS or "fit", or NULL */
-  int repeat;        /* timeline: redraws to time */
   int metric;        /* ranks: what colours the heatmap (WsRanksMetric) */
 } RenderOptions;
 
@@ -192,94 +190,14 @@ show_range (WsTimeWindow *window, const char *range)
     ws_time_window_fit (window);
 }
 
-static int
-compare_doubles (gconstpointer a, gconstpointer b)
-{
-  double x = *(const double *) a, y = *(const double *) b;
-
-  return (x > y) - (x < y);
-}
-
-/* ms of CPU time this thread has used. */
-static double
-thread_cpu_ms (void)
-{
-  struct timespec ts;
-
-  clock_gettime (CLOCK_THREAD_CPUTIME_ID, &ts);
-  return (double) ts.tv_sec * 1e3 + (double) ts.tv_nsec / 1e6;
-}
-
-/* "median=… p95=…" of @ms, sorted in place, with @prefix before each key. */
-static char *
-percentiles (double *ms, int n, const char *prefix)
-{
-  g_autofree char *median = NULL, *p95 = NULL;
-
-  qsort (ms, (gsize) n, sizeof (double), compare_doubles);
-  median = ws_format_fixed_string (n % 2 ? ms[n / 2] : (ms[n / 2 - 1] + ms[n / 2]) / 2, 2);
-  p95 = ws_format_fixed_string (ms[(int) ceil (0.95 * n) - 1], 2);
-  return g_strdup_printf ("%smedian=%s %sp95=%s", prefix, median, prefix, p95);
-}
-
-/* Redraws @repeat times onto an image, at random zoom levels (spans
- * log-uniform between the whole run and 100 µs, centred at a uniformly
- * random time) or, with @fixed, at the range given; prints the median and
- * 95th percentile of one redraw in wall time, then in CPU time (on a busy
- * machine the two differ by what other processes took). */
-static void
-time_redraws (TimelineDraw *timeline, double width, double height, int repeat, gboolean fixed)
-{
-  cairo_surface_t *surface =
-    cairo_image_surface_create (CAIRO_FORMAT_ARGB32, (int) width, (int) height);
-  cairo_t *cr = cairo_create (surface);
-  g_autoptr (GRand) rand = g_rand_new_with_seed (20240605);
-  g_autofree double *ms = g_new (double, repeat);
-  g_autofree double *cpu = g_new (double, repeat);
-  double max_span = ws_time_window_get_max_span (timeline->window);
-  double least = MIN (100000.0, max_span);
-  double duration = (double) (ws_time_window_get_end_time (timeline->window) -
-                              ws_time_window_get_origin (timeline->window));
-  g_autofree char *wall = NULL, *used = NULL;
-
-  for (int i = 0; i < repeat; i++)
-    {
-      gint64 t0;
-      double c0;
-
-      if (!fixed)
-        {
-          double span = max_span * pow (least / max_span, g_rand_double (rand));
-          double mid = g_rand_double (rand) * duration;
-
-          ws_time_window_set_view (timeline->window, mid - span / 2, mid + span / 2);
-        }
-      t0 = g_get_monotonic_time ();
-      c0 = thread_cpu_ms ();
-      draw_timeline (cr, width, height, timeline);
-      cairo_surface_flush (surface);
-      cpu[i] = thread_cpu_ms () - c0;
-      ms[i] = (double) (g_get_monotonic_time () - t0) / 1000.0;
-    }
-  cairo_destroy (cr);
-  cairo_surface_destroy (surface);
-
-  wall = percentiles (ms, repeat, "");
-  used = percentiles (cpu, repeat, "cpu_");
-  g_print ("render_ms %s %s\n", wall, used);
-}
-
-/* The timeline over --range (already checked by parse_range()); with
- * --repeat, first the lanes' size and the redraw times. */
+/* The timeline over --range (already checked by parse_range()). */
 static gboolean
 render_timeline (WsRun *run, const RenderOptions *options, GError **error)
 {
-  gint64 t0 = g_get_monotonic_time ();
   g_autoptr (WsLanes) lanes = ws_lanes_new (run);
   g_autoptr (WsTimelineChart) chart = ws_timeline_chart_new (lanes);
   g_autoptr (WsTimeWindow) window = ws_time_window_new ();
   TimelineDraw timeline = { chart, window };
-  double lanes_ms = (double) (g_get_monotonic_time () - t0) / 1000.0;
   double width = options->sized ? options->width : 1600;
   double height = options->height;
 
@@ -305,22 +223,7 @@ render_timeline (WsRun *run, const RenderOptions *options, GError **error)
                    ws_timeline_chart_content_height (chart, &timeline.state, &timeline.palette)),
              200, 8000);
 
-  if (options->repeat > 0)
-    {
-      g_autofree char *bytes = ws_format_fixed_string (
-        (double) ws_lanes_memory (lanes) / (double) MAX (ws_lanes_n_events (lanes), 1), 2);
-      g_autofree char *built = ws_format_fixed_string (lanes_ms, 1);
-
-      g_print ("timeline lanes=%u events=%" G_GSIZE_FORMAT " bytes=%" G_GSIZE_FORMAT
-               " bytes_per_event=%s build_ms=%s\n",
-               ws_lanes_get_n_lanes (lanes), ws_lanes_n_events (lanes), ws_lanes_memory (lanes),
-               bytes, built);
-      time_redraws (&timeline, width, height, options->repeat, options->range != NULL);
-      /* The file shows the range asked for, not the last random one. */
-      show_range (window, options->range);
-    }
-  return options->output == NULL ||
-         ws_render_to_file (options->output, width, height, draw_timeline, &timeline, error);
+  return ws_render_to_file (options->output, width, height, draw_timeline, &timeline, error);
 }
 
 typedef struct
@@ -519,50 +422,7 @@ render_flame (WsRun *run, const RenderOptions *options, GError **error)
                               options->dark, 0, NULL, error);
 }
 
-/* Redraws the heatmap @repeat times as the Ranks page's view does: the
- * view is as tall as its rows need (its natural height; a thousand ranks
- * scroll) and each redraw is clipped to what shows, here the top
- * width × height of --size (the whole chart without it, or with a height
- * of 0).  Prints the median and 95th percentile of one redraw, in wall
- * time, then in CPU time, as time_redraws() does. */
-static void
-time_ranks_redraws (const WsRanksChartModel *model, const RenderOptions *options,
-                    const WsPalette *palette)
-{
-  double width = options->sized ? options->width : 1600;
-  double height = ws_ranks_chart_natural_height (model, width, TRUE, palette);
-  double shown = options->height > 0 ? MIN (options->height, height) : height;
-  cairo_surface_t *surface =
-    cairo_image_surface_create (CAIRO_FORMAT_ARGB32, (int) width, (int) ceil (shown));
-  cairo_t *cr = cairo_create (surface);
-  g_autofree double *ms = g_new (double, options->repeat);
-  g_autofree double *cpu = g_new (double, options->repeat);
-  g_autofree char *wall = NULL, *used = NULL;
-  WsRanksChartState state;
-
-  ws_ranks_chart_state_init (&state);
-  state.metric = (WsRanksMetric) options->metric;
-  state.untitled = TRUE;
-  for (int i = 0; i < options->repeat; i++)
-    {
-      gint64 t0 = g_get_monotonic_time ();
-      double c0 = thread_cpu_ms ();
-
-      ws_ranks_chart_draw (cr, width, height, model, &state, palette);
-      cairo_surface_flush (surface);
-      cpu[i] = thread_cpu_ms () - c0;
-      ms[i] = (double) (g_get_monotonic_time () - t0) / 1000.0;
-    }
-  cairo_destroy (cr);
-  cairo_surface_destroy (surface);
-  wall = percentiles (ms, options->repeat, "");
-  used = percentiles (cpu, options->repeat, "cpu_");
-  g_print ("ranks rows=%u steps=%u size=%.0fx%.0f shown=%.0f\nrender_ms %s %s\n", model->n_rows,
-           model->n_cols, width, ceil (height), ceil (shown), wall, used);
-}
-
-/* The ranks view's heatmap; a run of one process is a job of one rank;
- * with --repeat, first the redraw times. */
+/* The ranks view's heatmap; a run of one process is a job of one rank. */
 static gboolean
 render_ranks (WsRun *run, const RenderOptions *options, GError **error)
 {
@@ -586,10 +446,7 @@ render_ranks (WsRun *run, const RenderOptions *options, GError **error)
     ws_palette_init_dark (&palette);
   else
     ws_palette_init_light (&palette);
-  if (options->repeat > 0)
-    time_ranks_redraws (model, options, &palette);
-  return options->output == NULL ||
-         ws_ranks_chart_render_to_file (options->output, options->width, options->height, model,
+  return ws_ranks_chart_render_to_file (options->output, options->width, options->height, model,
                                         options->metric, &palette, error);
 }
 
@@ -619,7 +476,6 @@ ws_cli_render (int argc, char **argv)
   g_autofree char *by_str = NULL;
   g_autofree char *range = NULL;
   g_autofree char *metric_str = NULL;
-  int repeat = 0;
   g_autofree char *kernel_str = NULL;
   int top = 15;
   gint64 kernel = -1;
@@ -651,10 +507,6 @@ ws_cli_render (int argc, char **argv)
     { "range", 'r', 0, G_OPTION_ARG_STRING, &range,
       N_ ("timeline: the time to show, in ns of the export's clock (default: fit, the whole run)"),
       "START_NS:END_NS" },
-    { "repeat", 0, 0, G_OPTION_ARG_INT, &repeat,
-      N_ ("timeline or ranks: redraw N times (the timeline at random zoom levels, or at "
-          "--range) and print the median and 95th percentile in ms"),
-      "N" },
     { "by", 0, 0, G_OPTION_ARG_STRING, &by_str,
       N_ ("Compare views: match kernels by demangled (default), short or normalized name"),
       "FORM" },
@@ -683,7 +535,7 @@ ws_cli_render (int argc, char **argv)
   ws_cli_add_rank_option (context);
   if (!ws_cli_parse_outputs (context, &argc, &argv, 1, -1, &output, NULL))
     return WS_EXIT_BAD_INPUT;
-  if (output == NULL && repeat <= 0)
+  if (output == NULL)
     {
       ws_cli_error (argv[0], _ ("--output is required"));
       return WS_EXIT_BAD_INPUT;
@@ -692,7 +544,6 @@ ws_cli_render (int argc, char **argv)
   options.width = 1200;
   options.sized = size != NULL;
   options.range = range;
-  options.repeat = repeat;
   options.sort = WS_GAUGE_DURATION;
   options.by = WS_MATCH_DEMANGLED;
   if (!parse_size (size, &options.width, &options.height))
@@ -754,12 +605,6 @@ ws_cli_render (int argc, char **argv)
           ws_cli_error (argv[0], _ ("--theme must be light or dark"));
           return WS_EXIT_BAD_INPUT;
         }
-    }
-  if (repeat < 0 ||
-      (repeat > 0 && !g_str_equal (view->name, "timeline") && !g_str_equal (view->name, "ranks")))
-    {
-      ws_cli_error (argv[0], _ ("--repeat takes a positive count, with --view timeline or ranks"));
-      return WS_EXIT_BAD_INPUT;
     }
   {
     gint64 start, end;
