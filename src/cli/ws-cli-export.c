@@ -86,9 +86,8 @@ ws_cli_export (int argc, char **argv)
     asked |= *exporters[i].path != NULL;
   if (!asked)
     {
-      g_printerr (_ ("%s: nothing to export: give --chrome-trace OUT.json, --markdown OUT.md or "
-                     "--csv-dir DIR\n"),
-                  argv[0]);
+      ws_cli_error (argv[0], _ ("nothing to export: give --chrome-trace OUT.json, --markdown "
+                                "OUT.md or --csv-dir DIR"));
       g_printerr (_ ("Try “%s --help”.\n"), argv[0]);
       return WS_EXIT_BAD_INPUT;
     }

@@ -465,159 +465,124 @@ static const View views[] = {
   { "ranks", FALSE, FALSE, render_ranks, NULL },
 };
 
-int
-ws_cli_render (int argc, char **argv)
+/* The options of `render`, as given. */
+typedef struct
 {
-  g_autofree char *view_str = NULL;
-  g_autofree char *output = NULL;
-  g_autofree char *size = NULL;
-  g_autofree char *theme = NULL;
-  g_autofree char *sort_str = NULL;
-  g_autofree char *by_str = NULL;
-  g_autofree char *range = NULL;
-  g_autofree char *metric_str = NULL;
-  g_autofree char *kernel_str = NULL;
-  int top = 15;
-  gint64 kernel = -1;
-  gboolean steady = FALSE;
-  GOptionEntry entries[] = {
-    { "view", 'v', 0, G_OPTION_ARG_STRING, &view_str,
-      N_ ("What to draw: bars (default), timeline, steps (of a training loop), flame (a CPU "
-          "profile), gauges, roofline, stalls or memory of ncu results, ranks (the heatmap of a "
-          "job's ranks by step), compare, compare-nvtx or compare-gauges (two runs: BEFORE AFTER)"),
-      "VIEW" },
-    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, N_ ("Image to write: .png, .svg or .pdf"),
-      "OUT" },
-    { "top", 't', 0, G_OPTION_ARG_INT, &top,
-      N_ ("Bars before the rest is folded into “others” (default 15, 0 for all)"), "N" },
-    { "kernel", 'k', 0, G_OPTION_ARG_STRING, &kernel_str,
-      N_ ("Gauges, roofline, stalls, memory: the launch ID (as `gauges` numbers them); without "
-          "it the gauges overview, every profiled kernel's roofline, the longest launch's stalls "
-          "or memory; compare-gauges: the kernel KEY (its name as compare prints it), all "
-          "without it"),
-      "ID|KEY" },
-    { "sort", 0, 0, G_OPTION_ARG_STRING, &sort_str,
-      N_ ("Gauges overview order: duration (default), id, sm, memory, dram, tensor, fp32, l1, "
-          "l2 or occupancy"),
-      "KEY" },
-    { "size", 's', 0, G_OPTION_ARG_STRING, &size,
-      N_ ("Image size in pixels (default 1200 wide, height to fit)"), "WxH" },
-    { "theme", 0, 0, G_OPTION_ARG_STRING, &theme, N_ ("Colours: light (default) or dark"),
-      "THEME" },
-    { "range", 'r', 0, G_OPTION_ARG_STRING, &range,
-      N_ ("timeline: the time to show, in ns of the export's clock (default: fit, the whole run)"),
-      "START_NS:END_NS" },
-    { "by", 0, 0, G_OPTION_ARG_STRING, &by_str,
-      N_ ("Compare views: match kernels by demangled (default), short or normalized name"),
-      "FORM" },
-    { "steady", 0, 0, G_OPTION_ARG_NONE, &steady,
-      N_ ("Only the steady state: the steps past the warm-up (see warpscope-cli steps)"), NULL },
-    { "metric", 0, 0, G_OPTION_ARG_STRING, &metric_str,
-      N_ ("ranks: what colours the cells: step-time (default), gpu-busy, waiting, work or "
-          "comm-hidden (the share of NCCL time hidden under compute)"),
-      "METRIC" },
-    { NULL },
-  };
-  g_autoptr (GOptionContext) context =
-    g_option_context_new (_ ("FILE… — draw a chart to an image"));
-  g_autoptr (GError) error = NULL;
-  g_autoptr (WsRun) run = NULL;
-  g_autoptr (WsRun) after = NULL;
-  RenderOptions options = { 0 };
-  const View *view = NULL;
+  char *view_str, *output, *size, *theme, *sort_str, *by_str, *range, *metric_str, *kernel_str;
+  int top;
+  gboolean steady;
+} RenderArgs;
 
-  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
-  g_option_context_set_summary (context,
-                                _ ("Draws what the window shows, with the same drawing code, "
-                                   "into a PNG, SVG or PDF file. The compare views take BEFORE "
-                                   "and AFTER, each one run: a file, a folder, or the files of "
-                                   "one run joined by commas (run.sqlite,run_ncu_raw.csv)."));
-  ws_cli_add_rank_option (context);
-  if (!ws_cli_parse_outputs (context, &argc, &argv, 1, -1, &output, NULL))
-    return WS_EXIT_BAD_INPUT;
-  if (output == NULL)
+static void
+render_args_clear (RenderArgs *args)
+{
+  char **strings[] = { &args->view_str, &args->output,     &args->size,
+                       &args->theme,    &args->sort_str,   &args->by_str,
+                       &args->range,    &args->metric_str, &args->kernel_str };
+
+  for (gsize i = 0; i < G_N_ELEMENTS (strings); i++)
+    g_clear_pointer (strings[i], g_free);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (RenderArgs, render_args_clear)
+
+/* The view asked for, and @options from @args; NULL after printing what
+ * is wrong. */
+static const View *
+check_options (const RenderArgs *args, const char *command, RenderOptions *options)
+{
+  const View *view = NULL;
+  gint64 kernel = -1;
+
+  options->output = args->output;
+  options->width = 1200;
+  options->sized = args->size != NULL;
+  options->range = args->range;
+  options->sort = WS_GAUGE_DURATION;
+  options->by = WS_MATCH_DEMANGLED;
+  if (!parse_size (args->size, &options->width, &options->height))
     {
-      ws_cli_error (argv[0], _ ("--output is required"));
-      return WS_EXIT_BAD_INPUT;
+      ws_cli_error (command, _ ("--size must be WIDTHxHEIGHT, e.g. 1600x900"));
+      return NULL;
     }
-  options.output = output;
-  options.width = 1200;
-  options.sized = size != NULL;
-  options.range = range;
-  options.sort = WS_GAUGE_DURATION;
-  options.by = WS_MATCH_DEMANGLED;
-  if (!parse_size (size, &options.width, &options.height))
+  if (args->top < 0)
     {
-      ws_cli_error (argv[0], _ ("--size must be WIDTHxHEIGHT, e.g. 1600x900"));
-      return WS_EXIT_BAD_INPUT;
+      ws_cli_error (command, _ ("--top must be 0 or more"));
+      return NULL;
     }
-  if (top < 0)
-    {
-      ws_cli_error (argv[0], _ ("--top must be 0 or more"));
-      return WS_EXIT_BAD_INPUT;
-    }
-  options.top = (guint) top;
-  if (metric_str != NULL)
+  options->top = (guint) args->top;
+  if (args->metric_str != NULL)
     {
       WsRanksMetric metric;
 
-      if (!ws_ranks_chart_metric_from_string (metric_str, &metric))
+      if (!ws_ranks_chart_metric_from_string (args->metric_str, &metric))
         {
-          ws_cli_error (argv[0],
+          ws_cli_error (command,
                         _ ("--metric must be step-time, gpu-busy, waiting, work or comm-hidden"));
-          return WS_EXIT_BAD_INPUT;
+          return NULL;
         }
-      options.metric = metric;
+      options->metric = metric;
     }
   for (gsize i = 0; i < G_N_ELEMENTS (views); i++)
-    if (g_strcmp0 (view_str != NULL ? view_str : "bars", views[i].name) == 0)
+    if (g_strcmp0 (args->view_str != NULL ? args->view_str : "bars", views[i].name) == 0)
       view = &views[i];
   if (view == NULL)
     {
-      ws_cli_error (argv[0], _ ("unknown view “%s”"), view_str);
-      return WS_EXIT_BAD_INPUT;
+      ws_cli_error (command, _ ("unknown view “%s”"), args->view_str);
+      return NULL;
     }
-  if (kernel_str != NULL && view->render_pair == render_compare_gauges)
-    options.key = kernel_str;
-  else if (kernel_str != NULL &&
-           !g_ascii_string_to_signed (kernel_str, 10, 0, G_MAXINT, &kernel, NULL))
+  if (args->kernel_str != NULL && view->render_pair == render_compare_gauges)
+    options->key = args->kernel_str;
+  else if (args->kernel_str != NULL &&
+           !g_ascii_string_to_signed (args->kernel_str, 10, 0, G_MAXINT, &kernel, NULL))
     {
-      ws_cli_error (argv[0], _ ("--kernel must be 0 or more"));
-      return WS_EXIT_BAD_INPUT;
+      ws_cli_error (command, _ ("--kernel must be 0 or more"));
+      return NULL;
     }
-  options.kernel = (int) kernel;
-  if (sort_str != NULL && !ws_gauges_sort_from_string (sort_str, &options.sort))
+  options->kernel = (int) kernel;
+  if (args->sort_str != NULL && !ws_gauges_sort_from_string (args->sort_str, &options->sort))
     {
-      ws_cli_error (argv[0], _ ("unknown --sort “%s”"), sort_str);
-      return WS_EXIT_BAD_INPUT;
+      ws_cli_error (command, _ ("unknown --sort “%s”"), args->sort_str);
+      return NULL;
     }
-  if (by_str != NULL && !ws_match_by_from_string (by_str, &options.by))
+  if (args->by_str != NULL && !ws_match_by_from_string (args->by_str, &options->by))
     {
-      ws_cli_error (argv[0], _ ("--by must be demangled, short or normalized"));
-      return WS_EXIT_BAD_INPUT;
+      ws_cli_error (command, _ ("--by must be demangled, short or normalized"));
+      return NULL;
     }
-  if (theme != NULL)
+  if (args->theme != NULL)
     {
-      if (g_str_equal (theme, "dark"))
-        options.dark = TRUE;
-      else if (!g_str_equal (theme, "light"))
+      if (g_str_equal (args->theme, "dark"))
+        options->dark = TRUE;
+      else if (!g_str_equal (args->theme, "light"))
         {
-          ws_cli_error (argv[0], _ ("--theme must be light or dark"));
-          return WS_EXIT_BAD_INPUT;
+          ws_cli_error (command, _ ("--theme must be light or dark"));
+          return NULL;
         }
     }
   {
     gint64 start, end;
 
-    if (!parse_range (range, &start, &end))
+    if (!parse_range (args->range, &start, &end))
       {
-        g_printerr (_ ("%s: --range must be START_NS:END_NS (in the export's clock, END after "
-                       "START) or fit\n"),
-                    argv[0]);
-        return WS_EXIT_BAD_INPUT;
+        ws_cli_error (command, _ ("--range must be START_NS:END_NS (in the export's clock, END "
+                                  "after START) or fit"));
+        return NULL;
       }
   }
-  options.ranges = view->ranges;
+  options->ranges = view->ranges;
+  return view;
+}
+
+/* Loads the run (BEFORE and AFTER for the compare views) the view draws,
+ * and draws it.  Returns the exit status. */
+static int
+load_and_render (const View *view, const RenderOptions *options, int argc, char **argv,
+                 gboolean steady)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (WsRun) run = NULL;
+  g_autoptr (WsRun) after = NULL;
 
   if (view->render_pair != NULL)
     {
@@ -654,12 +619,80 @@ ws_cli_render (int argc, char **argv)
   if (steady && after != NULL && !ws_cli_use_steady (&after, argv[2]))
     return WS_EXIT_BAD_INPUT;
 
-  if (view->render_pair != NULL ? !view->render_pair (run, after, &options, &error)
-                                : !view->render (run, &options, &error))
+  if (view->render_pair != NULL ? !view->render_pair (run, after, options, &error)
+                                : !view->render (run, options, &error))
     {
       g_printerr ("warpscope-cli: %s\n", error->message);
       return g_error_matches (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE) ? WS_EXIT_BAD_INPUT
                                                                                : WS_EXIT_FAILED;
     }
   return WS_EXIT_OK;
+}
+
+int
+ws_cli_render (int argc, char **argv)
+{
+  g_auto (RenderArgs) args = { .top = 15 };
+  GOptionEntry entries[] = {
+    { "view", 'v', 0, G_OPTION_ARG_STRING, &args.view_str,
+      N_ ("What to draw: bars (default), timeline, steps (of a training loop), flame (a CPU "
+          "profile), gauges, roofline, stalls or memory of ncu results, ranks (the heatmap of a "
+          "job's ranks by step), compare, compare-nvtx or compare-gauges (two runs: BEFORE AFTER)"),
+      "VIEW" },
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &args.output,
+      N_ ("Image to write: .png, .svg or .pdf"), "OUT" },
+    { "top", 't', 0, G_OPTION_ARG_INT, &args.top,
+      N_ ("Bars before the rest is folded into “others” (default 15, 0 for all)"), "N" },
+    { "kernel", 'k', 0, G_OPTION_ARG_STRING, &args.kernel_str,
+      N_ ("Gauges, roofline, stalls, memory: the launch ID (as `gauges` numbers them); without "
+          "it the gauges overview, every profiled kernel's roofline, the longest launch's stalls "
+          "or memory; compare-gauges: the kernel KEY (its name as compare prints it), all "
+          "without it"),
+      "ID|KEY" },
+    { "sort", 0, 0, G_OPTION_ARG_STRING, &args.sort_str,
+      N_ ("Gauges overview order: duration (default), id, sm, memory, dram, tensor, fp32, l1, "
+          "l2 or occupancy"),
+      "KEY" },
+    { "size", 's', 0, G_OPTION_ARG_STRING, &args.size,
+      N_ ("Image size in pixels (default 1200 wide, height to fit)"), "WxH" },
+    { "theme", 0, 0, G_OPTION_ARG_STRING, &args.theme, N_ ("Colours: light (default) or dark"),
+      "THEME" },
+    { "range", 'r', 0, G_OPTION_ARG_STRING, &args.range,
+      N_ ("timeline: the time to show, in ns of the export's clock (default: fit, the whole run)"),
+      "START_NS:END_NS" },
+    { "by", 0, 0, G_OPTION_ARG_STRING, &args.by_str,
+      N_ ("Compare views: match kernels by demangled (default), short or normalized name"),
+      "FORM" },
+    { "steady", 0, 0, G_OPTION_ARG_NONE, &args.steady,
+      N_ ("Only the steady state: the steps past the warm-up (see warpscope-cli steps)"), NULL },
+    { "metric", 0, 0, G_OPTION_ARG_STRING, &args.metric_str,
+      N_ ("ranks: what colours the cells: step-time (default), gpu-busy, waiting, work or "
+          "comm-hidden (the share of NCCL time hidden under compute)"),
+      "METRIC" },
+    { NULL },
+  };
+  g_autoptr (GOptionContext) context =
+    g_option_context_new (_ ("FILE… — draw a chart to an image"));
+  RenderOptions options = { 0 };
+  const View *view = NULL;
+
+  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  g_option_context_set_summary (context,
+                                _ ("Draws what the window shows, with the same drawing code, "
+                                   "into a PNG, SVG or PDF file. The compare views take BEFORE "
+                                   "and AFTER, each one run: a file, a folder, or the files of "
+                                   "one run joined by commas (run.sqlite,run_ncu_raw.csv)."));
+  ws_cli_add_rank_option (context);
+  if (!ws_cli_parse_outputs (context, &argc, &argv, 1, -1, &args.output, NULL))
+    return WS_EXIT_BAD_INPUT;
+  if (args.output == NULL)
+    {
+      ws_cli_error (argv[0], _ ("--output is required"));
+      return WS_EXIT_BAD_INPUT;
+    }
+  view = check_options (&args, argv[0], &options);
+  if (view == NULL)
+    return WS_EXIT_BAD_INPUT;
+
+  return load_and_render (view, &options, argc, argv, args.steady);
 }
