@@ -156,6 +156,36 @@ ws_cli_flame_render (WsRun *run, guint profile_index, gint thread, gint64 from, 
   return ok;
 }
 
+/* The samples of @profile as collapsed stacks (`frame;frame COUNT` lines)
+ * to @output, or standard output.  Returns the exit status. */
+static int
+write_collapsed (WsCpuProfile *profile, gint thread, gint64 from, gint64 to, const char *output,
+                 const char *search)
+{
+  g_autoptr (WsFlameGraph) graph = NULL;
+  g_autoptr (GString) out = g_string_new (NULL);
+  g_autoptr (GError) error = NULL;
+
+  if (!ws_cpu_profile_has_stacks (profile))
+    {
+      g_printerr (_ ("warpscope-cli: %s: a flat profile (cProfile) has no call stacks to "
+                     "collapse; draw its functions with --format png, svg or pdf\n"),
+                  profile->path);
+      return WS_EXIT_BAD_INPUT;
+    }
+  graph = ws_flame_graph_new (profile, thread, from, to);
+  ws_flame_graph_write_collapsed (graph, out);
+  if (!ws_cli_write (output, out->str, out->len, &error))
+    {
+      g_printerr ("warpscope-cli: %s\n", error->message);
+      return WS_EXIT_FAILED;
+    }
+  if (search != NULL && search[0] != '\0')
+    g_printerr (_ ("Matched: %.1f%% of the samples\n"),
+                100.0 * ws_flame_graph_match_share (graph, search, NULL));
+  return WS_EXIT_OK;
+}
+
 int
 ws_cli_flame (int argc, char **argv)
 {
@@ -196,7 +226,6 @@ ws_cli_flame (int argc, char **argv)
     g_option_context_new (_ ("FILE… — a CPU profile as a flame graph or collapsed stacks"));
   g_autoptr (GError) error = NULL;
   g_autoptr (WsRun) run = NULL;
-  g_autoptr (WsFlameGraph) graph = NULL;
   WsCpuProfile *profile;
   WsFlameLayout layout = WS_FLAME_LAYOUT_ICICLE;
   const char *format;
@@ -275,26 +304,5 @@ ws_cli_flame (int argc, char **argv)
       return WS_EXIT_OK;
     }
 
-  if (!ws_cpu_profile_has_stacks (profile))
-    {
-      g_printerr (_ ("warpscope-cli: %s: a flat profile (cProfile) has no call stacks to "
-                     "collapse; draw its functions with --format png, svg or pdf\n"),
-                  profile->path);
-      return WS_EXIT_BAD_INPUT;
-    }
-  graph = ws_flame_graph_new (profile, thread, from, to);
-  {
-    g_autoptr (GString) out = g_string_new (NULL);
-
-    ws_flame_graph_write_collapsed (graph, out);
-    if (!ws_cli_write (output, out->str, out->len, &error))
-      {
-        g_printerr ("warpscope-cli: %s\n", error->message);
-        return WS_EXIT_FAILED;
-      }
-  }
-  if (search != NULL && search[0] != '\0')
-    g_printerr (_ ("Matched: %.1f%% of the samples\n"),
-                100.0 * ws_flame_graph_match_share (graph, search, NULL));
-  return WS_EXIT_OK;
+  return write_collapsed (profile, thread, from, to, output, search);
 }
