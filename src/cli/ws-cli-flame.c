@@ -224,6 +224,7 @@ ws_cli_flame (int argc, char **argv)
   };
   g_autoptr (GOptionContext) context =
     g_option_context_new (_ ("FILE… — a CPU profile as a flame graph or collapsed stacks"));
+  g_auto (WsCliFrame) frame = { 0 };
   g_autoptr (GError) error = NULL;
   g_autoptr (WsRun) run = NULL;
   WsCpuProfile *profile;
@@ -233,8 +234,8 @@ ws_cli_flame (int argc, char **argv)
   gint64 from, to;
 
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
-  ws_cli_add_rank_option (context);
-  if (!ws_cli_parse_outputs (context, &argc, &argv, 1, -1, &output, NULL))
+  ws_cli_frame_init (&frame, context, argv[0], 0, NULL);
+  if (!ws_cli_frame_parse (&frame, context, &argc, &argv, 1, -1, &output, NULL))
     return WS_EXIT_BAD_INPUT;
   format = format_str;
   /* -o OUT.svg (.SVG, .png, .pdf) draws; another name takes the stacks. */

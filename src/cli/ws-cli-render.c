@@ -673,6 +673,7 @@ ws_cli_render (int argc, char **argv)
   };
   g_autoptr (GOptionContext) context =
     g_option_context_new (_ ("FILE… — draw a chart to an image"));
+  g_auto (WsCliFrame) frame = { 0 };
   RenderOptions options = { 0 };
   const View *view = NULL;
 
@@ -682,8 +683,8 @@ ws_cli_render (int argc, char **argv)
                                    "into a PNG, SVG or PDF file. The compare views take BEFORE "
                                    "and AFTER, each one run: a file, a folder, or the files of "
                                    "one run joined by commas (run.sqlite,run_ncu_raw.csv)."));
-  ws_cli_add_rank_option (context);
-  if (!ws_cli_parse_outputs (context, &argc, &argv, 1, -1, &args.output, NULL))
+  ws_cli_frame_init (&frame, context, argv[0], 0, NULL);
+  if (!ws_cli_frame_parse (&frame, context, &argc, &argv, 1, -1, &args.output, NULL))
     return WS_EXIT_BAD_INPUT;
   if (args.output == NULL)
     {
