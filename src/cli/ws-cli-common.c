@@ -361,7 +361,14 @@ load_exports (char **paths, WsLoadFlags flags, GError **error)
     g_source_remove (signals[i]);
   if (show_progress)
     g_printerr ("\r\033[K");
-  if (load.run == NULL)
+  /* A task cancelled says so without the file: the line names it. */
+  if (load.run == NULL && g_error_matches (load.error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    {
+      g_clear_error (&load.error);
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED, _ ("%s: loading was cancelled"),
+                   paths[0]);
+    }
+  else if (load.run == NULL)
     g_propagate_error (error, load.error);
   return load.run;
 }
