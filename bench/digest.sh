@@ -13,7 +13,7 @@
 #   open     the window (warpscope, under Xvfb) opening the digest until its
 #            Ranks page, merged summaries and findings are loaded, against
 #            the same for the four-rank digest of the fixtures (baseline)
-#   redraw   warpscope-cli render --view ranks --repeat 50: the Ranks page's
+#   redraw   bench/redraw-timing --view ranks --repeat 50: the Ranks page's
 #            heatmap (1920 px wide, every row 3 px or more) redrawn in a
 #            1920x1080 viewport, and whole (10 redraws)
 #
@@ -49,6 +49,7 @@ runs="${BENCH_RUNS:-1}"
 display="${BENCH_XVFB_SERVERNUM:-99}"
 procs="${BENCH_MPI_PROCS:-1 2 4}"
 bench_find_cli
+bench_find_redraw
 if [ -n "${WARPSCOPE_APP:-}" ]; then
   app="$WARPSCOPE_APP"
 elif [ -n "$build_dir" ]; then
@@ -163,9 +164,9 @@ for n in "${ns[@]}"; do
   fi
   # The page's view at 1920 px, all its rows tall, redrawn in a 1080 px
   # viewport (what a full-screen window shows), then whole.
-  "$cli" render --view ranks --repeat 50 --size 1920x1080 "$work/threads.wsdigest" >"$work/redraw.log" || failed=1
+  "$redraw" --view ranks --repeat 50 --size 1920x1080 "$work/threads.wsdigest" >"$work/redraw.log" || failed=1
   redraw=$(sed -n 's/^render_ms median=\([0-9.]*\).*cpu_median=\([0-9.]*\).*/\1 (CPU \2)/p' "$work/redraw.log")
-  "$cli" render --view ranks --repeat 10 --size 1920x0 "$work/threads.wsdigest" >"$work/redraw-all.log" || failed=1
+  "$redraw" --view ranks --repeat 10 --size 1920x0 "$work/threads.wsdigest" >"$work/redraw-all.log" || failed=1
   redraw_full=$(sed -n 's/^render_ms median=\([0-9.]*\).*cpu_median=\([0-9.]*\).*/\1 (CPU \2)/p' "$work/redraw-all.log")
   echo "redraw median: $redraw ms in 1920x1080, $redraw_full ms whole; $(head -n 1 "$work/redraw.log")" >&2
 

@@ -62,6 +62,22 @@ bench_find_cli ()
   fi
 }
 
+# bench_find_redraw - the redraw-timing program (bench/redraw-timing.c),
+# in redraw: $WARPSCOPE_REDRAW_TIMING, else BUILDDIR/bench/redraw-timing
+# brought up to date, else the source tree's build/.  Call after
+# bench_find_cli, which sets BUILDDIR up.
+bench_find_redraw ()
+{
+  if [ -n "${WARPSCOPE_REDRAW_TIMING:-}" ]; then
+    redraw="$WARPSCOPE_REDRAW_TIMING"
+  elif [ -n "$build_dir" ]; then
+    ninja -C "$build_dir" bench/redraw-timing >&2
+    redraw="$build_dir/bench/redraw-timing"
+  else
+    redraw="$src_root/build/bench/redraw-timing"
+  fi
+}
+
 # The cached exports are named nsys-synth-N-$gen_key.sqlite: a checksum of
 # the generator (its comments aside) and its settings, so that a changed
 # generator never reuses a stale file.

@@ -5,7 +5,8 @@
 #
 # For synthetic nsys exports of N kernels (default 10^6 and 10^7; about
 # N/10 NVTX ranges and N CUDA API calls, see gen-export.sh), measures with
-# `warpscope-cli render --view timeline`, at 1920x1080:
+# bench/redraw-timing (the render library's timeline drawing onto an image
+# surface), at 1920x1080:
 #
 #   full zoom-out   median and 95th percentile of one full redraw of the
 #                   whole run (--repeat 50 --range fit), in wall time and in
@@ -15,7 +16,7 @@
 #                   at a uniformly random time
 #   bytes/event     what the timeline's own structures (lanes, their copied
 #                   times and styles, block summaries) hold per event
-#   first frame     wall time from starting `render --repeat 1` (load the
+#   first frame     wall time from starting `redraw-timing --repeat 1` (load the
 #                   export, build the lanes, draw one frame) against
 #                   `warpscope-cli info` (load only), median of BENCH_RUNS;
 #                   with the time the lanes and the first draw took in it
@@ -23,7 +24,8 @@
 # Goals: median <= 8 ms and p95 <= 16 ms at 10^7; <= 16 bytes per event;
 # first frame <= 1.2 x load.  Results on stdout as a Markdown table;
 # progress on stderr.  Environment and the choice of warpscope-cli as in
-# bench/run.sh (BENCH_DIR, BENCH_RUNS, WARPSCOPE_CLI, -B BUILDDIR).
+# bench/run.sh (BENCH_DIR, BENCH_RUNS, WARPSCOPE_CLI, -B BUILDDIR);
+# WARPSCOPE_REDRAW_TIMING names another redraw-timing.
 
 set -eu
 set -o pipefail
@@ -50,6 +52,11 @@ size=1920x1080
 bench_find_cli
 if [ ! -x "$cli" ]; then
   echo "$0: no warpscope-cli at $cli; build one, pass -B BUILDDIR, or set WARPSCOPE_CLI" >&2
+  exit 1
+fi
+bench_find_redraw
+if [ ! -x "$redraw" ]; then
+  echo "$0: no redraw-timing at $redraw; build one, pass -B BUILDDIR, or set WARPSCOPE_REDRAW_TIMING" >&2
   exit 1
 fi
 
@@ -95,6 +102,7 @@ verdict ()
 
 echo "Warpscope timeline benchmark: redraw time, memory per event, open to first frame"
 echo "  cli:     $cli"
+echo "  redraw:  $redraw"
 echo "  source:  $(git -C "$src_root" describe --always --dirty 2>/dev/null || echo unknown)"
 echo "  host:    $(nproc 2>/dev/null || echo '?') CPUs ($(sed -n 's/^model name[ \t]*: //p' /proc/cpuinfo 2>/dev/null | head -n 1)), load average $(cut -d ' ' -f 1-3 /proc/loadavg 2>/dev/null)"
 echo "  method:  $size, $repeat redraws onto an image surface per figure (one process);" \
@@ -109,7 +117,7 @@ for n in "$@"; do
   fit_cpu=FAIL rnd_cpu=FAIL
   load=FAIL first=FAIL ratio=FAIL build=FAIL draw=FAIL
 
-  if wall "$cli" render --view timeline --repeat "$repeat" --range fit --size "$size" "$file" >/dev/null; then
+  if wall "$redraw" --view timeline --repeat "$repeat" --range fit --size "$size" "$file" >/dev/null; then
     fit_med=$(field median "$work/out"); fit_p95=$(field p95 "$work/out")
     fit_cpu="$(field cpu_median "$work/out") / $(field cpu_p95 "$work/out")"
     bytes=$(field bytes_per_event "$work/out"); events=$(field events "$work/out")
@@ -118,7 +126,7 @@ for n in "$@"; do
   else
     failed=1
   fi
-  if wall "$cli" render --view timeline --repeat "$repeat" --size "$size" "$file" >/dev/null; then
+  if wall "$redraw" --view timeline --repeat "$repeat" --size "$size" "$file" >/dev/null; then
     rnd_med=$(field median "$work/out"); rnd_p95=$(field p95 "$work/out")
     rnd_cpu="$(field cpu_median "$work/out") / $(field cpu_p95 "$work/out")"
     echo "  random zoom:   median $rnd_med ms, p95 $rnd_p95 ms (CPU $rnd_cpu ms)" >&2
@@ -130,10 +138,10 @@ for n in "$@"; do
   # same machine.
   loads="" firsts="" builds="" draws=""
   if wall "$cli" info "$file" >/dev/null && \
-     wall "$cli" render --view timeline --repeat 1 --range fit --size "$size" "$file" >/dev/null; then
+     wall "$redraw" --view timeline --repeat 1 --range fit --size "$size" "$file" >/dev/null; then
     for i in $(seq "$runs"); do
       l=$(wall "$cli" info "$file") || { failed=1; break; }
-      f=$(wall "$cli" render --view timeline --repeat 1 --range fit --size "$size" "$file") || { failed=1; break; }
+      f=$(wall "$redraw" --view timeline --repeat 1 --range fit --size "$size" "$file") || { failed=1; break; }
       loads="$loads $l"; firsts="$firsts $f"
       builds="$builds $(field build_ms "$work/out")"; draws="$draws $(field median "$work/out")"
     done

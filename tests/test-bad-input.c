@@ -257,6 +257,38 @@ test_usage_errors (void)
   g_assert_nonnull (strstr (err, "frobnicate"));
 }
 
+/* Every command's --format is checked by the one frame, with one line:
+ * `warpscope-cli: COMMAND: unknown format “…” (the formats it writes)`,
+ * before any file is read. */
+static void
+test_format_one_message (void)
+{
+  static const struct
+  {
+    const char *command, *format, *line;
+  } cases[] = {
+    { "info", "csv", "warpscope-cli: info: unknown format “csv” (table or json)\n" },
+    { "stats", "json", "warpscope-cli: stats: unknown format “json” (table, csv or md)\n" },
+    { "steps", "xml", "warpscope-cli: steps: unknown format “xml” (table, csv, md or json)\n" },
+    { "gauges", "md", "warpscope-cli: gauges: unknown format “md” (table, csv or json)\n" },
+    { "ranks", "md", "warpscope-cli: ranks: unknown format “md” (table, csv or json)\n" },
+    { "rollup", "md", "warpscope-cli: rollup: unknown format “md” (table, csv or json)\n" },
+    { "diagnose", "csv", "warpscope-cli: diagnose: unknown format “csv” (table, md or json)\n" },
+    { "compare", "json", "warpscope-cli: compare: unknown format “json” (table, csv or md)\n" },
+  };
+
+  for (gsize i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      const char *argv[] = { ws_test_cli (),  cases[i].command, "--format",
+                             cases[i].format, "missing.sqlite", NULL };
+      g_autofree char *out = NULL, *err = NULL;
+
+      g_assert_cmpint (ws_test_run (argv, &out, &err), ==, 2);
+      g_assert_cmpstr (err, ==, cases[i].line);
+      g_assert_cmpstr (out, ==, "");
+    }
+}
+
 /* A file whose events would not fit in the memory a load may use is
  * refused before anything is allocated: with a budget of 4 KiB, the probe's
  * 336 kernels (SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL) need more. */
@@ -525,6 +557,7 @@ main (int argc, char **argv)
   g_test_add_func ("/bad-input/export-without-kernels-is-fine", test_export_without_kernels);
   g_test_add_func ("/bad-input/usage-errors", test_usage_errors);
   g_test_add_func ("/bad-input/resources/refused-beyond-memory-bound", test_memory_bound);
+  g_test_add_func ("/bad-input/usage/format-one-message", test_format_one_message);
   g_test_add_func ("/bad-input/output/fifo-gets-the-bytes", test_output_fifo);
   g_test_add_func ("/bad-input/output/symlink-target-gets-the-image", test_output_symlink);
   g_test_add_func ("/bad-input/output/device-stays-a-device", test_output_device);

@@ -457,6 +457,30 @@ test_collapsed_round_trip (void)
   ws_test_rmtree (dir);
 }
 
+/* `flame -o OUT.SVG` draws, as `-o OUT.svg` does: the image type is read
+ * from the extension whatever its case (ws_surface_kind_for_path()). */
+static void
+test_image_extension_case (void)
+{
+  g_autofree char *path = ws_test_data ("cpu", "cs336_bpe_train.speedscope.json", NULL);
+  g_autofree char *dir = ws_test_tmpdir ();
+  g_autofree char *upper = g_build_filename (dir, "bpe.SVG", NULL);
+  g_autofree char *lower = g_build_filename (dir, "bpe.svg", NULL);
+  const char *upper_argv[] = { ws_test_cli (), "flame", "-o", upper, path, NULL };
+  const char *lower_argv[] = { ws_test_cli (), "flame", "-o", lower, path, NULL };
+  g_autofree char *out = NULL, *err = NULL, *out2 = NULL, *err2 = NULL;
+  g_autofree char *upper_svg = NULL, *lower_svg = NULL;
+
+  g_assert_cmpint (ws_test_run (upper_argv, &out, &err), ==, 0);
+  g_assert_cmpint (ws_test_run (lower_argv, &out2, &err2), ==, 0);
+  upper_svg = ws_test_read (upper);
+  lower_svg = ws_test_read (lower);
+  g_assert_true (g_str_has_prefix (upper_svg, "<?xml"));
+  g_assert_nonnull (strstr (upper_svg, "<svg"));
+  g_assert_cmpstr (upper_svg, ==, lower_svg);
+  ws_test_rmtree (dir);
+}
+
 /* nsys CPU sampling: one sample per COMPOSITE_EVENTS row with a call
  * chain; the collapsed counts add up to that count (SQL here). */
 static void
@@ -532,6 +556,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cpu/compressed/gzip-and-xz", test_compressed);
   g_test_add_func ("/cpu/info/speaks-of-the-profile", test_info);
   g_test_add_func ("/cpu/collapsed/round-trip", test_collapsed_round_trip);
+  g_test_add_func ("/cpu/flame/image-extension-any-case", test_image_extension_case);
   g_test_add_func ("/cpu/nsys-samples/counts", test_nsys_cpu_samples);
   g_test_add_func ("/cpu/nsys-samples/range", test_nsys_cpu_samples_range);
   return g_test_run ();

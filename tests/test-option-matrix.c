@@ -343,8 +343,8 @@ add_each_value (Matrix *m, const char *file)
                                 NULL },
          NULL, one);
   add_v (m,
-         (const char *const[]){ "render", "--view", "timeline", "-o", "t.png", "--repeat", "2",
-                                "--size", "800x600", NULL },
+         (const char *const[]){ "render", "--view", "timeline", "-o", "t.png", "--size", "800x600",
+                                NULL },
          NULL, one);
   for (guint s = 0; s < G_N_ELEMENTS (sorts); s++)
     add_v (m,

@@ -267,19 +267,25 @@ test_vector_output (Fixture *f, gconstpointer data)
   ws_test_rmtree (dir);
 }
 
-/* --repeat ends with the timings, as bench/timeline.sh reads them. */
+/* bench/redraw-timing ends with the timings, as bench/timeline.sh reads
+ * them; `render` draws only, and still checks --range. */
 static void
 test_repeat_prints_timings (Fixture *f, gconstpointer data)
 {
   g_autofree char *path = ws_test_data ("nsys", PROBE, NULL);
-  const char *argv[] = { ws_test_cli (), "render",  "--view", "timeline", "--repeat", "5",
-                         "--size",       "800x400", path,     NULL };
+  const char *timing = g_getenv ("WARPSCOPE_REDRAW_TIMING");
+  const char *argv[] = { timing,   "--view",  "timeline", "--repeat", "5",
+                         "--size", "800x400", path,       NULL };
+  const char *gone[] = { ws_test_cli (), "render", "--view", "timeline", "--repeat", "5",
+                         "-o",           "x.png",  path,     NULL };
   const char *bad[] = { ws_test_cli (), "render", "--view", "timeline", "--range",
                         "5:3",          "-o",     "x.png",  path,       NULL };
   g_autofree char *out = NULL, *err = NULL, *out2 = NULL, *err2 = NULL;
+  g_autofree char *out3 = NULL, *err3 = NULL;
   g_auto (GStrv) lines = NULL;
   guint n;
 
+  g_assert_nonnull (timing);
   g_assert_cmpint (run_cli (argv, &out, &err), ==, 0);
   lines = g_strsplit (g_strstrip (out), "\n", -1);
   n = g_strv_length (lines);
@@ -290,6 +296,8 @@ test_repeat_prints_timings (Fixture *f, gconstpointer data)
 
   g_assert_cmpint (run_cli (bad, &out2, &err2), ==, 2);
   g_assert_nonnull (strstr (err2, "--range"));
+  g_assert_cmpint (run_cli (gone, &out3, &err3), ==, 2);
+  g_assert_nonnull (strstr (err3, "--repeat"));
 }
 
 /* The range label's three parts agree: the length printed is the end
@@ -398,7 +406,7 @@ main (int argc, char **argv)
               test_lane_flags_move_lanes, fixture_tear_down);
   g_test_add ("/timeline-render/cli/vector-output", Fixture, NULL, fixture_set_up,
               test_vector_output, fixture_tear_down);
-  g_test_add ("/timeline-render/cli/repeat-prints-timings", Fixture, NULL, fixture_set_up,
+  g_test_add ("/timeline-render/bench/redraw-timing-prints-timings", Fixture, NULL, fixture_set_up,
               test_repeat_prints_timings, fixture_tear_down);
   g_test_add_func ("/timeline-render/range-label/parts-agree", test_range_label_parts_agree);
   g_test_add_func ("/timeline-render/lanes/nvprof-streams-name-process", test_nvprof_stream_lanes);

@@ -242,189 +242,115 @@ print_summary (WsCaptureRunner *runner)
     }
 }
 
-int
-ws_cli_capture (int argc, char **argv)
+/* The options of `capture`, as given: NULL or -1 where not. */
+typedef struct
 {
-  g_autofree char *targets = NULL;
-  g_autofree char *out = NULL;
-  g_autofree char *only = NULL;
-  g_autofree char *nsys = NULL;
-  g_autofree char *ncu = NULL;
-  g_autofree char *nvtx_range = NULL;
-  g_autofree char *ncu_set = NULL;
-  g_autofree char *ncu_sections = NULL;
-  g_autofree char *group = NULL;
-  g_autofree char *log = NULL;
-  g_autofree char *host = NULL;
-  g_autofree char *remote_dir = NULL;
-  gboolean leave_reports = FALSE;
-  int bwlimit = -1;
-  int topn = -1;
-  int launch_count = -1;
-  gboolean continue_on_error = FALSE;
-  gboolean per_rank = FALSE;
-  gboolean single_ncu_run = FALSE;
-  g_autofree char *comm_replay = NULL;
-  int stall_timeout = -1;
-  GOptionEntry entries[] = {
-    { "targets", 't', 0, G_OPTION_ARG_FILENAME, &targets,
-      N_ ("The targets file (default: TARGETS_TSV)"), "FILE.tsv" },
-    { "out", 'o', 0, G_OPTION_ARG_FILENAME, &out, N_ ("Output folder (default: OUT_DIR, or ./out)"),
-      "DIR" },
-    { "only", 0, 0, G_OPTION_ARG_STRING, &only, N_ ("Capture only these targets"), "NAME,…" },
-    { "topn", 'n', 0, G_OPTION_ARG_INT, &topn,
-      N_ ("Kernels profiled with ncu per target (default: TOPN, or 10)"), "N" },
-    { "nsys", 0, 0, G_OPTION_ARG_FILENAME, &nsys, N_ ("The nsys to run"), "PATH" },
-    { "ncu", 0, 0, G_OPTION_ARG_FILENAME, &ncu, N_ ("The ncu to run"), "PATH" },
-    { "nvtx-range", 0, 0, G_OPTION_ARG_STRING, &nvtx_range,
-      N_ ("Capture only this NVTX range (default: NVTX_NAME)"), "RANGE@DOMAIN" },
-    { "ncu-set", 0, 0, G_OPTION_ARG_STRING, &ncu_set, N_ ("ncu --set (default: NCU_SET, or full)"),
-      "SET" },
-    { "ncu-sections", 0, 0, G_OPTION_ARG_STRING, &ncu_sections,
-      N_ ("ncu --section list instead of a set (default: NCU_SECTIONS)"), "A,B" },
-    { "launch-count", 0, 0, G_OPTION_ARG_INT, &launch_count,
-      N_ ("Launches of each kernel that ncu profiles, 0 for all (default: NCU_LAUNCH_COUNT)"),
-      "N" },
-    { "single-ncu-run", 0, 0, G_OPTION_ARG_NONE, &single_ncu_run,
-      N_ ("One ncu run for all the top kernels (NCU_MULTI_RUN=0)"), NULL },
-    { "ncu-comm-replay", 0, 0, G_OPTION_ARG_STRING, &comm_replay,
-      N_ ("Profile NCCL, NVSHMEM and other communication kernels with this ncu replay mode: "
-          "range or app-range; none leaves them out of the top N, as by default "
-          "(NCU_COMM_REPLAY)"),
-      "MODE" },
-    { "ncu-stall-timeout", 0, 0, G_OPTION_ARG_INT, &stall_timeout,
-      N_ ("End an ncu run that prints nothing for this many seconds, 0 for never (default: "
-          "NCU_STALL_TIMEOUT, or 600)"),
-      "SECONDS" },
-    { "continue-on-error", 0, 0, G_OPTION_ARG_NONE, &continue_on_error,
-      N_ ("Go on with a target's next steps after a failed one"), NULL },
-    { "per-rank", 0, 0, G_OPTION_ARG_NONE, &per_rank,
-      N_ ("Targets are distributed jobs (torchrun --nproc_per_node N, mpirun -n N): one nsys "
-          "export per rank, the kernels picked from all of them, ncu on rank 0 (PER_RANK=1)"),
-      NULL },
-    { "group", 'g', 0, G_OPTION_ARG_STRING, &group,
-      N_ ("Group folder in the output folder (default: the targets file's name)"), "NAME" },
-    { "log", 0, 0, G_OPTION_ARG_FILENAME, &log,
-      N_ ("One log for the whole run (default: GLOBAL_LOG, or capture.log in the group)"), "FILE" },
-    { "host", 'H', 0, G_OPTION_ARG_STRING, &host,
-      N_ ("Capture every target on this machine, over ssh: an ssh Host alias or user@host[:port] "
-          "(default: each target's HOST column)"),
-      "NAME" },
-    { "remote-dir", 0, 0, G_OPTION_ARG_STRING, &remote_dir,
-      N_ ("The folder for captures on the hosts (default: ~/warpscope-captures)"), "DIR" },
-    { "leave-reports", 0, 0, G_OPTION_ARG_NONE, &leave_reports,
-      N_ ("Leave the .nsys-rep and .ncu-rep reports on the host (warpscope-cli fetch brings them)"),
-      NULL },
-    { "bwlimit", 0, 0, G_OPTION_ARG_INT, &bwlimit,
-      N_ ("Bandwidth for copies from hosts, in KiB/s (default: no limit)"), "KIB" },
-    { NULL },
-  };
-  g_autoptr (GOptionContext) context =
-    g_option_context_new (_ ("— capture targets with nsys and ncu"));
-  g_autoptr (WsCaptureSettings) settings = NULL;
-  g_autoptr (WsTargetList) list = NULL;
-  g_autoptr (GArray) rows = g_array_new (FALSE, FALSE, sizeof (guint));
+  char *targets, *out, *only, *nsys, *ncu, *nvtx_range, *ncu_set, *ncu_sections, *group, *log;
+  char *host, *remote_dir, *comm_replay;
+  gboolean leave_reports, continue_on_error, per_rank, single_ncu_run;
+  int bwlimit, topn, launch_count, stall_timeout;
+} CaptureOptions;
+
+static void
+capture_options_clear (CaptureOptions *o)
+{
+  char **strings[] = { &o->targets,    &o->out,        &o->only,         &o->nsys,  &o->ncu,
+                       &o->nvtx_range, &o->ncu_set,    &o->ncu_sections, &o->group, &o->log,
+                       &o->host,       &o->remote_dir, &o->comm_replay };
+
+  for (gsize i = 0; i < G_N_ELEMENTS (strings); i++)
+    g_clear_pointer (strings[i], g_free);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (CaptureOptions, capture_options_clear)
+
+/* The settings of a capture: the environment's, then the options given.
+ * Prints what is wrong with them. */
+static WsCaptureSettings *
+capture_settings (const CaptureOptions *o, const char *command)
+{
   g_autoptr (GError) error = NULL;
+  g_autoptr (WsCaptureSettings) settings =
+    ws_cli_capture_settings (o->out, o->nsys, o->ncu, o->ncu_set, &error);
+
+  if (settings == NULL)
+    {
+      ws_cli_fail (error);
+      return NULL;
+    }
+
+  if (o->targets != NULL)
+    ws_cli_replace_string (&settings->targets_file, o->targets);
+  if (o->nvtx_range != NULL)
+    ws_cli_replace_string (&settings->nvtx_range, o->nvtx_range[0] != '\0' ? o->nvtx_range : NULL);
+  if (o->ncu_sections != NULL)
+    ws_cli_replace_string (&settings->ncu_sections,
+                           o->ncu_sections[0] != '\0' ? o->ncu_sections : NULL);
+  if (o->group != NULL)
+    ws_cli_replace_string (&settings->group, o->group);
+  if (o->log != NULL)
+    ws_cli_replace_string (&settings->global_log, o->log);
+  if (o->host != NULL)
+    ws_cli_replace_string (&settings->host, o->host);
+  if (o->remote_dir != NULL)
+    ws_cli_replace_string (&settings->remote_dir, o->remote_dir);
+  if (o->leave_reports)
+    settings->leave_reports = TRUE;
+  if (o->bwlimit > 0)
+    settings->transfer_limit = (guint) o->bwlimit;
+  if (o->topn == 0 || o->topn < -1 || o->launch_count < -1)
+    {
+      ws_cli_error (command, _ ("--topn must be 1 or more, --launch-count 0 or more"));
+      return NULL;
+    }
+  if (o->topn > 0)
+    settings->topn = (guint) o->topn;
+  if (o->launch_count >= 0)
+    settings->ncu_launch_count = (guint) o->launch_count;
+  if (o->single_ncu_run)
+    settings->ncu_multi_run = FALSE;
+  if (o->continue_on_error)
+    settings->continue_on_error = TRUE;
+  if (o->per_rank)
+    settings->per_rank = TRUE;
+  if (o->comm_replay != NULL)
+    {
+      if (g_str_equal (o->comm_replay, "none") || o->comm_replay[0] == '\0')
+        ws_cli_replace_string (&settings->ncu_comm_replay, NULL);
+      else if (g_str_equal (o->comm_replay, "range") || g_str_equal (o->comm_replay, "app-range"))
+        ws_cli_replace_string (&settings->ncu_comm_replay, o->comm_replay);
+      else
+        {
+          ws_cli_error (command, _ ("--ncu-comm-replay %s: expected range, app-range or none"),
+                        o->comm_replay);
+          return NULL;
+        }
+    }
+  if (o->stall_timeout < -1)
+    {
+      ws_cli_error (command, _ ("--ncu-stall-timeout must be 0 or more"));
+      return NULL;
+    }
+  if (o->stall_timeout >= 0)
+    settings->ncu_stall_timeout = (guint) o->stall_timeout;
+  if (!ws_capture_settings_validate (settings, &error))
+    {
+      ws_cli_fail (error);
+      return NULL;
+    }
+
+  return g_steal_pointer (&settings);
+}
+
+/* Checks the machines, then captures @rows of @list until done or
+ * interrupted; prints what each target did.  Returns the exit status. */
+static int
+run_targets (WsCaptureSettings *settings, WsTargetList *list, GArray *rows, const char *cwd)
+{
   g_autoptr (GPtrArray) checks = NULL;
-  g_autofree char *cwd = g_get_current_dir ();
   g_autofree char *out_dir = NULL;
   CaptureRun run = { 0 };
   guint sigint, sigterm, sighup;
-
-  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
-  g_option_context_set_summary (
-    context,
-    _ ("Runs the six steps of the capture workflow for each target of a targets.tsv file: "
-       "nsys over the whole program, its kernel summary, then ncu over the top-N kernels, into "
-       "OUT/<group>/<NAME>/{nsys,ncu} with a run.json manifest. Prints the [STEP x/6] lines "
-       "and the tools' output as they come. The workflow's environment variables (OUT_DIR, "
-       "TOPN, NVTX_NAME, NCU_SET, …) are read; options override them. A target whose HOST "
-       "column names another machine (or every target, with --host) runs there over ssh "
-       "(WARPSCOPE_SSH replaces the ssh command), and its files are copied back. Exit status: "
-       "0 every target succeeded, 1 one failed (or Ctrl+C), 2 bad input."));
-  if (!ws_cli_parse (context, &argc, &argv, 0, 0))
-    return WS_EXIT_BAD_INPUT;
-  settings = ws_cli_capture_settings (out, nsys, ncu, ncu_set, &error);
-  if (settings == NULL)
-    return ws_cli_fail (error);
-
-  if (targets != NULL)
-    ws_cli_replace_string (&settings->targets_file, targets);
-  if (nvtx_range != NULL)
-    ws_cli_replace_string (&settings->nvtx_range, nvtx_range[0] != '\0' ? nvtx_range : NULL);
-  if (ncu_sections != NULL)
-    ws_cli_replace_string (&settings->ncu_sections, ncu_sections[0] != '\0' ? ncu_sections : NULL);
-  if (group != NULL)
-    ws_cli_replace_string (&settings->group, group);
-  if (log != NULL)
-    ws_cli_replace_string (&settings->global_log, log);
-  if (host != NULL)
-    ws_cli_replace_string (&settings->host, host);
-  if (remote_dir != NULL)
-    ws_cli_replace_string (&settings->remote_dir, remote_dir);
-  if (leave_reports)
-    settings->leave_reports = TRUE;
-  if (bwlimit > 0)
-    settings->transfer_limit = (guint) bwlimit;
-  if (topn == 0 || topn < -1 || launch_count < -1)
-    {
-      g_printerr (_ ("%s: --topn must be 1 or more, --launch-count 0 or more\n"), argv[0]);
-      return WS_EXIT_BAD_INPUT;
-    }
-  if (topn > 0)
-    settings->topn = (guint) topn;
-  if (launch_count >= 0)
-    settings->ncu_launch_count = (guint) launch_count;
-  if (single_ncu_run)
-    settings->ncu_multi_run = FALSE;
-  if (continue_on_error)
-    settings->continue_on_error = TRUE;
-  if (per_rank)
-    settings->per_rank = TRUE;
-  if (comm_replay != NULL)
-    {
-      if (g_str_equal (comm_replay, "none") || comm_replay[0] == '\0')
-        ws_cli_replace_string (&settings->ncu_comm_replay, NULL);
-      else if (g_str_equal (comm_replay, "range") || g_str_equal (comm_replay, "app-range"))
-        ws_cli_replace_string (&settings->ncu_comm_replay, comm_replay);
-      else
-        {
-          /* TRANSLATORS: the program, then the mode asked for */
-          g_printerr (_ ("%1$s: --ncu-comm-replay %2$s: expected range, app-range or none\n"),
-                      argv[0], comm_replay);
-          return WS_EXIT_BAD_INPUT;
-        }
-    }
-  if (stall_timeout < -1)
-    {
-      g_printerr (_ ("%s: --ncu-stall-timeout must be 0 or more\n"), argv[0]);
-      return WS_EXIT_BAD_INPUT;
-    }
-  if (stall_timeout >= 0)
-    settings->ncu_stall_timeout = (guint) stall_timeout;
-  if (!ws_capture_settings_validate (settings, &error))
-    return ws_cli_fail (error);
-
-  if (settings->targets_file == NULL)
-    {
-      g_printerr (_ ("%s: which targets? Give --targets FILE.tsv (or set TARGETS_TSV)\n"), argv[0]);
-      return WS_EXIT_BAD_INPUT;
-    }
-  if (!ws_capture_check_log (settings, settings->targets_file, cwd, settings->nsys_path,
-                             settings->ncu_path, &error))
-    return ws_cli_fail (error);
-  list = ws_target_list_new_from_file (settings->targets_file, &error);
-  if (list == NULL)
-    return ws_cli_fail (error);
-  if (!select_rows (list, only, rows))
-    return WS_EXIT_BAD_INPUT;
-  if (rows->len == 0)
-    {
-      g_printerr (_ ("warpscope-cli: %s: no targets\n"), settings->targets_file);
-      return WS_EXIT_BAD_INPUT;
-    }
-  if (!check_rows (list, rows, settings->per_rank))
-    return WS_EXIT_BAD_INPUT;
 
   /* The machines' problems first: a long run that fails at its end for a
    * permission is worse than a warning now. */
@@ -476,4 +402,110 @@ ws_cli_capture (int argc, char **argv)
     g_main_loop_unref (run.loop);
     return status;
   }
+}
+
+int
+ws_cli_capture (int argc, char **argv)
+{
+  g_auto (CaptureOptions)
+    o = { .bwlimit = -1, .topn = -1, .launch_count = -1, .stall_timeout = -1 };
+  GOptionEntry entries[] = {
+    { "targets", 't', 0, G_OPTION_ARG_FILENAME, &o.targets,
+      N_ ("The targets file (default: TARGETS_TSV)"), "FILE.tsv" },
+    { "out", 'o', 0, G_OPTION_ARG_FILENAME, &o.out,
+      N_ ("Output folder (default: OUT_DIR, or ./out)"), "DIR" },
+    { "only", 0, 0, G_OPTION_ARG_STRING, &o.only, N_ ("Capture only these targets"), "NAME,…" },
+    { "topn", 'n', 0, G_OPTION_ARG_INT, &o.topn,
+      N_ ("Kernels profiled with ncu per target (default: TOPN, or 10)"), "N" },
+    { "nsys", 0, 0, G_OPTION_ARG_FILENAME, &o.nsys, N_ ("The nsys to run"), "PATH" },
+    { "ncu", 0, 0, G_OPTION_ARG_FILENAME, &o.ncu, N_ ("The ncu to run"), "PATH" },
+    { "nvtx-range", 0, 0, G_OPTION_ARG_STRING, &o.nvtx_range,
+      N_ ("Capture only this NVTX range (default: NVTX_NAME)"), "RANGE@DOMAIN" },
+    { "ncu-set", 0, 0, G_OPTION_ARG_STRING, &o.ncu_set,
+      N_ ("ncu --set (default: NCU_SET, or full)"), "SET" },
+    { "ncu-sections", 0, 0, G_OPTION_ARG_STRING, &o.ncu_sections,
+      N_ ("ncu --section list instead of a set (default: NCU_SECTIONS)"), "A,B" },
+    { "launch-count", 0, 0, G_OPTION_ARG_INT, &o.launch_count,
+      N_ ("Launches of each kernel that ncu profiles, 0 for all (default: NCU_LAUNCH_COUNT)"),
+      "N" },
+    { "single-ncu-run", 0, 0, G_OPTION_ARG_NONE, &o.single_ncu_run,
+      N_ ("One ncu run for all the top kernels (NCU_MULTI_RUN=0)"), NULL },
+    { "ncu-comm-replay", 0, 0, G_OPTION_ARG_STRING, &o.comm_replay,
+      N_ ("Profile NCCL, NVSHMEM and other communication kernels with this ncu replay mode: "
+          "range or app-range; none leaves them out of the top N, as by default "
+          "(NCU_COMM_REPLAY)"),
+      "MODE" },
+    { "ncu-stall-timeout", 0, 0, G_OPTION_ARG_INT, &o.stall_timeout,
+      N_ ("End an ncu run that prints nothing for this many seconds, 0 for never (default: "
+          "NCU_STALL_TIMEOUT, or 600)"),
+      "SECONDS" },
+    { "continue-on-error", 0, 0, G_OPTION_ARG_NONE, &o.continue_on_error,
+      N_ ("Go on with a target's next steps after a failed one"), NULL },
+    { "per-rank", 0, 0, G_OPTION_ARG_NONE, &o.per_rank,
+      N_ ("Targets are distributed jobs (torchrun --nproc_per_node N, mpirun -n N): one nsys "
+          "export per rank, the kernels picked from all of them, ncu on rank 0 (PER_RANK=1)"),
+      NULL },
+    { "group", 'g', 0, G_OPTION_ARG_STRING, &o.group,
+      N_ ("Group folder in the output folder (default: the targets file's name)"), "NAME" },
+    { "log", 0, 0, G_OPTION_ARG_FILENAME, &o.log,
+      N_ ("One log for the whole run (default: GLOBAL_LOG, or capture.log in the group)"), "FILE" },
+    { "host", 'H', 0, G_OPTION_ARG_STRING, &o.host,
+      N_ ("Capture every target on this machine, over ssh: an ssh Host alias or user@host[:port] "
+          "(default: each target's HOST column)"),
+      "NAME" },
+    { "remote-dir", 0, 0, G_OPTION_ARG_STRING, &o.remote_dir,
+      N_ ("The folder for captures on the hosts (default: ~/warpscope-captures)"), "DIR" },
+    { "leave-reports", 0, 0, G_OPTION_ARG_NONE, &o.leave_reports,
+      N_ ("Leave the .nsys-rep and .ncu-rep reports on the host (warpscope-cli fetch brings them)"),
+      NULL },
+    { "bwlimit", 0, 0, G_OPTION_ARG_INT, &o.bwlimit,
+      N_ ("Bandwidth for copies from hosts, in KiB/s (default: no limit)"), "KIB" },
+    { NULL },
+  };
+  g_autoptr (GOptionContext) context =
+    g_option_context_new (_ ("— capture targets with nsys and ncu"));
+  g_autoptr (WsCaptureSettings) settings = NULL;
+  g_autoptr (WsTargetList) list = NULL;
+  g_autoptr (GArray) rows = g_array_new (FALSE, FALSE, sizeof (guint));
+  g_autoptr (GError) error = NULL;
+  g_autofree char *cwd = g_get_current_dir ();
+
+  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  g_option_context_set_summary (
+    context,
+    _ ("Runs the six steps of the capture workflow for each target of a targets.tsv file: "
+       "nsys over the whole program, its kernel summary, then ncu over the top-N kernels, into "
+       "OUT/<group>/<NAME>/{nsys,ncu} with a run.json manifest. Prints the [STEP x/6] lines "
+       "and the tools' output as they come. The workflow's environment variables (OUT_DIR, "
+       "TOPN, NVTX_NAME, NCU_SET, …) are read; options override them. A target whose HOST "
+       "column names another machine (or every target, with --host) runs there over ssh "
+       "(WARPSCOPE_SSH replaces the ssh command), and its files are copied back. Exit status: "
+       "0 every target succeeded, 1 one failed (or Ctrl+C), 2 bad input."));
+  if (!ws_cli_parse (context, &argc, &argv, 0, 0))
+    return WS_EXIT_BAD_INPUT;
+  settings = capture_settings (&o, argv[0]);
+  if (settings == NULL)
+    return WS_EXIT_BAD_INPUT;
+  if (settings->targets_file == NULL)
+    {
+      ws_cli_error (argv[0], _ ("which targets? Give --targets FILE.tsv (or set TARGETS_TSV)"));
+      return WS_EXIT_BAD_INPUT;
+    }
+  if (!ws_capture_check_log (settings, settings->targets_file, cwd, settings->nsys_path,
+                             settings->ncu_path, &error))
+    return ws_cli_fail (error);
+  list = ws_target_list_new_from_file (settings->targets_file, &error);
+  if (list == NULL)
+    return ws_cli_fail (error);
+  if (!select_rows (list, o.only, rows))
+    return WS_EXIT_BAD_INPUT;
+  if (rows->len == 0)
+    {
+      g_printerr (_ ("warpscope-cli: %s: no targets\n"), settings->targets_file);
+      return WS_EXIT_BAD_INPUT;
+    }
+  if (!check_rows (list, rows, settings->per_rank))
+    return WS_EXIT_BAD_INPUT;
+
+  return run_targets (settings, list, rows, cwd);
 }

@@ -42,7 +42,7 @@ ws_cli_parse (GOptionContext *context, int *argc, char ***argv, int min_args, in
 
   if (!g_option_context_parse (context, argc, argv, &error))
     {
-      g_printerr ("warpscope-cli: %s\n", error->message);
+      ws_cli_error ((*argv)[0], "%s", error->message);
       g_printerr (_ ("Try “%s --help”.\n"), (*argv)[0]);
       return FALSE;
     }
@@ -50,9 +50,9 @@ ws_cli_parse (GOptionContext *context, int *argc, char ***argv, int min_args, in
   if (n_files < min_args || (max_args >= 0 && n_files > max_args))
     {
       if (n_files < min_args)
-        g_printerr (_ ("%s: missing file argument\n"), (*argv)[0]);
+        ws_cli_error ((*argv)[0], _ ("missing file argument"));
       else
-        g_printerr (_ ("%s: too many arguments\n"), (*argv)[0]);
+        ws_cli_error ((*argv)[0], _ ("too many arguments"));
       g_printerr (_ ("Try “%s --help”.\n"), (*argv)[0]);
       return FALSE;
     }
@@ -126,23 +126,32 @@ ws_cli_parse_outputs (GOptionContext *context, int *argc, char ***argv, int min_
                       char **first_output, ...)
 {
   va_list args;
-  gboolean ok = TRUE;
+  gboolean ok;
 
+  va_start (args, first_output);
+  ok = ws_cli_parse_outputs_valist (context, argc, argv, min_args, max_args, first_output, args);
+  va_end (args);
+  return ok;
+}
+
+/* ws_cli_parse_outputs() with the outputs after @first_output in @args. */
+gboolean
+ws_cli_parse_outputs_valist (GOptionContext *context, int *argc, char ***argv, int min_args,
+                             int max_args, char **first_output, va_list args)
+{
   if (!ws_cli_parse (context, argc, argv, min_args, max_args))
     return FALSE;
-  va_start (args, first_output);
-  for (char **output = first_output; output != NULL && ok; output = va_arg (args, char **))
+  for (char **output = first_output; output != NULL; output = va_arg (args, char **))
     {
       g_autoptr (GError) error = NULL;
 
       if (!ws_cli_check_output (*output, (const char *const *) *argv + 1, &error))
         {
           g_printerr ("warpscope-cli: %s\n", error->message);
-          ok = FALSE;
+          return FALSE;
         }
     }
-  va_end (args);
-  return ok;
+  return TRUE;
 }
 
 /* Prints the error (which names the file) as one line; returns the exit status. */
@@ -158,14 +167,11 @@ ws_cli_fail (GError *error)
   return WS_EXIT_BAD_INPUT;
 }
 
+/* A load through the loader's asynchronous API, waited for on this
+ * thread's main context. */
 typedef struct
 {
-  char **paths;
-  WsLoadFlags flags;
-  GCancellable *cancellable;
-  GMainContext *context;
-  gboolean show_progress;
-  gboolean done; /* atomic */
+  gboolean done;
   WsRun *run;
   GError *error;
 } CliLoad;
@@ -304,36 +310,22 @@ several_exports (const char *const *paths)
   return exports != NULL && exports->len > 1 && launches->len == 1;
 }
 
-static gpointer
-load_thread (gpointer data)
+static void
+run_loaded_cb (GObject *source, GAsyncResult *result, gpointer data)
 {
   CliLoad *load = data;
-  WsProgressFunc progress = load->show_progress ? print_progress : NULL;
 
-  /* A digest: its exports, where they can be found, are checked whole. */
-  if (load->paths[0] != NULL && load->paths[1] == NULL &&
-      ws_input_detect (load->paths[0], NULL) == WS_INPUT_DIGEST)
-    load->run = ws_digest_loader_open (
-      load->paths[0], WS_DIGEST_CHECK_STAT | WS_DIGEST_CHECK_CHECKSUM,
-      rank_filter != NULL ? WS_DIGEST_READ_RANK_SUMMARIES : WS_DIGEST_READ_DEFAULT,
-      load->cancellable, &load->error);
-  else if ((force_job && several_exports ((const char *const *) load->paths)) ||
-           ws_ranks_loader_is_job ((const char *const *) load->paths, TRUE))
-    load->run = ws_ranks_loader_load ((const char *const *) load->paths, load->flags,
-                                      load->cancellable, progress, NULL, &load->error);
-  else
-    load->run = ws_run_load ((const char *const *) load->paths, load->flags, load->cancellable,
-                             progress, NULL, &load->error);
-  if (load->run != NULL && rank_filter != NULL)
-    {
-      WsRun *selected = apply_rank_filter (load->run, load->paths[0], &load->error);
+  load->run = ws_run_load_finish (result, &load->error);
+  load->done = TRUE;
+}
 
-      ws_run_unref (load->run);
-      load->run = selected;
-    }
-  g_atomic_int_set (&load->done, TRUE);
-  g_main_context_wakeup (load->context);
-  return NULL;
+static void
+job_loaded_cb (GObject *source, GAsyncResult *result, gpointer data)
+{
+  CliLoad *load = data;
+
+  load->run = ws_ranks_loader_load_finish (result, &load->error);
+  load->done = TRUE;
 }
 
 static gboolean
@@ -343,11 +335,52 @@ interrupt_cb (gpointer data)
   return G_SOURCE_CONTINUE;
 }
 
+/* The loader reads on its worker thread while this one waits for SIGINT,
+ * SIGTERM and SIGHUP, and prints the progress it relays. */
+static WsRun *
+load_exports (char **paths, WsLoadFlags flags, GError **error)
+{
+  g_autoptr (GCancellable) cancellable = g_cancellable_new ();
+  gboolean show_progress = isatty (STDERR_FILENO);
+  WsProgressFunc progress = show_progress ? print_progress : NULL;
+  CliLoad load = { FALSE, NULL, NULL };
+  guint signals[3];
+
+  signals[0] = g_unix_signal_add (SIGINT, interrupt_cb, cancellable);
+  signals[1] = g_unix_signal_add (SIGTERM, interrupt_cb, cancellable);
+  signals[2] = g_unix_signal_add (SIGHUP, interrupt_cb, cancellable);
+  if ((force_job && several_exports ((const char *const *) paths)) ||
+      ws_ranks_loader_is_job ((const char *const *) paths, TRUE))
+    ws_ranks_loader_load_async ((const char *const *) paths, flags, cancellable, progress, NULL,
+                                NULL, NULL, job_loaded_cb, &load);
+  else
+    ws_run_load_async ((const char *const *) paths, flags, cancellable, progress, NULL, NULL,
+                       run_loaded_cb, &load);
+  while (!load.done)
+    g_main_context_iteration (NULL, TRUE);
+  for (gsize i = 0; i < G_N_ELEMENTS (signals); i++)
+    g_source_remove (signals[i]);
+  if (show_progress)
+    g_printerr ("\r\033[K");
+  /* A task cancelled says so without the file: the line names it. */
+  if (load.run == NULL && g_error_matches (load.error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    {
+      g_clear_error (&load.error);
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED, _ ("%s: loading was cancelled"),
+                   paths[0]);
+    }
+  else if (load.run == NULL)
+    g_propagate_error (error, load.error);
+  return load.run;
+}
+
 /**
  * ws_cli_load:
  *
- * Loads on a worker thread while this one waits for SIGINT, SIGTERM and
- * SIGHUP: converting a report runs nsys or ncu in a process group of its
+ * Loads through the loader: ws_run_load_async(), or
+ * ws_ranks_loader_load_async() for a job, read on the loader's worker
+ * thread while this one waits for SIGINT, SIGTERM and SIGHUP (a digest
+ * opens at once with ws_digest_loader_open()): converting a report runs nsys or ncu in a process group of its
  * own, which the terminal's Ctrl+C does not reach, so the signal cancels
  * the load, which ends the tool and removes what it wrote.  On a terminal,
  * the progress shows on standard error.  The exports of a job's ranks
@@ -359,13 +392,9 @@ interrupt_cb (gpointer data)
 WsRun *
 ws_cli_load (char **paths, WsLoadFlags flags, GError **error)
 {
-  g_autoptr (GCancellable) cancellable = g_cancellable_new ();
   g_autoptr (GStrvBuilder) each = g_strv_builder_new ();
   g_auto (GStrv) files = NULL;
-  guint signals[3];
-  GThread *thread;
-  CliLoad load = { NULL,  flags, cancellable, g_main_context_default (), isatty (STDERR_FILENO),
-                   FALSE, NULL,  NULL };
+  WsRun *run;
 
   /* `run.sqlite,run_ncu_raw.csv` is the two files, as `--help` says,
    * unless a file of that very name exists. */
@@ -376,28 +405,26 @@ ws_cli_load (char **paths, WsLoadFlags flags, GError **error)
       g_strv_builder_addv (each, (const char **) sides);
     }
   files = g_strv_builder_end (each);
-  load.paths = files;
 
-  signals[0] = g_unix_signal_add (SIGINT, interrupt_cb, cancellable);
-  signals[1] = g_unix_signal_add (SIGTERM, interrupt_cb, cancellable);
-  signals[2] = g_unix_signal_add (SIGHUP, interrupt_cb, cancellable);
-  thread = g_thread_new ("ws-cli-load", load_thread, &load);
+  /* A digest: its exports, where they can be found, are checked whole. */
+  if (files[0] != NULL && files[1] == NULL && ws_input_detect (files[0], NULL) == WS_INPUT_DIGEST)
+    run = ws_digest_loader_open (
+      files[0], WS_DIGEST_CHECK_STAT | WS_DIGEST_CHECK_CHECKSUM,
+      rank_filter != NULL ? WS_DIGEST_READ_RANK_SUMMARIES : WS_DIGEST_READ_DEFAULT, NULL, error);
+  else
+    run = load_exports (files, flags, error);
+  if (run != NULL && rank_filter != NULL)
+    {
+      WsRun *selected = apply_rank_filter (run, files[0], error);
 
-  while (!g_atomic_int_get (&load.done))
-    g_main_context_iteration (load.context, TRUE);
-  g_thread_join (thread);
-  for (gsize i = 0; i < G_N_ELEMENTS (signals); i++)
-    g_source_remove (signals[i]);
-  if (load.show_progress)
-    g_printerr ("\r\033[K");
-  if (load.run == NULL)
-    g_propagate_error (error, load.error);
+      ws_run_unref (run);
+      run = selected;
+    }
   /* What a digest says of itself: exports that changed, files it lacks. */
-  else if (load.run->digest != NULL)
-    for (guint i = 0; i < load.run->prov.warnings->len; i++)
-      g_printerr ("warpscope-cli: %s\n",
-                  (const char *) g_ptr_array_index (load.run->prov.warnings, i));
-  return load.run;
+  if (run != NULL && run->digest != NULL)
+    for (guint i = 0; i < run->prov.warnings->len; i++)
+      g_printerr ("warpscope-cli: %s\n", (const char *) g_ptr_array_index (run->prov.warnings, i));
+  return run;
 }
 
 /* Writes @data to @path, or to standard output when @path is NULL or "-". */

@@ -134,7 +134,7 @@ ws_cli_compare_peers (const char *peers, const char *arg, WsMatchBy by, WsOutput
       !g_ascii_isdigit (parts[1][0]) || (na = g_ascii_strtoull (parts[0], &end, 10), *end) ||
       (nb = g_ascii_strtoull (parts[1], &end, 10), *end) || na > G_MAXUINT || nb > G_MAXUINT)
     {
-      g_printerr (_ ("warpscope-cli compare: --peers takes two ranks, such as 0,3\n"));
+      ws_cli_error ("compare", _ ("--peers takes two ranks, such as 0,3"));
       return WS_EXIT_BAD_INPUT;
     }
   ws_cli_load_as_job (TRUE);

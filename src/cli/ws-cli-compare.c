@@ -15,7 +15,6 @@
 #include "ws-format.h"
 #include "ws-input.h"
 #include "ws-run-loader.h"
-#include "ws-stats.h"
 #include "ws-table-writer.h"
 
 static char *
@@ -179,115 +178,46 @@ write_findings (const WsComparison *cmp, GString *out, gboolean markdown)
     }
 }
 
-int
-ws_cli_compare (int argc, char **argv)
+/* Set-up (cuDNN autotuning, cudnn.benchmark trials) is no part of what a
+ * change did to the loop: with steps on both sides, their steady states
+ * replace *@before and *@after.  Returns what was compared, or NULL when
+ * the runs stay whole. */
+static char *
+steady_states (WsRun **before, WsRun **after, WsSteps **before_steps, WsSteps **after_steps)
 {
-  g_autofree char *by_str = NULL;
-  g_autofree char *format_str = NULL;
-  gboolean whole_run = FALSE;
-  g_autofree char *peers = NULL;
-  GOptionEntry entries[] = {
-    { "by", 'b', 0, G_OPTION_ARG_STRING, &by_str,
-      N_ (
-        "Match kernels by: demangled (default), short or normalized (no templates or parameters)"),
-      "FORM" },
-    { "format", 'f', 0, G_OPTION_ARG_STRING, &format_str,
-      N_ ("Output format: table (default), csv or md"), "FORMAT" },
-    { "whole-run", 'w', 0, G_OPTION_ARG_NONE, &whole_run,
-      N_ ("Compare the whole runs, set-up included (by default two runs with steps are "
-          "compared over their steady states)"),
-      NULL },
-    { "peers", 0, 0, G_OPTION_ARG_STRING, &peers,
-      N_ ("Two ranks of one job side by side, as peers: --peers 0,3 RUN"), "A,B" },
-    { NULL },
-  };
-  g_autoptr (GOptionContext) context =
-    g_option_context_new (_ ("BEFORE AFTER — compare two runs kernel by kernel"));
-  g_autoptr (WsSteps) before_steps = NULL;
-  g_autoptr (WsSteps) after_steps = NULL;
-  g_autofree char *scope = NULL;
-  g_autoptr (GError) error = NULL;
-  g_autoptr (WsRun) before = NULL;
-  g_autoptr (WsRun) after = NULL;
-  g_autoptr (WsComparison) cmp = NULL;
-  g_autoptr (GString) out = g_string_new (NULL);
+  *before_steps = ws_steps_compute (*before, NULL);
+  *after_steps = ws_steps_compute (*after, NULL);
+  if (!ws_steps_has_steady_state (*before_steps) || !ws_steps_has_steady_state (*after_steps))
+    return NULL;
+  {
+    g_autofree char *b = ws_steps_describe_steady (*before_steps);
+    g_autofree char *a = ws_steps_describe_steady (*after_steps);
+    WsRun *steady_before = ws_steps_steady_run (*before, *before_steps);
+    WsRun *steady_after = ws_steps_steady_run (*after, *after_steps);
+
+    ws_run_unref (*before);
+    ws_run_unref (*after);
+    *before = steady_before;
+    *after = steady_after;
+    /* TRANSLATORS: which steps each side's steady state holds */
+    return g_strdup_printf (_ ("Compared over the steady states: before %s, after %s "
+                               "(--whole-run compares everything)."),
+                            b, a);
+  }
+}
+
+/* The comparison as a table of kernels, then (table and Markdown) the
+ * headline, the ranks, the gauges and the findings. */
+static void
+write_comparison (WsComparison *cmp, WsOutputFormat format, WsMatchBy by, const char *scope,
+                  GString *out)
+{
   g_autoptr (GPtrArray) cells = g_ptr_array_new_with_free_func (g_free);
-  WsOutputFormat format = WS_FORMAT_TABLE;
-  WsMatchBy by = WS_MATCH_DEMANGLED;
   static const char *const csv_headers[] = { "kernel",          "before_total_ns",
                                              "after_total_ns",  "delta_ns",
                                              "ratio",           "before_instances",
                                              "after_instances", "status" };
   static const gboolean numeric[] = { FALSE, TRUE, TRUE, TRUE, TRUE, TRUE, TRUE, FALSE };
-
-  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
-  g_option_context_set_summary (
-    context, _ ("BEFORE and AFTER are anything the viewer opens: an nsys export, "
-                "stats CSVs in a folder, or a capture folder; several files of one run are "
-                "joined by commas (run.sqlite,run_ncu_raw.csv). The table and Markdown formats "
-                "add the gauges of kernels profiled on both sides and the findings diff."));
-  ws_cli_add_rank_option (context);
-  if (!ws_cli_parse (context, &argc, &argv, 1, 2))
-    return WS_EXIT_BAD_INPUT;
-  if (argc != (peers != NULL ? 2 : 3))
-    {
-      g_printerr (peers != NULL ? _ ("%s: --peers takes one run, the job\n")
-                                : _ ("%s: compare takes two runs, BEFORE and AFTER\n"),
-                  argv[0]);
-      return WS_EXIT_BAD_INPUT;
-    }
-  if (by_str != NULL && !ws_match_by_from_string (by_str, &by))
-    {
-      g_printerr (_ ("%s: --by must be demangled, short or normalized\n"), argv[0]);
-      return WS_EXIT_BAD_INPUT;
-    }
-  if (format_str != NULL &&
-      (!ws_output_format_from_string (format_str, &format) || format == WS_FORMAT_JSON))
-    {
-      g_printerr (_ ("%s: --format must be table, csv or md\n"), argv[0]);
-      return WS_EXIT_BAD_INPUT;
-    }
-
-  if (peers != NULL)
-    return ws_cli_compare_peers (peers, argv[1], by, format);
-  {
-    g_auto (GStrv) b = ws_input_split_side (argv[1]);
-    g_auto (GStrv) a = ws_input_split_side (argv[2]);
-
-    before = ws_cli_load (b, WS_LOAD_ALL, &error);
-    if (before == NULL)
-      return ws_cli_fail (error);
-    after = ws_cli_load (a, WS_LOAD_ALL, &error);
-    if (after == NULL)
-      return ws_cli_fail (error);
-  }
-  /* Set-up (cuDNN autotuning, cudnn.benchmark trials) is no part of what
-   * a change did to the loop: with steps on both sides, their steady
-   * states are compared. */
-  if (!whole_run)
-    {
-      before_steps = ws_steps_compute (before, NULL);
-      after_steps = ws_steps_compute (after, NULL);
-      if (ws_steps_has_steady_state (before_steps) && ws_steps_has_steady_state (after_steps))
-        {
-          g_autofree char *b = ws_steps_describe_steady (before_steps);
-          g_autofree char *a = ws_steps_describe_steady (after_steps);
-          WsRun *steady_before = ws_steps_steady_run (before, before_steps);
-          WsRun *steady_after = ws_steps_steady_run (after, after_steps);
-
-          g_clear_pointer (&before, ws_run_unref);
-          g_clear_pointer (&after, ws_run_unref);
-          before = steady_before;
-          after = steady_after;
-          /* TRANSLATORS: which steps each side's steady state holds */
-          scope = g_strdup_printf (_ ("Compared over the steady states: before %s, after %s "
-                                      "(--whole-run compares everything)."),
-                                   b, a);
-        }
-    }
-  cmp = ws_comparison_new (before, after, by);
-  if (scope != NULL)
-    ws_comparison_set_steps (cmp, before_steps, after_steps);
 
   for (guint i = 0; i < cmp->kernels->len; i++)
     {
@@ -297,8 +227,8 @@ ws_cli_compare (int argc, char **argv)
       /* A terminal shows display names; CSV and Markdown keep the key whole
        * (a Markdown report is read later, where names must be exact). */
       if (format == WS_FORMAT_TABLE && by == WS_MATCH_DEMANGLED)
-        g_ptr_array_add (
-          cells, g_strdup (ws_run_kernel_display (d->after_count > 0 ? after : before, d->key)));
+        g_ptr_array_add (cells, g_strdup (ws_run_kernel_display (
+                                  d->after_count > 0 ? cmp->after : cmp->before, d->key)));
       else
         g_ptr_array_add (cells, g_strdup (d->key));
       g_ptr_array_add (cells, integer (d->before_total, grouping));
@@ -353,7 +283,85 @@ ws_cli_compare (int argc, char **argv)
       write_gauges (cmp, out, format == WS_FORMAT_MARKDOWN, ws_cli_terminal_width ());
       write_findings (cmp, out, format == WS_FORMAT_MARKDOWN);
     }
+}
 
+int
+ws_cli_compare (int argc, char **argv)
+{
+  g_autofree char *by_str = NULL;
+  gboolean whole_run = FALSE;
+  g_autofree char *peers = NULL;
+  GOptionEntry entries[] = {
+    { "by", 'b', 0, G_OPTION_ARG_STRING, &by_str,
+      N_ (
+        "Match kernels by: demangled (default), short or normalized (no templates or parameters)"),
+      "FORM" },
+    { "whole-run", 'w', 0, G_OPTION_ARG_NONE, &whole_run,
+      N_ ("Compare the whole runs, set-up included (by default two runs with steps are "
+          "compared over their steady states)"),
+      NULL },
+    { "peers", 0, 0, G_OPTION_ARG_STRING, &peers,
+      N_ ("Two ranks of one job side by side, as peers: --peers 0,3 RUN"), "A,B" },
+    { NULL },
+  };
+  g_autoptr (GOptionContext) context =
+    g_option_context_new (_ ("BEFORE AFTER — compare two runs kernel by kernel"));
+  g_autoptr (WsSteps) before_steps = NULL;
+  g_autoptr (WsSteps) after_steps = NULL;
+  g_autofree char *scope = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (WsRun) before = NULL;
+  g_autoptr (WsRun) after = NULL;
+  g_autoptr (WsComparison) cmp = NULL;
+  g_autoptr (GString) out = g_string_new (NULL);
+  g_auto (WsCliFrame) frame = { 0 };
+  WsOutputFormat format;
+  WsMatchBy by = WS_MATCH_DEMANGLED;
+
+  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  g_option_context_set_summary (
+    context, _ ("BEFORE and AFTER are anything the viewer opens: an nsys export, "
+                "stats CSVs in a folder, or a capture folder; several files of one run are "
+                "joined by commas (run.sqlite,run_ncu_raw.csv). The table and Markdown formats "
+                "add the gauges of kernels profiled on both sides and the findings diff."));
+  ws_cli_frame_init (&frame, context, argv[0], WS_CLI_TABLE | WS_CLI_CSV | WS_CLI_MD,
+                     N_ ("Output format: table (default), csv or md"));
+  if (!ws_cli_frame_parse (&frame, context, &argc, &argv, 1, 2, NULL))
+    return WS_EXIT_BAD_INPUT;
+  if (argc != (peers != NULL ? 2 : 3))
+    {
+      ws_cli_error (argv[0], "%s",
+                    peers != NULL ? _ ("--peers takes one run, the job")
+                                  : _ ("compare takes two runs, BEFORE and AFTER"));
+      return WS_EXIT_BAD_INPUT;
+    }
+  if (by_str != NULL && !ws_match_by_from_string (by_str, &by))
+    {
+      ws_cli_error (argv[0], _ ("--by must be demangled, short or normalized"));
+      return WS_EXIT_BAD_INPUT;
+    }
+  format = frame.format;
+
+  if (peers != NULL)
+    return ws_cli_compare_peers (peers, argv[1], by, format);
+  {
+    g_auto (GStrv) b = ws_input_split_side (argv[1]);
+    g_auto (GStrv) a = ws_input_split_side (argv[2]);
+
+    before = ws_cli_load (b, WS_LOAD_ALL, &error);
+    if (before == NULL)
+      return ws_cli_fail (error);
+    after = ws_cli_load (a, WS_LOAD_ALL, &error);
+    if (after == NULL)
+      return ws_cli_fail (error);
+  }
+  if (!whole_run)
+    scope = steady_states (&before, &after, &before_steps, &after_steps);
+  cmp = ws_comparison_new (before, after, by);
+  if (scope != NULL)
+    ws_comparison_set_steps (cmp, before_steps, after_steps);
+
+  write_comparison (cmp, format, by, scope, out);
   if (!ws_cli_write (NULL, out->str, out->len, &error))
     {
       g_printerr ("warpscope-cli: %s\n", error->message);

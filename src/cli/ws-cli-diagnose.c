@@ -64,11 +64,8 @@ digest_scope (const WsRun *run, gboolean whole_run)
 int
 ws_cli_diagnose (int argc, char **argv)
 {
-  g_autofree char *format_str = NULL;
   gboolean whole_run = FALSE;
   GOptionEntry entries[] = {
-    { "format", 'f', 0, G_OPTION_ARG_STRING, &format_str,
-      N_ ("Output format: table (default), json or md"), "FORMAT" },
     { "whole-run", 'w', 0, G_OPTION_ARG_NONE, &whole_run,
       N_ ("Check the whole run, set-up included (by default a run with steps is checked over "
           "its steady state)"),
@@ -84,7 +81,8 @@ ws_cli_diagnose (int argc, char **argv)
   g_autoptr (WsRun) checked = NULL;
   g_autoptr (WsSteps) steps = NULL;
   g_autofree char *setup = NULL;
-  WsOutputFormat format = WS_FORMAT_TABLE;
+  g_auto (WsCliFrame) frame = { 0 };
+  WsOutputFormat format;
 
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
   g_option_context_set_summary (
@@ -92,16 +90,11 @@ ws_cli_diagnose (int argc, char **argv)
                 "launch overhead, load imbalance and GPU idle time, and prints each finding "
                 "with its severity, the numbers behind it, where it happens and the usual fix. "
                 "A run without findings is not an error."));
-  ws_cli_add_rank_option (context);
-  if (!ws_cli_parse (context, &argc, &argv, 1, -1))
+  ws_cli_frame_init (&frame, context, argv[0], WS_CLI_TABLE | WS_CLI_MD | WS_CLI_JSON,
+                     N_ ("Output format: table (default), json or md"));
+  if (!ws_cli_frame_parse (&frame, context, &argc, &argv, 1, -1, NULL))
     return WS_EXIT_BAD_INPUT;
-  if (format_str != NULL &&
-      (!ws_output_format_from_string (format_str, &format) || format == WS_FORMAT_CSV))
-    {
-      g_printerr (_ ("warpscope-cli: diagnose: unknown format “%s” (table, json or md)\n"),
-                  format_str);
-      return WS_EXIT_BAD_INPUT;
-    }
+  format = frame.format;
 
   /* The memory-access check reads the GPU metric samples. */
   run = ws_cli_load (argv + 1, WS_LOAD_ALL, &error);

@@ -99,14 +99,13 @@ report (const WsDigest *digest, const char *output)
       const WsDigestRank *rank = g_ptr_array_index (digest->ranks, i);
 
       if (rank->error != NULL)
-        g_printerr ("warpscope-cli: digest: %s\n", rank->error);
+        ws_cli_error ("digest", "%s", rank->error);
       else
         g_hash_table_add (read, rank->path);
     }
   for (guint i = 0; i < digest->notes->len; i++)
     if (g_str_has_prefix (g_ptr_array_index (digest->notes, i), "MPI"))
-      g_printerr ("warpscope-cli: digest: %s\n",
-                  (const char *) g_ptr_array_index (digest->notes, i));
+      ws_cli_error ("digest", "%s", (const char *) g_ptr_array_index (digest->notes, i));
   if (g_stat (output, &st) != 0)
     st.st_size = 0;
   size = ws_format_bytes ((double) st.st_size);
@@ -227,7 +226,7 @@ mpi_event (WsMpiEvent event, guint task, int process, gint64 pid, GBytes *result
                                            "digesting %s; it goes to another process"),
                                         process, (long long) pid, path);
 
-          g_printerr ("warpscope-cli: digest: %s\n", note);
+          ws_cli_error ("digest", "%s", note);
           g_ptr_array_add (job->notes, note);
         }
         break;
@@ -319,7 +318,7 @@ digest_with_mpi (int *argc, char ***argv, char **paths, const char *output, doub
 
   if (!ws_mpi_init (argc, argv, &error))
     {
-      g_printerr ("warpscope-cli: digest: %s\n", error->message);
+      ws_cli_error ("digest", "%s", error->message);
       return WS_EXIT_FAILED;
     }
   list = share_list (paths, &error);
@@ -420,14 +419,14 @@ ws_cli_digest (int argc, char **argv)
     return WS_EXIT_BAD_INPUT;
   if (threads < 0 || timeout <= 0)
     {
-      g_printerr (_ ("warpscope-cli: digest: --threads and --mpi-timeout must be positive\n"));
+      ws_cli_error ("digest", _ ("--threads and --mpi-timeout must be positive"));
       return WS_EXIT_BAD_INPUT;
     }
   if (output == NULL)
     output = default_output (argv[1]);
   if (!g_str_has_suffix (output, ".wsdigest"))
     {
-      g_printerr (_ ("warpscope-cli: digest: %s: a digest's name ends in .wsdigest\n"), output);
+      ws_cli_error ("digest", _ ("%s: a digest's name ends in .wsdigest"), output);
       return WS_EXIT_BAD_INPUT;
     }
   if (mpi)

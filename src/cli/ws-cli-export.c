@@ -69,6 +69,7 @@ ws_cli_export (int argc, char **argv)
   };
   g_autoptr (GOptionContext) context =
     g_option_context_new (_ ("FILE… — write a run in other formats"));
+  g_auto (WsCliFrame) frame = { 0 };
   g_autoptr (GError) error = NULL;
   g_autoptr (WsRun) run = NULL;
   gboolean asked = FALSE;
@@ -79,16 +80,15 @@ ws_cli_export (int argc, char **argv)
     context, _ ("Writes the run in each format asked for. Every file is written beside its "
                 "final name and renamed when complete, so that a failed export leaves nothing "
                 "half-written."));
-  ws_cli_add_rank_option (context);
-  if (!ws_cli_parse_outputs (context, &argc, &argv, 1, -1, &chrome_trace, &markdown, NULL))
+  ws_cli_frame_init (&frame, context, argv[0], 0, NULL);
+  if (!ws_cli_frame_parse (&frame, context, &argc, &argv, 1, -1, &chrome_trace, &markdown, NULL))
     return WS_EXIT_BAD_INPUT;
   for (gsize i = 0; i < G_N_ELEMENTS (exporters); i++)
     asked |= *exporters[i].path != NULL;
   if (!asked)
     {
-      g_printerr (_ ("%s: nothing to export: give --chrome-trace OUT.json, --markdown OUT.md or "
-                     "--csv-dir DIR\n"),
-                  argv[0]);
+      ws_cli_error (argv[0], _ ("nothing to export: give --chrome-trace OUT.json, --markdown "
+                                "OUT.md or --csv-dir DIR"));
       g_printerr (_ ("Try “%s --help”.\n"), argv[0]);
       return WS_EXIT_BAD_INPUT;
     }

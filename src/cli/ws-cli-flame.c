@@ -156,6 +156,36 @@ ws_cli_flame_render (WsRun *run, guint profile_index, gint thread, gint64 from, 
   return ok;
 }
 
+/* The samples of @profile as collapsed stacks (`frame;frame COUNT` lines)
+ * to @output, or standard output.  Returns the exit status. */
+static int
+write_collapsed (WsCpuProfile *profile, gint thread, gint64 from, gint64 to, const char *output,
+                 const char *search)
+{
+  g_autoptr (WsFlameGraph) graph = NULL;
+  g_autoptr (GString) out = g_string_new (NULL);
+  g_autoptr (GError) error = NULL;
+
+  if (!ws_cpu_profile_has_stacks (profile))
+    {
+      g_printerr (_ ("warpscope-cli: %s: a flat profile (cProfile) has no call stacks to "
+                     "collapse; draw its functions with --format png, svg or pdf\n"),
+                  profile->path);
+      return WS_EXIT_BAD_INPUT;
+    }
+  graph = ws_flame_graph_new (profile, thread, from, to);
+  ws_flame_graph_write_collapsed (graph, out);
+  if (!ws_cli_write (output, out->str, out->len, &error))
+    {
+      g_printerr ("warpscope-cli: %s\n", error->message);
+      return WS_EXIT_FAILED;
+    }
+  if (search != NULL && search[0] != '\0')
+    g_printerr (_ ("Matched: %.1f%% of the samples\n"),
+                100.0 * ws_flame_graph_match_share (graph, search, NULL));
+  return WS_EXIT_OK;
+}
+
 int
 ws_cli_flame (int argc, char **argv)
 {
@@ -194,9 +224,9 @@ ws_cli_flame (int argc, char **argv)
   };
   g_autoptr (GOptionContext) context =
     g_option_context_new (_ ("FILE… — a CPU profile as a flame graph or collapsed stacks"));
+  g_auto (WsCliFrame) frame = { 0 };
   g_autoptr (GError) error = NULL;
   g_autoptr (WsRun) run = NULL;
-  g_autoptr (WsFlameGraph) graph = NULL;
   WsCpuProfile *profile;
   WsFlameLayout layout = WS_FLAME_LAYOUT_ICICLE;
   const char *format;
@@ -204,49 +234,40 @@ ws_cli_flame (int argc, char **argv)
   gint64 from, to;
 
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
-  ws_cli_add_rank_option (context);
-  if (!ws_cli_parse_outputs (context, &argc, &argv, 1, -1, &output, NULL))
+  ws_cli_frame_init (&frame, context, argv[0], 0, NULL);
+  if (!ws_cli_frame_parse (&frame, context, &argc, &argv, 1, -1, &output, NULL))
     return WS_EXIT_BAD_INPUT;
   format = format_str;
-  if (format == NULL && output != NULL)
-    {
-      const char *dot = strrchr (output, '.');
-
-      format = dot != NULL && (g_str_equal (dot, ".svg") || g_str_equal (dot, ".png") ||
-                               g_str_equal (dot, ".pdf"))
-                 ? dot + 1
-                 : "collapsed";
-    }
-  if (format == NULL)
+  /* -o OUT.svg (.SVG, .png, .pdf) draws; another name takes the stacks. */
+  if (format == NULL && (output == NULL || !ws_surface_kind_for_path (output, &format)))
     format = "collapsed";
   if (!g_str_equal (format, "collapsed") && !g_str_equal (format, "svg") &&
       !g_str_equal (format, "png") && !g_str_equal (format, "pdf"))
     {
-      g_printerr (_ ("%s: --format must be collapsed, svg, png or pdf\n"), argv[0]);
+      ws_cli_error (argv[0], _ ("--format must be collapsed, svg, png or pdf"));
       return WS_EXIT_BAD_INPUT;
     }
   if (!g_str_equal (format, "collapsed") && output == NULL)
     {
-      g_printerr (_ ("%s: --format %s needs -o FILE\n"), argv[0], format);
+      ws_cli_error (argv[0], _ ("--format %s needs -o FILE"), format);
       return WS_EXIT_BAD_INPUT;
     }
   if (layout_str != NULL && !g_str_equal (layout_str, "icicle") &&
       !g_str_equal (layout_str, "flame"))
     {
-      g_printerr (_ ("%s: --layout must be icicle or flame\n"), argv[0]);
+      ws_cli_error (argv[0], _ ("--layout must be icicle or flame"));
       return WS_EXIT_BAD_INPUT;
     }
   if (layout_str != NULL && g_str_equal (layout_str, "flame"))
     layout = WS_FLAME_LAYOUT_FLAME;
   if (!parse_range (range, &from, &to))
     {
-      g_printerr (_ ("%s: --range must be START_NS:END_NS, END after START\n"), argv[0]);
+      ws_cli_error (argv[0], _ ("--range must be START_NS:END_NS, END after START"));
       return WS_EXIT_BAD_INPUT;
     }
   if (width < 100 || width > 32768 || profile_index < 0)
     {
-      g_printerr (_ ("%s: --width takes 100 to 32768 pixels, --profile a number from 0\n"),
-                  argv[0]);
+      ws_cli_error (argv[0], _ ("--width takes 100 to 32768 pixels, --profile a number from 0"));
       return WS_EXIT_BAD_INPUT;
     }
 
@@ -262,14 +283,14 @@ ws_cli_flame (int argc, char **argv)
     }
   if ((guint) profile_index >= run->cpu_profiles->len)
     {
-      g_printerr (_ ("%s: --profile %d: the run has profiles 0 to %u\n"), argv[0], profile_index,
-                  run->cpu_profiles->len - 1);
+      ws_cli_error (argv[0], _ ("--profile %d: the run has profiles 0 to %u"), profile_index,
+                    run->cpu_profiles->len - 1);
       return WS_EXIT_BAD_INPUT;
     }
   profile = g_ptr_array_index (run->cpu_profiles, profile_index);
   if (!find_thread (profile, thread_str, &thread, &error))
     {
-      g_printerr ("%s: %s\n", argv[0], error->message);
+      ws_cli_error (argv[0], "%s", error->message);
       return WS_EXIT_BAD_INPUT;
     }
 
@@ -284,26 +305,5 @@ ws_cli_flame (int argc, char **argv)
       return WS_EXIT_OK;
     }
 
-  if (!ws_cpu_profile_has_stacks (profile))
-    {
-      g_printerr (_ ("warpscope-cli: %s: a flat profile (cProfile) has no call stacks to "
-                     "collapse; draw its functions with --format png, svg or pdf\n"),
-                  profile->path);
-      return WS_EXIT_BAD_INPUT;
-    }
-  graph = ws_flame_graph_new (profile, thread, from, to);
-  {
-    g_autoptr (GString) out = g_string_new (NULL);
-
-    ws_flame_graph_write_collapsed (graph, out);
-    if (!ws_cli_write (output, out->str, out->len, &error))
-      {
-        g_printerr ("warpscope-cli: %s\n", error->message);
-        return WS_EXIT_FAILED;
-      }
-  }
-  if (search != NULL && search[0] != '\0')
-    g_printerr (_ ("Matched: %.1f%% of the samples\n"),
-                100.0 * ws_flame_graph_match_share (graph, search, NULL));
-  return WS_EXIT_OK;
+  return write_collapsed (profile, thread, from, to, output, search);
 }

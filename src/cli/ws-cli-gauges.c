@@ -269,10 +269,7 @@ write_json (const WsRun *run, GString *out)
 int
 ws_cli_gauges (int argc, char **argv)
 {
-  g_autofree char *format_str = NULL;
   GOptionEntry entries[] = {
-    { "format", 'f', 0, G_OPTION_ARG_STRING, &format_str,
-      N_ ("Output format: table (default), csv or json"), "FORMAT" },
     { NULL },
   };
   g_autoptr (GOptionContext) context =
@@ -280,7 +277,8 @@ ws_cli_gauges (int argc, char **argv)
   g_autoptr (GError) error = NULL;
   g_autoptr (WsRun) run = NULL;
   g_autoptr (GString) out = g_string_new (NULL);
-  WsOutputFormat format = WS_FORMAT_TABLE;
+  g_auto (WsCliFrame) frame = { 0 };
+  WsOutputFormat format;
 
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
   g_option_context_set_summary (
@@ -294,15 +292,11 @@ ws_cli_gauges (int argc, char **argv)
     context, _ ("nvprof --metrics/--events output (text or --csv) reads the same way: one row per "
                 "kernel, gauges from the nvprof metrics whose meaning carries over; --format "
                 "json lists every metric with its Min, Max and Avg."));
-  ws_cli_add_rank_option (context);
-  if (!ws_cli_parse (context, &argc, &argv, 1, -1))
+  ws_cli_frame_init (&frame, context, argv[0], WS_CLI_TABLE | WS_CLI_CSV | WS_CLI_JSON,
+                     N_ ("Output format: table (default), csv or json"));
+  if (!ws_cli_frame_parse (&frame, context, &argc, &argv, 1, -1, NULL))
     return WS_EXIT_BAD_INPUT;
-  if (format_str != NULL &&
-      (!ws_output_format_from_string (format_str, &format) || format == WS_FORMAT_MARKDOWN))
-    {
-      g_printerr (_ ("%s: --format must be table, csv or json\n"), argv[0]);
-      return WS_EXIT_BAD_INPUT;
-    }
+  format = frame.format;
 
   run = ws_cli_load_ncu (argv + 1, &error);
   if (run == NULL)

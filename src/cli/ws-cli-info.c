@@ -534,30 +534,24 @@ print_json (const WsRun *run, const char *path)
 int
 ws_cli_info (int argc, char **argv)
 {
-  g_autofree char *format_str = NULL;
   GOptionEntry entries[] = {
-    { "format", 'f', 0, G_OPTION_ARG_STRING, &format_str,
-      N_ ("Output format: table (default) or json"), "FORMAT" },
     { NULL },
   };
   g_autoptr (GOptionContext) context = g_option_context_new (_ ("FILE — describe a run"));
   g_autoptr (GError) error = NULL;
   g_autoptr (WsRun) run = NULL;
-  WsOutputFormat format = WS_FORMAT_TABLE;
+  g_auto (WsCliFrame) frame = { 0 };
+  WsOutputFormat format;
 
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
   g_option_context_set_summary (
     context, _ ("Prints the kind of file, the nsys and schema versions, the GPUs, "
                 "and how many rows each kind of event has."));
-  ws_cli_add_rank_option (context);
-  if (!ws_cli_parse (context, &argc, &argv, 1, -1))
+  ws_cli_frame_init (&frame, context, argv[0], WS_CLI_TABLE | WS_CLI_JSON,
+                     N_ ("Output format: table (default) or json"));
+  if (!ws_cli_frame_parse (&frame, context, &argc, &argv, 1, -1, NULL))
     return WS_EXIT_BAD_INPUT;
-  if (format_str != NULL && (!ws_output_format_from_string (format_str, &format) ||
-                             (format != WS_FORMAT_TABLE && format != WS_FORMAT_JSON)))
-    {
-      g_printerr (_ ("warpscope-cli: info: unknown format “%s” (table or json)\n"), format_str);
-      return WS_EXIT_BAD_INPUT;
-    }
+  format = frame.format;
 
   run = ws_cli_load (argv + 1, WS_LOAD_ALL, &error);
   if (run == NULL)

@@ -63,10 +63,10 @@ duration (gint64 ns)
 }
 
 static void
-write_table (const WsRun *run, const WsRankSet *set, GString *out)
+write_table (const WsRanks *ranks, const WsRankSet *set, GString *out)
 {
-  g_autofree char *title = ws_ranks_title (run->ranks);
-  g_autofree char *how = ws_rank_set_describe (set, run->ranks);
+  g_autofree char *title = ws_ranks_title (ranks);
+  g_autofree char *how = ws_rank_set_describe (set, ranks);
   g_autofree char *straggler = ws_rank_set_straggler_text (set);
   gboolean any_comm = FALSE;
 
@@ -177,9 +177,9 @@ write_table (const WsRun *run, const WsRankSet *set, GString *out)
     }
 
   g_string_append_printf (out, "\n%s\n", straggler);
-  for (guint i = 0; i < run->ranks->notes->len; i++)
+  for (guint i = 0; i < ranks->notes->len; i++)
     g_string_append_printf (out, "%s %s\n", _ ("Note:"),
-                            (const char *) g_ptr_array_index (run->ranks->notes, i));
+                            (const char *) g_ptr_array_index (ranks->notes, i));
 }
 
 static void
@@ -285,7 +285,7 @@ add_rank_json (JsonBuilder *b, const WsRankSet *set, guint index)
 }
 
 static char *
-write_json (const WsRun *run, const WsRankSet *set)
+write_json (const WsRanks *ranks, const WsRankSet *set)
 {
   g_autoptr (JsonBuilder) b = json_builder_new ();
   g_autoptr (JsonNode) root = NULL;
@@ -293,9 +293,9 @@ write_json (const WsRun *run, const WsRankSet *set)
 
   json_builder_begin_object (b);
   json_builder_set_member_name (b, "numbered_by");
-  json_builder_add_string_value (b, ws_ranks_source_to_string (run->ranks->source));
+  json_builder_add_string_value (b, ws_ranks_source_to_string (ranks->source));
   json_builder_set_member_name (b, "clocks_aligned");
-  json_builder_add_boolean_value (b, run->ranks->aligned);
+  json_builder_add_boolean_value (b, ranks->aligned);
   json_builder_set_member_name (b, "method");
   json_builder_add_string_value (b, ws_rank_method_string (set->method));
   add_int (b, "collectives_matched", set->n_matched);
@@ -357,22 +357,42 @@ write_json (const WsRun *run, const WsRankSet *set)
     json_builder_add_null_value (b);
   json_builder_set_member_name (b, "notes");
   json_builder_begin_array (b);
-  for (guint i = 0; i < run->ranks->notes->len; i++)
-    json_builder_add_string_value (b, g_ptr_array_index (run->ranks->notes, i));
+  for (guint i = 0; i < ranks->notes->len; i++)
+    json_builder_add_string_value (b, g_ptr_array_index (ranks->notes, i));
   json_builder_end_array (b);
   json_builder_end_object (b);
   root = json_builder_get_root (b);
   return ws_cli_json_text (root);
 }
 
+/* The ranks of @run and their figures compared, in @set.  A run of one
+ * process is a job of one rank: its ranks are computed here and kept
+ * apart, since a loaded run is the loader's alone to write. */
+static WsRanks *
+job_ranks (WsRun *run, char **files, WsRankSet **set)
+{
+  g_autoptr (GPtrArray) figures = NULL;
+  WsRanks *one;
+
+  if (run->ranks != NULL)
+    {
+      *set = ws_rank_set_new_for_run (run);
+      return ws_ranks_ref (run->ranks);
+    }
+  one = ws_ranks_new_for_files ((const char *const *) files, &run, 1);
+  g_ptr_array_add (one->figures, NULL);
+  g_array_index (one->ranks, WsRank, 0).pid = WS_PID_ANY;
+  figures = g_ptr_array_new_with_free_func ((GDestroyNotify) ws_rank_figures_unref);
+  g_ptr_array_add (figures, ws_rank_measure (run, WS_PID_ANY, ws_ranks_get (one, 0)->rank));
+  *set = ws_rank_set_new (figures);
+  return one;
+}
+
 int
 ws_cli_ranks (int argc, char **argv)
 {
-  g_autofree char *format_str = NULL;
   g_autofree char *target = NULL;
   GOptionEntry entries[] = {
-    { "format", 'f', 0, G_OPTION_ARG_STRING, &format_str,
-      N_ ("Output format: table (default), csv or json"), "FORMAT" },
     { "target", 0, 0, G_OPTION_ARG_STRING, &target,
       N_ ("In a capture folder of several targets, the ranks of this one"), "NAME" },
     { NULL },
@@ -385,24 +405,21 @@ ws_cli_ranks (int argc, char **argv)
   g_autoptr (GError) error = NULL;
   g_autoptr (WsRun) run = NULL;
   g_autoptr (WsRankSet) set = NULL;
+  g_autoptr (WsRanks) ranks = NULL;
   g_autoptr (GString) out = g_string_new (NULL);
-  WsOutputFormat format = WS_FORMAT_TABLE;
+  g_auto (WsCliFrame) frame = { 0 };
+  WsOutputFormat format;
 
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
   g_option_context_set_summary (
     context, _ ("Opens the exports of a job's ranks (files, a folder or a glob) as one run and "
                 "prints each rank's GPU, kernel, communication, waiting and idle time, its "
                 "steps and median step, then the straggler: the rank the others wait for."));
-  ws_cli_add_rank_option (context);
-  if (!ws_cli_parse (context, &argc, &argv, 1, -1))
+  ws_cli_frame_init (&frame, context, argv[0], WS_CLI_TABLE | WS_CLI_CSV | WS_CLI_JSON,
+                     N_ ("Output format: table (default), csv or json"));
+  if (!ws_cli_frame_parse (&frame, context, &argc, &argv, 1, -1, NULL))
     return WS_EXIT_BAD_INPUT;
-  if (format_str != NULL &&
-      (!ws_output_format_from_string (format_str, &format) || format == WS_FORMAT_MARKDOWN))
-    {
-      g_printerr (_ ("warpscope-cli: ranks: unknown format “%s” (table, csv or json)\n"),
-                  format_str);
-      return WS_EXIT_BAD_INPUT;
-    }
+  format = frame.format;
 
   /* A job is one launch: the targets of a capture folder are separate
    * runs, not ranks. */
@@ -449,27 +466,18 @@ ws_cli_ranks (int argc, char **argv)
   run = ws_cli_load (files, WS_LOAD_ALL & ~WS_LOAD_GPU_METRICS, &error);
   if (run == NULL)
     return ws_cli_fail (error);
-  if (run->ranks == NULL)
-    {
-      /* One process: a job of one rank. */
-      g_autoptr (WsRanks) one = ws_ranks_new_for_files ((const char *const *) files, &run, 1);
-
-      g_ptr_array_add (one->figures, NULL);
-      g_array_index (one->ranks, WsRank, 0).pid = WS_PID_ANY;
-      run->ranks = g_steal_pointer (&one);
-    }
-  set = ws_rank_set_new_for_run (run);
+  ranks = job_ranks (run, files, &set);
 
   if (format == WS_FORMAT_CSV)
     write_csv (set, out);
   else if (format == WS_FORMAT_JSON)
     {
-      g_autofree char *json = write_json (run, set);
+      g_autofree char *json = write_json (ranks, set);
 
       g_string_append (out, json);
     }
   else
-    write_table (run, set, out);
+    write_table (ranks, set, out);
   if (!ws_cli_write (NULL, out->str, out->len, &error))
     {
       g_printerr ("warpscope-cli: %s\n", error->message);

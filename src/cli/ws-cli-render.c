@@ -5,7 +5,6 @@
 #include <gio/gio.h>
 #include <glib/gi18n.h>
 #include <math.h>
-#include <time.h>
 #include <string.h>
 
 #include "ws-bars-chart.h"
@@ -40,7 +39,6 @@ typedef struct
   gboolean ranges;   /* compare: NVTX ranges instead of kernels */
   gboolean sized;    /* --size given */
   const char *range; /* timeline: START_NS:END_NS or "fit", or NULL */
-  int repeat;        /* timeline: redraws to time */
   int metric;        /* ranks: what colours the heatmap (WsRanksMetric) */
 } RenderOptions;
 
@@ -72,7 +70,7 @@ bars_verdict (const char *kernel_name, gpointer data)
 static gboolean
 render_bars (WsRun *run, const RenderOptions *options, GError **error)
 {
-  g_autoptr (WsSummary) summary = ws_stats_compute (run, WS_SUMMARY_KERN_SUM, WS_NAME_DEMANGLED);
+  const WsSummary *summary = ws_run_get_summary (run, WS_SUMMARY_KERN_SUM);
   g_autofree char *title =
     g_strdup_printf (_ ("GPU time by kernel — %s"), ws_run_display_name (run));
   g_autoptr (WsBarsModel) model =
@@ -192,94 +190,14 @@ show_range (WsTimeWindow *window, const char *range)
     ws_time_window_fit (window);
 }
 
-static int
-compare_doubles (gconstpointer a, gconstpointer b)
-{
-  double x = *(const double *) a, y = *(const double *) b;
-
-  return (x > y) - (x < y);
-}
-
-/* ms of CPU time this thread has used. */
-static double
-thread_cpu_ms (void)
-{
-  struct timespec ts;
-
-  clock_gettime (CLOCK_THREAD_CPUTIME_ID, &ts);
-  return (double) ts.tv_sec * 1e3 + (double) ts.tv_nsec / 1e6;
-}
-
-/* "median=… p95=…" of @ms, sorted in place, with @prefix before each key. */
-static char *
-percentiles (double *ms, int n, const char *prefix)
-{
-  g_autofree char *median = NULL, *p95 = NULL;
-
-  qsort (ms, (gsize) n, sizeof (double), compare_doubles);
-  median = ws_format_fixed_string (n % 2 ? ms[n / 2] : (ms[n / 2 - 1] + ms[n / 2]) / 2, 2);
-  p95 = ws_format_fixed_string (ms[(int) ceil (0.95 * n) - 1], 2);
-  return g_strdup_printf ("%smedian=%s %sp95=%s", prefix, median, prefix, p95);
-}
-
-/* Redraws @repeat times onto an image, at random zoom levels (spans
- * log-uniform between the whole run and 100 µs, centred at a uniformly
- * random time) or, with @fixed, at the range given; prints the median and
- * 95th percentile of one redraw in wall time, then in CPU time (on a busy
- * machine the two differ by what other processes took). */
-static void
-time_redraws (TimelineDraw *timeline, double width, double height, int repeat, gboolean fixed)
-{
-  cairo_surface_t *surface =
-    cairo_image_surface_create (CAIRO_FORMAT_ARGB32, (int) width, (int) height);
-  cairo_t *cr = cairo_create (surface);
-  g_autoptr (GRand) rand = g_rand_new_with_seed (20240605);
-  g_autofree double *ms = g_new (double, repeat);
-  g_autofree double *cpu = g_new (double, repeat);
-  double max_span = ws_time_window_get_max_span (timeline->window);
-  double least = MIN (100000.0, max_span);
-  double duration = (double) (ws_time_window_get_end_time (timeline->window) -
-                              ws_time_window_get_origin (timeline->window));
-  g_autofree char *wall = NULL, *used = NULL;
-
-  for (int i = 0; i < repeat; i++)
-    {
-      gint64 t0;
-      double c0;
-
-      if (!fixed)
-        {
-          double span = max_span * pow (least / max_span, g_rand_double (rand));
-          double mid = g_rand_double (rand) * duration;
-
-          ws_time_window_set_view (timeline->window, mid - span / 2, mid + span / 2);
-        }
-      t0 = g_get_monotonic_time ();
-      c0 = thread_cpu_ms ();
-      draw_timeline (cr, width, height, timeline);
-      cairo_surface_flush (surface);
-      cpu[i] = thread_cpu_ms () - c0;
-      ms[i] = (double) (g_get_monotonic_time () - t0) / 1000.0;
-    }
-  cairo_destroy (cr);
-  cairo_surface_destroy (surface);
-
-  wall = percentiles (ms, repeat, "");
-  used = percentiles (cpu, repeat, "cpu_");
-  g_print ("render_ms %s %s\n", wall, used);
-}
-
-/* The timeline over --range (already checked by parse_range()); with
- * --repeat, first the lanes' size and the redraw times. */
+/* The timeline over --range (already checked by parse_range()). */
 static gboolean
 render_timeline (WsRun *run, const RenderOptions *options, GError **error)
 {
-  gint64 t0 = g_get_monotonic_time ();
   g_autoptr (WsLanes) lanes = ws_lanes_new (run);
   g_autoptr (WsTimelineChart) chart = ws_timeline_chart_new (lanes);
   g_autoptr (WsTimeWindow) window = ws_time_window_new ();
   TimelineDraw timeline = { chart, window };
-  double lanes_ms = (double) (g_get_monotonic_time () - t0) / 1000.0;
   double width = options->sized ? options->width : 1600;
   double height = options->height;
 
@@ -305,22 +223,7 @@ render_timeline (WsRun *run, const RenderOptions *options, GError **error)
                    ws_timeline_chart_content_height (chart, &timeline.state, &timeline.palette)),
              200, 8000);
 
-  if (options->repeat > 0)
-    {
-      g_autofree char *bytes = ws_format_fixed_string (
-        (double) ws_lanes_memory (lanes) / (double) MAX (ws_lanes_n_events (lanes), 1), 2);
-      g_autofree char *built = ws_format_fixed_string (lanes_ms, 1);
-
-      g_print ("timeline lanes=%u events=%" G_GSIZE_FORMAT " bytes=%" G_GSIZE_FORMAT
-               " bytes_per_event=%s build_ms=%s\n",
-               ws_lanes_get_n_lanes (lanes), ws_lanes_n_events (lanes), ws_lanes_memory (lanes),
-               bytes, built);
-      time_redraws (&timeline, width, height, options->repeat, options->range != NULL);
-      /* The file shows the range asked for, not the last random one. */
-      show_range (window, options->range);
-    }
-  return options->output == NULL ||
-         ws_render_to_file (options->output, width, height, draw_timeline, &timeline, error);
+  return ws_render_to_file (options->output, width, height, draw_timeline, &timeline, error);
 }
 
 typedef struct
@@ -519,50 +422,7 @@ render_flame (WsRun *run, const RenderOptions *options, GError **error)
                               options->dark, 0, NULL, error);
 }
 
-/* Redraws the heatmap @repeat times as the Ranks page's view does: the
- * view is as tall as its rows need (its natural height; a thousand ranks
- * scroll) and each redraw is clipped to what shows, here the top
- * width × height of --size (the whole chart without it, or with a height
- * of 0).  Prints the median and 95th percentile of one redraw, in wall
- * time, then in CPU time, as time_redraws() does. */
-static void
-time_ranks_redraws (const WsRanksChartModel *model, const RenderOptions *options,
-                    const WsPalette *palette)
-{
-  double width = options->sized ? options->width : 1600;
-  double height = ws_ranks_chart_natural_height (model, width, TRUE, palette);
-  double shown = options->height > 0 ? MIN (options->height, height) : height;
-  cairo_surface_t *surface =
-    cairo_image_surface_create (CAIRO_FORMAT_ARGB32, (int) width, (int) ceil (shown));
-  cairo_t *cr = cairo_create (surface);
-  g_autofree double *ms = g_new (double, options->repeat);
-  g_autofree double *cpu = g_new (double, options->repeat);
-  g_autofree char *wall = NULL, *used = NULL;
-  WsRanksChartState state;
-
-  ws_ranks_chart_state_init (&state);
-  state.metric = (WsRanksMetric) options->metric;
-  state.untitled = TRUE;
-  for (int i = 0; i < options->repeat; i++)
-    {
-      gint64 t0 = g_get_monotonic_time ();
-      double c0 = thread_cpu_ms ();
-
-      ws_ranks_chart_draw (cr, width, height, model, &state, palette);
-      cairo_surface_flush (surface);
-      cpu[i] = thread_cpu_ms () - c0;
-      ms[i] = (double) (g_get_monotonic_time () - t0) / 1000.0;
-    }
-  cairo_destroy (cr);
-  cairo_surface_destroy (surface);
-  wall = percentiles (ms, options->repeat, "");
-  used = percentiles (cpu, options->repeat, "cpu_");
-  g_print ("ranks rows=%u steps=%u size=%.0fx%.0f shown=%.0f\nrender_ms %s %s\n", model->n_rows,
-           model->n_cols, width, ceil (height), ceil (shown), wall, used);
-}
-
-/* The ranks view's heatmap; a run of one process is a job of one rank;
- * with --repeat, first the redraw times. */
+/* The ranks view's heatmap; a run of one process is a job of one rank. */
 static gboolean
 render_ranks (WsRun *run, const RenderOptions *options, GError **error)
 {
@@ -586,10 +446,7 @@ render_ranks (WsRun *run, const RenderOptions *options, GError **error)
     ws_palette_init_dark (&palette);
   else
     ws_palette_init_light (&palette);
-  if (options->repeat > 0)
-    time_ranks_redraws (model, options, &palette);
-  return options->output == NULL ||
-         ws_ranks_chart_render_to_file (options->output, options->width, options->height, model,
+  return ws_ranks_chart_render_to_file (options->output, options->width, options->height, model,
                                         options->metric, &palette, error);
 }
 
@@ -608,173 +465,124 @@ static const View views[] = {
   { "ranks", FALSE, FALSE, render_ranks, NULL },
 };
 
-int
-ws_cli_render (int argc, char **argv)
+/* The options of `render`, as given. */
+typedef struct
 {
-  g_autofree char *view_str = NULL;
-  g_autofree char *output = NULL;
-  g_autofree char *size = NULL;
-  g_autofree char *theme = NULL;
-  g_autofree char *sort_str = NULL;
-  g_autofree char *by_str = NULL;
-  g_autofree char *range = NULL;
-  g_autofree char *metric_str = NULL;
-  int repeat = 0;
-  g_autofree char *kernel_str = NULL;
-  int top = 15;
-  gint64 kernel = -1;
-  gboolean steady = FALSE;
-  GOptionEntry entries[] = {
-    { "view", 'v', 0, G_OPTION_ARG_STRING, &view_str,
-      N_ ("What to draw: bars (default), timeline, steps (of a training loop), flame (a CPU "
-          "profile), gauges, roofline, stalls or memory of ncu results, ranks (the heatmap of a "
-          "job's ranks by step), compare, compare-nvtx or compare-gauges (two runs: BEFORE AFTER)"),
-      "VIEW" },
-    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, N_ ("Image to write: .png, .svg or .pdf"),
-      "OUT" },
-    { "top", 't', 0, G_OPTION_ARG_INT, &top,
-      N_ ("Bars before the rest is folded into “others” (default 15, 0 for all)"), "N" },
-    { "kernel", 'k', 0, G_OPTION_ARG_STRING, &kernel_str,
-      N_ ("Gauges, roofline, stalls, memory: the launch ID (as `gauges` numbers them); without "
-          "it the gauges overview, every profiled kernel's roofline, the longest launch's stalls "
-          "or memory; compare-gauges: the kernel KEY (its name as compare prints it), all "
-          "without it"),
-      "ID|KEY" },
-    { "sort", 0, 0, G_OPTION_ARG_STRING, &sort_str,
-      N_ ("Gauges overview order: duration (default), id, sm, memory, dram, tensor, fp32, l1, "
-          "l2 or occupancy"),
-      "KEY" },
-    { "size", 's', 0, G_OPTION_ARG_STRING, &size,
-      N_ ("Image size in pixels (default 1200 wide, height to fit)"), "WxH" },
-    { "theme", 0, 0, G_OPTION_ARG_STRING, &theme, N_ ("Colours: light (default) or dark"),
-      "THEME" },
-    { "range", 'r', 0, G_OPTION_ARG_STRING, &range,
-      N_ ("timeline: the time to show, in ns of the export's clock (default: fit, the whole run)"),
-      "START_NS:END_NS" },
-    { "repeat", 0, 0, G_OPTION_ARG_INT, &repeat,
-      N_ ("timeline or ranks: redraw N times (the timeline at random zoom levels, or at "
-          "--range) and print the median and 95th percentile in ms"),
-      "N" },
-    { "by", 0, 0, G_OPTION_ARG_STRING, &by_str,
-      N_ ("Compare views: match kernels by demangled (default), short or normalized name"),
-      "FORM" },
-    { "steady", 0, 0, G_OPTION_ARG_NONE, &steady,
-      N_ ("Only the steady state: the steps past the warm-up (see warpscope-cli steps)"), NULL },
-    { "metric", 0, 0, G_OPTION_ARG_STRING, &metric_str,
-      N_ ("ranks: what colours the cells: step-time (default), gpu-busy, waiting, work or "
-          "comm-hidden (the share of NCCL time hidden under compute)"),
-      "METRIC" },
-    { NULL },
-  };
-  g_autoptr (GOptionContext) context =
-    g_option_context_new (_ ("FILE… — draw a chart to an image"));
-  g_autoptr (GError) error = NULL;
-  g_autoptr (WsRun) run = NULL;
-  g_autoptr (WsRun) after = NULL;
-  RenderOptions options = { 0 };
-  const View *view = NULL;
+  char *view_str, *output, *size, *theme, *sort_str, *by_str, *range, *metric_str, *kernel_str;
+  int top;
+  gboolean steady;
+} RenderArgs;
 
-  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
-  g_option_context_set_summary (context,
-                                _ ("Draws what the window shows, with the same drawing code, "
-                                   "into a PNG, SVG or PDF file. The compare views take BEFORE "
-                                   "and AFTER, each one run: a file, a folder, or the files of "
-                                   "one run joined by commas (run.sqlite,run_ncu_raw.csv)."));
-  ws_cli_add_rank_option (context);
-  if (!ws_cli_parse_outputs (context, &argc, &argv, 1, -1, &output, NULL))
-    return WS_EXIT_BAD_INPUT;
-  if (output == NULL && repeat <= 0)
+static void
+render_args_clear (RenderArgs *args)
+{
+  char **strings[] = { &args->view_str, &args->output,     &args->size,
+                       &args->theme,    &args->sort_str,   &args->by_str,
+                       &args->range,    &args->metric_str, &args->kernel_str };
+
+  for (gsize i = 0; i < G_N_ELEMENTS (strings); i++)
+    g_clear_pointer (strings[i], g_free);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (RenderArgs, render_args_clear)
+
+/* The view asked for, and @options from @args; NULL after printing what
+ * is wrong. */
+static const View *
+check_options (const RenderArgs *args, const char *command, RenderOptions *options)
+{
+  const View *view = NULL;
+  gint64 kernel = -1;
+
+  options->output = args->output;
+  options->width = 1200;
+  options->sized = args->size != NULL;
+  options->range = args->range;
+  options->sort = WS_GAUGE_DURATION;
+  options->by = WS_MATCH_DEMANGLED;
+  if (!parse_size (args->size, &options->width, &options->height))
     {
-      g_printerr (_ ("%s: --output is required\n"), argv[0]);
-      return WS_EXIT_BAD_INPUT;
+      ws_cli_error (command, _ ("--size must be WIDTHxHEIGHT, e.g. 1600x900"));
+      return NULL;
     }
-  options.output = output;
-  options.width = 1200;
-  options.sized = size != NULL;
-  options.range = range;
-  options.repeat = repeat;
-  options.sort = WS_GAUGE_DURATION;
-  options.by = WS_MATCH_DEMANGLED;
-  if (!parse_size (size, &options.width, &options.height))
+  if (args->top < 0)
     {
-      g_printerr (_ ("%s: --size must be WIDTHxHEIGHT, e.g. 1600x900\n"), argv[0]);
-      return WS_EXIT_BAD_INPUT;
+      ws_cli_error (command, _ ("--top must be 0 or more"));
+      return NULL;
     }
-  if (top < 0)
-    {
-      g_printerr (_ ("%s: --top must be 0 or more\n"), argv[0]);
-      return WS_EXIT_BAD_INPUT;
-    }
-  options.top = (guint) top;
-  if (metric_str != NULL)
+  options->top = (guint) args->top;
+  if (args->metric_str != NULL)
     {
       WsRanksMetric metric;
 
-      if (!ws_ranks_chart_metric_from_string (metric_str, &metric))
+      if (!ws_ranks_chart_metric_from_string (args->metric_str, &metric))
         {
-          g_printerr (
-            _ ("%s: --metric must be step-time, gpu-busy, waiting, work or comm-hidden\n"),
-            argv[0]);
-          return WS_EXIT_BAD_INPUT;
+          ws_cli_error (command,
+                        _ ("--metric must be step-time, gpu-busy, waiting, work or comm-hidden"));
+          return NULL;
         }
-      options.metric = metric;
+      options->metric = metric;
     }
   for (gsize i = 0; i < G_N_ELEMENTS (views); i++)
-    if (g_strcmp0 (view_str != NULL ? view_str : "bars", views[i].name) == 0)
+    if (g_strcmp0 (args->view_str != NULL ? args->view_str : "bars", views[i].name) == 0)
       view = &views[i];
   if (view == NULL)
     {
-      g_printerr (_ ("%s: unknown view “%s”\n"), argv[0], view_str);
-      return WS_EXIT_BAD_INPUT;
+      ws_cli_error (command, _ ("unknown view “%s”"), args->view_str);
+      return NULL;
     }
-  if (kernel_str != NULL && view->render_pair == render_compare_gauges)
-    options.key = kernel_str;
-  else if (kernel_str != NULL &&
-           !g_ascii_string_to_signed (kernel_str, 10, 0, G_MAXINT, &kernel, NULL))
+  if (args->kernel_str != NULL && view->render_pair == render_compare_gauges)
+    options->key = args->kernel_str;
+  else if (args->kernel_str != NULL &&
+           !g_ascii_string_to_signed (args->kernel_str, 10, 0, G_MAXINT, &kernel, NULL))
     {
-      g_printerr (_ ("%s: --kernel must be 0 or more\n"), argv[0]);
-      return WS_EXIT_BAD_INPUT;
+      ws_cli_error (command, _ ("--kernel must be 0 or more"));
+      return NULL;
     }
-  options.kernel = (int) kernel;
-  if (sort_str != NULL && !ws_gauges_sort_from_string (sort_str, &options.sort))
+  options->kernel = (int) kernel;
+  if (args->sort_str != NULL && !ws_gauges_sort_from_string (args->sort_str, &options->sort))
     {
-      g_printerr (_ ("%s: unknown --sort “%s”\n"), argv[0], sort_str);
-      return WS_EXIT_BAD_INPUT;
+      ws_cli_error (command, _ ("unknown --sort “%s”"), args->sort_str);
+      return NULL;
     }
-  if (by_str != NULL && !ws_match_by_from_string (by_str, &options.by))
+  if (args->by_str != NULL && !ws_match_by_from_string (args->by_str, &options->by))
     {
-      g_printerr (_ ("%s: --by must be demangled, short or normalized\n"), argv[0]);
-      return WS_EXIT_BAD_INPUT;
+      ws_cli_error (command, _ ("--by must be demangled, short or normalized"));
+      return NULL;
     }
-  if (theme != NULL)
+  if (args->theme != NULL)
     {
-      if (g_str_equal (theme, "dark"))
-        options.dark = TRUE;
-      else if (!g_str_equal (theme, "light"))
+      if (g_str_equal (args->theme, "dark"))
+        options->dark = TRUE;
+      else if (!g_str_equal (args->theme, "light"))
         {
-          g_printerr (_ ("%s: --theme must be light or dark\n"), argv[0]);
-          return WS_EXIT_BAD_INPUT;
+          ws_cli_error (command, _ ("--theme must be light or dark"));
+          return NULL;
         }
-    }
-  if (repeat < 0 ||
-      (repeat > 0 && !g_str_equal (view->name, "timeline") && !g_str_equal (view->name, "ranks")))
-    {
-      g_printerr (_ ("%s: --repeat takes a positive count, with --view timeline or ranks\n"),
-                  argv[0]);
-      return WS_EXIT_BAD_INPUT;
     }
   {
     gint64 start, end;
 
-    if (!parse_range (range, &start, &end))
+    if (!parse_range (args->range, &start, &end))
       {
-        g_printerr (_ ("%s: --range must be START_NS:END_NS (in the export's clock, END after "
-                       "START) or fit\n"),
-                    argv[0]);
-        return WS_EXIT_BAD_INPUT;
+        ws_cli_error (command, _ ("--range must be START_NS:END_NS (in the export's clock, END "
+                                  "after START) or fit"));
+        return NULL;
       }
   }
-  options.ranges = view->ranges;
+  options->ranges = view->ranges;
+  return view;
+}
+
+/* Loads the run (BEFORE and AFTER for the compare views) the view draws,
+ * and draws it.  Returns the exit status. */
+static int
+load_and_render (const View *view, const RenderOptions *options, int argc, char **argv,
+                 gboolean steady)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (WsRun) run = NULL;
+  g_autoptr (WsRun) after = NULL;
 
   if (view->render_pair != NULL)
     {
@@ -783,7 +591,7 @@ ws_cli_render (int argc, char **argv)
 
       if (argc != 3)
         {
-          g_printerr (_ ("%s: the compare views take two runs, BEFORE and AFTER\n"), argv[0]);
+          ws_cli_error (argv[0], _ ("the compare views take two runs, BEFORE and AFTER"));
           return WS_EXIT_BAD_INPUT;
         }
       /* Each side is one run: a file, a folder, or files joined by commas. */
@@ -811,12 +619,81 @@ ws_cli_render (int argc, char **argv)
   if (steady && after != NULL && !ws_cli_use_steady (&after, argv[2]))
     return WS_EXIT_BAD_INPUT;
 
-  if (view->render_pair != NULL ? !view->render_pair (run, after, &options, &error)
-                                : !view->render (run, &options, &error))
+  if (view->render_pair != NULL ? !view->render_pair (run, after, options, &error)
+                                : !view->render (run, options, &error))
     {
       g_printerr ("warpscope-cli: %s\n", error->message);
       return g_error_matches (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE) ? WS_EXIT_BAD_INPUT
                                                                                : WS_EXIT_FAILED;
     }
   return WS_EXIT_OK;
+}
+
+int
+ws_cli_render (int argc, char **argv)
+{
+  g_auto (RenderArgs) args = { .top = 15 };
+  GOptionEntry entries[] = {
+    { "view", 'v', 0, G_OPTION_ARG_STRING, &args.view_str,
+      N_ ("What to draw: bars (default), timeline, steps (of a training loop), flame (a CPU "
+          "profile), gauges, roofline, stalls or memory of ncu results, ranks (the heatmap of a "
+          "job's ranks by step), compare, compare-nvtx or compare-gauges (two runs: BEFORE AFTER)"),
+      "VIEW" },
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &args.output,
+      N_ ("Image to write: .png, .svg or .pdf"), "OUT" },
+    { "top", 't', 0, G_OPTION_ARG_INT, &args.top,
+      N_ ("Bars before the rest is folded into “others” (default 15, 0 for all)"), "N" },
+    { "kernel", 'k', 0, G_OPTION_ARG_STRING, &args.kernel_str,
+      N_ ("Gauges, roofline, stalls, memory: the launch ID (as `gauges` numbers them); without "
+          "it the gauges overview, every profiled kernel's roofline, the longest launch's stalls "
+          "or memory; compare-gauges: the kernel KEY (its name as compare prints it), all "
+          "without it"),
+      "ID|KEY" },
+    { "sort", 0, 0, G_OPTION_ARG_STRING, &args.sort_str,
+      N_ ("Gauges overview order: duration (default), id, sm, memory, dram, tensor, fp32, l1, "
+          "l2 or occupancy"),
+      "KEY" },
+    { "size", 's', 0, G_OPTION_ARG_STRING, &args.size,
+      N_ ("Image size in pixels (default 1200 wide, height to fit)"), "WxH" },
+    { "theme", 0, 0, G_OPTION_ARG_STRING, &args.theme, N_ ("Colours: light (default) or dark"),
+      "THEME" },
+    { "range", 'r', 0, G_OPTION_ARG_STRING, &args.range,
+      N_ ("timeline: the time to show, in ns of the export's clock (default: fit, the whole run)"),
+      "START_NS:END_NS" },
+    { "by", 0, 0, G_OPTION_ARG_STRING, &args.by_str,
+      N_ ("Compare views: match kernels by demangled (default), short or normalized name"),
+      "FORM" },
+    { "steady", 0, 0, G_OPTION_ARG_NONE, &args.steady,
+      N_ ("Only the steady state: the steps past the warm-up (see warpscope-cli steps)"), NULL },
+    { "metric", 0, 0, G_OPTION_ARG_STRING, &args.metric_str,
+      N_ ("ranks: what colours the cells: step-time (default), gpu-busy, waiting, work or "
+          "comm-hidden (the share of NCCL time hidden under compute)"),
+      "METRIC" },
+    { NULL },
+  };
+  g_autoptr (GOptionContext) context =
+    g_option_context_new (_ ("FILE… — draw a chart to an image"));
+  g_auto (WsCliFrame) frame = { 0 };
+  RenderOptions options = { 0 };
+  const View *view = NULL;
+
+  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  g_option_context_set_summary (context,
+                                _ ("Draws what the window shows, with the same drawing code, "
+                                   "into a PNG, SVG or PDF file. The compare views take BEFORE "
+                                   "and AFTER, each one run: a file, a folder, or the files of "
+                                   "one run joined by commas (run.sqlite,run_ncu_raw.csv)."));
+  ws_cli_frame_init (&frame, context, argv[0], 0, NULL);
+  if (!ws_cli_frame_parse (&frame, context, &argc, &argv, 1, -1, &args.output, NULL))
+    return WS_EXIT_BAD_INPUT;
+  if (args.output == NULL)
+    {
+      ws_cli_error (argv[0], _ ("--output is required"));
+      return WS_EXIT_BAD_INPUT;
+    }
+  view = check_options (&args, argv[0], &options);
+  if (view == NULL)
+    return WS_EXIT_BAD_INPUT;
+
+  return load_and_render (view, &options, argc, argv, args.steady);
 }

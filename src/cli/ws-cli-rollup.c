@@ -14,10 +14,7 @@
 int
 ws_cli_rollup (int argc, char **argv)
 {
-  g_autofree char *format_str = NULL;
   GOptionEntry entries[] = {
-    { "format", 'f', 0, G_OPTION_ARG_STRING, &format_str,
-      N_ ("Output format: table (default), csv or json"), "FORMAT" },
     { NULL },
   };
   g_autoptr (GOptionContext) context =
@@ -28,7 +25,8 @@ ws_cli_rollup (int argc, char **argv)
   g_autoptr (WsNvtxKernels) projection = NULL;
   g_autoptr (GArray) rows = NULL;
   g_autoptr (GString) out = g_string_new (NULL);
-  WsOutputFormat format = WS_FORMAT_TABLE;
+  g_auto (WsCliFrame) frame = { 0 };
+  WsOutputFormat format;
 
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
   g_option_context_set_summary (
@@ -38,15 +36,11 @@ ws_cli_rollup (int argc, char **argv)
        "same kernel with the same grid and block, the rest is not profiled. RUN is a capture "
        "folder, or an nsys export with its ncu CSVs (joined by commas or given apart). CSV "
        "columns: range,gpu_ns,compute_ns,memory_ns,latency_ns,mixed_ns,unprofiled_ns."));
-  ws_cli_add_rank_option (context);
-  if (!ws_cli_parse (context, &argc, &argv, 1, -1))
+  ws_cli_frame_init (&frame, context, argv[0], WS_CLI_TABLE | WS_CLI_CSV | WS_CLI_JSON,
+                     N_ ("Output format: table (default), csv or json"));
+  if (!ws_cli_frame_parse (&frame, context, &argc, &argv, 1, -1, NULL))
     return WS_EXIT_BAD_INPUT;
-  if (format_str != NULL &&
-      (!ws_output_format_from_string (format_str, &format) || format == WS_FORMAT_MARKDOWN))
-    {
-      g_printerr (_ ("%s: --format must be table, csv or json\n"), argv[0]);
-      return WS_EXIT_BAD_INPUT;
-    }
+  format = frame.format;
 
   run = ws_cli_load (argv + 1, WS_LOAD_ALL & ~WS_LOAD_GPU_METRICS, &error);
   if (run == NULL)

@@ -109,11 +109,85 @@ flags_for (guint kind)
     }
 }
 
+/* The reports --report names, in @kinds, and what the run must be read
+ * with for them; FALSE after printing a name that is none. */
+static gboolean
+parse_reports (const char *report_str, GArray *kinds, WsLoadFlags *flags, gboolean *lean)
+{
+  g_auto (GStrv) reports =
+    g_strsplit (report_str != NULL ? report_str : "cuda_gpu_kern_sum", ",", -1);
+
+  for (guint i = 0; reports[i] != NULL; i++)
+    {
+      WsSummaryKind summary_kind;
+      guint kind;
+
+      if (ws_summary_kind_from_string (g_strstrip (reports[i]), &summary_kind))
+        kind = summary_kind;
+      else if (g_str_equal (reports[i], "nvtx_gpu_proj_sum"))
+        kind = REPORT_NVTX_GPU_PROJ;
+      else if (g_str_equal (reports[i], "nvtx_kern_sum"))
+        kind = REPORT_NVTX_KERN;
+      else
+        {
+          ws_cli_error ("stats", _ ("unknown report “%s”"), reports[i]);
+          return FALSE;
+        }
+      g_array_append_val (kinds, kind);
+      *flags |= flags_for (kind);
+      /* Launches and threads tie ranges to kernels: every column is needed. */
+      if (kind >= WS_N_SUMMARY_KINDS)
+        *lean = FALSE;
+    }
+  return TRUE;
+}
+
+/* Report @kind of @run, as nsys stats prints it (a missing one is a
+ * SKIPPED line, as there). */
+static void
+write_report (WsRun *run, guint kind, WsOutputFormat format, WsNameForm form, gboolean group_ops,
+              const char *file, WsNvtxGpu **nvtx_gpu, GString *out)
+{
+  g_autoptr (WsSummary) summary = NULL;
+
+  if (kind >= WS_N_SUMMARY_KINDS)
+    {
+      write_nvtx_gpu_report (run, kind, form, format, file, nvtx_gpu, out);
+      return;
+    }
+  if (!ws_run_has_summary_data (run, kind))
+    {
+      /* As nsys: not an error, the report has nothing to summarise.
+       * nvprof's metric runs replay each kernel: no times to sum. */
+      g_autofree char *line =
+        run->ncu != NULL && run->ncu->nvprof && kind == WS_SUMMARY_KERN_SUM
+          ? g_strdup_printf ("SKIPPED: %s holds nvprof metrics of %u kernels, not their times "
+                             "(metric runs replay each kernel); `warpscope-cli gauges` shows "
+                             "them.\n",
+                             file, ws_ncu_results_n_launches (run->ncu))
+          : g_strdup_printf ("SKIPPED: %s does not contain %s.\n", file,
+                             ws_summary_kind_missing_data (kind));
+
+      if (format == WS_FORMAT_CSV)
+        g_printerr ("%s", line);
+      else
+        g_string_append (out, line);
+      return;
+    }
+
+  summary = kind == WS_SUMMARY_NVTX_SUM && group_ops && ws_run_has_summary_events (run, kind)
+              ? ws_stats_compute_nvtx_ops (run)
+              : ws_stats_summary (run, kind, form);
+  ws_summary_table_write (summary, format, out);
+  /* The nsys console form ends each report with a blank line. */
+  if (format == WS_FORMAT_TABLE)
+    g_string_append_c (out, '\n');
+}
+
 int
 ws_cli_stats (int argc, char **argv)
 {
   g_autofree char *report_str = NULL;
-  g_autofree char *format_str = NULL;
   g_autofree char *name_str = NULL;
   gboolean group_ops = FALSE;
   gboolean steady = FALSE;
@@ -123,9 +197,6 @@ ws_cli_stats (int argc, char **argv)
           "cuda_gpu_mem_time_sum, cuda_gpu_mem_size_sum, osrt_sum, nvtx_gpu_proj_sum, "
           "nvtx_kern_sum"),
       "REPORT" },
-    { "format", 'f', 0, G_OPTION_ARG_STRING, &format_str,
-      N_ ("Output format: table (default, as the nsys console), csv (as nsys --format csv) or md"),
-      "FORMAT" },
     { "name", 'n', 0, G_OPTION_ARG_STRING, &name_str,
       N_ ("Kernel names: demangled (default), short, mangled or display"), "FORM" },
     { "group-ops", 0, 0, G_OPTION_ARG_NONE, &group_ops,
@@ -140,12 +211,12 @@ ws_cli_stats (int argc, char **argv)
     g_option_context_new (_ ("FILE.sqlite — summaries as nsys stats prints them"));
   g_autoptr (GError) error = NULL;
   g_autoptr (WsRun) run = NULL;
-  g_auto (GStrv) reports = NULL;
   g_autoptr (GString) out = g_string_new (NULL);
   g_autoptr (GArray) kinds = g_array_new (FALSE, FALSE, sizeof (guint));
   g_autoptr (WsNvtxGpu) nvtx_gpu = NULL;
   gboolean lean = TRUE;
-  WsOutputFormat format = WS_FORMAT_TABLE;
+  g_auto (WsCliFrame) frame = { 0 };
+  WsOutputFormat format;
   WsNameForm form = WS_NAME_DEMANGLED;
   WsLoadFlags flags = 0;
 
@@ -154,44 +225,19 @@ ws_cli_stats (int argc, char **argv)
     context, _ ("Computes the reports of “nsys stats” from an Nsight Systems SQLite "
                 "export, with the same definitions and numbers. With --format csv "
                 "the output equals nsys stats --format csv."));
-  ws_cli_add_rank_option (context);
-  if (!ws_cli_parse (context, &argc, &argv, 1, -1))
+  ws_cli_frame_init (
+    &frame, context, argv[0], WS_CLI_TABLE | WS_CLI_CSV | WS_CLI_MD,
+    N_ ("Output format: table (default, as the nsys console), csv (as nsys --format csv) or md"));
+  if (!ws_cli_frame_parse (&frame, context, &argc, &argv, 1, -1, NULL))
     return WS_EXIT_BAD_INPUT;
 
-  reports = g_strsplit (report_str != NULL ? report_str : "cuda_gpu_kern_sum", ",", -1);
-  for (guint i = 0; reports[i] != NULL; i++)
-    {
-      WsSummaryKind summary_kind;
-      guint kind;
-
-      if (ws_summary_kind_from_string (g_strstrip (reports[i]), &summary_kind))
-        kind = summary_kind;
-      else if (g_str_equal (reports[i], "nvtx_gpu_proj_sum"))
-        kind = REPORT_NVTX_GPU_PROJ;
-      else if (g_str_equal (reports[i], "nvtx_kern_sum"))
-        kind = REPORT_NVTX_KERN;
-      else
-        {
-          g_printerr (_ ("warpscope-cli: stats: unknown report “%s”\n"), reports[i]);
-          return WS_EXIT_BAD_INPUT;
-        }
-      g_array_append_val (kinds, kind);
-      flags |= flags_for (kind);
-      /* Launches and threads tie ranges to kernels: every column is needed. */
-      if (kind >= WS_N_SUMMARY_KINDS)
-        lean = FALSE;
-    }
-  if (format_str != NULL &&
-      (!ws_output_format_from_string (format_str, &format) || format == WS_FORMAT_JSON))
-    {
-      g_printerr (_ ("warpscope-cli: stats: unknown format “%s” (table, csv or md)\n"), format_str);
-      return WS_EXIT_BAD_INPUT;
-    }
+  if (!parse_reports (report_str, kinds, &flags, &lean))
+    return WS_EXIT_BAD_INPUT;
+  format = frame.format;
   if (name_str != NULL && !ws_name_form_from_string (name_str, &form))
     {
-      g_printerr (
-        _ ("warpscope-cli: stats: unknown name form “%s” (demangled, short, mangled or display)\n"),
-        name_str);
+      ws_cli_error ("stats", _ ("unknown name form “%s” (demangled, short, mangled or display)"),
+                    name_str);
       return WS_EXIT_BAD_INPUT;
     }
 
@@ -238,7 +284,6 @@ ws_cli_stats (int argc, char **argv)
   for (guint i = 0; i < kinds->len; i++)
     {
       guint kind = g_array_index (kinds, guint, i);
-      g_autoptr (WsSummary) summary = NULL;
 
       if (i > 0)
         g_string_append_c (out, '\n');
@@ -246,38 +291,7 @@ ws_cli_stats (int argc, char **argv)
         g_string_append_printf (out, " ** %s (%s):\n\n", _ (report_titles[kind]),
                                 report_name (kind));
 
-      if (kind >= WS_N_SUMMARY_KINDS)
-        {
-          write_nvtx_gpu_report (run, kind, form, format, argv[1], &nvtx_gpu, out);
-          continue;
-        }
-      if (!ws_run_has_summary_data (run, kind))
-        {
-          /* As nsys: not an error, the report has nothing to summarise.
-           * nvprof's metric runs replay each kernel: no times to sum. */
-          g_autofree char *line =
-            run->ncu != NULL && run->ncu->nvprof && kind == WS_SUMMARY_KERN_SUM
-              ? g_strdup_printf ("SKIPPED: %s holds nvprof metrics of %u kernels, not their times "
-                                 "(metric runs replay each kernel); `warpscope-cli gauges` shows "
-                                 "them.\n",
-                                 argv[1], ws_ncu_results_n_launches (run->ncu))
-              : g_strdup_printf ("SKIPPED: %s does not contain %s.\n", argv[1],
-                                 ws_summary_kind_missing_data (kind));
-
-          if (format == WS_FORMAT_CSV)
-            g_printerr ("%s", line);
-          else
-            g_string_append (out, line);
-          continue;
-        }
-
-      summary = kind == WS_SUMMARY_NVTX_SUM && group_ops && ws_run_has_summary_events (run, kind)
-                  ? ws_stats_compute_nvtx_ops (run)
-                  : ws_stats_summary (run, kind, form);
-      ws_summary_table_write (summary, format, out);
-      /* The nsys console form ends each report with a blank line. */
-      if (format == WS_FORMAT_TABLE)
-        g_string_append_c (out, '\n');
+      write_report (run, kind, format, form, group_ops, argv[1], &nvtx_gpu, out);
     }
 
   if (!ws_cli_write (NULL, out->str, out->len, &error))

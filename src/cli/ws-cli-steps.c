@@ -142,7 +142,6 @@ int
 ws_cli_steps (int argc, char **argv)
 {
   g_autofree char *range = NULL;
-  g_autofree char *format_str = NULL;
   gint pid = -1;
   GOptionEntry entries[] = {
     { "range", 'r', 0, G_OPTION_ARG_STRING, &range,
@@ -150,8 +149,6 @@ ws_cli_steps (int argc, char **argv)
           "top-level ranges that repeat with a counter"),
       "NAME" },
     { "pid", 'p', 0, G_OPTION_ARG_INT, &pid, N_ ("Only the steps of this process"), "PID" },
-    { "format", 'f', 0, G_OPTION_ARG_STRING, &format_str,
-      N_ ("Output format: table (default), csv, md or json"), "FORMAT" },
     { NULL },
   };
   g_autoptr (GOptionContext) context =
@@ -161,7 +158,8 @@ ws_cli_steps (int argc, char **argv)
   g_autoptr (WsSteps) steps = NULL;
   g_autoptr (GString) out = g_string_new (NULL);
   g_autoptr (GPtrArray) cells = g_ptr_array_new_with_free_func (g_free);
-  WsOutputFormat format = WS_FORMAT_TABLE;
+  g_auto (WsCliFrame) frame = { 0 };
+  WsOutputFormat format;
   WsStepsOptions options = { NULL, WS_PID_ANY };
   gboolean grouping;
 
@@ -173,15 +171,11 @@ ws_cli_steps (int argc, char **argv)
        "operations) and idle, the kernels launched, and whether it is warm-up: the first step, "
        "and steps slower than twice the median. The last row holds the medians of the "
        "steady state."));
-  ws_cli_add_rank_option (context);
-  if (!ws_cli_parse (context, &argc, &argv, 1, -1))
+  ws_cli_frame_init (&frame, context, argv[0], WS_CLI_TABLE | WS_CLI_CSV | WS_CLI_MD | WS_CLI_JSON,
+                     N_ ("Output format: table (default), csv, md or json"));
+  if (!ws_cli_frame_parse (&frame, context, &argc, &argv, 1, -1, NULL))
     return WS_EXIT_BAD_INPUT;
-  if (format_str != NULL && !ws_output_format_from_string (format_str, &format))
-    {
-      g_printerr (_ ("warpscope-cli: steps: unknown format “%s” (table, csv, md or json)\n"),
-                  format_str);
-      return WS_EXIT_BAD_INPUT;
-    }
+  format = frame.format;
 
   run =
     ws_cli_load (argv + 1, WS_LOAD_KERNELS | WS_LOAD_MEMOPS | WS_LOAD_API | WS_LOAD_NVTX, &error);

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <glib.h>
+#include <stdarg.h>
 #include <json-glib/json-glib.h>
 #include <stdio.h>
 
@@ -23,6 +24,30 @@ enum
 };
 
 typedef int (*WsCliCommand) (int argc, char **argv);
+
+/* A bit of WsCliFrame.formats. */
+#define WS_CLI_FORMAT(format) (1u << (format))
+#define WS_CLI_TABLE WS_CLI_FORMAT (WS_FORMAT_TABLE)
+#define WS_CLI_CSV WS_CLI_FORMAT (WS_FORMAT_CSV)
+#define WS_CLI_MD WS_CLI_FORMAT (WS_FORMAT_MARKDOWN)
+#define WS_CLI_JSON WS_CLI_FORMAT (WS_FORMAT_JSON)
+
+/* The options every command has, parsed by ws_cli_frame_parse(). */
+typedef struct
+{
+  const char *command;   /* "stats": the subject of an option's error */
+  guint formats;         /* what --format takes: WS_CLI_FORMAT () bits */
+  char *format_str;      /* --format as given, or NULL */
+  WsOutputFormat format; /* --format; table when not given */
+} WsCliFrame;
+
+void ws_cli_frame_init (WsCliFrame *frame, GOptionContext *context, const char *command,
+                        guint formats, const char *format_help);
+gboolean ws_cli_frame_parse (WsCliFrame *frame, GOptionContext *context, int *argc, char ***argv,
+                             int min_args, int max_args, char **first_output, ...);
+void ws_cli_frame_clear (WsCliFrame *frame);
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (WsCliFrame, ws_cli_frame_clear)
+void ws_cli_error (const char *subject, const char *format, ...) G_GNUC_PRINTF (2, 3);
 
 int ws_cli_info (int argc, char **argv);
 int ws_cli_stats (int argc, char **argv);
@@ -50,6 +75,9 @@ gboolean ws_cli_parse (GOptionContext *context, int *argc, char ***argv, int min
                        int max_args);
 gboolean ws_cli_parse_outputs (GOptionContext *context, int *argc, char ***argv, int min_args,
                                int max_args, char **first_output, ...) G_GNUC_NULL_TERMINATED;
+gboolean ws_cli_parse_outputs_valist (GOptionContext *context, int *argc, char ***argv,
+                                      int min_args, int max_args, char **first_output,
+                                      va_list args);
 gboolean ws_cli_check_output (const char *output, const char *const *inputs, GError **error);
 int ws_cli_fail (GError *error);
 WsRun *ws_cli_load (char **paths, WsLoadFlags flags, GError **error);
