@@ -4,7 +4,7 @@
 check them (tests/promises.tsv).
 
 Fails when a test path the list names is not registered by any
-tests/*.c (a g_test_add* call, or a macro defined over one); prints the
+tests/**/*.c (a g_test_add* call, or a macro defined over one); prints the
 promises that no test checks yet, and their count.  With --strict, a
 promise without a test fails too.
 
@@ -20,9 +20,9 @@ LITERAL = r'"((?:[^"\\]|\\.)*)"((?:\s*"(?:[^"\\]|\\.)*")*)'
 
 
 def registered_paths(tests_dir):
-    """Every test path that a tests/*.c registers."""
+    """Every test path that a tests/**/*.c registers."""
     paths = set()
-    for source in sorted(tests_dir.glob('*.c')):
+    for source in sorted(tests_dir.glob('**/*.c')):
         text = source.read_text(encoding='utf-8')
         callers = ['g_test_add[A-Za-z_]*']
         # Macros that wrap g_test_add (#define ADD(path, func) g_test_add (path, …)).

@@ -9,7 +9,7 @@ G_BEGIN_DECLS
 
 /* The severity bands of the checks, as data: each check judges its
  * measure with its row and prints the same row's bounds in its rule
- * text, so that the two cannot disagree (tests/test-findings-bands.c). */
+ * text, so that the two cannot disagree (tests/findings/test-findings-bands.c). */
 
 /* How a band's bound reads a check's measure. */
 typedef enum

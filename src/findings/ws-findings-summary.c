@@ -208,7 +208,7 @@ check_launch (const WsRun *run, GPtrArray *findings)
     finding->summary = g_strdup_printf (
       _ ("%s of the %s launches (%s) are of kernels averaging under 5 µs (%s on average)."),
       count_str, all_str, share_str, avg_str);
-  /* The medium band's bound, 50%, reads "half" here (tests/test-findings-bands.c). */
+  /* The medium band's bound, 50%, reads "half" here (tests/findings/test-findings-bands.c). */
   finding->rule = g_strdup_printf (
     _ ("From a summary table (no events): raised for at least 20 launches of kernels whose "
        "average is under 5 µs or under the launch call's; medium when they are half of the "

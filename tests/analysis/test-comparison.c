@@ -476,7 +476,7 @@ test_busy_share_equals_sql (void)
 }
 
 /* By default two runs with steps compare over their steady states, and
- * the headline leads with the medians per step (tests/test-steps.c checks
+ * the headline leads with the medians per step (tests/analysis/test-steps.c checks
  * them against SQL): the fp32 loop launched 28.8 ms of GPU work per step,
  * the bf16 one 3.31 ms, while the steps themselves took a little longer. */
 static void

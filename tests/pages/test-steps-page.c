@@ -120,7 +120,7 @@ test_steady_state_choice (void)
   steady = ws_window_get_shown_run (window);
   g_assert_true (steady != whole);
   g_assert_cmpuint (steady->kernels.n, <, whole->kernels.n);
-  /* Five steps of 433 kernels launched (tests/test-steps.c checks them
+  /* Five steps of 433 kernels launched (tests/analysis/test-steps.c checks them
    * against SQL), and those launched between them. */
   g_assert_cmpuint (steady->kernels.n, >=, 5 * 433);
   g_assert_true (ws_findings_page_get_run (findings) == steady);
@@ -160,7 +160,7 @@ range_row (GtkTreeModel *model, const char *name, char **launched, char **busy, 
 /* The timeline's table of NVTX ranges: both figures per range.  Step 1
  * launched 26.4 ms of GPU work from its thread (nsys's Total Proj Time in
  * tests/data/captures/gpt2-truth) while its process's GPU was busy 18.3 ms
- * of it (18,250,694 ns: tests/test-steps.c, against SQL); grouped by
+ * of it (18,250,694 ns: tests/analysis/test-steps.c, against SQL); grouped by
  * operator, "aten::addmm" holds its 192 op ranges (SQL: text LIKE
  * 'aten::addmm, %'). */
 static void
