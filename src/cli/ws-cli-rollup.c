@@ -5,7 +5,6 @@
 #include <glib/gi18n.h>
 
 #include "ws-cli.h"
-#include "ws-lanes.h"
 #include "ws-range-bottleneck-project.h"
 #include "ws-range-bottleneck-table.h"
 #include "ws-reader-error.h"
@@ -21,7 +20,6 @@ ws_cli_rollup (int argc, char **argv)
     g_option_context_new (_ ("RUN — each NVTX range's GPU time by bottleneck"));
   g_autoptr (GError) error = NULL;
   g_autoptr (WsRun) run = NULL;
-  g_autoptr (WsLanes) lanes = NULL;
   g_autoptr (WsNvtxKernels) projection = NULL;
   g_autoptr (GArray) rows = NULL;
   g_autoptr (GString) out = g_string_new (NULL);
@@ -54,7 +52,6 @@ ws_cli_rollup (int argc, char **argv)
   for (guint i = 0; i < run->prov.warnings->len; i++)
     g_printerr ("warpscope-cli: %s\n", (const char *) g_ptr_array_index (run->prov.warnings, i));
 
-  lanes = ws_lanes_new (run);
   projection = ws_nvtx_kernels_new (run);
   rows = ws_range_bottleneck_project (run, projection);
   switch (format)
