@@ -527,7 +527,8 @@ typedef struct
   char *run_json;      /* a capture folder's run.json, or NULL */
   WsCaptureRecord *capture;
   gboolean from_folder;
-  const char *export; /* the one export among @files, or NULL */
+  WsInputKind first_kind; /* the first file's kind, before reports were converted */
+  const char *export;     /* the one export among @files, or NULL */
   WsInputKind export_kind;
 } RunFiles;
 
@@ -593,6 +594,7 @@ gather_files (const char *const *paths, RunFiles *in, GCancellable *cancellable,
         return FALSE;
       g_array_append_val (in->kinds, kind);
     }
+  in->first_kind = g_array_index (in->kinds, WsInputKind, 0);
   if (in->run_json != NULL)
     {
       g_autoptr (GError) local = NULL;
@@ -719,7 +721,7 @@ read_events (RunFiles *in, WsNcuResults *ncu, WsLoadFlags flags, GCancellable *c
 static void
 set_provenance (WsRun *run, RunFiles *in)
 {
-  WsInputKind first_kind = g_array_index (in->kinds, WsInputKind, 0);
+  WsInputKind first_kind = in->first_kind;
   GHashTableIter iter;
   gpointer report;
 
