@@ -357,6 +357,73 @@ test_export_chart (void)
   ws_test_rmtree (dir);
 }
 
+/* Export ▸ Markdown Report and Export ▸ Summaries as CSV of an export with
+ * its ncu CSV, started together: both run on workers (the report computes
+ * the findings there) while the main loop keeps turning, and write what
+ * `warpscope-cli export --markdown --csv-dir` writes, byte for byte,
+ * figures included. */
+static void
+test_export_off_main_loop (void)
+{
+  g_autofree char *nsys = ws_test_data ("nsys", "v2025.3_h100_probe.sqlite", NULL);
+  g_autofree char *ncu = ws_test_data ("ncu", "h100_probe_full_raw.csv", NULL);
+  const char *paths[] = { nsys, ncu, NULL };
+  g_autofree char *dir = ws_test_tmpdir ();
+  g_autofree char *window_dir = g_build_filename (dir, "window", NULL);
+  g_autofree char *md = g_build_filename (window_dir, "report.md", NULL);
+  g_autofree char *csv = g_build_filename (dir, "window", "csv", NULL);
+  g_autofree char *cli_md = g_build_filename (dir, "cli", "report.md", NULL);
+  g_autofree char *cli_csv = g_build_filename (dir, "cli", "csv", NULL);
+  const char *argv[] = { ws_test_cli (), "export", "--markdown", cli_md, "--csv-dir",
+                         cli_csv,        nsys,     ncu,          NULL };
+  const WsWindowExport kinds[] = { WS_WINDOW_EXPORT_MARKDOWN, WS_WINDOW_EXPORT_CSV };
+  Export exports[] = { { md }, { csv }, { NULL } };
+  g_autofree char *out = NULL, *err = NULL;
+  WsWindow *window = ws_test_gui_wait_for_load (ws_test_gui_open (paths));
+
+  g_assert_nonnull (ws_window_get_run (window)->ncu);
+  g_assert_cmpint (g_mkdir_with_parents (window_dir, 0755), ==, 0);
+  export_all (window, kinds, exports, 2);
+  /* The Markdown report took milliseconds (findings, two figures): the
+   * main loop turned while it was written. */
+  g_assert_cmpuint (exports[0].ticks_writing, >, 0);
+  /* The info bar names the file of the last export to end. */
+  g_assert_true (strstr (ws_window_get_export_message (window), md) != NULL ||
+                 strstr (ws_window_get_export_message (window), csv) != NULL);
+
+  g_assert_cmpint (ws_test_run (argv, &out, &err), ==, 0);
+  assert_same_file (md, cli_md);
+  {
+    const char *figures[] = { "v2025.3_h100_probe_kernels.png", "v2025.3_h100_probe_gauges.png" };
+
+    for (gsize i = 0; i < G_N_ELEMENTS (figures); i++)
+      {
+        g_autofree char *a = g_build_filename (dir, "window", "figs", figures[i], NULL);
+        g_autofree char *b = g_build_filename (dir, "cli", "figs", figures[i], NULL);
+
+        assert_same_file (a, b);
+      }
+  }
+  {
+    g_autoptr (GDir) listing = g_dir_open (cli_csv, 0, NULL);
+    const char *name;
+    guint n = 0;
+
+    g_assert_nonnull (listing);
+    while ((name = g_dir_read_name (listing)) != NULL)
+      {
+        g_autofree char *a = g_build_filename (csv, name, NULL);
+        g_autofree char *b = g_build_filename (cli_csv, name, NULL);
+
+        assert_same_file (a, b);
+        n++;
+      }
+    g_assert_cmpuint (n, ==, 6);
+  }
+  gtk_widget_destroy (GTK_WIDGET (window));
+  ws_test_rmtree (dir);
+}
+
 static gboolean
 compared (gpointer window)
 {
@@ -865,6 +932,7 @@ main (int argc, char **argv)
   g_test_add_func ("/window/open/cpu-profile-shows-flame-graph", test_opens_cpu_profile);
   g_test_add_func ("/window/open/nvprof-log-counts-launches", test_opens_nvprof_log);
   g_test_add_func ("/window/export/chart-png-svg-pdf", test_export_chart);
+  g_test_add_func ("/window/export/markdown-and-csv-off-the-main-loop", test_export_off_main_loop);
   g_test_add_func ("/window/compare/opens-and-matches", test_compare_window);
   g_test_add_func ("/window/compare/timelines-aligned", test_compare_timelines);
   g_test_add_func ("/window/close-while-loading", test_close_while_loading);
