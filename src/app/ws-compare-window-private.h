@@ -29,6 +29,8 @@ struct _WsCompareWindow
   char *peers[2]; /* two ranks of one job: their names, where others say before and after */
   WsComparison *cmp;
   GCancellable *cancellable;
+  GCancellable *export_cancellable; /* the exports', cancelled when the window closes */
+  char *export_text;                /* the info bar's line of an export done, or NULL */
   guint pending;
   WsMatchBy by;
 
@@ -55,6 +57,8 @@ struct _WsCompareWindow
 };
 
 void ws_compare_window_show_error (WsCompareWindow *self, const char *message);
+void ws_compare_window_show_message (WsCompareWindow *self, GtkMessageType type,
+                                     const char *message);
 
 /* ws-compare-window-export.c */
 void ws_compare_window_export_action (GSimpleAction *action, GVariant *param, gpointer data);

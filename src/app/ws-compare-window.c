@@ -18,6 +18,7 @@ G_DEFINE_FINAL_TYPE (WsCompareWindow, ws_compare_window, GTK_TYPE_APPLICATION_WI
 enum
 {
   READY,
+  EXPORT_FINISHED,
   N_SIGNALS
 };
 
@@ -40,11 +41,21 @@ enum
   N_COLUMNS
 };
 
+/* The info bar: a failure (@type GTK_MESSAGE_ERROR), or an export done. */
+void
+ws_compare_window_show_message (WsCompareWindow *self, GtkMessageType type, const char *message)
+{
+  g_free (self->export_text);
+  self->export_text = type == GTK_MESSAGE_ERROR ? NULL : g_strdup (message);
+  gtk_info_bar_set_message_type (self->info_bar, type);
+  gtk_label_set_text (self->info_label, message);
+  gtk_info_bar_set_revealed (self->info_bar, TRUE);
+}
+
 void
 ws_compare_window_show_error (WsCompareWindow *self, const char *message)
 {
-  gtk_label_set_text (self->info_label, message);
-  gtk_info_bar_set_revealed (self->info_bar, TRUE);
+  ws_compare_window_show_message (self, GTK_MESSAGE_ERROR, message);
 }
 
 static void
@@ -692,6 +703,10 @@ ws_compare_window_dispose (GObject *object)
   if (self->comparing != NULL)
     g_cancellable_cancel (self->comparing);
   g_clear_object (&self->comparing);
+  /* And the exports not yet started (ws-compare-window-export.c). */
+  if (self->export_cancellable != NULL)
+    g_cancellable_cancel (self->export_cancellable);
+  g_clear_object (&self->export_cancellable);
   g_clear_pointer (&self->cmp, ws_comparison_unref);
   g_clear_pointer (&self->runs[0], ws_run_unref);
   g_clear_pointer (&self->runs[1], ws_run_unref);
@@ -708,6 +723,7 @@ ws_compare_window_finalize (GObject *object)
   g_strfreev (self->paths[1]);
   g_free (self->peers[0]);
   g_free (self->peers[1]);
+  g_free (self->export_text);
   G_OBJECT_CLASS (ws_compare_window_parent_class)->finalize (object);
 }
 
@@ -726,6 +742,19 @@ ws_compare_window_class_init (WsCompareWindowClass *klass)
    */
   signals[READY] = g_signal_new ("ready", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL,
                                  NULL, NULL, G_TYPE_NONE, 1, G_TYPE_BOOLEAN);
+
+  /**
+   * WsCompareWindow::export-finished:
+   * @kind: the #WsCompareWindowExport
+   * @path: the file written
+   * @success: whether it was written
+   *
+   * An export ws_compare_window_export() started has ended; the info bar
+   * says how.
+   */
+  signals[EXPORT_FINISHED] =
+    g_signal_new ("export-finished", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL,
+                  NULL, G_TYPE_NONE, 3, G_TYPE_INT, G_TYPE_STRING, G_TYPE_BOOLEAN);
 
   g_type_ensure (WS_TYPE_COMPARE_VIEW);
   g_type_ensure (WS_TYPE_COMPARE_GAUGES_PAGE);
@@ -793,6 +822,19 @@ ws_compare_window_is_loading (WsCompareWindow *self)
 {
   return (self->pending > 0 && self->cancellable != NULL) || self->scoping ||
          self->comparing != NULL;
+}
+
+/**
+ * ws_compare_window_get_export_message:
+ *
+ * Returns: (transfer none) (nullable): what the info bar says of the last
+ * export written, while it shows
+ */
+const char *
+ws_compare_window_get_export_message (WsCompareWindow *self)
+{
+  g_return_val_if_fail (WS_IS_COMPARE_WINDOW (self), NULL);
+  return gtk_info_bar_get_revealed (self->info_bar) ? self->export_text : NULL;
 }
 
 const char *

@@ -14,6 +14,13 @@ G_BEGIN_DECLS
 
 G_DECLARE_FINAL_TYPE (WsCompareWindow, ws_compare_window, WS, COMPARE_WINDOW, GtkApplicationWindow)
 
+/* What ws_compare_window_export() writes. */
+typedef enum
+{
+  WS_COMPARE_WINDOW_EXPORT_CHART, /* the chart of the page on show: PNG, SVG or PDF */
+  WS_COMPARE_WINDOW_EXPORT_CSV,   /* the comparison as `compare --format csv` prints it */
+} WsCompareWindowExport;
+
 WsCompareWindow *ws_compare_window_new (GtkApplication *application);
 void ws_compare_window_load (WsCompareWindow *self, const char *const *before,
                              const char *const *after);
@@ -26,8 +33,8 @@ void ws_compare_window_set_match (WsCompareWindow *self, WsMatchBy by);
 void ws_compare_window_swap (WsCompareWindow *self);
 void ws_compare_window_set_whole_run (WsCompareWindow *self, gboolean whole_run);
 GtkTreeView *ws_compare_window_get_table (WsCompareWindow *self);
-gboolean ws_compare_window_export_chart (WsCompareWindow *self, const char *path, GError **error);
-gboolean ws_compare_window_export_csv (WsCompareWindow *self, const char *path, GError **error);
+void ws_compare_window_export (WsCompareWindow *self, WsCompareWindowExport kind, const char *path);
+const char *ws_compare_window_get_export_message (WsCompareWindow *self);
 WsCompareGaugesPage *ws_compare_window_get_gauges_page (WsCompareWindow *self);
 WsCompareFindingsPage *ws_compare_window_get_findings_page (WsCompareWindow *self);
 void ws_compare_window_show_view (WsCompareWindow *self, const char *name);

@@ -27,8 +27,10 @@ struct _WsWindow
   gboolean show_steady; /* the header's choice: pages show the steady state */
   GCancellable *steps_cancellable;
   GCancellable *cancellable;
+  GCancellable *export_cancellable; /* the exports', cancelled when the window closes */
   char **paths;
   char *error_text;
+  char *export_text; /* the info bar's line of an export done, or NULL */
 
   GtkWidget *view_switcher; /* the header bar's title while views show */
   char *digest_folder;      /* where a digest's exports are now, as the user said, or NULL */
@@ -66,6 +68,7 @@ struct _WsWindow
 };
 
 void ws_window_set_title_for (WsWindow *self);
+void ws_window_show_message (WsWindow *self, GtkMessageType type, const char *message);
 void ws_window_show_loaded (WsWindow *self, GCancellable *cancellable, WsRun *run, GError *error);
 void ws_window_load_job (WsWindow *self, const char *const *paths);
 void ws_window_step_activated_cb (WsWindow *self, guint index, guint step, WsRanksPage *page);
@@ -74,6 +77,9 @@ void ws_window_compare_peers_cb (WsWindow *self, guint a, guint b, WsRanksPage *
 void ws_window_show_digest (WsWindow *self);
 void ws_window_open_digest_rank (WsWindow *self, guint index, guint step);
 void ws_window_digest_bar_response_cb (WsWindow *self, int response, GtkInfoBar *bar);
+
+/* ws-window-export.c */
+void ws_window_export_action (GSimpleAction *action, GVariant *param, gpointer data);
 
 /* ws-window-runs.c */
 void ws_window_runs_bar_response_cb (WsWindow *self, int response, GtkInfoBar *bar);

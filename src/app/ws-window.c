@@ -7,17 +7,12 @@
 #include <string.h>
 
 #include "ws-application.h"
-#include "ws-bars-chart.h"
 #include "ws-compare-window.h"
-#include "ws-chrome-trace.h"
 #include "ws-findings-page.h"
 #include "ws-flame-page.h"
 #include "ws-gauges-page.h"
 #include "ws-capture-page.h"
 #include "ws-kernels-page.h"
-#include "ws-markdown-document.h"
-#include "ws-summary-table.h"
-#include "ws-surface.h"
 #include "ws-summaries-page.h"
 #include "ws-ranks-loader.h"
 #include "ws-run-loader.h"
@@ -30,6 +25,7 @@ G_DEFINE_FINAL_TYPE (WsWindow, ws_window, GTK_TYPE_APPLICATION_WINDOW)
 enum
 {
   LOAD_FINISHED,
+  EXPORT_FINISHED,
   N_SIGNALS
 };
 
@@ -37,13 +33,24 @@ static guint signals[N_SIGNALS];
 
 static void update_actions (WsWindow *self);
 
+/* The info bar: a failed load or export (@type GTK_MESSAGE_ERROR), or an
+ * export done. */
+void
+ws_window_show_message (WsWindow *self, GtkMessageType type, const char *message)
+{
+  g_free (self->error_text);
+  self->error_text = type == GTK_MESSAGE_ERROR ? g_strdup (message) : NULL;
+  g_free (self->export_text);
+  self->export_text = type == GTK_MESSAGE_ERROR ? NULL : g_strdup (message);
+  gtk_info_bar_set_message_type (self->info_bar, type);
+  gtk_label_set_text (self->info_label, message);
+  gtk_info_bar_set_revealed (self->info_bar, TRUE);
+}
+
 static void
 show_error (WsWindow *self, const char *message)
 {
-  g_free (self->error_text);
-  self->error_text = g_strdup (message);
-  gtk_label_set_text (self->info_label, message);
-  gtk_info_bar_set_revealed (self->info_bar, TRUE);
+  ws_window_show_message (self, GTK_MESSAGE_ERROR, message);
 }
 
 static void
@@ -325,118 +332,6 @@ update_actions (WsWindow *self)
     }
 }
 
-/**
- * ws_window_export_chart:
- *
- * Draws the kernel bars as on show (filter, sort, top N) into @path (PNG,
- * SVG or PDF by its extension), with the same function the view draws
- * with, in the light palette that documents use.
- */
-gboolean
-ws_window_export_chart (WsWindow *self, const char *path, GError **error)
-{
-  WsBarsView *bars = ws_kernels_page_get_bars_view (self->kernels_page);
-  g_autofree char *title = g_strdup_printf (_ ("GPU time by kernel — %s"),
-                                            ws_run_display_name (ws_window_shown_run (self)));
-  WsPalette palette;
-
-  g_return_val_if_fail (self->run != NULL, FALSE);
-
-  ws_palette_init_light (&palette);
-  return ws_bars_chart_render_to_file (path, 1200, 0, ws_bars_view_get_model (bars), title,
-                                       &palette, error);
-}
-
-typedef enum
-{
-  EXPORT_CHART,
-  EXPORT_CSV,
-  EXPORT_MARKDOWN,
-} ExportKind;
-
-typedef struct
-{
-  WsWindow *window;
-  ExportKind kind;
-} ExportRequest;
-
-static void
-export_response_cb (GtkNativeDialog *dialog, int response, gpointer data)
-{
-  ExportRequest *request = data;
-  WsWindow *self = request->window;
-  g_autoptr (GError) error = NULL;
-
-  if (response == GTK_RESPONSE_ACCEPT && self->run != NULL)
-    {
-      g_autofree char *path = gtk_file_chooser_get_filename (GTK_FILE_CHOOSER (dialog));
-
-      switch (request->kind)
-        {
-          case EXPORT_CHART:
-            ws_window_export_chart (self, path, &error);
-            break;
-          case EXPORT_CSV:
-            {
-              g_autoptr (GPtrArray) written =
-                ws_summary_table_write_csv_dir (ws_window_shown_run (self), path, NULL, &error);
-            }
-            break;
-          case EXPORT_MARKDOWN:
-          default:
-            ws_markdown_document_write (ws_window_shown_run (self), path, NULL, &error);
-            break;
-        }
-      if (error != NULL)
-        show_error (self, error->message);
-    }
-  g_object_unref (dialog);
-  g_object_unref (request->window);
-  g_free (request);
-}
-
-static void
-export_action (GSimpleAction *action, GVariant *param, gpointer data)
-{
-  WsWindow *self = data;
-  const char *name = g_action_get_name (G_ACTION (action));
-  ExportRequest *request = g_new0 (ExportRequest, 1);
-  g_autofree char *base =
-    self->run != NULL ? ws_summary_table_base_name (self->run) : g_strdup ("run");
-  g_autofree char *suggested = NULL;
-  GtkFileChooserNative *dialog;
-
-  request->window = g_object_ref (self);
-  if (g_str_equal (name, "export-chart"))
-    {
-      request->kind = EXPORT_CHART;
-      suggested = g_strdup_printf ("%s_kernels.png", base);
-      dialog =
-        gtk_file_chooser_native_new (_ ("Export the Chart"), GTK_WINDOW (self),
-                                     GTK_FILE_CHOOSER_ACTION_SAVE, _ ("_Export"), _ ("_Cancel"));
-    }
-  else if (g_str_equal (name, "export-csv"))
-    {
-      request->kind = EXPORT_CSV;
-      dialog = gtk_file_chooser_native_new (
-        _ ("Export the Summaries as CSV into a Folder"), GTK_WINDOW (self),
-        GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER, _ ("_Export"), _ ("_Cancel"));
-    }
-  else
-    {
-      request->kind = EXPORT_MARKDOWN;
-      suggested = g_strdup_printf ("summary_%s.md", base);
-      dialog =
-        gtk_file_chooser_native_new (_ ("Export a Markdown Report"), GTK_WINDOW (self),
-                                     GTK_FILE_CHOOSER_ACTION_SAVE, _ ("_Export"), _ ("_Cancel"));
-    }
-  gtk_file_chooser_set_do_overwrite_confirmation (GTK_FILE_CHOOSER (dialog), TRUE);
-  if (suggested != NULL)
-    gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (dialog), suggested);
-  g_signal_connect (dialog, "response", G_CALLBACK (export_response_cb), request);
-  gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
-}
-
 static void
 close_action (GSimpleAction *action, GVariant *param, gpointer data)
 {
@@ -527,6 +422,10 @@ ws_window_dispose (GObject *object)
   if (self->steps_cancellable != NULL)
     g_cancellable_cancel (self->steps_cancellable);
   g_clear_object (&self->steps_cancellable);
+  /* And the exports not yet started (ws-window-export.c). */
+  if (self->export_cancellable != NULL)
+    g_cancellable_cancel (self->export_cancellable);
+  g_clear_object (&self->export_cancellable);
   g_clear_pointer (&self->run, ws_run_unref);
   g_clear_pointer (&self->steps, ws_steps_unref);
   g_clear_pointer (&self->steady, ws_run_unref);
@@ -544,6 +443,7 @@ ws_window_finalize (GObject *object)
 
   g_strfreev (self->paths);
   g_free (self->error_text);
+  g_free (self->export_text);
   g_free (self->digest_folder);
   g_free (self->compare_before);
   g_free (self->compare_after);
@@ -567,6 +467,18 @@ ws_window_class_init (WsWindowClass *klass)
   signals[LOAD_FINISHED] =
     g_signal_new ("load-finished", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL,
                   NULL, G_TYPE_NONE, 1, G_TYPE_BOOLEAN);
+
+  /**
+   * WsWindow::export-finished:
+   * @kind: the #WsWindowExport
+   * @path: the file or folder written
+   * @success: whether it was written
+   *
+   * An export ws_window_export() started has ended; the info bar says how.
+   */
+  signals[EXPORT_FINISHED] =
+    g_signal_new ("export-finished", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL,
+                  NULL, G_TYPE_NONE, 3, G_TYPE_INT, G_TYPE_STRING, G_TYPE_BOOLEAN);
 
   g_type_ensure (WS_TYPE_KERNELS_PAGE);
   g_type_ensure (WS_TYPE_SUMMARIES_PAGE);
@@ -616,79 +528,16 @@ ws_window_class_init (WsWindowClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, flame_range_cb);
 }
 
-static void
-export_finished (GObject *source, GAsyncResult *result, gpointer data)
-{
-  g_autoptr (WsWindow) self = data;
-  g_autoptr (GError) error = NULL;
-
-  if (!ws_chrome_trace_write_file_finish (result, &error) &&
-      !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    show_error (self, error->message);
-}
-
-/**
- * ws_window_export_chrome_trace:
- *
- * Writes the run on show as a Chrome trace to @path (gzip-compressed for
- * ".gz") on a worker thread; a failure shows in the info bar.
- */
-void
-ws_window_export_chrome_trace (WsWindow *self, const char *path)
-{
-  g_return_if_fail (WS_IS_WINDOW (self));
-  g_return_if_fail (path != NULL);
-
-  if (self->run == NULL)
-    return;
-  ws_chrome_trace_write_file_async (ws_window_shown_run (self), path, NULL, export_finished,
-                                    g_object_ref (self));
-}
-
-static void
-export_chrome_trace_action (GSimpleAction *action, GVariant *param, gpointer data)
-{
-  WsWindow *self = data;
-  g_autoptr (GtkFileChooserNative) chooser = NULL;
-  GtkFileFilter *filter = gtk_file_filter_new ();
-  g_autofree char *base = NULL, *name = NULL;
-  char *dot;
-
-  if (self->run == NULL)
-    return;
-  chooser = gtk_file_chooser_native_new (_ ("Export Chrome Trace"), GTK_WINDOW (self),
-                                         GTK_FILE_CHOOSER_ACTION_SAVE, _ ("_Export"), NULL);
-  gtk_file_chooser_set_do_overwrite_confirmation (GTK_FILE_CHOOSER (chooser), TRUE);
-  gtk_file_filter_set_name (filter, _ ("Chrome trace (.json, .json.gz)"));
-  gtk_file_filter_add_pattern (filter, "*.json");
-  gtk_file_filter_add_pattern (filter, "*.json.gz");
-  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), filter);
-  base = g_strdup (ws_run_display_name (self->run));
-  dot = strrchr (base, '.');
-  if (dot != NULL && dot != base)
-    *dot = '\0';
-  name = g_strconcat (base, ".json", NULL);
-  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (chooser), name);
-
-  if (gtk_native_dialog_run (GTK_NATIVE_DIALOG (chooser)) == GTK_RESPONSE_ACCEPT)
-    {
-      g_autofree char *path = gtk_file_chooser_get_filename (GTK_FILE_CHOOSER (chooser));
-
-      if (path != NULL)
-        ws_window_export_chrome_trace (self, path);
-    }
-}
-
 /* clang-format off */
 static const GActionEntry win_actions[] = {
   { "cancel-load", cancel_load_action },
   { "show-page", show_page_action, "s" },
   { "close", close_action },
   { "find", find_action },
-  { "export-chart", export_action },
-  { "export-csv", export_action },
-  { "export-markdown", export_action },
-  { "export-chrome-trace", export_chrome_trace_action },
+  { "export-chart", ws_window_export_action },
+  { "export-csv", ws_window_export_action },
+  { "export-markdown", ws_window_export_action },
+  { "export-chrome-trace", ws_window_export_action },
 };
 /* clang-format on */
 
@@ -837,6 +686,19 @@ const char *
 ws_window_get_error (WsWindow *self)
 {
   return gtk_info_bar_get_revealed (self->info_bar) ? self->error_text : NULL;
+}
+
+/**
+ * ws_window_get_export_message:
+ *
+ * Returns: (transfer none) (nullable): what the info bar says of the last
+ * export written, while it shows
+ */
+const char *
+ws_window_get_export_message (WsWindow *self)
+{
+  g_return_val_if_fail (WS_IS_WINDOW (self), NULL);
+  return gtk_info_bar_get_revealed (self->info_bar) ? self->export_text : NULL;
 }
 
 GtkWidget *

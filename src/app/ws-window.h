@@ -14,6 +14,15 @@ G_BEGIN_DECLS
 
 G_DECLARE_FINAL_TYPE (WsWindow, ws_window, WS, WINDOW, GtkApplicationWindow)
 
+/* What ws_window_export() writes. */
+typedef enum
+{
+  WS_WINDOW_EXPORT_CHART,        /* the kernel bars as on show: PNG, SVG or PDF */
+  WS_WINDOW_EXPORT_CSV,          /* the summaries as nsys stats CSVs, into a folder */
+  WS_WINDOW_EXPORT_MARKDOWN,     /* a Markdown report, its figures in figs/ beside it */
+  WS_WINDOW_EXPORT_CHROME_TRACE, /* the run as a Chrome trace */
+} WsWindowExport;
+
 WsWindow *ws_window_new (GtkApplication *application);
 void ws_window_load (WsWindow *self, const char *const *paths);
 gboolean ws_window_is_loading (WsWindow *self);
@@ -28,8 +37,8 @@ const char *ws_window_get_page (WsWindow *self);
 const char *ws_window_get_error (WsWindow *self);
 GtkWidget *ws_window_get_kernels_page (WsWindow *self);
 GtkWidget *ws_window_get_view (WsWindow *self, const char *name);
-gboolean ws_window_export_chart (WsWindow *self, const char *path, GError **error);
-void ws_window_export_chrome_trace (WsWindow *self, const char *path);
+void ws_window_export (WsWindow *self, WsWindowExport kind, const char *path);
+const char *ws_window_get_export_message (WsWindow *self);
 void ws_window_set_digest_folder (WsWindow *self, const char *folder);
 const char *ws_window_get_digest_message (WsWindow *self);
 void ws_window_offer_compare (WsWindow *self, const char *message, const char *before,

@@ -194,6 +194,35 @@ ws_bars_model_new (const WsSummary *summary, guint top_n, WsBarsSort sort, const
   return self;
 }
 
+/**
+ * ws_bars_model_copy:
+ *
+ * A deep copy of @self, for a worker thread to draw while the view goes on
+ * replacing its own model (a filter typed, another sort).
+ *
+ * Returns: (transfer full): the copy
+ */
+WsBarsModel *
+ws_bars_model_copy (const WsBarsModel *self)
+{
+  WsBarsModel *copy;
+
+  g_return_val_if_fail (self != NULL, NULL);
+
+  copy = g_memdup2 (self, sizeof *self);
+  copy->bars = g_array_sized_new (FALSE, TRUE, sizeof (WsBar), self->bars->len);
+  g_array_set_clear_func (copy->bars, bar_clear);
+  for (guint i = 0; i < self->bars->len; i++)
+    {
+      WsBar bar = g_array_index (self->bars, WsBar, i);
+
+      bar.label = g_strdup (bar.label);
+      bar.name = g_strdup (bar.name);
+      g_array_append_val (copy->bars, bar);
+    }
+  return copy;
+}
+
 void
 ws_bars_model_free (WsBarsModel *self)
 {

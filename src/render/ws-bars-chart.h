@@ -63,6 +63,7 @@ WsColor ws_bars_not_profiled_color (const WsPalette *palette);
 WsBarsModel *ws_bars_model_new (const WsSummary *summary, guint top_n, WsBarsSort sort,
                                 const char *filter, WsVerdictFunc verdict_func,
                                 gpointer verdict_data);
+WsBarsModel *ws_bars_model_copy (const WsBarsModel *self);
 void ws_bars_model_free (WsBarsModel *self);
 const WsBar *ws_bars_model_get (const WsBarsModel *self, guint index);
 double ws_bar_value (const WsBar *bar, WsBarsSort sort);

@@ -223,32 +223,123 @@ test_opens_nvprof_log (void)
   gtk_widget_destroy (GTK_WIDGET (window));
 }
 
-/* The chart exports are images of the right kind with the bars in them. */
+typedef struct
+{
+  const char *path;  /* the file or folder being written */
+  gboolean finished; /* export-finished came */
+  gboolean ok;
+  guint ticks_writing; /* main loop turns seen before @path existed */
+} Export;
+
+static void
+export_finished_cb (gpointer window, int kind, const char *path, gboolean ok, Export *export)
+{
+  if (g_strcmp0 (path, export->path) != 0)
+    return;
+  export->finished = TRUE;
+  export->ok = ok;
+}
+
+static gboolean
+export_tick (gpointer data)
+{
+  Export *export = data;
+
+  if (!export->finished && !g_file_test (export->path, G_FILE_TEST_EXISTS))
+    export->ticks_writing++;
+  return G_SOURCE_CONTINUE;
+}
+
+static gboolean
+exports_finished (gpointer data)
+{
+  Export *exports = data;
+
+  for (guint i = 0; exports[i].path != NULL; i++)
+    if (!exports[i].finished)
+      return FALSE;
+  return TRUE;
+}
+
+/* Starts the @n exports through the window, all at once, as the Export
+ * menu does, and waits for them; a timeout source counts the turns of the
+ * main loop while each is being written. */
+static void
+export_all (WsWindow *window, const WsWindowExport *kinds, Export *exports, guint n)
+{
+  gulong handlers[8];
+
+  g_assert_cmpuint (n, <=, G_N_ELEMENTS (handlers));
+  for (guint i = 0; i < n; i++)
+    handlers[i] =
+      g_signal_connect (window, "export-finished", G_CALLBACK (export_finished_cb), &exports[i]);
+  {
+    guint ticks[8];
+
+    for (guint i = 0; i < n; i++)
+      ticks[i] = g_timeout_add (1, export_tick, &exports[i]);
+    for (guint i = 0; i < n; i++)
+      {
+        ws_window_export (window, kinds[i], exports[i].path);
+        /* It returns at once: the result comes back through the main loop. */
+        g_assert_false (exports[i].finished);
+      }
+    ws_test_gui_iterate_until (exports_finished, exports);
+    for (guint i = 0; i < n; i++)
+      g_source_remove (ticks[i]);
+  }
+  for (guint i = 0; i < n; i++)
+    {
+      g_signal_handler_disconnect (window, handlers[i]);
+      g_test_message ("%s: %u turns of the main loop while it was written", exports[i].path,
+                      exports[i].ticks_writing);
+      g_assert_true (exports[i].ok);
+      g_assert_true (g_file_test (exports[i].path, G_FILE_TEST_EXISTS));
+    }
+  g_assert_null (ws_window_get_error (window));
+  g_assert_nonnull (ws_window_get_export_message (window));
+}
+
+static void
+assert_same_file (const char *ours, const char *theirs)
+{
+  g_autofree char *a = NULL, *b = NULL;
+  gsize a_len, b_len;
+
+  g_test_message ("%s", ours);
+  g_assert_true (g_file_get_contents (ours, &a, &a_len, NULL));
+  g_assert_true (g_file_get_contents (theirs, &b, &b_len, NULL));
+  g_assert_cmpmem (a, a_len, b, b_len);
+}
+
+/* The chart exports are images of the right kind with the bars in them,
+ * the PNG the very image `warpscope-cli render` draws. */
 static void
 test_export_chart (void)
 {
   g_autofree char *path = ws_test_data ("nsys", "v2025.3_h100_probe.sqlite", NULL);
   g_autofree char *dir = ws_test_tmpdir ();
-  static const struct
-  {
-    const char *name;
-    const char *magic;
-  } kinds[] = { { "k.png", "\x89PNG" }, { "k.svg", "<?xml" }, { "k.pdf", "%PDF" } };
+  g_autofree char *cli_png = g_build_filename (dir, "cli.png", NULL);
+  const char *argv[] = { ws_test_cli (), "render", "-o", cli_png, path, NULL };
+  g_autofree char *out = NULL, *err = NULL;
+  static const char *const magic[] = { "\x89PNG", "<?xml", "%PDF" };
+  const WsWindowExport kinds[] = { WS_WINDOW_EXPORT_CHART, WS_WINDOW_EXPORT_CHART,
+                                   WS_WINDOW_EXPORT_CHART };
+  g_autofree char *png = g_build_filename (dir, "k.png", NULL);
+  g_autofree char *svg = g_build_filename (dir, "k.svg", NULL);
+  g_autofree char *pdf = g_build_filename (dir, "k.pdf", NULL);
+  Export exports[] = { { png }, { svg }, { pdf }, { NULL } };
   WsWindow *window = ws_test_gui_open_and_load (path);
 
-  for (gsize i = 0; i < G_N_ELEMENTS (kinds); i++)
+  export_all (window, kinds, exports, 3);
+  for (gsize i = 0; i < G_N_ELEMENTS (magic); i++)
     {
-      g_autofree char *out = g_build_filename (dir, kinds[i].name, NULL);
       g_autofree char *contents = NULL;
-      g_autoptr (GError) error = NULL;
 
-      g_assert_true (ws_window_export_chart (window, out, &error));
-      g_assert_no_error (error);
-      g_assert_true (g_file_get_contents (out, &contents, NULL, NULL));
-      g_assert_true (g_str_has_prefix (contents, kinds[i].magic));
+      g_assert_true (g_file_get_contents (exports[i].path, &contents, NULL, NULL));
+      g_assert_true (g_str_has_prefix (contents, magic[i]));
     }
   {
-    g_autofree char *svg = g_build_filename (dir, "k.svg", NULL);
     g_autofree char *contents = NULL;
 
     /* Text is drawn as glyphs, so count the bars: six fills in the bar colour (#3584e4). */
@@ -260,8 +351,95 @@ test_export_chart (void)
       bars++;
     g_assert_cmpuint (bars, ==, 6);
   }
+  g_assert_cmpint (ws_test_run (argv, &out, &err), ==, 0);
+  assert_same_file (png, cli_png);
   gtk_widget_destroy (GTK_WIDGET (window));
   ws_test_rmtree (dir);
+}
+
+/* Export ▸ Markdown Report and Export ▸ Summaries as CSV of an export with
+ * its ncu CSV, started together: both run on workers (the report computes
+ * the findings there) while the main loop keeps turning, and write what
+ * `warpscope-cli export --markdown --csv-dir` writes, byte for byte,
+ * figures included. */
+static void
+test_export_off_main_loop (void)
+{
+  g_autofree char *nsys = ws_test_data ("nsys", "v2025.3_h100_probe.sqlite", NULL);
+  g_autofree char *ncu = ws_test_data ("ncu", "h100_probe_full_raw.csv", NULL);
+  const char *paths[] = { nsys, ncu, NULL };
+  g_autofree char *dir = ws_test_tmpdir ();
+  g_autofree char *window_dir = g_build_filename (dir, "window", NULL);
+  g_autofree char *md = g_build_filename (window_dir, "report.md", NULL);
+  g_autofree char *csv = g_build_filename (dir, "window", "csv", NULL);
+  g_autofree char *cli_md = g_build_filename (dir, "cli", "report.md", NULL);
+  g_autofree char *cli_csv = g_build_filename (dir, "cli", "csv", NULL);
+  const char *argv[] = { ws_test_cli (), "export", "--markdown", cli_md, "--csv-dir",
+                         cli_csv,        nsys,     ncu,          NULL };
+  const WsWindowExport kinds[] = { WS_WINDOW_EXPORT_MARKDOWN, WS_WINDOW_EXPORT_CSV };
+  Export exports[] = { { md }, { csv }, { NULL } };
+  g_autofree char *out = NULL, *err = NULL;
+  WsWindow *window = ws_test_gui_wait_for_load (ws_test_gui_open (paths));
+
+  g_assert_nonnull (ws_window_get_run (window)->ncu);
+  g_assert_cmpint (g_mkdir_with_parents (window_dir, 0755), ==, 0);
+  export_all (window, kinds, exports, 2);
+  /* The Markdown report took milliseconds (findings, two figures): the
+   * main loop turned while it was written. */
+  g_assert_cmpuint (exports[0].ticks_writing, >, 0);
+  /* The info bar names the file of the last export to end. */
+  g_assert_true (strstr (ws_window_get_export_message (window), md) != NULL ||
+                 strstr (ws_window_get_export_message (window), csv) != NULL);
+
+  g_assert_cmpint (ws_test_run (argv, &out, &err), ==, 0);
+  assert_same_file (md, cli_md);
+  {
+    const char *figures[] = { "v2025.3_h100_probe_kernels.png", "v2025.3_h100_probe_gauges.png" };
+
+    for (gsize i = 0; i < G_N_ELEMENTS (figures); i++)
+      {
+        g_autofree char *a = g_build_filename (dir, "window", "figs", figures[i], NULL);
+        g_autofree char *b = g_build_filename (dir, "cli", "figs", figures[i], NULL);
+
+        assert_same_file (a, b);
+      }
+  }
+  {
+    g_autoptr (GDir) listing = g_dir_open (cli_csv, 0, NULL);
+    const char *name;
+    guint n = 0;
+
+    g_assert_nonnull (listing);
+    while ((name = g_dir_read_name (listing)) != NULL)
+      {
+        g_autofree char *a = g_build_filename (csv, name, NULL);
+        g_autofree char *b = g_build_filename (cli_csv, name, NULL);
+
+        assert_same_file (a, b);
+        n++;
+      }
+    g_assert_cmpuint (n, ==, 6);
+  }
+  gtk_widget_destroy (GTK_WIDGET (window));
+  ws_test_rmtree (dir);
+}
+
+/* Starts a comparison window's export, as its Export menu does, and waits
+ * for it. */
+static void
+compare_export (WsCompareWindow *window, WsCompareWindowExport kind, const char *path)
+{
+  Export export = { path };
+  Export exports[] = { export, { NULL } };
+  gulong handler =
+    g_signal_connect (window, "export-finished", G_CALLBACK (export_finished_cb), &exports[0]);
+
+  ws_compare_window_export (window, kind, path);
+  g_assert_false (exports[0].finished);
+  ws_test_gui_iterate_until (exports_finished, exports);
+  g_signal_handler_disconnect (window, handler);
+  g_assert_true (exports[0].ok);
+  g_assert_nonnull (strstr (ws_compare_window_get_export_message (window), path));
 }
 
 static gboolean
@@ -290,7 +468,7 @@ test_compare_window (void)
    * compares them, and the window says which steps. */
   g_assert_true (g_str_has_prefix (ws_compare_window_get_headline (window), "per step: GPU 8.7× "
                                                                             "faster"));
-  g_assert_true (ws_compare_window_export_csv (window, csv, NULL));
+  compare_export (window, WS_COMPARE_WINDOW_EXPORT_CSV, csv);
   g_assert_true (g_file_get_contents (csv, &written, NULL, NULL));
   g_assert_cmpint (ws_test_run (argv, &cli_out, &cli_err), ==, 0);
   g_assert_cmpstr (written, ==, cli_out);
@@ -329,7 +507,7 @@ test_compare_window (void)
   }
 
   /* The export is what the CLI prints. */
-  g_assert_true (ws_compare_window_export_csv (window, csv, NULL));
+  compare_export (window, WS_COMPARE_WINDOW_EXPORT_CSV, csv);
   g_assert_true (g_file_get_contents (csv, &written, NULL, NULL));
   g_assert_cmpint (ws_test_run (whole_argv, &cli_out, &cli_err), ==, 0);
   g_assert_cmpstr (written, ==, cli_out);
@@ -772,6 +950,7 @@ main (int argc, char **argv)
   g_test_add_func ("/window/open/cpu-profile-shows-flame-graph", test_opens_cpu_profile);
   g_test_add_func ("/window/open/nvprof-log-counts-launches", test_opens_nvprof_log);
   g_test_add_func ("/window/export/chart-png-svg-pdf", test_export_chart);
+  g_test_add_func ("/window/export/markdown-and-csv-off-the-main-loop", test_export_off_main_loop);
   g_test_add_func ("/window/compare/opens-and-matches", test_compare_window);
   g_test_add_func ("/window/compare/timelines-aligned", test_compare_timelines);
   g_test_add_func ("/window/close-while-loading", test_close_while_loading);

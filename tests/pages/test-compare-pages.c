@@ -18,6 +18,20 @@
 
 static WsApplication *app;
 
+typedef struct
+{
+  gboolean done;
+  gboolean ok;
+} Exported;
+
+static void
+export_finished_cb (WsCompareWindow *window, int kind, const char *path, gboolean ok,
+                    Exported *exported)
+{
+  exported->done = TRUE;
+  exported->ok = ok;
+}
+
 static gboolean
 loaded (gpointer window)
 {
@@ -177,13 +191,21 @@ test_gauges_tab (void)
     WsPalette light;
     cairo_t *measure = ws_measure_context ();
     double expected;
+    Exported exported = { FALSE };
+    gulong handler;
 
     ws_palette_init_light (&light);
     expected = ceil (ws_compare_gauges_all_natural_height (
       measure, 1200, ws_compare_window_get_comparison (window),
       gtk_window_get_title (GTK_WINDOW (window)), &light));
     cairo_destroy (measure);
-    g_assert_true (ws_compare_window_export_chart (window, png, NULL));
+    handler =
+      g_signal_connect (window, "export-finished", G_CALLBACK (export_finished_cb), &exported);
+    /* The export runs on a worker; the window says when it is written. */
+    ws_compare_window_export (window, WS_COMPARE_WINDOW_EXPORT_CHART, png);
+    ws_test_wait_flag (&exported.done, 100, "the chart export");
+    g_signal_handler_disconnect (window, handler);
+    g_assert_true (exported.ok);
     surface = cairo_image_surface_create_from_png (png);
     g_assert_cmpint (cairo_image_surface_get_width (surface), ==, 1200);
     g_assert_cmpint (cairo_image_surface_get_height (surface), ==, (int) expected);

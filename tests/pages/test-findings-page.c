@@ -185,7 +185,7 @@ test_export_chrome_trace (void)
 
   g_assert_nonnull (action);
   g_assert_true (g_action_get_enabled (action));
-  ws_window_export_chrome_trace (window, out);
+  ws_window_export (window, WS_WINDOW_EXPORT_CHROME_TRACE, out);
   ws_test_gui_iterate_until (file_exists, out);
   g_assert_cmpuint (ws_test_trace_count (out, "kernel"), ==,
                     ws_test_sqlite_count (path, "CUPTI_ACTIVITY_KIND_KERNEL"));
