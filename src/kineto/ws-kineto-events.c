@@ -489,12 +489,21 @@ dispatch_event (KinetoReader *r)
     add_metadata (r);
   else if (g_str_equal (ph, "X") && on_thread)
     {
+      gboolean memcpy = g_str_equal (cat, "gpu_memcpy");
+      gboolean runtime = g_str_equal (cat, "cuda_runtime");
+
       if (g_str_equal (cat, "kernel"))
         add_gpu_event (r, TRUE);
-      else if (g_str_equal (cat, "gpu_memcpy") || g_str_equal (cat, "gpu_memset"))
-        add_gpu_event (r, FALSE);
-      else if (g_str_equal (cat, "cuda_runtime") || g_str_equal (cat, "cuda_driver"))
-        add_thread_event (r, &r->api, TRUE);
+      else if (memcpy || g_str_equal (cat, "gpu_memset"))
+        {
+          add_gpu_event (r, FALSE);
+          *(memcpy ? &r->n_memcpy : &r->n_memset) += 1;
+        }
+      else if (runtime || g_str_equal (cat, "cuda_driver"))
+        {
+          add_thread_event (r, &r->api, TRUE);
+          *(runtime ? &r->n_runtime : &r->n_driver) += 1;
+        }
       else if (g_str_equal (cat, "user_annotation"))
         add_thread_event (r, &r->ranges, FALSE);
       else if (g_str_equal (cat, "cpu_op") || g_str_equal (cat, "python_function"))

@@ -51,6 +51,7 @@ typedef struct
   GHashTable *process_names; /* pid → char * */
 
   gint64 n_events;
+  gint64 n_memcpy, n_memset, n_runtime, n_driver; /* what `info` counts */
   gint64 n_flows;           /* ac2g: launch → GPU arrows, which correlation ids already give */
   gint64 n_gpu_annotations; /* gpu_user_annotation: record_function ranges on GPU streams */
   gint64 n_host_memory;     /* [memory] events of the CPU, left out */

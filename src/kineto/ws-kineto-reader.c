@@ -406,16 +406,22 @@ fill_run (KinetoReader *r)
   fill_names (r);
   ws_kineto_build_cpu_profile (r);
 
+  /* The kinds `info` counts, then what the reader counted and left. */
   ws_run_add_source (run, "kernels", "traceEvents: kernel", (gint64) run->kernels.n);
-  ws_run_add_source (run, "memcpy", "traceEvents: gpu_memcpy, gpu_memset", (gint64) run->memops.n);
-  ws_run_add_source (run, "runtime", "traceEvents: cuda_runtime, cuda_driver", (gint64) run->api.n);
+  ws_run_add_source (run, "memcpy", "traceEvents: gpu_memcpy", r->n_memcpy);
+  ws_run_add_source (run, "memset", "traceEvents: gpu_memset", r->n_memset);
+  ws_run_add_source (run, "cuda-api", "traceEvents: cuda_runtime", r->n_runtime);
+  ws_run_add_source (run, "driver-api", "traceEvents: cuda_driver", r->n_driver);
   ws_run_add_source (run, "nvtx-ranges", "traceEvents: user_annotation", (gint64) run->nvtx.n);
-  ws_run_add_source (run, "memory", "traceEvents: [memory]", (gint64) run->mem_usage.n);
+  ws_run_add_source (run, "gpu-memory", "traceEvents: [memory] on a GPU",
+                     (gint64) run->mem_usage.n);
   ws_run_add_source (run, "cpu-ops", "traceEvents: cpu_op, python_function",
                      (gint64) r->cpu_ops.start->len);
+  ws_run_add_source (run, "host-memory", "traceEvents: [memory] on the host", r->n_host_memory);
   ws_run_add_source (run, "flows", "traceEvents: ac2g", r->n_flows);
   ws_run_add_source (run, "gpu-annotations", "traceEvents: gpu_user_annotation",
                      r->n_gpu_annotations);
+  ws_run_add_source (run, "other", "traceEvents: other categories", r->n_other);
   run->has_kernel_table = TRUE;
   run->has_memory_tables = TRUE;
   run->has_runtime_table = TRUE;
