@@ -120,6 +120,16 @@ refill (WsJsonPull *self, GError **error)
   self->consumed += self->len;
   self->pos = self->len = 0;
   got = g_input_stream_read (self->stream, self->buffer, sizeof self->buffer, NULL, &local);
+  if (got < 0 && g_error_matches (local, G_IO_ERROR, G_IO_ERROR_PARTIAL_INPUT))
+    {
+      /* GZlibDecompressor's word for a gzip stream cut short. */
+      g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_TRUNCATED,
+                   "%s: the compressed data ends early, after %" G_GUINT64_FORMAT
+                   " bytes of JSON (a truncated file)",
+                   self->label, self->consumed);
+      self->eof = TRUE;
+      return FALSE;
+    }
   if (got < 0)
     {
       g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_FORMAT, "%s: %s", self->label,
