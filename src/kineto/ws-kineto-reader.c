@@ -343,12 +343,21 @@ fill_memory (KinetoReader *r)
   memset (u->mem_kind, 2 /* Device */, n);
 }
 
-/* Names, processes and each stream's process (that of its first launch). */
+static int
+compare_processes (gconstpointer a, gconstpointer b)
+{
+  guint32 x = ((const WsProcess *) a)->pid, y = ((const WsProcess *) b)->pid;
+
+  return (x > y) - (x < y);
+}
+
+/* The threads' names, and the processes that have CPU threads (Kineto
+ * names the GPUs' pids too), by pid. */
 static void
 fill_names (KinetoReader *r)
 {
   WsRun *run = r->run;
-  g_autoptr (GHashTable) call_pid = g_hash_table_new (NULL, NULL);
+  g_autoptr (GHashTable) pids = g_hash_table_new (NULL, NULL);
   GHashTableIter iter;
   gpointer key, value;
 
@@ -359,38 +368,54 @@ fill_names (KinetoReader *r)
 
       if (name != NULL)
         thread->name = ws_string_table_intern (run->strings, name);
+      g_hash_table_add (pids, GUINT_TO_POINTER (thread->pid + 1));
     }
   g_hash_table_iter_init (&iter, r->process_names);
   while (g_hash_table_iter_next (&iter, &key, &value))
     {
-      gint64 pid = *(gint64 *) key;
-      WsProcess process = { (guint32) pid, g_strdup (value) };
-      gboolean has_thread = FALSE;
+      WsProcess process = { (guint32) * (gint64 *) key, NULL };
 
-      /* Only the processes of CPU threads: Kineto names GPUs' pids too. */
-      for (guint i = 0; i < run->threads->len && !has_thread; i++)
-        has_thread = g_array_index (run->threads, WsThread, i).pid == (guint32) pid;
-      if (has_thread)
-        g_array_append_val (run->prov.processes, process);
-      else
-        g_free (process.name);
+      if (!g_hash_table_contains (pids, GUINT_TO_POINTER (process.pid + 1)))
+        continue;
+      process.name = g_strdup (value);
+      g_array_append_val (run->prov.processes, process);
     }
+  g_array_sort (run->prov.processes, compare_processes);
+}
+
+/* Each stream's process: that of the call that launched its first kernel
+ * or memory operation (the GPU events' own pid is the device). */
+static void
+fill_stream_pids (KinetoReader *r)
+{
+  WsRun *run = r->run;
+  g_autoptr (GHashTable) call_pid = g_hash_table_new (NULL, NULL);
+  const struct
+  {
+    gsize n;
+    const guint32 *stream, *correlation;
+  } tables[] = {
+    { run->kernels.n, run->kernels.stream, run->kernels.correlation },
+    { run->memops.n, run->memops.stream, run->memops.correlation },
+  };
+
   for (gsize i = 0; i < run->api.n; i++)
     if (run->api.correlation[i] != 0)
       g_hash_table_insert (call_pid, GUINT_TO_POINTER (run->api.correlation[i]),
                            GUINT_TO_POINTER (ws_run_thread_pid (run, run->api.thread[i]) + 1));
-  for (gsize i = 0; i < run->kernels.n; i++)
-    {
-      WsStream *s = &g_array_index (run->streams, WsStream, run->kernels.stream[i]);
-      guint pid = GPOINTER_TO_UINT (
-        g_hash_table_lookup (call_pid, GUINT_TO_POINTER (run->kernels.correlation[i])));
+  for (gsize t = 0; t < G_N_ELEMENTS (tables); t++)
+    for (gsize i = 0; i < tables[t].n; i++)
+      {
+        WsStream *s = &g_array_index (run->streams, WsStream, tables[t].stream[i]);
+        guint pid = GPOINTER_TO_UINT (
+          g_hash_table_lookup (call_pid, GUINT_TO_POINTER (tables[t].correlation[i])));
 
-      if (s->pid == 0 && pid > 0)
-        {
-          s->pid = pid - 1;
-          s->global_pid = (gint64) s->pid << 24;
-        }
-    }
+        if (s->pid == 0 && pid > 0)
+          {
+            s->pid = pid - 1;
+            s->global_pid = (gint64) s->pid << 24;
+          }
+      }
 }
 
 static void
@@ -404,6 +429,7 @@ fill_run (KinetoReader *r)
   fill_ranges (r);
   fill_memory (r);
   fill_names (r);
+  fill_stream_pids (r);
   ws_kineto_build_cpu_profile (r);
 
   /* The kinds `info` counts, then what the reader counted and left. */
