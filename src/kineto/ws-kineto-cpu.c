@@ -2,6 +2,8 @@
 #define G_LOG_DOMAIN "ws-kineto"
 #include "config.h"
 
+#include <string.h>
+
 #include "ws-kineto-private.h"
 #include "ws-sort.h"
 
@@ -56,6 +58,37 @@ order_by_thread (const KinetoColumns *c, guint n_threads)
   for (gsize i = 0; i < n; i++)
     order[first[thread[by_time[i]]]++] = by_time[i];
   return order;
+}
+
+/* A frame of @text: python_function events name theirs "FILE(LINE): NAME"
+ * ("torch/nn/modules/module.py(1783): _call_impl"), split so that the
+ * Flame Graph knows the function, its file and its line; cpu_op names
+ * ("aten::mm") are names alone. */
+static guint32
+intern_frame (WsCpuProfile *profile, const char *text)
+{
+  const char *colon = strstr (text, "): ");
+  const char *open = NULL;
+  gint64 line;
+
+  if (colon != NULL)
+    {
+      const char *p = colon - 1;
+
+      while (p > text && g_ascii_isdigit (*p))
+        p--;
+      if (p > text && *p == '(' && p < colon - 1)
+        open = p;
+    }
+  if (open != NULL && open > text && colon - open > 1)
+    {
+      g_autofree char *file = g_strndup (text, open - text);
+      g_autofree char *number = g_strndup (open + 1, colon - open - 1);
+
+      if (g_ascii_string_to_signed (number, 10, 0, G_MAXINT32, &line, NULL))
+        return ws_cpu_profile_intern_frame (profile, colon + 3, file, (gint32) line);
+    }
+  return ws_cpu_profile_intern_frame (profile, text, NULL, -1);
 }
 
 /**
@@ -123,7 +156,7 @@ ws_kineto_build_cpu_profile (KinetoReader *r)
           o.end = MIN (end[op], parent->end);
           self_ns[parent->op] -= o.end - start[op];
         }
-      frame = ws_cpu_profile_intern_frame (profile, ws_run_string (r->run, name[op]), NULL, -1);
+      frame = intern_frame (profile, ws_run_string (r->run, name[op]));
       g_array_append_val (frames, frame);
       g_array_append_val (open, o);
       stack_of[i] =

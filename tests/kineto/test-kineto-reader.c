@@ -403,6 +403,32 @@ test_times_and_header (void)
   g_assert_cmpstr (ws_run_string (run, ws_run_thread (run, run->api.thread[0])->name), ==, "main");
   g_clear_pointer (&run, ws_run_unref);
 
+  /* python_function "FILE(LINE): NAME" around a cpu_op: a CPU profile of
+   * two frames, each weighted by its self time; no NVTX ranges. */
+  run = load_text (
+    "{\"schemaVersion\": 1, \"traceEvents\": ["
+    "{\"ph\": \"X\", \"cat\": \"python_function\", \"name\": \"a.py(12): f\", \"pid\": 5, "
+    "\"tid\": 5, \"ts\": 100, \"dur\": 10},"
+    "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"aten::mm\", \"pid\": 5, \"tid\": 5, "
+    "\"ts\": 102, \"dur\": 3.5}]}",
+    &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (run->nvtx.n, ==, 0);
+  g_assert_cmpuint (run->cpu_profiles->len, ==, 1);
+  {
+    WsCpuProfile *profile = g_ptr_array_index (run->cpu_profiles, 0);
+    const WsCpuFrame *f = &g_array_index (profile->frames, WsCpuFrame, 0);
+
+    g_assert_cmpstr (ws_cpu_profile_string (profile, f->name), ==, "f");
+    g_assert_cmpstr (ws_cpu_profile_string (profile, f->file), ==, "a.py");
+    g_assert_cmpint (f->line, ==, 12);
+    g_assert_cmpuint (ws_cpu_profile_n_samples (profile), ==, 2);
+    g_assert_cmpfloat (g_array_index (profile->sample_weight, double, 0), ==, 6500);
+    g_assert_cmpfloat (g_array_index (profile->sample_weight, double, 1), ==, 3500);
+    g_assert_cmpfloat (ws_cpu_profile_total_weight (profile, -1), ==, 10000);
+  }
+  g_clear_pointer (&run, ws_run_unref);
+
   run = load_text ("{\"traceEvents\": []}", &error);
   g_assert_null (run);
   g_assert_error (error, WS_READER_ERROR, WS_READER_ERROR_FORMAT);
