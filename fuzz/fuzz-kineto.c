@@ -27,7 +27,7 @@ LLVMFuzzerTestOneInput (const guint8 *data, size_t size)
   path = fuzz_write_input (data, size, ".json");
   if (path != NULL && ws_input_detect (path, NULL) == WS_INPUT_KINETO)
     {
-      run = ws_kineto_reader_load (path, NULL, &error);
+      run = ws_kineto_reader_load (path, NULL, NULL, NULL, &error);
       g_clear_pointer (&run, ws_run_unref);
       g_clear_error (&error);
     }

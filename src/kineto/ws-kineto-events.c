@@ -544,10 +544,13 @@ ws_kineto_read_events (KinetoReader *r, GError **error)
       if (!read_event (r, error))
         return FALSE;
       dispatch_event (r);
-      if ((++r->n_events & 0xffff) == 0)
+      if ((++r->n_events & 0x1fff) == 0)
         {
           if (g_cancellable_set_error_if_cancelled (r->cancellable, error))
             return FALSE;
+          if (r->progress != NULL && r->file != NULL && r->file_size > 0)
+            r->progress (MIN (1.0, (double) g_seekable_tell (r->file) / (double) r->file_size),
+                         "traceEvents", r->progress_data);
           if (!ws_limits_check_rows (r->path, "traceEvents", r->n_events, BYTES_PER_EVENT, error))
             return FALSE;
         }

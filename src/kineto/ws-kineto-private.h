@@ -2,6 +2,7 @@
 #pragma once
 
 #include "ws-json-pull.h"
+#include "ws-progress.h"
 #include "ws-run-build.h"
 
 G_BEGIN_DECLS
@@ -39,6 +40,10 @@ typedef struct
   const char *path;
   WsJsonPull *pull;
   GCancellable *cancellable;
+  WsProgressFunc progress;
+  gpointer progress_data;
+  GSeekable *file; /* the file as read (compressed or not), for progress; or NULL */
+  goffset file_size;
 
   KinetoEvent event;
   KinetoColumns kernels, memops, api, ranges, cpu_ops;

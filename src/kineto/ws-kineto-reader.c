@@ -457,6 +457,26 @@ fill_run (KinetoReader *r)
   ws_run_finish (run);
 }
 
+static WsRun *
+load (GInputStream *stream, const char *path, GCancellable *cancellable, KinetoReader *r,
+      GError **error)
+{
+  g_autoptr (WsRun) run = ws_run_new ();
+  g_autofree char *label = g_strdup_printf ("%s: Kineto trace", path);
+  gboolean ok;
+
+  reader_init (r, run, path, cancellable);
+  r->pull = ws_json_pull_new (stream, label, WS_JSON_MAX_DEPTH);
+  ok = read_document (r, error);
+  if (ok)
+    {
+      ws_run_add_file (run, path);
+      fill_run (r);
+    }
+  reader_clear (r);
+  return ok ? g_steal_pointer (&run) : NULL;
+}
+
 /**
  * ws_kineto_reader_load_stream:
  * @stream: the trace's JSON, already decompressed
@@ -469,34 +489,26 @@ WsRun *
 ws_kineto_reader_load_stream (GInputStream *stream, const char *path, GCancellable *cancellable,
                               GError **error)
 {
-  g_autoptr (WsRun) run = ws_run_new ();
-  g_autofree char *label = g_strdup_printf ("%s: Kineto trace", path);
   KinetoReader r = { 0 };
-  gboolean ok;
 
   g_return_val_if_fail (G_IS_INPUT_STREAM (stream) && path != NULL, NULL);
 
-  reader_init (&r, run, path, cancellable);
-  r.pull = ws_json_pull_new (stream, label, WS_JSON_MAX_DEPTH);
-  ok = read_document (&r, error);
-  if (ok)
-    {
-      ws_run_add_file (run, path);
-      fill_run (&r);
-    }
-  reader_clear (&r);
-  return ok ? g_steal_pointer (&run) : NULL;
+  return load (stream, path, cancellable, &r, error);
 }
 
 /**
  * ws_kineto_reader_load:
  * @path: a trace, `.json` or gzip-compressed (known by its magic bytes)
+ * @progress: (nullable): told how far into the file the reader is
  *
  * Returns: (transfer full): the run, or %NULL with @error set
  */
 WsRun *
-ws_kineto_reader_load (const char *path, GCancellable *cancellable, GError **error)
+ws_kineto_reader_load (const char *path, GCancellable *cancellable, WsProgressFunc progress,
+                       gpointer progress_data, GError **error)
 {
+  KinetoReader r = { 0 };
+  g_autoptr (GFileInfo) info = NULL;
   g_autoptr (GFile) file = g_file_new_for_path (path);
   g_autoptr (GFileInputStream) raw = NULL;
   g_autoptr (GInputStream) buffered = NULL;
@@ -528,5 +540,10 @@ ws_kineto_reader_load (const char *path, GCancellable *cancellable, GError **err
     }
   else
     stream = g_object_ref (buffered);
-  return ws_kineto_reader_load_stream (stream, path, cancellable, error);
+  info = g_file_input_stream_query_info (raw, G_FILE_ATTRIBUTE_STANDARD_SIZE, cancellable, NULL);
+  r.progress = progress;
+  r.progress_data = progress_data;
+  r.file = G_SEEKABLE (raw);
+  r.file_size = info != NULL ? g_file_info_get_size (info) : 0;
+  return load (stream, path, cancellable, &r, error);
 }

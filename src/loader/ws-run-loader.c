@@ -699,7 +699,7 @@ read_events (RunFiles *in, WsNcuResults *ncu, WsLoadFlags flags, GCancellable *c
   if (in->export_kind == WS_INPUT_NVPROF_TRACE)
     run = ws_nvprof_trace_read (in->export, &local);
   else if (in->export_kind == WS_INPUT_KINETO)
-    run = ws_kineto_reader_load (in->export, cancellable, &local);
+    run = ws_kineto_reader_load (in->export, cancellable, progress, reading, &local);
   else if (in->export_kind == WS_INPUT_NVPROF_SQLITE)
     run = ws_nvprof_reader_load (in->export, flags, cancellable, progress, reading, &local);
   else

@@ -10,7 +10,7 @@ with what warpscope-cli says of the same file:
   range NAME COUNT TOTAL_NS      per record_function range (user_annotation)
   memop NAME COUNT BYTES         per copy or set name (gpu_memcpy, gpu_memset)
   step N START_NS DUR_NS         each ProfilerStep#N
-  count WHAT N                   kernels, memops, api, ranges, cpu_ops, memory (GPU)
+  count WHAT N                   kernel, memop, api, range, cpu_ops, memory (GPU), events
   gpus N
   base_ns N
 
@@ -65,7 +65,8 @@ def main():
         print('%s\t%s\t%d\t%d' % (key, name, n, total))
     for step in sorted(steps):
         print('step\t%d\t%d\t%d' % step)
-    for what in ('kernel', 'memop', 'api', 'range', 'cpu_ops', 'memory'):
+    counts['events'] = len(trace['traceEvents'])
+    for what in ('kernel', 'memop', 'api', 'range', 'cpu_ops', 'memory', 'events'):
         print('count\t%s\t%d' % (what, counts[what]))
     print('gpus\t%d' % len(trace.get('deviceProperties', [])))
     print('base_ns\t%s' % trace.get('baseTimeNanoseconds', '0'))

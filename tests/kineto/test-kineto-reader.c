@@ -162,6 +162,19 @@ test_detect (void)
   g_assert_true (ws_input_kind_is_export (WS_INPUT_KINETO));
 }
 
+static void
+count_progress (double fraction, const char *what, gpointer data)
+{
+  GArray *fractions = data;
+
+  g_assert_cmpstr (what, ==, "traceEvents");
+  g_assert_cmpfloat (fraction, >, 0);
+  g_assert_cmpfloat (fraction, <=, 1);
+  if (fractions->len > 0)
+    g_assert_cmpfloat (fraction, >=, g_array_index (fractions, double, fractions->len - 1));
+  g_array_append_val (fractions, fraction);
+}
+
 /* The reader's own columns: counts, sums per name, sort order, header. */
 static void
 test_reader_matches_python (void)
@@ -171,12 +184,15 @@ test_reader_matches_python (void)
   g_autoptr (GError) error = NULL;
   g_autoptr (WsRun) run = NULL;
   g_autoptr (GHashTable) kernel_ns = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr (GArray) fractions = g_array_new (FALSE, FALSE, sizeof (double));
   guint64 bytes = 0;
 
   if (t == NULL)
     return;
-  run = ws_kineto_reader_load (path, NULL, &error);
+  run = ws_kineto_reader_load (path, NULL, count_progress, fractions, &error);
   g_assert_no_error (error);
+  /* Told every 8,192 events, of the compressed bytes read. */
+  g_assert_cmpuint (fractions->len, ==, truth_int (t, "count", "events", 2) / 8192);
   g_assert_cmpstr (run->prov.kind, ==, "kineto-json");
   g_assert_cmpuint (run->kernels.n, ==, truth_int (t, "count", "kernel", 2));
   g_assert_cmpuint (run->memops.n, ==, truth_int (t, "count", "memop", 2));
