@@ -9,6 +9,9 @@
 
 #define BUFFER_BYTES 65536
 
+/* The longest string a token may hold: kernel names run to a few KiB. */
+#define MAX_STRING_BYTES ((gsize) 16 << 20)
+
 /* What may come next, by where the tokenizer stands. */
 typedef enum
 {
@@ -247,6 +250,14 @@ read_string (WsJsonPull *self, GError **error)
         p++;
       g_string_append_len (self->text, (const char *) start, p - start);
       self->pos += p - start;
+      if (self->text->len > MAX_STRING_BYTES)
+        {
+          g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_TOO_LARGE,
+                       "%s: a string longer than %" G_GSIZE_FORMAT
+                       " MiB (at byte %" G_GUINT64_FORMAT ")",
+                       self->label, MAX_STRING_BYTES >> 20, ws_json_pull_offset (self));
+          return FALSE;
+        }
       c = take (self, error);
       if (c < 0)
         return truncated (self, error);

@@ -491,6 +491,20 @@ test_times_and_header (void)
   }
   g_clear_pointer (&run, ws_run_unref);
 
+  /* A string past the tokenizer's bound: refused, not grown. */
+  {
+    g_autoptr (GString) big = g_string_new ("{\"schemaVersion\": 1, \"traceName\": \"");
+
+    for (gsize i = 0; i < (17 << 20); i++)
+      g_string_append_c (big, 'a');
+    g_string_append (big, "\", \"traceEvents\": []}");
+    run = load_text (big->str, &error);
+    g_assert_null (run);
+    g_assert_error (error, WS_READER_ERROR, WS_READER_ERROR_TOO_LARGE);
+    g_assert_nonnull (strstr (error->message, "a string longer than 16 MiB"));
+    g_clear_error (&error);
+  }
+
   run = load_text ("{\"traceEvents\": []}", &error);
   g_assert_null (run);
   g_assert_error (error, WS_READER_ERROR, WS_READER_ERROR_FORMAT);
