@@ -31,6 +31,10 @@ seed fuzz-nsys-stats "$root"/tests/data/nsys-stats/*
 seed fuzz-nsys-sqlite "$root"/tests/data/nsys/v2026.1_nsysai_mock.sqlite "$root"/tests/data/nsys/v2021.2_mordred.sqlite
 seed fuzz-targets "$root"/tests/data/targets/*
 seed fuzz-cpu-profile "$root"/tests/data/cpu/*
+# The trace's first 16 KiB of JSON: its header and first events (cut short).
+mkdir -p "$work/corpus/fuzz-kineto"
+(gzip -dc "$root"/tests/data/kineto/encoder_rank0.json.gz | head -c 16384 \
+  >"$work/corpus/fuzz-kineto/encoder-head.json") || true
 seed fuzz-nvprof-log "$root"/tests/data/nvprof/*.txt "$root"/tests/data/nvprof/*.csv
 # The V100 `--metrics all` text, cut to its first kernels (the whole is 2,587 lines).
 seed fuzz-nvprof-metrics "$root"/tests/data/nvprof/metrics_*.* "$root"/tests/data/nvprof/events_*

@@ -26,6 +26,8 @@ USES = {
     'base': [],
     'model': ['base'],
     'formats': ['model'],
+    # PyTorch profiler traces: a reader beside formats, which is full.
+    'kineto': ['formats'],
     'tools': ['base'],
     'ncu': ['model'],
     'analysis': ['ncu'],
@@ -34,9 +36,9 @@ USES = {
     'digest': ['findings'],
     'timeline': ['model'],
     'export': ['findings'],
-    'loader': ['formats', 'digest', 'tools'],
+    'loader': ['formats', 'kineto', 'digest', 'tools'],
     'capture': ['base', 'tools'],
-    'render': ['base', 'model', 'formats', 'tools', 'ncu', 'analysis', 'ranks', 'findings',
+    'render': ['base', 'model', 'formats', 'kineto', 'tools', 'ncu', 'analysis', 'ranks', 'findings',
                'digest', 'timeline', 'export', 'loader', 'capture'],
     'document': ['render'],
     'widgets': ['render'],
@@ -68,7 +70,7 @@ OUTSIDE = [
 # The headers whose functions change a run, and who may include them: whole
 # libraries, and single files by name.  Tests may include anything.
 BUILDERS = {
-    'ws-run-build.h': ({'model', 'formats', 'loader'}, {'ws-stats.c', 'ws-ncu-match.c'}),
+    'ws-run-build.h': ({'model', 'formats', 'kineto', 'loader'}, {'ws-stats.c', 'ws-ncu-match.c'}),
     'ws-stats-build.h': ({'loader'}, {'ws-stats.c', 'ws-run-derive.c'}),
 }
 

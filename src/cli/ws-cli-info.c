@@ -32,6 +32,8 @@ kind_label (const char *kind)
     return _ ("nvprof summary tables (console or --csv output: summaries, no events)");
   if (g_strcmp0 (kind, "nvprof-gpu-trace") == 0)
     return _ ("nvprof GPU trace (--print-gpu-trace: kernels and copies)");
+  if (g_strcmp0 (kind, "kineto-json") == 0)
+    return _ ("PyTorch profiler trace (Kineto JSON)");
   if (g_strcmp0 (kind, "cpu-profile") == 0)
     return _ ("CPU profile (speedscope JSON, collapsed stacks or cProfile text; no GPU data)");
   if (g_strcmp0 (kind, "nvprof-metrics") == 0)
@@ -322,6 +324,14 @@ print_text (const WsRun *run, const char *path)
                             prov->schema_version != NULL ? prov->schema_version : "?");
   else if (g_str_has_prefix (prov->kind != NULL ? prov->kind : "", "nvprof-"))
     ; /* nvprof's text output records no version */
+  else if (g_strcmp0 (prov->kind, "kineto-json") == 0)
+    {
+      /* A trace records no nsys version; a distributed job's its rank. */
+      if (prov->dist_rank >= 0)
+        g_string_append_printf (out, "%-16s%d of %d (%s)\n", _ ("Rank:"), prov->dist_rank,
+                                prov->dist_world_size,
+                                prov->dist_backend != NULL ? prov->dist_backend : "?");
+    }
   else if (prov->nsys_version != NULL)
     g_string_append_printf (out, "%-16s%s (%s %s, %s)\n", _ ("nsys version:"), prov->nsys_version,
                             _ ("schema"), prov->schema_version != NULL ? prov->schema_version : "?",

@@ -76,6 +76,44 @@ sniff_nsys_sqlite (const WsInputHead *head, GError **error)
   return is_sqlite (head);
 }
 
+/* A PyTorch profiler trace: a JSON object whose head holds "traceEvents"
+ * or "schemaVersion" and one of the keys Kineto writes in its header.
+ * Chrome traces of other tools (Warpscope's own export among them) lack
+ * the latter. */
+static gboolean
+is_kineto_text (const char *text)
+{
+  static const char *const keys[] = {
+    "\"deviceProperties\"", "\"traceName\"",     "\"baseTimeNanoseconds\"",
+    "\"distributedInfo\"",  "\"cupti_version\"", "\"trace_id\"",
+  };
+
+  while (g_ascii_isspace (*text))
+    text++;
+  if (*text != '{' ||
+      (strstr (text, "\"traceEvents\"") == NULL && strstr (text, "\"schemaVersion\"") == NULL))
+    return FALSE;
+  for (gsize i = 0; i < G_N_ELEMENTS (keys); i++)
+    if (strstr (text, keys[i]) != NULL)
+      return TRUE;
+  return FALSE;
+}
+
+/* Also gzip-compressed: its head is inflated as far as it goes. */
+static gboolean
+sniff_kineto (const WsInputHead *head, GError **error)
+{
+  g_autofree char *text = NULL;
+  gsize len = 0;
+
+  if (ws_compressed_sniff (head->head, head->len) == WS_COMPRESSION_GZIP)
+    text = ws_compressed_inflate (head->path, WS_COMPRESSION_GZIP, head->head, head->len,
+                                  4 * HEAD_BYTES, TRUE, &len, NULL);
+  else
+    text = g_strndup (head->head, head->len);
+  return text != NULL && is_kineto_text (text);
+}
+
 static gboolean
 sniff_nvprof_trace (const WsInputHead *head, GError **error)
 {
@@ -145,6 +183,7 @@ static const WsInputFormat formats[] = {
   { WS_INPUT_NVPROF_SQLITE, "nvprof-sqlite", WS_INPUT_LOAD_EXPORT, FALSE, TRUE,
     sniff_nvprof_sqlite },
   { WS_INPUT_NSYS_SQLITE, "nsys-sqlite", WS_INPUT_LOAD_EXPORT, FALSE, TRUE, sniff_nsys_sqlite },
+  { WS_INPUT_KINETO, "kineto-json", WS_INPUT_LOAD_EXPORT, FALSE, TRUE, sniff_kineto },
   { WS_INPUT_NVPROF_TRACE, "nvprof-gpu-trace", WS_INPUT_LOAD_EXPORT, FALSE, TRUE,
     sniff_nvprof_trace },
   { WS_INPUT_NVPROF_LOG, "nvprof-log", WS_INPUT_LOAD_JOIN, FALSE, TRUE, sniff_nvprof_log },
@@ -273,8 +312,8 @@ ws_input_detect (const char *path, GError **error)
 
   g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_FORMAT,
                "%s: not a file Warpscope reads (expected an nsys SQLite export, an nvprof "
-               "export or log, an nsys stats or ncu CSV file, a CPU profile, or a capture "
-               "folder)",
+               "export or log, a PyTorch profiler trace, an nsys stats or ncu CSV file, a CPU "
+               "profile, or a capture folder)",
                path);
   return WS_INPUT_UNKNOWN;
 }

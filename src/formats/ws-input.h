@@ -22,6 +22,7 @@ typedef enum
   WS_INPUT_DIGEST,        /* a job digest (`warpscope-cli digest`, .wsdigest) */
   WS_INPUT_NVPROF_LOG,    /* nvprof console output or `--csv` summary */
   WS_INPUT_NVPROF_TRACE,  /* `nvprof --print-gpu-trace`, text or `--csv` */
+  WS_INPUT_KINETO,        /* a PyTorch profiler (Kineto) trace, .json or .json.gz */
 } WsInputKind;
 
 /* How a file of a kind becomes (part of) a run: which loader it needs. */

@@ -9,6 +9,7 @@
 #include "ws-digest-loader.h"
 #include "ws-gauges.h"
 #include "ws-input.h"
+#include "ws-kineto-reader.h"
 #include "ws-json-depth.h"
 #include "ws-load-relay.h"
 #include "ws-loader-error.h"
@@ -616,7 +617,7 @@ pick_export (RunFiles *in, GPtrArray *ncu_paths, GArray *ncu_in_folder, GError *
       WsInputKind kind = g_array_index (in->kinds, WsInputKind, i);
 
       if (kind == WS_INPUT_NSYS_SQLITE || kind == WS_INPUT_NVPROF_SQLITE ||
-          kind == WS_INPUT_NVPROF_TRACE)
+          kind == WS_INPUT_NVPROF_TRACE || kind == WS_INPUT_KINETO)
         {
           if (in->export != NULL)
             {
@@ -699,6 +700,8 @@ read_events (RunFiles *in, WsNcuResults *ncu, WsLoadFlags flags, GCancellable *c
 
   if (in->export_kind == WS_INPUT_NVPROF_TRACE)
     run = ws_nvprof_trace_read (in->export, &local);
+  else if (in->export_kind == WS_INPUT_KINETO)
+    run = ws_kineto_reader_load (in->export, cancellable, progress, reading, &local);
   else if (in->export_kind == WS_INPUT_NVPROF_SQLITE)
     run = ws_nvprof_reader_load (in->export, flags, cancellable, progress, reading, &local);
   else

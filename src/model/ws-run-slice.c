@@ -218,6 +218,9 @@ copy_provenance (WsProvenance *to, const WsProvenance *from)
   to->capture_env = g_strdupv (from->capture_env);
   to->target_command = g_strdup (from->target_command);
   to->target_env = g_strdupv (from->target_env);
+  to->dist_rank = from->dist_rank;
+  to->dist_world_size = from->dist_world_size;
+  to->dist_backend = g_strdup (from->dist_backend);
 }
 
 /* A run that shares @run's strings, threads, streams and ncu results, with

@@ -66,6 +66,8 @@ ws_run_new (void)
   self->prov.processes = g_array_new (FALSE, TRUE, sizeof (WsProcess));
   g_array_set_clear_func (self->prov.processes, process_clear);
   self->prov.warnings = g_ptr_array_new_with_free_func (g_free);
+  self->prov.dist_rank = -1;
+  self->prov.dist_world_size = -1;
 
   /* The default NVTX domain is always index 0 with an empty name. */
   {
@@ -134,6 +136,7 @@ provenance_clear (WsProvenance *prov)
   g_clear_pointer (&prov->target_command, g_free);
   g_clear_pointer (&prov->target_env, g_strfreev);
   g_clear_pointer (&prov->thread_rank_name, g_free);
+  g_clear_pointer (&prov->dist_backend, g_free);
 }
 
 static void

@@ -270,7 +270,8 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (WsCaptureRecord, ws_capture_record_free)
 typedef struct
 {
   GPtrArray *files;     /* char *: every file this run was read from */
-  char *kind;           /* "nsys-sqlite", "nsys-stats-csv", "ncu-csv", "capture-folder" */
+  char *kind;           /* "nsys-sqlite", "nsys-stats-csv", "ncu-csv", "capture-folder",
+                         * "kineto-json" */
   char *product;        /* "NVIDIA Nsight Systems", or NULL */
   char *nsys_version;   /* "2025.3.2.0", or NULL when the file has no metadata */
   char *schema_version; /* "3.20.3", or NULL */
@@ -289,6 +290,11 @@ typedef struct
   char *target_command;        /* the command nsys launched, as the export records it, or NULL */
   char **target_env;           /* NAME=value of its environment (META_DATA_CAPTURE), or NULL */
   char *thread_rank_name;      /* "MPI Rank 0": how nsys named an MPI rank's thread, or NULL */
+  /* A distributed job's rank as the trace records it (Kineto's
+   * distributedInfo), for a ranks loader: -1 and NULL when unknown. */
+  gint dist_rank;
+  gint dist_world_size;
+  char *dist_backend; /* "nccl", "gloo", … */
 } WsProvenance;
 
 struct _WsRun

@@ -21,6 +21,7 @@ static const struct
   { "ncu-rep", "capture-h200/probe/ncu", "strided_read.ncu-rep" },
   { "nvprof-sqlite", "nvprof", "nvvp_tf_tutorial_mnist_titanx.nvvp" },
   { "nsys-sqlite", "nsys", "v2025.3_h100_probe.sqlite" },
+  { "kineto-json", "kineto", "encoder_rank0.json.gz" },
   { "nvprof-gpu-trace", "nvprof", "gputrace_magus_concurrentkernels.csv" },
   { "nvprof-log", "nvprof", "nichitapavel_nvprof.txt" },
   { "nsys-stats-csv", "nsys-stats", "v2025.3_h100_probe_cuda_gpu_kern_sum.csv" },
@@ -102,7 +103,7 @@ test_every_kind_has_a_row (void)
   gsize n_formats = 0;
   const WsInputFormat *formats = ws_input_formats (&n_formats);
 
-  for (int kind = WS_INPUT_UNKNOWN + 1; kind <= WS_INPUT_NVPROF_TRACE; kind++)
+  for (int kind = WS_INPUT_UNKNOWN + 1; kind <= WS_INPUT_KINETO; kind++)
     {
       gboolean found = FALSE;
 

@@ -1,0 +1,543 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "ws-json-pull"
+#include "config.h"
+
+#include <string.h>
+
+#include "ws-json-pull.h"
+#include "ws-reader-error.h"
+
+#define BUFFER_BYTES 65536
+
+/* The longest string a token may hold: kernel names run to a few KiB. */
+#define MAX_STRING_BYTES ((gsize) 16 << 20)
+
+/* What may come next, by where the tokenizer stands. */
+typedef enum
+{
+  WANT_VALUE,          /* the document's value, an array element or a member's value */
+  WANT_VALUE_OR_CLOSE, /* just after '[' */
+  WANT_KEY,            /* after ',' in an object */
+  WANT_KEY_OR_CLOSE,   /* just after '{' */
+  WANT_COMMA_OR_CLOSE, /* after a value inside a container */
+  WANT_END,            /* after the document's value */
+} Want;
+
+struct _WsJsonPull
+{
+  GInputStream *stream;
+  char *label; /* "trace.json: Kineto trace", the start of every error */
+  guint max_depth;
+
+  guint8 buffer[BUFFER_BYTES];
+  gsize pos;
+  gsize len;
+  guint64 consumed; /* bytes before @buffer */
+  gboolean eof;
+
+  GByteArray *stack; /* '{' or '[' per open container */
+  Want want;
+  GString *text; /* the last key, string or number */
+};
+
+/**
+ * ws_json_pull_new:
+ * @stream: (transfer none): read from its current position
+ * @label: the start of every error message ("FILE: Kineto trace")
+ * @max_depth: the deepest nesting of arrays and objects allowed
+ *
+ * Returns: (transfer full): a tokenizer of @stream
+ */
+WsJsonPull *
+ws_json_pull_new (GInputStream *stream, const char *label, guint max_depth)
+{
+  WsJsonPull *self = g_new0 (WsJsonPull, 1);
+
+  g_return_val_if_fail (G_IS_INPUT_STREAM (stream), NULL);
+
+  self->stream = g_object_ref (stream);
+  self->label = g_strdup (label);
+  self->max_depth = max_depth;
+  self->stack = g_byte_array_new ();
+  self->text = g_string_sized_new (256);
+  self->want = WANT_VALUE;
+  return self;
+}
+
+void
+ws_json_pull_free (WsJsonPull *self)
+{
+  if (self == NULL)
+    return;
+  g_object_unref (self->stream);
+  g_free (self->label);
+  g_byte_array_unref (self->stack);
+  g_string_free (self->text, TRUE);
+  g_free (self);
+}
+
+/**
+ * ws_json_pull_fail:
+ *
+ * Sets @error to one line: the label, the problem, the byte where the
+ * tokenizer stands.
+ *
+ * Returns: %FALSE
+ */
+gboolean
+ws_json_pull_fail (WsJsonPull *self, GError **error, const char *format, ...)
+{
+  g_autofree char *what = NULL;
+  va_list args;
+
+  va_start (args, format);
+  what = g_strdup_vprintf (format, args);
+  va_end (args);
+  if (error != NULL && *error == NULL)
+    g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_FORMAT,
+                 "%s: %s (at byte %" G_GUINT64_FORMAT ")", self->label, what,
+                 ws_json_pull_offset (self));
+  return FALSE;
+}
+
+static gboolean
+truncated (WsJsonPull *self, GError **error)
+{
+  if (error != NULL && *error == NULL)
+    g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_TRUNCATED,
+                 "%s: the JSON ends early, after %" G_GUINT64_FORMAT
+                 " bytes (a truncated or unfinished file)",
+                 self->label, ws_json_pull_offset (self));
+  return FALSE;
+}
+
+/* Refills the buffer; FALSE at the end of the stream or on an error. */
+static gboolean
+refill (WsJsonPull *self, GError **error)
+{
+  g_autoptr (GError) local = NULL;
+  gssize got;
+
+  if (self->eof)
+    return FALSE;
+  self->consumed += self->len;
+  self->pos = self->len = 0;
+  got = g_input_stream_read (self->stream, self->buffer, sizeof self->buffer, NULL, &local);
+  if (got < 0 && g_error_matches (local, G_IO_ERROR, G_IO_ERROR_PARTIAL_INPUT))
+    {
+      /* GZlibDecompressor's word for a gzip stream cut short. */
+      g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_TRUNCATED,
+                   "%s: the compressed data ends early, after %" G_GUINT64_FORMAT
+                   " bytes of JSON (a truncated file)",
+                   self->label, self->consumed);
+      self->eof = TRUE;
+      return FALSE;
+    }
+  if (got < 0)
+    {
+      g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_FORMAT, "%s: %s", self->label,
+                   local->message);
+      self->eof = TRUE;
+      return FALSE;
+    }
+  if (got == 0)
+    {
+      self->eof = TRUE;
+      return FALSE;
+    }
+  self->len = (gsize) got;
+  return TRUE;
+}
+
+/* The next byte without taking it, or -1 at the end (or on a read error). */
+static inline int
+peek (WsJsonPull *self, GError **error)
+{
+  if (self->pos >= self->len && !refill (self, error))
+    return -1;
+  return self->buffer[self->pos];
+}
+
+static inline int
+take (WsJsonPull *self, GError **error)
+{
+  int c = peek (self, error);
+
+  if (c >= 0)
+    self->pos++;
+  return c;
+}
+
+static int
+skip_space (WsJsonPull *self, GError **error)
+{
+  int c;
+
+  while ((c = peek (self, error)) == ' ' || c == '\n' || c == '\r' || c == '\t')
+    self->pos++;
+  return c;
+}
+
+static int
+hex_digit (int c)
+{
+  if (c >= '0' && c <= '9')
+    return c - '0';
+  if (c >= 'a' && c <= 'f')
+    return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F')
+    return c - 'A' + 10;
+  return -1;
+}
+
+static gboolean
+read_hex4 (WsJsonPull *self, gunichar *out, GError **error)
+{
+  *out = 0;
+  for (int i = 0; i < 4; i++)
+    {
+      int c = take (self, error);
+      int d;
+
+      if (c < 0)
+        return truncated (self, error);
+      d = hex_digit (c);
+      if (d < 0)
+        return ws_json_pull_fail (self, error, "a \\u escape without four hex digits");
+      *out = (*out << 4) | (gunichar) d;
+    }
+  return TRUE;
+}
+
+/* \uXXXX, with a surrogate pair joined; a lone surrogate becomes U+FFFD. */
+static gboolean
+read_unicode_escape (WsJsonPull *self, GError **error)
+{
+  gunichar u, low;
+
+  if (!read_hex4 (self, &u, error))
+    return FALSE;
+  if (u >= 0xd800 && u < 0xdc00 && peek (self, error) == '\\')
+    {
+      self->pos++;
+      if (take (self, error) != 'u')
+        return ws_json_pull_fail (self, error, "a high surrogate without its low half");
+      if (!read_hex4 (self, &low, error))
+        return FALSE;
+      u =
+        (low >= 0xdc00 && low < 0xe000) ? 0x10000 + ((u - 0xd800) << 10) + (low - 0xdc00) : 0xfffd;
+    }
+  else if (u >= 0xd800 && u < 0xe000)
+    u = 0xfffd;
+  g_string_append_unichar (self->text, u);
+  return TRUE;
+}
+
+/* A string's body after its opening quote, unescaped into @text. */
+static gboolean
+read_string (WsJsonPull *self, GError **error)
+{
+  g_string_truncate (self->text, 0);
+  for (;;)
+    {
+      const guint8 *start = self->buffer + self->pos;
+      const guint8 *stop = self->buffer + self->len;
+      const guint8 *p = start;
+      int c;
+
+      /* Runs of plain bytes are copied at once. */
+      while (p < stop && *p != '"' && *p != '\\' && *p >= 0x20)
+        p++;
+      g_string_append_len (self->text, (const char *) start, p - start);
+      self->pos += p - start;
+      if (self->text->len > MAX_STRING_BYTES)
+        {
+          g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_TOO_LARGE,
+                       "%s: a string longer than %" G_GSIZE_FORMAT
+                       " MiB (at byte %" G_GUINT64_FORMAT ")",
+                       self->label, MAX_STRING_BYTES >> 20, ws_json_pull_offset (self));
+          return FALSE;
+        }
+      c = take (self, error);
+      if (c < 0)
+        return truncated (self, error);
+      if (c == '"')
+        return TRUE;
+      if (c != '\\' && c >= 0x20)
+        {
+          /* The run of plain bytes went on past the buffer's end. */
+          g_string_append_c (self->text, (char) c);
+          continue;
+        }
+      if (c < 0x20)
+        return ws_json_pull_fail (self, error, "a control character inside a string");
+      c = take (self, error);
+      switch (c)
+        {
+          case -1:
+            return truncated (self, error);
+          case '"':
+          case '\\':
+          case '/':
+            g_string_append_c (self->text, (char) c);
+            break;
+          case 'b':
+            g_string_append_c (self->text, '\b');
+            break;
+          case 'f':
+            g_string_append_c (self->text, '\f');
+            break;
+          case 'n':
+            g_string_append_c (self->text, '\n');
+            break;
+          case 'r':
+            g_string_append_c (self->text, '\r');
+            break;
+          case 't':
+            g_string_append_c (self->text, '\t');
+            break;
+          case 'u':
+            if (!read_unicode_escape (self, error))
+              return FALSE;
+            break;
+          default:
+            return ws_json_pull_fail (self, error, "an unknown escape \\%c in a string", c);
+        }
+    }
+}
+
+/* A number as written; its form is checked by whoever converts it. */
+static gboolean
+read_number (WsJsonPull *self, GError **error)
+{
+  int c;
+
+  g_string_truncate (self->text, 0);
+  while ((c = peek (self, error)) >= 0 &&
+         (g_ascii_isdigit (c) || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E'))
+    {
+      if (self->text->len >= 64)
+        return ws_json_pull_fail (self, error, "a number of more than 64 characters");
+      g_string_append_c (self->text, (char) c);
+      self->pos++;
+    }
+  if (c < 0 && error != NULL && *error != NULL)
+    return FALSE;
+  return TRUE;
+}
+
+static gboolean
+read_literal (WsJsonPull *self, const char *word, GError **error)
+{
+  for (const char *w = word; *w != '\0'; w++)
+    {
+      int c = take (self, error);
+
+      if (c < 0)
+        return truncated (self, error);
+      if (c != *w)
+        return ws_json_pull_fail (self, error, "expected %s", word);
+    }
+  return TRUE;
+}
+
+static WsJsonToken
+open_container (WsJsonPull *self, char bracket, GError **error)
+{
+  if (self->stack->len >= self->max_depth)
+    {
+      g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_TOO_LARGE,
+                   "%s: JSON nested deeper than %u levels (at byte %" G_GUINT64_FORMAT ")",
+                   self->label, self->max_depth, ws_json_pull_offset (self));
+      return WS_JSON_ERROR;
+    }
+  g_byte_array_append (self->stack, (const guint8 *) &bracket, 1);
+  self->want = bracket == '{' ? WANT_KEY_OR_CLOSE : WANT_VALUE_OR_CLOSE;
+  return bracket == '{' ? WS_JSON_BEGIN_OBJECT : WS_JSON_BEGIN_ARRAY;
+}
+
+static WsJsonToken
+close_container (WsJsonPull *self, int c, GError **error)
+{
+  char open = self->stack->len > 0 ? (char) self->stack->data[self->stack->len - 1] : 0;
+
+  if ((c == '}' && open != '{') || (c == ']' && open != '['))
+    {
+      ws_json_pull_fail (self, error, "a '%c' that closes nothing open", c);
+      return WS_JSON_ERROR;
+    }
+  self->pos++;
+  g_byte_array_set_size (self->stack, self->stack->len - 1);
+  self->want = self->stack->len == 0 ? WANT_END : WANT_COMMA_OR_CLOSE;
+  return c == '}' ? WS_JSON_END_OBJECT : WS_JSON_END_ARRAY;
+}
+
+static WsJsonToken
+scalar_done (WsJsonPull *self, WsJsonToken token)
+{
+  self->want = self->stack->len == 0 ? WANT_END : WANT_COMMA_OR_CLOSE;
+  return token;
+}
+
+static WsJsonToken
+read_value (WsJsonPull *self, int c, GError **error)
+{
+  switch (c)
+    {
+      case '{':
+      case '[':
+        self->pos++;
+        return open_container (self, (char) c, error);
+      case '"':
+        self->pos++;
+        return read_string (self, error) ? scalar_done (self, WS_JSON_STRING) : WS_JSON_ERROR;
+      case 't':
+        return read_literal (self, "true", error) ? scalar_done (self, WS_JSON_TRUE)
+                                                  : WS_JSON_ERROR;
+      case 'f':
+        return read_literal (self, "false", error) ? scalar_done (self, WS_JSON_FALSE)
+                                                   : WS_JSON_ERROR;
+      case 'n':
+        return read_literal (self, "null", error) ? scalar_done (self, WS_JSON_NULL)
+                                                  : WS_JSON_ERROR;
+      default:
+        if (c == '-' || g_ascii_isdigit (c))
+          return read_number (self, error) ? scalar_done (self, WS_JSON_NUMBER) : WS_JSON_ERROR;
+        ws_json_pull_fail (self, error, "expected a value, found '%c'", c);
+        return WS_JSON_ERROR;
+    }
+}
+
+static WsJsonToken
+read_key (WsJsonPull *self, int c, GError **error)
+{
+  if (c != '"')
+    {
+      ws_json_pull_fail (self, error, "expected a member's name in quotes, found '%c'", c);
+      return WS_JSON_ERROR;
+    }
+  self->pos++;
+  if (!read_string (self, error))
+    return WS_JSON_ERROR;
+  c = skip_space (self, error);
+  if (c < 0)
+    return truncated (self, error), WS_JSON_ERROR;
+  if (c != ':')
+    {
+      ws_json_pull_fail (self, error, "expected ':' after a member's name");
+      return WS_JSON_ERROR;
+    }
+  self->pos++;
+  self->want = WANT_VALUE;
+  return WS_JSON_KEY;
+}
+
+/**
+ * ws_json_pull_next:
+ *
+ * Returns: the next token; %WS_JSON_ERROR with @error set on malformed or
+ *   truncated input, a nesting deeper than the bound or a read error;
+ *   %WS_JSON_END once the document's value has been read
+ */
+WsJsonToken
+ws_json_pull_next (WsJsonPull *self, GError **error)
+{
+  int c = skip_space (self, error);
+
+  if (c < 0)
+    {
+      if (error != NULL && *error != NULL)
+        return WS_JSON_ERROR;
+      if (self->want == WANT_END)
+        return WS_JSON_END;
+      truncated (self, error);
+      return WS_JSON_ERROR;
+    }
+  switch (self->want)
+    {
+      case WANT_END:
+        ws_json_pull_fail (self, error, "more after the end of the JSON document");
+        return WS_JSON_ERROR;
+      case WANT_VALUE_OR_CLOSE:
+        if (c == ']')
+          return close_container (self, c, error);
+        return read_value (self, c, error);
+      case WANT_VALUE:
+        return read_value (self, c, error);
+      case WANT_KEY_OR_CLOSE:
+        if (c == '}')
+          return close_container (self, c, error);
+        return read_key (self, c, error);
+      case WANT_KEY:
+        return read_key (self, c, error);
+      case WANT_COMMA_OR_CLOSE:
+      default:
+        if (c == '}' || c == ']')
+          return close_container (self, c, error);
+        if (c != ',')
+          {
+            ws_json_pull_fail (self, error, "expected ',' or the end of an %s",
+                               self->stack->data[self->stack->len - 1] == '{' ? "object" : "array");
+            return WS_JSON_ERROR;
+          }
+        self->pos++;
+        self->want = self->stack->data[self->stack->len - 1] == '{' ? WANT_KEY : WANT_VALUE;
+        return ws_json_pull_next (self, error);
+    }
+}
+
+/**
+ * ws_json_pull_skip:
+ * @token: the token just read: a value's first
+ *
+ * Reads past the rest of the value that @token began (nothing for a
+ * scalar).
+ */
+gboolean
+ws_json_pull_skip (WsJsonPull *self, WsJsonToken token, GError **error)
+{
+  guint depth;
+
+  if (token == WS_JSON_ERROR)
+    return FALSE;
+  if (token != WS_JSON_BEGIN_OBJECT && token != WS_JSON_BEGIN_ARRAY)
+    return TRUE;
+  depth = self->stack->len;
+  while (self->stack->len >= depth)
+    {
+      WsJsonToken t = ws_json_pull_next (self, error);
+
+      if (t == WS_JSON_ERROR)
+        return FALSE;
+      if (t == WS_JSON_END)
+        return truncated (self, error);
+    }
+  return TRUE;
+}
+
+/* The last key, string or number read (transfer none: valid until the next token). */
+const char *
+ws_json_pull_text (const WsJsonPull *self)
+{
+  return self->text->str;
+}
+
+gsize
+ws_json_pull_text_len (const WsJsonPull *self)
+{
+  return self->text->len;
+}
+
+/* How many containers are open. */
+guint
+ws_json_pull_depth (const WsJsonPull *self)
+{
+  return self->stack->len;
+}
+
+/* The byte of the input (decompressed) the tokenizer stands at. */
+guint64
+ws_json_pull_offset (const WsJsonPull *self)
+{
+  return self->consumed + self->pos;
+}
