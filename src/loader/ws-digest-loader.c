@@ -174,7 +174,8 @@ ws_digest_loader_digest_file (const char *path, gboolean alone, GCancellable *ca
 
   g_return_val_if_fail (path != NULL, NULL);
 
-  run = ws_run_load (paths, WS_LOAD_ALL | WS_LOAD_NO_RANKS, cancellable, NULL, NULL, &error);
+  run = ws_run_load (paths, WS_LOAD_ALL | WS_LOAD_NO_RANKS | WS_LOAD_NO_SUMMARIES, cancellable,
+                     NULL, NULL, &error);
   if (g_cancellable_is_cancelled (cancellable))
     {
       g_ptr_array_unref (out);

@@ -556,8 +556,8 @@ load_rank (gpointer data, gpointer user_data)
 
   if (g_cancellable_is_cancelled (job->cancellable))
     return;
-  run = ws_run_load (paths, job->flags | WS_LOAD_NO_RANKS, job->cancellable, rank_progress, &rp,
-                     &error);
+  run = ws_run_load (paths, job->flags | WS_LOAD_NO_RANKS | WS_LOAD_NO_SUMMARIES, job->cancellable,
+                     rank_progress, &rp, &error);
   if (run != NULL)
     {
       job->pids[index] = ws_ranks_loader_main_pid (run);
@@ -736,7 +736,8 @@ load_job (const char *const *paths, WsLoadFlags flags, GCancellable *cancellable
     ws_load_relay_progress (0.98, _ ("Computing the summaries"), relay);
   else if (progress != NULL)
     progress (0.98, _ ("Computing the summaries"), progress_data);
-  ws_stats_set_summaries (merged);
+  if (!(flags & WS_LOAD_NO_SUMMARIES))
+    ws_stats_set_summaries (merged);
   return g_steal_pointer (&merged);
 }
 

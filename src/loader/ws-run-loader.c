@@ -847,7 +847,8 @@ ws_run_load (const char *const *paths, WsLoadFlags flags, GCancellable *cancella
         g_propagate_error (error, g_steal_pointer (&local));
       return NULL;
     }
-  ws_stats_set_summaries (run);
+  if (!(flags & WS_LOAD_NO_SUMMARIES))
+    ws_stats_set_summaries (run);
   return g_steal_pointer (&run);
 }
 
