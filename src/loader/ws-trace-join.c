@@ -232,11 +232,13 @@ ws_trace_join (WsRun *export, WsRun *trace, const char *export_path, const char 
   g_autofree char *first = export_line (export, export_name);
   WsRun *runs[2] = { export, trace };
   gint64 offsets[2] = { 0, 0 };
+  gboolean aligned;
   WsRun *joined;
 
   g_string_printf (line, _ ("%s: PyTorch profiler trace"), trace_name);
   trim_trace (export, trace, trace_name, line);
-  if (clock_offset (export, trace, &offsets[1]))
+  aligned = clock_offset (export, trace, &offsets[1]);
+  if (aligned)
     {
       g_autofree char *shift = count (offsets[1]);
 
@@ -248,7 +250,7 @@ ws_trace_join (WsRun *export, WsRun *trace, const char *export_path, const char 
     g_string_append (line, _ ("; no base time or session start: the clocks are not aligned"));
   shift_profiles (trace, offsets[1]);
   joined = ws_run_merge_views (runs, 2, offsets);
-  if (offsets[1] == 0 && export->prov.session_start_utc_ns <= 0)
+  if (!aligned)
     ws_run_add_warning (joined,
                         _ ("%s and %s record no common clock: the trace's times are "
                            "not aligned with the export's"),
