@@ -634,6 +634,15 @@ ws_ranks_describe (const WsRanks *self)
   return ws_ranks_describe_clock (self, NULL);
 }
 
+/* Whether the ranks were numbered by their traces' distributedInfo. */
+static gboolean
+by_trace (const WsRanks *self)
+{
+  const char *how = self->ranks->len > 0 ? g_array_index (self->ranks, WsRank, 0).how : NULL;
+
+  return how != NULL && g_str_has_prefix (how, "distributedInfo");
+}
+
 /**
  * ws_ranks_describe_clock:
  * @clock: (nullable): how the clocks were aligned, in words, where a
@@ -655,7 +664,8 @@ ws_ranks_describe_clock (const WsRanks *self, const char *clock)
         numbered = _ ("numbered by file name");
         break;
       case WS_RANK_BY_ENVIRONMENT:
-        numbered = _ ("numbered by the environment each export records");
+        numbered = by_trace (self) ? _ ("numbered by the distributedInfo each trace records")
+                                   : _ ("numbered by the environment each export records");
         break;
       case WS_RANK_BY_COMMAND:
         numbered = _ ("numbered by the command line each export records");
