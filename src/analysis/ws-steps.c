@@ -364,9 +364,11 @@ median (double *values, gsize n)
 
 /* Per process: the first step is warm-up, and so is a step that took
  * over SLOW_FACTOR × the median of the process's other steps.  A process
- * with one step has no warm-up to tell. */
+ * with one step has no warm-up to tell.  The steps of a PyTorch profiler
+ * trace are its schedule's active ones, the profiler's warm-up steps
+ * already behind them: only a slow one is warm-up (@first_warm FALSE). */
 static void
-mark_warmup (GArray *steps)
+mark_warmup (GArray *steps, gboolean first_warm)
 {
   g_autoptr (GHashTable) pids = g_hash_table_new (NULL, NULL);
   GHashTableIter iter;
@@ -405,7 +407,7 @@ mark_warmup (GArray *steps)
           if (s->pid != pid)
             continue;
           s->slow = !first && (double) s->wall > SLOW_FACTOR * med;
-          s->warmup = first || s->slow;
+          s->warmup = (first && first_warm) || s->slow;
           first = FALSE;
         }
     }
@@ -533,7 +535,7 @@ ws_steps_compute (const WsRun *run, const WsStepsOptions *options)
   self->pattern = range_name != NULL
                     ? g_strdup (range_name)
                     : pattern_of (ws_run_string (run, g_array_index (self->steps, WsStep, 0).name));
-  mark_warmup (self->steps);
+  mark_warmup (self->steps, g_strcmp0 (run->prov.kind, "kineto-json") != 0);
   for (guint i = 0; i < self->steps->len; i++)
     {
       if (g_array_index (self->steps, WsStep, i).warmup)

@@ -319,6 +319,10 @@ print_text (const WsRun *run, const char *path)
 
   g_string_append_printf (out, "%-16s%s\n", _ ("File:"), path);
   g_string_append_printf (out, "%-16s%s\n", _ ("Kind:"), kind_label (prov->kind));
+  /* A run read from an export and a trace of it: what each file gave. */
+  for (guint i = 0; i < prov->contributions->len; i++)
+    g_string_append_printf (out, "%-16s%s\n", i == 0 ? _ ("Read from:") : "",
+                            (const char *) g_ptr_array_index (prov->contributions, i));
   if (g_strcmp0 (prov->kind, "nvprof-sqlite") == 0)
     g_string_append_printf (out, "%-16s%s\n", _ ("Version:"),
                             prov->schema_version != NULL ? prov->schema_version : "?");
@@ -529,6 +533,11 @@ print_json (const WsRun *run, const char *path)
   if (run->ranks != NULL)
     add_ranks_json (builder, run->ranks);
   add_cpu_profiles_json (builder, run);
+  json_builder_set_member_name (builder, "contributions");
+  json_builder_begin_array (builder);
+  for (guint i = 0; i < prov->contributions->len; i++)
+    json_builder_add_string_value (builder, g_ptr_array_index (prov->contributions, i));
+  json_builder_end_array (builder);
   json_builder_set_member_name (builder, "warnings");
   json_builder_begin_array (builder);
   for (guint i = 0; i < prov->warnings->len; i++)

@@ -63,6 +63,9 @@ typedef struct
   gint64 n_other;           /* events of other categories */
 
   gboolean has_events, has_kineto_keys;
+  gboolean probe;    /* the header only: stop at "traceEvents" once the base time is read */
+  gboolean has_base; /* "baseTimeNanoseconds" was read */
+  gboolean stop;     /* the probe has what it needs */
 } KinetoReader;
 
 gboolean ws_kineto_read_events (KinetoReader *r, GError **error);

@@ -167,6 +167,14 @@ read_distributed (KinetoReader *r, GError **error)
 static gboolean
 read_top_member (KinetoReader *r, const char *key, GError **error)
 {
+  if (g_str_equal (key, "traceEvents") && r->probe)
+    {
+      /* Kineto writes its header first; a file that puts it after the
+       * events is read on until the base time is found. */
+      r->has_events = TRUE;
+      r->stop = r->has_base;
+      return r->stop || ws_json_pull_skip (r->pull, ws_json_pull_next (r->pull, error), error);
+    }
   if (g_str_equal (key, "traceEvents"))
     return ws_kineto_read_events (r, error);
   if (g_str_equal (key, "deviceProperties"))
@@ -186,7 +194,10 @@ read_top_member (KinetoReader *r, const char *key, GError **error)
 
       r->has_kineto_keys = TRUE;
       if (t == WS_JSON_NUMBER && ws_kineto_parse_int (ws_json_pull_text (r->pull), &v))
-        r->run->prov.session_start_utc_ns = v;
+        {
+          r->run->prov.session_start_utc_ns = v;
+          r->has_base = TRUE;
+        }
       return ws_json_pull_skip (r->pull, t, error);
     }
   if (g_str_equal (key, "schemaVersion") || g_str_equal (key, "traceName") ||
@@ -214,6 +225,8 @@ read_document (KinetoReader *r, GError **error)
 
       if (!read_top_member (r, key, error))
         return FALSE;
+      if (r->stop)
+        return TRUE;
     }
   if (t != WS_JSON_END_OBJECT || ws_json_pull_next (r->pull, error) != WS_JSON_END)
     return FALSE;
@@ -468,7 +481,9 @@ load (GInputStream *stream, const char *path, GCancellable *cancellable, KinetoR
   reader_init (r, run, path, cancellable);
   r->pull = ws_json_pull_new (stream, label, WS_JSON_MAX_DEPTH);
   ok = read_document (r, error);
-  if (ok)
+  if (ok && r->probe)
+    ws_run_add_file (run, path);
+  else if (ok)
     {
       ws_run_add_file (run, path);
       fill_run (r);
@@ -496,6 +511,42 @@ ws_kineto_reader_load_stream (GInputStream *stream, const char *path, GCancellab
   return load (stream, path, cancellable, &r, error);
 }
 
+/* @path's JSON, inflated where it is gzip (known by its magic bytes);
+ * @raw is the file, for the share read. */
+static GInputStream *
+open_trace (const char *path, GCancellable *cancellable, GFileInputStream **raw, GError **error)
+{
+  g_autoptr (GFile) file = g_file_new_for_path (path);
+  g_autoptr (GInputStream) buffered = NULL;
+  g_autoptr (GError) local = NULL;
+  const guint8 *head;
+  gsize len = 0;
+
+  *raw = g_file_read (file, cancellable, &local);
+  if (*raw == NULL)
+    {
+      g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_NOT_FOUND, "%s: %s", path,
+                   local->message);
+      return NULL;
+    }
+  buffered = g_buffered_input_stream_new (G_INPUT_STREAM (*raw));
+  if (g_buffered_input_stream_fill (G_BUFFERED_INPUT_STREAM (buffered), 2, cancellable, &local) < 0)
+    {
+      g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_FAILED, "%s: %s", path, local->message);
+      g_clear_object (raw);
+      return NULL;
+    }
+  head = g_buffered_input_stream_peek_buffer (G_BUFFERED_INPUT_STREAM (buffered), &len);
+  if (len >= 2 && head[0] == 0x1f && head[1] == 0x8b)
+    {
+      g_autoptr (GZlibDecompressor) gunzip =
+        g_zlib_decompressor_new (G_ZLIB_COMPRESSOR_FORMAT_GZIP);
+
+      return g_converter_input_stream_new (buffered, G_CONVERTER (gunzip));
+    }
+  return g_object_ref (buffered);
+}
+
 /**
  * ws_kineto_reader_load:
  * @path: a trace, `.json` or gzip-compressed (known by its magic bytes)
@@ -509,41 +560,45 @@ ws_kineto_reader_load (const char *path, GCancellable *cancellable, WsProgressFu
 {
   KinetoReader r = { 0 };
   g_autoptr (GFileInfo) info = NULL;
-  g_autoptr (GFile) file = g_file_new_for_path (path);
   g_autoptr (GFileInputStream) raw = NULL;
-  g_autoptr (GInputStream) buffered = NULL;
-  g_autoptr (GInputStream) stream = NULL;
-  g_autoptr (GError) local = NULL;
-  const guint8 *head;
-  gsize len = 0;
+  g_autoptr (GInputStream) stream = open_trace (path, cancellable, &raw, error);
 
-  raw = g_file_read (file, cancellable, &local);
-  if (raw == NULL)
-    {
-      g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_NOT_FOUND, "%s: %s", path,
-                   local->message);
-      return NULL;
-    }
-  buffered = g_buffered_input_stream_new (G_INPUT_STREAM (raw));
-  if (g_buffered_input_stream_fill (G_BUFFERED_INPUT_STREAM (buffered), 2, cancellable, &local) < 0)
-    {
-      g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_FAILED, "%s: %s", path, local->message);
-      return NULL;
-    }
-  head = g_buffered_input_stream_peek_buffer (G_BUFFERED_INPUT_STREAM (buffered), &len);
-  if (len >= 2 && head[0] == 0x1f && head[1] == 0x8b)
-    {
-      g_autoptr (GZlibDecompressor) gunzip =
-        g_zlib_decompressor_new (G_ZLIB_COMPRESSOR_FORMAT_GZIP);
-
-      stream = g_converter_input_stream_new (buffered, G_CONVERTER (gunzip));
-    }
-  else
-    stream = g_object_ref (buffered);
+  if (stream == NULL)
+    return NULL;
   info = g_file_input_stream_query_info (raw, G_FILE_ATTRIBUTE_STANDARD_SIZE, cancellable, NULL);
   r.progress = progress;
   r.progress_data = progress_data;
   r.file = G_SEEKABLE (raw);
   r.file_size = info != NULL ? g_file_info_get_size (info) : 0;
   return load (stream, path, cancellable, &r, error);
+}
+
+/**
+ * ws_kineto_reader_probe:
+ * @path: a trace, as for ws_kineto_reader_load()
+ *
+ * Reads a trace's header without its events: the devices,
+ * `distributedInfo` (prov.dist_rank, dist_world_size, dist_backend) and
+ * `baseTimeNanoseconds` (prov.session_start_utc_ns).  Kineto writes them
+ * before "traceEvents", where the probe stops; a trace that writes them
+ * after is read on, its events skipped, until the base time is found.
+ *
+ * Returns: (transfer full): a run with the provenance alone, or %NULL with
+ *   @error set
+ */
+WsRun *
+ws_kineto_reader_probe (const char *path, GCancellable *cancellable, GError **error)
+{
+  KinetoReader r = { 0 };
+  g_autoptr (GFileInputStream) raw = NULL;
+  g_autoptr (GInputStream) stream = open_trace (path, cancellable, &raw, error);
+  WsRun *run;
+
+  if (stream == NULL)
+    return NULL;
+  r.probe = TRUE;
+  run = load (stream, path, cancellable, &r, error);
+  if (run != NULL)
+    run->prov.kind = g_strdup ("kineto-json");
+  return run;
 }

@@ -13,4 +13,6 @@ WsRun *ws_kineto_reader_load (const char *path, GCancellable *cancellable, WsPro
 WsRun *ws_kineto_reader_load_stream (GInputStream *stream, const char *path,
                                      GCancellable *cancellable, GError **error);
 
+WsRun *ws_kineto_reader_probe (const char *path, GCancellable *cancellable, GError **error);
+
 G_END_DECLS

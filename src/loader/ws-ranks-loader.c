@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "ws-input.h"
+#include "ws-kineto-reader.h"
 #include "ws-load-relay.h"
 #include "ws-loader-error.h"
 #include "ws-ncu-match.h"
@@ -31,6 +32,14 @@ static gboolean
 is_nsys_report (const char *name)
 {
   return has_suffix_ci (name, ".nsys-rep") || has_suffix_ci (name, ".qdrep");
+}
+
+/* A PyTorch profiler trace, by its name and then its head. */
+static gboolean
+is_kineto_trace (const char *path)
+{
+  return (has_suffix_ci (path, ".json") || has_suffix_ci (path, ".json.gz")) &&
+         ws_input_detect (path, NULL) == WS_INPUT_KINETO;
 }
 
 static int
@@ -66,7 +75,7 @@ scan_folder (const char *folder, int depth, GPtrArray *out)
             scan_folder (path, depth - 1, out);
         }
       /* A damaged export is a rank too: reading it says what is wrong. */
-      else if (has_suffix_ci (base, ".sqlite"))
+      else if (has_suffix_ci (base, ".sqlite") || is_kineto_trace (path))
         g_ptr_array_add (out, g_steal_pointer (&path));
       else if (is_nsys_report (base))
         {
@@ -85,17 +94,48 @@ is_glob (const char *path)
   return strpbrk (path, "*?[") != NULL && !g_file_test (path, G_FILE_TEST_EXISTS);
 }
 
-/**
- * ws_ranks_loader_expand:
- * @paths: (array zero-terminated=1): exports and reports, folders of them,
- *   or globs (`out/rank*.sqlite`, for a shell that did not expand them)
- *
- * Returns: (transfer full) (element-type filename): the exports, in the
- * order given (a folder's and a glob's sorted by name), or %NULL with
- * @error set when there is none
- */
-GPtrArray *
-ws_ranks_loader_expand (const char *const *paths, GError **error)
+/* The ranks of a job are all nsys exports (or reports) or all PyTorch
+ * profiler traces: their clocks and processes are not read alike. */
+static gboolean
+check_one_kind (GPtrArray *files, GError **error)
+{
+  const char *trace = NULL, *export = NULL;
+
+  for (guint i = 0; i < files->len; i++)
+    {
+      const char *path = g_ptr_array_index (files, i);
+
+      if (is_kineto_trace (path))
+        trace = trace != NULL ? trace : path;
+      else
+        export = export != NULL ? export : path;
+    }
+  if (trace == NULL || export == NULL)
+    return TRUE;
+  g_set_error (error, WS_LOADER_ERROR, WS_LOADER_ERROR_FORMAT,
+               _ ("%s is a PyTorch profiler trace and %s an nsys export: the ranks of a job are "
+                  "all traces or all exports (one trace and one export of the same run open "
+                  "together as one run)"),
+               trace, export);
+  return FALSE;
+}
+
+/* What a rank's file records before its events: an export's provenance
+ * (ws_nsys_reader_probe()), a trace's header (ws_kineto_reader_probe());
+ * a report's nothing yet. */
+static WsRun *
+probe_file (const char *path, GCancellable *cancellable, GError **error)
+{
+  if (has_suffix_ci (path, ".sqlite"))
+    return ws_nsys_reader_probe (path, error);
+  if (is_kineto_trace (path))
+    return ws_kineto_reader_probe (path, cancellable, error);
+  return ws_run_new ();
+}
+
+/* ws_ranks_loader_expand() without its check of the files' kinds. */
+static GPtrArray *
+expand_files (const char *const *paths, GError **error)
 {
   g_autoptr (GPtrArray) out = g_ptr_array_new_with_free_func (g_free);
   g_autoptr (GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
@@ -118,7 +158,7 @@ ws_ranks_loader_expand (const char *const *paths, GError **error)
 
                 if (g_file_test (match, G_FILE_TEST_IS_DIR))
                   scan_folder (match, 3, out);
-                else if (is_nsys_report (match) ||
+                else if (is_nsys_report (match) || is_kineto_trace (match) ||
                          (has_suffix_ci (match, ".sqlite") && ws_nsys_reader_sniff (match, NULL)))
                   g_ptr_array_add (out, g_strdup (match));
               }
@@ -134,6 +174,7 @@ ws_ranks_loader_expand (const char *const *paths, GError **error)
             break;
           case WS_INPUT_NSYS_SQLITE:
           case WS_INPUT_NSYS_REPORT:
+          case WS_INPUT_KINETO:
             g_ptr_array_add (out, g_strdup (path));
             break;
           case WS_INPUT_NSYS_STATS_CSV:
@@ -152,10 +193,33 @@ ws_ranks_loader_expand (const char *const *paths, GError **error)
   if (unique->len == 0)
     {
       g_set_error (error, WS_LOADER_ERROR, WS_LOADER_ERROR_NO_DATA,
-                   "%s: no nsys export or report to open as a rank", paths[0]);
+                   "%s: no nsys export, report or PyTorch profiler trace to open as a rank",
+                   paths[0]);
       return NULL;
     }
   return g_steal_pointer (&unique);
+}
+
+/**
+ * ws_ranks_loader_expand:
+ * @paths: (array zero-terminated=1): exports and reports, folders of them,
+ *   or globs (`out/rank*.sqlite`, for a shell that did not expand them)
+ *
+ * Returns: (transfer full) (element-type filename): the exports, in the
+ * order given (a folder's and a glob's sorted by name), or %NULL with
+ * @error set when there is none
+ */
+GPtrArray *
+ws_ranks_loader_expand (const char *const *paths, GError **error)
+{
+  g_autoptr (GPtrArray) files = NULL;
+
+  g_return_val_if_fail (paths != NULL, NULL);
+
+  files = expand_files (paths, error);
+  if (files == NULL || !check_one_kind (files, error))
+    return NULL;
+  return g_steal_pointer (&files);
 }
 
 void
@@ -292,9 +356,13 @@ ws_ranks_loader_is_job (const char *const *paths, gboolean probe)
   for (guint i = 0; paths[i] != NULL; i++)
     folder_or_glob =
       folder_or_glob || is_glob (paths[i]) || g_file_test (paths[i], G_FILE_TEST_IS_DIR);
-  exports = ws_ranks_loader_expand (paths, NULL);
+  exports = expand_files (paths, NULL);
   if (exports == NULL || exports->len < 2)
     return FALSE;
+  /* One trace and one export are one run seen by both (ws_run_load());
+   * more files of both kinds are a job, which refuses them in one line. */
+  if (!check_one_kind (exports, NULL))
+    return exports->len > 2;
   /* Files of several launches are several runs, whatever folder holds
    * them. */
   {
@@ -306,19 +374,14 @@ ws_ranks_loader_is_job (const char *const *paths, gboolean probe)
   if (folder_or_glob)
     return TRUE;
   probes = g_ptr_array_new_with_free_func ((GDestroyNotify) ws_run_unref);
-  if (!probe)
+  /* A trace's header is read either way: it is the file's first bytes. */
+  for (guint i = 0; i < exports->len; i++)
     {
-      for (guint i = 0; i < exports->len; i++)
-        g_ptr_array_add (probes, ws_run_new ());
-    }
-  else
-    for (guint i = 0; i < exports->len; i++)
-      {
-        const char *path = g_ptr_array_index (exports, i);
-        WsRun *read = has_suffix_ci (path, ".sqlite") ? ws_nsys_reader_probe (path, NULL) : NULL;
+      const char *path = g_ptr_array_index (exports, i);
+      WsRun *read = probe || is_kineto_trace (path) ? probe_file (path, NULL, NULL) : NULL;
 
-        g_ptr_array_add (probes, read != NULL ? read : ws_run_new ());
-      }
+      g_ptr_array_add (probes, read != NULL ? read : ws_run_new ());
+    }
   ranks = ws_ranks_new_for_files ((const char *const *) exports->pdata,
                                   (WsRun *const *) probes->pdata, exports->len);
   return ranks->source == WS_RANK_BY_NAME || ranks->source == WS_RANK_BY_ENVIRONMENT;
@@ -403,6 +466,10 @@ ws_ranks_loader_gpus_of (const WsRun *run, guint32 pid)
             g_string_append_printf (out, _ (" on %s"), run->prov.host);
           if (where != NULL)
             g_string_append_printf (out, _ (" at %s"), where);
+          else
+            /* TRANSLATORS: a GPU known by its CUDA device number alone (a
+             * PyTorch profiler trace names no bus or UUID) */
+            g_string_append_printf (out, _ (" as device %d"), device);
         }
     }
   return out->len > 0 ? g_string_free (g_steal_pointer (&out), FALSE) : NULL;
@@ -604,13 +671,10 @@ probe_ranks (GPtrArray *exports, GCancellable *cancellable, GError **error)
 
       if (g_cancellable_set_error_if_cancelled (cancellable, error))
         return NULL;
-      if (has_suffix_ci (path, ".sqlite"))
-        {
-          probe = ws_nsys_reader_probe (path, error);
-          if (probe == NULL)
-            return NULL;
-        }
-      g_ptr_array_add (probes, probe != NULL ? probe : ws_run_new ());
+      probe = probe_file (path, cancellable, error);
+      if (probe == NULL)
+        return NULL;
+      g_ptr_array_add (probes, probe);
     }
   return ws_ranks_new_for_files ((const char *const *) exports->pdata,
                                  (WsRun *const *) probes->pdata, exports->len);

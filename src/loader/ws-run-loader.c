@@ -25,6 +25,7 @@
 #include "ws-manifest-reader.h"
 #include "ws-run-build.h"
 #include "ws-run-loader.h"
+#include "ws-trace-join.h"
 #include "ws-stats-build.h"
 #include "ws-stats.h"
 
@@ -531,6 +532,7 @@ typedef struct
   WsInputKind first_kind; /* the first file's kind, before reports were converted */
   const char *export;     /* the one export among @files, or NULL */
   WsInputKind export_kind;
+  const char *trace; /* a PyTorch profiler trace beside an nsys export, or NULL */
 } RunFiles;
 
 static void
@@ -619,6 +621,16 @@ pick_export (RunFiles *in, GPtrArray *ncu_paths, GArray *ncu_in_folder, GError *
       if (kind == WS_INPUT_NSYS_SQLITE || kind == WS_INPUT_NVPROF_SQLITE ||
           kind == WS_INPUT_NVPROF_TRACE || kind == WS_INPUT_KINETO)
         {
+          /* A trace and an nsys export of one run are read together. */
+          if (in->export != NULL && in->trace == NULL &&
+              ((kind == WS_INPUT_KINETO && in->export_kind == WS_INPUT_NSYS_SQLITE) ||
+               (kind == WS_INPUT_NSYS_SQLITE && in->export_kind == WS_INPUT_KINETO)))
+            {
+              in->trace = kind == WS_INPUT_KINETO ? path : in->export;
+              in->export = kind == WS_INPUT_KINETO ? in->export : path;
+              in->export_kind = WS_INPUT_NSYS_SQLITE;
+              continue;
+            }
           if (in->export != NULL)
             {
               const char *report = g_hash_table_lookup (in->reports, path);
@@ -674,6 +686,22 @@ read_profiled (RunFiles *in, GCancellable *cancellable, GError **error)
   return g_steal_pointer (&ncu);
 }
 
+/* @export's run with the PyTorch profiler trace of the same run
+ * (ws_trace_join()); NULL with @error set when the trace cannot be read. */
+static WsRun *
+join_trace (WsRun *export, RunFiles *in, GCancellable *cancellable, GError **error)
+{
+  const char *report = g_hash_table_lookup (in->reports, in->export);
+  WsRun *trace = ws_kineto_reader_load (in->trace, cancellable, NULL, NULL, error);
+
+  if (trace == NULL)
+    {
+      ws_run_unref (export);
+      return NULL;
+    }
+  return ws_trace_join (export, trace, report != NULL ? report : in->export, in->trace);
+}
+
 /* The run of the export, with @ncu matched to its kernels; or a run of the
  * profiled launches alone; or an empty run for the CSVs and profiles. */
 static WsRun *
@@ -706,6 +734,8 @@ read_events (RunFiles *in, WsNcuResults *ncu, WsLoadFlags flags, GCancellable *c
     run = ws_nvprof_reader_load (in->export, flags, cancellable, progress, reading, &local);
   else
     run = ws_nsys_reader_load (in->export, flags, cancellable, progress, reading, &local);
+  if (run != NULL && in->trace != NULL)
+    run = join_trace (run, in, cancellable, &local);
   if (run == NULL)
     {
       name_report (in->reports, local);

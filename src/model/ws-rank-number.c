@@ -13,7 +13,7 @@
 char *
 ws_rank_number_file_stem (const char *path)
 {
-  static const char *const exts[] = { ".xz", ".gz", ".sqlite", ".nsys-rep", ".qdrep" };
+  static const char *const exts[] = { ".xz", ".gz", ".sqlite", ".nsys-rep", ".qdrep", ".json" };
   char *base = g_path_get_basename (path);
   gboolean again = TRUE;
 

@@ -323,6 +323,60 @@ note_alignment (WsRanks *self, const char *unaligned_file)
     }
 }
 
+/* A PyTorch profiler trace's own rank (its "distributedInfo"), for
+ * every file or none. */
+static gboolean
+number_by_trace (WsRun *const *probes, guint n, guint *numbers, gboolean *found, GStrv hows)
+{
+  for (guint i = 0; i < n; i++)
+    {
+      const WsProvenance *prov = probes != NULL && probes[i] != NULL ? &probes[i]->prov : NULL;
+
+      found[i] = prov != NULL && prov->dist_rank >= 0;
+      if (!found[i])
+        return FALSE;
+      numbers[i] = (guint) prov->dist_rank;
+      g_free (hows[i]);
+      hows[i] = g_strdup_printf ("distributedInfo rank %d", prov->dist_rank);
+    }
+  return n > 0 && distinct (numbers, found, n);
+}
+
+/* Each file's rank number, and where it was found: by the trace's own
+ * rank, the file names, the environment, the command line, or the order
+ * given (WS_RANK_BY_ORDER, @numbers left to the caller). */
+static WsRankSource
+number_files (const char *const *files, WsRun *const *probes, guint n, guint *numbers,
+              gboolean *found, GStrv hows)
+{
+  WsRankSource source;
+
+  if (number_by_trace (probes, n, numbers, found, hows))
+    return WS_RANK_BY_ENVIRONMENT;
+  for (source = WS_RANK_BY_NAME; source < WS_RANK_BY_ORDER; source++)
+    {
+      for (guint i = 0; i < n; i++)
+        {
+          const WsProvenance *prov = probes != NULL && probes[i] != NULL ? &probes[i]->prov : NULL;
+
+          g_clear_pointer (&hows[i], g_free);
+          if (source == WS_RANK_BY_NAME)
+            found[i] = ws_rank_number_from_name (files[i], &numbers[i], &hows[i]);
+          else if (source == WS_RANK_BY_ENVIRONMENT)
+            found[i] =
+              prov != NULL &&
+              (ws_rank_number_from_env (prov->target_env, &numbers[i], &hows[i]) ||
+               ws_rank_number_from_thread_name (prov->thread_rank_name, &numbers[i], &hows[i]));
+          else
+            found[i] = prov != NULL &&
+                       ws_rank_number_from_command (prov->target_command, &numbers[i], &hows[i]);
+        }
+      if (distinct (numbers, found, n))
+        break;
+    }
+  return source;
+}
+
 /**
  * ws_ranks_new_for_files:
  * @files: (array length=n): the exports, as given
@@ -350,27 +404,7 @@ ws_ranks_new_for_files (const char *const *files, WsRun *const *probes, guint n)
 
   g_return_val_if_fail (files != NULL, NULL);
 
-  for (self->source = WS_RANK_BY_NAME; self->source < WS_RANK_BY_ORDER; self->source++)
-    {
-      for (guint i = 0; i < n; i++)
-        {
-          const WsProvenance *prov = probes != NULL && probes[i] != NULL ? &probes[i]->prov : NULL;
-
-          g_clear_pointer (&hows[i], g_free);
-          if (self->source == WS_RANK_BY_NAME)
-            found[i] = ws_rank_number_from_name (files[i], &numbers[i], &hows[i]);
-          else if (self->source == WS_RANK_BY_ENVIRONMENT)
-            found[i] =
-              prov != NULL &&
-              (ws_rank_number_from_env (prov->target_env, &numbers[i], &hows[i]) ||
-               ws_rank_number_from_thread_name (prov->thread_rank_name, &numbers[i], &hows[i]));
-          else
-            found[i] = prov != NULL &&
-                       ws_rank_number_from_command (prov->target_command, &numbers[i], &hows[i]);
-        }
-      if (distinct (numbers, found, n))
-        break;
-    }
+  self->source = number_files (files, probes, n, numbers, found, hows);
   if (self->source == WS_RANK_BY_ORDER)
     for (guint i = 0; i < n; i++)
       {
@@ -392,6 +426,8 @@ ws_ranks_new_for_files (const char *const *files, WsRun *const *probes, guint n)
           rank.host = g_strdup (prov->host);
           rank.job = ws_rank_number_job (prov->target_env);
           rank.world_size = ws_rank_number_world_size (prov->target_env);
+          if (rank.world_size == 0 && prov->dist_world_size > 0)
+            rank.world_size = prov->dist_world_size;
           rank.session_start = prov->session_start_utc_ns;
         }
       if (rank.session_start > 0)
@@ -598,6 +634,15 @@ ws_ranks_describe (const WsRanks *self)
   return ws_ranks_describe_clock (self, NULL);
 }
 
+/* Whether the ranks were numbered by their traces' distributedInfo. */
+static gboolean
+by_trace (const WsRanks *self)
+{
+  const char *how = self->ranks->len > 0 ? g_array_index (self->ranks, WsRank, 0).how : NULL;
+
+  return how != NULL && g_str_has_prefix (how, "distributedInfo");
+}
+
 /**
  * ws_ranks_describe_clock:
  * @clock: (nullable): how the clocks were aligned, in words, where a
@@ -619,7 +664,8 @@ ws_ranks_describe_clock (const WsRanks *self, const char *clock)
         numbered = _ ("numbered by file name");
         break;
       case WS_RANK_BY_ENVIRONMENT:
-        numbered = _ ("numbered by the environment each export records");
+        numbered = by_trace (self) ? _ ("numbered by the distributedInfo each trace records")
+                                   : _ ("numbered by the environment each export records");
         break;
       case WS_RANK_BY_COMMAND:
         numbered = _ ("numbered by the command line each export records");

@@ -126,12 +126,13 @@ typedef struct
   WsRun *const *runs;
   guint n;
   const gint64 *offsets;
-  guint32 **strings;    /* per run: its string id -> ours */
-  guint32 **domains;    /* per run: its domain index -> ours */
-  guint32 *thread_base; /* per run: where its threads start in ours */
-  guint32 *stream_base; /* per run: where its streams start */
-  guint32 *config_base; /* per run: where its launch configurations start */
-  GHashTable **devices; /* per run: its device id + 1 -> ours + 1 */
+  guint32 **strings;     /* per run: its string id -> ours */
+  guint32 **domains;     /* per run: its domain index -> ours */
+  guint32 **thread_maps; /* per run: its thread index -> ours */
+  gboolean one_process;  /* views of one run: pids and threads shared (ws_run_merge_views()) */
+  guint32 *stream_base;  /* per run: where its streams start */
+  guint32 *config_base;  /* per run: where its launch configurations start */
+  GHashTable **devices;  /* per run: its device id + 1 -> ours + 1 */
 } MergeMaps;
 
 static guint32
@@ -302,7 +303,7 @@ merge_api (WsRun *out, const MergeMaps *m, gpointer *cols)
   GATHER (&out->api, api, start, gint64, SHIFT, NULL, NULL);
   GATHER (&out->api, api, end, gint64, SHIFT, NULL, NULL);
   GATHER (&out->api, api, name, guint32, MAP, m->strings, NULL);
-  GATHER (&out->api, api, thread, guint32, BASE, NULL, m->thread_base);
+  GATHER (&out->api, api, thread, guint32, MAP, m->thread_maps, NULL);
   GATHER (&out->api, api, correlation, guint32, COPY, NULL, NULL);
   GATHER (&out->api, api, return_value, gint32, COPY, NULL, NULL);
   order_clear (&order);
@@ -327,7 +328,7 @@ merge_nvtx (WsRun *out, const MergeMaps *m, gpointer *cols)
   GATHER (&out->nvtx, nvtx, start, gint64, SHIFT, NULL, NULL);
   GATHER (&out->nvtx, nvtx, end, gint64, SHIFT, NULL, NULL);
   GATHER (&out->nvtx, nvtx, name, guint32, MAP, m->strings, NULL);
-  GATHER (&out->nvtx, nvtx, thread, guint32, BASE, NULL, m->thread_base);
+  GATHER (&out->nvtx, nvtx, thread, guint32, MAP, m->thread_maps, NULL);
   GATHER (&out->nvtx, nvtx, color, guint32, COPY, NULL, NULL);
   GATHER (&out->nvtx, nvtx, domain, guint16, MAP, m->domains, NULL);
   /* Depth is a row within the range's own thread: threads stay apart. */
@@ -345,7 +346,7 @@ merge_nvtx (WsRun *out, const MergeMaps *m, gpointer *cols)
   out->marks.n = order.n;
   GATHER (&out->marks, marks, time, gint64, SHIFT, NULL, NULL);
   GATHER (&out->marks, marks, name, guint32, MAP, m->strings, NULL);
-  GATHER (&out->marks, marks, thread, guint32, BASE, NULL, m->thread_base);
+  GATHER (&out->marks, marks, thread, guint32, MAP, m->thread_maps, NULL);
   GATHER (&out->marks, marks, color, guint32, COPY, NULL, NULL);
   GATHER (&out->marks, marks, domain, guint16, MAP, m->domains, NULL);
   order_clear (&order);
@@ -371,7 +372,7 @@ merge_osrt (WsRun *out, const MergeMaps *m, gpointer *cols)
   GATHER (&out->osrt, osrt, start, gint64, SHIFT, NULL, NULL);
   GATHER (&out->osrt, osrt, end, gint64, SHIFT, NULL, NULL);
   GATHER (&out->osrt, osrt, name, guint32, MAP, m->strings, NULL);
-  GATHER (&out->osrt, osrt, thread, guint32, BASE, NULL, m->thread_base);
+  GATHER (&out->osrt, osrt, thread, guint32, MAP, m->thread_maps, NULL);
   order_clear (&order);
 }
 
@@ -539,6 +540,50 @@ merge_gpus (WsRun *out, MergeMaps *m)
     }
 }
 
+/* @r's threads into @out's, each mapped (m->thread_maps[r]); in views of
+ * one run, a thread both record (its pid and tid) is one thread, named by
+ * the first run that names it. */
+static void
+merge_threads (WsRun *out, MergeMaps *m, guint r, GHashTable *map)
+{
+  WsRun *run = m->runs[r];
+  g_autoptr (GHashTable) known = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+
+  m->thread_maps[r] = g_new0 (guint32, MAX (run->threads->len, 1));
+  for (guint i = 0; m->one_process && i < out->threads->len; i++)
+    {
+      const WsThread *t = &g_array_index (out->threads, WsThread, i);
+      gint64 *key = g_new (gint64, 1);
+
+      *key = ((gint64) t->pid << 32) | t->tid;
+      g_hash_table_insert (known, key, GUINT_TO_POINTER (i + 1));
+    }
+  for (guint i = 0; i < run->threads->len; i++)
+    {
+      WsThread thread = g_array_index (run->threads, WsThread, i);
+      gint64 key;
+      guint found;
+
+      thread.pid = ws_run_merge_map_pid (map, thread.pid);
+      thread.global_tid =
+        (thread.global_tid & ~(G_GINT64_CONSTANT (0xffffff) << 24)) | ((gint64) thread.pid << 24);
+      thread.name = map_value (thread.name, m->strings[r]);
+      key = ((gint64) thread.pid << 32) | thread.tid;
+      found = GPOINTER_TO_UINT (g_hash_table_lookup (known, &key));
+      if (found > 0)
+        {
+          WsThread *same = &g_array_index (out->threads, WsThread, found - 1);
+
+          if (same->name == WS_STRING_NONE)
+            same->name = thread.name;
+          m->thread_maps[r][i] = found - 1;
+          continue;
+        }
+      m->thread_maps[r][i] = out->threads->len;
+      g_array_append_val (out->threads, thread);
+    }
+}
+
 /* Pids that two exports share (containers, other machines) are renumbered
  * in the later export, to the next pid free in the merged run. */
 static void
@@ -564,24 +609,13 @@ merge_processes (WsRun *out, MergeMaps *m, GHashTable **pid_maps)
 
           if (g_hash_table_contains (map, GUINT_TO_POINTER (pid + 1)))
             continue;
-          while (g_hash_table_contains (used, GUINT_TO_POINTER (ours + 1)))
+          while (!m->one_process && g_hash_table_contains (used, GUINT_TO_POINTER (ours + 1)))
             ours = (ours + 1) & 0xffffff;
           g_hash_table_add (used, GUINT_TO_POINTER (ours + 1));
           g_hash_table_insert (map, GUINT_TO_POINTER (pid + 1), GUINT_TO_POINTER (ours + 1));
         }
       pid_maps[r] = map;
-
-      m->thread_base[r] = out->threads->len;
-      for (guint i = 0; i < run->threads->len; i++)
-        {
-          WsThread thread = g_array_index (run->threads, WsThread, i);
-
-          thread.pid = ws_run_merge_map_pid (map, thread.pid);
-          thread.global_tid = (thread.global_tid & ~(G_GINT64_CONSTANT (0xffffff) << 24)) |
-                              ((gint64) thread.pid << 24);
-          thread.name = map_value (thread.name, m->strings[r]);
-          g_array_append_val (out->threads, thread);
-        }
+      merge_threads (out, m, r, map);
       m->stream_base[r] = out->streams->len;
       for (guint i = 0; i < run->streams->len; i++)
         {
@@ -601,6 +635,8 @@ merge_processes (WsRun *out, MergeMaps *m, GHashTable **pid_maps)
           WsProcess process = g_array_index (run->prov.processes, WsProcess, i);
 
           process.pid = ws_run_merge_map_pid (map, process.pid);
+          if (m->one_process && ws_run_process_name (out, process.pid) != NULL)
+            continue;
           process.name = g_strdup (process.name);
           g_array_append_val (out->prov.processes, process);
         }
@@ -672,6 +708,9 @@ merge_provenance (WsRun *out, const MergeMaps *m)
         out->prov.session_start_utc_ns = run->prov.session_start_utc_ns;
       for (guint i = 0; i < run->prov.files->len; i++)
         g_ptr_array_add (out->prov.files, g_strdup (g_ptr_array_index (run->prov.files, i)));
+      for (guint i = 0; i < run->prov.contributions->len; i++)
+        g_ptr_array_add (out->prov.contributions,
+                         g_strdup (g_ptr_array_index (run->prov.contributions, i)));
       for (guint i = 0; i < run->prov.warnings->len; i++)
         g_ptr_array_add (
           out->prov.warnings,
@@ -701,17 +740,9 @@ merge_provenance (WsRun *out, const MergeMaps *m)
     }
 }
 
-/**
- * ws_run_merge:
- * @runs: (array length=n): the runs, each held only by the caller
- * @offsets: (array length=n): ns added to each run's clock
- * @pid_maps: (out) (array length=n) (transfer full) (optional): for each
- *   run, its pids to the merged run's (ws_run_merge_map_pid())
- *
- * Returns: (transfer full): one run holding every event of @runs
- */
-WsRun *
-ws_run_merge (WsRun *const *runs, guint n, const gint64 *offsets, GHashTable **pid_maps)
+static WsRun *
+merge (WsRun *const *runs, guint n, const gint64 *offsets, gboolean one_process,
+       GHashTable **pid_maps)
 {
   g_autoptr (WsRun) out = ws_run_new ();
   g_autofree gpointer *cols = g_new0 (gpointer, MAX (n, 1));
@@ -726,7 +757,8 @@ ws_run_merge (WsRun *const *runs, guint n, const gint64 *offsets, GHashTable **p
   m.offsets = offsets;
   m.strings = g_new0 (guint32 *, n);
   m.domains = g_new0 (guint32 *, n);
-  m.thread_base = g_new0 (guint32, n);
+  m.thread_maps = g_new0 (guint32 *, n);
+  m.one_process = one_process;
   m.stream_base = g_new0 (guint32, n);
   m.config_base = g_new0 (guint32, n);
   m.devices = g_new0 (GHashTable *, n);
@@ -763,11 +795,47 @@ ws_run_merge (WsRun *const *runs, guint n, const gint64 *offsets, GHashTable **p
     }
   g_free (m.strings);
   g_free (m.domains);
-  g_free (m.thread_base);
+  for (guint r = 0; r < n; r++)
+    g_free (m.thread_maps[r]);
+  g_free (m.thread_maps);
   g_free (m.stream_base);
   g_free (m.config_base);
   g_free (m.devices);
   return g_steal_pointer (&out);
+}
+
+/**
+ * ws_run_merge:
+ * @runs: (array length=n): the runs, each held only by the caller
+ * @offsets: (array length=n): ns added to each run's clock
+ * @pid_maps: (out) (array length=n) (transfer full) (optional): for each
+ *   run, its pids to the merged run's (ws_run_merge_map_pid())
+ *
+ * Returns: (transfer full): one run holding every event of @runs
+ */
+WsRun *
+ws_run_merge (WsRun *const *runs, guint n, const gint64 *offsets, GHashTable **pid_maps)
+{
+  return merge (runs, n, offsets, FALSE, pid_maps);
+}
+
+/**
+ * ws_run_merge_views:
+ * @runs: (array length=n): what several tools recorded of one run (an nsys
+ *   export and a PyTorch profiler trace of the same process), each held
+ *   only by the caller, none holding a table another holds
+ * @offsets: (array length=n): ns that put each on the first's clock
+ *
+ * As ws_run_merge(), except that the runs are one run seen by several
+ * tools: a pid is the same process in each, and a thread of the same pid
+ * and tid the same thread.
+ *
+ * Returns: (transfer full): one run holding every event of @runs
+ */
+WsRun *
+ws_run_merge_views (WsRun *const *runs, guint n, const gint64 *offsets)
+{
+  return merge (runs, n, offsets, TRUE, NULL);
 }
 
 /* @pid of a merged run's source, as the merged run has it. */

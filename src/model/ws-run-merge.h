@@ -18,6 +18,7 @@ G_BEGIN_DECLS
  * to each and unref them afterwards. */
 WsRun *ws_run_merge (WsRun *const *runs, guint n, const gint64 *offsets, GHashTable **pid_maps);
 
+WsRun *ws_run_merge_views (WsRun *const *runs, guint n, const gint64 *offsets);
 guint32 ws_run_merge_map_pid (GHashTable *pid_map, guint32 pid);
 
 G_END_DECLS

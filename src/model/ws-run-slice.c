@@ -214,6 +214,8 @@ copy_provenance (WsProvenance *to, const WsProvenance *from)
   to->processes = g_array_ref (from->processes);
   for (guint i = 0; i < from->warnings->len; i++)
     g_ptr_array_add (to->warnings, g_strdup (g_ptr_array_index (from->warnings, i)));
+  for (guint i = 0; i < from->contributions->len; i++)
+    g_ptr_array_add (to->contributions, g_strdup (g_ptr_array_index (from->contributions, i)));
   to->capture_command = g_strdup (from->capture_command);
   to->capture_env = g_strdupv (from->capture_env);
   to->target_command = g_strdup (from->target_command);

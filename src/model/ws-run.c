@@ -66,6 +66,7 @@ ws_run_new (void)
   self->prov.processes = g_array_new (FALSE, TRUE, sizeof (WsProcess));
   g_array_set_clear_func (self->prov.processes, process_clear);
   self->prov.warnings = g_ptr_array_new_with_free_func (g_free);
+  self->prov.contributions = g_ptr_array_new_with_free_func (g_free);
   self->prov.dist_rank = -1;
   self->prov.dist_world_size = -1;
 
@@ -130,6 +131,7 @@ provenance_clear (WsProvenance *prov)
   g_clear_pointer (&prov->gpus, g_array_unref);
   g_clear_pointer (&prov->processes, g_array_unref);
   g_clear_pointer (&prov->warnings, g_ptr_array_unref);
+  g_clear_pointer (&prov->contributions, g_ptr_array_unref);
   g_clear_pointer (&prov->capture_command, g_free);
   g_clear_pointer (&prov->capture_env, g_strfreev);
   g_clear_pointer (&prov->capture, ws_capture_record_free);

@@ -295,6 +295,9 @@ typedef struct
   gint dist_rank;
   gint dist_world_size;
   char *dist_backend; /* "nccl", "gloo", … */
+  /* char *: for a run read from several views of it (an nsys export and a
+   * PyTorch profiler trace), what each file gave, one line per file */
+  GPtrArray *contributions;
 } WsProvenance;
 
 struct _WsRun

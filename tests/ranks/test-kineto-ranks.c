@@ -1,0 +1,325 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <glib/gstdio.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ws-kineto-reader.h"
+#include "ws-ranks-loader.h"
+#include "ws-run.h"
+#include "ws-test-util.h"
+
+/* Issue 33, item 3: the PyTorch profiler traces of one job open as one
+ * job.  tests/data/kineto/captures/ddp2_rank{0,1}.json.gz are a 2-rank
+ * NCCL DDP run on two H200s whose rank 1 sleeps 25 ms in `data` each step;
+ * tests/ranks/kineto-ranks.py finds the straggler from the JSON alone (the
+ * ranks' arrivals at each step's first all-reduce on the shared trace
+ * clock), and `warpscope-cli ranks --format csv` must agree: over the two
+ * files, their folder, a glob, and a digest of them made with threads and
+ * with MPI. */
+
+static char *tmp;
+
+static char *
+trace (const char *name)
+{
+  return ws_test_data ("kineto", "captures", name, NULL);
+}
+
+/* kineto-ranks.py's lines, split at tabs; NULL (the test skipped) without
+ * python3 or the traces. */
+static GPtrArray *
+truths (void)
+{
+  const char *srcdir = g_getenv ("G_TEST_SRCDIR");
+  g_autofree char *script = g_build_filename (srcdir != NULL ? srcdir : SOURCE_DIR "/tests",
+                                              "ranks", "kineto-ranks.py", NULL);
+  g_autofree char *python = g_find_program_in_path ("python3");
+  g_autofree char *r0 = trace ("ddp2_rank0.json.gz");
+  g_autofree char *r1 = trace ("ddp2_rank1.json.gz");
+  g_autofree char *out = NULL;
+  g_auto (GStrv) lines = NULL;
+  GPtrArray *rows;
+
+  if (!g_file_test (r0, G_FILE_TEST_EXISTS))
+    {
+      g_test_skip ("no tests/data/kineto/captures/ddp2_rank0.json.gz");
+      return NULL;
+    }
+  if (python == NULL)
+    {
+      g_test_skip ("python3 is not installed (build-aux/warpscope-dev installs it)");
+      return NULL;
+    }
+  {
+    const char *argv[] = { python, script, r0, r1, NULL };
+
+    g_assert_cmpint (ws_test_run (argv, &out, NULL), ==, 0);
+  }
+  rows = g_ptr_array_new_with_free_func ((GDestroyNotify) g_strfreev);
+  lines = g_strsplit (out, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    if (lines[i][0] != '\0')
+      g_ptr_array_add (rows, g_strsplit (lines[i], "\t", -1));
+  return rows;
+}
+
+static char **
+truth (GPtrArray *rows, const char *kind, const char *name, const char *rank)
+{
+  for (guint i = 0; i < rows->len; i++)
+    {
+      char **row = g_ptr_array_index (rows, i);
+
+      if (g_str_equal (row[0], kind) && (name == NULL || g_str_equal (row[1], name)) &&
+          (rank == NULL || g_str_equal (row[2], rank)))
+        return row;
+    }
+  return NULL;
+}
+
+/* The range whose median per step the straggler spends most beyond the
+ * other rank. */
+static const char *
+late_range (GPtrArray *rows, const char *straggler, const char *other)
+{
+  const char *best = NULL;
+  gint64 best_extra = 0;
+
+  for (guint i = 0; i < rows->len; i++)
+    {
+      char **row = g_ptr_array_index (rows, i);
+      char **theirs;
+      gint64 extra;
+
+      if (!g_str_equal (row[0], "range") || !g_str_equal (row[2], straggler))
+        continue;
+      theirs = truth (rows, "range", row[1], other);
+      extra = g_ascii_strtoll (row[3], NULL, 10) -
+              (theirs != NULL ? g_ascii_strtoll (theirs[3], NULL, 10) : 0);
+      if (best == NULL || extra > best_extra)
+        {
+          best = row[1];
+          best_extra = extra;
+        }
+    }
+  return best;
+}
+
+/* `ranks --format csv` over @args: its closing line, "straggler: rank 1,
+ * +N ns per step, in data", against the script's. */
+static void
+assert_straggler (GPtrArray *t, const char *const *args)
+{
+  g_autofree char *out = ws_test_cli_expect (args, 0, NULL);
+  const char *line = strstr (out, "straggler: rank ");
+  char **want = truth (t, "straggler", NULL, NULL);
+  g_autofree char *range = NULL;
+  guint rank = 0;
+  gint64 late = 0, want_late;
+
+  g_assert_nonnull (want);
+  g_assert_nonnull (line);
+  g_assert_cmpint (
+    sscanf (line, "straggler: rank %u, +%" G_GINT64_FORMAT " ns per step", &rank, &late), ==, 2);
+  g_assert_cmpuint (rank, ==, (guint) atoi (want[1]));
+  /* Both clocks are the traces' own; warpscope aligns them on the
+   * collectives' ends, which moves a rank by microseconds. */
+  want_late = g_ascii_strtoll (want[2], NULL, 10);
+  g_test_message ("lateness: warpscope %" G_GINT64_FORMAT " ns, Python %" G_GINT64_FORMAT " ns",
+                  late, want_late);
+  g_assert_cmpint (ABS (late - want_late), <=, want_late / 100);
+  range =
+    g_strdup_printf (" in %s\n", late_range (t, want[1], g_str_equal (want[1], "0") ? "1" : "0"));
+  /* The planted sleep: rank 1's `data`. */
+  g_assert_cmpstr (want[1], ==, "1");
+  g_assert_cmpstr (late_range (t, "1", "0"), ==, "data");
+  g_assert_nonnull (strstr (line, range));
+  /* The file of each rank by its distributedInfo. */
+  g_assert_nonnull (strstr (out, "\n0,"));
+  g_assert_nonnull (strstr (out, "ddp2_rank0.json.gz,python,"));
+  g_assert_nonnull (strstr (out, "\n1,"));
+  g_assert_nonnull (strstr (out, "ddp2_rank1.json.gz,python,"));
+}
+
+static void
+test_straggler (void)
+{
+  g_autoptr (GPtrArray) t = truths ();
+  g_autofree char *r0 = trace ("ddp2_rank0.json.gz");
+  g_autofree char *r1 = trace ("ddp2_rank1.json.gz");
+
+  if (t == NULL)
+    return;
+  for (guint s = 2; s <= 4; s++)
+    {
+      g_autofree char *name = g_strdup_printf ("ProfilerStep#%u", s);
+
+      g_assert_nonnull (truth (t, "step", name, NULL));
+    }
+  {
+    const char *args[] = { "ranks", "--format", "csv", r0, r1, NULL };
+
+    assert_straggler (t, args);
+  }
+}
+
+/* A folder of the traces and a glob of them are the same job. */
+static void
+test_folder_and_glob (void)
+{
+  g_autoptr (GPtrArray) t = truths ();
+  g_autofree char *job = g_build_filename (tmp, "job", NULL);
+  g_autofree char *glob = g_build_filename (job, "ddp2_*.json.gz", NULL);
+
+  if (t == NULL)
+    return;
+  g_assert_cmpint (g_mkdir_with_parents (job, 0755), ==, 0);
+  for (guint r = 0; r < 2; r++)
+    {
+      g_autofree char *name = g_strdup_printf ("ddp2_rank%u.json.gz", r);
+      g_autofree char *from = trace (name);
+      g_autofree char *copy = ws_test_copy_to_tmp (from, name);
+      g_autofree char *to = g_build_filename (job, name, NULL);
+
+      g_assert_cmpint (g_rename (copy, to), ==, 0);
+    }
+  {
+    const char *args[] = { "ranks", "--format", "csv", job, NULL };
+
+    assert_straggler (t, args);
+  }
+  {
+    const char *args[] = { "ranks", "--format", "csv", glob, NULL };
+
+    assert_straggler (t, args);
+  }
+}
+
+/* A digest of the traces, with threads and under mpirun, holds the same
+ * straggler. */
+static void
+test_digest (void)
+{
+  g_autoptr (GPtrArray) t = truths ();
+  g_autofree char *r0 = trace ("ddp2_rank0.json.gz");
+  g_autofree char *r1 = trace ("ddp2_rank1.json.gz");
+  g_autofree char *threads = g_build_filename (tmp, "threads.wsdigest", NULL);
+  g_autofree char *mpi = g_build_filename (tmp, "mpi.wsdigest", NULL);
+  g_autofree char *mpirun = g_find_program_in_path ("mpirun");
+
+  if (t == NULL)
+    return;
+  {
+    const char *args[] = { "digest", "-o", threads, r0, r1, NULL };
+    g_autofree char *out = ws_test_cli_expect (args, 0, NULL);
+    const char *ranks[] = { "ranks", "--format", "csv", threads, NULL };
+
+    g_assert_nonnull (strstr (out, "2 of 2 exports digested"));
+    assert_straggler (t, ranks);
+  }
+  if (!HAVE_MPI || mpirun == NULL)
+    {
+      g_test_message ("no mpirun or no MPI build: digest --mpi not run");
+      return;
+    }
+  {
+    const char *argv[] = { mpirun,
+                           "--oversubscribe",
+                           "-x",
+                           "ASAN_OPTIONS=detect_leaks=0:abort_on_error=1",
+                           "--allow-run-as-root",
+                           "-n",
+                           "3",
+                           ws_test_cli (),
+                           "digest",
+                           "--mpi",
+                           "-o",
+                           mpi,
+                           r0,
+                           r1,
+                           NULL };
+    const char *ranks[] = { "ranks", "--format", "csv", mpi, NULL };
+    g_autofree char *out = NULL;
+
+    g_assert_cmpint (ws_test_run (argv, &out, NULL), ==, 0);
+    g_assert_nonnull (strstr (out, "(mpi 3 processes)"));
+    assert_straggler (t, ranks);
+  }
+}
+
+/* The header alone: the rank, world size, backend and base time, no
+ * event. */
+static void
+test_probe (void)
+{
+  g_autofree char *r1 = trace ("ddp2_rank1.json.gz");
+  g_autoptr (GError) error = NULL;
+  g_autoptr (WsRun) probe = NULL;
+
+  if (!g_file_test (r1, G_FILE_TEST_EXISTS))
+    {
+      g_test_skip ("no tests/data/kineto/captures/ddp2_rank1.json.gz");
+      return;
+    }
+  probe = ws_kineto_reader_probe (r1, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (probe->prov.dist_rank, ==, 1);
+  g_assert_cmpint (probe->prov.dist_world_size, ==, 2);
+  g_assert_cmpstr (probe->prov.dist_backend, ==, "nccl");
+  g_assert_cmpint (probe->prov.session_start_utc_ns, ==, G_GINT64_CONSTANT (1790857026000000000));
+  g_assert_cmpuint (probe->kernels.n, ==, 0);
+  g_assert_cmpuint (probe->prov.gpus->len, ==, 2);
+}
+
+/* Traces and nsys exports in one job: one line that says so. */
+static void
+test_mixed_refused (void)
+{
+  g_autofree char *r0 = trace ("ddp2_rank0.json.gz");
+  g_autofree char *r1 = trace ("ddp2_rank1.json.gz");
+  g_autofree char *err = NULL;
+  g_autofree char *out = NULL;
+  g_autofree char *sqlite = g_build_filename (tmp, "lm_nsys.sqlite", NULL);
+  g_autofree char *gz = trace ("lm_nsys.sqlite.gz");
+
+  if (!g_file_test (gz, G_FILE_TEST_EXISTS))
+    {
+      g_test_skip ("no tests/data/kineto/captures/lm_nsys.sqlite.gz");
+      return;
+    }
+  {
+    g_autofree char *cmd = g_strdup_printf ("gzip -dc '%s' > '%s'", gz, sqlite);
+
+    g_assert_cmpint (system (cmd), ==, 0);
+  }
+  {
+    const char *args[] = { "ranks", r0, r1, sqlite, NULL };
+
+    out = ws_test_cli_expect (args, 2, &err);
+  }
+  g_assert_cmpuint (ws_test_count_lines (err), ==, 1);
+  g_assert_nonnull (strstr (err, "is a PyTorch profiler trace and"));
+  g_assert_nonnull (strstr (err, "the ranks of a job are all traces or all exports"));
+}
+
+int
+main (int argc, char **argv)
+{
+  int status;
+
+  g_test_init (&argc, &argv, NULL);
+  tmp = ws_test_tmpdir ();
+
+  g_test_add_func ("/kineto-ranks/probe", test_probe);
+  g_test_add_func ("/kineto-ranks/straggler-as-python", test_straggler);
+  g_test_add_func ("/kineto-ranks/folder-and-glob", test_folder_and_glob);
+  g_test_add_func ("/kineto-ranks/digest-threads-and-mpi", test_digest);
+  g_test_add_func ("/kineto-ranks/mixed-with-exports-refused", test_mixed_refused);
+  status = g_test_run ();
+  ws_test_rmtree (tmp);
+  g_free (tmp);
+  return status;
+}
