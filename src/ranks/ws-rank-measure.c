@@ -314,13 +314,23 @@ step_at (const WsRankFigures *self, gint64 t, gboolean inside)
  * first kernel, names the same communicator on every rank.  A kernel
  * belongs to the step its launch call started in (the GPU may run it
  * later; a launch outside the steps is in none), or without a launch call
- * in the run, to the last step begun before the kernel. */
+ * in the run, to the last step begun before the kernel.
+ *
+ * A run that records launch calls but begins after its process started
+ * (a PyTorch profiler trace holds its active steps only; nsys with a
+ * capture range) may open on NCCL kernels launched before it: collectives
+ * begun earlier, which the other ranks' runs may not hold, so that the
+ * n-th call would no longer be the same call on every rank.  A stream's
+ * kernels without a launch call in such a run, before its first kernel
+ * with one, are left out. */
 static void
 add_calls (WsRankFigures *self, const WsRun *run, guint32 pid, const guint8 *mask,
            WsLaunchIndex *launches)
 {
   g_autoptr (GHashTable) comms = g_hash_table_new (NULL, NULL);
+  g_autoptr (GHashTable) launched = g_hash_table_new (NULL, NULL);
   g_autoptr (GArray) order = g_array_new (FALSE, FALSE, sizeof (gsize));
+  gboolean has_launches = run->api.n > 0;
 
   for (gsize i = 0; i < run->kernels.n; i++)
     if (mask[i] && kernel_of (run, i, pid))
@@ -337,6 +347,10 @@ add_calls (WsRankFigures *self, const WsRun *run, guint32 pid, const guint8 *mas
       gssize api = ws_launch_index_kernel (launches, i);
 
       if (kind == NULL)
+        continue;
+      if (api >= 0)
+        g_hash_table_add (launched, GUINT_TO_POINTER (stream));
+      else if (has_launches && !g_hash_table_contains (launched, GUINT_TO_POINTER (stream)))
         continue;
       if (!g_hash_table_lookup_extended (comms, GUINT_TO_POINTER (stream), NULL, &comm))
         {
