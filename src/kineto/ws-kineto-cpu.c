@@ -8,9 +8,11 @@
 #include "ws-sort.h"
 
 /* CPU ops (cpu_op, python_function) are traced, not sampled: each is a span
- * on its thread, and spans nest.  Each becomes one sample of its stack (the
- * spans open around it, root first) weighted by its self time in ns, so
- * that the Flame Graph's widths are the ops' inclusive times. */
+ * on its thread, and spans nest.  Each stretch of a thread's time with the
+ * same innermost op becomes one span of the profile (ws_cpu_profile_add_span:
+ * its stack, the ops open around it, root first, and its times on the
+ * trace's clock), so that the Flame Graph's widths are the ops' inclusive
+ * times and the Timeline shows, on each thread, which op ran when. */
 
 /* Deeper stacks are cut: each distinct stack is stored whole. */
 #define MAX_STACK 512
@@ -20,6 +22,56 @@ typedef struct
   gint64 end;
   gsize op; /* index in the sorted order */
 } Open;
+
+/* The spans of one thread's ops, in the sorted order (enclosing first),
+ * each ending at @end (clipped to its parent): a sweep that gives each
+ * stretch between two boundaries to the innermost op open in it. */
+typedef struct
+{
+  WsCpuProfile *profile;
+  const guint32 *stack_of;
+  const gint64 *end;
+  GArray *open; /* Open */
+  gint64 cursor;
+  guint32 thread;
+} Sweep;
+
+static void
+sweep_emit (Sweep *s, gsize i, gint64 until)
+{
+  if (until > s->cursor)
+    ws_cpu_profile_add_span (s->profile, s->stack_of[i], s->thread, s->cursor, until);
+  s->cursor = MAX (s->cursor, until);
+}
+
+/* Closes the ops that end by @time, each with its last stretch. */
+static void
+sweep_close (Sweep *s, gint64 time)
+{
+  while (s->open->len > 0)
+    {
+      Open *top = &g_array_index (s->open, Open, s->open->len - 1);
+
+      if (top->end > time)
+        break;
+      sweep_emit (s, top->op, top->end);
+      g_array_set_size (s->open, s->open->len - 1);
+    }
+}
+
+/* Op @i of the order starts at @start: the op it interrupts gets the
+ * stretch until then. */
+static void
+sweep_open (Sweep *s, gsize i, gint64 start)
+{
+  Open o = { s->end[i], i };
+
+  sweep_close (s, start);
+  if (s->open->len > 0)
+    sweep_emit (s, g_array_index (s->open, Open, s->open->len - 1).op, start);
+  s->cursor = start;
+  g_array_append_val (s->open, o);
+}
 
 static guint32
 profile_thread (WsCpuProfile *profile, WsRun *run, GHashTable *map, guint32 thread)
@@ -97,8 +149,11 @@ intern_frame (WsCpuProfile *profile, const char *text)
  * Adds the CPU ops of @r to its run as a CPU profile (kind "kineto", unit
  * ns), when there are any.
  */
-void
-ws_kineto_build_cpu_profile (KinetoReader *r)
+/* Each op's stack (@stack_of) and its end clipped to its parent's
+ * (@clip_end), in the sorted @order. */
+static void
+stack_ops (KinetoReader *r, WsCpuProfile *profile, const guint32 *order, guint32 *stack_of,
+           gint64 *clip_end)
 {
   KinetoColumns *c = &r->cpu_ops;
   gsize n = c->start->len;
@@ -106,29 +161,16 @@ ws_kineto_build_cpu_profile (KinetoReader *r)
   const gint64 *end = (const gint64 *) c->end->data;
   const guint32 *name = (const guint32 *) c->name->data;
   const guint32 *thread = (const guint32 *) c->thread->data;
-  g_autofree guint32 *order = NULL;
-  g_autofree gint64 *self_ns = NULL;
-  g_autofree guint32 *stack_of = NULL;
   g_autoptr (GArray) open = g_array_new (FALSE, FALSE, sizeof (Open));
   g_autoptr (GArray) frames = g_array_new (FALSE, FALSE, sizeof (guint32));
-  g_autoptr (GHashTable) threads = g_hash_table_new (NULL, NULL);
-  WsCpuProfile *profile;
   guint32 current = G_MAXUINT32;
-  gint64 first = G_MAXINT64;
 
-  if (n == 0)
-    return;
-  profile = ws_cpu_profile_new (r->path, "kineto", "ns");
-  order = order_by_thread (c, r->run->threads->len);
-  self_ns = g_new (gint64, n);
-  stack_of = g_new (guint32, n);
   for (gsize i = 0; i < n; i++)
     {
       guint32 op = order[i];
       Open o = { end[op], i };
       guint32 frame;
 
-      first = MIN (first, start[op]);
       if (thread[op] != current)
         {
           g_array_set_size (open, 0);
@@ -140,21 +182,15 @@ ws_kineto_build_cpu_profile (KinetoReader *r)
           g_array_set_size (open, open->len - 1);
           g_array_set_size (frames, frames->len - 1);
         }
-      self_ns[i] = end[op] - start[op];
+      /* A child that outlives its parent counts only inside it. */
+      if (open->len > 0)
+        o.end = MIN (end[op], g_array_index (open, Open, open->len - 1).end);
+      clip_end[i] = o.end;
       if (open->len >= MAX_STACK)
         {
           /* Deeper than a flame graph can show: its time stays its parent's. */
-          self_ns[i] = 0;
           stack_of[i] = stack_of[g_array_index (open, Open, open->len - 1).op];
           continue;
-        }
-      if (open->len > 0)
-        {
-          Open *parent = &g_array_index (open, Open, open->len - 1);
-
-          /* A child that outlives its parent counts only inside it. */
-          o.end = MIN (end[op], parent->end);
-          self_ns[parent->op] -= o.end - start[op];
         }
       frame = intern_frame (profile, ws_run_string (r->run, name[op]));
       g_array_append_val (frames, frame);
@@ -162,11 +198,48 @@ ws_kineto_build_cpu_profile (KinetoReader *r)
       stack_of[i] =
         ws_cpu_profile_intern_stack (profile, (const guint32 *) frames->data, frames->len);
     }
+}
+
+void
+ws_kineto_build_cpu_profile (KinetoReader *r)
+{
+  KinetoColumns *c = &r->cpu_ops;
+  gsize n = c->start->len;
+  const gint64 *start = (const gint64 *) c->start->data;
+  const guint32 *thread = (const guint32 *) c->thread->data;
+  g_autofree guint32 *order = NULL;
+  g_autofree guint32 *stack_of = NULL;
+  g_autofree gint64 *clip_end = NULL;
+  g_autoptr (GHashTable) threads = g_hash_table_new (NULL, NULL);
+  g_autoptr (GArray) open = g_array_new (FALSE, FALSE, sizeof (Open));
+  WsCpuProfile *profile;
+  Sweep s = { NULL };
+
+  if (n == 0)
+    return;
+  profile = ws_cpu_profile_new (r->path, "kineto", "ns");
+  order = order_by_thread (c, r->run->threads->len);
+  stack_of = g_new (guint32, n);
+  clip_end = g_new (gint64, n);
+  stack_ops (r, profile, order, stack_of, clip_end);
+
+  s.profile = profile;
+  s.stack_of = stack_of;
+  s.end = clip_end;
+  s.open = open;
   for (gsize i = 0; i < n; i++)
-    if (self_ns[i] > 0)
-      ws_cpu_profile_add_sample (profile, stack_of[i], (double) self_ns[i],
-                                 profile_thread (profile, r->run, threads, thread[order[i]]),
-                                 start[order[i]] - first);
+    {
+      if (i == 0 || thread[order[i]] != thread[order[i - 1]])
+        {
+          sweep_close (&s, G_MAXINT64);
+          s.thread = profile_thread (profile, r->run, threads, thread[order[i]]);
+          s.cursor = start[order[i]];
+        }
+      sweep_open (&s, i, start[order[i]]);
+    }
+  sweep_close (&s, G_MAXINT64);
+  /* The spans are on the trace's clock, the run's. */
+  profile->times_absolute = TRUE;
   ws_cpu_profile_finish (profile);
   g_ptr_array_add (r->run->cpu_profiles, profile);
 }

@@ -31,6 +31,7 @@ ws_cpu_profile_new (const char *path, const char *kind, const char *unit)
   self->sample_weight = g_array_new (FALSE, FALSE, sizeof (double));
   self->sample_thread = g_array_new (FALSE, FALSE, sizeof (guint32));
   self->sample_time = g_array_new (FALSE, FALSE, sizeof (gint64));
+  self->sample_end = g_array_new (FALSE, FALSE, sizeof (gint64));
   self->functions = g_array_new (FALSE, FALSE, sizeof (WsCpuFunction));
   self->warnings = g_ptr_array_new_with_free_func (g_free);
   self->frame_index = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
@@ -72,6 +73,7 @@ ws_cpu_profile_unref (WsCpuProfile *self)
   g_array_unref (self->sample_weight);
   g_array_unref (self->sample_thread);
   g_array_unref (self->sample_time);
+  g_array_unref (self->sample_end);
   g_array_unref (self->functions);
   g_ptr_array_unref (self->warnings);
   g_clear_pointer (&self->frame_index, g_hash_table_unref);
@@ -253,6 +255,16 @@ ws_cpu_profile_add_sample (WsCpuProfile *self, guint32 stack, double weight, gui
     g_array_append_val (self->sample_time, time);
 }
 
+/* A span of a traced profile: @stack ran on @thread from @start to @end
+ * (ns), weighted by its length. */
+void
+ws_cpu_profile_add_span (WsCpuProfile *self, guint32 stack, guint32 thread, gint64 start,
+                         gint64 end)
+{
+  ws_cpu_profile_add_sample (self, stack, (double) (end - start), thread, start);
+  g_array_append_val (self->sample_end, end);
+}
+
 void
 ws_cpu_profile_add_warning (WsCpuProfile *self, const char *format, ...)
 {
@@ -270,6 +282,8 @@ ws_cpu_profile_finish (WsCpuProfile *self)
 {
   if (self->sample_time->len != self->sample_stack->len)
     g_array_set_size (self->sample_time, 0);
+  if (self->sample_end->len != self->sample_time->len)
+    g_array_set_size (self->sample_end, 0);
   g_clear_pointer (&self->frame_index, g_hash_table_unref);
   g_clear_pointer (&self->stack_index, g_hash_table_unref);
 }

@@ -66,6 +66,8 @@ struct _WsCpuProfile
   GArray *sample_weight;   /* double */
   GArray *sample_thread;   /* guint32 */
   GArray *sample_time;     /* gint64 ns on the profile's clock; empty when no times */
+  GArray *sample_end;      /* gint64 ns: a traced profile's spans end here (the sample lasts
+                            * from its time to its end); empty for a sampled profile */
   gboolean times_absolute; /* sample times are on an nsys session clock */
 
   GArray *functions; /* WsCpuFunction: a flat profile (cProfile), or empty */
@@ -100,6 +102,8 @@ guint32 ws_cpu_profile_add_thread (WsCpuProfile *self, const char *name, gint64 
 guint32 ws_cpu_profile_intern_stack (WsCpuProfile *self, const guint32 *frames, guint32 depth);
 void ws_cpu_profile_add_sample (WsCpuProfile *self, guint32 stack, double weight, guint32 thread,
                                 gint64 time);
+void ws_cpu_profile_add_span (WsCpuProfile *self, guint32 stack, guint32 thread, gint64 start,
+                              gint64 end);
 void ws_cpu_profile_add_warning (WsCpuProfile *self, const char *format, ...) G_GNUC_PRINTF (2, 3);
 void ws_cpu_profile_finish (WsCpuProfile *self);
 

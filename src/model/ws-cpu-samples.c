@@ -198,7 +198,8 @@ sampling_period (const WsCpuSamples *c, guint n_run_threads)
  * Fills @run's cpu_samples from the first CPU profile whose sample times
  * are on the run's clock: the samples inside [origin, end_time], sorted
  * by time, each lasting until its thread's next sample or one sampling
- * period, whichever comes first.  Called by ws_run_finish().
+ * period, whichever comes first; a traced profile's spans (sample_end)
+ * last as long as they ran.  Called by ws_run_finish().
  */
 void
 ws_cpu_samples_index (WsRun *run)
@@ -229,6 +230,12 @@ ws_cpu_samples_index (WsRun *run)
     return;
   c->end = g_new (gint64, c->n);
   name_samples (self, profile, thread_map);
+  if (profile->sample_end->len == profile->sample_time->len)
+    {
+      for (gsize j = 0; j < c->n; j++)
+        c->end[j] = g_array_index (profile->sample_end, gint64, c->sample[j]);
+      return;
+    }
   period = sampling_period (c, n_run_threads);
 
   /* Each lasts until its thread's next sample, or one period. */

@@ -43,6 +43,15 @@ thread_subtitle (const WsRun *run, guint32 thread)
   return g_strdup_printf (_ ("Thread %s"), tid);
 }
 
+/* Whether the run's CPU lane holds traced ops (a PyTorch profiler trace's
+ * cpu_op and python_function spans) rather than samples. */
+static gboolean
+traced_ops (const WsRun *run)
+{
+  return run->cpu_samples.profile != NULL &&
+         g_strcmp0 (run->cpu_samples.profile->kind, "kineto") == 0;
+}
+
 /**
  * ws_timeline_lane_title:
  * @subtitle: (out) (optional) (transfer full): where it is (thread, device)
@@ -105,7 +114,8 @@ ws_timeline_lane_title (const WsLanes *lanes, guint32 index, char **subtitle)
         sub = thread_subtitle (run, lane->thread);
         break;
       case WS_LANE_SAMPLES:
-        title = g_strdup (_ ("CPU samples"));
+        /* A PyTorch profiler trace's ops are traced spans, not samples. */
+        title = g_strdup (traced_ops (run) ? _ ("CPU ops") : _ ("CPU samples"));
         sub = thread_subtitle (run, lane->thread);
         break;
       case WS_LANE_METRIC:
@@ -508,7 +518,7 @@ ws_timeline_event_markup (const WsLanes *lanes, WsNvtxKernels *nvtx_kernels, WsE
         what = _ ("OS runtime call");
         break;
       case WS_EVENT_SAMPLE:
-        what = _ ("CPU sample");
+        what = traced_ops (run) ? _ ("CPU op") : _ ("CPU sample");
         break;
       case WS_EVENT_NVTX:
         what = _ ("NVTX range");

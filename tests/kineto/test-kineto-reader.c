@@ -466,7 +466,10 @@ test_times_and_header (void)
   g_clear_pointer (&run, ws_run_unref);
 
   /* python_function "FILE(LINE): NAME" around a cpu_op: a CPU profile of
-   * two frames, each weighted by its self time; no NVTX ranges. */
+   * two frames whose spans are the stretches each was the innermost, on
+   * the trace's clock (f 100-102 us, aten::mm 102-105.5, f again to 110):
+   * the Flame Graph's weights are the self times (f 6.5 us, mm 3.5), and
+   * the Timeline's CPU lane shows the three stretches; no NVTX ranges. */
   run = load_text (
     "{\"schemaVersion\": 1, \"traceEvents\": ["
     "{\"ph\": \"X\", \"cat\": \"python_function\", \"name\": \"a.py(12): f\", \"pid\": 5, "
@@ -484,9 +487,26 @@ test_times_and_header (void)
     g_assert_cmpstr (ws_cpu_profile_string (profile, f->name), ==, "f");
     g_assert_cmpstr (ws_cpu_profile_string (profile, f->file), ==, "a.py");
     g_assert_cmpint (f->line, ==, 12);
-    g_assert_cmpuint (ws_cpu_profile_n_samples (profile), ==, 2);
-    g_assert_cmpfloat (g_array_index (profile->sample_weight, double, 0), ==, 6500);
-    g_assert_cmpfloat (g_array_index (profile->sample_weight, double, 1), ==, 3500);
+    static const gint64 spans[3][2] = { { 100000, 102000 },
+                                        { 102000, 105500 },
+                                        { 105500, 110000 } };
+
+    g_assert_cmpuint (ws_cpu_profile_n_samples (profile), ==, 3);
+    g_assert_true (profile->times_absolute);
+    for (guint i = 0; i < 3; i++)
+      {
+        g_assert_cmpint (g_array_index (profile->sample_time, gint64, i), ==, spans[i][0]);
+        g_assert_cmpint (g_array_index (profile->sample_end, gint64, i), ==, spans[i][1]);
+        g_assert_cmpfloat (g_array_index (profile->sample_weight, double, i), ==,
+                           (double) (spans[i][1] - spans[i][0]));
+        g_assert_cmpint (run->cpu_samples.start[i], ==, spans[i][0]);
+        g_assert_cmpint (run->cpu_samples.end[i], ==, spans[i][1]);
+      }
+    /* The first and the last stretch are f's, the middle one mm's. */
+    g_assert_cmpuint (g_array_index (profile->sample_stack, guint32, 0), ==,
+                      g_array_index (profile->sample_stack, guint32, 2));
+    g_assert_cmpstr (ws_run_string (run, run->cpu_samples.name[1]), ==, "aten::mm");
+    g_assert_cmpuint (run->cpu_samples.n, ==, 3);
     g_assert_cmpfloat (ws_cpu_profile_total_weight (profile, -1), ==, 10000);
   }
   g_clear_pointer (&run, ws_run_unref);
