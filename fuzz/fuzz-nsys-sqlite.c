@@ -7,7 +7,7 @@
 
 #include "fuzz-util.h"
 #include "ws-nsys-reader.h"
-#include "ws-stats.h"
+#include "ws-stats-build.h"
 
 int LLVMFuzzerTestOneInput (const guint8 *data, size_t size);
 
@@ -23,7 +23,7 @@ LLVMFuzzerTestOneInput (const guint8 *data, size_t size)
   run = ws_nsys_reader_load (path, WS_LOAD_ALL, NULL, NULL, NULL, &error);
   if (run != NULL)
     {
-      ws_stats_compute_summaries (run);
+      ws_stats_set_summaries (run);
       ws_run_unref (run);
     }
   g_clear_error (&error);
