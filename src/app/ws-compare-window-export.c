@@ -9,6 +9,7 @@
 #include "ws-atomic-file.h"
 #include "ws-compare-gauges.h"
 #include "ws-compare-window-private.h"
+#include "ws-export-outcome.h"
 #include "ws-format.h"
 #include "ws-surface.h"
 #include "ws-table-writer.h"
@@ -140,26 +141,13 @@ export_done (GObject *source, GAsyncResult *result, gpointer data)
   ExportJob *job = g_task_get_task_data (G_TASK (result));
   g_autoptr (GError) error = NULL;
   gboolean ok = g_task_propagate_boolean (G_TASK (result), &error);
+  GtkMessageType type = GTK_MESSAGE_INFO;
+  g_autofree char *text = ws_export_outcome (job->path, ok ? NULL : error, &type);
 
-  /* The window was closed: nobody to tell. */
-  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+  /* NULL: the window was closed, nobody to tell. */
+  if (text == NULL)
     return;
-  if (ok)
-    {
-      g_autofree char *text = g_strdup_printf (_ ("Exported to %s."), job->path);
-
-      ws_compare_window_show_message (self, GTK_MESSAGE_INFO, text);
-    }
-  else if (strstr (error->message, job->path) != NULL)
-    ws_compare_window_show_message (self, GTK_MESSAGE_ERROR, error->message);
-  else
-    {
-      /* TRANSLATORS: the file exported to, then what went wrong */
-      g_autofree char *text =
-        g_strdup_printf (_ ("Could not export to %s: %s"), job->path, error->message);
-
-      ws_compare_window_show_message (self, GTK_MESSAGE_ERROR, text);
-    }
+  ws_compare_window_show_message (self, type, text);
   g_signal_emit_by_name (self, "export-finished", job->kind, job->path, ok);
 }
 

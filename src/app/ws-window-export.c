@@ -8,6 +8,7 @@
 #include "ws-bars-chart.h"
 #include "ws-bars-view.h"
 #include "ws-chrome-trace.h"
+#include "ws-export-outcome.h"
 #include "ws-markdown-document.h"
 #include "ws-summary-table.h"
 #include "ws-window-private.h"
@@ -94,26 +95,13 @@ export_done (GObject *source, GAsyncResult *result, gpointer data)
   ExportJob *job = g_task_get_task_data (G_TASK (result));
   g_autoptr (GError) error = NULL;
   gboolean ok = g_task_propagate_boolean (G_TASK (result), &error);
+  GtkMessageType type = GTK_MESSAGE_INFO;
+  g_autofree char *text = ws_export_outcome (job->path, ok ? NULL : error, &type);
 
-  /* The window was closed: nobody to tell. */
-  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+  /* NULL: the window was closed, nobody to tell. */
+  if (text == NULL)
     return;
-  if (ok)
-    {
-      g_autofree char *text = g_strdup_printf (_ ("Exported to %s."), job->path);
-
-      ws_window_show_message (self, GTK_MESSAGE_INFO, text);
-    }
-  else if (strstr (error->message, job->path) != NULL)
-    ws_window_show_message (self, GTK_MESSAGE_ERROR, error->message);
-  else
-    {
-      /* TRANSLATORS: the file exported to, then what went wrong */
-      g_autofree char *text =
-        g_strdup_printf (_ ("Could not export to %s: %s"), job->path, error->message);
-
-      ws_window_show_message (self, GTK_MESSAGE_ERROR, text);
-    }
+  ws_window_show_message (self, type, text);
   g_signal_emit_by_name (self, "export-finished", job->kind, job->path, ok);
 }
 
