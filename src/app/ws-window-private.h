@@ -5,6 +5,7 @@
 #include "ws-flame-page.h"
 #include "ws-gauges-page.h"
 #include "ws-kernels-page.h"
+#include "ws-overview.h"
 #include "ws-ranks-page.h"
 #include "ws-steps-page.h"
 #include "ws-summaries-page.h"
@@ -40,6 +41,8 @@ struct _WsWindow
   GSettings *settings;  /* NULL without an installed schema */
   char *compare_before; /* the runs the runs bar offers to compare, or NULL */
   char *compare_after;
+  WsOverview *overview;      /* the first frame shown while a big export loads, or NULL */
+  guint64 overview_min_size; /* bytes: smaller exports open without one */
 
   /* Template widgets */
   GtkHeaderBar *header_bar;
@@ -55,6 +58,9 @@ struct _WsWindow
   GtkStack *main_stack;
   GtkStack *view_stack;
   GtkLabel *loading_label;
+  GtkWidget *overview_area;
+  GtkWidget *overview_note;
+  GtkWidget *loading_box;
   GtkProgressBar *progress_bar;
   WsKernelsPage *kernels_page;
   WsSummariesPage *summaries_page;
@@ -71,6 +77,11 @@ void ws_window_set_title_for (WsWindow *self);
 void ws_window_show_message (WsWindow *self, GtkMessageType type, const char *message);
 void ws_window_show_loaded (WsWindow *self, GCancellable *cancellable, WsRun *run, GError *error);
 void ws_window_load_job (WsWindow *self, const char *const *paths);
+void ws_window_start_load (WsWindow *self);
+
+gboolean ws_window_load_overview_first (WsWindow *self);
+void ws_window_clear_overview (WsWindow *self);
+gboolean ws_window_overview_draw_cb (WsWindow *self, cairo_t *cr, GtkWidget *area);
 void ws_window_step_activated_cb (WsWindow *self, guint index, guint step, WsRanksPage *page);
 void ws_window_compare_peers_cb (WsWindow *self, guint a, guint b, WsRanksPage *page);
 

@@ -26,6 +26,7 @@ enum
 {
   LOAD_FINISHED,
   EXPORT_FINISHED,
+  FIRST_FRAME,
   N_SIGNALS
 };
 
@@ -208,6 +209,7 @@ ws_window_show_loaded (WsWindow *self, GCancellable *cancellable, WsRun *run, GE
   if (cancellable != self->cancellable)
     return;
   g_clear_object (&self->cancellable);
+  ws_window_clear_overview (self);
 
   if (run == NULL)
     {
@@ -305,16 +307,23 @@ ws_window_load (WsWindow *self, const char *const *paths)
   gtk_label_set_text (self->loading_label, name);
   gtk_progress_bar_set_fraction (self->progress_bar, 0);
   gtk_progress_bar_set_text (self->progress_bar, _ ("Opening…"));
+  ws_window_clear_overview (self);
   gtk_stack_set_visible_child_name (self->main_stack, "loading");
+  /* A big export draws its first frame before the whole load starts. */
+  if (!ws_window_load_overview_first (self))
+    ws_window_start_load (self);
+}
 
-  {
-    LoadData *load = g_new0 (LoadData, 1);
+/* Loads self->paths as one run, for the load self->cancellable tells. */
+void
+ws_window_start_load (WsWindow *self)
+{
+  LoadData *load = g_new0 (LoadData, 1);
 
-    load->window = g_object_ref (self);
-    load->cancellable = g_object_ref (self->cancellable);
-    ws_run_load_async (paths, WS_LOAD_ALL, self->cancellable, load_progress, g_object_ref (self),
-                       g_object_unref, load_finished, load);
-  }
+  load->window = g_object_ref (self);
+  load->cancellable = g_object_ref (self->cancellable);
+  ws_run_load_async ((const char *const *) self->paths, WS_LOAD_ALL, self->cancellable,
+                     load_progress, g_object_ref (self), g_object_unref, load_finished, load);
 }
 
 static void
@@ -430,6 +439,7 @@ ws_window_dispose (GObject *object)
   g_clear_pointer (&self->steps, ws_steps_unref);
   g_clear_pointer (&self->steady, ws_run_unref);
   g_clear_pointer (&self->setup_line, g_free);
+  g_clear_pointer (&self->overview, ws_overview_unref);
   g_clear_object (&self->view_switcher);
   g_clear_object (&self->settings);
 
@@ -480,6 +490,15 @@ ws_window_class_init (WsWindowClass *klass)
     g_signal_new ("export-finished", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL,
                   NULL, G_TYPE_NONE, 3, G_TYPE_INT, G_TYPE_STRING, G_TYPE_BOOLEAN);
 
+  /**
+   * WsWindow::first-frame:
+   *
+   * A big export's overview is drawn, before its whole load
+   * (ws-window-overview.c); ws_window_get_overview() returns it.
+   */
+  signals[FIRST_FRAME] = g_signal_new ("first-frame", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                                       0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+
   g_type_ensure (WS_TYPE_KERNELS_PAGE);
   g_type_ensure (WS_TYPE_SUMMARIES_PAGE);
   g_type_ensure (WS_TYPE_FINDINGS_PAGE);
@@ -504,6 +523,9 @@ ws_window_class_init (WsWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, WsWindow, main_stack);
   gtk_widget_class_bind_template_child (widget_class, WsWindow, view_stack);
   gtk_widget_class_bind_template_child (widget_class, WsWindow, loading_label);
+  gtk_widget_class_bind_template_child (widget_class, WsWindow, overview_area);
+  gtk_widget_class_bind_template_child (widget_class, WsWindow, overview_note);
+  gtk_widget_class_bind_template_child (widget_class, WsWindow, loading_box);
   gtk_widget_class_bind_template_child (widget_class, WsWindow, progress_bar);
   gtk_widget_class_bind_template_child (widget_class, WsWindow, kernels_page);
   gtk_widget_class_bind_template_child (widget_class, WsWindow, summaries_page);
@@ -515,6 +537,7 @@ ws_window_class_init (WsWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, WsWindow, scope_combo);
   gtk_widget_class_bind_template_child (widget_class, WsWindow, ranks_page);
   gtk_widget_class_bind_template_callback (widget_class, info_bar_response_cb);
+  gtk_widget_class_bind_template_callback (widget_class, ws_window_overview_draw_cb);
   gtk_widget_class_bind_template_callback (widget_class, main_stack_changed_cb);
   gtk_widget_class_bind_template_callback (widget_class, capture_open_results_cb);
   gtk_widget_class_bind_template_callback (widget_class, finding_activated_cb);
@@ -547,6 +570,7 @@ ws_window_init (WsWindow *self)
   static const GtkTargetEntry targets[] = { { (char *) "text/uri-list", 0, 0 } };
 
   gtk_widget_init_template (GTK_WIDGET (self));
+  self->overview_min_size = WS_WINDOW_OVERVIEW_MIN_SIZE;
   self->view_switcher = g_object_ref_sink (gtk_stack_switcher_new ());
   gtk_stack_switcher_set_stack (GTK_STACK_SWITCHER (self->view_switcher), self->view_stack);
   /* Nine pages (a job's Ranks) and the header's other buttons must fit a

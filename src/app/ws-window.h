@@ -4,6 +4,7 @@
 #include <gtk/gtk.h>
 
 #include "ws-findings-page.h"
+#include "ws-overview.h"
 #include "ws-run.h"
 #include "ws-steps-page.h"
 #include "ws-timeline-page.h"
@@ -44,6 +45,13 @@ const char *ws_window_get_digest_message (WsWindow *self);
 void ws_window_offer_compare (WsWindow *self, const char *message, const char *before,
                               const char *after);
 const char *ws_window_get_runs_message (WsWindow *self);
+
+/* Exports of at least this many bytes draw a first frame before their
+ * whole load (docs/first-frame.md): about 250,000 kernels. */
+#define WS_WINDOW_OVERVIEW_MIN_SIZE (G_GUINT64_CONSTANT (32) << 20)
+
+void ws_window_set_overview_min_size (WsWindow *self, guint64 bytes);
+const WsOverview *ws_window_get_overview (WsWindow *self);
 void ws_window_runs_bar_compare (WsWindow *self);
 
 G_END_DECLS

@@ -16,6 +16,8 @@
 #include "ws-input.h"
 #include "ws-gpu-busy.h"
 #include "ws-ncu-match.h"
+#include "ws-nsys-overview.h"
+#include "ws-overview-chart.h"
 #include "ws-rank-measure.h"
 #include "ws-ranks-chart.h"
 #include "ws-run-loader.h"
@@ -413,7 +415,42 @@ typedef struct
   gboolean (*render) (WsRun *run, const RenderOptions *options, GError **error);
   gboolean (*render_pair) (WsRun *before, WsRun *after, const RenderOptions *options,
                            GError **error);
+  /* Reads what it draws itself, without loading the run. */
+  gboolean (*render_file) (const char *path, const RenderOptions *options, GError **error);
 } View;
+
+typedef struct
+{
+  const WsOverview *overview;
+  WsPalette palette;
+} OverviewDraw;
+
+static void
+draw_overview (cairo_t *cr, double width, double height, gpointer data)
+{
+  OverviewDraw *draw = data;
+
+  ws_overview_chart_draw (cr, width, height, draw->overview, &draw->palette);
+}
+
+/* The window's first frame of a big export: its lanes and biggest kernels
+ * from a sample of the kernel table, before (and without) the whole load. */
+static gboolean
+render_overview (const char *path, const RenderOptions *options, GError **error)
+{
+  g_autoptr (WsOverview) overview = ws_nsys_overview_read (path, NULL, NULL, error);
+  OverviewDraw draw = { overview };
+
+  if (overview == NULL)
+    return FALSE;
+  if (options->dark)
+    ws_palette_init_dark (&draw.palette);
+  else
+    ws_palette_init_light (&draw.palette);
+  return ws_render_to_file (options->output, options->sized ? options->width : 1600,
+                            options->height > 0 ? options->height : 900, draw_overview, &draw,
+                            error);
+}
 
 static gboolean
 render_flame (WsRun *run, const RenderOptions *options, GError **error)
@@ -463,6 +500,7 @@ static const View views[] = {
   { "flame", FALSE, FALSE, render_flame, NULL },
   { "compare-gauges", FALSE, FALSE, NULL, render_compare_gauges },
   { "ranks", FALSE, FALSE, render_ranks, NULL },
+  { "overview", FALSE, FALSE, NULL, NULL, render_overview },
 };
 
 /* The options of `render`, as given. */
@@ -584,6 +622,17 @@ load_and_render (const View *view, const RenderOptions *options, int argc, char 
   g_autoptr (WsRun) run = NULL;
   g_autoptr (WsRun) after = NULL;
 
+  if (view->render_file != NULL)
+    {
+      if (argc != 2 || steady)
+        {
+          ws_cli_error (argv[0], _ ("the overview takes one nsys export and no --steady"));
+          return WS_EXIT_BAD_INPUT;
+        }
+      if (!view->render_file (argv[1], options, &error))
+        return ws_cli_fail (error);
+      return WS_EXIT_OK;
+    }
   if (view->render_pair != NULL)
     {
       g_auto (GStrv) before_paths = NULL;
@@ -635,8 +684,9 @@ ws_cli_render (int argc, char **argv)
   g_auto (RenderArgs) args = { .top = 15 };
   GOptionEntry entries[] = {
     { "view", 'v', 0, G_OPTION_ARG_STRING, &args.view_str,
-      N_ ("What to draw: bars (default), timeline, steps (of a training loop), flame (a CPU "
-          "profile), gauges, roofline, stalls or memory of ncu results, ranks (the heatmap of a "
+      N_ ("What to draw: bars (default), timeline, overview (the first frame of a big nsys "
+          "export, from a sample), steps (of a training loop), flame (a CPU profile), gauges, "
+          "roofline, stalls or memory of ncu results, ranks (the heatmap of a "
           "job's ranks by step), compare, compare-nvtx or compare-gauges (two runs: BEFORE AFTER)"),
       "VIEW" },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &args.output,

@@ -405,6 +405,48 @@ test_output_symlink (void)
   g_unlink (target);
 }
 
+/* `render --view overview` (the first frame of a big export): an image
+ * for an export; for a text file one line naming it, exit 2, and no
+ * image; the input as an output is refused and left as it was. */
+static void
+test_overview (void)
+{
+  g_autofree char *export = small_export ("overview-run.sqlite");
+  g_autofree char *text = tmp_path ("overview.sqlite");
+  g_autofree char *png = tmp_path ("overview.png");
+  g_autofree char *refused = tmp_path ("refused.png");
+  g_autofree char *before = ws_test_file_sha256 (export);
+  g_autofree char *after = NULL;
+  g_autofree char *image = NULL;
+  const char *good[] = { "render", "--view", "overview", "-o", png, export, NULL };
+  const char *bad[] = { "render", "--view", "overview", "-o", refused, text, NULL };
+  const char *onto_input[] = { "render", "--view", "overview", "-o", export, export, NULL };
+  WsTestRun run = { 0 };
+
+  run_cli (&run, good);
+  g_assert_cmpint (run.status, ==, 0);
+  image = ws_test_read (png);
+  g_assert_true (g_str_has_prefix (image, "\x89PNG"));
+  ws_test_run_clear (&run);
+
+  write_file (text, "not an export\n", 14);
+  run_cli (&run, bad);
+  g_assert_cmpint (run.status, ==, 2);
+  g_assert_cmpuint (ws_test_count_lines (run.err), ==, 1);
+  g_assert_nonnull (strstr (run.err, text));
+  g_assert_false (g_file_test (refused, G_FILE_TEST_EXISTS));
+  ws_test_run_clear (&run);
+
+  run_cli (&run, onto_input);
+  g_assert_cmpint (run.status, ==, 2);
+  after = ws_test_file_sha256 (export);
+  g_assert_cmpstr (before, ==, after);
+  ws_test_run_clear (&run);
+  g_unlink (export);
+  g_unlink (text);
+  g_unlink (png);
+}
+
 /* A device is written into and stays a device: `/dev/null` swallows the
  * trace, `/dev/full` fails with one line naming it (exit status 1).  The
  * test makes its own nodes, so that a regression cannot harm /dev. */
@@ -560,6 +602,7 @@ main (int argc, char **argv)
   g_test_add_func ("/bad-input/usage/format-one-message", test_format_one_message);
   g_test_add_func ("/bad-input/output/fifo-gets-the-bytes", test_output_fifo);
   g_test_add_func ("/bad-input/output/symlink-target-gets-the-image", test_output_symlink);
+  g_test_add_func ("/bad-input/render/overview-of-an-export-only", test_overview);
   g_test_add_func ("/bad-input/output/device-stays-a-device", test_output_device);
   g_test_add_func ("/bad-input/output/input-refused-and-unchanged", test_output_is_input);
   g_test_add_func ("/bad-input/names/control-characters-escaped-in-tables", test_names_escaped);
