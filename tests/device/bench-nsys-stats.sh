@@ -48,8 +48,8 @@ die ()
   exit 1
 }
 
+case "${1:-}" in -h | --help) sed -n '4,35p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;; esac
 [ "$#" -ge 2 ] || usage
-case "$1" in -h | --help) sed -n '4,35p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;; esac
 [ -d "$1" ] || die "no bundle folder $1 (make one here with tests/device/bundle-cli.sh BUNDLE and carry it)"
 bundle=$(cd -- "$1" && pwd)
 nsys_bin="$2"
