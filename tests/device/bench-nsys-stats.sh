@@ -212,7 +212,7 @@ put "## warpscope-cli stats against nsys stats"
 put ""
 put "- nsys: $nsys_bin ($nsys_version), with LD_LIBRARY_PATH=$bundle/nsys-lib; flags: --format csv --output -${quiet:+ ${quiet[*]}}"
 put "- warpscope-cli: $cli ($ws_version)"
-put "- source: $(git -C "$src_root" describe --always --dirty 2>/dev/null || echo unknown); sqlite3 $(printf '%s' "$sqlite_version" | cut -d ' ' -f 1) for the exports"
+put "- source: $(git -C "$src_root" describe --always --dirty 2>/dev/null || echo unknown); sqlite3 $(printf '%s' "$sqlite_version" | cut -d ' ' -f 1) ($(command -v sqlite3)) for the exports"
 put "- host: $(nproc 2>/dev/null || echo '?') CPUs ($(sed -n 's/^model name[ \t]*: //p' /proc/cpuinfo 2>/dev/null | head -n 1)), $(awk '/^MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo 2>/dev/null) RAM, load average $(cut -d ' ' -f 1-3 /proc/loadavg 2>/dev/null)"
 put "- method: warm page cache; one warm-up run of each command, then the median of $runs runs, nsys and warpscope-cli alternated; peak RSS from ${time_bin:-python3 wait4} (the largest process of each command's tree); each command stopped after $limit s"
 put ""
@@ -231,6 +231,7 @@ for n in "$@"; do
   cd "$work/cwd" || die "cannot enter $work/cwd"
   rows=""
   before=$(find "$cache_dir" -mindepth 1 -maxdepth 1 -printf '%f\n')
+  stamp=$(stat -c '%s %Y' -- "$file")
   for r in "${reports[@]}"; do
     say "  $r"
     ns_s="—" ws_s="—" ns_m="—" ws_m="—" speedup="—" verdict="—"
@@ -361,6 +362,8 @@ for n in "$@"; do
   after=$(find "$cache_dir" -mindepth 1 -maxdepth 1 -printf '%f\n')
   left=$(comm -13 <(printf '%s\n' "$before" | sort) <(printf '%s\n' "$after" | sort) | tr '\n' ' ')
   [ -z "$left" ] || say "  new beside the export since the first nsys run: $left"
+  [ "$(stat -c '%s %Y' -- "$file")" = "$stamp" ] ||
+    say "  the export changed (size or time) while the reports ran: nsys wrote into it?"
   left=$(find "$work/cwd" -mindepth 1 -maxdepth 1 -printf '%f ')
   [ -z "$left" ] || say "  left in the working folder: $left"
   cd / && rm -rf -- "$work/cwd"
