@@ -64,60 +64,13 @@ if [ ! -x "$cli" ]; then
   exit 1
 fi
 
-# Peak RSS: GNU time when installed, else Python's getrusage of the child.
-time_bin=""
-if [ -x /usr/bin/time ] && /usr/bin/time -f '%M' -o /dev/null true 2>/dev/null; then
-  time_bin=/usr/bin/time
-elif ! command -v python3 >/dev/null 2>&1; then
-  echo "$0: need /usr/bin/time (GNU) or python3 to measure peak RSS" >&2
-  exit 1
-fi
+bench_find_time || exit 1
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/warpscope-bench-run.XXXXXX")
 trap 'rm -rf -- "$work"' EXIT
 log="$work/stderr.log"
 : >"$log"
 failed=0
-
-# A read-only, immutable SQLite URI for a path, as the reader opens files:
-# '%', '?', '#' and "'" are percent-encoded, so it also fits in a SQL string.
-ro_uri ()
-{
-  printf 'file:%s?mode=ro&immutable=1' "$(printf '%s' "$1" | sed "s/%/%25/g; s/?/%3f/g; s/#/%23/g; s/'/%27/g")"
-}
-
-# measure OUTFILE CMD... - runs CMD with stdout to OUTFILE, stderr to the
-# log; sets m_wall (s) and m_rss (KiB); returns CMD's exit status.
-measure ()
-{
-  local outfile="$1" t0 t1 result status=0
-  shift
-  if [ -n "$time_bin" ]; then
-    t0=$(date +%s%N)
-    "$time_bin" -f '%M' -o "$work/rss" "$@" >"$outfile" 2>>"$log" || status=$?
-    t1=$(date +%s%N)
-    m_wall=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.4f", (b - a) / 1e9 }')
-    m_rss=$(tail -n 1 "$work/rss")
-  else
-    # posix_spawn from a bare interpreter: the child's peak RSS includes
-    # that of the process it was spawned from (about 8 MiB here).
-    result=$(python3 -I -S -c '
-import os, sys, time
-out = os.open(sys.argv[1], os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
-err = os.open(sys.argv[2], os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
-t = time.monotonic()
-pid = os.posix_spawnp(sys.argv[3], sys.argv[3:], os.environ,
-                      file_actions=[(os.POSIX_SPAWN_DUP2, out, 1), (os.POSIX_SPAWN_DUP2, err, 2)])
-_, status, usage = os.wait4(pid, 0)
-wall = time.monotonic() - t
-code = os.WEXITSTATUS(status) if os.WIFEXITED(status) else 128 + os.WTERMSIG(status)
-print("%.4f %d %d" % (wall, usage.ru_maxrss, code))
-' "$outfile" "$log" "$@") || true
-    read -r m_wall m_rss status <<<"$result" || true
-    [ -n "${status:-}" ] || { m_wall=0; m_rss=0; status=127; }
-  fi
-  return "$status"
-}
 
 # bench_cmd NAME OUTFILE CMD... - one warm-up run (its output kept in
 # OUTFILE), then $runs measured runs; sets b_wall and b_rss to the medians.

@@ -12,6 +12,13 @@
 # capture's nsys, ncu and target program would inherit.  BUNDLE/nsys-lib
 # gets libdw.so.1: the QdstrmImporter of the nsys inside Nsight Compute
 # 2025.3.1 needs it and those machines lack it (capture-probe.sh --nsys-lib).
+#
+# For bench-nsys-stats.sh, which generates its exports there with
+# bench/gen-export.sh: BUNDLE/bin/sqlite3 runs this machine's sqlite3 command
+# (BUNDLE/libexec/sqlite3, which those machines lack) with LD_LIBRARY_PATH set
+# to BUNDLE/lib for itself alone, and BUNDLE/fixture holds the export that
+# gen-export.sh replicates, should the fixtures be left out of the tree that
+# travels.
 set -euo pipefail
 bundle=${1:?usage: $0 BUNDLE}
 repo=$(cd "$(dirname "$0")/../.." && pwd)
@@ -38,4 +45,21 @@ for name in libdw.so.1 libelf.so.1; do
     echo "no $name here (apt-get install libdw1 libelf1): not in nsys-lib" >&2
   fi
 done
+# The sqlite3 command and the libraries it needs (libsqlite3 of the same
+# version: the shell refuses another), run through a wrapper.
+sqlite3_bin=$(command -v sqlite3) || { echo "no sqlite3 command here (apt-get install sqlite3)" >&2; exit 1; }
+mkdir -p "$bundle/bin" "$bundle/libexec" "$bundle/fixture"
+cp -L "$sqlite3_bin" "$bundle/libexec/sqlite3"
+ldd "$sqlite3_bin" | awk '/=> \//{print $3}' |
+  grep -vE '/(libc|libm|libpthread|libdl|librt|libresolv)\.so|ld-linux' |
+  while read -r lib; do cp -L "$lib" "$bundle/lib/"; done
+cat >"$bundle/bin/sqlite3" <<'WRAPPER'
+#!/bin/sh
+# This machine's sqlite3 with the libraries of the bundle, for itself alone.
+here=$(cd "$(dirname "$0")/.." && pwd)
+LD_LIBRARY_PATH="$here/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" exec "$here/libexec/sqlite3" "$@"
+WRAPPER
+chmod +x "$bundle/bin/sqlite3"
+"$bundle/bin/sqlite3" --version >/dev/null
+cp "$repo/tests/data/nsys/v2025.3_h100_probe.sqlite" "$bundle/fixture/"
 du -sh "$bundle"
