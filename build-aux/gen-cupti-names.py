@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""Writes src/formats/ws-nvprof-runtime-names.c or ws-nvprof-driver-names.c
+"""Writes src/nvprof/ws-nvprof-runtime-names.c or ws-nvprof-driver-names.c
 from CUPTI's callback-id headers.
 
 nvprof exports name a CUDA runtime or driver call only by its CUPTI
@@ -17,9 +17,9 @@ The build never runs this script (it does not need CUDA); run it by hand
 when a newer CUDA is at hand, and commit the result:
 
     build-aux/gen-cupti-names.py /usr/local/cuda/include runtime \
-      > src/formats/ws-nvprof-runtime-names.c
+      > src/nvprof/ws-nvprof-runtime-names.c
     build-aux/gen-cupti-names.py /usr/local/cuda/include driver \
-      > src/formats/ws-nvprof-driver-names.c
+      > src/nvprof/ws-nvprof-driver-names.c
 
 The test `cupti-names` reruns it where the headers exist and compares.
 """

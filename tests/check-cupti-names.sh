@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-3.0-or-later
-# src/formats/ws-nvprof-{runtime,driver}-names.c are what
+# src/nvprof/ws-nvprof-{runtime,driver}-names.c are what
 # build-aux/gen-cupti-names.py writes
 # from the CUPTI headers of the newest CUDA on this machine.  Without CUDA
 # the test is skipped (77): the build never needs it.
@@ -20,7 +20,7 @@ for api in runtime driver; do
   python3 "$src/build-aux/gen-cupti-names.py" "$include" "$api" > "$out"
   # The committed table must be what these headers give, line for line,
   # apart from the line naming the CUDA version.
-  committed="$src/src/formats/ws-nvprof-$api-names.c"
+  committed="$src/src/nvprof/ws-nvprof-$api-names.c"
   if ! diff -u -I '_cbid.h of CUDA' "$committed" "$out"; then
     echo "$committed differs from gen-cupti-names.py $include $api: run it and commit the result"
     exit 1

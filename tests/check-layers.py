@@ -28,6 +28,8 @@ USES = {
     'formats': ['model'],
     # PyTorch profiler traces: a reader beside formats, which is full.
     'kineto': ['formats'],
+    # nvprof's exports, logs, metrics and traces: a reader beside formats too.
+    'nvprof': ['formats'],
     'tools': ['base'],
     'ncu': ['model'],
     'analysis': ['ncu'],
@@ -36,24 +38,27 @@ USES = {
     'digest': ['findings'],
     'timeline': ['model'],
     'export': ['findings'],
-    'loader': ['formats', 'kineto', 'digest', 'tools'],
+    'loader': ['formats', 'kineto', 'nvprof', 'digest', 'tools'],
     'capture': ['base', 'tools'],
-    'render': ['base', 'model', 'formats', 'kineto', 'tools', 'ncu', 'analysis', 'ranks', 'findings',
-               'digest', 'timeline', 'export', 'loader', 'capture'],
-    'document': ['render'],
-    'widgets': ['render'],
+    'render': ['base', 'model', 'formats', 'kineto', 'nvprof', 'tools', 'ncu', 'analysis', 'ranks',
+               'findings', 'digest', 'timeline', 'export', 'loader', 'capture'],
+    # The charts of one kernel's ncu metrics: drawing beside render, which is full.
+    'ncu-charts': ['render'],
+    'document': ['ncu-charts'],
+    'widgets': ['ncu-charts'],
     'pages': ['widgets'],
     'app': ['pages', 'document'],
-    'cli': ['render', 'document', 'mpi'],
+    'cli': ['ncu-charts', 'document', 'mpi'],
     # MPI for `digest --mpi` alone: GLib and MPI, nothing of Warpscope's model.
     'mpi': ['base'],
 }
 
 # Outside headers that only some libraries may include, by the start of the
 # name.  Anything else (the C library, POSIX, GLib, GObject, GIO) is open to
-# all.  SQLite is formats' alone: the others link it, never include it.
+# all.  SQLite is formats' and nvprof's alone: the others link it, never
+# include it.
 OUTSIDE = [
-    ('sqlite3.h', 'SQLite', {'formats'}),
+    ('sqlite3.h', 'SQLite', {'formats', 'nvprof'}),
     ('mpi.h', 'MPI', {'mpi'}),
     ('lzma.h', 'liblzma', {'formats'}),
     ('gio/gunix', 'GIO-Unix', {'tools', 'export'}),
@@ -61,8 +66,8 @@ OUTSIDE = [
     ('json-glib/', 'json-glib',
      {'formats', 'export', 'loader', 'capture', 'render', 'document', 'widgets', 'pages', 'app',
       'cli'}),
-    ('cairo', 'Cairo', {'render', 'document', 'widgets', 'pages', 'app', 'cli'}),
-    ('pango/', 'Pango', {'render', 'document', 'widgets', 'pages', 'app', 'cli'}),
+    ('cairo', 'Cairo', {'render', 'ncu-charts', 'document', 'widgets', 'pages', 'app', 'cli'}),
+    ('pango/', 'Pango', {'render', 'ncu-charts', 'document', 'widgets', 'pages', 'app', 'cli'}),
     ('gtk/', 'GTK', {'widgets', 'pages', 'app'}),
     ('gdk/', 'GTK', {'widgets', 'pages', 'app'}),
 ]
@@ -70,7 +75,7 @@ OUTSIDE = [
 # The headers whose functions change a run, and who may include them: whole
 # libraries, and single files by name.  Tests may include anything.
 BUILDERS = {
-    'ws-run-build.h': ({'model', 'formats', 'kineto', 'loader'}, {'ws-stats.c', 'ws-ncu-match.c'}),
+    'ws-run-build.h': ({'model', 'formats', 'kineto', 'nvprof', 'loader'}, {'ws-stats.c', 'ws-ncu-match.c'}),
     'ws-stats-build.h': ({'loader'}, {'ws-stats.c', 'ws-run-derive.c'}),
 }
 

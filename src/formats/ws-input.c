@@ -10,12 +10,10 @@
 #include "ws-cpu-reader.h"
 #include "ws-digest-io.h"
 #include "ws-file.h"
+#include "ws-input-nvprof.h"
 #include "ws-input.h"
 #include "ws-ncu-reader.h"
 #include "ws-nsys-stats-reader.h"
-#include "ws-nvprof-log.h"
-#include "ws-nvprof-reader.h"
-#include "ws-nvprof-trace.h"
 #include "ws-reader-error.h"
 
 #define HEAD_BYTES 8192

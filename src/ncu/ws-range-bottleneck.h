@@ -14,7 +14,7 @@ G_BEGIN_DECLS
  * profiled launch's verdict carries to every launch of the same kernel
  * with the same grid and block; the rest is not profiled.  The kernels of
  * a range come from a function, so that this layer needs no timeline:
- * ws_range_bottleneck_project() (render) passes the NVTX projection's. */
+ * ws_range_bottleneck_project() (ncu-charts) passes the NVTX projection's. */
 
 /* (transfer full) (element-type guint32): the kernels launched inside
  * NVTX range @range, as indices into the run's kernels. */

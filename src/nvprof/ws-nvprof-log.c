@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "ws-csv.h"
+#include "ws-input-nvprof.h"
 #include "ws-nvprof-log.h"
 #include "ws-nvprof-metrics.h"
 #include "ws-reader-error.h"
@@ -69,65 +70,6 @@ ws_nvprof_result_free (WsNvprofResult *result)
   g_clear_pointer (&result->api, ws_summary_unref);
   g_clear_pointer (&result->unified, g_ptr_array_unref);
   g_free (result);
-}
-
-/* "==1234== rest": the pid and the rest, or FALSE. */
-static gboolean
-pid_line (const char *line, guint32 *pid, const char **rest)
-{
-  const char *p = line;
-  guint64 v = 0;
-
-  if (!g_str_has_prefix (p, "=="))
-    return FALSE;
-  p += 2;
-  if (!g_ascii_isdigit (*p))
-    return FALSE;
-  while (g_ascii_isdigit (*p))
-    {
-      v = v * 10 + (guint64) (*p - '0');
-      if (v > G_MAXUINT32)
-        return FALSE;
-      p++;
-    }
-  if (!g_str_has_prefix (p, "=="))
-    return FALSE;
-  *pid = (guint32) v;
-  *rest = g_strchug ((char *) p + 2);
-  return TRUE;
-}
-
-/**
- * ws_nvprof_log_sniff:
- *
- * Whether @head (the first bytes of a text file) is nvprof output: a line
- * `==PID== NVPROF is profiling…`, `==PID== Profiling result:` or the like,
- * or the header of a `--csv` summary.
- */
-gboolean
-ws_nvprof_log_sniff (const char *head, gsize len)
-{
-  static const char *const phrases[] = { "NVPROF is profiling", "Profiling application:",
-                                         "Profiling result:",   "Warning: Some kernel(s) will be",
-                                         "Metric result:",      "Event result:" };
-  g_autofree char *text = g_strndup (head, len);
-  g_auto (GStrv) lines = g_strsplit (text, "\n", -1);
-
-  for (guint i = 0; lines[i] != NULL; i++)
-    {
-      guint32 pid;
-      const char *rest;
-
-      if (g_str_has_prefix (lines[i], "\"Type\",\"Time(%)\"") ||
-          g_str_has_prefix (lines[i], "\"Device\",\"Kernel\",\"Invocations\","))
-        return TRUE;
-      if (!pid_line (lines[i], &pid, &rest))
-        continue;
-      for (gsize k = 0; k < G_N_ELEMENTS (phrases); k++)
-        if (g_str_has_prefix (rest, phrases[k]))
-          return TRUE;
-    }
-  return FALSE;
 }
 
 /* Splits one CSV line ("a","b,c",,d) into unquoted cells. */
@@ -447,7 +389,7 @@ metrics_line (Parser *p, char *line, GError **error)
   const char *rest;
   int taken = 0;
 
-  if (!pid_line (line, &pid, &rest))
+  if (!ws_nvprof_pid_line (line, &pid, &rest))
     taken = ws_nvprof_metrics_line (p->metrics, p->line, line, error);
   if (taken != 0)
     return taken;
@@ -577,7 +519,7 @@ parse_line (Parser *p, char *line, GError **error)
       p->mode = MODE_METRICS;
       return ws_nvprof_metrics_line (p->metrics, p->line, line, error) >= 0;
     }
-  if (pid_line (line, &pid, &rest))
+  if (ws_nvprof_pid_line (line, &pid, &rest))
     return pid_rest (p, pid, rest, error);
   if (g_str_has_prefix (line, "\"Type\",\"Time(%)\"") && p->mode != MODE_CSV)
     {

@@ -7,7 +7,6 @@
 
 G_BEGIN_DECLS
 
-gboolean ws_nvprof_trace_sniff (const char *head, gsize len);
 WsRun *ws_nvprof_trace_parse (const char *path, const char *text, gsize len, GError **error);
 WsRun *ws_nvprof_trace_read (const char *path, GError **error);
 

@@ -22,7 +22,6 @@ typedef struct
   gboolean metrics;    /* it had `Metric result:` or `Event result:` blocks (ws-nvprof-metrics.h) */
 } WsNvprofResult;
 
-gboolean ws_nvprof_log_sniff (const char *head, gsize len);
 GPtrArray *ws_nvprof_log_parse (const char *path, const char *text, gsize len,
                                 WsNcuResults **metrics, GError **error);
 GPtrArray *ws_nvprof_log_read (const char *path, WsNcuResults **metrics, GError **error);

@@ -417,27 +417,6 @@ finish (WsRun *run, Builder *b)
 }
 
 /**
- * ws_nvprof_trace_sniff:
- *
- * Whether @head holds an nvprof GPU trace: a "Profiling result:" line
- * followed by a header with Start, Duration and Name.
- */
-gboolean
-ws_nvprof_trace_sniff (const char *head, gsize len)
-{
-  g_autofree char *text = g_strndup (head, len);
-  const char *result = strstr (text, "== Profiling result:");
-  const char *nl;
-  g_autofree char *line = NULL;
-
-  if (result == NULL || (nl = strchr (result, '\n')) == NULL)
-    return FALSE;
-  line = g_strndup (nl + 1, strcspn (nl + 1, "\r\n"));
-  return strstr (line, "Start") != NULL && strstr (line, "Duration") != NULL &&
-         strstr (line, "Name") != NULL && strstr (line, "Grid") != NULL;
-}
-
-/**
  * ws_nvprof_trace_parse:
  *
  * Returns: (transfer full): a run of the trace's kernels and copies (times

@@ -8,10 +8,6 @@
 
 G_BEGIN_DECLS
 
-gboolean ws_nvprof_reader_sniff (const char *path);
-gboolean ws_nvprof_reader_sniff_head (const char *path, const char *head, gsize len,
-                                      GError **error);
-
 WsRun *ws_nvprof_reader_load (const char *path, WsLoadFlags flags, GCancellable *cancellable,
                               WsProgressFunc progress, gpointer progress_data, GError **error);
 
