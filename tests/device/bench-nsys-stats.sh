@@ -29,7 +29,9 @@
 # BENCH_RUNS, BENCH_REPORTS (comma-separated; default the eight reports of
 # warpscope-cli stats), BENCH_TIMEOUT (seconds one command may take before
 # it is stopped and its report marked TIMEOUT, default 300), BENCH_FIXTURE
-# (default the tree's probe export, else BUNDLE/fixture's copy).
+# (default the tree's probe export, else BUNDLE/fixture's copy), WS_BASELINE
+# (another warpscope-cli, an older one in the same bundle: timed in the same
+# alternation, in two more columns, for before/after figures).
 #
 # Exit status: 0 when every command ran and every check passed, 1
 # otherwise (or when a tool is missing: one line says which), 2 on bad usage.
@@ -243,6 +245,8 @@ for n in "$@"; do
     fi
     nsys_cmd=("$nsys" stats "${quiet[@]}" --report "$r" --format csv --output - "$file")
     ws_cmd=("$cli" stats --report "$r" -f csv "$file")
+    base_cmd=("${WS_BASELINE:-}" stats --report "$r" -f csv "$file")
+    base_s="—" base_m="—"
 
     # Untimed: the reference CSV file, then the warm-ups, whose outputs
     # are kept.
@@ -318,8 +322,14 @@ for n in "$@"; do
     fi
 
     # The timed runs, alternated; a command whose warm-up failed is left out.
-    ns_w="" ns_r="" ws_w="" ws_r=""
+    ns_w="" ns_r="" ws_w="" ws_r="" base_w="" base_r=""
+    if [ -n "${WS_BASELINE:-}" ]; then
+      run_cmd /dev/null "${base_cmd[@]}" || say "    FAILED: the baseline ($(why "$m_status"))"
+    fi
     for i in $(seq "$runs"); do
+      if [ -n "${WS_BASELINE:-}" ] && run_cmd /dev/null "${base_cmd[@]}"; then
+        base_w="$base_w $m_wall" base_r="$base_r $m_rss"
+      fi
       if [ "$nsys_ok" = 1 ]; then
         if run_cmd /dev/null "${nsys_cmd[@]}"; then
           ns_w="$ns_w $m_wall" ns_r="$ns_r $m_rss"
@@ -347,6 +357,12 @@ for n in "$@"; do
       ws_m=$(awk -v v="$ws_m" 'BEGIN { printf "%.1f", v / 1024 }')
       say "    ws   $ws_s s (runs:$ws_w), $ws_m MiB"
     fi
+    # shellcheck disable=SC2086
+    if [ -n "$base_w" ]; then
+      base_s=$(awk -v v="$(median $base_w)" 'BEGIN { printf "%.3f", v }')
+      base_m=$(awk -v v="$(median $base_r)" 'BEGIN { printf "%.1f", v / 1024 }')
+      say "    baseline $base_s s (runs:$base_w), $base_m MiB"
+    fi
     if [ "$nsys_ok" = 1 ] && [ "$ws_ok" = 1 ]; then
       speedup=$(awk -v a="$ns_s" -v b="$ws_s" 'BEGIN { if (b > 0) printf "%.1f", a / b; else printf "—" }')
       say "    speed-up $speedup"
@@ -354,6 +370,7 @@ for n in "$@"; do
     [ "$nsys_ok" = 0 ] || ns_s=$(awk -v v="$ns_s" 'BEGIN { printf "%.3f", v }')
     [ "$ws_ok" = 0 ] || ws_s=$(awk -v v="$ws_s" 'BEGIN { printf "%.3f", v }')
     row="| $r | $ns_s | $ws_s | $speedup | $ns_m | $ws_m | $verdict |"
+    [ -z "${WS_BASELINE:-}" ] || row="$row $base_s | $base_m |"
     printf '%s\n' "$row" >>"$dir/rows.md"
     rows="$rows$row
 "
@@ -370,8 +387,13 @@ for n in "$@"; do
 
   put "### N = $n kernels ($(basename -- "$file"), $(awk -v s="$(stat -c %s -- "$file")" 'BEGIN { printf "%.0f MB", s / 1e6 }'))"
   put ""
-  put "| report | nsys s | ws s | speed-up | nsys MiB | ws MiB | CSV |"
-  put "|---|---:|---:|---:|---:|---:|---|"
+  if [ -n "${WS_BASELINE:-}" ]; then
+    put "| report | nsys s | ws s | speed-up | nsys MiB | ws MiB | CSV | baseline ws s | baseline ws MiB |"
+    put "|---|---:|---:|---:|---:|---:|---|---:|---:|"
+  else
+    put "| report | nsys s | ws s | speed-up | nsys MiB | ws MiB | CSV |"
+    put "|---|---:|---:|---:|---:|---:|---|"
+  fi
   printf '%s' "$rows" | tee -a "$results"
   put ""
 done
