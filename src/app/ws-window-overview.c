@@ -69,8 +69,9 @@ overview_read (GObject *source, GAsyncResult *result, gpointer data)
   /* A load that a later one replaced, or that closing the window cancelled. */
   if (cancellable != self->cancellable)
     return;
-  /* Not an export the overview reads: the load says what the file is. */
-  if (overview != NULL && overview->rows > 0)
+  /* Not an export the overview reads: the load says what the file is.
+   * Cancelled: the load that follows stops at once and says so. */
+  if (overview != NULL && overview->rows > 0 && !g_cancellable_is_cancelled (cancellable))
     show_overview (self, overview);
   else if (error != NULL)
     g_debug ("no first frame: %s", error->message);

@@ -122,6 +122,34 @@ test_not_an_export (void)
   ws_test_rmtree (dir);
 }
 
+/* Cancel while the first frame is read: the load that follows stops at
+ * once, the window goes back to its welcome page, and no frame shows. */
+static void
+test_cancel_during_first_frame (void)
+{
+  g_autofree char *path = ws_test_data ("nsys", "v2022.4_rodinia_gaussian.sqlite", NULL);
+  const char *paths[] = { path, NULL };
+  Seen seen = { 0 };
+  WsWindow *window = ws_window_new (GTK_APPLICATION (app));
+
+  ws_window_set_overview_min_size (window, 0);
+  g_signal_connect (window, "first-frame", G_CALLBACK (first_frame_cb), &seen);
+  g_signal_connect (window, "load-finished", G_CALLBACK (load_finished_cb), &seen);
+  gtk_widget_show (GTK_WIDGET (window));
+  ws_window_load (window, paths);
+  g_action_group_activate_action (G_ACTION_GROUP (window), "cancel-load", NULL);
+  ws_test_gui_wait_for_load (window);
+  g_assert_false (seen.loaded);
+  g_assert_cmpuint (seen.frames, ==, 0);
+  g_assert_null (ws_window_get_run (window));
+  g_assert_null (ws_window_get_error (window));
+  g_assert_cmpstr (ws_window_get_page (window), ==, "welcome");
+  g_assert_null (ws_window_get_overview (window));
+  g_clear_pointer (&seen.overview, ws_overview_unref);
+  g_free (seen.page);
+  gtk_widget_destroy (GTK_WIDGET (window));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -130,5 +158,6 @@ main (int argc, char **argv)
   g_test_add_func ("/first-frame/before-the-load-and-the-same-kernels", test_before_the_load);
   g_test_add_func ("/first-frame/small-exports-open-at-once", test_small_exports_open_at_once);
   g_test_add_func ("/first-frame/not-an-export", test_not_an_export);
+  g_test_add_func ("/first-frame/cancel-while-it-is-read", test_cancel_during_first_frame);
   return ws_test_gui_run ();
 }
