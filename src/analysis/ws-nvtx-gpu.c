@@ -26,7 +26,7 @@ struct _WsNvtxGpu
   guint32 *parent;   /* per range: the innermost range of its thread that holds it */
   guint16 *level;    /* per range: how many ranges of its thread hold it */
   guint32 *children; /* per range: child ranges with GPU operations */
-  gint64 *busy;      /* per range: ns with its process's GPU work running */
+  gint64 *busy;      /* per range: ns with its process's GPU work running; NULL unmeasured */
 };
 
 static void
@@ -112,23 +112,12 @@ measure_busy (WsNvtxGpu *self)
     }
 }
 
-/**
- * ws_nvtx_gpu_new_for_join:
- * @join: the run's NVTX → GPU join
- *
- * Projects every NVTX range of the join's run onto the GPU both ways.
- * Safe on a worker thread; O(n) plus the ranges open at each launch.
- *
- * Returns: (transfer full): the figures
- */
-WsNvtxGpu *
-ws_nvtx_gpu_new_for_join (WsNvtxJoin *join)
+static WsNvtxGpu *
+nvtx_gpu_new (WsNvtxJoin *join, gboolean busy)
 {
   WsNvtxGpu *self;
   const WsRun *run;
   gsize nr, na;
-
-  g_return_val_if_fail (join != NULL, NULL);
 
   run = ws_launch_index_get_run (ws_nvtx_join_get_launches (join));
   nr = run->nvtx.n;
@@ -142,7 +131,7 @@ ws_nvtx_gpu_new_for_join (WsNvtxJoin *join)
   self->parent = g_new (guint32, MAX (nr, 1));
   self->level = g_new0 (guint16, MAX (nr, 1));
   self->children = g_new0 (guint32, MAX (nr, 1));
-  self->busy = g_new0 (gint64, MAX (nr, 1));
+  self->busy = busy ? g_new0 (gint64, MAX (nr, 1)) : NULL;
   self->first = g_new (gint64, MAX (na, 1));
   self->last = g_new (gint64, MAX (na, 1));
   for (gsize r = 0; r < nr; r++)
@@ -159,7 +148,8 @@ ws_nvtx_gpu_new_for_join (WsNvtxJoin *join)
     return self;
 
   nest_ranges (self);
-  measure_busy (self);
+  if (busy)
+    measure_busy (self);
   /* nsys projects kernels and, with them, memory operations. */
   if (na > 0 && run->api.correlation != NULL && run->api.thread != NULL &&
       run->kernels.correlation != NULL && run->kernels.stream != NULL)
@@ -181,6 +171,32 @@ ws_nvtx_gpu_new_for_join (WsNvtxJoin *join)
 }
 
 /**
+ * ws_nvtx_gpu_new_for_join:
+ * @join: the run's NVTX → GPU join
+ *
+ * Projects every NVTX range of the join's run onto the GPU both ways.
+ * Safe on a worker thread; O(n) plus the ranges open at each launch.
+ *
+ * Returns: (transfer full): the figures
+ */
+WsNvtxGpu *
+ws_nvtx_gpu_new_for_join (WsNvtxJoin *join)
+{
+  g_return_val_if_fail (join != NULL, NULL);
+
+  return nvtx_gpu_new (join, TRUE);
+}
+
+static WsNvtxGpu *
+nvtx_gpu_new_for_run (const WsRun *run, gboolean busy)
+{
+  g_autoptr (WsLaunchIndex) launches = ws_launch_index_new (run);
+  g_autoptr (WsNvtxJoin) join = ws_nvtx_join_new (launches);
+
+  return nvtx_gpu_new (join, busy);
+}
+
+/**
  * ws_nvtx_gpu_new:
  *
  * As ws_nvtx_gpu_new_for_join(), with a launch index and join of its own.
@@ -190,14 +206,26 @@ ws_nvtx_gpu_new_for_join (WsNvtxJoin *join)
 WsNvtxGpu *
 ws_nvtx_gpu_new (const WsRun *run)
 {
-  g_autoptr (WsLaunchIndex) launches = NULL;
-  g_autoptr (WsNvtxJoin) join = NULL;
-
   g_return_val_if_fail (run != NULL, NULL);
 
-  launches = ws_launch_index_new (run);
-  join = ws_nvtx_join_new (launches);
-  return ws_nvtx_gpu_new_for_join (join);
+  return nvtx_gpu_new_for_run (run, TRUE);
+}
+
+/**
+ * ws_nvtx_gpu_new_projected:
+ *
+ * As ws_nvtx_gpu_new(), without the busy figure (the nsys reports, which
+ * do not show it, spare its pass over every kernel): ws_nvtx_gpu_busy()
+ * is not to be asked.
+ *
+ * Returns: (transfer full): the figures
+ */
+WsNvtxGpu *
+ws_nvtx_gpu_new_projected (const WsRun *run)
+{
+  g_return_val_if_fail (run != NULL, NULL);
+
+  return nvtx_gpu_new_for_run (run, FALSE);
 }
 
 /**
@@ -293,7 +321,7 @@ ws_nvtx_gpu_children (const WsNvtxGpu *self, gsize range)
 gint64
 ws_nvtx_gpu_busy (const WsNvtxGpu *self, gsize range)
 {
-  g_return_val_if_fail (self != NULL && range < self->run->nvtx.n, 0);
+  g_return_val_if_fail (self != NULL && self->busy != NULL && range < self->run->nvtx.n, 0);
 
   return self->busy[range];
 }

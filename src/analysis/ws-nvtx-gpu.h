@@ -24,6 +24,7 @@ G_BEGIN_DECLS
 typedef struct _WsNvtxGpu WsNvtxGpu;
 
 WsNvtxGpu *ws_nvtx_gpu_new (const WsRun *run);
+WsNvtxGpu *ws_nvtx_gpu_new_projected (const WsRun *run);
 WsNvtxGpu *ws_nvtx_gpu_new_for_join (WsNvtxJoin *join);
 WsNvtxGpu *ws_nvtx_gpu_ref (WsNvtxGpu *self);
 void ws_nvtx_gpu_unref (WsNvtxGpu *self);

@@ -68,7 +68,7 @@ write_nvtx_gpu_report (const WsRun *run, guint kind, WsNameForm form, WsOutputFo
       return;
     }
   if (*nvtx_gpu == NULL)
-    *nvtx_gpu = ws_nvtx_gpu_new (run);
+    *nvtx_gpu = ws_nvtx_gpu_new_projected (run);
   if (kind == REPORT_NVTX_GPU_PROJ)
     {
       g_autoptr (GArray) rows = ws_nvtx_gpu_proj_sum (*nvtx_gpu);
@@ -92,7 +92,7 @@ flags_for (guint kind)
     {
       case REPORT_NVTX_GPU_PROJ:
       case REPORT_NVTX_KERN:
-        return WS_LOAD_KERNELS | WS_LOAD_MEMOPS | WS_LOAD_API | WS_LOAD_NVTX;
+        return WS_LOAD_KERNELS | WS_LOAD_MEMOPS | WS_LOAD_API | WS_LOAD_NVTX | WS_LOAD_LAUNCHES;
       case WS_SUMMARY_KERN_SUM:
         return WS_LOAD_KERNELS;
       case WS_SUMMARY_NVTX_SUM:
@@ -112,10 +112,11 @@ flags_for (guint kind)
 /* The reports --report names, in @kinds, and what the run must be read
  * with for them; FALSE after printing a name that is none. */
 static gboolean
-parse_reports (const char *report_str, GArray *kinds, WsLoadFlags *flags, gboolean *lean)
+parse_reports (const char *report_str, GArray *kinds, WsLoadFlags *flags)
 {
   g_auto (GStrv) reports =
     g_strsplit (report_str != NULL ? report_str : "cuda_gpu_kern_sum", ",", -1);
+  gboolean kernel_names = FALSE, api_names = FALSE;
 
   for (guint i = 0; reports[i] != NULL; i++)
     {
@@ -135,10 +136,14 @@ parse_reports (const char *report_str, GArray *kinds, WsLoadFlags *flags, gboole
         }
       g_array_append_val (kinds, kind);
       *flags |= flags_for (kind);
-      /* Launches and threads tie ranges to kernels: every column is needed. */
-      if (kind >= WS_N_SUMMARY_KINDS)
-        *lean = FALSE;
+      kernel_names = kernel_names || kind == WS_SUMMARY_KERN_SUM || kind == REPORT_NVTX_KERN;
+      api_names = api_names || kind == WS_SUMMARY_API_SUM;
     }
+  /* A lean load reads no names that no report prints. */
+  if (!kernel_names)
+    *flags |= WS_LOAD_NO_KERNEL_NAMES;
+  if (!api_names)
+    *flags |= WS_LOAD_NO_API_NAMES;
   return TRUE;
 }
 
@@ -231,7 +236,7 @@ ws_cli_stats (int argc, char **argv)
   if (!ws_cli_frame_parse (&frame, context, &argc, &argv, 1, -1, NULL))
     return WS_EXIT_BAD_INPUT;
 
-  if (!parse_reports (report_str, kinds, &flags, &lean))
+  if (!parse_reports (report_str, kinds, &flags))
     return WS_EXIT_BAD_INPUT;
   format = frame.format;
   if (name_str != NULL && !ws_name_form_from_string (name_str, &form))
@@ -256,14 +261,16 @@ ws_cli_stats (int argc, char **argv)
     flags |= WS_LOAD_NAME_SHORT;
   else if (form == WS_NAME_MANGLED)
     flags |= WS_LOAD_NAME_MANGLED;
-  run = ws_cli_load (argv + 1, flags, &error);
+  /* Each report computes its summary when it is written: none at load. */
+  run = ws_cli_load (argv + 1, flags | WS_LOAD_NO_SUMMARIES, &error);
   if (run == NULL)
     return ws_cli_fail (error);
   if (steady && !ws_cli_use_steady (&run, argv[1]))
     return WS_EXIT_BAD_INPUT;
   /* A form the export lacks (mangled names before nsys 2022.1): say so,
    * then show the nearest, as nsys does. */
-  if (run->kernels.n > 0 && !ws_run_has_kernel_names (run, form))
+  if (run->kernels.n > 0 && !((flags & WS_LOAD_LEAN) && (flags & WS_LOAD_NO_KERNEL_NAMES)) &&
+      !ws_run_has_kernel_names (run, form))
     {
       WsNameForm nearest = ws_run_kernel_name_form (run, form);
 
