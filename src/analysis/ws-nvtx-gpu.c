@@ -8,6 +8,7 @@
 #include "ws-limits.h"
 #include "ws-gpu-busy.h"
 #include "ws-nvtx-gpu.h"
+#include "ws-radix-sort.h"
 #include "ws-stats.h"
 
 #define NO_RANGE G_MAXUINT32
@@ -18,8 +19,6 @@ struct _WsNvtxGpu
   WsRun *run;
   WsNvtxJoin *join;        /* NULL without kernels' launch calls */
   WsLaunchIndex *launches; /* the join's */
-  gint64 *first;           /* per API call: the earliest start of the GPU operations it launched */
-  gint64 *last;            /* per API call: their latest end */
   gint64 *proj_start;      /* per range: G_MAXINT64 when it launched nothing */
   gint64 *proj_end;
   guint32 *ops;      /* per range: launch calls with GPU operations inside it */
@@ -29,28 +28,70 @@ struct _WsNvtxGpu
   gint64 *busy;      /* per range: ns with its process's GPU work running; NULL unmeasured */
 };
 
+/* The memory operations by launch call, for one pass in call order. */
+typedef struct
+{
+  WsNvtxGpu *self;
+  guint64 *calls;  /* sorted */
+  guint32 *memops; /* the memory operation of each */
+  gsize n;
+  gsize next; /* the first not passed yet */
+} Projection;
+
+static void
+sort_memops (Projection *p, const WsRun *run, WsLaunchIndex *launches)
+{
+  gboolean in_order = TRUE;
+
+  p->calls = g_new (guint64, MAX (run->memops.n, 1));
+  p->memops = g_new (guint32, MAX (run->memops.n, 1));
+  for (gsize m = 0; run->memops.correlation != NULL && m < run->memops.n; m++)
+    {
+      gssize a = ws_launch_index_memop (launches, m);
+
+      if (a < 0)
+        continue;
+      p->calls[p->n] = (guint64) a;
+      p->memops[p->n] = (guint32) m;
+      in_order = in_order && (p->n == 0 || p->calls[p->n - 1] <= (guint64) a);
+      p->n++;
+    }
+  if (!in_order)
+    ws_radix_sort (p->calls, p->memops, p->n);
+}
+
+/* The span of the GPU operations @call launched: kernels and, with them
+ * in nsys's projection, memory operations. */
 static void
 project_call (gsize call, const guint32 *ranges, guint n, gpointer data)
 {
-  WsNvtxGpu *self = data;
+  Projection *p = data;
+  WsNvtxGpu *self = p->self;
+  const WsRun *run = self->run;
+  gint64 first = G_MAXINT64, last = G_MININT64;
+  guint n_kernels;
+  const guint32 *kernels = ws_nvtx_join_call_kernels (self->join, call, &n_kernels);
 
+  for (guint i = 0; i < n_kernels; i++)
+    {
+      first = MIN (first, run->kernels.start[kernels[i]]);
+      last = MAX (last, run->kernels.end[kernels[i]]);
+    }
+  while (p->next < p->n && p->calls[p->next] < call)
+    p->next++;
+  for (; p->next < p->n && p->calls[p->next] == call; p->next++)
+    {
+      first = MIN (first, run->memops.start[p->memops[p->next]]);
+      last = MAX (last, run->memops.end[p->memops[p->next]]);
+    }
   for (guint i = 0; i < n; i++)
     {
       guint32 r = ranges[i];
 
-      self->proj_start[r] = MIN (self->proj_start[r], self->first[call]);
-      self->proj_end[r] = MAX (self->proj_end[r], self->last[call]);
+      self->proj_start[r] = MIN (self->proj_start[r], first);
+      self->proj_end[r] = MAX (self->proj_end[r], last);
       self->ops[r]++;
     }
-}
-
-static void
-note_op (WsNvtxGpu *self, gssize call, gint64 start, gint64 end)
-{
-  if (call < 0)
-    return;
-  self->first[call] = MIN (self->first[call], start);
-  self->last[call] = MAX (self->last[call], end);
 }
 
 /* Ranges are sorted by start, an enclosing one first: a stack per thread
@@ -132,17 +173,10 @@ nvtx_gpu_new (WsNvtxJoin *join, gboolean busy)
   self->level = g_new0 (guint16, MAX (nr, 1));
   self->children = g_new0 (guint32, MAX (nr, 1));
   self->busy = busy ? g_new0 (gint64, MAX (nr, 1)) : NULL;
-  self->first = g_new (gint64, MAX (na, 1));
-  self->last = g_new (gint64, MAX (na, 1));
   for (gsize r = 0; r < nr; r++)
     {
       self->proj_start[r] = G_MAXINT64;
       self->proj_end[r] = G_MININT64;
-    }
-  for (gsize a = 0; a < na; a++)
-    {
-      self->first[a] = G_MAXINT64;
-      self->last[a] = G_MININT64;
     }
   if (nr == 0)
     return self;
@@ -154,15 +188,14 @@ nvtx_gpu_new (WsNvtxJoin *join, gboolean busy)
   if (na > 0 && run->api.correlation != NULL && run->api.thread != NULL &&
       run->kernels.correlation != NULL && run->kernels.stream != NULL)
     {
+      Projection p = { self };
+
       self->join = ws_nvtx_join_ref (join);
       self->launches = ws_nvtx_join_get_launches (join);
-      for (gsize k = 0; k < run->kernels.n; k++)
-        note_op (self, ws_launch_index_kernel (self->launches, k), run->kernels.start[k],
-                 run->kernels.end[k]);
-      for (gsize m = 0; run->memops.correlation != NULL && m < run->memops.n; m++)
-        note_op (self, ws_launch_index_memop (self->launches, m), run->memops.start[m],
-                 run->memops.end[m]);
-      ws_nvtx_join_foreach (join, project_call, self);
+      sort_memops (&p, run, self->launches);
+      ws_nvtx_join_foreach (join, project_call, &p);
+      g_free (p.calls);
+      g_free (p.memops);
     }
   for (gsize r = 0; r < nr; r++)
     if (self->ops[r] > 0 && self->parent[r] != NO_RANGE)
@@ -247,8 +280,6 @@ ws_nvtx_gpu_unref (WsNvtxGpu *self)
 {
   if (self == NULL || !g_atomic_ref_count_dec (&self->ref_count))
     return;
-  g_free (self->first);
-  g_free (self->last);
   g_free (self->proj_start);
   g_free (self->proj_end);
   g_free (self->ops);
@@ -459,15 +490,11 @@ ws_nvtx_gpu_proj_sum (const WsNvtxGpu *self)
   return rows;
 }
 
-/* One (range, kernel) pair of the kernel summary, or a kernel outside every
- * range (range NO_RANGE). */
-typedef struct
-{
-  guint32 group;
-  guint32 range;
-  gint64 duration;
-} Pair;
-
+/* The kernel summary's pairs of a range and a kernel it holds (or a
+ * kernel outside every range, range NO_RANGE), grouped by range name,
+ * thread and kernel name.  Two passes over the same pairs: the first
+ * finds each pair's group and counts the groups, the second puts each
+ * pair's duration in its group's slice (12 bytes a pair, no sort). */
 typedef struct
 {
   guint32 range_group; /* NO_RANGE outside ranges */
@@ -493,11 +520,17 @@ typedef struct
 {
   const WsNvtxGpu *self;
   WsNameForm form;
+  gboolean filling;         /* the second pass */
   GHashTable *range_groups; /* range group key → index + 1 */
   GArray *range_first;      /* per range group: a range of it, for its name */
+  guint32 *range_group;     /* per range: its range group, or NO_RANGE before it is known */
   GHashTable *groups;       /* GroupKey → index + 1 */
   GArray *group_keys;       /* GroupKey per group */
-  GArray *pairs;            /* Pair */
+  GArray *pair_group;       /* guint32 per pair, in pass order */
+  gsize next;               /* second pass: the pair's index */
+  gsize *fill;              /* second pass: per group, where its next pair goes */
+  gint64 *values;           /* durations, by group */
+  guint32 *ranges;          /* the range of each value */
   guint8 *in_range;         /* per kernel: held by some range */
 } KernSum;
 
@@ -519,16 +552,44 @@ group_for (KernSum *ks, guint32 range_group, guint32 thread, guint32 kernel)
 static guint32
 range_group_for (KernSum *ks, guint32 r)
 {
-  guint64 key = range_group_key (ks->self->run, r);
-  gpointer found = g_hash_table_lookup (ks->range_groups, &key);
+  guint64 key;
+  gpointer found;
 
+  if (ks->range_group[r] != NO_RANGE)
+    return ks->range_group[r];
+  key = range_group_key (ks->self->run, r);
+  found = g_hash_table_lookup (ks->range_groups, &key);
   if (found == NULL)
     {
       g_array_append_val (ks->range_first, r);
       found = GUINT_TO_POINTER (ks->range_first->len);
       g_hash_table_insert (ks->range_groups, g_memdup2 (&key, sizeof key), found);
     }
-  return GPOINTER_TO_UINT (found) - 1;
+  ks->range_group[r] = GPOINTER_TO_UINT (found) - 1;
+  return ks->range_group[r];
+}
+
+/* One pair: its group found (first pass) or its duration placed (second). */
+static void
+add_pair (KernSum *ks, guint32 range, guint32 range_group, guint32 thread, gsize kernel)
+{
+  const WsRun *run = ks->self->run;
+
+  if (!ks->filling)
+    {
+      guint32 g =
+        group_for (ks, range_group, thread, ws_run_kernel_name_id (run, kernel, ks->form));
+
+      g_array_append_val (ks->pair_group, g);
+    }
+  else
+    {
+      guint32 g = g_array_index (ks->pair_group, guint32, ks->next++);
+      gsize at = ks->fill[g]++;
+
+      ks->values[at] = run->kernels.end[kernel] - run->kernels.start[kernel];
+      ks->ranges[at] = range;
+    }
 }
 
 static void
@@ -541,29 +602,77 @@ kern_call (gsize call, const guint32 *ranges, guint n, gpointer data)
 
   for (guint i = 0; i < n_kernels; i++)
     {
-      guint32 k = kernels[i];
-      guint32 name = ws_run_kernel_name_id (run, k, ks->form);
-
-      ks->in_range[k] = TRUE;
+      ks->in_range[kernels[i]] = TRUE;
       for (guint j = 0; j < n; j++)
-        {
-          Pair pair = { group_for (ks, range_group_for (ks, ranges[j]), run->api.thread[call],
-                                   name),
-                        ranges[j], run->kernels.end[k] - run->kernels.start[k] };
-
-          g_array_append_val (ks->pairs, pair);
-        }
+        add_pair (ks, ranges[j], range_group_for (ks, ranges[j]), run->api.thread[call],
+                  kernels[i]);
     }
 }
 
-static int
-compare_pairs (gconstpointer a, gconstpointer b)
+/* Every pair, in one order: the ranges' kernels, then the kernels outside. */
+static void
+pass_pairs (KernSum *ks)
 {
-  const Pair *x = a, *y = b;
+  const WsNvtxGpu *self = ks->self;
+  const WsRun *run = self->run;
 
-  if (x->group != y->group)
-    return x->group < y->group ? -1 : 1;
-  return (x->range > y->range) - (x->range < y->range);
+  if (self->join != NULL)
+    ws_nvtx_join_foreach (self->join, kern_call, ks);
+  for (gsize k = 0; k < run->kernels.n; k++)
+    {
+      gssize a;
+
+      if (ks->in_range[k])
+        continue;
+      a = self->launches != NULL ? ws_launch_index_kernel (self->launches, k) : -1;
+      add_pair (ks, NO_RANGE, NO_RANGE, a >= 0 ? run->api.thread[a] : G_MAXUINT32, k);
+    }
+}
+
+typedef struct
+{
+  guint32 range;
+  guint32 seq;
+  gint64 value;
+} Ranged;
+
+static int
+compare_ranged (gconstpointer a, gconstpointer b)
+{
+  const Ranged *x = a, *y = b;
+
+  if (x->range != y->range)
+    return x->range < y->range ? -1 : 1;
+  return (x->seq > y->seq) - (x->seq < y->seq);
+}
+
+/* Puts a group's values in range order, each range's in pass order (the
+ * order the statistics sum in), and returns how many ranges it has. */
+static guint32
+order_by_range (gint64 *values, guint32 *ranges, gsize n)
+{
+  gboolean sorted = TRUE;
+  guint32 count = 0;
+
+  for (gsize i = 1; i < n && sorted; i++)
+    sorted = ranges[i - 1] <= ranges[i];
+  if (!sorted)
+    {
+      g_autofree Ranged *items = g_new (Ranged, n);
+
+      for (gsize i = 0; i < n; i++)
+        items[i] = (Ranged){ ranges[i], (guint32) i, values[i] };
+      qsort (items, n, sizeof (Ranged), compare_ranged);
+      for (gsize i = 0; i < n; i++)
+        {
+          ranges[i] = items[i].range;
+          values[i] = items[i].value;
+        }
+    }
+  for (gsize i = 0; i < n; i++)
+    if (ranges[i] != NO_RANGE && (i == 0 || ranges[i - 1] != ranges[i]))
+      count++;
+  return count;
 }
 
 static void
@@ -597,6 +706,43 @@ compare_kern_rows (gconstpointer a, gconstpointer b, gpointer data)
   return strcmp (ws_run_string (run, x->kernel), ws_run_string (run, y->kernel));
 }
 
+/* The row of group @g, whose values are @values. */
+static WsNvtxKernRow
+kern_row (const KernSum *ks, guint g, gint64 *values, gsize n, guint32 n_ranges)
+{
+  const WsRun *run = ks->self->run;
+  const GroupKey *key = &g_array_index (ks->group_keys, GroupKey, g);
+  WsNvtxKernRow row = { 0 };
+  WsGroupStats stats;
+
+  ws_group_stats (values, n, &stats);
+  row.ranges = n_ranges;
+  if (key->range_group != NO_RANGE)
+    {
+      guint32 r = g_array_index (ks->range_first, guint32, key->range_group);
+
+      row.range = range_name (run, r);
+      row.style = range_style (run, r);
+    }
+  row.has_thread = key->thread != G_MAXUINT32;
+  if (row.has_thread)
+    {
+      const WsThread *thread = ws_run_thread (run, key->thread);
+
+      row.pid = thread->pid;
+      row.tid = thread->tid;
+    }
+  row.kernels = stats.count;
+  row.total = stats.total;
+  row.avg = stats.avg;
+  row.med = stats.med;
+  row.min = stats.min;
+  row.max = stats.max;
+  row.stddev = stats.stddev;
+  row.kernel = key->kernel;
+  return row;
+}
+
 /**
  * ws_nvtx_kern_sum:
  * @form: the kernel name form (nsys: demangled, `:base`, `:mangled`)
@@ -615,89 +761,54 @@ ws_nvtx_kern_sum (const WsNvtxGpu *self, WsNameForm form)
   const WsRun *run = self->run;
   GArray *rows = g_array_new (FALSE, TRUE, sizeof (WsNvtxKernRow));
   KernSum ks = { self, form };
-  g_autofree gint64 *values = NULL;
+  g_autofree gsize *offset = NULL;
+  guint n_groups;
 
   g_array_set_clear_func (rows, kern_row_clear);
   if (run->kernels.n == 0)
     return rows;
   ks.range_groups = g_hash_table_new_full (ws_int64_hash, g_int64_equal, g_free, NULL);
   ks.range_first = g_array_new (FALSE, FALSE, sizeof (guint32));
+  ks.range_group = g_new (guint32, MAX (run->nvtx.n, 1));
+  memset (ks.range_group, 0xff, sizeof (guint32) * MAX (run->nvtx.n, 1));
   ks.groups = g_hash_table_new_full (group_key_hash, group_key_equal, g_free, NULL);
   ks.group_keys = g_array_new (FALSE, FALSE, sizeof (GroupKey));
-  ks.pairs = g_array_new (FALSE, FALSE, sizeof (Pair));
+  ks.pair_group = g_array_sized_new (FALSE, FALSE, sizeof (guint32), run->kernels.n);
   ks.in_range = g_new0 (guint8, run->kernels.n);
 
-  if (self->join != NULL)
-    ws_nvtx_join_foreach (self->join, kern_call, &ks);
-  for (gsize k = 0; k < run->kernels.n; k++)
+  pass_pairs (&ks);
+  g_clear_pointer (&ks.groups, g_hash_table_unref);
+  n_groups = ks.group_keys->len;
+  offset = g_new0 (gsize, n_groups + 1);
+  for (guint i = 0; i < ks.pair_group->len; i++)
+    offset[g_array_index (ks.pair_group, guint32, i) + 1]++;
+  for (guint g = 0; g < n_groups; g++)
+    offset[g + 1] += offset[g];
+  ks.fill = g_memdup2 (offset, sizeof (gsize) * (n_groups + 1));
+  ks.values = g_new (gint64, MAX (ks.pair_group->len, 1));
+  ks.ranges = g_new (guint32, MAX (ks.pair_group->len, 1));
+  memset (ks.in_range, 0, run->kernels.n);
+  ks.filling = TRUE;
+  pass_pairs (&ks);
+
+  for (guint g = 0; g < n_groups; g++)
     {
-      gssize a;
-      Pair pair;
+      gsize n = offset[g + 1] - offset[g];
+      guint32 n_ranges = order_by_range (ks.values + offset[g], ks.ranges + offset[g], n);
+      WsNvtxKernRow row = kern_row (&ks, g, ks.values + offset[g], n, n_ranges);
 
-      if (ks.in_range[k])
-        continue;
-      a = self->launches != NULL ? ws_launch_index_kernel (self->launches, k) : -1;
-      pair.group = group_for (&ks, NO_RANGE, a >= 0 ? run->api.thread[a] : G_MAXUINT32,
-                              ws_run_kernel_name_id (run, k, form));
-      pair.range = NO_RANGE;
-      pair.duration = run->kernels.end[k] - run->kernels.start[k];
-      g_array_append_val (ks.pairs, pair);
-    }
-
-  g_array_sort (ks.pairs, compare_pairs);
-  values = g_new (gint64, MAX (ks.pairs->len, 1));
-  for (guint i = 0; i < ks.pairs->len;)
-    {
-      const Pair *p = &g_array_index (ks.pairs, Pair, i);
-      const GroupKey *key = &g_array_index (ks.group_keys, GroupKey, p->group);
-      WsNvtxKernRow row = { 0 };
-      WsGroupStats stats;
-      guint j = i, n = 0;
-
-      row.ranges = 0;
-      for (; j < ks.pairs->len && g_array_index (ks.pairs, Pair, j).group == p->group; j++)
-        {
-          const Pair *q = &g_array_index (ks.pairs, Pair, j);
-
-          if (q->range != NO_RANGE &&
-              (j == i || g_array_index (ks.pairs, Pair, j - 1).range != q->range))
-            row.ranges++;
-          values[n++] = q->duration;
-        }
-      ws_group_stats (values, n, &stats);
-      if (key->range_group != NO_RANGE)
-        {
-          guint32 r = g_array_index (ks.range_first, guint32, key->range_group);
-
-          row.range = range_name (run, r);
-          row.style = range_style (run, r);
-        }
-      row.has_thread = key->thread != G_MAXUINT32;
-      if (row.has_thread)
-        {
-          const WsThread *thread = ws_run_thread (run, key->thread);
-
-          row.pid = thread->pid;
-          row.tid = thread->tid;
-        }
-      row.kernels = stats.count;
-      row.total = stats.total;
-      row.avg = stats.avg;
-      row.med = stats.med;
-      row.min = stats.min;
-      row.max = stats.max;
-      row.stddev = stats.stddev;
-      row.kernel = key->kernel;
       g_array_append_val (rows, row);
-      i = j;
     }
   g_array_sort_with_data (rows, compare_kern_rows, (gpointer) run);
 
   g_hash_table_unref (ks.range_groups);
   g_array_unref (ks.range_first);
-  g_hash_table_unref (ks.groups);
+  g_free (ks.range_group);
   g_array_unref (ks.group_keys);
-  g_array_unref (ks.pairs);
+  g_array_unref (ks.pair_group);
+  g_free (ks.fill);
+  g_free (ks.values);
+  g_free (ks.ranges);
   g_free (ks.in_range);
   return rows;
 }
