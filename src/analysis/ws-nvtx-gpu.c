@@ -526,6 +526,7 @@ typedef struct
   guint32 *range_group;     /* per range: its range group, or NO_RANGE before it is known */
   GHashTable *groups;       /* GroupKey → index + 1 */
   GArray *group_keys;       /* GroupKey per group */
+  guint32 last_group;       /* the group found last, or NO_RANGE: the next pair's, mostly */
   GArray *pair_group;       /* guint32 per pair, in pass order */
   gsize next;               /* second pass: the pair's index */
   gsize *fill;              /* second pass: per group, where its next pair goes */
@@ -538,15 +539,20 @@ static guint32
 group_for (KernSum *ks, guint32 range_group, guint32 thread, guint32 kernel)
 {
   GroupKey key = { range_group, thread, kernel };
-  gpointer found = g_hash_table_lookup (ks->groups, &key);
+  gpointer found;
 
+  if (ks->last_group != NO_RANGE &&
+      group_key_equal (&key, &g_array_index (ks->group_keys, GroupKey, ks->last_group)))
+    return ks->last_group;
+  found = g_hash_table_lookup (ks->groups, &key);
   if (found == NULL)
     {
       g_array_append_val (ks->group_keys, key);
       found = GUINT_TO_POINTER (ks->group_keys->len);
       g_hash_table_insert (ks->groups, g_memdup2 (&key, sizeof key), found);
     }
-  return GPOINTER_TO_UINT (found) - 1;
+  ks->last_group = GPOINTER_TO_UINT (found) - 1;
+  return ks->last_group;
 }
 
 static guint32
@@ -773,6 +779,7 @@ ws_nvtx_kern_sum (const WsNvtxGpu *self, WsNameForm form)
   memset (ks.range_group, 0xff, sizeof (guint32) * MAX (run->nvtx.n, 1));
   ks.groups = g_hash_table_new_full (group_key_hash, group_key_equal, g_free, NULL);
   ks.group_keys = g_array_new (FALSE, FALSE, sizeof (GroupKey));
+  ks.last_group = NO_RANGE;
   ks.pair_group = g_array_sized_new (FALSE, FALSE, sizeof (guint32), run->kernels.n);
   ks.in_range = g_new0 (guint8, run->kernels.n);
 

@@ -79,7 +79,7 @@ kernel_row (WsNsysReader *r, sqlite3_stmt *stmt, gsize i, gpointer data)
 typedef struct
 {
   guint32 *names; /* NULL: no name read */
-  int stream_col; /* the first of globalPid, deviceId, contextId, streamId, correlationId, or -1 */
+  int stream_col; /* globalPid's, then correlationId's; -1 when not read */
 } LeanKernels;
 
 static gboolean
@@ -93,12 +93,12 @@ kernel_row_lean (WsNsysReader *r, sqlite3_stmt *stmt, gsize i, gpointer data)
     return FALSE;
   if (lean->names != NULL)
     lean->names[i] = ws_nsys_column_string (r, stmt, 2);
+  /* The process is what ties a kernel to its launch: one stream per
+   * process, as WS_LOAD_LAUNCHES says. */
   if (c >= 0)
     {
-      k->stream[i] =
-        ws_nsys_stream_for (r, sqlite3_column_int64 (stmt, c), ws_nsys_column_i32 (stmt, c + 1),
-                            ws_nsys_column_i32 (stmt, c + 2), ws_nsys_column_i32 (stmt, c + 3));
-      k->correlation[i] = ws_nsys_column_u32 (stmt, c + 4);
+      k->stream[i] = ws_nsys_stream_for (r, sqlite3_column_int64 (stmt, c), 0, 0, 0);
+      k->correlation[i] = ws_nsys_column_u32 (stmt, c + 1);
     }
   return TRUE;
 }
@@ -128,14 +128,14 @@ lean_name_column (WsNsysReader *r, const char *table, const char *demangled, gui
 
 /* Start, end and the one name form the summary groups by: a third of the
  * columns, and the bulk of what `stats` costs.  With WS_LOAD_LAUNCHES the
- * stream and correlation id too, what ties a kernel to its launch call. */
+ * process and correlation id too, what ties a kernel to its launch call. */
 static gboolean
 load_kernels_lean (WsNsysReader *r, const char *table, gint64 count, const char *demangled,
                    GError **error)
 {
   static const char *const launch[][2] = {
-    { "globalPid", "0" }, { "deviceId", "0" },      { "contextId", "0" },
-    { "streamId", "0" },  { "correlationId", "0" },
+    { "globalPid", "0" },
+    { "correlationId", "0" },
   };
   WsKernels *k = &r->run->kernels;
   LeanKernels lean = { NULL, -1 };

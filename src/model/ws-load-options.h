@@ -39,8 +39,10 @@ typedef enum
   WS_LOAD_NO_SUMMARIES = 1 << 12,
 
   /* With LEAN: also what ties GPU work to its launch call (the NVTX GPU
-   * reports): the streams and correlation ids of kernels, the threads and
-   * correlation ids of API calls.  Launch configurations stay NULL. */
+   * reports): the processes and correlation ids of kernels, the threads
+   * and correlation ids of API calls.  A kernel's stream is then one per
+   * process (device, context and stream ids 0); launch configurations stay
+   * NULL. */
   WS_LOAD_LAUNCHES = 1 << 13,
   /* With LEAN: the kernels' names are not read (all name arrays NULL). */
   WS_LOAD_NO_KERNEL_NAMES = 1 << 14,
