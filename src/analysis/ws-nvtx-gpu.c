@@ -527,12 +527,12 @@ typedef struct
   GHashTable *groups;       /* GroupKey → index + 1 */
   GArray *group_keys;       /* GroupKey per group */
   guint32 last_group;       /* the group found last, or NO_RANGE: the next pair's, mostly */
-  GArray *pair_group;       /* guint32 per pair, in pass order */
-  gsize next;               /* second pass: the pair's index */
-  gsize *fill;              /* second pass: per group, where its next pair goes */
-  gint64 *values;           /* durations, by group */
-  guint32 *ranges;          /* the range of each value */
-  guint8 *in_range;         /* per kernel: held by some range */
+  GArray *counts;           /* first pass: gsize per group, its pairs */
+  gsize n_pairs;
+  gsize *fill;      /* second pass: per group, where its next pair goes */
+  gint64 *values;   /* durations, by group */
+  guint32 *ranges;  /* the range of each value */
+  guint8 *in_range; /* per kernel: held by some range */
 } KernSum;
 
 static guint32
@@ -575,22 +575,23 @@ range_group_for (KernSum *ks, guint32 r)
   return ks->range_group[r];
 }
 
-/* One pair: its group found (first pass) or its duration placed (second). */
+/* One pair: counted in its group (first pass) or its duration placed in
+ * the group's slice (second; the groups are all known by then). */
 static void
 add_pair (KernSum *ks, guint32 range, guint32 range_group, guint32 thread, gsize kernel)
 {
   const WsRun *run = ks->self->run;
+  guint32 g = group_for (ks, range_group, thread, ws_run_kernel_name_id (run, kernel, ks->form));
 
   if (!ks->filling)
     {
-      guint32 g =
-        group_for (ks, range_group, thread, ws_run_kernel_name_id (run, kernel, ks->form));
-
-      g_array_append_val (ks->pair_group, g);
+      if (g >= ks->counts->len)
+        g_array_set_size (ks->counts, g + 1);
+      g_array_index (ks->counts, gsize, g)++;
+      ks->n_pairs++;
     }
   else
     {
-      guint32 g = g_array_index (ks->pair_group, guint32, ks->next++);
       gsize at = ks->fill[g]++;
 
       ks->values[at] = run->kernels.end[kernel] - run->kernels.start[kernel];
@@ -780,20 +781,17 @@ ws_nvtx_kern_sum (const WsNvtxGpu *self, WsNameForm form)
   ks.groups = g_hash_table_new_full (group_key_hash, group_key_equal, g_free, NULL);
   ks.group_keys = g_array_new (FALSE, FALSE, sizeof (GroupKey));
   ks.last_group = NO_RANGE;
-  ks.pair_group = g_array_sized_new (FALSE, FALSE, sizeof (guint32), run->kernels.n);
+  ks.counts = g_array_new (FALSE, TRUE, sizeof (gsize));
   ks.in_range = g_new0 (guint8, run->kernels.n);
 
   pass_pairs (&ks);
-  g_clear_pointer (&ks.groups, g_hash_table_unref);
   n_groups = ks.group_keys->len;
   offset = g_new0 (gsize, n_groups + 1);
-  for (guint i = 0; i < ks.pair_group->len; i++)
-    offset[g_array_index (ks.pair_group, guint32, i) + 1]++;
   for (guint g = 0; g < n_groups; g++)
-    offset[g + 1] += offset[g];
+    offset[g + 1] = offset[g] + g_array_index (ks.counts, gsize, g);
   ks.fill = g_memdup2 (offset, sizeof (gsize) * (n_groups + 1));
-  ks.values = g_new (gint64, MAX (ks.pair_group->len, 1));
-  ks.ranges = g_new (guint32, MAX (ks.pair_group->len, 1));
+  ks.values = g_new (gint64, MAX (ks.n_pairs, 1));
+  ks.ranges = g_new (guint32, MAX (ks.n_pairs, 1));
   memset (ks.in_range, 0, run->kernels.n);
   ks.filling = TRUE;
   pass_pairs (&ks);
@@ -812,7 +810,8 @@ ws_nvtx_kern_sum (const WsNvtxGpu *self, WsNameForm form)
   g_array_unref (ks.range_first);
   g_free (ks.range_group);
   g_array_unref (ks.group_keys);
-  g_array_unref (ks.pair_group);
+  g_hash_table_unref (ks.groups);
+  g_array_unref (ks.counts);
   g_free (ks.fill);
   g_free (ks.values);
   g_free (ks.ranges);
