@@ -172,7 +172,8 @@ ws_launch_index_new (const WsRun *run)
   self = g_new0 (WsLaunchIndex, 1);
   g_atomic_ref_count_init (&self->ref_count);
   self->run = ws_run_ref ((WsRun *) run);
-  /* A lean load has no threads or correlation ids: nothing to find. */
+  /* A lean load without WS_LOAD_LAUNCHES has no threads or correlation
+   * ids: nothing to find. */
   if (run->api.correlation == NULL || run->api.thread == NULL || run->api.n == 0)
     return self;
 
