@@ -5,7 +5,7 @@
 #include <glib/gi18n.h>
 
 #include "ws-cli.h"
-#include "ws-nvtx-gpu.h"
+#include "ws-nvtx-kern-sum.h"
 #include "ws-nvtx-report.h"
 #include "ws-stats.h"
 #include "ws-summary-table.h"
