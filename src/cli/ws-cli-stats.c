@@ -90,9 +90,14 @@ flags_for (guint kind)
 {
   switch (kind)
     {
+      /* Tables whose summaries no report may ask for: each report computes
+       * its own when written, none at load.  A summary report alone keeps
+       * the load's, computed on the loader's thread beside the events
+       * (1.4 MB less at the peak for nvtx_sum). */
       case REPORT_NVTX_GPU_PROJ:
       case REPORT_NVTX_KERN:
-        return WS_LOAD_KERNELS | WS_LOAD_MEMOPS | WS_LOAD_API | WS_LOAD_NVTX | WS_LOAD_LAUNCHES;
+        return WS_LOAD_KERNELS | WS_LOAD_MEMOPS | WS_LOAD_API | WS_LOAD_NVTX | WS_LOAD_LAUNCHES |
+               WS_LOAD_NO_SUMMARIES;
       case WS_SUMMARY_KERN_SUM:
         return WS_LOAD_KERNELS;
       case WS_SUMMARY_NVTX_SUM:
@@ -261,8 +266,7 @@ ws_cli_stats (int argc, char **argv)
     flags |= WS_LOAD_NAME_SHORT;
   else if (form == WS_NAME_MANGLED)
     flags |= WS_LOAD_NAME_MANGLED;
-  /* Each report computes its summary when it is written: none at load. */
-  run = ws_cli_load (argv + 1, flags | WS_LOAD_NO_SUMMARIES, &error);
+  run = ws_cli_load (argv + 1, flags, &error);
   if (run == NULL)
     return ws_cli_fail (error);
   if (steady && !ws_cli_use_steady (&run, argv[1]))
