@@ -8,6 +8,7 @@
 #include "ws-limits.h"
 #include "ws-gpu-busy.h"
 #include "ws-nvtx-gpu.h"
+#include "ws-radix-sort.h"
 #include "ws-stats.h"
 
 #define NO_RANGE G_MAXUINT32
@@ -18,39 +19,79 @@ struct _WsNvtxGpu
   WsRun *run;
   WsNvtxJoin *join;        /* NULL without kernels' launch calls */
   WsLaunchIndex *launches; /* the join's */
-  gint64 *first;           /* per API call: the earliest start of the GPU operations it launched */
-  gint64 *last;            /* per API call: their latest end */
   gint64 *proj_start;      /* per range: G_MAXINT64 when it launched nothing */
   gint64 *proj_end;
   guint32 *ops;      /* per range: launch calls with GPU operations inside it */
   guint32 *parent;   /* per range: the innermost range of its thread that holds it */
   guint16 *level;    /* per range: how many ranges of its thread hold it */
   guint32 *children; /* per range: child ranges with GPU operations */
-  gint64 *busy;      /* per range: ns with its process's GPU work running */
+  gint64 *busy;      /* per range: ns with its process's GPU work running; NULL unmeasured */
 };
 
+/* The memory operations by launch call, for one pass in call order. */
+typedef struct
+{
+  WsNvtxGpu *self;
+  guint64 *calls;  /* sorted */
+  guint32 *memops; /* the memory operation of each */
+  gsize n;
+  gsize next; /* the first not passed yet */
+} Projection;
+
+static void
+sort_memops (Projection *p, const WsRun *run, WsLaunchIndex *launches)
+{
+  gboolean in_order = TRUE;
+
+  p->calls = g_new (guint64, MAX (run->memops.n, 1));
+  p->memops = g_new (guint32, MAX (run->memops.n, 1));
+  for (gsize m = 0; run->memops.correlation != NULL && m < run->memops.n; m++)
+    {
+      gssize a = ws_launch_index_memop (launches, m);
+
+      if (a < 0)
+        continue;
+      p->calls[p->n] = (guint64) a;
+      p->memops[p->n] = (guint32) m;
+      in_order = in_order && (p->n == 0 || p->calls[p->n - 1] <= (guint64) a);
+      p->n++;
+    }
+  if (!in_order)
+    ws_radix_sort (p->calls, p->memops, p->n);
+}
+
+/* The span of the GPU operations @call launched: kernels and, with them
+ * in nsys's projection, memory operations. */
 static void
 project_call (gsize call, const guint32 *ranges, guint n, gpointer data)
 {
-  WsNvtxGpu *self = data;
+  Projection *p = data;
+  WsNvtxGpu *self = p->self;
+  const WsRun *run = self->run;
+  gint64 first = G_MAXINT64, last = G_MININT64;
+  guint n_kernels;
+  const guint32 *kernels = ws_nvtx_join_call_kernels (self->join, call, &n_kernels);
 
+  for (guint i = 0; i < n_kernels; i++)
+    {
+      first = MIN (first, run->kernels.start[kernels[i]]);
+      last = MAX (last, run->kernels.end[kernels[i]]);
+    }
+  while (p->next < p->n && p->calls[p->next] < call)
+    p->next++;
+  for (; p->next < p->n && p->calls[p->next] == call; p->next++)
+    {
+      first = MIN (first, run->memops.start[p->memops[p->next]]);
+      last = MAX (last, run->memops.end[p->memops[p->next]]);
+    }
   for (guint i = 0; i < n; i++)
     {
       guint32 r = ranges[i];
 
-      self->proj_start[r] = MIN (self->proj_start[r], self->first[call]);
-      self->proj_end[r] = MAX (self->proj_end[r], self->last[call]);
+      self->proj_start[r] = MIN (self->proj_start[r], first);
+      self->proj_end[r] = MAX (self->proj_end[r], last);
       self->ops[r]++;
     }
-}
-
-static void
-note_op (WsNvtxGpu *self, gssize call, gint64 start, gint64 end)
-{
-  if (call < 0)
-    return;
-  self->first[call] = MIN (self->first[call], start);
-  self->last[call] = MAX (self->last[call], end);
 }
 
 /* Ranges are sorted by start, an enclosing one first: a stack per thread
@@ -112,23 +153,12 @@ measure_busy (WsNvtxGpu *self)
     }
 }
 
-/**
- * ws_nvtx_gpu_new_for_join:
- * @join: the run's NVTX → GPU join
- *
- * Projects every NVTX range of the join's run onto the GPU both ways.
- * Safe on a worker thread; O(n) plus the ranges open at each launch.
- *
- * Returns: (transfer full): the figures
- */
-WsNvtxGpu *
-ws_nvtx_gpu_new_for_join (WsNvtxJoin *join)
+static WsNvtxGpu *
+nvtx_gpu_new (WsNvtxJoin *join, gboolean busy)
 {
   WsNvtxGpu *self;
   const WsRun *run;
   gsize nr, na;
-
-  g_return_val_if_fail (join != NULL, NULL);
 
   run = ws_launch_index_get_run (ws_nvtx_join_get_launches (join));
   nr = run->nvtx.n;
@@ -142,42 +172,61 @@ ws_nvtx_gpu_new_for_join (WsNvtxJoin *join)
   self->parent = g_new (guint32, MAX (nr, 1));
   self->level = g_new0 (guint16, MAX (nr, 1));
   self->children = g_new0 (guint32, MAX (nr, 1));
-  self->busy = g_new0 (gint64, MAX (nr, 1));
-  self->first = g_new (gint64, MAX (na, 1));
-  self->last = g_new (gint64, MAX (na, 1));
+  self->busy = busy ? g_new0 (gint64, MAX (nr, 1)) : NULL;
   for (gsize r = 0; r < nr; r++)
     {
       self->proj_start[r] = G_MAXINT64;
       self->proj_end[r] = G_MININT64;
     }
-  for (gsize a = 0; a < na; a++)
-    {
-      self->first[a] = G_MAXINT64;
-      self->last[a] = G_MININT64;
-    }
   if (nr == 0)
     return self;
 
   nest_ranges (self);
-  measure_busy (self);
+  if (busy)
+    measure_busy (self);
   /* nsys projects kernels and, with them, memory operations. */
   if (na > 0 && run->api.correlation != NULL && run->api.thread != NULL &&
       run->kernels.correlation != NULL && run->kernels.stream != NULL)
     {
+      Projection p = { self };
+
       self->join = ws_nvtx_join_ref (join);
       self->launches = ws_nvtx_join_get_launches (join);
-      for (gsize k = 0; k < run->kernels.n; k++)
-        note_op (self, ws_launch_index_kernel (self->launches, k), run->kernels.start[k],
-                 run->kernels.end[k]);
-      for (gsize m = 0; run->memops.correlation != NULL && m < run->memops.n; m++)
-        note_op (self, ws_launch_index_memop (self->launches, m), run->memops.start[m],
-                 run->memops.end[m]);
-      ws_nvtx_join_foreach (join, project_call, self);
+      sort_memops (&p, run, self->launches);
+      ws_nvtx_join_foreach (join, project_call, &p);
+      g_free (p.calls);
+      g_free (p.memops);
     }
   for (gsize r = 0; r < nr; r++)
     if (self->ops[r] > 0 && self->parent[r] != NO_RANGE)
       self->children[self->parent[r]]++;
   return self;
+}
+
+/**
+ * ws_nvtx_gpu_new_for_join:
+ * @join: the run's NVTX → GPU join
+ *
+ * Projects every NVTX range of the join's run onto the GPU both ways.
+ * Safe on a worker thread; O(n) plus the ranges open at each launch.
+ *
+ * Returns: (transfer full): the figures
+ */
+WsNvtxGpu *
+ws_nvtx_gpu_new_for_join (WsNvtxJoin *join)
+{
+  g_return_val_if_fail (join != NULL, NULL);
+
+  return nvtx_gpu_new (join, TRUE);
+}
+
+static WsNvtxGpu *
+nvtx_gpu_new_for_run (const WsRun *run, gboolean busy)
+{
+  g_autoptr (WsLaunchIndex) launches = ws_launch_index_new (run);
+  g_autoptr (WsNvtxJoin) join = ws_nvtx_join_new (launches);
+
+  return nvtx_gpu_new (join, busy);
 }
 
 /**
@@ -190,14 +239,26 @@ ws_nvtx_gpu_new_for_join (WsNvtxJoin *join)
 WsNvtxGpu *
 ws_nvtx_gpu_new (const WsRun *run)
 {
-  g_autoptr (WsLaunchIndex) launches = NULL;
-  g_autoptr (WsNvtxJoin) join = NULL;
-
   g_return_val_if_fail (run != NULL, NULL);
 
-  launches = ws_launch_index_new (run);
-  join = ws_nvtx_join_new (launches);
-  return ws_nvtx_gpu_new_for_join (join);
+  return nvtx_gpu_new_for_run (run, TRUE);
+}
+
+/**
+ * ws_nvtx_gpu_new_projected:
+ *
+ * As ws_nvtx_gpu_new(), without the busy figure (the nsys reports, which
+ * do not show it, spare its pass over every kernel): ws_nvtx_gpu_busy()
+ * is not to be asked.
+ *
+ * Returns: (transfer full): the figures
+ */
+WsNvtxGpu *
+ws_nvtx_gpu_new_projected (const WsRun *run)
+{
+  g_return_val_if_fail (run != NULL, NULL);
+
+  return nvtx_gpu_new_for_run (run, FALSE);
 }
 
 /**
@@ -219,8 +280,6 @@ ws_nvtx_gpu_unref (WsNvtxGpu *self)
 {
   if (self == NULL || !g_atomic_ref_count_dec (&self->ref_count))
     return;
-  g_free (self->first);
-  g_free (self->last);
   g_free (self->proj_start);
   g_free (self->proj_end);
   g_free (self->ops);
@@ -293,29 +352,64 @@ ws_nvtx_gpu_children (const WsNvtxGpu *self, gsize range)
 gint64
 ws_nvtx_gpu_busy (const WsNvtxGpu *self, gsize range)
 {
-  g_return_val_if_fail (self != NULL && range < self->run->nvtx.n, 0);
+  g_return_val_if_fail (self != NULL && self->busy != NULL && range < self->run->nvtx.n, 0);
 
   return self->busy[range];
 }
 
-static char *
-range_name (const WsRun *run, gsize r)
+/**
+ * ws_nvtx_range_label:
+ * @range: an index into the run's NVTX ranges
+ *
+ * Returns: (transfer full): "domain:name", as the nsys reports name a range
+ */
+char *
+ws_nvtx_range_label (const WsRun *run, gsize range)
 {
-  return g_strdup_printf ("%s:%s", ws_run_nvtx_domain_name (run, run->nvtx.domain[r]),
-                          ws_run_string (run, run->nvtx.name[r]));
+  return g_strdup_printf ("%s:%s", ws_run_nvtx_domain_name (run, run->nvtx.domain[range]),
+                          ws_run_string (run, run->nvtx.name[range]));
 }
 
-static const char *
-range_style (const WsRun *run, gsize r)
+/* Returns: (transfer none): "StartEnd" or "PushPop" */
+const char *
+ws_nvtx_range_style (const WsRun *run, gsize range)
 {
-  return run->nvtx.style[r] == WS_NVTX_START_END ? "StartEnd" : "PushPop";
+  return run->nvtx.style[range] == WS_NVTX_START_END ? "StartEnd" : "PushPop";
 }
 
-static guint64
-range_group_key (const WsRun *run, gsize r)
+/* The key of the nsys reports' groups of ranges: name, domain and style. */
+guint64
+ws_nvtx_range_group_key (const WsRun *run, gsize range)
 {
-  return ((guint64) run->nvtx.name[r] << 17) | ((guint64) run->nvtx.domain[r] << 1) |
-         (run->nvtx.style[r] & 1);
+  return ((guint64) run->nvtx.name[range] << 17) | ((guint64) run->nvtx.domain[range] << 1) |
+         (run->nvtx.style[range] & 1);
+}
+
+/**
+ * ws_nvtx_gpu_get_run:
+ *
+ * Returns: (transfer none): the run the figures are of
+ */
+const WsRun *
+ws_nvtx_gpu_get_run (const WsNvtxGpu *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+
+  return self->run;
+}
+
+/**
+ * ws_nvtx_gpu_get_join:
+ *
+ * Returns: (transfer none) (nullable): the join the figures were projected
+ * with, or %NULL when the run has no launch calls to join
+ */
+WsNvtxJoin *
+ws_nvtx_gpu_get_join (const WsNvtxGpu *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+
+  return self->join;
 }
 
 static void
@@ -372,14 +466,14 @@ ws_nvtx_gpu_proj_sum (const WsNvtxGpu *self)
       group[r] = G_MAXUINT32;
       if (self->ops[r] == 0)
         continue;
-      g_array_index (keys, guint64, r) = range_group_key (run, r);
+      g_array_index (keys, guint64, r) = ws_nvtx_range_group_key (run, r);
       found = g_hash_table_lookup (groups, &g_array_index (keys, guint64, r));
       if (found == NULL)
         {
           WsNvtxProjRow row = { 0 };
 
-          row.name = range_name (run, r);
-          row.style = range_style (run, r);
+          row.name = ws_nvtx_range_label (run, r);
+          row.style = ws_nvtx_range_style (run, r);
           g_array_append_val (rows, row);
           found = GUINT_TO_POINTER (++n_groups);
           g_hash_table_insert (groups, &g_array_index (keys, guint64, r), found);
@@ -428,248 +522,5 @@ ws_nvtx_gpu_proj_sum (const WsNvtxGpu *self)
       row->avg_children /= (double) stats.count;
     }
   g_array_sort (rows, compare_proj_rows);
-  return rows;
-}
-
-/* One (range, kernel) pair of the kernel summary, or a kernel outside every
- * range (range NO_RANGE). */
-typedef struct
-{
-  guint32 group;
-  guint32 range;
-  gint64 duration;
-} Pair;
-
-typedef struct
-{
-  guint32 range_group; /* NO_RANGE outside ranges */
-  guint32 thread;      /* G_MAXUINT32 when the launch is unknown */
-  guint32 kernel;      /* name id */
-} GroupKey;
-
-static guint
-group_key_hash (gconstpointer p)
-{
-  const GroupKey *k = p;
-
-  return (k->range_group * 2654435761u) ^ (k->thread * 40503u) ^ k->kernel;
-}
-
-static gboolean
-group_key_equal (gconstpointer a, gconstpointer b)
-{
-  return memcmp (a, b, sizeof (GroupKey)) == 0;
-}
-
-typedef struct
-{
-  const WsNvtxGpu *self;
-  WsNameForm form;
-  GHashTable *range_groups; /* range group key → index + 1 */
-  GArray *range_first;      /* per range group: a range of it, for its name */
-  GHashTable *groups;       /* GroupKey → index + 1 */
-  GArray *group_keys;       /* GroupKey per group */
-  GArray *pairs;            /* Pair */
-  guint8 *in_range;         /* per kernel: held by some range */
-} KernSum;
-
-static guint32
-group_for (KernSum *ks, guint32 range_group, guint32 thread, guint32 kernel)
-{
-  GroupKey key = { range_group, thread, kernel };
-  gpointer found = g_hash_table_lookup (ks->groups, &key);
-
-  if (found == NULL)
-    {
-      g_array_append_val (ks->group_keys, key);
-      found = GUINT_TO_POINTER (ks->group_keys->len);
-      g_hash_table_insert (ks->groups, g_memdup2 (&key, sizeof key), found);
-    }
-  return GPOINTER_TO_UINT (found) - 1;
-}
-
-static guint32
-range_group_for (KernSum *ks, guint32 r)
-{
-  guint64 key = range_group_key (ks->self->run, r);
-  gpointer found = g_hash_table_lookup (ks->range_groups, &key);
-
-  if (found == NULL)
-    {
-      g_array_append_val (ks->range_first, r);
-      found = GUINT_TO_POINTER (ks->range_first->len);
-      g_hash_table_insert (ks->range_groups, g_memdup2 (&key, sizeof key), found);
-    }
-  return GPOINTER_TO_UINT (found) - 1;
-}
-
-static void
-kern_call (gsize call, const guint32 *ranges, guint n, gpointer data)
-{
-  KernSum *ks = data;
-  const WsRun *run = ks->self->run;
-  guint n_kernels;
-  const guint32 *kernels = ws_nvtx_join_call_kernels (ks->self->join, call, &n_kernels);
-
-  for (guint i = 0; i < n_kernels; i++)
-    {
-      guint32 k = kernels[i];
-      guint32 name = ws_run_kernel_name_id (run, k, ks->form);
-
-      ks->in_range[k] = TRUE;
-      for (guint j = 0; j < n; j++)
-        {
-          Pair pair = { group_for (ks, range_group_for (ks, ranges[j]), run->api.thread[call],
-                                   name),
-                        ranges[j], run->kernels.end[k] - run->kernels.start[k] };
-
-          g_array_append_val (ks->pairs, pair);
-        }
-    }
-}
-
-static int
-compare_pairs (gconstpointer a, gconstpointer b)
-{
-  const Pair *x = a, *y = b;
-
-  if (x->group != y->group)
-    return x->group < y->group ? -1 : 1;
-  return (x->range > y->range) - (x->range < y->range);
-}
-
-static void
-kern_row_clear (gpointer data)
-{
-  WsNvtxKernRow *row = data;
-
-  g_free (row->range);
-}
-
-static int
-compare_kern_rows (gconstpointer a, gconstpointer b, gpointer data)
-{
-  const WsRun *run = data;
-  const WsNvtxKernRow *x = a, *y = b;
-  int c;
-
-  /* Kernels outside ranges (NULL) first, as SQLite sorts NULL. */
-  if ((x->range == NULL) != (y->range == NULL))
-    return x->range == NULL ? -1 : 1;
-  if (x->range != NULL && (c = strcmp (x->range, y->range)) != 0)
-    return c;
-  if (x->pid != y->pid)
-    return x->pid < y->pid ? -1 : 1;
-  if (x->tid != y->tid)
-    return x->tid < y->tid ? -1 : 1;
-  if (x->total != y->total)
-    return x->total > y->total ? -1 : 1;
-  /* nsys groups by kernel name last, and its sort keeps that order for
-   * equal totals. */
-  return strcmp (ws_run_string (run, x->kernel), ws_run_string (run, y->kernel));
-}
-
-/**
- * ws_nvtx_kern_sum:
- * @form: the kernel name form (nsys: demangled, `:base`, `:mangled`)
- *
- * The kernels launched inside NVTX ranges, summed per range name, thread
- * and kernel name, as `nsys stats --report nvtx_kern_sum`: a kernel counts
- * in every range of its launching thread that holds its launch call; the
- * kernels of no range make rows without a range.
- *
- * Returns: (transfer full) (element-type WsNvtxKernRow): the rows, by
- * range name, process, thread and total time
- */
-GArray *
-ws_nvtx_kern_sum (const WsNvtxGpu *self, WsNameForm form)
-{
-  const WsRun *run = self->run;
-  GArray *rows = g_array_new (FALSE, TRUE, sizeof (WsNvtxKernRow));
-  KernSum ks = { self, form };
-  g_autofree gint64 *values = NULL;
-
-  g_array_set_clear_func (rows, kern_row_clear);
-  if (run->kernels.n == 0)
-    return rows;
-  ks.range_groups = g_hash_table_new_full (ws_int64_hash, g_int64_equal, g_free, NULL);
-  ks.range_first = g_array_new (FALSE, FALSE, sizeof (guint32));
-  ks.groups = g_hash_table_new_full (group_key_hash, group_key_equal, g_free, NULL);
-  ks.group_keys = g_array_new (FALSE, FALSE, sizeof (GroupKey));
-  ks.pairs = g_array_new (FALSE, FALSE, sizeof (Pair));
-  ks.in_range = g_new0 (guint8, run->kernels.n);
-
-  if (self->join != NULL)
-    ws_nvtx_join_foreach (self->join, kern_call, &ks);
-  for (gsize k = 0; k < run->kernels.n; k++)
-    {
-      gssize a;
-      Pair pair;
-
-      if (ks.in_range[k])
-        continue;
-      a = self->launches != NULL ? ws_launch_index_kernel (self->launches, k) : -1;
-      pair.group = group_for (&ks, NO_RANGE, a >= 0 ? run->api.thread[a] : G_MAXUINT32,
-                              ws_run_kernel_name_id (run, k, form));
-      pair.range = NO_RANGE;
-      pair.duration = run->kernels.end[k] - run->kernels.start[k];
-      g_array_append_val (ks.pairs, pair);
-    }
-
-  g_array_sort (ks.pairs, compare_pairs);
-  values = g_new (gint64, MAX (ks.pairs->len, 1));
-  for (guint i = 0; i < ks.pairs->len;)
-    {
-      const Pair *p = &g_array_index (ks.pairs, Pair, i);
-      const GroupKey *key = &g_array_index (ks.group_keys, GroupKey, p->group);
-      WsNvtxKernRow row = { 0 };
-      WsGroupStats stats;
-      guint j = i, n = 0;
-
-      row.ranges = 0;
-      for (; j < ks.pairs->len && g_array_index (ks.pairs, Pair, j).group == p->group; j++)
-        {
-          const Pair *q = &g_array_index (ks.pairs, Pair, j);
-
-          if (q->range != NO_RANGE &&
-              (j == i || g_array_index (ks.pairs, Pair, j - 1).range != q->range))
-            row.ranges++;
-          values[n++] = q->duration;
-        }
-      ws_group_stats (values, n, &stats);
-      if (key->range_group != NO_RANGE)
-        {
-          guint32 r = g_array_index (ks.range_first, guint32, key->range_group);
-
-          row.range = range_name (run, r);
-          row.style = range_style (run, r);
-        }
-      row.has_thread = key->thread != G_MAXUINT32;
-      if (row.has_thread)
-        {
-          const WsThread *thread = ws_run_thread (run, key->thread);
-
-          row.pid = thread->pid;
-          row.tid = thread->tid;
-        }
-      row.kernels = stats.count;
-      row.total = stats.total;
-      row.avg = stats.avg;
-      row.med = stats.med;
-      row.min = stats.min;
-      row.max = stats.max;
-      row.stddev = stats.stddev;
-      row.kernel = key->kernel;
-      g_array_append_val (rows, row);
-      i = j;
-    }
-  g_array_sort_with_data (rows, compare_kern_rows, (gpointer) run);
-
-  g_hash_table_unref (ks.range_groups);
-  g_array_unref (ks.range_first);
-  g_hash_table_unref (ks.groups);
-  g_array_unref (ks.group_keys);
-  g_array_unref (ks.pairs);
-  g_free (ks.in_range);
   return rows;
 }

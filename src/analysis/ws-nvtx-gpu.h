@@ -24,6 +24,7 @@ G_BEGIN_DECLS
 typedef struct _WsNvtxGpu WsNvtxGpu;
 
 WsNvtxGpu *ws_nvtx_gpu_new (const WsRun *run);
+WsNvtxGpu *ws_nvtx_gpu_new_projected (const WsRun *run);
 WsNvtxGpu *ws_nvtx_gpu_new_for_join (WsNvtxJoin *join);
 WsNvtxGpu *ws_nvtx_gpu_ref (WsNvtxGpu *self);
 void ws_nvtx_gpu_unref (WsNvtxGpu *self);
@@ -34,6 +35,12 @@ guint32 ws_nvtx_gpu_ops (const WsNvtxGpu *self, gsize range);
 guint16 ws_nvtx_gpu_level (const WsNvtxGpu *self, gsize range);
 guint32 ws_nvtx_gpu_children (const WsNvtxGpu *self, gsize range);
 gint64 ws_nvtx_gpu_busy (const WsNvtxGpu *self, gsize range);
+const WsRun *ws_nvtx_gpu_get_run (const WsNvtxGpu *self);
+WsNvtxJoin *ws_nvtx_gpu_get_join (const WsNvtxGpu *self);
+
+char *ws_nvtx_range_label (const WsRun *run, gsize range);
+const char *ws_nvtx_range_style (const WsRun *run, gsize range);
+guint64 ws_nvtx_range_group_key (const WsRun *run, gsize range);
 
 /* A row of `nsys stats --report nvtx_gpu_proj_sum`. */
 typedef struct
@@ -55,28 +62,6 @@ typedef struct
 } WsNvtxProjRow;
 
 GArray *ws_nvtx_gpu_proj_sum (const WsNvtxGpu *self);
-
-/* A row of `nsys stats --report nvtx_kern_sum`: the kernels launched
- * inside ranges of one name, per thread and kernel name. */
-typedef struct
-{
-  char *range;       /* "domain:name"; NULL for kernels launched outside every range */
-  const char *style; /* NULL with @range */
-  guint32 pid;
-  guint32 tid;
-  gboolean has_thread; /* FALSE when the kernel's launch call is unknown */
-  gint64 ranges;       /* range instances that hold such kernels */
-  gint64 kernels;
-  gint64 total; /* ns */
-  double avg;
-  double med;
-  gint64 min;
-  gint64 max;
-  double stddev;
-  guint32 kernel; /* string id of the kernel's name */
-} WsNvtxKernRow;
-
-GArray *ws_nvtx_kern_sum (const WsNvtxGpu *self, WsNameForm form);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (WsNvtxGpu, ws_nvtx_gpu_unref)
 

@@ -3,7 +3,7 @@
 
 #include <glib.h>
 
-#include "ws-nvtx-gpu.h"
+#include "ws-nvtx-kern-sum.h"
 #include "ws-summary-table.h"
 #include "ws-table-writer.h"
 

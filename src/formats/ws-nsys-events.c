@@ -78,7 +78,8 @@ kernel_row (WsNsysReader *r, sqlite3_stmt *stmt, gsize i, gpointer data)
 
 typedef struct
 {
-  guint32 *names;
+  guint32 *names; /* NULL: no name read */
+  int stream_col; /* globalPid's, then correlationId's; -1 when not read */
 } LeanKernels;
 
 static gboolean
@@ -86,54 +87,92 @@ kernel_row_lean (WsNsysReader *r, sqlite3_stmt *stmt, gsize i, gpointer data)
 {
   LeanKernels *lean = data;
   WsKernels *k = &r->run->kernels;
+  int c = lean->stream_col;
 
   if (!ws_nsys_column_times (r, stmt, 0, &k->start[i], &k->end[i]))
     return FALSE;
-  lean->names[i] = ws_nsys_column_string (r, stmt, 2);
+  if (lean->names != NULL)
+    lean->names[i] = ws_nsys_column_string (r, stmt, 2);
+  /* The process is what ties a kernel to its launch: one stream per
+   * process, as WS_LOAD_LAUNCHES says. */
+  if (c >= 0)
+    {
+      k->stream[i] = ws_nsys_stream_for (r, sqlite3_column_int64 (stmt, c), 0, 0, 0);
+      k->correlation[i] = ws_nsys_column_u32 (stmt, c + 1);
+    }
   return TRUE;
 }
 
+/* The name form the lean load reads: its column and the run's array. */
+static const char *
+lean_name_column (WsNsysReader *r, const char *table, const char *demangled, guint32 ***target)
+{
+  WsKernels *k = &r->run->kernels;
+
+  if ((r->flags & WS_LOAD_NAME_SHORT) && ws_sqlite_has_column (r->sql, table, "shortName"))
+    {
+      *target = &k->short_name;
+      k->columns = WS_KERNEL_COL_SHORT;
+      return "shortName";
+    }
+  if ((r->flags & WS_LOAD_NAME_MANGLED) && ws_sqlite_has_column (r->sql, table, "mangledName"))
+    {
+      *target = &k->mangled;
+      k->columns = WS_KERNEL_COL_MANGLED;
+      return "mangledName";
+    }
+  *target = &k->demangled;
+  k->columns = WS_KERNEL_COL_DEMANGLED;
+  return demangled;
+}
+
 /* Start, end and the one name form the summary groups by: a third of the
- * columns, and the bulk of what `stats` costs. */
+ * columns, and the bulk of what `stats` costs.  With WS_LOAD_LAUNCHES the
+ * process and correlation id too, what ties a kernel to its launch call. */
 static gboolean
 load_kernels_lean (WsNsysReader *r, const char *table, gint64 count, const char *demangled,
                    GError **error)
 {
+  static const char *const launch[][2] = {
+    { "globalPid", "0" },
+    { "correlationId", "0" },
+  };
   WsKernels *k = &r->run->kernels;
-  const char *column = demangled;
-  guint32 **target = &k->demangled;
-  LeanKernels lean;
-  g_autofree char *sql = NULL;
+  LeanKernels lean = { NULL, -1 };
+  g_autoptr (GString) sql = g_string_new ("SELECT start, end");
   gsize n = 0;
+  gpointer columns[3];
+  gsize sizes[3] = { 4, 4, 4 }, n_cols = 0;
 
-  k->columns = WS_KERNEL_COL_DEMANGLED;
-  if ((r->flags & WS_LOAD_NAME_SHORT) && ws_sqlite_has_column (r->sql, table, "shortName"))
+  k->columns = 0;
+  if (!(r->flags & WS_LOAD_NO_KERNEL_NAMES))
     {
-      column = "shortName";
-      target = &k->short_name;
-      k->columns = WS_KERNEL_COL_SHORT;
-    }
-  else if ((r->flags & WS_LOAD_NAME_MANGLED) && ws_sqlite_has_column (r->sql, table, "mangledName"))
-    {
-      column = "mangledName";
-      target = &k->mangled;
-      k->columns = WS_KERNEL_COL_MANGLED;
-    }
+      guint32 **target;
+      const char *column = lean_name_column (r, table, demangled, &target);
 
+      g_string_append_printf (sql, ", \"%s\"", column);
+      lean.names = *target = g_new (guint32, count);
+      columns[n_cols++] = lean.names;
+    }
   k->start = g_new (gint64, count);
   k->end = g_new (gint64, count);
-  lean.names = *target = g_new (guint32, count);
-  sql = g_strdup_printf ("SELECT start, end, \"%s\" FROM \"%s\"", column, table);
-  if (!ws_nsys_read_rows (r, table, sql, count, kernel_row_lean, &lean, &n, error))
+  if (r->flags & WS_LOAD_LAUNCHES)
+    {
+      lean.stream_col = lean.names != NULL ? 3 : 2;
+      for (gsize c = 0; c < G_N_ELEMENTS (launch); c++)
+        {
+          g_autofree char *col = ws_sqlite_column_or (r->sql, table, launch[c][0], launch[c][1]);
+
+          g_string_append_printf (sql, ", %s", col);
+        }
+      columns[n_cols++] = k->stream = g_new (guint32, count);
+      columns[n_cols++] = k->correlation = g_new (guint32, count);
+    }
+  g_string_append_printf (sql, " FROM \"%s\"", table);
+  if (!ws_nsys_read_rows (r, table, sql->str, count, kernel_row_lean, &lean, &n, error))
     return FALSE;
   k->n = n;
-
-  {
-    gpointer columns[] = { lean.names };
-    const gsize sizes[] = { 4 };
-
-    ws_nsys_sort_table (k->start, k->end, n, columns, sizes, 1);
-  }
+  ws_nsys_sort_table (k->start, k->end, n, columns, sizes, n_cols);
   return TRUE;
 }
 
@@ -360,38 +399,61 @@ ws_nsys_load_memops (WsNsysReader *r, const char *memcpy_table, gint64 n_memcpy,
   return TRUE;
 }
 
-static gboolean
-api_row_lean (WsNsysReader *r, sqlite3_stmt *stmt, gsize i, gpointer data)
+/* The columns of an API call a load reads: start and end, then each of
+ * these at its index, or -1 when not read. */
+typedef struct
 {
-  WsApiCalls *a = &r->run->api;
-
-  if (!ws_nsys_column_times (r, stmt, 0, &a->start[i], &a->end[i]))
-    return FALSE;
-  a->name[i] = ws_nsys_column_string (r, stmt, 2);
-  return TRUE;
-}
+  int name;
+  int thread;
+  int correlation;
+  int return_value;
+} ApiColumns;
 
 static gboolean
 api_row (WsNsysReader *r, sqlite3_stmt *stmt, gsize i, gpointer data)
 {
+  const ApiColumns *c = data;
   WsApiCalls *a = &r->run->api;
 
-  api_row_lean (r, stmt, i, data);
-  a->thread[i] = ws_nsys_thread_for (r, sqlite3_column_int64 (stmt, 3));
-  a->correlation[i] = ws_nsys_column_u32 (stmt, 4);
-  a->return_value[i] = ws_nsys_column_i32 (stmt, 5);
+  if (!ws_nsys_column_times (r, stmt, 0, &a->start[i], &a->end[i]))
+    return FALSE;
+  if (c->name >= 0)
+    a->name[i] = ws_nsys_column_string (r, stmt, c->name);
+  if (c->thread >= 0)
+    a->thread[i] = ws_nsys_thread_for (r, sqlite3_column_int64 (stmt, c->thread));
+  if (c->correlation >= 0)
+    a->correlation[i] = ws_nsys_column_u32 (stmt, c->correlation);
+  if (c->return_value >= 0)
+    a->return_value[i] = ws_nsys_column_i32 (stmt, c->return_value);
   return TRUE;
+}
+
+/* Adds @column (or its default) to @sql and allocates @array for it:
+ * its index in the SELECT, or -1 when @wanted is FALSE. */
+static int
+api_column (WsNsysReader *r, const char *table, GString *sql, int *n_cols, gboolean wanted,
+            const char *column, const char *fallback, guint32 **array, gint64 count)
+{
+  g_autofree char *col = NULL;
+
+  if (!wanted)
+    return -1;
+  col = ws_sqlite_column_or (r->sql, table, column, fallback);
+  g_string_append_printf (sql, ", %s", col);
+  *array = g_new (guint32, count);
+  return (*n_cols)++;
 }
 
 gboolean
 ws_nsys_load_api (WsNsysReader *r, const char *table, gint64 count, GError **error)
 {
-  static const char *const cols[][2] = {
-    { "start", "0" },     { "end", "0" },           { "nameId", "NULL" },
-    { "globalTid", "0" }, { "correlationId", "0" }, { "returnValue", "0" },
-  };
   static const char *const required[] = { "start", "end", "nameId", NULL };
   WsApiCalls *a = &r->run->api;
+  gboolean lean = (r->flags & WS_LOAD_LEAN) != 0;
+  gboolean launches = !lean || (r->flags & WS_LOAD_LAUNCHES);
+  g_autoptr (GString) sql = g_string_new ("SELECT start, end");
+  ApiColumns c;
+  int n_cols = 2;
   gsize n = 0;
 
   if (!require_columns (r, table, required, error))
@@ -399,37 +461,29 @@ ws_nsys_load_api (WsNsysReader *r, const char *table, gint64 count, GError **err
 
   a->start = g_new (gint64, count);
   a->end = g_new (gint64, count);
-  a->name = g_new (guint32, count);
-  if (r->flags & WS_LOAD_LEAN)
-    {
-      char *lean_sql = sqlite3_mprintf ("SELECT start, end, nameId FROM \"%w\"", table);
-      gboolean ok = ws_nsys_read_rows (r, table, lean_sql, count, api_row_lean, NULL, &n, error);
+  c.name = api_column (r, table, sql, &n_cols, !lean || !(r->flags & WS_LOAD_NO_API_NAMES),
+                       "nameId", "NULL", &a->name, count);
+  c.thread = api_column (r, table, sql, &n_cols, launches, "globalTid", "0", &a->thread, count);
+  c.correlation =
+    api_column (r, table, sql, &n_cols, launches, "correlationId", "0", &a->correlation, count);
+  c.return_value = api_column (r, table, sql, &n_cols, !lean, "returnValue", "0",
+                               (guint32 **) &a->return_value, count);
+  g_string_append_printf (sql, " FROM \"%s\"", table);
 
-      sqlite3_free (lean_sql);
-      if (!ok)
-        return FALSE;
-      a->n = n;
-      {
-        gpointer columns[] = { a->name };
-        const gsize sizes[] = { 4 };
-
-        ws_nsys_sort_table (a->start, a->end, n, columns, sizes, 1);
-      }
-      return TRUE;
-    }
-  a->thread = g_new (guint32, count);
-  a->correlation = g_new (guint32, count);
-  a->return_value = g_new (gint32, count);
-
-  if (!read_table (r, table, cols, G_N_ELEMENTS (cols), count, api_row, NULL, &n, error))
+  if (!ws_nsys_read_rows (r, table, sql->str, count, api_row, &c, &n, error))
     return FALSE;
   a->n = n;
 
   {
-    gpointer columns[] = { a->name, a->thread, a->correlation, a->return_value };
+    gpointer all[] = { a->name, a->thread, a->correlation, a->return_value };
+    gpointer columns[G_N_ELEMENTS (all)];
     const gsize sizes[] = { 4, 4, 4, 4 };
+    gsize n_sorted = 0;
 
-    ws_nsys_sort_table (a->start, a->end, n, columns, sizes, G_N_ELEMENTS (columns));
+    for (gsize i = 0; i < G_N_ELEMENTS (all); i++)
+      if (all[i] != NULL)
+        columns[n_sorted++] = all[i];
+    ws_nsys_sort_table (a->start, a->end, n, columns, sizes, n_sorted);
   }
   return TRUE;
 }

@@ -36,6 +36,7 @@ typedef struct
   GHashTable *domain_index; /* gint64 domainId -> index + 1 */
   guint32 last_stream;
   guint32 last_config;
+  guint32 last_thread;
   gint64 n_reversed;
   gint64 n_out_of_span; /* rows left out: a time beyond ±WS_TIME_LIMIT or none */
   char *bad_time;       /* a time cell that is not a number: what it held */

@@ -130,12 +130,20 @@ ws_nsys_column_u32 (sqlite3_stmt *stmt, int col)
 guint32
 ws_nsys_thread_for (WsNsysReader *r, gint64 global_tid)
 {
-  gpointer found = g_hash_table_lookup (r->thread_index, &global_tid);
+  gpointer found;
   WsThread thread = { 0 };
   gint64 *key;
 
+  /* Consecutive calls are mostly on one thread: try the last one first. */
+  if (r->last_thread < r->run->threads->len &&
+      g_array_index (r->run->threads, WsThread, r->last_thread).global_tid == global_tid)
+    return r->last_thread;
+  found = g_hash_table_lookup (r->thread_index, &global_tid);
   if (found != NULL)
-    return GPOINTER_TO_UINT (found) - 1;
+    {
+      r->last_thread = GPOINTER_TO_UINT (found) - 1;
+      return r->last_thread;
+    }
 
   thread.global_tid = global_tid;
   thread.pid = (guint32) ((global_tid >> 24) & 0xFFFFFF);
@@ -146,7 +154,8 @@ ws_nsys_thread_for (WsNsysReader *r, gint64 global_tid)
 
   key = g_memdup2 (&global_tid, sizeof global_tid);
   g_hash_table_insert (r->thread_index, key, GUINT_TO_POINTER (r->run->threads->len));
-  return r->run->threads->len - 1;
+  r->last_thread = r->run->threads->len - 1;
+  return r->last_thread;
 }
 
 guint32
@@ -344,6 +353,7 @@ ws_nsys_reader_init (WsNsysReader *r, WsSqlite *sql, WsRun *run, WsLoadFlags fla
   r->progress_data = progress_data;
   r->last_stream = G_MAXUINT32;
   r->last_config = G_MAXUINT32;
+  r->last_thread = G_MAXUINT32;
   r->thread_names = g_hash_table_new_full (ws_int64_hash, g_int64_equal, g_free, NULL);
   r->thread_index = g_hash_table_new_full (ws_int64_hash, g_int64_equal, g_free, NULL);
   r->stream_index = g_hash_table_new_full (stream_hash, stream_equal, g_free, NULL);

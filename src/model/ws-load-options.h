@@ -37,6 +37,17 @@ typedef enum
    * time at load (12 bytes a kernel at the peak).  Summaries read from
    * stats CSVs and nvprof logs are kept. */
   WS_LOAD_NO_SUMMARIES = 1 << 12,
+
+  /* With LEAN: also what ties GPU work to its launch call (the NVTX GPU
+   * reports): the processes and correlation ids of kernels, the threads
+   * and correlation ids of API calls.  A kernel's stream is then one per
+   * process (device, context and stream ids 0); launch configurations stay
+   * NULL. */
+  WS_LOAD_LAUNCHES = 1 << 13,
+  /* With LEAN: the kernels' names are not read (all name arrays NULL). */
+  WS_LOAD_NO_KERNEL_NAMES = 1 << 14,
+  /* With LEAN: the API calls' names are not read (WsApiCalls.name NULL). */
+  WS_LOAD_NO_API_NAMES = 1 << 15,
 } WsLoadFlags;
 
 G_END_DECLS

@@ -130,7 +130,8 @@ typedef struct
 /* The optional kernel columns a run holds (WsKernels.columns).  Exports
  * before nsys 2022.1 have no mangledName, some tools' none of shortName;
  * after a WS_LOAD_LEAN load only start, end and one of the name arrays are
- * set, and the other arrays are NULL. */
+ * set (none with WS_LOAD_NO_KERNEL_NAMES; with WS_LOAD_LAUNCHES stream, one
+ * per process, and correlation too), and the other arrays are NULL. */
 typedef enum
 {
   WS_KERNEL_COL_DEMANGLED = 1 << 0, /* demangled: demangledName (or shortName alone) */

@@ -229,6 +229,10 @@ cpu_wait (const WsRun *run, const CpuWaits *waits, guint32 thread, gint64 from, 
 static gint64
 sync_time (const WsRun *run, const CpuWaits *waits, guint32 thread, gint64 from, gint64 to)
 {
+  /* A lean load may read the calls' threads without their names (the NVTX
+   * GPU reports): which of them wait is then unknown. */
+  if (run->api.name == NULL)
+    return 0;
   return thread_time (run, run->api.start, run->api.end, run->api.thread, run->api.n, thread, from,
                       to, pick_sync, waits->sync_names);
 }
