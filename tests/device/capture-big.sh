@@ -10,6 +10,8 @@
 set -u
 bundle=${1:?usage: $0 BUNDLE OUTDIR}
 out=${2:?usage: $0 BUNDLE OUTDIR}
+# Absolute: nsys's importer runs elsewhere and must still find nsys-lib.
+bundle=$(cd "$bundle" && pwd)
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck disable=SC2012
 nsys=$(ls /opt/nvidia/nsight-compute/*/host/target-linux-x64/nsys 2>/dev/null | tail -n 1)
