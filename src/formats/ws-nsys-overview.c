@@ -11,8 +11,9 @@
 #include "ws-sqlite.h"
 
 /* The first frame of an nsys export (docs/first-frame.md).  Up to
- * all_rows kernels are all read; beyond, about one row in share, in
- * windows runs of consecutive rows spread evenly over the table.  nsys
+ * all_rows kernels are all read; beyond, about one row in share (and
+ * never fewer than all_rows), in windows runs of consecutive rows spread
+ * evenly over the table.  nsys
  * writes a table's rows in time order, so a run of rows holds every
  * kernel that ran between its first start and its last end: inside that
  * stretch each lane's busy share is measured, not guessed, and bins
@@ -213,7 +214,10 @@ read_kernels (Reader *reader, GError **error)
   if (o->rows <= reader->sampling->all_rows)
     return read_rows (reader, stmt, lo, hi + 1, error);
 
-  per_window = MAX (o->rows / reader->sampling->share / reader->sampling->windows, 1);
+  /* Never fewer rows than a small table is read whole with. */
+  per_window = MAX (MAX (o->rows / reader->sampling->share, reader->sampling->all_rows) /
+                      reader->sampling->windows,
+                    1);
   for (guint w = 0; w < reader->sampling->windows; w++)
     {
       gint64 from = lo + (gint64) ((double) (hi - lo + 1) * w / reader->sampling->windows);
@@ -281,6 +285,7 @@ typedef struct
   gint64 id;
   double launches;
   double total_ns;
+  gint64 sampled;
 } Ranked;
 
 static gint
@@ -310,7 +315,8 @@ finish_kernels (Reader *reader)
   while (g_hash_table_iter_next (&iter, &key, &value))
     {
       const NameAcc *named = value;
-      Ranked r = { *(gint64 *) key, (double) named->rows * scale, named->total_ns * scale };
+      Ranked r = { *(gint64 *) key, (double) named->rows * scale, named->total_ns * scale,
+                   named->rows };
 
       g_array_append_val (ranked, r);
     }
@@ -323,7 +329,7 @@ finish_kernels (Reader *reader)
   for (guint i = 0; i < ranked->len; i++)
     {
       const Ranked *r = &g_array_index (ranked, Ranked, i);
-      WsOverviewKernel kernel = { g_strdup (display[i]), r->launches, r->total_ns };
+      WsOverviewKernel kernel = { g_strdup (display[i]), r->launches, r->total_ns, r->sampled };
 
       g_array_append_val (o->kernels, kernel);
     }

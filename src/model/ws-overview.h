@@ -11,6 +11,10 @@ G_BEGIN_DECLS
  * table's rows (docs/first-frame.md), so its figures are estimates unless
  * @rows_read equals @rows; the window that shows it says which. */
 
+/* Fewer launches than this in the sample: the kernel's estimate is rough,
+ * and the first frame says how many it saw. */
+#define WS_OVERVIEW_FEW 10
+
 /* Bins of each lane's density strip over [start, end]. */
 #define WS_OVERVIEW_BINS 512
 
@@ -30,6 +34,7 @@ typedef struct
   char *name; /* display name, as the Kernels page shows it */
   double launches;
   double total_ns;
+  gint64 sampled; /* its launches in the rows read: below ten, a rough guess */
 } WsOverviewKernel;
 
 typedef struct

@@ -126,6 +126,13 @@ kernel_figures (const WsOverviewKernel *kernel, gboolean exact)
   if (exact)
     /* TRANSLATORS: a kernel's total time, then its number of launches */
     return g_strdup_printf (_ ("%s · %s launches"), total, launches->str);
+  if (kernel->sampled < WS_OVERVIEW_FEW)
+    /* TRANSLATORS: a rough estimate from a few launches in the sample: a kernel's total
+     * time, its launches, then how many of them the sample holds */
+    return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "≈ %s · ≈ %s launches (%u in the sample)",
+                                         "≈ %s · ≈ %s launches (%u in the sample)",
+                                         (gulong) kernel->sampled),
+                            total, launches->str, (guint) kernel->sampled);
   /* TRANSLATORS: estimated figures: a kernel's total time, then its launches */
   return g_strdup_printf (_ ("≈ %s · ≈ %s launches"), total, launches->str);
 }

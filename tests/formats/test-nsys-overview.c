@@ -129,6 +129,7 @@ check_kernels (const char *path, const WsOverview *overview)
       const WsOverviewKernel *kernel = &g_array_index (overview->kernels, WsOverviewKernel, i++);
 
       g_assert_cmpfloat (kernel->launches, ==, (double) sqlite3_column_int64 (stmt, 0));
+      g_assert_cmpint (kernel->sampled, ==, sqlite3_column_int64 (stmt, 0));
       g_assert_cmpfloat (kernel->total_ns, ==, (double) sqlite3_column_int64 (stmt, 1));
       g_assert_cmpstr (kernel->name, !=, "");
     }
@@ -199,6 +200,7 @@ test_sampled (void)
       const WsOverviewKernel *kernel = &g_array_index (overview->kernels, WsOverviewKernel, i++);
 
       g_assert_cmpfloat (fabs (kernel->launches / sqlite3_column_int64 (stmt, 0) - 1), <, 0.1);
+      g_assert_cmpint (kernel->sampled, <, sqlite3_column_int64 (stmt, 0));
       g_assert_cmpfloat (fabs (kernel->total_ns / sqlite3_column_int64 (stmt, 1) - 1), <, 0.1);
     }
   g_assert_cmpuint (i, ==, overview->kernels->len);
