@@ -47,6 +47,7 @@ struct _WsCaptureSettingsDialog
   GtkEntry *sections_entry;
   GtkSpinButton *launch_count_spin;
   GtkSwitch *multi_run_switch;
+  GtkComboBoxText *graph_trace_combo;
   GtkComboBoxText *cache_combo;
   GtkComboBoxText *clock_combo;
   GtkSwitch *continue_switch;
@@ -249,6 +250,7 @@ bind (WsCaptureSettingsDialog *self)
     { "capture-range", self->range_entry, "text" },
     { "nsys-trace", self->trace_entry, "text" },
     { "nsys-duration", self->duration_spin, "value" },
+    { "nsys-cuda-graph-trace", self->graph_trace_combo, "active-id" },
     { "capture-topn", self->topn_spin, "value" },
     { "ncu-set", gtk_bin_get_child (GTK_BIN (self->set_combo)), "text" },
     { "ncu-sections", self->sections_entry, "text" },
@@ -337,6 +339,8 @@ show_defaults (WsCaptureSettingsDialog *self)
   gtk_spin_button_set_value (self->topn_spin, defaults->topn);
   gtk_entry_set_text (GTK_ENTRY (gtk_bin_get_child (GTK_BIN (self->set_combo))), defaults->ncu_set);
   gtk_switch_set_active (self->multi_run_switch, defaults->ncu_multi_run);
+  gtk_combo_box_set_active_id (GTK_COMBO_BOX (self->graph_trace_combo),
+                               defaults->nsys_cuda_graph_trace);
   gtk_combo_box_set_active_id (GTK_COMBO_BOX (self->cache_combo), defaults->cache_control);
   gtk_combo_box_set_active_id (GTK_COMBO_BOX (self->clock_combo), defaults->clock_control);
   gtk_switch_set_active (self->continue_switch, defaults->continue_on_error);
@@ -392,6 +396,7 @@ ws_capture_settings_dialog_class_init (WsCaptureSettingsDialogClass *klass)
   gtk_widget_class_bind_template_child (widget_class, WsCaptureSettingsDialog, sections_entry);
   gtk_widget_class_bind_template_child (widget_class, WsCaptureSettingsDialog, launch_count_spin);
   gtk_widget_class_bind_template_child (widget_class, WsCaptureSettingsDialog, multi_run_switch);
+  gtk_widget_class_bind_template_child (widget_class, WsCaptureSettingsDialog, graph_trace_combo);
   gtk_widget_class_bind_template_child (widget_class, WsCaptureSettingsDialog, cache_combo);
   gtk_widget_class_bind_template_child (widget_class, WsCaptureSettingsDialog, clock_combo);
   gtk_widget_class_bind_template_child (widget_class, WsCaptureSettingsDialog, continue_switch);

@@ -303,6 +303,7 @@ nsys_profile (WsCapturePlan *plan)
     }
   if (settings->nsys_duration > 0)
     g_ptr_array_add (argv, g_strdup_printf ("--duration=%u", settings->nsys_duration));
+  g_ptr_array_add (argv, g_strconcat ("--cuda-graph-trace=", settings->nsys_cuda_graph_trace, NULL));
   add (argv, "--output");
   if (plan->launch != NULL)
     return per_rank_profile (plan, argv);
@@ -558,6 +559,9 @@ ncu_profile (WsCapturePlan *plan, guint first, guint n, const char *file)
   add (argv, settings->clock_control);
   add (argv, "--target-processes");
   add (argv, "all");
+  /* The kernels of a CUDA graph one by one, as the top N names them. */
+  add (argv, "--graph-profiling");
+  add (argv, "node");
   if (settings->nvtx_range != NULL)
     add (argv, "--nvtx");
   /* A communication kernel waits for its peers: kernel replay would run

@@ -18,6 +18,7 @@ const char *const ws_capture_settings_env_names[] = {
   "NVTX_NAME",
   "NSYS_TRACE",
   "NSYS_DURATION",
+  "NSYS_CUDA_GRAPH_TRACE",
   "NCU_SET",
   "NCU_SECTIONS",
   "NCU_MULTI_RUN",
@@ -45,6 +46,9 @@ ws_capture_settings_new (void)
   self->output_dir = g_strdup ("./out");
   self->topn = 10;
   self->nsys_trace = g_strdup ("cuda,nvtx,osrt");
+  /* Each kernel of a CUDA graph in the kernel table: every page and ncu's
+   * top N see the work of a replay (docs/cuda-graphs.md). */
+  self->nsys_cuda_graph_trace = g_strdup ("node");
   self->ncu_set = g_strdup ("full");
   self->ncu_multi_run = TRUE;
   self->cache_control = g_strdup ("all");
@@ -75,6 +79,7 @@ ws_capture_settings_copy (const WsCaptureSettings *self)
   copy->group = g_strdup (self->group);
   copy->nvtx_range = g_strdup (self->nvtx_range);
   copy->nsys_trace = g_strdup (self->nsys_trace);
+  copy->nsys_cuda_graph_trace = g_strdup (self->nsys_cuda_graph_trace);
   copy->ncu_set = g_strdup (self->ncu_set);
   copy->ncu_sections = g_strdup (self->ncu_sections);
   copy->cache_control = g_strdup (self->cache_control);
@@ -102,6 +107,7 @@ ws_capture_settings_free (WsCaptureSettings *self)
   g_free (self->group);
   g_free (self->nvtx_range);
   g_free (self->nsys_trace);
+  g_free (self->nsys_cuda_graph_trace);
   g_free (self->ncu_set);
   g_free (self->ncu_sections);
   g_free (self->cache_control);
@@ -148,6 +154,7 @@ ws_capture_settings_load (WsCaptureSettings *self, GSettings *settings)
 {
   g_autofree char *nsys = NULL, *ncu = NULL, *out = NULL, *log = NULL, *range = NULL;
   g_autofree char *trace = NULL, *set = NULL, *sections = NULL, *cache = NULL, *clock = NULL;
+  g_autofree char *graph_trace = NULL;
 
   g_return_if_fail (self != NULL);
   g_return_if_fail (G_IS_SETTINGS (settings));
@@ -158,6 +165,7 @@ ws_capture_settings_load (WsCaptureSettings *self, GSettings *settings)
   log = g_settings_get_string (settings, "global-log");
   range = g_settings_get_string (settings, "capture-range");
   trace = g_settings_get_string (settings, "nsys-trace");
+  graph_trace = g_settings_get_string (settings, "nsys-cuda-graph-trace");
   set = g_settings_get_string (settings, "ncu-set");
   sections = g_settings_get_string (settings, "ncu-sections");
   cache = g_settings_get_string (settings, "cache-control");
@@ -169,6 +177,7 @@ ws_capture_settings_load (WsCaptureSettings *self, GSettings *settings)
   set_string (&self->global_log, log);
   set_string (&self->nvtx_range, range);
   set_string (&self->nsys_trace, trace);
+  set_string (&self->nsys_cuda_graph_trace, graph_trace);
   set_string (&self->ncu_set, set);
   set_string (&self->ncu_sections, sections);
   set_string (&self->cache_control, cache);
@@ -368,7 +377,9 @@ static gboolean
 apply_nsys_environment (WsCaptureSettings *self, Environment *env, GError **error)
 {
   env_set_string (env, "NSYS_TRACE", &self->nsys_trace);
-  return env_set_uint (env, "NSYS_DURATION", 0, &self->nsys_duration, error);
+  return env_set_uint (env, "NSYS_DURATION", 0, &self->nsys_duration, error) &&
+         env_set_choice (env, "NSYS_CUDA_GRAPH_TRACE", "node", "graph",
+                         &self->nsys_cuda_graph_trace, error);
 }
 
 static gboolean
@@ -468,6 +479,14 @@ ws_capture_settings_validate (const WsCaptureSettings *self, GError **error)
       g_set_error (error, WS_CAPTURE_ERROR, WS_CAPTURE_ERROR_INVALID,
                    "NSYS_TRACE=%s: expected a list such as cuda,nvtx,osrt",
                    self->nsys_trace != NULL ? self->nsys_trace : "");
+      return FALSE;
+    }
+  if (g_strcmp0 (self->nsys_cuda_graph_trace, "node") != 0 &&
+      g_strcmp0 (self->nsys_cuda_graph_trace, "graph") != 0)
+    {
+      g_set_error (error, WS_CAPTURE_ERROR, WS_CAPTURE_ERROR_INVALID,
+                   "NSYS_CUDA_GRAPH_TRACE=%s: expected node or graph",
+                   self->nsys_cuda_graph_trace != NULL ? self->nsys_cuda_graph_trace : "");
       return FALSE;
     }
   if (self->ncu_sections == NULL && !is_option_word (self->ncu_set))
@@ -648,6 +667,7 @@ ws_capture_settings_to_json (const WsCaptureSettings *self, JsonBuilder *builder
   add_string (builder, "NSYS_TRACE", self->nsys_trace);
   json_builder_set_member_name (builder, "NSYS_DURATION");
   json_builder_add_int_value (builder, self->nsys_duration);
+  add_string (builder, "NSYS_CUDA_GRAPH_TRACE", self->nsys_cuda_graph_trace);
   add_string (builder, "NCU_SET", self->ncu_set);
   add_string (builder, "NCU_SECTIONS", self->ncu_sections);
   json_builder_set_member_name (builder, "NCU_MULTI_RUN");

@@ -22,6 +22,7 @@ typedef struct
   char *nvtx_range;           /* NVTX_NAME, range@domain; NULL: the whole program */
   char *nsys_trace;           /* NSYS_TRACE, e.g. cuda,nvtx,osrt */
   guint nsys_duration;        /* NSYS_DURATION, s; 0: no limit */
+  char *nsys_cuda_graph_trace; /* NSYS_CUDA_GRAPH_TRACE: node | graph (nsys --cuda-graph-trace) */
   char *ncu_set;              /* NCU_SET */
   char *ncu_sections;         /* NCU_SECTIONS, comma-separated; replaces the set */
   gboolean ncu_multi_run;     /* NCU_MULTI_RUN: one ncu run per kernel */

@@ -246,7 +246,7 @@ print_summary (WsCaptureRunner *runner)
 typedef struct
 {
   char *targets, *out, *only, *nsys, *ncu, *nvtx_range, *ncu_set, *ncu_sections, *group, *log;
-  char *host, *remote_dir, *comm_replay;
+  char *host, *remote_dir, *comm_replay, *graph_trace;
   gboolean leave_reports, continue_on_error, per_rank, single_ncu_run;
   int bwlimit, topn, launch_count, stall_timeout;
 } CaptureOptions;
@@ -256,7 +256,7 @@ capture_options_clear (CaptureOptions *o)
 {
   char **strings[] = { &o->targets,    &o->out,        &o->only,         &o->nsys,  &o->ncu,
                        &o->nvtx_range, &o->ncu_set,    &o->ncu_sections, &o->group, &o->log,
-                       &o->host,       &o->remote_dir, &o->comm_replay };
+                       &o->host,       &o->remote_dir, &o->comm_replay,  &o->graph_trace };
 
   for (gsize i = 0; i < G_N_ELEMENTS (strings); i++)
     g_clear_pointer (strings[i], g_free);
@@ -313,6 +313,8 @@ capture_settings (const CaptureOptions *o, const char *command)
     settings->continue_on_error = TRUE;
   if (o->per_rank)
     settings->per_rank = TRUE;
+  if (o->graph_trace != NULL)
+    ws_cli_replace_string (&settings->nsys_cuda_graph_trace, o->graph_trace);
   if (o->comm_replay != NULL)
     {
       if (g_str_equal (o->comm_replay, "none") || o->comm_replay[0] == '\0')
@@ -421,6 +423,10 @@ ws_cli_capture (int argc, char **argv)
     { "ncu", 0, 0, G_OPTION_ARG_FILENAME, &o.ncu, N_ ("The ncu to run"), "PATH" },
     { "nvtx-range", 0, 0, G_OPTION_ARG_STRING, &o.nvtx_range,
       N_ ("Capture only this NVTX range (default: NVTX_NAME)"), "RANGE@DOMAIN" },
+    { "cuda-graph-trace", 0, 0, G_OPTION_ARG_STRING, &o.graph_trace,
+      N_ ("How nsys records CUDA graphs: node (each kernel of a replay, the default) or graph "
+          "(one span per replay) (default: NSYS_CUDA_GRAPH_TRACE)"),
+      "node|graph" },
     { "ncu-set", 0, 0, G_OPTION_ARG_STRING, &o.ncu_set,
       N_ ("ncu --set (default: NCU_SET, or full)"), "SET" },
     { "ncu-sections", 0, 0, G_OPTION_ARG_STRING, &o.ncu_sections,

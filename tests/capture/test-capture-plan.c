@@ -61,6 +61,7 @@ test_nsys_steps (void)
     "--nvtx-capture=训练 step@probe",
     "--capture-range-end=stop",
     "--duration=30",
+    "--cuda-graph-trace=graph",
     "--output",
     "/out/targets/bert_inf/nsys/bert_inf",
     "bash",
@@ -87,6 +88,8 @@ test_nsys_steps (void)
   settings->nsys_trace = g_strdup ("cuda,nvtx");
   settings->nvtx_range = g_strdup ("训练 step@probe");
   settings->nsys_duration = 30;
+  g_free (settings->nsys_cuda_graph_trace);
+  settings->nsys_cuda_graph_trace = g_strdup ("graph");
   plan = make_plan (settings, "CUDA_VISIBLE_DEVICES=0, A=1=2");
 
   g_assert_cmpstr (plan->dir, ==, "/out/targets/bert_inf");
@@ -126,6 +129,9 @@ test_nsys_defaults (void)
     "--force-overwrite=true",
     "--trace=cuda,nvtx,osrt",
     "--sample=none",
+    /* The launcher's default: each kernel of a CUDA graph in the kernel
+     * table (docs/cuda-graphs.md). */
+    "--cuda-graph-trace=node",
     "--output",
     "/out/targets/bert_inf/nsys/bert_inf",
     "bash",
@@ -176,6 +182,8 @@ test_ncu_multi_run (void)
     "base",
     "--target-processes",
     "all",
+    "--graph-profiling",
+    "node",
     "bash",
     "-lc",
     "python infer.py --bs 8 | tee log.txt",
@@ -233,6 +241,8 @@ test_ncu_single_run (void)
     "none",
     "--target-processes",
     "all",
+    "--graph-profiling",
+    "node",
     "--nvtx",
     "bash",
     "-lc",
@@ -523,8 +533,10 @@ test_settings_environment (void)
     "NCU_MULTI_RUN=0",       "NCU_LAUNCH_COUNT=1",
     "CACHE_CONTROL=none",    "CLOCK_CONTROL=none",
     "CONTINUE_ON_ERROR=yes", "GLOBAL_LOG=/tmp/l",
-    "NSYS_TRACE=",           NULL,
+    "NSYS_TRACE=",           "NSYS_CUDA_GRAPH_TRACE=graph",
+    NULL,
   };
+  const char *const bad_graph_trace[] = { "NSYS_CUDA_GRAPH_TRACE=nodes", NULL };
   const char *const bad_topn[] = { "TOPN=ten", NULL };
   const char *const bad_range[] = { "CAPTURE_RANGE=nvtx", NULL };
   const char *const none_range[] = { "CAPTURE_RANGE=none", "NVTX_NAME=x@y", NULL };
@@ -544,8 +556,14 @@ test_settings_environment (void)
   g_assert_cmpstr (settings->global_log, ==, "/tmp/l");
   /* An empty variable counts as unset. */
   g_assert_cmpstr (settings->nsys_trace, ==, "cuda,nvtx,osrt");
-  g_assert_cmpuint (applied->len, ==, 12);
+  g_assert_cmpstr (settings->nsys_cuda_graph_trace, ==, "graph");
+  g_assert_cmpuint (applied->len, ==, 13);
   g_assert_true (ws_capture_settings_validate (settings, &error));
+
+  g_assert_false (ws_capture_settings_apply_environment (settings, bad_graph_trace, NULL, &error));
+  g_assert_error (error, WS_CAPTURE_ERROR, WS_CAPTURE_ERROR_INVALID);
+  g_assert_cmpstr (error->message, ==, "NSYS_CUDA_GRAPH_TRACE=nodes: expected node or graph");
+  g_clear_error (&error);
 
   g_assert_false (ws_capture_settings_apply_environment (settings, bad_topn, NULL, &error));
   g_assert_error (error, WS_CAPTURE_ERROR, WS_CAPTURE_ERROR_INVALID);
@@ -579,6 +597,8 @@ test_settings_gsettings (void)
   g_assert_cmpuint (settings->topn, ==, defaults->topn);
   g_assert_cmpstr (settings->ncu_set, ==, defaults->ncu_set);
   g_assert_cmpstr (settings->nsys_trace, ==, defaults->nsys_trace);
+  g_assert_cmpstr (settings->nsys_cuda_graph_trace, ==, "node");
+  g_assert_cmpstr (defaults->nsys_cuda_graph_trace, ==, "node");
   g_assert_true (settings->ncu_multi_run == defaults->ncu_multi_run);
   g_assert_null (settings->nvtx_range);
 
