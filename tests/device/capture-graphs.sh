@@ -21,7 +21,7 @@
 # Every capture is made with ncu --set basic over the top 5 kernels, one
 # launch each, in one ncu run. Each export gets the `nsys stats` truths of
 # every report nsys offers that Warpscope implements, in its truth/ folder.
-# Each PART's folder is packed without the reports into OUTDIR/PART.tar.xz.
+# Each PART's folder is packed without the reports into OUTDIR/PART.tar.
 set -uo pipefail
 bundle=$(cd "${1:?usage: $0 BUNDLE OUTDIR PART...}" && pwd)
 out=${2:?usage: $0 BUNDLE OUTDIR PART...}
@@ -71,7 +71,7 @@ capture() {
   targets "$@" >"targets-$part.tsv"
   cat "targets-$part.tsv"
   echo "== $part: warpscope-cli capture --cuda-graph-trace $trace"
-  timeout "${PART_TIMEOUT:-420}" "$cli" capture --targets "targets-$part.tsv" --out "out-$part" \
+  timeout "${PART_TIMEOUT:-400}" "$cli" capture --targets "targets-$part.tsv" --out "out-$part" \
     --group "$part" --nsys "$work/nsys" --ncu "$ncu" --cuda-graph-trace "$trace" --topn 5 \
     --launch-count 1 --single-ncu-run --ncu-set basic --ncu-stall-timeout 120 \
     --continue-on-error 2>&1 | tee "capture-$part.log"
@@ -89,11 +89,14 @@ capture() {
     echo "== $folder: ws info, diagnose"
     "$cli" info "$folder"/nsys/*.sqlite 2>&1 | head -20
     COLUMNS=120 "$cli" diagnose "$folder" 2>&1 | head -20
+    # Packed target by target, so that a part stopped at the call's limit
+    # still brings back what it finished.
+    tar -rf "$out/$part.tar" --exclude='*.nsys-rep' --exclude='*.ncu-rep' --exclude='*.qdstrm' \
+      -C "out-$part" "$part/$(basename "$folder")"
   done
   cp "capture-$part.log" "targets-$part.tsv" "out-$part/$part/"
-  tar -cJf "$out/$part.tar.xz" --exclude='*.nsys-rep' --exclude='*.ncu-rep' --exclude='*.qdstrm' \
-    -C "out-$part" "$part"
-  ls -l "$out/$part.tar.xz"
+  tar -rf "$out/$part.tar" -C "out-$part" "$part/capture-$part.log" "$part/targets-$part.tsv"
+  ls -l "$out/$part.tar"
   cd - >/dev/null || return
 }
 
@@ -102,7 +105,7 @@ for part in "$@"; do
   kineto)
     start=$SECONDS
     for mode in eager graph compile; do
-      (cd "$work" && MODE=$mode PROFILE="$work/kineto" timeout 240 python3 graph_probe.py) 2>&1 |
+      (cd "$work" && MODE=$mode PROFILE="$work/kineto" timeout 200 python3 graph_probe.py) 2>&1 |
         grep -v Warning | tail -n 3
     done
     gzip -9f "$work"/kineto/*.json
