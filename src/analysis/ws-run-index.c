@@ -4,6 +4,7 @@
 
 #include <string.h>
 
+#include "ws-gpu-busy.h"
 #include "ws-run-index.h"
 #include "ws-sort.h"
 #include "ws-stats.h"
@@ -267,8 +268,6 @@ busy_free (gpointer data)
   g_free (busy);
 }
 
-typedef gboolean (*StreamFilter) (const WsRun *run, guint32 stream, gint64 key);
-
 static gboolean
 stream_on_device (const WsRun *run, guint32 stream, gint64 device)
 {
@@ -281,49 +280,19 @@ stream_of_process (const WsRun *run, guint32 stream, gint64 pid)
   return stream_pid (run, stream) == (guint32) pid;
 }
 
-static void
-busy_add (GArray *starts, GArray *ends, gint64 start, gint64 end)
-{
-  if (starts->len > 0 && start <= g_array_index (ends, gint64, ends->len - 1))
-    {
-      gint64 *last = &g_array_index (ends, gint64, ends->len - 1);
-
-      *last = MAX (*last, end);
-      return;
-    }
-  g_array_append_val (starts, start);
-  g_array_append_val (ends, end);
-}
-
-/* Kernels and memory operations are each sorted by start: merging the two
- * lists in order gives the busy intervals in one pass. */
+/* The busy spans of the one definition (ws_busy_spans()). */
 static WsBusy *
-busy_new (const WsRun *run, StreamFilter filter, gint64 key)
+busy_new (const WsRun *run, WsBusyStreamFilter filter, gint64 key)
 {
   WsBusy *busy = g_new0 (WsBusy, 1);
   g_autoptr (GArray) starts = g_array_new (FALSE, FALSE, sizeof (gint64));
   g_autoptr (GArray) ends = g_array_new (FALSE, FALSE, sizeof (gint64));
-  gsize k = 0, m = 0;
 
-  while (k < run->kernels.n || m < run->memops.n)
-    {
-      gboolean kernel =
-        m >= run->memops.n || (k < run->kernels.n && run->kernels.start[k] <= run->memops.start[m]);
+  /* A table without streams (a lean load) cannot be told by GPU. */
+  WsBusyWhat what = WS_BUSY_REPLAYS | (run->kernels.stream != NULL ? WS_BUSY_KERNELS : 0) |
+                    (run->memops.stream != NULL ? WS_BUSY_MEMOPS : 0);
 
-      if (kernel)
-        {
-          if (run->kernels.stream != NULL && filter (run, run->kernels.stream[k], key))
-            busy_add (starts, ends, run->kernels.start[k], run->kernels.end[k]);
-          k++;
-        }
-      else
-        {
-          if (run->memops.stream != NULL && filter (run, run->memops.stream[m], key))
-            busy_add (starts, ends, run->memops.start[m], run->memops.end[m]);
-          m++;
-        }
-    }
-
+  ws_busy_spans (run, what, filter, key, NULL, 0, starts, ends);
   busy->n = starts->len;
   busy->start = (gint64 *) g_array_free (g_steal_pointer (&starts), FALSE);
   busy->end = (gint64 *) g_array_free (g_steal_pointer (&ends), FALSE);

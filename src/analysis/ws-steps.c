@@ -311,7 +311,7 @@ process_gpu (GHashTable *cache, const WsRun *run, const Times *times, guint32 pi
     return p;
   p = g_new0 (ProcessGpu, 1);
   p->all = ws_busy_index_new (run, pid, WS_BUSY_ALL);
-  p->kernels = ws_busy_index_new (run, pid, WS_BUSY_KERNELS);
+  p->kernels = ws_busy_index_new (run, pid, WS_BUSY_COMPUTE);
   for (gsize k = 0; k < run->kernels.n; k++)
     {
       Launch l = { times->kernel_times[k], run->kernels.end[k] - run->kernels.start[k] };

@@ -42,15 +42,6 @@ add_summaries (WsDigestRank *self, const WsRun *run)
 }
 
 /* Whether event @i of a table whose streams are @stream ran for @pid. */
-static gboolean
-on_pid (const WsRun *run, const guint32 *stream, gsize i, guint32 pid)
-{
-  if (pid == WS_PID_ANY || stream == NULL)
-    return TRUE;
-  return stream[i] < run->streams->len &&
-         g_array_index (run->streams, WsStream, stream[i]).pid == pid;
-}
-
 /* The thread a rank waits on: its steps' thread, else the thread of @pid
  * that called CUDA most. */
 static guint32
@@ -155,19 +146,7 @@ add_series (WsDigestRank *self, const WsRun *run, guint32 pid, const WsSteps *st
   gint64 first = G_MAXINT64, last = G_MININT64, width;
   guint n_nccl = 0;
 
-  for (gsize i = 0; i < run->kernels.n; i++)
-    if (on_pid (run, run->kernels.stream, i, pid))
-      {
-        first = MIN (first, run->kernels.start[i]);
-        last = MAX (last, run->kernels.end[i]);
-      }
-  for (gsize i = 0; run->memops.start != NULL && i < run->memops.n; i++)
-    if (on_pid (run, run->memops.stream, i, pid))
-      {
-        first = MIN (first, run->memops.start[i]);
-        last = MAX (last, run->memops.end[i]);
-      }
-  if (last <= first)
+  if (!ws_busy_index_extent (all, &first, &last) || last <= first)
     return;
   width = ws_time_add (ws_time_sub (last, first), WS_DIGEST_BINS - 1) / WS_DIGEST_BINS;
   self->series_start = first;

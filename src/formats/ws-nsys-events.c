@@ -65,6 +65,7 @@ memcpy_row (WsNsysReader *r, sqlite3_stmt *stmt, gsize row, gpointer data)
     ws_nsys_stream_for (r, sqlite3_column_int64 (stmt, 6), ws_nsys_column_i32 (stmt, 7),
                         ws_nsys_column_i32 (stmt, 8), ws_nsys_column_i32 (stmt, 9));
   m->correlation[i] = ws_nsys_column_u32 (stmt, 10);
+  m->replay[i] = ws_nsys_column_graph (stmt, 11);
   return TRUE;
 }
 
@@ -84,6 +85,7 @@ memset_row (WsNsysReader *r, sqlite3_stmt *stmt, gsize row, gpointer data)
     ws_nsys_stream_for (r, sqlite3_column_int64 (stmt, 4), ws_nsys_column_i32 (stmt, 5),
                         ws_nsys_column_i32 (stmt, 6), ws_nsys_column_i32 (stmt, 7));
   m->correlation[i] = ws_nsys_column_u32 (stmt, 8);
+  m->replay[i] = ws_nsys_column_graph (stmt, 9);
   return TRUE;
 }
 
@@ -133,12 +135,13 @@ ws_nsys_load_memops (WsNsysReader *r, const char *memcpy_table, gint64 n_memcpy,
   static const char *const memcpy_cols[][2] = {
     { "start", "0" },     { "end", "0" },       { "bytes", "0" },         { "copyKind", "0" },
     { "srcKind", "255" }, { "dstKind", "255" }, { "globalPid", "0" },     { "deviceId", "0" },
-    { "contextId", "0" }, { "streamId", "0" },  { "correlationId", "0" },
+    { "contextId", "0" }, { "streamId", "0" },  { "correlationId", "0" }, { "graphNodeId", "NULL" },
   };
   static const char *const memset_cols[][2] = {
     { "start", "0" },     { "end", "0" },       { "bytes", "0" },
     { "memKind", "255" }, { "globalPid", "0" }, { "deviceId", "0" },
     { "contextId", "0" }, { "streamId", "0" },  { "correlationId", "0" },
+    { "graphNodeId", "NULL" },
   };
   static const char *const required[] = { "start", "end", "bytes", NULL };
   const struct
@@ -164,6 +167,7 @@ ws_nsys_load_memops (WsNsysReader *r, const char *memcpy_table, gint64 n_memcpy,
   m->dst_kind = g_new (guint8, total);
   m->stream = g_new (guint32, total);
   m->correlation = g_new (guint32, total);
+  m->replay = g_new (guint32, total);
 
   /* The copies first, then the sets, one after the other in the arrays. */
   for (gsize p = 0; p < G_N_ELEMENTS (parts); p++)
@@ -181,8 +185,9 @@ ws_nsys_load_memops (WsNsysReader *r, const char *memcpy_table, gint64 n_memcpy,
   m->n = offset;
 
   {
-    gpointer columns[] = { m->bytes, m->kind, m->src_kind, m->dst_kind, m->stream, m->correlation };
-    const gsize sizes[] = { 8, 1, 1, 1, 4, 4 };
+    gpointer columns[] = { m->bytes,  m->kind,        m->src_kind, m->dst_kind,
+                           m->stream, m->correlation, m->replay };
+    const gsize sizes[] = { 8, 1, 1, 1, 4, 4, 4 };
 
     ws_nsys_sort_table (m->start, m->end, m->n, columns, sizes, G_N_ELEMENTS (columns));
   }

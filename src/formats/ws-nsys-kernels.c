@@ -36,6 +36,7 @@ kernel_row (WsNsysReader *r, sqlite3_stmt *stmt, gsize i, gpointer data)
   config.static_smem = ws_nsys_column_u32 (stmt, 17);
   config.dynamic_smem = ws_nsys_column_u32 (stmt, 18);
   k->config[i] = ws_nsys_config_for (r, &config);
+  k->replay[i] = ws_nsys_column_graph (stmt, 19);
   return TRUE;
 }
 
@@ -159,6 +160,9 @@ ws_nsys_load_kernels (WsNsysReader *r, const char *table, gint64 count, GError *
     { "registersPerThread", "0" },
     { "staticSharedMemory", "0" },
     { "dynamicSharedMemory", "0" },
+    /* Node tracing (nsys --cuda-graph-trace=node): a kernel of a graph
+     * replay has its node's id (docs/cuda-graphs.md). */
+    { "graphNodeId", "NULL" },
   };
   g_autoptr (GString) sql = g_string_new ("SELECT start, end, ");
   const char *demangled;
@@ -206,15 +210,16 @@ ws_nsys_load_kernels (WsNsysReader *r, const char *table, gint64 count, GError *
   k->stream = g_new (guint32, count);
   k->correlation = g_new (guint32, count);
   k->config = g_new (guint32, count);
+  k->replay = g_new (guint32, count);
 
   if (!ws_nsys_read_rows (r, table, sql->str, count, kernel_row, NULL, &n, error))
     return FALSE;
   k->n = n;
 
   {
-    gpointer columns[] = { k->demangled, k->short_name,  k->mangled,
-                           k->stream,    k->correlation, k->config };
-    const gsize sizes[] = { 4, 4, 4, 4, 4, 4 };
+    gpointer columns[] = { k->demangled,   k->short_name, k->mangled, k->stream,
+                           k->correlation, k->config,     k->replay };
+    const gsize sizes[] = { 4, 4, 4, 4, 4, 4, 4 };
 
     ws_nsys_sort_table (k->start, k->end, n, columns, sizes, G_N_ELEMENTS (columns));
   }

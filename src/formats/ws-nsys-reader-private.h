@@ -58,6 +58,7 @@ gboolean ws_nsys_column_times (WsNsysReader *r, sqlite3_stmt *stmt, int col, gin
                                gint64 *end);
 void ws_nsys_reader_warn_times (WsNsysReader *r);
 guint32 ws_nsys_column_u32 (sqlite3_stmt *stmt, int col);
+guint32 ws_nsys_column_graph (sqlite3_stmt *stmt, int col);
 
 guint32 ws_nsys_thread_for (WsNsysReader *r, gint64 global_tid);
 guint32 ws_nsys_stream_for (WsNsysReader *r, gint64 global_pid, gint32 device, gint32 context,
@@ -78,6 +79,10 @@ void ws_nsys_load_gpus (WsNsysReader *r);
 void ws_nsys_load_system (WsNsysReader *r);
 void ws_nsys_load_capture (WsNsysReader *r);
 void ws_nsys_load_thread_rank (WsNsysReader *r);
+
+/* ws-nsys-graphs.c */
+gboolean ws_nsys_load_graph_trace (WsNsysReader *r, const char *table, gint64 count,
+                                   GError **error);
 void ws_nsys_load_processes (WsNsysReader *r);
 
 /* ws-nsys-events.c */

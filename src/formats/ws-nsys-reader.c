@@ -127,6 +127,23 @@ ws_nsys_column_u32 (sqlite3_stmt *stmt, int col)
   return (guint32) CLAMP (sqlite3_column_int64 (stmt, col), 0, G_MAXUINT32);
 }
 
+/* A graphNodeId cell: WS_REPLAY_NONE where it is NULL (the event ran
+ * outside any graph), else the executable graph's id.  nsys numbers a
+ * node of executable graph G as G << 32 | n: on every export of
+ * tests/data/captures/h200_graphs the upper half of a kernel's graphNodeId
+ * equals the graphExecId that graph-level tracing gives the same launch
+ * (docs/cuda-graphs.md). */
+guint32
+ws_nsys_column_graph (sqlite3_stmt *stmt, int col)
+{
+  gint64 node;
+
+  if (sqlite3_column_type (stmt, col) == SQLITE_NULL)
+    return WS_REPLAY_NONE;
+  node = sqlite3_column_int64 (stmt, col);
+  return (guint32) CLAMP (node >> 32, 0, G_MAXUINT32 - 1);
+}
+
 guint32
 ws_nsys_thread_for (WsNsysReader *r, gint64 global_tid)
 {
@@ -384,6 +401,7 @@ enum
   P_MEM_USAGE,
   P_METRICS,
   P_OSRT,
+  P_GRAPH,
   N_PLAN
 };
 
@@ -511,6 +529,15 @@ load_tables (WsNsysReader *r, const TablePlan *plan, GError **error)
   if ((r->flags & WS_LOAD_OSRT) && plan[P_OSRT].found != NULL &&
       !ws_nsys_load_osrt (r, plan[P_OSRT].found, plan[P_OSRT].rows, error))
     return FALSE;
+  /* Replays are GPU work wherever kernels are, but for the `nsys stats`
+   * reports (a lean load), which leave them out as nsys does. */
+  if ((r->flags & WS_LOAD_KERNELS) && !(r->flags & WS_LOAD_LEAN))
+    {
+      if (plan[P_GRAPH].found != NULL &&
+          !ws_nsys_load_graph_trace (r, plan[P_GRAPH].found, plan[P_GRAPH].rows, error))
+        return FALSE;
+      ws_run_build_replays (r->run);
+    }
   if ((r->flags & WS_LOAD_CPU_SAMPLES) &&
       ws_sqlite_find_table (r->sql, "COMPOSITE_EVENTS") != NULL &&
       ws_sqlite_find_table (r->sql, "SAMPLING_CALLCHAINS") != NULL &&
@@ -544,6 +571,7 @@ ws_nsys_reader_load (const char *path, WsLoadFlags flags, GCancellable *cancella
     { "gpu-memory", "CUDA_GPU_MEMORY_USAGE_EVENTS", WS_LOAD_MEM_USAGE, 24 },
     { "gpu-metrics", "GPU_METRICS", WS_LOAD_GPU_METRICS, 44 },
     { "os-runtime", "OSRT_API", WS_LOAD_OSRT, 24 },
+    { "graph-replays", "CUPTI_ACTIVITY_KIND_GRAPH_TRACE", WS_LOAD_KERNELS, 40 },
   };
   g_autoptr (WsRun) run = NULL;
   g_autoptr (WsSqlite) sql = NULL;

@@ -20,5 +20,6 @@ void ws_run_add_file (WsRun *self, const char *path);
 void ws_run_set_summary (WsRun *self, WsSummaryKind kind, WsSummary *summary);
 void ws_run_finish (WsRun *self);
 void ws_run_update_bounds (WsRun *self);
+void ws_run_build_replays (WsRun *self);
 
 G_END_DECLS

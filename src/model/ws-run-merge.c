@@ -133,6 +133,7 @@ typedef struct
   guint32 *stream_base;  /* per run: where its streams start */
   guint32 *config_base;  /* per run: where its launch configurations start */
   GHashTable **devices;  /* per run: its device id + 1 -> ours + 1 */
+  guint32 **replays;     /* per run: its replay index -> ours */
 } MergeMaps;
 
 static guint32
@@ -226,6 +227,37 @@ table_order (Order *order, const MergeMaps *m, gint64 *const *starts, gint64 *co
   merge_order (order, starts, ends, ns, m->offsets, m->n);
 }
 
+/* First of the GPU work: the kernels and memory operations name their
+ * replay by its merged index. */
+static void
+merge_replays (WsRun *out, const MergeMaps *m, gpointer *cols)
+{
+  g_autofree gint64 **starts = g_new0 (gint64 *, m->n);
+  g_autofree gint64 **ends = g_new0 (gint64 *, m->n);
+  g_autofree gsize *ns = g_new0 (gsize, m->n);
+  Order order = { 0 };
+
+  for (guint r = 0; r < m->n; r++)
+    {
+      starts[r] = m->runs[r]->replays.start;
+      ends[r] = m->runs[r]->replays.end;
+      ns[r] = m->runs[r]->replays.n;
+      m->replays[r] = g_new0 (guint32, MAX (ns[r], 1));
+      out->has_graph_trace |= m->runs[r]->has_graph_trace;
+    }
+  table_order (&order, m, starts, ends, ns);
+  for (gsize i = 0; i < order.n; i++)
+    m->replays[order.run[i]][order.row[i]] = (guint32) i;
+  out->replays.n = order.n;
+  GATHER (&out->replays, replays, start, gint64, SHIFT, NULL, NULL);
+  GATHER (&out->replays, replays, end, gint64, SHIFT, NULL, NULL);
+  GATHER (&out->replays, replays, stream, guint32, BASE, NULL, m->stream_base);
+  GATHER (&out->replays, replays, correlation, guint32, COPY, NULL, NULL);
+  GATHER (&out->replays, replays, graph, guint32, COPY, NULL, NULL);
+  GATHER (&out->replays, replays, nodes, guint32, COPY, NULL, NULL);
+  order_clear (&order);
+}
+
 static void
 merge_kernels (WsRun *out, const MergeMaps *m, gpointer *cols)
 {
@@ -254,6 +286,7 @@ merge_kernels (WsRun *out, const MergeMaps *m, gpointer *cols)
   GATHER (&out->kernels, kernels, stream, guint32, BASE, NULL, m->stream_base);
   GATHER (&out->kernels, kernels, correlation, guint32, COPY, NULL, NULL);
   GATHER (&out->kernels, kernels, config, guint32, BASE, NULL, m->config_base);
+  GATHER (&out->kernels, kernels, replay, guint32, MAP, m->replays, NULL);
   order_clear (&order);
 }
 
@@ -281,6 +314,7 @@ merge_memops (WsRun *out, const MergeMaps *m, gpointer *cols)
   GATHER (&out->memops, memops, dst_kind, guint8, COPY, NULL, NULL);
   GATHER (&out->memops, memops, stream, guint32, BASE, NULL, m->stream_base);
   GATHER (&out->memops, memops, correlation, guint32, COPY, NULL, NULL);
+  GATHER (&out->memops, memops, replay, guint32, MAP, m->replays, NULL);
   order_clear (&order);
 }
 
@@ -762,12 +796,14 @@ merge (WsRun *const *runs, guint n, const gint64 *offsets, gboolean one_process,
   m.stream_base = g_new0 (guint32, n);
   m.config_base = g_new0 (guint32, n);
   m.devices = g_new0 (GHashTable *, n);
+  m.replays = g_new0 (guint32 *, n);
   g_array_set_size (out->domains, 0);
 
   merge_strings (out, &m);
   merge_gpus (out, &m);
   merge_processes (out, &m, maps);
   merge_provenance (out, &m);
+  merge_replays (out, &m, cols);
   merge_kernels (out, &m, cols);
   merge_memops (out, &m, cols);
   merge_api (out, &m, cols);
@@ -798,6 +834,9 @@ merge (WsRun *const *runs, guint n, const gint64 *offsets, gboolean one_process,
   for (guint r = 0; r < n; r++)
     g_free (m.thread_maps[r]);
   g_free (m.thread_maps);
+  for (guint r = 0; r < n; r++)
+    g_free (m.replays[r]);
+  g_free (m.replays);
   g_free (m.stream_base);
   g_free (m.config_base);
   g_free (m.devices);

@@ -91,6 +91,7 @@ slice_kernels (WsRun *self, const WsRun *run, GArray *rows)
   GATHER (&self->kernels, &run->kernels, stream, rows);
   GATHER (&self->kernels, &run->kernels, correlation, rows);
   GATHER (&self->kernels, &run->kernels, config, rows);
+  GATHER (&self->kernels, &run->kernels, replay, rows);
 }
 
 static void
@@ -105,6 +106,61 @@ slice_memops (WsRun *self, const WsRun *run, GArray *rows)
   GATHER (&self->memops, &run->memops, dst_kind, rows);
   GATHER (&self->memops, &run->memops, stream, rows);
   GATHER (&self->memops, &run->memops, correlation, rows);
+  GATHER (&self->memops, &run->memops, replay, rows);
+}
+
+/* Marks the replays the kept events ran in. */
+static void
+mark_replays (guint8 *keep, const guint32 *replay, GArray *rows)
+{
+  for (guint i = 0; replay != NULL && i < rows->len; i++)
+    {
+      guint32 r = replay[g_array_index (rows, guint32, i)];
+
+      if (r != WS_REPLAY_NONE)
+        keep[r] = TRUE;
+    }
+}
+
+static void
+remap_replays (guint32 *replay, gsize n, const guint32 *place)
+{
+  for (gsize i = 0; replay != NULL && i < n; i++)
+    if (replay[i] != WS_REPLAY_NONE)
+      replay[i] = place[replay[i]];
+}
+
+/* The replays picked by @rows (sorted rows of run->replays), and those
+ * that a kept kernel or memory operation ran in: a slice keeps what it
+ * says of its events.  Call after slice_kernels() and slice_memops(). */
+static void
+slice_replays (WsRun *self, const WsRun *run, GArray *rows, GArray *kernel_rows, GArray *memop_rows)
+{
+  g_autofree guint8 *keep = g_new0 (guint8, MAX (run->replays.n, 1));
+  g_autofree guint32 *place = g_new (guint32, MAX (run->replays.n, 1));
+  g_autoptr (GArray) kept = g_array_new (FALSE, FALSE, sizeof (guint32));
+
+  for (guint i = 0; i < rows->len; i++)
+    keep[g_array_index (rows, guint32, i)] = TRUE;
+  mark_replays (keep, run->kernels.replay, kernel_rows);
+  mark_replays (keep, run->memops.replay, memop_rows);
+  for (gsize i = 0; i < run->replays.n; i++)
+    if (keep[i])
+      {
+        guint32 row = (guint32) i;
+
+        place[i] = kept->len;
+        g_array_append_val (kept, row);
+      }
+  self->replays.n = kept->len;
+  GATHER (&self->replays, &run->replays, start, kept);
+  GATHER (&self->replays, &run->replays, end, kept);
+  GATHER (&self->replays, &run->replays, stream, kept);
+  GATHER (&self->replays, &run->replays, correlation, kept);
+  GATHER (&self->replays, &run->replays, graph, kept);
+  GATHER (&self->replays, &run->replays, nodes, kept);
+  remap_replays (self->kernels.replay, self->kernels.n, place);
+  remap_replays (self->memops.replay, self->memops.n, place);
 }
 
 static void
@@ -300,9 +356,11 @@ ws_run_slice (const WsRun *run, const gint64 *starts, const gint64 *ends, guint 
     g_autoptr (GArray) nvtx = rows_in (&spans, run->nvtx.start, run->nvtx.n);
     g_autoptr (GArray) marks = rows_in (&spans, run->marks.time, run->marks.n);
     g_autoptr (GArray) osrt = rows_in (&spans, run->osrt.start, run->osrt.n);
+    g_autoptr (GArray) replays = rows_in (&spans, run->replays.start, run->replays.n);
 
     slice_kernels (self, run, kernels);
     slice_memops (self, run, memops);
+    slice_replays (self, run, replays, kernels, memops);
     slice_api (self, run, api);
     slice_nvtx (self, run, nvtx, marks);
     slice_osrt (self, run, osrt);
@@ -354,7 +412,7 @@ ws_run_select_pids (const WsRun *run, const guint32 *pids, guint n_pids)
   g_autoptr (GHashTable) wanted = g_hash_table_new (NULL, NULL);
   g_autoptr (GHashTable) devices = g_hash_table_new (NULL, NULL);
   g_autoptr (GArray) kernels = NULL, memops = NULL, api = NULL, nvtx = NULL, marks = NULL;
-  g_autoptr (GArray) osrt = NULL;
+  g_autoptr (GArray) osrt = NULL, replays = NULL;
   g_autoptr (GArray) usage = g_array_new (FALSE, FALSE, sizeof (guint32));
   WsRun *self;
 
@@ -372,6 +430,7 @@ ws_run_select_pids (const WsRun *run, const guint32 *pids, guint n_pids)
     }
   kernels = rows_of (run->kernels.stream, run->kernels.n, run->streams, TRUE, wanted);
   memops = rows_of (run->memops.stream, run->memops.n, run->streams, TRUE, wanted);
+  replays = rows_of (run->replays.stream, run->replays.n, run->streams, TRUE, wanted);
   api = rows_of (run->api.thread, run->api.n, run->threads, FALSE, wanted);
   nvtx = rows_of (run->nvtx.thread, run->nvtx.n, run->threads, FALSE, wanted);
   marks = rows_of (run->marks.thread, run->marks.n, run->threads, FALSE, wanted);
@@ -404,6 +463,7 @@ ws_run_select_pids (const WsRun *run, const guint32 *pids, guint n_pids)
     }
   slice_kernels (self, run, kernels);
   slice_memops (self, run, memops);
+  slice_replays (self, run, replays, kernels, memops);
   slice_api (self, run, api);
   slice_nvtx (self, run, nvtx, marks);
   slice_osrt (self, run, osrt);

@@ -152,6 +152,7 @@ ws_run_free (WsRun *self)
   g_free (self->kernels.stream);
   g_free (self->kernels.correlation);
   g_free (self->kernels.config);
+  g_free (self->kernels.replay);
 
   g_free (self->memops.start);
   g_free (self->memops.end);
@@ -161,6 +162,14 @@ ws_run_free (WsRun *self)
   g_free (self->memops.dst_kind);
   g_free (self->memops.stream);
   g_free (self->memops.correlation);
+  g_free (self->memops.replay);
+
+  g_free (self->replays.start);
+  g_free (self->replays.end);
+  g_free (self->replays.stream);
+  g_free (self->replays.correlation);
+  g_free (self->replays.graph);
+  g_free (self->replays.nodes);
 
   g_free (self->api.start);
   g_free (self->api.end);
@@ -496,8 +505,8 @@ ws_run_display_name (const WsRun *self)
 gsize
 ws_run_n_events (const WsRun *self)
 {
-  return self->kernels.n + self->memops.n + self->api.n + self->nvtx.n + self->marks.n +
-         self->mem_usage.n + self->metric_samples.n;
+  return self->kernels.n + self->memops.n + self->replays.n + self->api.n + self->nvtx.n +
+         self->marks.n + self->mem_usage.n + self->metric_samples.n;
 }
 
 /* The bytes the run's own arrays hold: what the benchmark divides by events. */
@@ -509,6 +518,11 @@ ws_run_memory (const WsRun *self)
   total += self->kernels.n *
            (2 * sizeof (gint64) + (self->kernels.stream != NULL ? 6 : 1) * sizeof (guint32));
   total += self->memops.n * (2 * sizeof (gint64) + sizeof (guint64) + 3 + 2 * sizeof (guint32));
+  total += self->replays.n * (2 * sizeof (gint64) + 4 * sizeof (guint32));
+  if (self->kernels.replay != NULL)
+    total += self->kernels.n * sizeof (guint32);
+  if (self->memops.replay != NULL)
+    total += self->memops.n * sizeof (guint32);
   total +=
     self->api.n * (2 * sizeof (gint64) + (self->api.thread != NULL ? 4 : 1) * sizeof (guint32));
   total += self->nvtx.n * (2 * sizeof (gint64) + 3 * sizeof (guint32) + 2 * sizeof (guint16) + 1);

@@ -8,6 +8,8 @@
 #include "ws-summary.h"
 
 #define WS_RUN_ANY_PID G_MAXUINT32
+/* A kernel or memory operation that ran outside any CUDA graph replay. */
+#define WS_REPLAY_NONE G_MAXUINT32
 
 G_BEGIN_DECLS
 
@@ -152,6 +154,8 @@ typedef struct
   guint32 *stream;      /* index into WsRun.streams */
   guint32 *correlation; /* CUPTI correlation id, matches the API call */
   guint32 *config;      /* index into WsRun.configs */
+  guint32 *replay;      /* index into WsRun.replays, WS_REPLAY_NONE outside a graph; NULL when
+                         * the run has no kernel inside a replay */
 } WsKernels;
 
 typedef struct
@@ -165,7 +169,28 @@ typedef struct
   guint8 *dst_kind;
   guint32 *stream;
   guint32 *correlation;
+  guint32 *replay; /* as WsKernels.replay */
 } WsMemops;
+
+/* CUDA graph replays: each launch of an executable graph (cudaGraphLaunch)
+ * as one span of GPU work on the stream it was launched into, from the
+ * first node's start to the last node's end (docs/cuda-graphs.md).  Read
+ * from the graph-level trace (nsys --cuda-graph-trace=graph:
+ * CUPTI_ACTIVITY_KIND_GRAPH_TRACE, whose kernels are in no table), or built
+ * from the kernels and memory operations of one launch where those are
+ * recorded (node tracing, PyTorch profiler traces): then @nodes counts
+ * them and their WsKernels.replay names the replay. */
+typedef struct
+{
+  gsize n;
+  gint64 *start; /* ns, sorted ascending */
+  gint64 *end;
+  guint32 *stream;      /* index into WsRun.streams: where it was launched */
+  guint32 *correlation; /* the launch call's (cudaGraphLaunch) */
+  guint32 *graph;       /* the executable graph's id (graphExecId), 0 when unknown */
+  guint32 *nodes;       /* its kernels and memory operations in the run; 0 when only the
+                         * replay was recorded */
+} WsGraphReplays;
 
 typedef struct
 {
@@ -317,6 +342,7 @@ struct _WsRun
 
   WsKernels kernels;
   WsMemops memops;
+  WsGraphReplays replays;
   WsApiCalls api;
   WsNvtxRanges nvtx;
   WsNvtxMarks marks;
@@ -333,6 +359,8 @@ struct _WsRun
   gboolean has_runtime_table;
   gboolean has_memory_tables;
   gboolean has_osrt_table;
+  gboolean has_graph_trace; /* the export had CUPTI_ACTIVITY_KIND_GRAPH_TRACE: graphs traced
+                             * whole, their kernels in no table */
 
   WsSummary *summaries[WS_N_SUMMARY_KINDS]; /* derived at load; see ws_run_get_summary() */
   GHashTable *display_names; /* demangled name id → display name id, set by ws_run_finish() */
@@ -375,6 +403,9 @@ gboolean ws_run_is_cpu_only (const WsRun *run);
 gboolean ws_run_nvtx_instance (const WsRun *run, const char *name, guint n, gint64 *start,
                                gint64 *end);
 WsRun *ws_run_new_from_ncu (WsNcuResults *ncu);
+gboolean ws_run_kernel_in_graph (const WsRun *self, gsize kernel);
+const WsStream *ws_run_replay_stream (const WsRun *self, gsize replay);
+gint64 ws_run_replays_outside_kernels (const WsRun *self, guint *n);
 
 char *ws_launch_config_describe (const WsLaunchConfig *config);
 const char *ws_memop_kind_label (guint kind);

@@ -106,17 +106,6 @@ kernel_of (const WsRun *run, gsize i, guint32 pid)
   return s < run->streams->len && g_array_index (run->streams, WsStream, s).pid == pid;
 }
 
-static gboolean
-memop_of (const WsRun *run, gsize i, guint32 pid)
-{
-  guint32 s;
-
-  if (pid == WS_PID_ANY || run->memops.stream == NULL)
-    return TRUE;
-  s = run->memops.stream[i];
-  return s < run->streams->len && g_array_index (run->streams, WsStream, s).pid == pid;
-}
-
 /* The thread of @pid that called CUDA most: where a process without
  * steps waits, if it waits anywhere. */
 static guint32
@@ -606,27 +595,23 @@ ws_rank_measure (const WsRun *run, guint32 pid, guint rank)
   self->gpu_time = ws_busy_index_total (all);
   for (gsize i = 0; i < run->kernels.n; i++)
     if (kernel_of (run, i, pid))
-      {
-        self->kernel_time =
-          ws_time_add (self->kernel_time, run->kernels.end[i] - run->kernels.start[i]);
-        first = MIN (first, run->kernels.start[i]);
-        last = MAX (last, run->kernels.end[i]);
-      }
-  for (gsize i = 0; run->memops.start != NULL && i < run->memops.n; i++)
-    if (memop_of (run, i, pid))
-      {
-        first = MIN (first, run->memops.start[i]);
-        last = MAX (last, run->memops.end[i]);
-      }
-  if (last > first)
+      self->kernel_time =
+        ws_time_add (self->kernel_time, run->kernels.end[i] - run->kernels.start[i]);
+  /* A replay traced whole stands for its kernels. */
+  for (gsize i = 0; i < run->replays.n; i++)
+    if (run->replays.nodes[i] == 0 &&
+        (pid == WS_PID_ANY || ws_run_replay_stream (run, i)->pid == pid))
+      self->kernel_time =
+        ws_time_add (self->kernel_time, run->replays.end[i] - run->replays.start[i]);
+  if (ws_busy_index_extent (all, &first, &last) && last > first)
     self->idle_time = (last - first) - self->gpu_time;
 
   mask = ws_nccl_kernel_mask (run, &n_nccl);
   if (mask != NULL)
     {
-      compute = ws_busy_index_new_masked (run, pid, WS_BUSY_KERNELS, mask, 0);
+      compute = ws_busy_index_new_masked (run, pid, WS_BUSY_COMPUTE, mask, 0);
       work = ws_busy_index_new_masked (run, pid, WS_BUSY_ALL, mask, 0);
-      kernels = ws_busy_index_new (run, pid, WS_BUSY_KERNELS);
+      kernels = ws_busy_index_new (run, pid, WS_BUSY_COMPUTE);
       add_collectives (self, run, pid, mask, compute);
       g_array_sort (self->collectives, compare_collectives);
       if (self->comm_time > 0)
