@@ -32,9 +32,9 @@ ws_run_derive_pids (const WsRun *run, const guint32 *pids, guint n_pids)
  */
 WsRun *
 ws_run_derive_slice (const WsRun *run, const gint64 *starts, const gint64 *ends, guint n_spans,
-                     const gint64 *kernel_times, const gint64 *memop_times)
+                     const WsLaunchTimes *times)
 {
-  WsRun *derived = ws_run_slice (run, starts, ends, n_spans, kernel_times, memop_times);
+  WsRun *derived = ws_run_slice (run, starts, ends, n_spans, times);
 
   ws_stats_set_summaries (derived);
   return derived;

@@ -3,6 +3,7 @@
 
 #include <glib.h>
 
+#include "ws-run-slice.h"
 #include "ws-run.h"
 
 G_BEGIN_DECLS
@@ -14,6 +15,6 @@ G_BEGIN_DECLS
  * computes. */
 WsRun *ws_run_derive_pids (const WsRun *run, const guint32 *pids, guint n_pids);
 WsRun *ws_run_derive_slice (const WsRun *run, const gint64 *starts, const gint64 *ends,
-                            guint n_spans, const gint64 *kernel_times, const gint64 *memop_times);
+                            guint n_spans, const WsLaunchTimes *times);
 
 G_END_DECLS

@@ -186,10 +186,10 @@ pattern_of (const char *name)
   return g_strdup_printf ("%.*sN", (int) len, name);
 }
 
-/* Where each kernel and memory operation was launched: its launch call's
- * start, or its own start where the call is unknown. */
+/* Where each kernel, memory operation and graph replay was launched: its
+ * launch call's start, or its own start where the call is unknown. */
 static void
-launch_times (const WsRun *run, gint64 **kernels, gint64 **memops)
+launch_times (const WsRun *run, gint64 **kernels, gint64 **memops, gint64 **replays)
 {
   g_autoptr (WsLaunchIndex) index = NULL;
 
@@ -198,6 +198,7 @@ launch_times (const WsRun *run, gint64 **kernels, gint64 **memops)
     index = ws_launch_index_new (run);
   *kernels = g_new (gint64, MAX (run->kernels.n, 1));
   *memops = g_new (gint64, MAX (run->memops.n, 1));
+  *replays = g_new (gint64, MAX (run->replays.n, 1));
   for (gsize k = 0; k < run->kernels.n; k++)
     {
       gssize a = index != NULL ? ws_launch_index_kernel (index, k) : -1;
@@ -211,6 +212,12 @@ launch_times (const WsRun *run, gint64 **kernels, gint64 **memops)
                    : -1;
 
       (*memops)[m] = a >= 0 ? run->api.start[a] : run->memops.start[m];
+    }
+  for (gsize r = 0; r < run->replays.n; r++)
+    {
+      gssize a = index != NULL ? ws_launch_index_replay (index, r) : -1;
+
+      (*replays)[r] = a >= 0 ? run->api.start[a] : run->replays.start[r];
     }
 }
 
@@ -297,6 +304,7 @@ typedef struct
 {
   gint64 *kernel_times;
   gint64 *memop_times;
+  gint64 *replay_times;
 } Times;
 
 /* The GPU side of one process, built when a step of it first needs it. */
@@ -312,18 +320,29 @@ process_gpu (GHashTable *cache, const WsRun *run, const Times *times, guint32 pi
   p = g_new0 (ProcessGpu, 1);
   p->all = ws_busy_index_new (run, pid, WS_BUSY_ALL);
   p->kernels = ws_busy_index_new (run, pid, WS_BUSY_COMPUTE);
+  /* A launch call is counted once: a replay stands for the kernels it
+   * ran (docs/cuda-graphs.md, "Steps"). */
   for (gsize k = 0; k < run->kernels.n; k++)
     {
       Launch l = { times->kernel_times[k], run->kernels.end[k] - run->kernels.start[k] };
 
-      if (run->kernels.stream == NULL || stream_pid (run, run->kernels.stream, k) == pid)
+      if (!ws_run_kernel_in_graph (run, k) &&
+          (run->kernels.stream == NULL || stream_pid (run, run->kernels.stream, k) == pid))
+        g_array_append_val (kernels, l);
+    }
+  for (gsize r = 0; r < run->replays.n; r++)
+    {
+      Launch l = { times->replay_times[r], run->replays.end[r] - run->replays.start[r] };
+
+      if (stream_pid (run, run->replays.stream, r) == pid)
         g_array_append_val (kernels, l);
     }
   for (gsize m = 0; m < run->memops.n; m++)
     {
       Launch l = { times->memop_times[m], run->memops.end[m] - run->memops.start[m] };
 
-      if (run->memops.stream == NULL || stream_pid (run, run->memops.stream, m) == pid)
+      if ((run->memops.replay == NULL || run->memops.replay[m] == WS_REPLAY_NONE) &&
+          (run->memops.stream == NULL || stream_pid (run, run->memops.stream, m) == pid))
         g_array_append_val (memops, l);
     }
   launches_init (&p->kernel_launches, kernels);
@@ -475,7 +494,7 @@ ws_steps_compute (const WsRun *run, const WsStepsOptions *options)
   WsSteps *self = g_new0 (WsSteps, 1);
   g_autoptr (GHashTable) names = g_hash_table_new_full (NULL, NULL, NULL, name_info_free);
   g_autoptr (GHashTable) gpus = g_hash_table_new_full (NULL, NULL, NULL, process_gpu_free);
-  Times times = { NULL, NULL };
+  Times times = { NULL, NULL, NULL };
   g_autofree char *prefix = NULL;
   g_autofree char *range_name = NULL;
   guint16 domain = 0;
@@ -495,7 +514,7 @@ ws_steps_compute (const WsRun *run, const WsStepsOptions *options)
   else if (!detect (run, pid, names, &prefix, &domain))
     return self;
 
-  launch_times (run, &times.kernel_times, &times.memop_times);
+  launch_times (run, &times.kernel_times, &times.memop_times, &times.replay_times);
   for (gsize r = 0; r < run->nvtx.n; r++)
     {
       WsStep step = { 0 };
@@ -529,6 +548,7 @@ ws_steps_compute (const WsRun *run, const WsStepsOptions *options)
     }
   g_free (times.kernel_times);
   g_free (times.memop_times);
+  g_free (times.replay_times);
   if (self->steps->len == 0)
     return self;
 
@@ -643,7 +663,8 @@ ws_steps_warmup_time (const WsSteps *self)
 
 /* The events of @run launched within @spans (a kernel belongs to the step
  * that launched it: the GPU may run it long after, in a loop that never
- * waits for its GPU), with their summaries. */
+ * waits for its GPU; a replay to the step of its cudaGraphLaunch), with
+ * their summaries. */
 static WsRun *
 slice_launched (const WsRun *run, const WsSpan *spans, guint n)
 {
@@ -651,14 +672,17 @@ slice_launched (const WsRun *run, const WsSpan *spans, guint n)
   g_autofree gint64 *ends = g_new (gint64, MAX (n, 1));
   g_autofree gint64 *kernel_times = NULL;
   g_autofree gint64 *memop_times = NULL;
+  g_autofree gint64 *replay_times = NULL;
+  WsLaunchTimes times;
 
   for (guint i = 0; i < n; i++)
     {
       starts[i] = spans[i].start;
       ends[i] = spans[i].end;
     }
-  launch_times (run, &kernel_times, &memop_times);
-  return ws_run_derive_slice (run, starts, ends, n, kernel_times, memop_times);
+  launch_times (run, &kernel_times, &memop_times, &replay_times);
+  times = (WsLaunchTimes){ kernel_times, memop_times, replay_times };
+  return ws_run_derive_slice (run, starts, ends, n, &times);
 }
 
 /**

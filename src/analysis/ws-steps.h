@@ -35,9 +35,11 @@ typedef struct
   gint64 kernel;    /* ns with a kernel running */
   gint64 memory;    /* ns with a memory operation running and no kernel */
   gint64 idle;      /* ns with neither: wall − gpu_busy */
-  guint64 launches; /* kernels whose launch call started in the step, any thread of the process */
-  gint64 gpu_launched; /* ns: the GPU time of the kernels and memory operations launched in the
-                        * step, wherever they ran: its GPU work when the GPU runs behind */
+  guint64 launches; /* kernels and graph replays whose launch call started in the step, any
+                     * thread of the process: a replay is one launch, its kernels none */
+  gint64 gpu_launched; /* ns: the GPU time of the kernels, memory operations and replays
+                        * launched in the step, wherever they ran: its GPU work when the GPU
+                        * runs behind (a replay counts its span, its kernels nothing more) */
   gboolean warmup;     /* marked by the warm-up rule */
   gboolean slow;       /* warm-up because it took over twice the median wall time */
 } WsStep;

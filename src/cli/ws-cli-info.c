@@ -6,6 +6,7 @@
 #include <json-glib/json-glib.h>
 
 #include "ws-cli.h"
+#include "ws-graphs.h"
 #include "ws-cpu-profile.h"
 #include "ws-format.h"
 #include "ws-ranks.h"
@@ -13,8 +14,8 @@
 
 /* The event kinds `info` counts, in the order it prints them. */
 static const char *const event_kinds[] = {
-  "kernels",    "memcpy",     "memset",     "cuda-api",    "driver-api", "nvtx",    "nvtx-ranges",
-  "nvtx-marks", "nvtx-other", "gpu-memory", "gpu-metrics", "os-runtime", "metrics",
+  "kernels",     "memcpy",     "memset",     "replays", "cuda-api",   "driver-api", "nvtx",
+  "nvtx-ranges", "nvtx-marks", "nvtx-other", "gpu-memory",    "gpu-metrics", "os-runtime", "metrics",
 };
 
 static const char *
@@ -386,6 +387,19 @@ print_text (const WsRun *run, const char *path)
     g_string_append_printf (out, "%-16s%s\n", _ ("Time span:"), span);
   if (run->ranks != NULL)
     append_ranks (out, run->ranks);
+  {
+    WsGraphSummary graphs;
+    g_autofree char *line = NULL;
+
+    ws_graph_summary_compute (run, &graphs);
+    line = ws_graph_summary_describe (&graphs);
+    if (line != NULL)
+      {
+        g_autofree char *label = g_strdup_printf ("%-16s", _ ("CUDA graphs:"));
+
+        ws_format_append_wrapped (out, label, "                ", line, 100);
+      }
+  }
   append_cpu_profiles (out, run);
 
   has_tables = append_table_summaries (tables, run);
@@ -517,6 +531,8 @@ print_json (const WsRun *run, const char *path)
   json_builder_add_int_value (builder, (gint64) run->kernels.n);
   json_builder_set_member_name (builder, "memory_operations");
   json_builder_add_int_value (builder, (gint64) run->memops.n);
+  json_builder_set_member_name (builder, "graph_replays");
+  json_builder_add_int_value (builder, (gint64) run->replays.n);
   json_builder_set_member_name (builder, "cuda_api");
   json_builder_add_int_value (builder, (gint64) run->api.n);
   json_builder_set_member_name (builder, "nvtx_ranges");

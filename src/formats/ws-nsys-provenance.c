@@ -395,22 +395,118 @@ ws_nsys_load_thread_rank (WsNsysReader *r)
     }
 }
 
+/* The program a shell ran: the first word of CMD in `bash -lc CMD` (after
+ * any NAME=value), or NULL. */
+static char *
+program_of_shell_command (const char *command_line)
+{
+  static const char *const shells[] = { "bash", "sh", "dash", "zsh", NULL };
+  g_auto (GStrv) argv = NULL;
+  g_auto (GStrv) words = NULL;
+  g_autofree char *shell = NULL;
+
+  if (command_line == NULL || !g_shell_parse_argv (command_line, NULL, &argv, NULL) ||
+      g_strv_length (argv) < 3)
+    return NULL;
+  shell = g_path_get_basename (argv[0]);
+  if (!g_strv_contains (shells, shell) || argv[1][0] != '-' || strchr (argv[1], 'c') == NULL)
+    return NULL;
+  words = g_strsplit_set (argv[2], " \t\n;|&()", -1);
+  for (guint i = 0; words[i] != NULL; i++)
+    {
+      if (words[i][0] == '\0' || (strchr (words[i], '=') != NULL && words[i][0] != '='))
+        continue;
+      if (g_str_equal (words[i], "exec") || g_str_equal (words[i], "env"))
+        continue;
+      return g_path_get_basename (words[i]);
+    }
+  return NULL;
+}
+
+/* The name a process is known by.  nsys's PROCESSES keeps the name a
+ * process started with: `bash` for every target that the launcher runs as
+ * `bash -lc CMD`, whatever it then exec'd.  Its main thread's name
+ * (ThreadNames, tid = pid) is the program it became; without one, a shell
+ * that nsys launched is named by the program its command runs. */
+static char *
+process_name (WsNsysReader *r, guint32 pid, gint64 global_pid, const char *listed)
+{
+  gint64 main_tid = (global_pid & ~(gint64) 0xFFFFFF) | pid;
+  gpointer found = g_hash_table_lookup (r->thread_names, &main_tid);
+  const char *thread = found != NULL ? ws_run_string (r->run, GPOINTER_TO_UINT (found) - 1) : NULL;
+
+  if (thread != NULL && thread[0] != '\0')
+    return g_strdup (thread);
+  if (listed != NULL && (g_str_equal (listed, "bash") || g_str_equal (listed, "sh")))
+    {
+      char *program = program_of_shell_command (r->run->prov.target_command);
+
+      if (program != NULL)
+        return program;
+    }
+  return g_strdup (listed);
+}
+
+/* The GPU work (kernels, memory operations, replays) each process ran. */
+static GHashTable *
+gpu_work_by_pid (const WsRun *run)
+{
+  GHashTable *work = g_hash_table_new (NULL, NULL);
+  const guint32 *streams[] = { run->kernels.stream, run->memops.stream, run->replays.stream };
+  const gsize ns[] = { run->kernels.n, run->memops.n, run->replays.n };
+
+  for (guint t = 0; t < G_N_ELEMENTS (streams); t++)
+    for (gsize i = 0; streams[t] != NULL && i < ns[t]; i++)
+      {
+        gpointer key;
+
+        if (streams[t][i] >= run->streams->len)
+          continue;
+        key = GUINT_TO_POINTER (g_array_index (run->streams, WsStream, streams[t][i]).pid + 1);
+        g_hash_table_insert (work, key,
+                             GSIZE_TO_POINTER (GPOINTER_TO_SIZE (g_hash_table_lookup (work, key)) + 1));
+      }
+  return work;
+}
+
+static int
+compare_processes (gconstpointer a, gconstpointer b, gpointer data)
+{
+  const WsProcess *x = a, *y = b;
+  gsize wx = GPOINTER_TO_SIZE (g_hash_table_lookup (data, GUINT_TO_POINTER (x->pid + 1)));
+  gsize wy = GPOINTER_TO_SIZE (g_hash_table_lookup (data, GUINT_TO_POINTER (y->pid + 1)));
+
+  if (wx != wy)
+    return wx > wy ? -1 : 1;
+  return (x->pid > y->pid) - (x->pid < y->pid);
+}
+
 void
 ws_nsys_load_processes (WsNsysReader *r)
 {
   const char *table = ws_sqlite_find_table (r->sql, "PROCESSES");
   g_autoptr (GHashTable) wanted = g_hash_table_new (g_direct_hash, g_direct_equal);
+  g_autoptr (GHashTable) work = NULL;
   g_autoptr (sqlite3_stmt) stmt = NULL;
   char *sql;
 
   /* Only the processes that show up in the events: a capture's PROCESSES
-   * table also lists every kernel thread of the machine. */
+   * table also lists every kernel thread of the machine.  Each with its
+   * globalPid, for its main thread's name. */
   for (guint i = 0; i < r->run->streams->len; i++)
-    g_hash_table_add (wanted,
-                      GUINT_TO_POINTER (g_array_index (r->run->streams, WsStream, i).pid + 1));
+    {
+      const WsStream *stream = &g_array_index (r->run->streams, WsStream, i);
+
+      g_hash_table_insert (wanted, GUINT_TO_POINTER (stream->pid + 1),
+                           GSIZE_TO_POINTER ((gsize) stream->global_pid));
+    }
   for (guint i = 0; i < r->run->threads->len; i++)
-    g_hash_table_add (wanted,
-                      GUINT_TO_POINTER (g_array_index (r->run->threads, WsThread, i).pid + 1));
+    {
+      const WsThread *thread = &g_array_index (r->run->threads, WsThread, i);
+
+      g_hash_table_insert (wanted, GUINT_TO_POINTER (thread->pid + 1),
+                           GSIZE_TO_POINTER ((gsize) thread->global_tid));
+    }
 
   if (table == NULL || !ws_sqlite_has_column (r->sql, table, "pid") ||
       !ws_sqlite_has_column (r->sql, table, "name"))
@@ -422,11 +518,18 @@ ws_nsys_load_processes (WsNsysReader *r)
   while (stmt != NULL && sqlite3_step (stmt) == SQLITE_ROW)
     {
       WsProcess process;
+      gpointer global;
 
       process.pid = ws_nsys_column_u32 (stmt, 0);
-      if (!g_hash_table_remove (wanted, GUINT_TO_POINTER (process.pid + 1)))
+      if (!g_hash_table_lookup_extended (wanted, GUINT_TO_POINTER (process.pid + 1), NULL,
+                                         &global))
         continue;
-      process.name = g_strdup ((const char *) sqlite3_column_text (stmt, 1));
+      g_hash_table_remove (wanted, GUINT_TO_POINTER (process.pid + 1));
+      process.name = process_name (r, process.pid, (gint64) GPOINTER_TO_SIZE (global),
+                                   (const char *) sqlite3_column_text (stmt, 1));
       g_array_append_val (r->run->prov.processes, process);
     }
+  /* The processes that ran GPU work first, most work first. */
+  work = gpu_work_by_pid (r->run);
+  g_array_sort_with_data (r->run->prov.processes, compare_processes, work);
 }

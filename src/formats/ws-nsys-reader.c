@@ -571,7 +571,7 @@ ws_nsys_reader_load (const char *path, WsLoadFlags flags, GCancellable *cancella
     { "gpu-memory", "CUDA_GPU_MEMORY_USAGE_EVENTS", WS_LOAD_MEM_USAGE, 24 },
     { "gpu-metrics", "GPU_METRICS", WS_LOAD_GPU_METRICS, 44 },
     { "os-runtime", "OSRT_API", WS_LOAD_OSRT, 24 },
-    { "graph-replays", "CUPTI_ACTIVITY_KIND_GRAPH_TRACE", WS_LOAD_KERNELS, 40 },
+    { "replays", "CUPTI_ACTIVITY_KIND_GRAPH_TRACE", WS_LOAD_KERNELS, 40 },
   };
   g_autoptr (WsRun) run = NULL;
   g_autoptr (WsSqlite) sql = NULL;

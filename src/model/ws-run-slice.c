@@ -327,36 +327,40 @@ slice_new (const WsRun *run)
  * @starts: (array length=n_spans): ns: where each stretch starts, sorted
  * @ends: (array length=n_spans): ns: where each ends (not included); the
  *   stretches do not overlap
- * @kernel_times: (nullable): ns: the time that places each kernel (its
- *   launch), or %NULL for its start
- * @memop_times: (nullable): the same for memory operations
+ * @times: (nullable): what places each event; %NULL, or a %NULL array
+ *   in it: the event's start
  *
  * Returns: (transfer full): the events of @run that start in a stretch, as
  * a run of their own; its summaries are not computed yet
  */
 WsRun *
 ws_run_slice (const WsRun *run, const gint64 *starts, const gint64 *ends, guint n_spans,
-              const gint64 *kernel_times, const gint64 *memop_times)
+              const WsLaunchTimes *times)
 {
   WsRun *self;
   Spans spans = { starts, ends, n_spans };
+  WsLaunchTimes none = { NULL, NULL, NULL };
 
   g_return_val_if_fail (run != NULL, NULL);
   g_return_val_if_fail (n_spans == 0 || (starts != NULL && ends != NULL), NULL);
 
+  if (times == NULL)
+    times = &none;
   self = slice_new (run);
   {
-    g_autoptr (GArray) kernels = kernel_times != NULL
-                                   ? rows_at (&spans, kernel_times, run->kernels.n)
+    g_autoptr (GArray) kernels = times->kernels != NULL
+                                   ? rows_at (&spans, times->kernels, run->kernels.n)
                                    : rows_in (&spans, run->kernels.start, run->kernels.n);
-    g_autoptr (GArray) memops = memop_times != NULL
-                                  ? rows_at (&spans, memop_times, run->memops.n)
+    g_autoptr (GArray) memops = times->memops != NULL
+                                  ? rows_at (&spans, times->memops, run->memops.n)
                                   : rows_in (&spans, run->memops.start, run->memops.n);
+    g_autoptr (GArray) replays = times->replays != NULL
+                                   ? rows_at (&spans, times->replays, run->replays.n)
+                                   : rows_in (&spans, run->replays.start, run->replays.n);
     g_autoptr (GArray) api = rows_in (&spans, run->api.start, run->api.n);
     g_autoptr (GArray) nvtx = rows_in (&spans, run->nvtx.start, run->nvtx.n);
     g_autoptr (GArray) marks = rows_in (&spans, run->marks.time, run->marks.n);
     g_autoptr (GArray) osrt = rows_in (&spans, run->osrt.start, run->osrt.n);
-    g_autoptr (GArray) replays = rows_in (&spans, run->replays.start, run->replays.n);
 
     slice_kernels (self, run, kernels);
     slice_memops (self, run, memops);

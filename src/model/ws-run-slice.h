@@ -13,8 +13,18 @@ G_BEGIN_DECLS
  * launch: the GPU runs behind the host).  The slice shares the run's
  * strings, threads, streams and ncu results (it holds a reference), and is
  * as immutable as any run. */
+/* ns: the time that places each kernel, memory operation and graph replay
+ * of a run in a slice (their launch calls' starts); a NULL array places by
+ * the event's own start. */
+typedef struct
+{
+  const gint64 *kernels;
+  const gint64 *memops;
+  const gint64 *replays;
+} WsLaunchTimes;
+
 WsRun *ws_run_slice (const WsRun *run, const gint64 *starts, const gint64 *ends, guint n_spans,
-                     const gint64 *kernel_times, const gint64 *memop_times);
+                     const WsLaunchTimes *times);
 WsRun *ws_run_select_pids (const WsRun *run, const guint32 *pids, guint n_pids);
 
 G_END_DECLS
