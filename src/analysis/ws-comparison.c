@@ -8,6 +8,8 @@
 
 #include "ws-limits.h"
 #include "ws-comparison.h"
+#include "ws-gpu-busy.h"
+#include "ws-graphs.h"
 #include "ws-format.h"
 #include "ws-kernel-name.h"
 #include "ws-ncu-results.h"
@@ -309,42 +311,22 @@ attach_launches (WsComparison *self)
 /**
  * ws_comparison_gpu_busy_share:
  *
- * The share (%) of the run's span during which any GPU ran a kernel or a
- * memory operation: the union of their intervals over end − origin.
+ * The share (%) of the run's span during which any GPU was busy (the one
+ * definition, ws_busy_spans(): kernels, memory operations and graph
+ * replays) over end − origin.
  *
  * Returns: the share, or NAN when the run has no events.
  */
 double
 ws_comparison_gpu_busy_share (const WsRun *run)
 {
-  const WsKernels *k = &run->kernels;
-  const WsMemops *m = &run->memops;
-  gint64 busy = 0, cur_start = 0, cur_end = G_MININT64;
-  gsize i = 0, j = 0;
+  g_autoptr (WsBusyIndex) busy = NULL;
 
-  if (run->end_time <= run->origin || (k->n == 0 && m->n == 0))
+  if (run->end_time <= run->origin ||
+      (run->kernels.n == 0 && run->memops.n == 0 && run->replays.n == 0))
     return NAN;
-  /* Both tables are sorted by start at load: merge them, taking the
-   * earlier start next, and sum the union of the intervals. */
-  while (i < k->n || j < m->n)
-    {
-      gboolean kernel = j >= m->n || (i < k->n && k->start[i] <= m->start[j]);
-      gint64 start = kernel ? k->start[i] : m->start[j];
-      gint64 end = kernel ? k->end[i++] : m->end[j++];
-
-      if (start > cur_end)
-        {
-          if (cur_end > cur_start)
-            busy = ws_time_add (busy, cur_end - cur_start);
-          cur_start = start;
-          cur_end = end;
-        }
-      else
-        cur_end = MAX (cur_end, end);
-    }
-  if (cur_end > cur_start)
-    busy = ws_time_add (busy, cur_end - cur_start);
-  return 100.0 * (double) busy / (double) (run->end_time - run->origin);
+  busy = ws_busy_index_new (run, WS_PID_ANY, WS_BUSY_ALL);
+  return 100.0 * (double) ws_busy_index_total (busy) / (double) (run->end_time - run->origin);
 }
 
 static double
@@ -396,10 +378,17 @@ ws_comparison_new (WsRun *before, WsRun *after, WsMatchBy by)
   self->ranges = pair_up (nb, na, WS_MATCH_DEMANGLED, TRUE);
   attach_launches (self);
 
-  self->gpu_time = (WsPair){ summary_total (before, WS_SUMMARY_KERN_SUM),
-                             summary_total (after, WS_SUMMARY_KERN_SUM) };
-  self->launches = (WsPair){ summary_count (before, WS_SUMMARY_KERN_SUM),
-                             summary_count (after, WS_SUMMARY_KERN_SUM) };
+  /* A replay traced whole stands for its kernels: GPU time and one launch. */
+  {
+    WsGraphSummary gb, ga;
+
+    ws_graph_summary_compute (before, &gb);
+    ws_graph_summary_compute (after, &ga);
+    self->gpu_time = (WsPair){ summary_total (before, WS_SUMMARY_KERN_SUM) + gb.traced_whole_ns,
+                               summary_total (after, WS_SUMMARY_KERN_SUM) + ga.traced_whole_ns };
+    self->launches = (WsPair){ summary_count (before, WS_SUMMARY_KERN_SUM) + gb.traced_whole,
+                               summary_count (after, WS_SUMMARY_KERN_SUM) + ga.traced_whole };
+  }
   self->memop_time = (WsPair){ summary_total (before, WS_SUMMARY_MEM_TIME_SUM),
                                summary_total (after, WS_SUMMARY_MEM_TIME_SUM) };
   self->api_time = (WsPair){ summary_total (before, WS_SUMMARY_API_SUM),

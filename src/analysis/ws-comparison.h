@@ -71,10 +71,10 @@ struct _WsComparison
   GArray *kernels; /* WsDelta, by |delta| largest first */
   GArray *ranges;  /* WsDelta of NVTX ranges, by |delta| largest first */
 
-  WsPair gpu_time;   /* ns of kernels */
-  WsPair launches;   /* kernel launches */
+  WsPair gpu_time;   /* ns of kernels, and of graph replays traced whole (docs/cuda-graphs.md) */
+  WsPair launches;   /* kernel launches, a replay traced whole as one */
   WsPair n_kernels;  /* distinct kernel names (in the chosen form) */
-  WsPair busy_share; /* % of the run's span with a kernel or copy on a GPU */
+  WsPair busy_share; /* % of the run's span with a GPU busy (ws_busy_spans()) */
   WsPair memop_time; /* ns of memory operations */
   WsPair api_time;   /* ns of CUDA API calls */
   WsPair span;       /* ns from the first to the last event */

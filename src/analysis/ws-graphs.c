@@ -69,10 +69,10 @@ ws_graph_summary_describe (const WsGraphSummary *summary)
   graphs = grouped (summary->graphs);
   time = ws_format_duration ((double) summary->replay_ns);
   /* TRANSLATORS: "40 CUDA graph replays of 1 graph, 15.2 ms on the GPU" */
-  head = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s CUDA graph replays of %s graph, %s on the GPU",
-                                       "%s CUDA graph replays of %s graphs, %s on the GPU",
-                                       summary->graphs),
-                          replays, graphs, time);
+  head = g_strdup_printf (
+    g_dngettext (GETTEXT_PACKAGE, "%s CUDA graph replays of %s graph, %s on the GPU",
+                 "%s CUDA graph replays of %s graphs, %s on the GPU", summary->graphs),
+    replays, graphs, time);
   if (summary->traced_whole == summary->replays)
     /* TRANSLATORS: after "40 CUDA graph replays of 1 graph, 15.2 ms on the GPU" */
     return g_strdup_printf (_ ("%s; traced whole (nsys --cuda-graph-trace=graph): their kernels "

@@ -11,12 +11,12 @@ G_BEGIN_DECLS
  * (docs/cuda-graphs.md). */
 typedef struct
 {
-  guint replays;         /* graph launches */
-  guint graphs;          /* distinct executable graphs (an unknown id counts once) */
-  guint traced_whole;    /* replays recorded without their kernels (graph-level trace) */
+  guint replays;          /* graph launches */
+  guint graphs;           /* distinct executable graphs (an unknown id counts once) */
+  guint traced_whole;     /* replays recorded without their kernels (graph-level trace) */
   gint64 traced_whole_ns; /* their summed spans */
-  gint64 replay_ns;      /* the summed spans of all replays */
-  gsize kernels_inside;  /* kernels of the run that ran inside a replay */
+  gint64 replay_ns;       /* the summed spans of all replays */
+  gsize kernels_inside;   /* kernels of the run that ran inside a replay */
 } WsGraphSummary;
 
 void ws_graph_summary_compute (const WsRun *run, WsGraphSummary *out);

@@ -322,6 +322,11 @@ ws_capture_manifest_write (const WsCaptureTargetRun *target, const char *status,
       add_string (builder, "mangled", kernel->mangled);
       add_string (builder, "grid", kernel->grid);
       add_string (builder, "block", kernel->block);
+      if (kernel->skip > 0)
+        {
+          json_builder_set_member_name (builder, "launch_skip");
+          json_builder_add_int_value (builder, kernel->skip);
+        }
       json_builder_end_object (builder);
     }
   json_builder_end_array (builder);

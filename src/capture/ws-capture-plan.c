@@ -303,7 +303,8 @@ nsys_profile (WsCapturePlan *plan)
     }
   if (settings->nsys_duration > 0)
     g_ptr_array_add (argv, g_strdup_printf ("--duration=%u", settings->nsys_duration));
-  g_ptr_array_add (argv, g_strconcat ("--cuda-graph-trace=", settings->nsys_cuda_graph_trace, NULL));
+  g_ptr_array_add (argv,
+                   g_strconcat ("--cuda-graph-trace=", settings->nsys_cuda_graph_trace, NULL));
   add (argv, "--output");
   if (plan->launch != NULL)
     return per_rank_profile (plan, argv);
@@ -532,10 +533,21 @@ ncu_profile (WsCapturePlan *plan, guint first, guint n, const char *file)
   add (argv, "demangled");
   add (argv, "--kernel-name");
   g_ptr_array_add (argv, ws_capture_kernel_regex (plan->kernels, first, n));
+  /* ncu counts launches over every kernel its filter matches: one run
+   * for n kernels takes n times the count. */
   if (settings->ncu_launch_count > 0)
     {
       add (argv, "--launch-count");
-      g_ptr_array_add (argv, g_strdup_printf ("%u", settings->ncu_launch_count));
+      g_ptr_array_add (argv, g_strdup_printf ("%u", settings->ncu_launch_count * n));
+    }
+  /* A kernel that also runs inside CUDA graphs: a launch from a replay,
+   * not from the warm-up before the first one (docs/cuda-graphs.md). */
+  if (n == 1 && ((WsCaptureKernel *) g_ptr_array_index (plan->kernels, first))->skip > 0)
+    {
+      add (argv, "--launch-skip");
+      g_ptr_array_add (
+        argv, g_strdup_printf (
+                "%u", ((WsCaptureKernel *) g_ptr_array_index (plan->kernels, first))->skip));
     }
   if (settings->ncu_sections != NULL)
     {
@@ -637,8 +649,28 @@ ws_capture_plan_set_kernels (WsCapturePlan *plan, GPtrArray *kernels)
 {
   g_return_if_fail (plan != NULL && kernels != NULL);
 
-  g_clear_pointer (&plan->kernels, g_ptr_array_unref);
-  plan->kernels = kernels;
+  if (plan->kernels != kernels)
+    {
+      g_clear_pointer (&plan->kernels, g_ptr_array_unref);
+      plan->kernels = kernels;
+    }
+  ws_capture_plan_refresh_ncu (plan);
+}
+
+/**
+ * ws_capture_plan_refresh_ncu:
+ *
+ * Makes steps 5 and 6 anew from the plan's kernels, once the export has
+ * said more of them (their launches to skip).
+ */
+void
+ws_capture_plan_refresh_ncu (WsCapturePlan *plan)
+{
+  GPtrArray *kernels;
+
+  g_return_if_fail (plan != NULL && plan->kernels != NULL);
+
+  kernels = plan->kernels;
   g_ptr_array_set_size (plan->steps[WS_CAPTURE_STEP_NCU_PROFILE], 0);
   g_ptr_array_set_size (plan->steps[WS_CAPTURE_STEP_NCU_EXPORT], 0);
   if (kernels->len == 0)

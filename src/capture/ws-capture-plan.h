@@ -63,18 +63,22 @@ typedef struct
   char *grid;    /* "(256, 1, 1)", the grid it was launched with most (ncu profiles the
                   * first launches, which may differ), or NULL */
   char *block;   /* "(128, 1, 1)", or NULL */
+  guint skip;    /* launches of it before its first one inside a CUDA graph, which ncu skips
+                  * (--launch-skip) so that it profiles a launch from a replay; 0: none */
   guint rank;    /* a job's kernel: the rank whose summary gives it the most time, where ncu
                   * profiles it (a kernel of one rank's own work runs on no other) */
 } WsCaptureKernel;
 
 /* Finds, for each of @n kernels named by their demangled names, its
- * mangled name and the grid and block it was launched with most often, in
- * the nsys export that step 3 wrote.  Runs on a worker thread; whatever it
- * leaves NULL stays unknown.  The launcher knows no reader: the command
- * line and the window give it one (ws_nsys_kernel_identities()). */
+ * mangled name, the grid and block it was launched with most often, and
+ * how many of its launches came before its first one inside a CUDA graph
+ * (@skip), in the nsys export that step 3 wrote.  Runs on a worker thread;
+ * whatever it leaves NULL (or 0) stays unknown.  The launcher knows no
+ * reader: the command line and the window give it one
+ * (ws_nsys_kernel_identities()). */
 typedef gboolean (*WsCaptureKernelLookup) (const char *export_path, guint n,
                                            const char *const *names, char **mangled, char **grid,
-                                           char **block, GError **error);
+                                           char **block, guint *skip, GError **error);
 
 typedef struct
 {
@@ -106,6 +110,7 @@ WsCapturePlan *ws_capture_plan_new (const WsCaptureTarget *target, const char *f
                                     GError **error);
 void ws_capture_plan_free (WsCapturePlan *plan);
 void ws_capture_plan_set_kernels (WsCapturePlan *plan, GPtrArray *kernels);
+void ws_capture_plan_refresh_ncu (WsCapturePlan *plan);
 gboolean ws_capture_plan_pick_kernels (WsCapturePlan *plan, GError **error);
 
 GPtrArray *ws_capture_read_top_kernels (const char *csv_path, guint n, GPtrArray *left_out,

@@ -53,7 +53,20 @@ top_kernels_done (WsCaptureRunner *self, const char *lookup_error)
         ws_capture_runner_log_info (self, WS_CAPTURE_STEP_TOP_KERNELS, "     grid %s, block %s, %s",
                                     kernel->grid, kernel->block,
                                     kernel->mangled != NULL ? kernel->mangled : "");
+      if (kernel->skip > 0)
+        ws_capture_runner_log_info (self, WS_CAPTURE_STEP_TOP_KERNELS,
+                                    "     ncu skips its first %u launches, made before its first "
+                                    "one inside a CUDA graph",
+                                    kernel->skip);
     }
+  /* Graph-level tracing leaves the kernels of replays out of the summary
+   * step 4 reads (docs/cuda-graphs.md). */
+  if (g_strcmp0 (target->plan->settings->nsys_cuda_graph_trace, "graph") == 0)
+    ws_capture_runner_log_info (
+      self, WS_CAPTURE_STEP_TOP_KERNELS,
+      "  (nsys traced CUDA graphs whole, NSYS_CUDA_GRAPH_TRACE=graph: kernels that ran inside "
+      "graph replays are in no kernel summary, so none is among these; "
+      "NSYS_CUDA_GRAPH_TRACE=node records them)");
   /* Not fatal: ncu profiles the kernels all the same; a reader then joins
    * them by name. */
   if (lookup_error != NULL)
@@ -70,6 +83,7 @@ typedef struct
   char **mangled;
   char **grid;
   char **block;
+  guint *skip;
 } Lookup;
 
 static void
@@ -86,6 +100,7 @@ lookup_free (Lookup *lookup)
   g_free (lookup->mangled);
   g_free (lookup->grid);
   g_free (lookup->block);
+  g_free (lookup->skip);
   g_ptr_array_unref (lookup->names);
   g_free (lookup->export_path);
   g_free (lookup);
@@ -99,7 +114,7 @@ lookup_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancel
 
   if (lookup->lookup (lookup->export_path, lookup->names->len,
                       (const char *const *) lookup->names->pdata, lookup->mangled, lookup->grid,
-                      lookup->block, &error))
+                      lookup->block, lookup->skip, &error))
     g_task_return_boolean (task, TRUE);
   else
     g_task_return_error (task, error);
@@ -114,14 +129,19 @@ lookup_done (GObject *source, GAsyncResult *result, gpointer data)
   g_autoptr (GError) error = NULL;
 
   if (g_task_propagate_boolean (G_TASK (result), &error))
-    for (guint i = 0; i < target->plan->kernels->len; i++)
-      {
-        WsCaptureKernel *kernel = g_ptr_array_index (target->plan->kernels, i);
+    {
+      for (guint i = 0; i < target->plan->kernels->len; i++)
+        {
+          WsCaptureKernel *kernel = g_ptr_array_index (target->plan->kernels, i);
 
-        kernel->mangled = g_steal_pointer (&lookup->mangled[i]);
-        kernel->grid = g_steal_pointer (&lookup->grid[i]);
-        kernel->block = g_steal_pointer (&lookup->block[i]);
-      }
+          kernel->mangled = g_steal_pointer (&lookup->mangled[i]);
+          kernel->grid = g_steal_pointer (&lookup->grid[i]);
+          kernel->block = g_steal_pointer (&lookup->block[i]);
+          kernel->skip = lookup->skip[i];
+        }
+      /* The launches to skip are known only now. */
+      ws_capture_plan_refresh_ncu (target->plan);
+    }
   top_kernels_done (self, error != NULL ? error->message : NULL);
 }
 
@@ -143,6 +163,7 @@ look_up_kernels (WsCaptureRunner *self, WsCaptureTargetRun *target)
   lookup->mangled = g_new0 (char *, kernels->len + 1);
   lookup->grid = g_new0 (char *, kernels->len + 1);
   lookup->block = g_new0 (char *, kernels->len + 1);
+  lookup->skip = g_new0 (guint, kernels->len + 1);
   g_task_set_source_tag (task, look_up_kernels);
   g_task_set_task_data (task, lookup, (GDestroyNotify) lookup_free);
   g_task_run_in_thread (task, lookup_thread);

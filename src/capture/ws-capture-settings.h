@@ -12,28 +12,28 @@ G_BEGIN_DECLS
  * variables.  A plain struct: the runner copies it. */
 typedef struct
 {
-  char *nsys_path;            /* NULL or "": found by ws_tool_find() */
-  char *ncu_path;             /* likewise */
-  char *output_dir;           /* OUT_DIR */
-  char *global_log;           /* GLOBAL_LOG; NULL: capture.log in the group folder */
-  char *targets_file;         /* TARGETS_TSV */
-  char *group;                /* NULL: from the targets file's name */
-  guint topn;                 /* TOPN: kernels profiled with ncu per target */
-  char *nvtx_range;           /* NVTX_NAME, range@domain; NULL: the whole program */
-  char *nsys_trace;           /* NSYS_TRACE, e.g. cuda,nvtx,osrt */
-  guint nsys_duration;        /* NSYS_DURATION, s; 0: no limit */
+  char *nsys_path;             /* NULL or "": found by ws_tool_find() */
+  char *ncu_path;              /* likewise */
+  char *output_dir;            /* OUT_DIR */
+  char *global_log;            /* GLOBAL_LOG; NULL: capture.log in the group folder */
+  char *targets_file;          /* TARGETS_TSV */
+  char *group;                 /* NULL: from the targets file's name */
+  guint topn;                  /* TOPN: kernels profiled with ncu per target */
+  char *nvtx_range;            /* NVTX_NAME, range@domain; NULL: the whole program */
+  char *nsys_trace;            /* NSYS_TRACE, e.g. cuda,nvtx,osrt */
+  guint nsys_duration;         /* NSYS_DURATION, s; 0: no limit */
   char *nsys_cuda_graph_trace; /* NSYS_CUDA_GRAPH_TRACE: node | graph (nsys --cuda-graph-trace) */
-  char *ncu_set;              /* NCU_SET */
-  char *ncu_sections;         /* NCU_SECTIONS, comma-separated; replaces the set */
-  gboolean ncu_multi_run;     /* NCU_MULTI_RUN: one ncu run per kernel */
-  guint ncu_launch_count;     /* NCU_LAUNCH_COUNT: launches per kernel; 0: all */
-  char *cache_control;        /* CACHE_CONTROL: all | none */
-  char *clock_control;        /* CLOCK_CONTROL: base | none */
-  gboolean continue_on_error; /* CONTINUE_ON_ERROR */
-  gboolean per_rank;          /* PER_RANK: one nsys export per rank of a distributed job */
-  char *ncu_comm_replay;      /* NCU_COMM_REPLAY: range | app-range: communication kernels stay
+  char *ncu_set;               /* NCU_SET */
+  char *ncu_sections;          /* NCU_SECTIONS, comma-separated; replaces the set */
+  gboolean ncu_multi_run;      /* NCU_MULTI_RUN: one ncu run per kernel */
+  guint ncu_launch_count;      /* NCU_LAUNCH_COUNT: launches per kernel; 0: all */
+  char *cache_control;         /* CACHE_CONTROL: all | none */
+  char *clock_control;         /* CLOCK_CONTROL: base | none */
+  gboolean continue_on_error;  /* CONTINUE_ON_ERROR */
+  gboolean per_rank;           /* PER_RANK: one nsys export per rank of a distributed job */
+  char *ncu_comm_replay;       /* NCU_COMM_REPLAY: range | app-range: communication kernels stay
                                * in the top N, profiled with that replay mode; NULL: left out */
-  guint ncu_stall_timeout;    /* NCU_STALL_TIMEOUT, s: an ncu run that prints nothing that
+  guint ncu_stall_timeout;     /* NCU_STALL_TIMEOUT, s: an ncu run that prints nothing that
                                * long is ended; 0: never */
   /* Capturing on other machines (ssh) */
   GPtrArray *hosts;       /* of WsSshHost: the hosts of the settings */

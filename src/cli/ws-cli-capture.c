@@ -254,8 +254,8 @@ typedef struct
 static void
 capture_options_clear (CaptureOptions *o)
 {
-  char **strings[] = { &o->targets,    &o->out,        &o->only,         &o->nsys,  &o->ncu,
-                       &o->nvtx_range, &o->ncu_set,    &o->ncu_sections, &o->group, &o->log,
+  char **strings[] = { &o->targets,    &o->out,        &o->only,         &o->nsys,       &o->ncu,
+                       &o->nvtx_range, &o->ncu_set,    &o->ncu_sections, &o->group,      &o->log,
                        &o->host,       &o->remote_dir, &o->comm_replay,  &o->graph_trace };
 
   for (gsize i = 0; i < G_N_ELEMENTS (strings); i++)

@@ -14,8 +14,8 @@
 
 /* The event kinds `info` counts, in the order it prints them. */
 static const char *const event_kinds[] = {
-  "kernels",     "memcpy",     "memset",     "replays", "cuda-api",   "driver-api", "nvtx",
-  "nvtx-ranges", "nvtx-marks", "nvtx-other", "gpu-memory",    "gpu-metrics", "os-runtime", "metrics",
+  "kernels",     "memcpy",     "memset",     "replays",    "cuda-api",    "driver-api", "nvtx",
+  "nvtx-ranges", "nvtx-marks", "nvtx-other", "gpu-memory", "gpu-metrics", "os-runtime", "metrics",
 };
 
 static const char *

@@ -138,9 +138,9 @@ ws_nsys_load_memops (WsNsysReader *r, const char *memcpy_table, gint64 n_memcpy,
     { "contextId", "0" }, { "streamId", "0" },  { "correlationId", "0" }, { "graphNodeId", "NULL" },
   };
   static const char *const memset_cols[][2] = {
-    { "start", "0" },     { "end", "0" },       { "bytes", "0" },
-    { "memKind", "255" }, { "globalPid", "0" }, { "deviceId", "0" },
-    { "contextId", "0" }, { "streamId", "0" },  { "correlationId", "0" },
+    { "start", "0" },          { "end", "0" },       { "bytes", "0" },
+    { "memKind", "255" },      { "globalPid", "0" }, { "deviceId", "0" },
+    { "contextId", "0" },      { "streamId", "0" },  { "correlationId", "0" },
     { "graphNodeId", "NULL" },
   };
   static const char *const required[] = { "start", "end", "bytes", NULL };

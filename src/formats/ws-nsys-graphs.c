@@ -32,8 +32,8 @@ gboolean
 ws_nsys_load_graph_trace (WsNsysReader *r, const char *table, gint64 count, GError **error)
 {
   static const char *const optional[][2] = {
-    { "globalPid", "0" },     { "deviceId", "0" },      { "contextId", "0" },
-    { "streamId", "0" },      { "correlationId", "0" },
+    { "globalPid", "0" }, { "deviceId", "0" },      { "contextId", "0" },
+    { "streamId", "0" },  { "correlationId", "0" },
   };
   WsGraphReplays *g = &r->run->replays;
   g_autoptr (GString) sql = g_string_new ("SELECT start, end");

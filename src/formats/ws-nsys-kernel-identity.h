@@ -6,6 +6,7 @@
 G_BEGIN_DECLS
 
 gboolean ws_nsys_kernel_identities (const char *export_path, guint n, const char *const *names,
-                                    char **mangled, char **grid, char **block, GError **error);
+                                    char **mangled, char **grid, char **block, guint *skip,
+                                    GError **error);
 
 G_END_DECLS

@@ -463,8 +463,8 @@ gpu_work_by_pid (const WsRun *run)
         if (streams[t][i] >= run->streams->len)
           continue;
         key = GUINT_TO_POINTER (g_array_index (run->streams, WsStream, streams[t][i]).pid + 1);
-        g_hash_table_insert (work, key,
-                             GSIZE_TO_POINTER (GPOINTER_TO_SIZE (g_hash_table_lookup (work, key)) + 1));
+        g_hash_table_insert (
+          work, key, GSIZE_TO_POINTER (GPOINTER_TO_SIZE (g_hash_table_lookup (work, key)) + 1));
       }
   return work;
 }
@@ -521,8 +521,7 @@ ws_nsys_load_processes (WsNsysReader *r)
       gpointer global;
 
       process.pid = ws_nsys_column_u32 (stmt, 0);
-      if (!g_hash_table_lookup_extended (wanted, GUINT_TO_POINTER (process.pid + 1), NULL,
-                                         &global))
+      if (!g_hash_table_lookup_extended (wanted, GUINT_TO_POINTER (process.pid + 1), NULL, &global))
         continue;
       g_hash_table_remove (wanted, GUINT_TO_POINTER (process.pid + 1));
       process.name = process_name (r, process.pid, (gint64) GPOINTER_TO_SIZE (global),

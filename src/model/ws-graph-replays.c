@@ -49,12 +49,16 @@ group_nodes (const WsRun *run, GArray *list, GHashTable *by_launch, gsize n, con
 
       if (replay[i] == WS_REPLAY_NONE)
         continue;
-      key = launch_key (run, stream != NULL ? stream[i] : 0,
-                        correlation != NULL ? correlation[i] : 0);
+      key =
+        launch_key (run, stream != NULL ? stream[i] : 0, correlation != NULL ? correlation[i] : 0);
       if (!g_hash_table_lookup_extended (by_launch, &key, NULL, &found))
         {
-          Replay fresh = { start[i], end[i], stream != NULL ? stream[i] : 0,
-                           correlation != NULL ? correlation[i] : 0, replay[i], 0 };
+          Replay fresh = { start[i],
+                           end[i],
+                           stream != NULL ? stream[i] : 0,
+                           correlation != NULL ? correlation[i] : 0,
+                           replay[i],
+                           0 };
           gint64 *stored = g_new (gint64, 1);
 
           *stored = key;
@@ -86,8 +90,8 @@ void
 ws_run_build_replays (WsRun *self)
 {
   g_autoptr (GArray) list = g_array_new (FALSE, FALSE, sizeof (Replay));
-  g_autoptr (GHashTable) by_launch = g_hash_table_new_full (ws_int64_hash, g_int64_equal, g_free,
-                                                            NULL);
+  g_autoptr (GHashTable) by_launch =
+    g_hash_table_new_full (ws_int64_hash, g_int64_equal, g_free, NULL);
   WsGraphReplays *out = &self->replays;
   g_autofree guint32 *place = NULL;
 

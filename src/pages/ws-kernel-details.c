@@ -8,6 +8,7 @@
 #include "ws-label-wrap.h"
 #include "ws-gauges-view.h"
 #include "ws-histogram-view.h"
+#include "ws-graphs.h"
 #include "ws-kernel-details.h"
 #include "ws-kernel-instances.h"
 
@@ -289,6 +290,24 @@ ws_kernel_details_show (WsKernelDetails *self, WsRun *run, const WsBar *bar, int
   count = g_strdup_printf ("%" G_GINT64_FORMAT, bar->count);
   /* TRANSLATORS: "320 launches · 8.0% of the GPU time in kernels" */
   subtitle = g_strdup_printf (_ ("%s launches · %s%% of the GPU time in kernels"), count, share);
+  if (run != NULL && run->kernels.replay != NULL && run->kernels.demangled != NULL)
+    {
+      g_autoptr (GArray) instances = ws_kernel_instances (run, bar->name_id, WS_NAME_DEMANGLED);
+      gsize inside = ws_graphs_count_inside (run, instances);
+
+      if (inside > 0)
+        {
+          g_autoptr (GString) grouped = g_string_new (NULL);
+          g_autofree char *longer = NULL;
+
+          ws_format_int (grouped, (gint64) inside, TRUE);
+          /* TRANSLATORS: after "320 launches · 8.0% of the GPU time in kernels" */
+          longer =
+            g_strdup_printf (_ ("%s · %s inside CUDA graph replays"), subtitle, grouped->str);
+          g_free (subtitle);
+          subtitle = g_steal_pointer (&longer);
+        }
+    }
   gtk_label_set_text (self->share_label, subtitle);
 
   children = gtk_container_get_children (GTK_CONTAINER (self->stats_grid));

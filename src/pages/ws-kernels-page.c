@@ -6,6 +6,7 @@
 
 #include "ws-format.h"
 #include "ws-kernel-details.h"
+#include "ws-graphs.h"
 #include "ws-kernels-page.h"
 #include "ws-ncu-match.h"
 #include "ws-stats.h"
@@ -203,6 +204,20 @@ show_grouped (WsKernelsPage *self, Grouped *grouped)
                                        "%u kernels, %s launches, %s of GPU time",
                                        self->summary->rows->len),
                           self->summary->rows->len, launches, total);
+  /* What the bars hold of CUDA graphs, and what they cannot
+   * (docs/cuda-graphs.md). */
+  if (run != NULL && run->replays.n > 0)
+    {
+      WsGraphSummary graphs;
+      g_autofree char *line = NULL, *note = NULL, *joined = NULL;
+
+      ws_graph_summary_compute (run, &graphs);
+      line = ws_graph_summary_describe (&graphs);
+      note = ws_graph_summary_stats_note (&graphs);
+      joined = g_strjoin ("\n", text, line, note, NULL);
+      g_free (text);
+      text = g_steal_pointer (&joined);
+    }
   gtk_label_set_text (self->summary_label, text);
 }
 

@@ -14,6 +14,7 @@
 #include "ws-run-slice.h"
 #include "ws-stats.h"
 #include "ws-summary-table.h"
+#include "ws-graphs.h"
 #include "ws-summaries-page.h"
 #include "ws-summary-table.h"
 
@@ -281,6 +282,23 @@ visible_table_changed_cb (WsSummariesPage *self, GParamSpec *pspec, GtkStack *st
     g_dngettext (GETTEXT_PACKAGE, "%u row — the numbers of nsys stats %s",
                  "%u rows — the numbers of nsys stats %s", table->summary->rows->len),
     table->summary->rows->len, ws_summary_kind_to_string (table->summary->kind));
+  /* nsys stats leaves replays traced whole out of its kernel reports, and
+   * so does this table: the page says so. */
+  if (table == &self->tables[WS_SUMMARY_KERN_SUM] && self->run != NULL)
+    {
+      WsGraphSummary graphs;
+      g_autofree char *note = NULL;
+
+      ws_graph_summary_compute (self->run, &graphs);
+      note = ws_graph_summary_stats_note (&graphs);
+      if (note != NULL)
+        {
+          g_autofree char *joined = g_strjoin ("\n", text, note, NULL);
+
+          g_free (text);
+          text = g_steal_pointer (&joined);
+        }
+    }
   gtk_label_set_text (self->title_label, text);
 }
 

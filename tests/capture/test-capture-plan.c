@@ -211,6 +211,35 @@ test_ncu_multi_run (void)
   g_assert_cmpstr (export->kernel, ==, "strided_read(const float *, float *, int, int)");
 }
 
+/* A kernel that also ran inside CUDA graphs: ncu skips the launches made
+ * before its first replay (WsCaptureKernel.skip, from the export), so
+ * that the launch it profiles is one of a replay; the plan is made anew
+ * once step 4's lookup has said so. */
+static void
+test_ncu_launch_skip (void)
+{
+  g_autoptr (WsCaptureSettings) settings = ws_capture_settings_new ();
+  g_autoptr (WsCapturePlan) plan = make_plan (settings, "A=1");
+  const WsCaptureCommand *first, *second;
+  gboolean skipped = FALSE;
+
+  ws_capture_plan_set_kernels (plan, real_top (2));
+  ((WsCaptureKernel *) g_ptr_array_index (plan->kernels, 0))->skip = 48;
+  ws_capture_plan_refresh_ncu (plan);
+  g_assert_cmpuint (plan->steps[WS_CAPTURE_STEP_NCU_PROFILE]->len, ==, 2);
+  first = g_ptr_array_index (plan->steps[WS_CAPTURE_STEP_NCU_PROFILE], 0);
+  second = g_ptr_array_index (plan->steps[WS_CAPTURE_STEP_NCU_PROFILE], 1);
+  for (guint i = 0; first->argv[i] != NULL; i++)
+    if (g_str_equal (first->argv[i], "--launch-skip"))
+      {
+        g_assert_cmpstr (first->argv[i + 1], ==, "48");
+        skipped = TRUE;
+      }
+  g_assert_true (skipped);
+  for (guint i = 0; second->argv[i] != NULL; i++)
+    g_assert_cmpstr (second->argv[i], !=, "--launch-skip");
+}
+
 /* One combined ncu run (NCU_MULTI_RUN=0) with sections instead of a set,
  * a launch count and the NVTX range. */
 static void
@@ -229,8 +258,9 @@ test_ncu_single_run (void)
     "--kernel-name",
     "regex:(barrier_heavy\\(float \\*, int\\)|strided_read\\(const float \\*, float \\*, int, "
     "int\\))",
+    /* ncu counts launches over every kernel of its filter: 2 each of 2. */
     "--launch-count",
-    "2",
+    "4",
     "--section",
     "SpeedOfLight",
     "--section",
@@ -527,13 +557,20 @@ test_settings_environment (void)
   g_autoptr (GPtrArray) applied = g_ptr_array_new_with_free_func (g_free);
   g_autoptr (GError) error = NULL;
   const char *const env[] = {
-    "OUT_DIR=/data/out",     "TOPN=3",
-    "CAPTURE_RANGE=nvtx",    "NVTX_NAME=train@app",
-    "NSYS_DURATION=20",      "NCU_SET=detailed",
-    "NCU_MULTI_RUN=0",       "NCU_LAUNCH_COUNT=1",
-    "CACHE_CONTROL=none",    "CLOCK_CONTROL=none",
-    "CONTINUE_ON_ERROR=yes", "GLOBAL_LOG=/tmp/l",
-    "NSYS_TRACE=",           "NSYS_CUDA_GRAPH_TRACE=graph",
+    "OUT_DIR=/data/out",
+    "TOPN=3",
+    "CAPTURE_RANGE=nvtx",
+    "NVTX_NAME=train@app",
+    "NSYS_DURATION=20",
+    "NCU_SET=detailed",
+    "NCU_MULTI_RUN=0",
+    "NCU_LAUNCH_COUNT=1",
+    "CACHE_CONTROL=none",
+    "CLOCK_CONTROL=none",
+    "CONTINUE_ON_ERROR=yes",
+    "GLOBAL_LOG=/tmp/l",
+    "NSYS_TRACE=",
+    "NSYS_CUDA_GRAPH_TRACE=graph",
     NULL,
   };
   const char *const bad_graph_trace[] = { "NSYS_CUDA_GRAPH_TRACE=nodes", NULL };
@@ -998,6 +1035,7 @@ main (int argc, char **argv)
   g_test_add_func ("/capture-plan/nsys/defaults", test_nsys_defaults);
   g_test_add_func ("/capture-plan/ncu/one-run-per-kernel", test_ncu_multi_run);
   g_test_add_func ("/capture-plan/ncu/one-combined-run", test_ncu_single_run);
+  g_test_add_func ("/capture-plan/ncu/launch-skip-to-a-replay", test_ncu_launch_skip);
   g_test_add_func ("/capture-plan/top-kernels/real-summary-and-regex", test_top_kernels);
   g_test_add_func ("/capture-plan/top-kernels/empty-or-missing", test_top_kernels_missing);
   g_test_add_func ("/capture-plan/top-kernels/ranks-added-profiled-where-they-run",
