@@ -7,6 +7,7 @@
 #include <math.h>
 
 #include "ws-cli.h"
+#include "ws-graphs.h"
 #include "ws-format.h"
 #include "ws-gpu-busy.h"
 #include "ws-rank-measure.h"
@@ -63,8 +64,9 @@ duration (gint64 ns)
 }
 
 static void
-write_table (const WsRanks *ranks, const WsRankSet *set, GString *out)
+write_table (const WsRun *run, const WsRanks *ranks, const WsRankSet *set, GString *out)
 {
+  WsGraphSummary graphs;
   g_autofree char *title = ws_ranks_title (ranks);
   g_autofree char *how = ws_rank_set_describe (set, ranks);
   g_autofree char *straggler = ws_rank_set_straggler_text (set);
@@ -80,6 +82,13 @@ write_table (const WsRanks *ranks, const WsRankSet *set, GString *out)
   else
     g_string_append_printf (out, "%s\n",
                             _ ("Method: host waits (no NCCL collectives on every rank)"));
+  /* What a graph-level trace hides (docs/cuda-graphs.md). */
+  ws_graph_summary_compute (run, &graphs);
+  if (graphs.traced_whole > 0)
+    g_string_append_printf (out, "%s\n",
+                            _ ("CUDA graphs were traced whole (nsys --cuda-graph-trace=graph): a "
+                               "collective inside a replay cannot be seen; capture with node "
+                               "tracing to match it"));
   g_string_append_c (out, '\n');
   g_string_append_printf (out, "%5s  %-22s %-10s %11s %11s %11s %12s %11s %6s %11s\n", _ ("rank"),
                           _ ("file"), _ ("process"), _ ("GPU time"), _ ("kernels"), _ ("comm"),
@@ -477,7 +486,7 @@ ws_cli_ranks (int argc, char **argv)
       g_string_append (out, json);
     }
   else
-    write_table (ranks, set, out);
+    write_table (run, ranks, set, out);
   if (!ws_cli_write (NULL, out->str, out->len, &error))
     {
       g_printerr ("warpscope-cli: %s\n", error->message);

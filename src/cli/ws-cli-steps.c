@@ -168,7 +168,8 @@ ws_cli_steps (int argc, char **argv)
     context,
     _ ("Finds the steps of a training or inference loop (NVTX ranges such as “step 3”) and "
        "prints for each its start, wall time, the time the GPU was busy (kernels, memory "
-       "operations) and idle, the kernels launched, and whether it is warm-up: the first step, "
+       "operations, CUDA graph replays) and idle, the launches made (a replay counts once), and "
+       "whether it is warm-up: the first step, "
        "and steps slower than twice the median. The last row holds the medians of the "
        "steady state."));
   ws_cli_frame_init (&frame, context, argv[0], WS_CLI_TABLE | WS_CLI_CSV | WS_CLI_MD | WS_CLI_JSON,
