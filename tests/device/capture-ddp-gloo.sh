@@ -23,13 +23,15 @@ real_nsys=$(ls /opt/nvidia/nsight-compute/*/host/target-linux-x64/nsys 2>/dev/nu
 work=/tmp/ddp-gloo
 rm -rf "$work"
 mkdir -p "$work"
-cp "$repo/tests/data/captures/ddp_gloo_train.py" "$work/"
+# PROGRAM: the program, where tests/data does not travel to the machine.
+cp "${PROGRAM:-$repo/tests/data/captures/ddp_gloo_train.py}" "$work/ddp_gloo_train.py"
 cat >"$work/nsys" <<WRAPPER
 #!/bin/sh
 LD_LIBRARY_PATH="$bundle/nsys-lib\${LD_LIBRARY_PATH:+:\$LD_LIBRARY_PATH}" exec "$real_nsys" "\$@"
 WRAPPER
 chmod +x "$work/nsys"
-envs=NCCL_NVLS_ENABLE=0,TORCH_SYMM_MEM_DISABLE_MULTICAST=1,NVSHMEM_DISABLE_NVLS=1,STEPS=12,STRAGGLER=3
+# GLOO_ENVS: the job's own ENVS (default: issue 23's, rank 3 the straggler).
+envs=NCCL_NVLS_ENABLE=0,TORCH_SYMM_MEM_DISABLE_MULTICAST=1,NVSHMEM_DISABLE_NVLS=1,${GLOO_ENVS:-STEPS=12,STRAGGLER=3}
 printf 'NAME\tCMD\tWORKDIR\tENVS\nddp_gloo\ttorchrun --standalone --nproc_per_node 4 ddp_gloo_train.py\t.\t%s\n' \
   "$envs" >"$work/targets.tsv"
 cd "$work" || exit 2
