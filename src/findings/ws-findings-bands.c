@@ -62,6 +62,18 @@ const WsFindingsBands ws_findings_bands[WS_FINDINGS_N_BANDS] = {
                                          { WS_BAND_NONE, 0 },
                                          { WS_BAND_FROM, 50 },
                                          { WS_BAND_ANY, 0 } },
+  /* Raised at any share once most steps instantiate a graph (the count
+   * rule is in ws-findings-recapture.c). */
+  [WS_FINDINGS_BANDS_RECAPTURE] = { WS_FINDING_GRAPH_RECAPTURE,
+                                    "% of the steps' time capturing and instantiating graphs",
+                                    { WS_BAND_FROM, 30 },
+                                    { WS_BAND_FROM, 10 },
+                                    { WS_BAND_ANY, 0 } },
+  [WS_FINDINGS_BANDS_REPLAY_GAPS] = { WS_FINDING_REPLAY_GAPS,
+                                      "% of the replays' period with the GPU idle between them",
+                                      { WS_BAND_FROM, 50 },
+                                      { WS_BAND_FROM, 25 },
+                                      { WS_BAND_FROM, 10 } },
 };
 
 static gboolean

@@ -36,13 +36,17 @@ stream_device (const WsRun *run, guint32 stream)
 }
 
 /* The kernels shorter than TINY_KERNEL_NS or than their launch call, to
- * group into loops at the calls that launched them. */
+ * group into loops at the calls that launched them.  A kernel of a CUDA
+ * graph replay paid no launch of its own (the replay's one cudaGraphLaunch
+ * launched them all, docs/cuda-graphs.md): it is left out, and counted in
+ * @in_graphs. */
 static GArray *
-launch_items (WsFindingsCtx *ctx)
+launch_items (WsFindingsCtx *ctx, guint *in_graphs)
 {
   const WsRun *run = ctx->run;
   GArray *items = g_array_new (FALSE, FALSE, sizeof (WsFindingsItem));
 
+  *in_graphs = 0;
   for (gsize k = 0; k < run->kernels.n; k++)
     {
       gint64 dur = run->kernels.end[k] - run->kernels.start[k];
@@ -52,6 +56,11 @@ launch_items (WsFindingsCtx *ctx)
       WsFindingsItem item = { G_MAXUINT32, (guint32) k, run->kernels.start[k],
                               run->kernels.end[k] };
 
+      if (ws_run_kernel_in_graph (run, k))
+        {
+          (*in_graphs)++;
+          continue;
+        }
       if (api >= 0 && run->api.thread != NULL)
         {
           item.thread = run->api.thread[api];
@@ -62,6 +71,21 @@ launch_items (WsFindingsCtx *ctx)
         g_array_append_val (items, item);
     }
   return items;
+}
+
+/* Without launch calls: the kernels that started in [@from, @to), a
+ * graph replay counted once, as its one launch. */
+static guint
+launched_between (const WsRun *run, gint64 from, gint64 to)
+{
+  gsize lo = ws_sort_lower_bound (run->kernels.start, 0, run->kernels.n, from);
+  gsize hi = ws_sort_lower_bound (run->kernels.start, lo, run->kernels.n, to);
+  guint n = 0;
+
+  for (gsize k = lo; k < hi; k++)
+    n += !ws_run_kernel_in_graph (run, k);
+  return n + (guint) (ws_sort_lower_bound (run->replays.start, 0, run->replays.n, to) -
+                      ws_sort_lower_bound (run->replays.start, 0, run->replays.n, from));
 }
 
 /* The loops of short kernels raised, added up. */
@@ -76,6 +100,7 @@ typedef struct
   GArray *durations;      /* gint64: ns of each short kernel */
   GArray *call_durations; /* gint64: ns of their launch calls */
   char *place;            /* where the largest loop is */
+  guint in_graphs;        /* kernels of graph replays, left out */
 } LaunchLoops;
 
 /* Whether the loop @group is paced by its launches: its short kernels are
@@ -97,8 +122,7 @@ judge_launch_loop (WsFindingsCtx *ctx, const WsFindingsGroup *group, const WsFin
   if (group->thread != G_MAXUINT32)
     *in_window = ws_run_index_count_launches (ctx->index, group->thread, *from, *to, TRUE);
   else
-    *in_window = (guint) (ws_sort_lower_bound (run->kernels.start, 0, run->kernels.n, *to) -
-                          ws_sort_lower_bound (run->kernels.start, 0, run->kernels.n, *from));
+    *in_window = launched_between (run, *from, *to);
   *in_window = MAX (*in_window, group->n);
   tiny_share = 100.0 * group->n / *in_window;
   *busy_ns = ws_busy_between (
@@ -175,9 +199,17 @@ describe_launch (const LaunchLoops *loops, double busy_pct, WsFinding *finding)
        "time; over those loops, the GPU busy below %.0f%% is severe, below %.0f%% medium, else "
        "minor."),
     LAUNCH_MIN_TINY, LAUNCH_MAX_BUSY_PCT, bands->severe.bound, bands->medium.bound);
-  finding->fix = g_strdup (_ ("Give each launch more work (fuse kernels, larger batches) or "
-                              "capture the sequence in a CUDA graph, so that launch cost no "
-                              "longer paces the GPU."));
+  /* The kernels of replays are not in the finding: where the run has
+   * some, graphs are not news to it, and the advice is to put these
+   * kernels into them too. */
+  if (loops->in_graphs > 0)
+    finding->fix = g_strdup (_ ("Give each launch more work (fuse kernels, larger batches), or "
+                                "capture these kernels too in the CUDA graphs the run already "
+                                "replays, so that launch cost no longer paces the GPU."));
+  else
+    finding->fix = g_strdup (_ ("Give each launch more work (fuse kernels, larger batches) or "
+                                "capture the sequence in a CUDA graph, so that launch cost no "
+                                "longer paces the GPU."));
 }
 
 static void
@@ -202,6 +234,14 @@ add_launch_evidence (const LaunchLoops *loops, WsFinding *finding)
                            100.0 * (double) loops->busy / (double) loops->window);
   ws_finding_add_evidence (finding, "kernels_per_s", _ ("Short kernels per second"),
                            WS_UNIT_PER_SECOND, loops->tiny * 1e9 / (double) loops->window);
+  if (loops->in_graphs > 0)
+    {
+      ws_finding_add_evidence (finding, "graph_kernels",
+                               _ ("Kernels in CUDA graph replays (left out)"), WS_UNIT_COUNT,
+                               loops->in_graphs);
+      ws_finding_add_note (finding, _ ("Kernels of CUDA graph replays are left out: a replay pays "
+                                       "one launch call for all its kernels."));
+    }
 }
 
 void
@@ -221,7 +261,7 @@ ws_findings_check_launch (WsFindingsCtx *ctx, GPtrArray *findings)
   if (run->kernels.stream == NULL)
     return;
 
-  items = launch_items (ctx);
+  items = launch_items (ctx, &loops.in_graphs);
   groups = ws_findings_group (ctx, items);
   for (guint g = 0; g < groups->len; g++)
     {

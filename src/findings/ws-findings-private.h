@@ -71,6 +71,8 @@ void ws_findings_add_name_evidence (WsFinding *finding, GHashTable *names);
 void ws_findings_count_name (GHashTable *names, const char *name);
 gint64 ws_findings_median (GArray *values);
 void ws_findings_add_api (WsFinding *finding, gssize api);
+guint8 *ws_findings_graph_calls (WsFindingsCtx *ctx);
+gssize *ws_findings_replay_launches (WsFindingsCtx *ctx, const guint8 *kinds);
 
 void ws_findings_check_alloc (WsFindingsCtx *ctx, GPtrArray *findings);
 void ws_findings_check_transfers (WsFindingsCtx *ctx, GPtrArray *findings);
@@ -80,6 +82,8 @@ void ws_findings_check_imbalance (WsFindingsCtx *ctx, GPtrArray *findings);
 void ws_findings_check_idle (WsFindingsCtx *ctx, GPtrArray *findings);
 void ws_findings_check_memory_access (WsFindingsCtx *ctx, GPtrArray *findings);
 void ws_findings_check_summaries (WsFindingsCtx *ctx, GPtrArray *findings);
+void ws_findings_check_recapture (WsFindingsCtx *ctx, GPtrArray *findings);
+void ws_findings_check_replay_gaps (WsFindingsCtx *ctx, GPtrArray *findings);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (WsNvtxCollector, ws_nvtx_collector_free)
 

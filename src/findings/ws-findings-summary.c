@@ -77,6 +77,31 @@ static const char *const memcpy_calls[] = { "cudaMemcpy",
                                             NULL };
 static const char *const launch_calls[] = { "cudaLaunch", "cudaLaunchKernel", "cuLaunchKernel",
                                             NULL };
+static const char *const graph_launch_calls[] = { "cudaGraphLaunch", "cuGraphLaunch", NULL };
+
+/* A summary's kernels include those that CUDA graph replays ran, which it
+ * cannot tell apart (docs/cuda-graphs.md).  A kernel launch call launches
+ * at most one kernel, so at most @calls kernels were launched one by one;
+ * the others ran in graphs, paying one launch per replay.  Bounds @tiny
+ * and @launches by that; returns the kernels that ran in graphs at least. */
+static gint64
+leave_out_graphs (const WsSummary *api, gint64 calls, gint64 *tiny, gint64 *tiny_time,
+                  gint64 *launches, gint64 *graph_launches)
+{
+  gint64 graph_time, in_graphs, alone;
+
+  api_calls (api, graph_launch_calls, graph_launches, &graph_time);
+  if (*graph_launches == 0)
+    return 0;
+  in_graphs = MAX (*launches - calls, 0);
+  alone = MIN (*tiny, calls);
+  /* Their GPU time at the short kernels' average. */
+  if (*tiny > 0)
+    *tiny_time = (gint64) ((double) *tiny_time * (double) alone / (double) *tiny);
+  *tiny = alone;
+  *launches = calls + *graph_launches;
+  return in_graphs;
+}
 
 static void
 check_transfers (const WsRun *run, GPtrArray *findings)
@@ -154,6 +179,37 @@ check_transfers (const WsRun *run, GPtrArray *findings)
   g_ptr_array_add (findings, g_steal_pointer (&finding));
 }
 
+/* The fix, and what the summary says of graphs where it has some: the
+ * kernels of replays are no short kernels paying a launch of their own. */
+static void
+describe_graphs (WsFinding *finding, gint64 in_graphs, gint64 graph_launches)
+{
+  g_autofree char *kernels_str = NULL, *launches_str = NULL, *note = NULL;
+
+  if (graph_launches == 0)
+    {
+      finding->fix = g_strdup (_ ("Give each launch more work (fuse kernels, larger batches) or "
+                                  "capture the sequence in a CUDA graph, so that launch cost no "
+                                  "longer paces the GPU."));
+      return;
+    }
+  finding->fix = g_strdup (_ ("Give each launch more work (fuse kernels, larger batches), or "
+                              "capture these kernels too in the CUDA graphs the run already "
+                              "replays, so that launch cost no longer paces the GPU."));
+  kernels_str = ws_findings_count_string ((double) in_graphs);
+  launches_str = ws_findings_count_string ((double) graph_launches);
+  /* TRANSLATORS: "At least 3,640 of the summary's kernels ran in 40 CUDA graph replays, which it cannot tell apart: only the kernels of the launch calls count, a replay as one launch." */
+  note = g_strdup_printf (_ ("At least %s of the summary's kernels ran in %s CUDA graph replays, "
+                             "which it cannot tell apart: only the kernels of the launch calls "
+                             "count, a replay as one launch."),
+                          kernels_str, launches_str);
+  ws_finding_add_note (finding, note);
+  ws_finding_add_evidence (finding, "graph_launches", _ ("CUDA graph launches"), WS_UNIT_COUNT,
+                           (double) graph_launches);
+  ws_finding_add_evidence (finding, "graph_kernels", _ ("Kernels in CUDA graph replays (left out)"),
+                           WS_UNIT_COUNT, (double) in_graphs);
+}
+
 static void
 check_launch (const WsRun *run, GPtrArray *findings)
 {
@@ -162,6 +218,7 @@ check_launch (const WsRun *run, GPtrArray *findings)
   g_autofree char *count_str = NULL, *avg_str = NULL, *call_str = NULL, *share_str = NULL;
   g_autofree char *all_str = NULL;
   gint64 tiny = 0, tiny_time = 0, launches = 0, call_count, call_time;
+  gint64 in_graphs, graph_launches = 0;
   double call_avg = 0, share;
   guint rows = 0;
 
@@ -183,6 +240,8 @@ check_launch (const WsRun *run, GPtrArray *findings)
           rows++;
         }
     }
+  in_graphs = leave_out_graphs (ws_run_get_summary (run, WS_SUMMARY_API_SUM), call_count, &tiny,
+                                &tiny_time, &launches, &graph_launches);
   if (tiny < LAUNCH_MIN_TINY)
     return;
 
@@ -213,9 +272,6 @@ check_launch (const WsRun *run, GPtrArray *findings)
     _ ("From a summary table (no events): raised for at least 20 launches of kernels whose "
        "average is under 5 µs or under the launch call's; medium when they are half of the "
        "launches or more, minor below (how idle the GPU was needs events)."));
-  finding->fix = g_strdup (_ ("Give each launch more work (fuse kernels, larger batches) or "
-                              "capture the sequence in a CUDA graph, so that launch cost no "
-                              "longer paces the GPU."));
   ws_finding_add_note (finding, _ ("Read from summary tables: no loop, place or GPU busy time is "
                                    "known, only counts and averages."));
   ws_finding_add_evidence (finding, "tiny_kernels", _ ("Short kernels"), WS_UNIT_COUNT,
@@ -233,6 +289,7 @@ check_launch (const WsRun *run, GPtrArray *findings)
   if (call_count > 0)
     ws_finding_add_evidence (finding, "avg_launch_ns", _ ("Average launch call"), WS_UNIT_NS,
                              call_avg);
+  describe_graphs (finding, in_graphs, graph_launches);
   g_ptr_array_add (findings, g_steal_pointer (&finding));
 }
 

@@ -451,7 +451,8 @@ ws_findings_compute_cancellable (const WsRun *run, GCancellable *cancellable, GE
   static void (*const checks[]) (WsFindingsCtx *, GPtrArray *) = {
     ws_findings_check_alloc,         ws_findings_check_transfers, ws_findings_check_sync,
     ws_findings_check_launch,        ws_findings_check_imbalance, ws_findings_check_idle,
-    ws_findings_check_memory_access, ws_findings_check_summaries,
+    ws_findings_check_memory_access, ws_findings_check_summaries, ws_findings_check_recapture,
+    ws_findings_check_replay_gaps,
   };
   g_autoptr (GPtrArray) findings =
     g_ptr_array_new_with_free_func ((GDestroyNotify) ws_finding_unref);

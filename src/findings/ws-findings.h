@@ -18,6 +18,9 @@ G_BEGIN_DECLS
 #define WS_FINDING_LOAD_IMBALANCE "load-imbalance"
 #define WS_FINDING_GPU_IDLE "gpu-idle"
 #define WS_FINDING_MEMORY_ACCESS "memory-access"
+/* The checks that know CUDA graphs (docs/cuda-graphs.md). */
+#define WS_FINDING_GRAPH_RECAPTURE "graph-recapture"
+#define WS_FINDING_REPLAY_GAPS "replay-gaps"
 
 GPtrArray *ws_findings_compute (const WsRun *run);
 GPtrArray *ws_findings_compute_cancellable (const WsRun *run, GCancellable *cancellable,

@@ -4,6 +4,7 @@
 
 #include <string.h>
 
+#include "ws-hash.h"
 #include "ws-json-depth.h"
 #include "ws-kineto-private.h"
 #include "ws-kineto-reader.h"
@@ -431,6 +432,65 @@ fill_stream_pids (KinetoReader *r)
       }
 }
 
+/* The column of a table's replays: 0 (a graph Kineto does not name) for
+ * the events whose launch call, in @launches, launched a graph;
+ * WS_REPLAY_NONE for the others. */
+static guint32 *
+replay_column (const WsRun *run, GHashTable *launches, gsize n, const guint32 *stream,
+               const guint32 *correlation)
+{
+  guint32 *replay = g_new (guint32, MAX (n, 1));
+
+  for (gsize i = 0; i < n; i++)
+    {
+      gint64 key =
+        ((gint64) g_array_index (run->streams, WsStream, stream[i]).pid << 32) | correlation[i];
+
+      replay[i] = g_hash_table_contains (launches, &key) ? 0 : WS_REPLAY_NONE;
+    }
+  return replay;
+}
+
+/* A kernel or memory operation whose launch call (the call of its process
+ * with its correlation id) is cudaGraphLaunch or cuGraphLaunch ran in a
+ * graph replay: all the kernels of one replay carry the correlation of the
+ * one launch (docs/cuda-graphs.md).  Kineto names no graph.  Call after
+ * fill_stream_pids(), which gives the streams their process. */
+static void
+fill_replays (KinetoReader *r)
+{
+  WsRun *run = r->run;
+  g_autoptr (GHashTable) launches =
+    g_hash_table_new_full (ws_int64_hash, g_int64_equal, g_free, NULL);
+  g_autoptr (GHashTable) kinds = g_hash_table_new (NULL, NULL);
+
+  for (gsize i = 0; i < run->api.n; i++)
+    {
+      gpointer key = GUINT_TO_POINTER (run->api.name[i] + 1);
+      gpointer kind;
+      gint64 *launch;
+
+      if (!g_hash_table_lookup_extended (kinds, key, NULL, &kind))
+        {
+          kind = GUINT_TO_POINTER (ws_graph_call_kind (ws_run_string (run, run->api.name[i])));
+          g_hash_table_insert (kinds, key, kind);
+        }
+      if (GPOINTER_TO_UINT (kind) != WS_GRAPH_CALL_LAUNCH)
+        continue;
+      launch = g_new (gint64, 1);
+      *launch =
+        ((gint64) ws_run_thread_pid (run, run->api.thread[i]) << 32) | run->api.correlation[i];
+      g_hash_table_add (launches, launch);
+    }
+  if (g_hash_table_size (launches) == 0)
+    return;
+  run->kernels.replay =
+    replay_column (run, launches, run->kernels.n, run->kernels.stream, run->kernels.correlation);
+  run->memops.replay =
+    replay_column (run, launches, run->memops.n, run->memops.stream, run->memops.correlation);
+  ws_run_build_replays (run);
+}
+
 static void
 fill_run (KinetoReader *r)
 {
@@ -443,6 +503,7 @@ fill_run (KinetoReader *r)
   fill_memory (r);
   fill_names (r);
   fill_stream_pids (r);
+  fill_replays (r);
   ws_kineto_build_cpu_profile (r);
 
   /* The kinds `info` counts, then what the reader counted and left. */

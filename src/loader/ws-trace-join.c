@@ -26,6 +26,7 @@ drop_kernels (WsKernels *k)
   g_free (k->stream);
   g_free (k->correlation);
   g_free (k->config);
+  g_free (k->replay);
   memset (k, 0, sizeof *k);
 }
 
@@ -40,7 +41,20 @@ drop_memops (WsMemops *m)
   g_free (m->dst_kind);
   g_free (m->stream);
   g_free (m->correlation);
+  g_free (m->replay);
   memset (m, 0, sizeof *m);
+}
+
+static void
+drop_replays (WsGraphReplays *g)
+{
+  g_free (g->start);
+  g_free (g->end);
+  g_free (g->stream);
+  g_free (g->correlation);
+  g_free (g->graph);
+  g_free (g->nodes);
+  memset (g, 0, sizeof *g);
 }
 
 static void
@@ -140,6 +154,7 @@ trim_trace (const WsRun *export, WsRun *trace, const char *name, GString *line)
     {
       drop_kernels (&trace->kernels);
       drop_memops (&trace->memops);
+      drop_replays (&trace->replays);
       drop_api (&trace->api);
       g_array_set_size (trace->prov.gpus, 0);
     }

@@ -2,6 +2,8 @@
 #define G_LOG_DOMAIN "ws-run"
 #include "config.h"
 
+#include <string.h>
+
 #include "ws-hash.h"
 #include "ws-run-build.h"
 #include "ws-sort.h"
@@ -221,4 +223,78 @@ ws_run_replays_outside_kernels (const WsRun *self, guint *n)
   if (n != NULL)
     *n = count;
   return total;
+}
+
+/* The length of @name without its version and stream suffixes:
+ * "cudaGraphLaunch_ptsz_v10000" → that of "cudaGraphLaunch". */
+static gsize
+call_base_length (const char *name)
+{
+  gsize len = strlen (name);
+  gboolean again = TRUE;
+
+  while (again)
+    {
+      gsize digits = len;
+
+      again = FALSE;
+      while (digits > 0 && g_ascii_isdigit (name[digits - 1]))
+        digits--;
+      if (digits < len && digits >= 2 && name[digits - 1] == 'v' && name[digits - 2] == '_')
+        {
+          len = digits - 2;
+          again = TRUE;
+        }
+      else if (len > 5 && (strncmp (name + len - 5, "_ptsz", 5) == 0 ||
+                           strncmp (name + len - 5, "_ptds", 5) == 0))
+        {
+          len -= 5;
+          again = TRUE;
+        }
+    }
+  return len;
+}
+
+static gboolean
+base_is (const char *name, gsize len, const char *base)
+{
+  return len == strlen (base) && strncmp (name, base, len) == 0;
+}
+
+static gboolean
+base_starts (const char *name, gsize len, const char *prefix)
+{
+  return len >= strlen (prefix) && strncmp (name, prefix, strlen (prefix)) == 0;
+}
+
+/**
+ * ws_graph_call_kind:
+ * @name: a CUDA runtime or driver call's name, as nsys exports it
+ *   ("cudaGraphLaunch_v10000") or PyTorch's profiler records it
+ *   ("cudaGraphLaunch")
+ *
+ * Returns: what the call does with CUDA graphs, WS_GRAPH_CALL_NONE for
+ *   the other calls
+ */
+WsGraphCall
+ws_graph_call_kind (const char *name)
+{
+  gsize len;
+
+  if (name == NULL)
+    return WS_GRAPH_CALL_NONE;
+  len = call_base_length (name);
+  if (base_is (name, len, "cudaGraphLaunch") || base_is (name, len, "cuGraphLaunch"))
+    return WS_GRAPH_CALL_LAUNCH;
+  /* WithFlags and WithParams too. */
+  if (base_starts (name, len, "cudaGraphInstantiate") ||
+      base_starts (name, len, "cuGraphInstantiate"))
+    return WS_GRAPH_CALL_INSTANTIATE;
+  /* ToGraph too. */
+  if (base_starts (name, len, "cudaStreamBeginCapture") ||
+      base_starts (name, len, "cuStreamBeginCapture"))
+    return WS_GRAPH_CALL_BEGIN_CAPTURE;
+  if (base_is (name, len, "cudaStreamEndCapture") || base_is (name, len, "cuStreamEndCapture"))
+    return WS_GRAPH_CALL_END_CAPTURE;
+  return WS_GRAPH_CALL_NONE;
 }

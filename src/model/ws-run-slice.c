@@ -313,6 +313,7 @@ slice_new (const WsRun *run)
   self->has_runtime_table = run->has_runtime_table;
   self->has_memory_tables = run->has_memory_tables;
   self->has_osrt_table = run->has_osrt_table;
+  self->has_graph_trace = run->has_graph_trace;
   if (run->display_names != NULL)
     self->display_names = g_hash_table_ref (run->display_names);
   if (run->ncu != NULL)

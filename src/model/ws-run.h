@@ -403,6 +403,18 @@ gboolean ws_run_is_cpu_only (const WsRun *run);
 gboolean ws_run_nvtx_instance (const WsRun *run, const char *name, guint n, gint64 *start,
                                gint64 *end);
 WsRun *ws_run_new_from_ncu (WsNcuResults *ncu);
+
+/* What a CUDA API call does with graphs, by its name (docs/cuda-graphs.md). */
+typedef enum
+{
+  WS_GRAPH_CALL_NONE,
+  WS_GRAPH_CALL_LAUNCH,        /* cudaGraphLaunch, cuGraphLaunch: one replay */
+  WS_GRAPH_CALL_INSTANTIATE,   /* cudaGraphInstantiate*, cuGraphInstantiate* */
+  WS_GRAPH_CALL_BEGIN_CAPTURE, /* cudaStreamBeginCapture*, cuStreamBeginCapture* */
+  WS_GRAPH_CALL_END_CAPTURE,   /* cudaStreamEndCapture, cuStreamEndCapture */
+} WsGraphCall;
+
+WsGraphCall ws_graph_call_kind (const char *name);
 gboolean ws_run_kernel_in_graph (const WsRun *self, gsize kernel);
 const WsStream *ws_run_replay_stream (const WsRun *self, gsize replay);
 gint64 ws_run_replays_outside_kernels (const WsRun *self, guint *n);

@@ -549,6 +549,57 @@ test_prose_wrapped_at_columns (void)
     }
 }
 
+/* The PyTorch profiler's trace of a loop that replays a CUDA graph each
+ * step: each of a replay's 91 kernels carries the correlation of its one
+ * cudaGraphLaunch (about 300 µs there), which used to be charged to every
+ * one of them, with graphs as the advice.  Now the replays' kernels are
+ * left out (test-findings-graphs counts them from the JSON) and the host
+ * gaps between replays are a finding of their own, in JSON and in text. */
+static void
+test_diagnose_kineto_graphs (void)
+{
+  g_autofree char *path =
+    ws_test_data ("kineto", "captures", "graphs", "decode_graph.json.gz", NULL);
+  const char *json_args[] = { "diagnose", "--format", "json", path, NULL };
+  const char *text_args[] = { "diagnose", path, NULL };
+  g_autofree char *out = ws_test_cli_expect (json_args, 0, NULL);
+  g_autofree char *text = ws_test_cli_expect (text_args, 0, NULL);
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  JsonArray *findings;
+  JsonObject *launch, *evidence, *gaps;
+
+  g_assert_true (json_parser_load_from_data (parser, out, -1, NULL));
+  findings =
+    json_object_get_array_member (json_node_get_object (json_parser_get_root (parser)), "findings");
+  launch = finding_of (findings, "launch-overhead");
+  evidence = json_object_get_object_member (launch, "evidence");
+  g_assert_cmpint (json_object_get_int_member (evidence, "graph_kernels"), ==, 40 * 91);
+  g_assert_cmpint (json_object_get_int_member (evidence, "median_launch_ns"), <, 10000);
+  g_assert_null (
+    strstr (json_object_get_string_member (launch, "fix"), "capture the sequence in a CUDA graph"));
+  gaps = json_object_get_object_member (finding_of (findings, "replay-gaps"), "evidence");
+  g_assert_cmpint (json_object_get_int_member (gaps, "replays"), ==, 40);
+  g_assert_cmpint (json_object_get_int_member (gaps, "pairs"), ==, 39);
+  g_assert_nonnull (strstr (text, "Host gaps between CUDA graph replays (replay-gaps)"));
+  g_assert_nonnull (strstr (text, "Kernels in CUDA graph replays (left out)"));
+}
+
+/* A loop that captures and instantiates its graph every step, in text. */
+static void
+test_diagnose_recapture (void)
+{
+  g_autofree char *dir = ws_test_unpack ("captures/h200_graphs_capture.tar.xz");
+  g_autofree char *path =
+    g_build_filename (dir, "graph", "decode_recapture", "nsys", "decode_recapture.sqlite", NULL);
+  const char *args[] = { "diagnose", path, NULL };
+  g_autofree char *text = ws_test_cli_expect (args, 0, NULL);
+
+  g_assert_nonnull (strstr (text, "[Severe] CUDA graph re-captured every step (graph-recapture)"));
+  g_assert_nonnull (strstr (text, "19 of 19 steps of “decode N” capture and instantiate"));
+  g_assert_nonnull (strstr (text, "Capture the graph once"));
+  ws_test_rmtree (dir);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -561,6 +612,9 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/prose-wrapped-at-columns", test_prose_wrapped_at_columns);
   g_test_add_func ("/cli/diagnose/gpt2/steady-state-by-default", test_diagnose_steady_state);
   g_test_add_func ("/cli/diagnose/nccl-job/each-rank-its-own-gpu", test_diagnose_rank_gpus);
+  g_test_add_func ("/cli/diagnose/graphs/kineto-one-launch-per-replay",
+                   test_diagnose_kineto_graphs);
+  g_test_add_func ("/cli/diagnose/graphs/recapture", test_diagnose_recapture);
   g_test_add_func ("/cli/export/chrome-trace", test_export_chrome_trace);
   g_test_add_func ("/cli/export/failures", test_export_failures);
 

@@ -20,10 +20,14 @@ typedef struct
 {
   WsFindingsBandsId id;
   const char *nsys;      /* an export of tests/data/nsys, or NULL */
-  const char *nvprof;    /* else a log of tests/data/nvprof */
+  const char *nvprof;    /* else a log of tests/data/nvprof, or NULL */
   const char *worst_key; /* (nullable) */
   const char *key;
+  const char *graphs; /* else an export of issue 39's CUDA graph captures, whole */
 } Case;
+
+/* tests/data/captures/h200_graphs_capture.tar.xz, unpacked once. */
+static char *graphs_dir;
 
 static const Case cases[] = {
   { WS_FINDINGS_BANDS_ALLOC_SHARE, "v2025.3_h100_probe.sqlite", NULL, "worst_time_share_pct",
@@ -47,6 +51,10 @@ static const Case cases[] = {
     "gpu_time_share_pct" },
   { WS_FINDINGS_BANDS_SUMMARY_LAUNCH, NULL, "summary_written_small_copies.txt", NULL,
     "tiny_share_pct" },
+  { WS_FINDINGS_BANDS_RECAPTURE, NULL, NULL, NULL, "setup_share_pct",
+    "node/decode_recapture/nsys/decode_recapture.sqlite" },
+  { WS_FINDINGS_BANDS_REPLAY_GAPS, NULL, NULL, NULL, "idle_share_pct",
+    "graph/decode_graph/nsys/decode_graph.sqlite" },
 };
 
 static WsRun *
@@ -57,6 +65,14 @@ load_case (const Case *c)
 
   if (c->nsys != NULL)
     return ws_test_load_nsys (c->nsys);
+  if (c->graphs != NULL)
+    {
+      if (graphs_dir == NULL)
+        graphs_dir = ws_test_unpack ("captures/h200_graphs_capture.tar.xz");
+      path = g_build_filename (graphs_dir, c->graphs, NULL);
+      paths[0] = path;
+      return ws_test_load_paths (paths);
+    }
   path = ws_test_data ("nvprof", c->nvprof, NULL);
   paths[0] = path;
   return ws_test_load_paths (paths);
@@ -205,8 +221,11 @@ test_severity_follows_the_band (void)
         }
       else
         g_assert_true (ws_findings_bands_judge (c->id, measure, &severity));
-      g_test_message ("%s on %s: %s %g → severity %d", f->id, c->nsys ? c->nsys : c->nvprof, key,
-                      measure, f->severity);
+      g_test_message ("%s on %s: %s %g → severity %d", f->id,
+                      c->nsys     ? c->nsys
+                      : c->nvprof ? c->nvprof
+                                  : c->graphs,
+                      key, measure, f->severity);
       g_assert_cmpint (f->severity, ==, severity);
       severities |= 1u << f->severity;
     }
@@ -233,14 +252,27 @@ test_judge_edges (void)
   g_assert_false (ws_findings_bands_judge (WS_FINDINGS_BANDS_ALLOC_RATE, 100, &s));
   g_assert_true (ws_findings_bands_judge (WS_FINDINGS_BANDS_SUMMARY_LAUNCH, 1e9, &s));
   g_assert_cmpint (s, ==, WS_SEVERITY_MEDIUM);
+  g_assert_true (ws_findings_bands_judge (WS_FINDINGS_BANDS_RECAPTURE, 30, &s));
+  g_assert_cmpint (s, ==, WS_SEVERITY_SEVERE);
+  g_assert_true (ws_findings_bands_judge (WS_FINDINGS_BANDS_RECAPTURE, 0.1, &s));
+  g_assert_cmpint (s, ==, WS_SEVERITY_MINOR);
+  g_assert_false (ws_findings_bands_judge (WS_FINDINGS_BANDS_REPLAY_GAPS, 9.99, &s));
+  g_assert_true (ws_findings_bands_judge (WS_FINDINGS_BANDS_REPLAY_GAPS, 25, &s));
+  g_assert_cmpint (s, ==, WS_SEVERITY_MEDIUM);
 }
 
 int
 main (int argc, char *argv[])
 {
+  int status;
+
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/findings-bands/rule-prints-the-table", test_rule_prints_the_table);
   g_test_add_func ("/findings-bands/severity-follows-the-band", test_severity_follows_the_band);
   g_test_add_func ("/findings-bands/judge-edges", test_judge_edges);
-  return g_test_run ();
+  status = g_test_run ();
+  if (graphs_dir != NULL)
+    ws_test_rmtree (graphs_dir);
+  g_free (graphs_dir);
+  return status;
 }

@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <gio/gio.h>
+#include <json-glib/json-glib.h>
 #include <string.h>
 
 #include "ws-csv.h"
@@ -531,6 +532,132 @@ test_times_and_header (void)
   g_assert_nonnull (strstr (error->message, "small.json: not a Kineto trace"));
 }
 
+/* The replays a graph launch made, by its correlation id, from the trace's
+ * JSON (json-glib): the first kernel's start, the last one's end, the
+ * kernels. */
+typedef struct
+{
+  gint64 start, end;
+  guint kernels;
+} JsonReplay;
+
+/* µs in the JSON as ns.  json-glib reads a number as a double, whose last
+ * bit at 5.3 × 10^12 µs is about 1 ns: the reader, reading the digits,
+ * may differ from it by that much. */
+static gint64
+json_ns (JsonObject *e, const char *member)
+{
+  return (gint64) (json_object_get_double_member (e, member) * 1000.0 + 0.5);
+}
+
+static GHashTable *
+json_replays (const char *path)
+{
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GFile) file = g_file_new_for_path (path);
+  g_autoptr (GInputStream) raw = G_INPUT_STREAM (g_file_read (file, NULL, &error));
+  g_autoptr (GConverter) gunzip =
+    G_CONVERTER (g_zlib_decompressor_new (G_ZLIB_COMPRESSOR_FORMAT_GZIP));
+  g_autoptr (GInputStream) json = g_converter_input_stream_new (raw, gunzip);
+  GHashTable *replays = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+  JsonArray *events;
+
+  g_assert_no_error (error);
+  json_parser_load_from_stream (parser, json, NULL, &error);
+  g_assert_no_error (error);
+  events = json_object_get_array_member (json_node_get_object (json_parser_get_root (parser)),
+                                         "traceEvents");
+  /* The graph launches: cudaGraphLaunch (cuda_runtime) in these traces. */
+  for (guint i = 0; i < json_array_get_length (events); i++)
+    {
+      JsonObject *e = json_array_get_object_element (events, i);
+      const char *cat = json_object_get_string_member_with_default (e, "cat", "");
+
+      if ((g_str_equal (cat, "cuda_runtime") || g_str_equal (cat, "cuda_driver")) &&
+          g_str_equal (json_object_get_string_member (e, "name"), "cudaGraphLaunch"))
+        {
+          JsonReplay *r = g_new (JsonReplay, 1);
+
+          *r = (JsonReplay){ G_MAXINT64, G_MININT64, 0 };
+          g_hash_table_insert (replays,
+                               GINT_TO_POINTER (json_object_get_int_member (
+                                 json_object_get_object_member (e, "args"), "correlation")),
+                               r);
+        }
+    }
+  for (guint i = 0; i < json_array_get_length (events); i++)
+    {
+      JsonObject *e = json_array_get_object_element (events, i);
+      JsonReplay *r;
+
+      if (g_strcmp0 (json_object_get_string_member_with_default (e, "cat", ""), "kernel") != 0)
+        continue;
+      r =
+        g_hash_table_lookup (replays, GINT_TO_POINTER (json_object_get_int_member (
+                                        json_object_get_object_member (e, "args"), "correlation")));
+      if (r == NULL)
+        continue;
+      r->start = MIN (r->start, json_ns (e, "ts"));
+      r->end = MAX (r->end, json_ns (e, "ts") + json_ns (e, "dur"));
+      r->kernels++;
+    }
+  return replays;
+}
+
+/* A trace of torch.cuda.graph replayed each step: the kernels of one
+ * cudaGraphLaunch (its correlation id) are one replay of a graph Kineto
+ * does not name; the eager trace has none. */
+static void
+test_graph_replays (void)
+{
+  g_autofree char *graph_path =
+    ws_test_data ("kineto", "captures", "graphs", "decode_graph.json.gz", NULL);
+  g_autofree char *eager_path =
+    ws_test_data ("kineto", "captures", "graphs", "decode_eager.json.gz", NULL);
+  g_autoptr (GHashTable) truth = json_replays (graph_path);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (WsRun) run = ws_kineto_reader_load (graph_path, NULL, NULL, NULL, &error);
+  g_autoptr (WsRun) eager = NULL;
+  guint in_graphs = 0;
+
+  g_assert_no_error (error);
+  g_assert_cmpuint (g_hash_table_size (truth), ==, 40);
+  g_assert_cmpuint (run->replays.n, ==, 40);
+  for (gsize i = 0; i < run->replays.n; i++)
+    {
+      const JsonReplay *r =
+        g_hash_table_lookup (truth, GUINT_TO_POINTER (run->replays.correlation[i]));
+
+      g_assert_nonnull (r);
+      g_assert_cmpuint (r->kernels, ==, 91);
+      g_assert_cmpuint (run->replays.nodes[i], ==, 91);
+      g_assert_cmpint (ABS (run->replays.start[i] - r->start), <=, 1);
+      g_assert_cmpint (ABS (run->replays.end[i] - r->end), <=, 1);
+      g_assert_cmpuint (run->replays.graph[i], ==, 0);
+      if (i > 0)
+        g_assert_cmpint (run->replays.start[i - 1], <=, run->replays.start[i]);
+    }
+  /* Every kernel of a launch names its replay; the others none. */
+  g_assert_nonnull (run->kernels.replay);
+  for (gsize k = 0; k < run->kernels.n; k++)
+    if (run->kernels.replay[k] != WS_REPLAY_NONE)
+      {
+        in_graphs++;
+        g_assert_cmpuint (run->replays.correlation[run->kernels.replay[k]], ==,
+                          run->kernels.correlation[k]);
+      }
+    else
+      g_assert_null (g_hash_table_lookup (truth, GUINT_TO_POINTER (run->kernels.correlation[k])));
+  g_assert_cmpuint (in_graphs, ==, 40 * 91);
+
+  eager = ws_kineto_reader_load (eager_path, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (eager->replays.n, ==, 0);
+  g_assert_null (eager->kernels.replay);
+  g_assert_null (eager->memops.replay);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -542,5 +669,6 @@ main (int argc, char **argv)
   g_test_add_func ("/kineto/cli/captures-match-python", test_captures_match_python);
   g_test_add_func ("/kineto/bad-traces-refused", test_bad_traces_refused);
   g_test_add_func ("/kineto/times-and-header", test_times_and_header);
+  g_test_add_func ("/kineto/graphs/replays-of-graph-launches", test_graph_replays);
   return g_test_run ();
 }
