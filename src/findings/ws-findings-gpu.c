@@ -752,9 +752,10 @@ ws_findings_check_idle (WsFindingsCtx *ctx, GPtrArray *findings)
                                          "activity (%s of %s); the longest gap, %s, falls in %s."),
                                       device, share_str, idle_str, span_str, gap_str, place);
   finding->rule = g_strdup_printf (
-    _ ("Share of a GPU's span, from its first to its last kernel or memory operation, "
-       "with neither running: %.0f%% and more severe, %.0f–%.0f%% medium, %.0f–%.0f%% minor; "
-       "below %.0f%% not raised."),
+    _ (
+      "Share of a GPU's span, from its first to its last kernel, memory operation or graph replay, "
+      "with neither running: %.0f%% and more severe, %.0f–%.0f%% medium, %.0f–%.0f%% minor; "
+      "below %.0f%% not raised."),
     bands->severe.bound, bands->medium.bound, bands->severe.bound, bands->minor.bound,
     bands->medium.bound, bands->minor.bound);
   finding->fix = g_strdup (_ ("Keep the GPU fed: queue work ahead of the host with asynchronous "

@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <string.h>
 
 #include "ws-findings-bands.h"
 #include "ws-findings-private.h"
@@ -103,8 +104,18 @@ place_host (WsFindingsCtx *ctx, const WsBusy *busy, const Pair *pair, gssize lau
   middle = from + (to - from) / 2;
   ws_nvtx_collector_add (nvtx, thread, middle, pair->idle);
   call = call_open_at (run, thread, middle);
-  ws_findings_count_name (gaps->host_calls, call >= 0 ? ws_run_index_api_name (ctx->index, call)
-                                                      : _ ("no CUDA call"));
+  if (call >= 0)
+    {
+      /* As a person writes the call: without its version suffix. */
+      g_autofree char *name = g_strdup (ws_run_index_api_name (ctx->index, call));
+      char *v = g_strrstr (name, "_v");
+
+      if (v != NULL && v[2] != '\0' && strspn (v + 2, "0123456789") == strlen (v + 2))
+        *v = '\0';
+      ws_findings_count_name (gaps->host_calls, name);
+    }
+  else
+    ws_findings_count_name (gaps->host_calls, _ ("no CUDA call"));
 }
 
 /* The pairs of consecutive replays on each stream, less than
@@ -202,11 +213,11 @@ describe_gaps (const Gaps *gaps, double share, const char *place, const char *ca
     ws_format_duration ((double) ws_findings_median (gaps->replay_list));
 
   finding->title = g_strdup (_ ("Host gaps between CUDA graph replays"));
-  /* TRANSLATORS: "Between 38 pairs of consecutive CUDA graph replays (a replay takes 381 µs) the GPU idles a median 70.2 µs, 2.63 ms of 18.2 ms from one replay's start to the next's (14.4%), inside “decode 2”; the host was then in: 32 no CUDA call, 6 cudaGraphLaunch." */
+  /* TRANSLATORS: "Between 38 pairs of consecutive CUDA graph replays (a replay takes 381 µs) the GPU idles a median 70.2 µs, 2.63 ms of 18.2 ms from one replay's start to the next's (14.4%), inside “decode 2”; at the middle of each pair's longest idle, the host was in (pairs): 32 no CUDA call, 6 cudaGraphLaunch." */
   finding->summary = g_strdup_printf (
     _ ("Between %s pairs of consecutive CUDA graph replays (a replay takes %s) the GPU idles a "
-       "median %s, %s of %s from one replay's start to the next's (%s), inside %s; the host "
-       "was then in: %s."),
+       "median %s, %s of %s from one replay's start to the next's (%s), inside %s; at the "
+       "middle of each pair's longest idle, the host was in (pairs): %s."),
     pairs_str, replay_str, idle_str, total_str, period_str, share_str, place, calls);
   finding->rule = g_strdup_printf (
     _ ("Consecutive replays on one stream, less than 1 s apart: the GPU idle (no kernel, memory "
