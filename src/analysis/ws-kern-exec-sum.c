@@ -2,12 +2,10 @@
 #define G_LOG_DOMAIN "ws-kern-exec-sum"
 #include "config.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "ws-kern-exec-sum.h"
-#include "ws-launch-index.h"
-
-#define NO_GROUP G_MAXUINT32
 
 /* What the report groups by: the launching thread's process and thread,
  * the kernel's device, the call's name and the kernel's. */
@@ -35,16 +33,37 @@ exec_key_equal (gconstpointer a, gconstpointer b)
   return memcmp (a, b, sizeof (ExecKey)) == 0;
 }
 
+/* An API call as the report's join finds it: by its process (its
+ * globalTid with the thread's bits cleared, which the SQL compares with
+ * the kernel's globalPid) and its correlation id. */
+typedef struct
+{
+  gint64 process;
+  guint32 correlation;
+  guint32 call;
+} CallKey;
+
+/* One row of the join: a kernel and a call of its process with its
+ * correlation id.  Usually one call a kernel; exports of nsys 2022 hold
+ * cudaLaunchKernel and cudaLaunchKernel_v7000 with one id, and the join
+ * counts the kernel under both, as nsys does. */
+typedef struct
+{
+  guint32 kernel;
+  guint32 call;
+  guint32 group;
+} Launch;
+
 typedef struct
 {
   const WsRun *run;
-  WsLaunchIndex *launches;
+  CallKey *calls;          /* sorted by process, then correlation id */
   GHashTable *api_of_name; /* API name id + 1 → index into @api_names + 1 */
   GHashTable *api_by_text; /* char *: a name as the report prints it → index + 1 */
   GPtrArray *api_names;    /* char *, as the report prints them */
   GHashTable *groups;      /* ExecKey → group + 1 */
   GArray *keys;            /* ExecKey, per group */
-  guint32 *group;          /* per kernel: its group, or NO_GROUP when its launch is unknown */
+  GArray *launches;        /* Launch */
   gsize *offset;           /* per group + 1: where its launches start in the buffers */
   gsize *queue_offset;     /* the same for its queue times, which fewer launches have */
 } ExecSum;
@@ -111,6 +130,74 @@ group_for (ExecSum *es, const ExecKey *key)
   return GPOINTER_TO_UINT (found) - 1;
 }
 
+static int
+compare_calls (const void *a, const void *b)
+{
+  const CallKey *x = a, *y = b;
+
+  if (x->process != y->process)
+    return x->process < y->process ? -1 : 1;
+  if (x->correlation != y->correlation)
+    return x->correlation < y->correlation ? -1 : 1;
+  return x->call < y->call ? -1 : x->call > y->call;
+}
+
+/* The calls' join keys, sorted; NULL when the run has no call's thread or
+ * correlation id (a lean load). */
+static CallKey *
+sort_calls (const WsRun *run)
+{
+  const WsApiCalls *api = &run->api;
+  CallKey *calls;
+
+  if (api->n == 0 || api->thread == NULL || api->correlation == NULL)
+    return NULL;
+  calls = g_new (CallKey, api->n);
+  for (gsize a = 0; a < api->n; a++)
+    {
+      calls[a].process = ws_run_thread (run, api->thread[a])->global_tid & ~(gint64) 0xFFFFFF;
+      calls[a].correlation = api->correlation[a];
+      calls[a].call = (guint32) a;
+    }
+  qsort (calls, api->n, sizeof (CallKey), compare_calls);
+  return calls;
+}
+
+/* The first of the sorted calls whose key is not below (@process,
+ * @correlation). */
+static gsize
+first_call (const ExecSum *es, gint64 process, guint32 correlation)
+{
+  gsize lo = 0, hi = es->run->api.n;
+
+  while (lo < hi)
+    {
+      gsize mid = lo + (hi - lo) / 2;
+      const CallKey *c = &es->calls[mid];
+
+      if (c->process < process || (c->process == process && c->correlation < correlation))
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
+static guint32
+launch_group (ExecSum *es, gsize k, guint32 call, WsNameForm form)
+{
+  const WsRun *run = es->run;
+  const WsThread *thread = ws_run_thread (run, run->api.thread[call]);
+  ExecKey key = { 0 };
+
+  key.pid = thread->pid;
+  key.tid = thread->tid;
+  key.device = ws_run_kernel_stream (run, k)->device_id;
+  key.api = api_for (es, run->api.name != NULL ? run->api.name[call] : WS_STRING_NONE);
+  key.kernel = ws_run_kernel_name_id (run, k, form);
+  return group_for (es, &key);
+}
+
 /* A group's launches, and those of them with a queue time. */
 typedef struct
 {
@@ -118,41 +205,41 @@ typedef struct
   gsize queued;
 } Counts;
 
-/* Each kernel's group, and how many launches (@offset) and queue times
- * (@queue_offset) each group has, at the index after its own. */
+/* The join (@launches, each with its group), and how many launches
+ * (@offset) and queue times (@queue_offset) each group has, at the index
+ * after its own.  An inner join: a kernel whose call is unknown is left
+ * out. */
 static void
-find_groups (ExecSum *es, WsNameForm form)
+join_launches (ExecSum *es, WsNameForm form)
 {
   const WsRun *run = es->run;
   GArray *counts = g_array_new (FALSE, TRUE, sizeof (Counts));
 
-  es->group = g_new (guint32, MAX (run->kernels.n, 1));
-  for (gsize k = 0; k < run->kernels.n; k++)
-    {
-      gssize call = ws_launch_index_kernel (es->launches, k);
-      const WsThread *thread;
-      const WsStream *stream;
-      ExecKey key = { 0 };
-      Counts *count;
+  gboolean joinable =
+    es->calls != NULL && run->kernels.stream != NULL && run->kernels.correlation != NULL;
 
-      /* An inner join: a kernel whose launch is unknown is left out. */
-      es->group[k] = NO_GROUP;
-      if (call < 0)
-        continue;
-      thread = ws_run_thread (run, run->api.thread[call]);
-      stream = ws_run_kernel_stream (run, k);
-      key.pid = thread->pid;
-      key.tid = thread->tid;
-      key.device = stream != NULL ? stream->device_id : 0;
-      key.api = api_for (es, run->api.name != NULL ? run->api.name[call] : WS_STRING_NONE);
-      key.kernel = ws_run_kernel_name_id (run, k, form);
-      es->group[k] = group_for (es, &key);
-      if (es->group[k] >= counts->len)
-        g_array_set_size (counts, es->group[k] + 1);
-      count = &g_array_index (counts, Counts, es->group[k]);
-      count->launches++;
-      if (run->kernels.start[k] - run->api.end[call] >= 0)
-        count->queued++;
+  for (gsize k = 0; joinable && k < run->kernels.n; k++)
+    {
+      gint64 process = ws_run_kernel_stream (run, k)->global_pid;
+      guint32 correlation = run->kernels.correlation[k];
+
+      for (gsize c = first_call (es, process, correlation);
+           c < run->api.n && es->calls[c].process == process &&
+           es->calls[c].correlation == correlation;
+           c++)
+        {
+          Launch launch = { (guint32) k, es->calls[c].call, 0 };
+          Counts *count;
+
+          launch.group = launch_group (es, k, launch.call, form);
+          g_array_append_val (es->launches, launch);
+          if (launch.group >= counts->len)
+            g_array_set_size (counts, launch.group + 1);
+          count = &g_array_index (counts, Counts, launch.group);
+          count->launches++;
+          if (run->kernels.start[k] - run->api.end[launch.call] >= 0)
+            count->queued++;
+        }
     }
 
   es->offset = g_new0 (gsize, es->keys->len + 1);
@@ -216,15 +303,12 @@ summarise (ExecSum *es)
   GArray *rows = g_array_sized_new (FALSE, TRUE, sizeof (WsKernExecRow), n_groups);
 
   g_array_set_clear_func (rows, exec_row_clear);
-  for (gsize k = 0; k < run->kernels.n; k++)
+  for (guint i = 0; i < es->launches->len; i++)
     {
-      guint32 g = es->group[k];
-      gsize call, at;
+      const Launch *launch = &g_array_index (es->launches, Launch, i);
+      gsize k = launch->kernel, call = launch->call, g = launch->group;
+      gsize at = fill[g]++;
 
-      if (g == NO_GROUP)
-        continue;
-      call = (gsize) ws_launch_index_kernel (es->launches, k);
-      at = fill[g]++;
       total[at] = MAX (run->api.end[call], run->kernels.end[k]) - run->api.start[call];
       api[at] = run->api.end[call] - run->api.start[call];
       kernel[at] = run->kernels.end[k] - run->kernels.start[k];
@@ -259,7 +343,8 @@ summarise (ExecSum *es)
  * @form: the kernel names to group by
  *
  * `nsys stats --report cuda_kern_exec_sum`: each kernel joined to the CUDA
- * API call of its process with its correlation id (ws-launch-index.h),
+ * API calls of its process with its correlation id, as the report's SQL
+ * joins them,
  * grouped by the call's process and thread, the kernel's device, the
  * call's name (ws_kern_exec_api_name()) and the kernel's name in @form.
  * Kernels whose call is unknown are left out, as the report's inner join
@@ -278,17 +363,19 @@ ws_kern_exec_sum (const WsRun *run, WsNameForm form)
   g_return_val_if_fail (run != NULL, NULL);
 
   es.run = run;
-  es.launches = ws_launch_index_new (run);
+  es.calls = sort_calls (run);
+  es.launches = g_array_new (FALSE, FALSE, sizeof (Launch));
   es.api_of_name = g_hash_table_new (g_direct_hash, g_direct_equal);
   es.api_by_text = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   es.api_names = g_ptr_array_new_with_free_func (g_free);
   es.groups = g_hash_table_new_full (exec_key_hash, exec_key_equal, g_free, NULL);
   es.keys = g_array_new (FALSE, FALSE, sizeof (ExecKey));
 
-  find_groups (&es, form);
+  join_launches (&es, form);
   rows = summarise (&es);
 
-  g_free (es.group);
+  g_free (es.calls);
+  g_array_unref (es.launches);
   g_free (es.offset);
   g_free (es.queue_offset);
   g_array_unref (es.keys);
@@ -296,6 +383,5 @@ ws_kern_exec_sum (const WsRun *run, WsNameForm form)
   g_ptr_array_unref (es.api_names);
   g_hash_table_unref (es.api_by_text);
   g_hash_table_unref (es.api_of_name);
-  ws_launch_index_unref (es.launches);
   return rows;
 }
