@@ -296,8 +296,9 @@ parse_reports (const char *report_str, WsNameForm name_form, GArray *reports, Ws
         return FALSE;
       g_array_append_val (reports, report);
       *flags |= flags_for (report.kind);
+      /* Display names are made from the demangled ones. */
       if (names_kernels (report.kind))
-        forms |= 1u << report.form;
+        forms |= 1u << (report.form == WS_NAME_DISPLAY ? WS_NAME_DEMANGLED : report.form);
       api_names = api_names || report.kind == WS_SUMMARY_API_SUM || report.kind == REPORT_KERN_EXEC;
       /* Launch shapes, devices and the calls' threads: a lean load reads
        * none of them. */
