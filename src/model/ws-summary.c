@@ -121,14 +121,19 @@ ws_summary_unref (WsSummary *self)
   g_free (self);
 }
 
+/* By total, largest first, then by name; an NVTX range of one name in
+ * both styles by style, so that the order never depends on the export's
+ * row order. */
 static int
 compare_rows (gconstpointer a, gconstpointer b)
 {
   const WsSummaryRow *x = a, *y = b;
+  int c;
 
   if (x->total != y->total)
     return x->total > y->total ? -1 : 1;
-  return g_strcmp0 (x->name, y->name);
+  c = g_strcmp0 (x->name, y->name);
+  return c != 0 ? c : g_strcmp0 (x->style, y->style);
 }
 
 typedef struct

@@ -281,14 +281,27 @@ add_each_value (Matrix *m, const char *file)
 {
   const char *one[] = { file, NULL };
   const char *two[] = { file, file, NULL };
+  /* Every report, each argument a kernel report takes (:nvtx-name is
+   * refused with status 2), and all reports at once. */
   static const char *const reports[] = { "cuda_gpu_kern_sum",
                                          "nvtx_sum",
                                          "cuda_api_sum",
                                          "cuda_gpu_mem_time_sum",
                                          "cuda_gpu_mem_size_sum",
                                          "osrt_sum",
+                                         "nvtx_gpu_proj_sum",
+                                         "nvtx_kern_sum",
+                                         "cuda_gpu_kern_gb_sum",
+                                         "cuda_kern_exec_sum",
+                                         "cuda_gpu_kern_sum:base",
+                                         "cuda_gpu_kern_gb_sum:mangled",
+                                         "cuda_kern_exec_sum:base",
+                                         "nvtx_kern_sum:mangled",
+                                         "cuda_gpu_kern_sum:nvtx-name",
                                          "cuda_gpu_kern_sum,nvtx_sum,cuda_api_sum,"
-                                         "cuda_gpu_mem_time_sum,cuda_gpu_mem_size_sum,osrt_sum" };
+                                         "cuda_gpu_mem_time_sum,cuda_gpu_mem_size_sum,osrt_sum,"
+                                         "nvtx_gpu_proj_sum,nvtx_kern_sum,cuda_gpu_kern_gb_sum,"
+                                         "cuda_kern_exec_sum,cuda_gpu_kern_sum:base" };
   static const char *const forms[] = { "demangled", "short", "mangled" };
   static const char *const bys[] = { "demangled", "short", "normalized" };
   static const char *const sorts[] = { "duration", "id",   "sm", "memory", "dram",
@@ -414,7 +427,8 @@ add_products (Matrix *m, const char *file)
   const char *two[] = { file, file, NULL };
   static const char *const reports[] = { "cuda_gpu_kern_sum",     "nvtx_sum",
                                          "cuda_api_sum",          "cuda_gpu_mem_time_sum",
-                                         "cuda_gpu_mem_size_sum", "osrt_sum" };
+                                         "cuda_gpu_mem_size_sum", "osrt_sum",
+                                         "cuda_gpu_kern_gb_sum",  "cuda_kern_exec_sum" };
   static const char *const formats[] = { "csv", "table", "md" };
   static const char *const forms[] = { "demangled", "short", "mangled" };
   static const char *const bys[] = { "demangled", "short", "normalized" };
