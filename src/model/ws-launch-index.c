@@ -13,6 +13,7 @@ struct _WsLaunchIndex
   WsRun *run;
   guint32 *kernel_call; /* per kernel: the API call that launched it, or NO_LAUNCH */
   guint32 *memop_call;  /* per memory operation: the same */
+  guint32 *replay_call; /* per CUDA graph replay: its cudaGraphLaunch */
   gsize n_kernels_found;
 };
 
@@ -155,7 +156,8 @@ find_launches (const WsRun *run, const SortedCalls *sorted, const guint32 *strea
 /**
  * ws_launch_index_new:
  *
- * Matches every kernel and memory operation of @run to its launch call.
+ * Matches every kernel, memory operation and graph replay of @run to its
+ * launch call.
  * O(n) for the calls, O(log n) at worst per operation; safe on a worker
  * thread.
  *
@@ -191,6 +193,12 @@ ws_launch_index_new (const WsRun *run)
       find_launches (run, &sorted, run->memops.stream, run->memops.correlation, run->memops.n,
                      self->memop_call);
     }
+  if (run->replays.n > 0)
+    {
+      self->replay_call = g_new (guint32, run->replays.n);
+      find_launches (run, &sorted, run->replays.stream, run->replays.correlation, run->replays.n,
+                     self->replay_call);
+    }
   g_free (sorted.keys);
   g_free (sorted.calls);
   return self;
@@ -217,6 +225,7 @@ ws_launch_index_unref (WsLaunchIndex *self)
     return;
   g_free (self->kernel_call);
   g_free (self->memop_call);
+  g_free (self->replay_call);
   ws_run_unref (self->run);
   g_free (self);
 }
@@ -254,6 +263,17 @@ ws_launch_index_memop (const WsLaunchIndex *self, gsize memop)
   if (self->memop_call == NULL || self->memop_call[memop] == NO_LAUNCH)
     return -1;
   return self->memop_call[memop];
+}
+
+/* The cudaGraphLaunch (index into run->api) of graph replay @replay, or -1. */
+gssize
+ws_launch_index_replay (const WsLaunchIndex *self, gsize replay)
+{
+  g_return_val_if_fail (self != NULL && replay < self->run->replays.n, -1);
+
+  if (self->replay_call == NULL || self->replay_call[replay] == NO_LAUNCH)
+    return -1;
+  return self->replay_call[replay];
 }
 
 /* How many kernels were matched to their launch call. */
