@@ -42,10 +42,16 @@ ws_timeline_colors_init (WsTimelineColors *c, const WsPalette *palette)
                                        0x1c71d8, 0xc01c28, 0x218787, 0x865e3c };
   static const guint32 sample_light[] = { 0xffbe6f, 0xffa348, 0xf9c06b, 0xf0a050 };
   static const guint32 sample_dark[] = { 0xc64600, 0xe66100, 0xb05a10, 0xd07020 };
+  /* Graph replays in teal: GPU work, and none of the kernels' blues or
+   * the copies' colours. */
+  static const guint32 replay_light[] = { 0x138a8a, 0x1f9e9e, 0x0e7272, 0x2aa8a0 };
+  static const guint32 replay_dark[] = { 0x33c7c7, 0x52d3cf, 0x26aeae, 0x6adcd6 };
   gboolean dark = palette->dark;
 
   for (guint i = 0; i < G_N_ELEMENTS (c->sample); i++)
     c->sample[i] = 0xff000000u | (dark ? sample_dark[i] : sample_light[i]);
+  for (guint i = 0; i < G_N_ELEMENTS (c->replay); i++)
+    c->replay[i] = 0xff000000u | (dark ? replay_dark[i] : replay_light[i]);
   for (guint i = 0; i < G_N_ELEMENTS (c->kernel); i++)
     c->kernel[i] = 0xff000000u | (dark ? kernel_dark[i] : kernel_light[i]);
   for (guint i = 0; i < G_N_ELEMENTS (c->nvtx); i++)
@@ -111,6 +117,8 @@ ws_timeline_colors_event (const WsTimelineColors *c, const WsTrack *track, gsize
         return c->osrt[MIN (style, WS_OSRT_IO)];
       case WS_EVENT_SAMPLE:
         return c->sample[style % G_N_ELEMENTS (c->sample)];
+      case WS_EVENT_REPLAY:
+        return c->replay[style % G_N_ELEMENTS (c->replay)];
       case WS_EVENT_NVTX:
       case WS_EVENT_MARK:
       default:

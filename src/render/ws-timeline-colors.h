@@ -16,6 +16,7 @@ typedef struct
   guint32 nvtx[8];
   guint32 osrt[WS_OSRT_IO + 1];
   guint32 sample[4];
+  guint32 replay[4]; /* CUDA graph replays, by graph */
   guint32 mark;
   guint32 background;
   guint32 dark_text, light_text;

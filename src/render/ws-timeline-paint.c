@@ -9,6 +9,7 @@
 #include "ws-hash.h"
 #include "ws-limits.h"
 #include "ws-kernel-name.h"
+#include "ws-launch-index.h"
 #include "ws-text.h"
 #include "ws-timeline-colors.h"
 #include "ws-timeline-chart.h"
@@ -50,7 +51,7 @@ struct _WsTimelinePaint
   WsPaintFrame frame;
   double view_start; /* the frame's, before a lane's shift */
   WsTimelineColors colors;
-  gboolean focus; /* a search or an NVTX focus dims what does not match */
+  gboolean focus; /* a search or a focus dims what does not match */
 
   Bucket buckets[N_BUCKETS];
   guint32 used[N_BUCKETS];
@@ -157,6 +158,9 @@ label_key (const WsRun *run, WsEventRef event, WsNameForm form)
     return ((guint64) kind << 32) | run->memops.kind[ws_event_ref_index (event)];
   if (kind == WS_EVENT_KERNEL)
     return ((guint64) kind << 32) | ((guint64) form << 40) | ws_event_name_id (run, event, form);
+  /* A replay is named after its graph. */
+  if (kind == WS_EVENT_REPLAY)
+    return ((guint64) kind << 32) | run->replays.graph[ws_event_ref_index (event)];
   return ((guint64) kind << 32) | ws_event_name_id (run, event, form);
 }
 
@@ -203,8 +207,58 @@ name_matches (const WsPaintFrame *f, guint32 id)
   return id != WS_STRING_NONE && id / 8 < f->search_len && (f->search[id / 8] >> (id % 8)) & 1;
 }
 
-/* Whether @event is among what a search, an NVTX focus or a highlight
- * (a finding's events) points at. */
+/* Whether the graph replay that a kernel or memory operation ran in is
+ * @replay. */
+static gboolean
+in_replay (const WsRun *run, WsEventRef event, gsize replay)
+{
+  gsize i = ws_event_ref_index (event);
+
+  switch (ws_event_ref_kind (event))
+    {
+      case WS_EVENT_KERNEL:
+        return run->kernels.replay != NULL && run->kernels.replay[i] == replay;
+      case WS_EVENT_MEMOP:
+        return run->memops.replay != NULL && run->memops.replay[i] == replay;
+      case WS_EVENT_REPLAY:
+        return i == replay;
+      default:
+        return FALSE;
+    }
+}
+
+/* Whether graph replay @i was launched inside NVTX range @r: by a call of
+ * the range's thread while it was open. */
+static gboolean
+replay_in_range (const WsPaintFrame *f, const WsRun *run, gsize i, gsize r)
+{
+  gssize a = f->nvtx_kernels != NULL
+               ? ws_launch_index_replay (ws_nvtx_kernels_get_launches (f->nvtx_kernels), i)
+               : -1;
+
+  return a >= 0 && run->api.thread[a] == run->nvtx.thread[r] &&
+         run->api.start[a] >= run->nvtx.start[r] && run->api.start[a] <= run->nvtx.end[r];
+}
+
+static gboolean
+search_matches (const WsPaintFrame *f, const WsRun *run, WsEventRef event)
+{
+  gsize i = ws_event_ref_index (event);
+
+  switch (ws_event_ref_kind (event))
+    {
+      case WS_EVENT_KERNEL:
+        return name_matches (f, run->kernels.demangled[i]) ||
+               name_matches (f, run->kernels.short_name[i]);
+      case WS_EVENT_REPLAY:
+        return f->search_replays != NULL && (f->search_replays[i / 8] >> (i % 8)) & 1;
+      default:
+        return name_matches (f, ws_event_name_id (run, event, WS_NAME_DEMANGLED));
+    }
+}
+
+/* Whether @event is among what a search, an NVTX focus, a replay's focus
+ * or a highlight (a finding's events) points at. */
 static gboolean
 in_focus (WsTimelinePaint *self, WsEventRef event)
 {
@@ -215,17 +269,10 @@ in_focus (WsTimelinePaint *self, WsEventRef event)
 
   if (f->highlight != NULL && g_hash_table_contains (f->highlight, GUINT_TO_POINTER (event + 1)))
     return TRUE;
-  if (f->search != NULL)
-    {
-      if (kind == WS_EVENT_KERNEL)
-        {
-          if (name_matches (f, run->kernels.demangled[i]) ||
-              name_matches (f, run->kernels.short_name[i]))
-            return TRUE;
-        }
-      else if (name_matches (f, ws_event_name_id (run, event, WS_NAME_DEMANGLED)))
-        return TRUE;
-    }
+  if (f->search != NULL && search_matches (f, run, event))
+    return TRUE;
+  if (f->replay_focus < run->replays.n && in_replay (run, event, f->replay_focus))
+    return TRUE;
   if (f->nvtx_focus < run->nvtx.n)
     {
       gsize r = f->nvtx_focus;
@@ -234,6 +281,8 @@ in_focus (WsTimelinePaint *self, WsEventRef event)
         {
           case WS_EVENT_KERNEL:
             return f->nvtx_kernels != NULL && ws_nvtx_kernels_contains (f->nvtx_kernels, r, i);
+          case WS_EVENT_REPLAY:
+            return replay_in_range (f, run, i, r);
           case WS_EVENT_NVTX:
             return i == r;
           case WS_EVENT_API:
@@ -385,8 +434,8 @@ ws_timeline_paint_begin (WsTimelinePaint *self, const WsPaintFrame *frame)
 {
   self->frame = *frame;
   self->view_start = frame->view_start;
-  self->focus =
-    frame->search != NULL || frame->nvtx_focus < self->run->nvtx.n || frame->highlight != NULL;
+  self->focus = frame->search != NULL || frame->nvtx_focus < self->run->nvtx.n ||
+                frame->replay_focus < self->run->replays.n || frame->highlight != NULL;
   update_font (self, frame->palette);
   ws_timeline_colors_init (&self->colors, frame->palette);
 }
