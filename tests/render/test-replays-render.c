@@ -5,7 +5,9 @@
 
 #include "ws-event-search.h"
 #include "ws-format.h"
+#include "ws-nsys-overview.h"
 #include "ws-nvtx-kernels.h"
+#include "ws-overview-chart.h"
 #include "ws-test-load.h"
 #include "ws-test-util.h"
 #include "ws-timeline-chart.h"
@@ -373,6 +375,40 @@ test_focus_and_search (void)
   fixture_close (&f);
 }
 
+/* The first frame's line counts the replays of a graph-level trace beside
+ * its kernels: they are GPU work that no kernel row holds. */
+static void
+test_first_frame_line (void)
+{
+  g_autofree char *path =
+    g_build_filename (unpacked, "graph", "decode_graph", "nsys", "decode_graph.sqlite", NULL);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (WsOverview) overview = ws_nsys_overview_read (path, NULL, NULL, &error);
+  gint64 first = sql_int (
+    path, "SELECT min(t) FROM (SELECT min(start) AS t FROM CUPTI_ACTIVITY_KIND_KERNEL UNION ALL "
+          "SELECT min(start) FROM CUPTI_ACTIVITY_KIND_GRAPH_TRACE UNION ALL SELECT min(start) FROM "
+          "CUPTI_ACTIVITY_KIND_MEMCPY UNION ALL SELECT min(start) FROM CUPTI_ACTIVITY_KIND_MEMSET "
+          "UNION ALL SELECT min(start) FROM CUPTI_ACTIVITY_KIND_RUNTIME UNION ALL SELECT "
+          "min(start) FROM NVTX_EVENTS UNION ALL SELECT min(start) FROM OSRT_API)");
+  gint64 last = sql_int (
+    path, "SELECT max(t) FROM (SELECT max(end) AS t FROM CUPTI_ACTIVITY_KIND_KERNEL UNION ALL "
+          "SELECT max(end) FROM CUPTI_ACTIVITY_KIND_GRAPH_TRACE UNION ALL SELECT max(end) FROM "
+          "CUPTI_ACTIVITY_KIND_MEMCPY UNION ALL SELECT max(end) FROM CUPTI_ACTIVITY_KIND_MEMSET "
+          "UNION ALL SELECT max(end) FROM CUPTI_ACTIVITY_KIND_RUNTIME UNION ALL SELECT "
+          "max(coalesce(end, start)) FROM NVTX_EVENTS UNION ALL SELECT max(end) FROM OSRT_API)");
+  g_autofree char *span = ws_format_duration ((double) (last - first));
+  g_autofree char *expected = g_strdup_printf (
+    "%" G_GINT64_FORMAT " kernels and %" G_GINT64_FORMAT " CUDA graph replays over %s",
+    ws_test_sqlite_count (path, "CUPTI_ACTIVITY_KIND_KERNEL"),
+    ws_test_sqlite_count (path, "CUPTI_ACTIVITY_KIND_GRAPH_TRACE"), span);
+  g_autofree char *line = NULL;
+
+  g_assert_no_error (error);
+  line = ws_overview_describe (overview);
+  g_assert_cmpstr (line, ==, expected);
+  g_assert_cmpstr (line, ==, "593 kernels and 40 CUDA graph replays over 5.26 s");
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -386,6 +422,8 @@ main (int argc, char *argv[])
                    test_node_band_over_kernels);
   g_test_add_func ("/timeline-render/graph-replays/selection-and-search-highlight",
                    test_focus_and_search);
+  g_test_add_func ("/timeline-render/graph-replays/first-frame-line-counts-replays",
+                   test_first_frame_line);
   status = g_test_run ();
   ws_test_rmtree (unpacked);
   g_free (unpacked);
