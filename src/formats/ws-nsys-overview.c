@@ -24,6 +24,9 @@
 /* Runs of rows between a table's two edges, read to check its order. */
 #define ORDER_RUNS 32
 #define ORDER_RUN_ROWS 16
+/* A table of at most this many rows is read whole for its span: apart,
+ * the runs above never overlap. */
+#define SPAN_WHOLE_ROWS 2048
 #define TOP_KERNELS 24
 
 typedef struct
@@ -169,7 +172,7 @@ widen_span (Reader *reader, const char *name, const Sample *sample)
   if (stmt == NULL)
     return;
   rows = hi - lo + 1;
-  if (rows <= 2 * EDGE_ROWS + ORDER_RUNS * ORDER_RUN_ROWS)
+  if (rows <= SPAN_WHOLE_ROWS)
     read = read_edge_run (stmt, lo, hi + 1, &prev, &first, &last, &ordered);
   else
     {
