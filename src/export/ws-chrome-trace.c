@@ -335,7 +335,10 @@ write_replays (Writer *w, GError **error)
   for (gsize r = 0; r < g->n; r++)
     {
       const WsStream *stream = stream_at (run, g->stream[r]);
-      g_autofree char *name = g_strdup_printf ("CUDA graph %u", g->graph[r]);
+      /* Named as the timeline names it; a graph of unknown id (a PyTorch
+       * trace's) is just "CUDA graph". */
+      g_autofree char *name =
+        g->graph[r] != 0 ? g_strdup_printf ("CUDA graph %u", g->graph[r]) : g_strdup ("CUDA graph");
 
       event_begin (w, "X", "cuda_graph", name, gpu_pid (stream), stream_tid (g->stream[r]));
       member_span (w, g->start[r], g->end[r]);
