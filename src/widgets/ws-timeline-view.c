@@ -332,6 +332,15 @@ ws_timeline_view_get_nvtx_focus (WsTimelineView *self)
   return self->state.nvtx_focus;
 }
 
+/* The graph replay whose kernels are highlighted, or G_MAXSIZE. */
+gsize
+ws_timeline_view_get_replay_focus (WsTimelineView *self)
+{
+  g_return_val_if_fail (WS_IS_TIMELINE_VIEW (self), G_MAXSIZE);
+
+  return self->state.replay_focus;
+}
+
 /**
  * ws_timeline_view_select:
  * @event: what to select, or WS_EVENT_NONE
