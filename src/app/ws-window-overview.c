@@ -71,7 +71,8 @@ overview_read (GObject *source, GAsyncResult *result, gpointer data)
     return;
   /* Not an export the overview reads: the load says what the file is.
    * Cancelled: the load that follows stops at once and says so. */
-  if (overview != NULL && overview->rows > 0 && !g_cancellable_is_cancelled (cancellable))
+  if (overview != NULL && (overview->rows > 0 || overview->replays > 0) &&
+      !g_cancellable_is_cancelled (cancellable))
     show_overview (self, overview);
   else if (error != NULL)
     g_debug ("no first frame: %s", error->message);

@@ -323,6 +323,34 @@ write_memops (Writer *w, GError **error)
   return TRUE;
 }
 
+/* CUDA graph replays ("cuda_graph"), on their stream as kernels are: a
+ * replay recorded without its kernels is that stream's work, one recorded
+ * with them encloses them, so a viewer nests the kernels under it. */
+static gboolean
+write_replays (Writer *w, GError **error)
+{
+  const WsRun *run = w->run;
+  const WsGraphReplays *g = &run->replays;
+
+  for (gsize r = 0; r < g->n; r++)
+    {
+      const WsStream *stream = stream_at (run, g->stream[r]);
+      /* Named as the timeline names it; a graph of unknown id (a PyTorch
+       * trace's) is just "CUDA graph". */
+      g_autofree char *name =
+        g->graph[r] != 0 ? g_strdup_printf ("CUDA graph %u", g->graph[r]) : g_strdup ("CUDA graph");
+
+      event_begin (w, "X", "cuda_graph", name, gpu_pid (stream), stream_tid (g->stream[r]));
+      member_span (w, g->start[r], g->end[r]);
+      args_begin (w);
+      member_int (w, "graph", g->graph[r]);
+      member_int (w, "nodes", g->nodes[r]);
+      if (!end_gpu_work (w, g->correlation[r], stream, error))
+        return FALSE;
+    }
+  return TRUE;
+}
+
 static const char *
 api_name (Writer *w, guint32 id)
 {
@@ -494,6 +522,16 @@ write_flows (Writer *w, GError **error)
                                    run->memops.correlation[m], error))
         return FALSE;
     }
+  /* A replay whose kernels are in the trace has its flows through them. */
+  for (gsize r = 0; r < run->replays.n; r++)
+    {
+      gssize api = run->replays.nodes[r] == 0 ? ws_launch_index_replay (launches, r) : -1;
+
+      if (api >= 0 && !write_flow (w, api, run->replays.start[r], run->replays.end[r],
+                                   stream_at (run, run->replays.stream[r]), run->replays.stream[r],
+                                   run->replays.correlation[r], error))
+        return FALSE;
+    }
   return TRUE;
 }
 
@@ -532,10 +570,12 @@ header (const WsRun *run)
  * @out: where the JSON goes; not closed
  *
  * Writes @run as `{"traceEvents":[…]}`: one complete ("X") event per
- * kernel, memory operation, CUDA API call, NVTX range, OS runtime call and
- * CPU sample on the timeline, with times in µs
+ * kernel, memory operation, CUDA graph replay ("CUDA graph N" on its
+ * stream), CUDA API call, NVTX range, OS runtime call and CPU sample on
+ * the timeline, with times in µs
  * from the run's origin; metadata naming processes, threads, GPUs and
- * streams; flows from each launch to its GPU work.  Events are written one
+ * streams; flows from each launch to its GPU work (to a graph replay
+ * where its kernels are not in the trace).  Events are written one
  * at a time, so memory does not grow with the run.
  *
  * Returns: %FALSE with @error set when writing failed or was cancelled
@@ -567,9 +607,9 @@ ws_chrome_trace_write (const WsRun *run, GOutputStream *out, GCancellable *cance
   opening =
     g_strdup_printf ("{\"displayTimeUnit\":\"ns\",\"otherData\":%s,\"traceEvents\":[\n", other);
   return writer_write (&w, opening, error) && write_metadata (&w, error) &&
-         write_kernels (&w, error) && write_memops (&w, error) && write_api (&w, error) &&
-         write_nvtx (&w, error) && write_cpu (&w, error) && write_flows (&w, error) &&
-         writer_write (&w, "\n]}\n", error) && writer_flush (&w, error);
+         write_kernels (&w, error) && write_memops (&w, error) && write_replays (&w, error) &&
+         write_api (&w, error) && write_nvtx (&w, error) && write_cpu (&w, error) &&
+         write_flows (&w, error) && writer_write (&w, "\n]}\n", error) && writer_flush (&w, error);
 }
 
 /**

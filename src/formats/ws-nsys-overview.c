@@ -10,22 +10,32 @@
 #include "ws-reader-error.h"
 #include "ws-sqlite.h"
 
-/* The first frame of an nsys export (docs/first-frame.md).  Up to
- * all_rows kernels are all read; beyond, about one row in share (and
- * never fewer than all_rows), in windows runs of consecutive rows spread
- * evenly over the table.  nsys
- * writes a table's rows in time order, so a run of rows holds every
- * kernel that ran between its first start and its last end: inside that
- * stretch each lane's busy share is measured, not guessed, and bins
- * between stretches are interpolated. */
+/* The first frame of an nsys export (docs/first-frame.md).  The kernel
+ * table and the graph trace table (CUDA graph replays recorded whole) are
+ * sampled: up to all_rows rows are all read; beyond, about one row in
+ * share (and never fewer than all_rows), in windows runs of consecutive
+ * rows spread evenly over the table.  Where a table's rows are in time
+ * order, a run of rows holds every event that ran between its first start
+ * and its last end: inside that stretch each lane's busy share is
+ * measured, not guessed, and bins between stretches are interpolated.
+ * Where they are not (nsys 2025.6 no longer promises an order), the runs
+ * are a sample of rows like any other, and stand for the whole table. */
 #define EDGE_ROWS 256
+/* Runs of rows between a table's two edges, read to check its order. */
+#define ORDER_RUNS 32
+#define ORDER_RUN_ROWS 16
+/* A table of at most this many rows is read whole for its span: apart,
+ * the runs above never overlap. */
+#define SPAN_WHOLE_ROWS 2048
 #define TOP_KERNELS 24
 
 typedef struct
 {
   WsOverviewLane lane;
-  double busy_ns[WS_OVERVIEW_BINS];
+  double busy_ns[WS_OVERVIEW_BINS];   /* kernels */
+  double replay_ns[WS_OVERVIEW_BINS]; /* graph replays */
   gint64 rows;
+  gint64 replay_rows;
 } LaneAcc;
 
 typedef struct
@@ -34,18 +44,40 @@ typedef struct
   double total_ns;
 } NameAcc;
 
+/* A row of a sampled table: what places it on a lane. */
+typedef struct
+{
+  gint64 start;
+  gint64 end;
+  gint64 name; /* kernels: the name's string id */
+  guint32 pid;
+  gint32 device;
+  gint32 stream;
+  guint window;
+} SampleRow;
+
+/* A table read as a sample: every row, or windows of consecutive rows. */
+typedef struct
+{
+  const char *table; /* NULL when the export has none */
+  gboolean kernels;  /* the kernel table; else the graph trace */
+  gint64 rows;
+  GArray *read; /* SampleRow, in rowid order */
+  gboolean whole;
+  gboolean ordered; /* the rows read start in time order */
+  double covered_ns[WS_OVERVIEW_BINS];
+} Sample;
+
 typedef struct
 {
   const WsOverviewSampling *sampling;
   WsSqlite *sql;
-  const char *table;
   WsOverview *overview;
   double bin_ns;
-  GHashTable *lanes;                   /* (pid, device, stream) key -> LaneAcc */
-  GHashTable *names;                   /* string id -> NameAcc */
-  double covered_ns[WS_OVERVIEW_BINS]; /* time inside the windows read */
-  gint64 first;                        /* the window being read: first start */
-  gint64 last;                         /* and last end */
+  GHashTable *lanes; /* (pid, device, stream) key -> LaneAcc */
+  GHashTable *names; /* string id -> NameAcc */
+  Sample kernels;
+  Sample replays;
 } Reader;
 
 static guint64
@@ -54,33 +86,116 @@ lane_key (guint32 pid, gint32 device, gint32 stream)
   return ((guint64) pid << 40) ^ ((guint64) (guint16) device << 24) ^ (guint32) stream;
 }
 
-/* The earliest start and latest end among a table's first and last rows:
- * rows are written in time order, so these are the table's own. */
-static void
-widen_span (Reader *reader, const char *name)
+/* The rowid bounds of @table: nsys never deletes rows, so they are 1 to
+ * the row count, and they cost two lookups where count(*) costs a scan.
+ * Each in a query of its own: min() and max() in one SELECT scan the
+ * table.  FALSE when the table is empty. */
+static gboolean
+rowid_bounds (Reader *reader, const char *table, gint64 *lo, gint64 *hi, GError **error)
 {
-  static const char *const order[] = { "ASC", "DESC" };
-  const char *table = ws_sqlite_find_table (reader->sql, name);
-  gboolean has_end;
+  g_autofree char *query = g_strdup_printf (
+    "SELECT (SELECT min(rowid) FROM \"%s\"), (SELECT max(rowid) FROM \"%s\")", table, table);
+  g_autoptr (sqlite3_stmt) stmt = ws_sqlite_prepare (reader->sql, query, error);
 
-  if (table == NULL || !ws_sqlite_has_column (reader->sql, table, "start"))
+  if (stmt == NULL || sqlite3_step (stmt) != SQLITE_ROW ||
+      sqlite3_column_type (stmt, 0) == SQLITE_NULL)
+    return FALSE;
+  *lo = sqlite3_column_int64 (stmt, 0);
+  *hi = sqlite3_column_int64 (stmt, 1);
+  return TRUE;
+}
+
+/* The table's own extremes, by a scan: for a table out of time order. */
+static gboolean
+scan_span (Reader *reader, const char *table, gboolean has_end, gint64 *first, gint64 *last)
+{
+  g_autofree char *query = g_strdup_printf ("SELECT min(start), max(%s) FROM \"%s\"",
+                                            has_end ? "coalesce(end, start)" : "start", table);
+  g_autoptr (sqlite3_stmt) stmt = ws_sqlite_prepare (reader->sql, query, NULL);
+
+  if (stmt == NULL || sqlite3_step (stmt) != SQLITE_ROW ||
+      sqlite3_column_type (stmt, 0) == SQLITE_NULL)
+    return FALSE;
+  *first = sqlite3_column_int64 (stmt, 0);
+  *last = sqlite3_column_int64 (stmt, 1);
+  return TRUE;
+}
+
+/* Reads rows [@from, @to) of the edge query: their extremes into @first
+ * and @last, whether they start in time order after *@prev into
+ * @ordered; returns how many rows it read. */
+static gint64
+read_edge_run (sqlite3_stmt *stmt, gint64 from, gint64 to, gint64 *prev, gint64 *first,
+               gint64 *last, gboolean *ordered)
+{
+  gint64 n = 0;
+
+  sqlite3_reset (stmt);
+  sqlite3_bind_int64 (stmt, 1, from);
+  sqlite3_bind_int64 (stmt, 2, to);
+  while (sqlite3_step (stmt) == SQLITE_ROW)
+    {
+      gint64 start = sqlite3_column_int64 (stmt, 0);
+
+      *ordered = *ordered && start >= *prev;
+      *prev = start;
+      *first = MIN (*first, start);
+      *last = MAX (*last, sqlite3_column_int64 (stmt, 1));
+      n++;
+    }
+  return n;
+}
+
+/* Widens the span by the earliest start and latest end of table @name.
+ * Rows in time order hold those in their first and last EDGE_ROWS rows;
+ * the rows read between them (ORDER_RUNS runs, and the sample's own for
+ * a sampled table) check that order, and a table out of it is scanned.
+ * A table of few rows is read whole. */
+static void
+widen_span (Reader *reader, const char *name, const Sample *sample)
+{
+  const char *table = ws_sqlite_find_table (reader->sql, name);
+  g_autofree char *query = NULL;
+  g_autoptr (sqlite3_stmt) stmt = NULL;
+  gint64 lo, hi, rows, read = 0, prev = G_MININT64;
+  gint64 first = G_MAXINT64, last = G_MININT64;
+  gboolean has_end, ordered = sample == NULL || sample->ordered;
+
+  if (table == NULL || !ws_sqlite_has_column (reader->sql, table, "start") ||
+      !rowid_bounds (reader, table, &lo, &hi, NULL))
     return;
   has_end = ws_sqlite_has_column (reader->sql, table, "end");
-  for (gsize o = 0; o < G_N_ELEMENTS (order); o++)
+  query = g_strdup_printf ("SELECT start, %s FROM \"%s\" WHERE rowid >= ?1 AND rowid < ?2 AND "
+                           "start IS NOT NULL ORDER BY rowid",
+                           has_end ? "coalesce(end, start)" : "start", table);
+  stmt = ws_sqlite_prepare (reader->sql, query, NULL);
+  if (stmt == NULL)
+    return;
+  rows = hi - lo + 1;
+  if (rows <= SPAN_WHOLE_ROWS)
+    read = read_edge_run (stmt, lo, hi + 1, &prev, &first, &last, &ordered);
+  else
     {
-      g_autofree char *query = g_strdup_printf (
-        "SELECT min(start), max(%s) FROM (SELECT start%s FROM \"%s\" ORDER BY rowid %s LIMIT %d)"
-        " WHERE start IS NOT NULL",
-        has_end ? "coalesce(end, start)" : "start", has_end ? ", end" : "", table, order[o],
-        EDGE_ROWS);
-      g_autoptr (sqlite3_stmt) stmt = ws_sqlite_prepare (reader->sql, query, NULL);
+      read += read_edge_run (stmt, lo, lo + EDGE_ROWS, &prev, &first, &last, &ordered);
+      for (guint r = 1; r <= ORDER_RUNS; r++)
+        {
+          gint64 from = lo + EDGE_ROWS + (rows - 2 * EDGE_ROWS) * r / (ORDER_RUNS + 1);
 
-      if (stmt == NULL || sqlite3_step (stmt) != SQLITE_ROW ||
-          sqlite3_column_type (stmt, 0) == SQLITE_NULL)
-        continue;
-      reader->overview->start = MIN (reader->overview->start, sqlite3_column_int64 (stmt, 0));
-      reader->overview->end = MAX (reader->overview->end, sqlite3_column_int64 (stmt, 1));
+          read += read_edge_run (stmt, from, from + ORDER_RUN_ROWS, &prev, &first, &last, &ordered);
+        }
+      read += read_edge_run (stmt, hi + 1 - EDGE_ROWS, hi + 1, &prev, &first, &last, &ordered);
     }
+  /* Out of order and not read whole: only a scan knows its extremes. */
+  if (!ordered && read < rows)
+    {
+      if (!scan_span (reader, table, has_end, &first, &last))
+        return;
+      reader->overview->scanned++;
+    }
+  if (first > last)
+    return;
+  reader->overview->start = MIN (reader->overview->start, first);
+  reader->overview->end = MAX (reader->overview->end, last);
 }
 
 static LaneAcc *
@@ -122,111 +237,158 @@ spread (const Reader *reader, double *bins, gint64 a, gint64 b, double value)
     }
 }
 
-/* The window read so far covers its first start to its last end. */
-static void
-close_window (Reader *reader)
-{
-  if (reader->first < reader->last)
-    spread (reader, reader->covered_ns, reader->first, reader->last,
-            (double) (reader->last - reader->first));
-  reader->first = G_MAXINT64;
-  reader->last = G_MININT64;
-}
-
-static void
-add_kernel (Reader *reader, sqlite3_stmt *stmt)
-{
-  gint64 start = sqlite3_column_int64 (stmt, 0);
-  gint64 end = MAX (sqlite3_column_int64 (stmt, 1), start);
-  gint64 global_pid = sqlite3_column_int64 (stmt, 2);
-  LaneAcc *acc = lane_for (reader, (guint32) ((global_pid >> 24) & 0xFFFFFF),
-                           sqlite3_column_int (stmt, 3), sqlite3_column_int (stmt, 4));
-  gint64 name = sqlite3_column_int64 (stmt, 5);
-  NameAcc *named = g_hash_table_lookup (reader->names, &name);
-
-  reader->first = MIN (reader->first, start);
-  reader->last = MAX (reader->last, end);
-  acc->rows++;
-  spread (reader, acc->busy_ns, start, end, (double) (end - start));
-
-  if (named == NULL)
-    {
-      named = g_new0 (NameAcc, 1);
-      g_hash_table_insert (reader->names, g_memdup2 (&name, sizeof name), named);
-    }
-  named->rows++;
-  named->total_ns += (double) (end - start);
-  reader->overview->rows_read++;
-}
-
+/* Reads rows [@from, @to) of @sample's query into it, as window @window. */
 static gboolean
-read_rows (Reader *reader, sqlite3_stmt *stmt, gint64 from, gint64 to, GError **error)
+read_rows (Reader *reader, Sample *sample, sqlite3_stmt *stmt, gint64 from, gint64 to, guint window,
+           GError **error)
 {
   GError *local = NULL;
 
   sqlite3_reset (stmt);
   sqlite3_bind_int64 (stmt, 1, from);
   sqlite3_bind_int64 (stmt, 2, to);
-  while (ws_sqlite_step (reader->sql, stmt, reader->table, &local))
-    add_kernel (reader, stmt);
+  while (ws_sqlite_step (reader->sql, stmt, sample->table, &local))
+    {
+      gint64 global_pid = sqlite3_column_int64 (stmt, 2);
+      SampleRow row = { sqlite3_column_int64 (stmt, 0),
+                        sqlite3_column_int64 (stmt, 1),
+                        sqlite3_column_int64 (stmt, 5),
+                        (guint32) ((global_pid >> 24) & 0xFFFFFF),
+                        sqlite3_column_int (stmt, 3),
+                        sqlite3_column_int (stmt, 4),
+                        window };
+
+      if (sample->read->len > 0 &&
+          row.start < g_array_index (sample->read, SampleRow, sample->read->len - 1).start)
+        sample->ordered = FALSE;
+      g_array_append_val (sample->read, row);
+    }
   if (local == NULL)
     return TRUE;
   g_propagate_error (error, local);
   return FALSE;
 }
 
-/* Reads the kernel rows of the sample: all of them, or WINDOWS runs. */
+/* Reads the rows of @sample's table: all of them, or WINDOWS runs. */
 static gboolean
-read_kernels (Reader *reader, GError **error)
+read_sample (Reader *reader, Sample *sample, GError **error)
 {
+  const WsOverviewSampling *sampling = reader->sampling;
+  const char *table = sample->table;
   g_autofree char *query = NULL;
-  g_autofree char *pid = ws_sqlite_column_or (reader->sql, reader->table, "globalPid", "0");
-  g_autofree char *device = ws_sqlite_column_or (reader->sql, reader->table, "deviceId", "0");
-  g_autofree char *stream = ws_sqlite_column_or (reader->sql, reader->table, "streamId", "0");
-  const char *name = ws_sqlite_has_column (reader->sql, reader->table, "demangledName")
-                       ? "demangledName"
-                       : "shortName";
+  g_autofree char *pid = ws_sqlite_column_or (reader->sql, table, "globalPid", "0");
+  g_autofree char *device = ws_sqlite_column_or (reader->sql, table, "deviceId", "0");
+  g_autofree char *stream = ws_sqlite_column_or (reader->sql, table, "streamId", "0");
+  g_autofree char *name = NULL;
   g_autoptr (sqlite3_stmt) stmt = NULL;
-  g_autoptr (sqlite3_stmt) bounds = NULL;
   gint64 lo, hi, per_window;
-  WsOverview *o = reader->overview;
+  GError *local = NULL;
 
-  /* nsys never deletes rows: the rowids are 1 to the row count, and
-   * their bounds cost two lookups where count(*) costs a scan.  Each in
-   * a query of its own: min() and max() in one SELECT scan the table. */
-  query =
-    g_strdup_printf ("SELECT (SELECT min(rowid) FROM \"%s\"), (SELECT max(rowid) FROM \"%s\")",
-                     reader->table, reader->table);
-  bounds = ws_sqlite_prepare (reader->sql, query, error);
-  if (bounds == NULL || sqlite3_step (bounds) != SQLITE_ROW ||
-      sqlite3_column_type (bounds, 0) == SQLITE_NULL)
-    return bounds != NULL;
-  lo = sqlite3_column_int64 (bounds, 0);
-  hi = sqlite3_column_int64 (bounds, 1);
-  o->rows = hi - lo + 1;
-  g_free (query);
-  query = g_strdup_printf ("SELECT start, end, %s, %s, %s, \"%s\" FROM \"%s\""
-                           " WHERE rowid >= ?1 AND rowid < ?2 AND start IS NOT NULL",
-                           pid, device, stream, name, reader->table);
+  if (!rowid_bounds (reader, table, &lo, &hi, &local))
+    {
+      /* An empty table is no error. */
+      if (local == NULL)
+        return TRUE;
+      g_propagate_error (error, local);
+      return FALSE;
+    }
+  sample->rows = hi - lo + 1;
+  if (sample->kernels)
+    name = g_strdup_printf ("\"%s\"", ws_sqlite_has_column (reader->sql, table, "demangledName")
+                                        ? "demangledName"
+                                        : "shortName");
+  query = g_strdup_printf ("SELECT start, coalesce(end, start), %s, %s, %s, %s FROM \"%s\""
+                           " WHERE rowid >= ?1 AND rowid < ?2 AND start IS NOT NULL ORDER BY rowid",
+                           pid, device, stream, name != NULL ? name : "0", table);
   stmt = ws_sqlite_prepare (reader->sql, query, error);
   if (stmt == NULL)
     return FALSE;
-  if (o->rows <= reader->sampling->all_rows)
-    return read_rows (reader, stmt, lo, hi + 1, error);
+  if (sample->rows <= sampling->all_rows)
+    {
+      sample->whole = TRUE;
+      return read_rows (reader, sample, stmt, lo, hi + 1, 0, error);
+    }
 
   /* Never fewer rows than a small table is read whole with. */
-  per_window = MAX (MAX (o->rows / reader->sampling->share, reader->sampling->all_rows) /
-                      reader->sampling->windows,
-                    1);
-  for (guint w = 0; w < reader->sampling->windows; w++)
+  per_window =
+    MAX (MAX (sample->rows / sampling->share, sampling->all_rows) / sampling->windows, 1);
+  for (guint w = 0; w < sampling->windows; w++)
     {
-      gint64 from = lo + (gint64) ((double) (hi - lo + 1) * w / reader->sampling->windows);
+      gint64 from = lo + (gint64) ((double) (hi - lo + 1) * w / sampling->windows);
 
-      if (!read_rows (reader, stmt, from, from + per_window, error))
+      if (!read_rows (reader, sample, stmt, from, from + per_window, w, error))
         return FALSE;
-      close_window (reader);
     }
   return TRUE;
+}
+
+/* What part of each bin @sample's rows stand for: all of it when the
+ * table was read whole; where its rows are in time order, the stretch
+ * from each window's first start to its last end; where they are not, a
+ * share of every bin, the share of the rows read. */
+static void
+cover (Reader *reader, Sample *sample)
+{
+  gint64 first = G_MAXINT64, last = G_MININT64;
+  guint window = 0;
+
+  if (sample->whole || !sample->ordered)
+    {
+      double share = sample->whole ? 1.0 : (double) sample->read->len / (double) sample->rows;
+
+      for (guint b = 0; b < WS_OVERVIEW_BINS; b++)
+        sample->covered_ns[b] = reader->bin_ns * share;
+      return;
+    }
+  for (guint i = 0; i <= sample->read->len; i++)
+    {
+      const SampleRow *row =
+        i < sample->read->len ? &g_array_index (sample->read, SampleRow, i) : NULL;
+
+      if (row == NULL || row->window != window)
+        {
+          if (first < last)
+            spread (reader, sample->covered_ns, first, last, (double) (last - first));
+          first = G_MAXINT64;
+          last = G_MININT64;
+        }
+      if (row == NULL)
+        break;
+      window = row->window;
+      first = MIN (first, row->start);
+      last = MAX (last, MAX (row->end, row->start));
+    }
+}
+
+/* Spreads each row read over its lane's bins; kernels add to their name. */
+static void
+place (Reader *reader, Sample *sample)
+{
+  for (guint i = 0; i < sample->read->len; i++)
+    {
+      const SampleRow *row = &g_array_index (sample->read, SampleRow, i);
+      gint64 end = MAX (row->end, row->start);
+      LaneAcc *acc = lane_for (reader, row->pid, row->device, row->stream);
+      NameAcc *named;
+
+      if (!sample->kernels)
+        {
+          acc->replay_rows++;
+          spread (reader, acc->replay_ns, row->start, end, (double) (end - row->start));
+          continue;
+        }
+      acc->rows++;
+      spread (reader, acc->busy_ns, row->start, end, (double) (end - row->start));
+      named = g_hash_table_lookup (reader->names, &row->name);
+      if (named == NULL)
+        {
+          named = g_new0 (NameAcc, 1);
+          g_hash_table_insert (reader->names, g_memdup2 (&row->name, sizeof row->name), named);
+        }
+      named->rows++;
+      named->total_ns += (double) (end - row->start);
+    }
+  cover (reader, sample);
 }
 
 static int
@@ -241,29 +403,45 @@ compare_lanes (gconstpointer a, gconstpointer b)
   return (x->stream_id > y->stream_id) - (x->stream_id < y->stream_id);
 }
 
-/* Each lane's busy share per bin: measured where the sample covers the
- * bin, interpolated between covered bins, 0 outside the lane's first and
- * last. */
+/* Adds to @busy the share of each bin that @busy_ns fills: measured where
+ * @sample covers the bin, interpolated between covered bins, 0 outside
+ * the first and last. */
 static void
-finish_lane (Reader *reader, LaneAcc *acc, gboolean exact)
+add_share (float *busy, const double *busy_ns, const Sample *sample)
 {
-  WsOverviewLane *lane = &acc->lane;
+  float share[WS_OVERVIEW_BINS] = { 0 };
   gint prev = -1;
 
-  lane->kernels = (double) acc->rows * (double) reader->overview->rows /
-                  (double) MAX (reader->overview->rows_read, 1);
   for (gint b = 0; b < WS_OVERVIEW_BINS; b++)
     {
-      double covered = exact ? reader->bin_ns : reader->covered_ns[b];
+      double covered = sample->covered_ns[b];
 
       if (covered <= 0)
         continue;
-      lane->busy[b] = (float) CLAMP (acc->busy_ns[b] / covered, 0.0, 1.0);
+      share[b] = (float) CLAMP (busy_ns[b] / covered, 0.0, 1.0);
       for (gint gap = prev + 1; prev >= 0 && gap < b; gap++)
-        lane->busy[gap] = lane->busy[prev] + (lane->busy[b] - lane->busy[prev]) *
-                                               (float) (gap - prev) / (float) (b - prev);
+        share[gap] =
+          share[prev] + (share[b] - share[prev]) * (float) (gap - prev) / (float) (b - prev);
       prev = b;
     }
+  for (gint b = 0; b < WS_OVERVIEW_BINS; b++)
+    busy[b] = MIN (busy[b] + share[b], 1.0f);
+}
+
+/* Each lane's busy share per bin, kernels and graph replays together (on
+ * one stream they never overlap), and its counts, scaled up from the
+ * rows read. */
+static void
+finish_lane (Reader *reader, LaneAcc *acc)
+{
+  WsOverviewLane *lane = &acc->lane;
+
+  lane->kernels = (double) acc->rows * (double) reader->kernels.rows /
+                  (double) MAX (reader->kernels.read->len, 1);
+  lane->replays = (double) acc->replay_rows * (double) reader->replays.rows /
+                  (double) MAX (reader->replays.read->len, 1);
+  add_share (lane->busy, acc->busy_ns, &reader->kernels);
+  add_share (lane->busy, acc->replay_ns, &reader->replays);
 }
 
 static char *
@@ -320,6 +498,8 @@ finish_kernels (Reader *reader)
 
       g_array_append_val (ranked, r);
     }
+  if (ranked->len == 0)
+    return;
   g_array_sort (ranked, compare_ranked);
   g_array_set_size (ranked, MIN (ranked->len, TOP_KERNELS));
   for (guint i = 0; i < ranked->len; i++)
@@ -340,12 +520,13 @@ finish (Reader *reader)
 {
   GHashTableIter iter;
   gpointer value;
-  gboolean exact = ws_overview_is_exact (reader->overview);
 
+  place (reader, &reader->kernels);
+  place (reader, &reader->replays);
   g_hash_table_iter_init (&iter, reader->lanes);
   while (g_hash_table_iter_next (&iter, NULL, &value))
     {
-      finish_lane (reader, value, exact);
+      finish_lane (reader, value);
       g_array_append_val (reader->overview->lanes, ((LaneAcc *) value)->lane);
     }
   g_array_sort (reader->overview->lanes, compare_lanes);
@@ -354,16 +535,47 @@ finish (Reader *reader)
 
 const WsOverviewSampling ws_overview_sampling_default = { 65536, 64, 1024 };
 
+static void
+sample_init (Sample *sample, WsSqlite *sql, const char *name, gboolean kernels)
+{
+  sample->table = ws_sqlite_find_table (sql, name);
+  sample->kernels = kernels;
+  sample->read = g_array_new (FALSE, FALSE, sizeof (SampleRow));
+  sample->ordered = TRUE;
+}
+
+/* The span of a table read whole is its rows': exact, in any order. */
+static void
+widen_span_by (Reader *reader, const char *name, const Sample *sample)
+{
+  WsOverview *o = reader->overview;
+
+  if (sample->table == NULL || !sample->whole)
+    {
+      widen_span (reader, name, sample->table != NULL ? sample : NULL);
+      return;
+    }
+  for (guint i = 0; i < sample->read->len; i++)
+    {
+      const SampleRow *row = &g_array_index (sample->read, SampleRow, i);
+
+      o->start = MIN (o->start, row->start);
+      o->end = MAX (o->end, row->end);
+    }
+}
+
 /**
  * ws_nsys_overview_read:
  * @path: an nsys SQLite export
- * @sampling: (nullable): how much of the kernel table to read;
- *   %NULL for ws_overview_sampling_default
+ * @sampling: (nullable): how much of the kernel and graph trace tables to
+ *   read; %NULL for ws_overview_sampling_default
  *
  * Reads the first frame of @path: its span from the first and last rows of
- * its event tables, and its GPU lanes and biggest kernels from a sample of
- * the kernel table (every row of a small one).  Costs a small share of one
- * scan of the kernel table, whatever its size.
+ * its event tables (from a scan of a table whose rows are out of time
+ * order), and its GPU lanes and biggest kernels from a sample of the
+ * kernel table and of the graph replays recorded whole (every row of a
+ * small one).  Costs a small share of one scan of the kernel table,
+ * whatever its size, when the tables are in time order.
  *
  * Returns: (transfer full): the overview, or %NULL with @error set
  */
@@ -371,17 +583,14 @@ WsOverview *
 ws_nsys_overview_read (const char *path, const WsOverviewSampling *sampling,
                        GCancellable *cancellable, GError **error)
 {
-  static const char *const tables[] = { "CUPTI_ACTIVITY_KIND_KERNEL",
-                                        "CUPTI_ACTIVITY_KIND_MEMCPY",
-                                        "CUPTI_ACTIVITY_KIND_MEMSET",
-                                        "CUPTI_ACTIVITY_KIND_RUNTIME",
-                                        "NVTX_EVENTS",
-                                        "OSRT_API" };
+  static const char *const tables[] = { "CUPTI_ACTIVITY_KIND_MEMCPY", "CUPTI_ACTIVITY_KIND_MEMSET",
+                                        "CUPTI_ACTIVITY_KIND_RUNTIME", "NVTX_EVENTS", "OSRT_API" };
   g_autoptr (WsSqlite) sql = NULL;
   g_autoptr (WsOverview) overview = NULL;
   g_autoptr (GHashTable) lanes = NULL;
   g_autoptr (GHashTable) names = NULL;
   Reader reader = { 0 };
+  gboolean ok;
 
   g_return_val_if_fail (path != NULL, NULL);
 
@@ -397,24 +606,34 @@ ws_nsys_overview_read (const char *path, const WsOverviewSampling *sampling,
   names = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
   reader.sampling = sampling != NULL ? sampling : &ws_overview_sampling_default;
   reader.sql = sql;
-  reader.table = ws_sqlite_find_table (sql, tables[0]);
   reader.overview = overview;
   reader.lanes = lanes;
   reader.names = names;
-  reader.first = G_MAXINT64;
-  reader.last = G_MININT64;
+  sample_init (&reader.kernels, sql, "CUPTI_ACTIVITY_KIND_KERNEL", TRUE);
+  sample_init (&reader.replays, sql, "CUPTI_ACTIVITY_KIND_GRAPH_TRACE", FALSE);
 
-  for (gsize t = 0; t < G_N_ELEMENTS (tables); t++)
-    widen_span (&reader, tables[t]);
-  if (overview->start > overview->end)
-    overview->start = overview->end = 0;
-  reader.bin_ns = MAX ((double) (overview->end - overview->start) / WS_OVERVIEW_BINS, 1.0);
-
-  if (reader.table != NULL)
+  /* The samples first: whether their rows are in time order decides how
+   * the span is read. */
+  ok = (reader.kernels.table == NULL || read_sample (&reader, &reader.kernels, error)) &&
+       (reader.replays.table == NULL || read_sample (&reader, &reader.replays, error));
+  if (ok)
     {
-      if (!read_kernels (&reader, error))
-        return NULL;
+      widen_span_by (&reader, "CUPTI_ACTIVITY_KIND_KERNEL", &reader.kernels);
+      widen_span_by (&reader, "CUPTI_ACTIVITY_KIND_GRAPH_TRACE", &reader.replays);
+      for (gsize t = 0; t < G_N_ELEMENTS (tables); t++)
+        widen_span (&reader, tables[t], NULL);
+      if (overview->start > overview->end)
+        overview->start = overview->end = 0;
+      reader.bin_ns = MAX ((double) (overview->end - overview->start) / WS_OVERVIEW_BINS, 1.0);
+      overview->rows = reader.kernels.rows;
+      overview->rows_read = reader.kernels.read->len;
+      overview->replays = reader.replays.rows;
+      overview->replays_read = reader.replays.read->len;
       finish (&reader);
     }
+  g_array_unref (reader.kernels.read);
+  g_array_unref (reader.replays.read);
+  if (!ok)
+    return NULL;
   return g_steal_pointer (&overview);
 }

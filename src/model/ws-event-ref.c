@@ -2,6 +2,7 @@
 #define G_LOG_DOMAIN "ws-event-ref"
 #include "config.h"
 
+#include <glib/gi18n.h>
 #include <string.h>
 
 #include "ws-event-ref.h"
@@ -30,13 +31,16 @@ ws_event_ref_is_valid (const WsRun *run, WsEventRef ref)
         return i < run->osrt.n;
       case WS_EVENT_SAMPLE:
         return i < run->cpu_samples.n;
+      case WS_EVENT_REPLAY:
+        return i < run->replays.n;
       default:
         return FALSE;
     }
 }
 
 /* The string id of the event's name (kernels in @form, falling back to the
- * demangled name), or WS_STRING_NONE for memory operations, which have none. */
+ * demangled name), or WS_STRING_NONE for memory operations and graph
+ * replays, which have none (a replay is named by ws_replay_name()). */
 guint32
 ws_event_name_id (const WsRun *run, WsEventRef ref, WsNameForm form)
 {
@@ -61,6 +65,7 @@ ws_event_name_id (const WsRun *run, WsEventRef ref, WsNameForm form)
       case WS_EVENT_SAMPLE:
         return run->cpu_samples.name[i];
       case WS_EVENT_MEMOP:
+      case WS_EVENT_REPLAY:
       default:
         return WS_STRING_NONE;
     }
@@ -87,9 +92,35 @@ ws_event_thread (const WsRun *run, WsEventRef ref)
         return run->cpu_samples.thread[i];
       case WS_EVENT_KERNEL:
       case WS_EVENT_MEMOP:
+      case WS_EVENT_REPLAY:
       default:
         return G_MAXUINT32;
     }
+}
+
+/**
+ * ws_replay_name:
+ *
+ * A replay has no name of its own in any table: it is named after its
+ * executable graph, the one id that both trace modes give it
+ * (docs/cuda-graphs.md).  What the timeline draws on it and what its
+ * search matches.
+ *
+ * Returns: (transfer full): "CUDA graph 2", or "CUDA graph" when the id
+ * is unknown
+ */
+char *
+ws_replay_name (const WsRun *run, gsize replay)
+{
+  g_autofree char *id = NULL;
+
+  g_return_val_if_fail (run != NULL && replay < run->replays.n, NULL);
+
+  if (run->replays.graph[replay] == 0)
+    return g_strdup (_ ("CUDA graph"));
+  id = g_strdup_printf ("%u", run->replays.graph[replay]);
+  /* TRANSLATORS: %s is the id of an executable CUDA graph */
+  return g_strdup_printf (_ ("CUDA graph %s"), id);
 }
 
 /* From the API's name: launches, synchronisations (the calls that make the

@@ -20,6 +20,7 @@ typedef enum
   WS_EVENT_MARK,
   WS_EVENT_OSRT,   /* an OS runtime call (WsRun.osrt) */
   WS_EVENT_SAMPLE, /* a CPU sample on the run's clock (WsRun.cpu_samples) */
+  WS_EVENT_REPLAY, /* a CUDA graph replay (WsRun.replays): GPU work on its stream */
 } WsEventKind;
 
 #define WS_EVENT_NONE G_MAXUINT32
@@ -64,6 +65,8 @@ ws_event_start (const WsRun *run, WsEventRef ref)
         return run->osrt.start[i];
       case WS_EVENT_SAMPLE:
         return run->cpu_samples.start[i];
+      case WS_EVENT_REPLAY:
+        return run->replays.start[i];
       case WS_EVENT_MARK:
       default:
         return run->marks.time[i];
@@ -89,6 +92,8 @@ ws_event_end (const WsRun *run, WsEventRef ref)
         return run->osrt.end[i];
       case WS_EVENT_SAMPLE:
         return run->cpu_samples.end[i];
+      case WS_EVENT_REPLAY:
+        return run->replays.end[i];
       case WS_EVENT_MARK:
       default:
         return run->marks.time[i];
@@ -117,5 +122,6 @@ WsApiClass ws_api_class (const char *name);
 WsOsrtClass ws_osrt_class (const char *name);
 guint32 ws_event_name_id (const WsRun *run, WsEventRef ref, WsNameForm form);
 guint32 ws_event_thread (const WsRun *run, WsEventRef ref);
+char *ws_replay_name (const WsRun *run, gsize replay);
 
 G_END_DECLS

@@ -156,7 +156,8 @@ find_launches (const WsRun *run, const SortedCalls *sorted, const guint32 *strea
 /**
  * ws_launch_index_new:
  *
- * Matches every kernel and memory operation of @run to its launch call.
+ * Matches every kernel, memory operation and graph replay of @run to its
+ * launch call.
  * O(n) for the calls, O(log n) at worst per operation; safe on a worker
  * thread.
  *

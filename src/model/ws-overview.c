@@ -49,9 +49,10 @@ ws_overview_unref (WsOverview *self)
   g_atomic_rc_box_release_full (self, overview_clear);
 }
 
-/* TRUE when every row of the kernel table was read: the figures are exact. */
+/* TRUE when every row of the kernel and graph trace tables was read: the
+ * figures are exact. */
 gboolean
 ws_overview_is_exact (const WsOverview *self)
 {
-  return self->rows_read >= self->rows;
+  return self->rows_read >= self->rows && self->replays_read >= self->replays;
 }

@@ -6,10 +6,11 @@
 G_BEGIN_DECLS
 
 /* The first frame of a big export, read before the whole file: the run's
- * time span, how busy each GPU lane is over it, and the kernels that take
- * the most time.  It is read from evenly spaced windows of the kernel
- * table's rows (docs/first-frame.md), so its figures are estimates unless
- * @rows_read equals @rows; the window that shows it says which. */
+ * time span, how busy each GPU lane is over it (kernels and CUDA graph
+ * replays), and the kernels that take the most time.  It is read from
+ * evenly spaced windows of the kernel and graph trace tables' rows
+ * (docs/first-frame.md), so its figures are estimates unless every row
+ * was read; the window that shows it says which. */
 
 /* Fewer launches than this in the sample: the kernel's estimate is rough,
  * and the first frame says how many it saw. */
@@ -25,7 +26,9 @@ typedef struct
   gint32 device_id;
   gint32 stream_id;
   double kernels;               /* estimated kernels on the lane */
-  float busy[WS_OVERVIEW_BINS]; /* estimated busy share of each bin, 0 to 1 */
+  double replays;               /* estimated CUDA graph replays recorded whole on the lane */
+  float busy[WS_OVERVIEW_BINS]; /* estimated busy share of each bin, 0 to 1: kernels and
+                                 * graph replays */
 } WsOverviewLane;
 
 /* A kernel name and what its launches add up to, estimated. */
@@ -43,6 +46,9 @@ typedef struct
   gint64 end;   /* ns: the latest end seen */
   gint64 rows;  /* rows of the kernel table */
   gint64 rows_read;
+  gint64 replays; /* rows of the graph trace table: CUDA graph replays recorded whole */
+  gint64 replays_read;
+  guint scanned;   /* event tables whose rows were out of time order: their span took a scan */
   GArray *lanes;   /* WsOverviewLane, by pid, device, stream */
   GArray *kernels; /* WsOverviewKernel, by total time, largest first */
 } WsOverview;

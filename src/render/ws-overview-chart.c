@@ -168,11 +168,34 @@ draw_kernels (cairo_t *cr, const WsOverview *overview, double top, double width,
     }
 }
 
+/* The same, for an export that holds CUDA graph replays recorded whole:
+ * they are GPU work the kernel count leaves out. */
+static char *
+describe_with_replays (const WsOverview *overview, const char *rows, const char *read,
+                       const char *span)
+{
+  g_autoptr (GString) replays = g_string_new (NULL);
+  g_autoptr (GString) replays_read = g_string_new (NULL);
+
+  ws_format_int (replays, overview->replays, TRUE);
+  ws_format_int (replays_read, overview->replays_read, TRUE);
+  if (ws_overview_is_exact (overview))
+    /* TRANSLATORS: "336 kernels and 40 CUDA graph replays over 19.2 ms" */
+    return g_strdup_printf (_ ("%s kernels and %s CUDA graph replays over %s"), rows, replays->str,
+                            span);
+  /* TRANSLATORS: "10,000,000 kernels and 40 CUDA graph replays over 12.3 s; estimated from
+   * 156,160 kernels and 40 replays" */
+  return g_strdup_printf (_ ("%s kernels and %s CUDA graph replays over %s; estimated from %s "
+                             "kernels and %s replays"),
+                          rows, replays->str, span, read, replays_read->str);
+}
+
 /**
  * ws_overview_describe:
  *
  * Returns: (transfer full): the line under the overview's title: how many
- * kernels, over what span, and whether its figures are estimates
+ * kernels (and graph replays), over what span, and whether its figures
+ * are estimates
  */
 char *
 ws_overview_describe (const WsOverview *overview)
@@ -183,6 +206,8 @@ ws_overview_describe (const WsOverview *overview)
 
   ws_format_int (rows, overview->rows, TRUE);
   ws_format_int (read, overview->rows_read, TRUE);
+  if (overview->replays > 0)
+    return describe_with_replays (overview, rows->str, read->str, span);
   if (ws_overview_is_exact (overview))
     /* TRANSLATORS: "336 kernels over 19.2 ms" */
     return g_strdup_printf (_ ("%s kernels over %s"), rows->str, span);

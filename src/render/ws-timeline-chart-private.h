@@ -22,6 +22,7 @@ typedef struct
   double top_h; /* overview + ruler */
   double row_h; /* an NVTX row, an API lane */
   double stream_h;
+  double replay_h; /* the band of graph replays over a stream's kernels */
   double group_h;
   double metric_h;
   double memory_h;

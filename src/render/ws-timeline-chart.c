@@ -113,6 +113,7 @@ ws_timeline_state_init (WsTimelineState *state)
   state->hover = WS_EVENT_NONE;
   state->selected = WS_EVENT_NONE;
   state->nvtx_focus = G_MAXSIZE;
+  state->replay_focus = G_MAXSIZE;
   state->cursor_x = -1;
   state->name_form = WS_NAME_SHORT;
 }
@@ -134,6 +135,7 @@ ws_timeline_chart_geometry (WsTimelineChart *self, const WsPalette *palette)
   g->top_h = g->overview_h + g->ruler_h;
   g->row_h = round (line * 1.25);
   g->stream_h = round (line * 1.5);
+  g->replay_h = MAX (5, round (line * 0.5));
   g->group_h = round (line * 1.5);
   g->metric_h = round (line * 1.9);
   g->memory_h = round (line * 2.2);
@@ -169,7 +171,7 @@ expanded_height (const WsTimelineGeometry *g, const WsLane *lane)
       case WS_LANE_GROUP:
         return g->group_h;
       case WS_LANE_STREAM:
-        return g->stream_h;
+        return g->stream_h + (lane->replays.n > 0 ? g->replay_h : 0);
       case WS_LANE_NVTX:
         return g->row_h * MAX (lane->n_tracks, 1);
       case WS_LANE_METRIC:
@@ -268,7 +270,9 @@ frame_for (WsTimelineChart *self, WsPaintFrame *f, cairo_t *cr, double width, Ws
   f->nvtx_kernels = self->nvtx_kernels;
   f->search = state->search;
   f->search_len = state->search_len;
+  f->search_replays = state->search_replays;
   f->nvtx_focus = self->nvtx_kernels != NULL ? state->nvtx_focus : G_MAXSIZE;
+  f->replay_focus = state->replay_focus;
   f->highlight = state->highlight;
   f->name_form = state->name_form;
   f->x0 = g->header_w;
@@ -323,6 +327,16 @@ draw_lane_content (WsTimelineChart *self, const WsLane *lane, double y, double h
   switch (lane->kind)
     {
       case WS_LANE_STREAM:
+        /* The replays whose kernels are drawn: a band over them, so that
+         * each kernel shows which replay it ran in. */
+        if (lane->replays.n > 0 && !collapsed)
+          {
+            ws_timeline_paint_track (self->paint, &lane->replays, y + 1, g->replay_h - 2, FALSE);
+            y += g->replay_h;
+            h -= g->replay_h;
+          }
+        ws_timeline_paint_track (self->paint, &lane->tracks[0], y + pad, h - 2 * pad, !collapsed);
+        break;
       case WS_LANE_API:
       case WS_LANE_OSRT:
       case WS_LANE_SAMPLES:
@@ -487,6 +501,12 @@ ws_timeline_chart_lane_rect (WsTimelineChart *self, double width, double height,
     {
       y += MIN (row, l->n_tracks - 1) * g->row_h + 1;
       h = g->row_h - 2;
+    }
+  else if (l->kind == WS_LANE_STREAM && l->replays.n > 0)
+    {
+      /* The band of replays, or the kernels under it. */
+      y += row == WS_LANE_ROW_REPLAYS ? 1 : g->replay_h + 2;
+      h = row == WS_LANE_ROW_REPLAYS ? g->replay_h - 2 : g->stream_h - 4;
     }
   else if (l->kind != WS_LANE_NVTX)
     {
@@ -730,6 +750,13 @@ ws_timeline_chart_hit (WsTimelineChart *self, double width, double height, WsTim
             track = &lane->tracks[hit->row];
             break;
           case WS_LANE_STREAM:
+            track = &lane->tracks[0];
+            if (lane->replays.n > 0 && !collapsed && in_lane < g->replay_h)
+              {
+                track = &lane->replays;
+                hit->row = WS_LANE_ROW_REPLAYS;
+              }
+            break;
           case WS_LANE_API:
           case WS_LANE_OSRT:
           case WS_LANE_SAMPLES:

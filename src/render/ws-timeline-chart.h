@@ -36,13 +36,15 @@ typedef struct
   WsEventRef selected;
   gint64 range_start; /* ns: a selected stretch of time; none when range_end <= range_start */
   gint64 range_end;
-  const guint8 *search;     /* bitset over string ids: names that match a search, or NULL */
-  guint search_len;         /* bytes in @search */
-  gsize nvtx_focus;         /* an NVTX range whose kernels to highlight, or G_MAXSIZE */
-  GHashTable *highlight;    /* WsEventRef + 1 of events to show, the rest dimmed; or NULL */
-  double cursor_x;          /* px: a line following the pointer, or < 0 */
-  WsNameForm name_form;     /* how kernels are labelled */
-  const gint64 *lane_shift; /* ns per lane added to its events' times (a job's ranks aligned
+  const guint8 *search;         /* bitset over string ids: names that match a search, or NULL */
+  guint search_len;             /* bytes in @search */
+  const guint8 *search_replays; /* bitset over graph replays that match the search, or NULL */
+  gsize nvtx_focus;             /* an NVTX range whose kernels to highlight, or G_MAXSIZE */
+  gsize replay_focus;           /* a graph replay whose kernels to highlight, or G_MAXSIZE */
+  GHashTable *highlight;        /* WsEventRef + 1 of events to show, the rest dimmed; or NULL */
+  double cursor_x;              /* px: a line following the pointer, or < 0 */
+  WsNameForm name_form;         /* how kernels are labelled */
+  const gint64 *lane_shift;     /* ns per lane added to its events' times (a job's ranks aligned
                              * on a step), or NULL */
 } WsTimelineState;
 
@@ -50,7 +52,8 @@ typedef struct
 {
   WsTimelineArea area;
   guint32 lane;      /* WS_LANE_NONE outside lanes and headers */
-  guint row;         /* row within the lane; G_MAXUINT on an NVTX mark */
+  guint row;         /* row within the lane; G_MAXUINT on an NVTX mark, WS_LANE_ROW_REPLAYS on
+                      * a stream's band of graph replays */
   WsEventRef event;  /* WS_EVENT_NONE if none is there */
   gint64 time;       /* ns at the pointer's x (absolute), in the overview too */
   gboolean expander; /* on a header's collapse triangle */

@@ -9,7 +9,9 @@
 #include "ws-hash.h"
 #include "ws-limits.h"
 #include "ws-kernel-name.h"
+#include "ws-launch-index.h"
 #include "ws-text.h"
+#include "ws-timeline-colors.h"
 #include "ws-timeline-chart.h"
 #include "ws-timeline-paint.h"
 #include "ws-timeline-text.h"
@@ -43,26 +45,13 @@ typedef struct
   int height;
 } LabelText;
 
-typedef struct
-{
-  guint32 kernel[6];
-  guint32 htod, dtoh, dtod, ptop, memcpy_other, memset;
-  guint32 api[WS_API_MEMORY + 1];
-  guint32 nvtx[8];
-  guint32 osrt[WS_OSRT_IO + 1];
-  guint32 sample[4];
-  guint32 mark;
-  guint32 background;
-  guint32 dark_text, light_text;
-} Colors;
-
 struct _WsTimelinePaint
 {
   WsRun *run;
   WsPaintFrame frame;
   double view_start; /* the frame's, before a lane's shift */
-  Colors colors;
-  gboolean focus; /* a search or an NVTX focus dims what does not match */
+  WsTimelineColors colors;
+  gboolean focus; /* a search or a focus dims what does not match */
 
   Bucket buckets[N_BUCKETS];
   guint32 used[N_BUCKETS];
@@ -169,6 +158,9 @@ label_key (const WsRun *run, WsEventRef event, WsNameForm form)
     return ((guint64) kind << 32) | run->memops.kind[ws_event_ref_index (event)];
   if (kind == WS_EVENT_KERNEL)
     return ((guint64) kind << 32) | ((guint64) form << 40) | ws_event_name_id (run, event, form);
+  /* A replay is named after its graph. */
+  if (kind == WS_EVENT_REPLAY)
+    return ((guint64) kind << 32) | run->replays.graph[ws_event_ref_index (event)];
   return ((guint64) kind << 32) | ws_event_name_id (run, event, form);
 }
 
@@ -200,71 +192,6 @@ label_text (WsTimelinePaint *self, guint64 key, WsEventRef event)
 
 /* ---- colours ---------------------------------------------------------- */
 
-static guint32
-to_argb (WsColor c)
-{
-  return 0xff000000u | ((guint32) CLAMP (c.r * 255 + 0.5, 0, 255) << 16) |
-         ((guint32) CLAMP (c.g * 255 + 0.5, 0, 255) << 8) |
-         (guint32) CLAMP (c.b * 255 + 0.5, 0, 255);
-}
-
-static guint32
-mix_argb (guint32 a, guint32 b, double t)
-{
-  guint32 out = 0xff000000u;
-
-  for (int shift = 0; shift <= 16; shift += 8)
-    {
-      double x = (a >> shift) & 0xff, y = (b >> shift) & 0xff;
-
-      out |= (guint32) (x + (y - x) * t + 0.5) << shift;
-    }
-  return out;
-}
-
-static void
-init_colors (Colors *c, const WsPalette *palette)
-{
-  static const guint32 kernel_light[] = {
-    0x3584e4, 0x1c71d8, 0x5a9be8, 0x1a5fb4, 0x4a8ed8, 0x2f6fbf
-  };
-  static const guint32 kernel_dark[] = {
-    0x62a0ea, 0x3584e4, 0x81b3ef, 0x4a8fe0, 0x99c1f1, 0x5b95dd
-  };
-  static const guint32 nvtx_light[] = { 0x8ff0a4, 0xf9f06b, 0xffbe6f, 0xdc8add,
-                                        0x99c1f1, 0xf5a39b, 0x93ddc2, 0xcdab8f };
-  static const guint32 nvtx_dark[] = { 0x26a269, 0xc9b600, 0xc66b00, 0x9141ac,
-                                       0x1c71d8, 0xc01c28, 0x218787, 0x865e3c };
-  static const guint32 sample_light[] = { 0xffbe6f, 0xffa348, 0xf9c06b, 0xf0a050 };
-  static const guint32 sample_dark[] = { 0xc64600, 0xe66100, 0xb05a10, 0xd07020 };
-  gboolean dark = palette->dark;
-
-  for (guint i = 0; i < G_N_ELEMENTS (c->sample); i++)
-    c->sample[i] = 0xff000000u | (dark ? sample_dark[i] : sample_light[i]);
-  for (guint i = 0; i < G_N_ELEMENTS (c->kernel); i++)
-    c->kernel[i] = 0xff000000u | (dark ? kernel_dark[i] : kernel_light[i]);
-  for (guint i = 0; i < G_N_ELEMENTS (c->nvtx); i++)
-    c->nvtx[i] = 0xff000000u | (dark ? nvtx_dark[i] : nvtx_light[i]);
-  c->htod = 0xff000000u | (dark ? 0x57e389 : 0x2ec27e);
-  c->dtoh = 0xff000000u | (dark ? 0xf66151 : 0xe01b24);
-  c->dtod = 0xff000000u | (dark ? 0xc061cb : 0x9141ac);
-  c->ptop = 0xff000000u | (dark ? 0xf8e45c : 0xe5a50a);
-  c->memcpy_other = 0xff000000u | (dark ? 0xcdab8f : 0x986a44);
-  c->memset = 0xff000000u | (dark ? 0xdeddda : 0x77767b);
-  c->api[WS_API_OTHER] = 0xff000000u | (dark ? 0x77767b : 0xc0bfbc);
-  c->api[WS_API_LAUNCH] = 0xff000000u | (dark ? 0x3d8fd6 : 0x99c1f1);
-  c->api[WS_API_SYNC] = 0xff000000u | (dark ? 0xe01b24 : 0xf66151);
-  c->api[WS_API_MEMORY] = 0xff000000u | (dark ? 0xe66100 : 0xffa348);
-  /* OS runtime calls: waiting in brown, moving data in teal, the rest grey. */
-  c->osrt[WS_OSRT_OTHER] = 0xff000000u | (dark ? 0x5e5c64 : 0xdeddda);
-  c->osrt[WS_OSRT_WAIT] = 0xff000000u | (dark ? 0x865e3c : 0xcdab8f);
-  c->osrt[WS_OSRT_IO] = 0xff000000u | (dark ? 0x218787 : 0x93ddc2);
-  c->mark = to_argb (palette->foreground);
-  c->background = to_argb (palette->background);
-  c->dark_text = 0xff241f31;
-  c->light_text = 0xffffffff;
-}
-
 static inline guint
 hash_id (guint32 id)
 {
@@ -274,67 +201,64 @@ hash_id (guint32 id)
   return id;
 }
 
-/* The colour of event @i of @track, from its style byte (ws_track_finish()):
- * no read of the run. */
-static guint32
-style_argb (WsTimelinePaint *self, const WsTrack *track, gsize i)
-{
-  const Colors *c = &self->colors;
-  guint8 style = track->style[i];
-
-  switch (ws_event_ref_kind (track->events[i]))
-    {
-      case WS_EVENT_KERNEL:
-        return c->kernel[style % G_N_ELEMENTS (c->kernel)];
-      case WS_EVENT_MEMOP:
-        switch (style)
-          {
-            case WS_MEMOP_HTOD:
-            case WS_MEMOP_UVM_HTOD:
-            case WS_MEMOP_HTOA:
-              return c->htod;
-            case WS_MEMOP_DTOH:
-            case WS_MEMOP_UVM_DTOH:
-            case WS_MEMOP_ATOH:
-              return c->dtoh;
-            case WS_MEMOP_DTOD:
-            case WS_MEMOP_UVM_DTOD:
-            case WS_MEMOP_ATOA:
-            case WS_MEMOP_ATOD:
-            case WS_MEMOP_DTOA:
-              return c->dtod;
-            case WS_MEMOP_PTOP:
-              return c->ptop;
-            case WS_MEMOP_MEMSET:
-              return c->memset;
-            default:
-              return c->memcpy_other;
-          }
-      case WS_EVENT_API:
-        return c->api[MIN (style, WS_API_MEMORY)];
-      case WS_EVENT_OSRT:
-        return c->osrt[MIN (style, WS_OSRT_IO)];
-      case WS_EVENT_SAMPLE:
-        return c->sample[style % G_N_ELEMENTS (c->sample)];
-      case WS_EVENT_NVTX:
-      case WS_EVENT_MARK:
-      default:
-        if ((style & WS_TRACK_STYLE_COLOR) && (style & ~WS_TRACK_STYLE_COLOR) < track->n_colors)
-          return track->colors[style & ~WS_TRACK_STYLE_COLOR];
-        if (ws_event_ref_kind (track->events[i]) == WS_EVENT_MARK)
-          return c->mark;
-        return c->nvtx[style % G_N_ELEMENTS (c->nvtx)];
-    }
-}
-
 static inline gboolean
 name_matches (const WsPaintFrame *f, guint32 id)
 {
   return id != WS_STRING_NONE && id / 8 < f->search_len && (f->search[id / 8] >> (id % 8)) & 1;
 }
 
-/* Whether @event is among what a search, an NVTX focus or a highlight
- * (a finding's events) points at. */
+/* Whether the graph replay that a kernel or memory operation ran in is
+ * @replay. */
+static gboolean
+in_replay (const WsRun *run, WsEventRef event, gsize replay)
+{
+  gsize i = ws_event_ref_index (event);
+
+  switch (ws_event_ref_kind (event))
+    {
+      case WS_EVENT_KERNEL:
+        return run->kernels.replay != NULL && run->kernels.replay[i] == replay;
+      case WS_EVENT_MEMOP:
+        return run->memops.replay != NULL && run->memops.replay[i] == replay;
+      case WS_EVENT_REPLAY:
+        return i == replay;
+      default:
+        return FALSE;
+    }
+}
+
+/* Whether graph replay @i was launched inside NVTX range @r: by a call of
+ * the range's thread while it was open. */
+static gboolean
+replay_in_range (const WsPaintFrame *f, const WsRun *run, gsize i, gsize r)
+{
+  gssize a = f->nvtx_kernels != NULL
+               ? ws_launch_index_replay (ws_nvtx_kernels_get_launches (f->nvtx_kernels), i)
+               : -1;
+
+  return a >= 0 && run->api.thread[a] == run->nvtx.thread[r] &&
+         run->api.start[a] >= run->nvtx.start[r] && run->api.start[a] <= run->nvtx.end[r];
+}
+
+static gboolean
+search_matches (const WsPaintFrame *f, const WsRun *run, WsEventRef event)
+{
+  gsize i = ws_event_ref_index (event);
+
+  switch (ws_event_ref_kind (event))
+    {
+      case WS_EVENT_KERNEL:
+        return name_matches (f, run->kernels.demangled[i]) ||
+               name_matches (f, run->kernels.short_name[i]);
+      case WS_EVENT_REPLAY:
+        return f->search_replays != NULL && (f->search_replays[i / 8] >> (i % 8)) & 1;
+      default:
+        return name_matches (f, ws_event_name_id (run, event, WS_NAME_DEMANGLED));
+    }
+}
+
+/* Whether @event is among what a search, an NVTX focus, a replay's focus
+ * or a highlight (a finding's events) points at. */
 static gboolean
 in_focus (WsTimelinePaint *self, WsEventRef event)
 {
@@ -345,17 +269,10 @@ in_focus (WsTimelinePaint *self, WsEventRef event)
 
   if (f->highlight != NULL && g_hash_table_contains (f->highlight, GUINT_TO_POINTER (event + 1)))
     return TRUE;
-  if (f->search != NULL)
-    {
-      if (kind == WS_EVENT_KERNEL)
-        {
-          if (name_matches (f, run->kernels.demangled[i]) ||
-              name_matches (f, run->kernels.short_name[i]))
-            return TRUE;
-        }
-      else if (name_matches (f, ws_event_name_id (run, event, WS_NAME_DEMANGLED)))
-        return TRUE;
-    }
+  if (f->search != NULL && search_matches (f, run, event))
+    return TRUE;
+  if (f->replay_focus < run->replays.n && in_replay (run, event, f->replay_focus))
+    return TRUE;
   if (f->nvtx_focus < run->nvtx.n)
     {
       gsize r = f->nvtx_focus;
@@ -364,6 +281,8 @@ in_focus (WsTimelinePaint *self, WsEventRef event)
         {
           case WS_EVENT_KERNEL:
             return f->nvtx_kernels != NULL && ws_nvtx_kernels_contains (f->nvtx_kernels, r, i);
+          case WS_EVENT_REPLAY:
+            return replay_in_range (f, run, i, r);
           case WS_EVENT_NVTX:
             return i == r;
           case WS_EVENT_API:
@@ -386,20 +305,20 @@ in_focus (WsTimelinePaint *self, WsEventRef event)
 static inline guint32
 track_argb (WsTimelinePaint *self, const WsTrack *track, gsize i)
 {
-  guint32 argb = style_argb (self, track, i);
+  guint32 argb = ws_timeline_colors_event (&self->colors, track, i);
 
   if (self->focus && !in_focus (self, track->events[i]))
-    argb = mix_argb (argb, self->colors.background, 0.75);
+    argb = ws_timeline_argb_mix (argb, self->colors.background, 0.75);
   return argb;
 }
 
 WsColor
 ws_timeline_paint_kernel_color (const WsPalette *palette)
 {
-  Colors c;
+  WsTimelineColors c;
   guint32 argb;
 
-  init_colors (&c, palette);
+  ws_timeline_colors_init (&c, palette);
   argb = c.kernel[0];
   return (WsColor){ ((argb >> 16) & 0xff) / 255.0, ((argb >> 8) & 0xff) / 255.0,
                     (argb & 0xff) / 255.0, 1 };
@@ -515,10 +434,10 @@ ws_timeline_paint_begin (WsTimelinePaint *self, const WsPaintFrame *frame)
 {
   self->frame = *frame;
   self->view_start = frame->view_start;
-  self->focus =
-    frame->search != NULL || frame->nvtx_focus < self->run->nvtx.n || frame->highlight != NULL;
+  self->focus = frame->search != NULL || frame->nvtx_focus < self->run->nvtx.n ||
+                frame->replay_focus < self->run->replays.n || frame->highlight != NULL;
   update_font (self, frame->palette);
-  init_colors (&self->colors, frame->palette);
+  ws_timeline_colors_init (&self->colors, frame->palette);
 }
 
 /* The lanes painted next show their events @shift ns later than they
@@ -765,7 +684,7 @@ ws_timeline_paint_activity (WsTimelinePaint *self, const WsTrack *const *tracks,
   gint64 width = (gint64) ceil (f->width);
   g_autofree gsize *cursor = g_new0 (gsize, MAX (n_tracks, 1));
   g_autofree double *cover = g_new0 (double, MAX (width, 1));
-  guint32 argb = to_argb (color);
+  guint32 argb = ws_timeline_argb (color);
   double top = 0;
 
   for (guint k = 0; k < n_tracks; k++)

@@ -24,8 +24,10 @@ typedef struct
   WsNvtxKernels *nvtx_kernels; /* nullable */
   const guint8 *search;        /* bitset over string ids, or NULL */
   guint search_len;
-  gsize nvtx_focus;      /* G_MAXSIZE for none */
-  GHashTable *highlight; /* WsEventRef + 1 of events to show, or NULL */
+  const guint8 *search_replays; /* bitset over graph replays, or NULL */
+  gsize nvtx_focus;             /* G_MAXSIZE for none */
+  gsize replay_focus;           /* a graph replay whose kernels to highlight, G_MAXSIZE for none */
+  GHashTable *highlight;        /* WsEventRef + 1 of events to show, or NULL */
   WsNameForm name_form;
   double x0;    /* px: the left of the time axis */
   double width; /* px of the time axis */

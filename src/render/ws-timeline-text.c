@@ -171,8 +171,8 @@ ws_timeline_lane_title (const WsLanes *lanes, guint32 index, char **subtitle)
  * ws_timeline_event_label:
  *
  * Returns: (transfer full): the name drawn on an event: the kernel's name
- * in @form, the API call without its version suffix, the NVTX text, or the
- * kind of a memory operation.
+ * in @form, the API call without its version suffix, the NVTX text, the
+ * kind of a memory operation, or a graph replay's graph.
  */
 char *
 ws_timeline_event_label (const WsRun *run, WsEventRef event, WsNameForm form)
@@ -188,6 +188,8 @@ ws_timeline_event_label (const WsRun *run, WsEventRef event, WsNameForm form)
         return g_strdup_printf (_ ("Memcpy %s"), ws_memop_kind_label (run->memops.kind[i]));
       case WS_EVENT_API:
         return ws_api_base_name (ws_run_string (run, run->api.name[i]));
+      case WS_EVENT_REPLAY:
+        return ws_replay_name (run, i);
       case WS_EVENT_KERNEL:
       case WS_EVENT_NVTX:
       case WS_EVENT_MARK:
@@ -300,7 +302,7 @@ exact_ns (gint64 ns)
 }
 
 /* The thread and time at which the CPU side of @event happened: a kernel's
- * launch, an API call or NVTX range itself. */
+ * or a graph replay's launch, an API call or NVTX range itself. */
 static gboolean
 cpu_side (const WsLanes *lanes, WsNvtxKernels *nvtx_kernels, WsEventRef event, guint32 *thread,
           gint64 *time)
@@ -314,6 +316,18 @@ cpu_side (const WsLanes *lanes, WsNvtxKernels *nvtx_kernels, WsEventRef event, g
         {
           gssize a = nvtx_kernels != NULL
                        ? ws_launch_index_kernel (ws_nvtx_kernels_get_launches (nvtx_kernels), i)
+                       : -1;
+
+          if (a < 0)
+            return FALSE;
+          *thread = run->api.thread[a];
+          *time = run->api.start[a];
+          return TRUE;
+        }
+      case WS_EVENT_REPLAY:
+        {
+          gssize a = nvtx_kernels != NULL
+                       ? ws_launch_index_replay (ws_nvtx_kernels_get_launches (nvtx_kernels), i)
                        : -1;
 
           if (a < 0)
@@ -410,6 +424,45 @@ append_kernel (GString *out, const WsRun *run, gsize i)
 
       append_row (out, _ ("Correlation id"), id);
     }
+  if (ws_run_kernel_in_graph (run, i))
+    {
+      g_autofree char *graph = ws_replay_name (run, run->kernels.replay[i]);
+
+      append_row (out, _ ("Ran in a replay of"), graph);
+    }
+}
+
+/* A graph replay: its graph, what the run holds of it, where it ran. */
+static void
+append_replay (GString *out, const WsRun *run, gsize i)
+{
+  const WsGraphReplays *g = &run->replays;
+  const WsStream *stream = ws_run_replay_stream (run, i);
+  g_autofree char *where = g_strdup_printf ("%d / GPU %d", stream->stream_id, stream->device_id);
+  g_autofree char *id = g_strdup_printf ("%u", g->correlation[i]);
+  g_autofree char *nodes = NULL;
+
+  if (g->graph[i] != 0)
+    {
+      g_autofree char *graph = g_strdup_printf ("%u", g->graph[i]);
+
+      append_row (out, _ ("Graph"), graph);
+    }
+  if (g->nodes[i] > 0)
+    {
+      g_autofree char *count = g_strdup_printf ("%u", g->nodes[i]);
+
+      /* TRANSLATORS: %s is how many kernels and memory operations a replay of
+       * a CUDA graph ran */
+      nodes = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s kernel or memory operation",
+                                            "%s kernels and memory operations", g->nodes[i]),
+                               count);
+    }
+  else
+    nodes = g_strdup (_ ("kernels not recorded (graph-level trace)"));
+  append_row (out, _ ("Nodes"), nodes);
+  append_row (out, _ ("Stream"), where);
+  append_row (out, _ ("Correlation id"), id);
 }
 
 static void
@@ -477,6 +530,32 @@ append_stack (GString *out, const WsRun *run, gsize i)
     }
 }
 
+/* What an event of @kind is, for its tooltip's second line. */
+static const char *
+kind_label (const WsRun *run, WsEventKind kind)
+{
+  switch (kind)
+    {
+      case WS_EVENT_KERNEL:
+        return _ ("Kernel");
+      case WS_EVENT_MEMOP:
+        return _ ("Memory operation");
+      case WS_EVENT_API:
+        return _ ("CUDA API call");
+      case WS_EVENT_OSRT:
+        return _ ("OS runtime call");
+      case WS_EVENT_SAMPLE:
+        return traced_ops (run) ? _ ("CPU op") : _ ("CPU sample");
+      case WS_EVENT_NVTX:
+        return _ ("NVTX range");
+      case WS_EVENT_REPLAY:
+        return _ ("CUDA graph replay");
+      case WS_EVENT_MARK:
+      default:
+        return _ ("NVTX mark");
+    }
+}
+
 /**
  * ws_timeline_event_markup:
  * @nvtx_kernels: (nullable): for the NVTX path of kernels and the GPU time of ranges
@@ -503,31 +582,7 @@ ws_timeline_event_markup (const WsLanes *lanes, WsNvtxKernels *nvtx_kernels, WsE
   name = kind == WS_EVENT_KERNEL ? g_strdup (ws_run_kernel_name (run, i, WS_NAME_DEMANGLED))
                                  : ws_timeline_event_label (run, event, WS_NAME_DEMANGLED);
   escaped = g_markup_escape_text (name, -1);
-  switch (kind)
-    {
-      case WS_EVENT_KERNEL:
-        what = _ ("Kernel");
-        break;
-      case WS_EVENT_MEMOP:
-        what = _ ("Memory operation");
-        break;
-      case WS_EVENT_API:
-        what = _ ("CUDA API call");
-        break;
-      case WS_EVENT_OSRT:
-        what = _ ("OS runtime call");
-        break;
-      case WS_EVENT_SAMPLE:
-        what = traced_ops (run) ? _ ("CPU op") : _ ("CPU sample");
-        break;
-      case WS_EVENT_NVTX:
-        what = _ ("NVTX range");
-        break;
-      case WS_EVENT_MARK:
-      default:
-        what = _ ("NVTX mark");
-        break;
-    }
+  what = kind_label (run, kind);
   out = g_string_new (NULL);
   g_string_append_printf (out, "<b>%s</b>\n<span alpha=\"70%%\">%s</span>", escaped, what);
 
@@ -550,6 +605,9 @@ ws_timeline_event_markup (const WsLanes *lanes, WsNvtxKernels *nvtx_kernels, WsE
         break;
       case WS_EVENT_MEMOP:
         append_memop (out, run, i);
+        break;
+      case WS_EVENT_REPLAY:
+        append_replay (out, run, i);
         break;
       case WS_EVENT_API:
         {
@@ -597,7 +655,10 @@ ws_timeline_event_markup (const WsLanes *lanes, WsNvtxKernels *nvtx_kernels, WsE
 
   path = ws_timeline_nvtx_path (lanes, nvtx_kernels, event);
   if (path != NULL)
-    append_row (out, kind == WS_EVENT_KERNEL ? _ ("Launched in NVTX") : _ ("Inside NVTX"), path);
+    append_row (out,
+                kind == WS_EVENT_KERNEL || kind == WS_EVENT_REPLAY ? _ ("Launched in NVTX")
+                                                                   : _ ("Inside NVTX"),
+                path);
   return g_string_free (out, FALSE);
 }
 

@@ -16,8 +16,9 @@ struct _WsEventSearch
   guint len;         /* bytes in @bits */
   /* Counted once, at the first search, so that a keystroke costs a pass
    * over the names, not over the events: */
-  guint *named;  /* per string id: the NVTX ranges, marks and API calls so named */
-  GArray *pairs; /* KernelNames: the kernels per (demangled, short) name */
+  guint *named;        /* per string id: the NVTX ranges, marks and API calls so named */
+  GArray *pairs;       /* KernelNames: the kernels per (demangled, short) name */
+  guint8 *replay_bits; /* per graph replay: whether its name matches; NULL when none does */
 };
 
 typedef struct
@@ -53,6 +54,7 @@ ws_event_search_free (WsEventSearch *self)
   g_clear_pointer (&self->pairs, g_array_unref);
   g_free (self->named);
   g_free (self->bits);
+  g_free (self->replay_bits);
   ws_run_unref (self->run);
   g_free (self);
 }
@@ -71,6 +73,12 @@ ws_event_search_matches (WsEventSearch *self, WsEventRef event)
 
   if (self->bits == NULL || !ws_event_ref_is_valid (run, event))
     return FALSE;
+  if (ws_event_ref_kind (event) == WS_EVENT_REPLAY)
+    {
+      gsize i = ws_event_ref_index (event);
+
+      return self->replay_bits != NULL && (self->replay_bits[i / 8] >> (i % 8)) & 1;
+    }
   if (ws_event_ref_kind (event) == WS_EVENT_KERNEL)
     {
       gsize i = ws_event_ref_index (event);
@@ -135,6 +143,37 @@ count_names (WsEventSearch *self, guint n_strings)
     }
 }
 
+/* Sets the bit of each replay whose name holds @needle (case-folded).
+ * Names differ only by graph, so each graph's is made once. */
+static guint
+match_replays (WsEventSearch *self, const char *needle)
+{
+  const WsGraphReplays *g = &self->run->replays;
+  g_autoptr (GHashTable) graphs = g_hash_table_new (g_direct_hash, g_direct_equal);
+  guint count = 0;
+
+  for (gsize i = 0; i < g->n; i++)
+    {
+      gpointer key = GUINT_TO_POINTER (g->graph[i] + 1), found;
+
+      if (!g_hash_table_lookup_extended (graphs, key, NULL, &found))
+        {
+          g_autofree char *name = ws_replay_name (self->run, i);
+          g_autofree char *folded = g_utf8_casefold (name, -1);
+
+          found = GINT_TO_POINTER (strstr (folded, needle) != NULL);
+          g_hash_table_insert (graphs, key, found);
+        }
+      if (!GPOINTER_TO_INT (found))
+        continue;
+      if (self->replay_bits == NULL)
+        self->replay_bits = g_new0 (guint8, g->n / 8 + 1);
+      self->replay_bits[i / 8] |= 1 << (i % 8);
+      count++;
+    }
+  return count;
+}
+
 /**
  * ws_event_search_set_text:
  * @text: (nullable): part of a name, in any case; %NULL or "" ends the search
@@ -151,6 +190,7 @@ ws_event_search_set_text (WsEventSearch *self, const char *text)
   guint count = 0;
 
   g_clear_pointer (&self->bits, g_free);
+  g_clear_pointer (&self->replay_bits, g_free);
   self->len = 0;
   if (text == NULL || text[0] == '\0')
     return 0;
@@ -166,6 +206,7 @@ ws_event_search_set_text (WsEventSearch *self, const char *text)
         }
     }
   needle = g_utf8_casefold (text, -1);
+  count = match_replays (self, needle);
   self->len = n_strings / 8 + 1;
   self->bits = g_new0 (guint8, self->len);
   for (guint id = 0; id < n_strings; id++)
@@ -179,7 +220,7 @@ ws_event_search_set_text (WsEventSearch *self, const char *text)
         }
     }
   if (!any)
-    return 0;
+    return count;
 
   if (self->named == NULL)
     count_names (self, n_strings);
@@ -194,6 +235,18 @@ ws_event_search_set_text (WsEventSearch *self, const char *text)
     if (self->named[id] > 0 && bit (self, id))
       count += self->named[id];
   return count;
+}
+
+/**
+ * ws_event_search_get_replay_bits:
+ *
+ * Returns: (transfer none) (nullable): one bit per graph replay, set where
+ * its name matches; %NULL when none does
+ */
+const guint8 *
+ws_event_search_get_replay_bits (WsEventSearch *self)
+{
+  return self->bits != NULL ? self->replay_bits : NULL;
 }
 
 /**
@@ -280,6 +333,7 @@ find_from (WsEventSearch *self, WsEventRef from, gboolean backwards)
     find_in (self, WS_EVENT_API, run->api.start, run->api.n, from, backwards),
     find_in (self, WS_EVENT_OSRT, run->osrt.start, run->osrt.n, from, backwards),
     find_in (self, WS_EVENT_SAMPLE, run->cpu_samples.start, run->cpu_samples.n, from, backwards),
+    find_in (self, WS_EVENT_REPLAY, run->replays.start, run->replays.n, from, backwards),
   };
 
   return nearest (run, found, G_N_ELEMENTS (found), backwards);
@@ -308,6 +362,8 @@ ws_event_search_find (WsEventSearch *self, WsEventRef from, gboolean backwards)
     run->osrt.n > 0 ? ws_event_ref (WS_EVENT_OSRT, backwards ? run->osrt.n - 1 : 0) : WS_EVENT_NONE,
     run->cpu_samples.n > 0 ? ws_event_ref (WS_EVENT_SAMPLE, backwards ? run->cpu_samples.n - 1 : 0)
                            : WS_EVENT_NONE,
+    run->replays.n > 0 ? ws_event_ref (WS_EVENT_REPLAY, backwards ? run->replays.n - 1 : 0)
+                       : WS_EVENT_NONE,
   };
   WsEventRef edge;
 

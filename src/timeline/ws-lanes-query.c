@@ -74,7 +74,8 @@ ws_lanes_find_thread_lane (const WsLanes *self, guint32 thread, WsLaneKind kind)
 
 /**
  * ws_lanes_find_event:
- * @row: (out) (optional): the row within the lane; G_MAXUINT for NVTX marks
+ * @row: (out) (optional): the row within the lane; G_MAXUINT for NVTX marks,
+ *   WS_LANE_ROW_REPLAYS for a graph replay drawn in its stream's band
  *
  * Returns: the lane that shows @ref, or WS_LANE_NONE.
  */
@@ -115,6 +116,10 @@ ws_lanes_find_event (const WsLanes *self, WsEventRef ref, guint *row)
       case WS_EVENT_SAMPLE:
         lane = ws_lanes_find_thread_lane (self, run->cpu_samples.thread[i], WS_LANE_SAMPLES);
         break;
+      case WS_EVENT_REPLAY:
+        lane = ws_lanes_find_stream_lane (self, run->replays.stream[i]);
+        r = run->replays.nodes[i] > 0 ? WS_LANE_ROW_REPLAYS : 0;
+        break;
       default:
         break;
     }
@@ -135,7 +140,7 @@ ws_lanes_n_events (const WsLanes *self)
 
       for (guint r = 0; r < lane->n_tracks; r++)
         n += lane->tracks[r].n;
-      n += lane->marks.n + lane->series.n;
+      n += lane->marks.n + lane->replays.n + lane->series.n;
     }
   return n;
 }
@@ -153,7 +158,8 @@ ws_lanes_memory (const WsLanes *self)
 
       for (guint r = 0; r < lane->n_tracks; r++)
         bytes += sizeof (WsTrack) + ws_track_memory (&lane->tracks[r]);
-      bytes += ws_track_memory (&lane->marks) + ws_series_memory (&lane->series);
+      bytes += ws_track_memory (&lane->marks) + ws_track_memory (&lane->replays) +
+               ws_series_memory (&lane->series);
     }
   return bytes;
 }

@@ -29,6 +29,7 @@ lane_clear (gpointer data)
     ws_track_clear (&lane->tracks[r]);
   g_free (lane->tracks);
   ws_track_clear (&lane->marks);
+  ws_track_clear (&lane->replays);
   ws_series_clear (&lane->series);
 }
 
@@ -111,41 +112,113 @@ add_lane (WsLanes *self, WsLane *lane)
   g_array_append_val (self->lanes, *lane);
 }
 
-/* GPU streams: kernels and memory operations merged in start order. */
+/* What the stream lanes are made of: per stream, its work (kernels,
+ * memory operations and the graph replays recorded without their
+ * kernels) and its band (the replays whose kernels are in the work). */
+typedef struct
+{
+  Split work;
+  Split bands;
+} StreamSplit;
+
+static inline gboolean
+stream_has_events (const StreamSplit *split, guint s)
+{
+  return split->work.count[s] > 0 || split->bands.count[s] > 0;
+}
+
+static inline gboolean
+event_before (const WsRun *run, WsEventRef a, WsEventRef b)
+{
+  return !key_le (ws_event_start (run, b), ws_event_end (run, b), ws_event_start (run, a),
+                  ws_event_end (run, a));
+}
+
+/* The next graph replay at or after @r recorded without its kernels. */
+static inline gsize
+next_whole_replay (const WsGraphReplays *g, gsize r, gsize n)
+{
+  while (r < n && g->nodes[r] > 0)
+    r++;
+  return r;
+}
+
+/* GPU streams: kernels, memory operations and whole replays merged in
+ * start order (ties: kernels, then memory operations, then replays); the
+ * other replays in their bands. */
 static void
-build_streams (WsLanes *self, Split *streams)
+build_streams (WsLanes *self, StreamSplit *split)
 {
   const WsRun *run = self->run;
   const WsKernels *k = &run->kernels;
   const WsMemops *m = &run->memops;
+  const WsGraphReplays *g = &run->replays;
+  Split *streams = &split->work;
   gsize nk = k->stream != NULL ? MIN (k->n, WS_EVENT_INDEX_MAX) : 0;
   gsize nm = m->stream != NULL ? MIN (m->n, WS_EVENT_INDEX_MAX) : 0;
-  gsize i = 0, j = 0;
+  gsize ng = MIN (g->n, WS_EVENT_INDEX_MAX);
+  gsize i = 0, j = 0, r;
 
   split_init (streams, run->streams->len);
+  split_init (&split->bands, run->streams->len);
   for (gsize x = 0; x < nk; x++)
     if (k->stream[x] < streams->n_keys)
       streams->count[k->stream[x]]++;
   for (gsize x = 0; x < nm; x++)
     if (m->stream[x] < streams->n_keys)
       streams->count[m->stream[x]]++;
+  for (gsize x = 0; x < ng; x++)
+    if (g->stream[x] < streams->n_keys)
+      (g->nodes[x] == 0 ? streams : &split->bands)->count[g->stream[x]]++;
   split_alloc (streams);
+  split_alloc (&split->bands);
+  for (gsize x = 0; x < ng; x++)
+    if (g->stream[x] < streams->n_keys && g->nodes[x] > 0)
+      split_add (&split->bands, g->stream[x], ws_event_ref (WS_EVENT_REPLAY, x));
 
-  while (i < nk || j < nm)
+  r = next_whole_replay (g, 0, ng);
+  while (i < nk || j < nm || r < ng)
     {
-      if (j == nm || (i < nk && key_le (k->start[i], k->end[i], m->start[j], m->end[j])))
-        {
-          if (k->stream[i] < streams->n_keys)
-            split_add (streams, k->stream[i], ws_event_ref (WS_EVENT_KERNEL, i));
-          i++;
-        }
+      WsEventRef next[] = { i < nk ? ws_event_ref (WS_EVENT_KERNEL, i) : WS_EVENT_NONE,
+                            j < nm ? ws_event_ref (WS_EVENT_MEMOP, j) : WS_EVENT_NONE,
+                            r < ng ? ws_event_ref (WS_EVENT_REPLAY, r) : WS_EVENT_NONE };
+      guint pick = G_N_ELEMENTS (next);
+      guint32 stream;
+
+      for (guint c = 0; c < G_N_ELEMENTS (next); c++)
+        if (next[c] != WS_EVENT_NONE &&
+            (pick == G_N_ELEMENTS (next) || event_before (run, next[c], next[pick])))
+          pick = c;
+      stream = pick == 0 ? k->stream[i] : pick == 1 ? m->stream[j] : g->stream[r];
+      if (stream < streams->n_keys)
+        split_add (streams, stream, next[pick]);
+      if (pick == 0)
+        i++;
+      else if (pick == 1)
+        j++;
       else
-        {
-          if (m->stream[j] < streams->n_keys)
-            split_add (streams, m->stream[j], ws_event_ref (WS_EVENT_MEMOP, j));
-          j++;
-        }
+        r = next_whole_replay (g, r + 1, ng);
     }
+}
+
+/* A stream's lane: its work in row 0, its replays' band. */
+static void
+add_stream_lane (WsLanes *self, StreamSplit *split, guint32 s, guint32 group)
+{
+  const WsStream *stream = &g_array_index (self->run->streams, WsStream, s);
+  WsLane lane = lane_new (WS_LANE_STREAM);
+
+  lane.group = group;
+  lane.device = stream->device_id;
+  lane.pid = stream->pid;
+  lane.rank = ws_lanes_get_lane (self, group)->rank;
+  lane.stream = s;
+  lane.n_tracks = 1;
+  lane.tracks = g_new0 (WsTrack, 1);
+  split_take (&split->work, s, &lane.tracks[0], self);
+  split_take (&split->bands, s, &lane.replays, self);
+  self->stream_lane[s] = self->lanes->len;
+  add_lane (self, &lane);
 }
 
 static void
@@ -344,7 +417,7 @@ compare_thread_keys (gconstpointer a, gconstpointer b)
 }
 
 static void
-build_gpu_lanes (WsLanes *self, Split *streams, gboolean with_streams)
+build_gpu_lanes (WsLanes *self, StreamSplit *streams, gboolean with_streams)
 {
   const WsRun *run = self->run;
   g_autoptr (GArray) devices = g_array_new (FALSE, FALSE, sizeof (gint32));
@@ -353,8 +426,8 @@ build_gpu_lanes (WsLanes *self, Split *streams, gboolean with_streams)
   gboolean sources_match;
 
   /* The devices: those of the streams with events, and those with memory usage. */
-  for (guint s = 0; with_streams && s < streams->n_keys; s++)
-    if (streams->count[s] > 0)
+  for (guint s = 0; with_streams && s < streams->work.n_keys; s++)
+    if (stream_has_events (streams, s))
       {
         const WsStream *stream = &g_array_index (run->streams, WsStream, s);
         StreamKey key = { stream->pid, stream->stream_id, s };
@@ -404,21 +477,9 @@ build_gpu_lanes (WsLanes *self, Split *streams, gboolean with_streams)
       for (guint k = 0; k < keys->len; k++)
         {
           const StreamKey *key = &g_array_index (keys, StreamKey, k);
-          const WsStream *stream = &g_array_index (run->streams, WsStream, key->index);
-          WsLane lane;
 
-          if (stream->device_id != device)
-            continue;
-          lane = lane_new (WS_LANE_STREAM);
-          lane.group = group_index;
-          lane.device = device;
-          lane.pid = stream->pid;
-          lane.stream = key->index;
-          lane.n_tracks = 1;
-          lane.tracks = g_new0 (WsTrack, 1);
-          split_take (streams, key->index, &lane.tracks[0], self);
-          self->stream_lane[key->index] = self->lanes->len;
-          add_lane (self, &lane);
+          if (g_array_index (run->streams, WsStream, key->index).device_id == device)
+            add_stream_lane (self, streams, key->index, group_index);
         }
     }
 
@@ -471,37 +532,22 @@ add_process_group (WsLanes *self, guint32 pid, guint32 *group_index)
 
 /* A job's run: a rank's streams open its group, before its threads. */
 static void
-add_stream_lanes (WsLanes *self, Split *streams, guint32 pid, guint32 group_index)
+add_stream_lanes (WsLanes *self, StreamSplit *streams, guint32 pid, guint32 group_index)
 {
   const WsRun *run = self->run;
   g_autoptr (GArray) keys = g_array_new (FALSE, FALSE, sizeof (StreamKey));
 
-  for (guint s = 0; s < streams->n_keys; s++)
+  for (guint s = 0; s < streams->work.n_keys; s++)
     {
       const WsStream *stream = &g_array_index (run->streams, WsStream, s);
       StreamKey key = { stream->pid, stream->stream_id, s };
 
-      if (streams->count[s] > 0 && stream->pid == pid)
+      if (stream_has_events (streams, s) && stream->pid == pid)
         g_array_append_val (keys, key);
     }
   g_array_sort (keys, compare_stream_keys);
   for (guint k = 0; k < keys->len; k++)
-    {
-      const StreamKey *key = &g_array_index (keys, StreamKey, k);
-      const WsStream *stream = &g_array_index (run->streams, WsStream, key->index);
-      WsLane lane = lane_new (WS_LANE_STREAM);
-
-      lane.group = group_index;
-      lane.device = stream->device_id;
-      lane.pid = stream->pid;
-      lane.rank = ws_lanes_get_lane (self, group_index)->rank;
-      lane.stream = key->index;
-      lane.n_tracks = 1;
-      lane.tracks = g_new0 (WsTrack, 1);
-      split_take (streams, key->index, &lane.tracks[0], self);
-      self->stream_lane[key->index] = self->lanes->len;
-      add_lane (self, &lane);
-    }
+    add_stream_lane (self, streams, g_array_index (keys, StreamKey, k).index, group_index);
 }
 
 /* A thread's lane of one track: its CUDA API calls, OS runtime calls or
@@ -529,7 +575,7 @@ add_thread_track_lane (WsLanes *self, WsLaneKind kind, Split *split, guint32 t, 
 /* @streams: the streams to place under their processes (a job's run), or
  * %NULL when the GPU groups hold them. */
 static void
-build_thread_lanes (WsLanes *self, Split *streams, Split *api, Split *marks, Split *osrt,
+build_thread_lanes (WsLanes *self, StreamSplit *streams, Split *api, Split *marks, Split *osrt,
                     Split *samples, WsTrack **nvtx, const guint *n_rows)
 {
   const WsRun *run = self->run;
@@ -550,14 +596,14 @@ build_thread_lanes (WsLanes *self, Split *streams, Split *api, Split *marks, Spl
     {
       /* A process with streams and no thread events still gets its group:
        * a key that no thread has stands for it. */
-      for (guint s = 0; s < streams->n_keys; s++)
+      for (guint s = 0; s < streams->work.n_keys; s++)
         {
           const WsStream *stream = &g_array_index (run->streams, WsStream, s);
           gboolean known = FALSE;
 
           for (guint k = 0; k < keys->len && !known; k++)
             known = g_array_index (keys, ThreadKey, k).pid == stream->pid;
-          if (streams->count[s] > 0 && !known)
+          if (stream_has_events (streams, s) && !known)
             {
               ThreadKey key = { stream->pid, 2, 0, G_MAXUINT32 };
 
@@ -620,7 +666,8 @@ build_thread_lanes (WsLanes *self, Split *streams, Split *api, Split *marks, Spl
  * ws_lanes_count_left_out:
  *
  * Event references hold 29 bits of index: past WS_EVENT_INDEX_MAX events of
- * one kind (kernels, memory operations, CUDA API calls, NVTX ranges, marks),
+ * one kind (kernels, memory operations, CUDA API calls, NVTX ranges, marks,
+ * graph replays),
  * the rest are not in the lanes.
  *
  * Returns: how many events of @run the lanes leave out, 0 almost always
@@ -628,7 +675,8 @@ build_thread_lanes (WsLanes *self, Split *streams, Split *api, Split *marks, Spl
 guint64
 ws_lanes_count_left_out (const WsRun *run)
 {
-  const gsize n[] = { run->kernels.n, run->memops.n, run->api.n, run->nvtx.n, run->marks.n };
+  const gsize n[] = { run->kernels.n, run->memops.n, run->api.n,
+                      run->nvtx.n,    run->marks.n,  run->replays.n };
   guint64 left_out = 0;
 
   for (guint i = 0; i < G_N_ELEMENTS (n); i++)
@@ -641,7 +689,8 @@ WsLanes *
 ws_lanes_new (WsRun *run)
 {
   WsLanes *self;
-  Split streams, api, marks, osrt, samples;
+  StreamSplit streams;
+  Split api, marks, osrt, samples;
   WsTrack **nvtx;
   guint *n_rows;
   guint n_threads;
@@ -699,7 +748,8 @@ ws_lanes_new (WsRun *run)
   g_free (nvtx);
   g_free (n_rows);
   g_clear_pointer (&self->api_classes, g_free);
-  split_clear (&streams);
+  split_clear (&streams.work);
+  split_clear (&streams.bands);
   split_clear (&api);
   split_clear (&marks);
   split_clear (&osrt);

@@ -10,11 +10,13 @@
 G_BEGIN_DECLS
 
 #define WS_LANE_NONE G_MAXUINT32
+/* The row of a stream lane's band of CUDA graph replays (WsLane.replays). */
+#define WS_LANE_ROW_REPLAYS (G_MAXUINT - 1)
 
 typedef enum
 {
   WS_LANE_GROUP,   /* a heading over the lanes of one GPU or one process */
-  WS_LANE_STREAM,  /* kernels and memory operations of one GPU stream */
+  WS_LANE_STREAM,  /* kernels, memory operations and CUDA graph replays of one GPU stream */
   WS_LANE_NVTX,    /* NVTX ranges of one thread, one row per depth, marks as ticks */
   WS_LANE_API,     /* CUDA API calls of one thread */
   WS_LANE_METRIC,  /* one GPU metric (GPU_METRICS), as an area chart */
@@ -42,6 +44,9 @@ typedef struct
   guint n_tracks;   /* rows: 1, or the deepest NVTX row + 1 */
   WsTrack *tracks;  /* row 0 first (NVTX depth 0) */
   WsTrack marks;    /* WS_LANE_NVTX: the thread's NVTX marks */
+  WsTrack replays;  /* WS_LANE_STREAM: the graph replays launched on it whose kernels the run
+                     * holds (node tracing), drawn as a band over those kernels; the replays
+                     * recorded without their kernels are events of tracks[0] */
   WsSeries series;  /* WS_LANE_METRIC (values as exported), WS_LANE_MEMORY (bytes) */
   gboolean percent; /* WS_LANE_METRIC: values are % (0–100) */
   gint32 rank;      /* in a job's run: the rank of the process the lane belongs to, or -1 */

@@ -41,6 +41,7 @@ nvtx_style (WsTrack *self, guint32 color, guint32 name)
 }
 
 /* The style byte: kernels and CPU samples, a hash of the name (string id);
+ * graph replays, a hash of their graph's id;
  * memory operations, their WsMemopKind; API calls, their WsApiClass; OS
  * runtime calls, their WsOsrtClass; NVTX ranges and marks,
  * WS_TRACK_STYLE_COLOR and a colour index, or a hash of the name. */
@@ -72,6 +73,8 @@ style_of (WsTrack *self, const WsRun *run, WsEventRef event, guint8 *api_classes
         return ws_osrt_class (ws_run_string (run, run->osrt.name[i]));
       case WS_EVENT_SAMPLE:
         return (run->cpu_samples.name[i] * 2654435761u) >> 24;
+      case WS_EVENT_REPLAY:
+        return (run->replays.graph[i] * 2654435761u) >> 24;
       case WS_EVENT_MARK:
       default:
         return nvtx_style (self, run->marks.color[i], run->marks.name[i]);

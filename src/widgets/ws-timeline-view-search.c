@@ -9,8 +9,8 @@
  * ws_timeline_view_set_search:
  * @text: (nullable): part of a name, any case; %NULL or "" ends the search
  *
- * Highlights every kernel, NVTX range or mark and API call whose name
- * contains @text, dimming the rest.
+ * Highlights every kernel, NVTX range or mark, API call and CUDA graph
+ * replay whose name contains @text, dimming the rest.
  *
  * Returns: how many events match
  */
@@ -25,6 +25,7 @@ ws_timeline_view_set_search (WsTimelineView *self, const char *text)
     return 0;
   count = ws_event_search_set_text (self->search, text);
   self->state.search = ws_event_search_get_bits (self->search, &self->state.search_len);
+  self->state.search_replays = ws_event_search_get_replay_bits (self->search);
   ws_timeline_view_invalidate (self);
   return count;
 }

@@ -332,17 +332,27 @@ ws_timeline_view_get_nvtx_focus (WsTimelineView *self)
   return self->state.nvtx_focus;
 }
 
+/* The graph replay whose kernels are highlighted, or G_MAXSIZE. */
+gsize
+ws_timeline_view_get_replay_focus (WsTimelineView *self)
+{
+  g_return_val_if_fail (WS_IS_TIMELINE_VIEW (self), G_MAXSIZE);
+
+  return self->state.replay_focus;
+}
+
 /**
  * ws_timeline_view_select:
  * @event: what to select, or WS_EVENT_NONE
  *
  * Selects @event and emits ::event-selected.  Selecting an NVTX range
- * highlights the kernels launched inside it.
+ * highlights the kernels launched inside it; selecting a graph replay
+ * whose kernels the run holds highlights them.
  */
 void
 ws_timeline_view_select (WsTimelineView *self, WsEventRef event)
 {
-  gsize focus;
+  gsize focus, replay;
 
   g_return_if_fail (WS_IS_TIMELINE_VIEW (self));
 
@@ -354,9 +364,14 @@ ws_timeline_view_select (WsTimelineView *self, WsEventRef event)
   focus = event != WS_EVENT_NONE && ws_event_ref_kind (event) == WS_EVENT_NVTX
             ? ws_event_ref_index (event)
             : G_MAXSIZE;
-  if (focus != self->state.nvtx_focus)
+  replay = event != WS_EVENT_NONE && ws_event_ref_kind (event) == WS_EVENT_REPLAY &&
+               ws_lanes_get_run (self->lanes)->replays.nodes[ws_event_ref_index (event)] > 0
+             ? ws_event_ref_index (event)
+             : G_MAXSIZE;
+  if (focus != self->state.nvtx_focus || replay != self->state.replay_focus)
     {
       self->state.nvtx_focus = focus;
+      self->state.replay_focus = replay;
       ws_timeline_view_invalidate (self);
     }
   gtk_widget_queue_draw (GTK_WIDGET (self));

@@ -37,6 +37,7 @@ GHashTable *ws_timeline_view_get_highlight (WsTimelineView *self);
 void ws_timeline_view_set_lane_shifts (WsTimelineView *self, const gint64 *shifts);
 gint64 ws_timeline_view_get_lane_shift (WsTimelineView *self, guint32 lane);
 gsize ws_timeline_view_get_nvtx_focus (WsTimelineView *self);
+gsize ws_timeline_view_get_replay_focus (WsTimelineView *self);
 
 void ws_timeline_view_zoom (WsTimelineView *self, double factor);
 void ws_timeline_view_pan (WsTimelineView *self, double fraction);

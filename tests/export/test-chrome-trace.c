@@ -527,6 +527,193 @@ test_times_are_exact_text (void)
   remove_trace (path);
 }
 
+/* ns from a "ts" or "dur" member (µs with the ns in three decimals). */
+static gint64
+ns_of (JsonObject *event, const char *member)
+{
+  return (gint64) llround (json_object_get_double_member (event, member) * 1000);
+}
+
+static JsonObject *
+find_flow (JsonArray *events, const char *ph, gint64 id)
+{
+  for (guint i = 0; i < json_array_get_length (events); i++)
+    {
+      JsonObject *event = json_array_get_object_element (events, i);
+
+      if (g_strcmp0 (json_object_get_string_member (event, "ph"), ph) == 0 &&
+          json_object_get_int_member (event, "id") == id)
+        return event;
+    }
+  return NULL;
+}
+
+/* The CUDA API call of @correlation. */
+static JsonObject *
+find_call (JsonArray *events, gint64 correlation)
+{
+  for (guint i = 0; i < json_array_get_length (events); i++)
+    {
+      JsonObject *event = json_array_get_object_element (events, i);
+
+      if (g_strcmp0 (json_object_get_string_member_with_default (event, "cat", ""), "cuda_api") ==
+            0 &&
+          json_object_get_int_member (json_object_get_object_member (event, "args"),
+                                      "correlation_id") == correlation)
+        return event;
+    }
+  g_error ("no CUDA API call of correlation %" G_GINT64_FORMAT, correlation);
+  return NULL;
+}
+
+/* A graph-level trace (issue 39's decode_graph, nsys
+ * --cuda-graph-trace=graph): one "CUDA graph N" slice per GRAPH_TRACE row
+ * on its stream's thread, as long as the row, placed after its
+ * cudaGraphLaunch as SQL places it, with the graph, its nodes (none
+ * recorded) and the launch as args, and a flow from that call into it. */
+static void
+test_graph_trace_replays (void)
+{
+  g_autofree char *dir = ws_test_unpack ("captures/h200_graphs_capture.tar.xz");
+  g_autofree char *source =
+    g_build_filename (dir, "graph", "decode_graph", "nsys", "decode_graph.sqlite", NULL);
+  g_autofree char *path = write_trace (source, "graphs.json");
+  g_autoptr (JsonParser) parser = parse (path);
+  JsonArray *events = events_of (parser);
+  sqlite3 *db = NULL;
+  sqlite3_stmt *stmt = NULL;
+  guint rows = 0;
+
+  g_assert_cmpuint (count (events, "X", "cuda_graph"), ==,
+                    ws_test_sqlite_count (source, "CUPTI_ACTIVITY_KIND_GRAPH_TRACE"));
+  g_assert_cmpuint (count (events, "X", "cuda_graph"), ==, 40);
+  g_assert_cmpint (sqlite3_open_v2 (source, &db, SQLITE_OPEN_READONLY, NULL), ==, SQLITE_OK);
+  g_assert_cmpint (
+    sqlite3_prepare_v2 (db,
+                        "SELECT g.start, g.end, g.streamId, g.graphExecId, g.correlationId, r.start"
+                        " FROM CUPTI_ACTIVITY_KIND_GRAPH_TRACE g JOIN CUPTI_ACTIVITY_KIND_RUNTIME r"
+                        " ON r.correlationId = g.correlationId ORDER BY g.start",
+                        -1, &stmt, NULL),
+    ==, SQLITE_OK);
+  while (sqlite3_step (stmt) == SQLITE_ROW)
+    {
+      gint64 start = sqlite3_column_int64 (stmt, 0), end = sqlite3_column_int64 (stmt, 1);
+      gint64 correlation = sqlite3_column_int64 (stmt, 4);
+      g_autofree char *name =
+        g_strdup_printf ("CUDA graph %" G_GINT64_FORMAT, (gint64) sqlite3_column_int64 (stmt, 3));
+      g_autofree char *stream = g_strdup_printf ("Stream %d", sqlite3_column_int (stmt, 2));
+      JsonObject *replay = find_event (events, "X", name, correlation);
+      JsonObject *call = find_call (events, correlation);
+      JsonObject *args = json_object_get_object_member (replay, "args");
+      JsonObject *from = find_flow (events, "s", correlation);
+      JsonObject *into = find_flow (events, "f", correlation);
+
+      g_assert_true (
+        g_str_has_prefix (json_object_get_string_member (call, "name"), "cudaGraphLaunch"));
+      g_assert_cmpstr (json_object_get_string_member (replay, "cat"), ==, "cuda_graph");
+      g_assert_cmpint (ns_of (replay, "dur"), ==, end - start);
+      g_assert_cmpint (ns_of (replay, "ts") - ns_of (call, "ts"), ==,
+                       start - sqlite3_column_int64 (stmt, 5));
+      g_assert_cmpint (json_object_get_int_member (args, "graph"), ==,
+                       sqlite3_column_int64 (stmt, 3));
+      g_assert_cmpint (json_object_get_int_member (args, "nodes"), ==, 0);
+      g_assert_cmpint (json_object_get_int_member (args, "stream"), ==,
+                       sqlite3_column_int (stmt, 2));
+      g_assert_cmpstr (metadata_name (events, "thread_name",
+                                      json_object_get_int_member (replay, "pid"),
+                                      json_object_get_int_member (replay, "tid")),
+                       ==, stream);
+      /* The flow leaves the call and lands inside the replay. */
+      g_assert_nonnull (from);
+      g_assert_nonnull (into);
+      g_assert_cmpint (json_object_get_int_member (from, "tid"), ==,
+                       json_object_get_int_member (call, "tid"));
+      g_assert_cmpint (json_object_get_int_member (into, "tid"), ==,
+                       json_object_get_int_member (replay, "tid"));
+      g_assert_cmpint (ns_of (into, "ts"), >, ns_of (replay, "ts"));
+      g_assert_cmpint (ns_of (into, "ts"), <, ns_of (replay, "ts") + ns_of (replay, "dur"));
+      rows++;
+    }
+  g_assert_cmpuint (rows, ==, 40);
+  sqlite3_finalize (stmt);
+  sqlite3_close (db);
+  remove_trace (path);
+  ws_test_rmtree (dir);
+}
+
+/* A node-level trace: one slice per launch of a graph, from its first
+ * kernel to its last, with as many nodes as SQL counts kernels of that
+ * launch, each of them inside it, so that a viewer nests them; the
+ * flows stay the kernels' own. */
+static void
+test_node_trace_replays (void)
+{
+  g_autofree char *dir = ws_test_unpack ("captures/h200_graphs_capture.tar.xz");
+  g_autofree char *source =
+    g_build_filename (dir, "node", "decode_graph", "nsys", "decode_graph.sqlite", NULL);
+  g_autofree char *path = write_trace (source, "nodes.json");
+  g_autoptr (JsonParser) parser = parse (path);
+  JsonArray *events = events_of (parser);
+  sqlite3 *db = NULL;
+  sqlite3_stmt *stmt = NULL;
+  guint rows = 0;
+
+  g_assert_cmpint (count (events, "X", "cuda_graph"), ==,
+                   sql_int (source, "SELECT count(DISTINCT correlationId) FROM "
+                                    "CUPTI_ACTIVITY_KIND_KERNEL WHERE graphNodeId IS NOT NULL"));
+  g_assert_cmpint (count (events, "f", "launch"), ==,
+                   sql_int (source, "SELECT (SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL k "
+                                    "JOIN CUPTI_ACTIVITY_KIND_RUNTIME r USING (correlationId)) + "
+                                    "(SELECT count(*) FROM CUPTI_ACTIVITY_KIND_MEMCPY m JOIN "
+                                    "CUPTI_ACTIVITY_KIND_RUNTIME r USING (correlationId)) + "
+                                    "(SELECT count(*) FROM CUPTI_ACTIVITY_KIND_MEMSET m JOIN "
+                                    "CUPTI_ACTIVITY_KIND_RUNTIME r USING (correlationId))"));
+  g_assert_cmpint (sqlite3_open_v2 (source, &db, SQLITE_OPEN_READONLY, NULL), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_prepare_v2 (db,
+                                       "SELECT correlationId, min(start), max(end), count(*), "
+                                       "graphNodeId >> 32 FROM CUPTI_ACTIVITY_KIND_KERNEL WHERE "
+                                       "graphNodeId IS NOT NULL GROUP BY correlationId",
+                                       -1, &stmt, NULL),
+                   ==, SQLITE_OK);
+  while (sqlite3_step (stmt) == SQLITE_ROW)
+    {
+      gint64 correlation = sqlite3_column_int64 (stmt, 0);
+      g_autofree char *name =
+        g_strdup_printf ("CUDA graph %" G_GINT64_FORMAT, (gint64) sqlite3_column_int64 (stmt, 4));
+      JsonObject *replay = find_event (events, "X", name, correlation);
+      JsonObject *args = json_object_get_object_member (replay, "args");
+      gint64 ts = ns_of (replay, "ts"), dur = ns_of (replay, "dur");
+      guint inside = 0;
+
+      g_assert_cmpint (dur, ==, sqlite3_column_int64 (stmt, 2) - sqlite3_column_int64 (stmt, 1));
+      g_assert_cmpint (json_object_get_int_member (args, "nodes"), ==,
+                       sqlite3_column_int64 (stmt, 3));
+      for (guint i = 0; i < json_array_get_length (events); i++)
+        {
+          JsonObject *event = json_array_get_object_element (events, i);
+          JsonObject *kargs;
+
+          if (g_strcmp0 (json_object_get_string_member_with_default (event, "cat", ""), "kernel"))
+            continue;
+          kargs = json_object_get_object_member (event, "args");
+          if (json_object_get_int_member (kargs, "correlation_id") != correlation)
+            continue;
+          g_assert_cmpint (json_object_get_int_member (event, "tid"), ==,
+                           json_object_get_int_member (replay, "tid"));
+          g_assert_cmpint (ns_of (event, "ts"), >=, ts);
+          g_assert_cmpint (ns_of (event, "ts") + ns_of (event, "dur"), <=, ts + dur);
+          inside++;
+        }
+      g_assert_cmpint (inside, ==, sqlite3_column_int64 (stmt, 3));
+      rows++;
+    }
+  g_assert_cmpuint (rows, ==, 40);
+  sqlite3_finalize (stmt);
+  sqlite3_close (db);
+  remove_trace (path);
+  ws_test_rmtree (dir);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -543,6 +730,10 @@ main (int argc, char **argv)
   g_test_add_func ("/chrome-trace/failed-export-leaves-no-file", test_failed_export_leaves_no_file);
   g_test_add_func ("/chrome-trace/every-fixture-parses", test_every_fixture_parses);
   g_test_add_func ("/chrome-trace/probe/times-are-exact-text", test_times_are_exact_text);
+  g_test_add_func ("/chrome-trace/graph-replays/a-slice-per-graph-trace-row",
+                   test_graph_trace_replays);
+  g_test_add_func ("/chrome-trace/graph-replays/node-trace-slice-encloses-its-kernels",
+                   test_node_trace_replays);
 
   return g_test_run ();
 }
