@@ -754,7 +754,7 @@ ws_findings_check_idle (WsFindingsCtx *ctx, GPtrArray *findings)
   finding->rule = g_strdup_printf (
     _ (
       "Share of a GPU's span, from its first to its last kernel, memory operation or graph replay, "
-      "with neither running: %.0f%% and more severe, %.0f–%.0f%% medium, %.0f–%.0f%% minor; "
+      "with none running: %.0f%% and more severe, %.0f–%.0f%% medium, %.0f–%.0f%% minor; "
       "below %.0f%% not raised."),
     bands->severe.bound, bands->medium.bound, bands->severe.bound, bands->minor.bound,
     bands->medium.bound, bands->minor.bound);

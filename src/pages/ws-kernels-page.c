@@ -212,9 +212,10 @@ show_grouped (WsKernelsPage *self, Grouped *grouped)
       g_autofree char *line = NULL, *note = NULL, *joined = NULL;
 
       ws_graph_summary_compute (run, &graphs);
-      line = ws_graph_summary_describe (&graphs);
+      /* Replays traced whole: what the bars miss; else what they hold. */
       note = ws_graph_summary_stats_note (&graphs);
-      joined = g_strjoin ("\n", text, line, note, NULL);
+      line = note == NULL ? ws_graph_summary_describe (&graphs) : NULL;
+      joined = g_strjoin ("\n", text, note != NULL ? note : line, NULL);
       g_free (text);
       text = g_steal_pointer (&joined);
     }

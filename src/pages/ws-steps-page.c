@@ -98,7 +98,7 @@ add_columns (WsStepsPage *self)
     { N_ ("Kernel running"), COL_KERNEL, TRUE },
     { N_ ("Memory only"), COL_MEMORY, TRUE },
     { N_ ("GPU idle"), COL_IDLE, TRUE },
-    { N_ ("Kernels launched"), COL_LAUNCHES, TRUE },
+    { N_ ("Launches"), COL_LAUNCHES, TRUE },
     { N_ ("GPU work launched"), COL_LAUNCHED, TRUE },
     { N_ ("Warm-up"), COL_WARMUP, FALSE },
   };

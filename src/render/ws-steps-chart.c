@@ -99,9 +99,9 @@ ws_steps_chart_summary (const WsSteps *steps)
     /* TRANSLATORS: "step N: 1 step, 0 warm-up" */
     return g_strdup_printf (_ ("%s: %s, %s"), steps->pattern, count, warm);
   /* TRANSLATORS: "训练步 N: 6 steps, 1 warm-up; steady median 24.2 ms a step, the GPU busy
-   * 20.7 ms of it (86%), 433 kernels" */
+   * 20.7 ms of it (86%), 433 launches" (kernels, and CUDA graph replays counted once) */
   return g_strdup_printf (_ ("%s: %s, %s; steady median %s a step, the GPU busy %s of it "
-                             "(%.0f%%), %.0f kernels"),
+                             "(%.0f%%), %.0f launches"),
                           steps->pattern, count, warm, wall, busy,
                           m->wall > 0 ? 100 * m->gpu_busy / m->wall : 0, m->launches);
 }
@@ -365,8 +365,9 @@ ws_steps_chart_tooltip (const WsRun *run, const WsSteps *steps, guint step)
   g_string_append_printf (out, _ ("\nGPU idle %s"), idle);
   g_string_append_printf (
     out,
-    g_dngettext (GETTEXT_PACKAGE, "\n%u kernel launched, %s of GPU work launched",
-                 "\n%u kernels launched, %s of GPU work launched", (gulong) s->launches),
+    g_dngettext (GETTEXT_PACKAGE, "\n%u launch (kernels, graph replays), %s of GPU work launched",
+                 "\n%u launches (kernels, graph replays), %s of GPU work launched",
+                 (gulong) s->launches),
     (guint) s->launches, launched);
   if (s->warmup)
     g_string_append (out, s->slow ? _ ("\nWarm-up: over twice the median of the other steps")
