@@ -230,6 +230,38 @@ add_outputs (JsonBuilder *builder, const WsCaptureTargetRun *target)
   json_builder_end_object (builder);
 }
 
+/* The kernels step 4 picked, each with the nsys kernel its ncu report is
+ * made for. */
+static void
+add_kernels (JsonBuilder *builder, GPtrArray *kernels)
+{
+  json_builder_set_member_name (builder, "kernels");
+  json_builder_begin_array (builder);
+  for (guint i = 0; kernels != NULL && i < kernels->len; i++)
+    {
+      const WsCaptureKernel *kernel = g_ptr_array_index (kernels, i);
+
+      json_builder_begin_object (builder);
+      add_string (builder, "name", kernel->name);
+      add_string (builder, "display", kernel->display);
+      add_string (builder, "file", kernel->file);
+      json_builder_set_member_name (builder, "total_ns");
+      json_builder_add_int_value (builder, kernel->total);
+      /* Which nsys kernel the ncu report is made for: its reader joins the
+       * two by these. */
+      add_string (builder, "mangled", kernel->mangled);
+      add_string (builder, "grid", kernel->grid);
+      add_string (builder, "block", kernel->block);
+      if (kernel->skip > 0)
+        {
+          json_builder_set_member_name (builder, "launch_skip");
+          json_builder_add_int_value (builder, kernel->skip);
+        }
+      json_builder_end_object (builder);
+    }
+  json_builder_end_array (builder);
+}
+
 /**
  * ws_capture_manifest_write:
  * @status: "running", "done", "failed" or "cancelled"
@@ -304,32 +336,7 @@ ws_capture_manifest_write (const WsCaptureTargetRun *target, const char *status,
     ws_capture_settings_to_json (info->settings, builder);
   json_builder_end_object (builder);
 
-  json_builder_set_member_name (builder, "kernels");
-  json_builder_begin_array (builder);
-  for (guint i = 0;
-       target->plan != NULL && target->plan->kernels != NULL && i < target->plan->kernels->len; i++)
-    {
-      const WsCaptureKernel *kernel = g_ptr_array_index (target->plan->kernels, i);
-
-      json_builder_begin_object (builder);
-      add_string (builder, "name", kernel->name);
-      add_string (builder, "display", kernel->display);
-      add_string (builder, "file", kernel->file);
-      json_builder_set_member_name (builder, "total_ns");
-      json_builder_add_int_value (builder, kernel->total);
-      /* Which nsys kernel the ncu report is made for: its reader joins the
-       * two by these. */
-      add_string (builder, "mangled", kernel->mangled);
-      add_string (builder, "grid", kernel->grid);
-      add_string (builder, "block", kernel->block);
-      if (kernel->skip > 0)
-        {
-          json_builder_set_member_name (builder, "launch_skip");
-          json_builder_add_int_value (builder, kernel->skip);
-        }
-      json_builder_end_object (builder);
-    }
-  json_builder_end_array (builder);
+  add_kernels (builder, target->plan != NULL ? target->plan->kernels : NULL);
 
   /* What step 4 left out of the top N, and their share of the GPU time:
    * communication kernels, which ncu cannot replay alone. */

@@ -63,16 +63,12 @@ duration (gint64 ns)
   return ws_format_duration ((double) ns);
 }
 
+/* How the ranks were compared, and what a graph-level trace hides. */
 static void
-write_table (const WsRun *run, const WsRanks *ranks, const WsRankSet *set, GString *out)
+write_method (const WsRun *run, const WsRankSet *set, GString *out)
 {
   WsGraphSummary graphs;
-  g_autofree char *title = ws_ranks_title (ranks);
-  g_autofree char *how = ws_rank_set_describe (set, ranks);
-  g_autofree char *straggler = ws_rank_set_straggler_text (set);
-  gboolean any_comm = FALSE;
 
-  g_string_append_printf (out, "%s\n%s\n", title, how);
   if (set->method == WS_RANK_METHOD_NCCL)
     /* TRANSLATORS: how many NCCL collectives were matched on every rank */
     g_string_append_printf (out,
@@ -82,7 +78,6 @@ write_table (const WsRun *run, const WsRanks *ranks, const WsRankSet *set, GStri
   else
     g_string_append_printf (out, "%s\n",
                             _ ("Method: host waits (no NCCL collectives on every rank)"));
-  /* What a graph-level trace hides (docs/cuda-graphs.md). */
   ws_graph_summary_compute (run, &graphs);
   if (graphs.traced_whole > 0)
     g_string_append_printf (out, "%s\n",
@@ -90,6 +85,18 @@ write_table (const WsRun *run, const WsRanks *ranks, const WsRankSet *set, GStri
                                "collective inside a replay cannot be seen; capture with node "
                                "tracing to match it"));
   g_string_append_c (out, '\n');
+}
+
+static void
+write_table (const WsRun *run, const WsRanks *ranks, const WsRankSet *set, GString *out)
+{
+  g_autofree char *title = ws_ranks_title (ranks);
+  g_autofree char *how = ws_rank_set_describe (set, ranks);
+  g_autofree char *straggler = ws_rank_set_straggler_text (set);
+  gboolean any_comm = FALSE;
+
+  g_string_append_printf (out, "%s\n%s\n", title, how);
+  write_method (run, set, out);
   g_string_append_printf (out, "%5s  %-22s %-10s %11s %11s %11s %12s %11s %6s %11s\n", _ ("rank"),
                           _ ("file"), _ ("process"), _ ("GPU time"), _ ("kernels"), _ ("comm"),
                           _ ("waiting"), _ ("idle"), _ ("steps"), _ ("median step"));

@@ -395,21 +395,27 @@ ws_nsys_load_thread_rank (WsNsysReader *r)
     }
 }
 
+static gboolean
+is_shell (const char *name)
+{
+  static const char *const shells[] = { "bash", "sh", "dash", "zsh", NULL };
+  g_autofree char *base = name != NULL ? g_path_get_basename (name) : NULL;
+
+  return base != NULL && g_strv_contains (shells, base);
+}
+
 /* The program a shell ran: the first word of CMD in `bash -lc CMD` (after
  * any NAME=value), or NULL. */
 static char *
 program_of_shell_command (const char *command_line)
 {
-  static const char *const shells[] = { "bash", "sh", "dash", "zsh", NULL };
   g_auto (GStrv) argv = NULL;
   g_auto (GStrv) words = NULL;
-  g_autofree char *shell = NULL;
 
   if (command_line == NULL || !g_shell_parse_argv (command_line, NULL, &argv, NULL) ||
       g_strv_length (argv) < 3)
     return NULL;
-  shell = g_path_get_basename (argv[0]);
-  if (!g_strv_contains (shells, shell) || argv[1][0] != '-' || strchr (argv[1], 'c') == NULL)
+  if (!is_shell (argv[0]) || argv[1][0] != '-' || strchr (argv[1], 'c') == NULL)
     return NULL;
   words = g_strsplit_set (argv[2], " \t\n;|&()", -1);
   for (guint i = 0; words[i] != NULL; i++)
@@ -425,25 +431,30 @@ program_of_shell_command (const char *command_line)
 
 /* The name a process is known by.  nsys's PROCESSES keeps the name a
  * process started with: `bash` for every target that the launcher runs as
- * `bash -lc CMD`, whatever it then exec'd.  Its main thread's name
- * (ThreadNames, tid = pid) is the program it became; without one, a shell
- * that nsys launched is named by the program its command runs. */
+ * `bash -lc CMD`, whatever it then exec'd.  Such a shell is named by its
+ * main thread's name (ThreadNames, tid = pid: the program it became, cut
+ * to 15 characters by the kernel), or else, where nsys launched it, by the
+ * program its command runs.  Any other name stays as PROCESSES has it (a
+ * full path). */
 static char *
 process_name (WsNsysReader *r, guint32 pid, gint64 global_pid, const char *listed)
 {
   gint64 main_tid = (global_pid & ~(gint64) 0xFFFFFF) | pid;
-  gpointer found = g_hash_table_lookup (r->thread_names, &main_tid);
-  const char *thread = found != NULL ? ws_run_string (r->run, GPOINTER_TO_UINT (found) - 1) : NULL;
+  gpointer found;
+  const char *thread;
 
-  if (thread != NULL && thread[0] != '\0')
+  if (!is_shell (listed))
+    return g_strdup (listed);
+  found = g_hash_table_lookup (r->thread_names, &main_tid);
+  thread = found != NULL ? ws_run_string (r->run, GPOINTER_TO_UINT (found) - 1) : NULL;
+  if (thread != NULL && thread[0] != '\0' && !is_shell (thread))
     return g_strdup (thread);
-  if (listed != NULL && (g_str_equal (listed, "bash") || g_str_equal (listed, "sh")))
-    {
-      char *program = program_of_shell_command (r->run->prov.target_command);
+  {
+    char *program = program_of_shell_command (r->run->prov.target_command);
 
-      if (program != NULL)
-        return program;
-    }
+    if (program != NULL)
+      return program;
+  }
   return g_strdup (listed);
 }
 
