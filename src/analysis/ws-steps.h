@@ -24,18 +24,18 @@ typedef struct
 
 typedef struct
 {
-  guint number;     /* the step's counter ("step 3" → 3), or its place among the steps */
-  guint32 name;     /* string id of the range's name */
-  gsize range;      /* index into run->nvtx */
-  guint32 pid;      /* the process that opened the range */
-  gint64 start;     /* ns */
-  gint64 end;       /* ns */
-  gint64 wall;      /* ns: end − start */
-  gint64 gpu_busy;  /* ns of the step with a kernel or memory operation of the process running */
-  gint64 kernel;    /* ns with a kernel running */
-  gint64 memory;    /* ns with a memory operation running and no kernel */
-  gint64 idle;      /* ns with neither: wall − gpu_busy */
-  guint64 launches; /* kernels and graph replays whose launch call started in the step, any
+  guint number;        /* the step's counter ("step 3" → 3), or its place among the steps */
+  guint32 name;        /* string id of the range's name */
+  gsize range;         /* index into run->nvtx */
+  guint32 pid;         /* the process that opened the range */
+  gint64 start;        /* ns */
+  gint64 end;          /* ns */
+  gint64 wall;         /* ns: end − start */
+  gint64 gpu_busy;     /* ns of the step with a kernel or memory operation of the process running */
+  gint64 kernel;       /* ns with a kernel running */
+  gint64 memory;       /* ns with a memory operation running and no kernel */
+  gint64 idle;         /* ns with neither: wall − gpu_busy */
+  guint64 launches;    /* kernels and graph replays whose launch call started in the step, any
                      * thread of the process: a replay is one launch, its kernels none */
   gint64 gpu_launched; /* ns: the GPU time of the kernels, memory operations and replays
                         * launched in the step, wherever they ran: its GPU work when the GPU
