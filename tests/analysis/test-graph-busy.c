@@ -3,6 +3,7 @@
 
 #include <sqlite3.h>
 
+#include "ws-comparison.h"
 #include "ws-format.h"
 #include "ws-gpu-busy.h"
 #include "ws-graphs.h"
@@ -229,6 +230,35 @@ test_graph_summary (void)
   g_assert_cmpstr (line, ==, expected);
 }
 
+/* compare counts a replay traced whole as GPU time and one launch, and
+ * its busy share is the busy definition's: eager against graph replays. */
+static void
+test_compare_counts_replays (void)
+{
+  g_autofree char *before_path = export_of ("node", "decode_eager");
+  g_autofree char *after_path = export_of ("graph", "decode_graph");
+  g_autoptr (WsRun) before = load (before_path);
+  g_autoptr (WsRun) after = load (after_path);
+  g_autoptr (WsComparison) cmp = ws_comparison_new (before, after, WS_MATCH_DEMANGLED);
+  g_autoptr (GArray) spans = union_of (after_path, work_sql_graph);
+  g_autofree char *kernel_ns =
+    ws_test_sqlite_text (after_path, "SELECT sum(end - start) FROM CUPTI_ACTIVITY_KIND_KERNEL");
+  g_autofree char *replay_ns = ws_test_sqlite_text (
+    after_path, "SELECT sum(end - start) FROM CUPTI_ACTIVITY_KIND_GRAPH_TRACE");
+  g_autofree char *launches =
+    ws_test_sqlite_text (after_path, "SELECT (SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL) + "
+                                     "(SELECT count(*) FROM CUPTI_ACTIVITY_KIND_GRAPH_TRACE)");
+
+  g_assert_cmpfloat (
+    cmp->gpu_time.after, ==,
+    (double) (g_ascii_strtoll (kernel_ns, NULL, 10) + g_ascii_strtoll (replay_ns, NULL, 10)));
+  g_assert_cmpfloat (cmp->launches.after, ==, (double) g_ascii_strtoll (launches, NULL, 10));
+  g_assert_cmpfloat_with_epsilon (cmp->busy_share.after,
+                                  100.0 * (double) busy_between (spans, G_MININT64, G_MAXINT64) /
+                                    (double) (after->end_time - after->origin),
+                                  1e-9);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -240,6 +270,7 @@ main (int argc, char **argv)
   g_test_add_func ("/graph-busy/steady-idle-counts-replays", test_steady_idle);
   g_test_add_func ("/graph-busy/steps/a-replay-is-one-launch", test_step_launches);
   g_test_add_func ("/graph-busy/summary/what-the-pages-say", test_graph_summary);
+  g_test_add_func ("/graph-busy/compare/counts-replays", test_compare_counts_replays);
   status = g_test_run ();
   ws_test_rmtree (capture_dir);
   g_free (capture_dir);
