@@ -398,7 +398,9 @@ write_report (WsRun *run, const Report *report, WsOutputFormat format, gboolean 
         say_skipped (file, ws_summary_kind_missing_data (kind), format, out);
       return;
     }
-  else if (report->nvtx_name)
+  /* A summary read from a stats CSV has no kernels to name: it is printed
+   * as read, as with :base. */
+  else if (report->nvtx_name && run->kernels.n > 0)
     {
       g_auto (WsKernelNames) names = { 0 };
 
