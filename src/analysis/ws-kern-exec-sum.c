@@ -57,6 +57,7 @@ typedef struct
 typedef struct
 {
   const WsRun *run;
+  const WsKernelNames *names;
   CallKey *calls;          /* sorted by process, then correlation id */
   GHashTable *api_of_name; /* API name id + 1 → index into @api_names + 1 */
   GHashTable *api_by_text; /* char *: a name as the report prints it → index + 1 */
@@ -184,7 +185,7 @@ first_call (const ExecSum *es, gint64 process, guint32 correlation)
 }
 
 static guint32
-launch_group (ExecSum *es, gsize k, guint32 call, WsNameForm form)
+launch_group (ExecSum *es, gsize k, guint32 call)
 {
   const WsRun *run = es->run;
   const WsThread *thread = ws_run_thread (run, run->api.thread[call]);
@@ -194,7 +195,7 @@ launch_group (ExecSum *es, gsize k, guint32 call, WsNameForm form)
   key.tid = thread->tid;
   key.device = ws_run_kernel_stream (run, k)->device_id;
   key.api = api_for (es, run->api.name != NULL ? run->api.name[call] : WS_STRING_NONE);
-  key.kernel = ws_run_kernel_name_id (run, k, form);
+  key.kernel = ws_kernel_names_id (es->names, k);
   return group_for (es, &key);
 }
 
@@ -210,7 +211,7 @@ typedef struct
  * after its own.  An inner join: a kernel whose call is unknown is left
  * out. */
 static void
-join_launches (ExecSum *es, WsNameForm form)
+join_launches (ExecSum *es)
 {
   const WsRun *run = es->run;
   GArray *counts = g_array_new (FALSE, TRUE, sizeof (Counts));
@@ -231,7 +232,7 @@ join_launches (ExecSum *es, WsNameForm form)
           Launch launch = { (guint32) k, es->calls[c].call, 0 };
           Counts *count;
 
-          launch.group = launch_group (es, k, launch.call, form);
+          launch.group = launch_group (es, k, launch.call);
           g_array_append_val (es->launches, launch);
           if (launch.group >= counts->len)
             g_array_set_size (counts, launch.group + 1);
@@ -269,7 +270,7 @@ static gint
 compare_rows (gconstpointer a, gconstpointer b, gpointer data)
 {
   const WsKernExecRow *x = a, *y = b;
-  const WsRun *run = data;
+  const WsKernelNames *names = data;
   int c;
 
   if (x->total.avg != y->total.avg)
@@ -283,7 +284,7 @@ compare_rows (gconstpointer a, gconstpointer b, gpointer data)
   c = strcmp (x->api, y->api);
   if (c != 0)
     return c;
-  return strcmp (ws_run_string (run, x->kernel), ws_run_string (run, y->kernel));
+  return strcmp (ws_kernel_names_get (names, x->kernel), ws_kernel_names_get (names, y->kernel));
 }
 
 /* The four times of every launch, each group's in its slice, then the
@@ -334,36 +335,38 @@ summarise (ExecSum *es)
       ws_group_stats (queue + queue_first, es->queue_offset[g + 1] - queue_first, &row.queue);
       g_array_append_val (rows, row);
     }
-  g_array_sort_with_data (rows, compare_rows, (gpointer) run);
+  g_array_sort_with_data (rows, compare_rows, (gpointer) es->names);
   return rows;
 }
 
 /**
  * ws_kern_exec_sum:
- * @form: the kernel names to group by
+ * @names: the kernels' names to group by: in a form, or with their NVTX
+ *   ranges (`:nvtx-name`)
  *
  * `nsys stats --report cuda_kern_exec_sum`: each kernel joined to the CUDA
  * API calls of its process with its correlation id, as the report's SQL
  * joins them,
  * grouped by the call's process and thread, the kernel's device, the
- * call's name (ws_kern_exec_api_name()) and the kernel's name in @form.
+ * call's name (ws_kern_exec_api_name()) and the kernel's name.
  * Kernels whose call is unknown are left out, as the report's inner join
- * leaves them.  @run needs the kernels' streams and correlation ids and
+ * leaves them.  The run needs the kernels' streams and correlation ids and
  * the calls' threads and correlation ids: a load that is not lean.
  *
  * Returns: (transfer full) (element-type WsKernExecRow): the rows, largest
  * mean total time first
  */
 GArray *
-ws_kern_exec_sum (const WsRun *run, WsNameForm form)
+ws_kern_exec_sum (const WsKernelNames *names)
 {
   ExecSum es = { 0 };
   GArray *rows;
 
-  g_return_val_if_fail (run != NULL, NULL);
+  g_return_val_if_fail (names != NULL && names->run != NULL, NULL);
 
-  es.run = run;
-  es.calls = sort_calls (run);
+  es.run = names->run;
+  es.names = names;
+  es.calls = sort_calls (es.run);
   es.launches = g_array_new (FALSE, FALSE, sizeof (Launch));
   es.api_of_name = g_hash_table_new (g_direct_hash, g_direct_equal);
   es.api_by_text = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
@@ -371,7 +374,7 @@ ws_kern_exec_sum (const WsRun *run, WsNameForm form)
   es.groups = g_hash_table_new_full (exec_key_hash, exec_key_equal, g_free, NULL);
   es.keys = g_array_new (FALSE, FALSE, sizeof (ExecKey));
 
-  join_launches (&es, form);
+  join_launches (&es);
   rows = summarise (&es);
 
   g_free (es.calls);

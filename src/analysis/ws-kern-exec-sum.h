@@ -3,6 +3,7 @@
 
 #include <glib.h>
 
+#include "ws-kernel-names.h"
 #include "ws-run.h"
 #include "ws-stats.h"
 
@@ -17,7 +18,7 @@ typedef struct
   guint32 tid;
   gint32 device;
   char *api;      /* the call's name, a six-character version suffix dropped */
-  guint32 kernel; /* string id of the kernel's name */
+  guint32 kernel; /* id of the kernel's name (ws_kernel_names_get()) */
   /* From the call's start to the later of its end and the kernel's. */
   WsGroupStats total;
   WsGroupStats api_time; /* the call's own time */
@@ -27,7 +28,7 @@ typedef struct
   WsGroupStats kernel_time; /* the kernel's own time */
 } WsKernExecRow;
 
-GArray *ws_kern_exec_sum (const WsRun *run, WsNameForm form);
+GArray *ws_kern_exec_sum (const WsKernelNames *names);
 char *ws_kern_exec_api_name (const char *name);
 
 G_END_DECLS

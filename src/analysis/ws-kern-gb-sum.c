@@ -34,12 +34,13 @@ gb_key_equal (gconstpointer a, gconstpointer b)
 /* The key of kernel @k: a run without launch configurations (a lean load)
  * has grids and blocks of 0. */
 static void
-key_of (const WsRun *run, gsize k, WsNameForm form, GbKey *key)
+key_of (const WsKernelNames *names, gsize k, GbKey *key)
 {
+  const WsRun *run = names->run;
   const WsLaunchConfig *config = run->kernels.config != NULL ? ws_run_kernel_config (run, k) : NULL;
 
   memset (key, 0, sizeof *key);
-  key->kernel = ws_run_kernel_name_id (run, k, form);
+  key->kernel = ws_kernel_names_id (names, k);
   if (config == NULL)
     return;
   memcpy (key->grid, config->grid, sizeof key->grid);
@@ -63,14 +64,14 @@ static gint
 compare_rows (gconstpointer a, gconstpointer b, gpointer data)
 {
   const WsKernGbRow *x = a, *y = b;
-  const WsRun *run = data;
+  const WsKernelNames *names = data;
   int c;
 
   if (x->stats.total != y->stats.total)
     return x->stats.total > y->stats.total ? -1 : 1;
   if (x->stats.count != y->stats.count)
     return x->stats.count < y->stats.count ? -1 : 1;
-  c = strcmp (ws_run_string (run, x->kernel), ws_run_string (run, y->kernel));
+  c = strcmp (ws_kernel_names_get (names, x->kernel), ws_kernel_names_get (names, y->kernel));
   if (c != 0)
     return c;
   c = compare_u32s (x->grid, y->grid, 3);
@@ -80,7 +81,7 @@ compare_rows (gconstpointer a, gconstpointer b, gpointer data)
 /* The statistics of each group, whose durations @values holds in slices
  * that @offset bounds, as rows. */
 static GArray *
-rows_of (const WsRun *run, GArray *keys, gint64 *values, const gsize *offset)
+rows_of (const WsKernelNames *names, GArray *keys, gint64 *values, const gsize *offset)
 {
   GArray *rows = g_array_sized_new (FALSE, TRUE, sizeof (WsKernGbRow), keys->len);
   gint64 grand = 0;
@@ -105,25 +106,27 @@ rows_of (const WsRun *run, GArray *keys, gint64 *values, const gsize *offset)
 
       row->percent = grand != 0 ? (double) row->stats.total * 100.0 / (double) grand : 0.0;
     }
-  g_array_sort_with_data (rows, compare_rows, (gpointer) run);
+  g_array_sort_with_data (rows, compare_rows, (gpointer) names);
   return rows;
 }
 
 /**
  * ws_kern_gb_sum:
- * @form: the kernel names to group by
+ * @names: the kernels' names to group by: in a form, or with their NVTX
+ *   ranges (`:nvtx-name`)
  *
  * `nsys stats --report cuda_gpu_kern_gb_sum`: the kernels' durations
- * grouped by name in @form, grid and block, with the statistics of
- * cuda_gpu_kern_sum.  @run needs its kernels' launch configurations (a
+ * grouped by name, grid and block, with the statistics of
+ * cuda_gpu_kern_sum.  The run needs its kernels' launch configurations (a
  * load that is not lean).
  *
  * Returns: (transfer full) (element-type WsKernGbRow): the rows, largest
  * total first
  */
 GArray *
-ws_kern_gb_sum (const WsRun *run, WsNameForm form)
+ws_kern_gb_sum (const WsKernelNames *names)
 {
+  const WsRun *run;
   g_autoptr (GHashTable) groups = g_hash_table_new_full (gb_key_hash, gb_key_equal, g_free, NULL);
   g_autoptr (GArray) keys = g_array_new (FALSE, FALSE, sizeof (GbKey));
   g_autofree guint32 *group = NULL;
@@ -132,8 +135,9 @@ ws_kern_gb_sum (const WsRun *run, WsNameForm form)
   g_autofree gsize *fill = NULL;
   gsize n;
 
-  g_return_val_if_fail (run != NULL, NULL);
+  g_return_val_if_fail (names != NULL && names->run != NULL, NULL);
 
+  run = names->run;
   n = run->kernels.n;
   group = g_new (guint32, MAX (n, 1));
   values = g_new (gint64, MAX (n, 1));
@@ -142,7 +146,7 @@ ws_kern_gb_sum (const WsRun *run, WsNameForm form)
       GbKey key;
       gpointer found;
 
-      key_of (run, k, form, &key);
+      key_of (names, k, &key);
       found = g_hash_table_lookup (groups, &key);
       if (found == NULL)
         {
@@ -163,5 +167,5 @@ ws_kern_gb_sum (const WsRun *run, WsNameForm form)
   for (gsize k = 0; k < n; k++)
     values[fill[group[k]]++] = run->kernels.end[k] - run->kernels.start[k];
 
-  return rows_of (run, keys, values, offset);
+  return rows_of (names, keys, values, offset);
 }

@@ -3,6 +3,7 @@
 
 #include <glib.h>
 
+#include "ws-kernel-names.h"
 #include "ws-run.h"
 #include "ws-stats.h"
 
@@ -12,13 +13,13 @@ G_BEGIN_DECLS
  * name launched with one grid and one block. */
 typedef struct
 {
-  guint32 kernel; /* string id of the kernel's name */
+  guint32 kernel; /* id of the kernel's name (ws_kernel_names_get()) */
   guint32 grid[3];
   guint32 block[3];
   WsGroupStats stats; /* of the kernels' durations */
   double percent;     /* of the sum of all rows' totals */
 } WsKernGbRow;
 
-GArray *ws_kern_gb_sum (const WsRun *run, WsNameForm form);
+GArray *ws_kern_gb_sum (const WsKernelNames *names);
 
 G_END_DECLS

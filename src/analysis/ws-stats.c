@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "ws-hash.h"
+#include "ws-kernel-names.h"
 #include "ws-run-build.h"
 #include "ws-sort.h"
 #include "ws-stats-build.h"
@@ -178,27 +179,27 @@ new_summary (WsSummaryKind kind, gboolean sketched)
 }
 
 static WsSummary *
-summarise_kernels (const WsRun *run, WsNameForm form, gsize first, gsize last, gboolean sketched)
+summarise_kernels (const WsKernelNames *kernel_names, gsize first, gsize last, gboolean sketched)
 {
   WsSummary *summary = new_summary (WS_SUMMARY_KERN_SUM, sketched);
-  guint n_strings = ws_string_table_size (run->strings);
-  g_autofree guint32 *group_of_name = g_new (guint32, n_strings + 1);
+  guint n_ids = ws_kernel_names_n_ids (kernel_names);
+  g_autofree guint32 *group_of_name = g_new (guint32, n_ids + 1);
   g_autofree guint32 *group = g_new (guint32, MAX (last - first, 1));
   g_autoptr (GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
   g_autoptr (GArray) name_ids = g_array_new (FALSE, FALSE, sizeof (guint32));
-  WsKernels view = run->kernels;
+  WsKernels view = kernel_names->run->kernels;
 
-  summary->name_form = form;
-  memset (group_of_name, 0xff, sizeof (guint32) * (n_strings + 1));
+  summary->name_form = kernel_names->form;
+  memset (group_of_name, 0xff, sizeof (guint32) * (n_ids + 1));
   for (gsize i = first; i < last; i++)
     {
-      guint32 id = ws_run_kernel_name_id (run, i, form);
-      guint32 slot = id < n_strings ? id : n_strings;
+      guint32 id = ws_kernel_names_id (kernel_names, i);
+      guint32 slot = id < n_ids ? id : n_ids;
 
       if (group_of_name[slot] == G_MAXUINT32)
         {
           group_of_name[slot] = names->len;
-          g_ptr_array_add (names, g_strdup (ws_run_string (run, id)));
+          g_ptr_array_add (names, g_strdup (ws_kernel_names_get (kernel_names, id)));
           g_array_append_val (name_ids, id);
         }
       group[i - first] = group_of_name[slot];
@@ -206,9 +207,21 @@ summarise_kernels (const WsRun *run, WsNameForm form, gsize first, gsize last, g
 
   view.start += first;
   view.end += first;
+  /* Names with NVTX ranges are not the run's strings. */
   summarise_groups (summary, group, last - first, names->len, kernel_duration, &view,
-                    (char **) names->pdata, NULL, (const guint32 *) name_ids->data);
+                    (char **) names->pdata, NULL,
+                    kernel_names->ids == NULL ? (const guint32 *) name_ids->data : NULL);
   return summary;
+}
+
+static WsSummary *
+summarise_kernels_named (const WsRun *run, WsNameForm form, gsize first, gsize last,
+                         gboolean sketched)
+{
+  g_auto (WsKernelNames) names = { 0 };
+
+  ws_kernel_names_init (&names, run, form);
+  return summarise_kernels (&names, first, last, sketched);
 }
 
 /* Drops a four-digit version suffix, as `nsys stats` does:
@@ -517,7 +530,7 @@ compute (const WsRun *run, WsSummaryKind kind, WsNameForm form, gboolean sketche
   switch (kind)
     {
       case WS_SUMMARY_KERN_SUM:
-        return summarise_kernels (run, form, 0, run->kernels.n, sketched);
+        return summarise_kernels_named (run, form, 0, run->kernels.n, sketched);
       case WS_SUMMARY_NVTX_SUM:
         return summarise_nvtx (run, sketched);
       case WS_SUMMARY_API_SUM:
@@ -565,6 +578,24 @@ ws_stats_compute_sketched (const WsRun *run, WsSummaryKind kind, WsNameForm form
 }
 
 /**
+ * ws_stats_compute_kernels:
+ * @names: the name of each kernel, such as with its NVTX range
+ *   (ws_kernel_names_init_nvtx())
+ *
+ * The kernel summary (cuda_gpu_kern_sum) over the kernels of @names's run,
+ * grouped by those names.
+ *
+ * Returns: (transfer full): the summary
+ */
+WsSummary *
+ws_stats_compute_kernels (const WsKernelNames *names)
+{
+  g_return_val_if_fail (names != NULL && names->run != NULL, NULL);
+
+  return summarise_kernels (names, 0, names->run->kernels.n, FALSE);
+}
+
+/**
  * ws_stats_compute_kernels_in:
  *
  * The kernel summary of the kernels that start in [@from, @to).  Kernels
@@ -578,7 +609,7 @@ ws_stats_compute_kernels_in (const WsRun *run, WsNameForm form, gint64 from, gin
   gsize first = ws_sort_lower_bound (run->kernels.start, 0, run->kernels.n, from);
   gsize last = ws_sort_lower_bound (run->kernels.start, 0, run->kernels.n, to);
 
-  return summarise_kernels (run, form, first, MAX (first, last), FALSE);
+  return summarise_kernels_named (run, form, first, MAX (first, last), FALSE);
 }
 
 /* Computes the five summaries once, on the thread that built @run, before

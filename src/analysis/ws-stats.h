@@ -3,6 +3,7 @@
 
 #include <glib.h>
 
+#include "ws-kernel-names.h"
 #include "ws-run.h"
 
 G_BEGIN_DECLS
@@ -24,6 +25,7 @@ WsSummary *ws_stats_compute (const WsRun *run, WsSummaryKind kind, WsNameForm fo
 WsSummary *ws_stats_compute_sketched (const WsRun *run, WsSummaryKind kind, WsNameForm form);
 WsSummary *ws_stats_compute_nvtx_ops (const WsRun *run);
 char *ws_nvtx_op_name (const char *name);
+WsSummary *ws_stats_compute_kernels (const WsKernelNames *names);
 WsSummary *ws_stats_compute_kernels_in (const WsRun *run, WsNameForm form, gint64 from, gint64 to);
 gboolean ws_nvtx_has_op_ranges (const WsRun *run);
 

@@ -5,6 +5,7 @@
 #include <glib/gi18n.h>
 
 #include "ws-cli.h"
+#include "ws-kernel-names.h"
 #include "ws-kernel-report.h"
 #include "ws-nvtx-kern-sum.h"
 #include "ws-nvtx-report.h"
@@ -50,9 +51,26 @@ G_STATIC_ASSERT (G_N_ELEMENTS (extra_names) == N_REPORTS - WS_N_SUMMARY_KINDS);
 typedef struct
 {
   guint kind;
-  WsNameForm form; /* its kernel names: :base or :mangled, else --name */
-  char *spec;      /* the report and its arguments, as nsys names them */
+  WsNameForm form;    /* its kernel names: :base or :mangled, else --name */
+  gboolean nvtx_name; /* :nvtx-name: each kernel after its innermost NVTX range */
+  char *spec;         /* the report and its arguments, as nsys names them */
 } Report;
+
+/* What the reports of one run share, made when the first needs it. */
+typedef struct
+{
+  WsNvtxGpu *nvtx_gpu;
+  WsNvtxJoin *join;
+} Shared;
+
+static void
+shared_clear (Shared *shared)
+{
+  g_clear_pointer (&shared->nvtx_gpu, ws_nvtx_gpu_unref);
+  g_clear_pointer (&shared->join, ws_nvtx_join_unref);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Shared, shared_clear)
 
 static void
 report_clear (gpointer data)
@@ -98,7 +116,8 @@ names_kernels (guint kind)
          kind == REPORT_KERN_EXEC;
 }
 
-/* Those of them that nsys also gives :nvtx-name. */
+/* Those of them that nsys also gives :nvtx-name (nvtx_kern_sum has its
+ * ranges in a column of their own). */
 static gboolean
 takes_nvtx_name (guint kind)
 {
@@ -111,7 +130,7 @@ static gboolean
 parse_report (const char *text, WsNameForm name_form, Report *report)
 {
   g_auto (GStrv) parts = g_strsplit (text, ":", -1);
-  gboolean base = FALSE, mangled = FALSE;
+  gboolean base = FALSE, mangled = FALSE, nvtx_name = FALSE;
 
   if (!report_from_name (g_strstrip (parts[0]), &report->kind))
     {
@@ -123,22 +142,19 @@ parse_report (const char *text, WsNameForm name_form, Report *report)
       const char *arg = g_strstrip (parts[i]);
 
       if (g_str_equal (arg, "nvtx-name") && takes_nvtx_name (report->kind))
-        {
-          /* TRANSLATORS: the report as given, "cuda_gpu_kern_sum:nvtx-name" */
-          ws_cli_error ("stats",
-                        _ ("%s: the argument “nvtx-name” is not implemented yet: how nsys "
-                           "prefixes a kernel with its NVTX range has been seen in no real "
-                           "output, so it could not be matched byte for byte"),
-                        text);
-          return FALSE;
-        }
-      if (g_str_equal (arg, "base") && names_kernels (report->kind))
+        nvtx_name = TRUE;
+      else if (g_str_equal (arg, "base") && names_kernels (report->kind))
         base = TRUE;
       else if (g_str_equal (arg, "mangled") && names_kernels (report->kind))
         mangled = TRUE;
       else
         {
-          if (names_kernels (report->kind))
+          if (takes_nvtx_name (report->kind))
+            ws_cli_error ("stats",
+                          _ ("report “%s” has no argument “%s” (it takes nvtx-name, and base "
+                             "or mangled)"),
+                          parts[0], arg);
+          else if (names_kernels (report->kind))
             ws_cli_error ("stats",
                           _ ("report “%s” has no argument “%s” (it takes base or mangled)"),
                           parts[0], arg);
@@ -153,7 +169,10 @@ parse_report (const char *text, WsNameForm name_form, Report *report)
       return FALSE;
     }
   report->form = base ? WS_NAME_SHORT : mangled ? WS_NAME_MANGLED : name_form;
-  report->spec = g_strconcat (parts[0], base ? ":base" : "", mangled ? ":mangled" : "", NULL);
+  report->nvtx_name = nvtx_name;
+  /* In nsys's order: report[:nvtx-name][:base|:mangled]. */
+  report->spec = g_strconcat (parts[0], nvtx_name ? ":nvtx-name" : "", base ? ":base" : "",
+                              mangled ? ":mangled" : "", NULL);
   return TRUE;
 }
 
@@ -186,7 +205,7 @@ nvtx_gpu_missing (const WsRun *run, guint kind)
 /* Returns: FALSE when the report was skipped */
 static gboolean
 write_nvtx_gpu_report (const WsRun *run, const Report *report, WsOutputFormat format,
-                       const char *file, WsNvtxGpu **nvtx_gpu, GString *out)
+                       const char *file, Shared *shared, GString *out)
 {
   const char *missing = nvtx_gpu_missing (run, report->kind);
 
@@ -195,21 +214,40 @@ write_nvtx_gpu_report (const WsRun *run, const Report *report, WsOutputFormat fo
       say_skipped (file, missing, format, out);
       return FALSE;
     }
-  if (*nvtx_gpu == NULL)
-    *nvtx_gpu = ws_nvtx_gpu_new_projected (run);
+  if (shared->nvtx_gpu == NULL)
+    shared->nvtx_gpu = ws_nvtx_gpu_new_projected (run);
   if (report->kind == REPORT_NVTX_GPU_PROJ)
     {
-      g_autoptr (GArray) rows = ws_nvtx_gpu_proj_sum (*nvtx_gpu);
+      g_autoptr (GArray) rows = ws_nvtx_gpu_proj_sum (shared->nvtx_gpu);
 
       ws_nvtx_proj_sum_write (rows, format, out);
     }
   else
     {
-      g_autoptr (GArray) rows = ws_nvtx_kern_sum (*nvtx_gpu, report->form);
+      g_autoptr (GArray) rows = ws_nvtx_kern_sum (shared->nvtx_gpu, report->form);
 
       ws_nvtx_kern_sum_write (run, rows, format, out);
     }
   return TRUE;
+}
+
+/* The names @report gives the kernels of @run: in its form, and with
+ * :nvtx-name after their innermost NVTX ranges. */
+static void
+kernel_names_for (const WsRun *run, const Report *report, Shared *shared, WsKernelNames *names)
+{
+  if (!report->nvtx_name)
+    {
+      ws_kernel_names_init (names, run, report->form);
+      return;
+    }
+  if (shared->join == NULL)
+    {
+      g_autoptr (WsLaunchIndex) launches = ws_launch_index_new (run);
+
+      shared->join = ws_nvtx_join_new (launches);
+    }
+  ws_kernel_names_init_nvtx (names, shared->join, report->form);
 }
 
 /* cuda_gpu_kern_gb_sum or cuda_kern_exec_sum; nsys checks the kernel
@@ -218,35 +256,42 @@ write_nvtx_gpu_report (const WsRun *run, const Report *report, WsOutputFormat fo
  * Returns: FALSE when the report was skipped */
 static gboolean
 write_kernel_report (const WsRun *run, const Report *report, WsOutputFormat format,
-                     const char *file, GString *out)
+                     const char *file, Shared *shared, GString *out)
 {
   g_autoptr (GArray) rows = NULL;
+  g_auto (WsKernelNames) names = { 0 };
 
   if (run->kernels.n == 0)
     {
       say_skipped (file, "CUDA kernel data", format, out);
       return FALSE;
     }
-  if (report->kind == REPORT_KERN_GB)
-    {
-      rows = ws_kern_gb_sum (run, report->form);
-      ws_kern_gb_sum_write (run, rows, format, out);
-      return TRUE;
-    }
-  if (!run->has_runtime_table && run->api.n == 0)
+  if (report->kind == REPORT_KERN_EXEC && !run->has_runtime_table && run->api.n == 0)
     {
       say_skipped (file, "CUDA API data", format, out);
       return FALSE;
     }
-  rows = ws_kern_exec_sum (run, report->form);
-  ws_kern_exec_sum_write (run, rows, format, out);
+  kernel_names_for (run, report, shared, &names);
+  if (report->kind == REPORT_KERN_GB)
+    {
+      rows = ws_kern_gb_sum (&names);
+      ws_kern_gb_sum_write (&names, rows, format, out);
+    }
+  else
+    {
+      rows = ws_kern_exec_sum (&names);
+      ws_kern_exec_sum_write (&names, rows, format, out);
+    }
   return TRUE;
 }
 
 static WsLoadFlags
-flags_for (guint kind)
+flags_for (const Report *report)
 {
-  switch (kind)
+  /* The launch calls' threads, and the NVTX ranges around them. */
+  if (report->nvtx_name)
+    return WS_LOAD_KERNELS | WS_LOAD_API | WS_LOAD_NVTX | WS_LOAD_LAUNCHES | WS_LOAD_NO_SUMMARIES;
+  switch (report->kind)
     {
       /* Tables whose summaries no report may ask for: each report computes
        * its own when written, none at load.  A summary report alone keeps
@@ -295,7 +340,7 @@ parse_reports (const char *report_str, WsNameForm name_form, GArray *reports, Ws
       if (!parse_report (g_strstrip (texts[i]), name_form, &report))
         return FALSE;
       g_array_append_val (reports, report);
-      *flags |= flags_for (report.kind);
+      *flags |= flags_for (&report);
       /* Display names are made from the demangled ones. */
       if (names_kernels (report.kind))
         forms |= 1u << (report.form == WS_NAME_DISPLAY ? WS_NAME_DEMANGLED : report.form);
@@ -322,16 +367,16 @@ parse_reports (const char *report_str, WsNameForm name_form, GArray *reports, Ws
  * SKIPPED line, as there). */
 static void
 write_report (WsRun *run, const Report *report, WsOutputFormat format, gboolean group_ops,
-              const char *file, WsNvtxGpu **nvtx_gpu, GString *out)
+              const char *file, Shared *shared, GString *out)
 {
   guint kind = report->kind;
   g_autoptr (WsSummary) summary = NULL;
   gboolean written;
 
   if (kind == REPORT_NVTX_GPU_PROJ || kind == REPORT_NVTX_KERN)
-    written = write_nvtx_gpu_report (run, report, format, file, nvtx_gpu, out);
+    written = write_nvtx_gpu_report (run, report, format, file, shared, out);
   else if (kind >= WS_N_SUMMARY_KINDS)
-    written = write_kernel_report (run, report, format, file, out);
+    written = write_kernel_report (run, report, format, file, shared, out);
   else if (!ws_run_has_summary_data (run, kind))
     {
       /* As nsys: not an error, the report has nothing to summarise.
@@ -352,6 +397,17 @@ write_report (WsRun *run, const Report *report, WsOutputFormat format, gboolean 
       else
         say_skipped (file, ws_summary_kind_missing_data (kind), format, out);
       return;
+    }
+  /* A summary read from a stats CSV has no kernels to name: it is printed
+   * as read, as with :base. */
+  else if (report->nvtx_name && run->kernels.n > 0)
+    {
+      g_auto (WsKernelNames) names = { 0 };
+
+      kernel_names_for (run, report, shared, &names);
+      summary = ws_stats_compute_kernels (&names);
+      ws_summary_table_write (summary, format, out);
+      written = TRUE;
     }
   else
     {
@@ -406,7 +462,8 @@ ws_cli_stats (int argc, char **argv)
       N_ ("Reports, comma-separated: cuda_gpu_kern_sum (default), nvtx_sum, cuda_api_sum, "
           "cuda_gpu_mem_time_sum, cuda_gpu_mem_size_sum, osrt_sum, nvtx_gpu_proj_sum, "
           "nvtx_kern_sum, cuda_gpu_kern_gb_sum, cuda_kern_exec_sum; the kernel reports take "
-          ":base or :mangled (cuda_gpu_kern_sum:base)"),
+          ":base or :mangled (cuda_gpu_kern_sum:base), and all but nvtx_kern_sum :nvtx-name "
+          "(cuda_gpu_kern_sum:nvtx-name:base)"),
       "REPORT" },
     { "name", 'n', 0, G_OPTION_ARG_STRING, &name_str,
       N_ ("Kernel names: demangled (default), short, mangled or display"), "FORM" },
@@ -424,7 +481,7 @@ ws_cli_stats (int argc, char **argv)
   g_autoptr (WsRun) run = NULL;
   g_autoptr (GString) out = g_string_new (NULL);
   g_autoptr (GArray) reports = g_array_new (FALSE, FALSE, sizeof (Report));
-  g_autoptr (WsNvtxGpu) nvtx_gpu = NULL;
+  g_auto (Shared) shared = { 0 };
   gboolean full = FALSE;
   g_auto (WsCliFrame) frame = { 0 };
   WsOutputFormat format;
@@ -490,7 +547,7 @@ ws_cli_stats (int argc, char **argv)
         g_string_append_printf (out, " ** %s (%s):\n\n", _ (report_titles[report->kind]),
                                 report->spec);
 
-      write_report (run, report, format, group_ops, argv[1], &nvtx_gpu, out);
+      write_report (run, report, format, group_ops, argv[1], &shared, out);
     }
 
   if (!ws_cli_write (NULL, out->str, out->len, &error))

@@ -13,14 +13,14 @@ dims_cell (const guint32 *dims)
 
 /**
  * ws_kern_gb_sum_write:
- * @rows: (element-type WsKernGbRow): from ws_kern_gb_sum() of @run
+ * @rows: (element-type WsKernGbRow): from ws_kern_gb_sum() of @names
  *
  * Writes `nsys stats --report cuda_gpu_kern_gb_sum`: cuda_gpu_kern_sum's
  * columns with GridXYZ and BlockXYZ before the name, with the same
  * rounding (docs/formats.md, "cuda_gpu_kern_gb_sum").
  */
 void
-ws_kern_gb_sum_write (const WsRun *run, GArray *rows, WsOutputFormat format, GString *out)
+ws_kern_gb_sum_write (const WsKernelNames *names, GArray *rows, WsOutputFormat format, GString *out)
 {
   static const char *const headers[] = {
     "Time (%)", "Total Time (ns)", "Instances", "Avg (ns)", "Med (ns)", "Min (ns)",
@@ -45,7 +45,7 @@ ws_kern_gb_sum_write (const WsRun *run, GArray *rows, WsOutputFormat format, GSt
       g_ptr_array_add (cells, ws_table_fixed_cell (row->stats.stddev, 1, g));
       g_ptr_array_add (cells, dims_cell (row->grid));
       g_ptr_array_add (cells, dims_cell (row->block));
-      g_ptr_array_add (cells, g_strdup (ws_run_string (run, row->kernel)));
+      g_ptr_array_add (cells, g_strdup (ws_kernel_names_get (names, row->kernel)));
     }
   ws_table_write (G_N_ELEMENTS (headers), headers, numeric, cells, format, out);
 }
@@ -73,13 +73,14 @@ add_stats (GPtrArray *cells, const WsGroupStats *stats, gboolean grouping)
 
 /**
  * ws_kern_exec_sum_write:
- * @rows: (element-type WsKernExecRow): from ws_kern_exec_sum() of @run
+ * @rows: (element-type WsKernExecRow): from ws_kern_exec_sum() of @names
  *
  * Writes `nsys stats --report cuda_kern_exec_sum`: with %WS_FORMAT_CSV
  * byte for byte what nsys 2025.3 prints.
  */
 void
-ws_kern_exec_sum_write (const WsRun *run, GArray *rows, WsOutputFormat format, GString *out)
+ws_kern_exec_sum_write (const WsKernelNames *names, GArray *rows, WsOutputFormat format,
+                        GString *out)
 {
   static const char *const headers[] = {
     "PID",          "TID",          "DevId",        "Count",        "QCount",    "TAvg (ns)",
@@ -109,7 +110,7 @@ ws_kern_exec_sum_write (const WsRun *run, GArray *rows, WsOutputFormat format, G
       add_stats (cells, &row->queue, g);
       add_stats (cells, &row->kernel_time, g);
       g_ptr_array_add (cells, g_strdup (row->api));
-      g_ptr_array_add (cells, g_strdup (ws_run_string (run, row->kernel)));
+      g_ptr_array_add (cells, g_strdup (ws_kernel_names_get (names, row->kernel)));
     }
   ws_table_write (G_N_ELEMENTS (headers), headers, numeric, cells, format, out);
 }

@@ -2,6 +2,8 @@
 #define G_LOG_DOMAIN "ws-nvtx-join"
 #include "config.h"
 
+#include <string.h>
+
 #include "ws-nvtx-join.h"
 
 struct _WsNvtxJoin
@@ -192,4 +194,49 @@ ws_nvtx_join_foreach (const WsNvtxJoin *self, WsNvtxJoinFunc func, gpointer user
   for (guint t = 0; t < n_threads; t++)
     if (open[t] != NULL)
       g_array_unref (open[t]);
+}
+
+static void
+innermost_call (gsize call, const guint32 *ranges, guint n, gpointer user_data)
+{
+  gpointer *data = user_data;
+  const WsNvtxJoin *self = data[0];
+  guint32 *innermost = data[1];
+  guint n_kernels;
+  const guint32 *kernels = ws_nvtx_join_call_kernels (self, call, &n_kernels);
+
+  for (guint i = 0; i < n_kernels; i++)
+    innermost[kernels[i]] = ranges[n - 1];
+}
+
+/**
+ * ws_nvtx_join_innermost:
+ *
+ * The innermost range that holds each kernel's launch call: of the ranges
+ * of the call's thread that hold it wholly, the one that starts last (of
+ * two that start together, the one that ends first), whatever its domain.
+ * Every kernel of a call (a graph launched node by node) has the call's.
+ * nsys's `:nvtx-name` argument names a kernel after it (docs/formats.md,
+ * "Report arguments").
+ *
+ * Returns: (transfer full) (array): per kernel of the run, the index of
+ * the range, or %G_MAXUINT32 when no range holds the call or the call is
+ * unknown
+ */
+guint32 *
+ws_nvtx_join_innermost (const WsNvtxJoin *self)
+{
+  guint32 *innermost;
+  gpointer data[2];
+
+  g_return_val_if_fail (self != NULL, NULL);
+
+  innermost = g_new (guint32, MAX (self->run->kernels.n, 1));
+  memset (innermost, 0xff, sizeof (guint32) * MAX (self->run->kernels.n, 1));
+  data[0] = (gpointer) self;
+  data[1] = innermost;
+  /* A lean load without launches has no call's thread to look in. */
+  if (self->run->api.thread != NULL)
+    ws_nvtx_join_foreach (self, innermost_call, data);
+  return innermost;
 }

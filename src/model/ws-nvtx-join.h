@@ -17,7 +17,8 @@ G_BEGIN_DECLS
 typedef struct _WsNvtxJoin WsNvtxJoin;
 
 /* Called for each launch call with GPU work, in start order, with the
- * ranges of its thread that hold it wholly (@n > 0). */
+ * ranges of its thread that hold it wholly (@n > 0), in the ranges' order
+ * (by start, an enclosing one first): the innermost last. */
 typedef void (*WsNvtxJoinFunc) (gsize call, const guint32 *ranges, guint n, gpointer user_data);
 
 WsNvtxJoin *ws_nvtx_join_new (WsLaunchIndex *launches);
@@ -27,6 +28,7 @@ void ws_nvtx_join_unref (WsNvtxJoin *self);
 WsLaunchIndex *ws_nvtx_join_get_launches (const WsNvtxJoin *self);
 const guint32 *ws_nvtx_join_call_kernels (const WsNvtxJoin *self, gsize call, guint *n);
 void ws_nvtx_join_foreach (const WsNvtxJoin *self, WsNvtxJoinFunc func, gpointer user_data);
+guint32 *ws_nvtx_join_innermost (const WsNvtxJoin *self);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (WsNvtxJoin, ws_nvtx_join_unref)
 

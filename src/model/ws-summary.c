@@ -123,22 +123,26 @@ ws_summary_unref (WsSummary *self)
 
 /* By total, largest first, then by name; an NVTX range of one name in
  * both styles by style, so that the order never depends on the export's
- * row order. */
+ * row order.  Kernels of equal totals come by instances, fewest first, as
+ * cuda_gpu_kern_sum's SQL orders them (ORDER BY 2 DESC, 3, "Name"). */
 static int
-compare_rows (gconstpointer a, gconstpointer b)
+compare_rows (gconstpointer a, gconstpointer b, gpointer data)
 {
   const WsSummaryRow *x = a, *y = b;
+  const WsSummary *summary = data;
   int c;
 
   if (x->total != y->total)
     return x->total > y->total ? -1 : 1;
+  if (summary->kind == WS_SUMMARY_KERN_SUM && x->count != y->count)
+    return x->count < y->count ? -1 : 1;
   c = g_strcmp0 (x->name, y->name);
   return c != 0 ? c : g_strcmp0 (x->style, y->style);
 }
 
 typedef struct
 {
-  const WsSummaryRow *rows;
+  const WsSummary *summary;
   guint index;
 } Slot;
 
@@ -146,8 +150,9 @@ static int
 compare_slots (gconstpointer a, gconstpointer b)
 {
   const Slot *x = a, *y = b;
+  const WsSummaryRow *rows = (const WsSummaryRow *) (gconstpointer) x->summary->rows->data;
 
-  return compare_rows (&x->rows[x->index], &y->rows[y->index]);
+  return compare_rows (&rows[x->index], &rows[y->index], (gpointer) x->summary);
 }
 
 void
@@ -160,14 +165,14 @@ ws_summary_sort (WsSummary *self)
 
   if (self->sketches == NULL)
     {
-      g_array_sort (self->rows, compare_rows);
+      g_array_sort_with_data (self->rows, compare_rows, self);
       return;
     }
   /* Rows and their sketches move together. */
   g_assert (self->sketches->len == n);
   slots = g_new (Slot, MAX (n, 1));
   for (guint i = 0; i < n; i++)
-    slots[i] = (Slot){ (const WsSummaryRow *) (gconstpointer) self->rows->data, i };
+    slots[i] = (Slot){ self, i };
   qsort (slots, n, sizeof (Slot), compare_slots);
   rows = g_array_sized_new (FALSE, TRUE, sizeof (WsSummaryRow), n);
   sketches = g_ptr_array_new_full (n, (GDestroyNotify) ws_sketch_free);

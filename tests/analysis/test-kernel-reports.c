@@ -10,12 +10,15 @@
 #include "ws-test-util.h"
 
 /* The kernel reports of `stats` (cuda_kern_exec_sum, cuda_gpu_kern_gb_sum
- * and the :base and :mangled arguments of every kernel report) against
- * what nsys stats 2025.3.2 printed for the H200 CUDA-graph captures of
- * issue 39 (tests/data/captures/h200_graphs_capture.tar.xz, the truth/
- * folder of each target), and against SQL written here over the exports. */
+ * and the :nvtx-name, :base and :mangled arguments of the kernel reports)
+ * against what nsys stats 2025.3.2 printed for the H200 CUDA-graph
+ * captures of issue 39 (tests/data/captures/h200_graphs_capture.tar.xz,
+ * the truth/ folder of each target), what nsys stats 2025.3.1 printed with
+ * each argument for four exports (nsys_stats_report_args.tar.xz), and
+ * against SQL written here over the exports. */
 
 static char *graphs_tmp;
+static char *truths_tmp; /* nsys_stats_report_args.tar.xz, and the GPT-2 export */
 
 typedef struct
 {
@@ -161,22 +164,44 @@ append_value_columns (GString *sql, const char *v)
                           v);
 }
 
-/* cuda_gpu_kern_sum (@shape FALSE) or cuda_gpu_kern_gb_sum as SQL over
- * the kernel table: GROUP BY the name in @column (and the grid and the
- * block), rows by total, largest first, then instances, then name. */
+/* The name kernel k (its name's string s) is grouped under: with @nvtx
+ * (:nvtx-name), after the innermost NVTX range around its launch call and
+ * a slash: of the ranges of the calling thread (the kernel's process, its
+ * correlation id) that hold the call wholly, the one that starts last, of
+ * any domain, the domain not printed; a kernel no range holds keeps its
+ * name. */
 static char *
-kernel_sum_expected (const char *db, const char *column, gboolean shape)
+name_sql (gboolean nvtx)
+{
+  if (!nvtx)
+    return g_strdup ("s.value");
+  return g_strdup (
+    "coalesce((SELECT coalesce(n.text, t.value) FROM CUPTI_ACTIVITY_KIND_RUNTIME c"
+    " JOIN NVTX_EVENTS n ON n.globalTid = c.globalTid LEFT JOIN StringIds t ON t.id = n.textId"
+    " WHERE c.correlationId = k.correlationId"
+    " AND (c.globalTid & 0xFFFFFFFFFF000000) = k.globalPid"
+    " AND n.eventType IN (59, 60, 70, 71) AND n.start <= c.start AND n.end >= c.end"
+    " ORDER BY n.start DESC, n.end LIMIT 1) || '/', '') || s.value");
+}
+
+/* cuda_gpu_kern_sum (@shape FALSE) or cuda_gpu_kern_gb_sum as SQL over
+ * the kernel table: GROUP BY the name in @column (with @nvtx, after its
+ * NVTX range; and the grid and the block), rows by total, largest first,
+ * then instances, then name. */
+static char *
+kernel_sum_expected (const char *db, const char *column, gboolean shape, gboolean nvtx)
 {
   const char *keys = shape ? "g1, g2, g3, g4, g5, g6, g7" : "g1";
   g_autoptr (GString) sql = g_string_new (NULL);
+  g_autofree char *name = name_sql (nvtx);
   g_autofree char *body = NULL;
 
   g_string_append_printf (sql,
-                          "WITH base AS (SELECT s.value AS g1, k.gridX AS g2, k.gridY AS g3,"
+                          "WITH base AS (SELECT %s AS g1, k.gridX AS g2, k.gridY AS g3,"
                           " k.gridZ AS g4, k.blockX AS g5, k.blockY AS g6, k.blockZ AS g7,"
                           " k.end - k.start AS d FROM CUPTI_ACTIVITY_KIND_KERNEL k"
                           " JOIN StringIds s ON s.id = %s)",
-                          column);
+                          name, column);
   append_value_tables (sql, "d", keys);
   g_string_append (sql, " SELECT s_d.total * 100.0 / (SELECT sum(total) FROM s_d), s_d.total,"
                         " s_d.n");
@@ -196,26 +221,28 @@ kernel_sum_expected (const char *db, const char *column, gboolean shape)
 /* cuda_kern_exec_sum as SQL: each kernel joined to the API call of its
  * process with its correlation id, grouped by process, thread, device,
  * call name (a suffix of six characters from "_v" dropped) and kernel
- * name in @column, by mean total time, largest first. */
+ * name in @column (with @nvtx, after its NVTX range), by mean total time,
+ * largest first. */
 static char *
-exec_sum_expected (const char *db, const char *column)
+exec_sum_expected (const char *db, const char *column, gboolean nvtx)
 {
   static const char *const values[] = { "tt", "aa", "qq", "kk" };
   const char *keys = "g1, g2, g3, g4, g5";
   g_autoptr (GString) sql = g_string_new (NULL);
+  g_autofree char *name = name_sql (nvtx);
   g_autofree char *body = NULL;
 
   g_string_append_printf (
     sql,
     "WITH base AS (SELECT (r.globalTid >> 24) & 16777215 AS g1, r.globalTid & 16777215 AS g2,"
     " k.deviceId AS g3, CASE WHEN substr(a.value, -6, 2) = '_v' THEN substr(a.value, 1,"
-    " length(a.value) - 6) ELSE a.value END AS g4, s.value AS g5,"
+    " length(a.value) - 6) ELSE a.value END AS g4, %s AS g5,"
     " max(r.end, k.end) - r.start AS tt, r.end - r.start AS aa,"
     " CASE WHEN k.start >= r.end THEN k.start - r.end END AS qq, k.end - k.start AS kk"
     " FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN CUPTI_ACTIVITY_KIND_RUNTIME r"
     " ON r.correlationId = k.correlationId AND k.globalPid = (r.globalTid & 0xFFFFFFFFFF000000)"
     " JOIN StringIds a ON a.id = r.nameId JOIN StringIds s ON s.id = %s)",
-    column);
+    name, column);
   for (gsize v = 0; v < G_N_ELEMENTS (values); v++)
     append_value_tables (sql, values[v], keys);
   g_string_append (sql, " SELECT g1, g2, g3, s_tt.n, s_qq.n");
@@ -251,54 +278,53 @@ test_exec_sum_equals_nsys (gconstpointer data)
   assert_same_text (ours, truth);
 }
 
-/* The byte-for-byte check of cuda_gpu_kern_gb_sum against nsys stats's own
- * CSV: the capture has none yet.  Once truth/<target>_cuda_gpu_kern_gb_sum.csv
- * is added (nsys stats --report cuda_gpu_kern_gb_sum --format csv over the
- * same export), this compares without a change. */
-static void
-test_gb_sum_equals_nsys (gconstpointer data)
-{
-  const Capture *c = data;
-  g_autofree char *db = capture_db (c);
-  g_autofree char *truth_path = capture_truth (c, "cuda_gpu_kern_gb_sum");
-  g_autofree char *truth = NULL;
-  g_autofree char *ours = NULL;
-
-  if (!g_file_test (truth_path, G_FILE_TEST_EXISTS))
-    {
-      g_test_skip ("no nsys stats CSV of cuda_gpu_kern_gb_sum in the capture yet "
-                   "(truth/<target>_cuda_gpu_kern_gb_sum.csv); the SQL check stands in");
-      return;
-    }
-  truth = ws_test_read (truth_path);
-  ours = stats_csv (db, "cuda_gpu_kern_gb_sum", NULL);
-  assert_same_text (ours, truth);
-}
+/* The SQL of :nvtx-name scans every range for each kernel: over 16,782
+ * ranges and 3,442 kernels (v2026.2_nsysai_h100_2gpu) that is seconds a
+ * query, and many minutes under valgrind.  Exports with more ranges are
+ * compared without it. */
+#define MAX_NVTX_FOR_SQL 1000
 
 /* cuda_gpu_kern_gb_sum, cuda_kern_exec_sum and cuda_gpu_kern_sum with
- * each name argument equal the SQL above over @db. */
+ * each name argument, alone and after :nvtx-name, equal the SQL above over
+ * @db.  Without NVTX ranges in the export, :nvtx-name changes no name. */
 static void
 check_equal_sql (const char *db)
 {
-  for (gsize f = 0; f < G_N_ELEMENTS (forms); f++)
-    {
-      g_autofree char *gb = g_strconcat ("cuda_gpu_kern_gb_sum", forms[f].argument, NULL);
-      g_autofree char *exec = g_strconcat ("cuda_kern_exec_sum", forms[f].argument, NULL);
-      g_autofree char *kern = g_strconcat ("cuda_gpu_kern_sum", forms[f].argument, NULL);
-      g_autofree char *gb_ours = stats_csv (db, gb, NULL);
-      g_autofree char *gb_sql = kernel_sum_expected (db, forms[f].column, TRUE);
-      g_autofree char *exec_ours = stats_csv (db, exec, NULL);
-      g_autofree char *exec_sql = exec_sum_expected (db, forms[f].column);
-      g_autofree char *kern_ours = stats_csv (db, kern, NULL);
-      g_autofree char *kern_sql = kernel_sum_expected (db, forms[f].column, FALSE);
+  /* -1 without the table */
+  gint64 n_ranges = ws_test_sqlite_count (db, "NVTX_EVENTS");
 
-      g_test_message ("%s: %s, %s, %s", db, gb, exec, kern);
-      g_assert_cmpuint (ws_test_count_lines (gb_sql), >, 1);
-      assert_same_text (gb_ours, gb_sql);
-      g_assert_cmpuint (ws_test_count_lines (exec_sql), >, 1);
-      assert_same_text (exec_ours, exec_sql);
-      assert_same_text (kern_ours, kern_sql);
-    }
+  for (gsize f = 0; f < G_N_ELEMENTS (forms); f++)
+    for (int nvtx = 0; nvtx < 2; nvtx++)
+      {
+        const char *nvtx_arg = nvtx ? ":nvtx-name" : "";
+        gboolean sql_nvtx = nvtx && n_ranges >= 0;
+
+        if (nvtx && n_ranges > MAX_NVTX_FOR_SQL)
+          {
+            g_test_message ("%s: %" G_GINT64_FORMAT " NVTX events, :nvtx-name not compared", db,
+                            n_ranges);
+            continue;
+          }
+        g_autofree char *gb =
+          g_strconcat ("cuda_gpu_kern_gb_sum", nvtx_arg, forms[f].argument, NULL);
+        g_autofree char *exec =
+          g_strconcat ("cuda_kern_exec_sum", nvtx_arg, forms[f].argument, NULL);
+        g_autofree char *kern =
+          g_strconcat ("cuda_gpu_kern_sum", nvtx_arg, forms[f].argument, NULL);
+        g_autofree char *gb_ours = stats_csv (db, gb, NULL);
+        g_autofree char *gb_sql = kernel_sum_expected (db, forms[f].column, TRUE, sql_nvtx);
+        g_autofree char *exec_ours = stats_csv (db, exec, NULL);
+        g_autofree char *exec_sql = exec_sum_expected (db, forms[f].column, sql_nvtx);
+        g_autofree char *kern_ours = stats_csv (db, kern, NULL);
+        g_autofree char *kern_sql = kernel_sum_expected (db, forms[f].column, FALSE, sql_nvtx);
+
+        g_test_message ("%s: %s, %s, %s", db, gb, exec, kern);
+        g_assert_cmpuint (ws_test_count_lines (gb_sql), >, 1);
+        assert_same_text (gb_ours, gb_sql);
+        g_assert_cmpuint (ws_test_count_lines (exec_sql), >, 1);
+        assert_same_text (exec_ours, exec_sql);
+        assert_same_text (kern_ours, kern_sql);
+      }
 }
 
 static void
@@ -327,10 +353,214 @@ test_exec_sql_equals_nsys (void)
       g_autofree char *db = capture_db (&captures[i]);
       g_autofree char *truth_path = capture_truth (&captures[i], "cuda_kern_exec_sum");
       g_autofree char *truth = ws_test_read (truth_path);
-      g_autofree char *sql = exec_sum_expected (db, forms[0].column);
+      g_autofree char *sql = exec_sum_expected (db, forms[0].column, FALSE);
 
       assert_same_text (sql, truth);
     }
+}
+
+/* The exports of nsys_stats_report_args.tar.xz: truths/<export>/ holds
+ * <export>_<report>.csv, nsys stats --report <report> --format csv, the
+ * report's arguments after "_" ("cuda_gpu_kern_sum_nvtx-name.csv"). */
+typedef struct
+{
+  const char *name;
+  const Capture *capture; /* where it is an H200 capture */
+  const char *fixture;    /* where it is one of tests/data/nsys/ */
+} Export;
+
+static const Export exports[] = {
+  { "decode_compile", &captures[2], NULL }, /* node/decode_compile */
+  { "decode_graph", &captures[4], NULL },   /* graph/decode_graph */
+  { "gpt2", NULL, NULL },                   /* tests/data/gpt2/GPT2__.sqlite.xz */
+  { "probe", NULL, "v2025.3_h100_probe.sqlite" },
+};
+
+/* The reports of each export's truths, in three checks. */
+static const char *const gb_reports[] = {
+  "cuda_gpu_kern_gb_sum",
+  "cuda_gpu_kern_gb_sum:base",
+  "cuda_gpu_kern_gb_sum:nvtx-name",
+  NULL,
+};
+static const char *const nvtx_name_reports[] = {
+  "cuda_gpu_kern_sum:nvtx-name",
+  "cuda_kern_exec_sum:nvtx-name",
+  NULL,
+};
+static const char *const argument_reports[] = {
+  "cuda_gpu_kern_sum:base",
+  "cuda_gpu_kern_sum:mangled",
+  "cuda_kern_exec_sum:base",
+  "nvtx_kern_sum:base",
+  NULL,
+};
+static const char *const *const truth_groups[] = { gb_reports, nvtx_name_reports,
+                                                   argument_reports };
+
+static char *
+export_db (const Export *e)
+{
+  if (e->capture != NULL)
+    return capture_db (e->capture);
+  if (e->fixture != NULL)
+    return ws_test_data ("nsys", e->fixture, NULL);
+  return g_build_filename (truths_tmp, "GPT2__.sqlite", NULL);
+}
+
+/* The file nsys wrote for @report ("cuda_gpu_kern_sum:nvtx-name") of @e. */
+static char *
+export_truth (const Export *e, const char *report)
+{
+  g_autofree char *args = g_strdelimit (g_strdup (report), ":", '_');
+  g_autofree char *file = g_strdup_printf ("%s_%s.csv", e->name, args);
+
+  return g_build_filename (truths_tmp, "truths", e->name, file, NULL);
+}
+
+/* @reports of @e equal nsys's CSVs byte for byte, rows in nsys's order.
+ * Where nsys's ORDER BY leaves rows tied (cuda_kern_exec_sum sorts by the
+ * mean total time alone: 22 rows of GPT-2's :nvtx-name share their mean
+ * with another), Warpscope's tie-break (process, thread, device, call,
+ * kernel name) gives nsys's order on these files; the lines are not
+ * compared sorted. */
+static void
+check_truths (const Export *e, const char *const *reports)
+{
+  g_autofree char *db = export_db (e);
+
+  for (gsize i = 0; reports[i] != NULL; i++)
+    {
+      g_autofree char *path = export_truth (e, reports[i]);
+      g_autofree char *truth = ws_test_read (path);
+      g_autofree char *ours = stats_csv (db, reports[i], NULL);
+
+      g_test_message ("%s: %s", e->name, reports[i]);
+      g_assert_cmpuint (ws_test_count_lines (truth), >, 1);
+      assert_same_text (ours, truth);
+    }
+}
+
+static void
+test_gb_sum_equals_nsys (gconstpointer data)
+{
+  check_truths (data, gb_reports);
+}
+
+static void
+test_nvtx_name_equals_nsys (gconstpointer data)
+{
+  check_truths (data, nvtx_name_reports);
+}
+
+static void
+test_arguments_equal_nsys (gconstpointer data)
+{
+  check_truths (data, argument_reports);
+}
+
+/* Every CSV of the truths is one that a check above compares, and every
+ * one they compare is there: 9 reports of 4 exports. */
+static void
+test_every_truth_compared (void)
+{
+  g_autofree char *dir = g_build_filename (truths_tmp, "truths", NULL);
+  guint n_files = 0, n_compared = 0;
+
+  for (gsize e = 0; e < G_N_ELEMENTS (exports); e++)
+    {
+      g_autofree char *sub = g_build_filename (dir, exports[e].name, NULL);
+      g_autoptr (GDir) listing = g_dir_open (sub, 0, NULL);
+      const char *name;
+
+      g_assert_nonnull (listing);
+      while ((name = g_dir_read_name (listing)) != NULL)
+        {
+          gboolean found = FALSE;
+
+          if (!g_str_has_suffix (name, ".csv"))
+            continue;
+          n_files++;
+          for (gsize g = 0; g < G_N_ELEMENTS (truth_groups) && !found; g++)
+            for (gsize r = 0; truth_groups[g][r] != NULL && !found; r++)
+              {
+                g_autofree char *path = export_truth (&exports[e], truth_groups[g][r]);
+                g_autofree char *base = g_path_get_basename (path);
+
+                found = g_str_equal (base, name);
+              }
+          g_test_message ("%s/%s", exports[e].name, name);
+          g_assert_true (found);
+        }
+      for (gsize g = 0; g < G_N_ELEMENTS (truth_groups); g++)
+        for (gsize r = 0; truth_groups[g][r] != NULL; r++)
+          n_compared++;
+    }
+  g_assert_cmpuint (n_files, ==, n_compared);
+  g_assert_cmpuint (n_files, ==, 36);
+}
+
+/* The SQL of :nvtx-name (name_sql()) is right: over the exports of the
+ * truths it gives nsys's CSVs.  Not over GPT-2's 16,164 ranges
+ * (MAX_NVTX_FOR_SQL), which the checks above compare with nsys alone. */
+static void
+test_nvtx_name_sql_equals_nsys (void)
+{
+  for (gsize e = 0; e < G_N_ELEMENTS (exports); e++)
+    {
+      g_autofree char *db = export_db (&exports[e]);
+      g_autofree char *kern_path = export_truth (&exports[e], "cuda_gpu_kern_sum:nvtx-name");
+      g_autofree char *gb_path = export_truth (&exports[e], "cuda_gpu_kern_gb_sum:nvtx-name");
+      g_autofree char *exec_path = export_truth (&exports[e], "cuda_kern_exec_sum:nvtx-name");
+      g_autofree char *kern_truth = NULL, *gb_truth = NULL, *exec_truth = NULL;
+      g_autofree char *kern_sql = NULL, *gb_sql = NULL, *exec_sql = NULL;
+
+      if (ws_test_sqlite_count (db, "NVTX_EVENTS") > MAX_NVTX_FOR_SQL)
+        continue;
+      g_test_message ("%s", exports[e].name);
+      kern_truth = ws_test_read (kern_path);
+      kern_sql = kernel_sum_expected (db, forms[0].column, FALSE, TRUE);
+      assert_same_text (kern_sql, kern_truth);
+      gb_truth = ws_test_read (gb_path);
+      gb_sql = kernel_sum_expected (db, forms[0].column, TRUE, TRUE);
+      assert_same_text (gb_sql, gb_truth);
+      exec_truth = ws_test_read (exec_path);
+      exec_sql = exec_sum_expected (db, forms[0].column, TRUE);
+      assert_same_text (exec_sql, exec_truth);
+    }
+}
+
+/* cuda_gpu_kern_sum's rows of one total come by instances, fewest first,
+ * as its SQL orders them (ORDER BY 2 DESC, 3, "Name"), not by name: with
+ * :nvtx-name:base, v2026.2_nsysai_h100_2gpu has rows of equal totals, one
+ * kernel of 4,672 ns under "aten::bmm, op_id = 314569" and two of 2,336 ns
+ * on average under "aten::add, op_id = 317470". */
+static void
+test_kern_sum_ties_by_instances (void)
+{
+  g_autofree char *db = ws_test_data ("nsys", "v2026.2_nsysai_h100_2gpu.sqlite", NULL);
+  g_autofree char *csv = stats_csv (db, "cuda_gpu_kern_sum:nvtx-name:base", NULL);
+  g_auto (GStrv) lines = g_strsplit (csv, "\n", -1);
+  gint64 last_total = G_MAXINT64, last_count = 0;
+  guint ties = 0;
+
+  g_assert_cmpuint (g_strv_length (lines), >, 2);
+  for (guint i = 1; lines[i] != NULL && lines[i][0] != '\0'; i++)
+    {
+      g_auto (GStrv) fields = g_strsplit (lines[i], ",", 4);
+      gint64 total = g_ascii_strtoll (fields[1], NULL, 10);
+      gint64 count = g_ascii_strtoll (fields[2], NULL, 10);
+
+      g_assert_cmpint (total, <=, last_total);
+      if (total == last_total)
+        {
+          g_assert_cmpint (count, >=, last_count);
+          ties += count != last_count;
+        }
+      last_total = total;
+      last_count = count;
+    }
+  g_assert_cmpuint (ties, >, 0);
 }
 
 /* R:base is R --name short, R:mangled R --name mangled, for the four
@@ -402,8 +632,7 @@ test_missing_mangled_falls_back (void)
   assert_same_text (out, expected);
 }
 
-/* What the reports' arguments refuse, each in one line with status 2;
- * :nvtx-name says why it is not there yet. */
+/* What the reports' arguments refuse, each in one line with status 2. */
 static void
 test_arguments_refused (void)
 {
@@ -412,12 +641,12 @@ test_arguments_refused (void)
     const char *report;
     const char *says;
   } cases[] = {
-    { "cuda_gpu_kern_sum:nvtx-name", "not implemented yet" },
-    { "cuda_kern_exec_sum:nvtx-name:base", "not implemented yet" },
-    { "cuda_gpu_kern_gb_sum:nvtx-name", "not implemented yet" },
     { "nvtx_kern_sum:nvtx-name", "it takes base or mangled" },
     { "cuda_gpu_kern_sum:base:mangled", "exclude each other" },
-    { "cuda_gpu_kern_sum:short", "it takes base or mangled" },
+    { "cuda_gpu_kern_sum:nvtx-name:mangled:base", "exclude each other" },
+    { "cuda_gpu_kern_sum:short", "it takes nvtx-name, and base or mangled" },
+    { "cuda_kern_exec_sum:nvtx", "it takes nvtx-name, and base or mangled" },
+    { "nvtx_gpu_proj_sum:nvtx-name", "takes no argument" },
     { "nvtx_sum:base", "takes no argument" },
     { "cuda_api_sum:mangled", "takes no argument" },
     { "cuda_gpu_kern_gb_sums", "unknown report" },
@@ -437,22 +666,25 @@ test_arguments_refused (void)
     }
 }
 
-/* The console form: nsys's title line with the report as asked for, and
- * the same rows as the CSV. */
+/* The console form: nsys's title line with the report as asked for (its
+ * arguments in nsys's order, report[:nvtx-name][:base|:mangled]), and the
+ * same rows as the CSV. */
 static void
 test_table_form (void)
 {
   g_autofree char *db = capture_db (&captures[1]);
-  const char *args[] = { "stats", "--report", "cuda_kern_exec_sum,cuda_gpu_kern_gb_sum:base", db,
-                         NULL };
+  const char *args[] = { "stats", "--report",
+                         "cuda_kern_exec_sum,cuda_gpu_kern_gb_sum:base:nvtx-name", db, NULL };
   g_autofree char *out = ws_test_cli_expect (args, 0, NULL);
   g_autofree char *exec = stats_csv (db, "cuda_kern_exec_sum", NULL);
-  g_autofree char *gb = stats_csv (db, "cuda_gpu_kern_gb_sum:base", NULL);
+  g_autofree char *gb = stats_csv (db, "cuda_gpu_kern_gb_sum:base:nvtx-name", NULL);
+  g_autofree char *gb_in_order = stats_csv (db, "cuda_gpu_kern_gb_sum:nvtx-name:base", NULL);
 
+  assert_same_text (gb, gb_in_order);
   g_assert_true (
     g_str_has_prefix (out, " ** CUDA Kernel Launch & Exec Time Summary (cuda_kern_exec_sum):\n\n"));
-  g_assert_nonnull (
-    strstr (out, "\n ** CUDA GPU Kernel/Grid/Block Summary (cuda_gpu_kern_gb_sum:base):\n\n"));
+  g_assert_nonnull (strstr (
+    out, "\n ** CUDA GPU Kernel/Grid/Block Summary (cuda_gpu_kern_gb_sum:nvtx-name:base):\n\n"));
   /* Header, rule and rows, a blank line after each report. */
   g_assert_cmpuint (ws_test_count_lines (out), ==,
                     ws_test_count_lines (exec) + 1 + ws_test_count_lines (gb) + 1 + 2 * 3 + 1);
@@ -485,7 +717,7 @@ test_api_name_rule (void)
 /* Each check of one capture or fixture, under a literal path, as
  * tests/check-promises.py reads them. */
 #define ADD_EXEC(path, i) g_test_add_data_func (path, &captures[i], test_exec_sum_equals_nsys)
-#define ADD_GB(path, i) g_test_add_data_func (path, &captures[i], test_gb_sum_equals_nsys)
+#define ADD_TRUTHS(path, i, func) g_test_add_data_func (path, &exports[i], func)
 #define ADD_SQL(path, i) g_test_add_data_func (path, &captures[i], test_capture_equals_sql)
 #define ADD_FIXTURE(path, name) g_test_add_data_func (path, name, test_fixture_equals_sql)
 
@@ -496,6 +728,8 @@ main (int argc, char **argv)
 
   g_test_init (&argc, &argv, NULL);
   graphs_tmp = ws_test_unpack ("captures/h200_graphs_capture.tar.xz");
+  truths_tmp = ws_test_unpack ("captures/nsys_stats_report_args.tar.xz");
+  g_free (ws_test_unxz ("gpt2/GPT2__.sqlite.xz", truths_tmp));
   ADD_EXEC ("/kernel-reports/exec-sum/equals-nsys/node/decode_eager", 0);
   ADD_EXEC ("/kernel-reports/exec-sum/equals-nsys/node/decode_graph", 1);
   ADD_EXEC ("/kernel-reports/exec-sum/equals-nsys/node/decode_compile", 2);
@@ -503,14 +737,22 @@ main (int argc, char **argv)
   ADD_EXEC ("/kernel-reports/exec-sum/equals-nsys/graph/decode_graph", 4);
   ADD_EXEC ("/kernel-reports/exec-sum/equals-nsys/graph/decode_compile", 5);
   ADD_EXEC ("/kernel-reports/exec-sum/equals-nsys/graph/decode_recapture", 6);
-  /* Skipped until the capture holds nsys's CSVs of cuda_gpu_kern_gb_sum. */
-  ADD_GB ("/kernel-reports/gb-sum/equals-nsys/node/decode_eager", 0);
-  ADD_GB ("/kernel-reports/gb-sum/equals-nsys/node/decode_graph", 1);
-  ADD_GB ("/kernel-reports/gb-sum/equals-nsys/node/decode_compile", 2);
-  ADD_GB ("/kernel-reports/gb-sum/equals-nsys/node/decode_recapture", 3);
-  ADD_GB ("/kernel-reports/gb-sum/equals-nsys/graph/decode_graph", 4);
-  ADD_GB ("/kernel-reports/gb-sum/equals-nsys/graph/decode_compile", 5);
-  ADD_GB ("/kernel-reports/gb-sum/equals-nsys/graph/decode_recapture", 6);
+  /* nsys stats 2025.3.1 with each argument (nsys_stats_report_args.tar.xz). */
+  ADD_TRUTHS ("/kernel-reports/gb-sum/equals-nsys/decode_compile", 0, test_gb_sum_equals_nsys);
+  ADD_TRUTHS ("/kernel-reports/gb-sum/equals-nsys/decode_graph", 1, test_gb_sum_equals_nsys);
+  ADD_TRUTHS ("/kernel-reports/gb-sum/equals-nsys/gpt2", 2, test_gb_sum_equals_nsys);
+  ADD_TRUTHS ("/kernel-reports/gb-sum/equals-nsys/probe", 3, test_gb_sum_equals_nsys);
+  ADD_TRUTHS ("/kernel-reports/nvtx-name/equals-nsys/decode_compile", 0,
+              test_nvtx_name_equals_nsys);
+  ADD_TRUTHS ("/kernel-reports/nvtx-name/equals-nsys/decode_graph", 1, test_nvtx_name_equals_nsys);
+  ADD_TRUTHS ("/kernel-reports/nvtx-name/equals-nsys/gpt2", 2, test_nvtx_name_equals_nsys);
+  ADD_TRUTHS ("/kernel-reports/nvtx-name/equals-nsys/probe", 3, test_nvtx_name_equals_nsys);
+  ADD_TRUTHS ("/kernel-reports/arguments/equal-nsys/decode_compile", 0, test_arguments_equal_nsys);
+  ADD_TRUTHS ("/kernel-reports/arguments/equal-nsys/decode_graph", 1, test_arguments_equal_nsys);
+  ADD_TRUTHS ("/kernel-reports/arguments/equal-nsys/gpt2", 2, test_arguments_equal_nsys);
+  ADD_TRUTHS ("/kernel-reports/arguments/equal-nsys/probe", 3, test_arguments_equal_nsys);
+  g_test_add_func ("/kernel-reports/truths/every-file-compared", test_every_truth_compared);
+  g_test_add_func ("/kernel-reports/nvtx-name/sql-equals-nsys", test_nvtx_name_sql_equals_nsys);
   ADD_SQL ("/kernel-reports/equal-sql/node/decode_eager", 0);
   ADD_SQL ("/kernel-reports/equal-sql/node/decode_graph", 1);
   ADD_SQL ("/kernel-reports/equal-sql/node/decode_compile", 2);
@@ -536,8 +778,11 @@ main (int argc, char **argv)
                    test_missing_mangled_falls_back);
   g_test_add_func ("/kernel-reports/arguments/refused", test_arguments_refused);
   g_test_add_func ("/kernel-reports/table-form", test_table_form);
+  g_test_add_func ("/kernel-reports/kern-sum/ties-by-instances", test_kern_sum_ties_by_instances);
   status = g_test_run ();
   ws_test_rmtree (graphs_tmp);
   g_free (graphs_tmp);
+  ws_test_rmtree (truths_tmp);
+  g_free (truths_tmp);
   return status;
 }

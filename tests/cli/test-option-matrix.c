@@ -281,8 +281,8 @@ add_each_value (Matrix *m, const char *file)
 {
   const char *one[] = { file, NULL };
   const char *two[] = { file, file, NULL };
-  /* Every report, each argument a kernel report takes (:nvtx-name is
-   * refused with status 2), and all reports at once. */
+  /* Every report, each argument a kernel report takes, and all reports at
+   * once. */
   static const char *const reports[] = { "cuda_gpu_kern_sum",
                                          "nvtx_sum",
                                          "cuda_api_sum",
@@ -298,6 +298,7 @@ add_each_value (Matrix *m, const char *file)
                                          "cuda_kern_exec_sum:base",
                                          "nvtx_kern_sum:mangled",
                                          "cuda_gpu_kern_sum:nvtx-name",
+                                         "cuda_kern_exec_sum:nvtx-name:base",
                                          "cuda_gpu_kern_sum,nvtx_sum,cuda_api_sum,"
                                          "cuda_gpu_mem_time_sum,cuda_gpu_mem_size_sum,osrt_sum,"
                                          "nvtx_gpu_proj_sum,nvtx_kern_sum,cuda_gpu_kern_gb_sum,"
