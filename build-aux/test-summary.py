@@ -5,7 +5,8 @@
 meson reports a TAP program with one skipped subtest as "OK" and counts
 "Skipped: 0"; this reads the run's testlog.json, where each test's TAP is
 kept, and prints each skip: a whole test that exited 77, and each
-"ok N PATH # SKIP reason" line. A skip is allowed only when
+"ok N PATH # SKIP reason" line, then the run's five slowest tests (a
+test that nears its limit on a quiet machine fails on a loaded one). A skip is allowed only when
 tests/skips-allowed.tsv names it (a shell pattern over "test" or
 "test PATH", and why no machine of ours can avoid it): any other skip is
 something the set-up should have prevented, and the exit status is 1.
@@ -48,6 +49,13 @@ def skips_of(testlog):
                     yield name, m.group(1), m.group(2) or "(no reason given)"
 
 
+def slowest_of(testlog, n=5):
+    with open(testlog, encoding="utf-8") as f:
+        tests = [json.loads(line) for line in f if line.strip()]
+    tests.sort(key=lambda t: t.get("duration") or 0, reverse=True)
+    return [(t["name"].split(" / ", 1)[-1], t.get("duration") or 0) for t in tests[:n]]
+
+
 def main():
     if len(sys.argv) != 4:
         sys.exit(__doc__)
@@ -55,10 +63,13 @@ def main():
     try:
         allowed = read_allowed(allowed_path)
         skips = list(skips_of(testlog))
+        slowest = slowest_of(testlog)
     except (OSError, ValueError, KeyError) as e:
         print(f"test-summary: {stage}: cannot read the test log or the allowed skips: {e}")
         return 1
     unexpected = 0
+    print(f"== {stage}: slowest " +
+          ", ".join(f"{name} {seconds:.0f} s" for name, seconds in slowest))
     print(f"== {stage}: {len(skips)} skipped")
     for name, path, reason in skips:
         what = name if path is None else f"{name} {path}"

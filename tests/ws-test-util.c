@@ -706,3 +706,26 @@ ws_test_make_device (const char *path, guint major, guint minor)
 {
   return mknod (path, S_IFCHR | 0666, makedev (major, minor)) == 0;
 }
+
+/* WS_TEST_SAMPLE=N: a matrix of many runs of warpscope-cli takes the cases
+ * whose index is a multiple of N, the same ones on every run.  The
+ * sanitizer stage of build-aux/warpscope-dev sets it, so that the slowest
+ * matrices finish well inside their limit on a loaded machine; stage 1 runs
+ * every case.  1 (every case) when unset or not a number above 1. */
+guint
+ws_test_sample_every (void)
+{
+  const char *value = g_getenv ("WS_TEST_SAMPLE");
+  guint64 every = 1;
+
+  if (value == NULL || !g_ascii_string_to_unsigned (value, 10, 1, 1000, &every, NULL))
+    return 1;
+  return (guint) every;
+}
+
+/* Whether the case of @index is in the sample (every case without one). */
+gboolean
+ws_test_sampled (guint index)
+{
+  return index % ws_test_sample_every () == 0;
+}

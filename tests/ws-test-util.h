@@ -49,6 +49,8 @@ char *ws_test_unpack (const char *archive);
 char *ws_test_unpack_gpt2 (char **tmpdir);
 void ws_test_trap_child (guint timeout_s);
 void ws_test_child_skip (const char *reason);
+guint ws_test_sample_every (void);
+gboolean ws_test_sampled (guint index);
 
 typedef struct _WsTestFifoReader WsTestFifoReader;
 
