@@ -133,15 +133,16 @@ nvtx_display_name (const WsFindingNvtx *nvtx)
   return nvtx->name[0] != '\0' ? nvtx->name : _ ("(unnamed)");
 }
 
-/* "3 events, 1.20 ms": what the finding found inside an NVTX range. */
+/* "265 kernels in 80 ranges, 2.0 per “ProfilerStep#N”, 1.20 ms": what the
+ * finding found inside an NVTX range. */
 static char *
-nvtx_events_text (const WsFindingNvtx *nvtx)
+nvtx_events_text (const WsFinding *finding, guint index)
 {
+  const WsFindingNvtx *nvtx = g_ptr_array_index (finding->nvtx, index);
   g_autofree char *time = ws_format_duration ((double) nvtx->event_time);
+  g_autofree char *counts = ws_finding_nvtx_counts (finding, index);
 
-  return g_strdup_printf (
-    g_dngettext (GETTEXT_PACKAGE, "%u event, %s", "%u events, %s", nvtx->events), nvtx->events,
-    time);
+  return g_strdup_printf ("%s, %s", counts, time);
 }
 
 static void
@@ -188,7 +189,7 @@ ws_findings_write_markdown (GPtrArray *findings, GString *out)
           for (guint n = 0; n < finding->nvtx->len; n++)
             {
               const WsFindingNvtx *nvtx = g_ptr_array_index (finding->nvtx, n);
-              g_autofree char *events = nvtx_events_text (nvtx);
+              g_autofree char *events = nvtx_events_text (finding, n);
 
               g_string_append_printf (out, "%*s- “%s”: %s\n", (int) MIN (nvtx->depth, 8) * 2, "",
                                       nvtx_display_name (nvtx), events);
@@ -254,11 +255,15 @@ ws_findings_write_text (GPtrArray *findings, guint width_columns, GString *out)
       for (guint n = 0; n < finding->nvtx->len; n++)
         {
           const WsFindingNvtx *nvtx = g_ptr_array_index (finding->nvtx, n);
-          g_autofree char *events = nvtx_events_text (nvtx);
+          g_autofree char *events = nvtx_events_text (finding, n);
 
-          g_string_append_printf (out, "  %s %*s“%s”: %s\n", n == 0 ? _ ("NVTX:") : "     ",
-                                  (int) MIN (nvtx->depth, 8) * 2, "", nvtx_display_name (nvtx),
-                                  events);
+          guint indent = (guint) MIN (nvtx->depth, 8) * 2;
+          g_autofree char *first =
+            g_strdup_printf ("  %s %*s", n == 0 ? _ ("NVTX:") : "     ", (int) indent, "");
+          g_autofree char *rest = g_strnfill (8 + indent, ' ');
+          g_autofree char *line = g_strdup_printf ("“%s”: %s", nvtx_display_name (nvtx), events);
+
+          ws_format_append_wrapped (out, first, rest, line, width_columns);
         }
       for (guint n = 0; n < finding->notes->len; n++)
         append_labelled (out, _ ("Note:"), g_ptr_array_index (finding->notes, n), width_columns);

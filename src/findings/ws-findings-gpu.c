@@ -93,13 +93,12 @@ typedef struct
 {
   guint tiny;    /* short kernels */
   guint kernels; /* all kernels launched in the loops */
-  guint most;    /* short kernels of the largest loop */
   gint64 window; /* ns of the loops */
   gint64 busy;   /* ns the GPU is busy in them */
   gint64 tiny_time;
   GArray *durations;      /* gint64: ns of each short kernel */
   GArray *call_durations; /* gint64: ns of their launch calls */
-  char *place;            /* where the largest loop is */
+  char *place;            /* the NVTX ranges that hold most of them */
   guint in_graphs;        /* kernels of graph replays, left out */
 } LaunchLoops;
 
@@ -157,12 +156,6 @@ add_launch_loop (WsFindingsCtx *ctx, LaunchLoops *loops, WsFinding *finding, WsN
         }
       ws_nvtx_collector_add (nvtx, first[j].thread, first[j].start, dur);
     }
-  if (group->n > loops->most)
-    {
-      loops->most = group->n;
-      g_free (loops->place);
-      loops->place = ws_findings_place (ctx, group->thread, group->start);
-    }
 }
 
 static void
@@ -181,17 +174,18 @@ describe_launch (const LaunchLoops *loops, double busy_pct, WsFinding *finding)
       g_autofree char *call_str =
         ws_format_duration ((double) ws_findings_median (loops->call_durations));
 
-      /* TRANSLATORS: "320 kernels shorter than 5 µs or their launch call (median 1.02 µs, launch call median 3.10 µs), most inside “x”: 95.2% of the kernels there; the GPU is busy only 12.0% of that time, at 60,000 kernels per second." */
+      /* TRANSLATORS: "320 kernels shorter than 5 µs or their launch call (median 1.02 µs, launch call median 3.10 µs), most of them inside “iter N” › “layer.mlp”; they are 95.2% of the kernels of their loops, where the GPU is busy only 12.0% of the time, at 60,000 kernels per second." */
       finding->summary = g_strdup_printf (
         _ ("%s kernels shorter than 5 µs or their launch call (median %s, launch call median %s), "
-           "most inside %s: %s of the kernels there; the GPU is busy only %s of that time, at %s "
-           "kernels per second."),
+           "most of them inside %s; they are %s of the kernels of their loops, where the GPU is "
+           "busy only %s of the time, at %s kernels per second."),
         count_str, median_str, call_str, loops->place, share_str, busy_str, rate_str);
     }
   else
     finding->summary = g_strdup_printf (
-      _ ("%s kernels shorter than 5 µs (median %s), most inside %s: %s of the kernels there; the "
-         "GPU is busy only %s of that time, at %s kernels per second."),
+      _ ("%s kernels shorter than 5 µs (median %s), most of them inside %s; they are %s of the "
+         "kernels of their loops, where the GPU is busy only %s of the time, at %s kernels per "
+         "second."),
       count_str, median_str, loops->place, share_str, busy_str, rate_str);
   finding->rule = g_strdup_printf (
     _ ("Raised for at least %d kernels shorter than 5 µs or than their launch call, in a loop "
@@ -283,15 +277,13 @@ ws_findings_check_launch (WsFindingsCtx *ctx, GPtrArray *findings)
       add_launch_loop (ctx, &loops, finding, nvtx, group, first);
     }
   if (!any)
-    {
-      g_free (loops.place);
-      return;
-    }
+    return;
 
   /* Over all the loops raised, as the summary says it. */
   busy_pct = 100.0 * (double) loops.busy / (double) loops.window;
   ws_findings_bands_judge (WS_FINDINGS_BANDS_LAUNCH, busy_pct, &finding->severity);
   finding->cost = loops.window - loops.busy;
+  loops.place = ws_nvtx_collector_place (nvtx);
   describe_launch (&loops, busy_pct, finding);
   add_launch_evidence (&loops, finding);
   g_free (loops.place);

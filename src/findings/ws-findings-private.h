@@ -50,9 +50,11 @@ typedef struct
 typedef struct
 {
   WsFindingsCtx *ctx;
-  GHashTable *entries; /* guint64 (depth, domain, name) → WsFindingNvtx * */
-  GHashTable *seen;    /* range index + 1: instances already counted */
-  GPtrArray *list;     /* WsFindingNvtx *, owned until finished */
+  GHashTable *entries;  /* "PARENT\x1fDOMAIN\x1fPATTERN" → entry index + 1 */
+  GHashTable *seen;     /* range index + 1 → entry index + 1: instances counted */
+  GHashTable *patterns; /* name string id + 1 → its pattern (char *) */
+  GArray *list;         /* WsNvtxEntry, their nvtx owned until finished */
+  guint outside;        /* events in no range */
 } WsNvtxCollector;
 
 GArray *ws_findings_group (WsFindingsCtx *ctx, GArray *items);
@@ -60,6 +62,7 @@ GArray *ws_findings_group (WsFindingsCtx *ctx, GArray *items);
 WsNvtxCollector *ws_nvtx_collector_new (WsFindingsCtx *ctx);
 void ws_nvtx_collector_free (WsNvtxCollector *self);
 void ws_nvtx_collector_add (WsNvtxCollector *self, guint32 thread, gint64 time, gint64 duration);
+char *ws_nvtx_collector_place (WsNvtxCollector *self);
 void ws_nvtx_collector_finish (WsNvtxCollector *self, WsFinding *finding);
 
 char *ws_findings_place (WsFindingsCtx *ctx, guint32 thread, gint64 time);

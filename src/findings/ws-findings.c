@@ -11,6 +11,7 @@
 #include "ws-findings-digest.h"
 #include "ws-findings-private.h"
 #include "ws-format.h"
+#include "ws-name-pattern.h"
 #include "ws-rank-set.h"
 #include "ws-stats.h"
 
@@ -36,7 +37,7 @@ compare_items (gconstpointer a, gconstpointer b)
   return (x->event > y->event) - (x->event < y->event);
 }
 
-/* The outermost NVTX range's name with its ASCII digits dropped, so that
+/* The outermost NVTX range's name pattern (ws_name_pattern()), so that
  * "step 3" and "step 4" are iterations of one loop; 0 outside ranges. */
 static guint32
 loop_key (WsFindingsCtx *ctx, guint32 thread, gint64 time)
@@ -52,19 +53,16 @@ loop_key (WsFindingsCtx *ctx, guint32 thread, gint64 time)
   found = g_hash_table_lookup (ctx->loop_keys, GUINT_TO_POINTER (name + 1));
   if (found == NULL)
     {
-      const char *text = ws_run_string (ctx->run, name);
-      GString *stripped = g_string_new (NULL);
+      char *pattern = ws_name_pattern (ws_run_string (ctx->run, name));
 
-      for (const char *p = text; *p != '\0'; p++)
-        if (!g_ascii_isdigit (*p))
-          g_string_append_c (stripped, *p);
-      found = g_hash_table_lookup (ctx->stripped_keys, stripped->str);
+      found = g_hash_table_lookup (ctx->stripped_keys, pattern);
       if (found == NULL)
         {
           found = GUINT_TO_POINTER (g_hash_table_size (ctx->stripped_keys) + 1);
-          g_hash_table_insert (ctx->stripped_keys, g_strdup (stripped->str), found);
+          g_hash_table_insert (ctx->stripped_keys, pattern, found);
         }
-      g_string_free (stripped, TRUE);
+      else
+        g_free (pattern);
       g_hash_table_insert (ctx->loop_keys, GUINT_TO_POINTER (name + 1), found);
     }
   return GPOINTER_TO_UINT (found);
@@ -112,11 +110,15 @@ ws_findings_group (WsFindingsCtx *ctx, GArray *items)
   return groups;
 }
 
+/* A range of the NVTX tree, merged over its instances: ranges of one
+ * pattern ("iter N") under the same entry are one entry, so that what
+ * happens inside "iter 0" … "iter 24999" is counted under "iter N". */
 typedef struct
 {
   WsFindingNvtx *nvtx;
-  guint64 key;
-} NvtxEntry;
+  gint parent; /* entry index, -1 for an outermost range */
+  guint own;   /* events whose innermost range this is */
+} WsNvtxEntry;
 
 WsNvtxCollector *
 ws_nvtx_collector_new (WsFindingsCtx *ctx)
@@ -124,10 +126,19 @@ ws_nvtx_collector_new (WsFindingsCtx *ctx)
   WsNvtxCollector *self = g_new0 (WsNvtxCollector, 1);
 
   self->ctx = ctx;
-  self->entries = g_hash_table_new_full (ws_int64_hash, g_int64_equal, g_free, NULL);
+  self->entries = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->seen = g_hash_table_new (g_direct_hash, g_direct_equal);
-  self->list = g_ptr_array_new ();
+  self->patterns = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, g_free);
+  self->list = g_array_new (FALSE, FALSE, sizeof (WsNvtxEntry));
   return self;
+}
+
+static void
+nvtx_free (WsFindingNvtx *nvtx)
+{
+  g_free (nvtx->name);
+  g_free (nvtx->domain);
+  g_free (nvtx);
 }
 
 void
@@ -135,105 +146,192 @@ ws_nvtx_collector_free (WsNvtxCollector *self)
 {
   for (guint i = 0; i < self->list->len; i++)
     {
-      WsFindingNvtx *nvtx = g_ptr_array_index (self->list, i);
+      WsNvtxEntry *entry = &g_array_index (self->list, WsNvtxEntry, i);
 
-      g_free (nvtx->name);
-      g_free (nvtx->domain);
-      g_free (nvtx);
+      if (entry->nvtx != NULL)
+        nvtx_free (entry->nvtx);
     }
-  g_ptr_array_unref (self->list);
+  g_array_unref (self->list);
   g_hash_table_unref (self->entries);
   g_hash_table_unref (self->seen);
+  g_hash_table_unref (self->patterns);
   g_free (self);
 }
 
+static const char *
+pattern_of (WsNvtxCollector *self, guint32 name)
+{
+  char *pattern = g_hash_table_lookup (self->patterns, GUINT_TO_POINTER (name + 1));
+
+  if (pattern == NULL)
+    {
+      pattern = ws_name_pattern (ws_run_string (self->ctx->run, name));
+      g_hash_table_insert (self->patterns, GUINT_TO_POINTER (name + 1), pattern);
+    }
+  return pattern;
+}
+
+/* The entry of @range under @parent, made where it is new. */
+static guint
+entry_of (WsNvtxCollector *self, gint parent, guint32 range)
+{
+  const WsRun *run = self->ctx->run;
+  const char *pattern = pattern_of (self, run->nvtx.name[range]);
+  g_autofree char *key =
+    g_strdup_printf ("%d\x1f%u\x1f%s", parent, (guint) run->nvtx.domain[range], pattern);
+  gpointer found = g_hash_table_lookup (self->entries, key);
+  WsNvtxEntry entry = { 0 };
+
+  if (found != NULL)
+    return GPOINTER_TO_UINT (found) - 1;
+  entry.nvtx = g_new0 (WsFindingNvtx, 1);
+  entry.nvtx->name = g_strdup (pattern);
+  entry.nvtx->domain = g_strdup (ws_run_nvtx_domain_name (run, run->nvtx.domain[range]));
+  entry.nvtx->depth =
+    parent < 0 ? 0 : g_array_index (self->list, WsNvtxEntry, parent).nvtx->depth + 1;
+  entry.nvtx->start = G_MAXINT64;
+  entry.nvtx->end = G_MININT64;
+  entry.parent = parent;
+  g_array_append_val (self->list, entry);
+  g_hash_table_insert (self->entries, g_steal_pointer (&key), GUINT_TO_POINTER (self->list->len));
+  return self->list->len - 1;
+}
+
 /* Counts an event of @duration ns at @time on @thread in every NVTX range
- * that encloses it. */
+ * that encloses it, each under the ranges that enclose it. */
 void
 ws_nvtx_collector_add (WsNvtxCollector *self, guint32 thread, gint64 time, gint64 duration)
 {
   const WsRun *run = self->ctx->run;
   guint32 chain[MAX_CHAIN];
-  guint n;
+  guint n = 0;
+  gint parent = -1;
 
-  if (thread == G_MAXUINT32)
-    return;
-  n = ws_run_index_nvtx_at (self->ctx->index, thread, time, chain, MAX_CHAIN);
-  for (guint c = 0; c < n; c++)
+  if (thread != G_MAXUINT32)
+    n = ws_run_index_nvtx_at (self->ctx->index, thread, time, chain, MAX_CHAIN);
+  if (n == 0)
+    {
+      self->outside++;
+      return;
+    }
+  /* The chain is innermost first. */
+  for (guint c = n; c-- > 0;)
     {
       guint32 range = chain[c];
-      guint64 key = ((guint64) run->nvtx.depth[range] << 48) |
-                    ((guint64) run->nvtx.domain[range] << 32) | run->nvtx.name[range];
-      WsFindingNvtx *nvtx = g_hash_table_lookup (self->entries, &key);
+      guint index = entry_of (self, parent, range);
+      WsNvtxEntry *entry = &g_array_index (self->list, WsNvtxEntry, index);
+      WsFindingNvtx *nvtx = entry->nvtx;
 
-      if (nvtx == NULL)
-        {
-          guint64 *stored = g_new (guint64, 1);
-
-          nvtx = g_new0 (WsFindingNvtx, 1);
-          nvtx->name = g_strdup (ws_run_string (run, run->nvtx.name[range]));
-          nvtx->domain = g_strdup (ws_run_nvtx_domain_name (run, run->nvtx.domain[range]));
-          nvtx->depth = run->nvtx.depth[range];
-          nvtx->start = G_MAXINT64;
-          nvtx->end = G_MININT64;
-          *stored = key;
-          g_hash_table_insert (self->entries, stored, nvtx);
-          g_ptr_array_add (self->list, nvtx);
-        }
       nvtx->events++;
       nvtx->event_time = ws_time_add (nvtx->event_time, duration);
-      if (g_hash_table_add (self->seen, GUINT_TO_POINTER (range + 1)))
+      if (c == 0)
+        entry->own++;
+      if (g_hash_table_insert (self->seen, GUINT_TO_POINTER (range + 1),
+                               GUINT_TO_POINTER (index + 1)))
         {
           nvtx->instances++;
           nvtx->start = MIN (nvtx->start, run->nvtx.start[range]);
           nvtx->end = MAX (nvtx->end, run->nvtx.end[range]);
         }
+      parent = (gint) index;
     }
 }
 
-static int
-compare_nvtx_by_events (gconstpointer a, gconstpointer b)
+/* “iter N” › “layer.mlp”: the innermost range that holds the most events
+ * (each event counted in the innermost range around it), with the ranges
+ * around it; a phrase saying so when most are in no range. */
+char *
+ws_nvtx_collector_place (WsNvtxCollector *self)
 {
-  const WsFindingNvtx *x = *(WsFindingNvtx *const *) a;
-  const WsFindingNvtx *y = *(WsFindingNvtx *const *) b;
+  gint best = -1;
+  guint most = self->outside;
+  GString *out;
 
-  if (x->events != y->events)
-    return x->events > y->events ? -1 : 1;
-  return (x->start > y->start) - (x->start < y->start);
+  for (guint i = 0; i < self->list->len; i++)
+    {
+      const WsNvtxEntry *entry = &g_array_index (self->list, WsNvtxEntry, i);
+
+      if (entry->own > most)
+        {
+          most = entry->own;
+          best = (gint) i;
+        }
+    }
+  if (best < 0)
+    return g_strdup (_ ("code outside NVTX ranges"));
+  out = g_string_new (NULL);
+  for (gint i = best; i >= 0; i = g_array_index (self->list, WsNvtxEntry, i).parent)
+    {
+      g_autofree char *quoted =
+        g_strdup_printf ("“%s”", g_array_index (self->list, WsNvtxEntry, i).nvtx->name);
+
+      g_string_prepend (out, quoted);
+      if (g_array_index (self->list, WsNvtxEntry, i).parent >= 0)
+        g_string_prepend (out, " › ");
+    }
+  return g_string_free (out, FALSE);
 }
 
+/* Entries with more events first; an entry holds at least the events of
+ * those inside it, and comes before them on a tie. */
 static int
-compare_nvtx_by_place (gconstpointer a, gconstpointer b)
+compare_entries_by_events (gconstpointer a, gconstpointer b, gpointer data)
 {
-  const WsFindingNvtx *x = *(WsFindingNvtx *const *) a;
-  const WsFindingNvtx *y = *(WsFindingNvtx *const *) b;
+  const WsNvtxEntry *list = data;
+  const WsNvtxEntry *x = &list[*(const guint *) a], *y = &list[*(const guint *) b];
 
-  if (x->start != y->start)
-    return x->start < y->start ? -1 : 1;
-  return (x->depth > y->depth) - (x->depth < y->depth);
+  if (x->nvtx->events != y->nvtx->events)
+    return x->nvtx->events > y->nvtx->events ? -1 : 1;
+  if (x->nvtx->depth != y->nvtx->depth)
+    return x->nvtx->depth < y->nvtx->depth ? -1 : 1;
+  return (x->nvtx->start > y->nvtx->start) - (x->nvtx->start < y->nvtx->start);
+}
+
+/* Appends the kept entries under @parent, by start, each before those
+ * inside it. */
+static void
+append_tree (WsNvtxCollector *self, const gboolean *kept, gint parent, WsFinding *finding)
+{
+  g_autoptr (GArray) children = g_array_new (FALSE, FALSE, sizeof (guint));
+
+  for (guint i = 0; i < self->list->len; i++)
+    if (kept[i] && g_array_index (self->list, WsNvtxEntry, i).parent == parent)
+      {
+        guint at = children->len;
+
+        while (at > 0 &&
+               g_array_index (self->list, WsNvtxEntry, g_array_index (children, guint, at - 1))
+                   .nvtx->start > g_array_index (self->list, WsNvtxEntry, i).nvtx->start)
+          at--;
+        g_array_insert_val (children, at, i);
+      }
+  for (guint c = 0; c < children->len; c++)
+    {
+      guint i = g_array_index (children, guint, c);
+      WsNvtxEntry *entry = &g_array_index (self->list, WsNvtxEntry, i);
+
+      g_ptr_array_add (finding->nvtx, entry->nvtx);
+      entry->nvtx = NULL;
+      append_tree (self, kept, (gint) i, finding);
+    }
 }
 
 /* Hands the ranges with the most events to @finding, in tree order: by
- * start, a range before those inside it. */
+ * start, a range before those inside it, each under the range that holds
+ * it.  An entry kept keeps the entries around it (they hold at least its
+ * events, and sort first). */
 void
 ws_nvtx_collector_finish (WsNvtxCollector *self, WsFinding *finding)
 {
-  g_ptr_array_sort (self->list, compare_nvtx_by_events);
-  for (guint i = 0; i < self->list->len; i++)
-    {
-      WsFindingNvtx *nvtx = g_ptr_array_index (self->list, i);
+  g_autoptr (GArray) order = g_array_sized_new (FALSE, FALSE, sizeof (guint), self->list->len);
+  g_autofree gboolean *kept = g_new0 (gboolean, MAX (self->list->len, 1));
 
-      if (i < MAX_NVTX_ENTRIES)
-        g_ptr_array_add (finding->nvtx, nvtx);
-      else
-        {
-          g_free (nvtx->name);
-          g_free (nvtx->domain);
-          g_free (nvtx);
-        }
-    }
-  g_ptr_array_set_size (self->list, 0);
-  g_ptr_array_sort (finding->nvtx, compare_nvtx_by_place);
+  for (guint i = 0; i < self->list->len; i++)
+    g_array_append_val (order, i);
+  g_array_sort_with_data (order, compare_entries_by_events, self->list->data);
+  for (guint i = 0; i < order->len && i < MAX_NVTX_ENTRIES; i++)
+    kept[g_array_index (order, guint, i)] = TRUE;
+  append_tree (self, kept, -1, finding);
 }
 
 /* “NAME”, the outermost NVTX range around @time on @thread, or a phrase
@@ -245,9 +343,12 @@ ws_findings_place (WsFindingsCtx *ctx, guint32 thread, gint64 time)
   guint n =
     thread == G_MAXUINT32 ? 0 : ws_run_index_nvtx_at (ctx->index, thread, time, chain, MAX_CHAIN);
 
+  g_autofree char *pattern = NULL;
+
   if (n == 0)
     return g_strdup (_ ("code outside NVTX ranges"));
-  return g_strdup_printf ("“%s”", ws_run_string (ctx->run, ctx->run->nvtx.name[chain[n - 1]]));
+  pattern = ws_name_pattern (ws_run_string (ctx->run, ctx->run->nvtx.name[chain[n - 1]]));
+  return g_strdup_printf ("“%s”", pattern);
 }
 
 char *

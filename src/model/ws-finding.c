@@ -249,3 +249,122 @@ ws_evidence_format_value (const WsEvidence *evidence)
         return format_grouped (evidence->value, 0);
     }
 }
+
+/* What the NVTX evidence of a finding counts: the kernels of the short
+ * launches, the idle gaps, the calls of a loop, a straggler's steps. */
+typedef enum
+{
+  EVENTS,
+  KERNELS,
+  GAPS,
+  CALLS,
+  STEPS,
+} EventKind;
+
+static EventKind
+event_kind (const WsFinding *self)
+{
+  static const struct
+  {
+    const char *id;
+    EventKind kind;
+  } kinds[] = {
+    { "launch-overhead", KERNELS },    { "load-imbalance", KERNELS },
+    { "memory-access", KERNELS },      { "gpu-idle", GAPS },
+    { "alloc-in-loop", CALLS },        { "small-transfers", CALLS },
+    { "over-synchronization", CALLS }, { "graph-recapture", CALLS },
+    { "rank-imbalance", STEPS },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (kinds); i++)
+    if (g_strcmp0 (self->id, kinds[i].id) == 0)
+      return kinds[i].kind;
+  return EVENTS;
+}
+
+static char *
+grouped (guint n)
+{
+  GString *out = g_string_new (NULL);
+
+  ws_format_fixed (out, n, 0, TRUE);
+  return g_string_free (out, FALSE);
+}
+
+/**
+ * ws_finding_nvtx_counts:
+ * @self: a finding
+ * @index: an entry of @self's NVTX ranges
+ *
+ * What the finding found in the range, in the unit it counts, and how many
+ * instances of the range hold it, per instance of the range around it:
+ * "265 kernels in 80 ranges, 2.0 per “ProfilerStep#N”".  Every view of
+ * the NVTX evidence (the Findings page, `diagnose`, reports) writes it so.
+ *
+ * Returns: (transfer full): the text
+ */
+char *
+ws_finding_nvtx_counts (const WsFinding *self, guint index)
+{
+  const WsFindingNvtx *nvtx = g_ptr_array_index (self->nvtx, index);
+  const WsFindingNvtx *parent = NULL;
+  g_autofree char *n = grouped (nvtx->events);
+  g_autofree char *ranges = grouped (nvtx->instances);
+  g_autofree char *events = NULL;
+  g_autofree char *in = NULL;
+
+  switch (event_kind (self))
+    {
+      case KERNELS:
+        events = g_strdup_printf (
+          g_dngettext (GETTEXT_PACKAGE, "%s kernel", "%s kernels", nvtx->events), n);
+        break;
+      case GAPS:
+        events = g_strdup_printf (
+          g_dngettext (GETTEXT_PACKAGE, "%s idle gap", "%s idle gaps", nvtx->events), n);
+        break;
+      case CALLS:
+        events =
+          g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s call", "%s calls", nvtx->events), n);
+        break;
+      case STEPS:
+        events =
+          g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s step", "%s steps", nvtx->events), n);
+        break;
+      case EVENTS:
+      default:
+        events =
+          g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s event", "%s events", nvtx->events), n);
+        break;
+    }
+  if (nvtx->instances == 0)
+    return g_steal_pointer (&events);
+  /* The range around it: the nearest entry before it, one level out. */
+  for (guint i = index; nvtx->depth > 0 && i-- > 0;)
+    {
+      const WsFindingNvtx *before = g_ptr_array_index (self->nvtx, i);
+
+      if (before->depth + 1 == nvtx->depth)
+        {
+          parent = before;
+          break;
+        }
+      if (before->depth < nvtx->depth)
+        break;
+    }
+  /* TRANSLATORS: "265 kernels in 80 ranges" */
+  in = g_strdup_printf (
+    g_dngettext (GETTEXT_PACKAGE, "%s in %s range", "%s in %s ranges", nvtx->instances), events,
+    ranges);
+  if (parent != NULL && parent->instances > 0)
+    {
+      GString *per = g_string_new (NULL);
+      g_autofree char *per_text = NULL;
+
+      ws_format_fixed (per, (double) nvtx->instances / parent->instances, 1, TRUE);
+      per_text = g_string_free (per, FALSE);
+      /* TRANSLATORS: "265 kernels in 80 ranges, 2.0 per “ProfilerStep#N”" */
+      return g_strdup_printf (_ ("%s, %s per “%s”"), in, per_text, parent->name);
+    }
+  return g_steal_pointer (&in);
+}

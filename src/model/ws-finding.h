@@ -40,7 +40,10 @@ typedef struct
 } WsEvidence;
 
 /* An NVTX range (merged over its instances) that encloses events of the
- * finding: where in the program the problem happens. */
+ * finding: where in the program the problem happens.  Numbered ranges
+ * ("iter 0" … "iter 24999") are one entry named by their pattern ("iter
+ * N"), and a range's entry is under the entry of the range around it
+ * (docs/NOTES.md, "Where findings happen"). */
 typedef struct
 {
   char *name;
@@ -97,6 +100,7 @@ void ws_finding_add_note (WsFinding *self, const char *note);
 void ws_finding_add_range (WsFinding *self, gint64 start, gint64 end);
 const WsEvidence *ws_finding_get_evidence (const WsFinding *self, const char *key);
 const WsFindingNvtx *ws_finding_find_nvtx (const WsFinding *self, const char *name);
+char *ws_finding_nvtx_counts (const WsFinding *self, guint index);
 
 const char *ws_severity_to_string (WsSeverity severity);
 const char *ws_severity_label (WsSeverity severity);

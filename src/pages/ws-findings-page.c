@@ -161,12 +161,12 @@ show_nvtx (WsFindingsPage *self, const WsFinding *finding)
     return;
 
   gtk_grid_attach (self->nvtx_grid, label_new (_ ("Range"), 0, "ws-dim"), 0, 0, 1, 1);
-  gtk_grid_attach (self->nvtx_grid, label_new (_ ("Events"), 1, "ws-dim"), 1, 0, 1, 1);
+  gtk_grid_attach (self->nvtx_grid, label_new (_ ("Found there"), 1, "ws-dim"), 1, 0, 1, 1);
   gtk_grid_attach (self->nvtx_grid, label_new (_ ("Their time"), 1, "ws-dim"), 2, 0, 1, 1);
   for (guint i = 0; i < finding->nvtx->len && i < MAX_NVTX_SHOWN; i++)
     {
       const WsFindingNvtx *nvtx = g_ptr_array_index (finding->nvtx, i);
-      g_autofree char *events = g_strdup_printf ("%u", nvtx->events);
+      g_autofree char *events = ws_finding_nvtx_counts (finding, i);
       g_autofree char *time = ws_format_duration ((double) nvtx->event_time);
       g_autofree char *name = nvtx->domain[0] != '\0'
                                 ? g_strdup_printf ("%s:%s", nvtx->domain, nvtx->name)
