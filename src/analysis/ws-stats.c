@@ -126,15 +126,16 @@ summarise_groups (WsSummary *summary, const guint32 *group, gsize n, guint n_gro
                   ValueFunc value, gconstpointer data, char **names, char **styles,
                   const guint32 *name_ids)
 {
-  g_autofree gsize *offset = g_new0 (gsize, n_groups + 1);
-  g_autofree gsize *fill = g_new0 (gsize, n_groups + 1);
+  /* Group @n_groups holds what is left out of the summary. */
+  g_autofree gsize *offset = g_new0 (gsize, n_groups + 2);
+  g_autofree gsize *fill = g_new0 (gsize, n_groups + 2);
   g_autofree gint64 *buffer = g_new (gint64, MAX (n, 1));
 
   for (gsize i = 0; i < n; i++)
     offset[group[i] + 1]++;
-  for (guint g = 0; g < n_groups; g++)
+  for (guint g = 0; g <= n_groups; g++)
     offset[g + 1] += offset[g];
-  memcpy (fill, offset, sizeof (gsize) * (n_groups + 1));
+  memcpy (fill, offset, sizeof (gsize) * (n_groups + 2));
   for (gsize i = 0; i < n; i++)
     buffer[fill[group[i]]++] = value (data, i);
 
@@ -178,8 +179,11 @@ new_summary (WsSummaryKind kind, gboolean sketched)
   return sketched ? ws_summary_new_sketched (kind) : ws_summary_new (kind);
 }
 
+/* The kernel summary of kernels [@first, @last) of the run, those of
+ * process @pid alone unless it is G_MAXUINT32 (WS_PID_ANY). */
 static WsSummary *
-summarise_kernels (const WsKernelNames *kernel_names, gsize first, gsize last, gboolean sketched)
+summarise_kernels (const WsKernelNames *kernel_names, gsize first, gsize last, gboolean sketched,
+                   guint32 pid)
 {
   WsSummary *summary = new_summary (WS_SUMMARY_KERN_SUM, sketched);
   guint n_ids = ws_kernel_names_n_ids (kernel_names);
@@ -196,6 +200,12 @@ summarise_kernels (const WsKernelNames *kernel_names, gsize first, gsize last, g
       guint32 id = ws_kernel_names_id (kernel_names, i);
       guint32 slot = id < n_ids ? id : n_ids;
 
+      if (pid != G_MAXUINT32 && view.stream != NULL &&
+          g_array_index (kernel_names->run->streams, WsStream, view.stream[i]).pid != pid)
+        {
+          group[i - first] = G_MAXUINT32;
+          continue;
+        }
       if (group_of_name[slot] == G_MAXUINT32)
         {
           group_of_name[slot] = names->len;
@@ -204,6 +214,9 @@ summarise_kernels (const WsKernelNames *kernel_names, gsize first, gsize last, g
         }
       group[i - first] = group_of_name[slot];
     }
+  for (gsize i = first; i < last; i++)
+    if (group[i - first] == G_MAXUINT32)
+      group[i - first] = names->len;
 
   view.start += first;
   view.end += first;
@@ -216,12 +229,12 @@ summarise_kernels (const WsKernelNames *kernel_names, gsize first, gsize last, g
 
 static WsSummary *
 summarise_kernels_named (const WsRun *run, WsNameForm form, gsize first, gsize last,
-                         gboolean sketched)
+                         gboolean sketched, guint32 pid)
 {
   g_auto (WsKernelNames) names = { 0 };
 
   ws_kernel_names_init (&names, run, form);
-  return summarise_kernels (&names, first, last, sketched);
+  return summarise_kernels (&names, first, last, sketched, pid);
 }
 
 /* Drops a four-digit version suffix, as `nsys stats` does:
@@ -530,7 +543,7 @@ compute (const WsRun *run, WsSummaryKind kind, WsNameForm form, gboolean sketche
   switch (kind)
     {
       case WS_SUMMARY_KERN_SUM:
-        return summarise_kernels_named (run, form, 0, run->kernels.n, sketched);
+        return summarise_kernels_named (run, form, 0, run->kernels.n, sketched, G_MAXUINT32);
       case WS_SUMMARY_NVTX_SUM:
         return summarise_nvtx (run, sketched);
       case WS_SUMMARY_API_SUM:
@@ -592,7 +605,7 @@ ws_stats_compute_kernels (const WsKernelNames *names)
 {
   g_return_val_if_fail (names != NULL && names->run != NULL, NULL);
 
-  return summarise_kernels (names, 0, names->run->kernels.n, FALSE);
+  return summarise_kernels (names, 0, names->run->kernels.n, FALSE, G_MAXUINT32);
 }
 
 /**
@@ -606,10 +619,25 @@ ws_stats_compute_kernels (const WsKernelNames *names)
 WsSummary *
 ws_stats_compute_kernels_in (const WsRun *run, WsNameForm form, gint64 from, gint64 to)
 {
+  return ws_stats_compute_kernels_in_pid (run, form, G_MAXUINT32, from, to);
+}
+
+/**
+ * ws_stats_compute_kernels_in_pid:
+ * @pid: the process whose kernels count (a rank), or %WS_PID_ANY
+ *
+ * The kernel summary of the kernels of @pid that start in [@from, @to).
+ *
+ * Returns: (transfer full): the summary
+ */
+WsSummary *
+ws_stats_compute_kernels_in_pid (const WsRun *run, WsNameForm form, guint32 pid, gint64 from,
+                                 gint64 to)
+{
   gsize first = ws_sort_lower_bound (run->kernels.start, 0, run->kernels.n, from);
   gsize last = ws_sort_lower_bound (run->kernels.start, 0, run->kernels.n, to);
 
-  return summarise_kernels_named (run, form, first, MAX (first, last), FALSE);
+  return summarise_kernels_named (run, form, first, MAX (first, last), FALSE, pid);
 }
 
 /* Computes the five summaries once, on the thread that built @run, before

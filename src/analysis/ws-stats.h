@@ -27,6 +27,8 @@ WsSummary *ws_stats_compute_nvtx_ops (const WsRun *run);
 char *ws_nvtx_op_name (const char *name);
 WsSummary *ws_stats_compute_kernels (const WsKernelNames *names);
 WsSummary *ws_stats_compute_kernels_in (const WsRun *run, WsNameForm form, gint64 from, gint64 to);
+WsSummary *ws_stats_compute_kernels_in_pid (const WsRun *run, WsNameForm form, guint32 pid,
+                                            gint64 from, gint64 to);
 gboolean ws_nvtx_has_op_ranges (const WsRun *run);
 
 void ws_group_stats (gint64 *values, gsize n, WsGroupStats *out);

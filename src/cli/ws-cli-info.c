@@ -118,6 +118,15 @@ append_ranks (GString *out, const WsRanks *ranks)
       g_string_append_printf (out, _ ("  rank %u: %s, %s (pid %u), from “%s”, clock +%s\n"),
                               rank->rank, base, rank->process != NULL ? rank->process : "?",
                               rank->pid, rank->how, offset);
+      if (rank->gpus != NULL)
+        {
+          g_auto (GStrv) gpus = g_strsplit (rank->gpus, ";", -1);
+          g_autofree char *list = g_strjoinv ("; ", gpus);
+
+          /* TRANSLATORS: the GPUs a rank ran on: "NVIDIA H200 as device 1",
+           * "NVIDIA H100 on vm at 0000:00:06.0" */
+          g_string_append_printf (out, _ ("    on %s\n"), list);
+        }
     }
   for (guint i = 0; i < ranks->notes->len; i++)
     g_string_append_printf (out, "%s %s\n", _ ("Note:"),

@@ -483,18 +483,123 @@ merge_metrics (WsRun *out, const MergeMaps *m)
     }
 }
 
-/* A GPU is the same GPU in two exports when its host and UUID (or bus,
- * where the export has no UUID) agree. */
+/* A GPU is (host, device id) (docs/NOTES.md, "A GPU is (host, device
+ * id)"): the same GPU in two exports when its host and UUID (or bus, where
+ * the export has no UUID) agree, else when its host and device id do;
+ * in views of one process, when its device id does. */
 static char *
-gpu_identity (const WsRun *run, const WsGpu *gpu, guint r)
+gpu_identity (const MergeMaps *m, const char *host, const WsGpu *gpu)
 {
-  const char *host = run->prov.host != NULL ? run->prov.host : "";
-
+  /* Views of one process: one machine, one CUDA numbering. */
+  if (m->one_process)
+    return g_strdup_printf ("%s/#%d", host, gpu->id);
   if (gpu->uuid != NULL && *gpu->uuid != '\0')
     return g_strdup_printf ("%s/%s", host, gpu->uuid);
   if (gpu->bus_location != NULL && *gpu->bus_location != '\0')
     return g_strdup_printf ("%s/%s", host, gpu->bus_location);
-  return g_strdup_printf ("#%u/%d", r, gpu->id);
+  return g_strdup_printf ("%s/#%d", host, gpu->id);
+}
+
+/* The GPUs a run describes, as text: what a PyTorch profiler trace, which
+ * names no host, knows of its machine ("deviceProperties"). */
+static char *
+gpus_signature (const WsRun *run)
+{
+  GString *out = g_string_new ("gpus:");
+
+  for (guint g = 0; g < run->prov.gpus->len; g++)
+    {
+      const WsGpu *gpu = &g_array_index (run->prov.gpus, WsGpu, g);
+
+      g_string_append_printf (out, "%d|%s|%" G_GINT64_FORMAT "|%d.%d|%d;", gpu->id,
+                              gpu->name != NULL ? gpu->name : "", gpu->memory_bytes, gpu->cc_major,
+                              gpu->cc_minor, gpu->sm_count);
+    }
+  return g_string_free (out, FALSE);
+}
+
+static gboolean
+devices_meet (GArray *a, GArray *b)
+{
+  for (guint i = 0; i < a->len; i++)
+    for (guint j = 0; j < b->len; j++)
+      if (g_array_index (a, gint32, i) == g_array_index (b, gint32, j))
+        return TRUE;
+  return FALSE;
+}
+
+/* A host of runs that name none, known by the GPUs they describe. */
+typedef struct
+{
+  char *signature;
+  GArray *used; /* gint32: the devices its NCCL ranks ran on */
+  char *key;
+} MergeHost;
+
+static void
+merge_host_free (gpointer data)
+{
+  MergeHost *host = data;
+
+  g_free (host->signature);
+  g_array_unref (host->used);
+  g_free (host->key);
+  g_free (host);
+}
+
+/* Each run's host, as a key: the host its export names; for runs that name
+ * none and describe their GPUs (PyTorch profiler traces), the GPUs they
+ * describe: runs that describe the same GPUs are on one host, except that
+ * an NCCL rank that ran on a device another NCCL rank of that host ran on
+ * is on another host of the same kind (NCCL refuses two ranks of one
+ * communicator on one GPU; multi-node jobs number devices per node).  A
+ * run that names no host and describes no GPU is a host of its own; views
+ * of one run are one host. */
+static char **
+host_keys (const MergeMaps *m)
+{
+  char **keys = g_new0 (char *, m->n + 1);
+  g_autoptr (GPtrArray) hosts = g_ptr_array_new_with_free_func (merge_host_free);
+
+  for (guint r = 0; r < m->n; r++)
+    {
+      const WsRun *run = m->runs[r];
+      g_autofree char *signature = NULL;
+      g_autoptr (GArray) used = NULL;
+      gboolean nccl = g_strcmp0 (run->prov.dist_backend, "nccl") == 0;
+      MergeHost *host = NULL;
+
+      if (m->one_process)
+        keys[r] = g_strdup ("view");
+      else if (run->prov.host != NULL && *run->prov.host != '\0')
+        keys[r] = g_strdup (run->prov.host);
+      else if (run->prov.gpus->len == 0)
+        keys[r] = g_strdup_printf ("#%u", r);
+      if (keys[r] != NULL)
+        continue;
+      signature = gpus_signature (run);
+      used = ws_run_devices_used (run, WS_RUN_ANY_PID);
+      for (guint h = 0; h < hosts->len && host == NULL; h++)
+        {
+          MergeHost *candidate = g_ptr_array_index (hosts, h);
+
+          if (g_str_equal (candidate->signature, signature) &&
+              !(nccl && devices_meet (candidate->used, used)))
+            host = candidate;
+        }
+      if (host == NULL)
+        {
+          host = g_new0 (MergeHost, 1);
+          host->signature = g_strdup (signature);
+          host->used = g_array_new (FALSE, FALSE, sizeof (gint32));
+          host->key = g_strdup_printf ("%s#%u", signature, hosts->len);
+          g_ptr_array_add (hosts, host);
+        }
+      if (nccl)
+        g_array_append_vals (host->used, used->data, used->len);
+      keys[r] = g_strdup (host->key);
+    }
+  return keys;
 }
 
 /* The id a GPU gets in the merged run: its own device id, as its export
@@ -515,14 +620,47 @@ merged_gpu_id (GHashTable *taken, gint32 own)
   return id;
 }
 
+/* The merged run's id of the GPU @key, which the run calls @own: the id
+ * it got already, or a new one with @gpu's description (a GPU known by
+ * its id alone where @gpu is %NULL). */
+static gint32
+merged_gpu (WsRun *out, GHashTable *known, GHashTable *taken, char *key, gint32 own,
+            const WsGpu *gpu)
+{
+  gpointer found = g_hash_table_lookup (known, key);
+  WsGpu copy = { 0 };
+
+  if (found != NULL)
+    {
+      g_free (key);
+      return GPOINTER_TO_INT (found) - 1;
+    }
+  if (gpu != NULL)
+    {
+      copy = *gpu;
+      copy.name = g_strdup (gpu->name);
+      copy.bus_location = g_strdup (gpu->bus_location);
+      copy.chip = g_strdup (gpu->chip);
+      copy.uuid = g_strdup (gpu->uuid);
+    }
+  else
+    copy.name = g_strdup_printf ("GPU %d", own);
+  copy.id = merged_gpu_id (taken, own);
+  g_array_append_val (out->prov.gpus, copy);
+  g_hash_table_insert (known, key, GINT_TO_POINTER (copy.id + 1));
+  return copy.id;
+}
+
 /* Each rank's GPUs keep their own ids (issue 30): rank 3 on device 3 is
  * GPU 3 in every table, finding and lane, whatever order the exports
- * list their GPUs in. */
+ * list their GPUs in; the GPUs of ranks of one host are listed once
+ * (issue 40). */
 static void
 merge_gpus (WsRun *out, MergeMaps *m)
 {
   g_autoptr (GHashTable) known = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   g_autoptr (GHashTable) taken = g_hash_table_new (NULL, NULL);
+  g_auto (GStrv) hosts = host_keys (m);
 
   for (guint r = 0; r < m->n; r++)
     {
@@ -532,44 +670,25 @@ merge_gpus (WsRun *out, MergeMaps *m)
       for (guint g = 0; g < run->prov.gpus->len; g++)
         {
           const WsGpu *gpu = &g_array_index (run->prov.gpus, WsGpu, g);
-          char *key = gpu_identity (run, gpu, r);
-          gpointer found = g_hash_table_lookup (known, key);
-          gint32 ours;
+          gint32 ours =
+            merged_gpu (out, known, taken, gpu_identity (m, hosts[r], gpu), gpu->id, gpu);
 
-          if (found != NULL)
-            {
-              ours = GPOINTER_TO_INT (found) - 1;
-              g_free (key);
-            }
-          else
-            {
-              WsGpu copy = *gpu;
-
-              ours = merged_gpu_id (taken, gpu->id);
-              copy.id = ours;
-              copy.name = g_strdup (gpu->name);
-              copy.bus_location = g_strdup (gpu->bus_location);
-              copy.chip = g_strdup (gpu->chip);
-              copy.uuid = g_strdup (gpu->uuid);
-              g_array_append_val (out->prov.gpus, copy);
-              g_hash_table_insert (known, key, GINT_TO_POINTER (ours + 1));
-            }
           g_hash_table_insert (m->devices[r], GINT_TO_POINTER (gpu->id + 1),
                                GINT_TO_POINTER (ours + 1));
         }
-      /* Devices the export ran on without describing them: each its own. */
+      /* Devices the export ran on without describing them: by their id. */
       for (guint s = 0; s < run->streams->len; s++)
         {
           gint32 device = g_array_index (run->streams, WsStream, s).device_id;
-          WsGpu copy = { 0 };
+          WsGpu bare = { 0 };
+          gint32 ours;
 
           if (g_hash_table_contains (m->devices[r], GINT_TO_POINTER (device + 1)))
             continue;
-          copy.id = merged_gpu_id (taken, device);
-          copy.name = g_strdup_printf ("GPU %d", device);
-          g_array_append_val (out->prov.gpus, copy);
+          bare.id = device;
+          ours = merged_gpu (out, known, taken, gpu_identity (m, hosts[r], &bare), device, NULL);
           g_hash_table_insert (m->devices[r], GINT_TO_POINTER (device + 1),
-                               GINT_TO_POINTER (copy.id + 1));
+                               GINT_TO_POINTER (ours + 1));
         }
     }
 }

@@ -26,6 +26,11 @@ struct _WsTimelinePage
   guint32 pending_pid;
   gint64 pending_start; /* ns */
   gint64 pending_end;   /* ns */
+  gboolean rank_range;  /* the ruler's range is a rank's step (the Ranks page): */
+  guint32 rank_pid;     /* the rank's process */
+  gint64 rank_start;    /* ns: the step on the run's clock */
+  gint64 rank_end;
+  gint64 rank_shift; /* ns: where the rank's lanes are drawn, less the run's clock */
 
   /* Template widgets */
   GtkSearchEntry *search_entry;

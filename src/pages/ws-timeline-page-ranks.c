@@ -150,6 +150,12 @@ ws_timeline_page_show_rank_step (WsTimelinePage *self, guint32 pid, gint64 start
   margin = MAX ((end - start) / 20, 1000);
   ws_time_window_zoom_to (ws_timeline_view_get_window (view), start + shift - margin,
                           end + shift + margin);
+  /* The side panel speaks of the rank while the range is its step. */
+  self->rank_range = TRUE;
+  self->rank_pid = pid;
+  self->rank_start = start;
+  self->rank_end = end;
+  self->rank_shift = shift;
   ws_timeline_view_set_range (view, start + shift, end + shift);
   if (group == WS_LANE_NONE)
     return;

@@ -7,6 +7,7 @@
 #include "ws-format.h"
 #include "ws-gpu-busy.h"
 #include "ws-nvtx-gpu.h"
+#include "ws-ranks.h"
 #include "ws-stats.h"
 #include "ws-timeline-page-private.h"
 #include "ws-timeline-rollup.h"
@@ -324,33 +325,96 @@ show_event (WsTimelinePage *self, WsEventRef event)
     gtk_widget_hide (GTK_WIDGET (self->side_tree));
 }
 
-/* A stretch of time from the ruler: the kernel summary of what starts in it. */
+/* The rank whose step the ruler's range [@start, @end) is (drawn on the
+ * view's clock), or -1; @from and @to get the step on the run's clock. */
+static gint
+range_rank (WsTimelinePage *self, gint64 start, gint64 end, gint64 *from, gint64 *to)
+{
+  gint index;
+
+  *from = start;
+  *to = end;
+  if (!self->rank_range || self->run->ranks == NULL ||
+      start != self->rank_start + self->rank_shift || end != self->rank_end + self->rank_shift)
+    return -1;
+  index = ws_ranks_index_of_pid (self->run->ranks, self->rank_pid);
+  if (index < 0)
+    return -1;
+  *from = self->rank_start;
+  *to = self->rank_end;
+  return (gint) ws_ranks_get (self->run->ranks, (guint) index)->rank;
+}
+
+/**
+ * ws_timeline_page_range_text:
+ * @run: the run
+ * @rank: a rank of @run's job whose step [@start, @end) is, or -1
+ * @pid: that rank's process in @run
+ * @summary: (out) (transfer full): the kernel summary it speaks of
+ *
+ * The sentence the side panel shows of a stretch of time: how many kernels
+ * start in it, their GPU time, and how long the GPU was busy (the one
+ * definition, ws_busy_spans()).  Of a rank's step, the rank's kernels and
+ * the time its work kept its GPUs busy, not the job's.
+ *
+ * Returns: (transfer full): the sentence
+ */
+char *
+ws_timeline_page_range_text (const WsRun *run, gint rank, guint32 pid, gint64 start, gint64 end,
+                             WsSummary **summary)
+{
+  guint32 whose = rank >= 0 ? pid : WS_PID_ANY;
+  g_autoptr (WsSummary) kernels =
+    ws_stats_compute_kernels_in_pid (run, WS_NAME_DISPLAY, whose, start, end);
+  gint64 busy = ws_gpu_busy_during (run, whose, start, end);
+  g_autofree char *busy_text = ws_format_duration ((double) busy);
+  g_autofree char *total = ws_format_duration ((double) kernels->grand_total);
+  double share = end > start ? 100.0 * (double) busy / (double) (end - start) : 0;
+  gint64 launches = 0;
+  g_autofree char *count = NULL;
+  char *text;
+
+  for (guint i = 0; i < kernels->rows->len; i++)
+    launches += g_array_index (kernels->rows, WsSummaryRow, i).count;
+  count = ws_timeline_page_count_text (launches);
+  if (rank >= 0)
+    {
+      g_autofree char *number = g_strdup_printf ("%d", rank);
+
+      /* TRANSLATORS: a rank's number, "%s kernels", an amount of time, then
+       * the time the rank's work kept its GPU busy and its share */
+      text = g_strdup_printf (_ ("Rank %s: %s kernels start in this range, %s of GPU time; the "
+                                 "rank's work kept its GPU busy %s (%.0f%%) of it."),
+                              number, count, total, busy_text, share);
+    }
+  else
+    /* TRANSLATORS: "%s kernels" then an amount of time */
+    text = g_strdup_printf (_ ("%s kernels start in this range, %s of GPU time; the GPU was busy "
+                               "%s (%.0f%%) of it."),
+                            count, total, busy_text, share);
+  *summary = g_steal_pointer (&kernels);
+  return text;
+}
+
+/* A stretch of time from the ruler: the kernel summary of what starts in
+ * it; of a rank's step (from the Ranks page), the rank's. */
 static void
 show_range (WsTimelinePage *self, gint64 start, gint64 end)
 {
-  g_autoptr (WsSummary) summary =
-    ws_stats_compute_kernels_in (self->run, WS_NAME_DISPLAY, start, end);
-  gint64 busy = ws_gpu_busy_during (self->run, WS_PID_ANY, start, end);
-  g_autofree char *busy_text = ws_format_duration ((double) busy);
-  g_autofree char *from = ws_timeline_format_time (self->run, start);
-  g_autofree char *to = ws_timeline_format_time (self->run, end);
+  gint64 from, to;
+  gint rank = range_rank (self, start, end, &from, &to);
+  g_autoptr (WsSummary) summary = NULL;
+  g_autofree char *text =
+    ws_timeline_page_range_text (self->run, rank, self->rank_pid, from, to, &summary);
+  g_autofree char *first = ws_timeline_format_time (self->run, start);
+  g_autofree char *last = ws_timeline_format_time (self->run, end);
   g_autofree char *span = ws_format_duration ((double) (end - start));
   g_autofree char *title = NULL;
-  g_autofree char *total = ws_format_duration ((double) summary->grand_total);
-  gint64 launches = 0;
-  g_autofree char *count = NULL;
-  g_autofree char *text = NULL;
 
-  for (guint i = 0; i < summary->rows->len; i++)
-    launches += g_array_index (summary->rows, WsSummaryRow, i).count;
-  count = ws_timeline_page_count_text (launches);
+  if (rank < 0)
+    self->rank_range = FALSE;
   /* TRANSLATORS: a stretch of time: its start, end and length */
-  title = g_strdup_printf (_ ("From %s to %s (%s)"), from, to, span);
-  /* TRANSLATORS: "%s kernels" then an amount of time */
-  text = g_strdup_printf (_ ("%s kernels start in this range, %s of GPU time; the GPU was busy "
-                             "%s (%.0f%%) of it."),
-                          count, total, busy_text,
-                          end > start ? 100.0 * (double) busy / (double) (end - start) : 0);
+  title = g_strdup_printf (_ ("From %s to %s (%s)"), first, last, span);
   gtk_label_set_text (self->side_title, title);
   gtk_label_set_text (self->details_label, text);
 

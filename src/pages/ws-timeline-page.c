@@ -431,6 +431,7 @@ ws_timeline_page_set_run (WsTimelinePage *self, WsRun *run)
   g_clear_pointer (&self->lanes, ws_lanes_unref);
   g_clear_pointer (&self->pending_finding, ws_finding_unref);
   self->pending_step = FALSE;
+  self->rank_range = FALSE;
   ws_timeline_view_set_highlight (self->timeline_view, NULL);
   if (run != NULL)
     ws_run_ref (run);

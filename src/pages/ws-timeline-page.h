@@ -28,4 +28,7 @@ void ws_timeline_page_set_group_ops (WsTimelinePage *self, gboolean group);
 
 GArray *ws_timeline_page_get_rollup (WsTimelinePage *self);
 
+char *ws_timeline_page_range_text (const WsRun *run, gint rank, guint32 pid, gint64 start,
+                                   gint64 end, WsSummary **summary);
+
 G_END_DECLS

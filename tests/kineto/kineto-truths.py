@@ -12,6 +12,7 @@ with what warpscope-cli says of the same file:
   step N START_NS DUR_NS         each ProfilerStep#N
   count WHAT N                   kernel, memop, api, range, cpu_ops, memory (GPU), events
   gpus N
+  device ID KERNELS              per args.device of the kernels (the CUDA device id)
   base_ns N
 
 Times are µs with up to three decimals: converted to ns with decimal
@@ -40,6 +41,7 @@ def main():
         trace = json.load(f, parse_float=str, parse_int=str)
     sums = collections.defaultdict(lambda: [0, 0])
     counts = collections.Counter()
+    devices = collections.Counter()
     steps = []
     for e in trace['traceEvents']:
         cat = e.get('cat')
@@ -55,6 +57,8 @@ def main():
                 row[0] += 1
                 row[1] += int(args.get('bytes', '0')) if key == 'memop' else dur
                 counts[key] += 1
+            if key == 'kernel':
+                devices[int(args['device'])] += 1
             if cat in ('cpu_op', 'python_function'):
                 counts['cpu_ops'] += 1
             if cat == 'user_annotation' and e['name'].startswith('ProfilerStep#'):
@@ -69,6 +73,8 @@ def main():
     for what in ('kernel', 'memop', 'api', 'range', 'cpu_ops', 'memory', 'events'):
         print('count\t%s\t%d' % (what, counts[what]))
     print('gpus\t%d' % len(trace.get('deviceProperties', [])))
+    for device, n in sorted(devices.items()):
+        print('device\t%d\t%d' % (device, n))
     print('base_ns\t%s' % trace.get('baseTimeNanoseconds', '0'))
     return 0
 

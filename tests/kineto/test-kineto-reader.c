@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <gio/gio.h>
+#include <stdlib.h>
 #include <json-glib/json-glib.h>
 #include <string.h>
 
@@ -307,6 +308,41 @@ test_cli_matches_python (void)
  * training with Python stacks, inference, two DDP ranks, one seen inside
  * nsys without its GPU side), each read by stats and steps as Python reads
  * it. */
+/* Each kernel keeps the device id its trace gives it (args.device): rank
+ * 1 of a job ran on device 1 and says so (issue 40). */
+static void
+assert_devices (GPtrArray *t, const char *path)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (WsRun) run = ws_kineto_reader_load (path, NULL, NULL, NULL, &error);
+  g_autoptr (GHashTable) counts = g_hash_table_new (NULL, NULL);
+  guint rows = 0;
+
+  g_assert_no_error (error);
+  for (gsize i = 0; i < run->kernels.n; i++)
+    {
+      gint32 device = g_array_index (run->streams, WsStream, run->kernels.stream[i]).device_id;
+      gpointer key = GINT_TO_POINTER (device + 1);
+
+      g_hash_table_insert (
+        counts, key, GSIZE_TO_POINTER (GPOINTER_TO_SIZE (g_hash_table_lookup (counts, key)) + 1));
+    }
+  for (guint i = 0; i < t->len; i++)
+    {
+      char **row = g_ptr_array_index (t, i);
+      gint device;
+
+      if (!g_str_equal (row[0], "device"))
+        continue;
+      device = atoi (row[1]);
+      g_assert_cmpuint (
+        GPOINTER_TO_SIZE (g_hash_table_lookup (counts, GINT_TO_POINTER (device + 1))), ==,
+        g_ascii_strtoull (row[2], NULL, 10));
+      rows++;
+    }
+  g_assert_cmpuint (g_hash_table_size (counts), ==, rows);
+}
+
 static void
 test_captures_match_python (void)
 {
@@ -334,6 +370,7 @@ test_captures_match_python (void)
       assert_summary (t, "range", path, "nvtx_sum", ":");
       assert_summary (t, "api", path, "cuda_api_sum", "");
       assert_steps (t, path);
+      assert_devices (t, path);
       n++;
     }
   if (n == 0)

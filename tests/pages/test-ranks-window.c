@@ -8,6 +8,8 @@
 
 #include "ws-application.h"
 #include "ws-compare-window.h"
+#include "ws-format.h"
+#include "ws-gpu-busy.h"
 #include "ws-summaries-page.h"
 #include "ws-lanes.h"
 #include "ws-ranks-page.h"
@@ -79,6 +81,35 @@ click (GtkWidget *widget, double x, double y)
       gdk_event_free (event);
     }
   ws_test_gui_flush ();
+}
+
+/* Rank @rank's step "step @step" in its own export, and the time its GPU
+ * work (kernels, copies, sets: the busy definition of
+ * docs/cuda-graphs.md) kept a GPU busy inside it, by SQL alone: the union
+ * of the intervals clipped to the step. */
+static gint64
+rank_busy_sql (guint rank, guint step, gint64 *from, gint64 *to)
+{
+  g_autofree char *bounds_sql = g_strdup_printf (
+    "SELECT n.start || ' ' || n.end FROM NVTX_EVENTS n LEFT JOIN StringIds s ON s.id = "
+    "n.textId WHERE coalesce(n.text, s.value) = 'step %u'",
+    step);
+  g_autofree char *bounds = ws_test_sqlite_text (rank_path (rank), bounds_sql);
+  g_autofree char *busy_sql = NULL;
+  g_autofree char *busy = NULL;
+
+  g_assert_cmpint (sscanf (bounds, "%" G_GINT64_FORMAT " %" G_GINT64_FORMAT, from, to), ==, 2);
+  busy_sql = g_strdup_printf (
+    "WITH s AS (SELECT max(start, %1$" G_GINT64_FORMAT ") AS start, min(end, %2$" G_GINT64_FORMAT
+    ") AS end FROM (SELECT start, end FROM CUPTI_ACTIVITY_KIND_KERNEL UNION ALL SELECT start, "
+    "end FROM CUPTI_ACTIVITY_KIND_MEMCPY UNION ALL SELECT start, end FROM "
+    "CUPTI_ACTIVITY_KIND_MEMSET) WHERE end > %1$" G_GINT64_FORMAT " AND start < %2$" G_GINT64_FORMAT
+    "), o AS (SELECT start, end, max(end) OVER (ORDER BY start, end ROWS BETWEEN UNBOUNDED "
+    "PRECEDING AND 1 PRECEDING) AS reach FROM s) SELECT coalesce(sum(max(0, end - max(start, "
+    "coalesce(reach, start)))), 0) FROM o",
+    *from, *to);
+  busy = ws_test_sqlite_text (rank_path (rank), busy_sql);
+  return g_ascii_strtoll (busy, NULL, 10);
 }
 
 /* The four ranks of the DDP fixture, opened together, are one window of
@@ -156,6 +187,30 @@ test_four_ranks_one_window (void)
     g_assert_cmpint (view_start, <=, start);
     g_assert_cmpint (view_end, >=, end);
     g_assert_cmpint (view_end - view_start, <, 2 * (end - start));
+  }
+
+  /* Issue 40, item 4: the side panel speaks of rank 3, whose export holds
+   * its process alone: its kernels and the time its own work kept its GPU
+   * busy in the step, not the four ranks' union. */
+  {
+    const WsRankFigures *f = ws_ranks_page_get_figures (page, (guint) row3);
+    const WsRankStep *step = ws_rank_figures_find_step (f, 5);
+    gint64 from = 0, to = 0;
+    gint64 busy = rank_busy_sql (3, 5, &from, &to);
+    g_autofree char *busy_text = ws_format_duration ((double) busy);
+    g_autofree char *want =
+      g_strdup_printf ("the rank's work kept its GPU busy %s (%.0f%%) of it.", busy_text,
+                       100.0 * (double) busy / (double) (to - from));
+    const char *text = ws_timeline_page_get_details_text (timeline);
+    gint64 all = ws_gpu_busy_during (run, WS_PID_ANY, start, end);
+
+    g_test_message ("rank 3, step 5: %s", text);
+    g_assert_cmpint (from, ==, step->start);
+    g_assert_cmpint (to, ==, step->end);
+    g_assert_true (g_str_has_prefix (text, "Rank 3: "));
+    g_assert_nonnull (strstr (text, want));
+    /* The job's union is another figure: four ranks share the GPU. */
+    g_assert_cmpint (all, >, busy);
   }
 
   /* Every row of rank 3 says so; its group is open, the others closed. */

@@ -13,6 +13,12 @@ median of the others'.  Prints, tab-separated:
     step  NAME  LAST_RANK  LATENESS_NS
     straggler  RANK  MEDIAN_LATENESS_NS
     range  NAME  RANK  MEDIAN_NS_PER_STEP    (each user_annotation inside the steps)
+    device  RANK  DEVICES                    (the args.device of its kernels, copies and sets)
+    gpus  N                                  (the job's distinct (host, device id) pairs)
+
+A GPU is (host, device id) (docs/NOTES.md).  The traces name no host; the
+GPUs a trace describes ("deviceProperties") stand for its host, so the
+traces that describe the same GPUs are of one host.
 """
 import gzip
 import json
@@ -53,7 +59,11 @@ def rank_facts(path):
             if a <= s < b:
                 ranges.setdefault(e["name"], {}).setdefault(name, 0)
                 ranges[e["name"]][name] += ns(e["dur"])
-    return d["distributedInfo"]["rank"], first, ranges
+    host = json.dumps(d.get("deviceProperties", []), sort_keys=True, default=str)
+    devices = sorted({e["args"]["device"] for e in ev
+                      if e.get("cat") in ("kernel", "gpu_memcpy", "gpu_memset")})
+    pairs = {(host, g["id"]) for g in d.get("deviceProperties", [])} | {(host, x) for x in devices}
+    return d["distributedInfo"]["rank"], first, ranges, devices, pairs
 
 
 def main(paths):
@@ -61,7 +71,7 @@ def main(paths):
     steps = sorted(set().union(*(f[1].keys() for f in facts)), key=lambda n: int(n.split("#")[1]))
     lasts, lates = [], []
     for step in steps:
-        arrivals = {r: first[step] for r, first, _ in facts if step in first}
+        arrivals = {r: first[step] for r, first, *_ in facts if step in first}
         last = max(arrivals, key=arrivals.get)
         others = [t for r, t in arrivals.items() if r != last]
         late = arrivals[last] - int(statistics.median(others))
@@ -71,9 +81,12 @@ def main(paths):
     best = max(set(lasts), key=lasts.count)
     if lasts.count(best) * 3 >= len(lasts) * 2:
         print(f"straggler\t{best}\t{int(statistics.median(l for r, l in lates if r == best))}")
-    for r, _, ranges in facts:
+    for r, _, ranges, *_ in facts:
         for name, per_step in sorted(ranges.items()):
             print(f"range\t{name}\t{r}\t{int(statistics.median(per_step.values()))}")
+    for r, _, _, devices, _ in facts:
+        print(f"device\t{r}\t{','.join(str(x) for x in devices)}")
+    print(f"gpus\t{len(set().union(*(f[4] for f in facts)))}")
 
 
 if __name__ == "__main__":

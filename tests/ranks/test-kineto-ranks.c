@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "ws-kineto-reader.h"
+#include "ws-lanes.h"
 #include "ws-ranks-loader.h"
 #include "ws-run.h"
 #include "ws-test-util.h"
@@ -227,6 +228,213 @@ test_four_ranks (void)
   g_assert_nonnull (strstr (line, " in data\n"));
 }
 
+/* The device ids the script found in rank @rank's trace, as a
+ * comma-separated list. */
+static const char *
+truth_devices (GPtrArray *t, guint rank)
+{
+  g_autofree char *number = g_strdup_printf ("%u", rank);
+  char **row = truth (t, "device", number, NULL);
+
+  g_assert_nonnull (row);
+  return row != NULL ? row[2] : "";
+}
+
+static char *
+devices_text (GArray *devices)
+{
+  GString *out = g_string_new (NULL);
+
+  for (guint i = 0; i < devices->len; i++)
+    g_string_append_printf (out, "%s%d", i > 0 ? "," : "", g_array_index (devices, gint32, i));
+  return g_string_free (out, FALSE);
+}
+
+static gboolean
+listed (const char *list, gint device)
+{
+  g_auto (GStrv) ids = g_strsplit (list, ",", -1);
+
+  for (guint i = 0; ids[i] != NULL; i++)
+    if (ids[i][0] != '\0' && atoi (ids[i]) == device)
+      return TRUE;
+  return FALSE;
+}
+
+/* `info`: "GPUs:" and one line per GPU, as many as the job's distinct
+ * (host, device id) pairs. */
+static void
+assert_info_gpus (GPtrArray *t, const char *const *paths, guint n, guint want)
+{
+  g_autoptr (GPtrArray) args = g_ptr_array_new ();
+  g_autofree char *out = NULL;
+  g_autofree char *line = g_strdup_printf ("GPUs:           %u\n", want);
+  g_auto (GStrv) lines = NULL;
+  guint gpu_lines = 0;
+
+  g_ptr_array_add (args, (gpointer) "info");
+  for (guint i = 0; i < n; i++)
+    g_ptr_array_add (args, (gpointer) paths[i]);
+  g_ptr_array_add (args, NULL);
+  out = ws_test_cli_expect ((const char *const *) args->pdata, 0, NULL);
+  g_assert_nonnull (strstr (out, line));
+  lines = g_strsplit (out, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      guint rank;
+
+      gpu_lines += g_str_has_prefix (lines[i], "  GPU ");
+      /* Each rank's line, then the GPU it ran on. */
+      if (sscanf (lines[i], "  rank %u: ", &rank) == 1)
+        {
+          g_autofree char *as_device = g_strdup_printf (" as device %s", truth_devices (t, rank));
+
+          g_assert_nonnull (lines[i + 1]);
+          g_assert_true (g_str_has_prefix (lines[i + 1], "    on "));
+          g_assert_true (g_str_has_suffix (lines[i + 1], as_device));
+        }
+    }
+  g_assert_cmpuint (gpu_lines, ==, want);
+}
+
+/* `diagnose`: the idle finding names the straggler's own GPU (it sleeps,
+ * its GPU idles), and each GPU's idle share is of a device some trace
+ * ran on. */
+static void
+assert_diagnose_gpus (GPtrArray *t, const char *const *paths, guint n)
+{
+  g_autoptr (GPtrArray) args = g_ptr_array_new ();
+  g_autofree char *out = NULL;
+  g_autofree char *all = g_strdup ("");
+  char **straggler = truth (t, "straggler", NULL, NULL);
+  g_autofree char *idle = NULL;
+  g_auto (GStrv) lines = NULL;
+  guint shares = 0;
+
+  g_assert_nonnull (straggler);
+  for (guint r = 0; r < n; r++)
+    {
+      char *both = g_strconcat (all, ",", truth_devices (t, r), NULL);
+
+      g_free (all);
+      all = both;
+    }
+  g_ptr_array_add (args, (gpointer) "diagnose");
+  for (guint i = 0; i < n; i++)
+    g_ptr_array_add (args, (gpointer) paths[i]);
+  g_ptr_array_add (args, NULL);
+  out = ws_test_cli_expect ((const char *const *) args->pdata, 0, NULL);
+  idle = g_strdup_printf ("GPU %s is idle ",
+                          truth_devices (t, straggler != NULL ? (guint) atoi (straggler[1]) : 0));
+  g_test_message ("diagnose names: %s", idle);
+  g_assert_nonnull (strstr (out, idle));
+  lines = g_strsplit (out, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      int device = -1;
+
+      if (g_str_has_prefix (lines[i], "    GPU ") && strstr (lines[i], " idle share ") != NULL &&
+          sscanf (lines[i], "    GPU %d", &device) == 1)
+        {
+          g_assert_true (listed (all, device));
+          shares++;
+        }
+    }
+  g_assert_cmpuint (shares, ==, n);
+}
+
+/* The job's run: its GPUs, each rank's GPUs (ws_run_devices_used(), what
+ * the ranks, findings and lanes read) and the timeline's lanes. */
+static void
+assert_run_gpus (GPtrArray *t, const char *const *paths, guint want)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (WsRun) run = ws_ranks_loader_load (paths, WS_LOAD_ALL, NULL, NULL, NULL, &error);
+  g_autoptr (WsLanes) lanes = NULL;
+  guint streams = 0;
+
+  g_assert_no_error (error);
+  g_assert_nonnull (run->ranks);
+  g_assert_cmpuint (run->prov.gpus->len, ==, want);
+  for (guint i = 0; i < ws_ranks_get_n (run->ranks); i++)
+    {
+      const WsRank *rank = ws_ranks_get (run->ranks, i);
+      g_autoptr (GArray) devices = ws_run_devices_used (run, rank->pid);
+      g_autofree char *text = devices_text (devices);
+      g_autofree char *as_device = g_strdup_printf ("as device %s", truth_devices (t, rank->rank));
+
+      g_assert_cmpstr (text, ==, truth_devices (t, rank->rank));
+      /* The rank's GPU as the Ranks page and `ranks` describe it. */
+      g_assert_nonnull (rank->gpus);
+      g_assert_nonnull (strstr (rank->gpus, as_device));
+    }
+  /* Each rank's stream lanes ("Stream 7", "7 / GPU 1") are on its device;
+   * the GPU groups (memory lanes) are GPUs of the job. */
+  lanes = ws_lanes_new (run);
+  for (guint l = 0; l < ws_lanes_get_n_lanes (lanes); l++)
+    {
+      const WsLane *lane = ws_lanes_get_lane (lanes, l);
+
+      if (lane->kind == WS_LANE_STREAM)
+        {
+          g_assert_cmpint (lane->rank, >=, 0);
+          g_assert_true (listed (truth_devices (t, (guint) lane->rank), lane->device));
+          streams++;
+        }
+      else if (lane->kind == WS_LANE_MEMORY ||
+               (lane->kind == WS_LANE_GROUP && lane->group_kind == WS_GROUP_GPU))
+        g_assert_cmpint (lane->device, <, (gint) want);
+    }
+  g_assert_cmpuint (streams, >, 0);
+}
+
+/* Issue 40, item 1: a GPU is (host, device id).  The ranks of one host
+ * each list that host's GPUs ("deviceProperties"); the job has each GPU
+ * once, and rank 1's GPU 1 is GPU 1 everywhere (it was GPU 3 of ddp2 and
+ * GPU 5 of ddp4), against the JSON read by kineto-ranks.py. */
+static void
+test_gpu_ids (void)
+{
+  const char *jobs[][5] = {
+    { "ddp2_rank0.json.gz", "ddp2_rank1.json.gz", NULL },
+    { "ddp4_rank0.json.gz", "ddp4_rank1.json.gz", "ddp4_rank2.json.gz", "ddp4_rank3.json.gz",
+      NULL },
+  };
+
+  for (guint j = 0; j < G_N_ELEMENTS (jobs); j++)
+    {
+      g_autoptr (GPtrArray) t = truths_of (jobs[j]);
+      char *paths[5] = { NULL };
+      guint n = 0, want;
+      char **gpus;
+
+      if (t == NULL)
+        return;
+      for (; jobs[j][n] != NULL; n++)
+        paths[n] = trace (jobs[j][n]);
+      gpus = truth (t, "gpus", NULL, NULL);
+      g_assert_nonnull (gpus);
+      want = gpus != NULL ? (guint) atoi (gpus[1]) : 0;
+      /* Each rank on a GPU of its own, one host. */
+      g_assert_cmpuint (want, ==, n);
+      assert_info_gpus (t, (const char *const *) paths, n, want);
+      assert_diagnose_gpus (t, (const char *const *) paths, n);
+      assert_run_gpus (t, (const char *const *) paths, want);
+      for (guint i = 0; i < n; i++)
+        g_free (paths[i]);
+    }
+  /* The issue's words: rank 1 of ddp2 idles on GPU 1. */
+  {
+    g_autofree char *r0 = trace ("ddp2_rank0.json.gz");
+    g_autofree char *r1 = trace ("ddp2_rank1.json.gz");
+    const char *args[] = { "diagnose", r0, r1, NULL };
+    g_autofree char *out = ws_test_cli_expect (args, 0, NULL);
+
+    g_assert_nonnull (strstr (out, "GPU 1 is idle "));
+    g_assert_null (strstr (out, "GPU 3"));
+  }
+}
+
 /* A folder of the traces and a glob of them are the same job. */
 static void
 test_folder_and_glob (void)
@@ -377,6 +585,7 @@ main (int argc, char **argv)
   g_test_add_func ("/kineto-ranks/probe", test_probe);
   g_test_add_func ("/kineto-ranks/straggler-as-python", test_straggler);
   g_test_add_func ("/kineto-ranks/four-ranks-straggler-as-python", test_four_ranks);
+  g_test_add_func ("/kineto-ranks/gpu-ids-as-the-json", test_gpu_ids);
   g_test_add_func ("/kineto-ranks/folder-and-glob", test_folder_and_glob);
   g_test_add_func ("/kineto-ranks/digest-threads-and-mpi", test_digest);
   g_test_add_func ("/kineto-ranks/mixed-with-exports-refused", test_mixed_refused);
