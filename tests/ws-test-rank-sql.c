@@ -131,22 +131,30 @@ ws_test_rank_sql (const char *path, WsTestRankSql *out)
 
   out->n_steps = walls->len;
   out->steady = g_new0 (gboolean, MAX (walls->len, 1));
-  /* The warm-up: the first step, and any other that took over twice the
-   * median wall of all but the first (of an even count, the mean of the
-   * middle two, unrounded); the rest are steady. */
+  /* The warm-up (docs/NOTES.md, "The warm-up rule"): the first step, and
+   * any other that took over twice the median wall of the others, the
+   * first and itself left out (of an even count, the mean of the middle
+   * two, unrounded); the rest are steady. */
   if (walls->len > 1)
     {
       const gint64 *w = (const gint64 *) (gconstpointer) walls->data;
       g_autofree gint64 *kept = g_new (gint64, walls->len);
-      double med = ws_test_median_exact (w + 1, walls->len - 1);
+      g_autofree gint64 *others = g_new (gint64, walls->len);
       guint n_kept = 0;
 
       for (guint s = 1; s < walls->len; s++)
-        if ((double) w[s] <= 2 * med)
-          {
-            out->steady[s] = TRUE;
-            kept[n_kept++] = w[s];
-          }
+        {
+          guint k = 0;
+
+          for (guint o = 1; o < walls->len; o++)
+            if (o != s)
+              others[k++] = w[o];
+          if (k == 0 || (double) w[s] <= 2 * ws_test_median_exact (others, k))
+            {
+              out->steady[s] = TRUE;
+              kept[n_kept++] = w[s];
+            }
+        }
       if (n_kept > 0)
         out->step_median = ws_test_median_exact (kept, n_kept);
     }

@@ -9,15 +9,12 @@
 #include "ws-limits.h"
 #include "ws-format.h"
 #include "ws-launch-index.h"
+#include "ws-ranks.h"
 #include "ws-run-derive.h"
 #include "ws-run-slice.h"
 #include "ws-sort.h"
 #include "ws-stats.h"
 #include "ws-steps.h"
-
-/* A step slower than this many times the median of its process's other
- * steps is warm-up too (cudnn.benchmark trials, a recompilation). */
-#define SLOW_FACTOR 2.0
 
 static gboolean
 has_letter (const char *text, gsize len)
@@ -381,73 +378,183 @@ median (double *values, gsize n)
   return n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
 }
 
-/* Per process: the first step is warm-up, and so is a step that took
- * over SLOW_FACTOR × the median of the process's other steps.  A process
- * with one step has no warm-up to tell.  The steps of a PyTorch profiler
- * trace are its schedule's active ones, the profiler's warm-up steps
- * already behind them: only a slow one is warm-up (@first_warm FALSE). */
-static void
-mark_warmup (GArray *steps, gboolean first_warm)
+/* The median of @values without one element equal to @without (sorted
+ * @values, @n of them, @without among them). */
+static double
+median_without (const double *values, gsize n, double without)
 {
-  g_autoptr (GHashTable) pids = g_hash_table_new (NULL, NULL);
-  GHashTableIter iter;
-  gpointer key;
+  gsize p = 0, m = n - 1, lo = 0, hi = n;
+  double a, b;
 
-  for (guint i = 0; i < steps->len; i++)
-    g_hash_table_add (pids, GUINT_TO_POINTER (g_array_index (steps, WsStep, i).pid + 1));
-
-  g_hash_table_iter_init (&iter, pids);
-  while (g_hash_table_iter_next (&iter, &key, NULL))
+  /* The first element equal to @without: removing any of them leaves the same values. */
+  while (lo < hi)
     {
-      guint32 pid = GPOINTER_TO_UINT (key) - 1;
-      g_autoptr (GArray) walls = g_array_new (FALSE, FALSE, sizeof (double));
-      gboolean first = TRUE;
-      double med;
+      gsize mid = lo + (hi - lo) / 2;
 
-      for (guint i = 0; i < steps->len; i++)
-        {
-          const WsStep *s = &g_array_index (steps, WsStep, i);
-          double w = (double) s->wall;
+      if (values[mid] < without)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  p = lo;
+#define AT(q) ((q) < p ? values[(q)] : values[(q) + 1])
+  if (m % 2 == 1)
+    return AT (m / 2);
+  a = AT (m / 2 - 1);
+  b = AT (m / 2);
+#undef AT
+  return (a + b) / 2;
+}
 
-          if (s->pid != pid)
-            continue;
-          if (!first)
-            g_array_append_val (walls, w);
-          first = FALSE;
-        }
-      if (walls->len == 0)
-        continue;
-      med = median ((double *) walls->data, walls->len);
-      first = TRUE;
-      for (guint i = 0; i < steps->len; i++)
-        {
-          WsStep *s = &g_array_index (steps, WsStep, i);
+/* One rank's steps (@index into @steps, @m of them, in start order). */
+static void
+rule_one_rank (const WsStepWall *steps, const guint *index, guint m, gboolean first_warm,
+               WsWarmup *out)
+{
+  guint k0 = first_warm ? 1 : 0;
+  g_autofree double *walls = NULL;
+  guint n_walls;
 
-          if (s->pid != pid)
-            continue;
-          s->slow = !first && (double) s->wall > SLOW_FACTOR * med;
-          s->warmup = (first && first_warm) || s->slow;
-          first = FALSE;
-        }
+  if (m < 2)
+    return;
+  if (first_warm)
+    out[index[0]] = WS_WARMUP_FIRST;
+  n_walls = m - k0;
+  if (n_walls < 2)
+    return;
+  walls = g_new (double, n_walls);
+  for (guint j = k0; j < m; j++)
+    walls[j - k0] = (double) steps[index[j]].wall;
+  qsort (walls, n_walls, sizeof (double), compare_double);
+  for (guint j = k0; j < m; j++)
+    {
+      double w = (double) steps[index[j]].wall;
+
+      if (w > WS_STEPS_SLOW_FACTOR * median_without (walls, n_walls, w))
+        out[index[j]] = WS_WARMUP_SLOW;
     }
 }
 
-static void
-compute_medians (WsSteps *self)
+/**
+ * ws_steps_warmup_join:
+ * @numbers: each step's number
+ * @why: (inout): each step's warm-up as its own rank decided it; steady
+ *   steps of a number that is warm-up on some rank become %WS_WARMUP_RANK
+ * @n: how many steps
+ *
+ * The job's part of the warm-up rule: a step number is warm-up on every
+ * rank when it is warm-up on any.
+ */
+void
+ws_steps_warmup_join (const guint *numbers, WsWarmup *why, guint n)
 {
-  guint n = self->steps->len;
+  g_autoptr (GHashTable) warm = g_hash_table_new (NULL, NULL);
+
+  for (guint i = 0; i < n; i++)
+    if (why[i] != WS_WARMUP_NONE)
+      g_hash_table_add (warm, GUINT_TO_POINTER (numbers[i] + 1));
+  for (guint i = 0; i < n; i++)
+    if (why[i] == WS_WARMUP_NONE && g_hash_table_contains (warm, GUINT_TO_POINTER (numbers[i] + 1)))
+      why[i] = WS_WARMUP_RANK;
+}
+
+/**
+ * ws_steps_warmup_rule:
+ * @steps: (array length=n): the steps, each rank's in start order (the
+ *   ranks may interleave)
+ * @first_warm: whether a rank's first step is warm-up (FALSE for a PyTorch
+ *   profiler trace, whose steps are its schedule's active ones)
+ * @out: (out caller-allocates) (array length=n): why each step is warm-up
+ *
+ * The warm-up rule, the one every page and command uses (docs/NOTES.md,
+ * "The warm-up rule").  Per rank, with at least two steps: the first step
+ * is warm-up (when @first_warm), and a later step is warm-up when its
+ * wall time is over %WS_STEPS_SLOW_FACTOR × the median wall time of the
+ * rank's other steps (the first step and the step itself left out; the
+ * mean of the two middle ones for an even count; with no other step it is
+ * not slow).  A rank with one step has no warm-up.  Then, for a job, a
+ * step number that is warm-up on any rank is warm-up on all of them
+ * (ws_steps_warmup_join()).
+ */
+void
+ws_steps_warmup_rule (const WsStepWall *steps, guint n, gboolean first_warm, WsWarmup *out)
+{
+  g_autoptr (GHashTable) by_rank =
+    g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) g_array_unref);
+  g_autofree guint *numbers = g_new (guint, MAX (n, 1));
+  GHashTableIter iter;
+  gpointer value;
+
+  for (guint i = 0; i < n; i++)
+    {
+      GArray *index = g_hash_table_lookup (by_rank, GUINT_TO_POINTER (steps[i].rank + 1));
+
+      out[i] = WS_WARMUP_NONE;
+      numbers[i] = steps[i].number;
+      if (index == NULL)
+        {
+          index = g_array_new (FALSE, FALSE, sizeof (guint));
+          g_hash_table_insert (by_rank, GUINT_TO_POINTER (steps[i].rank + 1), index);
+        }
+      g_array_append_val (index, i);
+    }
+  g_hash_table_iter_init (&iter, by_rank);
+  while (g_hash_table_iter_next (&iter, NULL, &value))
+    {
+      GArray *index = value;
+
+      rule_one_rank (steps, (const guint *) index->data, index->len, first_warm, out);
+    }
+  ws_steps_warmup_join (numbers, out, n);
+}
+
+/* The rule on the steps found (a rank is a process: a job's ranks are its
+ * processes).  The steps of a PyTorch profiler trace are its schedule's
+ * active ones, the profiler's warm-up steps already behind them: only a
+ * slow one is warm-up (@first_warm FALSE). */
+static void
+mark_warmup (GArray *steps, gboolean first_warm)
+{
+  g_autofree WsStepWall *walls = g_new (WsStepWall, MAX (steps->len, 1));
+  g_autofree WsWarmup *why = g_new (WsWarmup, MAX (steps->len, 1));
+
+  for (guint i = 0; i < steps->len; i++)
+    {
+      const WsStep *s = &g_array_index (steps, WsStep, i);
+
+      walls[i] = (WsStepWall){ s->pid, s->number, s->wall };
+    }
+  ws_steps_warmup_rule (walls, steps->len, first_warm, why);
+  for (guint i = 0; i < steps->len; i++)
+    {
+      WsStep *s = &g_array_index (steps, WsStep, i);
+
+      s->why = why[i];
+      s->warmup = why[i] != WS_WARMUP_NONE;
+      s->slow = why[i] == WS_WARMUP_SLOW;
+    }
+}
+
+/* The medians of the steady steps of @rank (-1: of every rank). */
+static void
+medians_of (const GArray *steps, gint rank, gboolean all, WsStepMedians *m, guint *n_steady)
+{
+  guint n = steps->len;
   g_autofree double *v = g_new (double, MAX (n, 1));
-  WsStepMedians *m = &self->median;
   gsize k;
 
+#define STEADY(i)                                                                                  \
+  (!g_array_index (steps, WsStep, i).warmup &&                                                     \
+   (all || g_array_index (steps, WsStep, i).rank == rank))
 #define MEDIAN_OF(field)                                                                           \
   k = 0;                                                                                           \
   for (guint i = 0; i < n; i++)                                                                    \
-    if (!g_array_index (self->steps, WsStep, i).warmup)                                            \
-      v[k++] = (double) g_array_index (self->steps, WsStep, i).field;                              \
+    if (STEADY (i))                                                                                \
+      v[k++] = (double) g_array_index (steps, WsStep, i).field;                                    \
   m->field = median (v, k);
 
   MEDIAN_OF (wall);
+  *n_steady = (guint) k;
   MEDIAN_OF (gpu_busy);
   MEDIAN_OF (kernel);
   MEDIAN_OF (memory);
@@ -455,6 +562,78 @@ compute_medians (WsSteps *self)
   MEDIAN_OF (launches);
   MEDIAN_OF (gpu_launched);
 #undef MEDIAN_OF
+#undef STEADY
+}
+
+static int
+compare_ints (gconstpointer a, gconstpointer b)
+{
+  gint x = *(const gint *) a, y = *(const gint *) b;
+
+  return (x > y) - (x < y);
+}
+
+/* The medians over every steady step, and per rank. */
+static void
+compute_medians (WsSteps *self)
+{
+  g_autoptr (GArray) ranks = g_array_new (FALSE, FALSE, sizeof (gint));
+  g_autoptr (GHashTable) seen = g_hash_table_new (NULL, NULL);
+  guint n_steady;
+
+  medians_of (self->steps, -1, TRUE, &self->median, &n_steady);
+  for (guint i = 0; i < self->steps->len; i++)
+    {
+      gint rank = g_array_index (self->steps, WsStep, i).rank;
+
+      if (g_hash_table_add (seen, GINT_TO_POINTER (rank + 2)))
+        g_array_append_val (ranks, rank);
+    }
+  g_array_sort (ranks, compare_ints);
+  for (guint r = 0; r < ranks->len; r++)
+    {
+      WsStepsRank out = { g_array_index (ranks, gint, r), 0, 0, { 0 } };
+
+      for (guint i = 0; i < self->steps->len; i++)
+        out.n_steps += g_array_index (self->steps, WsStep, i).rank == out.rank;
+      medians_of (self->steps, out.rank, FALSE, &out.median, &out.n_steady);
+      g_array_append_val (self->ranks, out);
+    }
+}
+
+/* The job's rank of each step's process, or -1. */
+static gboolean
+assign_ranks (const WsRun *run, GArray *steps)
+{
+  gboolean job = FALSE;
+
+  for (guint i = 0; i < steps->len; i++)
+    {
+      WsStep *s = &g_array_index (steps, WsStep, i);
+
+      s->rank = -1;
+      for (guint r = 0; run->ranks != NULL && r < ws_ranks_get_n (run->ranks); r++)
+        if (ws_ranks_get (run->ranks, r)->pid == s->pid)
+          {
+            s->rank = (gint) ws_ranks_get (run->ranks, r)->rank;
+            job = TRUE;
+            break;
+          }
+    }
+  return job;
+}
+
+/* A job's rows: by number, then rank, then start. */
+static int
+compare_job_steps (gconstpointer a, gconstpointer b)
+{
+  const WsStep *x = a, *y = b;
+
+  if (x->number != y->number)
+    return x->number < y->number ? -1 : 1;
+  if (x->rank != y->rank)
+    return x->rank < y->rank ? -1 : 1;
+  return (x->start > y->start) - (x->start < y->start);
 }
 
 static gboolean
@@ -499,13 +678,14 @@ ws_steps_compute (const WsRun *run, const WsStepsOptions *options)
   g_autofree char *range_name = NULL;
   guint16 domain = 0;
   guint32 pid = options != NULL ? options->pid : WS_PID_ANY;
-  guint ordinal = 0;
+  g_autoptr (GHashTable) ordinals = g_hash_table_new (NULL, NULL);
 
   g_return_val_if_fail (run != NULL, NULL);
 
   g_atomic_ref_count_init (&self->ref_count);
   self->pid = pid;
   self->steps = g_array_new (FALSE, TRUE, sizeof (WsStep));
+  self->ranks = g_array_new (FALSE, TRUE, sizeof (WsStepsRank));
   if (run->nvtx.n == 0 || run->nvtx.depth == NULL)
     return self;
 
@@ -524,11 +704,18 @@ ws_steps_compute (const WsRun *run, const WsStepsOptions *options)
       if (!is_step (run, r, names, prefix, domain, range_name, pid))
         continue;
       info = name_info (names, run, run->nvtx.name[r]);
-      step.number = info->prefix != NULL ? info->counter : ordinal;
-      ordinal++;
       step.name = run->nvtx.name[r];
       step.range = r;
       step.pid = range_pid (run, r);
+      {
+        /* Without a counter, its place among its process's steps. */
+        guint ordinal =
+          GPOINTER_TO_UINT (g_hash_table_lookup (ordinals, GUINT_TO_POINTER (step.pid + 1)));
+
+        step.number = info->prefix != NULL ? info->counter : ordinal;
+        g_hash_table_insert (ordinals, GUINT_TO_POINTER (step.pid + 1),
+                             GUINT_TO_POINTER (ordinal + 1));
+      }
       step.start = run->nvtx.start[r];
       step.end = run->nvtx.end[r];
       step.wall = step.end - step.start;
@@ -556,6 +743,8 @@ ws_steps_compute (const WsRun *run, const WsStepsOptions *options)
                     ? g_strdup (range_name)
                     : pattern_of (ws_run_string (run, g_array_index (self->steps, WsStep, 0).name));
   mark_warmup (self->steps, g_strcmp0 (run->prov.kind, "kineto-json") != 0);
+  if (assign_ranks (run, self->steps))
+    g_array_sort (self->steps, compare_job_steps);
   for (guint i = 0; i < self->steps->len; i++)
     {
       if (g_array_index (self->steps, WsStep, i).warmup)
@@ -588,6 +777,7 @@ ws_steps_unref (WsSteps *self)
     return;
   g_free (self->pattern);
   g_array_unref (self->steps);
+  g_array_unref (self->ranks);
   g_free (self);
 }
 
@@ -596,6 +786,14 @@ gboolean
 ws_steps_has_steady_state (const WsSteps *self)
 {
   return self != NULL && self->n_steady > 0 && self->n_warmup > 0;
+}
+
+static int
+compare_step_starts (gconstpointer a, gconstpointer b)
+{
+  const WsStep *x = a, *y = b;
+
+  return (x->start > y->start) - (x->start < y->start);
 }
 
 /**
@@ -613,12 +811,14 @@ GArray *
 ws_steps_spans (const WsSteps *self, gboolean warmup)
 {
   GArray *spans = g_array_new (FALSE, FALSE, sizeof (WsSpan));
+  g_autoptr (GArray) order = g_array_copy (self->steps);
   gboolean open = FALSE;
 
-  /* Steps are in start order. */
-  for (guint i = 0; i < self->steps->len; i++)
+  /* In start order (a job's steps are by number and rank). */
+  g_array_sort (order, compare_step_starts);
+  for (guint i = 0; i < order->len; i++)
     {
-      const WsStep *s = &g_array_index (self->steps, WsStep, i);
+      const WsStep *s = &g_array_index (order, WsStep, i);
 
       if (s->warmup != warmup)
         {
@@ -732,47 +932,83 @@ ws_steps_setup_run (const WsRun *run, const WsSteps *steps)
   return slice_launched (run, &setup, 1);
 }
 
-/* The first and last steady step, for sentences. */
-static void
-steady_bounds (const WsSteps *self, const WsStep **first, const WsStep **last)
+/* A step of the loop as sentences count it: in a job, the steps of one
+ * number on every rank (the longest of them its wall time); else one step. */
+typedef struct
 {
-  *first = *last = NULL;
+  guint number;
+  gboolean steady;
+  gint64 wall;
+} LoopStep;
+
+static GArray *
+loop_steps (const WsSteps *self)
+{
+  GArray *out = g_array_new (FALSE, FALSE, sizeof (LoopStep));
+  gboolean job = self->ranks->len > 0 && g_array_index (self->ranks, WsStepsRank, 0).rank >= 0;
+
   for (guint i = 0; i < self->steps->len; i++)
     {
       const WsStep *s = &g_array_index (self->steps, WsStep, i);
+      LoopStep *last = out->len > 0 ? &g_array_index (out, LoopStep, out->len - 1) : NULL;
 
-      if (s->warmup)
-        continue;
-      if (*first == NULL)
-        *first = s;
-      *last = s;
+      if (job && last != NULL && last->number == s->number)
+        {
+          /* The rule makes every rank agree on a number's warm-up. */
+          last->steady = last->steady && !s->warmup;
+          last->wall = MAX (last->wall, s->wall);
+          continue;
+        }
+      g_array_append_val (out, ((LoopStep){ s->number, !s->warmup, s->wall }));
     }
+  return out;
 }
 
 /**
  * ws_steps_describe_steady:
  *
  * "steps 1–5 of “训练步 N” (5 of 6; 126 ms)": which steps the steady
- * state holds.
+ * state holds, one range per span ("steps 1–3, 5–9" when step 4 is slow).
+ * In a job a step is counted once for all its ranks, with the longest
+ * rank's wall time.
  *
  * Returns: (transfer full): the phrase
  */
 char *
 ws_steps_describe_steady (const WsSteps *self)
 {
-  const WsStep *first, *last;
+  g_autoptr (GArray) loop = loop_steps (self);
+  g_autoptr (GString) which = g_string_new (NULL);
   g_autofree char *wall = NULL;
   gint64 total = 0;
+  guint n_steady = 0;
 
-  steady_bounds (self, &first, &last);
-  if (first == NULL)
+  for (guint i = 0; i < loop->len; i++)
+    {
+      const LoopStep *s = &g_array_index (loop, LoopStep, i);
+      gboolean opens = s->steady && (i == 0 || !g_array_index (loop, LoopStep, i - 1).steady);
+      gboolean closes =
+        s->steady && (i + 1 == loop->len || !g_array_index (loop, LoopStep, i + 1).steady);
+
+      if (!s->steady)
+        continue;
+      n_steady++;
+      total = ws_time_add (total, s->wall);
+      if (opens)
+        {
+          if (which->len > 0)
+            /* TRANSLATORS: between two spans of steady steps: "1–3, 5–9" */
+            g_string_append (which, _ (", "));
+          g_string_append_printf (which, "%u", s->number);
+        }
+      if (closes && !opens)
+        g_string_append_printf (which, "–%u", s->number);
+    }
+  if (n_steady == 0)
     return g_strdup ("");
-  for (guint i = 0; i < self->steps->len; i++)
-    if (!g_array_index (self->steps, WsStep, i).warmup)
-      total = ws_time_add (total, g_array_index (self->steps, WsStep, i).wall);
   wall = ws_format_duration ((double) total);
-  /* TRANSLATORS: "steps 1–5 of “step N” (5 of 6; 126 ms)": the first and last steady step,
-   * the step name with its counter as N, how many of all, their wall time */
-  return g_strdup_printf (_ ("steps %u–%u of “%s” (%u of %u; %s)"), first->number, last->number,
-                          self->pattern, self->n_steady, self->steps->len, wall);
+  /* TRANSLATORS: "steps 1–3, 5–9 of “step N” (8 of 10; 126 ms)": the steady steps, one
+   * range per span, the step name with its counter as N, how many of all, their wall time */
+  return g_strdup_printf (_ ("steps %s of “%s” (%u of %u; %s)"), which->str, self->pattern,
+                          n_steady, loop->len, wall);
 }

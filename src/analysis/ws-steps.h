@@ -13,7 +13,30 @@ G_BEGIN_DECLS
  * instances of a range the user names.  Each step gets its wall time and
  * what the GPUs of its process did meanwhile; the first step and the
  * steps much slower than the others are warm-up, the rest is the steady
- * state (the rule is in docs/NOTES.md, "Steps and the steady state"). */
+ * state.  The warm-up rule is ws_steps_warmup_rule(), the one place that
+ * decides it for every page and command (docs/NOTES.md, "The warm-up
+ * rule"). */
+
+/* Why a step is warm-up. */
+typedef enum
+{
+  WS_WARMUP_NONE,  /* a steady step */
+  WS_WARMUP_FIRST, /* the first step of its rank */
+  WS_WARMUP_SLOW,  /* over WS_STEPS_SLOW_FACTOR × the median of its rank's other steps */
+  WS_WARMUP_RANK,  /* another rank's step of the same number is warm-up */
+} WsWarmup;
+
+/* A step is slow when its wall time is over this many times the median of
+ * its rank's other steps (cudnn.benchmark trials, a recompilation). */
+#define WS_STEPS_SLOW_FACTOR 2.0
+
+/* One step as the warm-up rule sees it. */
+typedef struct
+{
+  guint rank;   /* whose step: a rank, or a process; steps of one rank in start order */
+  guint number; /* its counter: steps of one number are one step of the job */
+  gint64 wall;  /* ns */
+} WsStepWall;
 
 /* A span of the session clock. */
 typedef struct
@@ -42,6 +65,8 @@ typedef struct
                         * runs behind (a replay counts its span, its kernels nothing more) */
   gboolean warmup;     /* marked by the warm-up rule */
   gboolean slow;       /* warm-up because it took over twice the median wall time */
+  WsWarmup why;        /* why it is warm-up (WS_WARMUP_NONE for a steady step) */
+  gint rank;           /* the job's rank of its process, or -1 outside a job */
 } WsStep;
 
 /* Medians over the steady steps. */
@@ -56,15 +81,25 @@ typedef struct
   double gpu_launched;
 } WsStepMedians;
 
+/* One rank's steps (or the run's, outside a job) and their steady medians. */
+typedef struct
+{
+  gint rank; /* or -1 outside a job */
+  guint n_steps;
+  guint n_steady;
+  WsStepMedians median;
+} WsStepsRank;
+
 typedef struct
 {
   gatomicrefcount ref_count;
   char *pattern;  /* "step N", "训练步 N": the name with its counter as N; or the range picked */
   guint32 pid;    /* the process asked for, or WS_PID_ANY */
-  GArray *steps;  /* WsStep, by start */
+  GArray *steps;  /* WsStep: by start; in a job by number, then rank, then start */
   guint n_warmup; /* steps marked warm-up */
   guint n_steady; /* the others */
-  WsStepMedians median;
+  WsStepMedians median; /* over every steady step (the chart's line) */
+  GArray *ranks;        /* WsStepsRank by rank: per-rank medians; one entry outside a job */
 } WsSteps;
 
 typedef struct
@@ -73,6 +108,8 @@ typedef struct
   guint32 pid;       /* only this process's ranges, or WS_PID_ANY */
 } WsStepsOptions;
 
+void ws_steps_warmup_join (const guint *numbers, WsWarmup *why, guint n);
+void ws_steps_warmup_rule (const WsStepWall *steps, guint n, gboolean first_warm, WsWarmup *out);
 WsSteps *ws_steps_compute (const WsRun *run, const WsStepsOptions *options);
 WsSteps *ws_steps_ref (WsSteps *self);
 void ws_steps_unref (WsSteps *self);

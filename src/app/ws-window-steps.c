@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include "ws-findings-setup.h"
+#include "ws-rank-set.h"
 #include "ws-window-private.h"
 
 /* A run's steps and steady state: found on a worker once the run is
@@ -44,6 +45,7 @@ typedef struct
   WsSteps *steps;
   WsRun *steady;
   char *setup_line;
+  gint straggler; /* the job's straggler (ws-rank-set.h), or -1 */
 } StepsData;
 
 static void
@@ -62,6 +64,15 @@ steps_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *ca
   StepsData *data = task_data;
 
   data->steps = ws_steps_compute (data->run, NULL);
+  data->straggler = -1;
+  if (data->run->ranks != NULL && data->steps->steps->len > 0)
+    {
+      /* The straggler the Ranks page names, marked on the Steps page. */
+      g_autoptr (WsRankSet) set = ws_rank_set_new_for_run (data->run);
+
+      if (set != NULL && set->straggler.index >= 0)
+        data->straggler = (gint) set->straggler.rank;
+    }
   if (ws_steps_has_steady_state (data->steps))
     {
       data->steady = ws_steps_steady_run (data->run, data->steps);
@@ -83,6 +94,7 @@ steps_done (GObject *source, GAsyncResult *result, gpointer user_data)
   self->steps = g_steal_pointer (&data->steps);
   self->steady = g_steal_pointer (&data->steady);
   self->setup_line = g_steal_pointer (&data->setup_line);
+  ws_steps_page_set_straggler (self->steps_page, data->straggler);
   ws_steps_page_set_steps (self->steps_page, self->run, self->steps);
   gtk_widget_set_sensitive (GTK_WIDGET (self->scope_combo), self->steady != NULL);
   /* Set-up is not what a loop does: with steps, the checks look at the

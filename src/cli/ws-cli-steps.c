@@ -7,6 +7,7 @@
 
 #include "ws-cli.h"
 #include "ws-format.h"
+#include "ws-rank-set.h"
 #include "ws-summary-table.h"
 #include "ws-table-writer.h"
 #include "ws-steps.h"
@@ -16,6 +17,22 @@ static const char *const headers[] = {
   "kernel_ns", "memory_ns", "idle_ns",  "launches", "warmup",
 };
 static const gboolean numeric[] = { TRUE, FALSE, TRUE, TRUE, TRUE, TRUE, TRUE, TRUE, TRUE, TRUE };
+
+/* A job's rows: the rank after the step, whether it is the straggler's
+ * last. */
+static const char *const job_headers[] = {
+  "step",      "rank",      "name",    "start_ns", "wall_ns", "gpu_busy_ns",
+  "kernel_ns", "memory_ns", "idle_ns", "launches", "warmup",  "straggler",
+};
+static const gboolean job_numeric[] = { TRUE, TRUE, FALSE, TRUE, TRUE, TRUE,
+                                        TRUE, TRUE, TRUE,  TRUE, TRUE, TRUE };
+
+/* Whether @steps are a job's (one row per rank and step). */
+static gboolean
+is_job (const WsSteps *steps)
+{
+  return steps->ranks->len > 0 && g_array_index (steps->ranks, WsStepsRank, 0).rank >= 0;
+}
 
 static char *
 integer (gint64 value, gboolean grouping)
@@ -37,9 +54,12 @@ decimal (double value, gboolean grouping)
 }
 
 static void
-add_step_cells (GPtrArray *cells, const WsRun *run, const WsStep *s, gboolean grouping)
+add_step_cells (GPtrArray *cells, const WsRun *run, const WsStep *s, gboolean job, gint straggler,
+                gboolean grouping)
 {
   g_ptr_array_add (cells, g_strdup_printf ("%u", s->number));
+  if (job)
+    g_ptr_array_add (cells, g_strdup_printf ("%d", s->rank));
   g_ptr_array_add (cells, g_strdup (ws_run_string (run, s->name)));
   g_ptr_array_add (cells, integer (s->start, FALSE));
   g_ptr_array_add (cells, integer (s->wall, grouping));
@@ -49,18 +69,23 @@ add_step_cells (GPtrArray *cells, const WsRun *run, const WsStep *s, gboolean gr
   g_ptr_array_add (cells, integer (s->idle, grouping));
   g_ptr_array_add (cells, integer ((gint64) s->launches, grouping));
   g_ptr_array_add (cells, g_strdup (s->warmup ? "1" : "0"));
+  if (job)
+    g_ptr_array_add (cells, g_strdup (s->rank >= 0 && s->rank == straggler ? "1" : "0"));
 }
 
-/* The steady state's medians as the table's last row. */
+/* A rank's steady medians (the run's outside a job) as a last row. */
 static void
-add_median_cells (GPtrArray *cells, const WsSteps *steps, gboolean grouping)
+add_median_cells (GPtrArray *cells, const WsStepsRank *r, gboolean job, gint straggler,
+                  gboolean grouping)
 {
-  const WsStepMedians *m = &steps->median;
+  const WsStepMedians *m = &r->median;
 
   g_ptr_array_add (cells, g_strdup ("median"));
+  if (job)
+    g_ptr_array_add (cells, g_strdup_printf ("%d", r->rank));
   g_ptr_array_add (cells, g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "steady state (%u step)",
-                                                        "steady state (%u steps)", steps->n_steady),
-                                           steps->n_steady));
+                                                        "steady state (%u steps)", r->n_steady),
+                                           r->n_steady));
   g_ptr_array_add (cells, g_strdup (""));
   g_ptr_array_add (cells, decimal (m->wall, grouping));
   g_ptr_array_add (cells, decimal (m->gpu_busy, grouping));
@@ -69,10 +94,62 @@ add_median_cells (GPtrArray *cells, const WsSteps *steps, gboolean grouping)
   g_ptr_array_add (cells, decimal (m->idle, grouping));
   g_ptr_array_add (cells, decimal (m->launches, grouping));
   g_ptr_array_add (cells, g_strdup ("0"));
+  if (job)
+    g_ptr_array_add (cells, g_strdup (r->rank == straggler ? "1" : "0"));
+}
+
+static void
+add_medians_json (JsonBuilder *b, const WsStepMedians *m)
+{
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "wall_ns");
+  json_builder_add_double_value (b, m->wall);
+  json_builder_set_member_name (b, "gpu_busy_ns");
+  json_builder_add_double_value (b, m->gpu_busy);
+  json_builder_set_member_name (b, "kernel_ns");
+  json_builder_add_double_value (b, m->kernel);
+  json_builder_set_member_name (b, "memory_ns");
+  json_builder_add_double_value (b, m->memory);
+  json_builder_set_member_name (b, "idle_ns");
+  json_builder_add_double_value (b, m->idle);
+  json_builder_set_member_name (b, "launches");
+  json_builder_add_double_value (b, m->launches);
+  json_builder_end_object (b);
+}
+
+/* A job's ranks: each one's steady medians, and which is the straggler. */
+static void
+add_ranks_json (JsonBuilder *b, const WsSteps *steps, gint straggler)
+{
+  json_builder_set_member_name (b, "straggler");
+  if (straggler >= 0)
+    json_builder_add_int_value (b, straggler);
+  else
+    json_builder_add_null_value (b);
+  json_builder_set_member_name (b, "ranks");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < steps->ranks->len; i++)
+    {
+      const WsStepsRank *r = &g_array_index (steps->ranks, WsStepsRank, i);
+
+      json_builder_begin_object (b);
+      json_builder_set_member_name (b, "rank");
+      json_builder_add_int_value (b, r->rank);
+      json_builder_set_member_name (b, "steps");
+      json_builder_add_int_value (b, r->n_steps);
+      json_builder_set_member_name (b, "steady_steps");
+      json_builder_add_int_value (b, r->n_steady);
+      json_builder_set_member_name (b, "straggler");
+      json_builder_add_boolean_value (b, r->rank == straggler);
+      json_builder_set_member_name (b, "median");
+      add_medians_json (b, &r->median);
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
 }
 
 static JsonNode *
-steps_json (const WsRun *run, const WsSteps *steps)
+steps_json (const WsRun *run, const WsSteps *steps, gint straggler)
 {
   g_autoptr (JsonBuilder) b = json_builder_new ();
   const WsStepMedians *m = &steps->median;
@@ -93,6 +170,13 @@ steps_json (const WsRun *run, const WsSteps *steps)
       json_builder_add_string_value (b, ws_run_string (run, s->name));
       json_builder_set_member_name (b, "pid");
       json_builder_add_int_value (b, s->pid);
+      if (is_job (steps))
+        {
+          json_builder_set_member_name (b, "rank");
+          json_builder_add_int_value (b, s->rank);
+          json_builder_set_member_name (b, "straggler");
+          json_builder_add_boolean_value (b, s->rank == straggler);
+        }
       json_builder_set_member_name (b, "start_ns");
       json_builder_add_int_value (b, s->start);
       json_builder_set_member_name (b, "wall_ns");
@@ -134,6 +218,8 @@ steps_json (const WsRun *run, const WsSteps *steps)
   json_builder_add_double_value (b, m->launches);
   json_builder_end_object (b);
   json_builder_end_object (b);
+  if (is_job (steps))
+    add_ranks_json (b, steps, straggler);
   json_builder_end_object (b);
   return json_builder_get_root (b);
 }
@@ -161,7 +247,8 @@ ws_cli_steps (int argc, char **argv)
   g_auto (WsCliFrame) frame = { 0 };
   WsOutputFormat format;
   WsStepsOptions options = { NULL, WS_PID_ANY };
-  gboolean grouping;
+  gboolean grouping, job;
+  gint straggler = -1;
 
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
   g_option_context_set_summary (
@@ -169,17 +256,18 @@ ws_cli_steps (int argc, char **argv)
     _ ("Finds the steps of a training or inference loop (NVTX ranges such as “step 3”) and "
        "prints for each its start, wall time, the time the GPU was busy (kernels, memory "
        "operations, CUDA graph replays) and idle, the launches made (a replay counts once), and "
-       "whether it is warm-up: the first step, "
-       "and steps slower than twice the median. The last row holds the medians of the "
-       "steady state."));
+       "whether it is warm-up: the first step, and steps over twice the median of the "
+       "others (the first left out); in a job, a step warm-up on one rank is warm-up on all. "
+       "The last rows hold the medians of the steady state, one per rank in a job, whose rows "
+       "are ordered by step, then rank, and mark the straggler's."));
   ws_cli_frame_init (&frame, context, argv[0], WS_CLI_TABLE | WS_CLI_CSV | WS_CLI_MD | WS_CLI_JSON,
                      N_ ("Output format: table (default), csv, md or json"));
   if (!ws_cli_frame_parse (&frame, context, &argc, &argv, 1, -1, NULL))
     return WS_EXIT_BAD_INPUT;
   format = frame.format;
 
-  run =
-    ws_cli_load (argv + 1, WS_LOAD_KERNELS | WS_LOAD_MEMOPS | WS_LOAD_API | WS_LOAD_NVTX, &error);
+  /* What `ranks` reads, so that a job's straggler is the one it names. */
+  run = ws_cli_load (argv + 1, WS_LOAD_ALL & ~WS_LOAD_GPU_METRICS, &error);
   if (run == NULL)
     return ws_cli_fail (error);
 
@@ -196,10 +284,19 @@ ws_cli_steps (int argc, char **argv)
                     argv[1]);
       return WS_EXIT_BAD_INPUT;
     }
+  job = is_job (steps);
+  if (job)
+    {
+      /* The straggler is the Ranks page's and `ranks`'s, not found again. */
+      g_autoptr (WsRankSet) set = ws_rank_set_new_for_run (run);
+
+      if (set != NULL && set->straggler.index >= 0)
+        straggler = (gint) set->straggler.rank;
+    }
 
   if (format == WS_FORMAT_JSON)
     {
-      g_autoptr (JsonNode) root = steps_json (run, steps);
+      g_autoptr (JsonNode) root = steps_json (run, steps, straggler);
       g_autofree char *text = ws_cli_json_text (root);
 
       g_string_append (out, text);
@@ -208,9 +305,16 @@ ws_cli_steps (int argc, char **argv)
     {
       grouping = format == WS_FORMAT_TABLE;
       for (guint i = 0; i < steps->steps->len; i++)
-        add_step_cells (cells, run, &g_array_index (steps->steps, WsStep, i), grouping);
-      add_median_cells (cells, steps, grouping);
-      ws_table_write (G_N_ELEMENTS (headers), headers, numeric, cells, format, out);
+        add_step_cells (cells, run, &g_array_index (steps->steps, WsStep, i), job, straggler,
+                        grouping);
+      /* Per rank: a median across ranks would mix them. */
+      for (guint i = 0; i < steps->ranks->len; i++)
+        add_median_cells (cells, &g_array_index (steps->ranks, WsStepsRank, i), job, straggler,
+                          grouping);
+      if (job)
+        ws_table_write (G_N_ELEMENTS (job_headers), job_headers, job_numeric, cells, format, out);
+      else
+        ws_table_write (G_N_ELEMENTS (headers), headers, numeric, cells, format, out);
     }
 
   if (!ws_cli_write (NULL, out->str, out->len, &error))

@@ -9,6 +9,7 @@
 
 #include "ws-digest-io.h"
 #include "ws-digest-loader.h"
+#include "ws-rank-measure.h"
 #include "ws-digest-merge.h"
 #include "ws-digest-rank.h"
 #include "ws-input.h"
@@ -604,6 +605,9 @@ ws_digest_loader_run_new (WsDigest *digest, const guint *select, guint n_select,
   run->prov.export_time = g_strdup (digest->created);
   run->digest = ws_digest_ref (digest);
   run->ranks = ws_digest_to_ranks (digest, select, n_select);
+  /* One warm-up for the job (docs/NOTES.md, "The warm-up rule"). */
+  if (run->ranks != NULL)
+    ws_rank_measure_join_warmup (run->ranks->figures);
   for (guint i = 0; i < digest->ranks->len; i++)
     {
       const WsDigestRank *rank = g_ptr_array_index (digest->ranks, i);

@@ -135,6 +135,8 @@ ws_ranks_loader_attach_processes (WsRun *run)
       rank->gpus = ws_ranks_loader_gpus_of (run, rank->pid);
       g_ptr_array_add (ranks->figures, ws_rank_measure (run, rank->pid, rank->rank));
     }
+  /* One warm-up for the job (docs/NOTES.md, "The warm-up rule"). */
+  ws_rank_measure_join_warmup (ranks->figures);
   ws_ranks_add_gpu_notes (ranks);
   run->ranks = g_steal_pointer (&ranks);
 }
@@ -416,7 +418,11 @@ load_job (const char *const *paths, WsLoadFlags flags, GCancellable *cancellable
   if (job.error == NULL && g_cancellable_is_cancelled (job.cancellable))
     g_set_error_literal (&job.error, G_IO_ERROR, G_IO_ERROR_CANCELLED, _ ("Cancelled"));
   if (job.error == NULL)
-    merged = merge_ranks (&job, n, paths, cancellable);
+    {
+      /* One warm-up for the job (docs/NOTES.md, "The warm-up rule"). */
+      ws_rank_measure_join_warmup (job.ranks->figures);
+      merged = merge_ranks (&job, n, paths, cancellable);
+    }
   for (guint i = 0; i < n; i++)
     g_clear_pointer (&job.runs[i], ws_run_unref);
   g_free (job.runs);

@@ -55,6 +55,55 @@ ws_rank_figures_new (void)
   return self;
 }
 
+/**
+ * ws_rank_figures_copy:
+ *
+ * Returns: (transfer full): a copy of @self that can be changed while
+ * others read @self
+ */
+WsRankFigures *
+ws_rank_figures_copy (const WsRankFigures *self)
+{
+  WsRankFigures *copy = ws_rank_figures_new ();
+
+  g_return_val_if_fail (self != NULL, copy);
+
+  copy->rank = self->rank;
+  copy->file = g_strdup (self->file);
+  copy->process = g_strdup (self->process);
+  copy->offset = self->offset;
+  copy->gpu_time = self->gpu_time;
+  copy->kernel_time = self->kernel_time;
+  copy->comm_time = self->comm_time;
+  copy->overlap_time = self->overlap_time;
+  copy->wait_time = self->wait_time;
+  copy->idle_time = self->idle_time;
+  copy->wait_source = self->wait_source;
+  copy->step_pattern = g_strdup (self->step_pattern);
+  g_array_append_vals (copy->steps, self->steps->data, self->steps->len);
+  copy->n_steady = self->n_steady;
+  copy->step_median = self->step_median;
+  copy->wait_median = self->wait_median;
+  copy->work_median = self->work_median;
+  for (guint i = 0; i < self->ranges->len; i++)
+    {
+      WsRankRange range = g_array_index (self->ranges, WsRankRange, i);
+
+      range.name = g_strdup (range.name);
+      g_array_append_val (copy->ranges, range);
+    }
+  for (guint i = 0; i < self->collectives->len; i++)
+    {
+      WsRankCollective c = g_array_index (self->collectives, WsRankCollective, i);
+
+      c.kind = g_strdup (c.kind);
+      g_array_append_val (copy->collectives, c);
+    }
+  /* A call's kind is interned. */
+  g_array_append_vals (copy->calls, self->calls->data, self->calls->len);
+  return copy;
+}
+
 WsRankFigures *
 ws_rank_figures_ref (WsRankFigures *self)
 {

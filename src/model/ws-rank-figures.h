@@ -91,6 +91,7 @@ typedef struct
 } WsRankFigures;
 
 WsRankFigures *ws_rank_figures_new (void);
+WsRankFigures *ws_rank_figures_copy (const WsRankFigures *self);
 WsRankFigures *ws_rank_figures_ref (WsRankFigures *self);
 void ws_rank_figures_unref (WsRankFigures *self);
 const WsRankStep *ws_rank_figures_find_step (const WsRankFigures *self, guint number);

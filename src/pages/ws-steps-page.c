@@ -16,6 +16,7 @@ struct _WsStepsPage
 
   WsRun *run;
   WsSteps *steps;
+  gint straggler; /* the job's straggler rank, or -1 */
 
   /* Template widgets */
   GtkStack *stack;
@@ -41,6 +42,8 @@ enum
   COL_LAUNCHED,
   COL_WARMUP,
   COL_INDEX,
+  COL_RANK,      /* the job's rank, empty outside a job */
+  COL_STRAGGLER, /* "straggler" on the straggler's rows */
 };
 
 enum
@@ -57,6 +60,25 @@ duration (gint64 ns)
   return ws_format_duration ((double) ns);
 }
 
+static const char *
+warmup_text (const WsStep *s)
+{
+  switch (s->why)
+    {
+      case WS_WARMUP_FIRST:
+        return _ ("first");
+      case WS_WARMUP_SLOW:
+        return _ ("slow");
+      case WS_WARMUP_RANK:
+        /* TRANSLATORS: the Steps table's Warm-up column: the step is warm-up because it is on
+       * another rank of the job */
+        return _ ("on another rank");
+      case WS_WARMUP_NONE:
+      default:
+        return "";
+    }
+}
+
 static void
 fill_table (WsStepsPage *self)
 {
@@ -65,6 +87,7 @@ fill_table (WsStepsPage *self)
     {
       const WsStep *s = &g_array_index (self->steps->steps, WsStep, i);
       g_autofree char *step = g_strdup_printf ("%u", s->number);
+      g_autofree char *rank = s->rank >= 0 ? g_strdup_printf ("%d", s->rank) : g_strdup ("");
       g_autofree char *wall = duration (s->wall);
       g_autofree char *busy = duration (s->gpu_busy);
       g_autofree char *kernel = duration (s->kernel);
@@ -72,13 +95,42 @@ fill_table (WsStepsPage *self)
       g_autofree char *idle = duration (s->idle);
       g_autofree char *launched = duration (s->gpu_launched);
       g_autofree char *launches = g_strdup_printf ("%" G_GUINT64_FORMAT, s->launches);
-      const char *warmup = !s->warmup ? "" : s->slow ? _ ("slow") : _ ("first");
+      const char *straggler = s->rank >= 0 && s->rank == self->straggler ? _ ("straggler") : "";
       GtkTreeIter iter;
 
       gtk_list_store_insert_with_values (
         self->store, &iter, -1, COL_STEP, step, COL_NAME, ws_run_string (self->run, s->name),
         COL_WALL, wall, COL_BUSY, busy, COL_KERNEL, kernel, COL_MEMORY, memory, COL_IDLE, idle,
-        COL_LAUNCHES, launches, COL_LAUNCHED, launched, COL_WARMUP, warmup, COL_INDEX, (int) i, -1);
+        COL_LAUNCHES, launches, COL_LAUNCHED, launched, COL_WARMUP, warmup_text (s), COL_INDEX,
+        (int) i, COL_RANK, rank, COL_STRAGGLER, straggler, -1);
+    }
+  /* The steady medians, one row per rank in a job: a median across ranks
+   * would mix them. */
+  for (guint i = 0; self->steps != NULL && i < self->steps->ranks->len; i++)
+    {
+      const WsStepsRank *r = &g_array_index (self->steps->ranks, WsStepsRank, i);
+      g_autofree char *rank = r->rank >= 0 ? g_strdup_printf ("%d", r->rank) : g_strdup ("");
+      g_autofree char *wall = ws_format_duration (r->median.wall);
+      g_autofree char *busy = ws_format_duration (r->median.gpu_busy);
+      g_autofree char *kernel = ws_format_duration (r->median.kernel);
+      g_autofree char *memory = ws_format_duration (r->median.memory);
+      g_autofree char *idle = ws_format_duration (r->median.idle);
+      g_autofree char *launched = ws_format_duration (r->median.gpu_launched);
+      g_autofree char *launches = g_strdup_printf ("%.1f", r->median.launches);
+      g_autofree char *label =
+        g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "steady state (%u step)",
+                                      "steady state (%u steps)", r->n_steady),
+                         r->n_steady);
+      const char *straggler = r->rank >= 0 && r->rank == self->straggler ? _ ("straggler") : "";
+      GtkTreeIter iter;
+
+      if (r->n_steady == 0)
+        continue;
+      gtk_list_store_insert_with_values (self->store, &iter, -1, COL_STEP, _ ("median"), COL_NAME,
+                                         label, COL_WALL, wall, COL_BUSY, busy, COL_KERNEL, kernel,
+                                         COL_MEMORY, memory, COL_IDLE, idle, COL_LAUNCHES, launches,
+                                         COL_LAUNCHED, launched, COL_WARMUP, "", COL_INDEX, -1,
+                                         COL_RANK, rank, COL_STRAGGLER, straggler, -1);
     }
 }
 
@@ -91,16 +143,12 @@ add_columns (WsStepsPage *self)
     int column;
     gboolean number;
   } columns[] = {
-    { N_ ("Step"), COL_STEP, TRUE },
-    { N_ ("Range"), COL_NAME, FALSE },
-    { N_ ("Wall time"), COL_WALL, TRUE },
-    { N_ ("GPU busy"), COL_BUSY, TRUE },
-    { N_ ("Kernel running"), COL_KERNEL, TRUE },
-    { N_ ("Memory only"), COL_MEMORY, TRUE },
-    { N_ ("GPU idle"), COL_IDLE, TRUE },
-    { N_ ("Launches"), COL_LAUNCHES, TRUE },
-    { N_ ("GPU work launched"), COL_LAUNCHED, TRUE },
-    { N_ ("Warm-up"), COL_WARMUP, FALSE },
+    { N_ ("Step"), COL_STEP, TRUE },          { N_ ("Rank"), COL_RANK, TRUE },
+    { N_ ("Range"), COL_NAME, FALSE },        { N_ ("Wall time"), COL_WALL, TRUE },
+    { N_ ("GPU busy"), COL_BUSY, TRUE },      { N_ ("Kernel running"), COL_KERNEL, TRUE },
+    { N_ ("Memory only"), COL_MEMORY, TRUE }, { N_ ("GPU idle"), COL_IDLE, TRUE },
+    { N_ ("Launches"), COL_LAUNCHES, TRUE },  { N_ ("GPU work launched"), COL_LAUNCHED, TRUE },
+    { N_ ("Warm-up"), COL_WARMUP, FALSE },    { N_ ("Straggler"), COL_STRAGGLER, FALSE },
   };
 
   for (gsize i = 0; i < G_N_ELEMENTS (columns); i++)
@@ -190,8 +238,23 @@ ws_steps_page_class_init (WsStepsPageClass *klass)
 static void
 ws_steps_page_init (WsStepsPage *self)
 {
+  self->straggler = -1;
   gtk_widget_init_template (GTK_WIDGET (self));
   add_columns (self);
+}
+
+/**
+ * ws_steps_page_set_straggler:
+ * @rank: the job's straggler (as `ranks` and the Ranks page name it), or -1
+ *
+ * Marks the straggler's rows at the next ws_steps_page_set_steps().
+ */
+void
+ws_steps_page_set_straggler (WsStepsPage *self, gint rank)
+{
+  g_return_if_fail (WS_IS_STEPS_PAGE (self));
+
+  self->straggler = rank;
 }
 
 /**

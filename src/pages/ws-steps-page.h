@@ -11,6 +11,7 @@ G_BEGIN_DECLS
 
 G_DECLARE_FINAL_TYPE (WsStepsPage, ws_steps_page, WS, STEPS_PAGE, GtkBox)
 
+void ws_steps_page_set_straggler (WsStepsPage *self, gint rank);
 void ws_steps_page_set_steps (WsStepsPage *self, WsRun *run, WsSteps *steps);
 WsStepsView *ws_steps_page_get_view (WsStepsPage *self);
 GtkTreeModel *ws_steps_page_get_model (WsStepsPage *self);

@@ -694,3 +694,87 @@ ws_rank_measure_steady_idle (const WsRankFigures *f, gint64 *idle, gint64 *span)
     *span = total;
   return total > 0 ? 1.0 - (double) busy / (double) total : -1;
 }
+
+/* The rank's steady medians again, after its warm-up changed. */
+static void
+remeasure_steady (WsRankFigures *f)
+{
+  g_autoptr (GArray) walls = g_array_new (FALSE, FALSE, sizeof (gint64));
+  g_autoptr (GArray) waits = g_array_new (FALSE, FALSE, sizeof (gint64));
+  g_autoptr (GArray) works = g_array_new (FALSE, FALSE, sizeof (gint64));
+
+  for (guint s = 0; s < f->steps->len; s++)
+    {
+      const WsRankStep *step = &g_array_index (f->steps, WsRankStep, s);
+      gint64 wall = step->end - step->start;
+
+      if (step->warmup)
+        continue;
+      g_array_append_val (walls, wall);
+      g_array_append_val (waits, step->wait);
+      g_array_append_val (works, step->work);
+    }
+  f->n_steady = walls->len;
+  f->step_median = median_of (walls);
+  f->wait_median = median_of (waits);
+  f->work_median = median_of (works);
+}
+
+/**
+ * ws_rank_measure_join_warmup:
+ * @figures: (element-type WsRankFigures): a job's ranks, measured one by
+ *   one; %NULL entries are left out
+ *
+ * The job's part of the warm-up rule (ws_steps_warmup_join()): each rank's
+ * steps were marked by the rule on that rank alone; a step number that is
+ * warm-up on any rank becomes warm-up on every rank, and the steady
+ * medians of a rank whose steps changed are measured again.  Such a rank's
+ * figures are replaced in @figures by a changed copy (others may be reading
+ * the first), dropping the array's reference to them.
+ */
+void
+ws_rank_measure_join_warmup (GPtrArray *figures)
+{
+  g_autoptr (GArray) numbers = g_array_new (FALSE, FALSE, sizeof (guint));
+  g_autoptr (GArray) why = g_array_new (FALSE, FALSE, sizeof (WsWarmup));
+  guint k = 0;
+
+  g_return_if_fail (figures != NULL);
+
+  for (guint r = 0; r < figures->len; r++)
+    {
+      const WsRankFigures *f = g_ptr_array_index (figures, r);
+
+      for (guint s = 0; f != NULL && s < f->steps->len; s++)
+        {
+          const WsRankStep *step = &g_array_index (f->steps, WsRankStep, s);
+          WsWarmup w = step->warmup ? WS_WARMUP_FIRST : WS_WARMUP_NONE;
+
+          g_array_append_val (numbers, step->number);
+          g_array_append_val (why, w);
+        }
+    }
+  ws_steps_warmup_join ((const guint *) (gpointer) numbers->data, (WsWarmup *) (gpointer) why->data,
+                        numbers->len);
+  for (guint r = 0; r < figures->len; r++)
+    {
+      WsRankFigures *f = g_ptr_array_index (figures, r);
+      WsRankFigures *copy = NULL;
+
+      for (guint s = 0; f != NULL && s < f->steps->len; s++, k++)
+        {
+          gboolean warmup = g_array_index (why, WsWarmup, k) != WS_WARMUP_NONE;
+
+          if (g_array_index (f->steps, WsRankStep, s).warmup == warmup)
+            continue;
+          if (copy == NULL)
+            copy = ws_rank_figures_copy (f);
+          g_array_index (copy->steps, WsRankStep, s).warmup = warmup;
+        }
+      if (copy == NULL)
+        continue;
+      remeasure_steady (copy);
+      g_ptr_array_index (figures, r) = copy;
+      ws_rank_figures_unref (f);
+    }
+}

@@ -12,6 +12,7 @@ G_BEGIN_DECLS
  * its own export, or the job's merged run with its pid. */
 WsRankFigures *ws_rank_measure (const WsRun *run, guint32 pid, guint rank);
 
+void ws_rank_measure_join_warmup (GPtrArray *figures);
 double ws_rank_measure_steady_idle (const WsRankFigures *f, gint64 *idle, gint64 *span);
 
 gboolean ws_rank_measure_is_wait_call (const char *name);

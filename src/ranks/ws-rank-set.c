@@ -550,6 +550,14 @@ ws_rank_set_new (GPtrArray *figures)
       if (f == NULL)
         continue;
       g_ptr_array_add (self->figures, ws_rank_figures_ref (f));
+    }
+  /* One warm-up for the job, whoever measured the ranks (docs/NOTES.md,
+   * "The warm-up rule"): a no-op on a loader's figures. */
+  ws_rank_measure_join_warmup (self->figures);
+  for (guint i = 0; i < self->figures->len; i++)
+    {
+      const WsRankFigures *f = g_ptr_array_index (self->figures, i);
+
       if (f->n_steady > 0)
         {
           gint64 median = (gint64) llround (f->step_median);

@@ -208,6 +208,100 @@ test_warmup_rule (void)
   g_assert_true (g_array_index (forward->steps, WsStep, 0).warmup);
 }
 
+/* The rule alone (docs/NOTES.md, "The warm-up rule"). */
+static void
+test_warmup_rule_pure (void)
+{
+  /* 10, 10, 22 ms: the median of the others (the first left out) is 10 ms,
+   * so 22 ms is slow; with itself in the median (16 ms) it was not. */
+  const WsStepWall three[] = { { 0, 0, 10000000 }, { 0, 1, 10000000 }, { 0, 2, 22000000 } };
+  /* A slow step mid-run. */
+  const WsStepWall six[] = { { 0, 0, 100 }, { 0, 1, 10 }, { 0, 2, 10 },
+                             { 0, 3, 30 },  { 0, 4, 10 }, { 0, 5, 10 } };
+  /* Two ranks, their steps interleaved: rank 1's step 2 is slow, so step 2
+   * is warm-up on rank 0 too. */
+  const WsStepWall job[] = { { 0, 0, 50 }, { 1, 0, 50 }, { 0, 1, 10 }, { 1, 1, 10 },
+                             { 0, 2, 11 }, { 1, 2, 25 }, { 0, 3, 10 }, { 1, 3, 10 } };
+  const WsStepWall one[] = { { 0, 0, 10 } };
+  WsWarmup out[8];
+
+  ws_steps_warmup_rule (three, 3, TRUE, out);
+  g_assert_cmpint (out[0], ==, WS_WARMUP_FIRST);
+  g_assert_cmpint (out[1], ==, WS_WARMUP_NONE);
+  g_assert_cmpint (out[2], ==, WS_WARMUP_SLOW);
+  /* A PyTorch profiler trace: its first step is an active one. */
+  ws_steps_warmup_rule (three, 3, FALSE, out);
+  g_assert_cmpint (out[0], ==, WS_WARMUP_NONE);
+  g_assert_cmpint (out[2], ==, WS_WARMUP_SLOW);
+
+  ws_steps_warmup_rule (six, 6, TRUE, out);
+  for (guint i = 0; i < 6; i++)
+    g_assert_cmpint (out[i], ==,
+                     i == 0   ? WS_WARMUP_FIRST
+                     : i == 3 ? WS_WARMUP_SLOW
+                              : WS_WARMUP_NONE);
+
+  ws_steps_warmup_rule (job, 8, TRUE, out);
+  g_assert_cmpint (out[0], ==, WS_WARMUP_FIRST);
+  g_assert_cmpint (out[1], ==, WS_WARMUP_FIRST);
+  g_assert_cmpint (out[2], ==, WS_WARMUP_NONE);
+  g_assert_cmpint (out[4], ==, WS_WARMUP_RANK);
+  g_assert_cmpint (out[5], ==, WS_WARMUP_SLOW);
+  g_assert_cmpint (out[6], ==, WS_WARMUP_NONE);
+
+  ws_steps_warmup_rule (one, 1, TRUE, out);
+  g_assert_cmpint (out[0], ==, WS_WARMUP_NONE);
+}
+
+/* The steady state of the mid-run slow step: two spans, said as two. */
+static void
+test_warmup_spans (void)
+{
+  g_autoptr (WsSteps) steps = g_new0 (WsSteps, 1);
+  static const gint64 walls[] = { 100, 10, 10, 30, 10, 10 };
+  WsStepWall in[6];
+  WsWarmup why[6];
+  g_autoptr (GArray) spans = NULL;
+  g_autofree char *text = NULL;
+  gint64 t = 1000;
+
+  g_atomic_ref_count_init (&steps->ref_count);
+  steps->pattern = g_strdup ("step N");
+  steps->steps = g_array_new (FALSE, TRUE, sizeof (WsStep));
+  steps->ranks = g_array_new (FALSE, TRUE, sizeof (WsStepsRank));
+  for (guint i = 0; i < 6; i++)
+    in[i] = (WsStepWall){ 0, i, walls[i] };
+  ws_steps_warmup_rule (in, 6, TRUE, why);
+  for (guint i = 0; i < 6; i++)
+    {
+      WsStep s = { 0 };
+
+      s.number = i;
+      s.start = t;
+      s.end = t + walls[i];
+      s.wall = walls[i];
+      s.rank = -1;
+      s.why = why[i];
+      s.warmup = why[i] != WS_WARMUP_NONE;
+      t = s.end + 1;
+      g_array_append_val (steps->steps, s);
+      steps->n_warmup += s.warmup;
+      steps->n_steady += !s.warmup;
+    }
+  spans = ws_steps_spans (steps, FALSE);
+  g_assert_cmpuint (spans->len, ==, 2);
+  g_assert_cmpint (g_array_index (spans, WsSpan, 0).start, ==,
+                   g_array_index (steps->steps, WsStep, 1).start);
+  g_assert_cmpint (g_array_index (spans, WsSpan, 0).end, ==,
+                   g_array_index (steps->steps, WsStep, 2).end);
+  g_assert_cmpint (g_array_index (spans, WsSpan, 1).start, ==,
+                   g_array_index (steps->steps, WsStep, 4).start);
+  g_assert_cmpint (g_array_index (spans, WsSpan, 1).end, ==,
+                   g_array_index (steps->steps, WsStep, 5).end);
+  text = ws_steps_describe_steady (steps);
+  g_assert_true (g_str_has_prefix (text, "steps 1–2, 4–5 of “step N” (4 of 6; "));
+}
+
 /* The busy index against sums written by hand on a run of four kernels:
  * [0, 10), [5, 20), [30, 40) and a copy [35, 50). */
 static void
@@ -365,6 +459,8 @@ main (int argc, char **argv)
   g_test_add_func ("/steps/gpt2/equal-sql", test_gpt2_steps);
   g_test_add_func ("/steps/ddp-rank/straggler", test_ddp_rank);
   g_test_add_func ("/steps/warmup-rule", test_warmup_rule);
+  g_test_add_func ("/steps/warmup-rule/pure", test_warmup_rule_pure);
+  g_test_add_func ("/steps/warmup-rule/spans", test_warmup_spans);
   g_test_add_func ("/steps/fp32/launched-work-and-steady-slice", test_launched_work);
   g_test_add_func ("/steps/gpt2/stats-steady", test_stats_steady);
   return g_test_run ();

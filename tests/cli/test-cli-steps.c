@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ws-test-rank-sql.h"
 #include "ws-test-util.h"
 
 /* `warpscope-cli steps` and `render --view steps` as the README and the
@@ -116,7 +117,7 @@ sql_launches (const char *db, guint32 pid, gint64 s, gint64 e)
 }
 
 /* The warm-up rule as the README states it: the first step, and steps over
- * twice the median wall time of the others. */
+ * twice the median wall time of the others, the first left out. */
 static GArray *
 warmups (const GArray *ranges)
 {
@@ -130,7 +131,7 @@ warmups (const GArray *ranges)
       guint n = 0;
       gboolean warm;
 
-      for (guint j = 0; j < ranges->len; j++)
+      for (guint j = 1; j < ranges->len; j++)
         if (j != i)
           others[n++] =
             g_array_index (ranges, SqlRange, j).end - g_array_index (ranges, SqlRange, j).start;
@@ -375,6 +376,155 @@ test_render_steps (void)
   g_assert_nonnull (strstr (svg_text, "<svg"));
 }
 
+/* Issue 40 on the four-rank DDP job (tests/data/multirank): the step
+ * walls by SQL over each rank's export (its NVTX step ranges,
+ * ws-test-rank-sql.c), the documented rule applied here (per rank, then a
+ * number warm-up on any rank is warm-up on all), and `steps`, `ranks` and
+ * `diagnose` name the same warm-up steps; `steps` has a row per step and
+ * rank, by step then rank, a median row per rank equal to SQL's, and marks
+ * the straggler `ranks` names. */
+static void
+test_job_one_warmup (void)
+{
+  g_autofree char *dir = g_build_filename (tmp, "job", NULL);
+  WsTestRankSql sql[4];
+  g_autofree gboolean *warm = NULL;
+  g_autofree char *csv = NULL, *ranks_json = NULL, *diag = NULL;
+  g_auto (GStrv) lines = NULL;
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GString) which = g_string_new (NULL);
+  JsonNode *straggler_node;
+  JsonArray *ranks;
+  guint n = G_MAXUINT, n_steady = 0, row = 1;
+  gint straggler = -1;
+
+  g_assert_cmpint (g_mkdir_with_parents (dir, 0700), ==, 0);
+  for (guint r = 0; r < 4; r++)
+    {
+      g_autofree char *xz = g_strdup_printf ("multirank/rank%u.sqlite.xz", r);
+      g_autofree char *db = ws_test_unxz (xz, dir);
+
+      ws_test_rank_sql (db, &sql[r]);
+      n = MIN (n, sql[r].n_steps);
+    }
+  g_assert_cmpuint (n, >, 3);
+  warm = g_new0 (gboolean, n);
+  for (guint s = 0; s < n; s++)
+    for (guint r = 0; r < 4; r++)
+      warm[s] = warm[s] || !sql[r].steady[s];
+  for (guint s = 0; s < n; s++)
+    g_test_message ("step %u: %s", s, warm[s] ? "warm-up" : "steady");
+
+  /* ranks: each rank's steps and the job's carry the same warm-up. */
+  {
+    const char *args[] = { "ranks", "--format", "json", dir, NULL };
+    JsonObject *root;
+    JsonArray *steps;
+
+    ranks_json = ws_test_cli_expect (args, 0, NULL);
+    json_parser_load_from_data (parser, ranks_json, -1, &error);
+    g_assert_no_error (error);
+    root = json_node_get_object (json_parser_get_root (parser));
+    ranks = json_object_get_array_member (root, "ranks");
+    g_assert_cmpuint (json_array_get_length (ranks), ==, 4);
+    for (guint r = 0; r < 4; r++)
+      {
+        JsonArray *per =
+          json_object_get_array_member (json_array_get_object_element (ranks, r), "per_step");
+
+        for (guint s = 0; s < json_array_get_length (per); s++)
+          {
+            JsonObject *o = json_array_get_object_element (per, s);
+            guint number = (guint) json_object_get_int_member (o, "step");
+
+            if (number < n)
+              g_assert_cmpint (json_object_get_boolean_member (o, "warmup"), ==, warm[number]);
+          }
+      }
+    steps = json_object_get_array_member (root, "steps");
+    for (guint i = 0; i < json_array_get_length (steps); i++)
+      {
+        JsonObject *o = json_array_get_object_element (steps, i);
+        guint number = (guint) json_object_get_int_member (o, "step");
+
+        if (number < n)
+          g_assert_cmpint (json_object_get_boolean_member (o, "steady"), ==, !warm[number]);
+      }
+    straggler_node = json_object_get_member (root, "straggler");
+    if (!JSON_NODE_HOLDS_NULL (straggler_node))
+      straggler = (gint) json_object_get_int_member (json_node_get_object (straggler_node), "rank");
+    g_test_message ("ranks names straggler %d", straggler);
+  }
+
+  /* steps: by step then rank, the warm-up above, the straggler marked, a
+   * median row per rank over its steady steps as SQL finds them. */
+  {
+    const char *args[] = { "steps", "--format", "csv", dir, NULL };
+
+    csv = ws_test_cli_expect (args, 0, NULL);
+    lines = g_strsplit (csv, "\n", -1);
+    g_assert_cmpstr (lines[0], ==,
+                     "step,rank,name,start_ns,wall_ns,gpu_busy_ns,kernel_ns,memory_ns,idle_ns,"
+                     "launches,warmup,straggler");
+    for (guint s = 0; s < n; s++)
+      for (guint r = 0; r < 4; r++, row++)
+        {
+          g_auto (GStrv) cells = g_strsplit (lines[row], ",", -1);
+
+          g_assert_cmpuint (g_strv_length (cells), ==, 12);
+          g_assert_cmpuint (g_ascii_strtoull (cells[0], NULL, 10), ==, s);
+          g_assert_cmpuint (g_ascii_strtoull (cells[1], NULL, 10), ==, r);
+          g_assert_cmpint (g_ascii_strtoll (cells[4], NULL, 10), ==, sql[r].wall[s]);
+          g_assert_cmpstr (cells[10], ==, warm[s] ? "1" : "0");
+          g_assert_cmpstr (cells[11], ==, (gint) r == straggler ? "1" : "0");
+        }
+    while (lines[row] != NULL && !g_str_has_prefix (lines[row], "median,"))
+      row++;
+    for (guint r = 0; r < 4; r++, row++)
+      {
+        g_auto (GStrv) cells = g_strsplit (lines[row], ",", -1);
+        g_autofree gint64 *walls = g_new (gint64, sql[r].n_steps);
+        guint k = 0;
+
+        for (guint s = 0; s < sql[r].n_steps; s++)
+          if (s >= n || !warm[s])
+            walls[k++] = sql[r].wall[s];
+        g_assert_cmpstr (cells[0], ==, "median");
+        g_assert_cmpuint (g_ascii_strtoull (cells[1], NULL, 10), ==, r);
+        g_assert_cmpfloat (g_ascii_strtod (cells[4], NULL), ==, ws_test_median_exact (walls, k));
+        g_assert_cmpstr (cells[11], ==, (gint) r == straggler ? "1" : "0");
+      }
+  }
+
+  /* diagnose: the steady state's sentence names the same steps. */
+  for (guint s = 0; s < n; s++)
+    {
+      gboolean opens = !warm[s] && (s == 0 || warm[s - 1]);
+      gboolean closes = !warm[s] && (s + 1 == n || warm[s + 1]);
+
+      if (warm[s])
+        continue;
+      n_steady++;
+      if (opens)
+        g_string_append_printf (which, "%s%u", which->len > 0 ? ", " : "", s);
+      if (closes && !opens)
+        g_string_append_printf (which, "–%u", s);
+    }
+  {
+    const char *args[] = { "diagnose", dir, NULL };
+    g_autofree char *expect = g_strdup_printf ("Steady state: steps %s of “", which->str);
+    g_autofree char *count = g_strdup_printf ("(%u of %u; ", n_steady, n);
+
+    diag = ws_test_cli_expect (args, 0, NULL);
+    g_test_message ("%s", diag);
+    g_assert_nonnull (strstr (diag, expect));
+    g_assert_nonnull (strstr (diag, count));
+  }
+  for (guint r = 0; r < 4; r++)
+    ws_test_rank_sql_clear (&sql[r]);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -389,6 +539,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cli-steps/ddp/range-names-the-step", test_range);
   g_test_add_func ("/cli-steps/ddp/pid-keeps-one-process", test_pid);
   g_test_add_func ("/cli-steps/render-view-steps", test_render_steps);
+  g_test_add_func ("/cli-steps/ddp-job/one-warmup-rule-across-views", test_job_one_warmup);
 
   status = g_test_run ();
   ws_test_rmtree (tmp);
