@@ -364,9 +364,16 @@ write_json (const WsRanks *ranks, const WsRankSet *set)
       add_int (b, "range_extra_ns", s->range_extra);
       add_int (b, "steps_last", s->n_last);
       add_int (b, "steady_steps", s->n_steps);
-      add_int (b, "others_wait_ns", s->lost);
+      json_builder_set_member_name (b, "others_wait_ns");
+      if (s->lost >= 0)
+        json_builder_add_int_value (b, s->lost);
+      else
+        json_builder_add_null_value (b);
       json_builder_set_member_name (b, "others_wait_share");
-      json_builder_add_double_value (b, s->lost_share);
+      if (s->lost >= 0)
+        json_builder_add_double_value (b, s->lost_share);
+      else
+        json_builder_add_null_value (b);
       json_builder_end_object (b);
     }
   else
