@@ -171,6 +171,7 @@ write_table (const WsRun *run, const WsRanks *ranks, const WsRankSet *set, GStri
           const WsRankSetStep *step = &g_array_index (set->steps, WsRankSetStep, i);
           const WsRankFigures *last;
           g_autofree char *late = NULL;
+          gboolean any_wait = FALSE;
 
           if (step->last < 0)
             continue;
@@ -187,7 +188,12 @@ write_table (const WsRun *run, const WsRanks *ranks, const WsRankSet *set, GStri
                 continue;
               lost = duration (step->lost[r]);
               g_string_append_printf (out, _ (" rank %u waits %s"), f->rank, lost);
+              any_wait = TRUE;
             }
+          if (!any_wait)
+            /* TRANSLATORS: ends a step's line when no rank's waiting is measured, as the table's
+             * "not measured" */
+            g_string_append (out, _ (" the others' waiting is not measured"));
           g_string_append_c (out, '\n');
         }
     }
