@@ -75,6 +75,7 @@ ws_test_rank_sql (const char *path, WsTestRankSql *out)
   sqlite3_stmt *steps = NULL;
   g_autoptr (GArray) walls = g_array_new (FALSE, FALSE, sizeof (gint64));
   g_autoptr (GArray) works = g_array_new (FALSE, FALSE, sizeof (gint64));
+  g_autoptr (GArray) waits = g_array_new (FALSE, FALSE, sizeof (gint64));
   gint64 span;
 
   memset (out, 0, sizeof *out);
@@ -125,6 +126,7 @@ ws_test_rank_sql (const char *path, WsTestRankSql *out)
       out->wait_time += wait;
       g_array_append_val (walls, wall);
       g_array_append_val (works, work);
+      g_array_append_val (waits, wait);
     }
   sqlite3_finalize (steps);
   sqlite3_close (db);
@@ -160,6 +162,7 @@ ws_test_rank_sql (const char *path, WsTestRankSql *out)
     }
   out->wall = (gint64 *) (gpointer) g_array_free (g_steal_pointer (&walls), FALSE);
   out->work = (gint64 *) (gpointer) g_array_free (g_steal_pointer (&works), FALSE);
+  out->wait = (gint64 *) (gpointer) g_array_free (g_steal_pointer (&waits), FALSE);
 }
 
 void
@@ -168,12 +171,13 @@ ws_test_rank_sql_clear (WsTestRankSql *rank)
   g_clear_pointer (&rank->steady, g_free);
   g_clear_pointer (&rank->wall, g_free);
   g_clear_pointer (&rank->work, g_free);
+  g_clear_pointer (&rank->wait, g_free);
 }
 
-/* The straggler @who's lateness and the others' loss: over the steps
- * steady on every rank, the median of its work less the others' median
- * work, and the median of the sum of what it works more than each other
- * rank. */
+/* The straggler @who's lateness and the others' loss (docs/NOTES.md, "What
+ * a straggler costs"): over the steps steady on every rank, the median of
+ * its work less the others' median work, and the median of the sum over
+ * the other ranks of their waiting in the step, each up to that lateness. */
 void
 ws_test_straggler_sql (const WsTestRankSql *ranks, guint n, guint who, gint64 *late, gint64 *lost)
 {
@@ -200,9 +204,11 @@ ws_test_straggler_sql (const WsTestRankSql *ranks, guint n, guint who, gint64 *l
         if (r != who)
           {
             others[k++] = ranks[r].work[s];
-            sum += MAX (0, mine - ranks[r].work[s]);
           }
       lates[n_steady] = mine - ws_test_median (others, k);
+      for (guint r = 0; r < n; r++)
+        if (r != who)
+          sum += MIN (ranks[r].wait[s], MAX (lates[n_steady], 0));
       losts[n_steady++] = sum;
     }
   g_assert_cmpuint (n_steady, >, 0);

@@ -19,6 +19,7 @@ typedef struct
   gboolean *steady; /* per step: neither the first nor over twice the others' median */
   gint64 *wall;     /* ns per step */
   gint64 *work;     /* ns per step: wall less waiting less CUDA syncs, at least 0 */
+  gint64 *wait;     /* ns per step: blocking OS calls of its thread in the step */
 } WsTestRankSql;
 
 void ws_test_rank_sql (const char *db, WsTestRankSql *out);

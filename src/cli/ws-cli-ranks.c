@@ -171,6 +171,7 @@ write_table (const WsRun *run, const WsRanks *ranks, const WsRankSet *set, GStri
           const WsRankSetStep *step = &g_array_index (set->steps, WsRankSetStep, i);
           const WsRankFigures *last;
           g_autofree char *late = NULL;
+          gboolean any_wait = FALSE;
 
           if (step->last < 0)
             continue;
@@ -187,7 +188,12 @@ write_table (const WsRun *run, const WsRanks *ranks, const WsRankSet *set, GStri
                 continue;
               lost = duration (step->lost[r]);
               g_string_append_printf (out, _ (" rank %u waits %s"), f->rank, lost);
+              any_wait = TRUE;
             }
+          if (!any_wait)
+            /* TRANSLATORS: ends a step's line when no rank's waiting is measured, as the table's
+             * "not measured" */
+            g_string_append (out, _ (" the others' waiting is not measured"));
           g_string_append_c (out, '\n');
         }
     }
@@ -364,9 +370,16 @@ write_json (const WsRanks *ranks, const WsRankSet *set)
       add_int (b, "range_extra_ns", s->range_extra);
       add_int (b, "steps_last", s->n_last);
       add_int (b, "steady_steps", s->n_steps);
-      add_int (b, "others_wait_ns", s->lost);
+      json_builder_set_member_name (b, "others_wait_ns");
+      if (s->lost >= 0)
+        json_builder_add_int_value (b, s->lost);
+      else
+        json_builder_add_null_value (b);
       json_builder_set_member_name (b, "others_wait_share");
-      json_builder_add_double_value (b, s->lost_share);
+      if (s->lost >= 0)
+        json_builder_add_double_value (b, s->lost_share);
+      else
+        json_builder_add_null_value (b);
       json_builder_end_object (b);
     }
   else

@@ -17,7 +17,8 @@ G_BEGIN_DECLS
 typedef enum
 {
   WS_WAIT_NONE, /* nothing to measure it by */
-  WS_WAIT_NCCL, /* NCCL kernels' time not hidden under compute kernels */
+  WS_WAIT_NCCL, /* NCCL kernels' time with none of the rank's own work (other kernels, copies,
+                 * sets) running: docs/NOTES.md, "What a straggler costs" */
   WS_WAIT_CPU,  /* the step thread blocked in OS runtime waits or MPI calls */
 } WsWaitSource;
 

@@ -529,8 +529,12 @@ add_steps (WsRankFigures *self, const WsRun *run, guint32 pid, const WsSteps *st
         {
           out.comm = ws_busy_index_busy (busy->comm, step->start, step->end);
           out.overlap = overlap_during (busy, step->start, step->end);
-          out.wait = out.comm - out.overlap;
           out.work = ws_busy_index_busy (busy->work, step->start, step->end);
+          /* What the rank loses (docs/NOTES.md, "What a straggler costs"):
+           * time in which an NCCL kernel of it runs and nothing of its own
+           * work does, |comm \ work| = |comm ∪ work| − |work|; never more
+           * than the step's wall less its own work. */
+          out.wait = MAX (0, out.gpu_busy - out.work);
         }
       else
         {
@@ -636,7 +640,7 @@ ws_rank_measure (const WsRun *run, guint32 pid, guint rank)
       add_ranges (self, run, steps, launches_of (run, &launches));
     }
   else if (comm != NULL)
-    self->wait_time = ws_busy_index_total (kernels) - ws_busy_index_total (compute);
+    self->wait_time = MAX (0, ws_busy_index_total (all) - ws_busy_index_total (work));
   else if (self->wait_source == WS_WAIT_CPU)
     {
       guint32 thread = main_thread (run, pid);

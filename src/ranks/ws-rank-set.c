@@ -130,16 +130,7 @@ compare_steps (WsRankSet *self)
         }
       out.steady = ran >= 2 && !warmup;
       if (ran >= 2)
-        {
-          out.late = most - others_median (self, out.number, (guint) out.last);
-          for (guint r = 0; r < n; r++)
-            {
-              const WsRankStep *step = step_of (self, r, out.number);
-
-              if (step != NULL)
-                out.lost[r] = most - step->work;
-            }
-        }
+        out.late = most - others_median (self, out.number, (guint) out.last);
       else
         out.last = -1;
       g_array_append_val (self->steps, out);
@@ -277,16 +268,15 @@ reset_waits (WsRankSet *self)
       step->lead = g_new0 (gint64, n);
       step->last = -1;
       step->late = 0;
-      for (guint r = 0; r < n; r++)
-        step->lost[r] = step_of (self, r, step->number) != NULL ? 0 : -1;
     }
-  for (guint r = 0; r < n; r++)
-    self->wait[r] = 0;
 }
 
 /* One collective: each rank waits from its arrival to the last one, no
  * longer than its kernel ran; the last rank caused those waits, in the
- * step its call belongs to, and led the others' median arrival by @lead. */
+ * step its call belongs to, and led the others' median arrival by @lead.
+ * These name each step's last rank and its lateness only: what the others
+ * lose is measured on their own GPUs (set_losses()), since these waits
+ * overlap their compute. */
 static void
 measure_collective (WsRankSet *self, guint **bounds, const guint *pair, gint64 *arrival,
                     gint64 *others)
@@ -307,11 +297,7 @@ measure_collective (WsRankSet *self, guint **bounds, const guint *pair, gint64 *
       const WsRankCall *call = matched_call (self, bounds, r, pair);
       gint64 wait = MAX (0, MIN (call->end + self->align[r], arrival[last]) - arrival[r]);
 
-      self->wait[r] = ws_time_add (self->wait[r], wait);
       caused = ws_time_add (caused, wait);
-      step = set_step (self, call->step);
-      if (step != NULL && step->lost[r] >= 0)
-        step->lost[r] = ws_time_add (step->lost[r], wait);
     }
   step = set_step (self, matched_call (self, bounds, last, pair)->step);
   if (step != NULL)
@@ -337,7 +323,7 @@ pick_last_ranks (WsRankSet *self)
       WsRankSetStep *step = &g_array_index (self->steps, WsRankSetStep, i);
 
       for (guint r = 0; r < self->figures->len; r++)
-        if (step->lost[r] >= 0 && step->caused[r] > 0 &&
+        if (step_of (self, r, step->number) != NULL && step->caused[r] > 0 &&
             (step->last < 0 || step->caused[r] > step->caused[step->last]))
           step->last = (gint) r;
       if (step->last >= 0)
@@ -450,6 +436,49 @@ find_range (WsRankSet *self)
     }
 }
 
+/* What the others lose to rank @who in @step (docs/NOTES.md, "What a
+ * straggler costs"): each other rank's loss in the step (its time with a
+ * collective waiting and none of its own work running, or its blocking
+ * waits on the host) up to @late, the straggler's lateness in the step,
+ * summed.  Had it arrived with the others' median, no rank would have
+ * waited for it; what a rank waits beyond @late is the collective's own
+ * transfer or waiting for another rank.  So the sum never exceeds
+ * (n − 1) × @late, and each rank's part never exceeds its step's wall
+ * less its own work.  -1 when no other rank's loss is measured. */
+static gint64
+step_cost (const WsRankSet *self, const WsRankSetStep *step, guint who, gint64 late)
+{
+  gint64 cost = -1;
+
+  for (guint r = 0; r < self->figures->len; r++)
+    if (r != who && step->lost[r] >= 0)
+      cost = ws_time_add (MAX (cost, 0), MIN (step->lost[r], late));
+  return cost;
+}
+
+/* Each rank's loss per step and over the run: its own measure of waiting
+ * (ws_rank_measure()), whichever method named the last ranks, so that the
+ * table, the per-step lines, the heatmap and the straggler read one
+ * figure; -1 (not measured) where nothing measured it. */
+static void
+set_losses (WsRankSet *self)
+{
+  for (guint r = 0; r < self->figures->len; r++)
+    {
+      const WsRankFigures *f = g_ptr_array_index (self->figures, r);
+      gboolean measured = f->wait_source != WS_WAIT_NONE;
+
+      self->wait[r] = measured ? f->wait_time : -1;
+      for (guint i = 0; i < self->steps->len; i++)
+        {
+          WsRankSetStep *step = &g_array_index (self->steps, WsRankSetStep, i);
+          const WsRankStep *mine = step_of (self, r, step->number);
+
+          step->lost[r] = measured && mine != NULL ? mine->wait : -1;
+        }
+    }
+}
+
 static void
 find_straggler (WsRankSet *self)
 {
@@ -489,28 +518,16 @@ find_straggler (WsRankSet *self)
 
       if (!step->steady || mine == NULL)
         continue;
-      if (step->caused != NULL)
-        {
-          /* NCCL method: what the others waited for it at the collectives
-           * it arrived at last; its lateness is its largest lead there,
-           * not their sum: a rank behind by 2 ms at each of ten buckets
-           * of an all-reduce is 2 ms late, not 20. */
-          lost = step->caused[best];
-          late = step->lead[best];
-          g_array_append_val (lates, late);
-          g_array_append_val (losts, lost);
-          continue;
-        }
-      late = mine->work - others_median (self, step->number, (guint) best);
-      for (guint r = 0; r < n; r++)
-        {
-          const WsRankStep *other = (gint) r != best ? step_of (self, r, step->number) : NULL;
-
-          if (other != NULL && mine->work > other->work)
-            lost += mine->work - other->work;
-        }
+      /* NCCL method: its lateness is its largest lead at a collective it
+       * arrived at last, not their sum: a rank behind by 2 ms at each of
+       * ten buckets of an all-reduce is 2 ms late, not 20.  Host method:
+       * its own work beyond the others' median. */
+      late = step->caused != NULL ? step->lead[best]
+                                  : mine->work - others_median (self, step->number, (guint) best);
       g_array_append_val (lates, late);
-      g_array_append_val (losts, lost);
+      lost = step_cost (self, step, (guint) best, MAX (0, late));
+      if (lost >= 0)
+        g_array_append_val (losts, lost);
     }
   s->late = median_i64 (lates);
   if (s->late <= 0)
@@ -518,8 +535,8 @@ find_straggler (WsRankSet *self)
   s->index = best;
   s->rank = ((const WsRankFigures *) g_ptr_array_index (self->figures, best))->rank;
   s->n_last = counts[best];
-  s->lost = median_i64 (losts);
-  if (n > 1 && self->step_median > 0)
+  s->lost = losts->len > 0 ? median_i64 (losts) : -1;
+  if (n > 1 && self->step_median > 0 && s->lost >= 0)
     s->lost_share = (double) s->lost / ((n - 1) * self->step_median);
   find_range (self);
 }
@@ -570,15 +587,8 @@ ws_rank_set_new (GPtrArray *figures)
   self->wait = g_new0 (gint64, MAX (self->figures->len, 1));
   compare_steps (self);
   if (!compare_collectives (self))
-    {
-      self->method = WS_RANK_METHOD_HOST;
-      for (guint r = 0; r < self->figures->len; r++)
-        {
-          const WsRankFigures *f = g_ptr_array_index (self->figures, r);
-
-          self->wait[r] = f->wait_source != WS_WAIT_NONE ? f->wait_time : -1;
-        }
-    }
+    self->method = WS_RANK_METHOD_HOST;
+  set_losses (self);
   find_straggler (self);
   return self;
 }
@@ -735,12 +745,17 @@ ws_rank_set_straggler_text (const WsRankSet *self)
     return g_strdup_printf (
       _ ("Straggler: none (no rank comes last in two thirds of the steady steps, by %s)"), method);
   late = ws_format_duration ((double) s->late);
-  lost = ws_format_duration ((double) s->lost);
+  lost = ws_format_duration ((double) MAX (s->lost, 0));
   if (s->range != NULL)
     head = g_strdup_printf (_ ("Straggler: rank %1$u, +%2$s per step, in “%3$s”"), s->rank, late,
                             s->range);
   else
     head = g_strdup_printf (_ ("Straggler: rank %1$u, +%2$s per step"), s->rank, late);
+  if (s->lost < 0)
+    /* TRANSLATORS: steps it came last, steady steps, the method */
+    return g_strdup_printf (_ ("%1$s (last in %2$u of %3$u steady steps, by %4$s); what the "
+                               "others lose waiting for it is not measured"),
+                            head, s->n_last, s->n_steps, method);
   /* TRANSLATORS: steps it came last, steady steps, the method, the others' waiting, its share */
   return g_strdup_printf (_ ("%1$s (last in %2$u of %3$u steady steps, by %4$s); the others lose "
                              "%5$s per step waiting for it (%6$.1f%% of their time)"),
@@ -754,9 +769,9 @@ imbalance_finding (const WsRankSet *self)
   const WsRankFigures *mine = g_ptr_array_index (self->figures, s->index);
   g_autoptr (WsFinding) finding = ws_finding_new ("rank-imbalance");
   g_autofree char *late = ws_format_duration ((double) s->late);
-  g_autofree char *lost = ws_format_duration ((double) s->lost);
+  g_autofree char *lost = ws_format_duration ((double) MAX (s->lost, 0));
   g_autofree char *where = NULL;
-  double pct = s->lost_share * 100;
+  double pct = s->lost >= 0 ? s->lost_share * 100 : 0;
 
   finding->severity = pct >= 20  ? WS_SEVERITY_SEVERE
                       : pct >= 5 ? WS_SEVERITY_MEDIUM
@@ -769,10 +784,16 @@ imbalance_finding (const WsRankSet *self)
       /* TRANSLATORS: "in “extra work” (+0.70 ms)": an NVTX range and the time it adds */
       where = g_strdup_printf (_ (", in “%s” (+%s)"), s->range, extra);
     }
-  finding->summary = g_strdup_printf (
-    _ ("Rank %u reaches the synchronisation last in %u of %u steady steps: +%s per step%s; "
-       "the other ranks lose %s per step waiting for it (%.1f%% of their time)"),
-    s->rank, s->n_last, s->n_steps, late, where != NULL ? where : "", lost, pct);
+  if (s->lost >= 0)
+    finding->summary = g_strdup_printf (
+      _ ("Rank %u reaches the synchronisation last in %u of %u steady steps: +%s per step%s; "
+         "the other ranks lose %s per step waiting for it (%.1f%% of their time)"),
+      s->rank, s->n_last, s->n_steps, late, where != NULL ? where : "", lost, pct);
+  else
+    finding->summary = g_strdup_printf (
+      _ ("Rank %u reaches the synchronisation last in %u of %u steady steps: +%s per step%s; "
+         "what the other ranks lose waiting for it is not measured"),
+      s->rank, s->n_last, s->n_steps, late, where != NULL ? where : "");
   finding->rule = g_strdup (
     self->method == WS_RANK_METHOD_NCCL
       ? _ ("A rank that arrives last at the NCCL collectives (clocks aligned on their ends) in "
@@ -811,10 +832,13 @@ imbalance_finding (const WsRankSet *self)
       nvtx->event_time = s->range_extra * (gint64) s->n_steps;
       g_ptr_array_add (finding->nvtx, nvtx);
     }
-  ws_finding_add_evidence (finding, "lost_ns", _ ("The others' waiting per step"), WS_UNIT_NS,
-                           (double) s->lost);
-  ws_finding_add_evidence (finding, "lost_pct", _ ("Share of the others' time"), WS_UNIT_PERCENT,
-                           pct);
+  if (s->lost >= 0)
+    {
+      ws_finding_add_evidence (finding, "lost_ns", _ ("The others' waiting per step"), WS_UNIT_NS,
+                               (double) s->lost);
+      ws_finding_add_evidence (finding, "lost_pct", _ ("Share of the others' time"),
+                               WS_UNIT_PERCENT, pct);
+    }
   for (guint i = 0; i < mine->steps->len; i++)
     {
       const WsRankStep *step = &g_array_index (mine->steps, WsRankStep, i);
@@ -822,7 +846,7 @@ imbalance_finding (const WsRankSet *self)
       if (!step->warmup)
         ws_finding_add_range (finding, step->start + mine->offset, step->end + mine->offset);
     }
-  finding->cost = s->lost * (gint64) s->n_steps;
+  finding->cost = MAX (s->lost, 0) * (gint64) s->n_steps;
   return g_steal_pointer (&finding);
 }
 

@@ -36,7 +36,8 @@ typedef struct
   gint last;       /* the index of the rank that reached the synchronisation last, or -1 */
   gint64 late;     /* ns: host method, its own work beyond the median of the others';
                     * NCCL method, its largest lead over the others' median arrival */
-  gint64 *lost;    /* per rank index: ns it waited for the last one; -1 where it has no such step */
+  gint64 *lost;    /* per rank index: ns it lost in the step (docs/NOTES.md, "What a straggler
+                    * costs"); -1 where it has no such step or its waiting is not measured */
   gint64 *caused;  /* NCCL method: per rank index, ns the others waited at the collectives it
                     * arrived at last; NULL with the host method */
   gint64 *lead;    /* NCCL method: per rank index, its largest lead over the others' median
@@ -52,7 +53,8 @@ typedef struct
   gint64 late;        /* ns: median over the steady steps of the step's late (above) */
   char *range;        /* the NVTX range where its extra work is, or NULL */
   gint64 range_extra; /* ns per step in @range beyond the others' median */
-  gint64 lost;        /* ns per step the others lose waiting for it, summed over them */
+  gint64 lost;        /* ns per step the others lose to it (docs/NOTES.md, "What a straggler
+                       * costs"): the median over the steady steps; -1 when not measured */
   double lost_share;  /* @lost over the others' step time (0–1) */
 } WsStraggler;
 
@@ -67,7 +69,8 @@ typedef struct
   guint n_matched; /* collectives matched on every rank (NCCL method) */
   gint64 *align;   /* per rank index: ns added to its clock to align its collectives' ends on the
                     * first rank's (NCCL method; 0 otherwise) */
-  gint64 *wait;    /* per rank index: ns it waited for the others, or -1 where not measured */
+  gint64 *wait;    /* per rank index: ns it lost waiting for the others, its steps' lost (or the
+                    * run's) summed, or -1 where not measured */
 } WsRankSet;
 
 WsRankSet *ws_rank_set_new (GPtrArray *figures);

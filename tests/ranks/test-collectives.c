@@ -18,7 +18,6 @@
 
 /* Per-step waiting agrees with SQL to the nanosecond but for rounding in
  * the median; this bounds it. */
-#define WAIT_TOLERANCE_NS 1000
 
 /* Planted in rank 1's `data` range of every step: 30 ms, more than rank 1
  * waits for rank 0 in any steady step of the real job (17.7 ms). */
@@ -117,7 +116,12 @@ sql_last_most (const char *truth, gboolean per_step)
   return last0 > last1 ? 0 : 1;
 }
 
-/* Each rank's waiting, per step and in all, equals the SQL's. */
+/* Each rank's waiting, per step and in all: one figure (docs/NOTES.md,
+ * "What a straggler costs"), its loss, which test-straggler-cost checks
+ * against SQL over these exports; here, that the table's total is its
+ * steps' losses and the per-step waits are those losses.  The arrival
+ * waits of @truth (each rank from its arrival to the last one) were the
+ * figure before issue 40: they overlap the rank's compute. */
 static void
 assert_waits (JsonObject *root, const char *truth)
 {
@@ -127,36 +131,35 @@ assert_waits (JsonObject *root, const char *truth)
   for (guint r = 0; r < 2; r++)
     {
       JsonObject *rank = json_array_get_object_element (ranks, r);
-      g_autofree char *total_sql = g_strdup_printf ("SELECT SUM (wait%u) FROM w", r);
+      JsonArray *per_step = json_object_get_array_member (rank, "per_step");
+      gint64 sum = 0;
 
       g_assert_cmpint (json_object_get_int_member (rank, "rank"), ==, r);
-      g_assert_cmpint (json_object_get_int_member (rank, "wait_ns"), ==,
-                       sql_int (truth, total_sql));
+      for (guint i = 0; i < json_array_get_length (per_step); i++)
+        {
+          JsonObject *mine = json_array_get_object_element (per_step, i);
+          gint64 wait = json_object_get_int_member (mine, "wait_ns");
+
+          g_assert_cmpint (wait, <=,
+                           json_object_get_int_member (mine, "wall_ns") -
+                             json_object_get_int_member (mine, "work_ns"));
+          sum += wait;
+          for (guint k = 0; k < json_array_get_length (steps); k++)
+            {
+              JsonObject *step = json_array_get_object_element (steps, k);
+              JsonObject *waits = json_object_get_object_member (step, "waits_for_last_ns");
+              g_autofree char *key = g_strdup_printf ("%u", r);
+
+              if (json_object_get_int_member (step, "step") ==
+                  json_object_get_int_member (mine, "step"))
+                g_assert_cmpint (json_object_get_int_member (waits, key), ==, wait);
+            }
+        }
+      g_assert_cmpint (json_object_get_int_member (rank, "wait_ns"), ==, sum);
     }
   g_assert_cmpint (
     json_object_get_int_member (json_array_get_object_element (ranks, 1), "collective_offset_ns"),
     ==, sql_int (truth, "SELECT d FROM off"));
-  for (guint i = 0; i < json_array_get_length (steps); i++)
-    {
-      JsonObject *step = json_array_get_object_element (steps, i);
-      JsonObject *waits = json_object_get_object_member (step, "waits_for_last_ns");
-      gint64 number = json_object_get_int_member (step, "step");
-
-      for (guint r = 0; r < 2; r++)
-        {
-          g_autofree char *key = g_strdup_printf ("%u", r);
-          g_autofree char *sql = g_strdup_printf (
-            "SELECT COALESCE (SUM (wait%1$u), 0) FROM w WHERE step%1$u = %2$" G_GINT64_FORMAT, r,
-            number);
-          gint64 truth_wait = sql_int (truth, sql);
-          gint64 ours = json_object_get_int_member (waits, key);
-
-          g_test_message ("step %" G_GINT64_FORMAT ": rank %u waits %" G_GINT64_FORMAT
-                          " ns (SQL %" G_GINT64_FORMAT ")",
-                          number, r, ours, truth_wait);
-          g_assert_cmpint (ABS (ours - truth_wait), <=, WAIT_TOLERANCE_NS);
-        }
-    }
 }
 
 static void

@@ -617,11 +617,14 @@ test_ddp_straggler (void)
                    ws_test_median ((const gint64 *) (gconstpointer) extra->data, extra->len));
   /* Lateness and loss by SQL: over the eleven steady steps, the median of
    * rank 3's work less the others' median, 599,784 ns (the README's
-   * figure), and the median of what it works more than each other rank,
-   * summed, 1,852,662 ns. */
+   * figure), and the median of the others' waiting in the step, each up to
+   * that step's lateness, summed (docs/NOTES.md, "What a straggler costs"):
+   * 1,799,352 ns (1,852,662 before issue 40, what it worked more than each
+   * other rank). */
   ws_test_straggler_sql (t, 4, 3, &late, &lost);
   g_assert_cmpint (late, ==, 599784);
-  g_assert_cmpint (lost, ==, 1852662);
+  g_assert_cmpint (lost, ==, 1799352);
+  g_assert_cmpint (lost, <=, 3 * late);
   g_assert_cmpint (s->late, ==, late);
   g_assert_cmpint (s->lost, ==, lost);
 
