@@ -164,8 +164,8 @@ write_table (const WsRun *run, const WsRanks *ranks, const WsRankSet *set, GStri
     {
       g_string_append_printf (out, "\n%s\n",
                               _ ("Per step: the rank that reached the "
-                                 "synchronisation last, by how much, and how long "
-                                 "each other rank waited for it"));
+                                 "synchronisation last, by how much, and what each "
+                                 "other rank lost waiting in that step"));
       for (guint i = 0; i < set->steps->len; i++)
         {
           const WsRankSetStep *step = &g_array_index (set->steps, WsRankSetStep, i);

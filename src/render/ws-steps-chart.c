@@ -84,6 +84,58 @@ tick_step (double scale)
  *
  * Returns: (transfer full): the line
  */
+/* In a job, the rank whose steady median wall is the longest (its median
+ * is the chart's line: a median over every rank's steps is no step's);
+ * NULL outside a job. */
+static const WsStepsRank *
+slowest_rank (const WsSteps *steps)
+{
+  const WsStepsRank *slowest = NULL;
+
+  if (steps->ranks == NULL || steps->ranks->len < 2)
+    return NULL;
+  for (guint i = 0; i < steps->ranks->len; i++)
+    {
+      const WsStepsRank *r = &g_array_index (steps->ranks, WsStepsRank, i);
+
+      if (r->n_steady > 0 && (slowest == NULL || r->median.wall > slowest->median.wall))
+        slowest = r;
+    }
+  return slowest;
+}
+
+/* "step N: 56 steps on 4 ranks, 8 warm-up; steady median 72.8–73.0 ms a
+ * step by rank, the GPU busy 5.23–7.48 ms of it": a job's line gives the
+ * range of the ranks' own medians. */
+static char *
+job_summary (const WsSteps *steps, const char *count, const char *warm)
+{
+  double wall_lo = G_MAXDOUBLE, wall_hi = 0, busy_lo = G_MAXDOUBLE, busy_hi = 0;
+  g_autofree char *wall_a = NULL, *wall_b = NULL, *busy_a = NULL, *busy_b = NULL;
+
+  for (guint i = 0; i < steps->ranks->len; i++)
+    {
+      const WsStepsRank *r = &g_array_index (steps->ranks, WsStepsRank, i);
+
+      if (r->n_steady == 0)
+        continue;
+      wall_lo = MIN (wall_lo, r->median.wall);
+      wall_hi = MAX (wall_hi, r->median.wall);
+      busy_lo = MIN (busy_lo, r->median.gpu_busy);
+      busy_hi = MAX (busy_hi, r->median.gpu_busy);
+    }
+  wall_a = ws_format_duration (wall_lo);
+  wall_b = ws_format_duration (wall_hi);
+  busy_a = ws_format_duration (busy_lo);
+  busy_b = ws_format_duration (busy_hi);
+  /* TRANSLATORS: "step N: 56 steps on 4 ranks, 8 warm-up; steady median 72.8–73.0 ms a step
+   * by rank, the GPU busy 5.23–7.48 ms of it" */
+  return g_strdup_printf (_ ("%s: %s on %u ranks, %s; steady median %s–%s a step by rank, the "
+                             "GPU busy %s–%s of it"),
+                          steps->pattern, count, steps->ranks->len, warm, wall_a, wall_b, busy_a,
+                          busy_b);
+}
+
 char *
 ws_steps_chart_summary (const WsSteps *steps)
 {
@@ -98,6 +150,8 @@ ws_steps_chart_summary (const WsSteps *steps)
   if (steps->n_steady == 0)
     /* TRANSLATORS: "step N: 1 step, 0 warm-up" */
     return g_strdup_printf (_ ("%s: %s, %s"), steps->pattern, count, warm);
+  if (slowest_rank (steps) != NULL)
+    return job_summary (steps, count, warm);
   /* TRANSLATORS: "训练步 N: 6 steps, 1 warm-up; steady median 24.2 ms a step, the GPU busy
    * 20.7 ms of it (86%), 433 launches" (kernels, and CUDA graph replays counted once) */
   return g_strdup_printf (_ ("%s: %s, %s; steady median %s a step, the GPU busy %s of it "
@@ -296,10 +350,16 @@ ws_steps_chart_draw (cairo_t *cr, double width, double height, const WsRun *run,
     draw_bar (cr, small, &l, &g_array_index (steps->steps, WsStep, i), i, state, palette);
   if (steps->n_steady > 0)
     {
-      double y = round (l.plot_y + l.plot_h - steps->median.wall / l.scale * l.plot_h) + 0.5;
-      g_autofree char *wall = ws_format_duration (steps->median.wall);
-      /* TRANSLATORS: the line of the steady steps' median wall time */
-      g_autofree char *label = g_strdup_printf (_ ("median %s"), wall);
+      const WsStepsRank *slowest = slowest_rank (steps);
+      double median = slowest != NULL ? slowest->median.wall : steps->median.wall;
+      double y = round (l.plot_y + l.plot_h - median / l.scale * l.plot_h) + 0.5;
+      g_autofree char *wall = ws_format_duration (median);
+      /* TRANSLATORS: the line of the steady steps' median wall time; in a job, of the
+       * rank with the longest one */
+      g_autofree char *label =
+        slowest != NULL
+          ? g_strdup_printf (_ ("median %s (rank %d, the slowest)"), wall, slowest->rank)
+          : g_strdup_printf (_ ("median %s"), wall);
       static const double dash[] = { 5, 4 };
 
       ws_color_set_alpha (cr, palette->foreground, 0.7);

@@ -8,6 +8,7 @@
 #include "ws-run-loader.h"
 #include "ws-stats.h"
 #include "ws-test-load.h"
+#include "ws-test-rank-sql.h"
 #include "ws-test-util.h"
 
 static WsRun *
@@ -503,6 +504,123 @@ test_cli_per_step (void)
   g_assert_true (g_str_has_prefix (csv_err, "Compared over the steady states: "));
 }
 
+/* The steady span of @file by SQL: its "step N" ranges, the first and any
+ * over twice the median of the others (the first left out) warm-up
+ * (docs/NOTES.md, "The warm-up rule"); from the first steady step's start
+ * to the last one's end (these loops have one steady stretch). */
+static void
+sql_steady_span (const char *path, gint64 *from, gint64 *to)
+{
+  g_autofree char *text = ws_test_sqlite_text (
+    path, "SELECT group_concat(n.start || ' ' || n.end, ' ') FROM (SELECT n.start, n.end FROM "
+          "NVTX_EVENTS n LEFT JOIN StringIds s ON s.id = n.textId WHERE coalesce(n.text, s.value) "
+          "LIKE 'step %' AND n.end IS NOT NULL ORDER BY n.start) n");
+  g_auto (GStrv) cells = g_strsplit (text, " ", -1);
+  guint n = g_strv_length (cells) / 2;
+  g_autofree gint64 *walls = g_new (gint64, n);
+
+  g_assert_cmpuint (n, >, 2);
+  for (guint i = 0; i < n; i++)
+    walls[i] =
+      g_ascii_strtoll (cells[2 * i + 1], NULL, 10) - g_ascii_strtoll (cells[2 * i], NULL, 10);
+  *from = G_MAXINT64;
+  *to = G_MININT64;
+  for (guint i = 1; i < n; i++)
+    {
+      g_autofree gint64 *others = g_new (gint64, n);
+      guint k = 0;
+
+      for (guint j = 1; j < n; j++)
+        if (j != i)
+          others[k++] = walls[j];
+      if ((double) walls[i] > 2 * ws_test_median_exact (others, k))
+        continue;
+      *from = MIN (*from, g_ascii_strtoll (cells[2 * i], NULL, 10));
+      *to = MAX (*to, g_ascii_strtoll (cells[2 * i + 1], NULL, 10));
+    }
+}
+
+/* Over the steady states (the default with steps), each side's kernel
+ * totals and instances are those SQL finds launched in the steady span
+ * (placed at their launch call): per kernel where the row's name is the
+ * side's own, and in sum over every row. */
+static void
+test_cli_steady_deltas_equal_sql (void)
+{
+  const char *files[] = { "v2025.3_h100_train_fp32.sqlite", "v2025.3_h100_train_bf16.sqlite" };
+  g_autofree char *a = ws_test_data ("nsys", files[0], NULL);
+  g_autofree char *b = ws_test_data ("nsys", files[1], NULL);
+  const char *argv[] = { ws_test_cli (), "compare", "--format", "csv", a, b, NULL };
+  g_autofree char *csv = NULL;
+  g_auto (GStrv) lines = NULL;
+  g_autoptr (GHashTable) truth[2] = { NULL, NULL };
+  gint64 sum_sql[2] = { 0, 0 }, sum_csv[2] = { 0, 0 };
+  guint matched = 0;
+
+  for (guint side = 0; side < 2; side++)
+    {
+      const char *path = side == 0 ? a : b;
+      gint64 from, to;
+      g_autofree char *sql = NULL, *text = NULL;
+      g_auto (GStrv) rows = NULL;
+
+      sql_steady_span (path, &from, &to);
+      sql = g_strdup_printf (
+        "SELECT group_concat(x, char(10)) FROM (SELECT d.value || char(31) || "
+        "sum(k.end - k.start) || char(31) || count(*) AS x FROM "
+        "CUPTI_ACTIVITY_KIND_KERNEL k JOIN CUPTI_ACTIVITY_KIND_RUNTIME r ON r.correlationId = "
+        "k.correlationId AND r.globalTid >> 24 = k.globalPid >> 24 JOIN StringIds d ON d.id = "
+        "k.demangledName WHERE r.start >= %" G_GINT64_FORMAT " AND r.start < %" G_GINT64_FORMAT
+        " GROUP BY d.value)",
+        from, to);
+      text = ws_test_sqlite_text (path, sql);
+      rows = g_strsplit (text, "\n", -1);
+      truth[side] = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+      for (guint i = 0; rows[i] != NULL; i++)
+        {
+          g_auto (GStrv) f = g_strsplit (rows[i], "\x1f", 3);
+          StatsRow *row = g_new (StatsRow, 1);
+
+          if (g_strv_length (f) != 3)
+            {
+              g_free (row);
+              continue;
+            }
+          row->total = g_ascii_strtoll (f[1], NULL, 10);
+          row->count = g_ascii_strtoll (f[2], NULL, 10);
+          sum_sql[side] += row->total;
+          g_hash_table_insert (truth[side], g_strdup (f[0]), row);
+        }
+      g_assert_cmpuint (g_hash_table_size (truth[side]), >, 0);
+    }
+  g_assert_cmpint (ws_test_run (argv, &csv, NULL), ==, 0);
+  lines = g_strsplit (csv, "\n", -1);
+  for (guint i = 1; lines[i] != NULL && lines[i][0] != '\0'; i++)
+    {
+      g_auto (GStrv) cells = csv_cells (lines[i]);
+
+      for (guint side = 0; side < 2; side++)
+        {
+          gint64 total = g_ascii_strtoll (cells[1 + side], NULL, 10);
+          gint64 count = g_ascii_strtoll (cells[5 + side], NULL, 10);
+          const StatsRow *row = g_hash_table_lookup (truth[side], cells[0]);
+
+          sum_csv[side] += total;
+          if (row != NULL && count > 0)
+            {
+              g_assert_cmpint (total, ==, row->total);
+              g_assert_cmpint (count, ==, row->count);
+              matched++;
+            }
+        }
+    }
+  g_test_message ("%u kernel rows equal SQL; totals %" G_GINT64_FORMAT " and %" G_GINT64_FORMAT,
+                  matched, sum_sql[0], sum_sql[1]);
+  g_assert_cmpuint (matched, >, 5);
+  g_assert_cmpint (sum_csv[0], ==, sum_sql[0]);
+  g_assert_cmpint (sum_csv[1], ==, sum_sql[1]);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -519,5 +637,6 @@ main (int argc, char **argv)
   g_test_add_func ("/comparison/cli-table-fits-terminal", test_cli_table_fits_terminal);
 
   g_test_add_func ("/comparison/cli/per-step-steady-state", test_cli_per_step);
+  g_test_add_func ("/comparison/cli/steady-deltas-equal-sql", test_cli_steady_deltas_equal_sql);
   return g_test_run ();
 }
