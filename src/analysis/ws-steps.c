@@ -849,6 +849,57 @@ ws_steps_spans (const WsSteps *self, gboolean warmup)
   return spans;
 }
 
+/**
+ * ws_steps_first_view:
+ * @max_steps: how many steady steps to show at most
+ * @out: (out): the stretch
+ *
+ * Where a timeline opens (docs/NOTES.md, "The timeline"): the first span
+ * of the steady state (ws_steps_spans()), cut after its first @max_steps
+ * steps (a step of a job counted once for all its ranks), from the first
+ * one's start to the last one's end on any rank.
+ *
+ * Returns: whether there is a steady step
+ */
+gboolean
+ws_steps_first_view (const WsSteps *self, guint max_steps, WsSpan *out)
+{
+  g_autoptr (GArray) spans = NULL;
+  g_autoptr (GArray) order = NULL;
+  g_autoptr (GHashTable) taken = NULL;
+  WsSpan first;
+
+  g_return_val_if_fail (out != NULL, FALSE);
+
+  if (self == NULL || self->n_steady == 0 || max_steps == 0)
+    return FALSE;
+  spans = ws_steps_spans (self, FALSE);
+  if (spans->len == 0)
+    return FALSE;
+  first = g_array_index (spans, WsSpan, 0);
+  order = g_array_copy (self->steps);
+  g_array_sort (order, compare_step_starts);
+  taken = g_hash_table_new (NULL, NULL);
+  out->start = first.start;
+  out->end = first.start;
+  for (guint i = 0; i < order->len; i++)
+    {
+      const WsStep *s = &g_array_index (order, WsStep, i);
+      gpointer key = GUINT_TO_POINTER (s->number + 1);
+
+      if (s->warmup || s->start < first.start || s->end > first.end)
+        continue;
+      if (!g_hash_table_contains (taken, key))
+        {
+          if (g_hash_table_size (taken) >= max_steps)
+            continue;
+          g_hash_table_add (taken, key);
+        }
+      out->end = MAX (out->end, s->end);
+    }
+  return out->end > out->start;
+}
+
 /* ns: the wall time of the warm-up steps together. */
 gint64
 ws_steps_warmup_time (const WsSteps *self)

@@ -116,6 +116,7 @@ void ws_steps_unref (WsSteps *self);
 
 gboolean ws_steps_has_steady_state (const WsSteps *self);
 GArray *ws_steps_spans (const WsSteps *self, gboolean warmup);
+gboolean ws_steps_first_view (const WsSteps *self, guint max_steps, WsSpan *out);
 gint64 ws_steps_warmup_time (const WsSteps *self);
 char *ws_steps_counter_prefix (const char *name, guint *counter);
 WsRun *ws_steps_steady_run (const WsRun *run, const WsSteps *steps);

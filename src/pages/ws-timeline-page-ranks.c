@@ -9,10 +9,12 @@
 #include "ws-ranks.h"
 #include "ws-timeline-page-private.h"
 
-/* A job's ranks on the timeline: each rank a collapsible group (collapsed
- * at first, its GPU activity in its header), the common clock or the
- * ranks aligned on one step, and a rank's step opened from the Ranks
- * page. */
+/* A job's ranks on the timeline: each rank a collapsible group (open at
+ * first in a job of up to WS_TIMELINE_OPEN_RANKS ranks, else collapsed,
+ * its GPU activity in its header), the processes without GPU work
+ * collapsed, the common clock or the ranks aligned on one step, and a
+ * rank's step opened from the Ranks page (its group open, the other
+ * ranks' closed). */
 
 #define ALIGN_CLOCK "clock"
 
@@ -24,8 +26,64 @@ compare_u32 (gconstpointer a, gconstpointer b)
   return x < y ? -1 : x > y;
 }
 
-/* Called once the lanes are shown: the rank groups are collapsed and the
- * steps to align on are offered. */
+/* The processes that ran work on a GPU (a kernel, a memory operation or a
+ * graph replay on one of their streams): ws_ranks_new_for_processes()'s
+ * rule. */
+static GHashTable *
+gpu_pids (const WsRun *run)
+{
+  GHashTable *pids = g_hash_table_new (NULL, NULL);
+  g_autofree gboolean *used = g_new0 (gboolean, run->streams->len + 1);
+  const struct
+  {
+    gsize n;
+    const guint32 *stream;
+  } kinds[] = {
+    { run->kernels.n, run->kernels.stream },
+    { run->memops.n, run->memops.stream },
+    { run->replays.n, run->replays.stream },
+  };
+
+  for (guint k = 0; k < G_N_ELEMENTS (kinds); k++)
+    for (gsize i = 0; kinds[k].stream != NULL && i < kinds[k].n; i++)
+      if (kinds[k].stream[i] < run->streams->len)
+        used[kinds[k].stream[i]] = TRUE;
+  for (guint s = 0; s < run->streams->len; s++)
+    if (used[s])
+      g_hash_table_add (pids, GUINT_TO_POINTER (g_array_index (run->streams, WsStream, s).pid + 1));
+  return pids;
+}
+
+/* Which process groups start open: those of processes with GPU work (a
+ * job's ranks, up to WS_TIMELINE_OPEN_RANKS of them); the others (a
+ * launcher such as torchrun, helpers) start closed, as long as some
+ * process ran GPU work.  GPU groups stay open. */
+static void
+open_groups (WsTimelinePage *self)
+{
+  g_autoptr (GHashTable) pids = gpu_pids (self->run);
+  gboolean many_ranks =
+    self->run->ranks != NULL && ws_ranks_get_n (self->run->ranks) > WS_TIMELINE_OPEN_RANKS;
+
+  for (guint l = 0; l < ws_lanes_get_n_lanes (self->lanes); l++)
+    {
+      const WsLane *lane = ws_lanes_get_lane (self->lanes, l);
+      guint8 flags = ws_timeline_view_get_lane_flags (self->timeline_view, l);
+      gboolean gpu;
+
+      if (lane->kind != WS_LANE_GROUP || lane->group_kind != WS_GROUP_PROCESS)
+        continue;
+      gpu = g_hash_table_contains (pids, GUINT_TO_POINTER (lane->pid + 1));
+      if ((gpu && !(many_ranks && lane->rank >= 0)) || g_hash_table_size (pids) == 0)
+        flags &= ~WS_LANE_FLAG_COLLAPSED;
+      else
+        flags |= WS_LANE_FLAG_COLLAPSED;
+      ws_timeline_view_set_lane_flags (self->timeline_view, l, flags);
+    }
+}
+
+/* Called once the lanes are shown: the process groups opened or closed
+ * (open_groups()) and a job's steps to align on offered. */
 void
 ws_timeline_page_setup_ranks (WsTimelinePage *self)
 {
@@ -33,6 +91,8 @@ ws_timeline_page_setup_ranks (WsTimelinePage *self)
   g_autoptr (GHashTable) seen = g_hash_table_new (NULL, NULL);
   g_autoptr (GArray) steps = g_array_new (FALSE, FALSE, sizeof (guint));
 
+  if (self->run != NULL && self->lanes != NULL)
+    open_groups (self);
   g_signal_handlers_block_by_func (self->align_combo, ws_timeline_page_align_changed_cb, self);
   gtk_combo_box_text_remove_all (self->align_combo);
   if (ranks == NULL || ws_ranks_get_n (ranks) < 2 || self->lanes == NULL)
@@ -41,15 +101,6 @@ ws_timeline_page_setup_ranks (WsTimelinePage *self)
       g_signal_handlers_unblock_by_func (self->align_combo, ws_timeline_page_align_changed_cb,
                                          self);
       return;
-    }
-  for (guint l = 0; l < ws_lanes_get_n_lanes (self->lanes); l++)
-    {
-      const WsLane *lane = ws_lanes_get_lane (self->lanes, l);
-
-      if (lane->kind == WS_LANE_GROUP && lane->rank >= 0)
-        ws_timeline_view_set_lane_flags (self->timeline_view, l,
-                                         ws_timeline_view_get_lane_flags (self->timeline_view, l) |
-                                           WS_LANE_FLAG_COLLAPSED);
     }
   gtk_combo_box_text_append (self->align_combo, ALIGN_CLOCK, _ ("Ranks on one clock"));
   for (guint r = 0; r < ranks->figures->len; r++)
@@ -159,7 +210,16 @@ ws_timeline_page_show_rank_step (WsTimelinePage *self, guint32 pid, gint64 start
   ws_timeline_view_set_range (view, start + shift, end + shift);
   if (group == WS_LANE_NONE)
     return;
-  ws_timeline_view_set_lane_flags (
-    view, group, ws_timeline_view_get_lane_flags (view, group) & ~WS_LANE_FLAG_COLLAPSED);
+  /* The rank asked for open, the other ranks closed. */
+  for (guint l = 0; l < ws_lanes_get_n_lanes (self->lanes); l++)
+    {
+      const WsLane *lane = ws_lanes_get_lane (self->lanes, l);
+      guint8 flags = ws_timeline_view_get_lane_flags (view, l);
+
+      if (l == group)
+        ws_timeline_view_set_lane_flags (view, l, flags & ~WS_LANE_FLAG_COLLAPSED);
+      else if (lane->kind == WS_LANE_GROUP && lane->rank >= 0)
+        ws_timeline_view_set_lane_flags (view, l, flags | WS_LANE_FLAG_COLLAPSED);
+    }
   ws_timeline_view_scroll_to_lane (view, group);
 }

@@ -10,6 +10,7 @@
 #include "ws-nvtx-gpu.h"
 #include "ws-rollup-renderer.h"
 #include "ws-stats.h"
+#include "ws-steps.h"
 #include "ws-timeline-page-private.h"
 #include "ws-timeline-rollup.h"
 #include "ws-timeline-text.h"
@@ -269,10 +270,84 @@ realize_cb (WsTimelinePage *self)
 
 /* ---- loading ---------------------------------------------------------- */
 
+/* The lanes and where the view opens. */
+typedef struct
+{
+  WsLanes *lanes;
+  gint64 start; /* ns: the first view; start == end for the whole session */
+  gint64 end;
+} LanesResult;
+
+static void
+lanes_result_free (LanesResult *p)
+{
+  g_clear_pointer (&p->lanes, ws_lanes_unref);
+  g_free (p);
+}
+
+/* First to last kernel, memory operation or graph replay, or FALSE for a
+ * run with no GPU work. */
+static gboolean
+gpu_work_span (const WsRun *run, gint64 *start, gint64 *end)
+{
+  const struct
+  {
+    gsize n;
+    const gint64 *start, *end;
+  } kinds[] = {
+    { run->kernels.n, run->kernels.start, run->kernels.end },
+    { run->memops.n, run->memops.start, run->memops.end },
+    { run->replays.n, run->replays.start, run->replays.end },
+  };
+
+  *start = G_MAXINT64;
+  *end = G_MININT64;
+  for (guint k = 0; k < G_N_ELEMENTS (kinds); k++)
+    {
+      if (kinds[k].n == 0)
+        continue;
+      /* Sorted by start. */
+      *start = MIN (*start, kinds[k].start[0]);
+      for (gsize i = 0; i < kinds[k].n; i++)
+        *end = MAX (*end, kinds[k].end[i]);
+    }
+  return *end > *start;
+}
+
+/* Where the timeline opens (docs/NOTES.md, "The timeline"): the first
+ * WS_TIMELINE_FIRST_STEPS steady steps, else the stretch with GPU work,
+ * else the whole session; a 40th of the stretch beside each end. */
+static void
+first_view (WsRun *run, gint64 *start, gint64 *end)
+{
+  g_autoptr (WsSteps) steps = ws_steps_compute (run, NULL);
+  WsSpan span;
+  gint64 margin;
+
+  if (ws_steps_first_view (steps, WS_TIMELINE_FIRST_STEPS, &span))
+    {
+      *start = span.start;
+      *end = span.end;
+    }
+  else if (!gpu_work_span (run, start, end))
+    {
+      *start = *end = 0;
+      return;
+    }
+  margin = MAX ((*end - *start) / 40, 1000);
+  *start -= margin;
+  *end += margin;
+}
+
 static void
 build_lanes_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
 {
-  g_task_return_pointer (task, ws_lanes_new (data), (GDestroyNotify) ws_lanes_unref);
+  LanesResult *p = g_new0 (LanesResult, 1);
+
+  p->lanes = ws_lanes_new (data);
+  if (!g_cancellable_is_cancelled (cancellable))
+    first_view (data, &p->start, &p->end);
+  g_task_return_pointer (task, p, (GDestroyNotify) lanes_result_free);
 }
 
 typedef struct
@@ -362,10 +437,18 @@ static void
 lanes_ready (GObject *source, GAsyncResult *result, gpointer data)
 {
   WsTimelinePage *self = WS_TIMELINE_PAGE (source);
-  g_autoptr (WsLanes) lanes = g_task_propagate_pointer (G_TASK (result), NULL);
+  LanesResult *p = g_task_propagate_pointer (G_TASK (result), NULL);
   GCancellable *cancellable = g_task_get_cancellable (G_TASK (result));
+  g_autoptr (WsLanes) lanes = NULL;
+  gint64 view_start, view_end;
   GTask *task;
 
+  if (p == NULL)
+    return;
+  lanes = g_steal_pointer (&p->lanes);
+  view_start = p->start;
+  view_end = p->end;
+  lanes_result_free (p);
   if (lanes == NULL || g_cancellable_is_cancelled (cancellable))
     return;
   self->lanes = ws_lanes_ref (lanes);
@@ -376,6 +459,11 @@ lanes_ready (GObject *source, GAsyncResult *result, gpointer data)
       return;
     }
   ws_timeline_view_set_lanes (self->timeline_view, lanes);
+  /* The steady steps, not the set-up: Ctrl+0 (or 0) still fits the
+   * whole session. */
+  if (view_end > view_start)
+    ws_time_window_zoom_to (ws_timeline_view_get_window (self->timeline_view), view_start,
+                            view_end);
   build_lane_list (self);
   show_left_out (self);
   gtk_stack_set_visible_child_name (self->view_stack, "timeline");

@@ -13,6 +13,15 @@ G_BEGIN_DECLS
 
 G_DECLARE_FINAL_TYPE (WsTimelinePage, ws_timeline_page, WS, TIMELINE_PAGE, GtkBox)
 
+/* The timeline opens on at most this many steady steps (docs/NOTES.md,
+ * "The timeline"). */
+#define WS_TIMELINE_FIRST_STEPS 5
+
+/* Process groups start open when they ran GPU work, unless a job has more
+ * ranks than this (then each rank is one row, its GPU activity in its
+ * header). */
+#define WS_TIMELINE_OPEN_RANKS 8
+
 void ws_timeline_page_set_run (WsTimelinePage *self, WsRun *run);
 void ws_timeline_page_show_finding (WsTimelinePage *self, WsFinding *finding);
 void ws_timeline_page_show_time (WsTimelinePage *self, gint64 start, gint64 end);

@@ -28,12 +28,25 @@ ramp_color (double t)
                        ws_color_from_argb (0xff000000 | ramp[i + 1]), x - i);
 }
 
+/* The step-time scale's ends (ColorBrewer's RdBu, safe for the colour
+ * blind): faster than the median blue, slower red, the median neutral. */
+#define DIVERGING_FASTER 0xff2166ac
+#define DIVERGING_SLOWER 0xffb2182b
+
 static int
 compare_u32 (gconstpointer a, gconstpointer b)
 {
   guint x = *(const guint *) a, y = *(const guint *) b;
 
   return x < y ? -1 : x > y;
+}
+
+static int
+compare_double (gconstpointer a, gconstpointer b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+
+  return (x > y) - (x < y);
 }
 
 static double *
@@ -132,6 +145,30 @@ ws_ranks_chart_model_new (const WsRanks *ranks, GPtrArray *figures)
       if (self->lo[m] > self->hi[m])
         self->lo[m] = self->hi[m] = 0;
     }
+  /* Step time diverges from the median of the steady cells: the rank
+   * that stands out takes the strong colours, not whichever is fastest. */
+  {
+    g_autoptr (GArray) walls = g_array_new (FALSE, FALSE, sizeof (double));
+
+    for (guint r = 0; r < self->n_rows; r++)
+      for (guint c = 0; c < self->n_cols; c++)
+        {
+          double v = *cell (self, WS_RANKS_METRIC_STEP_TIME, r, c);
+
+          if (!isnan (v) && !self->warmup[c])
+            g_array_append_val (walls, v);
+        }
+    g_array_sort (walls, compare_double);
+    if (walls->len > 0)
+      {
+        guint n = walls->len;
+        double *w = (double *) walls->data;
+
+        self->median = n % 2 == 1 ? w[n / 2] : (w[n / 2 - 1] + w[n / 2]) / 2;
+        self->half = MAX (WS_RANKS_CHART_MIN_HALF * self->median,
+                          MAX (self->median - w[0], w[n - 1] - self->median));
+      }
+  }
 
   set = ws_rank_set_new (figures);
   self->straggler = -1;
@@ -249,6 +286,53 @@ ws_ranks_chart_format_value (WsRanksMetric metric, double value)
   return ws_format_duration (value);
 }
 
+/* The colour of a step-time cell at the median: a grey a little off the
+ * background. */
+WsColor
+ws_ranks_chart_neutral (const WsPalette *palette)
+{
+  return ws_color_mix (palette->background, palette->foreground, 0.1);
+}
+
+/**
+ * ws_ranks_chart_cell_color:
+ *
+ * The colour of a cell of @value: for step time, on the scale that
+ * diverges from the model's median (neutral there, at full strength
+ * @half away); for the other metrics, on the sequential ramp from the
+ * steady cells' least to their greatest.
+ */
+WsColor
+ws_ranks_chart_cell_color (const WsRanksChartModel *model, WsRanksMetric metric, double value,
+                           const WsPalette *palette)
+{
+  double span;
+
+  if (metric == WS_RANKS_METRIC_STEP_TIME)
+    {
+      double t = model->half > 0 ? CLAMP ((value - model->median) / model->half, -1, 1) : 0;
+
+      return ws_color_mix (ws_ranks_chart_neutral (palette),
+                           ws_color_from_argb (t < 0 ? DIVERGING_FASTER : DIVERGING_SLOWER),
+                           fabs (t));
+    }
+  metric = metric < WS_RANKS_N_METRICS ? metric : 0;
+  span = model->hi[metric] - model->lo[metric];
+  return ramp_color (span > 0 ? (value - model->lo[metric]) / span : 0.5);
+}
+
+/* "median 91.9 ms, ±10%": the step-time scale, in its legend. */
+char *
+ws_ranks_chart_scale_text (const WsRanksChartModel *model)
+{
+  g_autofree char *median = ws_format_duration (model->median);
+
+  /* TRANSLATORS: the step-time colours: %s is the median step time ("91.9 ms"), %.0f the
+   * half width of the scale in % of it ("±10%") */
+  return g_strdup_printf (_ ("median %s, ±%.0f%%"), median,
+                          model->median > 0 ? 100.0 * model->half / model->median : 0.0);
+}
+
 typedef struct
 {
   double line; /* a line of small text */
@@ -339,13 +423,29 @@ draw_legend (cairo_t *cr, const Layout *l, double height, const WsRanksChartMode
   ws_color_set (cr, palette->foreground);
   x += ws_text_draw (cr, small, ws_ranks_chart_metric_label (metric), x, y, 0, WS_ALIGN_LEFT) + 8;
   gradient = cairo_pattern_create_linear (x, 0, x + bar_w, 0);
-  for (guint i = 0; i < G_N_ELEMENTS (ramp); i++)
+  if (metric == WS_RANKS_METRIC_STEP_TIME)
     {
-      WsColor c = ramp_color ((double) i / (G_N_ELEMENTS (ramp) - 1));
+      /* Faster, the median, slower: the scale's two ends and its middle. */
+      for (guint i = 0; i <= 4; i++)
+        {
+          double value = model->median + model->half * ((double) i / 2 - 1);
+          WsColor c = ws_ranks_chart_cell_color (model, metric, value, palette);
 
-      cairo_pattern_add_color_stop_rgb (gradient, (double) i / (G_N_ELEMENTS (ramp) - 1), c.r, c.g,
-                                        c.b);
+          cairo_pattern_add_color_stop_rgb (gradient, i / 4.0, c.r, c.g, c.b);
+        }
+      g_free (lo);
+      g_free (hi);
+      lo = ws_ranks_chart_format_value (metric, model->median - model->half);
+      hi = ws_ranks_chart_format_value (metric, model->median + model->half);
     }
+  else
+    for (guint i = 0; i < G_N_ELEMENTS (ramp); i++)
+      {
+        WsColor c = ramp_color ((double) i / (G_N_ELEMENTS (ramp) - 1));
+
+        cairo_pattern_add_color_stop_rgb (gradient, (double) i / (G_N_ELEMENTS (ramp) - 1), c.r,
+                                          c.g, c.b);
+      }
   cairo_set_source (cr, gradient);
   cairo_rectangle (cr, x, y + 1, bar_w, l->line - 2);
   cairo_fill (cr);
@@ -353,6 +453,14 @@ draw_legend (cairo_t *cr, const Layout *l, double height, const WsRanksChartMode
   ws_color_set (cr, palette->dim);
   ws_text_draw (cr, small, lo, x, y + l->line + 2, 0, WS_ALIGN_LEFT);
   ws_text_draw (cr, small, hi, x + bar_w, y + l->line + 2, 0, WS_ALIGN_RIGHT);
+  if (metric == WS_RANKS_METRIC_STEP_TIME)
+    {
+      g_autofree char *scale = ws_ranks_chart_scale_text (model);
+
+      /* Under the marks' key, beside the scale's ends. */
+      ws_color_set (cr, palette->foreground);
+      ws_text_draw (cr, small, scale, x + bar_w + 24, y + l->line + 2, 0, WS_ALIGN_LEFT);
+    }
 
   /* The marks' key. */
   key_x = x + bar_w + 24;
@@ -422,7 +530,6 @@ draw_step_labels (cairo_t *cr, const Layout *l, const WsRanksChartModel *model,
 typedef struct
 {
   WsRanksMetric metric;
-  double span;          /* of the metric's values, for the colour ramp */
   guint row_every;      /* a rank label every k-th row */
   gboolean show_values; /* each cell's number fits in it */
   PangoLayout *small;
@@ -446,7 +553,7 @@ draw_cell (cairo_t *cr, const Layout *l, const WsRanksChartModel *model, const C
       cairo_fill (cr);
       return;
     }
-  color = ramp_color (cells->span > 0 ? (v - model->lo[cells->metric]) / cells->span : 0.5);
+  color = ws_ranks_chart_cell_color (model, cells->metric, v, palette);
   ws_color_set (cr, color);
   cairo_rectangle (cr, x0, y0, cw, ch);
   cairo_fill (cr);
@@ -573,7 +680,6 @@ ws_ranks_chart_draw (cairo_t *cr, double width, double height, const WsRanksChar
     }
 
   cells.metric = metric;
-  cells.span = model->hi[metric] - model->lo[metric];
   cells.small = small;
   cells.small_bold = small_bold;
   /* Labels where they fit: every k-th row. */

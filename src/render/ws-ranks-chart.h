@@ -35,11 +35,18 @@ typedef struct
   gboolean *warmup; /* per column: a warm-up step */
   double *values;   /* [WS_RANKS_N_METRICS][n_rows][n_cols]; NAN where none */
   double lo[WS_RANKS_N_METRICS], hi[WS_RANKS_N_METRICS]; /* over the steady cells */
+  double median;        /* ns: step time, the median of the steady cells (every rank's) */
+  double half;          /* ns: the step-time scale runs median ± half (WS_RANKS_CHART_MIN_HALF) */
   gint *last;           /* per column: the row that came last, or -1 */
   gint straggler;       /* the straggler's row, or -1 */
   char *title;          /* "ddp_probe.py — 4 ranks" */
   char *straggler_text; /* "Straggler: rank 3, +600 µs per step, in “extra work”", or NULL */
 } WsRanksChartModel;
+
+/* The step-time scale diverges from the median step time, symmetric, at
+ * least this share of the median to each side: a 2% spread reads as
+ * nearly neutral, not as the whole range of colours. */
+#define WS_RANKS_CHART_MIN_HALF 0.10
 
 typedef struct
 {
@@ -65,6 +72,10 @@ const char *ws_ranks_chart_metric_label (WsRanksMetric metric);
 const char *ws_ranks_chart_metric_to_string (WsRanksMetric metric);
 gboolean ws_ranks_chart_metric_from_string (const char *text, WsRanksMetric *metric);
 char *ws_ranks_chart_format_value (WsRanksMetric metric, double value);
+WsColor ws_ranks_chart_neutral (const WsPalette *palette);
+WsColor ws_ranks_chart_cell_color (const WsRanksChartModel *model, WsRanksMetric metric,
+                                   double value, const WsPalette *palette);
+char *ws_ranks_chart_scale_text (const WsRanksChartModel *model);
 
 double ws_ranks_chart_natural_height (const WsRanksChartModel *model, double width,
                                       gboolean untitled, const WsPalette *palette);

@@ -539,6 +539,208 @@ test_capture_page_equals_cli (void)
   ws_test_rmtree (unpacked);
 }
 
+/* A step "step N" of one process, from SQL. */
+typedef struct
+{
+  guint32 pid;
+  guint number;
+  gint64 start, end;
+  gboolean warmup;
+} SqlStep;
+
+static int
+compare_sql_start (gconstpointer a, gconstpointer b)
+{
+  const SqlStep *x = a, *y = b;
+
+  return (x->start > y->start) - (x->start < y->start);
+}
+
+static int
+compare_i64 (gconstpointer a, gconstpointer b)
+{
+  gint64 x = *(const gint64 *) a, y = *(const gint64 *) b;
+
+  return (x > y) - (x < y);
+}
+
+/* The warm-up rule as docs/NOTES.md writes it ("The warm-up rule"), over
+ * @steps (by pid, then start): per process, its first step, and any
+ * other over twice the median of its other steps (the first left out);
+ * then a number warm-up on one process is warm-up on all. */
+static void
+sql_warmup_rule (GArray *steps)
+{
+  g_autoptr (GHashTable) warm = g_hash_table_new (NULL, NULL);
+
+  for (guint i = 0; i < steps->len;)
+    {
+      guint j = i;
+
+      while (j < steps->len &&
+             g_array_index (steps, SqlStep, j).pid == g_array_index (steps, SqlStep, i).pid)
+        j++;
+      for (guint k = i; k < j; k++)
+        {
+          SqlStep *s = &g_array_index (steps, SqlStep, k);
+          g_autoptr (GArray) others = g_array_new (FALSE, FALSE, sizeof (gint64));
+          double median;
+
+          if (k == i)
+            {
+              s->warmup = j - i > 1;
+              continue;
+            }
+          for (guint o = i + 1; o < j; o++)
+            if (o != k)
+              {
+                gint64 wall =
+                  g_array_index (steps, SqlStep, o).end - g_array_index (steps, SqlStep, o).start;
+
+                g_array_append_val (others, wall);
+              }
+          if (others->len == 0)
+            continue;
+          g_array_sort (others, compare_i64);
+          median = others->len % 2 == 1
+                     ? (double) g_array_index (others, gint64, others->len / 2)
+                     : ((double) g_array_index (others, gint64, others->len / 2 - 1) +
+                        (double) g_array_index (others, gint64, others->len / 2)) /
+                         2;
+          s->warmup = (double) (s->end - s->start) > 2 * median;
+        }
+      i = j;
+    }
+  for (guint i = 0; i < steps->len; i++)
+    if (g_array_index (steps, SqlStep, i).warmup)
+      g_hash_table_add (warm, GUINT_TO_POINTER (g_array_index (steps, SqlStep, i).number + 1));
+  for (guint i = 0; i < steps->len; i++)
+    {
+      SqlStep *s = &g_array_index (steps, SqlStep, i);
+
+      s->warmup = g_hash_table_contains (warm, GUINT_TO_POINTER (s->number + 1));
+    }
+}
+
+/* Issue 40, item 8: the one export of a 4-GPU DDP job opens on its steady
+ * steps, not on the whole session: the first WS_TIMELINE_FIRST_STEPS
+ * steady steps of the job, from the first one's start to the last one's
+ * end on any rank, a 40th of that beside each end, all worked out here by
+ * SQL over the export's "step N" ranges and the documented warm-up rule.
+ * Its four rank processes (the processes with GPU work, by SQL) start
+ * open, the launcher (torchrun: no GPU work) closed. */
+static void
+test_one_export_first_view (void)
+{
+  g_autofree char *unpacked = ws_test_unpack ("captures/h200x4_ddp_one_export_capture.tar.xz");
+  g_autofree char *db = g_build_filename (unpacked, "ddp_one", "nsys", "ddp_one.sqlite", NULL);
+  g_autofree char *rows = ws_test_sqlite_text (
+    db, "SELECT group_concat(pid || ' ' || num || ' ' || start || ' ' || end, ';') FROM (SELECT "
+        "(n.globalTid >> 24) & 16777215 AS pid, CAST(substr(coalesce(n.text, s.value), 6) AS "
+        "INTEGER) AS num, n.start AS start, n.end AS end FROM NVTX_EVENTS n LEFT JOIN StringIds s "
+        "ON s.id = n.textId WHERE coalesce(n.text, s.value) GLOB 'step [0-9]*' AND n.end IS NOT "
+        "NULL ORDER BY pid, n.start)");
+  g_autofree char *gpu_pids_text = ws_test_sqlite_text (
+    db, "SELECT group_concat(pid, ' ') FROM (SELECT DISTINCT (globalPid >> 24) & 16777215 AS pid "
+        "FROM (SELECT globalPid FROM CUPTI_ACTIVITY_KIND_KERNEL UNION ALL SELECT globalPid FROM "
+        "CUPTI_ACTIVITY_KIND_MEMCPY UNION ALL SELECT globalPid FROM CUPTI_ACTIVITY_KIND_MEMSET))");
+  g_auto (GStrv) lines = g_strsplit (rows, ";", -1);
+  g_auto (GStrv) gpu_pids = g_strsplit (gpu_pids_text, " ", -1);
+  g_autoptr (GArray) steps = g_array_new (FALSE, FALSE, sizeof (SqlStep));
+  g_autoptr (GHashTable) taken = g_hash_table_new (NULL, NULL);
+  WsWindow *window = ws_test_gui_open_and_load (db);
+  WsTimelinePage *timeline = WS_TIMELINE_PAGE (ws_window_get_view (window, "timeline"));
+  WsTimelineView *tview;
+  WsLanes *lanes;
+  gint64 first_start = -1, span_end = -1, want_start, want_end, margin, view_start, view_end;
+  guint n_open = 0, n_closed = 0;
+
+  g_assert_null (ws_window_get_error (window));
+  g_assert_cmpuint (g_strv_length (gpu_pids), ==, 4);
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      SqlStep step = { 0 };
+
+      g_assert_cmpint (sscanf (lines[i], "%u %u %" G_GINT64_FORMAT " %" G_GINT64_FORMAT, &step.pid,
+                               &step.number, &step.start, &step.end),
+                       ==, 4);
+      g_array_append_val (steps, step);
+    }
+  g_assert_cmpuint (steps->len, ==, 4 * 12);
+  sql_warmup_rule (steps);
+  g_array_sort (steps, compare_sql_start);
+  /* The first stretch of steady steps, its first few numbers. */
+  for (guint i = 0; i < steps->len; i++)
+    {
+      const SqlStep *s = &g_array_index (steps, SqlStep, i);
+
+      if (s->warmup)
+        {
+          if (first_start >= 0)
+            break;
+          continue;
+        }
+      if (first_start < 0)
+        first_start = s->start;
+      if (!g_hash_table_contains (taken, GUINT_TO_POINTER (s->number + 1)))
+        {
+          if (g_hash_table_size (taken) == WS_TIMELINE_FIRST_STEPS)
+            continue;
+          g_hash_table_add (taken, GUINT_TO_POINTER (s->number + 1));
+        }
+      span_end = MAX (span_end, s->end);
+    }
+  g_assert_cmpint (first_start, >=, 0);
+  g_assert_cmpuint (g_hash_table_size (taken), ==, WS_TIMELINE_FIRST_STEPS);
+  margin = MAX ((span_end - first_start) / 40, 1000);
+  want_start = first_start - margin;
+  want_end = span_end + margin;
+
+  ws_test_gui_iterate_until (timeline_ready, timeline);
+  tview = ws_timeline_page_get_view (timeline);
+  lanes = ws_timeline_view_get_lanes (tview);
+  ws_time_window_get_range (ws_timeline_view_get_window (tview), &view_start, &view_end);
+  g_test_message ("first view %" G_GINT64_FORMAT "–%" G_GINT64_FORMAT " ns (%.1f ms of %.1f s)",
+                  view_start, view_end, (view_end - view_start) / 1e6,
+                  (ws_window_get_run (window)->end_time - ws_window_get_run (window)->origin) /
+                    1e9);
+  /* The window's range is widened to whole ns. */
+  g_assert_cmpint (view_start, >=, want_start - 1);
+  g_assert_cmpint (view_start, <=, want_start);
+  g_assert_cmpint (view_end, >=, want_end);
+  g_assert_cmpint (view_end, <=, want_end + 1);
+
+  for (guint l = 0; l < ws_lanes_get_n_lanes (lanes); l++)
+    {
+      const WsLane *lane = ws_lanes_get_lane (lanes, l);
+      g_autofree char *pid = NULL;
+      gboolean collapsed;
+
+      if (lane->kind != WS_LANE_GROUP || lane->group_kind != WS_GROUP_PROCESS)
+        continue;
+      pid = g_strdup_printf ("%u", lane->pid);
+      collapsed = (ws_timeline_view_get_lane_flags (tview, l) & WS_LANE_FLAG_COLLAPSED) != 0;
+      g_test_message ("process %u (rank %d): %s", lane->pid, lane->rank,
+                      collapsed ? "collapsed" : "open");
+      g_assert_cmpint (collapsed, ==, !g_strv_contains ((const char *const *) gpu_pids, pid));
+      g_assert_cmpint (collapsed, ==, lane->rank < 0);
+      if (collapsed)
+        n_closed++;
+      else
+        n_open++;
+    }
+  g_assert_cmpuint (n_open, ==, 4);
+  g_assert_cmpuint (n_closed, >=, 1);
+
+  /* Ctrl+0 still fits the whole session. */
+  g_action_group_activate_action (
+    G_ACTION_GROUP (gtk_widget_get_action_group (GTK_WIDGET (timeline), "timeline")), "zoom-fit",
+    NULL);
+  g_assert_true (ws_time_window_is_fit (ws_timeline_view_get_window (tview)));
+  gtk_widget_destroy (GTK_WIDGET (window));
+  ws_test_gui_flush ();
+}
+
 int
 main (int argc, char **argv)
 {
@@ -554,6 +756,7 @@ main (int argc, char **argv)
   g_test_add_func ("/ranks-window/capture-targets/two-runs-two-windows",
                    test_capture_targets_two_windows);
   g_test_add_func ("/ranks-window/h200x4/page-equals-cli", test_capture_page_equals_cli);
+  g_test_add_func ("/ranks-window/one-export/first-view", test_one_export_first_view);
 
   status = ws_test_gui_run ();
   ws_test_rmtree (tmp);
