@@ -80,6 +80,8 @@ stat_row (WsKernelDetails *self, int row, const char *label, const char *value)
   gtk_label_set_xalign (GTK_LABEL (name), 0);
   gtk_label_set_xalign (GTK_LABEL (text), 1);
   gtk_label_set_selectable (GTK_LABEL (text), TRUE);
+  /* Copyable, but no Tab stop and no caret (see ws-application.c). */
+  gtk_widget_set_can_focus (text, FALSE);
   gtk_style_context_add_class (gtk_widget_get_style_context (name), "ws-dim");
   gtk_widget_set_hexpand (text, TRUE);
   gtk_grid_attach (self->stats_grid, name, 0, row, 1, 1);
