@@ -342,7 +342,12 @@ ws_application_startup (GApplication *app)
     }
 
   /* Read-only labels are selectable for copying; focus reaching one by Tab
-   * or a click must not select all of it. */
+   * or a click must not select all of it.  Nor do they take the focus at
+   * all (can-focus FALSE after selectable TRUE, in the .ui files and in
+   * code), as read-only text in GTK 3 applications is usually set up: a
+   * focused selectable label draws a text caret, which read as an entry.
+   * The mouse still selects their text; the label's context menu copies
+   * it, and so does a middle click (the primary selection). */
   g_object_set (gtk_settings_get_default (), "gtk-label-select-on-focus", FALSE, NULL);
 
   gtk_css_provider_load_from_resource (css, "/org/warpscope/Warpscope/ui/style.css");

@@ -106,6 +106,22 @@ ws_format_int (GString *out, gint64 value, gboolean grouping)
 }
 
 /**
+ * ws_format_count:
+ *
+ * A count as the pages show it: "100,049", with thousands separators.
+ *
+ * Returns: (transfer full): ws_format_int() with grouping as a new string.
+ */
+char *
+ws_format_count (gint64 value)
+{
+  GString *out = g_string_new (NULL);
+
+  ws_format_int (out, value, TRUE);
+  return g_string_free (out, FALSE);
+}
+
+/**
  * ws_format_fixed_string:
  *
  * Returns: (transfer full): ws_format_fixed() as a new string, without grouping.

@@ -7,6 +7,7 @@ G_BEGIN_DECLS
 
 void ws_format_fixed (GString *out, double value, int decimals, gboolean grouping);
 void ws_format_int (GString *out, gint64 value, gboolean grouping);
+char *ws_format_count (gint64 value);
 char *ws_format_fixed_string (double value, int decimals);
 char *ws_format_duration (double ns);
 char *ws_format_bytes (double bytes);

@@ -80,6 +80,8 @@ text_new (const char *text, const char *style_class)
   gtk_label_set_line_wrap (GTK_LABEL (label), TRUE);
   ws_label_wrap_names (GTK_LABEL (label));
   gtk_label_set_selectable (GTK_LABEL (label), TRUE);
+  /* Copyable, but no Tab stop and no caret (see ws-application.c). */
+  gtk_widget_set_can_focus (label, FALSE);
   if (style_class != NULL)
     gtk_style_context_add_class (gtk_widget_get_style_context (label), style_class);
   return label;

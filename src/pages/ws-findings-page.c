@@ -77,6 +77,8 @@ label_new (const char *text, float xalign, const char *style_class)
 
   gtk_label_set_xalign (GTK_LABEL (label), xalign);
   gtk_label_set_selectable (GTK_LABEL (label), TRUE);
+  /* Copyable, but no Tab stop and no caret (see ws-application.c). */
+  gtk_widget_set_can_focus (label, FALSE);
   if (style_class != NULL)
     gtk_style_context_add_class (gtk_widget_get_style_context (label), style_class);
   gtk_widget_show (label);

@@ -271,7 +271,7 @@ calls_cell (GtkTreeViewColumn *column, GtkCellRenderer *cell, GtkTreeModel *mode
 
   gtk_tree_model_get (model, iter, COL_CALLS, &calls, -1);
   if (calls >= 0)
-    text = g_strdup_printf ("%" G_GINT64_FORMAT, calls);
+    text = ws_format_count (calls);
   g_object_set (cell, "text", text != NULL ? text : "—", "xalign", 1.0, NULL);
 }
 

@@ -80,6 +80,8 @@ stat_row (WsKernelDetails *self, int row, const char *label, const char *value)
   gtk_label_set_xalign (GTK_LABEL (name), 0);
   gtk_label_set_xalign (GTK_LABEL (text), 1);
   gtk_label_set_selectable (GTK_LABEL (text), TRUE);
+  /* Copyable, but no Tab stop and no caret (see ws-application.c). */
+  gtk_widget_set_can_focus (text, FALSE);
   gtk_style_context_add_class (gtk_widget_get_style_context (name), "ws-dim");
   gtk_widget_set_hexpand (text, TRUE);
   gtk_grid_attach (self->stats_grid, name, 0, row, 1, 1);
@@ -120,7 +122,7 @@ show_instances (WsKernelDetails *self, WsRun *run, const WsBar *bar)
       const WsLaunchConfig *config = &g_array_index (run->configs, WsLaunchConfig, use->config);
       g_autofree char *described = ws_launch_config_describe (config);
       g_autofree char *time = ws_format_duration ((double) use->total);
-      g_autofree char *count = g_strdup_printf ("%" G_GSIZE_FORMAT, use->count);
+      g_autofree char *count = ws_format_count ((gint64) use->count);
 
       if (i > 0)
         g_string_append_c (configs, '\n');
@@ -140,7 +142,7 @@ show_instances (WsKernelDetails *self, WsRun *run, const WsBar *bar)
           total += g_array_index (uses, WsConfigUse, i).total;
         }
       time = ws_format_duration ((double) total);
-      count = g_strdup_printf ("%" G_GSIZE_FORMAT, launches);
+      count = ws_format_count ((gint64) launches);
       g_string_append_c (configs, '\n');
       /* TRANSLATORS: configurations left out of the list, their launches and time */
       g_string_append_printf (configs,
@@ -287,7 +289,7 @@ ws_kernel_details_show (WsKernelDetails *self, WsRun *run, const WsBar *bar, int
 
   gtk_label_set_text (self->name_label, bar->name);
   share = ws_format_fixed_string (bar->share, 1);
-  count = g_strdup_printf ("%" G_GINT64_FORMAT, bar->count);
+  count = ws_format_count (bar->count);
   /* TRANSLATORS: "320 launches · 8.0% of the GPU time in kernels" */
   subtitle = g_strdup_printf (_ ("%s launches · %s%% of the GPU time in kernels"), count, share);
   if (run != NULL && run->kernels.replay != NULL && run->kernels.demangled != NULL)

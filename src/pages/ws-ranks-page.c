@@ -113,6 +113,24 @@ percent_cell (GtkTreeViewColumn *column, GtkCellRenderer *cell, GtkTreeModel *mo
   g_object_set (cell, "text", text, NULL);
 }
 
+/* A count (G_TYPE_UINT or G_TYPE_UINT64) with thousands separators. */
+static void
+count_cell (GtkTreeViewColumn *column, GtkCellRenderer *cell, GtkTreeModel *model,
+            GtkTreeIter *iter, gpointer data)
+{
+  g_auto (GValue) value = G_VALUE_INIT;
+  g_auto (GValue) wide = G_VALUE_INIT;
+  g_autoptr (GString) text = g_string_new (NULL);
+
+  gtk_tree_model_get_value (model, iter, GPOINTER_TO_INT (data), &value);
+  g_value_init (&wide, G_TYPE_UINT64);
+  g_value_transform (&value, &wide);
+  ws_format_int (text, (gint64) g_value_get_uint64 (&wide), TRUE);
+  g_object_set (cell, "text", text->str, NULL);
+}
+
+/* Figures (a cell data function draws them) are right-aligned, and so is
+ * their title, so that each sits under its header. */
 static GtkTreeViewColumn *
 add_column (GtkTreeView *tree, const char *title, int col, GtkTreeCellDataFunc func, int weight_col)
 {
@@ -125,6 +143,7 @@ add_column (GtkTreeView *tree, const char *title, int col, GtkTreeCellDataFunc f
     {
       gtk_tree_view_column_set_cell_data_func (column, cell, func, GINT_TO_POINTER (col), NULL);
       g_object_set (cell, "xalign", 1.0, NULL);
+      gtk_tree_view_column_set_alignment (column, 1.0);
     }
   else
     gtk_tree_view_column_add_attribute (column, cell, "text", col);
@@ -134,6 +153,18 @@ add_column (GtkTreeView *tree, const char *title, int col, GtkTreeCellDataFunc f
   gtk_tree_view_column_set_resizable (column, TRUE);
   gtk_tree_view_append_column (tree, column);
   return column;
+}
+
+/* A tree view gives the room its columns leave to the last one: a
+ * right-aligned figure there ended far right of its title.  An empty
+ * column after the figures takes that room instead. */
+static void
+add_filler_column (GtkTreeView *tree)
+{
+  GtkTreeViewColumn *column = gtk_tree_view_column_new ();
+
+  gtk_tree_view_column_set_expand (column, TRUE);
+  gtk_tree_view_append_column (tree, column);
 }
 
 static void
@@ -152,17 +183,19 @@ setup_tables (WsRanksPage *self)
   add_column (self->ranks_tree, _ ("Hidden under compute"), COL_HIDDEN, percent_cell, COL_WEIGHT);
   add_column (self->ranks_tree, _ ("Waiting"), COL_WAIT, duration_cell, COL_WEIGHT);
   add_column (self->ranks_tree, _ ("Idle"), COL_IDLE, duration_cell, COL_WEIGHT);
-  add_column (self->ranks_tree, _ ("Steps"), COL_STEPS, NULL, COL_WEIGHT);
+  add_column (self->ranks_tree, _ ("Steps"), COL_STEPS, count_cell, COL_WEIGHT);
   add_column (self->ranks_tree, _ ("Median step"), COL_MEDIAN, duration_cell, COL_WEIGHT);
+  add_filler_column (self->ranks_tree);
 
   self->comm_store = gtk_list_store_new (N_COMM_COLS, G_TYPE_UINT, G_TYPE_STRING, G_TYPE_UINT64,
                                          G_TYPE_INT64, G_TYPE_DOUBLE);
   gtk_tree_view_set_model (self->comm_tree, GTK_TREE_MODEL (self->comm_store));
   add_column (self->comm_tree, _ ("Rank"), COMM_RANK, NULL, -1);
   add_column (self->comm_tree, _ ("Collective"), COMM_KIND, NULL, -1);
-  add_column (self->comm_tree, _ ("Kernels"), COMM_COUNT, NULL, -1);
+  add_column (self->comm_tree, _ ("Kernels"), COMM_COUNT, count_cell, -1);
   add_column (self->comm_tree, _ ("Time"), COMM_TOTAL, duration_cell, -1);
   add_column (self->comm_tree, _ ("Hidden under compute"), COMM_HIDDEN, percent_cell, -1);
+  add_filler_column (self->comm_tree);
 }
 
 static void

@@ -94,7 +94,7 @@ fill_table (WsStepsPage *self)
       g_autofree char *memory = duration (s->memory);
       g_autofree char *idle = duration (s->idle);
       g_autofree char *launched = duration (s->gpu_launched);
-      g_autofree char *launches = g_strdup_printf ("%" G_GUINT64_FORMAT, s->launches);
+      g_autofree char *launches = ws_format_count ((gint64) s->launches);
       const char *straggler = s->rank >= 0 && s->rank == self->straggler ? _ ("straggler") : "";
       GtkTreeIter iter;
 
@@ -116,7 +116,7 @@ fill_table (WsStepsPage *self)
       g_autofree char *memory = ws_format_duration (r->median.memory);
       g_autofree char *idle = ws_format_duration (r->median.idle);
       g_autofree char *launched = ws_format_duration (r->median.gpu_launched);
-      g_autofree char *launches = g_strdup_printf ("%.1f", r->median.launches);
+      g_autoptr (GString) launches = g_string_new (NULL);
       g_autofree char *label =
         g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "steady state (%u step)",
                                       "steady state (%u steps)", r->n_steady),
@@ -126,11 +126,12 @@ fill_table (WsStepsPage *self)
 
       if (r->n_steady == 0)
         continue;
-      gtk_list_store_insert_with_values (self->store, &iter, -1, COL_STEP, _ ("median"), COL_NAME,
-                                         label, COL_WALL, wall, COL_BUSY, busy, COL_KERNEL, kernel,
-                                         COL_MEMORY, memory, COL_IDLE, idle, COL_LAUNCHES, launches,
-                                         COL_LAUNCHED, launched, COL_WARMUP, "", COL_INDEX, -1,
-                                         COL_RANK, rank, COL_STRAGGLER, straggler, -1);
+      ws_format_fixed (launches, r->median.launches, 1, TRUE);
+      gtk_list_store_insert_with_values (
+        self->store, &iter, -1, COL_STEP, _ ("median"), COL_NAME, label, COL_WALL, wall, COL_BUSY,
+        busy, COL_KERNEL, kernel, COL_MEMORY, memory, COL_IDLE, idle, COL_LAUNCHES, launches->str,
+        COL_LAUNCHED, launched, COL_WARMUP, "", COL_INDEX, -1, COL_RANK, rank, COL_STRAGGLER,
+        straggler, -1);
     }
 }
 

@@ -34,6 +34,7 @@ struct _WsTimelinePage
 
   /* Template widgets */
   GtkSearchEntry *search_entry;
+  guint refocus_id; /* the idle that gives the lanes the focus back */
   GtkLabel *match_label;
   GtkLabel *range_label;
   GtkLabel *left_out_label;

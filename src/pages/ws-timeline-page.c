@@ -65,10 +65,12 @@ window_changed_cb (WsTimelinePage *self, WsTimeWindow *window)
 static void
 search_changed_cb (WsTimelinePage *self, GtkSearchEntry *entry)
 {
-  const char *text = gtk_entry_get_text (GTK_ENTRY (entry));
+  /* Spaces around the name do not count ("k_scale " is "k_scale"). */
+  g_autofree char *text = g_strstrip (g_strdup (gtk_entry_get_text (GTK_ENTRY (entry))));
   guint n = ws_timeline_view_set_search (self->timeline_view, text);
   g_autofree char *count = ws_timeline_page_count_text (n);
   g_autofree char *label = NULL;
+  WsEventRef selected = ws_timeline_view_get_selected (self->timeline_view);
 
   if (text[0] == '\0')
     label = g_strdup ("");
@@ -77,6 +79,16 @@ search_changed_cb (WsTimelinePage *self, GtkSearchEntry *entry)
   else
     label = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s match", "%s matches", n), count);
   gtk_label_set_text (self->match_label, label);
+
+  /* Bring a hit into view as the name is typed, as a browser's find bar
+   * does: the selected event if it still matches, else the next match
+   * after it (or after the middle of the view), which gets selected. */
+  if (n == 0)
+    return;
+  if (ws_timeline_view_search_matches (self->timeline_view, selected))
+    ws_timeline_view_reveal (self->timeline_view, selected);
+  else
+    ws_timeline_view_find (self->timeline_view, FALSE);
 }
 
 static void
@@ -510,6 +522,7 @@ ws_timeline_page_set_run (WsTimelinePage *self, WsRun *run)
 
   g_return_if_fail (WS_IS_TIMELINE_PAGE (self));
 
+  g_clear_handle_id (&self->refocus_id, g_source_remove);
   if (self->cancellable != NULL)
     g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
@@ -627,6 +640,53 @@ ws_timeline_page_show_time (WsTimelinePage *self, gint64 start, gint64 end)
 
 /* ---- life ------------------------------------------------------------- */
 
+/* The focus entering the page (the window's first focus, or the stack
+ * showing this page while the focus was in the one it hides) goes to the
+ * lanes, not to the search entry that comes first in the tab order and
+ * would take W/A/S/D as text.  Within the page, Tab and Shift+Tab move as
+ * usual; Ctrl+F and a click still reach the entry. */
+static gboolean
+ws_timeline_page_focus (GtkWidget *widget, GtkDirectionType direction)
+{
+  WsTimelinePage *self = WS_TIMELINE_PAGE (widget);
+  GtkWidget *view = GTK_WIDGET (self->timeline_view);
+
+  if (direction == GTK_DIR_TAB_FORWARD &&
+      gtk_container_get_focus_child (GTK_CONTAINER (widget)) == NULL &&
+      gtk_widget_is_drawable (view) && gtk_widget_is_sensitive (view) &&
+      gtk_widget_get_can_focus (view))
+    {
+      gtk_widget_grab_focus (view);
+      return TRUE;
+    }
+  return GTK_WIDGET_CLASS (ws_timeline_page_parent_class)->focus (widget, direction);
+}
+
+/* Back on the page, GtkStack gives the focus back to the widget that had
+ * it when the page was left: the search entry, once one has searched.  The
+ * lanes take it instead, once the stack is done. */
+static gboolean
+refocus_lanes (gpointer data)
+{
+  WsTimelinePage *self = data;
+  GtkWidget *top = gtk_widget_get_toplevel (GTK_WIDGET (self));
+  GtkWidget *view = GTK_WIDGET (self->timeline_view);
+
+  self->refocus_id = 0;
+  if (GTK_IS_WINDOW (top) &&
+      gtk_window_get_focus (GTK_WINDOW (top)) == GTK_WIDGET (self->search_entry) &&
+      gtk_widget_is_drawable (view) && gtk_widget_is_sensitive (view))
+    gtk_widget_grab_focus (view);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+map_cb (WsTimelinePage *self)
+{
+  if (self->refocus_id == 0)
+    self->refocus_id = g_idle_add_full (G_PRIORITY_HIGH, refocus_lanes, self, NULL);
+}
+
 static void
 ws_timeline_page_dispose (GObject *object)
 {
@@ -653,6 +713,7 @@ ws_timeline_page_class_init (WsTimelinePageClass *klass)
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
   object_class->dispose = ws_timeline_page_dispose;
+  widget_class->focus = ws_timeline_page_focus;
 
   g_type_ensure (WS_TYPE_TIMELINE_VIEW);
   g_type_ensure (WS_TYPE_ROLLUP_RENDERER);
@@ -721,6 +782,7 @@ ws_timeline_page_init (WsTimelinePage *self)
   g_signal_connect_object (ws_timeline_view_get_window (self->timeline_view), "changed",
                            G_CALLBACK (window_changed_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect (self, "realize", G_CALLBACK (realize_cb), NULL);
+  g_signal_connect (self, "map", G_CALLBACK (map_cb), NULL);
 
   self->actions = g_simple_action_group_new ();
   g_action_map_add_action_entries (G_ACTION_MAP (self->actions), page_actions,

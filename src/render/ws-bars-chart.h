@@ -67,6 +67,7 @@ WsBarsModel *ws_bars_model_copy (const WsBarsModel *self);
 void ws_bars_model_free (WsBarsModel *self);
 const WsBar *ws_bars_model_get (const WsBarsModel *self, guint index);
 double ws_bar_value (const WsBar *bar, WsBarsSort sort);
+char *ws_bar_value_label (const WsBar *bar, WsBarsSort sort);
 
 double ws_bars_chart_natural_height (cairo_t *cr, const WsBarsModel *model,
                                      const WsBarsState *state, const WsPalette *palette);

@@ -376,7 +376,7 @@ ws_flame_functions_draw (cairo_t *cr, double width, double height, const WsFlame
         break;
       if (f->calls >= 0)
         {
-          g_autofree char *calls = g_strdup_printf ("%" G_GINT64_FORMAT, f->calls);
+          g_autofree char *calls = ws_format_count (f->calls);
 
           value = g_strdup_printf (_ ("%s, %s calls"), self, calls);
         }

@@ -257,17 +257,14 @@ draw_bar (cairo_t *cr, PangoLayout *small, const Layout *l, const WsStep *s, gui
                 palette->foreground);
   if (cut)
     {
-      g_autofree char *wall = ws_format_duration ((double) s->wall);
       double by = l->plot_y + 14;
 
-      /* A break across the bar, and its real length above. */
+      /* A break across the bar; draw_cut_lengths() says its real length. */
       ws_color_set (cr, palette->background);
       cairo_set_line_width (cr, 3);
       cairo_move_to (cr, x - 2, by + 4);
       cairo_line_to (cr, x + l->bar_w + 2, by - 4);
       cairo_stroke (cr);
-      ws_color_set (cr, palette->foreground);
-      ws_text_draw (cr, small, wall, x + l->bar_w / 2, l->plot_y - 16, 0, WS_ALIGN_CENTER);
     }
   if (state != NULL && ((int) i == state->selected || (int) i == state->hover))
     {
@@ -278,6 +275,73 @@ draw_bar (cairo_t *cr, PangoLayout *small, const Layout *l, const WsStep *s, gui
       cairo_rectangle (cr, x - 1, top - 1, l->bar_w + 2, base - top + 2);
       cairo_stroke (cr);
     }
+}
+
+/**
+ * ws_steps_chart_space_labels:
+ * @centers: the x of each label's centre, in ascending order
+ * @widths: each label's width
+ * @n: how many labels
+ * @gap: the least room between two labels
+ * @keep: (out caller-allocates) (array length=n): whether each is drawn
+ *
+ * Keeps a label only if it clears the last one kept by @gap: side by side,
+ * the lengths of cut warm-up bars printed over each other
+ * ("2.322.312.312.31 s"), and 25,000 steps an unreadable cluster of them.
+ *
+ * Returns: how many are kept
+ */
+guint
+ws_steps_chart_space_labels (const double *centers, const double *widths, guint n, double gap,
+                             gboolean *keep)
+{
+  double right = -G_MAXDOUBLE;
+  guint kept = 0;
+
+  for (guint i = 0; i < n; i++)
+    {
+      keep[i] = centers[i] - widths[i] / 2 >= right + gap;
+      if (keep[i])
+        {
+          right = centers[i] + widths[i] / 2;
+          kept++;
+        }
+    }
+  return kept;
+}
+
+/* The real lengths of the cut bars above them, as many as fit. */
+static void
+draw_cut_lengths (cairo_t *cr, PangoLayout *small, const Layout *l, const WsSteps *steps,
+                  const WsPalette *palette)
+{
+  g_autoptr (GPtrArray) texts = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GArray) centers = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autoptr (GArray) widths = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autofree gboolean *keep = NULL;
+
+  for (guint i = 0; i < steps->steps->len; i++)
+    {
+      const WsStep *s = &g_array_index (steps->steps, WsStep, i);
+      double center = bar_x (l, i) + l->bar_w / 2, w = 0;
+      char *wall;
+
+      if ((double) s->wall <= l->scale)
+        continue;
+      wall = ws_format_duration ((double) s->wall);
+      ws_text_size (small, wall, &w, NULL);
+      g_ptr_array_add (texts, wall);
+      g_array_append_val (centers, center);
+      g_array_append_val (widths, w);
+    }
+  keep = g_new (gboolean, MAX (texts->len, 1));
+  ws_steps_chart_space_labels ((const double *) (gpointer) centers->data,
+                               (const double *) (gpointer) widths->data, texts->len, 6, keep);
+  ws_color_set (cr, palette->foreground);
+  for (guint i = 0; i < texts->len; i++)
+    if (keep[i])
+      ws_text_draw (cr, small, g_ptr_array_index (texts, i), g_array_index (centers, double, i),
+                    l->plot_y - 16, 0, WS_ALIGN_CENTER);
 }
 
 /* Step numbers under the bars, as many as fit; "warm-up" under those
@@ -348,6 +412,7 @@ ws_steps_chart_draw (cairo_t *cr, double width, double height, const WsRun *run,
   draw_axis (cr, small, &l, palette);
   for (guint i = 0; i < steps->steps->len; i++)
     draw_bar (cr, small, &l, &g_array_index (steps->steps, WsStep, i), i, state, palette);
+  draw_cut_lengths (cr, small, &l, steps, palette);
   if (steps->n_steady > 0)
     {
       const WsStepsRank *slowest = slowest_rank (steps);

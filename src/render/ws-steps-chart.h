@@ -25,6 +25,8 @@ void ws_steps_chart_draw (cairo_t *cr, double width, double height, const WsRun 
 int ws_steps_chart_hit (double width, double height, const WsSteps *steps, double x, double y);
 char *ws_steps_chart_tooltip (const WsRun *run, const WsSteps *steps, guint step);
 char *ws_steps_chart_summary (const WsSteps *steps);
+guint ws_steps_chart_space_labels (const double *centers, const double *widths, guint n, double gap,
+                                   gboolean *keep);
 gboolean ws_steps_chart_render_to_file (const char *path, double width, double height,
                                         const WsRun *run, const WsSteps *steps,
                                         const WsPalette *palette, GError **error);

@@ -450,7 +450,7 @@ append_replay (GString *out, const WsRun *run, gsize i)
     }
   if (g->nodes[i] > 0)
     {
-      g_autofree char *count = g_strdup_printf ("%u", g->nodes[i]);
+      g_autofree char *count = ws_format_count (g->nodes[i]);
 
       /* TRANSLATORS: %s is how many kernels and memory operations a replay of
        * a CUDA graph ran */
@@ -630,8 +630,7 @@ ws_timeline_event_markup (const WsLanes *lanes, WsNvtxKernels *nvtx_kernels, WsE
             {
               g_autofree char *gpu =
                 ws_format_duration ((double) ws_nvtx_kernels_gpu_time (nvtx_kernels, i));
-              g_autofree char *count =
-                g_strdup_printf ("%u", ws_nvtx_kernels_count (nvtx_kernels, i));
+              g_autofree char *count = ws_format_count (ws_nvtx_kernels_count (nvtx_kernels, i));
 
               append_row (out, _ ("GPU time launched inside"), gpu);
               append_row (out, _ ("Kernels launched inside"), count);

@@ -178,12 +178,17 @@ match_replays (WsEventSearch *self, const char *needle)
  * ws_event_search_set_text:
  * @text: (nullable): part of a name, in any case; %NULL or "" ends the search
  *
+ * Spaces before and after @text do not count ("k_scale " finds
+ * "k_scale_f32", as a pasted name with a trailing space should); only
+ * spaces is no search.
+ *
  * Returns: how many events match
  */
 guint
 ws_event_search_set_text (WsEventSearch *self, const char *text)
 {
   const WsRun *run = self->run;
+  g_autofree char *trimmed = NULL;
   g_autofree char *needle = NULL;
   guint n_strings = ws_string_table_size (run->strings);
   gboolean any = FALSE;
@@ -192,7 +197,10 @@ ws_event_search_set_text (WsEventSearch *self, const char *text)
   g_clear_pointer (&self->bits, g_free);
   g_clear_pointer (&self->replay_bits, g_free);
   self->len = 0;
-  if (text == NULL || text[0] == '\0')
+  if (text == NULL)
+    return 0;
+  trimmed = g_strstrip (g_strdup (text));
+  if (trimmed[0] == '\0')
     return 0;
 
   if (self->folded == NULL)
@@ -205,7 +213,7 @@ ws_event_search_set_text (WsEventSearch *self, const char *text)
           g_ptr_array_add (self->folded, str != NULL ? g_utf8_casefold (str, -1) : NULL);
         }
     }
-  needle = g_utf8_casefold (text, -1);
+  needle = g_utf8_casefold (trimmed, -1);
   count = match_replays (self, needle);
   self->len = n_strings / 8 + 1;
   self->bits = g_new0 (guint8, self->len);

@@ -105,8 +105,8 @@ ws_compare_view_query_tooltip (GtkWidget *widget, int x, int y, gboolean keyboar
     return FALSE;
   before = ws_format_duration ((double) d->before_total);
   after = ws_format_duration ((double) d->after_total);
-  bc = g_strdup_printf ("%" G_GINT64_FORMAT, d->before_count);
-  ac = g_strdup_printf ("%" G_GINT64_FORMAT, d->after_count);
+  bc = ws_format_count (d->before_count);
+  ac = ws_format_count (d->after_count);
   escaped = g_markup_escape_text (d->name, -1);
   markup = g_strdup_printf ("<b>%s</b>\n%s: %s (%s×)\n%s: %s (%s×)", escaped, _ ("Before"), before,
                             bc, _ ("After"), after, ac);

@@ -42,6 +42,8 @@ text (const char *string, gboolean monospace)
   gtk_label_set_line_wrap (GTK_LABEL (label), TRUE);
   gtk_label_set_max_width_chars (GTK_LABEL (label), 70);
   gtk_label_set_selectable (GTK_LABEL (label), TRUE);
+  /* Copyable, but no Tab stop and no caret (see ws-application.c). */
+  gtk_widget_set_can_focus (label, FALSE);
   if (monospace)
     gtk_style_context_add_class (gtk_widget_get_style_context (label), "monospace");
   return label;

@@ -67,3 +67,20 @@ ws_timeline_view_find (WsTimelineView *self, gboolean backwards)
   ws_timeline_view_reveal (self, found);
   return TRUE;
 }
+
+/**
+ * ws_timeline_view_search_matches:
+ * @event: an event, or WS_EVENT_NONE
+ *
+ * Returns: whether @event matches the search (%FALSE without one)
+ */
+gboolean
+ws_timeline_view_search_matches (WsTimelineView *self, WsEventRef event)
+{
+  g_return_val_if_fail (WS_IS_TIMELINE_VIEW (self), FALSE);
+
+  if (self->lanes == NULL || self->search == NULL || self->state.search == NULL ||
+      !ws_event_ref_is_valid (ws_lanes_get_run (self->lanes), event))
+    return FALSE;
+  return ws_event_search_matches (self->search, event);
+}

@@ -48,6 +48,7 @@ void ws_timeline_view_go_end (WsTimelineView *self);
 
 guint ws_timeline_view_set_search (WsTimelineView *self, const char *text);
 gboolean ws_timeline_view_find (WsTimelineView *self, gboolean backwards);
+gboolean ws_timeline_view_search_matches (WsTimelineView *self, WsEventRef event);
 
 guint8 ws_timeline_view_get_lane_flags (WsTimelineView *self, guint32 lane);
 void ws_timeline_view_set_lane_flags (WsTimelineView *self, guint32 lane, guint8 flags);

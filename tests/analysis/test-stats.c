@@ -322,6 +322,13 @@ test_thousands_separators (void)
   g_string_append_c (out, ' ');
   ws_format_int (out, -999, TRUE);
   g_assert_cmpstr (out->str, ==, "1,358,714 452,904.7 -999");
+  {
+    g_autofree char *count = ws_format_count (100000);
+    g_autofree char *small = ws_format_count (999);
+
+    g_assert_cmpstr (count, ==, "100,000");
+    g_assert_cmpstr (small, ==, "999");
+  }
 }
 
 /* The LLM kernel summaries have no export beside them, but two of their

@@ -743,6 +743,51 @@ test_focused_label_not_selected (void)
   gtk_widget_destroy (top);
 }
 
+/* Every selectable label below @widget: none takes the focus. */
+static void
+check_labels (GtkWidget *widget, gpointer data)
+{
+  guint *n = data;
+
+  if (GTK_IS_LABEL (widget) && gtk_label_get_selectable (GTK_LABEL (widget)))
+    {
+      (*n)++;
+      if (gtk_widget_get_can_focus (widget))
+        g_error ("a selectable label takes the focus: \"%.60s\"",
+                 gtk_label_get_text (GTK_LABEL (widget)));
+      gtk_widget_grab_focus (widget);
+      g_assert_false (gtk_widget_has_focus (widget));
+    }
+  if (GTK_IS_CONTAINER (widget))
+    gtk_container_forall (GTK_CONTAINER (widget), check_labels, data);
+}
+
+/* Issue 40, item 9: a read-only label showed a text caret when focused.
+ * Selectable labels (kernel details, findings, summaries) stay selectable
+ * for copying but take no focus, so none draws a caret; every page of a
+ * loaded export, with a kernel's details and the findings shown. */
+static void
+test_selectable_labels_take_no_focus (void)
+{
+  g_autofree char *path = ws_test_data ("nsys", "v2025.3_h100_probe.sqlite", NULL);
+  WsWindow *window = ws_test_gui_open_and_load (path);
+  static const char *const pages[] = { "kernels", "findings", "timeline", "summaries" };
+  guint n = 0;
+
+  gtk_window_present (GTK_WINDOW (window));
+  for (gsize i = 0; i < G_N_ELEMENTS (pages); i++)
+    {
+      g_action_group_activate_action (G_ACTION_GROUP (window), "show-page",
+                                      g_variant_new_string (pages[i]));
+      ws_test_gui_flush ();
+    }
+  check_labels (GTK_WIDGET (window), &n);
+  g_test_message ("%u selectable labels", n);
+  g_assert_cmpuint (n, >=, 10);
+  gtk_widget_destroy (GTK_WIDGET (window));
+  ws_test_gui_flush ();
+}
+
 /* The README's page keys are the application's: "The **Ranks** page
  * (Alt+8)" against the accelerator of win.show-page('ranks'). */
 static void
@@ -942,6 +987,7 @@ main (int argc, char **argv)
 
   g_test_add_func ("/window/open/nsys-export-shows-bars", test_opens_export);
   g_test_add_func ("/window/open/broken-file-shows-info-bar", test_broken_file_shows_info_bar);
+  g_test_add_func ("/window/labels/selectable-take-no-focus", test_selectable_labels_take_no_focus);
   g_test_add_func ("/window/open/nsys-stats-csvs", test_opens_stats_csvs);
   g_test_add_func ("/window/open/capture-folder", test_opens_capture_folder);
   g_test_add_func ("/window/open/capture-folder-says-how-it-was-made",

@@ -254,6 +254,63 @@ test_four_ranks_one_window (void)
   ws_test_gui_flush ();
 }
 
+/* Issue 40, item 9: each figure sits under its title.  A tree view gave
+ * the room left over to its last column, whose right-aligned figures ended
+ * far right of its left-aligned title: figures and their titles are
+ * right-aligned, and an empty last column takes that room. */
+static void
+assert_columns_under_titles (GtkTreeView *tree, gboolean allocated)
+{
+  guint n = gtk_tree_view_get_n_columns (tree);
+  GtkTreeViewColumn *filler = gtk_tree_view_get_column (tree, (int) n - 1);
+  GtkTreeViewColumn *last = gtk_tree_view_get_column (tree, (int) n - 2);
+  const char *filler_title = gtk_tree_view_column_get_title (filler);
+
+  g_assert_cmpuint (n, >=, 3);
+  g_assert_cmpstr (filler_title != NULL ? filler_title : "", ==, "");
+  g_assert_true (gtk_tree_view_column_get_expand (filler));
+  for (guint c = 0; c + 1 < n; c++)
+    {
+      GtkTreeViewColumn *column = gtk_tree_view_get_column (tree, (int) c);
+      g_autoptr (GList) cells = gtk_cell_layout_get_cells (GTK_CELL_LAYOUT (column));
+      float xalign;
+
+      g_assert_false (gtk_tree_view_column_get_expand (column));
+      gtk_cell_renderer_get_alignment (cells->data, &xalign, NULL);
+      g_test_message ("%s: title %.1f, cells %.1f", gtk_tree_view_column_get_title (column),
+                      gtk_tree_view_column_get_alignment (column), xalign);
+      g_assert_cmpfloat (gtk_tree_view_column_get_alignment (column), ==, xalign);
+    }
+  if (allocated)
+    {
+      int width = gtk_widget_get_allocated_width (GTK_WIDGET (tree));
+
+      g_test_message ("last column %d px of %d", gtk_tree_view_column_get_width (last), width);
+      g_assert_cmpint (width, >, 600);
+      g_assert_cmpint (gtk_tree_view_column_get_width (last), <, 200);
+    }
+}
+
+static void
+test_tables_columns_under_titles (void)
+{
+  const char *paths[] = { rank_path (0), rank_path (1), rank_path (2), rank_path (3), NULL };
+  WsWindow *window = ws_test_gui_wait_for_load (ws_test_gui_open (paths));
+  WsRanksPage *page = WS_RANKS_PAGE (ws_window_get_view (window, "ranks"));
+  GtkTreeView *ranks_tree = GTK_TREE_VIEW (
+    gtk_widget_get_template_child (GTK_WIDGET (page), WS_TYPE_RANKS_PAGE, "ranks_tree"));
+  GtkTreeView *comm_tree = GTK_TREE_VIEW (
+    gtk_widget_get_template_child (GTK_WIDGET (page), WS_TYPE_RANKS_PAGE, "comm_tree"));
+
+  gtk_window_resize (GTK_WINDOW (window), 1600, 1000);
+  ws_test_gui_iterate_until (figures_seen, page);
+  ws_test_gui_flush ();
+  assert_columns_under_titles (ranks_tree, TRUE);
+  assert_columns_under_titles (comm_tree, FALSE);
+  gtk_widget_destroy (GTK_WIDGET (window));
+  ws_test_gui_flush ();
+}
+
 /* The summed Total column (the second) of a summaries table. */
 static gint64
 table_total (GtkTreeModel *model)
@@ -752,6 +809,8 @@ main (int argc, char **argv)
   g_test_add_func ("/ranks-window/ddp/four-ranks-one-window-click-into-rank-3",
                    test_four_ranks_one_window);
   g_test_add_func ("/ranks-window/ddp/summaries-by-rank-and-peers", test_summaries_and_peers);
+  g_test_add_func ("/ranks-window/ddp/tables-columns-under-titles",
+                   test_tables_columns_under_titles);
   g_test_add_func ("/ranks-window/one-export/no-ranks-page", test_one_rank_no_page);
   g_test_add_func ("/ranks-window/capture-targets/two-runs-two-windows",
                    test_capture_targets_two_windows);

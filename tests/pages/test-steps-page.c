@@ -9,6 +9,7 @@
 #include "ws-findings-page.h"
 #include "ws-findings.h"
 #include "ws-palette.h"
+#include "ws-steps-chart.h"
 #include "ws-steps-page.h"
 #include "ws-test-gui.h"
 #include "ws-test-pixels.h"
@@ -276,6 +277,46 @@ test_alt_shortcuts (void)
   gtk_widget_destroy (GTK_WIDGET (window));
 }
 
+/* Issue 40, item 9: the lengths of cut bars are labelled only where they
+ * do not overlap: four warm-up steps side by side printed
+ * "2.322.312.312.31 s", and 25,000 steps a cluster of outliers' labels. */
+static void
+test_cut_lengths_spaced (void)
+{
+  double centers[] = { 10, 14, 18, 22, 100 };
+  double widths[] = { 30, 30, 30, 30, 30 };
+  gboolean keep[G_N_ELEMENTS (centers)];
+  guint n = 25000;
+  g_autofree double *many = g_new (double, n);
+  g_autofree double *many_w = g_new (double, n);
+  g_autofree gboolean *many_keep = g_new (gboolean, n);
+  guint kept;
+  double right = -1e9;
+
+  g_assert_cmpuint (ws_steps_chart_space_labels (centers, widths, 5, 6, keep), ==, 2);
+  g_assert_true (keep[0]);
+  g_assert_false (keep[1] || keep[2] || keep[3]);
+  g_assert_true (keep[4]);
+
+  /* 25,000 steps over 1,000 px, every one cut: at most 1000 / 36 labels,
+   * none over another. */
+  for (guint i = 0; i < n; i++)
+    {
+      many[i] = 1000.0 * i / n;
+      many_w[i] = 30;
+    }
+  kept = ws_steps_chart_space_labels (many, many_w, n, 6, many_keep);
+  g_test_message ("%u of %u labels kept", kept, n);
+  g_assert_cmpuint (kept, >, 20);
+  g_assert_cmpuint (kept, <=, 1000 / 36 + 1);
+  for (guint i = 0; i < n; i++)
+    if (many_keep[i])
+      {
+        g_assert_cmpfloat (many[i] - 15, >=, right + 6);
+        right = many[i] + 15;
+      }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -284,6 +325,7 @@ main (int argc, char **argv)
   app = ws_test_gui_init (&argc, &argv);
   gpt2_dir = ws_test_unpack_gpt2 (&gpt2_tmp);
   g_test_add_func ("/steps-page/gpt2/rows-and-bars", test_steps_page);
+  g_test_add_func ("/steps-page/chart/cut-lengths-do-not-overlap", test_cut_lengths_spaced);
   g_test_add_func ("/steps-page/gpt2/steady-state-choice", test_steady_state_choice);
   g_test_add_func ("/steps-page/gpt2/timeline-range-table", test_range_table);
   g_test_add_func ("/steps-page/gpt2/alt-shortcuts", test_alt_shortcuts);

@@ -503,6 +503,94 @@ test_search (Fixture *f, gconstpointer data)
   g_assert_false (ws_timeline_view_find (f->view, FALSE));
 }
 
+/* Issue 40, item 9: the page opens with the focus on the lanes, not in the
+ * search entry (first in the tab order), so W/A/S/D zoom and pan at once;
+ * so does coming back to it from another page.  A click in the entry
+ * (which focuses it) still types there. */
+static void
+test_opens_focus_on_lanes (Fixture *f, gconstpointer data)
+{
+  GtkWidget *search = GTK_WIDGET (
+    gtk_widget_get_template_child (GTK_WIDGET (f->page), WS_TYPE_TIMELINE_PAGE, "search_entry"));
+  double span;
+
+  gtk_window_present (GTK_WINDOW (f->window));
+  ws_test_gui_flush ();
+  g_test_message ("on opening the focus is on %s",
+                  G_OBJECT_TYPE_NAME (gtk_window_get_focus (GTK_WINDOW (f->window))));
+  g_assert_false (gtk_widget_is_focus (search));
+  g_assert_true (gtk_widget_is_focus (GTK_WIDGET (f->view)));
+  span = ws_time_window_get_span (f->time);
+  window_key (f, GDK_KEY_w, 0);
+  g_assert_cmpfloat_with_epsilon (ws_time_window_get_span (f->time), span / 1.5, 1e-3);
+  g_assert_cmpstr (gtk_entry_get_text (GTK_ENTRY (search)), ==, "");
+
+  /* Away and back: the lanes again. */
+  gtk_widget_grab_focus (search);
+  g_action_group_activate_action (G_ACTION_GROUP (f->window), "show-page",
+                                  g_variant_new_string ("kernels"));
+  ws_test_gui_flush ();
+  g_action_group_activate_action (G_ACTION_GROUP (f->window), "show-page",
+                                  g_variant_new_string ("timeline"));
+  ws_test_gui_flush ();
+  g_assert_true (gtk_widget_is_focus (GTK_WIDGET (f->view)));
+
+  /* Clicked, the entry takes the letters. */
+  gtk_widget_grab_focus (search);
+  span = ws_time_window_get_span (f->time);
+  window_key (f, GDK_KEY_a, 0);
+  window_key (f, GDK_KEY_d, 0);
+  g_assert_cmpstr (gtk_entry_get_text (GTK_ENTRY (search)), ==, "ad");
+  g_assert_cmpfloat (ws_time_window_get_span (f->time), ==, span);
+}
+
+static gboolean
+match_label_set (gpointer data)
+{
+  return gtk_label_get_text (data)[0] != '\0';
+}
+
+static gboolean
+match_label_empty (gpointer data)
+{
+  return gtk_label_get_text (data)[0] == '\0';
+}
+
+/* Issue 40, item 9: what is typed in the search entry is trimmed ("tiny "
+ * finds the tiny kernels), and a match comes into view, selected, from a
+ * view far from every match. */
+static void
+test_search_trims_and_reveals (Fixture *f, gconstpointer data)
+{
+  GtkEntry *search = GTK_ENTRY (
+    gtk_widget_get_template_child (GTK_WIDGET (f->page), WS_TYPE_TIMELINE_PAGE, "search_entry"));
+  GtkLabel *match = GTK_LABEL (
+    gtk_widget_get_template_child (GTK_WIDGET (f->page), WS_TYPE_TIMELINE_PAGE, "match_label"));
+  WsEventRef hit;
+  double x0, x1;
+
+  /* A microsecond at the very start of the run: no kernel runs there. */
+  ws_time_window_zoom_to (f->time, f->run->origin, f->run->origin + 1000);
+  gtk_entry_set_text (search, "  tiny ");
+  ws_test_gui_iterate_until (match_label_set, match);
+  g_assert_cmpstr (gtk_label_get_text (match), ==, "320 matches");
+  hit = ws_timeline_view_get_selected (f->view);
+  g_assert_cmpint (ws_event_ref_kind (hit), ==, WS_EVENT_KERNEL);
+  g_assert_cmpstr (ws_run_kernel_name (f->run, ws_event_ref_index (hit), WS_NAME_SHORT), ==,
+                   "tiny");
+  x0 = ws_time_window_time_to_x (f->time, ws_event_start (f->run, hit));
+  x1 = ws_time_window_time_to_x (f->time, ws_event_end (f->run, hit));
+  g_test_message ("the hit is drawn from %.1f to %.1f px of %.0f", x0, x1,
+                  ws_time_window_get_width (f->time));
+  g_assert_cmpfloat (x0, >=, 0);
+  g_assert_cmpfloat (x1, <=, ws_time_window_get_width (f->time));
+
+  /* Only spaces: no search, nothing said. */
+  gtk_entry_set_text (search, "   ");
+  ws_test_gui_iterate_until (match_label_empty, match);
+  g_assert_cmpuint (ws_timeline_view_set_search (f->view, " \t "), ==, 0);
+}
+
 static void
 count_cb (WsTimelineView *view, guint *count)
 {
@@ -776,6 +864,8 @@ main (int argc, char **argv)
   ADD ("/timeline/select/nvtx-range-highlights-its-kernels", test_nvtx_selection_projects);
   ADD ("/timeline/ruler/drag-sums-up-range", test_ruler_range);
   ADD ("/timeline/search/counts-and-walks-matches", test_search);
+  ADD ("/timeline/search/trims-and-reveals-a-match", test_search_trims_and_reveals);
+  ADD ("/timeline/focus/opens-on-lanes-not-search", test_opens_focus_on_lanes);
   ADD ("/timeline/lanes/collapse-and-hide", test_lanes_collapse_and_hide);
   ADD ("/timeline/lanes/menu-collapses-hides-shows-all", test_lane_menu);
   ADD ("/timeline/actions/zoom", test_actions);

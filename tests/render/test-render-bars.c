@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <string.h>
 
 #include "ws-bars-chart.h"
 #include "ws-nsys-stats-reader.h"
@@ -319,6 +320,26 @@ test_others_not_a_verdict (void)
     }
 }
 
+/* Issue 40, item 9: the count beside a bar has thousands separators
+ * ("100000×" stood beside "100,049" elsewhere), whatever the sort. */
+static void
+test_value_label_groups_count (void)
+{
+  WsBar bar = { .label = (char *) "k", .name = (char *) "k", .count = 100000 };
+  WsBarsSort sorts[] = { WS_BARS_SORT_TOTAL, WS_BARS_SORT_AVG, WS_BARS_SORT_INSTANCES };
+
+  bar.total = 1000000000;
+  bar.avg = 10000;
+  bar.share = 45.6;
+  for (gsize i = 0; i < G_N_ELEMENTS (sorts); i++)
+    {
+      g_autofree char *label = ws_bar_value_label (&bar, sorts[i]);
+
+      g_test_message ("%s", label);
+      g_assert_nonnull (strstr (label, "100,000×"));
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -330,6 +351,7 @@ main (int argc, char **argv)
   g_test_add_func ("/render/bars/not-profiled-distinct-from-memory", test_not_profiled_distinct);
   g_test_add_func ("/render/bars/others-striped-not-a-verdict-colour", test_others_not_a_verdict);
   g_test_add_func ("/render/bars/sort-and-filter", test_sort_and_filter);
+  g_test_add_func ("/render/bars/count-has-thousands-separators", test_value_label_groups_count);
 
   return g_test_run ();
 }
