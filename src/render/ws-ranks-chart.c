@@ -55,6 +55,33 @@ cell (const WsRanksChartModel *self, WsRanksMetric metric, guint row, guint col)
   return &self->values[((gsize) metric * self->n_rows + row) * self->n_cols + col];
 }
 
+/* Step time diverges from the median of the steady cells: the rank that
+ * stands out takes the strong colours, not whichever is fastest. */
+static void
+step_time_scale (WsRanksChartModel *self)
+{
+  g_autoptr (GArray) walls = g_array_new (FALSE, FALSE, sizeof (double));
+
+  for (guint r = 0; r < self->n_rows; r++)
+    for (guint c = 0; c < self->n_cols; c++)
+      {
+        double v = *cell (self, WS_RANKS_METRIC_STEP_TIME, r, c);
+
+        if (!isnan (v) && !self->warmup[c])
+          g_array_append_val (walls, v);
+      }
+  g_array_sort (walls, compare_double);
+  if (walls->len > 0)
+    {
+      guint n = walls->len;
+      double *w = (double *) walls->data;
+
+      self->median = n % 2 == 1 ? w[n / 2] : (w[n / 2 - 1] + w[n / 2]) / 2;
+      self->half = MAX (WS_RANKS_CHART_MIN_HALF * self->median,
+                        MAX (self->median - w[0], w[n - 1] - self->median));
+    }
+}
+
 /**
  * ws_ranks_chart_model_new:
  * @figures: (element-type WsRankFigures): per rank of @ranks (same order),
@@ -145,30 +172,7 @@ ws_ranks_chart_model_new (const WsRanks *ranks, GPtrArray *figures)
       if (self->lo[m] > self->hi[m])
         self->lo[m] = self->hi[m] = 0;
     }
-  /* Step time diverges from the median of the steady cells: the rank
-   * that stands out takes the strong colours, not whichever is fastest. */
-  {
-    g_autoptr (GArray) walls = g_array_new (FALSE, FALSE, sizeof (double));
-
-    for (guint r = 0; r < self->n_rows; r++)
-      for (guint c = 0; c < self->n_cols; c++)
-        {
-          double v = *cell (self, WS_RANKS_METRIC_STEP_TIME, r, c);
-
-          if (!isnan (v) && !self->warmup[c])
-            g_array_append_val (walls, v);
-        }
-    g_array_sort (walls, compare_double);
-    if (walls->len > 0)
-      {
-        guint n = walls->len;
-        double *w = (double *) walls->data;
-
-        self->median = n % 2 == 1 ? w[n / 2] : (w[n / 2 - 1] + w[n / 2]) / 2;
-        self->half = MAX (WS_RANKS_CHART_MIN_HALF * self->median,
-                          MAX (self->median - w[0], w[n - 1] - self->median));
-      }
-  }
+  step_time_scale (self);
 
   set = ws_rank_set_new (figures);
   self->straggler = -1;

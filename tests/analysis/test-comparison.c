@@ -553,7 +553,7 @@ test_cli_steady_deltas_equal_sql (void)
   const char *argv[] = { ws_test_cli (), "compare", "--format", "csv", a, b, NULL };
   g_autofree char *csv = NULL;
   g_auto (GStrv) lines = NULL;
-  g_autoptr (GHashTable) truth[2] = { NULL, NULL };
+  GHashTable *truth[2] = { NULL, NULL };
   gint64 sum_sql[2] = { 0, 0 }, sum_csv[2] = { 0, 0 };
   guint matched = 0;
 
@@ -619,6 +619,8 @@ test_cli_steady_deltas_equal_sql (void)
   g_assert_cmpuint (matched, >, 5);
   g_assert_cmpint (sum_csv[0], ==, sum_sql[0]);
   g_assert_cmpint (sum_csv[1], ==, sum_sql[1]);
+  g_hash_table_unref (truth[0]);
+  g_hash_table_unref (truth[1]);
 }
 
 int

@@ -7,10 +7,6 @@
 #include <string.h>
 
 #include "ws-test-rank-sql.h"
-#include "ws-format.h"
-#include "ws-steps-chart.h"
-#include "ws-steps.h"
-#include "ws-test-load.h"
 #include "ws-test-util.h"
 
 /* `warpscope-cli steps` and `render --view steps` as the README and the
@@ -524,37 +520,6 @@ test_job_one_warmup (void)
     g_test_message ("%s", diag);
     g_assert_nonnull (strstr (diag, expect));
     g_assert_nonnull (strstr (diag, count));
-  }
-  /* The Steps chart's line (the page and `render --view steps`): the
-   * range of the ranks' own steady medians, as SQL finds them, never a
-   * median over every rank's steps. */
-  {
-    const char *paths[] = { dir, NULL };
-    g_autoptr (WsRun) run = ws_test_load_paths (paths);
-    g_autoptr (WsSteps) steps = ws_steps_compute (run, NULL);
-    g_autofree char *summary = ws_steps_chart_summary (steps);
-    double lo = G_MAXDOUBLE, hi = 0;
-    g_autofree char *lo_s = NULL, *hi_s = NULL, *expect = NULL;
-
-    for (guint r = 0; r < 4; r++)
-      {
-        g_autofree gint64 *walls = g_new (gint64, sql[r].n_steps);
-        guint k = 0;
-        double m;
-
-        for (guint s = 0; s < sql[r].n_steps; s++)
-          if (s >= n || !warm[s])
-            walls[k++] = sql[r].wall[s];
-        m = ws_test_median_exact (walls, k);
-        lo = MIN (lo, m);
-        hi = MAX (hi, m);
-      }
-    lo_s = ws_format_duration (lo);
-    hi_s = ws_format_duration (hi);
-    expect = g_strdup_printf ("steady median %s–%s a step by rank", lo_s, hi_s);
-    g_test_message ("%s", summary);
-    g_assert_nonnull (strstr (summary, expect));
-    g_assert_nonnull (strstr (summary, " on 4 ranks, "));
   }
   for (guint r = 0; r < 4; r++)
     ws_test_rank_sql_clear (&sql[r]);

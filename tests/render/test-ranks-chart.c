@@ -9,6 +9,9 @@
 #include "ws-ranks-chart.h"
 #include "ws-ranks-loader.h"
 #include "ws-ranks.h"
+#include "ws-steps-chart.h"
+#include "ws-steps.h"
+#include "ws-test-rank-sql.h"
 #include "ws-test-pixels.h"
 #include "ws-test-util.h"
 
@@ -214,6 +217,58 @@ test_heatmap_step_time_scale (void)
   cairo_surface_destroy (surface);
 }
 
+/* The Steps chart of a job (the page and `render --view steps`): its line
+ * gives the range of the ranks' own steady medians, as SQL finds them (the
+ * documented rule per rank, then a step warm-up on one rank is warm-up on
+ * all), never a median over every rank's steps (issue 40, item 6). */
+static void
+test_steps_chart_per_rank (void)
+{
+  g_autoptr (WsRun) run = load_ddp ();
+  g_autoptr (WsSteps) steps = ws_steps_compute (run, NULL);
+  g_autofree char *summary = ws_steps_chart_summary (steps);
+  g_autofree char *dir = g_build_filename (tmp, "job", NULL);
+  WsTestRankSql sql[4];
+  g_autofree char *lo_s = NULL, *hi_s = NULL, *expect = NULL;
+  double lo = G_MAXDOUBLE, hi = 0;
+  guint n = G_MAXUINT;
+
+  for (guint r = 0; r < 4; r++)
+    {
+      g_autofree char *db = g_strdup_printf ("%s/rank%u.sqlite", dir, r);
+
+      ws_test_rank_sql (db, &sql[r]);
+      n = MIN (n, sql[r].n_steps);
+    }
+  for (guint r = 0; r < 4; r++)
+    {
+      g_autofree gint64 *walls = g_new (gint64, sql[r].n_steps);
+      guint k = 0;
+      double m;
+
+      for (guint s = 0; s < sql[r].n_steps; s++)
+        {
+          gboolean warm = FALSE;
+
+          for (guint o = 0; o < 4 && s < n; o++)
+            warm = warm || !sql[o].steady[s];
+          if (!warm && sql[r].steady[s])
+            walls[k++] = sql[r].wall[s];
+        }
+      m = ws_test_median_exact (walls, k);
+      lo = MIN (lo, m);
+      hi = MAX (hi, m);
+    }
+  lo_s = ws_format_duration (lo);
+  hi_s = ws_format_duration (hi);
+  expect = g_strdup_printf ("steady median %s–%s a step by rank", lo_s, hi_s);
+  g_test_message ("%s", summary);
+  g_assert_nonnull (strstr (summary, expect));
+  g_assert_nonnull (strstr (summary, " on 4 ranks, "));
+  for (guint r = 0; r < 4; r++)
+    ws_test_rank_sql_clear (&sql[r]);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -223,6 +278,7 @@ main (int argc, char **argv)
   tmp = ws_test_tmpdir ();
   g_test_add_func ("/ranks-chart/ddp/comm-hidden", test_heatmap_comm_hidden);
   g_test_add_func ("/ranks-chart/ddp/step-time-scale", test_heatmap_step_time_scale);
+  g_test_add_func ("/ranks-chart/ddp/steps-chart-per-rank", test_steps_chart_per_rank);
   status = g_test_run ();
   ws_test_rmtree (tmp);
   g_free (tmp);
