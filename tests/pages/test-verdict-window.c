@@ -169,6 +169,17 @@ check_kernels_page (const WsTestNcuFixture *fixture, WsWindow *window, JsonArray
       if (!g_str_equal (ws_verdict_id (bar->verdict), verdict))
         g_error ("%s: the bar of %s says %s, gauges %s", fixture->name, bar->name,
                  ws_verdict_id (bar->verdict), verdict);
+      /* The panel under the selected kernel's name says the same. */
+      {
+        g_autofree char *said = g_strdup_printf ("Verdict %s: ", ws_verdict_label (bar->verdict));
+        g_autofree char *text = NULL;
+
+        ws_bars_view_select (ws_kernels_page_get_bars_view (page), (int) b);
+        text = ws_kernels_page_get_details_text (page);
+        if (strstr (text, said) == NULL)
+          g_error ("%s: the details of %s do not say “%s”:\n%s", fixture->name, bar->name, said,
+                   text);
+      }
       checked++;
     }
   return checked;
