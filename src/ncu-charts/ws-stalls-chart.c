@@ -42,6 +42,10 @@ subtitle (const WsNcuResults *results, const WsWhy *why)
                                  "%s warp cycles between two issues"),
                               name, total);
     }
+  if (s->form == WS_STALL_FORM_NVPROF)
+    /* TRANSLATORS: "sgemm — nvprof's stall reasons, each a percentage of all stalls" */
+    return g_strdup_printf (_ ("%s — nvprof's stall reasons, each a percentage of all stalls"),
+                            name);
   return g_strdup_printf (_ ("%s — stall reasons in %s"), name, s->unit);
 }
 

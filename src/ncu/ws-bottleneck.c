@@ -153,7 +153,8 @@ stall_text (const WsBottleneck *b)
   g_autofree char *v = NULL;
 
   if (b->top_stall == NULL)
-    return g_strdup (_ ("stall reasons not collected (--section WarpStateStats)"));
+    /* TRANSLATORS: "stall reasons not collected (--section WarpStateStats)"; nvprof: "(--metrics stall_sync,…)" */
+    return g_strdup_printf (_ ("stall reasons not collected (%s)"), b->top_stall_collect);
   v = ws_format_fixed_string (b->top_stall_value, 2);
   /* TRANSLATORS: "top stall long_scoreboard (15.53 warps/issue)" */
   return g_strdup_printf (_ ("top stall %s (%s %s)"), b->top_stall, v, b->top_stall_unit);
@@ -279,6 +280,10 @@ ws_bottleneck_compute_with (const WsNcuResults *results, guint launch, const WsS
     ws_ncu_value (results, launch,
                   "l1tex__data_pipe_lsu_wavefronts_mem_shared.sum.pct_of_peak_sustained_elapsed");
   b->waves = ws_ncu_value (results, launch, "launch__waves_per_multiprocessor");
+  b->top_stall_collect = stalls != NULL    ? stalls->collect
+                         : results->nvprof ? "--metrics stall_sync,stall_exec_dependency,"
+                                             "stall_memory_dependency"
+                                           : "--section WarpStateStats";
   if (top_stall != NULL)
     {
       b->top_stall = g_strdup (top_stall->reason);
@@ -299,7 +304,10 @@ ws_bottleneck_compute_with (const WsNcuResults *results, guint launch, const WsS
     {
       b->kind = WS_BOTTLENECK_UNKNOWN;
       b->rule = "no-data";
-      b->reason = g_strdup (_ ("no unit's throughput was collected (--section SpeedOfLight)"));
+      /* TRANSLATORS: "no unit's throughput was collected (--section SpeedOfLight)" */
+      b->reason = g_strdup_printf (_ ("no unit's throughput was collected (%s)"),
+                                   results->nvprof ? "--metrics sm_efficiency,dram_utilization"
+                                                   : "--section SpeedOfLight");
       return;
     }
   /* A verdict never rests on a number that was not measured: without one
@@ -313,13 +321,12 @@ ws_bottleneck_compute_with (const WsNcuResults *results, guint launch, const WsS
       b->reason =
         compute < 0
           /* TRANSLATORS: "DRAM 75.02%, but no compute unit's throughput was collected (--section SpeedOfLight)" */
-          ? g_strdup_printf (_ ("%s, but no compute unit's throughput was collected (--section "
-                                "SpeedOfLight)"),
-                             known)
+          ? g_strdup_printf (_ ("%s, but no compute unit's throughput was collected (%s)"), known,
+                             results->nvprof ? "--metrics sm_efficiency" : "--section SpeedOfLight")
           /* TRANSLATORS: "SM 97.83%, but no memory unit's throughput was collected (--section SpeedOfLight)" */
-          : g_strdup_printf (_ ("%s, but no memory unit's throughput was collected (--section "
-                                "SpeedOfLight)"),
-                             known);
+          : g_strdup_printf (_ ("%s, but no memory unit's throughput was collected (%s)"), known,
+                             results->nvprof ? "--metrics dram_utilization"
+                                             : "--section SpeedOfLight");
       return;
     }
   /* A grid under one wave leaves SMs idle whatever the counters of the

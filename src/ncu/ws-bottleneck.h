@@ -62,7 +62,8 @@ typedef struct
   char *top_stall;   /* the largest stall reason, or NULL */
   double top_stall_value;
   const char *top_stall_unit;
-  char *reason; /* the numbers that decided it */
+  const char *top_stall_collect; /* static: what collects stall reasons, when none is */
+  char *reason;                  /* the numbers that decided it */
 } WsBottleneck;
 
 void ws_bottleneck_compute (const WsNcuResults *results, guint launch, const WsStalls *stalls,

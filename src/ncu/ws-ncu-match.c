@@ -612,11 +612,102 @@ ws_ncu_match_launch_for (const WsNcuResults *results, const char *nsys_name)
   return found;
 }
 
+void
+ws_kernel_verdict_init (WsKernelVerdict *kv)
+{
+  memset (kv, 0, sizeof *kv);
+  kv->verdict = kv->leading = WS_VERDICT_NONE;
+}
+
+/**
+ * ws_kernel_verdict_add:
+ *
+ * Counts @launch's verdict and duration into @kv.
+ */
+void
+ws_kernel_verdict_add (WsKernelVerdict *kv, const WsNcuResults *results, guint launch)
+{
+  const WsGauges *g = ws_ncu_results_gauges (results, launch);
+  const WsGauge *duration = &g->gauge[WS_GAUGE_DURATION];
+  WsVerdict v = g->verdict;
+
+  if (v < 0 || v >= WS_N_VERDICTS)
+    v = WS_VERDICT_UNKNOWN;
+  kv->n_launches++;
+  kv->launches[v]++;
+  if (duration->collected && duration->value > 0)
+    {
+      kv->time_ns[v] += duration->value;
+      kv->with_duration += duration->value;
+    }
+}
+
+/**
+ * ws_kernel_verdict_finish:
+ *
+ * Decides the kernel's verdict: the verdict whose launches hold more than
+ * half of the kernel's profiled time (the sum of their durations), else
+ * %WS_VERDICT_MIXED.  Launches without a duration weigh nothing; when no
+ * launch has one (nvprof metric runs), each launch counts once.
+ */
+void
+ws_kernel_verdict_finish (WsKernelVerdict *kv)
+{
+  kv->by_count = kv->with_duration <= 0;
+  kv->total = 0;
+  kv->leading = WS_VERDICT_NONE;
+  for (int v = 0; v < WS_N_VERDICTS; v++)
+    {
+      kv->time[v] = kv->by_count ? kv->launches[v] : kv->time_ns[v];
+      kv->total += kv->time[v];
+      if (kv->time[v] > 0 &&
+          (kv->leading == WS_VERDICT_NONE || kv->time[v] > kv->time[kv->leading]))
+        kv->leading = (WsVerdict) v;
+    }
+  if (kv->n_launches == 0 || kv->leading == WS_VERDICT_NONE)
+    {
+      kv->verdict = WS_VERDICT_NONE;
+      kv->majority = FALSE;
+      return;
+    }
+  kv->majority = kv->time[kv->leading] > kv->total / 2;
+  kv->verdict = kv->majority ? kv->leading : WS_VERDICT_MIXED;
+}
+
+static const char *
+launch_nsys_name (const WsNcuResults *results, guint i)
+{
+  return results->match != NULL ? results->match[i].nsys_name
+                                : g_array_index (results->launches, WsNcuLaunch, i).kernel;
+}
+
+/**
+ * ws_ncu_match_kernel_verdict:
+ * @nsys_name: a kernel's demangled name in the nsys run (ncu's own name
+ *   without an nsys match)
+ *
+ * The kernel's verdict over every profiled launch of it.
+ */
+void
+ws_ncu_match_kernel_verdict (const WsNcuResults *results, const char *nsys_name,
+                             WsKernelVerdict *kv)
+{
+  ws_kernel_verdict_init (kv);
+  for (guint i = 0; results != NULL && nsys_name != NULL && i < results->launches->len; i++)
+    {
+      const char *name = launch_nsys_name (results, i);
+
+      if (name != NULL && g_str_equal (name, nsys_name))
+        ws_kernel_verdict_add (kv, results, i);
+    }
+  ws_kernel_verdict_finish (kv);
+}
+
 /**
  * ws_ncu_match_verdict_for:
  * @nsys_name: a kernel's demangled name in the nsys run
  *
- * The verdict of the kernel's longest profiled launch, for colouring the
+ * The kernel's verdict (ws_ncu_match_kernel_verdict()), for colouring the
  * kernel bars.
  *
  * Returns: the verdict, or %WS_VERDICT_NONE when no launch of it was profiled
@@ -624,9 +715,10 @@ ws_ncu_match_launch_for (const WsNcuResults *results, const char *nsys_name)
 WsVerdict
 ws_ncu_match_verdict_for (const WsNcuResults *results, const char *nsys_name)
 {
-  int launch = ws_ncu_match_launch_for (results, nsys_name);
+  WsKernelVerdict kv;
 
-  return launch >= 0 ? ws_ncu_results_gauges (results, (guint) launch)->verdict : WS_VERDICT_NONE;
+  ws_ncu_match_kernel_verdict (results, nsys_name, &kv);
+  return kv.verdict;
 }
 
 /**
@@ -706,6 +798,61 @@ ws_ncu_match_launches_by_name (const WsNcuResults *results, const WsRun *run, Ws
       g_hash_table_insert (launches, g_strdup (name), GINT_TO_POINTER (i + 1));
     }
   return launches;
+}
+
+/**
+ * ws_ncu_match_verdicts_by_name:
+ * @run: the nsys run the results are attached to
+ * @form: the name form the kernel bars show
+ *
+ * The verdict of each kernel of @run over its profiled launches (those
+ * ws_ncu_match_launches_by_name() chooses the longest of), keyed by the
+ * kernel's name in @form.
+ *
+ * Returns: (transfer full): name → WsKernelVerdict
+ */
+GHashTable *
+ws_ncu_match_verdicts_by_name (const WsNcuResults *results, const WsRun *run, WsNameForm form)
+{
+  g_autoptr (GHashTable) form_of = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr (GHashTable) seen = g_hash_table_new (NULL, NULL);
+  GHashTable *verdicts = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  GHashTableIter it;
+  gpointer kv;
+
+  g_return_val_if_fail (results != NULL && run != NULL, verdicts);
+
+  for (gsize i = 0; run->kernels.demangled != NULL && i < run->kernels.n; i++)
+    {
+      guint32 id = run->kernels.demangled[i];
+
+      if (g_hash_table_contains (seen, GUINT_TO_POINTER (id)))
+        continue;
+      g_hash_table_add (seen, GUINT_TO_POINTER (id));
+      g_hash_table_insert (form_of, (gpointer) ws_run_string (run, id),
+                           (gpointer) ws_run_kernel_name (run, i, form));
+    }
+  for (guint i = 0; i < results->launches->len; i++)
+    {
+      const char *nsys_name = results->match != NULL ? results->match[i].nsys_name : NULL;
+      const char *name = nsys_name != NULL ? g_hash_table_lookup (form_of, nsys_name) : NULL;
+      WsKernelVerdict *found;
+
+      if (name == NULL)
+        continue;
+      found = g_hash_table_lookup (verdicts, name);
+      if (found == NULL)
+        {
+          found = g_new (WsKernelVerdict, 1);
+          ws_kernel_verdict_init (found);
+          g_hash_table_insert (verdicts, g_strdup (name), found);
+        }
+      ws_kernel_verdict_add (found, results, i);
+    }
+  g_hash_table_iter_init (&it, verdicts);
+  while (g_hash_table_iter_next (&it, NULL, &kv))
+    ws_kernel_verdict_finish (kv);
+  return verdicts;
 }
 
 /* The name a launch goes by when no nsys kernel says: that of the kernel

@@ -25,7 +25,12 @@ static const struct
     N_ ("percent of warps") },
   { WS_STALL_FORM_SAMPLES, "smsp__pcsamp_warps_issue_stalled_", "", N_ ("samples") },
   { WS_STALL_FORM_SAMPLES, "smsp__pcsamp_warp_stall_", "", N_ ("samples") },
+  /* nvprof's, read only from nvprof results (docs/nvprof.md). */
+  { WS_STALL_FORM_NVPROF, "stall_", "", N_ ("percent of stall reasons") },
 };
+
+/* What collects the stall reasons the gauges read, in nvprof. */
+#define NVPROF_STALLS "--metrics stall_sync,stall_exec_dependency,stall_memory_dependency"
 
 /* What each reason means, after the Nsight Compute Kernel Profiling
  * Guide ("Warp Scheduler States"), in one line. */
@@ -91,6 +96,8 @@ ws_stall_form_id (WsStallForm form)
         return "pct-of-warps";
       case WS_STALL_FORM_SAMPLES:
         return "samples";
+      case WS_STALL_FORM_NVPROF:
+        return "nvprof-pct-of-stalls";
       case WS_STALL_FORM_NONE:
       default:
         return "none";
@@ -145,7 +152,7 @@ collect (WsStalls *stalls, const WsNcuResults *results, guint launch)
         WsNcuValue v;
         WsStall stall = { 0 };
 
-        if (reason == NULL)
+        if (reason == NULL || (forms[f].form == WS_STALL_FORM_NVPROF) != results->nvprof)
           continue;
         v = ws_ncu_value (results, launch, m->name);
         if (!ws_ncu_value_collected (v) || ws_stalls_find (stalls, reason) != NULL)
@@ -183,9 +190,11 @@ ws_stalls_compute (const WsNcuResults *results, guint launch)
   stalls->stalls = g_array_new (FALSE, TRUE, sizeof (WsStall));
   g_array_set_clear_func (stalls->stalls, stall_clear);
   stalls->unit = "";
-  /* The details page lists no stall reasons, whatever was collected. */
-  stalls->collect = l->pages == WS_NCU_PAGE_DETAILS ? "--section WarpStateStats --page raw"
-                                                    : "--section WarpStateStats";
+  /* The details page lists no stall reasons, whatever was collected;
+   * nvprof results name nvprof's metrics, never an ncu section. */
+  stalls->collect = results->nvprof                   ? NVPROF_STALLS
+                    : l->pages == WS_NCU_PAGE_DETAILS ? "--section WarpStateStats --page raw"
+                                                      : "--section WarpStateStats";
   collect (stalls, results, launch);
 
   for (guint i = 0; i < stalls->stalls->len; i++)
@@ -197,7 +206,8 @@ ws_stalls_compute (const WsNcuResults *results, guint launch)
       s->share = sum > 0 ? s->value / sum : 0;
     }
 
-  if (stalls->form == WS_STALL_FORM_NONE || stalls->form == WS_STALL_FORM_PER_ISSUE)
+  if (!results->nvprof &&
+      (stalls->form == WS_STALL_FORM_NONE || stalls->form == WS_STALL_FORM_PER_ISSUE))
     for (gsize r = 0; r < G_N_ELEMENTS (reasons); r++)
       {
         WsStall stall = { 0 };

@@ -18,11 +18,12 @@ typedef enum
   WS_STALL_FORM_CYCLES,    /* 2019: smsp__warp_cycles_per_issue_stall_R */
   WS_STALL_FORM_WARP_PCT,  /* smsp__warp_issue_stalled_R_per_warp_active.pct */
   WS_STALL_FORM_SAMPLES,   /* PC sampling: smsp__pcsamp_warps_issue_stalled_R */
+  WS_STALL_FORM_NVPROF,    /* nvprof --metrics stall_R: % of nvprof's stall reasons */
 } WsStallForm;
 
 typedef struct
 {
-  char *reason;       /* ncu's name: "long_scoreboard" */
+  char *reason;       /* ncu's name: "long_scoreboard"; nvprof's without stall_ */
   const char *metric; /* the metric it came from (owned by the results); NULL when not collected */
   double value;       /* in the form's unit; NaN when not collected */
   double share;       /* of the sum of the collected reasons, in [0, 1]; NaN when not collected */

@@ -262,10 +262,12 @@ capture_markup (const WsCaptureRecord *record)
  *
  * Shows the statistics of a kernel, its launch configurations with counts,
  * the distribution of its durations, and the gauges and verdict of its
- * profiled launch, or how to get them.
+ * longest profiled launch, or how to get them; @verdict, the kernel's
+ * over all its profiled launches, goes under its name.
  */
 void
-ws_kernel_details_show (WsKernelDetails *self, WsRun *run, const WsBar *bar, int launch)
+ws_kernel_details_show (WsKernelDetails *self, WsRun *run, const WsBar *bar, int launch,
+                        const WsKernelVerdict *verdict)
 {
   g_autofree char *share = NULL, *total = NULL, *avg = NULL, *med = NULL;
   g_autofree char *min = NULL, *max = NULL, *sd = NULL, *count = NULL, *subtitle = NULL;
@@ -309,6 +311,14 @@ ws_kernel_details_show (WsKernelDetails *self, WsRun *run, const WsBar *bar, int
           g_free (subtitle);
           subtitle = g_steal_pointer (&longer);
         }
+    }
+  if (verdict != NULL && verdict->verdict != WS_VERDICT_NONE)
+    {
+      g_autofree char *said = ws_kernel_verdict_text (verdict);
+      g_autofree char *longer = g_strdup_printf ("%s\n%s", subtitle, said);
+
+      g_free (subtitle);
+      subtitle = g_steal_pointer (&longer);
     }
   gtk_label_set_text (self->share_label, subtitle);
 

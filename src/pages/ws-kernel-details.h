@@ -4,6 +4,7 @@
 #include <gtk/gtk.h>
 
 #include "ws-bars-chart.h"
+#include "ws-ncu-match.h"
 #include "ws-run.h"
 
 G_BEGIN_DECLS
@@ -12,7 +13,8 @@ G_BEGIN_DECLS
 
 G_DECLARE_FINAL_TYPE (WsKernelDetails, ws_kernel_details, WS, KERNEL_DETAILS, GtkBox)
 
-void ws_kernel_details_show (WsKernelDetails *self, WsRun *run, const WsBar *bar, int launch);
+void ws_kernel_details_show (WsKernelDetails *self, WsRun *run, const WsBar *bar, int launch,
+                             const WsKernelVerdict *verdict);
 char *ws_kernel_details_get_text (WsKernelDetails *self);
 GtkBox *ws_kernel_details_get_gauges_box (WsKernelDetails *self);
 

@@ -19,6 +19,7 @@ struct _WsKernelsPage
   WsNameForm name_form;
   WsSummary *summary;     /* in name_form */
   GHashTable *launches;   /* kernel name in name_form → its profiled launch + 1, or NULL */
+  GHashTable *verdicts;   /* kernel name in name_form → WsKernelVerdict, or NULL */
   GCancellable *grouping; /* kernels being grouped by another name form, or NULL */
 
   /* Template widgets */
@@ -68,15 +69,19 @@ profiled_launch (WsKernelsPage *self, const char *name)
   return GPOINTER_TO_INT (found) - 1;
 }
 
+/* The kernel's verdict over its profiled launches, or NULL. */
+static const WsKernelVerdict *
+kernel_verdict (WsKernelsPage *self, const char *name)
+{
+  return self->verdicts != NULL ? g_hash_table_lookup (self->verdicts, name) : NULL;
+}
+
 static WsVerdict
 bar_verdict (const char *name, gpointer data)
 {
-  WsKernelsPage *self = data;
-  int launch = profiled_launch (self, name);
+  const WsKernelVerdict *kv = kernel_verdict (data, name);
 
-  return launch >= 0 && self->run != NULL
-           ? ws_ncu_results_gauges (self->run->ncu, (guint) launch)->verdict
-           : WS_VERDICT_NONE;
+  return kv != NULL ? kv->verdict : WS_VERDICT_NONE;
 }
 
 static void
@@ -89,7 +94,8 @@ kernel_selected_cb (WsKernelsPage *self, const char *name, WsBarsView *view)
   if (bar != NULL && bar->is_other)
     bar = NULL;
   ws_kernel_details_show (self->details, self->run, bar,
-                          bar != NULL ? profiled_launch (self, bar->name) : -1);
+                          bar != NULL ? profiled_launch (self, bar->name) : -1,
+                          bar != NULL ? kernel_verdict (self, bar->name) : NULL);
 }
 
 static void
@@ -103,6 +109,7 @@ ws_kernels_page_dispose (GObject *object)
   g_clear_pointer (&self->run, ws_run_unref);
   g_clear_pointer (&self->summary, ws_summary_unref);
   g_clear_pointer (&self->launches, g_hash_table_unref);
+  g_clear_pointer (&self->verdicts, g_hash_table_unref);
 
   G_OBJECT_CLASS (ws_kernels_page_parent_class)->dispose (object);
 }
@@ -143,6 +150,7 @@ typedef struct
 {
   WsSummary *summary;
   GHashTable *launches;
+  GHashTable *verdicts;
 } Grouped;
 
 static void
@@ -150,6 +158,7 @@ grouped_free (Grouped *grouped)
 {
   g_clear_pointer (&grouped->summary, ws_summary_unref);
   g_clear_pointer (&grouped->launches, g_hash_table_unref);
+  g_clear_pointer (&grouped->verdicts, g_hash_table_unref);
   g_free (grouped);
 }
 
@@ -159,7 +168,10 @@ group (WsRun *run, WsNameForm form)
   Grouped *grouped = g_new0 (Grouped, 1);
 
   if (run->ncu != NULL)
-    grouped->launches = ws_ncu_match_launches_by_name (run->ncu, run, form);
+    {
+      grouped->launches = ws_ncu_match_launches_by_name (run->ncu, run, form);
+      grouped->verdicts = ws_ncu_match_verdicts_by_name (run->ncu, run, form);
+    }
   grouped->summary = ws_stats_summary (run, WS_SUMMARY_KERN_SUM, form);
   return grouped;
 }
@@ -175,12 +187,14 @@ show_grouped (WsKernelsPage *self, Grouped *grouped)
   g_clear_pointer (&self->summary, ws_summary_unref);
   g_clear_pointer (&self->launches, g_hash_table_unref);
   self->launches = g_steal_pointer (&grouped->launches);
+  g_clear_pointer (&self->verdicts, g_hash_table_unref);
+  self->verdicts = g_steal_pointer (&grouped->verdicts);
   self->summary = g_steal_pointer (&grouped->summary);
   /* Colours by verdict first, so that the bars are built once. */
   ws_bars_view_set_verdict_func (self->bars_view, self->launches != NULL ? bar_verdict : NULL, self,
                                  NULL);
   ws_bars_view_set_summary (self->bars_view, self->summary);
-  ws_kernel_details_show (self->details, run, NULL, -1);
+  ws_kernel_details_show (self->details, run, NULL, -1, NULL);
 
   if (self->summary == NULL)
     {

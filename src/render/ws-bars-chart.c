@@ -267,6 +267,69 @@ ws_verdict_label (WsVerdict verdict)
     }
 }
 
+/**
+ * ws_kernel_verdict_text:
+ *
+ * What a kernel's verdict over its profiled launches rests on (docs/NOTES.md,
+ * "A kernel's verdict"): "Verdict Latency: 83.2% of the profiled time, 16
+ * of 18 profiled launches", or, with no majority, "Verdict Mixed: no
+ * verdict holds more than half of the profiled time (Latency 45.0%,
+ * Compute 40.0%, Memory 15.0%)".
+ *
+ * Returns: (transfer full): the line
+ */
+char *
+ws_kernel_verdict_text (const WsKernelVerdict *verdict)
+{
+  g_autoptr (GString) split = g_string_new (NULL);
+  g_autofree char *share = NULL;
+  int order[WS_N_VERDICTS];
+  int n = 0;
+
+  if (verdict->verdict == WS_VERDICT_NONE || verdict->total <= 0)
+    return g_strdup (ws_verdict_label (WS_VERDICT_NONE));
+  for (int v = 0; v < WS_N_VERDICTS; v++)
+    if (verdict->time[v] > 0)
+      order[n++] = v;
+  /* Largest share first. */
+  for (int i = 1; i < n; i++)
+    for (int j = i; j > 0 && verdict->time[order[j]] > verdict->time[order[j - 1]]; j--)
+      {
+        int t = order[j];
+
+        order[j] = order[j - 1];
+        order[j - 1] = t;
+      }
+  for (int i = 0; i < n; i++)
+    {
+      g_autofree char *pct =
+        ws_format_fixed_string (100.0 * verdict->time[order[i]] / verdict->total, 1);
+
+      g_string_append_printf (split, "%s%s %s%%", i > 0 ? ", " : "",
+                              ws_verdict_label ((WsVerdict) order[i]), pct);
+    }
+  if (!verdict->majority)
+    return verdict->by_count
+             /* TRANSLATORS: "Verdict Mixed: no verdict holds more than half of the profiled launches (Latency 50.0%, Compute 50.0%)" */
+             ? g_strdup_printf (_ ("Verdict %s: no verdict holds more than half of the profiled "
+                                   "launches (%s)"),
+                                ws_verdict_label (WS_VERDICT_MIXED), split->str)
+             /* TRANSLATORS: "Verdict Mixed: no verdict holds more than half of the profiled time (Latency 45.0%, Compute 40.0%)" */
+             : g_strdup_printf (_ ("Verdict %s: no verdict holds more than half of the profiled "
+                                   "time (%s)"),
+                                ws_verdict_label (WS_VERDICT_MIXED), split->str);
+  share = ws_format_fixed_string (100.0 * verdict->time[verdict->leading] / verdict->total, 1);
+  if (verdict->by_count)
+    /* TRANSLATORS: "Verdict Latency: 2 of 3 profiled launches (they have no durations)" */
+    return g_strdup_printf (_ ("Verdict %s: %u of %u profiled launches (they have no durations)"),
+                            ws_verdict_label (verdict->verdict),
+                            verdict->launches[verdict->leading], verdict->n_launches);
+  /* TRANSLATORS: "Verdict Latency: 83.2% of the profiled time, 16 of 18 profiled launches" */
+  return g_strdup_printf (_ ("Verdict %s: %s%% of the profiled time, %u of %u profiled launches"),
+                          ws_verdict_label (verdict->verdict), share,
+                          verdict->launches[verdict->leading], verdict->n_launches);
+}
+
 WsColor
 ws_verdict_color (const WsPalette *palette, WsVerdict verdict)
 {

@@ -3,6 +3,7 @@
 
 #include <cairo.h>
 
+#include "ws-ncu-match.h"
 #include "ws-palette.h"
 #include "ws-stats.h"
 #include "ws-verdict.h"
@@ -85,6 +86,7 @@ gboolean ws_bars_chart_render_to_file (const char *path, double width, double he
 
 WsColor ws_verdict_color (const WsPalette *palette, WsVerdict verdict);
 const char *ws_verdict_label (WsVerdict verdict);
+char *ws_kernel_verdict_text (const WsKernelVerdict *verdict);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (WsBarsModel, ws_bars_model_free)
 

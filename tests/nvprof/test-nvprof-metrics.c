@@ -7,6 +7,7 @@
 #include "ws-gauges.h"
 #include "ws-nvprof-log.h"
 #include "ws-nvprof-metrics.h"
+#include "ws-stalls.h"
 #include "ws-test-load.h"
 #include "ws-test-util.h"
 
@@ -585,6 +586,157 @@ test_refused (void)
   ws_test_rmtree (dir);
 }
 
+/* The stall_* rows of an nvprof metrics file, read by the test: kernel →
+ * (reason without stall_ → the Avg, the last cell, in %).  The text form
+ * heads each kernel's rows with "    Kernel: NAME", the CSV names it in its
+ * second cell. */
+static GHashTable *
+stall_rows (const char *path)
+{
+  g_autofree char *text = ws_test_read (path);
+  g_auto (GStrv) lines = g_strsplit (text, "\n", -1);
+  GHashTable *kernels =
+    g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) g_hash_table_unref);
+  g_autofree char *kernel = NULL;
+
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      const char *line = g_strchomp (lines[i]);
+      const char *at;
+      g_autofree char *reason = NULL;
+      g_autofree char *cell = NULL;
+      GHashTable *of;
+      gboolean csv = line[0] == '"';
+
+      if (g_str_has_prefix (line, "    Kernel: "))
+        {
+          g_free (kernel);
+          kernel = g_strdup (line + strlen ("    Kernel: "));
+          continue;
+        }
+      at = strstr (line, csv ? "\"stall_" : " stall_");
+      if (at == NULL)
+        continue;
+      reason = g_strndup (at + 7, strcspn (at + 7, "\" "));
+      cell = g_strdup (strrchr (line, csv ? ',' : ' ') + 1);
+      g_assert_true (g_str_has_suffix (cell, "%"));
+      if (csv)
+        {
+          /* "Device","Kernel",Invocations,"Metric Name",… */
+          const char *name = strstr (line, "\",\"");
+
+          g_assert_nonnull (name);
+          name += 3;
+          g_free (kernel);
+          kernel = g_strndup (name, strstr (name, "\",") - name);
+        }
+      g_assert_nonnull (kernel);
+      of = g_hash_table_lookup (kernels, kernel);
+      if (of == NULL)
+        {
+          of = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+          g_hash_table_insert (kernels, g_strdup (kernel), of);
+        }
+      g_hash_table_insert (of, g_steal_pointer (&reason),
+                           g_memdup2 (&(double){ g_ascii_strtod (cell, NULL) }, sizeof (double)));
+    }
+  return kernels;
+}
+
+/* Issue 40, item 7: the verdict's words about stalls follow the file.
+ * Where the file has stall_* rows (checked here, in the file), the
+ * launch's stalls are those rows and no text says they were not
+ * collected; where it has none, the text names nvprof's metrics. Never
+ * an ncu section for nvprof data. */
+static void
+test_stalls_follow_the_file (void)
+{
+  static const struct
+  {
+    const char *file;
+    guint with_stalls; /* kernels with stall_* rows, counted in the file by hand */
+  } files[] = {
+    { NULL, 16 }, /* v100_darknet19_metrics.txt.xz */
+    { "metrics_magus_concurrentkernels.csv", 2 },
+    { "metrics_mixed_written.txt", 0 },
+  };
+
+  for (gsize f = 0; f < G_N_ELEMENTS (files); f++)
+    {
+      g_autofree char *path = files[f].file != NULL ? ws_test_data ("nvprof", files[f].file, NULL)
+                                                    : g_strdup (darknet_path ());
+      const char *paths[] = { path, NULL };
+      g_autoptr (WsRun) run = ws_test_load_paths (paths);
+      g_autoptr (GHashTable) rows = stall_rows (path);
+      WsNcuResults *r = run->ncu;
+      guint latency = 0;
+
+      g_test_message ("%s", path);
+      g_assert_cmpuint (g_hash_table_size (rows), ==, files[f].with_stalls);
+      for (guint l = 0; l < ws_ncu_results_n_launches (r); l++)
+        {
+          const WsNcuLaunch *launch = ws_ncu_results_launch (r, l);
+          const WsGauges *g = ws_ncu_results_gauges (r, l);
+          GHashTable *want = g_hash_table_lookup (rows, launch->kernel);
+          g_autoptr (WsStalls) stalls = ws_stalls_compute (r, l);
+          const WsStall *top = ws_stalls_top (stalls);
+
+          g_test_message ("%s: %s", launch->kernel, g->verdict_reason);
+          g_assert_null (strstr (g->verdict_reason, "--section"));
+          g_assert_null (strstr (g->verdict_reason, "WarpStateStats"));
+          g_assert_null (strstr (stalls->collect, "--section"));
+          g_assert_null (strstr (g->sol_reason, "--section"));
+          for (int k = 0; k < WS_N_GAUGES; k++)
+            g_assert_true (g->gauge[k].collected || g->gauge[k].collect == NULL ||
+                           strstr (g->gauge[k].collect, "--section") == NULL);
+          if (want == NULL)
+            {
+              g_assert_cmpuint (stalls->n_collected, ==, 0);
+              g_assert_null (top);
+              if (g->verdict == WS_VERDICT_LATENCY)
+                g_assert_nonnull (
+                  strstr (g->verdict_reason, "stall reasons not collected (--metrics stall_"));
+              continue;
+            }
+          {
+            GHashTableIter it;
+            gpointer key, value;
+            double max = -1;
+            g_autofree char *top_text = NULL;
+
+            /* Every row is a stall, and the largest that is not
+             * not_selected (ready, another warp issued) is the top. */
+            g_assert_cmpuint (stalls->n_collected, ==, g_hash_table_size (want));
+            g_assert_cmpuint (stalls->stalls->len, ==, stalls->n_collected);
+            g_assert_cmpint (stalls->form, ==, WS_STALL_FORM_NVPROF);
+            g_hash_table_iter_init (&it, want);
+            while (g_hash_table_iter_next (&it, &key, &value))
+              {
+                const WsStall *s = ws_stalls_find (stalls, key);
+
+                g_assert_nonnull (s);
+                assert_close (s->value, *(double *) value);
+                if (!g_str_equal (key, "not_selected"))
+                  max = MAX (max, *(double *) value);
+              }
+            g_assert_nonnull (top);
+            assert_close (top->value, max);
+            g_assert_null (strstr (g->verdict_reason, "not collected"));
+            top_text = g_strdup_printf ("top stall %s (", top->reason);
+            if (g->verdict == WS_VERDICT_LATENCY)
+              {
+                g_assert_nonnull (strstr (g->verdict_reason, top_text));
+                latency++;
+              }
+          }
+        }
+      /* The V100's normalize_kernel is latency-bound ("SM 57.73%"): its
+       * reason names its top stall, stall_exec_dependency 24.73%. */
+      if (files[f].file == NULL)
+        g_assert_cmpuint (latency, >, 0);
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -599,6 +751,7 @@ main (int argc, char **argv)
   g_test_add_func ("/nvprof-metrics/gauges/text", test_gauges_text);
   g_test_add_func ("/nvprof-metrics/gauges/csv", test_gauges_csv);
   g_test_add_func ("/nvprof-metrics/events", test_events);
+  g_test_add_func ("/nvprof-metrics/stalls-follow-the-file", test_stalls_follow_the_file);
   g_test_add_func ("/nvprof-metrics/mixed-processes-and-summary", test_mixed);
   g_test_add_func ("/nvprof-metrics/joined-with-gpu-trace", test_joined_with_trace);
   g_test_add_func ("/nvprof-metrics/refused", test_refused);
