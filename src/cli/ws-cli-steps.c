@@ -203,20 +203,7 @@ steps_json (const WsRun *run, const WsSteps *steps, gint straggler)
   json_builder_set_member_name (b, "warmup_steps");
   json_builder_add_int_value (b, steps->n_warmup);
   json_builder_set_member_name (b, "median");
-  json_builder_begin_object (b);
-  json_builder_set_member_name (b, "wall_ns");
-  json_builder_add_double_value (b, m->wall);
-  json_builder_set_member_name (b, "gpu_busy_ns");
-  json_builder_add_double_value (b, m->gpu_busy);
-  json_builder_set_member_name (b, "kernel_ns");
-  json_builder_add_double_value (b, m->kernel);
-  json_builder_set_member_name (b, "memory_ns");
-  json_builder_add_double_value (b, m->memory);
-  json_builder_set_member_name (b, "idle_ns");
-  json_builder_add_double_value (b, m->idle);
-  json_builder_set_member_name (b, "launches");
-  json_builder_add_double_value (b, m->launches);
-  json_builder_end_object (b);
+  add_medians_json (b, m);
   json_builder_end_object (b);
   if (is_job (steps))
     add_ranks_json (b, steps, straggler);

@@ -740,6 +740,25 @@ ws_ncu_match_attach (WsRun *run, WsNcuResults *ncu)
     ws_run_add_file (run, g_ptr_array_index (ncu->files, i));
 }
 
+/* Fills @form_of with the demangled name of each distinct kernel of @run
+ * → its name in @form (both the run's strings). */
+static void
+names_in_form (const WsRun *run, WsNameForm form, GHashTable *form_of)
+{
+  g_autoptr (GHashTable) seen = g_hash_table_new (NULL, NULL);
+
+  for (gsize i = 0; run->kernels.demangled != NULL && i < run->kernels.n; i++)
+    {
+      guint32 id = run->kernels.demangled[i];
+
+      if (g_hash_table_contains (seen, GUINT_TO_POINTER (id)))
+        continue;
+      g_hash_table_add (seen, GUINT_TO_POINTER (id));
+      g_hash_table_insert (form_of, (gpointer) ws_run_string (run, id),
+                           (gpointer) ws_run_kernel_name (run, i, form));
+    }
+}
+
 /**
  * ws_ncu_match_launches_by_name:
  * @run: the nsys run the results are attached to
@@ -758,22 +777,12 @@ ws_ncu_match_launches_by_name (const WsNcuResults *results, const WsRun *run, Ws
 {
   g_autoptr (GHashTable) form_of = g_hash_table_new (g_str_hash, g_str_equal);
   g_autoptr (GHashTable) longest = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, g_free);
-  g_autoptr (GHashTable) seen = g_hash_table_new (NULL, NULL);
   GHashTable *launches = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
 
   g_return_val_if_fail (results != NULL && run != NULL, launches);
 
   /* The demangled name of each distinct kernel, to its name in @form. */
-  for (gsize i = 0; run->kernels.demangled != NULL && i < run->kernels.n; i++)
-    {
-      guint32 id = run->kernels.demangled[i];
-
-      if (g_hash_table_contains (seen, GUINT_TO_POINTER (id)))
-        continue;
-      g_hash_table_add (seen, GUINT_TO_POINTER (id));
-      g_hash_table_insert (form_of, (gpointer) ws_run_string (run, id),
-                           (gpointer) ws_run_kernel_name (run, i, form));
-    }
+  names_in_form (run, form, form_of);
 
   for (guint i = 0; i < results->launches->len; i++)
     {
@@ -815,23 +824,13 @@ GHashTable *
 ws_ncu_match_verdicts_by_name (const WsNcuResults *results, const WsRun *run, WsNameForm form)
 {
   g_autoptr (GHashTable) form_of = g_hash_table_new (g_str_hash, g_str_equal);
-  g_autoptr (GHashTable) seen = g_hash_table_new (NULL, NULL);
   GHashTable *verdicts = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   GHashTableIter it;
   gpointer kv;
 
   g_return_val_if_fail (results != NULL && run != NULL, verdicts);
 
-  for (gsize i = 0; run->kernels.demangled != NULL && i < run->kernels.n; i++)
-    {
-      guint32 id = run->kernels.demangled[i];
-
-      if (g_hash_table_contains (seen, GUINT_TO_POINTER (id)))
-        continue;
-      g_hash_table_add (seen, GUINT_TO_POINTER (id));
-      g_hash_table_insert (form_of, (gpointer) ws_run_string (run, id),
-                           (gpointer) ws_run_kernel_name (run, i, form));
-    }
+  names_in_form (run, form, form_of);
   for (guint i = 0; i < results->launches->len; i++)
     {
       const char *nsys_name = results->match != NULL ? results->match[i].nsys_name : NULL;
