@@ -58,14 +58,21 @@ compare_uses (gconstpointer a, gconstpointer b)
 /**
  * ws_kernel_config_uses:
  *
- * Returns: (transfer full) (element-type WsConfigUse): the launch
- * configurations of @instances with how often each was used, most used first.
+ * The launch configurations of @instances with how often each was used and
+ * by how many processes.  Configurations alike (the same grid, block,
+ * registers and shared memory) are one, though a job's merged run holds
+ * them once per rank.
+ *
+ * Returns: (transfer full) (element-type WsConfigUse): most used first
  */
 GArray *
 ws_kernel_config_uses (const WsRun *run, GArray *instances)
 {
   GArray *uses = g_array_new (FALSE, TRUE, sizeof (WsConfigUse));
-  g_autoptr (GHashTable) slot = g_hash_table_new (g_direct_hash, g_direct_equal);
+  g_autoptr (GHashTable) slot =
+    g_hash_table_new_full (g_bytes_hash, g_bytes_equal, (GDestroyNotify) g_bytes_unref, NULL);
+  g_autoptr (GHashTable) seen =
+    g_hash_table_new_full (g_bytes_hash, g_bytes_equal, (GDestroyNotify) g_bytes_unref, NULL);
 
   if (run->kernels.config == NULL)
     return uses;
@@ -73,20 +80,31 @@ ws_kernel_config_uses (const WsRun *run, GArray *instances)
     {
       gsize k = g_array_index (instances, gsize, i);
       guint32 config = run->kernels.config[k];
-      gpointer found = g_hash_table_lookup (slot, GUINT_TO_POINTER (config + 1));
+      const WsLaunchConfig *c = &g_array_index (run->configs, WsLaunchConfig, config);
+      GBytes *key = g_bytes_new (c, sizeof (WsLaunchConfig));
+      gpointer found = g_hash_table_lookup (slot, key);
       WsConfigUse *use;
+      guint32 pid = run->kernels.stream != NULL && run->kernels.stream[k] < run->streams->len
+                      ? g_array_index (run->streams, WsStream, run->kernels.stream[k]).pid
+                      : 0;
+      guint32 pair[2];
 
       if (found == NULL)
         {
-          WsConfigUse fresh = { config, 0, 0 };
+          WsConfigUse fresh = { config, 0, 0, 0 };
 
           g_array_append_val (uses, fresh);
           found = GUINT_TO_POINTER (uses->len);
-          g_hash_table_insert (slot, GUINT_TO_POINTER (config + 1), found);
+          g_hash_table_insert (slot, g_bytes_ref (key), found);
         }
+      g_bytes_unref (key);
       use = &g_array_index (uses, WsConfigUse, GPOINTER_TO_UINT (found) - 1);
       use->count++;
       use->total = ws_time_add (use->total, run->kernels.end[k] - run->kernels.start[k]);
+      pair[0] = GPOINTER_TO_UINT (found);
+      pair[1] = pid;
+      if (g_hash_table_add (seen, g_bytes_new (pair, sizeof pair)))
+        use->n_processes++;
     }
   g_array_sort (uses, compare_uses);
   return uses;

@@ -10,9 +10,10 @@ G_BEGIN_DECLS
 /* The launches of one kernel by launch configuration. */
 typedef struct
 {
-  guint32 config; /* index into WsRun.configs */
+  guint32 config; /* index into WsRun.configs: the first of those alike */
   gsize count;
-  gint64 total; /* ns */
+  gint64 total;      /* ns */
+  guint n_processes; /* processes (a job's ranks) that launched it so */
 } WsConfigUse;
 
 GArray *ws_kernel_instances (const WsRun *run, guint32 name_id, WsNameForm form);

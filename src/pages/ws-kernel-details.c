@@ -126,8 +126,14 @@ show_instances (WsKernelDetails *self, WsRun *run, const WsBar *bar)
 
       if (i > 0)
         g_string_append_c (configs, '\n');
-      /* TRANSLATORS: a launch configuration, how many launches used it, their time */
-      g_string_append_printf (configs, _ ("%s — %s×, %s"), described, count, time);
+      if (run->ranks != NULL && use->n_processes > 1)
+        /* TRANSLATORS: a launch configuration, how many launches used it, their time, and
+         * on how many ranks of a job */
+        g_string_append_printf (configs, _ ("%s — %s×, %s, on %u ranks"), described, count, time,
+                                use->n_processes);
+      else
+        /* TRANSLATORS: a launch configuration, how many launches used it, their time */
+        g_string_append_printf (configs, _ ("%s — %s×, %s"), described, count, time);
     }
   if (uses->len > MAX_CONFIGS_SHOWN)
     {

@@ -10,6 +10,7 @@
 #include "ws-findings.h"
 #include "ws-format.h"
 #include "ws-gpu-busy.h"
+#include "ws-kernel-instances.h"
 #include "ws-nsys-reader.h"
 #include "ws-nsys-stats-reader.h"
 #include "ws-rank-compare.h"
@@ -115,6 +116,74 @@ load_ddp (void)
   unpack ();
   paths[0] = job_dir;
   return load_job (paths);
+}
+
+/* A job's kernel details list a launch configuration once, with the
+ * number of ranks that used it (issue 40, item 9): the configurations of
+ * the job's most launched kernel, their counts and ranks, against SQL over
+ * the four exports. */
+static void
+test_ddp_config_uses (void)
+{
+  g_autoptr (WsRun) run = load_ddp ();
+  const char *top_sql = "SELECT s.value FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN StringIds s "
+                        "ON s.id = k.demangledName GROUP BY s.value ORDER BY count(*) DESC, "
+                        "s.value LIMIT 1";
+  g_autofree char *name = ws_test_sqlite_text (rank_files[0], top_sql);
+  g_autoptr (GHashTable) truth = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  g_autoptr (GArray) instances = NULL;
+  g_autoptr (GArray) uses = NULL;
+  guint32 name_id = WS_STRING_NONE;
+
+  g_assert_nonnull (name);
+  for (guint r = 0; r < 4; r++)
+    {
+      g_autofree char *sql = g_strdup_printf (
+        "SELECT group_concat(c, char(10)) FROM (SELECT gridX || ',' || gridY || ',' || gridZ || "
+        "',' || blockX || ',' || blockY || ',' || blockZ || ',' || registersPerThread || ',' || "
+        "staticSharedMemory || ',' || dynamicSharedMemory || ' ' || count(*) AS c FROM "
+        "CUPTI_ACTIVITY_KIND_KERNEL k JOIN StringIds s ON s.id = k.demangledName WHERE s.value = "
+        "'%s' GROUP BY 1 - 1, gridX, gridY, gridZ, blockX, blockY, blockZ, registersPerThread, "
+        "staticSharedMemory, dynamicSharedMemory)",
+        name);
+      g_autofree char *text = ws_test_sqlite_text (rank_files[r], sql);
+      g_auto (GStrv) rows = g_strsplit (text != NULL ? text : "", "\n", -1);
+
+      for (guint i = 0; rows[i] != NULL && rows[i][0] != '\0'; i++)
+        {
+          g_auto (GStrv) f = g_strsplit (rows[i], " ", 2);
+          gint64 *v = g_hash_table_lookup (truth, f[0]);
+
+          if (v == NULL)
+            {
+              v = g_new0 (gint64, 2);
+              g_hash_table_insert (truth, g_strdup (f[0]), v);
+            }
+          v[0] += g_ascii_strtoll (f[1], NULL, 10);
+          v[1]++;
+        }
+    }
+  for (gsize i = 0; i < run->kernels.n && name_id == WS_STRING_NONE; i++)
+    if (g_str_equal (ws_run_string (run, run->kernels.demangled[i]), name))
+      name_id = run->kernels.demangled[i];
+  g_assert_cmpuint (name_id, !=, WS_STRING_NONE);
+  instances = ws_kernel_instances (run, name_id, WS_NAME_DEMANGLED);
+  uses = ws_kernel_config_uses (run, instances);
+  g_test_message ("%s: %u configurations", name, uses->len);
+  g_assert_cmpuint (uses->len, ==, g_hash_table_size (truth));
+  for (guint i = 0; i < uses->len; i++)
+    {
+      const WsConfigUse *use = &g_array_index (uses, WsConfigUse, i);
+      const WsLaunchConfig *c = &g_array_index (run->configs, WsLaunchConfig, use->config);
+      g_autofree char *key = g_strdup_printf ("%u,%u,%u,%u,%u,%u,%u,%u,%u", c->grid[0], c->grid[1],
+                                              c->grid[2], c->block[0], c->block[1], c->block[2],
+                                              c->registers, c->static_smem, c->dynamic_smem);
+      const gint64 *v = g_hash_table_lookup (truth, key);
+
+      g_assert_nonnull (v);
+      g_assert_cmpint ((gint64) use->count, ==, v[0]);
+      g_assert_cmpint ((gint64) use->n_processes, ==, v[1]);
+    }
 }
 
 /* ---- numbering ---------------------------------------------------------- */
@@ -1352,6 +1421,7 @@ main (int argc, char **argv)
   g_test_add_func ("/ranks/ddp/figures-against-sql", test_ddp_figures_against_sql);
   g_test_add_func ("/ranks/ddp/one-rank-alone-equals-merged", test_ddp_one_rank_equals_merged);
   g_test_add_func ("/ranks/ddp/straggler-rank-3-in-extra-work", test_ddp_straggler);
+  g_test_add_func ("/ranks/ddp/launch-configurations-once-with-their-ranks", test_ddp_config_uses);
   g_test_add_func ("/ranks/cli/stats-rank-filter-equals-its-nsys-stats",
                    test_cli_stats_rank_filter);
   g_test_add_func ("/ranks/cli/ranks-csv", test_cli_ranks_csv);
