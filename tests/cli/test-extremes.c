@@ -185,6 +185,46 @@ kernel_totals (const char *csv, gint64 *instances, gint64 *total)
     }
 }
 
+/* A kernel that ends 1 µs before it starts: its end is set to its start,
+ * with a warning, so the summary counts it for 0 ns (SQL: the other rows'
+ * total), never a negative time. */
+static void
+test_kernel_reversed_span (void)
+{
+  g_autofree char *path =
+    export_with ("nsys", "v2025.3_h100_probe.sqlite", "reversed.sqlite",
+                 "UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET end = start - 1000 WHERE rowid = 1");
+  g_autofree char *count =
+    ws_test_sqlite_text (path, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL");
+  g_autofree char *total_sql =
+    ws_test_sqlite_text (path, "SELECT sum(max(end - start, 0)) FROM CUPTI_ACTIVITY_KIND_KERNEL");
+  gint64 instances, total;
+  WsTestRun run;
+
+  run_cli (&run, "info", path, NULL);
+  g_assert_cmpint (run.status, ==, 0);
+  g_assert_nonnull (strstr (run.out, "1 events end before they start; their end was set to their "
+                                     "start"));
+  ws_test_run_clear (&run);
+  run_cli (&run, "stats", "--format", "csv", path, NULL);
+  g_assert_cmpint (run.status, ==, 0);
+  kernel_totals (run.out, &instances, &total);
+  g_assert_cmpint (instances, ==, g_ascii_strtoll (count, NULL, 10));
+  g_assert_cmpint (total, ==, g_ascii_strtoll (total_sql, NULL, 10));
+  /* No row's minimum is below 0. */
+  {
+    g_auto (GStrv) lines = g_strsplit (run.out, "\n", -1);
+
+    for (guint i = 1; lines[i] != NULL && lines[i][0] != '\0'; i++)
+      {
+        g_auto (GStrv) cells = g_strsplit (lines[i], ",", 7);
+
+        g_assert_cmpint (g_ascii_strtoll (cells[5], NULL, 10), >=, 0);
+      }
+  }
+  ws_test_run_clear (&run);
+}
+
 /* One kernel from INT64_MIN to INT64_MAX: it is left out, with a warning;
  * every command ends in time and the summary is that of the other rows. */
 static void
@@ -722,6 +762,7 @@ main (int argc, char **argv)
   g_test_add_func ("/extremes/json/speedscope-frames-object-no-critical",
                    test_speedscope_frames_object);
   g_test_add_func ("/extremes/times/kernel-int64-span-left-out", test_kernel_int64_span);
+  g_test_add_func ("/extremes/times/kernel-ending-before-its-start", test_kernel_reversed_span);
   g_test_add_func ("/extremes/times/every-kernel-int64-span", test_every_kernel_int64_span);
   g_test_add_func ("/extremes/times/at-the-bound-no-overflow", test_times_at_the_bound);
   g_test_add_func ("/extremes/times/nvtx-and-nvprof-int64", test_nvtx_and_nvprof_int64);
