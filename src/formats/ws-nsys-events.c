@@ -105,14 +105,15 @@ build_select (WsSqlite *sql, const char *table, const char *const (*cols)[2], gs
 }
 
 /* Reads @cols (name and default of each) of every row of @table through
- * @func, as ws_nsys_read_rows() does. */
+ * @func, as ws_nsys_read_table() does into @arrays. */
 static gboolean
 read_table (WsNsysReader *r, const char *table, const char *const (*cols)[2], gsize n_cols,
-            gint64 max_rows, WsNsysRowFunc func, gpointer data, gsize *n_read, GError **error)
+            gint64 max_rows, WsNsysRowFunc func, gpointer data, const WsNsysColumns *arrays,
+            gsize *n_read, GError **error)
 {
   g_autofree char *sql = build_select (r->sql, table, cols, n_cols);
 
-  return ws_nsys_read_rows (r, table, sql, max_rows, func, data, n_read, error);
+  return ws_nsys_read_table (r, table, sql, NULL, max_rows, func, data, arrays, n_read, error);
 }
 
 static gboolean
@@ -176,9 +177,20 @@ ws_nsys_load_memops (WsNsysReader *r, const char *memcpy_table, gint64 n_memcpy,
 
       if (parts[p].table == NULL)
         continue;
+      WsNsysColumns arrays = {
+        offset,
+        m->start,
+        m->end,
+        { m->bytes, m->kind, m->src_kind, m->dst_kind, m->stream, m->correlation, m->replay },
+        { 8, 1, 1, 1, 4, 4, 4 },
+        7,
+        { { m->stream, WS_NSYS_ID_STREAM } },
+        1,
+      };
+
       if (!require_columns (r, parts[p].table, required, error) ||
           !read_table (r, parts[p].table, parts[p].cols, parts[p].n_cols, parts[p].rows,
-                       parts[p].func, &offset, &n, error))
+                       parts[p].func, &offset, &arrays, &n, error))
         return FALSE;
       offset += n;
     }
@@ -265,8 +277,25 @@ ws_nsys_load_api (WsNsysReader *r, const char *table, gint64 count, GError **err
                                (guint32 **) &a->return_value, count);
   g_string_append_printf (sql, " FROM \"%s\"", table);
 
-  if (!ws_nsys_read_rows (r, table, sql->str, count, api_row, &c, &n, error))
-    return FALSE;
+  {
+    WsNsysColumns arrays = { 0, a->start, a->end };
+    guint32 *all[] = { a->name, a->thread, a->correlation, (guint32 *) a->return_value };
+
+    for (gsize i = 0; i < G_N_ELEMENTS (all); i++)
+      if (all[i] != NULL)
+        {
+          arrays.columns[arrays.n_columns] = all[i];
+          arrays.sizes[arrays.n_columns++] = 4;
+        }
+    if (a->thread != NULL)
+      {
+        arrays.ids[0].ids = a->thread;
+        arrays.ids[0].kind = WS_NSYS_ID_THREAD;
+        arrays.n_ids = 1;
+      }
+    if (!ws_nsys_read_table (r, table, sql->str, NULL, count, api_row, &c, &arrays, &n, error))
+      return FALSE;
+  }
   a->n = n;
 
   {
@@ -400,7 +429,7 @@ ws_nsys_load_nvtx (WsNsysReader *r, const char *table, gint64 count, GError **er
   marks->color = g_new (guint32, count);
   marks->domain = g_new (guint16, count);
 
-  if (!read_table (r, table, cols, G_N_ELEMENTS (cols), count, nvtx_row, &load, NULL, error))
+  if (!read_table (r, table, cols, G_N_ELEMENTS (cols), count, nvtx_row, &load, NULL, NULL, error))
     return FALSE;
 
   ranges->start = g_renew (gint64, ranges->start, MAX (ranges->n, 1));
@@ -488,7 +517,8 @@ ws_nsys_load_mem_usage (WsNsysReader *r, const char *table, gint64 count, GError
   u->device = g_new (gint32, count);
   u->mem_kind = g_new (guint8, count);
 
-  if (!read_table (r, table, cols, G_N_ELEMENTS (cols), count, mem_usage_row, NULL, &n, error))
+  if (!read_table (r, table, cols, G_N_ELEMENTS (cols), count, mem_usage_row, NULL, NULL, &n,
+                   error))
     return FALSE;
   u->n = n;
 
@@ -609,7 +639,7 @@ ws_nsys_load_gpu_metrics (WsNsysReader *r, const char *table, gint64 count, GErr
   s->value = g_new (float, count);
   load.metric = metric = g_new (guint32, count);
 
-  if (!read_table (r, table, cols, G_N_ELEMENTS (cols), count, metric_row, &load, &n, error))
+  if (!read_table (r, table, cols, G_N_ELEMENTS (cols), count, metric_row, &load, NULL, &n, error))
     return FALSE;
   s->n = n;
 
@@ -681,14 +711,27 @@ ws_nsys_load_osrt (WsNsysReader *r, const char *table, gint64 count, GError **er
   if (!require_columns (r, table, required, error))
     return FALSE;
   tid = ws_sqlite_column_or (r->sql, table, "globalTid", "0");
-  sql = sqlite3_mprintf (
-    "SELECT start, end, nameId, %s FROM \"%w\"%s", tid, table,
-    ws_sqlite_has_column (r->sql, table, "eventClass") ? " WHERE eventClass = 27" : "");
+  sql = sqlite3_mprintf ("SELECT start, end, nameId, %s FROM \"%w\"", tid, table);
   o->start = g_new (gint64, MAX (count, 1));
   o->end = g_new (gint64, MAX (count, 1));
   o->name = g_new (guint32, MAX (count, 1));
   o->thread = g_new (guint32, MAX (count, 1));
-  ok = ws_nsys_read_rows (r, table, sql, count, osrt_row, NULL, &n, error);
+  {
+    WsNsysColumns arrays = {
+      0,
+      o->start,
+      o->end,
+      { o->name, o->thread },
+      { 4, 4 },
+      2,
+      { { o->thread, WS_NSYS_ID_THREAD } },
+      1,
+    };
+
+    ok = ws_nsys_read_table (
+      r, table, sql, ws_sqlite_has_column (r->sql, table, "eventClass") ? "eventClass = 27" : NULL,
+      count, osrt_row, NULL, &arrays, &n, error);
+  }
   sqlite3_free (sql);
   if (!ok)
     return FALSE;

@@ -133,8 +133,25 @@ load_kernels_lean (WsNsysReader *r, const char *table, gint64 count, const char 
       columns[n_cols++] = k->correlation = g_new (guint32, count);
     }
   g_string_append_printf (sql, " FROM \"%s\"", table);
-  if (!ws_nsys_read_rows (r, table, sql->str, count, kernel_row_lean, &lean, &n, error))
-    return FALSE;
+  {
+    WsNsysColumns arrays = { 0, k->start, k->end };
+
+    for (gsize c = 0; c < n_cols; c++)
+      {
+        arrays.columns[c] = columns[c];
+        arrays.sizes[c] = sizes[c];
+      }
+    arrays.n_columns = n_cols;
+    if (r->flags & WS_LOAD_LAUNCHES)
+      {
+        arrays.ids[0].ids = k->stream;
+        arrays.ids[0].kind = WS_NSYS_ID_STREAM;
+        arrays.n_ids = 1;
+      }
+    if (!ws_nsys_read_table (r, table, sql->str, NULL, count, kernel_row_lean, &lean, &arrays, &n,
+                             error))
+      return FALSE;
+  }
   k->n = n;
   ws_nsys_sort_table (k->start, k->end, n, columns, sizes, n_cols);
   return TRUE;
@@ -212,8 +229,21 @@ ws_nsys_load_kernels (WsNsysReader *r, const char *table, gint64 count, GError *
   k->config = g_new (guint32, count);
   k->replay = g_new (guint32, count);
 
-  if (!ws_nsys_read_rows (r, table, sql->str, count, kernel_row, NULL, &n, error))
-    return FALSE;
+  {
+    WsNsysColumns arrays = {
+      0,
+      k->start,
+      k->end,
+      { k->demangled, k->short_name, k->mangled, k->stream, k->correlation, k->config, k->replay },
+      { 4, 4, 4, 4, 4, 4, 4 },
+      7,
+      { { k->stream, WS_NSYS_ID_STREAM }, { k->config, WS_NSYS_ID_CONFIG } },
+      2,
+    };
+
+    if (!ws_nsys_read_table (r, table, sql->str, NULL, count, kernel_row, NULL, &arrays, &n, error))
+      return FALSE;
+  }
   k->n = n;
 
   {

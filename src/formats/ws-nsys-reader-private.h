@@ -39,6 +39,8 @@ typedef struct
   guint32 last_thread;
   gint64 n_reversed;
   gint64 n_out_of_span; /* rows left out: a time beyond ±WS_TIME_LIMIT or none */
+  GHashTable *seen;     /* table name -> rows its whole read met (gsize) */
+  gint64 last_seen;     /* rows the last ws_nsys_read_rows() met */
   char *bad_time;       /* a time cell that is not a number: what it held */
   const char *bad_column;
 } WsNsysReader;
@@ -50,6 +52,7 @@ typedef gboolean (*WsNsysRowFunc) (WsNsysReader *r, sqlite3_stmt *stmt, gsize ro
 void ws_nsys_reader_init (WsNsysReader *r, WsSqlite *sql, WsRun *run, WsLoadFlags flags,
                           WsProgressFunc progress, gpointer progress_data);
 void ws_nsys_reader_clear (WsNsysReader *r);
+gint64 ws_nsys_rows_seen (WsNsysReader *r, const char *table, gint64 bound);
 guint32 ws_nsys_column_string (WsNsysReader *r, sqlite3_stmt *stmt, int col);
 guint32 ws_nsys_column_text (WsNsysReader *r, sqlite3_stmt *stmt, int col);
 gint32 ws_nsys_column_i32 (sqlite3_stmt *stmt, int col);
@@ -66,6 +69,36 @@ guint32 ws_nsys_stream_for (WsNsysReader *r, gint64 global_pid, gint32 device, g
 guint32 ws_nsys_config_for (WsNsysReader *r, const WsLaunchConfig *key);
 guint16 ws_nsys_domain_for (WsNsysReader *r, gint64 domain_id);
 
+/* Which interned ids a column of a table read on several cores holds. */
+typedef enum
+{
+  WS_NSYS_ID_STREAM,
+  WS_NSYS_ID_THREAD,
+  WS_NSYS_ID_CONFIG,
+} WsNsysIdKind;
+
+/* The arrays a row callback writes, from slot @base on: the times, the
+ * other columns (each @sizes[c] bytes a row), and which of those hold ids
+ * that the reader interns. */
+typedef struct
+{
+  gsize base;
+  gint64 *start;
+  gint64 *end; /* NULL when the table has none */
+  gpointer columns[8];
+  gsize sizes[8];
+  gsize n_columns;
+  struct
+  {
+    guint32 *ids;
+    WsNsysIdKind kind;
+  } ids[2];
+  gsize n_ids;
+} WsNsysColumns;
+
+gboolean ws_nsys_read_table (WsNsysReader *r, const char *table, const char *select,
+                             const char *where, gint64 max_rows, WsNsysRowFunc func, gpointer data,
+                             const WsNsysColumns *cols, gsize *n_read, GError **error);
 gboolean ws_nsys_read_rows (WsNsysReader *r, const char *table, const char *sql, gint64 max_rows,
                             WsNsysRowFunc func, gpointer data, gsize *n_read, GError **error);
 

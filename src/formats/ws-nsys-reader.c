@@ -27,6 +27,7 @@ ws_nsys_reader_clear (WsNsysReader *r)
   g_clear_pointer (&r->stream_index, g_hash_table_unref);
   g_clear_pointer (&r->config_index, g_hash_table_unref);
   g_clear_pointer (&r->domain_index, g_hash_table_unref);
+  g_clear_pointer (&r->seen, g_hash_table_unref);
   g_clear_pointer (&r->bad_time, g_free);
 }
 
@@ -327,12 +328,14 @@ ws_nsys_read_rows (WsNsysReader *r, const char *table, const char *sql, gint64 m
   if (stmt == NULL)
     return FALSE;
 
+  r->last_seen = 0;
   while (ws_sqlite_step (r->sql, stmt, table, &local_error))
     {
       /* The table cannot grow under an immutable connection, but a corrupt
        * b-tree can yield more rows than count(*) saw: never write past. */
       if ((gint64) row >= max_rows)
         break;
+      r->last_seen++;
       if (!func (r, stmt, row, data))
         {
           if (r->bad_time != NULL)
@@ -359,6 +362,19 @@ ws_nsys_read_rows (WsNsysReader *r, const char *table, const char *sql, gint64 m
   return tick (r, table, error);
 }
 
+/* The rows of @table a whole read of it met (kept or not), or, for a
+ * table not read whole, its count(*); @bound where even that fails. */
+gint64
+ws_nsys_rows_seen (WsNsysReader *r, const char *table, gint64 bound)
+{
+  gpointer seen;
+  gint64 rows;
+
+  if (r->seen != NULL && g_hash_table_lookup_extended (r->seen, table, NULL, &seen))
+    return (gint64) GPOINTER_TO_SIZE (seen);
+  return ws_sqlite_count (r->sql, table, &rows, NULL) ? rows : bound;
+}
+
 void
 ws_nsys_reader_init (WsNsysReader *r, WsSqlite *sql, WsRun *run, WsLoadFlags flags,
                      WsProgressFunc progress, gpointer progress_data)
@@ -376,6 +392,7 @@ ws_nsys_reader_init (WsNsysReader *r, WsSqlite *sql, WsRun *run, WsLoadFlags fla
   r->stream_index = g_hash_table_new_full (stream_hash, stream_equal, g_free, NULL);
   r->config_index = g_hash_table_new_full (config_hash, config_equal, g_free, NULL);
   r->domain_index = g_hash_table_new_full (ws_int64_hash, g_int64_equal, g_free, NULL);
+  r->seen = g_hash_table_new (g_str_hash, g_str_equal);
 }
 
 /* ---- the whole file ---------------------------------------------------- */
@@ -387,7 +404,9 @@ typedef struct
   WsLoadFlags flag;
   gsize bytes_per_row; /* what loading a row costs us, for the memory bound */
   const char *found;   /* the table's name in this file, or NULL */
-  gint64 rows;
+  gint64 rows;         /* counted, or bounded from the rowids */
+  gboolean whole;      /* read whole when read: rows may be a bound */
+  gboolean bounded;    /* rows is a bound: the rows read are counted at load */
 } TablePlan;
 
 /* The rows of the plan in ws_nsys_reader_load(). */
@@ -433,12 +452,35 @@ ws_nsys_reader_sniff (const char *path, GError **error)
   return FALSE;
 }
 
-/* Counts every table first: for progress, for exact allocations, and to
- * refuse up front what would not fit in memory. */
+/* @plan's rows: a bound from the rowids, unless @exact or the rowids say
+ * nothing (count(*) reads every page of the table, the bound two). */
 static gboolean
-count_tables (WsNsysReader *r, const char *path, TablePlan *plan, GError **error)
+table_rows (WsNsysReader *r, TablePlan *plan, gboolean exact, GError **error)
+{
+  gint64 first, last;
+
+  /* Only the big tables a load reads whole: their rows are counted as
+   * they are read, for the sources `info` lists. */
+  plan->bounded = !exact && plan->whole && (plan->flag & r->flags) &&
+                  ws_sqlite_rowid_span (r->sql, plan->found, &first, &last);
+  if (plan->bounded)
+    {
+      plan->rows = last - first + 1;
+      return TRUE;
+    }
+  return ws_sqlite_count (r->sql, plan->found, &plan->rows, error);
+}
+
+/* Counts, or bounds, every table first: for progress, for allocations,
+ * and to refuse up front what would not fit in memory.  A table refused
+ * by its bound is counted before it is refused (@exact). */
+static gboolean
+count_tables (WsNsysReader *r, const char *path, TablePlan *plan, gboolean exact, GError **error)
 {
   guint64 need = 0;
+  gboolean bounded = FALSE;
+
+  r->rows_total = 0;
 
   for (gsize i = 0; i < N_PLAN; i++)
     {
@@ -460,20 +502,25 @@ count_tables (WsNsysReader *r, const char *path, TablePlan *plan, GError **error
           plan[i].rows = -1;
           continue;
         }
-      if (!ws_sqlite_count (r->sql, plan[i].found, &plan[i].rows, error))
+      if (!table_rows (r, &plan[i], exact, error))
         return FALSE;
       if (plan[i].flag & r->flags)
         {
           r->rows_total += plan[i].rows;
           need += (guint64) plan[i].rows * plan[i].bytes_per_row;
         }
-      if (!ws_limits_check_rows (path, plan[i].found, plan[i].rows, plan[i].bytes_per_row, error))
-        return FALSE;
+      bounded = bounded || plan[i].bounded;
+      if (!ws_limits_check_rows (path, plan[i].found, plan[i].rows, plan[i].bytes_per_row, NULL))
+        return bounded ? count_tables (r, path, plan, TRUE, error)
+                       : ws_limits_check_rows (path, plan[i].found, plan[i].rows,
+                                               plan[i].bytes_per_row, error);
     }
   /* Memory operations are one table of the run: memcpy and memset together. */
   if ((r->flags & WS_LOAD_MEMOPS) &&
       MAX (plan[P_MEMCPY].rows, 0) + MAX (plan[P_MEMSET].rows, 0) > (gint64) G_MAXUINT32)
     {
+      if (bounded)
+        return count_tables (r, path, plan, TRUE, error);
       g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_TOO_LARGE,
                    "%s: %" G_GINT64_FORMAT " memory operations (%s and %s), more than the %u "
                    "a table may have",
@@ -495,6 +542,8 @@ count_tables (WsNsysReader *r, const char *path, TablePlan *plan, GError **error
     {
       g_autofree char *size = g_format_size (need);
 
+      if (bounded)
+        return count_tables (r, path, plan, TRUE, error);
       g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_TOO_LARGE,
                    "%s: its events need about %s of memory, more than this machine allows", path,
                    size);
@@ -563,10 +612,10 @@ ws_nsys_reader_load (const char *path, WsLoadFlags flags, GCancellable *cancella
                      WsProgressFunc progress, gpointer progress_data, GError **error)
 {
   TablePlan plan[N_PLAN] = {
-    { "kernels", "CUPTI_ACTIVITY_KIND_KERNEL", WS_LOAD_KERNELS, 48 },
-    { "memcpy", "CUPTI_ACTIVITY_KIND_MEMCPY", WS_LOAD_MEMOPS, 48 },
-    { "memset", "CUPTI_ACTIVITY_KIND_MEMSET", WS_LOAD_MEMOPS, 48 },
-    { "cuda-api", "CUPTI_ACTIVITY_KIND_RUNTIME", WS_LOAD_API, 40 },
+    { "kernels", "CUPTI_ACTIVITY_KIND_KERNEL", WS_LOAD_KERNELS, 48, NULL, 0, TRUE },
+    { "memcpy", "CUPTI_ACTIVITY_KIND_MEMCPY", WS_LOAD_MEMOPS, 48, NULL, 0, TRUE },
+    { "memset", "CUPTI_ACTIVITY_KIND_MEMSET", WS_LOAD_MEMOPS, 48, NULL, 0, TRUE },
+    { "cuda-api", "CUPTI_ACTIVITY_KIND_RUNTIME", WS_LOAD_API, 40, NULL, 0, TRUE },
     { "nvtx", "NVTX_EVENTS", WS_LOAD_NVTX, 80 },
     { "gpu-memory", "CUDA_GPU_MEMORY_USAGE_EVENTS", WS_LOAD_MEM_USAGE, 24 },
     { "gpu-metrics", "GPU_METRICS", WS_LOAD_GPU_METRICS, 44 },
@@ -592,7 +641,7 @@ ws_nsys_reader_load (const char *path, WsLoadFlags flags, GCancellable *cancella
 
   ws_nsys_reader_init (&r, sql, run, flags, progress, progress_data);
 
-  if (!count_tables (&r, path, plan, error))
+  if (!count_tables (&r, path, plan, FALSE, error))
     goto out;
 
   run->has_kernel_table = plan[P_KERNEL].found != NULL;
@@ -611,7 +660,9 @@ ws_nsys_reader_load (const char *path, WsLoadFlags flags, GCancellable *cancella
 
   for (gsize i = 0; i < G_N_ELEMENTS (plan); i++)
     if (plan[i].found != NULL && plan[i].rows >= 0)
-      ws_run_add_source (run, plan[i].what, plan[i].found, plan[i].rows);
+      ws_run_add_source (run, plan[i].what, plan[i].found,
+                         plan[i].bounded ? ws_nsys_rows_seen (&r, plan[i].found, plan[i].rows)
+                                         : plan[i].rows);
 
   ws_nsys_load_gpus (&r);
   ws_nsys_load_system (&r);

@@ -257,6 +257,41 @@ ws_sqlite_is_view (WsSqlite *self, const char *name)
   return g_hash_table_contains (self->views, name);
 }
 
+/* Opens @self->path: read-only and immutable (no locking and no journal,
+ * so SQLite never writes or creates anything next to the user's file),
+ * and safe against what a hostile file may hold. */
+static gboolean
+connect (WsSqlite *self, GError **error)
+{
+  g_autofree char *absolute = g_canonicalize_filename (self->path, NULL);
+  g_autofree char *escaped = g_uri_escape_string (absolute, "/", TRUE);
+  g_autofree char *uri = g_strdup_printf ("file:%s?mode=ro&immutable=1", escaped);
+  int rc;
+
+  /* NOMUTEX: a connection is used by one thread at a time (each reader
+   * and each of its workers opens its own), and the serialized mode's
+   * mutex around every sqlite3_column_*() call was half of what reading a
+   * table cost. */
+  rc = sqlite3_open_v2 (uri, &self->db,
+                        SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX, NULL);
+  if (rc != SQLITE_OK)
+    {
+      ws_sqlite_set_error (self, rc, NULL, error);
+      return FALSE;
+    }
+
+  sqlite3_extended_result_codes (self->db, 1);
+  /* A hostile file must not run functions from its schema (views, triggers). */
+  sqlite3_db_config (self->db, SQLITE_DBCONFIG_DEFENSIVE, 1, NULL);
+  sqlite3_db_config (self->db, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, NULL);
+  sqlite3_db_config (self->db, SQLITE_DBCONFIG_ENABLE_TRIGGER, 0, NULL);
+  sqlite3_db_config (self->db, SQLITE_DBCONFIG_ENABLE_VIEW, 0, NULL);
+  sqlite3_limit (self->db, SQLITE_LIMIT_LENGTH, 64 * 1024 * 1024);
+  sqlite3_progress_handler (self->db, 20000, progress_handler, self);
+  sqlite3_exec (self->db, "PRAGMA cell_size_check = ON", NULL, NULL, NULL);
+  return TRUE;
+}
+
 /**
  * ws_sqlite_open:
  *
@@ -269,10 +304,6 @@ WsSqlite *
 ws_sqlite_open (const char *path, GCancellable *cancellable, GError **error)
 {
   g_autoptr (WsSqlite) self = NULL;
-  g_autofree char *absolute = NULL;
-  g_autofree char *escaped = NULL;
-  g_autofree char *uri = NULL;
-  int rc;
 
   if (!ws_sqlite_check_header (path, error) || !check_no_wal (path, error))
     return NULL;
@@ -283,35 +314,32 @@ ws_sqlite_open (const char *path, GCancellable *cancellable, GError **error)
   self->tables = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, columns_free);
   self->views = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
 
-  /* immutable=1: no locking and no journal, so SQLite never writes or
-   * creates anything next to the user's file. */
-  absolute = g_canonicalize_filename (path, NULL);
-  escaped = g_uri_escape_string (absolute, "/", TRUE);
-  uri = g_strdup_printf ("file:%s?mode=ro&immutable=1", escaped);
-  /* NOMUTEX: a connection is used by one thread at a time (each reader
-   * opens its own), and the serialized mode's mutex around every
-   * sqlite3_column_*() call was half of what reading a table cost. */
-  rc = sqlite3_open_v2 (uri, &self->db,
-                        SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX, NULL);
-  if (rc != SQLITE_OK)
-    {
-      ws_sqlite_set_error (self, rc, NULL, error);
-      return NULL;
-    }
-
-  sqlite3_extended_result_codes (self->db, 1);
-  /* A hostile file must not run functions from its schema (views, triggers). */
-  sqlite3_db_config (self->db, SQLITE_DBCONFIG_DEFENSIVE, 1, NULL);
-  sqlite3_db_config (self->db, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, NULL);
-  sqlite3_db_config (self->db, SQLITE_DBCONFIG_ENABLE_TRIGGER, 0, NULL);
-  sqlite3_db_config (self->db, SQLITE_DBCONFIG_ENABLE_VIEW, 0, NULL);
-  sqlite3_limit (self->db, SQLITE_LIMIT_LENGTH, 64 * 1024 * 1024);
-  sqlite3_progress_handler (self->db, 20000, progress_handler, self);
-  sqlite3_exec (self->db, "PRAGMA cell_size_check = ON", NULL, NULL, NULL);
-
-  if (!list_tables (self, error))
+  if (!connect (self, error) || !list_tables (self, error))
     return NULL;
 
+  return g_steal_pointer (&self);
+}
+
+/**
+ * ws_sqlite_open_worker:
+ *
+ * Opens the file of @parent once more, for a thread of its own: the same
+ * read-only, immutable connection, sharing @parent's cancellable, without
+ * listing the tables again (a worker runs SQL its parent has built).
+ *
+ * Returns: (transfer full): the connection, or %NULL with @error set.
+ */
+WsSqlite *
+ws_sqlite_open_worker (WsSqlite *parent, GError **error)
+{
+  g_autoptr (WsSqlite) self = g_new0 (WsSqlite, 1);
+
+  self->path = g_strdup (parent->path);
+  self->cancellable = g_object_ref (parent->cancellable);
+  self->tables = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, columns_free);
+  self->views = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  if (!connect (self, error))
+    return NULL;
   return g_steal_pointer (&self);
 }
 
@@ -416,6 +444,46 @@ ws_sqlite_column_or (WsSqlite *self, const char *table, const char *column, cons
   if (ws_sqlite_has_column (self, table, column))
     return g_strdup_printf ("\"%s\"", column);
   return g_strdup (fallback);
+}
+
+/**
+ * ws_sqlite_rowid_span:
+ *
+ * The smallest and largest rowid of @table: two b-tree lookups, where
+ * count(*) reads every page.  @last - @first + 1 bounds the rows.
+ *
+ * Returns: FALSE when the rowids say nothing: a table without rowids, one
+ * with a column named like the rowid, an empty table, negative rowids.
+ */
+gboolean
+ws_sqlite_rowid_span (WsSqlite *self, const char *table, gint64 *first, gint64 *last)
+{
+  g_autoptr (sqlite3_stmt) stmt = NULL;
+  char *sql;
+  GHashTable *columns = table_columns (self, table);
+  GHashTableIter iter;
+  gpointer name;
+
+  if (columns == NULL)
+    return FALSE;
+  /* A column of that name, in any case, would be read instead. */
+  g_hash_table_iter_init (&iter, columns);
+  while (g_hash_table_iter_next (&iter, &name, NULL))
+    if (g_ascii_strcasecmp (name, "rowid") == 0)
+      return FALSE;
+  /* Each in a query of its own: SQLite looks min() or max() up in the
+   * b-tree only when it is a query's sole aggregate. */
+  sql = sqlite3_mprintf ("SELECT (SELECT min(rowid) FROM \"%w\"), (SELECT max(rowid) FROM \"%w\")",
+                         table, table);
+  stmt = ws_sqlite_prepare (self, sql, NULL);
+  sqlite3_free (sql);
+  if (stmt == NULL || sqlite3_step (stmt) != SQLITE_ROW ||
+      sqlite3_column_type (stmt, 0) != SQLITE_INTEGER ||
+      sqlite3_column_type (stmt, 1) != SQLITE_INTEGER)
+    return FALSE;
+  *first = sqlite3_column_int64 (stmt, 0);
+  *last = sqlite3_column_int64 (stmt, 1);
+  return *first >= 0 && *last >= *first && *last < G_MAXINT64;
 }
 
 gboolean

@@ -20,6 +20,7 @@ typedef struct
 
 gboolean ws_sqlite_check_header (const char *path, GError **error);
 WsSqlite *ws_sqlite_open (const char *path, GCancellable *cancellable, GError **error);
+WsSqlite *ws_sqlite_open_worker (WsSqlite *parent, GError **error);
 void ws_sqlite_close (WsSqlite *self);
 
 const char *ws_sqlite_find_table (WsSqlite *self, const char *name);
@@ -27,6 +28,7 @@ gboolean ws_sqlite_is_view (WsSqlite *self, const char *name);
 gboolean ws_sqlite_has_column (WsSqlite *self, const char *table, const char *column);
 char *ws_sqlite_column_or (WsSqlite *self, const char *table, const char *column,
                            const char *fallback);
+gboolean ws_sqlite_rowid_span (WsSqlite *self, const char *table, gint64 *first, gint64 *last);
 gboolean ws_sqlite_count (WsSqlite *self, const char *table, gint64 *rows, GError **error);
 sqlite3_stmt *ws_sqlite_prepare (WsSqlite *self, const char *sql, GError **error);
 gboolean ws_sqlite_step (WsSqlite *self, sqlite3_stmt *stmt, const char *table, GError **error);
