@@ -616,9 +616,9 @@ ws_nsys_reader_load (const char *path, WsLoadFlags flags, GCancellable *cancella
     { "memcpy", "CUPTI_ACTIVITY_KIND_MEMCPY", WS_LOAD_MEMOPS, 48, NULL, 0, TRUE },
     { "memset", "CUPTI_ACTIVITY_KIND_MEMSET", WS_LOAD_MEMOPS, 48, NULL, 0, TRUE },
     { "cuda-api", "CUPTI_ACTIVITY_KIND_RUNTIME", WS_LOAD_API, 40, NULL, 0, TRUE },
-    { "nvtx", "NVTX_EVENTS", WS_LOAD_NVTX, 80 },
-    { "gpu-memory", "CUDA_GPU_MEMORY_USAGE_EVENTS", WS_LOAD_MEM_USAGE, 24 },
-    { "gpu-metrics", "GPU_METRICS", WS_LOAD_GPU_METRICS, 44 },
+    { "nvtx", "NVTX_EVENTS", WS_LOAD_NVTX, 80, NULL, 0, TRUE },
+    { "gpu-memory", "CUDA_GPU_MEMORY_USAGE_EVENTS", WS_LOAD_MEM_USAGE, 24, NULL, 0, TRUE },
+    { "gpu-metrics", "GPU_METRICS", WS_LOAD_GPU_METRICS, 44, NULL, 0, TRUE },
     { "os-runtime", "OSRT_API", WS_LOAD_OSRT, 24 },
     { "replays", "CUPTI_ACTIVITY_KIND_GRAPH_TRACE", WS_LOAD_KERNELS, 40 },
   };

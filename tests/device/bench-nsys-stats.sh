@@ -6,7 +6,8 @@
 # network and no apt.  Run there from the repository root, with the bundle
 # of bundle-cli.sh:
 #
-#   tests/device/bench-nsys-stats.sh BUNDLE NSYS [N...]   (default N: 300000 1500000)
+#   tests/device/bench-nsys-stats.sh BUNDLE NSYS [N|EXPORT.sqlite...]
+#                                          (default N: 300000 1500000)
 #
 # For each N it generates (or reuses from $BENCH_DIR, default
 # /tmp/warpscope-bench) an export with bench/gen-export.sh, through the
@@ -56,7 +57,10 @@ case "${1:-}" in -h | --help) sed -n '4,35p' "$0" | sed 's/^# \{0,1\}//'; exit 0
 bundle=$(cd -- "$1" && pwd)
 nsys_bin="$2"
 shift 2
+# An argument that names an existing .sqlite file is that export (a real
+# capture), timed as it is.
 for n in "$@"; do
+  case "$n" in *.sqlite) [ -f "$n" ] || die "no export $n"; continue ;; esac
   case "$n" in '' | *[!0-9]*) usage ;; esac
   [ "$n" -ge 1 ] || usage
 done
@@ -168,6 +172,7 @@ strip_console ()
 # ensure_file N - the export of N kernels in $file, made when missing.
 ensure_file ()
 {
+  case "$1" in *.sqlite) file=$(realpath -- "$1"); return 0 ;; esac
   file="$cache_dir/nsys-synth-$1-$gen_key.sqlite"
   if [ -f "$file" ]; then
     say "  reusing $file"
@@ -226,7 +231,7 @@ for n in "$@"; do
     failed=1
     continue
   fi
-  dir="$res/$n"
+  dir="$res/$(basename -- "$n" .sqlite)"
   rm -rf -- "$dir"
   mkdir -p -- "$dir" "$work/cwd"
   # Every command runs in an empty folder, to see what nsys leaves there.
