@@ -424,8 +424,9 @@ enum
   N_PLAN
 };
 
-gboolean
-ws_nsys_reader_sniff (const char *path, GError **error)
+/* Whether the database open in @sql is an nsys export. */
+static gboolean
+sniff_open (WsSqlite *sql, const char *path, GError **error)
 {
   static const char *const markers[] = {
     "CUPTI_ACTIVITY_KIND_KERNEL",
@@ -436,10 +437,7 @@ ws_nsys_reader_sniff (const char *path, GError **error)
     "TARGET_INFO_SESSION_START_TIME",
     "OSRT_API",
   };
-  g_autoptr (WsSqlite) sql = ws_sqlite_open (path, NULL, error);
 
-  if (sql == NULL)
-    return FALSE;
   if (ws_sqlite_find_table (sql, "StringIds") != NULL)
     for (gsize i = 0; i < G_N_ELEMENTS (markers); i++)
       if (ws_sqlite_find_table (sql, markers[i]) != NULL)
@@ -450,6 +448,14 @@ ws_nsys_reader_sniff (const char *path, GError **error)
                "(no StringIds, CUPTI_ACTIVITY_KIND_KERNEL or NVTX_EVENTS table)",
                path);
   return FALSE;
+}
+
+gboolean
+ws_nsys_reader_sniff (const char *path, GError **error)
+{
+  g_autoptr (WsSqlite) sql = ws_sqlite_open (path, NULL, error);
+
+  return sql != NULL && sniff_open (sql, path, error);
 }
 
 /* @plan's rows: a bound from the rowids, unless @exact or the rowids say
@@ -629,10 +635,8 @@ ws_nsys_reader_load (const char *path, WsLoadFlags flags, GCancellable *cancella
 
   g_return_val_if_fail (path != NULL, NULL);
 
-  if (!ws_nsys_reader_sniff (path, error))
-    return NULL;
   sql = ws_sqlite_open (path, cancellable, error);
-  if (sql == NULL)
+  if (sql == NULL || !sniff_open (sql, path, error))
     return NULL;
 
   run = ws_run_new ();
