@@ -18,12 +18,70 @@ append_grouped (GString *out, const char *digits, gsize len, gboolean grouping)
     }
 }
 
+#ifdef __SIZEOF_INT128__
+/* ws_format_fixed()'s rounding done in integers: @magnitude is m·2^e
+ * exactly (m < 2^53), so m·10^decimals·2^e, rounded half up, is the
+ * answer's digits, when that product fits 128 bits (e ≤ 30) and the
+ * decimal expansion of @magnitude has at most 60 digits after the point
+ * (e ≥ -60, where the printed expansion is exact too).  A stats CSV of
+ * 10^5 rows formats some 10^5 such numbers: printing 60 more digits each
+ * was a quarter of the report's time. */
+static gboolean
+fixed_digits (double magnitude, int decimals, char *digits, gsize *len, gsize *int_len)
+{
+  static const guint64 tens[] = { 1,      10,      100,      1000,      10000,
+                                  100000, 1000000, 10000000, 100000000, 1000000000 };
+  unsigned __int128 q;
+  char reversed[48];
+  gsize n = 0;
+  int exponent = 0;
+  guint64 m = (guint64) ldexp (frexp (magnitude, &exponent), 53);
+  int e = magnitude == 0 ? 0 : exponent - 53;
+
+  if (e > 30 || e < -60)
+    return FALSE;
+  q = (unsigned __int128) m * tens[decimals];
+  if (e >= 0)
+    q <<= e;
+  else
+    {
+      unsigned __int128 half = (unsigned __int128) 1 << (-e - 1);
+      unsigned __int128 rest = q & ((half << 1) - 1);
+
+      q >>= -e;
+      if (rest >= half)
+        q++;
+    }
+  do
+    {
+      reversed[n++] = (char) ('0' + (int) (q % 10));
+      q /= 10;
+    }
+  while (q > 0);
+  while (n < (gsize) decimals + 1)
+    reversed[n++] = '0';
+  for (gsize i = 0; i < n; i++)
+    digits[i] = reversed[n - 1 - i];
+  digits[n] = '\0';
+  *len = n;
+  *int_len = n - (gsize) decimals;
+  return TRUE;
+}
+#else
+static gboolean
+fixed_digits (double magnitude, int decimals, char *digits, gsize *len, gsize *int_len)
+{
+  return FALSE;
+}
+#endif
+
 /* Formats @value with @decimals digits, rounding half away from zero on the
  * exact binary value, as `nsys stats` does: 309437 / 4 = 77359.25 is exactly
  * representable and gives 77359.3 (printf's round-half-even gives 77359.2),
  * while 52041.35 is stored as 52041.34999… and gives 52041.3.
- * The exact expansion is printed first (glibc prints it exactly), then
- * rounded as decimal digits. */
+ * In integers where they suffice (fixed_digits()); else the exact
+ * expansion is printed first (glibc prints it exactly), then rounded as
+ * decimal digits. */
 void
 ws_format_fixed (GString *out, double value, int decimals, gboolean grouping)
 {
@@ -32,6 +90,7 @@ ws_format_fixed (GString *out, double value, int decimals, gboolean grouping)
   char *digits;
   char *point;
   gsize int_len;
+  gsize len;
   gboolean negative;
   gboolean all_zero = TRUE;
 
@@ -44,6 +103,14 @@ ws_format_fixed (GString *out, double value, int decimals, gboolean grouping)
     }
 
   negative = signbit (value) != 0;
+  if (fixed_digits (fabs (value), decimals, buf, &len, &int_len))
+    {
+      for (gsize i = 0; i < len; i++)
+        if (buf[i] != '0')
+          all_zero = FALSE;
+      digits = buf;
+      goto print;
+    }
   g_snprintf (format, sizeof format, "%%.%df", decimals + 60);
   g_ascii_formatd (buf, sizeof buf, format, fabs (value));
 
@@ -80,6 +147,7 @@ ws_format_fixed (GString *out, double value, int decimals, gboolean grouping)
         all_zero = FALSE;
   }
 
+print:
   if (negative && !all_zero)
     g_string_append_c (out, '-');
   append_grouped (out, digits, int_len, grouping);
