@@ -5,30 +5,14 @@
 #include "ws-hash.h"
 #include "ws-limits.h"
 #include "ws-nsys-reader-private.h"
-#include "ws-nvtx-depth.h"
 #include "ws-reader-error.h"
 #include "ws-run-build.h"
 #include "ws-sort.h"
 #include "ws-sqlite.h"
 
 /* The event tables but the kernels' (ws-nsys-kernels.c): memory
- * operations, CUDA API calls, NVTX, GPU memory usage and GPU metrics, each
+ * operations, CUDA API calls, GPU memory usage and GPU metrics (NVTX: ws-nsys-nvtx.c), each
  * into its columns of the run. */
-
-/* NVTX event types (ENUM_NSYS_EVENT_TYPE exists only from 2022.4, so the
- * ids are fixed here). */
-enum
-{
-  NVTX_CATEGORY = 33,
-  NVTX_MARK = 34,
-  NVTX_THREAD = 39,
-  NVTX_PUSH_POP = 59,
-  NVTX_START_END = 60,
-  NVTXT_MARK = 65,
-  NVTXT_PUSH_POP = 70,
-  NVTXT_START_END = 71,
-  NVTX_DOMAIN_CREATE = 75,
-};
 
 /* Sorts every column of a table by (start, later end first) if it is not
  * already: exports are nearly always in order, so this is a check. */
@@ -309,178 +293,6 @@ ws_nsys_load_api (WsNsysReader *r, const char *table, gint64 count, GError **err
         columns[n_sorted++] = all[i];
     ws_nsys_sort_table (a->start, a->end, n, columns, sizes, n_sorted);
   }
-  return TRUE;
-}
-
-typedef struct
-{
-  gint64 other;
-  GHashTable *nvtx_thread_names; /* gint64 globalTid -> string id + 1, from NvtxThread events */
-} NvtxLoad;
-
-static gboolean
-nvtx_row (WsNsysReader *r, sqlite3_stmt *stmt, gsize row, gpointer data)
-{
-  NvtxLoad *load = data;
-  WsNvtxRanges *ranges = &r->run->nvtx;
-  WsNvtxMarks *marks = &r->run->marks;
-  gint64 type = sqlite3_column_int64 (stmt, 2);
-  guint32 name = ws_nsys_column_text (r, stmt, 3);
-  gint64 global_tid = sqlite3_column_int64 (stmt, 5);
-
-  if (name == WS_STRING_NONE)
-    name = ws_nsys_column_string (r, stmt, 4);
-
-  switch (type)
-    {
-      case NVTX_PUSH_POP:
-      case NVTX_START_END:
-      case NVTXT_PUSH_POP:
-      case NVTXT_START_END:
-        if (sqlite3_column_type (stmt, 1) != SQLITE_NULL)
-          {
-            gsize i = ranges->n;
-
-            if (!ws_nsys_column_times (r, stmt, 0, &ranges->start[i], &ranges->end[i]))
-              return FALSE;
-            ranges->n++;
-            ranges->name[i] =
-              name != WS_STRING_NONE ? name : ws_string_table_intern (r->run->strings, "");
-            ranges->thread[i] = ws_nsys_thread_for (r, global_tid);
-            ranges->color[i] = (guint32) sqlite3_column_int64 (stmt, 6);
-            ranges->domain[i] = ws_nsys_domain_for (r, sqlite3_column_int64 (stmt, 7));
-            ranges->style[i] = (type == NVTX_START_END || type == NVTXT_START_END)
-                                 ? WS_NVTX_START_END
-                                 : WS_NVTX_PUSH_POP;
-            return TRUE;
-          }
-        load->other++;
-        return TRUE;
-
-      case NVTX_MARK:
-      case NVTXT_MARK:
-        {
-          gsize i = marks->n;
-
-          if (!ws_nsys_column_time (r, stmt, 0, &marks->time[i]))
-            return FALSE;
-          marks->n++;
-          marks->name[i] =
-            name != WS_STRING_NONE ? name : ws_string_table_intern (r->run->strings, "");
-          marks->thread[i] = ws_nsys_thread_for (r, global_tid);
-          marks->color[i] = (guint32) sqlite3_column_int64 (stmt, 6);
-          marks->domain[i] = ws_nsys_domain_for (r, sqlite3_column_int64 (stmt, 7));
-          return TRUE;
-        }
-
-      case NVTX_DOMAIN_CREATE:
-        {
-          guint16 domain = ws_nsys_domain_for (r, sqlite3_column_int64 (stmt, 7));
-
-          if (domain != 0 && name != WS_STRING_NONE)
-            g_array_index (r->run->domains, WsNvtxDomain, domain).name = name;
-          load->other++;
-          return TRUE;
-        }
-
-      case NVTX_THREAD:
-        if (name != WS_STRING_NONE)
-          g_hash_table_insert (load->nvtx_thread_names, g_memdup2 (&global_tid, sizeof global_tid),
-                               GUINT_TO_POINTER (name + 1));
-        load->other++;
-        return TRUE;
-
-      default:
-        load->other++;
-        return TRUE;
-    }
-}
-
-gboolean
-ws_nsys_load_nvtx (WsNsysReader *r, const char *table, gint64 count, GError **error)
-{
-  static const char *const cols[][2] = {
-    { "start", "0" },     { "end", "NULL" },    { "eventType", "0" }, { "text", "NULL" },
-    { "textId", "NULL" }, { "globalTid", "0" }, { "color", "0" },     { "domainId", "0" },
-  };
-  static const char *const required[] = { "start", "end", "eventType", NULL };
-  WsNvtxRanges *ranges = &r->run->nvtx;
-  WsNvtxMarks *marks = &r->run->marks;
-  g_autoptr (GHashTable) thread_names =
-    g_hash_table_new_full (ws_int64_hash, g_int64_equal, g_free, NULL);
-  NvtxLoad load = { 0, thread_names };
-  GHashTableIter iter;
-  gpointer key, value;
-
-  if (!require_columns (r, table, required, error))
-    return FALSE;
-
-  /* Sized for the worst case, shrunk below once the split is known. */
-  ranges->start = g_new (gint64, count);
-  ranges->end = g_new (gint64, count);
-  ranges->name = g_new (guint32, count);
-  ranges->thread = g_new (guint32, count);
-  ranges->color = g_new (guint32, count);
-  ranges->domain = g_new (guint16, count);
-  ranges->style = g_new (guint8, count);
-  marks->time = g_new (gint64, count);
-  marks->name = g_new (guint32, count);
-  marks->thread = g_new (guint32, count);
-  marks->color = g_new (guint32, count);
-  marks->domain = g_new (guint16, count);
-
-  if (!read_table (r, table, cols, G_N_ELEMENTS (cols), count, nvtx_row, &load, NULL, NULL, error))
-    return FALSE;
-
-  ranges->start = g_renew (gint64, ranges->start, MAX (ranges->n, 1));
-  ranges->end = g_renew (gint64, ranges->end, MAX (ranges->n, 1));
-  ranges->name = g_renew (guint32, ranges->name, MAX (ranges->n, 1));
-  ranges->thread = g_renew (guint32, ranges->thread, MAX (ranges->n, 1));
-  ranges->color = g_renew (guint32, ranges->color, MAX (ranges->n, 1));
-  ranges->domain = g_renew (guint16, ranges->domain, MAX (ranges->n, 1));
-  ranges->style = g_renew (guint8, ranges->style, MAX (ranges->n, 1));
-  marks->time = g_renew (gint64, marks->time, MAX (marks->n, 1));
-  marks->name = g_renew (guint32, marks->name, MAX (marks->n, 1));
-  marks->thread = g_renew (guint32, marks->thread, MAX (marks->n, 1));
-  marks->color = g_renew (guint32, marks->color, MAX (marks->n, 1));
-  marks->domain = g_renew (guint16, marks->domain, MAX (marks->n, 1));
-
-  {
-    gpointer columns[] = { ranges->name, ranges->thread, ranges->color, ranges->domain,
-                           ranges->style };
-    const gsize sizes[] = { 4, 4, 4, 2, 1 };
-    gpointer mark_columns[] = { marks->name, marks->thread, marks->color, marks->domain };
-    const gsize mark_sizes[] = { 4, 4, 4, 2 };
-
-    ws_nsys_sort_table (ranges->start, ranges->end, ranges->n, columns, sizes,
-                        G_N_ELEMENTS (columns));
-    ws_nsys_sort_table (marks->time, NULL, marks->n, mark_columns, mark_sizes,
-                        G_N_ELEMENTS (mark_columns));
-  }
-
-  ranges->depth = g_new (guint16, MAX (ranges->n, 1));
-  ws_nvtx_assign_depth (ranges->start, ranges->end, ranges->thread, ranges->n, r->run->threads->len,
-                        ranges->depth);
-
-  /* NvtxThread events name threads (e.g. "MPI Rank 0") that ThreadNames may not. */
-  g_hash_table_iter_init (&iter, thread_names);
-  while (g_hash_table_iter_next (&iter, &key, &value))
-    {
-      gpointer found = g_hash_table_lookup (r->thread_index, key);
-
-      if (found != NULL)
-        {
-          WsThread *thread =
-            &g_array_index (r->run->threads, WsThread, GPOINTER_TO_UINT (found) - 1);
-
-          if (thread->name == WS_STRING_NONE)
-            thread->name = GPOINTER_TO_UINT (value) - 1;
-        }
-    }
-
-  ws_run_add_source (r->run, "nvtx-ranges", table, (gint64) ranges->n);
-  ws_run_add_source (r->run, "nvtx-marks", table, (gint64) marks->n);
-  ws_run_add_source (r->run, "nvtx-other", table, load.other);
   return TRUE;
 }
 

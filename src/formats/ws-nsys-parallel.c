@@ -265,7 +265,8 @@ compact (const WsNsysColumns *cols, const guint8 *kept, gsize span)
         continue;
       if (from != to)
         {
-          cols->start[to] = cols->start[from];
+          if (cols->start != NULL)
+            cols->start[to] = cols->start[from];
           if (cols->end != NULL)
             cols->end[to] = cols->end[from];
           for (gsize c = 0; c < cols->n_columns; c++)

@@ -83,8 +83,8 @@ typedef enum
 typedef struct
 {
   gsize base;
-  gint64 *start;
-  gint64 *end; /* NULL when the table has none */
+  gint64 *start; /* NULL when the callback keeps times in a column of its own */
+  gint64 *end;   /* NULL when the table has none */
   gpointer columns[8];
   gsize sizes[8];
   gsize n_columns;

@@ -10,8 +10,13 @@
 #   2. bench-nsys-stats.sh on the 1.5M synthetic export and on that one,
 #      with BUNDLE/warpscope-cli-base (the commit before) timed beside.
 #
+#   3. with BENCH_WINDOW=N, bench/reports.sh at N kernels (the sqlite3
+#      scan, the first frame and the full load of a window, before and
+#      after), one run each.
+#
 # Environment: OUT (default a new folder in /tmp), BENCH_RUNS (default 3),
-# BENCH_SIZES (default 1500000), SKIP_CAPTURE=1 to reuse the export.
+# BENCH_SIZES (default 1500000), REAL_XZ=FILE.sqlite.xz to use that export
+# (one this script made before) instead of capturing, BENCH_WINDOW.
 set -u
 bundle=$(cd "${1:?usage: $0 BUNDLE}" && pwd)
 here=$(cd "$(dirname "$0")" && pwd)
@@ -22,7 +27,9 @@ mkdir -p "$out" "$cache"
 nsys=$(ls /opt/nvidia/nsight-compute/*/host/target-linux-x64/nsys 2>/dev/null | tail -n 1)
 [ -x "$nsys" ] || { echo "bench-cores.sh: no nsys under /opt/nvidia/nsight-compute" >&2; exit 1; }
 real="$cache/nvtx-heavy.sqlite"
-if [ "${SKIP_CAPTURE:-0}" != 1 ] || [ ! -f "$real" ]; then
+if [ -n "${REAL_XZ:-}" ]; then
+  xz -dc "$REAL_XZ" >"$real" || exit 1
+else
   work=$(mktemp -d)
   start=$(date +%s)
   LD_LIBRARY_PATH="$bundle/nsys-lib" "$nsys" profile -t cuda,nvtx,osrt -o "$work/heavy" \
@@ -44,3 +51,8 @@ cat "$out/nvtx-heavy.counts"
 # shellcheck disable=SC2086
 OUT="$out" BENCH_RUNS="${BENCH_RUNS:-3}" WS_BASELINE="$bundle/warpscope-cli-base" \
   "$here/bench-nsys-stats.sh" "$bundle" "$nsys" ${BENCH_SIZES:-1500000} "$real"
+if [ -n "${BENCH_WINDOW:-}" ]; then
+  PATH="$bundle/bin:$PATH" BENCH_RUNS=1 BENCH_REPORTS=cuda_gpu_kern_sum \
+    WARPSCOPE_CLI="$bundle/warpscope-cli" BASELINE_CLI="$bundle/warpscope-cli-base" \
+    "$here/../../bench/reports.sh" "$BENCH_WINDOW"
+fi

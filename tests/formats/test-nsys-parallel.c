@@ -77,6 +77,27 @@ assert_same_run (const WsRun *a, const WsRun *b)
   SAME_ARRAY (a->osrt.name, b->osrt.name, a->osrt.n);
   SAME_ARRAY (a->osrt.thread, b->osrt.thread, a->osrt.n);
 
+  g_assert_cmpuint (a->nvtx.n, ==, b->nvtx.n);
+  SAME_ARRAY (a->nvtx.start, b->nvtx.start, a->nvtx.n);
+  SAME_ARRAY (a->nvtx.end, b->nvtx.end, a->nvtx.n);
+  SAME_ARRAY (a->nvtx.name, b->nvtx.name, a->nvtx.n);
+  SAME_ARRAY (a->nvtx.thread, b->nvtx.thread, a->nvtx.n);
+  SAME_ARRAY (a->nvtx.color, b->nvtx.color, a->nvtx.n);
+  SAME_ARRAY (a->nvtx.domain, b->nvtx.domain, a->nvtx.n);
+  SAME_ARRAY (a->nvtx.style, b->nvtx.style, a->nvtx.n);
+  SAME_ARRAY (a->nvtx.depth, b->nvtx.depth, a->nvtx.n);
+  g_assert_cmpuint (a->marks.n, ==, b->marks.n);
+  SAME_ARRAY (a->marks.time, b->marks.time, a->marks.n);
+  SAME_ARRAY (a->marks.name, b->marks.name, a->marks.n);
+  SAME_ARRAY (a->marks.thread, b->marks.thread, a->marks.n);
+  SAME_ARRAY (a->marks.domain, b->marks.domain, a->marks.n);
+  g_assert_cmpuint (a->domains->len, ==, b->domains->len);
+  for (guint i = 0; i < a->domains->len; i++)
+    g_assert_cmpuint (g_array_index (a->domains, WsNvtxDomain, i).name, ==,
+                      g_array_index (b->domains, WsNvtxDomain, i).name);
+  /* Text interned in the same order gets the same ids. */
+  g_assert_cmpuint (ws_string_table_size (a->strings), ==, ws_string_table_size (b->strings));
+
   /* Interned ids are numbered by first appearance, as one scan numbers them. */
   g_assert_cmpuint (a->streams->len, ==, b->streams->len);
   for (guint i = 0; i < a->streams->len; i++)
@@ -188,11 +209,12 @@ test_holes (void)
   const char *kept = "abs(start) < 4611686018427387904 AND abs(end) < 4611686018427387904";
 
   ws_test_sqlite_exec (
-    path,
-    "DELETE FROM CUPTI_ACTIVITY_KIND_KERNEL WHERE rowid % 7 = 3;"
-    "UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET start = 9000000000000000000 WHERE rowid % 11 = 5;"
-    "DELETE FROM CUPTI_ACTIVITY_KIND_RUNTIME WHERE rowid % 5 = 1;"
-    "UPDATE CUPTI_ACTIVITY_KIND_RUNTIME SET end = -9000000000000000000 WHERE rowid % 13 = 2;");
+    path, "DELETE FROM CUPTI_ACTIVITY_KIND_KERNEL WHERE rowid % 7 = 3;"
+          "UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET start = 9000000000000000000 WHERE rowid % 11 = 5;"
+          "DELETE FROM CUPTI_ACTIVITY_KIND_RUNTIME WHERE rowid % 5 = 1;"
+          "UPDATE CUPTI_ACTIVITY_KIND_RUNTIME SET end = -9000000000000000000 WHERE rowid % 13 = 2;"
+          "DELETE FROM NVTX_EVENTS WHERE rowid % 6 = 2;"
+          "UPDATE NVTX_EVENTS SET start = 9000000000000000000 WHERE rowid % 9 = 4;");
   /* The edit must leave holes and left-out rows, or this tests nothing. */
   g_assert_cmpint (sql_number (path, "SELECT max(rowid) - min(rowid) + 1 - count(*) FROM "
                                      "CUPTI_ACTIVITY_KIND_KERNEL"),
@@ -209,6 +231,16 @@ test_holes (void)
 
       assert_same_run (one, three);
       assert_matches_sql (path, three, kept);
+      if (flags == WS_LOAD_ALL)
+        {
+          g_autofree char *sql = g_strdup_printf (
+            "SELECT count(*) FROM NVTX_EVENTS WHERE eventType IN (59, 60, 70, 71) AND end IS NOT "
+            "NULL AND %s",
+            kept);
+
+          g_assert_cmpint ((gint64) three->nvtx.n, ==, sql_number (path, sql));
+          g_assert_cmpint ((gint64) three->nvtx.n, >, 0);
+        }
     }
   ws_test_rmtree (dir);
 }
