@@ -12,6 +12,36 @@
 /* The longest string a token may hold: kernel names run to a few KiB. */
 #define MAX_STRING_BYTES ((gsize) 16 << 20)
 
+/* The longest number a token may hold. */
+#define MAX_NUMBER_BYTES 64
+
+/* Classes of bytes, so that the scans test one table entry per byte. */
+enum
+{
+  CLASS_SPACE = 1 << 0,  /* ' ', '\n', '\r', '\t' */
+  CLASS_PLAIN = 1 << 1,  /* a byte of a string copied as it is */
+  CLASS_NUMBER = 1 << 2, /* a byte a number's text may hold */
+};
+
+static guint8 byte_class[256];
+
+static void
+init_byte_class (void)
+{
+  static gsize done = 0;
+
+  if (!g_once_init_enter (&done))
+    return;
+  for (guint c = 0x20; c < 256; c++)
+    if (c != '"' && c != '\\')
+      byte_class[c] |= CLASS_PLAIN;
+  for (const char *s = " \n\r\t"; *s != '\0'; s++)
+    byte_class[(guint8) *s] |= CLASS_SPACE;
+  for (const char *s = "0123456789+-.eE"; *s != '\0'; s++)
+    byte_class[(guint8) *s] |= CLASS_NUMBER;
+  g_once_init_leave (&done, 1);
+}
+
 /* What may come next, by where the tokenizer stands. */
 typedef enum
 {
@@ -35,9 +65,18 @@ struct _WsJsonPull
   guint64 consumed; /* bytes before @buffer */
   gboolean eof;
 
-  GByteArray *stack; /* '{' or '[' per open container */
+  guint8 *stack; /* '{' or '[' per open container */
+  guint depth;
+  guint stack_size;
   Want want;
-  GString *text; /* the last key, string or number */
+
+  /* The last key, string or number: in @buffer itself where it lies whole
+   * in it and needs no unescaping (its closing quote overwritten by a
+   * NUL), in @number for a number, else unescaped into @unescaped. */
+  const char *text;
+  gsize text_len;
+  GString *unescaped;
+  char number[MAX_NUMBER_BYTES + 1];
 };
 
 /**
@@ -58,8 +97,11 @@ ws_json_pull_new (GInputStream *stream, const char *label, guint max_depth)
   self->stream = g_object_ref (stream);
   self->label = g_strdup (label);
   self->max_depth = max_depth;
-  self->stack = g_byte_array_new ();
-  self->text = g_string_sized_new (256);
+  init_byte_class ();
+  self->stack_size = MAX (MIN (max_depth, 64), 1);
+  self->stack = g_malloc (self->stack_size);
+  self->unescaped = g_string_sized_new (256);
+  self->text = self->unescaped->str;
   self->want = WANT_VALUE;
   return self;
 }
@@ -71,8 +113,8 @@ ws_json_pull_free (WsJsonPull *self)
     return;
   g_object_unref (self->stream);
   g_free (self->label);
-  g_byte_array_unref (self->stack);
-  g_string_free (self->text, TRUE);
+  g_free (self->stack);
+  g_string_free (self->unescaped, TRUE);
   g_free (self);
 }
 
@@ -168,14 +210,23 @@ take (WsJsonPull *self, GError **error)
   return c;
 }
 
-static int
+/* The next byte that is not white space, without taking it; -1 at the end. */
+static inline int
 skip_space (WsJsonPull *self, GError **error)
 {
-  int c;
+  for (;;)
+    {
+      const guint8 *p = self->buffer + self->pos;
+      const guint8 *stop = self->buffer + self->len;
 
-  while ((c = peek (self, error)) == ' ' || c == '\n' || c == '\r' || c == '\t')
-    self->pos++;
-  return c;
+      while (p < stop && (byte_class[*p] & CLASS_SPACE))
+        p++;
+      self->pos = p - self->buffer;
+      if (p < stop)
+        return *p;
+      if (!refill (self, error))
+        return -1;
+    }
 }
 
 static int
@@ -229,15 +280,16 @@ read_unicode_escape (WsJsonPull *self, GError **error)
     }
   else if (u >= 0xd800 && u < 0xe000)
     u = 0xfffd;
-  g_string_append_unichar (self->text, u);
+  g_string_append_unichar (self->unescaped, u);
   return TRUE;
 }
 
-/* A string's body after its opening quote, unescaped into @text. */
+/* A string's body, unescaped into @unescaped, read in runs of plain
+ * bytes: what read_string() does where its fast path cannot. */
 static gboolean
-read_string (WsJsonPull *self, GError **error)
+read_string_unescaped (WsJsonPull *self, GError **error)
 {
-  g_string_truncate (self->text, 0);
+  g_string_truncate (self->unescaped, 0);
   for (;;)
     {
       const guint8 *start = self->buffer + self->pos;
@@ -248,9 +300,9 @@ read_string (WsJsonPull *self, GError **error)
       /* Runs of plain bytes are copied at once. */
       while (p < stop && *p != '"' && *p != '\\' && *p >= 0x20)
         p++;
-      g_string_append_len (self->text, (const char *) start, p - start);
+      g_string_append_len (self->unescaped, (const char *) start, p - start);
       self->pos += p - start;
-      if (self->text->len > MAX_STRING_BYTES)
+      if (self->unescaped->len > MAX_STRING_BYTES)
         {
           g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_TOO_LARGE,
                        "%s: a string longer than %" G_GSIZE_FORMAT
@@ -266,7 +318,7 @@ read_string (WsJsonPull *self, GError **error)
       if (c != '\\' && c >= 0x20)
         {
           /* The run of plain bytes went on past the buffer's end. */
-          g_string_append_c (self->text, (char) c);
+          g_string_append_c (self->unescaped, (char) c);
           continue;
         }
       if (c < 0x20)
@@ -279,22 +331,22 @@ read_string (WsJsonPull *self, GError **error)
           case '"':
           case '\\':
           case '/':
-            g_string_append_c (self->text, (char) c);
+            g_string_append_c (self->unescaped, (char) c);
             break;
           case 'b':
-            g_string_append_c (self->text, '\b');
+            g_string_append_c (self->unescaped, '\b');
             break;
           case 'f':
-            g_string_append_c (self->text, '\f');
+            g_string_append_c (self->unescaped, '\f');
             break;
           case 'n':
-            g_string_append_c (self->text, '\n');
+            g_string_append_c (self->unescaped, '\n');
             break;
           case 'r':
-            g_string_append_c (self->text, '\r');
+            g_string_append_c (self->unescaped, '\r');
             break;
           case 't':
-            g_string_append_c (self->text, '\t');
+            g_string_append_c (self->unescaped, '\t');
             break;
           case 'u':
             if (!read_unicode_escape (self, error))
@@ -306,24 +358,93 @@ read_string (WsJsonPull *self, GError **error)
     }
 }
 
-/* A number as written; its form is checked by whoever converts it. */
+/* A string's body after its opening quote: in place where it ends in
+ * the buffer without an escape, else unescaped into @unescaped. */
+static gboolean
+read_string (WsJsonPull *self, GError **error)
+{
+  guint8 *start = self->buffer + self->pos;
+  guint8 *stop = self->buffer + self->len;
+  guint8 *p = start;
+
+  while (p < stop && (byte_class[*p] & CLASS_PLAIN))
+    p++;
+  if (p < stop && *p == '"')
+    {
+      *p = '\0';
+      self->text = (const char *) start;
+      self->text_len = p - start;
+      self->pos = p + 1 - self->buffer;
+      return TRUE;
+    }
+  if (!read_string_unescaped (self, error))
+    return FALSE;
+  self->text = self->unescaped->str;
+  self->text_len = self->unescaped->len;
+  return TRUE;
+}
+
+/* @text into @unescaped, where it lies in the buffer, before a refill
+ * overwrites it. */
+static void
+keep_text (WsJsonPull *self)
+{
+  if (self->text == self->unescaped->str || self->text == self->number)
+    return;
+  g_string_truncate (self->unescaped, 0);
+  g_string_append_len (self->unescaped, self->text, self->text_len);
+  self->text = self->unescaped->str;
+}
+
+/* A number as written, copied into @number; its form is checked by
+ * whoever converts it. */
 static gboolean
 read_number (WsJsonPull *self, GError **error)
 {
-  int c;
+  gsize n = 0;
 
-  g_string_truncate (self->text, 0);
-  while ((c = peek (self, error)) >= 0 &&
-         (g_ascii_isdigit (c) || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E'))
+  for (;;)
     {
-      if (self->text->len >= 64)
+      const guint8 *start = self->buffer + self->pos;
+      const guint8 *stop = self->buffer + self->len;
+      const guint8 *p = start;
+
+      while (p < stop && (byte_class[*p] & CLASS_NUMBER) && n + (p - start) < MAX_NUMBER_BYTES)
+        p++;
+      memcpy (self->number + n, start, p - start);
+      n += p - start;
+      self->pos = p - self->buffer;
+      if (p < stop && (byte_class[*p] & CLASS_NUMBER))
         return ws_json_pull_fail (self, error, "a number of more than 64 characters");
-      g_string_append_c (self->text, (char) c);
-      self->pos++;
+      if (p < stop)
+        break;
+      if (!refill (self, error))
+        {
+          if (error != NULL && *error != NULL)
+            return FALSE;
+          break;
+        }
     }
-  if (c < 0 && error != NULL && *error != NULL)
-    return FALSE;
+  self->number[n] = '\0';
+  self->text = self->number;
+  self->text_len = n;
   return TRUE;
+}
+
+/* As skip_space(), after a key in the buffer: kept before a refill. */
+static int
+skip_space_keeping_text (WsJsonPull *self, GError **error)
+{
+  const guint8 *p = self->buffer + self->pos;
+  const guint8 *stop = self->buffer + self->len;
+
+  while (p < stop && (byte_class[*p] & CLASS_SPACE))
+    p++;
+  self->pos = p - self->buffer;
+  if (p < stop)
+    return *p;
+  keep_text (self);
+  return skip_space (self, error);
 }
 
 static gboolean
@@ -344,14 +465,19 @@ read_literal (WsJsonPull *self, const char *word, GError **error)
 static WsJsonToken
 open_container (WsJsonPull *self, char bracket, GError **error)
 {
-  if (self->stack->len >= self->max_depth)
+  if (self->depth >= self->max_depth)
     {
       g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_TOO_LARGE,
                    "%s: JSON nested deeper than %u levels (at byte %" G_GUINT64_FORMAT ")",
                    self->label, self->max_depth, ws_json_pull_offset (self));
       return WS_JSON_ERROR;
     }
-  g_byte_array_append (self->stack, (const guint8 *) &bracket, 1);
+  if (self->depth == self->stack_size)
+    {
+      self->stack_size = MIN (self->stack_size * 2, self->max_depth);
+      self->stack = g_realloc (self->stack, self->stack_size);
+    }
+  self->stack[self->depth++] = (guint8) bracket;
   self->want = bracket == '{' ? WANT_KEY_OR_CLOSE : WANT_VALUE_OR_CLOSE;
   return bracket == '{' ? WS_JSON_BEGIN_OBJECT : WS_JSON_BEGIN_ARRAY;
 }
@@ -359,7 +485,7 @@ open_container (WsJsonPull *self, char bracket, GError **error)
 static WsJsonToken
 close_container (WsJsonPull *self, int c, GError **error)
 {
-  char open = self->stack->len > 0 ? (char) self->stack->data[self->stack->len - 1] : 0;
+  char open = self->depth > 0 ? (char) self->stack[self->depth - 1] : 0;
 
   if ((c == '}' && open != '{') || (c == ']' && open != '['))
     {
@@ -367,15 +493,15 @@ close_container (WsJsonPull *self, int c, GError **error)
       return WS_JSON_ERROR;
     }
   self->pos++;
-  g_byte_array_set_size (self->stack, self->stack->len - 1);
-  self->want = self->stack->len == 0 ? WANT_END : WANT_COMMA_OR_CLOSE;
+  self->depth--;
+  self->want = self->depth == 0 ? WANT_END : WANT_COMMA_OR_CLOSE;
   return c == '}' ? WS_JSON_END_OBJECT : WS_JSON_END_ARRAY;
 }
 
 static WsJsonToken
 scalar_done (WsJsonPull *self, WsJsonToken token)
 {
-  self->want = self->stack->len == 0 ? WANT_END : WANT_COMMA_OR_CLOSE;
+  self->want = self->depth == 0 ? WANT_END : WANT_COMMA_OR_CLOSE;
   return token;
 }
 
@@ -419,7 +545,7 @@ read_key (WsJsonPull *self, int c, GError **error)
   self->pos++;
   if (!read_string (self, error))
     return WS_JSON_ERROR;
-  c = skip_space (self, error);
+  c = skip_space_keeping_text (self, error);
   if (c < 0)
     return truncated (self, error), WS_JSON_ERROR;
   if (c != ':')
@@ -477,11 +603,11 @@ ws_json_pull_next (WsJsonPull *self, GError **error)
         if (c != ',')
           {
             ws_json_pull_fail (self, error, "expected ',' or the end of an %s",
-                               self->stack->data[self->stack->len - 1] == '{' ? "object" : "array");
+                               self->stack[self->depth - 1] == '{' ? "object" : "array");
             return WS_JSON_ERROR;
           }
         self->pos++;
-        self->want = self->stack->data[self->stack->len - 1] == '{' ? WANT_KEY : WANT_VALUE;
+        self->want = self->stack[self->depth - 1] == '{' ? WANT_KEY : WANT_VALUE;
         return ws_json_pull_next (self, error);
     }
 }
@@ -502,8 +628,8 @@ ws_json_pull_skip (WsJsonPull *self, WsJsonToken token, GError **error)
     return FALSE;
   if (token != WS_JSON_BEGIN_OBJECT && token != WS_JSON_BEGIN_ARRAY)
     return TRUE;
-  depth = self->stack->len;
-  while (self->stack->len >= depth)
+  depth = self->depth;
+  while (self->depth >= depth)
     {
       WsJsonToken t = ws_json_pull_next (self, error);
 
@@ -519,20 +645,20 @@ ws_json_pull_skip (WsJsonPull *self, WsJsonToken token, GError **error)
 const char *
 ws_json_pull_text (const WsJsonPull *self)
 {
-  return self->text->str;
+  return self->text;
 }
 
 gsize
 ws_json_pull_text_len (const WsJsonPull *self)
 {
-  return self->text->len;
+  return self->text_len;
 }
 
 /* How many containers are open. */
 guint
 ws_json_pull_depth (const WsJsonPull *self)
 {
-  return self->stack->len;
+  return self->depth;
 }
 
 /* The byte of the input (decompressed) the tokenizer stands at. */
