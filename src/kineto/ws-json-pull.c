@@ -379,8 +379,9 @@ read_string (WsJsonPull *self, GError **error)
     }
   if (!read_string_unescaped (self, error))
     return FALSE;
+  /* Up to a NUL that "\u0000" wrote: the text as a C string. */
   self->text = self->unescaped->str;
-  self->text_len = self->unescaped->len;
+  self->text_len = strlen (self->unescaped->str);
   return TRUE;
 }
 
@@ -641,7 +642,9 @@ ws_json_pull_skip (WsJsonPull *self, WsJsonToken token, GError **error)
   return TRUE;
 }
 
-/* The last key, string or number read (transfer none: valid until the next token). */
+/* The last key, string or number read (transfer none: valid until the
+ * next token), NUL-terminated; its length is that of the C string, up to
+ * a NUL that an escape wrote. */
 const char *
 ws_json_pull_text (const WsJsonPull *self)
 {

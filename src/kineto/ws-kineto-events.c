@@ -41,10 +41,32 @@ ws_kineto_columns_clear (KinetoColumns *c)
   g_clear_pointer (&c->kind, g_array_unref);
 }
 
-/* An integer as JSON writes one; "1.0" and "1e3" are not. */
+/* Whether @len bytes at @key are @word, a string literal. */
+#define KEY_IS(key, len, word) \
+  ((len) == sizeof (word) - 1 && memcmp ((key), (word), sizeof (word) - 1) == 0)
+
+/* Whether the GString @s is @word. */
+#define STR_IS(s, word) KEY_IS ((s)->str, (s)->len, word)
+
+/* An integer as JSON writes one; "1.0" and "1e3" are not.  Up to 18
+ * digits are read here; longer ones, and anything else, as
+ * g_ascii_string_to_signed() reads them. */
 gboolean
 ws_kineto_parse_int (const char *text, gint64 *out)
 {
+  const char *p = text;
+  guint64 v = 0;
+  int n = 0;
+
+  if (*p == '-' || *p == '+')
+    p++;
+  for (; g_ascii_isdigit (*p) && n < 18; p++, n++)
+    v = v * 10 + (guint64) (*p - '0');
+  if (n > 0 && *p == '\0')
+    {
+      *out = *text == '-' ? -(gint64) v : (gint64) v;
+      return TRUE;
+    }
   return g_ascii_string_to_signed (text, 10, G_MININT64, G_MAXINT64, out, NULL);
 }
 
@@ -199,33 +221,34 @@ read_args (KinetoReader *r, GError **error)
   while ((t = ws_json_pull_next (r->pull, error)) == WS_JSON_KEY)
     {
       const char *key = ws_json_pull_text (r->pull);
+      gsize len = ws_json_pull_text_len (r->pull);
       gboolean ok;
 
-      if (g_str_equal (key, "device"))
+      if (KEY_IS (key, len, "device"))
         ok = read_int (r, &e->device, NULL, error);
-      else if (g_str_equal (key, "context"))
+      else if (KEY_IS (key, len, "context"))
         ok = read_int (r, &e->context, NULL, error);
-      else if (g_str_equal (key, "stream"))
+      else if (KEY_IS (key, len, "stream"))
         ok = read_int (r, &e->stream, NULL, error);
-      else if (g_str_equal (key, "correlation"))
+      else if (KEY_IS (key, len, "correlation"))
         ok = read_int (r, &e->correlation, NULL, error);
-      else if (g_str_equal (key, "registers per thread"))
+      else if (KEY_IS (key, len, "registers per thread"))
         ok = read_int (r, &e->registers, NULL, error);
-      else if (g_str_equal (key, "shared memory"))
+      else if (KEY_IS (key, len, "shared memory"))
         ok = read_int (r, &e->shared_memory, NULL, error);
-      else if (g_str_equal (key, "bytes"))
+      else if (KEY_IS (key, len, "bytes"))
         ok = read_int (r, &e->bytes, NULL, error);
-      else if (g_str_equal (key, "Bytes"))
+      else if (KEY_IS (key, len, "Bytes"))
         ok = read_int (r, &e->mem_bytes, NULL, error);
-      else if (g_str_equal (key, "Device Id"))
+      else if (KEY_IS (key, len, "Device Id"))
         ok = read_int (r, &e->mem_device, NULL, error);
-      else if (g_str_equal (key, "Device Type"))
+      else if (KEY_IS (key, len, "Device Type"))
         ok = read_int (r, &e->mem_device_type, NULL, error);
-      else if (g_str_equal (key, "name"))
+      else if (KEY_IS (key, len, "name"))
         ok = read_string (r, e->arg_name, error);
-      else if (g_str_equal (key, "grid"))
+      else if (KEY_IS (key, len, "grid"))
         ok = read_dim3 (r, e->grid, error);
-      else if (g_str_equal (key, "block"))
+      else if (KEY_IS (key, len, "block"))
         ok = read_dim3 (r, e->block, error);
       else
         ok = ws_json_pull_skip (r->pull, ws_json_pull_next (r->pull, error), error);
@@ -246,23 +269,24 @@ read_event (KinetoReader *r, GError **error)
   while ((t = ws_json_pull_next (r->pull, error)) == WS_JSON_KEY)
     {
       const char *key = ws_json_pull_text (r->pull);
+      gsize len = ws_json_pull_text_len (r->pull);
       gboolean ok;
 
-      if (g_str_equal (key, "ph"))
+      if (KEY_IS (key, len, "ph"))
         ok = read_string (r, e->ph, error);
-      else if (g_str_equal (key, "cat"))
+      else if (KEY_IS (key, len, "cat"))
         ok = read_string (r, e->cat, error);
-      else if (g_str_equal (key, "name"))
+      else if (KEY_IS (key, len, "name"))
         ok = read_string (r, e->name, error);
-      else if (g_str_equal (key, "pid"))
+      else if (KEY_IS (key, len, "pid"))
         ok = read_int (r, &e->pid, &e->has_pid, error);
-      else if (g_str_equal (key, "tid"))
+      else if (KEY_IS (key, len, "tid"))
         ok = read_int (r, &e->tid, &e->has_tid, error);
-      else if (g_str_equal (key, "ts"))
+      else if (KEY_IS (key, len, "ts"))
         ok = read_time (r, &e->ts, &e->has_ts, error);
-      else if (g_str_equal (key, "dur"))
+      else if (KEY_IS (key, len, "dur"))
         ok = read_time (r, &e->dur, &e->has_dur, error);
-      else if (g_str_equal (key, "args"))
+      else if (KEY_IS (key, len, "args"))
         ok = read_args (r, error);
       else
         ok = ws_json_pull_skip (r->pull, ws_json_pull_next (r->pull, error), error);
@@ -481,41 +505,39 @@ static void
 dispatch_event (KinetoReader *r)
 {
   const KinetoEvent *e = &r->event;
-  const char *ph = e->ph->str;
-  const char *cat = e->cat->str;
   gboolean on_thread = e->has_pid && e->has_tid && e->has_ts;
 
-  if (g_str_equal (ph, "M"))
+  if (STR_IS (e->ph, "M"))
     add_metadata (r);
-  else if (g_str_equal (ph, "X") && on_thread)
+  else if (STR_IS (e->ph, "X") && on_thread)
     {
-      gboolean memcpy = g_str_equal (cat, "gpu_memcpy");
-      gboolean runtime = g_str_equal (cat, "cuda_runtime");
+      gboolean copy = STR_IS (e->cat, "gpu_memcpy");
+      gboolean runtime = STR_IS (e->cat, "cuda_runtime");
 
-      if (g_str_equal (cat, "kernel"))
+      if (STR_IS (e->cat, "kernel"))
         add_gpu_event (r, TRUE);
-      else if (memcpy || g_str_equal (cat, "gpu_memset"))
+      else if (copy || STR_IS (e->cat, "gpu_memset"))
         {
           add_gpu_event (r, FALSE);
-          *(memcpy ? &r->n_memcpy : &r->n_memset) += 1;
+          *(copy ? &r->n_memcpy : &r->n_memset) += 1;
         }
-      else if (runtime || g_str_equal (cat, "cuda_driver"))
+      else if (runtime || STR_IS (e->cat, "cuda_driver"))
         {
           add_thread_event (r, &r->api, TRUE);
           *(runtime ? &r->n_runtime : &r->n_driver) += 1;
         }
-      else if (g_str_equal (cat, "user_annotation"))
+      else if (STR_IS (e->cat, "user_annotation"))
         add_thread_event (r, &r->ranges, FALSE);
-      else if (g_str_equal (cat, "cpu_op") || g_str_equal (cat, "python_function"))
+      else if (STR_IS (e->cat, "cpu_op") || STR_IS (e->cat, "python_function"))
         add_thread_event (r, &r->cpu_ops, FALSE);
-      else if (g_str_equal (cat, "gpu_user_annotation"))
+      else if (STR_IS (e->cat, "gpu_user_annotation"))
         r->n_gpu_annotations++;
       else
         r->n_other++;
     }
-  else if (g_str_equal (ph, "i") && g_str_equal (e->name->str, "[memory]") && on_thread)
+  else if (STR_IS (e->ph, "i") && STR_IS (e->name, "[memory]") && on_thread)
     add_memory (r);
-  else if ((g_str_equal (ph, "s") || g_str_equal (ph, "f")) && g_str_equal (cat, "ac2g"))
+  else if ((STR_IS (e->ph, "s") || STR_IS (e->ph, "f")) && STR_IS (e->cat, "ac2g"))
     r->n_flows++;
   else
     r->n_other++;
