@@ -4,6 +4,7 @@
 
 #include <string.h>
 
+#include "ws-hash.h"
 #include "ws-kineto-private.h"
 #include "ws-sort.h"
 
@@ -163,13 +164,20 @@ stack_ops (KinetoReader *r, WsCpuProfile *profile, const guint32 *order, guint32
   const guint32 *thread = (const guint32 *) c->thread->data;
   g_autoptr (GArray) open = g_array_new (FALSE, FALSE, sizeof (Open));
   g_autoptr (GArray) frames = g_array_new (FALSE, FALSE, sizeof (guint32));
+  /* Each op's name is split into a frame once, and each stack is found
+   * from its parent's and its last frame: (parent + 1) << 32 | frame →
+   * stack + 1. */
+  g_autoptr (GHashTable) frame_of = g_hash_table_new (NULL, NULL);
+  g_autoptr (GHashTable) child_of = g_hash_table_new_full (ws_int64_hash, g_int64_equal, g_free, NULL);
   guint32 current = G_MAXUINT32;
 
   for (gsize i = 0; i < n; i++)
     {
       guint32 op = order[i];
       Open o = { end[op], i };
+      gpointer found;
       guint32 frame;
+      gint64 key;
 
       if (thread[op] != current)
         {
@@ -192,11 +200,29 @@ stack_ops (KinetoReader *r, WsCpuProfile *profile, const guint32 *order, guint32
           stack_of[i] = stack_of[g_array_index (open, Open, open->len - 1).op];
           continue;
         }
-      frame = intern_frame (profile, ws_run_string (r->run, name[op]));
+      found = g_hash_table_lookup (frame_of, GUINT_TO_POINTER (name[op] + 1));
+      if (found != NULL)
+        frame = GPOINTER_TO_UINT (found) - 1;
+      else
+        {
+          frame = intern_frame (profile, ws_run_string (r->run, name[op]));
+          g_hash_table_insert (frame_of, GUINT_TO_POINTER (name[op] + 1),
+                               GUINT_TO_POINTER (frame + 1));
+        }
+      key = open->len > 0 ? stack_of[g_array_index (open, Open, open->len - 1).op] + 1 : 0;
+      key = key << 32 | frame;
       g_array_append_val (frames, frame);
       g_array_append_val (open, o);
-      stack_of[i] =
-        ws_cpu_profile_intern_stack (profile, (const guint32 *) frames->data, frames->len);
+      found = g_hash_table_lookup (child_of, &key);
+      if (found != NULL)
+        stack_of[i] = GPOINTER_TO_UINT (found) - 1;
+      else
+        {
+          stack_of[i] =
+            ws_cpu_profile_intern_stack (profile, (const guint32 *) frames->data, frames->len);
+          g_hash_table_insert (child_of, g_memdup2 (&key, sizeof key),
+                               GUINT_TO_POINTER (stack_of[i] + 1));
+        }
     }
 }
 
