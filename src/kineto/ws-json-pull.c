@@ -25,6 +25,86 @@ enum
 
 static guint8 byte_class[256];
 
+/* Eight bytes at a time: each byte's top bit set where it is @c, or is
+ * below @c (@c at most 0x80), exactly (no carry crosses a byte). */
+#define ONES G_GUINT64_CONSTANT (0x0101010101010101)
+#define LOW7 G_GUINT64_CONSTANT (0x7f7f7f7f7f7f7f7f)
+#define HIGH G_GUINT64_CONSTANT (0x8080808080808080)
+
+static inline guint64
+load_word (const guint8 *p)
+{
+  guint64 x;
+
+  memcpy (&x, p, sizeof x);
+  return GUINT64_FROM_LE (x);
+}
+
+static inline guint64
+bytes_equal (guint64 x, guint8 c)
+{
+  guint64 y = x ^ (ONES * c);
+
+  return ~(((y & LOW7) + LOW7) | y) & HIGH;
+}
+
+static inline guint64
+bytes_below (guint64 x, guint8 c)
+{
+  return ~(((x & LOW7) + ONES * (0x80 - c)) | x) & HIGH;
+}
+
+/* The first byte of @p whose top bit @mask sets (@mask not 0). */
+static inline gsize
+first_byte (guint64 mask)
+{
+  return (gsize) __builtin_ctzll (mask) >> 3;
+}
+
+/* The first byte from @p on that is not white space, or @stop. */
+static inline const guint8 *
+scan_space (const guint8 *p, const guint8 *stop)
+{
+  /* Indentation: runs of spaces after a newline. */
+  while (p + 8 <= stop)
+    {
+      guint64 x = load_word (p);
+      guint64 other = ~(bytes_equal (x, ' ') | bytes_equal (x, '\n')) & HIGH;
+
+      if (other != 0)
+        {
+          p += first_byte (other);
+          break;
+        }
+      p += 8;
+    }
+  while (p < stop && (byte_class[*p] & CLASS_SPACE))
+    p++;
+  return p;
+}
+
+/* The closing quote of a string whose body begins at @p, where it is in
+ * the buffer with no escape or control byte before it; else %NULL. */
+static inline const guint8 *
+scan_plain_string (const guint8 *p, const guint8 *stop)
+{
+  while (p + 8 <= stop)
+    {
+      guint64 x = load_word (p);
+      guint64 special = bytes_equal (x, '"') | bytes_equal (x, '\\') | bytes_below (x, 0x20);
+
+      if (special != 0)
+        {
+          p += first_byte (special);
+          return *p == '"' ? p : NULL;
+        }
+      p += 8;
+    }
+  while (p < stop && (byte_class[*p] & CLASS_PLAIN))
+    p++;
+  return p < stop && *p == '"' ? p : NULL;
+}
+
 static void
 init_byte_class (void)
 {
@@ -216,11 +296,9 @@ skip_space (WsJsonPull *self, GError **error)
 {
   for (;;)
     {
-      const guint8 *p = self->buffer + self->pos;
       const guint8 *stop = self->buffer + self->len;
+      const guint8 *p = scan_space (self->buffer + self->pos, stop);
 
-      while (p < stop && (byte_class[*p] & CLASS_SPACE))
-        p++;
       self->pos = p - self->buffer;
       if (p < stop)
         return *p;
@@ -364,12 +442,9 @@ static gboolean
 read_string (WsJsonPull *self, GError **error)
 {
   guint8 *start = self->buffer + self->pos;
-  guint8 *stop = self->buffer + self->len;
-  guint8 *p = start;
+  guint8 *p = (guint8 *) scan_plain_string (start, self->buffer + self->len);
 
-  while (p < stop && (byte_class[*p] & CLASS_PLAIN))
-    p++;
-  if (p < stop && *p == '"')
+  if (p != NULL)
     {
       *p = '\0';
       self->text = (const char *) start;
@@ -436,11 +511,9 @@ read_number (WsJsonPull *self, GError **error)
 static int
 skip_space_keeping_text (WsJsonPull *self, GError **error)
 {
-  const guint8 *p = self->buffer + self->pos;
   const guint8 *stop = self->buffer + self->len;
+  const guint8 *p = scan_space (self->buffer + self->pos, stop);
 
-  while (p < stop && (byte_class[*p] & CLASS_SPACE))
-    p++;
   self->pos = p - self->buffer;
   if (p < stop)
     return *p;
@@ -613,6 +686,98 @@ ws_json_pull_next (WsJsonPull *self, GError **error)
     }
 }
 
+/* Reads past tokens while the containers open at @depth and deeper stay
+ * open, as ws_json_pull_next() would but without their texts: only the
+ * tokens that lie whole in the buffer and need nothing more than a scan
+ * (no refill, escape, literal, deeper stack or error).  It stops before
+ * any other, for ws_json_pull_next() to read. */
+static void
+skip_in_buffer (WsJsonPull *self, guint depth)
+{
+  const guint8 *p = self->buffer + self->pos;
+  const guint8 *stop = self->buffer + self->len;
+  Want want = self->want;
+
+  while (self->depth >= depth)
+    {
+      const guint8 *q = scan_space (p, stop);
+      const guint8 *end;
+      int c;
+
+      if (q == stop)
+        break;
+      c = *q;
+      switch (want)
+        {
+          case WANT_COMMA_OR_CLOSE:
+            if (c == ',')
+              {
+                want = self->stack[self->depth - 1] == '{' ? WANT_KEY : WANT_VALUE;
+                p = q + 1;
+                continue;
+              }
+            break; /* a close */
+          case WANT_KEY_OR_CLOSE:
+          case WANT_KEY:
+            if (c == '}' && want == WANT_KEY_OR_CLOSE)
+              break;
+            if (c != '"' || (end = scan_plain_string (q + 1, stop)) == NULL)
+              goto out;
+            end = scan_space (end + 1, stop);
+            if (end == stop || *end != ':')
+              goto out;
+            p = end + 1;
+            want = WANT_VALUE;
+            continue;
+          case WANT_VALUE_OR_CLOSE:
+          case WANT_VALUE:
+            if (c == ']' && want == WANT_VALUE_OR_CLOSE)
+              break;
+            if (c == '"')
+              {
+                if ((end = scan_plain_string (q + 1, stop)) == NULL)
+                  goto out;
+                p = end + 1;
+              }
+            else if (c == '-' || g_ascii_isdigit (c))
+              {
+                for (end = q; end < stop && (byte_class[*end] & CLASS_NUMBER) &&
+                              end - q <= MAX_NUMBER_BYTES;
+                     end++)
+                  ;
+                if (end == stop || end - q > MAX_NUMBER_BYTES)
+                  goto out;
+                p = end;
+              }
+            else if ((c == '{' || c == '[') && self->depth < self->max_depth &&
+                     self->depth < self->stack_size)
+              {
+                self->stack[self->depth++] = (guint8) c;
+                want = c == '{' ? WANT_KEY_OR_CLOSE : WANT_VALUE_OR_CLOSE;
+                p = q + 1;
+                continue;
+              }
+            else
+              goto out;
+            want = WANT_COMMA_OR_CLOSE;
+            continue;
+          case WANT_END:
+          default:
+            goto out;
+        }
+      /* A '}' or ']', which must close the container on top. */
+      if (self->depth == 0 || (c != '}' && c != ']') ||
+          self->stack[self->depth - 1] != (c == '}' ? '{' : '['))
+        goto out;
+      self->depth--;
+      want = self->depth == 0 ? WANT_END : WANT_COMMA_OR_CLOSE;
+      p = q + 1;
+    }
+out:
+  self->pos = p - self->buffer;
+  self->want = want;
+}
+
 /**
  * ws_json_pull_skip:
  * @token: the token just read: a value's first
@@ -630,16 +795,21 @@ ws_json_pull_skip (WsJsonPull *self, WsJsonToken token, GError **error)
   if (token != WS_JSON_BEGIN_OBJECT && token != WS_JSON_BEGIN_ARRAY)
     return TRUE;
   depth = self->depth;
-  while (self->depth >= depth)
+  for (;;)
     {
-      WsJsonToken t = ws_json_pull_next (self, error);
+      WsJsonToken t;
 
+      skip_in_buffer (self, depth);
+      if (self->depth < depth)
+        return TRUE;
+      t = ws_json_pull_next (self, error);
       if (t == WS_JSON_ERROR)
         return FALSE;
       if (t == WS_JSON_END)
         return truncated (self, error);
+      if (self->depth < depth)
+        return TRUE;
     }
-  return TRUE;
 }
 
 /* The last key, string or number read (transfer none: valid until the
