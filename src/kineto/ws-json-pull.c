@@ -65,6 +65,11 @@ first_byte (guint64 mask)
 static inline const guint8 *
 scan_space (const guint8 *p, const guint8 *stop)
 {
+  /* None, or one space (", "), most often. */
+  if (p < stop && !(byte_class[*p] & CLASS_SPACE))
+    return p;
+  if (p + 1 < stop && !(byte_class[p[1]] & CLASS_SPACE))
+    return p + 1;
   /* Indentation: runs of spaces after a newline. */
   while (p + 8 <= stop)
     {

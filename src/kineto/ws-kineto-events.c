@@ -258,11 +258,28 @@ read_args (KinetoReader *r, GError **error)
   return t == WS_JSON_END_OBJECT;
 }
 
-/* One event object, its opening brace read, into r->event. */
+/* Whether dispatch_event() uses nothing of the args of an event of this
+ * ph and cat: CPU ops, annotations, flows and the other categories, most
+ * of a trace's events and of its bytes. */
+static gboolean
+args_unused (const KinetoEvent *e)
+{
+  if (STR_IS (e->ph, "s") || STR_IS (e->ph, "f"))
+    return TRUE;
+  return STR_IS (e->ph, "X") && !STR_IS (e->cat, "kernel") && !STR_IS (e->cat, "gpu_memcpy") &&
+         !STR_IS (e->cat, "gpu_memset") && !STR_IS (e->cat, "cuda_runtime") &&
+         !STR_IS (e->cat, "cuda_driver");
+}
+
+/* One event object, its opening brace read, into r->event.  Its args
+ * are skipped unread where its ph and cat, written before them as Kineto
+ * does, say that they are not used (a ph or cat repeated after them is
+ * taken without them). */
 static gboolean
 read_event (KinetoReader *r, GError **error)
 {
   KinetoEvent *e = &r->event;
+  gboolean has_ph = FALSE, has_cat = FALSE;
   WsJsonToken t;
 
   event_reset (e);
@@ -273,9 +290,9 @@ read_event (KinetoReader *r, GError **error)
       gboolean ok;
 
       if (KEY_IS (key, len, "ph"))
-        ok = read_string (r, e->ph, error);
+        ok = has_ph = read_string (r, e->ph, error);
       else if (KEY_IS (key, len, "cat"))
-        ok = read_string (r, e->cat, error);
+        ok = has_cat = read_string (r, e->cat, error);
       else if (KEY_IS (key, len, "name"))
         ok = read_string (r, e->name, error);
       else if (KEY_IS (key, len, "pid"))
@@ -286,7 +303,7 @@ read_event (KinetoReader *r, GError **error)
         ok = read_time (r, &e->ts, &e->has_ts, error);
       else if (KEY_IS (key, len, "dur"))
         ok = read_time (r, &e->dur, &e->has_dur, error);
-      else if (KEY_IS (key, len, "args"))
+      else if (KEY_IS (key, len, "args") && !(has_ph && has_cat && args_unused (e)))
         ok = read_args (r, error);
       else
         ok = ws_json_pull_skip (r->pull, ws_json_pull_next (r->pull, error), error);
