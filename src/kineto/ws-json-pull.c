@@ -443,7 +443,7 @@ read_string_unescaped (WsJsonPull *self, GError **error)
 
 /* A string's body after its opening quote: in place where it ends in
  * the buffer without an escape, else unescaped into @unescaped. */
-static gboolean
+static inline gboolean
 read_string (WsJsonPull *self, GError **error)
 {
   guint8 *start = self->buffer + self->pos;
@@ -561,7 +561,7 @@ open_container (WsJsonPull *self, char bracket, GError **error)
   return bracket == '{' ? WS_JSON_BEGIN_OBJECT : WS_JSON_BEGIN_ARRAY;
 }
 
-static WsJsonToken
+static inline WsJsonToken
 close_container (WsJsonPull *self, int c, GError **error)
 {
   char open = self->depth > 0 ? (char) self->stack[self->depth - 1] : 0;
@@ -577,14 +577,14 @@ close_container (WsJsonPull *self, int c, GError **error)
   return c == '}' ? WS_JSON_END_OBJECT : WS_JSON_END_ARRAY;
 }
 
-static WsJsonToken
+static inline WsJsonToken
 scalar_done (WsJsonPull *self, WsJsonToken token)
 {
   self->want = self->depth == 0 ? WANT_END : WANT_COMMA_OR_CLOSE;
   return token;
 }
 
-static WsJsonToken
+static inline WsJsonToken
 read_value (WsJsonPull *self, int c, GError **error)
 {
   switch (c)
@@ -613,7 +613,7 @@ read_value (WsJsonPull *self, int c, GError **error)
     }
 }
 
-static WsJsonToken
+static inline WsJsonToken
 read_key (WsJsonPull *self, int c, GError **error)
 {
   if (c != '"')

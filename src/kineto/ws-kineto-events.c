@@ -166,7 +166,8 @@ read_string (KinetoReader *r, GString *out, GError **error)
 
   if (t == WS_JSON_STRING)
     {
-      g_string_assign (out, ws_json_pull_text (r->pull));
+      g_string_truncate (out, 0);
+      g_string_append_len (out, ws_json_pull_text (r->pull), ws_json_pull_text_len (r->pull));
       return TRUE;
     }
   return ws_json_pull_skip (r->pull, t, error);
@@ -325,12 +326,17 @@ static guint32
 thread_index (KinetoReader *r, gint64 pid, gint64 tid)
 {
   gint64 key = global_tid (pid, tid);
-  gpointer found = g_hash_table_lookup (r->threads, &key);
+  gpointer found;
   WsThread thread = { 0 };
   gint64 *stored;
 
+  /* Events come in runs of one thread. */
+  if (key == r->last_thread_key)
+    return r->last_thread;
+  found = g_hash_table_lookup (r->threads, &key);
+  r->last_thread_key = key;
   if (found != NULL)
-    return GPOINTER_TO_UINT (found) - 1;
+    return r->last_thread = GPOINTER_TO_UINT (found) - 1;
   thread.global_tid = key;
   thread.pid = (guint32) pid;
   thread.tid = (guint32) tid;
@@ -339,7 +345,7 @@ thread_index (KinetoReader *r, gint64 pid, gint64 tid)
   stored = g_new (gint64, 1);
   *stored = key;
   g_hash_table_insert (r->threads, stored, GUINT_TO_POINTER (r->run->threads->len));
-  return r->run->threads->len - 1;
+  return r->last_thread = r->run->threads->len - 1;
 }
 
 static guint32

@@ -50,6 +50,8 @@ typedef struct
   GArray *mem_time, *mem_bytes, *mem_device; /* [memory] events on a GPU */
 
   GHashTable *threads;       /* (pid << 24 | tid) → thread index + 1 */
+  gint64 last_thread_key;    /* the key of the last thread looked up, or -1 */
+  guint32 last_thread;       /* its index */
   GHashTable *streams;       /* (device << 32 | stream) → stream index + 1 */
   GHashTable *configs;       /* WsLaunchConfig * → config index + 1 */
   GHashTable *thread_names;  /* global tid → char *, the first name given */

@@ -37,6 +37,7 @@ reader_init (KinetoReader *r, WsRun *run, const char *path, GCancellable *cancel
   r->mem_bytes = g_array_new (FALSE, FALSE, sizeof (gint64));
   r->mem_device = g_array_new (FALSE, FALSE, sizeof (gint32));
   r->threads = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  r->last_thread_key = -1;
   r->streams = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
   r->configs = ws_kineto_configs_new ();
   r->thread_names = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
