@@ -644,39 +644,58 @@ read_key (WsJsonPull *self, int c, GError **error)
  *   truncated input, a nesting deeper than the bound or a read error;
  *   %WS_JSON_END once the document's value has been read
  */
+/* What ws_json_pull_next() returns where no byte is left (or a read
+ * failed). */
+static WsJsonToken
+no_more (WsJsonPull *self, GError **error)
+{
+  if (error != NULL && *error != NULL)
+    return WS_JSON_ERROR;
+  if (self->want == WANT_END)
+    return WS_JSON_END;
+  truncated (self, error);
+  return WS_JSON_ERROR;
+}
+
+/* Each state skips the white space before its token itself: the lengths
+ * of the runs differ by state (one space after a ':', often none before
+ * a ','), and each copy of the scan's branch learns its own. */
 WsJsonToken
 ws_json_pull_next (WsJsonPull *self, GError **error)
 {
-  int c = skip_space (self, error);
+  int c;
 
-  if (c < 0)
-    {
-      if (error != NULL && *error != NULL)
-        return WS_JSON_ERROR;
-      if (self->want == WANT_END)
-        return WS_JSON_END;
-      truncated (self, error);
-      return WS_JSON_ERROR;
-    }
   switch (self->want)
     {
       case WANT_END:
+        if ((c = skip_space (self, error)) < 0)
+          return no_more (self, error);
         ws_json_pull_fail (self, error, "more after the end of the JSON document");
         return WS_JSON_ERROR;
       case WANT_VALUE_OR_CLOSE:
+        if ((c = skip_space (self, error)) < 0)
+          return no_more (self, error);
         if (c == ']')
           return close_container (self, c, error);
         return read_value (self, c, error);
       case WANT_VALUE:
+        if ((c = skip_space (self, error)) < 0)
+          return no_more (self, error);
         return read_value (self, c, error);
       case WANT_KEY_OR_CLOSE:
+        if ((c = skip_space (self, error)) < 0)
+          return no_more (self, error);
         if (c == '}')
           return close_container (self, c, error);
         return read_key (self, c, error);
       case WANT_KEY:
+        if ((c = skip_space (self, error)) < 0)
+          return no_more (self, error);
         return read_key (self, c, error);
       case WANT_COMMA_OR_CLOSE:
       default:
+        if ((c = skip_space (self, error)) < 0)
+          return no_more (self, error);
         if (c == '}' || c == ']')
           return close_container (self, c, error);
         if (c != ',')
@@ -686,8 +705,17 @@ ws_json_pull_next (WsJsonPull *self, GError **error)
             return WS_JSON_ERROR;
           }
         self->pos++;
-        self->want = self->stack[self->depth - 1] == '{' ? WANT_KEY : WANT_VALUE;
-        return ws_json_pull_next (self, error);
+        if (self->stack[self->depth - 1] == '{')
+          {
+            self->want = WANT_KEY;
+            if ((c = skip_space (self, error)) < 0)
+              return no_more (self, error);
+            return read_key (self, c, error);
+          }
+        self->want = WANT_VALUE;
+        if ((c = skip_space (self, error)) < 0)
+          return no_more (self, error);
+        return read_value (self, c, error);
     }
 }
 
