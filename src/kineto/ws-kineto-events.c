@@ -414,11 +414,41 @@ config_index (KinetoReader *r, const KinetoEvent *e)
   return r->run->configs->len - 1;
 }
 
+/* @name's id in the run's strings.  The names last interned are kept in
+ * slots chosen by a hash of their length and first and last eight bytes,
+ * and compared whole: most events repeat a name seen recently, which then
+ * costs no hash of the whole name and no lookup in the string table. */
+static guint32
+intern_name (KinetoReader *r, const GString *name)
+{
+  gsize n = MIN (name->len, 8);
+  guint64 head = 0, tail = 0, h;
+  KinetoName *slot;
+  guint32 id;
+
+  memcpy (&head, name->str, n);
+  memcpy (&tail, name->str + name->len - n, n);
+  h = (head * G_GUINT64_CONSTANT (0x9e3779b97f4a7c15)) ^
+      (tail * G_GUINT64_CONSTANT (0xc2b2ae3d27d4eb4f)) ^ name->len;
+  h ^= h >> 31;
+  slot = &r->names[((h * G_GUINT64_CONSTANT (0x94d049bb133111eb)) >> 40) & (KINETO_NAME_SLOTS - 1)];
+  if (slot->id1 != 0 && slot->len == name->len &&
+      memcmp (ws_run_string (r->run, slot->id1 - 1), name->str, name->len) == 0)
+    return slot->id1 - 1;
+  id = ws_string_table_intern (r->run->strings, name->str);
+  if (id != WS_STRING_NONE)
+    {
+      slot->id1 = id + 1;
+      slot->len = (guint32) MIN (name->len, G_MAXUINT32);
+    }
+  return id;
+}
+
 static void
-add_span (KinetoColumns *c, WsRun *run, const KinetoEvent *e)
+add_span (KinetoReader *r, KinetoColumns *c, const KinetoEvent *e)
 {
   gint64 end = ws_clamp_time (ws_time_add (e->ts, MAX (e->dur, 0)));
-  guint32 name = ws_string_table_intern (run->strings, e->name->str);
+  guint32 name = intern_name (r, e->name);
 
   g_array_append_val (c->start, e->ts);
   g_array_append_val (c->end, end);
@@ -451,7 +481,7 @@ add_gpu_event (KinetoReader *r, gboolean kernel)
   guint32 stream = stream_index (r, e);
   guint32 correlation = (guint32) CLAMP (e->correlation, 0, G_MAXUINT32);
 
-  add_span (c, r->run, e);
+  add_span (r, c, e);
   g_array_append_val (c->stream, stream);
   g_array_append_val (c->correlation, correlation);
   if (kernel)
@@ -476,7 +506,7 @@ add_thread_event (KinetoReader *r, KinetoColumns *c, gboolean correlated)
   const KinetoEvent *e = &r->event;
   guint32 thread = thread_index (r, e->pid, e->tid);
 
-  add_span (c, r->run, e);
+  add_span (r, c, e);
   g_array_append_val (c->thread, thread);
   if (correlated)
     {
