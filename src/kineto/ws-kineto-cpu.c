@@ -167,7 +167,8 @@ stack_ops (KinetoReader *r, WsCpuProfile *profile, const guint32 *order, guint32
   /* Each op's name is split into a frame once, and each stack is found
    * from its parent's and its last frame: (parent + 1) << 32 | frame →
    * stack + 1. */
-  g_autoptr (GHashTable) frame_of = g_hash_table_new (NULL, NULL);
+  guint n_names = ws_string_table_size (r->run->strings);
+  g_autofree guint32 *frame_of = g_new0 (guint32, n_names + 1); /* name id → frame + 1 */
   g_autoptr (GHashTable) child_of = g_hash_table_new_full (ws_int64_hash, g_int64_equal, g_free, NULL);
   guint32 current = G_MAXUINT32;
 
@@ -200,14 +201,13 @@ stack_ops (KinetoReader *r, WsCpuProfile *profile, const guint32 *order, guint32
           stack_of[i] = stack_of[g_array_index (open, Open, open->len - 1).op];
           continue;
         }
-      found = g_hash_table_lookup (frame_of, GUINT_TO_POINTER (name[op] + 1));
-      if (found != NULL)
-        frame = GPOINTER_TO_UINT (found) - 1;
+      if (name[op] < n_names && frame_of[name[op]] != 0)
+        frame = frame_of[name[op]] - 1;
       else
         {
           frame = intern_frame (profile, ws_run_string (r->run, name[op]));
-          g_hash_table_insert (frame_of, GUINT_TO_POINTER (name[op] + 1),
-                               GUINT_TO_POINTER (frame + 1));
+          if (name[op] < n_names)
+            frame_of[name[op]] = frame + 1;
         }
       key = open->len > 0 ? stack_of[g_array_index (open, Open, open->len - 1).op] + 1 : 0;
       key = key << 32 | frame;
