@@ -125,13 +125,30 @@ ws_kineto_parse_us (const char *text, gint64 *ns)
   return TRUE;
 }
 
+/* @s set to @len bytes of @text, in place where they fit (as
+ * g_string_truncate() and g_string_append_len() would, without the calls:
+ * three strings of every event are set so). */
+static inline void
+string_set (GString *s, const char *text, gsize len)
+{
+  if (len < s->allocated_len)
+    {
+      memcpy (s->str, text, len);
+      s->str[len] = '\0';
+      s->len = len;
+      return;
+    }
+  g_string_truncate (s, 0);
+  g_string_append_len (s, text, len);
+}
+
 static void
 event_reset (KinetoEvent *e)
 {
-  g_string_truncate (e->ph, 0);
-  g_string_truncate (e->cat, 0);
-  g_string_truncate (e->name, 0);
-  g_string_truncate (e->arg_name, 0);
+  string_set (e->ph, "", 0);
+  string_set (e->cat, "", 0);
+  string_set (e->name, "", 0);
+  string_set (e->arg_name, "", 0);
   e->has_pid = e->has_tid = e->has_ts = e->has_dur = FALSE;
   e->pid = e->tid = e->ts = e->dur = 0;
   e->device = e->context = e->stream = e->correlation = -1;
@@ -166,8 +183,7 @@ read_string (KinetoReader *r, GString *out, GError **error)
 
   if (t == WS_JSON_STRING)
     {
-      g_string_truncate (out, 0);
-      g_string_append_len (out, ws_json_pull_text (r->pull), ws_json_pull_text_len (r->pull));
+      string_set (out, ws_json_pull_text (r->pull), ws_json_pull_text_len (r->pull));
       return TRUE;
     }
   return ws_json_pull_skip (r->pull, t, error);
