@@ -41,8 +41,31 @@ ws_sort_is_ordered (const gint64 *start, const gint64 *end, gsize n)
   return TRUE;
 }
 
+/* The first of the sorted @items[lo, hi) that a merge puts after @key,
+ * where @key_first (@key is of the left half: the first @it with
+ * item_le (key, it)), or else before it (@key is of the right half: the
+ * first @it with !item_le (it, key)); @hi if none. */
+static gsize
+first_after (const SortItem *items, gsize lo, gsize hi, const SortItem *key, gboolean key_first)
+{
+  while (lo < hi)
+    {
+      gsize mid = lo + (hi - lo) / 2;
+      gboolean before = key_first ? !item_le (key, &items[mid]) : item_le (&items[mid], key);
+
+      if (before)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
 /* Bottom-up stable merge sort.  Exports are mostly in order already, so a
- * merge whose halves are already in order is a no-op; sorted input is O(n). */
+ * merge whose halves are already in order is a no-op, and a merge only
+ * moves the rows between the left half's first row that comes after the
+ * right half's first and the right half's last row that comes before the
+ * left half's last (the others stay where they are); sorted input is O(n). */
 static void
 merge_sort (SortItem *items, SortItem *tmp, gsize n)
 {
@@ -52,18 +75,24 @@ merge_sort (SortItem *items, SortItem *tmp, gsize n)
         {
           gsize mid = MIN (lo + width, n);
           gsize hi = MIN (lo + 2 * width, n);
-          gsize i = lo, j = mid, k = lo;
+          gsize from, to, i, j = mid, k;
 
           if (mid >= hi || item_le (&items[mid - 1], &items[mid]))
             continue;
+          /* Rows of the left half that the merge would take before the
+           * right half's first, and rows of the right half that it would
+           * take after the left half's last. */
+          from = first_after (items, lo, mid, &items[mid], FALSE);
+          to = first_after (items, mid, hi, &items[mid - 1], TRUE);
+          i = k = from;
 
-          while (i < mid && j < hi)
+          while (i < mid && j < to)
             tmp[k++] = item_le (&items[i], &items[j]) ? items[i++] : items[j++];
           while (i < mid)
             tmp[k++] = items[i++];
-          while (j < hi)
+          while (j < to)
             tmp[k++] = items[j++];
-          memcpy (items + lo, tmp + lo, (hi - lo) * sizeof (SortItem));
+          memcpy (items + from, tmp + from, (to - from) * sizeof (SortItem));
         }
     }
 }

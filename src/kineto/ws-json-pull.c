@@ -12,6 +12,121 @@
 /* The longest string a token may hold: kernel names run to a few KiB. */
 #define MAX_STRING_BYTES ((gsize) 16 << 20)
 
+/* The longest number a token may hold. */
+#define MAX_NUMBER_BYTES 64
+
+/* Classes of bytes, so that the scans test one table entry per byte. */
+enum
+{
+  CLASS_SPACE = 1 << 0,  /* ' ', '\n', '\r', '\t' */
+  CLASS_PLAIN = 1 << 1,  /* a byte of a string copied as it is */
+  CLASS_NUMBER = 1 << 2, /* a byte a number's text may hold */
+};
+
+static guint8 byte_class[256];
+
+/* Eight bytes at a time: each byte's top bit set where it is @c, or is
+ * below @c (@c at most 0x80), exactly (no carry crosses a byte). */
+#define ONES G_GUINT64_CONSTANT (0x0101010101010101)
+#define LOW7 G_GUINT64_CONSTANT (0x7f7f7f7f7f7f7f7f)
+#define HIGH G_GUINT64_CONSTANT (0x8080808080808080)
+
+static inline guint64
+load_word (const guint8 *p)
+{
+  guint64 x;
+
+  memcpy (&x, p, sizeof x);
+  return GUINT64_FROM_LE (x);
+}
+
+static inline guint64
+bytes_equal (guint64 x, guint8 c)
+{
+  guint64 y = x ^ (ONES * c);
+
+  return ~(((y & LOW7) + LOW7) | y) & HIGH;
+}
+
+static inline guint64
+bytes_below (guint64 x, guint8 c)
+{
+  return ~(((x & LOW7) + ONES * (0x80 - c)) | x) & HIGH;
+}
+
+/* The first byte of @p whose top bit @mask sets (@mask not 0). */
+static inline gsize
+first_byte (guint64 mask)
+{
+  return (gsize) __builtin_ctzll (mask) >> 3;
+}
+
+/* The first byte from @p on that is not white space, or @stop. */
+static inline const guint8 *
+scan_space (const guint8 *p, const guint8 *stop)
+{
+  /* None, or one space (", "), most often. */
+  if (p < stop && !(byte_class[*p] & CLASS_SPACE))
+    return p;
+  if (p + 1 < stop && !(byte_class[p[1]] & CLASS_SPACE))
+    return p + 1;
+  /* Indentation: runs of spaces after a newline. */
+  while (p + 8 <= stop)
+    {
+      guint64 x = load_word (p);
+      guint64 other = ~(bytes_equal (x, ' ') | bytes_equal (x, '\n')) & HIGH;
+
+      if (other != 0)
+        {
+          p += first_byte (other);
+          break;
+        }
+      p += 8;
+    }
+  while (p < stop && (byte_class[*p] & CLASS_SPACE))
+    p++;
+  return p;
+}
+
+/* The closing quote of a string whose body begins at @p, where it is in
+ * the buffer with no escape or control byte before it; else %NULL. */
+static inline const guint8 *
+scan_plain_string (const guint8 *p, const guint8 *stop)
+{
+  while (p + 8 <= stop)
+    {
+      guint64 x = load_word (p);
+      guint64 special = bytes_equal (x, '"') | bytes_equal (x, '\\') | bytes_below (x, 0x20);
+
+      if (special != 0)
+        {
+          p += first_byte (special);
+          return *p == '"' ? p : NULL;
+        }
+      p += 8;
+    }
+  while (p < stop && (byte_class[*p] & CLASS_PLAIN))
+    p++;
+  return p < stop && *p == '"' ? p : NULL;
+}
+
+static void
+init_byte_class (void)
+{
+  static gsize done = 0;
+
+  if (!g_once_init_enter (&done))
+    return;
+  for (guint c = 0x20; c < 256; c++)
+    if (c != '"' && c != '\\')
+      byte_class[c] |= CLASS_PLAIN;
+  for (const char *s = " \n\r\t"; *s != '\0'; s++)
+    byte_class[(guint8) *s] |= CLASS_SPACE;
+  for (const char *s = "0123456789+-.eE"; *s != '\0'; s++)
+    byte_class[(guint8) *s] |= CLASS_NUMBER;
+  g_once_init_leave (&done, 1);
+}
+
 /* What may come next, by where the tokenizer stands. */
 typedef enum
 {
@@ -35,9 +150,18 @@ struct _WsJsonPull
   guint64 consumed; /* bytes before @buffer */
   gboolean eof;
 
-  GByteArray *stack; /* '{' or '[' per open container */
+  guint8 *stack; /* '{' or '[' per open container */
+  guint depth;
+  guint stack_size;
   Want want;
-  GString *text; /* the last key, string or number */
+
+  /* The last key, string or number: in @buffer itself where it lies whole
+   * in it and needs no unescaping (its closing quote overwritten by a
+   * NUL), in @number for a number, else unescaped into @unescaped. */
+  const char *text;
+  gsize text_len;
+  GString *unescaped;
+  char number[MAX_NUMBER_BYTES + 1];
 };
 
 /**
@@ -58,8 +182,11 @@ ws_json_pull_new (GInputStream *stream, const char *label, guint max_depth)
   self->stream = g_object_ref (stream);
   self->label = g_strdup (label);
   self->max_depth = max_depth;
-  self->stack = g_byte_array_new ();
-  self->text = g_string_sized_new (256);
+  init_byte_class ();
+  self->stack_size = MAX (MIN (max_depth, 64), 1);
+  self->stack = g_malloc (self->stack_size);
+  self->unescaped = g_string_sized_new (256);
+  self->text = self->unescaped->str;
   self->want = WANT_VALUE;
   return self;
 }
@@ -71,8 +198,8 @@ ws_json_pull_free (WsJsonPull *self)
     return;
   g_object_unref (self->stream);
   g_free (self->label);
-  g_byte_array_unref (self->stack);
-  g_string_free (self->text, TRUE);
+  g_free (self->stack);
+  g_string_free (self->unescaped, TRUE);
   g_free (self);
 }
 
@@ -168,14 +295,21 @@ take (WsJsonPull *self, GError **error)
   return c;
 }
 
-static int
+/* The next byte that is not white space, without taking it; -1 at the end. */
+static inline int
 skip_space (WsJsonPull *self, GError **error)
 {
-  int c;
+  for (;;)
+    {
+      const guint8 *stop = self->buffer + self->len;
+      const guint8 *p = scan_space (self->buffer + self->pos, stop);
 
-  while ((c = peek (self, error)) == ' ' || c == '\n' || c == '\r' || c == '\t')
-    self->pos++;
-  return c;
+      self->pos = p - self->buffer;
+      if (p < stop)
+        return *p;
+      if (!refill (self, error))
+        return -1;
+    }
 }
 
 static int
@@ -229,15 +363,16 @@ read_unicode_escape (WsJsonPull *self, GError **error)
     }
   else if (u >= 0xd800 && u < 0xe000)
     u = 0xfffd;
-  g_string_append_unichar (self->text, u);
+  g_string_append_unichar (self->unescaped, u);
   return TRUE;
 }
 
-/* A string's body after its opening quote, unescaped into @text. */
+/* A string's body, unescaped into @unescaped, read in runs of plain
+ * bytes: what read_string() does where its fast path cannot. */
 static gboolean
-read_string (WsJsonPull *self, GError **error)
+read_string_unescaped (WsJsonPull *self, GError **error)
 {
-  g_string_truncate (self->text, 0);
+  g_string_truncate (self->unescaped, 0);
   for (;;)
     {
       const guint8 *start = self->buffer + self->pos;
@@ -248,9 +383,9 @@ read_string (WsJsonPull *self, GError **error)
       /* Runs of plain bytes are copied at once. */
       while (p < stop && *p != '"' && *p != '\\' && *p >= 0x20)
         p++;
-      g_string_append_len (self->text, (const char *) start, p - start);
+      g_string_append_len (self->unescaped, (const char *) start, p - start);
       self->pos += p - start;
-      if (self->text->len > MAX_STRING_BYTES)
+      if (self->unescaped->len > MAX_STRING_BYTES)
         {
           g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_TOO_LARGE,
                        "%s: a string longer than %" G_GSIZE_FORMAT
@@ -266,7 +401,7 @@ read_string (WsJsonPull *self, GError **error)
       if (c != '\\' && c >= 0x20)
         {
           /* The run of plain bytes went on past the buffer's end. */
-          g_string_append_c (self->text, (char) c);
+          g_string_append_c (self->unescaped, (char) c);
           continue;
         }
       if (c < 0x20)
@@ -279,22 +414,22 @@ read_string (WsJsonPull *self, GError **error)
           case '"':
           case '\\':
           case '/':
-            g_string_append_c (self->text, (char) c);
+            g_string_append_c (self->unescaped, (char) c);
             break;
           case 'b':
-            g_string_append_c (self->text, '\b');
+            g_string_append_c (self->unescaped, '\b');
             break;
           case 'f':
-            g_string_append_c (self->text, '\f');
+            g_string_append_c (self->unescaped, '\f');
             break;
           case 'n':
-            g_string_append_c (self->text, '\n');
+            g_string_append_c (self->unescaped, '\n');
             break;
           case 'r':
-            g_string_append_c (self->text, '\r');
+            g_string_append_c (self->unescaped, '\r');
             break;
           case 't':
-            g_string_append_c (self->text, '\t');
+            g_string_append_c (self->unescaped, '\t');
             break;
           case 'u':
             if (!read_unicode_escape (self, error))
@@ -306,24 +441,89 @@ read_string (WsJsonPull *self, GError **error)
     }
 }
 
-/* A number as written; its form is checked by whoever converts it. */
+/* A string's body after its opening quote: in place where it ends in
+ * the buffer without an escape, else unescaped into @unescaped. */
+static inline gboolean
+read_string (WsJsonPull *self, GError **error)
+{
+  guint8 *start = self->buffer + self->pos;
+  guint8 *p = (guint8 *) scan_plain_string (start, self->buffer + self->len);
+
+  if (p != NULL)
+    {
+      *p = '\0';
+      self->text = (const char *) start;
+      self->text_len = p - start;
+      self->pos = p + 1 - self->buffer;
+      return TRUE;
+    }
+  if (!read_string_unescaped (self, error))
+    return FALSE;
+  /* Up to a NUL that "\u0000" wrote: the text as a C string. */
+  self->text = self->unescaped->str;
+  self->text_len = strlen (self->unescaped->str);
+  return TRUE;
+}
+
+/* @text into @unescaped, where it lies in the buffer, before a refill
+ * overwrites it. */
+static void
+keep_text (WsJsonPull *self)
+{
+  if (self->text == self->unescaped->str || self->text == self->number)
+    return;
+  g_string_truncate (self->unescaped, 0);
+  g_string_append_len (self->unescaped, self->text, self->text_len);
+  self->text = self->unescaped->str;
+}
+
+/* A number as written, copied into @number; its form is checked by
+ * whoever converts it. */
 static gboolean
 read_number (WsJsonPull *self, GError **error)
 {
-  int c;
+  gsize n = 0;
 
-  g_string_truncate (self->text, 0);
-  while ((c = peek (self, error)) >= 0 &&
-         (g_ascii_isdigit (c) || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E'))
+  for (;;)
     {
-      if (self->text->len >= 64)
+      const guint8 *start = self->buffer + self->pos;
+      const guint8 *stop = self->buffer + self->len;
+      const guint8 *p = start;
+
+      while (p < stop && (byte_class[*p] & CLASS_NUMBER) && n + (p - start) < MAX_NUMBER_BYTES)
+        p++;
+      memcpy (self->number + n, start, p - start);
+      n += p - start;
+      self->pos = p - self->buffer;
+      if (p < stop && (byte_class[*p] & CLASS_NUMBER))
         return ws_json_pull_fail (self, error, "a number of more than 64 characters");
-      g_string_append_c (self->text, (char) c);
-      self->pos++;
+      if (p < stop)
+        break;
+      if (!refill (self, error))
+        {
+          if (error != NULL && *error != NULL)
+            return FALSE;
+          break;
+        }
     }
-  if (c < 0 && error != NULL && *error != NULL)
-    return FALSE;
+  self->number[n] = '\0';
+  self->text = self->number;
+  self->text_len = n;
   return TRUE;
+}
+
+/* As skip_space(), after a key in the buffer: kept before a refill. */
+static int
+skip_space_keeping_text (WsJsonPull *self, GError **error)
+{
+  const guint8 *stop = self->buffer + self->len;
+  const guint8 *p = scan_space (self->buffer + self->pos, stop);
+
+  self->pos = p - self->buffer;
+  if (p < stop)
+    return *p;
+  keep_text (self);
+  return skip_space (self, error);
 }
 
 static gboolean
@@ -344,22 +544,27 @@ read_literal (WsJsonPull *self, const char *word, GError **error)
 static WsJsonToken
 open_container (WsJsonPull *self, char bracket, GError **error)
 {
-  if (self->stack->len >= self->max_depth)
+  if (self->depth >= self->max_depth)
     {
       g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_TOO_LARGE,
                    "%s: JSON nested deeper than %u levels (at byte %" G_GUINT64_FORMAT ")",
                    self->label, self->max_depth, ws_json_pull_offset (self));
       return WS_JSON_ERROR;
     }
-  g_byte_array_append (self->stack, (const guint8 *) &bracket, 1);
+  if (self->depth == self->stack_size)
+    {
+      self->stack_size = MIN (self->stack_size * 2, self->max_depth);
+      self->stack = g_realloc (self->stack, self->stack_size);
+    }
+  self->stack[self->depth++] = (guint8) bracket;
   self->want = bracket == '{' ? WANT_KEY_OR_CLOSE : WANT_VALUE_OR_CLOSE;
   return bracket == '{' ? WS_JSON_BEGIN_OBJECT : WS_JSON_BEGIN_ARRAY;
 }
 
-static WsJsonToken
+static inline WsJsonToken
 close_container (WsJsonPull *self, int c, GError **error)
 {
-  char open = self->stack->len > 0 ? (char) self->stack->data[self->stack->len - 1] : 0;
+  char open = self->depth > 0 ? (char) self->stack[self->depth - 1] : 0;
 
   if ((c == '}' && open != '{') || (c == ']' && open != '['))
     {
@@ -367,19 +572,19 @@ close_container (WsJsonPull *self, int c, GError **error)
       return WS_JSON_ERROR;
     }
   self->pos++;
-  g_byte_array_set_size (self->stack, self->stack->len - 1);
-  self->want = self->stack->len == 0 ? WANT_END : WANT_COMMA_OR_CLOSE;
+  self->depth--;
+  self->want = self->depth == 0 ? WANT_END : WANT_COMMA_OR_CLOSE;
   return c == '}' ? WS_JSON_END_OBJECT : WS_JSON_END_ARRAY;
 }
 
-static WsJsonToken
+static inline WsJsonToken
 scalar_done (WsJsonPull *self, WsJsonToken token)
 {
-  self->want = self->stack->len == 0 ? WANT_END : WANT_COMMA_OR_CLOSE;
+  self->want = self->depth == 0 ? WANT_END : WANT_COMMA_OR_CLOSE;
   return token;
 }
 
-static WsJsonToken
+static inline WsJsonToken
 read_value (WsJsonPull *self, int c, GError **error)
 {
   switch (c)
@@ -408,7 +613,7 @@ read_value (WsJsonPull *self, int c, GError **error)
     }
 }
 
-static WsJsonToken
+static inline WsJsonToken
 read_key (WsJsonPull *self, int c, GError **error)
 {
   if (c != '"')
@@ -419,7 +624,7 @@ read_key (WsJsonPull *self, int c, GError **error)
   self->pos++;
   if (!read_string (self, error))
     return WS_JSON_ERROR;
-  c = skip_space (self, error);
+  c = skip_space_keeping_text (self, error);
   if (c < 0)
     return truncated (self, error), WS_JSON_ERROR;
   if (c != ':')
@@ -439,51 +644,171 @@ read_key (WsJsonPull *self, int c, GError **error)
  *   truncated input, a nesting deeper than the bound or a read error;
  *   %WS_JSON_END once the document's value has been read
  */
+/* What ws_json_pull_next() returns where no byte is left (or a read
+ * failed). */
+static WsJsonToken
+no_more (WsJsonPull *self, GError **error)
+{
+  if (error != NULL && *error != NULL)
+    return WS_JSON_ERROR;
+  if (self->want == WANT_END)
+    return WS_JSON_END;
+  truncated (self, error);
+  return WS_JSON_ERROR;
+}
+
+/* Each state skips the white space before its token itself: the lengths
+ * of the runs differ by state (one space after a ':', often none before
+ * a ','), and each copy of the scan's branch learns its own. */
 WsJsonToken
 ws_json_pull_next (WsJsonPull *self, GError **error)
 {
-  int c = skip_space (self, error);
+  int c;
 
-  if (c < 0)
-    {
-      if (error != NULL && *error != NULL)
-        return WS_JSON_ERROR;
-      if (self->want == WANT_END)
-        return WS_JSON_END;
-      truncated (self, error);
-      return WS_JSON_ERROR;
-    }
   switch (self->want)
     {
       case WANT_END:
+        if ((c = skip_space (self, error)) < 0)
+          return no_more (self, error);
         ws_json_pull_fail (self, error, "more after the end of the JSON document");
         return WS_JSON_ERROR;
       case WANT_VALUE_OR_CLOSE:
+        if ((c = skip_space (self, error)) < 0)
+          return no_more (self, error);
         if (c == ']')
           return close_container (self, c, error);
         return read_value (self, c, error);
       case WANT_VALUE:
+        if ((c = skip_space (self, error)) < 0)
+          return no_more (self, error);
         return read_value (self, c, error);
       case WANT_KEY_OR_CLOSE:
+        if ((c = skip_space (self, error)) < 0)
+          return no_more (self, error);
         if (c == '}')
           return close_container (self, c, error);
         return read_key (self, c, error);
       case WANT_KEY:
+        if ((c = skip_space (self, error)) < 0)
+          return no_more (self, error);
         return read_key (self, c, error);
       case WANT_COMMA_OR_CLOSE:
       default:
+        if ((c = skip_space (self, error)) < 0)
+          return no_more (self, error);
         if (c == '}' || c == ']')
           return close_container (self, c, error);
         if (c != ',')
           {
             ws_json_pull_fail (self, error, "expected ',' or the end of an %s",
-                               self->stack->data[self->stack->len - 1] == '{' ? "object" : "array");
+                               self->stack[self->depth - 1] == '{' ? "object" : "array");
             return WS_JSON_ERROR;
           }
         self->pos++;
-        self->want = self->stack->data[self->stack->len - 1] == '{' ? WANT_KEY : WANT_VALUE;
-        return ws_json_pull_next (self, error);
+        if (self->stack[self->depth - 1] == '{')
+          {
+            self->want = WANT_KEY;
+            if ((c = skip_space (self, error)) < 0)
+              return no_more (self, error);
+            return read_key (self, c, error);
+          }
+        self->want = WANT_VALUE;
+        if ((c = skip_space (self, error)) < 0)
+          return no_more (self, error);
+        return read_value (self, c, error);
     }
+}
+
+/* Reads past tokens while the containers open at @depth and deeper stay
+ * open, as ws_json_pull_next() would but without their texts: only the
+ * tokens that lie whole in the buffer and need nothing more than a scan
+ * (no refill, escape, literal, deeper stack or error).  It stops before
+ * any other, for ws_json_pull_next() to read. */
+static void
+skip_in_buffer (WsJsonPull *self, guint depth)
+{
+  const guint8 *p = self->buffer + self->pos;
+  const guint8 *stop = self->buffer + self->len;
+  Want want = self->want;
+
+  while (self->depth >= depth)
+    {
+      const guint8 *q = scan_space (p, stop);
+      const guint8 *end;
+      int c;
+
+      if (q == stop)
+        break;
+      c = *q;
+      switch (want)
+        {
+          case WANT_COMMA_OR_CLOSE:
+            if (c == ',')
+              {
+                want = self->stack[self->depth - 1] == '{' ? WANT_KEY : WANT_VALUE;
+                p = q + 1;
+                continue;
+              }
+            break; /* a close */
+          case WANT_KEY_OR_CLOSE:
+          case WANT_KEY:
+            if (c == '}' && want == WANT_KEY_OR_CLOSE)
+              break;
+            if (c != '"' || (end = scan_plain_string (q + 1, stop)) == NULL)
+              goto out;
+            end = scan_space (end + 1, stop);
+            if (end == stop || *end != ':')
+              goto out;
+            p = end + 1;
+            want = WANT_VALUE;
+            continue;
+          case WANT_VALUE_OR_CLOSE:
+          case WANT_VALUE:
+            if (c == ']' && want == WANT_VALUE_OR_CLOSE)
+              break;
+            if (c == '"')
+              {
+                if ((end = scan_plain_string (q + 1, stop)) == NULL)
+                  goto out;
+                p = end + 1;
+              }
+            else if (c == '-' || g_ascii_isdigit (c))
+              {
+                for (end = q; end < stop && (byte_class[*end] & CLASS_NUMBER) &&
+                              end - q <= MAX_NUMBER_BYTES;
+                     end++)
+                  ;
+                if (end == stop || end - q > MAX_NUMBER_BYTES)
+                  goto out;
+                p = end;
+              }
+            else if ((c == '{' || c == '[') && self->depth < self->max_depth &&
+                     self->depth < self->stack_size)
+              {
+                self->stack[self->depth++] = (guint8) c;
+                want = c == '{' ? WANT_KEY_OR_CLOSE : WANT_VALUE_OR_CLOSE;
+                p = q + 1;
+                continue;
+              }
+            else
+              goto out;
+            want = WANT_COMMA_OR_CLOSE;
+            continue;
+          case WANT_END:
+          default:
+            goto out;
+        }
+      /* A '}' or ']', which must close the container on top. */
+      if (self->depth == 0 || (c != '}' && c != ']') ||
+          self->stack[self->depth - 1] != (c == '}' ? '{' : '['))
+        goto out;
+      self->depth--;
+      want = self->depth == 0 ? WANT_END : WANT_COMMA_OR_CLOSE;
+      p = q + 1;
+    }
+out:
+  self->pos = p - self->buffer;
+  self->want = want;
 }
 
 /**
@@ -502,37 +827,44 @@ ws_json_pull_skip (WsJsonPull *self, WsJsonToken token, GError **error)
     return FALSE;
   if (token != WS_JSON_BEGIN_OBJECT && token != WS_JSON_BEGIN_ARRAY)
     return TRUE;
-  depth = self->stack->len;
-  while (self->stack->len >= depth)
+  depth = self->depth;
+  for (;;)
     {
-      WsJsonToken t = ws_json_pull_next (self, error);
+      WsJsonToken t;
 
+      skip_in_buffer (self, depth);
+      if (self->depth < depth)
+        return TRUE;
+      t = ws_json_pull_next (self, error);
       if (t == WS_JSON_ERROR)
         return FALSE;
       if (t == WS_JSON_END)
         return truncated (self, error);
+      if (self->depth < depth)
+        return TRUE;
     }
-  return TRUE;
 }
 
-/* The last key, string or number read (transfer none: valid until the next token). */
+/* The last key, string or number read (transfer none: valid until the
+ * next token), NUL-terminated; its length is that of the C string, up to
+ * a NUL that an escape wrote. */
 const char *
 ws_json_pull_text (const WsJsonPull *self)
 {
-  return self->text->str;
+  return self->text;
 }
 
 gsize
 ws_json_pull_text_len (const WsJsonPull *self)
 {
-  return self->text->len;
+  return self->text_len;
 }
 
 /* How many containers are open. */
 guint
 ws_json_pull_depth (const WsJsonPull *self)
 {
-  return self->stack->len;
+  return self->depth;
 }
 
 /* The byte of the input (decompressed) the tokenizer stands at. */

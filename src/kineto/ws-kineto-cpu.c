@@ -4,6 +4,7 @@
 
 #include <string.h>
 
+#include "ws-hash.h"
 #include "ws-kineto-private.h"
 #include "ws-sort.h"
 
@@ -16,6 +17,9 @@
 
 /* Deeper stacks are cut: each distinct stack is stored whole. */
 #define MAX_STACK 512
+
+/* Spans are handed to the profile in batches of this many. */
+#define SPAN_BATCH 4096
 
 typedef struct
 {
@@ -34,13 +38,32 @@ typedef struct
   GArray *open; /* Open */
   gint64 cursor;
   guint32 thread;
+
+  /* The spans of @thread not yet added to @profile. */
+  guint32 *batch_stack;
+  gint64 *batch_start, *batch_end;
+  gsize n_batch;
 } Sweep;
+
+static void
+sweep_flush (Sweep *s)
+{
+  ws_cpu_profile_add_spans (s->profile, s->batch_stack, s->thread, s->batch_start, s->batch_end,
+                            s->n_batch);
+  s->n_batch = 0;
+}
 
 static void
 sweep_emit (Sweep *s, gsize i, gint64 until)
 {
   if (until > s->cursor)
-    ws_cpu_profile_add_span (s->profile, s->stack_of[i], s->thread, s->cursor, until);
+    {
+      s->batch_stack[s->n_batch] = s->stack_of[i];
+      s->batch_start[s->n_batch] = s->cursor;
+      s->batch_end[s->n_batch] = until;
+      if (++s->n_batch == SPAN_BATCH)
+        sweep_flush (s);
+    }
   s->cursor = MAX (s->cursor, until);
 }
 
@@ -163,13 +186,21 @@ stack_ops (KinetoReader *r, WsCpuProfile *profile, const guint32 *order, guint32
   const guint32 *thread = (const guint32 *) c->thread->data;
   g_autoptr (GArray) open = g_array_new (FALSE, FALSE, sizeof (Open));
   g_autoptr (GArray) frames = g_array_new (FALSE, FALSE, sizeof (guint32));
+  /* Each op's name is split into a frame once, and each stack is found
+   * from its parent's and its last frame: (parent + 1) << 32 | frame →
+   * stack + 1. */
+  guint n_names = ws_string_table_size (r->run->strings);
+  g_autofree guint32 *frame_of = g_new0 (guint32, n_names + 1); /* name id → frame + 1 */
+  g_autoptr (GHashTable) child_of = g_hash_table_new_full (ws_int64_hash, g_int64_equal, g_free, NULL);
   guint32 current = G_MAXUINT32;
 
   for (gsize i = 0; i < n; i++)
     {
       guint32 op = order[i];
       Open o = { end[op], i };
+      gpointer found;
       guint32 frame;
+      gint64 key;
 
       if (thread[op] != current)
         {
@@ -192,11 +223,28 @@ stack_ops (KinetoReader *r, WsCpuProfile *profile, const guint32 *order, guint32
           stack_of[i] = stack_of[g_array_index (open, Open, open->len - 1).op];
           continue;
         }
-      frame = intern_frame (profile, ws_run_string (r->run, name[op]));
+      if (name[op] < n_names && frame_of[name[op]] != 0)
+        frame = frame_of[name[op]] - 1;
+      else
+        {
+          frame = intern_frame (profile, ws_run_string (r->run, name[op]));
+          if (name[op] < n_names)
+            frame_of[name[op]] = frame + 1;
+        }
+      key = open->len > 0 ? stack_of[g_array_index (open, Open, open->len - 1).op] + 1 : 0;
+      key = key << 32 | frame;
       g_array_append_val (frames, frame);
       g_array_append_val (open, o);
-      stack_of[i] =
-        ws_cpu_profile_intern_stack (profile, (const guint32 *) frames->data, frames->len);
+      found = g_hash_table_lookup (child_of, &key);
+      if (found != NULL)
+        stack_of[i] = GPOINTER_TO_UINT (found) - 1;
+      else
+        {
+          stack_of[i] =
+            ws_cpu_profile_intern_stack (profile, (const guint32 *) frames->data, frames->len);
+          g_hash_table_insert (child_of, g_memdup2 (&key, sizeof key),
+                               GUINT_TO_POINTER (stack_of[i] + 1));
+        }
     }
 }
 
@@ -210,6 +258,9 @@ ws_kineto_build_cpu_profile (KinetoReader *r)
   g_autofree guint32 *order = NULL;
   g_autofree guint32 *stack_of = NULL;
   g_autofree gint64 *clip_end = NULL;
+  g_autofree guint32 *batch_stack = g_new (guint32, SPAN_BATCH);
+  g_autofree gint64 *batch_start = g_new (gint64, SPAN_BATCH);
+  g_autofree gint64 *batch_end = g_new (gint64, SPAN_BATCH);
   g_autoptr (GHashTable) threads = g_hash_table_new (NULL, NULL);
   g_autoptr (GArray) open = g_array_new (FALSE, FALSE, sizeof (Open));
   WsCpuProfile *profile;
@@ -223,21 +274,28 @@ ws_kineto_build_cpu_profile (KinetoReader *r)
   clip_end = g_new (gint64, n);
   stack_ops (r, profile, order, stack_of, clip_end);
 
+  /* Each op opens one span and ends at most one more. */
+  ws_cpu_profile_reserve_samples (profile, 2 * n);
   s.profile = profile;
   s.stack_of = stack_of;
   s.end = clip_end;
   s.open = open;
+  s.batch_stack = batch_stack;
+  s.batch_start = batch_start;
+  s.batch_end = batch_end;
   for (gsize i = 0; i < n; i++)
     {
       if (i == 0 || thread[order[i]] != thread[order[i - 1]])
         {
           sweep_close (&s, G_MAXINT64);
+          sweep_flush (&s);
           s.thread = profile_thread (profile, r->run, threads, thread[order[i]]);
           s.cursor = start[order[i]];
         }
       sweep_open (&s, i, start[order[i]]);
     }
   sweep_close (&s, G_MAXINT64);
+  sweep_flush (&s);
   /* The spans are on the trace's clock, the run's. */
   profile->times_absolute = TRUE;
   ws_cpu_profile_finish (profile);

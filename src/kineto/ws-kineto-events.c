@@ -41,10 +41,32 @@ ws_kineto_columns_clear (KinetoColumns *c)
   g_clear_pointer (&c->kind, g_array_unref);
 }
 
-/* An integer as JSON writes one; "1.0" and "1e3" are not. */
+/* Whether @len bytes at @key are @word, a string literal. */
+#define KEY_IS(key, len, word) \
+  ((len) == sizeof (word) - 1 && memcmp ((key), (word), sizeof (word) - 1) == 0)
+
+/* Whether the GString @s is @word. */
+#define STR_IS(s, word) KEY_IS ((s)->str, (s)->len, word)
+
+/* An integer as JSON writes one; "1.0" and "1e3" are not.  Up to 18
+ * digits are read here; longer ones, and anything else, as
+ * g_ascii_string_to_signed() reads them. */
 gboolean
 ws_kineto_parse_int (const char *text, gint64 *out)
 {
+  const char *p = text;
+  guint64 v = 0;
+  int n = 0;
+
+  if (*p == '-' || *p == '+')
+    p++;
+  for (; g_ascii_isdigit (*p) && n < 18; p++, n++)
+    v = v * 10 + (guint64) (*p - '0');
+  if (n > 0 && *p == '\0')
+    {
+      *out = *text == '-' ? -(gint64) v : (gint64) v;
+      return TRUE;
+    }
   return g_ascii_string_to_signed (text, 10, G_MININT64, G_MAXINT64, out, NULL);
 }
 
@@ -103,13 +125,30 @@ ws_kineto_parse_us (const char *text, gint64 *ns)
   return TRUE;
 }
 
+/* @s set to @len bytes of @text, in place where they fit (as
+ * g_string_truncate() and g_string_append_len() would, without the calls:
+ * three strings of every event are set so). */
+static inline void
+string_set (GString *s, const char *text, gsize len)
+{
+  if (len < s->allocated_len)
+    {
+      memcpy (s->str, text, len);
+      s->str[len] = '\0';
+      s->len = len;
+      return;
+    }
+  g_string_truncate (s, 0);
+  g_string_append_len (s, text, len);
+}
+
 static void
 event_reset (KinetoEvent *e)
 {
-  g_string_truncate (e->ph, 0);
-  g_string_truncate (e->cat, 0);
-  g_string_truncate (e->name, 0);
-  g_string_truncate (e->arg_name, 0);
+  string_set (e->ph, "", 0);
+  string_set (e->cat, "", 0);
+  string_set (e->name, "", 0);
+  string_set (e->arg_name, "", 0);
   e->has_pid = e->has_tid = e->has_ts = e->has_dur = FALSE;
   e->pid = e->tid = e->ts = e->dur = 0;
   e->device = e->context = e->stream = e->correlation = -1;
@@ -144,7 +183,7 @@ read_string (KinetoReader *r, GString *out, GError **error)
 
   if (t == WS_JSON_STRING)
     {
-      g_string_assign (out, ws_json_pull_text (r->pull));
+      string_set (out, ws_json_pull_text (r->pull), ws_json_pull_text_len (r->pull));
       return TRUE;
     }
   return ws_json_pull_skip (r->pull, t, error);
@@ -199,33 +238,34 @@ read_args (KinetoReader *r, GError **error)
   while ((t = ws_json_pull_next (r->pull, error)) == WS_JSON_KEY)
     {
       const char *key = ws_json_pull_text (r->pull);
+      gsize len = ws_json_pull_text_len (r->pull);
       gboolean ok;
 
-      if (g_str_equal (key, "device"))
+      if (KEY_IS (key, len, "device"))
         ok = read_int (r, &e->device, NULL, error);
-      else if (g_str_equal (key, "context"))
+      else if (KEY_IS (key, len, "context"))
         ok = read_int (r, &e->context, NULL, error);
-      else if (g_str_equal (key, "stream"))
+      else if (KEY_IS (key, len, "stream"))
         ok = read_int (r, &e->stream, NULL, error);
-      else if (g_str_equal (key, "correlation"))
+      else if (KEY_IS (key, len, "correlation"))
         ok = read_int (r, &e->correlation, NULL, error);
-      else if (g_str_equal (key, "registers per thread"))
+      else if (KEY_IS (key, len, "registers per thread"))
         ok = read_int (r, &e->registers, NULL, error);
-      else if (g_str_equal (key, "shared memory"))
+      else if (KEY_IS (key, len, "shared memory"))
         ok = read_int (r, &e->shared_memory, NULL, error);
-      else if (g_str_equal (key, "bytes"))
+      else if (KEY_IS (key, len, "bytes"))
         ok = read_int (r, &e->bytes, NULL, error);
-      else if (g_str_equal (key, "Bytes"))
+      else if (KEY_IS (key, len, "Bytes"))
         ok = read_int (r, &e->mem_bytes, NULL, error);
-      else if (g_str_equal (key, "Device Id"))
+      else if (KEY_IS (key, len, "Device Id"))
         ok = read_int (r, &e->mem_device, NULL, error);
-      else if (g_str_equal (key, "Device Type"))
+      else if (KEY_IS (key, len, "Device Type"))
         ok = read_int (r, &e->mem_device_type, NULL, error);
-      else if (g_str_equal (key, "name"))
+      else if (KEY_IS (key, len, "name"))
         ok = read_string (r, e->arg_name, error);
-      else if (g_str_equal (key, "grid"))
+      else if (KEY_IS (key, len, "grid"))
         ok = read_dim3 (r, e->grid, error);
-      else if (g_str_equal (key, "block"))
+      else if (KEY_IS (key, len, "block"))
         ok = read_dim3 (r, e->block, error);
       else
         ok = ws_json_pull_skip (r->pull, ws_json_pull_next (r->pull, error), error);
@@ -235,34 +275,52 @@ read_args (KinetoReader *r, GError **error)
   return t == WS_JSON_END_OBJECT;
 }
 
-/* One event object, its opening brace read, into r->event. */
+/* Whether dispatch_event() uses nothing of the args of an event of this
+ * ph and cat: CPU ops, annotations, flows and the other categories, most
+ * of a trace's events and of its bytes. */
+static gboolean
+args_unused (const KinetoEvent *e)
+{
+  if (STR_IS (e->ph, "s") || STR_IS (e->ph, "f"))
+    return TRUE;
+  return STR_IS (e->ph, "X") && !STR_IS (e->cat, "kernel") && !STR_IS (e->cat, "gpu_memcpy") &&
+         !STR_IS (e->cat, "gpu_memset") && !STR_IS (e->cat, "cuda_runtime") &&
+         !STR_IS (e->cat, "cuda_driver");
+}
+
+/* One event object, its opening brace read, into r->event.  Its args
+ * are skipped unread where its ph and cat, written before them as Kineto
+ * does, say that they are not used (a ph or cat repeated after them is
+ * taken without them). */
 static gboolean
 read_event (KinetoReader *r, GError **error)
 {
   KinetoEvent *e = &r->event;
+  gboolean has_ph = FALSE, has_cat = FALSE;
   WsJsonToken t;
 
   event_reset (e);
   while ((t = ws_json_pull_next (r->pull, error)) == WS_JSON_KEY)
     {
       const char *key = ws_json_pull_text (r->pull);
+      gsize len = ws_json_pull_text_len (r->pull);
       gboolean ok;
 
-      if (g_str_equal (key, "ph"))
-        ok = read_string (r, e->ph, error);
-      else if (g_str_equal (key, "cat"))
-        ok = read_string (r, e->cat, error);
-      else if (g_str_equal (key, "name"))
+      if (KEY_IS (key, len, "ph"))
+        ok = has_ph = read_string (r, e->ph, error);
+      else if (KEY_IS (key, len, "cat"))
+        ok = has_cat = read_string (r, e->cat, error);
+      else if (KEY_IS (key, len, "name"))
         ok = read_string (r, e->name, error);
-      else if (g_str_equal (key, "pid"))
+      else if (KEY_IS (key, len, "pid"))
         ok = read_int (r, &e->pid, &e->has_pid, error);
-      else if (g_str_equal (key, "tid"))
+      else if (KEY_IS (key, len, "tid"))
         ok = read_int (r, &e->tid, &e->has_tid, error);
-      else if (g_str_equal (key, "ts"))
+      else if (KEY_IS (key, len, "ts"))
         ok = read_time (r, &e->ts, &e->has_ts, error);
-      else if (g_str_equal (key, "dur"))
+      else if (KEY_IS (key, len, "dur"))
         ok = read_time (r, &e->dur, &e->has_dur, error);
-      else if (g_str_equal (key, "args"))
+      else if (KEY_IS (key, len, "args") && !(has_ph && has_cat && args_unused (e)))
         ok = read_args (r, error);
       else
         ok = ws_json_pull_skip (r->pull, ws_json_pull_next (r->pull, error), error);
@@ -284,12 +342,17 @@ static guint32
 thread_index (KinetoReader *r, gint64 pid, gint64 tid)
 {
   gint64 key = global_tid (pid, tid);
-  gpointer found = g_hash_table_lookup (r->threads, &key);
+  gpointer found;
   WsThread thread = { 0 };
   gint64 *stored;
 
+  /* Events come in runs of one thread. */
+  if (key == r->last_thread_key)
+    return r->last_thread;
+  found = g_hash_table_lookup (r->threads, &key);
+  r->last_thread_key = key;
   if (found != NULL)
-    return GPOINTER_TO_UINT (found) - 1;
+    return r->last_thread = GPOINTER_TO_UINT (found) - 1;
   thread.global_tid = key;
   thread.pid = (guint32) pid;
   thread.tid = (guint32) tid;
@@ -298,7 +361,7 @@ thread_index (KinetoReader *r, gint64 pid, gint64 tid)
   stored = g_new (gint64, 1);
   *stored = key;
   g_hash_table_insert (r->threads, stored, GUINT_TO_POINTER (r->run->threads->len));
-  return r->run->threads->len - 1;
+  return r->last_thread = r->run->threads->len - 1;
 }
 
 static guint32
@@ -367,11 +430,41 @@ config_index (KinetoReader *r, const KinetoEvent *e)
   return r->run->configs->len - 1;
 }
 
+/* @name's id in the run's strings.  The names last interned are kept in
+ * slots chosen by a hash of their length and first and last eight bytes,
+ * and compared whole: most events repeat a name seen recently, which then
+ * costs no hash of the whole name and no lookup in the string table. */
+static guint32
+intern_name (KinetoReader *r, const GString *name)
+{
+  gsize n = MIN (name->len, 8);
+  guint64 head = 0, tail = 0, h;
+  KinetoName *slot;
+  guint32 id;
+
+  memcpy (&head, name->str, n);
+  memcpy (&tail, name->str + name->len - n, n);
+  h = (head * G_GUINT64_CONSTANT (0x9e3779b97f4a7c15)) ^
+      (tail * G_GUINT64_CONSTANT (0xc2b2ae3d27d4eb4f)) ^ name->len;
+  h ^= h >> 31;
+  slot = &r->names[((h * G_GUINT64_CONSTANT (0x94d049bb133111eb)) >> 40) & (KINETO_NAME_SLOTS - 1)];
+  if (slot->id1 != 0 && slot->len == name->len &&
+      memcmp (ws_run_string (r->run, slot->id1 - 1), name->str, name->len) == 0)
+    return slot->id1 - 1;
+  id = ws_string_table_intern (r->run->strings, name->str);
+  if (id != WS_STRING_NONE)
+    {
+      slot->id1 = id + 1;
+      slot->len = (guint32) MIN (name->len, G_MAXUINT32);
+    }
+  return id;
+}
+
 static void
-add_span (KinetoColumns *c, WsRun *run, const KinetoEvent *e)
+add_span (KinetoReader *r, KinetoColumns *c, const KinetoEvent *e)
 {
   gint64 end = ws_clamp_time (ws_time_add (e->ts, MAX (e->dur, 0)));
-  guint32 name = ws_string_table_intern (run->strings, e->name->str);
+  guint32 name = intern_name (r, e->name);
 
   g_array_append_val (c->start, e->ts);
   g_array_append_val (c->end, end);
@@ -404,7 +497,7 @@ add_gpu_event (KinetoReader *r, gboolean kernel)
   guint32 stream = stream_index (r, e);
   guint32 correlation = (guint32) CLAMP (e->correlation, 0, G_MAXUINT32);
 
-  add_span (c, r->run, e);
+  add_span (r, c, e);
   g_array_append_val (c->stream, stream);
   g_array_append_val (c->correlation, correlation);
   if (kernel)
@@ -429,7 +522,7 @@ add_thread_event (KinetoReader *r, KinetoColumns *c, gboolean correlated)
   const KinetoEvent *e = &r->event;
   guint32 thread = thread_index (r, e->pid, e->tid);
 
-  add_span (c, r->run, e);
+  add_span (r, c, e);
   g_array_append_val (c->thread, thread);
   if (correlated)
     {
@@ -481,41 +574,39 @@ static void
 dispatch_event (KinetoReader *r)
 {
   const KinetoEvent *e = &r->event;
-  const char *ph = e->ph->str;
-  const char *cat = e->cat->str;
   gboolean on_thread = e->has_pid && e->has_tid && e->has_ts;
 
-  if (g_str_equal (ph, "M"))
+  if (STR_IS (e->ph, "M"))
     add_metadata (r);
-  else if (g_str_equal (ph, "X") && on_thread)
+  else if (STR_IS (e->ph, "X") && on_thread)
     {
-      gboolean memcpy = g_str_equal (cat, "gpu_memcpy");
-      gboolean runtime = g_str_equal (cat, "cuda_runtime");
+      gboolean copy = STR_IS (e->cat, "gpu_memcpy");
+      gboolean runtime = STR_IS (e->cat, "cuda_runtime");
 
-      if (g_str_equal (cat, "kernel"))
+      if (STR_IS (e->cat, "kernel"))
         add_gpu_event (r, TRUE);
-      else if (memcpy || g_str_equal (cat, "gpu_memset"))
+      else if (copy || STR_IS (e->cat, "gpu_memset"))
         {
           add_gpu_event (r, FALSE);
-          *(memcpy ? &r->n_memcpy : &r->n_memset) += 1;
+          *(copy ? &r->n_memcpy : &r->n_memset) += 1;
         }
-      else if (runtime || g_str_equal (cat, "cuda_driver"))
+      else if (runtime || STR_IS (e->cat, "cuda_driver"))
         {
           add_thread_event (r, &r->api, TRUE);
           *(runtime ? &r->n_runtime : &r->n_driver) += 1;
         }
-      else if (g_str_equal (cat, "user_annotation"))
+      else if (STR_IS (e->cat, "user_annotation"))
         add_thread_event (r, &r->ranges, FALSE);
-      else if (g_str_equal (cat, "cpu_op") || g_str_equal (cat, "python_function"))
+      else if (STR_IS (e->cat, "cpu_op") || STR_IS (e->cat, "python_function"))
         add_thread_event (r, &r->cpu_ops, FALSE);
-      else if (g_str_equal (cat, "gpu_user_annotation"))
+      else if (STR_IS (e->cat, "gpu_user_annotation"))
         r->n_gpu_annotations++;
       else
         r->n_other++;
     }
-  else if (g_str_equal (ph, "i") && g_str_equal (e->name->str, "[memory]") && on_thread)
+  else if (STR_IS (e->ph, "i") && STR_IS (e->name, "[memory]") && on_thread)
     add_memory (r);
-  else if ((g_str_equal (ph, "s") || g_str_equal (ph, "f")) && g_str_equal (cat, "ac2g"))
+  else if ((STR_IS (e->ph, "s") || STR_IS (e->ph, "f")) && STR_IS (e->cat, "ac2g"))
     r->n_flows++;
   else
     r->n_other++;

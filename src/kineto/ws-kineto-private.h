@@ -24,6 +24,14 @@ typedef struct
   guint32 grid[3], block[3];
 } KinetoEvent;
 
+/* A name interned in the run: its id + 1 (0 for none) and its length. */
+#define KINETO_NAME_SLOTS 4096
+typedef struct
+{
+  guint32 id1;
+  guint32 len;
+} KinetoName;
+
 /* The columns being filled, before they are sorted into the run. */
 typedef struct
 {
@@ -49,7 +57,10 @@ typedef struct
   KinetoColumns kernels, memops, api, ranges, cpu_ops;
   GArray *mem_time, *mem_bytes, *mem_device; /* [memory] events on a GPU */
 
+  KinetoName *names;         /* KINETO_NAME_SLOTS: the names last interned */
   GHashTable *threads;       /* (pid << 24 | tid) → thread index + 1 */
+  gint64 last_thread_key;    /* the key of the last thread looked up, or -1 */
+  guint32 last_thread;       /* its index */
   GHashTable *streams;       /* (device << 32 | stream) → stream index + 1 */
   GHashTable *configs;       /* WsLaunchConfig * → config index + 1 */
   GHashTable *thread_names;  /* global tid → char *, the first name given */

@@ -37,6 +37,8 @@ reader_init (KinetoReader *r, WsRun *run, const char *path, GCancellable *cancel
   r->mem_bytes = g_array_new (FALSE, FALSE, sizeof (gint64));
   r->mem_device = g_array_new (FALSE, FALSE, sizeof (gint32));
   r->threads = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  r->last_thread_key = -1;
+  r->names = g_new0 (KinetoName, KINETO_NAME_SLOTS);
   r->streams = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
   r->configs = ws_kineto_configs_new ();
   r->thread_names = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
@@ -60,6 +62,7 @@ reader_clear (KinetoReader *r)
   g_clear_pointer (&r->mem_time, g_array_unref);
   g_clear_pointer (&r->mem_bytes, g_array_unref);
   g_clear_pointer (&r->mem_device, g_array_unref);
+  g_clear_pointer (&r->names, g_free);
   g_clear_pointer (&r->threads, g_hash_table_unref);
   g_clear_pointer (&r->streams, g_hash_table_unref);
   g_clear_pointer (&r->configs, g_hash_table_unref);

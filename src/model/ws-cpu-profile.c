@@ -265,6 +265,58 @@ ws_cpu_profile_add_span (WsCpuProfile *self, guint32 stack, guint32 thread, gint
   g_array_append_val (self->sample_end, end);
 }
 
+/* Room for @n more samples (with times and ends) in the columns, so that
+ * adding them moves no column. */
+void
+ws_cpu_profile_reserve_samples (WsCpuProfile *self, gsize n)
+{
+  GArray *columns[] = { self->sample_stack, self->sample_weight, self->sample_thread,
+                        self->sample_time, self->sample_end };
+
+  for (gsize c = 0; c < G_N_ELEMENTS (columns); c++)
+    {
+      guint len = columns[c]->len;
+
+      g_array_set_size (columns[c], len + n);
+      g_array_set_size (columns[c], len);
+    }
+}
+
+/**
+ * ws_cpu_profile_add_spans:
+ * @stack: (array length=n): each span's stack
+ * @start: (array length=n): each span's start (ns)
+ * @end: (array length=n): each span's end (ns)
+ *
+ * Adds @n spans of @thread, as @n calls of ws_cpu_profile_add_span() in
+ * order would, growing each column once.
+ */
+void
+ws_cpu_profile_add_spans (WsCpuProfile *self, const guint32 *stack, guint32 thread,
+                          const gint64 *start, const gint64 *end, gsize n)
+{
+  guint first = self->sample_stack->len;
+  guint first_time = self->sample_time->len;
+  guint first_end = self->sample_end->len;
+  guint n_time = 0;
+
+  g_array_set_size (self->sample_stack, first + n);
+  g_array_set_size (self->sample_weight, first + n);
+  g_array_set_size (self->sample_thread, first + n);
+  g_array_set_size (self->sample_time, first_time + n);
+  g_array_set_size (self->sample_end, first_end + n);
+  for (gsize i = 0; i < n; i++)
+    {
+      g_array_index (self->sample_stack, guint32, first + i) = stack[i];
+      g_array_index (self->sample_weight, double, first + i) = (double) (end[i] - start[i]);
+      g_array_index (self->sample_thread, guint32, first + i) = thread;
+      if (start[i] >= 0)
+        g_array_index (self->sample_time, gint64, first_time + n_time++) = start[i];
+      g_array_index (self->sample_end, gint64, first_end + i) = end[i];
+    }
+  g_array_set_size (self->sample_time, first_time + n_time);
+}
+
 void
 ws_cpu_profile_add_warning (WsCpuProfile *self, const char *format, ...)
 {

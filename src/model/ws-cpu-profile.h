@@ -104,6 +104,9 @@ void ws_cpu_profile_add_sample (WsCpuProfile *self, guint32 stack, double weight
                                 gint64 time);
 void ws_cpu_profile_add_span (WsCpuProfile *self, guint32 stack, guint32 thread, gint64 start,
                               gint64 end);
+void ws_cpu_profile_reserve_samples (WsCpuProfile *self, gsize n);
+void ws_cpu_profile_add_spans (WsCpuProfile *self, const guint32 *stack, guint32 thread,
+                               const gint64 *start, const gint64 *end, gsize n);
 void ws_cpu_profile_add_warning (WsCpuProfile *self, const char *format, ...) G_GNUC_PRINTF (2, 3);
 void ws_cpu_profile_finish (WsCpuProfile *self);
 
