@@ -12,11 +12,12 @@
 #include "ws-sqlite.h"
 
 /* NVTX_EVENTS: ranges, marks, domains and thread names.  A row is read in
- * two halves: decode() takes what the row holds into a slot of its own
- * (its times checked), on several cores when the table is big
- * (ws-nsys-parallel.c); apply() then files the slots into the run in rowid
- * order, interning threads, domains and text in the order one scan
- * interns them. */
+ * two halves: decode() takes what the row holds (its times checked), and
+ * apply() files it into the run, interning its thread, domain and text.
+ * One thread does both per row; on several cores (ws-nsys-parallel.c) the
+ * workers decode into a slot per row, and apply() then runs over the slots
+ * in rowid order, so that everything is interned in the order one scan
+ * interns it. */
 
 /* NVTX event types (ENUM_NSYS_EVENT_TYPE exists only from 2022.4, so the
  * ids are fixed here). */
@@ -51,7 +52,7 @@ typedef struct
 {
   gint64 other;
   GHashTable *nvtx_thread_names; /* gint64 globalTid -> string id + 1, from NvtxThread events */
-  NvtxRaw *raw;                  /* a slot per row */
+  NvtxRaw *raw;                  /* a slot per row, on several cores; NULL on one */
 } NvtxLoad;
 
 static gboolean
@@ -153,12 +154,19 @@ static gboolean
 nvtx_row (WsNsysReader *r, sqlite3_stmt *stmt, gsize row, gpointer data)
 {
   NvtxLoad *load = data;
+  NvtxRaw raw;
 
-  return decode (r, stmt, &load->raw[row]);
+  if (load->raw != NULL)
+    return decode (r, stmt, &load->raw[row]);
+  /* On one thread: filed at once, without the slots' memory. */
+  if (!decode (r, stmt, &raw))
+    return FALSE;
+  apply (r, load, &raw);
+  return TRUE;
 }
 
-/* The rows decoded into a slot each (on several cores when the table is
- * big), then filed in order. */
+/* The rows decoded into a slot each on several cores, then filed in
+ * order; on one thread, each filed as it is read. */
 static gboolean
 read_rows (WsNsysReader *r, const char *table, const char *select, gint64 count, NvtxLoad *load,
            GError **error)
@@ -167,6 +175,8 @@ read_rows (WsNsysReader *r, const char *table, const char *select, gint64 count,
   gsize n = 0;
   gboolean ok;
 
+  if (!ws_nsys_read_in_parallel (r, table, count))
+    return ws_nsys_read_table (r, table, select, NULL, count, nvtx_row, load, NULL, NULL, error);
   load->raw = g_new0 (NvtxRaw, MAX (count, 1));
   raw_column.columns[0] = load->raw;
   raw_column.sizes[0] = sizeof (NvtxRaw);

@@ -335,6 +335,25 @@ gather (WsNsysReader *r, Worker *workers, guint n, const char *table, GError **e
   return TRUE;
 }
 
+/* The workers a read of @table into arrays of @max_rows would want. */
+static guint
+workers_for (WsNsysReader *r, const char *table, gint64 max_rows, gint64 *first, gint64 *last)
+{
+  if (ws_sqlite_rowid_span (r->sql, table, first, last) && *last - *first < max_rows)
+    return workers_wanted (*last - *first + 1);
+  return 1;
+}
+
+/* Whether ws_nsys_read_table() would read @table on several cores (when
+ * the cores are free): a caller may then read it differently. */
+gboolean
+ws_nsys_read_in_parallel (WsNsysReader *r, const char *table, gint64 max_rows)
+{
+  gint64 first, last;
+
+  return workers_for (r, table, max_rows, &first, &last) > 1;
+}
+
 /**
  * ws_nsys_read_table:
  * @select: the SELECT list and FROM clause, "SELECT a, b FROM \"T\""
@@ -363,9 +382,8 @@ ws_nsys_read_table (WsNsysReader *r, const char *table, const char *select, cons
   Job job = { 0 };
   gboolean ok;
 
-  if (cols != NULL && ws_sqlite_rowid_span (r->sql, table, &first, &last) &&
-      last - first < max_rows)
-    n_workers = workers_wanted (last - first + 1);
+  if (cols != NULL)
+    n_workers = workers_for (r, table, max_rows, &first, &last);
   if (n_workers > 1 && (n_workers = workers_take (n_workers)) == 1)
     g_atomic_int_add (&workers_busy, -1);
   if (n_workers <= 1)

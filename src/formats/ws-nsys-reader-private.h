@@ -96,6 +96,7 @@ typedef struct
   gsize n_ids;
 } WsNsysColumns;
 
+gboolean ws_nsys_read_in_parallel (WsNsysReader *r, const char *table, gint64 max_rows);
 gboolean ws_nsys_read_table (WsNsysReader *r, const char *table, const char *select,
                              const char *where, gint64 max_rows, WsNsysRowFunc func, gpointer data,
                              const WsNsysColumns *cols, gsize *n_read, GError **error);
