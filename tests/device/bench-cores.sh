@@ -16,7 +16,8 @@
 #
 # Environment: OUT (default a new folder in /tmp), BENCH_RUNS (default 3),
 # BENCH_SIZES (default 1500000), REAL_XZ=FILE.sqlite.xz to use that export
-# (one this script made before) instead of capturing, BENCH_WINDOW.
+# (one this script made before) instead of capturing, BENCH_WINDOW,
+# SKIP_STATS=1 to leave out step 2.
 set -u
 bundle=$(cd "${1:?usage: $0 BUNDLE}" && pwd)
 here=$(cd "$(dirname "$0")" && pwd)
@@ -49,10 +50,13 @@ fi
    SELECT 'osrt', count(*) FROM OSRT_API" >"$out/nvtx-heavy.counts" 2>&1
 cat "$out/nvtx-heavy.counts"
 # shellcheck disable=SC2086
-OUT="$out" BENCH_RUNS="${BENCH_RUNS:-3}" WS_BASELINE="$bundle/warpscope-cli-base" \
-  "$here/bench-nsys-stats.sh" "$bundle" "$nsys" ${BENCH_SIZES:-1500000} "$real"
+[ "${SKIP_STATS:-0}" = 1 ] ||
+  OUT="$out" BENCH_RUNS="${BENCH_RUNS:-3}" WS_BASELINE="$bundle/warpscope-cli-base" \
+    "$here/bench-nsys-stats.sh" "$bundle" "$nsys" ${BENCH_SIZES:-1500000} "$real"
 if [ -n "${BENCH_WINDOW:-}" ]; then
-  PATH="$bundle/bin:$PATH" BENCH_RUNS=1 BENCH_REPORTS=cuda_gpu_kern_sum \
+  fixture="$here/../data/nsys/v2025.3_h100_probe.sqlite"
+  [ -f "$fixture" ] || fixture=$(ls "$bundle"/fixture/*.sqlite | head -n 1)
+  PATH="$bundle/bin:$PATH" BENCH_RUNS=1 BENCH_REPORTS=cuda_gpu_kern_sum BENCH_FIXTURE="$fixture" \
     WARPSCOPE_CLI="$bundle/warpscope-cli" BASELINE_CLI="$bundle/warpscope-cli-base" \
     "$here/../../bench/reports.sh" "$BENCH_WINDOW"
 fi
