@@ -32,6 +32,22 @@ ws_test_build_path_valist (const char *dir, const char *sub, const char *first, 
 }
 
 /* A file under tests/data: the real files the tests read (tests/data/THIRD-PARTY.md). */
+const char *const ws_test_nsys_exports[] = {
+  "v2021.2_mordred.sqlite",
+  "v2022.2_pipit_saxpy_mpi.sqlite",
+  "v2022.4_rodinia_gaussian.sqlite",
+  "v2024.5_pipit_cloverleaf_4gpu.sqlite",
+  "v2025.3_h100_probe.sqlite",
+  "v2025.3_h100_torch_train.sqlite",
+  "v2025.3_h100_train_bf16.sqlite",
+  "v2025.3_h100_train_fp32.sqlite",
+  "v2026.1_nsysai_mock.sqlite",
+  "v2026.2_nsysai_h100_2gpu.sqlite",
+  "v2026.2_nsysai_mfu_after.sqlite",
+  "v2026.2_nsysai_mfu_before.sqlite",
+  NULL,
+};
+
 char *
 ws_test_data (const char *first, ...)
 {

@@ -8,6 +8,8 @@ G_BEGIN_DECLS
 
 char *ws_test_build_path_valist (const char *dir, const char *sub, const char *first, va_list args);
 char *ws_test_data (const char *first, ...) G_GNUC_NULL_TERMINATED;
+/* The exports of tests/data/nsys, nsys 2021.2 to 2026.2, NULL-terminated. */
+extern const char *const ws_test_nsys_exports[];
 const char *ws_test_cli (void);
 int ws_test_run (const char *const *argv, char **out, char **err);
 char *ws_test_cli_expect (const char *const *args, int expected_status, char **err);

@@ -13,15 +13,6 @@
  * written here: every figure of a small export's overview is exact, and a
  * sampled overview of a real export is within its stated error. */
 
-static const char *const fixtures[] = {
-  "v2021.2_mordred.sqlite",          "v2022.2_pipit_saxpy_mpi.sqlite",
-  "v2022.4_rodinia_gaussian.sqlite", "v2024.5_pipit_cloverleaf_4gpu.sqlite",
-  "v2025.3_h100_probe.sqlite",       "v2025.3_h100_torch_train.sqlite",
-  "v2025.3_h100_train_bf16.sqlite",  "v2025.3_h100_train_fp32.sqlite",
-  "v2026.1_nsysai_mock.sqlite",      "v2026.2_nsysai_h100_2gpu.sqlite",
-  "v2026.2_nsysai_mfu_after.sqlite", "v2026.2_nsysai_mfu_before.sqlite",
-};
-
 static const char *const event_tables[] = {
   "CUPTI_ACTIVITY_KIND_KERNEL",
   "CUPTI_ACTIVITY_KIND_MEMCPY",
@@ -164,13 +155,13 @@ check_kernels (const char *path, const WsOverview *overview)
 static void
 test_exact (void)
 {
-  for (gsize f = 0; f < G_N_ELEMENTS (fixtures); f++)
+  for (gsize f = 0; ws_test_nsys_exports[f] != NULL; f++)
     {
-      g_autofree char *path = ws_test_data ("nsys", fixtures[f], NULL);
+      g_autofree char *path = ws_test_data ("nsys", ws_test_nsys_exports[f], NULL);
       g_autoptr (GError) error = NULL;
       g_autoptr (WsOverview) overview = ws_nsys_overview_read (path, NULL, NULL, &error);
 
-      g_test_message ("%s", fixtures[f]);
+      g_test_message ("%s", ws_test_nsys_exports[f]);
       g_assert_no_error (error);
       check_span (path, overview);
       if (!has_table (path, "CUPTI_ACTIVITY_KIND_KERNEL"))

@@ -11,15 +11,6 @@
  * cuts even the fixtures' tables into three rowid ranges) gives the run
  * one scan on one thread gives, array for array; and both equal SQL. */
 
-static const char *const fixtures[] = {
-  "v2021.2_mordred.sqlite",          "v2022.2_pipit_saxpy_mpi.sqlite",
-  "v2022.4_rodinia_gaussian.sqlite", "v2024.5_pipit_cloverleaf_4gpu.sqlite",
-  "v2025.3_h100_probe.sqlite",       "v2025.3_h100_torch_train.sqlite",
-  "v2025.3_h100_train_bf16.sqlite",  "v2025.3_h100_train_fp32.sqlite",
-  "v2026.1_nsysai_mock.sqlite",      "v2026.2_nsysai_h100_2gpu.sqlite",
-  "v2026.2_nsysai_mfu_after.sqlite", "v2026.2_nsysai_mfu_before.sqlite",
-};
-
 static WsRun *
 load_with (const char *path, const char *threads, WsLoadFlags flags)
 {
@@ -185,13 +176,13 @@ assert_matches_sql (const char *path, const WsRun *run, const char *kept)
 static void
 test_fixtures (void)
 {
-  for (gsize i = 0; i < G_N_ELEMENTS (fixtures); i++)
+  for (gsize i = 0; ws_test_nsys_exports[i] != NULL; i++)
     {
-      g_autofree char *path = ws_test_data ("nsys", fixtures[i], NULL);
+      g_autofree char *path = ws_test_data ("nsys", ws_test_nsys_exports[i], NULL);
       g_autoptr (WsRun) one = load_with (path, "1", WS_LOAD_ALL);
       g_autoptr (WsRun) three = load_with (path, "3", WS_LOAD_ALL);
 
-      g_test_message ("%s", fixtures[i]);
+      g_test_message ("%s", ws_test_nsys_exports[i]);
       assert_same_run (one, three);
       assert_matches_sql (path, three, "start IS NOT NULL AND end IS NOT NULL");
     }

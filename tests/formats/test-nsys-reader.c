@@ -14,15 +14,6 @@
 #include "ws-stats.h"
 #include "ws-test-util.h"
 
-static const char *const fixtures[] = {
-  "v2021.2_mordred.sqlite",          "v2022.2_pipit_saxpy_mpi.sqlite",
-  "v2022.4_rodinia_gaussian.sqlite", "v2024.5_pipit_cloverleaf_4gpu.sqlite",
-  "v2025.3_h100_probe.sqlite",       "v2025.3_h100_torch_train.sqlite",
-  "v2025.3_h100_train_bf16.sqlite",  "v2025.3_h100_train_fp32.sqlite",
-  "v2026.1_nsysai_mock.sqlite",      "v2026.2_nsysai_h100_2gpu.sqlite",
-  "v2026.2_nsysai_mfu_after.sqlite", "v2026.2_nsysai_mfu_before.sqlite",
-};
-
 static WsRun *
 load_fixture (const char *name)
 {
@@ -51,13 +42,13 @@ count_or_zero (const char *path, const char *table)
 static void
 test_every_fixture_loads (void)
 {
-  for (gsize i = 0; i < G_N_ELEMENTS (fixtures); i++)
+  for (gsize i = 0; ws_test_nsys_exports[i] != NULL; i++)
     {
-      g_autofree char *path = ws_test_data ("nsys", fixtures[i], NULL);
-      g_autoptr (WsRun) run = load_fixture (fixtures[i]);
+      g_autofree char *path = ws_test_data ("nsys", ws_test_nsys_exports[i], NULL);
+      g_autoptr (WsRun) run = load_fixture (ws_test_nsys_exports[i]);
       gint64 ranges = 0, marks = 0;
 
-      g_test_message ("%s", fixtures[i]);
+      g_test_message ("%s", ws_test_nsys_exports[i]);
       g_assert_cmpint (run->kernels.n, ==, count_or_zero (path, "CUPTI_ACTIVITY_KIND_KERNEL"));
       g_assert_cmpint (run->memops.n, ==,
                        count_or_zero (path, "CUPTI_ACTIVITY_KIND_MEMCPY") +
