@@ -774,8 +774,8 @@ skip_in_buffer (WsJsonPull *self, guint depth)
               }
             else if (c == '-' || g_ascii_isdigit (c))
               {
-                for (end = q; end < stop && (byte_class[*end] & CLASS_NUMBER) &&
-                              end - q <= MAX_NUMBER_BYTES;
+                for (end = q;
+                     end < stop && (byte_class[*end] & CLASS_NUMBER) && end - q <= MAX_NUMBER_BYTES;
                      end++)
                   ;
                 if (end == stop || end - q > MAX_NUMBER_BYTES)

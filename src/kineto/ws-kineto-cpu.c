@@ -191,7 +191,8 @@ stack_ops (KinetoReader *r, WsCpuProfile *profile, const guint32 *order, guint32
    * stack + 1. */
   guint n_names = ws_string_table_size (r->run->strings);
   g_autofree guint32 *frame_of = g_new0 (guint32, n_names + 1); /* name id → frame + 1 */
-  g_autoptr (GHashTable) child_of = g_hash_table_new_full (ws_int64_hash, g_int64_equal, g_free, NULL);
+  g_autoptr (GHashTable) child_of =
+    g_hash_table_new_full (ws_int64_hash, g_int64_equal, g_free, NULL);
   guint32 current = G_MAXUINT32;
 
   for (gsize i = 0; i < n; i++)

@@ -42,7 +42,7 @@ ws_kineto_columns_clear (KinetoColumns *c)
 }
 
 /* Whether @len bytes at @key are @word, a string literal. */
-#define KEY_IS(key, len, word) \
+#define KEY_IS(key, len, word)                                                                     \
   ((len) == sizeof (word) - 1 && memcmp ((key), (word), sizeof (word) - 1) == 0)
 
 /* Whether the GString @s is @word. */
