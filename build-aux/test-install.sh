@@ -14,6 +14,7 @@ root=$dest$prefix
 expected=(
   bin/warpscope
   bin/warpscope-cli
+  libexec/warpscope/warpscope-cli-full
   share/applications/org.warpscope.Warpscope.desktop
   share/metainfo/org.warpscope.Warpscope.metainfo.xml
   share/mime/packages/org.warpscope.Warpscope.mime.xml
@@ -43,5 +44,8 @@ if [ -e "$root/share/glib-2.0/schemas/gschemas.compiled" ]; then
   missing=1
 fi
 "$root/bin/warpscope-cli" --version | grep -q '^warpscope-cli ' || { echo "the installed CLI does not run"; missing=1; }
+# The commands that draw, which warpscope-cli hands to it (it looks in the
+# prefix, not under DESTDIR: run it directly).
+"$root/libexec/warpscope/warpscope-cli-full" --version | grep -q '^warpscope-cli ' || { echo "the installed warpscope-cli-full does not run"; missing=1; }
 [ $missing -eq 0 ] && echo "all ${#expected[@]} files installed"
 exit $missing

@@ -14,7 +14,7 @@
 #include "ws-digest-io.h"
 #include "ws-digest-loader.h"
 #include "ws-format.h"
-#if HAVE_MPI
+#if HAVE_MPI && !defined(WS_CLI_LEAN)
 #include "ws-mpi-farm.h"
 #endif
 
@@ -159,7 +159,7 @@ digest_with_threads (char **paths, guint threads, const char *output)
   return status;
 }
 
-#if HAVE_MPI
+#if HAVE_MPI && !defined(WS_CLI_LEAN)
 
 typedef struct
 {
@@ -431,7 +431,7 @@ ws_cli_digest (int argc, char **argv)
     }
   if (mpi)
     {
-#if HAVE_MPI
+#if HAVE_MPI && !defined(WS_CLI_LEAN)
       return digest_with_mpi (&argc, &argv, argv + 1, output, timeout, verbose);
 #else
       g_printerr (_ ("warpscope-cli: digest: --mpi: this warpscope-cli was built without MPI "

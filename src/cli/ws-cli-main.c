@@ -15,6 +15,14 @@ typedef struct
   const char *summary;
 } Command;
 
+/* In warpscope-cli, the commands that draw (Cairo, Pango) are run by
+ * warpscope-cli-full (ws_cli_run_full): NULL here. */
+#ifdef WS_CLI_LEAN
+#define FULL(run) NULL
+#else
+#define FULL(run) run
+#endif
+
 /* clang-format off */
 static const Command commands[] = {
   { "info", ws_cli_info, N_("Describe a run: file kind, versions, GPUs, event counts") },
@@ -22,14 +30,14 @@ static const Command commands[] = {
   { "ranks", ws_cli_ranks, N_("The ranks of a job, one row each, and the straggler the others wait for") },
   { "digest", ws_cli_digest, N_("Digest a job's exports into one small file the window opens at once (threads or MPI)") },
   { "steps", ws_cli_steps, N_("Steps of a training or inference loop, their GPU time and the steady state") },
-  { "gauges", ws_cli_gauges, N_("Gauges and bottleneck verdict of each kernel profiled by Nsight Compute") },
-  { "render", ws_cli_render, N_("Draw a chart to a PNG, SVG or PDF file") },
-  { "compare", ws_cli_compare, N_("Compare two runs kernel by kernel") },
-  { "rollup", ws_cli_rollup, N_("GPU time of each NVTX range by bottleneck: compute, memory, latency, …") },
+  { "gauges", FULL (ws_cli_gauges), N_("Gauges and bottleneck verdict of each kernel profiled by Nsight Compute") },
+  { "render", FULL (ws_cli_render), N_("Draw a chart to a PNG, SVG or PDF file") },
+  { "compare", FULL (ws_cli_compare), N_("Compare two runs kernel by kernel") },
+  { "rollup", FULL (ws_cli_rollup), N_("GPU time of each NVTX range by bottleneck: compute, memory, latency, …") },
   { "diagnose", ws_cli_diagnose, N_("Findings: allocation in loops, small transfers, syncs, launch overhead, …") },
-  { "export", ws_cli_export, N_("Write a run as a Chrome trace, a Markdown report or nsys stats CSVs") },
+  { "export", FULL (ws_cli_export), N_("Write a run as a Chrome trace, a Markdown report or nsys stats CSVs") },
   { "capture", ws_cli_capture, N_("Capture the targets of a targets.tsv file with nsys and ncu") },
-  { "flame", ws_cli_flame, N_("A CPU profile (nsys samples, py-spy, speedscope, cProfile) as a flame graph or collapsed stacks") },
+  { "flame", FULL (ws_cli_flame), N_("A CPU profile (nsys samples, py-spy, speedscope, cProfile) as a flame graph or collapsed stacks") },
   { "doctor", ws_cli_doctor, N_("Check this machine before a capture, with the fix for each problem") },
   { "fetch", ws_cli_fetch, N_("Copy what a capture on another machine left there") },
 };
@@ -48,6 +56,19 @@ print_usage (void)
   g_print ("\n%s\n", _ ("Run “warpscope-cli COMMAND --help” for the options of a command."));
   g_print ("%s\n", _ ("Exit status: 0 success, 1 a step failed, 2 bad input."));
 }
+
+/* warpscope-cli: whether a digest command line asks for MPI, which warpscope-cli does not
+ * link: GOption takes --mpi only whole, and not after "--". */
+#ifdef WS_CLI_LEAN
+static gboolean
+uses_mpi (int argc, char **argv)
+{
+  for (int i = 2; i < argc && !g_str_equal (argv[i], "--"); i++)
+    if (g_str_equal (argv[i], "--mpi"))
+      return TRUE;
+  return FALSE;
+}
+#endif
 
 int
 main (int argc, char **argv)
@@ -71,6 +92,10 @@ main (int argc, char **argv)
   for (gsize i = 0; i < G_N_ELEMENTS (commands); i++)
     if (g_str_equal (argv[1], commands[i].name))
       {
+#ifdef WS_CLI_LEAN
+        if (commands[i].run == NULL || (commands[i].run == ws_cli_digest && uses_mpi (argc, argv)))
+          return ws_cli_run_full (argv);
+#endif
         /* The subcommand sees itself as argv[0]. */
         g_autofree char *prgname = g_strdup_printf ("warpscope-cli %s", commands[i].name);
 

@@ -7,7 +7,7 @@
 #
 #   tests/device/bundle-cli.sh BUNDLE      # here, from the repository root
 #
-# BUNDLE/warpscope-cli finds its libraries in BUNDLE/lib through a DT_RPATH
+# BUNDLE/warpscope-cli (and warpscope-cli-full) finds its libraries in BUNDLE/lib through a DT_RPATH
 # of $ORIGIN/lib, so that nothing is put into LD_LIBRARY_PATH, which the
 # capture's nsys, ncu and target program would inherit.  BUNDLE/nsys-lib
 # gets libdw.so.1: the QdstrmImporter of the nsys inside Nsight Compute
@@ -28,12 +28,14 @@ if [ ! -d "$build" ]; then
   meson setup "$build" "$repo" -Dgui=disabled --buildtype=release \
     -Dc_link_args="-Wl,-rpath,\$ORIGIN/lib -Wl,--disable-new-dtags"
 fi
-ninja -C "$build" src/cli/warpscope-cli
+ninja -C "$build" src/cli/warpscope-cli src/cli/warpscope-cli-full
 
 mkdir -p "$bundle/lib" "$bundle/nsys-lib"
-cp "$build/src/cli/warpscope-cli" "$bundle/"
+# warpscope-cli hands the commands that draw to warpscope-cli-full, which
+# it finds beside itself.
+cp "$build/src/cli/warpscope-cli" "$build/src/cli/warpscope-cli-full" "$bundle/"
 # Every library but the C library's own, which the target machine has.
-ldd "$build/src/cli/warpscope-cli" | awk '/=> \//{print $3}' |
+ldd "$build/src/cli/warpscope-cli" "$build/src/cli/warpscope-cli-full" | awk '/=> \//{print $3}' |
   grep -vE '/(libc|libm|libpthread|libdl|librt|libresolv)\.so|ld-linux' |
   while read -r lib; do cp -L "$lib" "$bundle/lib/"; done
 # libdw needs libelf, which those machines may lack too.
