@@ -181,6 +181,8 @@ read_rows (WsNsysReader *r, const char *table, const char *select, gint64 count,
   raw_column.columns[0] = load->raw;
   raw_column.sizes[0] = sizeof (NvtxRaw);
   raw_column.n_columns = 1;
+  /* A row's text makes NVTX rows worth more workers than kernels'. */
+  raw_column.rows_per_worker = 16384;
   ok = ws_nsys_read_table (r, table, select, NULL, count, nvtx_row, load, &raw_column, &n, error);
   if (ok)
     /* Slots from n on are what closing up moved down: their texts are

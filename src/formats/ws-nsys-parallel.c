@@ -22,13 +22,15 @@
  * rows the callback left out, are closed up last: the run's arrays hold
  * the same rows in the same order as ws_nsys_read_rows() leaves them. */
 
-/* A table is read on several cores from two workers' worth of 65,536 rows
- * on: below that, one scan filing each row as it comes beats the slots and
+/* A table is read on several cores from two workers' worth of rows on:
+ * below that, one scan filing each row as it comes beats the slots and
  * their pass in order (NVTX on two cores).  Once split, a worker takes
- * 16,384 rows or more: its connection and thread cost about 2 ms of CPU,
- * and a table of 150,000 NVTX ranges reads on 9 cores instead of 2. */
-#define MIN_ROWS_PARALLEL (2 * 65536)
-#define MIN_ROWS_PER_WORKER 16384
+ * 65,536 rows or more, or what WsNsysColumns.rows_per_worker says: NVTX
+ * rows, with their text, are worth 16,384 a worker (150,000 ranges read on
+ * 9 cores instead of 2, 1.5x faster on 16 cores), while 375,000 kernels on
+ * 16 workers instead of 5 were 1.3x slower (docs/performance.md). */
+#define ROWS_PER_WORKER 65536
+#define MIN_ROWS_PARALLEL (2 * ROWS_PER_WORKER)
 #define MAX_WORKERS 16
 #define CHECK_ROWS 4096
 
@@ -48,7 +50,7 @@ workers_forced (guint64 *n)
 }
 
 static guint
-workers_wanted (gint64 rows)
+workers_wanted (gint64 rows, gint64 rows_per_worker)
 {
   guint64 n;
 
@@ -57,7 +59,7 @@ workers_wanted (gint64 rows)
   n = (guint64) MAX (g_get_num_processors (), 1);
   if (rows < MIN_ROWS_PARALLEL)
     return 1;
-  return (guint) MIN (MIN (n, MAX_WORKERS), (guint64) (rows / MIN_ROWS_PER_WORKER));
+  return (guint) MIN (MIN (n, MAX_WORKERS), (guint64) (rows / rows_per_worker));
 }
 
 /* Takes up to @want workers of the process's budget (the cores, or what
@@ -345,10 +347,12 @@ gather (WsNsysReader *r, Worker *workers, guint n, const char *table, GError **e
 
 /* The workers a read of @table into arrays of @max_rows would want. */
 static guint
-workers_for (WsNsysReader *r, const char *table, gint64 max_rows, gint64 *first, gint64 *last)
+workers_for (WsNsysReader *r, const char *table, gint64 max_rows, gsize rows_per_worker,
+             gint64 *first, gint64 *last)
 {
   if (ws_sqlite_rowid_span (r->sql, table, first, last) && *last - *first < max_rows)
-    return workers_wanted (*last - *first + 1);
+    return workers_wanted (*last - *first + 1,
+                           rows_per_worker > 0 ? (gint64) rows_per_worker : ROWS_PER_WORKER);
   return 1;
 }
 
@@ -359,7 +363,7 @@ ws_nsys_read_in_parallel (WsNsysReader *r, const char *table, gint64 max_rows)
 {
   gint64 first, last;
 
-  return workers_for (r, table, max_rows, &first, &last) > 1;
+  return workers_for (r, table, max_rows, 0, &first, &last) > 1;
 }
 
 /**
@@ -391,7 +395,7 @@ ws_nsys_read_table (WsNsysReader *r, const char *table, const char *select, cons
   gboolean ok;
 
   if (cols != NULL)
-    n_workers = workers_for (r, table, max_rows, &first, &last);
+    n_workers = workers_for (r, table, max_rows, cols->rows_per_worker, &first, &last);
   if (n_workers > 1 && (n_workers = workers_take (n_workers)) == 1)
     g_atomic_int_add (&workers_busy, -1);
   if (n_workers <= 1)

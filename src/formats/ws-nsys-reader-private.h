@@ -94,6 +94,7 @@ typedef struct
     WsNsysIdKind kind;
   } ids[2];
   gsize n_ids;
+  gsize rows_per_worker; /* the fewest rows worth a worker; 0: 65,536 */
 } WsNsysColumns;
 
 gboolean ws_nsys_read_in_parallel (WsNsysReader *r, const char *table, gint64 max_rows);
