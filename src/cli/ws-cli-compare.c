@@ -5,11 +5,10 @@
 #include <glib/gi18n.h>
 #include <math.h>
 
-#include "ws-bars-chart.h"
 #include "ws-cli.h"
-#include "ws-compare-gauges.h"
 #include "ws-comparison.h"
 #include "ws-findings-diff.h"
+#include "ws-gauge-change.h"
 #include "ws-findings-output.h"
 #include "ws-findings.h"
 #include "ws-format.h"

@@ -29,6 +29,30 @@ ws_verdict_id (WsVerdict verdict)
     }
 }
 
+/* A verdict as pages, tables and exports show it, translated ("Memory",
+ * "Not profiled"). */
+const char *
+ws_verdict_label (WsVerdict verdict)
+{
+  switch (verdict)
+    {
+      case WS_VERDICT_COMPUTE:
+        return C_ ("verdict", "Compute");
+      case WS_VERDICT_MEMORY:
+        return C_ ("verdict", "Memory");
+      case WS_VERDICT_LATENCY:
+        return C_ ("verdict", "Latency");
+      case WS_VERDICT_MIXED:
+        return C_ ("verdict", "Mixed");
+      case WS_VERDICT_UNKNOWN:
+        return C_ ("verdict", "Unknown");
+      case WS_VERDICT_NONE:
+      case WS_N_VERDICTS:
+      default:
+        return C_ ("verdict", "Not profiled");
+    }
+}
+
 const char *
 ws_sol_verdict_id (WsSolVerdict sol)
 {

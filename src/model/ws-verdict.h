@@ -34,6 +34,7 @@ typedef enum
 } WsSolVerdict;
 
 const char *ws_verdict_id (WsVerdict verdict);
+const char *ws_verdict_label (WsVerdict verdict);
 const char *ws_sol_verdict_id (WsSolVerdict sol);
 const char *ws_sol_verdict_label (WsSolVerdict sol);
 

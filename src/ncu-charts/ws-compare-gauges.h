@@ -4,6 +4,7 @@
 #include <cairo.h>
 
 #include "ws-comparison.h"
+#include "ws-gauge-change.h"
 #include "ws-palette.h"
 
 G_BEGIN_DECLS
@@ -49,9 +50,5 @@ double ws_compare_gauges_all_natural_height (cairo_t *cr, double width, const Ws
 void ws_compare_gauges_draw_all (cairo_t *cr, double width, double height, const WsComparison *cmp,
                                  const char *title, const WsPalette *palette);
 
-char *ws_gauge_format_change (const WsGauge *before, const WsGauge *after);
-char *ws_gauge_format_delta (const WsGauge *before, const WsGauge *after);
-char *ws_verdict_change_text (const WsComparison *cmp, const WsDelta *delta);
-char *ws_compare_gauges_empty_text (const WsComparison *cmp);
 
 G_END_DECLS

@@ -245,28 +245,6 @@ ws_bars_model_get (const WsBarsModel *self, guint index)
   return &g_array_index (self->bars, WsBar, index);
 }
 
-const char *
-ws_verdict_label (WsVerdict verdict)
-{
-  switch (verdict)
-    {
-      case WS_VERDICT_COMPUTE:
-        return C_ ("verdict", "Compute");
-      case WS_VERDICT_MEMORY:
-        return C_ ("verdict", "Memory");
-      case WS_VERDICT_LATENCY:
-        return C_ ("verdict", "Latency");
-      case WS_VERDICT_MIXED:
-        return C_ ("verdict", "Mixed");
-      case WS_VERDICT_UNKNOWN:
-        return C_ ("verdict", "Unknown");
-      case WS_VERDICT_NONE:
-      case WS_N_VERDICTS:
-      default:
-        return C_ ("verdict", "Not profiled");
-    }
-}
-
 /**
  * ws_kernel_verdict_text:
  *

@@ -85,7 +85,6 @@ gboolean ws_bars_chart_render_to_file (const char *path, double width, double he
                                        const WsPalette *palette, GError **error);
 
 WsColor ws_verdict_color (const WsPalette *palette, WsVerdict verdict);
-const char *ws_verdict_label (WsVerdict verdict);
 char *ws_kernel_verdict_text (const WsKernelVerdict *verdict);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (WsBarsModel, ws_bars_model_free)

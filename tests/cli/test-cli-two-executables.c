@@ -73,6 +73,16 @@ test_same_program (void)
   g_autofree char *bytes_lean = NULL, *bytes_full = NULL;
   gsize n_lean = 0, n_full = 0;
 
+  const char *compare_lean[] = { ws_test_cli (), "compare", path, path, NULL };
+  const char *compare_full[] = { full, "compare", path, path, NULL };
+  g_autofree char *cmp_lean = NULL, *cmp_full = NULL;
+
+  /* compare draws nothing: warpscope-cli runs it itself. */
+  g_assert_cmpint (ws_test_run (compare_lean, &cmp_lean, NULL), ==, 0);
+  g_assert_cmpint (ws_test_run (compare_full, &cmp_full, NULL), ==, 0);
+  g_assert_nonnull (strstr (cmp_lean, "Kernel launches                       336"));
+  g_assert_cmpstr (cmp_lean, ==, cmp_full);
+
   g_assert_cmpint (ws_test_run (stats_lean, &out_lean, NULL), ==, 0);
   g_assert_cmpint (ws_test_run (stats_full, &out_full, NULL), ==, 0);
   g_assert_nonnull (strstr (out_lean, "Time (%),Total Time (ns)"));
