@@ -12,12 +12,13 @@
 #include "ws-sqlite.h"
 
 /* NVTX_EVENTS: ranges, marks, domains and thread names.  A row is read in
- * two halves: decode() takes what the row holds (its times checked), and
- * apply() files it into the run, interning its thread, domain and text.
- * One thread does both per row; on several cores (ws-nsys-parallel.c) the
- * workers decode into a slot per row, and apply() then runs over the slots
- * in rowid order, so that everything is interned in the order one scan
- * interns it. */
+ * two halves: decode() takes what the row holds (its times checked) and
+ * interns its text, and apply() files it into the run, interning its
+ * thread and domain.  One thread does both per row; on several cores
+ * (ws-nsys-parallel.c) the workers decode into a slot per row, interning
+ * text in a table of their own that the parallel read merges in worker
+ * order (WS_NSYS_ID_STRING), and apply() then runs over the slots in rowid
+ * order: everything is interned in the order one scan interns it. */
 
 /* NVTX event types (ENUM_NSYS_EVENT_TYPE exists only from 2022.4, so the
  * ids are fixed here). */
@@ -41,8 +42,7 @@ typedef struct
   gint64 end;
   gint64 global_tid;
   gint64 domain_id;
-  char *text;   /* the text column, where set (older exports) */
-  guint32 name; /* textId's string, when there is no text */
+  guint32 name; /* the text column's string, else textId's; "" for an unnamed range or mark */
   guint32 color;
   gint16 type;
   gboolean range; /* a range with an end */
@@ -53,6 +53,7 @@ typedef struct
   gint64 other;
   GHashTable *nvtx_thread_names; /* gint64 globalTid -> string id + 1, from NvtxThread events */
   NvtxRaw *raw;                  /* a slot per row, on several cores; NULL on one */
+  const WsStringTable *strings;  /* the run's, which a worker's textIds name */
 } NvtxLoad;
 
 static gboolean
@@ -62,45 +63,64 @@ is_range (gint64 type)
          type == NVTXT_START_END;
 }
 
+/* The row's name in @r's string table: its text, else its textId's
+ * string (the run's id, made the worker's own on a worker), else "" for a
+ * range or a mark, else none. */
+static guint32
+decode_name (WsNsysReader *r, sqlite3_stmt *stmt, const NvtxLoad *load, gboolean range_or_mark)
+{
+  const char *text = (const char *) sqlite3_column_text (stmt, 3);
+  guint32 name;
+
+  if (text != NULL)
+    return ws_string_table_intern (r->run->strings, text);
+  name = ws_nsys_column_string (r, stmt, 4);
+  if (name != WS_STRING_NONE && r->run->strings != load->strings)
+    {
+      const char *string = ws_string_table_get (load->strings, name);
+
+      name = string != NULL ? ws_string_table_intern (r->run->strings, string) : WS_STRING_NONE;
+    }
+  if (name == WS_STRING_NONE && range_or_mark)
+    return ws_string_table_intern (r->run->strings, "");
+  return name;
+}
+
 /* Reads the row into @raw; FALSE when its times leave it out. */
 static gboolean
-decode (WsNsysReader *r, sqlite3_stmt *stmt, NvtxRaw *raw)
+decode (WsNsysReader *r, sqlite3_stmt *stmt, const NvtxLoad *load, NvtxRaw *raw)
 {
   gint64 type = sqlite3_column_int64 (stmt, 2);
-  const char *text = (const char *) sqlite3_column_text (stmt, 3);
+  gboolean mark = type == NVTX_MARK || type == NVTXT_MARK;
 
   raw->type = (gint16) CLAMP (type, G_MININT16, G_MAXINT16);
   raw->range = is_range (type) && sqlite3_column_type (stmt, 1) != SQLITE_NULL;
   if (raw->range && !ws_nsys_column_times (r, stmt, 0, &raw->start, &raw->end))
     return FALSE;
-  if ((type == NVTX_MARK || type == NVTXT_MARK) && !ws_nsys_column_time (r, stmt, 0, &raw->start))
+  if (mark && !ws_nsys_column_time (r, stmt, 0, &raw->start))
     return FALSE;
-  raw->text = text != NULL ? g_strdup (text) : NULL;
-  raw->name = text != NULL ? WS_STRING_NONE : ws_nsys_column_string (r, stmt, 4);
+  raw->name = decode_name (r, stmt, load, raw->range || mark);
   raw->global_tid = sqlite3_column_int64 (stmt, 5);
   raw->color = (guint32) sqlite3_column_int64 (stmt, 6);
   raw->domain_id = sqlite3_column_int64 (stmt, 7);
   return TRUE;
 }
 
-/* Files @raw into the run (and frees its text). */
+/* Files @raw into the run. */
 static void
-apply (WsNsysReader *r, NvtxLoad *load, NvtxRaw *raw)
+apply (WsNsysReader *r, NvtxLoad *load, const NvtxRaw *raw)
 {
   WsNvtxRanges *ranges = &r->run->nvtx;
   WsNvtxMarks *marks = &r->run->marks;
-  guint32 name =
-    raw->text != NULL ? ws_string_table_intern (r->run->strings, raw->text) : raw->name;
+  guint32 name = raw->name;
 
-  g_clear_pointer (&raw->text, g_free);
   if (raw->range)
     {
       gsize i = ranges->n++;
 
       ranges->start[i] = raw->start;
       ranges->end[i] = raw->end;
-      ranges->name[i] =
-        name != WS_STRING_NONE ? name : ws_string_table_intern (r->run->strings, "");
+      ranges->name[i] = name;
       ranges->thread[i] = ws_nsys_thread_for (r, raw->global_tid);
       ranges->color[i] = raw->color;
       ranges->domain[i] = ws_nsys_domain_for (r, raw->domain_id);
@@ -117,8 +137,7 @@ apply (WsNsysReader *r, NvtxLoad *load, NvtxRaw *raw)
           gsize i = marks->n++;
 
           marks->time[i] = raw->start;
-          marks->name[i] =
-            name != WS_STRING_NONE ? name : ws_string_table_intern (r->run->strings, "");
+          marks->name[i] = name;
           marks->thread[i] = ws_nsys_thread_for (r, raw->global_tid);
           marks->color[i] = raw->color;
           marks->domain[i] = ws_nsys_domain_for (r, raw->domain_id);
@@ -157,9 +176,9 @@ nvtx_row (WsNsysReader *r, sqlite3_stmt *stmt, gsize row, gpointer data)
   NvtxRaw raw;
 
   if (load->raw != NULL)
-    return decode (r, stmt, &load->raw[row]);
+    return decode (r, stmt, load, &load->raw[row]);
   /* On one thread: filed at once, without the slots' memory. */
-  if (!decode (r, stmt, &raw))
+  if (!decode (r, stmt, load, &raw))
     return FALSE;
   apply (r, load, &raw);
   return TRUE;
@@ -181,17 +200,16 @@ read_rows (WsNsysReader *r, const char *table, const char *select, gint64 count,
   raw_column.columns[0] = load->raw;
   raw_column.sizes[0] = sizeof (NvtxRaw);
   raw_column.n_columns = 1;
+  raw_column.ids[0].ids = &load->raw[0].name;
+  raw_column.ids[0].kind = WS_NSYS_ID_STRING;
+  raw_column.ids[0].stride = sizeof (NvtxRaw);
+  raw_column.n_ids = 1;
   /* A row's text makes NVTX rows worth more workers than kernels'. */
   raw_column.rows_per_worker = 16384;
   ok = ws_nsys_read_table (r, table, select, NULL, count, nvtx_row, load, &raw_column, &n, error);
   if (ok)
-    /* Slots from n on are what closing up moved down: their texts are
-     * the filed rows', freed by apply(). */
     for (gsize i = 0; i < n; i++)
       apply (r, load, &load->raw[i]);
-  else
-    for (gsize i = 0; i < (gsize) MAX (count, 1); i++)
-      g_free (load->raw[i].text);
   g_clear_pointer (&load->raw, g_free);
   return ok;
 }
@@ -208,7 +226,7 @@ ws_nsys_load_nvtx (WsNsysReader *r, const char *table, gint64 count, GError **er
   WsNvtxMarks *marks = &r->run->marks;
   g_autoptr (GHashTable) thread_names =
     g_hash_table_new_full (ws_int64_hash, g_int64_equal, g_free, NULL);
-  NvtxLoad load = { 0, thread_names, NULL };
+  NvtxLoad load = { 0, thread_names, NULL, r->run->strings };
   g_autoptr (GString) select = g_string_new ("SELECT ");
   GHashTableIter iter;
   gpointer key, value;

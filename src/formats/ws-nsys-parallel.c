@@ -101,8 +101,9 @@ struct _Job
   const char *sql;
   WsNsysRowFunc func;
   gpointer data;
-  gint64 first; /* the table's first rowid: slot 0 */
-  guint8 *kept; /* per slot: the callback kept the row */
+  gint64 first;           /* the table's first rowid: slot 0 */
+  gboolean local_strings; /* workers intern text (WS_NSYS_ID_STRING) */
+  guint8 *kept;           /* per slot: the callback kept the row */
   gint rows_done;
   GMutex lock;
   GCond done;
@@ -170,8 +171,9 @@ worker_init (Worker *w, Job *job)
   w->shadow.streams = g_array_new (FALSE, FALSE, sizeof (WsStream));
   w->shadow.threads = g_array_new (FALSE, FALSE, sizeof (WsThread));
   w->shadow.configs = g_array_new (FALSE, FALSE, sizeof (WsLaunchConfig));
-  /* The tables these reads fill intern no text and no domain. */
-  w->shadow.strings = NULL;
+  /* Text only where a column says so (NVTX), in a table of the worker's
+   * own; domains never. */
+  w->shadow.strings = job->local_strings ? ws_string_table_new () : NULL;
   w->shadow.domains = NULL;
   ws_nsys_reader_init (&w->r, r->sql, &w->shadow, r->flags, NULL, NULL);
   w->r.string_map = r->string_map;
@@ -190,6 +192,7 @@ worker_clear (Worker *w)
   g_array_unref (w->shadow.streams);
   g_array_unref (w->shadow.threads);
   g_array_unref (w->shadow.configs);
+  g_clear_pointer (&w->shadow.strings, ws_string_table_free);
   g_clear_pointer (&w->sql, ws_sqlite_close);
   g_clear_pointer (&w->bad_column, g_free);
   g_clear_error (&w->error);
@@ -232,14 +235,33 @@ merge_configs (WsNsysReader *r, GArray *local)
   return map;
 }
 
-/* Maps the ids of the kept rows in slots [@from, @to) through @map. */
+/* The run's id of each string of the worker's table, interning those the
+ * run lacks in the worker's order of first appearance. */
+static guint32 *
+merge_strings (WsNsysReader *r, const WsStringTable *local)
+{
+  guint n = ws_string_table_size (local);
+  guint32 *map = g_new (guint32, MAX (n, 1));
+
+  for (guint i = 0; i < n; i++)
+    map[i] = ws_string_table_intern (r->run->strings, ws_string_table_get (local, i));
+  return map;
+}
+
+/* Maps the ids of the kept rows in slots [@from, @to) through @map; a
+ * row's id is @stride bytes after the previous row's. */
 static void
-remap (guint32 *ids, const guint32 *map, guint n_map, const guint8 *kept, gsize base, gsize from,
-       gsize to)
+remap (guint32 *ids, gsize stride, const guint32 *map, guint n_map, const guint8 *kept, gsize base,
+       gsize from, gsize to)
 {
   for (gsize slot = from; slot < to; slot++)
-    if (kept[slot] && ids[base + slot] < n_map)
-      ids[base + slot] = map[ids[base + slot]];
+    if (kept[slot])
+      {
+        guint32 *id = (guint32 *) ((char *) ids + (base + slot) * stride);
+
+        if (*id < n_map)
+          *id = map[*id];
+      }
 }
 
 static void
@@ -250,14 +272,24 @@ merge_ids (WsNsysReader *r, Worker *w, const WsNsysColumns *cols, const guint8 *
 
   for (gsize c = 0; c < cols->n_ids; c++)
     {
-      GArray *local = cols->ids[c].kind == WS_NSYS_ID_STREAM   ? w->shadow.streams
-                      : cols->ids[c].kind == WS_NSYS_ID_THREAD ? w->shadow.threads
-                                                               : w->shadow.configs;
-      g_autofree guint32 *map = cols->ids[c].kind == WS_NSYS_ID_STREAM   ? merge_streams (r, local)
-                                : cols->ids[c].kind == WS_NSYS_ID_THREAD ? merge_threads (r, local)
-                                                                         : merge_configs (r, local);
+      WsNsysIdKind kind = cols->ids[c].kind;
+      gsize stride = cols->ids[c].stride > 0 ? cols->ids[c].stride : sizeof (guint32);
+      GArray *local = kind == WS_NSYS_ID_STREAM   ? w->shadow.streams
+                      : kind == WS_NSYS_ID_THREAD ? w->shadow.threads
+                                                  : w->shadow.configs;
+      g_autofree guint32 *map = NULL;
+      guint n_map = local->len;
 
-      remap (cols->ids[c].ids, map, local->len, kept, cols->base, from, to);
+      if (kind == WS_NSYS_ID_STRING)
+        {
+          map = merge_strings (r, w->shadow.strings);
+          n_map = ws_string_table_size (w->shadow.strings);
+        }
+      else
+        map = kind == WS_NSYS_ID_STREAM   ? merge_streams (r, local)
+              : kind == WS_NSYS_ID_THREAD ? merge_threads (r, local)
+                                          : merge_configs (r, local);
+      remap (cols->ids[c].ids, stride, map, n_map, kept, cols->base, from, to);
     }
 }
 
@@ -421,7 +453,9 @@ ws_nsys_read_table (WsNsysReader *r, const char *table, const char *select, cons
   span = last - first + 1;
   kept = g_new0 (guint8, span);
   workers = g_new0 (Worker, n_workers);
-  job = (Job){ r, table, ranged, func, data, first, kept, 0 };
+  job = (Job){ r, table, ranged, func, data, first, FALSE, kept, 0 };
+  for (gsize c = 0; c < cols->n_ids; c++)
+    job.local_strings |= cols->ids[c].kind == WS_NSYS_ID_STRING;
   g_mutex_init (&job.lock);
   g_cond_init (&job.done);
   job.running = n_workers;

@@ -75,6 +75,7 @@ typedef enum
   WS_NSYS_ID_STREAM,
   WS_NSYS_ID_THREAD,
   WS_NSYS_ID_CONFIG,
+  WS_NSYS_ID_STRING, /* text, interned in a string table of the worker's own */
 } WsNsysIdKind;
 
 /* The arrays a row callback writes, from slot @base on: the times, the
@@ -92,6 +93,7 @@ typedef struct
   {
     guint32 *ids;
     WsNsysIdKind kind;
+    gsize stride; /* bytes from one row's id to the next; 0: 4 */
   } ids[2];
   gsize n_ids;
   gsize rows_per_worker; /* the fewest rows worth a worker; 0: 65,536 */
