@@ -50,5 +50,4 @@ double ws_compare_gauges_all_natural_height (cairo_t *cr, double width, const Ws
 void ws_compare_gauges_draw_all (cairo_t *cr, double width, double height, const WsComparison *cmp,
                                  const char *title, const WsPalette *palette);
 
-
 G_END_DECLS
