@@ -9,6 +9,7 @@
 #include "ws-nsys-reader-private.h"
 #include "ws-reader-error.h"
 #include "ws-sqlite.h"
+#include "ws-workers.h"
 
 /* A big event table read on several cores (docs/performance.md, "Reading
  * on every core").  The table's rowids are cut into contiguous ranges, one
@@ -31,53 +32,18 @@
  * 16 workers instead of 5 were 1.3x slower (docs/performance.md). */
 #define ROWS_PER_WORKER 65536
 #define MIN_ROWS_PARALLEL (2 * ROWS_PER_WORKER)
-#define MAX_WORKERS 16
 #define CHECK_ROWS 4096
-
-/* Workers of every parallel read in this process: a job that loads several
- * ranks at once already uses the cores, and gets fewer workers per table. */
-static gint workers_busy;
-
-/* WARPSCOPE_THREADS=N: N workers for every table of N rows or more, on
- * any machine (benchmarks; tests, on small files); else one per core, for
- * tables big enough to be worth it. */
-static gboolean
-workers_forced (guint64 *n)
-{
-  const char *env = g_getenv ("WARPSCOPE_THREADS");
-
-  return env != NULL && g_ascii_string_to_unsigned (env, 10, 1, MAX_WORKERS, n, NULL);
-}
 
 static guint
 workers_wanted (gint64 rows, gint64 rows_per_worker)
 {
-  guint64 n;
+  guint n;
 
-  if (workers_forced (&n))
-    return (guint) MIN (n, (guint64) rows);
-  n = (guint64) MAX (g_get_num_processors (), 1);
+  if (ws_workers_forced (&n))
+    return (guint) MIN ((gint64) n, rows);
   if (rows < MIN_ROWS_PARALLEL)
     return 1;
-  return (guint) MIN (MIN (n, MAX_WORKERS), (guint64) (rows / rows_per_worker));
-}
-
-/* Takes up to @want workers of the process's budget (the cores, or what
- * WARPSCOPE_THREADS says); at least 1. */
-static guint
-workers_take (guint want)
-{
-  guint64 forced;
-  gint cores = workers_forced (&forced) ? (gint) forced : (gint) MAX (g_get_num_processors (), 1u);
-
-  for (;;)
-    {
-      gint busy = g_atomic_int_get (&workers_busy);
-      gint take = CLAMP (cores - busy, 1, (gint) want);
-
-      if (g_atomic_int_compare_and_exchange (&workers_busy, busy, busy + take))
-        return (guint) take;
-    }
+  return (guint) MIN ((gint64) ws_workers_cores (), rows / rows_per_worker);
 }
 
 typedef struct _Job Job;
@@ -428,8 +394,8 @@ ws_nsys_read_table (WsNsysReader *r, const char *table, const char *select, cons
 
   if (cols != NULL)
     n_workers = workers_for (r, table, max_rows, cols->rows_per_worker, &first, &last);
-  if (n_workers > 1 && (n_workers = workers_take (n_workers)) == 1)
-    g_atomic_int_add (&workers_busy, -1);
+  if (n_workers > 1 && (n_workers = ws_workers_take (n_workers)) == 1)
+    ws_workers_give (1);
   if (n_workers <= 1)
     {
       sequential =
@@ -476,7 +442,7 @@ ws_nsys_read_table (WsNsysReader *r, const char *table, const char *select, cons
     for (guint i = 0; i < n_workers; i++)
       g_thread_join (threads[i]);
   }
-  g_atomic_int_add (&workers_busy, -(gint) n_workers);
+  ws_workers_give (n_workers);
 
   ok = gather (r, workers, n_workers, table, error);
   if (ok)
