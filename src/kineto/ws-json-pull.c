@@ -191,6 +191,38 @@ ws_json_pull_new (GInputStream *stream, const char *label, guint max_depth)
   return self;
 }
 
+/**
+ * ws_json_pull_fork:
+ * @self: a tokenizer inside an array
+ * @stream: (transfer none): the same document, read from byte @offset on
+ * @at_element: @offset is where an element of that array begins (after
+ *   its ','), not where @self stands
+ *
+ * A tokenizer that stands in the containers @self stands in, reading
+ * @stream; its offsets and errors count from the document's start.  What
+ * several threads reading one array in pieces start from
+ * (ws-kineto-parallel.c).
+ *
+ * Returns: (transfer full): the new tokenizer
+ */
+WsJsonPull *
+ws_json_pull_fork (const WsJsonPull *self, GInputStream *stream, guint64 offset,
+                   gboolean at_element)
+{
+  WsJsonPull *fork = ws_json_pull_new (stream, self->label, self->max_depth);
+
+  if (self->depth > fork->stack_size)
+    {
+      fork->stack_size = self->stack_size;
+      fork->stack = g_realloc (fork->stack, fork->stack_size);
+    }
+  memcpy (fork->stack, self->stack, self->depth);
+  fork->depth = self->depth;
+  fork->want = at_element ? WANT_VALUE : self->want;
+  fork->consumed = offset;
+  return fork;
+}
+
 void
 ws_json_pull_free (WsJsonPull *self)
 {

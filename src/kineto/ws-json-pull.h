@@ -29,6 +29,8 @@ typedef struct _WsJsonPull WsJsonPull;
 
 WsJsonPull *ws_json_pull_new (GInputStream *stream, const char *path, guint max_depth);
 void ws_json_pull_free (WsJsonPull *self);
+WsJsonPull *ws_json_pull_fork (const WsJsonPull *self, GInputStream *stream, guint64 offset,
+                               gboolean at_element);
 
 WsJsonToken ws_json_pull_next (WsJsonPull *self, GError **error);
 gboolean ws_json_pull_skip (WsJsonPull *self, WsJsonToken token, GError **error);

@@ -13,6 +13,9 @@
  * shared.  What the size bound of ws_limits_check_rows() counts. */
 #define BYTES_PER_EVENT 48
 
+/* Events between two looks at the cancellable, the progress and the bound. */
+#define EVENTS_PER_BATCH 8192
+
 void
 ws_kineto_columns_init (KinetoColumns *c)
 {
@@ -338,8 +341,9 @@ global_tid (gint64 pid, gint64 tid)
   return ((pid & 0xffffff) << 24) | (tid & 0xffffff);
 }
 
-static guint32
-thread_index (KinetoReader *r, gint64 pid, gint64 tid)
+/* The run's thread of @pid and @tid, added where it is new. */
+guint32
+ws_kineto_thread_index (KinetoReader *r, gint64 pid, gint64 tid)
 {
   gint64 key = global_tid (pid, tid);
   gpointer found;
@@ -364,11 +368,11 @@ thread_index (KinetoReader *r, gint64 pid, gint64 tid)
   return r->last_thread = r->run->threads->len - 1;
 }
 
-static guint32
-stream_index (KinetoReader *r, const KinetoEvent *e)
+/* The run's stream @stream of @device, added where it is new (with
+ * @context, the first event's). */
+guint32
+ws_kineto_stream_index (KinetoReader *r, gint64 device, gint64 stream, gint64 context)
 {
-  gint64 device = e->device >= 0 ? e->device : e->pid;
-  gint64 stream = e->stream >= 0 ? e->stream : e->tid;
   gint64 key = ((device & 0xffffffff) << 32) | (stream & 0xffffffff);
   gpointer found = g_hash_table_lookup (r->streams, &key);
   WsStream s = { 0 };
@@ -377,13 +381,20 @@ stream_index (KinetoReader *r, const KinetoEvent *e)
   if (found != NULL)
     return GPOINTER_TO_UINT (found) - 1;
   s.device_id = (gint32) device;
-  s.context_id = (gint32) MAX (e->context, 0);
+  s.context_id = (gint32) MAX (context, 0);
   s.stream_id = (gint32) stream;
   g_array_append_val (r->run->streams, s);
   stored = g_new (gint64, 1);
   *stored = key;
   g_hash_table_insert (r->streams, stored, GUINT_TO_POINTER (r->run->streams->len));
   return r->run->streams->len - 1;
+}
+
+static guint32
+stream_index (KinetoReader *r, const KinetoEvent *e)
+{
+  return ws_kineto_stream_index (r, e->device >= 0 ? e->device : e->pid,
+                                 e->stream >= 0 ? e->stream : e->tid, e->context);
 }
 
 static guint
@@ -410,24 +421,31 @@ ws_kineto_configs_new (void)
   return g_hash_table_new_full (config_hash, config_equal, g_free, NULL);
 }
 
+/* The run's index of @config, added where it is new. */
+guint32
+ws_kineto_config_index (KinetoReader *r, const WsLaunchConfig *config)
+{
+  gpointer found = g_hash_table_lookup (r->configs, config);
+
+  if (found != NULL)
+    return GPOINTER_TO_UINT (found) - 1;
+  g_array_append_val (r->run->configs, *config);
+  g_hash_table_insert (r->configs, g_memdup2 (config, sizeof *config),
+                       GUINT_TO_POINTER (r->run->configs->len));
+  return r->run->configs->len - 1;
+}
+
 static guint32
 config_index (KinetoReader *r, const KinetoEvent *e)
 {
   WsLaunchConfig config = { 0 };
-  gpointer found;
 
   memcpy (config.grid, e->grid, sizeof config.grid);
   memcpy (config.block, e->block, sizeof config.block);
   config.registers = (guint32) CLAMP (e->registers, 0, G_MAXUINT32);
   /* Kineto gives one figure, static and dynamic shared memory together. */
   config.static_smem = (guint32) CLAMP (e->shared_memory, 0, G_MAXUINT32);
-  found = g_hash_table_lookup (r->configs, &config);
-  if (found != NULL)
-    return GPOINTER_TO_UINT (found) - 1;
-  g_array_append_val (r->run->configs, config);
-  g_hash_table_insert (r->configs, g_memdup2 (&config, sizeof config),
-                       GUINT_TO_POINTER (r->run->configs->len));
-  return r->run->configs->len - 1;
+  return ws_kineto_config_index (r, &config);
 }
 
 /* @name's id in the run's strings.  The names last interned are kept in
@@ -520,7 +538,7 @@ static void
 add_thread_event (KinetoReader *r, KinetoColumns *c, gboolean correlated)
 {
   const KinetoEvent *e = &r->event;
-  guint32 thread = thread_index (r, e->pid, e->tid);
+  guint32 thread = ws_kineto_thread_index (r, e->pid, e->tid);
 
   add_span (r, c, e);
   g_array_append_val (c->thread, thread);
@@ -612,39 +630,90 @@ dispatch_event (KinetoReader *r)
     r->n_other++;
 }
 
+/* Every 8192 events: the cancellable, the progress, the bound on rows
+ * (over the events of every worker, where several read). */
+static gboolean
+check_batch (KinetoReader *r, GError **error)
+{
+  gint64 events = r->n_events;
+
+  if (g_cancellable_set_error_if_cancelled (r->cancellable, error))
+    return FALSE;
+  if (r->batches != NULL)
+    {
+      events = (gint64) (g_atomic_int_add (r->batches, 1) + 1) * (EVENTS_PER_BATCH);
+      __atomic_store_n (&r->offset_now, ws_json_pull_offset (r->pull), __ATOMIC_RELAXED);
+    }
+  else if (r->progress != NULL && r->file != NULL && r->file_size > 0)
+    r->progress (MIN (1.0, (double) g_seekable_tell (r->file) / (double) r->file_size),
+                 "traceEvents", r->progress_data);
+  return ws_limits_check_rows (r->path, "traceEvents", events, BYTES_PER_EVENT, error);
+}
+
+/**
+ * ws_kineto_read_some_events:
+ * @in_event: the '{' of the first event is read (where an earlier call
+ *   stopped)
+ * @stop: the byte from which on an event is not read
+ * @stopped_at: (out): the byte of the '{' of the event not read, whose '{'
+ *   was; -1 where the array ended
+ *
+ * Reads events of the array of "traceEvents" into @r's columns, up to its
+ * end, or up to the first that begins at byte @stop or later.
+ */
+gboolean
+ws_kineto_read_some_events (KinetoReader *r, gboolean in_event, guint64 stop, gint64 *stopped_at,
+                            GError **error)
+{
+  WsJsonToken t = WS_JSON_BEGIN_OBJECT;
+
+  *stopped_at = -1;
+  for (;;)
+    {
+      if (!in_event && (t = ws_json_pull_next (r->pull, error)) == WS_JSON_END_ARRAY)
+        return TRUE;
+      if (t != WS_JSON_BEGIN_OBJECT)
+        return t != WS_JSON_ERROR &&
+               ws_json_pull_fail (r->pull, error, "an event that is not an object");
+      if (!in_event && ws_json_pull_offset (r->pull) - 1 >= stop)
+        {
+          *stopped_at = (gint64) ws_json_pull_offset (r->pull) - 1;
+          return TRUE;
+        }
+      in_event = FALSE;
+      if (!read_event (r, error))
+        return FALSE;
+      dispatch_event (r);
+      if ((++r->n_events & (EVENTS_PER_BATCH - 1)) == 0 && !check_batch (r, error))
+        return FALSE;
+    }
+}
+
 /**
  * ws_kineto_read_events:
  *
  * Reads the array of "traceEvents", its '[' not yet read, event by event
- * into @r's columns.
+ * into @r's columns: on several cores where the file is big and plain
+ * (ws-kineto-parallel.c), else here.
  */
 gboolean
 ws_kineto_read_events (KinetoReader *r, GError **error)
 {
   WsJsonToken t = ws_json_pull_next (r->pull, error);
+  gint64 stopped_at;
 
   if (t != WS_JSON_BEGIN_ARRAY)
     return t != WS_JSON_ERROR &&
            ws_json_pull_fail (r->pull, error, "\"traceEvents\" is not an array");
   r->has_events = TRUE;
-  while ((t = ws_json_pull_next (r->pull, error)) != WS_JSON_END_ARRAY)
+  switch (ws_kineto_read_parallel (r, error))
     {
-      if (t != WS_JSON_BEGIN_OBJECT)
-        return t != WS_JSON_ERROR &&
-               ws_json_pull_fail (r->pull, error, "an event that is not an object");
-      if (!read_event (r, error))
+      case WS_KINETO_READ:
+        return TRUE;
+      case WS_KINETO_FAILED:
         return FALSE;
-      dispatch_event (r);
-      if ((++r->n_events & 0x1fff) == 0)
-        {
-          if (g_cancellable_set_error_if_cancelled (r->cancellable, error))
-            return FALSE;
-          if (r->progress != NULL && r->file != NULL && r->file_size > 0)
-            r->progress (MIN (1.0, (double) g_seekable_tell (r->file) / (double) r->file_size),
-                         "traceEvents", r->progress_data);
-          if (!ws_limits_check_rows (r->path, "traceEvents", r->n_events, BYTES_PER_EVENT, error))
-            return FALSE;
-        }
+      case WS_KINETO_ONE_THREAD:
+      default:
+        return ws_kineto_read_some_events (r, FALSE, G_MAXUINT64, &stopped_at, error);
     }
-  return TRUE;
 }

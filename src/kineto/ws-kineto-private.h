@@ -52,6 +52,11 @@ typedef struct
   gpointer progress_data;
   GSeekable *file; /* the file as read (compressed or not), for progress; or NULL */
   goffset file_size;
+  gboolean plain; /* path is the JSON itself, not gzip: it may be read in pieces */
+
+  /* A worker of a read on several cores (ws-kineto-parallel.c): */
+  gint *batches;      /* 8192-event batches read by all the workers, for the bound */
+  guint64 offset_now; /* where its tokenizer stands, for the progress (atomic) */
 
   KinetoEvent event;
   KinetoColumns kernels, memops, api, ranges, cpu_ops;
@@ -79,7 +84,24 @@ typedef struct
   gboolean stop;     /* the probe has what it needs */
 } KinetoReader;
 
+/* What ws_kineto_read_parallel() did. */
+typedef enum
+{
+  WS_KINETO_ONE_THREAD, /* nothing: the events are to be read on this thread */
+  WS_KINETO_READ,       /* read them all, the array closed */
+  WS_KINETO_FAILED,     /* error set */
+} WsKinetoParallel;
+
+void ws_kineto_reader_init (KinetoReader *r, WsRun *run, const char *path,
+                            GCancellable *cancellable);
+void ws_kineto_reader_clear (KinetoReader *r);
 gboolean ws_kineto_read_events (KinetoReader *r, GError **error);
+gboolean ws_kineto_read_some_events (KinetoReader *r, gboolean in_event, guint64 stop,
+                                     gint64 *stopped_at, GError **error);
+WsKinetoParallel ws_kineto_read_parallel (KinetoReader *r, GError **error);
+guint32 ws_kineto_thread_index (KinetoReader *r, gint64 pid, gint64 tid);
+guint32 ws_kineto_stream_index (KinetoReader *r, gint64 device, gint64 stream, gint64 context);
+guint32 ws_kineto_config_index (KinetoReader *r, const WsLaunchConfig *config);
 void ws_kineto_columns_init (KinetoColumns *c);
 void ws_kineto_columns_clear (KinetoColumns *c);
 gboolean ws_kineto_parse_int (const char *text, gint64 *out);

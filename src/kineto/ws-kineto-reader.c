@@ -16,8 +16,8 @@
  * header (docs/formats.md, "PyTorch profiler traces").  Read as a stream
  * of tokens, never as a tree: the run's columns are all it keeps. */
 
-static void
-reader_init (KinetoReader *r, WsRun *run, const char *path, GCancellable *cancellable)
+void
+ws_kineto_reader_init (KinetoReader *r, WsRun *run, const char *path, GCancellable *cancellable)
 {
   KinetoEvent *e = &r->event;
 
@@ -45,8 +45,8 @@ reader_init (KinetoReader *r, WsRun *run, const char *path, GCancellable *cancel
   r->process_names = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
 }
 
-static void
-reader_clear (KinetoReader *r)
+void
+ws_kineto_reader_clear (KinetoReader *r)
 {
   KinetoEvent *e = &r->event;
 
@@ -248,15 +248,34 @@ read_document (KinetoReader *r, GError **error)
 
 /* ---- the run ------------------------------------------------------------- */
 
-/* @array's data in @order, as a new block (an empty table gets one element). */
+/* @array's data in @order, as a new block (an empty table gets one
+ * element); @array freed, so that a column is never held three times. */
 static gpointer
-take (GArray *array, gsize size, const guint32 *order, gsize n)
+take (GArray **array, gsize size, const guint32 *order, gsize n)
 {
-  gpointer data = g_malloc (MAX (n, 1) * size);
+  guint8 *data = g_malloc (MAX (n, 1) * size);
+  const guint8 *from = (const guint8 *) (*array)->data;
 
-  if (n > 0)
-    memcpy (data, array->data, n * size);
-  ws_sort_apply (data, size, order, n);
+  switch (size)
+    {
+      case 1:
+        for (gsize i = 0; i < n; i++)
+          data[i] = from[order[i]];
+        break;
+      case 4:
+        for (gsize i = 0; i < n; i++)
+          ((guint32 *) data)[i] = ((const guint32 *) from)[order[i]];
+        break;
+      case 8:
+        for (gsize i = 0; i < n; i++)
+          ((guint64 *) data)[i] = ((const guint64 *) from)[order[i]];
+        break;
+      default:
+        for (gsize i = 0; i < n; i++)
+          memcpy (data + i * size, from + (gsize) order[i] * size, size);
+        break;
+    }
+  g_clear_pointer (array, g_array_unref);
   return data;
 }
 
@@ -276,12 +295,12 @@ fill_kernels (KinetoReader *r)
 
   k->n = c->start->len;
   k->columns = WS_KERNEL_COL_DEMANGLED | WS_KERNEL_COL_LAUNCH;
-  k->start = take (c->start, sizeof (gint64), order, k->n);
-  k->end = take (c->end, sizeof (gint64), order, k->n);
-  k->demangled = take (c->name, sizeof (guint32), order, k->n);
-  k->stream = take (c->stream, sizeof (guint32), order, k->n);
-  k->correlation = take (c->correlation, sizeof (guint32), order, k->n);
-  k->config = take (c->config, sizeof (guint32), order, k->n);
+  k->start = take (&c->start, sizeof (gint64), order, k->n);
+  k->end = take (&c->end, sizeof (gint64), order, k->n);
+  k->demangled = take (&c->name, sizeof (guint32), order, k->n);
+  k->stream = take (&c->stream, sizeof (guint32), order, k->n);
+  k->correlation = take (&c->correlation, sizeof (guint32), order, k->n);
+  k->config = take (&c->config, sizeof (guint32), order, k->n);
   k->mangled = g_new (guint32, MAX (k->n, 1));
   for (gsize i = 0; i < k->n; i++)
     k->mangled[i] = WS_STRING_NONE;
@@ -295,12 +314,12 @@ fill_memops (KinetoReader *r)
   g_autofree guint32 *order = order_of (c);
 
   m->n = c->start->len;
-  m->start = take (c->start, sizeof (gint64), order, m->n);
-  m->end = take (c->end, sizeof (gint64), order, m->n);
-  m->bytes = take (c->bytes, sizeof (guint64), order, m->n);
-  m->kind = take (c->kind, sizeof (guint8), order, m->n);
-  m->stream = take (c->stream, sizeof (guint32), order, m->n);
-  m->correlation = take (c->correlation, sizeof (guint32), order, m->n);
+  m->start = take (&c->start, sizeof (gint64), order, m->n);
+  m->end = take (&c->end, sizeof (gint64), order, m->n);
+  m->bytes = take (&c->bytes, sizeof (guint64), order, m->n);
+  m->kind = take (&c->kind, sizeof (guint8), order, m->n);
+  m->stream = take (&c->stream, sizeof (guint32), order, m->n);
+  m->correlation = take (&c->correlation, sizeof (guint32), order, m->n);
   m->src_kind = g_malloc (MAX (m->n, 1));
   m->dst_kind = g_malloc (MAX (m->n, 1));
   memset (m->src_kind, 255, m->n);
@@ -315,11 +334,11 @@ fill_api (KinetoReader *r)
   g_autofree guint32 *order = order_of (c);
 
   a->n = c->start->len;
-  a->start = take (c->start, sizeof (gint64), order, a->n);
-  a->end = take (c->end, sizeof (gint64), order, a->n);
-  a->name = take (c->name, sizeof (guint32), order, a->n);
-  a->thread = take (c->thread, sizeof (guint32), order, a->n);
-  a->correlation = take (c->correlation, sizeof (guint32), order, a->n);
+  a->start = take (&c->start, sizeof (gint64), order, a->n);
+  a->end = take (&c->end, sizeof (gint64), order, a->n);
+  a->name = take (&c->name, sizeof (guint32), order, a->n);
+  a->thread = take (&c->thread, sizeof (guint32), order, a->n);
+  a->correlation = take (&c->correlation, sizeof (guint32), order, a->n);
   a->return_value = g_new0 (gint32, MAX (a->n, 1));
 }
 
@@ -332,10 +351,10 @@ fill_ranges (KinetoReader *r)
   g_autofree guint32 *order = order_of (c);
 
   v->n = c->start->len;
-  v->start = take (c->start, sizeof (gint64), order, v->n);
-  v->end = take (c->end, sizeof (gint64), order, v->n);
-  v->name = take (c->name, sizeof (guint32), order, v->n);
-  v->thread = take (c->thread, sizeof (guint32), order, v->n);
+  v->start = take (&c->start, sizeof (gint64), order, v->n);
+  v->end = take (&c->end, sizeof (gint64), order, v->n);
+  v->name = take (&c->name, sizeof (guint32), order, v->n);
+  v->thread = take (&c->thread, sizeof (guint32), order, v->n);
   v->color = g_new0 (guint32, MAX (v->n, 1));
   v->domain = g_new0 (guint16, MAX (v->n, 1));
   v->style = g_new0 (guint8, MAX (v->n, 1));
@@ -353,9 +372,9 @@ fill_memory (KinetoReader *r)
   g_autofree guint32 *order = ws_sort_order ((const gint64 *) r->mem_time->data, NULL, n);
 
   u->n = n;
-  u->time = take (r->mem_time, sizeof (gint64), order, n);
-  u->bytes = take (r->mem_bytes, sizeof (gint64), order, n);
-  u->device = take (r->mem_device, sizeof (gint32), order, n);
+  u->time = take (&r->mem_time, sizeof (gint64), order, n);
+  u->bytes = take (&r->mem_bytes, sizeof (gint64), order, n);
+  u->device = take (&r->mem_device, sizeof (gint32), order, n);
   u->mem_kind = g_malloc (MAX (n, 1));
   memset (u->mem_kind, 2 /* Device */, n);
 }
@@ -498,6 +517,7 @@ static void
 fill_run (KinetoReader *r)
 {
   WsRun *run = r->run;
+  gint64 n_cpu_ops;
 
   fill_kernels (r);
   fill_memops (r);
@@ -508,6 +528,10 @@ fill_run (KinetoReader *r)
   fill_stream_pids (r);
   fill_replays (r);
   ws_kineto_build_cpu_profile (r);
+  n_cpu_ops = (gint64) r->cpu_ops.start->len;
+  /* The columns read are in the run now: freed before the samples are
+   * indexed (ws_run_finish()), the load's peak of memory. */
+  ws_kineto_columns_clear (&r->cpu_ops);
 
   /* The kinds `info` counts, then what the reader counted and left. */
   ws_run_add_source (run, "kernels", "traceEvents: kernel", (gint64) run->kernels.n);
@@ -518,8 +542,7 @@ fill_run (KinetoReader *r)
   ws_run_add_source (run, "nvtx-ranges", "traceEvents: user_annotation", (gint64) run->nvtx.n);
   ws_run_add_source (run, "gpu-memory", "traceEvents: [memory] on a GPU",
                      (gint64) run->mem_usage.n);
-  ws_run_add_source (run, "cpu-ops", "traceEvents: cpu_op, python_function",
-                     (gint64) r->cpu_ops.start->len);
+  ws_run_add_source (run, "cpu-ops", "traceEvents: cpu_op, python_function", n_cpu_ops);
   ws_run_add_source (run, "host-memory", "traceEvents: [memory] on the host", r->n_host_memory);
   ws_run_add_source (run, "flows", "traceEvents: ac2g", r->n_flows);
   ws_run_add_source (run, "gpu-annotations", "traceEvents: gpu_user_annotation",
@@ -542,7 +565,7 @@ load (GInputStream *stream, const char *path, GCancellable *cancellable, KinetoR
   g_autofree char *label = g_strdup_printf ("%s: Kineto trace", path);
   gboolean ok;
 
-  reader_init (r, run, path, cancellable);
+  ws_kineto_reader_init (r, run, path, cancellable);
   r->pull = ws_json_pull_new (stream, label, WS_JSON_MAX_DEPTH);
   ok = read_document (r, error);
   if (ok && r->probe)
@@ -552,7 +575,7 @@ load (GInputStream *stream, const char *path, GCancellable *cancellable, KinetoR
       ws_run_add_file (run, path);
       fill_run (r);
     }
-  reader_clear (r);
+  ws_kineto_reader_clear (r);
   return ok ? g_steal_pointer (&run) : NULL;
 }
 
@@ -578,7 +601,8 @@ ws_kineto_reader_load_stream (GInputStream *stream, const char *path, GCancellab
 /* @path's JSON, inflated where it is gzip (known by its magic bytes);
  * @raw is the file, for the share read. */
 static GInputStream *
-open_trace (const char *path, GCancellable *cancellable, GFileInputStream **raw, GError **error)
+open_trace (const char *path, GCancellable *cancellable, GFileInputStream **raw, gboolean *plain,
+            GError **error)
 {
   g_autoptr (GFile) file = g_file_new_for_path (path);
   g_autoptr (GInputStream) buffered = NULL;
@@ -608,6 +632,7 @@ open_trace (const char *path, GCancellable *cancellable, GFileInputStream **raw,
 
       return g_converter_input_stream_new (buffered, G_CONVERTER (gunzip));
     }
+  *plain = TRUE;
   return g_object_ref (buffered);
 }
 
@@ -625,11 +650,13 @@ ws_kineto_reader_load (const char *path, GCancellable *cancellable, WsProgressFu
   KinetoReader r = { 0 };
   g_autoptr (GFileInfo) info = NULL;
   g_autoptr (GFileInputStream) raw = NULL;
-  g_autoptr (GInputStream) stream = open_trace (path, cancellable, &raw, error);
+  g_autoptr (GInputStream) stream = open_trace (path, cancellable, &raw, &r.plain, error);
 
   if (stream == NULL)
     return NULL;
-  info = g_file_input_stream_query_info (raw, G_FILE_ATTRIBUTE_STANDARD_SIZE, cancellable, NULL);
+  info = g_file_input_stream_query_info (
+    raw, G_FILE_ATTRIBUTE_STANDARD_SIZE "," G_FILE_ATTRIBUTE_STANDARD_TYPE, cancellable, NULL);
+  r.plain &= info != NULL && g_file_info_get_file_type (info) == G_FILE_TYPE_REGULAR;
   r.progress = progress;
   r.progress_data = progress_data;
   r.file = G_SEEKABLE (raw);
@@ -655,7 +682,8 @@ ws_kineto_reader_probe (const char *path, GCancellable *cancellable, GError **er
 {
   KinetoReader r = { 0 };
   g_autoptr (GFileInputStream) raw = NULL;
-  g_autoptr (GInputStream) stream = open_trace (path, cancellable, &raw, error);
+  gboolean plain = FALSE;
+  g_autoptr (GInputStream) stream = open_trace (path, cancellable, &raw, &plain, error);
   WsRun *run;
 
   if (stream == NULL)

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "ws-nsys-reader.h"
+#include "ws-test-same-run.h"
 #include "ws-test-util.h"
 
 /* Issue 41: an event table read on several cores (WARPSCOPE_THREADS=3
@@ -23,105 +24,6 @@ load_with (const char *path, const char *threads, WsLoadFlags flags)
   g_assert_no_error (error);
   g_assert_nonnull (run);
   return run;
-}
-
-#define SAME_ARRAY(a, b, n)                                                                        \
-  G_STMT_START                                                                                     \
-  {                                                                                                \
-    g_assert_true (((a) == NULL) == ((b) == NULL));                                                \
-    if ((a) != NULL && (n) > 0)                                                                    \
-      g_assert_cmpmem ((a), (n) * sizeof *(a), (b), (n) * sizeof *(b));                            \
-  }                                                                                                \
-  G_STMT_END
-
-static void
-assert_same_run (const WsRun *a, const WsRun *b)
-{
-  g_assert_cmpuint (a->kernels.n, ==, b->kernels.n);
-  SAME_ARRAY (a->kernels.start, b->kernels.start, a->kernels.n);
-  SAME_ARRAY (a->kernels.end, b->kernels.end, a->kernels.n);
-  SAME_ARRAY (a->kernels.demangled, b->kernels.demangled, a->kernels.n);
-  SAME_ARRAY (a->kernels.short_name, b->kernels.short_name, a->kernels.n);
-  SAME_ARRAY (a->kernels.mangled, b->kernels.mangled, a->kernels.n);
-  SAME_ARRAY (a->kernels.stream, b->kernels.stream, a->kernels.n);
-  SAME_ARRAY (a->kernels.correlation, b->kernels.correlation, a->kernels.n);
-  SAME_ARRAY (a->kernels.config, b->kernels.config, a->kernels.n);
-
-  g_assert_cmpuint (a->memops.n, ==, b->memops.n);
-  SAME_ARRAY (a->memops.start, b->memops.start, a->memops.n);
-  SAME_ARRAY (a->memops.end, b->memops.end, a->memops.n);
-  SAME_ARRAY (a->memops.bytes, b->memops.bytes, a->memops.n);
-  SAME_ARRAY (a->memops.kind, b->memops.kind, a->memops.n);
-  SAME_ARRAY (a->memops.stream, b->memops.stream, a->memops.n);
-  SAME_ARRAY (a->memops.correlation, b->memops.correlation, a->memops.n);
-
-  g_assert_cmpuint (a->api.n, ==, b->api.n);
-  SAME_ARRAY (a->api.start, b->api.start, a->api.n);
-  SAME_ARRAY (a->api.end, b->api.end, a->api.n);
-  SAME_ARRAY (a->api.name, b->api.name, a->api.n);
-  SAME_ARRAY (a->api.thread, b->api.thread, a->api.n);
-  SAME_ARRAY (a->api.correlation, b->api.correlation, a->api.n);
-  SAME_ARRAY (a->api.return_value, b->api.return_value, a->api.n);
-
-  g_assert_cmpuint (a->osrt.n, ==, b->osrt.n);
-  SAME_ARRAY (a->osrt.start, b->osrt.start, a->osrt.n);
-  SAME_ARRAY (a->osrt.name, b->osrt.name, a->osrt.n);
-  SAME_ARRAY (a->osrt.thread, b->osrt.thread, a->osrt.n);
-
-  g_assert_cmpuint (a->nvtx.n, ==, b->nvtx.n);
-  SAME_ARRAY (a->nvtx.start, b->nvtx.start, a->nvtx.n);
-  SAME_ARRAY (a->nvtx.end, b->nvtx.end, a->nvtx.n);
-  SAME_ARRAY (a->nvtx.name, b->nvtx.name, a->nvtx.n);
-  SAME_ARRAY (a->nvtx.thread, b->nvtx.thread, a->nvtx.n);
-  SAME_ARRAY (a->nvtx.color, b->nvtx.color, a->nvtx.n);
-  SAME_ARRAY (a->nvtx.domain, b->nvtx.domain, a->nvtx.n);
-  SAME_ARRAY (a->nvtx.style, b->nvtx.style, a->nvtx.n);
-  SAME_ARRAY (a->nvtx.depth, b->nvtx.depth, a->nvtx.n);
-  g_assert_cmpuint (a->marks.n, ==, b->marks.n);
-  SAME_ARRAY (a->marks.time, b->marks.time, a->marks.n);
-  SAME_ARRAY (a->marks.name, b->marks.name, a->marks.n);
-  SAME_ARRAY (a->marks.thread, b->marks.thread, a->marks.n);
-  SAME_ARRAY (a->marks.domain, b->marks.domain, a->marks.n);
-  g_assert_cmpuint (a->domains->len, ==, b->domains->len);
-  for (guint i = 0; i < a->domains->len; i++)
-    g_assert_cmpuint (g_array_index (a->domains, WsNvtxDomain, i).name, ==,
-                      g_array_index (b->domains, WsNvtxDomain, i).name);
-  /* Text interned in the same order gets the same ids. */
-  g_assert_cmpuint (ws_string_table_size (a->strings), ==, ws_string_table_size (b->strings));
-
-  /* Interned ids are numbered by first appearance, as one scan numbers them. */
-  g_assert_cmpuint (a->streams->len, ==, b->streams->len);
-  for (guint i = 0; i < a->streams->len; i++)
-    {
-      const WsStream *x = &g_array_index (a->streams, WsStream, i);
-      const WsStream *y = &g_array_index (b->streams, WsStream, i);
-
-      g_assert_cmpint (x->global_pid, ==, y->global_pid);
-      g_assert_cmpint (x->device_id, ==, y->device_id);
-      g_assert_cmpint (x->context_id, ==, y->context_id);
-      g_assert_cmpint (x->stream_id, ==, y->stream_id);
-    }
-  g_assert_cmpuint (a->threads->len, ==, b->threads->len);
-  for (guint i = 0; i < a->threads->len; i++)
-    {
-      g_assert_cmpint (g_array_index (a->threads, WsThread, i).global_tid, ==,
-                       g_array_index (b->threads, WsThread, i).global_tid);
-      g_assert_cmpuint (g_array_index (a->threads, WsThread, i).name, ==,
-                        g_array_index (b->threads, WsThread, i).name);
-    }
-  g_assert_cmpuint (a->configs->len, ==, b->configs->len);
-  if (a->configs->len > 0)
-    g_assert_cmpmem (a->configs->data, a->configs->len * sizeof (WsLaunchConfig), b->configs->data,
-                     b->configs->len * sizeof (WsLaunchConfig));
-
-  g_assert_cmpuint (a->sources->len, ==, b->sources->len);
-  for (guint i = 0; i < a->sources->len; i++)
-    g_assert_cmpint (g_array_index (a->sources, WsSourceCount, i).rows, ==,
-                     g_array_index (b->sources, WsSourceCount, i).rows);
-  g_assert_cmpuint (a->prov.warnings->len, ==, b->prov.warnings->len);
-  for (guint i = 0; i < a->prov.warnings->len; i++)
-    g_assert_cmpstr (g_ptr_array_index (a->prov.warnings, i), ==,
-                     g_ptr_array_index (b->prov.warnings, i));
 }
 
 static gint64
@@ -183,7 +85,7 @@ test_fixtures (void)
       g_autoptr (WsRun) three = load_with (path, "3", WS_LOAD_ALL);
 
       g_test_message ("%s", ws_test_nsys_exports[i]);
-      assert_same_run (one, three);
+      ws_test_assert_same_run (one, three);
       assert_matches_sql (path, three, "start IS NOT NULL AND end IS NOT NULL");
     }
 }
@@ -220,7 +122,7 @@ test_holes (void)
       g_autoptr (WsRun) one = load_with (path, "1", flags);
       g_autoptr (WsRun) three = load_with (path, "3", flags);
 
-      assert_same_run (one, three);
+      ws_test_assert_same_run (one, three);
       assert_matches_sql (path, three, kept);
       if (flags == WS_LOAD_ALL)
         {
