@@ -97,6 +97,59 @@ merge_sort (SortItem *items, SortItem *tmp, gsize n)
     }
 }
 
+/* Tables in a few sorted runs (the CPU samples of a few threads, one
+ * after the other) are merged run by run instead. */
+#define FEW_RUNS 8
+
+/* The first row of each of @start's sorted runs, @first[@n_runs] = @n;
+ * FALSE where there are more than FEW_RUNS. */
+static gboolean
+find_runs (const gint64 *start, const gint64 *end, gsize n, gsize *first, guint *n_runs)
+{
+  guint runs = 1;
+
+  first[0] = 0;
+  for (gsize i = 1; i < n; i++)
+    if (!key_le (start[i - 1], end != NULL ? end[i - 1] : 0, start[i], end != NULL ? end[i] : 0))
+      {
+        if (runs == FEW_RUNS)
+          return FALSE;
+        first[runs++] = i;
+      }
+  first[runs] = n;
+  *n_runs = runs;
+  return TRUE;
+}
+
+/* The stable order of a table in @n_runs sorted runs: each row is the
+ * least of the runs' next rows, the earliest run's on a tie, which is the
+ * order the merge sort gives (by key, then by row). */
+static guint32 *
+merge_runs (const gint64 *start, const gint64 *end, gsize n, const gsize *first, guint n_runs)
+{
+  guint32 *order = g_new (guint32, n);
+  gsize next[FEW_RUNS];
+
+  memcpy (next, first, n_runs * sizeof *next);
+  for (gsize k = 0; k < n; k++)
+    {
+      guint best = G_MAXUINT;
+
+      for (guint r = 0; r < n_runs; r++)
+        {
+          gsize i = next[r];
+
+          if (i == first[r + 1])
+            continue;
+          if (best == G_MAXUINT || !key_le (start[next[best]], end != NULL ? end[next[best]] : 0,
+                                            start[i], end != NULL ? end[i] : 0))
+            best = r;
+        }
+      order[k] = (guint32) next[best]++;
+    }
+  return order;
+}
+
 /**
  * ws_sort_order:
  * @end: (nullable): the second key, or %NULL for events without an end
@@ -110,10 +163,14 @@ ws_sort_order (const gint64 *start, const gint64 *end, gsize n)
 {
   g_autofree SortItem *items = NULL;
   g_autofree SortItem *tmp = NULL;
+  gsize first[FEW_RUNS + 1];
+  guint n_runs;
   guint32 *order;
 
   g_return_val_if_fail (n <= G_MAXUINT32, NULL);
 
+  if (find_runs (start, end, n, first, &n_runs))
+    return merge_runs (start, end, n, first, n_runs);
   items = g_new (SortItem, n);
   tmp = g_new (SortItem, n);
   for (gsize i = 0; i < n; i++)
