@@ -33,6 +33,7 @@ static const Command commands[] = {
   { "gauges", FULL (ws_cli_gauges), N_("Gauges and bottleneck verdict of each kernel profiled by Nsight Compute") },
   { "render", FULL (ws_cli_render), N_("Draw a chart to a PNG, SVG or PDF file") },
   { "compare", ws_cli_compare, N_("Compare two runs kernel by kernel") },
+  { "gate", ws_cli_gate, N_("Fail when a kernel, a range or the step went over its budget, outside the noise (CI)") },
   { "rollup", FULL (ws_cli_rollup), N_("GPU time of each NVTX range by bottleneck: compute, memory, latency, …") },
   { "diagnose", ws_cli_diagnose, N_("Findings: allocation in loops, small transfers, syncs, launch overhead, …") },
   { "export", FULL (ws_cli_export), N_("Write a run as a Chrome trace, a Markdown report or nsys stats CSVs") },

@@ -53,6 +53,7 @@ int ws_cli_info (int argc, char **argv);
 int ws_cli_stats (int argc, char **argv);
 int ws_cli_render (int argc, char **argv);
 int ws_cli_compare (int argc, char **argv);
+int ws_cli_gate (int argc, char **argv);
 int ws_cli_diagnose (int argc, char **argv);
 int ws_cli_export (int argc, char **argv);
 int ws_cli_gauges (int argc, char **argv);
