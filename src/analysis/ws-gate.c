@@ -62,8 +62,8 @@ ws_gate_exit_status (const WsGateResult *results, guint n)
   return unjudged ? 3 : 0;
 }
 
-/* Which names match the budget's glob, by string id: 0 not looked at, 1
- * no, 2 yes. */
+/* Which names match the budget's glob, ASCII case ignored (*gelu* finds
+ * GeluCUDAKernelImpl), by string id: 0 not looked at, 1 no, 2 yes. */
 typedef struct
 {
   const WsRun *run;
@@ -75,8 +75,10 @@ typedef struct
 static void
 matcher_init (Matcher *m, const WsRun *run, const char *pattern)
 {
+  g_autofree char *lower = pattern != NULL ? g_ascii_strdown (pattern, -1) : NULL;
+
   m->run = run;
-  m->spec = pattern != NULL ? g_pattern_spec_new (pattern) : NULL;
+  m->spec = lower != NULL ? g_pattern_spec_new (lower) : NULL;
   m->n_ids = ws_string_table_size (run->strings);
   m->seen = g_new0 (guint8, m->n_ids + 1);
 }
@@ -100,8 +102,9 @@ matches_id (Matcher *m, guint32 id)
   if (*slot == 0)
     {
       const char *name = ws_run_string (m->run, id);
+      g_autofree char *lower = name != NULL ? g_ascii_strdown (name, -1) : NULL;
 
-      *slot = name != NULL && g_pattern_spec_match_string (m->spec, name) ? 2 : 1;
+      *slot = lower != NULL && g_pattern_spec_match_string (m->spec, lower) ? 2 : 1;
     }
   return *slot == 2;
 }
@@ -334,24 +337,57 @@ compare_doubles (gconstpointer a, gconstpointer b)
   return (x > y) - (x < y);
 }
 
+/* The figures of one side: one array of doubles per run. */
+typedef struct
+{
+  GPtrArray *runs; /* GArray of double */
+  guint n;         /* figures in all */
+  gsize matched;   /* events the budget matched in all */
+} Side;
+
+static void
+side_clear (Side *side)
+{
+  g_clear_pointer (&side->runs, g_ptr_array_unref);
+}
+
+/* A side's figure: the median over its runs of each run's statistic
+ * (@v scratch of side->n doubles).  With @draw, each run is drawn again
+ * from the side's runs and its figures from its own, with replacement. */
+static double
+side_statistic (const Side *side, gboolean sum, GRand *draw, double *v, double *per_run)
+{
+  guint n_runs = side->runs->len;
+
+  for (guint r = 0; r < n_runs; r++)
+    {
+      const GArray *run = g_ptr_array_index (
+        side->runs, draw != NULL ? (guint) g_rand_int_range (draw, 0, (gint32) n_runs) : r);
+
+      for (guint i = 0; i < run->len; i++)
+        v[i] = g_array_index (
+          run, double, draw != NULL ? (guint) g_rand_int_range (draw, 0, (gint32) run->len) : i);
+      per_run[r] = statistic (v, run->len, sum);
+    }
+  return statistic (per_run, n_runs, FALSE);
+}
+
 /* The bootstrap interval of the change (see the top of the file). */
 static void
-bootstrap (const WsBudget *budget, const GArray *before, const GArray *after, gboolean sum,
-           double *low, double *high)
+bootstrap (const WsBudget *budget, const Side *before, const Side *after, gboolean sum, double *low,
+           double *high)
 {
   g_autoptr (GRand) rand = g_rand_new_with_seed (SEED);
-  g_autofree double *a = g_new (double, MAX (before->len, 1));
-  g_autofree double *b = g_new (double, MAX (after->len, 1));
+  g_autofree double *v = g_new (double, MAX (MAX (before->n, after->n), 1));
+  g_autofree double *per_run = g_new (double, MAX (MAX (before->runs->len, after->runs->len), 1));
   g_autofree double *changes = g_new (double, DRAWS);
 
   for (guint d = 0; d < DRAWS; d++)
     {
-      for (guint i = 0; i < before->len; i++)
-        a[i] = g_array_index (before, double, g_rand_int_range (rand, 0, (gint32) before->len));
-      for (guint i = 0; i < after->len; i++)
-        b[i] = g_array_index (after, double, g_rand_int_range (rand, 0, (gint32) after->len));
-      changes[d] =
-        change_of (budget, statistic (a, before->len, sum), statistic (b, after->len, sum));
+      double b = side_statistic (before, sum, rand, v, per_run);
+      double a = side_statistic (after, sum, rand, v, per_run);
+
+      changes[d] = change_of (budget, b, a);
     }
   qsort (changes, DRAWS, sizeof (double), compare_doubles);
   *low = changes[DRAWS / 40];
@@ -366,78 +402,118 @@ cannot_judge (WsGateResult *out, char *reason)
   out->change = out->low = out->high = NAN;
 }
 
+/* Whether every run of @runs has enough steady steps to be judged by step. */
+static gboolean
+all_have_steps (const WsGateRun *runs, guint n, guint *fewest)
+{
+  gboolean all = TRUE;
+
+  for (guint i = 0; i < n; i++)
+    {
+      guint steady = runs[i].steps != NULL ? runs[i].steps->n_steady : 0;
+
+      *fewest = MIN (*fewest, steady);
+      all &= steady >= MIN_SAMPLES;
+    }
+  return all;
+}
+
+static void
+gather_side (const WsBudget *budget, const WsGateRun *runs, guint n, gboolean by_step, Side *side)
+{
+  side->runs = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
+  for (guint i = 0; i < n; i++)
+    {
+      GArray *figures = g_array_new (FALSE, FALSE, sizeof (double));
+      gsize matched = 0;
+
+      if (by_step)
+        per_step (budget, runs[i].run, runs[i].steps, figures, &matched);
+      else
+        {
+          per_instance (budget, runs[i].run, figures);
+          matched = figures->len;
+        }
+      side->matched += matched;
+      side->n += figures->len;
+      g_ptr_array_add (side->runs, figures);
+    }
+}
+
+/* The fewest figures of a run of @side. */
+static guint
+fewest_figures (const Side *side)
+{
+  guint fewest = G_MAXUINT;
+
+  for (guint i = 0; i < side->runs->len; i++)
+    fewest = MIN (fewest, ((GArray *) g_ptr_array_index (side->runs, i))->len);
+  return fewest;
+}
+
 /**
  * ws_gate_judge:
- * @before_steps: (nullable): the steps of @before, or %NULL where it has none
- * @after_steps: (nullable): the same for @after
+ * @before: (array length=n_before): the runs before, each with its steps
+ *   (%NULL where it has none); one run, or several of the same code, whose
+ *   spread then counts in the noise
+ * @after: (array length=n_after): the runs after
  *
- * Judges @budget between @before and @after into @out (cleared with
- * ws_gate_result_clear()).
+ * Judges @budget between the runs before and after into @out (cleared
+ * with ws_gate_result_clear()).
  */
 void
-ws_gate_judge (const WsBudget *budget, const WsRun *before, const WsSteps *before_steps,
-               const WsRun *after, const WsSteps *after_steps, WsGateResult *out)
+ws_gate_judge (const WsBudget *budget, const WsGateRun *before, guint n_before,
+               const WsGateRun *after, guint n_after, WsGateResult *out)
 {
-  g_autoptr (GArray) b = g_array_new (FALSE, FALSE, sizeof (double));
-  g_autoptr (GArray) a = g_array_new (FALSE, FALSE, sizeof (double));
-  gsize matched_before = 1, matched_after = 1;
+  Side b = { 0 }, a = { 0 };
+  guint fewest = G_MAXUINT;
   gboolean sum = FALSE;
+
+  g_return_if_fail (n_before > 0 && n_after > 0);
 
   memset (out, 0, sizeof *out);
   out->budget = budget;
-  out->per_step = before_steps != NULL && after_steps != NULL &&
-                  before_steps->n_steady >= MIN_SAMPLES && after_steps->n_steady >= MIN_SAMPLES;
-  if (out->per_step)
+  out->n_runs_before = n_before;
+  out->n_runs_after = n_after;
+  out->per_step =
+    all_have_steps (before, n_before, &fewest) & all_have_steps (after, n_after, &fewest);
+  if (!out->per_step && budget->kind == WS_BUDGET_STEP)
     {
-      per_step (budget, before, before_steps, b, &matched_before);
-      per_step (budget, after, after_steps, a, &matched_after);
-    }
-  else if (budget->kind == WS_BUDGET_STEP)
-    {
-      cannot_judge (out,
-                    g_strdup_printf (_ ("too few steady steps to tell: %u before, %u after "
-                                        "(%d needed)"),
-                                     before_steps != NULL ? before_steps->n_steady : 0,
-                                     after_steps != NULL ? after_steps->n_steady : 0, MIN_SAMPLES));
+      cannot_judge (out, g_strdup_printf (_ ("too few steady steps to tell: a run has %u "
+                                             "(%d needed)"),
+                                          fewest, MIN_SAMPLES));
       return;
     }
+  sum = !out->per_step && budget->kind == WS_BUDGET_TOTAL_GPU;
+  gather_side (budget, before, n_before, out->per_step, &b);
+  gather_side (budget, after, n_after, out->per_step, &a);
+  out->n_before = b.n;
+  out->n_after = a.n;
+  if (budget->kind != WS_BUDGET_STEP && (b.matched == 0 || a.matched == 0))
+    cannot_judge (out, g_strdup_printf (b.matched == 0 ? _ ("nothing matches %s before")
+                                                       : _ ("nothing matches %s after"),
+                                        budget->pattern != NULL ? budget->pattern : "*"));
+  else if (MIN (fewest_figures (&b), fewest_figures (&a)) < MIN_SAMPLES)
+    cannot_judge (out, g_strdup_printf (_ ("too few figures to tell: %u before, %u after "
+                                           "(%d a run needed)"),
+                                        fewest_figures (&b), fewest_figures (&a), MIN_SAMPLES));
   else
     {
-      per_instance (budget, before, b);
-      per_instance (budget, after, a);
-      matched_before = b->len;
-      matched_after = a->len;
-      sum = budget->kind == WS_BUDGET_TOTAL_GPU;
-    }
-  out->n_before = b->len;
-  out->n_after = a->len;
-  if (budget->kind != WS_BUDGET_STEP && (matched_before == 0 || matched_after == 0))
-    {
-      cannot_judge (out, g_strdup_printf (matched_before == 0 ? _ ("nothing matches %s before")
-                                                              : _ ("nothing matches %s after"),
-                                          budget->pattern != NULL ? budget->pattern : "*"));
-      return;
-    }
-  if (b->len < MIN_SAMPLES || a->len < MIN_SAMPLES)
-    {
-      cannot_judge (out, g_strdup_printf (_ ("too few figures to tell: %u before, %u after "
-                                             "(%d needed)"),
-                                          b->len, a->len, MIN_SAMPLES));
-      return;
-    }
-  {
-    g_autofree double *scratch = g_memdup2 (b->data, b->len * sizeof (double));
-    g_autofree double *scratch_a = g_memdup2 (a->data, a->len * sizeof (double));
+      g_autofree double *v = g_new (double, MAX (MAX (b.n, a.n), 1));
+      g_autofree double *per_run = g_new (double, MAX (n_before, n_after));
 
-    out->before = statistic (scratch, b->len, sum);
-    out->after = statistic (scratch_a, a->len, sum);
-  }
-  if (budget->percent && out->before <= 0)
-    {
-      cannot_judge (out, g_strdup (_ ("the figure before is zero: no percent of it")));
-      return;
+      out->before = side_statistic (&b, sum, NULL, v, per_run);
+      out->after = side_statistic (&a, sum, NULL, v, per_run);
+      if (budget->percent && out->before <= 0)
+        cannot_judge (out, g_strdup (_ ("the figure before is zero: no percent of it")));
+      else
+        {
+          out->change = change_of (budget, out->before, out->after);
+          bootstrap (budget, &b, &a, sum, &out->low, &out->high);
+          out->verdict =
+            out->change > budget->limit && out->low > 0 ? WS_GATE_REGRESSION : WS_GATE_PASS;
+        }
     }
-  out->change = change_of (budget, out->before, out->after);
-  bootstrap (budget, b, a, sum, &out->low, &out->high);
-  out->verdict = out->change > budget->limit && out->low > 0 ? WS_GATE_REGRESSION : WS_GATE_PASS;
+  side_clear (&b);
+  side_clear (&a);
 }

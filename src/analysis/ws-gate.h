@@ -38,12 +38,21 @@ typedef enum
   WS_GATE_CANNOT_JUDGE,
 } WsGateVerdict;
 
+/* A run to judge and its steps (NULL where it has none). */
+typedef struct
+{
+  const WsRun *run;
+  const WsSteps *steps;
+} WsGateRun;
+
 typedef struct
 {
   const WsBudget *budget;
   WsGateVerdict verdict;
-  gboolean per_step; /* the figures are per steady step; else per instance */
-  guint n_before;    /* steps (or instances) the figure rests on */
+  gboolean per_step;   /* the figures are per steady step; else per instance */
+  guint n_runs_before; /* the runs of each side */
+  guint n_runs_after;
+  guint n_before; /* steps (or instances) the figure rests on, all runs together */
   guint n_after;
   double before; /* ns: the median per step or instance (total-gpu without steps: the sum) */
   double after;
@@ -57,8 +66,8 @@ gboolean ws_budget_parse (const char *text, const char *where, WsBudget *out, GE
 GArray *ws_budgets_read (const char *path, GError **error);
 GArray *ws_budgets_new (void);
 
-void ws_gate_judge (const WsBudget *budget, const WsRun *before, const WsSteps *before_steps,
-                    const WsRun *after, const WsSteps *after_steps, WsGateResult *out);
+void ws_gate_judge (const WsBudget *budget, const WsGateRun *before, guint n_before,
+                    const WsGateRun *after, guint n_after, WsGateResult *out);
 void ws_gate_result_clear (WsGateResult *result);
 const char *ws_gate_verdict_to_string (WsGateVerdict verdict);
 int ws_gate_exit_status (const WsGateResult *results, guint n);

@@ -41,14 +41,21 @@ verdict_label (WsGateVerdict verdict)
     }
 }
 
-/* "over 5 and 5 steady steps" or "over 120 and 118 instances". */
+/* "over 5 and 5 steady steps" or "over 120 and 118 instances", with the
+ * runs where a side has several. */
 static char *
 basis_text (const WsGateResult *r)
 {
-  return r->per_step
-           ? g_strdup_printf (_ ("over %u and %u steady steps"), r->n_before, r->n_after)
-           : g_strdup_printf (_ ("over %u and %u instances (too few steps: judged by instance)"),
-                              r->n_before, r->n_after);
+  g_autofree char *basis =
+    r->per_step
+      ? g_strdup_printf (_ ("over %u and %u steady steps"), r->n_before, r->n_after)
+      : g_strdup_printf (_ ("over %u and %u instances (too few steps: judged by instance)"),
+                         r->n_before, r->n_after);
+
+  if (r->n_runs_before == 1 && r->n_runs_after == 1)
+    return g_steal_pointer (&basis);
+  /* TRANSLATORS: the figures' basis, then how many runs each side has */
+  return g_strdup_printf (_ ("%s of %u and %u runs"), basis, r->n_runs_before, r->n_runs_after);
 }
 
 /* "+10.2% [+9.8%, +10.6%], median 1.23 ms → 1.36 ms, over 5 and 5 steady steps". */
@@ -112,6 +119,8 @@ ws_gate_write_json (const WsGateResult *results, guint n, int status, GString *o
       g_string_append_printf (out, ", \"verdict\": \"%s\", \"per_step\": %s",
                               ws_gate_verdict_to_string (r->verdict),
                               r->per_step ? "true" : "false");
+      g_string_append_printf (out, ", \"runs_before\": %u, \"runs_after\": %u", r->n_runs_before,
+                              r->n_runs_after);
       g_string_append_printf (out, ", \"n_before\": %u, \"n_after\": %u", r->n_before, r->n_after);
       g_string_append_printf (
         out, ", \"unit\": \"%s\", \"limit\": ", r->budget->percent ? "percent" : "ns");

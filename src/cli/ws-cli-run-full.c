@@ -11,8 +11,8 @@
 
 /* Where warpscope-cli-full is: beside this executable (the build tree, a
  * folder carried to another machine), or else where it is installed. */
-static char *
-full_path (void)
+char *
+ws_cli_full_path (void)
 {
   g_autofree char *exe = g_file_read_link ("/proc/self/exe", NULL);
 
@@ -38,7 +38,7 @@ full_path (void)
 int
 ws_cli_run_full (char **argv)
 {
-  g_autofree char *path = full_path ();
+  g_autofree char *path = ws_cli_full_path ();
 
   execv (path, argv);
   /* TRANSLATORS: a command (render), a path, then why it could not run */

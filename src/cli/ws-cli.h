@@ -68,6 +68,7 @@ gboolean ws_cli_render_why (WsRun *run, const char *view, const char *output, do
                             double height, gboolean dark, int kernel, GError **error);
 int ws_cli_flame (int argc, char **argv);
 int ws_cli_run_full (char **argv);
+char *ws_cli_full_path (void);
 
 gboolean ws_cli_flame_render (WsRun *run, guint profile_index, gint thread, gint64 from, gint64 to,
                               const char *output, double width, double height, gboolean dark,

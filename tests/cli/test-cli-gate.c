@@ -81,6 +81,14 @@ assert_junit (const char *path, guint tests, guint failures)
 }
 
 static void
+assert_junit_at (const char *dir, guint tests, guint failures)
+{
+  g_autofree char *path = g_build_filename (dir, "gate.xml", NULL);
+
+  assert_junit (path, tests, failures);
+}
+
+static void
 test_same_and_slower (void)
 {
   g_autofree char *path = ws_test_data ("nsys", EXPORT, NULL);
@@ -142,6 +150,28 @@ test_same_and_slower (void)
     g_assert_nonnull (strstr (text, "| OVER | `kernel:*elementwise*=+5%` |"));
     g_assert_nonnull (strstr (text, "1 budgets: 1 over, 0 not judged."));
   }
+
+  /* --report DIR: the three reports and the compare charts, real PNGs. */
+  {
+    g_autofree char *report = g_build_filename (dir, "report", NULL);
+    const char *args[] = { "gate", "--budget", "kernel:*elementwise*=+5%", "--report", report, path,
+                           slower, NULL };
+    const char *files[] = { "gate.xml", "gate.md", "gate.json", "compare-kernels.png",
+                            "compare-nvtx.png" };
+    g_autofree char *out = ws_test_cli_expect (args, 1, NULL);
+
+    for (gsize i = 0; i < G_N_ELEMENTS (files); i++)
+      {
+        g_autofree char *file = g_build_filename (report, files[i], NULL);
+        g_autofree char *head = NULL;
+        gsize len = 0;
+
+        g_assert_true (g_file_get_contents (file, &head, &len, NULL));
+        if (g_str_has_suffix (files[i], ".png"))
+          g_assert_cmpmem (head, 8, "\x89PNG\r\n\x1a\n", 8);
+      }
+    assert_junit_at (report, 1, 1);
+  }
   ws_test_rmtree (dir);
 }
 
@@ -185,6 +215,106 @@ test_cannot_judge_and_bad_budgets (void)
   ws_test_rmtree (dir);
 }
 
+/* The real runs of tests/data/gate (tests/device/capture-gate.sh on an
+ * H200): the budgets of docs/ci.md's example, five runs of the same code
+ * before and each of the five others after, both ways round; the run with
+ * its GELU 10% slower; the run with its `data` range 2 ms longer. */
+#define REAL_BUDGETS                                                                               \
+  "--budget", "step=+3%", "--budget", "nvtx:data=+1ms", "--budget", "nvtx:forward=+1ms",           \
+    "--budget", "total-gpu=+3%", "--budget", "kernel:*gelu*=+5%", "--budget",                      \
+    "kernel:*nvjet*=+5%", "--budget", "kernel:*layer_norm*=+5%", "--budget", "kernel:*add*=+5%"
+
+/* The budgets over, as "budget budget …" of the JSON, and the exit status. */
+static char *
+real_gate (char **baseline, const char *after, int *status)
+{
+  g_autoptr (GPtrArray) args = g_ptr_array_new ();
+  const char *budgets[] = { REAL_BUDGETS };
+  g_autoptr (GString) over = g_string_new (NULL);
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  g_autofree char *out = NULL;
+  JsonArray *results;
+
+  g_ptr_array_add (args, (gpointer) ws_test_cli ());
+  g_ptr_array_add (args, "gate");
+  g_ptr_array_add (args, "--format");
+  g_ptr_array_add (args, "json");
+  for (gsize i = 0; i < G_N_ELEMENTS (budgets); i++)
+    g_ptr_array_add (args, (gpointer) budgets[i]);
+  for (guint i = 1; baseline[i] != NULL; i++)
+    {
+      g_ptr_array_add (args, "--before");
+      g_ptr_array_add (args, baseline[i]);
+    }
+  g_ptr_array_add (args, baseline[0]);
+  g_ptr_array_add (args, (gpointer) after);
+  g_ptr_array_add (args, NULL);
+  *status = ws_test_run ((const char *const *) args->pdata, &out, NULL);
+  g_assert_true (json_parser_load_from_data (parser, out, -1, NULL));
+  results =
+    json_object_get_array_member (json_node_get_object (json_parser_get_root (parser)), "budgets");
+  for (guint i = 0; i < json_array_get_length (results); i++)
+    {
+      JsonObject *b = json_array_get_object_element (results, i);
+
+      if (!g_str_equal (json_object_get_string_member (b, "verdict"), "pass"))
+        g_string_append_printf (over, "%s%s", over->len > 0 ? " " : "",
+                                json_object_get_string_member (b, "budget"));
+    }
+  return g_strdup (over->str);
+}
+
+static void
+test_real_runs (void)
+{
+  g_autofree char *dir = ws_test_tmpdir ();
+  char *runs[11] = { NULL };
+  char *halves[2][6] = { { NULL }, { NULL } };
+  g_autofree char *slow = ws_test_unxz ("gate/slow_kernel.sqlite.xz", dir);
+  g_autofree char *long_data = ws_test_unxz ("gate/long_data.sqlite.xz", dir);
+  guint false_positives = 0;
+
+  for (guint i = 0; i < 10; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("gate/same%02u.sqlite.xz", i + 1);
+
+      runs[i] = ws_test_unxz (name, dir);
+      halves[i / 5][i % 5] = runs[i];
+    }
+  for (guint h = 0; h < 2; h++)
+    {
+      int status;
+
+      /* Each run of the other half, against this half: nothing over. */
+      for (guint i = 0; i < 5; i++)
+        {
+          g_autofree char *over = real_gate (halves[h], halves[1 - h][i], &status);
+
+          if (status != 0)
+            {
+              g_test_message ("false positive: %s against half %u: %s", halves[1 - h][i], h, over);
+              false_positives++;
+            }
+        }
+      {
+        g_autofree char *over = real_gate (halves[h], slow, &status);
+
+        g_assert_cmpint (status, ==, 1);
+        g_assert_cmpstr (over, ==, "kernel:*gelu*=+5%");
+      }
+      {
+        g_autofree char *over = real_gate (halves[h], long_data, &status);
+
+        g_assert_cmpint (status, ==, 1);
+        g_assert_cmpstr (over, ==, "step=+3% nvtx:data=+1ms");
+      }
+    }
+  g_assert_cmpuint (false_positives, ==, 0);
+  for (guint i = 0; i < 10; i++)
+    g_free (runs[i]);
+  ws_test_rmtree (dir);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -192,5 +322,6 @@ main (int argc, char **argv)
 
   g_test_add_func ("/cli/gate/same-and-slower", test_same_and_slower);
   g_test_add_func ("/cli/gate/cannot-judge-and-bad-budgets", test_cannot_judge_and_bad_budgets);
+  g_test_add_func ("/cli/gate/real-runs", test_real_runs);
   return g_test_run ();
 }
