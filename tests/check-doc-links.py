@@ -19,7 +19,8 @@ Reads README.md and docs/*.md (or the Markdown files given) and checks:
   the files in the tree: it must name one of them somewhere.  Headers
   whose names do not start with `ws-` are outside headers (`sqlite3.h`,
   the generated `config.h`), and NOT_IN_TREE lists the names of the files
-  that users and captures make (`targets.tsv`): neither is checked.
+  that users, captures and gate reports make (`targets.tsv`, `gate.md`):
+  neither is checked.
 
 Fenced code blocks are skipped: they show commands and outputs, not the
 tree.  Each missing path is printed as FILE:LINE: what it names; the exit
@@ -76,7 +77,7 @@ def exists(root, path):
 
 # Files the documentation names that live outside the tree: the user's and
 # a capture's files.
-NOT_IN_TREE = {'targets.tsv', 'run.json', 'capture.log'}
+NOT_IN_TREE = {'targets.tsv', 'run.json', 'capture.log', 'gate.xml', 'gate.md'}
 
 # File names the tree must hold somewhere, when written without a folder.
 SOURCE_NAME = re.compile(r'^[A-Za-z0-9_.-]+\.(c|h|py|sh|ui|xml|in|build|md|tsv|po)$')

@@ -22,6 +22,7 @@
  * kernels and ranges judged by their instances instead. */
 
 #define MIN_SAMPLES 3
+#define TRIM 0.1
 #define DRAWS 1000
 #define SEED 41
 
@@ -296,31 +297,40 @@ select_kth (double *v, gsize n, gsize k)
   return v[lo];
 }
 
-/* The median of @v (reordered), or the sum when @sum. */
+/* The median of @v (reordered). */
 static double
-statistic (double *v, gsize n, gboolean sum)
+median (double *v, gsize n)
 {
-  double lower;
+  double lower, upper;
 
-  if (sum)
-    {
-      double total = 0;
-
-      for (gsize i = 0; i < n; i++)
-        total += v[i];
-      return total;
-    }
   if (n % 2 == 1)
     return select_kth (v, n, n / 2);
   lower = select_kth (v, n, n / 2 - 1);
   /* The upper middle: the least of what lies after the lower one. */
-  {
-    double upper = v[n / 2];
+  upper = v[n / 2];
+  for (gsize i = n / 2; i < n; i++)
+    upper = MIN (upper, v[i]);
+  return (lower + upper) / 2;
+}
 
-    for (gsize i = n / 2; i < n; i++)
-      upper = MIN (upper, v[i]);
-    return (lower + upper) / 2;
-  }
+/* A run's statistic of @v (reordered): the sum when @sum, else the mean
+ * of the middle 80% (TRIM of the figures left out at each end). */
+static double
+statistic (double *v, gsize n, gboolean sum)
+{
+  gsize trim = sum ? 0 : (gsize) (n * TRIM);
+  double total = 0;
+
+  if (trim > 0)
+    {
+      /* The trim smallest before position trim, the trim largest after
+       * n - trim - 1. */
+      select_kth (v, n, trim - 1);
+      select_kth (v + trim, n - trim, n - 2 * trim);
+    }
+  for (gsize i = trim; i < n - trim; i++)
+    total += v[i];
+  return sum ? total : total / (double) (n - 2 * trim);
 }
 
 static double
@@ -369,7 +379,7 @@ side_statistic (const Side *side, gboolean sum, GRand *draw, double *v, double *
           run, double, draw != NULL ? (guint) g_rand_int_range (draw, 0, (gint32) run->len) : i);
       per_run[r] = statistic (v, run->len, sum);
     }
-  return statistic (per_run, n_runs, FALSE);
+  return median (per_run, n_runs);
 }
 
 /* The bootstrap interval of the change (see the top of the file). */
