@@ -71,5 +71,8 @@ void ws_gate_judge (const WsBudget *budget, const WsGateRun *before, guint n_bef
 void ws_gate_result_clear (WsGateResult *result);
 const char *ws_gate_verdict_to_string (WsGateVerdict verdict);
 int ws_gate_exit_status (const WsGateResult *results, guint n);
+char *ws_gate_change_text (const WsBudget *budget, double change);
+const char *ws_gate_verdict_label (WsGateVerdict verdict);
+char *ws_gate_result_text (const WsGateResult *r);
 
 G_END_DECLS

@@ -305,7 +305,7 @@ static const GActionEntry app_actions[] = {
   { "open-recent", open_recent_action, "s" },
   { "compare", compare_action },
   { "preferences", preferences_action },
-  { "compare-files", compare_files_action, "(ss)" },
+  { "compare-files", compare_files_action, "(sss)" },
 };
 /* clang-format on */
 
@@ -483,13 +483,21 @@ ws_application_compare (WsApplication *self, const char *before, const char *aft
   return window;
 }
 
+/* (before, after, budget file or ""): the budgets judged in the Budgets
+ * tab, shown. */
 static void
 compare_files_action (GSimpleAction *action, GVariant *param, gpointer data)
 {
-  const char *before, *after;
+  const char *before, *after, *budgets;
+  WsCompareWindow *window;
 
-  g_variant_get (param, "(&s&s)", &before, &after);
-  ws_application_compare (WS_APPLICATION (data), before, after);
+  g_variant_get (param, "(&s&s&s)", &before, &after, &budgets);
+  window = ws_application_compare (WS_APPLICATION (data), before, after);
+  if (*budgets != '\0')
+    {
+      ws_compare_budgets_page_set_file (ws_compare_window_get_budgets_page (window), budgets);
+      ws_compare_window_show_view (window, "budgets");
+    }
 }
 
 static void
@@ -549,12 +557,19 @@ ws_application_handle_local_options (GApplication *app, GVariantDict *options)
   g_auto (GStrv) files = NULL;
   g_autoptr (GError) error = NULL;
   gboolean compare = g_variant_dict_contains (options, "compare");
+  g_autofree char *budgets = NULL;
   guint n;
 
   /* With G_OPTION_REMAINING among our options, GApplication leaves the
    * file arguments to us: open them (or compare them) here. */
   g_variant_dict_lookup (options, G_OPTION_REMAINING, "^aay", &files);
   n = files != NULL ? g_strv_length (files) : 0;
+  g_variant_dict_lookup (options, "budgets", "^ay", &budgets);
+  if (budgets != NULL && !compare)
+    {
+      g_printerr (_ ("warpscope: --budgets goes with --compare BEFORE AFTER\n"));
+      return 2;
+    }
   if (compare && n != 2)
     {
       g_printerr (_ ("warpscope: --compare takes two runs: warpscope --compare BEFORE AFTER\n"));
@@ -571,9 +586,17 @@ ws_application_handle_local_options (GApplication *app, GVariantDict *options)
     {
       g_autofree char *b = absolute_side (files[0]);
       g_autofree char *a = absolute_side (files[1]);
+      g_autofree char *budget_file = NULL;
 
-      g_action_group_activate_action (G_ACTION_GROUP (app), "compare-files",
-                                      g_variant_new ("(ss)", b, a));
+      if (budgets != NULL)
+        {
+          g_autoptr (GFile) file = g_file_new_for_commandline_arg (budgets);
+
+          budget_file = g_file_get_path (file);
+        }
+      g_action_group_activate_action (
+        G_ACTION_GROUP (app), "compare-files",
+        g_variant_new ("(sss)", b, a, budget_file != NULL ? budget_file : ""));
     }
   else
     {
@@ -630,6 +653,10 @@ ws_application_init (WsApplication *self)
       N_ ("Compare two runs: warpscope --compare BEFORE AFTER (each a file, a folder, or the "
           "files of one run joined by commas)"),
       NULL },
+    { "budgets", 0, 0, G_OPTION_ARG_FILENAME, NULL,
+      N_ ("With --compare: judge a budget file's lines between the runs, as warpscope-cli gate "
+          "does, in the Budgets tab"),
+      N_ ("FILE") },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, NULL, NULL, N_ ("FILE…") },
     { NULL },
   };

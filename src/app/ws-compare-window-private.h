@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #pragma once
 
+#include "ws-compare-budgets-page.h"
 #include "ws-compare-findings-page.h"
 #include "ws-compare-gauges-page.h"
 #include "ws-compare-timelines.h"
@@ -51,6 +52,7 @@ struct _WsCompareWindow
   GtkTreeView *table;
   WsCompareGaugesPage *gauges_page;
   WsCompareFindingsPage *findings_page;
+  WsCompareBudgetsPage *budgets_page;
   WsCompareTimelines *timelines;
 
   GtkTreeViewColumn *verdict_column;

@@ -293,6 +293,8 @@ show_comparison (WsCompareWindow *self, WsComparison *cmp)
   ws_compare_view_set_comparison (self->ranges_view, self->cmp);
   ws_compare_gauges_page_set_comparison (self->gauges_page, self->cmp);
   ws_compare_findings_page_set_runs (self->findings_page, before, after);
+  ws_compare_budgets_page_set_runs (self->budgets_page, self->runs[0], self->steps[0],
+                                    self->runs[1], self->steps[1]);
   ws_compare_timelines_set_comparison (self->timelines, self->cmp);
   gtk_stack_set_visible_child_name (self->main_stack, "content");
 }
@@ -759,6 +761,7 @@ ws_compare_window_class_init (WsCompareWindowClass *klass)
   g_type_ensure (WS_TYPE_COMPARE_VIEW);
   g_type_ensure (WS_TYPE_COMPARE_GAUGES_PAGE);
   g_type_ensure (WS_TYPE_COMPARE_FINDINGS_PAGE);
+  g_type_ensure (WS_TYPE_COMPARE_BUDGETS_PAGE);
   g_type_ensure (WS_TYPE_COMPARE_TIMELINES);
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/org/warpscope/Warpscope/ui/ws-compare-window.ui");
@@ -779,6 +782,7 @@ ws_compare_window_class_init (WsCompareWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, WsCompareWindow, table);
   gtk_widget_class_bind_template_child (widget_class, WsCompareWindow, gauges_page);
   gtk_widget_class_bind_template_child (widget_class, WsCompareWindow, findings_page);
+  gtk_widget_class_bind_template_child (widget_class, WsCompareWindow, budgets_page);
   gtk_widget_class_bind_template_child (widget_class, WsCompareWindow, timelines);
   gtk_widget_class_bind_template_callback (widget_class, info_bar_response_cb);
   gtk_widget_class_bind_template_callback (widget_class, match_changed_cb);
@@ -879,6 +883,17 @@ WsCompareGaugesPage *
 ws_compare_window_get_gauges_page (WsCompareWindow *self)
 {
   return self->gauges_page;
+}
+
+/**
+ * ws_compare_window_get_budgets_page:
+ *
+ * Returns: (transfer none): the Budgets tab
+ */
+WsCompareBudgetsPage *
+ws_compare_window_get_budgets_page (WsCompareWindow *self)
+{
+  return self->budgets_page;
 }
 
 /**

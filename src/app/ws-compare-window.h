@@ -3,6 +3,7 @@
 
 #include <gtk/gtk.h>
 
+#include "ws-compare-budgets-page.h"
 #include "ws-compare-findings-page.h"
 #include "ws-compare-gauges-page.h"
 #include "ws-compare-timelines.h"
@@ -37,6 +38,7 @@ void ws_compare_window_export (WsCompareWindow *self, WsCompareWindowExport kind
 const char *ws_compare_window_get_export_message (WsCompareWindow *self);
 WsCompareGaugesPage *ws_compare_window_get_gauges_page (WsCompareWindow *self);
 WsCompareFindingsPage *ws_compare_window_get_findings_page (WsCompareWindow *self);
+WsCompareBudgetsPage *ws_compare_window_get_budgets_page (WsCompareWindow *self);
 void ws_compare_window_show_view (WsCompareWindow *self, const char *name);
 
 WsCompareTimelines *ws_compare_window_get_timelines (WsCompareWindow *self);

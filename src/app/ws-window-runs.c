@@ -47,7 +47,7 @@ ws_window_runs_bar_response_cb (WsWindow *self, int response, GtkInfoBar *bar)
     return;
   g_action_group_activate_action (
     G_ACTION_GROUP (app), "compare-files",
-    g_variant_new ("(ss)", self->compare_before, self->compare_after));
+    g_variant_new ("(sss)", self->compare_before, self->compare_after, ""));
 }
 
 /**

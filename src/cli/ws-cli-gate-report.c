@@ -12,79 +12,16 @@
 /* What `gate` writes: a line per budget for people, JSON, JUnit XML (a
  * test case per budget) and Markdown for a CI job's summary page. */
 
-/* "+10.2%" or "+2.10 ms", as the budget's limit is written. */
-char *
-ws_gate_change_text (const WsBudget *budget, double change)
-{
-  g_autofree char *magnitude = NULL;
-
-  if (isnan (change))
-    return g_strdup ("—");
-  if (budget->percent)
-    return g_strdup_printf ("%+.1f%%", change);
-  magnitude = ws_format_duration (fabs (change));
-  return g_strdup_printf ("%s%s", change < 0 ? "−" : "+", magnitude);
-}
-
-static const char *
-verdict_label (WsGateVerdict verdict)
-{
-  switch (verdict)
-    {
-      case WS_GATE_REGRESSION:
-        return _ ("OVER");
-      case WS_GATE_CANNOT_JUDGE:
-        return _ ("cannot judge");
-      case WS_GATE_PASS:
-      default:
-        return _ ("pass");
-    }
-}
-
-/* "over 5 and 5 steady steps" or "over 120 and 118 instances", with the
- * runs where a side has several. */
-static char *
-basis_text (const WsGateResult *r)
-{
-  g_autofree char *basis =
-    r->per_step
-      ? g_strdup_printf (_ ("over %u and %u steady steps"), r->n_before, r->n_after)
-      : g_strdup_printf (_ ("over %u and %u instances (too few steps: judged by instance)"),
-                         r->n_before, r->n_after);
-
-  if (r->n_runs_before == 1 && r->n_runs_after == 1)
-    return g_steal_pointer (&basis);
-  /* TRANSLATORS: the figures' basis, then how many runs each side has */
-  return g_strdup_printf (_ ("%s of %u and %u runs"), basis, r->n_runs_before, r->n_runs_after);
-}
-
-/* "+10.2% [+9.8%, +10.6%], median 1.23 ms → 1.36 ms, over 5 and 5 steady steps". */
-static char *
-result_text (const WsGateResult *r)
-{
-  g_autofree char *change = ws_gate_change_text (r->budget, r->change);
-  g_autofree char *low = ws_gate_change_text (r->budget, r->low);
-  g_autofree char *high = ws_gate_change_text (r->budget, r->high);
-  g_autofree char *before = ws_format_duration (r->before);
-  g_autofree char *after = ws_format_duration (r->after);
-  g_autofree char *basis = basis_text (r);
-
-  if (r->verdict == WS_GATE_CANNOT_JUDGE)
-    return g_strdup (r->reason);
-  /* TRANSLATORS: a budget's change, its 95% interval, the figure before and after */
-  return g_strdup_printf (_ ("%s [%s, %s], %s → %s, %s"), change, low, high, before, after, basis);
-}
-
 void
 ws_gate_write_table (const WsGateResult *results, guint n, GString *out)
 {
   for (guint i = 0; i < n; i++)
     {
       const WsGateResult *r = &results[i];
-      g_autofree char *text = result_text (r);
+      g_autofree char *text = ws_gate_result_text (r);
 
-      g_string_append_printf (out, "%-12s  %s  %s", verdict_label (r->verdict), r->budget->text,
-                              text);
+      g_string_append_printf (out, "%-12s  %s  %s", ws_gate_verdict_label (r->verdict),
+                              r->budget->text, text);
       if (r->budget->where != NULL)
         g_string_append_printf (out, "  (%s)", r->budget->where);
       g_string_append_c (out, '\n');
@@ -165,7 +102,7 @@ ws_gate_write_junit (const WsGateResult *results, guint n, GString *out)
     {
       const WsGateResult *r = &results[i];
       g_autofree char *name = g_markup_escape_text (r->budget->text, -1);
-      g_autofree char *text = result_text (r);
+      g_autofree char *text = ws_gate_result_text (r);
       g_autofree char *message = g_markup_escape_text (text, -1);
 
       g_string_append_printf (out, "    <testcase classname=\"warpscope.gate\" name=\"%s\">", name);
@@ -225,7 +162,8 @@ ws_gate_write_markdown (const WsGateResult *results, guint n, const GArray *move
         judged ? g_strdup_printf ("%s … %s", low, high) : md_cell (r->reason);
 
       g_string_append_printf (out, "| %s | `%s` | %s | %s | %s | %s |\n",
-                              verdict_label (r->verdict), budget, change, interval, before, after);
+                              ws_gate_verdict_label (r->verdict), budget, change, interval, before,
+                              after);
     }
   if (moved != NULL && moved->len > 0)
     {

@@ -15,7 +15,6 @@ typedef struct
   gint64 after;
 } WsGateMoved;
 
-char *ws_gate_change_text (const WsBudget *budget, double change);
 void ws_gate_write_table (const WsGateResult *results, guint n, GString *out);
 void ws_gate_write_json (const WsGateResult *results, guint n, int status, GString *out);
 void ws_gate_write_junit (const WsGateResult *results, guint n, GString *out);

@@ -317,6 +317,58 @@ test_close_while_computing (void)
   ws_test_gui_flush ();
 }
 
+static gboolean
+budgets_judged (gpointer page)
+{
+  return !ws_compare_budgets_page_is_busy (page);
+}
+
+/* The Budgets tab of a real run against the one whose GELU is 10% slower
+ * (tests/data/gate): each row is the line `warpscope-cli gate --budgets`
+ * prints for it, verdict, budget, sentence and file line alike. */
+static void
+test_budgets_tab (void)
+{
+  g_autofree char *dir = ws_test_tmpdir ();
+  g_autofree char *before = ws_test_unxz ("gate/same01.sqlite.xz", dir);
+  g_autofree char *after = ws_test_unxz ("gate/slow_kernel.sqlite.xz", dir);
+  g_autofree char *file = g_build_filename (dir, "budgets.txt", NULL);
+  const char *args[] = { "gate", "--budgets", file, before, after, NULL };
+  g_autofree char *cli = NULL;
+  g_auto (GStrv) lines = NULL;
+  WsCompareWindow *window;
+  WsCompareBudgetsPage *page;
+
+  g_assert_true (g_file_set_contents (file,
+                                      "# the gate of docs/ci.md\nstep=+3%\nkernel:*gelu*=+5%\n"
+                                      "kernel:*nvjet*=+5%\nnvtx:data=+1ms\nkernel:nosuch*=+1%\n",
+                                      -1, NULL));
+  cli = ws_test_cli_expect (args, 1, NULL);
+  lines = g_strsplit (cli, "\n", -1);
+  window = ws_application_compare (app, before, after);
+  ws_test_gui_iterate_until (compared, window);
+  page = ws_compare_window_get_budgets_page (window);
+  ws_compare_budgets_page_set_file (page, file);
+  ws_test_gui_iterate_until (budgets_judged, page);
+  g_assert_cmpuint (ws_compare_budgets_page_get_n_rows (page), ==, 5);
+  g_assert_cmpstr (ws_compare_budgets_page_get_summary (page), ==,
+                   "5 budgets: 1 over, 1 not judged.");
+  for (guint i = 0; i < 5; i++)
+    {
+      g_autofree char *row = ws_compare_budgets_page_get_row_text (page, i);
+      g_auto (GStrv) cells = g_strsplit (row, "\t", 4);
+      g_autofree char *expected =
+        g_strdup_printf ("%-12s  %s  %s  (%s)", cells[2], cells[1], cells[3], cells[0]);
+
+      g_test_message ("%s", row);
+      g_assert_cmpstr (lines[i], ==, expected);
+    }
+  ws_compare_window_show_view (window, "budgets");
+  ws_test_gui_flush ();
+  gtk_widget_destroy (GTK_WIDGET (window));
+  ws_test_rmtree (dir);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -326,6 +378,7 @@ main (int argc, char **argv)
   g_test_add_func ("/compare-pages/gauges/empty-state-names-the-side", test_gauges_empty_state);
   g_test_add_func ("/compare-pages/findings/fixed-and-worse", test_findings_tab);
   g_test_add_func ("/compare-pages/findings/close-while-computing", test_close_while_computing);
+  g_test_add_func ("/compare-pages/budgets/rows-are-the-gate-lines", test_budgets_tab);
 
   return ws_test_gui_run ();
 }
