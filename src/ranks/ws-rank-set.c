@@ -362,6 +362,14 @@ compare_collectives (WsRankSet *self)
     {
       self->method = WS_RANK_METHOD_NCCL;
       self->n_matched = pairs->len;
+      self->matched = g_new (guint, (gsize) pairs->len * n);
+      for (guint p = 0; p < pairs->len; p++)
+        for (guint r = 0; r < n; r++)
+          {
+            const guint *pair = &g_array_index (pairs, guint, 2 * p);
+
+            self->matched[(gsize) p * n + r] = bounds[r][pair[0]] + pair[1];
+          }
       align_clocks (self, bounds, pairs);
       reset_waits (self);
       arrival = g_new (gint64, n);
@@ -645,6 +653,7 @@ ws_rank_set_unref (WsRankSet *self)
   g_array_unref (self->steps);
   g_free (self->straggler.range);
   g_free (self->align);
+  g_free (self->matched);
   g_free (self->wait);
   g_free (self);
 }

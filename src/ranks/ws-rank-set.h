@@ -67,6 +67,8 @@ typedef struct
   double step_median; /* ns: the median of the ranks' steady step medians */
   WsRankMethod method;
   guint n_matched; /* collectives matched on every rank (NCCL method) */
+  guint *matched;  /* NCCL method: for matched collective k and rank index r, the index of its
+                    * call in that rank's figures' calls: matched[k * ranks + r]; or NULL */
   gint64 *align;   /* per rank index: ns added to its clock to align its collectives' ends on the
                     * first rank's (NCCL method; 0 otherwise) */
   gint64 *wait;    /* per rank index: ns it lost waiting for the others, its steps' lost (or the
