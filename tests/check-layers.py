@@ -34,6 +34,8 @@ USES = {
     'ncu': ['model'],
     'analysis': ['ncu'],
     'ranks': ['analysis'],
+    # The critical path across ranks and what-if: a graph over the run and the rank set.
+    'critical': ['ranks'],
     'findings': ['ranks'],
     'digest': ['findings'],
     'timeline': ['model'],
@@ -41,7 +43,7 @@ USES = {
     'loader': ['formats', 'kineto', 'nvprof', 'digest', 'tools'],
     'capture': ['base', 'tools'],
     'render': ['base', 'model', 'formats', 'kineto', 'nvprof', 'tools', 'ncu', 'analysis', 'ranks',
-               'findings', 'digest', 'timeline', 'export', 'loader', 'capture'],
+               'critical', 'findings', 'digest', 'timeline', 'export', 'loader', 'capture'],
     # The charts of one kernel's ncu metrics: drawing beside render, which is full.
     'ncu-charts': ['render'],
     'document': ['ncu-charts'],

@@ -30,6 +30,7 @@ static const Command commands[] = {
   { "ranks", ws_cli_ranks, N_("The ranks of a job, one row each, and the straggler the others wait for") },
   { "digest", ws_cli_digest, N_("Digest a job's exports into one small file the window opens at once (threads or MPI)") },
   { "steps", ws_cli_steps, N_("Steps of a training or inference loop, their GPU time and the steady state") },
+  { "critical-path", ws_cli_critical_path, N_("What decides the step time across ranks, and what a change would buy (what-if)") },
   { "gauges", FULL (ws_cli_gauges), N_("Gauges and bottleneck verdict of each kernel profiled by Nsight Compute") },
   { "render", FULL (ws_cli_render), N_("Draw a chart to a PNG, SVG or PDF file") },
   { "compare", ws_cli_compare, N_("Compare two runs kernel by kernel") },
@@ -53,7 +54,7 @@ print_usage (void)
     _ ("Everything the Warpscope window computes or draws, for terminals, GPU servers and CI."));
   g_print ("\n%s\n", _ ("Commands:"));
   for (gsize i = 0; i < G_N_ELEMENTS (commands); i++)
-    g_print ("  %-10s %s\n", commands[i].name, _ (commands[i].summary));
+    g_print ("  %-13s %s\n", commands[i].name, _ (commands[i].summary));
   g_print ("\n%s\n", _ ("Run “warpscope-cli COMMAND --help” for the options of a command."));
   g_print ("%s\n", _ ("Exit status: 0 success, 1 a step failed, 2 bad input."));
 }

@@ -62,6 +62,7 @@ int ws_cli_doctor (int argc, char **argv);
 int ws_cli_ranks (int argc, char **argv);
 int ws_cli_digest (int argc, char **argv);
 int ws_cli_steps (int argc, char **argv);
+int ws_cli_critical_path (int argc, char **argv);
 int ws_cli_fetch (int argc, char **argv);
 int ws_cli_rollup (int argc, char **argv);
 gboolean ws_cli_render_why (WsRun *run, const char *view, const char *output, double width,
