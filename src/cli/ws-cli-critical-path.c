@@ -57,34 +57,6 @@ add_items (GPtrArray *cells, const char *group, GPtrArray *items, guint top, dou
     }
 }
 
-/* The kernel that runs longest and the share of it that is on the path:
- * what making it faster can buy at most. */
-static char *
-busy_sentence (const WsCriticalPath *cp)
-{
-  const WsCpItem *most = NULL;
-  g_autofree char *busy = NULL;
-  g_autofree char *on = NULL;
-  double gpu = 0;
-
-  for (guint i = 0; i < cp->kernels->len; i++)
-    {
-      const WsCpItem *item = g_ptr_array_index (cp->kernels, i);
-
-      gpu += item->busy;
-      if (most == NULL || item->busy > most->busy)
-        most = item;
-    }
-  if (most == NULL || most->busy <= 0 || cp->median_time <= 0)
-    return NULL;
-  busy = share (most->busy, gpu);
-  on = share (most->on_path, cp->median_time);
-  return g_strdup_printf (_ ("%s runs longest (%s of the GPU time in the steady steps) and is %s "
-                             "of the critical path: making it faster shortens a step by at most "
-                             "that much."),
-                          most->name, busy, on);
-}
-
 static void
 predict_all (const WsCriticalPath *cp, GPtrArray *changes, GArray *predictions)
 {
@@ -283,7 +255,7 @@ write_table (GString *out, const WsRun *run, const char *file, const WsCriticalP
   g_autofree char *median = ws_format_duration (cp->median_time);
   g_autofree char *low = ws_format_duration ((double) cp->min_time);
   g_autofree char *high = ws_format_duration ((double) cp->max_time);
-  g_autofree char *sentence = busy_sentence (cp);
+  g_autofree char *sentence = ws_critical_path_busiest_text (cp);
   double sum = 0;
 
   for (guint k = 0; k < WS_CP_N_KINDS; k++)
@@ -320,14 +292,9 @@ write_table (GString *out, const WsRun *run, const char *file, const WsCriticalP
       for (guint i = 0; i < predictions->len; i++)
         {
           const WsCpPrediction *p = &g_array_index (predictions, WsCpPrediction, i);
-          g_autofree char *pm = ws_format_duration (p->median);
-          g_autofree char *pl = ws_format_duration ((double) p->min);
-          g_autofree char *ph = ws_format_duration ((double) p->max);
-          g_autofree char *mm = ws_format_duration (p->measured);
+          g_autofree char *line = ws_cp_prediction_text (change_text (changes, i), p);
 
-          g_string_append_printf (
-            out, _ ("what-if %s: the step becomes %s (%s–%s over %u steady steps), from %s\n"),
-            change_text (changes, i), pm, pl, ph, p->n_steps, mm);
+          g_string_append_printf (out, "%s\n", line);
         }
     }
 }

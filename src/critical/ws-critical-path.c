@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "ws-critical-path.h"
+#include "ws-format.h"
 #include "ws-ranks.h"
 #include "ws-run-index.h"
 #include "ws-steps.h"
@@ -198,6 +199,12 @@ free_job_steps (GArray *steps)
   for (guint i = 0; i < steps->len; i++)
     g_array_unref (g_array_index (steps, JobStep, i).ends);
   g_array_unref (steps);
+}
+
+static char *
+share_text (double part, double whole)
+{
+  return ws_format_percent_short (whole > 0 ? 100.0 * part / whole : 0);
 }
 
 /* A job step's time from @sim: the mean of its ranks' step ranges (in a
@@ -656,4 +663,58 @@ ws_critical_path_predict (const WsCriticalPath *self, WsWhatIf *const *changes, 
   out->min = g_array_index (predicted, gint64, 0);
   out->max = g_array_index (predicted, gint64, predicted->len - 1);
   out->measured = median_i64 (measured);
+}
+
+/* The kernel that runs longest and the share of it that is on the path:
+ * what making it faster can buy at most.  The CLI and the page say it. */
+/**
+ * ws_critical_path_busiest_text:
+ *
+ * Returns: (transfer full) (nullable): the sentence on the kernel that runs
+ * longest and how much of it is on the path, or %NULL without kernels
+ */
+char *
+ws_critical_path_busiest_text (const WsCriticalPath *cp)
+{
+  const WsCpItem *most = NULL;
+  g_autofree char *busy = NULL;
+  g_autofree char *on = NULL;
+  double gpu = 0;
+
+  for (guint i = 0; i < cp->kernels->len; i++)
+    {
+      const WsCpItem *item = g_ptr_array_index (cp->kernels, i);
+
+      gpu += item->busy;
+      if (most == NULL || item->busy > most->busy)
+        most = item;
+    }
+  if (most == NULL || most->busy <= 0 || cp->median_time <= 0)
+    return NULL;
+  busy = share_text (most->busy, gpu);
+  on = share_text (most->on_path, cp->median_time);
+  return g_strdup_printf (_ ("%s runs longest (%s of the GPU time in the steady steps) and is %s "
+                             "of the critical path: making it faster shortens a step by at most "
+                             "that much."),
+                          most->name, busy, on);
+}
+
+/**
+ * ws_cp_prediction_text:
+ * @change: the change as written ("all" for several at once)
+ *
+ * Returns: (transfer full): "what-if CHANGE: the step becomes …", the line
+ * the CLI and the page print
+ */
+char *
+ws_cp_prediction_text (const char *change, const WsCpPrediction *p)
+{
+  g_autofree char *pm = ws_format_duration (p->median);
+  g_autofree char *pl = ws_format_duration ((double) p->min);
+  g_autofree char *ph = ws_format_duration ((double) p->max);
+  g_autofree char *mm = ws_format_duration (p->measured);
+
+  return g_strdup_printf (
+    _ ("what-if %s: the step becomes %s (%s–%s over %u steady steps), from %s"), change, pm, pl, ph,
+    p->n_steps, mm);
 }

@@ -92,6 +92,8 @@ void ws_critical_path_predict (const WsCriticalPath *self, WsWhatIf *const *chan
 void ws_critical_path_simulate (const WsCpGraph *graph, const gint64 *weights, gint64 *sim);
 const char *ws_cp_kind_name (WsCpKind kind);
 const char *ws_cp_kind_label (WsCpKind kind);
+char *ws_critical_path_busiest_text (const WsCriticalPath *self);
+char *ws_cp_prediction_text (const char *change, const WsCpPrediction *prediction);
 char *ws_cp_segment_name (const WsCriticalPath *self, const WsCpSegment *segment);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (WsCriticalPath, ws_critical_path_free)
