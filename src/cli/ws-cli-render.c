@@ -24,6 +24,7 @@
 #include "ws-steps-chart.h"
 #include "ws-surface.h"
 #include "ws-timeline-chart.h"
+#include "ws-timeline-path.h"
 #include "ws-timeline-text.h"
 
 /* What the views of `render` share from the command line. */
@@ -41,6 +42,7 @@ typedef struct
   gboolean ranges;   /* compare: NVTX ranges instead of kernels */
   gboolean sized;    /* --size given */
   const char *range; /* timeline: START_NS:END_NS or "fit", or NULL */
+  gboolean critical; /* timeline: the median step's critical path drawn over it */
   int metric;        /* ranks: what colours the heatmap (WsRanksMetric) */
 } RenderOptions;
 
@@ -200,6 +202,8 @@ render_timeline (WsRun *run, const RenderOptions *options, GError **error)
   g_autoptr (WsTimelineChart) chart = ws_timeline_chart_new (lanes);
   g_autoptr (WsTimeWindow) window = ws_time_window_new ();
   TimelineDraw timeline = { chart, window };
+  g_autoptr (WsCriticalPath) cp = NULL;
+  g_autoptr (WsTimelinePath) path = NULL;
   double width = options->sized ? options->width : 1600;
   double height = options->height;
 
@@ -219,6 +223,24 @@ render_timeline (WsRun *run, const RenderOptions *options, GError **error)
   ws_time_window_set_width (window,
                             width - ws_timeline_chart_header_width (chart, &timeline.palette));
   show_range (window, options->range);
+  if (options->critical)
+    {
+      cp = ws_critical_path_new (run, NULL);
+      if (cp->median < 0)
+        {
+          g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                       _ ("no steady steps to draw a critical path of"));
+          return FALSE;
+        }
+      path = ws_timeline_path_new (cp, (guint) cp->median);
+      timeline.state.path = path;
+      if (options->range == NULL && path->n > 0)
+        {
+          gint64 a = path->start[0], b = path->end[path->n - 1];
+
+          ws_time_window_zoom_to (window, a - (b - a) / 20, b + (b - a) / 20);
+        }
+    }
   if (height <= 0)
     height =
       CLAMP (ceil (ws_timeline_chart_top_height (chart, &timeline.palette) +
@@ -509,6 +531,7 @@ typedef struct
   char *view_str, *output, *size, *theme, *sort_str, *by_str, *range, *metric_str, *kernel_str;
   int top;
   gboolean steady;
+  gboolean critical;
 } RenderArgs;
 
 static void
@@ -536,6 +559,7 @@ check_options (const RenderArgs *args, const char *command, RenderOptions *optio
   options->width = 1200;
   options->sized = args->size != NULL;
   options->range = args->range;
+  options->critical = args->critical;
   options->sort = WS_GAUGE_DURATION;
   options->by = WS_MATCH_DEMANGLED;
   if (!parse_size (args->size, &options->width, &options->height))
@@ -707,6 +731,10 @@ ws_cli_render (int argc, char **argv)
       N_ ("Image size in pixels (default 1200 wide, height to fit)"), "WxH" },
     { "theme", 0, 0, G_OPTION_ARG_STRING, &args.theme, N_ ("Colours: light (default) or dark"),
       "THEME" },
+    { "critical-path", 0, 0, G_OPTION_ARG_NONE, &args.critical,
+      N_ ("timeline: draw the median steady step's critical path, and show that step unless "
+          "--range says otherwise"),
+      NULL },
     { "range", 'r', 0, G_OPTION_ARG_STRING, &args.range,
       N_ ("timeline: the time to show, in ns of the export's clock (default: fit, the whole run)"),
       "START_NS:END_NS" },

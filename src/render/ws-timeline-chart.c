@@ -11,6 +11,7 @@
 #include "ws-time-ticks.h"
 #include "ws-timeline-chart.h"
 #include "ws-timeline-chart-private.h"
+#include "ws-timeline-path.h"
 #include "ws-timeline-text.h"
 
 /**
@@ -618,6 +619,7 @@ ws_timeline_chart_draw_overlay (WsTimelineChart *self, cairo_t *cr, double width
   cairo_reset_clip (cr);
   cairo_rectangle (cr, x0, g->top_h, w, height - g->top_h);
   cairo_clip (cr);
+  ws_timeline_path_draw (self, cr, width, height, window, state, palette);
   if (state->hover != WS_EVENT_NONE && state->hover != state->selected &&
       ws_timeline_chart_event_rect (self, width, height, window, state, palette, state->hover, &r))
     outline (cr, &r, 1, palette->foreground, x0, w);

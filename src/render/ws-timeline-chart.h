@@ -27,6 +27,8 @@ typedef enum
   WS_TIMELINE_AREA_LANE,   /* a lane's events */
 } WsTimelineArea;
 
+typedef struct _WsTimelinePath WsTimelinePath; /* ws-timeline-path.h */
+
 /* What the widget varies; everything else comes from the lanes. */
 typedef struct
 {
@@ -46,6 +48,7 @@ typedef struct
   WsNameForm name_form;         /* how kernels are labelled */
   const gint64 *lane_shift;     /* ns per lane added to its events' times (a job's ranks aligned
                              * on a step), or NULL */
+  const WsTimelinePath *path;   /* a step's critical path to draw over the lanes, or NULL */
 } WsTimelineState;
 
 typedef struct
