@@ -526,6 +526,8 @@ ws_timeline_page_set_run (WsTimelinePage *self, WsRun *run)
   if (self->cancellable != NULL)
     g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
+  /* A path names the events of the run it was found in. */
+  ws_timeline_view_set_path (self->timeline_view, NULL);
   g_clear_pointer (&self->nvtx_kernels, ws_nvtx_kernels_unref);
   g_clear_pointer (&self->nvtx_gpu, ws_nvtx_gpu_unref);
   g_clear_pointer (&self->rollup, ws_timeline_rollup_free);
@@ -620,6 +622,19 @@ ws_timeline_page_show_finding (WsTimelinePage *self, WsFinding *finding)
  * Zooms to [@start, @end] (a step) with a margin and selects it on the
  * ruler, which sums up its kernels.
  */
+/**
+ * ws_timeline_page_set_path:
+ * @path: (transfer full) (nullable): a step's critical path to draw over the
+ *   lanes (ws-timeline-path.h), or %NULL for none
+ */
+void
+ws_timeline_page_set_path (WsTimelinePage *self, WsTimelinePath *path)
+{
+  g_return_if_fail (WS_IS_TIMELINE_PAGE (self));
+
+  ws_timeline_view_set_path (self->timeline_view, path);
+}
+
 void
 ws_timeline_page_show_time (WsTimelinePage *self, gint64 start, gint64 end)
 {

@@ -24,6 +24,7 @@ G_DECLARE_FINAL_TYPE (WsTimelinePage, ws_timeline_page, WS, TIMELINE_PAGE, GtkBo
 
 void ws_timeline_page_set_run (WsTimelinePage *self, WsRun *run);
 void ws_timeline_page_show_finding (WsTimelinePage *self, WsFinding *finding);
+void ws_timeline_page_set_path (WsTimelinePage *self, WsTimelinePath *path);
 void ws_timeline_page_show_time (WsTimelinePage *self, gint64 start, gint64 end);
 void ws_timeline_page_show_rank_step (WsTimelinePage *self, guint32 pid, gint64 start, gint64 end);
 WsTimelineView *ws_timeline_page_get_view (WsTimelinePage *self);

@@ -24,7 +24,8 @@ struct _WsTimelineView
   GtkAdjustment *vadjustment;
   WsTimelineState state;
   guint8 *lane_flags;
-  gint64 *lane_shift; /* ns per lane, or NULL: see ws_timeline_view_set_lane_shifts() */
+  gint64 *lane_shift;   /* ns per lane, or NULL: see ws_timeline_view_set_lane_shifts() */
+  WsTimelinePath *path; /* a step's critical path drawn over the lanes, or NULL */
 
   WsEventSearch *search;
 

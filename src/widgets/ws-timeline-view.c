@@ -5,6 +5,7 @@
 #include <glib/gi18n.h>
 #include <string.h>
 
+#include "ws-timeline-path.h"
 #include "ws-timeline-text.h"
 #include "ws-timeline-view-private.h"
 #include "ws-widget-palette.h"
@@ -428,6 +429,30 @@ ws_timeline_view_set_highlight (WsTimelineView *self, GHashTable *events)
 }
 
 /**
+ * ws_timeline_view_set_path:
+ * @path: (transfer full) (nullable): a step's critical path to draw over
+ *   the lanes, or %NULL for none
+ */
+void
+ws_timeline_view_set_path (WsTimelineView *self, WsTimelinePath *path)
+{
+  g_return_if_fail (WS_IS_TIMELINE_VIEW (self));
+
+  g_clear_pointer (&self->path, ws_timeline_path_free);
+  self->path = path;
+  self->state.path = path;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+const WsTimelinePath *
+ws_timeline_view_get_path (WsTimelineView *self)
+{
+  g_return_val_if_fail (WS_IS_TIMELINE_VIEW (self), NULL);
+
+  return self->path;
+}
+
+/**
  * ws_timeline_view_set_lane_shifts:
  * @shifts: (array) (nullable): ns per lane (as many as the lanes) added to
  *   the times of its events, or %NULL for none
@@ -522,6 +547,8 @@ ws_timeline_view_dispose (GObject *object)
   g_clear_pointer (&self->lanes, ws_lanes_unref);
   g_clear_pointer (&self->nvtx_kernels, ws_nvtx_kernels_unref);
   g_clear_pointer (&self->state.highlight, g_hash_table_unref);
+  g_clear_pointer (&self->path, ws_timeline_path_free);
+  self->state.path = NULL;
   g_clear_object (&self->window);
   g_clear_object (&self->vadjustment);
 
