@@ -8,7 +8,9 @@
 #
 # PAGE is the page's number (Alt+PAGE: 1 Kernels … 4 Gauges … 9 Capture),
 # THEME light or dark, LANG en or zh. Runs the build's app under its own
-# Xvfb at 1280x800 and presses Alt+PAGE with xdotool; installs xvfb,
+# Xvfb at 1280x800 (SCREEN=WxH for another size) and presses Alt+PAGE
+# with xdotool (Alt+0: the Critical Path page), then double-clicks at
+# CLICK=X,Y where set; installs xvfb,
 # xdotool and imagemagick first where they are missing (no test needs them).
 set -euo pipefail
 missing=()
@@ -28,7 +30,8 @@ theme=$4
 lang=$5
 shift 5
 display=:$((90 + RANDOM % 100))
-Xvfb "$display" -screen 0 1280x800x24 -nolisten tcp &
+screen=${SCREEN:-1280x800}
+Xvfb "$display" -screen 0 "${screen}x24" -nolisten tcp &
 xvfb=$!
 trap 'kill $xvfb 2>/dev/null' EXIT
 sleep 1
@@ -49,10 +52,15 @@ for _ in $(seq 60); do
 done
 sleep 4
 window=$(DISPLAY=$display xdotool search --onlyvisible --class warpscope | head -n 1)
-DISPLAY=$display xdotool windowsize "$window" 1280 800 windowmove "$window" 0 0
+DISPLAY=$display xdotool windowsize "$window" "${screen%x*}" "${screen#*x}" windowmove "$window" 0 0
 DISPLAY=$display xdotool windowactivate --sync "$window" 2>/dev/null || DISPLAY=$display xdotool windowfocus "$window"
 DISPLAY=$display xdotool key --window "$window" "alt+$page"
-DISPLAY=$display xdotool mousemove 1279 799
+# CLICK=X,Y double-clicks there once the page shows (a row to open).
+if [ -n "${CLICK:-}" ]; then
+  sleep 2
+  DISPLAY=$display xdotool mousemove "${CLICK%,*}" "${CLICK#*,}" click --repeat 2 --delay 80 1
+fi
+DISPLAY=$display xdotool mousemove $((${screen%x*} - 1)) $((${screen#*x} - 1))
 sleep 3
 DISPLAY=$display import -window root "$out"
 echo "$out"

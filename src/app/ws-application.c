@@ -318,8 +318,10 @@ ws_application_startup (GApplication *app)
   static const char *close_accels[] = { "<Control>w", NULL };
   static const char *find_accels[] = { "<Control>f", NULL };
   static const char *prefs_accels[] = { "<Control>comma", NULL };
-  static const char *const pages[] = { "kernels", "timeline", "summaries", "gauges", "findings",
-                                       "flame",   "steps",    "ranks",     "capture" };
+  /* Alt+1 … Alt+9, then Alt+0. */
+  static const char *const pages[] = { "kernels",  "timeline",     "summaries", "gauges",
+                                       "findings", "flame",        "steps",     "ranks",
+                                       "capture",  "critical-path" };
   g_autoptr (GtkCssProvider) css = gtk_css_provider_new ();
 
   G_APPLICATION_CLASS (ws_application_parent_class)->startup (app);
@@ -335,7 +337,7 @@ ws_application_startup (GApplication *app)
   for (gsize i = 0; i < G_N_ELEMENTS (pages); i++)
     {
       g_autofree char *detailed = g_strdup_printf ("win.show-page('%s')", pages[i]);
-      g_autofree char *accel = g_strdup_printf ("<Alt>%" G_GSIZE_FORMAT, i + 1);
+      g_autofree char *accel = g_strdup_printf ("<Alt>%" G_GSIZE_FORMAT, (i + 1) % 10);
       const char *accels[] = { accel, NULL };
 
       gtk_application_set_accels_for_action (GTK_APPLICATION (app), detailed, accels);

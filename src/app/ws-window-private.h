@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #pragma once
 
+#include "ws-critical-path-page.h"
 #include "ws-findings-page.h"
 #include "ws-flame-page.h"
 #include "ws-gauges-page.h"
@@ -69,6 +70,8 @@ struct _WsWindow
   WsGaugesPage *gauges_page;
   WsTimelinePage *timeline_page;
   WsStepsPage *steps_page;
+  WsCriticalPathPage *critical_page;
+  GCancellable *critical_cancellable;
   WsRanksPage *ranks_page;
   GtkComboBox *scope_combo;
 };
@@ -98,6 +101,11 @@ void ws_window_runs_bar_response_cb (WsWindow *self, int response, GtkInfoBar *b
 /* ws-window-steps.c */
 WsRun *ws_window_shown_run (WsWindow *self);
 void ws_window_find_steps (WsWindow *self);
+void ws_window_find_critical_path (WsWindow *self);
+void ws_window_cancel_critical_path (WsWindow *self);
+void ws_window_show_critical_path (WsWindow *self);
+void ws_window_critical_item_cb (WsWindow *self, int group, const char *name,
+                                 WsCriticalPathPage *page);
 void ws_window_scope_changed_cb (WsWindow *self, GtkComboBox *combo);
 
 G_END_DECLS

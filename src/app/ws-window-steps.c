@@ -26,6 +26,7 @@ show_run_on_pages (WsWindow *self)
   ws_summaries_page_set_run (self->summaries_page, run);
   ws_gauges_page_set_run (self->gauges_page, run);
   ws_timeline_page_set_run (self->timeline_page, run);
+  ws_window_show_critical_path (self);
 }
 
 void

@@ -241,6 +241,7 @@ ws_window_show_loaded (WsWindow *self, GCancellable *cancellable, WsRun *run, GE
   ws_flame_page_set_run (self->flame_page, self->run);
   ws_steps_page_set_steps (self->steps_page, self->run, NULL);
   ws_window_find_steps (self);
+  ws_window_find_critical_path (self);
   ranks = self->run->ranks != NULL && ws_ranks_get_n (self->run->ranks) > 1;
   ws_ranks_page_set_run (self->ranks_page, ranks ? self->run : NULL);
   gtk_widget_set_visible (GTK_WIDGET (self->ranks_page), ranks);
@@ -431,6 +432,7 @@ ws_window_dispose (GObject *object)
   if (self->steps_cancellable != NULL)
     g_cancellable_cancel (self->steps_cancellable);
   g_clear_object (&self->steps_cancellable);
+  ws_window_cancel_critical_path (self);
   /* And the exports not yet started (ws-window-export.c). */
   if (self->export_cancellable != NULL)
     g_cancellable_cancel (self->export_cancellable);
@@ -507,6 +509,7 @@ ws_window_class_init (WsWindowClass *klass)
   g_type_ensure (WS_TYPE_CAPTURE_PAGE);
   g_type_ensure (WS_TYPE_TIMELINE_PAGE);
   g_type_ensure (WS_TYPE_STEPS_PAGE);
+  g_type_ensure (WS_TYPE_CRITICAL_PATH_PAGE);
   g_type_ensure (WS_TYPE_RANKS_PAGE);
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/org/warpscope/Warpscope/ui/ws-window.ui");
@@ -534,6 +537,7 @@ ws_window_class_init (WsWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, WsWindow, gauges_page);
   gtk_widget_class_bind_template_child (widget_class, WsWindow, timeline_page);
   gtk_widget_class_bind_template_child (widget_class, WsWindow, steps_page);
+  gtk_widget_class_bind_template_child (widget_class, WsWindow, critical_page);
   gtk_widget_class_bind_template_child (widget_class, WsWindow, scope_combo);
   gtk_widget_class_bind_template_child (widget_class, WsWindow, ranks_page);
   gtk_widget_class_bind_template_callback (widget_class, info_bar_response_cb);
@@ -549,6 +553,7 @@ ws_window_class_init (WsWindowClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, ws_window_digest_bar_response_cb);
   gtk_widget_class_bind_template_callback (widget_class, ws_window_runs_bar_response_cb);
   gtk_widget_class_bind_template_callback (widget_class, flame_range_cb);
+  gtk_widget_class_bind_template_callback (widget_class, ws_window_critical_item_cb);
 }
 
 /* clang-format off */
