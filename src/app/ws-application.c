@@ -321,7 +321,7 @@ ws_application_startup (GApplication *app)
   /* Alt+1 … Alt+9, then Alt+0. */
   static const char *const pages[] = { "kernels",  "timeline",     "summaries", "gauges",
                                        "findings", "flame",        "steps",     "ranks",
-                                       "capture",  "critical-path" };
+                                       "capture",  "path" };
   g_autoptr (GtkCssProvider) css = gtk_css_provider_new ();
 
   G_APPLICATION_CLASS (ws_application_parent_class)->startup (app);

@@ -44,7 +44,7 @@ test_gloo_job (void)
   g_autofree char *r1 = ws_test_unxz ("critical/gloo_slow_rank1.sqlite.xz", tmp);
   const char *paths[] = { r0, r1, NULL };
   WsWindow *window = ws_test_gui_wait_for_load (ws_test_gui_open (paths));
-  WsCriticalPathPage *page = WS_CRITICAL_PATH_PAGE (ws_window_get_view (window, "critical-path"));
+  WsCriticalPathPage *page = WS_CRITICAL_PATH_PAGE (ws_window_get_view (window, "path"));
   const WsCriticalPath *cp;
   GtkTreeModel *model, *kinds;
   g_autoptr (WsWhatIf) change = NULL;
@@ -60,8 +60,8 @@ test_gloo_job (void)
   cp = ws_critical_path_page_get_path (page);
   g_assert_cmpuint (cp->graph->n_ranks, ==, 2);
   g_action_group_activate_action (G_ACTION_GROUP (window), "show-page",
-                                  g_variant_new_string ("critical-path"));
-  g_assert_cmpstr (ws_window_get_page (window), ==, "critical-path");
+                                  g_variant_new_string ("path"));
+  g_assert_cmpstr (ws_window_get_page (window), ==, "path");
   ws_test_gui_assert_drawing (GTK_WIDGET (window), "path page");
 
   /* The headline's median is the library's. */
