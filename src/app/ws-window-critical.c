@@ -131,3 +131,12 @@ ws_window_critical_item_cb (WsWindow *self, int group, const char *name, WsCriti
     ws_timeline_page_show_time (self->timeline_page, st->start - shift - span / 20,
                                 st->end - shift + span / 20);
 }
+
+/* A kernel's or range's context menu on the Timeline: the Path page
+ * answers. */
+void
+ws_window_what_if_cb (WsWindow *self, const char *change, WsTimelinePage *page)
+{
+  gtk_stack_set_visible_child_name (self->view_stack, "path");
+  ws_critical_path_page_predict (self->critical_page, change);
+}

@@ -104,6 +104,7 @@ void ws_window_find_steps (WsWindow *self);
 void ws_window_find_critical_path (WsWindow *self);
 void ws_window_cancel_critical_path (WsWindow *self);
 void ws_window_show_critical_path (WsWindow *self);
+void ws_window_what_if_cb (WsWindow *self, const char *change, WsTimelinePage *page);
 void ws_window_critical_item_cb (WsWindow *self, int group, const char *name,
                                  WsCriticalPathPage *page);
 void ws_window_scope_changed_cb (WsWindow *self, GtkComboBox *combo);

@@ -554,6 +554,7 @@ ws_window_class_init (WsWindowClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, ws_window_runs_bar_response_cb);
   gtk_widget_class_bind_template_callback (widget_class, flame_range_cb);
   gtk_widget_class_bind_template_callback (widget_class, ws_window_critical_item_cb);
+  gtk_widget_class_bind_template_callback (widget_class, ws_window_what_if_cb);
 }
 
 /* clang-format off */

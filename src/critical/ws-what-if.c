@@ -379,3 +379,27 @@ ws_what_if_apply (const WsWhatIf *self, const WsCpGraph *graph, gint64 *weights)
     return apply_kernels (self, graph, rank, weights);
   return apply_ranges (self, graph, rank, weights);
 }
+
+/**
+ * ws_what_if_for_name:
+ * @target: "kernel" or "nvtx"
+ * @name: a kernel's or range's name, as the run has it
+ * @rank: its rank's number, or -1 outside a job
+ * @amount: "0.5x", "0x", …
+ *
+ * Returns: (transfer full): the change that touches @name (its `*`, `?`,
+ * `[`, `@` and `=` taken as `?`), on @rank alone in a job: what a context
+ * menu asks
+ */
+char *
+ws_what_if_for_name (const char *target, const char *name, gint rank, const char *amount)
+{
+  g_autofree char *glob = g_strdup (name);
+
+  for (char *p = glob; *p != '\0'; p++)
+    if (*p == '*' || *p == '?' || *p == '[' || *p == '@' || *p == '=')
+      *p = '?';
+  if (rank >= 0)
+    return g_strdup_printf ("%s:%s@rank%d=%s", target, glob, rank, amount);
+  return g_strdup_printf ("%s:%s=%s", target, glob, amount);
+}

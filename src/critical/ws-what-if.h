@@ -36,6 +36,7 @@ typedef struct
 
 WsWhatIf *ws_what_if_parse (const char *text, GError **error);
 void ws_what_if_free (WsWhatIf *self);
+char *ws_what_if_for_name (const char *target, const char *name, gint rank, const char *amount);
 gsize ws_what_if_apply (const WsWhatIf *self, const WsCpGraph *graph, gint64 *weights);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (WsWhatIf, ws_what_if_free)

@@ -242,18 +242,6 @@ predict_clicked (WsCriticalPathPage *self)
   ws_critical_path_page_predict (self, gtk_entry_get_text (self->entry));
 }
 
-/* A name as a glob that matches it alone, near enough: * ? [ become ?. */
-static char *
-as_glob (const char *name)
-{
-  char *glob = g_strdup (name);
-
-  for (char *p = glob; *p != '\0'; p++)
-    if (*p == '*' || *p == '?' || *p == '[')
-      *p = '?';
-  return glob;
-}
-
 static gboolean
 selected_row (WsCriticalPathPage *self, int *group, char **name)
 {
@@ -271,15 +259,12 @@ static void
 what_if_item (WsCriticalPathPage *self, const char *amount)
 {
   g_autofree char *name = NULL;
-  g_autofree char *glob = NULL;
   g_autofree char *change = NULL;
   int group;
 
   if (!selected_row (self, &group, &name) || group == WS_CP_ROW_RANK)
     return;
-  glob = as_glob (name);
-  change =
-    g_strdup_printf ("%s:%s=%s", group == WS_CP_ROW_KERNEL ? "kernel" : "nvtx", glob, amount);
+  change = ws_what_if_for_name (group == WS_CP_ROW_KERNEL ? "kernel" : "nvtx", name, -1, amount);
   ws_critical_path_page_predict (self, change);
 }
 

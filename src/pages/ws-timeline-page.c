@@ -20,6 +20,7 @@ G_DEFINE_FINAL_TYPE (WsTimelinePage, ws_timeline_page, GTK_TYPE_BOX)
 enum
 {
   FLAME_RANGE,
+  WHAT_IF,
   N_SIGNALS
 };
 
@@ -783,6 +784,18 @@ ws_timeline_page_class_init (WsTimelinePageClass *klass)
   signals[FLAME_RANGE] =
     g_signal_new ("flame-range", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
                   G_TYPE_NONE, 2, G_TYPE_INT64, G_TYPE_INT64);
+  /**
+   * WsTimelinePage::what-if:
+   * @change: what a kernel's or range's context menu asks (ws-what-if.h)
+   */
+  signals[WHAT_IF] = g_signal_new ("what-if", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL,
+                                   NULL, NULL, G_TYPE_NONE, 1, G_TYPE_STRING);
+}
+
+static void
+what_if_cb (WsTimelinePage *self, const char *change)
+{
+  g_signal_emit (self, signals[WHAT_IF], 0, change);
 }
 
 static void
@@ -796,6 +809,8 @@ ws_timeline_page_init (WsTimelinePage *self)
                             ws_timeline_view_get_vadjustment (self->timeline_view));
   g_signal_connect_object (ws_timeline_view_get_window (self->timeline_view), "changed",
                            G_CALLBACK (window_changed_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->timeline_view, "what-if", G_CALLBACK (what_if_cb), self,
+                           G_CONNECT_SWAPPED);
   g_signal_connect (self, "realize", G_CALLBACK (realize_cb), NULL);
   g_signal_connect (self, "map", G_CALLBACK (map_cb), NULL);
 

@@ -7,6 +7,7 @@
 
 G_BEGIN_DECLS
 
-void ws_lane_menu_popup (WsTimelineView *view, guint32 lane, const GdkEvent *event);
+void ws_lane_menu_popup (WsTimelineView *view, guint32 lane, WsEventRef target_event,
+                         const GdkEvent *event);
 
 G_END_DECLS

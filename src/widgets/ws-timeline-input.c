@@ -107,7 +107,7 @@ ws_timeline_input_button_press (WsTimelineInput *self, GdkEventButton *event)
   if (event->button == GDK_BUTTON_SECONDARY)
     {
       if (hit.lane != WS_LANE_NONE)
-        ws_lane_menu_popup (view, hit.lane, (GdkEvent *) event);
+        ws_lane_menu_popup (view, hit.lane, hit.event, (GdkEvent *) event);
       return GDK_EVENT_STOP;
     }
   if (event->button != GDK_BUTTON_PRIMARY)

@@ -17,6 +17,7 @@ enum
   EVENT_SELECTED,
   RANGE_SELECTED,
   LANES_CHANGED,
+  WHAT_IF,
   N_SIGNALS
 };
 
@@ -452,6 +453,15 @@ ws_timeline_view_get_path (WsTimelineView *self)
   return self->path;
 }
 
+/* A context menu's "what if": the window predicts it. */
+void
+ws_timeline_view_ask_what_if (WsTimelineView *self, const char *change)
+{
+  g_return_if_fail (WS_IS_TIMELINE_VIEW (self));
+
+  g_signal_emit (self, signals[WHAT_IF], 0, change);
+}
+
 /**
  * ws_timeline_view_set_lane_shifts:
  * @shifts: (array) (nullable): ns per lane (as many as the lanes) added to
@@ -609,6 +619,13 @@ ws_timeline_view_class_init (WsTimelineViewClass *klass)
    */
   signals[LANES_CHANGED] = g_signal_new ("lanes-changed", G_TYPE_FROM_CLASS (klass),
                                          G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+
+  /**
+   * WsTimelineView::what-if:
+   * @change: a what-if change (ws-what-if.h) a context menu asked for
+   */
+  signals[WHAT_IF] = g_signal_new ("what-if", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL,
+                                   NULL, NULL, G_TYPE_NONE, 1, G_TYPE_STRING);
 
   gtk_widget_class_set_css_name (widget_class, "wstimelineview");
 }

@@ -33,6 +33,7 @@ gboolean ws_timeline_view_get_range (WsTimelineView *self, gint64 *start, gint64
 void ws_timeline_view_set_range (WsTimelineView *self, gint64 start, gint64 end);
 void ws_timeline_view_reveal (WsTimelineView *self, WsEventRef event);
 void ws_timeline_view_set_highlight (WsTimelineView *self, GHashTable *events);
+void ws_timeline_view_ask_what_if (WsTimelineView *self, const char *change);
 void ws_timeline_view_set_path (WsTimelineView *self, WsTimelinePath *path);
 const WsTimelinePath *ws_timeline_view_get_path (WsTimelineView *self);
 GHashTable *ws_timeline_view_get_highlight (WsTimelineView *self);

@@ -436,6 +436,21 @@ test_parse (void)
       g_assert_cmpfloat (fabs (w->factor - good[i].factor), <, 1e-12);
       g_assert_cmpint (w->delta, ==, good[i].delta);
     }
+  /* What a context menu asks: the name matched alone, its glob
+   * characters taken as "?", on its rank in a job. */
+  {
+    g_autofree char *asked = ws_what_if_for_name ("kernel", "k<float*>[2]?@=", 3, "0.5x");
+    g_autoptr (WsWhatIf) w = ws_what_if_parse (asked, NULL);
+    GPatternSpec *spec;
+
+    g_assert_cmpstr (asked, ==, "kernel:k<float?>?2]???@rank3=0.5x");
+    g_assert_nonnull (w);
+    g_assert_cmpint (w->rank, ==, 3);
+    spec = g_pattern_spec_new (w->pattern);
+    g_assert_true (g_pattern_spec_match_string (spec, "k<float*>[2]?@="));
+    g_assert_false (g_pattern_spec_match_string (spec, "k<float*>[2]?@=x"));
+    g_pattern_spec_free (spec);
+  }
   for (gsize i = 0; i < G_N_ELEMENTS (bad); i++)
     {
       g_autoptr (GError) error = NULL;

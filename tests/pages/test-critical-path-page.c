@@ -15,6 +15,7 @@
 #include "ws-test-gui.h"
 #include "ws-test-util.h"
 #include "ws-timeline-page.h"
+#include "ws-timeline-view.h"
 #include "ws-window.h"
 
 static WsApplication *app;
@@ -99,7 +100,24 @@ test_gloo_job (void)
   /* A row opens the Timeline with the median step's path drawn. */
   g_signal_emit_by_name (page, "show-item", WS_CP_ROW_RANK, "1");
   g_assert_cmpstr (ws_window_get_page (window), ==, "timeline");
+  g_assert_nonnull (
+    ws_timeline_view_get_path (ws_timeline_page_get_view (ws_window_get_timeline_page (window))));
   ws_test_gui_assert_drawing (GTK_WIDGET (window), "timeline with the path");
+
+  /* A range's context menu on the Timeline: the Path page answers. */
+  {
+    g_autofree char *asked = ws_what_if_for_name ("nvtx", "data", 1, "0x");
+    g_autoptr (WsWhatIf) none = ws_what_if_parse (asked, NULL);
+    g_autofree char *line = NULL;
+
+    g_assert_cmpstr (asked, ==, "nvtx:data@rank1=0x");
+    ws_critical_path_predict (cp, &none, 1, &p);
+    line = ws_cp_prediction_text (asked, &p);
+    ws_timeline_view_ask_what_if (ws_timeline_page_get_view (ws_window_get_timeline_page (window)),
+                                  asked);
+    g_assert_cmpstr (ws_window_get_page (window), ==, "path");
+    g_assert_cmpstr (ws_critical_path_page_get_prediction (page), ==, line);
+  }
   gtk_widget_destroy (GTK_WIDGET (window));
   ws_test_gui_flush ();
   g_remove (r0);
