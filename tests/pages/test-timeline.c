@@ -5,6 +5,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "ws-what-if.h"
 #include "ws-application.h"
 #include "ws-flame-page.h"
 #include "ws-flame-view.h"
@@ -662,6 +663,40 @@ activate_item (GtkMenu *menu, const char *label)
   ws_test_gui_flush ();
 }
 
+static void
+what_if_asked (WsTimelineView *view, const char *change, char **out)
+{
+  g_free (*out);
+  *out = g_strdup (change);
+}
+
+/* A right click on a kernel offers "what if it took half the time" and
+ * "no time": the change names that kernel alone (ws_what_if_for_name), and
+ * asking it is the view's what-if signal, which the window answers on the
+ * Path page (test-critical-path-page). */
+static void
+test_event_what_if (Fixture *f, gconstpointer data)
+{
+  g_autofree char *asked = NULL;
+  g_autofree char *half = NULL;
+  cairo_rectangle_t rect;
+  GtkMenu *menu;
+  gsize k = f->run->kernels.n / 2;
+  WsEventRef kernel = ws_event_ref (WS_EVENT_KERNEL, k);
+
+  ws_time_window_zoom_to (f->time, f->run->kernels.start[k] - 1000, f->run->kernels.end[k] + 1000);
+  ws_test_gui_flush ();
+  g_assert_true (ws_timeline_view_event_rect (f->view, kernel, &rect));
+  half =
+    ws_what_if_for_name ("kernel", ws_run_kernel_name (f->run, k, WS_NAME_DEMANGLED), -1, "0.5x");
+  g_signal_connect (f->view, "what-if", G_CALLBACK (what_if_asked), &asked);
+  menu = context_menu (f, rect.x + rect.width / 2, rect.y + rect.height / 2);
+  g_assert_nonnull (menu);
+  activate_item (menu, "What if it took half the time");
+  g_assert_cmpstr (asked, ==, half);
+  g_signal_handlers_disconnect_by_func (f->view, what_if_asked, &asked);
+}
+
 /* A right click on a lane offers to collapse (then expand) it, to hide it
  * and to show all lanes again; elsewhere it offers nothing. */
 static void
@@ -868,6 +903,7 @@ main (int argc, char **argv)
   ADD ("/timeline/focus/opens-on-lanes-not-search", test_opens_focus_on_lanes);
   ADD ("/timeline/lanes/collapse-and-hide", test_lanes_collapse_and_hide);
   ADD ("/timeline/lanes/menu-collapses-hides-shows-all", test_lane_menu);
+  ADD ("/timeline/lanes/kernel-menu-asks-what-if", test_event_what_if);
   ADD ("/timeline/actions/zoom", test_actions);
   ADD ("/timeline/ruler/flame-graph-of-range", test_flame_of_range);
 #undef ADD
