@@ -319,9 +319,8 @@ ws_application_startup (GApplication *app)
   static const char *find_accels[] = { "<Control>f", NULL };
   static const char *prefs_accels[] = { "<Control>comma", NULL };
   /* Alt+1 … Alt+9, then Alt+0. */
-  static const char *const pages[] = { "kernels",  "timeline",     "summaries", "gauges",
-                                       "findings", "flame",        "steps",     "ranks",
-                                       "capture",  "path" };
+  static const char *const pages[] = { "kernels", "timeline", "summaries", "gauges",  "findings",
+                                       "flame",   "steps",    "ranks",     "capture", "path" };
   g_autoptr (GtkCssProvider) css = gtk_css_provider_new ();
 
   G_APPLICATION_CLASS (ws_application_parent_class)->startup (app);
