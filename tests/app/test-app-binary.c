@@ -25,6 +25,38 @@ run_app (const char *const *args, WsTestRun *run)
   g_assert_cmpint (run->signal, ==, 0);
 }
 
+/* Without a display: one line saying so and what to do instead (issue 44,
+ * item 6), not GTK's bare "cannot open display"; --help still works. */
+static void
+test_no_display (void)
+{
+  g_autofree char *probe = ws_test_data ("nsys", "v2025.3_h100_probe.sqlite", NULL);
+  g_autofree char *display = g_strdup (g_getenv ("DISPLAY"));
+  g_autofree char *wayland = g_strdup (g_getenv ("WAYLAND_DISPLAY"));
+  const char *args[] = { probe, NULL };
+  const char *help[] = { "--help", NULL };
+  WsTestRun run;
+
+  g_unsetenv ("DISPLAY");
+  g_unsetenv ("WAYLAND_DISPLAY");
+  run_app (args, &run);
+  g_assert_cmpint (run.status, ==, 1);
+  g_assert_cmpstr (run.out, ==, "");
+  g_assert_cmpuint (ws_test_count_lines (run.err), ==, 1);
+  g_assert_nonnull (strstr (run.err, "no display found"));
+  g_assert_nonnull (strstr (run.err, "xvfb-run -a warpscope FILE"));
+  g_assert_nonnull (strstr (run.err, "warpscope-cli"));
+  ws_test_run_clear (&run);
+  run_app (help, &run);
+  g_assert_cmpint (run.status, ==, 0);
+  g_assert_nonnull (strstr (run.out, "warpscope"));
+  ws_test_run_clear (&run);
+  if (display != NULL)
+    g_setenv ("DISPLAY", display, TRUE);
+  if (wayland != NULL)
+    g_setenv ("WAYLAND_DISPLAY", wayland, TRUE);
+}
+
 static void
 test_opens_file_argument (void)
 {
@@ -121,6 +153,7 @@ main (int argc, char **argv)
   display = gtk_init_check (NULL, NULL) ? gdk_display_get_default () : NULL;
 
   g_test_add_func ("/app-binary/opens-file-argument", test_opens_file_argument);
+  g_test_add_func ("/app-binary/no-display-one-line", test_no_display);
   g_test_add_func ("/app-binary/compare-option", test_compare_option);
   g_test_add_func ("/app-binary/compare-option-with-ncu-lists", test_compare_with_ncu_lists);
   g_test_add_func ("/app-binary/bad-file-argument", test_bad_file_argument);
