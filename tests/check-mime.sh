@@ -28,6 +28,13 @@ grep -q 'application/x-warpscope-digest' "$tmp/mime/magic" ||
   { echo "magic: no rule for a digest's content"; exit 1; }
 grep -q '^MimeType=.*application/x-warpscope-digest;' "$desktop" ||
   { echo "$desktop: does not open application/x-warpscope-digest"; exit 1; }
+# Only the types where any such file opens into a useful window
+# (docs/NOTES.md, "The types the desktop file claims"): not every folder,
+# not every spreadsheet.
+if grep -Eq '^MimeType=.*(inode/directory|text/csv)' "$desktop"; then
+  echo "$desktop: claims folders or CSV files, which open into no useful window"
+  exit 1
+fi
 
 # By content: GIO's own lookup with this database alone, on a real digest
 # renamed so that its name says nothing.
