@@ -10,6 +10,7 @@
 
 #include "ws-atomic-file.h"
 #include "ws-surface.h"
+#include "ws-text.h"
 
 /* The output kind from the file name: "png", "svg" or "pdf". */
 gboolean
@@ -57,6 +58,15 @@ ws_render_to_file (const char *path, double width, double height, WsDrawFunc dra
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
                    _ ("%s: unknown image type (use .png, .svg or .pdf)"), path);
+      return FALSE;
+    }
+  /* Sizes measured without a font are no sizes: say what is missing. */
+  if (!ws_text_have_fonts ())
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
+                   _ ("%s: no fonts to draw text with (fontconfig finds none): install one, "
+                      "such as the package fonts-dejavu-core"),
+                   path);
       return FALSE;
     }
   if (width < 1 || height < 1 || width > WS_SURFACE_MAX_EXTENT || height > WS_SURFACE_MAX_EXTENT)

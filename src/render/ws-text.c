@@ -161,3 +161,35 @@ ws_text_draw_wrapped (cairo_t *cr, PangoLayout *layout, const char *text, double
   pango_layout_set_attributes (layout, NULL);
   return h;
 }
+
+/**
+ * ws_text_have_fonts:
+ *
+ * Whether fontconfig has any font to draw text with.  Without one (a
+ * GPU server with no fonts installed) Pango measures every character as
+ * a box wider than any line, and a chart's natural height comes out in
+ * millions of pixels.
+ */
+gboolean
+ws_text_have_fonts (void)
+{
+  static gsize checked = 0;
+  static gboolean have = FALSE;
+
+  if (g_once_init_enter (&checked))
+    {
+      /* Without fonts fontconfig still lists its aliases (Sans, Serif,
+       * Monospace, System-ui), but none of them loads. */
+      PangoFontMap *map = pango_cairo_font_map_get_default ();
+      PangoContext *context = pango_font_map_create_context (map);
+      PangoFontDescription *sans = pango_font_description_from_string ("Sans 10");
+      PangoFont *font = pango_font_map_load_font (map, context, sans);
+
+      have = font != NULL;
+      g_clear_object (&font);
+      pango_font_description_free (sans);
+      g_object_unref (context);
+      g_once_init_leave (&checked, 1);
+    }
+  return have;
+}

@@ -27,4 +27,6 @@ double ws_text_wrapped_height (PangoLayout *layout, const char *text, double wid
 double ws_text_draw_wrapped (cairo_t *cr, PangoLayout *layout, const char *text, double x, double y,
                              double width);
 
+gboolean ws_text_have_fonts (void);
+
 G_END_DECLS
