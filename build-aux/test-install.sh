@@ -1,10 +1,12 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-3.0-or-later
 # Installs the build into a temporary DESTDIR and checks that every file
-# landed where the desktop expects it.  Usage: test-install.sh BUILDDIR PREFIX
+# landed where the desktop expects it.  Usage: test-install.sh BUILDDIR PREFIX gui|cli
+# (cli: a build without the window, which installs the CLI and its page alone).
 set -euo pipefail
 build=$1
 prefix=$2
+kind=${3:-gui}
 dest=$(mktemp -d)
 trap 'rm -rf "$dest"' EXIT
 
@@ -12,9 +14,13 @@ meson install -C "$build" --no-rebuild --destdir "$dest" --quiet >/dev/null
 root=$dest$prefix
 
 expected=(
-  bin/warpscope
   bin/warpscope-cli
   libexec/warpscope/warpscope-cli-full
+  share/man/man1/warpscope-cli.1
+  share/locale/zh_CN/LC_MESSAGES/warpscope.mo
+)
+gui=(
+  bin/warpscope
   share/applications/org.warpscope.Warpscope.desktop
   share/metainfo/org.warpscope.Warpscope.metainfo.xml
   share/mime/packages/org.warpscope.Warpscope.mime.xml
@@ -25,11 +31,17 @@ expected=(
   share/icons/hicolor/scalable/actions/ws-compare-symbolic.svg
   share/icons/hicolor/scalable/actions/ws-doctor-symbolic.svg
   share/icons/hicolor/scalable/actions/ws-timeline-symbolic.svg
-  share/locale/zh_CN/LC_MESSAGES/warpscope.mo
   share/warpscope/demo/h100_probe.sqlite
-  share/man/man1/warpscope-cli.1
   share/man/man1/warpscope.1
 )
+if [ "$kind" = gui ]; then
+  expected+=("${gui[@]}")
+else
+  # Nothing of the window's may be installed without it.
+  for f in "${gui[@]}"; do
+    [ -e "$root/$f" ] && { echo "installed without the window: $f"; exit 1; }
+  done
+fi
 missing=0
 for f in "${expected[@]}"; do
   if [ ! -s "$root/$f" ]; then
