@@ -12,7 +12,13 @@
 #   3. `warpscope-dev run` with WARPSCOPE_EXIT_AFTER_LOAD=1 under Xvfb (the
 #      display a desktop has: Xvfb is installed for the rehearsal before
 #      `run`, and is the only package the rehearsal itself adds);
-#   4. `warpscope-dev test`.
+#   4. `warpscope-dev deb`: the Debian packages, built and checked with
+#      lintian in the same root;
+#   5. the packages installed with apt into a second clean root from the
+#      same tarball, and checked there by build-aux/fresh-install-check.sh
+#      (the CLI alone pulls no GTK; the installed window opens the demo;
+#      xdg-mime, desktop-file-validate, appstreamcli; a clean purge);
+#   6. `warpscope-dev test` (left out with --no-test).
 #
 # Each command's time and the packages it installed are printed.  What a
 # command finds missing belongs in warpscope-dev, never here.
@@ -21,14 +27,24 @@
 # (unshare -m): /proc, /sys, /dev, /dev/pts and /dev/shm are mounted there
 # and go away with the namespace.  Needs root (or sudo).
 #
-# Usage: build-aux/warpscope-fresh.sh [--base-only] [WORKDIR]
+# Usage: build-aux/warpscope-fresh.sh [--base-only] [--no-test] [WORKDIR]
 #   WORKDIR defaults to /var/tmp/warpscope-fresh; --base-only makes the
-#   pristine root's tarball and stops.
+#   pristine root's tarball and stops; --no-test stops after the packages'
+#   rehearsal (the suite's hour on two cores is the one step left out).
 set -euo pipefail
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
 base_only=0
-[ "${1:-}" = --base-only ] && { base_only=1; shift; }
+no_test=0
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --base-only) base_only=1 ;;
+    --no-test) no_test=1 ;;
+    -*) echo "usage: $0 [--base-only] [--no-test] [WORKDIR]" >&2; exit 2 ;;
+    *) break ;;
+  esac
+  shift
+done
 work=${1:-${WS_FRESH_DIR:-/var/tmp/warpscope-fresh}}
 base=$work/bookworm-base.tar
 target=$work/root
@@ -63,24 +79,29 @@ if [ ! -f "$base" ]; then
 fi
 [ $base_only -eq 1 ] && exit 0
 
-say "a clean root from $base"
-"${sudo[@]}" rm -rf "$target"
-"${sudo[@]}" mkdir -p "$target"
-"${sudo[@]}" tar -C "$target" -xf "$base"
-# The package sources and apt settings of this machine (the same mirror,
-# the same index options), and name resolution: nothing else of the host.
-"${sudo[@]}" rm -f "$target/etc/apt/sources.list"
-for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list /etc/apt/sources.list.d/*.sources /etc/apt/apt.conf.d/*; do
-  [ -f "$f" ] && "${sudo[@]}" cp "$f" "$target$f"
-done
-"${sudo[@]}" cp /etc/resolv.conf "$target/etc/resolv.conf"
-echo "fresh" | "${sudo[@]}" tee "$target/etc/hostname" >/dev/null
+# A clean root from the pristine tarball, with the package sources and apt
+# settings of this machine (the same mirror, the same index options) and
+# name resolution: nothing else of the host.
+new_root() { # dir
+  say "a clean root in $1 from $base"
+  "${sudo[@]}" rm -rf "$1"
+  "${sudo[@]}" mkdir -p "$1"
+  "${sudo[@]}" tar -C "$1" -xf "$base"
+  "${sudo[@]}" rm -f "$1/etc/apt/sources.list"
+  for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list /etc/apt/sources.list.d/*.sources /etc/apt/apt.conf.d/*; do
+    [ -f "$f" ] && "${sudo[@]}" cp "$f" "$1$f"
+  done
+  "${sudo[@]}" cp /etc/resolv.conf "$1/etc/resolv.conf"
+  echo "fresh" | "${sudo[@]}" tee "$1/etc/hostname" >/dev/null
+}
+new_root "$target"
 
 say "a clean clone of HEAD ($(git -C "$repo" rev-parse --short HEAD))"
 "${sudo[@]}" git clone -q --no-local "$repo" "$target/root/warpscope"
 
 # Runs a command inside the root as root, with a login-like environment.
-inside() {
+inside() { inside_root "$target" "$@"; }
+inside_root() { # root command...
   "${sudo[@]}" unshare -m --propagation private bash -c '
     set -e
     t=$1; shift
@@ -91,7 +112,7 @@ inside() {
     mount -t tmpfs -o mode=1777 tmpfs "$t/tmp"
     exec chroot "$t" /usr/bin/env -i HOME=/root USER=root LOGNAME=root TERM=dumb LANG=C.UTF-8 \
       PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin "$@"
-  ' bash "$target" "$@"
+  ' bash "$@"
 }
 
 packages() { inside dpkg-query -W -f '${Package}\n' | sort; }
@@ -125,15 +146,31 @@ status=0
 run_timed "warpscope-dev run" bash -c \
   'cd /root/warpscope && WARPSCOPE_EXIT_AFTER_LOAD=1 xvfb-run -a ./build-aux/warpscope-dev run' || status=1
 if [ $status -eq 0 ]; then
+  run_timed "warpscope-dev deb" bash -c 'cd /root/warpscope && ./build-aux/warpscope-dev deb' || status=1
+fi
+if [ $status -eq 0 ]; then
+  installed=$work/root-install
+  new_root "$installed"
+  "${sudo[@]}" mkdir -p "$installed/root/debs"
+  "${sudo[@]}" cp "$target"/root/warpscope/build-deb/*.deb "$target/root/warpscope/data/demo/h100_probe.sqlite" \
+    "$target/root/warpscope/build-aux/fresh-install-check.sh" "$installed/root/debs/"
+  say "the packages, installed into a second clean root"
+  start=$SECONDS
+  inside_root "$installed" bash /root/debs/fresh-install-check.sh || status=1
+  FRESH_SECONDS["packages installed"]=$((SECONDS - start))
+fi
+if [ $status -eq 0 ] && [ $no_test -eq 0 ]; then
   run_timed "warpscope-dev test" bash -c 'cd /root/warpscope && ./build-aux/warpscope-dev test' || status=1
 fi
 
 say "summary"
-for label in "warpscope-dev run" "warpscope-dev test"; do
+for label in "warpscope-dev run" "warpscope-dev deb" "packages installed" "warpscope-dev test"; do
   [ -n "${FRESH_SECONDS[$label]:-}" ] || continue
   printf '%-20s %d min %02d s\n' "$label" $((FRESH_SECONDS[$label] / 60)) $((FRESH_SECONDS[$label] % 60))
-  printf '  installed: %s\n' "${FRESH_INSTALLED[$label]:-nothing}"
+  [ -n "${FRESH_INSTALLED[$label]:-}" ] && printf '  installed: %s\n' "${FRESH_INSTALLED[$label]}"
 done
-[ $status -eq 0 ] && echo "fresh: both commands passed on a new Debian 12 root" ||
+[ $status -eq 0 ] && [ $no_test -eq 1 ] && echo "fresh: run, deb and the packages' install passed on new Debian 12 roots (test left out)"
+[ $status -eq 0 ] && [ $no_test -eq 0 ] && echo "fresh: run, deb, the packages' install and test passed on new Debian 12 roots"
+[ $status -eq 0 ] ||
   echo "fresh: FAILED on a new Debian 12 root (the root stays in $target to look at)"
 exit $status
