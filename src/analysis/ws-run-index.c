@@ -322,7 +322,7 @@ index_busy (WsRunIndex *self)
       WsBusy *busy = busy_new (run, stream_on_device, device);
 
       g_ptr_array_add (self->busy, busy);
-      g_hash_table_insert (self->device_busy, GINT_TO_POINTER (device + 1), busy);
+      g_hash_table_insert (self->device_busy, GINT_TO_POINTER ((gintptr) device + 1), busy);
     }
   for (guint s = 0; s < run->streams->len; s++)
     g_hash_table_add (pids, GUINT_TO_POINTER (g_array_index (run->streams, WsStream, s).pid + 1));
@@ -536,7 +536,7 @@ ws_run_index_nvtx_at (const WsRunIndex *self, guint32 thread, gint64 time, guint
 const WsBusy *
 ws_run_index_device_busy (const WsRunIndex *self, gint32 device)
 {
-  return g_hash_table_lookup (self->device_busy, GINT_TO_POINTER (device + 1));
+  return g_hash_table_lookup (self->device_busy, GINT_TO_POINTER ((gintptr) device + 1));
 }
 
 /**

@@ -4,6 +4,7 @@
 
 #include <glib/gi18n.h>
 
+#include "ws-digest-export.h"
 #include "ws-digest-loader.h"
 #include "ws-window-private.h"
 
@@ -153,12 +154,21 @@ open_rank (WsWindow *self, guint number, guint step)
   const WsDigest *digest = self->run->digest;
   const WsDigestRank *rank = ws_digest_find_rank (digest, number);
   g_autofree char *path = NULL;
+  g_autofree char *refused = NULL;
   OpenData *open;
   GTask *task;
 
   if (rank == NULL)
     return;
-  path = ws_digest_loader_find_export (digest, rank, self->digest_folder);
+  path = ws_digest_export_find (digest, rank, self->digest_folder, &refused);
+  if (path == NULL && refused != NULL)
+    {
+      self->digest_pending = TRUE;
+      self->digest_pending_rank = number;
+      self->digest_pending_step = step;
+      show_bar (self, refused, TRUE);
+      return;
+    }
   if (path == NULL)
     {
       g_autofree char *text = g_strdup_printf (

@@ -303,6 +303,45 @@ ws_format_ellipsize_middle (const char *text, guint max_chars)
   return g_strdup_printf ("%.*s…%s", (int) (head_end - text), text, tail_start);
 }
 
+/* The one escaping of text for a terminal: @keep_lines leaves line breaks
+ * and tabs as they are (a whole report), otherwise they are escaped too
+ * (one name, one cell). */
+static char *
+escape_control (const char *text, gboolean keep_lines)
+{
+  GString *out;
+  const char *p;
+
+  out = g_string_sized_new (strlen (text));
+  for (p = text; *p != '\0';)
+    {
+      gunichar c = g_utf8_get_char_validated (p, -1);
+
+      if (c == (gunichar) -1 || c == (gunichar) -2)
+        {
+          g_string_append_printf (out, "\\x%02x", (guchar) *p);
+          p++;
+          continue;
+        }
+      if (keep_lines && (c == '\n' || c == '\t'))
+        g_string_append_c (out, (char) c);
+      else if (c == '\n')
+        g_string_append (out, "\\n");
+      else if (c == '\r')
+        g_string_append (out, "\\r");
+      else if (c == '\t')
+        g_string_append (out, "\\t");
+      else if (c < 0x80 && g_unichar_iscntrl (c))
+        g_string_append_printf (out, "\\x%02x", c);
+      else if (g_unichar_iscntrl (c))
+        g_string_append_printf (out, "\\u%04x", c);
+      else
+        g_string_append_len (out, p, g_utf8_next_char (p) - p);
+      p = g_utf8_next_char (p);
+    }
+  return g_string_free (out, FALSE);
+}
+
 /**
  * ws_format_escape_control:
  *
@@ -318,37 +357,26 @@ ws_format_ellipsize_middle (const char *text, guint max_chars)
 char *
 ws_format_escape_control (const char *text)
 {
-  GString *out;
-  const char *p;
-
   g_return_val_if_fail (text != NULL, NULL);
 
-  out = g_string_sized_new (strlen (text));
-  for (p = text; *p != '\0';)
-    {
-      gunichar c = g_utf8_get_char_validated (p, -1);
+  return escape_control (text, FALSE);
+}
 
-      if (c == (gunichar) -1 || c == (gunichar) -2)
-        {
-          g_string_append_printf (out, "\\x%02x", (guchar) *p);
-          p++;
-          continue;
-        }
-      if (c == '\n')
-        g_string_append (out, "\\n");
-      else if (c == '\r')
-        g_string_append (out, "\\r");
-      else if (c == '\t')
-        g_string_append (out, "\\t");
-      else if (c < 0x80 && g_unichar_iscntrl (c))
-        g_string_append_printf (out, "\\x%02x", c);
-      else if (g_unichar_iscntrl (c))
-        g_string_append_printf (out, "\\u%04x", c);
-      else
-        g_string_append_len (out, p, g_utf8_next_char (p) - p);
-      p = g_utf8_next_char (p);
-    }
-  return g_string_free (out, FALSE);
+/**
+ * ws_format_escape_terminal:
+ *
+ * The same escaping for a whole text of lines bound for a terminal (a
+ * report, a message): its line breaks and tabs stay, every other control
+ * character and every byte that is not UTF-8 becomes visible.
+ *
+ * Returns: (transfer full): @text safe to print
+ */
+char *
+ws_format_escape_terminal (const char *text)
+{
+  g_return_val_if_fail (text != NULL, NULL);
+
+  return escape_control (text, TRUE);
 }
 
 /**

@@ -99,6 +99,12 @@ manifest_host (const char *dir, JsonObject *remote, GError **error)
           return NULL;
         }
     }
+  if (!ws_ssh_identity_check (member_string (remote, "identity"), &local))
+    {
+      g_set_error (error, WS_CAPTURE_ERROR, WS_CAPTURE_ERROR_INVALID,
+                   _ ("%s/run.json: remote.identity: %s"), dir, local->message);
+      return NULL;
+    }
   host = ws_ssh_host_new (member_string (remote, "host"), destination, (guint) number);
   host->identity = g_strdup (member_string (remote, "identity"));
   return g_steal_pointer (&host);

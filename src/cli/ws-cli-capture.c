@@ -31,7 +31,7 @@ typedef struct
 } CaptureRun;
 
 /* Every line of the log, as it comes: the [STEP x/6] lines and the tools'
- * own output, exactly as the log file gets them. */
+ * own output, as the log file gets them. */
 static void
 log_cb (WsCaptureRunner *runner, guint target, guint step, guint kind, const char *line,
         gpointer data)
@@ -40,12 +40,12 @@ log_cb (WsCaptureRunner *runner, guint target, guint step, guint kind, const cha
 
   if (run->transfer_shown)
     {
-      g_printerr ("\r\033[K");
+      ws_cli_clear_line ();
       run->transfer_shown = FALSE;
     }
-  fputs (line, stdout);
-  fputc ('\n', stdout);
-  fflush (stdout);
+  /* A target's name and its program's output, escaped for the terminal
+   * (the log file keeps them exact). */
+  g_print ("%s\n", line);
 }
 
 /* A copy from a host: one line of standard error, rewritten, on a
@@ -60,7 +60,7 @@ transfer_cb (WsCaptureRunner *runner, guint target, guint64 done, guint64 total,
 
   if (!run->show_transfer)
     return;
-  g_printerr ("\r\033[K");
+  ws_cli_clear_line ();
   g_printerr (_ ("copying %s: %s of %s (%.0f%%)"), file != NULL ? file : "", done_text, total_text,
               total > 0 ? 100.0 * done / total : 100.0);
   run->transfer_shown = TRUE;
@@ -298,14 +298,15 @@ capture_settings (const CaptureOptions *o, const char *command)
     settings->leave_reports = TRUE;
   if (o->bwlimit > 0)
     settings->transfer_limit = (guint) o->bwlimit;
-  if (o->topn == 0 || o->topn < -1 || o->launch_count < -1)
+  /* G_MININT: not given (-1 is a value given, and refused). */
+  if ((o->topn != G_MININT && o->topn < 1) || (o->launch_count != G_MININT && o->launch_count < 0))
     {
       ws_cli_error (command, _ ("--topn must be 1 or more, --launch-count 0 or more"));
       return NULL;
     }
   if (o->topn > 0)
     settings->topn = (guint) o->topn;
-  if (o->launch_count >= 0)
+  if (o->launch_count != G_MININT)
     settings->ncu_launch_count = (guint) o->launch_count;
   if (o->single_ncu_run)
     settings->ncu_multi_run = FALSE;
@@ -410,7 +411,7 @@ int
 ws_cli_capture (int argc, char **argv)
 {
   g_auto (CaptureOptions)
-    o = { .bwlimit = -1, .topn = -1, .launch_count = -1, .stall_timeout = -1 };
+    o = { .bwlimit = -1, .topn = G_MININT, .launch_count = G_MININT, .stall_timeout = -1 };
   GOptionEntry entries[] = {
     { "targets", 't', 0, G_OPTION_ARG_FILENAME, &o.targets,
       N_ ("The targets file (default: TARGETS_TSV)"), "FILE.tsv" },

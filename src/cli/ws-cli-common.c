@@ -180,7 +180,8 @@ typedef struct
 static void
 print_progress (double fraction, const char *what, gpointer data)
 {
-  g_printerr ("\r\033[K%s %.0f%%", what, fraction * 100);
+  ws_cli_clear_line ();
+  g_printerr ("%s %.0f%%", what, fraction * 100);
 }
 
 /* --rank N,M: which ranks of a job a command reads; NULL for all. */
@@ -194,6 +195,37 @@ void
 ws_cli_load_as_job (gboolean job)
 {
   force_job = job;
+}
+
+/* `info` lists a run's warnings in its report: not on standard error too. */
+static gboolean warnings_in_report;
+
+void
+ws_cli_warnings_in_report (void)
+{
+  warnings_in_report = TRUE;
+}
+
+/* What the load left out or set right (rows with impossible times, a
+ * second report of a kind, an export that changed since its digest):
+ * once, on standard error, whatever the command, naming the file when
+ * the warning does not. */
+static void
+print_warnings (const WsRun *run, const char *first)
+{
+  const char *file = run->prov.files->len == 1 ? g_ptr_array_index (run->prov.files, 0) : first;
+
+  if (warnings_in_report)
+    return;
+  for (guint i = 0; i < run->prov.warnings->len; i++)
+    {
+      const char *warning = g_ptr_array_index (run->prov.warnings, i);
+
+      if (run->digest != NULL || file == NULL || g_str_has_prefix (warning, file))
+        g_printerr ("warpscope-cli: %s\n", warning);
+      else
+        g_printerr ("warpscope-cli: %s: %s\n", file, warning);
+    }
 }
 
 static const GOptionEntry rank_entries[] = {
@@ -361,7 +393,7 @@ load_exports (char **paths, WsLoadFlags flags, GError **error)
   for (gsize i = 0; i < G_N_ELEMENTS (signals); i++)
     g_source_remove (signals[i]);
   if (show_progress)
-    g_printerr ("\r\033[K");
+    ws_cli_clear_line ();
   /* A task cancelled says so without the file: the line names it. */
   if (load.run == NULL && g_error_matches (load.error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     {
@@ -420,19 +452,30 @@ ws_cli_load (char **paths, WsLoadFlags flags, GError **error)
       ws_run_unref (run);
       run = selected;
     }
-  /* What a digest says of itself: exports that changed, files it lacks. */
-  if (run != NULL && run->digest != NULL)
-    for (guint i = 0; i < run->prov.warnings->len; i++)
-      g_printerr ("warpscope-cli: %s\n", (const char *) g_ptr_array_index (run->prov.warnings, i));
+  /* What the load left out, and what a digest says of itself: exports
+   * that changed, files it lacks. */
+  if (run != NULL)
+    print_warnings (run, files[0]);
   return run;
 }
 
-/* Writes @data to @path, or to standard output when @path is NULL or "-". */
+/* Writes @data to @path, or to standard output when @path is NULL or "-".
+ * On a terminal, every control character but line breaks and tabs shows
+ * as an escape (ws_format_escape_terminal()): a CSV or a collapsed stack
+ * keeps a name from a file exact in a file or a pipe, never on a screen. */
 gboolean
 ws_cli_write (const char *path, const char *data, gsize len, GError **error)
 {
   if (path == NULL || g_str_equal (path, "-"))
     {
+      g_autofree char *visible = NULL;
+
+      if (isatty (STDOUT_FILENO))
+        {
+          visible = ws_format_escape_terminal (data);
+          data = visible;
+          len = strlen (visible);
+        }
       if (fwrite (data, 1, len, stdout) != len || fflush (stdout) != 0)
         {
           g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, _ ("cannot write to standard output"));
@@ -441,6 +484,40 @@ ws_cli_write (const char *path, const char *data, gsize len, GError **error)
       return TRUE;
     }
   return ws_atomic_file_save (path, data, len, WS_ATOMIC_FILE_DEFAULT, error);
+}
+
+/**
+ * ws_cli_clear_line:
+ *
+ * Takes the cursor back to the start of standard error's line and clears
+ * it, for a progress line rewritten in place: the one escape sequence the
+ * CLI writes on purpose, written past the escaping of messages.
+ */
+void
+ws_cli_clear_line (void)
+{
+  fputs ("\r\033[K", stderr);
+  fflush (stderr);
+}
+
+/**
+ * ws_cli_write_report:
+ * @exact: a data format (CSV, JSON), whose strings stay exact off a terminal
+ *
+ * Writes a command's report to standard output.  A report of text (a
+ * table, Markdown, findings) shows the strings it holds from files with
+ * their control characters escaped, wherever it goes; a data format is
+ * escaped on a terminal alone (ws_cli_write()).
+ */
+gboolean
+ws_cli_write_report (const GString *out, gboolean exact, GError **error)
+{
+  g_autofree char *visible = NULL;
+
+  if (exact)
+    return ws_cli_write (NULL, out->str, out->len, error);
+  visible = ws_format_escape_terminal (out->str);
+  return ws_cli_write (NULL, visible, strlen (visible), error);
 }
 
 /**

@@ -201,7 +201,7 @@ ws_cli_compare_peers (const char *peers, const char *arg, WsMatchBy by, WsOutput
         g_string_append_printf (out, "%s\n\n", headline);
       ws_table_write (G_N_ELEMENTS (headers), headers, numeric, cells, format, out);
     }
-  if (!ws_cli_write (NULL, out->str, out->len, &error))
+  if (!ws_cli_write_report (out, format == WS_FORMAT_CSV, &error))
     {
       g_printerr ("warpscope-cli: %s\n", error->message);
       return WS_EXIT_FAILED;

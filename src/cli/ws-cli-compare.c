@@ -249,7 +249,9 @@ write_comparison (WsComparison *cmp, WsOutputFormat format, WsMatchBy by, const 
     }
   else
     {
-      g_autofree char *headline = ws_comparison_headline (cmp);
+      g_autofree char *raw_headline = ws_comparison_headline (cmp);
+      /* It names a kernel: a line break in the name must not break it. */
+      g_autofree char *headline = ws_format_escape_control (raw_headline);
       const char *headers[] = { _ ("Kernel"),  _ ("Before (ns)"),  _ ("After (ns)"),
                                 _ ("Δ (ns)"),  _ ("After/Before"), _ ("Before #"),
                                 _ ("After #"), _ ("Status") };
@@ -361,7 +363,7 @@ ws_cli_compare (int argc, char **argv)
     ws_comparison_set_steps (cmp, before_steps, after_steps);
 
   write_comparison (cmp, format, by, scope, out);
-  if (!ws_cli_write (NULL, out->str, out->len, &error))
+  if (!ws_cli_write_report (out, format == WS_FORMAT_CSV || format == WS_FORMAT_JSON, &error))
     {
       g_printerr ("warpscope-cli: %s\n", error->message);
       return WS_EXIT_FAILED;

@@ -479,7 +479,8 @@ ws_cli_critical_path (int argc, char **argv)
 
   if (!write_output (out, run, argv[1], cp, changes, predictions, step, (guint) top, frame.format))
     return WS_EXIT_BAD_INPUT;
-  if (!ws_cli_write (NULL, out->str, out->len, &error))
+  if (!ws_cli_write_report (out, frame.format == WS_FORMAT_CSV || frame.format == WS_FORMAT_JSON,
+                            &error))
     {
       g_printerr ("warpscope-cli: %s\n", error->message);
       return WS_EXIT_FAILED;

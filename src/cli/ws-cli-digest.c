@@ -37,7 +37,8 @@ typedef struct
 static void
 print_progress (double fraction, const char *what, gpointer data)
 {
-  g_printerr ("\r\033[K%s %.0f%%", what, fraction * 100);
+  ws_cli_clear_line ();
+  g_printerr ("%s %.0f%%", what, fraction * 100);
 }
 
 static gpointer
@@ -83,6 +84,16 @@ default_output (const char *first)
 
 /* Prints the files that could not be digested (standard error) and one
  * line on the digest (standard output); returns the exit status. */
+/* What reading an export left out (rows with impossible times, …): once
+ * for each export, naming it. */
+static void
+print_rank_warnings (const WsDigestRank *rank)
+{
+  for (guint w = 0; w < rank->warnings->len; w++)
+    ws_cli_error ("digest", "%s: %s", rank->path,
+                  (const char *) g_ptr_array_index (rank->warnings, w));
+}
+
 static int
 report (const WsDigest *digest, const char *output)
 {
@@ -100,8 +111,8 @@ report (const WsDigest *digest, const char *output)
 
       if (rank->error != NULL)
         ws_cli_error ("digest", "%s", rank->error);
-      else
-        g_hash_table_add (read, rank->path);
+      else if (g_hash_table_add (read, rank->path))
+        print_rank_warnings (rank);
     }
   for (guint i = 0; i < digest->notes->len; i++)
     if (g_str_has_prefix (g_ptr_array_index (digest->notes, i), "MPI"))
@@ -138,7 +149,7 @@ digest_with_threads (char **paths, guint threads, const char *output)
     g_main_context_iteration (build.context, TRUE);
   g_thread_join (thread);
   if (build.show_progress)
-    g_printerr ("\r\033[K");
+    ws_cli_clear_line ();
   digest = build.digest;
   if (digest == NULL)
     {
@@ -183,7 +194,8 @@ error_rank (const char *path, const char *message)
 }
 
 /* An export's ranks: one, or one per process where it is the job's only
- * export and holds several (ws_digest_loader_digest_file()). */
+ * export and holds several (ws_digest_loader_digest_file()).  What its
+ * reading left out is said here, by the process that read it. */
 static GBytes *
 mpi_task (guint task, gpointer data)
 {
@@ -191,6 +203,8 @@ mpi_task (guint task, gpointer data)
   g_autoptr (GPtrArray) ranks =
     ws_digest_loader_digest_file (g_ptr_array_index (job->paths, task), job->paths->len == 1, NULL);
 
+  if (ranks != NULL && ranks->len > 0)
+    print_rank_warnings (g_ptr_array_index (ranks, 0));
   return ranks != NULL ? ws_digest_ranks_to_bytes (ranks, NULL) : NULL;
 }
 

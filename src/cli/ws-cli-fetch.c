@@ -43,7 +43,7 @@ show_progress_idle (gpointer data)
   g_autofree char *done = g_format_size (progress->done);
   g_autofree char *total = g_format_size (progress->total);
 
-  g_printerr ("\r\033[K");
+  ws_cli_clear_line ();
   g_printerr (_ ("copying: %s of %s (%.0f%%)"), done, total,
               progress->total > 0 ? 100.0 * progress->done / progress->total : 100.0);
   progress->fetch->shown = TRUE;

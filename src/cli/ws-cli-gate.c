@@ -297,7 +297,7 @@ ws_cli_gate (int argc, char **argv)
     ws_gate_write_table (results, budgets->len, out);
   for (guint i = 0; i < budgets->len; i++)
     ws_gate_result_clear (&results[i]);
-  if (!ws_cli_write (NULL, out->str, out->len, &error))
+  if (!ws_cli_write_report (out, frame.format == WS_FORMAT_JSON, &error))
     return ws_cli_fail (error);
   return status;
 }

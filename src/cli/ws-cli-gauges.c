@@ -316,7 +316,7 @@ ws_cli_gauges (int argc, char **argv)
         ws_gauges_table_write (run, WS_FORMAT_TABLE, ws_cli_terminal_width (), out);
         break;
     }
-  if (!ws_cli_write (NULL, out->str, out->len, &error))
+  if (!ws_cli_write_report (out, format == WS_FORMAT_CSV || format == WS_FORMAT_JSON, &error))
     {
       g_printerr ("warpscope-cli: %s\n", error->message);
       return WS_EXIT_FAILED;

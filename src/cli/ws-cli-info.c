@@ -597,6 +597,7 @@ ws_cli_info (int argc, char **argv)
     return WS_EXIT_BAD_INPUT;
   format = frame.format;
 
+  ws_cli_warnings_in_report ();
   run = ws_cli_load (argv + 1, WS_LOAD_ALL | WS_LOAD_NO_SUMMARIES, &error);
   if (run == NULL)
     return ws_cli_fail (error);

@@ -3,9 +3,11 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "ws-cli.h"
+#include "ws-format.h"
 #include "ws-uninstalled.h"
 
 typedef struct
@@ -72,12 +74,35 @@ uses_mpi (int argc, char **argv)
 }
 #endif
 
+/* Every message (g_print, g_printerr) passes the one escaping for a
+ * terminal: a target's name, a rank's path or a frame's name read from a
+ * file cannot clear the screen, set the title or ring the bell. */
+static void
+print_visible (const char *text)
+{
+  g_autofree char *visible = ws_format_escape_terminal (text);
+
+  fputs (visible, stdout);
+  fflush (stdout);
+}
+
+static void
+printerr_visible (const char *text)
+{
+  g_autofree char *visible = ws_format_escape_terminal (text);
+
+  fputs (visible, stderr);
+  fflush (stderr);
+}
+
 int
 main (int argc, char **argv)
 {
 
   ws_i18n_init ();
   g_set_prgname ("warpscope-cli");
+  g_set_print_handler (print_visible);
+  g_set_printerr_handler (printerr_visible);
 
   if (argc < 2 || g_str_equal (argv[1], "--help") || g_str_equal (argv[1], "-h") ||
       g_str_equal (argv[1], "help"))

@@ -507,7 +507,7 @@ ws_cli_ranks (int argc, char **argv)
     }
   else
     write_table (run, ranks, set, out);
-  if (!ws_cli_write (NULL, out->str, out->len, &error))
+  if (!ws_cli_write_report (out, format == WS_FORMAT_CSV || format == WS_FORMAT_JSON, &error))
     {
       g_printerr ("warpscope-cli: %s\n", error->message);
       return WS_EXIT_FAILED;

@@ -49,9 +49,6 @@ ws_cli_rollup (int argc, char **argv)
                    _ ("%s: the run has no NVTX ranges to split"), argv[1]);
       return ws_cli_fail (error);
     }
-  for (guint i = 0; i < run->prov.warnings->len; i++)
-    g_printerr ("warpscope-cli: %s\n", (const char *) g_ptr_array_index (run->prov.warnings, i));
-
   projection = ws_nvtx_kernels_new (run);
   rows = ws_range_bottleneck_project (run, projection);
   switch (format)
@@ -71,7 +68,7 @@ ws_cli_rollup (int argc, char **argv)
         ws_range_bottleneck_table_write (rows, format, 0, ws_cli_terminal_width (), out);
         break;
     }
-  if (!ws_cli_write (NULL, out->str, out->len, &error))
+  if (!ws_cli_write_report (out, format == WS_FORMAT_CSV || format == WS_FORMAT_JSON, &error))
     {
       g_printerr ("warpscope-cli: %s\n", error->message);
       return WS_EXIT_FAILED;

@@ -550,7 +550,7 @@ ws_cli_stats (int argc, char **argv)
       write_report (run, report, format, group_ops, argv[1], &shared, out);
     }
 
-  if (!ws_cli_write (NULL, out->str, out->len, &error))
+  if (!ws_cli_write_report (out, format == WS_FORMAT_CSV || format == WS_FORMAT_JSON, &error))
     {
       g_printerr ("warpscope-cli: %s\n", error->message);
       return WS_EXIT_FAILED;

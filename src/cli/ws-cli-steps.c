@@ -304,7 +304,7 @@ ws_cli_steps (int argc, char **argv)
         ws_table_write (G_N_ELEMENTS (headers), headers, numeric, cells, format, out);
     }
 
-  if (!ws_cli_write (NULL, out->str, out->len, &error))
+  if (!ws_cli_write_report (out, format == WS_FORMAT_CSV || format == WS_FORMAT_JSON, &error))
     {
       g_printerr ("warpscope-cli: %s\n", error->message);
       return WS_EXIT_FAILED;

@@ -87,6 +87,7 @@ int ws_cli_fail (GError *error);
 WsRun *ws_cli_load (char **paths, WsLoadFlags flags, GError **error);
 void ws_cli_add_rank_option (GOptionContext *context);
 void ws_cli_load_as_job (gboolean job);
+void ws_cli_warnings_in_report (void);
 int ws_cli_compare_peers (const char *peers, const char *arg, WsMatchBy by, WsOutputFormat format);
 void ws_cli_compare_write_ranks (const WsRun *before, const WsRun *after, gboolean markdown,
                                  GString *out);
@@ -95,6 +96,8 @@ WsRun *ws_cli_load_ncu (char **paths, GError **error);
 WsRun *ws_cli_steady (WsRun *run, WsSteps **steps);
 gboolean ws_cli_use_steady (WsRun **run, const char *file);
 gboolean ws_cli_write (const char *path, const char *data, gsize len, GError **error);
+gboolean ws_cli_write_report (const GString *out, gboolean exact, GError **error);
+void ws_cli_clear_line (void);
 void ws_cli_print_doctor (GPtrArray *checks, gboolean problems_only, FILE *out);
 char *ws_cli_json_text (JsonNode *root);
 guint ws_cli_terminal_width (void);

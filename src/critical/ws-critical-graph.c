@@ -1185,7 +1185,7 @@ ws_cp_graph_new (const WsRun *run, GCancellable *cancellable)
       b.rank_of_pid = g_hash_table_new (NULL, NULL);
       for (guint r = 0; r < b.n_ranks; r++)
         g_hash_table_insert (b.rank_of_pid, GUINT_TO_POINTER (ws_ranks_get (run->ranks, r)->pid),
-                             GINT_TO_POINTER (r + 1));
+                             GINT_TO_POINTER ((gintptr) r + 1));
       if (b.n_ranks > 1)
         set = ws_rank_set_new_for_run (run);
     }

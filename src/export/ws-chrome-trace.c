@@ -177,13 +177,13 @@ stream_at (const WsRun *run, guint32 index)
 static gint64
 gpu_pid (const WsStream *stream)
 {
-  return WS_CHROME_TRACE_GPU_BASE + stream->device_id;
+  return (gint64) WS_CHROME_TRACE_GPU_BASE + stream->device_id;
 }
 
 static gint64
 stream_tid (guint32 index)
 {
-  return WS_CHROME_TRACE_GPU_BASE + index;
+  return (gint64) WS_CHROME_TRACE_GPU_BASE + index;
 }
 
 static const WsThread *
@@ -210,7 +210,7 @@ write_metadata (Writer *w, GError **error)
       const char *name = ws_run_string (run, thread->name);
       g_autofree char *fallback = NULL;
 
-      if (g_hash_table_add (pids, GUINT_TO_POINTER (thread->pid + 1)))
+      if (g_hash_table_add (pids, GUINT_TO_POINTER ((guintptr) thread->pid + 1)))
         {
           const char *pname = ws_run_process_name (run, thread->pid);
           g_autofree char *label = pname != NULL
@@ -233,13 +233,13 @@ write_metadata (Writer *w, GError **error)
   for (guint s = 0; s < run->streams->len; s++)
     {
       const WsStream *stream = stream_at (run, s);
-      gpointer device_key = GINT_TO_POINTER (stream->device_id + 1);
+      gpointer device_key = GINT_TO_POINTER ((gintptr) stream->device_id + 1);
       gpointer other = g_hash_table_lookup (device_pids, device_key);
 
       /* A device shared by several processes: streams say whose they are. */
-      if (other != NULL && GPOINTER_TO_UINT (other) != stream->pid + 1)
+      if (other != NULL && GPOINTER_TO_SIZE (other) != (gsize) stream->pid + 1)
         g_hash_table_add (shared, device_key);
-      g_hash_table_insert (device_pids, device_key, GUINT_TO_POINTER (stream->pid + 1));
+      g_hash_table_insert (device_pids, device_key, GUINT_TO_POINTER ((guintptr) stream->pid + 1));
     }
 
   for (guint s = 0; s < run->streams->len; s++)
@@ -247,7 +247,7 @@ write_metadata (Writer *w, GError **error)
       const WsStream *stream = stream_at (run, s);
       g_autofree char *name = NULL;
 
-      if (g_hash_table_add (named, GINT_TO_POINTER (stream->device_id + 1)))
+      if (g_hash_table_add (named, GINT_TO_POINTER ((gintptr) stream->device_id + 1)))
         {
           const char *gname = ws_run_gpu_name (run, stream->device_id);
           g_autofree char *label = gname != NULL
@@ -256,10 +256,10 @@ write_metadata (Writer *w, GError **error)
 
           if (!emit_metadata (w, "process_name", gpu_pid (stream), 0, label, 0, error) ||
               !emit_metadata (w, "process_sort_index", gpu_pid (stream), 0, NULL,
-                              1000 + stream->device_id, error))
+                              (gint64) 1000 + stream->device_id, error))
             return FALSE;
         }
-      if (g_hash_table_contains (shared, GINT_TO_POINTER (stream->device_id + 1)))
+      if (g_hash_table_contains (shared, GINT_TO_POINTER ((gintptr) stream->device_id + 1)))
         name = g_strdup_printf ("Stream %d (pid %u)", stream->stream_id, stream->pid);
       else
         name = g_strdup_printf ("Stream %d", stream->stream_id);

@@ -254,13 +254,13 @@ flag_instance (KernelAccess *a, gsize k, gint64 d)
 static WsMemoryWorkload *
 judged_workload (const WsRun *run, MemoryAccess *m, gint32 launch)
 {
-  WsMemoryWorkload *w = g_hash_table_lookup (m->judged, GINT_TO_POINTER (launch + 1));
+  WsMemoryWorkload *w = g_hash_table_lookup (m->judged, GINT_TO_POINTER ((gintptr) launch + 1));
 
   if (w == NULL)
     {
       w = g_new0 (WsMemoryWorkload, 1);
       ws_memory_workload_compute (run->ncu, (guint) launch, w);
-      g_hash_table_insert (m->judged, GINT_TO_POINTER (launch + 1), w);
+      g_hash_table_insert (m->judged, GINT_TO_POINTER ((gintptr) launch + 1), w);
     }
   return w;
 }
@@ -335,7 +335,8 @@ describe_top_kernel (const WsRun *run, const MemoryAccess *m, WsFinding *finding
 
   if (top->launch >= 0)
     {
-      WsMemoryWorkload *w = g_hash_table_lookup (m->judged, GINT_TO_POINTER (top->launch + 1));
+      WsMemoryWorkload *w =
+        g_hash_table_lookup (m->judged, GINT_TO_POINTER ((gintptr) top->launch + 1));
 
       finding->summary = ncu_summary (name, share_str, time_str, w);
       ncu_evidence (finding, w);

@@ -7,6 +7,7 @@
 #include "ws-hash.h"
 #include "ws-limits.h"
 #include "ws-nsys-reader-private.h"
+#include "ws-run-build.h"
 #include "ws-sqlite.h"
 
 /* The strings and thread names that the event tables refer to, and what the
@@ -232,6 +233,22 @@ system_value (WsProvenance *prov, const char *name, const char *value)
     prov->os = g_strdup (value);
 }
 
+static const char *
+sql_type_name (int type)
+{
+  switch (type)
+    {
+      case SQLITE_FLOAT:
+        return "a real";
+      case SQLITE_TEXT:
+        return "text";
+      case SQLITE_BLOB:
+        return "a blob";
+      default:
+        return "not a number";
+    }
+}
+
 void
 ws_nsys_load_system (WsNsysReader *r)
 {
@@ -249,7 +266,17 @@ ws_nsys_load_system (WsNsysReader *r)
       stmt = ws_sqlite_prepare (r->sql, sql, NULL);
       sqlite3_free (sql);
       if (stmt != NULL && sqlite3_step (stmt) == SQLITE_ROW)
-        prov->session_start_utc_ns = sqlite3_column_int64 (stmt, 0);
+        {
+          /* nsys writes an integer; anything else (text, a real, a blob)
+           * is not a time: said, and the clocks are then unknown. */
+          if (sqlite3_column_type (stmt, 0) == SQLITE_INTEGER)
+            prov->session_start_utc_ns = sqlite3_column_int64 (stmt, 0);
+          else if (sqlite3_column_type (stmt, 0) != SQLITE_NULL)
+            ws_run_add_warning (r->run,
+                                "%s.utcEpochNs is not an integer (%s): the session's start is "
+                                "unknown, and clocks of several exports cannot be aligned",
+                                session, sql_type_name (sqlite3_column_type (stmt, 0)));
+        }
     }
 }
 

@@ -286,6 +286,8 @@ typedef struct
   WsSummary *summary;
 } Parse;
 
+#define TIME_BOUND 4611686018427387904.0 /* 2^62 */
+
 static gboolean
 add_row (Parse *p, GPtrArray *fields, guint line, GError **error)
 {
@@ -341,6 +343,24 @@ add_row (Parse *p, GPtrArray *fields, guint line, GError **error)
         }
       if (p->cols[c].role != COL_PERCENT)
         v *= p->cols[c].scale;
+      /* The bound an export's times have (±2^62 ns, 146 years): past it,
+       * sums and averages would overflow or print hundreds of digits. */
+      if (!isfinite (v) || (p->cols[c].role != COL_PERCENT && fabs (v) > TIME_BOUND) ||
+          (p->cols[c].role == COL_COUNT && v < 0))
+        {
+          if (p->cols[c].role == COL_COUNT)
+            g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_FORMAT,
+                         _ ("%s: line %u: “%s” is not an instance count (0 to 2^62)"), p->path,
+                         line, cell);
+          else
+            g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_FORMAT,
+                         _ ("%s: line %u: “%s” is beyond ±2^62 ns (146 years), a time no capture "
+                            "holds"),
+                         p->path, line, cell);
+          g_free (row.name);
+          g_free (row.style);
+          return FALSE;
+        }
       has[p->cols[c].role] = TRUE;
       switch (p->cols[c].role)
         {

@@ -7,6 +7,7 @@
 #include <glib/gstdio.h>
 #include <string.h>
 
+#include "ws-digest-export.h"
 #include "ws-digest-io.h"
 #include "ws-digest-loader.h"
 #include "ws-rank-measure.h"
@@ -59,6 +60,19 @@ ws_digest_loader_list (const char *const *paths, GError **error)
   GPtrArray *out;
 
   g_return_val_if_fail (paths != NULL && paths[0] != NULL, NULL);
+
+  /* One file given twice (or through a link) is refused, as `ranks A A`
+   * is: it would make one rank where two were asked for.  A folder or a
+   * glob that finds a file given too keeps it once. */
+  {
+    g_autoptr (GPtrArray) files = g_ptr_array_new ();
+
+    for (guint i = 0; paths[i] != NULL; i++)
+      if (g_file_test (paths[i], G_FILE_TEST_IS_REGULAR))
+        g_ptr_array_add (files, (gpointer) paths[i]);
+    if (!ws_input_check_distinct (files, error))
+      return NULL;
+  }
 
   for (guint i = 0; paths[i] != NULL; i++)
     {
@@ -209,6 +223,8 @@ ws_digest_loader_digest_file (const char *path, gboolean alone, GCancellable *ca
 
       set_file_facts (rank, path);
       rank->seconds = g_timer_elapsed (timer, NULL) / out->len;
+      for (guint w = 0; run != NULL && w < run->prov.warnings->len; w++)
+        g_ptr_array_add (rank->warnings, g_strdup (g_ptr_array_index (run->prov.warnings, w)));
     }
   return out;
 }
@@ -478,48 +494,6 @@ ws_digest_loader_build (const char *const *paths, guint threads, const char *out
 }
 
 /**
- * ws_digest_loader_find_export:
- * @folder: (nullable): a folder the user pointed to
- *
- * Where a rank's export is now: under @folder (at its path relative to the
- * digest, or by its name), beside the digest at that relative path, or
- * where it was when the digest was made.
- *
- * Returns: (transfer full) (nullable): the path, or %NULL when it is in
- * none of these places
- */
-char *
-ws_digest_loader_find_export (const WsDigest *digest, const WsDigestRank *rank, const char *folder)
-{
-  g_autoptr (GPtrArray) candidates = g_ptr_array_new_with_free_func (g_free);
-
-  g_return_val_if_fail (digest != NULL && rank != NULL, NULL);
-
-  if (folder != NULL)
-    {
-      g_autofree char *base = g_path_get_basename (rank->file);
-
-      g_ptr_array_add (candidates, g_build_filename (folder, rank->file, NULL));
-      g_ptr_array_add (candidates, g_build_filename (folder, base, NULL));
-    }
-  if (digest->path != NULL)
-    {
-      g_autofree char *dir = g_path_get_dirname (digest->path);
-
-      g_ptr_array_add (candidates, g_build_filename (dir, rank->file, NULL));
-    }
-  g_ptr_array_add (candidates, g_strdup (rank->path));
-  for (guint i = 0; i < candidates->len; i++)
-    {
-      const char *path = g_ptr_array_index (candidates, i);
-
-      if (g_file_test (path, G_FILE_TEST_IS_REGULAR))
-        return g_canonicalize_filename (path, NULL);
-    }
-  return NULL;
-}
-
-/**
  * ws_digest_loader_check_export:
  * @path: where the rank's export is now
  *
@@ -613,6 +587,7 @@ ws_digest_loader_run_new (WsDigest *digest, const guint *select, guint n_select,
       const WsDigestRank *rank = g_ptr_array_index (digest->ranks, i);
       g_autofree char *found = NULL;
       g_autofree char *change = NULL;
+      g_autofree char *refused = NULL;
 
       if (rank->error != NULL)
         {
@@ -632,10 +607,12 @@ ws_digest_loader_run_new (WsDigest *digest, const guint *select, guint n_select,
         session = MIN (session, rank->rank.session_start);
       if (check == 0)
         continue;
-      found = ws_digest_loader_find_export (digest, rank, NULL);
+      found = ws_digest_export_find (digest, rank, NULL, &refused);
       change = found != NULL ? ws_digest_loader_check_export (rank, found, check) : NULL;
       if (change != NULL)
         ws_run_add_warning (run, "%s", change);
+      if (refused != NULL)
+        ws_run_add_warning (run, "%s", refused);
     }
   /* One rank alone keeps its own clock: its findings and times read as its export's. */
   if (kept == 1)

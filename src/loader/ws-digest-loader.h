@@ -39,8 +39,6 @@ WsRun *ws_digest_loader_open (const char *path, WsDigestCheck check, WsDigestRea
                               GCancellable *cancellable, GError **error);
 WsRun *ws_digest_loader_run_new (WsDigest *digest, const guint *select, guint n_select,
                                  WsDigestCheck check);
-char *ws_digest_loader_find_export (const WsDigest *digest, const WsDigestRank *rank,
-                                    const char *folder);
 char *ws_digest_loader_check_export (const WsDigestRank *rank, const char *path,
                                      WsDigestCheck check);
 char *ws_digest_loader_checksum (const char *path, GError **error);

@@ -16,6 +16,7 @@ ws_digest_rank_new (void)
   WsDigestRank *self = g_new0 (WsDigestRank, 1);
 
   self->findings = g_ptr_array_new_with_free_func ((GDestroyNotify) ws_finding_unref);
+  self->warnings = g_ptr_array_new_with_free_func (g_free);
   return self;
 }
 
@@ -43,6 +44,7 @@ ws_digest_rank_free (WsDigestRank *self)
   g_free (self->gpu_busy);
   g_free (self->comm);
   g_ptr_array_unref (self->findings);
+  g_ptr_array_unref (self->warnings);
   g_free (self->scope);
   g_free (self);
 }

@@ -65,6 +65,9 @@ typedef struct
   gint64 end_time; /* ns: its latest end */
   gint64 events;   /* events read from the export */
   double seconds;  /* what digesting it took */
+  /* What reading the export left out or set right (its run's warnings):
+   * said when the digest is made, not kept in it. */
+  GPtrArray *warnings; /* char * */
 } WsDigestRank;
 
 struct _WsDigest

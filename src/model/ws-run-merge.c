@@ -413,7 +413,7 @@ merge_osrt (WsRun *out, const MergeMaps *m, gpointer *cols)
 static gint32
 map_device (GHashTable *devices, gint32 device)
 {
-  gpointer found = g_hash_table_lookup (devices, GINT_TO_POINTER (device + 1));
+  gpointer found = g_hash_table_lookup (devices, GINT_TO_POINTER ((gintptr) device + 1));
 
   return found != NULL ? GPOINTER_TO_INT (found) - 1 : device;
 }
@@ -610,13 +610,13 @@ merged_gpu_id (GHashTable *taken, gint32 own)
 {
   gint32 id = own;
 
-  if (g_hash_table_contains (taken, GINT_TO_POINTER (id + 1)))
+  if (g_hash_table_contains (taken, GINT_TO_POINTER ((gintptr) id + 1)))
     {
       id = 0;
-      while (g_hash_table_contains (taken, GINT_TO_POINTER (id + 1)))
+      while (g_hash_table_contains (taken, GINT_TO_POINTER ((gintptr) id + 1)))
         id++;
     }
-  g_hash_table_add (taken, GINT_TO_POINTER (id + 1));
+  g_hash_table_add (taken, GINT_TO_POINTER ((gintptr) id + 1));
   return id;
 }
 
@@ -647,7 +647,7 @@ merged_gpu (WsRun *out, GHashTable *known, GHashTable *taken, char *key, gint32 
     copy.name = g_strdup_printf ("GPU %d", own);
   copy.id = merged_gpu_id (taken, own);
   g_array_append_val (out->prov.gpus, copy);
-  g_hash_table_insert (known, key, GINT_TO_POINTER (copy.id + 1));
+  g_hash_table_insert (known, key, GINT_TO_POINTER ((gintptr) copy.id + 1));
   return copy.id;
 }
 
@@ -673,8 +673,8 @@ merge_gpus (WsRun *out, MergeMaps *m)
           gint32 ours =
             merged_gpu (out, known, taken, gpu_identity (m, hosts[r], gpu), gpu->id, gpu);
 
-          g_hash_table_insert (m->devices[r], GINT_TO_POINTER (gpu->id + 1),
-                               GINT_TO_POINTER (ours + 1));
+          g_hash_table_insert (m->devices[r], GINT_TO_POINTER ((gintptr) gpu->id + 1),
+                               GINT_TO_POINTER ((gintptr) ours + 1));
         }
       /* Devices the export ran on without describing them: by their id. */
       for (guint s = 0; s < run->streams->len; s++)
@@ -683,12 +683,12 @@ merge_gpus (WsRun *out, MergeMaps *m)
           WsGpu bare = { 0 };
           gint32 ours;
 
-          if (g_hash_table_contains (m->devices[r], GINT_TO_POINTER (device + 1)))
+          if (g_hash_table_contains (m->devices[r], GINT_TO_POINTER ((gintptr) device + 1)))
             continue;
           bare.id = device;
           ours = merged_gpu (out, known, taken, gpu_identity (m, hosts[r], &bare), device, NULL);
-          g_hash_table_insert (m->devices[r], GINT_TO_POINTER (device + 1),
-                               GINT_TO_POINTER (ours + 1));
+          g_hash_table_insert (m->devices[r], GINT_TO_POINTER ((gintptr) device + 1),
+                               GINT_TO_POINTER ((gintptr) ours + 1));
         }
     }
 }

@@ -431,7 +431,7 @@ ws_run_select_pids (const WsRun *run, const guint32 *pids, guint n_pids)
       const WsStream *stream = &g_array_index (run->streams, WsStream, s);
 
       if (g_hash_table_contains (wanted, GUINT_TO_POINTER (stream->pid + 1)))
-        g_hash_table_add (devices, GINT_TO_POINTER (stream->device_id + 1));
+        g_hash_table_add (devices, GINT_TO_POINTER ((gintptr) stream->device_id + 1));
     }
   kernels = rows_of (run->kernels.stream, run->kernels.n, run->streams, TRUE, wanted);
   memops = rows_of (run->memops.stream, run->memops.n, run->streams, TRUE, wanted);

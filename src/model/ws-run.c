@@ -756,7 +756,7 @@ ws_run_devices_used (const WsRun *self, guint32 pid)
 
       if (!used[s] || (pid != WS_RUN_ANY_PID && stream->pid != pid))
         continue;
-      if (g_hash_table_add (seen, GINT_TO_POINTER (stream->device_id + 1)))
+      if (g_hash_table_add (seen, GINT_TO_POINTER ((gintptr) stream->device_id + 1)))
         g_array_append_val (devices, stream->device_id);
     }
   g_array_sort (devices, compare_device_ids);

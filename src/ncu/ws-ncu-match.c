@@ -769,7 +769,7 @@ names_in_form (const WsRun *run, WsNameForm form, GHashTable *form_of)
  * the kernel.  Where several kernels share one short name, the longest
  * launch of them all.
  *
- * Returns: (transfer full): name → GINT_TO_POINTER (launch + 1); empty
+ * Returns: (transfer full): name → GINT_TO_POINTER ((gintptr) launch + 1); empty
  * when nothing matched
  */
 GHashTable *
@@ -804,7 +804,7 @@ ws_ncu_match_launches_by_name (const WsNcuResults *results, const WsRun *run, Ws
           g_hash_table_insert (longest, (gpointer) name, best);
         }
       *best = d;
-      g_hash_table_insert (launches, g_strdup (name), GINT_TO_POINTER (i + 1));
+      g_hash_table_insert (launches, g_strdup (name), GINT_TO_POINTER ((gintptr) i + 1));
     }
   return launches;
 }

@@ -333,13 +333,14 @@ add_metric_lanes (WsLanes *self, gint64 type_id, gint32 device, guint32 group)
 
 /* The memory in use on @device: the running sum of allocations and frees,
  * raised so that it never goes below zero (a capture that starts after
- * some allocations sees their frees first). */
+ * some allocations sees their frees first).  Summed in double: a file's
+ * byte counts at the int64 extremes overflow an int64 sum. */
 static gboolean
 add_memory_lane (WsLanes *self, gint32 device, guint32 group)
 {
   const WsMemUsage *u = &self->run->mem_usage;
   gsize n = 0, x = 0;
-  gint64 running = 0, lowest = 0;
+  double running = 0, lowest = 0;
   gint64 *time;
   float *value;
   WsLane lane;
@@ -354,7 +355,7 @@ add_memory_lane (WsLanes *self, gint32 device, guint32 group)
   for (gsize i = 0; i < u->n; i++)
     if (u->device == NULL || u->device[i] == device)
       {
-        running += u->bytes[i];
+        running += (double) u->bytes[i];
         lowest = MIN (lowest, running);
         time[x++] = u->time[i];
       }
@@ -363,7 +364,7 @@ add_memory_lane (WsLanes *self, gint32 device, guint32 group)
   for (gsize i = 0; i < u->n; i++)
     if (u->device == NULL || u->device[i] == device)
       {
-        running += u->bytes[i];
+        running += (double) u->bytes[i];
         value[x++] = (float) (running - lowest);
       }
 

@@ -2,7 +2,10 @@
 #define G_LOG_DOMAIN "ws-ssh-host"
 #include "config.h"
 
+#include <errno.h>
+#include <glib/gstdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "ws-ssh-host.h"
 #include "ws-tools-error.h"
@@ -97,6 +100,62 @@ ws_ssh_destination_check (const char *destination, GError **error)
                      "“%s” is not a host: it holds “%c”", destination, *p);
         return FALSE;
       }
+  return TRUE;
+}
+
+/**
+ * ws_ssh_identity_check:
+ * @identity: (nullable): a key file for `ssh -i`, or %NULL for none
+ *
+ * The one check of a key file, wherever it comes from (the settings, a
+ * capture folder's run.json): it reaches ssh as the argument of `-i`, so
+ * it must be an existing regular file of the user's, and must not read as
+ * an option.
+ */
+gboolean
+ws_ssh_identity_check (const char *identity, GError **error)
+{
+  g_autofree char *expanded = NULL;
+  GStatBuf st;
+
+  if (identity == NULL || identity[0] == '\0')
+    return TRUE;
+  if (identity[0] == '-')
+    {
+      g_set_error (error, WS_TOOLS_ERROR, WS_TOOLS_ERROR_INVALID,
+                   "“%s” starts with “-”: ssh would take it for an option", identity);
+      return FALSE;
+    }
+  for (const char *p = identity; *p != '\0'; p++)
+    if (g_ascii_iscntrl (*p))
+      {
+        g_set_error (error, WS_TOOLS_ERROR, WS_TOOLS_ERROR_INVALID,
+                     "the key file “%s” holds a control character", identity);
+        return FALSE;
+      }
+  /* ssh reads ~/ as the home folder in -i's argument, as a shell would. */
+  if (g_str_has_prefix (identity, "~/"))
+    expanded = g_build_filename (g_get_home_dir (), identity + 2, NULL);
+  if (g_stat (expanded != NULL ? expanded : identity, &st) != 0)
+    {
+      int saved = errno;
+
+      g_set_error (error, WS_TOOLS_ERROR, WS_TOOLS_ERROR_INVALID, "the key file “%s”: %s", identity,
+                   g_strerror (saved));
+      return FALSE;
+    }
+  if (!S_ISREG (st.st_mode))
+    {
+      g_set_error (error, WS_TOOLS_ERROR, WS_TOOLS_ERROR_INVALID,
+                   "the key file “%s” is not a regular file", identity);
+      return FALSE;
+    }
+  if (st.st_uid != getuid ())
+    {
+      g_set_error (error, WS_TOOLS_ERROR, WS_TOOLS_ERROR_INVALID,
+                   "the key file “%s” belongs to another user", identity);
+      return FALSE;
+    }
   return TRUE;
 }
 
@@ -208,7 +267,7 @@ ws_ssh_host_validate (const WsSshHost *host, GError **error)
       g_prefix_error (error, "host “%s”: ", host->name);
       return FALSE;
     }
-  if (!ws_ssh_port_check (host->port, error))
+  if (!ws_ssh_port_check (host->port, error) || !ws_ssh_identity_check (host->identity, error))
     {
       g_prefix_error (error, "host “%s”: ", host->name);
       return FALSE;

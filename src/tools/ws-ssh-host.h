@@ -26,6 +26,7 @@ void ws_ssh_host_free (WsSshHost *host);
 WsSshHost *ws_ssh_host_parse (const char *spec, GError **error);
 gboolean ws_ssh_destination_check (const char *destination, GError **error);
 gboolean ws_ssh_port_check (gint64 port, GError **error);
+gboolean ws_ssh_identity_check (const char *identity, GError **error);
 gboolean ws_ssh_host_validate (const WsSshHost *host, GError **error);
 gboolean ws_ssh_host_is_local (const char *spec);
 WsSshHost *ws_ssh_host_lookup (GPtrArray *known, const char *spec, GError **error);

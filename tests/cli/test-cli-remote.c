@@ -453,6 +453,45 @@ test_fetch_port_range (void)
     }
 }
 
+/* A key file from run.json reaches ssh as -i's argument: one that reads
+ * as an option, names no file, a folder, a device or another user's file
+ * is refused with the file and the field named; ssh never runs. */
+static void
+test_fetch_identity (void)
+{
+  g_autoptr (Foreign) probe = foreign_new ();
+  g_autofree char *option = g_strdup_printf ("-oProxyCommand=touch %s", probe->marker);
+  const char *const identities[] = { option, "/nonexistent/key", "/tmp", "/dev/null",
+                                     "/etc/passwd" };
+  const char *const reasons[] = { "starts with “-”", "No such file", "not a regular file",
+                                  "not a regular file", "belongs to another user" };
+
+  for (gsize i = 0; i < G_N_ELEMENTS (identities); i++)
+    {
+      g_autoptr (Foreign) foreign = foreign_new ();
+      g_autofree char *remote = NULL;
+      g_autofree char *expected =
+        g_strdup_printf ("%s/run.json: remote.identity: ", foreign->target);
+      g_autofree char *line = NULL;
+      WsTestRun run = { 0 };
+
+      /* /etc/passwd is root's: only another user can be refused for it. */
+      if (i == 4 && getuid () == 0)
+        continue;
+      remote = g_strdup_printf ("{\"host\": \"h\", \"destination\": \"127.0.0.1\", \"identity\": "
+                                "\"%s\", \"dir\": \"/tmp/x\"}",
+                                identities[i]);
+      foreign_fetch (foreign, remote, &run);
+      g_assert_cmpint (run.status, ==, 2);
+      line = last_line (run.err);
+      g_assert_nonnull (strstr (line, expected));
+      g_assert_nonnull (strstr (line, reasons[i]));
+      ws_test_run_clear (&run);
+      g_assert_false (g_file_test (foreign->recorded, G_FILE_TEST_EXISTS));
+    }
+  g_assert_false (g_file_test (probe->marker, G_FILE_TEST_EXISTS));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -465,6 +504,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cli-remote/fetch/destination-option-never-runs",
                    test_fetch_destination_option);
   g_test_add_func ("/cli-remote/fetch/port-out-of-range-refused", test_fetch_port_range);
+  g_test_add_func ("/cli-remote/fetch/identity-not-a-key-of-yours-refused", test_fetch_identity);
 
   return g_test_run ();
 }

@@ -8,6 +8,7 @@
 
 #include "ws-csv.h"
 #include "ws-digest-io.h"
+#include "ws-digest-export.h"
 #include "ws-digest-loader.h"
 #include "ws-digest-merge.h"
 #include "ws-findings-setup.h"
@@ -668,9 +669,9 @@ test_moved_and_changed_exports (void)
 
     g_assert_cmpint (g_rename (was, moved), ==, 0);
   }
-  gone = ws_digest_loader_find_export (digest, one, NULL);
+  gone = ws_digest_export_find (digest, one, NULL, NULL);
   g_assert_null (gone);
-  found = ws_digest_loader_find_export (digest, one, b);
+  found = ws_digest_export_find (digest, one, b, NULL);
   g_assert_cmpstr (found, ==, moved);
   g_assert_null (
     ws_digest_loader_check_export (one, found, WS_DIGEST_CHECK_STAT | WS_DIGEST_CHECK_CHECKSUM));
