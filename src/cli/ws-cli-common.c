@@ -134,6 +134,26 @@ ws_cli_parse_outputs (GOptionContext *context, int *argc, char ***argv, int min_
   return ok;
 }
 
+/* A file a command writes goes into a folder that exists: none is made
+ * for it (a Markdown report and a chart alike), and the refusal comes
+ * before any work. */
+static gboolean
+check_output_folder (const char *output, GError **error)
+{
+  g_autofree char *folder = NULL;
+
+  if (output == NULL || g_str_equal (output, "-"))
+    return TRUE;
+  folder = g_path_get_dirname (output);
+  if (!g_file_test (folder, G_FILE_TEST_IS_DIR))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND, _ ("%s: the folder %s does not exist"),
+                   output, folder);
+      return FALSE;
+    }
+  return TRUE;
+}
+
 /* ws_cli_parse_outputs() with the outputs after @first_output in @args. */
 gboolean
 ws_cli_parse_outputs_valist (GOptionContext *context, int *argc, char ***argv, int min_args,
@@ -145,7 +165,8 @@ ws_cli_parse_outputs_valist (GOptionContext *context, int *argc, char ***argv, i
     {
       g_autoptr (GError) error = NULL;
 
-      if (!ws_cli_check_output (*output, (const char *const *) *argv + 1, &error))
+      if (!ws_cli_check_output (*output, (const char *const *) *argv + 1, &error) ||
+          !check_output_folder (*output, &error))
         {
           g_printerr ("warpscope-cli: %s\n", error->message);
           return FALSE;
@@ -208,8 +229,12 @@ ws_cli_warnings_in_report (void)
 
 /* What the load left out or set right (rows with impossible times, a
  * second report of a kind, an export that changed since its digest):
- * once, on standard error, whatever the command, naming the file when
- * the warning does not. */
+ * said once, on standard error, whatever the command, naming the file
+ * when the warning does not; kept until the command ends
+ * (ws_cli_say_warnings()), since a command refused as bad input says one
+ * line, its refusal. */
+static GPtrArray *pending_warnings;
+
 static void
 print_warnings (const WsRun *run, const char *first)
 {
@@ -217,15 +242,36 @@ print_warnings (const WsRun *run, const char *first)
 
   if (warnings_in_report)
     return;
+  if (pending_warnings == NULL)
+    pending_warnings = g_ptr_array_new_with_free_func (g_free);
   for (guint i = 0; i < run->prov.warnings->len; i++)
     {
       const char *warning = g_ptr_array_index (run->prov.warnings, i);
 
       if (run->digest != NULL || file == NULL || g_str_has_prefix (warning, file))
-        g_printerr ("warpscope-cli: %s\n", warning);
+        g_ptr_array_add (pending_warnings, g_strdup_printf ("warpscope-cli: %s\n", warning));
       else
-        g_printerr ("warpscope-cli: %s: %s\n", file, warning);
+        g_ptr_array_add (pending_warnings,
+                         g_strdup_printf ("warpscope-cli: %s: %s\n", file, warning));
     }
+}
+
+/**
+ * ws_cli_say_warnings:
+ * @status: the command's exit status
+ *
+ * Says the warnings of the runs the command loaded, once each, unless the
+ * command was refused as bad input (its one line is its refusal).
+ */
+void
+ws_cli_say_warnings (int status)
+{
+  if (pending_warnings == NULL)
+    return;
+  if (status != WS_EXIT_BAD_INPUT)
+    for (guint i = 0; i < pending_warnings->len; i++)
+      g_printerr ("%s", (const char *) g_ptr_array_index (pending_warnings, i));
+  g_clear_pointer (&pending_warnings, g_ptr_array_unref);
 }
 
 static const GOptionEntry rank_entries[] = {

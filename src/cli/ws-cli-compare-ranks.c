@@ -91,13 +91,20 @@ rank_run (WsRun *run, guint number, const char *file, GError **error)
   gint index = ws_ranks_index_of (run->ranks, number);
   guint32 pid;
 
+  if (run->ranks == NULL || ws_ranks_get_n (run->ranks) == 0)
+    {
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                   _ ("%s: not a job of several ranks: --peers compares two ranks of one job "
+                      "(its exports, their folder or its digest)"),
+                   file);
+      return NULL;
+    }
   if (index < 0)
     {
-      g_set_error (
-        error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-        _ ("%s: no rank %u (its ranks are %u to %u)"), file, number,
-        run->ranks != NULL ? ws_ranks_get (run->ranks, 0)->rank : 0,
-        run->ranks != NULL ? ws_ranks_get (run->ranks, ws_ranks_get_n (run->ranks) - 1)->rank : 0);
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                   _ ("%s: no rank %u (its ranks are %u to %u)"), file, number,
+                   ws_ranks_get (run->ranks, 0)->rank,
+                   ws_ranks_get (run->ranks, ws_ranks_get_n (run->ranks) - 1)->rank);
       return NULL;
     }
   pid = ws_ranks_get (run->ranks, index)->pid;

@@ -125,9 +125,12 @@ main (int argc, char **argv)
 #endif
         /* The subcommand sees itself as argv[0]. */
         g_autofree char *prgname = g_strdup_printf ("warpscope-cli %s", commands[i].name);
+        int status;
 
         argv[1] = prgname;
-        return commands[i].run (argc - 1, argv + 1);
+        status = commands[i].run (argc - 1, argv + 1);
+        ws_cli_say_warnings (status);
+        return status;
       }
 
   g_printerr (_ ("warpscope-cli: unknown command “%s”\n"), argv[1]);

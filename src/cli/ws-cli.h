@@ -88,6 +88,7 @@ WsRun *ws_cli_load (char **paths, WsLoadFlags flags, GError **error);
 void ws_cli_add_rank_option (GOptionContext *context);
 void ws_cli_load_as_job (gboolean job);
 void ws_cli_warnings_in_report (void);
+void ws_cli_say_warnings (int status);
 int ws_cli_compare_peers (const char *peers, const char *arg, WsMatchBy by, WsOutputFormat format);
 void ws_cli_compare_write_ranks (const WsRun *before, const WsRun *after, gboolean markdown,
                                  GString *out);

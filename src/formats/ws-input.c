@@ -355,6 +355,17 @@ ws_input_detect (const char *path, GError **error)
         return formats[i].kind;
     }
 
+  /* Text whose first line does not end within the head: no header of a
+   * kind Warpscope reads is that long (10^6 columns, a 1 MB line). */
+  if (head.head != NULL && head.len == HEAD_BYTES - (gsize) (head.head - bytes) &&
+      memchr (head.head, '\n', head.len) == NULL && memchr (head.head, '\0', head.len) == NULL)
+    {
+      g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_FORMAT,
+                   "%s: line 1 is longer than %u bytes, longer than the header of any file "
+                   "Warpscope reads",
+                   path, (guint) HEAD_BYTES);
+      return WS_INPUT_UNKNOWN;
+    }
   g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_FORMAT,
                "%s: not a file Warpscope reads (expected an nsys SQLite export, an nvprof "
                "export or log, a PyTorch profiler trace, an nsys stats or ncu CSV file, a CPU "

@@ -266,6 +266,12 @@ ws_nsys_column_time (WsNsysReader *r, sqlite3_stmt *stmt, int col, gint64 *time)
       case SQLITE_NULL:
         r->n_out_of_span++;
         return FALSE;
+      case SQLITE_BLOB:
+        /* Bytes, not text: say what it is rather than print them. */
+        g_free (r->bad_time);
+        r->bad_time = g_strdup_printf ("a blob of %d bytes", sqlite3_column_bytes (stmt, col));
+        r->bad_column = sqlite3_column_name (stmt, col);
+        return FALSE;
       default:
         g_free (r->bad_time);
         r->bad_time = g_strndup ((const char *) sqlite3_column_text (stmt, col), 40);
@@ -438,11 +444,28 @@ sniff_open (WsSqlite *sql, const char *path, GError **error)
     "OSRT_API",
   };
 
+  g_autoptr (sqlite3_stmt) views = NULL;
+
   if (ws_sqlite_find_table (sql, "StringIds") != NULL)
     for (gsize i = 0; i < G_N_ELEMENTS (markers); i++)
       if (ws_sqlite_find_table (sql, markers[i]) != NULL)
         return TRUE;
 
+  /* An export's names as views over other tables: nsys never writes
+   * views, and what they compute is not what its tables hold. */
+  views = ws_sqlite_prepare (sql,
+                             "SELECT 1 FROM sqlite_master WHERE type = 'view' AND name IN"
+                             " ('StringIds', 'CUPTI_ACTIVITY_KIND_KERNEL', 'NVTX_EVENTS')",
+                             NULL);
+  if (views != NULL && sqlite3_step (views) == SQLITE_ROW)
+    {
+      g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_NOT_NSYS,
+                   "%s: StringIds, CUPTI_ACTIVITY_KIND_KERNEL or NVTX_EVENTS is a view, not a "
+                   "table: not an export as Nsight Systems writes it (export the report again "
+                   "with nsys export --type sqlite)",
+                   path);
+      return FALSE;
+    }
   g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_NOT_NSYS,
                "%s: an SQLite database, but not an Nsight Systems export "
                "(no StringIds, CUPTI_ACTIVITY_KIND_KERNEL or NVTX_EVENTS table)",

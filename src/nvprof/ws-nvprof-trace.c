@@ -101,6 +101,31 @@ parse_scaled (const char *cell, const char *unit_row, gboolean size, double *out
   return FALSE;
 }
 
+/* The units row names the start's and the duration's unit: one nvprof
+ * writes, or the fault is the row's, not the first time read with it. */
+static gboolean
+check_time_units (char **units, const char *path, guint line, GError **error)
+{
+  static const int columns[] = { C_START, C_DURATION };
+  static const char *const names[] = { "Start", "Duration" };
+
+  for (gsize i = 0; i < G_N_ELEMENTS (columns); i++)
+    {
+      const char *unit = units[columns[i]];
+
+      if (unit != NULL && unit[0] != '\0' && !g_str_equal (unit, "ns") &&
+          !g_str_equal (unit, "us") && !g_str_equal (unit, "ms") && !g_str_equal (unit, "s"))
+        {
+          g_set_error (error, WS_READER_ERROR, WS_READER_ERROR_FORMAT,
+                       "%s: line %u: the unit of %s is “%s”, not one nvprof writes (ns, us, ms "
+                       "or s)",
+                       path, line, names[i], unit);
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
 static guint32
 parse_u32 (const char *cell)
 {
@@ -472,6 +497,8 @@ ws_nvprof_trace_parse (const char *path, const char *text, gsize len, GError **e
                   for (guint i = 0; i < MIN (n_cols, unit_cells->len); i++)
                     if (col[i] >= 0)
                       units[col[i]] = g_ptr_array_index (unit_cells, i);
+                  if (!check_time_units (units, path, l + 2, error))
+                    goto fail;
                   l++;
                 }
             }

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
+#include <errno.h>
 #include <glib/gstdio.h>
 #include <string.h>
+#include <sys/inotify.h>
 #include <unistd.h>
 
 #include "ws-test-util.h"
@@ -12,9 +14,12 @@
  * first MiB with the digest's checksum; they open only what lies in the
  * digest's folder or below it.  A rank path of an outside file, a relative
  * path climbing out, or a link beside the digest that leads out is refused
- * in one line and never read.  The outside file is rank 1's real export
- * with its first MiB changed: had it been read, the command would say "its
- * first MiB differs", as it does for the same file placed inside. */
+ * in one line and never opened: inotify watches the outside file while
+ * each command runs (a command that answers says the refusal; one
+ * refused for another reason, such as a digest without steps, says that
+ * alone).  The outside file is rank 1's real export with its first MiB
+ * changed: read, it would be said to differ, as the same file placed
+ * inside is. */
 
 static char *tmp;
 static char *job;     /* the digest's folder: rank0.sqlite, rank1.sqlite, the digest */
@@ -65,28 +70,52 @@ digest_naming (const char *name, const char *file, const char *path)
   return copy;
 }
 
-/* Each command on @path: exactly one line says rank 1's export lies
- * outside, and nothing says it was read. */
-static void
-assert_refused_everywhere (const char *path)
+/* Whether @watch saw @file opened since the last call. */
+static gboolean
+opened (int watch)
 {
+  char buf[4096] __attribute__ ((aligned (__alignof__(struct inotify_event))));
+  ssize_t len = read (watch, buf, sizeof buf);
+
+  if (len < 0)
+    g_assert_cmpint (errno, ==, EAGAIN);
+  return len > 0;
+}
+
+/* Each command on @path: @watched is never opened; where the command
+ * answers, one line says rank 1's export lies outside, and nothing says
+ * it was read. */
+static void
+assert_refused_everywhere (const char *path, const char *watched)
+{
+  int watch = inotify_init1 (IN_CLOEXEC | IN_NONBLOCK);
+
+  g_assert_cmpint (watch, >=, 0);
+  g_assert_cmpint (inotify_add_watch (watch, watched, IN_OPEN | IN_ACCESS), >=, 0);
   for (gsize c = 0; c < G_N_ELEMENTS (commands); c++)
     {
       const char *argv[] = { ws_test_cli (), commands[c], path, NULL };
       g_autofree char *out = NULL;
       g_autofree char *err = NULL;
       g_autofree char *line = g_strdup_printf ("%s: rank 1's export ", path);
-      const char *at;
+      int status = ws_test_run (argv, &out, &err);
+      const char *at = strstr (err, line);
 
-      ws_test_run (argv, &out, &err);
-      g_test_message ("%s: %s", commands[c], err);
-      at = strstr (err, line);
+      g_test_message ("%s: exit %d: %s", commands[c], status, err);
+      g_assert_false (opened (watch));
+      g_assert_null (strstr (err, "first MiB differs"));
+      g_assert_null (strstr (err, "changed since the digest was made"));
+      if (status == 2)
+        {
+          g_assert_cmpuint (ws_test_count_lines (err), ==, 1);
+          continue;
+        }
+      g_assert_cmpint (status, ==, 0);
       g_assert_nonnull (at);
       g_assert_nonnull (strstr (at, "lies outside the digest's folder: not opened\n"));
       g_assert_null (strstr (at + 1, line));
-      g_assert_null (strstr (err, "first MiB differs"));
-      g_assert_null (strstr (err, "changed since the digest was made"));
     }
+  close (watch);
 }
 
 static void
@@ -95,7 +124,7 @@ test_absolute_path_outside (void)
   g_autofree char *elsewhere = g_build_filename (outside, "rank1.sqlite", NULL);
   g_autofree char *evil = digest_naming ("absolute.wsdigest", "gone.sqlite", elsewhere);
 
-  assert_refused_everywhere (evil);
+  assert_refused_everywhere (evil, elsewhere);
 }
 
 static void
@@ -104,7 +133,7 @@ test_system_file (void)
   g_autofree char *evil =
     digest_naming ("passwd.wsdigest", "../../../../../../../../etc/passwd", "/etc/passwd");
 
-  assert_refused_everywhere (evil);
+  assert_refused_everywhere (evil, "/etc/passwd");
 }
 
 static void
@@ -112,8 +141,9 @@ test_relative_path_climbing_out (void)
 {
   g_autofree char *evil =
     digest_naming ("climb.wsdigest", "../outside/rank1.sqlite", "/nonexistent");
+  g_autofree char *target = g_build_filename (outside, "rank1.sqlite", NULL);
 
-  assert_refused_everywhere (evil);
+  assert_refused_everywhere (evil, target);
 }
 
 static void
@@ -125,7 +155,7 @@ test_link_leading_out (void)
 
   g_assert_cmpint (symlink (target, link), ==, 0);
   evil = digest_naming ("link.wsdigest", "link.sqlite", link);
-  assert_refused_everywhere (evil);
+  assert_refused_everywhere (evil, target);
 }
 
 /* The same changed file inside the digest's folder is read, and said to
@@ -138,6 +168,7 @@ test_inside_is_read (void)
   g_autofree char *source = g_build_filename (outside, "rank1.sqlite", NULL);
   g_autofree char *contents = NULL;
   g_autofree char *good = NULL;
+  guint said = 0;
   gsize len;
 
   g_assert_cmpint (g_mkdir (sub, 0700), ==, 0);
@@ -150,10 +181,14 @@ test_inside_is_read (void)
       g_autofree char *out = NULL;
       g_autofree char *err = NULL;
 
-      ws_test_run (argv, &out, &err);
+      if (ws_test_run (argv, &out, &err) != 0)
+        continue;
+      said++;
       g_assert_nonnull (strstr (err, "its first MiB differs"));
       g_assert_null (strstr (err, "lies outside"));
     }
+  /* ranks and diagnose answer on this digest. */
+  g_assert_cmpuint (said, ==, 2);
 }
 
 int

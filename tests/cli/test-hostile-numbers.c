@@ -123,8 +123,9 @@ count_of (const char *haystack, const char *needle)
 }
 
 /* Three kernels with times at the int64 extremes are left out: every
- * command says how many, once, on standard error, naming the file; info
- * says it in its report instead.  The count is the file's, by SQL. */
+ * command that answers says how many, once, on standard error, naming
+ * the file; info says it in its report instead; a command refused says
+ * its refusal alone.  The count is the file's, by SQL. */
 static void
 test_left_out_said_once (void)
 {
@@ -141,14 +142,15 @@ test_left_out_said_once (void)
   g_autofree char *png = g_build_filename (tmp, "extremes.png", NULL);
   const char *const stats[] = { "stats", path, NULL };
   const char *const ranks[] = { "ranks", path, NULL };
-  const char *const steps[] = { "steps", path, NULL };
   const char *const diagnose[] = { "diagnose", path, NULL };
   const char *const rollup[] = { "rollup", path, NULL };
   const char *const render[] = { "render", "-o", png, path, NULL };
   const char *const export_args[] = { "export", "--chrome-trace", trace, path, NULL };
   const char *const digest_args[] = { "digest", "-o", digest, path, NULL };
-  const char *const *commands[] = { stats,  ranks,  steps,       diagnose,
-                                    rollup, render, export_args, digest_args };
+  const char *const steps[] = { "steps", path, NULL };
+  const char *const *commands[] = {
+    stats, ranks, diagnose, rollup, render, export_args, digest_args
+  };
 
   g_assert_cmpstr (n, ==, "3");
   for (gsize c = 0; c < G_N_ELEMENTS (commands); c++)
@@ -161,6 +163,17 @@ test_left_out_said_once (void)
       g_assert_cmpuint (count_of (run.out, said), ==, 0);
       ws_test_run_clear (&run);
     }
+  /* A command refused as bad input (this export has no steps) says one
+   * line, its refusal. */
+  {
+    WsTestRun run = { 0 };
+
+    run_cli (steps, &run);
+    g_assert_cmpint (run.status, ==, 2);
+    g_assert_cmpuint (ws_test_count_lines (run.err), ==, 1);
+    g_assert_nonnull (strstr (run.err, "no steps"));
+    ws_test_run_clear (&run);
+  }
   /* compare: once for each side. */
   {
     const char *const compare[] = { "compare", path, path, NULL };
