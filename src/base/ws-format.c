@@ -303,43 +303,98 @@ ws_format_ellipsize_middle (const char *text, guint max_chars)
   return g_strdup_printf ("%.*s…%s", (int) (head_end - text), text, tail_start);
 }
 
+/* The character at @p, when it needs no escape: its length in bytes;
+ * 0 when it does (a control character, a byte that is not UTF-8), or at
+ * the end.  @keep_lines lets line breaks and tabs pass. */
+static gsize
+plain_char (const char *p, gboolean keep_lines)
+{
+  guchar b = (guchar) *p;
+  gunichar c;
+
+  if (b == '\0')
+    return 0;
+  if (b < 0x80)
+    return (b >= 0x20 && b != 0x7f) || (keep_lines && (b == '\n' || b == '\t')) ? 1 : 0;
+  c = g_utf8_get_char_validated (p, -1);
+  if (c == (gunichar) -1 || c == (gunichar) -2 || g_unichar_iscntrl (c))
+    return 0;
+  return (gsize) (g_utf8_next_char (p) - p);
+}
+
+/* The length of @text's longest start that needs no escape. */
+static gsize
+plain_prefix (const char *text, gboolean keep_lines)
+{
+  const char *p = text;
+  gsize n;
+
+  while ((n = plain_char (p, keep_lines)) > 0)
+    p += n;
+  return (gsize) (p - text);
+}
+
 /* The one escaping of text for a terminal: @keep_lines leaves line breaks
  * and tabs as they are (a whole report), otherwise they are escaped too
- * (one name, one cell). */
+ * (one name, one cell).  Text with nothing to escape, the common case, is
+ * copied in one pass. */
 static char *
 escape_control (const char *text, gboolean keep_lines)
 {
   GString *out;
   const char *p;
+  gsize plain = plain_prefix (text, keep_lines);
 
-  out = g_string_sized_new (strlen (text));
-  for (p = text; *p != '\0';)
+  if (text[plain] == '\0')
+    return g_strndup (text, plain);
+  out = g_string_sized_new (plain + 2 * strlen (text + plain));
+  g_string_append_len (out, text, (gssize) plain);
+  for (p = text + plain; *p != '\0';)
     {
       gunichar c = g_utf8_get_char_validated (p, -1);
+      gsize n = plain_char (p, keep_lines);
 
+      if (n > 0)
+        {
+          g_string_append_len (out, p, (gssize) n);
+          p += n;
+          continue;
+        }
       if (c == (gunichar) -1 || c == (gunichar) -2)
         {
           g_string_append_printf (out, "\\x%02x", (guchar) *p);
           p++;
           continue;
         }
-      if (keep_lines && (c == '\n' || c == '\t'))
-        g_string_append_c (out, (char) c);
-      else if (c == '\n')
+      if (c == '\n')
         g_string_append (out, "\\n");
       else if (c == '\r')
         g_string_append (out, "\\r");
       else if (c == '\t')
         g_string_append (out, "\\t");
-      else if (c < 0x80 && g_unichar_iscntrl (c))
+      else if (c < 0x80)
         g_string_append_printf (out, "\\x%02x", c);
-      else if (g_unichar_iscntrl (c))
-        g_string_append_printf (out, "\\u%04x", c);
       else
-        g_string_append_len (out, p, g_utf8_next_char (p) - p);
+        g_string_append_printf (out, "\\u%04x", c);
       p = g_utf8_next_char (p);
     }
   return g_string_free (out, FALSE);
+}
+
+/**
+ * ws_format_is_terminal_safe:
+ * @keep_lines: line breaks and tabs pass
+ *
+ * Returns: whether @text needs no escape before a terminal
+ * (ws_format_escape_control(), ws_format_escape_terminal() would copy it
+ * unchanged)
+ */
+gboolean
+ws_format_is_terminal_safe (const char *text, gboolean keep_lines)
+{
+  g_return_val_if_fail (text != NULL, TRUE);
+
+  return text[plain_prefix (text, keep_lines)] == '\0';
 }
 
 /**

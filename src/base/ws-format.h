@@ -16,6 +16,7 @@ char *ws_format_rate (double value, const char *unit);
 void ws_csv_append_field (GString *out, const char *field);
 char *ws_format_escape_control (const char *text);
 char *ws_format_escape_terminal (const char *text);
+gboolean ws_format_is_terminal_safe (const char *text, gboolean keep_lines);
 char *ws_format_ellipsize_middle (const char *text, guint max_chars);
 guint ws_format_columns (const char *text);
 void ws_format_append_wrapped (GString *out, const char *first, const char *indent,

@@ -40,6 +40,10 @@ struct _WsTargetList
 
   char *path;
   GPtrArray *lines; /* of Line */
+  /* The index in lines of each row (a target), built when asked and
+   * dropped when lines are added or removed: a file of thousands of
+   * targets is read row by row. */
+  GArray *rows; /* guint, or NULL */
   gboolean bom;
   const char *eol; /* for new lines: the file's own */
   gboolean modified;
@@ -105,6 +109,7 @@ ws_target_list_finalize (GObject *object)
 
   g_free (self->path);
   g_ptr_array_unref (self->lines);
+  g_clear_pointer (&self->rows, g_array_unref);
   g_strfreev (self->known_hosts);
 
   G_OBJECT_CLASS (ws_target_list_parent_class)->finalize (object);
@@ -231,6 +236,7 @@ ws_target_list_new (void)
   split_row (header, header->text);
   header->eol = "\n";
   g_ptr_array_add (self->lines, header);
+  g_clear_pointer (&self->rows, g_array_unref);
   return self;
 }
 
@@ -297,6 +303,7 @@ ws_target_list_new_from_data (const char *data, gsize len, const char *path)
         }
       g_ptr_array_add (self->lines, line);
     }
+  g_clear_pointer (&self->rows, g_array_unref);
   return self;
 }
 
@@ -480,20 +487,26 @@ ws_target_list_set_modified (WsTargetList *self, gboolean modified)
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MODIFIED]);
 }
 
+static GArray *
+rows_of (WsTargetList *self)
+{
+  if (self->rows == NULL)
+    {
+      self->rows = g_array_new (FALSE, FALSE, sizeof (guint));
+      for (guint i = 0; i < self->lines->len; i++)
+        if (((const Line *) g_ptr_array_index (self->lines, i))->kind == LINE_ROW)
+          g_array_append_val (self->rows, i);
+    }
+  return self->rows;
+}
+
 /* The index in lines of the row-th target, or lines->len. */
 static guint
 row_line (WsTargetList *self, guint row)
 {
-  guint seen = 0;
+  GArray *rows = rows_of (self);
 
-  for (guint i = 0; i < self->lines->len; i++)
-    {
-      const Line *line = g_ptr_array_index (self->lines, i);
-
-      if (line->kind == LINE_ROW && seen++ == row)
-        return i;
-    }
-  return self->lines->len;
+  return row < rows->len ? g_array_index (rows, guint, row) : self->lines->len;
 }
 
 static Line *
@@ -507,14 +520,9 @@ get_row (WsTargetList *self, guint row)
 guint
 ws_target_list_get_n_targets (WsTargetList *self)
 {
-  guint n = 0;
-
   g_return_val_if_fail (WS_IS_TARGET_LIST (self), 0);
 
-  for (guint i = 0; i < self->lines->len; i++)
-    if (((Line *) g_ptr_array_index (self->lines, i))->kind == LINE_ROW)
-      n++;
-  return n;
+  return rows_of (self)->len;
 }
 
 /**
@@ -729,6 +737,7 @@ ws_target_list_insert (WsTargetList *self, guint position, const char *const *fi
     line->fields[i] =
       clean_value (fields != NULL && i < WS_TARGET_N_BASIC_COLUMNS ? fields[i] : "");
   g_ptr_array_insert (self->lines, (int) index, line);
+  g_clear_pointer (&self->rows, g_array_unref);
   changed (self);
   return position;
 }
@@ -743,6 +752,7 @@ ws_target_list_remove (WsTargetList *self, guint row)
   index = row_line (self, row);
   g_return_if_fail (index < self->lines->len);
   g_ptr_array_remove_index (self->lines, index);
+  g_clear_pointer (&self->rows, g_array_unref);
   changed (self);
 }
 

@@ -516,7 +516,7 @@ ws_cli_write (const char *path, const char *data, gsize len, GError **error)
     {
       g_autofree char *visible = NULL;
 
-      if (isatty (STDOUT_FILENO))
+      if (isatty (STDOUT_FILENO) && !ws_format_is_terminal_safe (data, TRUE))
         {
           visible = ws_format_escape_terminal (data);
           data = visible;
@@ -560,7 +560,7 @@ ws_cli_write_report (const GString *out, gboolean exact, GError **error)
 {
   g_autofree char *visible = NULL;
 
-  if (exact)
+  if (exact || ws_format_is_terminal_safe (out->str, TRUE))
     return ws_cli_write (NULL, out->str, out->len, error);
   visible = ws_format_escape_terminal (out->str);
   return ws_cli_write (NULL, visible, strlen (visible), error);

@@ -24,6 +24,17 @@ ws_output_format_from_string (const char *str, WsOutputFormat *format)
   return TRUE;
 }
 
+/* @out's text in a block of its own size: a table of a million rows
+ * holds millions of cells, and a GString keeps at least 64 bytes. */
+static char *
+cell_text (GString *out)
+{
+  char *text = g_strndup (out->str, out->len);
+
+  g_string_free (out, TRUE);
+  return text;
+}
+
 /**
  * ws_table_fixed_cell:
  * @grouping: thousands separators (the console table), or none (CSV)
@@ -43,7 +54,7 @@ ws_table_fixed_cell (double value, int decimals, gboolean grouping)
     return g_strdup ("-");
   out = g_string_new (NULL);
   ws_format_fixed (out, value, decimals, grouping);
-  return g_string_free (out, FALSE);
+  return cell_text (out);
 }
 
 /**
@@ -58,7 +69,7 @@ ws_table_int_cell (gint64 value, gboolean grouping)
   GString *out = g_string_new (NULL);
 
   ws_format_int (out, value, grouping);
-  return g_string_free (out, FALSE);
+  return cell_text (out);
 }
 
 /* Columns a terminal gives @text: CJK characters take two. */
@@ -199,6 +210,18 @@ write_aligned (guint n_columns, const char *const *headers, const gboolean *nume
     }
 }
 
+static const char *
+visible_cell (const char *cell, GPtrArray *copies)
+{
+  char *copy;
+
+  if (ws_format_is_terminal_safe (cell, FALSE))
+    return cell;
+  copy = ws_format_escape_control (cell);
+  g_ptr_array_add (copies, copy);
+  return copy;
+}
+
 /* Writes rows of cells as CSV, as nsys's aligned console table (centred
  * headers, numbers right, text left, two spaces between; control
  * characters shown as escapes, ws_format_escape_control()), or Markdown. */
@@ -259,13 +282,18 @@ ws_table_write (guint n_columns, const char *const *headers, const gboolean *num
       case WS_FORMAT_JSON:
       default:
         {
-          g_autoptr (GPtrArray) visible = g_ptr_array_new_full (cells->len, g_free);
-          g_autoptr (GPtrArray) visible_headers = g_ptr_array_new_full (n_columns, g_free);
+          /* The cells as shown: the cell itself where it needs no escape
+           * (nearly all of them), an escaped copy (kept in @copies) where
+           * it does. */
+          g_autoptr (GPtrArray) visible = g_ptr_array_sized_new (cells->len);
+          g_autoptr (GPtrArray) visible_headers = g_ptr_array_sized_new (n_columns);
+          g_autoptr (GPtrArray) copies = g_ptr_array_new_with_free_func (g_free);
 
           for (guint c = 0; c < n_columns; c++)
-            g_ptr_array_add (visible_headers, ws_format_escape_control (headers[c]));
+            g_ptr_array_add (visible_headers, (gpointer) visible_cell (headers[c], copies));
           for (guint i = 0; i < cells->len; i++)
-            g_ptr_array_add (visible, ws_format_escape_control (g_ptr_array_index (cells, i)));
+            g_ptr_array_add (visible,
+                             (gpointer) visible_cell (g_ptr_array_index (cells, i), copies));
           write_aligned (n_columns, (const char *const *) visible_headers->pdata, numeric, visible,
                          out);
         }
