@@ -391,6 +391,12 @@ test_export_off_main_loop (void)
   g_assert_true (strstr (ws_window_get_export_message (window), md) != NULL ||
                  strstr (ws_window_get_export_message (window), csv) != NULL);
 
+  /* The CLI writes into a folder that exists (issue 46, item 5). */
+  {
+    g_autofree char *cli_dir = g_path_get_dirname (cli_md);
+
+    g_assert_cmpint (g_mkdir_with_parents (cli_dir, 0755), ==, 0);
+  }
   g_assert_cmpint (ws_test_run (argv, &out, &err), ==, 0);
   assert_same_file (md, cli_md);
   {

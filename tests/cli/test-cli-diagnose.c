@@ -262,9 +262,11 @@ test_export_failures (void)
   g_clear_pointer (&out, g_free);
   g_clear_pointer (&err, g_free);
 
-  /* An output that cannot be written: the step failed, and says where. */
-  g_assert_cmpint (ws_test_run (write_argv, &out, &err), ==, 1);
+  /* An output into a folder that does not exist: refused before any
+   * work, naming the file and its folder (issue 46, item 5). */
+  g_assert_cmpint (ws_test_run (write_argv, &out, &err), ==, 2);
   g_assert_nonnull (strstr (err, unwritable));
+  g_assert_nonnull (strstr (err, "does not exist"));
   names = ws_test_list_dir (dir);
   g_assert_cmpuint (names->len, ==, 1);
   g_assert_cmpstr (g_ptr_array_index (names, 0), ==, "bad.sqlite");
