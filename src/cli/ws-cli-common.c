@@ -254,6 +254,16 @@ print_warnings (const WsRun *run, const char *first)
         g_ptr_array_add (pending_warnings,
                          g_strdup_printf ("warpscope-cli: %s: %s\n", file, warning));
     }
+  /* A CPU profile's own (frame names shortened, …). */
+  for (guint p = 0; run->cpu_profiles != NULL && p < run->cpu_profiles->len; p++)
+    {
+      const WsCpuProfile *profile = g_ptr_array_index (run->cpu_profiles, p);
+
+      for (guint i = 0; i < profile->warnings->len; i++)
+        g_ptr_array_add (pending_warnings,
+                         g_strdup_printf ("warpscope-cli: %s: %s\n", profile->path,
+                                          (const char *) g_ptr_array_index (profile->warnings, i)));
+    }
 }
 
 /**
@@ -700,6 +710,27 @@ ws_cli_terminal_width (void)
  * Returns: (transfer full): @root as `--format json` prints it: indented,
  * with a line end, numbers in their shortest exact form
  */
+/**
+ * ws_cli_json_append:
+ * @depth: the depth @node sits at, for its indentation
+ *
+ * Appends @node as ws_cli_json_text() lays it out inside a document: a
+ * command that writes one launch at a time (`gauges`) keeps one launch's
+ * tree at a time, and its text is the same as the whole tree's.
+ */
+void
+ws_cli_json_append (GString *out, JsonNode *node, guint depth)
+{
+  write_node (out, node, depth);
+}
+
+/* A line break and the indentation of @depth, as ws_cli_json_text() writes them. */
+void
+ws_cli_json_indent (GString *out, guint depth)
+{
+  write_indent (out, depth);
+}
+
 char *
 ws_cli_json_text (JsonNode *root)
 {

@@ -169,101 +169,135 @@ add_nvprof_metrics (JsonBuilder *builder, const WsNcuResults *ncu, guint launch)
   json_builder_end_array (builder);
 }
 
+/* One launch of the JSON, as a tree of its own. */
+static JsonNode *
+launch_json (const WsRun *run, guint i)
+{
+  const WsNcuResults *ncu = run->ncu;
+  g_autoptr (JsonBuilder) builder = json_builder_new ();
+  const WsNcuLaunch *launch = ws_ncu_results_launch (ncu, i);
+  const WsGauges *gauges = ws_ncu_results_gauges (ncu, i);
+  const WsNcuMatch *match = ws_ncu_results_match (ncu, i);
+  g_autofree char *nvtx = ws_ncu_launch_nvtx_path (launch);
+  g_autoptr (WsWhy) why = ws_why_compute (ncu, i);
+
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "id");
+  json_builder_add_int_value (builder, i);
+  json_builder_set_member_name (builder, "ncu_id");
+  json_builder_add_int_value (builder, launch->id);
+  add_string (builder, "kernel", launch->kernel);
+  {
+    g_autofree char *label = ws_ncu_launch_label (run, ncu, i);
+
+    add_string (builder, "display_name", label);
+  }
+  add_string (builder, "file", g_ptr_array_index (ncu->files, launch->file));
+  add_string (builder, "process", launch->process);
+  json_builder_set_member_name (builder, "pid");
+  json_builder_add_int_value (builder, launch->pid);
+  json_builder_set_member_name (builder, "device");
+  json_builder_add_int_value (builder, launch->device);
+  add_string (builder, "cc", launch->cc);
+  add_string (builder, "grid", launch->grid);
+  add_string (builder, "block", launch->block);
+  add_string (builder, "nvtx", nvtx);
+  json_builder_set_member_name (builder, "gauges");
+  json_builder_begin_object (builder);
+  for (int k = 0; k < WS_N_GAUGES; k++)
+    add_gauge (builder, &gauges->gauge[k], (WsGaugeKind) k);
+  json_builder_end_object (builder);
+  add_number (builder, "warp_cycles_per_issue", gauges->issue_cycles);
+  add_number (builder, "waves_per_sm", gauges->waves);
+  add_string (builder, "verdict", ws_verdict_id (gauges->verdict));
+  add_string (builder, "verdict_reason", gauges->verdict_reason);
+  add_string (builder, "sol_verdict", ws_sol_verdict_id (gauges->sol));
+  add_string (builder, "sol_reason", gauges->sol_reason);
+  ws_why_json_add_members (builder, ncu, why);
+  if (ncu->nvprof)
+    {
+      json_builder_set_member_name (builder, "invocations");
+      json_builder_add_int_value (builder, launch->invocations);
+      add_string (builder, "device_name", launch->device_name);
+      add_nvprof_metrics (builder, ncu, i);
+    }
+  if (match != NULL)
+    {
+      add_string (builder, "match", match_id (match->kind));
+      add_string (builder, "nsys_kernel", match->nsys_name);
+      if (match->why != NULL)
+        add_string (builder, "unmatched_because", match->why);
+      if (match->closest != NULL)
+        {
+          add_string (builder, "closest_nsys_kernel", match->closest);
+          add_string (builder, "closest_differs", match->differs);
+        }
+    }
+  json_builder_end_object (builder);
+  return json_builder_get_root (builder);
+}
+
+/* The launches are written one at a time: a tree of every launch took
+ * 130 KB a launch, 2.6 GB at 20,000 launches (issue 46).  The text is the
+ * whole tree's (ws_cli_json_append()). */
 static void
 write_json (const WsRun *run, GString *out)
 {
   const WsNcuResults *ncu = run->ncu;
-  g_autoptr (JsonBuilder) builder = json_builder_new ();
-  g_autoptr (JsonNode) root = NULL;
-  g_autoptr (GArray) unmatched = ws_ncu_match_unmatched (ncu);
-  g_autofree char *text = NULL;
+  guint n = ws_ncu_results_n_launches (ncu);
 
-  json_builder_begin_object (builder);
-  json_builder_set_member_name (builder, "files");
-  json_builder_begin_array (builder);
-  for (guint i = 0; i < ncu->files->len; i++)
-    json_builder_add_string_value (builder, g_ptr_array_index (ncu->files, i));
-  json_builder_end_array (builder);
+  g_string_append_c (out, '{');
+  ws_cli_json_indent (out, 1);
+  g_string_append (out, "\"files\" : ");
+  {
+    g_autoptr (JsonBuilder) builder = json_builder_new ();
+    g_autoptr (JsonNode) files = NULL;
 
-  json_builder_set_member_name (builder, "launches");
-  json_builder_begin_array (builder);
-  for (guint i = 0; i < ws_ncu_results_n_launches (ncu); i++)
+    json_builder_begin_array (builder);
+    for (guint i = 0; i < ncu->files->len; i++)
+      json_builder_add_string_value (builder, g_ptr_array_index (ncu->files, i));
+    json_builder_end_array (builder);
+    files = json_builder_get_root (builder);
+    ws_cli_json_append (out, files, 1);
+  }
+  g_string_append_c (out, ',');
+  ws_cli_json_indent (out, 1);
+  g_string_append (out, "\"launches\" : ");
+  if (n == 0)
+    g_string_append (out, "[ ]");
+  else
     {
-      const WsNcuLaunch *launch = ws_ncu_results_launch (ncu, i);
-      const WsGauges *gauges = ws_ncu_results_gauges (ncu, i);
-      const WsNcuMatch *match = ws_ncu_results_match (ncu, i);
-      g_autofree char *nvtx = ws_ncu_launch_nvtx_path (launch);
-      g_autoptr (WsWhy) why = ws_why_compute (ncu, i);
-
-      json_builder_begin_object (builder);
-      json_builder_set_member_name (builder, "id");
-      json_builder_add_int_value (builder, i);
-      json_builder_set_member_name (builder, "ncu_id");
-      json_builder_add_int_value (builder, launch->id);
-      add_string (builder, "kernel", launch->kernel);
-      {
-        g_autofree char *label = ws_ncu_launch_label (run, ncu, i);
-
-        add_string (builder, "display_name", label);
-      }
-      add_string (builder, "file", g_ptr_array_index (ncu->files, launch->file));
-      add_string (builder, "process", launch->process);
-      json_builder_set_member_name (builder, "pid");
-      json_builder_add_int_value (builder, launch->pid);
-      json_builder_set_member_name (builder, "device");
-      json_builder_add_int_value (builder, launch->device);
-      add_string (builder, "cc", launch->cc);
-      add_string (builder, "grid", launch->grid);
-      add_string (builder, "block", launch->block);
-      add_string (builder, "nvtx", nvtx);
-      json_builder_set_member_name (builder, "gauges");
-      json_builder_begin_object (builder);
-      for (int k = 0; k < WS_N_GAUGES; k++)
-        add_gauge (builder, &gauges->gauge[k], (WsGaugeKind) k);
-      json_builder_end_object (builder);
-      add_number (builder, "warp_cycles_per_issue", gauges->issue_cycles);
-      add_number (builder, "waves_per_sm", gauges->waves);
-      add_string (builder, "verdict", ws_verdict_id (gauges->verdict));
-      add_string (builder, "verdict_reason", gauges->verdict_reason);
-      add_string (builder, "sol_verdict", ws_sol_verdict_id (gauges->sol));
-      add_string (builder, "sol_reason", gauges->sol_reason);
-      ws_why_json_add_members (builder, ncu, why);
-      if (ncu->nvprof)
+      g_string_append_c (out, '[');
+      for (guint i = 0; i < n; i++)
         {
-          json_builder_set_member_name (builder, "invocations");
-          json_builder_add_int_value (builder, launch->invocations);
-          add_string (builder, "device_name", launch->device_name);
-          add_nvprof_metrics (builder, ncu, i);
+          g_autoptr (JsonNode) launch = launch_json (run, i);
+
+          ws_cli_json_indent (out, 2);
+          ws_cli_json_append (out, launch, 2);
+          if (i + 1 < n)
+            g_string_append_c (out, ',');
         }
-      if (match != NULL)
-        {
-          add_string (builder, "match", match_id (match->kind));
-          add_string (builder, "nsys_kernel", match->nsys_name);
-          if (match->why != NULL)
-            add_string (builder, "unmatched_because", match->why);
-          if (match->closest != NULL)
-            {
-              add_string (builder, "closest_nsys_kernel", match->closest);
-              add_string (builder, "closest_differs", match->differs);
-            }
-        }
-      json_builder_end_object (builder);
+      ws_cli_json_indent (out, 1);
+      g_string_append_c (out, ']');
     }
-  json_builder_end_array (builder);
-
   if (ncu->match != NULL)
     {
-      json_builder_set_member_name (builder, "unmatched");
+      g_autoptr (GArray) unmatched = ws_ncu_match_unmatched (ncu);
+      g_autoptr (JsonBuilder) builder = json_builder_new ();
+      g_autoptr (JsonNode) node = NULL;
+
       json_builder_begin_array (builder);
       for (guint j = 0; j < unmatched->len; j++)
         json_builder_add_int_value (builder, g_array_index (unmatched, guint, j));
       json_builder_end_array (builder);
+      node = json_builder_get_root (builder);
+      g_string_append_c (out, ',');
+      ws_cli_json_indent (out, 1);
+      g_string_append (out, "\"unmatched\" : ");
+      ws_cli_json_append (out, node, 1);
     }
-  json_builder_end_object (builder);
-
-  root = json_builder_get_root (builder);
-  text = ws_cli_json_text (root);
-  g_string_append (out, text);
+  ws_cli_json_indent (out, 0);
+  g_string_append (out, "}\n");
 }
 
 int

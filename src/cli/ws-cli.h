@@ -101,6 +101,8 @@ gboolean ws_cli_write_report (const GString *out, gboolean exact, GError **error
 void ws_cli_clear_line (void);
 void ws_cli_print_doctor (GPtrArray *checks, gboolean problems_only, FILE *out);
 char *ws_cli_json_text (JsonNode *root);
+void ws_cli_json_append (GString *out, JsonNode *node, guint depth);
+void ws_cli_json_indent (GString *out, guint depth);
 guint ws_cli_terminal_width (void);
 void ws_cli_replace_string (char **field, const char *value);
 WsCaptureSettings *ws_cli_capture_settings (const char *out, const char *nsys, const char *ncu,

@@ -189,6 +189,42 @@ ws_cpu_profile_total_ns (const WsCpuProfile *self)
   return -1;
 }
 
+/* A frame's name or file longer than this is kept as its first and last
+ * WS_CPU_NAME_KEEP bytes: a profile whose names are megabytes made every
+ * collapsed line and every flame bar that long (issue 46). */
+#define WS_CPU_NAME_MAX 4096
+#define WS_CPU_NAME_KEEP 2000
+
+static char *
+join_ends (const char *text, const char *head_end, const char *tail)
+{
+  GString *out = g_string_new_len (text, head_end - text);
+
+  g_string_append (out, "…");
+  g_string_append (out, tail);
+  return g_string_free (out, FALSE);
+}
+
+/* @text, or when longer than WS_CPU_NAME_MAX its two ends around "…",
+ * cut on character boundaries; counts what it shortens. */
+static char *
+bounded_name (WsCpuProfile *self, const char *text)
+{
+  gsize len = strlen (text);
+  const char *head_end, *tail;
+
+  if (len <= WS_CPU_NAME_MAX)
+    return g_strdup (text);
+  self->n_long_names++;
+  head_end = text + WS_CPU_NAME_KEEP;
+  while (head_end > text && ((guchar) *head_end & 0xc0) == 0x80)
+    head_end--;
+  tail = text + len - WS_CPU_NAME_KEEP;
+  while (*tail != '\0' && ((guchar) *tail & 0xc0) == 0x80)
+    tail++;
+  return join_ends (text, head_end, tail);
+}
+
 guint32
 ws_cpu_profile_intern_frame (WsCpuProfile *self, const char *name, const char *file, gint32 line)
 {
@@ -198,9 +234,15 @@ ws_cpu_profile_intern_frame (WsCpuProfile *self, const char *name, const char *f
 
   if (found != NULL)
     return GPOINTER_TO_UINT (found) - 1;
-  frame.name = ws_string_table_intern (self->strings, name);
-  frame.file =
-    file != NULL && file[0] != '\0' ? ws_string_table_intern (self->strings, file) : WS_STRING_NONE;
+  {
+    g_autofree char *short_name = bounded_name (self, name);
+    g_autofree char *short_file =
+      file != NULL && file[0] != '\0' ? bounded_name (self, file) : NULL;
+
+    frame.name = ws_string_table_intern (self->strings, short_name);
+    frame.file =
+      short_file != NULL ? ws_string_table_intern (self->strings, short_file) : WS_STRING_NONE;
+  }
   frame.line = line;
   g_array_append_val (self->frames, frame);
   g_hash_table_insert (self->frame_index, g_steal_pointer (&key),
@@ -338,4 +380,10 @@ ws_cpu_profile_finish (WsCpuProfile *self)
     g_array_set_size (self->sample_end, 0);
   g_clear_pointer (&self->frame_index, g_hash_table_unref);
   g_clear_pointer (&self->stack_index, g_hash_table_unref);
+  if (self->n_long_names > 0)
+    ws_cpu_profile_add_warning (self,
+                                "%u frame names or files longer than %d bytes were shortened to "
+                                "their first and last %d bytes",
+                                self->n_long_names, WS_CPU_NAME_MAX, WS_CPU_NAME_KEEP);
+  self->n_long_names = 0;
 }

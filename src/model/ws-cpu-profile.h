@@ -78,6 +78,7 @@ struct _WsCpuProfile
 
   /*< private >*/
   GHashTable *frame_index; /* "name\x1ffile\x1fline" → frame + 1 */
+  guint n_long_names;      /* names shortened while building */
   GHashTable *stack_index; /* frames as bytes → stack + 1 */
 };
 
