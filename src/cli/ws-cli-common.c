@@ -616,8 +616,24 @@ write_indent (GString *out, guint depth)
 /* @node as indented JSON, as json-glib's generator lays it out, but with
  * every double the shortest decimal that reads back to it
  * (ws_json_append_double()) where json-glib prints 17 digits. */
+/* A string value that starts with WS_CLI_JSON_STREAM_MARK stands for an
+ * array written in its place by a WsCliJsonStream. */
+typedef struct
+{
+  WsCliJsonStreamFunc func;
+  gpointer data;
+} Stream;
+
+static void write_node_streamed (GString *out, JsonNode *node, guint depth, const Stream *stream);
+
 static void
 write_node (GString *out, JsonNode *node, guint depth)
+{
+  write_node_streamed (out, node, depth, NULL);
+}
+
+static void
+write_node_streamed (GString *out, JsonNode *node, guint depth, const Stream *stream)
 {
   switch (JSON_NODE_TYPE (node))
     {
@@ -637,7 +653,8 @@ write_node (GString *out, JsonNode *node, guint depth)
               write_indent (out, depth + 1);
               ws_json_append_string (out, l->data);
               g_string_append (out, " : ");
-              write_node (out, json_object_get_member (object, l->data), depth + 1);
+              write_node_streamed (out, json_object_get_member (object, l->data), depth + 1,
+                                   stream);
               if (l->next != NULL)
                 g_string_append_c (out, ',');
             }
@@ -659,7 +676,7 @@ write_node (GString *out, JsonNode *node, guint depth)
           for (guint i = 0; i < n; i++)
             {
               write_indent (out, depth + 1);
-              write_node (out, json_array_get_element (array, i), depth + 1);
+              write_node_streamed (out, json_array_get_element (array, i), depth + 1, stream);
               if (i + 1 < n)
                 g_string_append_c (out, ',');
             }
@@ -682,7 +699,12 @@ write_node (GString *out, JsonNode *node, guint depth)
               ws_json_append_double (out, json_node_get_double (node));
               break;
             case G_TYPE_STRING:
-              ws_json_append_string (out, json_node_get_string (node));
+              if (stream != NULL &&
+                  g_str_has_prefix (json_node_get_string (node), WS_CLI_JSON_STREAM_MARK))
+                stream->func (out, json_node_get_string (node) + strlen (WS_CLI_JSON_STREAM_MARK),
+                              depth, stream->data);
+              else
+                ws_json_append_string (out, json_node_get_string (node));
               break;
             default:
               g_string_append_printf (out, "%" G_GINT64_FORMAT, json_node_get_int (node));
@@ -729,6 +751,27 @@ void
 ws_cli_json_indent (GString *out, guint depth)
 {
   write_indent (out, depth);
+}
+
+/**
+ * ws_cli_json_text_streamed:
+ * @func: writes, in the place of a string value WS_CLI_JSON_STREAM_MARK
+ *   NAME, the value NAME stands for (at @depth, as ws_cli_json_append()
+ *   lays it out)
+ *
+ * ws_cli_json_text() of a tree whose big arrays are written by @func one
+ * element at a time: the text is the whole tree's, the tree holds one
+ * element at a time.
+ */
+char *
+ws_cli_json_text_streamed (JsonNode *root, WsCliJsonStreamFunc func, gpointer data)
+{
+  GString *out = g_string_new (NULL);
+  Stream stream = { func, data };
+
+  write_node_streamed (out, root, 0, &stream);
+  g_string_append_c (out, '\n');
+  return g_string_free (out, FALSE);
 }
 
 char *

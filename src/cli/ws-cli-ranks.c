@@ -254,26 +254,13 @@ add_rank_json (JsonBuilder *b, const WsRankSet *set, guint index)
   add_int (b, "step_median_ns", (gint64) llround (f->step_median));
   add_int (b, "wait_median_ns", (gint64) llround (f->wait_median));
   add_int (b, "work_median_ns", (gint64) llround (f->work_median));
+  /* Written in its place, one step at a time (write_streamed()). */
   json_builder_set_member_name (b, "per_step");
-  json_builder_begin_array (b);
-  for (guint i = 0; i < f->steps->len; i++)
-    {
-      const WsRankStep *step = &g_array_index (f->steps, WsRankStep, i);
+  {
+    g_autofree char *mark = g_strdup_printf (WS_CLI_JSON_STREAM_MARK "per_step:%u", index);
 
-      json_builder_begin_object (b);
-      add_int (b, "step", step->number);
-      add_int (b, "start_ns", step->start + f->offset);
-      add_int (b, "wall_ns", step->end - step->start);
-      add_int (b, "gpu_busy_ns", step->gpu_busy);
-      add_int (b, "comm_ns", step->comm);
-      add_int (b, "comm_hidden_ns", step->overlap);
-      add_int (b, "wait_ns", step->wait);
-      add_int (b, "work_ns", step->work);
-      json_builder_set_member_name (b, "warmup");
-      json_builder_add_boolean_value (b, step->warmup);
-      json_builder_end_object (b);
-    }
-  json_builder_end_array (b);
+    json_builder_add_string_value (b, mark);
+  }
   json_builder_set_member_name (b, "collectives");
   json_builder_begin_array (b);
   for (guint c = 0; c < f->collectives->len; c++)
@@ -306,6 +293,99 @@ add_rank_json (JsonBuilder *b, const WsRankSet *set, guint index)
   json_builder_end_object (b);
 }
 
+/* One step of a rank, as the per_step array holds it. */
+static JsonNode *
+rank_step_json (const WsRankFigures *f, guint i)
+{
+  g_autoptr (JsonBuilder) b = json_builder_new ();
+  const WsRankStep *step = &g_array_index (f->steps, WsRankStep, i);
+
+  json_builder_begin_object (b);
+  add_int (b, "step", step->number);
+  add_int (b, "start_ns", step->start + f->offset);
+  add_int (b, "wall_ns", step->end - step->start);
+  add_int (b, "gpu_busy_ns", step->gpu_busy);
+  add_int (b, "comm_ns", step->comm);
+  add_int (b, "comm_hidden_ns", step->overlap);
+  add_int (b, "wait_ns", step->wait);
+  add_int (b, "work_ns", step->work);
+  json_builder_set_member_name (b, "warmup");
+  json_builder_add_boolean_value (b, step->warmup);
+  json_builder_end_object (b);
+  return json_builder_get_root (b);
+}
+
+/* One step of the job, as the steps array holds it. */
+static JsonNode *
+set_step_json (const WsRankSet *set, guint i)
+{
+  g_autoptr (JsonBuilder) b = json_builder_new ();
+  const WsRankSetStep *step = &g_array_index (set->steps, WsRankSetStep, i);
+
+  json_builder_begin_object (b);
+  add_int (b, "step", step->number);
+  json_builder_set_member_name (b, "steady");
+  json_builder_add_boolean_value (b, step->steady);
+  json_builder_set_member_name (b, "last_rank");
+  if (step->last >= 0)
+    json_builder_add_int_value (
+      b, ((const WsRankFigures *) g_ptr_array_index (set->figures, step->last))->rank);
+  else
+    json_builder_add_null_value (b);
+  add_int (b, "late_ns", step->late);
+  json_builder_set_member_name (b, "waits_for_last_ns");
+  json_builder_begin_object (b);
+  for (guint r = 0; r < set->figures->len; r++)
+    if (step->lost[r] >= 0)
+      {
+        g_autofree char *key = g_strdup_printf (
+          "%u", ((const WsRankFigures *) g_ptr_array_index (set->figures, r))->rank);
+
+        add_int (b, key, step->lost[r]);
+      }
+  json_builder_end_object (b);
+  json_builder_end_object (b);
+  return json_builder_get_root (b);
+}
+
+/* The arrays of steps, one step's tree at a time: a digest of 200,000
+ * steps made a tree of 4 GB (issue 46).  Laid out as the whole tree's. */
+static void
+write_streamed (GString *out, const char *name, guint depth, gpointer data)
+{
+  const WsRankSet *set = data;
+  const WsRankFigures *f = NULL;
+  guint n;
+
+  if (g_str_has_prefix (name, "per_step:"))
+    {
+      guint64 index = g_ascii_strtoull (name + strlen ("per_step:"), NULL, 10);
+
+      g_return_if_fail (index < set->figures->len);
+      f = g_ptr_array_index (set->figures, index);
+      n = f->steps->len;
+    }
+  else
+    n = set->steps->len;
+  if (n == 0)
+    {
+      g_string_append (out, "[ ]");
+      return;
+    }
+  g_string_append_c (out, '[');
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr (JsonNode) node = f != NULL ? rank_step_json (f, i) : set_step_json (set, i);
+
+      ws_cli_json_indent (out, depth + 1);
+      ws_cli_json_append (out, node, depth + 1);
+      if (i + 1 < n)
+        g_string_append_c (out, ',');
+    }
+  ws_cli_json_indent (out, depth);
+  g_string_append_c (out, ']');
+}
+
 static char *
 write_json (const WsRanks *ranks, const WsRankSet *set)
 {
@@ -327,36 +407,7 @@ write_json (const WsRanks *ranks, const WsRankSet *set)
     add_rank_json (b, set, i);
   json_builder_end_array (b);
   json_builder_set_member_name (b, "steps");
-  json_builder_begin_array (b);
-  for (guint i = 0; i < set->steps->len; i++)
-    {
-      const WsRankSetStep *step = &g_array_index (set->steps, WsRankSetStep, i);
-
-      json_builder_begin_object (b);
-      add_int (b, "step", step->number);
-      json_builder_set_member_name (b, "steady");
-      json_builder_add_boolean_value (b, step->steady);
-      json_builder_set_member_name (b, "last_rank");
-      if (step->last >= 0)
-        json_builder_add_int_value (
-          b, ((const WsRankFigures *) g_ptr_array_index (set->figures, step->last))->rank);
-      else
-        json_builder_add_null_value (b);
-      add_int (b, "late_ns", step->late);
-      json_builder_set_member_name (b, "waits_for_last_ns");
-      json_builder_begin_object (b);
-      for (guint r = 0; r < set->figures->len; r++)
-        if (step->lost[r] >= 0)
-          {
-            g_autofree char *key = g_strdup_printf (
-              "%u", ((const WsRankFigures *) g_ptr_array_index (set->figures, r))->rank);
-
-            add_int (b, key, step->lost[r]);
-          }
-      json_builder_end_object (b);
-      json_builder_end_object (b);
-    }
-  json_builder_end_array (b);
+  json_builder_add_string_value (b, WS_CLI_JSON_STREAM_MARK "steps");
   json_builder_set_member_name (b, "straggler");
   if (s->index >= 0)
     {
@@ -391,7 +442,7 @@ write_json (const WsRanks *ranks, const WsRankSet *set)
   json_builder_end_array (b);
   json_builder_end_object (b);
   root = json_builder_get_root (b);
-  return ws_cli_json_text (root);
+  return ws_cli_json_text_streamed (root, write_streamed, (gpointer) set);
 }
 
 /* The ranks of @run and their figures compared, in @set.  A run of one

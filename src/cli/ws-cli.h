@@ -102,6 +102,10 @@ void ws_cli_clear_line (void);
 void ws_cli_print_doctor (GPtrArray *checks, gboolean problems_only, FILE *out);
 char *ws_cli_json_text (JsonNode *root);
 void ws_cli_json_append (GString *out, JsonNode *node, guint depth);
+/* A string value standing for an array written in its place. */
+#define WS_CLI_JSON_STREAM_MARK "\x01ws-stream:"
+typedef void (*WsCliJsonStreamFunc) (GString *out, const char *name, guint depth, gpointer data);
+char *ws_cli_json_text_streamed (JsonNode *root, WsCliJsonStreamFunc func, gpointer data);
 void ws_cli_json_indent (GString *out, guint depth);
 guint ws_cli_terminal_width (void);
 void ws_cli_replace_string (char **field, const char *value);

@@ -131,7 +131,7 @@ test_targets_many_bad_rows (void)
 }
 
 /* A real two-rank digest whose steps SQL makes 100,000 a rank: the
- * heatmap of the ranks by step. */
+ * heatmap of the ranks by step, and `ranks -f json`. */
 static void
 test_ranks_chart_many_steps (void)
 {
@@ -147,6 +147,7 @@ test_ranks_chart_many_steps (void)
     scaled (100000));
   const char *const make[] = { "digest", "-o", digest, r0, r1, NULL };
   const char *const render[] = { "render", "-v", "ranks", "-o", png, digest, NULL };
+  const char *const json[] = { "ranks", "-f", "json", digest, NULL };
   glong rss;
 
   g_assert_cmpint (run_measured (make, 120, &rss), ==, 0);
@@ -155,6 +156,9 @@ test_ranks_chart_many_steps (void)
   g_assert_cmpint (run_measured (render, 60, &rss), ==, 0);
   assert_memory (rss, 256 * 1024);
   g_assert_true (g_file_test (png, G_FILE_TEST_IS_REGULAR));
+  /* Its JSON, one step's tree at a time. */
+  g_assert_cmpint (run_measured (json, 60, &rss), ==, 0);
+  assert_memory (rss, 320 * 1024);
 }
 
 /* 2,000 launches of a real ncu raw CSV (the full set, some 2,000 metrics
@@ -235,7 +239,7 @@ main (int argc, char **argv)
   tmp = ws_test_tmpdir ();
   g_test_add_func ("/big-inputs/stats-250000-csv-rows", test_stats_many_rows);
   g_test_add_func ("/big-inputs/capture-5000-bad-target-rows", test_targets_many_bad_rows);
-  g_test_add_func ("/big-inputs/render-ranks-100000-steps", test_ranks_chart_many_steps);
+  g_test_add_func ("/big-inputs/ranks-100000-steps", test_ranks_chart_many_steps);
   g_test_add_func ("/big-inputs/gauges-json-2000-launches", test_gauges_json_many_launches);
   g_test_add_func ("/big-inputs/flame-huge-frame-names", test_flame_huge_names);
   status = g_test_run ();
