@@ -82,6 +82,43 @@ step_time_scale (WsRanksChartModel *self)
     }
 }
 
+/* Each column's last rank's row: each column's step of the set, and
+ * each rank's row, by a table (a digest of 200,000 steps made a loop
+ * over both quadratic, issue 46). */
+static void
+find_last_rows (WsRanksChartModel *self, const WsRankSet *set)
+{
+  g_autoptr (GHashTable) by_number = g_hash_table_new (NULL, NULL);
+  g_autoptr (GHashTable) row_of = g_hash_table_new (NULL, NULL);
+
+  for (guint i = 0; i < set->steps->len; i++)
+    {
+      const WsRankSetStep *step = &g_array_index (set->steps, WsRankSetStep, i);
+
+      if (step->last >= 0)
+        g_hash_table_insert (by_number, GSIZE_TO_POINTER ((gsize) step->number + 1),
+                             GUINT_TO_POINTER (i + 1));
+    }
+  for (guint r = 0; r < self->n_rows; r++)
+    g_hash_table_insert (row_of, GSIZE_TO_POINTER ((gsize) self->ranks[r] + 1),
+                         GUINT_TO_POINTER (r + 1));
+  for (guint c = 0; c < self->n_cols; c++)
+    {
+      guint i = GPOINTER_TO_UINT (
+        g_hash_table_lookup (by_number, GSIZE_TO_POINTER ((gsize) self->steps[c] + 1)));
+      const WsRankFigures *last;
+
+      self->last[c] = -1;
+      if (i == 0)
+        continue;
+      last =
+        g_ptr_array_index (set->figures, g_array_index (set->steps, WsRankSetStep, i - 1).last);
+      self->last[c] = (gint) GPOINTER_TO_UINT (
+                        g_hash_table_lookup (row_of, GSIZE_TO_POINTER ((gsize) last->rank + 1))) -
+                      1;
+    }
+}
+
 /**
  * ws_ranks_chart_model_new:
  * @figures: (element-type WsRankFigures): per rank of @ranks (same order),
@@ -176,39 +213,7 @@ ws_ranks_chart_model_new (const WsRanks *ranks, GPtrArray *figures)
 
   set = ws_rank_set_new (figures);
   self->straggler = -1;
-  /* Each column's step of the set, and each rank's row, by a table: a
-   * digest of 200,000 steps made this loop quadratic (issue 46). */
-  {
-    g_autoptr (GHashTable) by_number = g_hash_table_new (NULL, NULL);
-    g_autoptr (GHashTable) row_of = g_hash_table_new (NULL, NULL);
-
-    for (guint i = 0; i < set->steps->len; i++)
-      {
-        const WsRankSetStep *step = &g_array_index (set->steps, WsRankSetStep, i);
-
-        if (step->last >= 0)
-          g_hash_table_insert (by_number, GSIZE_TO_POINTER ((gsize) step->number + 1),
-                               GUINT_TO_POINTER (i + 1));
-      }
-    for (guint r = 0; r < self->n_rows; r++)
-      g_hash_table_insert (row_of, GSIZE_TO_POINTER ((gsize) self->ranks[r] + 1),
-                           GUINT_TO_POINTER (r + 1));
-    for (guint c = 0; c < self->n_cols; c++)
-      {
-        guint i = GPOINTER_TO_UINT (
-          g_hash_table_lookup (by_number, GSIZE_TO_POINTER ((gsize) self->steps[c] + 1)));
-        const WsRankFigures *last;
-
-        self->last[c] = -1;
-        if (i == 0)
-          continue;
-        last =
-          g_ptr_array_index (set->figures, g_array_index (set->steps, WsRankSetStep, i - 1).last);
-        self->last[c] = (gint) GPOINTER_TO_UINT (
-                          g_hash_table_lookup (row_of, GSIZE_TO_POINTER ((gsize) last->rank + 1))) -
-                        1;
-      }
-  }
+  find_last_rows (self, set);
   if (set->straggler.index >= 0)
     {
       for (guint r = 0; r < self->n_rows; r++)
