@@ -745,3 +745,28 @@ ws_test_sampled (guint index)
 {
   return index % ws_test_sample_every () == 0;
 }
+
+/**
+ * ws_test_write_changed:
+ * @source: a real file
+ * @prefix: text written before it ("" for none)
+ * @from: the text of @source changed: its first occurrence
+ * @to: what it becomes
+ *
+ * Writes to @path the text of @source with one change, for a test of what
+ * a reader says of a file one edit away from a real one.
+ */
+void
+ws_test_write_changed (const char *source, const char *path, const char *prefix, const char *from,
+                       const char *to)
+{
+  g_autofree char *text = ws_test_read (source);
+  g_autoptr (GString) changed = g_string_new (prefix);
+  const char *at = strstr (text, from);
+
+  g_assert_nonnull (at);
+  g_string_append_len (changed, text, at - text);
+  g_string_append (changed, to);
+  g_string_append (changed, at + strlen (from));
+  g_assert_true (g_file_set_contents (path, changed->str, (gssize) changed->len, NULL));
+}

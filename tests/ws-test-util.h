@@ -44,6 +44,8 @@ gboolean ws_test_process_alive (GPid pid);
 gboolean ws_test_group_alive (GPid pgid);
 guint ws_test_trace_count (const char *path, const char *category);
 char *ws_test_read (const char *path);
+void ws_test_write_changed (const char *source, const char *path, const char *prefix,
+                            const char *from, const char *to);
 guint ws_test_count_lines (const char *text);
 char *ws_test_unxz (const char *xz_name, const char *dir);
 char *ws_test_xz_text (const char *xz_name);

@@ -746,6 +746,36 @@ ws_cli_json_append (GString *out, JsonNode *node, guint depth)
   write_node (out, node, depth);
 }
 
+/**
+ * ws_cli_json_append_each:
+ * @element: makes the tree of element @i, freed once written
+ *
+ * Appends an array of @n elements at @depth, one element's tree at a
+ * time, laid out as ws_cli_json_text() lays out the whole array.
+ */
+void
+ws_cli_json_append_each (GString *out, guint n, guint depth, WsCliJsonElementFunc element,
+                         gconstpointer data)
+{
+  if (n == 0)
+    {
+      g_string_append (out, "[ ]");
+      return;
+    }
+  g_string_append_c (out, '[');
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr (JsonNode) node = element (i, data);
+
+      write_indent (out, depth + 1);
+      write_node (out, node, depth + 1);
+      if (i + 1 < n)
+        g_string_append_c (out, ',');
+    }
+  write_indent (out, depth);
+  g_string_append_c (out, ']');
+}
+
 /* A line break and the indentation of @depth, as ws_cli_json_text() writes them. */
 void
 ws_cli_json_indent (GString *out, guint depth)

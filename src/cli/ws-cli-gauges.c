@@ -171,8 +171,9 @@ add_nvprof_metrics (JsonBuilder *builder, const WsNcuResults *ncu, guint launch)
 
 /* One launch of the JSON, as a tree of its own. */
 static JsonNode *
-launch_json (const WsRun *run, guint i)
+launch_json (guint i, gconstpointer data)
 {
+  const WsRun *run = data;
   const WsNcuResults *ncu = run->ncu;
   g_autoptr (JsonBuilder) builder = json_builder_new ();
   const WsNcuLaunch *launch = ws_ncu_results_launch (ncu, i);
@@ -263,23 +264,7 @@ write_json (const WsRun *run, GString *out)
   g_string_append_c (out, ',');
   ws_cli_json_indent (out, 1);
   g_string_append (out, "\"launches\" : ");
-  if (n == 0)
-    g_string_append (out, "[ ]");
-  else
-    {
-      g_string_append_c (out, '[');
-      for (guint i = 0; i < n; i++)
-        {
-          g_autoptr (JsonNode) launch = launch_json (run, i);
-
-          ws_cli_json_indent (out, 2);
-          ws_cli_json_append (out, launch, 2);
-          if (i + 1 < n)
-            g_string_append_c (out, ',');
-        }
-      ws_cli_json_indent (out, 1);
-      g_string_append_c (out, ']');
-    }
+  ws_cli_json_append_each (out, n, 1, launch_json, run);
   if (ncu->match != NULL)
     {
       g_autoptr (GArray) unmatched = ws_ncu_match_unmatched (ncu);

@@ -295,8 +295,9 @@ add_rank_json (JsonBuilder *b, const WsRankSet *set, guint index)
 
 /* One step of a rank, as the per_step array holds it. */
 static JsonNode *
-rank_step_json (const WsRankFigures *f, guint i)
+rank_step_json (guint i, gconstpointer data)
 {
+  const WsRankFigures *f = data;
   g_autoptr (JsonBuilder) b = json_builder_new ();
   const WsRankStep *step = &g_array_index (f->steps, WsRankStep, i);
 
@@ -317,8 +318,9 @@ rank_step_json (const WsRankFigures *f, guint i)
 
 /* One step of the job, as the steps array holds it. */
 static JsonNode *
-set_step_json (const WsRankSet *set, guint i)
+set_step_json (guint i, gconstpointer data)
 {
+  const WsRankSet *set = data;
   g_autoptr (JsonBuilder) b = json_builder_new ();
   const WsRankSetStep *step = &g_array_index (set->steps, WsRankSetStep, i);
 
@@ -354,36 +356,18 @@ static void
 write_streamed (GString *out, const char *name, guint depth, gpointer data)
 {
   const WsRankSet *set = data;
-  const WsRankFigures *f = NULL;
-  guint n;
 
   if (g_str_has_prefix (name, "per_step:"))
     {
       guint64 index = g_ascii_strtoull (name + strlen ("per_step:"), NULL, 10);
+      const WsRankFigures *f;
 
       g_return_if_fail (index < set->figures->len);
       f = g_ptr_array_index (set->figures, index);
-      n = f->steps->len;
+      ws_cli_json_append_each (out, f->steps->len, depth, rank_step_json, f);
     }
   else
-    n = set->steps->len;
-  if (n == 0)
-    {
-      g_string_append (out, "[ ]");
-      return;
-    }
-  g_string_append_c (out, '[');
-  for (guint i = 0; i < n; i++)
-    {
-      g_autoptr (JsonNode) node = f != NULL ? rank_step_json (f, i) : set_step_json (set, i);
-
-      ws_cli_json_indent (out, depth + 1);
-      ws_cli_json_append (out, node, depth + 1);
-      if (i + 1 < n)
-        g_string_append_c (out, ',');
-    }
-  ws_cli_json_indent (out, depth);
-  g_string_append_c (out, ']');
+    ws_cli_json_append_each (out, set->steps->len, depth, set_step_json, set);
 }
 
 static char *

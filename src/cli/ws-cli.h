@@ -106,6 +106,9 @@ void ws_cli_json_append (GString *out, JsonNode *node, guint depth);
 #define WS_CLI_JSON_STREAM_MARK "\x01ws-stream:"
 typedef void (*WsCliJsonStreamFunc) (GString *out, const char *name, guint depth, gpointer data);
 char *ws_cli_json_text_streamed (JsonNode *root, WsCliJsonStreamFunc func, gpointer data);
+typedef JsonNode *(*WsCliJsonElementFunc) (guint i, gconstpointer data);
+void ws_cli_json_append_each (GString *out, guint n, guint depth, WsCliJsonElementFunc element,
+                              gconstpointer data);
 void ws_cli_json_indent (GString *out, guint depth);
 guint ws_cli_terminal_width (void);
 void ws_cli_replace_string (char **field, const char *value);

@@ -75,17 +75,10 @@ static void
 test_nvprof_unit (void)
 {
   g_autofree char *source = ws_test_data ("nvprof", "gputrace_magus_concurrentkernels.csv", NULL);
-  g_autofree char *text = ws_test_read (source);
   g_autofree char *path = g_build_filename (tmp, "units.csv", NULL);
-  char *units = strstr (text, "\nms,ms,");
   const char *const args[] = { "stats", path, NULL };
-  g_autoptr (GString) changed = g_string_new (NULL);
 
-  g_assert_nonnull (units);
-  g_string_append_len (changed, text, units - text);
-  g_string_append (changed, "\nparsecs,ms,");
-  g_string_append (changed, units + strlen ("\nms,ms,"));
-  g_assert_true (g_file_set_contents (path, changed->str, (gssize) changed->len, NULL));
+  ws_test_write_changed (source, path, "", "\nms,ms,", "\nparsecs,ms,");
   assert_blames (args, path, "line 5: the unit of Start is “parsecs”", "598.807267");
 }
 

@@ -240,16 +240,9 @@ kern_sum_with (const char *name, const char *from, const char *to)
 {
   g_autofree char *source =
     ws_test_data ("nsys-stats", "v2025.3_h100_probe_cuda_gpu_kern_sum.csv", NULL);
-  g_autofree char *text = ws_test_read (source);
-  g_autoptr (GString) changed = g_string_new (NULL);
   char *path = g_build_filename (tmp, name, NULL);
-  const char *at = strstr (text, from);
 
-  g_assert_nonnull (at);
-  g_string_append_len (changed, text, at - text);
-  g_string_append (changed, to);
-  g_string_append (changed, at + strlen (from));
-  g_assert_true (g_file_set_contents (path, changed->str, (gssize) changed->len, NULL));
+  ws_test_write_changed (source, path, "", from, to);
   return path;
 }
 
