@@ -569,7 +569,8 @@ ws_digest_loader_run_new (WsDigest *digest, const guint *select, guint n_select,
 {
   WsRun *run = ws_run_new ();
   gint64 origin = G_MAXINT64, end = G_MININT64, session = G_MAXINT64;
-  guint kept = 0;
+  guint kept = 0, n_refused = 0;
+  g_autofree char *first_refused = NULL;
 
   g_return_val_if_fail (digest != NULL, NULL);
 
@@ -611,9 +612,19 @@ ws_digest_loader_run_new (WsDigest *digest, const guint *select, guint n_select,
       change = found != NULL ? ws_digest_loader_check_export (rank, found, check) : NULL;
       if (change != NULL)
         ws_run_add_warning (run, "%s", change);
-      if (refused != NULL)
-        ws_run_add_warning (run, "%s", refused);
+      if (refused != NULL && n_refused++ == 0)
+        first_refused = g_steal_pointer (&refused);
     }
+  /* Exports outside the digest's folder: one line for all of them, not
+   * one a rank (a digest written away from a job of 512 exports). */
+  if (n_refused == 1)
+    ws_run_add_warning (run, "%s", first_refused);
+  else if (n_refused > 1)
+    ws_run_add_warning (run,
+                        /* TRANSLATORS: a digest, how many exports, then the first one's line */
+                        _ ("%s: %u exports it names lie outside its folder and were not opened; "
+                           "keep the digest beside them (the first: %s)"),
+                        digest->path != NULL ? digest->path : "", n_refused, first_refused);
   /* One rank alone keeps its own clock: its findings and times read as its export's. */
   if (kept == 1)
     {

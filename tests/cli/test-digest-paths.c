@@ -191,6 +191,27 @@ test_inside_is_read (void)
   g_assert_cmpuint (said, ==, 2);
 }
 
+/* A digest copied away from its job: every rank's export lies outside
+ * its folder; one line says so for all of them. */
+static void
+test_digest_away_from_its_job (void)
+{
+  g_autofree char *folder = g_build_filename (tmp, "away", NULL);
+  g_autofree char *away = g_build_filename (folder, "away.wsdigest", NULL);
+  g_autofree char *contents = NULL;
+  const char *argv[] = { ws_test_cli (), "ranks", away, NULL };
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  gsize len;
+
+  g_assert_cmpint (g_mkdir (folder, 0700), ==, 0);
+  g_assert_true (g_file_get_contents (digest, &contents, &len, NULL));
+  g_assert_true (g_file_set_contents (away, contents, (gssize) len, NULL));
+  g_assert_cmpint (ws_test_run (argv, &out, &err), ==, 0);
+  g_assert_cmpuint (ws_test_count_lines (err), ==, 1);
+  g_assert_nonnull (strstr (err, "2 exports it names lie outside its folder and were not opened"));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -204,6 +225,7 @@ main (int argc, char **argv)
                    test_relative_path_climbing_out);
   g_test_add_func ("/digest-paths/link-leading-out-is-refused", test_link_leading_out);
   g_test_add_func ("/digest-paths/inside-the-folder-is-read", test_inside_is_read);
+  g_test_add_func ("/digest-paths/away-from-its-job-one-line", test_digest_away_from_its_job);
   status = g_test_run ();
   ws_test_rmtree (tmp);
   return status;
