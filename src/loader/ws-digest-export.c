@@ -63,16 +63,19 @@ char *
 ws_digest_export_find (const WsDigest *digest, const WsDigestRank *rank, const char *folder,
                        char **refused)
 {
-  g_autofree char *folder_root = folder != NULL ? resolved (folder) : NULL;
-  g_autofree char *digest_dir = digest->path != NULL ? g_path_get_dirname (digest->path) : NULL;
-  g_autofree char *digest_root = digest_dir != NULL ? resolved (digest_dir) : NULL;
+  g_autofree char *folder_root = NULL;
+  g_autofree char *digest_dir = NULL;
+  g_autofree char *digest_root = NULL;
   Candidate candidates[4];
   guint n = 0;
   char *found = NULL;
 
-  g_return_val_if_fail (digest != NULL && rank != NULL, NULL);
   if (refused != NULL)
     *refused = NULL;
+  g_return_val_if_fail (digest != NULL && rank != NULL, NULL);
+  folder_root = folder != NULL ? resolved (folder) : NULL;
+  digest_dir = digest->path != NULL ? g_path_get_dirname (digest->path) : NULL;
+  digest_root = digest_dir != NULL ? resolved (digest_dir) : NULL;
 
   if (folder_root != NULL)
     {
